@@ -1,0 +1,178 @@
+# cuenv: GNU make, no autotools.
+#
+#   make                  build ./cuenv
+#   make test             unit tests, then end-to-end tests
+#   make test SANITIZE=1  the same under ASan + UBSan
+#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make fuzz             libFuzzer on the .cuenv parser (clang)
+#   make bench            the hook's cost per prompt, against direnv
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DESTDIR ?=
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+
+VERSION := 0.1.0
+GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
+VERSION_STRING := $(VERSION)$(if $(GIT_REV), ($(GIT_REV)))
+
+# Every dependency is found with pkg-config. The cuenv binary links only
+# what it uses (--as-needed): the prompt hook runs it, and each library
+# loaded costs start-up time there.
+PKGS := jansson
+PKGS_ALL := jansson libcurl openssl libarchive
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_ALL))
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 \
+	-Wno-format-nonliteral
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS := -Wl,--as-needed $(LDFLAGS)
+
+ifneq ($(SANITIZE),)
+ifeq ($(SANITIZE),1)
+override SANITIZE := address,undefined
+endif
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -g -O1
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+BUILD := build/san
+else
+BUILD := build/std
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CORE := buf err xalloc version dotfile store detect select env shell activate
+CMDS := main table common add env exec export global help init local remove \
+	uninstall use version versions which
+SHELLS := shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
+
+CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o)
+CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
+LIB := $(BUILD)/libcuenv.a
+
+UNIT := $(CORE:%=test_%) test_table
+UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
+
+.PHONY: all test unit e2e install uninstall clean format lint compdb fuzz bench
+.DELETE_ON_ERROR:
+
+all: cuenv
+
+# The binary the user runs; `make SANITIZE=1` builds its own copy.
+cuenv: $(BUILD)/cuenv
+	$(Q)cp $< $@
+
+$(BUILD)/cuenv: $(CMD_OBJ) $(LIB)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(LIB): $(CORE_OBJ)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Changed options force a rebuild.
+$(BUILD)/flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(VERSION_STRING)' | \
+		cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(VERSION_STRING)' > $@
+FORCE:
+
+$(BUILD)/core/%.o: core/%.c $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_TESTING -c -o $@ $<
+
+$(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_VERSION_STRING='"$(VERSION_STRING)"' -c -o $@ $<
+
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O1 -o $@ $<
+
+$(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
+	$(Q)$(BUILD)/embed $@ embedded_cuenv_bash=shells/cuenv.bash \
+		embedded_cuenv_zsh=shells/cuenv.zsh \
+		embedded_cuenv_fish=shells/cuenv.fish
+
+$(BUILD)/shells.o: $(BUILD)/shells.c
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# ---- tests -----------------------------------------------------------------
+
+test: unit e2e
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB) $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_TESTING $(CMOCKA_CFLAGS) -o $@ $< $(LIB) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+$(BUILD)/tests/test_table: tests/unit/test_table.c $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ)) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< \
+		$(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ)) $(LIB) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+unit: $(UNIT_BIN)
+	$(Q)sh tests/unit/run.sh $(UNIT_BIN)
+
+e2e: $(BUILD)/cuenv
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/e2e/run.sh
+
+# ---- fuzzing and benchmarks -----------------------------------------------
+
+FUZZ_SRC := $(CORE:%=core/%.c)
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_SRC)
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 \
+		-fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o $@ $^ \
+		$(PKG_LIBS)
+
+fuzz: build/fuzz/fuzz_dotfile
+	@mkdir -p build/fuzz/corpus-dotfile
+	$(Q)cp tests/fuzz/corpus/dotfile/* build/fuzz/corpus-dotfile/
+	build/fuzz/fuzz_dotfile -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=4096 build/fuzz/corpus-dotfile
+
+bench: $(BUILD)/cuenv
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/hook.sh
+
+# ---- install ---------------------------------------------------------------
+
+install: $(BUILD)/cuenv
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(BUILD)/cuenv $(DESTDIR)$(BINDIR)/cuenv
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cuenv
+
+clean:
+	rm -rf build cuenv
+
+format:
+	clang-format -i core/*.c core/*.h cmd/*.c cmd/*.h tests/unit/*.c
+
+lint:
+	clang-tidy core/*.c cmd/*.c -- -std=c11 -D_GNU_SOURCE $(PKG_CFLAGS)
+	cppcheck --error-exitcode=1 --enable=warning,portability \
+		--inline-suppr -q core cmd
+
+compdb:
+	bear -- $(MAKE) -B
+
+-include $(shell find build -name '*.d' 2>/dev/null)

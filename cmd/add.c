@@ -1,0 +1,163 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/detect.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv add cuda PATH [--as VERSION]\n"
+	"       cuenv add cudnn PATH [--as VERSION] [--cuda MAJOR]\n"
+	"\n"
+	"Register a CUDA toolkit or cuDNN that is already on this machine, so\n"
+	"that it can be selected like an installed one. Its files stay where\n"
+	"they are. The version is read from the files (version.json,\n"
+	"version.txt, wheel dist-info, headers, library names); for cuDNN,\n"
+	"also the CUDA major it was built for. A cuDNN found inside a toolkit\n"
+	"(NVIDIA's wheel layout has one) is registered too.\n"
+	"\n"
+	"  --as VERSION    use this version instead of the detected one\n"
+	"  --cuda MAJOR    cuDNN only: the CUDA major it was built for\n"
+	"\n"
+	"Examples: cuenv add cuda /usr/local/cuda-11.8\n"
+	"          cuenv add cudnn ~/cudnn-linux-x86_64-9.1.0.70_cuda12-archive\n";
+
+static const struct option opts[] = {
+	{ "as", required_argument, NULL, 'a' },
+	{ "cuda", required_argument, NULL, 'c' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Register in; an identical registration already there is fine. */
+static int record(struct cuenv_ctx *ctx, struct install *in,
+		  struct cuenv_err *err)
+{
+	struct install_list list = { 0 };
+	char *name = install_make_name(in);
+	int rc = store_list(&ctx->store, in->kind, &list, err);
+
+	for (size_t i = 0; !rc && i < list.n; i++) {
+		const struct install *old = list.v[i];
+
+		if (strcmp(old->name, name))
+			continue;
+		if (old->registered && !strcmp(old->prefix, in->prefix)) {
+			printf("%s %s is already registered from %s\n",
+			       kit_kind_name(in->kind), name, in->prefix);
+			rc = CUENV_NO; /* nothing to do, not an error */
+		} else {
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"%s %s is already in the store (%s)",
+					kit_kind_name(in->kind), name,
+					old->registered ? old->prefix
+							: "installed by cuenv");
+			cuenv_hint(err,
+				   "remove it first (cuenv remove %s %s), or "
+				   "register this one under another version "
+				   "with --as",
+				   kit_kind_name(in->kind), name);
+		}
+	}
+	if (!rc)
+		rc = store_register(&ctx->store, in, err);
+	free(name);
+	install_list_release(&list);
+	return rc == CUENV_NO ? CUENV_OK : rc;
+}
+
+static void describe(const struct install *in)
+{
+	printf("registered %s %s", kit_kind_name(in->kind), in->version);
+	if (in->kind == KIT_CUDNN)
+		printf(" for CUDA %u", in->cuda_major);
+	printf(" from %s", in->prefix);
+	if (in->kind == KIT_CUDA)
+		printf(in->cupti.n ? " (CUPTI %s)" : " (no CUPTI)",
+		       in->cupti_version ? in->cupti_version : "found");
+	printf("\n");
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	const char *as = NULL;
+	unsigned major = 0;
+	struct install cuda, cudnn;
+	enum kit_kind kind;
+	bool has_cudnn = false;
+	int c, rc;
+
+	install_init(&cuda, KIT_CUDA);
+	install_init(&cudnn, KIT_CUDNN);
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		char *end;
+
+		if (c == 'a') {
+			as = optarg;
+		} else if (c == 'c') {
+			unsigned long m = strtoul(optarg, &end, 10);
+
+			if (*end || m == 0 || m > 99) {
+				cuenv_fail(err, CUENV_E_USAGE,
+					   "add: invalid CUDA major '%s'",
+					   optarg);
+				return cuenv_hint(err, "for example: --cuda 12");
+			}
+			major = (unsigned)m;
+		} else {
+			return cmd_bad_usage(&cmd_add, err);
+		}
+	}
+	rc = cmd_check_args(&cmd_add, argc - optind, err);
+	if (rc)
+		return rc;
+	if (argc - optind != 2) {
+		cuenv_fail(err, CUENV_E_USAGE, "add: missing PATH");
+		return cuenv_hint(err, "see: cuenv add --help");
+	}
+	if (kit_kind_parse(argv[optind], &kind)) {
+		cuenv_fail(err, CUENV_E_USAGE, "add: '%s' is not cuda or cudnn",
+			   argv[optind]);
+		return cuenv_hint(err, "for example: cuenv add cuda "
+				       "/usr/local/cuda-12.4");
+	}
+	if (as && (rc = cmd_check_version(kit_kind_name(kind), as, 0, err)))
+		return rc;
+	if (kind == KIT_CUDA && major)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "add: --cuda is for cudnn only");
+
+	if (kind == KIT_CUDA)
+		rc = detect_cuda(argv[optind + 1], as, &cuda, &cudnn,
+				 &has_cudnn, err);
+	else
+		rc = detect_cudnn(argv[optind + 1], as, major, &cudnn, err);
+	if (rc)
+		goto out;
+	if (kind == KIT_CUDA) {
+		rc = record(ctx, &cuda, err);
+		if (!rc && !cuda.dir) /* already there */
+			goto out;
+		if (!rc)
+			describe(&cuda);
+	}
+	if (!rc && (kind == KIT_CUDNN || has_cudnn)) {
+		rc = record(ctx, &cudnn, err);
+		if (!rc && cudnn.dir)
+			describe(&cudnn);
+	}
+out:
+	install_release(&cuda);
+	install_release(&cudnn);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_add = {
+	.name = "add",
+	.summary = "register a CUDA toolkit or cuDNN already on this machine",
+	.usage = usage,
+	.min_args = 2,
+	.max_args = 2,
+	.flags = CMD_NEEDS_STORE,
+	.run = run,
+};

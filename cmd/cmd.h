@@ -1,0 +1,114 @@
+/*
+ * cmd.h: what every subcommand sees.
+ *
+ * Each cmd/<name>.c exports one `const struct cuenv_cmd cmd_<name>` and
+ * keeps everything else static. The dispatcher (main.c) fills a
+ * struct cuenv_ctx from the process's environment once, so that nothing
+ * below reads getenv() itself.
+ */
+#ifndef CUENV_CMD_H
+#define CUENV_CMD_H
+
+#include <stdio.h>
+
+#include "../core/activate.h"
+#include "../core/err.h"
+#include "../core/shell.h"
+#include "../core/store.h"
+
+enum {
+	CMD_NEEDS_STORE = 1 << 0, /* open (creating) and lock the store first */
+	CMD_EMITS_SHELL = 1 << 1, /* stdout is shell code; humans get stderr */
+	CMD_HIDDEN = 1 << 2,	  /* not listed by `cuenv help` */
+	CMD_STOP_AT_ARG = 1 << 3, /* options end at the first argument */
+};
+
+struct cuenv_ctx {
+	const char *root;     /* CUENV_ROOT or ~/.cuenv, absolute */
+	const char *cwd;      /* logical working directory */
+	const char *exe;      /* absolute path of this binary */
+	const char *shell;    /* CUENV_SHELL (set by the hook) or NULL */
+	char *const *environ; /* the process's environment */
+	struct store store;   /* open when the command has CMD_NEEDS_STORE */
+};
+
+struct cuenv_cmd {
+	const char *name;
+	const char *summary; /* one line */
+	const char *usage;   /* full help text */
+	int min_args;	     /* positional arguments, after options */
+	int max_args;	     /* -1: no limit */
+	unsigned flags;
+	int (*run)(struct cuenv_ctx *ctx, int argc, char **argv,
+		   struct cuenv_err *err);
+};
+
+/* The command table, sorted by name (table.c). */
+extern const struct cuenv_cmd *const cuenv_cmds[];
+extern const size_t cuenv_ncmds;
+const struct cuenv_cmd *cmd_find(const char *name);
+
+/*
+ * Check the number of positional arguments left after getopt, returning
+ * CUENV_E_USAGE with a message naming the command when it is wrong.
+ */
+int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
+		   struct cuenv_err *err);
+/* Usage error for an unknown option or bad value. */
+int cmd_bad_usage(const struct cuenv_cmd *cmd, struct cuenv_err *err);
+
+/* Print a warning line to stderr: "cuenv: warning: ...". */
+void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a note to stderr: "cuenv: ..." */
+void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Compute the activation for ctx, starting from start (NULL: the process's
+ * environment); isolate forces --isolate.
+ */
+int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
+		   int isolate, struct activation *a, struct cuenv_err *err);
+
+/*
+ * For `export` and `use`: compute the activation from start, warn, and
+ * print the shell code that takes the shell from before to it. For the
+ * hook (pid > 0) the code is printed even when the selection is bad, so
+ * that the shell deactivates and watches for the fix; for `use` (pid 0)
+ * nothing is printed then, and the hook's stamp is left alone.
+ */
+int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
+	     struct envmap *start, enum shell sh, long pid,
+	     struct cuenv_err *err);
+
+/*
+ * For `local` and `global`: show, set (--cudnn, --cupti, --isolate,
+ * --no-isolate, --force) or --unset the selection in the .cuenv-format
+ * file at path.
+ */
+int cmd_selection_file(const struct cuenv_ctx *ctx,
+		       const struct cuenv_cmd *cmd, const char *path,
+		       int argc, char **argv, struct cuenv_err *err);
+
+/*
+ * For `remove` and `uninstall`: find the one install that `[cuda|cudnn]
+ * SPEC` (argc 1 or 2) names, listing the kind into list (which owns it).
+ * SPEC is an exact name, a version, or a prefix matching one install.
+ */
+int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
+		     int argc, char **argv, struct install_list *list,
+		     const struct install **found, struct cuenv_err *err);
+
+/* Validate a version argument (SPEC); "system" allowed when allow_system. */
+int cmd_check_version(const char *what, const char *v, int allow_system,
+		      struct cuenv_err *err);
+
+/* Shell snippets embedded at build time (build/shells.c). */
+extern const char embedded_cuenv_bash[];
+extern const char embedded_cuenv_zsh[];
+extern const char embedded_cuenv_fish[];
+
+extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
+	cmd_global, cmd_help, cmd_init, cmd_local, cmd_remove, cmd_uninstall,
+	cmd_use, cmd_version, cmd_versions, cmd_which;
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * common.c: helpers every subcommand may use.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/dotfile.h"
+#include "../core/version.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+void cmd_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cuenv: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cmd_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cuenv: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
+		   struct cuenv_err *err)
+{
+	if (nargs < cmd->min_args)
+		cuenv_fail(err, CUENV_E_USAGE, "%s: missing argument",
+			   cmd->name);
+	else if (cmd->max_args >= 0 && nargs > cmd->max_args)
+		cuenv_fail(err, CUENV_E_USAGE, "%s: too many arguments",
+			   cmd->name);
+	else
+		return CUENV_OK;
+	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
+}
+
+int cmd_bad_usage(const struct cuenv_cmd *cmd, struct cuenv_err *err)
+{
+	cuenv_fail(err, CUENV_E_USAGE, "%s: bad option", cmd->name);
+	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
+}
+
+int cmd_check_version(const char *what, const char *v, int allow_system,
+		      struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+
+	if (version_is_valid(v) || (allow_system && !strcmp(v, "system")))
+		return CUENV_OK;
+	buf_add_display(&shown, v, 64);
+	cuenv_fail(err, CUENV_E_USAGE, "invalid %s version '%s'", what,
+		   shown.data);
+	buf_release(&shown);
+	return cuenv_hint(err, "a version is numbers and dots, such as 12.4 "
+			       "or 12.4.1");
+}
+
+int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
+		   int isolate, struct activation *a, struct cuenv_err *err)
+{
+	struct envmap own = ENVMAP_INIT;
+	int rc;
+
+	if (!start) {
+		envmap_from(&own, ctx->environ);
+		start = &own;
+	}
+	rc = activation_compute(ctx->root, ctx->cwd, start, isolate, a, err);
+	envmap_release(&own);
+	return rc;
+}
+
+
+/*
+ * Shared by `export` and `use`: compute, warn, and print the code. For the
+ * hook (pid > 0) the code is printed even when the selection is bad, so
+ * that the shell deactivates and watches for the fix; for `use` (pid 0)
+ * nothing is printed then, and the shell's stamp is left as it is.
+ */
+int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
+	     struct envmap *start, enum shell sh, long pid,
+	     struct cuenv_err *err)
+{
+	struct activation a;
+	struct buf out = BUF_INIT, stamp = BUF_INIT;
+	int rc;
+
+	activation_init(&a);
+	rc = cmd_activation(ctx, start, 0, &a, err);
+	for (size_t i = 0; i < a.warnings.n; i++)
+		cmd_warn("%s", a.warnings.v[i]);
+	if (pid > 0) {
+		struct store st;
+		struct cuenv_err e2 = CUENV_ERR_INIT;
+
+		if (!store_open(&st, ctx->root, false, &e2))
+			store_stamp(&st, pid, &stamp);
+		store_release(&st);
+		err_release(&e2);
+	} else if (!rc && a.ok) {
+		cmd_note("using cuda %s%s%s in this shell", a.act.cuda->version,
+			 a.act.cudnn ? " + cudnn " : "",
+			 a.act.cudnn ? a.act.cudnn->version : "");
+	}
+	if (pid > 0 || !rc) {
+		activation_emit(&a, before, sh, ctx->root,
+				pid > 0 ? stamp.data : NULL, &out);
+		fwrite(out.data, 1, out.len, stdout);
+	}
+	activation_release(&a);
+	buf_release(&out);
+	buf_release(&stamp);
+	return rc;
+}
+
+
+/* ---- local and global ----------------------------------------------------- */
+
+static const struct option sel_opts[] = {
+	{ "cudnn", required_argument, NULL, 'd' },
+	{ "cupti", required_argument, NULL, 'c' },
+	{ "isolate", no_argument, NULL, 'i' },
+	{ "no-isolate", no_argument, NULL, 'I' },
+	{ "unset", no_argument, NULL, 'u' },
+	{ "force", no_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int show_file(const char *path, struct cuenv_err *err)
+{
+	struct dotfile df;
+	int rc;
+
+	dotfile_init(&df);
+	rc = dotfile_read(path, &df, err);
+	if (rc == CUENV_NO || (!rc && dotfile_is_empty(&df))) {
+		printf("none (no %s)\n", path);
+		rc = CUENV_NO;
+	} else if (!rc) {
+		printf("%s", df.cuda);
+		if (df.cudnn)
+			printf(" + cudnn %s", df.cudnn);
+		if (df.cupti)
+			printf(" + cupti from %s", df.cupti);
+		if (df.isolate > 0)
+			printf(", isolated");
+		printf(" (%s)\n", path);
+	}
+	dotfile_release(&df);
+	return rc;
+}
+
+/* Is what df asks for installed? The same check activation makes. */
+static int check_installed(const struct cuenv_ctx *ctx,
+			   const struct dotfile *df, struct cuenv_err *err)
+{
+	struct selection sel;
+	struct install_list cudas = { 0 }, cudnns = { 0 };
+	struct active act;
+	struct store st;
+	int rc;
+
+	if (!strcmp(df->cuda, DOTFILE_SYSTEM))
+		return CUENV_OK;
+	selection_init(&sel);
+	sel.cuda = df->cuda;
+	sel.cudnn = df->cudnn;
+	sel.cupti = df->cupti;
+	rc = store_open(&st, ctx->root, false, err);
+	if (!rc)
+		rc = store_list(&st, KIT_CUDA, &cudas, err);
+	if (!rc)
+		rc = store_list(&st, KIT_CUDNN, &cudnns, err);
+	if (!rc)
+		rc = select_resolve(&sel, &cudas, &cudnns, &act, err);
+	if (rc == CUENV_E_NOT_INSTALLED)
+		buf_adds(&err->hint, "; or write it anyway: --force");
+	store_release(&st);
+	install_list_release(&cudas);
+	install_list_release(&cudnns);
+	return rc;
+}
+
+int cmd_selection_file(const struct cuenv_ctx *ctx,
+		       const struct cuenv_cmd *cmd, const char *path,
+		       int argc, char **argv, struct cuenv_err *err)
+{
+	struct dotfile set, old;
+	struct buf text = BUF_INIT, out = BUF_INIT;
+	int c, rc, unset = 0, force = 0, any = 0;
+
+	dotfile_init(&set);
+	dotfile_init(&old);
+	while ((c = getopt_long(argc, argv, "+", sel_opts, NULL)) != -1) {
+		any = 1;
+		switch (c) {
+		case 'd':
+			rc = cmd_check_version("cudnn", optarg, 0, err);
+			if (rc)
+				goto out;
+			free(set.cudnn);
+			set.cudnn = xstrdup(optarg);
+			break;
+		case 'c':
+			rc = cmd_check_version("cupti", optarg, 0, err);
+			if (rc)
+				goto out;
+			free(set.cupti);
+			set.cupti = xstrdup(optarg);
+			break;
+		case 'i':
+		case 'I':
+			set.isolate = c == 'i';
+			break;
+		case 'u':
+			unset = 1;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		default:
+			rc = cmd_bad_usage(cmd, err);
+			goto out;
+		}
+	}
+	if (!any && optind == argc) {
+		rc = show_file(path, err);
+		goto out;
+	}
+	if (unset ? optind != argc || set.cudnn || set.cupti
+		  : optind != argc - 1) {
+		rc = cmd_check_args(cmd, unset ? 9 : argc - optind, err);
+		if (!rc)
+			rc = cmd_bad_usage(cmd, err);
+		goto out;
+	}
+	if (!unset) {
+		rc = cmd_check_version("cuda", argv[optind], 1, err);
+		if (rc)
+			goto out;
+		set.cuda = xstrdup(argv[optind]);
+	}
+
+	/* Never rewrite a file we cannot read: it may be the user's. */
+	rc = dotfile_slurp(path, DOTFILE_MAX_BYTES, &text, err);
+	if (rc == CUENV_NO)
+		rc = CUENV_OK;
+	else if (!rc)
+		rc = dotfile_parse(path, text.data, text.len, &old, err);
+	if (rc) {
+		cuenv_hint(err, "fix or remove '%s' first", path);
+		goto out;
+	}
+	if (!unset) {
+		/* Keep cudnn/cupti the file had unless told otherwise. */
+		struct dotfile want = set;
+
+		if (!want.cudnn)
+			want.cudnn = old.cudnn;
+		if (!want.cupti)
+			want.cupti = old.cupti;
+		if (!force && (rc = check_installed(ctx, &want, err)))
+			goto out;
+	}
+	dotfile_rewrite(text.data, text.len, &set, unset, &out);
+	rc = dotfile_write(path, out.data, err);
+	if (!rc && unset)
+		cmd_note(out.len ? "removed cuenv's keys from %s"
+				 : "removed %s",
+			 path);
+	else if (!rc)
+		cmd_note("wrote %s", path);
+out:
+	dotfile_release(&set);
+	dotfile_release(&old);
+	buf_release(&text);
+	buf_release(&out);
+	return rc;
+}
+
+/* ---- finding one install ---------------------------------------------------- */
+
+int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
+		     int argc, char **argv, struct install_list *list,
+		     const struct install **found, struct cuenv_err *err)
+{
+	enum kit_kind kind = KIT_CUDA;
+	const char *spec;
+	const struct install *hit = NULL;
+	size_t hits = 0;
+	struct buf names = BUF_INIT;
+	int rc;
+
+	*found = NULL;
+	if (argc == 2 && kit_kind_parse(argv[0], &kind)) {
+		cuenv_fail(err, CUENV_E_USAGE, "%s: '%s' is not cuda or cudnn",
+			   cmd->name, argv[0]);
+		return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
+	}
+	spec = argv[argc - 1];
+	rc = store_list(&ctx->store, kind, list, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < list->n; i++) {
+		const struct install *in = list->v[i];
+
+		if (strcmp(in->name, spec) &&
+		    !version_matches_str(in->version, spec))
+			continue;
+		if (!strcmp(in->name, spec) || !strcmp(in->version, spec)) {
+			/* an exact name wins over prefixes */
+			hit = in;
+			hits = 1;
+			break;
+		}
+		hit = in;
+		hits++;
+		buf_adds(&names, names.len ? ", " : "");
+		buf_adds(&names, in->name);
+	}
+	if (hits == 1) {
+		*found = hit;
+	} else if (!hits) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, spec, 64);
+		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				"%s %s is not in the store", kit_kind_name(kind),
+				shown.data);
+		cuenv_hint(err, "see: cuenv versions");
+		buf_release(&shown);
+	} else {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"%s %s is ambiguous: %s", kit_kind_name(kind),
+				spec, names.data);
+		cuenv_hint(err, "name one exactly");
+	}
+	buf_release(&names);
+	return rc;
+}

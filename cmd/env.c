@@ -1,0 +1,106 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../core/shell.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv env [--format sh|bash|zsh|fish|json] [--isolate]\n"
+	"\n"
+	"Print the variables the selection for this directory sets, with the\n"
+	"values they take (PATH, LD_LIBRARY_PATH, LIBRARY_PATH, CPATH,\n"
+	"CUDA_HOME, CUDA_PATH, CUDNN_PATH, CUENV_ACTIVE), for scripts:\n"
+	"\n"
+	"  eval \"$(cuenv env)\"          sh, bash, zsh\n"
+	"  cuenv env --format fish | source\n"
+	"  cuenv env --format json     an object of name: value (null: unset)\n"
+	"\n"
+	"The shell formats also carry __CUENV_STATE, so that a later hook or\n"
+	"`cuenv use` can undo exactly these changes. Exits 1 when nothing is\n"
+	"selected.\n";
+
+static const struct option opts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "isolate", no_argument, NULL, 'i' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	const char *format = "sh";
+	struct env_changes ch = { 0 };
+	struct activation a;
+	struct buf out = BUF_INIT;
+	int c, rc, isolate = 0;
+	enum shell sh = SHELL_SH;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 'f')
+			format = optarg;
+		else if (c == 'i')
+			isolate = 1;
+		else
+			return cmd_bad_usage(&cmd_env, err);
+	}
+	rc = cmd_check_args(&cmd_env, argc - optind, err);
+	if (rc)
+		return rc;
+	if (strcmp(format, "json") && shell_parse(format, &sh)) {
+		cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'",
+			   format);
+		return cuenv_hint(err, "formats: sh, bash, zsh, fish, json");
+	}
+	activation_init(&a);
+	rc = cmd_activation(ctx, NULL, isolate, &a, err);
+	if (!rc && !a.ok) {
+		rc = cuenv_fail(err, CUENV_NO, "nothing selected here");
+		cuenv_hint(err, "select one: cuenv local VERSION, or cuenv "
+				"global VERSION");
+	}
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < a.warnings.n; i++)
+		cmd_warn("%s", a.warnings.v[i]);
+	/* Relative to the environment without cuenv: the full set. */
+	env_diff(&a.base, &a.after, &ch);
+	if (!strcmp(format, "json")) {
+		json_t *j = json_object();
+		char *s;
+
+		for (size_t i = 0; i < ch.n; i++) {
+			if (!strcmp(ch.v[i].name, ENV_STATE_VAR))
+				continue;
+			json_object_set_new(j, ch.v[i].name,
+					    ch.v[i].value
+						    ? json_string(ch.v[i].value)
+						    : json_null());
+		}
+		s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+		buf_adds(&out, s);
+		buf_addc(&out, '\n');
+		free(s);
+		json_decref(j);
+	} else {
+		shell_apply(sh, &ch, &out);
+	}
+	fwrite(out.data, 1, out.len, stdout);
+out:
+	env_changes_release(&ch);
+	activation_release(&a);
+	buf_release(&out);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_env = {
+	.name = "env",
+	.summary = "print the variables the selection sets",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 0,
+	.flags = CMD_EMITS_SHELL,
+	.run = run,
+};

@@ -1,0 +1,66 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../core/shell.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv export bash|zsh|fish [--pid PID]\n"
+	"\n"
+	"Print the shell code that takes the current shell from its present\n"
+	"environment to the one the selection here gives, plus the watch\n"
+	"lists the prompt hook checks. Run by the hook; not for humans.\n";
+
+static const struct option opts[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct envmap env = ENVMAP_INIT;
+	enum shell sh;
+	long pid = 0;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c != 'p')
+			return cmd_bad_usage(&cmd_export, err);
+		pid = strtol(optarg, NULL, 10);
+	}
+	rc = cmd_check_args(&cmd_export, argc - optind, err);
+	if (rc)
+		return rc;
+	if (shell_parse(argv[optind], &sh))
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "export: unsupported shell '%s'",
+				  argv[optind]);
+	envmap_from(&env, ctx->environ);
+	rc = cmd_emit(ctx, &env, &env, sh, pid, err);
+	envmap_release(&env);
+	/*
+	 * A bad .cuenv is reported, but the code printed (deactivation and
+	 * the watch lists) must still be evaluated: exit 0 for the hook.
+	 */
+	if (rc && rc != CUENV_E_BUG) {
+		fprintf(stderr, "cuenv: error: %s\n", err->msg.data);
+		if (err->hint.len)
+			fprintf(stderr, "hint: %s\n", err->hint.data);
+		err_release(err);
+		rc = CUENV_OK;
+	}
+	return rc;
+}
+
+const struct cuenv_cmd cmd_export = {
+	.name = "export",
+	.summary = "print the hook's shell code (used by the hook)",
+	.usage = usage,
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_EMITS_SHELL | CMD_HIDDEN,
+	.run = run,
+};
+

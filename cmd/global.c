@@ -1,0 +1,32 @@
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv global [SPEC] [--cudnn V] [--cupti V] [--isolate|--no-isolate]\n"
+	"                    [--force]\n"
+	"       cuenv global --unset\n"
+	"\n"
+	"Set the default selection, used where no `cuenv use` and no .cuenv\n"
+	"decide ($CUENV_ROOT/version, same format as .cuenv), or with no\n"
+	"argument show it. Options as for `cuenv local`.\n";
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct buf path = BUF_INIT;
+	int rc;
+
+	store_global_path(&ctx->store, &path);
+	rc = cmd_selection_file(ctx, &cmd_global, path.data, argc, argv, err);
+	buf_release(&path);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_global = {
+	.name = "global",
+	.summary = "set or show the default selection",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 1,
+	.flags = CMD_NEEDS_STORE,
+	.run = run,
+};

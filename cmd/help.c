@@ -1,0 +1,54 @@
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv help [COMMAND]\n"
+	"\n"
+	"List the commands, or show one command's help (as COMMAND --help).\n";
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	(void)ctx;
+	if (argc > 1 && getopt(argc, argv, "+") != -1)
+		return cmd_bad_usage(&cmd_help, err);
+	if (argc > 1 && optind < argc) {
+		const struct cuenv_cmd *cmd = cmd_find(argv[optind]);
+		int rc = cmd_check_args(&cmd_help, argc - optind, err);
+
+		if (rc)
+			return rc;
+		if (!cmd) {
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "help: '%s' is not a cuenv command",
+				   argv[optind]);
+			return cuenv_hint(err, "see: cuenv help");
+		}
+		fputs(cmd->usage, stdout);
+		return CUENV_OK;
+	}
+	printf("usage: cuenv COMMAND [ARGS]\n\n"
+	       "Side-by-side CUDA, cuDNN and CUPTI versions, selected per "
+	       "project, per shell\nor globally.\n\nCommands:\n");
+	for (size_t i = 0; i < cuenv_ncmds; i++) {
+		if (!(cuenv_cmds[i]->flags & CMD_HIDDEN))
+			printf("  %-10s %s\n", cuenv_cmds[i]->name,
+			       cuenv_cmds[i]->summary);
+	}
+	printf("\nRun `cuenv COMMAND --help` for one command; "
+	       "`cuenv --version` for the version.\n"
+	       "Environment: CUENV_ROOT (default ~/.cuenv), CUENV_VERSION "
+	       "(set by cuenv use).\n");
+	return CUENV_OK;
+}
+
+const struct cuenv_cmd cmd_help = {
+	.name = "help",
+	.summary = "list commands or show one command's help",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 1,
+	.run = run,
+};

@@ -1,0 +1,39 @@
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv local [SPEC] [--cudnn V] [--cupti V] [--isolate|--no-isolate]\n"
+	"                   [--force]\n"
+	"       cuenv local --unset\n"
+	"\n"
+	"Write the project's selection to ./.cuenv (keeping its comments and\n"
+	"other lines), or with no argument show it. The hook activates it in\n"
+	"this folder and below. The versions must be installed unless\n"
+	"--force. --unset removes cuenv's keys (and the file, when nothing\n"
+	"else is left in it).\n"
+	"\n"
+	"  --cudnn V       cuDNN V, among builds for the selected CUDA major\n"
+	"  --cupti V       add CUPTI from CUDA V (for an exact libcupti soname)\n"
+	"  --isolate       strip foreign CUDA dirs from LD_LIBRARY_PATH\n"
+	"  --no-isolate    keep them (the default)\n"
+	"  --force         write versions that are not installed yet\n";
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct buf path = BUF_INIT;
+	int rc;
+
+	buf_path(&path, ctx->cwd, ".cuenv");
+	rc = cmd_selection_file(ctx, &cmd_local, path.data, argc, argv, err);
+	buf_release(&path);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_local = {
+	.name = "local",
+	.summary = "set or show this project's selection (./.cuenv)",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 1,
+	.run = run,
+};

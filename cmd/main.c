@@ -1,0 +1,179 @@
+/*
+ * main.c: global options, dispatch, and the one place that prints errors.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+#ifndef CUENV_VERSION_STRING
+#define CUENV_VERSION_STRING "0.1.0"
+#endif
+
+extern char **environ;
+
+/* ---- context -------------------------------------------------------------- */
+
+static const char *nonempty_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/* $PWD when it names the working directory (keeps symlinked paths). */
+static char *logical_cwd(void)
+{
+	const char *pwd = getenv("PWD");
+	struct stat a, b;
+
+	if (pwd && pwd[0] == '/' && !strstr(pwd, "/./") &&
+	    !strstr(pwd, "/../") && !stat(pwd, &a) && !stat(".", &b) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return xstrdup(pwd);
+	return getcwd(NULL, 0);
+}
+
+static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
+		     char **exe, struct cuenv_err *err)
+{
+	const char *r = nonempty_env("CUENV_ROOT");
+
+	if (r) {
+		buf_adds(root, r);
+	} else {
+		const char *home = nonempty_env("HOME");
+
+		if (!home)
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "neither CUENV_ROOT nor HOME is "
+					  "set");
+		buf_path(root, home, ".cuenv");
+	}
+	while (root->len > 1 && root->data[root->len - 1] == '/')
+		buf_setlen(root, root->len - 1);
+	if (root->data[0] != '/')
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "CUENV_ROOT must be an absolute path, not "
+				  "'%s'",
+				  root->data);
+	*cwd = logical_cwd();
+	if (!*cwd)
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "cannot find the working directory: %s",
+				  strerror(errno));
+	*exe = realpath("/proc/self/exe", NULL);
+	ctx->root = root->data;
+	ctx->cwd = *cwd;
+	ctx->exe = *exe ? *exe : "cuenv";
+	ctx->shell = nonempty_env("CUENV_SHELL");
+	ctx->environ = environ;
+	return CUENV_OK;
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static void print_error(const struct cuenv_err *err)
+{
+	fprintf(stderr, "cuenv: error: %s\n", err->msg.data);
+	if (err->hint.len)
+		fprintf(stderr, "hint: %s\n", err->hint.data);
+}
+
+static int wants_help(const struct cuenv_cmd *cmd, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+		if (argv[i][0] != '-' && (cmd->flags & CMD_STOP_AT_ARG))
+			return 0;
+	}
+	return 0;
+}
+
+static int finish_stdout(int rc)
+{
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "cuenv: error: cannot write output: %s\n",
+				strerror(errno));
+		return rc ? rc : CUENV_E_STORE;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cuenv_ctx ctx = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf root = BUF_INIT;
+	const struct cuenv_cmd *cmd;
+	char *cwd = NULL, *exe = NULL;
+	int rc;
+
+	ctx.store.lock_fd = -1;
+	if (argc < 2) {
+		cmd = &cmd_help;
+	} else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("cuenv %s\n", CUENV_VERSION_STRING);
+		return finish_stdout(CUENV_OK);
+	} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		cmd = &cmd_help;
+		argc = 1;
+	} else {
+		cmd = cmd_find(argv[1]);
+		if (!cmd) {
+			struct buf shown = BUF_INIT;
+
+			buf_add_display(&shown, argv[1], 64);
+			cuenv_fail(&err, CUENV_E_USAGE,
+				   "'%s' is not a cuenv command", shown.data);
+			cuenv_hint(&err, "see: cuenv help");
+			buf_release(&shown);
+			rc = err.rc;
+			goto out;
+		}
+		argc--;
+		argv++;
+	}
+	if (argc > 1 && wants_help(cmd, argc, argv)) {
+		fputs(cmd->usage, stdout);
+		rc = CUENV_OK;
+		goto out;
+	}
+
+	rc = setup_ctx(&ctx, &root, &cwd, &exe, &err);
+	if (!rc && (cmd->flags & CMD_NEEDS_STORE)) {
+		rc = store_open(&ctx.store, ctx.root, true, &err);
+		if (!rc)
+			rc = store_lock(&ctx.store, &err);
+	}
+	if (!rc) {
+		optind = 0; /* reset getopt for the subcommand */
+		rc = cmd->run(&ctx, argc, argv, &err);
+	}
+	if (ctx.store.root) {
+		for (size_t i = 0; i < ctx.store.warnings.n; i++)
+			cmd_warn("skipped an incomplete version: %s",
+				 ctx.store.warnings.v[i]);
+		store_release(&ctx.store);
+	}
+out:
+	if (rc && err.rc)
+		print_error(&err);
+	err_release(&err);
+	buf_release(&root);
+	free(cwd);
+	free(exe);
+	return finish_stdout(rc);
+}

@@ -1,0 +1,58 @@
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv version\n"
+	"\n"
+	"Print the active selection and what set it, for example\n"
+	"  12.4.1 + cudnn 9.1.0.70 (set by /home/u/proj/.cuenv)\n"
+	"Prints `none selected` and exits 1 when nothing is active (also for\n"
+	"`system`); exits 9 when the selection names a version that is not\n"
+	"installed.\n";
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct activation a;
+	struct buf why = BUF_INIT;
+	int rc;
+
+	if (getopt(argc, argv, "+") != -1)
+		return cmd_bad_usage(&cmd_version, err);
+	rc = cmd_check_args(&cmd_version, argc - optind, err);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	rc = cmd_activation(ctx, NULL, 0, &a, err);
+	if (rc)
+		goto out;
+	selection_describe_origin(&a.sel, &why);
+	if (!a.ok) {
+		if (a.sel.origin == SEL_NONE)
+			printf("none selected\n");
+		else
+			printf("system (%s)\n", why.data);
+		rc = CUENV_NO;
+		goto out;
+	}
+	printf("%s", a.act.cuda->version);
+	if (a.act.cudnn)
+		printf(" + cudnn %s", a.act.cudnn->version);
+	if (a.act.cupti)
+		printf(" + cupti from %s", a.act.cupti->version);
+	printf(" (%s)\n", why.data);
+out:
+	buf_release(&why);
+	activation_release(&a);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_version = {
+	.name = "version",
+	.summary = "show the active selection and what set it",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 0,
+	.run = run,
+};

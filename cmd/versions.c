@@ -1,0 +1,145 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv versions [--json]\n"
+	"\n"
+	"List the CUDA and cuDNN versions available (installed or\n"
+	"registered), where each lives, and mark the active ones with `*`.\n";
+
+static const struct option opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static json_t *to_json(const struct install *in, int active)
+{
+	json_t *o = json_object(), *comp = json_object();
+
+	json_object_set_new(o, "version", json_string(in->version));
+	json_object_set_new(o, "name", json_string(in->name));
+	json_object_set_new(o, "cuda_major", json_integer(in->cuda_major));
+	json_object_set_new(o, "prefix", json_string(in->prefix));
+	json_object_set_new(o, "registered", json_boolean(in->registered));
+	json_object_set_new(o, "active", json_boolean(active));
+	if (in->kind == KIT_CUDA)
+		json_object_set_new(o, "cupti",
+				    in->cupti.n && in->cupti_version
+					    ? json_string(in->cupti_version)
+				    : in->cupti.n ? json_true()
+						  : json_false());
+	for (size_t i = 0; i < in->notes.n; i++) {
+		const char *sp = strchr(in->notes.v[i], ' ');
+		char *k = xstrndup(in->notes.v[i],
+				   (size_t)(sp - in->notes.v[i]));
+
+		json_object_set_new(comp, k, json_string(sp + 1));
+		free(k);
+	}
+	json_object_set_new(o, "components", comp);
+	return o;
+}
+
+static int is_active(const struct activation *a, const struct install *in)
+{
+	if (!a->ok)
+		return 0;
+	return (a->act.cuda && !strcmp(a->act.cuda->dir, in->dir)) ||
+	       (a->act.cudnn && !strcmp(a->act.cudnn->dir, in->dir)) ||
+	       (a->act.cupti && !strcmp(a->act.cupti->dir, in->dir));
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct activation a;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+	int c, rc, json = 0;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c != 'j')
+			return cmd_bad_usage(&cmd_versions, err);
+		json = 1;
+	}
+	rc = cmd_check_args(&cmd_versions, argc - optind, err);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	/* A bad selection must not hide what is installed. */
+	cmd_activation(ctx, NULL, 0, &a, &ignored);
+	err_release(&ignored);
+	if (!a.cudas.n) {
+		struct store st;
+
+		rc = store_open(&st, ctx->root, false, err);
+		if (!rc)
+			rc = store_list(&st, KIT_CUDA, &a.cudas, err);
+		if (!rc)
+			rc = store_list(&st, KIT_CUDNN, &a.cudnns, err);
+		for (size_t i = 0; i < st.warnings.n; i++)
+			cmd_warn("skipped an incomplete version: %s",
+				 st.warnings.v[i]);
+		store_release(&st);
+		if (rc)
+			goto out;
+	}
+	if (json) {
+		json_t *j = json_object(), *cu = json_array(),
+		       *dn = json_array();
+		char *s;
+
+		for (size_t i = 0; i < a.cudas.n; i++)
+			json_array_append_new(
+				cu, to_json(a.cudas.v[i],
+					    is_active(&a, a.cudas.v[i])));
+		for (size_t i = 0; i < a.cudnns.n; i++)
+			json_array_append_new(
+				dn, to_json(a.cudnns.v[i],
+					    is_active(&a, a.cudnns.v[i])));
+		json_object_set_new(j, "cuda", cu);
+		json_object_set_new(j, "cudnn", dn);
+		s = json_dumps(j, JSON_INDENT(2));
+		printf("%s\n", s);
+		free(s);
+		json_decref(j);
+		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct install_list *l = k ? &a.cudnns : &a.cudas;
+
+		for (size_t i = 0; i < l->n; i++) {
+			const struct install *in = l->v[i];
+			struct buf label = BUF_INIT;
+
+			buf_adds(&label, in->version);
+			if (k)
+				buf_printf(&label, " (cuda%u)", in->cuda_major);
+			printf("%c %-5s  %-20s  %s%s\n",
+			       is_active(&a, in) ? '*' : ' ', k ? "cudnn" : "cuda",
+			       label.data, in->prefix,
+			       in->registered ? "  (registered)" : "");
+			buf_release(&label);
+		}
+	}
+	if (!a.cudas.n && !a.cudnns.n)
+		cmd_note("nothing installed yet; register a toolkit with: "
+			 "cuenv add cuda PATH");
+out:
+	activation_release(&a);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_versions = {
+	.name = "versions",
+	.summary = "list the versions available and mark the active ones",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 0,
+	.run = run,
+};

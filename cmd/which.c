@@ -1,0 +1,62 @@
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv which NAME\n"
+	"\n"
+	"Print the file the active selection provides for NAME: a program\n"
+	"(nvcc, ptxas), a library by soname (libcudart.so.12,\n"
+	"libcupti.so.11.2, libcudnn.so.9) or a header (cudnn.h), searched in\n"
+	"the order activation puts them on PATH, LD_LIBRARY_PATH and CPATH.\n"
+	"Exits 1 when the selection does not provide it.\n";
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct activation a;
+	char *path = NULL;
+	int rc;
+
+	if (getopt(argc, argv, "+") != -1)
+		return cmd_bad_usage(&cmd_which, err);
+	rc = cmd_check_args(&cmd_which, argc - optind, err);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	rc = cmd_activation(ctx, NULL, 0, &a, err);
+	if (!rc && !a.ok) {
+		rc = cuenv_fail(err, CUENV_NO, "nothing selected here");
+		cuenv_hint(err, "select one: cuenv local VERSION");
+	}
+	if (!rc) {
+		path = activation_which(&a, argv[optind]);
+		if (path) {
+			printf("%s\n", path);
+		} else {
+			struct buf shown = BUF_INIT;
+
+			buf_add_display(&shown, argv[optind], 128);
+			rc = cuenv_fail(err, CUENV_NO,
+					"'%s' is not provided by cuda %s%s%s",
+					shown.data, a.act.cuda->version,
+					a.act.cudnn ? " + cudnn " : "",
+					a.act.cudnn ? a.act.cudnn->version
+						    : "");
+			buf_release(&shown);
+		}
+	}
+	free(path);
+	activation_release(&a);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_which = {
+	.name = "which",
+	.summary = "print the file the selection provides for a name",
+	.usage = usage,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run,
+};

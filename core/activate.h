@@ -1,0 +1,65 @@
+/*
+ * activate.h: from (root, working directory, environment) to the
+ * environment that the selection there gives.
+ *
+ * This is the one computation behind the prompt hook, `cuenv use`,
+ * `exec`, `env`, `which` and `version`: undo whatever cuenv activated
+ * before (so leaving a project removes its entries), find the selection,
+ * resolve it against the store and apply it.
+ */
+#ifndef CUENV_ACTIVATE_H
+#define CUENV_ACTIVATE_H
+
+#include "env.h"
+#include "select.h"
+#include "store.h"
+
+struct activation {
+	struct selection sel;
+	struct install_list cudas;
+	struct install_list cudnns;
+	struct active act;	 /* valid when ok */
+	int ok;			 /* a selection is resolved and applied */
+	struct envmap base;	 /* start, with cuenv's earlier work undone */
+	struct envmap after;	 /* base plus the selection (base when none) */
+	struct strv warnings;	 /* shadowing dirs, skipped receipts */
+};
+
+void activation_init(struct activation *a);
+void activation_release(struct activation *a);
+
+/*
+ * Compute the activation for cwd under root, starting from the
+ * environment start (whose CUENV_VERSION and friends take part in the
+ * selection). isolate forces --isolate whatever the selection says. On
+ * error (bad .cuenv: CUENV_E_MANIFEST; missing version:
+ * CUENV_E_NOT_INSTALLED; unreadable store: CUENV_E_STORE) a->after is
+ * still a->base and a->sel's watch lists are filled, so a hook can
+ * deactivate and watch for the fix. Reads the store; writes nothing.
+ */
+int activation_compute(const char *root, const char *cwd,
+		       const struct envmap *start, int isolate,
+		       struct activation *a, struct cuenv_err *err);
+
+/*
+ * Find the file name (an executable, a library soname, a header) that the
+ * activation provides, searching bin, then library, then include
+ * directories in activation order. Returns a heap path or NULL.
+ */
+char *activation_which(const struct activation *a, const char *name);
+
+
+
+#include "shell.h"
+
+/*
+ * Append shell code for the hook: the changes from before to a->after,
+ * then the hook's watch lists (__cuenv_watch, __cuenv_absent) and stamp
+ * (__cuenv_stamp; "" when none could be made, NULL to leave the
+ * shell's as it is). root's version folders are watched too, so
+ * that registering a version elsewhere is noticed.
+ */
+void activation_emit(const struct activation *a, const struct envmap *before,
+		     enum shell sh, const char *root, const char *stamp,
+		     struct buf *out);
+#endif

@@ -1,0 +1,82 @@
+/*
+ * buf.h: growable strings and string vectors.
+ *
+ * A struct buf's data is never NULL and always NUL-terminated, so it can be
+ * handed to any C string function at any time; an empty buf points at a
+ * shared static "" and owns no memory until something is added. buf_detach
+ * hands the memory to the caller. A struct strv owns copies of its strings.
+ *
+ *	struct buf b = BUF_INIT;
+ *	buf_printf(&b, "%s/versions", root);
+ *	use(b.data);
+ *	buf_release(&b);
+ */
+#ifndef CUENV_BUF_H
+#define CUENV_BUF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+extern char buf_empty[];
+
+struct buf {
+	char *data;
+	size_t len;
+	size_t cap; /* 0 while data is buf_empty */
+};
+
+#define BUF_INIT { buf_empty, 0, 0 }
+
+void buf_init(struct buf *b);
+void buf_release(struct buf *b);
+/* Keep the memory, forget the contents. */
+void buf_reset(struct buf *b);
+/* Make room for n more bytes (plus the NUL). */
+void buf_grow(struct buf *b, size_t n);
+void buf_add(struct buf *b, const void *data, size_t n);
+void buf_adds(struct buf *b, const char *s);
+void buf_addc(struct buf *b, char c);
+void buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_setlen(struct buf *b, size_t len);
+/* Replace the contents with s. */
+void buf_sets(struct buf *b, const char *s);
+/* Return the heap string (never NULL) and re-init b; the caller frees it. */
+char *buf_detach(struct buf *b);
+/*
+ * Append s for display in a one-line message: control characters and
+ * non-ASCII bytes become \xNN, and more than max bytes are cut with "...".
+ * Used for untrusted values (file contents, paths) echoed in errors.
+ */
+void buf_add_display(struct buf *b, const char *s, size_t max);
+
+/*
+ * Append dir and name joined by exactly one '/'. dir may be b->data
+ * itself, which extends b by one path component.
+ */
+void buf_path(struct buf *b, const char *dir, const char *name);
+
+struct strv {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+#define STRV_INIT { NULL, 0, 0 }
+
+void strv_push(struct strv *sv, const char *s);
+/* Takes ownership of s (heap string). */
+void strv_push_take(struct strv *sv, char *s);
+void strv_insert(struct strv *sv, size_t at, const char *s);
+void strv_remove(struct strv *sv, size_t at);
+/* Index of the first s, or -1. */
+long strv_find(const struct strv *sv, const char *s);
+void strv_release(struct strv *sv);
+/* Split s on sep (empty fields kept, as PATH semantics need). */
+void strv_split(struct strv *sv, const char *s, char sep);
+/* Join into b (which is reset first). */
+void strv_join(const struct strv *sv, char sep, struct buf *b);
+
+#endif

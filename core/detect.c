@@ -1,0 +1,720 @@
+#include "detect.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "dotfile.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* Sub-prefixes that hold bin/ lib/ include/ in the layouts we know. */
+static const char *const sub_prefixes[] = {
+	"",
+	"targets/x86_64-linux",
+	"targets/sbsa-linux",
+	"targets/aarch64-linux",
+	"extras/CUPTI",
+	/* site-packages/nvidia: one folder per wheel */
+	"cu13",
+	"cu12",
+	"cu11",
+	"cuda_runtime",
+	"cuda_cupti",
+	"cuda_nvcc",
+	"cuda_nvrtc",
+	"cublas",
+	"cufft",
+	"curand",
+	"cusolver",
+	"cusparse",
+	"nvjitlink",
+	"cudnn",
+};
+
+/* ---- small file helpers ------------------------------------------------- */
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static bool is_shared_lib(const char *name)
+{
+	return !strncmp(name, "lib", 3) && strstr(name, ".so");
+}
+
+/* Does dir hold an entry for which pred is true? */
+static bool dir_has(const char *dir, bool (*pred)(const char *dir,
+						  const char *name))
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d)))
+		found = de->d_name[0] != '.' && pred(dir, de->d_name);
+	closedir(d);
+	return found;
+}
+
+static bool pred_lib(const char *dir, const char *name)
+{
+	(void)dir;
+	return is_shared_lib(name);
+}
+
+static bool pred_header(const char *dir, const char *name)
+{
+	size_t n = strlen(name);
+
+	(void)dir;
+	return n > 2 && !strcmp(name + n - 2, ".h");
+}
+
+static bool pred_exec(const char *dir, const char *name)
+{
+	struct buf p = BUF_INIT;
+	struct stat st;
+	bool ok;
+
+	buf_path(&p, dir, name);
+	ok = !stat(p.data, &st) && S_ISREG(st.st_mode) &&
+	     (st.st_mode & 0111);
+	buf_release(&p);
+	return ok;
+}
+
+/* Find the first file in dir whose name starts with stem; copy its name. */
+static bool find_prefixed(const char *dir, const char *stem, struct buf *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, stem, strlen(stem)))
+			continue;
+		/* Prefer the longest name: libcudart.so.11.2.152 over .so */
+		if (!found || strlen(de->d_name) > name->len)
+			buf_sets(name, de->d_name);
+		found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+/* Add dir to dirs unless it (or its real path) is there already. */
+static void add_dir(struct strv *dirs, struct strv *reals, const char *dir)
+{
+	char *real = realpath(dir, NULL);
+
+	if (!real)
+		return;
+	if (strv_find(reals, real) >= 0) {
+		free(real);
+		return;
+	}
+	strv_push_take(reals, real);
+	strv_push(dirs, dir);
+}
+
+static void scan_layout(const char *prefix, struct install *in)
+{
+	struct strv reals = STRV_INIT;
+	struct buf sub = BUF_INIT, d = BUF_INIT;
+
+	for (size_t i = 0; i < sizeof(sub_prefixes) / sizeof(*sub_prefixes);
+	     i++) {
+		static const char *const libdirs[] = { "lib64", "lib" };
+
+		buf_reset(&sub);
+		if (*sub_prefixes[i])
+			buf_path(&sub, prefix, sub_prefixes[i]);
+		else
+			buf_adds(&sub, prefix);
+		if (!is_dir(sub.data))
+			continue;
+		buf_reset(&d);
+		buf_path(&d, sub.data, "bin");
+		if (dir_has(d.data, pred_exec))
+			add_dir(&in->bin, &reals, d.data);
+		for (size_t k = 0; k < 2; k++) {
+			buf_reset(&d);
+			buf_path(&d, sub.data, libdirs[k]);
+			if (dir_has(d.data, pred_lib))
+				add_dir(&in->lib, &reals, d.data);
+		}
+		buf_reset(&d);
+		buf_path(&d, sub.data, "include");
+		if (dir_has(d.data, pred_header))
+			add_dir(&in->include, &reals, d.data);
+	}
+	for (size_t i = 0; i < in->lib.n; i++) {
+		struct buf name = BUF_INIT;
+
+		if (find_prefixed(in->lib.v[i], "libcupti.so", &name))
+			strv_push(&in->cupti, in->lib.v[i]);
+		buf_release(&name);
+	}
+	strv_release(&reals);
+	buf_release(&sub);
+	buf_release(&d);
+}
+
+/* The library file stem ("libcudnn.so") in any lib dir: its longest name. */
+static bool find_lib(const struct install *in, const char *stem,
+		     struct buf *name)
+{
+	for (size_t i = 0; i < in->lib.n; i++)
+		if (find_prefixed(in->lib.v[i], stem, name))
+			return true;
+	return false;
+}
+
+/* Read "#define NAME <number>" from the first header that has it. */
+static long header_define(const struct strv *incdirs, const char *file,
+			  const char *macro)
+{
+	for (size_t i = 0; i < incdirs->n; i++) {
+		struct buf p = BUF_INIT, text = BUF_INIT;
+		struct cuenv_err e = CUENV_ERR_INIT;
+		long val = -1;
+
+		buf_path(&p, incdirs->v[i], file);
+		if (!dotfile_slurp(p.data, 4 << 20, &text, &e)) {
+			const char *s = text.data;
+			size_t ml = strlen(macro);
+
+			while ((s = strstr(s, "#define "))) {
+				s += 8;
+				while (*s == ' ' || *s == '\t')
+					s++;
+				if (strncmp(s, macro, ml) ||
+				    (s[ml] != ' ' && s[ml] != '\t'))
+					continue;
+				val = strtol(s + ml, NULL, 10);
+				break;
+			}
+		}
+		err_release(&e);
+		buf_release(&p);
+		buf_release(&text);
+		if (val >= 0)
+			return val;
+	}
+	return -1;
+}
+
+/* "libcudart.so.11.2.152" -> "11.2.152"; NULL when nothing numeric follows. */
+static char *soname_version(const char *name, const char *stem)
+{
+	const char *v = name + strlen(stem);
+
+	if (*v != '.' || !version_is_valid(v + 1))
+		return NULL;
+	return xstrdup(v + 1);
+}
+
+/* Keep the first n parts of version s. */
+static char *version_cut(const char *s, unsigned n)
+{
+	struct version v;
+	struct buf b = BUF_INIT;
+
+	if (version_parse(s, &v))
+		return NULL;
+	for (unsigned i = 0; i < v.n && i < n; i++)
+		buf_printf(&b, i ? ".%lu" : "%lu", v.part[i]);
+	return buf_detach(&b);
+}
+
+/* ---- wheel metadata ----------------------------------------------------- */
+
+/*
+ * Record "component version" for each NVIDIA wheel's dist-info folder found
+ * in prefix/dist-info, prefix or prefix/.. (site-packages/nvidia).
+ */
+static void scan_dist_info(const char *prefix, struct strv *notes)
+{
+	const char *where[] = { "dist-info", "", ".." };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct buf dir = BUF_INIT;
+		DIR *d;
+		struct dirent *de;
+
+		if (*where[i])
+			buf_path(&dir, prefix, where[i]);
+		else
+			buf_adds(&dir, prefix);
+		d = opendir(dir.data);
+		buf_release(&dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			const char *n = de->d_name, *dash;
+			size_t len = strlen(n);
+
+			if (strncmp(n, "nvidia_", 7) || len < 11 ||
+			    strcmp(n + len - 10, ".dist-info"))
+				continue;
+			dash = memchr(n, '-', len);
+			if (!dash)
+				continue;
+			char *ver = xstrndup(dash + 1,
+					     (size_t)(n + len - 10 - dash - 1));
+			if (version_is_valid(ver)) {
+				struct buf note = BUF_INIT;
+
+				buf_add(&note, n + 7, (size_t)(dash - n - 7));
+				buf_printf(&note, " %s", ver);
+				if (strv_find(notes, note.data) < 0)
+					strv_push(notes, note.data);
+				buf_release(&note);
+			}
+			free(ver);
+		}
+		closedir(d);
+	}
+}
+
+/* The version noted for a component whose name starts with stem. */
+static const char *note_version(const struct strv *notes, const char *stem,
+				struct buf *name)
+{
+	for (size_t i = 0; i < notes->n; i++) {
+		const char *sp = strchr(notes->v[i], ' ');
+
+		if (!strncmp(notes->v[i], stem, strlen(stem)) && sp) {
+			if (name)
+				buf_sets(name, notes->v[i]);
+			return sp + 1;
+		}
+	}
+	return NULL;
+}
+
+/* ---- CUDA --------------------------------------------------------------- */
+
+static char *cuda_version_json(const char *prefix)
+{
+	struct buf p = BUF_INIT;
+	json_t *j;
+	char *v = NULL;
+	const char *s = NULL;
+
+	buf_path(&p, prefix, "version.json");
+	j = json_load_file(p.data, 0, NULL);
+	if (j && !json_unpack(j, "{s:{s:s}}", "cuda", "version", &s) &&
+	    version_is_valid(s))
+		v = xstrdup(s);
+	json_decref(j);
+	buf_release(&p);
+	return v;
+}
+
+static char *cuda_version_txt(const char *prefix)
+{
+	struct buf p = BUF_INIT, text = BUF_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	char *v = NULL;
+
+	buf_path(&p, prefix, "version.txt");
+	if (!dotfile_slurp(p.data, 4096, &text, &e)) {
+		const char *s = strstr(text.data, "CUDA Version ");
+
+		if (s) {
+			s += 13;
+			size_t n = strspn(s, "0123456789.");
+			char *cand = xstrndup(s, n);
+
+			if (version_is_valid(cand))
+				v = cand;
+			else
+				free(cand);
+		}
+	}
+	err_release(&e);
+	buf_release(&p);
+	buf_release(&text);
+	return v;
+}
+
+static char *cuda_version_headers(const struct install *in)
+{
+	long n = header_define(&in->include, "cuda_runtime_api.h",
+			       "CUDART_VERSION");
+	struct buf b = BUF_INIT;
+
+	if (n < 0)
+		n = header_define(&in->include, "cuda.h", "CUDA_VERSION");
+	if (n < 1000)
+		return NULL;
+	buf_printf(&b, "%ld.%ld", n / 1000, (n % 1000) / 10);
+	return buf_detach(&b);
+}
+
+static char *cuda_version_lib(const struct install *in)
+{
+	struct buf name = BUF_INIT;
+	char *v = NULL, *cut = NULL;
+
+	if (find_lib(in, "libcudart.so", &name))
+		v = soname_version(name.data, "libcudart.so");
+	/* libcudart.so.11.0 is the soname of every 11.x: it says nothing. */
+	if (v && strcmp(v, "11.0"))
+		cut = version_cut(v, 2);
+	free(v);
+	buf_release(&name);
+	return cut;
+}
+
+/* Return the real path of path, or fail naming it. */
+static int real_prefix(const char *path, char **out, struct cuenv_err *err)
+{
+	*out = realpath(path, NULL);
+	if (!*out)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				  path, strerror(errno));
+	if (!is_dir(*out)) {
+		free(*out);
+		*out = NULL;
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a folder",
+				  path);
+	}
+	return CUENV_OK;
+}
+
+static int set_version(struct install *in, const char *forced, char *found,
+		       const char *path, struct cuenv_err *err)
+{
+	struct version v;
+
+	if (forced) {
+		free(found);
+		if (!version_is_valid(forced))
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "invalid version '%s'", forced);
+		found = xstrdup(forced);
+	}
+	if (!found) {
+		cuenv_fail(err, CUENV_E_MANIFEST,
+			   "cannot tell the %s version of '%s'",
+			   kit_kind_name(in->kind), path);
+		return cuenv_hint(err, "name it: cuenv add %s %s --as VERSION",
+				  kit_kind_name(in->kind), path);
+	}
+	in->version = found;
+	version_parse(found, &v);
+	if (in->kind == KIT_CUDA)
+		in->cuda_major = (unsigned)v.part[0];
+	return CUENV_OK;
+}
+
+static int fill_cudnn(const char *path, const char *prefix, const char *forced,
+		      unsigned major, struct install *in,
+		      struct cuenv_err *err);
+
+int detect_cuda(const char *path, const char *version, struct install *cuda,
+		struct install *cudnn, bool *has_cudnn, struct cuenv_err *err)
+{
+	struct buf name = BUF_INIT;
+	char *prefix = NULL, *found;
+	const char *cupti;
+	int rc;
+
+	*has_cudnn = false;
+	install_init(cuda, KIT_CUDA);
+	install_init(cudnn, KIT_CUDNN);
+	rc = real_prefix(path, &prefix, err);
+	if (rc)
+		goto out;
+	cuda->prefix = prefix;
+	cuda->registered = true;
+	scan_layout(prefix, cuda);
+	scan_dist_info(prefix, &cuda->notes);
+	if (!find_lib(cuda, "libcudart.so", &name)) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"no CUDA runtime (libcudart.so) under '%s'",
+				path);
+		cuenv_hint(err, "point at the toolkit's top folder, such as "
+				"/usr/local/cuda-12.4");
+		goto out;
+	}
+	found = cuda_version_json(prefix);
+	if (!found)
+		found = cuda_version_txt(prefix);
+	if (!found)
+		found = cuda_version_headers(cuda);
+	if (!found)
+		found = cuda_version_lib(cuda);
+	rc = set_version(cuda, version, found, path, err);
+	if (rc)
+		goto out;
+
+	cupti = note_version(&cuda->notes, "cuda_cupti", NULL);
+	if (cupti) {
+		cuda->cupti_version = xstrdup(cupti);
+	} else if (find_lib(cuda, "libcupti.so", &name)) {
+		for (size_t i = 0; i < cuda->cupti.n && !cuda->cupti_version;
+		     i++) {
+			if (find_prefixed(cuda->cupti.v[i], "libcupti.so",
+					  &name))
+				cuda->cupti_version =
+					soname_version(name.data, "libcupti.so");
+		}
+	}
+
+	/* A cuDNN inside the toolkit (the wheel layout has one) */
+	if (find_lib(cuda, "libcudnn.so", &name)) {
+		struct cuenv_err e2 = CUENV_ERR_INIT;
+
+		if (!fill_cudnn(path, prefix, NULL, cuda->cuda_major, cudnn,
+				&e2))
+			*has_cudnn = true;
+		else
+			install_release(cudnn);
+		err_release(&e2);
+	}
+out:
+	buf_release(&name);
+	return rc;
+}
+
+/* ---- cuDNN -------------------------------------------------------------- */
+
+unsigned detect_cuda_major_in_file(const char *path)
+{
+	static const char *const stems[] = { "libcublasLt.so.", "libcublas.so.",
+					     "libcudart.so.", "libnvrtc.so." };
+	struct stat st;
+	unsigned major = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *map;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 16) {
+		close(fd);
+		return 0;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 0;
+	for (size_t i = 0; i < 4 && !major; i++) {
+		size_t sl = strlen(stems[i]);
+		const char *p = map, *end = map + st.st_size;
+
+		while (!major && (p = memmem(p, (size_t)(end - p), stems[i],
+					     sl))) {
+			unsigned long m = 0;
+			const char *q = p + sl;
+
+			while (q < end && *q >= '0' && *q <= '9' && m < 1000)
+				m = m * 10 + (unsigned long)(*q++ - '0');
+			if (q > p + sl && m > 0 && m < 1000)
+				major = (unsigned)m;
+			p += sl;
+		}
+	}
+	munmap(map, (size_t)st.st_size);
+	return major;
+}
+
+struct sized_file {
+	char *path;
+	off_t size;
+};
+
+static int cmp_size(const void *a, const void *b)
+{
+	const struct sized_file *x = a, *y = b;
+
+	return (x->size > y->size) - (x->size < y->size);
+}
+
+/* Look inside the cuDNN libraries, smallest first, for a CUDA soname. */
+static unsigned cudnn_major_from_libs(const struct install *in)
+{
+	struct sized_file *files = NULL;
+	size_t n = 0;
+	unsigned major = 0;
+
+	for (size_t i = 0; i < in->lib.n; i++) {
+		DIR *d = opendir(in->lib.v[i]);
+		struct dirent *de;
+
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			struct buf p = BUF_INIT;
+			struct stat st;
+
+			if (strncmp(de->d_name, "libcudnn", 8) ||
+			    !strstr(de->d_name, ".so"))
+				continue;
+			buf_path(&p, in->lib.v[i], de->d_name);
+			if (lstat(p.data, &st) || !S_ISREG(st.st_mode)) {
+				buf_release(&p);
+				continue;
+			}
+			files = xrealloc(files, (n + 1) * sizeof(*files));
+			files[n].path = buf_detach(&p);
+			files[n++].size = st.st_size;
+		}
+		closedir(d);
+	}
+	qsort(files, n, sizeof(*files), cmp_size);
+	for (size_t i = 0; i < n; i++) {
+		if (!major)
+			major = detect_cuda_major_in_file(files[i].path);
+		free(files[i].path);
+	}
+	free(files);
+	return major;
+}
+
+/* "..._cuda12-archive", "cudnn-9.1-cuda12": "cuda" then digits, in a name. */
+static unsigned cudnn_major_from_path(const char *prefix)
+{
+	const char *s = prefix;
+	unsigned major = 0;
+
+	while ((s = strstr(s, "cuda"))) {
+		unsigned long m = 0;
+		const char *q = s + 4;
+
+		while (*q >= '0' && *q <= '9' && m < 1000)
+			m = m * 10 + (unsigned long)(*q++ - '0');
+		if (q > s + 4 && m >= 7 && m < 100 &&
+		    (*q == '\0' || *q == '-' || *q == '_' || *q == '/' ||
+		     *q == '.'))
+			major = (unsigned)m; /* the last one wins */
+		s += 4;
+	}
+	return major;
+}
+
+static char *cudnn_version_found(const struct install *in, unsigned *wheel_major)
+{
+	struct buf name = BUF_INIT;
+	const char *wheel = note_version(&in->notes, "cudnn", &name);
+	char *hdr = NULL, *lib = NULL, *v = NULL;
+	long maj = header_define(&in->include, "cudnn_version.h",
+				 "CUDNN_MAJOR");
+	long min = header_define(&in->include, "cudnn_version.h",
+				 "CUDNN_MINOR");
+	long pat = header_define(&in->include, "cudnn_version.h",
+				 "CUDNN_PATCHLEVEL");
+
+	*wheel_major = 0;
+	if (wheel) {
+		/* "cudnn_cu12 9.1.0.70" */
+		const char *cu = strstr(name.data, "_cu");
+
+		if (cu)
+			*wheel_major = (unsigned)strtoul(cu + 3, NULL, 10);
+	}
+	if (maj < 0) {
+		maj = header_define(&in->include, "cudnn.h", "CUDNN_MAJOR");
+		min = header_define(&in->include, "cudnn.h", "CUDNN_MINOR");
+		pat = header_define(&in->include, "cudnn.h",
+				    "CUDNN_PATCHLEVEL");
+	}
+	if (maj >= 0 && min >= 0 && pat >= 0) {
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b, "%ld.%ld.%ld", maj, min, pat);
+		hdr = buf_detach(&b);
+	}
+	buf_reset(&name);
+	if (find_lib(in, "libcudnn.so", &name))
+		lib = soname_version(name.data, "libcudnn.so");
+
+	/* The wheel's four-part version, when it agrees with the headers. */
+	if (wheel && (!hdr || version_matches_str(wheel, hdr)))
+		v = xstrdup(wheel);
+	else if (hdr)
+		v = xstrdup(hdr);
+	else if (lib && strchr(lib, '.'))
+		v = xstrdup(lib); /* libcudnn.so.8.1.0 */
+	free(hdr);
+	free(lib);
+	buf_release(&name);
+	return v;
+}
+
+static int fill_cudnn(const char *path, const char *prefix, const char *forced,
+		      unsigned major, struct install *in,
+		      struct cuenv_err *err)
+{
+	struct buf name = BUF_INIT;
+	unsigned wheel_major;
+	int rc;
+
+	in->prefix = xstrdup(prefix);
+	in->registered = true;
+	scan_layout(prefix, in);
+	strv_release(&in->cupti);
+	scan_dist_info(prefix, &in->notes);
+	if (!find_lib(in, "libcudnn.so", &name)) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"no cuDNN (libcudnn.so) under '%s'", path);
+		goto out;
+	}
+	rc = set_version(in, forced, cudnn_version_found(in, &wheel_major),
+			 path, err);
+	if (rc)
+		goto out;
+	if (!major)
+		major = wheel_major;
+	if (!major)
+		major = cudnn_major_from_libs(in);
+	if (!major)
+		major = cudnn_major_from_path(prefix);
+	if (!major) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"cannot tell which CUDA major the cuDNN in "
+				"'%s' was built for",
+				path);
+		cuenv_hint(err, "name it: cuenv add cudnn %s --cuda MAJOR",
+			   path);
+		goto out;
+	}
+	in->cuda_major = major;
+out:
+	buf_release(&name);
+	return rc;
+}
+
+int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
+		 struct install *cudnn, struct cuenv_err *err)
+{
+	char *prefix = NULL;
+	int rc;
+
+	install_init(cudnn, KIT_CUDNN);
+	rc = real_prefix(path, &prefix, err);
+	if (rc)
+		return rc;
+	rc = fill_cudnn(path, prefix, version, cuda_major, cudnn, err);
+	free(prefix);
+	return rc;
+}

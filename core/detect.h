@@ -1,0 +1,48 @@
+/*
+ * detect.h: recognise a CUDA toolkit or cuDNN build that is already on the
+ * machine, from its files alone (nothing is run or loaded).
+ *
+ * Layouts understood: a classic toolkit prefix (/usr/local/cuda-11.8 with
+ * bin/ lib64/ include/ extras/CUPTI/ targets/<arch>/), NVIDIA's redist
+ * archives unpacked (bin/ lib/ include/), the merged wheel layout (lib/,
+ * include/, dist-info/), a site-packages/nvidia folder of NVIDIA's wheels
+ * (cuda_runtime/ cuda_cupti/ cudnn/ cu13/ ...), and cuDNN tarballs.
+ *
+ * Versions come, most precise first, from version.json, version.txt, wheel
+ * dist-info folders, the version macros in the headers, and the file names
+ * of the shared libraries. cuDNN's CUDA major comes from the wheel's name
+ * (nvidia-cudnn-cu12), the CUDA libraries its own libraries load, or the
+ * folder name NVIDIA's archives carry (..._cuda12-archive).
+ */
+#ifndef CUENV_DETECT_H
+#define CUENV_DETECT_H
+
+#include <stdbool.h>
+
+#include "err.h"
+#include "store.h"
+
+/*
+ * Examine the toolkit at path and fill cuda (a registered install whose
+ * prefix is path's real path). When a cuDNN lives inside it too, fill
+ * cudnn as well and set *has_cudnn. version, when not NULL, overrides the
+ * detected version. Returns CUENV_OK, CUENV_E_STORE (unreadable path) or
+ * CUENV_E_MANIFEST (not a toolkit, or no version found).
+ */
+int detect_cuda(const char *path, const char *version, struct install *cuda,
+		struct install *cudnn, bool *has_cudnn, struct cuenv_err *err);
+
+/*
+ * Examine the cuDNN at path. cuda_major, when not 0, says which CUDA major
+ * it was built for and wins over detection. Same codes as detect_cuda.
+ */
+int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
+		 struct install *cudnn, struct cuenv_err *err);
+
+/*
+ * The CUDA major named by a CUDA library soname inside the file at path
+ * ("libcublasLt.so.12", "libcudart.so.11.0", "libnvrtc.so.13"), or 0.
+ */
+unsigned detect_cuda_major_in_file(const char *path);
+
+#endif

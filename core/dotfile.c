@@ -1,0 +1,420 @@
+#include "dotfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "version.h"
+#include "xalloc.h"
+
+void dotfile_init(struct dotfile *df)
+{
+	df->cuda = df->cudnn = df->cupti = NULL;
+	df->isolate = -1;
+}
+
+void dotfile_release(struct dotfile *df)
+{
+	free(df->cuda);
+	free(df->cudnn);
+	free(df->cupti);
+	dotfile_init(df);
+}
+
+int dotfile_is_empty(const struct dotfile *df)
+{
+	return !df->cuda && !df->cudnn && !df->cupti && df->isolate < 0;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+static const char *const keys[] = { "cuda", "cudnn", "cupti", "isolate" };
+enum { K_CUDA, K_CUDNN, K_CUPTI, K_ISOLATE, K_COUNT };
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Trim [*s, *e) of blanks. */
+static void trim(const char **s, const char **e)
+{
+	while (*s < *e && is_blank(**s))
+		(*s)++;
+	while (*e > *s && is_blank((*e)[-1]))
+		(*e)--;
+}
+
+static int bad(struct cuenv_err *err, const char *name, unsigned line,
+	       const char *what, const char *s, const char *e)
+{
+	struct buf shown = BUF_INIT;
+	char *tmp = xstrndup(s, (size_t)(e - s));
+
+	buf_add_display(&shown, tmp, 64);
+	cuenv_fail(err, CUENV_E_MANIFEST, "%s:%u: %s '%s'", name, line, what,
+		   shown.data);
+	free(tmp);
+	buf_release(&shown);
+	return err->rc;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcmp(v, yes[i]))
+			return *out = 1, 0;
+		if (!strcmp(v, no[i]))
+			return *out = 0, 0;
+	}
+	return -1;
+}
+
+int dotfile_parse(const char *name, const char *text, size_t len,
+		  struct dotfile *df, struct cuenv_err *err)
+{
+	struct dotfile tmp;
+	unsigned seen[K_COUNT] = { 0 };
+	unsigned line = 0, bare_line = 0, key_lines = 0;
+	const char *p = text, *end = text + len;
+	char *value = NULL;
+	int rc = CUENV_OK;
+
+	dotfile_init(&tmp);
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *s = p, *e = eol ? eol : end;
+		const char *eq, *hash;
+
+		p = eol ? eol + 1 : end;
+		line++;
+		if (memchr(s, '\0', (size_t)(e - s))) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"%s:%u: binary data (a NUL byte)", name,
+					line);
+			goto out;
+		}
+		if (e > s && e[-1] == '\r')
+			e--;
+		hash = memchr(s, '#', (size_t)(e - s));
+		if (hash)
+			e = hash;
+		trim(&s, &e);
+		if (s == e)
+			continue;
+
+		eq = memchr(s, '=', (size_t)(e - s));
+		if (!eq) {
+			/* A bare version, pyenv style: only alone. */
+			if (bare_line || key_lines) {
+				rc = bad(err, name, line,
+					 "expected 'key = value', found", s, e);
+				goto out;
+			}
+			free(value);
+			value = xstrndup(s, (size_t)(e - s));
+			if (strcmp(value, DOTFILE_SYSTEM) &&
+			    !version_is_valid(value)) {
+				rc = bad(err, name, line, "invalid version", s,
+					 e);
+				goto out;
+			}
+			bare_line = line;
+			tmp.cuda = value;
+			value = NULL;
+			continue;
+		}
+		if (bare_line) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"%s:%u: a bare version (line %u) must "
+					"be the only line",
+					name, line, bare_line);
+			goto out;
+		}
+		key_lines++;
+
+		const char *ks = s, *ke = eq, *vs = eq + 1, *ve = e;
+		size_t k;
+
+		trim(&ks, &ke);
+		trim(&vs, &ve);
+		for (k = 0; k < K_COUNT; k++)
+			if ((size_t)(ke - ks) == strlen(keys[k]) &&
+			    !memcmp(ks, keys[k], (size_t)(ke - ks)))
+				break;
+		if (k == K_COUNT) {
+			rc = bad(err, name, line, "unknown key", ks, ke);
+			cuenv_hint(err, "keys are cuda, cudnn, cupti, isolate");
+			goto out;
+		}
+		if (seen[k]) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"%s:%u: duplicate key '%s' (first on "
+					"line %u)",
+					name, line, keys[k], seen[k]);
+			goto out;
+		}
+		seen[k] = line;
+		if (vs == ve) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"%s:%u: no value for '%s'", name, line,
+					keys[k]);
+			goto out;
+		}
+		free(value);
+		value = xstrndup(vs, (size_t)(ve - vs));
+		if (k == K_ISOLATE) {
+			if (parse_bool(value, &tmp.isolate)) {
+				rc = bad(err, name, line,
+					 "isolate must be true or false, not",
+					 vs, ve);
+				goto out;
+			}
+			continue;
+		}
+		if (!(k == K_CUDA && !strcmp(value, DOTFILE_SYSTEM)) &&
+		    !version_is_valid(value)) {
+			rc = bad(err, name, line, "invalid version", vs, ve);
+			cuenv_hint(err, "a version is numbers and dots, "
+					"such as 12.4 or 12.4.1");
+			goto out;
+		}
+		char **slot = k == K_CUDA ? &tmp.cuda
+			      : k == K_CUDNN ? &tmp.cudnn
+					     : &tmp.cupti;
+		*slot = value;
+		value = NULL;
+	}
+	if (!tmp.cuda && !dotfile_is_empty(&tmp)) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"%s: no 'cuda' key (cudnn, cupti and isolate "
+				"go with one)",
+				name);
+		goto out;
+	}
+	*df = tmp;
+	dotfile_init(&tmp);
+out:
+	free(value);
+	dotfile_release(&tmp);
+	return rc;
+}
+
+int dotfile_slurp(const char *path, size_t max, struct buf *out,
+		  struct cuenv_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	int rc = CUENV_OK;
+
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return CUENV_NO;
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  path, strerror(errno));
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file", path);
+		goto out;
+	}
+	buf_reset(out);
+	for (;;) {
+		buf_grow(out, 4096);
+		ssize_t n = read(fd, out->data + out->len, 4096);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot read '%s': %s", path,
+					strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';
+		if (out->len > max) {
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"'%s' is larger than %zu bytes", path,
+					max);
+			goto out;
+		}
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+int dotfile_read(const char *path, struct dotfile *df, struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	int rc = dotfile_slurp(path, DOTFILE_MAX_BYTES, &text, err);
+
+	if (rc == CUENV_OK)
+		rc = dotfile_parse(path, text.data, text.len, df, err);
+	buf_release(&text);
+	return rc;
+}
+
+/* ---- rewriting ---------------------------------------------------------- */
+
+static const char *value_of(const struct dotfile *df, size_t k)
+{
+	switch (k) {
+	case K_CUDA:
+		return df->cuda;
+	case K_CUDNN:
+		return df->cudnn;
+	case K_CUPTI:
+		return df->cupti;
+	default:
+		if (df->isolate < 0)
+			return NULL;
+		return df->isolate ? "true" : "false";
+	}
+}
+
+/*
+ * Which cuenv key the line [s, e) sets, or -1 (comment, blank, other).
+ * For a bare version line, *bare points at the trimmed version.
+ */
+static int line_key(const char *s, const char *e, const char **bs,
+		    const char **be)
+{
+	const char *hash = memchr(s, '#', (size_t)(e - s));
+	const char *eq;
+
+	*bs = *be = NULL;
+	if (hash)
+		e = hash;
+	trim(&s, &e);
+	if (s == e)
+		return -1;
+	eq = memchr(s, '=', (size_t)(e - s));
+	if (!eq) {
+		*bs = s;
+		*be = e;
+		return K_CUDA;
+	}
+	const char *ke = eq;
+	trim(&s, &ke);
+	for (size_t k = 0; k < K_COUNT; k++)
+		if ((size_t)(ke - s) == strlen(keys[k]) &&
+		    !memcmp(s, keys[k], (size_t)(ke - s)))
+			return (int)k;
+	return -1;
+}
+
+void dotfile_rewrite(const char *old, size_t len, const struct dotfile *set,
+		     int unset, struct buf *out)
+{
+	int done[K_COUNT] = { 0 };
+	const char *p = old, *end = old + len;
+	int keys_left = 0;
+
+	buf_reset(out);
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *s = p, *e = eol ? eol : end;
+		const char *bs, *be;
+		int k = line_key(s, e, &bs, &be);
+		const char *v = k < 0 ? NULL : value_of(set, (size_t)k);
+
+		p = eol ? eol + 1 : end;
+		if (k < 0) {
+			buf_add(out, s, (size_t)(e - s));
+			buf_addc(out, '\n');
+		} else if (unset) {
+			continue;
+		} else if (v) {
+			if (!done[k])
+				buf_printf(out, "%s = %s\n", keys[k], v);
+			done[k] = 1;
+			keys_left = 1;
+		} else if (bs) {
+			buf_adds(out, "cuda = ");
+			buf_add(out, bs, (size_t)(be - bs));
+			buf_addc(out, '\n');
+			keys_left = 1;
+		} else {
+			buf_add(out, s, (size_t)(e - s));
+			buf_addc(out, '\n');
+			keys_left = 1;
+		}
+	}
+	for (size_t k = 0; !unset && k < K_COUNT; k++) {
+		const char *v = value_of(set, k);
+
+		if (v && !done[k]) {
+			buf_printf(out, "%s = %s\n", keys[k], v);
+			keys_left = 1;
+		}
+	}
+	/* A file left with nothing but blank lines goes away. */
+	if (!keys_left && strspn(out->data, " \t\n") == out->len)
+		buf_reset(out);
+}
+
+int dotfile_write(const char *path, const char *text, struct cuenv_err *err)
+{
+	struct buf tmp = BUF_INIT;
+	struct stat st;
+	mode_t mode = 0644;
+	size_t len = strlen(text);
+	int fd = -1, rc = CUENV_OK;
+
+	if (!len) {
+		if (unlink(path) && errno != ENOENT)
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot remove '%s': %s", path,
+					strerror(errno));
+		return rc;
+	}
+	if (!stat(path, &st))
+		mode = st.st_mode & 07777;
+	buf_printf(&tmp, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp.data);
+	if (fd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				path, strerror(errno));
+		goto out;
+	}
+	if (fchmod(fd, mode))
+		goto fail;
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		off += (size_t)n;
+	}
+	if (fsync(fd))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp.data, path))
+		goto fail;
+	goto out;
+fail:
+	rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s", path,
+			strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp.data);
+out:
+	buf_release(&tmp);
+	return rc;
+}

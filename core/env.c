@@ -1,0 +1,452 @@
+#include "env.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* ---- envmap --------------------------------------------------------------- */
+
+void envmap_from(struct envmap *env, char *const *environ)
+{
+	for (; environ && *environ; environ++)
+		if (strchr(*environ, '='))
+			strv_push(&env->vars, *environ);
+}
+
+void envmap_copy(struct envmap *dst, const struct envmap *src)
+{
+	for (size_t i = 0; i < src->vars.n; i++)
+		strv_push(&dst->vars, src->vars.v[i]);
+}
+
+void envmap_release(struct envmap *env)
+{
+	strv_release(&env->vars);
+}
+
+static long find_var(const struct envmap *env, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; i < env->vars.n; i++)
+		if (!strncmp(env->vars.v[i], name, nl) &&
+		    env->vars.v[i][nl] == '=')
+			return (long)i;
+	return -1;
+}
+
+const char *envmap_get(const struct envmap *env, const char *name)
+{
+	long i = find_var(env, name);
+
+	return i < 0 ? NULL : env->vars.v[i] + strlen(name) + 1;
+}
+
+void envmap_set(struct envmap *env, const char *name, const char *value)
+{
+	struct buf b = BUF_INIT;
+	long i = find_var(env, name);
+
+	buf_printf(&b, "%s=%s", name, value);
+	if (i < 0) {
+		strv_push_take(&env->vars, buf_detach(&b));
+		return;
+	}
+	free(env->vars.v[i]);
+	env->vars.v[i] = buf_detach(&b);
+}
+
+void envmap_unset(struct envmap *env, const char *name)
+{
+	long i = find_var(env, name);
+
+	if (i >= 0)
+		strv_remove(&env->vars, (size_t)i);
+}
+
+/* ---- state encoding ------------------------------------------------------ */
+
+static void put_field(struct buf *b, const char *s)
+{
+	buf_addc(b, ',');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == '%' || c == ',' || c == ';')
+			buf_printf(b, "%%%02X", c);
+		else
+			buf_addc(b, (char)c);
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Decode one record "P,VAR,..." into fields; -1 when malformed. */
+static int split_record(const char *s, size_t len, struct strv *fields)
+{
+	struct buf f = BUF_INIT;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i == len || s[i] == ',') {
+			strv_push_take(fields, buf_detach(&f));
+			continue;
+		}
+		if (s[i] == '%') {
+			int hi, lo;
+
+			if (i + 2 >= len) {
+				buf_release(&f);
+				return -1;
+			}
+			hi = hexval(s[i + 1]);
+			lo = hexval(s[i + 2]);
+			if (hi < 0 || lo < 0) {
+				buf_release(&f);
+				return -1;
+			}
+			buf_addc(&f, (char)(hi * 16 + lo));
+			i += 2;
+			continue;
+		}
+		buf_addc(&f, s[i]);
+	}
+	return 0;
+}
+
+/* ---- path lists ---------------------------------------------------------- */
+
+static void get_list(const struct envmap *env, const char *name,
+		     struct strv *out)
+{
+	const char *v = envmap_get(env, name);
+
+	if (v && *v)
+		strv_split(out, v, ':');
+}
+
+static void set_list(struct envmap *env, const char *name,
+		     const struct strv *list)
+{
+	struct buf b = BUF_INIT;
+
+	strv_join(list, ':', &b);
+	envmap_set(env, name, b.data);
+	buf_release(&b);
+}
+
+struct removed {
+	long index;
+	char *entry;
+};
+
+static int cmp_removed(const void *a, const void *b)
+{
+	const struct removed *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+void env_undo(struct envmap *env)
+{
+	const char *state = envmap_get(env, ENV_STATE_VAR);
+	struct strv recs = STRV_INIT, names = STRV_INIT;
+	struct strv *fields = NULL;
+
+	if (!state || strncmp(state, "1", 1) || (state[1] && state[1] != ';'))
+		goto out;
+	strv_split(&recs, state, ';');
+	fields = xcalloc(recs.n, sizeof(*fields));
+	for (size_t i = 1; i < recs.n; i++) {
+		if (split_record(recs.v[i], strlen(recs.v[i]), &fields[i]) ||
+		    fields[i].n < 2 || strlen(fields[i].v[0]) != 1)
+			goto out; /* malformed: touch nothing */
+		if (strv_find(&names, fields[i].v[1]) < 0)
+			strv_push(&names, fields[i].v[1]);
+	}
+
+	for (size_t k = 0; k < names.n; k++) {
+		const char *name = names.v[k];
+		struct strv list = STRV_INIT;
+		struct removed *rm = NULL;
+		size_t nrm = 0;
+		const char *set = NULL, *old = NULL;
+		int is_list = 0, was_unset = 0, was_empty = 0;
+
+		get_list(env, name, &list);
+		for (size_t i = 1; i < recs.n; i++) {
+			struct strv *f = &fields[i];
+			char op = f->v[0][0];
+
+			if (strcmp(f->v[1], name))
+				continue;
+			if (op == 'P' && f->n == 3) {
+				long at = strv_find(&list, f->v[2]);
+
+				is_list = 1;
+				if (at >= 0)
+					strv_remove(&list, (size_t)at);
+			} else if (op == 'R' && f->n == 4) {
+				is_list = 1;
+				rm = xrealloc(rm, (nrm + 1) * sizeof(*rm));
+				rm[nrm].index = strtol(f->v[2], NULL, 10);
+				rm[nrm++].entry = f->v[3];
+			} else if (op == 'U') {
+				was_unset = 1;
+			} else if (op == 'E') {
+				was_empty = 1;
+			} else if (op == 'S' && f->n == 3) {
+				set = f->v[2];
+			} else if (op == 'O' && f->n == 3) {
+				old = f->v[2];
+			}
+		}
+		if (nrm)
+			qsort(rm, nrm, sizeof(*rm), cmp_removed);
+		for (size_t i = 0; i < nrm; i++)
+			strv_insert(&list, (size_t)(rm[i].index < 0 ? 0
+							: rm[i].index),
+				    rm[i].entry);
+		free(rm);
+
+		if (is_list) {
+			if (list.n)
+				set_list(env, name, &list);
+			else if (was_unset)
+				envmap_unset(env, name);
+			else if (was_empty || envmap_get(env, name))
+				envmap_set(env, name, "");
+		} else if (set) {
+			const char *cur = envmap_get(env, name);
+
+			/* Only while it still holds what cuenv set. */
+			if (cur && !strcmp(cur, set)) {
+				if (old)
+					envmap_set(env, name, old);
+				else
+					envmap_unset(env, name);
+			}
+		}
+		strv_release(&list);
+	}
+out:
+	envmap_unset(env, ENV_STATE_VAR);
+	if (fields)
+		for (size_t i = 0; i < recs.n; i++)
+			strv_release(&fields[i]);
+	free(fields);
+	strv_release(&recs);
+	strv_release(&names);
+}
+
+/* ---- activation ------------------------------------------------------------ */
+
+static const char *const cuda_lib_stems[] = {
+	"libcudart.so", "libcupti.so",	"libcudnn",    "libcublas",
+	"libnvrtc.so",	"libcufft.so",	"libcurand.so", "libcusolver.so",
+	"libcusparse.so", "libnvJitLink.so", "libnccl.so",
+};
+
+int env_dir_has_cuda_libs(const char *dir, struct buf *example)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		for (size_t i = 0;
+		     i < sizeof(cuda_lib_stems) / sizeof(*cuda_lib_stems); i++) {
+			const char *s = cuda_lib_stems[i];
+
+			if (!strncmp(de->d_name, s, strlen(s)) &&
+			    strstr(de->d_name, ".so")) {
+				buf_sets(example, de->d_name);
+				found = 1;
+				break;
+			}
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Prepend entries to the list variable name: a user entry equal to one of
+ * ours is moved (recorded as R), foreign CUDA dirs are stripped when
+ * isolate (R too) or reported.
+ */
+static void apply_list(struct envmap *env, const char *name,
+		       const struct strv *entries, int isolate,
+		       struct strv *warnings, struct buf *state)
+{
+	struct strv list = STRV_INIT, kept = STRV_INIT;
+	const char *cur = envmap_get(env, name);
+	int check_foreign = !strcmp(name, "LD_LIBRARY_PATH");
+
+	if (!entries->n)
+		return;
+	if (!cur)
+		buf_printf(state, ";U,%s", name);
+	else if (!*cur)
+		buf_printf(state, ";E,%s", name);
+	get_list(env, name, &list);
+	for (size_t i = 0; i < list.n; i++) {
+		struct buf ex = BUF_INIT;
+		int ours = strv_find(entries, list.v[i]) >= 0;
+		int foreign = !ours && check_foreign && *list.v[i] &&
+			      env_dir_has_cuda_libs(list.v[i], &ex);
+
+		if (ours || (foreign && isolate)) {
+			buf_printf(state, ";R,%s,%zu", name, i);
+			put_field(state, list.v[i]);
+		} else {
+			if (foreign && warnings) {
+				struct buf w = BUF_INIT;
+
+				buf_printf(&w, "%s (%s)", list.v[i], ex.data);
+				strv_push_take(warnings, buf_detach(&w));
+			}
+			strv_push(&kept, list.v[i]);
+		}
+		buf_release(&ex);
+	}
+	for (size_t i = entries->n; i-- > 0;) {
+		strv_insert(&kept, 0, entries->v[i]);
+	}
+	for (size_t i = 0; i < entries->n; i++) {
+		buf_printf(state, ";P,%s", name);
+		put_field(state, entries->v[i]);
+	}
+	set_list(env, name, &kept);
+	strv_release(&list);
+	strv_release(&kept);
+}
+
+static void apply_scalar(struct envmap *env, const char *name,
+			 const char *value, struct buf *state)
+{
+	const char *old = envmap_get(env, name);
+
+	if (!value)
+		return;
+	buf_printf(state, ";S,%s", name);
+	put_field(state, value);
+	if (old) {
+		buf_printf(state, ";O,%s", name);
+		put_field(state, old);
+	}
+	envmap_set(env, name, value);
+}
+
+static void add_unique(struct strv *to, const struct strv *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (strv_find(to, from->v[i]) < 0)
+			strv_push(to, from->v[i]);
+}
+
+void env_activate(struct envmap *env, const struct active *act,
+		  struct strv *warnings)
+{
+	struct strv bin = STRV_INIT, lib = STRV_INIT, inc = STRV_INIT;
+	struct buf state = BUF_INIT, label = BUF_INIT;
+
+	buf_adds(&state, "1");
+	add_unique(&bin, &act->cuda->bin);
+	if (act->cudnn) {
+		add_unique(&lib, &act->cudnn->lib);
+		add_unique(&inc, &act->cudnn->include);
+	}
+	add_unique(&lib, &act->cuda->lib);
+	add_unique(&lib, &act->cuda->cupti);
+	if (act->cupti)
+		add_unique(&lib, &act->cupti->cupti);
+	add_unique(&inc, &act->cuda->include);
+
+	apply_list(env, "PATH", &bin, 0, NULL, &state);
+	apply_list(env, "LD_LIBRARY_PATH", &lib, act->isolate, warnings,
+		   &state);
+	apply_list(env, "LIBRARY_PATH", &lib, 0, NULL, &state);
+	apply_list(env, "CPATH", &inc, 0, NULL, &state);
+	apply_scalar(env, "CUDA_HOME", act->cuda->prefix, &state);
+	apply_scalar(env, "CUDA_PATH", act->cuda->prefix, &state);
+	if (act->cudnn)
+		apply_scalar(env, "CUDNN_PATH", act->cudnn->prefix, &state);
+	buf_adds(&label, act->cuda->version);
+	if (act->cudnn)
+		buf_printf(&label, "+cudnn%s", act->cudnn->version);
+	if (act->cupti)
+		buf_printf(&label, "+cupti%s", act->cupti->version);
+	apply_scalar(env, "CUENV_ACTIVE", label.data, &state);
+	envmap_set(env, ENV_STATE_VAR, state.data);
+
+	strv_release(&bin);
+	strv_release(&lib);
+	strv_release(&inc);
+	buf_release(&state);
+	buf_release(&label);
+}
+
+/* ---- diff ------------------------------------------------------------------ */
+
+static int cmp_change(const void *a, const void *b)
+{
+	return strcmp(((const struct env_change *)a)->name,
+		      ((const struct env_change *)b)->name);
+}
+
+static void push_change(struct env_changes *out, const char *name, size_t nl,
+			const char *value)
+{
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v[out->n].name = xstrndup(name, nl);
+	out->v[out->n].value = value ? xstrdup(value) : NULL;
+	out->n++;
+}
+
+void env_diff(const struct envmap *from, const struct envmap *to,
+	      struct env_changes *out)
+{
+	for (size_t i = 0; i < to->vars.n; i++) {
+		const char *s = to->vars.v[i], *eq = strchr(s, '=');
+		char *name = xstrndup(s, (size_t)(eq - s));
+		const char *old = envmap_get(from, name);
+
+		if (!old || strcmp(old, eq + 1))
+			push_change(out, s, (size_t)(eq - s), eq + 1);
+		free(name);
+	}
+	for (size_t i = 0; i < from->vars.n; i++) {
+		const char *s = from->vars.v[i], *eq = strchr(s, '=');
+		char *name = xstrndup(s, (size_t)(eq - s));
+
+		if (!envmap_get(to, name))
+			push_change(out, s, (size_t)(eq - s), NULL);
+		free(name);
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_change);
+}
+
+void env_changes_release(struct env_changes *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].name);
+		free(c->v[i].value);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}

@@ -1,0 +1,85 @@
+/*
+ * env.h: computing the environment an activation gives, and undoing it.
+ *
+ * Activation prepends the selection's directories to PATH,
+ * LD_LIBRARY_PATH, LIBRARY_PATH and CPATH and sets CUDA_HOME, CUDA_PATH,
+ * CUDNN_PATH and CUENV_ACTIVE. Everything it does is recorded in one
+ * variable, __CUENV_STATE, so that undoing it later removes exactly
+ * cuenv's own entries and restores what it replaced, whatever the user
+ * did in between:
+ *
+ *   - an entry cuenv prepended is removed (its first occurrence);
+ *   - an entry of the user's that cuenv moved to the front (so as never to
+ *     duplicate it) or stripped (--isolate) goes back where it was;
+ *   - a variable cuenv set is restored to its old value, or unset, but
+ *     only while it still holds the value cuenv gave it;
+ *   - a path variable that did not exist before is unset once empty.
+ *
+ * The state is one line: "1" then ";"-separated records of ","-separated
+ * fields, each %XX-escaped:
+ *	P,VAR,ENTRY	 ENTRY was prepended to VAR
+ *	R,VAR,I,ENTRY	 ENTRY was taken out of VAR at index I
+ *	U,VAR | E,VAR	 VAR was unset | set but empty before
+ *	S,VAR,VALUE	 cuenv set VAR to VALUE
+ *	O,VAR,OLD	 ... and VAR held OLD before
+ */
+#ifndef CUENV_ENV_H
+#define CUENV_ENV_H
+
+#include "buf.h"
+#include "select.h"
+
+#define ENV_STATE_VAR "__CUENV_STATE"
+
+/* A process environment: "NAME=VALUE" strings, owned. */
+struct envmap {
+	struct strv vars;
+};
+
+#define ENVMAP_INIT { STRV_INIT }
+
+void envmap_from(struct envmap *env, char *const *environ);
+void envmap_copy(struct envmap *dst, const struct envmap *src);
+void envmap_release(struct envmap *env);
+const char *envmap_get(const struct envmap *env, const char *name);
+void envmap_set(struct envmap *env, const char *name, const char *value);
+void envmap_unset(struct envmap *env, const char *name);
+
+/*
+ * Undo the activation recorded in env's __CUENV_STATE (if any) and remove
+ * that variable. A malformed state is ignored (nothing is undone).
+ */
+void env_undo(struct envmap *env);
+
+/*
+ * Apply act on top of env (which should have been undone first) and
+ * record it in __CUENV_STATE. Foreign directories on LD_LIBRARY_PATH that
+ * hold CUDA libraries are stripped when act->isolate, otherwise named in
+ * warnings ("DIR (libcupti.so.11.2)").
+ */
+void env_activate(struct envmap *env, const struct active *act,
+		  struct strv *warnings);
+
+/*
+ * If dir holds a CUDA library (libcudart, libcupti, libcudnn, libcublas,
+ * libnvrtc, ...), put one name in example and return 1.
+ */
+int env_dir_has_cuda_libs(const char *dir, struct buf *example);
+
+/* A change between two environments: value NULL means unset. */
+struct env_change {
+	char *name;
+	char *value;
+};
+
+struct env_changes {
+	struct env_change *v;
+	size_t n;
+};
+
+/* Every variable whose value differs between from and to, sorted by name. */
+void env_diff(const struct envmap *from, const struct envmap *to,
+	      struct env_changes *out);
+void env_changes_release(struct env_changes *c);
+
+#endif

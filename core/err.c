@@ -1,0 +1,39 @@
+#include "err.h"
+
+void err_init(struct cuenv_err *err)
+{
+	err->rc = CUENV_OK;
+	buf_init(&err->msg);
+	buf_init(&err->hint);
+}
+
+void err_release(struct cuenv_err *err)
+{
+	buf_release(&err->msg);
+	buf_release(&err->hint);
+	err->rc = CUENV_OK;
+}
+
+int cuenv_fail(struct cuenv_err *err, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->rc = rc;
+	buf_reset(&err->msg);
+	buf_reset(&err->hint);
+	va_start(ap, fmt);
+	buf_vprintf(&err->msg, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int cuenv_hint(struct cuenv_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	buf_reset(&err->hint);
+	va_start(ap, fmt);
+	buf_vprintf(&err->hint, fmt, ap);
+	va_end(ap);
+	return err->rc;
+}

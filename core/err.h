@@ -1,0 +1,39 @@
+/*
+ * err.h: how core reports failure.
+ *
+ * Fallible functions take a struct cuenv_err * last and return an
+ * enum cuenv_rc. cuenv_fail() records the message and returns the code, so
+ * a failure is one statement:
+ *
+ *	if (fd < 0)
+ *		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+ *				  path, strerror(errno));
+ *
+ * Messages are lowercase, name the failure first and quote the subject, and
+ * have no final full stop. An optional hint says what to run next. Only
+ * cmd/main.c prints them.
+ */
+#ifndef CUENV_ERR_H
+#define CUENV_ERR_H
+
+#include "buf.h"
+#include "rc.h"
+
+struct cuenv_err {
+	int rc;
+	struct buf msg;
+	struct buf hint;
+};
+
+#define CUENV_ERR_INIT { CUENV_OK, BUF_INIT, BUF_INIT }
+
+void err_init(struct cuenv_err *err);
+void err_release(struct cuenv_err *err);
+/* Record a failure (replacing any earlier one) and return rc. */
+int cuenv_fail(struct cuenv_err *err, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Set the hint line of the recorded failure; returns err->rc. */
+int cuenv_hint(struct cuenv_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

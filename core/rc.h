@@ -1,0 +1,25 @@
+/*
+ * rc.h: cuenv's result codes, which are also its exit statuses.
+ *
+ * Values are explicit, appended and never renumbered, and stay at or below
+ * 125 so that they never collide with the shell's 126/127 or with signals.
+ * README.md mirrors this list.
+ */
+#ifndef CUENV_RC_H
+#define CUENV_RC_H
+
+enum cuenv_rc {
+	CUENV_OK = 0,		  /* success */
+	CUENV_NO = 1,		  /* negative answer: nothing selected, ... */
+	CUENV_E_USAGE = 2,	  /* bad command line */
+	CUENV_E_MANIFEST = 3,	  /* bad catalogue, receipt or .cuenv file */
+	CUENV_E_FETCH = 4,	  /* download failed */
+	CUENV_E_INTEGRITY = 5,	  /* checksum mismatch */
+	CUENV_E_UNPACK = 6,	  /* archive could not be extracted */
+	CUENV_E_STORE = 7,	  /* filesystem error in the store or a project */
+	CUENV_E_GPU = 8,	  /* smoke test failed or no device */
+	CUENV_E_NOT_INSTALLED = 9, /* the selection names a missing version */
+	CUENV_E_BUG = 70,	  /* internal error (EX_SOFTWARE) */
+};
+
+#endif

@@ -1,0 +1,249 @@
+#include "select.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dotfile.h"
+#include "version.h"
+#include "xalloc.h"
+
+void selection_init(struct selection *sel)
+{
+	memset(sel, 0, sizeof(*sel));
+}
+
+void selection_release(struct selection *sel)
+{
+	free(sel->cuda);
+	free(sel->cudnn);
+	free(sel->cupti);
+	free(sel->origin_path);
+	strv_release(&sel->watch);
+	strv_release(&sel->absent);
+	selection_init(sel);
+}
+
+int selection_active(const struct selection *sel)
+{
+	return sel->origin != SEL_NONE && sel->cuda &&
+	       strcmp(sel->cuda, DOTFILE_SYSTEM);
+}
+
+void selection_describe_origin(const struct selection *sel, struct buf *out)
+{
+	switch (sel->origin) {
+	case SEL_SHELL:
+		buf_adds(out, "set by CUENV_VERSION (cuenv use)");
+		break;
+	case SEL_FILE:
+	case SEL_GLOBAL:
+		buf_adds(out, "set by ");
+		buf_add_display(out, sel->origin_path, 4096);
+		break;
+	case SEL_NONE:
+		buf_adds(out, "nothing selected");
+		break;
+	}
+}
+
+static int take_file(struct selection *sel, const struct dotfile *df,
+		     enum sel_origin origin, const char *path)
+{
+	if (dotfile_is_empty(df))
+		return 0;
+	sel->cuda = df->cuda ? xstrdup(df->cuda) : NULL;
+	sel->cudnn = df->cudnn ? xstrdup(df->cudnn) : NULL;
+	sel->cupti = df->cupti ? xstrdup(df->cupti) : NULL;
+	sel->isolate = df->isolate > 0;
+	sel->origin = origin;
+	sel->origin_path = xstrdup(path);
+	return 1;
+}
+
+static int check_var(const char *name, const char *value, int allow_system,
+		     struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+
+	if (version_is_valid(value) ||
+	    (allow_system && !strcmp(value, DOTFILE_SYSTEM)))
+		return CUENV_OK;
+	buf_add_display(&shown, value, 64);
+	cuenv_fail(err, CUENV_E_MANIFEST, "invalid version '%s' in %s",
+		   shown.data, name);
+	buf_release(&shown);
+	return err->rc;
+}
+
+static int from_env(const struct select_in *in, struct selection *sel,
+		    struct cuenv_err *err)
+{
+	int rc = check_var("CUENV_VERSION", in->env_cuda, 1, err);
+
+	if (!rc && in->env_cudnn)
+		rc = check_var("CUENV_CUDNN_VERSION", in->env_cudnn, 0, err);
+	if (!rc && in->env_cupti)
+		rc = check_var("CUENV_CUPTI_VERSION", in->env_cupti, 0, err);
+	if (rc)
+		return rc;
+	sel->cuda = xstrdup(in->env_cuda);
+	sel->cudnn = in->env_cudnn ? xstrdup(in->env_cudnn) : NULL;
+	sel->cupti = in->env_cupti ? xstrdup(in->env_cupti) : NULL;
+	sel->isolate = in->env_isolate && !strcmp(in->env_isolate, "1");
+	sel->origin = SEL_SHELL;
+	sel->origin_path = xstrdup("CUENV_VERSION");
+	return CUENV_OK;
+}
+
+int select_find(const struct select_in *in, struct selection *sel,
+		struct cuenv_err *err)
+{
+	struct buf dir = BUF_INIT, file = BUF_INIT;
+	struct dotfile df;
+	int rc = CUENV_OK, found = 0;
+
+	selection_init(sel);
+	dotfile_init(&df);
+	if (in->env_cuda && *in->env_cuda) {
+		rc = from_env(in, sel, err);
+		goto out;
+	}
+
+	/* Walk up from the working directory. */
+	buf_adds(&dir, in->cwd);
+	for (;;) {
+		buf_reset(&file);
+		buf_path(&file, dir.data, ".cuenv");
+		rc = dotfile_read(file.data, &df, err);
+		if (rc == CUENV_NO) {
+			strv_push(&sel->absent, file.data);
+			rc = CUENV_OK;
+		} else {
+			strv_push(&sel->watch, file.data);
+			if (rc)
+				goto out;
+			found = take_file(sel, &df, SEL_FILE, file.data);
+			dotfile_release(&df);
+			if (found)
+				goto out;
+		}
+		char *slash = strrchr(dir.data, '/');
+		if (!slash || dir.len <= 1)
+			break;
+		buf_setlen(&dir, slash == dir.data ? 1 : (size_t)(slash - dir.data));
+	}
+
+	buf_reset(&file);
+	buf_path(&file, in->root, "version");
+	rc = dotfile_read(file.data, &df, err);
+	if (rc == CUENV_NO) {
+		strv_push(&sel->absent, file.data);
+		rc = CUENV_OK;
+	} else {
+		strv_push(&sel->watch, file.data);
+		if (!rc)
+			take_file(sel, &df, SEL_GLOBAL, file.data);
+	}
+out:
+	dotfile_release(&df);
+	buf_release(&dir);
+	buf_release(&file);
+	return rc;
+}
+
+const struct install *select_pick(const struct install_list *l,
+				  const char *spec, unsigned cuda_major)
+{
+	struct version vs;
+
+	if (version_parse(spec, &vs))
+		return NULL;
+	for (size_t i = l->n; i-- > 0;) {
+		struct version v;
+
+		if (cuda_major && l->v[i]->cuda_major != cuda_major)
+			continue;
+		if (!version_parse(l->v[i]->version, &v) &&
+		    version_matches(&v, &vs))
+			return l->v[i];
+	}
+	return NULL;
+}
+
+static void list_versions(const struct install_list *l, unsigned cuda_major,
+			  struct buf *out)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (cuda_major && l->v[i]->cuda_major != cuda_major)
+			continue;
+		buf_adds(out, shown++ ? ", " : "");
+		buf_adds(out, l->v[i]->version);
+	}
+	if (!shown)
+		buf_adds(out, "none");
+}
+
+int select_resolve(const struct selection *sel,
+		   const struct install_list *cudas,
+		   const struct install_list *cudnns, struct active *act,
+		   struct cuenv_err *err)
+{
+	struct buf why = BUF_INIT, have = BUF_INIT;
+	int rc = CUENV_OK;
+
+	memset(act, 0, sizeof(*act));
+	act->isolate = sel->isolate;
+	if (sel->origin != SEL_NONE) {
+		buf_adds(&why, " (");
+		selection_describe_origin(sel, &why);
+		buf_addc(&why, ')');
+	}
+	act->cuda = select_pick(cudas, sel->cuda, 0);
+	if (!act->cuda) {
+		list_versions(cudas, 0, &have);
+		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				"cuda %s is not installed%s; installed: %s",
+				sel->cuda, why.data, have.data);
+		cuenv_hint(err,
+			   "install it: cuenv install %s, or register one: "
+			   "cuenv add cuda PATH",
+			   sel->cuda);
+		goto out;
+	}
+	if (sel->cudnn) {
+		unsigned major = act->cuda->cuda_major;
+
+		act->cudnn = select_pick(cudnns, sel->cudnn, major);
+		if (!act->cudnn) {
+			list_versions(cudnns, major, &have);
+			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+					"cudnn %s for CUDA %u is not installed"
+					"%s; installed for CUDA %u: %s",
+					sel->cudnn, major, why.data, major,
+					have.data);
+			cuenv_hint(err,
+				   "install it: cuenv install %s --cudnn %s",
+				   act->cuda->version, sel->cudnn);
+			goto out;
+		}
+	}
+	if (sel->cupti) {
+		act->cupti = select_pick(cudas, sel->cupti, 0);
+		if (!act->cupti || !act->cupti->cupti.n) {
+			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+					"no installed CUDA %s provides "
+					"CUPTI%s",
+					sel->cupti, why.data);
+			cuenv_hint(err, "install it: cuenv install %s",
+				   sel->cupti);
+			act->cupti = NULL;
+			goto out;
+		}
+	}
+out:
+	buf_release(&why);
+	buf_release(&have);
+	return rc;
+}

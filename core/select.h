@@ -1,0 +1,88 @@
+/*
+ * select.h: which versions are selected here, and why.
+ *
+ * Order, first that answers wins: the shell's `cuenv use` (CUENV_VERSION,
+ * CUENV_CUDNN_VERSION, CUENV_CUPTI_VERSION, CUENV_ISOLATE), then the
+ * nearest `.cuenv` walking up from the working directory, then the global
+ * default ($CUENV_ROOT/version), else nothing. One source gives the whole
+ * selection: a `.cuenv` naming only cuda does not borrow cudnn from the
+ * global file.
+ *
+ * While it looks, select_find() records the files whose appearance or
+ * change would change the answer, so that the prompt hook can tell without
+ * starting a process whether anything needs recomputing.
+ */
+#ifndef CUENV_SELECT_H
+#define CUENV_SELECT_H
+
+#include "err.h"
+#include "store.h"
+
+enum sel_origin {
+	SEL_NONE,   /* nothing selected */
+	SEL_SHELL,  /* cuenv use / CUENV_VERSION */
+	SEL_FILE,   /* a .cuenv file */
+	SEL_GLOBAL, /* $CUENV_ROOT/version */
+};
+
+struct select_in {
+	const char *cwd;	/* absolute, logical ($PWD) when known */
+	const char *root;	/* CUENV_ROOT */
+	const char *env_cuda;	/* CUENV_VERSION or NULL */
+	const char *env_cudnn;	/* CUENV_CUDNN_VERSION or NULL */
+	const char *env_cupti;	/* CUENV_CUPTI_VERSION or NULL */
+	const char *env_isolate; /* CUENV_ISOLATE or NULL */
+};
+
+struct selection {
+	char *cuda; /* NULL when nothing, or "system" */
+	char *cudnn;
+	char *cupti;
+	int isolate; /* 0 or 1 */
+	enum sel_origin origin;
+	char *origin_path; /* the file that decided, or the variable name */
+	struct strv watch;  /* files that exist and matter if changed */
+	struct strv absent; /* files that matter if they appear */
+};
+
+void selection_init(struct selection *sel);
+void selection_release(struct selection *sel);
+/* True when a CUDA version is selected (not nothing, not "system"). */
+int selection_active(const struct selection *sel);
+/* "set by /p/.cuenv", "set by CUENV_VERSION (cuenv use)", ... */
+void selection_describe_origin(const struct selection *sel, struct buf *out);
+
+/*
+ * Find the selection for in. Returns CUENV_OK (sel->origin says whether
+ * anything is selected) or CUENV_E_MANIFEST for a bad .cuenv or variable;
+ * sel->watch and sel->absent are filled in either case.
+ */
+int select_find(const struct select_in *in, struct selection *sel,
+		struct cuenv_err *err);
+
+/* The resolved selection: borrowed pointers into the lists it came from. */
+struct active {
+	const struct install *cuda;
+	const struct install *cudnn; /* or NULL */
+	const struct install *cupti; /* CUPTI from another release, or NULL */
+	int isolate;
+};
+
+/*
+ * The newest install of cudas matching spec, or NULL. For cuDNN, only
+ * builds for cuda_major count (0: any).
+ */
+const struct install *select_pick(const struct install_list *l,
+				  const char *spec, unsigned cuda_major);
+
+/*
+ * Resolve sel (which must be active) against what is installed. Returns
+ * CUENV_OK or CUENV_E_NOT_INSTALLED with a message that says what is
+ * installed and the command that installs what is missing.
+ */
+int select_resolve(const struct selection *sel,
+		   const struct install_list *cudas,
+		   const struct install_list *cudnns, struct active *act,
+		   struct cuenv_err *err);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * store.h: cuenv's root directory and what is installed in it.
+ *
+ *	$CUENV_ROOT                       default ~/.cuenv
+ *	  versions/cuda/<version>/         a toolkit (or a receipt pointing at
+ *	                                   a registered one elsewhere)
+ *	  versions/cudnn/<ver>-cuda<M>/    a cuDNN build for CUDA major M
+ *	  versions/<kind>/<name>/.cuenv-receipt   written last
+ *	  version                          the global default (.cuenv format)
+ *	  .staging/                        work in progress, never a version
+ *	  run/                             per-shell stamps for the hooks
+ *	  .lock                            fcntl lock for writers
+ *
+ * Invariant: a version directory without a readable receipt is incomplete
+ * and is never listed or used. Receipts are created in .staging/ and
+ * renamed into place, so a version appears whole or not at all.
+ *
+ * A receipt is JSON: the kind, version, CUDA major, whether it was
+ * registered (files live at "prefix", outside the store) or installed
+ * (files live in the version directory), and the bin, lib, include and
+ * CUPTI directories relative to the prefix, found once at registration so
+ * that activation never has to search.
+ */
+#ifndef CUENV_STORE_H
+#define CUENV_STORE_H
+
+#include <stdbool.h>
+
+#include "buf.h"
+#include "err.h"
+
+enum kit_kind { KIT_CUDA, KIT_CUDNN };
+
+#define RECEIPT_NAME ".cuenv-receipt"
+
+struct install {
+	enum kit_kind kind;
+	char *version;	      /* "12.4.1", "9.1.0.70" */
+	unsigned cuda_major;  /* CUDA: its own; cuDNN: the one it was built for */
+	char *name;	      /* directory name under versions/<kind>/ */
+	char *dir;	      /* that directory (absolute) */
+	char *prefix;	      /* where the files are (absolute) */
+	bool registered;      /* added by path: cuenv does not own the files */
+	struct strv bin;      /* absolute directories, in search order */
+	struct strv lib;
+	struct strv include;
+	struct strv cupti;    /* lib directories that hold libcupti */
+	char *cupti_version;  /* "13.0.85", "11.2", or NULL */
+	struct strv notes;    /* "name version" of components, informational */
+};
+
+struct install_list {
+	struct install **v;
+	size_t n;
+};
+
+void install_init(struct install *in, enum kit_kind kind);
+void install_release(struct install *in);
+void install_free(struct install *in);
+void install_list_release(struct install_list *l);
+const char *kit_kind_name(enum kit_kind kind);
+int kit_kind_parse(const char *s, enum kit_kind *kind);
+/* The directory name for an install: "12.4.1" or "9.1.0.70-cuda12". */
+char *install_make_name(const struct install *in);
+/* Is name a well-formed version directory name for kind? */
+bool install_name_is_valid(enum kit_kind kind, const char *name);
+
+struct store {
+	char *root;
+	struct strv warnings; /* receipts skipped while listing */
+	int lock_fd;
+};
+
+/*
+ * Set up st for root (absolute). With create, make the root and its
+ * folders. Returns CUENV_OK or CUENV_E_STORE. Always release with
+ * store_release.
+ */
+int store_open(struct store *st, const char *root, bool create,
+	       struct cuenv_err *err);
+void store_release(struct store *st);
+
+/*
+ * Take the store's writer lock (fcntl, so it holds across NFS hosts),
+ * waiting for another writer to finish. Released by store_release.
+ */
+int store_lock(struct store *st, struct cuenv_err *err);
+
+/*
+ * Append every complete install of kind to out, sorted by version (oldest
+ * first). Unreadable receipts are skipped and described in st->warnings.
+ * A missing versions folder is an empty list.
+ */
+int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
+	       struct cuenv_err *err);
+
+/* Read one receipt; dir is the version directory. */
+int store_read_receipt(const char *dir, struct install *in,
+		       struct cuenv_err *err);
+
+/*
+ * Record in (a registered install: in->prefix and its directories set) as
+ * versions/<kind>/<name>. Fails with CUENV_E_STORE when the name is taken.
+ * Fills in->name and in->dir. Caller holds the lock.
+ */
+int store_register(struct store *st, struct install *in,
+		   struct cuenv_err *err);
+
+/*
+ * Take the version directory out of the store: renamed into .staging
+ * first (so it vanishes at once), then deleted. For a registered install
+ * only the receipt directory goes; the files at its prefix are never
+ * touched. Caller holds the lock.
+ */
+int store_delete(struct store *st, const struct install *in,
+		 struct cuenv_err *err);
+
+/* Path of the global default file. */
+void store_global_path(const struct store *st, struct buf *out);
+
+/*
+ * Create or refresh the hook stamp for shell process pid: a file whose
+ * mtime is a little before now, so that any watched file changed after
+ * this computation is newer than it. Returns the path in out; on failure
+ * out is left empty (the hook then simply recomputes more often).
+ */
+void store_stamp(struct store *st, long pid, struct buf *out);
+
+#endif
