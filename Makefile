@@ -14,6 +14,8 @@ PKG_CONFIG ?= pkg-config
 CC ?= cc
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+# Where objects go; parallel work trees can each use their own.
+BUILDROOT ?= build
 
 VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
@@ -42,9 +44,9 @@ endif
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -g -O1
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
-BUILD := build/san
+BUILD := $(BUILDROOT)/san
 else
-BUILD := build/std
+BUILD := $(BUILDROOT)/std
 endif
 
 ifeq ($(V),1)
@@ -175,4 +177,4 @@ lint:
 compdb:
 	bear -- $(MAKE) -B
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILDROOT) -name '*.d' 2>/dev/null)
