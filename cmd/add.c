@@ -89,7 +89,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	install_init(&cuda, KIT_CUDA);
 	install_init(&cudnn, KIT_CUDNN);
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		char *end;
 
 		if (c == 'a') {

@@ -205,7 +205,7 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 
 	dotfile_init(&set);
 	dotfile_init(&old);
-	while ((c = getopt_long(argc, argv, "+", sel_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", sel_opts, NULL)) != -1) {
 		any = 1;
 		switch (c) {
 		case 'd':

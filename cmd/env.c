@@ -38,7 +38,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	int c, rc, isolate = 0;
 	enum shell sh = SHELL_SH;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'f')
 			format = optarg;
 		else if (c == 'i')

@@ -25,7 +25,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	long pid = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'p')
 			return cmd_bad_usage(&cmd_export, err);
 		pid = strtol(optarg, NULL, 10);

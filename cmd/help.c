@@ -12,7 +12,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	(void)ctx;
-	if (argc > 1 && getopt(argc, argv, "+") != -1)
+	if (argc > 1 && getopt(argc, argv, "") != -1)
 		return cmd_bad_usage(&cmd_help, err);
 	if (argc > 1 && optind < argc) {
 		const struct cuenv_cmd *cmd = cmd_find(argv[optind]);

@@ -18,7 +18,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const struct install *in;
 	int rc;
 
-	if (getopt(argc, argv, "+") != -1)
+	if (getopt(argc, argv, "") != -1)
 		return cmd_bad_usage(&cmd_remove, err);
 	rc = cmd_check_args(&cmd_remove, argc - optind, err);
 	if (!rc)

@@ -35,7 +35,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct envmap before = ENVMAP_INIT, start = ENVMAP_INIT;
 	enum shell sh;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			cudnn = optarg;

@@ -62,7 +62,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct cuenv_err ignored = CUENV_ERR_INIT;
 	int c, rc, json = 0;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'j')
 			return cmd_bad_usage(&cmd_versions, err);
 		json = 1;
