@@ -67,7 +67,7 @@ LIB := $(BUILD)/libcuenv.a
 UNIT := $(CORE:%=test_%) test_table
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all test unit e2e install uninstall clean format lint compdb fuzz bench
+.PHONY: all test unit e2e install uninstall clean format lint compdb fuzz bench demo
 .DELETE_ON_ERROR:
 
 all: cuenv
@@ -178,3 +178,6 @@ compdb:
 	bear -- $(MAKE) -B
 
 -include $(shell find $(BUILDROOT) -name '*.d' 2>/dev/null)
+
+demo: $(BUILD)/cuenv
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tools/demo.sh
