@@ -117,18 +117,30 @@ $(BUILD)/shells.o: $(BUILD)/shells.c
 
 test: unit e2e
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB) $(BUILD)/flags
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_TESTING $(CMOCKA_CFLAGS) -o $@ $< $(LIB) \
-		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+# Every test binary links the shared helpers in tests/unit/fakes/.
+FAKES := fixture
+FAKE_OBJ := $(FAKES:%=$(BUILD)/tests/fakes/%.o)
+TABLE_OBJ := $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ))
+TEST_CFLAGS := $(ALL_CFLAGS) -DCUENV_TESTING $(CMOCKA_CFLAGS)
+TEST_LIBS := $(FAKE_OBJ) $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
-$(BUILD)/tests/test_table: tests/unit/test_table.c $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ)) $(LIB)
+$(BUILD)/tests/fakes/%.o: tests/unit/fakes/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< \
-		$(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ)) $(LIB) \
-		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(Q)$(CC) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(FAKE_OBJ) $(LIB) $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LIBS)
+
+# test_table also reads cmd/ to check that every command is listed.
+$(BUILD)/tests/test_table: tests/unit/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
+		$(LIB) $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TEST_CFLAGS) -DCUENV_SRCDIR='"$(CURDIR)"' -o $@ $< \
+		$(TABLE_OBJ) $(TEST_LIBS)
 
 unit: $(UNIT_BIN)
 	$(Q)sh tests/unit/run.sh $(UNIT_BIN)
@@ -138,18 +150,33 @@ e2e: $(BUILD)/cuenv
 
 # ---- fuzzing and benchmarks -----------------------------------------------
 
+# libFuzzer needs clang and its runtime (Debian: clang, libclang-rt-14-dev).
+# The target is built from core's sources, not libcuenv.a, so that all of
+# core carries the fuzzer's coverage instrumentation. Crashes land in
+# $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_dotfile FILE`.
+FUZZ := $(BUILDROOT)/fuzz
 FUZZ_SRC := $(CORE:%=core/%.c)
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_SRC)
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(FUZZ)/flags: FORCE
 	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 \
-		-fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o $@ $^ \
+	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' | \
+		cmp -s - $@ || echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' > $@
+
+$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
+		$(FUZZ)/flags
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) \
 		$(PKG_LIBS)
 
-fuzz: build/fuzz/fuzz_dotfile
-	@mkdir -p build/fuzz/corpus-dotfile
-	$(Q)cp tests/fuzz/corpus/dotfile/* build/fuzz/corpus-dotfile/
-	build/fuzz/fuzz_dotfile -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=4096 build/fuzz/corpus-dotfile
+fuzz: $(FUZZ)/fuzz_dotfile
+	@mkdir -p $(FUZZ)/corpus-dotfile $(FUZZ)/artifacts
+	$(Q)cp tests/fuzz/corpus/dotfile/* $(FUZZ)/corpus-dotfile/
+	$(FUZZ)/fuzz_dotfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-dict=tests/fuzz/dotfile.dict -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ)/artifacts/ $(FUZZ)/corpus-dotfile
 
 bench: $(BUILD)/cuenv
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/hook.sh
@@ -172,7 +199,7 @@ format:
 lint:
 	clang-tidy core/*.c cmd/*.c -- -std=c11 -D_GNU_SOURCE $(PKG_CFLAGS)
 	cppcheck --error-exitcode=1 --enable=warning,portability \
-		--inline-suppr -q core cmd
+		--inline-suppr -q -D_GNU_SOURCE core cmd
 
 compdb:
 	bear -- $(MAKE) -B

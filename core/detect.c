@@ -581,7 +581,8 @@ static unsigned cudnn_major_from_libs(const struct install *in)
 		}
 		closedir(d);
 	}
-	qsort(files, n, sizeof(*files), cmp_size);
+	if (n)
+		qsort(files, n, sizeof(*files), cmp_size);
 	for (size_t i = 0; i < n; i++) {
 		if (!major)
 			major = detect_cuda_major_in_file(files[i].path);
@@ -597,7 +598,7 @@ static unsigned cudnn_major_from_path(const char *prefix)
 	const char *s = prefix;
 	unsigned major = 0;
 
-	while ((s = strstr(s, "cuda"))) {
+	while (s && (s = strstr(s, "cuda"))) {
 		unsigned long m = 0;
 		const char *q = s + 4;
 

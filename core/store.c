@@ -573,9 +573,9 @@ void store_stamp(struct store *st, long pid, struct buf *out)
 	 * newer than the stamp. The price is, at worst, one extra run.
 	 */
 	clock_gettime(CLOCK_REALTIME, &now);
-	now.tv_nsec -= 50 * 1000 * 1000;
+	now.tv_nsec -= 50000000L; /* 50 ms */
 	if (now.tv_nsec < 0) {
-		now.tv_nsec += 1000 * 1000 * 1000;
+		now.tv_nsec += 1000000000L;
 		now.tv_sec--;
 	}
 	ts[0] = ts[1] = now;
