@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../core/dotfile.h"
 #include "../core/version.h"
@@ -140,6 +141,13 @@ static const struct option sel_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int is_folder(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static int show_file(const char *path, struct cuenv_err *err)
 {
 	struct dotfile df;
@@ -255,6 +263,15 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 		set.cuda = xstrdup(argv[optind]);
 	}
 
+	if (is_folder(path)) {
+		rc = cuenv_fail(err, CUENV_E_STORE,
+				"'%s' is a folder (cuenv's root, by default), "
+				"so this folder cannot hold a project .cuenv",
+				path);
+		cuenv_hint(err, "use cuenv global here, or set CUENV_ROOT to "
+				"another folder");
+		goto out;
+	}
 	/* Never rewrite a file we cannot read: it may be the user's. */
 	rc = dotfile_slurp(path, DOTFILE_MAX_BYTES, &text, err);
 	if (rc == CUENV_NO)

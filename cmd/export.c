@@ -33,7 +33,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = cmd_check_args(&cmd_export, argc - optind, err);
 	if (rc)
 		return rc;
-	if (shell_parse(argv[optind], &sh))
+	if (shell_parse(argv[optind], &sh) || sh == SHELL_SH)
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "export: unsupported shell '%s'",
 				  argv[optind]);

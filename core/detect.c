@@ -177,6 +177,17 @@ static void scan_layout(const char *prefix, struct install *in)
 	buf_release(&d);
 }
 
+/* Drop the folders of dirs that hold no file whose name starts with stem. */
+static void keep_dirs_with(struct strv *dirs, const char *stem)
+{
+	struct buf name = BUF_INIT;
+
+	for (size_t i = dirs->n; i-- > 0;)
+		if (!find_prefixed(dirs->v[i], stem, &name))
+			strv_remove(dirs, i);
+	buf_release(&name);
+}
+
 /* The library file stem ("libcudnn.so") in any lib dir: its longest name. */
 static bool find_lib(const struct install *in, const char *stem,
 		     struct buf *name)
@@ -370,6 +381,17 @@ static char *cuda_version_headers(const struct install *in)
 	return buf_detach(&b);
 }
 
+/*
+ * NVIDIA's cuda-runtime wheel is versioned by its cudart (13.0.96), not by
+ * the CUDA release, so only its major.minor names the release.
+ */
+static char *cuda_version_wheel(const struct install *in)
+{
+	const char *v = note_version(&in->notes, "cuda_runtime", NULL);
+
+	return v ? version_cut(v, 2) : NULL;
+}
+
 static char *cuda_version_lib(const struct install *in)
 {
 	struct buf name = BUF_INIT;
@@ -377,8 +399,11 @@ static char *cuda_version_lib(const struct install *in)
 
 	if (find_lib(in, "libcudart.so", &name))
 		v = soname_version(name.data, "libcudart.so");
-	/* libcudart.so.11.0 is the soname of every 11.x: it says nothing. */
-	if (v && strcmp(v, "11.0"))
+	/*
+	 * libcudart.so.11.0 is the soname of every 11.x and libcudart.so.12
+	 * names only a major: neither says which release this is.
+	 */
+	if (v && strcmp(v, "11.0") && strchr(v, '.'))
 		cut = version_cut(v, 2);
 	free(v);
 	buf_release(&name);
@@ -462,6 +487,8 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 		found = cuda_version_txt(prefix);
 	if (!found)
 		found = cuda_version_headers(cuda);
+	if (!found)
+		found = cuda_version_wheel(cuda);
 	if (!found)
 		found = cuda_version_lib(cuda);
 	rc = set_version(cuda, version, found, path, err);
@@ -674,6 +701,13 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 	in->registered = true;
 	scan_layout(prefix, in);
 	strv_release(&in->cupti);
+	/*
+	 * Inside a toolkit or a site-packages/nvidia tree, keep only the
+	 * folders that hold cuDNN: activation puts cuDNN's folders first, and
+	 * the toolkit's other libraries must not come with them.
+	 */
+	keep_dirs_with(&in->lib, "libcudnn");
+	keep_dirs_with(&in->include, "cudnn");
 	scan_dist_info(prefix, &in->notes);
 	if (!find_lib(in, "libcudnn.so", &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,

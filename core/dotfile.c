@@ -220,6 +220,10 @@ int dotfile_slurp(const char *path, size_t max, struct buf *out,
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
 	}
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		rc = CUENV_NO; /* a folder (~/.cuenv is cuenv's root) */
+		goto out;
+	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file", path);
 		goto out;
@@ -283,18 +287,25 @@ static const char *value_of(const struct dotfile *df, size_t k)
 }
 
 /*
- * Which cuenv key the line [s, e) sets, or -1 (comment, blank, other).
- * For a bare version line, *bare points at the trimmed version.
+ * Which cuenv key the line [s, e) (no '\n', no '\r') sets, or -1 (comment,
+ * blank, other). For a bare version line, [*bs, *be) is the version. *cs
+ * is where the line's inline comment starts, with the blanks before it
+ * (e when there is none), so that a rewritten line can keep it.
  */
 static int line_key(const char *s, const char *e, const char **bs,
-		    const char **be)
+		    const char **be, const char **cs)
 {
 	const char *hash = memchr(s, '#', (size_t)(e - s));
 	const char *eq;
 
 	*bs = *be = NULL;
-	if (hash)
+	*cs = e;
+	if (hash) {
+		*cs = hash;
+		while (*cs > s && is_blank((*cs)[-1]))
+			(*cs)--;
 		e = hash;
+	}
 	trim(&s, &e);
 	if (s == e)
 		return -1;
@@ -318,48 +329,55 @@ void dotfile_rewrite(const char *old, size_t len, const struct dotfile *set,
 {
 	int done[K_COUNT] = { 0 };
 	const char *p = old, *end = old + len;
+	const char *first_nl = memchr(old, '\n', len);
+	/* Keep the file's line endings (a .cuenv edited on Windows). */
+	const char *nl = first_nl && first_nl > old && first_nl[-1] == '\r'
+				 ? "\r\n"
+				 : "\n";
 	int keys_left = 0;
 
 	buf_reset(out);
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *s = p, *e = eol ? eol : end;
-		const char *bs, *be;
-		int k = line_key(s, e, &bs, &be);
-		const char *v = k < 0 ? NULL : value_of(set, (size_t)k);
+		const char *bs, *be, *cs;
+		int k;
+		const char *v;
 
 		p = eol ? eol + 1 : end;
-		if (k < 0) {
-			buf_add(out, s, (size_t)(e - s));
-			buf_addc(out, '\n');
-		} else if (unset) {
+		if (e > s && e[-1] == '\r')
+			e--;
+		k = line_key(s, e, &bs, &be, &cs);
+		v = k < 0 ? NULL : value_of(set, (size_t)k);
+		if (k >= 0 && unset)
 			continue;
-		} else if (v) {
-			if (!done[k])
-				buf_printf(out, "%s = %s\n", keys[k], v);
-			done[k] = 1;
+		if (k >= 0)
 			keys_left = 1;
-		} else if (bs) {
+		if (k >= 0 && v) {
+			if (done[k])
+				continue;
+			done[k] = 1;
+			buf_printf(out, "%s = %s", keys[k], v);
+			buf_add(out, cs, (size_t)(e - cs));
+		} else if (k >= 0 && bs) {
 			buf_adds(out, "cuda = ");
 			buf_add(out, bs, (size_t)(be - bs));
-			buf_addc(out, '\n');
-			keys_left = 1;
+			buf_add(out, cs, (size_t)(e - cs));
 		} else {
 			buf_add(out, s, (size_t)(e - s));
-			buf_addc(out, '\n');
-			keys_left = 1;
 		}
+		buf_adds(out, nl);
 	}
 	for (size_t k = 0; !unset && k < K_COUNT; k++) {
 		const char *v = value_of(set, k);
 
 		if (v && !done[k]) {
-			buf_printf(out, "%s = %s\n", keys[k], v);
+			buf_printf(out, "%s = %s%s", keys[k], v, nl);
 			keys_left = 1;
 		}
 	}
 	/* A file left with nothing but blank lines goes away. */
-	if (!keys_left && strspn(out->data, " \t\n") == out->len)
+	if (!keys_left && strspn(out->data, " \t\r\n") == out->len)
 		buf_reset(out);
 }
 

@@ -51,12 +51,14 @@ int dotfile_parse(const char *name, const char *text, size_t len,
 
 /*
  * Read and parse the file at path. Returns CUENV_NO without touching err
- * when there is no such file, CUENV_E_STORE when it cannot be read (or is
+ * when there is no such file or it is a folder (~/.cuenv, the default
+ * root, is one), CUENV_E_STORE when it cannot be read (or is
  * too big), CUENV_E_MANIFEST when its contents are bad.
  */
 int dotfile_read(const char *path, struct dotfile *df, struct cuenv_err *err);
 
 /* Read a whole file (at most max bytes) into out. Same codes as above. */
+
 int dotfile_slurp(const char *path, size_t max, struct buf *out,
 		  struct cuenv_err *err);
 

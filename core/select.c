@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dotfile.h"
 #include "version.h"
@@ -44,6 +45,13 @@ void selection_describe_origin(const struct selection *sel, struct buf *out)
 		buf_adds(out, "nothing selected");
 		break;
 	}
+}
+
+static int is_folder(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 static int take_file(struct selection *sel, const struct dotfile *df,
@@ -111,12 +119,16 @@ int select_find(const struct select_in *in, struct selection *sel,
 
 	/* Walk up from the working directory. */
 	buf_adds(&dir, in->cwd);
+	while (dir.len > 1 && dir.data[dir.len - 1] == '/')
+		buf_setlen(&dir, dir.len - 1);
 	for (;;) {
 		buf_reset(&file);
 		buf_path(&file, dir.data, ".cuenv");
 		rc = dotfile_read(file.data, &df, err);
 		if (rc == CUENV_NO) {
-			strv_push(&sel->absent, file.data);
+			/* A folder of that name (the root) is neither. */
+			if (!is_folder(file.data))
+				strv_push(&sel->absent, file.data);
 			rc = CUENV_OK;
 		} else {
 			strv_push(&sel->watch, file.data);

@@ -211,6 +211,8 @@ static json_t *dirs_to_json(const struct strv *dirs, const char *prefix)
 			d += plen + 1;
 		else if (!strcmp(d, prefix))
 			d = ".";
+		else /* detect and install only find folders inside it */
+			BUG("folder '%s' outside prefix '%s'", d, prefix);
 		json_array_append_new(a, json_string(d));
 	}
 	return a;
@@ -500,6 +502,8 @@ int store_delete(struct store *st, const struct install *in,
 	if (rename(in->dir, trash.data)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
 				in->dir, strerror(errno));
+		buf_setlen(&trash, trash.len - 2);
+		rmdir(trash.data);
 		goto out;
 	}
 	buf_setlen(&trash, trash.len - 2);

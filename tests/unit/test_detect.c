@@ -1,0 +1,662 @@
+#include "fakes/fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/detect.h"
+
+struct found {
+	struct install cuda;
+	struct install cudnn;
+	bool has_cudnn;
+	struct cuenv_err err;
+	char *path; /* the path examined */
+};
+
+static int detect_cuda_at(const struct fixture *fx, const char *rel,
+			  const char *version, struct found *f)
+{
+	f->path = fx_path(fx, rel);
+	f->has_cudnn = false;
+	err_init(&f->err);
+	return detect_cuda(f->path, version, &f->cuda, &f->cudnn, &f->has_cudnn,
+			   &f->err);
+}
+
+static int detect_cudnn_at(const struct fixture *fx, const char *rel,
+			   const char *version, unsigned major, struct found *f)
+{
+	f->path = fx_path(fx, rel);
+	err_init(&f->err);
+	install_init(&f->cuda, KIT_CUDA);
+	return detect_cudnn(f->path, version, major, &f->cudnn, &f->err);
+}
+
+static void found_release(struct found *f)
+{
+	install_release(&f->cuda);
+	install_release(&f->cudnn);
+	err_release(&f->err);
+	free(f->path);
+}
+
+static void expect_ok(int rc, const struct found *f)
+{
+	if (rc)
+		fail_msg("detect failed (%d): %s", rc, f->err.msg.data);
+}
+
+/* Is root/rel in the list? */
+static bool has_dir(const struct fixture *fx, const struct strv *dirs,
+		    const char *rel)
+{
+	char *p = fx_path(fx, rel);
+	bool ok = strv_find(dirs, p) >= 0;
+
+	free(p);
+	return ok;
+}
+
+/* ---- CUDA versions ------------------------------------------------------- */
+
+static void test_detect_cuda_reads_version_json(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda-12.4", 12);
+	fx_write(fx, "cuda-12.4/version.json",
+		 "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": "
+		 "\"12.4.1\"},\n \"cuda_cudart\": {\"version\": "
+		 "\"12.4.127\"}}\n");
+	expect_ok(detect_cuda_at(fx, "cuda-12.4", NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "12.4.1");
+	assert_int_equal(f.cuda.cuda_major, 12);
+	assert_int_equal(f.cuda.kind, KIT_CUDA);
+	assert_true(f.cuda.registered);
+	assert_string_equal(f.cuda.prefix, f.path);
+	assert_false(f.has_cudnn);
+	found_release(&f);
+}
+
+static void test_detect_cuda_reads_version_txt(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda-10.2", 10);
+	fx_write(fx, "cuda-10.2/version.txt", "CUDA Version 10.2.89\n");
+	expect_ok(detect_cuda_at(fx, "cuda-10.2", NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "10.2.89");
+	assert_int_equal(f.cuda.cuda_major, 10);
+	found_release(&f);
+}
+
+static void test_detect_cuda_prefers_version_json_to_txt(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 11);
+	fx_write(fx, "cuda/version.txt", "CUDA Version 11.0.1\n");
+	fx_write(fx, "cuda/version.json",
+		 "{\"cuda\": {\"version\": \"11.1.1\"}}");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "11.1.1");
+	found_release(&f);
+}
+
+static void test_detect_cuda_reads_version_from_runtime_header(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 11);
+	fx_write(fx, "cuda/include/cuda_runtime_api.h",
+		 "#ifndef __CUDA_RUNTIME_API_H__\n"
+		 "#define __CUDA_RUNTIME_API_H__\n"
+		 "#define CUDART_VERSION  11020\n#endif\n");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "11.2");
+	assert_int_equal(f.cuda.cuda_major, 11);
+	found_release(&f);
+}
+
+static void test_detect_cuda_reads_version_from_cuda_h(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_write(fx, "cuda/include/cuda.h",
+		 "#define CUDA_VERSION_STRING \"no\"\n"
+		 "#define CUDA_VERSION 12040\n");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "12.4");
+	found_release(&f);
+}
+
+static void test_detect_cuda_falls_back_to_library_file_name(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 11);
+	fx_touch(fx, "cuda/lib64/libcudart.so.11.8.89");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "11.8");
+	found_release(&f);
+}
+
+static void test_detect_cuda_without_any_version_asks_for_as(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	/* libcudart.so.11.0 is the soname of every 11.x: it says nothing */
+	fx_touch(fx, "cuda/lib64/libcudart.so.11.0");
+	assert_int_equal(detect_cuda_at(fx, "cuda", NULL, &f),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(f.err.msg.data, "cannot tell the cuda version"));
+	assert_non_null(strstr(f.err.hint.data, "--as"));
+	found_release(&f);
+}
+
+static void test_detect_cuda_as_overrides_detected_version(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_write(fx, "cuda/version.json",
+		 "{\"cuda\": {\"version\": \"12.4.1\"}}");
+	expect_ok(detect_cuda_at(fx, "cuda", "11.8.0", &f), &f);
+	assert_string_equal(f.cuda.version, "11.8.0");
+	assert_int_equal(f.cuda.cuda_major, 11);
+	found_release(&f);
+}
+
+static void test_detect_cuda_as_names_an_undetectable_version(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_touch(fx, "cuda/lib64/libcudart.so.11.0");
+	expect_ok(detect_cuda_at(fx, "cuda", "11.2", &f), &f);
+	assert_string_equal(f.cuda.version, "11.2");
+	found_release(&f);
+}
+
+static void test_detect_cuda_rejects_invalid_as(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	assert_int_equal(detect_cuda_at(fx, "cuda", "../12", &f),
+			 CUENV_E_USAGE);
+	found_release(&f);
+}
+
+/* ---- CUDA layouts -------------------------------------------------------- */
+
+static void test_detect_cuda_lists_classic_prefix_dirs(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	expect_ok(detect_cuda_at(fx, "cuda", "12.4.1", &f), &f);
+	assert_int_equal(f.cuda.bin.n, 1);
+	assert_true(has_dir(fx, &f.cuda.bin, "cuda/bin"));
+	assert_true(has_dir(fx, &f.cuda.lib, "cuda/lib64"));
+	assert_int_equal(f.cuda.include.n, 1);
+	assert_true(has_dir(fx, &f.cuda.include, "cuda/include"));
+	found_release(&f);
+}
+
+static void test_detect_cuda_finds_cupti_under_extras(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 11);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.11.2");
+	expect_ok(detect_cuda_at(fx, "cuda", "11.2.2", &f), &f);
+	assert_int_equal(f.cuda.cupti.n, 1);
+	assert_true(has_dir(fx, &f.cuda.cupti, "cuda/extras/CUPTI/lib64"));
+	assert_true(has_dir(fx, &f.cuda.lib, "cuda/extras/CUPTI/lib64"));
+	assert_true(has_dir(fx, &f.cuda.lib, "cuda/lib64"));
+	assert_string_equal(f.cuda.cupti_version, "11.2");
+	found_release(&f);
+}
+
+static void test_detect_cuda_without_cupti_lists_none(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_touch_exec(fx, "cuda/bin/nvcc");
+	fx_touch(fx, "cuda/lib64/libcudart.so.12");
+	expect_ok(detect_cuda_at(fx, "cuda", "12.4", &f), &f);
+	assert_int_equal(f.cuda.cupti.n, 0);
+	assert_null(f.cuda.cupti_version);
+	found_release(&f);
+}
+
+static void test_detect_cuda_finds_targets_layout(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_touch_exec(fx, "cuda/bin/nvcc");
+	fx_touch(fx, "cuda/targets/x86_64-linux/lib/libcudart.so.12");
+	fx_write(fx, "cuda/targets/x86_64-linux/include/cuda_runtime_api.h",
+		 "#define CUDART_VERSION 12060\n");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "12.6");
+	assert_true(has_dir(fx, &f.cuda.lib, "cuda/targets/x86_64-linux/lib"));
+	assert_true(
+	    has_dir(fx, &f.cuda.include, "cuda/targets/x86_64-linux/include"));
+	found_release(&f);
+}
+
+static void test_detect_cuda_lists_symlinked_lib_dir_once(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	/* /usr/local/cuda/lib64 -> targets/x86_64-linux/lib */
+	fx_touch_exec(fx, "cuda/bin/nvcc");
+	fx_touch(fx, "cuda/targets/x86_64-linux/lib/libcudart.so.12");
+	fx_symlink(fx, "targets/x86_64-linux/lib", "cuda/lib64");
+	fx_write(fx, "cuda/targets/x86_64-linux/include/cuda_runtime_api.h",
+		 "#define CUDART_VERSION 12060\n");
+	fx_symlink(fx, "targets/x86_64-linux/include", "cuda/include");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_int_equal(f.cuda.lib.n, 1);
+	assert_int_equal(f.cuda.include.n, 1);
+	found_release(&f);
+}
+
+static void test_detect_cuda_prefix_is_the_real_path(void **state)
+{
+	struct fixture *fx = *state;
+	char *real = fx_path(fx, "cuda-12.4");
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda-12.4", 12);
+	fx_symlink(fx, "cuda-12.4", "cuda");
+	expect_ok(detect_cuda_at(fx, "cuda", "12.4", &f), &f);
+	assert_string_equal(f.cuda.prefix, real);
+	found_release(&f);
+	free(real);
+}
+
+/* site-packages/nvidia style merged wheel: lib/ include/ dist-info/ */
+static void fake_wheel_13(const struct fixture *fx)
+{
+	fx_touch(fx, "wheel/lib/libcudart.so.13");
+	fx_touch(fx, "wheel/lib/libcupti.so.13");
+	fx_touch(fx, "wheel/lib/libcudnn.so.9");
+	fx_touch(fx, "wheel/lib/libcudnn_ops.so.9");
+	fx_write(fx, "wheel/include/cuda_runtime_api.h", "/* wheel */\n");
+	fx_write(fx, "wheel/include/cudnn_version.h",
+		 "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n"
+		 "#define CUDNN_PATCHLEVEL 0\n");
+	fx_mkdir(fx, "wheel/dist-info/nvidia_cuda_runtime-13.0.96.dist-info");
+	fx_mkdir(fx, "wheel/dist-info/nvidia_cuda_cupti-13.0.85.dist-info");
+	fx_mkdir(fx, "wheel/dist-info/nvidia_cudnn_cu13-9.19.0.56.dist-info");
+}
+
+static void test_detect_cuda_finds_cudnn_bundled_in_wheel(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_wheel_13(fx);
+	expect_ok(detect_cuda_at(fx, "wheel", NULL, &f), &f);
+	assert_int_equal(f.cuda.cuda_major, 13);
+	assert_true(f.has_cudnn);
+	assert_int_equal(f.cudnn.kind, KIT_CUDNN);
+	assert_string_equal(f.cudnn.version, "9.19.0.56");
+	assert_int_equal(f.cudnn.cuda_major, 13);
+	assert_string_equal(f.cudnn.prefix, f.path);
+	assert_true(f.cudnn.registered);
+	assert_true(has_dir(fx, &f.cudnn.lib, "wheel/lib"));
+	found_release(&f);
+}
+
+static void test_detect_cuda_notes_wheel_components(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_wheel_13(fx);
+	expect_ok(detect_cuda_at(fx, "wheel", NULL, &f), &f);
+	assert_true(strv_find(&f.cuda.notes, "cuda_runtime 13.0.96") >= 0);
+	assert_true(strv_find(&f.cuda.notes, "cuda_cupti 13.0.85") >= 0);
+	assert_string_equal(f.cuda.cupti_version, "13.0.85");
+	found_release(&f);
+}
+
+static void test_detect_cuda_takes_version_from_wheel_dist_info(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	char version[64];
+
+	/*
+	 * The cuda-runtime wheel carries cudart's version (13.0.96), not the
+	 * release's: only its major.minor names the CUDA release.
+	 */
+	fake_wheel_13(fx);
+	expect_ok(detect_cuda_at(fx, "wheel", NULL, &f), &f);
+	snprintf(version, sizeof(version), "%s", f.cuda.version);
+	found_release(&f); /* first, so that a failure leaks nothing */
+	assert_string_equal(version, "13.0");
+}
+
+/* pip's site-packages: nvidia/<component>/lib, dist-info one level up */
+static void fake_site_packages_12(const struct fixture *fx)
+{
+	fx_touch(fx, "sp/nvidia/cuda_runtime/lib/libcudart.so.12");
+	fx_write(fx, "sp/nvidia/cuda_runtime/include/cuda_runtime_api.h",
+		 "#define CUDART_VERSION 12040\n");
+	fx_touch(fx, "sp/nvidia/cuda_cupti/lib/libcupti.so.12");
+	fx_touch(fx, "sp/nvidia/cublas/lib/libcublasLt.so.12");
+	fx_touch(fx, "sp/nvidia/cudnn/lib/libcudnn.so.9");
+	fx_write(fx, "sp/nvidia/cudnn/include/cudnn_version.h", "\n");
+	fx_mkdir(fx, "sp/nvidia_cuda_runtime_cu12-12.4.127.dist-info");
+	fx_mkdir(fx, "sp/nvidia_cuda_cupti_cu12-12.4.127.dist-info");
+	fx_mkdir(fx, "sp/nvidia_cudnn_cu12-9.1.0.70.dist-info");
+}
+
+static void test_detect_cuda_reads_site_packages_nvidia_layout(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_site_packages_12(fx);
+	expect_ok(detect_cuda_at(fx, "sp/nvidia", NULL, &f), &f);
+	assert_int_equal(f.cuda.cuda_major, 12);
+	assert_true(has_dir(fx, &f.cuda.lib, "sp/nvidia/cuda_runtime/lib"));
+	assert_true(has_dir(fx, &f.cuda.lib, "sp/nvidia/cublas/lib"));
+	assert_true(has_dir(fx, &f.cuda.cupti, "sp/nvidia/cuda_cupti/lib"));
+	assert_string_equal(f.cuda.cupti_version, "12.4.127");
+	assert_true(f.has_cudnn);
+	assert_string_equal(f.cudnn.version, "9.1.0.70");
+	assert_int_equal(f.cudnn.cuda_major, 12);
+	assert_true(has_dir(fx, &f.cudnn.lib, "sp/nvidia/cudnn/lib"));
+	found_release(&f);
+}
+
+static void
+test_detect_cuda_bundled_cudnn_lists_only_cudnn_lib_dirs(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	bool only_cudnn;
+
+	/*
+	 * Activation puts cuDNN's lib dirs before the CUDA ones: any CUDA
+	 * runtime among them would shadow the toolkit selected with it.
+	 */
+	fake_site_packages_12(fx);
+	expect_ok(detect_cuda_at(fx, "sp/nvidia", NULL, &f), &f);
+	assert_true(f.has_cudnn);
+	only_cudnn = f.cudnn.lib.n == 1 &&
+		     has_dir(fx, &f.cudnn.lib, "sp/nvidia/cudnn/lib");
+	if (!only_cudnn)
+		for (size_t i = 0; i < f.cudnn.lib.n; i++)
+			print_message("cudnn lib: %s\n", f.cudnn.lib.v[i]);
+	found_release(&f);
+	assert_true(only_cudnn);
+}
+
+static void test_detect_cuda_without_libcudart_fails(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_touch_exec(fx, "notcuda/bin/tool");
+	fx_touch(fx, "notcuda/lib/libfoo.so.1");
+	fx_write(fx, "notcuda/version.json",
+		 "{\"cuda\": {\"version\": \"12.4.1\"}}");
+	assert_int_equal(detect_cuda_at(fx, "notcuda", NULL, &f),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(f.err.msg.data, "libcudart"));
+	assert_non_null(strstr(f.err.hint.data, "top folder"));
+	found_release(&f);
+}
+
+static void test_detect_cuda_of_missing_path_fails(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	assert_int_equal(detect_cuda_at(fx, "missing", NULL, &f),
+			 CUENV_E_STORE);
+	assert_non_null(strstr(f.err.msg.data, f.path));
+	found_release(&f);
+}
+
+static void test_detect_cuda_of_a_file_fails(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_write(fx, "file", "x\n");
+	assert_int_equal(detect_cuda_at(fx, "file", NULL, &f), CUENV_E_STORE);
+	assert_non_null(strstr(f.err.msg.data, "not a folder"));
+	found_release(&f);
+}
+
+/* ---- cuDNN --------------------------------------------------------------- */
+
+#define TARBALL "cudnn-linux-x86_64-9.1.0.70_cuda12-archive"
+
+static void
+test_detect_cudnn_reads_tarball_headers_and_folder_name(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cudnn_tarball(fx, TARBALL, "9.1.0");
+	expect_ok(detect_cudnn_at(fx, TARBALL, NULL, 0, &f), &f);
+	assert_int_equal(f.cudnn.kind, KIT_CUDNN);
+	assert_string_equal(f.cudnn.version, "9.1.0");
+	assert_int_equal(f.cudnn.cuda_major, 12);
+	assert_true(f.cudnn.registered);
+	assert_string_equal(f.cudnn.prefix, f.path);
+	assert_true(has_dir(fx, &f.cudnn.lib, TARBALL "/lib"));
+	assert_true(has_dir(fx, &f.cudnn.include, TARBALL "/include"));
+	assert_int_equal(f.cudnn.cupti.n, 0);
+	found_release(&f);
+}
+
+static void test_detect_cudnn_reads_old_cudnn_h(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_write(fx, "cudnn-11.0-linux-x64-v8.0.5.39/cuda/include/cudnn.h",
+		 "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 0\n"
+		 "#define CUDNN_PATCHLEVEL 5\n");
+	fx_touch(fx, "cudnn-11.0-linux-x64-v8.0.5.39/cuda/lib64/libcudnn.so.8");
+	expect_ok(detect_cudnn_at(fx, "cudnn-11.0-linux-x64-v8.0.5.39/cuda",
+				  NULL, 11, &f),
+		  &f);
+	assert_string_equal(f.cudnn.version, "8.0.5");
+	assert_int_equal(f.cudnn.cuda_major, 11);
+	found_release(&f);
+}
+
+static void test_detect_cudnn_reads_cuda_major_from_its_libraries(void **state)
+{
+	static const char elf[] = "\x7f"
+				  "ELF....libcudnn_graph.so.9\0"
+				  "libcublasLt.so.12\0libc.so.6\0";
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cudnn_tarball(fx, "cudnn", "9.1.0");
+	fx_write_bytes(fx, "cudnn/lib/libcudnn_ops.so.9", elf, sizeof(elf));
+	expect_ok(detect_cudnn_at(fx, "cudnn", NULL, 0, &f), &f);
+	assert_int_equal(f.cudnn.cuda_major, 12);
+	found_release(&f);
+}
+
+static void test_detect_cudnn_cuda_major_argument_wins(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cudnn_tarball(fx, TARBALL, "9.1.0");
+	expect_ok(detect_cudnn_at(fx, TARBALL, NULL, 11, &f), &f);
+	assert_int_equal(f.cudnn.cuda_major, 11);
+	found_release(&f);
+}
+
+static void test_detect_cudnn_without_cuda_major_fails_with_hint(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cudnn_tarball(fx, "cudnn", "9.1.0");
+	assert_int_equal(detect_cudnn_at(fx, "cudnn", NULL, 0, &f),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(f.err.msg.data, "which CUDA major"));
+	assert_non_null(strstr(f.err.hint.data, "--cuda"));
+	found_release(&f);
+}
+
+static void test_detect_cudnn_as_overrides_version(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cudnn_tarball(fx, TARBALL, "9.1.0");
+	expect_ok(detect_cudnn_at(fx, TARBALL, "9.1.0.70", 0, &f), &f);
+	assert_string_equal(f.cudnn.version, "9.1.0.70");
+	assert_int_equal(f.cudnn.cuda_major, 12);
+	found_release(&f);
+}
+
+static void test_detect_cudnn_without_libcudnn_fails(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	assert_int_equal(detect_cudnn_at(fx, "cuda", NULL, 12, &f),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(f.err.msg.data, "libcudnn"));
+	found_release(&f);
+}
+
+/* ---- sonames inside files ------------------------------------------------ */
+
+static int major_in(const struct fixture *fx, const void *data, size_t len)
+{
+	char *p = fx_path(fx, "lib.so");
+	int m;
+
+	fx_write_bytes(fx, "lib.so", data, len);
+	m = (int)detect_cuda_major_in_file(p);
+	free(p);
+	return m;
+}
+
+static void test_detect_major_in_file_reads_cublaslt_soname(void **state)
+{
+	static const char data[] = "\x7f"
+				   "ELF\0\0\0\0libcublasLt.so.12\0libm.so.6";
+
+	assert_int_equal(major_in(*state, data, sizeof(data) - 1), 12);
+}
+
+static void test_detect_major_in_file_reads_cudart_soname(void **state)
+{
+	static const char data[] = "................libcudart.so.11.0\0";
+
+	assert_int_equal(major_in(*state, data, sizeof(data) - 1), 11);
+}
+
+static void test_detect_major_in_file_reads_nvrtc_soname(void **state)
+{
+	static const char data[] = "................libnvrtc.so.13";
+
+	assert_int_equal(major_in(*state, data, sizeof(data) - 1), 13);
+}
+
+static void test_detect_major_in_file_without_soname_is_zero(void **state)
+{
+	static const char data[] =
+	    "\x7f"
+	    "ELF libcudnn.so.9 libcublasLt.so. libc.so.6";
+
+	assert_int_equal(major_in(*state, data, sizeof(data) - 1), 0);
+}
+
+static void test_detect_major_in_missing_or_tiny_file_is_zero(void **state)
+{
+	struct fixture *fx = *state;
+	char *p = fx_path(fx, "missing.so");
+
+	assert_int_equal(detect_cuda_major_in_file(p), 0);
+	assert_int_equal(major_in(fx, "libnvrtc.so.12", 14), 0);
+	assert_int_equal(major_in(fx, "", 0), 0);
+	free(p);
+}
+
+#define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    FS_TEST(test_detect_cuda_reads_version_json),
+	    FS_TEST(test_detect_cuda_reads_version_txt),
+	    FS_TEST(test_detect_cuda_prefers_version_json_to_txt),
+	    FS_TEST(test_detect_cuda_reads_version_from_runtime_header),
+	    FS_TEST(test_detect_cuda_reads_version_from_cuda_h),
+	    FS_TEST(test_detect_cuda_falls_back_to_library_file_name),
+	    FS_TEST(test_detect_cuda_without_any_version_asks_for_as),
+	    FS_TEST(test_detect_cuda_as_overrides_detected_version),
+	    FS_TEST(test_detect_cuda_as_names_an_undetectable_version),
+	    FS_TEST(test_detect_cuda_rejects_invalid_as),
+	    FS_TEST(test_detect_cuda_lists_classic_prefix_dirs),
+	    FS_TEST(test_detect_cuda_finds_cupti_under_extras),
+	    FS_TEST(test_detect_cuda_without_cupti_lists_none),
+	    FS_TEST(test_detect_cuda_finds_targets_layout),
+	    FS_TEST(test_detect_cuda_lists_symlinked_lib_dir_once),
+	    FS_TEST(test_detect_cuda_prefix_is_the_real_path),
+	    FS_TEST(test_detect_cuda_finds_cudnn_bundled_in_wheel),
+	    FS_TEST(test_detect_cuda_notes_wheel_components),
+	    FS_TEST(test_detect_cuda_takes_version_from_wheel_dist_info),
+	    FS_TEST(test_detect_cuda_reads_site_packages_nvidia_layout),
+	    FS_TEST(test_detect_cuda_bundled_cudnn_lists_only_cudnn_lib_dirs),
+	    FS_TEST(test_detect_cuda_without_libcudart_fails),
+	    FS_TEST(test_detect_cuda_of_missing_path_fails),
+	    FS_TEST(test_detect_cuda_of_a_file_fails),
+	    FS_TEST(test_detect_cudnn_reads_tarball_headers_and_folder_name),
+	    FS_TEST(test_detect_cudnn_reads_old_cudnn_h),
+	    FS_TEST(test_detect_cudnn_reads_cuda_major_from_its_libraries),
+	    FS_TEST(test_detect_cudnn_cuda_major_argument_wins),
+	    FS_TEST(test_detect_cudnn_without_cuda_major_fails_with_hint),
+	    FS_TEST(test_detect_cudnn_as_overrides_version),
+	    FS_TEST(test_detect_cudnn_without_libcudnn_fails),
+	    FS_TEST(test_detect_major_in_file_reads_cublaslt_soname),
+	    FS_TEST(test_detect_major_in_file_reads_cudart_soname),
+	    FS_TEST(test_detect_major_in_file_reads_nvrtc_soname),
+	    FS_TEST(test_detect_major_in_file_without_soname_is_zero),
+	    FS_TEST(test_detect_major_in_missing_or_tiny_file_is_zero),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

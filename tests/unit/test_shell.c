@@ -1,0 +1,497 @@
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/shell.h"
+
+/*
+ * Quoting is checked by running real shells on the emitted code and
+ * comparing the bytes they end up with, never by eye.
+ */
+
+static const char *const spaces[] = {
+    "plain", "with space", "  lead", "trail  ", "tab\there", "", NULL};
+static const char *const quotes[] = {"it's",	   "'",	      "''", "a'b'c",
+				     "\"double\"", "'\"'\"'", NULL};
+static const char *const backslashes[] = {
+    "back\\slash", "\\", "end\\", "\\'", "\\\\'\\", "\\n\\t", NULL};
+static const char *const dollars[] = {"$HOME",	  "${X}", "$(id)",	"`id`",
+				      "$((1+1))", "a$",	  "!x !! ^a^b", NULL};
+static const char *const globs[] = {"*",   "?",	    "[a-z]*",	      "~",
+				    "~/x", "{a,b}", "a;b|c&d<e>f(g)", NULL};
+static const char *const newlines[] = {
+    "one\ntwo",	   "\n", "trailing\n\n", "\r\n", "\x01\x1b[31m\x7f",
+    "caf\xc3\xa9", NULL};
+
+/* Run sh-family shell (argv0) on code, then print $X; compare with want. */
+static void sh_round_trip(const char *shell, const char *code, const char *want)
+{
+	char *argv[] = {
+	    (char *)shell, "-c",	 "eval \"$1\"; printf %s \"$X\"",
+	    (char *)shell, (char *)code, NULL};
+	char *zsh_argv[] = {
+	    (char *)shell, "-f",	 "-c", "eval \"$1\"; printf %s \"$X\"",
+	    (char *)shell, (char *)code, NULL};
+	struct buf out = BUF_INIT;
+	int rc;
+
+	rc = fx_run(strcmp(shell, "zsh") ? argv : zsh_argv, &out);
+	if (rc != 0 || out.len != strlen(want) || strcmp(out.data, want))
+		fail_msg("%s: code [%s] gave [%s] (exit %d), want [%s]", shell,
+			 code, out.data, rc, want);
+	buf_release(&out);
+}
+
+static void sh_quote_all(const char *shell, const char *const *cases)
+{
+	struct buf code = BUF_INIT;
+
+	if (!fx_have_program(shell))
+		skip();
+	for (; *cases; cases++) {
+		buf_reset(&code);
+		buf_adds(&code, "X=");
+		shell_quote(SHELL_SH, *cases, &code);
+		sh_round_trip(shell, code.data, *cases);
+	}
+	buf_release(&code);
+}
+
+static bool have_fish(void)
+{
+	char *argv[] = {"fish", "--no-config", "-c", "printf ok", NULL};
+	struct buf out = BUF_INIT;
+	bool ok;
+
+	ok = fx_have_program("fish") && fx_run(argv, &out) == 0 &&
+	     !strcmp(out.data, "ok");
+	buf_release(&out);
+	return ok;
+}
+
+/* Run fish on code followed by tail; return its stdout in out. */
+static int fish_run(const char *code, const char *tail, struct buf *out)
+{
+	struct buf script = BUF_INIT;
+	char *argv[] = {"fish", "--no-config", "-c", NULL, NULL};
+	int rc;
+
+	buf_printf(&script, "%s\n%s", code, tail);
+	argv[3] = script.data;
+	rc = fx_run(argv, out);
+	buf_release(&script);
+	return rc;
+}
+
+static void fish_quote_all(const char *const *cases)
+{
+	struct buf code = BUF_INIT, out = BUF_INIT;
+
+	if (!have_fish())
+		skip();
+	for (; *cases; cases++) {
+		int rc;
+
+		buf_reset(&code);
+		buf_adds(&code, "set X ");
+		shell_quote(SHELL_FISH, *cases, &code);
+		rc = fish_run(code.data, "printf %s \"$X\"", &out);
+		if (rc != 0 || out.len != strlen(*cases) ||
+		    strcmp(out.data, *cases))
+			fail_msg("fish: code [%s] gave [%s] (exit %d), want "
+				 "[%s]",
+				 code.data, out.data, rc, *cases);
+	}
+	buf_release(&code);
+	buf_release(&out);
+}
+
+/* ---- sh quoting ---------------------------------------------------------- */
+
+static void test_shell_quote_sh_keeps_spaces(void **state)
+{
+	(void)state;
+	sh_quote_all("sh", spaces);
+}
+
+static void test_shell_quote_sh_keeps_single_quotes(void **state)
+{
+	(void)state;
+	sh_quote_all("sh", quotes);
+}
+
+static void test_shell_quote_sh_keeps_backslashes(void **state)
+{
+	(void)state;
+	sh_quote_all("sh", backslashes);
+}
+
+static void test_shell_quote_sh_expands_no_dollar_or_backtick(void **state)
+{
+	(void)state;
+	sh_quote_all("sh", dollars);
+}
+
+static void test_shell_quote_sh_expands_no_globs(void **state)
+{
+	(void)state;
+	sh_quote_all("sh", globs);
+}
+
+static void test_shell_quote_sh_keeps_newlines_and_control_bytes(void **state)
+{
+	(void)state;
+	sh_quote_all("sh", newlines);
+}
+
+static void test_shell_quote_sh_works_in_bash(void **state)
+{
+	(void)state;
+	sh_quote_all("bash", quotes);
+	sh_quote_all("bash", backslashes);
+	sh_quote_all("bash", dollars);
+	sh_quote_all("bash", globs);
+	sh_quote_all("bash", newlines);
+}
+
+static void test_shell_quote_sh_works_in_zsh(void **state)
+{
+	(void)state;
+	sh_quote_all("zsh", quotes);
+	sh_quote_all("zsh", backslashes);
+	sh_quote_all("zsh", dollars);
+	sh_quote_all("zsh", globs);
+	sh_quote_all("zsh", newlines);
+}
+
+static void test_shell_quote_sh_is_single_quoted(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	shell_quote(SHELL_BASH, "a'b\\c", &b);
+	assert_string_equal(b.data, "'a'\\''b\\c'");
+	buf_reset(&b);
+	shell_quote(SHELL_SH, "", &b);
+	assert_string_equal(b.data, "''");
+	buf_release(&b);
+}
+
+/* ---- fish quoting -------------------------------------------------------- */
+
+static void test_shell_quote_fish_keeps_spaces(void **state)
+{
+	(void)state;
+	fish_quote_all(spaces);
+}
+
+static void test_shell_quote_fish_keeps_single_quotes(void **state)
+{
+	(void)state;
+	fish_quote_all(quotes);
+}
+
+static void test_shell_quote_fish_keeps_backslashes(void **state)
+{
+	(void)state;
+	fish_quote_all(backslashes);
+}
+
+static void test_shell_quote_fish_expands_no_dollar_or_backtick(void **state)
+{
+	(void)state;
+	fish_quote_all(dollars);
+}
+
+static void test_shell_quote_fish_expands_no_globs(void **state)
+{
+	(void)state;
+	fish_quote_all(globs);
+}
+
+static void test_shell_quote_fish_keeps_newlines_and_control_bytes(void **state)
+{
+	(void)state;
+	fish_quote_all(newlines);
+}
+
+static void test_shell_quote_fish_escapes_quote_and_backslash(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	shell_quote(SHELL_FISH, "a'b\\c", &b);
+	assert_string_equal(b.data, "'a\\'b\\\\c'");
+	buf_release(&b);
+}
+
+/* ---- export -------------------------------------------------------------- */
+
+static void test_shell_export_sh_exports_to_children(void **state)
+{
+	static const char *const value = "/opt/it's here/$x`y`\n*";
+	struct buf code = BUF_INIT, out = BUF_INIT;
+	char *argv[] = {"sh", "-c", "eval \"$1\"; sh -c 'printf %s \"$X_Y\"'",
+			"sh", NULL, NULL};
+
+	(void)state;
+	shell_export(SHELL_SH, "X_Y", value, &code);
+	argv[4] = code.data;
+	assert_int_equal(fx_run(argv, &out), 0);
+	assert_string_equal(out.data, value);
+	buf_release(&code);
+	buf_release(&out);
+}
+
+static void test_shell_export_sh_unsets_null_value(void **state)
+{
+	struct buf code = BUF_INIT, out = BUF_INIT;
+	char *argv[] = {
+	    "sh", "-c", "X=1; export X; eval \"$1\"; printf %s \"${X-gone}\"",
+	    "sh", NULL, NULL};
+
+	(void)state;
+	shell_export(SHELL_BASH, "X", NULL, &code);
+	assert_string_equal(code.data, "unset X;\n");
+	argv[4] = code.data;
+	assert_int_equal(fx_run(argv, &out), 0);
+	assert_string_equal(out.data, "gone");
+	buf_release(&code);
+	buf_release(&out);
+}
+
+static void test_shell_export_fish_exports_to_children(void **state)
+{
+	static const char *const value = "it's \\ $x (y) *\n";
+	struct buf code = BUF_INIT, out = BUF_INIT;
+
+	(void)state;
+	if (!have_fish())
+		skip();
+	shell_export(SHELL_FISH, "CUENV_ACTIVE", value, &code);
+	assert_int_equal(
+	    fish_run(code.data, "sh -c 'printf %s \"$CUENV_ACTIVE\"'", &out),
+	    0);
+	assert_string_equal(out.data, value);
+	buf_release(&code);
+	buf_release(&out);
+}
+
+static void test_shell_export_fish_splits_path_variables(void **state)
+{
+	struct buf code = BUF_INIT;
+
+	(void)state;
+	shell_export(SHELL_FISH, "LD_LIBRARY_PATH", "/a b:/c'd::/e", &code);
+	assert_string_equal(code.data, "set -gx LD_LIBRARY_PATH '/a b' "
+				       "'/c\\'d' '' '/e';\n");
+	buf_release(&code);
+}
+
+static void
+test_shell_export_fish_path_list_reaches_children_joined(void **state)
+{
+	static const char *const value = "/a b:/c'd::/e\\f";
+	struct buf code = BUF_INIT, out = BUF_INIT;
+
+	(void)state;
+	if (!have_fish())
+		skip();
+	shell_export(SHELL_FISH, "LD_LIBRARY_PATH", value, &code);
+	assert_int_equal(fish_run(code.data,
+				  "printf '%s|' (count $LD_LIBRARY_PATH)\n"
+				  "sh -c 'printf %s \"$LD_LIBRARY_PATH\"'",
+				  &out),
+			 0);
+	assert_string_equal(out.data, "4|/a b:/c'd::/e\\f");
+	buf_release(&code);
+	buf_release(&out);
+}
+
+static void test_shell_export_fish_keeps_other_values_whole(void **state)
+{
+	struct buf code = BUF_INIT;
+
+	(void)state;
+	shell_export(SHELL_FISH, "CUENV_ACTIVE", "a:b", &code);
+	assert_string_equal(code.data, "set -gx CUENV_ACTIVE 'a:b';\n");
+	buf_reset(&code);
+	shell_export(SHELL_FISH, "X", NULL, &code);
+	assert_string_equal(code.data, "set -e X;\n");
+	buf_release(&code);
+}
+
+static void test_shell_export_skips_invalid_names(void **state)
+{
+	struct buf code = BUF_INIT;
+
+	(void)state;
+	shell_export(SHELL_SH, "A-B", "x", &code);
+	shell_export(SHELL_FISH, "A;rm", "x", &code);
+	shell_export(SHELL_ZSH, "", NULL, &code);
+	assert_string_equal(code.data, "");
+	buf_release(&code);
+}
+
+static void test_shell_apply_emits_every_change(void **state)
+{
+	struct env_change ch[] = {{"A", "1"}, {"B", NULL}};
+	struct env_changes c = {ch, 2};
+	struct buf code = BUF_INIT;
+
+	(void)state;
+	shell_apply(SHELL_SH, &c, &code);
+	assert_string_equal(code.data, "export A='1';\nunset B;\n");
+	buf_release(&code);
+}
+
+/* ---- hook variables ------------------------------------------------------ */
+
+static void test_shell_array_bash_round_trips(void **state)
+{
+	struct strv items = STRV_INIT;
+	struct buf code = BUF_INIT, out = BUF_INIT;
+	char *argv[] = {
+	    "bash", "-c", "eval \"$1\"; printf '%s|' ${#w[@]} \"${w[@]}\"",
+	    "bash", NULL, NULL};
+
+	(void)state;
+	if (!fx_have_program("bash"))
+		skip();
+	strv_push(&items, "/p/it's/.cuenv");
+	strv_push(&items, "/q r/$x/.cuenv");
+	shell_array(SHELL_BASH, "w", &items, &code);
+	argv[4] = code.data;
+	assert_int_equal(fx_run(argv, &out), 0);
+	assert_string_equal(out.data, "2|/p/it's/.cuenv|/q r/$x/.cuenv|");
+	strv_release(&items);
+	buf_release(&code);
+	buf_release(&out);
+}
+
+static void test_shell_array_fish_round_trips(void **state)
+{
+	struct strv items = STRV_INIT;
+	struct buf code = BUF_INIT, out = BUF_INIT;
+
+	(void)state;
+	if (!have_fish())
+		skip();
+	strv_push(&items, "/p/it's/.cuenv");
+	strv_push(&items, "/q r/\\$x/.cuenv");
+	shell_array(SHELL_FISH, "w", &items, &code);
+	assert_int_equal(
+	    fish_run(code.data, "printf '%s|' (count $w) $w", &out), 0);
+	assert_string_equal(out.data, "2|/p/it's/.cuenv|/q r/\\$x/.cuenv|");
+	strv_release(&items);
+	buf_release(&code);
+	buf_release(&out);
+}
+
+static void test_shell_local_sets_unexported_variable(void **state)
+{
+	struct buf code = BUF_INIT, out = BUF_INIT;
+	char *argv[] = {"sh",
+			"-c",
+			"eval \"$1\"; printf %s \"$s\"; "
+			"sh -c 'printf %s \"${s-unset}\"'",
+			"sh",
+			NULL,
+			NULL};
+
+	(void)state;
+	shell_local(SHELL_SH, "s", "/r/run/1.stamp", &code);
+	argv[4] = code.data;
+	assert_int_equal(fx_run(argv, &out), 0);
+	assert_string_equal(out.data, "/r/run/1.stampunset");
+	buf_reset(&code);
+	shell_local(SHELL_FISH, "s", "a'b", &code);
+	assert_string_equal(code.data, "set -g s 'a\\'b';\n");
+	buf_release(&code);
+	buf_release(&out);
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+static void test_shell_name_ok_accepts_identifiers(void **state)
+{
+	(void)state;
+	assert_true(shell_name_ok("PATH"));
+	assert_true(shell_name_ok("_x1"));
+	assert_true(shell_name_ok("__CUENV_STATE"));
+	assert_true(shell_name_ok("a"));
+}
+
+static void test_shell_name_ok_rejects_non_identifiers(void **state)
+{
+	(void)state;
+	assert_false(shell_name_ok(""));
+	assert_false(shell_name_ok("1X"));
+	assert_false(shell_name_ok("A-B"));
+	assert_false(shell_name_ok("A B"));
+	assert_false(shell_name_ok("A=B"));
+	assert_false(shell_name_ok("$A"));
+	assert_false(shell_name_ok("caf\xc3\xa9"));
+	assert_false(shell_name_ok("A;rm"));
+}
+
+static void test_shell_parse_knows_four_shells(void **state)
+{
+	static const char *const names[] = {"bash", "zsh", "fish", "sh"};
+	enum shell sh;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(shell_parse(names[i], &sh), 0);
+		assert_string_equal(shell_name(sh), names[i]);
+	}
+	assert_int_equal(shell_parse("csh", &sh), -1);
+	assert_int_equal(shell_parse("Bash", &sh), -1);
+	assert_int_equal(shell_parse("", &sh), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_shell_quote_sh_keeps_spaces),
+	    cmocka_unit_test(test_shell_quote_sh_keeps_single_quotes),
+	    cmocka_unit_test(test_shell_quote_sh_keeps_backslashes),
+	    cmocka_unit_test(test_shell_quote_sh_expands_no_dollar_or_backtick),
+	    cmocka_unit_test(test_shell_quote_sh_expands_no_globs),
+	    cmocka_unit_test(
+		test_shell_quote_sh_keeps_newlines_and_control_bytes),
+	    cmocka_unit_test(test_shell_quote_sh_works_in_bash),
+	    cmocka_unit_test(test_shell_quote_sh_works_in_zsh),
+	    cmocka_unit_test(test_shell_quote_sh_is_single_quoted),
+	    cmocka_unit_test(test_shell_quote_fish_keeps_spaces),
+	    cmocka_unit_test(test_shell_quote_fish_keeps_single_quotes),
+	    cmocka_unit_test(test_shell_quote_fish_keeps_backslashes),
+	    cmocka_unit_test(
+		test_shell_quote_fish_expands_no_dollar_or_backtick),
+	    cmocka_unit_test(test_shell_quote_fish_expands_no_globs),
+	    cmocka_unit_test(
+		test_shell_quote_fish_keeps_newlines_and_control_bytes),
+	    cmocka_unit_test(test_shell_quote_fish_escapes_quote_and_backslash),
+	    cmocka_unit_test(test_shell_export_sh_exports_to_children),
+	    cmocka_unit_test(test_shell_export_sh_unsets_null_value),
+	    cmocka_unit_test(test_shell_export_fish_exports_to_children),
+	    cmocka_unit_test(test_shell_export_fish_splits_path_variables),
+	    cmocka_unit_test(
+		test_shell_export_fish_path_list_reaches_children_joined),
+	    cmocka_unit_test(test_shell_export_fish_keeps_other_values_whole),
+	    cmocka_unit_test(test_shell_export_skips_invalid_names),
+	    cmocka_unit_test(test_shell_apply_emits_every_change),
+	    cmocka_unit_test(test_shell_array_bash_round_trips),
+	    cmocka_unit_test(test_shell_array_fish_round_trips),
+	    cmocka_unit_test(test_shell_local_sets_unexported_variable),
+	    cmocka_unit_test(test_shell_name_ok_accepts_identifiers),
+	    cmocka_unit_test(test_shell_name_ok_rejects_non_identifiers),
+	    cmocka_unit_test(test_shell_parse_knows_four_shells),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

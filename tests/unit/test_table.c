@@ -1,0 +1,133 @@
+#include "fakes/fixture.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cmd/cmd.h"
+
+/* The source tree, so that the table can be checked against cmd/. */
+#ifndef CUENV_SRCDIR
+#error "build with -DCUENV_SRCDIR='\"/path/to/cuenv\"'"
+#endif
+
+/* cmd/ files that are not subcommands. */
+static const char *const not_commands[] = {"main.c", "table.c", "common.c"};
+
+/* The subcommand names that the files cmd/<name>.c imply. */
+static void command_files(struct strv *names)
+{
+	DIR *d = opendir(CUENV_SRCDIR "/cmd");
+	struct dirent *de;
+
+	if (!d)
+		fail_msg("cannot read %s/cmd", CUENV_SRCDIR);
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		bool skip_it = false;
+
+		if (n < 3 || strcmp(de->d_name + n - 2, ".c"))
+			continue;
+		for (size_t i = 0; i < 3; i++)
+			skip_it |= !strcmp(de->d_name, not_commands[i]);
+		if (!skip_it)
+			strv_push_take(names, strndup(de->d_name, n - 2));
+	}
+	closedir(d);
+}
+
+static void test_table_is_sorted_by_name(void **state)
+{
+	(void)state;
+	assert_true(cuenv_ncmds > 0);
+	for (size_t i = 1; i < cuenv_ncmds; i++)
+		if (strcmp(cuenv_cmds[i - 1]->name, cuenv_cmds[i]->name) >= 0)
+			fail_msg("'%s' comes before '%s'",
+				 cuenv_cmds[i - 1]->name, cuenv_cmds[i]->name);
+}
+
+static void test_table_names_are_unique(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cuenv_ncmds; i++)
+		for (size_t j = i + 1; j < cuenv_ncmds; j++)
+			if (!strcmp(cuenv_cmds[i]->name, cuenv_cmds[j]->name))
+				fail_msg("'%s' is listed twice",
+					 cuenv_cmds[i]->name);
+}
+
+static void test_table_lists_every_command_file(void **state)
+{
+	struct strv names = STRV_INIT;
+
+	(void)state;
+	command_files(&names);
+	assert_true(names.n > 0);
+	for (size_t i = 0; i < names.n; i++) {
+		const struct cuenv_cmd *c = cmd_find(names.v[i]);
+
+		if (!c)
+			fail_msg("cmd/%s.c has no entry in cmd/table.c",
+				 names.v[i]);
+		assert_string_equal(c->name, names.v[i]);
+	}
+	strv_release(&names);
+}
+
+static void test_table_has_no_entry_without_a_file(void **state)
+{
+	struct strv names = STRV_INIT;
+
+	(void)state;
+	command_files(&names);
+	for (size_t i = 0; i < cuenv_ncmds; i++)
+		if (strv_find(&names, cuenv_cmds[i]->name) < 0)
+			fail_msg("'%s' is listed but there is no cmd/%s.c",
+				 cuenv_cmds[i]->name, cuenv_cmds[i]->name);
+	assert_int_equal(cuenv_ncmds, names.n);
+	strv_release(&names);
+}
+
+static void test_table_entries_are_complete(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cuenv_ncmds; i++) {
+		const struct cuenv_cmd *c = cuenv_cmds[i];
+
+		if (!c->summary || !*c->summary || !c->usage || !*c->usage ||
+		    !c->run)
+			fail_msg("'%s' lacks summary, usage or run", c->name);
+		if (strchr(c->summary, '\n'))
+			fail_msg("'%s': the summary is not one line", c->name);
+		if (c->max_args >= 0 && c->max_args < c->min_args)
+			fail_msg("'%s': max_args < min_args", c->name);
+		assert_true(c->min_args >= 0);
+	}
+}
+
+static void test_cmd_find_matches_exact_names_only(void **state)
+{
+	(void)state;
+	assert_ptr_equal(cmd_find(cuenv_cmds[0]->name), cuenv_cmds[0]);
+	assert_null(cmd_find(""));
+	assert_null(cmd_find("vers")); /* no prefix guessing */
+	assert_null(cmd_find("VERSION"));
+	assert_null(cmd_find("nonexistent"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_table_is_sorted_by_name),
+	    cmocka_unit_test(test_table_names_are_unique),
+	    cmocka_unit_test(test_table_lists_every_command_file),
+	    cmocka_unit_test(test_table_has_no_entry_without_a_file),
+	    cmocka_unit_test(test_table_entries_are_complete),
+	    cmocka_unit_test(test_cmd_find_matches_exact_names_only),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
