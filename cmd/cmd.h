@@ -64,7 +64,7 @@ void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Compute the activation for ctx, starting from start (NULL: the process's
- * environment); isolate forces --isolate.
+ * environment); isolate forces --isolate. Its warnings go to stderr.
  */
 int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 		   int isolate, struct activation *a, struct cuenv_err *err);

@@ -81,6 +81,8 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 		start = &own;
 	}
 	rc = activation_compute(ctx->root, ctx->cwd, start, isolate, a, err);
+	for (size_t i = 0; i < a->warnings.n; i++)
+		cmd_warn("%s", a->warnings.v[i]);
 	envmap_release(&own);
 	return rc;
 }
@@ -102,8 +104,6 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 
 	activation_init(&a);
 	rc = cmd_activation(ctx, start, 0, &a, err);
-	for (size_t i = 0; i < a.warnings.n; i++)
-		cmd_warn("%s", a.warnings.v[i]);
 	if (pid > 0) {
 		struct store st;
 		struct cuenv_err e2 = CUENV_ERR_INIT;
@@ -332,22 +332,22 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 	rc = store_list(&ctx->store, kind, list, err);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < list->n; i++) {
-		const struct install *in = list->v[i];
+	/* An exact name wins; then exact versions; then prefixes. */
+	for (int pass = 0; pass < 3 && !hits; pass++) {
+		for (size_t i = 0; i < list->n; i++) {
+			const struct install *in = list->v[i];
+			int match = pass == 0   ? !strcmp(in->name, spec)
+				    : pass == 1 ? !strcmp(in->version, spec)
+						: version_matches_str(in->version,
+								      spec);
 
-		if (strcmp(in->name, spec) &&
-		    !version_matches_str(in->version, spec))
-			continue;
-		if (!strcmp(in->name, spec) || !strcmp(in->version, spec)) {
-			/* an exact name wins over prefixes */
+			if (!match)
+				continue;
 			hit = in;
-			hits = 1;
-			break;
+			hits++;
+			buf_adds(&names, names.len ? ", " : "");
+			buf_adds(&names, in->name);
 		}
-		hit = in;
-		hits++;
-		buf_adds(&names, names.len ? ", " : "");
-		buf_adds(&names, in->name);
 	}
 	if (hits == 1) {
 		*found = hit;

@@ -63,8 +63,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < a.warnings.n; i++)
-		cmd_warn("%s", a.warnings.v[i]);
 	/* Relative to the environment without cuenv: the full set. */
 	env_diff(&a.base, &a.after, &ch);
 	if (!strcmp(format, "json")) {

@@ -40,8 +40,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return rc;
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
-	for (size_t i = 0; !rc && i < a.warnings.n; i++)
-		cmd_warn("%s", a.warnings.v[i]);
 	if (!rc) {
 		fflush(stdout);
 		/* execvp searches the new PATH: the selection's nvcc is found */

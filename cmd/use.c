@@ -53,7 +53,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			return cmd_bad_usage(&cmd_use, err);
 		}
 	}
-	if (!ctx->shell || shell_parse(ctx->shell, &sh)) {
+	if (!ctx->shell || shell_parse(ctx->shell, &sh) || sh == SHELL_SH) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "use: this shell has no cuenv integration, so "
 			   "cuenv cannot change it");

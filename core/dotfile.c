@@ -388,13 +388,21 @@ int dotfile_write(const char *path, const char *text, struct cuenv_err *err)
 	mode_t mode = 0644;
 	size_t len = strlen(text);
 	int fd = -1, rc = CUENV_OK;
+	char *target = NULL;
+
+	/* A .cuenv that links to a shared file: update that file. */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		target = realpath(path, NULL);
+		if (target)
+			path = target;
+	}
 
 	if (!len) {
 		if (unlink(path) && errno != ENOENT)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot remove '%s': %s", path,
 					strerror(errno));
-		return rc;
+		goto out;
 	}
 	if (!stat(path, &st))
 		mode = st.st_mode & 07777;
@@ -434,5 +442,6 @@ fail:
 	unlink(tmp.data);
 out:
 	buf_release(&tmp);
+	free(target);
 	return rc;
 }

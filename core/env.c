@@ -282,6 +282,26 @@ int env_dir_has_cuda_libs(const char *dir, struct buf *example)
 	return found;
 }
 
+static void real_paths(const struct strv *dirs, struct strv *out)
+{
+	for (size_t i = 0; i < dirs->n; i++) {
+		char *r = realpath(dirs->v[i], NULL);
+
+		if (r)
+			strv_push_take(out, r);
+	}
+}
+
+/* Is dir, followed through links, one of the folders in reals? */
+static int same_folder(const struct strv *reals, const char *dir)
+{
+	char *r = realpath(dir, NULL);
+	int same = r && strv_find(reals, r) >= 0;
+
+	free(r);
+	return same;
+}
+
 /*
  * Prepend entries to the list variable name: a user entry equal to one of
  * ours is moved (recorded as R), foreign CUDA dirs are stripped when
@@ -291,7 +311,7 @@ static void apply_list(struct envmap *env, const char *name,
 		       const struct strv *entries, int isolate,
 		       struct strv *warnings, struct buf *state)
 {
-	struct strv list = STRV_INIT, kept = STRV_INIT;
+	struct strv list = STRV_INIT, kept = STRV_INIT, reals = STRV_INIT;
 	const char *cur = envmap_get(env, name);
 	int check_foreign = !strcmp(name, "LD_LIBRARY_PATH");
 
@@ -302,10 +322,13 @@ static void apply_list(struct envmap *env, const char *name,
 	else if (!*cur)
 		buf_printf(state, ";E,%s", name);
 	get_list(env, name, &list);
+	if (check_foreign)
+		real_paths(entries, &reals);
 	for (size_t i = 0; i < list.n; i++) {
 		struct buf ex = BUF_INIT;
 		int ours = strv_find(entries, list.v[i]) >= 0;
 		int foreign = !ours && check_foreign && *list.v[i] &&
+			      !same_folder(&reals, list.v[i]) &&
 			      env_dir_has_cuda_libs(list.v[i], &ex);
 
 		if (ours || (foreign && isolate)) {
@@ -332,6 +355,7 @@ static void apply_list(struct envmap *env, const char *name,
 	set_list(env, name, &kept);
 	strv_release(&list);
 	strv_release(&kept);
+	strv_release(&reals);
 }
 
 static void apply_scalar(struct envmap *env, const char *name,

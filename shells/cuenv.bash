@@ -2,13 +2,11 @@
 #
 # The prompt hook runs no process unless the directory, a selection
 # variable, a watched .cuenv, the global default or the store changed.
-export CUENV_SHELL=bash
-
 cuenv() {
   local __cuenv_out __cuenv_rc
   case "${1-}" in
   use)
-    __cuenv_out="$(@CUENV_BIN@ "$@")" || return $?
+    __cuenv_out="$(CUENV_SHELL=bash @CUENV_BIN@ "$@")" || return $?
     eval "$__cuenv_out"
     __cuenv_mark
     ;;

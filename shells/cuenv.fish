@@ -2,12 +2,10 @@
 #
 # The hook runs no process unless the directory, a selection variable, a
 # watched .cuenv, the global default or the store changed.
-set -gx CUENV_SHELL fish
-
 function cuenv
     switch "$argv[1]"
         case use
-            @CUENV_BIN@ $argv | source
+            CUENV_SHELL=fish @CUENV_BIN@ $argv | source
             set -l rc $pipestatus[1]
             __cuenv_mark
             return $rc

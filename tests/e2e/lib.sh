@@ -1,0 +1,500 @@
+# lib.sh: sourced first by every end-to-end test (POSIX sh).
+#
+#   . "$(dirname "$0")/lib.sh"
+#
+# Sourcing it re-runs the calling test under `env -i` in a fresh sandbox
+# made with `mktemp -d`, and removes the sandbox afterwards:
+#
+#   HOME        $E2E_SANDBOX/home (also the working directory at start)
+#   CUENV_ROOT  $E2E_SANDBOX/root (not the default ~/.cuenv: a test that
+#               wants that unsets it; t0520 does)
+#   PATH        $E2E_SANDBOX/bin (the cuenv under test) then /usr/bin:/bin
+#   TMPDIR      $E2E_SANDBOX/tmp
+#
+# From the outer environment only these get in, under their own names:
+#   CUENV_BIN            the binary under test (absolute path, required)
+#   E2E_HOST_CUDA_HOME   the caller's CUDA_HOME
+#   E2E_HOST_PATH        the caller's PATH (to find the machine's nvcc)
+#   E2E_CACHE            CUENV_E2E_CACHE: where fake libraries are kept
+#                        between tests (run.sh makes one per run)
+#
+# A test passes when it exits 0 and no helper called fail(); exit 77 is a
+# skip. Sanitizer reports fail the test: ASan and LSan write theirs into
+# the sandbox (log_path), UBSan's on stderr are looked for by each check,
+# and both exit with their own status (86, 87).
+
+E2E_SKIP=77
+
+if [ -z "${E2E_SANDBOX-}" ]; then
+	case ${CUENV_BIN-} in
+	/*) ;;
+	*)
+		echo "FAIL: set CUENV_BIN to the absolute path of cuenv" >&2
+		exit 1
+		;;
+	esac
+	if [ ! -x "$CUENV_BIN" ]; then
+		echo "FAIL: CUENV_BIN=$CUENV_BIN is not an executable" >&2
+		exit 1
+	fi
+	_sb=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-e2e.XXXXXX") || exit 1
+	# The physical path: cuenv reports real paths.
+	_sb=$(cd "$_sb" && pwd -P) || exit 1
+	# Removed however the test ends (run.sh's time limit included).
+	trap 'chmod -R u+rwx "$_sb" 2>/dev/null; rm -rf "$_sb"' EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	mkdir -p "$_sb/bin" "$_sb/home" "$_sb/tmp" "$_sb/san" || exit 1
+	ln -s "$CUENV_BIN" "$_sb/bin/cuenv" || exit 1
+	_cache=${CUENV_E2E_CACHE:-$_sb/cache}
+	mkdir -p "$_cache" || exit 1
+	env -i \
+		HOME="$_sb/home" \
+		CUENV_ROOT="$_sb/root" \
+		PATH="$_sb/bin:/usr/bin:/bin" \
+		TMPDIR="$_sb/tmp" \
+		LC_ALL=C \
+		TERM=dumb \
+		E2E_SANDBOX="$_sb" \
+		E2E_CACHE="$_cache" \
+		CUENV_BIN="$CUENV_BIN" \
+		E2E_HOST_CUDA_HOME="${CUDA_HOME-}" \
+		E2E_HOST_PATH="${PATH-}" \
+		ASAN_OPTIONS="exitcode=86:detect_leaks=1:abort_on_error=0:log_path=$_sb/san/asan" \
+		UBSAN_OPTIONS="exitcode=87:print_stacktrace=1:halt_on_error=1" \
+		LSAN_OPTIONS="exitcode=86:log_path=$_sb/san/lsan" \
+		sh "$0" "$@"
+	_rc=$?
+	if [ "$_rc" -ne 0 ] && [ "$_rc" -ne "$E2E_SKIP" ]; then
+		echo "FAIL: the test exited with status $_rc" >&2
+	fi
+	if [ -e "$_sb/.failed" ]; then
+		[ "$_rc" -eq 0 ] || [ "$_rc" -eq "$E2E_SKIP" ] && _rc=1
+	fi
+	for _f in "$_sb"/san/*; do
+		[ -e "$_f" ] || continue
+		echo "FAIL: sanitizer report $_f:" >&2
+		cat "$_f" >&2
+		_rc=1
+	done
+	exit "$_rc"
+fi
+
+# ---- inside the sandbox ----------------------------------------------------
+
+cd "$HOME" || exit 1
+
+# cuenv looks for .cuenv files up to /: one above the sandbox would leak in.
+_d=$E2E_SANDBOX
+while [ "$_d" != / ] && [ -n "$_d" ]; do
+	_d=$(dirname "$_d")
+	if [ -e "$_d/.cuenv" ]; then
+		echo "FAIL: $_d/.cuenv exists above the sandbox; remove it or" \
+			"set TMPDIR elsewhere" >&2
+		exit 1
+	fi
+done
+
+E2E_OUT=$E2E_SANDBOX/.stdout
+E2E_ERR=$E2E_SANDBOX/.stderr
+E2E_RC=0
+
+# fail MSG...: report a failure (the test fails even if it goes on).
+fail() {
+	echo "FAIL: $*" >&2
+	echo "$*" >>"$E2E_SANDBOX/.failed"
+	return 1
+}
+
+# skip MSG...: stop here and report the test as skipped.
+skip() {
+	echo "SKIP: $*"
+	exit "$E2E_SKIP"
+}
+
+# need fish|zsh|bash|jq|cc|GPU: skip unless the prerequisite is there.
+need() {
+	case $1 in
+	GPU)
+		if ! command -v nvidia-smi >/dev/null 2>&1 &&
+			! PATH=$E2E_HOST_PATH command -v nvidia-smi >/dev/null 2>&1; then
+			skip "no GPU: nvidia-smi not found"
+		fi
+		PATH=$PATH:$E2E_HOST_PATH nvidia-smi -L 2>/dev/null |
+			grep -q '^GPU ' || skip "no GPU: nvidia-smi -L lists none"
+		;;
+	*)
+		command -v "$1" >/dev/null 2>&1 ||
+			skip "$1 is not installed (not on /usr/bin:/bin)"
+		;;
+	esac
+}
+
+# Run a command, keeping its stdout, stderr and status for the checks.
+# UBSan reports go to stderr (its log_path is not honoured next to ASan's):
+# one there fails the test even when the status is swallowed (the hooks).
+_capture() {
+	"$@" >"$E2E_OUT" 2>"$E2E_ERR"
+	E2E_RC=$?
+	if grep -q 'runtime error: \|ERROR: [A-Za-z]*Sanitizer' "$E2E_ERR"; then
+		_show "$@"
+		fail "sanitizer report on stderr: $*"
+	fi
+	return 0
+}
+
+_why() {
+	case $1 in
+	126) echo "could not be executed" ;;
+	127) echo "command not found" ;;
+	86) echo "AddressSanitizer/LeakSanitizer error" ;;
+	87) echo "UndefinedBehaviorSanitizer error" ;;
+	*)
+		if [ "$1" -gt 128 ]; then
+			echo "killed by signal $(($1 - 128))"
+		else
+			echo "exit status"
+		fi
+		;;
+	esac
+}
+
+_show() {
+	echo "--- command: $*" >&2
+	echo "--- stdout:" >&2
+	cat "$E2E_OUT" >&2
+	echo "--- stderr:" >&2
+	cat "$E2E_ERR" >&2
+	echo "---" >&2
+}
+
+# A status that means the command crashed or did not run at all.
+_crashed() {
+	[ "$E2E_RC" -ge 126 ] || [ "$E2E_RC" -eq 86 ] || [ "$E2E_RC" -eq 87 ]
+}
+
+# expect_code N cmd...: cmd must exit with status N (126, 127 and signals
+# only when N names them).
+expect_code() {
+	_want=$1
+	shift
+	_capture "$@"
+	[ "$E2E_RC" -eq "$_want" ] && return 0
+	_show "$@"
+	fail "expected exit $_want, got $E2E_RC ($(_why "$E2E_RC")): $*"
+}
+
+# expect_output N EXPECTED cmd...: status N and exactly EXPECTED on stdout
+# (trailing newlines aside).
+expect_output() {
+	_want=$1
+	_exp=$2
+	shift 2
+	_capture "$@"
+	if [ "$E2E_RC" -ne "$_want" ]; then
+		_show "$@"
+		fail "expected exit $_want, got $E2E_RC ($(_why "$E2E_RC")): $*"
+		return 1
+	fi
+	_got=$(cat "$E2E_OUT")
+	[ "$_got" = "$_exp" ] && return 0
+	printf '%s\n' "$_exp" >"$E2E_SANDBOX/.expected"
+	printf '%s\n' "$_got" >"$E2E_SANDBOX/.got"
+	echo "--- command: $*" >&2
+	echo "--- stdout differs (- expected, + actual):" >&2
+	diff -u "$E2E_SANDBOX/.expected" "$E2E_SANDBOX/.got" | tail -n +3 >&2
+	echo "--- stderr:" >&2
+	cat "$E2E_ERR" >&2
+	fail "unexpected output: $*"
+}
+
+# expect_stdout EXPECTED cmd...: exit 0 and exactly EXPECTED on stdout.
+expect_stdout() {
+	_exp=$1
+	shift
+	expect_output 0 "$_exp" "$@"
+}
+
+# expect_stderr_contains TEXT cmd...: TEXT on stderr, and no crash. The
+# status is left in $E2E_RC for a further check.
+expect_stderr_contains() {
+	_text=$1
+	shift
+	_capture "$@"
+	if _crashed; then
+		_show "$@"
+		fail "crashed with $E2E_RC ($(_why "$E2E_RC")): $*"
+		return 1
+	fi
+	grep -qF -e "$_text" "$E2E_ERR" && return 0
+	_show "$@"
+	fail "stderr lacks '$_text': $*"
+}
+
+# Checks on the output of the last expect_* command.
+last_rc_is() {
+	[ "$E2E_RC" -eq "$1" ] && return 0
+	_show "(last command)"
+	fail "expected exit $1, got $E2E_RC"
+}
+stdout_has() {
+	grep -qF -e "$1" "$E2E_OUT" && return 0
+	_show "(last command)"
+	fail "stdout lacks '$1'"
+}
+stdout_lacks() {
+	grep -qF -e "$1" "$E2E_OUT" || return 0
+	_show "(last command)"
+	fail "stdout has '$1'"
+}
+stderr_has() {
+	grep -qF -e "$1" "$E2E_ERR" && return 0
+	_show "(last command)"
+	fail "stderr lacks '$1'"
+}
+stderr_lacks() {
+	grep -qF -e "$1" "$E2E_ERR" || return 0
+	_show "(last command)"
+	fail "stderr has '$1'"
+}
+stdout_empty() {
+	[ ! -s "$E2E_OUT" ] && return 0
+	_show "(last command)"
+	fail "stdout is not empty"
+}
+stderr_empty() {
+	[ ! -s "$E2E_ERR" ] && return 0
+	_show "(last command)"
+	fail "stderr is not empty"
+}
+
+# check MSG cmd...: fail with MSG unless cmd succeeds; for a condition in
+# a chain:  a && check "x is missing" [ -f x ] && b
+check() {
+	_msg=$1
+	shift
+	"$@" && return 0
+	fail "$_msg"
+}
+
+# assert_eq ACTUAL EXPECTED WHAT
+assert_eq() {
+	[ "$1" = "$2" ] && return 0
+	fail "$3: expected '$2', got '$1'"
+}
+
+# file_is FILE EXPECTED: the file's contents, exactly (trailing newlines
+# aside).
+file_is() {
+	if [ ! -f "$1" ]; then
+		fail "$1 does not exist"
+		return 1
+	fi
+	_got=$(cat "$1")
+	[ "$_got" = "$2" ] && return 0
+	printf '%s\n' "$2" >"$E2E_SANDBOX/.expected"
+	printf '%s\n' "$_got" >"$E2E_SANDBOX/.got"
+	diff -u "$E2E_SANDBOX/.expected" "$E2E_SANDBOX/.got" | tail -n +3 >&2
+	fail "$1 differs (- expected, + actual)"
+}
+
+# nothing_named NAME: no file called NAME anywhere in the sandbox (and not
+# in the working directory of the caller either).
+nothing_named() {
+	_found=$(find "$E2E_SANDBOX" -name "$1" 2>/dev/null)
+	[ -z "$_found" ] && return 0
+	fail "found '$1' (something was executed): $_found"
+}
+
+# realdir DIR: the physical path of DIR.
+realdir() {
+	(cd "$1" && pwd -P)
+}
+
+# ---- fake libraries and installs -------------------------------------------
+
+# fake_elf SONAME DEST [STRING]: copy a real ELF shared object, built with
+# -Wl,-soname,SONAME (and holding STRING when given), to DEST. Each kind is
+# built once per run in $E2E_CACHE.
+fake_elf() {
+	_soname=$1
+	_dest=$2
+	_str=${3-}
+	_key=$(printf '%s_%s' "$_soname" "$_str" | tr -c 'A-Za-z0-9._\n-' _)
+	_lib=$E2E_CACHE/$_key.so
+	if [ ! -f "$_lib" ]; then
+		_src=$E2E_SANDBOX/tmp/fake_$$.c
+		{
+			echo "const char cuenv_fake_soname[] = \"$_soname\";"
+			[ -n "$_str" ] &&
+				echo "const char cuenv_fake_needs[] = \"$_str\";"
+			echo "int cuenv_fake_version(void) { return 1; }"
+		} >"$_src" &&
+			cc -shared -fPIC -o "$_lib.tmp.$$" "$_src" \
+				-Wl,-soname,"$_soname" &&
+			mv -f "$_lib.tmp.$$" "$_lib" || {
+			fail "cannot build a fake $_soname with cc"
+			return 1
+		}
+	fi
+	cp "$_lib" "$_dest"
+}
+
+# _vparts VERSION: set _maj _min _pat (missing parts are 0).
+_vparts() {
+	_maj=${1%%.*}
+	_r=${1#"$_maj"}
+	_r=${_r#.}
+	_min=${_r%%.*}
+	_r=${_r#"$_min"}
+	_r=${_r#.}
+	_pat=${_r%%.*}
+	: "${_min:=0}" "${_pat:=0}"
+}
+
+# make_fake_cuda DIR VERSION: a CUDA toolkit in the classic layout, with
+#   bin/nvcc                  a script printing "release X.Y"
+#   lib64/libcudart.so.VERSION  ELF, soname libcudart.so.MAJOR, + links
+#   lib64/libcupti.so.*       ELF, soname libcupti.so.MAJOR (11.x:
+#                             libcupti.so.11.MINOR), + links
+#   include/cuda_runtime_api.h  #define CUDART_VERSION
+#   version.json              {"cuda":{"name":"CUDA SDK","version":...}}
+make_fake_cuda() {
+	_dir=$1
+	_v=$2
+	_vparts "$_v"
+	_cmaj=$_maj
+	_cmin=$_min
+	mkdir -p "$_dir/bin" "$_dir/lib64" "$_dir/include" || return 1
+	cat >"$_dir/bin/nvcc" <<EOF || return 1
+#!/bin/sh
+echo "nvcc: NVIDIA (R) Cuda compiler driver"
+echo "Cuda compilation tools, release $_cmaj.$_cmin, V$_v"
+echo "fake nvcc at \$0"
+EOF
+	chmod 755 "$_dir/bin/nvcc" &&
+		fake_elf "libcudart.so.$_cmaj" "$_dir/lib64/libcudart.so.$_v" &&
+		ln -sf "libcudart.so.$_v" "$_dir/lib64/libcudart.so.$_cmaj" &&
+		ln -sf "libcudart.so.$_cmaj" "$_dir/lib64/libcudart.so" || return 1
+	if [ "$_cmaj" -le 11 ]; then
+		fake_elf "libcupti.so.$_cmaj.$_cmin" \
+			"$_dir/lib64/libcupti.so.$_cmaj.$_cmin" &&
+			ln -sf "libcupti.so.$_cmaj.$_cmin" "$_dir/lib64/libcupti.so" ||
+			return 1
+	else
+		fake_elf "libcupti.so.$_cmaj" "$_dir/lib64/libcupti.so.$_v" &&
+			ln -sf "libcupti.so.$_v" "$_dir/lib64/libcupti.so.$_cmaj" &&
+			ln -sf "libcupti.so.$_cmaj" "$_dir/lib64/libcupti.so" ||
+			return 1
+	fi
+	printf '#define CUDART_VERSION %d\n' $((_cmaj * 1000 + _cmin * 10)) \
+		>"$_dir/include/cuda_runtime_api.h" &&
+		printf '{"cuda":{"name":"CUDA SDK","version":"%s"}}\n' "$_v" \
+			>"$_dir/version.json"
+}
+
+# make_fake_cudnn DIR VERSION CUDA_MAJOR: a cuDNN archive unpacked, with
+# include/cudnn_version.h and lib/libcudnn.so.MAJOR (ELF). Unless DIR's
+# name ends in _cudaMAJOR-archive (which says the CUDA major itself), the
+# library holds the string libcublasLt.so.CUDA_MAJOR, as real ones do.
+make_fake_cudnn() {
+	_dir=$1
+	_v=$2
+	_for=$3
+	_vparts "$_v"
+	mkdir -p "$_dir/include" "$_dir/lib" || return 1
+	printf '#define CUDNN_MAJOR %s\n#define CUDNN_MINOR %s\n#define CUDNN_PATCHLEVEL %s\n' \
+		"$_maj" "$_min" "$_pat" >"$_dir/include/cudnn_version.h" &&
+		echo '#include "cudnn_version.h"' >"$_dir/include/cudnn.h" || return 1
+	case $_dir in
+	*_cuda"$_for"-archive) _needs= ;;
+	*) _needs=libcublasLt.so.$_for ;;
+	esac
+	fake_elf "libcudnn.so.$_maj" "$_dir/lib/libcudnn.so.$_maj" "$_needs" &&
+		ln -sf "libcudnn.so.$_maj" "$_dir/lib/libcudnn.so"
+}
+
+# make_installed_cuda VERSION: a toolkit that cuenv itself installed (files
+# in the store, receipt written last), as `cuenv install` leaves it.
+make_installed_cuda() {
+	_vdir=$CUENV_ROOT/versions/cuda/$1
+	_vparts "$1"
+	make_fake_cuda "$_vdir" "$1" &&
+		cat >"$_vdir/.cuenv-receipt" <<EOF
+{
+  "schema": 1,
+  "kind": "cuda",
+  "version": "$1",
+  "cuda_major": $_maj,
+  "registered": false,
+  "bin": ["bin"],
+  "lib": ["lib64"],
+  "include": ["include"],
+  "cupti": ["lib64"]
+}
+EOF
+}
+
+# ---- shells ----------------------------------------------------------------
+
+# hook_session bash|zsh|fish: run the shell as a user would at a prompt,
+# with no start-up files, reading the script on stdin line by line. bash
+# and zsh run their prompt hooks (PROMPT_COMMAND, precmd) before each line;
+# fish runs its PWD handlers at each cd, and `emit fish_prompt` stands for
+# a prompt. The script loads the integration itself.
+hook_session() {
+	case $1 in
+	bash) bash --norc --noprofile -i ;;
+	zsh) zsh -f -i ;;
+	fish) fish --no-config ;;
+	*)
+		fail "hook_session: unknown shell $1"
+		return 1
+		;;
+	esac
+}
+
+# Fail on an error from cuenv in the last session's stderr.
+no_cuenv_errors() {
+	if grep -q 'cuenv: error\|cuenv: warning' "$E2E_ERR"; then
+		grep "cuenv: " "$E2E_ERR" | head -n 5 >&2
+		fail "cuenv reported errors or warnings"
+		return 1
+	fi
+}
+
+# ---- the machine's own CUDA toolkit ----------------------------------------
+
+_has_cudart() {
+	for _l in "$1"/lib64/libcudart.so* "$1"/lib/libcudart.so* \
+		"$1"/targets/*/lib/libcudart.so*; do
+		[ -e "$_l" ] && return 0
+	done
+	return 1
+}
+
+# need_real_cuda: set REAL_CUDA to the physical path of this machine's
+# toolkit, found as a user's set-up says: CUDA_HOME, the /usr/local/cuda
+# link, then the nvcc on PATH (possibly a wrapper script: `nvcc --dryrun`
+# names the real toolkit on its TOP= line). Skip when there is none.
+need_real_cuda() {
+	REAL_CUDA=
+	for _c in "$E2E_HOST_CUDA_HOME" /usr/local/cuda; do
+		if [ -n "$_c" ] && [ -d "$_c" ] && _has_cudart "$_c"; then
+			REAL_CUDA=$(realdir "$_c")
+			return 0
+		fi
+	done
+	_nvcc=$(PATH=$E2E_HOST_PATH command -v nvcc 2>/dev/null)
+	if [ -n "$_nvcc" ]; then
+		_top=$("$_nvcc" --dryrun -x cu /dev/null 2>&1 |
+			sed -n 's/^#\$ TOP=//p' | head -n 1)
+		if [ -n "$_top" ] && [ -d "$_top" ] && _has_cudart "$_top"; then
+			REAL_CUDA=$(realdir "$_top")
+			return 0
+		fi
+	fi
+	skip "no CUDA toolkit on this machine (looked at CUDA_HOME," \
+		"/usr/local/cuda and the nvcc on PATH)"
+}

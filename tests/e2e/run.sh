@@ -1,0 +1,85 @@
+#!/bin/sh
+# Run the end-to-end tests: every tests/e2e/t[0-9]*.sh, in order, each in
+# its own sandbox (see lib.sh) and under a time limit.
+#
+#   CUENV_BIN=/abs/path/cuenv sh tests/e2e/run.sh
+#
+#   CUENV_E2E_FILTER   run only the tests whose file name contains it
+#   CUENV_E2E_TIMEOUT  seconds allowed per test (default 60)
+#   CUENV_E2E_VERBOSE  1: show every test's output, not only failures'
+#
+# Ends with "e2e: N passed, N failed, N skipped"; exits 1 on any failure.
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+
+case ${CUENV_BIN-} in
+/*) ;;
+*)
+	echo "run.sh: set CUENV_BIN to the absolute path of the cuenv binary" >&2
+	exit 2
+	;;
+esac
+if [ ! -x "$CUENV_BIN" ]; then
+	echo "run.sh: $CUENV_BIN is not executable" >&2
+	exit 2
+fi
+
+limit=${CUENV_E2E_TIMEOUT:-60}
+work=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-e2e-run.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+mkdir "$work/cache" || exit 2
+CUENV_E2E_CACHE=$work/cache
+export CUENV_BIN CUENV_E2E_CACHE
+
+passed=0
+failed=0
+skipped=0
+failures=
+start=$(date +%s)
+
+for t in "$here"/t[0-9]*.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	case $name in
+	*"${CUENV_E2E_FILTER-}"*) ;;
+	*) continue ;;
+	esac
+	log=$work/$name.log
+	t0=$(date +%s)
+	timeout -k 5 "$limit" sh "$t" >"$log" 2>&1 </dev/null
+	rc=$?
+	secs=$(($(date +%s) - t0))
+	case $rc in
+	0)
+		passed=$((passed + 1))
+		echo "PASS  $name (${secs}s)"
+		[ "${CUENV_E2E_VERBOSE-}" = 1 ] && sed 's/^/    /' "$log"
+		;;
+	77)
+		skipped=$((skipped + 1))
+		why=$(sed -n 's/^SKIP: //p' "$log" | head -n 1)
+		echo "SKIP  $name: ${why:-no reason given}"
+		;;
+	*)
+		failed=$((failed + 1))
+		failures="$failures $name"
+		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+			echo "FAIL  $name: timed out after ${limit}s"
+		else
+			echo "FAIL  $name (exit $rc)"
+		fi
+		sed 's/^/    | /' "$log"
+		;;
+	esac
+done
+
+total=$(($(date +%s) - start))
+[ -n "$failures" ] && echo "failed:$failures"
+echo "(${total}s)"
+if [ $((passed + failed + skipped)) -eq 0 ]; then
+	echo "run.sh: no test matched '${CUENV_E2E_FILTER-}'" >&2
+	failures=none
+fi
+echo "e2e: $passed passed, $failed failed, $skipped skipped"
+[ -z "$failures" ]

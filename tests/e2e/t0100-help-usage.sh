@@ -1,0 +1,45 @@
+#!/bin/sh
+# cuenv help, --help, -h, no arguments, COMMAND --help and --version.
+. "$(dirname "$0")/lib.sh"
+
+cmds="add env exec global help init local remove uninstall use version versions which"
+
+check_cmd_help() {
+	for c in $cmds; do
+		expect_code 0 cuenv "$c" --help &&
+			head -n 1 "$E2E_OUT" >"$E2E_SANDBOX/first" &&
+			check "cuenv $c --help: first line is not 'usage: cuenv $c ...'" \
+				grep -q "^usage: cuenv $c\( \|$\)" "$E2E_SANDBOX/first" &&
+			stderr_empty || return 1
+		cp "$E2E_OUT" "$E2E_SANDBOX/cmd-help" &&
+			expect_stdout "$(cat "$E2E_SANDBOX/cmd-help")" cuenv help "$c" &&
+			expect_stdout "$(cat "$E2E_SANDBOX/cmd-help")" cuenv "$c" -h ||
+			return 1
+	done
+}
+
+expect_code 0 cuenv help &&
+	stderr_empty &&
+	check "cuenv help does not start with its usage line" \
+		grep -qx 'usage: cuenv COMMAND \[ARGS\]' "$E2E_OUT" &&
+	for c in $cmds; do
+		check "cuenv help does not list $c" grep -q "^  $c  *[a-z]" "$E2E_OUT"
+	done &&
+	stdout_lacks "  export " &&
+	top=$(cat "$E2E_OUT") &&
+	expect_stdout "$top" cuenv --help &&
+	expect_stdout "$top" cuenv -h &&
+	expect_stdout "$top" cuenv &&
+	check_cmd_help &&
+	expect_code 0 cuenv --version &&
+	check "cuenv --version: '$(cat "$E2E_OUT")'" grep -Eq '^cuenv [0-9]+\.[0-9]+\.[0-9]+( \([0-9a-f]+\))?$' "$E2E_OUT" &&
+	expect_stdout "$(cat "$E2E_OUT")" cuenv -V &&
+	expect_code 2 cuenv help bogus &&
+	stderr_has "'bogus' is not a cuenv command" &&
+	stdout_empty &&
+	expect_code 2 cuenv help add remove &&
+	stderr_has "too many arguments" &&
+	# --help needs neither HOME nor a store
+	expect_code 0 env -u HOME -u CUENV_ROOT cuenv versions --help &&
+	stdout_has "usage: cuenv versions" &&
+	check "--help created $CUENV_ROOT" [ ! -e "$CUENV_ROOT" ]
