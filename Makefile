@@ -28,6 +28,18 @@ PKGS := jansson
 PKGS_ALL := jansson libcurl openssl libarchive
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_ALL))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
+# The prompt hook runs this binary at every change of directory, and the
+# dynamic loader was most of its cost: it is linked as a static PIE (ASLR
+# kept) where libc.a and libjansson.a exist, which Debian's -dev packages
+# ship. STATIC=0 links it dynamically; sanitizer builds always do.
+STATIC ?= 1
+JANSSON_A := $(wildcard $(shell $(PKG_CONFIG) --variable=libdir jansson)/libjansson.a)
+ifeq ($(STATIC)$(SANITIZE),1)
+ifneq ($(JANSSON_A),)
+CUENV_LIBS := -static-pie $(JANSSON_A)
+endif
+endif
+CUENV_LIBS ?= $(PKG_LIBS)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -76,9 +88,9 @@ all: cuenv
 cuenv: $(BUILD)/cuenv
 	$(Q)cp $< $@
 
-$(BUILD)/cuenv: $(CMD_OBJ) $(LIB)
+$(BUILD)/cuenv: $(CMD_OBJ) $(LIB) $(BUILD)/flags
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(ALL_LDFLAGS) $(CUENV_LIBS)
 
 $(LIB): $(CORE_OBJ)
 	@echo "  AR      $@"
@@ -87,8 +99,8 @@ $(LIB): $(CORE_OBJ)
 # Changed options force a rebuild.
 $(BUILD)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(VERSION_STRING)' | \
-		cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(VERSION_STRING)' > $@
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(CUENV_LIBS) $(VERSION_STRING)' | \
+		cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(CUENV_LIBS) $(VERSION_STRING)' > $@
 FORCE:
 
 $(BUILD)/core/%.o: core/%.c $(BUILD)/flags

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -42,6 +44,29 @@ static char *logical_cwd(void)
 	return getcwd(NULL, 0);
 }
 
+/* This binary's path: one readlink, not realpath's walk of every link. */
+static char *self_exe(void)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t size = 256;; size *= 2) {
+		ssize_t n;
+
+		buf_reset(&b);
+		buf_grow(&b, size);
+		n = readlink("/proc/self/exe", b.data, size);
+		if (n < 0) {
+			buf_release(&b);
+			return NULL;
+		}
+		if ((size_t)n < size) {
+			b.len = (size_t)n;
+			b.data[n] = '\0';
+			return buf_detach(&b);
+		}
+	}
+}
+
 static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		     char **exe, struct cuenv_err *err)
 {
@@ -70,7 +95,7 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "cannot find the working directory: %s",
 				  strerror(errno));
-	*exe = realpath("/proc/self/exe", NULL);
+	*exe = self_exe();
 	ctx->root = root->data;
 	ctx->cwd = *cwd;
 	ctx->exe = *exe ? *exe : "cuenv";
@@ -122,6 +147,12 @@ int main(int argc, char **argv)
 	int rc;
 
 	ctx.store.lock_fd = -1;
+	/*
+	 * cuenv's JSON is its own receipts: no hash flooding to fear, so
+	 * spare every run (the prompt hook's too) jansson's read of
+	 * /dev/urandom for a seed.
+	 */
+	json_object_seed(1);
 	if (argc < 2) {
 		cmd = &cmd_help;
 	} else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
