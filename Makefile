@@ -70,7 +70,7 @@ endif
 CORE := buf err xalloc version dotfile store detect select env shell activate
 CMDS := main table common add env exec export global help init local remove \
 	uninstall use version versions which
-SHELLS := shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
+SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
@@ -118,7 +118,8 @@ $(BUILD)/embed: tools/embed.c
 	$(Q)$(CC) -O1 -o $@ $<
 
 $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
-	$(Q)$(BUILD)/embed $@ embedded_cuenv_bash=shells/cuenv.bash \
+	$(Q)$(BUILD)/embed $@ embedded_cuenv_sh=shells/cuenv.sh \
+		embedded_cuenv_bash=shells/cuenv.bash \
 		embedded_cuenv_zsh=shells/cuenv.zsh \
 		embedded_cuenv_fish=shells/cuenv.fish
 

@@ -103,6 +103,7 @@ int cmd_check_version(const char *what, const char *v, int allow_system,
 		      struct cuenv_err *err);
 
 /* Shell snippets embedded at build time (build/shells.c). */
+extern const char embedded_cuenv_sh[]; /* bash and zsh share it */
 extern const char embedded_cuenv_bash[];
 extern const char embedded_cuenv_zsh[];
 extern const char embedded_cuenv_fish[];

@@ -18,10 +18,31 @@ static const char usage[] =
 	"The hook starts no process at a prompt where neither the directory,\n"
 	"a .cuenv file, the global default nor the store changed.\n";
 
+/* Append tmpl with @CUENV_BIN@ and @CUENV_SHELL@ filled in. */
+static void fill(struct buf *out, const char *tmpl, const char *bin,
+		 const char *shell)
+{
+	const char *p = tmpl, *at;
+
+	while ((at = strchr(p, '@'))) {
+		buf_add(out, p, (size_t)(at - p));
+		if (!strncmp(at, "@CUENV_BIN@", 11)) {
+			buf_adds(out, bin);
+			p = at + 11;
+		} else if (!strncmp(at, "@CUENV_SHELL@", 13)) {
+			buf_adds(out, shell);
+			p = at + 13;
+		} else {
+			buf_addc(out, '@');
+			p = at + 1;
+		}
+	}
+	buf_adds(out, p);
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	const char *tmpl, *p, *at;
 	struct buf out = BUF_INIT, bin = BUF_INIT;
 	enum shell sh;
 	int rc;
@@ -36,15 +57,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			   argv[optind]);
 		return cuenv_hint(err, "shells: bash, zsh, fish");
 	}
-	tmpl = sh == SHELL_BASH	 ? embedded_cuenv_bash
-	       : sh == SHELL_ZSH ? embedded_cuenv_zsh
-				 : embedded_cuenv_fish;
 	shell_quote(sh, ctx->exe, &bin);
-	for (p = tmpl; (at = strstr(p, "@CUENV_BIN@")); p = at + 11) {
-		buf_add(&out, p, (size_t)(at - p));
-		buf_add(&out, bin.data, bin.len);
-	}
-	buf_adds(&out, p);
+	if (sh != SHELL_FISH)
+		fill(&out, embedded_cuenv_sh, bin.data, shell_name(sh));
+	fill(&out,
+	     sh == SHELL_BASH	? embedded_cuenv_bash
+	     : sh == SHELL_ZSH	? embedded_cuenv_zsh
+				: embedded_cuenv_fish,
+	     bin.data, shell_name(sh));
 	fwrite(out.data, 1, out.len, stdout);
 	buf_release(&out);
 	buf_release(&bin);
