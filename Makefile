@@ -28,6 +28,8 @@ PKGS := jansson
 PKGS_ALL := jansson libcurl openssl libarchive
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_ALL))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
+# cuenv-net (install, list-remote, update, gc) and the tests link them all.
+PKG_LIBS_ALL := $(shell $(PKG_CONFIG) --libs $(PKGS_ALL))
 # The prompt hook runs this binary at every change of directory, and the
 # dynamic loader was most of its cost: it is linked as a static PIE (ASLR
 # kept) where libc.a and libjansson.a exist, which Debian's -dev packages
@@ -67,16 +69,20 @@ else
 Q := @
 endif
 
-CORE := buf err xalloc version dotfile store detect select env shell activate
+# Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
+# OpenSSL and libarchive and only cuenv-net links it.
+CORE := buf err xalloc version dotfile store detect select env shell activate \
+	catalog
+NET_CORE := digest_openssl fetch_curl
 CMDS := main table common add env exec export global help init local remove \
 	uninstall use version versions which
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 
-CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o)
+CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
 LIB := $(BUILD)/libcuenv.a
 
-UNIT := $(CORE:%=test_%) test_table
+UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all test unit e2e install uninstall clean format lint compdb fuzz bench demo
@@ -134,8 +140,8 @@ test: unit e2e
 FAKES := fixture
 FAKE_OBJ := $(FAKES:%=$(BUILD)/tests/fakes/%.o)
 TABLE_OBJ := $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ))
-TEST_CFLAGS := $(ALL_CFLAGS) -DCUENV_TESTING $(CMOCKA_CFLAGS)
-TEST_LIBS := $(FAKE_OBJ) $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+TEST_CFLAGS := $(ALL_CFLAGS) -DCUENV_TESTING -DCUENV_SRCDIR='"$(CURDIR)"' $(CMOCKA_CFLAGS)
+TEST_LIBS := $(FAKE_OBJ) $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS_ALL) $(CMOCKA_LIBS)
 
 $(BUILD)/tests/fakes/%.o: tests/unit/fakes/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
@@ -152,7 +158,7 @@ $(BUILD)/tests/test_table: tests/unit/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
 		$(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(TEST_CFLAGS) -DCUENV_SRCDIR='"$(CURDIR)"' -o $@ $< \
+	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< \
 		$(TABLE_OBJ) $(TEST_LIBS)
 
 unit: $(UNIT_BIN)
@@ -168,7 +174,7 @@ e2e: $(BUILD)/cuenv
 # core carries the fuzzer's coverage instrumentation. Crashes land in
 # $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_dotfile FILE`.
 FUZZ := $(BUILDROOT)/fuzz
-FUZZ_SRC := $(CORE:%=core/%.c)
+FUZZ_SRC := $(CORE:%=core/%.c) $(NET_CORE:%=core/%.c)
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
@@ -182,7 +188,7 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) \
-		$(PKG_LIBS)
+		$(PKG_LIBS_ALL)
 
 fuzz: $(FUZZ)/fuzz_dotfile
 	@mkdir -p $(FUZZ)/corpus-dotfile $(FUZZ)/artifacts

@@ -134,7 +134,7 @@ static void add_dir(struct strv *dirs, struct strv *reals, const char *dir)
 	strv_push(dirs, dir);
 }
 
-static void scan_layout(const char *prefix, struct install *in)
+void detect_layout(const char *prefix, struct install *in)
 {
 	struct strv reals = STRV_INIT;
 	struct buf sub = BUF_INIT, d = BUF_INIT;
@@ -472,7 +472,7 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 		goto out;
 	cuda->prefix = prefix;
 	cuda->registered = true;
-	scan_layout(prefix, cuda);
+	detect_layout(prefix, cuda);
 	scan_dist_info(prefix, &cuda->notes);
 	if (!find_lib(cuda, "libcudart.so", &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
@@ -699,7 +699,7 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 
 	in->prefix = xstrdup(prefix);
 	in->registered = true;
-	scan_layout(prefix, in);
+	detect_layout(prefix, in);
 	strv_release(&in->cupti);
 	/*
 	 * Inside a toolkit or a site-packages/nvidia tree, keep only the

@@ -40,6 +40,13 @@ int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
 		 struct install *cudnn, struct cuenv_err *err);
 
 /*
+ * Fill in's bin, lib, include and cupti folders from what is under prefix
+ * (the layouts listed above), each folder once even when reached twice
+ * through links.
+ */
+void detect_layout(const char *prefix, struct install *in);
+
+/*
  * The CUDA major named by a CUDA library soname inside the file at path
  * ("libcublasLt.so.12", "libcudart.so.11.0", "libnvrtc.so.13"), or 0.
  */

@@ -37,6 +37,7 @@ void install_release(struct install *in)
 	strv_release(&in->include);
 	strv_release(&in->cupti);
 	strv_release(&in->notes);
+	strv_release(&in->sources);
 	install_init(in, in->kind);
 }
 
@@ -293,6 +294,18 @@ int store_read_receipt(const char *dir, struct install *in,
 				path.data);
 		goto out;
 	}
+	json_t *srcs = json_object_get(j, "sources"), *sv;
+	size_t si;
+	json_array_foreach(srcs, si, sv) {
+		const char *n = NULL, *h = NULL, *u = NULL;
+		struct buf line = BUF_INIT;
+
+		if (json_unpack(sv, "{s:s, s:s, s:s}", "name", &n, "sha256", &h,
+				"url", &u))
+			continue;
+		buf_printf(&line, "%s %s %s", n, h, u);
+		strv_push_take(&in->sources, buf_detach(&line));
+	}
 	json_t *notes = json_object_get(j, "components");
 	const char *k;
 	json_t *v;
@@ -411,6 +424,28 @@ static int write_receipt(const char *dir, const struct install *in,
 		free(k);
 	}
 	json_object_set_new(j, "components", comp);
+	if (in->sources.n) {
+		json_t *src = json_array();
+
+		for (size_t i = 0; i < in->sources.n; i++) {
+			char *f[3] = { NULL };
+			char *copy = xstrdup(in->sources.v[i]), *s = copy;
+
+			for (int k = 0; k < 3 && s; k++) {
+				f[k] = s;
+				s = k < 2 ? strchr(s, ' ') : NULL;
+				if (s)
+					*s++ = '\0';
+			}
+			if (f[2])
+				json_array_append_new(
+					src, json_pack("{s:s, s:s, s:s}", "name",
+						       f[0], "sha256", f[1],
+						       "url", f[2]));
+			free(copy);
+		}
+		json_object_set_new(j, "sources", src);
+	}
 	buf_path(&path, dir, RECEIPT_NAME);
 	if (json_dump_file(j, path.data, JSON_INDENT(2) | JSON_SORT_KEYS))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
@@ -420,10 +455,10 @@ static int write_receipt(const char *dir, const struct install *in,
 	return rc;
 }
 
-int store_register(struct store *st, struct install *in,
-		   struct cuenv_err *err)
+int store_commit(struct store *st, struct install *in, const char *staged,
+		 struct cuenv_err *err)
 {
-	struct buf stage = BUF_INIT, dest = BUF_INIT;
+	struct buf dest = BUF_INIT;
 	int rc;
 
 	free(in->name);
@@ -436,18 +471,8 @@ int store_register(struct store *st, struct install *in,
 	if (rc)
 		goto out;
 	buf_path(&dest, dest.data, in->name);
-	buf_path(&stage, st->root, ".staging");
-	rc = mkdir_p(stage.data, err);
-	if (rc)
-		goto out;
-	buf_adds(&stage, "/register-XXXXXX");
-	if (!mkdtemp(stage.data)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				stage.data, strerror(errno));
-		goto out;
-	}
-	rc = write_receipt(stage.data, in, err);
-	if (!rc && rename(stage.data, dest.data)) {
+	rc = write_receipt(staged, in, err);
+	if (!rc && rename(staged, dest.data)) {
 		if (errno == EEXIST || errno == ENOTEMPTY)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"%s %s is already in the store (%s)",
@@ -458,20 +483,44 @@ int store_register(struct store *st, struct install *in,
 					"cannot create '%s': %s", dest.data,
 					strerror(errno));
 	}
-	if (rc) {
-		struct buf r = BUF_INIT;
+	if (rc)
+		goto out;
+	free(in->dir);
+	in->dir = buf_detach(&dest);
+	if (!in->registered) {
+		free(in->prefix);
+		in->prefix = xstrdup(in->dir);
+	}
+out:
+	buf_release(&dest);
+	return rc;
+}
 
+int store_register(struct store *st, struct install *in,
+		   struct cuenv_err *err)
+{
+	struct buf stage = BUF_INIT, r = BUF_INIT;
+	int rc;
+
+	buf_path(&stage, st->root, ".staging");
+	rc = mkdir_p(stage.data, err);
+	if (rc)
+		goto out;
+	buf_adds(&stage, "/register-XXXXXX");
+	if (!mkdtemp(stage.data)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				stage.data, strerror(errno));
+		goto out;
+	}
+	rc = store_commit(st, in, stage.data, err);
+	if (rc) {
 		buf_path(&r, stage.data, RECEIPT_NAME);
 		unlink(r.data);
 		rmdir(stage.data);
-		buf_release(&r);
-		goto out;
 	}
-	free(in->dir);
-	in->dir = buf_detach(&dest);
 out:
 	buf_release(&stage);
-	buf_release(&dest);
+	buf_release(&r);
 	return rc;
 }
 

@@ -47,6 +47,7 @@ struct install {
 	struct strv cupti;    /* lib directories that hold libcupti */
 	char *cupti_version;  /* "13.0.85", "11.2", or NULL */
 	struct strv notes;    /* "name version" of components, informational */
+	struct strv sources;  /* installed: "name sha256 url" of each archive */
 };
 
 struct install_list {
@@ -105,6 +106,15 @@ int store_read_receipt(const char *dir, struct install *in,
  */
 int store_register(struct store *st, struct install *in,
 		   struct cuenv_err *err);
+
+/*
+ * Move the folder staged (which holds an installed version's files, on
+ * the store's file system) into place as versions/<kind>/<name>, writing
+ * in's receipt into it first. Fills in->name, in->dir and in->prefix.
+ * Fails with CUENV_E_STORE when the name is taken.
+ */
+int store_commit(struct store *st, struct install *in, const char *staged,
+		 struct cuenv_err *err);
 
 /*
  * Take the version directory out of the store: renamed into .staging

@@ -1,0 +1,475 @@
+#include "catalog.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include <jansson.h>
+
+#include "dotfile.h"
+#include "digest.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* Catalogue files are small; anything larger is not one of ours. */
+#define CATALOG_MAX_BYTES (16 << 20)
+
+static void part_release(struct part *p)
+{
+	free(p->name);
+	free(p->version);
+	free(p->url);
+	free(p->sha256);
+}
+
+static void release_free(struct release *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nparts; i++)
+		part_release(&r->parts[i]);
+	free(r->parts);
+	free(r->version);
+	free(r->origin);
+	free(r);
+}
+
+void catalog_release(struct catalog *cat)
+{
+	for (size_t i = 0; i < cat->n; i++)
+		release_free(cat->v[i]);
+	free(cat->v);
+	cat->v = NULL;
+	cat->n = 0;
+}
+
+const char *catalog_platform(void)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return "linux-x86_64";
+	if (!strcmp(u.machine, "aarch64"))
+		return "linux-sbsa";
+	if (!strcmp(u.machine, "ppc64le"))
+		return "linux-ppc64le";
+	return "linux-x86_64";
+}
+
+const char *source_name(enum source_kind s)
+{
+	static const char *const names[] = { "redist", "runfile", "tarball",
+					     "pypi" };
+
+	return names[s];
+}
+
+int source_parse(const char *s, enum source_kind *out)
+{
+	for (int i = 0; i <= SRC_PYPI; i++) {
+		if (!strcmp(s, source_name((enum source_kind)i))) {
+			*out = (enum source_kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static struct release *release_new(enum kit_kind kind, enum source_kind src,
+				   const char *version, unsigned major,
+				   const char *origin)
+{
+	struct release *r = xcalloc(1, sizeof(*r));
+
+	r->kind = kind;
+	r->source = src;
+	r->version = xstrdup(version);
+	r->cuda_major = major;
+	r->origin = xstrdup(origin);
+	return r;
+}
+
+static void add_part(struct release *r, const char *name, const char *version,
+		     const char *url, const char *sha, uint64_t size)
+{
+	struct part *p;
+
+	r->parts = xrealloc(r->parts, (r->nparts + 1) * sizeof(*r->parts));
+	p = &r->parts[r->nparts++];
+	p->name = xstrdup(name);
+	p->version = xstrdup(version);
+	p->url = xstrdup(url);
+	p->sha256 = xstrdup(sha);
+	p->size = size;
+}
+
+static void push(struct catalog *cat, struct release *r)
+{
+	cat->v = xrealloc(cat->v, (cat->n + 1) * sizeof(*cat->v));
+	cat->v[cat->n++] = r;
+}
+
+static int bad(struct cuenv_err *err, const char *name, const char *what,
+	       const char *key)
+{
+	struct buf shown = BUF_INIT;
+
+	buf_add_display(&shown, key ? key : "", 80);
+	cuenv_fail(err, CUENV_E_MANIFEST, "bad catalogue file '%s': %s%s%s%s",
+		   name, what, key ? " '" : "", shown.data, key ? "'" : "");
+	buf_release(&shown);
+	return err->rc;
+}
+
+/* "12.4.1" -> 12 */
+static unsigned major_of(const char *v)
+{
+	struct version pv;
+
+	return version_parse(v, &pv) ? 0 : (unsigned)pv.part[0];
+}
+
+/* A relative_path must stay on NVIDIA's redist tree. */
+static int relpath_ok(const char *p)
+{
+	return p[0] && p[0] != '/' && !strstr(p, "..") && !strchr(p, '\\') &&
+	       strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._-+/") == strlen(p);
+}
+
+/*
+ * One platform entry {relative_path, sha256, size}: check it and add it
+ * to r as a part.
+ */
+static int read_entry(struct release *r, const char *name, const char *pkg,
+		      const char *pkgver, json_t *entry, const char *base,
+		      struct cuenv_err *err)
+{
+	const char *rel = json_string_value(json_object_get(entry, "relative_path"));
+	const char *sha = json_string_value(json_object_get(entry, "sha256"));
+	const char *size = json_string_value(json_object_get(entry, "size"));
+	struct buf url = BUF_INIT;
+	char *end;
+	unsigned long long n = 0;
+
+	if (!rel || !relpath_ok(rel))
+		return bad(err, name, "bad relative_path for", pkg);
+	if (!sha || !digest_hex_valid(sha))
+		return bad(err, name, "bad sha256 for", pkg);
+	if (size) {
+		errno = 0;
+		n = strtoull(size, &end, 10);
+		if (errno || *end || !*size)
+			return bad(err, name, "bad size for", pkg);
+	}
+	buf_printf(&url, "%s/%s", base, rel);
+	add_part(r, pkg, pkgver, url.data, sha, n);
+	buf_release(&url);
+	return CUENV_OK;
+}
+
+int catalog_parse_redist(struct catalog *cat, const char *name,
+			 const char *json, size_t len, const char *platform,
+			 const char *hint_product, const char *hint_label,
+			 struct cuenv_err *err)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+	const char *product, *label, *key;
+	struct release *r = NULL;
+	json_t *pkg;
+	int rc = CUENV_OK;
+
+	if (!j) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"bad catalogue file '%s': %s (line %d)", name,
+				jerr.text, jerr.line);
+		goto out;
+	}
+	product = json_string_value(json_object_get(j, "release_product"));
+	label = json_string_value(json_object_get(j, "release_label"));
+	if (!product)
+		product = hint_product;
+	if (!label)
+		label = hint_label;
+	if (!json_is_object(j) || !product || !label ||
+	    !version_is_valid(label)) {
+		rc = bad(err, name, "no valid release_label/release_product",
+			 NULL);
+		goto out;
+	}
+
+	if (!strcmp(product, "cuda")) {
+		r = release_new(KIT_CUDA, SRC_REDIST, label, major_of(label),
+				name);
+		json_object_foreach(j, key, pkg) {
+			const char *v;
+			json_t *e;
+
+			if (!json_is_object(pkg))
+				continue; /* release_date and friends */
+			v = json_string_value(json_object_get(pkg, "version"));
+			e = json_object_get(pkg, platform);
+			/* Entries split by CUDA variant (cuda_compat) skipped */
+			if (!v || !json_is_object(e) ||
+			    !json_object_get(e, "relative_path"))
+				continue;
+			rc = read_entry(r, name, key, v, e,
+					NVIDIA_BASE "/compute/cuda/redist",
+					err);
+			if (rc)
+				goto out;
+		}
+		if (!release_part(r, "cuda_cudart")) {
+			rc = bad(err, name, "no cuda_cudart for", platform);
+			goto out;
+		}
+		push(cat, r);
+		r = NULL;
+	} else if (!strcmp(product, "cudnn")) {
+		json_t *cudnn = json_object_get(j, "cudnn"), *plat, *e;
+		const char *v = json_string_value(json_object_get(cudnn, "version"));
+
+		if (!v || !version_is_valid(v)) {
+			rc = bad(err, name, "no valid cudnn version", NULL);
+			goto out;
+		}
+		plat = json_object_get(cudnn, platform);
+		json_object_foreach(plat, key, e) {
+			unsigned major;
+
+			/* "cuda12": one build per CUDA major */
+			if (strncmp(key, "cuda", 4) || !json_is_object(e))
+				continue;
+			major = (unsigned)strtoul(key + 4, NULL, 10);
+			if (!major || major > 99) {
+				rc = bad(err, name, "bad CUDA variant", key);
+				goto out;
+			}
+			r = release_new(KIT_CUDNN, SRC_REDIST, v, major, name);
+			rc = read_entry(r, name, "cudnn", v, e,
+					NVIDIA_BASE "/compute/cudnn/redist",
+					err);
+			if (rc)
+				goto out;
+			push(cat, r);
+			r = NULL;
+		}
+	} else {
+		rc = bad(err, name, "unknown release_product", product);
+	}
+out:
+	release_free(r);
+	json_decref(j);
+	return rc;
+}
+
+/* ---- tables ------------------------------------------------------------- */
+
+/* Split one line into at most max tab-separated fields (in place). */
+static size_t fields(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		f[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = '\0';
+	}
+	return n;
+}
+
+static int url_ok(const char *u)
+{
+	return !strncmp(u, "https://developer.download.nvidia.com/", 38) ||
+	       !strncmp(u, "https://developer.nvidia.com/", 29);
+}
+
+int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
+			const char *name, const char *text, size_t len,
+			const char *platform, struct cuenv_err *err)
+{
+	char *copy = xstrndup(text, len);
+	char *line = copy, *next;
+	unsigned lineno = 0;
+	int rc = CUENV_OK;
+
+	if (memchr(text, '\0', len)) {
+		free(copy);
+		return bad(err, name, "binary data", NULL);
+	}
+	for (; line && *line; line = next) {
+		char *f[8];
+		size_t n;
+		const char *ver, *plat, *url, *sha, *range = NULL;
+		struct release *r;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (lineno == 1 || !*line || *line == '#')
+			continue; /* header, blank, comment */
+		n = fields(line, f, 8);
+		if (kind == KIT_CUDA && n >= 4) {
+			ver = f[0], plat = f[1], url = f[2], sha = f[3];
+		} else if (kind == KIT_CUDNN && n >= 5) {
+			ver = f[0], range = f[1], plat = f[2], url = f[3];
+			sha = f[4];
+		} else {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"bad catalogue file '%s': line %u has "
+					"too few fields",
+					name, lineno);
+			break;
+		}
+		if (!version_is_valid(ver) || !digest_hex_valid(sha) ||
+		    !url_ok(url) || (range && !major_of(range))) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"bad catalogue file '%s': line %u is "
+					"malformed",
+					name, lineno);
+			break;
+		}
+		if (strcmp(plat, platform))
+			continue;
+		r = release_new(kind, kind == KIT_CUDA ? SRC_RUNFILE
+						       : SRC_TARBALL,
+				ver, range ? major_of(range) : major_of(ver),
+				name);
+		add_part(r, kind == KIT_CUDA ? "runfile" : "cudnn", ver, url,
+			 sha, 0);
+		push(cat, r);
+	}
+	free(copy);
+	return rc;
+}
+
+/* ---- loading -------------------------------------------------------------- */
+
+static int load_file(struct catalog *cat, const char *path, int table,
+		     enum kit_kind kind, const char *platform,
+		     struct cuenv_err *err)
+{
+	/* .../cudnn/redistrib_9.1.0.json -> "cudnn", "9.1.0" */
+	const char *base = strrchr(path, '/');
+	char *label = NULL;
+
+	base = base ? base + 1 : path;
+	if (!strncmp(base, "redistrib_", 10) && strlen(base) > 15)
+		label = xstrndup(base + 10, strlen(base) - 15);
+	struct buf text = BUF_INIT;
+	int rc = dotfile_slurp(path, CATALOG_MAX_BYTES, &text, err);
+
+	if (rc == CUENV_NO && table)
+		rc = CUENV_OK;
+	else if (!rc && table)
+		rc = catalog_parse_table(cat, kind, path, text.data, text.len,
+					 platform, err);
+	else if (!rc)
+		rc = catalog_parse_redist(cat, path, text.data, text.len,
+					  platform, kit_kind_name(kind), label,
+					  err);
+	if (rc == CUENV_E_STORE)
+		rc = err->rc = CUENV_E_MANIFEST;
+	buf_release(&text);
+	free(label);
+	return rc;
+}
+
+static int load_dir(struct catalog *cat, const char *dir, enum kit_kind kind,
+		    const char *platform, struct cuenv_err *err)
+{
+	struct buf path = BUF_INIT;
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort), rc = CUENV_OK;
+
+	for (int i = 0; i < n; i++) {
+		const char *d = names[i]->d_name;
+		size_t l = strlen(d);
+
+		if (!rc && !strncmp(d, "redistrib_", 10) && l > 15 &&
+		    !strcmp(d + l - 5, ".json")) {
+			buf_reset(&path);
+			buf_path(&path, dir, d);
+			rc = load_file(cat, path.data, 0, kind, platform, err);
+		}
+		free(names[i]);
+	}
+	free(names);
+	buf_release(&path);
+	return rc;
+}
+
+int catalog_load(struct catalog *cat, const char *dir, const char *platform,
+		 struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT;
+	int rc;
+
+	buf_path(&p, dir, "cuda");
+	rc = load_dir(cat, p.data, KIT_CUDA, platform, err);
+	buf_reset(&p);
+	buf_path(&p, dir, "cudnn");
+	if (!rc)
+		rc = load_dir(cat, p.data, KIT_CUDNN, platform, err);
+	buf_reset(&p);
+	buf_path(&p, dir, "cuda-runfiles.tsv");
+	if (!rc)
+		rc = load_file(cat, p.data, 1, KIT_CUDA, platform, err);
+	buf_reset(&p);
+	buf_path(&p, dir, "cudnn-tarballs.tsv");
+	if (!rc)
+		rc = load_file(cat, p.data, 1, KIT_CUDNN, platform, err);
+	buf_release(&p);
+	return rc;
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+const struct release *catalog_find(const struct catalog *cat,
+				   enum kit_kind kind, const char *spec,
+				   unsigned cuda_major, int source)
+{
+	const struct release *best = NULL;
+	struct version vs;
+
+	if (version_parse(spec, &vs))
+		return NULL;
+	for (size_t i = 0; i < cat->n; i++) {
+		const struct release *r = cat->v[i];
+		struct version v;
+		int c;
+
+		if (r->kind != kind || (source >= 0 && (int)r->source != source &&
+					!(source == SRC_PYPI &&
+					  r->source == SRC_REDIST)))
+			continue;
+		if (cuda_major && r->cuda_major != cuda_major)
+			continue;
+		if (version_parse(r->version, &v) || !version_matches(&v, &vs))
+			continue;
+		if (!best) {
+			best = r;
+			continue;
+		}
+		c = version_cmp_str(r->version, best->version);
+		/* Newest; at equal versions redist wins over the others. */
+		if (c > 0 || (c == 0 && r->source == SRC_REDIST &&
+			      best->source != SRC_REDIST))
+			best = r;
+	}
+	return best;
+}
+
+const struct part *release_part(const struct release *rel, const char *name)
+{
+	for (size_t i = 0; i < rel->nparts; i++)
+		if (!strcmp(rel->parts[i].name, name))
+			return &rel->parts[i];
+	return NULL;
+}

@@ -1,0 +1,104 @@
+/*
+ * catalog.h: what can be installed, and from where.
+ *
+ * The catalogue is a folder (manifests/ in the source tree, installed to
+ * $(PREFIX)/share/cuenv/manifests, refreshed into $CUENV_ROOT/manifests by
+ * `cuenv update`) holding:
+ *
+ *	cuda/redistrib_<ver>.json    NVIDIA's CUDA redist manifests, verbatim
+ *	cudnn/redistrib_<ver>.json   NVIDIA's cuDNN redist manifests, verbatim
+ *	cuda-runfiles.tsv            runfile installers: version, platform,
+ *	                             url, sha256 (for releases before 11.4)
+ *	cudnn-tarballs.tsv           cuDNN tarballs: version, CUDA major or
+ *	                             range, platform, url, sha256
+ *
+ * A release is one installable thing: a CUDA version from one source
+ * (its redist components, or one runfile), or a cuDNN build for one CUDA
+ * major. Every archive carries the sha256 it must have. A bad file is an
+ * error naming it, never a crash; the JSON is read with jansson.
+ */
+#ifndef CUENV_CATALOG_H
+#define CUENV_CATALOG_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "store.h"
+
+enum source_kind {
+	SRC_REDIST,  /* NVIDIA's redist archives (a JSON manifest) */
+	SRC_RUNFILE, /* a CUDA .run installer (makeself) */
+	SRC_TARBALL, /* a cuDNN tarball from the table */
+	SRC_PYPI,    /* NVIDIA's wheels on a Python package index */
+};
+
+#define NVIDIA_BASE "https://developer.download.nvidia.com"
+
+/* One file to fetch. */
+struct part {
+	char *name;	 /* component ("cuda_cudart"), or "runfile", "cudnn" */
+	char *version;	 /* the component's own version */
+	char *url;	 /* absolute, on NVIDIA's host */
+	char *sha256;	 /* 64 lowercase hex digits */
+	uint64_t size;	 /* bytes; 0 when the catalogue does not say */
+};
+
+struct release {
+	enum kit_kind kind;
+	enum source_kind source;
+	char *version;	     /* "12.4.1", cuDNN "9.1.0.70" */
+	unsigned cuda_major; /* CUDA: its major; cuDNN: built for */
+	char *origin;	     /* the catalogue file it came from */
+	struct part *parts;
+	size_t nparts;
+};
+
+struct catalog {
+	struct release **v;
+	size_t n;
+};
+
+void catalog_release(struct catalog *cat);
+
+/* "linux-x86_64", "linux-sbsa" or "linux-ppc64le" for this machine. */
+const char *catalog_platform(void);
+
+/*
+ * Load every file of the catalogue folder dir for platform. A file that
+ * cannot be read or parsed fails the load (CUENV_E_MANIFEST naming it);
+ * a missing folder or table is just empty.
+ */
+int catalog_load(struct catalog *cat, const char *dir, const char *platform,
+		 struct cuenv_err *err);
+
+/*
+ * Parse one NVIDIA redist manifest (name for messages). Older manifests
+ * carry no release_label/release_product: then product and label (from
+ * the folder and file name, redistrib_<label>.json) are used, or the
+ * file is refused when they are NULL.
+ */
+int catalog_parse_redist(struct catalog *cat, const char *name,
+			 const char *json, size_t len, const char *platform,
+			 const char *product, const char *label,
+			 struct cuenv_err *err);
+/* Parse cuda-runfiles.tsv or cudnn-tarballs.tsv (by kind). */
+int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
+			const char *name, const char *text, size_t len,
+			const char *platform, struct cuenv_err *err);
+
+/*
+ * The newest release of kind matching spec (a version or prefix), from
+ * source (or any source when source < 0, preferring redist), for cuDNN
+ * among builds for cuda_major (0: any). NULL when none.
+ */
+const struct release *catalog_find(const struct catalog *cat,
+				   enum kit_kind kind, const char *spec,
+				   unsigned cuda_major, int source);
+
+/* The part named name, or NULL. */
+const struct part *release_part(const struct release *rel, const char *name);
+
+const char *source_name(enum source_kind s);
+int source_parse(const char *s, enum source_kind *out);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * fetch.h: downloading, as a stream the caller pulls from.
+ *
+ * fetch_curl.c is the only file that includes libcurl. A transfer is read
+ * like a file: fetch_read() hands out the next bytes as they arrive, so
+ * that the installer can hash and extract them in the same pass. Inside,
+ * a transfer that breaks (timeout, reset, a 5xx, a body cut short) is
+ * retried with backoff and resumed with an HTTP range request from the
+ * byte it reached; the reader never sees the seam. Final failures (404
+ * and other 4xx, DNS failure, refused connection, TLS failure, a redirect
+ * to plain http) are errors that name the URL.
+ *
+ * Only https is spoken, plus http and file when the URL the user gave
+ * (a mirror) asks for them; redirects may only lead to https. TLS is
+ * always verified.
+ */
+#ifndef CUENV_FETCH_H
+#define CUENV_FETCH_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "buf.h"
+#include "err.h"
+
+struct fetch_opts {
+	int allow_http;		 /* the user asked for an http:// mirror */
+	int allow_file;		 /* ... or a file:// one */
+	unsigned retries;	 /* attempts after the first (default 5) */
+	unsigned stall_seconds;	 /* no byte for this long: retry (30) */
+	unsigned backoff_ms;	 /* first pause between attempts (500) */
+	const char *accept;	 /* an Accept header, or NULL */
+};
+
+#define FETCH_OPTS_INIT { 0, 0, 5, 30, 500, NULL }
+
+struct fetch;
+
+/*
+ * Start fetching url from byte offset (0: the whole file). size, when not
+ * 0, is the length the whole file must have: a body that ends early is a
+ * broken transfer (retried), one that runs long an error.
+ */
+struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
+			 const struct fetch_opts *opts);
+
+/*
+ * Point *buf at the next bytes and return how many (valid until the next
+ * call), 0 at the end, or -1 on a final failure (err filled, code
+ * CUENV_E_FETCH).
+ */
+ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err);
+
+/* Bytes delivered so far, counting the starting offset. */
+uint64_t fetch_offset(const struct fetch *f);
+/* The file's full size when the server said it (0 otherwise). */
+uint64_t fetch_size(const struct fetch *f);
+/* Attempts that failed and were retried. */
+unsigned fetch_retries(const struct fetch *f);
+
+void fetch_close(struct fetch *f);
+
+/* Fetch a small document (at most max bytes) into out. */
+int fetch_to_buf(const char *url, const struct fetch_opts *opts, size_t max,
+		 struct buf *out, struct cuenv_err *err);
+
+/* Call once before any thread starts a transfer. */
+void fetch_global_init(void);
+
+#endif

@@ -1,0 +1,298 @@
+#include "fetch.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "xalloc.h"
+
+struct fetch {
+	char *url;
+	struct fetch_opts opts;
+	CURLM *multi;
+	CURL *easy;
+	struct curl_slist *headers;
+	struct buf data;	/* received, not yet handed out */
+	struct buf handed;	/* what the last fetch_read returned */
+	uint64_t offset;	/* absolute position of data's first byte */
+	uint64_t asked;		/* the offset this attempt asked for */
+	uint64_t skip;		/* bytes to drop: server ignored the range */
+	uint64_t size;		/* whole file, when known */
+	int running;
+	int finished;		/* this attempt is over */
+	CURLcode result;
+	unsigned failures;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+void fetch_global_init(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+static size_t on_data(char *p, size_t size, size_t n, void *ctx)
+{
+	struct fetch *f = ctx;
+	size_t len = size * n;
+	long status = 0;
+
+	curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (f->asked && status == 200 && !f->skip && !f->data.len) {
+		/* The server sent the whole file: drop what we have. */
+		f->skip = f->asked;
+		f->asked = 0;
+	} else if (f->asked && status == 206) {
+		f->asked = 0;
+	}
+	if (f->skip) {
+		size_t drop = f->skip < len ? (size_t)f->skip : len;
+
+		f->skip -= drop;
+		p += drop;
+		len -= drop;
+	}
+	buf_add(&f->data, p, len);
+	return size * n;
+}
+
+static int start(struct fetch *f)
+{
+	const char *protos = f->opts.allow_http && f->opts.allow_file
+				     ? "https,http,file"
+			     : f->opts.allow_http ? "https,http"
+			     : f->opts.allow_file ? "https,file"
+						  : "https";
+
+	f->easy = curl_easy_init();
+	if (!f->easy)
+		return -1;
+	curl_easy_setopt(f->easy, CURLOPT_URL, f->url);
+	curl_easy_setopt(f->easy, CURLOPT_PROTOCOLS_STR, protos);
+	curl_easy_setopt(f->easy, CURLOPT_REDIR_PROTOCOLS_STR, "https");
+	curl_easy_setopt(f->easy, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(f->easy, CURLOPT_MAXREDIRS, 10L);
+	curl_easy_setopt(f->easy, CURLOPT_FAILONERROR, 1L);
+	curl_easy_setopt(f->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(f->easy, CURLOPT_CONNECTTIMEOUT, 20L);
+	curl_easy_setopt(f->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(f->easy, CURLOPT_LOW_SPEED_TIME,
+			 (long)f->opts.stall_seconds);
+	curl_easy_setopt(f->easy, CURLOPT_USERAGENT, "cuenv/0.1");
+	curl_easy_setopt(f->easy, CURLOPT_ERRORBUFFER, f->errbuf);
+	curl_easy_setopt(f->easy, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(f->easy, CURLOPT_WRITEDATA, f);
+	curl_easy_setopt(f->easy, CURLOPT_BUFFERSIZE, 256L * 1024);
+	if (f->headers)
+		curl_easy_setopt(f->easy, CURLOPT_HTTPHEADER, f->headers);
+	f->asked = f->offset + f->data.len;
+	f->skip = 0;
+	if (f->asked)
+		curl_easy_setopt(f->easy, CURLOPT_RESUME_FROM_LARGE,
+				 (curl_off_t)f->asked);
+	f->errbuf[0] = '\0';
+	f->finished = 0;
+	curl_multi_add_handle(f->multi, f->easy);
+	return 0;
+}
+
+static void stop(struct fetch *f)
+{
+	if (!f->easy)
+		return;
+	curl_multi_remove_handle(f->multi, f->easy);
+	curl_easy_cleanup(f->easy);
+	f->easy = NULL;
+}
+
+struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
+			 const struct fetch_opts *opts)
+{
+	struct fetch *f = xcalloc(1, sizeof(*f));
+
+	f->url = xstrdup(url);
+	f->opts = *opts;
+	f->offset = offset;
+	f->size = size;
+	f->multi = curl_multi_init();
+	if (opts->accept) {
+		struct buf h = BUF_INIT;
+
+		buf_printf(&h, "Accept: %s", opts->accept);
+		f->headers = curl_slist_append(NULL, h.data);
+		buf_release(&h);
+	}
+	if (!f->multi || start(f))
+		BUG("cannot set up libcurl");
+	return f;
+}
+
+/* Is a failed attempt worth another? */
+static int transient(struct fetch *f, long status)
+{
+	switch (f->result) {
+	case CURLE_HTTP_RETURNED_ERROR:
+		return status >= 500 || status == 408 || status == 429;
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_SSL_CONNECT_ERROR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void pause_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+static int fail(struct fetch *f, long status, struct cuenv_err *err)
+{
+	const char *why = f->errbuf[0] ? f->errbuf
+					: curl_easy_strerror(f->result);
+
+	if (f->result == CURLE_HTTP_RETURNED_ERROR)
+		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': HTTP %ld",
+			   f->url, status);
+	else if (f->result == CURLE_UNSUPPORTED_PROTOCOL)
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "cannot download '%s': refused protocol (only "
+			   "https, and http/file when the mirror says so; "
+			   "redirects only to https): %s",
+			   f->url, why);
+	else
+		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
+			   f->url, why);
+	if (f->failures)
+		buf_printf(&err->msg, " (after %u attempts)", f->failures + 1);
+	return -1;
+}
+
+ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
+{
+	/* What was handed out last time is consumed now. */
+	f->offset += f->handed.len;
+	buf_reset(&f->handed);
+	for (;;) {
+		if (f->data.len) {
+			struct buf t = f->handed;
+
+			f->handed = f->data;
+			f->data = t;
+			buf_reset(&f->data);
+			if (f->size && f->offset + f->handed.len > f->size) {
+				cuenv_fail(err, CUENV_E_FETCH,
+					   "cannot download '%s': more bytes "
+					   "than the %llu the catalogue says",
+					   f->url,
+					   (unsigned long long)f->size);
+				return -1;
+			}
+			*buf = f->handed.data;
+			return (ssize_t)f->handed.len;
+		}
+		if (f->finished) {
+			long status = 0;
+
+			if (f->easy)
+				curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE,
+						  &status);
+			/* A clean end that is short of the size: broken. */
+			if (f->result == CURLE_OK && f->size &&
+			    f->offset < f->size)
+				f->result = CURLE_PARTIAL_FILE;
+			if (f->result == CURLE_OK) {
+				stop(f);
+				return 0;
+			}
+			if (!transient(f, status) ||
+			    f->failures >= f->opts.retries) {
+				fail(f, status, err);
+				stop(f);
+				return -1;
+			}
+			stop(f);
+			pause_ms(f->opts.backoff_ms << (f->failures < 6 ? f->failures : 6));
+			f->failures++;
+			if (start(f))
+				BUG("cannot restart libcurl");
+			continue;
+		}
+		CURLMcode mc = curl_multi_perform(f->multi, &f->running);
+		CURLMsg *msg;
+		int left;
+
+		if (mc != CURLM_OK)
+			BUG("curl_multi_perform: %s", curl_multi_strerror(mc));
+		while ((msg = curl_multi_info_read(f->multi, &left))) {
+			if (msg->msg == CURLMSG_DONE) {
+				f->finished = 1;
+				f->result = msg->data.result;
+			}
+		}
+		if (!f->data.len && !f->finished)
+			curl_multi_poll(f->multi, NULL, 0, 1000, NULL);
+	}
+}
+
+uint64_t fetch_offset(const struct fetch *f)
+{
+	return f->offset + f->handed.len;
+}
+
+uint64_t fetch_size(const struct fetch *f)
+{
+	return f->size;
+}
+
+unsigned fetch_retries(const struct fetch *f)
+{
+	return f->failures;
+}
+
+void fetch_close(struct fetch *f)
+{
+	if (!f)
+		return;
+	stop(f);
+	curl_multi_cleanup(f->multi);
+	curl_slist_free_all(f->headers);
+	buf_release(&f->data);
+	buf_release(&f->handed);
+	free(f->url);
+	free(f);
+}
+
+int fetch_to_buf(const char *url, const struct fetch_opts *opts, size_t max,
+		 struct buf *out, struct cuenv_err *err)
+{
+	struct fetch *f = fetch_open(url, 0, 0, opts);
+	const void *p;
+	ssize_t n;
+	int rc = CUENV_OK;
+
+	buf_reset(out);
+	while ((n = fetch_read(f, &p, err)) > 0) {
+		if (out->len + (size_t)n > max) {
+			rc = cuenv_fail(err, CUENV_E_FETCH,
+					"'%s' is larger than %zu bytes", url,
+					max);
+			break;
+		}
+		buf_add(out, p, (size_t)n);
+	}
+	if (n < 0)
+		rc = err->rc;
+	fetch_close(f);
+	return rc;
+}

@@ -1,0 +1,317 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../core/catalog.h"
+#include "fakes/fixture.h"
+
+#define SHA_A "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+#define SHA_B "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"
+
+static const char cuda_json[] =
+	"{\"release_date\": \"2024-04-03\", \"release_label\": \"12.4.1\","
+	" \"release_product\": \"cuda\","
+	" \"cuda_cudart\": {\"name\": \"CUDA Runtime\", \"version\": \"12.4.127\","
+	"  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/linux-x86_64/"
+	"cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz\", \"sha256\": \"" SHA_A
+	"\", \"size\": \"1234\"},"
+	"  \"linux-sbsa\": {\"relative_path\": \"cuda_cudart/linux-sbsa/x.tar.xz\","
+	"   \"sha256\": \"" SHA_B "\", \"size\": \"1\"}},"
+	" \"cuda_compat\": {\"version\": \"1\", \"linux-x86_64\": {\"cuda12.4\":"
+	"  {\"relative_path\": \"c.tar.xz\", \"sha256\": \"" SHA_A "\"}}}}";
+
+static const char cudnn_json[] =
+	"{\"release_label\": \"9.1.0\", \"release_product\": \"cudnn\","
+	" \"cudnn\": {\"version\": \"9.1.0.70\", \"linux-x86_64\": {"
+	"  \"cuda11\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda11.tar.xz\","
+	"   \"sha256\": \"" SHA_A "\", \"size\": \"10\"},"
+	"  \"cuda12\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda12.tar.xz\","
+	"   \"sha256\": \"" SHA_B "\", \"size\": \"20\"}}}}";
+
+static void test_catalog_reads_cuda_redist_for_platform(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const struct part *p;
+
+	(void)state;
+	assert_int_equal(catalog_parse_redist(&cat, "m.json", cuda_json,
+					      strlen(cuda_json), "linux-x86_64",
+					      NULL, NULL, &err),
+			 CUENV_OK);
+	assert_int_equal(cat.n, 1);
+	assert_string_equal(cat.v[0]->version, "12.4.1");
+	assert_int_equal(cat.v[0]->cuda_major, 12);
+	assert_int_equal(cat.v[0]->nparts, 1); /* cuda_compat has variants */
+	p = release_part(cat.v[0], "cuda_cudart");
+	assert_non_null(p);
+	assert_string_equal(p->version, "12.4.127");
+	assert_string_equal(p->sha256, SHA_A);
+	assert_int_equal(p->size, 1234);
+	assert_string_equal(p->url,
+			    "https://developer.download.nvidia.com/compute/cuda/"
+			    "redist/cuda_cudart/linux-x86_64/"
+			    "cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz");
+	catalog_release(&cat);
+}
+
+static void test_catalog_reads_cudnn_variants_per_cuda_major(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const struct release *r;
+
+	(void)state;
+	assert_int_equal(catalog_parse_redist(&cat, "d.json", cudnn_json,
+					      strlen(cudnn_json),
+					      "linux-x86_64", NULL, NULL, &err),
+			 CUENV_OK);
+	assert_int_equal(cat.n, 2);
+	r = catalog_find(&cat, KIT_CUDNN, "9", 12, -1);
+	assert_non_null(r);
+	assert_int_equal(r->cuda_major, 12);
+	assert_string_equal(r->parts[0].sha256, SHA_B);
+	assert_null(catalog_find(&cat, KIT_CUDNN, "9", 13, -1));
+	catalog_release(&cat);
+}
+
+static void expect_bad(const char *json, const char *needle)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	assert_int_equal(catalog_parse_redist(&cat, "bad.json", json,
+					      strlen(json), "linux-x86_64",
+					      NULL, NULL, &err),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "bad.json"));
+	if (needle && !strstr(err.msg.data, needle))
+		fail_msg("'%s' not in '%s'", needle, err.msg.data);
+	assert_int_equal(cat.n, 0);
+	err_release(&err);
+}
+
+static void test_catalog_rejects_truncated_json(void **state)
+{
+	char cut[64];
+
+	(void)state;
+	memcpy(cut, cuda_json, 63);
+	cut[63] = '\0';
+	expect_bad(cut, "line");
+}
+
+static void test_catalog_rejects_bad_sha256(void **state)
+{
+	(void)state;
+	expect_bad("{\"release_label\": \"12.4.1\", \"release_product\": "
+		   "\"cuda\", \"cuda_cudart\": {\"version\": \"1\", "
+		   "\"linux-x86_64\": {\"relative_path\": \"a/b.tar.xz\", "
+		   "\"sha256\": \"XYZ\"}}}",
+		   "sha256");
+}
+
+static void test_catalog_rejects_path_leaving_the_redist_tree(void **state)
+{
+	(void)state;
+	expect_bad("{\"release_label\": \"12.4.1\", \"release_product\": "
+		   "\"cuda\", \"cuda_cudart\": {\"version\": \"1\", "
+		   "\"linux-x86_64\": {\"relative_path\": \"../../evil\", "
+		   "\"sha256\": \"" SHA_A "\"}}}",
+		   "relative_path");
+}
+
+static void test_catalog_rejects_bad_label_and_product(void **state)
+{
+	(void)state;
+	expect_bad("{\"release_label\": \"../12\", \"release_product\": "
+		   "\"cuda\"}",
+		   "release_label");
+	expect_bad("{\"release_label\": \"12.4.1\", \"release_product\": "
+		   "\"driver\"}",
+		   "driver");
+	expect_bad("[1, 2]", NULL);
+	expect_bad("{\"release_label\": \"12.4.1\", \"release_product\": "
+		   "\"cuda\"}",
+		   "cuda_cudart");
+}
+
+static const char runfiles[] =
+	"cuda_version\tplatform\turl\tsha256\tsource\tcross_check\n"
+	"11.2.2\tlinux-x86_64\thttps://developer.download.nvidia.com/compute/"
+	"cuda/11.2.2/local_installers/cuda_11.2.2_460.32.03_linux.run\t" SHA_A
+	"\ts\t-\n"
+	"11.2.2\tlinux-sbsa\thttps://developer.download.nvidia.com/x.run\t" SHA_B
+	"\ts\t-\n"
+	"11.2.1\tlinux-x86_64\thttps://developer.download.nvidia.com/y.run\t" SHA_B
+	"\ts\t-\n";
+
+static void test_catalog_reads_runfile_table(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const struct release *r;
+
+	(void)state;
+	assert_int_equal(catalog_parse_table(&cat, KIT_CUDA, "r.tsv", runfiles,
+					     strlen(runfiles), "linux-x86_64",
+					     &err),
+			 CUENV_OK);
+	assert_int_equal(cat.n, 2);
+	r = catalog_find(&cat, KIT_CUDA, "11.2", 0, -1);
+	assert_non_null(r);
+	assert_string_equal(r->version, "11.2.2");
+	assert_int_equal(r->source, SRC_RUNFILE);
+	assert_string_equal(r->parts[0].sha256, SHA_A);
+	catalog_release(&cat);
+}
+
+static void test_catalog_table_rejects_foreign_url(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *t = "h\n11.2.2\tlinux-x86_64\thttp://evil.example/x.run\t" SHA_A
+			"\n";
+
+	(void)state;
+	assert_int_equal(catalog_parse_table(&cat, KIT_CUDA, "r.tsv", t,
+					     strlen(t), "linux-x86_64", &err),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "r.tsv"));
+	assert_non_null(strstr(err.msg.data, "line 2"));
+	err_release(&err);
+	catalog_release(&cat);
+}
+
+static void test_catalog_table_reads_cudnn_major_from_range(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *t = "h\n8.1.1.33\t11.2\tlinux-x86_64\thttps://developer."
+			"download.nvidia.com/compute/redist/cudnn/v8.1.1/"
+			"cudnn-11.2-linux-x64-v8.1.1.33.tgz\t" SHA_A "\ts\t-\n";
+
+	(void)state;
+	assert_int_equal(catalog_parse_table(&cat, KIT_CUDNN, "t.tsv", t,
+					     strlen(t), "linux-x86_64", &err),
+			 CUENV_OK);
+	assert_non_null(catalog_find(&cat, KIT_CUDNN, "8.1", 11, -1));
+	assert_int_equal(cat.v[0]->source, SRC_TARBALL);
+	catalog_release(&cat);
+}
+
+static void test_catalog_find_prefers_redist_at_equal_version(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *t = "h\n12.4.1\tlinux-x86_64\thttps://developer.download."
+			"nvidia.com/z.run\t" SHA_A "\n";
+
+	(void)state;
+	assert_int_equal(catalog_parse_table(&cat, KIT_CUDA, "r.tsv", t,
+					     strlen(t), "linux-x86_64", &err),
+			 CUENV_OK);
+	assert_int_equal(catalog_parse_redist(&cat, "m.json", cuda_json,
+					      strlen(cuda_json), "linux-x86_64",
+					      NULL, NULL, &err),
+			 CUENV_OK);
+	assert_int_equal(catalog_find(&cat, KIT_CUDA, "12", 0, -1)->source,
+			 SRC_REDIST);
+	assert_int_equal(
+		catalog_find(&cat, KIT_CUDA, "12", 0, SRC_RUNFILE)->source,
+		SRC_RUNFILE);
+	/* pypi installs use the redist manifest's component versions */
+	assert_int_equal(catalog_find(&cat, KIT_CUDA, "12", 0, SRC_PYPI)->source,
+			 SRC_REDIST);
+	catalog_release(&cat);
+}
+
+static void test_catalog_takes_an_old_manifest_label_from_its_name(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *old = "{\"cuda_cudart\": {\"version\": \"11.4.108\", "
+			  "\"linux-x86_64\": {\"relative_path\": \"a/b.tar.xz\", "
+			  "\"sha256\": \"" SHA_A "\"}}}";
+
+	(void)state;
+	assert_int_equal(catalog_parse_redist(&cat, "r.json", old, strlen(old),
+					      "linux-x86_64", NULL, NULL, &err),
+			 CUENV_E_MANIFEST);
+	err_release(&err);
+	assert_int_equal(catalog_parse_redist(&cat, "r.json", old, strlen(old),
+					      "linux-x86_64", "cuda", "11.4.2",
+					      &err),
+			 CUENV_OK);
+	assert_string_equal(cat.v[0]->version, "11.4.2");
+	catalog_release(&cat);
+}
+
+static void test_catalog_loads_the_shipped_manifests(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const struct release *r;
+
+	(void)state;
+	if (catalog_load(&cat, CUENV_SRCDIR "/manifests", "linux-x86_64", &err))
+		fail_msg("%s", err.msg.data);
+	r = catalog_find(&cat, KIT_CUDA, "12.4", 0, -1);
+	assert_non_null(r);
+	assert_string_equal(r->version, "12.4.1");
+	assert_non_null(release_part(r, "cuda_cupti"));
+	r = catalog_find(&cat, KIT_CUDA, "11.2", 0, -1);
+	assert_non_null(r);
+	assert_int_equal(r->source, SRC_RUNFILE);
+	assert_string_equal(r->version, "11.2.2");
+	assert_non_null(catalog_find(&cat, KIT_CUDNN, "8.1", 11, -1));
+	assert_non_null(catalog_find(&cat, KIT_CUDNN, "9.1", 12, -1));
+	catalog_release(&cat);
+}
+
+static void test_catalog_load_names_a_corrupt_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *dir = fx_path(fx, "m");
+
+	fx_write(fx, "m/cuda/redistrib_12.4.1.json", "{\"release_label\": \"12");
+	assert_int_equal(catalog_load(&cat, dir, "linux-x86_64", &err),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "redistrib_12.4.1.json"));
+	err_release(&err);
+	catalog_release(&cat);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_catalog_reads_cuda_redist_for_platform),
+		cmocka_unit_test(test_catalog_reads_cudnn_variants_per_cuda_major),
+		cmocka_unit_test(test_catalog_rejects_truncated_json),
+		cmocka_unit_test(test_catalog_rejects_bad_sha256),
+		cmocka_unit_test(test_catalog_rejects_path_leaving_the_redist_tree),
+		cmocka_unit_test(test_catalog_rejects_bad_label_and_product),
+		cmocka_unit_test(test_catalog_reads_runfile_table),
+		cmocka_unit_test(test_catalog_table_rejects_foreign_url),
+		cmocka_unit_test(test_catalog_table_reads_cudnn_major_from_range),
+		cmocka_unit_test(test_catalog_find_prefers_redist_at_equal_version),
+		cmocka_unit_test(test_catalog_takes_an_old_manifest_label_from_its_name),
+		cmocka_unit_test(test_catalog_loads_the_shipped_manifests),
+		cmocka_unit_test_setup_teardown(
+			test_catalog_load_names_a_corrupt_file, fx_setup,
+			fx_teardown),
+	};
+
+	if (getenv("CUENV_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
