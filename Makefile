@@ -9,6 +9,8 @@
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
 DESTDIR ?=
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -73,13 +75,16 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version dotfile store detect select env shell activate \
 	catalog
-NET_CORE := digest_openssl fetch_curl
-CMDS := main table common add env exec export global help init local remove \
-	uninstall use version versions which
+NET_CORE := digest_openssl fetch_curl unpack_archive install
+CMDS := main table common add env exec export global help init list_remote \
+	local remove uninstall use version versions which
+# cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
+NET_CMDS := main_net table_net common install gc
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
+NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o)
 LIB := $(BUILD)/libcuenv.a
 
 UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table
@@ -88,11 +93,19 @@ UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 .PHONY: all test unit e2e install uninstall clean format lint compdb fuzz bench demo
 .DELETE_ON_ERROR:
 
-all: cuenv
+all: cuenv cuenv-net
 
-# The binary the user runs; `make SANITIZE=1` builds its own copy.
+# The binaries the user runs; `make SANITIZE=1` builds its own copies.
 cuenv: $(BUILD)/cuenv
 	$(Q)cp $< $@
+
+cuenv-net: $(BUILD)/cuenv-net
+	$(Q)cp $< $@
+
+$(BUILD)/cuenv-net: $(NET_OBJ) $(LIB) $(BUILD)/flags
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(NET_OBJ) $(LIB) $(ALL_LDFLAGS) \
+		$(PKG_LIBS_ALL) -lpthread
 
 $(BUILD)/cuenv: $(CMD_OBJ) $(LIB) $(BUILD)/flags
 	@echo "  LD      $@"
@@ -118,6 +131,12 @@ $(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_VERSION_STRING='"$(VERSION_STRING)"' -c -o $@ $<
+
+$(BUILD)/cmd/%_net.o: cmd/%.c $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_NET \
+		-DCUENV_VERSION_STRING='"$(VERSION_STRING)"' -c -o $@ $<
 
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)
@@ -164,7 +183,7 @@ $(BUILD)/tests/test_table: tests/unit/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
 unit: $(UNIT_BIN)
 	$(Q)sh tests/unit/run.sh $(UNIT_BIN)
 
-e2e: $(BUILD)/cuenv
+e2e: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/e2e/run.sh
 
 # ---- fuzzing and benchmarks -----------------------------------------------
@@ -202,15 +221,20 @@ bench: $(BUILD)/cuenv
 
 # ---- install ---------------------------------------------------------------
 
-install: $(BUILD)/cuenv
-	install -d $(DESTDIR)$(BINDIR)
+install: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/cuenv \
+		$(DESTDIR)$(DATADIR)/cuenv
 	install -m 0755 $(BUILD)/cuenv $(DESTDIR)$(BINDIR)/cuenv
+	install -m 0755 $(BUILD)/cuenv-net $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
+	rm -rf $(DESTDIR)$(DATADIR)/cuenv/manifests
+	cp -R manifests $(DESTDIR)$(DATADIR)/cuenv/manifests
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/cuenv
+	rm -f $(DESTDIR)$(BINDIR)/cuenv $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
+	rm -rf $(DESTDIR)$(DATADIR)/cuenv
 
 clean:
-	rm -rf build cuenv
+	rm -rf build cuenv cuenv-net
 
 format:
 	clang-format -i core/*.c core/*.h cmd/*.c cmd/*.h tests/unit/*.c

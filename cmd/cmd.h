@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../core/activate.h"
+#include "../core/catalog.h"
 #include "../core/err.h"
 #include "../core/shell.h"
 #include "../core/store.h"
@@ -21,6 +22,12 @@ enum {
 	CMD_EMITS_SHELL = 1 << 1, /* stdout is shell code; humans get stderr */
 	CMD_HIDDEN = 1 << 2,	  /* not listed by `cuenv help` */
 	CMD_STOP_AT_ARG = 1 << 3, /* options end at the first argument */
+	/*
+	 * Runs in cuenv-net, the companion binary that links libcurl,
+	 * OpenSSL and libarchive, so that the binary the prompt hook runs
+	 * never loads them: cuenv execs it with the same arguments.
+	 */
+	CMD_EXTERNAL = 1 << 4,
 };
 
 struct cuenv_ctx {
@@ -109,7 +116,16 @@ extern const char embedded_cuenv_zsh[];
 extern const char embedded_cuenv_fish[];
 
 extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
-	cmd_global, cmd_help, cmd_init, cmd_local, cmd_remove, cmd_uninstall,
-	cmd_use, cmd_version, cmd_versions, cmd_which;
+	cmd_gc, cmd_global, cmd_help, cmd_init, cmd_install, cmd_list_remote,
+	cmd_local, cmd_remove, cmd_uninstall, cmd_use, cmd_version,
+	cmd_versions, cmd_which;
+
+/*
+ * The catalogue: the shipped one (next to the binary, or installed under
+ * share/cuenv), then what `cuenv update` fetched into $CUENV_ROOT, or only
+ * $CUENV_MANIFESTS when set.
+ */
+int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
+		struct cuenv_err *err);
 
 #endif

@@ -177,7 +177,7 @@ static int check_installed(const struct cuenv_ctx *ctx,
 			   const struct dotfile *df, struct cuenv_err *err)
 {
 	struct selection sel;
-	struct install_list cudas = { 0 }, cudnns = { 0 };
+	struct install_list cudas = { 0 }, cudnns = { 0 }, cuptis = { 0 };
 	struct active act;
 	struct store st;
 	int rc;
@@ -194,12 +194,15 @@ static int check_installed(const struct cuenv_ctx *ctx,
 	if (!rc)
 		rc = store_list(&st, KIT_CUDNN, &cudnns, err);
 	if (!rc)
-		rc = select_resolve(&sel, &cudas, &cudnns, &act, err);
+		rc = store_list(&st, KIT_CUPTI, &cuptis, err);
+	if (!rc)
+		rc = select_resolve(&sel, &cudas, &cudnns, &cuptis, &act, err);
 	if (rc == CUENV_E_NOT_INSTALLED)
 		buf_adds(&err->hint, "; or write it anyway: --force");
 	store_release(&st);
 	install_list_release(&cudas);
 	install_list_release(&cudnns);
+	install_list_release(&cuptis);
 	return rc;
 }
 
@@ -367,5 +370,61 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		cuenv_hint(err, "name one exactly");
 	}
 	buf_release(&names);
+	return rc;
+}
+
+/* ---- the catalogue ------------------------------------------------------------ */
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
+		struct cuenv_err *err)
+{
+	static const char *const rel[] = { "../share/cuenv/manifests",
+					   "manifests", "../../manifests" };
+	const char *platform = catalog_platform();
+	const char *only = getenv("CUENV_MANIFESTS");
+	struct buf dir = BUF_INIT, exe_dir = BUF_INIT;
+	const char *slash = strrchr(ctx->exe, '/');
+	int rc = CUENV_OK, found = 0;
+
+	if (only && *only) {
+		if (!is_dir(only))
+			return cuenv_fail(err, CUENV_E_MANIFEST,
+					  "CUENV_MANIFESTS: '%s' is not a "
+					  "folder",
+					  only);
+		return catalog_load(cat, only, platform, err);
+	}
+	if (slash)
+		buf_add(&exe_dir, ctx->exe, (size_t)(slash - ctx->exe));
+	for (size_t i = 0; i < 3 && !found && slash; i++) {
+		buf_reset(&dir);
+		buf_path(&dir, exe_dir.data, rel[i]);
+		if (is_dir(dir.data)) {
+			found = 1;
+			rc = catalog_load(cat, dir.data, platform, err);
+		}
+	}
+	/* What `cuenv update` fetched since. */
+	buf_reset(&dir);
+	buf_path(&dir, ctx->root, "manifests");
+	if (!rc && is_dir(dir.data)) {
+		found = 1;
+		rc = catalog_load(cat, dir.data, platform, err);
+	}
+	if (!rc && !found) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"no catalogue found next to '%s'", ctx->exe);
+		cuenv_hint(err, "install cuenv with make install, or set "
+				"CUENV_MANIFESTS");
+	}
+	buf_release(&dir);
+	buf_release(&exe_dir);
 	return rc;
 }

@@ -67,6 +67,51 @@ static char *self_exe(void)
 	}
 }
 
+#ifndef CUENV_NET
+/*
+ * Run cuenv-net with our arguments: next to this binary (the build tree),
+ * or in ../libexec/cuenv (installed), or CUENV_LIBEXEC. Returns only on
+ * failure.
+ */
+static int exec_net(char **argv, struct cuenv_err *err)
+{
+	char *exe = self_exe(), *slash;
+	struct buf tried = BUF_INIT, p = BUF_INIT;
+	const char *env = getenv("CUENV_LIBEXEC");
+	const char *where[3] = { env, NULL, NULL };
+	struct buf here = BUF_INIT, libexec = BUF_INIT;
+
+	if (exe && (slash = strrchr(exe, '/'))) {
+		buf_add(&here, exe, (size_t)(slash - exe));
+		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
+		where[1] = here.data;
+		where[2] = libexec.data;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!where[i] || !*where[i])
+			continue;
+		buf_reset(&p);
+		buf_path(&p, where[i], "cuenv-net");
+		fflush(stdout);
+		execv(p.data, argv);
+		buf_adds(&tried, tried.len ? ", " : "");
+		buf_adds(&tried, p.data);
+	}
+	cuenv_fail(err, CUENV_E_USAGE,
+		   "cuenv %s needs cuenv-net, which is not installed (looked "
+		   "for %s)",
+		   argv[1], tried.data);
+	cuenv_hint(err, "install both: make install PREFIX=...");
+	free(exe);
+	buf_release(&tried);
+	buf_release(&p);
+	buf_release(&here);
+	buf_release(&libexec);
+	return err->rc;
+}
+
+#endif
+
 static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		     char **exe, struct cuenv_err *err)
 {
@@ -154,13 +199,20 @@ int main(int argc, char **argv)
 	 */
 	json_object_seed(1);
 	if (argc < 2) {
+#ifdef CUENV_NET
+		fputs("cuenv-net is run by cuenv: see cuenv help\n", stderr);
+		return CUENV_E_USAGE;
+#else
 		cmd = &cmd_help;
+#endif
 	} else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("cuenv %s\n", CUENV_VERSION_STRING);
 		return finish_stdout(CUENV_OK);
+#ifndef CUENV_NET
 	} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		cmd = &cmd_help;
 		argc = 1;
+#endif
 	} else {
 		cmd = cmd_find(argv[1]);
 		if (!cmd) {
@@ -177,6 +229,12 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
+#ifndef CUENV_NET
+	if (cmd->flags & CMD_EXTERNAL) {
+		rc = exec_net(argv - 1, &err);
+		goto out;
+	}
+#endif
 	if (argc > 1 && wants_help(cmd, argc, argv)) {
 		fputs(cmd->usage, stdout);
 		rc = CUENV_OK;

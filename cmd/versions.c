@@ -82,6 +82,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			rc = store_list(&st, KIT_CUDA, &a.cudas, err);
 		if (!rc)
 			rc = store_list(&st, KIT_CUDNN, &a.cudnns, err);
+		if (!rc)
+			rc = store_list(&st, KIT_CUPTI, &a.cuptis, err);
 		for (size_t i = 0; i < st.warnings.n; i++)
 			cmd_warn("skipped an incomplete version: %s",
 				 st.warnings.v[i]);
@@ -89,47 +91,48 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		if (rc)
 			goto out;
 	}
+	const struct install_list *lists[KIT_KINDS] = { &a.cudas, &a.cudnns,
+							&a.cuptis };
 	if (json) {
-		json_t *j = json_object(), *cu = json_array(),
-		       *dn = json_array();
+		json_t *j = json_object();
 		char *s;
 
-		for (size_t i = 0; i < a.cudas.n; i++)
-			json_array_append_new(
-				cu, to_json(a.cudas.v[i],
-					    is_active(&a, a.cudas.v[i])));
-		for (size_t i = 0; i < a.cudnns.n; i++)
-			json_array_append_new(
-				dn, to_json(a.cudnns.v[i],
-					    is_active(&a, a.cudnns.v[i])));
-		json_object_set_new(j, "cuda", cu);
-		json_object_set_new(j, "cudnn", dn);
+		for (int k = 0; k < KIT_KINDS; k++) {
+			json_t *arr = json_array();
+
+			for (size_t i = 0; i < lists[k]->n; i++)
+				json_array_append_new(
+					arr, to_json(lists[k]->v[i],
+						     is_active(&a,
+							       lists[k]->v[i])));
+			json_object_set_new(j, kit_kind_name((enum kit_kind)k),
+					    arr);
+		}
 		s = json_dumps(j, JSON_INDENT(2));
 		printf("%s\n", s);
 		free(s);
 		json_decref(j);
 		goto out;
 	}
-	for (int k = 0; k < 2; k++) {
-		const struct install_list *l = k ? &a.cudnns : &a.cudas;
-
-		for (size_t i = 0; i < l->n; i++) {
-			const struct install *in = l->v[i];
+	for (int k = 0; k < KIT_KINDS; k++) {
+		for (size_t i = 0; i < lists[k]->n; i++) {
+			const struct install *in = lists[k]->v[i];
 			struct buf label = BUF_INIT;
 
 			buf_adds(&label, in->version);
-			if (k)
+			if (k == KIT_CUDNN)
 				buf_printf(&label, " (cuda%u)", in->cuda_major);
 			printf("%c %-5s  %-20s  %s%s\n",
-			       is_active(&a, in) ? '*' : ' ', k ? "cudnn" : "cuda",
-			       label.data, in->prefix,
+			       is_active(&a, in) ? '*' : ' ',
+			       kit_kind_name((enum kit_kind)k), label.data,
+			       in->prefix,
 			       in->registered ? "  (registered)" : "");
 			buf_release(&label);
 		}
 	}
-	if (!a.cudas.n && !a.cudnns.n)
-		cmd_note("nothing installed yet; register a toolkit with: "
-			 "cuenv add cuda PATH");
+	if (!a.cudas.n && !a.cudnns.n && !a.cuptis.n)
+		cmd_note("nothing installed yet: cuenv install VERSION, or "
+			 "register a toolkit with cuenv add cuda PATH");
 out:
 	activation_release(&a);
 	return rc;

@@ -16,6 +16,7 @@ void activation_release(struct activation *a)
 	selection_release(&a->sel);
 	install_list_release(&a->cudas);
 	install_list_release(&a->cudnns);
+	install_list_release(&a->cuptis);
 	envmap_release(&a->base);
 	envmap_release(&a->after);
 	strv_release(&a->warnings);
@@ -50,6 +51,8 @@ int activation_compute(const char *root, const char *cwd,
 		rc = store_list(&st, KIT_CUDA, &a->cudas, err);
 	if (!rc)
 		rc = store_list(&st, KIT_CUDNN, &a->cudnns, err);
+	if (!rc)
+		rc = store_list(&st, KIT_CUPTI, &a->cuptis, err);
 	for (size_t i = 0; i < st.warnings.n; i++) {
 		struct buf w = BUF_INIT;
 
@@ -59,7 +62,8 @@ int activation_compute(const char *root, const char *cwd,
 	}
 	store_release(&st);
 	if (!rc)
-		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->act,
+		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->cuptis,
+				    &a->act,
 				    err);
 	if (rc)
 		return rc;

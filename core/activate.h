@@ -18,6 +18,7 @@ struct activation {
 	struct selection sel;
 	struct install_list cudas;
 	struct install_list cudnns;
+	struct install_list cuptis;
 	struct active act;	 /* valid when ok */
 	int ok;			 /* a selection is resolved and applied */
 	struct envmap base;	 /* start, with cuenv's earlier work undone */

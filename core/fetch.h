@@ -64,6 +64,12 @@ void fetch_close(struct fetch *f);
 int fetch_to_buf(const char *url, const struct fetch_opts *opts, size_t max,
 		 struct buf *out, struct cuenv_err *err);
 
+/*
+ * Resolve ref (absolute, or relative as package index pages give them)
+ * against base; a heap string. An unusable pair gives a copy of ref.
+ */
+char *fetch_resolve_url(const char *base, const char *ref);
+
 /* Call once before any thread starts a transfer. */
 void fetch_global_init(void);
 

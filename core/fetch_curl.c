@@ -27,6 +27,23 @@ struct fetch {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
+char *fetch_resolve_url(const char *base, const char *ref)
+{
+	CURLU *u = curl_url();
+	char *s = NULL, *out;
+
+	if (u && !curl_url_set(u, CURLUPART_URL, base, 0) &&
+	    !curl_url_set(u, CURLUPART_URL, ref, 0) &&
+	    !curl_url_get(u, CURLUPART_URL, &s, 0)) {
+		out = xstrdup(s);
+		curl_free(s);
+	} else {
+		out = xstrdup(ref);
+	}
+	curl_url_cleanup(u);
+	return out;
+}
+
 void fetch_global_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -199,7 +199,8 @@ static void list_versions(const struct install_list *l, unsigned cuda_major,
 
 int select_resolve(const struct selection *sel,
 		   const struct install_list *cudas,
-		   const struct install_list *cudnns, struct active *act,
+		   const struct install_list *cudnns,
+		   const struct install_list *cuptis, struct active *act,
 		   struct cuenv_err *err)
 {
 	struct buf why = BUF_INIT, have = BUF_INIT;
@@ -242,14 +243,16 @@ int select_resolve(const struct selection *sel,
 		}
 	}
 	if (sel->cupti) {
-		act->cupti = select_pick(cudas, sel->cupti, 0);
+		act->cupti = cuptis ? select_pick(cuptis, sel->cupti, 0) : NULL;
+		if (!act->cupti)
+			act->cupti = select_pick(cudas, sel->cupti, 0);
 		if (!act->cupti || !act->cupti->cupti.n) {
 			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
 					"no installed CUDA %s provides "
 					"CUPTI%s",
 					sel->cupti, why.data);
-			cuenv_hint(err, "install it: cuenv install %s",
-				   sel->cupti);
+			cuenv_hint(err, "install it: cuenv install %s --cupti %s",
+				   act->cuda->version, sel->cupti);
 			act->cupti = NULL;
 			goto out;
 		}

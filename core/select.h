@@ -76,13 +76,16 @@ const struct install *select_pick(const struct install_list *l,
 				  const char *spec, unsigned cuda_major);
 
 /*
- * Resolve sel (which must be active) against what is installed. Returns
+ * Resolve sel (which must be active) against what is installed. CUPTI
+ * (sel->cupti) comes from a CUPTI-only install (cuptis, may be NULL) or
+ * else from a toolkit's. Returns
  * CUENV_OK or CUENV_E_NOT_INSTALLED with a message that says what is
  * installed and the command that installs what is missing.
  */
 int select_resolve(const struct selection *sel,
 		   const struct install_list *cudas,
-		   const struct install_list *cudnns, struct active *act,
+		   const struct install_list *cudnns,
+		   const struct install_list *cuptis, struct active *act,
 		   struct cuenv_err *err);
 
 #endif

@@ -60,7 +60,7 @@ void install_list_release(struct install_list *l)
 
 const char *kit_kind_name(enum kit_kind kind)
 {
-	return kind == KIT_CUDA ? "cuda" : "cudnn";
+	return kind == KIT_CUDA ? "cuda" : kind == KIT_CUDNN ? "cudnn" : "cupti";
 }
 
 int kit_kind_parse(const char *s, enum kit_kind *kind)
@@ -69,6 +69,8 @@ int kit_kind_parse(const char *s, enum kit_kind *kind)
 		*kind = KIT_CUDA;
 	else if (!strcmp(s, "cudnn"))
 		*kind = KIT_CUDNN;
+	else if (!strcmp(s, "cupti"))
+		*kind = KIT_CUPTI;
 	else
 		return -1;
 	return 0;
@@ -90,7 +92,7 @@ bool install_name_is_valid(enum kit_kind kind, const char *name)
 	char *v;
 	bool ok;
 
-	if (kind == KIT_CUDA)
+	if (kind != KIT_CUDNN)
 		return version_is_valid(name);
 	dash = strstr(name, "-cuda");
 	if (!dash || !dash[5])
@@ -136,7 +138,7 @@ int store_open(struct store *st, const char *root, bool create,
 	       struct cuenv_err *err)
 {
 	static const char *const sub[] = { "versions/cuda", "versions/cudnn",
-					   ".staging", "run" };
+					   "versions/cupti", ".staging", "run" };
 	struct buf b = BUF_INIT;
 	int rc = CUENV_OK;
 
@@ -169,10 +171,10 @@ void store_release(struct store *st)
 	strv_release(&st->warnings);
 }
 
-int store_lock(struct store *st, struct cuenv_err *err)
+static int lock_store(struct store *st, short type, struct cuenv_err *err)
 {
 	struct buf path = BUF_INIT;
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET };
 	int rc = CUENV_OK;
 
 	if (st->lock_fd >= 0)
@@ -196,6 +198,16 @@ int store_lock(struct store *st, struct cuenv_err *err)
 out:
 	buf_release(&path);
 	return rc;
+}
+
+int store_lock(struct store *st, struct cuenv_err *err)
+{
+	return lock_store(st, F_WRLCK, err);
+}
+
+int store_lock_shared(struct store *st, struct cuenv_err *err)
+{
+	return lock_store(st, F_RDLCK, err);
 }
 
 /* ---- receipts ------------------------------------------------------------ */

@@ -29,7 +29,9 @@
 #include "buf.h"
 #include "err.h"
 
-enum kit_kind { KIT_CUDA, KIT_CUDNN };
+/* CUPTI alone (cuenv install --cupti V): never taken for a toolkit. */
+enum kit_kind { KIT_CUDA, KIT_CUDNN, KIT_CUPTI };
+#define KIT_KINDS 3
 
 #define RECEIPT_NAME ".cuenv-receipt"
 
@@ -95,7 +97,15 @@ int store_lock(struct store *st, struct cuenv_err *err);
 int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 	       struct cuenv_err *err);
 
-/* Read one receipt; dir is the version directory. */
+/*
+ * Take the store's lock shared with other installs (which only add to the
+ * store), so that `cuenv gc` and the other writers, which take it alone,
+ * wait for them. Released by store_release.
+ */
+int store_lock_shared(struct store *st, struct cuenv_err *err);
+
+/* Read one receipt; dir is the version directory. in is initialised
+ * either way: release it. */
 int store_read_receipt(const char *dir, struct install *in,
 		       struct cuenv_err *err);
 

@@ -486,7 +486,7 @@ static void test_select_resolve_finds_every_part(void **state)
 	cudnns(&ld);
 	sel_set(&sel, "12.4", "9", "11.8");
 	sel.isolate = 1;
-	assert_int_equal(select_resolve(&sel, &lc, &ld, &act, &err), CUENV_OK);
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err), CUENV_OK);
 	assert_ptr_equal(act.cuda, lc.v[3]);
 	assert_ptr_equal(act.cudnn, ld.v[2]); /* 9.1.0.70 for CUDA 12 */
 	assert_ptr_equal(act.cupti, lc.v[0]);
@@ -507,7 +507,7 @@ test_select_resolve_names_installed_versions_and_install(void **state)
 	(void)state;
 	cudas(&lc);
 	sel_set(&sel, "12.6", NULL, NULL);
-	assert_int_equal(select_resolve(&sel, &lc, &ld, &act, &err),
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err),
 			 CUENV_E_NOT_INSTALLED);
 	assert_non_null(strstr(err.msg.data, "cuda 12.6 is not installed"));
 	assert_non_null(strstr(err.msg.data, "/p/.cuenv"));
@@ -530,7 +530,7 @@ static void test_select_resolve_with_nothing_installed_says_none(void **state)
 
 	(void)state;
 	sel_set(&sel, "12.4", NULL, NULL);
-	assert_int_equal(select_resolve(&sel, &lc, &ld, &act, &err),
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err),
 			 CUENV_E_NOT_INSTALLED);
 	assert_non_null(strstr(err.msg.data, "installed: none"));
 	err_release(&err);
@@ -548,12 +548,12 @@ static void test_select_resolve_missing_cudnn_names_cuda_major(void **state)
 	cudas(&lc);
 	cudnns(&ld);
 	sel_set(&sel, "11", "9.1.0.70", NULL);
-	assert_int_equal(select_resolve(&sel, &lc, &ld, &act, &err), CUENV_OK);
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err), CUENV_OK);
 	assert_ptr_equal(act.cudnn, ld.v[1]);
 	selection_release(&sel);
 
 	sel_set(&sel, "12.4", "9.2", NULL);
-	assert_int_equal(select_resolve(&sel, &lc, &ld, &act, &err),
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err),
 			 CUENV_E_NOT_INSTALLED);
 	assert_non_null(strstr(err.msg.data, "cudnn 9.2 for CUDA 12 is not "
 					     "installed"));
@@ -579,11 +579,11 @@ static void test_select_resolve_missing_cupti_says_install(void **state)
 	(void)state;
 	cudas(&lc);
 	sel_set(&sel, "12.4", NULL, "11.2");
-	assert_int_equal(select_resolve(&sel, &lc, &ld, &act, &err),
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err),
 			 CUENV_E_NOT_INSTALLED);
 	assert_non_null(strstr(err.msg.data, "no installed CUDA 11.2 provides "
 					     "CUPTI"));
-	assert_non_null(strstr(err.hint.data, "cuenv install 11.2"));
+	assert_non_null(strstr(err.hint.data, "--cupti 11.2"));
 	assert_null(act.cupti);
 	err_release(&err);
 	selection_release(&sel);
@@ -601,7 +601,7 @@ static void test_select_resolve_cupti_needs_a_cupti_dir(void **state)
 	cudas(&lc);
 	strv_release(&lc.v[0]->cupti); /* 11.8.0 without CUPTI */
 	sel_set(&sel, "12.4", NULL, "11.8");
-	assert_int_equal(select_resolve(&sel, &lc, &ld, &act, &err),
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err),
 			 CUENV_E_NOT_INSTALLED);
 	assert_null(act.cupti);
 	err_release(&err);

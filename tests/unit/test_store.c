@@ -104,8 +104,11 @@ static void test_kit_kind_names_round_trip(void **state)
 	assert_int_equal(kit_kind_parse("cudnn", &k), 0);
 	assert_int_equal(k, KIT_CUDNN);
 	assert_string_equal(kit_kind_name(k), "cudnn");
+	assert_int_equal(kit_kind_parse("cupti", &k), 0);
+	assert_int_equal(k, KIT_CUPTI);
+	assert_string_equal(kit_kind_name(k), "cupti");
 	assert_int_equal(kit_kind_parse("CUDA", &k), -1);
-	assert_int_equal(kit_kind_parse("cupti", &k), -1);
+	assert_int_equal(kit_kind_parse("nccl", &k), -1);
 }
 
 /* ---- opening ------------------------------------------------------------- */

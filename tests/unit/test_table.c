@@ -30,8 +30,14 @@ static void command_files(struct strv *names)
 			continue;
 		for (size_t i = 0; i < 3; i++)
 			skip_it |= !strcmp(de->d_name, not_commands[i]);
-		if (!skip_it)
-			strv_push_take(names, strndup(de->d_name, n - 2));
+		if (skip_it)
+			continue;
+		/* cmd/list_remote.c is the command list-remote */
+		char *name = strndup(de->d_name, n - 2);
+		for (char *p = name; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		strv_push_take(names, name);
 	}
 	closedir(d);
 }
@@ -94,8 +100,10 @@ static void test_table_entries_are_complete(void **state)
 	for (size_t i = 0; i < cuenv_ncmds; i++) {
 		const struct cuenv_cmd *c = cuenv_cmds[i];
 
-		if (!c->summary || !*c->summary || !c->usage || !*c->usage ||
-		    !c->run)
+		/* cuenv-net runs the external ones: a summary is enough here */
+		if (!c->summary || !*c->summary ||
+		    (!(c->flags & CMD_EXTERNAL) &&
+		     (!c->usage || !*c->usage || !c->run)))
 			fail_msg("'%s' lacks summary, usage or run", c->name);
 		if (strchr(c->summary, '\n'))
 			fail_msg("'%s': the summary is not one line", c->name);

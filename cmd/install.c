@@ -1,0 +1,465 @@
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/dotfile.h"
+#include "../core/install.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv install [SPEC] [--cudnn V] [--cupti V]\n"
+	"                     [--components LIST | --runtime-only]\n"
+	"                     [--source redist|runfile|pypi] [--mirror URL]\n"
+	"                     [--index URL] [--jobs N] [--no-cache] [--quiet]\n"
+	"\n"
+	"Download CUDA SPEC (the newest release matching it: 12.4 is the newest\n"
+	"12.4.x) and, with --cudnn, a cuDNN built for its major, from NVIDIA's\n"
+	"archives, checking every byte against the catalogue's sha256, and\n"
+	"install them side by side in $CUENV_ROOT. With no SPEC, install what\n"
+	"the nearest .cuenv asks for. Releases before 11.4 come from NVIDIA's\n"
+	"runfile installers, unpacked without running them.\n"
+	"\n"
+	"  --cudnn V          cuDNN V for the selected CUDA's major\n"
+	"  --cupti V          also CUPTI from CUDA release V (an exact soname)\n"
+	"  --components LIST  comma-separated redist components\n"
+	"                     (default: runtime, CUPTI, nvcc, NVRTC, headers and\n"
+	"                     the math libraries)\n"
+	"  --runtime-only     only the shared libraries an application loads\n"
+	"  --source S         redist (default from 11.4), runfile, or pypi:\n"
+	"                     NVIDIA's wheels on a Python package index\n"
+	"  --mirror URL       NVIDIA's paths under URL (https://, file://, or\n"
+	"                     http:// when asked for); also CUENV_MIRROR\n"
+	"  --index URL        the package index for --source pypi (PEP 691);\n"
+	"                     also CUENV_PYPI_INDEX (default pypi.org/simple)\n"
+	"  --jobs N           archives in flight at once (default: cores)\n"
+	"  --no-cache         neither use nor fill $CUENV_ROOT/cache\n"
+	"  --quiet            errors only\n";
+
+enum { O_CUDNN = 256, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
+       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET };
+
+static const struct option opts[] = {
+	{ "cudnn", required_argument, NULL, O_CUDNN },
+	{ "cupti", required_argument, NULL, O_CUPTI },
+	{ "components", required_argument, NULL, O_COMPONENTS },
+	{ "runtime-only", no_argument, NULL, O_RUNTIME },
+	{ "source", required_argument, NULL, O_SOURCE },
+	{ "mirror", required_argument, NULL, O_MIRROR },
+	{ "index", required_argument, NULL, O_INDEX },
+	{ "jobs", required_argument, NULL, O_JOBS },
+	{ "no-cache", no_argument, NULL, O_NOCACHE },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* ---- progress ------------------------------------------------------------ */
+
+struct show {
+	int tty;
+	int quiet;
+	const char *what;     /* "cuda 12.4.1" */
+	unsigned lines;	      /* lines drawn last time (tty) */
+	struct timespec start;
+	int *announced;	      /* per part: done line printed (plain) */
+	unsigned last_pct;    /* plain: last overall 25% step printed */
+	size_t n;
+};
+
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void human(char *out, size_t n, double bytes)
+{
+	static const char *const unit[] = { "B", "KB", "MB", "GB" };
+	int u = 0;
+
+	while (bytes >= 1000 && u < 3) {
+		bytes /= 1000;
+		u++;
+	}
+	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+static void on_progress(void *ctx, const struct part_progress *p, size_t n)
+{
+	struct show *s = ctx;
+	uint64_t done = 0, total = 0;
+	double t = since(&s->start);
+	char a[32], b[32], r[32];
+
+	if (s->quiet)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		done += p[i].done;
+		total += p[i].total;
+	}
+	if (s->tty) {
+		/* Redraw the block: one line per archive, then the total. */
+		if (s->lines)
+			fprintf(stderr, "\033[%uA", s->lines);
+		for (size_t i = 0; i < n; i++) {
+			const char *state = p[i].state == PART_DONE
+						    ? (p[i].cached ? "cached"
+								   : "done")
+					    : p[i].state == PART_FAILED ? "failed"
+					    : p[i].state == PART_FETCHING
+						    ? ""
+						    : "waiting";
+
+			human(a, sizeof(a), (double)p[i].done);
+			human(b, sizeof(b), (double)p[i].total);
+			fprintf(stderr, "\033[2K  %-22s %10s / %-10s %s\n",
+				p[i].name, a, b, state);
+		}
+		human(a, sizeof(a), (double)done);
+		human(b, sizeof(b), (double)total);
+		human(r, sizeof(r), t > 0 ? (double)done / t : 0);
+		fprintf(stderr, "\033[2K  %-22s %10s / %-10s %s/s", "total", a,
+			b, r);
+		if (total && done && done < total && t > 0.5)
+			fprintf(stderr, ", %.0f s left",
+				(double)(total - done) / ((double)done / t));
+		fputc('\n', stderr);
+		s->lines = (unsigned)n + 1;
+		return;
+	}
+	/* Not a terminal (CI, container builds): sparse plain lines. */
+	for (size_t i = 0; i < n && i < s->n; i++) {
+		if (s->announced[i] || (p[i].state != PART_DONE &&
+					p[i].state != PART_FAILED))
+			continue;
+		s->announced[i] = 1;
+		human(a, sizeof(a), (double)p[i].total);
+		fprintf(stderr, "cuenv: %s %s (%s)\n", p[i].name,
+			p[i].state == PART_FAILED ? "failed"
+			: p[i].cached		  ? "from the cache"
+						  : "done",
+			a);
+	}
+	if (total) {
+		unsigned pct = (unsigned)(done * 100 / total) / 25 * 25;
+
+		if (pct > s->last_pct && pct < 100) {
+			s->last_pct = pct;
+			human(a, sizeof(a), (double)done);
+			fprintf(stderr, "cuenv: %s: %u%% (%s)\n", s->what, pct,
+				a);
+		}
+	}
+}
+
+static void on_waiting(void *ctx, const char *what)
+{
+	struct show *s = ctx;
+
+	if (!s->quiet)
+		fprintf(stderr,
+			"cuenv: another install of %s is running; waiting "
+			"for it\n",
+			what);
+}
+
+/* ---- one release ----------------------------------------------------------- */
+
+static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
+		       struct install_opts *o, int quiet,
+		       struct cuenv_err *err)
+{
+	struct show s = { 0 };
+	struct install done;
+	struct buf what = BUF_INIT;
+	int rc;
+
+	buf_printf(&what, "%s %s", kit_kind_name(rel->kind), rel->version);
+	if (rel->kind == KIT_CUDNN)
+		buf_printf(&what, " for CUDA %u", rel->cuda_major);
+	s.tty = isatty(2);
+	s.quiet = quiet;
+	s.what = what.data;
+	s.n = rel->source == SRC_REDIST ? rel->nparts + 16 : 32;
+	s.announced = xcalloc(s.n, sizeof(int));
+	clock_gettime(CLOCK_MONOTONIC, &s.start);
+	o->progress = on_progress;
+	o->waiting = on_waiting;
+	o->progress_ctx = &s;
+	if (!quiet)
+		fprintf(stderr, "cuenv: installing %s (%s)\n", what.data,
+			source_name(rel->source));
+	rc = install_run(&ctx->store, rel, o, &done, err);
+	if (rc == CUENV_NO) {
+		if (!quiet)
+			printf("%s is already installed (%s)\n", what.data,
+			       done.dir);
+		rc = CUENV_OK;
+	} else if (!rc && !quiet) {
+		printf("installed %s in %s (%.1f s)\n", what.data, done.dir,
+		       since(&s.start));
+	}
+	install_release(&done);
+	free(s.announced);
+	buf_release(&what);
+	return rc;
+}
+
+static int parse_list(const char *s, struct strv *out, struct cuenv_err *err)
+{
+	strv_split(out, s, ',');
+	for (size_t i = 0; i < out->n; i++) {
+		const char *c = out->v[i];
+
+		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+				   strlen(c))
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "install: bad component name '%s'",
+					  c);
+	}
+	return CUENV_OK;
+}
+
+static int check_mirror(const char *m, struct install_opts *o,
+			struct cuenv_err *err)
+{
+	if (!strncmp(m, "https://", 8))
+		return CUENV_OK;
+	if (!strncmp(m, "http://", 7)) {
+		o->fetch.allow_http = 1; /* the user asked for it */
+		return CUENV_OK;
+	}
+	if (!strncmp(m, "file://", 7)) {
+		o->fetch.allow_file = 1;
+		return CUENV_OK;
+	}
+	cuenv_fail(err, CUENV_E_USAGE, "install: mirror '%s' is not https://, "
+				       "http:// or file://",
+		   m);
+	return cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct install_opts o = { .fetch = FETCH_OPTS_INIT };
+	struct catalog cat = { 0 };
+	struct strv comps = STRV_INIT;
+	struct selection sel;
+	const char *spec = NULL, *cudnn = NULL, *cupti = NULL;
+	const char *env;
+	int c, rc, quiet = 0, source = -1;
+	enum source_kind sk;
+	const struct release *cuda_rel = NULL, *cudnn_rel = NULL,
+			     *cupti_rel = NULL;
+
+	selection_init(&sel);
+	o.mirror = getenv("CUENV_MIRROR");
+	o.pypi_index = getenv("CUENV_PYPI_INDEX");
+	if ((env = getenv("CUENV_FETCH_RETRIES")))
+		o.fetch.retries = (unsigned)strtoul(env, NULL, 10);
+	if ((env = getenv("CUENV_FETCH_STALL_SECONDS")))
+		o.fetch.stall_seconds = (unsigned)strtoul(env, NULL, 10);
+	if ((env = getenv("CUENV_FETCH_BACKOFF_MS")))
+		o.fetch.backoff_ms = (unsigned)strtoul(env, NULL, 10);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case O_CUDNN:
+			cudnn = optarg;
+			break;
+		case O_CUPTI:
+			cupti = optarg;
+			break;
+		case O_COMPONENTS:
+			rc = parse_list(optarg, &comps, err);
+			if (rc)
+				goto out;
+			o.components = &comps;
+			break;
+		case O_RUNTIME:
+			o.runtime_only = 1;
+			break;
+		case O_SOURCE:
+			if (source_parse(optarg, &sk) || sk == SRC_TARBALL) {
+				rc = cuenv_fail(err, CUENV_E_USAGE,
+						"install: unknown source '%s'",
+						optarg);
+				cuenv_hint(err, "sources: redist, runfile, pypi");
+				goto out;
+			}
+			source = (int)sk;
+			break;
+		case O_MIRROR:
+			o.mirror = optarg;
+			break;
+		case O_INDEX:
+			o.pypi_index = optarg;
+			break;
+		case O_JOBS:
+			o.jobs = (unsigned)strtoul(optarg, &end, 10);
+			if (*end || !o.jobs || o.jobs > 64) {
+				rc = cuenv_fail(err, CUENV_E_USAGE,
+						"install: bad --jobs '%s'",
+						optarg);
+				goto out;
+			}
+			break;
+		case O_NOCACHE:
+			o.no_cache = 1;
+			break;
+		case O_QUIET:
+			quiet = 1;
+			break;
+		default:
+			rc = cmd_bad_usage(&cmd_install, err);
+			goto out;
+		}
+	}
+	rc = cmd_check_args(&cmd_install, argc - optind, err);
+	if (rc)
+		goto out;
+	if (o.components && o.runtime_only) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"install: --components and --runtime-only do "
+				"not go together");
+		goto out;
+	}
+	if (o.mirror && *o.mirror && (rc = check_mirror(o.mirror, &o, err)))
+		goto out;
+	if (o.pypi_index && !strncmp(o.pypi_index, "http://", 7))
+		o.fetch.allow_http = 1;
+	if (optind < argc) {
+		spec = argv[optind];
+	} else {
+		/* What the nearest .cuenv (or cuenv use) asks for. */
+		struct select_in in = { .cwd = ctx->cwd, .root = ctx->root,
+					.env_cuda = getenv("CUENV_VERSION"),
+					.env_cudnn = getenv("CUENV_CUDNN_VERSION"),
+					.env_cupti = getenv("CUENV_CUPTI_VERSION") };
+
+		rc = select_find(&in, &sel, err);
+		if (rc)
+			goto out;
+		if (!selection_active(&sel)) {
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"install: no version given and none "
+					"selected here");
+			cuenv_hint(err, "cuenv install 12.4, or write one with "
+					"cuenv local 12.4 --force");
+			goto out;
+		}
+		spec = sel.cuda;
+		if (!cudnn)
+			cudnn = sel.cudnn;
+		if (!cupti)
+			cupti = sel.cupti;
+	}
+	if ((rc = cmd_check_version("cuda", spec, 0, err)) ||
+	    (cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
+	    (cupti && (rc = cmd_check_version("cupti", cupti, 0, err))))
+		goto out;
+
+	rc = cmd_catalog(ctx, &cat, err);
+	if (rc)
+		goto out;
+	cuda_rel = catalog_find(&cat, KIT_CUDA, spec, 0, source);
+	if (!cuda_rel) {
+		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				"no CUDA %s%s%s in the catalogue", spec,
+				source >= 0 ? " from " : "",
+				source >= 0 ? source_name((enum source_kind)source)
+					    : "");
+		cuenv_hint(err, "see: cuenv list-remote cuda; refresh the "
+				"catalogue with: cuenv update");
+		goto out;
+	}
+	if (cudnn) {
+		int s = source == SRC_PYPI ? SRC_PYPI : -1;
+
+		cudnn_rel = catalog_find(&cat, KIT_CUDNN, cudnn,
+					 cuda_rel->cuda_major, s);
+		if (!cudnn_rel) {
+			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+					"no cuDNN %s for CUDA %u in the "
+					"catalogue",
+					cudnn, cuda_rel->cuda_major);
+			cuenv_hint(err, "see: cuenv list-remote cudnn");
+			goto out;
+		}
+	}
+	if (cupti) {
+		cupti_rel = catalog_find(&cat, KIT_CUDA, cupti, 0, source);
+		if (!cupti_rel) {
+			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+					"no CUDA %s (for its CUPTI) in the "
+					"catalogue",
+					cupti);
+			goto out;
+		}
+	}
+
+	rc = store_open(&ctx->store, ctx->root, true, err);
+	if (rc)
+		goto out;
+	fetch_global_init();
+	{
+		/* A source of pypi applies to every release installed here. */
+		struct release pypi_cuda, pypi_cudnn;
+
+		if (source == SRC_PYPI) {
+			pypi_cuda = *cuda_rel;
+			pypi_cuda.source = SRC_PYPI;
+			cuda_rel = &pypi_cuda;
+			if (cudnn_rel) {
+				pypi_cudnn = *cudnn_rel;
+				pypi_cudnn.source = SRC_PYPI;
+				cudnn_rel = &pypi_cudnn;
+			}
+		}
+		rc = install_one(ctx, cuda_rel, &o, quiet, err);
+		if (!rc && cudnn_rel) {
+			struct install_opts od = o;
+
+			od.components = NULL;
+			rc = install_one(ctx, cudnn_rel, &od, quiet, err);
+		}
+		if (!rc && cupti_rel) {
+			struct install_opts oc = o;
+			struct strv only = STRV_INIT;
+
+			/* CUPTI alone, as its own kind of version */
+			strv_push(&only, "cuda_cupti");
+			oc.components = &only;
+			oc.runtime_only = 0;
+			struct release cr = *cupti_rel;
+
+			cr.kind = KIT_CUPTI;
+			if (source == SRC_PYPI)
+				cr.source = SRC_PYPI;
+			rc = install_one(ctx, &cr, &oc, quiet, err);
+			strv_release(&only);
+		}
+	}
+out:
+	selection_release(&sel);
+	strv_release(&comps);
+	catalog_release(&cat);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_install = {
+	.name = "install",
+	.summary = "download and install CUDA, cuDNN and CUPTI versions",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 1,
+	.run = run,
+};

@@ -1,0 +1,125 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/version.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv list-remote [cuda|cudnn] [PREFIX] [--all]\n"
+	"\n"
+	"List what can be installed: CUDA releases with their source (NVIDIA's\n"
+	"redist archives, or a runfile installer for releases before 11.4), and\n"
+	"the cuDNN builds for each CUDA major. PREFIX narrows to matching\n"
+	"versions (12, 12.4). Without --all, only the newest patch of each\n"
+	"minor release is shown.\n"
+	"\n"
+	"  --all    every release, not only the newest of each minor\n";
+
+static const struct option opts[] = {
+	{ "all", no_argument, NULL, 'a' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmp_release(const void *a, const void *b)
+{
+	const struct release *x = *(const struct release *const *)a;
+	const struct release *y = *(const struct release *const *)b;
+	int c = version_cmp_str(x->version, y->version);
+
+	if (c)
+		return c;
+	if (x->cuda_major != y->cuda_major)
+		return x->cuda_major < y->cuda_major ? -1 : 1;
+	/* the same release from two sources: redist last, so it is shown */
+	return (x->source == SRC_REDIST) - (y->source == SRC_REDIST);
+}
+
+/* "12.4.1" and "12.4.0" share the minor "12.4". */
+static int same_minor(const char *a, const char *b)
+{
+	struct version x, y;
+
+	return !version_parse(a, &x) && !version_parse(b, &y) && x.n >= 2 &&
+	       y.n >= 2 && x.part[0] == y.part[0] && x.part[1] == y.part[1];
+}
+
+/* Is a newer release of the same minor (and CUDA major) listed later? */
+static int superseded(const struct release **v, size_t n, size_t i)
+{
+	for (size_t k = i + 1; k < n; k++)
+		if (v[k]->kind == v[i]->kind &&
+		    same_minor(v[k]->version, v[i]->version) &&
+		    v[k]->cuda_major == v[i]->cuda_major)
+			return 1;
+	return 0;
+}
+
+static void show(const struct release **v, size_t n, enum kit_kind kind,
+		 const char *prefix, int all)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct release *r = v[i];
+
+		if (r->kind != kind ||
+		    (prefix && !version_matches_str(r->version, prefix)) ||
+		    (!all && superseded(v, n, i)))
+			continue;
+		if (kind == KIT_CUDA)
+			printf("cuda   %-12s %s\n", r->version,
+			       source_name(r->source));
+		else
+			printf("cudnn  %-12s for CUDA %u (%s)\n", r->version,
+			       r->cuda_major, source_name(r->source));
+	}
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct catalog cat = { 0 };
+	const struct release **v = NULL;
+	const char *prefix = NULL;
+	enum kit_kind kind;
+	int c, rc, all = 0, which = -1;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'a')
+			return cmd_bad_usage(&cmd_list_remote, err);
+		all = 1;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (!kit_kind_parse(argv[i], &kind) && which < 0 && !prefix)
+			which = (int)kind;
+		else if (!prefix && (rc = cmd_check_version("", argv[i], 0,
+							     err)) == CUENV_OK)
+			prefix = argv[i];
+		else
+			return err->rc ? err->rc : cmd_bad_usage(&cmd_list_remote, err);
+	}
+	rc = cmd_catalog(ctx, &cat, err);
+	if (rc)
+		goto out;
+	v = xcalloc(cat.n + 1, sizeof(*v));
+	for (size_t i = 0; i < cat.n; i++)
+		v[i] = cat.v[i];
+	qsort(v, cat.n, sizeof(*v), cmp_release);
+	if (which != KIT_CUDNN)
+		show(v, cat.n, KIT_CUDA, prefix, all);
+	if (which != KIT_CUDA)
+		show(v, cat.n, KIT_CUDNN, prefix, all);
+out:
+	free(v);
+	catalog_release(&cat);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_list_remote = {
+	.name = "list-remote",
+	.summary = "list the versions that can be installed",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 2,
+	.run = run,
+};

@@ -1,0 +1,1239 @@
+#include "install.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "detect.h"
+#include "digest.h"
+#include "unpack.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* ---- what to install --------------------------------------------------- */
+
+/* What a framework and a build need: runtime, CUPTI, compiler, headers,
+ * math libraries. Components a release lacks are skipped. */
+static const char *const cuda_default[] = {
+	"cuda_cudart", "cuda_cupti",	"cuda_nvcc",	"cuda_nvrtc",
+	"cuda_cccl",   "cuda_nvtx",	"cuda_profiler_api", "cuda_crt",
+	"libnvvm",     "cuda_culibos", "libcublas",	"libcufft",
+	"libcurand",   "libcusolver",	"libcusparse",	"libnvjitlink",
+	NULL,
+};
+
+/* The shared libraries an application loads. */
+static const char *const cuda_runtime[] = {
+	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",
+	"libcufft",    "libcurand",   "libcusolver", "libcusparse",
+	"libnvjitlink", NULL,
+};
+
+int install_plan(const struct release *rel, const struct install_opts *opts,
+		 struct strv *names, struct cuenv_err *err)
+{
+	const char *const *set =
+		opts->runtime_only ? cuda_runtime : cuda_default;
+
+	if (rel->kind == KIT_CUPTI) {
+		strv_push(names, "cuda_cupti");
+		return CUENV_OK;
+	}
+	if (rel->kind != KIT_CUDA) {
+		strv_push(names, rel->parts[0].name);
+		return CUENV_OK;
+	}
+	if (opts->components) {
+		for (size_t i = 0; i < opts->components->n; i++) {
+			const char *c = opts->components->v[i];
+
+			/* Runfiles name their components the same way. */
+			if (rel->source == SRC_REDIST && !release_part(rel, c)) {
+				cuenv_fail(err, CUENV_E_USAGE,
+					   "cuda %s has no component '%s'",
+					   rel->version, c);
+				return cuenv_hint(err, "see: cuenv list-remote "
+						       "cuda %s --components",
+						  rel->version);
+			}
+			if (strv_find(names, c) < 0)
+				strv_push(names, c);
+		}
+		return CUENV_OK;
+	}
+	for (size_t i = 0; set[i]; i++)
+		if (rel->source != SRC_REDIST || release_part(rel, set[i]))
+			strv_push(names, set[i]);
+	return CUENV_OK;
+}
+
+char *install_mirror_url(const char *url, const char *mirror)
+{
+	static const char *const hosts[] = {
+		"https://developer.download.nvidia.com",
+		"https://developer.nvidia.com",
+	};
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; mirror && i < 2; i++) {
+		size_t n = strlen(hosts[i]);
+
+		if (!strncmp(url, hosts[i], n) && url[n] == '/') {
+			buf_adds(&b, mirror);
+			while (b.len && b.data[b.len - 1] == '/')
+				buf_setlen(&b, b.len - 1);
+			buf_adds(&b, url + n);
+			return buf_detach(&b);
+		}
+	}
+	return xstrdup(url);
+}
+
+/* ---- small filesystem helpers -------------------------------------------- */
+
+static int mkdirs(const char *path, struct cuenv_err *err)
+{
+	struct buf b = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_adds(&b, path);
+	for (char *p = b.data + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(b.data, 0755) && errno != EEXIST) {
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot create '%s': %s", b.data,
+					strerror(errno));
+			break;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	buf_release(&b);
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag,
+		  struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path);
+	return unlink(path);
+}
+
+static void rm_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
+/*
+ * Take an fcntl lock on path (created if need be): exclusive or shared,
+ * waiting or not. Returns the fd holding it, -1 when busy (no wait), or
+ * -2 on error (errno set).
+ */
+static int lock_path(const char *path, int exclusive, int wait)
+{
+	struct flock fl = { .l_type = exclusive ? F_WRLCK : F_RDLCK,
+			    .l_whence = SEEK_SET };
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -2;
+	while (fcntl(fd, wait ? F_SETLKW : F_SETLK, &fl)) {
+		int e = errno;
+
+		if (e == EINTR)
+			continue;
+		close(fd);
+		errno = e;
+		return e == EACCES || e == EAGAIN ? -1 : -2;
+	}
+	return fd;
+}
+
+/* ---- cleaning up after dead installs --------------------------------------- */
+
+/*
+ * Each install stages in .staging/<dir>/ and holds a lock on
+ * .staging/<dir>.lock; a folder whose lock can be taken belongs to an
+ * install that died. Older cuenv folders (register-, trash-) hold no lock
+ * and are short-lived: they go when older than an hour.
+ */
+static void sweep_staging(const char *root)
+{
+	struct buf dir = BUF_INIT, p = BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	buf_path(&dir, root, ".staging");
+	d = opendir(dir.data);
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		int fd;
+
+		if (strncmp(de->d_name, "install-", 8) || n < 5 ||
+		    !strcmp(de->d_name + n - 5, ".lock"))
+			continue;
+		buf_reset(&p);
+		buf_printf(&p, "%s/%s.lock", dir.data, de->d_name);
+		fd = lock_path(p.data, 1, 0);
+		if (fd < 0)
+			continue; /* alive */
+		buf_setlen(&p, p.len - 5);
+		rm_tree(p.data);
+		buf_adds(&p, ".lock");
+		unlink(p.data);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	buf_release(&dir);
+	buf_release(&p);
+}
+
+/* ---- sources: network or cache, hashed, teed into the cache ---------------- */
+
+struct job;
+
+struct src {
+	struct job *job;
+	struct digest *sha;
+	int file;	    /* reading the cache (complete or .part), or -1 */
+	int file_is_part;   /* ... a partial download: network follows */
+	int tee;	    /* appending downloaded bytes to the .part, or -1 */
+	struct fetch *net;
+	char *url;
+	uint64_t pos;	    /* bytes delivered (and hashed) */
+	int eof;	    /* the end was reached: stays there */
+	char *buf;	    /* for file reads */
+	/* runfile: the payload starts after a shell header */
+	int skip_header;
+	int header_done;
+	uint64_t payload;   /* offset of the payload, once known */
+	struct buf head;    /* header bytes read while looking for it */
+};
+
+struct job {
+	const struct part *part;
+	const struct install_opts *opts;
+	const char *root;
+	const char *staging;
+	enum source_kind source;
+	const struct strv *names; /* components to keep from a runfile */
+	char *key;		   /* pool/<key> */
+	struct part_progress prog;
+	pthread_mutex_t *lock;
+	int rc;
+	struct cuenv_err err;
+};
+
+static void job_progress(struct job *j, uint64_t done)
+{
+	pthread_mutex_lock(j->lock);
+	j->prog.done = done;
+	pthread_mutex_unlock(j->lock);
+}
+
+#define FILE_BLOCK (1 << 20)
+
+/* The raw bytes of the archive, each hashed once. */
+static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
+{
+	ssize_t n;
+
+	if (s->eof)
+		return 0;
+	if (s->file >= 0) {
+		do
+			n = read(s->file, s->buf, FILE_BLOCK);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return cuenv_fail(err, CUENV_E_STORE,
+					  "cannot read the cache: %s",
+					  strerror(errno)),
+			       -1;
+		if (n > 0) {
+			digest_update(s->sha, s->buf, (size_t)n);
+			s->pos += (uint64_t)n;
+			job_progress(s->job, s->pos);
+			*out = s->buf;
+			return n;
+		}
+		close(s->file);
+		s->file = -1;
+		if (!s->file_is_part) {
+			s->eof = 1;
+			return 0;
+		}
+		/* The rest of a partial download comes from the network. */
+	}
+	if (!s->net)
+		s->net = fetch_open(s->url, s->pos, s->job->part->size,
+				    &s->job->opts->fetch);
+	n = fetch_read(s->net, out, err);
+	if (n == 0)
+		s->eof = 1;
+	if (n <= 0)
+		return n;
+	digest_update(s->sha, *out, (size_t)n);
+	if (s->tee >= 0) {
+		const char *p = *out;
+
+		for (ssize_t w, off = 0; off < n; off += w) {
+			w = write(s->tee, p + off, (size_t)(n - off));
+			if (w < 0 && errno == EINTR) {
+				w = 0;
+				continue;
+			}
+			if (w < 0)
+				return cuenv_fail(err, CUENV_E_STORE,
+						  "cannot write the cache: %s",
+						  strerror(errno)),
+				       -1;
+		}
+	}
+	s->pos += (uint64_t)n;
+	job_progress(s->job, s->pos);
+	return n;
+}
+
+/* What the unpacker reads: the raw bytes, past a runfile's header. */
+static ssize_t src_read(void *ctx, const void **out, struct cuenv_err *err)
+{
+	struct src *s = ctx;
+	const void *p;
+	ssize_t n;
+
+	if (!s->skip_header || s->header_done)
+		return raw_read(s, out, err);
+	/* A makeself header is a few hundred lines: read 64 KiB (or all). */
+	while (s->head.len < 65536) {
+		n = raw_read(s, &p, err);
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		buf_add(&s->head, p, (size_t)n);
+	}
+	if (unpack_makeself_offset(s->head.data, s->head.len, &s->payload,
+				   err))
+		return -1;
+	s->header_done = 1;
+	if (s->payload < s->head.len) {
+		*out = s->head.data + s->payload;
+		return (ssize_t)(s->head.len - s->payload);
+	}
+	return raw_read(s, out, err);
+}
+
+/* ---- mapping archive paths ------------------------------------------------ */
+
+static int is_runtime_lib(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strstr(base, ".so") &&
+	       (!strncmp(path, "lib/", 4) || !strncmp(path, "lib64/", 6) ||
+		strstr(path, "/lib/") || strstr(path, "/lib64/"));
+}
+
+static char *map_runtime(void *ctx, const char *path)
+{
+	(void)ctx;
+	return is_runtime_lib(path) ? xstrdup(path) : NULL;
+}
+
+/*
+ * A runfile's payload: builds/<component>/<path> for CUDA 11 and later,
+ * builds/cuda-toolkit/<path> for 10.1 and 10.2; everything else (driver,
+ * samples, Nsight, documentation) is left out.
+ */
+static char *map_runfile(void *ctx, const char *path)
+{
+	const struct job *j = ctx;
+	const char *p = path, *slash;
+	char *comp, *out = NULL;
+
+	if (!strncmp(p, "./", 2))
+		p += 2;
+	if (!strncmp(p, "pkg/", 4))
+		p += 4;
+	if (strncmp(p, "builds/", 7))
+		return NULL;
+	p += 7;
+	slash = strchr(p, '/');
+	if (!slash || !slash[1])
+		return NULL;
+	comp = xstrndup(p, (size_t)(slash - p));
+	if (!strcmp(comp, "cuda-toolkit") || strv_find(j->names, comp) >= 0) {
+		if (!j->opts->runtime_only || is_runtime_lib(slash + 1))
+			out = xstrdup(slash + 1);
+	}
+	free(comp);
+	return out;
+}
+
+/* A wheel: nvidia/<package>/<path>, and its .dist-info kept aside. */
+static char *map_wheel(void *ctx, const char *path)
+{
+	const char *slash = strchr(path, '/');
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	(void)ctx;
+	if (!slash)
+		return NULL;
+	n = (size_t)(slash - path);
+	if (n > 10 && !strncmp(slash - 10, ".dist-info", 10)) {
+		buf_printf(&b, "dist-info/%s", path);
+		return buf_detach(&b);
+	}
+	if (strncmp(path, "nvidia/", 7))
+		return NULL;
+	slash = strchr(path + 7, '/');
+	if (!slash || !slash[1])
+		return NULL;
+	n = strlen(slash + 1);
+	if ((n > 3 && !strcmp(slash + 1 + n - 3, ".py")) ||
+	    strstr(slash + 1, "__pycache__"))
+		return NULL;
+	return xstrdup(slash + 1);
+}
+
+/* ---- one archive into the pool ------------------------------------------- */
+
+static int open_cache(struct job *j, struct src *s, const char *cache,
+		      const char *part, struct cuenv_err *err)
+{
+	struct stat st;
+
+	if (j->opts->no_cache) {
+		/* A wheel (a zip) is read from a file even then. */
+		if (j->source == SRC_PYPI) {
+			s->tee = open(part, O_WRONLY | O_CREAT | O_TRUNC |
+						    O_CLOEXEC,
+				      0644);
+			if (s->tee < 0)
+				return cuenv_fail(err, CUENV_E_STORE,
+						  "cannot write '%s': %s", part,
+						  strerror(errno));
+		}
+		return CUENV_OK;
+	}
+	s->file = open(cache, O_RDONLY | O_CLOEXEC);
+	if (s->file >= 0) {
+		pthread_mutex_lock(j->lock);
+		j->prog.cached = 1;
+		pthread_mutex_unlock(j->lock);
+		return CUENV_OK;
+	}
+	s->tee = open(part, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (s->tee < 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				  part, strerror(errno));
+	if (!fstat(s->tee, &st) && st.st_size > 0) {
+		/* Resume: re-read (and hash) what an earlier run got. */
+		s->file = open(part, O_RDONLY | O_CLOEXEC);
+		s->file_is_part = 1;
+		if (s->file < 0)
+			return cuenv_fail(err, CUENV_E_STORE,
+					  "cannot read '%s': %s", part,
+					  strerror(errno));
+	}
+	return CUENV_OK;
+}
+
+static int finish_hash(struct job *j, struct src *s, const char *partfile,
+		       struct cuenv_err *err)
+{
+	char hex[DIGEST_HEX_LEN + 1];
+	const void *p;
+	ssize_t n;
+
+	/* The archive may end before the file does: hash the rest. */
+	while ((n = raw_read(s, &p, err)) > 0)
+		;
+	if (n < 0)
+		return err->rc;
+	digest_final(s->sha, hex);
+	if (j->part->size && s->pos != j->part->size) {
+		unlink(partfile);
+		return cuenv_fail(err, CUENV_E_INTEGRITY,
+				  "size mismatch for '%s': expected %llu bytes, "
+				  "got %llu",
+				  s->url, (unsigned long long)j->part->size,
+				  (unsigned long long)s->pos);
+	}
+	if (strcmp(hex, j->part->sha256)) {
+		/* Those bytes are bad: never resume from them. */
+		unlink(partfile);
+		return cuenv_fail(err, CUENV_E_INTEGRITY,
+				  "sha256 mismatch for '%s': expected %s, got %s",
+				  s->url, j->part->sha256, hex);
+	}
+	return CUENV_OK;
+}
+
+/* Rename a verified tree into the pool; another install may have won. */
+static int to_pool(const char *tmp, const char *pool, struct cuenv_err *err)
+{
+	if (!rename(tmp, pool))
+		return CUENV_OK;
+	if (errno == EEXIST || errno == ENOTEMPTY) {
+		rm_tree(tmp);
+		return CUENV_OK;
+	}
+	return cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s", pool,
+			  strerror(errno));
+}
+
+static int fetch_part(struct job *j, struct cuenv_err *err)
+{
+	struct buf pool = BUF_INIT, tmp = BUF_INIT, cache = BUF_INIT,
+		   partfile = BUF_INIT, lockfile = BUF_INIT;
+	struct src s = { .file = -1, .tee = -1 };
+	struct unpack_opts uo = { 0 };
+	struct unpack_stats stats = { 0 };
+	struct unpack_source us = { src_read, &s };
+	int lockfd = -1, rc = CUENV_OK;
+
+	buf_printf(&pool, "%s/pool/%s", j->root, j->key);
+	if (exists(pool.data))
+		goto cached;
+	buf_printf(&cache, "%s/cache/%s", j->root, j->part->sha256);
+	buf_printf(&partfile, "%s.part", cache.data);
+	buf_printf(&lockfile, "%s/.locks/%s.lock", j->root, j->part->sha256);
+	/* One process at a time downloads one archive. */
+	lockfd = lock_path(lockfile.data, 1, 1);
+	if (lockfd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
+				lockfile.data, strerror(errno));
+		goto out;
+	}
+	if (exists(pool.data))
+		goto cached;
+
+	s.job = j;
+	s.sha = digest_new();
+	s.buf = xmalloc(FILE_BLOCK);
+	s.url = install_mirror_url(j->part->url, j->opts->mirror);
+	rc = open_cache(j, &s, cache.data, partfile.data, err);
+	if (rc)
+		goto out;
+	pthread_mutex_lock(j->lock);
+	j->prog.state = PART_FETCHING;
+	pthread_mutex_unlock(j->lock);
+
+	buf_printf(&tmp, "%s/%s", j->staging, j->key);
+	rc = mkdirs(tmp.data, err);
+	if (rc)
+		goto out;
+	if (j->source == SRC_PYPI) {
+		/* A zip needs its end first: whole file, then extract. */
+		const void *p;
+		ssize_t n;
+
+		while ((n = raw_read(&s, &p, err)) > 0)
+			;
+		rc = n < 0 ? err->rc : finish_hash(j, &s, partfile.data, err);
+		if (!rc && s.tee >= 0 && close(s.tee)) {
+			s.tee = -1;
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot write '%s': %s", partfile.data,
+					strerror(errno));
+		}
+		s.tee = -1;
+		if (!rc && !j->opts->no_cache && !j->prog.cached &&
+		    rename(partfile.data, cache.data))
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot write '%s': %s", cache.data,
+					strerror(errno));
+		uo.map = map_wheel;
+		if (!rc)
+			rc = unpack_file(tmp.data,
+					 j->opts->no_cache ? partfile.data
+							   : cache.data,
+					 &uo, &stats, err);
+		if (!rc)
+			rc = to_pool(tmp.data, pool.data, err);
+		goto out;
+	}
+	if (j->source == SRC_RUNFILE) {
+		s.skip_header = 1;
+		uo.map = map_runfile;
+		uo.map_ctx = j;
+	} else {
+		uo.strip = 1; /* "<name>-archive/", or "cuda/" in old tarballs */
+		if (j->opts->runtime_only)
+			uo.map = map_runtime;
+	}
+	rc = unpack_stream(tmp.data, &us, &uo, &stats, err);
+	if (!rc)
+		rc = finish_hash(j, &s, partfile.data, err);
+	if (rc)
+		goto out;
+	if (s.tee >= 0) {
+		if (fsync(s.tee) || close(s.tee)) {
+			s.tee = -1;
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot write '%s': %s", partfile.data,
+					strerror(errno));
+			goto out;
+		}
+		s.tee = -1;
+		if (rename(partfile.data, cache.data)) {
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot write '%s': %s", cache.data,
+					strerror(errno));
+			goto out;
+		}
+	}
+	rc = to_pool(tmp.data, pool.data, err);
+	goto out;
+cached:
+	pthread_mutex_lock(j->lock);
+	j->prog.cached = 1;
+	pthread_mutex_unlock(j->lock);
+out:
+	/* Bytes that failed to unpack or verify must not be resumed from. */
+	if ((rc == CUENV_E_UNPACK || rc == CUENV_E_INTEGRITY) && partfile.len)
+		unlink(partfile.data);
+	if (s.file >= 0)
+		close(s.file);
+	if (s.tee >= 0)
+		close(s.tee);
+	if (j->opts->no_cache && partfile.len)
+		unlink(partfile.data);
+	fetch_close(s.net);
+	digest_free(s.sha);
+	free(s.buf);
+	free(s.url);
+	buf_release(&s.head);
+	if (lockfd >= 0)
+		close(lockfd);
+	buf_release(&pool);
+	buf_release(&tmp);
+	buf_release(&cache);
+	buf_release(&partfile);
+	buf_release(&lockfile);
+	return rc;
+}
+
+/* ---- running the jobs ---------------------------------------------------- */
+
+struct crew {
+	struct job *jobs;
+	size_t n;
+	size_t next;
+	size_t running;
+	int failed;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+};
+
+static void *worker(void *arg)
+{
+	struct crew *c = arg;
+
+	for (;;) {
+		struct job *j;
+
+		pthread_mutex_lock(&c->lock);
+		if (c->next >= c->n || c->failed) {
+			c->running--;
+			pthread_cond_broadcast(&c->changed);
+			pthread_mutex_unlock(&c->lock);
+			return NULL;
+		}
+		j = &c->jobs[c->next++];
+		pthread_mutex_unlock(&c->lock);
+
+		j->rc = fetch_part(j, &j->err);
+
+		pthread_mutex_lock(&c->lock);
+		j->prog.state = j->rc ? PART_FAILED : PART_DONE;
+		if (j->rc)
+			c->failed = 1;
+		pthread_cond_broadcast(&c->changed);
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+static void report(struct crew *c, const struct install_opts *o)
+{
+	struct part_progress *snap;
+
+	if (!o->progress)
+		return;
+	snap = xmalloc(c->n * sizeof(*snap));
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < c->n; i++)
+		snap[i] = c->jobs[i].prog;
+	pthread_mutex_unlock(&c->lock);
+	o->progress(o->progress_ctx, snap, c->n);
+	free(snap);
+}
+
+static int run_jobs(struct crew *c, const struct install_opts *o,
+		    struct cuenv_err *err)
+{
+	unsigned jobs = o->jobs;
+	pthread_t *t;
+	size_t started = 0;
+
+	if (!jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = n > 0 ? (unsigned)n : 1;
+	}
+	if (jobs > c->n)
+		jobs = (unsigned)c->n;
+	t = xcalloc(jobs, sizeof(*t));
+	c->running = jobs;
+	for (unsigned i = 0; i < jobs; i++) {
+		if (pthread_create(&t[i], NULL, worker, c))
+			BUG("cannot start a thread");
+		started++;
+	}
+	pthread_mutex_lock(&c->lock);
+	while (c->running) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 200000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&c->changed, &c->lock, &ts);
+		pthread_mutex_unlock(&c->lock);
+		report(c, o);
+		pthread_mutex_lock(&c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	report(c, o);
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->jobs[i].rc) {
+			cuenv_fail(err, c->jobs[i].rc, "%s",
+				   c->jobs[i].err.msg.data);
+			if (c->jobs[i].err.hint.len)
+				cuenv_hint(err, "%s",
+					   c->jobs[i].err.hint.data);
+			return err->rc;
+		}
+	}
+	return CUENV_OK;
+}
+
+/* ---- assembling the version from pool trees ------------------------------- */
+
+static const char *link_dest;
+static size_t link_src_len;
+static int link_errno;
+
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[1 << 16];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, rc = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0777);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			rc = -1;
+			break;
+		}
+	if (n < 0)
+		rc = -1;
+	close(in);
+	if (close(out))
+		rc = -1;
+	return rc;
+}
+
+static int link_one(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	struct buf to = BUF_INIT;
+	int rc = 0;
+
+	(void)ftw;
+	buf_adds(&to, link_dest);
+	buf_adds(&to, path + link_src_len);
+	if (flag == FTW_D) {
+		if (mkdir(to.data, 0755) && errno != EEXIST)
+			rc = -1;
+	} else if (S_ISLNK(sb->st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+		if (n < 0)
+			rc = -1;
+		else {
+			target[n] = '\0';
+			if (symlink(target, to.data) && errno != EEXIST)
+				rc = -1;
+		}
+	} else if (S_ISREG(sb->st_mode)) {
+		/* Two components may ship the same file (LICENSE): keep one. */
+		if (link(path, to.data) && errno != EEXIST &&
+		    copy_file(path, to.data, sb->st_mode))
+			rc = -1;
+	}
+	if (rc)
+		link_errno = errno;
+	buf_release(&to);
+	return rc;
+}
+
+static pthread_mutex_t link_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Merge the tree at from into to, with hard links. */
+static int link_tree(const char *from, const char *to, struct cuenv_err *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&link_lock); /* nftw has no context argument */
+	link_dest = to;
+	link_src_len = strlen(from);
+	link_errno = 0;
+	rc = nftw(from, link_one, 16, FTW_PHYS);
+	pthread_mutex_unlock(&link_lock);
+	if (rc)
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "cannot assemble '%s' from '%s': %s", to, from,
+				  strerror(link_errno ? link_errno : errno));
+	return CUENV_OK;
+}
+
+/* ---- the package index (--source pypi) ---------------------------------- */
+
+/* NVIDIA's wheel for a redist component ("cuda_cudart" for CUDA 12). */
+static char *wheel_project(const char *comp, unsigned major, enum kit_kind k)
+{
+	static const char *const map[][2] = {
+		{ "cuda_cudart", "cuda-runtime" }, { "cuda_cupti", "cuda-cupti" },
+		{ "cuda_nvcc", "cuda-nvcc" },	   { "cuda_nvrtc", "cuda-nvrtc" },
+		{ "cuda_cccl", "cuda-cccl" },	   { "cuda_nvtx", "nvtx" },
+		{ "libcublas", "cublas" },	   { "libcufft", "cufft" },
+		{ "libcurand", "curand" },	   { "libcusolver", "cusolver" },
+		{ "libcusparse", "cusparse" },	   { "libnvjitlink", "nvjitlink" },
+		{ "cudnn", "cudnn" },
+	};
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++) {
+		if (strcmp(comp, map[i][0]))
+			continue;
+		buf_printf(&b, "nvidia-%s", map[i][1]);
+		/* CUDA 13's wheels dropped the suffix; cuDNN's kept it. */
+		if (major < 13 || k == KIT_CUDNN)
+			buf_printf(&b, "-cu%u", major);
+		return buf_detach(&b);
+	}
+	return NULL;
+}
+
+/* Does a wheel file name fit this machine? */
+static int wheel_fits(const char *name, const char *platform)
+{
+	const char *arch = !strcmp(platform, "linux-sbsa")	  ? "aarch64"
+			   : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
+								: "x86_64";
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".whl") &&
+	       strstr(name, "linux") && strstr(name, arch);
+}
+
+/*
+ * Find the wheel of project at version on the index and describe it as a
+ * part (the index's sha256 is the one checked).
+ */
+static int wheel_part(const char *index, const char *project,
+		      const char *comp, const char *version,
+		      const struct install_opts *o, struct part *out,
+		      struct cuenv_err *err)
+{
+	struct fetch_opts fo = o->fetch;
+	struct buf page = BUF_INIT, body = BUF_INIT, seen = BUF_INIT;
+	json_t *j = NULL, *f;
+	size_t i;
+	int rc;
+
+	buf_adds(&page, index);
+	while (page.len && page.data[page.len - 1] == '/')
+		buf_setlen(&page, page.len - 1);
+	buf_printf(&page, "/%s/", project);
+	fo.accept = "application/vnd.pypi.simple.v1+json";
+	rc = fetch_to_buf(page.data, &fo, 64 << 20, &body, err);
+	if (rc)
+		goto out;
+	j = json_loadb(body.data, body.len, 0, NULL);
+	if (!json_is_array(json_object_get(j, "files"))) {
+		rc = cuenv_fail(err, CUENV_E_FETCH,
+				"'%s' is not a PEP 691 JSON index page",
+				page.data);
+		goto out;
+	}
+	rc = CUENV_E_NOT_INSTALLED;
+	json_array_foreach(json_object_get(j, "files"), i, f) {
+		const char *name = json_string_value(json_object_get(f, "filename"));
+		const char *url = json_string_value(json_object_get(f, "url"));
+		const char *sha = json_string_value(
+			json_object_get(json_object_get(f, "hashes"), "sha256"));
+		const char *dash1, *dash2;
+		char *ver;
+
+		if (!name || !url || !sha || !digest_hex_valid(sha) ||
+		    !wheel_fits(name, catalog_platform()) ||
+		    json_is_true(json_object_get(f, "yanked")))
+			continue;
+		dash1 = strchr(name, '-');
+		dash2 = dash1 ? strchr(dash1 + 1, '-') : NULL;
+		if (!dash2)
+			continue;
+		ver = xstrndup(dash1 + 1, (size_t)(dash2 - dash1 - 1));
+		if (!strstr(seen.data, ver)) {
+			buf_adds(&seen, seen.len ? ", " : "");
+			buf_adds(&seen, ver);
+		}
+		if (!strcmp(ver, version)) {
+			char *abs = fetch_resolve_url(page.data, url);
+
+			out->name = xstrdup(comp);
+			out->version = ver;
+			out->url = abs;
+			out->sha256 = xstrdup(sha);
+			out->size = (uint64_t)json_integer_value(
+				json_object_get(f, "size"));
+			rc = CUENV_OK;
+			break;
+		}
+		free(ver);
+	}
+	if (rc)
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "no %s wheel %s for this machine on '%s' (found: %s)",
+			   project, version, page.data,
+			   seen.len ? seen.data : "none");
+out:
+	json_decref(j);
+	buf_release(&page);
+	buf_release(&body);
+	buf_release(&seen);
+	return rc;
+}
+
+/* ---- install ---------------------------------------------------------------- */
+
+/* Jobs for rel: the archives to fetch and where they go in the pool. */
+static int make_jobs(const struct release *rel, const struct install_opts *o,
+		     const struct strv *names, struct part **wheels,
+		     size_t *nwheels, struct crew *c, struct cuenv_err *err)
+{
+	const char *suffix = o->runtime_only ? "-rt" : "";
+	int rc = CUENV_OK;
+
+	c->jobs = xcalloc(names->n + 1, sizeof(*c->jobs));
+	if (rel->source == SRC_PYPI) {
+		const char *index = o->pypi_index ? o->pypi_index
+						  : "https://pypi.org/simple";
+
+		*wheels = xcalloc(names->n, sizeof(**wheels));
+		for (size_t i = 0; i < names->n; i++) {
+			const struct part *p = release_part(rel, names->v[i]);
+			char *proj = wheel_project(names->v[i], rel->cuda_major,
+						   rel->kind);
+
+			if (!p || !proj) {
+				free(proj);
+				continue; /* no wheel for that component */
+			}
+			rc = wheel_part(index, proj, names->v[i], p->version, o,
+					&(*wheels)[*nwheels], err);
+			free(proj);
+			if (rc)
+				return rc;
+			c->jobs[c->n++].part = &(*wheels)[(*nwheels)++];
+		}
+	} else if (rel->source == SRC_REDIST) {
+		for (size_t i = 0; i < names->n; i++) {
+			const struct part *p = release_part(rel, names->v[i]);
+
+			if (p)
+				c->jobs[c->n++].part = p;
+		}
+	} else {
+		c->jobs[c->n++].part = &rel->parts[0];
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		struct buf key = BUF_INIT;
+
+		buf_adds(&key, c->jobs[i].part->sha256);
+		if (rel->source == SRC_RUNFILE) {
+			/* The pool tree holds a subset: name it by the subset. */
+			char hex[DIGEST_HEX_LEN + 1];
+			struct digest *d = digest_new();
+
+			for (size_t k = 0; k < names->n; k++)
+				digest_update(d, names->v[k],
+					      strlen(names->v[k]) + 1);
+			digest_final(d, hex);
+			digest_free(d);
+			buf_printf(&key, "-%.12s", hex);
+		}
+		buf_adds(&key, suffix);
+		c->jobs[i].key = buf_detach(&key);
+		c->jobs[i].prog.name = c->jobs[i].part->name;
+		c->jobs[i].prog.total = c->jobs[i].part->size;
+	}
+	return rc;
+}
+
+static void release_wheels(struct part *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(w[i].name);
+		free(w[i].version);
+		free(w[i].url);
+		free(w[i].sha256);
+	}
+	free(w);
+}
+
+int install_run(struct store *st, const struct release *rel,
+		    const struct install_opts *opts, struct install *out,
+		    struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT, staging = BUF_INIT, version_dir = BUF_INIT;
+	struct strv names = STRV_INIT;
+	struct crew c = { 0 };
+	struct part *wheels = NULL;
+	size_t nwheels = 0;
+	struct install in;
+	char *name = NULL;
+	int vlock = -1, slock = -1, rc;
+
+	install_init(&in, rel->kind);
+	install_init(out, rel->kind);
+	pthread_mutex_init(&c.lock, NULL);
+	pthread_cond_init(&c.changed, NULL);
+	in.version = xstrdup(rel->version);
+	in.cuda_major = rel->cuda_major;
+	name = install_make_name(&in);
+
+	/* Shared with other installs; `cuenv gc` waits for all of them. */
+	rc = store_lock_shared(st, err);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const sub[] = { "cache", "pool", ".staging",
+						   ".locks" };
+
+		buf_reset(&p);
+		buf_path(&p, st->root, sub[i]);
+		rc = mkdirs(p.data, err);
+		if (rc)
+			goto out;
+	}
+	/* One install of a version at a time; a second one waits. */
+	buf_reset(&p);
+	buf_printf(&p, "%s/.locks/%s-%s.lock", st->root,
+		   kit_kind_name(rel->kind), name);
+	vlock = lock_path(p.data, 1, 0);
+	if (vlock == -1) {
+		if (opts->waiting)
+			opts->waiting(opts->progress_ctx, name);
+		vlock = lock_path(p.data, 1, 1);
+	}
+	if (vlock < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
+				p.data, strerror(errno));
+		goto out;
+	}
+	buf_reset(&p);
+	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
+		   kit_kind_name(rel->kind), name);
+	if (exists(p.data)) {
+		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
+		rc = store_read_receipt(p.data, out, err);
+		if (!rc)
+			rc = CUENV_NO;
+		goto out;
+	}
+	sweep_staging(st->root);
+
+	buf_printf(&staging, "%s/.staging/install-XXXXXX", st->root);
+	if (!mkdtemp(staging.data)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				staging.data, strerror(errno));
+		goto out;
+	}
+	buf_reset(&p);
+	buf_printf(&p, "%s.lock", staging.data);
+	slock = lock_path(p.data, 1, 0);
+
+	rc = install_plan(rel, opts, &names, err);
+	if (!rc)
+		rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < c.n; i++) {
+		c.jobs[i].opts = opts;
+		c.jobs[i].root = st->root;
+		c.jobs[i].staging = staging.data;
+		c.jobs[i].source = rel->source;
+		c.jobs[i].names = &names;
+		c.jobs[i].lock = &c.lock;
+		err_init(&c.jobs[i].err);
+	}
+	rc = run_jobs(&c, opts, err);
+	if (rc)
+		goto out;
+
+	/* Every archive verified and in the pool: assemble the version. */
+	buf_path(&version_dir, staging.data, "version");
+	if (mkdir(version_dir.data, 0755)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				version_dir.data, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < c.n && !rc; i++) {
+		const struct part *pt = c.jobs[i].part;
+		struct buf line = BUF_INIT;
+
+		buf_reset(&p);
+		buf_printf(&p, "%s/pool/%s", st->root, c.jobs[i].key);
+		rc = link_tree(p.data, version_dir.data, err);
+		buf_printf(&line, "%s %s", pt->name, pt->version);
+		strv_push_take(&in.notes, buf_detach(&line));
+		buf_printf(&line, "%s %s %s", pt->name, pt->sha256, pt->url);
+		strv_push_take(&in.sources, buf_detach(&line));
+		if (!strcmp(pt->name, "cuda_cupti"))
+			in.cupti_version = xstrdup(pt->version);
+	}
+	if (rc)
+		goto out;
+	detect_layout(version_dir.data, &in);
+	if (!in.cupti_version && in.cupti.n && rel->kind != KIT_CUDNN)
+		in.cupti_version = xstrdup(rel->version);
+	rc = store_commit(st, &in, version_dir.data, err);
+	if (!rc) {
+		rc = store_read_receipt(in.dir, out, err);
+	}
+out:
+	for (size_t i = 0; i < c.n; i++) {
+		free(c.jobs[i].key);
+		err_release(&c.jobs[i].err);
+	}
+	free(c.jobs);
+	release_wheels(wheels, nwheels);
+	if (staging.len && exists(staging.data)) {
+		rm_tree(staging.data);
+		buf_reset(&p);
+		buf_printf(&p, "%s.lock", staging.data);
+		unlink(p.data);
+	}
+	if (slock >= 0)
+		close(slock);
+	if (vlock >= 0)
+		close(vlock);
+	pthread_mutex_destroy(&c.lock);
+	pthread_cond_destroy(&c.changed);
+	install_release(&in);
+	strv_release(&names);
+	free(name);
+	buf_release(&p);
+	buf_release(&staging);
+	buf_release(&version_dir);
+	return rc;
+}
+
+/* ---- gc ------------------------------------------------------------------------ */
+
+static int gc_linked;
+static uint64_t gc_bytes;
+
+static int gc_visit(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)path;
+	(void)ftw;
+	if (flag == FTW_F && S_ISREG(sb->st_mode)) {
+		if (sb->st_nlink > 1)
+			gc_linked = 1;
+		gc_bytes += (uint64_t)sb->st_size;
+	}
+	return gc_linked; /* stop at the first file in use */
+}
+
+int install_gc(struct store *st, uint64_t *trees, uint64_t *bytes,
+	       struct cuenv_err *err)
+{
+	struct buf dir = BUF_INIT, p = BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+	int rc;
+
+	*trees = *bytes = 0;
+	rc = store_lock(st, err);
+	if (rc)
+		return rc;
+	sweep_staging(st->root);
+	buf_path(&dir, st->root, "pool");
+	d = opendir(dir.data);
+	pthread_mutex_lock(&link_lock);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		buf_reset(&p);
+		buf_path(&p, dir.data, de->d_name);
+		gc_linked = 0;
+		gc_bytes = 0;
+		nftw(p.data, gc_visit, 16, FTW_PHYS);
+		if (gc_linked)
+			continue;
+		rm_tree(p.data);
+		(*trees)++;
+		*bytes += gc_bytes;
+	}
+	pthread_mutex_unlock(&link_lock);
+	if (d)
+		closedir(d);
+	buf_release(&dir);
+	buf_release(&p);
+	return CUENV_OK;
+}

@@ -1,0 +1,97 @@
+/*
+ * install.h: putting a release from the catalogue into the store.
+ *
+ * Each archive is streamed once: the downloaded bytes go through SHA-256,
+ * into the cache ($CUENV_ROOT/cache/<sha256>.part, renamed to <sha256>
+ * once verified) and into libarchive's extraction at the same time, with
+ * several archives in flight at once (jobs). An archive extracts into
+ * .staging/ and becomes $CUENV_ROOT/pool/<sha256>[-filter]/ only once its
+ * sha256 matched; the version folder is then assembled from pool trees
+ * with hard links (so two versions sharing a component store it once),
+ * its receipt written, and it is renamed into versions/ in one step. A
+ * failure at any point leaves the store as it was: the version is absent
+ * or complete, never half made.
+ *
+ * Locks (fcntl, so they hold across NFS hosts): one per version, so that
+ * a second install of the same version waits and then finds it done; one
+ * per staging folder, so that the next install can tell a dead install's
+ * leftovers (kill -9, power loss) from a live one's and remove them; and
+ * the store's lock, shared by installs and taken alone by `cuenv gc`.
+ */
+#ifndef CUENV_INSTALL_H
+#define CUENV_INSTALL_H
+
+#include <stdint.h>
+
+#include "catalog.h"
+#include "fetch.h"
+#include "store.h"
+
+enum part_state {
+	PART_WAITING,
+	PART_FETCHING,	/* downloading (or reading the cache) and extracting */
+	PART_DONE,	/* in the pool */
+	PART_FAILED,
+};
+
+struct part_progress {
+	const char *name;
+	uint64_t done;	 /* bytes read so far */
+	uint64_t total;	 /* expected size, 0 when unknown */
+	enum part_state state;
+	int cached;	 /* served from the cache or pool, no download */
+};
+
+struct install_opts {
+	const char *mirror;	/* replaces NVIDIA's host, or NULL */
+	const char *pypi_index; /* for SRC_PYPI: a PEP 691 simple index */
+	unsigned jobs;		/* archives in flight (0: one per core) */
+	int no_cache;		/* neither read nor write the cache */
+	int runtime_only;	/* only the shared libraries */
+	const struct strv *components; /* explicit list, or NULL */
+	struct fetch_opts fetch;
+	/*
+	 * Called from the installing thread about five times a second and at
+	 * every change of state, with one entry per archive.
+	 */
+	void (*progress)(void *ctx, const struct part_progress *parts,
+			 size_t n);
+	void *progress_ctx;
+	/* Called once when the version lock is busy (another install). */
+	void (*waiting)(void *ctx, const char *what);
+};
+
+/*
+ * The archives of rel that opts select: for CUDA the default component set
+ * (runtime, CUPTI, nvcc, NVRTC, headers, math libraries), the runtime
+ * libraries with runtime_only, or opts->components. Fills names (borrowed
+ * from rel). Returns CUENV_OK, or CUENV_E_USAGE naming an unknown
+ * component.
+ */
+int install_plan(const struct release *rel, const struct install_opts *opts,
+		 struct strv *names, struct cuenv_err *err);
+
+/*
+ * Install rel into st (which must be open). On success *out describes
+ * the new version (as a receipt would). Returns CUENV_OK, CUENV_NO when
+ * that version is already installed (nothing done), or the failure:
+ * CUENV_E_FETCH, CUENV_E_INTEGRITY (sha256 or size mismatch: the message
+ * names the file, the expected and the actual hash), CUENV_E_UNPACK,
+ * CUENV_E_STORE, CUENV_E_USAGE.
+ */
+int install_run(struct store *st, const struct release *rel,
+		const struct install_opts *opts, struct install *out,
+		struct cuenv_err *err);
+
+/*
+ * Remove pool trees no installed version links to, and staging folders
+ * of installs that died. Takes the store's lock alone. Reports what it
+ * freed in *trees and *bytes.
+ */
+int install_gc(struct store *st, uint64_t *trees, uint64_t *bytes,
+	       struct cuenv_err *err);
+
+/* Replace NVIDIA's host in url by mirror (a heap string either way). */
+char *install_mirror_url(const char *url, const char *mirror);
+
+#endif

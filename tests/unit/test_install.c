@@ -1,0 +1,318 @@
+/*
+ * cuenv install against a file:// mirror: real tar.xz archives made with
+ * tar(1), a real catalogue entry, the real store. (HTTP faults, runfiles,
+ * wheels and concurrency are covered end to end in tests/e2e/t5*.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../core/digest.h"
+#include "../../core/install.h"
+#include "fakes/fixture.h"
+
+#define TOP "cuda_cudart-linux-x86_64-12.4.127-archive"
+#define REL "cuda_cudart/linux-x86_64/" TOP ".tar.xz"
+
+struct world {
+	struct fixture *fx;
+	struct catalog cat;
+	struct store st;
+	char *mirror; /* file:// URL */
+	char sha[DIGEST_HEX_LEN + 1];
+};
+
+/* A redist archive for cuda_cudart and a catalogue entry describing it. */
+static void make_world(struct fixture *fx, struct world *w, int bad_sha)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf json = BUF_INIT, url = BUF_INIT;
+	char *src = fx_path(fx, "src"), *out;
+	char *argv[] = { "tar", "-C", src, "-cJf", NULL, TOP, NULL };
+	struct buf o = BUF_INIT;
+	struct stat st;
+	char *root;
+
+	memset(w, 0, sizeof(*w));
+	w->fx = fx;
+	fx_write(fx, "src/" TOP "/lib/libcudart.so.12.4.127", "ELF-ish");
+	fx_symlink(fx, "libcudart.so.12.4.127", "src/" TOP "/lib/libcudart.so.12");
+	fx_write(fx, "src/" TOP "/include/cuda_runtime_api.h",
+		 "#define CUDART_VERSION 12040\n");
+	fx_write(fx, "src/" TOP "/LICENSE", "license\n");
+	fx_mkdir(fx, "mirror/compute/cuda/redist/cuda_cudart/linux-x86_64");
+	out = fx_path(fx, "mirror/compute/cuda/redist/" REL);
+	argv[4] = out;
+	assert_int_equal(fx_run(argv, &o), 0);
+	assert_int_equal(digest_file(out, w->sha, &err), CUENV_OK);
+	assert_int_equal(stat(out, &st), 0);
+	buf_printf(&json,
+		   "{\"release_label\": \"12.4.1\", \"release_product\": "
+		   "\"cuda\", \"cuda_cudart\": {\"version\": \"12.4.127\", "
+		   "\"linux-x86_64\": {\"relative_path\": \"" REL "\", "
+		   "\"sha256\": \"%s\", \"size\": \"%lld\"}}}",
+		   bad_sha ? "0000000000000000000000000000000000000000000000000"
+			     "000000000000000"
+			   : w->sha,
+		   (long long)st.st_size);
+	assert_int_equal(catalog_parse_redist(&w->cat, "t.json", json.data,
+					      json.len, "linux-x86_64", NULL,
+					      NULL, &err),
+			 CUENV_OK);
+	buf_printf(&url, "file://%s/mirror", fx->root);
+	w->mirror = buf_detach(&url);
+	root = fx_path(fx, "root");
+	assert_int_equal(store_open(&w->st, root, true, &err), CUENV_OK);
+	free(root);
+	free(src);
+	free(out);
+	buf_release(&json);
+	buf_release(&o);
+}
+
+static void end_world(struct world *w)
+{
+	catalog_release(&w->cat);
+	store_release(&w->st);
+	free(w->mirror);
+}
+
+static struct install_opts file_opts(const struct world *w)
+{
+	struct install_opts o = { .fetch = FETCH_OPTS_INIT };
+
+	o.mirror = w->mirror;
+	o.fetch.allow_file = 1;
+	o.fetch.backoff_ms = 1;
+	o.jobs = 2;
+	return o;
+}
+
+static void test_install_mirror_url_replaces_nvidia_host(void **state)
+{
+	char *u;
+
+	(void)state;
+	u = install_mirror_url("https://developer.download.nvidia.com/compute/x",
+			       "file:///srv/m/");
+	assert_string_equal(u, "file:///srv/m/compute/x");
+	free(u);
+	u = install_mirror_url("https://developer.nvidia.com/compute/y",
+			       "https://m.example");
+	assert_string_equal(u, "https://m.example/compute/y");
+	free(u);
+	u = install_mirror_url("https://developer.download.nvidia.com/x", NULL);
+	assert_string_equal(u, "https://developer.download.nvidia.com/x");
+	free(u);
+	/* a look-alike host is not NVIDIA's */
+	u = install_mirror_url("https://developer.download.nvidia.com.evil/x",
+			       "file:///m");
+	assert_string_equal(u, "https://developer.download.nvidia.com.evil/x");
+	free(u);
+}
+
+static void test_install_plan_skips_defaults_a_release_lacks(void **state)
+{
+	struct fixture *fx = *state;
+	struct world w;
+	struct install_opts o = { 0 };
+	struct strv names = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct strv bad = STRV_INIT;
+
+	make_world(fx, &w, 0);
+	assert_int_equal(install_plan(w.cat.v[0], &o, &names, &err), CUENV_OK);
+	assert_int_equal(names.n, 1);
+	assert_string_equal(names.v[0], "cuda_cudart");
+	strv_push(&bad, "cuda_nosuch");
+	o.components = &bad;
+	strv_release(&names);
+	assert_int_equal(install_plan(w.cat.v[0], &o, &names, &err),
+			 CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "cuda_nosuch"));
+	err_release(&err);
+	strv_release(&names);
+	strv_release(&bad);
+	end_world(&w);
+}
+
+static void test_install_puts_a_verified_version_in_place(void **state)
+{
+	struct fixture *fx = *state;
+	struct world w;
+	struct install_opts o;
+	struct install in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct stat st;
+	char *lib;
+
+	make_world(fx, &w, 0);
+	o = file_opts(&w);
+	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
+		fail_msg("%s", err.msg.data);
+	assert_string_equal(in.version, "12.4.1");
+	assert_false(in.registered);
+	assert_int_equal(in.lib.n, 1);
+	assert_int_equal(in.sources.n, 1);
+	install_release(&in);
+	lib = fx_path(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12.4.127");
+	assert_int_equal(stat(lib, &st), 0);
+	assert_int_equal(st.st_nlink, 2); /* the pool holds the other link */
+	free(lib);
+	assert_true(fx_exists(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12"));
+	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
+	/* a second install finds it done */
+	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
+			 CUENV_NO);
+	install_release(&in);
+	end_world(&w);
+}
+
+static void test_install_sha_mismatch_installs_nothing(void **state)
+{
+	struct fixture *fx = *state;
+	struct world w;
+	struct install_opts o;
+	struct install in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(fx, &w, 1);
+	o = file_opts(&w);
+	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
+			 CUENV_E_INTEGRITY);
+	install_release(&in);
+	assert_non_null(strstr(err.msg.data, "sha256 mismatch"));
+	assert_non_null(strstr(err.msg.data, w.sha)); /* the actual hash */
+	assert_non_null(strstr(err.msg.data, TOP)); /* the file */
+	assert_int_equal(fx_count_entries(fx, "root/versions/cuda"), 0);
+	assert_int_equal(fx_count_entries(fx, "root/pool"), 0);
+	assert_int_equal(fx_count_entries(fx, "root/cache"), 0);
+	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
+	err_release(&err);
+	end_world(&w);
+}
+
+static void test_install_reinstalls_from_the_cache_offline(void **state)
+{
+	struct fixture *fx = *state;
+	struct world w;
+	struct install_opts o;
+	struct install in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	uint64_t trees, bytes;
+	char *vdir, *archive;
+
+	make_world(fx, &w, 0);
+	o = file_opts(&w);
+	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
+			 CUENV_OK);
+	assert_int_equal(store_delete(&w.st, &in, &err), CUENV_OK);
+	install_release(&in);
+	assert_int_equal(install_gc(&w.st, &trees, &bytes, &err), CUENV_OK);
+	store_release(&w.st);
+	vdir = fx_path(fx, "root");
+	assert_int_equal(store_open(&w.st, vdir, true, &err), CUENV_OK);
+	free(vdir);
+	assert_int_equal(trees, 1);
+	assert_int_equal(fx_count_entries(fx, "root/pool"), 0);
+	/* the mirror goes away: the cache is enough */
+	archive = fx_path(fx, "mirror/compute/cuda/redist/" REL);
+	assert_int_equal(unlink(archive), 0);
+	free(archive);
+	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
+		fail_msg("%s", err.msg.data);
+	install_release(&in);
+	end_world(&w);
+}
+
+static void test_install_runtime_only_keeps_shared_libraries(void **state)
+{
+	struct fixture *fx = *state;
+	struct world w;
+	struct install_opts o;
+	struct install in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(fx, &w, 0);
+	o = file_opts(&w);
+	o.runtime_only = 1;
+	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
+		fail_msg("%s", err.msg.data);
+	install_release(&in);
+	assert_true(fx_exists(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12"));
+	assert_false(fx_exists(fx, "root/versions/cuda/12.4.1/include"));
+	assert_false(fx_exists(fx, "root/versions/cuda/12.4.1/LICENSE"));
+	end_world(&w);
+}
+
+static void test_install_sweeps_a_dead_install_staging(void **state)
+{
+	struct fixture *fx = *state;
+	struct world w;
+	struct install_opts o;
+	struct install in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(fx, &w, 0);
+	/* what a kill -9 leaves: a staging folder whose lock nobody holds */
+	fx_write(fx, "root/.staging/install-dead01/version/lib/half", "x");
+	fx_write(fx, "root/.staging/install-dead01.lock", "");
+	o = file_opts(&w);
+	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
+		fail_msg("%s", err.msg.data);
+	install_release(&in);
+	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
+	end_world(&w);
+}
+
+static void test_install_missing_archive_is_a_fetch_error(void **state)
+{
+	struct fixture *fx = *state;
+	struct world w;
+	struct install_opts o;
+	struct install in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *archive;
+
+	make_world(fx, &w, 0);
+	archive = fx_path(fx, "mirror/compute/cuda/redist/" REL);
+	assert_int_equal(unlink(archive), 0);
+	free(archive);
+	o = file_opts(&w);
+	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
+			 CUENV_E_FETCH);
+	install_release(&in);
+	assert_non_null(strstr(err.msg.data, TOP));
+	assert_int_equal(fx_count_entries(fx, "root/versions/cuda"), 0);
+	err_release(&err);
+	end_world(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+		cmocka_unit_test(test_install_mirror_url_replaces_nvidia_host),
+		T(test_install_plan_skips_defaults_a_release_lacks),
+		T(test_install_puts_a_verified_version_in_place),
+		T(test_install_sha_mismatch_installs_nothing),
+		T(test_install_reinstalls_from_the_cache_offline),
+		T(test_install_runtime_only_keeps_shared_libraries),
+		T(test_install_sweeps_a_dead_install_staging),
+		T(test_install_missing_archive_is_a_fetch_error),
+#undef T
+	};
+
+	fetch_global_init();
+	if (getenv("CUENV_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
