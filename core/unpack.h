@@ -6,19 +6,29 @@
  * libarchive, from a stream that the caller feeds (so that downloading,
  * hashing and extracting happen in one pass), or from a file (zips).
  *
- * Every entry is checked before anything is written, and one bad entry
- * fails the whole archive (the caller then deletes the staging folder, so
- * nothing of it is installed):
- *   - a path that is absolute or has a ".." component;
- *   - a symbolic link whose target, resolved from the link's folder,
- *     leaves the destination (absolute targets always do);
- *   - a hard link whose target leaves the destination;
+ * Every entry is checked before it is written, and one bad entry fails
+ * the whole archive (entries before it may be written: the caller then
+ * deletes the staging folder, so nothing of it is installed; nothing is
+ * ever written outside it):
+ *   - a path that is absolute or has a ".." component, before or after
+ *     strip and map;
+ *   - a symbolic link whose target, resolved lexically from the link's
+ *     folder, leaves the destination (absolute targets always do), or has
+ *     a ".." after a name ("a/../b": a could be a link to "..", which
+ *     lexical resolution cannot see; leading ".." are fine);
+ *   - a hard link whose target leaves the destination, is not extracted,
+ *     or is a symbolic link that would leave it from the new folder;
  *   - a device node, FIFO or socket;
  *   - a setuid, setgid or sticky bit.
- * libarchive's own ARCHIVE_EXTRACT_SECURE_* flags are set as well.
+ * libarchive's ARCHIVE_EXTRACT_SECURE_SYMLINKS (never write through a
+ * link) and SECURE_NODOTDOT are set as well. Entries are written by
+ * absolute path under dest's real path, so SECURE_NOABSOLUTEPATHS cannot
+ * be; the checks above refuse absolute names instead.
  *
- * Owners are not restored; permission bits are (masked to 0755/0644 for
- * others' write bits); modification times are not.
+ * Owners, modification times, ACLs and extended attributes are not
+ * restored. Permission bits are, without group and others' write bits
+ * (0777 becomes 0755); folders also keep u+rwx, so that the tree can
+ * always be deleted.
  */
 #ifndef CUENV_UNPACK_H
 #define CUENV_UNPACK_H
@@ -29,9 +39,9 @@
 #include "err.h"
 
 /*
- * Where the bytes come from: read() sets *buf to the next bytes and
- * returns how many, 0 at the end, or -1 on failure (having filled err,
- * which is handed through unchanged).
+ * Where the bytes come from: read() sets *buf to the next bytes (which
+ * must stay valid until the next call) and returns how many, 0 at the end,
+ * or -1 on failure (having filled err, which is handed through unchanged).
  */
 struct unpack_source {
 	ssize_t (*read)(void *ctx, const void **buf, struct cuenv_err *err);
@@ -40,11 +50,15 @@ struct unpack_source {
 
 /*
  * What to keep, and where. strip leading path components are removed
- * first (1 for NVIDIA's "<name>-archive/" top folder); entries with fewer
- * components are skipped. Then map, when set, gets the stripped path and
- * returns the path to write (a heap string the unpacker frees), or NULL to
- * skip the entry; a mapped path is checked like any other. Links are
- * mapped the same way: a hard link's target goes through strip and map.
+ * first (1 for NVIDIA's "<name>-archive/" top folder); entries with no
+ * more than that are skipped. "." and empty components do not count and
+ * are dropped ("./top/lib//x" with strip 1 is "lib/x"). Then map, when set,
+ * gets the stripped path (no trailing '/', even for folders) and returns
+ * the path to write (a heap string the unpacker frees), or NULL to skip the
+ * entry; a mapped path is checked like any other. A hard link's target
+ * goes through strip and map the same way; a symbolic link's target is
+ * kept as it is (it is relative to the link). NULL opts means strip 0 and
+ * no map.
  */
 struct unpack_opts {
 	unsigned strip;
@@ -52,24 +66,32 @@ struct unpack_opts {
 	void *map_ctx;
 };
 
+/* Counted from 0 by each call, also as far as it got when it fails. */
 struct unpack_stats {
 	uint64_t entries;	/* entries written */
 	uint64_t bytes;		/* file bytes written */
 };
 
 /*
- * Extract the archive that src streams (any compression and tar or cpio
- * format libarchive knows; not zip) into the existing folder dest.
- * Returns CUENV_OK, CUENV_E_UNPACK (corrupt or refused archive: the message
- * names the entry and why), CUENV_E_STORE (cannot write: disk full,
- * permission), or the source's own code. Reads src only as far as the
- * archive's end: the caller drains the rest (to finish a checksum).
+ * Extract the archive that src streams (tar in any of its variants, or
+ * cpio; compressed with gzip, bzip2, xz, lzma, zstd or lz4, or not at all;
+ * not zip) into the existing folder dest. stats may be NULL. Returns
+ * CUENV_OK, CUENV_E_UNPACK (corrupt or refused archive: the message names
+ * the entry and why), CUENV_E_STORE (dest is not a folder, or cannot
+ * write: disk full, permission; the message names the path), or the
+ * source's own code. A bad dest is reported before src is read. Reads src
+ * only as far as the archive's end (libarchive may read ahead a little
+ * within it): the caller drains the rest (to finish a checksum).
  */
 int unpack_stream(const char *dest, const struct unpack_source *src,
 		  const struct unpack_opts *opts, struct unpack_stats *stats,
 		  struct cuenv_err *err);
 
-/* The same for an archive in a file (zip needs to seek: wheels). */
+/*
+ * The same for an archive in the file at path archive, which may also be a
+ * zip (zip needs to seek: wheels). A file that cannot be opened is
+ * CUENV_E_STORE.
+ */
 int unpack_file(const char *dest, const char *archive,
 		const struct unpack_opts *opts, struct unpack_stats *stats,
 		struct cuenv_err *err);
@@ -77,9 +99,12 @@ int unpack_file(const char *dest, const char *archive,
 /*
  * The checks above for one entry, as a pure function (no I/O): path is the
  * entry's path after strip and map; type is S_IFREG, S_IFDIR, S_IFLNK,
- * S_IFCHR, ...; mode its permission bits; symlink and hardlink the link
- * targets or NULL. Returns CUENV_OK or CUENV_E_UNPACK with a message
- * naming path and the reason.
+ * S_IFCHR, ... (0 is accepted for a hard link, whose type is its
+ * target's); mode its permission bits; symlink and hardlink the link
+ * targets or NULL (hardlink after strip and map). Whether a hard link's
+ * target is a symbolic link needs the disk, so unpack_stream checks that
+ * itself. Returns CUENV_OK or CUENV_E_UNPACK with a message such as
+ * "refused archive entry '../x': path leaves the destination".
  */
 int unpack_check_entry(const char *path, mode_t type, mode_t mode,
 		       const char *symlink, const char *hardlink,
@@ -90,9 +115,11 @@ int unpack_check_entry(const char *path, mode_t type, mode_t mode,
  * a compressed tar payload. Given the first len bytes of the file (64 KiB
  * is plenty), find the payload's byte offset: the header's line count N
  * comes from `skip="N"` (makeself >= 2.4.2) or a literal `head -n N`
- * (older), and the payload starts after the N-th newline. Returns CUENV_OK
- * or CUENV_E_UNPACK ("not a makeself archive", or the N-th line is not
- * within len bytes).
+ * (older), and the payload starts after the N-th newline. Only the text
+ * before the first NUL byte is searched, and the line giving N must lie
+ * within the N lines. Returns CUENV_OK or CUENV_E_UNPACK ("not a makeself
+ * archive": no "#!" first line, or no such count; or the N-th line is not
+ * within len bytes), leaving *offset alone on failure.
  */
 int unpack_makeself_offset(const char *head, size_t len, uint64_t *offset,
 			   struct cuenv_err *err);

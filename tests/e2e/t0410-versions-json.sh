@@ -1,12 +1,13 @@
 #!/bin/sh
-# cuenv versions --json: one object with "cuda" and "cudnn" arrays.
+# cuenv versions --json: one object with "cuda", "cudnn" and "cupti" arrays.
 . "$(dirname "$0")/lib.sh"
 
 t=$HOME/toolkits
 need jq &&
 	expect_stdout '{
   "cuda": [],
-  "cudnn": []
+  "cudnn": [],
+  "cupti": []
 }' cuenv versions --json &&
 	make_fake_cuda "$t/cuda-12.4" 12.4.1 &&
 	make_fake_cuda "$t/cuda-11.8" 11.8.0 &&
