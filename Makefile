@@ -4,7 +4,8 @@
 #   make test             unit tests, then end-to-end tests
 #   make test SANITIZE=1  the same under ASan + UBSan
 #   make install PREFIX=/usr/local [DESTDIR=...]
-#   make fuzz             libFuzzer on the .cuenv parser (clang)
+#   make fuzz             libFuzzer on the .cuenv parser and archive entry
+#                         checks (clang)
 #   make bench            the hook's cost per prompt, against direnv
 
 PREFIX ?= /usr/local
@@ -191,7 +192,7 @@ e2e: $(BUILD)/cuenv $(BUILD)/cuenv-net
 # libFuzzer needs clang and its runtime (Debian: clang, libclang-rt-14-dev).
 # The target is built from core's sources, not libcuenv.a, so that all of
 # core carries the fuzzer's coverage instrumentation. Crashes land in
-# $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_dotfile FILE`.
+# $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_<name> FILE`.
 FUZZ := $(BUILDROOT)/fuzz
 FUZZ_SRC := $(CORE:%=core/%.c) $(NET_CORE:%=core/%.c)
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer \
@@ -209,12 +210,24 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) \
 		$(PKG_LIBS_ALL)
 
-fuzz: $(FUZZ)/fuzz_dotfile
-	@mkdir -p $(FUZZ)/corpus-dotfile $(FUZZ)/artifacts
-	$(Q)cp tests/fuzz/corpus/dotfile/* $(FUZZ)/corpus-dotfile/
-	$(FUZZ)/fuzz_dotfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		-dict=tests/fuzz/dotfile.dict -print_final_stats=1 \
-		-artifact_prefix=$(FUZZ)/artifacts/ $(FUZZ)/corpus-dotfile
+# Each target runs FUZZ_SECONDS from its seeds in tests/fuzz/corpus/<name>/,
+# with tests/fuzz/<name>.dict when there is one; the first crash stops.
+FUZZ_TARGETS := dotfile entry catalog
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ)/corpus-$$t $(FUZZ)/artifacts && \
+		cp tests/fuzz/corpus/$$t/* $(FUZZ)/corpus-$$t/ && \
+		dict= && \
+		if [ -f tests/fuzz/$$t.dict ]; then \
+			dict=-dict=tests/fuzz/$$t.dict; \
+		fi && \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)" && \
+		$(FUZZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=4096 $$dict -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ)/artifacts/ \
+			$(FUZZ)/corpus-$$t || exit 1; \
+	done
 
 bench: $(BUILD)/cuenv
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/hook.sh

@@ -195,7 +195,7 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 	if (!label)
 		label = hint_label;
 	if (!json_is_object(j) || !product || !label ||
-	    !version_is_valid(label)) {
+	    !version_is_valid(label) || !major_of(label)) {
 		rc = bad(err, name, "no valid release_label/release_product",
 			 NULL);
 		goto out;
@@ -283,10 +283,17 @@ static size_t fields(char *line, char **f, size_t max)
 	return n;
 }
 
+/*
+ * On NVIDIA's hosts, with a path that relpath_ok() accepts: a mirror
+ * (file:// included) replaces the host, so the path must not climb.
+ */
 static int url_ok(const char *u)
 {
-	return !strncmp(u, "https://developer.download.nvidia.com/", 38) ||
-	       !strncmp(u, "https://developer.nvidia.com/", 29);
+	if (!strncmp(u, "https://developer.download.nvidia.com/", 38))
+		return relpath_ok(u + 38);
+	if (!strncmp(u, "https://developer.nvidia.com/", 29))
+		return relpath_ok(u + 29);
+	return 0;
 }
 
 int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
@@ -327,8 +334,9 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
 					name, lineno);
 			break;
 		}
-		if (!version_is_valid(ver) || !digest_hex_valid(sha) ||
-		    !url_ok(url) || (range && !major_of(range))) {
+		if (!version_is_valid(ver) || !major_of(ver) ||
+		    !digest_hex_valid(sha) || !url_ok(url) ||
+		    (range && !major_of(range))) {
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"bad catalogue file '%s': line %u is "
 					"malformed",

@@ -189,6 +189,22 @@ static void test_catalog_table_rejects_foreign_url(void **state)
 	catalog_release(&cat);
 }
 
+static void test_catalog_table_rejects_a_climbing_url(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	/* a file:// mirror would turn this into a path outside it */
+	const char *t = "h\n11.2.2\tlinux-x86_64\thttps://developer.download."
+			"nvidia.com/compute/../../../etc/passwd\t" SHA_A "\n";
+
+	(void)state;
+	assert_int_equal(catalog_parse_table(&cat, KIT_CUDA, "r.tsv", t,
+					     strlen(t), "linux-x86_64", &err),
+			 CUENV_E_MANIFEST);
+	err_release(&err);
+	catalog_release(&cat);
+}
+
 static void test_catalog_table_reads_cudnn_major_from_range(void **state)
 {
 	struct catalog cat = {0};
@@ -302,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_catalog_rejects_bad_label_and_product),
 		cmocka_unit_test(test_catalog_reads_runfile_table),
 		cmocka_unit_test(test_catalog_table_rejects_foreign_url),
+		cmocka_unit_test(test_catalog_table_rejects_a_climbing_url),
 		cmocka_unit_test(test_catalog_table_reads_cudnn_major_from_range),
 		cmocka_unit_test(test_catalog_find_prefers_redist_at_equal_version),
 		cmocka_unit_test(test_catalog_takes_an_old_manifest_label_from_its_name),

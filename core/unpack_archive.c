@@ -1,0 +1,736 @@
+#include "unpack.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+/* Read block for archives in files; streams come in the source's chunks. */
+#define FILE_BLOCK (1 << 20)
+/* How much of an untrusted name or link target an error message shows. */
+#define SHOWN_MAX 200
+
+/* ---- paths, lexically ---------------------------------------------------- */
+
+/*
+ * The next component of the path at *p (empty components skipped): returns
+ * its start and sets *len, and moves *p past it; NULL at the end.
+ */
+static const char *next_component(const char **p, size_t *len)
+{
+	const char *s = *p;
+
+	while (*s == '/')
+		s++;
+	if (!*s)
+		return NULL;
+	*len = strcspn(s, "/");
+	*p = s + *len;
+	return s;
+}
+
+static bool is_dot(const char *s, size_t len)
+{
+	return len == 1 && s[0] == '.';
+}
+
+static bool is_dotdot(const char *s, size_t len)
+{
+	return len == 2 && s[0] == '.' && s[1] == '.';
+}
+
+/*
+ * Why path cannot be written under the destination, or NULL when it can:
+ * it must be relative, name something (not just "." or "/"), and have no
+ * ".." component.
+ */
+static const char *bad_path(const char *path)
+{
+	const char *c, *p = path;
+	size_t len;
+	bool named = false;
+
+	if (path[0] == '/')
+		return "absolute path";
+	while ((c = next_component(&p, &len))) {
+		if (is_dotdot(c, len))
+			return "path leaves the destination";
+		if (!is_dot(c, len))
+			named = true;
+	}
+	return named ? NULL : "empty path";
+}
+
+/*
+ * Why the symbolic link at path (already checked by bad_path) to target is
+ * unsafe, or NULL. The target is resolved lexically from the link's folder
+ * and must stay inside the destination. Its ".." components must moreover
+ * all come first: after a name, which may itself be a link (to ".." say),
+ * a ".." would go somewhere that lexical resolution cannot see. Leading
+ * ".." only climb real folders (libarchive's SECURE_SYMLINKS never writes
+ * through a link), so by induction every link stays inside.
+ */
+static const char *bad_symlink(const char *path, const char *target)
+{
+	const char *c, *p = path;
+	size_t len;
+	long depth = -1; /* the link itself is not a folder */
+	bool named = false;
+
+	if (!target || !*target)
+		return "without a target";
+	if (target[0] == '/')
+		return "leaves the destination";
+	while ((c = next_component(&p, &len)))
+		if (!is_dot(c, len))
+			depth++;
+	p = target;
+	while ((c = next_component(&p, &len))) {
+		if (is_dot(c, len))
+			continue;
+		if (!is_dotdot(c, len)) {
+			named = true;
+			depth++;
+			continue;
+		}
+		if (named)
+			return "has '..' after a name";
+		if (--depth < 0)
+			return "leaves the destination";
+	}
+	return NULL;
+}
+
+/* ---- checking one entry -------------------------------------------------- */
+
+static int refuse(struct cuenv_err *err, const char *name, const char *what,
+		  const char *target, const char *why)
+{
+	struct buf shown = BUF_INIT, tshown = BUF_INIT;
+
+	buf_add_display(&shown, name, SHOWN_MAX);
+	if (target) {
+		buf_add_display(&tshown, target, SHOWN_MAX);
+		cuenv_fail(err, CUENV_E_UNPACK,
+			   "refused archive entry '%s': %s '%s' %s", shown.data,
+			   what, tshown.data, why);
+	} else {
+		cuenv_fail(err, CUENV_E_UNPACK,
+			   "refused archive entry '%s': %s", shown.data, what);
+	}
+	buf_release(&shown);
+	buf_release(&tshown);
+	return CUENV_E_UNPACK;
+}
+
+static const char *bad_type(mode_t type, const char *hardlink)
+{
+	switch (type) {
+	case S_IFREG:
+	case S_IFDIR:
+	case S_IFLNK:
+		return NULL;
+	case S_IFCHR:
+	case S_IFBLK:
+		return "device node";
+	case S_IFIFO:
+		return "FIFO";
+	case S_IFSOCK:
+		return "socket";
+	case 0:
+		/* Some formats leave a hard link's type to its target. */
+		return hardlink ? NULL : "unknown file type";
+	default:
+		return "unknown file type";
+	}
+}
+
+/* unpack_check_entry, with name (the entry as the archive calls it) shown. */
+static int check_entry(const char *name, const char *path, mode_t type,
+		       mode_t mode, const char *symlink, const char *hardlink,
+		       struct cuenv_err *err)
+{
+	const char *why = bad_path(path);
+
+	if (why)
+		return refuse(err, name, why, NULL, NULL);
+	why = bad_type(type, hardlink);
+	if (why)
+		return refuse(err, name, why, NULL, NULL);
+	if (mode & S_ISUID)
+		return refuse(err, name, "setuid bit", NULL, NULL);
+	if (mode & S_ISGID)
+		return refuse(err, name, "setgid bit", NULL, NULL);
+	if (mode & S_ISVTX)
+		return refuse(err, name, "sticky bit", NULL, NULL);
+	if (type == S_IFLNK || symlink) {
+		why = bad_symlink(path, symlink);
+		if (why && (!symlink || !*symlink))
+			return refuse(err, name,
+				      "symbolic link without a target", NULL,
+				      NULL);
+		if (why)
+			return refuse(err, name, "symbolic link to", symlink,
+				      why);
+	}
+	if (hardlink && bad_path(hardlink))
+		return refuse(err, name, "hard link to", hardlink,
+			      "leaves the destination");
+	return CUENV_OK;
+}
+
+int unpack_check_entry(const char *path, mode_t type, mode_t mode,
+		       const char *symlink, const char *hardlink,
+		       struct cuenv_err *err)
+{
+	return check_entry(path, path, type, mode, symlink, hardlink, err);
+}
+
+/* ---- extracting ---------------------------------------------------------- */
+
+struct reader {
+	const struct unpack_source *src;
+	struct cuenv_err *err;
+	bool failed; /* the source failed and filled err */
+};
+
+static la_ssize_t read_source(struct archive *a, void *ctx, const void **buf)
+{
+	struct reader *r = ctx;
+	ssize_t n = r->src->read(r->src->ctx, buf, r->err);
+
+	if (n < 0) {
+		r->failed = true;
+		archive_set_error(a, EIO, "the archive's source failed");
+		return ARCHIVE_FATAL;
+	}
+	return n;
+}
+
+struct job {
+	struct archive *in, *disk;
+	const char *dest; /* real path */
+	const struct unpack_opts *opts;
+	struct unpack_stats *stats;
+	const struct reader *reader; /* NULL for a file */
+	const char *name;	     /* the entry being extracted, or NULL */
+	struct buf raw, rel, full, link, target; /* name points into raw */
+};
+
+/*
+ * libarchive's message for a, as house style wants it: lowercase first,
+ * on one line ("Truncated tar archive" becomes "truncated tar archive").
+ */
+static void add_reason(struct buf *b, struct archive *a, const char *dflt)
+{
+	const char *why = archive_error_string(a);
+	size_t at = b->len;
+
+	buf_add_display(b, why && *why ? why : dflt, SHOWN_MAX);
+	if (b->data[at] >= 'A' && b->data[at] <= 'Z' &&
+	    !(b->data[at + 1] >= 'A' && b->data[at + 1] <= 'Z'))
+		b->data[at] = (char)(b->data[at] - 'A' + 'a');
+}
+
+/* The read side failed: the source's own error, or a corrupt archive. */
+static int read_failed(const struct job *j, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT, why = BUF_INIT;
+
+	if (j->reader && j->reader->failed)
+		return err->rc ? err->rc
+			       : cuenv_fail(err, CUENV_E_BUG,
+					    "archive source failed without "
+					    "saying why");
+	add_reason(&why, j->in, "unknown error");
+	if (j->name) {
+		buf_add_display(&shown, j->name, SHOWN_MAX);
+		cuenv_fail(err, CUENV_E_UNPACK,
+			   "cannot read archive entry '%s': %s", shown.data,
+			   why.data);
+	} else {
+		cuenv_fail(err, CUENV_E_UNPACK, "cannot read archive: %s",
+			   why.data);
+	}
+	buf_release(&shown);
+	buf_release(&why);
+	return CUENV_E_UNPACK;
+}
+
+/*
+ * The disk side failed: a filesystem error (errno) is the store's, and
+ * anything else is libarchive refusing the entry.
+ */
+static int write_failed(const struct job *j, struct cuenv_err *err)
+{
+	int eno = archive_errno(j->disk);
+	struct buf why = BUF_INIT;
+
+	if (eno > 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				  j->full.data, strerror(eno));
+	add_reason(&why, j->disk, "cannot be written");
+	refuse(err, j->name, why.data, NULL, NULL);
+	buf_release(&why);
+	return CUENV_E_UNPACK;
+}
+
+/*
+ * raw with its first strip components removed (and "." and empty ones
+ * dropped), then mapped, into out. Returns false when the entry is skipped.
+ * raw has passed bad_path.
+ */
+static bool rewrite(const char *raw, const struct unpack_opts *opts,
+		    struct buf *out)
+{
+	const char *c, *p = raw;
+	unsigned strip = opts ? opts->strip : 0;
+	size_t len;
+	char *mapped;
+
+	buf_reset(out);
+	while ((c = next_component(&p, &len))) {
+		if (is_dot(c, len))
+			continue;
+		if (strip) {
+			strip--;
+			continue;
+		}
+		if (out->len)
+			buf_addc(out, '/');
+		buf_add(out, c, len);
+	}
+	if (!out->len)
+		return false;
+	if (!opts || !opts->map)
+		return true;
+	mapped = opts->map(opts->map_ctx, out->data);
+	if (!mapped)
+		return false;
+	buf_sets(out, mapped);
+	free(mapped);
+	return true;
+}
+
+/*
+ * A hard link's target is checked where it lies: libarchive links to a
+ * symbolic link itself, whose target then counts from the new folder.
+ */
+static int check_link_target(struct job *j, const char *rel,
+			     struct cuenv_err *err)
+{
+	struct stat st;
+	char *to = NULL;
+	ssize_t n;
+	int rc = CUENV_OK;
+
+	buf_reset(&j->target);
+	buf_path(&j->target, j->dest, j->link.data);
+	if (lstat(j->target.data, &st)) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return refuse(err, j->name, "hard link to",
+				      j->link.data, "which is not extracted");
+		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
+				  j->target.data, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return refuse(err, j->name, "hard link to", j->link.data,
+			      "which is a folder");
+	if (!S_ISLNK(st.st_mode))
+		return CUENV_OK;
+	to = xmalloc((size_t)st.st_size + 2);
+	n = readlink(j->target.data, to, (size_t)st.st_size + 2);
+	if (n < 0 || n > st.st_size) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read link '%s': %s",
+				j->target.data,
+				n < 0 ? strerror(errno) : "it changed");
+		goto out;
+	}
+	to[n] = '\0';
+	if (bad_symlink(rel, to))
+		rc = refuse(err, j->name, "hard link to symbolic link",
+			    j->link.data, "leaves the destination");
+out:
+	free(to);
+	return rc;
+}
+
+static int copy_data(struct job *j, struct cuenv_err *err)
+{
+	const void *p;
+	size_t n;
+	la_int64_t off;
+
+	for (;;) {
+		int r = archive_read_data_block(j->in, &p, &n, &off);
+
+		if (r == ARCHIVE_EOF)
+			return CUENV_OK;
+		if (r != ARCHIVE_OK)
+			return read_failed(j, err);
+		if (archive_write_data_block(j->disk, p, n, off) < 0)
+			return write_failed(j, err);
+		if (j->stats)
+			j->stats->bytes += n;
+	}
+}
+
+static int extract_entry(struct job *j, struct archive_entry *e,
+			 struct cuenv_err *err)
+{
+	const char *why, *symlink = archive_entry_symlink(e);
+	const char *hardlink = archive_entry_hardlink(e);
+	mode_t type = archive_entry_filetype(e);
+	mode_t perm = archive_entry_perm(e);
+	int rc;
+
+	why = bad_path(j->name);
+	if (why)
+		return refuse(err, j->name, why, NULL, NULL);
+	if (!rewrite(j->name, j->opts, &j->rel))
+		return CUENV_OK;
+	if (hardlink) {
+		if (bad_path(hardlink))
+			return refuse(err, j->name, "hard link to", hardlink,
+				      "leaves the destination");
+		if (!rewrite(hardlink, j->opts, &j->link))
+			return refuse(err, j->name, "hard link to", hardlink,
+				      "which is not extracted");
+	}
+	rc = check_entry(j->name, j->rel.data, type, perm, symlink,
+			 hardlink ? j->link.data : NULL, err);
+	if (!rc && hardlink)
+		rc = check_link_target(j, j->rel.data, err);
+	if (rc)
+		return rc;
+
+	buf_reset(&j->full);
+	buf_path(&j->full, j->dest, j->rel.data);
+	archive_entry_set_pathname(e, j->full.data);
+	if (hardlink)
+		archive_entry_set_hardlink(e, j->target.data);
+	/* Folders stay writable by their owner, so that rm -r works. */
+	perm &= 0755;
+	if (type == S_IFDIR)
+		perm |= 0700;
+	archive_entry_set_perm(e, perm);
+
+	if (archive_write_header(j->disk, e) != ARCHIVE_OK)
+		return write_failed(j, err);
+	if (type == S_IFREG || (hardlink && type == 0)) {
+		rc = copy_data(j, err);
+		if (rc)
+			return rc;
+	}
+	if (archive_write_finish_entry(j->disk) != ARCHIVE_OK)
+		return write_failed(j, err);
+	if (j->stats)
+		j->stats->entries++;
+	return CUENV_OK;
+}
+
+/* Formats and filters both entry points read. */
+static struct archive *reader_new(void)
+{
+	struct archive *a = archive_read_new();
+
+	if (!a)
+		BUG("cannot allocate an archive reader");
+	/*
+	 * Not support_filter_all: it would also run external programs
+	 * (lrzip, grzip, lzop) on untrusted bytes. These are libarchive's
+	 * own decoders where it was built with their libraries, as Debian's
+	 * is (makeself offers gzip, bzip2, xz, zstd and lz4).
+	 */
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_bzip2(a);
+	archive_read_support_filter_xz(a);
+	archive_read_support_filter_lzma(a);
+	archive_read_support_filter_zstd(a);
+	archive_read_support_filter_lz4(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_cpio(a);
+	return a;
+}
+
+/*
+ * The real path of dest, which must be a folder (heap, in *real).
+ *
+ * Entries are written by absolute path under it, and SECURE_SYMLINKS
+ * checks every component of that path: the real path has no link in it
+ * (a home folder reached through a link would otherwise refuse every
+ * entry). Absolute paths rule out SECURE_NOABSOLUTEPATHS; bad_path refuses
+ * absolute names instead, before dest is prefixed.
+ */
+static int open_dest(const char *dest, char **real, struct cuenv_err *err)
+{
+	struct stat st;
+
+	*real = realpath(dest, NULL);
+	if (!*real)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  dest, strerror(errno));
+	if (stat(*real, &st) || !S_ISDIR(st.st_mode))
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  dest, strerror(ENOTDIR));
+	return CUENV_OK;
+}
+
+/* Extract the opened archive in into dest, a folder's real path. */
+static int extract(struct archive *in, const char *dest,
+		   const struct unpack_opts *opts, struct unpack_stats *stats,
+		   const struct reader *reader, struct cuenv_err *err)
+{
+	struct job j = {
+	    .in = in,
+	    .dest = dest,
+	    .opts = opts,
+	    .stats = stats,
+	    .reader = reader,
+	    .raw = BUF_INIT,
+	    .rel = BUF_INIT,
+	    .full = BUF_INIT,
+	    .link = BUF_INIT,
+	    .target = BUF_INIT,
+	};
+	struct archive_entry *e;
+	int rc = CUENV_OK;
+
+	j.disk = archive_write_disk_new();
+	if (!j.disk)
+		BUG("cannot allocate an archive writer");
+	archive_write_disk_set_options(
+	    j.disk, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+			ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+	for (;;) {
+		const char *name;
+		int r;
+
+		j.name = NULL;
+		r = archive_read_next_header(in, &e);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r < ARCHIVE_WARN) {
+			rc = read_failed(&j, err);
+			goto out;
+		}
+		name = archive_entry_pathname(e);
+		if (!name)
+			name = archive_entry_pathname_utf8(e);
+		if (!name) {
+			rc = cuenv_fail(err, CUENV_E_UNPACK,
+					"refused archive entry: it has no "
+					"readable name");
+			goto out;
+		}
+		/* The entry's own copy changes when it is renamed. */
+		buf_sets(&j.raw, name);
+		j.name = j.raw.data;
+		rc = extract_entry(&j, e, err);
+		if (rc)
+			goto out;
+	}
+	/* Folders' permissions are set last, here. */
+	if (archive_write_close(j.disk) != ARCHIVE_OK) {
+		int eno = archive_errno(j.disk);
+		struct buf why = BUF_INIT;
+
+		if (eno > 0)
+			buf_adds(&why, strerror(eno));
+		else
+			add_reason(&why, j.disk, "failed");
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot finish '%s': %s",
+				dest, why.data);
+		buf_release(&why);
+	}
+out:
+	archive_write_free(j.disk);
+	buf_release(&j.raw);
+	buf_release(&j.rel);
+	buf_release(&j.full);
+	buf_release(&j.link);
+	buf_release(&j.target);
+	return rc;
+}
+
+int unpack_stream(const char *dest, const struct unpack_source *src,
+		  const struct unpack_opts *opts, struct unpack_stats *stats,
+		  struct cuenv_err *err)
+{
+	struct reader reader = {.src = src, .err = err};
+	struct archive *a = NULL;
+	struct job j = {.reader = &reader};
+	char *real = NULL;
+	int rc;
+
+	if (stats)
+		*stats = (struct unpack_stats){0, 0};
+	rc = open_dest(dest, &real, err);
+	if (rc)
+		goto out;
+	a = j.in = reader_new();
+	if (archive_read_open(a, &reader, NULL, read_source, NULL) !=
+	    ARCHIVE_OK) {
+		rc = read_failed(&j, err);
+		goto out;
+	}
+	rc = extract(a, real, opts, stats, &reader, err);
+out:
+	archive_read_free(a);
+	free(real);
+	return rc;
+}
+
+int unpack_file(const char *dest, const char *archive,
+		const struct unpack_opts *opts, struct unpack_stats *stats,
+		struct cuenv_err *err)
+{
+	struct archive *a = NULL;
+	struct job j = {0};
+	char *real = NULL;
+	int fd = -1, rc;
+
+	if (stats)
+		*stats = (struct unpack_stats){0, 0};
+	rc = open_dest(dest, &real, err);
+	if (rc)
+		goto out;
+	fd = open(archive, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				archive, strerror(errno));
+		goto out;
+	}
+	a = j.in = reader_new();
+	/* Wheels are zips, whose directory is at the end. */
+	archive_read_support_format_zip_seekable(a);
+	if (archive_read_open_fd(a, fd, FILE_BLOCK) != ARCHIVE_OK) {
+		rc = read_failed(&j, err);
+		goto out;
+	}
+	rc = extract(a, real, opts, stats, NULL, err);
+out:
+	archive_read_free(a);
+	if (fd >= 0)
+		close(fd);
+	free(real);
+	return rc;
+}
+
+/* ---- makeself ------------------------------------------------------------ */
+
+/*
+ * The number at s (at most 9 digits, then the byte end), or 0 when there
+ * is none.
+ */
+static uint64_t parse_count(const char *s, const char *lim, const char *end)
+{
+	uint64_t n = 0;
+	size_t digits = 0;
+
+	for (; s < lim && *s >= '0' && *s <= '9'; s++, digits++)
+		n = n * 10 + (uint64_t)(*s - '0');
+	if (!digits || digits > 9)
+		return 0;
+	if (strlen(end) > (size_t)(lim - s) || memcmp(s, end, strlen(end)))
+		return 0;
+	return n;
+}
+
+/* `skip="N"` starting a line (makeself >= 2.4.2). */
+static uint64_t line_skip(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if ((size_t)(e - s) > 6 && !memcmp(s, "skip=\"", 6))
+		return parse_count(s + 6, e, "\"");
+	return 0;
+}
+
+/* A literal `head -n N "$0"` within a line (older makeself). */
+static uint64_t line_head(const char *s, const char *e)
+{
+	static const char head_n[] = "head -n ";
+	const char *p = s;
+	uint64_t n;
+
+	while ((p = memmem(p, (size_t)(e - p), head_n, sizeof(head_n) - 1))) {
+		p += sizeof(head_n) - 1;
+		n = parse_count(p, e, " \"$0\"");
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+/* Offset just after the n-th newline, or -1 when it is not within len. */
+static int64_t after_lines(const char *head, size_t len, uint64_t n)
+{
+	const char *p = head, *end = head + len;
+
+	while (n--) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return -1;
+		p++;
+	}
+	return p - head;
+}
+
+int unpack_makeself_offset(const char *head, size_t len, uint64_t *offset,
+			   struct cuenv_err *err)
+{
+	/* The script is text: the payload's first NUL ends the search. */
+	const char *nul = memchr(head, '\0', len);
+	size_t text = nul ? (size_t)(nul - head) : len;
+	uint64_t skip = 0, hn = 0, n;
+	size_t skip_at = 0, hn_at = 0, at;
+	int64_t off;
+
+	if (len < 2 || head[0] != '#' || head[1] != '!')
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "not a makeself archive: no '#!' line");
+	for (size_t s = 0; s < text && !skip;) {
+		const char *nl = memchr(head + s, '\n', text - s);
+		size_t e = nl ? (size_t)(nl - head) : text;
+
+		skip = line_skip(head + s, head + e);
+		skip_at = s;
+		if (!hn) {
+			hn = line_head(head + s, head + e);
+			hn_at = s;
+		}
+		s = e + 1;
+	}
+	/* A count given by a line after the header is the payload's. */
+	n = skip ? skip : hn;
+	at = skip ? skip_at : hn_at;
+	if (!n)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "not a makeself archive: no line count "
+				  "(skip=\"N\" or head -n N) in its header");
+	off = after_lines(head, len, n);
+	if (off < 0)
+		return cuenv_fail(
+		    err, CUENV_E_UNPACK,
+		    "makeself header of %llu lines is longer than "
+		    "the %zu bytes read",
+		    (unsigned long long)n, len);
+	if ((size_t)off <= at)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "not a makeself archive: its line count %llu "
+				  "is not within its header",
+				  (unsigned long long)n);
+	*offset = (uint64_t)off;
+	return CUENV_OK;
+}
