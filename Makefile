@@ -80,7 +80,7 @@ NET_CORE := digest_openssl fetch_curl unpack_archive install
 CMDS := main table common add env exec export global help init list_remote \
 	local remove uninstall use version versions which
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
-NET_CMDS := main_net table_net common install gc
+NET_CMDS := main_net table_net common install gc update
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)

@@ -117,7 +117,7 @@ extern const char embedded_cuenv_fish[];
 
 extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
 	cmd_gc, cmd_global, cmd_help, cmd_init, cmd_install, cmd_list_remote,
-	cmd_local, cmd_remove, cmd_uninstall, cmd_use, cmd_version,
+	cmd_local, cmd_remove, cmd_uninstall, cmd_update, cmd_use, cmd_version,
 	cmd_versions, cmd_which;
 
 /*

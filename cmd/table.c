@@ -16,19 +16,26 @@ const struct cuenv_cmd cmd_install = {
 	.flags = CMD_EXTERNAL,
 };
 
+const struct cuenv_cmd cmd_update = {
+	.name = "update",
+	.summary = "refresh the catalogue from NVIDIA's index (or a mirror)",
+	.flags = CMD_EXTERNAL,
+};
+
 /* Sorted by name; test_table checks that it stays sorted and complete. */
 const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_add,	  &cmd_env,	&cmd_exec,   &cmd_export,
 	&cmd_gc,	  &cmd_global,	&cmd_help,   &cmd_init,
 	&cmd_install, &cmd_list_remote, &cmd_local, &cmd_remove,
-	&cmd_uninstall, &cmd_use,	&cmd_version, &cmd_versions,
-	&cmd_which,
+	&cmd_uninstall, &cmd_update, &cmd_use,	&cmd_version,
+	&cmd_versions, &cmd_which,
 };
 #else
 /* cuenv-net: the commands that download or unpack. */
 const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_gc,
 	&cmd_install,
+	&cmd_update,
 };
 #endif
 

@@ -1,0 +1,276 @@
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/catalog.h"
+#include "../core/digest.h"
+#include "../core/dotfile.h"
+#include "../core/fetch.h"
+#include "../core/version.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv update [--mirror URL]\n"
+	"\n"
+	"Refresh the catalogue: read the listings of NVIDIA's redist folders\n"
+	"(compute/cuda/redist/ and compute/cudnn/redist/, or the same paths\n"
+	"under a mirror), fetch every redistrib_<version>.json the catalogue\n"
+	"lacks, check it (and its sha256, where the shipped pin list knows\n"
+	"it), and keep it in $CUENV_ROOT/manifests, where list-remote and\n"
+	"install find it. Manifests already known are not fetched again.\n"
+	"\n"
+	"  --mirror URL    NVIDIA's paths under URL (also CUENV_MIRROR)\n";
+
+static const struct option opts[] = {
+	{ "mirror", required_argument, NULL, 'm' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Every "redistrib_<version>.json" the listing names, once each. */
+static void listed(const char *html, struct strv *names)
+{
+	const char *p = html;
+
+	while ((p = strstr(p, "redistrib_"))) {
+		const char *v = p + 10;
+		size_t n = strspn(v, "0123456789.");
+		char *ver;
+
+		p = v;
+		if (n < 2 || strncmp(v + n - 1, ".json", 5))
+			continue;
+		ver = xstrndup(v, n - 1); /* the '.' of ".json" went too */
+		if (version_is_valid(ver) && strv_find(names, ver) < 0)
+			strv_push(names, ver);
+		free(ver);
+	}
+}
+
+/* The pinned sha256 of NVIDIA's own manifest file, when known. */
+static char *pinned(const struct cuenv_ctx *ctx, const char *product,
+		    const char *ver)
+{
+	struct buf path = BUF_INIT, text = BUF_INIT, key = BUF_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	const char *slash = strrchr(ctx->exe, '/');
+	static const char *const rel[] = { "../share/cuenv/manifests",
+					   "manifests", "../../manifests" };
+	char *sha = NULL;
+
+	buf_printf(&key, "\n%s\t%s\t", product, ver);
+	for (size_t i = 0; i < 3 && slash && !sha; i++) {
+		const char *hit;
+
+		buf_reset(&path);
+		buf_add(&path, ctx->exe, (size_t)(slash - ctx->exe));
+		buf_printf(&path, "/%s/redistrib-json-sha256.tsv", rel[i]);
+		if (dotfile_slurp(path.data, 1 << 20, &text, &e))
+			continue;
+		hit = strstr(text.data, key.data);
+		if (hit) {
+			/* product, version, url, sha256 */
+			const char *f = strchr(hit + key.len, '\t');
+
+			if (f && strlen(f + 1) >= DIGEST_HEX_LEN) {
+				char *s = xstrndup(f + 1, DIGEST_HEX_LEN);
+
+				if (digest_hex_valid(s))
+					sha = s;
+				else
+					free(s);
+			}
+		}
+	}
+	err_release(&e);
+	buf_release(&path);
+	buf_release(&text);
+	buf_release(&key);
+	return sha;
+}
+
+/* Is redistrib_<ver>.json of kind already one of the catalogue's files? */
+static int known_file(const struct catalog *cat, enum kit_kind kind,
+		      const char *ver)
+{
+	struct buf name = BUF_INIT;
+	int have = 0;
+
+	buf_printf(&name, "/%s/redistrib_%s.json", kit_kind_name(kind), ver);
+	for (size_t i = 0; i < cat->n && !have; i++) {
+		const char *o = cat->v[i]->origin;
+		size_t n = strlen(o);
+
+		have = cat->v[i]->source == SRC_REDIST && n >= name.len &&
+		       !strcmp(o + n - name.len, name.data);
+	}
+	buf_release(&name);
+	return have;
+}
+
+static int check_pin(const struct cuenv_ctx *ctx, const char *kind,
+		     const char *ver, const char *url, const struct buf *body,
+		     struct cuenv_err *err)
+{
+	char hex[DIGEST_HEX_LEN + 1];
+	char *pin = pinned(ctx, kind, ver);
+	struct digest *d;
+	int rc = CUENV_OK;
+
+	if (!pin)
+		return CUENV_OK;
+	d = digest_new();
+	digest_update(d, body->data, body->len);
+	digest_final(d, hex);
+	digest_free(d);
+	if (strcmp(hex, pin))
+		rc = cuenv_fail(err, CUENV_E_INTEGRITY,
+				"sha256 mismatch for '%s': expected %s, got %s",
+				url, pin, hex);
+	free(pin);
+	return rc;
+}
+
+static int update_kind(const struct cuenv_ctx *ctx, const char *base,
+		       const struct fetch_opts *fo, enum kit_kind kind,
+		       const struct catalog *known, unsigned *added,
+		       struct cuenv_err *err)
+{
+	const char *k = kit_kind_name(kind);
+	struct buf url = BUF_INIT, html = BUF_INIT, body = BUF_INIT,
+		   dir = BUF_INIT, path = BUF_INIT;
+	struct strv versions = STRV_INIT;
+	int rc;
+
+	buf_printf(&url, "%s/compute/%s/redist/", base, k);
+	if (!strncmp(url.data, "file://", 7)) {
+		/* A mirror on disk: its folder is the listing. */
+		DIR *d = opendir(url.data + 7);
+		struct dirent *de;
+
+		if (!d) {
+			rc = cuenv_fail(err, CUENV_E_FETCH,
+					"cannot read '%s': %s", url.data,
+					strerror(errno));
+			goto out;
+		}
+		while ((de = readdir(d)))
+			buf_printf(&html, "%s\n", de->d_name);
+		closedir(d);
+	} else {
+		rc = fetch_to_buf(url.data, fo, 8 << 20, &html, err);
+		if (rc)
+			goto out;
+	}
+	listed(html.data, &versions);
+	buf_printf(&dir, "%s/manifests", ctx->root);
+	mkdir(dir.data, 0755);
+	buf_printf(&dir, "/%s", k);
+	mkdir(dir.data, 0755);
+	for (size_t i = 0; i < versions.n; i++) {
+		const char *v = versions.v[i];
+		struct catalog one = { 0 };
+
+		buf_reset(&path);
+		buf_printf(&path, "%s/redistrib_%s.json", dir.data, v);
+		if (known_file(known, kind, v) || !access(path.data, F_OK))
+			continue;
+		buf_reset(&url);
+		buf_printf(&url, "%s/compute/%s/redist/redistrib_%s.json", base,
+			   k, v);
+		rc = fetch_to_buf(url.data, fo, 16 << 20, &body, err);
+		if (!rc)
+			rc = check_pin(ctx, k, v, url.data, &body, err);
+		/* Only a manifest cuenv can read is kept. */
+		if (!rc)
+			rc = catalog_parse_redist(&one, url.data, body.data,
+						  body.len, catalog_platform(),
+						  k, v, err);
+		catalog_release(&one);
+		if (!rc && memchr(body.data, '\0', body.len))
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"'%s' holds binary data", url.data);
+		if (!rc)
+			rc = dotfile_write(path.data, body.data, err);
+		if (rc)
+			goto out;
+		printf("added %s %s\n", k, v);
+		(*added)++;
+	}
+out:
+	strv_release(&versions);
+	buf_release(&url);
+	buf_release(&html);
+	buf_release(&body);
+	buf_release(&dir);
+	buf_release(&path);
+	return rc;
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct catalog cat = { 0 };
+	const char *mirror = getenv("CUENV_MIRROR");
+	struct buf base = BUF_INIT;
+	unsigned added = 0;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'm')
+			return cmd_bad_usage(&cmd_update, err);
+		mirror = optarg;
+	}
+	rc = cmd_check_args(&cmd_update, argc - optind, err);
+	if (rc)
+		return rc;
+	if (mirror && *mirror) {
+		if (!strncmp(mirror, "http://", 7))
+			fo.allow_http = 1;
+		else if (!strncmp(mirror, "file://", 7))
+			fo.allow_file = 1;
+		else if (strncmp(mirror, "https://", 8))
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "update: mirror '%s' is not https://, "
+					  "http:// or file://",
+					  mirror);
+		buf_adds(&base, mirror);
+		while (base.len && base.data[base.len - 1] == '/')
+			buf_setlen(&base, base.len - 1);
+	} else {
+		buf_adds(&base, NVIDIA_BASE);
+	}
+	rc = store_open(&ctx->store, ctx->root, true, err);
+	if (!rc)
+		rc = store_lock(&ctx->store, err);
+	if (!rc)
+		rc = cmd_catalog(ctx, &cat, err);
+	fetch_global_init();
+	if (!rc)
+		rc = update_kind(ctx, base.data, &fo, KIT_CUDA, &cat, &added,
+				 err);
+	if (!rc)
+		rc = update_kind(ctx, base.data, &fo, KIT_CUDNN, &cat, &added,
+				 err);
+	if (!rc && added)
+		printf("%u new manifest%s\n", added, added == 1 ? "" : "s");
+	else if (!rc)
+		printf("the catalogue is up to date\n");
+	catalog_release(&cat);
+	buf_release(&base);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_update = {
+	.name = "update",
+	.summary = "refresh the catalogue from NVIDIA's index (or a mirror)",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 0,
+	.run = run,
+};
