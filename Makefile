@@ -262,5 +262,5 @@ compdb:
 
 -include $(shell find $(BUILDROOT) -name '*.d' 2>/dev/null)
 
-demo: $(BUILD)/cuenv
+demo: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tools/demo.sh
