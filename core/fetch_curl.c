@@ -21,6 +21,7 @@ struct fetch {
 	uint64_t skip;		/* bytes to drop: server ignored the range */
 	uint64_t size;		/* whole file, when known */
 	int running;
+	int paused;		/* the reader is behind: curl holds the data */
 	int finished;		/* this attempt is over */
 	CURLcode result;
 	unsigned failures;
@@ -49,12 +50,19 @@ void fetch_global_init(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+/* Above this much unread data, curl is paused: memory stays bounded. */
+#define HIGH_WATER (1 << 20)
+
 static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 {
 	struct fetch *f = ctx;
 	size_t len = size * n;
 	long status = 0;
 
+	if (f->data.len >= HIGH_WATER) {
+		f->paused = 1; /* curl delivers this chunk again on resume */
+		return CURL_WRITEFUNC_PAUSE;
+	}
 	curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE, &status);
 	if (f->asked && status == 200 && !f->skip && !f->data.len) {
 		/* The server sent the whole file: drop what we have. */
@@ -110,6 +118,7 @@ static int start(struct fetch *f)
 				 (curl_off_t)f->asked);
 	f->errbuf[0] = '\0';
 	f->finished = 0;
+	f->paused = 0;
 	curl_multi_add_handle(f->multi, f->easy);
 	return 0;
 }
@@ -243,6 +252,11 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 			f->failures++;
 			if (start(f))
 				BUG("cannot restart libcurl");
+			continue;
+		}
+		if (f->paused && f->easy) {
+			f->paused = 0;
+			curl_easy_pause(f->easy, CURLPAUSE_CONT);
 			continue;
 		}
 		CURLMcode mc = curl_multi_perform(f->multi, &f->running);
