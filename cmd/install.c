@@ -139,7 +139,9 @@ static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 					p[i].state != PART_FAILED))
 			continue;
 		s->announced[i] = 1;
-		human(a, sizeof(a), (double)p[i].total);
+		/* runfiles and tarballs come without a size: what was read */
+		human(a, sizeof(a),
+		      (double)(p[i].total ? p[i].total : p[i].done));
 		fprintf(stderr, "cuenv: %s %s (%s)\n", p[i].name,
 			p[i].state == PART_FAILED ? "failed"
 			: p[i].cached		  ? "from the cache"

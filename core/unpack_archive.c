@@ -395,6 +395,9 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 	int rc;
 
 	why = bad_path(j->name);
+	/* "./" names the archive's own root (makeself payloads start so) */
+	if (why && type == AE_IFDIR && !strcmp(why, "empty path"))
+		return CUENV_OK;
 	if (why)
 		return refuse(err, j->name, why, NULL, NULL);
 	if (!rewrite(j->name, j->opts, &j->rel))

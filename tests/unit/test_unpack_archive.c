@@ -330,6 +330,43 @@ static void test_unpack_strip_drops_top_folder(void **state)
 	buf_release(&arc);
 }
 
+/* makeself payloads list "./" first: the root itself, skipped. */
+static void test_unpack_skips_the_root_folder_entry(void **state)
+{
+	static const struct ent dot[] = {
+		DIR_("./"),
+		DIR_("./builds/"),
+		FILE_("./builds/x", "x"),
+	};
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct unpack_stats stats;
+	struct buf arc = BUF_INIT;
+
+	build(&arc, PAX, GZIP, dot, N(dot));
+	assert_int_equal(unpack_mem(fx, &arc, NULL, &stats, &err), CUENV_OK);
+	assert_file(fx, "dest/builds/x", "x");
+	buf_release(&arc);
+}
+
+/* An empty name is still refused for anything but a folder. */
+static void test_unpack_refuses_a_file_with_an_empty_name(void **state)
+{
+	static const struct ent dot[] = {
+		FILE_("./", "x"),
+	};
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct unpack_stats stats;
+	struct buf arc = BUF_INIT;
+
+	build(&arc, PAX, PLAIN, dot, N(dot));
+	assert_int_equal(unpack_mem(fx, &arc, NULL, &stats, &err),
+			 CUENV_E_UNPACK);
+	err_release(&err);
+	buf_release(&arc);
+}
+
 static void test_unpack_one_byte_chunks(void **state)
 {
 	struct fixture *fx = *state;
@@ -1184,6 +1221,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    FX(test_unpack_strip_drops_top_folder),
+	    FX(test_unpack_skips_the_root_folder_entry),
+	    FX(test_unpack_refuses_a_file_with_an_empty_name),
 	    FX(test_unpack_one_byte_chunks),
 	    FX(test_unpack_gzip_cpio),
 	    FX(test_unpack_large_file_intact),
