@@ -6,7 +6,9 @@
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make fuzz             libFuzzer on the .cuenv parser and archive entry
 #                         checks (clang)
-#   make bench            the hook's cost per prompt, against direnv
+#   make bench            the hook's cost per prompt, against direnv; then
+#                         a cold install's time and memory, against a
+#                         hand-written script and parallel xz -d
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -229,8 +231,13 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 			$(FUZZ)/corpus-$$t || exit 1; \
 	done
 
-bench: $(BUILD)/cuenv
+# One after the other, never in parallel: each measures the machine. The
+# install benchmark's fixtures (~320 MiB, built once) stay in BUILDROOT.
+bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/hook.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv \
+		BENCH_FIXTURES=$(CURDIR)/$(BUILDROOT)/bench-fixtures \
+		bash tests/bench/install.sh
 
 # ---- install ---------------------------------------------------------------
 

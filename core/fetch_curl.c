@@ -59,7 +59,8 @@ static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 	size_t len = size * n;
 	long status = 0;
 
-	if (f->data.len >= HIGH_WATER) {
+	/* Never pause on an empty buffer: nothing would ever drain it. */
+	if (f->data.len && f->data.len + len > HIGH_WATER) {
 		f->paused = 1; /* curl delivers this chunk again on resume */
 		return CURL_WRITEFUNC_PAUSE;
 	}
