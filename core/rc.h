@@ -19,6 +19,13 @@ enum cuenv_rc {
 	CUENV_E_STORE = 7,	  /* filesystem error in the store or a project */
 	CUENV_E_GPU = 8,	  /* smoke test failed or no device */
 	CUENV_E_NOT_INSTALLED = 9, /* the selection names a missing version */
+	/* cuenv check: the first layer that failed */
+	CUENV_E_DRIVER = 10,	  /* no driver, or one too old */
+	CUENV_E_RUNTIME = 11,	  /* libcudart missing, broken, or no device */
+	CUENV_E_KERNEL = 12,	  /* the test kernel did not run right */
+	CUENV_E_CUDNN = 13,	  /* libcudnn missing, mismatched or wrong */
+	CUENV_E_CUPTI = 14,	  /* libcupti missing or tracing nothing */
+	CUENV_E_DOCTOR = 15,	  /* cuenv doctor found a problem */
 	CUENV_E_BUG = 70,	  /* internal error (EX_SOFTWARE) */
 };
 

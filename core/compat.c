@@ -1,0 +1,230 @@
+#include "compat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "dotfile.h"
+#include "version.h"
+#include "xalloc.h"
+
+#define TABLE_MAX (4 << 20)
+
+void driver_req_release(struct driver_req *r)
+{
+	free(r->release);
+	free(r->compat);
+	free(r->row);
+	r->release = r->compat = r->row = NULL;
+}
+
+/*
+ * Driver versions ("460.32.03") are numbers and dots like CUDA's, but
+ * with leading zeros: parsed here, not by version_parse().
+ */
+static int driver_parse(const char *s, unsigned long part[4], unsigned *n)
+{
+	*n = 0;
+	for (;;) {
+		char *end;
+
+		if (*n == 4 || *s < '0' || *s > '9' || strspn(s, "0123456789") > 9)
+			return -1;
+		part[(*n)++] = strtoul(s, &end, 10);
+		if (!*end)
+			return 0;
+		if (*end != '.')
+			return -1;
+		s = end + 1;
+	}
+}
+
+int compat_driver_cmp(const char *a, const char *b)
+{
+	unsigned long pa[4], pb[4];
+	unsigned na, nb;
+
+	if (driver_parse(a, pa, &na) || driver_parse(b, pb, &nb))
+		return -2;
+	for (unsigned i = 0; i < na || i < nb; i++) {
+		unsigned long x = i < na ? pa[i] : 0, y = i < nb ? pb[i] : 0;
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Read dir/name into lines of tab-separated fields (skipping the header). */
+static int read_table(const char *dir, const char *name, struct strv *lines,
+		      struct buf *path, struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	int rc;
+
+	buf_reset(path);
+	buf_path(path, dir, name);
+	rc = dotfile_slurp(path->data, TABLE_MAX, &text, err);
+	if (rc == CUENV_NO)
+		rc = cuenv_fail(err, CUENV_E_MANIFEST, "no table '%s'",
+				path->data);
+	else if (rc)
+		err->rc = rc = CUENV_E_MANIFEST;
+	if (!rc) {
+		strv_split(lines, text.data, '\n');
+		if (lines->n)
+			strv_remove(lines, 0);
+	}
+	buf_release(&text);
+	return rc;
+}
+
+/* Field i of a tab-separated line, copied into out; 0 when missing. */
+static int field(const char *line, size_t i, struct buf *out)
+{
+	const char *p = line, *tab;
+
+	for (; i; i--) {
+		p = strchr(p, '\t');
+		if (!p)
+			return 0;
+		p++;
+	}
+	tab = strchr(p, '\t');
+	buf_reset(out);
+	buf_add(out, p, tab ? (size_t)(tab - p) : strlen(p));
+	return 1;
+}
+
+/* ">=550.54.15" -> "550.54.15"; NULL when not a version. */
+static char *driver_of(const char *s)
+{
+	unsigned long part[4];
+	unsigned n;
+
+	while (*s == '>' || *s == '=' || *s == ' ')
+		s++;
+	return driver_parse(s, part, &n) ? NULL : xstrdup(s);
+}
+
+int compat_driver(const char *dir, const char *cuda, struct driver_req *out,
+		  struct cuenv_err *err)
+{
+	struct strv lines = STRV_INIT;
+	struct buf path = BUF_INIT, ver = BUF_INIT, drv = BUF_INIT,
+		   kind = BUF_INIT, majx = BUF_INIT;
+	struct version want, have, best = { 0 };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (version_parse(cuda, &want))
+		return cuenv_fail(err, CUENV_E_USAGE, "invalid CUDA version '%s'",
+				  cuda);
+	rc = read_table(dir, "cuda-driver.tsv", &lines, &path, err);
+	if (rc)
+		goto out;
+	buf_printf(&majx, "%lu.x", want.part[0]);
+	for (size_t i = 0; i < lines.n; i++) {
+		const char *l = lines.v[i];
+
+		if (!*l)
+			continue;
+		if (!field(l, 0, &ver) || !field(l, 1, &drv) ||
+		    !field(l, 3, &kind)) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"bad table '%s': line %zu", path.data,
+					i + 2);
+			goto out;
+		}
+		if (!strcmp(kind.data, "minor_version_compat_min") &&
+		    !strcmp(ver.data, majx.data)) {
+			free(out->compat);
+			out->compat = driver_of(drv.data);
+			continue;
+		}
+		if (strcmp(kind.data, "toolkit_release_min_driver") ||
+		    version_parse(ver.data, &have) || have.n < 2 ||
+		    have.part[0] != want.part[0] ||
+		    (want.n >= 2 && have.part[1] != want.part[1]) ||
+		    (want.n >= 3 && version_cmp(&have, &want) > 0))
+			continue;
+		/* the newest row of this major.minor, not past the release */
+		if (!out->row || version_cmp(&have, &best) > 0) {
+			char *d = driver_of(drv.data);
+
+			if (!d)
+				continue;
+			free(out->release);
+			free(out->row);
+			out->release = d;
+			out->row = xstrdup(ver.data);
+			best = have;
+		}
+	}
+out:
+	strv_release(&lines);
+	buf_release(&path);
+	buf_release(&ver);
+	buf_release(&drv);
+	buf_release(&kind);
+	buf_release(&majx);
+	return rc;
+}
+
+void framework_builds_release(struct framework_builds *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		free(b->v[i].framework);
+		free(b->v[i].version);
+		free(b->v[i].cuda);
+		free(b->v[i].cudnn);
+		free(b->v[i].notes);
+	}
+	free(b->v);
+	b->v = NULL;
+	b->n = 0;
+}
+
+int compat_frameworks(const char *dir, const char *framework,
+		      const char *spec, struct framework_builds *out,
+		      struct cuenv_err *err)
+{
+	struct strv lines = STRV_INIT;
+	struct buf path = BUF_INIT, f = BUF_INIT, v = BUF_INIT, cu = BUF_INIT,
+		   dn = BUF_INIT, notes = BUF_INIT;
+	int rc;
+
+	if (!strcmp(framework, "torch"))
+		framework = "pytorch";
+	rc = read_table(dir, "frameworks.tsv", &lines, &path, err);
+	for (size_t i = 0; !rc && i < lines.n; i++) {
+		const char *l = lines.v[i], *ver, *dash;
+
+		if (!*l || !field(l, 0, &f) || strcmp(f.data, framework) ||
+		    !field(l, 1, &v) || !field(l, 2, &cu) || !field(l, 3, &dn))
+			continue;
+		field(l, 5, &notes);
+		/* "tensorflow_gpu-2.6.0" -> "2.6.0" */
+		dash = strrchr(v.data, '-');
+		ver = dash ? dash + 1 : v.data;
+		if (!version_is_valid(ver) || !version_is_valid(cu.data) ||
+		    (spec && !version_matches_str(ver, spec)))
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n].framework = xstrdup(framework);
+		out->v[out->n].version = xstrdup(ver);
+		out->v[out->n].cuda = xstrdup(cu.data);
+		out->v[out->n].cudnn =
+			version_is_valid(dn.data) ? xstrdup(dn.data) : NULL;
+		out->v[out->n].notes = xstrdup(notes.data);
+		out->n++;
+	}
+	strv_release(&lines);
+	buf_release(&path);
+	buf_release(&f);
+	buf_release(&v);
+	buf_release(&cu);
+	buf_release(&dn);
+	buf_release(&notes);
+	return rc;
+}

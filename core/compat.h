@@ -1,0 +1,70 @@
+/*
+ * compat.h: the compatibility tables in manifests/compat/.
+ *
+ *	cuda-driver.tsv   CUDA release -> minimum Linux driver (NVIDIA's
+ *	                  release notes), and per major the minimum for
+ *	                  minor-version compatibility ("12.x" >= 525)
+ *	frameworks.tsv    TensorFlow / PyTorch / JAX release -> the CUDA and
+ *	                  cuDNN they were built and tested with
+ *
+ * Columns are tab-separated with a header line; see
+ * shared/data/README.md for where each row came from.
+ */
+#ifndef CUENV_COMPAT_H
+#define CUENV_COMPAT_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+struct driver_req {
+	char *release;	/* minimum for this exact release, e.g. "550.54.15" */
+	char *compat;	/* minimum under minor-version compatibility, "525" */
+	char *row;	/* the CUDA version of the row used, e.g. "12.4.1" */
+};
+
+void driver_req_release(struct driver_req *r);
+
+/*
+ * The driver the CUDA version cuda needs, from dir/cuda-driver.tsv: the
+ * row for that release, else the newest row of the same major.minor at or
+ * below it, else none (release NULL); and the major's minor-version
+ * compatibility minimum (compat, or NULL). Returns CUENV_OK, or
+ * CUENV_E_MANIFEST for an unreadable or malformed table (naming it).
+ */
+int compat_driver(const char *dir, const char *cuda, struct driver_req *out,
+		  struct cuenv_err *err);
+
+/*
+ * Compare driver versions ("460.32.03" < "525" < "550.54.15"), missing
+ * parts counting as 0; -2 when either is not a driver version.
+ */
+int compat_driver_cmp(const char *a, const char *b);
+
+struct framework_build {
+	char *framework; /* "tensorflow", "pytorch", "jax" */
+	char *version;	 /* "2.6.0" (the table's "tensorflow-" prefix gone) */
+	char *cuda;	 /* "11.2" */
+	char *cudnn;	 /* "8.1" */
+	char *notes;	 /* e.g. "stable CUDA variant" */
+};
+
+struct framework_builds {
+	struct framework_build *v;
+	size_t n;
+};
+
+void framework_builds_release(struct framework_builds *b);
+
+/*
+ * Rows of dir/frameworks.tsv for framework ("tensorflow", "pytorch" or its
+ * alias "torch", "jax") whose version matches spec as a prefix ("2.6"
+ * matches 2.6.0), in table order (newest first). Rows without a CUDA
+ * version are left out. Returns CUENV_OK (out may be empty) or
+ * CUENV_E_MANIFEST.
+ */
+int compat_frameworks(const char *dir, const char *framework,
+		      const char *spec, struct framework_builds *out,
+		      struct cuenv_err *err);
+
+#endif
