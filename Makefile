@@ -85,6 +85,11 @@ CMDS := main table common add env exec export global help init list_remote \
 NET_CMDS := main_net table_net common install gc update
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 
+# Where the catalogue is looked for after the binary's own ../share and
+# the source tree (for binaries run from any build folder).
+CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"' \
+	-DCUENV_DATADIR='"$(DATADIR)"' -DCUENV_SOURCE_DIR='"$(CURDIR)"'
+
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
 NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o)
@@ -133,13 +138,12 @@ $(BUILD)/core/%.o: core/%.c $(BUILD)/flags
 $(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_VERSION_STRING='"$(VERSION_STRING)"' -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMD_DEFS) -c -o $@ $<
 
 $(BUILD)/cmd/%_net.o: cmd/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_NET \
-		-DCUENV_VERSION_STRING='"$(VERSION_STRING)"' -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_NET $(CMD_DEFS) -c -o $@ $<
 
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)

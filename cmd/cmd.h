@@ -127,5 +127,34 @@ extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
  */
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);
+/*
+ * The shipped catalogue folder into out: ../share/cuenv/manifests or
+ * manifests beside the binary, the configured DATADIR, or the source
+ * tree's. Returns 0, or -1 when there is none.
+ */
+int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out);
+
+/*
+ * The folder of the compatibility tables (manifests/compat, see
+ * core/compat.h) into out: $CUENV_MANIFESTS/compat when that is set, else
+ * the shipped catalogue's, else $CUENV_ROOT/manifests/compat. Returns
+ * CUENV_OK or CUENV_E_MANIFEST when there is none.
+ */
+int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
+		   struct cuenv_err *err);
+
+struct framework_builds;
+/*
+ * For `install --for`: the one row of frameworks.tsv that arg
+ * ("tensorflow==2.6", "torch==2.1", "jax==0.4.20", or a bare name for the
+ * newest release) picks: the newest release matching, on Linux, PyTorch's
+ * stable CUDA variant before the others, a row with a cuDNN before one
+ * without, then the newest CUDA. out gets exactly that row (release it
+ * with framework_builds_release). Returns CUENV_OK, CUENV_E_USAGE for a
+ * bad arg, CUENV_E_NOT_INSTALLED when the table has no such release, or
+ * CUENV_E_MANIFEST.
+ */
+int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
+		       struct framework_builds *out, struct cuenv_err *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../core/compat.h"
 #include "../core/dotfile.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -375,6 +376,7 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 
 /* ---- the catalogue ------------------------------------------------------------ */
 
+
 static int is_dir(const char *path)
 {
 	struct stat st;
@@ -382,15 +384,47 @@ static int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+#ifndef CUENV_DATADIR
+#define CUENV_DATADIR "/usr/local/share"
+#endif
+
+int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
+{
+	const char *slash = strrchr(ctx->exe, '/');
+	struct buf exe_dir = BUF_INIT;
+	const char *cand[4];
+	size_t n = 0;
+	int found = 0;
+
+	if (slash) {
+		buf_add(&exe_dir, ctx->exe, (size_t)(slash - ctx->exe));
+		buf_printf(out, "%s/../share/cuenv/manifests", exe_dir.data);
+		cand[n++] = buf_detach(out);
+		buf_printf(out, "%s/manifests", exe_dir.data);
+		cand[n++] = buf_detach(out);
+	}
+	cand[n++] = xstrdup(CUENV_DATADIR "/cuenv/manifests");
+#ifdef CUENV_SOURCE_DIR
+	cand[n++] = xstrdup(CUENV_SOURCE_DIR "/manifests"); /* build tree */
+#endif
+	buf_reset(out);
+	for (size_t i = 0; i < n; i++) {
+		if (!found && is_dir(cand[i])) {
+			buf_adds(out, cand[i]);
+			found = 1;
+		}
+		free((char *)cand[i]);
+	}
+	buf_release(&exe_dir);
+	return found ? 0 : -1;
+}
+
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
-	static const char *const rel[] = { "../share/cuenv/manifests",
-					   "manifests", "../../manifests" };
 	const char *platform = catalog_platform();
 	const char *only = getenv("CUENV_MANIFESTS");
-	struct buf dir = BUF_INIT, exe_dir = BUF_INIT;
-	const char *slash = strrchr(ctx->exe, '/');
+	struct buf dir = BUF_INIT;
 	int rc = CUENV_OK, found = 0;
 
 	if (only && *only) {
@@ -401,15 +435,9 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 					  only);
 		return catalog_load(cat, only, platform, err);
 	}
-	if (slash)
-		buf_add(&exe_dir, ctx->exe, (size_t)(slash - ctx->exe));
-	for (size_t i = 0; i < 3 && !found && slash; i++) {
-		buf_reset(&dir);
-		buf_path(&dir, exe_dir.data, rel[i]);
-		if (is_dir(dir.data)) {
-			found = 1;
-			rc = catalog_load(cat, dir.data, platform, err);
-		}
+	if (!cmd_data_dir(ctx, &dir)) {
+		found = 1;
+		rc = catalog_load(cat, dir.data, platform, err);
 	}
 	/* What `cuenv update` fetched since. */
 	buf_reset(&dir);
@@ -425,6 +453,132 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 				"CUENV_MANIFESTS");
 	}
 	buf_release(&dir);
+	return rc;
+}
+
+/* ---- the compatibility tables -------------------------------------------------- */
+
+int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
+		   struct cuenv_err *err)
+{
+	static const char *const rel[] = { "../share/cuenv/manifests/compat",
+					   "manifests/compat",
+					   "../../manifests/compat" };
+	const char *only = getenv("CUENV_MANIFESTS");
+	const char *slash = strrchr(ctx->exe, '/');
+	struct buf exe_dir = BUF_INIT;
+
+	buf_reset(out);
+	if (only && *only) {
+		buf_path(out, only, "compat");
+		if (is_dir(out->data))
+			return CUENV_OK;
+		return cuenv_fail(err, CUENV_E_MANIFEST,
+				  "CUENV_MANIFESTS: no folder '%s'", out->data);
+	}
+	if (slash)
+		buf_add(&exe_dir, ctx->exe, (size_t)(slash - ctx->exe));
+	for (size_t i = 0; i < 3 && slash; i++) {
+		buf_reset(out);
+		buf_path(out, exe_dir.data, rel[i]);
+		if (is_dir(out->data)) {
+			buf_release(&exe_dir);
+			return CUENV_OK;
+		}
+	}
 	buf_release(&exe_dir);
+	buf_reset(out);
+	buf_path(out, ctx->root, "manifests/compat");
+	if (is_dir(out->data))
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_E_MANIFEST,
+		   "no compatibility tables found next to '%s'", ctx->exe);
+	return cuenv_hint(err, "install cuenv with make install, or set "
+			       "CUENV_MANIFESTS");
+}
+
+/* Rows for another operating system (TensorFlow's table has them). */
+static int other_os(const struct framework_build *b)
+{
+	return !strncmp(b->notes, "os ", 3) && strncmp(b->notes, "os linux", 8);
+}
+
+/* How much a row is preferred among those of one framework release. */
+static int row_rank(const struct framework_build *b)
+{
+	return (!strcmp(b->framework, "pytorch") && strstr(b->notes, "stable")
+			? 2
+			: 0) +
+	       (b->cudnn ? 1 : 0);
+}
+
+int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
+		       struct framework_builds *out, struct cuenv_err *err)
+{
+	static const char *const known[] = { "tensorflow", "torch", "pytorch",
+					     "jax" };
+	struct framework_builds rows = { 0 };
+	struct buf dir = BUF_INIT, name = BUF_INIT;
+	const char *eq = strstr(arg, "=="), *spec = eq ? eq + 2 : NULL;
+	const struct framework_build *best = NULL;
+	int rc, ok = 0;
+
+	buf_add(&name, arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+		ok |= !strcmp(name.data, known[i]);
+	if (!ok || (spec && !version_is_valid(spec))) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, arg, 64);
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"--for: '%s' is not FRAMEWORK==VERSION",
+				shown.data);
+		cuenv_hint(err, "frameworks: tensorflow, torch (pytorch), "
+				"jax; for example --for tensorflow==2.6");
+		buf_release(&shown);
+		goto out;
+	}
+	rc = cmd_compat_dir(ctx, &dir, err);
+	if (!rc)
+		rc = compat_frameworks(dir.data, name.data, spec, &rows, err);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < rows.n; i++) {
+		const struct framework_build *b = &rows.v[i];
+		int c;
+
+		if (other_os(b))
+			continue;
+		if (!best) {
+			best = b;
+			continue;
+		}
+		/* the newest release; its preferred row; then the newest CUDA */
+		c = version_cmp_str(b->version, best->version);
+		if (!c)
+			c = row_rank(b) - row_rank(best);
+		if (!c)
+			c = version_cmp_str(b->cuda, best->cuda);
+		if (c > 0)
+			best = b;
+	}
+	if (!best) {
+		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				"no %s%s%s with CUDA in the framework table",
+				name.data, spec ? " " : "", spec ? spec : "");
+		cuenv_hint(err, "see: %s/frameworks.tsv", dir.data);
+		goto out;
+	}
+	out->v = xcalloc(1, sizeof(*out->v));
+	out->n = 1;
+	out->v[0].framework = xstrdup(best->framework);
+	out->v[0].version = xstrdup(best->version);
+	out->v[0].cuda = xstrdup(best->cuda);
+	out->v[0].cudnn = best->cudnn ? xstrdup(best->cudnn) : NULL;
+	out->v[0].notes = xstrdup(best->notes);
+out:
+	framework_builds_release(&rows);
+	buf_release(&dir);
+	buf_release(&name);
 	return rc;
 }

@@ -57,35 +57,25 @@ static char *pinned(const struct cuenv_ctx *ctx, const char *product,
 {
 	struct buf path = BUF_INIT, text = BUF_INIT, key = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
-	const char *slash = strrchr(ctx->exe, '/');
-	static const char *const rel[] = { "../share/cuenv/manifests",
-					   "manifests", "../../manifests" };
 	char *sha = NULL;
+	const char *hit, *f;
 
 	buf_printf(&key, "\n%s\t%s\t", product, ver);
-	for (size_t i = 0; i < 3 && slash && !sha; i++) {
-		const char *hit;
-
-		buf_reset(&path);
-		buf_add(&path, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_printf(&path, "/%s/redistrib-json-sha256.tsv", rel[i]);
-		if (dotfile_slurp(path.data, 1 << 20, &text, &e))
-			continue;
-		hit = strstr(text.data, key.data);
-		if (hit) {
-			/* product, version, url, sha256 */
-			const char *f = strchr(hit + key.len, '\t');
-
-			if (f && strlen(f + 1) >= DIGEST_HEX_LEN) {
-				char *s = xstrndup(f + 1, DIGEST_HEX_LEN);
-
-				if (digest_hex_valid(s))
-					sha = s;
-				else
-					free(s);
-			}
+	if (cmd_data_dir(ctx, &path) ||
+	    (buf_adds(&path, "/redistrib-json-sha256.tsv"),
+	     dotfile_slurp(path.data, 1 << 20, &text, &e)))
+		goto out;
+	/* product, version, url, sha256 */
+	hit = strstr(text.data, key.data);
+	f = hit ? strchr(hit + key.len, '\t') : NULL;
+	if (f && strlen(f + 1) >= DIGEST_HEX_LEN) {
+		sha = xstrndup(f + 1, DIGEST_HEX_LEN);
+		if (!digest_hex_valid(sha)) {
+			free(sha);
+			sha = NULL;
 		}
 	}
+out:
 	err_release(&e);
 	buf_release(&path);
 	buf_release(&text);

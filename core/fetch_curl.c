@@ -188,7 +188,14 @@ static int fail(struct fetch *f, long status, struct cuenv_err *err)
 	const char *why = f->errbuf[0] ? f->errbuf
 					: curl_easy_strerror(f->result);
 
-	if (f->result == CURLE_HTTP_RETURNED_ERROR)
+	if (f->result == CURLE_HTTP_RETURNED_ERROR && status == 416)
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "cannot download '%s': the server's file ends at "
+			   "byte %llu, before the %llu bytes the catalogue "
+			   "names",
+			   f->url, (unsigned long long)f->offset,
+			   (unsigned long long)f->size);
+	else if (f->result == CURLE_HTTP_RETURNED_ERROR)
 		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': HTTP %ld",
 			   f->url, status);
 	else if (f->result == CURLE_UNSUPPORTED_PROTOCOL)

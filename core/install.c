@@ -227,6 +227,8 @@ struct src {
 	char *url;
 	uint64_t pos;	    /* bytes delivered (and hashed) */
 	int eof;	    /* the end was reached: stays there */
+	int from_cache;	    /* reading a complete file from the cache */
+	const char *tee_path; /* the .part file downloaded bytes go to */
 	char *buf;	    /* for file reads */
 	/* runfile: the payload starts after a shell header */
 	int skip_header;
@@ -271,8 +273,8 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
 			return cuenv_fail(err, CUENV_E_STORE,
-					  "cannot read the cache: %s",
-					  strerror(errno)),
+					  "cannot read the cache for '%s': %s",
+					  s->url, strerror(errno)),
 			       -1;
 		if (n > 0) {
 			digest_update(s->sha, s->buf, (size_t)n);
@@ -309,8 +311,8 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 			}
 			if (w < 0)
 				return cuenv_fail(err, CUENV_E_STORE,
-						  "cannot write the cache: %s",
-						  strerror(errno)),
+						  "cannot write '%s': %s",
+						  s->tee_path, strerror(errno)),
 				       -1;
 		}
 	}
@@ -355,7 +357,8 @@ static int is_runtime_lib(const char *path)
 	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
-	return strstr(base, ".so") &&
+	/* lib/stubs/libcuda.so is for linking without a driver, not loading */
+	return strstr(base, ".so") && !strstr(path, "stubs/") &&
 	       (!strncmp(path, "lib/", 4) || !strncmp(path, "lib64/", 6) ||
 		strstr(path, "/lib/") || strstr(path, "/lib64/"));
 }
@@ -433,6 +436,7 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 	if (j->opts->no_cache) {
 		/* A wheel (a zip) is read from a file even then. */
 		if (j->source == SRC_PYPI) {
+			s->tee_path = part;
 			s->tee = open(part, O_WRONLY | O_CREAT | O_TRUNC |
 						    O_CLOEXEC,
 				      0644);
@@ -445,11 +449,13 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 	}
 	s->file = open(cache, O_RDONLY | O_CLOEXEC);
 	if (s->file >= 0) {
+		s->from_cache = 1;
 		pthread_mutex_lock(j->lock);
 		j->prog.cached = 1;
 		pthread_mutex_unlock(j->lock);
 		return CUENV_OK;
 	}
+	s->tee_path = part;
 	s->tee = open(part, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (s->tee < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
@@ -591,8 +597,27 @@ static int fetch_part(struct job *j, struct cuenv_err *err)
 			uo.map = map_runtime;
 	}
 	rc = unpack_stream(tmp.data, &us, &uo, &stats, err);
-	if (!rc)
+	if (rc == CUENV_E_UNPACK) {
+		/*
+		 * Corrupt bytes usually show first as a decoder error: finish
+		 * the hash, and if it is wrong, say so (that is the cause).
+		 */
+		struct cuenv_err e2 = CUENV_ERR_INIT;
+
+		if (finish_hash(j, &s, partfile.data, &e2) == CUENV_E_INTEGRITY) {
+			rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s",
+					e2.msg.data);
+		}
+		err_release(&e2);
+	} else if (!rc) {
 		rc = finish_hash(j, &s, partfile.data, err);
+	}
+	if (rc == CUENV_E_INTEGRITY && s.from_cache) {
+		/* A damaged cache file would fail every later install. */
+		unlink(cache.data);
+		cuenv_hint(err, "the damaged copy in the cache was removed; "
+				"run the install again to download it afresh");
+	}
 	if (rc)
 		goto out;
 	if (s.tee >= 0) {
@@ -621,6 +646,13 @@ out:
 	/* Bytes that failed to unpack or verify must not be resumed from. */
 	if ((rc == CUENV_E_UNPACK || rc == CUENV_E_INTEGRITY) && partfile.len)
 		unlink(partfile.data);
+	/* A download that failed before its first byte leaves no trace. */
+	if (rc && partfile.len) {
+		struct stat pst;
+
+		if (!stat(partfile.data, &pst) && !pst.st_size)
+			unlink(partfile.data);
+	}
 	if (s.file >= 0)
 		close(s.file);
 	if (s.tee >= 0)
@@ -878,6 +910,90 @@ static int wheel_fits(const char *name, const char *platform)
 	       strstr(name, "linux") && strstr(name, arch);
 }
 
+struct wheel_file {
+	char *name, *url, *sha256;
+	uint64_t size;
+};
+
+static void wheel_add(struct wheel_file **v, size_t *n, const char *name,
+		      size_t name_len, const char *url, size_t url_len,
+		      const char *sha, uint64_t size)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[*n].name = xstrndup(name, name_len);
+	(*v)[*n].url = xstrndup(url, url_len);
+	(*v)[*n].sha256 = xstrdup(sha);
+	(*v)[*n].size = size;
+	(*n)++;
+}
+
+/* A PEP 691 JSON page: {"files": [{filename, url, hashes: {sha256}}]}. */
+static int wheels_from_json(const struct buf *body, struct wheel_file **v,
+			    size_t *n)
+{
+	json_t *j = json_loadb(body->data, body->len, 0, NULL), *f;
+	size_t i;
+
+	if (!json_is_array(json_object_get(j, "files"))) {
+		json_decref(j);
+		return -1;
+	}
+	json_array_foreach(json_object_get(j, "files"), i, f) {
+		const char *name = json_string_value(json_object_get(f, "filename"));
+		const char *url = json_string_value(json_object_get(f, "url"));
+		const char *sha = json_string_value(
+			json_object_get(json_object_get(f, "hashes"), "sha256"));
+		json_t *y = json_object_get(f, "yanked");
+
+		if (!name || !url || !sha || !digest_hex_valid(sha) ||
+		    json_is_true(y) || json_is_string(y))
+			continue;
+		wheel_add(v, n, name, strlen(name), url, strlen(url), sha,
+			  (uint64_t)json_integer_value(json_object_get(f, "size")));
+	}
+	json_decref(j);
+	return 0;
+}
+
+/*
+ * A PEP 503 HTML page, as proxies and older indexes serve:
+ * <a href="URL#sha256=HEX" ...>FILENAME</a>. Links without a sha256 are
+ * of no use: nothing could be checked.
+ */
+static void wheels_from_html(const struct buf *body, struct wheel_file **v,
+			     size_t *n)
+{
+	const char *p = body->data;
+
+	while ((p = strstr(p, "<a "))) {
+		const char *tag_end = strchr(p, '>'), *href, *q, *close, *hash;
+
+		if (!tag_end)
+			break;
+		href = strstr(p, "href=\"");
+		close = strstr(tag_end, "</a>");
+		if (!href || href > tag_end || !close) {
+			p = tag_end;
+			continue;
+		}
+		href += 6;
+		q = strchr(href, '"');
+		hash = q ? strstr(href, "#sha256=") : NULL;
+		if (q && hash && hash < q && (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
+		    !strstr(p, "data-yanked") ) {
+			char sha[DIGEST_HEX_LEN + 1];
+
+			memcpy(sha, hash + 8, DIGEST_HEX_LEN);
+			sha[DIGEST_HEX_LEN] = '\0';
+			if (digest_hex_valid(sha))
+				wheel_add(v, n, tag_end + 1,
+					  (size_t)(close - tag_end - 1), href,
+					  (size_t)(hash - href), sha, 0);
+		}
+		p = close;
+	}
+}
+
 /*
  * Find the wheel of project at version on the index and describe it as a
  * part (the index's sha256 is the one checked).
@@ -889,37 +1005,27 @@ static int wheel_part(const char *index, const char *project,
 {
 	struct fetch_opts fo = o->fetch;
 	struct buf page = BUF_INIT, body = BUF_INIT, seen = BUF_INIT;
-	json_t *j = NULL, *f;
-	size_t i;
+	struct wheel_file *files = NULL;
+	size_t nfiles = 0;
 	int rc;
 
 	buf_adds(&page, index);
 	while (page.len && page.data[page.len - 1] == '/')
 		buf_setlen(&page, page.len - 1);
 	buf_printf(&page, "/%s/", project);
-	fo.accept = "application/vnd.pypi.simple.v1+json";
+	fo.accept = "application/vnd.pypi.simple.v1+json, "
+		    "text/html;q=0.1";
 	rc = fetch_to_buf(page.data, &fo, 64 << 20, &body, err);
 	if (rc)
 		goto out;
-	j = json_loadb(body.data, body.len, 0, NULL);
-	if (!json_is_array(json_object_get(j, "files"))) {
-		rc = cuenv_fail(err, CUENV_E_FETCH,
-				"'%s' is not a PEP 691 JSON index page",
-				page.data);
-		goto out;
-	}
-	rc = CUENV_E_NOT_INSTALLED;
-	json_array_foreach(json_object_get(j, "files"), i, f) {
-		const char *name = json_string_value(json_object_get(f, "filename"));
-		const char *url = json_string_value(json_object_get(f, "url"));
-		const char *sha = json_string_value(
-			json_object_get(json_object_get(f, "hashes"), "sha256"));
-		const char *dash1, *dash2;
+	if (wheels_from_json(&body, &files, &nfiles))
+		wheels_from_html(&body, &files, &nfiles);
+	rc = CUENV_E_FETCH;
+	for (size_t i = 0; i < nfiles && rc; i++) {
+		const char *name = files[i].name, *dash1, *dash2;
 		char *ver;
 
-		if (!name || !url || !sha || !digest_hex_valid(sha) ||
-		    !wheel_fits(name, catalog_platform()) ||
-		    json_is_true(json_object_get(f, "yanked")))
+		if (!wheel_fits(name, catalog_platform()))
 			continue;
 		dash1 = strchr(name, '-');
 		dash2 = dash1 ? strchr(dash1 + 1, '-') : NULL;
@@ -931,16 +1037,13 @@ static int wheel_part(const char *index, const char *project,
 			buf_adds(&seen, ver);
 		}
 		if (!strcmp(ver, version)) {
-			char *abs = fetch_resolve_url(page.data, url);
-
 			out->name = xstrdup(comp);
 			out->version = ver;
-			out->url = abs;
-			out->sha256 = xstrdup(sha);
-			out->size = (uint64_t)json_integer_value(
-				json_object_get(f, "size"));
+			out->url = fetch_resolve_url(page.data, files[i].url);
+			out->sha256 = xstrdup(files[i].sha256);
+			out->size = files[i].size;
 			rc = CUENV_OK;
-			break;
+			continue;
 		}
 		free(ver);
 	}
@@ -950,7 +1053,12 @@ static int wheel_part(const char *index, const char *project,
 			   project, version, page.data,
 			   seen.len ? seen.data : "none");
 out:
-	json_decref(j);
+	for (size_t i = 0; i < nfiles; i++) {
+		free(files[i].name);
+		free(files[i].url);
+		free(files[i].sha256);
+	}
+	free(files);
 	buf_release(&page);
 	buf_release(&body);
 	buf_release(&seen);
@@ -1034,6 +1142,43 @@ static void release_wheels(struct part *w, size_t n)
 	free(w);
 }
 
+/*
+ * An installed version that lacks components asked for now (it was
+ * installed with --runtime-only or --components): say so, rather than
+ * "already installed".
+ */
+static int check_complete(const struct install *have, const struct release *rel,
+			  const struct strv *names, struct cuenv_err *err)
+{
+	struct buf missing = BUF_INIT;
+	int rc = CUENV_OK;
+
+	if (rel->kind != KIT_CUDA)
+		return CUENV_OK;
+	for (size_t i = 0; i < names->n; i++) {
+		size_t n = strlen(names->v[i]);
+		int found = 0;
+
+		for (size_t k = 0; k < have->notes.n && !found; k++)
+			found = !strncmp(have->notes.v[k], names->v[i], n) &&
+				have->notes.v[k][n] == ' ';
+		if (!found) {
+			buf_adds(&missing, missing.len ? ", " : "");
+			buf_adds(&missing, names->v[i]);
+		}
+	}
+	if (missing.len) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"cuda %s is installed without %s", have->name,
+				missing.data);
+		cuenv_hint(err, "to replace it: cuenv uninstall cuda %s, then "
+				"install it again",
+			   have->name);
+	}
+	buf_release(&missing);
+	return rc;
+}
+
 int install_run(struct store *st, const struct release *rel,
 		    const struct install_opts *opts, struct install *out,
 		    struct cuenv_err *err)
@@ -1087,9 +1232,14 @@ int install_run(struct store *st, const struct release *rel,
 	buf_reset(&p);
 	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
 		   kit_kind_name(rel->kind), name);
+	rc = install_plan(rel, opts, &names, err);
+	if (rc)
+		goto out;
 	if (exists(p.data)) {
 		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
 		rc = store_read_receipt(p.data, out, err);
+		if (!rc)
+			rc = check_complete(out, rel, &names, err);
 		if (!rc)
 			rc = CUENV_NO;
 		goto out;
@@ -1106,9 +1256,7 @@ int install_run(struct store *st, const struct release *rel,
 	buf_printf(&p, "%s.lock", staging.data);
 	slock = lock_path(p.data, 1, 0);
 
-	rc = install_plan(rel, opts, &names, err);
-	if (!rc)
-		rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
+	rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < c.n; i++) {
@@ -1138,8 +1286,17 @@ int install_run(struct store *st, const struct release *rel,
 		buf_reset(&p);
 		buf_printf(&p, "%s/pool/%s", st->root, c.jobs[i].key);
 		rc = link_tree(p.data, version_dir.data, err);
-		buf_printf(&line, "%s %s", pt->name, pt->version);
-		strv_push_take(&in.notes, buf_detach(&line));
+		if (rel->source == SRC_RUNFILE) {
+			/* one archive, several components: name them all */
+			for (size_t k = 0; k < names.n; k++) {
+				buf_printf(&line, "%s %s", names.v[k],
+					   rel->version);
+				strv_push_take(&in.notes, buf_detach(&line));
+			}
+		} else {
+			buf_printf(&line, "%s %s", pt->name, pt->version);
+			strv_push_take(&in.notes, buf_detach(&line));
+		}
 		buf_printf(&line, "%s %s %s", pt->name, pt->sha256, pt->url);
 		strv_push_take(&in.sources, buf_detach(&line));
 		if (!strcmp(pt->name, "cuda_cupti"))
