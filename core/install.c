@@ -100,47 +100,6 @@ char *install_mirror_url(const char *url, const char *mirror)
 
 /* ---- small filesystem helpers -------------------------------------------- */
 
-static int mkdirs(const char *path, struct cuenv_err *err)
-{
-	struct buf b = BUF_INIT;
-	int rc = CUENV_OK;
-
-	buf_adds(&b, path);
-	for (char *p = b.data + 1;; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(b.data, 0755) && errno != EEXIST) {
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot create '%s': %s", b.data,
-					strerror(errno));
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	buf_release(&b);
-	return rc;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag,
-		  struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path);
-	return unlink(path);
-}
-
-static void rm_tree(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static int exists(const char *path)
 {
 	struct stat st;
@@ -202,7 +161,7 @@ static void sweep_staging(const char *root)
 		if (fd < 0)
 			continue; /* alive */
 		buf_setlen(&p, p.len - 5);
-		rm_tree(p.data);
+		store_remove_tree(p.data);
 		buf_adds(&p, ".lock");
 		unlink(p.data);
 		close(fd);
@@ -509,7 +468,7 @@ static int to_pool(const char *tmp, const char *pool, struct cuenv_err *err)
 	if (!rename(tmp, pool))
 		return CUENV_OK;
 	if (errno == EEXIST || errno == ENOTEMPTY) {
-		rm_tree(tmp);
+		store_remove_tree(tmp);
 		return CUENV_OK;
 	}
 	return cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s", pool,
@@ -554,7 +513,7 @@ static int fetch_part(struct job *j, struct cuenv_err *err)
 	pthread_mutex_unlock(j->lock);
 
 	buf_printf(&tmp, "%s/%s", j->staging, j->key);
-	rc = mkdirs(tmp.data, err);
+	rc = store_mkdir_p(tmp.data, err);
 	if (rc)
 		goto out;
 	if (j->source == SRC_PYPI) {
@@ -1210,7 +1169,7 @@ int install_run(struct store *st, const struct release *rel,
 
 		buf_reset(&p);
 		buf_path(&p, st->root, sub[i]);
-		rc = mkdirs(p.data, err);
+		rc = store_mkdir_p(p.data, err);
 		if (rc)
 			goto out;
 	}
@@ -1319,7 +1278,7 @@ out:
 	free(c.jobs);
 	release_wheels(wheels, nwheels);
 	if (staging.len && exists(staging.data)) {
-		rm_tree(staging.data);
+		store_remove_tree(staging.data);
 		buf_reset(&p);
 		buf_printf(&p, "%s.lock", staging.data);
 		unlink(p.data);
@@ -1383,7 +1342,7 @@ int install_gc(struct store *st, uint64_t *trees, uint64_t *bytes,
 		nftw(p.data, gc_visit, 16, FTW_PHYS);
 		if (gc_linked)
 			continue;
-		rm_tree(p.data);
+		store_remove_tree(p.data);
 		(*trees)++;
 		*bytes += gc_bytes;
 	}

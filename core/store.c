@@ -108,7 +108,7 @@ bool install_name_is_valid(enum kit_kind kind, const char *name)
 
 /* ---- the store ---------------------------------------------------------- */
 
-static int mkdir_p(const char *path, struct cuenv_err *err)
+int store_mkdir_p(const char *path, struct cuenv_err *err)
 {
 	struct buf b = BUF_INIT;
 	int rc = CUENV_OK;
@@ -153,7 +153,7 @@ int store_open(struct store *st, const char *root, bool create,
 	for (size_t i = 0; create && i < sizeof(sub) / sizeof(*sub); i++) {
 		buf_reset(&b);
 		buf_path(&b, root, sub[i]);
-		rc = mkdir_p(b.data, err);
+		rc = store_mkdir_p(b.data, err);
 		if (rc)
 			break;
 	}
@@ -479,7 +479,7 @@ int store_commit(struct store *st, struct install *in, const char *staged,
 		BUG("invalid install name '%s'", in->name);
 	buf_path(&dest, st->root, "versions");
 	buf_path(&dest, dest.data, kit_kind_name(in->kind));
-	rc = mkdir_p(dest.data, err);
+	rc = store_mkdir_p(dest.data, err);
 	if (rc)
 		goto out;
 	buf_path(&dest, dest.data, in->name);
@@ -515,7 +515,7 @@ int store_register(struct store *st, struct install *in,
 	int rc;
 
 	buf_path(&stage, st->root, ".staging");
-	rc = mkdir_p(stage.data, err);
+	rc = store_mkdir_p(stage.data, err);
 	if (rc)
 		goto out;
 	buf_adds(&stage, "/register-XXXXXX");
@@ -546,6 +546,11 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
 	return unlink(path);
 }
 
+int store_remove_tree(const char *path)
+{
+	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int store_delete(struct store *st, const struct install *in,
 		 struct cuenv_err *err)
 {
@@ -568,7 +573,7 @@ int store_delete(struct store *st, const struct install *in,
 		goto out;
 	}
 	buf_setlen(&trash, trash.len - 2);
-	if (nftw(trash.data, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
+	if (store_remove_tree(trash.data))
 		rc = cuenv_fail(err, CUENV_E_STORE,
 				"removed from the store, but cannot delete "
 				"'%s': %s",
@@ -619,7 +624,7 @@ void store_stamp(struct store *st, long pid, struct buf *out)
 	if (fd < 0 && errno == ENOENT) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 
-		mkdir_p(dir.data, &e);
+		store_mkdir_p(dir.data, &e);
 		err_release(&e);
 		fd = open(out->data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 			  0644);

@@ -135,6 +135,12 @@ int store_commit(struct store *st, struct install *in, const char *staged,
 int store_delete(struct store *st, const struct install *in,
 		 struct cuenv_err *err);
 
+/* mkdir -p: create path and its missing parents (CUENV_E_STORE). */
+int store_mkdir_p(const char *path, struct cuenv_err *err);
+
+/* Delete path and everything under it, not following links; 0 or -1. */
+int store_remove_tree(const char *path);
+
 /* Path of the global default file. */
 void store_global_path(const struct store *st, struct buf *out);
 
