@@ -77,10 +77,14 @@ endif
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version dotfile store detect select env shell activate \
-	catalog compat
+	catalog compat elf ldcache doctor
 NET_CORE := digest_openssl fetch_curl unpack_archive install
-CMDS := main table common add env exec export global help init list_remote \
-	local remove uninstall use version versions which
+CMDS := main table common add doctor env exec export global help init list_remote \
+	local needs remove uninstall use version versions which
+# cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
+# smoke_cuda (dlopens CUDA) for cuenv-probe only.
+CORE += smoke smoke_json smoke_cuda
+CMDS += check
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
 NET_CMDS := main_net table_net common install gc update
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
@@ -114,6 +118,18 @@ $(BUILD)/cuenv-net: $(NET_OBJ) $(LIB) $(BUILD)/flags
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(NET_OBJ) $(LIB) $(ALL_LDFLAGS) \
 		$(PKG_LIBS_ALL) -lpthread
+
+# cuenv-probe: what cuenv check runs in the activated environment. It
+# dlopens CUDA as an application would, so it links libc and libdl only.
+all: cuenv-probe
+
+cuenv-probe: $(BUILD)/cuenv-probe
+	$(Q)cp $< $@
+
+$(BUILD)/cuenv-probe: $(BUILD)/cmd/probe_main.o $(LIB) $(BUILD)/flags
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(BUILD)/cmd/probe_main.o $(LIB) \
+		$(ALL_LDFLAGS) -ldl -lpthread
 
 $(BUILD)/cuenv: $(CMD_OBJ) $(LIB) $(BUILD)/flags
 	@echo "  LD      $@"
@@ -187,6 +203,35 @@ $(BUILD)/tests/test_table: tests/unit/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< \
 		$(TABLE_OBJ) $(TEST_LIBS)
 
+# The fake CUDA libraries (tests/unit/fakes/cuda/fake.h): test_smoke_cuda
+# loads these by path; the e2e tests build their own with the sonames
+# they need. With a toolkit installed (CUDA_INCLUDE=DIR/include), the
+# test also checks core/cuda_abi.h against NVIDIA's headers.
+FAKE_CUDA_DIR := $(BUILD)/tests/fakes/cuda
+FAKE_CUDA_SO := $(FAKE_CUDA_DIR)/libcuda.so $(FAKE_CUDA_DIR)/libcudart.so \
+	$(FAKE_CUDA_DIR)/libcudnn.so $(FAKE_CUDA_DIR)/libcupti.so
+SONAME_libcuda := libcuda.so.1
+SONAME_libcudart := libcudart.so.12
+SONAME_libcudnn := libcudnn.so.9
+SONAME_libcupti := libcupti.so.12
+CUDA_INCLUDE ?= $(patsubst %/cupti_activity.h,%,$(firstword \
+	$(wildcard /usr/local/cuda/include/cupti_activity.h)))
+
+$(FAKE_CUDA_DIR)/%.so: tests/unit/fakes/cuda/%.c \
+		tests/unit/fakes/cuda/fake.h core/cuda_abi.h $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared \
+		-Wl,-soname,$(SONAME_$*) -o $@ $< -ldl
+
+$(BUILD)/tests/test_smoke_cuda: $(FAKE_CUDA_SO)
+$(BUILD)/tests/test_smoke_cuda: TEST_CFLAGS += \
+	-DCUENV_FAKE_CUDA_DIR='"$(CURDIR)/$(FAKE_CUDA_DIR)"' \
+	$(if $(CUDA_INCLUDE),-DCUENV_CUDA_INCLUDE='"$(CUDA_INCLUDE)"' \
+		-isystem $(CUDA_INCLUDE))
+e2e: $(BUILD)/cuenv-probe
+install: $(BUILD)/cuenv-probe
+
 unit: $(UNIT_BIN)
 	$(Q)sh tests/unit/run.sh $(UNIT_BIN)
 
@@ -218,7 +263,7 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
 
 # Each target runs FUZZ_SECONDS from its seeds in tests/fuzz/corpus/<name>/,
 # with tests/fuzz/<name>.dict when there is one; the first crash stops.
-FUZZ_TARGETS := dotfile entry catalog
+FUZZ_TARGETS := dotfile entry catalog elf
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	$(Q)for t in $(FUZZ_TARGETS); do \
@@ -250,15 +295,17 @@ install: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		$(DESTDIR)$(DATADIR)/cuenv
 	install -m 0755 $(BUILD)/cuenv $(DESTDIR)$(BINDIR)/cuenv
 	install -m 0755 $(BUILD)/cuenv-net $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
+	install -m 0755 $(BUILD)/cuenv-probe $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
 	rm -rf $(DESTDIR)$(DATADIR)/cuenv/manifests
 	cp -R manifests $(DESTDIR)$(DATADIR)/cuenv/manifests
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cuenv $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
+	rm -f $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
 	rm -rf $(DESTDIR)$(DATADIR)/cuenv
 
 clean:
-	rm -rf build cuenv cuenv-net
+	rm -rf build cuenv cuenv-net cuenv-probe
 
 format:
 	clang-format -i core/*.c core/*.h cmd/*.c cmd/*.h tests/unit/*.c

@@ -119,6 +119,9 @@ extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
 	cmd_gc, cmd_global, cmd_help, cmd_init, cmd_install, cmd_list_remote,
 	cmd_local, cmd_remove, cmd_uninstall, cmd_update, cmd_use, cmd_version,
 	cmd_versions, cmd_which;
+extern const struct cuenv_cmd cmd_check;
+extern const struct cuenv_cmd cmd_doctor;
+extern const struct cuenv_cmd cmd_needs;
 
 /*
  * The catalogue: the shipped one (next to the binary, or installed under

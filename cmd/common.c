@@ -461,40 +461,23 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 		   struct cuenv_err *err)
 {
-	static const char *const rel[] = { "../share/cuenv/manifests/compat",
-					   "manifests/compat",
-					   "../../manifests/compat" };
 	const char *only = getenv("CUENV_MANIFESTS");
-	const char *slash = strrchr(ctx->exe, '/');
-	struct buf exe_dir = BUF_INIT;
 
 	buf_reset(out);
 	if (only && *only) {
-		buf_path(out, only, "compat");
-		if (is_dir(out->data))
-			return CUENV_OK;
-		return cuenv_fail(err, CUENV_E_MANIFEST,
-				  "CUENV_MANIFESTS: no folder '%s'", out->data);
+		buf_adds(out, only);
+	} else if (cmd_data_dir(ctx, out)) {
+		cuenv_fail(err, CUENV_E_MANIFEST,
+			   "no compatibility tables found next to '%s'",
+			   ctx->exe);
+		return cuenv_hint(err, "install cuenv with make install, or "
+				       "set CUENV_MANIFESTS");
 	}
-	if (slash)
-		buf_add(&exe_dir, ctx->exe, (size_t)(slash - ctx->exe));
-	for (size_t i = 0; i < 3 && slash; i++) {
-		buf_reset(out);
-		buf_path(out, exe_dir.data, rel[i]);
-		if (is_dir(out->data)) {
-			buf_release(&exe_dir);
-			return CUENV_OK;
-		}
-	}
-	buf_release(&exe_dir);
-	buf_reset(out);
-	buf_path(out, ctx->root, "manifests/compat");
-	if (is_dir(out->data))
-		return CUENV_OK;
-	cuenv_fail(err, CUENV_E_MANIFEST,
-		   "no compatibility tables found next to '%s'", ctx->exe);
-	return cuenv_hint(err, "install cuenv with make install, or set "
-			       "CUENV_MANIFESTS");
+	buf_adds(out, "/compat");
+	if (!is_dir(out->data))
+		return cuenv_fail(err, CUENV_E_MANIFEST, "no folder '%s'",
+				  out->data);
+	return CUENV_OK;
 }
 
 /* Rows for another operating system (TensorFlow's table has them). */

@@ -5,13 +5,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/compat.h"
 #include "../core/dotfile.h"
 #include "../core/install.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv install [SPEC] [--cudnn V] [--cupti V]\n"
+	"usage: cuenv install [SPEC | --for FRAMEWORK==VERSION] [--cudnn V]\n"
+	"                     [--cupti V]\n"
 	"                     [--components LIST | --runtime-only]\n"
 	"                     [--source redist|runfile|pypi] [--mirror URL]\n"
 	"                     [--index URL] [--jobs N] [--no-cache] [--quiet]\n"
@@ -23,6 +25,10 @@ static const char usage[] =
 	"the nearest .cuenv asks for. Releases before 11.4 come from NVIDIA's\n"
 	"runfile installers, unpacked without running them.\n"
 	"\n"
+	"  --for F==V         the CUDA and cuDNN that framework F (tensorflow,\n"
+	"                     torch, jax) release V was built and tested with\n"
+	"                     (manifests/compat/frameworks.tsv): --for\n"
+	"                     tensorflow==2.6 installs 11.2 --cudnn 8.1\n"
 	"  --cudnn V          cuDNN V for the selected CUDA's major\n"
 	"  --cupti V          also CUPTI from CUDA release V (an exact soname)\n"
 	"  --components LIST  comma-separated redist components\n"
@@ -40,7 +46,7 @@ static const char usage[] =
 	"  --quiet            errors only\n";
 
 enum { O_CUDNN = 256, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
-       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET };
+       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET, O_FOR };
 
 static const struct option opts[] = {
 	{ "cudnn", required_argument, NULL, O_CUDNN },
@@ -53,6 +59,7 @@ static const struct option opts[] = {
 	{ "jobs", required_argument, NULL, O_JOBS },
 	{ "no-cache", no_argument, NULL, O_NOCACHE },
 	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "for", required_argument, NULL, O_FOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -208,6 +215,10 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 		       since(&s.start));
 	}
 	install_release(&done);
+	/* s lives on this stack: leave no pointer to it behind */
+	o->progress = NULL;
+	o->waiting = NULL;
+	o->progress_ctx = NULL;
 	free(s.announced);
 	buf_release(&what);
 	return rc;
@@ -256,6 +267,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct selection sel;
 	const char *spec = NULL, *cudnn = NULL, *cupti = NULL;
 	const char *env;
+	const char *for_spec = NULL; /* --for tensorflow==2.6 */
+	struct framework_builds fw = { 0 };
 	int c, rc, quiet = 0, source = -1;
 	enum source_kind sk;
 	const struct release *cuda_rel = NULL, *cudnn_rel = NULL,
@@ -320,6 +333,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		case O_QUIET:
 			quiet = 1;
 			break;
+		case O_FOR:
+			for_spec = optarg;
+			break;
 		default:
 			rc = cmd_bad_usage(&cmd_install, err);
 			goto out;
@@ -338,7 +354,25 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	if (o.pypi_index && !strncmp(o.pypi_index, "http://", 7))
 		o.fetch.allow_http = 1;
-	if (optind < argc) {
+	if (for_spec) {
+		/* The versions frameworks.tsv gives it; --cudnn still wins. */
+		if (optind < argc) {
+			rc = cuenv_fail(err, CUENV_E_USAGE, "install: give a "
+					"SPEC or --for, not both");
+			goto out;
+		}
+		rc = cmd_framework_pick(ctx, for_spec, &fw, err);
+		if (rc)
+			goto out;
+		spec = fw.v[0].cuda;
+		if (!cudnn)
+			cudnn = fw.v[0].cudnn;
+		if (!quiet)
+			cmd_note("%s %s was built and tested with CUDA %s%s%s",
+				 fw.v[0].framework, fw.v[0].version, spec,
+				 fw.v[0].cudnn ? " and cuDNN " : "",
+				 fw.v[0].cudnn ? fw.v[0].cudnn : "");
+	} else if (optind < argc) {
 		spec = argv[optind];
 	} else {
 		/* What the nearest .cuenv (or cuenv use) asks for. */
@@ -451,6 +485,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		}
 	}
 out:
+	framework_builds_release(&fw);
 	selection_release(&sel);
 	strv_release(&comps);
 	catalog_release(&cat);

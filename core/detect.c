@@ -625,7 +625,9 @@ static unsigned cudnn_major_from_path(const char *prefix)
 	const char *s = prefix;
 	unsigned major = 0;
 
-	while (s && (s = strstr(s, "cuda"))) {
+	if (!s)
+		return 0;
+	while ((s = strstr(s, "cuda"))) {
 		unsigned long m = 0;
 		const char *q = s + 4;
 

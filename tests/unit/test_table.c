@@ -11,8 +11,10 @@
 #error "build with -DCUENV_SRCDIR='\"/path/to/cuenv\"'"
 #endif
 
-/* cmd/ files that are not subcommands. */
-static const char *const not_commands[] = {"main.c", "table.c", "common.c"};
+/* cmd/ files that are not subcommands (probe_main.c: cuenv-probe, which
+ * cuenv check runs). */
+static const char *const not_commands[] = {"main.c", "table.c", "common.c",
+					   "probe_main.c"};
 
 /* The subcommand names that the files cmd/<name>.c imply. */
 static void command_files(struct strv *names)
@@ -28,7 +30,8 @@ static void command_files(struct strv *names)
 
 		if (n < 3 || strcmp(de->d_name + n - 2, ".c"))
 			continue;
-		for (size_t i = 0; i < 3; i++)
+		for (size_t i = 0;
+		     i < sizeof(not_commands) / sizeof(*not_commands); i++)
 			skip_it |= !strcmp(de->d_name, not_commands[i]);
 		if (skip_it)
 			continue;

@@ -1,0 +1,815 @@
+/*
+ * check.c: `cuenv check`, the selection proved on the GPU (core/smoke.h).
+ *
+ * cuenv never loads CUDA itself: it computes the activation, derives the
+ * sonames to test from the selection's files, and runs cuenv-probe
+ * (cmd/probe_main.c) with an argv and exactly the activated environment.
+ * The probe's JSON report is read back, --compile adds the selection's
+ * own nvcc to the kernel layer, and the result is printed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/compat.h"
+#include "../core/smoke.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+static const char usage[] =
+    "usage: cuenv check [--json] [--compile] [--device N] [--timeout S]\n"
+    "\n"
+    "Prove that the selection for this directory works, on the GPU, in a\n"
+    "child process that has exactly the activated environment and loads\n"
+    "every library through the dynamic loader, as an application would:\n"
+    "\n"
+    "  driver   libcuda.so.1 and the kernel module's version, against the\n"
+    "           minimum driver the selected CUDA needs\n"
+    "  runtime  libcudart: its version, device N and its compute capability\n"
+    "  kernel   a vector add (PTX compiled by the driver), checked on the\n"
+    "           host\n"
+    "  cudnn    cuDNN's version, the CUDA it was built for, and a\n"
+    "           convolution checked against a CPU reference\n"
+    "  cupti    CUPTI's version, and an activity trace of the kernel\n"
+    "\n"
+    "Each layer says pass, fail or skip, its version, its time and the file\n"
+    "the loader picked (a foreign copy that shadows the selection fails).\n"
+    "Exit status: 0 when every layer asked for passed; else that of the\n"
+    "first layer that failed: 10 driver, 11 runtime, 12 kernel, 13 cudnn,\n"
+    "14 cupti.\n"
+    "\n"
+    "  --json       print the report as JSON (fields: see README)\n"
+    "  --compile    also build a small .cu with the selection's own nvcc\n"
+    "               and run it (the compiler, headers and link paths)\n"
+    "  --device N   the GPU to test (default 0)\n"
+    "  --timeout S  give up on a step after S seconds (default 300)\n";
+
+static const struct option opts[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"compile", no_argument, NULL, 'c'},
+    {"device", required_argument, NULL, 'd'},
+    {"timeout", required_argument, NULL, 't'},
+    {NULL, 0, NULL, 0},
+};
+
+#define OUTPUT_MAX (16u << 20)
+
+/* ---- running a child ----------------------------------------------------- */
+
+struct child {
+	int status; /* exit status, or 128 + signal */
+	int timed_out;
+	struct buf out; /* its stdout */
+	struct buf err; /* its stderr */
+};
+
+static void child_release(struct child *c)
+{
+	buf_release(&c->out);
+	buf_release(&c->err);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Run argv[0] (a path) with envp, stdin from /dev/null, collecting its
+ * output; killed after timeout seconds. Returns CUENV_OK when it ran (its
+ * status in c), or CUENV_E_GPU when it could not be started.
+ */
+static int run_child(char *const argv[], char *const envp[], unsigned timeout,
+		     struct child *c, struct cuenv_err *err)
+{
+	posix_spawn_file_actions_t fa;
+	int out[2] = {-1, -1}, errp[2] = {-1, -1}, rc = CUENV_OK, ws;
+	pid_t pid;
+	double deadline = now_s() + timeout;
+	struct pollfd pf[2];
+	char chunk[8192];
+
+	c->status = -1;
+	c->timed_out = 0;
+	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		rc = cuenv_fail(err, CUENV_E_GPU, "cannot make a pipe: %s",
+				strerror(errno));
+		goto close;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+	errno = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	close(out[1]);
+	close(errp[1]);
+	out[1] = errp[1] = -1;
+	if (errno) {
+		rc = cuenv_fail(err, CUENV_E_GPU, "cannot run '%s': %s",
+				argv[0], strerror(errno));
+		goto close;
+	}
+	pf[0] = (struct pollfd){.fd = out[0], .events = POLLIN};
+	pf[1] = (struct pollfd){.fd = errp[0], .events = POLLIN};
+	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
+		double left = deadline - now_s();
+		int n;
+
+		if (left <= 0) {
+			c->timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		n = poll(pf, 2, (int)(left * 1000) + 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		for (int i = 0; i < 2; i++) {
+			struct buf *b = i ? &c->err : &c->out;
+			ssize_t got;
+
+			if (pf[i].fd < 0 || !pf[i].revents)
+				continue;
+			got = read(pf[i].fd, chunk, sizeof(chunk));
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				pf[i].fd = -1;
+				continue;
+			}
+			if (b->len < OUTPUT_MAX)
+				buf_add(b, chunk, (size_t)got);
+		}
+	}
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	c->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+close:
+	for (int i = 0; i < 2; i++) {
+		if (out[i] >= 0)
+			close(out[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	return rc;
+}
+
+/* The last lines of text (at most n), for messages. */
+static void tail_lines(const char *text, size_t n, struct buf *out)
+{
+	const char *end = text + strlen(text), *p = end;
+
+	while (p > text && (p[-1] == '\n' || p[-1] == ' '))
+		p--;
+	end = p;
+	while (p > text && n) {
+		p--;
+		if (*p == '\n' && !--n) {
+			p++;
+			break;
+		}
+	}
+	buf_add(out, p, (size_t)(end - p));
+}
+
+/* ---- what to ask the probe ----------------------------------------------- */
+
+/* cuenv-probe: CUENV_LIBEXEC, beside this binary, or ../libexec/cuenv. */
+static char *find_probe(const struct cuenv_ctx *ctx, struct buf *tried)
+{
+	const char *env = getenv("CUENV_LIBEXEC");
+	const char *slash = strrchr(ctx->exe, '/');
+	struct buf here = BUF_INIT, p = BUF_INIT;
+	const char *where[3] = {env, NULL, NULL};
+	struct buf libexec = BUF_INIT;
+	char *found = NULL;
+
+	if (slash) {
+		buf_add(&here, ctx->exe, (size_t)(slash - ctx->exe));
+		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
+		where[1] = here.data;
+		where[2] = libexec.data;
+	}
+	for (int i = 0; i < 3 && !found; i++) {
+		if (!where[i] || !*where[i])
+			continue;
+		buf_reset(&p);
+		buf_path(&p, where[i], "cuenv-probe");
+		if (!access(p.data, X_OK))
+			found = xstrdup(p.data);
+		buf_adds(tried, tried->len ? ", " : "");
+		buf_adds(tried, p.data);
+	}
+	buf_release(&here);
+	buf_release(&p);
+	buf_release(&libexec);
+	return found;
+}
+
+static void add_dirs(struct strv *to, const struct strv *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (strv_find(to, from->v[i]) < 0)
+			strv_push(to, from->v[i]);
+}
+
+/* The soname of stem in dirs, or the one version's release gives it. */
+static char *soname_of(const struct strv *dirs, const char *stem,
+		       const char *version)
+{
+	char *s = smoke_find_soname(dirs, stem);
+
+	return s ? s : smoke_default_soname(stem, version);
+}
+
+struct plan {
+	struct strv argv; /* the probe's command line */
+	char *runtime, *cudnn, *cupti;
+	struct strv own;
+};
+
+static void plan_release(struct plan *pl)
+{
+	strv_release(&pl->argv);
+	free(pl->runtime);
+	free(pl->cudnn);
+	free(pl->cupti);
+	strv_release(&pl->own);
+}
+
+static void arg2(struct strv *argv, const char *opt, const char *value)
+{
+	if (!value)
+		return;
+	strv_push(argv, opt);
+	strv_push(argv, value);
+}
+
+static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
+		      const char *probe, int device, struct plan *pl)
+{
+	const struct active *act = &a->act;
+	const struct install *cu = act->cuda;
+	struct strv dirs = STRV_INIT;
+	struct buf compat = BUF_INIT, dev = BUF_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	struct driver_req req = {0};
+
+	strv_push(&pl->argv, probe);
+	arg2(&pl->argv, "--cuda", cu->version);
+	if (act->cudnn)
+		arg2(&pl->argv, "--cudnn", act->cudnn->version);
+	if (act->cupti)
+		arg2(&pl->argv, "--cupti", act->cupti->version);
+	buf_printf(&dev, "%d", device);
+	arg2(&pl->argv, "--device", dev.data);
+
+	if (!cmd_compat_dir(ctx, &compat, &e) &&
+	    !compat_driver(compat.data, cu->version, &req, &e)) {
+		arg2(&pl->argv, "--driver-need", req.release);
+		arg2(&pl->argv, "--driver-compat", req.compat);
+	} else {
+		cmd_warn("the driver's minimum for CUDA %s is unknown: %s",
+			 cu->version, e.msg.data);
+	}
+
+	pl->runtime = soname_of(&cu->lib, "libcudart.so", cu->version);
+	if (act->cupti) {
+		add_dirs(&dirs, &act->cupti->cupti);
+		add_dirs(&dirs, &act->cupti->lib);
+		pl->cupti = soname_of(&dirs, "libcupti.so",
+				      act->cupti->cupti_version
+					  ? act->cupti->cupti_version
+					  : act->cupti->version);
+	} else {
+		add_dirs(&dirs, &cu->cupti);
+		add_dirs(&dirs, &cu->lib);
+		pl->cupti = soname_of(&dirs, "libcupti.so",
+				      cu->cupti_version ? cu->cupti_version
+							: cu->version);
+	}
+	/* cuDNN when selected, or when the toolkit carries one (wheels) */
+	if (act->cudnn)
+		pl->cudnn = soname_of(&act->cudnn->lib, "libcudnn.so",
+				      act->cudnn->version);
+	else
+		pl->cudnn = smoke_find_soname(&cu->lib, "libcudnn.so");
+	arg2(&pl->argv, "--runtime", pl->runtime);
+	arg2(&pl->argv, "--cupti-lib", pl->cupti);
+	arg2(&pl->argv, "--cudnn-lib", pl->cudnn);
+
+	if (act->cudnn)
+		add_dirs(&pl->own, &act->cudnn->lib);
+	add_dirs(&pl->own, &cu->lib);
+	add_dirs(&pl->own, &cu->cupti);
+	if (act->cupti) {
+		add_dirs(&pl->own, &act->cupti->cupti);
+		add_dirs(&pl->own, &act->cupti->lib);
+	}
+	for (size_t i = 0; i < pl->own.n; i++)
+		arg2(&pl->argv, "--own", pl->own.v[i]);
+
+	strv_release(&dirs);
+	buf_release(&compat);
+	buf_release(&dev);
+	err_release(&e);
+	driver_req_release(&req);
+}
+
+/* ---- reading what the probe said ----------------------------------------- */
+
+/* The layer a probe step belongs to, or -1. */
+static int step_layer(const char *step)
+{
+	static const struct {
+		const char *step;
+		int layer;
+	} steps[] = {
+	    {"driver", SMOKE_DRIVER}, {"runtime", SMOKE_RUNTIME},
+	    {"cupti", SMOKE_CUPTI},   {"kernel", SMOKE_KERNEL},
+	    {"cudnn", SMOKE_CUDNN},   {"cupti-trace", SMOKE_CUPTI},
+	};
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
+		if (!strcmp(step, steps[i].step))
+			return steps[i].layer;
+	return -1;
+}
+
+/* What to do when the library of layer crashed the probe. */
+static void crash_fix(const struct activation *a, int layer,
+		      struct smoke_layer *l)
+{
+	const char *cuda = a->act.cuda->version;
+
+	switch (layer) {
+	case SMOKE_DRIVER:
+		smoke_fix(l,
+			  "the NVIDIA driver crashed: check nvidia-smi and "
+			  "the kernel log (dmesg), and reinstall the driver");
+		break;
+	case SMOKE_CUDNN:
+		smoke_fix(l, "install cuDNN again: cuenv install %s --cudnn %s",
+			  cuda, a->act.cudnn ? a->act.cudnn->version : "9");
+		break;
+	case SMOKE_CUPTI:
+		smoke_fix(l, "install CUPTI again: cuenv install %s --cupti %s",
+			  cuda, a->act.cupti ? a->act.cupti->version : cuda);
+		break;
+	default:
+		smoke_fix(l,
+			  "install the toolkit again (cuenv install %s), and "
+			  "check nvidia-smi and the kernel log (dmesg)",
+			  cuda);
+		break;
+	}
+}
+
+/*
+ * Fill r from the probe's output: its report line, or, when it died or
+ * hung before writing one, a report that blames the step it was in.
+ */
+static int read_probe(const struct child *c, const char *probe,
+		      unsigned timeout, const struct activation *a,
+		      const struct plan *pl, struct smoke_report *r,
+		      struct cuenv_err *err)
+{
+	struct strv lines = STRV_INIT;
+	const char *report = NULL;
+	char step[32] = "";
+	struct buf why = BUF_INIT, tail = BUF_INIT;
+	int layer, rc = CUENV_OK;
+
+	strv_split(&lines, c->out.data, '\n');
+	for (size_t i = 0; i < lines.n; i++) {
+		const char *l = lines.v[i];
+
+		if (!strncmp(l, "{\"stage\":\"", 10)) {
+			size_t n = strcspn(l + 10, "\"");
+
+			if (n < sizeof(step)) {
+				memcpy(step, l + 10, n);
+				step[n] = '\0';
+			}
+		} else if (strstr(l, "\"layers\":")) {
+			report = l;
+		}
+	}
+	if (report && !c->timed_out) {
+		rc = smoke_report_from_json(report, r, err);
+		goto out;
+	}
+	if (c->timed_out)
+		buf_printf(&why, "did not finish within %u seconds", timeout);
+	else if (c->status > 128)
+		buf_printf(&why, "was killed by signal %d (%s)",
+			   c->status - 128, strsignal(c->status - 128));
+	else
+		buf_printf(&why, "exited with status %d before reporting",
+			   c->status);
+	tail_lines(c->err.data, 3, &tail);
+	layer = step_layer(step);
+	if (layer < 0) {
+		rc = cuenv_fail(err, CUENV_E_GPU, "%s %s%s%s", probe, why.data,
+				tail.len ? ": " : "", tail.data);
+		goto out;
+	}
+	smoke_setstr(&r->cuda, a->act.cuda->version);
+	smoke_setstr(&r->cudnn, a->act.cudnn ? a->act.cudnn->version : NULL);
+	smoke_setstr(&r->cupti, a->act.cupti ? a->act.cupti->version : NULL);
+	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, "libcuda.so.1");
+	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, pl->runtime);
+	smoke_setstr(&r->layer[SMOKE_CUDNN].soname, pl->cudnn);
+	smoke_setstr(&r->layer[SMOKE_CUPTI].soname, pl->cupti);
+	r->layer[SMOKE_CUDNN].asked = pl->cudnn != NULL;
+	for (int i = 0; i < SMOKE_LAYERS; i++)
+		if (i != layer)
+			smoke_set(&r->layer[i], SMOKE_SKIP,
+				  "not known: cuenv-probe %s during the %s "
+				  "layer",
+				  why.data, smoke_layer_name(layer));
+	smoke_set(&r->layer[layer], SMOKE_FAIL,
+		  "cuenv-probe %s in its %s step: the library that layer "
+		  "loads crashed or hung%s%s",
+		  why.data, step, tail.len ? ": " : "", tail.data);
+	crash_fix(a, layer, &r->layer[layer]);
+out:
+	strv_release(&lines);
+	buf_release(&why);
+	buf_release(&tail);
+	return rc;
+}
+
+/* ---- --compile ----------------------------------------------------------- */
+
+/* clang-format off */
+static const char compile_src[] =
+	"// cuenv check --compile: built by the selection's own nvcc\n"
+	"#include <cstdio>\n"
+	"#include <cstdlib>\n"
+	"#include <cuda_runtime.h>\n"
+	"\n"
+	"__global__ void cuenv_scale(const float *x, float *y, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i < n)\n"
+	"\t\ty[i] = 2.0f * x[i] + 1.0f;\n"
+	"}\n"
+	"\n"
+	"static int fail(const char *what, cudaError_t e)\n"
+	"{\n"
+	"\tprintf(\"%s: %s\\n\", what, cudaGetErrorString(e));\n"
+	"\treturn 1;\n"
+	"}\n"
+	"\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tconst int n = 1000;\n"
+	"\tint dev = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 0;\n"
+	"\tint rt = 0;\n"
+	"\tstatic float x[n], y[n];\n"
+	"\tfloat *dx, *dy;\n"
+	"\tcudaError_t e;\n"
+	"\n"
+	"\tfor (int i = 0; i < n; i++)\n"
+	"\t\tx[i] = (float)i;\n"
+	"\tif ((e = cudaSetDevice(dev)) != cudaSuccess)\n"
+	"\t\treturn fail(\"cudaSetDevice\", e);\n"
+	"\tif ((e = cudaMalloc(&dx, sizeof x)) != cudaSuccess ||\n"
+	"\t    (e = cudaMalloc(&dy, sizeof y)) != cudaSuccess)\n"
+	"\t\treturn fail(\"cudaMalloc\", e);\n"
+	"\tif ((e = cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice)) !=\n"
+	"\t    cudaSuccess)\n"
+	"\t\treturn fail(\"cudaMemcpy\", e);\n"
+	"\tcuenv_scale<<<(n + 127) / 128, 128>>>(dx, dy, n);\n"
+	"\tif ((e = cudaGetLastError()) != cudaSuccess)\n"
+	"\t\treturn fail(\"launch\", e);\n"
+	"\tif ((e = cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost)) !=\n"
+	"\t    cudaSuccess)\n"
+	"\t\treturn fail(\"cudaMemcpy\", e);\n"
+	"\tfor (int i = 0; i < n; i++)\n"
+	"\t\tif (y[i] != 2.0f * x[i] + 1.0f) {\n"
+	"\t\t\tprintf(\"wrong: y[%d] = %g\\n\", i, y[i]);\n"
+	"\t\t\treturn 1;\n"
+	"\t\t}\n"
+	"\tcudaRuntimeGetVersion(&rt);\n"
+	"\tprintf(\"cuenv-check-compiled: %d elements, runtime %d\\n\", n, rt);\n"
+	"\treturn 0;\n"
+	"}\n";
+/* clang-format on */
+
+#define COMPILED_OK "cuenv-check-compiled: 1000 elements"
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (!f)
+		return -1;
+	bad = fputs(text, f) == EOF;
+	bad |= fclose(f) != 0;
+	return bad ? -1 : 0;
+}
+
+/*
+ * --compile: build compile_src with the selection's nvcc, in the activated
+ * environment, and run it (when the driver and runtime passed). The
+ * kernel layer fails if either goes wrong; a pass needs both halves.
+ */
+static void compile_check(const struct activation *a, const char *tmpdir,
+			  int device, unsigned timeout, struct smoke_report *r)
+{
+	struct smoke_layer *l = &r->layer[SMOKE_KERNEL];
+	char *nvcc = activation_which(a, "nvcc");
+	struct buf dir = BUF_INIT, src = BUF_INIT, exe = BUF_INIT,
+		   tail = BUF_INIT, dev = BUF_INIT;
+	struct child c = {0, 0, BUF_INIT, BUF_INIT};
+	struct cuenv_err e = CUENV_ERR_INIT;
+	double t = now_s();
+	int gpu = r->layer[SMOKE_DRIVER].status == SMOKE_PASS &&
+		  r->layer[SMOKE_RUNTIME].status == SMOKE_PASS;
+
+	if (!nvcc) {
+		smoke_set(l, SMOKE_FAIL,
+			  "--compile: the selection (cuda %s) "
+			  "has no nvcc",
+			  a->act.cuda->version);
+		smoke_fix(l,
+			  "install the whole toolkit, not --runtime-only: "
+			  "cuenv install %s",
+			  a->act.cuda->version);
+		goto out;
+	}
+	smoke_detail(l, "nvcc", "%s", nvcc);
+	buf_path(&dir, tmpdir, "cuenv-check.XXXXXX");
+	if (!mkdtemp(dir.data)) {
+		smoke_set(l, SMOKE_FAIL,
+			  "--compile: cannot make a folder in "
+			  "%s: %s",
+			  tmpdir, strerror(errno));
+		buf_reset(&dir);
+		goto out;
+	}
+	buf_path(&src, dir.data, "check.cu");
+	buf_path(&exe, dir.data, "check");
+	if (write_file(src.data, compile_src)) {
+		smoke_set(l, SMOKE_FAIL, "--compile: cannot write %s: %s",
+			  src.data, strerror(errno));
+		goto out;
+	}
+	{
+		char *argv[] = {nvcc, "-o", exe.data, src.data, NULL};
+
+		if (run_child(argv, a->after.vars.v, timeout, &c, &e)) {
+			smoke_set(l, SMOKE_FAIL, "--compile: %s", e.msg.data);
+			goto out;
+		}
+	}
+	if (c.status || c.timed_out) {
+		buf_adds(&c.out, c.err.data);
+		tail_lines(c.out.data, 4, &tail);
+		smoke_set(l, SMOKE_FAIL,
+			  "%s could not build a small CUDA program (%s): %s",
+			  nvcc,
+			  c.timed_out ? "timed out" : "it exited with an error",
+			  tail.data);
+		smoke_fix(l, "nvcc needs a host compiler it supports (g++) and "
+			     "the selection's headers and libraries: see "
+			     "cuenv exec -- nvcc --version");
+		goto out;
+	}
+	smoke_detail(l, "compile", "ok");
+	if (!gpu) {
+		if (l->status == SMOKE_SKIP)
+			smoke_set(l, SMOKE_SKIP,
+				  "%s built the test program; running it "
+				  "needs the driver and runtime layers",
+				  nvcc);
+		goto out;
+	}
+	child_release(&c);
+	buf_printf(&dev, "%d", device);
+	{
+		char *argv[] = {exe.data, dev.data, NULL};
+
+		if (run_child(argv, a->after.vars.v, timeout, &c, &e)) {
+			smoke_set(l, SMOKE_FAIL, "--compile: %s", e.msg.data);
+			goto out;
+		}
+	}
+	if (c.status || !strstr(c.out.data, COMPILED_OK)) {
+		buf_adds(&c.out, c.err.data);
+		tail_lines(c.out.data, 3, &tail);
+		smoke_set(l, SMOKE_FAIL,
+			  "the program nvcc built did not run right (status "
+			  "%d): %s",
+			  c.status, tail.data);
+		smoke_fix(l, "the toolkit's runtime and the driver disagree: "
+			     "run cuenv check without --compile to see which");
+		goto out;
+	}
+	smoke_detail(l, "compiled_run", "ok");
+	if (l->status == SMOKE_PASS) {
+		char *m = l->message;
+
+		l->message = NULL;
+		smoke_set(l, SMOKE_PASS,
+			  "%s; and a program built by %s ran "
+			  "right",
+			  m ? m : "", nvcc);
+		free(m);
+	}
+out:
+	l->ms += (now_s() - t) * 1e3;
+	if (src.len)
+		unlink(src.data);
+	if (exe.len)
+		unlink(exe.data);
+	if (dir.len)
+		rmdir(dir.data);
+	free(nvcc);
+	buf_release(&dir);
+	buf_release(&src);
+	buf_release(&exe);
+	buf_release(&tail);
+	buf_release(&dev);
+	child_release(&c);
+	err_release(&e);
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static void print_layer(const struct smoke_layer *l, const char *name)
+{
+	const char *st = l->status == SMOKE_FAIL   ? "FAIL"
+			 : l->status == SMOKE_PASS ? "pass"
+						   : "skip";
+
+	const char *what = l->file ? l->file : l->soname;
+
+	printf("%-8s %-4s  %-11s %8.1f ms%s%s%s\n", name, st,
+	       l->version ? l->version : "-", l->ms, what ? "  " : "",
+	       what ? what : "", l->foreign ? "  (not the selection's)" : "");
+	if (l->message)
+		printf("         %s\n", l->message);
+	for (size_t i = 0; i < l->warnings.n; i++)
+		printf("         warning: %s\n", l->warnings.v[i]);
+	/* a pass shows its fix only with a warning (minor version compat) */
+	if (l->fix && (l->status != SMOKE_PASS || l->warnings.n))
+		printf("         fix: %s\n", l->fix);
+}
+
+static void print_report(const struct activation *a,
+			 const struct smoke_report *r, int rc, int first)
+{
+	struct buf origin = BUF_INIT;
+	int passed = 0;
+
+	selection_describe_origin(&a->sel, &origin);
+	printf("cuda %s", r->cuda ? r->cuda : "?");
+	if (r->cudnn)
+		printf(" + cudnn %s", r->cudnn);
+	if (r->cupti)
+		printf(" + cupti from %s", r->cupti);
+	printf(", device %d (%s)\n\n", r->device, origin.data);
+	for (int i = 0; i < SMOKE_LAYERS; i++) {
+		print_layer(&r->layer[i], smoke_layer_name(i));
+		passed += r->layer[i].status == SMOKE_PASS;
+	}
+	putchar('\n');
+	if (!rc)
+		printf("ok: %d of %d layers passed%s\n", passed, SMOKE_LAYERS,
+		       passed < SMOKE_LAYERS ? ", the others were not asked "
+					       "for"
+					     : "");
+	else
+		printf("failed: the %s layer (exit %d)\n",
+		       smoke_layer_name(first), rc);
+	buf_release(&origin);
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct activation a;
+	struct plan pl = {STRV_INIT, NULL, NULL, NULL, STRV_INIT};
+	struct smoke_report r;
+	struct child c = {0, 0, BUF_INIT, BUF_INIT};
+	struct buf tried = BUF_INIT, json = BUF_INIT;
+	char *probe = NULL, *end;
+	const char *tmpdir;
+	int ch, rc, json_out = 0, compile = 0, device = 0, first;
+	unsigned long timeout = 300;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json_out = 1;
+			break;
+		case 'c':
+			compile = 1;
+			break;
+		case 'd':
+			errno = 0;
+			device = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || device < 0 || errno)
+				return cmd_bad_usage(&cmd_check, err);
+			break;
+		case 't':
+			errno = 0;
+			timeout = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || !timeout || timeout > 86400 ||
+			    errno)
+				return cmd_bad_usage(&cmd_check, err);
+			break;
+		default:
+			return cmd_bad_usage(&cmd_check, err);
+		}
+	}
+	rc = cmd_check_args(&cmd_check, argc - optind, err);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	smoke_report_init(&r);
+	rc = cmd_activation(ctx, NULL, 0, &a, err);
+	if (!rc && !a.ok) {
+		rc = cuenv_fail(err, CUENV_NO, "nothing selected here");
+		cuenv_hint(err, "select one: cuenv local VERSION");
+	}
+	if (rc)
+		goto out;
+	probe = find_probe(ctx, &tried);
+	if (!probe) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"cuenv check needs cuenv-probe, which is not "
+				"installed (looked for %s)",
+				tried.data);
+		cuenv_hint(err, "install both: make install PREFIX=...");
+		goto out;
+	}
+	make_plan(ctx, &a, probe, device, &pl);
+	fflush(stdout);
+	rc = run_child(pl.argv.v, a.after.vars.v, (unsigned)timeout, &c, err);
+	if (!rc)
+		rc = read_probe(&c, probe, (unsigned)timeout, &a, &pl, &r, err);
+	if (rc)
+		goto out;
+	if (compile) {
+		tmpdir = envmap_get(&a.after, "TMPDIR");
+		compile_check(&a, tmpdir && *tmpdir == '/' ? tmpdir : "/tmp",
+			      device, (unsigned)timeout, &r);
+	}
+	smoke_report_finish(&r);
+	rc = smoke_report_rc(&r, &first);
+	if (json_out) {
+		smoke_report_to_json(&r, &json);
+		printf("%s\n", json.data);
+	} else {
+		print_report(&a, &r, rc, first);
+	}
+	if (rc) {
+		const struct smoke_layer *l = &r.layer[first];
+
+		cuenv_fail(err, rc, "%s: %s", smoke_layer_name(first),
+			   l->message ? l->message : "skipped");
+		if (l->fix)
+			cuenv_hint(err, "%s", l->fix);
+	}
+out:
+	fflush(stdout); /* the report before the error line */
+	activation_release(&a);
+	plan_release(&pl);
+	smoke_report_release(&r);
+	child_release(&c);
+	buf_release(&tried);
+	buf_release(&json);
+	free(probe);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_check = {
+    .name = "check",
+    .summary = "prove the selection works on the GPU, layer by layer",
+    .usage = usage,
+    .min_args = 0,
+    .max_args = 0,
+    .run = run,
+};

@@ -1,0 +1,119 @@
+/*
+ * doctor.h: `cuenv doctor`, an audit of what the selection here would
+ * really load, from files and the environment alone (no GPU, nothing
+ * loaded or run).
+ *
+ * Every finding names what is wrong, why it breaks (in the words of the
+ * failures users meet: "Could not load dynamic library
+ * 'libcupti.so.11.2'", "incompatible libcupti version",
+ * "libcudnn.so.8: cannot open shared object file"), and the command that
+ * fixes it. Findings carry a stable id for scripts:
+ *
+ *	selection-invalid        the .cuenv or CUENV_* variables are bad
+ *	selection-not-installed  the selection names a missing version
+ *	cudnn-cuda-mismatch      cuDNN built for another CUDA major
+ *	nothing-selected         cuenv is not active here (info)
+ *	not-activated            this shell does not carry the selection
+ *	missing-soname           a library frameworks load by name is absent
+ *	missing-libraries        math libraries absent (runtime-only installs)
+ *	ld-library-path-shadow   a foreign folder comes before the selection
+ *	foreign-ld-library-path  a foreign CUDA folder on LD_LIBRARY_PATH
+ *	loader-cache             foreign CUDA libraries in /etc/ld.so.cache
+ *	driver-too-old           the driver is older than the toolkit needs
+ *	driver-minor-compat      ... works only by minor-version compatibility
+ *	no-driver                no NVIDIA driver found (info)
+ *	driver-requirement-unknown  no table row for this CUDA (info)
+ *	cuda-home-mismatch       CUDA_HOME/CUDA_PATH is not PATH's nvcc's
+ *	pip-wheels               NVIDIA's wheels in Python's site-packages
+ *	conda-prefix             CUDA libraries in $CONDA_PREFIX/lib
+ *
+ * The caller gathers every input (environment, activation, driver,
+ * loader cache, Python's folders); this module reads only the folders
+ * those name, so that each finding can be tested on its own.
+ */
+#ifndef CUENV_DOCTOR_H
+#define CUENV_DOCTOR_H
+
+#include "activate.h"
+#include "compat.h"
+#include "ldcache.h"
+
+enum doctor_severity {
+	DOCTOR_PROBLEM, /* this breaks: exit CUENV_E_DOCTOR */
+	DOCTOR_WARNING, /* this can break, or mixes releases */
+	DOCTOR_INFO,	/* worth knowing */
+};
+
+struct finding {
+	const char *id; /* static, stable */
+	enum doctor_severity severity;
+	char *what;	   /* the fact: what is wrong */
+	char *why;	   /* how it breaks */
+	char *fix;	   /* the command(s) that fix it; "" when none */
+	struct strv paths; /* the files and folders involved */
+};
+
+struct findings {
+	struct finding *v;
+	size_t n;
+};
+
+void findings_release(struct findings *f);
+size_t findings_count(const struct findings *f, enum doctor_severity s);
+/* "problem", "warning", "info" */
+const char *doctor_severity_name(enum doctor_severity s);
+
+struct doctor_in {
+	const struct envmap *env;	 /* this process's environment */
+	const struct activation *a;	 /* activation_compute() from env */
+	int act_rc;			 /* what it returned */
+	const struct cuenv_err *act_err; /* its message when act_rc */
+	const char *driver;		 /* "550.54.15", NULL: none found */
+	const char *driver_from;	 /* where driver was read */
+	const struct driver_req *need;	 /* for the selected CUDA, or NULL */
+	const struct ldcache *cache;	 /* NULL: not read */
+	const char *cache_path;		 /* for messages */
+	const char *cache_error;	 /* why it could not be read, or NULL */
+	const struct ldconf *conf;	 /* the configuration behind it */
+	const struct strv *site_dirs;	 /* Python's sys.path folders */
+	const char *python;		 /* the interpreter asked, or NULL */
+};
+
+/*
+ * Audit in and append the findings to out, problems first, then
+ * warnings, then information. Reads the folders the selection, the
+ * environment (LD_LIBRARY_PATH, PATH, CUDA_HOME, CONDA_PREFIX), the
+ * cache and site_dirs name; writes nothing.
+ */
+void doctor_run(const struct doctor_in *in, struct findings *out);
+
+/*
+ * The driver version in the text of /sys/module/nvidia/version
+ * ("550.54.15\n") or /proc/driver/nvidia/version ("NVRM version: NVIDIA
+ * UNIX x86_64 Kernel Module  550.54.15  Tue Mar ..."), into out.
+ * Returns 0, or -1 when there is none.
+ */
+int doctor_parse_driver(const char *text, struct buf *out);
+
+/*
+ * Read the driver version from the first of paths (NULL-terminated) that
+ * holds one; the file used goes into from. Returns 1 when found, else 0.
+ */
+int doctor_read_driver(const char *const *paths, struct buf *version,
+		       struct buf *from);
+
+/*
+ * The CUDA version the driver must run: the resolved toolkit's, else the
+ * version the selection names (when it is one), else NULL. Borrowed.
+ */
+const char *doctor_cuda_version(const struct activation *a);
+
+/*
+ * The soname CUDA version cuda's toolkit gives its library stem ("cudart",
+ * "cupti", "cublas", "cublasLt"): libcudart.so.11.0 for 11.x,
+ * libcupti.so.11.2 for 11.2, libcudart.so.12 for 12.x, ... or NULL when
+ * cuda is not a version. Heap string.
+ */
+char *doctor_cuda_soname(const char *cuda, const char *stem);
+
+#endif

@@ -1,0 +1,646 @@
+#include "elf.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "version.h"
+#include "xalloc.h"
+
+void elf_info_init(struct elf_info *e)
+{
+	memset(e, 0, sizeof(*e));
+}
+
+void elf_info_release(struct elf_info *e)
+{
+	free(e->soname);
+	strv_release(&e->needed);
+	strv_release(&e->cuda_named);
+	elf_info_init(e);
+}
+
+bool elf_has_magic(const void *data, size_t len)
+{
+	return len >= SELFMAG && !memcmp(data, ELFMAG, SELFMAG);
+}
+
+/* ---- reading fields ------------------------------------------------------ */
+
+/*
+ * The image and how to read it. Every read goes through rd(), which checks
+ * the bounds; structures are never cast onto the bytes (they may be
+ * unaligned, of the other class, or of the other byte order).
+ */
+struct img {
+	const unsigned char *p;
+	size_t len;
+	bool b64;
+	bool be;
+	const char *name;
+	struct cuenv_err *err;
+};
+
+static bool rd(const struct img *im, uint64_t off, size_t width, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (off > im->len || width > im->len - off)
+		return false;
+	for (size_t i = 0; i < width; i++) {
+		unsigned b = im->p[off + (im->be ? i : width - 1 - i)];
+
+		v = v << 8 | b;
+	}
+	*out = v;
+	return true;
+}
+
+/* Field f of an Elf32_T or Elf64_T at base, whichever the image is. */
+#define FIELD(im, base, T, f, out)                                            \
+	rd((im),                                                              \
+	   (base) + ((im)->b64 ? offsetof(Elf64_##T, f)                       \
+			       : offsetof(Elf32_##T, f)),                     \
+	   (im)->b64 ? sizeof(((Elf64_##T *)0)->f)                            \
+		     : sizeof(((Elf32_##T *)0)->f),                           \
+	   (out))
+#define SIZEOF(im, T) ((im)->b64 ? sizeof(Elf64_##T) : sizeof(Elf32_##T))
+
+static int bad(const struct img *im, const char *what)
+{
+	struct buf shown = BUF_INIT;
+	int rc;
+
+	buf_add_display(&shown, im->name, 200);
+	rc = cuenv_fail(im->err, CUENV_E_MANIFEST, "corrupt ELF file '%s': %s",
+			shown.data, what);
+	buf_release(&shown);
+	return rc;
+}
+
+/* Is [off, off + size) inside the file? */
+static bool inside(const struct img *im, uint64_t off, uint64_t size)
+{
+	return off <= im->len && size <= im->len - off;
+}
+
+/* A table of n entries of entsize bytes at off, all inside the file. */
+static bool table_inside(const struct img *im, uint64_t off, uint64_t n,
+			 uint64_t entsize)
+{
+	/* n and entsize come from 16- or 32-bit fields: no overflow */
+	return inside(im, off, n * entsize);
+}
+
+/* ---- the dynamic section ------------------------------------------------- */
+
+struct dyn {
+	uint64_t off, size;	  /* the entries, in the file */
+	uint64_t str_off, str_size; /* the string table, in the file */
+	bool have_str;
+};
+
+struct headers {
+	uint64_t phoff, phnum, phentsize;
+	uint64_t shoff, shnum, shentsize;
+};
+
+/* The file offset of virtual address addr, through the PT_LOAD segments. */
+static bool vaddr_to_off(const struct img *im, const struct headers *h,
+			 uint64_t addr, uint64_t *off, uint64_t *room)
+{
+	for (uint64_t i = 0; i < h->phnum; i++) {
+		uint64_t base = h->phoff + i * h->phentsize, type, o, va, fs;
+
+		if (!FIELD(im, base, Phdr, p_type, &type) || type != PT_LOAD ||
+		    !FIELD(im, base, Phdr, p_offset, &o) ||
+		    !FIELD(im, base, Phdr, p_vaddr, &va) ||
+		    !FIELD(im, base, Phdr, p_filesz, &fs))
+			continue;
+		if (addr < va || addr - va >= fs || !inside(im, o, fs))
+			continue;
+		*off = o + (addr - va);
+		*room = fs - (addr - va);
+		return true;
+	}
+	return false;
+}
+
+/* Find the dynamic entries and their strings through the program headers. */
+static int dyn_from_segments(const struct img *im, const struct headers *h,
+			     struct dyn *d, bool *found)
+{
+	uint64_t strtab = 0, strsz = 0;
+	bool have_strtab = false, have_strsz = false;
+
+	*found = false;
+	for (uint64_t i = 0; i < h->phnum; i++) {
+		uint64_t base = h->phoff + i * h->phentsize, type;
+
+		if (!FIELD(im, base, Phdr, p_type, &type))
+			return bad(im, "program header out of range");
+		if (type != PT_DYNAMIC)
+			continue;
+		if (!FIELD(im, base, Phdr, p_offset, &d->off) ||
+		    !FIELD(im, base, Phdr, p_filesz, &d->size))
+			return bad(im, "program header out of range");
+		if (!inside(im, d->off, d->size))
+			return bad(im, "dynamic segment past the end of the "
+				       "file");
+		*found = true;
+		break;
+	}
+	if (!*found)
+		return CUENV_OK;
+	for (uint64_t e = d->off; d->size - (e - d->off) >= SIZEOF(im, Dyn);
+	     e += SIZEOF(im, Dyn)) {
+		uint64_t tag, val;
+
+		if (!FIELD(im, e, Dyn, d_tag, &tag) ||
+		    !FIELD(im, e, Dyn, d_un.d_val, &val))
+			return bad(im, "dynamic entry out of range");
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_STRTAB) {
+			strtab = val;
+			have_strtab = true;
+		} else if (tag == DT_STRSZ) {
+			strsz = val;
+			have_strsz = true;
+		}
+	}
+	if (!have_strtab)
+		return CUENV_OK; /* no strings: no names to read */
+	{
+		uint64_t off, room;
+
+		if (!vaddr_to_off(im, h, strtab, &off, &room))
+			return bad(im, "DT_STRTAB is in no loaded segment");
+		if (have_strsz && strsz > room)
+			return bad(im, "DT_STRSZ runs past its segment");
+		d->str_off = off;
+		d->str_size = have_strsz ? strsz : room;
+		d->have_str = true;
+	}
+	return CUENV_OK;
+}
+
+/* Find them through the section headers (a file without PT_DYNAMIC). */
+static int dyn_from_sections(const struct img *im, const struct headers *h,
+			     struct dyn *d, bool *found)
+{
+	*found = false;
+	for (uint64_t i = 0; i < h->shnum; i++) {
+		uint64_t base = h->shoff + i * h->shentsize, type, link, lb;
+
+		if (!FIELD(im, base, Shdr, sh_type, &type))
+			return bad(im, "section header out of range");
+		if (type != SHT_DYNAMIC)
+			continue;
+		if (!FIELD(im, base, Shdr, sh_offset, &d->off) ||
+		    !FIELD(im, base, Shdr, sh_size, &d->size) ||
+		    !FIELD(im, base, Shdr, sh_link, &link))
+			return bad(im, "section header out of range");
+		if (!inside(im, d->off, d->size))
+			return bad(im, "dynamic section past the end of the "
+				       "file");
+		*found = true;
+		if (link == 0 || link >= h->shnum)
+			return bad(im, "dynamic section links no string table");
+		lb = h->shoff + link * h->shentsize;
+		if (!FIELD(im, lb, Shdr, sh_offset, &d->str_off) ||
+		    !FIELD(im, lb, Shdr, sh_size, &d->str_size))
+			return bad(im, "section header out of range");
+		if (!inside(im, d->str_off, d->str_size))
+			return bad(im, "string table past the end of the file");
+		d->have_str = true;
+		return CUENV_OK;
+	}
+	return CUENV_OK;
+}
+
+/*
+ * Limits that no real file comes near, so that a hostile one cannot make
+ * the reader copy its whole size once per dynamic entry.
+ */
+#define NAME_MAX_LEN 4096
+#define NEEDED_MAX 4096
+
+/* The NUL-terminated string at index idx of the string table. */
+static int dyn_string(const struct img *im, const struct dyn *d, uint64_t idx,
+		      const char **out)
+{
+	const unsigned char *s, *nul;
+	uint64_t room;
+
+	if (!d->have_str)
+		return bad(im, "DT_NEEDED or DT_SONAME without a string table");
+	if (idx >= d->str_size)
+		return bad(im, "name outside the string table");
+	s = im->p + d->str_off + idx;
+	room = d->str_size - idx;
+	nul = memchr(s, '\0',
+		     (size_t)(room < NAME_MAX_LEN ? room : NAME_MAX_LEN));
+	if (!nul)
+		return bad(im, room < NAME_MAX_LEN
+				       ? "unterminated name in the string table"
+				       : "name in the string table too long");
+	*out = (const char *)s;
+	return CUENV_OK;
+}
+
+static int read_dynamic(const struct img *im, const struct dyn *d,
+			struct elf_info *out)
+{
+	for (uint64_t e = d->off; d->size - (e - d->off) >= SIZEOF(im, Dyn);
+	     e += SIZEOF(im, Dyn)) {
+		uint64_t tag, val;
+		const char *s = NULL;
+		int rc;
+
+		if (!FIELD(im, e, Dyn, d_tag, &tag) ||
+		    !FIELD(im, e, Dyn, d_un.d_val, &val))
+			return bad(im, "dynamic entry out of range");
+		if (tag == DT_NULL)
+			break;
+		if (tag != DT_NEEDED && tag != DT_SONAME)
+			continue;
+		rc = dyn_string(im, d, val, &s);
+		if (rc)
+			return rc;
+		if (tag == DT_NEEDED) {
+			if (out->needed.n >= NEEDED_MAX)
+				return bad(im, "too many DT_NEEDED entries");
+			strv_push(&out->needed, s);
+		} else if (!out->soname) {
+			out->soname = xstrdup(s);
+		}
+	}
+	return CUENV_OK;
+}
+
+/* ---- the header ---------------------------------------------------------- */
+
+static int read_headers(struct img *im, struct headers *h)
+{
+	const unsigned char *id = im->p;
+	uint64_t v;
+
+	if (im->len < EI_NIDENT)
+		return bad(im, "truncated identification");
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+		return bad(im, "unknown class");
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		return bad(im, "unknown byte order");
+	im->b64 = id[EI_CLASS] == ELFCLASS64;
+	im->be = id[EI_DATA] == ELFDATA2MSB;
+	if (im->len < SIZEOF(im, Ehdr))
+		return bad(im, "truncated header");
+	FIELD(im, 0, Ehdr, e_phoff, &h->phoff);
+	FIELD(im, 0, Ehdr, e_phnum, &h->phnum);
+	FIELD(im, 0, Ehdr, e_phentsize, &h->phentsize);
+	FIELD(im, 0, Ehdr, e_shoff, &h->shoff);
+	FIELD(im, 0, Ehdr, e_shnum, &h->shnum);
+	FIELD(im, 0, Ehdr, e_shentsize, &h->shentsize);
+
+	/* Section headers: only used when they hold what we need. */
+	if (!h->shoff) {
+		h->shnum = 0;
+	} else {
+		if (h->shentsize < SIZEOF(im, Shdr))
+			return bad(im, "section header entries too small");
+		/* more than 0xff00 sections: the count is in section 0 */
+		if (h->shnum == 0) {
+			if (!FIELD(im, h->shoff, Shdr, sh_size, &v))
+				return bad(im, "section header out of range");
+			if (v > UINT32_MAX)
+				return bad(im, "too many sections");
+			h->shnum = v;
+		}
+		if (!table_inside(im, h->shoff, h->shnum, h->shentsize))
+			return bad(im, "section headers past the end of the "
+				       "file");
+	}
+	if (h->phnum == PN_XNUM) {
+		if (!h->shoff ||
+		    !FIELD(im, h->shoff, Shdr, sh_info, &h->phnum))
+			return bad(im, "program header count out of range");
+	}
+	if (h->phnum) {
+		if (h->phentsize < SIZEOF(im, Phdr))
+			return bad(im, "program header entries too small");
+		if (!table_inside(im, h->phoff, h->phnum, h->phentsize))
+			return bad(im, "program headers past the end of the "
+				       "file");
+	}
+	return CUENV_OK;
+}
+
+int elf_parse(const void *data, size_t len, const char *name,
+	      struct elf_info *out, struct cuenv_err *err)
+{
+	struct img im = { .p = data, .len = len, .name = name, .err = err };
+	struct headers h = { 0 };
+	struct dyn d = { 0 };
+	bool found = false;
+	long self;
+	int rc;
+
+	if (!elf_has_magic(data, len)) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, name, 200);
+		rc = cuenv_fail(err, CUENV_NO, "'%s' is not an ELF file",
+				shown.data);
+		buf_release(&shown);
+		return rc;
+	}
+	rc = read_headers(&im, &h);
+	if (rc)
+		return rc;
+	out->bits = im.b64 ? 64 : 32;
+	out->big_endian = im.be;
+	rc = dyn_from_segments(&im, &h, &d, &found);
+	if (!rc && !found)
+		rc = dyn_from_sections(&im, &h, &d, &found);
+	if (!rc && found)
+		rc = read_dynamic(&im, &d, out);
+	if (rc)
+		return rc;
+	elf_scan_cuda_sonames(data, len, &out->cuda_named);
+	/* a library names itself: that is no request */
+	self = out->soname ? strv_find(&out->cuda_named, out->soname) : -1;
+	if (self >= 0)
+		strv_remove(&out->cuda_named, (size_t)self);
+	return CUENV_OK;
+}
+
+int elf_read_file(const char *path, struct elf_info *out,
+		  struct cuenv_err *err)
+{
+	struct stat st;
+	void *map = MAP_FAILED;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  path, strerror(errno));
+	if (fstat(fd, &st)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = cuenv_fail(err, CUENV_NO, "'%s' is not a regular file",
+				path);
+		goto out;
+	}
+	if (st.st_size < EI_NIDENT) {
+		rc = cuenv_fail(err, CUENV_NO, "'%s' is not an ELF file", path);
+		goto out;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot map '%s': %s",
+				path, strerror(errno));
+		goto out;
+	}
+	/* one pass from start to end: let the kernel read ahead */
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	rc = elf_parse(map, (size_t)st.st_size, path, out, err);
+out:
+	if (map != MAP_FAILED)
+		munmap(map, (size_t)st.st_size);
+	close(fd);
+	return rc;
+}
+
+/* ---- CUDA sonames -------------------------------------------------------- */
+
+static const char *const lib_names[CUDA_LIBS] = {
+	[CUDA_LIB_CUDART] = "cudart",	  [CUDA_LIB_CUPTI] = "cupti",
+	[CUDA_LIB_CUBLAS] = "cublas",	  [CUDA_LIB_CUBLASLT] = "cublasLt",
+	[CUDA_LIB_CUFFT] = "cufft",	  [CUDA_LIB_CURAND] = "curand",
+	[CUDA_LIB_CUSOLVER] = "cusolver", [CUDA_LIB_CUSPARSE] = "cusparse",
+	[CUDA_LIB_NVRTC] = "nvrtc",	  [CUDA_LIB_NVJITLINK] = "nvJitLink",
+	[CUDA_LIB_CUDNN] = "cudnn",	  [CUDA_LIB_NCCL] = "nccl",
+};
+
+const char *elf_cuda_lib_name(enum cuda_lib lib)
+{
+	if ((unsigned)lib >= CUDA_LIBS)
+		BUG("cuda_lib %d", (int)lib);
+	return lib_names[lib];
+}
+
+static bool is_ident(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Which library is the token [s, s + n) ("libcudart", "libcudnn_ops")? */
+static bool lib_token(const unsigned char *s, size_t n, enum cuda_lib *lib)
+{
+	if (n < 4 || memcmp(s, "lib", 3))
+		return false;
+	s += 3;
+	n -= 3;
+	for (int i = 0; i < CUDA_LIBS; i++) {
+		if (strlen(lib_names[i]) == n && !memcmp(s, lib_names[i], n)) {
+			*lib = (enum cuda_lib)i;
+			return true;
+		}
+	}
+	/* cuDNN's sub-libraries: libcudnn_ops, libcudnn_cnn_infer, ... */
+	if (n > 6 && !memcmp(s, "cudnn_", 6)) {
+		for (size_t i = 6; i < n; i++)
+			if (!(s[i] >= 'a' && s[i] <= 'z') && s[i] != '_')
+				return false;
+		*lib = CUDA_LIB_CUDNN;
+		return true;
+	}
+	return false;
+}
+
+/* Length of the version "12" / "11.0" / "11.2.152" at s (max bytes), 0 if
+ * none; a trailing dot is not part of it. */
+static size_t version_span(const unsigned char *s, size_t max)
+{
+	size_t i = 0, end = 0;
+	unsigned parts = 0;
+
+	while (i < max && parts < VERSION_MAX_PARTS) {
+		size_t start = i;
+
+		while (i < max && is_digit(s[i]) && i - start < 9)
+			i++;
+		if (i == start)
+			break;
+		parts++;
+		end = i;
+		if (i < max && is_digit(s[i]))
+			return 0; /* a number too long to be a version */
+		if (i + 1 < max && s[i] == '.' && is_digit(s[i + 1]))
+			i++;
+		else
+			break;
+	}
+	return end;
+}
+
+#define TOKEN_MAX 48 /* "libcudnn_engines_runtime_compiled" and more */
+
+void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
+{
+	const unsigned char *base = data, *p = base, *end = base + len, *hit;
+
+	while (p < end &&
+	       (hit = memmem(p, (size_t)(end - p), ".so.", 4)) != NULL) {
+		const unsigned char *t = hit, *v = hit + 4;
+		enum cuda_lib lib;
+		size_t vn;
+
+		p = hit + 1;
+		while (t > base && hit - t < TOKEN_MAX && is_ident(t[-1]))
+			t--;
+		if (t > base && is_ident(t[-1]))
+			continue; /* longer than any name we know */
+		if (!lib_token(t, (size_t)(hit - t), &lib))
+			continue;
+		vn = version_span(v, (size_t)(end - v));
+		if (!vn || (v + vn < end && is_ident(v[vn])))
+			continue;
+		{
+			char *s = xstrndup((const char *)t,
+					   (size_t)(v + vn - t));
+
+			if (strv_find(out, s) < 0)
+				strv_push_take(out, s);
+			else
+				free(s);
+		}
+		p = v + vn;
+	}
+}
+
+bool elf_cuda_soname(const char *name, enum cuda_lib *lib,
+		     const char **version)
+{
+	const char *so = strstr(name, ".so.");
+	const unsigned char *v;
+	size_t vn;
+
+	if (!so || strstr(so + 1, ".so."))
+		return false;
+	if (!lib_token((const unsigned char *)name, (size_t)(so - name), lib))
+		return false;
+	v = (const unsigned char *)so + 4;
+	vn = version_span(v, strlen((const char *)v));
+	if (!vn || v[vn])
+		return false;
+	*version = (const char *)v;
+	return true;
+}
+
+bool elf_cuda_soname_version(enum cuda_lib lib, const char *cuda,
+			     struct buf *out)
+{
+	struct version v;
+	unsigned long M, m;
+	/* "M.m" (every library before 10.1, some after), "M", or a number */
+	enum { MINOR, MAJOR, FIXED, NONE } how = MAJOR;
+	const char *fixed = NULL;
+	unsigned long num = 0;
+
+	buf_reset(out);
+	if (version_parse(cuda, &v))
+		return false;
+	M = v.part[0];
+	m = v.n > 1 ? v.part[1] : 0;
+	/* Before CUDA 10.1 every library's soname was the release's M.m. */
+	if (M < 10 || (M == 10 && m == 0)) {
+		how = MINOR;
+		if (lib == CUDA_LIB_CUBLASLT || lib == CUDA_LIB_NVJITLINK)
+			how = NONE;
+	} else {
+		switch (lib) {
+		case CUDA_LIB_CUDART:
+			how = M == 10 ? MINOR : M == 11 ? FIXED : MAJOR;
+			fixed = "11.0";
+			break;
+		case CUDA_LIB_CUPTI:
+			how = M <= 11 ? MINOR : MAJOR;
+			break;
+		case CUDA_LIB_NVRTC:
+			/* 11.0 and 11.1 kept their own; 11.2 to 11.8 share */
+			how = M == 10 || (M == 11 && m < 2) ? MINOR
+			      : M == 11			? FIXED
+							: MAJOR;
+			fixed = "11.2";
+			break;
+		case CUDA_LIB_CUBLAS:
+		case CUDA_LIB_CUBLASLT:
+			how = MAJOR;
+			break;
+		case CUDA_LIB_CUFFT:
+			/* cuFFT 10 in CUDA 10.1 to 11.8, 11 in 12, 12 in 13 */
+			how = FIXED;
+			num = M <= 11 ? 10 : M - 1;
+			break;
+		case CUDA_LIB_CURAND:
+			how = FIXED;
+			num = 10;
+			break;
+		case CUDA_LIB_CUSOLVER:
+			/* 11.0 still shipped cuSOLVER 10; 12 kept 11 */
+			how = FIXED;
+			num = M == 10 || (M == 11 && m == 0) ? 10
+			      : M <= 12			   ? 11
+							   : M - 1;
+			break;
+		case CUDA_LIB_CUSPARSE:
+			/* 13 kept cuSPARSE 12 */
+			how = FIXED;
+			num = M <= 12 ? M : M - 1;
+			break;
+		case CUDA_LIB_NVJITLINK:
+			how = M >= 12 ? MAJOR : NONE;
+			break;
+		case CUDA_LIB_CUDNN:
+		case CUDA_LIB_NCCL:
+		default:
+			how = NONE;
+			break;
+		}
+	}
+	switch (how) {
+	case MINOR:
+		buf_printf(out, "%lu.%lu", M, m);
+		return true;
+	case MAJOR:
+		buf_printf(out, "%lu", M);
+		return true;
+	case FIXED:
+		if (fixed)
+			buf_adds(out, fixed);
+		else
+			buf_printf(out, "%lu", num);
+		return true;
+	case NONE:
+	default:
+		return false;
+	}
+}

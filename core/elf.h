@@ -1,0 +1,127 @@
+/*
+ * elf.h: what an ELF file asks the dynamic loader for, and the CUDA
+ * libraries it names.
+ *
+ * A framework reaches CUDA two ways: through DT_NEEDED entries, which the
+ * loader resolves at start-up (libtorch_cuda.so needs libcudart.so.12),
+ * and through dlopen() of a name spelled out in its read-only data
+ * (TensorFlow dlopens "libcupti.so.11.2"). elf_parse() returns both: the
+ * DT_NEEDED entries and DT_SONAME from the dynamic section, and every
+ * CUDA library soname found anywhere in the file's bytes.
+ *
+ * The file is untrusted input: 32- and 64-bit, little- and big-endian
+ * files are read field by field, and every offset, size and count is
+ * checked against the file's size before it is used, so a truncated or
+ * corrupt file is an error, never a read out of bounds. Nothing is
+ * loaded or run.
+ *
+ * CUDA library sonames are "lib<name>.so.<digits>(.<digits>)*" for the
+ * names in enum cuda_lib ("libcudart.so.11.0", "libcublasLt.so.12",
+ * "libnccl.so.2"); cuDNN's sub-libraries ("libcudnn_ops.so.9") count as
+ * cuDNN. elf_cuda_soname_version() says which soname a CUDA release gives
+ * each toolkit library, which is how `cuenv needs` maps a soname back to
+ * the releases that provide it.
+ */
+#ifndef CUENV_ELF_H
+#define CUENV_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+
+/* ---- ELF files ----------------------------------------------------------- */
+
+struct elf_info {
+	unsigned bits; /* 32 or 64 */
+	bool big_endian;
+	char *soname;		/* DT_SONAME, or NULL */
+	struct strv needed;	/* DT_NEEDED entries, in file order */
+	struct strv cuda_named; /* CUDA sonames in the bytes, each once, in
+				   the order found; the file's own soname
+				   left out */
+};
+
+void elf_info_init(struct elf_info *e);
+void elf_info_release(struct elf_info *e);
+
+/* Does data start with the ELF magic? */
+bool elf_has_magic(const void *data, size_t len);
+
+/*
+ * Read the ELF image data (len bytes; name is used in messages) into out,
+ * which must be initialised and empty. The dynamic section is found
+ * through PT_DYNAMIC (its string table through the PT_LOAD segment that
+ * maps DT_STRTAB), or, in a file without one, through the SHT_DYNAMIC
+ * section and its linked string table. A file without a dynamic section
+ * (a static executable, an object file) has no soname and no needed
+ * entries, which is not an error.
+ *
+ * Returns CUENV_OK; CUENV_NO when data is not ELF at all (no magic); or
+ * CUENV_E_MANIFEST for an ELF file that is truncated or corrupt, with a
+ * message naming name and what is wrong. On failure out may hold part of
+ * what was read: release it either way.
+ */
+int elf_parse(const void *data, size_t len, const char *name,
+	      struct elf_info *out, struct cuenv_err *err);
+
+/*
+ * elf_parse() the file at path, mapped read-only (the file is never
+ * written, and it must be a regular file). Returns elf_parse()'s codes,
+ * or CUENV_E_STORE when the file cannot be opened or mapped.
+ */
+int elf_read_file(const char *path, struct elf_info *out,
+		  struct cuenv_err *err);
+
+/*
+ * Append to out each CUDA library soname found in data that out does not
+ * hold yet: one pass over the bytes, looking for ".so." and then checking
+ * the name before it and the version after it. A match must stand alone:
+ * "libcudart.so.12" in "/usr/lib/libcudart.so.12" counts, the same bytes
+ * inside "xlibcudart.so.12" or "libcudart.so.12a" do not.
+ */
+void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out);
+
+/* ---- CUDA sonames -------------------------------------------------------- */
+
+enum cuda_lib {
+	CUDA_LIB_CUDART,
+	CUDA_LIB_CUPTI,
+	CUDA_LIB_CUBLAS,
+	CUDA_LIB_CUBLASLT,
+	CUDA_LIB_CUFFT,
+	CUDA_LIB_CURAND,
+	CUDA_LIB_CUSOLVER,
+	CUDA_LIB_CUSPARSE,
+	CUDA_LIB_NVRTC,
+	CUDA_LIB_NVJITLINK,
+	CUDA_LIB_CUDNN, /* not part of the toolkit: a cuDNN version */
+	CUDA_LIB_NCCL,	/* neither: cuenv does not install NCCL */
+};
+#define CUDA_LIBS 12
+
+/* "cudart", "cublasLt", "cudnn", ...: the <name> in lib<name>.so. */
+const char *elf_cuda_lib_name(enum cuda_lib lib);
+
+/*
+ * Is name a CUDA library soname? On true, *lib says which library and
+ * *version points into name at the version after ".so." ("11.0" in
+ * "libcudart.so.11.0").
+ */
+bool elf_cuda_soname(const char *name, enum cuda_lib *lib,
+		     const char **version);
+
+/*
+ * The version in the soname that CUDA release cuda ("11.2.2", "12.4")
+ * gives the toolkit library lib, into out (reset first): cudart "11.0"
+ * for every 11.x and "12" for 12.x, CUPTI "11.2" for 11.2 only, NVRTC
+ * "11.2" for 11.2 to 11.8, cuFFT "11" for 12.x, and so on (from NVIDIA's
+ * release contents). False when that release has no such library
+ * (nvJitLink before 12.0), for cuDNN and NCCL, and for a cuda that is not
+ * a version.
+ */
+bool elf_cuda_soname_version(enum cuda_lib lib, const char *cuda,
+			     struct buf *out);
+
+#endif

@@ -1,0 +1,1619 @@
+/*
+ * smoke_cuda.c: the layers of `cuenv check`, run inside cuenv-probe. This
+ * is the only file that loads CUDA: every library is dlopen()ed by the
+ * soname an application would use, so the dynamic loader picks the file
+ * it would pick for the application, and that file is what the report
+ * names (dlinfo RTLD_DI_LINKMAP). Types and values come from cuda_abi.h;
+ * no CUDA header is needed to build.
+ *
+ * Steps run in this order, which is not quite the report's: CUPTI is
+ * loaded and its activity tracing enabled right after the driver, before
+ * the runtime creates its context and the kernel is launched (the order
+ * NVIDIA's CUPTI samples use), and its records are collected last.
+ */
+#include "smoke.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda_abi.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* ---- the test kernel ----------------------------------------------------- */
+
+/*
+ * c[i] = a[i] + b[i] for i < n. PTX ISA 6.0 for sm_50, so that every
+ * driver since CUDA 9.0 can JIT-compile it for whatever GPU it runs
+ * (checked with ptxas of CUDA 13.0 for sm_75 to sm_120).
+ */
+/* clang-format off */
+const char smoke_vadd_ptx[] =
+	".version 6.0\n"
+	".target sm_50\n"
+	".address_size 64\n"
+	"\n"
+	".visible .entry cuenv_vadd(\n"
+	"\t.param .u64 cuenv_vadd_a,\n"
+	"\t.param .u64 cuenv_vadd_b,\n"
+	"\t.param .u64 cuenv_vadd_c,\n"
+	"\t.param .u32 cuenv_vadd_n\n"
+	")\n"
+	"{\n"
+	"\t.reg .pred %p<2>;\n"
+	"\t.reg .b32 %r<6>;\n"
+	"\t.reg .f32 %f<4>;\n"
+	"\t.reg .b64 %rd<11>;\n"
+	"\n"
+	"\tld.param.u64 %rd1, [cuenv_vadd_a];\n"
+	"\tld.param.u64 %rd2, [cuenv_vadd_b];\n"
+	"\tld.param.u64 %rd3, [cuenv_vadd_c];\n"
+	"\tld.param.u32 %r1, [cuenv_vadd_n];\n"
+	"\tmov.u32 %r2, %ctaid.x;\n"
+	"\tmov.u32 %r3, %ntid.x;\n"
+	"\tmov.u32 %r4, %tid.x;\n"
+	"\tmad.lo.s32 %r5, %r2, %r3, %r4;\n"
+	"\tsetp.ge.u32 %p1, %r5, %r1;\n"
+	"\t@%p1 bra DONE;\n"
+	"\tcvta.to.global.u64 %rd4, %rd1;\n"
+	"\tcvta.to.global.u64 %rd5, %rd2;\n"
+	"\tcvta.to.global.u64 %rd6, %rd3;\n"
+	"\tmul.wide.u32 %rd7, %r5, 4;\n"
+	"\tadd.s64 %rd8, %rd4, %rd7;\n"
+	"\tadd.s64 %rd9, %rd5, %rd7;\n"
+	"\tadd.s64 %rd10, %rd6, %rd7;\n"
+	"\tld.global.f32 %f1, [%rd8];\n"
+	"\tld.global.f32 %f2, [%rd9];\n"
+	"\tadd.rn.f32 %f3, %f1, %f2;\n"
+	"\tst.global.f32 [%rd10], %f3;\n"
+	"DONE:\n"
+	"\tret;\n"
+	"}\n";
+/* clang-format on */
+
+#define VADD_NAME "cuenv_vadd"
+#define VADD_N 4096
+#define VADD_BLOCK 256
+
+/* ---- the probe's state --------------------------------------------------- */
+
+struct driver_fns {
+	cuenv_cuInit_fn cuInit;
+	cuenv_cuDriverGetVersion_fn cuDriverGetVersion;
+	cuenv_cuGetErrorName_fn cuGetErrorName;
+	cuenv_cuDeviceGet_fn cuDeviceGet;
+	cuenv_cuDeviceGetName_fn cuDeviceGetName;
+	cuenv_cuDevicePrimaryCtxRetain_fn cuDevicePrimaryCtxRetain;
+	cuenv_cuDevicePrimaryCtxRelease_fn cuDevicePrimaryCtxRelease;
+	cuenv_cuCtxSetCurrent_fn cuCtxSetCurrent;
+	cuenv_cuCtxSynchronize_fn cuCtxSynchronize;
+	cuenv_cuModuleLoadData_fn cuModuleLoadData;
+	cuenv_cuModuleGetFunction_fn cuModuleGetFunction;
+	cuenv_cuModuleUnload_fn cuModuleUnload;
+	cuenv_cuMemAlloc_fn cuMemAlloc;
+	cuenv_cuMemFree_fn cuMemFree;
+	cuenv_cuMemcpyHtoD_fn cuMemcpyHtoD;
+	cuenv_cuMemcpyDtoH_fn cuMemcpyDtoH;
+	cuenv_cuLaunchKernel_fn cuLaunchKernel;
+};
+
+struct runtime_fns {
+	cuenv_cudaRuntimeGetVersion_fn cudaRuntimeGetVersion;
+	cuenv_cudaGetDeviceCount_fn cudaGetDeviceCount;
+	cuenv_cudaDeviceGetAttribute_fn cudaDeviceGetAttribute;
+	cuenv_cudaSetDevice_fn cudaSetDevice;
+	cuenv_cudaFree_fn cudaFree;
+	cuenv_cudaMalloc_fn cudaMalloc;
+	cuenv_cudaMemcpy_fn cudaMemcpy;
+	cuenv_cudaDeviceSynchronize_fn cudaDeviceSynchronize;
+	cuenv_cudaGetErrorName_fn cudaGetErrorName;
+};
+
+struct cudnn_fns {
+	cuenv_cudnnGetVersion_fn cudnnGetVersion;
+	cuenv_cudnnGetCudartVersion_fn cudnnGetCudartVersion;
+	cuenv_cudnnGetErrorString_fn cudnnGetErrorString;
+	cuenv_cudnnCreate_fn cudnnCreate;
+	cuenv_cudnnDestroy_fn cudnnDestroy;
+	cuenv_cudnnCreateDesc_fn cudnnCreateTensorDescriptor;
+	cuenv_cudnnCreateDesc_fn cudnnCreateFilterDescriptor;
+	cuenv_cudnnCreateDesc_fn cudnnCreateConvolutionDescriptor;
+	cuenv_cudnnDestroyDesc_fn cudnnDestroyTensorDescriptor;
+	cuenv_cudnnDestroyDesc_fn cudnnDestroyFilterDescriptor;
+	cuenv_cudnnDestroyDesc_fn cudnnDestroyConvolutionDescriptor;
+	cuenv_cudnnSetTensor4dDescriptor_fn cudnnSetTensor4dDescriptor;
+	cuenv_cudnnSetFilter4dDescriptor_fn cudnnSetFilter4dDescriptor;
+	cuenv_cudnnSetConvolution2dDescriptor_fn
+	    cudnnSetConvolution2dDescriptor;
+	cuenv_cudnnGetConvolution2dForwardOutputDim_fn
+	    cudnnGetConvolution2dForwardOutputDim;
+	cuenv_cudnnGetConvolutionForwardWorkspaceSize_fn
+	    cudnnGetConvolutionForwardWorkspaceSize;
+	cuenv_cudnnConvolutionForward_fn cudnnConvolutionForward;
+};
+
+struct cupti_fns {
+	cuenv_cuptiGetVersion_fn cuptiGetVersion;
+	cuenv_cuptiGetResultString_fn cuptiGetResultString;
+	cuenv_cuptiGetTimestamp_fn cuptiGetTimestamp;
+	cuenv_cuptiActivityRegisterCallbacks_fn cuptiActivityRegisterCallbacks;
+	cuenv_cuptiActivityEnable_fn cuptiActivityEnable;
+	cuenv_cuptiActivityDisable_fn cuptiActivityDisable;
+	cuenv_cuptiActivityFlushAll_fn cuptiActivityFlushAll;
+	cuenv_cuptiActivityGetNextRecord_fn cuptiActivityGetNextRecord;
+};
+
+struct probe {
+	const struct smoke_probe *p;
+	struct smoke_report *r;
+	void *h_driver, *h_runtime, *h_cudnn, *h_cupti;
+	struct driver_fns cu;
+	struct runtime_fns rt;
+	struct cudnn_fns dnn;
+	struct cupti_fns pti;
+	struct buf missing_kernel_fns; /* driver symbols the kernel needs */
+	int driver_ok;		       /* the driver layer passed */
+	int device_ok;		       /* the runtime's device checks passed */
+	int runtime_version;	       /* cudaRuntimeGetVersion, or 0 */
+	int launched;		       /* the kernel ran to completion */
+	cuenv_CUdevice dev;
+	int ctx_retained;
+	int tracing;		/* CUPTI activity enabled */
+	int cupti_layout_known; /* its kernel records can be read */
+	uint64_t t0, t1;	/* CUPTI time around the launch */
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void stage(struct probe *pr, const char *step)
+{
+	if (pr->p->stage)
+		pr->p->stage(pr->p->stage_arg, step);
+}
+
+/* "12.4" of the selection's "12.4.1", for commands in fixes. */
+static void selection_mm(const char *cuda, struct buf *out)
+{
+	struct version v;
+
+	if (version_parse(cuda, &v))
+		buf_adds(out, cuda);
+	else if (v.n == 1)
+		buf_printf(out, "%lu", v.part[0]);
+	else
+		buf_printf(out, "%lu.%lu", v.part[0], v.part[1]);
+}
+
+static unsigned long selection_major(const char *cuda)
+{
+	struct version v;
+
+	return version_parse(cuda, &v) ? 0 : v.part[0];
+}
+
+/*
+ * dlopen soname as an application would and record in l what was asked
+ * and which file the loader picked. On failure returns NULL with the
+ * loader's message in why.
+ */
+static void *load(struct smoke_layer *l, const char *soname, struct buf *why)
+{
+	struct link_map *lm = NULL;
+	void *h;
+	const char *e;
+
+	smoke_setstr(&l->soname, soname);
+	dlerror();
+	h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		e = dlerror();
+		buf_adds(why, e ? e : "unknown error");
+		return NULL;
+	}
+	if (!dlinfo(h, RTLD_DI_LINKMAP, &lm) && lm && lm->l_name && *lm->l_name)
+		smoke_setstr(&l->file, lm->l_name);
+	return h;
+}
+
+/* dlsym, noting a missing name in missing ("a, b"). */
+static void *sym(void *h, const char *name, struct buf *missing)
+{
+	void *f = dlsym(h, name);
+
+	if (!f && missing) {
+		buf_adds(missing, missing->len ? ", " : "");
+		buf_adds(missing, name);
+	}
+	return f;
+}
+
+#define SYM(h, fns, name, missing)                                             \
+	((fns).name = (cuenv_##name##_fn)sym((h), #name, (missing)))
+
+/* Is folder dir (followed through links) one of ldpath's entries? */
+static int dir_on_path(const char *dir, const char *ldpath)
+{
+	char *want = realpath(dir, NULL);
+	struct strv parts = STRV_INIT;
+	int on = 0;
+
+	if (want && ldpath) {
+		strv_split(&parts, ldpath, ':');
+		for (size_t i = 0; i < parts.n && !on; i++) {
+			char *r =
+			    *parts.v[i] ? realpath(parts.v[i], NULL) : NULL;
+
+			on = r && !strcmp(r, want);
+			free(r);
+		}
+	}
+	free(want);
+	strv_release(&parts);
+	return on;
+}
+
+/*
+ * A library the loader took from outside the selection fails its layer
+ * (a failure found earlier stays, and this becomes a warning): it is the
+ * "incompatible libcupti picked up from another CUDA directory" case.
+ */
+static void judge_origin(struct probe *pr, struct smoke_layer *l,
+			 const char *fix_install)
+{
+	char *provided = NULL, *dir = NULL, *slash;
+	struct buf msg = BUF_INIT, fix = BUF_INIT;
+	int on_path;
+
+	if (!pr->p->own.n || !l->file || !l->soname)
+		return;
+	if (smoke_file_is_own(l->file, l->soname, &pr->p->own, &provided)) {
+		free(provided);
+		return;
+	}
+	l->foreign = true;
+	if (provided) {
+		smoke_detail(l, "expected", "%s", provided);
+		buf_printf(&msg,
+			   "%s was loaded from %s, not from the selection's %s:"
+			   " a foreign copy shadows it",
+			   l->soname, l->file, provided);
+	} else {
+		buf_printf(&msg,
+			   "the selection (cuda %s) has no %s, and the loader "
+			   "found a foreign copy: %s",
+			   pr->p->cuda, l->soname, l->file);
+	}
+	dir = xstrdup(l->file);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	on_path = slash && dir_on_path(dir, pr->p->ld_library_path);
+	if (on_path)
+		buf_printf(&fix,
+			   "take %s off LD_LIBRARY_PATH, or let cuenv strip "
+			   "foreign CUDA folders: cuenv local %s --isolate",
+			   dir, pr->p->cuda);
+	else if (provided)
+		buf_printf(&fix,
+			   "%s comes from LD_PRELOAD, a library's RUNPATH or "
+			   "the loader cache (ldconfig -p): remove it there",
+			   l->file);
+	if (!provided)
+		buf_printf(&fix, "%s%s",
+			   fix.len ? "; and give the selection "
+				     "its own: "
+				   : "",
+			   fix_install);
+	if (l->status == SMOKE_FAIL) {
+		smoke_warn(l, "%s", msg.data);
+	} else {
+		smoke_set(l, SMOKE_FAIL, "%s", msg.data);
+		smoke_fix(l, "%s", fix.data);
+	}
+	free(provided);
+	free(dir);
+	buf_release(&msg);
+	buf_release(&fix);
+}
+
+/* ---- driver -------------------------------------------------------------- */
+
+/* Names of the CUresults cuenv declares, for drivers (and NVIDIA's stub)
+ * whose cuGetErrorName does not answer. */
+static const char *cu_error_name(cuenv_CUresult rc)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} names[] = {
+	    {CUENV_CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
+	    {CUENV_CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
+	    {CUENV_CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED"},
+	    {CUENV_CUDA_ERROR_STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY"},
+	    {CUENV_CUDA_ERROR_DEVICE_UNAVAILABLE,
+	     "CUDA_ERROR_DEVICE_UNAVAILABLE"},
+	    {CUENV_CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE"},
+	    {CUENV_CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE"},
+	    {CUENV_CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE"},
+	    {CUENV_CUDA_ERROR_NO_BINARY_FOR_GPU,
+	     "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+	    {CUENV_CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX"},
+	    {CUENV_CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+	     "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+	    {CUENV_CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
+	    {CUENV_CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
+	    {CUENV_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH,
+	     "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
+	    {CUENV_CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE,
+	     "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
+	    {CUENV_CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN"},
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (names[i].code == rc)
+			return names[i].name;
+	return NULL;
+}
+
+static void cu_error(struct probe *pr, cuenv_CUresult rc, struct buf *out)
+{
+	const char *name = NULL;
+
+	if (pr->cu.cuGetErrorName &&
+	    pr->cu.cuGetErrorName(rc, &name) != CUENV_CUDA_SUCCESS)
+		name = NULL;
+	if (!name)
+		name = cu_error_name(rc);
+	if (name)
+		buf_printf(out, "%s (%d)", name, rc);
+	else
+		buf_printf(out, "CUDA driver error %d", rc);
+}
+
+static void driver_install_fix(struct probe *pr, struct smoke_layer *l)
+{
+	if (pr->p->driver_need)
+		smoke_fix(l,
+			  "install an NVIDIA driver >= %s (the minimum for "
+			  "CUDA %s), then check that nvidia-smi works",
+			  pr->p->driver_need, pr->p->cuda);
+	else
+		smoke_fix(l,
+			  "install an NVIDIA driver for CUDA %s, then check "
+			  "that nvidia-smi works",
+			  pr->p->cuda);
+}
+
+static void driver_symbols(struct probe *pr, struct buf *missing)
+{
+	void *h = pr->h_driver;
+	struct buf *mk = &pr->missing_kernel_fns;
+
+	SYM(h, pr->cu, cuInit, missing);
+	SYM(h, pr->cu, cuDriverGetVersion, missing);
+	SYM(h, pr->cu, cuGetErrorName, NULL);
+	SYM(h, pr->cu, cuDeviceGet, mk);
+	SYM(h, pr->cu, cuDeviceGetName, mk);
+	SYM(h, pr->cu, cuDevicePrimaryCtxRetain, mk);
+	SYM(h, pr->cu, cuCtxSetCurrent, mk);
+	SYM(h, pr->cu, cuCtxSynchronize, mk);
+	SYM(h, pr->cu, cuModuleLoadData, mk);
+	SYM(h, pr->cu, cuModuleGetFunction, mk);
+	SYM(h, pr->cu, cuModuleUnload, mk);
+	SYM(h, pr->cu, cuLaunchKernel, mk);
+	/* cuda.h maps these names to their _v2 symbols */
+	pr->cu.cuDevicePrimaryCtxRelease =
+	    (cuenv_cuDevicePrimaryCtxRelease_fn)dlsym(
+		h, "cuDevicePrimaryCtxRelease_v2");
+	if (!pr->cu.cuDevicePrimaryCtxRelease)
+		pr->cu.cuDevicePrimaryCtxRelease =
+		    (cuenv_cuDevicePrimaryCtxRelease_fn)sym(
+			h, "cuDevicePrimaryCtxRelease", mk);
+	pr->cu.cuMemAlloc = (cuenv_cuMemAlloc_fn)sym(h, "cuMemAlloc_v2", mk);
+	pr->cu.cuMemFree = (cuenv_cuMemFree_fn)sym(h, "cuMemFree_v2", mk);
+	pr->cu.cuMemcpyHtoD =
+	    (cuenv_cuMemcpyHtoD_fn)sym(h, "cuMemcpyHtoD_v2", mk);
+	pr->cu.cuMemcpyDtoH =
+	    (cuenv_cuMemcpyDtoH_fn)sym(h, "cuMemcpyDtoH_v2", mk);
+}
+
+/* cuInit's failures that say something precise about the set-up. */
+static void driver_init_failed(struct probe *pr, struct smoke_layer *l,
+			       cuenv_CUresult rc, const char *module)
+{
+	struct buf e = BUF_INIT;
+	char *dir = xstrdup(l->file ? l->file : "libcuda.so.1"), *slash;
+
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	cu_error(pr, rc, &e);
+	switch (rc) {
+	case CUENV_CUDA_ERROR_STUB_LIBRARY:
+		smoke_set(l, SMOKE_FAIL,
+			  "the loader picked NVIDIA's stub libcuda.so.1 (%s), "
+			  "which exists only to link against: %s",
+			  l->file ? l->file : "?", e.data);
+		smoke_fix(l,
+			  "take %s off LD_LIBRARY_PATH (the driver's own "
+			  "libcuda.so.1 must come first)",
+			  dir);
+		break;
+	case CUENV_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+		smoke_set(l, SMOKE_FAIL,
+			  "libcuda.so.1 (%s) and the kernel module (%s) come "
+			  "from different drivers: %s",
+			  l->file ? l->file : "?", module ? module : "unknown",
+			  e.data);
+		smoke_fix(l, "reboot after a driver update, or take a foreign "
+			     "libcuda.so.1 off LD_LIBRARY_PATH");
+		break;
+	case CUENV_CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+		smoke_set(l, SMOKE_FAIL,
+			  "libcuda.so.1 (%s) is NVIDIA's forward-compatibility "
+			  "package, which this GPU does not support: %s",
+			  l->file ? l->file : "?", e.data);
+		smoke_fix(l,
+			  "take %s off LD_LIBRARY_PATH and install an NVIDIA"
+			  " driver >= %s",
+			  dir,
+			  pr->p->driver_need ? pr->p->driver_need
+					     : "the toolkit's");
+		break;
+	default:
+		smoke_set(l, SMOKE_FAIL, "cuInit failed: %s", e.data);
+		smoke_fix(l, "check that nvidia-smi works; the kernel log "
+			     "(dmesg) shows the driver's own errors");
+		break;
+	}
+	free(dir);
+	buf_release(&e);
+}
+
+static void step_driver(struct probe *pr)
+{
+	const struct smoke_probe *p = pr->p;
+	struct smoke_layer *l = &pr->r->layer[SMOKE_DRIVER];
+	struct buf module = BUF_INIT, source = BUF_INIT, why = BUF_INIT,
+		   missing = BUF_INIT, cv = BUF_INIT;
+	const char *mod = NULL;
+	double t = now_ms();
+	cuenv_CUresult rc;
+	int v = 0;
+
+	stage(pr, "driver");
+	/* the kernel module first: loading libcuda may load it */
+	if (p->driver_module && *p->driver_module) {
+		mod = p->driver_module;
+		buf_adds(&source, "CUENV_DRIVER_VERSION");
+	} else if (smoke_module_version(p->module_root ? p->module_root : "",
+					&module, &source)) {
+		mod = module.data;
+	}
+	if (mod) {
+		smoke_setstr(&l->version, mod);
+		smoke_detail(l, "module", "%s", mod);
+		smoke_detail(l, "module_source", "%s", source.data);
+	}
+	if (p->driver_need)
+		smoke_detail(l, "required", "%s", p->driver_need);
+	if (p->driver_compat)
+		smoke_detail(l, "compat_min", "%s", p->driver_compat);
+
+	pr->h_driver = load(l, p->driver_lib, &why);
+	if (!pr->h_driver) {
+		if (mod) {
+			smoke_set(l, SMOKE_FAIL,
+				  "the NVIDIA kernel module %s is loaded, but "
+				  "its user-space library libcuda.so.1 cannot "
+				  "be: %s",
+				  mod, why.data);
+			smoke_fix(l,
+				  "install the user-space libraries of "
+				  "driver %s (the package that holds "
+				  "libcuda.so.1)",
+				  mod);
+		} else {
+			smoke_set(l, SMOKE_FAIL,
+				  "no NVIDIA driver: %s cannot be loaded (%s)",
+				  p->driver_lib, why.data);
+			driver_install_fix(pr, l);
+		}
+		goto out;
+	}
+	driver_symbols(pr, &missing);
+	if (missing.len) {
+		smoke_set(l, SMOKE_FAIL,
+			  "%s (%s) is not a CUDA driver: it lacks "
+			  "%s",
+			  p->driver_lib, l->file ? l->file : "?", missing.data);
+		driver_install_fix(pr, l);
+		goto out;
+	}
+	rc = pr->cu.cuInit(0);
+	if (rc != CUENV_CUDA_SUCCESS && rc != CUENV_CUDA_ERROR_NO_DEVICE) {
+		driver_init_failed(pr, l, rc, mod);
+		goto out;
+	}
+	if (rc == CUENV_CUDA_ERROR_NO_DEVICE)
+		smoke_detail(l, "devices", "0");
+	if (pr->cu.cuDriverGetVersion(&v) != CUENV_CUDA_SUCCESS)
+		v = 0;
+	if (v) {
+		smoke_cuda_version(v, &cv);
+		smoke_detail(l, "cuda", "%s", cv.data);
+		if (!l->version)
+			smoke_setstr(&l->version, cv.data);
+	}
+	smoke_judge_driver(l, p->cuda, mod, v, p->driver_need,
+			   p->driver_compat);
+	pr->driver_ok = l->status == SMOKE_PASS;
+out:
+	l->ms += now_ms() - t;
+	buf_release(&module);
+	buf_release(&source);
+	buf_release(&why);
+	buf_release(&missing);
+	buf_release(&cv);
+}
+
+/* ---- runtime ------------------------------------------------------------- */
+
+static const char *rt_error(struct probe *pr, int e, struct buf *out)
+{
+	const char *name =
+	    pr->rt.cudaGetErrorName ? pr->rt.cudaGetErrorName(e) : NULL;
+
+	buf_reset(out);
+	if (name)
+		buf_printf(out, "%s (%d)", name, e);
+	else
+		buf_printf(out, "CUDA runtime error %d", e);
+	return out->data;
+}
+
+/* The message for a library the loader could not load at all. */
+static void load_failed(struct probe *pr, struct smoke_layer *l,
+			const char *soname, const char *why,
+			const char *fix_install)
+{
+	char *provided = NULL;
+
+	smoke_file_is_own(NULL, soname, &pr->p->own, &provided);
+	if (provided) {
+		smoke_set(
+		    l, SMOKE_FAIL,
+		    "could not load dynamic library '%s': the selection's "
+		    "%s is there but does not load: %s",
+		    soname, provided, why);
+		smoke_fix(l,
+			  "%s (a library it needs is missing, or the file "
+			  "is damaged)",
+			  fix_install);
+	} else {
+		smoke_set(l, SMOKE_FAIL,
+			  "could not load dynamic library '%s': the selection "
+			  "(cuda %s) does not provide it (%s)",
+			  soname, pr->p->cuda, why);
+		smoke_fix(l, "%s", fix_install);
+	}
+	free(provided);
+}
+
+static void runtime_symbols(struct probe *pr, struct buf *missing)
+{
+	void *h = pr->h_runtime;
+
+	SYM(h, pr->rt, cudaRuntimeGetVersion, missing);
+	SYM(h, pr->rt, cudaGetDeviceCount, missing);
+	SYM(h, pr->rt, cudaDeviceGetAttribute, missing);
+	SYM(h, pr->rt, cudaSetDevice, missing);
+	SYM(h, pr->rt, cudaFree, missing);
+	SYM(h, pr->rt, cudaMalloc, missing);
+	SYM(h, pr->rt, cudaMemcpy, missing);
+	SYM(h, pr->rt, cudaDeviceSynchronize, missing);
+	SYM(h, pr->rt, cudaGetErrorName, NULL);
+}
+
+/* The device checks; returns with l set. */
+static void runtime_devices(struct probe *pr, struct smoke_layer *l,
+			    const char *version)
+{
+	const struct smoke_probe *p = pr->p;
+	struct buf e = BUF_INIT, vis = BUF_INIT;
+	int n = 0, e1, major = 0, minor = 0;
+	char name[256] = "";
+
+	if (p->visible_devices)
+		buf_printf(&vis, " (CUDA_VISIBLE_DEVICES is '%s')",
+			   p->visible_devices);
+	e1 = pr->rt.cudaGetDeviceCount(&n);
+	if (e1 == CUENV_CUDART_ERROR_INSUFFICIENT_DRIVER) {
+		smoke_set(l, SMOKE_FAIL,
+			  "the driver is too old for this CUDA runtime (%s): "
+			  "%s",
+			  version, rt_error(pr, e1, &e));
+		smoke_fix(l, "install an NVIDIA driver >= %s",
+			  p->driver_need ? p->driver_need
+					 : "the one this CUDA needs");
+		goto out;
+	}
+	if (e1 == CUENV_CUDART_ERROR_NO_DEVICE ||
+	    (e1 == CUENV_CUDART_SUCCESS && n <= 0)) {
+		smoke_detail(l, "devices", "0");
+		smoke_set(l, SMOKE_FAIL,
+			  "no CUDA device: cudaGetDeviceCount "
+			  "says %s%s",
+			  e1 ? rt_error(pr, e1, &e) : "0 devices", vis.data);
+		smoke_fix(l,
+			  "check that nvidia-smi lists a GPU%s; in a "
+			  "container, start it with the GPUs passed in "
+			  "(docker run --gpus all)",
+			  p->visible_devices ? " and CUDA_VISIBLE_DEVICES"
+					     : "");
+		goto out;
+	}
+	if (e1) {
+		smoke_set(l, SMOKE_FAIL, "cudaGetDeviceCount failed: %s",
+			  rt_error(pr, e1, &e));
+		smoke_fix(l, "check that nvidia-smi works; the kernel log "
+			     "(dmesg) shows the driver's own errors");
+		goto out;
+	}
+	smoke_detail(l, "devices", "%d", n);
+	if (p->device < 0 || p->device >= n) {
+		smoke_set(l, SMOKE_FAIL,
+			  "there is no device %d: %d device%s "
+			  "visible%s",
+			  p->device, n, n == 1 ? " is" : "s are", vis.data);
+		if (n == 1)
+			smoke_fix(l, "cuenv check --device 0 (the only one)");
+		else
+			smoke_fix(l,
+				  "cuenv check --device N, with N from 0 to %d",
+				  n - 1);
+		goto out;
+	}
+	pr->rt.cudaDeviceGetAttribute(&major, CUENV_CUDART_ATTR_CC_MAJOR,
+				      p->device);
+	pr->rt.cudaDeviceGetAttribute(&minor, CUENV_CUDART_ATTR_CC_MINOR,
+				      p->device);
+	if (pr->cu.cuDeviceGet && pr->cu.cuDeviceGetName &&
+	    !pr->cu.cuDeviceGet(&pr->dev, p->device) &&
+	    pr->cu.cuDeviceGetName(name, (int)sizeof(name) - 1, pr->dev))
+		name[0] = '\0';
+	name[sizeof(name) - 1] = '\0';
+	smoke_detail(l, "device", "%d", p->device);
+	if (name[0])
+		smoke_detail(l, "name", "%s", name);
+	smoke_detail(l, "compute", "%d.%d", major, minor);
+	e1 = pr->rt.cudaSetDevice(p->device);
+	if (!e1)
+		e1 = pr->rt.cudaFree(NULL); /* creates the primary context */
+	if (e1) {
+		smoke_set(l, SMOKE_FAIL,
+			  "cannot create a context on device %d: %s", p->device,
+			  rt_error(pr, e1, &e));
+		smoke_fix(l, "check nvidia-smi: the GPU may be in exclusive-"
+			     "process mode and busy, or out of memory");
+		goto out;
+	}
+	smoke_set(l, SMOKE_PASS,
+		  "CUDA runtime %s; device %d: %s, compute capability %d.%d "
+		  "(%d device%s)",
+		  version, p->device, name[0] ? name : "unnamed", major, minor,
+		  n, n == 1 ? "" : "s");
+	pr->device_ok = 1;
+out:
+	buf_release(&e);
+	buf_release(&vis);
+}
+
+static void step_runtime(struct probe *pr)
+{
+	const struct smoke_probe *p = pr->p;
+	struct smoke_layer *l = &pr->r->layer[SMOKE_RUNTIME];
+	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
+		   mm = BUF_INIT, fix = BUF_INIT;
+	double t = now_ms();
+	int v = 0;
+
+	stage(pr, "runtime");
+	selection_mm(p->cuda, &mm);
+	buf_printf(&fix, "install the toolkit again: cuenv install %s",
+		   p->cuda);
+	pr->h_runtime = load(l, p->runtime_lib, &why);
+	if (!pr->h_runtime) {
+		load_failed(pr, l, p->runtime_lib, why.data, fix.data);
+		goto out;
+	}
+	runtime_symbols(pr, &missing);
+	if (missing.len) {
+		smoke_set(l, SMOKE_FAIL,
+			  "%s (%s) is not a CUDA runtime: it "
+			  "lacks %s",
+			  p->runtime_lib, l->file ? l->file : "?",
+			  missing.data);
+		smoke_fix(l, "%s", fix.data);
+		goto out;
+	}
+	if (pr->rt.cudaRuntimeGetVersion(&v) || v <= 0) {
+		smoke_set(l, SMOKE_FAIL,
+			  "cudaRuntimeGetVersion gave no version");
+		smoke_fix(l, "%s", fix.data);
+		goto out;
+	}
+	pr->runtime_version = v;
+	smoke_cuda_version(v, &ver);
+	smoke_setstr(&l->version, ver.data);
+	if ((unsigned long)(v / 1000) != selection_major(p->cuda)) {
+		smoke_set(l, SMOKE_FAIL,
+			  "%s is CUDA %s, not the selected CUDA %s", l->file,
+			  ver.data, p->cuda);
+		smoke_fix(l, "%s", fix.data);
+	} else if (strcmp(ver.data, mm.data)) {
+		smoke_warn(l, "%s says CUDA %s, the selection is %s",
+			   l->file ? l->file : p->runtime_lib, ver.data,
+			   p->cuda);
+	}
+	if (l->status == SMOKE_FAIL)
+		goto origin;
+	if (!pr->driver_ok) {
+		smoke_set(l, SMOKE_SKIP,
+			  "CUDA runtime %s loaded; its device checks need the "
+			  "driver layer, which failed",
+			  ver.data);
+		goto origin;
+	}
+	runtime_devices(pr, l, ver.data);
+origin:
+	judge_origin(pr, l, fix.data);
+out:
+	l->ms += now_ms() - t;
+	buf_release(&why);
+	buf_release(&missing);
+	buf_release(&ver);
+	buf_release(&mm);
+	buf_release(&fix);
+}
+
+/* ---- CUPTI, first half: before the kernel -------------------------------- */
+
+/*
+ * CUPTI hands activity buffers to callbacks that take no user pointer, so
+ * what they find goes here: the one piece of mutable static state in
+ * core, written only by the callbacks of this process's single probe run.
+ */
+static struct {
+	pthread_mutex_t lock;
+	cuenv_cuptiActivityGetNextRecord_fn next;
+	int layout_known;
+	unsigned records;    /* every record seen */
+	unsigned kernels;    /* kernel records */
+	unsigned ours;	     /* ... of cuenv_vadd */
+	uint64_t start, end; /* of the first of ours */
+} trace = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, 0, 0};
+
+#define TRACE_BUFFER (1u << 20)
+
+static void trace_request(uint8_t **buffer, size_t *size, size_t *max)
+{
+	*buffer = aligned_alloc(8, TRACE_BUFFER);
+	*size = *buffer ? TRACE_BUFFER : 0;
+	*max = 0; /* as many records as fit */
+}
+
+static void trace_complete(cuenv_CUcontext ctx, uint32_t stream,
+			   uint8_t *buffer, size_t size, size_t valid)
+{
+	void *rec = NULL;
+
+	(void)ctx;
+	(void)stream;
+	(void)size;
+	pthread_mutex_lock(&trace.lock);
+	while (trace.next && valid &&
+	       trace.next(buffer, valid, &rec) == CUENV_CUPTI_SUCCESS) {
+		const unsigned char *b = rec;
+		uint32_t kind;
+		uint64_t start, end;
+		const char *name;
+
+		trace.records++;
+		memcpy(&kind, b, sizeof(kind));
+		if (kind != CUENV_CUPTI_KIND_CONCURRENT_KERNEL &&
+		    kind != CUENV_CUPTI_KIND_KERNEL)
+			continue;
+		trace.kernels++;
+		if (!trace.layout_known)
+			continue;
+		memcpy(&start, b + CUENV_CUPTI_KERNEL_START, sizeof(start));
+		memcpy(&end, b + CUENV_CUPTI_KERNEL_END, sizeof(end));
+		memcpy(&name, b + CUENV_CUPTI_KERNEL_NAME, sizeof(name));
+		if (!name || !strstr(name, VADD_NAME))
+			continue;
+		if (!trace.ours++) {
+			trace.start = start;
+			trace.end = end;
+		}
+	}
+	pthread_mutex_unlock(&trace.lock);
+	free(buffer);
+}
+
+static const char *pti_error(struct probe *pr, int e, struct buf *out)
+{
+	const char *s = NULL;
+
+	buf_reset(out);
+	if (pr->pti.cuptiGetResultString)
+		pr->pti.cuptiGetResultString(e, &s);
+	if (s)
+		buf_printf(out, "%s (%d)", s, e);
+	else
+		buf_printf(out, "CUPTI error %d", e);
+	return out->data;
+}
+
+/* "CUPTI API 22" (to CUDA 12) or "CUPTI 13.0.1" (from CUDA 13), for text. */
+static void cupti_name(const char *version, struct buf *out)
+{
+	buf_reset(out);
+	if (!version)
+		buf_adds(out, "CUPTI");
+	else if (strchr(version, '.'))
+		buf_printf(out, "CUPTI %s", version);
+	else
+		buf_printf(out, "CUPTI API %s", version);
+}
+
+/* The release whose CUPTI p->cupti_lib is: "11.2" for libcupti.so.11.2. */
+static void cupti_release(const struct smoke_probe *p, struct buf *out)
+{
+	const char *v = strstr(p->cupti_lib, ".so.");
+	struct buf mm = BUF_INIT;
+
+	selection_mm(p->cupti ? p->cupti : p->cuda, &mm);
+	/* libcupti.so.11.2 names its release; libcupti.so.12 only a major,
+	 * which the selection's release completes when it is the same */
+	if (v && (strchr(v + 4, '.') ||
+		  strtoul(v + 4, NULL, 10) != selection_major(mm.data)))
+		buf_adds(out, v + 4);
+	else
+		buf_adds(out, mm.data);
+	buf_release(&mm);
+}
+
+static void step_cupti_begin(struct probe *pr)
+{
+	const struct smoke_probe *p = pr->p;
+	struct smoke_layer *l = &pr->r->layer[SMOKE_CUPTI];
+	struct buf why = BUF_INIT, missing = BUF_INIT, fix = BUF_INIT,
+		   rel = BUF_INIT, mm = BUF_INIT, e = BUF_INIT, ver = BUF_INIT;
+	double t = now_ms();
+	uint32_t api = 0;
+	int rc;
+
+	stage(pr, "cupti");
+	cupti_release(p, &rel);
+	selection_mm(p->cuda, &mm);
+	buf_printf(&fix,
+		   "cuenv install %s --cupti %s, then select it: cuenv "
+		   "local %s --cupti %s",
+		   mm.data, rel.data, mm.data, rel.data);
+	pr->h_cupti = load(l, p->cupti_lib, &why);
+	if (!pr->h_cupti) {
+		load_failed(pr, l, p->cupti_lib, why.data, fix.data);
+		goto out;
+	}
+	SYM(pr->h_cupti, pr->pti, cuptiGetVersion, &missing);
+	SYM(pr->h_cupti, pr->pti, cuptiGetResultString, NULL);
+	SYM(pr->h_cupti, pr->pti, cuptiGetTimestamp, &missing);
+	SYM(pr->h_cupti, pr->pti, cuptiActivityRegisterCallbacks, &missing);
+	SYM(pr->h_cupti, pr->pti, cuptiActivityEnable, &missing);
+	SYM(pr->h_cupti, pr->pti, cuptiActivityDisable, &missing);
+	SYM(pr->h_cupti, pr->pti, cuptiActivityFlushAll, &missing);
+	SYM(pr->h_cupti, pr->pti, cuptiActivityGetNextRecord, &missing);
+	if (missing.len) {
+		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", p->cupti_lib,
+			  l->file ? l->file : "?", missing.data);
+		smoke_fix(l, "%s", fix.data);
+		goto out;
+	}
+	rc = pr->pti.cuptiGetVersion(&api);
+	if (rc) {
+		smoke_set(l, SMOKE_FAIL, "cuptiGetVersion failed: %s",
+			  pti_error(pr, rc, &e));
+		smoke_fix(l, "%s", fix.data);
+		goto out;
+	}
+	smoke_cupti_version(api, &ver);
+	smoke_setstr(&l->version, ver.data);
+	smoke_detail(l, "api", "%u", api);
+	pr->cupti_layout_known = api >= CUENV_CUPTI_KERNEL_MIN_API;
+	if (!pr->driver_ok || pr->missing_kernel_fns.len)
+		goto out; /* no kernel will run to be traced */
+	trace.next = pr->pti.cuptiActivityGetNextRecord;
+	trace.layout_known = pr->cupti_layout_known;
+	rc = pr->pti.cuptiActivityRegisterCallbacks(trace_request,
+						    trace_complete);
+	if (!rc)
+		rc = pr->pti.cuptiActivityEnable(
+		    CUENV_CUPTI_KIND_CONCURRENT_KERNEL);
+	if (rc) {
+		struct buf nm = BUF_INIT;
+
+		cupti_name(ver.data, &nm);
+		smoke_set(l, SMOKE_FAIL, "%s cannot trace kernels: %s", nm.data,
+			  pti_error(pr, rc, &e));
+		buf_release(&nm);
+		smoke_fix(l,
+			  "use the CUPTI of the selected release (%s), not "
+			  "one from another CUDA: %s",
+			  mm.data, fix.data);
+		goto out;
+	}
+	pr->tracing = 1;
+out:
+	l->ms += now_ms() - t;
+	buf_release(&why);
+	buf_release(&missing);
+	buf_release(&fix);
+	buf_release(&rel);
+	buf_release(&mm);
+	buf_release(&e);
+	buf_release(&ver);
+}
+
+/* ---- kernel -------------------------------------------------------------- */
+
+static void step_kernel(struct probe *pr)
+{
+	const struct smoke_probe *p = pr->p;
+	struct smoke_layer *l = &pr->r->layer[SMOKE_KERNEL];
+	struct driver_fns *cu = &pr->cu;
+	struct buf e = BUF_INIT;
+	double t = now_ms();
+	cuenv_CUcontext ctx = NULL;
+	cuenv_CUmodule mod = NULL;
+	cuenv_CUfunction fn = NULL;
+	cuenv_CUdeviceptr da = 0, db = 0, dc = 0;
+	float *a = NULL, *b = NULL, *c = NULL;
+	size_t bytes = VADD_N * sizeof(float);
+	unsigned n = VADD_N, wrong = 0, first_wrong = 0;
+	void *params[4];
+	cuenv_CUresult rc;
+	const char *what = "";
+
+	stage(pr, "kernel");
+	if (!pr->driver_ok || !pr->device_ok) {
+		smoke_set(
+		    l, SMOKE_SKIP, "not run: the %s layer %s",
+		    pr->driver_ok ? "runtime" : "driver",
+		    pr->r->layer[pr->driver_ok ? SMOKE_RUNTIME : SMOKE_DRIVER]
+				.status == SMOKE_FAIL
+			? "failed"
+			: "was skipped");
+		goto out;
+	}
+	if (pr->missing_kernel_fns.len) {
+		smoke_set(l, SMOKE_FAIL, "libcuda.so.1 lacks %s",
+			  pr->missing_kernel_fns.data);
+		smoke_fix(l, "install an NVIDIA driver >= %s",
+			  p->driver_need ? p->driver_need : "this CUDA's");
+		goto out;
+	}
+	smoke_setstr(&l->version, "PTX 6.0");
+	smoke_detail(l, "kernel", "%s", VADD_NAME);
+	smoke_detail(l, "elements", "%u", n);
+	smoke_detail(l, "source", "PTX, compiled by the driver");
+	what = "cuDeviceGet";
+	rc = cu->cuDeviceGet(&pr->dev, p->device);
+	if (!rc) {
+		what = "cuDevicePrimaryCtxRetain";
+		rc = cu->cuDevicePrimaryCtxRetain(&ctx, pr->dev);
+		pr->ctx_retained = !rc;
+	}
+	if (!rc) {
+		what = "cuCtxSetCurrent";
+		rc = cu->cuCtxSetCurrent(ctx);
+	}
+	if (rc)
+		goto failed;
+	rc = cu->cuModuleLoadData(&mod, smoke_vadd_ptx);
+	if (rc) {
+		cu_error(pr, rc, &e);
+		smoke_set(l, SMOKE_FAIL,
+			  "the driver cannot compile the test kernel's PTX "
+			  "(ISA 6.0) for device %d: %s",
+			  p->device, e.data);
+		smoke_fix(l, "install an NVIDIA driver >= %s",
+			  p->driver_need ? p->driver_need : "this CUDA's");
+		goto out;
+	}
+	what = "cuModuleGetFunction";
+	rc = cu->cuModuleGetFunction(&fn, mod, VADD_NAME);
+	a = xmalloc(bytes);
+	b = xmalloc(bytes);
+	c = xmalloc(bytes);
+	for (unsigned i = 0; i < n; i++) {
+		a[i] = (float)i;
+		b[i] = (float)(n - i) * 0.5f;
+		c[i] = -1.0f;
+	}
+	if (!rc) {
+		what = "cuMemAlloc";
+		rc = cu->cuMemAlloc(&da, bytes);
+	}
+	if (!rc)
+		rc = cu->cuMemAlloc(&db, bytes);
+	if (!rc)
+		rc = cu->cuMemAlloc(&dc, bytes);
+	if (!rc) {
+		what = "cuMemcpyHtoD";
+		rc = cu->cuMemcpyHtoD(da, a, bytes);
+	}
+	if (!rc)
+		rc = cu->cuMemcpyHtoD(db, b, bytes);
+	if (!rc)
+		rc = cu->cuMemcpyHtoD(dc, c, bytes);
+	if (rc)
+		goto failed;
+	params[0] = &da;
+	params[1] = &db;
+	params[2] = &dc;
+	params[3] = &n;
+	if (pr->tracing)
+		pr->pti.cuptiGetTimestamp(&pr->t0);
+	what = "cuLaunchKernel";
+	rc = cu->cuLaunchKernel(fn, (n + VADD_BLOCK - 1) / VADD_BLOCK, 1, 1,
+				VADD_BLOCK, 1, 1, 0, NULL, params, NULL);
+	if (!rc) {
+		what = "cuCtxSynchronize";
+		rc = cu->cuCtxSynchronize();
+	}
+	if (pr->tracing)
+		pr->pti.cuptiGetTimestamp(&pr->t1);
+	if (rc)
+		goto failed;
+	pr->launched = 1;
+	what = "cuMemcpyDtoH";
+	rc = cu->cuMemcpyDtoH(c, dc, bytes);
+	if (rc)
+		goto failed;
+	for (unsigned i = 0; i < n; i++) {
+		if (c[i] == a[i] + b[i])
+			continue;
+		if (!wrong++)
+			first_wrong = i;
+	}
+	if (wrong) {
+		smoke_set(l, SMOKE_FAIL,
+			  "the kernel ran but its result is wrong: c[%u] = %g, "
+			  "expected %g (%u of %u elements wrong)",
+			  first_wrong, (double)c[first_wrong],
+			  (double)(a[first_wrong] + b[first_wrong]), wrong, n);
+		smoke_fix(l, "the GPU computes wrong results: look for Xid "
+			     "errors in dmesg and ECC errors in nvidia-smi -q, "
+			     "then reset the GPU (nvidia-smi -r) or reboot");
+		goto out;
+	}
+	smoke_set(l, SMOKE_PASS,
+		  "vector add of %u floats: PTX compiled by the driver, run on "
+		  "device %d, result checked on the host",
+		  n, p->device);
+	goto out;
+failed:
+	cu_error(pr, rc, &e);
+	smoke_set(l, SMOKE_FAIL, "%s failed: %s", what, e.data);
+	smoke_fix(l, "check that nvidia-smi works; the kernel log (dmesg) "
+		     "shows the driver's own errors (Xid)");
+out:
+	if (dc)
+		cu->cuMemFree(dc);
+	if (db)
+		cu->cuMemFree(db);
+	if (da)
+		cu->cuMemFree(da);
+	if (mod)
+		cu->cuModuleUnload(mod);
+	free(a);
+	free(b);
+	free(c);
+	buf_release(&e);
+	l->ms += now_ms() - t;
+}
+
+/* ---- cuDNN --------------------------------------------------------------- */
+
+static void cudnn_symbols(struct probe *pr, struct buf *missing)
+{
+	void *h = pr->h_cudnn;
+	struct cudnn_fns *f = &pr->dnn;
+
+	SYM(h, *f, cudnnGetVersion, missing);
+	SYM(h, *f, cudnnGetCudartVersion, missing);
+	SYM(h, *f, cudnnGetErrorString, NULL);
+	SYM(h, *f, cudnnCreate, missing);
+	SYM(h, *f, cudnnDestroy, missing);
+	f->cudnnCreateTensorDescriptor = (cuenv_cudnnCreateDesc_fn)sym(
+	    h, "cudnnCreateTensorDescriptor", missing);
+	f->cudnnCreateFilterDescriptor = (cuenv_cudnnCreateDesc_fn)sym(
+	    h, "cudnnCreateFilterDescriptor", missing);
+	f->cudnnCreateConvolutionDescriptor = (cuenv_cudnnCreateDesc_fn)sym(
+	    h, "cudnnCreateConvolutionDescriptor", missing);
+	f->cudnnDestroyTensorDescriptor = (cuenv_cudnnDestroyDesc_fn)sym(
+	    h, "cudnnDestroyTensorDescriptor", missing);
+	f->cudnnDestroyFilterDescriptor = (cuenv_cudnnDestroyDesc_fn)sym(
+	    h, "cudnnDestroyFilterDescriptor", missing);
+	f->cudnnDestroyConvolutionDescriptor = (cuenv_cudnnDestroyDesc_fn)sym(
+	    h, "cudnnDestroyConvolutionDescriptor", missing);
+	SYM(h, *f, cudnnSetTensor4dDescriptor, missing);
+	SYM(h, *f, cudnnSetFilter4dDescriptor, missing);
+	SYM(h, *f, cudnnSetConvolution2dDescriptor, missing);
+	SYM(h, *f, cudnnGetConvolution2dForwardOutputDim, missing);
+	SYM(h, *f, cudnnGetConvolutionForwardWorkspaceSize, missing);
+	SYM(h, *f, cudnnConvolutionForward, missing);
+}
+
+static const char *dnn_error(struct probe *pr, int st, struct buf *out)
+{
+	const char *s = pr->dnn.cudnnGetErrorString
+			    ? pr->dnn.cudnnGetErrorString(st)
+			    : NULL;
+
+	buf_reset(out);
+	if (s)
+		buf_printf(out, "%s (%d)", s, st);
+	else
+		buf_printf(out, "cuDNN status %d", st);
+	return out->data;
+}
+
+/*
+ * 1x1x5x5 input, 1x1x3x3 filter, no padding, stride 1, cross-correlation
+ * (what frameworks call convolution): a 1x1x3x3 output. Small integers,
+ * so that the result is exact even where cuDNN computes in TF32.
+ */
+#define CONV_IN 5
+#define CONV_K 3
+#define CONV_OUT (CONV_IN - CONV_K + 1)
+
+static void conv_reference(const float *x, const float *w, float *y)
+{
+	for (int i = 0; i < CONV_OUT; i++)
+		for (int j = 0; j < CONV_OUT; j++) {
+			float s = 0;
+
+			for (int u = 0; u < CONV_K; u++)
+				for (int v = 0; v < CONV_K; v++)
+					s += x[(i + u) * CONV_IN + j + v] *
+					     w[u * CONV_K + v];
+			y[i * CONV_OUT + j] = s;
+		}
+}
+
+/* The convolution on the GPU; returns with l set. */
+static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
+		       const char *built)
+{
+	struct cudnn_fns *f = &pr->dnn;
+	struct runtime_fns *rt = &pr->rt;
+	struct buf e = BUF_INIT;
+	cuenv_cudnnHandle h = NULL;
+	void *xd = NULL, *yd = NULL, *wd = NULL, *cd = NULL;
+	void *dx = NULL, *dw = NULL, *dy = NULL, *ws = NULL;
+	float x[CONV_IN * CONV_IN], w[CONV_K * CONV_K];
+	float y[CONV_OUT * CONV_OUT], ref[CONV_OUT * CONV_OUT];
+	float alpha = 1.0f, beta = 0.0f;
+	int st, on, oc, oh, ow, rt_e = 0;
+	size_t ws_bytes = 0;
+	const char *what = "cudnnCreate";
+
+	for (int i = 0; i < CONV_IN * CONV_IN; i++)
+		x[i] = (float)(i * 7 % 11) - 5.0f;
+	for (int i = 0; i < CONV_K * CONV_K; i++)
+		w[i] = (float)(i % 4) - 1.5f;
+	for (int i = 0; i < CONV_OUT * CONV_OUT; i++)
+		y[i] = -999.0f;
+	conv_reference(x, w, ref);
+
+	st = f->cudnnCreate(&h);
+	if (!st) {
+		what = "cudnnCreate*Descriptor";
+		st = f->cudnnCreateTensorDescriptor(&xd);
+	}
+	if (!st)
+		st = f->cudnnCreateTensorDescriptor(&yd);
+	if (!st)
+		st = f->cudnnCreateFilterDescriptor(&wd);
+	if (!st)
+		st = f->cudnnCreateConvolutionDescriptor(&cd);
+	if (!st) {
+		what = "cudnnSet*Descriptor";
+		st = f->cudnnSetTensor4dDescriptor(xd, CUENV_CUDNN_TENSOR_NCHW,
+						   CUENV_CUDNN_DATA_FLOAT, 1, 1,
+						   CONV_IN, CONV_IN);
+	}
+	if (!st)
+		st = f->cudnnSetFilter4dDescriptor(wd, CUENV_CUDNN_DATA_FLOAT,
+						   CUENV_CUDNN_TENSOR_NCHW, 1,
+						   1, CONV_K, CONV_K);
+	if (!st)
+		st = f->cudnnSetConvolution2dDescriptor(
+		    cd, 0, 0, 1, 1, 1, 1, CUENV_CUDNN_CROSS_CORRELATION,
+		    CUENV_CUDNN_DATA_FLOAT);
+	if (!st) {
+		what = "cudnnGetConvolution2dForwardOutputDim";
+		st = f->cudnnGetConvolution2dForwardOutputDim(cd, xd, wd, &on,
+							      &oc, &oh, &ow);
+	}
+	if (!st && (on != 1 || oc != 1 || oh != CONV_OUT || ow != CONV_OUT)) {
+		smoke_set(l, SMOKE_FAIL,
+			  "cuDNN %s computes a %dx%dx%dx%d output for a "
+			  "1x1x%dx%d input and a 1x1x%dx%d filter, not "
+			  "1x1x%dx%d",
+			  ver, on, oc, oh, ow, CONV_IN, CONV_IN, CONV_K, CONV_K,
+			  CONV_OUT, CONV_OUT);
+		goto out;
+	}
+	if (!st)
+		st = f->cudnnSetTensor4dDescriptor(yd, CUENV_CUDNN_TENSOR_NCHW,
+						   CUENV_CUDNN_DATA_FLOAT, 1, 1,
+						   CONV_OUT, CONV_OUT);
+	if (!st) {
+		what = "cudnnGetConvolutionForwardWorkspaceSize";
+		st = f->cudnnGetConvolutionForwardWorkspaceSize(
+		    h, xd, wd, cd, yd, CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM,
+		    &ws_bytes);
+	}
+	if (st)
+		goto failed;
+	rt_e = rt->cudaMalloc(&dx, sizeof(x));
+	if (!rt_e)
+		rt_e = rt->cudaMalloc(&dw, sizeof(w));
+	if (!rt_e)
+		rt_e = rt->cudaMalloc(&dy, sizeof(y));
+	if (!rt_e && ws_bytes)
+		rt_e = rt->cudaMalloc(&ws, ws_bytes);
+	if (!rt_e)
+		rt_e =
+		    rt->cudaMemcpy(dx, x, sizeof(x), CUENV_CUDART_MEMCPY_H2D);
+	if (!rt_e)
+		rt_e =
+		    rt->cudaMemcpy(dw, w, sizeof(w), CUENV_CUDART_MEMCPY_H2D);
+	if (!rt_e)
+		rt_e =
+		    rt->cudaMemcpy(dy, y, sizeof(y), CUENV_CUDART_MEMCPY_H2D);
+	if (rt_e)
+		goto rt_failed;
+	what = "cudnnConvolutionForward";
+	st = f->cudnnConvolutionForward(h, &alpha, xd, dx, wd, dw, cd,
+					CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, ws,
+					ws_bytes, &beta, yd, dy);
+	if (st)
+		goto failed;
+	rt_e = rt->cudaDeviceSynchronize();
+	if (!rt_e)
+		rt_e =
+		    rt->cudaMemcpy(y, dy, sizeof(y), CUENV_CUDART_MEMCPY_D2H);
+	if (rt_e)
+		goto rt_failed;
+	for (int i = 0; i < CONV_OUT * CONV_OUT; i++) {
+		float d = y[i] - ref[i];
+
+		if (d < -1e-3f || d > 1e-3f) {
+			smoke_set(
+			    l, SMOKE_FAIL,
+			    "cuDNN %s's convolution is wrong: y[%d] = %g, "
+			    "the CPU reference says %g",
+			    ver, i, (double)y[i], (double)ref[i]);
+			smoke_fix(l,
+				  "install it again (cuenv uninstall cudnn %s, "
+				  "then cuenv install %s --cudnn %s); if it "
+				  "stays wrong, the GPU computes wrong results "
+				  "(Xid errors in dmesg, ECC in nvidia-smi -q)",
+				  ver, pr->p->cuda, ver);
+			goto out;
+		}
+	}
+	smoke_detail(l, "convolution", "1x1x%dx%d * 1x1x%dx%d -> 1x1x%dx%d",
+		     CONV_IN, CONV_IN, CONV_K, CONV_K, CONV_OUT, CONV_OUT);
+	smoke_set(l, SMOKE_PASS,
+		  "cuDNN %s (built for CUDA %s): a 1x1x%dx%d by 1x1x%dx%d "
+		  "convolution matches the CPU reference",
+		  ver, built, CONV_IN, CONV_IN, CONV_K, CONV_K);
+	goto out;
+rt_failed:
+	smoke_set(l, SMOKE_FAIL, "the CUDA runtime failed under cuDNN: %s",
+		  rt_error(pr, rt_e, &e));
+	goto out;
+failed:
+	smoke_set(l, SMOKE_FAIL, "%s failed: %s", what, dnn_error(pr, st, &e));
+	smoke_fix(l,
+		  "use the cuDNN built for this CUDA: cuenv install %s "
+		  "--cudnn %s",
+		  pr->p->cuda, ver);
+out:
+	if (dx)
+		rt->cudaFree(dx);
+	if (dw)
+		rt->cudaFree(dw);
+	if (dy)
+		rt->cudaFree(dy);
+	if (ws)
+		rt->cudaFree(ws);
+	if (cd)
+		f->cudnnDestroyConvolutionDescriptor(cd);
+	if (wd)
+		f->cudnnDestroyFilterDescriptor(wd);
+	if (yd)
+		f->cudnnDestroyTensorDescriptor(yd);
+	if (xd)
+		f->cudnnDestroyTensorDescriptor(xd);
+	if (h)
+		f->cudnnDestroy(h);
+	buf_release(&e);
+}
+
+static void step_cudnn(struct probe *pr)
+{
+	const struct smoke_probe *p = pr->p;
+	struct smoke_layer *l = &pr->r->layer[SMOKE_CUDNN];
+	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
+		   built = BUF_INIT, fix = BUF_INIT, mm = BUF_INIT;
+	double t = now_ms();
+	size_t v, cv;
+	unsigned long want_major;
+
+	stage(pr, "cudnn");
+	if (!p->cudnn_lib) {
+		l->asked = false;
+		smoke_set(l, SMOKE_SKIP, "no cuDNN selected");
+		goto out;
+	}
+	selection_mm(p->cuda, &mm);
+	if (p->cudnn)
+		buf_printf(&fix,
+			   "install it again: cuenv install %s --cudnn %s",
+			   mm.data, p->cudnn);
+	else
+		buf_printf(&fix, "select a cuDNN: cuenv install %s --cudnn 9",
+			   mm.data);
+	pr->h_cudnn = load(l, p->cudnn_lib, &why);
+	if (!pr->h_cudnn) {
+		load_failed(pr, l, p->cudnn_lib, why.data, fix.data);
+		goto out;
+	}
+	cudnn_symbols(pr, &missing);
+	if (!pr->dnn.cudnnGetVersion || !pr->dnn.cudnnGetCudartVersion) {
+		smoke_set(l, SMOKE_FAIL, "%s (%s) is not cuDNN: it lacks %s",
+			  p->cudnn_lib, l->file ? l->file : "?", missing.data);
+		smoke_fix(l, "%s", fix.data);
+		goto out;
+	}
+	v = pr->dnn.cudnnGetVersion();
+	cv = pr->dnn.cudnnGetCudartVersion();
+	smoke_cudnn_version(v, &ver);
+	smoke_cuda_version((int)cv, &built);
+	smoke_setstr(&l->version, ver.data);
+	smoke_detail(l, "cuda", "%s", built.data);
+	if (p->cudnn && strncmp(p->cudnn, ver.data, ver.len))
+		smoke_warn(l, "%s says cuDNN %s, the selection is %s",
+			   l->file ? l->file : p->cudnn_lib, ver.data,
+			   p->cudnn);
+	want_major = pr->runtime_version
+			 ? (unsigned long)pr->runtime_version / 1000
+			 : selection_major(p->cuda);
+	if (cv / 1000 != want_major) {
+		struct buf rt = BUF_INIT;
+
+		if (pr->runtime_version)
+			smoke_cuda_version(pr->runtime_version, &rt);
+		else
+			buf_printf(&rt, "%lu (the selection's)", want_major);
+		smoke_set(
+		    l, SMOKE_FAIL,
+		    "cuDNN %s was built for CUDA %zu (cudnnGetCudartVersion"
+		    " %zu), but the CUDA runtime is %s",
+		    ver.data, cv / 1000, cv, rt.data);
+		buf_release(&rt);
+		smoke_fix(
+		    l,
+		    "use a cuDNN %zu built for CUDA %lu: cuenv install %s "
+		    "--cudnn %zu",
+		    v >= 90000 ? v / 10000 : v / 1000, want_major, mm.data,
+		    v >= 90000 ? v / 10000 : v / 1000);
+		goto origin;
+	}
+	if (missing.len) {
+		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", p->cudnn_lib,
+			  l->file ? l->file : "?", missing.data);
+		smoke_fix(l, "%s", fix.data);
+		goto origin;
+	}
+	if (!pr->driver_ok || !pr->device_ok) {
+		smoke_set(
+		    l, SMOKE_SKIP,
+		    "cuDNN %s (built for CUDA %s) loaded; the convolution "
+		    "needs the %s layer, which %s",
+		    ver.data, built.data, pr->driver_ok ? "runtime" : "driver",
+		    pr->r->layer[pr->driver_ok ? SMOKE_RUNTIME : SMOKE_DRIVER]
+				.status == SMOKE_FAIL
+			? "failed"
+			: "was skipped");
+		goto origin;
+	}
+	cudnn_conv(pr, l, ver.data, built.data);
+origin:
+	judge_origin(pr, l, fix.data);
+out:
+	l->ms += now_ms() - t;
+	buf_release(&why);
+	buf_release(&missing);
+	buf_release(&ver);
+	buf_release(&built);
+	buf_release(&fix);
+	buf_release(&mm);
+}
+
+/* ---- CUPTI, second half: the trace --------------------------------------- */
+
+static void step_cupti_end(struct probe *pr)
+{
+	struct smoke_layer *l = &pr->r->layer[SMOKE_CUPTI];
+	struct buf e = BUF_INIT, fix = BUF_INIT, rel = BUF_INIT, mm = BUF_INIT;
+	double t = now_ms();
+	int rc;
+	unsigned ours, kernels, records;
+	uint64_t start, end, slack = 50000000ull; /* 50 ms, in ns */
+
+	stage(pr, "cupti-trace");
+	if (l->status == SMOKE_FAIL || !pr->h_cupti)
+		goto origin;
+	if (!pr->tracing || !pr->launched) {
+		cupti_name(l->version, &e);
+		smoke_set(l, SMOKE_SKIP,
+			  "%s loaded; the trace needs the kernel layer, "
+			  "which %s",
+			  e.data,
+			  pr->r->layer[SMOKE_KERNEL].status == SMOKE_FAIL
+			      ? "failed"
+			      : "did not run");
+		goto origin;
+	}
+	rc = pr->pti.cuptiActivityFlushAll(CUENV_CUPTI_FLUSH_FORCED);
+	pr->pti.cuptiActivityDisable(CUENV_CUPTI_KIND_CONCURRENT_KERNEL);
+	pthread_mutex_lock(&trace.lock);
+	ours = trace.ours;
+	kernels = trace.kernels;
+	records = trace.records;
+	start = trace.start;
+	end = trace.end;
+	pthread_mutex_unlock(&trace.lock);
+	smoke_detail(l, "records", "%u", records);
+	smoke_detail(l, "kernel_records", "%u", kernels);
+	cupti_release(pr->p, &rel);
+	selection_mm(pr->p->cuda, &mm);
+	if (pr->p->cupti)
+		buf_printf(&fix,
+			   "use the selected CUDA's own CUPTI: cuenv "
+			   "local %s (without --cupti)",
+			   mm.data);
+	else
+		buf_printf(&fix,
+			   "CUPTI %s needs a driver for CUDA %s or "
+			   "newer: install an NVIDIA driver >= %s",
+			   l->version ? l->version : "", rel.data,
+			   pr->p->driver_need ? pr->p->driver_need
+					      : "the one this CUDA needs");
+	if (rc) {
+		smoke_set(l, SMOKE_FAIL, "cuptiActivityFlushAll failed: %s",
+			  pti_error(pr, rc, &e));
+		smoke_fix(l, "%s", fix.data);
+	} else if (!pr->cupti_layout_known) {
+		smoke_set(l, SMOKE_FAIL,
+			  "CUPTI API version %s is older than CUDA 9: cuenv "
+			  "cannot read its kernel records",
+			  l->version ? l->version : "?");
+		smoke_fix(l, "select CUDA 10.1 or newer");
+	} else if (!ours) {
+		smoke_set(l, SMOKE_FAIL,
+			  "CUPTI's activity trace did not record the test "
+			  "kernel (%u records, %u of them kernels): a "
+			  "profiler would see nothing",
+			  records, kernels);
+		smoke_fix(l, "%s", fix.data);
+	} else if (!start || start >= end || end - start > 5000000000ull ||
+		   start + slack < pr->t0 || end > pr->t1 + slack) {
+		smoke_set(l, SMOKE_FAIL,
+			  "CUPTI recorded the test kernel with impossible "
+			  "timestamps: start %llu, end %llu ns, but it ran "
+			  "between %llu and %llu",
+			  (unsigned long long)start, (unsigned long long)end,
+			  (unsigned long long)pr->t0,
+			  (unsigned long long)pr->t1);
+		smoke_fix(l, "%s", fix.data);
+	} else {
+		smoke_detail(l, "kernel_ns", "%llu",
+			     (unsigned long long)(end - start));
+		cupti_name(l->version, &e);
+		smoke_set(l, SMOKE_PASS,
+			  "%s traced %s: %.1f us, within the launch", e.data,
+			  VADD_NAME, (double)(end - start) / 1e3);
+	}
+origin:
+	if (pr->h_cupti) {
+		struct buf install = BUF_INIT, r2 = BUF_INIT, m2 = BUF_INIT;
+
+		cupti_release(pr->p, &r2);
+		selection_mm(pr->p->cuda, &m2);
+		buf_printf(&install,
+			   "cuenv install %s --cupti %s, then select "
+			   "it: cuenv local %s --cupti %s",
+			   m2.data, r2.data, m2.data, r2.data);
+		judge_origin(pr, l, install.data);
+		buf_release(&install);
+		buf_release(&r2);
+		buf_release(&m2);
+	}
+	l->ms += now_ms() - t;
+	buf_release(&e);
+	buf_release(&fix);
+	buf_release(&rel);
+	buf_release(&mm);
+}
+
+/* ---- all of it ----------------------------------------------------------- */
+
+void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
+{
+	struct probe pr = {0};
+
+	pr.p = p;
+	pr.r = r;
+	smoke_setstr(&r->cuda, p->cuda);
+	smoke_setstr(&r->cudnn, p->cudnn);
+	smoke_setstr(&r->cupti, p->cupti);
+	r->device = p->device;
+	step_driver(&pr);
+	step_cupti_begin(&pr);
+	step_runtime(&pr);
+	step_kernel(&pr);
+	step_cudnn(&pr);
+	step_cupti_end(&pr);
+	smoke_report_finish(r);
+	stage(&pr, "done");
+
+	if (pr.ctx_retained && pr.cu.cuDevicePrimaryCtxRelease)
+		pr.cu.cuDevicePrimaryCtxRelease(pr.dev);
+	if (p->unload) {
+		if (pr.h_cupti)
+			dlclose(pr.h_cupti);
+		if (pr.h_cudnn)
+			dlclose(pr.h_cudnn);
+		if (pr.h_runtime)
+			dlclose(pr.h_runtime);
+		if (pr.h_driver)
+			dlclose(pr.h_driver);
+	}
+	pthread_mutex_lock(&trace.lock);
+	trace.next = NULL;
+	trace.layout_known = 0;
+	trace.records = trace.kernels = trace.ours = 0;
+	trace.start = trace.end = 0;
+	pthread_mutex_unlock(&trace.lock);
+	buf_release(&pr.missing_kernel_fns);
+}
