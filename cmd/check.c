@@ -24,6 +24,7 @@
 #include "../core/compat.h"
 #include "../core/smoke.h"
 #include "../core/xalloc.h"
+#include "../core/detect.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -232,9 +233,15 @@ static void add_dirs(struct strv *to, const struct strv *from)
 static char *soname_of(const struct strv *dirs, const char *stem,
 		       const char *version)
 {
-	char *s = smoke_find_soname(dirs, stem);
+	char *s = smoke_find_soname(dirs, stem), *lib;
 
-	return s ? s : smoke_default_soname(stem, version);
+	if (s)
+		return s;
+	/* "libcudart.so" -> "cudart" */
+	lib = xstrndup(stem + 3, strlen(stem) - 6);
+	s = detect_soname(lib, version);
+	free(lib);
+	return s;
 }
 
 struct plan {

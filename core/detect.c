@@ -755,3 +755,38 @@ int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
 	free(prefix);
 	return rc;
 }
+
+char *detect_soname(const char *lib, const char *version)
+{
+	struct version v;
+	struct buf b = BUF_INIT;
+	unsigned long M, m;
+
+	if (version_parse(version, &v))
+		return NULL;
+	M = v.part[0];
+	m = v.n > 1 ? v.part[1] : 0;
+	if (!strcmp(lib, "cudart")) {
+		if (M >= 12)
+			buf_printf(&b, "libcudart.so.%lu", M);
+		else if (M == 11)
+			buf_adds(&b, "libcudart.so.11.0");
+		else
+			buf_printf(&b, "libcudart.so.%lu.%lu", M, m);
+	} else if (!strcmp(lib, "cupti")) {
+		if (M >= 12)
+			buf_printf(&b, "libcupti.so.%lu", M);
+		else
+			buf_printf(&b, "libcupti.so.%lu.%lu", M, m);
+	} else if (!strcmp(lib, "cublas") || !strcmp(lib, "cublasLt")) {
+		if (M >= 11 || (M == 10 && m >= 1))
+			buf_printf(&b, "lib%s.so.%lu", lib, M);
+		else
+			buf_printf(&b, "lib%s.so.%lu.%lu", lib, M, m);
+	} else if (!strcmp(lib, "cudnn")) {
+		buf_printf(&b, "libcudnn.so.%lu", M);
+	} else {
+		return NULL;
+	}
+	return buf_detach(&b);
+}

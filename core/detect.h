@@ -47,6 +47,16 @@ int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
 void detect_layout(const char *prefix, struct install *in);
 
 /*
+ * The soname NVIDIA gives library lib ("cudart", "cupti", "cublas",
+ * "cublasLt", "cudnn") in release version (a CUDA version; for cudnn a
+ * cuDNN version): libcudart.so.12 for 12.x, libcudart.so.11.0 for every
+ * 11.x, libcudart.so.10.2 before; libcupti.so.11.2 before 12;
+ * libcudnn.so.<major>. A heap string, or NULL for an unknown lib or a
+ * bad version.
+ */
+char *detect_soname(const char *lib, const char *version);
+
+/*
  * The CUDA major named by a CUDA library soname inside the file at path
  * ("libcublasLt.so.12", "libcudart.so.11.0", "libnvrtc.so.13"), or 0.
  */

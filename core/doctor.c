@@ -249,39 +249,6 @@ static unsigned cudnn_soname_major(const struct strv *libs)
 	return 0;
 }
 
-char *doctor_cuda_soname(const char *cuda, const char *stem)
-{
-	struct version v;
-	struct buf b = BUF_INIT;
-	unsigned long M, m;
-
-	if (version_parse(cuda, &v))
-		return NULL;
-	M = v.part[0];
-	m = v.n > 1 ? v.part[1] : 0;
-	if (!strcmp(stem, "cudart")) {
-		if (M >= 12)
-			buf_printf(&b, "libcudart.so.%lu", M);
-		else if (M == 11)
-			buf_adds(&b, "libcudart.so.11.0");
-		else
-			buf_printf(&b, "libcudart.so.%lu.%lu", M, m);
-	} else if (!strcmp(stem, "cupti")) {
-		if (M >= 12)
-			buf_printf(&b, "libcupti.so.%lu", M);
-		else
-			buf_printf(&b, "libcupti.so.%lu.%lu", M, m);
-	} else if (!strcmp(stem, "cublas") || !strcmp(stem, "cublasLt")) {
-		if (M >= 11 || (M == 10 && m >= 1))
-			buf_printf(&b, "lib%s.so.%lu", stem, M);
-		else
-			buf_printf(&b, "lib%s.so.%lu.%lu", stem, M, m);
-	} else {
-		return NULL;
-	}
-	return buf_detach(&b);
-}
-
 /* The CUDA library file names in dir, sorted. */
 static void cuda_libs_in(const char *dir, struct strv *out)
 {
@@ -422,7 +389,7 @@ static void not_installed(struct audit *au)
 
 	add_origin(sel, &d.paths);
 	if (!cuda) {
-		char *rt = doctor_cuda_soname(sel->cuda, "cudart");
+		char *rt = detect_soname("cudart", sel->cuda);
 
 		buf_adds(&d.what, msg);
 		buf_adds(&d.why, "the shell hook then activates nothing here "
@@ -761,14 +728,14 @@ static void check_sonames(struct audit *au)
 
 	if (!au->a->ok)
 		return;
-	want = doctor_cuda_soname(act->cuda->version, "cudart");
+	want = detect_soname("cudart", act->cuda->version);
 	if (want && !provides(au, want)) {
 		strv_push(&au->missing, want);
 		missing_soname(au, want, act->cuda, "cudart");
 	}
 	free(want);
-	want = doctor_cuda_soname(
-	    act->cupti ? act->cupti->version : act->cuda->version, "cupti");
+	want = detect_soname("cupti", act->cupti ? act->cupti->version
+						  : act->cuda->version);
 	if (want && !provides(au, want)) {
 		strv_push(&au->missing, want);
 		missing_soname(au, want, act->cupti ? act->cupti : act->cuda,
@@ -776,20 +743,17 @@ static void check_sonames(struct audit *au)
 	}
 	free(want);
 	if (act->cudnn) {
-		struct buf b = BUF_INIT;
-
-		buf_printf(&b, "libcudnn.so.%lu",
-			   strtoul(act->cudnn->version, NULL, 10));
-		if (!provides(au, b.data)) {
-			strv_push(&au->missing, b.data);
-			missing_soname(au, b.data, act->cudnn, "cudnn");
+		want = detect_soname("cudnn", act->cudnn->version);
+		if (want && !provides(au, want)) {
+			strv_push(&au->missing, want);
+			missing_soname(au, want, act->cudnn, "cudnn");
 		}
-		buf_release(&b);
+		free(want);
 	}
 	/* What frameworks load beside: a runtime-only or partial install. */
 	for (int i = 0; i < 2; i++) {
-		want = doctor_cuda_soname(act->cuda->version,
-					  i ? "cublasLt" : "cublas");
+		want = detect_soname(i ? "cublasLt" : "cublas",
+				     act->cuda->version);
 		if (want && !provides(au, want)) {
 			strv_push(&au->missing, want);
 			strv_push(&absent, want);

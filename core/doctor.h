@@ -108,12 +108,4 @@ int doctor_read_driver(const char *const *paths, struct buf *version,
  */
 const char *doctor_cuda_version(const struct activation *a);
 
-/*
- * The soname CUDA version cuda's toolkit gives its library stem ("cudart",
- * "cupti", "cublas", "cublasLt"): libcudart.so.11.0 for 11.x,
- * libcupti.so.11.2 for 11.2, libcudart.so.12 for 12.x, ... or NULL when
- * cuda is not a version. Heap string.
- */
-char *doctor_cuda_soname(const char *cuda, const char *stem);
-
 #endif

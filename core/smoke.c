@@ -698,32 +698,3 @@ char *smoke_find_soname(const struct strv *dirs, const char *stem)
 	return best;
 }
 
-char *smoke_default_soname(const char *stem, const char *version)
-{
-	struct version v;
-	struct buf b = BUF_INIT;
-	unsigned long major, minor;
-
-	if (version_parse(version, &v))
-		return NULL;
-	major = v.part[0];
-	minor = v.n > 1 ? v.part[1] : 0;
-	if (!strcmp(stem, "libcudart.so")) {
-		if (major >= 12)
-			buf_printf(&b, "%s.%lu", stem, major);
-		else if (major == 11)
-			buf_printf(&b, "%s.11.0", stem);
-		else
-			buf_printf(&b, "%s.%lu.%lu", stem, major, minor);
-	} else if (!strcmp(stem, "libcupti.so")) {
-		if (major >= 12)
-			buf_printf(&b, "%s.%lu", stem, major);
-		else
-			buf_printf(&b, "%s.%lu.%lu", stem, major, minor);
-	} else if (!strcmp(stem, "libcudnn.so")) {
-		buf_printf(&b, "%s.%lu", stem, major);
-	} else {
-		return NULL;
-	}
-	return buf_detach(&b);
-}

@@ -177,15 +177,6 @@ bool smoke_file_is_own(const char *file, const char *soname,
  */
 char *smoke_find_soname(const struct strv *dirs, const char *stem);
 
-/*
- * The soname release version ("12.4.1") gives stem when its files are
- * not there to say: libcudart.so.12 (12 and later), libcudart.so.11.0
- * (every 11.x), libcudart.so.10.2 (before 11); libcupti.so.12,
- * libcupti.so.11.2 (11.x and before: one per minor); libcudnn.so.9 (a
- * cuDNN version). Heap string; NULL for an unknown stem or bad version.
- */
-char *smoke_default_soname(const char *stem, const char *version);
-
 /* ---- versions as people read them ---------------------------------------- */
 
 /* 12040 -> "12.4", 11080 -> "11.8" (CUDA's 1000 * major + 10 * minor). */

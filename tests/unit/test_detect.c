@@ -614,9 +614,36 @@ static void test_detect_major_in_missing_or_tiny_file_is_zero(void **state)
 
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+static void test_detect_soname_per_release(void **state)
+{
+	static const char *const cases[][3] = {
+	    {"cudart", "12.4.1", "libcudart.so.12"},
+	    {"cudart", "11.8", "libcudart.so.11.0"},
+	    {"cudart", "10.2", "libcudart.so.10.2"},
+	    {"cupti", "11.2.2", "libcupti.so.11.2"},
+	    {"cupti", "13.0", "libcupti.so.13"},
+	    {"cublasLt", "11.8", "libcublasLt.so.11"},
+	    {"cublas", "10.2", "libcublas.so.10"},
+	    {"cublas", "10.0", "libcublas.so.10.0"},
+	    {"cudnn", "8.9.7.29", "libcudnn.so.8"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *s = detect_soname(cases[i][0], cases[i][1]);
+
+		assert_string_equal(s, cases[i][2]);
+		free(s);
+	}
+	assert_null(detect_soname("cudart", "x"));
+	assert_null(detect_soname("cudart", "../12"));
+	assert_null(detect_soname("nccl", "12"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_detect_soname_per_release),
 	    FS_TEST(test_detect_cuda_reads_version_json),
 	    FS_TEST(test_detect_cuda_reads_version_txt),
 	    FS_TEST(test_detect_cuda_prefers_version_json_to_txt),

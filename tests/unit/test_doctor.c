@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/detect.h"
 #include "../../core/doctor.h"
 #include "../../core/xalloc.h"
 
@@ -89,7 +90,7 @@ enum { NO_CUPTI = 1, NO_MATH = 2, NO_NVCC = 4 };
 static void touch_soname(struct world *w, const char *dir, const char *cuda,
 			 const char *stem)
 {
-	char *name = doctor_cuda_soname(cuda, stem);
+	char *name = detect_soname(stem, cuda);
 	struct buf rel = BUF_INIT;
 
 	buf_printf(&rel, "%s/%s", dir, name);
@@ -461,30 +462,6 @@ static void test_doctor_cupti_of_another_release_counts(void **state)
 	fx_write(w->fx, "proj/.cuenv", "cuda = 11.8\ncupti = 11.2\n");
 	audit(w);
 	expect_none(w, "missing-soname");
-}
-
-static void test_doctor_cuda_sonames(void **state)
-{
-	static const char *const cases[][3] = {
-	    {"12.4.1", "cudart", "libcudart.so.12"},
-	    {"11.8", "cudart", "libcudart.so.11.0"},
-	    {"10.2", "cudart", "libcudart.so.10.2"},
-	    {"11.2.2", "cupti", "libcupti.so.11.2"},
-	    {"13.0", "cupti", "libcupti.so.13"},
-	    {"11.8", "cublasLt", "libcublasLt.so.11"},
-	    {"10.2", "cublas", "libcublas.so.10"},
-	    {"10.0", "cublas", "libcublas.so.10.0"},
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		char *s = doctor_cuda_soname(cases[i][0], cases[i][1]);
-
-		assert_string_equal(s, cases[i][2]);
-		free(s);
-	}
-	assert_null(doctor_cuda_soname("x", "cudart"));
-	assert_null(doctor_cuda_soname("12", "nccl"));
 }
 
 /* ---- cuDNN for another CUDA --------------------------------------------- */
@@ -972,7 +949,6 @@ int main(void)
 	    T(test_doctor_reports_the_missing_cudnn_soname),
 	    T(test_doctor_missing_math_libraries_are_a_warning),
 	    T(test_doctor_cupti_of_another_release_counts),
-	    cmocka_unit_test(test_doctor_cuda_sonames),
 	    T(test_doctor_reports_cudnn_built_for_another_cuda),
 	    T(test_doctor_reports_cudnn_whose_files_name_another_cuda),
 	    T(test_doctor_reports_a_folder_shadowing_the_selection),

@@ -444,28 +444,6 @@ static void test_smoke_find_soname_takes_the_shortest(void **state)
 	strv_release(&dirs);
 }
 
-static void test_smoke_default_sonames(void **state)
-{
-	static const char *const cases[][3] = {
-	    {"libcudart.so", "12.4.1", "libcudart.so.12"},
-	    {"libcudart.so", "11.8.0", "libcudart.so.11.0"},
-	    {"libcudart.so", "10.2", "libcudart.so.10.2"},
-	    {"libcupti.so", "13.0", "libcupti.so.13"},
-	    {"libcupti.so", "11.2", "libcupti.so.11.2"},
-	    {"libcudnn.so", "8.9.7.29", "libcudnn.so.8"},
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		char *s = smoke_default_soname(cases[i][0], cases[i][1]);
-
-		assert_string_equal(s, cases[i][2]);
-		free(s);
-	}
-	assert_null(smoke_default_soname("libcublas.so", "12"));
-	assert_null(smoke_default_soname("libcudart.so", "../12"));
-}
-
 static void test_smoke_file_is_own_through_links(void **state)
 {
 	struct fixture *fx = *state;
@@ -573,7 +551,6 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_smoke_find_soname_takes_the_shortest, fx_setup,
 		fx_teardown),
-	    cmocka_unit_test(test_smoke_default_sonames),
 	    cmocka_unit_test_setup_teardown(
 		test_smoke_file_is_own_through_links, fx_setup, fx_teardown),
 	    cmocka_unit_test(test_smoke_json_has_the_documented_fields),
