@@ -178,9 +178,8 @@ static int check_installed(const struct cuenv_ctx *ctx,
 			   const struct dotfile *df, struct cuenv_err *err)
 {
 	struct selection sel;
-	struct install_list cudas = { 0 }, cudnns = { 0 }, cuptis = { 0 };
+	struct activation a;
 	struct active act;
-	struct store st;
 	int rc;
 
 	if (!strcmp(df->cuda, DOTFILE_SYSTEM))
@@ -189,21 +188,14 @@ static int check_installed(const struct cuenv_ctx *ctx,
 	sel.cuda = df->cuda;
 	sel.cudnn = df->cudnn;
 	sel.cupti = df->cupti;
-	rc = store_open(&st, ctx->root, false, err);
+	activation_init(&a);
+	rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"), &a, err);
 	if (!rc)
-		rc = store_list(&st, KIT_CUDA, &cudas, err);
-	if (!rc)
-		rc = store_list(&st, KIT_CUDNN, &cudnns, err);
-	if (!rc)
-		rc = store_list(&st, KIT_CUPTI, &cuptis, err);
-	if (!rc)
-		rc = select_resolve(&sel, &cudas, &cudnns, &cuptis, &act, err);
+		rc = select_resolve(&sel, &a.cudas, &a.cudnns, &a.cuptis, &act,
+				    err);
 	if (rc == CUENV_E_NOT_INSTALLED)
 		buf_adds(&err->hint, "; or write it anyway: --force");
-	store_release(&st);
-	install_list_release(&cudas);
-	install_list_release(&cudnns);
-	install_list_release(&cuptis);
+	activation_release(&a);
 	return rc;
 }
 

@@ -18,6 +18,16 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The root an install lives in, when it is not the user's own. */
+static const char *other_root(const struct cuenv_ctx *ctx,
+			      const struct install *in)
+{
+	size_t n = strlen(ctx->root);
+
+	return strncmp(in->dir, ctx->root, n) || in->dir[n] != '/' ? in->dir
+								    : NULL;
+}
+
 static json_t *to_json(const struct install *in, int active)
 {
 	json_t *o = json_object(), *comp = json_object();
@@ -28,6 +38,7 @@ static json_t *to_json(const struct install *in, int active)
 	json_object_set_new(o, "prefix", json_string(in->prefix));
 	json_object_set_new(o, "registered", json_boolean(in->registered));
 	json_object_set_new(o, "active", json_boolean(active));
+	json_object_set_new(o, "dir", json_string(in->dir));
 	if (in->kind == KIT_CUDA)
 		json_object_set_new(o, "cupti",
 				    in->cupti.n && in->cupti_version
@@ -74,20 +85,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	/* A bad selection must not hide what is installed. */
 	cmd_activation(ctx, NULL, 0, &a, &ignored);
 	err_release(&ignored);
-	if (!a.cudas.n) {
-		struct store st;
-
-		rc = store_open(&st, ctx->root, false, err);
-		if (!rc)
-			rc = store_list(&st, KIT_CUDA, &a.cudas, err);
-		if (!rc)
-			rc = store_list(&st, KIT_CUDNN, &a.cudnns, err);
-		if (!rc)
-			rc = store_list(&st, KIT_CUPTI, &a.cuptis, err);
-		for (size_t i = 0; i < st.warnings.n; i++)
-			cmd_warn("skipped an incomplete version: %s",
-				 st.warnings.v[i]);
-		store_release(&st);
+	if (!a.ok) {
+		/* nothing active: list every root all the same */
+		install_list_release(&a.cudas);
+		install_list_release(&a.cudnns);
+		install_list_release(&a.cuptis);
+		strv_release(&a.warnings);
+		rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"),
+				     &a, err);
+		for (size_t i = 0; i < a.warnings.n; i++)
+			cmd_warn("%s", a.warnings.v[i]);
 		if (rc)
 			goto out;
 	}
@@ -122,11 +129,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			buf_adds(&label, in->version);
 			if (k == KIT_CUDNN)
 				buf_printf(&label, " (cuda%u)", in->cuda_major);
-			printf("%c %-5s  %-20s  %s%s\n",
+			printf("%c %-5s  %-20s  %s%s%s\n",
 			       is_active(&a, in) ? '*' : ' ',
 			       kit_kind_name((enum kit_kind)k), label.data,
 			       in->prefix,
-			       in->registered ? "  (registered)" : "");
+			       in->registered ? "  (registered)" : "",
+			       other_root(ctx, in) ? "  (system root)" : "");
 			buf_release(&label);
 		}
 	}

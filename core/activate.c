@@ -1,8 +1,10 @@
 #include "activate.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "version.h"
 #include "xalloc.h"
 
 void activation_init(struct activation *a)
@@ -23,6 +25,84 @@ void activation_release(struct activation *a)
 	activation_init(a);
 }
 
+/* Append root's installs of kind that no earlier root has by name. */
+static int list_root(const char *root, enum kit_kind kind,
+		     struct install_list *out, struct strv *warnings,
+		     struct cuenv_err *err)
+{
+	struct install_list l = { 0 };
+	struct store st;
+	int rc = store_open(&st, root, false, err);
+
+	if (!rc)
+		rc = store_list(&st, kind, &l, err);
+	for (size_t i = 0; i < st.warnings.n; i++) {
+		struct buf w = BUF_INIT;
+
+		buf_printf(&w, "skipped an incomplete version: %s",
+			   st.warnings.v[i]);
+		strv_push_take(warnings, buf_detach(&w));
+	}
+	store_release(&st);
+	for (size_t i = 0; i < l.n; i++) {
+		int shadowed = 0;
+
+		for (size_t k = 0; k < out->n && !shadowed; k++)
+			shadowed = !strcmp(out->v[k]->name, l.v[i]->name);
+		if (shadowed) {
+			install_free(l.v[i]);
+			continue;
+		}
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = l.v[i];
+	}
+	free(l.v);
+	return rc;
+}
+
+/* Keep each list sorted by version, as store_list gives it. */
+static int cmp_install(const void *x, const void *y)
+{
+	const struct install *a = *(const struct install *const *)x;
+	const struct install *b = *(const struct install *const *)y;
+	int c = version_cmp_str(a->version, b->version);
+
+	if (c)
+		return c;
+	return (a->cuda_major > b->cuda_major) - (a->cuda_major < b->cuda_major);
+}
+
+int activation_list(const char *root, const char *system_roots,
+		    struct activation *a, struct cuenv_err *err)
+{
+	struct install_list *lists[KIT_KINDS] = { &a->cudas, &a->cudnns,
+						   &a->cuptis };
+	struct strv roots = STRV_INIT;
+	int rc = CUENV_OK;
+
+	strv_push(&roots, root);
+	if (system_roots && *system_roots) {
+		struct strv more = STRV_INIT;
+
+		strv_split(&more, system_roots, ':');
+		for (size_t i = 0; i < more.n; i++)
+			/* only absolute paths: "" or "." never means here */
+			if (more.v[i][0] == '/' && strv_find(&roots, more.v[i]) < 0)
+				strv_push(&roots, more.v[i]);
+		strv_release(&more);
+	}
+	for (int k = 0; k < KIT_KINDS && !rc; k++) {
+		for (size_t r = 0; r < roots.n && !rc; r++)
+			rc = list_root(roots.v[r], (enum kit_kind)k, lists[k],
+				       &a->warnings, err);
+		if (lists[k]->n > 1)
+			qsort(lists[k]->v, lists[k]->n, sizeof(*lists[k]->v),
+			      cmp_install);
+	}
+	strv_release(&roots);
+	return rc;
+}
+
 int activation_compute(const char *root, const char *cwd,
 		       const struct envmap *start, int isolate,
 		       struct activation *a, struct cuenv_err *err)
@@ -35,7 +115,6 @@ int activation_compute(const char *root, const char *cwd,
 		.env_cupti = envmap_get(start, "CUENV_CUPTI_VERSION"),
 		.env_isolate = envmap_get(start, "CUENV_ISOLATE"),
 	};
-	struct store st;
 	int rc;
 
 	envmap_copy(&a->base, start);
@@ -46,21 +125,8 @@ int activation_compute(const char *root, const char *cwd,
 	if (rc || !selection_active(&a->sel))
 		return rc;
 
-	rc = store_open(&st, root, false, err);
-	if (!rc)
-		rc = store_list(&st, KIT_CUDA, &a->cudas, err);
-	if (!rc)
-		rc = store_list(&st, KIT_CUDNN, &a->cudnns, err);
-	if (!rc)
-		rc = store_list(&st, KIT_CUPTI, &a->cuptis, err);
-	for (size_t i = 0; i < st.warnings.n; i++) {
-		struct buf w = BUF_INIT;
-
-		buf_printf(&w, "skipped an incomplete version: %s",
-			   st.warnings.v[i]);
-		strv_push_take(&a->warnings, buf_detach(&w));
-	}
-	store_release(&st);
+	rc = activation_list(root, envmap_get(start, "CUENV_SYSTEM_ROOTS"), a,
+			     err);
 	if (!rc)
 		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->cuptis,
 				    &a->act,

@@ -32,7 +32,8 @@ void activation_release(struct activation *a);
 /*
  * Compute the activation for cwd under root, starting from the
  * environment start (whose CUENV_VERSION and friends take part in the
- * selection). isolate forces --isolate whatever the selection says. On
+ * selection, and whose CUENV_SYSTEM_ROOTS adds read-only roots: see
+ * activation_list). isolate forces --isolate whatever the selection says. On
  * error (bad .cuenv: CUENV_E_MANIFEST; missing version:
  * CUENV_E_NOT_INSTALLED; unreadable store: CUENV_E_STORE) a->after is
  * still a->base and a->sel's watch lists are filled, so a hook can
@@ -41,6 +42,18 @@ void activation_release(struct activation *a);
 int activation_compute(const char *root, const char *cwd,
 		       const struct envmap *start, int isolate,
 		       struct activation *a, struct cuenv_err *err);
+
+/*
+ * List into a's cudas, cudnns and cuptis what root holds, then what each
+ * root of system_roots (a colon list of absolute paths, such as a
+ * read-only folder admins install into on a cluster's network file
+ * system; NULL or "" for none) holds that root does not: a version in the
+ * user's own root hides one of the same name further down the list.
+ * Installs come from root only; these are read. Warnings for skipped
+ * receipts go to a->warnings.
+ */
+int activation_list(const char *root, const char *system_roots,
+		    struct activation *a, struct cuenv_err *err);
 
 /*
  * Find the file name (an executable, a library soname, a header) that the
