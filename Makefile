@@ -77,17 +77,20 @@ endif
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version dotfile store detect select env shell activate \
-	catalog compat elf ldcache doctor
+	catalog compat elf ldcache doctor lock
 NET_CORE := digest_openssl fetch_curl unpack_archive install
 CMDS := main table common add doctor env exec export global help init list_remote \
-	local needs remove uninstall use version versions which
+	local lock needs remove uninstall use version versions which
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
 # smoke_cuda (dlopens CUDA) for cuenv-probe only.
 CORE += smoke smoke_json smoke_cuda
 CMDS += check
+CMDS += completion
+CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
 NET_CMDS := main_net table_net common install gc update
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
+SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
 
 # Where the catalogue is looked for after the binary's own ../share and
 # the source tree (for binaries run from any build folder).
@@ -169,7 +172,10 @@ $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
 	$(Q)$(BUILD)/embed $@ embedded_cuenv_sh=shells/cuenv.sh \
 		embedded_cuenv_bash=shells/cuenv.bash \
 		embedded_cuenv_zsh=shells/cuenv.zsh \
-		embedded_cuenv_fish=shells/cuenv.fish
+		embedded_cuenv_fish=shells/cuenv.fish \
+		embedded_completion_bash=shells/completion.bash \
+		embedded_completion_zsh=shells/completion.zsh \
+		embedded_completion_fish=shells/completion.fish
 
 $(BUILD)/shells.o: $(BUILD)/shells.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -298,6 +304,29 @@ install: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	install -m 0755 $(BUILD)/cuenv-probe $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
 	rm -rf $(DESTDIR)$(DATADIR)/cuenv/manifests
 	cp -R manifests $(DESTDIR)$(DATADIR)/cuenv/manifests
+
+# Completion scripts and the man page, where Debian's shells and man look.
+COMPLETION_FILES := $(DATADIR)/bash-completion/completions/cuenv \
+	$(DATADIR)/zsh/vendor-completions/_cuenv \
+	$(DATADIR)/fish/vendor_completions.d/cuenv.fish \
+	$(DATADIR)/man/man1/cuenv.1
+.PHONY: install-extras uninstall-extras
+install: install-extras
+uninstall: uninstall-extras
+install-extras:
+	install -d $(DESTDIR)$(DATADIR)/bash-completion/completions \
+		$(DESTDIR)$(DATADIR)/zsh/vendor-completions \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d \
+		$(DESTDIR)$(DATADIR)/man/man1
+	install -m 0644 shells/completion.bash \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/cuenv
+	install -m 0644 shells/completion.zsh \
+		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_cuenv
+	install -m 0644 shells/completion.fish \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/cuenv.fish
+	install -m 0644 docs/cuenv.1 $(DESTDIR)$(DATADIR)/man/man1/cuenv.1
+uninstall-extras:
+	rm -f $(COMPLETION_FILES:%=$(DESTDIR)%)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cuenv $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net

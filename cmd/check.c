@@ -711,18 +711,60 @@ static void print_report(const struct activation *a,
 	buf_release(&origin);
 }
 
+/* ---- the smoke test, shared with `cuenv exec --check` --------------------- */
+
+int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
+	      int device, unsigned timeout, int compile,
+	      struct smoke_report *r, int *first, struct cuenv_err *err)
+{
+	struct plan pl = {STRV_INIT, NULL, NULL, NULL, STRV_INIT};
+	struct child c = {0, 0, BUF_INIT, BUF_INIT};
+	struct buf tried = BUF_INIT;
+	const char *tmpdir;
+	char *probe;
+	int rc;
+
+	*first = -1;
+	probe = find_probe(ctx, &tried);
+	if (!probe) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"cuenv check needs cuenv-probe, which is not "
+				"installed (looked for %s)",
+				tried.data);
+		cuenv_hint(err, "install both: make install PREFIX=...");
+		goto out;
+	}
+	make_plan(ctx, a, probe, device, &pl);
+	fflush(stdout);
+	rc = run_child(pl.argv.v, a->after.vars.v, timeout, &c, err);
+	if (!rc)
+		rc = read_probe(&c, probe, timeout, a, &pl, r, err);
+	if (rc)
+		goto out;
+	if (compile) {
+		tmpdir = envmap_get(&a->after, "TMPDIR");
+		compile_check(a, tmpdir && *tmpdir == '/' ? tmpdir : "/tmp",
+			      device, timeout, r);
+	}
+	smoke_report_finish(r);
+	rc = smoke_report_rc(r, first);
+out:
+	plan_release(&pl);
+	child_release(&c);
+	buf_release(&tried);
+	free(probe);
+	return rc;
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct activation a;
-	struct plan pl = {STRV_INIT, NULL, NULL, NULL, STRV_INIT};
 	struct smoke_report r;
-	struct child c = {0, 0, BUF_INIT, BUF_INIT};
-	struct buf tried = BUF_INIT, json = BUF_INIT;
-	char *probe = NULL, *end;
-	const char *tmpdir;
+	struct buf json = BUF_INIT;
+	char *end;
 	int ch, rc, json_out = 0, compile = 0, device = 0, first;
 	unsigned long timeout = 300;
 
@@ -763,29 +805,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	if (rc)
 		goto out;
-	probe = find_probe(ctx, &tried);
-	if (!probe) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"cuenv check needs cuenv-probe, which is not "
-				"installed (looked for %s)",
-				tried.data);
-		cuenv_hint(err, "install both: make install PREFIX=...");
+	rc = cmd_smoke(ctx, &a, device, (unsigned)timeout, compile, &r, &first,
+		       err);
+	/* the probe's own failures (not a failed layer) have no report */
+	if (rc && first < 0)
 		goto out;
-	}
-	make_plan(ctx, &a, probe, device, &pl);
-	fflush(stdout);
-	rc = run_child(pl.argv.v, a.after.vars.v, (unsigned)timeout, &c, err);
-	if (!rc)
-		rc = read_probe(&c, probe, (unsigned)timeout, &a, &pl, &r, err);
-	if (rc)
-		goto out;
-	if (compile) {
-		tmpdir = envmap_get(&a.after, "TMPDIR");
-		compile_check(&a, tmpdir && *tmpdir == '/' ? tmpdir : "/tmp",
-			      device, (unsigned)timeout, &r);
-	}
-	smoke_report_finish(&r);
-	rc = smoke_report_rc(&r, &first);
 	if (json_out) {
 		smoke_report_to_json(&r, &json);
 		printf("%s\n", json.data);
@@ -803,12 +827,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 out:
 	fflush(stdout); /* the report before the error line */
 	activation_release(&a);
-	plan_release(&pl);
 	smoke_report_release(&r);
-	child_release(&c);
-	buf_release(&tried);
 	buf_release(&json);
-	free(probe);
 	return rc;
 }
 

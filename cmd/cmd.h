@@ -109,11 +109,27 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 int cmd_check_version(const char *what, const char *v, int allow_system,
 		      struct cuenv_err *err);
 
+struct smoke_report;
+/*
+ * `cuenv check`'s smoke test (check.c), for check and `exec --check`: run
+ * cuenv-probe on device in a's environment (killed after timeout
+ * seconds), then with compile the nvcc step, into r (initialised). Returns
+ * CUENV_OK, the code of the failed layer (*first: its index), or an error
+ * running the probe itself (*first: -1; err says why).
+ */
+int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
+	      int device, unsigned timeout, int compile,
+	      struct smoke_report *r, int *first, struct cuenv_err *err);
+
 /* Shell snippets embedded at build time (build/shells.c). */
 extern const char embedded_cuenv_sh[]; /* bash and zsh share it */
 extern const char embedded_cuenv_bash[];
 extern const char embedded_cuenv_zsh[];
 extern const char embedded_cuenv_fish[];
+/* Completion scripts (shells/completion.*), printed by `cuenv completion`. */
+extern const char embedded_completion_bash[];
+extern const char embedded_completion_zsh[];
+extern const char embedded_completion_fish[];
 
 extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
 	cmd_gc, cmd_global, cmd_help, cmd_init, cmd_install, cmd_list_remote,
@@ -121,7 +137,10 @@ extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
 	cmd_versions, cmd_which;
 extern const struct cuenv_cmd cmd_check;
 extern const struct cuenv_cmd cmd_doctor;
+extern const struct cuenv_cmd cmd_lock;
 extern const struct cuenv_cmd cmd_needs;
+extern const struct cuenv_cmd cmd_completion;
+extern const struct cuenv_cmd cmd_modules;
 
 /*
  * The catalogue: the shipped one (next to the binary, or installed under

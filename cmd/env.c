@@ -8,7 +8,8 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv env [--format sh|bash|zsh|fish|json] [--isolate]\n"
+	"usage: cuenv env [--format sh|bash|zsh|fish|json|dockerfile|github]\n"
+	"                 [--isolate]\n"
 	"\n"
 	"Print the variables the selection for this directory sets, with the\n"
 	"values they take (PATH, LD_LIBRARY_PATH, LIBRARY_PATH, CPATH,\n"
@@ -17,6 +18,8 @@ static const char usage[] =
 	"  eval \"$(cuenv env)\"          sh, bash, zsh\n"
 	"  cuenv env --format fish | source\n"
 	"  cuenv env --format json     an object of name: value (null: unset)\n"
+	"  cuenv env --format dockerfile   ENV NAME=\"value\" lines\n"
+	"  cuenv env --format github >>\"$GITHUB_ENV\"   NAME=value lines\n"
 	"\n"
 	"The shell formats also carry __CUENV_STATE, so that a later hook or\n"
 	"`cuenv use` can undo exactly these changes. Exits 1 when nothing is\n"
@@ -27,6 +30,60 @@ static const struct option opts[] = {
 	{ "isolate", no_argument, NULL, 'i' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* ENV NAME="value": \\, " and $ escaped; a newline cannot be written. */
+static int dockerfile_line(const char *name, const char *value,
+			   struct buf *out, struct cuenv_err *err)
+{
+	if (strchr(value, '\n'))
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "env: %s holds a newline, which a Dockerfile "
+				  "ENV line cannot carry",
+				  name);
+	buf_printf(out, "ENV %s=\"", name);
+	for (const char *p = value; *p; p++) {
+		if (*p == '\\' || *p == '"' || *p == '$')
+			buf_addc(out, '\\');
+		buf_addc(out, *p);
+	}
+	buf_adds(out, "\"\n");
+	return CUENV_OK;
+}
+
+/* Whether line (a whole line) occurs in value. */
+static int has_line(const char *value, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = value; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * For $GITHUB_ENV: NAME=value, or for a multi-line value the documented
+ * NAME<<DELIMITER form, with a delimiter that is no line of the value.
+ */
+static void github_line(const char *name, const char *value, struct buf *out)
+{
+	struct buf d = BUF_INIT;
+
+	if (!strchr(value, '\n') && !strchr(value, '\r')) {
+		buf_printf(out, "%s=%s\n", name, value);
+		return;
+	}
+	buf_adds(&d, "CUENV_EOF");
+	for (unsigned i = 0; has_line(value, d.data); i++) {
+		buf_reset(&d);
+		buf_printf(&d, "CUENV_EOF_%u", i);
+	}
+	buf_printf(out, "%s<<%s\n%s\n%s\n", name, d.data, value, d.data);
+	buf_release(&d);
+}
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -49,10 +106,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = cmd_check_args(&cmd_env, argc - optind, err);
 	if (rc)
 		return rc;
-	if (strcmp(format, "json") && shell_parse(format, &sh)) {
+	if (strcmp(format, "json") && strcmp(format, "dockerfile") &&
+	    strcmp(format, "github") && shell_parse(format, &sh)) {
 		cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'",
 			   format);
-		return cuenv_hint(err, "formats: sh, bash, zsh, fish, json");
+		return cuenv_hint(err, "formats: sh, bash, zsh, fish, json, "
+					"dockerfile, github");
 	}
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
@@ -82,6 +141,27 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		buf_addc(&out, '\n');
 		free(s);
 		json_decref(j);
+	} else if (!strcmp(format, "dockerfile") ||
+		   !strcmp(format, "github")) {
+		for (size_t i = 0; i < ch.n && !rc; i++) {
+			const char *name = ch.v[i].name;
+
+			if (!strcmp(name, ENV_STATE_VAR))
+				continue;
+			if (!ch.v[i].value) {
+				cmd_warn("%s is unset by the selection; %s "
+					 "cannot unset it",
+					 name, format);
+				continue;
+			}
+			if (*format == 'd')
+				rc = dockerfile_line(name, ch.v[i].value, &out,
+						     err);
+			else
+				github_line(name, ch.v[i].value, &out);
+		}
+		if (rc)
+			goto out;
 	} else {
 		shell_apply(sh, &ch, &out);
 	}

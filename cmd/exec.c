@@ -3,12 +3,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/smoke.h"
 #include "cmd.h"
 
 extern char **environ;
 
 static const char usage[] =
-	"usage: cuenv exec [--isolate] [--] COMMAND [ARG...]\n"
+	"usage: cuenv exec [--isolate] [--check] [--] COMMAND [ARG...]\n"
 	"\n"
 	"Run COMMAND with the selection for this directory activated, as the\n"
 	"shell hook would activate it; no shell integration needed (scripts,\n"
@@ -16,30 +17,75 @@ static const char usage[] =
 	"127 mean it could not be run or found. With nothing selected the\n"
 	"command runs in the environment without cuenv's additions.\n"
 	"\n"
-	"  --isolate    strip foreign CUDA dirs from LD_LIBRARY_PATH\n";
+	"  --isolate    strip foreign CUDA dirs from LD_LIBRARY_PATH\n"
+	"  --check      run `cuenv check`'s smoke test first and start COMMAND\n"
+	"               only when it passes (a container's entrypoint); when\n"
+	"               it fails, a short report on stderr and check's exit\n"
+	"               code (1 with nothing selected)\n";
 
 static const struct option opts[] = {
 	{ "isolate", no_argument, NULL, 'i' },
+	{ "check", no_argument, NULL, 'c' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * --check: the smoke test, its report kept off stdout (COMMAND's); on
+ * failure one line naming the layer, its message and fix, on stderr.
+ */
+static int smoke_first(const struct cuenv_ctx *ctx,
+		       const struct activation *a, const char *cmd,
+		       struct cuenv_err *err)
+{
+	struct smoke_report r;
+	int rc, first;
+
+	if (!a->ok) {
+		cuenv_fail(err, CUENV_NO,
+			   "exec --check: nothing selected here; not running "
+			   "'%s'",
+			   cmd);
+		return cuenv_hint(err, "select one: cuenv local VERSION");
+	}
+	smoke_report_init(&r);
+	rc = cmd_smoke(ctx, a, 0, 300, 0, &r, &first, err);
+	if (rc && first >= 0) {
+		const struct smoke_layer *l = &r.layer[first];
+
+		cuenv_fail(err, rc,
+			   "exec --check: the %s layer failed (%s); not "
+			   "running '%s'",
+			   smoke_layer_name(first),
+			   l->message ? l->message : "skipped", cmd);
+		cuenv_hint(err, "%s",
+			   l->fix ? l->fix : "details: cuenv check");
+	}
+	smoke_report_release(&r);
+	return rc;
+}
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	static char *no_env[] = { NULL };
 	struct activation a;
-	int c, rc, isolate = 0;
+	int c, rc, isolate = 0, check = 0;
 
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (c != 'i')
+		if (c == 'i')
+			isolate = 1;
+		else if (c == 'c')
+			check = 1;
+		else
 			return cmd_bad_usage(&cmd_exec, err);
-		isolate = 1;
 	}
 	rc = cmd_check_args(&cmd_exec, argc - optind, err);
 	if (rc)
 		return rc;
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
+	if (!rc && check)
+		rc = smoke_first(ctx, &a, argv[optind], err);
 	if (!rc) {
 		fflush(stdout);
 		/* execvp searches the new PATH: the selection's nvcc is found */

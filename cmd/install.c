@@ -8,6 +8,7 @@
 #include "../core/compat.h"
 #include "../core/dotfile.h"
 #include "../core/install.h"
+#include "../core/lock.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -17,6 +18,7 @@ static const char usage[] =
 	"                     [--components LIST | --runtime-only]\n"
 	"                     [--source redist|runfile|pypi] [--mirror URL]\n"
 	"                     [--index URL] [--jobs N] [--no-cache] [--quiet]\n"
+"       cuenv install --locked [--runtime-only] [--mirror URL] ...\n"
 	"\n"
 	"Download CUDA SPEC (the newest release matching it: 12.4 is the newest\n"
 	"12.4.x) and, with --cudnn, a cuDNN built for its major, from NVIDIA's\n"
@@ -43,10 +45,12 @@ static const char usage[] =
 	"                     also CUENV_PYPI_INDEX (default pypi.org/simple)\n"
 	"  --jobs N           archives in flight at once (default: cores)\n"
 	"  --no-cache         neither use nor fill $CUENV_ROOT/cache\n"
+"  --locked           install exactly what the nearest .cuenv.lock pins\n"
+"                     (cuenv lock), or fail naming the difference\n"
 	"  --quiet            errors only\n";
 
 enum { O_CUDNN = 256, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
-       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET, O_FOR };
+       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET, O_FOR, O_LOCKED };
 
 static const struct option opts[] = {
 	{ "cudnn", required_argument, NULL, O_CUDNN },
@@ -60,6 +64,7 @@ static const struct option opts[] = {
 	{ "no-cache", no_argument, NULL, O_NOCACHE },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "for", required_argument, NULL, O_FOR },
+	{ "locked", no_argument, NULL, O_LOCKED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -258,6 +263,66 @@ static int check_mirror(const char *m, struct install_opts *o,
 	return cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
 }
 
+/* --locked: the releases the nearest .cuenv.lock pins, checked against
+ * the catalogue, through the normal install path. */
+static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
+			  int quiet, struct cuenv_err *err)
+{
+	static const enum kit_kind kinds[] = { KIT_CUDA, KIT_CUDNN, KIT_CUPTI };
+	struct buf path = BUF_INIT;
+	struct lockfile lk;
+	struct catalog cat = { 0 };
+	int rc;
+
+	lock_init(&lk);
+	if (lock_find(ctx->cwd, &path)) {
+		rc = cuenv_fail(err, CUENV_E_USAGE, "install: --locked but no "
+				"%s here or above", LOCK_NAME);
+		cuenv_hint(err, "write it with: cuenv lock");
+		goto out;
+	}
+	rc = lock_read(path.data, &lk, err);
+	if (!rc && strcmp(lk.platform, catalog_platform()))
+		rc = cuenv_fail(err, CUENV_E_USAGE, "install: '%s' is for %s, "
+				"this machine is %s", path.data, lk.platform,
+				catalog_platform());
+	if (!rc)
+		rc = cmd_catalog(ctx, &cat, err);
+	if (!rc)
+		rc = lock_verify(&lk, &cat, err);
+	if (!rc)
+		rc = store_open(&ctx->store, ctx->root, true, err);
+	if (rc)
+		goto out;
+	fetch_global_init();
+	for (size_t i = 0; i < 3 && !rc; i++) {
+		struct release rel;
+		struct install_opts lo = *o;
+		struct strv names = STRV_INIT;
+
+		if (lock_to_release(&lk, kinds[i], &rel))
+			continue;
+		/* Exactly the locked components, unless narrowed further. */
+		if (kinds[i] == KIT_CUDA && rel.source == SRC_REDIST &&
+		    !o->components && !o->runtime_only) {
+			for (size_t k = 0; k < rel.nparts; k++)
+				strv_push(&names, rel.parts[k].name);
+			lo.components = &names;
+		} else if (kinds[i] != KIT_CUDA) {
+			lo.components = NULL;
+			lo.runtime_only = 0;
+		}
+		rc = install_one(ctx, &rel, &lo, quiet, err);
+		strv_release(&names);
+		free(rel.parts);
+	}
+out:
+	lock_release(&lk);
+	catalog_release(&cat);
+	buf_release(&path);
+	return rc;
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -269,7 +334,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const char *env;
 	const char *for_spec = NULL; /* --for tensorflow==2.6 */
 	struct framework_builds fw = { 0 };
-	int c, rc, quiet = 0, source = -1;
+	int c, rc, quiet = 0, source = -1, locked = 0;
 	enum source_kind sk;
 	const struct release *cuda_rel = NULL, *cudnn_rel = NULL,
 			     *cupti_rel = NULL;
@@ -336,6 +401,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		case O_FOR:
 			for_spec = optarg;
 			break;
+		case O_LOCKED:
+			locked = 1;
+			break;
 		default:
 			rc = cmd_bad_usage(&cmd_install, err);
 			goto out;
@@ -354,6 +422,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	if (o.pypi_index && !strncmp(o.pypi_index, "http://", 7))
 		o.fetch.allow_http = 1;
+	if (locked) {
+		if (optind < argc || for_spec || cudnn || cupti || source >= 0) {
+			rc = cuenv_fail(err, CUENV_E_USAGE, "install: --locked "
+					"installs what .cuenv.lock pins; give "
+					"no SPEC, --for, --cudnn, --cupti or "
+					"--source");
+			goto out;
+		}
+		rc = install_locked(ctx, &o, quiet, err);
+		goto out;
+	}
 	if (for_spec) {
 		/* The versions frameworks.tsv gives it; --cudnn still wins. */
 		if (optind < argc) {

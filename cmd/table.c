@@ -24,9 +24,9 @@ const struct cuenv_cmd cmd_update = {
 
 /* Sorted by name; test_table checks that it stays sorted and complete. */
 const struct cuenv_cmd *const cuenv_cmds[] = {
-	&cmd_add,	  &cmd_check,	&cmd_doctor,	&cmd_env,	&cmd_exec,   &cmd_export,
+	&cmd_add,	  &cmd_check,	&cmd_completion, &cmd_doctor,	&cmd_env,	&cmd_exec,   &cmd_export,
 	&cmd_gc,	  &cmd_global,	&cmd_help,   &cmd_init,
-	&cmd_install, &cmd_list_remote, &cmd_local, &cmd_needs, &cmd_remove,
+	&cmd_install, &cmd_list_remote, &cmd_local, &cmd_lock, &cmd_modules, &cmd_needs, &cmd_remove,
 	&cmd_uninstall, &cmd_update, &cmd_use,	&cmd_version,
 	&cmd_versions, &cmd_which,
 };

@@ -19,62 +19,8 @@
 #include "version.h"
 #include "xalloc.h"
 
-/* ---- what to install --------------------------------------------------- */
-
-/* What a framework and a build need: runtime, CUPTI, compiler, headers,
- * math libraries. Components a release lacks are skipped. */
-static const char *const cuda_default[] = {
-	"cuda_cudart", "cuda_cupti",	"cuda_nvcc",	"cuda_nvrtc",
-	"cuda_cccl",   "cuda_nvtx",	"cuda_profiler_api", "cuda_crt",
-	"libnvvm",     "cuda_culibos", "libcublas",	"libcufft",
-	"libcurand",   "libcusolver",	"libcusparse",	"libnvjitlink",
-	NULL,
-};
-
-/* The shared libraries an application loads. */
-static const char *const cuda_runtime[] = {
-	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",
-	"libcufft",    "libcurand",   "libcusolver", "libcusparse",
-	"libnvjitlink", NULL,
-};
-
-int install_plan(const struct release *rel, const struct install_opts *opts,
-		 struct strv *names, struct cuenv_err *err)
-{
-	const char *const *set =
-		opts->runtime_only ? cuda_runtime : cuda_default;
-
-	if (rel->kind == KIT_CUPTI) {
-		strv_push(names, "cuda_cupti");
-		return CUENV_OK;
-	}
-	if (rel->kind != KIT_CUDA) {
-		strv_push(names, rel->parts[0].name);
-		return CUENV_OK;
-	}
-	if (opts->components) {
-		for (size_t i = 0; i < opts->components->n; i++) {
-			const char *c = opts->components->v[i];
-
-			/* Runfiles name their components the same way. */
-			if (rel->source == SRC_REDIST && !release_part(rel, c)) {
-				cuenv_fail(err, CUENV_E_USAGE,
-					   "cuda %s has no component '%s'",
-					   rel->version, c);
-				return cuenv_hint(err, "see: cuenv list-remote "
-						       "cuda %s --components",
-						  rel->version);
-			}
-			if (strv_find(names, c) < 0)
-				strv_push(names, c);
-		}
-		return CUENV_OK;
-	}
-	for (size_t i = 0; set[i]; i++)
-		if (rel->source != SRC_REDIST || release_part(rel, set[i]))
-			strv_push(names, set[i]);
-	return CUENV_OK;
-}
+/* install_plan() and its component sets live in lock.c, which the light
+ * binary links (cuenv lock needs the same plan without libcurl). */
 
 char *install_mirror_url(const char *url, const char *mirror)
 {

@@ -1,0 +1,59 @@
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv completion bash|zsh|fish\n"
+	"\n"
+	"Print the completion script for the shell: commands, each command's\n"
+	"flags, installed versions (use, local, global, uninstall, remove)\n"
+	"and installable ones (install, from `cuenv list-remote`).\n"
+	"`make install` puts them where the shells look:\n"
+	"\n"
+	"  bash  share/bash-completion/completions/cuenv\n"
+	"  zsh   share/zsh/vendor-completions/_cuenv\n"
+	"  fish  share/fish/vendor_completions.d/cuenv.fish\n"
+	"\n"
+	"To load one by hand:\n"
+	"\n"
+	"  eval \"$(cuenv completion bash)\"     (zsh: after compinit)\n"
+	"  cuenv completion fish | source\n";
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	const char *name, *text;
+	int rc;
+
+	(void)ctx;
+	if (getopt(argc, argv, "") != -1)
+		return cmd_bad_usage(&cmd_completion, err);
+	rc = cmd_check_args(&cmd_completion, argc - optind, err);
+	if (rc)
+		return rc;
+	name = argv[optind];
+	if (!strcmp(name, "bash"))
+		text = embedded_completion_bash;
+	else if (!strcmp(name, "zsh"))
+		text = embedded_completion_zsh;
+	else if (!strcmp(name, "fish"))
+		text = embedded_completion_fish;
+	else {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "completion: unknown shell '%s'", name);
+		return cuenv_hint(err, "shells: bash, zsh, fish");
+	}
+	fputs(text, stdout);
+	return CUENV_OK;
+}
+
+const struct cuenv_cmd cmd_completion = {
+	.name = "completion",
+	.summary = "print the completion script for bash, zsh or fish",
+	.usage = usage,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run,
+};

@@ -1,0 +1,152 @@
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/dotfile.h"
+#include "../core/lock.h"
+#include "../core/select.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv lock [--check] [--components LIST | --runtime-only]\n"
+	"\n"
+	"Resolve the nearest .cuenv's selection against the catalogue, as\n"
+	"`cuenv install` with no SPEC would, and write .cuenv.lock beside it:\n"
+	"every archive (component, version, platform, NVIDIA's url, sha256 and\n"
+	"size). `cuenv install --locked` then installs exactly that.\n"
+	"\n"
+	"  --check            write nothing; exit 1 with the reason when the\n"
+	"                     lock is missing or no longer matches the .cuenv\n"
+	"                     or the catalogue, 0 when it does\n"
+	"  --components LIST  lock these redist components (as install)\n"
+	"  --runtime-only     lock only the shared libraries (as install)\n";
+
+enum { O_CHECK = 256, O_COMPONENTS, O_RUNTIME };
+
+static const struct option opts[] = {
+	{ "check", no_argument, NULL, O_CHECK },
+	{ "components", required_argument, NULL, O_COMPONENTS },
+	{ "runtime-only", no_argument, NULL, O_RUNTIME },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct install_opts o = { 0 };
+	struct strv comps = STRV_INIT;
+	struct selection sel;
+	struct catalog cat = { 0 };
+	struct lockfile want, have;
+	struct buf path = BUF_INIT, text = BUF_INIT;
+	struct select_in in = { .cwd = ctx->cwd, .root = ctx->root };
+	int c, rc, check = 0;
+
+	selection_init(&sel);
+	lock_init(&want);
+	lock_init(&have);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case O_CHECK:
+			check = 1;
+			break;
+		case O_COMPONENTS:
+			strv_split(&comps, optarg, ',');
+			for (size_t i = 0; i < comps.n; i++)
+				if (!*comps.v[i] ||
+				    strspn(comps.v[i],
+					   "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+					    strlen(comps.v[i])) {
+					rc = cuenv_fail(err, CUENV_E_USAGE,
+							"lock: bad component "
+							"name '%s'",
+							comps.v[i]);
+					goto out;
+				}
+			o.components = &comps;
+			break;
+		case O_RUNTIME:
+			o.runtime_only = 1;
+			break;
+		default:
+			rc = cmd_bad_usage(&cmd_lock, err);
+			goto out;
+		}
+	}
+	rc = cmd_check_args(&cmd_lock, argc - optind, err);
+	if (rc)
+		goto out;
+	if (o.components && o.runtime_only) {
+		rc = cuenv_fail(err, CUENV_E_USAGE, "lock: --components and "
+				"--runtime-only do not go together");
+		goto out;
+	}
+	/* The .cuenv only: a shell's `cuenv use` is not the project's. */
+	rc = select_find(&in, &sel, err);
+	if (rc)
+		goto out;
+	if (sel.origin != SEL_FILE || !selection_active(&sel)) {
+		rc = cuenv_fail(err, check ? CUENV_NO : CUENV_E_USAGE,
+				"lock: no .cuenv selecting a CUDA version "
+				"here");
+		cuenv_hint(err, "write one with: cuenv local 12.4 --force");
+		goto out;
+	}
+	buf_printf(&path, "%s.lock", sel.origin_path);
+	if (check) {
+		rc = lock_read(path.data, &have, err);
+		if (rc == CUENV_NO) {
+			rc = cuenv_fail(err, CUENV_NO, "lock: no lock file '%s'",
+					path.data);
+			cuenv_hint(err, "write it with: cuenv lock");
+			goto out;
+		}
+		if (rc)
+			goto out;
+		/* Resolve again with the options the lock was made with. */
+		o.runtime_only = have.runtime_only;
+		o.components = have.components.n ? &have.components : NULL;
+	}
+	rc = cmd_catalog(ctx, &cat, err);
+	if (!rc)
+		rc = lock_build(&want, &cat, sel.cuda, sel.cudnn, sel.cupti, &o,
+				catalog_platform(), err);
+	if (rc) {
+		if (check)
+			rc = CUENV_NO;
+		goto out;
+	}
+	if (check) {
+		if (lock_compare(&have, &want, &text)) {
+			rc = cuenv_fail(err, CUENV_NO, "lock: '%s' is out of "
+					"date: %s", path.data, text.data);
+			cuenv_hint(err, "update it with: cuenv lock");
+			goto out;
+		}
+		printf("%s matches %s\n", path.data, sel.origin_path);
+		goto out;
+	}
+	lock_format(&want, &text);
+	rc = dotfile_write(path.data, text.data, err);
+	if (!rc)
+		printf("wrote %s (%zu components)\n", path.data, want.nparts);
+out:
+	lock_release(&want);
+	lock_release(&have);
+	catalog_release(&cat);
+	selection_release(&sel);
+	strv_release(&comps);
+	buf_release(&path);
+	buf_release(&text);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_lock = {
+	.name = "lock",
+	.summary = "pin the .cuenv's components in .cuenv.lock",
+	.usage = usage,
+	.min_args = 0,
+	.max_args = 0,
+	.run = run,
+};

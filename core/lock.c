@@ -1,0 +1,661 @@
+#include "lock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "dotfile.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* ---- what to install --------------------------------------------------- */
+
+/* What a framework and a build need: runtime, CUPTI, compiler, headers,
+ * math libraries. Components a release lacks are skipped. */
+static const char *const cuda_default[] = {
+	"cuda_cudart", "cuda_cupti",	"cuda_nvcc",	"cuda_nvrtc",
+	"cuda_cccl",   "cuda_nvtx",	"cuda_profiler_api", "cuda_crt",
+	"libnvvm",     "cuda_culibos", "libcublas",	"libcufft",
+	"libcurand",   "libcusolver",	"libcusparse",	"libnvjitlink",
+	NULL,
+};
+
+/* The shared libraries an application loads. */
+static const char *const cuda_runtime[] = {
+	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",
+	"libcufft",    "libcurand",   "libcusolver", "libcusparse",
+	"libnvjitlink", NULL,
+};
+
+int install_plan(const struct release *rel, const struct install_opts *opts,
+		 struct strv *names, struct cuenv_err *err)
+{
+	const char *const *set =
+		opts->runtime_only ? cuda_runtime : cuda_default;
+
+	if (rel->kind == KIT_CUPTI) {
+		strv_push(names, "cuda_cupti");
+		return CUENV_OK;
+	}
+	if (rel->kind != KIT_CUDA) {
+		strv_push(names, rel->parts[0].name);
+		return CUENV_OK;
+	}
+	if (opts->components) {
+		for (size_t i = 0; i < opts->components->n; i++) {
+			const char *c = opts->components->v[i];
+
+			/* Runfiles name their components the same way. */
+			if (rel->source == SRC_REDIST && !release_part(rel, c)) {
+				cuenv_fail(err, CUENV_E_USAGE,
+					   "cuda %s has no component '%s'",
+					   rel->version, c);
+				return cuenv_hint(err, "see: cuenv list-remote "
+						       "cuda %s --components",
+						  rel->version);
+			}
+			if (strv_find(names, c) < 0)
+				strv_push(names, c);
+		}
+		return CUENV_OK;
+	}
+	for (size_t i = 0; set[i]; i++)
+		if (rel->source != SRC_REDIST || release_part(rel, set[i]))
+			strv_push(names, set[i]);
+	return CUENV_OK;
+}
+
+/* ---- the lock in memory ------------------------------------------------ */
+
+void lock_init(struct lockfile *lk)
+{
+	memset(lk, 0, sizeof(*lk));
+}
+
+static void part_free(struct lock_part *p)
+{
+	free(p->release);
+	free(p->name);
+	free(p->version);
+	free(p->platform);
+	free(p->url);
+	free(p->sha256);
+}
+
+void lock_release(struct lockfile *lk)
+{
+	free(lk->cuda);
+	free(lk->cudnn);
+	free(lk->cupti);
+	free(lk->platform);
+	strv_release(&lk->components);
+	for (size_t i = 0; i < lk->nparts; i++)
+		part_free(&lk->parts[i]);
+	free(lk->parts);
+	lock_init(lk);
+}
+
+static char *dup0(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct lock_part *add_part(struct lockfile *lk)
+{
+	lk->parts = xrealloc(lk->parts, (lk->nparts + 1) * sizeof(*lk->parts));
+	memset(&lk->parts[lk->nparts], 0, sizeof(*lk->parts));
+	return &lk->parts[lk->nparts++];
+}
+
+/* The archives of rel (installed as kind) that opts select, into lk. */
+static int add_release(struct lockfile *lk, const struct release *rel,
+		       enum kit_kind kind, const struct install_opts *opts,
+		       const char *platform, struct cuenv_err *err)
+{
+	struct release r = *rel;
+	struct strv names = STRV_INIT;
+	int rc;
+
+	r.kind = kind;
+	rc = install_plan(&r, opts, &names, err);
+	for (size_t i = 0; !rc && i < rel->nparts; i++) {
+		const struct part *pt = &rel->parts[i];
+		struct lock_part *lp;
+
+		/* Redist CUDA: the planned components; else every archive. */
+		if (kind != KIT_CUDNN && rel->source == SRC_REDIST &&
+		    strv_find(&names, pt->name) < 0)
+			continue;
+		lp = add_part(lk);
+		lp->kind = kind;
+		lp->source = rel->source;
+		lp->release = xstrdup(rel->version);
+		lp->cuda_major = rel->cuda_major;
+		lp->name = xstrdup(pt->name);
+		lp->version = xstrdup(pt->version ? pt->version : rel->version);
+		lp->platform = xstrdup(platform);
+		lp->url = xstrdup(pt->url);
+		lp->sha256 = xstrdup(pt->sha256);
+		lp->size = pt->size;
+	}
+	strv_release(&names);
+	return rc;
+}
+
+int lock_build(struct lockfile *lk, const struct catalog *cat,
+	       const char *cuda, const char *cudnn, const char *cupti,
+	       const struct install_opts *opts, const char *platform,
+	       struct cuenv_err *err)
+{
+	const struct release *cr, *dr = NULL, *pr = NULL;
+	int rc;
+
+	cr = catalog_find(cat, KIT_CUDA, cuda, 0, -1);
+	if (!cr) {
+		cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+			   "no CUDA %s in the catalogue", cuda);
+		return cuenv_hint(err, "see: cuenv list-remote cuda");
+	}
+	if (cudnn && !(dr = catalog_find(cat, KIT_CUDNN, cudnn, cr->cuda_major,
+					  -1)))
+		return cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				  "no cuDNN %s for CUDA %u in the catalogue",
+				  cudnn, cr->cuda_major);
+	if (cupti && !(pr = catalog_find(cat, KIT_CUDA, cupti, 0, -1)))
+		return cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				  "no CUDA %s (for its CUPTI) in the catalogue",
+				  cupti);
+	lk->cuda = xstrdup(cuda);
+	lk->cudnn = dup0(cudnn);
+	lk->cupti = dup0(cupti);
+	lk->platform = xstrdup(platform);
+	lk->runtime_only = opts->runtime_only;
+	if (opts->components)
+		for (size_t i = 0; i < opts->components->n; i++)
+			strv_push(&lk->components, opts->components->v[i]);
+	rc = add_release(lk, cr, KIT_CUDA, opts, platform, err);
+	if (!rc && dr) {
+		struct install_opts od = *opts;
+
+		od.components = NULL;
+		rc = add_release(lk, dr, KIT_CUDNN, &od, platform, err);
+	}
+	if (!rc && pr) {
+		struct install_opts oc = *opts;
+
+		oc.components = NULL;
+		oc.runtime_only = 0;
+		rc = add_release(lk, pr, KIT_CUPTI, &oc, platform, err);
+	}
+	return rc;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+void lock_format(const struct lockfile *lk, struct buf *out)
+{
+	json_t *root = json_object(), *sel = json_object(),
+	       *o = json_object(), *parts = json_array();
+	char *text;
+
+	json_object_set_new(root, "schema", json_integer(LOCK_SCHEMA));
+	json_object_set_new(sel, "cuda", str_or_null(lk->cuda));
+	json_object_set_new(sel, "cudnn", str_or_null(lk->cudnn));
+	json_object_set_new(sel, "cupti", str_or_null(lk->cupti));
+	json_object_set_new(root, "selection", sel);
+	json_object_set_new(o, "runtime_only", json_boolean(lk->runtime_only));
+	if (lk->components.n) {
+		json_t *c = json_array();
+
+		for (size_t i = 0; i < lk->components.n; i++)
+			json_array_append_new(c,
+					      json_string(lk->components.v[i]));
+		json_object_set_new(o, "components", c);
+	} else {
+		json_object_set_new(o, "components", json_null());
+	}
+	json_object_set_new(root, "options", o);
+	json_object_set_new(root, "platform", str_or_null(lk->platform));
+	for (size_t i = 0; i < lk->nparts; i++) {
+		const struct lock_part *p = &lk->parts[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "kind", json_string(kit_kind_name(p->kind)));
+		json_object_set_new(j, "source",
+				    json_string(source_name(p->source)));
+		json_object_set_new(j, "release", json_string(p->release));
+		json_object_set_new(j, "cuda_major",
+				    json_integer((json_int_t)p->cuda_major));
+		json_object_set_new(j, "name", json_string(p->name));
+		json_object_set_new(j, "version", json_string(p->version));
+		json_object_set_new(j, "platform", json_string(p->platform));
+		json_object_set_new(j, "url", json_string(p->url));
+		json_object_set_new(j, "sha256", json_string(p->sha256));
+		json_object_set_new(j, "size", json_integer((json_int_t)p->size));
+		json_array_append_new(parts, j);
+	}
+	json_object_set_new(root, "components", parts);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	buf_reset(out);
+	if (text) {
+		buf_adds(out, text);
+		buf_addc(out, '\n');
+	}
+	free(text);
+	json_decref(root);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int is_sha256(const char *s)
+{
+	return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
+}
+
+/* On NVIDIA's host, and no path segment is "..". */
+static int url_ok(const char *u)
+{
+	static const char *const hosts[] = {
+		NVIDIA_BASE "/",
+		"https://developer.nvidia.com/",
+	};
+	const char *path = NULL;
+
+	for (size_t i = 0; i < 2 && !path; i++)
+		if (!strncmp(u, hosts[i], strlen(hosts[i])))
+			path = u + strlen(hosts[i]) - 1;
+	if (!path || strpbrk(u, " \t\r\n\\?#%"))
+		return 0;
+	while (*path) {
+		size_t n;
+
+		path++; /* the '/' */
+		n = strcspn(path, "/");
+		if ((n == 2 && !strncmp(path, "..", 2)) ||
+		    (n == 1 && path[0] == '.'))
+			return 0;
+		path += n;
+	}
+	return 1;
+}
+
+static int bad(struct cuenv_err *err, const char *name, const char *fmt,
+	       const char *what, size_t i)
+{
+	struct buf b = BUF_INIT;
+	int rc;
+
+	buf_printf(&b, fmt, what);
+	(void)i;
+	rc = cuenv_fail(err, CUENV_E_MANIFEST, "bad lock file '%s': %s", name,
+			b.data);
+	buf_release(&b);
+	cuenv_hint(err, "write it again with: cuenv lock");
+	return rc;
+}
+
+/* A string member (optional: NULL allowed for null or absent). */
+static int get_str(json_t *o, const char *key, int optional, char **out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v)) {
+		*out = NULL;
+		return optional ? 0 : -1;
+	}
+	if (!json_is_string(v) || !*json_string_value(v))
+		return -1;
+	*out = xstrdup(json_string_value(v));
+	return 0;
+}
+
+static int parse_part(const char *name, json_t *j, struct lock_part *p,
+		      struct cuenv_err *err)
+{
+	static const char *const keys[] = { "kind", "source", "release",
+					    "name", "version", "platform",
+					    "url", "sha256" };
+	char **dst[] = { NULL, NULL, &p->release, &p->name, &p->version,
+			 &p->platform, &p->url, &p->sha256 };
+	json_t *v;
+	char *kind = NULL, *source = NULL;
+	int rc = CUENV_OK;
+
+	dst[0] = &kind;
+	dst[1] = &source;
+	if (!json_is_object(j))
+		return bad(err, name, "%s", "a component is not an object",
+			   (size_t)-1);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+		if (get_str(j, keys[k], 0, dst[k])) {
+			rc = bad(err, name, "'%s' missing or not a string",
+				 keys[k], 0);
+			goto out;
+		}
+	if (kit_kind_parse(kind, &p->kind)) {
+		rc = bad(err, name, "unknown kind '%s'", kind, 0);
+		goto out;
+	}
+	if (source_parse(source, &p->source)) {
+		rc = bad(err, name, "unknown source '%s'", source, 0);
+		goto out;
+	}
+	if (strspn(p->name, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+	    strlen(p->name)) {
+		rc = bad(err, name, "bad component name '%s'", p->name, 0);
+		goto out;
+	}
+	if (!version_is_valid(p->release)) {
+		rc = bad(err, name, "bad release version '%s'", p->release, 0);
+		goto out;
+	}
+	if (!is_sha256(p->sha256)) {
+		rc = bad(err, name, "sha256 of %s is not 64 lowercase hex digits",
+			 p->name, 0);
+		goto out;
+	}
+	if (!url_ok(p->url)) {
+		rc = bad(err, name, "url of %s is not on NVIDIA's host or climbs "
+				    "with '..'",
+			 p->name, 0);
+		goto out;
+	}
+	v = json_object_get(j, "size");
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
+		rc = bad(err, name, "size of %s is not a number", p->name, 0);
+		goto out;
+	}
+	p->size = (uint64_t)json_integer_value(v);
+	v = json_object_get(j, "cuda_major");
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > 1000) {
+		rc = bad(err, name, "cuda_major of %s is not a number", p->name,
+			 0);
+		goto out;
+	}
+	p->cuda_major = (unsigned)json_integer_value(v);
+out:
+	free(kind);
+	free(source);
+	return rc;
+}
+
+int lock_parse(const char *name, const char *text, size_t len,
+	       struct lockfile *lk, struct cuenv_err *err)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *sel, *o, *parts, *v;
+	struct lockfile l;
+	int rc = CUENV_OK;
+
+	lock_init(&l);
+	if (!root) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"bad lock file '%s': line %d: %s", name,
+				jerr.line, jerr.text);
+		cuenv_hint(err, "write it again with: cuenv lock");
+		return rc;
+	}
+	v = json_object_get(root, "schema");
+	if (!json_is_integer(v) || json_integer_value(v) != LOCK_SCHEMA) {
+		rc = bad(err, name, "%s", "no schema 1 (written by another "
+					  "version of cuenv?)",
+			 (size_t)-1);
+		goto out;
+	}
+	sel = json_object_get(root, "selection");
+	if (!json_is_object(sel) || get_str(sel, "cuda", 0, &l.cuda) ||
+	    get_str(sel, "cudnn", 1, &l.cudnn) ||
+	    get_str(sel, "cupti", 1, &l.cupti) ||
+	    !version_is_valid(l.cuda) ||
+	    (l.cudnn && !version_is_valid(l.cudnn)) ||
+	    (l.cupti && !version_is_valid(l.cupti))) {
+		rc = bad(err, name, "%s", "bad or missing selection",
+			 (size_t)-1);
+		goto out;
+	}
+	if (get_str(root, "platform", 0, &l.platform)) {
+		rc = bad(err, name, "%s", "no platform", (size_t)-1);
+		goto out;
+	}
+	o = json_object_get(root, "options");
+	if (o) {
+		json_t *c = json_object_get(o, "components");
+
+		if (!json_is_object(o)) {
+			rc = bad(err, name, "%s", "bad options", (size_t)-1);
+			goto out;
+		}
+		l.runtime_only = json_is_true(json_object_get(o, "runtime_only"));
+		if (json_is_array(c)) {
+			for (size_t i = 0; i < json_array_size(c); i++) {
+				json_t *s = json_array_get(c, i);
+
+				if (!json_is_string(s)) {
+					rc = bad(err, name, "%s",
+						 "bad options.components",
+						 (size_t)-1);
+					goto out;
+				}
+				strv_push(&l.components, json_string_value(s));
+			}
+		}
+	}
+	parts = json_object_get(root, "components");
+	if (!json_is_array(parts) || !json_array_size(parts)) {
+		rc = bad(err, name, "%s", "no components", (size_t)-1);
+		goto out;
+	}
+	for (size_t i = 0; i < json_array_size(parts) && !rc; i++)
+		rc = parse_part(name, json_array_get(parts, i), add_part(&l),
+				err);
+out:
+	json_decref(root);
+	if (rc) {
+		lock_release(&l);
+		return rc;
+	}
+	lock_release(lk);
+	*lk = l;
+	return CUENV_OK;
+}
+
+int lock_read(const char *path, struct lockfile *lk, struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	int rc = dotfile_slurp(path, LOCK_MAX_BYTES, &text, err);
+
+	if (!rc)
+		rc = lock_parse(path, text.data ? text.data : "", text.len, lk,
+				err);
+	buf_release(&text);
+	return rc;
+}
+
+int lock_find(const char *cwd, struct buf *out)
+{
+	struct buf dir = BUF_INIT;
+	struct stat st;
+
+	buf_sets(&dir, cwd);
+	for (;;) {
+		buf_reset(out);
+		buf_path(out, dir.data, LOCK_NAME);
+		if (!stat(out->data, &st) && S_ISREG(st.st_mode)) {
+			buf_release(&dir);
+			return CUENV_OK;
+		}
+		char *slash = strrchr(dir.data, '/');
+
+		if (!slash || dir.len <= 1)
+			break;
+		buf_setlen(&dir, slash == dir.data ? 1 : (size_t)(slash - dir.data));
+	}
+	buf_release(&dir);
+	buf_reset(out);
+	return CUENV_NO;
+}
+
+/* ---- comparing ----------------------------------------------------------- */
+
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static const struct lock_part *find_part(const struct lockfile *lk,
+					 enum kit_kind kind, const char *name)
+{
+	for (size_t i = 0; i < lk->nparts; i++)
+		if (lk->parts[i].kind == kind && !strcmp(lk->parts[i].name, name))
+			return &lk->parts[i];
+	return NULL;
+}
+
+int lock_compare(const struct lockfile *have, const struct lockfile *want,
+		 struct buf *why)
+{
+	static const char *const keys[] = { "cuda", "cudnn", "cupti" };
+	const char *h[] = { have->cuda, have->cudnn, have->cupti };
+	const char *w[] = { want->cuda, want->cudnn, want->cupti };
+
+	buf_reset(why);
+	for (size_t i = 0; i < 3; i++)
+		if (!same(h[i], w[i])) {
+			buf_printf(why, "the .cuenv asks for %s %s but the lock "
+					"was made for %s %s",
+				   keys[i], w[i] ? w[i] : "(none)", keys[i],
+				   h[i] ? h[i] : "(none)");
+			return 1;
+		}
+	if (!same(have->platform, want->platform)) {
+		buf_printf(why, "the lock is for %s, this machine is %s",
+			   have->platform, want->platform);
+		return 1;
+	}
+	for (size_t i = 0; i < want->nparts; i++) {
+		const struct lock_part *wp = &want->parts[i];
+		const struct lock_part *hp = find_part(have, wp->kind, wp->name);
+		const char *k = kit_kind_name(wp->kind);
+
+		if (!hp) {
+			buf_printf(why, "the lock lacks %s %s %s",
+				   k, wp->release, wp->name);
+			return 1;
+		}
+		if (strcmp(hp->release, wp->release)) {
+			buf_printf(why, "the catalogue now resolves %s to %s %s, "
+					"the lock has %s",
+				   k, k, wp->release, hp->release);
+			return 1;
+		}
+		if (strcmp(hp->url, wp->url) || strcmp(hp->sha256, wp->sha256) ||
+		    strcmp(hp->version, wp->version) || hp->size != wp->size) {
+			buf_printf(why, "%s %s %s differs between the lock and "
+					"the catalogue",
+				   k, wp->release, wp->name);
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < have->nparts; i++) {
+		const struct lock_part *hp = &have->parts[i];
+
+		if (!find_part(want, hp->kind, hp->name)) {
+			buf_printf(why, "the lock has %s %s %s, which would no "
+					"longer be installed",
+				   kit_kind_name(hp->kind), hp->release,
+				   hp->name);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The catalogue's release that p came from, or NULL. */
+static const struct release *cat_release(const struct catalog *cat,
+					 const struct lock_part *p)
+{
+	enum kit_kind k = p->kind == KIT_CUPTI ? KIT_CUDA : p->kind;
+
+	for (size_t i = 0; i < cat->n; i++) {
+		const struct release *r = cat->v[i];
+
+		if (r->kind == k && r->source == p->source &&
+		    !strcmp(r->version, p->release) &&
+		    (k != KIT_CUDNN || r->cuda_major == p->cuda_major))
+			return r;
+	}
+	return NULL;
+}
+
+int lock_verify(const struct lockfile *lk, const struct catalog *cat,
+		struct cuenv_err *err)
+{
+	for (size_t i = 0; i < lk->nparts; i++) {
+		const struct lock_part *p = &lk->parts[i];
+		const struct release *r = cat_release(cat, p);
+		const struct part *cp = r ? release_part(r, p->name) : NULL;
+		const char *k = kit_kind_name(p->kind);
+
+		if (!r || !cp) {
+			cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				   "the catalogue no longer has %s %s %s (%s) "
+				   "that the lock pins",
+				   k, p->release, p->name,
+				   source_name(p->source));
+			return cuenv_hint(err, "refresh it with: cuenv update, "
+					       "or lock again: cuenv lock");
+		}
+		if (strcmp(cp->sha256, p->sha256))
+			return cuenv_fail(err, CUENV_E_INTEGRITY,
+					  "lock and catalogue disagree on "
+					  "sha256 of %s %s %s (lock %s, "
+					  "catalogue %s)",
+					  k, p->release, p->name, p->sha256,
+					  cp->sha256);
+		if (strcmp(cp->url, p->url))
+			return cuenv_fail(err, CUENV_E_INTEGRITY,
+					  "lock and catalogue disagree on the "
+					  "url of %s %s %s",
+					  k, p->release, p->name);
+	}
+	return CUENV_OK;
+}
+
+int lock_to_release(const struct lockfile *lk, enum kit_kind kind,
+		    struct release *rel)
+{
+	memset(rel, 0, sizeof(*rel));
+	for (size_t i = 0; i < lk->nparts; i++) {
+		const struct lock_part *p = &lk->parts[i];
+		struct part *np;
+
+		if (p->kind != kind)
+			continue;
+		if (!rel->nparts) {
+			rel->kind = kind;
+			rel->source = p->source;
+			rel->version = p->release;
+			rel->cuda_major = p->cuda_major;
+			rel->origin = (char *)LOCK_NAME;
+		}
+		rel->parts = xrealloc(rel->parts,
+				      (rel->nparts + 1) * sizeof(*rel->parts));
+		np = &rel->parts[rel->nparts++];
+		np->name = p->name;
+		np->version = p->version;
+		np->url = p->url;
+		np->sha256 = p->sha256;
+		np->size = p->size;
+	}
+	return rel->nparts ? CUENV_OK : CUENV_NO;
+}

@@ -1,0 +1,110 @@
+/*
+ * lock.h: the `.cuenv.lock` file beside a `.cuenv`.
+ *
+ * It pins what `cuenv install` (with no SPEC) would install for the
+ * `.cuenv`'s selection: every archive of every release, with NVIDIA's url
+ * (never a mirror's), its sha256 and size, so that `cuenv install --locked`
+ * installs exactly that and `cuenv lock --check` can tell when the `.cuenv`
+ * or the catalogue has moved on. It is JSON:
+ *
+ *	{ "schema": 1,
+ *	  "selection": { "cuda": "12.4", "cudnn": "9.1", "cupti": null },
+ *	  "options": { "runtime_only": false, "components": null },
+ *	  "platform": "linux-x86_64",
+ *	  "components": [ { "kind": "cuda", "source": "redist",
+ *	      "release": "12.4.1", "cuda_major": 12, "name": "cuda_cudart",
+ *	      "version": "12.4.127", "platform": "linux-x86_64",
+ *	      "url": "https://developer.download.nvidia.com/...",
+ *	      "sha256": "...", "size": 1234 }, ... ] }
+ *
+ * The file is data: every url must be on NVIDIA's host with no '..'
+ * segment, every sha256 64 lowercase hex digits; errors name the file.
+ */
+#ifndef CUENV_LOCK_H
+#define CUENV_LOCK_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "catalog.h"
+#include "err.h"
+#include "install.h"
+#include "store.h"
+
+#define LOCK_NAME ".cuenv.lock"
+#define LOCK_SCHEMA 1
+/* Largest lock file read. */
+#define LOCK_MAX_BYTES (4u << 20)
+
+struct lock_part {
+	enum kit_kind kind;
+	enum source_kind source;
+	char *release;	     /* the release's version ("12.4.1") */
+	unsigned cuda_major; /* as struct release */
+	char *name;	     /* component */
+	char *version;	     /* the component's version */
+	char *platform;
+	char *url;	     /* on NVIDIA's host */
+	char *sha256;
+	uint64_t size;
+};
+
+struct lockfile {
+	char *cuda, *cudnn, *cupti; /* the .cuenv's specs (cuda required) */
+	int runtime_only;
+	struct strv components;	    /* --components, or empty */
+	char *platform;
+	struct lock_part *parts;
+	size_t nparts;
+};
+
+void lock_init(struct lockfile *lk);
+void lock_release(struct lockfile *lk);
+
+/*
+ * Resolve the specs against cat as `cuenv install` does (opts gives
+ * runtime_only and components) and fill lk. Returns CUENV_OK,
+ * CUENV_E_NOT_INSTALLED (nothing in the catalogue) or CUENV_E_USAGE.
+ */
+int lock_build(struct lockfile *lk, const struct catalog *cat,
+	       const char *cuda, const char *cudnn, const char *cupti,
+	       const struct install_opts *opts, const char *platform,
+	       struct cuenv_err *err);
+
+/* The JSON text of lk (ends with a newline). */
+void lock_format(const struct lockfile *lk, struct buf *out);
+
+/* Parse a lock (name for messages); CUENV_OK or CUENV_E_MANIFEST. */
+int lock_parse(const char *name, const char *text, size_t len,
+	       struct lockfile *lk, struct cuenv_err *err);
+
+/* Read the lock at path: CUENV_NO when absent, else as lock_parse. */
+int lock_read(const char *path, struct lockfile *lk, struct cuenv_err *err);
+
+/* The nearest LOCK_NAME walking up from cwd into out; CUENV_NO if none. */
+int lock_find(const char *cwd, struct buf *out);
+
+/*
+ * Compare a lock (have) with a fresh resolution (want). Returns 0 when
+ * they match, else 1 with a one-line reason in why.
+ */
+int lock_compare(const struct lockfile *have, const struct lockfile *want,
+		 struct buf *why);
+
+/*
+ * Check every part of lk against cat: the release and component must
+ * still be there, with the same sha256. CUENV_E_NOT_INSTALLED or
+ * CUENV_E_INTEGRITY naming the component otherwise.
+ */
+int lock_verify(const struct lockfile *lk, const struct catalog *cat,
+		struct cuenv_err *err);
+
+/*
+ * The release of kind that lk pins, in rel (its strings and parts are
+ * borrowed from lk except rel->parts, which the caller frees). CUENV_NO
+ * when lk pins nothing of kind.
+ */
+int lock_to_release(const struct lockfile *lk, enum kit_kind kind,
+		    struct release *rel);
+
+#endif
