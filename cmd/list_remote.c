@@ -2,12 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv list-remote [cuda|cudnn] [PREFIX] [--all]\n"
+	"usage: cuenv list-remote [cuda|cudnn] [PREFIX] [--all] [--json]\n"
 	"\n"
 	"List what can be installed: CUDA releases with their source (NVIDIA's\n"
 	"redist archives, or a runfile installer for releases before 11.4), and\n"
@@ -15,10 +17,12 @@ static const char usage[] =
 	"versions (12, 12.4). Without --all, only the newest patch of each\n"
 	"minor release is shown.\n"
 	"\n"
-	"  --all    every release, not only the newest of each minor\n";
+	"  --all    every release, not only the newest of each minor\n"
+	"  --json   an array of {kind, version, cuda_major, source}\n";
 
 static const struct option opts[] = {
 	{ "all", no_argument, NULL, 'a' },
+	{ "json", no_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -57,7 +61,7 @@ static int superseded(const struct release **v, size_t n, size_t i)
 }
 
 static void show(const struct release **v, size_t n, enum kit_kind kind,
-		 const char *prefix, int all)
+		 const char *prefix, int all, json_t *json)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct release *r = v[i];
@@ -66,7 +70,14 @@ static void show(const struct release **v, size_t n, enum kit_kind kind,
 		    (prefix && !version_matches_str(r->version, prefix)) ||
 		    (!all && superseded(v, n, i)))
 			continue;
-		if (kind == KIT_CUDA)
+		if (json)
+			json_array_append_new(
+				json, json_pack("{s:s, s:s, s:i, s:s}", "kind",
+						kit_kind_name(kind), "version",
+						r->version, "cuda_major",
+						(int)r->cuda_major, "source",
+						source_name(r->source)));
+		else if (kind == KIT_CUDA)
 			printf("cuda   %-12s %s\n", r->version,
 			       source_name(r->source));
 		else
@@ -83,11 +94,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const char *prefix = NULL;
 	enum kit_kind kind;
 	int c, rc, all = 0, which = -1;
+	json_t *json = NULL;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'a')
+		if (c == 'a')
+			all = 1;
+		else if (c == 'j')
+			json = json_array();
+		else
 			return cmd_bad_usage(&cmd_list_remote, err);
-		all = 1;
 	}
 	for (int i = optind; i < argc; i++) {
 		if (!kit_kind_parse(argv[i], &kind) && which < 0 && !prefix)
@@ -106,11 +121,18 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		v[i] = cat.v[i];
 	qsort(v, cat.n, sizeof(*v), cmp_release);
 	if (which != KIT_CUDNN)
-		show(v, cat.n, KIT_CUDA, prefix, all);
+		show(v, cat.n, KIT_CUDA, prefix, all, json);
 	if (which != KIT_CUDA)
-		show(v, cat.n, KIT_CUDNN, prefix, all);
+		show(v, cat.n, KIT_CUDNN, prefix, all, json);
+	if (json) {
+		char *s = json_dumps(json, JSON_INDENT(2));
+
+		printf("%s\n", s);
+		free(s);
+	}
 out:
 	free(v);
+	json_decref(json);
 	catalog_release(&cat);
 	return rc;
 }
