@@ -293,6 +293,7 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv \
 		BENCH_FIXTURES=$(CURDIR)/$(BUILDROOT)/bench-fixtures \
 		bash tests/bench/install.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
 
 # ---- install ---------------------------------------------------------------
 
