@@ -53,6 +53,17 @@ static int exists(const char *path)
 	return !lstat(path, &st);
 }
 
+/* Take an exclusive fcntl lock on the open fd, without waiting. */
+static int lock_fd(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	while (fcntl(fd, F_SETLK, &fl))
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
 /*
  * Take an fcntl lock on path (created if need be): exclusive or shared,
  * waiting or not. Returns the fd holding it, -1 when busy (no wait), or
@@ -81,10 +92,11 @@ static int lock_path(const char *path, int exclusive, int wait)
 /* ---- cleaning up after dead installs --------------------------------------- */
 
 /*
- * Each install stages in .staging/<dir>/ and holds a lock on
- * .staging/<dir>.lock; a folder whose lock can be taken belongs to an
- * install that died. Older cuenv folders (register-, trash-) hold no lock
- * and are short-lived: they go when older than an hour.
+ * Each install locks .staging/install-X.lock first, then makes
+ * .staging/install-X/; a folder whose lock can be taken belongs to an
+ * install that died. The sweep never creates a lock file: a folder
+ * without one (a cuenv older than this rule, or a crash between the two
+ * steps) goes only once it is an hour old.
  */
 static void sweep_staging(const char *root)
 {
@@ -103,9 +115,20 @@ static void sweep_staging(const char *root)
 			continue;
 		buf_reset(&p);
 		buf_printf(&p, "%s/%s.lock", dir.data, de->d_name);
-		fd = lock_path(p.data, 1, 0);
-		if (fd < 0)
+		fd = open(p.data, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			struct stat st;
+
+			buf_setlen(&p, p.len - 5);
+			if (errno == ENOENT && !stat(p.data, &st) &&
+			    time(NULL) - st.st_mtime > 3600)
+				store_remove_tree(p.data);
+			continue;
+		}
+		if (lock_fd(fd)) {
+			close(fd);
 			continue; /* alive */
+		}
 		buf_setlen(&p, p.len - 5);
 		store_remove_tree(p.data);
 		buf_adds(&p, ".lock");
@@ -1151,15 +1174,31 @@ int install_run(struct store *st, const struct release *rel,
 	}
 	sweep_staging(st->root);
 
-	buf_printf(&staging, "%s/.staging/install-XXXXXX", st->root);
-	if (!mkdtemp(staging.data)) {
+	/*
+	 * The staging folder's lock exists and is held before the folder
+	 * does, so another install's sweep can never take a live folder
+	 * for a dead one's.
+	 */
+	buf_reset(&p);
+	buf_printf(&p, "%s/.staging/install-XXXXXX.lock", st->root);
+	slock = mkstemps(p.data, 5);
+	if (slock >= 0 && lock_fd(slock)) {
+		close(slock);
+		slock = -1;
+	}
+	if (slock < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				staging.data, strerror(errno));
+				p.data, strerror(errno));
 		goto out;
 	}
-	buf_reset(&p);
-	buf_printf(&p, "%s.lock", staging.data);
-	slock = lock_path(p.data, 1, 0);
+	buf_add(&staging, p.data, p.len - 5);
+	if (mkdir(staging.data, 0755)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				staging.data, strerror(errno));
+		unlink(p.data);
+		buf_reset(&staging);
+		goto out;
+	}
 
 	rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
 	if (rc)

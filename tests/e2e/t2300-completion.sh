@@ -34,7 +34,7 @@ c cuenv env --format ''
 c cuenv install 12.4.
 c cuenv uninstall cudnn ''
 EOF
-expect_code 0 bash --norc --noprofile "$HOME/comp.bash" &&
+expect_code 0 bash --norc --noprofile "$HOME/comp.bash" </dev/null &&
 	cp "$E2E_OUT" "$HOME/bash.out" &&
 	cat "$HOME/bash.out" &&
 	check "bash: complete -p" grep -q "^complete -F _cuenv cuenv" "$HOME/bash.out" &&
@@ -60,7 +60,7 @@ c cuenv use ''
 c cuenv use --cudnn ''
 c cuenv env --format ''
 EOF
-expect_code 0 zsh -f "$HOME/comp.zsh" &&
+expect_code 0 zsh -f "$HOME/comp.zsh" </dev/null &&
 	cp "$E2E_OUT" "$HOME/zsh.out" &&
 	cat "$HOME/zsh.out" &&
 	check "zsh: compdef" grep -qx "registered: _cuenv" "$HOME/zsh.out" &&
@@ -75,7 +75,7 @@ complete -C "cuenv use " | sort | string join " "
 complete -C "cuenv use --cudnn " | string join " "
 complete -C "cuenv uninstall cuda " | sort | string join " "
 complete -C "cuenv ex" | string join " "
-true' &&
+true' </dev/null &&
 	cp "$E2E_OUT" "$HOME/fish.out" &&
 	cat "$HOME/fish.out" &&
 	check "fish: use" grep -qx "11.8.0 12.4.1 system" "$HOME/fish.out" &&
