@@ -105,6 +105,14 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		     int argc, char **argv, struct install_list *list,
 		     const struct install **found, struct cuenv_err *err);
 
+/*
+ * For --components: split the comma-separated list into out, refusing
+ * names that are not lowercase letters, digits and '_' (CUENV_E_USAGE
+ * naming cmd).
+ */
+int cmd_components(const struct cuenv_cmd *cmd, const char *list,
+		   struct strv *out, struct cuenv_err *err);
+
 /* Validate a version argument (SPEC); "system" allowed when allow_system. */
 int cmd_check_version(const char *what, const char *v, int allow_system,
 		      struct cuenv_err *err);

@@ -557,3 +557,19 @@ out:
 	buf_release(&name);
 	return rc;
 }
+
+int cmd_components(const struct cuenv_cmd *cmd, const char *list,
+		   struct strv *out, struct cuenv_err *err)
+{
+	strv_split(out, list, ',');
+	for (size_t i = 0; i < out->n; i++) {
+		const char *c = out->v[i];
+
+		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+				   strlen(c))
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "%s: bad component name '%s'",
+					  cmd->name, c);
+	}
+	return CUENV_OK;
+}

@@ -229,21 +229,6 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	return rc;
 }
 
-static int parse_list(const char *s, struct strv *out, struct cuenv_err *err)
-{
-	strv_split(out, s, ',');
-	for (size_t i = 0; i < out->n; i++) {
-		const char *c = out->v[i];
-
-		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-				   strlen(c))
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "install: bad component name '%s'",
-					  c);
-	}
-	return CUENV_OK;
-}
-
 static int check_mirror(const char *m, struct install_opts *o,
 			struct cuenv_err *err)
 {
@@ -359,7 +344,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			cupti = optarg;
 			break;
 		case O_COMPONENTS:
-			rc = parse_list(optarg, &comps, err);
+			rc = cmd_components(&cmd_install, optarg, &comps, err);
 			if (rc)
 				goto out;
 			o.components = &comps;

@@ -52,18 +52,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			check = 1;
 			break;
 		case O_COMPONENTS:
-			strv_split(&comps, optarg, ',');
-			for (size_t i = 0; i < comps.n; i++)
-				if (!*comps.v[i] ||
-				    strspn(comps.v[i],
-					   "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-					    strlen(comps.v[i])) {
-					rc = cuenv_fail(err, CUENV_E_USAGE,
-							"lock: bad component "
-							"name '%s'",
-							comps.v[i]);
-					goto out;
-				}
+			rc = cmd_components(&cmd_lock, optarg, &comps, err);
+			if (rc)
+				goto out;
 			o.components = &comps;
 			break;
 		case O_RUNTIME:
