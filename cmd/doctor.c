@@ -59,13 +59,6 @@ static const struct option opts[] = {
 
 /* ---- gathering ---------------------------------------------------------- */
 
-static int is_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
 /* The compatibility tables, or NULL (the driver check then says so). */
 static char *compat_dir(const struct cuenv_ctx *ctx)
 {
@@ -78,29 +71,6 @@ static char *compat_dir(const struct cuenv_ctx *ctx)
 	buf_release(&dir);
 	err_release(&e);
 	return out;
-}
-
-/* The first executable name on the PATH of env, heap, or NULL. */
-static char *on_path(const struct envmap *env, const char *name)
-{
-	const char *path = envmap_get(env, "PATH");
-	struct strv list = STRV_INIT;
-	char *found = NULL;
-
-	if (path)
-		strv_split(&list, path, ':');
-	for (size_t i = 0; i < list.n && !found; i++) {
-		struct buf p = BUF_INIT;
-
-		if (list.v[i][0] == '/') {
-			buf_path(&p, list.v[i], name);
-			if (is_file(p.data) && !access(p.data, X_OK))
-				found = buf_detach(&p);
-		}
-		buf_release(&p);
-	}
-	strv_release(&list);
-	return found;
 }
 
 static long ms_since(const struct timespec *t0)
@@ -479,7 +449,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	ldconf_read(conf_path, &conf);
 
-	python = on_path(&env, "python3");
+	python = env_which(&env, "python3");
 	if (python)
 		python_path(python, ctx->environ, &sites);
 	venv_dirs(&env, &sites);

@@ -1471,31 +1471,6 @@ out:
 
 /* ---- CUDA_HOME ---------------------------------------------------------- */
 
-/* The first executable nvcc on env's PATH, heap, or NULL. */
-static char *find_nvcc(const struct envmap *env)
-{
-	const char *path = envmap_get(env, "PATH");
-	struct strv list = STRV_INIT;
-	char *found = NULL;
-
-	if (path)
-		strv_split(&list, path, ':');
-	for (size_t i = 0; i < list.n && !found; i++) {
-		struct buf p = BUF_INIT;
-		struct stat st;
-
-		if (list.v[i][0] != '/')
-			continue;
-		buf_path(&p, list.v[i], "nvcc");
-		if (!stat(p.data, &st) && S_ISREG(st.st_mode) &&
-		    !access(p.data, X_OK))
-			found = buf_detach(&p);
-		buf_release(&p);
-	}
-	strv_release(&list);
-	return found;
-}
-
 /* The toolkit of an nvcc: the folder above its bin/. */
 static char *toolkit_of(const char *nvcc)
 {
@@ -1508,7 +1483,7 @@ static char *toolkit_of(const char *nvcc)
 static void check_cuda_home(struct audit *au)
 {
 	static const char *const vars[] = {"CUDA_HOME", "CUDA_PATH"};
-	char *nvcc = find_nvcc(au->eff);
+	char *nvcc = env_which(au->eff, "nvcc");
 	char *top = nvcc ? toolkit_of(nvcc) : NULL;
 	char *real_top = NULL;
 

@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 
@@ -64,6 +66,30 @@ void envmap_unset(struct envmap *env, const char *name)
 
 	if (i >= 0)
 		strv_remove(&env->vars, (size_t)i);
+}
+
+char *env_which(const struct envmap *env, const char *name)
+{
+	const char *path = envmap_get(env, "PATH");
+	struct strv list = STRV_INIT;
+	char *found = NULL;
+
+	if (path)
+		strv_split(&list, path, ':');
+	for (size_t i = 0; i < list.n && !found; i++) {
+		struct buf p = BUF_INIT;
+		struct stat st;
+
+		if (list.v[i][0] != '/')
+			continue;
+		buf_path(&p, list.v[i], name);
+		if (!stat(p.data, &st) && S_ISREG(st.st_mode) &&
+		    !access(p.data, X_OK))
+			found = buf_detach(&p);
+		buf_release(&p);
+	}
+	strv_release(&list);
+	return found;
 }
 
 /* ---- state encoding ------------------------------------------------------ */

@@ -66,6 +66,12 @@ void env_activate(struct envmap *env, const struct active *act,
  */
 int env_dir_has_cuda_libs(const char *dir, struct buf *example);
 
+/*
+ * The first executable regular file called name in env's PATH (absolute
+ * entries only), as a heap path, or NULL.
+ */
+char *env_which(const struct envmap *env, const char *name);
+
 /* A change between two environments: value NULL means unset. */
 struct env_change {
 	char *name;

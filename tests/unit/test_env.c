@@ -599,11 +599,42 @@ static void test_env_diff_tells_empty_from_unset(void **state)
 	envmap_release(&a);
 }
 
+/* The first executable regular file on PATH; relative entries skipped. */
+static void test_env_which_finds_the_first_executable(void **state)
+{
+	struct fixture *fx = *state;
+	struct envmap env = ENVMAP_INIT;
+	struct buf path = BUF_INIT;
+	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b"), *c = fx_path(fx, "c");
+	char *want = fx_path(fx, "c/tool"), *got;
+
+	fx_touch(fx, "a/tool");	     /* not executable */
+	fx_mkdir(fx, "b/tool");	     /* a folder */
+	fx_touch_exec(fx, "c/tool"); /* this one */
+	fx_touch_exec(fx, "d/tool"); /* later */
+	buf_printf(&path, "rel:%s:%s:%s:%s/../d", a, b, c, fx->root);
+	envmap_set(&env, "PATH", path.data);
+	got = env_which(&env, "tool");
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+	assert_null(env_which(&env, "nosuch"));
+	envmap_unset(&env, "PATH");
+	assert_null(env_which(&env, "tool"));
+	envmap_release(&env);
+	buf_release(&path);
+	free(a);
+	free(b);
+	free(c);
+	free(want);
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    FS_TEST(test_env_which_finds_the_first_executable),
 	    cmocka_unit_test(test_envmap_from_copies_entries_with_equals),
 	    cmocka_unit_test(test_envmap_get_matches_whole_names),
 	    cmocka_unit_test(test_envmap_set_replaces_or_adds),
