@@ -142,13 +142,6 @@ static const struct option sel_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int is_folder(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 static int show_file(const char *path, struct cuenv_err *err)
 {
 	struct dotfile df;
@@ -259,7 +252,7 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 		set.cuda = xstrdup(argv[optind]);
 	}
 
-	if (is_folder(path)) {
+	if (store_is_dir(path)) {
 		rc = cuenv_fail(err, CUENV_E_STORE,
 				"'%s' is a folder (cuenv's root, by default), "
 				"so this folder cannot hold a project .cuenv",
@@ -368,14 +361,6 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 
 /* ---- the catalogue ------------------------------------------------------------ */
 
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 #ifndef CUENV_DATADIR
 #define CUENV_DATADIR "/usr/local/share"
 #endif
@@ -401,7 +386,7 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 #endif
 	buf_reset(out);
 	for (size_t i = 0; i < n; i++) {
-		if (!found && is_dir(cand[i])) {
+		if (!found && store_is_dir(cand[i])) {
 			buf_adds(out, cand[i]);
 			found = 1;
 		}
@@ -420,7 +405,7 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 	int rc = CUENV_OK, found = 0;
 
 	if (only && *only) {
-		if (!is_dir(only))
+		if (!store_is_dir(only))
 			return cuenv_fail(err, CUENV_E_MANIFEST,
 					  "CUENV_MANIFESTS: '%s' is not a "
 					  "folder",
@@ -434,7 +419,7 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 	/* What `cuenv update` fetched since. */
 	buf_reset(&dir);
 	buf_path(&dir, ctx->root, "manifests");
-	if (!rc && is_dir(dir.data)) {
+	if (!rc && store_is_dir(dir.data)) {
 		found = 1;
 		rc = catalog_load(cat, dir.data, platform, err);
 	}
@@ -466,7 +451,7 @@ int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 				       "set CUENV_MANIFESTS");
 	}
 	buf_adds(out, "/compat");
-	if (!is_dir(out->data))
+	if (!store_is_dir(out->data))
 		return cuenv_fail(err, CUENV_E_MANIFEST, "no folder '%s'",
 				  out->data);
 	return CUENV_OK;

@@ -43,13 +43,6 @@ static const char *const sub_prefixes[] = {
 
 /* ---- small file helpers ------------------------------------------------- */
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 static bool is_shared_lib(const char *name)
 {
 	return !strncmp(name, "lib", 3) && strstr(name, ".so");
@@ -148,7 +141,7 @@ void detect_layout(const char *prefix, struct install *in)
 			buf_path(&sub, prefix, sub_prefixes[i]);
 		else
 			buf_adds(&sub, prefix);
-		if (!is_dir(sub.data))
+		if (!store_is_dir(sub.data))
 			continue;
 		buf_reset(&d);
 		buf_path(&d, sub.data, "bin");
@@ -417,7 +410,7 @@ static int real_prefix(const char *path, char **out, struct cuenv_err *err)
 	if (!*out)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				  path, strerror(errno));
-	if (!is_dir(*out)) {
+	if (!store_is_dir(*out)) {
 		free(*out);
 		*out = NULL;
 		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a folder",

@@ -99,13 +99,6 @@ static void push_unique(struct strv *sv, const char *s)
 		strv_push(sv, s);
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 /* The folder part of path ("/a/b/c" -> "/a/b"), heap. */
 static char *parent_of(const char *path)
 {
@@ -1501,7 +1494,7 @@ static void check_cuda_home(struct audit *au)
 
 		if (!home || !*home)
 			continue;
-		if (is_dir(home) && (!nvcc || same_dir(home, top) ||
+		if (store_is_dir(home) && (!nvcc || same_dir(home, top) ||
 				     (real_top && same_dir(home, real_top))))
 			continue;
 		sel_home = au->a->ok && same_dir(home, au->a->act.cuda->prefix);
@@ -1516,7 +1509,7 @@ static void check_cuda_home(struct audit *au)
 			buf_release(&p);
 		}
 		strv_push(&d.paths, home);
-		if (!is_dir(home)) {
+		if (!store_is_dir(home)) {
 			buf_printf(&d.what, "%s is ", vars[i]);
 			buf_add_display(&d.what, home, 4096);
 			buf_adds(&d.what, ", which is not a folder");

@@ -47,13 +47,6 @@ void selection_describe_origin(const struct selection *sel, struct buf *out)
 	}
 }
 
-static int is_folder(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 static int take_file(struct selection *sel, const struct dotfile *df,
 		     enum sel_origin origin, const char *path)
 {
@@ -127,7 +120,7 @@ int select_find(const struct select_in *in, struct selection *sel,
 		rc = dotfile_read(file.data, &df, err);
 		if (rc == CUENV_NO) {
 			/* A folder of that name (the root) is neither. */
-			if (!is_folder(file.data))
+			if (!store_is_dir(file.data))
 				strv_push(&sel->absent, file.data);
 			rc = CUENV_OK;
 		} else {

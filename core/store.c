@@ -546,6 +546,13 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
 	return unlink(path);
 }
 
+int store_is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int store_remove_tree(const char *path)
 {
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

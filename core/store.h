@@ -138,6 +138,9 @@ int store_delete(struct store *st, const struct install *in,
 /* mkdir -p: create path and its missing parents (CUENV_E_STORE). */
 int store_mkdir_p(const char *path, struct cuenv_err *err);
 
+/* Is path (followed through links) a folder? */
+int store_is_dir(const char *path);
+
 /* Delete path and everything under it, not following links; 0 or -1. */
 int store_remove_tree(const char *path);
 

@@ -111,6 +111,25 @@ static void test_kit_kind_names_round_trip(void **state)
 	assert_int_equal(kit_kind_parse("nccl", &k), -1);
 }
 
+static void test_store_is_dir_follows_links(void **state)
+{
+	struct fixture *fx = *state;
+	char *d = fx_path(fx, "d"), *f = fx_path(fx, "f"), *l = fx_path(fx, "l");
+	char *none = fx_path(fx, "none");
+
+	fx_mkdir(fx, "d");
+	fx_touch(fx, "f");
+	fx_symlink(fx, "d", "l");
+	assert_true(store_is_dir(d));
+	assert_true(store_is_dir(l));
+	assert_false(store_is_dir(f));
+	assert_false(store_is_dir(none));
+	free(d);
+	free(f);
+	free(l);
+	free(none);
+}
+
 /* ---- opening ------------------------------------------------------------- */
 
 static void test_store_open_with_create_makes_the_folders(void **state)
@@ -886,6 +905,7 @@ int main(void)
 	    cmocka_unit_test(test_install_name_validation_for_cuda),
 	    cmocka_unit_test(test_install_name_validation_for_cudnn),
 	    cmocka_unit_test(test_kit_kind_names_round_trip),
+	    FS_TEST(test_store_is_dir_follows_links),
 	    FS_TEST(test_store_open_with_create_makes_the_folders),
 	    FS_TEST(test_store_open_without_create_makes_nothing),
 	    cmocka_unit_test(test_store_open_rejects_relative_root),
