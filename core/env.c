@@ -10,11 +10,11 @@
 
 /* ---- envmap --------------------------------------------------------------- */
 
-void envmap_from(struct envmap *env, char *const *environ)
+void envmap_from(struct envmap *env, char *const *envp)
 {
-	for (; environ && *environ; environ++)
-		if (strchr(*environ, '='))
-			strv_push(&env->vars, *environ);
+	for (; envp && *envp; envp++)
+		if (strchr(*envp, '='))
+			strv_push(&env->vars, *envp);
 }
 
 void envmap_copy(struct envmap *dst, const struct envmap *src)

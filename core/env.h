@@ -38,7 +38,7 @@ struct envmap {
 
 #define ENVMAP_INIT { STRV_INIT }
 
-void envmap_from(struct envmap *env, char *const *environ);
+void envmap_from(struct envmap *env, char *const *envp);
 void envmap_copy(struct envmap *dst, const struct envmap *src);
 void envmap_release(struct envmap *env);
 const char *envmap_get(const struct envmap *env, const char *name);
