@@ -1,8 +1,11 @@
 #include "fetch.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -26,7 +29,13 @@ struct fetch {
 	CURLcode result;
 	unsigned failures;
 	char errbuf[CURL_ERROR_SIZE];
+	int fd;			/* a file:// URL: read directly, or -1 */
+	int fd_errno;		/* why it could not be opened */
+	char *chunk;		/* what the last read of that file got */
+	size_t chunk_len;
 };
+
+#define CHUNK (256 * 1024)
 
 char *fetch_resolve_url(const char *base, const char *ref)
 {
@@ -109,7 +118,7 @@ static int start(struct fetch *f)
 	curl_easy_setopt(f->easy, CURLOPT_ERRORBUFFER, f->errbuf);
 	curl_easy_setopt(f->easy, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(f->easy, CURLOPT_WRITEDATA, f);
-	curl_easy_setopt(f->easy, CURLOPT_BUFFERSIZE, 256L * 1024);
+	curl_easy_setopt(f->easy, CURLOPT_BUFFERSIZE, (long)CHUNK);
 	if (f->headers)
 		curl_easy_setopt(f->easy, CURLOPT_HTTPHEADER, f->headers);
 	f->asked = f->offset + f->data.len;
@@ -133,6 +142,82 @@ static void stop(struct fetch *f)
 	f->easy = NULL;
 }
 
+/*
+ * A file:// URL (a mirror on disk) is read without libcurl: its file
+ * protocol cannot pause, so it would pull a whole archive into memory at
+ * once. libcurl still parses the URL. Returns 0 when url is not a local
+ * file; otherwise f->fd is the open file, or -1 with f->fd_errno set.
+ */
+static int open_local(struct fetch *f)
+{
+	CURLU *u;
+	char *host = NULL, *path = NULL;
+
+	if (strncmp(f->url, "file://", 7) || !f->opts.allow_file)
+		return 0;
+	u = curl_url();
+	f->fd = -1;
+	f->fd_errno = EINVAL;
+	if (u && !curl_url_set(u, CURLUPART_URL, f->url, 0) &&
+	    !curl_url_get(u, CURLUPART_PATH, &path, CURLU_URLDECODE)) {
+		curl_url_get(u, CURLUPART_HOST, &host, 0);
+		if (host && *host && strcmp(host, "localhost"))
+			f->fd_errno = EREMOTE;
+		else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			f->fd_errno = errno;
+		else if (f->offset &&
+			 lseek(f->fd, (off_t)f->offset, SEEK_SET) < 0)
+			f->fd_errno = errno;
+	}
+	curl_free(host);
+	curl_free(path);
+	curl_url_cleanup(u);
+	return 1;
+}
+
+/* fetch_read for a local file. */
+static ssize_t read_local(struct fetch *f, const void **buf,
+			  struct cuenv_err *err)
+{
+	ssize_t n;
+
+	if (f->fd < 0) {
+		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
+			   f->url, strerror(f->fd_errno));
+		return -1;
+	}
+	f->offset += f->chunk_len;
+	f->chunk_len = 0;
+	if (!f->chunk)
+		f->chunk = xmalloc(CHUNK);
+	do
+		n = read(f->fd, f->chunk, CHUNK);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
+			   f->url, strerror(errno));
+		return -1;
+	}
+	f->chunk_len = (size_t)n;
+	if (f->size && f->offset + (size_t)n > f->size) {
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "cannot download '%s': more bytes than the %llu the "
+			   "catalogue says",
+			   f->url, (unsigned long long)f->size);
+		return -1;
+	}
+	if (!n && f->size && f->offset < f->size) {
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "cannot download '%s': the file ends at byte %llu, "
+			   "before the %llu bytes the catalogue names",
+			   f->url, (unsigned long long)f->offset,
+			   (unsigned long long)f->size);
+		return -1;
+	}
+	*buf = f->chunk;
+	return n;
+}
+
 struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
 			 const struct fetch_opts *opts)
 {
@@ -142,6 +227,9 @@ struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
 	f->opts = *opts;
 	f->offset = offset;
 	f->size = size;
+	f->fd = -1;
+	if (open_local(f))
+		return f;
 	f->multi = curl_multi_init();
 	if (opts->accept) {
 		struct buf h = BUF_INIT;
@@ -217,6 +305,8 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 	/* What was handed out last time is consumed now. */
 	f->offset += f->handed.len;
 	buf_reset(&f->handed);
+	if (!f->multi)
+		return read_local(f, buf, err);
 	for (;;) {
 		if (f->data.len) {
 			struct buf t = f->handed;
@@ -286,7 +376,7 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 
 uint64_t fetch_offset(const struct fetch *f)
 {
-	return f->offset + f->handed.len;
+	return f->offset + f->handed.len + f->chunk_len;
 }
 
 uint64_t fetch_size(const struct fetch *f)
@@ -304,7 +394,11 @@ void fetch_close(struct fetch *f)
 	if (!f)
 		return;
 	stop(f);
-	curl_multi_cleanup(f->multi);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->chunk);
+	if (f->multi)
+		curl_multi_cleanup(f->multi);
 	curl_slist_free_all(f->headers);
 	buf_release(&f->data);
 	buf_release(&f->handed);

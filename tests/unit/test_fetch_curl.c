@@ -121,6 +121,95 @@ static void test_fetch_missing_file_is_final_and_names_the_url(void **state)
 	free(url);
 }
 
+/*
+ * An archive on a file:// mirror larger than what libcurl may buffer: the
+ * file protocol cannot pause, so it is read in bounded pieces instead.
+ */
+static void test_fetch_reads_a_large_local_file_in_pieces(void **state)
+{
+	struct fixture *fx = *state;
+	struct fetch_opts o = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t size = 3 * 1024 * 1024 + 17, got = 0, largest = 0;
+	unsigned char *data = malloc(size);
+	const unsigned char *p;
+	char *url;
+	struct fetch *f;
+	ssize_t n;
+
+	for (size_t i = 0; i < size; i++)
+		data[i] = (unsigned char)(i * 7 + i / 4096);
+	fx_write_bytes(fx, "big.tar", data, size);
+	url = file_url(fx, "big.tar");
+	o.allow_file = 1;
+	f = fetch_open(url, 1000, size, &o);
+	while ((n = fetch_read(f, (const void **)&p, &err)) > 0) {
+		assert_memory_equal(p, data + 1000 + got, (size_t)n);
+		got += (size_t)n;
+		if ((size_t)n > largest)
+			largest = (size_t)n;
+		assert_int_equal(fetch_offset(f), 1000 + got);
+	}
+	assert_int_equal(n, 0);
+	assert_int_equal(got, size - 1000);
+	assert_true(largest <= 1024 * 1024);
+	fetch_close(f);
+	free(url);
+	free(data);
+}
+
+static void test_fetch_local_file_shorter_than_the_size(void **state)
+{
+	struct fixture *fx = *state;
+	struct fetch_opts o = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT;
+	char *url;
+	struct fetch *f;
+
+	fx_write(fx, "a.bin", "0123456789");
+	url = file_url(fx, "a.bin");
+	o.allow_file = 1;
+	f = fetch_open(url, 0, 11, &o);
+	assert_int_equal(read_all(f, &out, &err), -1);
+	assert_int_equal(err.rc, CUENV_E_FETCH);
+	assert_non_null(strstr(err.msg.data, url));
+	assert_non_null(strstr(err.msg.data, "ends at byte 10"));
+	fetch_close(f);
+	buf_release(&out);
+	err_release(&err);
+	free(url);
+}
+
+static void test_fetch_file_url_hosts(void **state)
+{
+	struct fixture *fx = *state;
+	struct fetch_opts o = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT, url = BUF_INIT;
+	char *p = fx_path(fx, "a b.bin");
+
+	fx_write(fx, "a b.bin", "xyz");
+	o.allow_file = 1;
+	/* localhost is this machine; %20 is decoded */
+	buf_printf(&url, "file://localhost%s", p);
+	*strrchr(url.data, ' ') = '\0';
+	buf_setlen(&url, strlen(url.data));
+	buf_adds(&url, "%20b.bin");
+	assert_int_equal(fetch_to_buf(url.data, &o, 100, &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "xyz");
+	/* another host is refused, naming the URL */
+	buf_reset(&url);
+	buf_printf(&url, "file://example.org%s", p);
+	assert_int_equal(fetch_to_buf(url.data, &o, 100, &out, &err),
+			 CUENV_E_FETCH);
+	assert_non_null(strstr(err.msg.data, "example.org"));
+	err_release(&err);
+	buf_release(&out);
+	buf_release(&url);
+	free(p);
+}
+
 static void test_fetch_refuses_file_urls_unless_allowed(void **state)
 {
 	struct fixture *fx = *state;
@@ -182,6 +271,9 @@ int main(void)
 		T(test_fetch_resumes_from_an_offset),
 		T(test_fetch_refuses_more_bytes_than_the_size),
 		T(test_fetch_missing_file_is_final_and_names_the_url),
+		T(test_fetch_reads_a_large_local_file_in_pieces),
+		T(test_fetch_local_file_shorter_than_the_size),
+		T(test_fetch_file_url_hosts),
 		T(test_fetch_refuses_file_urls_unless_allowed),
 		T(test_fetch_refuses_plain_http_unless_allowed),
 		T(test_fetch_to_buf_limits_the_size),
