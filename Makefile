@@ -105,7 +105,8 @@ LIB := $(BUILD)/libcuenv.a
 UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all test unit e2e install uninstall clean format lint compdb fuzz bench demo
+.PHONY: all test unit e2e install uninstall clean format lint compdb fuzz bench demo \
+	gpu-evidence
 .DELETE_ON_ERROR:
 
 all: cuenv cuenv-net
@@ -349,6 +350,12 @@ compdb:
 	bear -- $(MAKE) -B
 
 -include $(shell find $(BUILDROOT) -name '*.d' 2>/dev/null)
+
+# On a machine with an NVIDIA GPU: install its own CUDA libraries through
+# cuenv from a file:// mirror, check them healthy and broken, and keep the
+# output under docs/evidence/ (see docs/evidence/README.md).
+gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/gpu/evidence.sh
 
 demo: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tools/demo.sh
