@@ -142,6 +142,18 @@ static void stop(struct fetch *f)
 	f->easy = NULL;
 }
 
+/* Has the transfer run past the size the catalogue gives? */
+static int too_long(const struct fetch *f, uint64_t end, struct cuenv_err *err)
+{
+	if (!f->size || end <= f->size)
+		return 0;
+	cuenv_fail(err, CUENV_E_FETCH,
+		   "cannot download '%s': more bytes than the %llu the "
+		   "catalogue says",
+		   f->url, (unsigned long long)f->size);
+	return -1;
+}
+
 /*
  * A file:// URL (a mirror on disk) is read without libcurl: its file
  * protocol cannot pause, so it would pull a whole archive into memory at
@@ -199,13 +211,8 @@ static ssize_t read_local(struct fetch *f, const void **buf,
 		return -1;
 	}
 	f->chunk_len = (size_t)n;
-	if (f->size && f->offset + (size_t)n > f->size) {
-		cuenv_fail(err, CUENV_E_FETCH,
-			   "cannot download '%s': more bytes than the %llu the "
-			   "catalogue says",
-			   f->url, (unsigned long long)f->size);
+	if (too_long(f, f->offset + (size_t)n, err))
 		return -1;
-	}
 	if (!n && f->size && f->offset < f->size) {
 		cuenv_fail(err, CUENV_E_FETCH,
 			   "cannot download '%s': the file ends at byte %llu, "
@@ -314,14 +321,8 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 			f->handed = f->data;
 			f->data = t;
 			buf_reset(&f->data);
-			if (f->size && f->offset + f->handed.len > f->size) {
-				cuenv_fail(err, CUENV_E_FETCH,
-					   "cannot download '%s': more bytes "
-					   "than the %llu the catalogue says",
-					   f->url,
-					   (unsigned long long)f->size);
+			if (too_long(f, f->offset + f->handed.len, err))
 				return -1;
-			}
 			*buf = f->handed.data;
 			return (ssize_t)f->handed.len;
 		}
