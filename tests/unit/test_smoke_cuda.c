@@ -584,10 +584,11 @@ static void test_smoke_cuda_abi_matches_nvidia_headers(void **state)
 /* NVIDIA's stub libcuda.so (lib/stubs, lib64/stubs), or NULL. */
 static char *nvidia_stub(void)
 {
-	static const char *const rel[] = {"lib/stubs/libcuda.so",
-					  "lib64/stubs/libcuda.so",
-					  "targets/x86_64-linux/lib/stubs/"
-					  "libcuda.so"};
+	static const char *const rel[] = {
+		"lib/stubs/libcuda.so",
+		"lib64/stubs/libcuda.so",
+		"targets/x86_64-linux/lib/stubs/libcuda.so",
+	};
 
 	for (size_t i = 0; i < sizeof(rel) / sizeof(*rel); i++) {
 		char *p = NULL;
