@@ -321,6 +321,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct framework_builds fw = { 0 };
 	int c, rc, quiet = 0, source = -1, locked = 0;
 	enum source_kind sk;
+	struct catalog_choice found;
 	const struct release *cuda_rel = NULL, *cudnn_rel = NULL,
 			     *cupti_rel = NULL;
 
@@ -468,43 +469,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 
 	rc = cmd_catalog(ctx, &cat, err);
+	if (!rc)
+		rc = catalog_resolve(&cat, spec, cudnn, cupti, source, &found,
+				     err);
 	if (rc)
 		goto out;
-	cuda_rel = catalog_find(&cat, KIT_CUDA, spec, 0, source);
-	if (!cuda_rel) {
-		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-				"no CUDA %s%s%s in the catalogue", spec,
-				source >= 0 ? " from " : "",
-				source >= 0 ? source_name((enum source_kind)source)
-					    : "");
-		cuenv_hint(err, "see: cuenv list-remote cuda; refresh the "
-				"catalogue with: cuenv update");
-		goto out;
-	}
-	if (cudnn) {
-		int s = source == SRC_PYPI ? SRC_PYPI : -1;
-
-		cudnn_rel = catalog_find(&cat, KIT_CUDNN, cudnn,
-					 cuda_rel->cuda_major, s);
-		if (!cudnn_rel) {
-			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-					"no cuDNN %s for CUDA %u in the "
-					"catalogue",
-					cudnn, cuda_rel->cuda_major);
-			cuenv_hint(err, "see: cuenv list-remote cudnn");
-			goto out;
-		}
-	}
-	if (cupti) {
-		cupti_rel = catalog_find(&cat, KIT_CUDA, cupti, 0, source);
-		if (!cupti_rel) {
-			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-					"no CUDA %s (for its CUPTI) in the "
-					"catalogue",
-					cupti);
-			goto out;
-		}
-	}
+	cuda_rel = found.cuda;
+	cudnn_rel = found.cudnn;
+	cupti_rel = found.cupti;
 
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	if (rc)
