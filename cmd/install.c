@@ -30,7 +30,9 @@ static const char usage[] =
 	"  --for F==V         the CUDA and cuDNN that framework F (tensorflow,\n"
 	"                     torch, jax) release V was built and tested with\n"
 	"                     (manifests/compat/frameworks.tsv): --for\n"
-	"                     tensorflow==2.6 installs 11.2 --cudnn 8.1\n"
+	"                     tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
+	"                     no ==V, the newest release the catalogue can\n"
+	"                     install\n"
 	"  --cudnn V          cuDNN V for the selected CUDA's major\n"
 	"  --cupti V          also CUPTI from CUDA release V (an exact soname)\n"
 	"  --components LIST  comma-separated redist components\n"
@@ -426,17 +428,19 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 					"SPEC or --for, not both");
 			goto out;
 		}
-		rc = cmd_framework_pick(ctx, for_spec, &fw, err);
+		/* The row is chosen by what the catalogue can install. */
+		if (cudnn)
+			rc = cmd_check_version("cudnn", cudnn, 0, err);
+		if (!rc)
+			rc = cmd_catalog(ctx, &cat, err);
+		if (!rc)
+			rc = cmd_framework_pick(ctx, for_spec, &cat, cudnn,
+						source, quiet, &fw, err);
 		if (rc)
 			goto out;
 		spec = fw.v[0].cuda;
 		if (!cudnn)
 			cudnn = fw.v[0].cudnn;
-		if (!quiet)
-			cmd_note("%s %s was built and tested with CUDA %s%s%s",
-				 fw.v[0].framework, fw.v[0].version, spec,
-				 fw.v[0].cudnn ? " and cuDNN " : "",
-				 fw.v[0].cudnn ? fw.v[0].cudnn : "");
 	} else if (optind < argc) {
 		spec = argv[optind];
 	} else {
@@ -468,7 +472,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	    (cupti && (rc = cmd_check_version("cupti", cupti, 0, err))))
 		goto out;
 
-	rc = cmd_catalog(ctx, &cat, err);
+	if (!for_spec) /* else loaded above */
+		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
 		rc = catalog_resolve(&cat, spec, cudnn, cupti, source, &found,
 				     err);

@@ -110,6 +110,7 @@ struct catalog_choice {
  * source, and a cuDNN only to SRC_PYPI, whose wheels exist for both.
  * Returns CUENV_OK with out filled, or CUENV_E_NOT_INSTALLED naming the
  * first one cat lacks, with a hint pointing at list-remote and update.
+ * `install --for` asks it of each framework build before choosing one.
  */
 int catalog_resolve(const struct catalog *cat, const char *cuda,
 		    const char *cudnn, const char *cupti, int source,
