@@ -176,15 +176,21 @@ int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 struct framework_builds;
 /*
  * For `install --for`: the one row of frameworks.tsv that arg
- * ("tensorflow==2.6", "torch==2.1", "jax==0.4.20", or a bare name for the
- * newest release) picks: the newest release matching, on Linux, PyTorch's
- * stable CUDA variant before the others, a row with a cuDNN before one
- * without, then the newest CUDA. out gets exactly that row (release it
- * with framework_builds_release). Returns CUENV_OK, CUENV_E_USAGE for a
- * bad arg, CUENV_E_NOT_INSTALLED when the table has no such release, or
- * CUENV_E_MANIFEST.
+ * ("tensorflow==2.6", "torch==2.1", "jax==0.4.20", or a bare name for any
+ * release) picks: the first, in compat_frameworks_order's order (newest
+ * release, its preferred row, newest CUDA), whose CUDA and cuDNN (cudnn,
+ * when not NULL, in place of the row's) cat can install from source
+ * (< 0: any), as catalog_resolve finds them. Unless quiet, notes on
+ * stderr say which build was picked and why the preferred one was
+ * skipped. out gets exactly that row (release it with
+ * framework_builds_release). Returns CUENV_OK, CUENV_E_USAGE for a bad
+ * arg, CUENV_E_NOT_INSTALLED when the table has no such release or the
+ * catalogue none of its builds (err then says what the preferred one
+ * lacks), or CUENV_E_MANIFEST.
  */
 int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
-		       struct framework_builds *out, struct cuenv_err *err);
+		       const struct catalog *cat, const char *cudnn,
+		       int source, int quiet, struct framework_builds *out,
+		       struct cuenv_err *err);
 
 #endif

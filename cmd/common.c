@@ -457,34 +457,31 @@ int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 	return CUENV_OK;
 }
 
-/* Rows for another operating system (TensorFlow's table has them). */
-static int other_os(const struct framework_build *b)
+/* "pytorch 2.14 was built and tested with CUDA 13.2 and cuDNN 9.24.0.43" */
+static void note_build(const struct framework_build *b)
 {
-	return !strncmp(b->notes, "os ", 3) && strncmp(b->notes, "os linux", 8);
-}
-
-/* How much a row is preferred among those of one framework release. */
-static int row_rank(const struct framework_build *b)
-{
-	return (!strcmp(b->framework, "pytorch") && strstr(b->notes, "stable")
-			? 2
-			: 0) +
-	       (b->cudnn ? 1 : 0);
+	cmd_note("%s %s was built and tested with CUDA %s%s%s", b->framework,
+		 b->version, b->cuda, b->cudnn ? " and cuDNN " : "",
+		 b->cudnn ? b->cudnn : "");
 }
 
 int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
-		       struct framework_builds *out, struct cuenv_err *err)
+		       const struct catalog *cat, const char *cudnn,
+		       int source, int quiet, struct framework_builds *out,
+		       struct cuenv_err *err)
 {
 	static const char *const known[] = { "tensorflow", "torch", "pytorch",
 					     "jax" };
 	struct framework_builds rows = { 0 };
 	struct buf dir = BUF_INIT, name = BUF_INIT;
+	struct cuenv_err first = CUENV_ERR_INIT, later = CUENV_ERR_INIT;
 	const char *eq = strstr(arg, "=="), *spec = eq ? eq + 2 : NULL;
 	const struct framework_build *best = NULL;
+	size_t i;
 	int rc, ok = 0;
 
 	buf_add(&name, arg, eq ? (size_t)(eq - arg) : strlen(arg));
-	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+	for (i = 0; i < sizeof(known) / sizeof(*known); i++)
 		ok |= !strcmp(name.data, known[i]);
 	if (!ok || (spec && !version_is_valid(spec))) {
 		struct buf shown = BUF_INIT;
@@ -503,32 +500,48 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		rc = compat_frameworks(dir.data, name.data, spec, &rows, err);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < rows.n; i++) {
-		const struct framework_build *b = &rows.v[i];
-		int c;
-
-		if (other_os(b))
-			continue;
-		if (!best) {
-			best = b;
-			continue;
-		}
-		/* the newest release; its preferred row; then the newest CUDA */
-		c = version_cmp_str(b->version, best->version);
-		if (!c)
-			c = row_rank(b) - row_rank(best);
-		if (!c)
-			c = version_cmp_str(b->cuda, best->cuda);
-		if (c > 0)
-			best = b;
-	}
-	if (!best) {
+	compat_frameworks_order(&rows);
+	if (!rows.n) {
 		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
 				"no %s%s%s with CUDA in the framework table",
 				name.data, spec ? " " : "", spec ? spec : "");
 		cuenv_hint(err, "see: %s/frameworks.tsv", dir.data);
 		goto out;
 	}
+	/*
+	 * The first row, in order of preference, that the catalogue can
+	 * install, asked exactly as install will then ask it.
+	 */
+	for (i = 0; i < rows.n && !best; i++) {
+		const struct framework_build *b = &rows.v[i];
+		struct catalog_choice ch;
+
+		if (!catalog_resolve(cat, b->cuda, cudnn ? cudnn : b->cudnn,
+				     NULL, source, &ch, i ? &later : &first))
+			best = b;
+	}
+	if (!best) {
+		/* Say what the preferred row needs, and why it cannot be. */
+		if (!quiet)
+			note_build(&rows.v[0]);
+		rc = cuenv_fail(err, first.rc, "%s", first.msg.data);
+		cuenv_hint(err, "%s", first.hint.data);
+		goto out;
+	}
+	if (best != rows.v && !quiet) {
+		size_t more = (size_t)(best - rows.v) - 1;
+		struct buf also = BUF_INIT;
+
+		if (more)
+			buf_printf(&also, " and %zu more build%s", more,
+				   more == 1 ? "" : "s");
+		cmd_note("skipped %s %s with CUDA %s%s: %s",
+			 rows.v[0].framework, rows.v[0].version,
+			 rows.v[0].cuda, also.data, first.msg.data);
+		buf_release(&also);
+	}
+	if (!quiet)
+		note_build(best);
 	out->v = xcalloc(1, sizeof(*out->v));
 	out->n = 1;
 	out->v[0].framework = xstrdup(best->framework);
@@ -537,6 +550,8 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 	out->v[0].cudnn = best->cudnn ? xstrdup(best->cudnn) : NULL;
 	out->v[0].notes = xstrdup(best->notes);
 out:
+	err_release(&first);
+	err_release(&later);
 	framework_builds_release(&rows);
 	buf_release(&dir);
 	buf_release(&name);

@@ -30,7 +30,9 @@ static const char usage[] =
 	"  --for F==V         the CUDA and cuDNN that framework F (tensorflow,\n"
 	"                     torch, jax) release V was built and tested with\n"
 	"                     (manifests/compat/frameworks.tsv): --for\n"
-	"                     tensorflow==2.6 installs 11.2 --cudnn 8.1\n"
+	"                     tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
+	"                     no ==V, the newest release the catalogue can\n"
+	"                     install\n"
 	"  --cudnn V          cuDNN V for the selected CUDA's major\n"
 	"  --cupti V          also CUPTI from CUDA release V (an exact soname)\n"
 	"  --components LIST  comma-separated redist components\n"
@@ -321,6 +323,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct framework_builds fw = { 0 };
 	int c, rc, quiet = 0, source = -1, locked = 0;
 	enum source_kind sk;
+	struct catalog_choice found;
 	const struct release *cuda_rel = NULL, *cudnn_rel = NULL,
 			     *cupti_rel = NULL;
 
@@ -425,17 +428,19 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 					"SPEC or --for, not both");
 			goto out;
 		}
-		rc = cmd_framework_pick(ctx, for_spec, &fw, err);
+		/* The row is chosen by what the catalogue can install. */
+		if (cudnn)
+			rc = cmd_check_version("cudnn", cudnn, 0, err);
+		if (!rc)
+			rc = cmd_catalog(ctx, &cat, err);
+		if (!rc)
+			rc = cmd_framework_pick(ctx, for_spec, &cat, cudnn,
+						source, quiet, &fw, err);
 		if (rc)
 			goto out;
 		spec = fw.v[0].cuda;
 		if (!cudnn)
 			cudnn = fw.v[0].cudnn;
-		if (!quiet)
-			cmd_note("%s %s was built and tested with CUDA %s%s%s",
-				 fw.v[0].framework, fw.v[0].version, spec,
-				 fw.v[0].cudnn ? " and cuDNN " : "",
-				 fw.v[0].cudnn ? fw.v[0].cudnn : "");
 	} else if (optind < argc) {
 		spec = argv[optind];
 	} else {
@@ -467,44 +472,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	    (cupti && (rc = cmd_check_version("cupti", cupti, 0, err))))
 		goto out;
 
-	rc = cmd_catalog(ctx, &cat, err);
+	if (!for_spec) /* else loaded above */
+		rc = cmd_catalog(ctx, &cat, err);
+	if (!rc)
+		rc = catalog_resolve(&cat, spec, cudnn, cupti, source, &found,
+				     err);
 	if (rc)
 		goto out;
-	cuda_rel = catalog_find(&cat, KIT_CUDA, spec, 0, source);
-	if (!cuda_rel) {
-		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-				"no CUDA %s%s%s in the catalogue", spec,
-				source >= 0 ? " from " : "",
-				source >= 0 ? source_name((enum source_kind)source)
-					    : "");
-		cuenv_hint(err, "see: cuenv list-remote cuda; refresh the "
-				"catalogue with: cuenv update");
-		goto out;
-	}
-	if (cudnn) {
-		int s = source == SRC_PYPI ? SRC_PYPI : -1;
-
-		cudnn_rel = catalog_find(&cat, KIT_CUDNN, cudnn,
-					 cuda_rel->cuda_major, s);
-		if (!cudnn_rel) {
-			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-					"no cuDNN %s for CUDA %u in the "
-					"catalogue",
-					cudnn, cuda_rel->cuda_major);
-			cuenv_hint(err, "see: cuenv list-remote cudnn");
-			goto out;
-		}
-	}
-	if (cupti) {
-		cupti_rel = catalog_find(&cat, KIT_CUDA, cupti, 0, source);
-		if (!cupti_rel) {
-			rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-					"no CUDA %s (for its CUPTI) in the "
-					"catalogue",
-					cupti);
-			goto out;
-		}
-	}
+	cuda_rel = found.cuda;
+	cudnn_rel = found.cudnn;
+	cupti_rel = found.cupti;
 
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	if (rc)

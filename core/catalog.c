@@ -474,6 +474,50 @@ const struct release *catalog_find(const struct catalog *cat,
 	return best;
 }
 
+/* Where to look next when the catalogue lacks a release. */
+#define HINT_UPDATE "cuenv update fetches NVIDIA's newer manifests"
+
+int catalog_resolve(const struct catalog *cat, const char *cuda,
+		    const char *cudnn, const char *cupti, int source,
+		    struct catalog_choice *out, struct cuenv_err *err)
+{
+	out->cuda = catalog_find(cat, KIT_CUDA, cuda, 0, source);
+	out->cudnn = NULL;
+	out->cupti = NULL;
+	if (!out->cuda) {
+		cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+			   "no CUDA %s%s%s in the catalogue", cuda,
+			   source >= 0 ? " from " : "",
+			   source >= 0 ? source_name((enum source_kind)source)
+				       : "");
+		return cuenv_hint(err, "see: cuenv list-remote cuda; "
+				  HINT_UPDATE);
+	}
+	if (cudnn) {
+		out->cudnn = catalog_find(cat, KIT_CUDNN, cudnn,
+					  out->cuda->cuda_major,
+					  source == SRC_PYPI ? SRC_PYPI : -1);
+		if (!out->cudnn) {
+			cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				   "no cuDNN %s for CUDA %u in the catalogue",
+				   cudnn, out->cuda->cuda_major);
+			return cuenv_hint(err, "see: cuenv list-remote cudnn; "
+					  HINT_UPDATE);
+		}
+	}
+	if (cupti) {
+		out->cupti = catalog_find(cat, KIT_CUDA, cupti, 0, source);
+		if (!out->cupti) {
+			cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				   "no CUDA %s (for its CUPTI) in the catalogue",
+				   cupti);
+			return cuenv_hint(err, "see: cuenv list-remote cuda; "
+					  HINT_UPDATE);
+		}
+	}
+	return CUENV_OK;
+}
+
 const struct part *release_part(const struct release *rel, const char *name)
 {
 	for (size_t i = 0; i < rel->nparts; i++)

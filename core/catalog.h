@@ -95,6 +95,27 @@ const struct release *catalog_find(const struct catalog *cat,
 				   enum kit_kind kind, const char *spec,
 				   unsigned cuda_major, int source);
 
+/* What one install fetches: borrowed pointers into a catalogue. */
+struct catalog_choice {
+	const struct release *cuda;
+	const struct release *cudnn; /* NULL when none was asked for */
+	const struct release *cupti; /* NULL when none was asked for */
+};
+
+/*
+ * The releases `cuenv install` fetches (and `cuenv lock` pins) for CUDA
+ * cuda, cuDNN cudnn (NULL: none) built for that CUDA's major, and CUPTI
+ * from CUDA release cupti (NULL: none), each the newest matching its spec
+ * (catalog_find). source (< 0: any) narrows CUDA and CUPTI to that
+ * source, and a cuDNN only to SRC_PYPI, whose wheels exist for both.
+ * Returns CUENV_OK with out filled, or CUENV_E_NOT_INSTALLED naming the
+ * first one cat lacks, with a hint pointing at list-remote and update.
+ * `install --for` asks it of each framework build before choosing one.
+ */
+int catalog_resolve(const struct catalog *cat, const char *cuda,
+		    const char *cudnn, const char *cupti, int source,
+		    struct catalog_choice *out, struct cuenv_err *err);
+
 /* The part named name, or NULL. */
 const struct part *release_part(const struct release *rel, const char *name);
 

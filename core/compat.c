@@ -171,15 +171,19 @@ out:
 	return rc;
 }
 
+static void build_release(struct framework_build *b)
+{
+	free(b->framework);
+	free(b->version);
+	free(b->cuda);
+	free(b->cudnn);
+	free(b->notes);
+}
+
 void framework_builds_release(struct framework_builds *b)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		free(b->v[i].framework);
-		free(b->v[i].version);
-		free(b->v[i].cuda);
-		free(b->v[i].cudnn);
-		free(b->v[i].notes);
-	}
+	for (size_t i = 0; i < b->n; i++)
+		build_release(&b->v[i]);
 	free(b->v);
 	b->v = NULL;
 	b->n = 0;
@@ -227,4 +231,60 @@ int compat_frameworks(const char *dir, const char *framework,
 	buf_release(&dn);
 	buf_release(&notes);
 	return rc;
+}
+
+/* ---- preference ---------------------------------------------------------- */
+
+/* Rows for another operating system ("os windows"). */
+static int other_os(const struct framework_build *b)
+{
+	return !strncmp(b->notes, "os ", 3) && strncmp(b->notes, "os linux", 8);
+}
+
+/* How much a row is preferred among those of one framework release. */
+static int row_rank(const struct framework_build *b)
+{
+	return (!strcmp(b->framework, "pytorch") && strstr(b->notes, "stable")
+			? 2
+			: 0) +
+	       (b->cudnn ? 1 : 0);
+}
+
+/* qsort over pointers into one array: the preferred row first. */
+static int by_preference(const void *pa, const void *pb)
+{
+	const struct framework_build *a =
+		*(const struct framework_build *const *)pa;
+	const struct framework_build *b =
+		*(const struct framework_build *const *)pb;
+	int c = version_cmp_str(b->version, a->version);
+
+	if (!c)
+		c = row_rank(b) - row_rank(a);
+	if (!c)
+		c = version_cmp_str(b->cuda, a->cuda);
+	if (!c)
+		c = (a > b) - (a < b); /* the table's order */
+	return c;
+}
+
+void compat_frameworks_order(struct framework_builds *rows)
+{
+	size_t n = rows->n ? rows->n : 1, kept = 0;
+	struct framework_build **p = xcalloc(n, sizeof(*p));
+	struct framework_build *v = xcalloc(n, sizeof(*v));
+
+	for (size_t i = 0; i < rows->n; i++) {
+		if (other_os(&rows->v[i]))
+			build_release(&rows->v[i]);
+		else
+			p[kept++] = &rows->v[i];
+	}
+	qsort(p, kept, sizeof(*p), by_preference);
+	for (size_t i = 0; i < kept; i++)
+		v[i] = *p[i];
+	free(p);
+	free(rows->v);
+	rows->v = v;
+	rows->n = kept;
 }

@@ -67,4 +67,13 @@ int compat_frameworks(const char *dir, const char *framework,
 		      const char *spec, struct framework_builds *out,
 		      struct cuenv_err *err);
 
+/*
+ * Put rows (from compat_frameworks) in the order `install --for` tries
+ * them: the newest release first; within one, on Linux PyTorch's stable
+ * CUDA variant before the others, then a row with a cuDNN before one
+ * without, then the newest CUDA; ties keep the table's order. Rows for
+ * another operating system (TensorFlow's table has them) are dropped.
+ */
+void compat_frameworks_order(struct framework_builds *rows);
+
 #endif

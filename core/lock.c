@@ -150,24 +150,13 @@ int lock_build(struct lockfile *lk, const struct catalog *cat,
 	       const struct install_opts *opts, const char *platform,
 	       struct cuenv_err *err)
 {
-	const struct release *cr, *dr = NULL, *pr = NULL;
+	struct catalog_choice ch;
 	int rc;
 
-	cr = catalog_find(cat, KIT_CUDA, cuda, 0, -1);
-	if (!cr) {
-		cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-			   "no CUDA %s in the catalogue", cuda);
-		return cuenv_hint(err, "see: cuenv list-remote cuda");
-	}
-	if (cudnn && !(dr = catalog_find(cat, KIT_CUDNN, cudnn, cr->cuda_major,
-					  -1)))
-		return cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-				  "no cuDNN %s for CUDA %u in the catalogue",
-				  cudnn, cr->cuda_major);
-	if (cupti && !(pr = catalog_find(cat, KIT_CUDA, cupti, 0, -1)))
-		return cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-				  "no CUDA %s (for its CUPTI) in the catalogue",
-				  cupti);
+	/* What install would fetch: the same resolution. */
+	rc = catalog_resolve(cat, cuda, cudnn, cupti, -1, &ch, err);
+	if (rc)
+		return rc;
 	lk->cuda = xstrdup(cuda);
 	lk->cudnn = dup0(cudnn);
 	lk->cupti = dup0(cupti);
@@ -176,19 +165,19 @@ int lock_build(struct lockfile *lk, const struct catalog *cat,
 	if (opts->components)
 		for (size_t i = 0; i < opts->components->n; i++)
 			strv_push(&lk->components, opts->components->v[i]);
-	rc = add_release(lk, cr, KIT_CUDA, opts, platform, err);
-	if (!rc && dr) {
+	rc = add_release(lk, ch.cuda, KIT_CUDA, opts, platform, err);
+	if (!rc && ch.cudnn) {
 		struct install_opts od = *opts;
 
 		od.components = NULL;
-		rc = add_release(lk, dr, KIT_CUDNN, &od, platform, err);
+		rc = add_release(lk, ch.cudnn, KIT_CUDNN, &od, platform, err);
 	}
-	if (!rc && pr) {
+	if (!rc && ch.cupti) {
 		struct install_opts oc = *opts;
 
 		oc.components = NULL;
 		oc.runtime_only = 0;
-		rc = add_release(lk, pr, KIT_CUPTI, &oc, platform, err);
+		rc = add_release(lk, ch.cupti, KIT_CUPTI, &oc, platform, err);
 	}
 	return rc;
 }

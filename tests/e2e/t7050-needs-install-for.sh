@@ -6,8 +6,8 @@
 # (runfile) and cuDNN 8.1.1.33 (tarball), after which `cuenv needs` finds
 # a TensorFlow-like folder satisfied. Where the fixtures lack the release
 # a table row names (PyTorch 2.1's cuDNN 8.7.0.84, JAX 0.4.20's CUDA 12.2),
-# the resolution shows in the note and the error, and nothing is
-# installed.
+# and what the release's other rows name too, the preferred row shows in
+# the note and the error, and nothing is installed.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-needs.sh"
@@ -41,6 +41,7 @@ use_mirror &&
 	expect_code 9 cuenv install --for torch==2.1 &&
 	stderr_has "cuenv: pytorch 2.1 was built and tested with CUDA 11.8 and cuDNN 8.7.0.84" &&
 	stderr_has "cuenv: error: no cuDNN 8.7.0.84 for CUDA 11 in the catalogue" &&
+	stderr_has "hint: see: cuenv list-remote cudnn; cuenv update fetches NVIDIA's newer manifests" &&
 	nothing_half_made cuda 11.8.0 &&
 	expect_code 9 cuenv install --for jax==0.4.20 &&
 	stderr_has "cuenv: jax 0.4.20 was built and tested with CUDA 12.2 and cuDNN 8.9" &&

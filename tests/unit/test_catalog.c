@@ -248,6 +248,98 @@ static void test_catalog_find_prefers_redist_at_equal_version(void **state)
 	catalog_release(&cat);
 }
 
+/* cuda_json (12.4.1) and cudnn_json (9.1.0.70 for CUDA 11 and 12). */
+static void load_cuda_and_cudnn(struct catalog *cat)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	assert_int_equal(catalog_parse_redist(cat, "m.json", cuda_json,
+					      strlen(cuda_json), "linux-x86_64",
+					      NULL, NULL, &err),
+			 CUENV_OK);
+	assert_int_equal(catalog_parse_redist(cat, "d.json", cudnn_json,
+					      strlen(cudnn_json),
+					      "linux-x86_64", NULL, NULL, &err),
+			 CUENV_OK);
+}
+
+static void test_catalog_resolve_finds_cudnn_for_the_cuda_major(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog_choice ch;
+
+	(void)state;
+	load_cuda_and_cudnn(&cat);
+	assert_int_equal(catalog_resolve(&cat, "12.4", "9.1", "12.4.1", -1,
+					 &ch, &err),
+			 CUENV_OK);
+	assert_string_equal(ch.cuda->version, "12.4.1");
+	assert_string_equal(ch.cudnn->version, "9.1.0.70");
+	assert_int_equal(ch.cudnn->cuda_major, 12);
+	assert_ptr_equal(ch.cupti, ch.cuda);
+	assert_int_equal(catalog_resolve(&cat, "12", NULL, NULL, -1, &ch,
+					 &err),
+			 CUENV_OK);
+	assert_null(ch.cudnn);
+	assert_null(ch.cupti);
+	catalog_release(&cat);
+}
+
+static void test_catalog_resolve_names_the_missing_cudnn(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog_choice ch;
+
+	(void)state;
+	load_cuda_and_cudnn(&cat);
+	assert_int_equal(catalog_resolve(&cat, "12.4", "9.24.0.43", NULL, -1,
+					 &ch, &err),
+			 CUENV_E_NOT_INSTALLED);
+	assert_string_equal(err.msg.data,
+			    "no cuDNN 9.24.0.43 for CUDA 12 in the catalogue");
+	assert_non_null(strstr(err.hint.data, "cuenv list-remote cudnn"));
+	assert_non_null(strstr(err.hint.data, "cuenv update fetches"));
+	err_release(&err);
+	catalog_release(&cat);
+}
+
+static void test_catalog_resolve_names_the_missing_cuda_source(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog_choice ch;
+
+	(void)state;
+	load_cuda_and_cudnn(&cat);
+	assert_int_equal(catalog_resolve(&cat, "12.4", "9.1", NULL,
+					 SRC_RUNFILE, &ch, &err),
+			 CUENV_E_NOT_INSTALLED);
+	assert_string_equal(err.msg.data,
+			    "no CUDA 12.4 from runfile in the catalogue");
+	assert_non_null(strstr(err.hint.data, "cuenv update fetches"));
+	err_release(&err);
+	catalog_release(&cat);
+}
+
+static void test_catalog_resolve_names_the_missing_cupti(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog_choice ch;
+
+	(void)state;
+	load_cuda_and_cudnn(&cat);
+	assert_int_equal(catalog_resolve(&cat, "12.4", NULL, "11.8", -1, &ch,
+					 &err),
+			 CUENV_E_NOT_INSTALLED);
+	assert_string_equal(err.msg.data,
+			    "no CUDA 11.8 (for its CUPTI) in the catalogue");
+	err_release(&err);
+	catalog_release(&cat);
+}
+
 static void test_catalog_takes_an_old_manifest_label_from_its_name(void **state)
 {
 	struct catalog cat = {0};
@@ -321,6 +413,10 @@ int main(void)
 		cmocka_unit_test(test_catalog_table_rejects_a_climbing_url),
 		cmocka_unit_test(test_catalog_table_reads_cudnn_major_from_range),
 		cmocka_unit_test(test_catalog_find_prefers_redist_at_equal_version),
+		cmocka_unit_test(test_catalog_resolve_finds_cudnn_for_the_cuda_major),
+		cmocka_unit_test(test_catalog_resolve_names_the_missing_cudnn),
+		cmocka_unit_test(test_catalog_resolve_names_the_missing_cuda_source),
+		cmocka_unit_test(test_catalog_resolve_names_the_missing_cupti),
 		cmocka_unit_test(test_catalog_takes_an_old_manifest_label_from_its_name),
 		cmocka_unit_test(test_catalog_loads_the_shipped_manifests),
 		cmocka_unit_test_setup_teardown(

@@ -108,6 +108,77 @@ static void test_compat_frameworks_torch_alias(void **state)
 	assert_int_equal(b.n, 0);
 }
 
+/* Rows as frameworks.tsv has them: framework, version, cuda, cudnn,
+ * source, notes. */
+static const char table[] =
+	"framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
+	"pytorch\t2.14\t12.6\t9.10.2.21\ts\tstable CUDA variant\n"
+	"pytorch\t2.14\t13.2\t9.24.0.43\ts\tstable CUDA variant\n"
+	"pytorch\t2.14\t13.0\t9.24.0.43\ts\tstable CUDA variant\n"
+	"pytorch\t2.9\t13.0\t9.13.0.50\ts\texperimental CUDA variant\n"
+	"pytorch\t2.9\t12.6\t-\ts\tstable CUDA variant\n"
+	"pytorch\t2.9\t12.8\t9.10.2.21\ts\tstable CUDA variant\n"
+	"tensorflow\ttensorflow_gpu-2.10.0\t11.2\t8.1\ts\tos windows\n"
+	"tensorflow\ttensorflow-2.10.0\t11.2\t8.1\ts\tos linux\n"
+	"tensorflow\ttensorflow-2.9.0\t11.2\t8.1\ts\tos linux\n";
+
+static void load_table(struct fixture *fx, const char *framework,
+		       struct framework_builds *b)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *dir = fx_path(fx, "c");
+
+	fx_write(fx, "c/frameworks.tsv", table);
+	assert_int_equal(compat_frameworks(dir, framework, NULL, b, &err),
+			 CUENV_OK);
+	free(dir);
+}
+
+static void test_compat_frameworks_order_newest_release_first(void **state)
+{
+	struct framework_builds b = {0};
+
+	load_table(*state, "torch", &b);
+	compat_frameworks_order(&b);
+	assert_int_equal(b.n, 6);
+	/* 2.14 (all stable, with a cuDNN): the newest CUDA first */
+	assert_string_equal(b.v[0].version, "2.14");
+	assert_string_equal(b.v[0].cuda, "13.2");
+	assert_string_equal(b.v[1].cuda, "13.0");
+	assert_string_equal(b.v[2].cuda, "12.6");
+	/* 2.9 after 2.14: versions compare as numbers, not text */
+	assert_string_equal(b.v[3].version, "2.9");
+	framework_builds_release(&b);
+}
+
+static void test_compat_frameworks_order_stable_then_cudnn(void **state)
+{
+	struct framework_builds b = {0};
+
+	load_table(*state, "pytorch", &b);
+	compat_frameworks_order(&b);
+	assert_int_equal(b.n, 6);
+	assert_string_equal(b.v[3].cuda, "12.8"); /* stable, with a cuDNN */
+	assert_string_equal(b.v[4].cuda, "12.6"); /* stable, none given */
+	assert_null(b.v[4].cudnn);
+	assert_string_equal(b.v[5].cuda, "13.0"); /* experimental */
+	framework_builds_release(&b);
+}
+
+static void test_compat_frameworks_order_drops_other_os(void **state)
+{
+	struct framework_builds b = {0};
+
+	load_table(*state, "tensorflow", &b);
+	assert_int_equal(b.n, 3);
+	compat_frameworks_order(&b);
+	assert_int_equal(b.n, 2);
+	assert_string_equal(b.v[0].version, "2.10.0");
+	assert_string_equal(b.v[0].notes, "os linux");
+	assert_string_equal(b.v[1].version, "2.9.0");
+	framework_builds_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +190,15 @@ int main(void)
 						fx_setup, fx_teardown),
 		cmocka_unit_test(test_compat_frameworks_tensorflow),
 		cmocka_unit_test(test_compat_frameworks_torch_alias),
+		cmocka_unit_test_setup_teardown(
+			test_compat_frameworks_order_newest_release_first,
+			fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_compat_frameworks_order_stable_then_cudnn,
+			fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_compat_frameworks_order_drops_other_os, fx_setup,
+			fx_teardown),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
