@@ -1,0 +1,228 @@
+/*
+ * needs.h: which CUDA libraries a framework's ELF files ask for, and
+ * which installed selection or catalogue release gives them (`cuenv
+ * needs`).
+ *
+ * The files say it two ways: DT_NEEDED entries (libtorch_cuda.so needs
+ * libcudart.so.12) and names spelled out for dlopen (TensorFlow's
+ * "libcupti.so.11.2"); core/elf reads both. Each CUDA soname asked for is
+ * one want. A want is satisfied by an installed selection when one of
+ * its library folders holds a file of that name, and by a catalogue
+ * release when the release gives that library that soname
+ * (elf_cuda_soname_version). What the frameworks a Python imports report
+ * (built with CUDA 11.8, cuDNN 8.7) narrows the choice further.
+ *
+ * Two kinds of want are never asked of cuenv: one that a file under the
+ * scanned paths provides itself (its DT_SONAME), and NCCL, which cuenv
+ * does not install. Both are still reported.
+ *
+ * The steps, in order (cmd/needs.c runs them and prints the result):
+ *
+ *	struct needs_scan s;
+ *	needs_scan_init(&s);
+ *	for each PATH: needs_scan_path(&s, path, err)   (warnings in s)
+ *	needs_scan_finish(&s);                          (sort, providers)
+ *	needs_describe(&s, &cat);                       ("CUDA 11.x")
+ *	if (needs_asked(&s, py)) {
+ *		needs_installed_load(&in, root, err);
+ *		needs_match_installed(&s, py, active, &in);
+ *		if (!in.pick.cuda)
+ *			needs_find_offer(&cat, &s, py, &offer);
+ *	}
+ *
+ * Nothing here prints: what a scan skips goes into its warnings, for the
+ * caller to show.
+ */
+#ifndef CUENV_NEEDS_H
+#define CUENV_NEEDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "catalog.h"
+#include "elf.h"
+#include "err.h"
+#include "store.h"
+
+/* ---- what the files ask for ---------------------------------------------- */
+
+struct needs_want {
+	char *soname;	       /* "libcudart.so.11.0" */
+	enum cuda_lib lib;
+	const char *version;   /* into soname: "11.0" */
+	struct strv needed_by; /* files whose DT_NEEDED name it */
+	struct strv named_by;  /* files that name it in their bytes */
+	char *provided_by;     /* a file scanned whose soname it is, or NULL */
+	char *found;	       /* the file in the installed pick, or NULL */
+	char *range;	       /* "CUDA 11.x": set by needs_describe */
+};
+
+struct needs_scan {
+	struct needs_want *v; /* by library, then soname, once finished */
+	size_t n;
+	size_t files;	      /* ELF files read */
+	struct strv provides; /* soname, path, soname, path, ... */
+	struct strv warnings; /* "skipped: ...": what was passed over */
+};
+
+void needs_scan_init(struct needs_scan *s);
+void needs_scan_release(struct needs_scan *s);
+
+/*
+ * Record what the ELF file at path (already read into e) asks for: each
+ * CUDA soname among its DT_NEEDED entries (needed_by gets path) and each
+ * one named in its bytes but not needed (named_by); other names are
+ * ignored. A CUDA library soname of its own is recorded as provided.
+ * Counts the file in s->files.
+ */
+void needs_scan_add(struct needs_scan *s, const char *path,
+		    const struct elf_info *e);
+
+/*
+ * Scan path: an ELF file, or every regular ELF file under a folder, in
+ * name order, symbolic links not followed, no deeper than 64 folders.
+ * Inside a folder a file that is not ELF is passed over quietly; a
+ * corrupt one, an unreadable file or folder, and a folder nested too deep
+ * are passed over with a line in s->warnings. Returns CUENV_OK;
+ * CUENV_E_STORE when path cannot be read (stat); for a file named as
+ * path, CUENV_E_USAGE when it is not ELF, CUENV_E_MANIFEST when it is
+ * corrupt, CUENV_E_STORE when it cannot be opened; CUENV_E_USAGE when it
+ * is neither a file nor a folder. Reads the filesystem only.
+ */
+int needs_scan_path(struct needs_scan *s, const char *path,
+		    struct cuenv_err *err);
+
+/*
+ * After the last needs_scan_path: sort the wants (by library, then
+ * soname) and mark each that a scanned file provides (provided_by).
+ */
+void needs_scan_finish(struct needs_scan *s);
+
+/* Is w asked of cuenv: not provided under the scanned paths, not NCCL? */
+bool needs_want_managed(const struct needs_want *w);
+
+/*
+ * Set each want's range, from the CUDA releases in cat: "CUDA 11.x",
+ * "CUDA 11.2", "CUDA 11.2-11.8, 12.x" (by minor; a major all of whose
+ * minors give the soname is "M.x"), "cuDNN 8.x", "NCCL (cuenv does not
+ * install it)", or "no CUDA release in the catalogue".
+ */
+void needs_describe(struct needs_scan *s, const struct catalog *cat);
+
+/* ---- what Python's frameworks report ------------------------------------- */
+
+/*
+ * A Python program that imports each framework and writes one JSON
+ * object to its fd 3 (stdout and stderr are the frameworks' own, and may
+ * be noise): {"python": "3.11.4", "frameworks": {"torch": {"version":
+ * "2.1.0", "cuda": "12.1", "cudnn": "8.9.2"}, "jax": {"absent":
+ * "ModuleNotFoundError: ..."}, ...}}. Run it with `PYTHON -c`;
+ * needs_python_parse reads what it writes.
+ */
+extern const char needs_python_script[];
+
+#define NEEDS_FRAMEWORKS 3
+/* "tensorflow", "torch", "jax": the order of needs_python.fw. */
+extern const char *const needs_framework_names[NEEDS_FRAMEWORKS];
+
+struct needs_framework {
+	char *version; /* NULL: absent */
+	char *cuda;    /* a valid version, or NULL (a build without CUDA) */
+	char *cudnn;
+	char *absent;  /* why it did not import */
+};
+
+struct needs_python {
+	const char *exe; /* borrowed; NULL: Python was not asked */
+	char *version;
+	struct needs_framework fw[NEEDS_FRAMEWORKS];
+};
+
+/* Empty, for the interpreter exe (NULL: not asked). */
+void needs_python_init(struct needs_python *py, const char *exe);
+void needs_python_release(struct needs_python *py);
+
+/*
+ * Read the text (len bytes) needs_python_script wrote into py. A
+ * framework the text reports replaces what py held for it; one it leaves
+ * out keeps its absent reason. A version that is not one ("None") reads
+ * as NULL. Returns 0, or -1 when the text is not a JSON object (py is
+ * then unchanged).
+ */
+int needs_python_parse(struct needs_python *py, const char *text,
+		       size_t len);
+
+/*
+ * Is anything asked of cuenv: a managed want, or a framework built with
+ * CUDA or cuDNN? py may be NULL.
+ */
+bool needs_asked(const struct needs_scan *s, const struct needs_python *py);
+
+/* ---- installed selections ------------------------------------------------ */
+
+struct needs_combo {
+	const struct install *cuda, *cudnn, *cupti; /* cudnn, cupti: or NULL */
+};
+
+/* Append "cuda 11.2.2 + cudnn 8.1.1 (cuda11) + cupti 11.2.2" to out. */
+void needs_combo_describe(const struct needs_combo *c, struct buf *out);
+
+struct needs_installed {
+	struct install_list cudas, cudnns, cuptis; /* oldest first */
+	struct strv warnings; /* receipts skipped while listing */
+	struct needs_combo pick; /* pick.cuda NULL: nothing satisfies */
+	bool active;		 /* pick is the active selection */
+	struct strv report;	 /* "cuda 12.4.1: lacks x, y" per toolkit */
+};
+
+void needs_installed_init(struct needs_installed *in);
+void needs_installed_release(struct needs_installed *in);
+
+/*
+ * List the CUDA, cuDNN and CUPTI versions of the store at root into in
+ * (initialised); what the listing skipped goes into in->warnings, even on
+ * failure. Returns CUENV_OK or CUENV_E_STORE. Reads the store only.
+ */
+int needs_installed_load(struct needs_installed *in, const char *root,
+			 struct cuenv_err *err);
+
+/*
+ * Find among in's lists a selection that gives every managed want of s
+ * and suits every framework in py (NULL: none asked; same major, at
+ * least the version it was built with): active (the selection in force,
+ * or NULL) when it does, else the newest CUDA, with the newest cuDNN for
+ * its major and the fewest extras. The pick goes into in->pick (cuda
+ * NULL when none), and the files it gives into the wants' found; for
+ * each toolkit, newest first, the best it can do goes into in->report.
+ * Reads (stat) the installs' library folders.
+ */
+void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
+			   const struct needs_combo *active,
+			   struct needs_installed *in);
+
+/* ---- the catalogue ------------------------------------------------------- */
+
+struct needs_offer {
+	const struct release *cuda, *cudnn, *cupti; /* into the catalogue */
+	char *line;	/* "cuenv install 11.2 --cudnn 8", or NULL */
+	struct buf why; /* when nothing fits: the reason */
+};
+
+void needs_offer_init(struct needs_offer *o);
+void needs_offer_release(struct needs_offer *o);
+
+/*
+ * The releases of cat that give every managed want of s and suit py's
+ * frameworks (py may be NULL), into o (initialised): the newest CUDA
+ * release (the very version the newest framework report names, when
+ * one does), with its own CUPTI or else CUPTI of another release, and
+ * the newest cuDNN built for its major that gives the cuDNN soname asked
+ * for. o->line is the `cuenv install` line that gets them, with the
+ * shortest versions the catalogue resolves to the same releases. When
+ * nothing fits, o->line stays NULL and o->why says why.
+ */
+void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
+		      const struct needs_python *py, struct needs_offer *o);
+
+#endif

@@ -1,0 +1,1236 @@
+#include "fakes/fixture.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../core/needs.h"
+#include "../../core/xalloc.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* The want for soname in s, or NULL. */
+static const struct needs_want *want_of(const struct needs_scan *s,
+					const char *soname)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].soname, soname))
+			return &s->v[i];
+	return NULL;
+}
+
+static void assert_files(const struct strv *v, const char *const *want,
+			 size_t n)
+{
+	assert_int_equal(v->n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(v->v[i], want[i]);
+}
+
+/* An elf_info as elf_read_file would fill it; lists space-separated. */
+static void elf_of(struct elf_info *e, const char *soname,
+		   const char *needed, const char *named)
+{
+	elf_info_init(e);
+	e->soname = soname ? xstrdup(soname) : NULL;
+	if (*needed)
+		strv_split(&e->needed, needed, ' ');
+	if (*named)
+		strv_split(&e->cuda_named, named, ' ');
+}
+
+/* Record a file at path that has soname, needs needed and names named. */
+static void add(struct needs_scan *s, const char *path, const char *soname,
+		const char *needed, const char *named)
+{
+	struct elf_info e;
+
+	elf_of(&e, soname, needed, named);
+	needs_scan_add(s, path, &e);
+	elf_info_release(&e);
+}
+
+/*
+ * Skip the test where there is no cc. Whatever builds with cc calls it
+ * first, and a test builds before it allocates anything, so that a skip
+ * leaks nothing.
+ */
+static void need_cc(void)
+{
+	if (!fx_have_program("cc"))
+		skip();
+}
+
+/*
+ * cc the C source src into the shared library root/rel with soname,
+ * linked (DT_NEEDED) against each library of links (space-separated)
+ * in root/stubs.
+ */
+static void cc_so(const struct fixture *fx, const char *rel,
+		  const char *soname, const char *src, const char *links)
+{
+	struct strv argv = STRV_INIT, ls = STRV_INIT;
+	struct buf crel = BUF_INIT, arg = BUF_INIT, got = BUF_INIT;
+	char *out, *c, *stubs;
+
+	need_cc();
+	out = fx_path(fx, rel);
+	stubs = fx_path(fx, "stubs");
+	buf_printf(&crel, "%s.c", rel);
+	fx_write(fx, crel.data, src);
+	c = fx_path(fx, crel.data);
+	strv_push(&argv, "cc");
+	strv_push(&argv, "-shared");
+	strv_push(&argv, "-fPIC");
+	strv_push(&argv, "-o");
+	strv_push(&argv, out);
+	strv_push(&argv, c);
+	buf_printf(&arg, "-Wl,-soname,%s", soname);
+	strv_push(&argv, arg.data);
+	strv_push(&argv, "-Wl,--no-as-needed");
+	buf_reset(&arg);
+	buf_printf(&arg, "-L%s", stubs);
+	strv_push(&argv, arg.data);
+	if (*links)
+		strv_split(&ls, links, ' ');
+	for (size_t i = 0; i < ls.n; i++) {
+		buf_reset(&arg);
+		buf_printf(&arg, "-l:%s", ls.v[i]);
+		strv_push(&argv, arg.data);
+	}
+	if (fx_run(argv.v, &got)) /* a strv ends in NULL */
+		fail_msg("cc could not build %s", rel);
+	/* the source must not be scanned with the library */
+	if (unlink(c))
+		fail_msg("cannot remove %s: %s", c, strerror(errno));
+	strv_release(&argv);
+	strv_release(&ls);
+	buf_release(&crel);
+	buf_release(&arg);
+	buf_release(&got);
+	free(out);
+	free(c);
+	free(stubs);
+}
+
+/* root/stubs/<soname>: an empty library with that soname, to link to. */
+static void stub(const struct fixture *fx, const char *soname)
+{
+	struct buf rel = BUF_INIT;
+
+	need_cc();
+	buf_printf(&rel, "stubs/%s", soname);
+	cc_so(fx, rel.data, soname, "int stub(void) { return 0; }\n", "");
+	buf_release(&rel);
+}
+
+/*
+ * root/fw: a framework folder, as TensorFlow's: libtf.so needs
+ * libcudart.so.11.0 and names libcupti.so.11.2 and libcudnn.so.8 (to
+ * dlopen), sub/libpy.so needs libcudnn.so.8, and notes.txt names
+ * libcudart.so.12 in plain text.
+ */
+static void framework(const struct fixture *fx)
+{
+	stub(fx, "libcudart.so.11.0");
+	stub(fx, "libcudnn.so.8");
+	cc_so(fx, "fw/libtf.so", "libtf.so",
+	      "const char *const dso[] = { \"libcupti.so.11.2\",\n"
+	      "\t\"libcudnn.so.8\" };\n",
+	      "libcudart.so.11.0");
+	cc_so(fx, "fw/sub/libpy.so", "libpy.so",
+	      "int py(void) { return 1; }\n", "libcudnn.so.8");
+	fx_write(fx, "fw/notes.txt", "dlopen libcudart.so.12 here\n");
+}
+
+/* Scan root/rel into s, returning the code; err's message is kept. */
+static int scan(const struct fixture *fx, struct needs_scan *s,
+		const char *rel, struct cuenv_err *err)
+{
+	char *path = fx_path(fx, rel);
+	int rc = needs_scan_path(s, path, err);
+
+	free(path);
+	return rc;
+}
+
+/* A heap install at root/rel (its dir too), its files made by the test. */
+static struct install *install_at(const struct fixture *fx,
+				  enum kit_kind kind, const char *version,
+				  unsigned major, const char *rel)
+{
+	char *prefix = fx_path(fx, rel);
+	struct install *in = fx_install_new(kind, version, major, prefix);
+
+	in->dir = prefix;
+	return in;
+}
+
+/* Push a CUDA install at root/<version> holding the files (relative). */
+static void cuda_at(const struct fixture *fx, struct install_list *l,
+		    const char *version, unsigned major, const char *files)
+{
+	struct strv names = STRV_INIT;
+	struct buf rel = BUF_INIT;
+
+	strv_split(&names, files, ' ');
+	for (size_t i = 0; i < names.n; i++) {
+		buf_reset(&rel);
+		buf_printf(&rel, "%s/%s", version, names.v[i]);
+		fx_touch(fx, rel.data);
+	}
+	fx_list_push(l, install_at(fx, KIT_CUDA, version, major, version));
+	strv_release(&names);
+	buf_release(&rel);
+}
+
+/* Push a cuDNN for CUDA major at root/cudnn-<version>-<major>. */
+static void cudnn_at(const struct fixture *fx, struct install_list *l,
+		     const char *version, unsigned major)
+{
+	struct buf rel = BUF_INIT, lib = BUF_INIT;
+
+	buf_printf(&rel, "cudnn-%s-%u", version, major);
+	buf_printf(&lib, "%s/lib/libcudnn.so.%lu", rel.data,
+		   strtoul(version, NULL, 10));
+	fx_touch(fx, lib.data);
+	fx_list_push(l, install_at(fx, KIT_CUDNN, version, major, rel.data));
+	buf_release(&rel);
+	buf_release(&lib);
+}
+
+/* ---- scanning files ------------------------------------------------------ */
+
+static void test_needs_records_needed_and_named_sonames(void **state)
+{
+	struct needs_scan s;
+	const struct needs_want *w;
+	static const char *const a[] = { "/x/liba.so" };
+	static const char *const ab[] = { "/x/liba.so", "/x/libb.so" };
+
+	(void)state;
+	needs_scan_init(&s);
+	add(&s, "/x/liba.so", "liba.so", "libc.so.6 libcudart.so.11.0",
+	    "libcudart.so.11.0 libcupti.so.11.2");
+	add(&s, "/x/libb.so", NULL, "libcudart.so.11.0", "");
+	add(&s, "/x/libb.so", NULL, "libcudart.so.11.0", "");
+	needs_scan_finish(&s);
+	assert_int_equal(s.files, 3);
+	assert_int_equal(s.n, 2); /* libc is not CUDA */
+	w = want_of(&s, "libcudart.so.11.0");
+	assert_non_null(w);
+	assert_int_equal(w->lib, CUDA_LIB_CUDART);
+	assert_string_equal(w->version, "11.0");
+	/* needed wins over named; each file once */
+	assert_files(&w->needed_by, ab, 2);
+	assert_int_equal(w->named_by.n, 0);
+	w = want_of(&s, "libcupti.so.11.2");
+	assert_non_null(w);
+	assert_int_equal(w->lib, CUDA_LIB_CUPTI);
+	assert_files(&w->named_by, a, 1);
+	assert_int_equal(w->needed_by.n, 0);
+	assert_null(w->provided_by);
+	assert_true(needs_want_managed(w));
+	needs_scan_release(&s);
+}
+
+static void test_needs_finish_sorts_by_library_then_soname(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	add(&s, "/a", NULL, "libnccl.so.2 libcudnn.so.8",
+	    "libcupti.so.12 libcudart.so.12 libcudart.so.11.0");
+	needs_scan_finish(&s);
+	assert_int_equal(s.n, 5);
+	assert_string_equal(s.v[0].soname, "libcudart.so.11.0");
+	assert_string_equal(s.v[1].soname, "libcudart.so.12");
+	assert_string_equal(s.v[2].soname, "libcupti.so.12");
+	assert_string_equal(s.v[3].soname, "libcudnn.so.8");
+	assert_string_equal(s.v[4].soname, "libnccl.so.2");
+	needs_scan_release(&s);
+}
+
+static void test_needs_soname_provided_under_path_is_not_asked(void **state)
+{
+	struct needs_scan s;
+	const struct needs_want *w;
+
+	(void)state;
+	needs_scan_init(&s);
+	/* the file asking comes before the one providing */
+	add(&s, "/p/libapp.so", "libapp.so", "libcudart.so.12", "");
+	add(&s, "/p/libcudart.so.12", "libcudart.so.12", "", "");
+	needs_scan_finish(&s);
+	assert_int_equal(s.n, 1);
+	w = want_of(&s, "libcudart.so.12");
+	assert_non_null(w->provided_by);
+	assert_string_equal(w->provided_by, "/p/libcudart.so.12");
+	assert_false(needs_want_managed(w));
+	assert_false(needs_asked(&s, NULL));
+	/* something else asked: then cuenv is asked */
+	add(&s, "/p/libapp.so", "libapp.so", "", "libcublas.so.12");
+	needs_scan_finish(&s);
+	assert_true(needs_asked(&s, NULL));
+	needs_scan_release(&s);
+}
+
+static void test_needs_nccl_is_reported_but_not_asked(void **state)
+{
+	struct needs_scan s;
+	struct needs_python py;
+
+	(void)state;
+	needs_scan_init(&s);
+	needs_python_init(&py, "python3");
+	add(&s, "/n/libuser.so", NULL, "", "libnccl.so.2");
+	needs_scan_finish(&s);
+	assert_int_equal(s.n, 1);
+	assert_false(needs_want_managed(&s.v[0]));
+	assert_false(needs_asked(&s, &py));
+	/* a framework built with CUDA asks, even with no soname */
+	py.fw[1].cuda = xstrdup("12.1");
+	assert_true(needs_asked(&s, &py));
+	/* ... unless Python was not asked at all */
+	py.exe = NULL;
+	assert_false(needs_asked(&s, &py));
+	needs_python_release(&py);
+	needs_scan_release(&s);
+}
+
+static void test_needs_scan_reads_a_folder_of_built_files(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const struct needs_want *w;
+	char *tf, *py;
+	const char *tfv[1], *pyv[1];
+
+	framework(fx);
+	tf = fx_path(fx, "fw/libtf.so");
+	py = fx_path(fx, "fw/sub/libpy.so");
+	tfv[0] = tf;
+	pyv[0] = py;
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "fw", &err), CUENV_OK);
+	needs_scan_finish(&s);
+	/* two ELF files; the text file passed over without a word */
+	assert_int_equal(s.files, 2);
+	assert_int_equal(s.warnings.n, 0);
+	assert_null(want_of(&s, "libcudart.so.12"));
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.v[0].soname, "libcudart.so.11.0");
+	assert_files(&s.v[0].needed_by, tfv, 1);
+	w = want_of(&s, "libcupti.so.11.2");
+	assert_files(&w->named_by, tfv, 1);
+	assert_int_equal(w->needed_by.n, 0);
+	w = want_of(&s, "libcudnn.so.8");
+	assert_files(&w->needed_by, pyv, 1);
+	assert_files(&w->named_by, tfv, 1);
+	assert_true(needs_asked(&s, NULL));
+	needs_scan_release(&s);
+	err_release(&err);
+	free(tf);
+	free(py);
+}
+
+static void test_needs_scan_marks_what_the_folder_provides(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *provider;
+
+	stub(fx, "libcudart.so.12");
+	cc_so(fx, "app/libcudart.so.12", "libcudart.so.12",
+	      "int rt(void) { return 0; }\n", "");
+	cc_so(fx, "app/libapp.so", "libapp.so", "int app(void) { return 0; }\n",
+	      "libcudart.so.12");
+	provider = fx_path(fx, "app/libcudart.so.12");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "app", &err), CUENV_OK);
+	needs_scan_finish(&s);
+	assert_int_equal(s.files, 2);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.v[0].provided_by, provider);
+	assert_false(needs_asked(&s, NULL));
+	/* an installed toolkit with it is not where it is found */
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_null(s.v[0].found);
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+	err_release(&err);
+	free(provider);
+}
+
+static void test_needs_scan_reads_a_file_named_as_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	framework(fx);
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "fw/sub/libpy.so", &err), CUENV_OK);
+	needs_scan_finish(&s);
+	assert_int_equal(s.files, 1);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.v[0].soname, "libcudnn.so.8");
+	needs_scan_release(&s);
+	err_release(&err);
+}
+
+static void test_needs_scan_refuses_a_named_file_that_is_not_elf(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	fx_write(fx, "notes.txt", "libcudart.so.12 in plain text\n");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "notes.txt", &err), CUENV_E_USAGE);
+	assert_int_equal(err.rc, CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "is not an ELF file"));
+	assert_int_equal(s.files, 0);
+	assert_int_equal(s.n, 0);
+	needs_scan_release(&s);
+	err_release(&err);
+}
+
+static void test_needs_scan_corrupt_file_fails_alone_warns_in_folder(
+	void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *whole, *bad;
+	struct buf cut = BUF_INIT;
+
+	framework(fx);
+	/* the first 100 bytes of an ELF file: the headers point past it */
+	whole = fx_read(fx, "fw/libtf.so");
+	fx_write_bytes(fx, "fw/broken.so", whole, 100);
+	bad = fx_path(fx, "fw/broken.so");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "fw/broken.so", &err), CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "corrupt ELF file"));
+	err_release(&err);
+	assert_int_equal(scan(fx, &s, "fw", &err), CUENV_OK);
+	assert_int_equal(s.files, 2);
+	assert_int_equal(s.warnings.n, 1);
+	buf_printf(&cut, "skipped: corrupt ELF file '%s'", bad);
+	assert_memory_equal(s.warnings.v[0], cut.data, cut.len);
+	needs_scan_release(&s);
+	err_release(&err);
+	buf_release(&cut);
+	free(whole);
+	free(bad);
+}
+
+static void test_needs_scan_of_an_empty_folder_finds_nothing(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	fx_mkdir(fx, "empty");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "empty", &err), CUENV_OK);
+	needs_scan_finish(&s);
+	assert_int_equal(s.files, 0);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(s.warnings.n, 0);
+	assert_false(needs_asked(&s, NULL));
+	needs_scan_release(&s);
+	err_release(&err);
+}
+
+static void test_needs_scan_of_a_path_that_cannot_be_read(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	fx_touch(fx, "file");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "missing.so", &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data, "cannot read '"));
+	assert_non_null(strstr(err.msg.data, "No such file or directory"));
+	/* a folder that is a file: stat itself fails */
+	assert_int_equal(scan(fx, &s, "file/lib.so", &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data, "Not a directory"));
+	assert_int_equal(s.files, 0);
+	needs_scan_release(&s);
+	err_release(&err);
+}
+
+static void test_needs_scan_refuses_what_is_neither_file_nor_folder(
+	void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *fifo = fx_path(fx, "dir/pipe");
+
+	fx_mkdir(fx, "dir");
+	if (mkfifo(fifo, 0600))
+		fail_msg("mkfifo: %s", strerror(errno));
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "dir/pipe", &err), CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "is not a file or a folder"));
+	/* inside a folder it is passed over, never opened */
+	assert_int_equal(scan(fx, &s, "dir", &err), CUENV_OK);
+	assert_int_equal(s.files, 0);
+	assert_int_equal(s.warnings.n, 0);
+	needs_scan_release(&s);
+	err_release(&err);
+	free(fifo);
+}
+
+static void test_needs_scan_does_not_follow_links(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *lib, *fw;
+
+	framework(fx);
+	lib = fx_path(fx, "fw/sub/libpy.so");
+	fw = fx_path(fx, "fw");
+	fx_mkdir(fx, "links");
+	fx_symlink(fx, lib, "links/libpy.so");
+	fx_symlink(fx, fw, "links/fw");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "links", &err), CUENV_OK);
+	assert_int_equal(s.files, 0);
+	assert_int_equal(s.n, 0);
+	/* named as PATH, a link is followed */
+	assert_int_equal(scan(fx, &s, "links/libpy.so", &err), CUENV_OK);
+	assert_int_equal(s.files, 1);
+	needs_scan_release(&s);
+	err_release(&err);
+	free(lib);
+	free(fw);
+}
+
+static void test_needs_scan_warns_of_folders_nested_too_deep(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf rel = BUF_INIT;
+
+	buf_adds(&rel, "deep");
+	for (int i = 0; i < 66; i++)
+		buf_adds(&rel, "/d");
+	fx_mkdir(fx, rel.data);
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "deep", &err), CUENV_OK);
+	assert_int_equal(s.warnings.n, 1);
+	assert_non_null(strstr(s.warnings.v[0], "': nested too deep"));
+	needs_scan_release(&s);
+	err_release(&err);
+	buf_release(&rel);
+}
+
+static void test_needs_scan_passes_over_what_it_cannot_open(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *locked, *tf;
+
+	if (geteuid() == 0)
+		skip(); /* root reads anything */
+	locked = fx_path(fx, "fw/locked");
+	tf = fx_path(fx, "fw/libtf.so");
+	framework(fx);
+	fx_mkdir(fx, "fw/locked");
+	assert_int_equal(chmod(locked, 0), 0);
+	assert_int_equal(chmod(tf, 0), 0);
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "fw", &err), CUENV_OK);
+	assert_int_equal(s.files, 1); /* sub/libpy.so */
+	assert_int_equal(s.warnings.n, 2);
+	assert_non_null(strstr(s.warnings.v[0], "libtf.so"));
+	assert_non_null(strstr(s.warnings.v[1], "locked': Permission denied"));
+	assert_int_equal(scan(fx, &s, "fw/libtf.so", &err), CUENV_E_STORE);
+	assert_int_equal(chmod(locked, 0700), 0);
+	assert_int_equal(chmod(tf, 0600), 0);
+	needs_scan_release(&s);
+	err_release(&err);
+	free(locked);
+	free(tf);
+}
+
+/* ---- Python's answer ----------------------------------------------------- */
+
+static void test_needs_python_parse_reads_each_framework(void **state)
+{
+	struct needs_python py;
+	const char *text =
+		"{\"python\": \"3.11.4\", \"frameworks\": {"
+		"\"tensorflow\": {\"version\": \"2.6.0\", \"cuda\": \"11.2\","
+		" \"cudnn\": \"8\"},"
+		"\"torch\": {\"version\": \"2.1.0+cpu\", \"cuda\": null,"
+		" \"cudnn\": \"unknown\"},"
+		"\"jax\": {\"absent\": \"ModuleNotFoundError: no jax\"}}}";
+
+	(void)state;
+	needs_python_init(&py, "python3");
+	py.fw[0].absent = xstrdup("no answer from python3");
+	assert_int_equal(needs_python_parse(&py, text, strlen(text)), 0);
+	assert_string_equal(py.version, "3.11.4");
+	assert_null(py.fw[0].absent);
+	assert_string_equal(py.fw[0].version, "2.6.0");
+	assert_string_equal(py.fw[0].cuda, "11.2");
+	assert_string_equal(py.fw[0].cudnn, "8");
+	/* no CUDA, and a cuDNN that is not a version */
+	assert_string_equal(py.fw[1].version, "2.1.0+cpu");
+	assert_null(py.fw[1].cuda);
+	assert_null(py.fw[1].cudnn);
+	assert_null(py.fw[2].version);
+	assert_string_equal(py.fw[2].absent, "ModuleNotFoundError: no jax");
+	assert_true(needs_asked(&(struct needs_scan){ 0 }, &py));
+	needs_python_release(&py);
+}
+
+static void test_needs_python_parse_keeps_what_is_not_answered(void **state)
+{
+	struct needs_python py;
+	const char *noise = "TensorFlow says hello";
+	const char *partial =
+		"{\"frameworks\": {\"torch\": {\"cuda\": \"12.1\"}}}";
+
+	(void)state;
+	needs_python_init(&py, "python3");
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
+		py.fw[i].absent = xstrdup("no answer from python3");
+	assert_int_equal(needs_python_parse(&py, noise, strlen(noise)), -1);
+	assert_string_equal(py.fw[1].absent, "no answer from python3");
+	assert_int_equal(needs_python_parse(&py, partial, strlen(partial)), 0);
+	assert_null(py.version);
+	assert_string_equal(py.fw[0].absent, "no answer from python3");
+	assert_null(py.fw[1].absent);
+	assert_string_equal(py.fw[1].version, "?");
+	assert_string_equal(py.fw[1].cuda, "12.1");
+	needs_python_release(&py);
+}
+
+/* ---- installed selections ------------------------------------------------ */
+
+static void test_needs_installed_toolkit_that_gives_all_is_picked(
+	void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	char *cudart = fx_path(fx, "11.2.2/lib64/libcudart.so.11.0"),
+	     *cupti = fx_path(fx, "11.2.2/extras/CUPTI/lib64/libcupti.so.11.2");
+
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	add(&s, "/tf/libtf.so", NULL, "libcudart.so.11.0", "libcupti.so.11.2");
+	needs_scan_finish(&s);
+	cuda_at(fx, &in.cudas, "11.2.2", 11,
+		"lib64/libcudart.so.11.0 extras/CUPTI/lib64/libcupti.so.11.2");
+	cuda_at(fx, &in.cudas, "12.4.1", 12,
+		"lib64/libcudart.so.12 extras/CUPTI/lib64/libcupti.so.12");
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_string_equal(in.pick.cuda->version, "11.2.2");
+	assert_null(in.pick.cudnn);
+	assert_null(in.pick.cupti);
+	assert_false(in.active);
+	assert_string_equal(want_of(&s, "libcudart.so.11.0")->found, cudart);
+	assert_string_equal(want_of(&s, "libcupti.so.11.2")->found, cupti);
+	/* newest first */
+	assert_int_equal(in.report.n, 2);
+	assert_string_equal(in.report.v[0], "cuda 12.4.1: lacks "
+					    "libcudart.so.11.0, "
+					    "libcupti.so.11.2");
+	assert_string_equal(in.report.v[1],
+			    "cuda 11.2.2: provides everything");
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+	free(cudart);
+	free(cupti);
+}
+
+static void test_needs_installed_that_lacks_a_soname_is_not_picked(
+	void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	add(&s, "/t/libt.so", NULL, "libcudart.so.12 libcublas.so.12", "");
+	needs_scan_finish(&s);
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_null(in.pick.cuda);
+	assert_null(want_of(&s, "libcudart.so.12")->found);
+	assert_int_equal(in.report.n, 1);
+	assert_string_equal(in.report.v[0],
+			    "cuda 12.4.1: lacks libcublas.so.12");
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+}
+
+static void test_needs_installed_cudnn_must_be_built_for_the_cuda(
+	void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	struct buf line = BUF_INIT;
+
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	add(&s, "/t/libt.so", NULL, "libcudart.so.12 libcudnn.so.8", "");
+	needs_scan_finish(&s);
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	cudnn_at(fx, &in.cudnns, "8.9.7", 11);
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_null(in.pick.cuda);
+	assert_string_equal(in.report.v[0],
+			    "cuda 12.4.1: lacks libcudnn.so.8");
+	needs_installed_release(&in);
+
+	/* the same cuDNN built for CUDA 12 does */
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	cudnn_at(fx, &in.cudnns, "8.9.7", 11);
+	cudnn_at(fx, &in.cudnns, "8.9.7", 12);
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_non_null(in.pick.cudnn);
+	assert_int_equal(in.pick.cudnn->cuda_major, 12);
+	needs_combo_describe(&in.pick, &line);
+	assert_string_equal(line.data, "cuda 12.4.1 + cudnn 8.9.7 (cuda12)");
+	assert_string_equal(in.report.v[0],
+			    "cuda 12.4.1 + cudnn 8.9.7 (cuda12): provides "
+			    "everything");
+	needs_installed_release(&in);
+
+	/* of two that would do, the newest */
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	cudnn_at(fx, &in.cudnns, "8.6.0", 12);
+	cudnn_at(fx, &in.cudnns, "8.9.7", 12);
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_string_equal(in.pick.cudnn->version, "8.9.7");
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+
+	/* and none where nothing asks for cuDNN */
+	needs_scan_init(&s);
+	add(&s, "/t/libt.so", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	cudnn_at(fx, &in.cudnns, "8.9.7", 12);
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_null(in.pick.cudnn);
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+	buf_release(&line);
+}
+
+static void test_needs_installed_cupti_of_another_release(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	struct buf line = BUF_INIT;
+
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	add(&s, "/p/libprof.so", NULL, "libcudart.so.12", "libcupti.so.11.2");
+	needs_scan_finish(&s);
+	cuda_at(fx, &in.cudas, "12.4.1", 12,
+		"lib64/libcudart.so.12 extras/CUPTI/lib64/libcupti.so.12");
+	fx_touch(fx, "cupti-11.2.2/lib/libcupti.so.11.2");
+	fx_list_push(&in.cuptis, install_at(fx, KIT_CUPTI, "11.2.2", 11,
+					    "cupti-11.2.2"));
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cupti);
+	needs_combo_describe(&in.pick, &line);
+	assert_string_equal(line.data, "cuda 12.4.1 + cupti 11.2.2");
+	assert_non_null(strstr(want_of(&s, "libcupti.so.11.2")->found,
+			       "cupti-11.2.2/lib/libcupti.so.11.2"));
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+
+	/* not asked for, it is left out */
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	add(&s, "/p/libprof.so", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	fx_list_push(&in.cuptis, install_at(fx, KIT_CUPTI, "11.2.2", 11,
+					    "cupti-11.2.2"));
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_null(in.pick.cupti);
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+	buf_release(&line);
+}
+
+static void test_needs_installed_prefers_the_active_selection(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	/* the activation's own copy of the 12.2.2 install */
+	struct install *mine = install_at(fx, KIT_CUDA, "12.2.2", 12, "12.2.2");
+	struct needs_combo active = { mine, NULL, NULL };
+
+	needs_scan_init(&s);
+	add(&s, "/t/libt.so", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.2.2", 12, "lib64/libcudart.so.12");
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_string_equal(in.pick.cuda->version, "12.4.1");
+	assert_false(in.active);
+	needs_installed_release(&in);
+
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.2.2", 12, "lib64/libcudart.so.12");
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	needs_match_installed(&s, NULL, &active, &in);
+	assert_true(in.active);
+	/* the store's install, not the activation's */
+	assert_ptr_equal(in.pick.cuda, in.cudas.v[0]);
+	needs_installed_release(&in);
+	install_free(mine);
+	needs_scan_release(&s);
+}
+
+static void test_needs_installed_ignores_an_active_selection_that_lacks(
+	void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	struct install *mine = install_at(fx, KIT_CUDA, "11.8.0", 11, "11.8.0");
+	struct needs_combo active = { mine, NULL, NULL };
+
+	needs_scan_init(&s);
+	add(&s, "/t/libt.so", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "11.8.0", 11, "lib64/libcudart.so.11.0");
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	needs_match_installed(&s, NULL, &active, &in);
+	assert_false(in.active);
+	assert_string_equal(in.pick.cuda->version, "12.4.1");
+	needs_installed_release(&in);
+	install_free(mine);
+	needs_scan_release(&s);
+}
+
+static void test_needs_installed_must_suit_the_frameworks(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	struct needs_python py;
+
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	needs_python_init(&py, "python3");
+	py.fw[1].version = xstrdup("2.2.0");
+	py.fw[1].cuda = xstrdup("12.1");
+	needs_scan_finish(&s);
+	/* older, of an older major, of a newer major: none suits */
+	cuda_at(fx, &in.cudas, "11.8.0", 11, "lib64/libcudart.so.11.0");
+	cuda_at(fx, &in.cudas, "12.0.1", 12, "lib64/libcudart.so.12");
+	cuda_at(fx, &in.cudas, "13.0.0", 13, "lib64/libcudart.so.13");
+	needs_match_installed(&s, &py, NULL, &in);
+	assert_null(in.pick.cuda);
+	assert_int_equal(in.report.n, 3);
+	assert_string_equal(in.report.v[0], "cuda 13.0.0: lacks CUDA 12.1 "
+					    "(torch)");
+	assert_string_equal(in.report.v[1], "cuda 12.0.1: lacks CUDA 12.1 "
+					    "(torch)");
+	assert_string_equal(in.report.v[2], "cuda 11.8.0: lacks CUDA 12.1 "
+					    "(torch)");
+	needs_installed_release(&in);
+
+	/* a later minor of the same major suits it */
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "11.8.0", 11, "lib64/libcudart.so.11.0");
+	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
+	needs_match_installed(&s, &py, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_string_equal(in.pick.cuda->version, "12.4.1");
+	needs_installed_release(&in);
+	needs_python_release(&py);
+	needs_scan_release(&s);
+}
+
+static void test_needs_installed_load_lists_the_store(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_installed in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct store st;
+	struct install *cu = install_at(fx, KIT_CUDA, "12.4.1", 12, "toolkit"),
+		       *dn = install_at(fx, KIT_CUDNN, "8.9.7", 12, "cudnn");
+	char *root = fx_path(fx, "store");
+
+	free(cu->dir);
+	cu->dir = NULL;
+	free(dn->dir);
+	dn->dir = NULL;
+	if (store_open(&st, root, true, &err) ||
+	    store_register(&st, cu, &err) || store_register(&st, dn, &err))
+		fail_msg("registering: %s", err.msg.data);
+	store_release(&st);
+	fx_write(fx, "store/versions/cuda/9.9.9/.cuenv-receipt", "{");
+	needs_installed_init(&in);
+	assert_int_equal(needs_installed_load(&in, root, &err), CUENV_OK);
+	assert_int_equal(in.cudas.n, 1);
+	assert_string_equal(in.cudas.v[0]->version, "12.4.1");
+	assert_int_equal(in.cudnns.n, 1);
+	assert_int_equal(in.cudnns.v[0]->cuda_major, 12);
+	assert_int_equal(in.cuptis.n, 0);
+	assert_int_equal(in.warnings.n, 1);
+	assert_non_null(strstr(in.warnings.v[0], "9.9.9"));
+	needs_installed_release(&in);
+	install_free(cu);
+	install_free(dn);
+	err_release(&err);
+	free(root);
+}
+
+/* ---- the catalogue ------------------------------------------------------- */
+
+#define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define URL "https://developer.download.nvidia.com/compute/"
+
+static const char runfiles[] =
+	"cuda_version\tplatform\turl\tsha256\n"
+	"10.2.89\tlinux-x86_64\t" URL "10.2.89.run\t" SHA "\n"
+	"11.0.3\tlinux-x86_64\t" URL "11.0.3.run\t" SHA "\n"
+	"11.2.2\tlinux-x86_64\t" URL "11.2.2.run\t" SHA "\n"
+	"11.8.0\tlinux-x86_64\t" URL "11.8.0.run\t" SHA "\n"
+	"12.2.2\tlinux-x86_64\t" URL "12.2.2.run\t" SHA "\n"
+	"12.4.1\tlinux-x86_64\t" URL "12.4.1.run\t" SHA "\n";
+
+static const char tarballs[] =
+	"cudnn_version\tcuda_major_or_range\tplatform\turl\tsha256\n"
+	"8.1.1.33\t11.2\tlinux-x86_64\t" URL "a.tgz\t" SHA "\n"
+	"8.7.0.84\t11\tlinux-x86_64\t" URL "b.tar.xz\t" SHA "\n"
+	"8.9.7.29\t11\tlinux-x86_64\t" URL "c.tar.xz\t" SHA "\n"
+	"8.9.7.29\t12\tlinux-x86_64\t" URL "d.tar.xz\t" SHA "\n"
+	"9.1.0.70\t12\tlinux-x86_64\t" URL "e.tar.xz\t" SHA "\n";
+
+static void catalogue(struct catalog *cat)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	if (catalog_parse_table(cat, KIT_CUDA, "r.tsv", runfiles,
+				strlen(runfiles), "linux-x86_64", &err) ||
+	    catalog_parse_table(cat, KIT_CUDNN, "t.tsv", tarballs,
+				strlen(tarballs), "linux-x86_64", &err))
+		fail_msg("catalogue: %s", err.msg.data);
+}
+
+/* The range needs_describe gives soname, against the test catalogue. */
+static char *range_of(const char *soname)
+{
+	struct catalog cat = { 0 };
+	struct needs_scan s;
+	char *r;
+
+	catalogue(&cat);
+	needs_scan_init(&s);
+	add(&s, "/f", NULL, soname, "");
+	needs_scan_finish(&s);
+	assert_int_equal(s.n, 1);
+	needs_describe(&s, &cat);
+	r = s.v[0].range;
+	s.v[0].range = NULL;
+	needs_scan_release(&s);
+	catalog_release(&cat);
+	return r;
+}
+
+static void assert_range(const char *soname, const char *want)
+{
+	char *got = range_of(soname);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_needs_describe_ranges_by_minor(void **state)
+{
+	(void)state;
+	/* every 11.x gives cudart 11.0; 12.x gives 12 */
+	assert_range("libcudart.so.11.0", "CUDA 11.x");
+	assert_range("libcudart.so.12", "CUDA 12.x");
+	/* CUPTI's soname is its release's own */
+	assert_range("libcupti.so.11.2", "CUDA 11.2");
+	/* NVRTC 11.2 is 11.2 to 11.8, not 11.0 */
+	assert_range("libnvrtc.so.11.2", "CUDA 11.2-11.8");
+	/* cuSOLVER 11: 11.2 on, and all of 12 */
+	assert_range("libcusolver.so.11", "CUDA 11.2-11.8, 12.x");
+	/* cuFFT 10 from 10.1 to 11.8 */
+	assert_range("libcufft.so.10", "CUDA 10.x, 11.x");
+	assert_range("libcudart.so.13", "no CUDA release in the catalogue");
+	assert_range("libcudnn.so.8", "cuDNN 8.x");
+	assert_range("libnccl.so.2", "NCCL (cuenv does not install it)");
+}
+
+static void test_needs_describe_without_a_catalogue(void **state)
+{
+	struct catalog cat = { 0 };
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	add(&s, "/f", NULL, "libcudart.so.12 libcudnn.so.9", "");
+	needs_scan_finish(&s);
+	needs_describe(&s, &cat);
+	assert_string_equal(s.v[0].range, "no CUDA release in the catalogue");
+	assert_string_equal(s.v[1].range, "cuDNN 9.x");
+	needs_scan_release(&s);
+}
+
+/*
+ * needs_find_offer for the wants needed (space-separated) and py,
+ * against the test catalogue; o gets the result, o->line checked against
+ * line (NULL: none).
+ */
+static void offer_for(const char *needed, const struct needs_python *py,
+		      struct catalog *cat, struct needs_offer *o,
+		      const char *line)
+{
+	struct needs_scan s;
+
+	catalogue(cat);
+	needs_scan_init(&s);
+	needs_offer_init(o);
+	add(&s, "/f", NULL, needed, "");
+	needs_scan_finish(&s);
+	needs_find_offer(cat, &s, py, o);
+	if (line) {
+		assert_non_null(o->line);
+		assert_string_equal(o->line, line);
+		assert_int_equal(o->why.len, 0);
+	} else {
+		assert_null(o->line);
+		assert_null(o->cuda);
+	}
+	needs_scan_release(&s);
+}
+
+static void test_needs_offer_takes_the_newest_that_gives_all(
+	void **state)
+{
+	struct catalog cat = { 0 };
+	struct needs_offer o;
+
+	(void)state;
+	offer_for("libcudart.so.11.0 libcublas.so.11", NULL, &cat, &o,
+		  "cuenv install 11.8");
+	assert_string_equal(o.cuda->version, "11.8.0");
+	assert_null(o.cudnn);
+	assert_null(o.cupti);
+	needs_offer_release(&o);
+	catalog_release(&cat);
+}
+
+static void test_needs_offer_cudnn_is_built_for_the_cuda_major(void **state)
+{
+	struct catalog cat = { 0 };
+	struct needs_offer o;
+
+	(void)state;
+	offer_for("libcudart.so.11.0 libcudnn.so.8", NULL, &cat, &o,
+		  "cuenv install 11.8 --cudnn 8");
+	assert_string_equal(o.cudnn->version, "8.9.7.29");
+	assert_int_equal(o.cudnn->cuda_major, 11);
+	needs_offer_release(&o);
+	catalog_release(&cat);
+
+	offer_for("libcudart.so.12 libcudnn.so.8", NULL, &cat, &o,
+		  "cuenv install 12.4 --cudnn 8");
+	assert_string_equal(o.cuda->version, "12.4.1");
+	assert_string_equal(o.cudnn->version, "8.9.7.29");
+	assert_int_equal(o.cudnn->cuda_major, 12);
+	needs_offer_release(&o);
+	catalog_release(&cat);
+
+	/* cuDNN 9 was built for CUDA 12 only */
+	offer_for("libcudart.so.11.0 libcudnn.so.9", NULL, &cat, &o, NULL);
+	assert_string_equal(o.why.data,
+			    "no CUDA release in the catalogue gives all of "
+			    "them");
+	needs_offer_release(&o);
+	catalog_release(&cat);
+}
+
+static void test_needs_offer_refuses_two_cudnn_majors(void **state)
+{
+	struct catalog cat = { 0 };
+	struct needs_offer o;
+
+	(void)state;
+	offer_for("libcudnn.so.8 libcudnn.so.9", NULL, &cat, &o, NULL);
+	assert_string_equal(o.why.data,
+			    "they ask for two cuDNN majors (8 and 9)");
+	needs_offer_release(&o);
+	catalog_release(&cat);
+}
+
+static void test_needs_offer_adds_cupti_of_another_release(void **state)
+{
+	struct catalog cat = { 0 };
+	struct needs_offer o;
+
+	(void)state;
+	offer_for("libcudart.so.12 libcupti.so.11.2", NULL, &cat, &o,
+		  "cuenv install 12.4 --cupti 11.2");
+	assert_string_equal(o.cupti->version, "11.2.2");
+	needs_offer_release(&o);
+	catalog_release(&cat);
+
+	/* a release with its own CUPTI comes first */
+	offer_for("libcudart.so.11.0 libcupti.so.11.2", NULL, &cat, &o,
+		  "cuenv install 11.2");
+	assert_null(o.cupti);
+	needs_offer_release(&o);
+	catalog_release(&cat);
+}
+
+static void test_needs_offer_follows_the_frameworks(void **state)
+{
+	struct catalog cat = { 0 };
+	struct needs_offer o;
+	struct needs_python py;
+
+	(void)state;
+	/* TensorFlow 2.6 alone (11.2, cuDNN 8): 11.2 itself, not the
+	 * newest 11.x that would also do */
+	needs_python_init(&py, "python3");
+	py.fw[0].cuda = xstrdup("11.2");
+	py.fw[0].cudnn = xstrdup("8");
+	offer_for("libcudart.so.11.0", &py, &cat, &o,
+		  "cuenv install 11.2 --cudnn 8");
+	assert_string_equal(o.cuda->version, "11.2.2");
+	needs_offer_release(&o);
+	catalog_release(&cat);
+
+	/* and PyTorch cu118 (cuDNN 8.7) beside it: the newest report,
+	 * and the cuDNN it names */
+	py.fw[1].cuda = xstrdup("11.8");
+	py.fw[1].cudnn = xstrdup("8.7.0");
+	offer_for("libcudart.so.11.0", &py, &cat, &o,
+		  "cuenv install 11.8 --cudnn 8.7");
+	assert_string_equal(o.cudnn->version, "8.7.0.84");
+	needs_offer_release(&o);
+	catalog_release(&cat);
+	needs_python_release(&py);
+
+	/* no release is 12.1 itself: the newest that suits it */
+	needs_python_init(&py, "python3");
+	py.fw[1].cuda = xstrdup("12.1");
+	offer_for("", &py, &cat, &o, "cuenv install 12.4");
+	needs_offer_release(&o);
+	catalog_release(&cat);
+
+	/* a framework built for CUDA 12 rules out what the files ask */
+	offer_for("libcudart.so.11.0", &py, &cat, &o, NULL);
+	needs_offer_release(&o);
+	catalog_release(&cat);
+	needs_python_release(&py);
+}
+
+static void test_needs_offer_without_a_catalogue(void **state)
+{
+	struct catalog cat = { 0 };
+	struct needs_scan s;
+	struct needs_offer o;
+
+	(void)state;
+	needs_scan_init(&s);
+	needs_offer_init(&o);
+	add(&s, "/f", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	needs_find_offer(&cat, &s, NULL, &o);
+	assert_null(o.line);
+	assert_string_equal(o.why.data,
+			    "no CUDA release in the catalogue gives all of "
+			    "them");
+	needs_offer_release(&o);
+	needs_scan_release(&s);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_needs_records_needed_and_named_sonames),
+		cmocka_unit_test(
+			test_needs_finish_sorts_by_library_then_soname),
+		cmocka_unit_test(
+			test_needs_soname_provided_under_path_is_not_asked),
+		cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
+		T(test_needs_scan_reads_a_folder_of_built_files),
+		T(test_needs_scan_marks_what_the_folder_provides),
+		T(test_needs_scan_reads_a_file_named_as_path),
+		T(test_needs_scan_refuses_a_named_file_that_is_not_elf),
+		T(test_needs_scan_corrupt_file_fails_alone_warns_in_folder),
+		T(test_needs_scan_of_an_empty_folder_finds_nothing),
+		T(test_needs_scan_of_a_path_that_cannot_be_read),
+		T(test_needs_scan_refuses_what_is_neither_file_nor_folder),
+		T(test_needs_scan_does_not_follow_links),
+		T(test_needs_scan_warns_of_folders_nested_too_deep),
+		T(test_needs_scan_passes_over_what_it_cannot_open),
+		cmocka_unit_test(test_needs_python_parse_reads_each_framework),
+		cmocka_unit_test(
+			test_needs_python_parse_keeps_what_is_not_answered),
+		T(test_needs_installed_toolkit_that_gives_all_is_picked),
+		T(test_needs_installed_that_lacks_a_soname_is_not_picked),
+		T(test_needs_installed_cudnn_must_be_built_for_the_cuda),
+		T(test_needs_installed_cupti_of_another_release),
+		T(test_needs_installed_prefers_the_active_selection),
+		T(test_needs_installed_ignores_an_active_selection_that_lacks),
+		T(test_needs_installed_must_suit_the_frameworks),
+		T(test_needs_installed_load_lists_the_store),
+		cmocka_unit_test(test_needs_describe_ranges_by_minor),
+		cmocka_unit_test(test_needs_describe_without_a_catalogue),
+		cmocka_unit_test(
+			test_needs_offer_takes_the_newest_that_gives_all),
+		cmocka_unit_test(
+			test_needs_offer_cudnn_is_built_for_the_cuda_major),
+		cmocka_unit_test(test_needs_offer_refuses_two_cudnn_majors),
+		cmocka_unit_test(
+			test_needs_offer_adds_cupti_of_another_release),
+		cmocka_unit_test(test_needs_offer_follows_the_frameworks),
+		cmocka_unit_test(test_needs_offer_without_a_catalogue),
+	};
+
+	if (getenv("CUENV_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
