@@ -438,51 +438,6 @@ static void test_elf_read_file_errors(void **state)
 	free(empty);
 }
 
-/* cc LIB.c into rel with soname, linked against "-l:NAME" stubs in libs/. */
-static bool cc_shared(const struct fixture *fx, const char *rel,
-		      const char *soname, const char *src, const char *links)
-{
-	char *out = fx_path(fx, rel), *c = NULL, *libs = fx_path(fx, "libs");
-	struct buf srcrel = BUF_INIT, so = BUF_INIT, lib = BUF_INIT,
-		   got = BUF_INIT;
-	struct strv argv = STRV_INIT, ls = STRV_INIT;
-	int rc;
-
-	buf_printf(&srcrel, "%s.c", rel);
-	fx_write(fx, srcrel.data, src);
-	c = fx_path(fx, srcrel.data);
-	buf_printf(&so, "-Wl,-soname,%s", soname);
-	buf_printf(&lib, "-L%s", libs);
-	strv_push(&argv, "cc");
-	strv_push(&argv, "-shared");
-	strv_push(&argv, "-fPIC");
-	strv_push(&argv, "-o");
-	strv_push(&argv, out);
-	strv_push(&argv, c);
-	strv_push(&argv, so.data);
-	strv_push(&argv, "-Wl,--no-as-needed");
-	strv_push(&argv, lib.data);
-	if (links && *links)
-		strv_split(&ls, links, ' ');
-	for (size_t i = 0; i < ls.n; i++) {
-		struct buf l = BUF_INIT;
-
-		buf_printf(&l, "-l:%s", ls.v[i]);
-		strv_push_take(&argv, buf_detach(&l));
-	}
-	rc = fx_run(argv.v, &got); /* a strv ends in NULL */
-	strv_release(&argv);
-	strv_release(&ls);
-	buf_release(&srcrel);
-	buf_release(&so);
-	buf_release(&lib);
-	buf_release(&got);
-	free(out);
-	free(c);
-	free(libs);
-	return rc == 0;
-}
-
 static void test_elf_reads_a_library_built_by_cc(void **state)
 {
 	struct fixture *fx = *state;
@@ -499,17 +454,17 @@ static void test_elf_reads_a_library_built_by_cc(void **state)
 	if (!fx_have_program("cc"))
 		skip();
 	fx_mkdir(fx, "libs");
-	if (!cc_shared(fx, "libs/libcudart.so.11.0", "libcudart.so.11.0",
-		       "int cudart_stub(void) { return 1; }\n", "") ||
-	    !cc_shared(fx, "libs/libcudnn.so.8", "libcudnn.so.8",
-		       "int cudnn_stub(void) { return 1; }\n", "") ||
-	    !cc_shared(fx, "libframework.so", "libframework.so.2",
-		       "const char *cupti_name(void)\n"
-		       "{ return \"libcupti.so.11.2\"; }\n"
-		       "const char nvrtc[] = \"libnvrtc.so.11.2\";\n"
-		       "const char own[] = \"libframework.so.2\";\n"
-		       "const char fmt[] = \"libcufft.so.%d\";\n",
-		       "libcudart.so.11.0 libcudnn.so.8"))
+	if (fx_cc_shared(fx, "libs/libcudart.so.11.0", "libcudart.so.11.0",
+			 "int cudart_stub(void) { return 1; }\n", "libs", "") ||
+	    fx_cc_shared(fx, "libs/libcudnn.so.8", "libcudnn.so.8",
+			 "int cudnn_stub(void) { return 1; }\n", "libs", "") ||
+	    fx_cc_shared(fx, "libframework.so", "libframework.so.2",
+			 "const char *cupti_name(void)\n"
+			 "{ return \"libcupti.so.11.2\"; }\n"
+			 "const char nvrtc[] = \"libnvrtc.so.11.2\";\n"
+			 "const char own[] = \"libframework.so.2\";\n"
+			 "const char fmt[] = \"libcufft.so.%d\";\n",
+			 "libs", "libcudart.so.11.0 libcudnn.so.8"))
 		fail_msg("cc could not build the test libraries");
 	path = fx_path(fx, "libframework.so");
 	elf_info_init(&e);

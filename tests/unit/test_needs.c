@@ -63,56 +63,13 @@ static void need_cc(void)
 		skip();
 }
 
-/*
- * cc the C source src into the shared library root/rel with soname,
- * linked (DT_NEEDED) against each library of links (space-separated)
- * in root/stubs.
- */
+/* fx_cc_shared, linked against root/stubs; skips where there is no cc. */
 static void cc_so(const struct fixture *fx, const char *rel,
 		  const char *soname, const char *src, const char *links)
 {
-	struct strv argv = STRV_INIT, ls = STRV_INIT;
-	struct buf crel = BUF_INIT, arg = BUF_INIT, got = BUF_INIT;
-	char *out, *c, *stubs;
-
 	need_cc();
-	out = fx_path(fx, rel);
-	stubs = fx_path(fx, "stubs");
-	buf_printf(&crel, "%s.c", rel);
-	fx_write(fx, crel.data, src);
-	c = fx_path(fx, crel.data);
-	strv_push(&argv, "cc");
-	strv_push(&argv, "-shared");
-	strv_push(&argv, "-fPIC");
-	strv_push(&argv, "-o");
-	strv_push(&argv, out);
-	strv_push(&argv, c);
-	buf_printf(&arg, "-Wl,-soname,%s", soname);
-	strv_push(&argv, arg.data);
-	strv_push(&argv, "-Wl,--no-as-needed");
-	buf_reset(&arg);
-	buf_printf(&arg, "-L%s", stubs);
-	strv_push(&argv, arg.data);
-	if (*links)
-		strv_split(&ls, links, ' ');
-	for (size_t i = 0; i < ls.n; i++) {
-		buf_reset(&arg);
-		buf_printf(&arg, "-l:%s", ls.v[i]);
-		strv_push(&argv, arg.data);
-	}
-	if (fx_run(argv.v, &got)) /* a strv ends in NULL */
+	if (fx_cc_shared(fx, rel, soname, src, "stubs", links))
 		fail_msg("cc could not build %s", rel);
-	/* the source must not be scanned with the library */
-	if (unlink(c))
-		fail_msg("cannot remove %s: %s", c, strerror(errno));
-	strv_release(&argv);
-	strv_release(&ls);
-	buf_release(&crel);
-	buf_release(&arg);
-	buf_release(&got);
-	free(out);
-	free(c);
-	free(stubs);
 }
 
 /* root/stubs/<soname>: an empty library with that soname, to link to. */

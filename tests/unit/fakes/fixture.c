@@ -426,6 +426,50 @@ int fx_run(char *const argv[], struct buf *out)
 	return WEXITSTATUS(status);
 }
 
+int fx_cc_shared(const struct fixture *fx, const char *rel,
+		 const char *soname, const char *src, const char *libdir,
+		 const char *links)
+{
+	struct strv argv = STRV_INIT, ls = STRV_INIT;
+	struct buf crel = BUF_INIT, arg = BUF_INIT, got = BUF_INIT;
+	char *out = fx_path(fx, rel), *c, *dir = fx_path(fx, libdir);
+	int rc;
+
+	buf_printf(&crel, "%s.c", rel);
+	fx_write(fx, crel.data, src);
+	c = fx_path(fx, crel.data);
+	strv_push(&argv, "cc");
+	strv_push(&argv, "-shared");
+	strv_push(&argv, "-fPIC");
+	strv_push(&argv, "-o");
+	strv_push(&argv, out);
+	strv_push(&argv, c);
+	buf_printf(&arg, "-Wl,-soname,%s", soname);
+	strv_push(&argv, arg.data);
+	strv_push(&argv, "-Wl,--no-as-needed");
+	buf_reset(&arg);
+	buf_printf(&arg, "-L%s", dir);
+	strv_push(&argv, arg.data);
+	if (*links)
+		strv_split(&ls, links, ' ');
+	for (size_t i = 0; i < ls.n; i++) {
+		buf_reset(&arg);
+		buf_printf(&arg, "-l:%s", ls.v[i]);
+		strv_push(&argv, arg.data);
+	}
+	rc = fx_run(argv.v, &got); /* a strv ends in NULL */
+	unlink(c);
+	strv_release(&argv);
+	strv_release(&ls);
+	buf_release(&crel);
+	buf_release(&arg);
+	buf_release(&got);
+	free(out);
+	free(c);
+	free(dir);
+	return rc;
+}
+
 bool fx_have_program(const char *name)
 {
 	const char *path = getenv("PATH");

@@ -117,5 +117,14 @@ void fx_assert_env_equal(const struct envmap *a, const struct envmap *b);
 int fx_run(char *const argv[], struct buf *out);
 /* Is the program on PATH? */
 bool fx_have_program(const char *name);
+/*
+ * cc the C source src into the shared library root/rel with soname,
+ * linked (DT_NEEDED, --no-as-needed) against each library named in links
+ * (space-separated, may be "") found in root/libdir. The source, written
+ * beside it as rel.c, is removed again. Returns 0, or cc's status.
+ */
+int fx_cc_shared(const struct fixture *fx, const char *rel,
+		 const char *soname, const char *src, const char *libdir,
+		 const char *links);
 
 #endif
