@@ -123,14 +123,6 @@ static int bad(struct cuenv_err *err, const char *name, const char *what,
 	return err->rc;
 }
 
-/* "12.4.1" -> 12 */
-static unsigned major_of(const char *v)
-{
-	struct version pv;
-
-	return version_parse(v, &pv) ? 0 : (unsigned)pv.part[0];
-}
-
 /* A relative_path must stay on NVIDIA's redist tree. */
 static int relpath_ok(const char *p)
 {
@@ -195,15 +187,15 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 	if (!label)
 		label = hint_label;
 	if (!json_is_object(j) || !product || !label ||
-	    !version_is_valid(label) || !major_of(label)) {
+	    !version_is_valid(label) || !version_major(label)) {
 		rc = bad(err, name, "no valid release_label/release_product",
 			 NULL);
 		goto out;
 	}
 
 	if (!strcmp(product, "cuda")) {
-		r = release_new(KIT_CUDA, SRC_REDIST, label, major_of(label),
-				name);
+		r = release_new(KIT_CUDA, SRC_REDIST, label,
+				version_major(label), name);
 		json_object_foreach(j, key, pkg) {
 			const char *v;
 			json_t *e;
@@ -334,9 +326,9 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
 					name, lineno);
 			break;
 		}
-		if (!version_is_valid(ver) || !major_of(ver) ||
+		if (!version_is_valid(ver) || !version_major(ver) ||
 		    !digest_hex_valid(sha) || !url_ok(url) ||
-		    (range && !major_of(range))) {
+		    (range && !version_major(range))) {
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"bad catalogue file '%s': line %u is "
 					"malformed",
@@ -347,8 +339,7 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
 			continue;
 		r = release_new(kind, kind == KIT_CUDA ? SRC_RUNFILE
 						       : SRC_TARBALL,
-				ver, range ? major_of(range) : major_of(ver),
-				name);
+				ver, version_major(range ? range : ver), name);
 		add_part(r, kind == KIT_CUDA ? "runfile" : "cudnn", ver, url,
 			 sha, 0);
 		push(cat, r);

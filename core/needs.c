@@ -35,13 +35,6 @@ static int at_least(const char *v, const char *want)
 	return version_matches(&a, &b) || version_cmp(&a, &b) > 0;
 }
 
-static unsigned long major_of(const char *v)
-{
-	struct version x;
-
-	return version_parse(v, &x) ? 0 : x.part[0];
-}
-
 /* ---- what the files ask for ---------------------------------------------- */
 
 void needs_scan_init(struct needs_scan *s)
@@ -164,11 +157,6 @@ static int scan_file(struct needs_scan *s, const char *path, int named,
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every ELF file under path (a folder), in name order, links not followed. */
 static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 {
@@ -184,8 +172,7 @@ static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			strv_push(&names, de->d_name);
 	closedir(d);
-	if (names.n)
-		qsort(names.v, names.n, sizeof(*names.v), cmp_str);
+	strv_sort(&names);
 	for (size_t i = 0; i < names.n; i++) {
 		size_t keep = path->len;
 		struct stat st;
@@ -760,7 +747,7 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
 
 		buf_reset(&b);
 		if (w->lib == CUDA_LIB_CUDNN)
-			buf_printf(&b, "cuDNN %lu.x", major_of(w->version));
+			buf_printf(&b, "cuDNN %lu.x", version_major(w->version));
 		else if (w->lib == CUDA_LIB_NCCL)
 			buf_adds(&b, "NCCL (cuenv does not install it)");
 		else
@@ -844,7 +831,7 @@ static const struct release *pick_cudnn(const struct catalog *cat,
 		const struct release *r = cat->v[i];
 
 		if (r->kind != KIT_CUDNN || r->cuda_major != M ||
-		    (dnn_major && major_of(r->version) != dnn_major) ||
+		    (dnn_major && version_major(r->version) != dnn_major) ||
 		    !suits(r->version, py, 1, top))
 			continue;
 		if (!best || version_cmp_str(r->version, best->version) > 0)
@@ -934,13 +921,13 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 
 		if (!needs_want_managed(w) || w->lib != CUDA_LIB_CUDNN)
 			continue;
-		if (dnn_major && dnn_major != major_of(w->version)) {
+		if (dnn_major && dnn_major != version_major(w->version)) {
 			buf_printf(&o->why, "they ask for two cuDNN majors "
 					    "(%lu and %lu)",
-				   dnn_major, major_of(w->version));
+				   dnn_major, version_major(w->version));
 			goto out;
 		}
-		dnn_major = major_of(w->version);
+		dnn_major = version_major(w->version);
 		need_dnn = 1;
 	}
 	need_dnn |= top_dnn != NULL;
@@ -954,7 +941,7 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 			for (size_t i = 0; i < all.n && !o->cuda; i++) {
 				const char *v = all.v[i], *cupti = NULL;
 				const struct release *dn = NULL, *cp = NULL;
-				unsigned M = (unsigned)major_of(v);
+				unsigned M = (unsigned)version_major(v);
 
 				if (!toolkit_fits(v, s, py, own,
 						  exact ? top_cuda : NULL,

@@ -196,13 +196,6 @@ static void selection_mm(const char *cuda, struct buf *out)
 		buf_printf(out, "%lu.%lu", v.part[0], v.part[1]);
 }
 
-static unsigned long selection_major(const char *cuda)
-{
-	struct version v;
-
-	return version_parse(cuda, &v) ? 0 : v.part[0];
-}
-
 /*
  * dlopen soname as an application would and record in l what was asked
  * and which file the loader picked. On failure returns NULL with the
@@ -758,7 +751,7 @@ static void step_runtime(struct probe *pr)
 	pr->runtime_version = v;
 	smoke_cuda_version(v, &ver);
 	smoke_setstr(&l->version, ver.data);
-	if ((unsigned long)(v / 1000) != selection_major(p->cuda)) {
+	if ((unsigned long)(v / 1000) != version_major(p->cuda)) {
 		smoke_set(l, SMOKE_FAIL,
 			  "%s is CUDA %s, not the selected CUDA %s", l->file,
 			  ver.data, p->cuda);
@@ -889,7 +882,7 @@ static void cupti_release(const struct smoke_probe *p, struct buf *out)
 	/* libcupti.so.11.2 names its release; libcupti.so.12 only a major,
 	 * which the selection's release completes when it is the same */
 	if (v && (strchr(v + 4, '.') ||
-		  strtoul(v + 4, NULL, 10) != selection_major(mm.data)))
+		  strtoul(v + 4, NULL, 10) != version_major(mm.data)))
 		buf_adds(out, v + 4);
 	else
 		buf_adds(out, mm.data);
@@ -1416,7 +1409,7 @@ static void step_cudnn(struct probe *pr)
 			   p->cudnn);
 	want_major = pr->runtime_version
 			 ? (unsigned long)pr->runtime_version / 1000
-			 : selection_major(p->cuda);
+			 : version_major(p->cuda);
 	if (cv / 1000 != want_major) {
 		struct buf rt = BUF_INIT;
 

@@ -48,6 +48,13 @@ int version_cmp(const struct version *a, const struct version *b)
 	return (a->n > b->n) - (a->n < b->n);
 }
 
+unsigned long version_major(const char *s)
+{
+	struct version v;
+
+	return version_parse(s, &v) ? 0 : v.part[0];
+}
+
 int version_cmp_str(const char *a, const char *b)
 {
 	struct version va, vb;

@@ -27,6 +27,8 @@ int version_parse(const char *s, struct version *v);
 bool version_is_valid(const char *s);
 /* Numeric order; a prefix sorts before its extensions (12.4 < 12.4.0). */
 int version_cmp(const struct version *a, const struct version *b);
+/* The major of a version string ("12.4.1" -> 12), or 0 when invalid. */
+unsigned long version_major(const char *s);
 /* Compare two valid version strings; BUG() on invalid input. */
 int version_cmp_str(const char *a, const char *b);
 /* True when spec's parts are the first parts of v. */

@@ -38,6 +38,17 @@ static void test_version_parses_one_to_four_parts(void **state)
 	assert_parses("9.1.0.70", 4, 9, 1, 0, 70);
 }
 
+static void test_version_major(void **state)
+{
+	(void)state;
+	assert_int_equal(version_major("12.4.1"), 12);
+	assert_int_equal(version_major("9"), 9);
+	assert_int_equal(version_major("999999999.1"), 999999999UL);
+	assert_int_equal(version_major("0.9"), 0);
+	assert_int_equal(version_major("12.x"), 0);
+	assert_int_equal(version_major(""), 0);
+}
+
 static void test_version_accepts_zero_parts(void **state)
 {
 	(void)state;
@@ -213,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_version_parses_one_to_four_parts),
 	    cmocka_unit_test(test_version_accepts_zero_parts),
+	    cmocka_unit_test(test_version_major),
 	    cmocka_unit_test(test_version_accepts_nine_digit_parts),
 	    cmocka_unit_test(test_version_rejects_leading_zeros),
 	    cmocka_unit_test(test_version_rejects_more_than_four_parts),
