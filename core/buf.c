@@ -221,6 +221,17 @@ void strv_split(struct strv *sv, const char *s, char sep)
 	strv_push(sv, s);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strv_sort(struct strv *sv)
+{
+	if (sv->n)
+		qsort(sv->v, sv->n, sizeof(*sv->v), cmp_str);
+}
+
 void strv_join(const struct strv *sv, char sep, struct buf *b)
 {
 	buf_reset(b);

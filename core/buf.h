@@ -76,6 +76,8 @@ long strv_find(const struct strv *sv, const char *s);
 void strv_release(struct strv *sv);
 /* Split s on sep (empty fields kept, as PATH semantics need). */
 void strv_split(struct strv *sv, const char *s, char sep);
+/* Sort into byte order (strcmp). */
+void strv_sort(struct strv *sv);
 /* Join into b (which is reset first). */
 void strv_join(const struct strv *sv, char sep, struct buf *b);
 

@@ -88,11 +88,6 @@ static void emit(struct findings *out, const char *id, enum doctor_severity s,
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void push_unique(struct strv *sv, const char *s)
 {
 	if (strv_find(sv, s) < 0)
@@ -254,8 +249,7 @@ static void cuda_libs_in(const char *dir, struct strv *out)
 		if (cuda_lib(de->d_name))
 			push_unique(out, de->d_name);
 	closedir(d);
-	if (out->n > 1)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+	strv_sort(out);
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -1202,7 +1196,7 @@ static void check_cache(struct audit *au)
 			continue;
 		}
 		free(real);
-		qsort(names[i].v, names[i].n, sizeof(char *), cmp_str);
+		strv_sort(&names[i]);
 		major = libs_major(&names[i]);
 		for (size_t j = 0; j < names[i].n; j++) {
 			const char *s = names[i].v[j];

@@ -302,6 +302,23 @@ static void test_strv_split_of_empty_string_is_one_empty_field(void **state)
 	strv_release(&sv);
 }
 
+static void test_strv_sort_orders_bytes(void **state)
+{
+	struct strv sv = STRV_INIT;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	strv_sort(&sv); /* empty: nothing to do */
+	strv_split(&sv, "libcupti.so.12,libcudart.so.12,Z,libcudart.so.11.0,",
+		   ',');
+	strv_sort(&sv);
+	strv_join(&sv, ' ', &b);
+	assert_string_equal(b.data,
+			    " Z libcudart.so.11.0 libcudart.so.12 libcupti.so.12");
+	strv_release(&sv);
+	buf_release(&b);
+}
+
 static void test_strv_join_round_trips_split(void **state)
 {
 	static const char *const cases[] = {
@@ -466,6 +483,7 @@ int main(void)
 	    cmocka_unit_test(test_strv_split_keeps_empty_fields),
 	    cmocka_unit_test(
 		test_strv_split_of_empty_string_is_one_empty_field),
+	    cmocka_unit_test(test_strv_sort_orders_bytes),
 	    cmocka_unit_test(test_strv_join_round_trips_split),
 	    cmocka_unit_test(test_strv_join_resets_buffer_first),
 	    cmocka_unit_test(test_strv_join_of_empty_vector_is_empty),
