@@ -84,6 +84,8 @@ CMDS := main table common add doctor env exec export global help init list_remot
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
 # smoke_cuda (dlopens CUDA) for cuenv-probe only.
 CORE += smoke smoke_json smoke_cuda
+# Which roots and paths activation may take directories from.
+CORE += trust
 CMDS += check
 CMDS += completion
 CMDS += modules

@@ -1,0 +1,226 @@
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../core/trust.h"
+
+/* ---- paths for PATH-like lists ------------------------------------------- */
+
+static void test_trust_listable_takes_plain_absolute_path(void **state)
+{
+	(void)state;
+	assert_true(trust_path_listable("/opt/cuda-12.4/lib64"));
+	assert_true(trust_path_listable("/opt/sp ace/'q'/$x/*"));
+}
+
+static void test_trust_listable_refuses_relative_path(void **state)
+{
+	(void)state;
+	assert_false(trust_path_listable("kit/lib64"));
+	assert_false(trust_path_listable(""));
+}
+
+static void test_trust_listable_refuses_separators(void **state)
+{
+	(void)state;
+	assert_false(trust_path_listable("/opt/tool:kit"));
+	assert_false(trust_path_listable("/opt/tool;kit"));
+	assert_false(trust_path_listable("/opt/tool\nkit"));
+}
+
+static void test_trust_check_listable_names_path_and_char(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(trust_check_listable("/opt/tool:kit", "CUENV_ROOT",
+					      &err),
+			 CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data,
+			       "CUENV_ROOT '/opt/tool:kit' holds a ':'"));
+	err_release(&err);
+	assert_int_equal(trust_check_listable("/a\nb:c", "x", &err),
+			 CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "holds a newline"));
+	err_release(&err);
+	assert_int_equal(trust_check_listable("rel", "x", &err), CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "not an absolute path"));
+	err_release(&err);
+	assert_int_equal(trust_check_listable("/ok", "x", &err), CUENV_OK);
+	err_release(&err);
+}
+
+/* ---- ownership and modes ---------------------------------------------------- */
+
+/* trust_check_path on fx's rel as this user; the message when it fails. */
+static int check(struct fixture *fx, const char *rel, struct cuenv_err *err)
+{
+	char *p = fx_path(fx, rel);
+	int rc = trust_check_path(p, geteuid(), geteuid(), err);
+
+	free(p);
+	return rc;
+}
+
+static void set_mode(struct fixture *fx, const char *rel, mode_t mode)
+{
+	char *p = fx_path(fx, rel);
+
+	assert_int_equal(chmod(p, mode), 0);
+	free(p);
+}
+
+static void test_trust_path_takes_own_folder_and_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	fx_mkdir(fx, "root");
+	set_mode(fx, "root", 0755);
+	fx_write(fx, "root/receipt", "{}");
+	set_mode(fx, "root/receipt", 0644);
+	assert_int_equal(check(fx, "root", &err), CUENV_OK);
+	assert_int_equal(check(fx, "root/receipt", &err), CUENV_OK);
+	err_release(&err);
+}
+
+static void test_trust_path_passes_missing_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	assert_int_equal(check(fx, "nothing/here", &err), CUENV_OK);
+	err_release(&err);
+}
+
+static void test_trust_path_refuses_world_writable_folder(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *p = fx_path(fx, "root");
+	struct buf want = BUF_INIT;
+
+	fx_mkdir(fx, "root");
+	set_mode(fx, "root", 0777);
+	assert_int_equal(check(fx, "root", &err), CUENV_E_STORE);
+	buf_printf(&want, "'%s' is writable by others (mode 0777)", p);
+	assert_non_null(strstr(err.msg.data, want.data));
+	buf_reset(&want);
+	buf_printf(&want, "fix it with: chmod go-w '%s'", p);
+	assert_string_equal(err.hint.data, want.data);
+	buf_release(&want);
+	free(p);
+	err_release(&err);
+}
+
+static void test_trust_path_refuses_group_writable_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	fx_write(fx, "receipt", "{}");
+	set_mode(fx, "receipt", 0664);
+	assert_int_equal(check(fx, "receipt", &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data, "(mode 0664)"));
+	err_release(&err);
+}
+
+static void test_trust_path_hint_quotes_path_for_sh(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	fx_mkdir(fx, "it's");
+	set_mode(fx, "it's", 0757);
+	assert_int_equal(check(fx, "it's", &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.hint.data, "/it'\\''s'"));
+	err_release(&err);
+}
+
+/*
+ * Owned by someone else: as root, chown the folder to nobody (65534); as
+ * anyone else, ask as a uid that is not the owner.
+ */
+static void test_trust_path_refuses_folder_of_another_user(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *p = fx_path(fx, "root");
+	uid_t me = geteuid(), other = 65534;
+	struct buf want = BUF_INIT;
+
+	fx_mkdir(fx, "root");
+	set_mode(fx, "root", 0755);
+	if (me == 0)
+		assert_int_equal(chown(p, other, (gid_t)-1), 0);
+	else
+		me = other == me ? me + 1 : other; /* the owner is geteuid() */
+	assert_int_equal(trust_check_path(p, me, 0, &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data, "is owned by uid"));
+	buf_printf(&want, "fix it with: chown 0 '%s'", p);
+	assert_string_equal(err.hint.data, want.data);
+	buf_release(&want);
+	free(p);
+	err_release(&err);
+}
+
+static void test_trust_path_fixes_owner_and_mode_in_one_hint(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *p = fx_path(fx, "root");
+	uid_t me = geteuid() == 0 ? 0 : geteuid() + 1;
+	struct buf want = BUF_INIT;
+
+	fx_mkdir(fx, "root");
+	set_mode(fx, "root", 0777);
+	if (me == 0)
+		assert_int_equal(chown(p, 65534, (gid_t)-1), 0);
+	assert_int_equal(trust_check_path(p, me, me, &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data, "and writable by others"));
+	buf_printf(&want, "fix it with: chown %lu '%s' && chmod go-w '%s'",
+		   (unsigned long)me, p, p);
+	assert_string_equal(err.hint.data, want.data);
+	buf_release(&want);
+	free(p);
+	err_release(&err);
+}
+
+static void test_trust_path_takes_root_owned_folder(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	/* "/" is root's and not writable by others on any sane system. */
+	assert_int_equal(trust_check_path("/", geteuid() + 1, 0, &err),
+			 CUENV_OK);
+	err_release(&err);
+}
+
+#define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_trust_listable_takes_plain_absolute_path),
+	    cmocka_unit_test(test_trust_listable_refuses_relative_path),
+	    cmocka_unit_test(test_trust_listable_refuses_separators),
+	    cmocka_unit_test(test_trust_check_listable_names_path_and_char),
+	    FS_TEST(test_trust_path_takes_own_folder_and_file),
+	    FS_TEST(test_trust_path_passes_missing_path),
+	    FS_TEST(test_trust_path_refuses_world_writable_folder),
+	    FS_TEST(test_trust_path_refuses_group_writable_file),
+	    FS_TEST(test_trust_path_hint_quotes_path_for_sh),
+	    FS_TEST(test_trust_path_refuses_folder_of_another_user),
+	    FS_TEST(test_trust_path_fixes_owner_and_mode_in_one_hint),
+	    cmocka_unit_test(test_trust_path_takes_root_owned_folder),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
