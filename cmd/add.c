@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../core/detect.h"
+#include "../core/trust.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -27,6 +28,20 @@ static const struct option opts[] = {
 	{ "cuda", required_argument, NULL, 'c' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* Every folder of in goes into a PATH-like variable: none may hold ':'. */
+static int check_listable(const struct install *in, struct cuenv_err *err)
+{
+	const struct strv *lists[] = { &in->bin, &in->lib, &in->include,
+				       &in->cupti };
+	int rc = trust_check_listable(in->prefix, "the folder", err);
+
+	for (size_t k = 0; !rc && k < sizeof(lists) / sizeof(*lists); k++)
+		for (size_t i = 0; !rc && i < lists[k]->n; i++)
+			rc = trust_check_listable(lists[k]->v[i], "the folder",
+						  err);
+	return rc;
+}
 
 /* Register in; an identical registration already there is fine. */
 static int record(struct cuenv_ctx *ctx, struct install *in,
@@ -132,6 +147,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				 &has_cudnn, err);
 	else
 		rc = detect_cudnn(argv[optind + 1], as, major, &cudnn, err);
+	if (rc)
+		goto out;
+	rc = check_listable(kind == KIT_CUDA ? &cuda : &cudnn, err);
+	if (!rc && kind == KIT_CUDA && has_cudnn)
+		rc = check_listable(&cudnn, err);
 	if (rc)
 		goto out;
 	if (kind == KIT_CUDA) {

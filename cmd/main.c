@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "../core/trust.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -135,6 +136,10 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 				  "CUENV_ROOT must be an absolute path, not "
 				  "'%s'",
 				  root->data);
+	/* Its folders go into PATH: a ':' would split them. */
+	if (trust_check_listable(root->data, r ? "CUENV_ROOT" : "cuenv's root",
+				 err))
+		return err->rc;
 	*cwd = logical_cwd();
 	if (!*cwd)
 		return cuenv_fail(err, CUENV_E_STORE,

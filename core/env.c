@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "trust.h"
 #include "xalloc.h"
 
 /* ---- envmap --------------------------------------------------------------- */
@@ -400,10 +401,17 @@ static void apply_scalar(struct envmap *env, const char *name,
 	envmap_set(env, name, value);
 }
 
+/*
+ * Only absolute entries without ':' or newlines (core/trust.h): anything
+ * else would put relative folders on the list that undo cannot remove.
+ * Receipts and `cuenv add` refuse such paths already; this is the last
+ * line.
+ */
 static void add_unique(struct strv *to, const struct strv *from)
 {
 	for (size_t i = 0; i < from->n; i++)
-		if (strv_find(to, from->v[i]) < 0)
+		if (trust_path_listable(from->v[i]) &&
+		    strv_find(to, from->v[i]) < 0)
 			strv_push(to, from->v[i]);
 }
 

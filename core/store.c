@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "trust.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -248,6 +249,11 @@ static int dirs_from_json(json_t *a, const char *prefix, struct strv *out)
 			buf_adds(&b, prefix);
 		else
 			buf_path(&b, prefix, s);
+		/* ':' and the like would split PATH (core/trust.h) */
+		if (!trust_path_listable(b.data)) {
+			buf_release(&b);
+			return -1;
+		}
 		strv_push_take(out, buf_detach(&b));
 	}
 	return 0;
@@ -279,7 +285,7 @@ int store_read_receipt(const char *dir, struct install *in,
 			   &prefix, "cupti_version", &cupti) ||
 	    kit_kind_parse(kind, &kk) || !version_is_valid(version) ||
 	    major <= 0 || major > 999 || (registered && !prefix) ||
-	    (prefix && prefix[0] != '/')) {
+	    (prefix && !trust_path_listable(prefix))) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST, "bad receipt '%s'",
 				path.data);
 		goto out;

@@ -24,17 +24,17 @@ LIBRARY_PATH=$n/lib:$c/lib64
 PATH=$c/bin:$PATH" cat "$HOME/o" &&
 	cd "$HOME" || exit 1
 
-# A toolkit folder whose name has a newline and a line "CUENV_EOF".
-m=$t/'odd
+# A PATH of the user's with an entry holding a newline and a line
+# "CUENV_EOF". (A toolkit folder cannot hold a newline: cuenv add refuses
+# it, as t0260 and t2040 check.)
+o='/odd
 CUENV_EOF
 x'
-make_fake_cuda "$m" 12.6.0 &&
-	cuenv add cuda "$m" >/dev/null &&
-	mkdir odd && cd odd && printf 'cuda = 12.6\n' >.cuenv &&
-	expect_code 0 cuenv env --format github &&
+cd "$HOME/proj" &&
+	expect_code 0 env PATH="$PATH:$o" cuenv env --format github &&
 	cp "$E2E_OUT" "$HOME/o" &&
-	expect_stdout "CUDA_HOME<<CUENV_EOF_0
-$m
-CUENV_EOF_0" sed -n '/^CUDA_HOME/,/^CUENV_EOF_0$/p' "$HOME/o" &&
-	check "PATH multi-line" grep -q "^PATH<<CUENV_EOF_0\$" "$HOME/o" &&
-	check "no CUDA_HOME= line" sh -c '! grep -q "^CUDA_HOME=" "$1"' - "$HOME/o"
+	expect_stdout "PATH<<CUENV_EOF_0
+$c/bin:$PATH:$o
+CUENV_EOF_0" sed -n '/^PATH<</,/^CUENV_EOF_0$/p' "$HOME/o" &&
+	check "CUDA_HOME on one line" grep -q "^CUDA_HOME=$c\$" "$HOME/o" &&
+	check "no PATH= line" sh -c '! grep -q "^PATH=" "$1"' - "$HOME/o"
