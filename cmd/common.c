@@ -173,6 +173,7 @@ static int check_installed(const struct cuenv_ctx *ctx,
 	struct selection sel;
 	struct activation a;
 	struct active act;
+	const char *insecure;
 	int rc;
 
 	if (!strcmp(df->cuda, DOTFILE_SYSTEM))
@@ -182,6 +183,8 @@ static int check_installed(const struct cuenv_ctx *ctx,
 	sel.cudnn = df->cudnn;
 	sel.cupti = df->cupti;
 	activation_init(&a);
+	insecure = getenv("CUENV_INSECURE_ROOTS");
+	a.insecure_roots = insecure && !strcmp(insecure, "1");
 	rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"), &a, err);
 	if (!rc)
 		rc = select_resolve(&sel, &a.cudas, &a.cudnns, &a.cuptis, &act,

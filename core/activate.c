@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "trust.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -60,6 +62,50 @@ static int list_root(const char *root, enum kit_kind kind,
 	return rc;
 }
 
+/*
+ * May root decide what goes into PATH? Its path, and what it and its
+ * versions/ folders hold, must be trusted (core/trust.h). The user's root
+ * is fixed by giving it to the user, a system root by giving it to root.
+ */
+static int check_root(const char *root, int system, struct cuenv_err *err)
+{
+	static const char *const sub[] = { "versions", "versions/cuda",
+					   "versions/cudnn", "versions/cupti" };
+	struct buf p = BUF_INIT;
+	int rc = trust_check_listable(root, system ? "CUENV_SYSTEM_ROOTS entry"
+						   : "cuenv's root",
+				      err);
+
+	if (!rc)
+		rc = trust_check_path(root, geteuid(), system ? 0 : geteuid(),
+				      err);
+	for (size_t i = 0; !rc && i < sizeof(sub) / sizeof(*sub); i++) {
+		buf_reset(&p);
+		buf_path(&p, root, sub[i]);
+		rc = trust_check_path(p.data, geteuid(),
+				      system ? 0 : geteuid(), err);
+	}
+	buf_release(&p);
+	return rc;
+}
+
+/* Is the selected install's folder and receipt trusted? */
+static int check_install(const char *root, const struct install *in,
+			 struct cuenv_err *err)
+{
+	size_t n = strlen(root);
+	int system = strncmp(in->dir, root, n) || in->dir[n] != '/';
+	uid_t owner = system ? 0 : geteuid();
+	struct buf p = BUF_INIT;
+	int rc = trust_check_path(in->dir, geteuid(), owner, err);
+
+	buf_path(&p, in->dir, RECEIPT_NAME);
+	if (!rc)
+		rc = trust_check_path(p.data, geteuid(), owner, err);
+	buf_release(&p);
+	return rc;
+}
+
 /* Keep each list sorted by version, as store_list gives it. */
 static int cmp_install(const void *x, const void *y)
 {
@@ -85,12 +131,19 @@ int activation_list(const char *root, const char *system_roots,
 		struct strv more = STRV_INIT;
 
 		strv_split(&more, system_roots, ':');
-		for (size_t i = 0; i < more.n; i++)
-			/* only absolute paths: "" or "." never means here */
-			if (more.v[i][0] == '/' && strv_find(&roots, more.v[i]) < 0)
+		for (size_t i = 0; i < more.n && !rc; i++) {
+			if (!*more.v[i])
+				continue; /* "a::b", a trailing ':' */
+			rc = trust_check_listable(more.v[i],
+						  "CUENV_SYSTEM_ROOTS entry",
+						  err);
+			if (!rc && strv_find(&roots, more.v[i]) < 0)
 				strv_push(&roots, more.v[i]);
+		}
 		strv_release(&more);
 	}
+	for (size_t r = 0; r < roots.n && !rc && !a->insecure_roots; r++)
+		rc = check_root(roots.v[r], r > 0, err);
 	for (int k = 0; k < KIT_KINDS && !rc; k++) {
 		for (size_t r = 0; r < roots.n && !rc; r++)
 			rc = list_root(roots.v[r], (enum kit_kind)k, lists[k],
@@ -117,6 +170,10 @@ int activation_compute(const char *root, const char *cwd,
 	};
 	int rc;
 
+	const char *insecure = envmap_get(start, "CUENV_INSECURE_ROOTS");
+
+	if (insecure && !strcmp(insecure, "1"))
+		a->insecure_roots = 1;
 	envmap_copy(&a->base, start);
 	env_undo(&a->base);
 	envmap_copy(&a->after, &a->base);
@@ -131,6 +188,12 @@ int activation_compute(const char *root, const char *cwd,
 		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->cuptis,
 				    &a->act,
 				    err);
+	if (!rc && !a->insecure_roots)
+		rc = check_install(root, a->act.cuda, err);
+	if (!rc && !a->insecure_roots && a->act.cudnn)
+		rc = check_install(root, a->act.cudnn, err);
+	if (!rc && !a->insecure_roots && a->act.cupti)
+		rc = check_install(root, a->act.cupti, err);
 	if (rc)
 		return rc;
 	if (isolate)

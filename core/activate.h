@@ -24,6 +24,7 @@ struct activation {
 	struct envmap base;	 /* start, with cuenv's earlier work undone */
 	struct envmap after;	 /* base plus the selection (base when none) */
 	struct strv warnings;	 /* shadowing dirs, skipped receipts */
+	int insecure_roots;	 /* skip the trust checks (core/trust.h) */
 };
 
 void activation_init(struct activation *a);
@@ -32,10 +33,13 @@ void activation_release(struct activation *a);
 /*
  * Compute the activation for cwd under root, starting from the
  * environment start (whose CUENV_VERSION and friends take part in the
- * selection, and whose CUENV_SYSTEM_ROOTS adds read-only roots: see
- * activation_list). isolate forces --isolate whatever the selection says. On
- * error (bad .cuenv: CUENV_E_MANIFEST; missing version:
- * CUENV_E_NOT_INSTALLED; unreadable store: CUENV_E_STORE) a->after is
+ * selection, whose CUENV_SYSTEM_ROOTS adds read-only roots: see
+ * activation_list, and whose CUENV_INSECURE_ROOTS=1 sets
+ * a->insecure_roots). isolate forces --isolate whatever the selection
+ * says. The selected version folders and receipts must pass
+ * trust_check_path unless a->insecure_roots. On error (bad .cuenv:
+ * CUENV_E_MANIFEST; missing version: CUENV_E_NOT_INSTALLED; unreadable or
+ * untrusted store: CUENV_E_STORE; a bad root: CUENV_E_USAGE) a->after is
  * still a->base and a->sel's watch lists are filled, so a hook can
  * deactivate and watch for the fix. Reads the store; writes nothing.
  */
@@ -50,7 +54,11 @@ int activation_compute(const char *root, const char *cwd,
  * system; NULL or "" for none) holds that root does not: a version in the
  * user's own root hides one of the same name further down the list.
  * Installs come from root only; these are read. Warnings for skipped
- * receipts go to a->warnings.
+ * receipts go to a->warnings. Empty entries of system_roots are ignored;
+ * one that is relative or holds a newline fails (CUENV_E_USAGE). Unless
+ * a->insecure_roots, each root and its versions/ folders must pass
+ * trust_check_path (CUENV_E_STORE): a system root may be owned by root
+ * or the user, and is fixed by giving it to root.
  */
 int activation_list(const char *root, const char *system_roots,
 		    struct activation *a, struct cuenv_err *err);

@@ -465,7 +465,12 @@ static int write_receipt(const char *dir, const struct install *in,
 		json_object_set_new(j, "sources", src);
 	}
 	buf_path(&path, dir, RECEIPT_NAME);
-	if (json_dump_file(j, path.data, JSON_INDENT(2) | JSON_SORT_KEYS))
+	/*
+	 * 0644 whatever the umask: activation refuses a receipt its group
+	 * can write (core/trust.h), and umask 002 is common.
+	 */
+	if (json_dump_file(j, path.data, JSON_INDENT(2) | JSON_SORT_KEYS) ||
+	    chmod(path.data, 0644))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				path.data, strerror(errno));
 	json_decref(j);

@@ -84,6 +84,9 @@ fi
 # ---- inside the sandbox ----------------------------------------------------
 
 cd "$HOME" || exit 1
+# What the tests create by hand is not group-writable, as cuenv's own
+# files are not: activation refuses roots and receipts others can write.
+umask 022
 
 # cuenv looks for .cuenv files up to /: one above the sandbox would leak in.
 _d=$E2E_SANDBOX
