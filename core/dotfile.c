@@ -388,13 +388,32 @@ int dotfile_write(const char *path, const char *text, struct cuenv_err *err)
 	mode_t mode = 0644;
 	size_t len = strlen(text);
 	int fd = -1, rc = CUENV_OK;
-	char *target = NULL;
+	struct buf target = BUF_INIT;
 
-	/* A .cuenv that links to a shared file: update that file. */
+	/*
+	 * A .cuenv that links elsewhere (a file shared between projects,
+	 * or one another user planted) is never written or deleted through:
+	 * the user meant this folder's selection, not the target's. And
+	 * rename and unlink below act on the link itself, never its target,
+	 * should it turn into a link after this check.
+	 */
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
-		target = realpath(path, NULL);
-		if (target)
-			path = target;
+		ssize_t n;
+
+		buf_grow(&target, (size_t)st.st_size + 1);
+		n = readlink(path, target.data, (size_t)st.st_size + 1);
+		if (n >= 0 && (size_t)n <= (size_t)st.st_size) {
+			target.len = (size_t)n;
+			target.data[n] = '\0';
+		}
+		rc = cuenv_fail(err, CUENV_E_STORE,
+				"'%s' is a symbolic link to '%s': cuenv does "
+				"not write or remove through it",
+				path, target.data);
+		cuenv_hint(err, "edit '%s' yourself, or remove the link (rm "
+				"'%s') and run this again",
+			   target.data, path);
+		goto out;
 	}
 
 	if (!len) {
@@ -442,6 +461,6 @@ fail:
 	unlink(tmp.data);
 out:
 	buf_release(&tmp);
-	free(target);
+	buf_release(&target);
 	return rc;
 }

@@ -73,8 +73,10 @@ void dotfile_rewrite(const char *old, size_t len, const struct dotfile *set,
 
 /*
  * Replace the file at path with text atomically (temporary file in the same
- * folder, then rename), keeping the old file's mode; when path is a symbolic
- * link, the file it points to is replaced. An empty text removes the file. Returns CUENV_OK or CUENV_E_STORE.
+ * folder, then rename), keeping the old file's mode. An empty text removes
+ * the file. A path that is a symbolic link is refused (CUENV_E_STORE,
+ * naming the link and its target): neither it nor its target is written
+ * or removed. Returns CUENV_OK or CUENV_E_STORE.
  */
 int dotfile_write(const char *path, const char *text, struct cuenv_err *err);
 
