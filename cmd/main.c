@@ -32,17 +32,30 @@ static const char *nonempty_env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-/* $PWD when it names the working directory (keeps symlinked paths). */
-static char *logical_cwd(void)
+/*
+ * $PWD when it names the working directory (keeps symlinked paths). When
+ * the working directory was deleted (getcwd: ENOENT), $PWD as the shell
+ * last knew it, and *gone is set: the .cuenv files still on that path
+ * decide, so a prompt in a deleted folder is not an error.
+ */
+static char *logical_cwd(int *gone)
 {
 	const char *pwd = getenv("PWD");
+	int clean = pwd && pwd[0] == '/' && !strstr(pwd, "/./") &&
+		    !strstr(pwd, "/../");
 	struct stat a, b;
+	char *cwd;
 
-	if (pwd && pwd[0] == '/' && !strstr(pwd, "/./") &&
-	    !strstr(pwd, "/../") && !stat(pwd, &a) && !stat(".", &b) &&
+	*gone = 0;
+	if (clean && !stat(pwd, &a) && !stat(".", &b) &&
 	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		return xstrdup(pwd);
-	return getcwd(NULL, 0);
+	cwd = getcwd(NULL, 0);
+	if (!cwd && errno == ENOENT && clean) {
+		*gone = 1;
+		cwd = xstrdup(pwd);
+	}
+	return cwd;
 }
 
 /* This binary's path: one readlink, not realpath's walk of every link. */
@@ -117,6 +130,7 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		     char **exe, struct cuenv_err *err)
 {
 	const char *r = nonempty_env("CUENV_ROOT");
+	int gone;
 
 	if (r) {
 		buf_adds(root, r);
@@ -140,11 +154,15 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 	if (trust_check_listable(root->data, r ? "CUENV_ROOT" : "cuenv's root",
 				 err))
 		return err->rc;
-	*cwd = logical_cwd();
+	*cwd = logical_cwd(&gone);
 	if (!*cwd)
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "cannot find the working directory: %s",
 				  strerror(errno));
+	if (gone)
+		cmd_warn("the working directory '%s' no longer exists; the "
+			 ".cuenv files left above it decide",
+			 *cwd);
 	*exe = self_exe();
 	ctx->root = root->data;
 	ctx->cwd = *cwd;

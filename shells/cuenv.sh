@@ -3,6 +3,13 @@
 # the prompt hook. The hook runs no process unless the directory, a
 # selection variable, a watched .cuenv, the global default or the store
 # changed.
+#
+# A user's ERR trap (bash with set -E, zsh) must fire once per failing
+# command, not again for cuenv's own code: a command that may fail here
+# is never the last of an && or || list nor a function's last command,
+# and the functions return a failure only where the user's command
+# failed (the wrapper below) or in a context that does not count (bash's
+# hook entry is "_cuenv_hook && :", see cuenv.bash).
 cuenv() {
   local __cuenv_out __cuenv_rc
   case "${1-}" in
@@ -12,14 +19,13 @@ cuenv() {
     __cuenv_mark
     ;;
   add|remove|uninstall|local|global|install)
-    @CUENV_BIN@ "$@"
-    __cuenv_rc=$?
+    @CUENV_BIN@ "$@" && __cuenv_rc=0 || __cuenv_rc=$?
     __cuenv_key=
     _cuenv_hook
     return $__cuenv_rc
     ;;
   *)
-    @CUENV_BIN@ "$@"
+    @CUENV_BIN@ "$@" || return $?
     ;;
   esac
 }
@@ -39,12 +45,18 @@ __cuenv_stale() {
   return 1
 }
 
+# In a folder deleted under the shell, `cuenv export` works from $PWD as
+# it was, once (it prints one warning): the watch lists it gives back
+# hold only what still exists, so later prompts there start nothing.
 _cuenv_hook() {
   local __cuenv_status=$? __cuenv_prev="${__cuenv_key-}"
   __cuenv_mark
   if [[ $__cuenv_key != "$__cuenv_prev" ]] || __cuenv_stale; then
     eval "$(@CUENV_BIN@ export @CUENV_SHELL@ --pid $$)"
   fi
+  # bash runs the rest of PROMPT_COMMAND with the status the hook returns:
+  # give back the one it found. zsh gives each precmd function the
+  # user's status itself, and would count a failure here as a new one.
+  [[ -n ${ZSH_VERSION-} ]] && return 0
   return $__cuenv_status
 }
-

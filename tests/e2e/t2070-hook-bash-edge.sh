@@ -14,7 +14,7 @@ need "$hook_shell" &&
 	mkdir p && printf 'cuda = 12.4\n' >p/.cuenv &&
 	p="$E2E_SANDBOX/bin:/usr/bin::/bin:" &&
 	case $hook_shell in
-	bash) hooks="_cuenv_hook;mine" ;;
+	bash) hooks="_cuenv_hook && :;mine" ;;
 	zsh) hooks="_cuenv_hook mine" ;;
 	esac &&
 	expect_stdout "hooks=$hooks
