@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../core/activate.h"
 
@@ -320,6 +321,125 @@ static void test_activate_reports_skipped_receipts(void **state)
 	assert_non_null(strstr(w->a.warnings.v[0], "12.2.0"));
 }
 
+/* ---- trust of roots (core/trust.h) ------------------------------------------ */
+
+static void set_mode(struct world *w, const char *rel, mode_t mode)
+{
+	char *p = fx_path(w->fx, rel);
+
+	assert_int_equal(chmod(p, mode), 0);
+	free(p);
+}
+
+/* Compute in proj from start; expect rc, no activation, and msg. */
+static void assert_refused(struct world *w, const struct envmap *start,
+			   int rc, const char *msg)
+{
+	assert_int_equal(compute(w, "proj", start, 0), rc);
+	assert_false(w->a.ok);
+	fx_assert_env_equal(&w->a.after, start);
+	if (!strstr(w->err.msg.data, msg))
+		fail_msg("message '%s' lacks '%s'", w->err.msg.data, msg);
+}
+
+static void test_activate_refuses_root_writable_by_others(void **state)
+{
+	struct world *w = *state;
+	struct buf hint = BUF_INIT;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	set_mode(w, "store", 0777);
+	assert_refused(w, &w->start, CUENV_E_STORE,
+		       "is writable by others (mode 0777)");
+	buf_printf(&hint, "fix it with: chmod go-w '%s'", w->root);
+	assert_string_equal(w->err.hint.data, hint.data);
+	buf_release(&hint);
+}
+
+static void test_activate_refuses_versions_folder_writable_by_group(void **state)
+{
+	struct world *w = *state;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	set_mode(w, "store/versions/cuda", 0775);
+	assert_refused(w, &w->start, CUENV_E_STORE, "versions/cuda'");
+}
+
+static void test_activate_refuses_selected_receipt_others_can_write(void **state)
+{
+	struct world *w = *state;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	set_mode(w, "store/versions/cuda/12.4.1/" RECEIPT_NAME, 0666);
+	assert_refused(w, &w->start, CUENV_E_STORE,
+		       "12.4.1/" RECEIPT_NAME "' is writable by others");
+	/* only what is selected counts: 11.8 still activates */
+	fx_write(w->fx, "proj/.cuenv", "cuda = 11.8\n");
+	compute_ok(w, "proj", &w->start);
+}
+
+static void test_activate_refuses_selected_version_folder(void **state)
+{
+	struct world *w = *state;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\ncudnn = 9\n");
+	set_mode(w, "store/versions/cudnn/9.1.0.70-cuda12", 0777);
+	assert_refused(w, &w->start, CUENV_E_STORE, "9.1.0.70-cuda12'");
+}
+
+static void test_activate_insecure_roots_skips_the_checks(void **state)
+{
+	struct world *w = *state;
+	struct envmap start = ENVMAP_INIT;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	set_mode(w, "store", 0777);
+	set_mode(w, "store/versions/cuda/12.4.1/" RECEIPT_NAME, 0666);
+	envmap_copy(&start, &w->start);
+	envmap_set(&start, "CUENV_INSECURE_ROOTS", "1");
+	compute_ok(w, "proj", &start);
+	assert_true(w->a.insecure_roots);
+	/* anything but 1 keeps them */
+	envmap_set(&start, "CUENV_INSECURE_ROOTS", "yes");
+	assert_refused(w, &start, CUENV_E_STORE, "writable by others");
+	envmap_release(&start);
+}
+
+static void test_activate_refuses_system_root_writable_by_others(void **state)
+{
+	struct world *w = *state;
+	struct envmap start = ENVMAP_INIT;
+	char *sys = fx_path(w->fx, "sys");
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	fx_mkdir(w->fx, "sys/versions/cuda");
+	set_mode(w, "sys", 0757);
+	envmap_copy(&start, &w->start);
+	envmap_set(&start, "CUENV_SYSTEM_ROOTS", sys);
+	assert_refused(w, &start, CUENV_E_STORE, "sys' is writable by others");
+	set_mode(w, "sys", 0755);
+	compute_ok(w, "proj", &start);
+	envmap_release(&start);
+	free(sys);
+}
+
+static void test_activate_refuses_relative_system_root(void **state)
+{
+	struct world *w = *state;
+	struct envmap start = ENVMAP_INIT;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	envmap_copy(&start, &w->start);
+	envmap_set(&start, "CUENV_SYSTEM_ROOTS", "::relative/root:");
+	assert_refused(w, &start, CUENV_E_USAGE,
+		       "CUENV_SYSTEM_ROOTS entry 'relative/root' is not an "
+		       "absolute path");
+	/* empty entries alone are nothing */
+	envmap_set(&start, "CUENV_SYSTEM_ROOTS", "::");
+	compute_ok(w, "proj", &start);
+	envmap_release(&start);
+}
+
 /* ---- which --------------------------------------------------------------- */
 
 static void assert_which(const struct world *w, const char *name,
@@ -451,6 +571,13 @@ int main(void)
 	    WORLD_TEST(test_activate_leaving_project_gives_back_original_env),
 	    WORLD_TEST(test_activate_switching_projects_keeps_no_old_entries),
 	    WORLD_TEST(test_activate_takes_cuenv_version_from_start),
+	    WORLD_TEST(test_activate_refuses_root_writable_by_others),
+	    WORLD_TEST(test_activate_refuses_versions_folder_writable_by_group),
+	    WORLD_TEST(test_activate_refuses_selected_receipt_others_can_write),
+	    WORLD_TEST(test_activate_refuses_selected_version_folder),
+	    WORLD_TEST(test_activate_insecure_roots_skips_the_checks),
+	    WORLD_TEST(test_activate_refuses_system_root_writable_by_others),
+	    WORLD_TEST(test_activate_refuses_relative_system_root),
 	    WORLD_TEST(test_activate_without_selection_changes_nothing),
 	    WORLD_TEST(
 		test_activate_missing_version_keeps_base_and_watch_lists),

@@ -869,6 +869,33 @@ static void test_dotfile_write_of_empty_text_removes_file(void **state)
 	free(path);
 }
 
+/* A linked .cuenv: neither the link nor its target is written or removed. */
+static void test_dotfile_write_refuses_symlink(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path = fx_path(fx, "proj/.cuenv");
+	char *got;
+
+	fx_write(fx, "shared/cuenv", "cuda = 11.8\n");
+	fx_mkdir(fx, "proj");
+	fx_symlink(fx, "../shared/cuenv", "proj/.cuenv");
+	assert_int_equal(dotfile_write(path, "cuda = 12.4\n", &err),
+			 CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data,
+			       "is a symbolic link to '../shared/cuenv'"));
+	assert_non_null(strstr(err.hint.data, "edit '../shared/cuenv'"));
+	err_release(&err);
+	assert_int_equal(dotfile_write(path, "", &err), CUENV_E_STORE);
+	err_release(&err);
+	got = fx_read(fx, "shared/cuenv");
+	assert_string_equal(got, "cuda = 11.8\n");
+	free(got);
+	assert_int_equal(fx_count_entries(fx, "proj"), 1);
+	assert_int_equal(fx_count_entries(fx, "shared"), 1);
+	free(path);
+}
+
 static void test_dotfile_write_into_missing_folder_fails(void **state)
 {
 	struct fixture *fx = *state;
@@ -947,6 +974,7 @@ int main(void)
 	    FS_TEST(test_dotfile_write_replaces_by_rename),
 	    FS_TEST(test_dotfile_write_keeps_mode),
 	    FS_TEST(test_dotfile_write_of_empty_text_removes_file),
+	    FS_TEST(test_dotfile_write_refuses_symlink),
 	    FS_TEST(test_dotfile_write_into_missing_folder_fails),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");

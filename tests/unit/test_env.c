@@ -251,6 +251,38 @@ static void test_env_undo_restores_users_cuda_home(void **state)
 	kit_release(&k);
 }
 
+/*
+ * Folders with ':' (or ';', a newline) or relative ones never reach the
+ * lists: "/opt/tool:kit/bin" would leave the relative "kit/bin" behind.
+ */
+static void test_env_activate_drops_entries_that_would_split(void **state)
+{
+	static const char *const vars[] = {"PATH=/usr/bin:/bin", NULL};
+	static const char *const bad[] = {"/opt/tool:kit", "/opt/a;b",
+					  "/opt/a\nb"};
+	struct envmap start = ENVMAP_INIT, env = ENVMAP_INIT;
+
+	(void)state;
+	fx_env(&start, vars);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct kit k;
+
+		kit_init(&k, bad[i], false);
+		strv_push(&k.cuda->lib, "lib64"); /* relative */
+		envmap_copy(&env, &start);
+		env_activate(&env, &k.act, NULL);
+		assert_string_equal(envmap_get(&env, "PATH"), "/usr/bin:/bin");
+		assert_null(envmap_get(&env, "LD_LIBRARY_PATH"));
+		assert_null(envmap_get(&env, "LIBRARY_PATH"));
+		assert_null(envmap_get(&env, "CPATH"));
+		env_undo(&env);
+		fx_assert_env_equal(&env, &start);
+		envmap_release(&env);
+		kit_release(&k);
+	}
+	envmap_release(&start);
+}
+
 static void
 test_env_activate_moves_user_entry_instead_of_duplicating(void **state)
 {
@@ -646,6 +678,7 @@ int main(void)
 	    cmocka_unit_test(test_env_undo_unsets_variable_that_was_unset),
 	    cmocka_unit_test(test_env_undo_keeps_set_but_empty_variable_empty),
 	    cmocka_unit_test(test_env_undo_restores_users_cuda_home),
+	    cmocka_unit_test(test_env_activate_drops_entries_that_would_split),
 	    cmocka_unit_test(
 		test_env_activate_moves_user_entry_instead_of_duplicating),
 	    cmocka_unit_test(

@@ -520,6 +520,63 @@ static void test_store_list_rejects_receipt_with_absolute_dir(void **state)
 				   "\"include\":[],\"cupti\":[]}");
 }
 
+static void test_store_list_rejects_receipt_with_colon_in_dir(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_receipt_skipped(fx, "{\"kind\":\"cuda\",\"version\":\"12.2.0\","
+				   "\"cuda_major\":12,\"registered\":true,"
+				   "\"prefix\":\"/opt/cuda\","
+				   "\"bin\":[],\"lib\":[\"lib:x\"],"
+				   "\"include\":[],\"cupti\":[]}");
+}
+
+static void test_store_list_rejects_receipt_with_colon_in_prefix(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_receipt_skipped(fx, "{\"kind\":\"cuda\",\"version\":\"12.2.0\","
+				   "\"cuda_major\":12,\"registered\":true,"
+				   "\"prefix\":\"/opt/tool:kit\","
+				   "\"bin\":[\"bin\"],\"lib\":[],"
+				   "\"include\":[],\"cupti\":[]}");
+}
+
+static void test_store_list_rejects_receipt_with_newline_in_prefix(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_receipt_skipped(fx, "{\"kind\":\"cuda\",\"version\":\"12.2.0\","
+				   "\"cuda_major\":12,\"registered\":true,"
+				   "\"prefix\":\"/opt/a\\nb;c\","
+				   "\"bin\":[\"bin\"],\"lib\":[],"
+				   "\"include\":[],\"cupti\":[]}");
+}
+
+static void test_store_register_writes_receipt_0644_whatever_umask(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *prefix = fx_path(fx, "cuda");
+	char *receipt = fx_path(fx, "store/versions/cuda/12.4.1/" RECEIPT_NAME);
+	struct install *in;
+	struct store st;
+	struct stat sb;
+	mode_t old = umask(0);
+
+	fx_mkdir(fx, "cuda/bin");
+	open_store(fx, &st);
+	in = fx_install_new(KIT_CUDA, "12.4.1", 12, prefix);
+	assert_int_equal(store_register(&st, in, &err), CUENV_OK);
+	umask(old);
+	assert_int_equal(stat(receipt, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0644);
+	install_free(in);
+	store_release(&st);
+	free(prefix);
+	free(receipt);
+}
+
 static void test_store_list_rejects_receipt_with_invalid_version(void **state)
 {
 	struct fixture *fx = *state;
@@ -923,6 +980,10 @@ int main(void)
 	    FS_TEST(test_store_list_reads_hand_written_registered_receipt),
 	    FS_TEST(test_store_list_rejects_receipt_with_dir_escaping_prefix),
 	    FS_TEST(test_store_list_rejects_receipt_with_absolute_dir),
+	    FS_TEST(test_store_list_rejects_receipt_with_colon_in_dir),
+	    FS_TEST(test_store_list_rejects_receipt_with_colon_in_prefix),
+	    FS_TEST(test_store_list_rejects_receipt_with_newline_in_prefix),
+	    FS_TEST(test_store_register_writes_receipt_0644_whatever_umask),
 	    FS_TEST(test_store_list_rejects_receipt_with_invalid_version),
 	    FS_TEST(test_store_list_rejects_receipt_of_other_kind),
 	    FS_TEST(test_store_list_rejects_registered_receipt_without_prefix),
