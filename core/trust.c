@@ -14,7 +14,8 @@ int trust_check_listable(const char *path, const char *what,
 			 struct cuenv_err *err)
 {
 	struct buf shown = BUF_INIT;
-	int rc = CUENV_OK;
+	const char *bad = strpbrk(path, ":;\n");
+	int rc;
 
 	if (trust_path_listable(path))
 		return CUENV_OK;
@@ -28,28 +29,22 @@ int trust_check_listable(const char *path, const char *what,
 				"%s '%s' holds a %s, which would split its "
 				"entry in PATH or LD_LIBRARY_PATH",
 				what, shown.data,
-				*strpbrk(path, ":;\n") == ':'   ? "':'"
-				: *strpbrk(path, ":;\n") == ';' ? "';'"
-								: "newline");
+				*bad == ':'   ? "':'"
+				: *bad == ';' ? "';'"
+					      : "newline");
 	cuenv_hint(err, "move or rename it to a path without ':', ';' or "
 			"newlines");
 	buf_release(&shown);
 	return rc;
 }
 
-/* Numeric: a name lookup could need NSS, and chown takes either. */
-static void user_name(uid_t uid, struct buf *out)
-{
-	buf_printf(out, "%lu", (unsigned long)uid);
-}
-
 int trust_check_path(const char *path, uid_t uid, uid_t owner,
 		     struct cuenv_err *err)
 {
-	struct buf shown = BUF_INIT, quoted = BUF_INIT, who = BUF_INIT,
-		   fix = BUF_INIT;
+	struct buf shown = BUF_INIT, quoted = BUF_INIT, fix = BUF_INIT,
+		   why = BUF_INIT;
 	struct stat st;
-	int bad_owner, bad_mode, rc = CUENV_OK;
+	int bad_owner, bad_mode, rc;
 
 	if (stat(path, &st))
 		return CUENV_OK; /* nothing there: nothing to take from it */
@@ -60,35 +55,26 @@ int trust_check_path(const char *path, uid_t uid, uid_t owner,
 
 	buf_add_display(&shown, path, 4096);
 	shell_quote(SHELL_SH, path, &quoted);
+	/* Numeric uids: a name lookup could need NSS; chown takes either. */
 	if (bad_owner) {
-		user_name(st.st_uid, &who);
-		buf_adds(&fix, "chown ");
-		user_name(owner, &fix);
-		buf_printf(&fix, " %s", quoted.data);
+		buf_printf(&fix, "chown %lu %s", (unsigned long)owner,
+			   quoted.data);
+		buf_printf(&why, "owned by uid %lu", (unsigned long)st.st_uid);
 	}
-	if (bad_mode)
+	if (bad_mode) {
 		buf_printf(&fix, "%schmod go-w %s", fix.len ? " && " : "",
 			   quoted.data);
-	if (bad_owner && bad_mode)
-		rc = cuenv_fail(err, CUENV_E_STORE,
-				"'%s' is owned by uid %s and writable by others "
-				"(mode %04o): cuenv does not trust it",
-				shown.data, who.data,
-				(unsigned)(st.st_mode & 07777));
-	else if (bad_owner)
-		rc = cuenv_fail(err, CUENV_E_STORE,
-				"'%s' is owned by uid %s: cuenv does not trust "
-				"it",
-				shown.data, who.data);
-	else
-		rc = cuenv_fail(err, CUENV_E_STORE,
-				"'%s' is writable by others (mode %04o): "
-				"cuenv does not trust it",
-				shown.data, (unsigned)(st.st_mode & 07777));
+		buf_printf(&why, "%swritable by others (mode %04o)",
+			   bad_owner ? " and " : "",
+			   (unsigned)(st.st_mode & 07777));
+	}
+	rc = cuenv_fail(err, CUENV_E_STORE,
+			"'%s' is %s: cuenv does not trust it", shown.data,
+			why.data);
 	cuenv_hint(err, "fix it with: %s", fix.data);
 	buf_release(&shown);
 	buf_release(&quoted);
-	buf_release(&who);
 	buf_release(&fix);
+	buf_release(&why);
 	return rc;
 }

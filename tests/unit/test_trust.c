@@ -36,11 +36,11 @@ static void test_trust_check_listable_names_path_and_char(void **state)
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(trust_check_listable("/opt/tool:kit", "CUENV_ROOT",
-					      &err),
-			 CUENV_E_USAGE);
-	assert_non_null(strstr(err.msg.data,
-			       "CUENV_ROOT '/opt/tool:kit' holds a ':'"));
+	assert_int_equal(
+	    trust_check_listable("/opt/tool:kit", "CUENV_ROOT", &err),
+	    CUENV_E_USAGE);
+	assert_non_null(
+	    strstr(err.msg.data, "CUENV_ROOT '/opt/tool:kit' holds a ':'"));
 	err_release(&err);
 	assert_int_equal(trust_check_listable("/a\nb:c", "x", &err),
 			 CUENV_E_USAGE);
@@ -53,7 +53,7 @@ static void test_trust_check_listable_names_path_and_char(void **state)
 	err_release(&err);
 }
 
-/* ---- ownership and modes ---------------------------------------------------- */
+/* ---- ownership and modes ------------------------------------------------ */
 
 /* trust_check_path on fx's rel as this user; the message when it fails. */
 static int check(struct fixture *fx, const char *rel, struct cuenv_err *err)
