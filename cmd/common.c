@@ -113,6 +113,13 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 			store_stamp(&st, pid, &stamp);
 		store_release(&st);
 		err_release(&e2);
+		/*
+		 * A store refused (core/trust.h) is fixed by a chmod or chown,
+		 * which changes no mtime the hook watches: no stamp, so that
+		 * the hook looks again at each prompt until it is fixed.
+		 */
+		if (rc == CUENV_E_STORE)
+			buf_reset(&stamp);
 	} else if (!rc && a.ok) {
 		cmd_note("using cuda %s%s%s in this shell", a.act.cuda->version,
 			 a.act.cudnn ? " + cudnn " : "",

@@ -3,7 +3,8 @@
 # or a receipt that others can write is refused for activation, with one
 # error naming it and a hint whose command, run as printed, fixes it. A
 # receipt another user rewrote to export their library folder changes
-# nothing in the shell. CUENV_INSECURE_ROOTS=1 turns the check off.
+# nothing in the shell. In the shell, the fix takes effect at the next
+# prompt. CUENV_INSECURE_ROOTS=1 turns the check off.
 . "$(dirname "$0")/lib.sh"
 
 c=$HOME/toolkits/cuda-12.4
@@ -35,6 +36,18 @@ make_fake_cuda "$c" 12.4.1 &&
 	refused_then_fixed "$v" &&
 	chmod 666 "$v/.cuenv-receipt" &&
 	refused_then_fixed "$v/.cuenv-receipt" &&
+	# In the shell: refused, and the fix as printed takes effect at the
+	# next prompt, with no cd.
+	chmod 777 "$r" &&
+	expect_stdout "refused: unset
+fixed: $c" hook_session bash <<'EOF_SESSION' &&
+eval "$(cuenv init bash)"
+cd "$HOME/proj"
+echo "refused: ${CUDA_HOME-unset}"
+sh -c "$(cuenv which nvcc 2>&1 | sed -n 's/^hint: fix it with: //p')"
+echo "fixed: ${CUDA_HOME-unset}"
+EOF_SESSION
+	stderr_has "cuenv: error: '$r' is writable by others" &&
 	# Another user rewrites the receipt that was left writable: the hook
 	# activates nothing, and LD_LIBRARY_PATH is left as it was.
 	chmod 666 "$v/.cuenv-receipt" &&

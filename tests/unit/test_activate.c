@@ -321,7 +321,7 @@ static void test_activate_reports_skipped_receipts(void **state)
 	assert_non_null(strstr(w->a.warnings.v[0], "12.2.0"));
 }
 
-/* ---- trust of roots (core/trust.h) ------------------------------------------ */
+/* ---- trust of roots (core/trust.h) -------------------------------------- */
 
 static void set_mode(struct world *w, const char *rel, mode_t mode)
 {
