@@ -82,8 +82,8 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
  * hook (pid > 0) the code is printed even when the selection is bad, so
  * that the shell deactivates and watches for the fix; for `use` (pid 0)
  * nothing is printed then, and the hook's stamp is left alone. A store
- * refused (CUENV_E_STORE) gets an empty stamp: the hook runs again at the
- * next prompt.
+ * refused as untrusted (core/trust.h) gets an empty stamp: the hook runs
+ * again at the next prompt.
  */
 int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	     struct envmap *start, enum shell sh, long pid,

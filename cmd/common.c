@@ -118,7 +118,7 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 		 * which changes no mtime the hook watches: no stamp, so that
 		 * the hook looks again at each prompt until it is fixed.
 		 */
-		if (rc == CUENV_E_STORE)
+		if (a.untrusted)
 			buf_reset(&stamp);
 	} else if (!rc && a.ok) {
 		cmd_note("using cuda %s%s%s in this shell", a.act.cuda->version,

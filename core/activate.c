@@ -142,8 +142,10 @@ int activation_list(const char *root, const char *system_roots,
 		}
 		strv_release(&more);
 	}
-	for (size_t r = 0; r < roots.n && !rc && !a->insecure_roots; r++)
+	for (size_t r = 0; r < roots.n && !rc && !a->insecure_roots; r++) {
 		rc = check_root(roots.v[r], r > 0, err);
+		a->untrusted = rc == CUENV_E_STORE;
+	}
 	for (int k = 0; k < KIT_KINDS && !rc; k++) {
 		for (size_t r = 0; r < roots.n && !rc; r++)
 			rc = list_root(roots.v[r], (enum kit_kind)k, lists[k],
@@ -188,12 +190,14 @@ int activation_compute(const char *root, const char *cwd,
 		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->cuptis,
 				    &a->act,
 				    err);
-	if (!rc && !a->insecure_roots)
+	if (!rc && !a->insecure_roots) {
 		rc = check_install(root, a->act.cuda, err);
-	if (!rc && !a->insecure_roots && a->act.cudnn)
-		rc = check_install(root, a->act.cudnn, err);
-	if (!rc && !a->insecure_roots && a->act.cupti)
-		rc = check_install(root, a->act.cupti, err);
+		if (!rc && a->act.cudnn)
+			rc = check_install(root, a->act.cudnn, err);
+		if (!rc && a->act.cupti)
+			rc = check_install(root, a->act.cupti, err);
+		a->untrusted = rc != CUENV_OK;
+	}
 	if (rc)
 		return rc;
 	if (isolate)

@@ -25,6 +25,7 @@ struct activation {
 	struct envmap after;	 /* base plus the selection (base when none) */
 	struct strv warnings;	 /* shadowing dirs, skipped receipts */
 	int insecure_roots;	 /* skip the trust checks (core/trust.h) */
+	int untrusted;		 /* failed them: a chmod can fix it */
 };
 
 void activation_init(struct activation *a);

@@ -351,6 +351,7 @@ static void test_activate_refuses_root_writable_by_others(void **state)
 	set_mode(w, "store", 0777);
 	assert_refused(w, &w->start, CUENV_E_STORE,
 		       "is writable by others (mode 0777)");
+	assert_true(w->a.untrusted);
 	buf_printf(&hint, "fix it with: chmod go-w '%s'", w->root);
 	assert_string_equal(w->err.hint.data, hint.data);
 	buf_release(&hint);
@@ -373,6 +374,7 @@ static void test_activate_refuses_selected_receipt_others_can_write(void **state
 	set_mode(w, "store/versions/cuda/12.4.1/" RECEIPT_NAME, 0666);
 	assert_refused(w, &w->start, CUENV_E_STORE,
 		       "12.4.1/" RECEIPT_NAME "' is writable by others");
+	assert_true(w->a.untrusted);
 	/* only what is selected counts: 11.8 still activates */
 	fx_write(w->fx, "proj/.cuenv", "cuda = 11.8\n");
 	compute_ok(w, "proj", &w->start);
