@@ -666,6 +666,9 @@ static int walk_tree(const char *path, struct walk *w)
 	int fd;
 
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES && w->remove && !lstat(path, &sb) &&
+	    S_ISDIR(sb.st_mode) && !chmod(path, S_IRWXU))
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 
