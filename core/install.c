@@ -89,7 +89,7 @@ static int lock_path(const char *path, int exclusive, int wait)
 	return fd;
 }
 
-/* ---- cleaning up after dead installs and uninstalls ------------------------ */
+/* ---- cleaning up after dead installs and uninstalls --------------------- */
 
 /* What a sweep or gc did, and the first thing it could not do. */
 struct gc {
@@ -166,8 +166,9 @@ static void sweep_staging(const char *root, struct gc *g)
 		buf_adds(&p, ".lock");
 		fd = open(p.data, O_RDWR | O_CLOEXEC);
 		buf_setlen(&p, p.len - 5);
-		if (fd < 0 && (errno != ENOENT ||
-			       (!lockless_ok && !older_than(p.data, LOCKLESS_AGE))))
+		if (fd < 0 && errno != ENOENT)
+			continue;
+		if (fd < 0 && !lockless_ok && !older_than(p.data, LOCKLESS_AGE))
 			continue;
 		if (fd >= 0 && store_lock_now(fd)) {
 			close(fd);

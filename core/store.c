@@ -700,7 +700,7 @@ static int walk_tree(const char *path, struct walk *w)
 			next = open_subdir(w, fd, name);
 			if (next < 0) {
 				if (errno == ENOTDIR || errno == ELOOP) {
-					/* replaced by a file or link meanwhile */
+					/* now a file or a link */
 					if (!fstatat(fd, name, &sb,
 						     AT_SYMLINK_NOFOLLOW))
 						walk_leaf(w, fd, name, &sb);
@@ -731,7 +731,7 @@ static int walk_tree(const char *path, struct walk *w)
 		next = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (next < 0 || fstat(next, &sb) || sb.st_dev != top->dev ||
 		    sb.st_ino != top->ino) {
-			/* The tree moved under us: stop rather than go astray. */
+			/* The tree moved: stop rather than go astray. */
 			walk_fail(w, next < 0 ? errno : EBUSY);
 			if (next >= 0)
 				close(next);

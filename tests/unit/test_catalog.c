@@ -199,8 +199,7 @@ static void test_catalog_rejects_a_size_that_is_not_a_whole_number(
 	}
 }
 
-static void test_catalog_rejects_an_integer_size_jansson_cannot_hold(
-	void **state)
+static void test_catalog_rejects_a_too_big_integer_size(void **state)
 {
 	char *json = cuda_with_size("18446744073709551616");
 
@@ -501,11 +500,12 @@ int main(void)
 		cmocka_unit_test(test_catalog_rejects_truncated_json),
 		cmocka_unit_test(test_catalog_rejects_bad_sha256),
 		cmocka_unit_test(test_catalog_rejects_path_leaving_the_redist_tree),
-		cmocka_unit_test(test_catalog_reads_sizes_as_strings_or_integers),
+		cmocka_unit_test(
+			test_catalog_reads_sizes_as_strings_or_integers),
 		cmocka_unit_test(
 			test_catalog_rejects_a_size_that_is_not_a_whole_number),
 		cmocka_unit_test(
-			test_catalog_rejects_an_integer_size_jansson_cannot_hold),
+			test_catalog_rejects_a_too_big_integer_size),
 		cmocka_unit_test(test_catalog_names_the_cudnn_size_key),
 		cmocka_unit_test(test_catalog_rejects_bad_label_and_product),
 		cmocka_unit_test(test_catalog_reads_runfile_table),

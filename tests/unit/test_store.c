@@ -814,7 +814,7 @@ static void test_store_measure_tree_stops_at_a_linked_file(void **state)
 	free(b);
 }
 
-/* ---- the trash of an uninstall -------------------------------------------- */
+/* ---- the trash of an uninstall ------------------------------------------ */
 
 static void test_store_delete_leaves_no_trash_lock(void **state)
 {
