@@ -6,7 +6,7 @@
 # uninstall still running (one whose trash-X.lock is held). Both kinds are
 # planted as they are left: 12.4.1 with its trash-X.lock (kill -9 of this
 # cuenv), 12.4.0 first without one (a cuenv older than the lock), then as
-# a live uninstall holding its lock.
+# a live uninstall holding its lock. The next install sweeps them too.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
@@ -64,3 +64,9 @@ expect_stdout "removed 6 unused components (1.7 MB)
 removed 1 folder left by interrupted installs or uninstalls (0.0 MB)" cuenv gc &&
 	expect_stdout "" ls -A "$st" &&
 	expect_stdout "" ls -A "$CUENV_ROOT/pool"
+# The next install sweeps such a folder too (gc then frees the trees).
+expect_code 0 cuenv install 12.4.0 &&
+	plant 12.4.0 inst01 && : >"$st/trash-inst01.lock" &&
+	expect_code 0 cuenv install 12.4.1 &&
+	expect_stdout "" ls -A "$st" &&
+	expect_stdout "removed 2 unused components (0.0 MB)" cuenv gc
