@@ -1,33 +1,81 @@
+#include <getopt.h>
 #include <unistd.h>
 
 #include "../core/install.h"
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv gc\n"
+	"usage: cuenv gc [--cache]\n"
 	"\n"
-	"Remove the extracted components ($CUENV_ROOT/pool) that no installed\n"
-	"version uses any more (after cuenv uninstall), and what installs that\n"
-	"died left in $CUENV_ROOT/.staging. The download cache stays: it lets a\n"
-	"version be installed again offline. Waits for running installs.\n";
+	"Free disk space: remove the extracted components ($CUENV_ROOT/pool)\n"
+	"that no installed version uses any more (after cuenv uninstall), what\n"
+	"installs and uninstalls that died left in $CUENV_ROOT/.staging, and\n"
+	"partial downloads in $CUENV_ROOT/cache untouched for a day. Cached\n"
+	"archives stay unless --cache is given: they let a version be\n"
+	"installed again offline. Waits for running installs, and says what\n"
+	"it freed.\n"
+	"\n"
+	"  --cache    also empty the download cache (archives and partial\n"
+	"             downloads); cuenv install then downloads them again\n";
+
+static const struct option opts[] = {
+	{ "cache", no_argument, NULL, 'c' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Partial downloads older than this go without --cache. */
+#define PART_AGE (24 * 3600)
+
+static double mb(uint64_t bytes)
+{
+	return (double)bytes / 1e6;
+}
+
+static void print_report(const struct gc_report *r, int cache)
+{
+	printf("removed %llu unused component%s (%.1f MB)\n",
+	       (unsigned long long)r->trees, r->trees == 1 ? "" : "s",
+	       mb(r->tree_bytes));
+	if (r->leftovers)
+		printf("removed %llu folder%s left by interrupted installs or "
+		       "uninstalls (%.1f MB)\n",
+		       (unsigned long long)r->leftovers,
+		       r->leftovers == 1 ? "" : "s", mb(r->leftover_bytes));
+	if (cache)
+		printf("removed %llu cached archive%s (%.1f MB)\n",
+		       (unsigned long long)r->archives,
+		       r->archives == 1 ? "" : "s", mb(r->archive_bytes));
+	if (r->parts)
+		printf("removed %llu partial download%s (%.1f MB)\n",
+		       (unsigned long long)r->parts, r->parts == 1 ? "" : "s",
+		       mb(r->part_bytes));
+	if (r->busy)
+		printf("kept %llu cached file%s a running install is using\n",
+		       (unsigned long long)r->busy, r->busy == 1 ? "" : "s");
+}
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	uint64_t trees, bytes;
-	int rc;
+	struct gc_opts o = { .part_age = PART_AGE };
+	struct gc_report r;
+	int c, rc;
 
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_gc, err);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'c')
+			return cmd_bad_usage(&cmd_gc, err);
+		o.cache = 1;
+	}
 	rc = cmd_check_args(&cmd_gc, argc - optind, err);
 	if (!rc)
 		rc = store_open(&ctx->store, ctx->root, true, err);
 	if (!rc)
-		rc = install_gc(&ctx->store, &trees, &bytes, err);
-	if (!rc)
-		printf("removed %llu unused component%s (%.1f MB)\n",
-		       (unsigned long long)trees, trees == 1 ? "" : "s",
-		       (double)bytes / 1e6);
+		rc = store_lock(&ctx->store, err); /* waits for installs */
+	if (rc)
+		return rc;
+	rc = install_gc(&ctx->store, &o, &r, err);
+	/* Also when a removal failed: what the others freed is said. */
+	print_report(&r, o.cache);
 	return rc;
 }
 

@@ -132,29 +132,66 @@ static int relpath_ok(const char *p)
 }
 
 /*
- * One platform entry {relative_path, sha256, size}: check it and add it
- * to r as a part.
+ * A size in bytes: a non-negative integer, as a JSON string of digits
+ * (NVIDIA writes "size": "1234") or a JSON integer. Anything else (a
+ * sign, a fraction, an exponent, letters, more than 64 bits) is -1:
+ * a size that wrapped or was ignored would turn the download's bound off.
+ */
+static int parse_size(json_t *v, uint64_t *out)
+{
+	const char *s = json_string_value(v);
+	unsigned long long n;
+	char *end;
+
+	if (json_is_integer(v)) {
+		if (json_integer_value(v) < 0)
+			return -1;
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	if (!s || !*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/*
+ * One platform entry {relative_path, sha256, size} at where (its path in
+ * the JSON, "cuda_cudart.linux-x86_64"): check it and add it to r as a
+ * part.
  */
 static int read_entry(struct release *r, const char *name, const char *pkg,
-		      const char *pkgver, json_t *entry, const char *base,
-		      struct cuenv_err *err)
+		      const char *pkgver, json_t *entry, const char *where,
+		      const char *base, struct cuenv_err *err)
 {
 	const char *rel = json_string_value(json_object_get(entry, "relative_path"));
 	const char *sha = json_string_value(json_object_get(entry, "sha256"));
-	const char *size = json_string_value(json_object_get(entry, "size"));
+	json_t *size = json_object_get(entry, "size");
 	struct buf url = BUF_INIT;
-	char *end;
-	unsigned long long n = 0;
+	uint64_t n = 0;
 
 	if (!rel || !relpath_ok(rel))
 		return bad(err, name, "bad relative_path for", pkg);
 	if (!sha || !digest_hex_valid(sha))
 		return bad(err, name, "bad sha256 for", pkg);
-	if (size) {
-		errno = 0;
-		n = strtoull(size, &end, 10);
-		if (errno || *end || !*size)
-			return bad(err, name, "bad size for", pkg);
+	if (size && parse_size(size, &n)) {
+		struct buf key = BUF_INIT, shown = BUF_INIT;
+		char *text = json_dumps(size, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		buf_printf(&key, "%s.size", where);
+		buf_add_display(&shown, key.data, 120);
+		buf_adds(&shown, "' must be a whole number of bytes, not ");
+		buf_add_display(&shown, text ? text : "?", 40);
+		cuenv_fail(err, CUENV_E_MANIFEST,
+			   "bad catalogue file '%s': '%s", name, shown.data);
+		free(text);
+		buf_release(&key);
+		buf_release(&shown);
+		return err->rc;
 	}
 	buf_printf(&url, "%s/%s", base, rel);
 	add_part(r, pkg, pkgver, url.data, sha, n);
@@ -171,6 +208,7 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 	json_t *j = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
 	const char *product, *label, *key;
 	struct release *r = NULL;
+	struct buf where = BUF_INIT;
 	json_t *pkg;
 	int rc = CUENV_OK;
 
@@ -208,7 +246,9 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 			if (!v || !json_is_object(e) ||
 			    !json_object_get(e, "relative_path"))
 				continue;
-			rc = read_entry(r, name, key, v, e,
+			buf_reset(&where);
+			buf_printf(&where, "%s.%s", key, platform);
+			rc = read_entry(r, name, key, v, e, where.data,
 					NVIDIA_BASE "/compute/cuda/redist",
 					err);
 			if (rc)
@@ -241,7 +281,9 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 				goto out;
 			}
 			r = release_new(KIT_CUDNN, SRC_REDIST, v, major, name);
-			rc = read_entry(r, name, "cudnn", v, e,
+			buf_reset(&where);
+			buf_printf(&where, "cudnn.%s.%s", platform, key);
+			rc = read_entry(r, name, "cudnn", v, e, where.data,
 					NVIDIA_BASE "/compute/cudnn/redist",
 					err);
 			if (rc)
@@ -255,6 +297,7 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 out:
 	release_free(r);
 	json_decref(j);
+	buf_release(&where);
 	return rc;
 }
 

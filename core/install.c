@@ -89,18 +89,47 @@ static int lock_path(const char *path, int exclusive, int wait)
 	return fd;
 }
 
-/* ---- cleaning up after dead installs --------------------------------------- */
+/* ---- cleaning up after dead installs and uninstalls --------------------- */
+
+/* What a sweep or gc did, and the first thing it could not do. */
+struct gc {
+	struct gc_report *r;
+	unsigned failed;
+	struct buf first; /* "'path': reason" */
+};
+
+static void gc_failed(struct gc *g, const char *path, int e)
+{
+	if (!g->failed++)
+		buf_printf(&g->first, "'%s': %s", path, strerror(e));
+}
+
+/* An hour: no live install's folder goes without its lock that old. */
+#define LOCKLESS_AGE 3600
+
+static int older_than(const char *path, time_t age)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && time(NULL) - st.st_mtime > age;
+}
 
 /*
  * Each install locks .staging/install-X.lock first, then makes
- * .staging/install-X/; a folder whose lock can be taken belongs to an
- * install that died. The sweep never creates a lock file: a folder
- * without one (a cuenv older than this rule, or a crash between the two
- * steps) goes only once it is an hour old.
+ * .staging/install-X/; each uninstall does the same with trash-X (see
+ * store_delete). A folder whose lock can be taken belongs to a process
+ * that died. The sweep never creates a lock file. A folder without one:
+ * install-X (a cuenv older than this rule, or a crash between the two
+ * steps) goes only once it is an hour old, as installs run side by side;
+ * trash-X and register-X go at once, as only writers holding the store's
+ * lock alone make them and the sweeper holds it (shared or alone). A lock
+ * file whose folder is gone goes once it is an hour old and free (a
+ * younger one may be between its creation and its lock).
  */
-static void sweep_staging(const char *root)
+static void sweep_staging(const char *root, struct gc *g)
 {
 	struct buf dir = BUF_INIT, p = BUF_INIT;
+	struct tree_stats ts;
 	struct dirent *de;
 	DIR *d;
 
@@ -108,32 +137,54 @@ static void sweep_staging(const char *root)
 	d = opendir(dir.data);
 	while (d && (de = readdir(d))) {
 		size_t n = strlen(de->d_name);
-		int fd;
+		int is_lock = n > 5 && !strcmp(de->d_name + n - 5, ".lock");
+		int lockless_ok, fd;
 
-		if (strncmp(de->d_name, "install-", 8) || n < 5 ||
-		    !strcmp(de->d_name + n - 5, ".lock"))
+		if (!strncmp(de->d_name, "install-", 8))
+			lockless_ok = 0;
+		else if (!strncmp(de->d_name, "trash-", 6) ||
+			 !strncmp(de->d_name, "register-", 9))
+			lockless_ok = 1;
+		else
 			continue;
 		buf_reset(&p);
-		buf_printf(&p, "%s/%s.lock", dir.data, de->d_name);
-		fd = open(p.data, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			struct stat st;
-
+		buf_path(&p, dir.data, de->d_name);
+		if (is_lock) {
 			buf_setlen(&p, p.len - 5);
-			if (errno == ENOENT && !stat(p.data, &st) &&
-			    time(NULL) - st.st_mtime > 3600)
-				store_remove_tree(p.data);
+			if (!exists(p.data)) {
+				buf_adds(&p, ".lock");
+				fd = older_than(p.data, LOCKLESS_AGE)
+					     ? open(p.data, O_RDWR | O_CLOEXEC)
+					     : -1;
+				if (fd >= 0 && !store_lock_now(fd))
+					unlink(p.data);
+				if (fd >= 0)
+					close(fd);
+			}
 			continue;
 		}
-		if (lock_fd(fd)) {
+		buf_adds(&p, ".lock");
+		fd = open(p.data, O_RDWR | O_CLOEXEC);
+		buf_setlen(&p, p.len - 5);
+		if (fd < 0 && errno != ENOENT)
+			continue;
+		if (fd < 0 && !lockless_ok && !older_than(p.data, LOCKLESS_AGE))
+			continue;
+		if (fd >= 0 && store_lock_now(fd)) {
 			close(fd);
 			continue; /* alive */
 		}
-		buf_setlen(&p, p.len - 5);
-		store_remove_tree(p.data);
-		buf_adds(&p, ".lock");
-		unlink(p.data);
-		close(fd);
+		if (store_remove_tree_stats(p.data, &ts)) {
+			gc_failed(g, p.data, errno);
+		} else {
+			g->r->leftovers++;
+			buf_adds(&p, ".lock");
+			if (fd >= 0)
+				unlink(p.data);
+		}
+		g->r->leftover_bytes += ts.bytes;
+		if (fd >= 0)
+			close(fd);
 	}
 	if (d)
 		closedir(d);
@@ -1172,7 +1223,13 @@ int install_run(struct store *st, const struct release *rel,
 			rc = CUENV_NO;
 		goto out;
 	}
-	sweep_staging(st->root);
+	{
+		struct gc_report unused = { 0 };
+		struct gc g = { &unused, 0, BUF_INIT };
+
+		sweep_staging(st->root, &g); /* best effort */
+		buf_release(&g.first);
+	}
 
 	/*
 	 * The staging folder's lock exists and is held before the folder
@@ -1285,56 +1342,132 @@ out:
 
 /* ---- gc ------------------------------------------------------------------------ */
 
-static int gc_linked;
-static uint64_t gc_bytes;
-
-static int gc_visit(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
+static int is_sha_name(const char *name, int *part)
 {
-	(void)path;
-	(void)ftw;
-	if (flag == FTW_F && S_ISREG(sb->st_mode)) {
-		if (sb->st_nlink > 1)
-			gc_linked = 1;
-		gc_bytes += (uint64_t)sb->st_size;
-	}
-	return gc_linked; /* stop at the first file in use */
+	size_t n = strspn(name, "0123456789abcdef");
+
+	*part = n == DIGEST_HEX_LEN && !strcmp(name + n, ".part");
+	return n == DIGEST_HEX_LEN && (!name[n] || *part);
 }
 
-int install_gc(struct store *st, uint64_t *trees, uint64_t *bytes,
-	       struct cuenv_err *err)
+/*
+ * The download cache: partial downloads untouched for o->part_age
+ * seconds always go (a download that died on a full disk leaves a large
+ * one), and with o->cache everything. An archive whose lock
+ * (.locks/<sha>.lock) someone holds is a running install's: it stays.
+ */
+static void prune_cache(const char *root, const struct gc_opts *o,
+			struct gc *g)
 {
 	struct buf dir = BUF_INIT, p = BUF_INIT;
 	struct dirent *de;
+	time_t now = time(NULL);
 	DIR *d;
-	int rc;
 
-	*trees = *bytes = 0;
-	rc = store_lock(st, err);
-	if (rc)
-		return rc;
-	sweep_staging(st->root);
-	buf_path(&dir, st->root, "pool");
+	buf_path(&dir, root, "cache");
 	d = opendir(dir.data);
-	pthread_mutex_lock(&link_lock);
+	if (!d && errno != ENOENT)
+		gc_failed(g, dir.data, errno);
+	while (d && (de = readdir(d))) {
+		struct stat sb;
+		int part, fd;
+
+		if (!is_sha_name(de->d_name, &part) ||
+		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		if (!o->cache && !(part && now - sb.st_mtime > o->part_age))
+			continue;
+		buf_reset(&p);
+		buf_printf(&p, "%s/.locks/%.*s.lock", root, DIGEST_HEX_LEN,
+			   de->d_name);
+		fd = open(p.data, O_RDWR | O_CLOEXEC);
+		if (fd >= 0 && store_lock_now(fd)) {
+			g->r->busy++;
+			close(fd);
+			continue;
+		}
+		buf_reset(&p);
+		buf_path(&p, dir.data, de->d_name);
+		if (unlinkat(dirfd(d), de->d_name, 0)) {
+			gc_failed(g, p.data, errno);
+		} else {
+			uint64_t freed = sb.st_nlink == 1 ? (uint64_t)sb.st_size
+							  : 0;
+
+			if (part) {
+				g->r->parts++;
+				g->r->part_bytes += freed;
+			} else {
+				g->r->archives++;
+				g->r->archive_bytes += freed;
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+	buf_release(&dir);
+	buf_release(&p);
+}
+
+/* Pool trees no version links to. */
+static void prune_pool(const char *root, struct gc *g)
+{
+	struct buf dir = BUF_INIT, p = BUF_INIT;
+	struct tree_stats ts;
+	struct dirent *de;
+	DIR *d;
+
+	buf_path(&dir, root, "pool");
+	d = opendir(dir.data);
+	if (!d && errno != ENOENT)
+		gc_failed(g, dir.data, errno);
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
 		buf_reset(&p);
 		buf_path(&p, dir.data, de->d_name);
-		gc_linked = 0;
-		gc_bytes = 0;
-		nftw(p.data, gc_visit, 16, FTW_PHYS);
-		if (gc_linked)
+		if (store_measure_tree(p.data, &ts)) {
+			gc_failed(g, p.data, errno);
 			continue;
-		store_remove_tree(p.data);
-		(*trees)++;
-		*bytes += gc_bytes;
+		}
+		if (ts.linked)
+			continue; /* a version uses it */
+		if (store_remove_tree_stats(p.data, &ts))
+			gc_failed(g, p.data, errno);
+		else
+			g->r->trees++;
+		g->r->tree_bytes += ts.bytes;
 	}
-	pthread_mutex_unlock(&link_lock);
 	if (d)
 		closedir(d);
 	buf_release(&dir);
 	buf_release(&p);
-	return CUENV_OK;
+}
+
+int install_gc(struct store *st, const struct gc_opts *o, struct gc_report *r,
+	       struct cuenv_err *err)
+{
+	struct gc g = { r, 0, BUF_INIT };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = store_lock(st, err);
+	if (rc)
+		return rc;
+	/* Trash first: its links keep pool trees in use. */
+	sweep_staging(st->root, &g);
+	prune_pool(st->root, &g);
+	prune_cache(st->root, o, &g);
+	if (g.failed) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove %s",
+				g.first.data);
+		if (g.failed > 1)
+			cuenv_hint(err, "%u other removals failed too",
+				   g.failed - 1);
+	}
+	buf_release(&g.first);
+	return rc;
 }

@@ -83,12 +83,34 @@ int install_run(struct store *st, const struct release *rel,
 		const struct install_opts *opts, struct install *out,
 		struct cuenv_err *err);
 
+struct gc_opts {
+	int cache;	   /* also remove every cached archive */
+	unsigned part_age; /* partial downloads untouched this long (s) go */
+};
+
+/* What install_gc freed. Bytes are of files whose last link went. */
+struct gc_report {
+	uint64_t trees, tree_bytes;	    /* pool trees no version used */
+	uint64_t leftovers, leftover_bytes; /* .staging: dead installs' and
+					       uninstalls' folders */
+	uint64_t archives, archive_bytes;   /* cache/: archives (o->cache) */
+	uint64_t parts, part_bytes;	    /* cache/: partial downloads */
+	uint64_t busy; /* cache files kept: a running install holds them */
+};
+
 /*
- * Remove pool trees no installed version links to, and staging folders
- * of installs that died. Takes the store's lock alone. Reports what it
- * freed in *trees and *bytes.
+ * Free what nothing needs, taking the store's lock alone (so it waits for
+ * running installs): the staging folders of installs and uninstalls that
+ * died (trash-* first: its links keep pool trees in use), pool trees no
+ * installed version links to, and in cache/ the partial downloads older
+ * than o->part_age seconds, or with o->cache every archive and partial
+ * download. A cache file whose .locks/<sha>.lock is held stays (counted
+ * in r->busy). Trees of any depth are removed, never following links.
+ * Fills *r with what was freed, also when it fails: then it went on with
+ * the rest and returns CUENV_E_STORE naming the first path it could not
+ * remove (which *r does not count).
  */
-int install_gc(struct store *st, uint64_t *trees, uint64_t *bytes,
+int install_gc(struct store *st, const struct gc_opts *o, struct gc_report *r,
 	       struct cuenv_err *err);
 
 /* Replace NVIDIA's host in url by mirror (a heap string either way). */

@@ -3,8 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -547,16 +547,6 @@ out:
 	return rc;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path);
-	return unlink(path);
-}
-
 int store_is_dir(const char *path)
 {
 	struct stat st;
@@ -564,20 +554,292 @@ int store_is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-int store_remove_tree(const char *path)
+/* ---- walking trees ------------------------------------------------------- */
+
+/*
+ * Trees in the store come from archives: they may be deeper than PATH_MAX
+ * and hold anything. The walk goes down from directory to directory with
+ * openat(O_NOFOLLOW) and back up through "..", checked against the device
+ * and inode it came from, so it holds two descriptors and no path at any
+ * depth, and never follows a symbolic link.
+ */
+struct level {
+	struct strv dirs; /* its subdirectories, to visit in turn */
+	size_t next;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct walk {
+	int remove;	    /* delete what is visited */
+	int stop_at_linked; /* measuring: the first linked file ends it */
+	struct tree_stats *ts;
+	int err;	    /* errno of the first failure */
+};
+
+static void walk_fail(struct walk *w, int e)
 {
-	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (!w->err)
+		w->err = e ? e : EIO;
 }
 
+/* Count (and remove) one entry that is not a directory. */
+static void walk_leaf(struct walk *w, int fd, const char *name,
+		      const struct stat *sb)
+{
+	if (S_ISREG(sb->st_mode)) {
+		if (sb->st_nlink > 1)
+			w->ts->linked++;
+		if (!w->remove || sb->st_nlink == 1)
+			w->ts->bytes += (uint64_t)sb->st_size;
+	}
+	if (w->remove && unlinkat(fd, name, 0) && errno != ENOENT)
+		walk_fail(w, errno);
+}
+
+/*
+ * Read the directory open at fd (whose status is sb): count and remove
+ * what is not a directory, list the subdirectories in lv->dirs. All
+ * names are read before anything is removed.
+ */
+static void walk_level(struct walk *w, int fd, const struct stat *sb,
+		       struct level *lv)
+{
+	struct strv leaves = STRV_INIT;
+	struct dirent *de;
+	DIR *d;
+	int dfd;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->dev = sb->st_dev;
+	lv->ino = sb->st_ino;
+	/* A read-only folder (0555 in an archive) cannot be emptied. */
+	if (w->remove && (sb->st_mode & S_IRWXU) != S_IRWXU)
+		fchmod(fd, (sb->st_mode & 07777) | S_IRWXU);
+	dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!d) {
+		walk_fail(w, errno);
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_DIR)
+			strv_push(&lv->dirs, de->d_name);
+		else
+			strv_push(&leaves, de->d_name);
+	}
+	if (errno)
+		walk_fail(w, errno);
+	closedir(d);
+	for (size_t i = 0; i < leaves.n; i++) {
+		struct stat st;
+
+		if (w->stop_at_linked && w->ts->linked)
+			break;
+		if (fstatat(fd, leaves.v[i], &st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno != ENOENT)
+				walk_fail(w, errno);
+		} else if (S_ISDIR(st.st_mode)) {
+			strv_push(&lv->dirs, leaves.v[i]); /* no d_type */
+		} else {
+			walk_leaf(w, fd, leaves.v[i], &st);
+		}
+	}
+	strv_release(&leaves);
+}
+
+/* Open the subdirectory name of fd, not following a link. */
+static int open_subdir(struct walk *w, int fd, const char *name)
+{
+	int child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC);
+
+	if (child < 0 && errno == EACCES && w->remove &&
+	    !fchmodat(fd, name, S_IRWXU, 0))
+		child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+						 O_CLOEXEC);
+	return child;
+}
+
+static int walk_tree(const char *path, struct walk *w)
+{
+	struct level *lv = NULL;
+	size_t depth = 0, cap = 0;
+	struct stat sb;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES && w->remove && !lstat(path, &sb) &&
+	    S_ISDIR(sb.st_mode) && !chmod(path, S_IRWXU))
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		/* A file or a link in place of the tree: that is all of it. */
+		if ((e == ENOTDIR || e == ELOOP) && !lstat(path, &sb) &&
+		    !S_ISDIR(sb.st_mode)) {
+			walk_leaf(w, AT_FDCWD, path, &sb);
+			goto out;
+		}
+		walk_fail(w, e);
+		goto out;
+	}
+	if (fstat(fd, &sb)) {
+		walk_fail(w, errno);
+		goto out;
+	}
+	lv = xmalloc(sizeof(*lv));
+	cap = 1;
+	walk_level(w, fd, &sb, &lv[depth++]);
+	while (depth) {
+		struct level *top = &lv[depth - 1];
+		int next;
+
+		if (w->stop_at_linked && w->ts->linked)
+			break;
+		if (top->next < top->dirs.n) {
+			const char *name = top->dirs.v[top->next++];
+
+			next = open_subdir(w, fd, name);
+			if (next < 0) {
+				if (errno == ENOTDIR || errno == ELOOP) {
+					/* now a file or a link */
+					if (!fstatat(fd, name, &sb,
+						     AT_SYMLINK_NOFOLLOW))
+						walk_leaf(w, fd, name, &sb);
+				} else if (errno != ENOENT) {
+					walk_fail(w, errno);
+				}
+				continue;
+			}
+			if (fstat(next, &sb)) {
+				walk_fail(w, errno);
+				close(next);
+				continue;
+			}
+			close(fd);
+			fd = next;
+			if (depth == cap) {
+				cap *= 2;
+				lv = xrealloc(lv, cap * sizeof(*lv));
+			}
+			walk_level(w, fd, &sb, &lv[depth++]);
+			continue;
+		}
+		/* This folder is done: back up to its parent, and rmdir it. */
+		strv_release(&top->dirs);
+		if (!--depth)
+			break;
+		top = &lv[depth - 1];
+		next = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (next < 0 || fstat(next, &sb) || sb.st_dev != top->dev ||
+		    sb.st_ino != top->ino) {
+			/* The tree moved: stop rather than go astray. */
+			walk_fail(w, next < 0 ? errno : EBUSY);
+			if (next >= 0)
+				close(next);
+			break;
+		}
+		close(fd);
+		fd = next;
+		if (w->remove &&
+		    unlinkat(fd, top->dirs.v[top->next - 1], AT_REMOVEDIR) &&
+		    errno != ENOENT)
+			walk_fail(w, errno);
+	}
+	while (depth)
+		strv_release(&lv[--depth].dirs);
+	close(fd);
+	if (w->remove && !w->err && rmdir(path))
+		walk_fail(w, errno);
+out:
+	free(lv);
+	if (w->err) {
+		errno = w->err;
+		return -1;
+	}
+	return 0;
+}
+
+int store_remove_tree_stats(const char *path, struct tree_stats *ts)
+{
+	struct walk w = { .remove = 1, .ts = ts };
+
+	memset(ts, 0, sizeof(*ts));
+	return walk_tree(path, &w);
+}
+
+int store_remove_tree(const char *path)
+{
+	struct tree_stats ts;
+
+	return store_remove_tree_stats(path, &ts);
+}
+
+int store_measure_tree(const char *path, struct tree_stats *ts)
+{
+	struct walk w = { .stop_at_linked = 1, .ts = ts };
+
+	memset(ts, 0, sizeof(*ts));
+	return walk_tree(path, &w);
+}
+
+int store_lock_now(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int rc;
+
+#ifdef F_OFD_SETLK
+	do
+		rc = fcntl(fd, F_OFD_SETLK, &fl);
+	while (rc && errno == EINTR);
+	if (!rc || errno != EINVAL)
+		return rc;
+#endif
+	do
+		rc = fcntl(fd, F_SETLK, &fl);
+	while (rc && errno == EINTR);
+	return rc;
+}
+
+/*
+ * Like an install's staging folder, the trash folder's lock file exists
+ * and is held before the folder does: a sweep that can take the lock
+ * knows the uninstall died (kill -9, power loss) and may finish its work.
+ */
 int store_delete(struct store *st, const struct install *in,
 		 struct cuenv_err *err)
 {
-	struct buf trash = BUF_INIT;
-	int rc = CUENV_OK;
+	struct buf trash = BUF_INIT, lock = BUF_INIT;
+	int lockfd, rc = CUENV_OK;
 
-	buf_path(&trash, st->root, ".staging");
-	buf_adds(&trash, "/trash-XXXXXX");
-	if (!mkdtemp(trash.data)) {
+	buf_path(&lock, st->root, ".staging");
+	buf_adds(&lock, "/trash-XXXXXX.lock");
+	lockfd = mkostemps(lock.data, 5, O_CLOEXEC);
+	if (lockfd >= 0 && store_lock_now(lockfd)) {
+		int e = errno;
+
+		close(lockfd);
+		unlink(lock.data);
+		errno = e;
+		lockfd = -1;
+	}
+	if (lockfd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				lock.data, strerror(errno));
+		buf_reset(&lock);
+		goto out;
+	}
+	buf_add(&trash, lock.data, lock.len - 5);
+	if (mkdir(trash.data, 0700)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				trash.data, strerror(errno));
 		goto out;
@@ -591,13 +853,21 @@ int store_delete(struct store *st, const struct install *in,
 		goto out;
 	}
 	buf_setlen(&trash, trash.len - 2);
-	if (store_remove_tree(trash.data))
+	if (store_remove_tree(trash.data)) {
+		/* The sweep of the next install or gc tries again. */
 		rc = cuenv_fail(err, CUENV_E_STORE,
 				"removed from the store, but cannot delete "
 				"'%s': %s",
 				trash.data, strerror(errno));
+		buf_reset(&lock);
+	}
 out:
+	if (lock.len)
+		unlink(lock.data);
+	if (lockfd >= 0)
+		close(lockfd);
 	buf_release(&trash);
+	buf_release(&lock);
 	return rc;
 }
 

@@ -25,6 +25,7 @@
 #define CUENV_STORE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "err.h"
@@ -127,13 +128,26 @@ int store_commit(struct store *st, struct install *in, const char *staged,
 		 struct cuenv_err *err);
 
 /*
- * Take the version directory out of the store: renamed into .staging
- * first (so it vanishes at once), then deleted. For a registered install
+ * Take the version directory out of the store: renamed into
+ * .staging/trash-XXXXXX first (so it vanishes at once), then deleted.
+ * The trash folder's lock file (trash-XXXXXX.lock) is created and held
+ * before the folder, so that when the deletion is cut short (kill -9,
+ * or it fails) the sweep of the next install or `cuenv gc` can tell the
+ * folder is dead and delete it. For a registered install
  * only the receipt directory goes; the files at its prefix are never
  * touched. Caller holds the lock.
  */
 int store_delete(struct store *st, const struct install *in,
 		 struct cuenv_err *err);
+
+/*
+ * Take an exclusive lock on the open fd without waiting: an open file
+ * description lock where the kernel has them (it belongs to this
+ * descriptor, so two in one process exclude each other, and it conflicts
+ * with fcntl record locks too), else an fcntl record lock. Returns 0, or
+ * -1 with errno (EAGAIN or EACCES: someone holds it).
+ */
+int store_lock_now(int fd);
 
 /* mkdir -p: create path and its missing parents (CUENV_E_STORE). */
 int store_mkdir_p(const char *path, struct cuenv_err *err);
@@ -141,8 +155,37 @@ int store_mkdir_p(const char *path, struct cuenv_err *err);
 /* Is path (followed through links) a folder? */
 int store_is_dir(const char *path);
 
-/* Delete path and everything under it, not following links; 0 or -1. */
+/* What a walk over a tree found (or freed). */
+struct tree_stats {
+	/*
+	 * Bytes of its regular files; for a removal, only of those whose
+	 * last link went (what the disk got back).
+	 */
+	uint64_t bytes;
+	/* Regular files with another link: a version or a tree uses them. */
+	uint64_t linked;
+};
+
+/*
+ * Delete path and everything under it, at any depth (deeper than
+ * PATH_MAX too), never following a symbolic link: a link is removed,
+ * not what it points to, and path itself may be a file or a link.
+ * Folders without write or search permission for the owner are given it
+ * first. Returns 0, or -1 with errno from the first failure: what could
+ * be removed is gone, the rest (and path) is still there. I/O: the
+ * filesystem; two descriptors at any depth.
+ */
 int store_remove_tree(const char *path);
+
+/* store_remove_tree, counting in *ts what it freed. */
+int store_remove_tree_stats(const char *path, struct tree_stats *ts);
+
+/*
+ * Walk path as store_remove_tree does, changing nothing: fill *ts,
+ * stopping at the first file with another link (ts->linked is then 1
+ * and ts->bytes partial). 0, or -1 with errno.
+ */
+int store_measure_tree(const char *path, struct tree_stats *ts);
 
 /* Path of the global default file. */
 void store_global_path(const struct store *st, struct buf *out);

@@ -26,6 +26,7 @@ _cuenv_flags() {
     doctor | versions) echo --json ;;
     env) echo --format --isolate ;;
     exec) echo --isolate --check ;;
+    gc) echo --cache ;;
     global | local) echo --cudnn --cupti --isolate --no-isolate --unset --force ;;
     install) echo --cudnn --cupti --components --runtime-only --source \
         --mirror --index --jobs --no-cache --quiet --for --locked ;;

@@ -69,6 +69,7 @@ complete -c cuenv -n '__cuenv_cmd_is exec lock' -l check -d 'smoke test first'
 complete -c cuenv -n '__cuenv_cmd_is env' -l format -x -a 'sh bash zsh fish json dockerfile github'
 complete -c cuenv -n '__cuenv_cmd_is modules' -l format -x -a 'lua tcl'
 complete -c cuenv -n '__cuenv_cmd_is list-remote' -l all
+complete -c cuenv -n '__cuenv_cmd_is gc' -l cache -d 'also empty the download cache'
 complete -c cuenv -n '__cuenv_cmd_is add' -l as -x
 complete -c cuenv -n '__cuenv_cmd_is add' -l cuda -x
 complete -c cuenv -n '__cuenv_cmd_is needs' -l python

@@ -29,6 +29,7 @@ _cuenv_flags() {
     doctor | versions) print -- --json ;;
     env) print -- --format --isolate ;;
     exec) print -- --isolate --check ;;
+    gc) print -- --cache ;;
     global | local) print -- --cudnn --cupti --isolate --no-isolate --unset --force ;;
     install) print -- --cudnn --cupti --components --runtime-only --source \
         --mirror --index --jobs --no-cache --quiet --for --locked ;;

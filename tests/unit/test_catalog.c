@@ -127,6 +127,99 @@ static void test_catalog_rejects_path_leaving_the_redist_tree(void **state)
 		   "relative_path");
 }
 
+/* A cuda_cudart entry whose size is the JSON text size. */
+static char *cuda_with_size(const char *size)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b,
+		   "{\"release_label\": \"12.4.1\", \"release_product\": "
+		   "\"cuda\", \"cuda_cudart\": {\"version\": \"1\", "
+		   "\"linux-x86_64\": {\"relative_path\": \"a/b.tar.xz\", "
+		   "\"sha256\": \"" SHA_A "\", \"size\": %s}}}",
+		   size);
+	return buf_detach(&b);
+}
+
+static uint64_t size_of(const char *size)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *json = cuda_with_size(size);
+	uint64_t n;
+
+	if (catalog_parse_redist(&cat, "good.json", json, strlen(json),
+				 "linux-x86_64", NULL, NULL, &err))
+		fail_msg("size %s: %s", size, err.msg.data);
+	assert_int_equal(cat.n, 1);
+	n = cat.v[0]->parts[0].size;
+	catalog_release(&cat);
+	free(json);
+	return n;
+}
+
+static void test_catalog_reads_sizes_as_strings_or_integers(void **state)
+{
+	(void)state;
+	assert_int_equal(size_of("\"1234\""), 1234);
+	assert_int_equal(size_of("1234"), 1234);
+	assert_int_equal(size_of("\"0\""), 0);
+	assert_int_equal(size_of("\"18446744073709551615\""), UINT64_MAX);
+	assert_int_equal(size_of("9223372036854775807"), INT64_MAX);
+}
+
+static void test_catalog_rejects_a_size_that_is_not_a_whole_number(
+	void **state)
+{
+	static const char *const bad[] = {
+		"\"-1\"", "-1", "\"1.5\"", "1.5", "\"abc\"", "\"1e3\"", "1e3",
+		"1000.0", "\"\"", "\" 12\"", "\"+12\"", "\"0x10\"", "null",
+		"true", "[1]", "{}", "\"18446744073709551616\"",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct catalog cat = {0};
+		struct cuenv_err err = CUENV_ERR_INIT;
+		char *json = cuda_with_size(bad[i]);
+
+		if (catalog_parse_redist(&cat, "bad.json", json, strlen(json),
+					 "linux-x86_64", NULL, NULL,
+					 &err) != CUENV_E_MANIFEST)
+			fail_msg("size %s was accepted", bad[i]);
+		assert_int_equal(cat.n, 0);
+		if (!strstr(err.msg.data, "'bad.json'") ||
+		    !strstr(err.msg.data,
+			    "'cuda_cudart.linux-x86_64.size' must be a whole "
+			    "number of bytes, not ") ||
+		    strchr(err.msg.data, '\n') || err.hint.len)
+			fail_msg("size %s: '%s'", bad[i], err.msg.data);
+		err_release(&err);
+		free(json);
+	}
+}
+
+static void test_catalog_rejects_a_too_big_integer_size(void **state)
+{
+	char *json = cuda_with_size("18446744073709551616");
+
+	(void)state;
+	expect_bad(json, "too big integer");
+	free(json);
+}
+
+static void test_catalog_names_the_cudnn_size_key(void **state)
+{
+	(void)state;
+	expect_bad("{\"release_label\": \"9.1.0\", \"release_product\": "
+		   "\"cudnn\", \"cudnn\": {\"version\": \"9.1.0.70\", "
+		   "\"linux-x86_64\": {\"cuda12\": {\"relative_path\": "
+		   "\"cudnn/a.tar.xz\", \"sha256\": \"" SHA_A "\", "
+		   "\"size\": \"-20\"}}}}",
+		   "'cudnn.linux-x86_64.cuda12.size' must be a whole number "
+		   "of bytes, not \"-20\"");
+}
+
 static void test_catalog_rejects_bad_label_and_product(void **state)
 {
 	(void)state;
@@ -407,6 +500,13 @@ int main(void)
 		cmocka_unit_test(test_catalog_rejects_truncated_json),
 		cmocka_unit_test(test_catalog_rejects_bad_sha256),
 		cmocka_unit_test(test_catalog_rejects_path_leaving_the_redist_tree),
+		cmocka_unit_test(
+			test_catalog_reads_sizes_as_strings_or_integers),
+		cmocka_unit_test(
+			test_catalog_rejects_a_size_that_is_not_a_whole_number),
+		cmocka_unit_test(
+			test_catalog_rejects_a_too_big_integer_size),
+		cmocka_unit_test(test_catalog_names_the_cudnn_size_key),
 		cmocka_unit_test(test_catalog_rejects_bad_label_and_product),
 		cmocka_unit_test(test_catalog_reads_runfile_table),
 		cmocka_unit_test(test_catalog_table_rejects_foreign_url),

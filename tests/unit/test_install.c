@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -207,7 +210,8 @@ static void test_install_reinstalls_from_the_cache_offline(void **state)
 	struct install_opts o;
 	struct install in;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	uint64_t trees, bytes;
+	struct gc_opts go = { 0 };
+	struct gc_report r;
 	char *vdir, *archive;
 
 	make_world(fx, &w, 0);
@@ -216,12 +220,12 @@ static void test_install_reinstalls_from_the_cache_offline(void **state)
 			 CUENV_OK);
 	assert_int_equal(store_delete(&w.st, &in, &err), CUENV_OK);
 	install_release(&in);
-	assert_int_equal(install_gc(&w.st, &trees, &bytes, &err), CUENV_OK);
+	assert_int_equal(install_gc(&w.st, &go, &r, &err), CUENV_OK);
 	store_release(&w.st);
 	vdir = fx_path(fx, "root");
 	assert_int_equal(store_open(&w.st, vdir, true, &err), CUENV_OK);
 	free(vdir);
-	assert_int_equal(trees, 1);
+	assert_int_equal(r.trees, 1);
 	assert_int_equal(fx_count_entries(fx, "root/pool"), 0);
 	/* the mirror goes away: the cache is enough */
 	archive = fx_path(fx, "mirror/compute/cuda/redist/" REL);
@@ -296,6 +300,263 @@ static void test_install_missing_archive_is_a_fetch_error(void **state)
 	end_world(&w);
 }
 
+/* ---- gc ------------------------------------------------------------------ */
+
+/* A process holding an fcntl lock on path until release_holder. */
+struct holder {
+	pid_t pid;
+	int go; /* write end: closing it lets the child go */
+};
+
+static void hold_lock(const char *path, struct holder *h)
+{
+	int locked[2], go[2];
+	char c;
+
+	assert_int_equal(pipe(locked), 0);
+	assert_int_equal(pipe(go), 0);
+	h->pid = fork();
+	assert_true(h->pid >= 0);
+	if (!h->pid) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		int fd = open(path, O_RDWR | O_CREAT, 0644);
+
+		close(locked[0]);
+		close(go[1]);
+		if (fd < 0 || fcntl(fd, F_SETLKW, &fl))
+			_exit(1);
+		if (write(locked[1], "l", 1) != 1)
+			_exit(1);
+		while (read(go[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(locked[1]);
+	close(go[0]);
+	assert_int_equal(read(locked[0], &c, 1), 1);
+	close(locked[0]);
+	h->go = go[1];
+}
+
+static void release_holder(struct holder *h)
+{
+	int status;
+
+	close(h->go);
+	assert_int_equal(waitpid(h->pid, &status, 0), h->pid);
+}
+
+/* Install 12.4.1 and leave its folder as an uninstall cut short would:
+ * renamed into .staging/trash-<id>/v, with trash-<id>.lock unless
+ * lockless (as a cuenv older than the lock rule left it). */
+static void interrupted_uninstall(struct world *w, const char *id,
+				  int lockless)
+{
+	struct install_opts o = file_opts(w);
+	struct install in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf trash = BUF_INIT;
+
+	if (install_run(&w->st, w->cat.v[0], &o, &in, &err))
+		fail_msg("%s", err.msg.data);
+	buf_printf(&trash, "%s/.staging/trash-%s", w->st.root, id);
+	if (!lockless) {
+		buf_adds(&trash, ".lock");
+		assert_int_equal(close(open(trash.data, O_RDWR | O_CREAT, 0644)),
+				 0);
+		buf_setlen(&trash, trash.len - 5);
+	}
+	assert_int_equal(mkdir(trash.data, 0700), 0);
+	buf_adds(&trash, "/v");
+	assert_int_equal(rename(in.dir, trash.data), 0);
+	install_release(&in);
+	buf_release(&trash);
+}
+
+static void test_install_gc_frees_an_interrupted_uninstall(void **state)
+{
+	struct fixture *fx = *state;
+	struct gc_opts go = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct gc_report r;
+	struct world w;
+
+	make_world(fx, &w, 0);
+	interrupted_uninstall(&w, "dead01", 0);
+	assert_int_equal(fx_count_entries(fx, "root/pool"), 1);
+	if (install_gc(&w.st, &go, &r, &err))
+		fail_msg("%s", err.msg.data);
+	assert_int_equal(r.leftovers, 1);
+	assert_int_equal(r.trees, 1); /* the trash's links pinned it */
+	assert_true(r.tree_bytes > 0);
+	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
+	assert_int_equal(fx_count_entries(fx, "root/pool"), 0);
+	assert_int_equal(fx_count_entries(fx, "root/cache"), 1); /* kept */
+	end_world(&w);
+}
+
+static void test_install_gc_frees_a_lockless_trash_folder(void **state)
+{
+	struct fixture *fx = *state;
+	struct gc_opts go = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct gc_report r;
+	struct world w;
+
+	make_world(fx, &w, 0);
+	interrupted_uninstall(&w, "old001", 1);
+	if (install_gc(&w.st, &go, &r, &err))
+		fail_msg("%s", err.msg.data);
+	assert_int_equal(r.leftovers, 1);
+	assert_int_equal(r.trees, 1);
+	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
+	end_world(&w);
+}
+
+static void test_install_gc_keeps_a_live_uninstall_trash(void **state)
+{
+	struct fixture *fx = *state;
+	struct gc_opts go = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct gc_report r;
+	struct holder h;
+	struct world w;
+	char *lock;
+
+	make_world(fx, &w, 0);
+	interrupted_uninstall(&w, "live01", 0);
+	lock = fx_path(fx, "root/.staging/trash-live01.lock");
+	hold_lock(lock, &h);
+	if (install_gc(&w.st, &go, &r, &err))
+		fail_msg("%s", err.msg.data);
+	release_holder(&h);
+	assert_int_equal(r.leftovers, 0);
+	assert_int_equal(r.trees, 0);
+	assert_true(fx_exists(fx, "root/.staging/trash-live01/v/LICENSE"));
+	assert_int_equal(fx_count_entries(fx, "root/pool"), 1);
+	free(lock);
+	end_world(&w);
+}
+
+static void test_install_sweeps_an_interrupted_uninstall(void **state)
+{
+	struct fixture *fx = *state;
+	struct install_opts o;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct install in;
+	struct world w;
+
+	make_world(fx, &w, 0);
+	interrupted_uninstall(&w, "dead02", 0);
+	o = file_opts(&w);
+	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
+		fail_msg("%s", err.msg.data);
+	install_release(&in);
+	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
+	end_world(&w);
+}
+
+/* Set path's mtime to age seconds ago. */
+static void age_file(const char *path, time_t age)
+{
+	struct timespec ts[2];
+
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec -= age;
+	ts[1] = ts[0];
+	assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+static void test_install_gc_removes_only_stale_partial_downloads(void **state)
+{
+	struct fixture *fx = *state;
+	struct gc_opts go = { .part_age = 3600 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf old = BUF_INIT, fresh = BUF_INIT;
+	struct gc_report r;
+	struct world w;
+	char *p;
+
+	make_world(fx, &w, 0);
+	interrupted_uninstall(&w, "x", 0);
+	buf_printf(&old, "root/cache/%064d.part", 1);
+	buf_printf(&fresh, "root/cache/%064d.part", 2);
+	fx_write(fx, old.data, "0123456789");
+	fx_write(fx, fresh.data, "01234");
+	p = fx_path(fx, old.data);
+	age_file(p, 7200);
+	free(p);
+	fx_write(fx, "root/cache/notes.txt", "not ours");
+	if (install_gc(&w.st, &go, &r, &err))
+		fail_msg("%s", err.msg.data);
+	assert_int_equal(r.parts, 1);
+	assert_int_equal(r.part_bytes, 10);
+	assert_int_equal(r.archives, 0);
+	assert_false(fx_exists(fx, old.data));
+	assert_true(fx_exists(fx, fresh.data));
+	assert_true(fx_exists(fx, "root/cache/notes.txt"));
+	/* the archive stays: it lets the version be installed offline */
+	assert_int_equal(fx_count_entries(fx, "root/cache"), 3);
+	buf_release(&old);
+	buf_release(&fresh);
+	end_world(&w);
+}
+
+static void test_install_gc_cache_empties_the_cache(void **state)
+{
+	struct fixture *fx = *state;
+	struct gc_opts go = { .cache = 1, .part_age = 3600 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf part = BUF_INIT;
+	struct gc_report r;
+	struct world w;
+	struct stat st;
+	char *archive;
+
+	make_world(fx, &w, 0);
+	interrupted_uninstall(&w, "x", 0);
+	archive = fx_path(fx, "mirror/compute/cuda/redist/" REL);
+	assert_int_equal(stat(archive, &st), 0);
+	buf_printf(&part, "root/cache/%064d.part", 3);
+	fx_write(fx, part.data, "01234");
+	if (install_gc(&w.st, &go, &r, &err))
+		fail_msg("%s", err.msg.data);
+	assert_int_equal(r.archives, 1);
+	assert_int_equal(r.archive_bytes, (uint64_t)st.st_size);
+	assert_int_equal(r.parts, 1);
+	assert_int_equal(r.busy, 0);
+	assert_int_equal(fx_count_entries(fx, "root/cache"), 0);
+	free(archive);
+	buf_release(&part);
+	end_world(&w);
+}
+
+static void test_install_gc_cache_keeps_an_archive_in_use(void **state)
+{
+	struct fixture *fx = *state;
+	struct gc_opts go = { .cache = 1 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf lock = BUF_INIT, cached = BUF_INIT;
+	struct gc_report r;
+	struct holder h;
+	struct world w;
+
+	make_world(fx, &w, 0);
+	interrupted_uninstall(&w, "x", 0);
+	buf_printf(&lock, "%s/root/.locks/%s.lock", fx->root, w.sha);
+	buf_printf(&cached, "root/cache/%s", w.sha);
+	hold_lock(lock.data, &h); /* as a download in flight holds it */
+	if (install_gc(&w.st, &go, &r, &err))
+		fail_msg("%s", err.msg.data);
+	release_holder(&h);
+	assert_int_equal(r.archives, 0);
+	assert_int_equal(r.busy, 1);
+	assert_true(fx_exists(fx, cached.data));
+	buf_release(&lock);
+	buf_release(&cached);
+	end_world(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +569,13 @@ int main(void)
 		T(test_install_runtime_only_keeps_shared_libraries),
 		T(test_install_sweeps_a_dead_install_staging),
 		T(test_install_missing_archive_is_a_fetch_error),
+		T(test_install_gc_frees_an_interrupted_uninstall),
+		T(test_install_gc_frees_a_lockless_trash_folder),
+		T(test_install_gc_keeps_a_live_uninstall_trash),
+		T(test_install_sweeps_an_interrupted_uninstall),
+		T(test_install_gc_removes_only_stale_partial_downloads),
+		T(test_install_gc_cache_empties_the_cache),
+		T(test_install_gc_cache_keeps_an_archive_in_use),
 #undef T
 	};
 

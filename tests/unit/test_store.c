@@ -753,6 +753,147 @@ static void test_store_delete_failure_leaves_staging_empty(void **state)
 	assert_int_equal(left, 0);
 }
 
+/* ---- removing trees ------------------------------------------------------ */
+
+#define DEEP_NAME                                                           \
+	"dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd" \
+	"ddddddddddddddddddddddddddddddddddd"
+#define DEEP_LEVELS 60 /* 60 * 100 bytes: past PATH_MAX (4096) */
+
+/* Build rel/DEEP_NAME/... DEEP_LEVELS deep, with mkdirat and openat (no
+ * path could reach the bottom), a 10-byte file at every level. */
+static void make_deep_tree(const struct fixture *fx, const char *rel)
+{
+	char *top = fx_path(fx, rel);
+	int fd;
+
+	fx_mkdir(fx, rel);
+	fd = open(top, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	for (int i = 0; i < DEEP_LEVELS; i++) {
+		int f = openat(fd, "f", O_WRONLY | O_CREAT | O_EXCL, 0644), next;
+
+		assert_true(f >= 0);
+		assert_int_equal(write(f, "0123456789", 10), 10);
+		assert_int_equal(close(f), 0);
+		assert_int_equal(mkdirat(fd, DEEP_NAME, 0755), 0);
+		next = openat(fd, DEEP_NAME, O_RDONLY | O_DIRECTORY);
+		assert_true(next >= 0);
+		close(fd);
+		fd = next;
+	}
+	assert_int_equal(symlinkat("/", fd, "root-link"), 0);
+	close(fd);
+	free(top);
+}
+
+static void test_store_remove_tree_removes_a_tree_deeper_than_path_max(
+	void **state)
+{
+	struct fixture *fx = *state;
+	struct tree_stats ts;
+	char *top = fx_path(fx, "deep");
+
+	make_deep_tree(fx, "deep");
+	assert_int_equal(store_measure_tree(top, &ts), 0);
+	assert_int_equal(ts.bytes, 10 * DEEP_LEVELS);
+	assert_int_equal(ts.linked, 0);
+	assert_int_equal(store_remove_tree_stats(top, &ts), 0);
+	assert_int_equal(ts.bytes, 10 * DEEP_LEVELS);
+	assert_false(fx_exists(fx, "deep"));
+	free(top);
+}
+
+static void test_store_remove_tree_never_follows_links(void **state)
+{
+	struct fixture *fx = *state;
+	char *top = fx_path(fx, "tree"), *link = fx_path(fx, "link-to-outside");
+
+	fx_write(fx, "outside/dir/keep", "keep");
+	fx_write(fx, "outside/file", "keep");
+	fx_write(fx, "tree/a/b/file", "x");
+	fx_symlink(fx, "../../outside/dir", "tree/a/dir-link");
+	fx_symlink(fx, "../../../outside/file", "tree/a/b/file-link");
+	fx_symlink(fx, "outside/dir", "link-to-outside");
+	assert_int_equal(store_remove_tree(top), 0);
+	assert_false(fx_exists(fx, "tree"));
+	/* the tree itself a link: the link goes, not what it points to */
+	assert_int_equal(store_remove_tree(link), 0);
+	assert_false(fx_exists(fx, "link-to-outside"));
+	assert_true(fx_exists(fx, "outside/dir/keep"));
+	assert_true(fx_exists(fx, "outside/file"));
+	free(top);
+	free(link);
+}
+
+static void test_store_remove_tree_of_a_missing_path_fails(void **state)
+{
+	struct fixture *fx = *state;
+	char *top = fx_path(fx, "nothing");
+
+	assert_int_equal(store_remove_tree(top), -1);
+	assert_int_equal(errno, ENOENT);
+	free(top);
+}
+
+static void test_store_remove_tree_empties_read_only_folders(void **state)
+{
+	struct fixture *fx = *state;
+	char *top = fx_path(fx, "tree"), *ro = fx_path(fx, "tree/ro");
+
+	fx_write(fx, "tree/ro/sub/file", "x");
+	assert_int_equal(chmod(ro, 0500), 0);
+	assert_int_equal(store_remove_tree(top), 0);
+	assert_false(fx_exists(fx, "tree"));
+	free(top);
+	free(ro);
+}
+
+static void test_store_measure_tree_stops_at_a_linked_file(void **state)
+{
+	struct fixture *fx = *state;
+	char *top = fx_path(fx, "pool/t"), *a = fx_path(fx, "pool/t/lib/a"),
+	     *b = fx_path(fx, "version-a");
+	struct tree_stats ts;
+
+	fx_write(fx, "pool/t/lib/a", "0123456789");
+	fx_write(fx, "pool/t/lib/b", "0123456789");
+	assert_int_equal(link(a, b), 0);
+	assert_int_equal(store_measure_tree(top, &ts), 0);
+	assert_int_equal(ts.linked, 1);
+	/* a removal frees only what had no other link */
+	assert_int_equal(store_remove_tree_stats(top, &ts), 0);
+	assert_int_equal(ts.bytes, 10);
+	assert_int_equal(ts.linked, 1);
+	assert_true(fx_exists(fx, "version-a"));
+	free(top);
+	free(a);
+	free(b);
+}
+
+/* ---- the trash of an uninstall ------------------------------------------ */
+
+static void test_store_delete_leaves_no_trash_lock(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct install_list l = {0};
+	struct store st;
+
+	open_store(fx, &st);
+	write_receipt(fx, "12.2.0",
+		      "{\"kind\":\"cuda\",\"version\":\"12.2.0\","
+		      "\"cuda_major\":12,\"registered\":false," NO_DIRS "}");
+	make_deep_tree(fx, "store/versions/cuda/12.2.0/deep");
+	assert_int_equal(store_list(&st, KIT_CUDA, &l, &err), CUENV_OK);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(store_delete(&st, l.v[0], &err), CUENV_OK);
+	assert_int_equal(fx_count_entries(fx, "store/versions/cuda"), 0);
+	assert_int_equal(fx_count_entries(fx, "store/.staging"), 0);
+	install_list_release(&l);
+	store_release(&st);
+}
+
 /* ---- locking ------------------------------------------------------------- */
 
 /* Can another process take a write lock on path right now? */
@@ -994,6 +1135,12 @@ int main(void)
 	    FS_TEST(test_store_delete_removes_installed_tree),
 	    FS_TEST(test_store_delete_of_missing_dir_fails),
 	    FS_TEST(test_store_delete_failure_leaves_staging_empty),
+	    FS_TEST(test_store_remove_tree_removes_a_tree_deeper_than_path_max),
+	    FS_TEST(test_store_remove_tree_never_follows_links),
+	    FS_TEST(test_store_remove_tree_of_a_missing_path_fails),
+	    FS_TEST(test_store_remove_tree_empties_read_only_folders),
+	    FS_TEST(test_store_measure_tree_stops_at_a_linked_file),
+	    FS_TEST(test_store_delete_leaves_no_trash_lock),
 	    FS_TEST(test_store_lock_excludes_other_processes),
 	    FS_TEST(test_store_lock_twice_is_harmless),
 	    FS_TEST(test_store_lock_fails_on_missing_root),
