@@ -12,7 +12,7 @@
 #   make mutate           planted bugs: each one-line change to core in
 #                         tools/mutations.txt is built in a scratch copy
 #                         and must be caught by the unit and e2e tests
-#                         (tools/mutate.sh; about 10 minutes on 2 cores,
+#                         (tools/mutate.sh; 8-11 minutes on 2 cores,
 #                         not part of `make test` or CI)
 
 PREFIX ?= /usr/local
