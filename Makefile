@@ -9,6 +9,11 @@
 #   make bench            the hook's cost per prompt, against direnv; then
 #                         a cold install's time and memory, against a
 #                         hand-written script and parallel xz -d
+#   make mutate           planted bugs: each one-line change to core in
+#                         tools/mutations.txt is built in a scratch copy
+#                         and must be caught by the unit and e2e tests
+#                         (tools/mutate.sh; 8-11 minutes on 2 cores,
+#                         not part of `make test` or CI)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -297,6 +302,17 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		BENCH_FIXTURES=$(CURDIR)/$(BUILDROOT)/bench-fixtures \
 		bash tests/bench/install.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
+
+# ---- planted bugs ----------------------------------------------------------
+
+# Each entry of tools/mutations.txt is applied alone to a scratch copy of
+# the working tree (this tree is never changed), built there, and run
+# against the unit tests and the entry's e2e tests; every one must be
+# KILLED. MUTATE_ONLY="ID ..." picks entries, MUTATE_FULL=1 runs every e2e
+# test for each (see tools/mutate.sh for the rest).
+.PHONY: mutate
+mutate:
+	$(Q)sh tools/mutate.sh
 
 # ---- install ---------------------------------------------------------------
 

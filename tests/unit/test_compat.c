@@ -60,6 +60,17 @@ static void test_compat_driver_cmp(void **state)
 	assert_int_equal(compat_driver_cmp("x", "1"), -2);
 }
 
+static void test_compat_driver_cmp_counts_missing_parts_as_zero(void **state)
+{
+	(void)state;
+	assert_true(compat_driver_cmp("550.54", "550.54.15") < 0);
+	assert_true(compat_driver_cmp("550.54.15", "550.54") > 0);
+	assert_true(compat_driver_cmp("550", "550.54.15") < 0);
+	assert_true(compat_driver_cmp("550.54.15", "550") > 0);
+	assert_int_equal(compat_driver_cmp("525", "525.0.0"), 0);
+	assert_int_equal(compat_driver_cmp("525.00.00", "525"), 0);
+}
+
 static void test_compat_driver_names_a_bad_table(void **state)
 {
 	struct fixture *fx = *state;
@@ -186,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_compat_driver_for_a_minor_takes_its_newest),
 		cmocka_unit_test(test_compat_driver_unknown_release_has_only_compat),
 		cmocka_unit_test(test_compat_driver_cmp),
+		cmocka_unit_test(test_compat_driver_cmp_counts_missing_parts_as_zero),
 		cmocka_unit_test_setup_teardown(test_compat_driver_names_a_bad_table,
 						fx_setup, fx_teardown),
 		cmocka_unit_test(test_compat_frameworks_tensorflow),

@@ -717,6 +717,33 @@ static void test_doctor_minor_version_compatibility_is_a_warning(void **state)
 	expect_none(w, "driver-too-old");
 }
 
+static void test_doctor_driver_at_the_compat_minimum_is_a_warning(void **state)
+{
+	struct world *w = *state;
+
+	healthy_world(w);
+	w->driver = "525"; /* exactly CUDA 12.x's minimum, not above it */
+	need_for(w, "12.4.1");
+	assert_string_equal(w->need.compat, "525");
+	audit(w);
+	has(expect(w, "driver-minor-compat", DOCTOR_WARNING)->what,
+	    "CUDA 12.x's minimum 525");
+	expect_none(w, "driver-too-old");
+}
+
+static void test_doctor_driver_short_of_the_release_by_a_part(void **state)
+{
+	struct world *w = *state;
+
+	healthy_world(w);
+	w->driver = "550.54"; /* 550.54 < 550.54.15, which 12.4.1 needs */
+	need_for(w, "12.4.1");
+	audit(w);
+	has(expect(w, "driver-minor-compat", DOCTOR_WARNING)->what,
+	    "driver 550.54 is older than the 550.54.15");
+	expect_none(w, "driver-too-old");
+}
+
 static void test_doctor_new_driver_and_no_driver(void **state)
 {
 	struct world *w = *state;
@@ -962,6 +989,8 @@ int main(void)
 	    T(test_doctor_loader_cache_in_a_shared_folder),
 	    T(test_doctor_reports_a_driver_too_old),
 	    T(test_doctor_minor_version_compatibility_is_a_warning),
+	    T(test_doctor_driver_at_the_compat_minimum_is_a_warning),
+	    T(test_doctor_driver_short_of_the_release_by_a_part),
 	    T(test_doctor_new_driver_and_no_driver),
 	    cmocka_unit_test(test_doctor_parses_driver_versions),
 	    T(test_doctor_reads_the_first_driver_file),

@@ -896,15 +896,15 @@ static void test_store_delete_leaves_no_trash_lock(void **state)
 
 /* ---- locking ------------------------------------------------------------- */
 
-/* Can another process take a write lock on path right now? */
-static bool other_process_can_lock(const char *path)
+/* Can another process take a lock of type (F_WRLCK, F_RDLCK) on path now? */
+static bool other_process_can_lock_as(const char *path, short type)
 {
 	int status;
 	pid_t pid = fork();
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+		struct flock fl = {.l_type = type, .l_whence = SEEK_SET};
 		int fd = open(path, O_RDWR);
 
 		_exit(fd >= 0 && !fcntl(fd, F_SETLK, &fl) ? 0 : 1);
@@ -912,6 +912,12 @@ static bool other_process_can_lock(const char *path)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	return WEXITSTATUS(status) == 0;
+}
+
+/* Can another process take a write lock on path right now? */
+static bool other_process_can_lock(const char *path)
+{
+	return other_process_can_lock_as(path, F_WRLCK);
 }
 
 static void test_store_lock_excludes_other_processes(void **state)
@@ -928,6 +934,38 @@ static void test_store_lock_excludes_other_processes(void **state)
 	assert_false(other_process_can_lock(lock));
 	store_release(&st);
 	assert_true(other_process_can_lock(lock));
+	free(lock);
+}
+
+/* A writer (gc, add, remove) excludes installs, which take it shared. */
+static void test_store_lock_excludes_shared_holders(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *lock = fx_path(fx, "store/.lock");
+	struct store st;
+
+	open_store(fx, &st);
+	assert_int_equal(store_lock(&st, &err), CUENV_OK);
+	assert_false(other_process_can_lock_as(lock, F_RDLCK));
+	store_release(&st);
+	assert_true(other_process_can_lock_as(lock, F_RDLCK));
+	free(lock);
+}
+
+static void test_store_lock_shared_admits_only_other_readers(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *lock = fx_path(fx, "store/.lock");
+	struct store st;
+
+	open_store(fx, &st);
+	assert_int_equal(store_lock_shared(&st, &err), CUENV_OK);
+	assert_true(other_process_can_lock_as(lock, F_RDLCK));
+	assert_false(other_process_can_lock_as(lock, F_WRLCK));
+	store_release(&st);
+	assert_true(other_process_can_lock_as(lock, F_WRLCK));
 	free(lock);
 }
 
@@ -1142,6 +1180,8 @@ int main(void)
 	    FS_TEST(test_store_measure_tree_stops_at_a_linked_file),
 	    FS_TEST(test_store_delete_leaves_no_trash_lock),
 	    FS_TEST(test_store_lock_excludes_other_processes),
+	    FS_TEST(test_store_lock_excludes_shared_holders),
+	    FS_TEST(test_store_lock_shared_admits_only_other_readers),
 	    FS_TEST(test_store_lock_twice_is_harmless),
 	    FS_TEST(test_store_lock_fails_on_missing_root),
 	    FS_TEST(test_store_stamp_creates_backdated_stamp),
