@@ -78,7 +78,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive install
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install
 CMDS := main table common add doctor env exec export global help init list_remote \
 	local lock needs remove uninstall use version versions which
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
