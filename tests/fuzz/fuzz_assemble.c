@@ -63,9 +63,9 @@
 #define END 0xff
 #define ABSOLUTE 0xfe
 
-static const char *const names[] = {"a",       "b", "c",    "up",
-				    "esc",     "lib", "x",  "outside",
-				    "v",       "pool", "LICENSE", "f"};
+static const char *const names[] = {"a",   "b",	   "c",	      "up",
+				    "esc", "lib",  "x",	      "outside",
+				    "v",   "pool", "LICENSE", "f"};
 #define NNAMES (sizeof(names) / sizeof(*names))
 
 static char *sandbox; /* the mkdtemp folder, for the process's life */
@@ -110,7 +110,9 @@ static void read_target(struct reader *r, const char *run, struct buf *out)
 		if (out->len && out->data[out->len - 1] != '/')
 			buf_addc(out, '/');
 		b %= NNAMES + 2;
-		buf_adds(out, b == NNAMES ? ".." : b == NNAMES + 1 ? "." : names[b]);
+		buf_adds(out, b == NNAMES	? ".."
+			      : b == NNAMES + 1 ? "."
+						: names[b]);
 	}
 	if (!out->len)
 		buf_adds(out, ".");
@@ -161,9 +163,9 @@ static void make_entry(int root, int kind, int variant, const char *path,
 		mkdirat(dir, last, 0755);
 		break;
 	case 1:
-		fd = openat(dir, last,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    0644);
+		fd = openat(
+		    dir, last,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			const char *text = variant ? "one\n" : "other\n";
 
@@ -192,7 +194,7 @@ static void make_entry(int root, int kind, int variant, const char *path,
 	close(dir);
 }
 
-/* ---- snapshots ------------------------------------------------------------ */
+/* ---- snapshots ----------------------------------------------------------- */
 
 static struct strv *snap;
 static const char *snap_skip; /* run/v, not part of the snapshot */
@@ -241,7 +243,7 @@ static int rm_visit(const char *path, const struct stat *st, int flag,
 	return unlink(path) ? -1 : 0;
 }
 
-/* ---- the property --------------------------------------------------------- */
+/* ---- the property -------------------------------------------------------- */
 
 static void violation(const char *what, const char *detail,
 		      const struct cuenv_err *err)
@@ -263,8 +265,8 @@ static int link_visit(const char *path, const struct stat *st, int flag,
 		      struct FTW *ftw)
 {
 	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH,
+	    .flags = O_PATH | O_CLOEXEC,
+	    .resolve = RESOLVE_BENEATH,
 	};
 	const char *rel = path + strlen(vpath);
 	long fd;

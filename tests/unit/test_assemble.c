@@ -19,7 +19,7 @@
  * it that must stay empty whatever the trees hold.
  */
 
-/* ---- helpers -------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------- */
 
 static void assert_contains(const char *s, const char *part)
 {
@@ -83,7 +83,7 @@ static void assert_refused(const struct fixture *fx, const char *const *trees,
 	err_release(&err);
 }
 
-/* ---- merging -------------------------------------------------------------- */
+/* ---- merging ------------------------------------------------------------- */
 
 static void test_assemble_hard_links_files_and_copies_links(void **state)
 {
@@ -126,7 +126,7 @@ static void test_assemble_keeps_the_first_of_a_shared_file(void **state)
 	err_release(&err);
 }
 
-/* ---- trees that are only dangerous together -------------------------------- */
+/* ---- trees that are only dangerous together ------------------------------ */
 
 static void test_assemble_refuses_split_symlink_chain(void **state)
 {
@@ -200,7 +200,7 @@ static void test_assemble_names_the_first_owner(void **state)
 		       "folder in 'c'");
 }
 
-/* ---- trees that are dangerous alone ---------------------------------------- */
+/* ---- trees that are dangerous alone -------------------------------------- */
 
 static void test_assemble_refuses_escaping_symlink(void **state)
 {
@@ -260,10 +260,11 @@ static void test_assemble_refuses_empty_tree(void **state)
 
 	fx_write(fx, "a/f", "f");
 	fx_mkdir(fx, "b");
-	assert_refused(fx, trees, "refused archive 'b': nothing in it to install");
+	assert_refused(fx, trees,
+		       "refused archive 'b': nothing in it to install");
 }
 
-/* ---- the destination ------------------------------------------------------- */
+/* ---- the destination ----------------------------------------------------- */
 
 static void test_assemble_never_follows_what_is_there(void **state)
 {
