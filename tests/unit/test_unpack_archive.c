@@ -933,7 +933,7 @@ static void test_unpack_dest_under_file_is_store_error(void **state)
 	err_release(&err);
 }
 
-/* ---- empty archives, conflicts, long paths -------------------------------- */
+/* ---- empty archives, conflicts, long paths ------------------------------- */
 
 /* Extract e with opts; refused (CUENV_E_UNPACK) with a message holding why. */
 static void assert_refused_with(const struct fixture *fx, const struct ent *e,
