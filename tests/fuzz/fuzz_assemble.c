@@ -15,16 +15,21 @@
  * run/v is created, changed or followed into, whatever the trees hold,
  * alone or together. After each run it checks, aborting on a violation:
  *
- *   - everything under run/ but outside run/v (the trees and "outside")
- *     is as it was: the same entries, types, sizes, modes, contents' mtime
- *     and link targets (a file's link count may grow: v hard-links it);
+ *   - run/outside is as it was before the trees were made, the trees as
+ *     they were before assembly (the same entries, types, sizes, modes,
+ *     mtimes and link targets; a file's link count may grow: v hard-links
+ *     it), and nothing else appeared in run/;
  *   - every symbolic link in run/v, followed, stays beneath run/v (openat2
  *     with RESOLVE_BENEATH never answers EXDEV);
- *   - a failure is CUENV_E_UNPACK with a one-line message.
+ *   - a failure, of unpack or assembly, is CUENV_E_UNPACK with a one-line
+ *     message.
  *
  * Input layout:
  *
- *	byte 0        the number of trees, less one (low two bits)
+ *	byte 0        bits 0-1: the number of trees, less one; bit 2: build
+ *	              each tree as a tar archive and unpack it with
+ *	              unpack_stream() (as an install does; a refused archive
+ *	              ends the run before assembly), rather than directly
  *	then records  op byte: bits 0-1 the tree, bits 2-3 the kind (folder,
  *	              file, symbolic link, hard link), bit 4 the file's
  *	              contents (two variants), then a path, then for a link
@@ -42,6 +47,7 @@
  *
  *	make fuzz [FUZZ_SECONDS=60]
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -55,9 +61,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include "../../core/assemble.h"
 #include "../../core/buf.h"
 #include "../../core/err.h"
+#include "../../core/unpack.h"
 
 #define MAX_COMPONENTS 8
 #define END 0xff
@@ -194,6 +204,66 @@ static void make_entry(int root, int kind, int variant, const char *path,
 	close(dir);
 }
 
+/* ---- the same entries as archives, through unpack ------------------------ */
+
+static la_ssize_t collect(struct archive *a, void *ctx, const void *p, size_t n)
+{
+	(void)a;
+	buf_add(ctx, p, n);
+	return (la_ssize_t)n;
+}
+
+static struct archive *archive_start(struct buf *out)
+{
+	struct archive *a = archive_write_new();
+
+	if (!a || archive_write_set_format_pax_restricted(a) ||
+	    archive_write_open(a, out, NULL, collect, NULL))
+		abort();
+	return a;
+}
+
+static void archive_put(struct archive *a, int kind, int variant,
+			const char *path, const char *target)
+{
+	struct archive_entry *e = archive_entry_new();
+	const char *text = variant ? "one\n" : "other\n";
+
+	archive_entry_set_pathname(e, path);
+	archive_entry_set_perm(e, kind == 0 ? 0755 : 0644);
+	archive_entry_set_filetype(e, kind == 0	  ? AE_IFDIR
+				      : kind == 2 ? AE_IFLNK
+						  : AE_IFREG);
+	if (kind == 2)
+		archive_entry_set_symlink(e, target);
+	if (kind == 3)
+		archive_entry_set_hardlink(e, target);
+	archive_entry_set_size(e, kind == 1 ? (la_int64_t)strlen(text) : 0);
+	if (archive_write_header(a, e) != ARCHIVE_OK)
+		abort();
+	if (kind == 1 && archive_write_data(a, text, strlen(text)) !=
+			     (la_ssize_t)strlen(text))
+		abort();
+	archive_entry_free(e);
+}
+
+struct mem {
+	const struct buf *arc;
+	bool done;
+};
+
+static ssize_t mem_read(void *ctx, const void **buf, struct cuenv_err *err)
+{
+	struct mem *m = ctx;
+
+	(void)err;
+	if (m->done)
+		return 0;
+	m->done = true;
+	*buf = m->arc->data;
+	return (ssize_t)m->arc->len;
+}
+
 /* ---- snapshots ----------------------------------------------------------- */
 
 static struct strv *snap;
@@ -206,7 +276,7 @@ static int snap_visit(const char *path, const struct stat *st, int flag,
 
 	(void)flag;
 	(void)ftw;
-	if (!strcmp(path, snap_skip))
+	if (snap_skip && !strcmp(path, snap_skip))
 		return FTW_SKIP_SUBTREE;
 	buf_printf(&b, "%s %o %lld %lld.%09ld", path, (unsigned)st->st_mode,
 		   (long long)st->st_size, (long long)st->st_mtim.tv_sec,
@@ -286,6 +356,33 @@ static int link_visit(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
+static void compare(const struct strv *before, const struct strv *after,
+		    const struct cuenv_err *err)
+{
+	if (before->n != after->n)
+		violation("something appeared or vanished outside", NULL, err);
+	for (size_t i = 0; i < before->n; i++)
+		if (strcmp(before->v[i], after->v[i])) {
+			fprintf(stderr, "  before: %s\n  after:  %s\n",
+				before->v[i], after->v[i]);
+			violation("something changed outside", NULL, err);
+		}
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		abort();
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
 static void remove_sandbox(void)
 {
 	if (sandbox)
@@ -300,10 +397,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct reader r = {data, data + size};
 	struct buf run = BUF_INIT, v = BUF_INIT, p = BUF_INIT, path = BUF_INIT,
 		   target = BUF_INIT;
-	struct strv before = STRV_INIT, after = STRV_INIT;
+	struct strv before = STRV_INIT, after = STRV_INIT,
+		    out_before = STRV_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct assemble *a = NULL;
+	struct archive *writers[4] = {NULL, NULL, NULL, NULL};
+	struct buf arcs[4] = {BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT};
 	int roots[4] = {-1, -1, -1, -1}, ntrees, b, rc;
+	bool through_unpack;
 
 	if (size > 4096)
 		return -1;
@@ -334,7 +435,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_printf(&p, "%s/pool", run.data);
 	mkdir(p.data, 0755);
 
-	ntrees = 1 + ((b = next_byte(&r)) < 0 ? 0 : b & 3);
+	buf_reset(&p);
+	buf_printf(&p, "%s/outside", run.data);
+	take_snapshot(p.data, NULL, &out_before);
+
+	b = next_byte(&r);
+	ntrees = 1 + (b < 0 ? 0 : b & 3);
+	through_unpack = b >= 0 && (b & 4);
 	for (int i = 0; i < ntrees; i++) {
 		buf_reset(&p);
 		buf_printf(&p, "%s/pool/t%d", run.data, i);
@@ -342,6 +449,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		roots[i] = open(p.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (roots[i] < 0)
 			abort();
+		if (through_unpack)
+			writers[i] = archive_start(&arcs[i]);
 	}
 	while ((b = next_byte(&r)) >= 0) {
 		int tree = (b & 3) % ntrees, kind = (b >> 2) & 3;
@@ -356,11 +465,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			read_target(&r, run.data, &target);
 		else if (kind == 3)
 			read_path(&r, &target);
-		make_entry(roots[tree], kind, variant, path.data, target.data);
+		if (through_unpack)
+			archive_put(writers[tree], kind, variant, path.data,
+				    target.data);
+		else
+			make_entry(roots[tree], kind, variant, path.data,
+				   target.data);
 	}
 
-	take_snapshot(run.data, v.data, &before);
-	rc = assemble_open(&a, v.data, &err);
+	/* Unpacked as an install would; a refused archive ends the run. */
+	rc = CUENV_OK;
+	for (int i = 0; i < ntrees && through_unpack; i++) {
+		struct mem m = {&arcs[i], false};
+		struct unpack_source src = {mem_read, &m};
+
+		if (archive_write_close(writers[i]) != ARCHIVE_OK)
+			abort();
+		buf_reset(&p);
+		buf_printf(&p, "%s/pool/t%d", run.data, i);
+		if (!rc)
+			rc = unpack_stream(p.data, &src, NULL, NULL, &err);
+	}
+	if (rc != CUENV_OK && rc != CUENV_E_UNPACK)
+		violation("an unpack failure is CUENV_E_UNPACK", NULL, &err);
+
+	buf_reset(&p);
+	buf_printf(&p, "%s/pool", run.data);
+	take_snapshot(p.data, NULL, &before);
+	if (!rc)
+		rc = assemble_open(&a, v.data, &err);
 	for (int i = 0; i < ntrees && !rc; i++) {
 		char label[4] = {'t', (char)('0' + i), 0, 0};
 
@@ -373,15 +506,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		violation("a failure is CUENV_E_UNPACK", NULL, &err);
 	if (rc && strchr(err.msg.data, '\n'))
 		violation("a refusal is one line", NULL, &err);
-	take_snapshot(run.data, v.data, &after);
-	if (before.n != after.n)
-		violation("something appeared or vanished outside", NULL, &err);
-	for (size_t i = 0; i < before.n; i++)
-		if (strcmp(before.v[i], after.v[i])) {
-			fprintf(stderr, "  before: %s\n  after:  %s\n",
-				before.v[i], after.v[i]);
-			violation("something changed outside", NULL, &err);
-		}
+	buf_reset(&p);
+	buf_printf(&p, "%s/pool", run.data);
+	take_snapshot(p.data, NULL, &after);
+	compare(&before, &after, &err);
+	strv_release(&after);
+	buf_reset(&p);
+	buf_printf(&p, "%s/outside", run.data);
+	take_snapshot(p.data, NULL, &after);
+	compare(&out_before, &after, &err);
+	/* Nothing beside run/'s own folders. */
+	if (count_entries(run.data) != 3)
+		violation("something appeared beside run/v", NULL, &err);
 	vfd = open(v.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	vpath = v.data;
 	if (vfd < 0 || nftw(v.data, link_visit, 16, FTW_PHYS))
@@ -392,8 +528,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(roots[i]);
 	if (nftw(run.data, rm_visit, 16, FTW_DEPTH | FTW_PHYS))
 		abort();
+	for (int i = 0; i < 4; i++) {
+		if (writers[i])
+			archive_write_free(writers[i]);
+		buf_release(&arcs[i]);
+	}
 	strv_release(&before);
 	strv_release(&after);
+	strv_release(&out_before);
 	err_release(&err);
 	buf_release(&run);
 	buf_release(&v);
