@@ -417,6 +417,12 @@ static int check_conflict(const struct job *j, mode_t type, bool hard,
 				      "conflicts with an earlier entry: a "
 				      "folder on its path is a file",
 				      NULL, NULL);
+		/* Links on its path that loop, or grow it past PATH_MAX. */
+		if (errno == ELOOP || errno == ENAMETOOLONG)
+			return refuse(err, j->name,
+				      "would be written through a symbolic "
+				      "link",
+				      NULL, NULL);
 		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
 				  j->full.data, strerror(errno));
 	}

@@ -1028,6 +1028,18 @@ static void test_unpack_refuses_folder_then_file(void **state)
 	assert_refused(*state, e, N(e), "d", "conflicts with an earlier entry");
 }
 
+static void test_unpack_refuses_path_through_looping_links(void **state)
+{
+	/* Found by fuzz_assemble: lstat's ELOOP was a store error. */
+	const struct ent e[] = {
+	    LINK_("x", "y"),
+	    LINK_("y", "x"),
+	    FILE_("x/f", "through the loop"),
+	};
+
+	assert_refused(*state, e, N(e), "x/f", "symbolic link");
+}
+
 static void test_unpack_refuses_path_beyond_path_max(void **state)
 {
 	struct fixture *fx = *state;
@@ -1403,6 +1415,7 @@ int main(void)
 	    FX(test_unpack_refuses_file_then_file_beneath),
 	    FX(test_unpack_refuses_folder_then_symlink),
 	    FX(test_unpack_refuses_folder_then_file),
+	    FX(test_unpack_refuses_path_through_looping_links),
 	    FX(test_unpack_refuses_path_beyond_path_max),
 	    FX(test_unpack_refuses_name_beyond_name_max),
 	    FX(test_unpack_refuses_symlink_target_beyond_path_max),
