@@ -351,6 +351,11 @@ static int check_link_target(struct job *j, const char *rel,
 		if (errno == ENOENT || errno == ENOTDIR)
 			return refuse(err, j->name, "hard link to",
 				      j->link.data, "which is not extracted");
+		/* The archive's own links loop on the way to it. */
+		if (errno == ELOOP || errno == ENAMETOOLONG)
+			return refuse(err, j->name, "hard link to",
+				      j->link.data,
+				      "through a symbolic link");
 		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
 				  j->target.data, strerror(errno));
 	}

@@ -1040,6 +1040,19 @@ static void test_unpack_refuses_path_through_looping_links(void **state)
 	assert_refused(*state, e, N(e), "x/f", "symbolic link");
 }
 
+static void test_unpack_refuses_hardlink_through_looping_links(void **state)
+{
+	/* Found by fuzz_assemble: lstat's ELOOP was a store error. */
+	const struct ent e[] = {
+	    LINK_("x", "y"),
+	    LINK_("y", "x"),
+	    HARD_("h", "x/f"),
+	};
+
+	assert_refused(*state, e, N(e), "h",
+		       "hard link to 'x/f' through a symbolic link");
+}
+
 static void test_unpack_refuses_path_beyond_path_max(void **state)
 {
 	struct fixture *fx = *state;
@@ -1416,6 +1429,7 @@ int main(void)
 	    FX(test_unpack_refuses_folder_then_symlink),
 	    FX(test_unpack_refuses_folder_then_file),
 	    FX(test_unpack_refuses_path_through_looping_links),
+	    FX(test_unpack_refuses_hardlink_through_looping_links),
 	    FX(test_unpack_refuses_path_beyond_path_max),
 	    FX(test_unpack_refuses_name_beyond_name_max),
 	    FX(test_unpack_refuses_symlink_target_beyond_path_max),
