@@ -83,7 +83,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive install
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install
 CMDS := main table common add doctor env exec export global help init list_remote \
 	local lock needs remove uninstall use version versions which
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
@@ -277,7 +277,7 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
 
 # Each target runs FUZZ_SECONDS from its seeds in tests/fuzz/corpus/<name>/,
 # with tests/fuzz/<name>.dict when there is one; the first crash stops.
-FUZZ_TARGETS := dotfile entry catalog elf
+FUZZ_TARGETS := dotfile entry catalog elf assemble
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	$(Q)for t in $(FUZZ_TARGETS); do \

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "assemble.h"
 #include "detect.h"
 #include "digest.h"
 #include "unpack.h"
@@ -764,89 +765,34 @@ static int run_jobs(struct crew *c, const struct install_opts *o,
 
 /* ---- assembling the version from pool trees ------------------------------- */
 
-static const char *link_dest;
-static size_t link_src_len;
-static int link_errno;
-
-static int copy_file(const char *from, const char *to, mode_t mode)
-{
-	char buf[1 << 16];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, rc = 0;
-	ssize_t n;
-
-	if (in < 0)
-		return -1;
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0777);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			rc = -1;
-			break;
-		}
-	if (n < 0)
-		rc = -1;
-	close(in);
-	if (close(out))
-		rc = -1;
-	return rc;
-}
-
-static int link_one(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	struct buf to = BUF_INIT;
-	int rc = 0;
-
-	(void)ftw;
-	buf_adds(&to, link_dest);
-	buf_adds(&to, path + link_src_len);
-	if (flag == FTW_D) {
-		if (mkdir(to.data, 0755) && errno != EEXIST)
-			rc = -1;
-	} else if (S_ISLNK(sb->st_mode)) {
-		char target[4096];
-		ssize_t n = readlink(path, target, sizeof(target) - 1);
-
-		if (n < 0)
-			rc = -1;
-		else {
-			target[n] = '\0';
-			if (symlink(target, to.data) && errno != EEXIST)
-				rc = -1;
-		}
-	} else if (S_ISREG(sb->st_mode)) {
-		/* Two components may ship the same file (LICENSE): keep one. */
-		if (link(path, to.data) && errno != EEXIST &&
-		    copy_file(path, to.data, sb->st_mode))
-			rc = -1;
-	}
-	if (rc)
-		link_errno = errno;
-	buf_release(&to);
-	return rc;
-}
-
+/* gc's nftw callback keeps its counts in globals: one gc walk at a time. */
 static pthread_mutex_t link_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Merge the tree at from into to, with hard links. */
-static int link_tree(const char *from, const char *to, struct cuenv_err *err)
+/*
+ * Merge the pool trees of c's jobs into version_dir (core/assemble.h: never
+ * outside it, whatever the archives hold together). An archive is named by
+ * its file name in messages.
+ */
+static int assemble_version(const struct crew *c, const char *root,
+			    const char *version_dir, struct cuenv_err *err)
 {
+	struct assemble *a = NULL;
+	struct buf tree = BUF_INIT;
 	int rc;
 
-	pthread_mutex_lock(&link_lock); /* nftw has no context argument */
-	link_dest = to;
-	link_src_len = strlen(from);
-	link_errno = 0;
-	rc = nftw(from, link_one, 16, FTW_PHYS);
-	pthread_mutex_unlock(&link_lock);
-	if (rc)
-		return cuenv_fail(err, CUENV_E_STORE,
-				  "cannot assemble '%s' from '%s': %s", to, from,
-				  strerror(link_errno ? link_errno : errno));
-	return CUENV_OK;
+	rc = assemble_open(&a, version_dir, err);
+	for (size_t i = 0; i < c->n && !rc; i++) {
+		const char *url = c->jobs[i].part->url;
+		const char *base = strrchr(url, '/');
+
+		buf_reset(&tree);
+		buf_printf(&tree, "%s/pool/%s", root, c->jobs[i].key);
+		rc = assemble_add(a, tree.data, base && base[1] ? base + 1 : url,
+				  err);
+	}
+	assemble_free(a);
+	buf_release(&tree);
+	return rc;
 }
 
 /* ---- the package index (--source pypi) ---------------------------------- */
@@ -1280,13 +1226,11 @@ int install_run(struct store *st, const struct release *rel,
 				version_dir.data, strerror(errno));
 		goto out;
 	}
+	rc = assemble_version(&c, st->root, version_dir.data, err);
 	for (size_t i = 0; i < c.n && !rc; i++) {
 		const struct part *pt = c.jobs[i].part;
 		struct buf line = BUF_INIT;
 
-		buf_reset(&p);
-		buf_printf(&p, "%s/pool/%s", st->root, c.jobs[i].key);
-		rc = link_tree(p.data, version_dir.data, err);
 		if (rel->source == SRC_RUNFILE) {
 			/* one archive, several components: name them all */
 			for (size_t k = 0; k < names.n; k++) {

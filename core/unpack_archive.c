@@ -62,9 +62,14 @@ static const char *bad_path(const char *path)
 
 	if (path[0] == '/')
 		return "absolute path";
+	/* No system call could reach it: refused before a folder is made. */
+	if (strlen(path) >= PATH_MAX)
+		return "path too long";
 	while ((c = next_component(&p, &len))) {
 		if (is_dotdot(c, len))
 			return "path leaves the destination";
+		if (len > NAME_MAX)
+			return "name too long";
 		if (!is_dot(c, len))
 			named = true;
 	}
@@ -89,6 +94,8 @@ static const char *bad_symlink(const char *path, const char *target)
 
 	if (!target || !*target)
 		return "without a target";
+	if (strlen(target) >= PATH_MAX)
+		return "target too long";
 	if (target[0] == '/')
 		return "leaves the destination";
 	while ((c = next_component(&p, &len)))
@@ -179,6 +186,9 @@ static int check_entry(const char *name, const char *path, mode_t type,
 			return refuse(err, name,
 				      "symbolic link without a target", NULL,
 				      NULL);
+		if (why && strlen(symlink) >= PATH_MAX)
+			return refuse(err, name, "symbolic link target too long",
+				      NULL, NULL);
 		if (why)
 			return refuse(err, name, "symbolic link to", symlink,
 				      why);
@@ -224,6 +234,7 @@ struct job {
 	struct unpack_stats *stats;
 	const struct reader *reader; /* NULL for a file */
 	const char *name;	     /* the entry being extracted, or NULL */
+	uint64_t written;	     /* entries written */
 	struct buf raw, rel, full, link, target; /* name points into raw */
 };
 
@@ -340,6 +351,11 @@ static int check_link_target(struct job *j, const char *rel,
 		if (errno == ENOENT || errno == ENOTDIR)
 			return refuse(err, j->name, "hard link to",
 				      j->link.data, "which is not extracted");
+		/* The archive's own links loop on the way to it. */
+		if (errno == ELOOP || errno == ENAMETOOLONG)
+			return refuse(err, j->name, "hard link to",
+				      j->link.data,
+				      "through a symbolic link");
 		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
 				  j->target.data, strerror(errno));
 	}
@@ -385,6 +401,51 @@ static int copy_data(struct job *j, struct cuenv_err *err)
 	}
 }
 
+/*
+ * An earlier entry of the archive that the entry would replace or go
+ * beneath, where the two disagree on what the path is: a file beneath a
+ * file, a folder replaced by anything else, a file or link replaced by a
+ * folder, a link replaced by a file or the other way round. Only the same
+ * kind again is replaced (as tar does with a later copy of a file).
+ */
+static int check_conflict(const struct job *j, mode_t type, bool hard,
+			  struct cuenv_err *err)
+{
+	struct stat st;
+	mode_t have;
+
+	if (lstat(j->full.data, &st)) {
+		if (errno == ENOENT)
+			return CUENV_OK;
+		if (errno == ENOTDIR)
+			return refuse(err, j->name,
+				      "conflicts with an earlier entry: a "
+				      "folder on its path is a file",
+				      NULL, NULL);
+		/* Links on its path that loop, or grow it past PATH_MAX. */
+		if (errno == ELOOP || errno == ENAMETOOLONG)
+			return refuse(err, j->name,
+				      "would be written through a symbolic "
+				      "link",
+				      NULL, NULL);
+		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
+				  j->full.data, strerror(errno));
+	}
+	have = st.st_mode & S_IFMT;
+	if (hard || type == 0)
+		type = S_IFREG;
+	if (have == type && (have == S_IFDIR || have == S_IFREG ||
+			     have == S_IFLNK))
+		return CUENV_OK;
+	return refuse(err, j->name,
+		      have == S_IFDIR   ? "conflicts with an earlier entry: "
+					  "a folder"
+		      : have == S_IFLNK ? "conflicts with an earlier entry: "
+					  "a symbolic link"
+					: "conflicts with an earlier entry: a file",
+		      NULL, NULL);
+}
+
 static int extract_entry(struct job *j, struct archive_entry *e,
 			 struct cuenv_err *err)
 {
@@ -419,6 +480,11 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 
 	buf_reset(&j->full);
 	buf_path(&j->full, j->dest, j->rel.data);
+	if (j->full.len >= PATH_MAX)
+		return refuse(err, j->name, "path too long", NULL, NULL);
+	rc = check_conflict(j, type, hardlink != NULL, err);
+	if (rc)
+		return rc;
 	archive_entry_set_pathname(e, j->full.data);
 	if (hardlink)
 		archive_entry_set_hardlink(e, j->target.data);
@@ -437,6 +503,7 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 	}
 	if (archive_write_finish_entry(j->disk) != ARCHIVE_OK)
 		return write_failed(j, err);
+	j->written++;
 	if (j->stats)
 		j->stats->entries++;
 	return CUENV_OK;
@@ -555,6 +622,10 @@ static int extract(struct archive *in, const char *dest,
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot finish '%s': %s",
 				dest, why.data);
 		buf_release(&why);
+	} else if (!j.written) {
+		/* It would install as an empty release. */
+		rc = cuenv_fail(err, CUENV_E_UNPACK,
+				"refused archive: nothing in it to install");
 	}
 out:
 	archive_write_free(j.disk);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -932,6 +933,169 @@ static void test_unpack_dest_under_file_is_store_error(void **state)
 	err_release(&err);
 }
 
+/* ---- empty archives, conflicts, long paths ------------------------------- */
+
+/* Extract e with opts; refused (CUENV_E_UNPACK) with a message holding why. */
+static void assert_refused_with(const struct fixture *fx, const struct ent *e,
+				size_t n, const struct unpack_opts *opts,
+				const char *why)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf arc = BUF_INIT;
+
+	build(&arc, PAX, XZ, e, n);
+	assert_int_equal(unpack_mem(fx, &arc, opts, NULL, &err),
+			 CUENV_E_UNPACK);
+	assert_contains(err.msg.data, why);
+	assert_null(strchr(err.msg.data, '\n'));
+	buf_release(&arc);
+	err_release(&err);
+}
+
+static void test_unpack_refuses_archive_without_entries(void **state)
+{
+	assert_refused_with(*state, NULL, 0, NULL,
+			    "refused archive: nothing in it to install");
+}
+
+static void test_unpack_refuses_archive_of_its_top_folder(void **state)
+{
+	const struct ent e[] = {DIR_(TOP)};
+	struct unpack_opts opts = {.strip = 1};
+
+	assert_refused_with(*state, e, N(e), &opts,
+			    "refused archive: nothing in it to install");
+}
+
+static char *map_nothing(void *ctx, const char *path)
+{
+	(void)ctx;
+	(void)path;
+	return NULL;
+}
+
+static void test_unpack_refuses_archive_emptied_by_map(void **state)
+{
+	struct unpack_opts opts = {.strip = 1, .map = map_nothing};
+
+	assert_refused_with(*state, cudart, N(cudart), &opts,
+			    "refused archive: nothing in it to install");
+	assert_int_equal(fx_count_entries(*state, "dest"), 0);
+}
+
+static void test_unpack_refuses_file_then_folder(void **state)
+{
+	const struct ent e[] = {
+	    FILE_("a", "a file"),
+	    DIR_("a/"),
+	};
+
+	assert_refused(*state, e, N(e), "a/", "conflicts with an earlier entry");
+}
+
+static void test_unpack_refuses_file_then_file_beneath(void **state)
+{
+	const struct ent e[] = {
+	    FILE_("a", "a file"),
+	    FILE_("a/b", "beneath a file"),
+	};
+
+	assert_refused(*state, e, N(e), "a/b",
+		       "conflicts with an earlier entry");
+	assert_file(*state, "dest/a", "a file");
+}
+
+static void test_unpack_refuses_folder_then_symlink(void **state)
+{
+	const struct ent e[] = {
+	    DIR_("d/"),
+	    FILE_("d/f", "in d"),
+	    LINK_("d", "elsewhere"),
+	};
+
+	assert_refused(*state, e, N(e), "d", "conflicts with an earlier entry");
+	assert_file(*state, "dest/d/f", "in d");
+}
+
+static void test_unpack_refuses_folder_then_file(void **state)
+{
+	const struct ent e[] = {
+	    DIR_("d/"),
+	    FILE_("d/f", "in d"),
+	    FILE_("d", "over d"),
+	};
+
+	assert_refused(*state, e, N(e), "d", "conflicts with an earlier entry");
+}
+
+static void test_unpack_refuses_path_through_looping_links(void **state)
+{
+	/* Found by fuzz_assemble: lstat's ELOOP was a store error. */
+	const struct ent e[] = {
+	    LINK_("x", "y"),
+	    LINK_("y", "x"),
+	    FILE_("x/f", "through the loop"),
+	};
+
+	assert_refused(*state, e, N(e), "x/f", "symbolic link");
+}
+
+static void test_unpack_refuses_hardlink_through_looping_links(void **state)
+{
+	/* Found by fuzz_assemble: lstat's ELOOP was a store error. */
+	const struct ent e[] = {
+	    LINK_("x", "y"),
+	    LINK_("y", "x"),
+	    HARD_("h", "x/f"),
+	};
+
+	assert_refused(*state, e, N(e), "h",
+		       "hard link to 'x/f' through a symbolic link");
+}
+
+static void test_unpack_refuses_path_beyond_path_max(void **state)
+{
+	struct fixture *fx = *state;
+	struct buf deep = BUF_INIT;
+	struct ent e[2] = {FILE_("ok", "fine")};
+
+	while (deep.len < PATH_MAX + 100)
+		buf_adds(&deep, "0123456789abcdef0123456789abcdef/");
+	buf_adds(&deep, "f");
+	e[1] = (struct ent)FILE_(deep.data, "deep");
+	assert_refused_with(fx, e, N(e), NULL, "path too long");
+	assert_refused_with(fx, e, N(e), NULL, "refused archive entry '0123");
+	/* Not one folder of it was made. */
+	assert_int_equal(fx_count_entries(fx, "dest"), 1);
+	buf_release(&deep);
+}
+
+static void test_unpack_refuses_name_beyond_name_max(void **state)
+{
+	struct buf name = BUF_INIT;
+	struct ent e[1];
+
+	while (name.len <= NAME_MAX)
+		buf_addc(&name, 'n');
+	e[0] = (struct ent)FILE_(name.data, "long");
+	assert_refused_with(*state, e, N(e), NULL, "name too long");
+	assert_int_equal(fx_count_entries(*state, "dest"), 0);
+	buf_release(&name);
+}
+
+static void test_unpack_refuses_symlink_target_beyond_path_max(void **state)
+{
+	struct buf target = BUF_INIT;
+	struct ent e[1];
+
+	while (target.len < PATH_MAX)
+		buf_adds(&target, "abcdefgh/");
+	e[0] = (struct ent)LINK_("l", target.data);
+	assert_refused_with(*state, e, N(e), NULL, "target too long");
+	assert_int_equal(fx_count_entries(*state, "dest"), 0);
+	buf_release(&target);
+}
+
 /* ---- archives in files --------------------------------------------------- */
 
 static void test_unpack_file_wheel_with_map(void **state)
@@ -1257,6 +1421,18 @@ int main(void)
 	    FX(test_unpack_source_failure_at_start),
 	    FX(test_unpack_write_failure_is_store_error),
 	    FX(test_unpack_dest_under_file_is_store_error),
+	    FX(test_unpack_refuses_archive_without_entries),
+	    FX(test_unpack_refuses_archive_of_its_top_folder),
+	    FX(test_unpack_refuses_archive_emptied_by_map),
+	    FX(test_unpack_refuses_file_then_folder),
+	    FX(test_unpack_refuses_file_then_file_beneath),
+	    FX(test_unpack_refuses_folder_then_symlink),
+	    FX(test_unpack_refuses_folder_then_file),
+	    FX(test_unpack_refuses_path_through_looping_links),
+	    FX(test_unpack_refuses_hardlink_through_looping_links),
+	    FX(test_unpack_refuses_path_beyond_path_max),
+	    FX(test_unpack_refuses_name_beyond_name_max),
+	    FX(test_unpack_refuses_symlink_target_beyond_path_max),
 	    FX(test_unpack_file_wheel_with_map),
 	    FX(test_unpack_file_tar_xz),
 	    FX(test_unpack_file_refuses_hostile_zip),
