@@ -765,9 +765,6 @@ static int run_jobs(struct crew *c, const struct install_opts *o,
 
 /* ---- assembling the version from pool trees ------------------------------- */
 
-/* gc's nftw callback keeps its counts in globals: one gc walk at a time. */
-static pthread_mutex_t link_lock = PTHREAD_MUTEX_INITIALIZER;
-
 /*
  * Merge the pool trees of c's jobs into version_dir (core/assemble.h: never
  * outside it, whatever the archives hold together). An archive is named by
