@@ -210,7 +210,10 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 		s->eof = 1;
 	if (n <= 0)
 		return n;
+	/* Hashed is consumed: a failed write below leaves pos true. */
 	digest_update(s->sha, *out, (size_t)n);
+	s->pos += (uint64_t)n;
+	job_progress(s->job, s->pos);
 	if (s->tee >= 0) {
 		const char *p = *out;
 
@@ -227,8 +230,6 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 				       -1;
 		}
 	}
-	s->pos += (uint64_t)n;
-	job_progress(s->job, s->pos);
 	return n;
 }
 
