@@ -353,8 +353,7 @@ static int fail(struct fetch *f, long status, struct cuenv_err *err)
 	const char *why = f->errbuf[0] ? f->errbuf
 					: curl_easy_strerror(f->result);
 
-	if (f->result == CURLE_OPERATION_TIMEDOUT && f->opts.timeout_seconds &&
-	    ms_left(f) <= 0) {
+	if (f->result == CURLE_OPERATION_TIMEDOUT && past_deadline(f)) {
 		cuenv_fail(err, CUENV_E_FETCH,
 			   "cannot download '%s': not done after %u s (at "
 			   "byte %llu)",
@@ -413,6 +412,12 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 			if (f->easy)
 				curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE,
 						  &status);
+			/*
+			 * Every byte of a known size is here: done, whatever
+			 * the end of the connection was (the hash decides).
+			 */
+			if (f->size && f->offset >= f->size)
+				f->result = CURLE_OK;
 			/* A clean end that is short of the size: broken. */
 			if (f->result == CURLE_OK && f->size &&
 			    f->offset < f->size)
@@ -436,7 +441,7 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 					BUG("cannot restart libcurl");
 				continue;
 			}
-			if (f->opts.timeout_seconds && ms_left(f) <= 0)
+			if (past_deadline(f))
 				f->result = CURLE_OPERATION_TIMEDOUT;
 			if (!transient(f, status) || past_deadline(f) ||
 			    f->failures >= f->opts.retries) {
