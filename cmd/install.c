@@ -354,6 +354,7 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 		rc = store_open(&ctx->store, ctx->root, true, err);
 	if (rc)
 		goto out;
+	cmd_store_waiting(&ctx->store, "install");
 	fetch_global_init();
 	for (size_t i = 0; i < 3 && !rc; i++) {
 		struct release rel;
@@ -578,6 +579,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	if (rc)
 		goto out;
+	cmd_store_waiting(&ctx->store, "install");
 	fetch_global_init();
 	{
 		/* A source of pypi applies to every release installed here. */

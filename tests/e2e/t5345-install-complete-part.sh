@@ -4,7 +4,9 @@
 # that archive. A complete .part with the wrong bytes is a sha256 mismatch
 # (exit 5, expected and actual named) and is discarded: the next install
 # downloads it afresh and succeeds. A .part longer than the archive can be
-# is dropped and downloaded again.
+# is dropped and downloaded again. A complete .part of a runfile (the
+# catalogue gives no size) is asked for from its end: the 416 that answers
+# means it is whole, and it is hashed and promoted.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
@@ -41,4 +43,16 @@ use_mirror &&
 	expect_code 0 cuenv install 12.4.1 &&
 	expect_stdout "GET $p - 200" grep -F "$p" "$SERVER_LOG" &&
 	check "a .part is left" [ ! -e "$part" ] &&
+	staging_empty &&
+	# a runfile: no size known, the server's 416 says the .part is whole
+	run=$(fxq "d['runfiles']['11.2.2']['path']") &&
+	rsha=$(fxq "d['runfiles']['11.2.2']['sha256']") &&
+	rsize=$(stat -c %s "$FX/mirror$run") &&
+	rm -rf "$CUENV_ROOT" && mkdir -p "$CUENV_ROOT/cache" &&
+	cp "$FX/mirror$run" "$CUENV_ROOT/cache/$rsha.part" &&
+	: >"$SERVER_LOG" &&
+	expect_code 0 cuenv install 11.2.2 &&
+	stdout_has "installed cuda 11.2.2 in " &&
+	expect_stdout "GET $run bytes=$rsize- 416" grep -F "$run" "$SERVER_LOG" &&
+	check "the runfile's .part was not promoted" [ -f "$CUENV_ROOT/cache/$rsha" ] &&
 	staging_empty
