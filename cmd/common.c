@@ -44,7 +44,8 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
 	int rc = CUENV_OK;
 
 	for (const char *p = s; rc == CUENV_OK && *p; p++) {
-		if (*p < '0' || *p > '9' || v > (max - (uint64_t)(*p - '0')) / 10)
+		if (*p < '0' || *p > '9' ||
+		    v > (max - (uint64_t)(*p - '0')) / 10)
 			rc = CUENV_E_USAGE;
 		else
 			v = v * 10 + (uint64_t)(*p - '0');

@@ -12,6 +12,14 @@
  * failure at any point leaves the store as it was: the version is absent
  * or complete, never half made.
  *
+ * Downloads converge: a .part as long as the catalogue's size is hashed
+ * and promoted without a request, one with the wrong bytes is discarded,
+ * and only a network failure leaves a .part behind (to resume from).
+ * Every download is bounded (fetch_opts), and so is extraction:
+ * expand_ratio times the archive's size, and the disk's free space. When
+ * extraction fails, the hash is still finished: a wrong sha256 is what the
+ * caller hears.
+ *
  * Locks (fcntl open file description locks, so they hold across NFS
  * hosts and between the worker threads of one install and another's):
  * one per archive, so that one job at a time downloads it; one per version, so that
