@@ -22,9 +22,9 @@
  *
  * Locks (fcntl open file description locks, so they hold across NFS
  * hosts and between the worker threads of one install and another's):
- * one per archive, so that one job at a time downloads it; one per version, so that
- * a second install of the same version waits and then finds it done; one
- * per staging folder, so that the next install can tell a dead install's
+ * one per archive, so that one job at a time downloads it (and only that
+ * job removes its .part); one per version, so that a second install of
+ * the same version waits and then finds it done; one per staging folder, so that the next install can tell a dead install's
  * leftovers (kill -9, power loss) from a live one's and remove them; and
  * the store's lock, shared by installs and taken alone by `cuenv gc`.
  */
