@@ -262,8 +262,9 @@ static void write_holder(const struct store *st, int fd)
 	buf_release(&b);
 }
 
-static int lock_store(struct store *st, int exclusive, struct cuenv_err *err)
+static int lock_store(struct store *st, short type, struct cuenv_err *err)
 {
+	int exclusive = type == F_WRLCK;
 	struct buf path = BUF_INIT, who = BUF_INIT;
 	int rc = CUENV_OK, r;
 
@@ -300,12 +301,12 @@ out:
 
 int store_lock(struct store *st, struct cuenv_err *err)
 {
-	return lock_store(st, 1, err);
+	return lock_store(st, F_WRLCK, err);
 }
 
 int store_lock_shared(struct store *st, struct cuenv_err *err)
 {
-	return lock_store(st, 0, err);
+	return lock_store(st, F_RDLCK, err);
 }
 
 /* ---- receipts ------------------------------------------------------------ */
