@@ -9,6 +9,7 @@
 #ifndef CUENV_CMD_H
 #define CUENV_CMD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../core/activate.h"
@@ -114,6 +115,25 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
  */
 int cmd_components(const struct cuenv_cmd *cmd, const char *list,
 		   struct strv *out, struct cuenv_err *err);
+
+/*
+ * Parse s, a decimal count from 0 to max (no sign, no suffix, no
+ * blanks), into *out; what names it in the error ("--timeout" or
+ * "CUENV_FETCH_TIMEOUT"): CUENV_E_USAGE.
+ */
+int cmd_parse_count(const char *what, const char *s, uint64_t max,
+		    uint64_t *out, struct cuenv_err *err);
+
+/* The same for the environment variable name, when it is set. */
+int cmd_env_count(const char *name, uint64_t max, uint64_t *out,
+		  struct cuenv_err *err);
+
+/*
+ * Before taking st's lock: describe this command to those who will wait
+ * for it (what: "global"), and say once on stderr what this one waits
+ * for, if the lock is busy.
+ */
+void cmd_store_waiting(struct store *st, const char *what);
 
 /* Validate a version argument (SPEC); "system" allowed when allow_system. */
 int cmd_check_version(const char *what, const char *v, int allow_system,

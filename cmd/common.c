@@ -36,6 +36,58 @@ void cmd_note(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cmd_parse_count(const char *what, const char *s, uint64_t max,
+		    uint64_t *out, struct cuenv_err *err)
+{
+	uint64_t v = 0;
+	struct buf shown = BUF_INIT;
+	int rc = CUENV_OK;
+
+	for (const char *p = s; rc == CUENV_OK && *p; p++) {
+		if (*p < '0' || *p > '9' ||
+		    v > (max - (uint64_t)(*p - '0')) / 10)
+			rc = CUENV_E_USAGE;
+		else
+			v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!*s || rc) {
+		buf_add_display(&shown, s, 64);
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"%s must be a whole number from 0 to %llu, "
+				"not '%s'",
+				what, (unsigned long long)max, shown.data);
+		buf_release(&shown);
+		return rc;
+	}
+	*out = v;
+	return CUENV_OK;
+}
+
+int cmd_env_count(const char *name, uint64_t max, uint64_t *out,
+		  struct cuenv_err *err)
+{
+	const char *v = getenv(name);
+
+	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
+}
+
+static void on_store_waiting(void *ctx, const char *holder)
+{
+	(void)ctx;
+	cmd_note("waiting for the store's lock, held by %s", holder);
+}
+
+void cmd_store_waiting(struct store *st, const char *what)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "cuenv %s", what);
+	store_lock_describe(st, b.data);
+	st->waiting = on_store_waiting;
+	st->waiting_ctx = NULL;
+	buf_release(&b);
+}
+
 int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 		   struct cuenv_err *err)
 {

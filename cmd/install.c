@@ -1,4 +1,6 @@
 #include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,8 @@ static const char usage[] =
 	"                     [--components LIST | --runtime-only]\n"
 	"                     [--source redist|runfile|pypi] [--mirror URL]\n"
 	"                     [--index URL] [--jobs N] [--no-cache] [--quiet]\n"
+	"                     [--timeout S] [--max-download BYTES]\n"
+	"                     [--max-expansion RATIO]\n"
 "       cuenv install --locked [--runtime-only] [--mirror URL] ...\n"
 	"\n"
 	"Download CUDA SPEC (the newest release matching it: 12.4 is the newest\n"
@@ -47,12 +51,30 @@ static const char usage[] =
 	"                     also CUENV_PYPI_INDEX (default pypi.org/simple)\n"
 	"  --jobs N           archives in flight at once (default: cores)\n"
 	"  --no-cache         neither use nor fill $CUENV_ROOT/cache\n"
+	"  --timeout S        give up on an archive not downloaded after S\n"
+	"                     seconds, retries included (default 14400; 0: no\n"
+	"                     limit); also CUENV_FETCH_TIMEOUT\n"
+	"  --max-download N   the most bytes a download whose size the\n"
+	"                     catalogue does not give may have (runfiles,\n"
+	"                     wheels from HTML indexes; default 17179869184,\n"
+	"                     16 GiB; 0: no limit); also CUENV_FETCH_MAX_BYTES.\n"
+	"                     A download longer than the catalogue's size fails\n"
+	"  --max-expansion R  an archive may unpack to R times its size\n"
+	"                     (default 50; 0: no limit); also\n"
+	"                     CUENV_UNPACK_MAX_RATIO. Unpacking also stops\n"
+	"                     before the disk is full\n"
 "  --locked           install exactly what the nearest .cuenv.lock pins\n"
 "                     (cuenv lock), or fail naming the difference\n"
-	"  --quiet            errors only\n";
+	"  --quiet            errors only\n"
+	"\n"
+	"A transfer slower than CUENV_FETCH_LOW_SPEED bytes/s (default 1000) for\n"
+	"CUENV_FETCH_STALL_SECONDS (30) is retried, CUENV_FETCH_RETRIES times (5)\n"
+	"after a pause of CUENV_FETCH_BACKOFF_MS (500), doubling. A server that\n"
+	"ignores or refuses range requests is read again from the start.\n";
 
 enum { O_CUDNN = 256, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
-       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET, O_FOR, O_LOCKED };
+       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET, O_FOR, O_LOCKED, O_TIMEOUT,
+       O_MAXDL, O_MAXEXP };
 
 static const struct option opts[] = {
 	{ "cudnn", required_argument, NULL, O_CUDNN },
@@ -67,6 +89,9 @@ static const struct option opts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "for", required_argument, NULL, O_FOR },
 	{ "locked", no_argument, NULL, O_LOCKED },
+	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "max-download", required_argument, NULL, O_MAXDL },
+	{ "max-expansion", required_argument, NULL, O_MAXEXP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -81,6 +106,7 @@ struct show {
 	int *announced;	      /* per part: done line printed (plain) */
 	unsigned last_pct;    /* plain: last overall 25% step printed */
 	size_t n;
+	int noted;	      /* a note was printed (on_note) */
 };
 
 static double since(const struct timespec *t)
@@ -174,6 +200,15 @@ static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 	}
 }
 
+/* From a transfer's thread: once per install. */
+static void on_note(void *ctx, const char *msg)
+{
+	struct show *s = ctx;
+
+	if (!s->quiet && !__atomic_exchange_n(&s->noted, 1, __ATOMIC_RELAXED))
+		fprintf(stderr, "cuenv: %s\n", msg);
+}
+
 static void on_waiting(void *ctx, const char *what)
 {
 	struct show *s = ctx;
@@ -183,6 +218,40 @@ static void on_waiting(void *ctx, const char *what)
 			"cuenv: another install of %s is running; waiting "
 			"for it\n",
 			what);
+}
+
+/* ---- the environment ------------------------------------------------------- */
+
+/* CUENV_FETCH_* and CUENV_UNPACK_MAX_RATIO, each checked. */
+static int fetch_env(struct install_opts *o, struct cuenv_err *err)
+{
+	static const struct {
+		const char *name;
+		uint64_t max;
+		int at; /* which field */
+	} vars[] = {
+		{ "CUENV_FETCH_RETRIES", 1000, 0 },
+		{ "CUENV_FETCH_STALL_SECONDS", 86400, 1 },
+		{ "CUENV_FETCH_BACKOFF_MS", 3600000, 2 },
+		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX, 3 },
+		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000, 4 },
+		{ "CUENV_UNPACK_MAX_RATIO", 1000000, 5 },
+	};
+	unsigned *field[] = { &o->fetch.retries, &o->fetch.stall_seconds,
+			      &o->fetch.backoff_ms, &o->fetch.low_speed,
+			      &o->fetch.timeout_seconds, &o->expand_ratio };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		uint64_t v = *field[vars[i].at];
+
+		rc = cmd_env_count(vars[i].name, vars[i].max, &v, err);
+		if (rc)
+			return rc;
+		*field[vars[i].at] = (unsigned)v;
+	}
+	return cmd_env_count("CUENV_FETCH_MAX_BYTES", UINT64_MAX,
+			     &o->fetch.max_bytes, err);
 }
 
 /* ---- one release ----------------------------------------------------------- */
@@ -208,6 +277,8 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	o->progress = on_progress;
 	o->waiting = on_waiting;
 	o->progress_ctx = &s;
+	o->fetch.note = on_note;
+	o->fetch.note_ctx = &s;
 	if (!quiet)
 		fprintf(stderr, "cuenv: installing %s (%s)\n", what.data,
 			source_name(rel->source));
@@ -226,6 +297,8 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	o->progress = NULL;
 	o->waiting = NULL;
 	o->progress_ctx = NULL;
+	o->fetch.note = NULL;
+	o->fetch.note_ctx = NULL;
 	free(s.announced);
 	buf_release(&what);
 	return rc;
@@ -281,6 +354,7 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 		rc = store_open(&ctx->store, ctx->root, true, err);
 	if (rc)
 		goto out;
+	cmd_store_waiting(&ctx->store, "install");
 	fetch_global_init();
 	for (size_t i = 0; i < 3 && !rc; i++) {
 		struct release rel;
@@ -313,12 +387,13 @@ out:
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_opts o = { .fetch = FETCH_OPTS_INIT };
+	struct install_opts o = { .fetch = FETCH_OPTS_INIT,
+				  .expand_ratio = INSTALL_EXPAND_RATIO_DEFAULT };
+	uint64_t n;
 	struct catalog cat = { 0 };
 	struct strv comps = STRV_INIT;
 	struct selection sel;
 	const char *spec = NULL, *cudnn = NULL, *cupti = NULL;
-	const char *env;
 	const char *for_spec = NULL; /* --for tensorflow==2.6 */
 	struct framework_builds fw = { 0 };
 	int c, rc, quiet = 0, source = -1, locked = 0;
@@ -330,12 +405,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	selection_init(&sel);
 	o.mirror = getenv("CUENV_MIRROR");
 	o.pypi_index = getenv("CUENV_PYPI_INDEX");
-	if ((env = getenv("CUENV_FETCH_RETRIES")))
-		o.fetch.retries = (unsigned)strtoul(env, NULL, 10);
-	if ((env = getenv("CUENV_FETCH_STALL_SECONDS")))
-		o.fetch.stall_seconds = (unsigned)strtoul(env, NULL, 10);
-	if ((env = getenv("CUENV_FETCH_BACKOFF_MS")))
-		o.fetch.backoff_ms = (unsigned)strtoul(env, NULL, 10);
+	rc = fetch_env(&o, err);
+	if (rc)
+		goto out;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		char *end;
 
@@ -391,6 +463,27 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			break;
 		case O_LOCKED:
 			locked = 1;
+			break;
+		case O_TIMEOUT:
+			rc = cmd_parse_count("install: --timeout", optarg,
+					     UINT_MAX / 1000, &n, err);
+			o.fetch.timeout_seconds = (unsigned)n;
+			if (rc)
+				goto out;
+			break;
+		case O_MAXDL:
+			rc = cmd_parse_count("install: --max-download", optarg,
+					     UINT64_MAX, &o.fetch.max_bytes,
+					     err);
+			if (rc)
+				goto out;
+			break;
+		case O_MAXEXP:
+			rc = cmd_parse_count("install: --max-expansion", optarg,
+					     1000000, &n, err);
+			o.expand_ratio = (unsigned)n;
+			if (rc)
+				goto out;
 			break;
 		default:
 			rc = cmd_bad_usage(&cmd_install, err);
@@ -486,6 +579,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	if (rc)
 		goto out;
+	cmd_store_waiting(&ctx->store, "install");
 	fetch_global_init();
 	{
 		/* A source of pypi applies to every release installed here. */

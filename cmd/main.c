@@ -267,6 +267,7 @@ int main(int argc, char **argv)
 	rc = setup_ctx(&ctx, &root, &cwd, &exe, &err);
 	if (!rc && (cmd->flags & CMD_NEEDS_STORE)) {
 		rc = store_open(&ctx.store, ctx.root, true, &err);
+		cmd_store_waiting(&ctx.store, cmd->name);
 		if (!rc)
 			rc = store_lock(&ctx.store, &err);
 	}

@@ -236,6 +236,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		buf_adds(&base, NVIDIA_BASE);
 	}
 	rc = store_open(&ctx->store, ctx->root, true, err);
+	cmd_store_waiting(&ctx->store, "update");
 	if (!rc)
 		rc = store_lock(&ctx->store, err);
 	if (!rc)

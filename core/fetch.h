@@ -27,19 +27,39 @@ struct fetch_opts {
 	int allow_http;		 /* the user asked for an http:// mirror */
 	int allow_file;		 /* ... or a file:// one */
 	unsigned retries;	 /* attempts after the first (default 5) */
-	unsigned stall_seconds;	 /* no byte for this long: retry (30) */
+	unsigned stall_seconds;	 /* under low_speed for this long: retry (30) */
 	unsigned backoff_ms;	 /* first pause between attempts (500) */
 	const char *accept;	 /* an Accept header, or NULL */
+	/* the bound on a download whose size nobody gave (16 GiB; 0: none) */
+	uint64_t max_bytes;
+	unsigned low_speed;	 /* bytes per second (1000) */
+	unsigned timeout_seconds; /* one file, all attempts (14400; 0: none) */
+	/*
+	 * Told (from the transfer's thread) what the user should know but
+	 * that is no failure: a server that ignored a range request. Or NULL.
+	 */
+	void (*note)(void *ctx, const char *msg);
+	void *note_ctx;
 };
 
-#define FETCH_OPTS_INIT { 0, 0, 5, 30, 500, NULL }
+#define FETCH_MAX_BYTES_DEFAULT ((uint64_t)16 << 30)
+#define FETCH_OPTS_INIT                                                   \
+	{ 0, 0, 5, 30, 500, NULL, FETCH_MAX_BYTES_DEFAULT, 1000, 14400, NULL, \
+	  NULL }
 
 struct fetch;
 
 /*
  * Start fetching url from byte offset (0: the whole file). size, when not
  * 0, is the length the whole file must have: a body that ends early is a
- * broken transfer (retried), one that runs long an error.
+ * broken transfer (retried), one that runs long an error; without it,
+ * opts->max_bytes bounds the file. A server that ignores the range
+ * request (200 and the whole file) or refuses it (416) is read again from
+ * its start, the bytes before offset dropped, and opts->note says so
+ * once; a 416 with no size known means the file ended at offset (the
+ * caller's checksum decides). Throughput under opts->low_speed for
+ * opts->stall_seconds breaks an attempt (retried); opts->timeout_seconds
+ * after fetch_open the download fails for good.
  */
 struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
 			 const struct fetch_opts *opts);
@@ -55,6 +75,8 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err);
 uint64_t fetch_offset(const struct fetch *f);
 /* The file's full size when the server said it (0 otherwise). */
 uint64_t fetch_size(const struct fetch *f);
+/* Did the last failure run past the size bound (catalogue or max)? */
+int fetch_too_long(const struct fetch *f);
 /* Attempts that failed and were retried. */
 unsigned fetch_retries(const struct fetch *f);
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +24,11 @@ struct fetch {
 	uint64_t asked;		/* the offset this attempt asked for */
 	uint64_t skip;		/* bytes to drop: server ignored the range */
 	uint64_t size;		/* whole file, when known */
+	uint64_t limit;		/* size, or opts.max_bytes when unknown */
+	int norange;		/* the server ignores or refuses ranges */
+	int noted;		/* ... and the user was told */
+	int over;		/* failed for running past limit */
+	struct timespec deadline; /* opts.timeout_seconds after fetch_open */
 	int running;
 	int paused;		/* the reader is behind: curl holds the data */
 	int finished;		/* this attempt is over */
@@ -36,6 +42,31 @@ struct fetch {
 };
 
 #define CHUNK (256 * 1024)
+
+static int64_t ms_left(const struct fetch *f)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)(f->deadline.tv_sec - now.tv_sec) * 1000 +
+	       (f->deadline.tv_nsec - now.tv_nsec) / 1000000;
+}
+
+/* The range could not be used: say so, once per download. */
+static void range_lost(struct fetch *f, const char *how)
+{
+	struct buf b = BUF_INIT;
+
+	f->norange = 1;
+	if (f->noted || !f->opts.note)
+		return;
+	f->noted = 1;
+	buf_printf(&b, "server %s the range request; downloading again from "
+		       "the start (%s)",
+		   how, f->url);
+	f->opts.note(f->opts.note_ctx, b.data);
+	buf_release(&b);
+}
 
 char *fetch_resolve_url(const char *base, const char *ref)
 {
@@ -78,6 +109,7 @@ static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 		/* The server sent the whole file: drop what we have. */
 		f->skip = f->asked;
 		f->asked = 0;
+		range_lost(f, "ignored");
 	} else if (f->asked && status == 206) {
 		f->asked = 0;
 	}
@@ -111,7 +143,8 @@ static int start(struct fetch *f)
 	curl_easy_setopt(f->easy, CURLOPT_FAILONERROR, 1L);
 	curl_easy_setopt(f->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(f->easy, CURLOPT_CONNECTTIMEOUT, 20L);
-	curl_easy_setopt(f->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(f->easy, CURLOPT_LOW_SPEED_LIMIT,
+			 (long)(f->opts.low_speed ? f->opts.low_speed : 1));
 	curl_easy_setopt(f->easy, CURLOPT_LOW_SPEED_TIME,
 			 (long)f->opts.stall_seconds);
 	curl_easy_setopt(f->easy, CURLOPT_USERAGENT, "cuenv/0.1");
@@ -121,11 +154,29 @@ static int start(struct fetch *f)
 	curl_easy_setopt(f->easy, CURLOPT_BUFFERSIZE, (long)CHUNK);
 	if (f->headers)
 		curl_easy_setopt(f->easy, CURLOPT_HTTPHEADER, f->headers);
+	if (f->opts.timeout_seconds) {
+		int64_t left = ms_left(f);
+
+		curl_easy_setopt(f->easy, CURLOPT_TIMEOUT_MS,
+				 (long)(left > 0 ? left : 1));
+	}
 	f->asked = f->offset + f->data.len;
 	f->skip = 0;
-	if (f->asked)
-		curl_easy_setopt(f->easy, CURLOPT_RESUME_FROM_LARGE,
-				 (curl_off_t)f->asked);
+	if (f->asked && f->norange) {
+		/* Read from the start, dropping what we have. */
+		f->skip = f->asked;
+		f->asked = 0;
+	} else if (f->asked) {
+		/*
+		 * CURLOPT_RANGE, not RESUME_FROM: libcurl fails a resume that
+		 * gets a 200 ("Cannot resume"); on_data copes with it instead.
+		 */
+		char range[32];
+
+		snprintf(range, sizeof(range), "%llu-",
+			 (unsigned long long)f->asked);
+		curl_easy_setopt(f->easy, CURLOPT_RANGE, range);
+	}
 	f->errbuf[0] = '\0';
 	f->finished = 0;
 	f->paused = 0;
@@ -142,15 +193,25 @@ static void stop(struct fetch *f)
 	f->easy = NULL;
 }
 
-/* Has the transfer run past the size the catalogue gives? */
-static int too_long(const struct fetch *f, uint64_t end, struct cuenv_err *err)
+/* Has the transfer run past the size the catalogue gives, or the bound? */
+static int too_long(struct fetch *f, uint64_t end, struct cuenv_err *err)
 {
-	if (!f->size || end <= f->size)
+	if (!f->limit || end <= f->limit)
 		return 0;
+	f->over = 1;
+	if (f->size) {
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "cannot download '%s': more bytes than the %llu the "
+			   "catalogue says",
+			   f->url, (unsigned long long)f->size);
+		return -1;
+	}
 	cuenv_fail(err, CUENV_E_FETCH,
-		   "cannot download '%s': more bytes than the %llu the "
-		   "catalogue says",
-		   f->url, (unsigned long long)f->size);
+		   "cannot download '%s': larger than %llu bytes, the bound "
+		   "on a download of unknown size",
+		   f->url, (unsigned long long)f->limit);
+	cuenv_hint(err, "to allow more: --max-download BYTES, or "
+			"CUENV_FETCH_MAX_BYTES");
 	return -1;
 }
 
@@ -234,7 +295,10 @@ struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
 	f->opts = *opts;
 	f->offset = offset;
 	f->size = size;
+	f->limit = size ? size : opts->max_bytes;
 	f->fd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &f->deadline);
+	f->deadline.tv_sec += (time_t)opts->timeout_seconds;
 	if (open_local(f))
 		return f;
 	f->multi = curl_multi_init();
@@ -270,6 +334,12 @@ static int transient(struct fetch *f, long status)
 	}
 }
 
+/* Is the deadline passed (so that no retry can help)? */
+static int past_deadline(const struct fetch *f)
+{
+	return f->opts.timeout_seconds && ms_left(f) <= 0;
+}
+
 static void pause_ms(unsigned ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
@@ -283,6 +353,16 @@ static int fail(struct fetch *f, long status, struct cuenv_err *err)
 	const char *why = f->errbuf[0] ? f->errbuf
 					: curl_easy_strerror(f->result);
 
+	if (f->result == CURLE_OPERATION_TIMEDOUT && past_deadline(f)) {
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "cannot download '%s': not done after %u s (at "
+			   "byte %llu)",
+			   f->url, f->opts.timeout_seconds,
+			   (unsigned long long)f->offset);
+		cuenv_hint(err, "to allow longer: --timeout SECONDS, or "
+				"CUENV_FETCH_TIMEOUT");
+		return -1;
+	}
 	if (f->result == CURLE_HTTP_RETURNED_ERROR && status == 416)
 		cuenv_fail(err, CUENV_E_FETCH,
 			   "cannot download '%s': the server's file ends at "
@@ -332,6 +412,12 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 			if (f->easy)
 				curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE,
 						  &status);
+			/*
+			 * Every byte of a known size is here: done, whatever
+			 * the end of the connection was (the hash decides).
+			 */
+			if (f->size && f->offset >= f->size)
+				f->result = CURLE_OK;
 			/* A clean end that is short of the size: broken. */
 			if (f->result == CURLE_OK && f->size &&
 			    f->offset < f->size)
@@ -340,14 +426,40 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 				stop(f);
 				return 0;
 			}
-			if (!transient(f, status) ||
+			if (f->result == CURLE_HTTP_RETURNED_ERROR &&
+			    status == 416 && f->asked && !f->size) {
+				/* Nothing after offset: the file was whole. */
+				stop(f);
+				return 0;
+			}
+			if (f->result == CURLE_HTTP_RETURNED_ERROR &&
+			    status == 416 && f->asked && !f->norange) {
+				/* Ours and the server's copy differ: restart. */
+				range_lost(f, "refused");
+				stop(f);
+				if (start(f))
+					BUG("cannot restart libcurl");
+				continue;
+			}
+			if (past_deadline(f))
+				f->result = CURLE_OPERATION_TIMEDOUT;
+			if (!transient(f, status) || past_deadline(f) ||
 			    f->failures >= f->opts.retries) {
 				fail(f, status, err);
 				stop(f);
 				return -1;
 			}
 			stop(f);
-			pause_ms(f->opts.backoff_ms << (f->failures < 6 ? f->failures : 6));
+			{
+				int64_t ms = (int64_t)f->opts.backoff_ms
+					     << (f->failures < 6 ? f->failures
+								 : 6);
+
+				if (f->opts.timeout_seconds &&
+				    ms > ms_left(f))
+					ms = ms_left(f) > 0 ? ms_left(f) : 0;
+				pause_ms((unsigned)ms);
+			}
 			f->failures++;
 			if (start(f))
 				BUG("cannot restart libcurl");
@@ -383,6 +495,11 @@ uint64_t fetch_offset(const struct fetch *f)
 uint64_t fetch_size(const struct fetch *f)
 {
 	return f->size;
+}
+
+int fetch_too_long(const struct fetch *f)
+{
+	return f && f->over;
 }
 
 unsigned fetch_retries(const struct fetch *f)

@@ -54,40 +54,21 @@ static int exists(const char *path)
 	return !lstat(path, &st);
 }
 
-/* Take an exclusive fcntl lock on the open fd, without waiting. */
+/*
+ * Locks are open file description locks (store_lock_fd): the worker
+ * threads of one install and of another exclude each other correctly.
+ */
+
+/* Take an exclusive lock on the open fd, without waiting. */
 static int lock_fd(int fd)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-
-	while (fcntl(fd, F_SETLK, &fl))
-		if (errno != EINTR)
-			return -1;
-	return 0;
+	return store_lock_fd(fd, 1, 0) ? -1 : 0;
 }
 
-/*
- * Take an fcntl lock on path (created if need be): exclusive or shared,
- * waiting or not. Returns the fd holding it, -1 when busy (no wait), or
- * -2 on error (errno set).
- */
+/* store_lock_path: the fd holding it, -1 when busy (no wait), -2 error. */
 static int lock_path(const char *path, int exclusive, int wait)
 {
-	struct flock fl = { .l_type = exclusive ? F_WRLCK : F_RDLCK,
-			    .l_whence = SEEK_SET };
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return -2;
-	while (fcntl(fd, wait ? F_SETLKW : F_SETLK, &fl)) {
-		int e = errno;
-
-		if (e == EINTR)
-			continue;
-		close(fd);
-		errno = e;
-		return e == EACCES || e == EAGAIN ? -1 : -2;
-	}
-	return fd;
+	return store_lock_path(path, exclusive, wait);
 }
 
 /* ---- cleaning up after dead installs and uninstalls --------------------- */
@@ -265,7 +246,9 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 		}
 		close(s->file);
 		s->file = -1;
-		if (!s->file_is_part) {
+		/* A .part as long as the catalogue says is whole: no request. */
+		if (!s->file_is_part ||
+		    (s->job->part->size && s->pos == s->job->part->size)) {
 			s->eof = 1;
 			return 0;
 		}
@@ -279,7 +262,10 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 		s->eof = 1;
 	if (n <= 0)
 		return n;
+	/* Hashed is consumed: a failed write below leaves pos true. */
 	digest_update(s->sha, *out, (size_t)n);
+	s->pos += (uint64_t)n;
+	job_progress(s->job, s->pos);
 	if (s->tee >= 0) {
 		const char *p = *out;
 
@@ -296,8 +282,6 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 				       -1;
 		}
 	}
-	s->pos += (uint64_t)n;
-	job_progress(s->job, s->pos);
 	return n;
 }
 
@@ -440,7 +424,18 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 	if (s->tee < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				  part, strerror(errno));
-	if (!fstat(s->tee, &st) && st.st_size > 0) {
+	if (fstat(s->tee, &st))
+		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				  part, strerror(errno));
+	if (j->part->size && (uint64_t)st.st_size > j->part->size) {
+		/* Longer than the file can be: nothing in it to keep. */
+		if (ftruncate(s->tee, 0))
+			return cuenv_fail(err, CUENV_E_STORE,
+					  "cannot write '%s': %s", part,
+					  strerror(errno));
+		st.st_size = 0;
+	}
+	if (st.st_size > 0) {
 		/* Resume: re-read (and hash) what an earlier run got. */
 		s->file = open(part, O_RDONLY | O_CLOEXEC);
 		s->file_is_part = 1;
@@ -558,6 +553,8 @@ static int fetch_part(struct job *j, struct cuenv_err *err)
 					"cannot write '%s': %s", cache.data,
 					strerror(errno));
 		uo.map = map_wheel;
+		if (j->part->size && j->opts->expand_ratio)
+			uo.max_bytes = j->part->size * j->opts->expand_ratio;
 		if (!rc)
 			rc = unpack_file(tmp.data,
 					 j->opts->no_cache ? partfile.data
@@ -576,17 +573,33 @@ static int fetch_part(struct job *j, struct cuenv_err *err)
 		if (j->opts->runtime_only)
 			uo.map = map_runtime;
 	}
+	if (j->part->size && j->opts->expand_ratio)
+		uo.max_bytes = j->part->size * j->opts->expand_ratio;
 	rc = unpack_stream(tmp.data, &us, &uo, &stats, err);
-	if (rc == CUENV_E_UNPACK) {
+	if (rc && rc != CUENV_E_FETCH) {
 		/*
-		 * Corrupt bytes usually show first as a decoder error: finish
-		 * the hash, and if it is wrong, say so (that is the cause).
+		 * Bad bytes usually show first as a decoder error, a refused
+		 * entry, the expansion bound or a full disk: finish the hash
+		 * (without keeping the bytes), and if it is wrong, say so:
+		 * that is the cause.
 		 */
 		struct cuenv_err e2 = CUENV_ERR_INIT;
 
-		if (finish_hash(j, &s, partfile.data, &e2) == CUENV_E_INTEGRITY) {
+		if (s.tee >= 0) {
+			close(s.tee);
+			s.tee = -1;
+			unlink(partfile.data);
+		}
+		if (finish_hash(j, &s, partfile.data, &e2) ==
+		    CUENV_E_INTEGRITY) {
+			err_release(err);
+			err_init(err);
 			rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s",
 					e2.msg.data);
+		} else if (stats.bounded) {
+			cuenv_hint(err, "to allow more: --max-expansion RATIO "
+					"(now %u), or CUENV_UNPACK_MAX_RATIO",
+				   j->opts->expand_ratio);
 		}
 		err_release(&e2);
 	} else if (!rc) {
@@ -623,8 +636,16 @@ cached:
 	j->prog.cached = 1;
 	pthread_mutex_unlock(j->lock);
 out:
-	/* Bytes that failed to unpack or verify must not be resumed from. */
-	if ((rc == CUENV_E_UNPACK || rc == CUENV_E_INTEGRITY) && partfile.len)
+	/*
+	 * Only a network failure leaves the .part to resume from: bytes that
+	 * failed to unpack or verify, ran past the size bound, or met a full
+	 * disk are not kept. A job that never got the archive's lock touches
+	 * no file of it: another install holds them.
+	 */
+	if (lockfd < 0)
+		buf_reset(&partfile);
+	if (rc && partfile.len &&
+	    (rc != CUENV_E_FETCH || fetch_too_long(s.net)))
 		unlink(partfile.data);
 	/* A download that failed before its first byte leaves no trace. */
 	if (rc && partfile.len) {
@@ -1123,6 +1144,9 @@ int install_run(struct store *st, const struct release *rel,
 	name = install_make_name(&in);
 
 	/* Shared with other installs; `cuenv gc` waits for all of them. */
+	buf_printf(&p, "cuenv install %s %s", kit_kind_name(rel->kind), name);
+	if (st->lock_fd < 0)
+		store_lock_describe(st, p.data);
 	rc = store_lock_shared(st, err);
 	if (rc)
 		goto out;

@@ -12,9 +12,19 @@
  * failure at any point leaves the store as it was: the version is absent
  * or complete, never half made.
  *
- * Locks (fcntl, so they hold across NFS hosts): one per version, so that
- * a second install of the same version waits and then finds it done; one
- * per staging folder, so that the next install can tell a dead install's
+ * Downloads converge: a .part as long as the catalogue's size is hashed
+ * and promoted without a request, one with the wrong bytes is discarded,
+ * and only a network failure leaves a .part behind (to resume from).
+ * Every download is bounded (fetch_opts), and so is extraction:
+ * expand_ratio times the archive's size, and the disk's free space. When
+ * extraction fails, the hash is still finished: a wrong sha256 is what the
+ * caller hears.
+ *
+ * Locks (fcntl open file description locks, so they hold across NFS
+ * hosts and between the worker threads of one install and another's):
+ * one per archive, so that one job at a time downloads it (and only that
+ * job removes its .part); one per version, so that a second install of
+ * the same version waits and then finds it done; one per staging folder, so that the next install can tell a dead install's
  * leftovers (kill -9, power loss) from a live one's and remove them; and
  * the store's lock, shared by installs and taken alone by `cuenv gc`.
  */
@@ -42,12 +52,20 @@ struct part_progress {
 	int cached;	 /* served from the cache or pool, no download */
 };
 
+#define INSTALL_EXPAND_RATIO_DEFAULT 50
+
 struct install_opts {
 	const char *mirror;	/* replaces NVIDIA's host, or NULL */
 	const char *pypi_index; /* for SRC_PYPI: a PEP 691 simple index */
 	unsigned jobs;		/* archives in flight (0: one per core) */
 	int no_cache;		/* neither read nor write the cache */
 	int runtime_only;	/* only the shared libraries */
+	/*
+	 * An archive of known size may expand to this many times its size
+	 * (INSTALL_EXPAND_RATIO_DEFAULT; 0: no bound); extraction also stops
+	 * before the disk is full.
+	 */
+	unsigned expand_ratio;
 	const struct strv *components; /* explicit list, or NULL */
 	struct fetch_opts fetch;
 	/*
@@ -76,7 +94,9 @@ int install_plan(const struct release *rel, const struct install_opts *opts,
  * the new version (as a receipt would). Returns CUENV_OK, CUENV_NO when
  * that version is already installed (nothing done), or the failure:
  * CUENV_E_FETCH, CUENV_E_INTEGRITY (sha256 or size mismatch: the message
- * names the file, the expected and the actual hash), CUENV_E_UNPACK,
+ * names the file, the expected and the actual hash; it wins over any
+ * extraction failure, a full disk included), CUENV_E_UNPACK (also an
+ * archive expanding past expand_ratio),
  * CUENV_E_STORE, CUENV_E_USAGE.
  */
 int install_run(struct store *st, const struct release *rel,

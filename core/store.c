@@ -146,6 +146,9 @@ int store_open(struct store *st, const char *root, bool create,
 	st->root = xstrdup(root);
 	st->warnings = (struct strv)STRV_INIT;
 	st->lock_fd = -1;
+	st->lock_what = NULL;
+	st->waiting = NULL;
+	st->waiting_ctx = NULL;
 	if (root[0] != '/')
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "CUENV_ROOT must be an absolute path, not "
@@ -167,16 +170,104 @@ void store_release(struct store *st)
 	if (st->lock_fd >= 0)
 		close(st->lock_fd);
 	st->lock_fd = -1;
+	free(st->lock_what);
+	st->lock_what = NULL;
 	free(st->root);
 	st->root = NULL;
 	strv_release(&st->warnings);
 }
 
+/* ---- locks -------------------------------------------------------------- */
+
+/*
+ * Open file description locks (F_OFD_*) belong to the open file, not to
+ * the process: two threads of one install exclude each other as two
+ * processes do, and the kernel never sees a false deadlock between two
+ * installs' threads (fcntl's process-wide record locks did: EDEADLK).
+ * They conflict with classic fcntl locks too. A kernel without them
+ * (before Linux 3.15) gets the classic ones.
+ */
+int store_lock_fd(int fd, int exclusive, int wait)
+{
+	struct flock fl = { .l_type = exclusive ? F_WRLCK : F_RDLCK,
+			    .l_whence = SEEK_SET };
+	int ofd = 1;
+
+	for (;;) {
+		int cmd = ofd ? (wait ? F_OFD_SETLKW : F_OFD_SETLK)
+			      : (wait ? F_SETLKW : F_SETLK);
+
+		fl.l_pid = 0; /* F_OFD_* insist */
+		if (!fcntl(fd, cmd, &fl))
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno == EINVAL && ofd) {
+			ofd = 0;
+			continue;
+		}
+		return errno == EACCES || errno == EAGAIN ? -1 : -2;
+	}
+}
+
+int store_lock_path(const char *path, int exclusive, int wait)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), r, e;
+
+	if (fd < 0)
+		return -2;
+	r = store_lock_fd(fd, exclusive, wait);
+	if (!r)
+		return fd;
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+void store_lock_describe(struct store *st, const char *what)
+{
+	free(st->lock_what);
+	st->lock_what = what ? xstrdup(what) : NULL;
+}
+
+/* The holder's line in the lock file ("install cuda 12.4.1 (pid 42)"). */
+static void read_holder(int fd, struct buf *out)
+{
+	char line[256];
+	ssize_t n = pread(fd, line, sizeof(line) - 1, 0);
+	char *nl;
+
+	buf_reset(out);
+	if (n <= 0)
+		return;
+	line[n] = '\0';
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl = '\0';
+	buf_add_display(out, line, 200);
+}
+
+static void write_holder(const struct store *st, int fd)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "%s (pid %ld)\n",
+		   st->lock_what ? st->lock_what : "cuenv", (long)getpid());
+	/*
+	 * A shared holder may overwrite another's line: either is true. The
+	 * line is only a courtesy to whoever waits: failures do not matter.
+	 */
+	if (!ftruncate(fd, 0) && pwrite(fd, b.data, b.len, 0) < 0)
+		b.len = 0;
+	buf_release(&b);
+}
+
 static int lock_store(struct store *st, short type, struct cuenv_err *err)
 {
-	struct buf path = BUF_INIT;
-	struct flock fl = { .l_type = type, .l_whence = SEEK_SET };
-	int rc = CUENV_OK;
+	int exclusive = type == F_WRLCK;
+	struct buf path = BUF_INIT, who = BUF_INIT;
+	int rc = CUENV_OK, r;
 
 	if (st->lock_fd >= 0)
 		return CUENV_OK;
@@ -187,17 +278,25 @@ static int lock_store(struct store *st, short type, struct cuenv_err *err)
 				path.data, strerror(errno));
 		goto out;
 	}
-	while (fcntl(st->lock_fd, F_SETLKW, &fl)) {
-		if (errno == EINTR)
-			continue;
+	r = store_lock_fd(st->lock_fd, exclusive, 0);
+	if (r == -1) {
+		read_holder(st->lock_fd, &who);
+		if (st->waiting)
+			st->waiting(st->waiting_ctx,
+				    who.len ? who.data : "another cuenv");
+		r = store_lock_fd(st->lock_fd, exclusive, 1);
+	}
+	if (r) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
 				path.data, strerror(errno));
 		close(st->lock_fd);
 		st->lock_fd = -1;
-		break;
+		goto out;
 	}
+	write_holder(st, st->lock_fd);
 out:
 	buf_release(&path);
+	buf_release(&who);
 	return rc;
 }
 

@@ -9,7 +9,8 @@
  *	  version                          the global default (.cuenv format)
  *	  .staging/                        work in progress, never a version
  *	  run/                             per-shell stamps for the hooks
- *	  .lock                            fcntl lock for writers
+ *	  .lock                            lock for writers; holds a line
+ *	                                   naming its holder and pid
  *
  * Invariant: a version directory without a readable receipt is incomplete
  * and is never listed or used. Receipts are created in .staging/ and
@@ -73,6 +74,13 @@ struct store {
 	char *root;
 	struct strv warnings; /* receipts skipped while listing */
 	int lock_fd;
+	char *lock_what; /* what the lock's holder says it is doing */
+	/*
+	 * Called once when the store's lock is busy, before waiting for it,
+	 * with the holder's description ("install cuda 12.4.1 (pid 42)").
+	 */
+	void (*waiting)(void *ctx, const char *holder);
+	void *waiting_ctx;
 };
 
 /*
@@ -85,10 +93,28 @@ int store_open(struct store *st, const char *root, bool create,
 void store_release(struct store *st);
 
 /*
- * Take the store's writer lock (fcntl, so it holds across NFS hosts),
- * waiting for another writer to finish. Released by store_release.
+ * Take the store's writer lock (an fcntl open file description lock, so
+ * it holds across NFS hosts and between threads), waiting for another
+ * writer to finish: st->waiting, when set, is told once who holds it.
+ * The lock file then names this holder (st->lock_what and the pid) for
+ * whoever waits next. Released by store_release.
  */
 int store_lock(struct store *st, struct cuenv_err *err);
+
+/* What the lock's holder is doing, for those who wait ("global"). */
+void store_lock_describe(struct store *st, const char *what);
+
+/*
+ * Lock the file at path (created 0644 if need be), exclusive or shared,
+ * waiting or not, with an open file description lock (F_OFD_SETLK[W]):
+ * it belongs to the returned fd, so threads of one process exclude each
+ * other like processes do. Returns the fd holding the lock, -1 when it
+ * is busy (wait 0), or -2 on error (errno set). Close the fd to unlock.
+ */
+int store_lock_path(const char *path, int exclusive, int wait);
+
+/* The same for an open fd: 0, -1 when busy, -2 on error (errno set). */
+int store_lock_fd(int fd, int exclusive, int wait);
 
 /*
  * Append every complete install of kind to out, sorted by version (oldest

@@ -64,12 +64,14 @@ struct unpack_opts {
 	unsigned strip;
 	char *(*map)(void *ctx, const char *path);
 	void *map_ctx;
+	uint64_t max_bytes; /* file bytes to write at most (0: no bound) */
 };
 
 /* Counted from 0 by each call, also as far as it got when it fails. */
 struct unpack_stats {
 	uint64_t entries;	/* entries written */
 	uint64_t bytes;		/* file bytes written */
+	int bounded;		/* refused for opts->max_bytes */
 };
 
 /*
@@ -77,8 +79,11 @@ struct unpack_stats {
  * cpio; compressed with gzip, bzip2, xz, lzma, zstd or lz4, or not at all;
  * not zip) into the existing folder dest. stats may be NULL. Returns
  * CUENV_OK, CUENV_E_UNPACK (corrupt or refused archive: the message names
- * the entry and why), CUENV_E_STORE (dest is not a folder, or cannot
- * write: disk full, permission; the message names the path), or the
+ * the entry and why; also an archive that would write more than
+ * opts->max_bytes), CUENV_E_STORE (dest is not a folder, or cannot
+ * write: disk full, permission; the message names the path; a file is
+ * refused before it is written when the disk's free space, less a
+ * reserve, cannot hold it), or the
  * source's own code. A bad dest is reported before src is read. Reads src
  * only as far as the archive's end (libarchive may read ahead a little
  * within it): the caller drains the rest (to finish a checksum).

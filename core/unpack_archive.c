@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <archive.h>
@@ -233,8 +234,10 @@ struct job {
 	const struct unpack_opts *opts;
 	struct unpack_stats *stats;
 	const struct reader *reader; /* NULL for a file */
+	uint64_t written;	     /* file bytes, against opts->max_bytes */
+	uint64_t room;		     /* free space believed left */
 	const char *name;	     /* the entry being extracted, or NULL */
-	uint64_t written;	     /* entries written */
+	uint64_t entries;	     /* entries written */
 	struct buf raw, rel, full, link, target; /* name points into raw */
 };
 
@@ -381,6 +384,60 @@ out:
 	return rc;
 }
 
+/* ---- bounds: the caller's, and the disk's -------------------------------- */
+
+/* May more bytes be written without passing opts->max_bytes? */
+static int within_bound(struct job *j, uint64_t more, struct cuenv_err *err)
+{
+	uint64_t max = j->opts ? j->opts->max_bytes : 0;
+	struct buf shown = BUF_INIT;
+
+	if (!max || j->written + more <= max)
+		return CUENV_OK;
+	if (j->stats)
+		j->stats->bounded = 1;
+	buf_add_display(&shown, j->name ? j->name : "", SHOWN_MAX);
+	cuenv_fail(err, CUENV_E_UNPACK,
+		   "refused archive: it expands past %llu bytes, its bound "
+		   "(at entry '%s')",
+		   (unsigned long long)max, shown.data);
+	buf_release(&shown);
+	return CUENV_E_UNPACK;
+}
+
+/*
+ * Is there room for a file of size bytes? The disk's free space, less a
+ * reserve (1/64 of it, at most 64 MiB) so that the disk never fills, is
+ * asked for only when the room counted down since the last time runs out:
+ * one statvfs per many files.
+ */
+static int disk_room(struct job *j, uint64_t size, struct cuenv_err *err)
+{
+	uint64_t need = size + 4096, avail, reserve;
+	struct statvfs sv;
+
+	if (need <= j->room) {
+		j->room -= need;
+		return CUENV_OK;
+	}
+	if (statvfs(j->dest, &sv))
+		return CUENV_OK; /* cannot tell: the write will say */
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	reserve = (uint64_t)sv.f_blocks * sv.f_frsize / 64;
+	if (reserve > (64u << 20))
+		reserve = 64u << 20;
+	j->room = avail > reserve ? avail - reserve : 0;
+	if (need > j->room)
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "cannot write '%s': %s (it needs %llu bytes, "
+				  "%llu are free)",
+				  j->full.data, strerror(ENOSPC),
+				  (unsigned long long)size,
+				  (unsigned long long)avail);
+	j->room -= need;
+	return CUENV_OK;
+}
+
 static int copy_data(struct job *j, struct cuenv_err *err)
 {
 	const void *p;
@@ -394,6 +451,9 @@ static int copy_data(struct job *j, struct cuenv_err *err)
 			return CUENV_OK;
 		if (r != ARCHIVE_OK)
 			return read_failed(j, err);
+		if (within_bound(j, n, err))
+			return CUENV_E_UNPACK;
+		j->written += n;
 		if (archive_write_data_block(j->disk, p, n, off) < 0)
 			return write_failed(j, err);
 		if (j->stats)
@@ -494,6 +554,15 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 		perm |= 0700;
 	archive_entry_set_perm(e, perm);
 
+	if (type == S_IFREG && archive_entry_size_is_set(e)) {
+		uint64_t size = (uint64_t)archive_entry_size(e);
+
+		rc = within_bound(j, size, err);
+		if (!rc)
+			rc = disk_room(j, size, err);
+		if (rc)
+			return rc;
+	}
 	if (archive_write_header(j->disk, e) != ARCHIVE_OK)
 		return write_failed(j, err);
 	if (type == S_IFREG || (hardlink && type == 0)) {
@@ -503,7 +572,7 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 	}
 	if (archive_write_finish_entry(j->disk) != ARCHIVE_OK)
 		return write_failed(j, err);
-	j->written++;
+	j->entries++;
 	if (j->stats)
 		j->stats->entries++;
 	return CUENV_OK;
@@ -622,7 +691,7 @@ static int extract(struct archive *in, const char *dest,
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot finish '%s': %s",
 				dest, why.data);
 		buf_release(&why);
-	} else if (!j.written) {
+	} else if (!j.entries) {
 		/* It would install as an empty release. */
 		rc = cuenv_fail(err, CUENV_E_UNPACK,
 				"refused archive: nothing in it to install");
@@ -648,7 +717,7 @@ int unpack_stream(const char *dest, const struct unpack_source *src,
 	int rc;
 
 	if (stats)
-		*stats = (struct unpack_stats){0, 0};
+		*stats = (struct unpack_stats){0, 0, 0};
 	rc = open_dest(dest, &real, err);
 	if (rc)
 		goto out;
@@ -675,7 +744,7 @@ int unpack_file(const char *dest, const char *archive,
 	int fd = -1, rc;
 
 	if (stats)
-		*stats = (struct unpack_stats){0, 0};
+		*stats = (struct unpack_stats){0, 0, 0};
 	rc = open_dest(dest, &real, err);
 	if (rc)
 		goto out;

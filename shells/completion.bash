@@ -29,7 +29,8 @@ _cuenv_flags() {
     gc) echo --cache ;;
     global | local) echo --cudnn --cupti --isolate --no-isolate --unset --force ;;
     install) echo --cudnn --cupti --components --runtime-only --source \
-        --mirror --index --jobs --no-cache --quiet --for --locked ;;
+        --mirror --index --jobs --no-cache --quiet --for --locked \
+        --timeout --max-download --max-expansion ;;
     list-remote) echo --all --json ;;
     lock) echo --check --components --runtime-only ;;
     modules) echo --format ;;

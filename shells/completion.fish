@@ -61,6 +61,9 @@ complete -c cuenv -n '__cuenv_cmd_is install' -l no-cache
 complete -c cuenv -n '__cuenv_cmd_is install' -l quiet
 complete -c cuenv -n '__cuenv_cmd_is install' -l for -x -d 'framework==version'
 complete -c cuenv -n '__cuenv_cmd_is install' -l locked -d 'what .cuenv.lock pins'
+complete -c cuenv -n '__cuenv_cmd_is install' -l timeout -x -d 'seconds per archive'
+complete -c cuenv -n '__cuenv_cmd_is install' -l max-download -x -d 'bytes, size unknown'
+complete -c cuenv -n '__cuenv_cmd_is install' -l max-expansion -x -d 'ratio to archive size'
 complete -c cuenv -n '__cuenv_cmd_is check doctor versions needs list-remote' -l json -d 'JSON output'
 complete -c cuenv -n '__cuenv_cmd_is check' -l compile
 complete -c cuenv -n '__cuenv_cmd_is check' -l device -x

@@ -32,7 +32,8 @@ _cuenv_flags() {
     gc) print -- --cache ;;
     global | local) print -- --cudnn --cupti --isolate --no-isolate --unset --force ;;
     install) print -- --cudnn --cupti --components --runtime-only --source \
-        --mirror --index --jobs --no-cache --quiet --for --locked ;;
+        --mirror --index --jobs --no-cache --quiet --for --locked \
+        --timeout --max-download --max-expansion ;;
     list-remote) print -- --all --json ;;
     lock) print -- --check --components --runtime-only ;;
     modules) print -- --format ;;

@@ -205,3 +205,81 @@ hostile() {
 		nothing_named evil-null &&
 		assert_eq "$(_evil_state)" "$_before" "files outside the sandbox"
 }
+
+# xz_bomb OUT MIB TOP [PAD_TO]: a .tar.xz whose one file, TOP/lib/bomb, is
+# MIB MiB of zeros (a few KiB compressed), padded with zeros after the xz
+# stream to PAD_TO bytes when given.
+xz_bomb() {
+	python3 - "$@" <<'EOF_BOMB'
+import io, lzma, sys, tarfile
+
+out, mib, top = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+pad = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+
+
+class Zeros(io.RawIOBase):
+    def __init__(self, n):
+        self.n = n
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        k = min(len(b), self.n)
+        b[:k] = bytes(k)
+        self.n -= k
+        return k
+
+
+n = mib << 20
+raw = io.BytesIO()
+with lzma.open(raw, "wb", preset=1) as x:
+    with tarfile.open(fileobj=x, mode="w|") as tf:
+        ti = tarfile.TarInfo(top + "/lib/bomb")
+        ti.size = n
+        tf.addfile(ti, io.BufferedReader(Zeros(n)))
+data = raw.getvalue()
+if pad:
+    if len(data) > pad:
+        sys.exit("xz_bomb: %d bytes, more than %d" % (len(data), pad))
+    data += bytes(pad - len(data))
+with open(out, "wb") as f:
+    f.write(data)
+EOF_BOMB
+}
+
+# with_archive REL COMP FILE [SHA SIZE]: a copy of the mirror and the
+# manifests in $HOME/bomb where component COMP of CUDA release REL is
+# FILE; the catalogue then names SHA and SIZE for it (default: it keeps
+# the real archive's, so FILE's sha256 is wrong), and cuenv is pointed at
+# them (use_mirror).
+with_archive() {
+	rm -rf "$HOME/bomb" &&
+		mkdir -p "$HOME/bomb" &&
+		cp -R "$FX/mirror" "$FX/manifests" "$HOME/bomb/" &&
+		cp "$3" "$HOME/bomb/mirror$(comp "$1" "$2" path)" &&
+		python3 - "$HOME/bomb/manifests" "$1" "$2" "${4-}" "${5-}" <<'EOF_CAT'
+import hashlib, json, os, sys
+
+man, rel, comp, sha, size = sys.argv[1:6]
+path = os.path.join(man, "cuda", "redistrib_%s.json" % rel)
+d = json.load(open(path))
+entry = d[comp]["linux-x86_64"]
+if sha:
+    entry["sha256"] = sha
+    entry["size"] = size
+data = json.dumps(d, indent=2).encode()
+open(path, "wb").write(data)
+tsv = os.path.join(man, "redistrib-json-sha256.tsv")
+rows = open(tsv).read().splitlines()
+for i, r in enumerate(rows):
+    f = r.split("\t")
+    if f[0] == "cuda" and f[1] == rel:
+        f[3] = hashlib.sha256(data).hexdigest()
+        rows[i] = "\t".join(f)
+open(tsv, "w").write("\n".join(rows) + "\n")
+EOF_CAT
+	serve_stop SERVER
+	use_mirror "$HOME/bomb/mirror" &&
+		CUENV_MANIFESTS=$HOME/bomb/manifests
+}

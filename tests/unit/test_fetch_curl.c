@@ -100,6 +100,39 @@ static void test_fetch_refuses_more_bytes_than_the_size(void **state)
 	free(url);
 }
 
+/* No size known: max_bytes bounds the file, and says how to raise it. */
+static void test_fetch_bounds_a_file_of_unknown_size(void **state)
+{
+	struct fixture *fx = *state;
+	struct fetch_opts o = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT;
+	char *url;
+	struct fetch *f;
+
+	fx_write(fx, "a.bin", "0123456789");
+	url = file_url(fx, "a.bin");
+	o.allow_file = 1;
+	o.max_bytes = 9;
+	f = fetch_open(url, 0, 0, &o);
+	assert_int_equal(read_all(f, &out, &err), -1);
+	assert_int_equal(err.rc, CUENV_E_FETCH);
+	assert_non_null(strstr(err.msg.data, "larger than 9 bytes"));
+	assert_non_null(strstr(err.hint.data, "CUENV_FETCH_MAX_BYTES"));
+	assert_true(fetch_too_long(f));
+	fetch_close(f);
+	err_release(&err);
+	buf_reset(&out);
+	o.max_bytes = 10;
+	f = fetch_open(url, 0, 0, &o);
+	assert_int_equal(read_all(f, &out, &err), 0);
+	assert_string_equal(out.data, "0123456789");
+	assert_false(fetch_too_long(f));
+	fetch_close(f);
+	buf_release(&out);
+	free(url);
+}
+
 static void test_fetch_missing_file_is_final_and_names_the_url(void **state)
 {
 	struct fixture *fx = *state;
@@ -270,6 +303,7 @@ int main(void)
 		T(test_fetch_reads_a_whole_file),
 		T(test_fetch_resumes_from_an_offset),
 		T(test_fetch_refuses_more_bytes_than_the_size),
+		T(test_fetch_bounds_a_file_of_unknown_size),
 		T(test_fetch_missing_file_is_final_and_names_the_url),
 		T(test_fetch_reads_a_large_local_file_in_pieces),
 		T(test_fetch_local_file_shorter_than_the_size),

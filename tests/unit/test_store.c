@@ -985,6 +985,58 @@ static void test_store_lock_twice_is_harmless(void **state)
 	assert_int_equal(st.lock_fd, -1);
 }
 
+/*
+ * Open file description locks: a second open of the same file, in the same
+ * process (another worker thread), is refused while the first holds it;
+ * fcntl's process-wide locks would have granted it.
+ */
+static void test_store_lock_path_excludes_same_process(void **state)
+{
+	struct fixture *fx = *state;
+	char *path = fx_path(fx, "x.lock");
+	int a, b;
+
+	a = store_lock_path(path, 1, 0);
+	assert_true(a >= 0);
+	assert_int_equal(store_lock_path(path, 1, 0), -1);
+	assert_int_equal(store_lock_path(path, 0, 0), -1);
+	assert_false(other_process_can_lock(path));
+	close(a);
+	b = store_lock_path(path, 0, 0);
+	assert_true(b >= 0);
+	a = store_lock_path(path, 0, 0); /* shared with shared */
+	assert_true(a >= 0);
+	close(a);
+	close(b);
+	free(path);
+}
+
+static void test_store_lock_names_its_holder(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct store st;
+	char line[128], want[128];
+	char *path = fx_path(fx, "store/.lock");
+	ssize_t n;
+	int fd;
+
+	open_store(fx, &st);
+	store_lock_describe(&st, "cuenv install cuda 12.4.1");
+	assert_int_equal(store_lock_shared(&st, &err), CUENV_OK);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, line, sizeof(line) - 1);
+	assert_true(n > 0);
+	line[n] = '\0';
+	snprintf(want, sizeof(want), "cuenv install cuda 12.4.1 (pid %ld)\n",
+		 (long)getpid());
+	assert_string_equal(line, want);
+	close(fd);
+	store_release(&st);
+	free(path);
+}
+
 static void test_store_lock_fails_on_missing_root(void **state)
 {
 	struct fixture *fx = *state;
@@ -1184,6 +1236,8 @@ int main(void)
 	    FS_TEST(test_store_lock_shared_admits_only_other_readers),
 	    FS_TEST(test_store_lock_twice_is_harmless),
 	    FS_TEST(test_store_lock_fails_on_missing_root),
+	    FS_TEST(test_store_lock_path_excludes_same_process),
+	    FS_TEST(test_store_lock_names_its_holder),
 	    FS_TEST(test_store_stamp_creates_backdated_stamp),
 	    FS_TEST(test_store_stamp_refreshes_existing_stamp),
 	    FS_TEST(test_store_stamp_makes_missing_run_folder),

@@ -331,6 +331,29 @@ static void test_unpack_strip_drops_top_folder(void **state)
 	buf_release(&arc);
 }
 
+/* 51 file bytes against a bound of 50: refused, and said to be the bound. */
+static void test_unpack_stops_at_max_bytes(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct unpack_opts opts = {.strip = 1, .max_bytes = 50};
+	struct unpack_stats stats;
+	struct buf arc = BUF_INIT;
+
+	build(&arc, PAX, XZ, cudart, N(cudart));
+	assert_int_equal(unpack_mem(fx, &arc, &opts, &stats, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "expands past 50 bytes"));
+	assert_true(stats.bounded);
+	assert_true(stats.bytes <= 50);
+	err_release(&err);
+	err_init(&err);
+	opts.max_bytes = 51;
+	assert_int_equal(unpack_mem(fx, &arc, &opts, &stats, &err), CUENV_OK);
+	assert_false(stats.bounded);
+	buf_release(&arc);
+}
+
 /* makeself payloads list "./" first: the root itself, skipped. */
 static void test_unpack_skips_the_root_folder_entry(void **state)
 {
@@ -1385,6 +1408,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    FX(test_unpack_strip_drops_top_folder),
+	    FX(test_unpack_stops_at_max_bytes),
 	    FX(test_unpack_skips_the_root_folder_entry),
 	    FX(test_unpack_refuses_a_file_with_an_empty_name),
 	    FX(test_unpack_one_byte_chunks),
