@@ -89,11 +89,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc) {
 		fflush(stdout);
 		/* execvp searches the new PATH: the selection's nvcc is found */
+		char **saved = environ;
+		int e;
+
 		environ = a.after.vars.v ? a.after.vars.v : no_env;
 		execvp(argv[optind], argv + optind);
-		rc = errno == ENOENT ? 127 : 126;
+		e = errno;
+		/* a.after is freed below: environ must not point into it */
+		environ = saved;
+		rc = e == ENOENT ? 127 : 126;
 		cuenv_fail(err, rc, "cannot run '%s': %s", argv[optind],
-			   strerror(errno));
+			   strerror(e));
 	}
 	activation_release(&a);
 	return rc;

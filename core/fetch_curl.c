@@ -39,6 +39,7 @@ struct fetch {
 	int fd_errno;		/* why it could not be opened */
 	char *chunk;		/* what the last read of that file got */
 	size_t chunk_len;
+	const char *broken;	/* libcurl could not go on: why, or NULL */
 };
 
 #define CHUNK (256 * 1024)
@@ -239,8 +240,12 @@ static int open_local(struct fetch *f)
 		else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			f->fd_errno = errno;
 		else if (f->offset &&
-			 lseek(f->fd, (off_t)f->offset, SEEK_SET) < 0)
+			 lseek(f->fd, (off_t)f->offset, SEEK_SET) < 0) {
+			/* Never read from byte 0 as if it were offset. */
 			f->fd_errno = errno;
+			close(f->fd);
+			f->fd = -1;
+		}
 	}
 	curl_free(host);
 	curl_free(path);
@@ -310,7 +315,7 @@ struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
 		buf_release(&h);
 	}
 	if (!f->multi || start(f))
-		BUG("cannot set up libcurl");
+		f->broken = "cannot set up libcurl";
 	return f;
 }
 
@@ -392,9 +397,17 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 	/* What was handed out last time is consumed now. */
 	f->offset += f->handed.len;
 	buf_reset(&f->handed);
-	if (!f->multi)
+	if (!f->multi && !f->broken)
 		return read_local(f, buf, err);
 	for (;;) {
+		if (f->broken) {
+			/* The environment (memory, sockets), not a bug. */
+			cuenv_fail(err, CUENV_E_FETCH,
+				   "cannot download '%s': %s", f->url,
+				   f->broken);
+			stop(f);
+			return -1;
+		}
 		if (f->data.len) {
 			struct buf t = f->handed;
 
@@ -438,7 +451,7 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 				range_lost(f, "refused");
 				stop(f);
 				if (start(f))
-					BUG("cannot restart libcurl");
+					f->broken = "cannot restart libcurl";
 				continue;
 			}
 			if (past_deadline(f))
@@ -462,7 +475,7 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 			}
 			f->failures++;
 			if (start(f))
-				BUG("cannot restart libcurl");
+				f->broken = "cannot restart libcurl";
 			continue;
 		}
 		if (f->paused && f->easy) {
@@ -474,8 +487,10 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 		CURLMsg *msg;
 		int left;
 
-		if (mc != CURLM_OK)
-			BUG("curl_multi_perform: %s", curl_multi_strerror(mc));
+		if (mc != CURLM_OK) {
+			f->broken = curl_multi_strerror(mc);
+			continue;
+		}
 		while ((msg = curl_multi_info_read(f->multi, &left))) {
 			if (msg->msg == CURLMSG_DONE) {
 				f->finished = 1;

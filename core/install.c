@@ -745,10 +745,29 @@ static int run_jobs(struct crew *c, const struct install_opts *o,
 	if (jobs > c->n)
 		jobs = (unsigned)c->n;
 	t = xcalloc(jobs, sizeof(*t));
+	pthread_mutex_lock(&c->lock);
 	c->running = jobs;
+	pthread_mutex_unlock(&c->lock);
 	for (unsigned i = 0; i < jobs; i++) {
-		if (pthread_create(&t[i], NULL, worker, c))
-			BUG("cannot start a thread");
+		int e = pthread_create(&t[i], NULL, worker, c);
+
+		if (e) {
+			/*
+			 * Out of threads is the machine's state, not a bug:
+			 * the workers already running do every job.
+			 */
+			pthread_mutex_lock(&c->lock);
+			c->running -= jobs - i;
+			pthread_mutex_unlock(&c->lock);
+			if (!started) {
+				free(t);
+				return cuenv_fail(err, CUENV_E_FETCH,
+						  "cannot start a download "
+						  "thread: %s",
+						  strerror(e));
+			}
+			break;
+		}
 		started++;
 	}
 	pthread_mutex_lock(&c->lock);
