@@ -467,14 +467,15 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 	int rc = CUENV_OK, found = 0;
 
 	if (only && *only) {
+		/* Instead of the shipped one; what update fetched still counts */
 		if (!store_is_dir(only))
 			return cuenv_fail(err, CUENV_E_MANIFEST,
 					  "CUENV_MANIFESTS: '%s' is not a "
 					  "folder",
 					  only);
-		return catalog_load(cat, only, platform, err);
-	}
-	if (!cmd_data_dir(ctx, &dir)) {
+		found = 1;
+		rc = catalog_load(cat, only, platform, err);
+	} else if (!cmd_data_dir(ctx, &dir)) {
 		found = 1;
 		rc = catalog_load(cat, dir.data, platform, err);
 	}

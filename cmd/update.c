@@ -51,17 +51,23 @@ static void listed(const char *html, struct strv *names)
 	}
 }
 
-/* The pinned sha256 of NVIDIA's own manifest file, when known. */
+/*
+ * The pinned sha256 of NVIDIA's own manifest file, when known: from the
+ * catalogue in use, so CUENV_MANIFESTS's own pin list when it is set.
+ */
 static char *pinned(const struct cuenv_ctx *ctx, const char *product,
 		    const char *ver)
 {
 	struct buf path = BUF_INIT, text = BUF_INIT, key = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
+	const char *only = getenv("CUENV_MANIFESTS");
 	char *sha = NULL;
 	const char *hit, *f;
 
 	buf_printf(&key, "\n%s\t%s\t", product, ver);
-	if (cmd_data_dir(ctx, &path) ||
+	if (only && *only)
+		buf_adds(&path, only);
+	if ((!path.len && cmd_data_dir(ctx, &path)) ||
 	    (buf_adds(&path, "/redistrib-json-sha256.tsv"),
 	     dotfile_slurp(path.data, 1 << 20, &text, &e)))
 		goto out;
@@ -134,7 +140,7 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 	struct buf url = BUF_INIT, html = BUF_INIT, body = BUF_INIT,
 		   dir = BUF_INIT, path = BUF_INIT;
 	struct strv versions = STRV_INIT;
-	int rc;
+	int rc = CUENV_OK;
 
 	buf_printf(&url, "%s/compute/%s/redist/", base, k);
 	if (!strncmp(url.data, "file://", 7)) {
