@@ -61,7 +61,7 @@ static int record(struct cuenv_ctx *ctx, struct install *in,
 			       kit_kind_name(in->kind), name, in->prefix);
 			rc = CUENV_NO; /* nothing to do, not an error */
 		} else {
-			rc = cuenv_fail(err, CUENV_E_STORE,
+			rc = cuenv_fail(err, CUENV_E_CONFLICT,
 					"%s %s is already in the store (%s)",
 					kit_kind_name(in->kind), name,
 					old->registered ? old->prefix

@@ -565,7 +565,7 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		goto out;
 	compat_frameworks_order(&rows);
 	if (!rows.n) {
-		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
 				"no %s%s%s with CUDA in the framework table",
 				name.data, spec ? " " : "", spec ? spec : "");
 		cuenv_hint(err, "see: %s/frameworks.tsv", dir.data);

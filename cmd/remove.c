@@ -27,7 +27,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		goto out;
 	if (!in->registered) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
+		rc = cuenv_fail(err, CUENV_E_CONFLICT,
 				"%s %s was installed by cuenv, not registered",
 				kit_kind_name(in->kind), in->name);
 		cuenv_hint(err, "delete it: cuenv uninstall %s %s",

@@ -26,7 +26,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		goto out;
 	if (in->registered) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
+		rc = cuenv_fail(err, CUENV_E_CONFLICT,
 				"%s %s was registered from %s; cuenv does not "
 				"delete files it did not install",
 				kit_kind_name(in->kind), in->name, in->prefix);

@@ -519,7 +519,7 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 	out->cudnn = NULL;
 	out->cupti = NULL;
 	if (!out->cuda) {
-		cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+		cuenv_fail(err, CUENV_E_UNKNOWN,
 			   "no CUDA %s%s%s in the catalogue", cuda,
 			   source >= 0 ? " from " : "",
 			   source >= 0 ? source_name((enum source_kind)source)
@@ -532,7 +532,7 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 					  out->cuda->cuda_major,
 					  source == SRC_PYPI ? SRC_PYPI : -1);
 		if (!out->cudnn) {
-			cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+			cuenv_fail(err, CUENV_E_UNKNOWN,
 				   "no cuDNN %s for CUDA %u in the catalogue",
 				   cudnn, out->cuda->cuda_major);
 			return cuenv_hint(err, "see: cuenv list-remote cudnn; "
@@ -542,7 +542,7 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 	if (cupti) {
 		out->cupti = catalog_find(cat, KIT_CUDA, cupti, 0, source);
 		if (!out->cupti) {
-			cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+			cuenv_fail(err, CUENV_E_UNKNOWN,
 				   "no CUDA %s (for its CUPTI) in the catalogue",
 				   cupti);
 			return cuenv_hint(err, "see: cuenv list-remote cuda; "

@@ -50,12 +50,20 @@ int install_plan(const struct release *rel, const struct install_opts *opts,
 
 			/* Runfiles name their components the same way. */
 			if (rel->source == SRC_REDIST && !release_part(rel, c)) {
+				struct buf have = BUF_INIT;
+
+				for (size_t k = 0; k < rel->nparts; k++)
+					buf_printf(&have, "%s%s",
+						   k ? ", " : "",
+						   rel->parts[k].name);
 				cuenv_fail(err, CUENV_E_USAGE,
 					   "cuda %s has no component '%s'",
 					   rel->version, c);
-				return cuenv_hint(err, "see: cuenv list-remote "
-						       "cuda %s --components",
-						  rel->version);
+				/* No command lists them: name them here. */
+				cuenv_hint(err, "its components: %s",
+					   have.data);
+				buf_release(&have);
+				return err->rc;
 			}
 			if (strv_find(names, c) < 0)
 				strv_push(names, c);
@@ -596,7 +604,7 @@ int lock_verify(const struct lockfile *lk, const struct catalog *cat,
 		const char *k = kit_kind_name(p->kind);
 
 		if (!r || !cp) {
-			cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+			cuenv_fail(err, CUENV_E_UNKNOWN,
 				   "the catalogue no longer has %s %s %s (%s) "
 				   "that the lock pins",
 				   k, p->release, p->name,

@@ -26,6 +26,9 @@ enum cuenv_rc {
 	CUENV_E_CUDNN = 13,	  /* libcudnn missing, mismatched or wrong */
 	CUENV_E_CUPTI = 14,	  /* libcupti missing or tracing nothing */
 	CUENV_E_DOCTOR = 15,	  /* cuenv doctor found a problem */
+	/* the store holds that version already, or the other way round */
+	CUENV_E_CONFLICT = 16,	  /* already there; installed vs registered */
+	CUENV_E_UNKNOWN = 17,	  /* no such release in the catalogue */
 	CUENV_E_BUG = 70,	  /* internal error (EX_SOFTWARE) */
 };
 

@@ -596,7 +596,7 @@ int store_commit(struct store *st, struct install *in, const char *staged,
 	rc = write_receipt(staged, in, err);
 	if (!rc && rename(staged, dest.data)) {
 		if (errno == EEXIST || errno == ENOTEMPTY)
-			rc = cuenv_fail(err, CUENV_E_STORE,
+			rc = cuenv_fail(err, CUENV_E_CONFLICT,
 					"%s %s is already in the store (%s)",
 					kit_kind_name(in->kind), in->name,
 					dest.data);

@@ -29,7 +29,7 @@ make_fake_cuda "$t/a" 12.4.1 &&
 	stdout_empty &&
 	# Same version from another folder: refused, with the way out.
 	expect_code 0 cuenv add cuda "$t/a" &&
-	expect_code 7 cuenv add cuda "$t/b" &&
+	expect_code 16 cuenv add cuda "$t/b" &&
 	stderr_has "cuda 12.4.1 is already in the store ($t/a)" &&
 	stderr_has "--as" &&
 	expect_code 0 cuenv add cuda "$t/b" --as 12.4.2 &&

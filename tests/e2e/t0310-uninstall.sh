@@ -8,7 +8,7 @@ make_fake_cuda "$t/cuda-12.4" 12.4.1 &&
 	cuenv add cuda "$t/cuda-12.4" >/dev/null &&
 	make_installed_cuda 11.8.0 &&
 	make_installed_cuda 11.7.1 &&
-	expect_code 2 cuenv uninstall 12.4.1 &&
+	expect_code 16 cuenv uninstall 12.4.1 &&
 	stderr_has "cuda 12.4.1 was registered from $t/cuda-12.4; cuenv does not delete files it did not install" &&
 	stderr_has "hint: unregister it: cuenv remove cuda 12.4.1" &&
 	check "uninstall touched a registered toolkit" [ -x "$t/cuda-12.4/bin/nvcc" ] &&

@@ -24,5 +24,5 @@ cudnn 9.1.0.70 for CUDA 12 is already installed ($CUENV_ROOT/versions/cudnn/9.1.
 		cuenv install &&
 	# A .cuenv naming what the catalogue lacks: nothing installed.
 	printf 'cuda = 12.7\n' >../.cuenv &&
-	expect_code 9 cuenv install &&
+	expect_code 17 cuenv install &&
 	stderr_has "no CUDA 12.7 in the catalogue"

@@ -14,14 +14,17 @@ use_mirror &&
 	expect_code 2 cuenv install 12.4.1 --jobs 65 &&
 	expect_code 2 cuenv install 12.4.1 --components cuda_cudart,libfoo &&
 	stderr_has "cuda 12.4.1 has no component 'libfoo'" &&
+	# the hint names what exists (list-remote has no --components)
+	stderr_has "hint: its components: cuda_cccl, cuda_cudart, cuda_cupti, cuda_nvcc, cuda_nvrtc, libcublas" &&
+	stderr_lacks "list-remote" &&
 	expect_code 2 cuenv install 12.4.1 --components 'cuda_cudart,../x' &&
 	expect_code 2 cuenv install 12.4.1 --runtime-only --components cuda_cudart &&
 	stderr_has "--components and --runtime-only do not go together" &&
 	expect_code 2 cuenv install 12.4.1 --source tarball &&
 	expect_code 2 cuenv install 12.4.1 --mirror ftp://127.0.0.1/ &&
-	expect_code 9 cuenv install 12.3 &&
+	expect_code 17 cuenv install 12.3 &&
 	stderr_has "no CUDA 12.3 in the catalogue" &&
-	expect_code 9 cuenv install 12.4 --cudnn 8 &&
+	expect_code 17 cuenv install 12.4 --cudnn 8 &&
 	stderr_has "no cuDNN 8 for CUDA 12 in the catalogue" &&
 	expect_stdout "" cat "$SERVER_LOG" &&
 	check "a usage error made a version" [ ! -e "$v" ] &&

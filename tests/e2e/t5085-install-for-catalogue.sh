@@ -52,13 +52,13 @@ expect_code 0 cuenv list-remote cudnn &&
 	stderr_has "cuenv: error: cannot download 'file://$HOME/no-mirror/" &&
 	# A version: only its rows; none can be installed, so it fails
 	# before fetching anything, naming what the preferred row lacks.
-	expect_code 9 cuenv install --for torch==2.14 &&
+	expect_code 17 cuenv install --for torch==2.14 &&
 	stderr_has "cuenv: pytorch 2.14 was built and tested with CUDA 13.2 and cuDNN 9.24.0.43" &&
 	stderr_has "cuenv: error: no cuDNN 9.24.0.43 for CUDA 13 in the catalogue" &&
 	stderr_has "hint: see: cuenv list-remote cudnn; cuenv update fetches NVIDIA's newer manifests" &&
 	stderr_lacks "skipped" &&
 	stderr_lacks "installing" &&
-	expect_code 9 cuenv install --for torch==2.14 --quiet &&
+	expect_code 17 cuenv install --for torch==2.14 --quiet &&
 	stderr_lacks "was built and tested" &&
 	stderr_has "cuenv: error: no cuDNN 9.24.0.43 for CUDA 13 in the catalogue" &&
 	# --cudnn replaces the rows' cuDNN when choosing, too.
@@ -70,7 +70,7 @@ expect_code 0 cuenv list-remote cudnn &&
 	expect_code 4 cuenv install --for torch==2.13 &&
 	stderr_lacks "skipped" &&
 	stderr_has "cuenv: pytorch 2.13 was built and tested with CUDA 13.0 and cuDNN 9.20.0.48" &&
-	expect_code 9 cuenv install --for torch --source runfile &&
+	expect_code 17 cuenv install --for torch --source runfile &&
 	stderr_has "cuenv: error: no CUDA 13.2 from runfile in the catalogue" &&
 	stderr_has "hint: see: cuenv list-remote cuda; cuenv update fetches NVIDIA's newer manifests" &&
 	expect_code 2 cuenv install --for torch --cudnn ../9 &&

@@ -35,19 +35,19 @@ use_mirror &&
 	expect_code 0 cuenv install --for tensorflow==2.6 &&
 	stdout_has "cuda 11.2.2 is already installed ($c112)" &&
 	# --cudnn still wins over the table's.
-	expect_code 9 cuenv install --for tensorflow==2.6 --cudnn 7 &&
+	expect_code 17 cuenv install --for tensorflow==2.6 --cudnn 7 &&
 	stderr_has "cuenv: error: no cuDNN 7 for CUDA 11 in the catalogue" &&
 	# PyTorch: its stable CUDA variant, 11.8 for 2.1.
-	expect_code 9 cuenv install --for torch==2.1 &&
+	expect_code 17 cuenv install --for torch==2.1 &&
 	stderr_has "cuenv: pytorch 2.1 was built and tested with CUDA 11.8 and cuDNN 8.7.0.84" &&
 	stderr_has "cuenv: error: no cuDNN 8.7.0.84 for CUDA 11 in the catalogue" &&
 	stderr_has "hint: see: cuenv list-remote cudnn; cuenv update fetches NVIDIA's newer manifests" &&
 	nothing_half_made cuda 11.8.0 &&
-	expect_code 9 cuenv install --for jax==0.4.20 &&
+	expect_code 17 cuenv install --for jax==0.4.20 &&
 	stderr_has "cuenv: jax 0.4.20 was built and tested with CUDA 12.2 and cuDNN 8.9" &&
 	stderr_has "cuenv: error: no CUDA 12.2 in the catalogue" &&
 	# What it refuses.
-	expect_code 9 cuenv install --for tensorflow==1.99 &&
+	expect_code 17 cuenv install --for tensorflow==1.99 &&
 	stderr_has "cuenv: error: no tensorflow 1.99 with CUDA in the framework table" &&
 	expect_code 2 cuenv install --for tensorflow==two &&
 	stderr_has "cuenv: error: --for: 'tensorflow==two' is not FRAMEWORK==VERSION" &&

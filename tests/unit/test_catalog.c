@@ -389,7 +389,7 @@ static void test_catalog_resolve_names_the_missing_cudnn(void **state)
 	load_cuda_and_cudnn(&cat);
 	assert_int_equal(catalog_resolve(&cat, "12.4", "9.24.0.43", NULL, -1,
 					 &ch, &err),
-			 CUENV_E_NOT_INSTALLED);
+			 CUENV_E_UNKNOWN);
 	assert_string_equal(err.msg.data,
 			    "no cuDNN 9.24.0.43 for CUDA 12 in the catalogue");
 	assert_non_null(strstr(err.hint.data, "cuenv list-remote cudnn"));
@@ -408,7 +408,7 @@ static void test_catalog_resolve_names_the_missing_cuda_source(void **state)
 	load_cuda_and_cudnn(&cat);
 	assert_int_equal(catalog_resolve(&cat, "12.4", "9.1", NULL,
 					 SRC_RUNFILE, &ch, &err),
-			 CUENV_E_NOT_INSTALLED);
+			 CUENV_E_UNKNOWN);
 	assert_string_equal(err.msg.data,
 			    "no CUDA 12.4 from runfile in the catalogue");
 	assert_non_null(strstr(err.hint.data, "cuenv update fetches"));
@@ -426,7 +426,7 @@ static void test_catalog_resolve_names_the_missing_cupti(void **state)
 	load_cuda_and_cudnn(&cat);
 	assert_int_equal(catalog_resolve(&cat, "12.4", NULL, "11.8", -1, &ch,
 					 &err),
-			 CUENV_E_NOT_INSTALLED);
+			 CUENV_E_UNKNOWN);
 	assert_string_equal(err.msg.data,
 			    "no CUDA 11.8 (for its CUPTI) in the catalogue");
 	err_release(&err);

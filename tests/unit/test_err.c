@@ -109,6 +109,9 @@ static void test_rc_values_are_fixed(void **state)
 	assert_int_equal(CUENV_E_STORE, 7);
 	assert_int_equal(CUENV_E_GPU, 8);
 	assert_int_equal(CUENV_E_NOT_INSTALLED, 9);
+	assert_int_equal(CUENV_E_DOCTOR, 15);
+	assert_int_equal(CUENV_E_CONFLICT, 16);
+	assert_int_equal(CUENV_E_UNKNOWN, 17);
 	assert_int_equal(CUENV_E_BUG, 70);
 }
 

@@ -643,7 +643,7 @@ static void test_store_register_of_taken_name_fails(void **state)
 
 	open_store(fx, &st);
 	register_ok(&st, a);
-	assert_int_equal(store_register(&st, b, &err), CUENV_E_STORE);
+	assert_int_equal(store_register(&st, b, &err), CUENV_E_CONFLICT);
 	assert_non_null(strstr(err.msg.data, "already in the store"));
 	/* the first stays, and nothing is left half-made */
 	assert_int_equal(fx_count_entries(fx, "store/.staging"), 0);
