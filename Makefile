@@ -326,24 +326,44 @@ install: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	cp -R manifests $(DESTDIR)$(DATADIR)/cuenv/manifests
 
 # Completion scripts and the man page, where Debian's shells and man look.
-COMPLETION_FILES := $(DATADIR)/bash-completion/completions/cuenv \
-	$(DATADIR)/zsh/vendor-completions/_cuenv \
-	$(DATADIR)/fish/vendor_completions.d/cuenv.fish \
+# bash-completion also searches share/bash-completion/completions beside
+# the bin/ that holds the command, so one place serves every PREFIX. zsh
+# searches /usr/local/share/zsh/site-functions, and the distribution's own
+# vendor-completions under /usr. fish searches /usr/share/fish/
+# vendor_completions.d, ~/.local/share/fish/vendor_completions.d and
+# /etc/fish/completions, but no /usr/local/share/fish (unless XDG_DATA_DIRS
+# names it): other prefixes use /etc's. Override with BASH_COMPLETIONSDIR,
+# ZSH_COMPLETIONSDIR or FISH_COMPLETIONSDIR.
+SYSCONFDIR ?= /etc
+BASH_COMPLETIONSDIR ?= $(DATADIR)/bash-completion/completions
+ifeq ($(PREFIX),/usr)
+ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/vendor-completions
+FISH_COMPLETIONSDIR ?= $(DATADIR)/fish/vendor_completions.d
+else ifeq ($(PREFIX),$(HOME)/.local)
+ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETIONSDIR ?= $(DATADIR)/fish/vendor_completions.d
+else
+ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETIONSDIR ?= $(SYSCONFDIR)/fish/completions
+endif
+COMPLETION_FILES := $(BASH_COMPLETIONSDIR)/cuenv \
+	$(ZSH_COMPLETIONSDIR)/_cuenv \
+	$(FISH_COMPLETIONSDIR)/cuenv.fish \
 	$(DATADIR)/man/man1/cuenv.1
 .PHONY: install-extras uninstall-extras
 install: install-extras
 uninstall: uninstall-extras
 install-extras:
-	install -d $(DESTDIR)$(DATADIR)/bash-completion/completions \
-		$(DESTDIR)$(DATADIR)/zsh/vendor-completions \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d \
+	install -d $(DESTDIR)$(BASH_COMPLETIONSDIR) \
+		$(DESTDIR)$(ZSH_COMPLETIONSDIR) \
+		$(DESTDIR)$(FISH_COMPLETIONSDIR) \
 		$(DESTDIR)$(DATADIR)/man/man1
 	install -m 0644 shells/completion.bash \
-		$(DESTDIR)$(DATADIR)/bash-completion/completions/cuenv
+		$(DESTDIR)$(BASH_COMPLETIONSDIR)/cuenv
 	install -m 0644 shells/completion.zsh \
-		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_cuenv
+		$(DESTDIR)$(ZSH_COMPLETIONSDIR)/_cuenv
 	install -m 0644 shells/completion.fish \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/cuenv.fish
+		$(DESTDIR)$(FISH_COMPLETIONSDIR)/cuenv.fish
 	install -m 0644 docs/cuenv.1 $(DESTDIR)$(DATADIR)/man/man1/cuenv.1
 uninstall-extras:
 	rm -f $(COMPLETION_FILES:%=$(DESTDIR)%)

@@ -41,6 +41,18 @@ _cuenv_flags() {
     echo --help
 }
 
+# COMPREPLY from compgen ARGS, one entry per line of its output: a word
+# holding spaces stays one word (never COMPREPLY=($(compgen ...)), which
+# splits "my toolkits" in two; shellcheck SC2207). File and folder names
+# are quoted by readline (compopt -o filenames).
+_cuenv_reply() {
+    case $1 in
+    -f | -d | -c) compopt -o filenames 2>/dev/null ;;
+    esac
+    COMPREPLY=()
+    mapfile -t COMPREPLY < <(compgen "$@")
+}
+
 _cuenv() {
     local cur prev cmd i words
     COMPREPLY=()
@@ -48,7 +60,7 @@ _cuenv() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
     if [ "$COMP_CWORD" -le 1 ]; then
-        COMPREPLY=($(compgen -W "$(_cuenv_commands) --help --version" -- "$cur"))
+        _cuenv_reply -W "$(_cuenv_commands) --help --version" -- "$cur"
         return 0
     fi
     cmd=${COMP_WORDS[1]}
@@ -59,11 +71,11 @@ _cuenv() {
         else
             words=$(_cuenv_installed cudnn)
         fi
-        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        _cuenv_reply -W "$words" -- "$cur"
         return 0
         ;;
     --cupti)
-        COMPREPLY=($(compgen -W "$(_cuenv_installed cuda)" -- "$cur"))
+        _cuenv_reply -W "$(_cuenv_installed cuda)" -- "$cur"
         return 0
         ;;
     --format)
@@ -71,10 +83,10 @@ _cuenv() {
         modules) words="lua tcl" ;;
         *) words="sh bash zsh fish json dockerfile github" ;;
         esac
-        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        _cuenv_reply -W "$words" -- "$cur"
         return 0
         ;;
-    --source) COMPREPLY=($(compgen -W "redist runfile pypi" -- "$cur")); return 0 ;;
+    --source) _cuenv_reply -W "redist runfile pypi" -- "$cur"; return 0 ;;
     --as | --device | --timeout | --mirror | --index | --jobs | --components | --for)
         return 0 ;;
     esac
@@ -82,14 +94,14 @@ _cuenv() {
         # after the command to run, complete its own words as commands/files
         for ((i = 2; i < COMP_CWORD; i++)); do
             case ${COMP_WORDS[i]} in
-            --) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;
+            --) _cuenv_reply -c -- "$cur"; return 0 ;;
             -*) ;;
-            *) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+            *) _cuenv_reply -f -- "$cur"; return 0 ;;
             esac
         done
     fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_cuenv_flags "$cmd")" -- "$cur"))
+        _cuenv_reply -W "$(_cuenv_flags "$cmd")" -- "$cur"
         return 0
     fi
     case $cmd in
@@ -114,13 +126,13 @@ _cuenv() {
         ;;
     list-remote) words="cuda cudnn" ;;
     add) words="cuda cudnn"
-        [ "$COMP_CWORD" -gt 2 ] && { COMPREPLY=($(compgen -d -- "$cur")); return 0; } ;;
+        [ "$COMP_CWORD" -gt 2 ] && { _cuenv_reply -d -- "$cur"; return 0; } ;;
     init | completion) words="bash zsh fish" ;;
     help) words=$(_cuenv_commands) ;;
-    exec) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;
+    exec) _cuenv_reply -c -- "$cur"; return 0 ;;
     *) words= ;;
     esac
-    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    _cuenv_reply -W "$words" -- "$cur"
     return 0
 }
 
