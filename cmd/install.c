@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,7 +108,53 @@ struct show {
 	unsigned last_pct;    /* plain: last overall 25% step printed */
 	size_t n;
 	int noted;	      /* a note was printed (on_note) */
+	int begun;	      /* "installing ..." was printed */
+	const char *source;   /* "redist" */
 };
+
+/*
+ * "installing cuda 12.4.1 (redist)", once, when the install really starts
+ * (its first progress, note or wait): a version already installed gets
+ * only "already installed".
+ */
+static void begin(struct show *s)
+{
+	if (s->quiet || __atomic_exchange_n(&s->begun, 1, __ATOMIC_RELAXED))
+		return;
+	fprintf(stderr, "cuenv: installing %s (%s)\n", s->what, s->source);
+}
+
+/* The terminal's width, 80 when it cannot be asked. */
+static unsigned columns(void)
+{
+	struct winsize w;
+
+	if (!ioctl(2, TIOCGWINSZ, &w) && w.ws_col)
+		return w.ws_col;
+	return 80;
+}
+
+/*
+ * One line of the redrawn block, cut to the terminal's width: a line that
+ * wrapped would take two rows, and the next redraw, going up one row per
+ * line, would write over the wrong ones.
+ */
+static void draw(unsigned cols, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		line[0] = '\0';
+	/* the last column too: some terminals wrap on writing it */
+	if (cols > 1 && strlen(line) > cols - 1)
+		line[cols - 1] = '\0';
+	fprintf(stderr, "\033[2K%s\n", line);
+}
 
 static double since(const struct timespec *t)
 {
@@ -139,11 +186,15 @@ static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 
 	if (s->quiet)
 		return;
+	begin(s);
 	for (size_t i = 0; i < n; i++) {
 		done += p[i].done;
 		total += p[i].total;
 	}
 	if (s->tty) {
+		unsigned cols = columns();
+		char left[48] = "";
+
 		/* Redraw the block: one line per archive, then the total. */
 		if (s->lines)
 			fprintf(stderr, "\033[%uA", s->lines);
@@ -158,18 +209,26 @@ static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 
 			human(a, sizeof(a), (double)p[i].done);
 			human(b, sizeof(b), (double)p[i].total);
-			fprintf(stderr, "\033[2K  %-22s %10s / %-10s %s\n",
-				p[i].name, a, b, state);
+			if (cols < 60) /* narrow: 33 columns + state */
+				draw(cols, "  %-12.12s %8s/%-8s %s", p[i].name,
+				     a, b, state);
+			else
+				draw(cols, "  %-22s %10s / %-10s %s",
+				     p[i].name, a, b, state);
 		}
 		human(a, sizeof(a), (double)done);
 		human(b, sizeof(b), (double)total);
 		human(r, sizeof(r), t > 0 ? (double)done / t : 0);
-		fprintf(stderr, "\033[2K  %-22s %10s / %-10s %s/s", "total", a,
-			b, r);
 		if (total && done && done < total && t > 0.5)
-			fprintf(stderr, ", %.0f s left",
-				(double)(total - done) / ((double)done / t));
-		fputc('\n', stderr);
+			snprintf(left, sizeof(left), ", %.0f s left",
+				 (double)(total - done) /
+					 ((double)done / t));
+		if (cols < 60)
+			draw(cols, "  %-12s %8s/%-8s %s/s%s", "total", a, b, r,
+			     left);
+		else
+			draw(cols, "  %-22s %10s / %-10s %s/s%s", "total", a,
+			     b, r, left);
 		s->lines = (unsigned)n + 1;
 		return;
 	}
@@ -179,14 +238,24 @@ static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 					p[i].state != PART_FAILED))
 			continue;
 		s->announced[i] = 1;
+		if (p[i].state == PART_FAILED) {
+			/* what arrived, not what was expected */
+			human(a, sizeof(a), (double)p[i].done);
+			human(b, sizeof(b), (double)p[i].total);
+			if (p[i].total)
+				fprintf(stderr,
+					"cuenv: %s failed (%s of %s)\n",
+					p[i].name, a, b);
+			else
+				fprintf(stderr, "cuenv: %s failed (%s)\n",
+					p[i].name, a);
+			continue;
+		}
 		/* runfiles and tarballs come without a size: what was read */
 		human(a, sizeof(a),
 		      (double)(p[i].total ? p[i].total : p[i].done));
 		fprintf(stderr, "cuenv: %s %s (%s)\n", p[i].name,
-			p[i].state == PART_FAILED ? "failed"
-			: p[i].cached		  ? "from the cache"
-						  : "done",
-			a);
+			p[i].cached ? "from the cache" : "done", a);
 	}
 	if (total) {
 		unsigned pct = (unsigned)(done * 100 / total) / 25 * 25;
@@ -205,6 +274,7 @@ static void on_note(void *ctx, const char *msg)
 {
 	struct show *s = ctx;
 
+	begin(s);
 	if (!s->quiet && !__atomic_exchange_n(&s->noted, 1, __ATOMIC_RELAXED))
 		fprintf(stderr, "cuenv: %s\n", msg);
 }
@@ -213,6 +283,7 @@ static void on_waiting(void *ctx, const char *what)
 {
 	struct show *s = ctx;
 
+	begin(s);
 	if (!s->quiet)
 		fprintf(stderr,
 			"cuenv: another install of %s is running; waiting "
@@ -271,6 +342,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	s.tty = isatty(2);
 	s.quiet = quiet;
 	s.what = what.data;
+	s.source = source_name(rel->source);
 	s.n = rel->source == SRC_REDIST ? rel->nparts + 16 : 32;
 	s.announced = xcalloc(s.n, sizeof(int));
 	clock_gettime(CLOCK_MONOTONIC, &s.start);
@@ -279,10 +351,13 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	o->progress_ctx = &s;
 	o->fetch.note = on_note;
 	o->fetch.note_ctx = &s;
-	if (!quiet)
-		fprintf(stderr, "cuenv: installing %s (%s)\n", what.data,
-			source_name(rel->source));
 	rc = install_run(&ctx->store, rel, o, &done, err);
+	if (rc == CUENV_E_FETCH && !err->hint.len &&
+	    !(o->mirror && *o->mirror) && rel->source != SRC_PYPI)
+		/* Offline machines and clusters: say where else to look. */
+		cuenv_hint(err, "if NVIDIA's servers cannot be reached from "
+				"here, install from a mirror: --mirror URL "
+				"or CUENV_MIRROR (README: Mirrors)");
 	if (rc == CUENV_NO) {
 		if (!quiet)
 			printf("%s is already installed (%s)\n", what.data,
