@@ -141,22 +141,88 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 }
 
 
+/* FNV-1a over s, going on from h. */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL; /* a separator */
+}
+
+/*
+ * The hook's memory of what it last said: a digest of the warnings and the
+ * error this activation prints, kept in the shell variable __cuenv_said
+ * and handed back in CUENV__SAID. "" when there was nothing to say.
+ */
+static void said_digest(const struct activation *a, int rc,
+			const struct cuenv_err *err, struct buf *out)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int any = 0;
+
+	for (size_t i = 0; i < a->warnings.n; i++, any = 1)
+		h = fnv(h, a->warnings.v[i]);
+	if (rc && rc != CUENV_E_BUG) {
+		h = fnv(fnv(h, err->msg.data), err->hint.data);
+		any = 1;
+	}
+	buf_reset(out);
+	if (any)
+		buf_printf(out, "%016llx", (unsigned long long)h);
+}
+
+/* What `use` says it did: where the version now comes from. */
+static void note_use(const struct activation *a, const struct envmap *start)
+{
+	struct buf why = BUF_INIT;
+
+	if (a->ok && a->sel.origin == SEL_SHELL) {
+		cmd_note("using cuda %s%s%s in this shell", a->act.cuda->version,
+			 a->act.cudnn ? " + cudnn " : "",
+			 a->act.cudnn ? a->act.cudnn->version : "");
+	} else if (envmap_get(start, "CUENV_VERSION")) {
+		/* cuenv use system */
+		cmd_note("using the system's cuda in this shell (cuenv adds "
+			 "nothing)");
+	} else if (a->ok) {
+		selection_describe_origin(&a->sel, &why);
+		cmd_note("this shell's selection dropped: cuda %s%s%s (%s)",
+			 a->act.cuda->version,
+			 a->act.cudnn ? " + cudnn " : "",
+			 a->act.cudnn ? a->act.cudnn->version : "", why.data);
+	} else {
+		cmd_note("this shell's selection dropped: nothing selected here");
+	}
+	buf_release(&why);
+}
+
 /*
  * Shared by `export` and `use`: compute, warn, and print the code. For the
  * hook (pid > 0) the code is printed even when the selection is bad, so
- * that the shell deactivates and watches for the fix; for `use` (pid 0)
+ * that the shell deactivates and watches for the fix, and the error is
+ * printed here (then cleared: the hook's code must run); for `use` (pid 0)
  * nothing is printed then, and the shell's stamp is left as it is.
+ *
+ * The hook says nothing that the shell was told last (CUENV__SAID, see
+ * said_digest): a prompt that runs it again for the same state (a .cuenv
+ * written just before, a stamp within its 50 ms) or right after `cuenv use`
+ * said the same would repeat the same lines.
  */
 int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	     struct envmap *start, enum shell sh, long pid,
 	     struct cuenv_err *err)
 {
 	struct activation a;
-	struct buf out = BUF_INIT, stamp = BUF_INIT;
-	int rc;
+	struct buf out = BUF_INIT, stamp = BUF_INIT, said = BUF_INIT;
+	const char *last = pid > 0 ? getenv("CUENV__SAID") : NULL;
+	int rc, quiet;
 
 	activation_init(&a);
-	rc = cmd_activation(ctx, start, 0, &a, err);
+	rc = activation_compute(ctx->root, ctx->cwd, start, 0, &a, err);
+	said_digest(&a, rc, err, &said);
+	quiet = last && said.len && !strcmp(last, said.data);
+	for (size_t i = 0; i < a.warnings.n && !quiet; i++)
+		cmd_warn("%s", a.warnings.v[i]);
 	if (pid > 0) {
 		struct store st;
 		struct cuenv_err e2 = CUENV_ERR_INIT;
@@ -172,19 +238,30 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 		 */
 		if (a.untrusted)
 			buf_reset(&stamp);
-	} else if (!rc && a.ok) {
-		cmd_note("using cuda %s%s%s in this shell", a.act.cuda->version,
-			 a.act.cudnn ? " + cudnn " : "",
-			 a.act.cudnn ? a.act.cudnn->version : "");
+		if (rc && rc != CUENV_E_BUG) {
+			if (!quiet) {
+				fprintf(stderr, "cuenv: error: %s\n",
+					err->msg.data);
+				if (err->hint.len)
+					fprintf(stderr, "hint: %s\n",
+						err->hint.data);
+			}
+			err_release(err);
+			rc = CUENV_OK;
+		}
+	} else if (!rc) {
+		note_use(&a, start);
 	}
 	if (pid > 0 || !rc) {
 		activation_emit(&a, before, sh, ctx->root,
 				pid > 0 ? stamp.data : NULL, &out);
+		shell_local(sh, "__cuenv_said", said.data, &out);
 		fwrite(out.data, 1, out.len, stdout);
 	}
 	activation_release(&a);
 	buf_release(&out);
 	buf_release(&stamp);
+	buf_release(&said);
 	return rc;
 }
 

@@ -34,7 +34,7 @@ void selection_describe_origin(const struct selection *sel, struct buf *out)
 {
 	switch (sel->origin) {
 	case SEL_SHELL:
-		buf_adds(out, "set by CUENV_VERSION (cuenv use)");
+		buf_adds(out, "set by CUENV_VERSION, which cuenv use sets");
 		break;
 	case SEL_FILE:
 	case SEL_GLOBAL:

@@ -49,7 +49,7 @@ void selection_init(struct selection *sel);
 void selection_release(struct selection *sel);
 /* True when a CUDA version is selected (not nothing, not "system"). */
 int selection_active(const struct selection *sel);
-/* "set by /p/.cuenv", "set by CUENV_VERSION (cuenv use)", ... */
+/* "set by /p/.cuenv", "set by CUENV_VERSION, which cuenv use sets", ... */
 void selection_describe_origin(const struct selection *sel, struct buf *out);
 
 /*

@@ -13,7 +13,10 @@ function cuenv
             @CUENV_BIN@ $argv
             set -l rc $status
             set -g __cuenv_key
-            __cuenv_hook
+            # Not with a one-shot CUENV_ROOT=/x: the next prompt does it.
+            if test "$CUENV_ROOT" = "$__cuenv_root"
+                __cuenv_hook
+            end
             return $rc
         case '*'
             @CUENV_BIN@ $argv
@@ -39,6 +42,7 @@ function __cuenv_hook --on-event fish_prompt --on-variable PWD
     set -l prev "$__cuenv_key"
     __cuenv_mark
     if test "$__cuenv_key" != "$prev"; or __cuenv_stale
-        @CUENV_BIN@ export fish --pid $fish_pid | source
+        set -g __cuenv_root "$CUENV_ROOT"
+        CUENV__SAID="$__cuenv_said" @CUENV_BIN@ export fish --pid $fish_pid | source
     end
 end

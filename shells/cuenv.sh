@@ -20,8 +20,14 @@ cuenv() {
     ;;
   add|remove|uninstall|local|global|install)
     @CUENV_BIN@ "$@" && __cuenv_rc=0 || __cuenv_rc=$?
-    __cuenv_key=
-    _cuenv_hook
+    # Update the shell now, unless CUENV_ROOT is not the shell's own (a
+    # one-shot CUENV_ROOT=/x cuenv ...): the next prompt does it then.
+    if [[ ${CUENV_ROOT-} == "${__cuenv_root-}" ]]; then
+      __cuenv_key=
+      _cuenv_hook
+    else
+      __cuenv_key=
+    fi
     return $__cuenv_rc
     ;;
   *)
@@ -52,7 +58,8 @@ _cuenv_hook() {
   local __cuenv_status=$? __cuenv_prev="${__cuenv_key-}"
   __cuenv_mark
   if [[ $__cuenv_key != "$__cuenv_prev" ]] || __cuenv_stale; then
-    eval "$(@CUENV_BIN@ export @CUENV_SHELL@ --pid $$)"
+    __cuenv_root="${CUENV_ROOT-}"
+    eval "$(CUENV__SAID="${__cuenv_said-}" @CUENV_BIN@ export @CUENV_SHELL@ --pid $$)"
   fi
   # bash runs the rest of PROMPT_COMMAND with the status the hook returns:
   # give back the one it found. zsh gives each precmd function the

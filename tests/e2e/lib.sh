@@ -41,7 +41,7 @@ if [ -z "${E2E_SANDBOX-}" ]; then
 	# The physical path: cuenv reports real paths.
 	_sb=$(cd "$_sb" && pwd -P) || exit 1
 	# Removed however the test ends (run.sh's time limit included).
-	trap 'chmod -R u+rwx "$_sb" 2>/dev/null; rm -rf "$_sb"' EXIT
+	trap '[ -S "$_sb/tmux.sock" ] && tmux -S "$_sb/tmux.sock" kill-server 2>/dev/null; chmod -R u+rwx "$_sb" 2>/dev/null; rm -rf "$_sb"' EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -456,6 +456,45 @@ hook_session() {
 		return 1
 		;;
 	esac
+}
+
+# A real terminal (tmux), for what needs one: prompts a second apart, as a
+# person types, and a screen to read back.
+#   tty_start bash|zsh|fish RCFILE   start the shell, RCFILE as its start-up
+#                                    file (it loads the integration itself)
+#   tty_type LINE...                 type each LINE + Enter, 0.7 s apart
+#   tty_screen FILE                  write the screen (no blank lines) to FILE
+#   tty_stop                         end it (also when the test ends)
+_tty_sock=$E2E_SANDBOX/tmux.sock
+tty_start() {
+	need tmux
+	need "$1"
+	case $1 in
+	bash) _tty_cmd="bash --noprofile --rcfile '$2' -i" ;;
+	zsh) _tty_cmd="env ZDOTDIR='$E2E_SANDBOX/zdot' zsh -i" ;;
+	fish) _tty_cmd="fish --no-config -C 'source $2'" ;;
+	esac
+	if [ "$1" = zsh ]; then
+		mkdir -p "$E2E_SANDBOX/zdot" &&
+			cp "$2" "$E2E_SANDBOX/zdot/.zshrc" || return 1
+	fi
+	tmux -S "$_tty_sock" new-session -d -x 250 -y 50 \
+		"env -i HOME='$HOME' CUENV_ROOT='$CUENV_ROOT' PATH='$PATH' TERM=xterm LC_ALL=C.UTF-8 $_tty_cmd" ||
+		return 1
+	sleep 1
+}
+tty_type() {
+	for _l in "$@"; do
+		tmux -S "$_tty_sock" send-keys "$_l" Enter || return 1
+		sleep 0.7
+	done
+}
+tty_screen() {
+	tmux -S "$_tty_sock" capture-pane -p -S -200 | grep -v '^ *$' >"$1"
+}
+tty_stop() {
+	tmux -S "$_tty_sock" kill-server 2>/dev/null
+	return 0
 }
 
 # Fail on an error from cuenv in the last session's stderr.

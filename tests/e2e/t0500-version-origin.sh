@@ -22,9 +22,9 @@ make_fake_cuda "$t/cuda-12.4" 12.4.1 &&
 	# pyenv's bare version line; the nearest file wins, whole.
 	printf '11.8\n' >../.cuenv &&
 	expect_stdout "11.8.0 (set by $HOME/outer/inner/.cuenv)" cuenv version &&
-	expect_stdout "12.4.1 (set by CUENV_VERSION (cuenv use))" \
+	expect_stdout "12.4.1 (set by CUENV_VERSION, which cuenv use sets)" \
 		env CUENV_VERSION=12 cuenv version &&
-	expect_stdout "12.4.1 + cudnn 9.1.0 (set by CUENV_VERSION (cuenv use))" \
+	expect_stdout "12.4.1 + cudnn 9.1.0 (set by CUENV_VERSION, which cuenv use sets)" \
 		env CUENV_VERSION=12.4.1 CUENV_CUDNN_VERSION=9 cuenv version &&
 	# `system`: cuenv stays out of the way.
 	printf 'cuda = system\n' >../.cuenv &&

@@ -19,7 +19,7 @@ echo "${CUENV_VERSION-unset}|${CUDA_HOME-unset}|$PATH"
 cuenv version
 SH
 	expect_stdout "11|$t/cuda-11.8|$t/cuda-11.8/bin:$PATH
-11.8.0 (set by CUENV_VERSION (cuenv use))
+11.8.0 (set by CUENV_VERSION, which cuenv use sets)
 unset|$t/cuda-12.4|$t/cuda-12.4/bin:$PATH
 12.4.1 (set by $HOME/proj/.cuenv)" env CUENV_SHELL=bash bash "$HOME/use.sh" &&
 	stderr_has "cuenv: using cuda 11.8.0 in this shell" &&

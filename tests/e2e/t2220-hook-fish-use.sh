@@ -19,7 +19,7 @@ need fish &&
 $(a 11.8.0 11.8)
 -- cd out
 $(a 11.8.0 11.8)
-11.8.0 (set by CUENV_VERSION (cuenv use))
+11.8.0 (set by CUENV_VERSION, which cuenv use sets)
 -- use --unset
 $(a 12.4.1)
 12.4.1 (set by $HOME/proj/.cuenv)

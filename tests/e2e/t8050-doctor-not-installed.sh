@@ -20,7 +20,7 @@ need cc &&
 	said '"id": "selection-not-installed"' &&
 	said "\"$HOME/proj/.cuenv\"" &&
 	expect_code 15 env CUENV_VERSION=11 cuenv doctor &&
-	said "cuda 11 is not installed (set by CUENV_VERSION (cuenv use))" &&
+	said "cuda 11 is not installed (set by CUENV_VERSION, which cuenv use sets)" &&
 	cd "$HOME" &&
 	printf 'cuda = 10.2\n' >"$CUENV_ROOT/version" &&
 	expect_code 15 cuenv doctor &&

@@ -372,7 +372,7 @@ static void test_select_describes_origin(void **state)
 	f.in.env_cuda = "12.4";
 	assert_int_equal(find(&f), CUENV_OK);
 	selection_describe_origin(&f.sel, &d);
-	assert_string_equal(d.data, "set by CUENV_VERSION (cuenv use)");
+	assert_string_equal(d.data, "set by CUENV_VERSION, which cuenv use sets");
 	finding_release(&f);
 
 	buf_reset(&d);
