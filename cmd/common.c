@@ -421,7 +421,19 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 		if (!force && (rc = check_installed(ctx, &want, err)))
 			goto out;
 	}
-	dotfile_rewrite(text.data, text.len, &set, unset, &out);
+	if (set.cuda && !strcmp(set.cuda, DOTFILE_SYSTEM)) {
+		/*
+		 * system: cuenv adds nothing, so a cudnn or cupti the file
+		 * kept would only mislead. Comments stay.
+		 */
+		struct buf bare = BUF_INIT;
+
+		dotfile_rewrite(text.data, text.len, &set, 1, &bare);
+		dotfile_rewrite(bare.data, bare.len, &set, 0, &out);
+		buf_release(&bare);
+	} else {
+		dotfile_rewrite(text.data, text.len, &set, unset, &out);
+	}
 	rc = dotfile_write(path, out.data, err);
 	if (!rc && unset)
 		cmd_note(out.len ? "removed cuenv's keys from %s"
