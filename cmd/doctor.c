@@ -307,12 +307,21 @@ static void print_json(const struct activation *a, const struct findings *f)
 {
 	json_t *j = json_object(), *arr = json_array(), *sel;
 	struct buf desc = BUF_INIT;
+	int shell_lacks = 0;
 	char *s;
 
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i].id, "not-activated"))
+			shell_lacks = 1;
 	describe_selection(a, &desc);
 	sel = json_object();
 	json_object_set_new(sel, "description", json_string(desc.data));
-	json_object_set_new(sel, "active", json_boolean(a->ok));
+	/*
+	 * resolved: the selection names what is installed; active: and this
+	 * shell carries it (no not-activated finding beside it).
+	 */
+	json_object_set_new(sel, "resolved", json_boolean(a->ok));
+	json_object_set_new(sel, "active", json_boolean(a->ok && !shell_lacks));
 	if (a->ok) {
 		json_object_set_new(sel, "cuda",
 				    json_string(a->act.cuda->version));

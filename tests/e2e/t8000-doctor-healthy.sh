@@ -30,6 +30,12 @@ need cc &&
 	said '"id": "not-activated"' &&
 	said '"severity": "info"' &&
 	said '"cudnn": "9.1.0"' &&
+	# not carried by this shell: not active, though resolved
+	said '"active": false' &&
+	said '"resolved": true' &&
+	expect_code 0 cuenv exec -- cuenv doctor --json &&
+	said '"active": true' &&
+	stdout_lacks "not-activated" &&
 	expect_code 0 cuenv doctor --help &&
 	said "usage: cuenv doctor [--json]" &&
 	expect_code 0 cuenv help &&
