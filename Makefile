@@ -1,6 +1,8 @@
 # cuenv: GNU make, no autotools.
 #
-#   make                  build ./cuenv
+#   make                  build ./cuenv (and ./cuenv-net, ./cuenv-probe; the
+#                         objects go to build/std/)
+#   make demo             build, then show it working in a throw-away root
 #   make test             unit tests, then end-to-end tests
 #   make test SANITIZE=1  the same under ASan + UBSan
 #   make install PREFIX=/usr/local [DESTDIR=...]
@@ -395,5 +397,5 @@ compdb:
 gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/gpu/evidence.sh
 
-demo: $(BUILD)/cuenv $(BUILD)/cuenv-net
-	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tools/demo.sh
+demo: all
+	$(Q)CUENV_BIN=$(CURDIR)/cuenv sh tools/demo.sh

@@ -1,0 +1,28 @@
+#!/bin/sh
+# make demo's script as a new user sees it (offline: from the tests'
+# mirror): every "$ " line can be pasted back into a shell (the exec line
+# had lost its quoting), the hook is shown activating and deactivating in a
+# real bash, doctor and check run, and it ends saying where the binary is
+# and how to put it on PATH (its last line was an eval "$(cuenv init
+# bash)" that could not work: cuenv was not on PATH).
+. "$(dirname "$0")/lib.sh"
+
+src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+need python3
+need bash
+expect_code 0 env CUENV_DEMO_OFFLINE=1 CUENV_BIN="$CUENV_BIN" sh "$src/tools/demo.sh" &&
+	cp "$E2E_OUT" "$HOME/demo.out" &&
+	stdout_has "\$ cuenv exec -- sh -c 'echo \"LD_LIBRARY_PATH=\$LD_LIBRARY_PATH\"'" &&
+	stdout_has "LD_LIBRARY_PATH=" &&
+	stdout_has "# A new bash with eval \"\$(cuenv init bash)\" in its ~/.bashrc:" &&
+	grep -A1 -x '\$ echo "CUDA_HOME=\$CUDA_HOME"' "$HOME/demo.out" | grep -q "^CUDA_HOME=/.*/versions/cuda/12.4.1\$" ||
+	fail "the hook did not activate the project in bash"
+stdout_has "\$ cuenv doctor" &&
+	stdout_has "\$ cuenv check" &&
+	stdout_has "export PATH=\"$(dirname "$CUENV_BIN"):\$PATH\"" &&
+	stdout_lacks "Shell setup: eval" &&
+	# every shown command line parses as sh
+	sed -n 's/^\$ //p' "$HOME/demo.out" >"$HOME/lines" &&
+	while IFS= read -r l; do
+		sh -n -c "$l" 2>/dev/null || fail "not a shell line: $l"
+	done <"$HOME/lines"
