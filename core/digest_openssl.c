@@ -39,8 +39,8 @@ void digest_final(struct digest *d, char hex[DIGEST_HEX_LEN + 1])
 	if (!EVP_DigestFinal_ex(d->ctx, md, &n) || n * 2 != DIGEST_HEX_LEN)
 		BUG("SHA-256 final failed");
 	for (unsigned int i = 0; i < n; i++) {
-		hex[2 * i] = digits[md[i] >> 4];
-		hex[2 * i + 1] = digits[md[i] & 15];
+		hex[2 * (size_t)i] = digits[md[i] >> 4];
+		hex[2 * (size_t)i + 1] = digits[md[i] & 15];
 	}
 	hex[DIGEST_HEX_LEN] = '\0';
 }

@@ -42,7 +42,7 @@ struct fetch {
 	const char *broken;	/* libcurl could not go on: why, or NULL */
 };
 
-#define CHUNK (256 * 1024)
+#define CHUNK ((size_t)256 * 1024)
 
 static int64_t ms_left(const struct fetch *f)
 {
