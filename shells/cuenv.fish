@@ -23,6 +23,9 @@ function cuenv
     end
 end
 
+# The shell's own CUENV_ROOT, as the hook last used it (from here on).
+set -q __cuenv_root; or set -g __cuenv_root "$CUENV_ROOT"
+
 function __cuenv_mark
     set -g __cuenv_key "$PWD"\x1f"$CUENV_ROOT"\x1f"$CUENV_VERSION"\x1f"$CUENV_CUDNN_VERSION"\x1f"$CUENV_CUPTI_VERSION"\x1f"$CUENV_ISOLATE"
 end

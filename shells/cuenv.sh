@@ -36,6 +36,9 @@ cuenv() {
   esac
 }
 
+# The shell's own CUENV_ROOT, as the hook last used it (from here on).
+__cuenv_root="${__cuenv_root-${CUENV_ROOT-}}"
+
 __cuenv_mark() {
   __cuenv_key="$PWD"$'\037'"${CUENV_ROOT-}"$'\037'"${CUENV_VERSION-}"$'\037'"${CUENV_CUDNN_VERSION-}"$'\037'"${CUENV_CUPTI_VERSION-}"$'\037'"${CUENV_ISOLATE-}"
 }

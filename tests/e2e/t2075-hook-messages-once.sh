@@ -71,3 +71,26 @@ RC
 			grep -qx "home=$c" "$HOME/after" || break
 	printf 'cuda = 12.4\n' >proj/.cuenv
 done
+
+# In a script (no prompt): install, local, ... update the shell at once,
+# under the root the shell had when it loaded the integration (here the
+# sandbox's exported CUENV_ROOT), but not under a one-shot one.
+printf 'cuda = 12.4\n' >proj/.cuenv
+for sh in bash zsh fish; do
+	command -v $sh >/dev/null 2>&1 || continue
+	case $sh in
+	fish) init='cuenv init fish | source' ;;
+	*) init="eval \"\$(cuenv init $sh)\"" ;;
+	esac
+	expect_code 0 $sh -c "$init
+cd proj
+cuenv local 13.0.0
+echo \"h=\$CUDA_HOME\"
+CUENV_ROOT=$HOME/other cuenv uninstall 1
+echo \"h=\$CUDA_HOME\"" &&
+		cp "$E2E_OUT" "$HOME/out" &&
+		file_is "$HOME/out" "h=$HOME/toolkits/cuda-13
+h=$HOME/toolkits/cuda-13" &&
+		stderr_lacks "is not installed" || break
+	printf 'cuda = 12.4\n' >proj/.cuenv
+done
