@@ -509,7 +509,7 @@ const struct release *catalog_find(const struct catalog *cat,
 }
 
 /* Where to look next when the catalogue lacks a release. */
-#define HINT_UPDATE "cuenv update fetches NVIDIA's newer manifests"
+#define HINT_UPDATE "newer releases from NVIDIA: cuenv update"
 
 int catalog_resolve(const struct catalog *cat, const char *cuda,
 		    const char *cudnn, const char *cupti, int source,

@@ -58,6 +58,7 @@ if [ -z "${E2E_SANDBOX-}" ]; then
 		TERM=dumb \
 		E2E_SANDBOX="$_sb" \
 		E2E_CACHE="$_cache" \
+		E2E_HINTS="${CUENV_E2E_HINTS-}" \
 		CUENV_BIN="$CUENV_BIN" \
 		E2E_HOST_CUDA_HOME="${CUDA_HOME-}" \
 		E2E_HOST_PATH="${PATH-}" \
@@ -100,6 +101,7 @@ while [ "$_d" != / ] && [ -n "$_d" ]; do
 done
 
 E2E_OUT=$E2E_SANDBOX/.stdout
+_e2e_dir=$(cd "$(dirname "$0")" && pwd)
 E2E_ERR=$E2E_SANDBOX/.stderr
 E2E_RC=0
 
@@ -144,7 +146,75 @@ _capture() {
 		_show "$@"
 		fail "sanitizer report on stderr: $*"
 	fi
+	[ "${E2E_HINTS-}" != 1 ] || _try_hints
 	return 0
+}
+
+# ---- hints that work as printed ----------------------------------------------
+#
+# hint_lines: the "hint:" and "fix:" lines of the last command, prefix
+# dropped. hint_manual LINE: LINE is a manual action of hints-manual.txt.
+# hint_commands LINE: the cuenv commands LINE names, one a line: each
+# alternative (", or", ", then", "; ") less its label ("install it: ") and what
+# follows in parentheses; "(cuenv ...)" is the command itself. Templates
+# (a placeholder: an upper-case word such as N or PATH, <word> or "...")
+# are left out.
+hint_lines() {
+	cat "$E2E_ERR" "$E2E_OUT" 2>/dev/null |
+		sed -n 's/^hint: //p; s/^ *fix: //p'
+}
+hint_manual() {
+	[ -s "$E2E_SANDBOX/.manual.re" ] ||
+		grep -v '^#' "$_e2e_dir/hints-manual.txt" | grep . | cut -f1 \
+			>"$E2E_SANDBOX/.manual.re"
+	printf '%s\n' "$1" | grep -qEf "$E2E_SANDBOX/.manual.re"
+}
+hint_commands() {
+	printf '%s\n' "$1" | sed 's/, or /\n/g; s/, then /\n/g; s/; /\n/g' |
+		grep 'cuenv ' |
+		sed '/(cuenv /{s/^.*(\(cuenv [^)]*\)).*$/\1/;b;}
+			s/^[^:]*: //; s/ (.*//; /^[^(]*)/s/).*//' |
+		grep -E '^([A-Z_]+=[^ ]* )*cuenv ' |
+		grep -vE '(^| )[A-Z][A-Z_]*( |$|,)|<[a-z]+>|\.\.\.'
+}
+
+# CUENV_E2E_HINTS=1 (make e2e): after every command a test runs, each
+# cuenv command its hints name is run there, in that state, which is then
+# put back as it was (the sandbox, from a tar snapshot). The results go to
+# $E2E_CACHE/hints.log: "ok|FAILED<TAB>test<TAB>command<TAB>hint"; run.sh
+# sums them up and fails on any FAILED.
+_try_hints() {
+	hint_lines >"$E2E_SANDBOX/.hints" || return 0
+	[ -s "$E2E_SANDBOX/.hints" ] || return 0
+	while IFS= read -r _h; do
+		hint_manual "$_h" && continue
+		hint_commands "$_h" >"$E2E_SANDBOX/.hintcmds"
+		while IFS= read -r _c; do
+			_hint_run "$_c" "$_h"
+		done <"$E2E_SANDBOX/.hintcmds"
+	done <"$E2E_SANDBOX/.hints"
+	rm -f "$E2E_SANDBOX/.hints" "$E2E_SANDBOX/.hintcmds"
+}
+_hint_run() {
+	_snap=$E2E_CACHE/snap.$$.tar
+	(cd "$E2E_SANDBOX" && find . -path ./san -prune -o -print | sort) >"$_snap.list" &&
+		tar -C "$E2E_SANDBOX" -cf "$_snap" --exclude=./san . 2>/dev/null || return 0
+	if timeout -k 5 30 sh -c "$1" >"$_snap.out" 2>&1 </dev/null; then
+		_r=ok
+	else
+		_r=FAILED
+		sed 's/^/    /' "$_snap.out" >>"$E2E_CACHE/hints.out"
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$_r" "$(basename "$0" .sh)" "$1" "$2" \
+		>>"$E2E_CACHE/hints.log"
+	# Put the sandbox back: what the hint made goes, what it changed
+	# comes back (folders stay where they are: the shell may be in one).
+	(cd "$E2E_SANDBOX" && find . -path ./san -prune -o -print | sort) |
+		comm -13 "$_snap.list" - | sort -r | while IFS= read -r _p; do
+		rm -rf "$E2E_SANDBOX/$_p"
+	done
+	tar -C "$E2E_SANDBOX" -xpf "$_snap" 2>/dev/null
+	rm -f "$_snap" "$_snap.list" "$_snap.out"
 }
 
 _why() {

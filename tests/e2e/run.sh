@@ -7,6 +7,9 @@
 #   CUENV_E2E_FILTER   run only the tests whose file name contains it
 #   CUENV_E2E_TIMEOUT  seconds allowed per test (default 60)
 #   CUENV_E2E_VERBOSE  1: show every test's output, not only failures'
+#   CUENV_E2E_HINTS    1: after each command, run the cuenv commands its
+#                      hints name, there (lib.sh); any that fails fails
+#                      the run (slower: about 2x)
 #
 # Ends with "e2e: N passed, N failed, N skipped"; exits 1 on any failure.
 
@@ -82,4 +85,18 @@ if [ $((passed + failed + skipped)) -eq 0 ]; then
 	failures=none
 fi
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
+# CUENV_E2E_HINTS=1: every hint command the tests' commands printed was run
+# where it was printed (lib.sh, _try_hints); each must have worked.
+if [ "${CUENV_E2E_HINTS-}" = 1 ]; then
+	h=$work/cache/hints.log
+	[ -f "$h" ] || : >"$h"
+	bad=$(grep -c '^FAILED' "$h")
+	echo "hints: $(wc -l <"$h") commands run, $bad failed"
+	if [ "$bad" -gt 0 ]; then
+		grep '^FAILED' "$h" | sort -u -t '	' -k3,3 |
+			awk -F '\t' '{ print "  " $2 ": " $3 "\n      hint: " $4 }'
+		[ -f "$work/cache/hints.out" ] && sed -n '1,40p' "$work/cache/hints.out"
+		failures="$failures hints"
+	fi
+fi
 [ -z "$failures" ]

@@ -10,26 +10,9 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
 
-manual=$e2e/hints-manual.txt
 ran=0
 
-# The hint and fix lines of the last command, one a line, prefix dropped.
-hint_lines() {
-	cat "$E2E_ERR" "$E2E_OUT" |
-		sed -n 's/^hint: //p; s/^ *fix: //p'
-}
-
-# The commands of one hint line: each alternative (", or", "; ") that names
-# cuenv, less its label ("install it: ") and what follows in parentheses;
-# "(cuenv ...)" is the command itself. Templates (a placeholder: an
-# upper-case word, <word> or "...") are left out.
-hint_commands() {
-	printf '%s\n' "$1" | sed 's/, or /\n/g; s/; /\n/g' | grep 'cuenv ' |
-		sed '/(cuenv /{s/^.*(\(cuenv [^)]*\)).*$/\1/;b;}
-			s/^[^:]*: //; s/ (.*//' |
-		grep -E '^([A-Z_]+=[^ ]* )*cuenv ' |
-		grep -vE '(^| )[A-Z][A-Z_]+( |$)|<[a-z]+>|\.\.\.'
-}
+# hint_lines, hint_manual and hint_commands: lib.sh.
 
 # hints_work LABEL: run every hint command of the last command, here.
 hints_work() {
@@ -39,8 +22,7 @@ hints_work() {
 		return 1
 	}
 	while IFS= read -r h; do
-		if grep -v '^#' "$manual" | cut -f1 | grep -q . &&
-			printf '%s\n' "$h" | grep -qEf "$HOME/manual.re"; then
+		if hint_manual "$h"; then
 			echo "$1: manual: $h"
 			continue
 		fi
@@ -56,7 +38,6 @@ hints_work() {
 	done <"$HOME/hints"
 	return 0
 }
-grep -v '^#' "$manual" | grep . | cut -f1 >"$HOME/manual.re"
 
 t=$HOME/toolkits
 use_mirror &&

@@ -55,7 +55,7 @@ expect_code 0 cuenv list-remote cudnn &&
 	expect_code 17 cuenv install --for torch==2.14 &&
 	stderr_has "cuenv: pytorch 2.14 was built and tested with CUDA 13.2 and cuDNN 9.24.0.43" &&
 	stderr_has "cuenv: error: no cuDNN 9.24.0.43 for CUDA 13 in the catalogue" &&
-	stderr_has "hint: see: cuenv list-remote cudnn; cuenv update fetches NVIDIA's newer manifests" &&
+	stderr_has "hint: see: cuenv list-remote cudnn; newer releases from NVIDIA: cuenv update" &&
 	stderr_lacks "skipped" &&
 	stderr_lacks "installing" &&
 	expect_code 17 cuenv install --for torch==2.14 --quiet &&
@@ -72,7 +72,7 @@ expect_code 0 cuenv list-remote cudnn &&
 	stderr_has "cuenv: pytorch 2.13 was built and tested with CUDA 13.0 and cuDNN 9.20.0.48" &&
 	expect_code 17 cuenv install --for torch --source runfile &&
 	stderr_has "cuenv: error: no CUDA 13.2 from runfile in the catalogue" &&
-	stderr_has "hint: see: cuenv list-remote cuda; cuenv update fetches NVIDIA's newer manifests" &&
+	stderr_has "hint: see: cuenv list-remote cuda; newer releases from NVIDIA: cuenv update" &&
 	expect_code 2 cuenv install --for torch --cudnn ../9 &&
 	stderr_lacks "was built and tested" &&
 	expect_stdout "" cuenv versions || exit 1

@@ -41,7 +41,7 @@ use_mirror &&
 	expect_code 17 cuenv install --for torch==2.1 &&
 	stderr_has "cuenv: pytorch 2.1 was built and tested with CUDA 11.8 and cuDNN 8.7.0.84" &&
 	stderr_has "cuenv: error: no cuDNN 8.7.0.84 for CUDA 11 in the catalogue" &&
-	stderr_has "hint: see: cuenv list-remote cudnn; cuenv update fetches NVIDIA's newer manifests" &&
+	stderr_has "hint: see: cuenv list-remote cudnn; newer releases from NVIDIA: cuenv update" &&
 	nothing_half_made cuda 11.8.0 &&
 	expect_code 17 cuenv install --for jax==0.4.20 &&
 	stderr_has "cuenv: jax 0.4.20 was built and tested with CUDA 12.2 and cuDNN 8.9" &&
