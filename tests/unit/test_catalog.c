@@ -393,7 +393,7 @@ static void test_catalog_resolve_names_the_missing_cudnn(void **state)
 	assert_string_equal(err.msg.data,
 			    "no cuDNN 9.24.0.43 for CUDA 12 in the catalogue");
 	assert_non_null(strstr(err.hint.data, "cuenv list-remote cudnn"));
-	assert_non_null(strstr(err.hint.data, "cuenv update fetches"));
+	assert_non_null(strstr(err.hint.data, "newer releases from NVIDIA: cuenv update"));
 	err_release(&err);
 	catalog_release(&cat);
 }
@@ -411,7 +411,7 @@ static void test_catalog_resolve_names_the_missing_cuda_source(void **state)
 			 CUENV_E_UNKNOWN);
 	assert_string_equal(err.msg.data,
 			    "no CUDA 12.4 from runfile in the catalogue");
-	assert_non_null(strstr(err.hint.data, "cuenv update fetches"));
+	assert_non_null(strstr(err.hint.data, "newer releases from NVIDIA: cuenv update"));
 	err_release(&err);
 	catalog_release(&cat);
 }
