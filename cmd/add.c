@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,16 +16,18 @@ static const char usage[] =
 	"also the CUDA major it was built for. A cuDNN found inside a toolkit\n"
 	"(NVIDIA's wheel layout has one) is registered too.\n"
 	"\n"
-	"  --as VERSION    use this version instead of the detected one\n"
-	"  --cuda MAJOR    cuDNN only: the CUDA major it was built for\n"
 	"\n"
 	"Examples: cuenv add cuda /usr/local/cuda-11.8\n"
 	"          cuenv add cudnn ~/cudnn-linux-x86_64-9.1.0.70_cuda12-archive\n";
 
-static const struct option opts[] = {
-	{ "as", required_argument, NULL, 'a' },
-	{ "cuda", required_argument, NULL, 'c' },
-	{ NULL, 0, NULL, 0 },
+enum { O_AS, O_CUDA };
+
+static const struct cmd_option opts[] = {
+	[O_AS] = { "as", .arg = "VERSION",
+		   .help = "use this version instead of the detected one" },
+	[O_CUDA] = { "cuda", .arg = "MAJOR", .value = OPT_NUMBER, .min = 1,
+		     .max = 99,
+		     .help = "cuDNN only: the CUDA major it was built for" },
 };
 
 /* Every folder of in goes into a PATH-like variable: none may hold ':'. */
@@ -100,29 +101,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct install cuda, cudnn;
 	enum kit_kind kind;
 	bool has_cudnn = false;
-	int c, rc;
+	int rc;
 
 	install_init(&cuda, KIT_CUDA);
 	install_init(&cudnn, KIT_CUDNN);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		char *end;
-
-		if (c == 'a') {
-			as = optarg;
-		} else if (c == 'c') {
-			unsigned long m = strtoul(optarg, &end, 10);
-
-			if (*end || m == 0 || m > 99) {
-				cuenv_fail(err, CUENV_E_USAGE,
-					   "add: invalid CUDA major '%s'",
-					   optarg);
-				return cuenv_hint(err, "for example: --cuda 12");
-			}
-			major = (unsigned)m;
-		} else {
-			return cmd_bad_usage(&cmd_add, err);
-		}
-	}
+	as = ctx->opt.arg[O_AS];
+	major = (unsigned)ctx->opt.num[O_CUDA];
 	rc = cmd_check_args(&cmd_add, argc - optind, err);
 	if (rc)
 		return rc;
@@ -176,6 +160,7 @@ const struct cuenv_cmd cmd_add = {
 	.name = "add",
 	.summary = "register a CUDA toolkit or cuDNN already on this machine",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 2,
 	.max_args = 2,
 	.flags = CMD_NEEDS_STORE,

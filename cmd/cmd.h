@@ -17,6 +17,7 @@
 #include "../core/err.h"
 #include "../core/shell.h"
 #include "../core/store.h"
+#include "options.h"
 
 enum {
 	CMD_NEEDS_STORE = 1 << 0, /* open (creating) and lock the store first */
@@ -31,6 +32,16 @@ enum {
 	CMD_EXTERNAL = 1 << 4,
 };
 
+/*
+ * The run of a CMD_EXTERNAL command: its table entry (name, usage,
+ * options) is in both binaries, its body in cuenv-net only.
+ */
+#ifdef CUENV_NET
+#define CMD_NET_RUN(f) (f)
+#else
+#define CMD_NET_RUN(f) NULL
+#endif
+
 struct cuenv_ctx {
 	const char *root;     /* CUENV_ROOT or ~/.cuenv, absolute */
 	const char *cwd;      /* logical working directory */
@@ -38,12 +49,20 @@ struct cuenv_ctx {
 	const char *shell;    /* CUENV_SHELL (set by the hook) or NULL */
 	char *const *environ; /* the process's environment */
 	struct store store;   /* open when the command has CMD_NEEDS_STORE */
+	struct cmd_opts opt;  /* the command's options, parsed by its table */
 };
 
 struct cuenv_cmd {
 	const char *name;
 	const char *summary; /* one line */
-	const char *usage;   /* full help text */
+	/*
+	 * The help: usage (the synopsis, a blank line, what it does), the
+	 * options from opts, then notes (or NULL).
+	 */
+	const char *usage;
+	const struct cmd_option *opts; /* CMD_OPTIONS(table), see options.h */
+	size_t nopts;
+	const char *notes;
 	int min_args;	     /* positional arguments, after options */
 	int max_args;	     /* -1: no limit */
 	unsigned flags;
@@ -55,6 +74,12 @@ struct cuenv_cmd {
 extern const struct cuenv_cmd *const cuenv_cmds[];
 extern const size_t cuenv_ncmds;
 const struct cuenv_cmd *cmd_find(const char *name);
+/*
+ * For an unknown command name: the command (with its arguments, for
+ * some) it most likely means, by a list of other tools' words (pyenv's
+ * `shell` is `use`) or at most two typing mistakes away; or NULL.
+ */
+const char *cmd_suggest(const char *name);
 
 /*
  * Check the number of positional arguments left after getopt, returning
@@ -95,6 +120,10 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
  * --no-isolate, --force) or --unset the selection in the .cuenv-format
  * file at path.
  */
+enum { SEL_O_CUDNN, SEL_O_CUPTI, SEL_O_ISOLATE, SEL_O_NO_ISOLATE, SEL_O_UNSET,
+       SEL_O_FORCE, SEL_O_COUNT };
+/* Their options, in ctx->opt. */
+extern const struct cmd_option cmd_selection_opts[SEL_O_COUNT];
 int cmd_selection_file(const struct cuenv_ctx *ctx,
 		       const struct cuenv_cmd *cmd, const char *path,
 		       int argc, char **argv, struct cuenv_err *err);

@@ -1,7 +1,6 @@
 /*
  * common.c: helpers every subcommand may use.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,14 +190,21 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 
 /* ---- local and global ----------------------------------------------------- */
 
-static const struct option sel_opts[] = {
-	{ "cudnn", required_argument, NULL, 'd' },
-	{ "cupti", required_argument, NULL, 'c' },
-	{ "isolate", no_argument, NULL, 'i' },
-	{ "no-isolate", no_argument, NULL, 'I' },
-	{ "unset", no_argument, NULL, 'u' },
-	{ "force", no_argument, NULL, 'f' },
-	{ NULL, 0, NULL, 0 },
+const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
+	[SEL_O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
+			  .complete = "installed cudnn",
+			  .help = "cuDNN V, among builds for the selected CUDA "
+				  "major" },
+	[SEL_O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
+			  .complete = "installed cuda",
+			  .help = "add CUPTI from CUDA V (for an exact libcupti "
+				  "soname)" },
+	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
+					       "LD_LIBRARY_PATH" },
+	[SEL_O_NO_ISOLATE] = { "no-isolate", .help = "keep them (the default)" },
+	[SEL_O_UNSET] = { "unset", .help = "remove cuenv's keys" },
+	[SEL_O_FORCE] = { "force",
+			  .help = "write versions that are not installed yet" },
 };
 
 static int show_file(const char *path, struct cuenv_err *err)
@@ -260,42 +266,23 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 {
 	struct dotfile set, old;
 	struct buf text = BUF_INIT, out = BUF_INIT;
-	int c, rc, unset = 0, force = 0, any = 0;
+	int rc, unset = 0, force = 0, any = 0;
 
 	dotfile_init(&set);
 	dotfile_init(&old);
-	while ((c = getopt_long(argc, argv, "", sel_opts, NULL)) != -1) {
-		any = 1;
-		switch (c) {
-		case 'd':
-			rc = cmd_check_version("cudnn", optarg, 0, err);
-			if (rc)
-				goto out;
-			free(set.cudnn);
-			set.cudnn = xstrdup(optarg);
-			break;
-		case 'c':
-			rc = cmd_check_version("cupti", optarg, 0, err);
-			if (rc)
-				goto out;
-			free(set.cupti);
-			set.cupti = xstrdup(optarg);
-			break;
-		case 'i':
-		case 'I':
-			set.isolate = c == 'i';
-			break;
-		case 'u':
-			unset = 1;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		default:
-			rc = cmd_bad_usage(cmd, err);
-			goto out;
-		}
-	}
+	for (int i = 0; i < SEL_O_COUNT; i++)
+		any |= cmd_opt_given(&ctx->opt, i);
+	if (ctx->opt.arg[SEL_O_CUDNN])
+		set.cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
+	if (ctx->opt.arg[SEL_O_CUPTI])
+		set.cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
+	/* the last of --isolate and --no-isolate wins */
+	if (cmd_opt_given(&ctx->opt, SEL_O_ISOLATE) ||
+	    cmd_opt_given(&ctx->opt, SEL_O_NO_ISOLATE))
+		set.isolate = ctx->opt.seq[SEL_O_ISOLATE] >
+			      ctx->opt.seq[SEL_O_NO_ISOLATE];
+	unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
+	force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
 	if (!any && optind == argc) {
 		rc = show_file(path, err);
 		goto out;

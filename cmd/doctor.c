@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <glob.h>
 #include <poll.h>
 #include <signal.h>
@@ -35,10 +34,9 @@ static const char usage[] =
     "installed, CUDA_HOME and PATH's nvcc disagreeing, and NVIDIA's pip\n"
     "wheels or a conda environment that frameworks load instead. Each\n"
     "finding says what is wrong, why it breaks, and the command that\n"
-    "fixes it.\n"
-    "\n"
-    "  --json   the findings as JSON: {id, severity, what, why, fix, paths}\n"
-    "\n"
+    "fixes it.\n";
+
+static const char notes[] =
     "Exit status: 0 when no problem was found (warnings allowed), 15 when\n"
     "one was.\n"
     "\n"
@@ -49,9 +47,11 @@ static const char usage[] =
     "  CUENV_LD_SO_CONF      its configuration (/etc/ld.so.conf)\n"
     "  CUENV_MANIFESTS       the catalogue, for the driver table\n";
 
-static const struct option opts[] = {
-    {"json", no_argument, NULL, 'j'},
-    {NULL, 0, NULL, 0},
+enum { O_JSON };
+
+static const struct cmd_option opts[] = {
+    [O_JSON] = {"json", .help = "the findings as JSON: {id, severity, what, "
+				"why, fix, paths}"},
 };
 
 #define PYTHON_TIMEOUT_MS 10000
@@ -380,13 +380,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct findings f = {0};
 	char *compat = NULL, *python = NULL;
 	const char *cuda, *v, *cache_path, *conf_path;
-	int c, rc, json = 0, have_driver, have_need = 0, have_cache = 0;
+	int rc, json = cmd_opt_given(&ctx->opt, O_JSON), have_driver,
+		have_need = 0, have_cache = 0;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'j')
-			return cmd_bad_usage(&cmd_doctor, err);
-		json = 1;
-	}
+	(void)argv; /* options only */
+
 	rc = cmd_check_args(&cmd_doctor, argc - optind, err);
 	if (rc)
 		return rc;
@@ -497,6 +495,8 @@ const struct cuenv_cmd cmd_doctor = {
     .name = "doctor",
     .summary = "explain what would break the selection here, and the fix",
     .usage = usage,
+    CMD_OPTIONS(opts),
+    .notes = notes,
     .min_args = 0,
     .max_args = 0,
     .run = run,

@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +24,14 @@ static const char usage[] =
 	"`cuenv use` can undo exactly these changes. Exits 1 when nothing is\n"
 	"selected.\n";
 
-static const struct option opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "isolate", no_argument, NULL, 'i' },
-	{ NULL, 0, NULL, 0 },
+enum { O_FORMAT, O_ISOLATE };
+
+static const struct cmd_option opts[] = {
+	[O_FORMAT] = { "format", .arg = "F", .value = OPT_WORD,
+		       .words = "sh bash zsh fish json dockerfile github",
+		       .help = "the output's format (default sh)" },
+	[O_ISOLATE] = { "isolate",
+			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
 };
 
 /* ENV NAME="value": \\, " and $ escaped; a newline cannot be written. */
@@ -92,17 +95,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct env_changes ch = { 0 };
 	struct activation a;
 	struct buf out = BUF_INIT;
-	int c, rc, isolate = 0;
+	int rc, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE);
 	enum shell sh = SHELL_SH;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'f')
-			format = optarg;
-		else if (c == 'i')
-			isolate = 1;
-		else
-			return cmd_bad_usage(&cmd_env, err);
-	}
+	(void)argv; /* options only */
+
+	if (ctx->opt.arg[O_FORMAT])
+		format = ctx->opt.arg[O_FORMAT];
 	rc = cmd_check_args(&cmd_env, argc - optind, err);
 	if (rc)
 		return rc;
@@ -177,6 +176,7 @@ const struct cuenv_cmd cmd_env = {
 	.name = "env",
 	.summary = "print the variables the selection sets",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 0,
 	.flags = CMD_EMITS_SHELL,

@@ -47,8 +47,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	enum shell sh;
 	int rc;
 
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_init, err);
 	rc = cmd_check_args(&cmd_init, argc - optind, err);
 	if (rc)
 		return rc;

@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +23,13 @@ static const char usage[] =
 	"variables as `cuenv env` for that selection; `module unload` undoes\n"
 	"them. Files are replaced atomically; each written is printed.\n";
 
-static const struct option opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ NULL, 0, NULL, 0 },
+enum { O_FORMAT };
+
+static const struct cmd_option opts[] = {
+	[O_FORMAT] = { "format", .arg = "F", .value = OPT_WORD,
+		       .words = "lua tcl",
+		       .help = "lua (Lmod, the default) or tcl (Environment "
+			       "Modules)" },
 };
 
 /* A Lua string literal: "..." with \\ \" and \ddd for control bytes. */
@@ -300,13 +303,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct buf dir = BUF_INIT;
 	struct store st;
 	struct fmt f = { 0, NULL };
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'f')
-			return cmd_bad_usage(&cmd_modules, err);
-		format = optarg;
-	}
+	if (ctx->opt.arg[O_FORMAT])
+		format = ctx->opt.arg[O_FORMAT];
 	rc = cmd_check_args(&cmd_modules, argc - optind, err);
 	if (rc)
 		return rc;
@@ -347,6 +347,7 @@ const struct cuenv_cmd cmd_modules = {
 	.name = "modules",
 	.summary = "write Lmod or Environment Modules modulefiles",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 1,
 	.flags = 0,

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -38,27 +37,37 @@ static const char usage[] =
 	"which installed CUDA, cuDNN and CUPTI versions provide them all,\n"
 	"and otherwise which releases in the catalogue do, with the\n"
 	"`cuenv install` line that gets them. A library that a file under\n"
-	"PATH itself provides (its soname) is not asked of cuenv.\n"
-	"\n"
-	"  --python [PYTHON]  also ask the frameworks that PYTHON (default\n"
-	"                     python3) imports what they were built with:\n"
-	"                     TensorFlow's build info, torch.version.cuda and\n"
-	"                     its cuDNN, jax; one that does not import is\n"
-	"                     reported absent. PATH may then be left out\n"
-	"  --json             one JSON object on stdout, for scripts\n"
-	"\n"
+	"PATH itself provides (its soname) is not asked of cuenv.\n";
+
+static const char notes[] =
 	"Exit status: 0 when an installed selection provides everything (or\n"
 	"nothing is asked of cuenv), 1 when something is missing (the install\n"
 	"line is printed), 2 for a bad command line or a PATH that is not an\n"
 	"ELF file or a folder, 3 for a corrupt ELF file named as PATH, 7 for\n"
 	"a PATH that cannot be read.\n";
 
-enum { O_PYTHON = 256, O_JSON };
+/* "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter. */
+static int looks_like_python(const char *a)
+{
+	const char *base = strrchr(a, '/');
+	struct stat st;
 
-static const struct option opts[] = {
-	{ "python", optional_argument, NULL, O_PYTHON },
-	{ "json", no_argument, NULL, O_JSON },
-	{ NULL, 0, NULL, 0 },
+	base = base ? base + 1 : a;
+	return !strncmp(base, "python", 6) &&
+	       !(stat(a, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+enum { O_PYTHON, O_JSON };
+
+static const struct cmd_option opts[] = {
+	[O_PYTHON] = { "python", .arg = "PYTHON", .flags = OPT_OPTIONAL,
+		       .takes = looks_like_python, .complete = "files",
+		       .help = "also ask the frameworks that PYTHON (default\n"
+			       "python3) imports what they were built with:\n"
+			       "TensorFlow's build info, torch.version.cuda and\n"
+			       "its cuDNN, jax; one that does not import is\n"
+			       "reported absent. PATH may then be left out" },
+	[O_JSON] = { "json", .help = "one JSON object on stdout, for scripts" },
 };
 /* Files listed under each soname in the text report. */
 #define SHOW_FILES 4
@@ -407,46 +416,6 @@ static void print_json(const struct needs_scan *s,
 
 /* ---- the command --------------------------------------------------------- */
 
-/* "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter. */
-static int looks_like_python(const char *a)
-{
-	const char *base = strrchr(a, '/');
-	struct stat st;
-
-	base = base ? base + 1 : a;
-	return !strncmp(base, "python", 6) &&
-	       !(stat(a, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
-/*
- * getopt's optional arguments must be attached (--python=X); accept the
- * separate form too when the next word names an interpreter.
- */
-static char **join_python_arg(int argc, char **argv)
-{
-	char **v = xcalloc((size_t)argc + 1, sizeof(*v));
-	int n = 0;
-
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < argc)
-				v[n++] = xstrdup(argv[i++]);
-			break;
-		}
-		if (!strcmp(argv[i], "--python") && i + 1 < argc &&
-		    looks_like_python(argv[i + 1])) {
-			struct buf b = BUF_INIT;
-
-			buf_printf(&b, "--python=%s", argv[++i]);
-			v[n++] = buf_detach(&b);
-			continue;
-		}
-		v[n++] = xstrdup(argv[i]);
-	}
-	v[n] = NULL;
-	return v;
-}
-
 /*
  * What is installed and the selection in force here are the command's
  * to gather (and to warn about); core matches the scan against them.
@@ -487,26 +456,18 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct needs_installed in;
 	struct needs_offer o;
 	struct catalog cat = { 0 };
-	char **av = join_python_arg(argc, argv);
+	char **av = argv;
 	size_t warned = 0;
-	int ac = 0, c, rc = CUENV_OK, json = 0, asked, satisfied = 1;
+	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
+	    asked, satisfied = 1;
 
 	needs_scan_init(&s);
 	needs_python_init(&py, NULL);
 	needs_installed_init(&in);
 	needs_offer_init(&o);
-	while (av[ac])
-		ac++;
-	while ((c = getopt_long(ac, av, "", opts, NULL)) != -1) {
-		if (c == O_PYTHON) {
-			py.exe = optarg && *optarg ? optarg : "python3";
-		} else if (c == O_JSON) {
-			json = 1;
-		} else {
-			rc = cmd_bad_usage(&cmd_needs, err);
-			goto out;
-		}
-	}
+	if (cmd_opt_given(&ctx->opt, O_PYTHON))
+		py.exe = *ctx->opt.arg[O_PYTHON] ? ctx->opt.arg[O_PYTHON]
+						 : "python3";
 	if (optind == ac && !py.exe) {
 		rc = cuenv_fail(err, CUENV_E_USAGE, "needs: missing argument");
 		cuenv_hint(err, "see: cuenv needs --help");
@@ -551,9 +512,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		print_text(&s, &py, &in, &o, asked, satisfied);
 	rc = satisfied ? CUENV_OK : CUENV_NO;
 out:
-	for (int i = 0; av[i]; i++)
-		free(av[i]);
-	free(av);
 	needs_scan_release(&s);
 	needs_python_release(&py);
 	needs_installed_release(&in);
@@ -566,6 +524,8 @@ const struct cuenv_cmd cmd_needs = {
 	.name = "needs",
 	.summary = "which CUDA and cuDNN a framework's binaries need",
 	.usage = usage,
+	CMD_OPTIONS(opts),
+	.notes = notes,
 	.min_args = 0,
 	.max_args = -1,
 	.run = run,

@@ -1,6 +1,5 @@
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,14 +21,16 @@ static const char usage[] =
 	"under a mirror), fetch every redistrib_<version>.json the catalogue\n"
 	"lacks, check it (and its sha256, where the shipped pin list knows\n"
 	"it), and keep it in $CUENV_ROOT/manifests, where list-remote and\n"
-	"install find it. Manifests already known are not fetched again.\n"
-	"\n"
-	"  --mirror URL    NVIDIA's paths under URL (also CUENV_MIRROR)\n";
+	"install find it. Manifests already known are not fetched again.\n";
 
-static const struct option opts[] = {
-	{ "mirror", required_argument, NULL, 'm' },
-	{ NULL, 0, NULL, 0 },
+enum { O_MIRROR };
+
+static const struct cmd_option opts[] = {
+	[O_MIRROR] = { "mirror", .arg = "URL",
+		       .help = "NVIDIA's paths under URL (also CUENV_MIRROR)" },
 };
+
+#ifdef CUENV_NET /* the rest runs in cuenv-net */
 
 /* Every "redistrib_<version>.json" the listing names, once each. */
 static void listed(const char *html, struct strv *names)
@@ -209,13 +210,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const char *mirror = getenv("CUENV_MIRROR");
 	struct buf base = BUF_INIT;
 	unsigned added = 0;
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'm')
-			return cmd_bad_usage(&cmd_update, err);
-		mirror = optarg;
-	}
+	(void)argv; /* options only */
+
+	if (ctx->opt.arg[O_MIRROR])
+		mirror = ctx->opt.arg[O_MIRROR];
 	rc = cmd_check_args(&cmd_update, argc - optind, err);
 	if (rc)
 		return rc;
@@ -257,11 +257,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
+#endif /* CUENV_NET */
+
 const struct cuenv_cmd cmd_update = {
 	.name = "update",
 	.summary = "refresh the catalogue from NVIDIA's index (or a mirror)",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 0,
-	.run = run,
+	.flags = CMD_EXTERNAL,
+	.run = CMD_NET_RUN(run),
 };

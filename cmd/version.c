@@ -18,8 +18,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct buf why = BUF_INIT;
 	int rc;
 
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_version, err);
+	(void)argv; /* options only */
+
 	rc = cmd_check_args(&cmd_version, argc - optind, err);
 	if (rc)
 		return rc;

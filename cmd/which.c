@@ -19,8 +19,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	char *path = NULL;
 	int rc;
 
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_which, err);
 	rc = cmd_check_args(&cmd_which, argc - optind, err);
 	if (rc)
 		return rc;
