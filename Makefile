@@ -86,7 +86,7 @@ CORE := buf err xalloc version dotfile store detect select env shell activate \
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
-	install gc update
+	install gc update latest prefix root
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
 # smoke_cuda (dlopens CUDA) for cuenv-probe only.
 CORE += smoke smoke_json smoke_cuda

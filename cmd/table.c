@@ -5,11 +5,33 @@
 #ifndef CUENV_NET
 /* Sorted by name; test_table checks that it stays sorted and complete. */
 const struct cuenv_cmd *const cuenv_cmds[] = {
-	&cmd_add,	  &cmd_check,	&cmd_completion, &cmd_doctor,	&cmd_env,	&cmd_exec,   &cmd_export,
-	&cmd_gc,	  &cmd_global,	&cmd_help,   &cmd_init,
-	&cmd_install, &cmd_list_remote, &cmd_local, &cmd_lock, &cmd_modules, &cmd_needs, &cmd_remove,
-	&cmd_uninstall, &cmd_update, &cmd_use,	&cmd_version,
-	&cmd_versions, &cmd_which,
+	&cmd_add,
+	&cmd_check,
+	&cmd_completion,
+	&cmd_doctor,
+	&cmd_env,
+	&cmd_exec,
+	&cmd_export,
+	&cmd_gc,
+	&cmd_global,
+	&cmd_help,
+	&cmd_init,
+	&cmd_install,
+	&cmd_latest,
+	&cmd_list_remote,
+	&cmd_local,
+	&cmd_lock,
+	&cmd_modules,
+	&cmd_needs,
+	&cmd_prefix,
+	&cmd_remove,
+	&cmd_root,
+	&cmd_uninstall,
+	&cmd_update,
+	&cmd_use,
+	&cmd_version,
+	&cmd_versions,
+	&cmd_which,
 };
 #else
 /* cuenv-net: the commands that download or unpack. */
