@@ -87,8 +87,6 @@ const char *cmd_suggest(const char *name);
  */
 int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 		   struct cuenv_err *err);
-/* Usage error for an unknown option or bad value. */
-int cmd_bad_usage(const struct cuenv_cmd *cmd, struct cuenv_err *err);
 
 /* Print a warning line to stderr: "cuenv: warning: ...". */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -101,12 +101,6 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
 }
 
-int cmd_bad_usage(const struct cuenv_cmd *cmd, struct cuenv_err *err)
-{
-	cuenv_fail(err, CUENV_E_USAGE, "%s: bad option", cmd->name);
-	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
-}
-
 int cmd_check_version(const char *what, const char *v, int allow_system,
 		      struct cuenv_err *err)
 {
@@ -290,8 +284,14 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 	if (unset ? optind != argc || set.cudnn || set.cupti
 		  : optind != argc - 1) {
 		rc = cmd_check_args(cmd, unset ? 9 : argc - optind, err);
-		if (!rc)
-			rc = cmd_bad_usage(cmd, err);
+		if (!rc) {
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"%s: these options go with a SPEC, the "
+					"version to select",
+					cmd->name);
+			cuenv_hint(err, "for example: cuenv %s 12.4 --cudnn 9",
+				   cmd->name);
+		}
 		goto out;
 	}
 	if (!unset) {

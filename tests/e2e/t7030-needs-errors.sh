@@ -15,7 +15,7 @@ stubs &&
 	expect_code 2 cuenv needs &&
 	stderr_has "cuenv: error: needs: missing argument" &&
 	expect_code 2 cuenv needs --bogus "$HOME/lib" &&
-	stderr_has "cuenv: error: needs: bad option" &&
+	stderr_has "cuenv: error: needs: unknown option '--bogus'" &&
 	expect_code 2 cuenv needs "$HOME/notes.txt" &&
 	stderr_has "cuenv: error: '$HOME/notes.txt' is not an ELF file" &&
 	expect_code 3 cuenv needs "$HOME/broken.so" &&
