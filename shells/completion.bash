@@ -77,7 +77,7 @@ _cuenv() {
         return 0
     fi
     case $cmd in
-    use | local | global)
+    use | local | global | prefix)
         words="$(_cuenv_installed cuda) system" ;;
     uninstall | remove)
         words="cuda cudnn"

@@ -71,7 +71,7 @@ complete -c cuenv -n __fish_use_subcommand -l version -d 'show cuenv version'
 complete -c cuenv -n __fish_use_subcommand -l help -d 'show help'
 
 # versions
-complete -c cuenv -n '__cuenv_cmd_is use local global; and not __cuenv_prev_takes' -a '(__cuenv_installed cuda) system'
+complete -c cuenv -n '__cuenv_cmd_is use local global prefix; and not __cuenv_prev_takes' -a '(__cuenv_installed cuda) system'
 complete -c cuenv -n '__cuenv_cmd_is uninstall remove; and not __cuenv_prev_is cuda cudnn' -a 'cuda cudnn (__cuenv_installed cuda) (__cuenv_installed cudnn)'
 complete -c cuenv -n '__cuenv_cmd_is uninstall remove; and __cuenv_prev_is cuda' -a '(__cuenv_installed cuda)'
 complete -c cuenv -n '__cuenv_cmd_is uninstall remove; and __cuenv_prev_is cudnn' -a '(__cuenv_installed cudnn)'

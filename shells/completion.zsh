@@ -74,7 +74,7 @@ _cuenv() {
         return
     fi
     case $cmd in
-    use | local | global) vals=(${(f)"$(_cuenv_installed cuda)"} system) ;;
+    use | local | global | prefix) vals=(${(f)"$(_cuenv_installed cuda)"} system) ;;
     uninstall | remove)
         if [[ $prev == cuda || $prev == cudnn ]]; then
             vals=(${(f)"$(_cuenv_installed $prev)"})
