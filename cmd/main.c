@@ -201,9 +201,13 @@ static int unknown_command(const char *name, struct cuenv_err *err)
 	const char *near = cmd_suggest(name);
 
 	buf_add_display(&shown, name, 64);
-	cuenv_fail(err, CUENV_E_USAGE, "'%s' is not a cuenv command",
-		   shown.data);
-	if (near)
+	if (*name == '-')
+		cuenv_fail(err, CUENV_E_USAGE, "unknown option '%s'",
+			   shown.data);
+	else
+		cuenv_fail(err, CUENV_E_USAGE, "'%s' is not a cuenv command",
+			   shown.data);
+	if (near && *name != '-')
 		cuenv_hint(err, "did you mean: cuenv %s? (all commands: "
 				"cuenv help)",
 			   near);

@@ -16,30 +16,27 @@
 #define LONG_BASE 256
 #define HELP_VAL (LONG_BASE + CMD_OPTS_MAX)
 
-/* The word that named option val on the command line ("--cudnn", "-l"). */
+/*
+ * The word that named option val on the command line: "--cudnn" (getopt
+ * gives LONG_BASE + i), "-l" (the short name), or for an unknown long
+ * option (0) the word at argv[at] up to its '='.
+ */
 static void option_word(const struct cuenv_cmd *cmd, int val, char **argv,
 			int at, struct buf *out)
 {
+	struct buf name = BUF_INIT;
+
 	buf_reset(out);
-	if (val >= LONG_BASE && val < LONG_BASE + (int)cmd->nopts &&
-	    !(at > 0 && argv[at][0] == '-' && argv[at][1] != '-')) {
+	if (val >= LONG_BASE && val < LONG_BASE + (int)cmd->nopts) {
 		buf_printf(out, "--%s", cmd->opts[val - LONG_BASE].name);
 		return;
 	}
-	for (size_t i = 0; val > 0 && i < cmd->nopts; i++)
-		if (val >= LONG_BASE ? (int)i == val - LONG_BASE
-				     : cmd->opts[i].alias == val)
-			buf_printf(out, "-%c", cmd->opts[i].alias);
-	if (!out->len && val > 0 && val < LONG_BASE)
-		buf_printf(out, "-%c", val);
-	if (!out->len && at > 0) {
-		/* an unknown long option: the word up to '=' */
-		const char *w = argv[at], *eq = strchr(w, '=');
-
-		buf_add_display(out, w, 64);
-		if (eq && (size_t)(eq - w) < out->len)
-			buf_setlen(out, (size_t)(eq - w));
-	}
+	if (val > 0 && val < LONG_BASE)
+		buf_printf(&name, "-%c", val);
+	else
+		buf_add(&name, argv[at], strcspn(argv[at], "="));
+	buf_add_display(out, name.data, 64);
+	buf_release(&name);
 }
 
 static int usage_error(const struct cuenv_cmd *cmd, struct cuenv_err *err)
@@ -200,14 +197,10 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 					   "%s: %s takes no value", cmd->name,
 					   word.data);
 			} else if (optopt) {
-				struct buf s = BUF_INIT;
-
-				buf_add_display(&s, (char[]){ (char)optopt, 0 },
-						8);
+				option_word(cmd, optopt, argv, at, &word);
 				cuenv_fail(&first, CUENV_E_USAGE,
-					   "%s: unknown option '-%s'",
-					   cmd->name, s.data);
-				buf_release(&s);
+					   "%s: unknown option '%s'", cmd->name,
+					   word.data);
 			} else {
 				option_word(cmd, 0, argv, at, &word);
 				buf_reset(&names);
