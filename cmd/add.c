@@ -101,15 +101,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct install cuda, cudnn;
 	enum kit_kind kind;
 	bool has_cudnn = false;
-	int rc;
+	int rc = CUENV_OK;
 
 	install_init(&cuda, KIT_CUDA);
 	install_init(&cudnn, KIT_CUDNN);
 	as = ctx->opt.arg[O_AS];
 	major = (unsigned)ctx->opt.num[O_CUDA];
-	rc = cmd_check_args(&cmd_add, argc - optind, err);
-	if (rc)
-		return rc;
 	if (argc - optind != 2) {
 		cuenv_fail(err, CUENV_E_USAGE, "add: missing PATH");
 		return cuenv_hint(err, "see: cuenv add --help");

@@ -765,18 +765,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct smoke_report r;
 	struct buf json = BUF_INIT;
-	int rc, json_out = cmd_opt_given(&ctx->opt, O_JSON),
+	int rc = CUENV_OK, json_out = cmd_opt_given(&ctx->opt, O_JSON),
 		compile = cmd_opt_given(&ctx->opt, O_COMPILE),
 		device = (int)ctx->opt.num[O_DEVICE], first;
 	unsigned long timeout = cmd_opt_given(&ctx->opt, O_TIMEOUT)
 					? ctx->opt.num[O_TIMEOUT]
 					: 300;
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
-	rc = cmd_check_args(&cmd_check, argc - optind, err);
-	if (rc)
-		return rc;
 	activation_init(&a);
 	smoke_report_init(&r);
 	rc = cmd_activation(ctx, NULL, 0, &a, err);

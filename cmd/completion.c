@@ -35,7 +35,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	const char *name, *text;
-	int rc;
 
 	if (ctx->opt.arg[O_OPTIONS]) {
 		const struct cuenv_cmd *cmd = cmd_find(ctx->opt.arg[O_OPTIONS]);
@@ -48,9 +47,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cmd_options_complete(cmd, stdout);
 		return CUENV_OK;
 	}
-	rc = cmd_check_args(&cmd_completion, argc - optind, err);
-	if (rc)
-		return rc;
+	if (optind == argc) {
+		cuenv_fail(err, CUENV_E_USAGE, "completion: missing argument");
+		return cuenv_hint(err, "name the shell: cuenv completion "
+				       "bash|zsh|fish");
+	}
 	name = argv[optind];
 	if (!strcmp(name, "bash"))
 		text = embedded_completion_bash;
@@ -72,7 +73,7 @@ const struct cuenv_cmd cmd_completion = {
 	.summary = "print the completion script for bash, zsh or fish",
 	.usage = usage,
 	CMD_OPTIONS(opts),
-	.min_args = 1,
+	.min_args = 0, /* --options */
 	.max_args = 1,
 	.run = run,
 };

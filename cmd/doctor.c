@@ -380,14 +380,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct findings f = {0};
 	char *compat = NULL, *python = NULL;
 	const char *cuda, *v, *cache_path, *conf_path;
-	int rc, json = cmd_opt_given(&ctx->opt, O_JSON), have_driver,
+	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON), have_driver,
 		have_need = 0, have_cache = 0;
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
-	rc = cmd_check_args(&cmd_doctor, argc - optind, err);
-	if (rc)
-		return rc;
 	activation_init(&a);
 	envmap_from(&env, ctx->environ);
 

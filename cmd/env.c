@@ -95,16 +95,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct env_changes ch = { 0 };
 	struct activation a;
 	struct buf out = BUF_INIT;
-	int rc, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE);
+	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE);
 	enum shell sh = SHELL_SH;
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
 	if (ctx->opt.arg[O_FORMAT])
 		format = ctx->opt.arg[O_FORMAT];
-	rc = cmd_check_args(&cmd_env, argc - optind, err);
-	if (rc)
-		return rc;
 	if (strcmp(format, "json") && strcmp(format, "dockerfile") &&
 	    strcmp(format, "github") && shell_parse(format, &sh)) {
 		cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'",

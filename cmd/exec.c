@@ -69,12 +69,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	static char *no_env[] = { NULL };
 	struct activation a;
-	int rc, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
+	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
 		check = cmd_opt_given(&ctx->opt, O_CHECK);
 
-	rc = cmd_check_args(&cmd_exec, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* main checked how many arguments */
+
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
 	if (!rc && check)

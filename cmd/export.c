@@ -24,11 +24,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct envmap env = ENVMAP_INIT;
 	enum shell sh;
 	long pid = (long)ctx->opt.num[O_PID];
-	int rc;
+	int rc = CUENV_OK;
 
-	rc = cmd_check_args(&cmd_export, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* main checked how many arguments */
+
 	if (shell_parse(argv[optind], &sh) || sh == SHELL_SH)
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "export: unsupported shell '%s'",

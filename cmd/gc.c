@@ -63,7 +63,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct gc_report r;
 	int rc;
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
 	o.cache = cmd_opt_given(&ctx->opt, O_CACHE);
 	rc = cmd_check_args(&cmd_gc, argc - optind, err);

@@ -658,7 +658,7 @@ const struct cuenv_cmd cmd_install = {
 	CMD_OPTIONS(opts),
 	.notes = notes,
 	.min_args = 0,
-	.max_args = 1, /* after the kind */
+	.max_args = 2, /* [cuda] SPEC, cudnn V */
 	.flags = CMD_EXTERNAL,
 	.run = CMD_NET_RUN(run),
 };

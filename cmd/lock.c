@@ -38,9 +38,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct lockfile want, have;
 	struct buf path = BUF_INIT, text = BUF_INIT;
 	struct select_in in = { .cwd = ctx->cwd, .root = ctx->root };
-	int rc, check = cmd_opt_given(&ctx->opt, O_CHECK);
+	int rc = CUENV_OK, check = cmd_opt_given(&ctx->opt, O_CHECK);
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
 	selection_init(&sel);
 	lock_init(&want);
@@ -53,9 +54,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		o.components = &comps;
 	}
 	o.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
-	rc = cmd_check_args(&cmd_lock, argc - optind, err);
-	if (rc)
-		goto out;
 	if (o.components && o.runtime_only) {
 		rc = cuenv_fail(err, CUENV_E_USAGE, "lock: --components and "
 				"--runtime-only do not go together");

@@ -283,6 +283,9 @@ int main(int argc, char **argv)
 #endif
 		memcpy(words, argv, (size_t)argc * sizeof(*words));
 		rc = cmd_options_parse(cmd, argc, words, &ctx.opt, &help, &err);
+		/* how many arguments: commands may check more closely */
+		if (!rc && !help)
+			rc = cmd_check_args(cmd, argc - optind, &err);
 		if (!rc && !external)
 			memcpy(argv, words, (size_t)argc * sizeof(*words));
 		first_arg = optind;

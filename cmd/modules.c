@@ -303,13 +303,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct buf dir = BUF_INIT;
 	struct store st;
 	struct fmt f = { 0, NULL };
-	int rc;
+	int rc = CUENV_OK;
 
 	if (ctx->opt.arg[O_FORMAT])
 		format = ctx->opt.arg[O_FORMAT];
-	rc = cmd_check_args(&cmd_modules, argc - optind, err);
-	if (rc)
-		return rc;
 	if (!strcmp(format, "tcl")) {
 		f.tcl = 1;
 	} else if (strcmp(format, "lua")) {

@@ -210,15 +210,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const char *mirror = getenv("CUENV_MIRROR");
 	struct buf base = BUF_INIT;
 	unsigned added = 0;
-	int rc;
+	int rc = CUENV_OK;
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
 	if (ctx->opt.arg[O_MIRROR])
 		mirror = ctx->opt.arg[O_MIRROR];
-	rc = cmd_check_args(&cmd_update, argc - optind, err);
-	if (rc)
-		return rc;
 	if (mirror && *mirror) {
 		if (!strncmp(mirror, "http://", 7))
 			fo.allow_http = 1;

@@ -45,10 +45,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				  "~/.bashrc (zsh: init zsh; fish: cuenv init "
 				  "fish | source), or use: cuenv exec");
 	}
-	if (unset ? argc - optind != 0 || cudnn || cupti || isolate
-		  : argc - optind != 1)
-		return cmd_check_args(&cmd_use, unset ? 9 : argc - optind,
-				      err);
+	if (unset ? argc > optind || cudnn || cupti || isolate
+		  : argc == optind) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   unset ? "use: --unset takes no SPEC and no other "
+				   "option"
+				 : "use: missing argument");
+		return cuenv_hint(err, "see: cuenv use --help");
+	}
 	spec = unset ? NULL : argv[optind];
 	if (spec && ((rc = cmd_check_version("cuda", spec, 1, err)) ||
 		     (cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
@@ -83,7 +87,7 @@ const struct cuenv_cmd cmd_use = {
 	CMD_OPTIONS(opts),
 	.notes = "Needs the shell integration (cuenv init). Its help and errors\n"
 		 "go to stderr: the integration runs what it prints on stdout.\n",
-	.min_args = 1,
+	.min_args = 0, /* --unset */
 	.max_args = 1,
 	.flags = CMD_EMITS_SHELL,
 	.run = run,

@@ -16,13 +16,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct activation a;
 	struct buf why = BUF_INIT;
-	int rc;
+	int rc = CUENV_OK;
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
-	rc = cmd_check_args(&cmd_version, argc - optind, err);
-	if (rc)
-		return rc;
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, 0, &a, err);
 	if (rc)

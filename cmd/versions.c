@@ -93,15 +93,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct activation a;
 	struct cuenv_err ignored = CUENV_ERR_INIT;
-	int rc, json = cmd_opt_given(&ctx->opt, O_JSON);
+	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON);
 
-	(void)argv; /* options only */
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
 	if (cmd_opt_given(&ctx->opt, O_BARE))
 		return bare(ctx, json, err);
-	rc = cmd_check_args(&cmd_versions, argc - optind, err);
-	if (rc)
-		return rc;
 	activation_init(&a);
 	/* A bad selection must not hide what is installed. */
 	cmd_activation(ctx, NULL, 0, &a, &ignored);
