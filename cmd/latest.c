@@ -5,18 +5,18 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv latest [cuda|cudnn] SPEC [--known]\n"
-	"\n"
-	"Print the newest installed version that SPEC matches (12 gives the\n"
-	"newest 12.x, 12.4 the newest 12.4.x), of CUDA unless cudnn is given.\n"
-	"Exits 1 when none matches.\n";
+    "usage: cuenv latest [cuda|cudnn] SPEC [--known]\n"
+    "\n"
+    "Print the newest installed version that SPEC matches (12 gives the\n"
+    "newest 12.x, 12.4 the newest 12.4.x), of CUDA unless cudnn is given.\n"
+    "Exits 1 when none matches.\n";
 
 enum { O_KNOWN };
 
 static const struct cmd_option opts[] = {
-	[O_KNOWN] = { "known",
-		      .help = "the newest in the catalogue instead (what cuenv\n"
-			      "install SPEC would install)" },
+    [O_KNOWN] = {"known",
+		 .help = "the newest in the catalogue instead (what cuenv\n"
+			 "install SPEC would install)"},
 };
 
 /* Keep v in *best when it matches spec and is newer. */
@@ -32,7 +32,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	enum kit_kind kind = KIT_CUDA;
 	struct activation a;
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	const char *spec, *best = NULL;
 	int rc = cmd_check_args(&cmd_latest, argc - optind, err);
 
@@ -40,8 +40,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return rc;
 	if (argc - optind == 2 &&
 	    (kit_kind_parse(argv[optind], &kind) || kind == KIT_CUPTI)) {
-		cuenv_fail(err, CUENV_E_USAGE, "latest: '%s' is not cuda or "
-			   "cudnn", argv[optind]);
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "latest: '%s' is not cuda or "
+			   "cudnn",
+			   argv[optind]);
 		return cuenv_hint(err, "see: cuenv latest --help");
 	}
 	spec = argv[argc - 1];
@@ -55,8 +57,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			if (cat.v[i]->kind == kind)
 				consider(cat.v[i]->version, spec, &best);
 	} else {
-		const struct install_list *l = kind == KIT_CUDA ? &a.cudas
-								: &a.cudnns;
+		const struct install_list *l =
+		    kind == KIT_CUDA ? &a.cudas : &a.cudnns;
 
 		rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"),
 				     &a, err);
@@ -66,15 +68,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc && best) {
 		printf("%s\n", best);
 	} else if (!rc) {
-		rc = cuenv_fail(err, CUENV_NO, "no %s %s %s", kit_kind_name(kind),
-				spec,
-				cmd_opt_given(&ctx->opt, O_KNOWN)
-					? "in the catalogue"
-					: "installed");
+		rc = cuenv_fail(
+		    err, CUENV_NO, "no %s %s %s", kit_kind_name(kind), spec,
+		    cmd_opt_given(&ctx->opt, O_KNOWN) ? "in the catalogue"
+						      : "installed");
 		cuenv_hint(err, cmd_opt_given(&ctx->opt, O_KNOWN)
-					? "see: cuenv list-remote"
-					: "see: cuenv versions, or cuenv latest "
-					  "--known SPEC");
+				    ? "see: cuenv list-remote"
+				    : "see: cuenv versions, or cuenv latest "
+				      "--known SPEC");
 	}
 	activation_release(&a);
 	catalog_release(&cat);
@@ -82,11 +83,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 }
 
 const struct cuenv_cmd cmd_latest = {
-	.name = "latest",
-	.summary = "print the newest version a prefix matches",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 1,
-	.max_args = 2,
-	.run = run,
+    .name = "latest",
+    .summary = "print the newest version a prefix matches",
+    .usage = usage,
+    CMD_OPTIONS(opts),
+    .min_args = 1,
+    .max_args = 2,
+    .run = run,
 };

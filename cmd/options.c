@@ -120,7 +120,7 @@ static int check_value(const struct cuenv_cmd *cmd,
 				cmd->name, opt->name, shown.data);
 		buf_reset(&what);
 		for (w = opt->words; *w; w++)
-			buf_adds(&what, *w == ' ' ? ", " : (char[]){ *w, 0 });
+			buf_adds(&what, *w == ' ' ? ", " : (char[]){*w, 0});
 		cuenv_hint(err, "--%s is one of: %s", opt->name, what.data);
 		break;
 	}
@@ -148,12 +148,12 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 	buf_adds(&shorts, cmd->flags & CMD_STOP_AT_ARG ? "+:h" : ":h");
 	for (size_t i = 0; i < cmd->nopts; i++) {
 		const struct cmd_option *o = &cmd->opts[i];
-		int has = !o->arg		     ? no_argument
+		int has = !o->arg		    ? no_argument
 			  : o->flags & OPT_OPTIONAL ? optional_argument
 						    : required_argument;
 
-		longs[i] = (struct option){ o->name, has, NULL,
-					    LONG_BASE + (int)i };
+		longs[i] =
+		    (struct option){o->name, has, NULL, LONG_BASE + (int)i};
 		if (o->alias) {
 			buf_addc(&shorts, o->alias);
 			if (has != no_argument)
@@ -161,8 +161,8 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 					 has == optional_argument ? "::" : ":");
 		}
 	}
-	longs[cmd->nopts] = (struct option){ "help", no_argument, NULL,
-					     HELP_VAL };
+	longs[cmd->nopts] =
+	    (struct option){"help", no_argument, NULL, HELP_VAL};
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, shorts.data, longs, NULL)) != -1) {
@@ -175,7 +175,8 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 		}
 		if (c >= LONG_BASE && c < LONG_BASE + (int)cmd->nopts)
 			i = c - LONG_BASE;
-		for (size_t k = 0; c > 0 && c < LONG_BASE && k < cmd->nopts; k++)
+		for (size_t k = 0; c > 0 && c < LONG_BASE && k < cmd->nopts;
+		     k++)
 			if (cmd->opts[k].alias == c)
 				i = (int)k;
 		if (first.rc) /* only the first error is told */
@@ -183,13 +184,13 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 		if (c == ':') {
 			option_word(cmd, optopt, argv, at, &word);
 			cuenv_fail(&first, CUENV_E_USAGE,
-				   "%s: %s needs a value", cmd->name, word.data);
+				   "%s: %s needs a value", cmd->name,
+				   word.data);
 			usage_error(cmd, &first);
 			continue;
 		}
 		if (c == '?') {
-			if (!strncmp(argv[at], "--", 2) &&
-			    optopt < LONG_BASE)
+			if (!strncmp(argv[at], "--", 2) && optopt < LONG_BASE)
 				optopt = 0; /* glibc leaves it as it was */
 			if (optopt >= LONG_BASE) {
 				option_word(cmd, optopt, argv, at, &word);
@@ -290,7 +291,7 @@ void cmd_options_complete(const struct cuenv_cmd *cmd, FILE *f)
 	for (size_t i = 0; i < cmd->nopts; i++) {
 		const struct cmd_option *o = &cmd->opts[i];
 		const char *values = o->complete ? o->complete
-				     : o->words  ? o->words
+				     : o->words	 ? o->words
 						 : "";
 
 		fprintf(f, "--%s\t%s\t%s%s\t%.*s\n", o->name,

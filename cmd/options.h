@@ -43,9 +43,9 @@ enum {
 };
 
 struct cmd_option {
-	const char *name;  /* the long name, without "--" */
-	char alias;	   /* a short name (-l), or 0 */
-	const char *arg;   /* the argument's name in help (V, N), NULL: none */
+	const char *name; /* the long name, without "--" */
+	char alias;	  /* a short name (-l), or 0 */
+	const char *arg;  /* the argument's name in help (V, N), NULL: none */
 	enum opt_value value;
 	const char *words; /* OPT_WORD: the choices, separated by spaces */
 	uint64_t min, max; /* OPT_NUMBER */
@@ -70,7 +70,7 @@ struct cmd_option {
 struct cmd_opts {
 	const char *arg[CMD_OPTS_MAX]; /* the last one given; "" for a flag */
 	uint64_t num[CMD_OPTS_MAX];    /* OPT_NUMBER: its value */
-	unsigned seq[CMD_OPTS_MAX];    /* when last given (1, 2, ...); 0: never */
+	unsigned seq[CMD_OPTS_MAX]; /* when last given (1, 2, ...); 0: never */
 };
 
 struct cuenv_cmd;
