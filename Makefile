@@ -94,10 +94,11 @@ NET_CMDS := main_net table_net common install gc update
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
 
-# Where the catalogue is looked for after the binary's own ../share and
-# the source tree (for binaries run from any build folder).
-CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"' \
-	-DCUENV_DATADIR='"$(DATADIR)"' -DCUENV_SOURCE_DIR='"$(CURDIR)"'
+# No install or source path is compiled in: each binary finds the
+# catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
+# so an installed tree can be moved. A build folder holds a relative link
+# to the source tree's manifests for the binaries run from there.
+CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
@@ -119,6 +120,12 @@ cuenv: $(BUILD)/cuenv
 
 cuenv-net: $(BUILD)/cuenv-net
 	$(Q)cp $< $@
+
+$(BUILD)/manifests:
+	@mkdir -p $(@D)
+	$(Q)ln -sfn "$$(realpath -m --relative-to=$(@D) manifests)" $@
+
+$(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe: | $(BUILD)/manifests
 
 $(BUILD)/cuenv-net: $(NET_OBJ) $(LIB) $(BUILD)/flags
 	@echo "  LD      $@"
@@ -336,6 +343,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cuenv $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
 	rm -f $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
 	rm -rf $(DESTDIR)$(DATADIR)/cuenv
+	rmdir $(DESTDIR)$(LIBEXECDIR)/cuenv 2>/dev/null || :
 
 clean:
 	rm -rf build cuenv cuenv-net cuenv-probe
