@@ -93,6 +93,7 @@ CMDS += modules
 NET_CMDS := main_net table_net common install gc update
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
+SHELLS += shells/cuenv.direnv
 
 # No install or source path is compiled in: each binary finds the
 # catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
@@ -183,6 +184,7 @@ $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
 		embedded_cuenv_bash=shells/cuenv.bash \
 		embedded_cuenv_zsh=shells/cuenv.zsh \
 		embedded_cuenv_fish=shells/cuenv.fish \
+		embedded_cuenv_direnv=shells/cuenv.direnv \
 		embedded_completion_bash=shells/completion.bash \
 		embedded_completion_zsh=shells/completion.zsh \
 		embedded_completion_fish=shells/completion.fish

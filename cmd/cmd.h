@@ -136,6 +136,7 @@ extern const char embedded_cuenv_sh[]; /* bash and zsh share it */
 extern const char embedded_cuenv_bash[];
 extern const char embedded_cuenv_zsh[];
 extern const char embedded_cuenv_fish[];
+extern const char embedded_cuenv_direnv[];
 /* Completion scripts (shells/completion.*), printed by `cuenv completion`. */
 extern const char embedded_completion_bash[];
 extern const char embedded_completion_zsh[];
