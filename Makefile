@@ -369,5 +369,18 @@ compdb:
 gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/gpu/evidence.sh
 
+# examples/Dockerfile built with buildah (as root; vfs storage, chroot
+# isolation) from a debootstrapped Debian 12, run, and its runtime image
+# checked; the base images and buildah's storage are cached in
+# CUENV_CI_CACHE (default /var/cache/cuenv-ci). See tests/containers/build.sh.
+.PHONY: test-containers check-examples
+test-containers: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/containers/build.sh
+
+# examples/github-actions.yml checked with actionlint (from PyPI, into a
+# virtual environment in CUENV_CI_CACHE) and shellcheck.
+check-examples:
+	$(Q)sh tests/examples/actionlint.sh
+
 demo: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tools/demo.sh
