@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/examples/actionlint.sh: check examples/github-actions.yml with
-# actionlint (and, through it, shellcheck on each `run:` script when
-# shellcheck is installed). Run by `make check-examples` (and .ci/run).
+# actionlint (and, through it, on each `run:` script, the shellcheck
+# that .ci/deps installs). Run by `make check-examples` (and .ci/run).
 #
 # actionlint comes from PyPI into a virtual environment kept outside the
 # clone ($CUENV_CI_CACHE/actionlint-venv, default /var/cache/cuenv-ci):
