@@ -2,8 +2,10 @@
 # An installed cuenv finds its data relative to itself: `make install
 # DESTDIR=... PREFIX=...` from a copy of the build, then the copy deleted
 # and the installed tree moved elsewhere, and every command run from
-# there: install (local server), list-remote, update (file:// mirror),
-# versions, which, env, exec, check (the probe from libexec), doctor. The
+# there: list-remote, install (local server), update (file:// mirror),
+# versions, local, version, lock, install --locked, needs, modules, help,
+# which, env, exec, completion, init, check (the probe from libexec),
+# doctor, gc, uninstall. The
 # installed catalogue is the fixtures' one, so a binary that reads any
 # other (a source tree's path compiled in) installs nothing. Also `make
 # uninstall` leaves none of cuenv's folders behind.
@@ -81,8 +83,18 @@ expect_stdout "$p/bin/cuenv" command -v cuenv &&
 	expect_code 0 cuenv versions &&
 	stdout_has 12.4.1 || exit 1
 
-mkdir proj && cd proj && printf 'cuda = 12.4.1\n' >.cuenv || exit 1
-expect_stdout "$v/lib/libcudart.so.12" cuenv which libcudart.so.12 &&
+mkdir proj && cd proj || exit 1
+expect_code 0 cuenv local 12.4.1 &&
+	expect_code 0 cuenv version &&
+	stdout_has 12.4.1 &&
+	expect_code 0 cuenv lock &&
+	check "cuenv lock wrote no .cuenv.lock" [ -s .cuenv.lock ] &&
+	expect_code 0 cuenv lock --check &&
+	expect_code 0 cuenv install --locked --quiet &&
+	expect_code 0 cuenv needs "$v/lib/libcublas.so.12" &&
+	expect_code 0 cuenv modules "$HOME/modulefiles" &&
+	expect_code 0 cuenv help env &&
+	expect_stdout "$v/lib/libcudart.so.12" cuenv which libcudart.so.12 &&
 	expect_code 0 cuenv env --format json &&
 	stdout_has "\"CUDA_HOME\": \"$v\"" &&
 	expect_code 0 cuenv exec -- sh -c 'echo "$CUENV_ACTIVE $CUDA_HOME"' &&
@@ -101,4 +113,8 @@ _capture cuenv check &&
 	_capture cuenv doctor &&
 	check "doctor found no tables" not grep -q 'no compatibility tables' \
 		"$E2E_ERR" "$E2E_OUT" &&
-	check "doctor crashed or failed to run (exit $E2E_RC)" [ "$E2E_RC" -le 1 ]
+	check "doctor crashed or failed to run (exit $E2E_RC)" [ "$E2E_RC" -le 1 ] &&
+	expect_code 0 cuenv gc &&
+	cd "$HOME" &&
+	expect_code 0 cuenv uninstall 12.4.1 &&
+	check "uninstall left cuda 12.4.1" [ ! -e "$v" ]
