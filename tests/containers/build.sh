@@ -43,6 +43,8 @@ for t in buildah debootstrap python3; do
 	command -v "$t" >/dev/null || die "$t is not installed (sh .ci/deps)"
 done
 [ -x "$cuenv" ] || die "no $cuenv: run make first"
+git -C "$src" rev-parse --git-dir >/dev/null 2>&1 ||
+	die "$src is not a git clone: its files make the build context"
 
 mkdir -p "$cache"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-containers.XXXXXX")
@@ -159,7 +161,7 @@ printf 'cuda = 12.4\n' >"$ctx/.cuenv"
 # ---- 4. the Dockerfile ------------------------------------------------------
 say "buildah bud -f examples/Dockerfile (BASE=$builder)"
 app=localhost/cuenv-ci/app:latest
-bah bud --pull-never --network host -f "$df" \
+bah bud --pull-never -f "$df" \
 	--build-arg BASE="$builder" --build-arg RUNTIME_BASE="$base" \
 	--build-arg CUENV_MIRROR="$mirror" -t "$app" "$ctx" \
 	2>&1 | tee "$work/bud.log"
