@@ -101,11 +101,13 @@ NET_CMDS := main_net table_net common options list_remote install_net gc_net \
 	update_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
+SHELLS += shells/cuenv.direnv
 
-# Where the catalogue is looked for after the binary's own ../share and
-# the source tree (for binaries run from any build folder).
-CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"' \
-	-DCUENV_DATADIR='"$(DATADIR)"' -DCUENV_SOURCE_DIR='"$(CURDIR)"'
+# No install or source path is compiled in: each binary finds the
+# catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
+# so an installed tree can be moved. A build folder holds a relative link
+# to the source tree's manifests for the binaries run from there.
+CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
@@ -127,6 +129,12 @@ cuenv: $(BUILD)/cuenv
 
 cuenv-net: $(BUILD)/cuenv-net
 	$(Q)cp $< $@
+
+$(BUILD)/manifests:
+	@mkdir -p $(@D)
+	$(Q)ln -sfn "$$(realpath -m --relative-to=$(@D) manifests)" $@
+
+$(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe: | $(BUILD)/manifests
 
 $(BUILD)/cuenv-net: $(NET_OBJ) $(LIB) $(BUILD)/flags
 	@echo "  LD      $@"
@@ -184,6 +192,7 @@ $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
 		embedded_cuenv_bash=shells/cuenv.bash \
 		embedded_cuenv_zsh=shells/cuenv.zsh \
 		embedded_cuenv_fish=shells/cuenv.fish \
+		embedded_cuenv_direnv=shells/cuenv.direnv \
 		embedded_completion_bash=shells/completion.bash \
 		embedded_completion_zsh=shells/completion.zsh \
 		embedded_completion_fish=shells/completion.fish
@@ -355,6 +364,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cuenv $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
 	rm -f $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
 	rm -rf $(DESTDIR)$(DATADIR)/cuenv
+	rmdir $(DESTDIR)$(LIBEXECDIR)/cuenv 2>/dev/null || :
 
 clean:
 	rm -rf build cuenv cuenv-net cuenv-probe
@@ -377,6 +387,19 @@ compdb:
 # output under docs/evidence/ (see docs/evidence/README.md).
 gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/gpu/evidence.sh
+
+# examples/Dockerfile built with buildah (as root; vfs storage, chroot
+# isolation) from a debootstrapped Debian 12, run, and its runtime image
+# checked; the base images and buildah's storage are cached in
+# CUENV_CI_CACHE (default /var/cache/cuenv-ci). See tests/containers/build.sh.
+.PHONY: test-containers check-examples
+test-containers: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/containers/build.sh
+
+# examples/github-actions.yml checked with actionlint (from PyPI, into a
+# virtual environment in CUENV_CI_CACHE) and shellcheck.
+check-examples:
+	$(Q)sh tests/examples/actionlint.sh
 
 demo: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tools/demo.sh

@@ -183,6 +183,7 @@ extern const char embedded_cuenv_sh[]; /* bash and zsh share it */
 extern const char embedded_cuenv_bash[];
 extern const char embedded_cuenv_zsh[];
 extern const char embedded_cuenv_fish[];
+extern const char embedded_cuenv_direnv[];
 /* Completion scripts (shells/completion.*), printed by `cuenv completion`. */
 extern const char embedded_completion_bash[];
 extern const char embedded_completion_zsh[];
@@ -208,9 +209,11 @@ extern const struct cuenv_cmd cmd_latest, cmd_prefix, cmd_root;
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);
 /*
- * The shipped catalogue folder into out: ../share/cuenv/manifests or
- * manifests beside the binary, the configured DATADIR, or the source
- * tree's. Returns 0, or -1 when there is none.
+ * The shipped catalogue folder into out, found relative to the binary
+ * (ctx->exe) only: ../share/cuenv/manifests (PREFIX/bin),
+ * ../../share/cuenv/manifests (PREFIX/libexec/cuenv), or manifests beside
+ * it (the source tree, and the build folders' link to it). Returns 0, or
+ * -1 when there is none.
  */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out);
 

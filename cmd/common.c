@@ -410,38 +410,32 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 
 /* ---- the catalogue ------------------------------------------------------------ */
 
-#ifndef CUENV_DATADIR
-#define CUENV_DATADIR "/usr/local/share"
-#endif
-
+/*
+ * Only places relative to the binary itself, so that an installed tree
+ * can be moved (DESTDIR, or a copied prefix) and never reads another
+ * copy's catalogue: no path from the build is compiled in.
+ */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 {
+	static const char *const rel[] = {
+		"../share/cuenv/manifests",    /* PREFIX/bin/cuenv */
+		"../../share/cuenv/manifests", /* PREFIX/libexec/cuenv/... */
+		"manifests", /* ./cuenv in the source tree; the build folders
+				hold a link to it */
+	};
 	const char *slash = strrchr(ctx->exe, '/');
-	struct buf exe_dir = BUF_INIT;
-	const char *cand[4];
-	size_t n = 0;
 	int found = 0;
 
-	if (slash) {
-		buf_add(&exe_dir, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_printf(out, "%s/../share/cuenv/manifests", exe_dir.data);
-		cand[n++] = buf_detach(out);
-		buf_printf(out, "%s/manifests", exe_dir.data);
-		cand[n++] = buf_detach(out);
-	}
-	cand[n++] = xstrdup(CUENV_DATADIR "/cuenv/manifests");
-#ifdef CUENV_SOURCE_DIR
-	cand[n++] = xstrdup(CUENV_SOURCE_DIR "/manifests"); /* build tree */
-#endif
 	buf_reset(out);
-	for (size_t i = 0; i < n; i++) {
-		if (!found && store_is_dir(cand[i])) {
-			buf_adds(out, cand[i]);
-			found = 1;
-		}
-		free((char *)cand[i]);
+	for (size_t i = 0; slash && !found && i < sizeof(rel) / sizeof(*rel); i++) {
+		buf_reset(out);
+		buf_add(out, ctx->exe, (size_t)(slash - ctx->exe));
+		buf_addc(out, '/');
+		buf_adds(out, rel[i]);
+		found = store_is_dir(out->data);
 	}
-	buf_release(&exe_dir);
+	if (!found)
+		buf_reset(out);
 	return found ? 0 : -1;
 }
 

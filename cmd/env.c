@@ -53,23 +53,12 @@ static int dockerfile_line(const char *name, const char *value,
 	return CUENV_OK;
 }
 
-/* Whether line (a whole line) occurs in value. */
-static int has_line(const char *value, const char *line)
-{
-	size_t n = strlen(line);
-
-	for (const char *p = value; p; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
-			return 1;
-	}
-	return 0;
-}
-
 /*
- * For $GITHUB_ENV: NAME=value, or for a multi-line value the documented
- * NAME<<DELIMITER form, with a delimiter that is no line of the value.
+ * For $GITHUB_ENV: NAME=value, or for a value with a newline or a carriage
+ * return the documented NAME<<DELIMITER form. The runner reads lines
+ * ending in \n or \r\n and stops at the first one equal to the
+ * delimiter, so the delimiter is one that occurs nowhere in the value (a
+ * line "CUENV_EOF\r" would end it too).
  */
 static void github_line(const char *name, const char *value, struct buf *out)
 {
@@ -80,7 +69,7 @@ static void github_line(const char *name, const char *value, struct buf *out)
 		return;
 	}
 	buf_adds(&d, "CUENV_EOF");
-	for (unsigned i = 0; has_line(value, d.data); i++) {
+	for (unsigned i = 0; strstr(value, d.data); i++) {
 		buf_reset(&d);
 		buf_printf(&d, "CUENV_EOF_%u", i);
 	}

@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdarg.h>

@@ -99,7 +99,7 @@ _cuenv() {
     list-remote) words="cuda cudnn" ;;
     add) words="cuda cudnn"
         [ "$COMP_CWORD" -gt 2 ] && { COMPREPLY=($(compgen -d -- "$cur")); return 0; } ;;
-    init) words="bash zsh fish -" ;;
+    init) words="bash zsh fish - direnv" ;;
     completion) words="bash zsh fish" ;;
     help) words=$(_cuenv_commands) ;;
     exec) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;

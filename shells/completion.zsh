@@ -89,7 +89,7 @@ _cuenv() {
         fi ;;
     list-remote) vals=(cuda cudnn) ;;
     add) if (( CURRENT > 3 )); then _files -/; return; fi; vals=(cuda cudnn) ;;
-    init) vals=(bash zsh fish -) ;;
+    init) vals=(bash zsh fish - direnv) ;;
     completion) vals=(bash zsh fish) ;;
     help) vals=(${(f)"$(_cuenv_commands)"}) ;;
     exec) _command_names; return ;;
