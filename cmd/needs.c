@@ -202,15 +202,53 @@ static void print_files(const char *how, const struct strv *files)
 		       files->n - SHOW_FILES);
 }
 
+/* "CUDA 11.2+" (at least 11.2, same major) or "CUDA 12.x". */
+static void print_minimum(const char *what, const char *v, const char *sep)
+{
+	printf("%s%s %s%s", sep, what, v, strchr(v, '.') ? "+" : ".x");
+}
+
+static void print_reports(const struct needs_scan *s)
+{
+	for (size_t i = 0; i < s->nrep; i++) {
+		const struct needs_report *r = &s->rep[i];
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, r->framework, 60);
+		printf("%s", shown.data);
+		if (r->version) {
+			buf_reset(&shown);
+			buf_add_display(&shown, r->version, 40);
+			printf(" %s", shown.data);
+		}
+		printf(" built for");
+		if (r->cuda)
+			print_minimum("CUDA", r->cuda, " ");
+		if (r->cudnn)
+			print_minimum("cuDNN", r->cudnn, r->cuda ? ", " : " ");
+		printf("\n    %-11s %s\n", "says", r->source);
+		for (size_t k = 0; k < r->dlls.n; k++) {
+			buf_reset(&shown);
+			buf_add_display(&shown, r->dlls.v[k], 60);
+			printf("    %-11s %s\n", k ? "" : "loads", shown.data);
+		}
+		buf_release(&shown);
+	}
+}
+
 static void print_text(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
 		       const struct needs_offer *o, int asked, int satisfied)
 {
+	print_reports(s);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 
-		printf("%-22s %s\n", w->soname, w->range);
+		printf("%-22s %s%s\n", w->soname, w->range,
+		       needs_want_managed(w) && !needs_want_required(w)
+			       ? " (may load: named, not linked)"
+			       : "");
 		print_files("needed by", &w->needed_by);
 		print_files("named by", &w->named_by);
 		if (w->provided_by)
@@ -220,7 +258,8 @@ static void print_text(const struct needs_scan *s,
 			printf("    %-11s %s\n", "found in", w->found);
 	}
 	if (py->exe) {
-		printf("%sframeworks (%s%s%s):\n", s->n ? "\n" : "", py->exe,
+		printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
+		       py->exe,
 		       py->version ? " " : "",
 		       py->version ? py->version : "");
 		for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
@@ -243,10 +282,15 @@ static void print_text(const struct needs_scan *s,
 				       f->cudnn ? ", cuDNN " : "",
 				       f->cudnn ? f->cudnn : "");
 			}
+			if (f->problem) {
+				buf_reset(&shown);
+				buf_add_display(&shown, f->problem, 400);
+				printf("  %-11s problem: %s\n", "", shown.data);
+			}
 			buf_release(&shown);
 		}
 	}
-	if (s->n || py->exe)
+	if (s->n || s->nrep || py->exe)
 		printf("\n");
 	if (!asked) {
 		if (!s->n)
@@ -262,9 +306,23 @@ static void print_text(const struct needs_scan *s,
 	if (satisfied) {
 		struct buf b = BUF_INIT;
 
+		struct buf maybe = BUF_INIT;
+
 		needs_combo_describe(&in->pick, &b);
-		printf("installed: %s provides everything%s\n", b.data,
-		       in->active ? " (the active selection)" : "");
+		for (size_t i = 0; i < s->n; i++)
+			if (needs_want_managed(&s->v[i]) && !s->v[i].found)
+				buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
+					   s->v[i].soname);
+		if (maybe.len)
+			printf("installed: %s provides what the files need%s;"
+			       " not %s, which they may load\n",
+			       b.data,
+			       in->active ? " (the active selection)" : "",
+			       maybe.data);
+		else
+			printf("installed: %s provides everything%s\n", b.data,
+			       in->active ? " (the active selection)" : "");
+		buf_release(&maybe);
 		if (!in->active) {
 			printf("select it with:\n  cuenv local %s",
 			       in->pick.cuda->version);
@@ -334,9 +392,25 @@ static void print_json(const struct needs_scan *s,
 		json_object_set_new(x, "provided_by",
 				    json_or_null(w->provided_by));
 		json_object_set_new(x, "found", json_or_null(w->found));
+		json_object_set_new(x, "required",
+				    json_boolean(needs_want_required(w)));
 		json_array_append_new(arr, x);
 	}
 	json_object_set_new(j, "sonames", arr);
+	arr = json_array();
+	for (size_t i = 0; i < s->nrep; i++) {
+		const struct needs_report *r = &s->rep[i];
+		json_t *x = json_object();
+
+		json_object_set_new(x, "framework", json_string(r->framework));
+		json_object_set_new(x, "version", json_or_null(r->version));
+		json_object_set_new(x, "source", json_string(r->source));
+		json_object_set_new(x, "cuda_min", json_or_null(r->cuda));
+		json_object_set_new(x, "cudnn_min", json_or_null(r->cudnn));
+		json_object_set_new(x, "dlls", json_strv(&r->dlls));
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "reports", arr);
 	if (py->exe) {
 		json_t *f = json_object();
 
@@ -357,6 +431,10 @@ static void print_json(const struct needs_scan *s,
 						    json_or_null(fw->cuda));
 				json_object_set_new(x, "cudnn",
 						    json_or_null(fw->cudnn));
+				if (fw->problem)
+					json_object_set_new(
+						x, "problem",
+						json_string(fw->problem));
 			}
 			json_object_set_new(f, needs_framework_names[i], x);
 		}
