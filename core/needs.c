@@ -1310,14 +1310,19 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
  * CUDA at least major.minor, as people name CUDA releases (12.4).
  */
 static char *short_spec(const struct catalog *cat, enum kit_kind kind,
-			const char *version, unsigned cuda_major)
+			const char *version, unsigned cuda_major,
+			unsigned min_parts)
 {
 	struct version v;
 	struct buf b = BUF_INIT;
+	unsigned first;
 
 	if (version_parse(version, &v))
 		return xstrdup(version);
-	for (unsigned n = kind == KIT_CUDA && v.n > 1 ? 2 : 1; n <= v.n; n++) {
+	first = kind == KIT_CUDA && v.n > 1 ? 2 : 1;
+	if (min_parts > first)
+		first = min_parts < v.n ? min_parts : v.n;
+	for (unsigned n = first; n <= v.n; n++) {
 		const struct release *r;
 
 		buf_reset(&b);
@@ -1431,24 +1436,29 @@ static const struct release *cupti_release(const struct catalog *cat,
 	return cp;
 }
 
-/* The `cuenv install` line for what o holds. */
+/*
+ * The `cuenv install` line for what o holds; a cuDNN that a framework
+ * asks for by minor (9.26.0+) is named to its minor (--cudnn 9.27), so
+ * that the line says more than the major.
+ */
 static char *install_line(const struct catalog *cat,
-			  const struct needs_offer *o)
+			  const struct needs_offer *o, const char *top_dnn)
 {
 	struct buf line = BUF_INIT;
-	char *c = short_spec(cat, KIT_CUDA, o->cuda->version, 0);
+	char *c = short_spec(cat, KIT_CUDA, o->cuda->version, 0, 0);
 
 	buf_printf(&line, "cuenv install %s", c);
 	free(c);
 	if (o->cudnn) {
 		char *d = short_spec(cat, KIT_CUDNN, o->cudnn->version,
-				     o->cuda->cuda_major);
+				     o->cuda->cuda_major,
+				     top_dnn && strchr(top_dnn, '.') ? 2 : 0);
 
 		buf_printf(&line, " --cudnn %s", d);
 		free(d);
 	}
 	if (o->cupti) {
-		char *p = short_spec(cat, KIT_CUDA, o->cupti->version, 0);
+		char *p = short_spec(cat, KIT_CUDA, o->cupti->version, 0, 0);
 
 		buf_printf(&line, " --cupti %s", p);
 		free(p);
@@ -1553,7 +1563,7 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 				  "of them");
 		goto out;
 	}
-	o->line = install_line(cat, o);
+	o->line = install_line(cat, o, top_dnn);
 out:
 	strv_release(&all);
 }
