@@ -26,9 +26,29 @@
 #include "../core/needs.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
+#ifdef CUENV_NET
+#include "../core/install.h"
+#include "../core/unpack.h"
+#include "../core/wheel.h"
+#endif
 
 static const char usage[] =
-	"usage: cuenv needs [--python [PYTHON]] [--json] PATH...\n"
+	"usage: cuenv needs [--python [PYTHON]] [--json] [--index URL]\n"
+	"                   [--platform TAG] PATH|WHEEL|NAME==VERSION...\n"
+	"\n"
+	"What a framework was built with, in this order of trust: its own\n"
+	"build metadata (TensorFlow's build_info.py, torch's version.py, the\n"
+	"nvidia-* pins in a wheel's METADATA, cupy-cudaNNx's name), then the\n"
+	"CUDA libraries its ELF files link (DT_NEEDED), then those they name\n"
+	"in their bytes (\"may load\": one of several alternatives, never\n"
+	"required). Versions are minimums: cuDNN 9.26.0+ is not given by\n"
+	"cuDNN 9.19.\n"
+	"\n"
+	"A WHEEL (a .whl file) is read in place, nothing unpacked to disk;\n"
+	"its ELF members only when its metadata says nothing of CUDA.\n"
+	"NAME==VERSION (tensorflow==2.6.5) is looked up on the package index\n"
+	"(CUENV_PYPI_INDEX, --index) and its wheel read by HTTP range\n"
+	"requests, without downloading it; the bytes fetched are reported.\n"
 	"\n"
 	"Read the ELF files at PATH (a file, or every ELF file under a\n"
 	"folder such as a framework's site-packages/tensorflow or torch/lib;\n"
@@ -46,6 +66,10 @@ static const char usage[] =
 	"                     its cuDNN, jax; one that does not import is\n"
 	"                     reported absent. PATH may then be left out\n"
 	"  --json             one JSON object on stdout, for scripts\n"
+	"  --index URL        the package index for NAME==VERSION (a simple\n"
+	"                     API root; default https://pypi.org/simple)\n"
+	"  --platform TAG     the wheel for TAG (default: this machine's,\n"
+	"                     e.g. manylinux x86_64; win_amd64 for Windows)\n"
 	"\n"
 	"Exit status: 0 when an installed selection provides everything (or\n"
 	"nothing is asked of cuenv), 1 when something is missing (the install\n"
@@ -53,11 +77,13 @@ static const char usage[] =
 	"ELF file or a folder, 3 for a corrupt ELF file named as PATH, 7 for\n"
 	"a PATH that cannot be read.\n";
 
-enum { O_PYTHON = 256, O_JSON };
+enum { O_PYTHON = 256, O_JSON, O_INDEX, O_PLATFORM };
 
 static const struct option opts[] = {
 	{ "python", optional_argument, NULL, O_PYTHON },
 	{ "json", no_argument, NULL, O_JSON },
+	{ "index", required_argument, NULL, O_INDEX },
+	{ "platform", required_argument, NULL, O_PLATFORM },
 	{ NULL, 0, NULL, 0 },
 };
 /* Files listed under each soname in the text report. */
@@ -191,6 +217,280 @@ out:
 	return rc;
 }
 
+/* ---- wheels and the package index ---------------------------------------- */
+
+/* A .whl file, read in place by cuenv-net. */
+static int is_wheel_arg(const char *a)
+{
+	size_t n = strlen(a);
+
+	return n > 4 && !strcmp(a + n - 4, ".whl");
+}
+
+/* "tensorflow==2.6.5": a requirement, not a path. */
+static int is_requirement_arg(const char *a)
+{
+	const char *eq = strstr(a, "==");
+	struct stat st;
+
+	return eq && eq > a && eq[2] && !strchr(a, '/') && stat(a, &st);
+}
+
+/* Does this command line need cuenv-net (a wheel or the index)? */
+static int wants_net(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			continue;
+		if (argv[i][0] == '-')
+			continue;
+		if (is_wheel_arg(argv[i]) || is_requirement_arg(argv[i]))
+			return 1;
+	}
+	return 0;
+}
+
+#ifdef CUENV_NET
+/* A wheel's members are metadata or ELF files, at most this large. */
+#define MEMBER_MAX (1u << 30)
+/* What a range request reads: metadata only. */
+#define METADATA_READ_MAX (8u << 20)
+
+struct wheel_read {
+	struct needs_scan *s;
+	const char *shown; /* the wheel, as reports name it */
+	int elf;	   /* this pass reads ELF members */
+	struct buf path;
+};
+
+static bool want_member(void *ctx, const char *name)
+{
+	struct wheel_read *w = ctx;
+	const char *base = strrchr(name, '/');
+
+	base = base ? base + 1 : name;
+	if (!w->elf)
+		return needs_metadata_name(name);
+	return strstr(base, ".so") != NULL;
+}
+
+static int got_member(void *ctx, const char *name, const void *data,
+		      size_t len, struct cuenv_err *err)
+{
+	struct wheel_read *w = ctx;
+	struct elf_info e;
+	struct cuenv_err own = CUENV_ERR_INIT;
+	int rc;
+
+	(void)err;
+	buf_reset(&w->path);
+	buf_printf(&w->path, "%s/%s", w->shown, name);
+	if (!w->elf) {
+		needs_read_metadata(w->s, w->path.data, data, len);
+		return CUENV_OK;
+	}
+	elf_info_init(&e);
+	rc = elf_parse(data, len, w->path.data, &e, &own);
+	if (!rc)
+		needs_scan_add(w->s, w->path.data, &e);
+	else if (rc != CUENV_NO)
+		strv_push(&w->s->warnings, own.msg.data);
+	elf_info_release(&e);
+	err_release(&own);
+	return CUENV_OK;
+}
+
+/* Read the wheel at path in place: metadata first, ELF members only
+ * when the metadata says nothing of CUDA. */
+static int scan_wheel(struct needs_scan *s, const char *path,
+		      struct cuenv_err *err)
+{
+	struct wheel_read w = { s, path, 0, BUF_INIT };
+	struct unpack_zip_reader r = { want_member, got_member, &w,
+				       MEMBER_MAX };
+	size_t before = s->nrep;
+	int rc = unpack_zip_each(path, &r, err);
+
+	if (!rc && s->nrep == before) {
+		w.elf = 1;
+		rc = unpack_zip_each(path, &r, err);
+	}
+	buf_release(&w.path);
+	return rc;
+}
+
+/* The wheel a requirement names, and what reading it cost. */
+struct remote {
+	char *project, *version, *wheel, *url, *index;
+	struct wheel_remote_stats st;
+};
+
+static void remote_release(struct remote *r)
+{
+	free(r->project);
+	free(r->version);
+	free(r->wheel);
+	free(r->url);
+	free(r->index);
+	memset(r, 0, sizeof(*r));
+}
+
+/* PEP 503's normal form: lower case, runs of -_. as one '-'. */
+static char *normal_name(const char *p, size_t n)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c == '_' || c == '.' || c == '-') {
+			if (!b.len || b.data[b.len - 1] != '-')
+				buf_adds(&b, "-");
+			continue;
+		}
+		c = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+		buf_add(&b, &c, 1);
+	}
+	return buf_detach(&b);
+}
+
+/* How well the wheel file name fits platform (NULL: this machine);
+ * 0: not at all. */
+static int wheel_score(const char *name, const char *version,
+		       const char *platform)
+{
+	const char *d1 = strchr(name, '-'), *d2;
+	size_t n = strlen(name);
+
+	if (n < 5 || strcmp(name + n - 4, ".whl") || !d1)
+		return 0;
+	d2 = strchr(d1 + 1, '-');
+	if (!d2 || (size_t)(d2 - d1 - 1) != strlen(version) ||
+	    strncmp(d1 + 1, version, strlen(version)))
+		return 0;
+	if (platform)
+		return strstr(name, platform) ? 2 : 0;
+	if (strstr(name, "linux") && strstr(name, "x86_64"))
+		return 3;
+	if (strstr(name, "-none-any.whl"))
+		return 1;
+	return 0;
+}
+
+static int scan_requirement(struct needs_scan *s, const char *req,
+			    const char *index, const char *platform,
+			    struct remote *rm, struct cuenv_err *err)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct index_file *files = NULL;
+	struct buf page = BUF_INIT;
+	const char *eq = strstr(req, "==");
+	size_t nfiles = 0;
+	int rc, best = 0;
+	const struct index_file *pick = NULL;
+
+	remote_release(rm);
+	rm->project = normal_name(req, (size_t)(eq - req));
+	rm->version = xstrdup(eq + 2);
+	rm->index = xstrdup(index);
+	if (!strncmp(index, "http://", 7))
+		fo.allow_http = 1; /* the user asked for it */
+	if (!strncmp(index, "file://", 7))
+		fo.allow_file = 1;
+	rc = install_index_files(index, rm->project, &fo, &page, &files,
+				 &nfiles, err);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < nfiles; i++) {
+		int sc = wheel_score(files[i].name, rm->version, platform);
+
+		if (sc > best) {
+			best = sc;
+			pick = &files[i];
+		}
+	}
+	if (!pick) {
+		rc = cuenv_fail(err, CUENV_E_FETCH,
+				"no %s %s wheel for %s on '%s'", rm->project,
+				rm->version, platform ? platform : "this machine",
+				page.data);
+		cuenv_hint(err, "a wheel for another platform: --platform "
+				"win_amd64 (or manylinux, macosx)");
+		goto out;
+	}
+	rm->wheel = xstrdup(pick->name);
+	rm->url = xstrdup(pick->url);
+	{
+		struct wheel_read w = { s, rm->wheel, 0, BUF_INIT };
+		struct unpack_zip_reader r = { want_member, got_member, &w,
+					       METADATA_READ_MAX };
+
+		rc = wheel_remote_each(rm->url, pick->size, &fo, &r, &rm->st,
+				       err);
+		buf_release(&w.path);
+	}
+out:
+	install_index_files_free(files, nfiles);
+	buf_release(&page);
+	return rc;
+}
+#endif
+
+/* The wheels read from the index, for the report. */
+struct remotes {
+	struct remote_read {
+		char *wheel, *index;
+		uint64_t size, bytes;
+		unsigned requests;
+	} *v;
+	size_t n;
+};
+
+static void remotes_release(struct remotes *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].wheel);
+		free(r->v[i].index);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A .whl file or NAME==VERSION: cuenv-net's to read. */
+static int scan_net(struct needs_scan *s, const char *arg, const char *index,
+		    const char *platform, struct remotes *rms,
+		    struct cuenv_err *err)
+{
+#ifdef CUENV_NET
+	struct remote rm = { 0 };
+	int rc;
+
+	if (is_wheel_arg(arg))
+		return scan_wheel(s, arg, err);
+	rc = scan_requirement(s, arg, index, platform, &rm, err);
+	if (rm.wheel) {
+		struct remote_read *x;
+
+		rms->v = xrealloc(rms->v, (rms->n + 1) * sizeof(*rms->v));
+		x = &rms->v[rms->n++];
+		x->wheel = xstrdup(rm.wheel);
+		x->index = xstrdup(rm.index);
+		x->size = rm.st.size;
+		x->bytes = rm.st.bytes;
+		x->requests = rm.st.requests;
+	}
+	remote_release(&rm);
+	return rc;
+#else
+	(void)s;
+	(void)index;
+	(void)platform;
+	(void)rms;
+	return cuenv_fail(err, CUENV_E_BUG, "needs: '%s' is cuenv-net's to "
+					    "read", arg);
+#endif
+}
+
 /* ---- output -------------------------------------------------------------- */
 
 static void print_files(const char *how, const struct strv *files)
@@ -239,8 +539,22 @@ static void print_reports(const struct needs_scan *s)
 static void print_text(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
-		       const struct needs_offer *o, int asked, int satisfied)
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int asked, int satisfied)
 {
+	for (size_t i = 0; i < rms->n; i++) {
+		const struct remote_read *x = &rms->v[i];
+
+		printf("read %llu bytes of %s (%llu bytes, %.2f%%) in %u range "
+		       "requests\n",
+		       (unsigned long long)x->bytes, x->wheel,
+		       (unsigned long long)x->size,
+		       x->size ? 100.0 * (double)x->bytes / (double)x->size
+			       : 0.0,
+		       x->requests);
+	}
+	if (rms->n)
+		printf("\n");
 	print_reports(s);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
@@ -372,10 +686,35 @@ static json_t *json_or_null(const char *s)
 static void print_json(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
-		       const struct needs_offer *o, int satisfied)
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int satisfied)
 {
 	json_t *j = json_object(), *arr = json_array();
 	char *text;
+
+	if (rms->n) {
+		json_t *f = json_array();
+
+		for (size_t i = 0; i < rms->n; i++) {
+			json_t *x = json_object();
+
+			json_object_set_new(x, "wheel",
+					    json_string(rms->v[i].wheel));
+			json_object_set_new(x, "index",
+					    json_string(rms->v[i].index));
+			json_object_set_new(
+				x, "size",
+				json_integer((json_int_t)rms->v[i].size));
+			json_object_set_new(
+				x, "bytes_fetched",
+				json_integer((json_int_t)rms->v[i].bytes));
+			json_object_set_new(
+				x, "requests",
+				json_integer((json_int_t)rms->v[i].requests));
+			json_array_append_new(f, x);
+		}
+		json_object_set_new(j, "fetched", f);
+	}
 
 	json_object_set_new(j, "files_read",
 			    json_integer((json_int_t)s->files));
@@ -568,6 +907,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	char **av = join_python_arg(argc, argv);
 	size_t warned = 0;
 	int ac = 0, c, rc = CUENV_OK, json = 0, asked, satisfied = 1;
+	const char *index = getenv("CUENV_PYPI_INDEX"), *platform = NULL;
+	struct remotes rms = { 0 };
 
 	needs_scan_init(&s);
 	needs_python_init(&py, NULL);
@@ -580,6 +921,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			py.exe = optarg && *optarg ? optarg : "python3";
 		} else if (c == O_JSON) {
 			json = 1;
+		} else if (c == O_INDEX) {
+			index = optarg;
+		} else if (c == O_PLATFORM) {
+			platform = optarg;
 		} else {
 			rc = cmd_bad_usage(&cmd_needs, err);
 			goto out;
@@ -590,8 +935,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cuenv_hint(err, "see: cuenv needs --help");
 		goto out;
 	}
+	if (!index || !*index)
+		index = "https://pypi.org/simple";
 	for (int i = optind; i < ac; i++) {
-		rc = needs_scan_path(&s, av[i], err);
+		if (is_wheel_arg(av[i]) || is_requirement_arg(av[i]))
+			rc = scan_net(&s, av[i], index, platform, &rms, err);
+		else
+			rc = needs_scan_path(&s, av[i], err);
 		warn_new(&s.warnings, &warned);
 		if (rc)
 			goto out;
@@ -624,9 +974,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			needs_find_offer(&cat, &s, &py, &o);
 	}
 	if (json)
-		print_json(&s, &py, &in, &o, satisfied);
+		print_json(&s, &py, &in, &o, &rms, satisfied);
 	else
-		print_text(&s, &py, &in, &o, asked, satisfied);
+		print_text(&s, &py, &in, &o, &rms, asked, satisfied);
 	rc = satisfied ? CUENV_OK : CUENV_NO;
 out:
 	for (int i = 0; av[i]; i++)
@@ -637,6 +987,7 @@ out:
 	needs_installed_release(&in);
 	needs_offer_release(&o);
 	catalog_release(&cat);
+	remotes_release(&rms);
 	return rc;
 }
 
@@ -647,4 +998,5 @@ const struct cuenv_cmd cmd_needs = {
 	.min_args = 0,
 	.max_args = -1,
 	.run = run,
+	.wants_net = wants_net,
 };

@@ -463,12 +463,23 @@ static void read_requirement(const char *v, struct meta_acc *a)
 	char *pin = NULL;
 
 	normalise_name(v, n, &name);
-	if (strncmp(name.data, "nvidia-", 7))
+	if (!strcmp(name.data, "cuda-toolkit")) {
+		/* NVIDIA's metapackage: cuda-toolkit[cudart,cupti]==13.2.2 */
+		buf_adds(&stem, "cuda-runtime");
+		major = 0;
+	} else if (!strncmp(name.data, "nvidia-", 7)) {
+		major = cu_suffix(name.data);
+		buf_adds(&stem, name.data + 7);
+		if (major)
+			buf_setlen(&stem,
+				   stem.len - strlen(strrchr(stem.data, '-')));
+	} else {
 		goto out;
-	major = cu_suffix(name.data);
-	buf_adds(&stem, name.data + 7);
-	if (major)
-		buf_setlen(&stem, stem.len - strlen(strrchr(stem.data, '-')));
+	}
+	while (*p == ' ')
+		p++;
+	if (*p == '[' && strchr(p, ']'))
+		p = strchr(p, ']') + 1;
 	while (*p == ' ' || *p == '(')
 		p++;
 	if (!strncmp(p, "==", 2) || !strncmp(p, ">=", 2) ||

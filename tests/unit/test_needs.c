@@ -1240,6 +1240,13 @@ static void test_needs_metadata_reads_nvidia_pins(void **state)
 		  "Name: torch\r\nVersion: 2.15.0\r\n"
 		  "Requires-Dist: nvidia-cuda-runtime==13.0.96\r\n"
 		  "Requires-Dist: nvidia-cudnn-cu13==9.26.0.51\r\n");
+	/* NVIDIA's metapackage, as torch 2.15 pins it */
+	read_meta(&s, "/sp/torch-2.15.0b.dist-info/METADATA",
+		  "Name: torch\nVersion: 2.15.0\n"
+		  "Requires-Dist: cuda-toolkit[cublas,cudart,cupti]==13.2.2; "
+		  "platform_system == \"Linux\"\n"
+		  "Requires-Dist: nvidia-cudnn-cu13==9.26.0.51; "
+		  "platform_system == \"Linux\"\n");
 	/* behind an extra: to the minor (TensorFlow checks no more) */
 	read_meta(&s, "/sp/tensorflow-2.15.1.dist-info/METADATA",
 		  "Name: tensorflow\nVersion: 2.15.1\n"
@@ -1258,20 +1265,22 @@ static void test_needs_metadata_reads_nvidia_pins(void **state)
 		  "Name: cupy-cuda102\nVersion: 9.6.0\n");
 	read_meta(&s, "/sp/numpy-1.26.dist-info/METADATA",
 		  "Name: numpy\nVersion: 1.26.4\n");
-	assert_int_equal(s.nrep, 5);
+	assert_int_equal(s.nrep, 6);
 	assert_string_equal(s.rep[0].framework, "torch");
 	assert_string_equal(s.rep[0].version, "2.1.2");
 	assert_string_equal(s.rep[0].cuda, "12.1");
 	assert_string_equal(s.rep[0].cudnn, "8.9.2");
 	assert_string_equal(s.rep[1].cuda, "13.0");
 	assert_string_equal(s.rep[1].cudnn, "9.26.0");
-	assert_string_equal(s.rep[2].framework, "tensorflow");
-	assert_string_equal(s.rep[2].cuda, "12");
-	assert_string_equal(s.rep[2].cudnn, "8.9");
-	assert_string_equal(s.rep[3].framework, "cupy-cuda12x");
+	assert_string_equal(s.rep[2].cuda, "13.2");
+	assert_string_equal(s.rep[2].cudnn, "9.26.0");
+	assert_string_equal(s.rep[3].framework, "tensorflow");
 	assert_string_equal(s.rep[3].cuda, "12");
-	assert_null(s.rep[3].cudnn);
-	assert_string_equal(s.rep[4].cuda, "10.2");
+	assert_string_equal(s.rep[3].cudnn, "8.9");
+	assert_string_equal(s.rep[4].framework, "cupy-cuda12x");
+	assert_string_equal(s.rep[4].cuda, "12");
+	assert_null(s.rep[4].cudnn);
+	assert_string_equal(s.rep[5].cuda, "10.2");
 	needs_scan_release(&s);
 }
 
