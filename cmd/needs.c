@@ -253,8 +253,6 @@ static int wants_net(int argc, char **argv)
 #ifdef CUENV_NET
 /* A wheel's members are metadata or ELF files, at most this large. */
 #define MEMBER_MAX (1u << 30)
-/* What a range request reads: metadata only. */
-#define METADATA_READ_MAX (8u << 20)
 
 struct wheel_read {
 	struct needs_scan *s;
@@ -319,121 +317,6 @@ static int scan_wheel(struct needs_scan *s, const char *path,
 	return rc;
 }
 
-/* The wheel a requirement names, and what reading it cost. */
-struct remote {
-	char *project, *version, *wheel, *url, *index;
-	struct wheel_remote_stats st;
-};
-
-static void remote_release(struct remote *r)
-{
-	free(r->project);
-	free(r->version);
-	free(r->wheel);
-	free(r->url);
-	free(r->index);
-	memset(r, 0, sizeof(*r));
-}
-
-/* PEP 503's normal form: lower case, runs of -_. as one '-'. */
-static char *normal_name(const char *p, size_t n)
-{
-	struct buf b = BUF_INIT;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = p[i];
-
-		if (c == '_' || c == '.' || c == '-') {
-			if (!b.len || b.data[b.len - 1] != '-')
-				buf_adds(&b, "-");
-			continue;
-		}
-		c = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-		buf_add(&b, &c, 1);
-	}
-	return buf_detach(&b);
-}
-
-/* How well the wheel file name fits platform (NULL: this machine);
- * 0: not at all. */
-static int wheel_score(const char *name, const char *version,
-		       const char *platform)
-{
-	const char *d1 = strchr(name, '-'), *d2;
-	size_t n = strlen(name);
-
-	if (n < 5 || strcmp(name + n - 4, ".whl") || !d1)
-		return 0;
-	d2 = strchr(d1 + 1, '-');
-	if (!d2 || (size_t)(d2 - d1 - 1) != strlen(version) ||
-	    strncmp(d1 + 1, version, strlen(version)))
-		return 0;
-	if (platform)
-		return strstr(name, platform) ? 2 : 0;
-	if (strstr(name, "linux") && strstr(name, "x86_64"))
-		return 3;
-	if (strstr(name, "-none-any.whl"))
-		return 1;
-	return 0;
-}
-
-static int scan_requirement(struct needs_scan *s, const char *req,
-			    const char *index, const char *platform,
-			    struct remote *rm, struct cuenv_err *err)
-{
-	struct fetch_opts fo = FETCH_OPTS_INIT;
-	struct index_file *files = NULL;
-	struct buf page = BUF_INIT;
-	const char *eq = strstr(req, "==");
-	size_t nfiles = 0;
-	int rc, best = 0;
-	const struct index_file *pick = NULL;
-
-	remote_release(rm);
-	rm->project = normal_name(req, (size_t)(eq - req));
-	rm->version = xstrdup(eq + 2);
-	rm->index = xstrdup(index);
-	if (!strncmp(index, "http://", 7))
-		fo.allow_http = 1; /* the user asked for it */
-	if (!strncmp(index, "file://", 7))
-		fo.allow_file = 1;
-	rc = install_index_files(index, rm->project, &fo, &page, &files,
-				 &nfiles, err);
-	if (rc)
-		goto out;
-	for (size_t i = 0; i < nfiles; i++) {
-		int sc = wheel_score(files[i].name, rm->version, platform);
-
-		if (sc > best) {
-			best = sc;
-			pick = &files[i];
-		}
-	}
-	if (!pick) {
-		rc = cuenv_fail(err, CUENV_E_FETCH,
-				"no %s %s wheel for %s on '%s'", rm->project,
-				rm->version, platform ? platform : "this machine",
-				page.data);
-		cuenv_hint(err, "a wheel for another platform: --platform "
-				"win_amd64 (or manylinux, macosx)");
-		goto out;
-	}
-	rm->wheel = xstrdup(pick->name);
-	rm->url = xstrdup(pick->url);
-	{
-		struct wheel_read w = { s, rm->wheel, 0, BUF_INIT };
-		struct unpack_zip_reader r = { want_member, got_member, &w,
-					       METADATA_READ_MAX };
-
-		rc = wheel_remote_each(rm->url, pick->size, &fo, &r, &rm->st,
-				       err);
-		buf_release(&w.path);
-	}
-out:
-	install_index_files_free(files, nfiles);
-	buf_release(&page);
-	return rc;
-}
 #endif
 
 /* The wheels read from the index, for the report. */
@@ -462,24 +345,27 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 		    struct cuenv_err *err)
 {
 #ifdef CUENV_NET
-	struct remote rm = { 0 };
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct wheel_requirement rm;
 	int rc;
 
 	if (is_wheel_arg(arg))
 		return scan_wheel(s, arg, err);
-	rc = scan_requirement(s, arg, index, platform, &rm, err);
+	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file = !strncmp(index, "file://", 7);
+	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
 	if (rm.wheel) {
 		struct remote_read *x;
 
 		rms->v = xrealloc(rms->v, (rms->n + 1) * sizeof(*rms->v));
 		x = &rms->v[rms->n++];
 		x->wheel = xstrdup(rm.wheel);
-		x->index = xstrdup(rm.index);
+		x->index = xstrdup(index);
 		x->size = rm.st.size;
 		x->bytes = rm.st.bytes;
 		x->requests = rm.st.requests;
 	}
-	remote_release(&rm);
+	wheel_requirement_release(&rm);
 	return rc;
 #else
 	(void)s;

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "buf.h"
+#include "install.h"
+#include "version.h"
 #include "xalloc.h"
 
 /* The end record is 22 bytes plus a comment of at most 65535. */
@@ -257,5 +259,161 @@ out:
 	buf_release(&cd);
 	buf_release(&local);
 	buf_release(&data);
+	return rc;
+}
+
+/* ---- a requirement on the index ------------------------------------------ */
+
+/* What a range request reads: metadata only. */
+#define METADATA_READ_MAX (8u << 20)
+
+void wheel_requirement_release(struct wheel_requirement *r)
+{
+	free(r->project);
+	free(r->version);
+	free(r->wheel);
+	free(r->url);
+	memset(r, 0, sizeof(*r));
+}
+
+/* PEP 503's normal form: lower case, runs of -_. as one '-'. */
+static char *normal_name(const char *p, size_t n)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c == '_' || c == '.' || c == '-') {
+			if (!b.len || b.data[b.len - 1] != '-')
+				buf_adds(&b, "-");
+			continue;
+		}
+		c = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+		buf_add(&b, &c, 1);
+	}
+	return buf_detach(&b);
+}
+
+/* The version field of a wheel file name, or NULL. */
+static char *wheel_version(const char *name)
+{
+	const char *d1 = strchr(name, '-'), *d2;
+	size_t n = strlen(name);
+
+	if (n < 5 || strcmp(name + n - 4, ".whl") || !d1)
+		return NULL;
+	d2 = strchr(d1 + 1, '-');
+	return d2 ? xstrndup(d1 + 1, (size_t)(d2 - d1 - 1)) : NULL;
+}
+
+/* How well the wheel file name fits platform; 0: not at all. */
+static int platform_score(const char *name, const char *platform)
+{
+	if (platform)
+		return strstr(name, platform) ? 2 : 0;
+	if (strstr(name, "linux") && strstr(name, "x86_64"))
+		return 3;
+	if (strstr(name, "-none-any.whl"))
+		return 1;
+	return 0;
+}
+
+struct meta_read {
+	struct needs_scan *s;
+	const char *wheel;
+	struct buf path;
+};
+
+static bool want_metadata(void *ctx, const char *name)
+{
+	(void)ctx;
+	return needs_metadata_name(name);
+}
+
+static int got_metadata(void *ctx, const char *name, const void *data,
+			size_t len, struct cuenv_err *err)
+{
+	struct meta_read *m = ctx;
+
+	(void)err;
+	buf_reset(&m->path);
+	buf_printf(&m->path, "%s/%s", m->wheel, name);
+	needs_read_metadata(m->s, m->path.data, data, len);
+	return CUENV_OK;
+}
+
+int wheel_requirement_scan(struct needs_scan *s, const char *req,
+			   const char *index, const char *platform,
+			   const struct fetch_opts *fo,
+			   struct wheel_requirement *r,
+			   struct cuenv_err *err)
+{
+	struct index_file *files = NULL;
+	struct buf page = BUF_INIT, seen = BUF_INIT;
+	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
+	const struct index_file *pick = NULL;
+	size_t nfiles = 0;
+	int rc, best = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!eq || eq == req || !version_is_valid(spec))
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "'%s' is not NAME==VERSION", req);
+	r->project = normal_name(req, (size_t)(eq - req));
+	rc = install_index_files(index, r->project, fo, &page, &files,
+				 &nfiles, err);
+	if (rc)
+		goto out;
+	/* the newest release that spec names, then the best file of it */
+	for (size_t i = 0; i < nfiles; i++) {
+		char *v = wheel_version(files[i].name);
+		int sc = platform_score(files[i].name, platform), newer;
+
+		if (!v || !version_is_valid(v)) {
+			free(v);
+			continue;
+		}
+		if (sc && !strstr(seen.data, v) && seen.len < 400)
+			buf_printf(&seen, "%s%s", seen.len ? ", " : "", v);
+		if (!sc || !version_matches_str(v, spec)) {
+			free(v);
+			continue;
+		}
+		newer = !r->version || version_cmp_str(v, r->version) > 0;
+		if (newer || (!version_cmp_str(v, r->version) && sc > best)) {
+			free(r->version);
+			r->version = v;
+			best = sc;
+			pick = &files[i];
+		} else {
+			free(v);
+		}
+	}
+	if (!pick) {
+		rc = cuenv_fail(err, CUENV_E_FETCH,
+				"no %s %s wheel for %s on '%s'", r->project,
+				spec, platform ? platform : "this machine",
+				page.data);
+		cuenv_hint(err, "%s%s%sanother platform: --platform win_amd64",
+			   seen.len ? "it has " : "", seen.data,
+			   seen.len ? "; " : "");
+		goto out;
+	}
+	r->wheel = xstrdup(pick->name);
+	r->url = xstrdup(pick->url);
+	{
+		struct meta_read m = { s, r->wheel, BUF_INIT };
+		struct unpack_zip_reader rd = { want_metadata, got_metadata,
+						&m, METADATA_READ_MAX };
+
+		rc = wheel_remote_each(r->url, pick->size, fo, &rd, &r->st,
+				       err);
+		buf_release(&m.path);
+	}
+out:
+	install_index_files_free(files, nfiles);
+	buf_release(&page);
+	buf_release(&seen);
 	return rc;
 }

@@ -24,6 +24,7 @@
 
 #include "err.h"
 #include "fetch.h"
+#include "needs.h"
 #include "unpack.h"
 
 /* Where the central directory is, from the end of a zip. */
@@ -75,5 +76,35 @@ int wheel_remote_each(const char *url, uint64_t size,
 		      const struct fetch_opts *fo,
 		      const struct unpack_zip_reader *r,
 		      struct wheel_remote_stats *st, struct cuenv_err *err);
+
+/* A requirement read from the index. */
+struct wheel_requirement {
+	char *project;	/* normalised: "tensorflow" */
+	char *version;	/* the release read: "2.6.5" */
+	char *wheel;	/* its file name */
+	char *url;
+	struct wheel_remote_stats st;
+};
+
+void wheel_requirement_release(struct wheel_requirement *r);
+
+/*
+ * Find the wheel of req ("tensorflow==2.6.5"; a version prefix such as
+ * "torch==2.1" means its newest release, pre-releases left out) on the
+ * package index at index (a simple API root), for platform (a tag
+ * found in the file name, "win_amd64"; NULL: Linux on x86_64, else a
+ * pure-Python wheel), and read its metadata members (needs_metadata_name)
+ * by range requests into s's reports, their sources named
+ * "WHEEL/MEMBER". *r says which wheel and what it cost, also on failure
+ * once known. Returns CUENV_OK; CUENV_E_USAGE when req is not
+ * NAME==VERSION; CUENV_E_FETCH (the index cannot be read, or has no such
+ * wheel: the message says which releases it has), CUENV_E_UNPACK.
+ * Network I/O.
+ */
+int wheel_requirement_scan(struct needs_scan *s, const char *req,
+			   const char *index, const char *platform,
+			   const struct fetch_opts *fo,
+			   struct wheel_requirement *r,
+			   struct cuenv_err *err);
 
 #endif

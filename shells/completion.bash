@@ -33,7 +33,7 @@ _cuenv_flags() {
     list-remote) echo --all --json ;;
     lock) echo --check --components --runtime-only ;;
     modules) echo --format ;;
-    needs) echo --python --json ;;
+    needs) echo --python --json --index --platform ;;
     update) echo --mirror ;;
     use) echo --cudnn --cupti --isolate --unset ;;
     esac

@@ -73,5 +73,7 @@ complete -c cuenv -n '__cuenv_cmd_is gc' -l cache -d 'also empty the download ca
 complete -c cuenv -n '__cuenv_cmd_is add' -l as -x
 complete -c cuenv -n '__cuenv_cmd_is add' -l cuda -x
 complete -c cuenv -n '__cuenv_cmd_is needs' -l python
+complete -c cuenv -n '__cuenv_cmd_is needs' -l index -r
+complete -c cuenv -n '__cuenv_cmd_is needs' -l platform -r
 complete -c cuenv -n '__cuenv_cmd_is add' -F
 complete -c cuenv -n '__cuenv_cmd_is exec' -F

@@ -36,7 +36,7 @@ _cuenv_flags() {
     list-remote) print -- --all --json ;;
     lock) print -- --check --components --runtime-only ;;
     modules) print -- --format ;;
-    needs) print -- --python --json ;;
+    needs) print -- --python --json --index --platform ;;
     update) print -- --mirror ;;
     use) print -- --cudnn --cupti --isolate --unset ;;
     esac
