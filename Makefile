@@ -303,6 +303,16 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		bash tests/bench/install.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
 
+# ---- real artifacts ---------------------------------------------------------
+
+# The corpus of real wheels' members (tests/realworld/corpus.py: range
+# requests into the index's wheels, pinned by sha256, cached in
+# CUENV_CORPUS, ~27 MB the first time), judged against expected.tsv.
+# Online; skips cleanly when the index cannot be reached.
+.PHONY: realworld
+realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/realworld/run.sh
+
 # ---- planted bugs ----------------------------------------------------------
 
 # Each entry of tools/mutations.txt is applied alone to a scratch copy of

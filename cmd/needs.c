@@ -636,6 +636,18 @@ static void print_json(const struct needs_scan *s,
 		json_array_append_new(arr, x);
 	}
 	json_object_set_new(j, "reports", arr);
+	/* the CUDA libraries the files are themselves (soname, path) */
+	arr = json_array();
+	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "soname",
+				    json_string(s->provides.v[i]));
+		json_object_set_new(x, "path",
+				    json_string(s->provides.v[i + 1]));
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "provides", arr);
 	if (py->exe) {
 		json_t *f = json_object();
 

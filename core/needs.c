@@ -480,8 +480,14 @@ static void read_requirement(const char *v, struct meta_acc *a)
 		p++;
 	if (*p == '[' && strchr(p, ']'))
 		p = strchr(p, ']') + 1;
-	while (*p == ' ' || *p == '(')
-		p++;
+	/* the first lower bound among the specifiers ("<10.0,>=9.1") */
+	for (const char *q = p; *q && *q != ';'; q++) {
+		if (!strncmp(q, "==", 2) || !strncmp(q, ">=", 2) ||
+		    !strncmp(q, "~=", 2)) {
+			p = q;
+			break;
+		}
+	}
 	if (!strncmp(p, "==", 2) || !strncmp(p, ">=", 2) ||
 	    !strncmp(p, "~=", 2)) {
 		struct buf b = BUF_INIT;
@@ -552,7 +558,10 @@ static void read_package_name(const char *name, struct meta_acc *a)
 		return;
 	p += 5;
 	d = strspn(p, "0123456789");
-	if (d == 2 && (p[2] == 'x' || p[2] == '-' || !p[2]) && !a->major)
+	/* CuPy's install guide: cupy-cuda11x is for CUDA 11.2 to 11.8 */
+	if (!strncmp(name, "cupy-cuda11x", 12) && !name[12])
+		keep_higher_take(&a->cuda, xstrdup("11.2"));
+	else if (d == 2 && (p[2] == 'x' || p[2] == '-' || !p[2]) && !a->major)
 		a->major = (unsigned)strtoul(p, NULL, 10);
 	else if (d == 3 && !p[3])
 		keep_higher_take(&a->cuda, build_version(p, 1));

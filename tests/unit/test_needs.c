@@ -1254,6 +1254,13 @@ static void test_needs_metadata_reads_nvidia_pins(void **state)
 		  "'and-cuda'\n"
 		  "Requires-Dist: nvidia-cublas-cu12 (==12.2.5.6) ; extra == "
 		  "'and-cuda'\n");
+	/* a range: its lower bound (jax-cuda12-plugin[with-cuda]) */
+	read_meta(&s, "/sp/jax_cuda12_plugin-0.4.35.dist-info/METADATA",
+		  "Name: jax-cuda12-plugin\nVersion: 0.4.35\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu12 >=12.1.105 ; "
+		  "extra == 'with_cuda'\n"
+		  "Requires-Dist: nvidia-cudnn-cu12 <10.0,>=9.1 ; extra == "
+		  "'with_cuda'\n");
 	/* NVIDIA's own wheel provides; it asks nothing */
 	read_meta(&s, "/sp/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA",
 		  "Name: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n"
@@ -1265,7 +1272,7 @@ static void test_needs_metadata_reads_nvidia_pins(void **state)
 		  "Name: cupy-cuda102\nVersion: 9.6.0\n");
 	read_meta(&s, "/sp/numpy-1.26.dist-info/METADATA",
 		  "Name: numpy\nVersion: 1.26.4\n");
-	assert_int_equal(s.nrep, 6);
+	assert_int_equal(s.nrep, 7);
 	assert_string_equal(s.rep[0].framework, "torch");
 	assert_string_equal(s.rep[0].version, "2.1.2");
 	assert_string_equal(s.rep[0].cuda, "12.1");
@@ -1277,10 +1284,13 @@ static void test_needs_metadata_reads_nvidia_pins(void **state)
 	assert_string_equal(s.rep[3].framework, "tensorflow");
 	assert_string_equal(s.rep[3].cuda, "12");
 	assert_string_equal(s.rep[3].cudnn, "8.9");
-	assert_string_equal(s.rep[4].framework, "cupy-cuda12x");
-	assert_string_equal(s.rep[4].cuda, "12");
-	assert_null(s.rep[4].cudnn);
-	assert_string_equal(s.rep[5].cuda, "10.2");
+	assert_string_equal(s.rep[4].framework, "jax-cuda12-plugin");
+	assert_string_equal(s.rep[4].cuda, "12.1");
+	assert_string_equal(s.rep[4].cudnn, "9.1");
+	assert_string_equal(s.rep[5].framework, "cupy-cuda12x");
+	assert_string_equal(s.rep[5].cuda, "12");
+	assert_null(s.rep[5].cudnn);
+	assert_string_equal(s.rep[6].cuda, "10.2");
 	needs_scan_release(&s);
 }
 
