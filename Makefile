@@ -302,6 +302,7 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		BENCH_FIXTURES=$(CURDIR)/$(BUILDROOT)/bench-fixtures \
 		bash tests/bench/install.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/needs.sh
 
 # ---- real artifacts ---------------------------------------------------------
 
