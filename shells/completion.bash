@@ -34,7 +34,7 @@ _cuenv_flags() {
     lock) echo --check --components --runtime-only ;;
     modules) echo --format ;;
     needs) echo --python --json --index --platform ;;
-    update) echo --mirror ;;
+    update) echo --mirror --frameworks --index ;;
     use) echo --cudnn --cupti --isolate --unset ;;
     esac
     echo --help

@@ -55,6 +55,8 @@ complete -c cuenv -n '__cuenv_cmd_is install lock' -l components -x -d 'redist c
 complete -c cuenv -n '__cuenv_cmd_is install lock' -l runtime-only -d 'runtime libraries only'
 complete -c cuenv -n '__cuenv_cmd_is install' -l source -x -a 'redist runfile pypi'
 complete -c cuenv -n '__cuenv_cmd_is install update' -l mirror -x
+complete -c cuenv -n '__cuenv_cmd_is update' -l frameworks
+complete -c cuenv -n '__cuenv_cmd_is update' -l index -x
 complete -c cuenv -n '__cuenv_cmd_is install' -l index -x
 complete -c cuenv -n '__cuenv_cmd_is install' -l jobs -x
 complete -c cuenv -n '__cuenv_cmd_is install' -l no-cache

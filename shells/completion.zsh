@@ -37,7 +37,7 @@ _cuenv_flags() {
     lock) print -- --check --components --runtime-only ;;
     modules) print -- --format ;;
     needs) print -- --python --json --index --platform ;;
-    update) print -- --mirror ;;
+    update) print -- --mirror --frameworks --index ;;
     use) print -- --cudnn --cupti --isolate --unset ;;
     esac
     print -- --help
