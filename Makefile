@@ -83,7 +83,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel
 CMDS := main table common add doctor env exec export global help init list_remote \
 	local lock needs remove uninstall use version versions which
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
@@ -95,7 +95,7 @@ CMDS += check
 CMDS += completion
 CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
-NET_CMDS := main_net table_net common install gc update
+NET_CMDS := main_net table_net common install gc update needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
 SHELLS += shells/cuenv.direnv
@@ -311,6 +311,17 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		BENCH_FIXTURES=$(CURDIR)/$(BUILDROOT)/bench-fixtures \
 		bash tests/bench/install.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/needs.sh
+
+# ---- real artifacts ---------------------------------------------------------
+
+# The corpus of real wheels' members (tests/realworld/corpus.py: range
+# requests into the index's wheels, pinned by sha256, cached in
+# CUENV_CORPUS, ~27 MB the first time), judged against expected.tsv.
+# Online; skips cleanly when the index cannot be reached.
+.PHONY: realworld
+realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/realworld/run.sh
 
 # ---- planted bugs ----------------------------------------------------------
 

@@ -49,6 +49,9 @@ struct cuenv_cmd {
 	unsigned flags;
 	int (*run)(struct cuenv_ctx *ctx, int argc, char **argv,
 		   struct cuenv_err *err);
+	/* Optional: does this command line need cuenv-net (argv[0] is the
+	 * command's name)? Then cuenv runs it there, as CMD_EXTERNAL. */
+	int (*wants_net)(int argc, char **argv);
 };
 
 /* The command table, sorted by name (table.c). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core/compat.h"
 #include "../core/dotfile.h"
@@ -556,6 +557,35 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		rc = compat_frameworks(dir.data, name.data, spec, &rows, err);
 	if (rc)
 		goto out;
+	/* what `cuenv update --frameworks` read from the index, first */
+	{
+		struct framework_builds mine = { 0 };
+		struct buf d = BUF_INIT;
+		struct cuenv_err ignored = CUENV_ERR_INIT;
+
+		buf_printf(&d, "%s/manifests/compat/frameworks.tsv", ctx->root);
+		if (!access(d.data, F_OK)) {
+			buf_reset(&d);
+			buf_printf(&d, "%s/manifests/compat", ctx->root);
+		}
+		if (!access(d.data, F_OK) &&
+		    !compat_frameworks(d.data, name.data, spec, &mine,
+				       &ignored) &&
+		    mine.n) {
+			mine.v = xrealloc(mine.v, (mine.n + rows.n) *
+							  sizeof(*mine.v));
+			memcpy(mine.v + mine.n, rows.v,
+			       rows.n * sizeof(*rows.v));
+			mine.n += rows.n;
+			free(rows.v);
+			rows = mine;
+			mine.v = NULL;
+			mine.n = 0;
+		}
+		framework_builds_release(&mine);
+		buf_release(&d);
+		err_release(&ignored);
+	}
 	compat_frameworks_order(&rows);
 	if (!rows.n) {
 		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,

@@ -253,7 +253,8 @@ int main(int argc, char **argv)
 		argv++;
 	}
 #ifndef CUENV_NET
-	if (cmd->flags & CMD_EXTERNAL) {
+	if ((cmd->flags & CMD_EXTERNAL) ||
+	    (cmd->wants_net && cmd->wants_net(argc, argv))) {
 		rc = exec_net(argv - 1, &err);
 		goto out;
 	}

@@ -34,8 +34,8 @@ _cuenv_flags() {
     list-remote) echo --all --json ;;
     lock) echo --check --components --runtime-only ;;
     modules) echo --format ;;
-    needs) echo --python --json ;;
-    update) echo --mirror ;;
+    needs) echo --python --json --index --platform ;;
+    update) echo --mirror --frameworks --index ;;
     use) echo --cudnn --cupti --isolate --unset ;;
     esac
     echo --help

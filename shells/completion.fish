@@ -56,6 +56,8 @@ complete -c cuenv -n '__cuenv_cmd_is install lock' -l components -x -d 'redist c
 complete -c cuenv -n '__cuenv_cmd_is install lock' -l runtime-only -d 'runtime libraries only'
 complete -c cuenv -n '__cuenv_cmd_is install' -l source -x -a 'redist runfile pypi'
 complete -c cuenv -n '__cuenv_cmd_is install update' -l mirror -x
+complete -c cuenv -n '__cuenv_cmd_is update' -l frameworks
+complete -c cuenv -n '__cuenv_cmd_is update' -l index -x
 complete -c cuenv -n '__cuenv_cmd_is install' -l index -x
 complete -c cuenv -n '__cuenv_cmd_is install' -l jobs -x
 complete -c cuenv -n '__cuenv_cmd_is install' -l no-cache
@@ -77,5 +79,7 @@ complete -c cuenv -n '__cuenv_cmd_is gc' -l cache -d 'also empty the download ca
 complete -c cuenv -n '__cuenv_cmd_is add' -l as -x
 complete -c cuenv -n '__cuenv_cmd_is add' -l cuda -x
 complete -c cuenv -n '__cuenv_cmd_is needs' -l python
+complete -c cuenv -n '__cuenv_cmd_is needs' -l index -r
+complete -c cuenv -n '__cuenv_cmd_is needs' -l platform -r
 complete -c cuenv -n '__cuenv_cmd_is add' -F
 complete -c cuenv -n '__cuenv_cmd_is exec' -F

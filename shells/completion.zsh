@@ -37,8 +37,8 @@ _cuenv_flags() {
     list-remote) print -- --all --json ;;
     lock) print -- --check --components --runtime-only ;;
     modules) print -- --format ;;
-    needs) print -- --python --json ;;
-    update) print -- --mirror ;;
+    needs) print -- --python --json --index --platform ;;
+    update) print -- --mirror --frameworks --index ;;
     use) print -- --cudnn --cupti --isolate --unset ;;
     esac
     print -- --help
