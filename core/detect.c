@@ -14,6 +14,8 @@
 #include <jansson.h>
 
 #include "dotfile.h"
+#include "elf.h"
+#include "nvlib.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -521,9 +523,8 @@ out:
 
 unsigned detect_cuda_major_in_file(const char *path)
 {
-	static const char *const stems[] = { "libcublasLt.so.", "libcublas.so.",
-					     "libcudart.so.", "libnvrtc.so." };
 	struct stat st;
+	struct strv names = STRV_INIT;
 	unsigned major = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *map;
@@ -538,23 +539,17 @@ unsigned detect_cuda_major_in_file(const char *path)
 	close(fd);
 	if (map == MAP_FAILED)
 		return 0;
-	for (size_t i = 0; i < 4 && !major; i++) {
-		size_t sl = strlen(stems[i]);
-		const char *p = map, *end = map + st.st_size;
-
-		while (!major && (p = memmem(p, (size_t)(end - p), stems[i],
-					     sl))) {
-			unsigned long m = 0;
-			const char *q = p + sl;
-
-			while (q < end && *q >= '0' && *q <= '9' && m < 1000)
-				m = m * 10 + (unsigned long)(*q++ - '0');
-			if (q > p + sl && m > 0 && m < 1000)
-				major = (unsigned)m;
-			p += sl;
-		}
-	}
+	elf_scan_cuda_sonames(map, (size_t)st.st_size, &names);
 	munmap(map, (size_t)st.st_size);
+	/* The first toolkit soname that names one CUDA major. */
+	for (size_t i = 0; i < names.n && !major; i++) {
+		const char *v;
+		const struct nvlib *e = nvlib_match_file(names.v[i], &v);
+
+		if (e && !(e->flags & NVLIB_OWN_VERSION))
+			major = nvlib_major(e, v);
+	}
+	strv_release(&names);
 	return major;
 }
 
@@ -751,35 +746,7 @@ int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
 
 char *detect_soname(const char *lib, const char *version)
 {
-	struct version v;
-	struct buf b = BUF_INIT;
-	unsigned long M, m;
+	const struct nvlib *e = nvlib_by_stem(lib);
 
-	if (version_parse(version, &v))
-		return NULL;
-	M = v.part[0];
-	m = v.n > 1 ? v.part[1] : 0;
-	if (!strcmp(lib, "cudart")) {
-		if (M >= 12)
-			buf_printf(&b, "libcudart.so.%lu", M);
-		else if (M == 11)
-			buf_adds(&b, "libcudart.so.11.0");
-		else
-			buf_printf(&b, "libcudart.so.%lu.%lu", M, m);
-	} else if (!strcmp(lib, "cupti")) {
-		if (M >= 12)
-			buf_printf(&b, "libcupti.so.%lu", M);
-		else
-			buf_printf(&b, "libcupti.so.%lu.%lu", M, m);
-	} else if (!strcmp(lib, "cublas") || !strcmp(lib, "cublasLt")) {
-		if (M >= 11 || (M == 10 && m >= 1))
-			buf_printf(&b, "lib%s.so.%lu", lib, M);
-		else
-			buf_printf(&b, "lib%s.so.%lu.%lu", lib, M, m);
-	} else if (!strcmp(lib, "cudnn")) {
-		buf_printf(&b, "libcudnn.so.%lu", M);
-	} else {
-		return NULL;
-	}
-	return buf_detach(&b);
+	return e ? nvlib_soname(e, version) : NULL;
 }

@@ -10,6 +10,7 @@
 
 #include "detect.h"
 #include "dotfile.h"
+#include "nvlib.h"
 #include "shell.h"
 #include "version.h"
 #include "xalloc.h"
@@ -163,30 +164,10 @@ static char *major_minor(const char *v)
 
 /* ---- CUDA library names ------------------------------------------------- */
 
-/* Stems of the libraries toolkits and cuDNN ship (not the driver's). */
-static const char *const cuda_stems[] = {
-    "libcudart", "libcupti",	  "libcudnn",	 "libcublas", "libcufft",
-    "libcurand", "libcusolver",	  "libcusparse", "libnvrtc",  "libnvJitLink",
-    "libnccl",	 "libnvToolsExt", "libnvjpeg",	 "libnpp",    "libnvblas",
-};
-
 /* Is name a CUDA shared library ("libcublasLt.so.12", "libcudnn.so")? */
 static int cuda_lib(const char *name)
 {
-	const char *so = strstr(name, ".so");
-
-	while (so && so[3] && so[3] != '.')
-		so = strstr(so + 3, ".so");
-	if (!so)
-		return 0;
-	for (size_t i = 0; i < sizeof(cuda_stems) / sizeof(*cuda_stems); i++) {
-		size_t n = strlen(cuda_stems[i]);
-
-		if ((size_t)(so - name) >= n &&
-		    !strncmp(name, cuda_stems[i], n))
-			return 1;
-	}
-	return 0;
+	return nvlib_is_cuda_file(name);
 }
 
 /*
@@ -195,24 +176,12 @@ static int cuda_lib(const char *name)
  */
 static unsigned soname_major(const char *name)
 {
-	static const char *const follow[] = {
-	    "libcudart.so.",   "libcupti.so.", "libcublas.so.",
-	    "libcublasLt.so.", "libnvrtc.so.", "libnvJitLink.so.",
-	};
+	const char *v;
+	const struct nvlib *e = nvlib_match_file(name, &v);
 
-	for (size_t i = 0; i < sizeof(follow) / sizeof(*follow); i++) {
-		size_t n = strlen(follow[i]);
-		unsigned long m;
-		char *end;
-
-		if (strncmp(name, follow[i], n) || name[n] < '1' ||
-		    name[n] > '9')
-			continue;
-		m = strtoul(name + n, &end, 10);
-		if (m >= 7 && m < 100 && (*end == '\0' || *end == '.'))
-			return (unsigned)m;
-	}
-	return 0;
+	if (!e || (e->flags & NVLIB_OWN_VERSION) || !*v)
+		return 0;
+	return nvlib_major(e, v);
 }
 
 static unsigned libs_major(const struct strv *libs)

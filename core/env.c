@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nvlib.h"
 #include "trust.h"
 #include "xalloc.h"
 
@@ -278,12 +279,6 @@ out:
 
 /* ---- activation ------------------------------------------------------------ */
 
-static const char *const cuda_lib_stems[] = {
-	"libcudart.so", "libcupti.so",	"libcudnn",    "libcublas",
-	"libnvrtc.so",	"libcufft.so",	"libcurand.so", "libcusolver.so",
-	"libcusparse.so", "libnvJitLink.so", "libnccl.so",
-};
-
 int env_dir_has_cuda_libs(const char *dir, struct buf *example)
 {
 	DIR *d = opendir(dir);
@@ -293,16 +288,9 @@ int env_dir_has_cuda_libs(const char *dir, struct buf *example)
 	if (!d)
 		return 0;
 	while (!found && (de = readdir(d))) {
-		for (size_t i = 0;
-		     i < sizeof(cuda_lib_stems) / sizeof(*cuda_lib_stems); i++) {
-			const char *s = cuda_lib_stems[i];
-
-			if (!strncmp(de->d_name, s, strlen(s)) &&
-			    strstr(de->d_name, ".so")) {
-				buf_sets(example, de->d_name);
-				found = 1;
-				break;
-			}
+		if (nvlib_is_cuda_file(de->d_name)) {
+			buf_sets(example, de->d_name);
+			found = 1;
 		}
 	}
 	closedir(d);
