@@ -149,6 +149,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = detect_cudnn(argv[optind + 1], as, major, &cudnn, err);
 	if (rc)
 		goto out;
+	for (size_t i = 0; i < cuda.warnings.n; i++)
+		cmd_warn("%s", cuda.warnings.v[i]);
 	rc = check_listable(kind == KIT_CUDA ? &cuda : &cudnn, err);
 	if (!rc && kind == KIT_CUDA && has_cudnn)
 		rc = check_listable(&cudnn, err);

@@ -405,6 +405,139 @@ static char *cuda_version_lib(const struct install *in)
 	return cut;
 }
 
+/* ---- CUPTI -------------------------------------------------------------- */
+
+/* version.json's "cuda_cupti" (the runfile's and redist's: "12.4.127"). */
+static char *cupti_version_json(const char *prefix)
+{
+	struct buf p = BUF_INIT;
+	json_t *j;
+	char *v = NULL;
+	const char *s = NULL;
+
+	buf_path(&p, prefix, "version.json");
+	j = json_load_file(p.data, 0, NULL);
+	if (j && !json_unpack(j, "{s:{s:s}}",
+			      nvlib_get(NVLIB_CUPTI)->component, "version",
+			      &s) &&
+	    version_is_valid(s))
+		v = xstrdup(s);
+	json_decref(j);
+	buf_release(&p);
+	return v;
+}
+
+/* cupti_version.h's CUPTI_API_VERSION, as the release it stands for. */
+static char *cupti_version_header(const struct install *in)
+{
+	const struct nvlib *c = nvlib_get(NVLIB_CUPTI);
+	long api = header_define(&in->include, c->version_header,
+				 c->version_macro);
+	struct buf b = BUF_INIT;
+
+	if (api < 0 || !nvlib_cupti_api_release(api, &b)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * The version a CUPTI file name gives: a soname's ("11.8" in
+ * libcupti.so.11.8, "12" in libcupti.so.12), never a year
+ * (libcupti.so.2024.3.2 names no release).
+ */
+static char *cupti_version_file(const struct install *in)
+{
+	const struct nvlib *c = nvlib_get(NVLIB_CUPTI);
+	char *best = NULL;
+
+	for (size_t i = 0; i < in->cupti.n; i++) {
+		DIR *d = opendir(in->cupti.v[i]);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			const char *v;
+
+			if (nvlib_match_file(de->d_name, &v) != c || !*v ||
+			    !nvlib_majors(c, v))
+				continue;
+			if (!best || strlen(v) > strlen(best)) {
+				free(best);
+				best = xstrdup(v);
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	return best;
+}
+
+/* Do versions a and b name the same release (as far as both go, up to
+ * major.minor)? */
+static bool same_release(const char *a, const char *b)
+{
+	struct version x, y;
+
+	if (version_parse(a, &x) || version_parse(b, &y))
+		return true;
+	if (x.part[0] != y.part[0])
+		return false;
+	return x.n < 2 || y.n < 2 || x.part[1] == y.part[1];
+}
+
+/*
+ * CUPTI's version, most authoritative first: the wheel's dist-info, the
+ * runfile's version.json, cupti_version.h; a soname-style file name only
+ * when none of them is there. Sources that disagree leave a warning
+ * naming both; the first one wins.
+ */
+static void cupti_version(const char *prefix, struct install *cuda)
+{
+	struct buf wheel_name = BUF_INIT;
+	const char *wheel = note_version(&cuda->notes, "cuda_cupti",
+					 &wheel_name);
+	char *src[4] = { wheel ? xstrdup(wheel) : NULL,
+			 cupti_version_json(prefix),
+			 cupti_version_header(cuda),
+			 cupti_version_file(cuda) };
+	static const char *const what[4] = {
+		"its wheel's dist-info", "version.json (cuda_cupti)",
+		"cupti_version.h (CUPTI_API_VERSION)", "its file name",
+	};
+	int first = -1;
+
+	if (!cuda->cupti.n)
+		goto out;
+	for (int i = 0; i < 4; i++) {
+		if (!src[i])
+			continue;
+		if (first < 0) {
+			first = i;
+			continue;
+		}
+		/* a soname names only a major: "12" from libcupti.so.12 */
+		if (!same_release(src[first], src[i])) {
+			struct buf w = BUF_INIT;
+
+			buf_printf(&w,
+				   "CUPTI in '%s': %s says %s, %s says %s; "
+				   "using %s",
+				   prefix, what[first], src[first], what[i],
+				   src[i], src[first]);
+			strv_push_take(&cuda->warnings, buf_detach(&w));
+		}
+	}
+	if (first >= 0) {
+		cuda->cupti_version = src[first];
+		src[first] = NULL;
+	}
+out:
+	for (int i = 0; i < 4; i++)
+		free(src[i]);
+	buf_release(&wheel_name);
+}
+
 /* Return the real path of path, or fail naming it. */
 static int real_prefix(const char *path, char **out, struct cuenv_err *err)
 {
@@ -456,7 +589,6 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 {
 	struct buf name = BUF_INIT;
 	char *prefix = NULL, *found;
-	const char *cupti;
 	int rc;
 
 	*has_cudnn = false;
@@ -490,18 +622,7 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 	if (rc)
 		goto out;
 
-	cupti = note_version(&cuda->notes, "cuda_cupti", NULL);
-	if (cupti) {
-		cuda->cupti_version = xstrdup(cupti);
-	} else if (find_lib(cuda, "libcupti.so", &name)) {
-		for (size_t i = 0; i < cuda->cupti.n && !cuda->cupti_version;
-		     i++) {
-			if (find_prefixed(cuda->cupti.v[i], "libcupti.so",
-					  &name))
-				cuda->cupti_version =
-					soname_version(name.data, "libcupti.so");
-		}
-	}
+	cupti_version(prefix, cuda);
 
 	/* A cuDNN inside the toolkit (the wheel layout has one) */
 	if (find_lib(cuda, "libcudnn.so", &name)) {

@@ -39,6 +39,7 @@ void install_release(struct install *in)
 	strv_release(&in->cupti);
 	strv_release(&in->notes);
 	strv_release(&in->sources);
+	strv_release(&in->warnings);
 	install_init(in, in->kind);
 }
 

@@ -51,6 +51,8 @@ struct install {
 	char *cupti_version;  /* "13.0.85", "11.2", or NULL */
 	struct strv notes;    /* "name version" of components, informational */
 	struct strv sources;  /* installed: "name sha256 url" of each archive */
+	struct strv warnings; /* detection's doubts (sources that disagree),
+				 for the command to show; never saved */
 };
 
 struct install_list {

@@ -232,6 +232,75 @@ static void test_detect_cuda_finds_cupti_under_extras(void **state)
 	found_release(&f);
 }
 
+/* CUDA 12.6's runfile: libcupti.so.2024.3.2 (soname .12) in extras/CUPTI,
+ * and cupti_version.h saying CUPTI_API_VERSION 24 ("CUDA Toolkit 12.6"). */
+static void test_detect_cupti_year_file_defers_to_header(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.2024.3.2");
+	fx_write(fx, "cuda/extras/CUPTI/include/cupti_version.h",
+		 "#define CUPTI_API_VERSION 24\n");
+	expect_ok(detect_cuda_at(fx, "cuda", "12.6.3", &f), &f);
+	assert_string_equal(f.cuda.cupti_version, "12.6");
+	assert_int_equal(f.cuda.warnings.n, 0);
+	found_release(&f);
+}
+
+/* version.json's cuda_cupti wins over a year-named file. */
+static void test_detect_cupti_from_version_json(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.2024.3.2");
+	fx_write(fx, "cuda/version.json",
+		 "{\"cuda\":{\"version\":\"12.6.3\"},"
+		 "\"cuda_cupti\":{\"version\":\"12.6.80\"}}\n");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.cupti_version, "12.6.80");
+	found_release(&f);
+}
+
+/* Beside a year-named file only the soname's major is known. */
+static void test_detect_cupti_year_file_gives_way_to_soname(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.2024.3.2");
+	expect_ok(detect_cuda_at(fx, "cuda", "12.6.3", &f), &f);
+	assert_int_equal(f.cuda.cupti.n, 1);
+	assert_string_equal(f.cuda.cupti_version, "12");
+	found_release(&f);
+}
+
+/* Sources that disagree: the first wins, a warning names both. */
+static void test_detect_cupti_mixed_sources_warn(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.12");
+	fx_write(fx, "cuda/extras/CUPTI/include/cupti_version.h",
+		 "#define CUPTI_API_VERSION 18\n");
+	fx_write(fx, "cuda/version.json",
+		 "{\"cuda\":{\"version\":\"12.4.1\"},"
+		 "\"cuda_cupti\":{\"version\":\"12.4.127\"}}\n");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.cupti_version, "12.4.127");
+	assert_int_equal(f.cuda.warnings.n, 1);
+	assert_non_null(strstr(f.cuda.warnings.v[0],
+			       "version.json (cuda_cupti) says 12.4.127, "
+			       "cupti_version.h (CUPTI_API_VERSION) says 11.8"));
+	found_release(&f);
+}
+
 static void test_detect_cuda_without_cupti_lists_none(void **state)
 {
 	struct fixture *fx = *state;
@@ -657,6 +726,10 @@ int main(void)
 	    FS_TEST(test_detect_cuda_rejects_invalid_as),
 	    FS_TEST(test_detect_cuda_lists_classic_prefix_dirs),
 	    FS_TEST(test_detect_cuda_finds_cupti_under_extras),
+	    FS_TEST(test_detect_cupti_year_file_defers_to_header),
+	    FS_TEST(test_detect_cupti_from_version_json),
+	    FS_TEST(test_detect_cupti_year_file_gives_way_to_soname),
+	    FS_TEST(test_detect_cupti_mixed_sources_warn),
 	    FS_TEST(test_detect_cuda_without_cupti_lists_none),
 	    FS_TEST(test_detect_cuda_finds_targets_layout),
 	    FS_TEST(test_detect_cuda_lists_symlinked_lib_dir_once),
