@@ -281,6 +281,8 @@ int main(int argc, char **argv)
 		store_release(&ctx.store);
 	}
 out:
+	if (rc == CUENV_E_NOT_INSTALLED)
+		cmd_hint_installable(&ctx, &err);
 	if (rc && err.rc)
 		print_error(&err);
 	err_release(&err);

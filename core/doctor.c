@@ -325,6 +325,54 @@ static void add_install(const struct selection *sel, const char *cuda,
 	}
 }
 
+/* Can `cuenv install CUDA` work: is it in the catalogue (or none read)? */
+static bool installable(const struct audit *au, const char *cuda)
+{
+	return !au->in->cat ||
+	       catalog_find(au->in->cat, KIT_CUDA, cuda, 0, -1) != NULL;
+}
+
+/*
+ * Before a command that selects CUDA cuda (and cuDNN cudnn, or NULL):
+ * "cuenv install CUDA [--cudnn V] && " for what is not installed, when
+ * the catalogue has it. When it has not, b gets the manual step instead
+ * and false is returned: a fix is a command that works as printed from
+ * the current state, or says that it is not one.
+ */
+static bool add_get_first(const struct audit *au, const char *cuda,
+			  const char *cudnn, struct buf *b)
+{
+	const struct install *have = select_pick(&au->a->cudas, cuda, 0);
+	const struct release *r;
+	unsigned major;
+
+	if (have && (!cudnn || select_pick(&au->a->cudnns, cudnn,
+					   have->cuda_major)))
+		return true;
+	r = au->in->cat ? catalog_find(au->in->cat, KIT_CUDA, cuda, 0, -1)
+			: NULL;
+	major = have ? have->cuda_major : r ? r->cuda_major : 0;
+	if (!au->in->cat ||
+	    (r && (!cudnn || catalog_find(au->in->cat, KIT_CUDNN, cudnn,
+					  major, -1)))) {
+		buf_adds(b, "cuenv install ");
+		add_word(b, cuda);
+		if (cudnn) {
+			buf_adds(b, " --cudnn ");
+			add_word(b, cudnn);
+		}
+		buf_adds(b, " && ");
+		return true;
+	}
+	buf_printf(b,
+		   "CUDA %s%s%s is neither installed nor in cuenv's "
+		   "catalogue (cuenv list-remote lists it), so by hand: "
+		   "register what you have (cuenv add cuda PATH, cuenv add "
+		   "cudnn PATH), then: ",
+		   cuda, cudnn ? " with cuDNN " : "", cudnn ? cudnn : "");
+	return false;
+}
+
 static void add_origin(const struct selection *sel, struct strv *paths)
 {
 	if ((sel->origin == SEL_FILE || sel->origin == SEL_GLOBAL) &&
@@ -356,9 +404,27 @@ static void not_installed(struct audit *au)
 				   ", or none: \"Could not load dynamic "
 				   "library '%s'\"",
 				   rt);
-		add_install(sel, sel->cuda, &d.fix);
-		buf_adds(&d.fix, "; or register a toolkit you have: cuenv add "
-				 "cuda PATH");
+		if (installable(au, sel->cuda)) {
+			add_install(sel, sel->cuda, &d.fix);
+			buf_adds(&d.fix, "; or register a toolkit you have: "
+					 "cuenv add cuda PATH");
+		} else {
+			buf_printf(&d.fix,
+				   "cuda %s is not in cuenv's catalogue "
+				   "(cuenv list-remote cuda lists what it "
+				   "can install): register a toolkit you "
+				   "have (cuenv add cuda PATH)",
+				   sel->cuda);
+		}
+		if (a->cudas.n) {
+			const struct install *have =
+			    a->cudas.v[a->cudas.n - 1];
+
+			buf_adds(&d.fix, "; or choose one installed: ");
+			add_setter(au, &d.fix);
+			buf_adds(&d.fix, " ");
+			add_word(&d.fix, have->version);
+		}
 		free(rt);
 	} else if (sel->cudnn &&
 		   !select_pick(&a->cudnns, sel->cudnn, cuda->cuda_major)) {
@@ -1655,6 +1721,7 @@ static void add_select_bundle(const struct audit *au, const struct bundle *b,
 	if (!au->a->ok || !b->cuda)
 		return;
 	buf_adds(fix, "; or select what they are built for: ");
+	add_get_first(au, b->cuda, b->cudnn, fix);
 	add_setter(au, fix);
 	buf_adds(fix, " ");
 	add_word(fix, b->cuda);

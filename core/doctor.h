@@ -35,6 +35,7 @@
 #define CUENV_DOCTOR_H
 
 #include "activate.h"
+#include "catalog.h"
 #include "compat.h"
 #include "ldcache.h"
 
@@ -77,6 +78,8 @@ struct doctor_in {
 	const struct ldconf *conf;	 /* the configuration behind it */
 	const struct strv *site_dirs;	 /* Python's sys.path folders */
 	const char *python;		 /* the interpreter asked, or NULL */
+	const struct catalog *cat;	 /* what cuenv can install, or NULL:
+					    none could be read */
 };
 
 /*
