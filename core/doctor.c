@@ -373,6 +373,30 @@ static bool add_get_first(const struct audit *au, const char *cuda,
 	return false;
 }
 
+/*
+ * "cuenv install CUDA --cudnn V" for a cuDNN that cuda's major lacks,
+ * when the catalogue has such a build; else the manual step.
+ */
+static void add_cudnn_install(const struct audit *au,
+			      const struct install *cuda, const char *cudnn,
+			      struct buf *b)
+{
+	if (au->in->cat && (!installable(au, cuda->version) ||
+			    !catalog_find(au->in->cat, KIT_CUDNN, cudnn,
+					  cuda->cuda_major, -1))) {
+		buf_printf(b,
+			   "by hand, as cuenv's catalogue has no cuDNN %s "
+			   "build for CUDA %s (cuenv list-remote cudnn): "
+			   "register one you have (cuenv add cudnn PATH)",
+			   cudnn, cuda->version);
+		return;
+	}
+	buf_adds(b, "cuenv install ");
+	add_word(b, cuda->version);
+	buf_adds(b, " --cudnn ");
+	add_word(b, cudnn);
+}
+
 static void add_origin(const struct selection *sel, struct strv *paths)
 {
 	if ((sel->origin == SEL_FILE || sel->origin == SEL_GLOBAL) &&
@@ -461,12 +485,9 @@ static void not_installed(struct audit *au)
 				   other->cuda_major, other->cuda_major,
 				   cuda->cuda_major, other->cuda_major,
 				   strtoul(other->version, NULL, 10));
-			buf_adds(&d.fix, "cuenv install ");
-			add_word(&d.fix, cuda->version);
-			buf_adds(&d.fix, " --cudnn ");
-			add_word(&d.fix, sel->cudnn);
-			buf_printf(&d.fix, " (the cuDNN build for CUDA %u)",
+			buf_printf(&d.fix, "the cuDNN build for CUDA %u: ",
 				   cuda->cuda_major);
+			add_cudnn_install(au, cuda, sel->cudnn, &d.fix);
 			if (pair) {
 				buf_printf(&d.fix,
 					   "; or pair it with CUDA %u: ",
@@ -489,10 +510,7 @@ static void not_installed(struct audit *au)
 			    "cannot open shared object file\" or "
 			    "\"Could not load dynamic library "
 			    "'libcudnn.so.N'\"");
-			buf_adds(&d.fix, "cuenv install ");
-			add_word(&d.fix, cuda->version);
-			buf_adds(&d.fix, " --cudnn ");
-			add_word(&d.fix, sel->cudnn);
+			add_cudnn_install(au, cuda, sel->cudnn, &d.fix);
 		}
 	} else {
 		buf_adds(&d.what, msg);
