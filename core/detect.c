@@ -300,6 +300,8 @@ static void scan_dist_info(const char *prefix, struct strv *notes)
 	}
 }
 
+static void warn_wheel_mix(const char *prefix, struct strv *warnings);
+
 /* The version noted for a component whose name starts with stem. */
 static const char *note_version(const struct strv *notes, const char *stem,
 				struct buf *name)
@@ -494,9 +496,14 @@ static bool same_release(const char *a, const char *b)
  */
 static void cupti_version(const char *prefix, struct install *cuda)
 {
-	struct buf wheel_name = BUF_INIT;
-	const char *wheel = note_version(&cuda->notes, "cuda_cupti",
-					 &wheel_name);
+	struct buf wheel_name = BUF_INIT, own = BUF_INIT;
+	const char *wheel;
+
+	/* Of mixed wheels, the one for the toolkit's own major first. */
+	buf_printf(&own, "cuda_cupti_cu%u ", cuda->cuda_major);
+	wheel = note_version(&cuda->notes, own.data, &wheel_name);
+	if (!wheel)
+		wheel = note_version(&cuda->notes, "cuda_cupti", &wheel_name);
 	char *src[4] = { wheel ? xstrdup(wheel) : NULL,
 			 cupti_version_json(prefix),
 			 cupti_version_header(cuda),
@@ -536,6 +543,7 @@ out:
 	for (int i = 0; i < 4; i++)
 		free(src[i]);
 	buf_release(&wheel_name);
+	buf_release(&own);
 }
 
 /* Return the real path of path, or fail naming it. */
@@ -601,6 +609,7 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 	cuda->registered = true;
 	detect_layout(prefix, cuda);
 	scan_dist_info(prefix, &cuda->notes);
+	warn_wheel_mix(prefix, &cuda->warnings);
 	if (!find_lib(cuda, "libcudart.so", &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"no CUDA runtime (libcudart.so) under '%s'",
@@ -870,4 +879,197 @@ char *detect_soname(const char *lib, const char *version)
 	const struct nvlib *e = nvlib_by_stem(lib);
 
 	return e ? nvlib_soname(e, version) : NULL;
+}
+
+/* ---- NVIDIA's wheels of several CUDA majors ----------------------------- */
+
+#define RECORD_FILE_MAX (4 << 20)
+
+void wheel_mix_release(struct wheel_mix *m)
+{
+	strv_release(&m->wheels);
+	strv_release(&m->shared);
+	strv_release(&m->owners);
+	m->majors = 0;
+}
+
+unsigned detect_count_majors(unsigned long mask)
+{
+	unsigned n = 0;
+
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
+/* "nvidia_cuda_cupti_cu11-11.8.87.dist-info": 11, else 0. */
+static unsigned dist_info_major(const char *name)
+{
+	const char *dash = strchr(name, '-'), *cu;
+	unsigned long m = 0;
+
+	if (strncmp(name, "nvidia_", 7) || !dash)
+		return 0;
+	for (cu = name; (cu = strstr(cu, "_cu")) && cu < dash; cu += 3) {
+		char *end;
+
+		m = strtoul(cu + 3, &end, 10);
+		if (end == dash && m > 0 && m < 64)
+			return (unsigned)m;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One RECORD line's path and size ("p,sha256=...,123"). */
+static bool record_line(const char *line, size_t n, struct buf *path,
+			long long *size)
+{
+	const char *c1 = memchr(line, ',', n), *c2;
+
+	if (!c1 || c1 == line || *line == '"')
+		return false;
+	c2 = memchr(c1 + 1, ',', (size_t)(line + n - c1 - 1));
+	buf_reset(path);
+	buf_add(path, line, (size_t)(c1 - line));
+	*size = c2 && c2 + 1 < line + n ? strtoll(c2 + 1, NULL, 10) : -1;
+	return true;
+}
+
+bool detect_wheel_mix(const char *site, struct wheel_mix *m)
+{
+	struct strv paths = STRV_INIT, owner = STRV_INIT, sizes = STRV_INIT;
+	struct buf rec = BUF_INIT, text = BUF_INIT, path = BUF_INIT;
+	DIR *d = opendir(site);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "nvidia_", 7) || len < 11 ||
+		    strcmp(de->d_name + len - 10, ".dist-info"))
+			continue;
+		strv_push(&m->wheels, de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (m->wheels.n > 1)
+		qsort(m->wheels.v, m->wheels.n, sizeof(*m->wheels.v), cmp_str);
+	for (size_t w = 0; w < m->wheels.n; w++) {
+		struct cuenv_err e = CUENV_ERR_INIT;
+		unsigned major = dist_info_major(m->wheels.v[w]);
+		const char *p, *nl;
+
+		if (major)
+			m->majors |= 1UL << major;
+		buf_reset(&rec);
+		buf_path(&rec, site, m->wheels.v[w]);
+		buf_path(&rec, rec.data, "RECORD");
+		if (dotfile_slurp(rec.data, RECORD_FILE_MAX, &text, &e)) {
+			err_release(&e);
+			continue;
+		}
+		for (p = text.data; *p; p = nl + 1) {
+			long long size;
+			const char *base;
+			ssize_t at;
+
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p);
+			if (!record_line(p, (size_t)(nl - p), &path, &size) ||
+			    strstr(path.data, "__pycache__") ||
+			    strstr(path.data, "__init__.py") ||
+			    strstr(path.data, ".dist-info/")) {
+				if (!*nl)
+					break;
+				continue;
+			}
+			base = strrchr(path.data, '/');
+			base = base ? base + 1 : path.data;
+			at = strv_find(&paths, path.data);
+			if (at < 0) {
+				struct buf sz = BUF_INIT;
+
+				strv_push(&paths, path.data);
+				strv_push(&owner, m->wheels.v[w]);
+				buf_printf(&sz, "%lld", size);
+				strv_push_take(&sizes, buf_detach(&sz));
+			} else if (strstr(base, ".so") &&
+				   strv_find(&m->shared, path.data) < 0) {
+				struct buf o = BUF_INIT, f = BUF_INIT;
+				struct stat st;
+				const char *a = owner.v[at], *b = m->wheels.v[w];
+
+				/* Whose copy is there now: the sizes say. */
+				buf_path(&f, site, path.data);
+				if (!stat(f.data, &st) && size >= 0 &&
+				    st.st_size == size &&
+				    st.st_size != strtoll(sizes.v[at], NULL,
+							  10)) {
+					a = m->wheels.v[w];
+					b = owner.v[at];
+				}
+				buf_printf(&o, "%s and %s", a, b);
+				strv_push(&m->shared, path.data);
+				strv_push_take(&m->owners, buf_detach(&o));
+				buf_release(&f);
+			}
+			if (!*nl)
+				break;
+		}
+		err_release(&e);
+	}
+	strv_release(&paths);
+	strv_release(&owner);
+	strv_release(&sizes);
+	buf_release(&rec);
+	buf_release(&text);
+	buf_release(&path);
+	return detect_count_majors(m->majors) > 1;
+}
+
+/*
+ * Where scan_dist_info() reads dist-info folders, wheels of several CUDA
+ * majors: the versions read from them may come from different releases,
+ * and their shared files were overwritten. Warn, naming them.
+ */
+static void warn_wheel_mix(const char *prefix, struct strv *warnings)
+{
+	const char *where[] = { "dist-info", "", ".." };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct wheel_mix m = { 0 };
+		struct buf dir = BUF_INIT, w = BUF_INIT;
+
+		if (*where[i])
+			buf_path(&dir, prefix, where[i]);
+		else
+			buf_adds(&dir, prefix);
+		if (detect_wheel_mix(dir.data, &m)) {
+			buf_printf(&w, "'%s' mixes NVIDIA wheels of %u CUDA "
+				       "majors: ",
+				   dir.data, detect_count_majors(m.majors));
+			for (size_t k = 0; k < m.wheels.n; k++)
+				buf_printf(&w, "%s%s", k ? ", " : "",
+					   m.wheels.v[k]);
+			if (m.shared.n) {
+				buf_adds(&w, "; overwritten: ");
+				for (size_t k = 0; k < m.shared.n; k++)
+					buf_printf(&w, "%s%s (%s)",
+						   k ? ", " : "", m.shared.v[k],
+						   m.owners.v[k]);
+			}
+			buf_adds(&w, "; the versions read here may belong to "
+				     "different releases");
+			strv_push_take(warnings, buf_detach(&w));
+		}
+		wheel_mix_release(&m);
+		buf_release(&dir);
+		buf_release(&w);
+	}
 }

@@ -62,4 +62,35 @@ char *detect_soname(const char *lib, const char *version);
  */
 unsigned detect_cuda_major_in_file(const char *path);
 
+/* ---- NVIDIA's wheels of several CUDA majors in one site-packages ---- */
+
+/*
+ * pip installs nvidia-cuda-cupti-cu11 and -cu12 into the same
+ * nvidia/cuda_cupti/lib: the files both RECORDs list (libnvperf_host.so,
+ * the headers) are overwritten by whichever came last, beside the other's
+ * libcupti.so.N.
+ */
+struct wheel_mix {
+	unsigned long majors;  /* bit M for each nvidia_*_cuM dist-info */
+	struct strv wheels;    /* their dist-info folder names, sorted */
+	struct strv shared;    /* paths two RECORDs claim ("nvidia/cuda_cupti/
+				  lib/libnvperf_host.so"), shared libraries
+				  only, in RECORD order */
+	struct strv owners;    /* for each of shared: "A and B" (dist-info
+				  names), the one whose size the file has
+				  now first, when known */
+};
+
+void wheel_mix_release(struct wheel_mix *m);
+
+/*
+ * Read the RECORD of every NVIDIA dist-info in site (a site-packages
+ * folder) into m (zeroed by the caller). Returns true when the wheels
+ * there are built for more than one CUDA major. Reads files only.
+ */
+bool detect_wheel_mix(const char *site, struct wheel_mix *m);
+
+/* The number of CUDA majors in mask (nvlib_majors(), wheel_mix.majors). */
+unsigned detect_count_majors(unsigned long mask);
+
 #endif

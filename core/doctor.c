@@ -1808,9 +1808,70 @@ static void wheels_for(const char *site, const char *sub, struct bundle *b)
 	buf_release(&want);
 }
 
+/* "CUDA 11 and 12 " for the majors in mask. */
+static void add_majors(struct buf *b, unsigned long mask)
+{
+	unsigned n = detect_count_majors(mask), k = 0;
+
+	buf_adds(b, "CUDA ");
+	for (unsigned m = 0; m < 8 * sizeof(mask); m++) {
+		if (!(mask & 1UL << m))
+			continue;
+		k++;
+		buf_printf(b, "%u%s", m,
+			   k == n ? " " : k + 1 == n ? " and " : ", ");
+	}
+}
+
+/*
+ * NVIDIA wheels of two CUDA majors in one site-packages: pip put both in
+ * the same nvidia/<pkg>/lib, and the files both RECORDs list now hold one
+ * release's copy beside the other's libraries.
+ */
+static void check_mixed_wheels(struct audit *au, const char *site,
+			       const struct wheel_mix *mix)
+{
+	struct draft d = DRAFT_INIT;
+	const char *python = au->in->python ? au->in->python : "python3";
+
+	buf_adds(&d.what, "Python's ");
+	buf_add_display(&d.what, site, 4096);
+	buf_adds(&d.what, " mixes NVIDIA's wheels of ");
+	add_majors(&d.what, mix->majors);
+	buf_setlen(&d.what, d.what.len - 1);
+	buf_adds(&d.what, ": ");
+	add_list(&d.what, &mix->wheels);
+	if (mix->shared.n) {
+		buf_adds(&d.what, "; files two of them install at the same "
+				  "path, so one overwrote the other's: ");
+		for (size_t i = 0; i < mix->shared.n; i++)
+			buf_printf(&d.what, "%s%s (%s)", i ? ", " : "",
+				   mix->shared.v[i], mix->owners.v[i]);
+	}
+	buf_adds(&d.why,
+		 "pip installs every nvidia-*-cuNN wheel into the same "
+		 "nvidia/<name>/lib folders without a conflict check: what a "
+		 "framework loads from there is one release's libraries with "
+		 "another release's helpers (libnvperf_host.so of CUDA 11.8 "
+		 "beside libcupti.so.12), which fails at run time "
+		 "(\"incompatible libcupti version\", CUPTI_ERROR_UNKNOWN in "
+		 "the profiler) and uninstalling either wheel deletes files "
+		 "the other needs");
+	buf_printf(&d.fix,
+		   "by hand, as pip cannot repair it in place: %s -m pip "
+		   "uninstall the wheels of the major you do not want, then "
+		   "%s -m pip install --force-reinstall those of the one you "
+		   "keep",
+		   python, python);
+	strv_push(&d.paths, site);
+	emit(au->out, "pip-wheels-mixed", DOCTOR_PROBLEM, &d);
+}
+
 static void check_site(struct audit *au, const char *site)
 {
 	struct buf nv = BUF_INIT;
+	struct wheel_mix mix = { 0 };
+	bool mixed;
 	struct bundle b = {0};
 	struct draft d = DRAFT_INIT;
 	DIR *dir;
@@ -1852,11 +1913,22 @@ static void check_site(struct audit *au, const char *site)
 	if (!b.libs.n)
 		goto out;
 	bundle_done(&b);
+	mixed = detect_wheel_mix(site, &mix);
+	if (mixed) {
+		check_mixed_wheels(au, site, &mix);
+		/* Not one major: judged against the selection's, when
+		 * among them (the mix is a finding of its own). */
+		if (au->a->ok &&
+		    (mix.majors & 1UL << au->a->act.cuda->cuda_major))
+			b.major = au->a->act.cuda->cuda_major;
+	}
 	sev = bundle_severity(au, &b);
 	buf_adds(&d.what, "Python's ");
 	buf_add_display(&d.what, site, 4096);
 	buf_printf(&d.what, " (%s) holds NVIDIA's ", python);
-	if (b.major)
+	if (mixed)
+		add_majors(&d.what, mix.majors);
+	else if (b.major)
 		buf_printf(&d.what, "CUDA %u ", b.major);
 	buf_adds(&d.what, "wheels: ");
 	add_list(&d.what, &b.pkgs);
@@ -1883,6 +1955,7 @@ static void check_site(struct audit *au, const char *site)
 		strv_push(&d.paths, b.dirs.v[i]);
 	emit(au->out, "pip-wheels", sev, &d);
 out:
+	wheel_mix_release(&mix);
 	bundle_release(&b);
 	buf_release(&nv);
 }

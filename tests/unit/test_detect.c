@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../core/detect.h"
 
@@ -299,6 +300,46 @@ static void test_detect_cupti_mixed_sources_warn(void **state)
 			       "version.json (cuda_cupti) says 12.4.127, "
 			       "cupti_version.h (CUPTI_API_VERSION) says 11.8"));
 	found_release(&f);
+}
+
+/* Lines of the real RECORDs of nvidia-cuda-cupti-cu11 11.8.87 and -cu12
+ * 12.4.127 (tests/fixtures/wheels), cut to what the test needs. */
+static void test_detect_wheel_mix_names_overwritten_files(void **state)
+{
+	struct fixture *fx = *state;
+	struct wheel_mix m = { 0 };
+	char *site = fx_path(fx, "site"), *lib;
+
+	fx_write(fx, "site/nvidia_cuda_cupti_cu11-11.8.87.dist-info/RECORD",
+		 "nvidia/__init__.py,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMp"
+		 "JWZG3hSuFU,0\n"
+		 "nvidia/cuda_cupti/lib/libcupti.so.11.8,sha256=rnmnLgdKAeFS7Q"
+		 "fzRD0kFdun521SOB5SdjLqhO2hWn4,7199856\n"
+		 "nvidia/cuda_cupti/lib/libnvperf_host.so,sha256=ppKtpIRCLO4GT"
+		 "l04XTNfuwBUbLNDwirOwQYWgDjedbY,26295768\n");
+	fx_write(fx, "site/nvidia_cuda_cupti_cu12-12.4.127.dist-info/RECORD",
+		 "nvidia/__init__.py,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMp"
+		 "JWZG3hSuFU,0\n"
+		 "nvidia/cuda_cupti/lib/libcupti.so.12,sha256=-yp8WxXITflQXdR-"
+		 "VT_kbzEhpX0wOR_KJBedIC9z8_c,7748112\n"
+		 "nvidia/cuda_cupti/lib/libnvperf_host.so,sha256=tZsmsdNdAik8j"
+		 "diVaro3V8FGa3FzLGaHq6QSxQ2VC2k,28132984\n");
+	fx_write(fx, "site/nvidia/cuda_cupti/lib/libnvperf_host.so", "");
+	lib = fx_path(fx, "site/nvidia/cuda_cupti/lib/libnvperf_host.so");
+	assert_int_equal(truncate(lib, 28132984), 0);
+	free(lib);
+	assert_true(detect_wheel_mix(site, &m));
+	assert_int_equal(m.majors, (1UL << 11) | (1UL << 12));
+	assert_int_equal(m.wheels.n, 2);
+	assert_int_equal(m.shared.n, 1);
+	assert_string_equal(m.shared.v[0],
+			    "nvidia/cuda_cupti/lib/libnvperf_host.so");
+	/* 28132984 bytes: the cu12 copy is the one there */
+	assert_string_equal(m.owners.v[0],
+			    "nvidia_cuda_cupti_cu12-12.4.127.dist-info and "
+			    "nvidia_cuda_cupti_cu11-11.8.87.dist-info");
+	wheel_mix_release(&m);
+	free(site);
 }
 
 static void test_detect_cuda_without_cupti_lists_none(void **state)
@@ -730,6 +771,7 @@ int main(void)
 	    FS_TEST(test_detect_cupti_from_version_json),
 	    FS_TEST(test_detect_cupti_year_file_gives_way_to_soname),
 	    FS_TEST(test_detect_cupti_mixed_sources_warn),
+	    FS_TEST(test_detect_wheel_mix_names_overwritten_files),
 	    FS_TEST(test_detect_cuda_without_cupti_lists_none),
 	    FS_TEST(test_detect_cuda_finds_targets_layout),
 	    FS_TEST(test_detect_cuda_lists_symlinked_lib_dir_once),
