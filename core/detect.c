@@ -43,6 +43,13 @@ static const char *const sub_prefixes[] = {
 	"cudnn",
 };
 
+/* Debian's multiarch folders (/usr/lib/<triplet>). */
+static const char *const triplets[] = {
+	"x86_64-linux-gnu",
+	"aarch64-linux-gnu",
+	"powerpc64le-linux-gnu",
+};
+
 /* ---- small file helpers ------------------------------------------------- */
 
 static bool is_shared_lib(const char *name)
@@ -159,6 +166,14 @@ void detect_layout(const char *prefix, struct install *in)
 		buf_path(&d, sub.data, "include");
 		if (dir_has(d.data, pred_header))
 			add_dir(&in->include, &reals, d.data);
+	}
+	/* Debian and Ubuntu: /usr/lib/x86_64-linux-gnu */
+	for (size_t i = 0; i < sizeof(triplets) / sizeof(*triplets); i++) {
+		buf_reset(&d);
+		buf_path(&d, prefix, "lib");
+		buf_path(&d, d.data, triplets[i]);
+		if (find_prefixed(d.data, "libcudart.so", &sub))
+			add_dir(&in->lib, &reals, d.data);
 	}
 	for (size_t i = 0; i < in->lib.n; i++) {
 		struct buf name = BUF_INIT;
@@ -592,6 +607,36 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 		      unsigned major, struct install *in,
 		      struct cuenv_err *err);
 
+/*
+ * Debian's /usr/lib/cuda is a skeleton (empty lib64/, include/cuda.h a
+ * link): the toolkit is /usr, its libraries in /usr/lib/<triplet>.
+ */
+static void debian_prefix(char **prefix)
+{
+	size_t n = strlen(*prefix);
+	struct buf d = BUF_INIT, name = BUF_INIT;
+
+	if (n < 9 || strcmp(*prefix + n - 9, "/lib/cuda"))
+		return;
+	for (size_t i = 0; i < sizeof(triplets) / sizeof(*triplets); i++) {
+		buf_reset(&d);
+		buf_add(&d, *prefix, n - 4);
+		buf_adds(&d, triplets[i]);
+		if (find_prefixed(d.data, "libcudart.so", &name)) {
+			char *up = xstrndup(*prefix, n - 9);
+
+			free(*prefix);
+			*prefix = up[0] ? up : xstrdup("/");
+			if (!up[0])
+				free(up);
+			break;
+		}
+	}
+	buf_release(&d);
+	buf_release(&name);
+}
+
+
 int detect_cuda(const char *path, const char *version, struct install *cuda,
 		struct install *cudnn, bool *has_cudnn, struct cuenv_err *err)
 {
@@ -605,6 +650,7 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 	rc = real_prefix(path, &prefix, err);
 	if (rc)
 		goto out;
+	debian_prefix(&prefix);
 	cuda->prefix = prefix;
 	cuda->registered = true;
 	detect_layout(prefix, cuda);
@@ -1072,4 +1118,112 @@ static void warn_wheel_mix(const char *prefix, struct strv *warnings)
 		buf_release(&dir);
 		buf_release(&w);
 	}
+}
+
+/* ---- how activation exposes an install ---------------------------------- */
+
+void detect_loader_defaults(struct strv *out)
+{
+	static const char *const base[] = { "/lib", "/usr/lib", "/lib64",
+					    "/usr/lib64" };
+	struct buf d = BUF_INIT;
+
+	for (size_t i = 0; i < 4; i++) {
+		char *r = realpath(base[i], NULL);
+
+		if (r && strv_find(out, r) < 0)
+			strv_push_take(out, r);
+		else
+			free(r);
+		for (size_t t = 0; t < sizeof(triplets) / sizeof(*triplets);
+		     t++) {
+			buf_reset(&d);
+			buf_path(&d, base[i], triplets[t]);
+			r = realpath(d.data, NULL);
+			if (r && strv_find(out, r) < 0)
+				strv_push_take(out, r);
+			else
+				free(r);
+		}
+	}
+	buf_release(&d);
+}
+
+/* Is dir (through links) one of dirs (real paths)? */
+static bool real_in(const char *dir, const struct strv *dirs)
+{
+	char *r = realpath(dir, NULL);
+	bool in = r && strv_find(dirs, r) >= 0;
+
+	free(r);
+	return in;
+}
+
+/* Does dir hold the C++ runtime (libstdc++.so.6), which it would shadow? */
+static bool holds_cxx_runtime(const char *dir)
+{
+	struct buf name = BUF_INIT;
+	bool found = find_prefixed(dir, "libstdc++.so", &name) ||
+		     find_prefixed(dir, "libgcc_s.so", &name);
+
+	buf_release(&name);
+	return found;
+}
+
+/* dir's NVIDIA libraries (nvlib.h), as absolute paths, into out. */
+static void cuda_files(const char *dir, struct strv *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		struct buf p = BUF_INIT;
+
+		if (!nvlib_is_cuda_file(de->d_name))
+			continue;
+		buf_path(&p, dir, de->d_name);
+		if (strv_find(out, p.data) < 0)
+			strv_push_take(out, buf_detach(&p));
+		buf_release(&p);
+	}
+	if (d)
+		closedir(d);
+}
+
+void detect_activation(struct install *in, const struct strv *loader_dirs)
+{
+	struct strv defaults = STRV_INIT;
+	struct buf meta = BUF_INIT;
+	size_t n = in->prefix ? strlen(in->prefix) : 0;
+	bool conda, system;
+
+	if (!in->prefix)
+		return;
+	detect_loader_defaults(&defaults);
+	buf_path(&meta, in->prefix, "conda-meta");
+	conda = store_is_dir(meta.data);
+	system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
+	for (size_t i = 0; i < in->lib.n; i++) {
+		const char *dir = in->lib.v[i];
+
+		/*
+		 * Only a system toolkit's folders are left to the loader:
+		 * another toolkit's folder in ld.so.cache, off
+		 * LD_LIBRARY_PATH, can lose its sonames to a copy the cache
+		 * lists first.
+		 */
+		if ((system || real_in(dir, &defaults)) &&
+		    real_in(dir, loader_dirs)) {
+			strv_push(&in->searched, dir);
+		} else if (conda || holds_cxx_runtime(dir)) {
+			strv_push(&in->linked, dir);
+			cuda_files(dir, &in->links);
+		}
+	}
+	for (size_t i = 0; system && i < in->bin.n; i++)
+		strv_push(&in->searched, in->bin.v[i]);
+	for (size_t i = 0; system && i < in->include.n; i++)
+		strv_push(&in->searched, in->include.v[i]);
+	strv_release(&defaults);
+	buf_release(&meta);
 }

@@ -25,6 +25,7 @@
  *	driver-requirement-unknown  no table row for this CUDA (info)
  *	cuda-home-mismatch       CUDA_HOME/CUDA_PATH is not PATH's nvcc's
  *	pip-wheels               NVIDIA's wheels in Python's site-packages
+ *	pip-wheels-mixed         ... of two CUDA majors, files overwritten
  *	conda-prefix             CUDA libraries in $CONDA_PREFIX/lib
  *
  * The caller gathers every input (environment, activation, driver,

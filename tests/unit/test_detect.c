@@ -342,6 +342,75 @@ static void test_detect_wheel_mix_names_overwritten_files(void **state)
 	free(site);
 }
 
+/* Debian's nvidia-cuda-toolkit: /usr/lib/cuda is a skeleton, the toolkit
+ * /usr (bookworm's package lists). */
+static void test_detect_debian_lib_cuda_is_usr(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	struct strv loader = STRV_INIT;
+	char *multi, *bin, *inc, *usr;
+
+	fx_touch(fx, "usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89");
+	fx_symlink(fx, "libcudart.so.11.8.89",
+		   "usr/lib/x86_64-linux-gnu/libcudart.so.11.0");
+	fx_write(fx, "usr/include/cuda_runtime_api.h",
+		 "#define CUDART_VERSION 11080\n");
+	fx_touch_exec(fx, "usr/bin/nvcc");
+	fx_mkdir(fx, "usr/lib/cuda/lib64");
+	fx_mkdir(fx, "usr/lib/cuda/bin");
+	expect_ok(detect_cuda_at(fx, "usr/lib/cuda", NULL, &f), &f);
+	usr = fx_path(fx, "usr");
+	multi = fx_path(fx, "usr/lib/x86_64-linux-gnu");
+	bin = fx_path(fx, "usr/bin");
+	inc = fx_path(fx, "usr/include");
+	assert_string_equal(f.cuda.prefix, usr);
+	assert_string_equal(f.cuda.version, "11.8");
+	assert_true(strv_find(&f.cuda.lib, multi) >= 0);
+	/* the loader searches the multiarch folder: activation adds none */
+	strv_push_take(&loader, realpath(multi, NULL));
+	detect_activation(&f.cuda, &loader);
+	assert_true(strv_find(&f.cuda.searched, multi) >= 0);
+	assert_true(strv_find(&f.cuda.searched, bin) >= 0);
+	assert_true(strv_find(&f.cuda.searched, inc) >= 0);
+	assert_int_equal(f.cuda.linked.n, 0);
+	strv_release(&loader);
+	free(usr);
+	free(multi);
+	free(bin);
+	free(inc);
+	found_release(&f);
+}
+
+/* A conda prefix: lib/ holds libstdc++ beside CUDA; only CUDA is linked. */
+static void test_detect_conda_lib_is_linked(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	struct strv loader = STRV_INIT;
+	char *lib, *rt, *cxx;
+
+	fx_mkdir(fx, "env/conda-meta");
+	fx_touch(fx, "env/lib/libcudart.so.12");
+	fx_touch(fx, "env/lib/libstdc++.so.6");
+	fx_touch(fx, "env/lib/libssl.so.3");
+	expect_ok(detect_cuda_at(fx, "env", "12.4.1", &f), &f);
+	detect_activation(&f.cuda, &loader);
+	lib = fx_path(fx, "env/lib");
+	rt = fx_path(fx, "env/lib/libcudart.so.12");
+	cxx = fx_path(fx, "env/lib/libstdc++.so.6");
+	assert_int_equal(f.cuda.searched.n, 0);
+	assert_int_equal(f.cuda.linked.n, 1);
+	assert_string_equal(f.cuda.linked.v[0], lib);
+	assert_true(strv_find(&f.cuda.links, rt) >= 0);
+	assert_true(strv_find(&f.cuda.links, cxx) < 0);
+	assert_int_equal(f.cuda.links.n, 1);
+	free(lib);
+	free(rt);
+	free(cxx);
+	found_release(&f);
+}
+
 static void test_detect_cuda_without_cupti_lists_none(void **state)
 {
 	struct fixture *fx = *state;
@@ -772,6 +841,8 @@ int main(void)
 	    FS_TEST(test_detect_cupti_year_file_gives_way_to_soname),
 	    FS_TEST(test_detect_cupti_mixed_sources_warn),
 	    FS_TEST(test_detect_wheel_mix_names_overwritten_files),
+	    FS_TEST(test_detect_debian_lib_cuda_is_usr),
+	    FS_TEST(test_detect_conda_lib_is_linked),
 	    FS_TEST(test_detect_cuda_without_cupti_lists_none),
 	    FS_TEST(test_detect_cuda_finds_targets_layout),
 	    FS_TEST(test_detect_cuda_lists_symlinked_lib_dir_once),
