@@ -15,7 +15,7 @@ need cc &&
 	fake_elf libnvjpeg.so.12 "$HOME/jpeg/libnvjpeg.so.12" &&
 	fake_elf libnvToolsExt.so.1 "$HOME/nvtx/libnvToolsExt.so.1" &&
 	fake_elf libcufftw.so.11 "$HOME/fftw/libcufftw.so.11" &&
-	fake_elf libstdc++.so.6 "$HOME/other/libstdc++.so.6" &&
+	fake_elf libexample.so.1 "$HOME/other/libexample.so.1" &&
 	cd proj &&
 	export LD_LIBRARY_PATH="$HOME/npp:$HOME/jpeg:$HOME/other:$HOME/nvtx:$HOME/fftw" &&
 	expect_stdout "$c/lib64:$HOME/other" cuenv exec --isolate sh -c 'echo "$LD_LIBRARY_PATH"' &&
