@@ -2,7 +2,7 @@
 # --isolate strips every folder that holds one of NVIDIA's libraries from
 # LD_LIBRARY_PATH, the same ones doctor flags: NPP, nvJPEG, nvToolsExt and
 # cuFFTW too (issue 10 item 9: its private list kept them), while a folder
-# of other libraries (libstdc++) stays.
+# of other libraries stays.
 . "$(dirname "$0")/lib.sh"
 
 c=$HOME/toolkits/cuda-12.4
