@@ -6,7 +6,10 @@
 # (35). check must fail the driver layer and skip the runtime, naming
 # why ("skipped: no driver") and still reading its version, 11.8 (the
 # wheel's version, from its METADATA: 11.8.89), never telling the user to
-# install the toolkit again (issue 10 item 4). On a machine with a driver
+# install the toolkit again (issue 10 item 4). The same wheel unpacked as
+# pip leaves it (site-packages/nvidia/cuda_runtime/lib/libcudart.so.11.0
+# and its dist-info) and registered with `cuenv add` (version 11.8 from
+# the dist-info's 11.8.89) gives the same report. On a machine with a driver
 # the runtime layer gets that far on its own, and the test says so.
 # Downloads are kept in ${CUENV_TEST_CACHE:-/var/cache/cuenv-test} when
 # that can be written (cuenv's own cache, checked by sha256 each time).
@@ -62,4 +65,22 @@ expect_code 0 cuenv install 11.8 --source pypi --components cuda_cudart &&
 			assert_eq "$(jq -r '.layers[] | select(.name == "runtime") | .version' "$E2E_OUT")" 11.8 "runtime version" &&
 			assert_eq "$(jq -r '.layers[] | select(.name == "runtime") | .fix // "none"' "$E2E_OUT")" none "runtime fix" &&
 			assert_eq "$(jq -r '.layers[] | select(.name == "driver") | .status' "$E2E_OUT")" fail "driver status"
+	fi &&
+	# the wheel as pip unpacks it, registered with add, in another store
+	need python3 &&
+	whl= && for f in "$CUENV_ROOT"/cache/*; do
+		if python3 -m zipfile -l "$f" 2>/dev/null |
+			grep -q 'nvidia/cuda_runtime/lib/libcudart.so.11.0'; then
+			whl=$f
+		fi
+	done &&
+	check "the cu11 runtime wheel is in the download cache" [ -n "$whl" ] &&
+	python3 -m zipfile -e "$whl" "$HOME/site" &&
+	CUENV_ROOT=$HOME/root2 && export CUENV_ROOT &&
+	expect_stdout "registered cuda 11.8 from $HOME/site/nvidia (no CUPTI)" cuenv add cuda "$HOME/site/nvidia" &&
+	if [ -z "$driver" ]; then
+		expect_code 10 cuenv check --json &&
+			assert_eq "$(jq -r '.layers[] | select(.name == "runtime") | .status' "$E2E_OUT")" skip "registered wheel: runtime status" &&
+			assert_eq "$(jq -r '.layers[] | select(.name == "runtime") | .version' "$E2E_OUT")" 11.8 "registered wheel: runtime version" &&
+			assert_eq "$(jq -r '.layers[] | select(.name == "runtime") | .file' "$E2E_OUT")" "$HOME/site/nvidia/cuda_runtime/lib/libcudart.so.11.0" "registered wheel: runtime file"
 	fi
