@@ -207,6 +207,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	for (size_t i = 0; i < cuda.warnings.n; i++)
 		cmd_warn("%s", cuda.warnings.v[i]);
+	for (size_t i = 0; i < cudnn.warnings.n; i++)
+		cmd_warn("%s", cudnn.warnings.v[i]);
 	loader_dirs(&searched);
 	detect_activation(kind == KIT_CUDA ? &cuda : &cudnn, &searched);
 	if (kind == KIT_CUDA && has_cudnn)

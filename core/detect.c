@@ -806,7 +806,7 @@ static unsigned cudnn_major_from_path(const char *prefix)
 	return major;
 }
 
-static char *cudnn_version_found(const struct install *in, unsigned *wheel_major)
+static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
 {
 	struct buf name = BUF_INIT;
 	const char *wheel = note_version(&in->notes, "cudnn", &name);
@@ -843,10 +843,20 @@ static char *cudnn_version_found(const struct install *in, unsigned *wheel_major
 		lib = soname_version(name.data, "libcudnn.so");
 
 	/* The wheel's four-part version, when it agrees with the headers. */
-	if (wheel && (!hdr || version_matches_str(wheel, hdr)))
+	if (wheel && (!hdr || version_matches_str(wheel, hdr))) {
 		v = xstrdup(wheel);
-	else if (hdr)
+	} else if (hdr) {
 		v = xstrdup(hdr);
+		if (wheel) {
+			struct buf w = BUF_INIT;
+
+			buf_printf(&w,
+				   "cuDNN in '%s': its wheel's dist-info "
+				   "says %s, cudnn_version.h says %s; using %s",
+				   in->prefix, wheel, hdr, hdr);
+			strv_push_take(&in->warnings, buf_detach(&w));
+		}
+	}
 	else if (lib && strchr(lib, '.'))
 		v = xstrdup(lib); /* libcudnn.so.8.1.0 */
 	free(hdr);

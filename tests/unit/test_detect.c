@@ -411,6 +411,27 @@ static void test_detect_conda_lib_is_linked(void **state)
 	found_release(&f);
 }
 
+/* A wheel's dist-info and cudnn_version.h that disagree: the header
+ * wins, a warning names both. */
+static void test_detect_cudnn_mixed_sources_warn(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_touch(fx, "w/lib/libcudnn.so.9");
+	fx_write(fx, "w/include/cudnn_version.h",
+		 "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n"
+		 "#define CUDNN_PATCHLEVEL 0\n");
+	fx_mkdir(fx, "w/dist-info/nvidia_cudnn_cu13-9.26.0.51.dist-info");
+	expect_ok(detect_cudnn_at(fx, "w", NULL, 13, &f), &f);
+	assert_string_equal(f.cudnn.version, "9.19.0");
+	assert_int_equal(f.cudnn.warnings.n, 1);
+	assert_non_null(strstr(f.cudnn.warnings.v[0],
+			       "dist-info says 9.26.0.51, cudnn_version.h "
+			       "says 9.19.0"));
+	found_release(&f);
+}
+
 static void test_detect_cuda_without_cupti_lists_none(void **state)
 {
 	struct fixture *fx = *state;
@@ -843,6 +864,7 @@ int main(void)
 	    FS_TEST(test_detect_wheel_mix_names_overwritten_files),
 	    FS_TEST(test_detect_debian_lib_cuda_is_usr),
 	    FS_TEST(test_detect_conda_lib_is_linked),
+	    FS_TEST(test_detect_cudnn_mixed_sources_warn),
 	    FS_TEST(test_detect_cuda_without_cupti_lists_none),
 	    FS_TEST(test_detect_cuda_finds_targets_layout),
 	    FS_TEST(test_detect_cuda_lists_symlinked_lib_dir_once),
