@@ -759,9 +759,6 @@ static void missing_soname(struct audit *au, const char *soname,
 
 static void check_sonames(struct audit *au)
 {
-	static const char *const math[] = {"libcufft.so.", "libcurand.so.",
-					   "libcusolver.so.",
-					   "libcusparse.so."};
 	const struct active *act = &au->a->act;
 	struct strv absent = STRV_INIT;
 	char *want;
@@ -800,16 +797,19 @@ static void check_sonames(struct audit *au)
 		}
 		free(want);
 	}
-	for (size_t i = 0; i < sizeof(math) / sizeof(*math); i++) {
+	/* The math libraries frameworks load by name (nvlib.h's table). */
+	for (int id = 0; id < NVLIB_COUNT; id++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)id);
 		int found = 0;
 
+		if (!(e->flags & NVLIB_MATH))
+			continue;
 		for (size_t j = 0; j < au->provides.n && !found; j++)
-			found = !strncmp(au->provides.v[j], math[i],
-					 strlen(math[i]));
+			found = nvlib_match_file(au->provides.v[j], NULL) == e;
 		if (!found) {
 			struct buf b = BUF_INIT;
 
-			buf_printf(&b, "%s*", math[i]);
+			buf_printf(&b, "lib%s.so.*", e->stem);
 			strv_push_take(&absent, buf_detach(&b));
 		}
 	}

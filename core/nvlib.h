@@ -69,8 +69,12 @@ enum nvlib_id {
 #define NVLIB_FAMILY 0x1      /* stem plus "_name" or letters: libcudnn_ops */
 #define NVLIB_OWN_VERSION 0x2 /* soname follows its own version (cuDNN) */
 #define NVLIB_YEAR_FILES 0x4  /* file names carry years (CUPTI) */
-#define NVLIB_FRAMEWORK 0x8   /* loaded by name by the frameworks: what
-				 `needs` reads in binaries */
+#define NVLIB_FRAMEWORK                                                        \
+	0x8 /* loaded by name by the frameworks: what                          \
+	       `needs` reads in binaries */
+#define NVLIB_MATH                                                             \
+	0x10 /* a math library frameworks load beside the                      \
+		runtime and cuBLAS (TensorFlow at start) */
 
 /* How a soname's version turns into the DLL's suffix. */
 enum nvlib_dll_style {
@@ -154,8 +158,7 @@ unsigned nvlib_major(const struct nvlib *lib, const char *sover);
  * 11.8, "cudnn64_8.dll" for cuDNN 8.9), into out. False where none is
  * known, and for CUPTI (named after its own year version).
  */
-bool nvlib_dll_name(const struct nvlib *lib, const char *cuda,
-		    struct buf *out);
+bool nvlib_dll_name(const struct nvlib *lib, const char *cuda, struct buf *out);
 
 /*
  * Which library is the Windows DLL name (case-insensitive, "cudart64_110.dll",

@@ -13,10 +13,10 @@
  * PyPI's nvidia-cuda-runtime-cu11 11.8.89 (lib/libcudart.so.11.0),
  * nvidia-cuda-cupti-cu11 11.8.87 (lib/libcupti.so.11.8) and -cu12
  * 12.4.127 (lib/libcupti.so.12); the year-named CUPTI files of the
- * runfile and redist archives (libcupti.so.2024.3.2, soname .12); TensorFlow 2.10's Windows
- * build_info.py (cudart64_110.dll, cudnn64_8.dll) and NVIDIA's Windows
- * redist archives (nvrtc64_112_0.dll in 11.8, nvrtc64_120_0.dll and
- * cufft64_11.dll in 12.x, cupti64_2022.3.0.dll in 11.8).
+ * runfile and redist archives (libcupti.so.2024.3.2, soname .12);
+ * TensorFlow 2.10's Windows build_info.py (cudart64_110.dll, cudnn64_8.dll) and
+ * NVIDIA's Windows redist archives (nvrtc64_112_0.dll in 11.8,
+ * nvrtc64_120_0.dll and cufft64_11.dll in 12.x, cupti64_2022.3.0.dll in 11.8).
  */
 
 static void assert_soname(enum nvlib_id id, const char *cuda, const char *want)
@@ -30,8 +30,8 @@ static void assert_soname(enum nvlib_id id, const char *cuda, const char *want)
 		return;
 	}
 	if (!got || strcmp(got, want))
-		fail_msg("%s in %s: want %s, got %s", nvlib_get(id)->stem,
-			 cuda, want, got ? got : "(none)");
+		fail_msg("%s in %s: want %s, got %s", nvlib_get(id)->stem, cuda,
+			 want, got ? got : "(none)");
 	free(got);
 }
 
@@ -100,8 +100,7 @@ static void test_nvlib_matches_real_file_names(void **state)
 	assert_file("libcudart.so", NVLIB_CUDART, "");
 	assert_file("libcupti.so.2024.3.2", NVLIB_CUPTI, "2024.3.2");
 	assert_file("libcudnn_ops.so.9", NVLIB_CUDNN, "9");
-	assert_file("libcudnn_engines_runtime_compiled.so.9", NVLIB_CUDNN,
-		    "9");
+	assert_file("libcudnn_engines_runtime_compiled.so.9", NVLIB_CUDNN, "9");
 	assert_file("libcublasLt.so.13", NVLIB_CUBLASLT, "13");
 	assert_file("libcufftw.so.12", NVLIB_CUFFTW, "12");
 	assert_file("libcusolverMg.so.12", NVLIB_CUSOLVERMG, "12");
@@ -115,16 +114,16 @@ static void test_nvlib_matches_real_file_names(void **state)
 static void test_nvlib_rejects_what_is_not_a_toolkit_library(void **state)
 {
 	static const char *const no[] = {
-		"libcuda.so.1",	       /* the driver's */
-		"libnvidia-ml.so.1",   /* the driver's */
-		"libcudart_static.a",  /* not shared */
-		"libcudart.so.12a",    /* junk after the version */
-		"libcudart.so.12.",    /* a trailing dot */
-		"libcudartx.so.12",    /* a longer name */
-		"libcudnnX.so.9",      /* cuDNN's family is libcudnn_<name> */
-		"libstdc++.so.6",      /* conda's lib beside CUDA's */
-		"cudart.so.12",	       /* no lib */
-		"libcudnn_.so.9",      /* no name after the _ */
+	    "libcuda.so.1",	  /* the driver's */
+	    "libnvidia-ml.so.1",  /* the driver's */
+	    "libcudart_static.a", /* not shared */
+	    "libcudart.so.12a",	  /* junk after the version */
+	    "libcudart.so.12.",	  /* a trailing dot */
+	    "libcudartx.so.12",	  /* a longer name */
+	    "libcudnnX.so.9",	  /* cuDNN's family is libcudnn_<name> */
+	    "libstdc++.so.6",	  /* conda's lib beside CUDA's */
+	    "cudart.so.12",	  /* no lib */
+	    "libcudnn_.so.9",	  /* no name after the _ */
 	};
 
 	(void)state;
