@@ -19,28 +19,21 @@
 #include "version.h"
 #include "xalloc.h"
 
-/* Sub-prefixes that hold bin/ lib/ include/ in the layouts we know. */
+/*
+ * Sub-prefixes that hold bin/ lib/ include/ in the layouts we know; then
+ * site-packages/nvidia's one folder per wheel, from nvlib's table.
+ */
 static const char *const sub_prefixes[] = {
 	"",
 	"targets/x86_64-linux",
 	"targets/sbsa-linux",
 	"targets/aarch64-linux",
 	"extras/CUPTI",
-	/* site-packages/nvidia: one folder per wheel */
+	/* site-packages/nvidia: NVIDIA's merged wheels of 13, and nvcc's */
 	"cu13",
 	"cu12",
 	"cu11",
-	"cuda_runtime",
-	"cuda_cupti",
 	"cuda_nvcc",
-	"cuda_nvrtc",
-	"cublas",
-	"cufft",
-	"curand",
-	"cusolver",
-	"cusparse",
-	"nvjitlink",
-	"cudnn",
 };
 
 /* Debian's multiarch folders (/usr/lib/<triplet>). */
@@ -141,13 +134,17 @@ void detect_layout(const char *prefix, struct install *in)
 	struct strv reals = STRV_INIT;
 	struct buf sub = BUF_INIT, d = BUF_INIT;
 
-	for (size_t i = 0; i < sizeof(sub_prefixes) / sizeof(*sub_prefixes);
-	     i++) {
+	size_t nsub = sizeof(sub_prefixes) / sizeof(*sub_prefixes);
+
+	for (size_t i = 0; i < nsub + NVLIB_COUNT; i++) {
 		static const char *const libdirs[] = { "lib64", "lib" };
+		const char *name = i < nsub ? sub_prefixes[i]
+					    : nvlib_get((enum nvlib_id)(i - nsub))
+						  ->wheel_dir;
 
 		buf_reset(&sub);
-		if (*sub_prefixes[i])
-			buf_path(&sub, prefix, sub_prefixes[i]);
+		if (*name)
+			buf_path(&sub, prefix, name);
 		else
 			buf_adds(&sub, prefix);
 		if (!store_is_dir(sub.data))

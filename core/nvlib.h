@@ -16,8 +16,8 @@
  *    cudnn64_8.dll; CUPTI's are year-named: cupti64_2022.3.0.dll);
  *  - the component that ships it (NVIDIA's redistrib key and version.json
  *    key, "cuda_cudart", "libcublas", "cudnn"), the pip wheel's project
- *    name without its -cuNN suffix, and where its version is written
- *    (a header macro).
+ *    name without its -cuNN suffix and its folder in site-packages/nvidia
+ *    ("cuda_runtime"), and where its version is written (a header macro).
  *
  * CUPTI's files are named after years (libcupti.so.2024.3.2) while its
  * soname follows CUDA (libcupti.so.12): a year never names a release, so
@@ -101,6 +101,7 @@ struct nvlib {
 	unsigned flags;	       /* NVLIB_* above */
 	const char *component; /* "cuda_cudart": redistrib and version.json */
 	const char *wheel;     /* "nvidia-cuda-runtime" (then -cuNN) */
+	const char *wheel_dir; /* its folder in site-packages/nvidia */
 	const char *dll;       /* "cudart64_": the DLL name before its suffix */
 	enum nvlib_dll_style dll_style;
 	const char *version_header; /* where its version is written, or NULL */

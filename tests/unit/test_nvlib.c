@@ -232,6 +232,10 @@ static void test_nvlib_components_and_wheels(void **state)
 			    "cuda_cupti");
 	assert_string_equal(nvlib_get(NVLIB_CUDNN)->version_header,
 			    "cudnn_version.h");
+	/* site-packages/nvidia/<dir>: the wheels' own folder names */
+	assert_string_equal(nvlib_get(NVLIB_CUDART)->wheel_dir, "cuda_runtime");
+	assert_string_equal(nvlib_get(NVLIB_CUBLASLT)->wheel_dir, "cublas");
+	assert_string_equal(nvlib_get(NVLIB_NVRTC)->wheel_dir, "cuda_nvrtc");
 	assert_ptr_equal(nvlib_by_stem("cublasLt"), nvlib_get(NVLIB_CUBLASLT));
 	assert_null(nvlib_by_stem("cuda"));
 }
