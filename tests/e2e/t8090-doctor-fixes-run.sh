@@ -8,7 +8,10 @@
 # conda, sudo, a driver), that says "by hand" or holds a placeholder
 # (PATH, VERSION, CMD) is a documented manual action: listed, not run.
 # Installs come from the fixture mirror (tests/fixtures: CUDA 11.8.0,
-# 12.4.0, 12.4.1, cuDNN 9.1.0, ...): offline.
+# 12.4.0, 12.4.1, cuDNN 9.1.0, ...): offline. Scenarios: CUPTI missing
+# from a registered toolkit, a selection not installed (in the catalogue
+# and not), NVIDIA wheels and a conda environment of another major, and a
+# cuDNN only built for another major (not in the catalogue: manual).
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-doctor.sh"
@@ -23,9 +26,11 @@ use_mirror || exit 1
 PATH=$_path
 p=$HOME/proj
 
-# scenario NAME: build it in a fresh store ($CUENV_ROOT) and $p
+# scenario NAME: build it in a fresh store ($CUENV_ROOT) and $p; senv is
+# the environment doctor and the fixes run in
 scenario() {
-	rm -rf "$CUENV_ROOT" "$p" "$HOME/venv" && mkdir -p "$p" || return 1
+	rm -rf "$CUENV_ROOT" "$p" "$HOME/venv" "$HOME/conda" && mkdir -p "$p" || return 1
+	senv="VIRTUAL_ENV=$HOME/venv"
 	case $1 in
 	missing-cupti)
 		[ -d "$HOME/tk/cuda-11.8" ] || {
@@ -49,6 +54,16 @@ scenario() {
 			fake_elf libcudart.so.11.0 "$_s/nvidia/cuda_runtime/lib/libcudart.so.11.0" &&
 			printf 'nvidia/cuda_runtime/lib/libcudart.so.11.0,sha256=x,1\n' \
 				>"$_s/nvidia_cuda_runtime_cu11-11.8.89.dist-info/RECORD" ;;
+	conda)
+		_c=$HOME/conda
+		senv="CONDA_PREFIX=$_c"
+		cuenv add cuda "$HOME/tk/cuda-12.4" >/dev/null &&
+			printf 'cuda = 12.4\n' >"$p/.cuenv" &&
+			mkdir -p "$_c/lib" "$_c/conda-meta" &&
+			fake_elf libcudart.so.11.0 "$_c/lib/libcudart.so.11.8.89" &&
+			ln -s libcudart.so.11.8.89 "$_c/lib/libcudart.so.11.0" &&
+			printf '{"name": "cudatoolkit", "version": "11.8.0", "files": ["lib/libcudart.so.11.0"]}\n' \
+				>"$_c/conda-meta/cudatoolkit-11.8.0-h6a678d5_0.json" ;;
 	cudnn-mismatch)
 		[ -d "$HOME/cudnn-8.9" ] || make_fake_cudnn "$HOME/cudnn-8.9" 8.9.7 11 || return 1
 		cuenv add cuda "$HOME/tk/cuda-12.4" >/dev/null &&
@@ -59,7 +74,7 @@ scenario() {
 
 # doctor in the scenario's environment
 dr() {
-	(cd "$p" && VIRTUAL_ENV=$HOME/venv cuenv doctor --json)
+	(cd "$p" && env $senv cuenv doctor --json)
 }
 
 # runnable ALT: print the command ALT holds, or nothing (manual)
@@ -83,7 +98,8 @@ runnable() {
 
 doctor_cuda "$HOME/tk/cuda-12.4" 12.4.1 || exit 1
 ran=0
-for s in missing-cupti not-installed not-in-catalogue pip-wheels cudnn-mismatch; do
+for s in missing-cupti not-installed not-in-catalogue pip-wheels conda \
+	cudnn-mismatch; do
 	scenario "$s" || { fail "cannot build scenario $s"; continue; }
 	dr >"$HOME/$s.json" 2>/dev/null
 	[ -s "$HOME/$s.json" ] || { fail "$s: no doctor output"; continue; }
@@ -103,7 +119,7 @@ for s in missing-cupti not-installed not-in-catalogue pip-wheels cudnn-mismatch;
 			echo "run ($s, $id): $cmd"
 			scenario "$s" || { fail "cannot rebuild $s"; break; }
 			ran=$((ran + 1))
-			if ! (cd "$p" && VIRTUAL_ENV=$HOME/venv sh -c "$cmd") \
+			if ! (cd "$p" && env $senv sh -c "$cmd") \
 				>"$HOME/out" 2>&1; then
 				sed 's/^/    | /' "$HOME/out"
 				fail "$s: the fix '$cmd' failed as printed"
