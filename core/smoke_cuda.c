@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "cuda_abi.h"
+#include "elf.h"
 #include "nvlib.h"
 #include "version.h"
 #include "xalloc.h"
@@ -720,7 +721,8 @@ out:
  * name when that carries the release (libcudart.so.11.8.89 is 11.8; the
  * wheel's libcudart.so.11.0 is only the soname), else the install's
  * receipt (the selection). *src says which. 0 when the file's name says
- * another CUDA major than the selection: the wrong file.
+ * another CUDA major than the selection (out: that major), -1 when its
+ * DT_SONAME is not the release's (out: that soname): the wrong file.
  */
 static int runtime_file_version(const struct probe *pr, const char *file,
 				struct buf *out, const char **src)
@@ -750,6 +752,23 @@ static int runtime_file_version(const struct probe *pr, const char *file,
 		selection_mm(pr->p->cuda, out);
 		*src = "the install's receipt";
 	}
+	/* The soname the file carries must be the release's own. */
+	if (ok && real && nvlib_soname_version(rt, pr->p->cuda, &sov)) {
+		struct elf_info e;
+		struct cuenv_err err = CUENV_ERR_INIT;
+		char *want = nvlib_soname(rt, pr->p->cuda);
+
+		elf_info_init(&e);
+		if (!elf_read_file(real, &e, &err) && e.soname && want &&
+		    strcmp(e.soname, want)) {
+			buf_reset(out);
+			buf_adds(out, e.soname);
+			ok = -1;
+		}
+		elf_info_release(&e);
+		err_release(&err);
+		free(want);
+	}
 	free(real);
 	buf_release(&sov);
 	return ok;
@@ -768,12 +787,22 @@ static void runtime_without_version(struct probe *pr, struct smoke_layer *l,
 	const struct smoke_probe *p = pr->p;
 	struct buf e = BUF_INIT, ver = BUF_INIT;
 	const char *src = NULL;
+	int ok;
 
 	if (!pr->driver_ok) {
-		if (!runtime_file_version(pr, l->file, &ver, &src)) {
+		ok = runtime_file_version(pr, l->file, &ver, &src);
+		if (!ok) {
 			smoke_set(l, SMOKE_FAIL,
 				  "%s is CUDA %s by its name, not the "
 				  "selected CUDA %s",
+				  l->file, ver.data, p->cuda);
+			smoke_fix(l, "%s", fix);
+			goto out;
+		}
+		if (ok < 0) {
+			smoke_set(l, SMOKE_FAIL,
+				  "%s has the soname %s, not CUDA %s's: the "
+				  "file is damaged or from another release",
 				  l->file, ver.data, p->cuda);
 			smoke_fix(l, "%s", fix);
 			goto out;

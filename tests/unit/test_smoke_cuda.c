@@ -187,9 +187,9 @@ static void test_smoke_cuda_cuda11_runtime_without_driver_is_skipped(
 	(void)state;
 	probe_init(&p);
 	p.cuda = "11.8.0";
+	p.runtime_lib = FAKE("libcudart11.so");
 	p.driver_lib = FAKE("libcuda-none.so");
 	p.driver_module = NULL;
-	setenv("FAKE_CUDART_VERSION", "11080", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
 	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_FAIL);
 	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_SKIP);
@@ -202,6 +202,26 @@ static void test_smoke_cuda_cuda11_runtime_without_driver_is_skipped(
 	smoke_report_release(&r);
 }
 
+/* A runtime whose soname is not its release's is damaged: blamed. */
+static void test_smoke_cuda_cuda11_runtime_with_wrong_soname(void **state)
+{
+	struct smoke_probe p;
+	struct smoke_report r;
+
+	(void)state;
+	probe_init(&p);
+	p.cuda = "11.8.0";
+	p.driver_lib = FAKE("libcuda-none.so");
+	p.driver_module = NULL;
+	setenv("FAKE_CUDART_VERSION", "11080", 1); /* soname libcudart.so.12 */
+	run_probe(&p, &r);
+	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_FAIL);
+	assert_contains(r.layer[SMOKE_RUNTIME].message,
+			"has the soname libcudart.so.12, not CUDA 11.8.0's");
+	assert_contains(r.layer[SMOKE_RUNTIME].fix, "install the toolkit again");
+	smoke_report_release(&r);
+}
+
 /* A runtime whose real file name says another major is the wrong file. */
 static void test_smoke_cuda_cuda11_runtime_named_for_another_major(
     void **state)
@@ -210,7 +230,7 @@ static void test_smoke_cuda_cuda11_runtime_named_for_another_major(
 	struct smoke_probe p;
 	struct smoke_report r;
 	char *link = fx_path(fx, "libcudart.so.12.4.127");
-	FILE *in = fopen(FAKE("libcudart.so"), "rb"), *out = fopen(link, "wb");
+	FILE *in = fopen(FAKE("libcudart11.so"), "rb"), *out = fopen(link, "wb");
 	char chunk[4096];
 	size_t n;
 
@@ -781,6 +801,7 @@ int main(void)
 	    T(test_smoke_cuda_reports_each_step_as_it_starts),
 	    T(test_smoke_cuda_no_driver_still_loads_the_rest),
 	    T(test_smoke_cuda_cuda11_runtime_without_driver_is_skipped),
+	    T(test_smoke_cuda_cuda11_runtime_with_wrong_soname),
 	    cmocka_unit_test_setup_teardown(
 		test_smoke_cuda_cuda11_runtime_named_for_another_major,
 		fx_setup_env, fx_teardown),
