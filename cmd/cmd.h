@@ -181,6 +181,13 @@ extern const struct cuenv_cmd cmd_modules;
  * share/cuenv), then what `cuenv update` fetched into $CUENV_ROOT, or only
  * $CUENV_MANIFESTS when set.
  */
+/*
+ * err's hint says "install it: cuenv install V" (SELECT_HINT_INSTALL):
+ * when V is not in the catalogue that would fail as printed, so the hint
+ * says so instead and offers what works (register one, list-remote).
+ */
+void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err);
+
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);
 /*

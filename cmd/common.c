@@ -453,6 +453,31 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 	return found ? 0 : -1;
 }
 
+void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
+{
+	const size_t n = strlen(SELECT_HINT_INSTALL);
+	struct catalog cat = { 0 };
+	struct cuenv_err e = CUENV_ERR_INIT;
+	char *v;
+
+	if (!ctx->root || strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
+		return;
+	v = xstrndup(err->hint.data + n, strcspn(err->hint.data + n, ", "));
+	if (!cmd_catalog(ctx, &cat, &e) &&
+	    !catalog_find(&cat, KIT_CUDA, v, 0, -1)) {
+		buf_reset(&err->hint);
+		buf_printf(&err->hint,
+			   "cuda %s is not in cuenv's catalogue (cuenv "
+			   "list-remote cuda lists what it can install): "
+			   "register a toolkit you have (cuenv add cuda PATH), "
+			   "or choose one of those installed",
+			   v);
+	}
+	catalog_release(&cat);
+	err_release(&e);
+	free(v);
+}
+
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {

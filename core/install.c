@@ -1122,7 +1122,9 @@ static int check_complete(const struct install *have, const struct release *rel,
 	struct buf missing = BUF_INIT;
 	int rc = CUENV_OK;
 
-	if (rel->kind != KIT_CUDA)
+	/* A registered toolkit is the user's: what it holds is not ours to
+	 * judge, and --cupti / --cudnn beside it still install. */
+	if (rel->kind != KIT_CUDA || have->registered)
 		return CUENV_OK;
 	for (size_t i = 0; i < names->n; i++) {
 		size_t n = strlen(names->v[i]);

@@ -124,7 +124,7 @@ static void add_warning(struct needs_scan *s, const char *fmt, ...)
 
 bool needs_want_managed(const struct needs_want *w)
 {
-	return w->lib != CUDA_LIB_NCCL && !w->provided_by;
+	return w->lib != NVLIB_NCCL && !w->provided_by;
 }
 
 bool needs_want_required(const struct needs_want *w)
@@ -132,15 +132,15 @@ bool needs_want_required(const struct needs_want *w)
 	return needs_want_managed(w) && w->needed_by.n > 0;
 }
 
-static int is_toolkit(enum cuda_lib lib)
+static int is_toolkit(enum nvlib_id lib)
 {
-	return lib != CUDA_LIB_CUDNN && lib != CUDA_LIB_NCCL;
+	return lib != NVLIB_CUDNN && lib != NVLIB_NCCL;
 }
 
 static struct needs_want *want_get(struct needs_scan *s, const char *soname)
 {
 	struct needs_want *w;
-	enum cuda_lib lib;
+	enum nvlib_id lib;
 	const char *ver;
 
 	for (size_t i = 0; i < s->n; i++)
@@ -160,7 +160,7 @@ static struct needs_want *want_get(struct needs_scan *s, const char *soname)
 void needs_scan_add(struct needs_scan *s, const char *path,
 		    const struct elf_info *e)
 {
-	enum cuda_lib lib;
+	enum nvlib_id lib;
 	const char *ver;
 	struct needs_want *w;
 
@@ -1167,7 +1167,7 @@ void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
 
 	for (size_t i = 0; i < s->n; i++)
 		want_dnn |= needs_want_managed(&s->v[i]) &&
-			    s->v[i].lib == CUDA_LIB_CUDNN;
+			    s->v[i].lib == NVLIB_CUDNN;
 	for (size_t i = 0; i < ncons(s, py); i++)
 		want_dnn |= cons(s, py, i).cudnn != NULL;
 	/*
@@ -1310,9 +1310,9 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
 		struct needs_want *w = &s->v[i];
 
 		buf_reset(&b);
-		if (w->lib == CUDA_LIB_CUDNN)
+		if (w->lib == NVLIB_CUDNN)
 			buf_printf(&b, "cuDNN %lu.x", version_major(w->version));
-		else if (w->lib == CUDA_LIB_NCCL)
+		else if (w->lib == NVLIB_NCCL)
 			buf_adds(&b, "NCCL (cuenv does not install it)");
 		else
 			describe_range(&all, w, &b);
@@ -1430,7 +1430,7 @@ static int toolkit_fits(const char *v, const struct needs_scan *s,
 		if (!needs_want_managed(w) || !is_toolkit(w->lib) ||
 		    (!strict && !needs_want_required(w)) || gives(v, w, &tmp))
 			continue;
-		if (w->lib == CUDA_LIB_CUPTI && !own_cupti &&
+		if (w->lib == NVLIB_CUPTI && !own_cupti &&
 		    (!*cupti || !strcmp(*cupti, w->version)))
 			*cupti = w->version;
 		else
@@ -1449,7 +1449,7 @@ static const struct release *cupti_release(const struct catalog *cat,
 	struct buf t = BUF_INIT;
 
 	for (size_t k = 0; k < all->n && !cp; k++)
-		if (elf_cuda_soname_version(CUDA_LIB_CUPTI, all->v[k], &t) &&
+		if (elf_cuda_soname_version(NVLIB_CUPTI, all->v[k], &t) &&
 		    !strcmp(t.data, cupti))
 			cp = catalog_find(cat, KIT_CUDA, all->v[k], 0, -1);
 	buf_release(&t);
@@ -1555,7 +1555,7 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 			const struct needs_want *w = &s->v[i];
 
 			if (!needs_want_managed(w) ||
-			    w->lib != CUDA_LIB_CUDNN ||
+			    w->lib != NVLIB_CUDNN ||
 			    (!strict && !needs_want_required(w)))
 				continue;
 			if (dnn_major &&

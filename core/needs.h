@@ -64,7 +64,7 @@
 
 struct needs_want {
 	char *soname;	       /* "libcudart.so.11.0" */
-	enum cuda_lib lib;
+	enum nvlib_id lib;
 	const char *version;   /* into soname: "11.0" */
 	struct strv needed_by; /* files whose DT_NEEDED name it */
 	struct strv named_by;  /* files that name it in their bytes */

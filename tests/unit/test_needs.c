@@ -178,14 +178,14 @@ static void test_needs_records_needed_and_named_sonames(void **state)
 	assert_int_equal(s.n, 2); /* libc is not CUDA */
 	w = want_of(&s, "libcudart.so.11.0");
 	assert_non_null(w);
-	assert_int_equal(w->lib, CUDA_LIB_CUDART);
+	assert_int_equal(w->lib, NVLIB_CUDART);
 	assert_string_equal(w->version, "11.0");
 	/* needed wins over named; each file once */
 	assert_files(&w->needed_by, ab, 2);
 	assert_int_equal(w->named_by.n, 0);
 	w = want_of(&s, "libcupti.so.11.2");
 	assert_non_null(w);
-	assert_int_equal(w->lib, CUDA_LIB_CUPTI);
+	assert_int_equal(w->lib, NVLIB_CUPTI);
 	assert_files(&w->named_by, a, 1);
 	assert_int_equal(w->needed_by.n, 0);
 	assert_null(w->provided_by);
