@@ -81,9 +81,9 @@ endif
 
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
-CORE := buf err xalloc version dotfile store detect select env shell activate \
+CORE := buf err xalloc version nvlib dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc update latest prefix root
@@ -98,7 +98,7 @@ CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
 # (their tables, usage and options are in cuenv too, for help and completion)
 NET_CMDS := main_net table_net common options list_remote install_net gc_net \
-	update_net
+	update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
 SHELLS += shells/cuenv.direnv
@@ -235,7 +235,8 @@ $(BUILD)/tests/test_table: tests/unit/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
 # test also checks core/cuda_abi.h against NVIDIA's headers.
 FAKE_CUDA_DIR := $(BUILD)/tests/fakes/cuda
 FAKE_CUDA_SO := $(FAKE_CUDA_DIR)/libcuda.so $(FAKE_CUDA_DIR)/libcudart.so \
-	$(FAKE_CUDA_DIR)/libcudnn.so $(FAKE_CUDA_DIR)/libcupti.so
+	$(FAKE_CUDA_DIR)/libcudnn.so $(FAKE_CUDA_DIR)/libcupti.so \
+	$(FAKE_CUDA_DIR)/libcudart11.so
 SONAME_libcuda := libcuda.so.1
 SONAME_libcudart := libcudart.so.12
 SONAME_libcudnn := libcudnn.so.9
@@ -249,6 +250,16 @@ $(FAKE_CUDA_DIR)/%.so: tests/unit/fakes/cuda/%.c \
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared \
 		-Wl,-soname,$(SONAME_$*) -o $@ $< -ldl
+
+# CUDA 11.8's runtime: soname libcudart.so.11.0, and no version without
+# a driver, as NVIDIA's is.
+$(FAKE_CUDA_DIR)/libcudart11.so: tests/unit/fakes/cuda/libcudart.c \
+		tests/unit/fakes/cuda/fake.h core/cuda_abi.h $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared \
+		-DFAKE_DEFAULT_VERSION=11080 -Wl,-soname,libcudart.so.11.0 \
+		-o $@ $< -ldl
 
 $(BUILD)/tests/test_smoke_cuda: $(FAKE_CUDA_SO)
 $(BUILD)/tests/test_smoke_cuda: TEST_CFLAGS += \
@@ -314,6 +325,17 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		BENCH_FIXTURES=$(CURDIR)/$(BUILDROOT)/bench-fixtures \
 		bash tests/bench/install.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/needs.sh
+
+# ---- real artifacts ---------------------------------------------------------
+
+# The corpus of real wheels' members (tests/realworld/corpus.py: range
+# requests into the index's wheels, pinned by sha256, cached in
+# CUENV_CORPUS, ~27 MB the first time), judged against expected.tsv.
+# Online; skips cleanly when the index cannot be reached.
+.PHONY: realworld
+realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/realworld/run.sh
 
 # ---- planted bugs ----------------------------------------------------------
 

@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "../core/detect.h"
+#include "../core/ldcache.h"
+#include "../core/xalloc.h"
 #include "../core/trust.h"
 #include "cmd.h"
 
@@ -93,6 +95,59 @@ static void describe(const struct install *in)
 	printf("\n");
 }
 
+/*
+ * The folders the loader searches without LD_LIBRARY_PATH: its own, those
+ * /etc/ld.so.conf names and those of /etc/ld.so.cache's entries
+ * (CUENV_LD_SO_CONF and CUENV_LD_SO_CACHE name others, as for doctor).
+ */
+static void loader_dirs(struct strv *out)
+{
+	const char *conf_path = getenv("CUENV_LD_SO_CONF");
+	const char *cache_path = getenv("CUENV_LD_SO_CACHE");
+	struct ldconf conf = { 0 };
+	struct ldcache cache = { 0 };
+	struct cuenv_err e = CUENV_ERR_INIT;
+
+	detect_loader_defaults(out);
+	ldconf_read(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
+		    &conf);
+	for (size_t i = 0; i < conf.n; i++) {
+		char *r = realpath(conf.v[i].dir, NULL);
+
+		if (r && strv_find(out, r) < 0)
+			strv_push_take(out, r);
+		else
+			free(r);
+	}
+	if (!ldcache_read(cache_path && *cache_path ? cache_path
+						    : "/etc/ld.so.cache",
+			  &cache, &e)) {
+		struct strv seen = STRV_INIT;
+
+		for (size_t i = 0; i < cache.n; i++) {
+			char *dir = xstrdup(cache.v[i].path);
+			char *slash = strrchr(dir, '/'), *r;
+
+			if (slash)
+				*slash = '\0';
+			if (strv_find(&seen, dir) >= 0) {
+				free(dir);
+				continue;
+			}
+			r = realpath(dir, NULL);
+			if (r && strv_find(out, r) < 0)
+				strv_push_take(out, r);
+			else
+				free(r);
+			strv_push_take(&seen, dir);
+		}
+		strv_release(&seen);
+	}
+	ldconf_release(&conf);
+	ldcache_release(&cache);
+	err_release(&e);
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -101,6 +156,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct install cuda, cudnn;
 	enum kit_kind kind;
 	bool has_cudnn = false;
+	struct strv searched = STRV_INIT;
 	int rc = CUENV_OK;
 
 	install_init(&cuda, KIT_CUDA);
@@ -130,6 +186,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = detect_cudnn(argv[optind + 1], as, major, &cudnn, err);
 	if (rc)
 		goto out;
+	for (size_t i = 0; i < cuda.warnings.n; i++)
+		cmd_warn("%s", cuda.warnings.v[i]);
+	for (size_t i = 0; i < cudnn.warnings.n; i++)
+		cmd_warn("%s", cudnn.warnings.v[i]);
+	loader_dirs(&searched);
+	detect_activation(kind == KIT_CUDA ? &cuda : &cudnn, &searched);
+	if (kind == KIT_CUDA && has_cudnn)
+		detect_activation(&cudnn, &searched);
 	rc = check_listable(kind == KIT_CUDA ? &cuda : &cudnn, err);
 	if (!rc && kind == KIT_CUDA && has_cudnn)
 		rc = check_listable(&cudnn, err);
@@ -150,6 +214,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 out:
 	install_release(&cuda);
 	install_release(&cudnn);
+	strv_release(&searched);
 	return rc;
 }
 

@@ -68,6 +68,9 @@ struct cuenv_cmd {
 	unsigned flags;
 	int (*run)(struct cuenv_ctx *ctx, int argc, char **argv,
 		   struct cuenv_err *err);
+	/* Optional: does this command line need cuenv-net (argv[0] is the
+	 * command's name)? Then cuenv runs it there, as CMD_EXTERNAL. */
+	int (*wants_net)(int argc, char **argv);
 };
 
 /* The command table, sorted by name (table.c). */
@@ -206,6 +209,13 @@ extern const struct cuenv_cmd cmd_latest, cmd_prefix, cmd_root;
  * share/cuenv), then what `cuenv update` fetched into $CUENV_ROOT, or only
  * $CUENV_MANIFESTS when set.
  */
+/*
+ * err's hint says "install it: cuenv install V" (SELECT_HINT_INSTALL):
+ * when V is not in the catalogue that would fail as printed, so the hint
+ * says so instead and offers what works (register one, list-remote).
+ */
+void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err);
+
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);
 /*

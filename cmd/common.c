@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core/compat.h"
 #include "../core/dotfile.h"
@@ -439,6 +440,31 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 	return found ? 0 : -1;
 }
 
+void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
+{
+	const size_t n = strlen(SELECT_HINT_INSTALL);
+	struct catalog cat = { 0 };
+	struct cuenv_err e = CUENV_ERR_INIT;
+	char *v;
+
+	if (!ctx->root || strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
+		return;
+	v = xstrndup(err->hint.data + n, strcspn(err->hint.data + n, ", "));
+	if (!cmd_catalog(ctx, &cat, &e) &&
+	    !catalog_find(&cat, KIT_CUDA, v, 0, -1)) {
+		buf_reset(&err->hint);
+		buf_printf(&err->hint,
+			   "cuda %s is not in cuenv's catalogue (cuenv "
+			   "list-remote cuda lists what it can install): "
+			   "register a toolkit you have (cuenv add cuda PATH), "
+			   "or choose one of those installed",
+			   v);
+	}
+	catalog_release(&cat);
+	err_release(&e);
+	free(v);
+}
+
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
@@ -543,6 +569,35 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		rc = compat_frameworks(dir.data, name.data, spec, &rows, err);
 	if (rc)
 		goto out;
+	/* what `cuenv update --frameworks` read from the index, first */
+	{
+		struct framework_builds mine = { 0 };
+		struct buf d = BUF_INIT;
+		struct cuenv_err ignored = CUENV_ERR_INIT;
+
+		buf_printf(&d, "%s/manifests/compat/frameworks.tsv", ctx->root);
+		if (!access(d.data, F_OK)) {
+			buf_reset(&d);
+			buf_printf(&d, "%s/manifests/compat", ctx->root);
+		}
+		if (!access(d.data, F_OK) &&
+		    !compat_frameworks(d.data, name.data, spec, &mine,
+				       &ignored) &&
+		    mine.n) {
+			mine.v = xrealloc(mine.v, (mine.n + rows.n) *
+							  sizeof(*mine.v));
+			memcpy(mine.v + mine.n, rows.v,
+			       rows.n * sizeof(*rows.v));
+			mine.n += rows.n;
+			free(rows.v);
+			rows = mine;
+			mine.v = NULL;
+			mine.n = 0;
+		}
+		framework_builds_release(&mine);
+		buf_release(&d);
+		err_release(&ignored);
+	}
 	compat_frameworks_order(&rows);
 	if (!rows.n) {
 		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,

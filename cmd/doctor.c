@@ -382,6 +382,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const char *cuda, *v, *cache_path, *conf_path;
 	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON), have_driver,
 		have_need = 0, have_cache = 0;
+	int have_cat = 0;
+	struct catalog cat = {0};
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
@@ -450,6 +452,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		python_path(python, ctx->environ, &sites);
 	venv_dirs(&env, &sites);
 
+	/* What the printed fixes may install; none read: they assume all. */
+	err_release(&cerr);
+	err_init(&cerr);
+	have_cat = !cmd_catalog(ctx, &cat, &cerr);
+
 	struct doctor_in in = {
 	    .env = &env,
 	    .a = &a,
@@ -464,6 +471,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	    .conf = &conf,
 	    .site_dirs = &sites,
 	    .python = python,
+	    .cat = have_cat ? &cat : NULL,
 	};
 	doctor_run(&in, &f);
 	if (json)
@@ -483,6 +491,7 @@ out:
 	driver_req_release(&need);
 	ldcache_release(&cache);
 	ldconf_release(&conf);
+	catalog_release(&cat);
 	strv_release(&sites);
 	free(compat);
 	free(python);

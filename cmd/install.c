@@ -10,6 +10,9 @@
 #include "../core/dotfile.h"
 #include "../core/install.h"
 #include "../core/lock.h"
+#include "../core/needs.h"
+#include "../core/version.h"
+#include "../core/wheel.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -450,6 +453,127 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
+/* The highest of the reports' CUDA (cudnn: cuDNN) minimums, or NULL. */
+static const char *report_top(const struct needs_scan *s, int cudnn)
+{
+	const char *top = NULL;
+
+	for (size_t i = 0; i < s->nrep; i++) {
+		const char *v = cudnn ? s->rep[i].cudnn : s->rep[i].cuda;
+
+		if (v && (!top || version_cmp_str(v, top) > 0))
+			top = v;
+	}
+	return top;
+}
+
+/*
+ * The cuDNN of cat for CUDA major M that a minimum min (same major, at
+ * least it) asks for: one of that very version when the catalogue has
+ * it, else the newest that is later; NULL when none.
+ */
+static const char *cudnn_at_least(const struct catalog *cat, unsigned M,
+				  const char *min)
+{
+	const struct release *exact = NULL, *newest = NULL;
+
+	for (size_t i = 0; i < cat->n; i++) {
+		const struct release *r = cat->v[i];
+
+		if (r->kind != KIT_CUDNN || r->cuda_major != M ||
+		    version_major(r->version) != version_major(min) ||
+		    version_cmp_str(r->version, min) < 0)
+			continue;
+		if (version_matches_str(r->version, min) &&
+		    (!exact || version_cmp_str(r->version, exact->version) > 0))
+			exact = r;
+		if (!newest || version_cmp_str(r->version, newest->version) > 0)
+			newest = r;
+	}
+	return exact ? exact->version : newest ? newest->version : NULL;
+}
+
+/*
+ * --for from the framework's own wheel on the package index, as `cuenv
+ * needs NAME==VERSION` reads it: the CUDA and cuDNN its metadata says
+ * (build_info.py, version.py, the nvidia-* pins), into out. Returns
+ * CUENV_OK; CUENV_NO when the index has no answer (unreachable, no such
+ * wheel, metadata silent on CUDA: the caller falls back to the shipped
+ * table, and *why says why); or CUENV_E_USAGE.
+ */
+static int framework_from_index(const char *for_spec,
+				const struct install_opts *o,
+				const struct catalog *cat, int quiet,
+				struct framework_builds *out, struct buf *why,
+				struct cuenv_err *err)
+{
+	struct needs_scan s;
+	struct wheel_requirement r;
+	struct buf req = BUF_INIT;
+	struct cuenv_err own = CUENV_ERR_INIT;
+	struct fetch_opts fo = o->fetch;
+	const char *index = o->pypi_index && *o->pypi_index
+				    ? o->pypi_index
+				    : "https://pypi.org/simple",
+		   *eq = strstr(for_spec, "=="), *cuda, *dnn;
+	int rc;
+
+	(void)err;
+	needs_scan_init(&s);
+	memset(&r, 0, sizeof(r));
+	if (!eq || !version_is_valid(eq + 2)) {
+		rc = CUENV_NO; /* the table's check words the error */
+		goto out;
+	}
+	buf_add(&req, for_spec, (size_t)(eq - for_spec));
+	if (!strcmp(req.data, "pytorch"))
+		buf_sets(&req, "torch");
+	buf_printf(&req, "%s", eq);
+	fo.allow_http |= !strncmp(index, "http://", 7);
+	fo.allow_file |= !strncmp(index, "file://", 7);
+	fo.retries = 0;
+	rc = wheel_requirement_scan(&s, req.data, index, NULL, &fo, &r, &own);
+	if (rc) {
+		buf_printf(why, "%s", own.msg.data);
+		rc = CUENV_NO;
+		goto out;
+	}
+	cuda = report_top(&s, 0);
+	dnn = report_top(&s, 1);
+	if (!cuda) {
+		buf_printf(why, "the metadata of %s says nothing of CUDA",
+			   r.wheel);
+		rc = CUENV_NO;
+		goto out;
+	}
+	if (!quiet)
+		cmd_note("%s %s was built with CUDA %s%s%s%s (its wheel %s on "
+			 "%s)", r.project, r.version, cuda,
+			 dnn ? " and cuDNN " : "", dnn ? dnn : "",
+			 dnn && strchr(dnn, '.') ? " or later" : "", r.wheel,
+			 index);
+	out->v = xcalloc(1, sizeof(*out->v));
+	out->n = 1;
+	out->v[0].framework = xstrdup(r.project);
+	out->v[0].version = xstrdup(r.version);
+	out->v[0].cuda = xstrdup(cuda);
+	out->v[0].cudnn = NULL;
+	if (dnn) {
+		/* a minimum: the catalogue's release that meets it */
+		const char *have = cudnn_at_least(
+			cat, (unsigned)version_major(cuda), dnn);
+
+		out->v[0].cudnn = xstrdup(have ? have : dnn);
+	}
+	out->v[0].notes = xstrdup("from the package index");
+out:
+	needs_scan_release(&s);
+	wheel_requirement_release(&r);
+	buf_release(&req);
+	err_release(&own);
+	return rc;
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -547,9 +671,22 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			rc = cmd_check_version("cudnn", cudnn, 0, err);
 		if (!rc)
 			rc = cmd_catalog(ctx, &cat, err);
-		if (!rc)
-			rc = cmd_framework_pick(ctx, for_spec, &cat, cudnn,
-						source, quiet, &fw, err);
+		/* the framework's own wheel first; the table offline */
+		if (!rc) {
+			struct buf why = BUF_INIT;
+
+			rc = framework_from_index(for_spec, &o, &cat, quiet,
+						  &fw, &why, err);
+			if (rc == CUENV_NO) {
+				if (why.len && !quiet)
+					cmd_note("%s; the shipped framework "
+						 "table answers", why.data);
+				rc = cmd_framework_pick(ctx, for_spec, &cat,
+							cudnn, source, quiet,
+							&fw, err);
+			}
+			buf_release(&why);
+		}
 		if (rc)
 			goto out;
 		spec = fw.v[0].cuda;

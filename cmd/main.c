@@ -233,7 +233,7 @@ int main(int argc, char **argv)
 	struct cuenv_ctx ctx = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf root = BUF_INIT;
-	const struct cuenv_cmd *cmd;
+	const struct cuenv_cmd *cmd = NULL;
 	char *cwd = NULL, *exe = NULL;
 	int rc, first_arg = 1;
 
@@ -296,7 +296,8 @@ int main(int argc, char **argv)
 			goto out;
 	}
 #ifndef CUENV_NET
-	if (cmd->flags & CMD_EXTERNAL) {
+	if ((cmd->flags & CMD_EXTERNAL) ||
+	    (cmd->wants_net && cmd->wants_net(argc, argv))) {
 		rc = exec_net(argv - 1, &err);
 		goto out;
 	}
@@ -321,6 +322,9 @@ int main(int argc, char **argv)
 		store_release(&ctx.store);
 	}
 out:
+	/* Not for the prompt hook: reading the catalogue takes its time. */
+	if (rc == CUENV_E_NOT_INSTALLED && cmd && !(cmd->flags & CMD_HIDDEN))
+		cmd_hint_installable(&ctx, &err);
 	if (rc && err.rc)
 		print_error(&err);
 	err_release(&err);

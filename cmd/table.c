@@ -38,6 +38,7 @@ const struct cuenv_cmd *const cuenv_cmds[] = {
 const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_gc,
 	&cmd_install,
+	&cmd_needs,
 	&cmd_update,
 };
 #endif
