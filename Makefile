@@ -83,7 +83,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install mirror
 CMDS := main table common add doctor env exec export global help init list_remote \
 	local lock needs remove uninstall use version versions which
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
@@ -95,7 +95,7 @@ CMDS += check
 CMDS += completion
 CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
-NET_CMDS := main_net table_net common install gc update
+NET_CMDS := main_net table_net common install gc mirror update
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
 SHELLS += shells/cuenv.direnv

@@ -172,6 +172,7 @@ extern const struct cuenv_cmd cmd_lock;
 extern const struct cuenv_cmd cmd_needs;
 extern const struct cuenv_cmd cmd_completion;
 extern const struct cuenv_cmd cmd_modules;
+extern const struct cuenv_cmd cmd_mirror;
 
 /*
  * The catalogue: the shipped one (next to the binary, or installed under

@@ -16,6 +16,13 @@ const struct cuenv_cmd cmd_install = {
 	.flags = CMD_EXTERNAL,
 };
 
+const struct cuenv_cmd cmd_mirror = {
+	.name = "mirror",
+	.summary = "download what installs need into a folder, for "
+		   "air-gapped nodes",
+	.flags = CMD_EXTERNAL,
+};
+
 const struct cuenv_cmd cmd_update = {
 	.name = "update",
 	.summary = "refresh the catalogue from NVIDIA's index (or a mirror)",
@@ -26,7 +33,7 @@ const struct cuenv_cmd cmd_update = {
 const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_add,	  &cmd_check,	&cmd_completion, &cmd_doctor,	&cmd_env,	&cmd_exec,   &cmd_export,
 	&cmd_gc,	  &cmd_global,	&cmd_help,   &cmd_init,
-	&cmd_install, &cmd_list_remote, &cmd_local, &cmd_lock, &cmd_modules, &cmd_needs, &cmd_remove,
+	&cmd_install, &cmd_list_remote, &cmd_local, &cmd_lock, &cmd_mirror, &cmd_modules, &cmd_needs, &cmd_remove,
 	&cmd_uninstall, &cmd_update, &cmd_use,	&cmd_version,
 	&cmd_versions, &cmd_which,
 };
@@ -35,6 +42,7 @@ const struct cuenv_cmd *const cuenv_cmds[] = {
 const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_gc,
 	&cmd_install,
+	&cmd_mirror,
 	&cmd_update,
 };
 #endif
