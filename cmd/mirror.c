@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,7 +51,10 @@ static const char usage[] =
 	"  --no-cache         do not copy archives from $CUENV_ROOT/cache\n"
 	"  --verify           hash every file in DIR again, even those\n"
 	"                     verified before\n"
-	"  --quiet            errors only\n";
+	"  --quiet            errors only\n"
+	"\n"
+	"Downloads are retried and bounded as install's are\n"
+	"(CUENV_FETCH_RETRIES, CUENV_FETCH_TIMEOUT, ...: see cuenv help install).\n";
 
 enum { O_CUDNN = 256, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
        O_FOR, O_PLATFORM, O_NOCACHE, O_VERIFY, O_QUIET };
@@ -106,6 +110,36 @@ static int load_catalog(const struct cuenv_ctx *ctx, const char *platform,
 				"no catalogue found next to '%s'", ctx->exe);
 	buf_release(&dir);
 	return rc;
+}
+
+/* CUENV_FETCH_*, each checked, as install reads them. */
+static int fetch_env(struct fetch_opts *fo, struct cuenv_err *err)
+{
+	static const struct {
+		const char *name;
+		uint64_t max;
+	} vars[] = {
+		{ "CUENV_FETCH_RETRIES", 1000 },
+		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
+		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
+		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
+		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
+	};
+	unsigned *field[] = { &fo->retries, &fo->stall_seconds,
+			      &fo->backoff_ms, &fo->low_speed,
+			      &fo->timeout_seconds };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		uint64_t v = *field[i];
+
+		rc = cmd_env_count(vars[i].name, vars[i].max, &v, err);
+		if (rc)
+			return rc;
+		*field[i] = (unsigned)v;
+	}
+	return cmd_env_count("CUENV_FETCH_MAX_BYTES", UINT64_MAX,
+			     &fo->max_bytes, err);
 }
 
 /* ---- output ----------------------------------------------------------------- */
@@ -260,6 +294,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	mirror_plan_init(&plan);
 	mo.upstream = getenv("CUENV_MIRROR");
+	rc = fetch_env(&mo.fetch, err);
+	if (rc)
+		goto out;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case O_CUDNN:
