@@ -32,6 +32,8 @@ _cuenv_flags() {
         --mirror --index --jobs --no-cache --quiet --for --locked \
         --timeout --max-download --max-expansion ;;
     list-remote) echo --all --json ;;
+    mirror) echo --cudnn --cupti --for --platform --components --runtime-only \
+        --source --mirror --no-cache --verify --quiet ;;
     lock) echo --check --components --runtime-only ;;
     modules) echo --format ;;
     needs) echo --python --json ;;
@@ -54,7 +56,7 @@ _cuenv() {
     cmd=${COMP_WORDS[1]}
     case $prev in
     --cudnn)
-        if [ "$cmd" = install ]; then
+        if [ "$cmd" = install ] || [ "$cmd" = mirror ]; then
             words=$(_cuenv_remote cudnn)
         else
             words=$(_cuenv_installed cudnn)
@@ -72,6 +74,10 @@ _cuenv() {
         *) words="sh bash zsh fish json dockerfile github" ;;
         esac
         COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return 0
+        ;;
+    --platform)
+        COMPREPLY=($(compgen -W "linux-x86_64 linux-sbsa linux-aarch64 linux-ppc64le windows-x86_64" -- "$cur"))
         return 0
         ;;
     --source) COMPREPLY=($(compgen -W "redist runfile pypi" -- "$cur")); return 0 ;;
@@ -113,6 +119,9 @@ _cuenv() {
         fi
         ;;
     list-remote) words="cuda cudnn" ;;
+    mirror)
+        [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -d -- "$cur")); return 0; }
+        words=$(_cuenv_remote cuda) ;;
     add) words="cuda cudnn"
         [ "$COMP_CWORD" -gt 2 ] && { COMPREPLY=($(compgen -d -- "$cur")); return 0; } ;;
     init) words="bash zsh fish direnv" ;;

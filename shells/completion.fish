@@ -79,3 +79,16 @@ complete -c cuenv -n '__cuenv_cmd_is add' -l cuda -x
 complete -c cuenv -n '__cuenv_cmd_is needs' -l python
 complete -c cuenv -n '__cuenv_cmd_is add' -F
 complete -c cuenv -n '__cuenv_cmd_is exec' -F
+# mirror DIR SPEC...
+complete -c cuenv -n '__cuenv_cmd_is mirror; and not __cuenv_prev_is --cudnn --cupti --platform --components --source --mirror --for' -a '(__cuenv_remote cuda)' -F
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l cudnn -x -a '(__cuenv_remote cudnn)' -d 'cuDNN version'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l cupti -x -a '(__cuenv_remote cuda)' -d 'CUPTI from CUDA version'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l for -x -d 'framework==version'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l platform -x -a 'linux-x86_64 linux-sbsa linux-aarch64 linux-ppc64le windows-x86_64' -d 'comma-separated'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l components -x -d 'redist components'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l runtime-only -d 'runtime libraries only'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l source -x -a 'redist runfile'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l mirror -x -d 'fetch from URL'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l no-cache -d 'not from the download cache'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l verify -d 'hash every file again'
+complete -c cuenv -n '__cuenv_cmd_is mirror' -l quiet

@@ -35,6 +35,8 @@ _cuenv_flags() {
         --mirror --index --jobs --no-cache --quiet --for --locked \
         --timeout --max-download --max-expansion ;;
     list-remote) print -- --all --json ;;
+    mirror) print -- --cudnn --cupti --for --platform --components --runtime-only \
+        --source --mirror --no-cache --verify --quiet ;;
     lock) print -- --check --components --runtime-only ;;
     modules) print -- --format ;;
     needs) print -- --python --json ;;
@@ -55,7 +57,7 @@ _cuenv() {
     fi
     case $prev in
     --cudnn)
-        if [[ $cmd == install ]]; then
+        if [[ $cmd == install || $cmd == mirror ]]; then
             vals=(${(f)"$(_cuenv_remote cudnn)"})
         else
             vals=(${(f)"$(_cuenv_installed cudnn)"})
@@ -66,6 +68,7 @@ _cuenv() {
         if [[ $cmd == modules ]]; then compadd lua tcl
         else compadd sh bash zsh fish json dockerfile github; fi
         return ;;
+    --platform) compadd linux-x86_64 linux-sbsa linux-aarch64 linux-ppc64le windows-x86_64; return ;;
     --source) compadd redist runfile pypi; return ;;
     --as | --device | --timeout | --mirror | --index | --jobs | --components | --for)
         return ;;
@@ -99,6 +102,8 @@ _cuenv() {
             vals=(cuda cudnn ${(f)"$(_cuenv_remote cuda)"})
         fi ;;
     list-remote) vals=(cuda cudnn) ;;
+    mirror) if (( CURRENT == 3 )); then _files -/; return; fi
+        vals=(${(f)"$(_cuenv_remote cuda)"}) ;;
     add) if (( CURRENT > 3 )); then _files -/; return; fi; vals=(cuda cudnn) ;;
     init) vals=(bash zsh fish direnv) ;;
     completion) vals=(bash zsh fish) ;;
