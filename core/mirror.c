@@ -1045,6 +1045,9 @@ static int write_catalogue(const struct mirror_plan *p,
 		buf_reset(&dst);
 		buf_path(&src, o->dir, path);
 		buf_printf(&dst, "%s/" CATALOGUE "/%s/%s", o->dir, kind, base);
+		/* One an earlier run listed and someone removed since: gone. */
+		if (access(src.data, F_OK) && errno == ENOENT)
+			continue;
 		rc = copy_text(src.data, dst.data, err);
 	}
 	if (!rc)
