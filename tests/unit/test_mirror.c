@@ -496,6 +496,69 @@ static void test_mirror_run_refuses_a_file_as_dir(void **state)
 	end_world(&w);
 }
 
+static void test_mirror_run_index_keeps_earlier_runs(void **state)
+{
+	struct world w;
+	struct mirror_plan a, b;
+	struct install_opts io = { .runtime_only = 1 };
+	struct mirror_opts o;
+	struct mirror_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf text = BUF_INIT;
+	char *index, *readme;
+
+	make_world(*state, &w, -1);
+	mirror_plan_init(&a);
+	assert_int_equal(mirror_plan_add(&a, w.cat.v[0], KIT_CUDA, &io,
+					 "linux-x86_64", &err),
+			 CUENV_OK);
+	o = run_opts(&w);
+	assert_int_equal(mirror_run(&a, &o, &r, &err), CUENV_OK);
+	plan_all(&w, &b);
+	assert_int_equal(mirror_run(&b, &o, &r, &err), CUENV_OK);
+	assert_int_equal(r.fetched, 1); /* cuda_nvcc */
+	/* A third run with the first plan: the index still lists both. */
+	assert_int_equal(mirror_run(&a, &o, &r, &err), CUENV_OK);
+	index = fx_path(w.fx, "m/cuenv-mirror.json");
+	assert_int_equal(dotfile_slurp(index, 1 << 20, &text, &err), CUENV_OK);
+	assert_non_null(strstr(text.data, "\"cuda_cudart, libcublas\""));
+	assert_non_null(strstr(text.data, "\"cuda_cudart, cuda_nvcc, libcublas\""));
+	assert_non_null(strstr(text.data, NVCC));
+	readme = fx_path(w.fx, "m/README.txt");
+	buf_reset(&text);
+	assert_int_equal(dotfile_slurp(readme, 1 << 20, &text, &err), CUENV_OK);
+	assert_non_null(strstr(text.data, "It holds 4 files"));
+	assert_non_null(strstr(text.data, "cuenv install --mirror file://"));
+	free(index);
+	free(readme);
+	buf_release(&text);
+	mirror_plan_release(&a);
+	mirror_plan_release(&b);
+	end_world(&w);
+}
+
+static void test_mirror_run_refuses_a_damaged_index(void **state)
+{
+	struct world w;
+	struct mirror_plan p;
+	struct mirror_opts o;
+	struct mirror_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	plan_all(&w, &p);
+	fx_write(w.fx, "m/cuenv-mirror.json", "{\"files\": 3}");
+	o = run_opts(&w);
+	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "cuenv-mirror.json'"));
+	/* Nothing was fetched before the index was read. */
+	assert_int_equal(r.fetched, 0);
+	assert_false(file_exists(w.fx, "m/" CUDART));
+	err_release(&err);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -515,6 +578,8 @@ int main(void)
 		T(test_mirror_run_wrong_sha_leaves_no_file),
 		T(test_mirror_run_resumes_a_partial_download),
 		T(test_mirror_run_refuses_a_file_as_dir),
+		T(test_mirror_run_index_keeps_earlier_runs),
+		T(test_mirror_run_refuses_a_damaged_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
