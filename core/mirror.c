@@ -1112,6 +1112,18 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 				path.data, strerror(errno));
 		goto out;
 	}
+	/*
+	 * Both redist folders, even empty: `cuenv update --mirror` lists
+	 * each, and a 404 for one would fail it.
+	 */
+	for (int k = 0; k < 2; k++) {
+		buf_reset(&path);
+		buf_printf(&path, "%s/compute/%s/redist", o->dir,
+			   k ? "cudnn" : "cuda");
+		rc = store_mkdir_p(path.data, err);
+		if (rc)
+			goto out;
+	}
 	/* The index first: a damaged one stops the run before any work. */
 	buf_reset(&path);
 	buf_path(&path, o->dir, INDEX);

@@ -9,6 +9,8 @@
  * `cuenv update --mirror` lists and fetches. Beside them:
  *
  *	DIR/compute/...              archives and manifests, NVIDIA's paths
+ *	                             (compute/{cuda,cudnn}/redist/ always
+ *	                             exist: update lists both)
  *	DIR/cuenv-catalogue/         a catalogue folder (CUENV_MANIFESTS) of
  *	                             what the mirror holds: the manifests,
  *	                             the runfile and tarball rows, compat/
