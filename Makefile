@@ -83,10 +83,10 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version nvlib dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel mirror
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
-	install gc update latest prefix root
+	install gc mirror update latest prefix root
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
 # smoke_cuda (dlopens CUDA) for cuenv-probe only.
 CORE += smoke smoke_json smoke_cuda
@@ -98,7 +98,7 @@ CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
 # (their tables, usage and options are in cuenv too, for help and completion)
 NET_CMDS := main_net table_net common options list_remote install_net gc_net \
-	update_net needs_net
+	mirror_net update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
 SHELLS += shells/cuenv.direnv

@@ -203,6 +203,7 @@ extern const struct cuenv_cmd cmd_needs;
 extern const struct cuenv_cmd cmd_completion;
 extern const struct cuenv_cmd cmd_modules;
 extern const struct cuenv_cmd cmd_latest, cmd_prefix, cmd_root;
+extern const struct cuenv_cmd cmd_mirror;
 
 /*
  * The catalogue: the shipped one (next to the binary, or installed under

@@ -226,6 +226,18 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 			optarg = argv[optind++];
 		out->arg[i] = optarg ? optarg : "";
 		out->seq[i] = ++seq;
+		if (cmd->opts[i].flags & OPT_REPEAT) {
+			if (out->nall == CMD_OPTS_REPEAT_MAX) {
+				cuenv_fail(&first, CUENV_E_USAGE,
+					   "%s: more than %d values of "
+					   "repeated options",
+					   cmd->name, CMD_OPTS_REPEAT_MAX);
+				usage_error(cmd, &first);
+				continue;
+			}
+			out->all[out->nall++] =
+			    (struct cmd_opt_value){(unsigned)i, out->arg[i]};
+		}
 		if (optarg)
 			check_value(cmd, &cmd->opts[i], optarg, &out->num[i],
 				    &first);

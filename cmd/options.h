@@ -40,6 +40,7 @@ enum opt_value {
 
 enum {
 	OPT_OPTIONAL = 1 << 0, /* the argument may be left out */
+	OPT_REPEAT = 1 << 1,   /* may be given again: every value is kept */
 };
 
 struct cmd_option {
@@ -47,7 +48,12 @@ struct cmd_option {
 	char alias;	  /* a short name (-l), or 0 */
 	const char *arg;  /* the argument's name in help (V, N), NULL: none */
 	enum opt_value value;
-	const char *words; /* OPT_WORD: the choices, separated by spaces */
+	/*
+	 * OPT_WORD: the choices, separated by spaces. OPT_TEXT: words the
+	 * completion scripts offer, the command checking the value itself
+	 * (a comma-separated list of them, say).
+	 */
+	const char *words;
 	uint64_t min, max; /* OPT_NUMBER */
 	unsigned flags;	   /* OPT_OPTIONAL */
 	/*
@@ -65,12 +71,20 @@ struct cmd_option {
 };
 
 #define CMD_OPTS_MAX 24
+/* The most values of OPT_REPEAT options one command line may give. */
+#define CMD_OPTS_REPEAT_MAX 64
 
 /* Options as parsed, indexed as the command's table. */
 struct cmd_opts {
 	const char *arg[CMD_OPTS_MAX]; /* the last one given; "" for a flag */
 	uint64_t num[CMD_OPTS_MAX];    /* OPT_NUMBER: its value */
 	unsigned seq[CMD_OPTS_MAX]; /* when last given (1, 2, ...); 0: never */
+	/* OPT_REPEAT: every value given, in order, and whose it is */
+	struct cmd_opt_value {
+		unsigned opt; /* the index into the command's table */
+		const char *arg;
+	} all[CMD_OPTS_REPEAT_MAX];
+	unsigned nall;
 };
 
 struct cuenv_cmd;

@@ -21,6 +21,7 @@ const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_list_remote,
 	&cmd_local,
 	&cmd_lock,
+	&cmd_mirror,
 	&cmd_modules,
 	&cmd_needs,
 	&cmd_prefix,
@@ -38,6 +39,7 @@ const struct cuenv_cmd *const cuenv_cmds[] = {
 const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_gc,
 	&cmd_install,
+	&cmd_mirror,
 	&cmd_needs,
 	&cmd_update,
 };

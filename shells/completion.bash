@@ -97,6 +97,9 @@ _cuenv() {
         fi
         ;;
     list-remote) words="cuda cudnn" ;;
+    mirror)
+        [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -d -- "$cur")); return 0; }
+        words=$(_cuenv_remote cuda) ;;
     add) words="cuda cudnn"
         [ "$COMP_CWORD" -gt 2 ] && { COMPREPLY=($(compgen -d -- "$cur")); return 0; } ;;
     init) words="bash zsh fish - direnv" ;;

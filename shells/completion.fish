@@ -88,3 +88,5 @@ complete -c cuenv -n 'not __fish_use_subcommand; and string match -q -- "-*" (co
 complete -c cuenv -n '__cuenv_prev_takes' -x -a '(__cuenv_values)'
 complete -c cuenv -n '__cuenv_cmd_is add' -F
 complete -c cuenv -n '__cuenv_cmd_is exec' -F
+# mirror DIR SPEC...: a folder, then versions the catalogue offers
+complete -c cuenv -n '__cuenv_cmd_is mirror; and not __cuenv_prev_takes' -a '(__cuenv_remote cuda)' -F

@@ -88,6 +88,8 @@ _cuenv() {
             vals=(cuda cudnn ${(f)"$(_cuenv_remote cuda)"})
         fi ;;
     list-remote) vals=(cuda cudnn) ;;
+    mirror) if (( CURRENT == 3 )); then _files -/; return; fi
+        vals=(${(f)"$(_cuenv_remote cuda)"}) ;;
     add) if (( CURRENT > 3 )); then _files -/; return; fi; vals=(cuda cudnn) ;;
     init) vals=(bash zsh fish - direnv) ;;
     completion) vals=(bash zsh fish) ;;

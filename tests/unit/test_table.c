@@ -228,6 +228,36 @@ static void test_options_parse_names_the_bad_value(void **state)
 	err_release(&err);
 }
 
+/* An OPT_REPEAT option keeps every value, in order (mirror --for). */
+static void test_options_repeat_keeps_every_value(void **state)
+{
+	const struct cuenv_cmd *mirror = cmd_find("mirror");
+	struct cmd_opts o;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t f = 0;
+	int help;
+
+	(void)state;
+	while (f < mirror->nopts && strcmp(mirror->opts[f].name, "for"))
+		f++;
+	assert_true(f < mirror->nopts);
+	assert_true(mirror->opts[f].flags & OPT_REPEAT);
+	assert_int_equal(parse("mirror", &o, &help, &err,
+			       (const char *[]){ "mirror", "--for",
+						 "torch==2.5", "DIR",
+						 "--for=jax==0.4", "--quiet",
+						 "12.4", NULL }),
+			 CUENV_OK);
+	assert_int_equal(o.nall, 2);
+	assert_int_equal(o.all[0].opt, f);
+	assert_string_equal(o.all[0].arg, "torch==2.5");
+	assert_int_equal(o.all[1].opt, f);
+	assert_string_equal(o.all[1].arg, "jax==0.4");
+	assert_string_equal(o.arg[f], "jax==0.4"); /* the last, as ever */
+	assert_int_equal(optind, 5); /* DIR and 12.4 follow the options */
+	err_release(&err);
+}
+
 static void test_options_help_wins_over_errors(void **state)
 {
 	struct cmd_opts o;
@@ -266,6 +296,7 @@ int main(void)
 	    cmocka_unit_test(test_table_options_are_well_formed),
 	    cmocka_unit_test(test_options_parse_values_and_order),
 	    cmocka_unit_test(test_options_parse_names_the_bad_value),
+	    cmocka_unit_test(test_options_repeat_keeps_every_value),
 	    cmocka_unit_test(test_options_help_wins_over_errors),
 	    cmocka_unit_test(test_cmd_suggest_finds_near_and_known_words),
 	};
