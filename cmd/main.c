@@ -2,7 +2,6 @@
  * main.c: global options, dispatch, and the one place that prints errors.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
