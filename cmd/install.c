@@ -453,20 +453,6 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-/* The highest of the reports' CUDA (cudnn: cuDNN) minimums, or NULL. */
-static const char *report_top(const struct needs_scan *s, int cudnn)
-{
-	const char *top = NULL;
-
-	for (size_t i = 0; i < s->nrep; i++) {
-		const char *v = cudnn ? s->rep[i].cudnn : s->rep[i].cuda;
-
-		if (v && (!top || version_cmp_str(v, top) > 0))
-			top = v;
-	}
-	return top;
-}
-
 /*
  * The cuDNN of cat for CUDA major M that a minimum min (same major, at
  * least it) asks for: one of that very version when the catalogue has
@@ -538,8 +524,8 @@ static int framework_from_index(const char *for_spec,
 		rc = CUENV_NO;
 		goto out;
 	}
-	cuda = report_top(&s, 0);
-	dnn = report_top(&s, 1);
+	cuda = needs_newest_report(&s, NULL, 0);
+	dnn = needs_newest_report(&s, NULL, 1);
 	if (!cuda) {
 		buf_printf(why, "the metadata of %s says nothing of CUDA",
 			   r.wheel);

@@ -278,20 +278,6 @@ static int by_version(const void *a, const void *b)
 	return version_cmp_str(*(char *const *)a, *(char *const *)b);
 }
 
-/* The highest of the reports' CUDA (cudnn: cuDNN) minimums, or NULL. */
-static const char *highest(const struct needs_scan *s, int cudnn)
-{
-	const char *top = NULL;
-
-	for (size_t i = 0; i < s->nrep; i++) {
-		const char *v = cudnn ? s->rep[i].cudnn : s->rep[i].cuda;
-
-		if (v && (!top || version_cmp_str(v, top) > 0))
-			top = v;
-	}
-	return top;
-}
-
 static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 			     struct cuenv_err *err)
 {
@@ -336,8 +322,8 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 			rc = wheel_requirement_scan(&s, req.data, index, NULL,
 						    &fo, &r, err);
 			bytes += r.st.bytes;
-			cuda = highest(&s, 0);
-			dnn = highest(&s, 1);
+			cuda = needs_newest_report(&s, NULL, 0);
+			dnn = needs_newest_report(&s, NULL, 1);
 			if (!rc && cuda) {
 				buf_printf(&table,
 					   "%s\t%s\t%s\t%s\tPyPI %s, read by "

@@ -1356,9 +1356,8 @@ static char *short_spec(const struct catalog *cat, enum kit_kind kind,
 	return xstrdup(version);
 }
 
-/* The newest CUDA (cudnn: cuDNN) version any framework reports, or NULL. */
-static const char *newest_report(const struct needs_scan *s,
-				 const struct needs_python *py, int cudnn)
+const char *needs_newest_report(const struct needs_scan *s,
+				const struct needs_python *py, int cudnn)
 {
 	const char *top = NULL;
 
@@ -1539,8 +1538,8 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 		      const struct needs_python *py, struct needs_offer *o)
 {
 	struct strv all = STRV_INIT;
-	const char *top_cuda = newest_report(s, py, 0),
-		   *top_dnn = newest_report(s, py, 1);
+	const char *top_cuda = needs_newest_report(s, py, 0),
+		   *top_dnn = needs_newest_report(s, py, 1);
 
 	cuda_versions(cat, &all);
 	/*

@@ -139,6 +139,7 @@ bool needs_want_managed(const struct needs_want *w);
  */
 bool needs_want_required(const struct needs_want *w);
 
+
 /*
  * Is name (a path, or a zip member's name) a file whose text
  * needs_read_metadata reads: .../tensorflow/python/platform/build_info.py,
@@ -224,6 +225,14 @@ int needs_python_parse(struct needs_python *py, const char *text,
  * built with CUDA or cuDNN? py may be NULL.
  */
 bool needs_asked(const struct needs_scan *s, const struct needs_python *py);
+
+/*
+ * The newest CUDA (cudnn: cuDNN) version that any framework reports, in
+ * s's build metadata or py's answers (either may be NULL), or NULL. The
+ * string is borrowed from s or py.
+ */
+const char *needs_newest_report(const struct needs_scan *s,
+				const struct needs_python *py, int cudnn);
 
 /* ---- installed selections ------------------------------------------------ */
 
