@@ -83,11 +83,12 @@ endif
 
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
-CORE := buf err xalloc version dotfile store detect select env shell activate \
+CORE := buf err xalloc version nvlib dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install
-CMDS := main table common add doctor env exec export global help init list_remote \
-	local lock needs remove uninstall use version versions which
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel mirror
+CMDS := main table common options add doctor env exec export global help init \
+	list_remote local lock needs remove uninstall use version versions which \
+	install gc mirror update latest prefix root
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
 # smoke_cuda (dlopens CUDA) for cuenv-probe only.
 CORE += smoke smoke_json smoke_cuda
@@ -97,14 +98,18 @@ CMDS += check
 CMDS += completion
 CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
-NET_CMDS := main_net table_net common install gc update
+# (their tables, usage and options are in cuenv too, for help and completion)
+NET_CMDS := main_net table_net common options list_remote install_net gc_net \
+	mirror_net update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
+SHELLS += shells/cuenv.direnv
 
-# Where the catalogue is looked for after the binary's own ../share and
-# the source tree (for binaries run from any build folder).
-CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"' \
-	-DCUENV_DATADIR='"$(DATADIR)"' -DCUENV_SOURCE_DIR='"$(CURDIR)"'
+# No install or source path is compiled in: each binary finds the
+# catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
+# so an installed tree can be moved. A build folder holds a relative link
+# to the source tree's manifests for the binaries run from there.
+CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
@@ -126,6 +131,12 @@ cuenv: $(BUILD)/cuenv
 
 cuenv-net: $(BUILD)/cuenv-net
 	$(Q)cp $< $@
+
+$(BUILD)/manifests:
+	@mkdir -p $(@D)
+	$(Q)ln -sfn "$$(realpath -m --relative-to=$(@D) manifests)" $@
+
+$(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe: | $(BUILD)/manifests
 
 $(BUILD)/cuenv-net: $(NET_OBJ) $(LIB) $(BUILD)/flags
 	@echo "  LD      $@"
@@ -183,6 +194,7 @@ $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
 		embedded_cuenv_bash=shells/cuenv.bash \
 		embedded_cuenv_zsh=shells/cuenv.zsh \
 		embedded_cuenv_fish=shells/cuenv.fish \
+		embedded_cuenv_direnv=shells/cuenv.direnv \
 		embedded_completion_bash=shells/completion.bash \
 		embedded_completion_zsh=shells/completion.zsh \
 		embedded_completion_fish=shells/completion.fish
@@ -225,7 +237,8 @@ $(BUILD)/tests/test_table: tests/unit/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
 # test also checks core/cuda_abi.h against NVIDIA's headers.
 FAKE_CUDA_DIR := $(BUILD)/tests/fakes/cuda
 FAKE_CUDA_SO := $(FAKE_CUDA_DIR)/libcuda.so $(FAKE_CUDA_DIR)/libcudart.so \
-	$(FAKE_CUDA_DIR)/libcudnn.so $(FAKE_CUDA_DIR)/libcupti.so
+	$(FAKE_CUDA_DIR)/libcudnn.so $(FAKE_CUDA_DIR)/libcupti.so \
+	$(FAKE_CUDA_DIR)/libcudart11.so
 SONAME_libcuda := libcuda.so.1
 SONAME_libcudart := libcudart.so.12
 SONAME_libcudnn := libcudnn.so.9
@@ -239,6 +252,16 @@ $(FAKE_CUDA_DIR)/%.so: tests/unit/fakes/cuda/%.c \
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared \
 		-Wl,-soname,$(SONAME_$*) -o $@ $< -ldl
+
+# CUDA 11.8's runtime: soname libcudart.so.11.0, and no version without
+# a driver, as NVIDIA's is.
+$(FAKE_CUDA_DIR)/libcudart11.so: tests/unit/fakes/cuda/libcudart.c \
+		tests/unit/fakes/cuda/fake.h core/cuda_abi.h $(BUILD)/flags
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared \
+		-DFAKE_DEFAULT_VERSION=11080 -Wl,-soname,libcudart.so.11.0 \
+		-o $@ $< -ldl
 
 $(BUILD)/tests/test_smoke_cuda: $(FAKE_CUDA_SO)
 $(BUILD)/tests/test_smoke_cuda: TEST_CFLAGS += \
@@ -304,6 +327,17 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		BENCH_FIXTURES=$(CURDIR)/$(BUILDROOT)/bench-fixtures \
 		bash tests/bench/install.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/needs.sh
+
+# ---- real artifacts ---------------------------------------------------------
+
+# The corpus of real wheels' members (tests/realworld/corpus.py: range
+# requests into the index's wheels, pinned by sha256, cached in
+# CUENV_CORPUS, ~27 MB the first time), judged against expected.tsv.
+# Online; skips cleanly when the index cannot be reached.
+.PHONY: realworld
+realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/realworld/run.sh
 
 # ---- planted bugs ----------------------------------------------------------
 
@@ -374,6 +408,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cuenv $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
 	rm -f $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
 	rm -rf $(DESTDIR)$(DATADIR)/cuenv
+	rmdir $(DESTDIR)$(LIBEXECDIR)/cuenv 2>/dev/null || :
 
 clean:
 	rm -rf build cuenv cuenv-net cuenv-probe
@@ -396,6 +431,19 @@ compdb:
 # output under docs/evidence/ (see docs/evidence/README.md).
 gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/gpu/evidence.sh
+
+# examples/Dockerfile built with buildah (as root; vfs storage, chroot
+# isolation) from a debootstrapped Debian 12, run, and its runtime image
+# checked; the base images and buildah's storage are cached in
+# CUENV_CI_CACHE (default /var/cache/cuenv-ci). See tests/containers/build.sh.
+.PHONY: test-containers check-examples
+test-containers: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/containers/build.sh
+
+# examples/github-actions.yml checked with actionlint (from PyPI, into a
+# virtual environment in CUENV_CI_CACHE) and shellcheck.
+check-examples:
+	$(Q)sh tests/examples/actionlint.sh
 
 demo: all
 	$(Q)CUENV_BIN=$(CURDIR)/cuenv sh tools/demo.sh

@@ -1,8 +1,9 @@
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/detect.h"
+#include "../core/ldcache.h"
+#include "../core/xalloc.h"
 #include "../core/trust.h"
 #include "cmd.h"
 
@@ -17,16 +18,18 @@ static const char usage[] =
 	"also the CUDA major it was built for. A cuDNN found inside a toolkit\n"
 	"(NVIDIA's wheel layout has one) is registered too.\n"
 	"\n"
-	"  --as VERSION    use this version instead of the detected one\n"
-	"  --cuda MAJOR    cuDNN only: the CUDA major it was built for\n"
 	"\n"
 	"Examples: cuenv add cuda /usr/local/cuda-11.8\n"
 	"          cuenv add cudnn ~/cudnn-linux-x86_64-9.1.0.70_cuda12-archive\n";
 
-static const struct option opts[] = {
-	{ "as", required_argument, NULL, 'a' },
-	{ "cuda", required_argument, NULL, 'c' },
-	{ NULL, 0, NULL, 0 },
+enum { O_AS, O_CUDA };
+
+static const struct cmd_option opts[] = {
+	[O_AS] = { "as", .arg = "VERSION",
+		   .help = "use this version instead of the detected one" },
+	[O_CUDA] = { "cuda", .arg = "MAJOR", .value = OPT_NUMBER, .min = 1,
+		     .max = 99,
+		     .help = "cuDNN only: the CUDA major it was built for" },
 };
 
 /* Every folder of in goes into a PATH-like variable: none may hold ':'. */
@@ -92,6 +95,59 @@ static void describe(const struct install *in)
 	printf("\n");
 }
 
+/*
+ * The folders the loader searches without LD_LIBRARY_PATH: its own, those
+ * /etc/ld.so.conf names and those of /etc/ld.so.cache's entries
+ * (CUENV_LD_SO_CONF and CUENV_LD_SO_CACHE name others, as for doctor).
+ */
+static void loader_dirs(struct strv *out)
+{
+	const char *conf_path = getenv("CUENV_LD_SO_CONF");
+	const char *cache_path = getenv("CUENV_LD_SO_CACHE");
+	struct ldconf conf = { 0 };
+	struct ldcache cache = { 0 };
+	struct cuenv_err e = CUENV_ERR_INIT;
+
+	detect_loader_defaults(out);
+	ldconf_read(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
+		    &conf);
+	for (size_t i = 0; i < conf.n; i++) {
+		char *r = realpath(conf.v[i].dir, NULL);
+
+		if (r && strv_find(out, r) < 0)
+			strv_push_take(out, r);
+		else
+			free(r);
+	}
+	if (!ldcache_read(cache_path && *cache_path ? cache_path
+						    : "/etc/ld.so.cache",
+			  &cache, &e)) {
+		struct strv seen = STRV_INIT;
+
+		for (size_t i = 0; i < cache.n; i++) {
+			char *dir = xstrdup(cache.v[i].path);
+			char *slash = strrchr(dir, '/'), *r;
+
+			if (slash)
+				*slash = '\0';
+			if (strv_find(&seen, dir) >= 0) {
+				free(dir);
+				continue;
+			}
+			r = realpath(dir, NULL);
+			if (r && strv_find(out, r) < 0)
+				strv_push_take(out, r);
+			else
+				free(r);
+			strv_push_take(&seen, dir);
+		}
+		strv_release(&seen);
+	}
+	ldconf_release(&conf);
+	ldcache_release(&cache);
+	err_release(&e);
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -100,32 +156,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct install cuda, cudnn;
 	enum kit_kind kind;
 	bool has_cudnn = false;
-	int c, rc;
+	struct strv searched = STRV_INIT;
+	int rc = CUENV_OK;
 
 	install_init(&cuda, KIT_CUDA);
 	install_init(&cudnn, KIT_CUDNN);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		char *end;
-
-		if (c == 'a') {
-			as = optarg;
-		} else if (c == 'c') {
-			unsigned long m = strtoul(optarg, &end, 10);
-
-			if (*end || m == 0 || m > 99) {
-				cuenv_fail(err, CUENV_E_USAGE,
-					   "add: invalid CUDA major '%s'",
-					   optarg);
-				return cuenv_hint(err, "for example: --cuda 12");
-			}
-			major = (unsigned)m;
-		} else {
-			return cmd_bad_usage(&cmd_add, err);
-		}
-	}
-	rc = cmd_check_args(&cmd_add, argc - optind, err);
-	if (rc)
-		return rc;
+	as = ctx->opt.arg[O_AS];
+	major = (unsigned)ctx->opt.num[O_CUDA];
 	if (argc - optind != 2) {
 		cuenv_fail(err, CUENV_E_USAGE, "add: missing PATH");
 		return cuenv_hint(err, "see: cuenv add --help");
@@ -149,6 +186,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = detect_cudnn(argv[optind + 1], as, major, &cudnn, err);
 	if (rc)
 		goto out;
+	for (size_t i = 0; i < cuda.warnings.n; i++)
+		cmd_warn("%s", cuda.warnings.v[i]);
+	for (size_t i = 0; i < cudnn.warnings.n; i++)
+		cmd_warn("%s", cudnn.warnings.v[i]);
+	loader_dirs(&searched);
+	detect_activation(kind == KIT_CUDA ? &cuda : &cudnn, &searched);
+	if (kind == KIT_CUDA && has_cudnn)
+		detect_activation(&cudnn, &searched);
 	rc = check_listable(kind == KIT_CUDA ? &cuda : &cudnn, err);
 	if (!rc && kind == KIT_CUDA && has_cudnn)
 		rc = check_listable(&cudnn, err);
@@ -169,6 +214,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 out:
 	install_release(&cuda);
 	install_release(&cudnn);
+	strv_release(&searched);
 	return rc;
 }
 
@@ -176,6 +222,7 @@ const struct cuenv_cmd cmd_add = {
 	.name = "add",
 	.summary = "register a CUDA toolkit or cuDNN already on this machine",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 2,
 	.max_args = 2,
 	.flags = CMD_NEEDS_STORE,

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -47,20 +46,22 @@ static const char usage[] =
     "the loader picked (a foreign copy that shadows the selection fails).\n"
     "Exit status: 0 when every layer asked for passed; else that of the\n"
     "first layer that failed: 10 driver, 11 runtime, 12 kernel, 13 cudnn,\n"
-    "14 cupti.\n"
-    "\n"
-    "  --json       print the report as JSON (fields: see README)\n"
-    "  --compile    also build a small .cu with the selection's own nvcc\n"
-    "               and run it (the compiler, headers and link paths)\n"
-    "  --device N   the GPU to test (default 0)\n"
-    "  --timeout S  give up on a step after S seconds (default 300)\n";
+    "14 cupti.\n";
 
-static const struct option opts[] = {
-    {"json", no_argument, NULL, 'j'},
-    {"compile", no_argument, NULL, 'c'},
-    {"device", required_argument, NULL, 'd'},
-    {"timeout", required_argument, NULL, 't'},
-    {NULL, 0, NULL, 0},
+enum { O_JSON, O_COMPILE, O_DEVICE, O_TIMEOUT };
+
+static const struct cmd_option opts[] = {
+    [O_JSON] = {"json", .help = "print the report as JSON (fields: see "
+				"README)"},
+    [O_COMPILE] = {"compile",
+		   .help = "also build a small .cu with the selection's own\n"
+			   "nvcc and run it (the compiler, headers and link\n"
+			   "paths)"},
+    [O_DEVICE] = {"device", .arg = "N", .value = OPT_NUMBER, .max = 1023,
+		  .help = "the GPU to test (default 0)"},
+    [O_TIMEOUT] = {"timeout", .arg = "S", .value = OPT_NUMBER, .min = 1,
+		   .max = 86400,
+		   .help = "give up on a step after S seconds (default 300)"},
 };
 
 #define OUTPUT_MAX (16u << 20)
@@ -764,38 +765,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct smoke_report r;
 	struct buf json = BUF_INIT;
-	char *end;
-	int ch, rc, json_out = 0, compile = 0, device = 0, first;
-	unsigned long timeout = 300;
+	int rc = CUENV_OK, json_out = cmd_opt_given(&ctx->opt, O_JSON),
+		compile = cmd_opt_given(&ctx->opt, O_COMPILE),
+		device = (int)ctx->opt.num[O_DEVICE], first;
+	unsigned long timeout = cmd_opt_given(&ctx->opt, O_TIMEOUT)
+					? ctx->opt.num[O_TIMEOUT]
+					: 300;
 
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			json_out = 1;
-			break;
-		case 'c':
-			compile = 1;
-			break;
-		case 'd':
-			errno = 0;
-			device = (int)strtol(optarg, &end, 10);
-			if (*end || !*optarg || device < 0 || errno)
-				return cmd_bad_usage(&cmd_check, err);
-			break;
-		case 't':
-			errno = 0;
-			timeout = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || !timeout || timeout > 86400 ||
-			    errno)
-				return cmd_bad_usage(&cmd_check, err);
-			break;
-		default:
-			return cmd_bad_usage(&cmd_check, err);
-		}
-	}
-	rc = cmd_check_args(&cmd_check, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
 	activation_init(&a);
 	smoke_report_init(&r);
 	rc = cmd_activation(ctx, NULL, 0, &a, err);
@@ -836,6 +815,7 @@ const struct cuenv_cmd cmd_check = {
     .name = "check",
     .summary = "prove the selection works on the GPU, layer by layer",
     .usage = usage,
+    CMD_OPTIONS(opts),
     .min_args = 0,
     .max_args = 0,
     .run = run,

@@ -17,6 +17,7 @@
 #include "../core/err.h"
 #include "../core/shell.h"
 #include "../core/store.h"
+#include "options.h"
 
 enum {
 	CMD_NEEDS_STORE = 1 << 0, /* open (creating) and lock the store first */
@@ -31,6 +32,16 @@ enum {
 	CMD_EXTERNAL = 1 << 4,
 };
 
+/*
+ * The run of a CMD_EXTERNAL command: its table entry (name, usage,
+ * options) is in both binaries, its body in cuenv-net only.
+ */
+#ifdef CUENV_NET
+#define CMD_NET_RUN(f) (f)
+#else
+#define CMD_NET_RUN(f) NULL
+#endif
+
 struct cuenv_ctx {
 	const char *root;     /* CUENV_ROOT or ~/.cuenv, absolute */
 	const char *cwd;      /* logical working directory */
@@ -38,23 +49,40 @@ struct cuenv_ctx {
 	const char *shell;    /* CUENV_SHELL (set by the hook) or NULL */
 	char *const *environ; /* the process's environment */
 	struct store store;   /* open when the command has CMD_NEEDS_STORE */
+	struct cmd_opts opt;  /* the command's options, parsed by its table */
 };
 
 struct cuenv_cmd {
 	const char *name;
 	const char *summary; /* one line */
-	const char *usage;   /* full help text */
+	/*
+	 * The help: usage (the synopsis, a blank line, what it does), the
+	 * options from opts, then notes (or NULL).
+	 */
+	const char *usage;
+	const struct cmd_option *opts; /* CMD_OPTIONS(table), see options.h */
+	size_t nopts;
+	const char *notes;
 	int min_args;	     /* positional arguments, after options */
 	int max_args;	     /* -1: no limit */
 	unsigned flags;
 	int (*run)(struct cuenv_ctx *ctx, int argc, char **argv,
 		   struct cuenv_err *err);
+	/* Optional: does this command line need cuenv-net (argv[0] is the
+	 * command's name)? Then cuenv runs it there, as CMD_EXTERNAL. */
+	int (*wants_net)(int argc, char **argv);
 };
 
 /* The command table, sorted by name (table.c). */
 extern const struct cuenv_cmd *const cuenv_cmds[];
 extern const size_t cuenv_ncmds;
 const struct cuenv_cmd *cmd_find(const char *name);
+/*
+ * For an unknown command name: the command (with its arguments, for
+ * some) it most likely means, by a list of other tools' words (pyenv's
+ * `shell` is `use`) or at most two typing mistakes away; or NULL.
+ */
+const char *cmd_suggest(const char *name);
 
 /*
  * Check the number of positional arguments left after getopt, returning
@@ -62,8 +90,6 @@ const struct cuenv_cmd *cmd_find(const char *name);
  */
 int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 		   struct cuenv_err *err);
-/* Usage error for an unknown option or bad value. */
-int cmd_bad_usage(const struct cuenv_cmd *cmd, struct cuenv_err *err);
 
 /* Print a warning line to stderr: "cuenv: warning: ...". */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -95,6 +121,10 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
  * --no-isolate, --force) or --unset the selection in the .cuenv-format
  * file at path.
  */
+enum { SEL_O_CUDNN, SEL_O_CUPTI, SEL_O_ISOLATE, SEL_O_NO_ISOLATE, SEL_O_UNSET,
+       SEL_O_FORCE, SEL_O_COUNT };
+/* Their options, in ctx->opt. */
+extern const struct cmd_option cmd_selection_opts[SEL_O_COUNT];
 int cmd_selection_file(const struct cuenv_ctx *ctx,
 		       const struct cuenv_cmd *cmd, const char *path,
 		       int argc, char **argv, struct cuenv_err *err);
@@ -156,6 +186,7 @@ extern const char embedded_cuenv_sh[]; /* bash and zsh share it */
 extern const char embedded_cuenv_bash[];
 extern const char embedded_cuenv_zsh[];
 extern const char embedded_cuenv_fish[];
+extern const char embedded_cuenv_direnv[];
 /* Completion scripts (shells/completion.*), printed by `cuenv completion`. */
 extern const char embedded_completion_bash[];
 extern const char embedded_completion_zsh[];
@@ -171,18 +202,29 @@ extern const struct cuenv_cmd cmd_lock;
 extern const struct cuenv_cmd cmd_needs;
 extern const struct cuenv_cmd cmd_completion;
 extern const struct cuenv_cmd cmd_modules;
+extern const struct cuenv_cmd cmd_latest, cmd_prefix, cmd_root;
+extern const struct cuenv_cmd cmd_mirror;
 
 /*
  * The catalogue: the shipped one (next to the binary, or installed under
  * share/cuenv), then what `cuenv update` fetched into $CUENV_ROOT, or only
  * $CUENV_MANIFESTS when set.
  */
+/*
+ * err's hint says "install it: cuenv install V" (SELECT_HINT_INSTALL):
+ * when V is not in the catalogue that would fail as printed, so the hint
+ * says so instead and offers what works (register one, list-remote).
+ */
+void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err);
+
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);
 /*
- * The shipped catalogue folder into out: ../share/cuenv/manifests or
- * manifests beside the binary, the configured DATADIR, or the source
- * tree's. Returns 0, or -1 when there is none.
+ * The shipped catalogue folder into out, found relative to the binary
+ * (ctx->exe) only: ../share/cuenv/manifests (PREFIX/bin),
+ * ../../share/cuenv/manifests (PREFIX/libexec/cuenv), or manifests beside
+ * it (the source tree, and the build folders' link to it). Returns 0, or
+ * -1 when there is none.
  */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out);
 

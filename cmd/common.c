@@ -1,12 +1,12 @@
 /*
  * common.c: helpers every subcommand may use.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core/compat.h"
 #include "../core/dotfile.h"
@@ -99,12 +99,6 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 			   cmd->name);
 	else
 		return CUENV_OK;
-	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
-}
-
-int cmd_bad_usage(const struct cuenv_cmd *cmd, struct cuenv_err *err)
-{
-	cuenv_fail(err, CUENV_E_USAGE, "%s: bad option", cmd->name);
 	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
 }
 
@@ -268,14 +262,21 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 
 /* ---- local and global ----------------------------------------------------- */
 
-static const struct option sel_opts[] = {
-	{ "cudnn", required_argument, NULL, 'd' },
-	{ "cupti", required_argument, NULL, 'c' },
-	{ "isolate", no_argument, NULL, 'i' },
-	{ "no-isolate", no_argument, NULL, 'I' },
-	{ "unset", no_argument, NULL, 'u' },
-	{ "force", no_argument, NULL, 'f' },
-	{ NULL, 0, NULL, 0 },
+const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
+	[SEL_O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
+			  .complete = "installed cudnn",
+			  .help = "cuDNN V, among builds for the selected CUDA "
+				  "major" },
+	[SEL_O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
+			  .complete = "installed cuda",
+			  .help = "add CUPTI from CUDA V (for an exact libcupti "
+				  "soname)" },
+	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
+					       "LD_LIBRARY_PATH" },
+	[SEL_O_NO_ISOLATE] = { "no-isolate", .help = "keep them (the default)" },
+	[SEL_O_UNSET] = { "unset", .help = "remove cuenv's keys" },
+	[SEL_O_FORCE] = { "force",
+			  .help = "write versions that are not installed yet" },
 };
 
 static int show_file(const char *path, struct cuenv_err *err)
@@ -337,42 +338,23 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 {
 	struct dotfile set, old;
 	struct buf text = BUF_INIT, out = BUF_INIT;
-	int c, rc, unset = 0, force = 0, any = 0;
+	int rc, unset = 0, force = 0, any = 0;
 
 	dotfile_init(&set);
 	dotfile_init(&old);
-	while ((c = getopt_long(argc, argv, "", sel_opts, NULL)) != -1) {
-		any = 1;
-		switch (c) {
-		case 'd':
-			rc = cmd_check_version("cudnn", optarg, 0, err);
-			if (rc)
-				goto out;
-			free(set.cudnn);
-			set.cudnn = xstrdup(optarg);
-			break;
-		case 'c':
-			rc = cmd_check_version("cupti", optarg, 0, err);
-			if (rc)
-				goto out;
-			free(set.cupti);
-			set.cupti = xstrdup(optarg);
-			break;
-		case 'i':
-		case 'I':
-			set.isolate = c == 'i';
-			break;
-		case 'u':
-			unset = 1;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		default:
-			rc = cmd_bad_usage(cmd, err);
-			goto out;
-		}
-	}
+	for (int i = 0; i < SEL_O_COUNT; i++)
+		any |= cmd_opt_given(&ctx->opt, i);
+	if (ctx->opt.arg[SEL_O_CUDNN])
+		set.cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
+	if (ctx->opt.arg[SEL_O_CUPTI])
+		set.cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
+	/* the last of --isolate and --no-isolate wins */
+	if (cmd_opt_given(&ctx->opt, SEL_O_ISOLATE) ||
+	    cmd_opt_given(&ctx->opt, SEL_O_NO_ISOLATE))
+		set.isolate = ctx->opt.seq[SEL_O_ISOLATE] >
+			      ctx->opt.seq[SEL_O_NO_ISOLATE];
+	unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
+	force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
 	if (!any && optind == argc) {
 		rc = show_file(path, err);
 		goto out;
@@ -380,8 +362,14 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 	if (unset ? optind != argc || set.cudnn || set.cupti
 		  : optind != argc - 1) {
 		rc = cmd_check_args(cmd, unset ? 9 : argc - optind, err);
-		if (!rc)
-			rc = cmd_bad_usage(cmd, err);
+		if (!rc) {
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"%s: these options go with a SPEC, the "
+					"version to select",
+					cmd->name);
+			cuenv_hint(err, "for example: cuenv %s 12.4 --cudnn 9",
+				   cmd->name);
+		}
 		goto out;
 	}
 	if (!unset) {
@@ -512,39 +500,58 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 
 /* ---- the catalogue ------------------------------------------------------------ */
 
-#ifndef CUENV_DATADIR
-#define CUENV_DATADIR "/usr/local/share"
-#endif
-
+/*
+ * Only places relative to the binary itself, so that an installed tree
+ * can be moved (DESTDIR, or a copied prefix) and never reads another
+ * copy's catalogue: no path from the build is compiled in.
+ */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 {
+	static const char *const rel[] = {
+		"../share/cuenv/manifests",    /* PREFIX/bin/cuenv */
+		"../../share/cuenv/manifests", /* PREFIX/libexec/cuenv/... */
+		"manifests", /* ./cuenv in the source tree; the build folders
+				hold a link to it */
+	};
 	const char *slash = strrchr(ctx->exe, '/');
-	struct buf exe_dir = BUF_INIT;
-	const char *cand[4];
-	size_t n = 0;
 	int found = 0;
 
-	if (slash) {
-		buf_add(&exe_dir, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_printf(out, "%s/../share/cuenv/manifests", exe_dir.data);
-		cand[n++] = buf_detach(out);
-		buf_printf(out, "%s/manifests", exe_dir.data);
-		cand[n++] = buf_detach(out);
-	}
-	cand[n++] = xstrdup(CUENV_DATADIR "/cuenv/manifests");
-#ifdef CUENV_SOURCE_DIR
-	cand[n++] = xstrdup(CUENV_SOURCE_DIR "/manifests"); /* build tree */
-#endif
 	buf_reset(out);
-	for (size_t i = 0; i < n; i++) {
-		if (!found && store_is_dir(cand[i])) {
-			buf_adds(out, cand[i]);
-			found = 1;
-		}
-		free((char *)cand[i]);
+	for (size_t i = 0; slash && !found && i < sizeof(rel) / sizeof(*rel); i++) {
+		buf_reset(out);
+		buf_add(out, ctx->exe, (size_t)(slash - ctx->exe));
+		buf_addc(out, '/');
+		buf_adds(out, rel[i]);
+		found = store_is_dir(out->data);
 	}
-	buf_release(&exe_dir);
+	if (!found)
+		buf_reset(out);
 	return found ? 0 : -1;
+}
+
+void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
+{
+	const size_t n = strlen(SELECT_HINT_INSTALL);
+	struct catalog cat = { 0 };
+	struct cuenv_err e = CUENV_ERR_INIT;
+	char *v;
+
+	if (!ctx->root || strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
+		return;
+	v = xstrndup(err->hint.data + n, strcspn(err->hint.data + n, ", "));
+	if (!cmd_catalog(ctx, &cat, &e) &&
+	    !catalog_find(&cat, KIT_CUDA, v, 0, -1)) {
+		buf_reset(&err->hint);
+		buf_printf(&err->hint,
+			   "cuda %s is not in cuenv's catalogue (cuenv "
+			   "list-remote cuda lists what it can install): "
+			   "register a toolkit you have (cuenv add cuda PATH), "
+			   "or choose one of those installed",
+			   v);
+	}
+	catalog_release(&cat);
+	err_release(&e);
+	free(v);
 }
 
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
@@ -652,6 +659,35 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		rc = compat_frameworks(dir.data, name.data, spec, &rows, err);
 	if (rc)
 		goto out;
+	/* what `cuenv update --frameworks` read from the index, first */
+	{
+		struct framework_builds mine = { 0 };
+		struct buf d = BUF_INIT;
+		struct cuenv_err ignored = CUENV_ERR_INIT;
+
+		buf_printf(&d, "%s/manifests/compat/frameworks.tsv", ctx->root);
+		if (!access(d.data, F_OK)) {
+			buf_reset(&d);
+			buf_printf(&d, "%s/manifests/compat", ctx->root);
+		}
+		if (!access(d.data, F_OK) &&
+		    !compat_frameworks(d.data, name.data, spec, &mine,
+				       &ignored) &&
+		    mine.n) {
+			mine.v = xrealloc(mine.v, (mine.n + rows.n) *
+							  sizeof(*mine.v));
+			memcpy(mine.v + mine.n, rows.v,
+			       rows.n * sizeof(*rows.v));
+			mine.n += rows.n;
+			free(rows.v);
+			rows = mine;
+			mine.v = NULL;
+			mine.n = 0;
+		}
+		framework_builds_release(&mine);
+		buf_release(&d);
+		err_release(&ignored);
+	}
 	compat_frameworks_order(&rows);
 	if (!rows.n) {
 		rc = cuenv_fail(err, CUENV_E_UNKNOWN,

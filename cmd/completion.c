@@ -6,6 +6,7 @@
 
 static const char usage[] =
 	"usage: cuenv completion bash|zsh|fish\n"
+	"       cuenv completion --options COMMAND\n"
 	"\n"
 	"Print the completion script for the shell: commands, each command's\n"
 	"flags, installed versions (use, local, global, uninstall, remove)\n"
@@ -21,18 +22,36 @@ static const char usage[] =
 	"  eval \"$(cuenv completion bash)\"     (zsh: after compinit)\n"
 	"  cuenv completion fish | source\n";
 
+enum { O_OPTIONS };
+
+static const struct cmd_option opts[] = {
+	[O_OPTIONS] = { "options", .arg = "COMMAND",
+			.help = "for the scripts: COMMAND's options, one a\n"
+				"line: --NAME, its argument, the values to\n"
+				"offer and its help, separated by tabs" },
+};
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	const char *name, *text;
-	int rc;
 
-	(void)ctx;
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_completion, err);
-	rc = cmd_check_args(&cmd_completion, argc - optind, err);
-	if (rc)
-		return rc;
+	if (ctx->opt.arg[O_OPTIONS]) {
+		const struct cuenv_cmd *cmd = cmd_find(ctx->opt.arg[O_OPTIONS]);
+
+		if (!cmd || optind < argc) {
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "completion: --options takes one command");
+			return cuenv_hint(err, "see: cuenv help");
+		}
+		cmd_options_complete(cmd, stdout);
+		return CUENV_OK;
+	}
+	if (optind == argc) {
+		cuenv_fail(err, CUENV_E_USAGE, "completion: missing argument");
+		return cuenv_hint(err, "name the shell: cuenv completion "
+				       "bash|zsh|fish");
+	}
 	name = argv[optind];
 	if (!strcmp(name, "bash"))
 		text = embedded_completion_bash;
@@ -53,7 +72,8 @@ const struct cuenv_cmd cmd_completion = {
 	.name = "completion",
 	.summary = "print the completion script for bash, zsh or fish",
 	.usage = usage,
-	.min_args = 1,
+	CMD_OPTIONS(opts),
+	.min_args = 0, /* --options */
 	.max_args = 1,
 	.run = run,
 };

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <glob.h>
 #include <poll.h>
 #include <signal.h>
@@ -35,10 +34,9 @@ static const char usage[] =
     "installed, CUDA_HOME and PATH's nvcc disagreeing, and NVIDIA's pip\n"
     "wheels or a conda environment that frameworks load instead. Each\n"
     "finding says what is wrong, why it breaks, and the command that\n"
-    "fixes it.\n"
-    "\n"
-    "  --json   the findings as JSON: {id, severity, what, why, fix, paths}\n"
-    "\n"
+    "fixes it.\n";
+
+static const char notes[] =
     "Exit status: 0 when no problem was found (warnings allowed), 15 when\n"
     "one was.\n"
     "\n"
@@ -49,9 +47,11 @@ static const char usage[] =
     "  CUENV_LD_SO_CONF      its configuration (/etc/ld.so.conf)\n"
     "  CUENV_MANIFESTS       the catalogue, for the driver table\n";
 
-static const struct option opts[] = {
-    {"json", no_argument, NULL, 'j'},
-    {NULL, 0, NULL, 0},
+enum { O_JSON };
+
+static const struct cmd_option opts[] = {
+    [O_JSON] = {"json", .help = "the findings as JSON: {id, severity, what, "
+				"why, fix, paths}"},
 };
 
 #define PYTHON_TIMEOUT_MS 10000
@@ -389,16 +389,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct findings f = {0};
 	char *compat = NULL, *python = NULL;
 	const char *cuda, *v, *cache_path, *conf_path;
-	int c, rc, json = 0, have_driver, have_need = 0, have_cache = 0;
+	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON), have_driver,
+		have_need = 0, have_cache = 0;
+	int have_cat = 0;
+	struct catalog cat = {0};
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'j')
-			return cmd_bad_usage(&cmd_doctor, err);
-		json = 1;
-	}
-	rc = cmd_check_args(&cmd_doctor, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
 	activation_init(&a);
 	envmap_from(&env, ctx->environ);
 
@@ -463,6 +461,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		python_path(python, ctx->environ, &sites);
 	venv_dirs(&env, &sites);
 
+	/* What the printed fixes may install; none read: they assume all. */
+	err_release(&cerr);
+	err_init(&cerr);
+	have_cat = !cmd_catalog(ctx, &cat, &cerr);
+
 	struct doctor_in in = {
 	    .env = &env,
 	    .a = &a,
@@ -477,6 +480,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	    .conf = &conf,
 	    .site_dirs = &sites,
 	    .python = python,
+	    .cat = have_cat ? &cat : NULL,
 	};
 	doctor_run(&in, &f);
 	if (json)
@@ -496,6 +500,7 @@ out:
 	driver_req_release(&need);
 	ldcache_release(&cache);
 	ldconf_release(&conf);
+	catalog_release(&cat);
 	strv_release(&sites);
 	free(compat);
 	free(python);
@@ -506,6 +511,8 @@ const struct cuenv_cmd cmd_doctor = {
     .name = "doctor",
     .summary = "explain what would break the selection here, and the fix",
     .usage = usage,
+    CMD_OPTIONS(opts),
+    .notes = notes,
     .min_args = 0,
     .max_args = 0,
     .run = run,

@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +24,14 @@ static const char usage[] =
 	"`cuenv use` can undo exactly these changes. Exits 1 when nothing is\n"
 	"selected.\n";
 
-static const struct option opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "isolate", no_argument, NULL, 'i' },
-	{ NULL, 0, NULL, 0 },
+enum { O_FORMAT, O_ISOLATE };
+
+static const struct cmd_option opts[] = {
+	[O_FORMAT] = { "format", .arg = "F", .value = OPT_WORD,
+		       .words = "sh bash zsh fish json dockerfile github",
+		       .help = "the output's format (default sh)" },
+	[O_ISOLATE] = { "isolate",
+			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
 };
 
 /* ENV NAME="value": \\, " and $ escaped; a newline cannot be written. */
@@ -50,23 +53,12 @@ static int dockerfile_line(const char *name, const char *value,
 	return CUENV_OK;
 }
 
-/* Whether line (a whole line) occurs in value. */
-static int has_line(const char *value, const char *line)
-{
-	size_t n = strlen(line);
-
-	for (const char *p = value; p; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
-			return 1;
-	}
-	return 0;
-}
-
 /*
- * For $GITHUB_ENV: NAME=value, or for a multi-line value the documented
- * NAME<<DELIMITER form, with a delimiter that is no line of the value.
+ * For $GITHUB_ENV: NAME=value, or for a value with a newline or a carriage
+ * return the documented NAME<<DELIMITER form. The runner reads lines
+ * ending in \n or \r\n and stops at the first one equal to the
+ * delimiter, so the delimiter is one that occurs nowhere in the value (a
+ * line "CUENV_EOF\r" would end it too).
  */
 static void github_line(const char *name, const char *value, struct buf *out)
 {
@@ -77,7 +69,7 @@ static void github_line(const char *name, const char *value, struct buf *out)
 		return;
 	}
 	buf_adds(&d, "CUENV_EOF");
-	for (unsigned i = 0; has_line(value, d.data); i++) {
+	for (unsigned i = 0; strstr(value, d.data); i++) {
 		buf_reset(&d);
 		buf_printf(&d, "CUENV_EOF_%u", i);
 	}
@@ -92,20 +84,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct env_changes ch = { 0 };
 	struct activation a;
 	struct buf out = BUF_INIT;
-	int c, rc, isolate = 0;
+	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE);
 	enum shell sh = SHELL_SH;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'f')
-			format = optarg;
-		else if (c == 'i')
-			isolate = 1;
-		else
-			return cmd_bad_usage(&cmd_env, err);
-	}
-	rc = cmd_check_args(&cmd_env, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
+	if (ctx->opt.arg[O_FORMAT])
+		format = ctx->opt.arg[O_FORMAT];
 	if (strcmp(format, "json") && strcmp(format, "dockerfile") &&
 	    strcmp(format, "github") && shell_parse(format, &sh)) {
 		cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'",
@@ -177,6 +163,7 @@ const struct cuenv_cmd cmd_env = {
 	.name = "env",
 	.summary = "print the variables the selection sets",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 0,
 	.flags = CMD_EMITS_SHELL,

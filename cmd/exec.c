@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,18 +14,19 @@ static const char usage[] =
 	"shell hook would activate it; no shell integration needed (scripts,\n"
 	"CI, containers). COMMAND's exit status is passed through; 126 and\n"
 	"127 mean it could not be run or found. With nothing selected the\n"
-	"command runs in the environment without cuenv's additions.\n"
-	"\n"
-	"  --isolate    strip foreign CUDA dirs from LD_LIBRARY_PATH\n"
-	"  --check      run `cuenv check`'s smoke test first and start COMMAND\n"
-	"               only when it passes (a container's entrypoint); when\n"
-	"               it fails, a short report on stderr and check's exit\n"
-	"               code (1 with nothing selected)\n";
+	"command runs in the environment without cuenv's additions.\n";
 
-static const struct option opts[] = {
-	{ "isolate", no_argument, NULL, 'i' },
-	{ "check", no_argument, NULL, 'c' },
-	{ NULL, 0, NULL, 0 },
+enum { O_ISOLATE, O_CHECK };
+
+static const struct cmd_option opts[] = {
+	[O_ISOLATE] = { "isolate",
+			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
+	[O_CHECK] = { "check",
+		      .help = "run `cuenv check`'s smoke test first and start\n"
+			      "COMMAND only when it passes (a container's\n"
+			      "entrypoint); when it fails, a short report on\n"
+			      "stderr and check's exit code (1 with nothing\n"
+			      "selected)" },
 };
 
 /*
@@ -69,19 +69,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	static char *no_env[] = { NULL };
 	struct activation a;
-	int c, rc, isolate = 0, check = 0;
+	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
+		check = cmd_opt_given(&ctx->opt, O_CHECK);
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (c == 'i')
-			isolate = 1;
-		else if (c == 'c')
-			check = 1;
-		else
-			return cmd_bad_usage(&cmd_exec, err);
-	}
-	rc = cmd_check_args(&cmd_exec, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* main checked how many arguments */
+
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
 	if (!rc && check)
@@ -109,6 +101,7 @@ const struct cuenv_cmd cmd_exec = {
 	.name = "exec",
 	.summary = "run a command with the selection activated",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 1,
 	.max_args = -1,
 	.flags = CMD_STOP_AT_ARG,

@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -12,9 +11,11 @@ static const char usage[] =
 	"environment to the one the selection here gives, plus the watch\n"
 	"lists the prompt hook checks. Run by the hook; not for humans.\n";
 
-static const struct option opts[] = {
-	{ "pid", required_argument, NULL, 'p' },
-	{ NULL, 0, NULL, 0 },
+enum { O_PID };
+
+static const struct cmd_option opts[] = {
+	[O_PID] = { "pid", .arg = "PID", .value = OPT_NUMBER, .max = 1u << 30,
+		    .help = "the shell's process (for the hook's stamp)" },
 };
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
@@ -22,17 +23,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct envmap env = ENVMAP_INIT;
 	enum shell sh;
-	long pid = 0;
-	int c, rc;
+	long pid = (long)ctx->opt.num[O_PID];
+	int rc = CUENV_OK;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'p')
-			return cmd_bad_usage(&cmd_export, err);
-		pid = strtol(optarg, NULL, 10);
-	}
-	rc = cmd_check_args(&cmd_export, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* main checked how many arguments */
+
 	if (shell_parse(argv[optind], &sh) || sh == SHELL_SH)
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "export: unsupported shell '%s'",
@@ -58,6 +53,7 @@ const struct cuenv_cmd cmd_export = {
 	.name = "export",
 	.summary = "print the hook's shell code (used by the hook)",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 1,
 	.max_args = 1,
 	.flags = CMD_EMITS_SHELL | CMD_HIDDEN,

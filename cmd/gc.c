@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <unistd.h>
 
 #include "../core/install.h"
@@ -13,15 +12,18 @@ static const char usage[] =
 	"partial downloads in $CUENV_ROOT/cache untouched for a day. Cached\n"
 	"archives stay unless --cache is given: they let a version be\n"
 	"installed again offline. Waits for running installs, and says what\n"
-	"it freed.\n"
-	"\n"
-	"  --cache    also empty the download cache (archives and partial\n"
-	"             downloads); cuenv install then downloads them again\n";
+	"it freed.\n";
 
-static const struct option opts[] = {
-	{ "cache", no_argument, NULL, 'c' },
-	{ NULL, 0, NULL, 0 },
+enum { O_CACHE };
+
+static const struct cmd_option opts[] = {
+	[O_CACHE] = { "cache",
+		      .help = "also empty the download cache (archives and\n"
+			      "partial downloads); cuenv install then\n"
+			      "downloads them again" },
 };
+
+#ifdef CUENV_NET /* the rest runs in cuenv-net */
 
 /* Partial downloads older than this go without --cache. */
 #define PART_AGE (24 * 3600)
@@ -59,13 +61,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct gc_opts o = { .part_age = PART_AGE };
 	struct gc_report r;
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'c')
-			return cmd_bad_usage(&cmd_gc, err);
-		o.cache = 1;
-	}
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
+	o.cache = cmd_opt_given(&ctx->opt, O_CACHE);
 	rc = cmd_check_args(&cmd_gc, argc - optind, err);
 	if (!rc)
 		rc = store_open(&ctx->store, ctx->root, true, err);
@@ -80,11 +81,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
+#endif /* CUENV_NET */
+
 const struct cuenv_cmd cmd_gc = {
 	.name = "gc",
 	.summary = "remove downloaded components no version uses",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 0,
-	.run = run,
+	.flags = CMD_EXTERNAL,
+	.run = CMD_NET_RUN(run),
 };

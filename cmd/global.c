@@ -25,6 +25,7 @@ const struct cuenv_cmd cmd_global = {
 	.name = "global",
 	.summary = "set or show the default selection",
 	.usage = usage,
+	CMD_OPTIONS(cmd_selection_opts),
 	.min_args = 0,
 	.max_args = 1,
 	.flags = CMD_NEEDS_STORE,

@@ -12,21 +12,29 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	(void)ctx;
-	if (argc > 1 && getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_help, err);
-	if (argc > 1 && optind < argc) {
+	if (optind < argc) {
 		const struct cuenv_cmd *cmd = cmd_find(argv[optind]);
 		int rc = cmd_check_args(&cmd_help, argc - optind, err);
 
 		if (rc)
 			return rc;
 		if (!cmd) {
+			const char *near = cmd_suggest(argv[optind]);
+			struct buf shown = BUF_INIT;
+
+			buf_add_display(&shown, argv[optind], 64);
 			cuenv_fail(err, CUENV_E_USAGE,
 				   "help: '%s' is not a cuenv command",
-				   argv[optind]);
+				   shown.data);
+			buf_release(&shown);
+			if (near)
+				return cuenv_hint(err, "did you mean: cuenv "
+						       "help %s?",
+						  near);
 			return cuenv_hint(err, "see: cuenv help");
 		}
-		fputs(cmd->usage, stdout);
+		/* to stdout, for every command: `help` is never eval'd */
+		cmd_options_help(cmd, stdout);
 		return CUENV_OK;
 	}
 	printf("usage: cuenv COMMAND [ARGS]\n\n"

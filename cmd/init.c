@@ -1,3 +1,5 @@
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -5,7 +7,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv init bash|zsh|fish\n"
+	"usage: cuenv init bash|zsh|fish|-|direnv\n"
 	"\n"
 	"Print the shell integration: a `cuenv` function (so that `cuenv use`\n"
 	"can change the current shell) and a prompt hook that activates the\n"
@@ -15,8 +17,15 @@ static const char usage[] =
 	"  zsh  (~/.zshrc):             eval \"$(cuenv init zsh)\"\n"
 	"  fish (~/.config/fish/config.fish):  cuenv init fish | source\n"
 	"\n"
+	"With -, the shell is the one running cuenv (its parent process), or\n"
+	"else $SHELL's: eval \"$(cuenv init -)\" works in bash and zsh.\n"
 	"The hook starts no process at a prompt where neither the directory,\n"
-	"a .cuenv file, the global default nor the store changed.\n";
+	"a .cuenv file, the global default nor the store changed.\n"
+	"\n"
+	"`cuenv init direnv` prints instead a direnv library that defines\n"
+	"`use cuenv` for a project's .envrc (direnv then does the activating):\n"
+	"\n"
+	"  cuenv init direnv >~/.config/direnv/lib/cuenv.sh\n";
 
 /* Append tmpl with @CUENV_BIN@ and @CUENV_SHELL@ filled in. */
 static void fill(struct buf *out, const char *tmpl, const char *bin,
@@ -40,31 +49,84 @@ static void fill(struct buf *out, const char *tmpl, const char *bin,
 	buf_adds(out, p);
 }
 
+/* "bash", "-zsh" (a login shell), "/usr/bin/fish": its name, or NULL. */
+static const char *shell_word(const char *s)
+{
+	static const char *const known[] = { "bash", "zsh", "fish" };
+	const char *base = strrchr(s, '/');
+
+	base = base ? base + 1 : s;
+	if (*base == '-')
+		base++;
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+		if (!strcmp(base, known[i]))
+			return known[i];
+	return NULL;
+}
+
+/*
+ * For `init -`, as pyenv's: the parent process's name (the shell that
+ * runs eval "$(cuenv init -)"), else $SHELL's.
+ */
+static const char *detect_shell(void)
+{
+	char path[64], comm[64] = "";
+	const char *found = NULL, *env = getenv("SHELL");
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)getppid());
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		found = shell_word(comm);
+	}
+	return found ? found : env ? shell_word(env) : NULL;
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct buf out = BUF_INIT, bin = BUF_INIT;
 	enum shell sh;
-	int rc;
+	const char *name;
 
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_init, err);
-	rc = cmd_check_args(&cmd_init, argc - optind, err);
-	if (rc)
-		return rc;
-	if (shell_parse(argv[optind], &sh) || sh == SHELL_SH) {
-		cuenv_fail(err, CUENV_E_USAGE, "init: unsupported shell '%s'",
-			   argv[optind]);
-		return cuenv_hint(err, "shells: bash, zsh, fish");
+	if (optind == argc) {
+		cuenv_fail(err, CUENV_E_USAGE, "init: missing argument");
+		return cuenv_hint(err, "name the shell (bash, zsh, fish), or "
+				       "detect it: cuenv init -");
 	}
-	shell_quote(sh, ctx->exe, &bin);
-	if (sh != SHELL_FISH)
-		fill(&out, embedded_cuenv_sh, bin.data, shell_name(sh));
-	fill(&out,
-	     sh == SHELL_BASH	? embedded_cuenv_bash
-	     : sh == SHELL_ZSH	? embedded_cuenv_zsh
-				: embedded_cuenv_fish,
-	     bin.data, shell_name(sh));
+	name = argv[optind];
+	if (!strcmp(name, "-") && !(name = detect_shell())) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "init: cannot tell the shell: neither the parent "
+			   "process nor $SHELL is bash, zsh or fish");
+		return cuenv_hint(err, "name it: cuenv init bash|zsh|fish");
+	}
+	if (!strcmp(name, "direnv")) {
+		/* direnv evaluates .envrc and its libraries in bash. */
+		shell_quote(SHELL_BASH, ctx->exe, &bin);
+		fill(&out, embedded_cuenv_direnv, bin.data, "bash");
+	} else if (shell_parse(name, &sh) || sh == SHELL_SH) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, name, 64);
+		cuenv_fail(err, CUENV_E_USAGE, "init: unsupported shell '%s'",
+			   shown.data);
+		buf_release(&shown);
+		return cuenv_hint(err, "shells: bash, zsh, fish; or direnv");
+	} else {
+		shell_quote(sh, ctx->exe, &bin);
+		if (sh != SHELL_FISH)
+			fill(&out, embedded_cuenv_sh, bin.data,
+			     shell_name(sh));
+		fill(&out,
+		     sh == SHELL_BASH  ? embedded_cuenv_bash
+		     : sh == SHELL_ZSH ? embedded_cuenv_zsh
+				       : embedded_cuenv_fish,
+		     bin.data, shell_name(sh));
+	}
 	fwrite(out.data, 1, out.len, stdout);
 	buf_release(&out);
 	buf_release(&bin);
@@ -73,9 +135,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 const struct cuenv_cmd cmd_init = {
 	.name = "init",
-	.summary = "print the shell integration for bash, zsh or fish",
+	.summary = "print the shell integration for bash, zsh, fish or direnv",
 	.usage = usage,
-	.min_args = 1,
+	.min_args = 0, /* missing: a hint about init - */
 	.max_args = 1,
 	.flags = CMD_EMITS_SHELL,
 	.run = run,

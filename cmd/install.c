@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -12,89 +11,109 @@
 #include "../core/dotfile.h"
 #include "../core/install.h"
 #include "../core/lock.h"
+#include "../core/needs.h"
+#include "../core/version.h"
+#include "../core/wheel.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv install [SPEC | --for FRAMEWORK==VERSION] [--cudnn V]\n"
-	"                     [--cupti V]\n"
+	"usage: cuenv install [[cuda] SPEC | --for FRAMEWORK[==VERSION]]\n"
+	"                     [--cudnn V] [--cupti V]\n"
 	"                     [--components LIST | --runtime-only]\n"
 	"                     [--source redist|runfile|pypi] [--mirror URL]\n"
 	"                     [--index URL] [--jobs N] [--no-cache] [--quiet]\n"
-	"                     [--timeout S] [--max-download BYTES]\n"
-	"                     [--max-expansion RATIO]\n"
-"       cuenv install --locked [--runtime-only] [--mirror URL] ...\n"
+	"                     [--timeout S] [--max-download N]\n"
+	"                     [--max-expansion R]\n"
+	"       cuenv install cudnn V [OPTIONS]\n"
+	"       cuenv install --locked [--runtime-only] [--mirror URL] ...\n"
+	"       cuenv install --list [cuda|cudnn] [PREFIX] [--all] [--json]\n"
 	"\n"
 	"Download CUDA SPEC (the newest release matching it: 12.4 is the newest\n"
 	"12.4.x) and, with --cudnn, a cuDNN built for its major, from NVIDIA's\n"
 	"archives, checking every byte against the catalogue's sha256, and\n"
 	"install them side by side in $CUENV_ROOT. With no SPEC, install what\n"
-	"the nearest .cuenv asks for. Releases before 11.4 come from NVIDIA's\n"
-	"runfile installers, unpacked without running them.\n"
-	"\n"
-	"  --for F==V         the CUDA and cuDNN that framework F (tensorflow,\n"
-	"                     torch, jax) release V was built and tested with\n"
-	"                     (manifests/compat/frameworks.tsv): --for\n"
-	"                     tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
-	"                     no ==V, the newest release the catalogue can\n"
-	"                     install\n"
-	"  --cudnn V          cuDNN V for the selected CUDA's major\n"
-	"  --cupti V          also CUPTI from CUDA release V (an exact soname)\n"
-	"  --components LIST  comma-separated redist components\n"
-	"                     (default: runtime, CUPTI, nvcc, NVRTC, headers and\n"
-	"                     the math libraries)\n"
-	"  --runtime-only     only the shared libraries an application loads\n"
-	"  --source S         redist (default from 11.4), runfile, or pypi:\n"
-	"                     NVIDIA's wheels on a Python package index\n"
-	"  --mirror URL       NVIDIA's paths under URL (https://, file://, or\n"
-	"                     http:// when asked for); also CUENV_MIRROR\n"
-	"  --index URL        the package index for --source pypi (PEP 691);\n"
-	"                     also CUENV_PYPI_INDEX (default pypi.org/simple)\n"
-	"  --jobs N           archives in flight at once (default: cores)\n"
-	"  --no-cache         neither use nor fill $CUENV_ROOT/cache\n"
-	"  --timeout S        give up on an archive not downloaded after S\n"
-	"                     seconds, retries included (default 14400; 0: no\n"
-	"                     limit); also CUENV_FETCH_TIMEOUT\n"
-	"  --max-download N   the most bytes a download whose size the\n"
-	"                     catalogue does not give may have (runfiles,\n"
-	"                     wheels from HTML indexes; default 17179869184,\n"
-	"                     16 GiB; 0: no limit); also CUENV_FETCH_MAX_BYTES.\n"
-	"                     A download longer than the catalogue's size fails\n"
-	"  --max-expansion R  an archive may unpack to R times its size\n"
-	"                     (default 50; 0: no limit); also\n"
-	"                     CUENV_UNPACK_MAX_RATIO. Unpacking also stops\n"
-	"                     before the disk is full\n"
-"  --locked           install exactly what the nearest .cuenv.lock pins\n"
-"                     (cuenv lock), or fail naming the difference\n"
-	"  --quiet            errors only\n"
-	"\n"
+	"the nearest .cuenv asks for; `install cudnn V` installs cuDNN V for\n"
+	"the CUDA selected here (and that CUDA, when missing). Releases before\n"
+	"11.4 come from NVIDIA's runfile installers, unpacked without running\n"
+	"them. --list (-l) lists what can be installed, as list-remote.\n";
+
+static const char notes[] =
 	"A transfer slower than CUENV_FETCH_LOW_SPEED bytes/s (default 1000) for\n"
 	"CUENV_FETCH_STALL_SECONDS (30) is retried, CUENV_FETCH_RETRIES times (5)\n"
 	"after a pause of CUENV_FETCH_BACKOFF_MS (500), doubling. A server that\n"
 	"ignores or refuses range requests is read again from the start.\n";
 
-enum { O_CUDNN = 256, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
-       O_INDEX, O_JOBS, O_NOCACHE, O_QUIET, O_FOR, O_LOCKED, O_TIMEOUT,
-       O_MAXDL, O_MAXEXP };
+enum { O_FOR, O_CUDNN, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
+       O_INDEX, O_JOBS, O_NOCACHE, O_TIMEOUT, O_MAXDL, O_MAXEXP, O_LOCKED,
+       O_QUIET, O_LIST, O_ALL, O_JSON };
 
-static const struct option opts[] = {
-	{ "cudnn", required_argument, NULL, O_CUDNN },
-	{ "cupti", required_argument, NULL, O_CUPTI },
-	{ "components", required_argument, NULL, O_COMPONENTS },
-	{ "runtime-only", no_argument, NULL, O_RUNTIME },
-	{ "source", required_argument, NULL, O_SOURCE },
-	{ "mirror", required_argument, NULL, O_MIRROR },
-	{ "index", required_argument, NULL, O_INDEX },
-	{ "jobs", required_argument, NULL, O_JOBS },
-	{ "no-cache", no_argument, NULL, O_NOCACHE },
-	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "for", required_argument, NULL, O_FOR },
-	{ "locked", no_argument, NULL, O_LOCKED },
-	{ "timeout", required_argument, NULL, O_TIMEOUT },
-	{ "max-download", required_argument, NULL, O_MAXDL },
-	{ "max-expansion", required_argument, NULL, O_MAXEXP },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option opts[] = {
+	[O_FOR] = { "for", .arg = "F==V",
+		    .help = "the CUDA and cuDNN that framework F (tensorflow,\n"
+			    "torch, jax) release V was built and tested with\n"
+			    "(manifests/compat/frameworks.tsv): --for\n"
+			    "tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
+			    "no ==V, the newest release the catalogue can\n"
+			    "install" },
+	[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
+		      .complete = "remote cudnn",
+		      .help = "cuDNN V for the selected CUDA's major" },
+	[O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
+		      .complete = "remote cuda",
+		      .help = "also CUPTI from CUDA release V (an exact soname)" },
+	[O_COMPONENTS] = { "components", .arg = "LIST",
+			   .help = "comma-separated redist components\n"
+				   "(default: runtime, CUPTI, nvcc, NVRTC,\n"
+				   "headers and the math libraries)" },
+	[O_RUNTIME] = { "runtime-only",
+			.help = "only the shared libraries an application loads" },
+	[O_SOURCE] = { "source", .arg = "S", .value = OPT_WORD,
+		       .words = "redist runfile pypi",
+		       .help = "redist (default from 11.4), runfile, or pypi:\n"
+			       "NVIDIA's wheels on a Python package index" },
+	[O_MIRROR] = { "mirror", .arg = "URL",
+		       .help = "NVIDIA's paths under URL (https://, file://, or\n"
+			       "http:// when asked for); also CUENV_MIRROR" },
+	[O_INDEX] = { "index", .arg = "URL",
+		      .help = "the package index for --source pypi (PEP 691);\n"
+			      "also CUENV_PYPI_INDEX (default pypi.org/simple)" },
+	[O_JOBS] = { "jobs", .arg = "N", .value = OPT_NUMBER, .min = 1,
+		     .max = 64,
+		     .help = "archives in flight at once (default: cores)" },
+	[O_NOCACHE] = { "no-cache",
+			.help = "neither use nor fill $CUENV_ROOT/cache" },
+	[O_TIMEOUT] = { "timeout", .arg = "S", .value = OPT_NUMBER,
+			.max = UINT_MAX / 1000,
+			.help = "give up on an archive not downloaded after S\n"
+				"seconds, retries included (default 14400; 0:\n"
+				"no limit); also CUENV_FETCH_TIMEOUT" },
+	[O_MAXDL] = { "max-download", .arg = "N", .value = OPT_NUMBER,
+		      .max = UINT64_MAX,
+		      .help = "the most bytes a download whose size the\n"
+			      "catalogue does not give may have (runfiles,\n"
+			      "wheels from HTML indexes; default 17179869184,\n"
+			      "16 GiB; 0: no limit); also\n"
+			      "CUENV_FETCH_MAX_BYTES. A download longer than\n"
+			      "the catalogue's size fails" },
+	[O_MAXEXP] = { "max-expansion", .arg = "R", .value = OPT_NUMBER,
+		       .max = 1000000,
+		       .help = "an archive may unpack to R times its size\n"
+			       "(default 50; 0: no limit); also\n"
+			       "CUENV_UNPACK_MAX_RATIO. Unpacking also stops\n"
+			       "before the disk is full" },
+	[O_LOCKED] = { "locked",
+		       .help = "install exactly what the nearest .cuenv.lock\n"
+			       "pins (cuenv lock), or fail naming the difference" },
+	[O_QUIET] = { "quiet", .help = "errors only" },
+	[O_LIST] = { "list", 'l',
+		     .help = "list the versions that can be installed, as\n"
+			     "cuenv list-remote (with its --all and --json)" },
+	[O_ALL] = { "all", .help = "with --list: every release" },
+	[O_JSON] = { "json", .help = "with --list: as JSON" },
 };
+
+#ifdef CUENV_NET /* the rest runs in cuenv-net */
 
 /* ---- progress ------------------------------------------------------------ */
 
@@ -459,19 +478,175 @@ out:
 	return rc;
 }
 
+/*
+ * `install cuda SPEC` is `install SPEC`; `install cudnn V` is `install
+ * --cudnn V` for the CUDA selected here. Moves optind past the kind.
+ */
+static int kind_word(int argc, char **argv, const char **cudnn,
+		     struct cuenv_err *err)
+{
+	enum kit_kind kind;
+
+	if (optind >= argc || kit_kind_parse(argv[optind], &kind))
+		return cmd_check_args(&cmd_install, argc - optind, err);
+	if (kind == KIT_CUPTI) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "install: CUPTI comes from a CUDA release");
+		return cuenv_hint(err, "cuenv install SPEC --cupti V");
+	}
+	optind++;
+	if (kind == KIT_CUDA)
+		return cmd_check_args(&cmd_install, argc - optind, err);
+	if (optind != argc - 1 || *cudnn) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "install: cudnn needs one version (and no --cudnn)");
+		return cuenv_hint(err, "cuenv install cudnn 9.1, or cuenv "
+				       "install 12.4 --cudnn 9.1");
+	}
+	*cudnn = argv[optind++];
+	return cmd_check_version("cudnn", *cudnn, 0, err);
+}
+
+/* --list: list-remote's listing, with its words and options. */
+static int list(struct cuenv_ctx *ctx, int argc, char **argv,
+		struct cuenv_err *err)
+{
+	char **v = xcalloc((size_t)argc + 3, sizeof(*v));
+	int n = 0, rc, help;
+
+	v[n++] = (char *)"list-remote";
+	for (int i = optind; i < argc; i++)
+		v[n++] = argv[i];
+	if (cmd_opt_given(&ctx->opt, O_ALL))
+		v[n++] = (char *)"--all";
+	if (cmd_opt_given(&ctx->opt, O_JSON))
+		v[n++] = (char *)"--json";
+	rc = cmd_options_parse(&cmd_list_remote, n, v, &ctx->opt, &help, err);
+	if (!rc)
+		rc = cmd_list_remote.run(ctx, n, v, err);
+	free(v);
+	return rc;
+}
+
+/*
+ * The cuDNN of cat for CUDA major M that a minimum min (same major, at
+ * least it) asks for: one of that very version when the catalogue has
+ * it, else the newest that is later; NULL when none.
+ */
+static const char *cudnn_at_least(const struct catalog *cat, unsigned M,
+				  const char *min)
+{
+	const struct release *exact = NULL, *newest = NULL;
+
+	for (size_t i = 0; i < cat->n; i++) {
+		const struct release *r = cat->v[i];
+
+		if (r->kind != KIT_CUDNN || r->cuda_major != M ||
+		    version_major(r->version) != version_major(min) ||
+		    version_cmp_str(r->version, min) < 0)
+			continue;
+		if (version_matches_str(r->version, min) &&
+		    (!exact || version_cmp_str(r->version, exact->version) > 0))
+			exact = r;
+		if (!newest || version_cmp_str(r->version, newest->version) > 0)
+			newest = r;
+	}
+	return exact ? exact->version : newest ? newest->version : NULL;
+}
+
+/*
+ * --for from the framework's own wheel on the package index, as `cuenv
+ * needs NAME==VERSION` reads it: the CUDA and cuDNN its metadata says
+ * (build_info.py, version.py, the nvidia-* pins), into out. Returns
+ * CUENV_OK; CUENV_NO when the index has no answer (unreachable, no such
+ * wheel, metadata silent on CUDA: the caller falls back to the shipped
+ * table, and *why says why); or CUENV_E_USAGE.
+ */
+static int framework_from_index(const char *for_spec,
+				const struct install_opts *o,
+				const struct catalog *cat, int quiet,
+				struct framework_builds *out, struct buf *why,
+				struct cuenv_err *err)
+{
+	struct needs_scan s;
+	struct wheel_requirement r;
+	struct buf req = BUF_INIT;
+	struct cuenv_err own = CUENV_ERR_INIT;
+	struct fetch_opts fo = o->fetch;
+	const char *index = o->pypi_index && *o->pypi_index
+				    ? o->pypi_index
+				    : "https://pypi.org/simple",
+		   *eq = strstr(for_spec, "=="), *cuda, *dnn;
+	int rc;
+
+	(void)err;
+	needs_scan_init(&s);
+	memset(&r, 0, sizeof(r));
+	if (!eq || !version_is_valid(eq + 2)) {
+		rc = CUENV_NO; /* the table's check words the error */
+		goto out;
+	}
+	buf_add(&req, for_spec, (size_t)(eq - for_spec));
+	if (!strcmp(req.data, "pytorch"))
+		buf_sets(&req, "torch");
+	buf_printf(&req, "%s", eq);
+	fo.allow_http |= !strncmp(index, "http://", 7);
+	fo.allow_file |= !strncmp(index, "file://", 7);
+	fo.retries = 0;
+	rc = wheel_requirement_scan(&s, req.data, index, NULL, &fo, &r, &own);
+	if (rc) {
+		buf_printf(why, "%s", own.msg.data);
+		rc = CUENV_NO;
+		goto out;
+	}
+	cuda = needs_newest_report(&s, NULL, 0);
+	dnn = needs_newest_report(&s, NULL, 1);
+	if (!cuda) {
+		buf_printf(why, "the metadata of %s says nothing of CUDA",
+			   r.wheel);
+		rc = CUENV_NO;
+		goto out;
+	}
+	if (!quiet)
+		cmd_note("%s %s was built with CUDA %s%s%s%s (its wheel %s on "
+			 "%s)", r.project, r.version, cuda,
+			 dnn ? " and cuDNN " : "", dnn ? dnn : "",
+			 dnn && strchr(dnn, '.') ? " or later" : "", r.wheel,
+			 index);
+	out->v = xcalloc(1, sizeof(*out->v));
+	out->n = 1;
+	out->v[0].framework = xstrdup(r.project);
+	out->v[0].version = xstrdup(r.version);
+	out->v[0].cuda = xstrdup(cuda);
+	out->v[0].cudnn = NULL;
+	if (dnn) {
+		/* a minimum: the catalogue's release that meets it */
+		const char *have = cudnn_at_least(
+			cat, (unsigned)version_major(cuda), dnn);
+
+		out->v[0].cudnn = xstrdup(have ? have : dnn);
+	}
+	out->v[0].notes = xstrdup("from the package index");
+out:
+	needs_scan_release(&s);
+	wheel_requirement_release(&r);
+	buf_release(&req);
+	err_release(&own);
+	return rc;
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct install_opts o = { .fetch = FETCH_OPTS_INIT,
 				  .expand_ratio = INSTALL_EXPAND_RATIO_DEFAULT };
-	uint64_t n;
 	struct catalog cat = { 0 };
 	struct strv comps = STRV_INIT;
 	struct selection sel;
 	const char *spec = NULL, *cudnn = NULL, *cupti = NULL;
 	const char *for_spec = NULL; /* --for tensorflow==2.6 */
 	struct framework_builds fw = { 0 };
-	int c, rc, quiet = 0, source = -1, locked = 0;
+	int rc, quiet = 0, source = -1, locked = 0;
 	enum source_kind sk;
 	struct catalog_choice found;
 	const struct release *cuda_rel = NULL, *cudnn_rel = NULL,
@@ -483,89 +658,45 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = fetch_env(&o, err);
 	if (rc)
 		goto out;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		char *end;
-
-		switch (c) {
-		case O_CUDNN:
-			cudnn = optarg;
-			break;
-		case O_CUPTI:
-			cupti = optarg;
-			break;
-		case O_COMPONENTS:
-			rc = cmd_components(&cmd_install, optarg, &comps, err);
-			if (rc)
-				goto out;
-			o.components = &comps;
-			break;
-		case O_RUNTIME:
-			o.runtime_only = 1;
-			break;
-		case O_SOURCE:
-			if (source_parse(optarg, &sk) || sk == SRC_TARBALL) {
-				rc = cuenv_fail(err, CUENV_E_USAGE,
-						"install: unknown source '%s'",
-						optarg);
-				cuenv_hint(err, "sources: redist, runfile, pypi");
-				goto out;
-			}
-			source = (int)sk;
-			break;
-		case O_MIRROR:
-			o.mirror = optarg;
-			break;
-		case O_INDEX:
-			o.pypi_index = optarg;
-			break;
-		case O_JOBS:
-			o.jobs = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !o.jobs || o.jobs > 64) {
-				rc = cuenv_fail(err, CUENV_E_USAGE,
-						"install: bad --jobs '%s'",
-						optarg);
-				goto out;
-			}
-			break;
-		case O_NOCACHE:
-			o.no_cache = 1;
-			break;
-		case O_QUIET:
-			quiet = 1;
-			break;
-		case O_FOR:
-			for_spec = optarg;
-			break;
-		case O_LOCKED:
-			locked = 1;
-			break;
-		case O_TIMEOUT:
-			rc = cmd_parse_count("install: --timeout", optarg,
-					     UINT_MAX / 1000, &n, err);
-			o.fetch.timeout_seconds = (unsigned)n;
-			if (rc)
-				goto out;
-			break;
-		case O_MAXDL:
-			rc = cmd_parse_count("install: --max-download", optarg,
-					     UINT64_MAX, &o.fetch.max_bytes,
-					     err);
-			if (rc)
-				goto out;
-			break;
-		case O_MAXEXP:
-			rc = cmd_parse_count("install: --max-expansion", optarg,
-					     1000000, &n, err);
-			o.expand_ratio = (unsigned)n;
-			if (rc)
-				goto out;
-			break;
-		default:
-			rc = cmd_bad_usage(&cmd_install, err);
-			goto out;
-		}
+	if (cmd_opt_given(&ctx->opt, O_LIST)) {
+		rc = list(ctx, argc, argv, err);
+		goto out;
 	}
-	rc = cmd_check_args(&cmd_install, argc - optind, err);
+	if (cmd_opt_given(&ctx->opt, O_ALL) || cmd_opt_given(&ctx->opt, O_JSON)) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"install: --all and --json go with --list");
+		cuenv_hint(err, "see: cuenv install --help");
+		goto out;
+	}
+	cudnn = ctx->opt.arg[O_CUDNN];
+	cupti = ctx->opt.arg[O_CUPTI];
+	if (ctx->opt.arg[O_COMPONENTS]) {
+		rc = cmd_components(&cmd_install, ctx->opt.arg[O_COMPONENTS],
+				    &comps, err);
+		if (rc)
+			goto out;
+		o.components = &comps;
+	}
+	o.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
+	if (ctx->opt.arg[O_SOURCE] && !source_parse(ctx->opt.arg[O_SOURCE], &sk))
+		source = (int)sk;
+	if (ctx->opt.arg[O_MIRROR])
+		o.mirror = ctx->opt.arg[O_MIRROR];
+	if (ctx->opt.arg[O_INDEX])
+		o.pypi_index = ctx->opt.arg[O_INDEX];
+	if (cmd_opt_given(&ctx->opt, O_JOBS))
+		o.jobs = (unsigned)ctx->opt.num[O_JOBS];
+	o.no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
+	quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	for_spec = ctx->opt.arg[O_FOR];
+	locked = cmd_opt_given(&ctx->opt, O_LOCKED);
+	if (cmd_opt_given(&ctx->opt, O_TIMEOUT))
+		o.fetch.timeout_seconds = (unsigned)ctx->opt.num[O_TIMEOUT];
+	if (cmd_opt_given(&ctx->opt, O_MAXDL))
+		o.fetch.max_bytes = ctx->opt.num[O_MAXDL];
+	if (cmd_opt_given(&ctx->opt, O_MAXEXP))
+		o.expand_ratio = (unsigned)ctx->opt.num[O_MAXEXP];
+	rc = kind_word(argc, argv, &cudnn, err);
 	if (rc)
 		goto out;
 	if (o.components && o.runtime_only) {
@@ -601,9 +732,22 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			rc = cmd_check_version("cudnn", cudnn, 0, err);
 		if (!rc)
 			rc = cmd_catalog(ctx, &cat, err);
-		if (!rc)
-			rc = cmd_framework_pick(ctx, for_spec, &cat, cudnn,
-						source, quiet, &fw, err);
+		/* the framework's own wheel first; the table offline */
+		if (!rc) {
+			struct buf why = BUF_INIT;
+
+			rc = framework_from_index(for_spec, &o, &cat, quiet,
+						  &fw, &why, err);
+			if (rc == CUENV_NO) {
+				if (why.len && !quiet)
+					cmd_note("%s; the shipped framework "
+						 "table answers", why.data);
+				rc = cmd_framework_pick(ctx, for_spec, &cat,
+							cudnn, source, quiet,
+							&fw, err);
+			}
+			buf_release(&why);
+		}
 		if (rc)
 			goto out;
 		spec = fw.v[0].cuda;
@@ -702,11 +846,16 @@ out:
 	return rc;
 }
 
+#endif /* CUENV_NET */
+
 const struct cuenv_cmd cmd_install = {
 	.name = "install",
 	.summary = "download and install CUDA, cuDNN and CUPTI versions",
 	.usage = usage,
+	CMD_OPTIONS(opts),
+	.notes = notes,
 	.min_args = 0,
-	.max_args = 1,
-	.run = run,
+	.max_args = 2, /* [cuda] SPEC, cudnn V */
+	.flags = CMD_EXTERNAL,
+	.run = CMD_NET_RUN(run),
 };

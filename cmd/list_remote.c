@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,15 +14,15 @@ static const char usage[] =
 	"redist archives, or a runfile installer for releases before 11.4), and\n"
 	"the cuDNN builds for each CUDA major. PREFIX narrows to matching\n"
 	"versions (12, 12.4). Without --all, only the newest patch of each\n"
-	"minor release is shown.\n"
-	"\n"
-	"  --all    every release, not only the newest of each minor\n"
-	"  --json   an array of {kind, version, cuda_major, source}\n";
+	"minor release is shown. Also: cuenv install --list.\n";
 
-static const struct option opts[] = {
-	{ "all", no_argument, NULL, 'a' },
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
+enum { O_ALL, O_JSON };
+
+static const struct cmd_option opts[] = {
+	[O_ALL] = { "all",
+		    .help = "every release, not only the newest of each minor" },
+	[O_JSON] = { "json",
+		     .help = "an array of {kind, version, cuda_major, source}" },
 };
 
 static int cmp_release(const void *a, const void *b)
@@ -86,6 +85,20 @@ static void show(const struct release **v, size_t n, enum kit_kind kind,
 	}
 }
 
+static int bad_word(const char *word, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+
+	buf_add_display(&shown, word, 64);
+	cuenv_fail(err, CUENV_E_USAGE,
+		   "list-remote: '%s' is neither cuda, cudnn nor a version "
+		   "prefix",
+		   shown.data);
+	buf_release(&shown);
+	return cuenv_hint(err, "for example: cuenv list-remote cudnn 9; see: "
+			       "cuenv list-remote --help");
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -93,25 +106,18 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const struct release **v = NULL;
 	const char *prefix = NULL;
 	enum kit_kind kind;
-	int c, rc, all = 0, which = -1;
-	json_t *json = NULL;
+	int rc, all = cmd_opt_given(&ctx->opt, O_ALL), which = -1;
+	json_t *json = cmd_opt_given(&ctx->opt, O_JSON) ? json_array() : NULL;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'a')
-			all = 1;
-		else if (c == 'j')
-			json = json_array();
-		else
-			return cmd_bad_usage(&cmd_list_remote, err);
-	}
 	for (int i = optind; i < argc; i++) {
 		if (!kit_kind_parse(argv[i], &kind) && which < 0 && !prefix)
 			which = (int)kind;
-		else if (!prefix && (rc = cmd_check_version("", argv[i], 0,
-							     err)) == CUENV_OK)
+		else if (!prefix && version_is_valid(argv[i]))
 			prefix = argv[i];
+		else if (prefix)
+			return cmd_check_args(&cmd_list_remote, 3, err);
 		else
-			return err->rc ? err->rc : cmd_bad_usage(&cmd_list_remote, err);
+			return bad_word(argv[i], err);
 	}
 	rc = cmd_catalog(ctx, &cat, err);
 	if (rc)
@@ -141,6 +147,7 @@ const struct cuenv_cmd cmd_list_remote = {
 	.name = "list-remote",
 	.summary = "list the versions that can be installed",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 2,
 	.run = run,

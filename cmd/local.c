@@ -10,13 +10,7 @@ static const char usage[] =
 	"this folder and below. The versions must be installed unless\n"
 	"--force. --unset removes cuenv's keys (and the file, when nothing\n"
 	"else is left in it). A .cuenv that is a symbolic link is refused,\n"
-	"never written or removed through.\n"
-	"\n"
-	"  --cudnn V       cuDNN V, among builds for the selected CUDA major\n"
-	"  --cupti V       add CUPTI from CUDA V (for an exact libcupti soname)\n"
-	"  --isolate       strip foreign CUDA dirs from LD_LIBRARY_PATH\n"
-	"  --no-isolate    keep them (the default)\n"
-	"  --force         write versions that are not installed yet\n";
+	"never written or removed through.\n";
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -34,6 +28,7 @@ const struct cuenv_cmd cmd_local = {
 	.name = "local",
 	.summary = "set or show this project's selection (./.cuenv)",
 	.usage = usage,
+	CMD_OPTIONS(cmd_selection_opts),
 	.min_args = 0,
 	.max_args = 1,
 	.run = run,

@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +13,19 @@ static const char usage[] =
 	"Resolve the nearest .cuenv's selection against the catalogue, as\n"
 	"`cuenv install` with no SPEC would, and write .cuenv.lock beside it:\n"
 	"every archive (component, version, platform, NVIDIA's url, sha256 and\n"
-	"size). `cuenv install --locked` then installs exactly that.\n"
-	"\n"
-	"  --check            write nothing; exit 1 with the reason when the\n"
-	"                     lock is missing or no longer matches the .cuenv\n"
-	"                     or the catalogue, 0 when it does\n"
-	"  --components LIST  lock these redist components (as install)\n"
-	"  --runtime-only     lock only the shared libraries (as install)\n";
+	"size). `cuenv install --locked` then installs exactly that.\n";
 
-enum { O_CHECK = 256, O_COMPONENTS, O_RUNTIME };
+enum { O_CHECK, O_COMPONENTS, O_RUNTIME };
 
-static const struct option opts[] = {
-	{ "check", no_argument, NULL, O_CHECK },
-	{ "components", required_argument, NULL, O_COMPONENTS },
-	{ "runtime-only", no_argument, NULL, O_RUNTIME },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option opts[] = {
+	[O_CHECK] = { "check",
+		      .help = "write nothing; exit 1 with the reason when the\n"
+			      "lock is missing or no longer matches the .cuenv\n"
+			      "or the catalogue, 0 when it does" },
+	[O_COMPONENTS] = { "components", .arg = "LIST",
+			   .help = "lock these redist components (as install)" },
+	[O_RUNTIME] = { "runtime-only",
+			.help = "lock only the shared libraries (as install)" },
 };
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
@@ -41,33 +38,22 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct lockfile want, have;
 	struct buf path = BUF_INIT, text = BUF_INIT;
 	struct select_in in = { .cwd = ctx->cwd, .root = ctx->root };
-	int c, rc, check = 0;
+	int rc = CUENV_OK, check = cmd_opt_given(&ctx->opt, O_CHECK);
+
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
 
 	selection_init(&sel);
 	lock_init(&want);
 	lock_init(&have);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case O_CHECK:
-			check = 1;
-			break;
-		case O_COMPONENTS:
-			rc = cmd_components(&cmd_lock, optarg, &comps, err);
-			if (rc)
-				goto out;
-			o.components = &comps;
-			break;
-		case O_RUNTIME:
-			o.runtime_only = 1;
-			break;
-		default:
-			rc = cmd_bad_usage(&cmd_lock, err);
+	if (ctx->opt.arg[O_COMPONENTS]) {
+		rc = cmd_components(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
+				    &comps, err);
+		if (rc)
 			goto out;
-		}
+		o.components = &comps;
 	}
-	rc = cmd_check_args(&cmd_lock, argc - optind, err);
-	if (rc)
-		goto out;
+	o.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
 	if (o.components && o.runtime_only) {
 		rc = cuenv_fail(err, CUENV_E_USAGE, "lock: --components and "
 				"--runtime-only do not go together");
@@ -137,6 +123,7 @@ const struct cuenv_cmd cmd_lock = {
 	.name = "lock",
 	.summary = "pin the .cuenv's components in .cuenv.lock",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 0,
 	.run = run,

@@ -2,7 +2,6 @@
  * main.c: global options, dispatch, and the one place that prints errors.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -181,17 +180,40 @@ static void print_error(const struct cuenv_err *err)
 		fprintf(stderr, "hint: %s\n", err->hint.data);
 }
 
-static int wants_help(const struct cuenv_cmd *cmd, int argc, char **argv)
+/*
+ * A command's help. For one whose stdout is shell code for eval
+ * (CMD_EMITS_SHELL: `eval "$(cuenv use --help)"` in the shell's wrapper),
+ * the help goes to stderr and stdout stays empty.
+ */
+static void print_help(const struct cuenv_cmd *cmd)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-		if (argv[i][0] != '-' && (cmd->flags & CMD_STOP_AT_ARG))
-			return 0;
-	}
-	return 0;
+	cmd_options_help(cmd, cmd->flags & CMD_EMITS_SHELL ? stderr : stdout);
+}
+
+/*
+ * An unknown command: a usage error, with the command it was most likely
+ * meant to be, when one is near (pyenv's `shell` is cuenv's `use`).
+ */
+static int unknown_command(const char *name, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+	const char *near = cmd_suggest(name);
+
+	buf_add_display(&shown, name, 64);
+	if (*name == '-')
+		cuenv_fail(err, CUENV_E_USAGE, "unknown option '%s'",
+			   shown.data);
+	else
+		cuenv_fail(err, CUENV_E_USAGE, "'%s' is not a cuenv command",
+			   shown.data);
+	if (near && *name != '-')
+		cuenv_hint(err, "did you mean: cuenv %s? (all commands: "
+				"cuenv help)",
+			   near);
+	else
+		cuenv_hint(err, "see: cuenv help");
+	buf_release(&shown);
+	return err->rc;
 }
 
 static int finish_stdout(int rc)
@@ -210,9 +232,9 @@ int main(int argc, char **argv)
 	struct cuenv_ctx ctx = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf root = BUF_INIT;
-	const struct cuenv_cmd *cmd;
+	const struct cuenv_cmd *cmd = NULL;
 	char *cwd = NULL, *exe = NULL;
-	int rc;
+	int rc, first_arg = 1;
 
 	ctx.store.lock_fd = -1;
 	/*
@@ -239,30 +261,46 @@ int main(int argc, char **argv)
 	} else {
 		cmd = cmd_find(argv[1]);
 		if (!cmd) {
-			struct buf shown = BUF_INIT;
-
-			buf_add_display(&shown, argv[1], 64);
-			cuenv_fail(&err, CUENV_E_USAGE,
-				   "'%s' is not a cuenv command", shown.data);
-			cuenv_hint(&err, "see: cuenv help");
-			buf_release(&shown);
-			rc = err.rc;
+			rc = unknown_command(argv[1], &err);
 			goto out;
 		}
 		argc--;
 		argv++;
 	}
+	/*
+	 * The options, by the command's table, before anything else:
+	 * --help needs neither HOME nor a store. cuenv-net's commands are
+	 * parsed here too (a copy: cuenv-net gets the words as given), so
+	 * that their help and usage errors need no cuenv-net.
+	 */
+	{
+		char **words = xcalloc((size_t)argc + 1, sizeof(*words));
+		int help, external = 0;
+
 #ifndef CUENV_NET
-	if (cmd->flags & CMD_EXTERNAL) {
+		external = cmd->flags & CMD_EXTERNAL;
+#endif
+		memcpy(words, argv, (size_t)argc * sizeof(*words));
+		rc = cmd_options_parse(cmd, argc, words, &ctx.opt, &help, &err);
+		/* how many arguments: commands may check more closely */
+		if (!rc && !help)
+			rc = cmd_check_args(cmd, argc - optind, &err);
+		if (!rc && !external)
+			memcpy(argv, words, (size_t)argc * sizeof(*words));
+		first_arg = optind;
+		free(words);
+		if (help)
+			print_help(cmd);
+		if (rc || help)
+			goto out;
+	}
+#ifndef CUENV_NET
+	if ((cmd->flags & CMD_EXTERNAL) ||
+	    (cmd->wants_net && cmd->wants_net(argc, argv))) {
 		rc = exec_net(argv - 1, &err);
 		goto out;
 	}
 #endif
-	if (argc > 1 && wants_help(cmd, argc, argv)) {
-		fputs(cmd->usage, stdout);
-		rc = CUENV_OK;
-		goto out;
-	}
 
 	rc = setup_ctx(&ctx, &root, &cwd, &exe, &err);
 	if (!rc && (cmd->flags & CMD_NEEDS_STORE)) {
@@ -272,7 +310,8 @@ int main(int argc, char **argv)
 			rc = store_lock(&ctx.store, &err);
 	}
 	if (!rc) {
-		optind = 0; /* reset getopt for the subcommand */
+		/* argv was permuted: its arguments begin at optind */
+		optind = first_arg;
 		rc = cmd->run(&ctx, argc, argv, &err);
 	}
 	if (ctx.store.root) {
@@ -282,6 +321,9 @@ int main(int argc, char **argv)
 		store_release(&ctx.store);
 	}
 out:
+	/* Not for the prompt hook: reading the catalogue takes its time. */
+	if (rc == CUENV_E_NOT_INSTALLED && cmd && !(cmd->flags & CMD_HIDDEN))
+		cmd_hint_installable(&ctx, &err);
 	if (rc && err.rc)
 		print_error(&err);
 	err_release(&err);

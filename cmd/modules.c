@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +23,13 @@ static const char usage[] =
 	"variables as `cuenv env` for that selection; `module unload` undoes\n"
 	"them. Files are replaced atomically; each written is printed.\n";
 
-static const struct option opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ NULL, 0, NULL, 0 },
+enum { O_FORMAT };
+
+static const struct cmd_option opts[] = {
+	[O_FORMAT] = { "format", .arg = "F", .value = OPT_WORD,
+		       .words = "lua tcl",
+		       .help = "lua (Lmod, the default) or tcl (Environment "
+			       "Modules)" },
 };
 
 /* A Lua string literal: "..." with \\ \" and \ddd for control bytes. */
@@ -106,10 +109,12 @@ static void setvar(const struct fmt *f, const char *fn, const char *var,
 	}
 }
 
-static void add_unique(struct strv *to, const struct strv *from)
+static void add_unique(struct strv *to, const struct strv *from,
+		       const struct strv *skip)
 {
 	for (size_t i = 0; i < from->n; i++)
-		if (strv_find(to, from->v[i]) < 0)
+		if (strv_find(to, from->v[i]) < 0 &&
+		    strv_find(skip, from->v[i]) < 0)
 			strv_push(to, from->v[i]);
 }
 
@@ -139,21 +144,33 @@ static void header(const struct fmt *f, const char *what,
 /* The same variables env_activate sets for this CUDA alone. */
 static void cuda_module(const struct fmt *f, const struct install *in)
 {
-	struct strv lib = STRV_INIT;
+	struct strv lib = STRV_INIT, bin = STRV_INIT, inc = STRV_INIT;
+	struct strv link = STRV_INIT, none = STRV_INIT;
+	size_t n = strlen(in->prefix);
+	/* the linker reads no ld.so.cache: only /usr's folders are its own */
+	bool system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
 
 	header(f, "CUDA", in);
 	buf_adds(f->out, f->tcl ? "conflict cuda\n" : "conflict(\"cuda\")\n");
-	add_unique(&lib, &in->lib);
-	add_unique(&lib, &in->cupti);
-	prepend(f, "PATH", &in->bin);
+	/* what the loader and shell search already stays off (/usr/bin) */
+	add_unique(&lib, &in->lib, &in->searched);
+	add_unique(&lib, &in->cupti, &in->searched);
+	add_unique(&bin, &in->bin, &in->searched);
+	add_unique(&inc, &in->include, &in->searched);
+	add_unique(&link, &in->lib, system ? &in->searched : &none);
+	add_unique(&link, &in->cupti, system ? &in->searched : &none);
+	prepend(f, "PATH", &bin);
 	prepend(f, "LD_LIBRARY_PATH", &lib);
-	prepend(f, "LIBRARY_PATH", &lib);
-	prepend(f, "CPATH", &in->include);
+	prepend(f, "LIBRARY_PATH", &link);
+	prepend(f, "CPATH", &inc);
 	setvar(f, "setenv", "CUDA_HOME", in->prefix);
 	setvar(f, "setenv", "CUDA_PATH", in->prefix);
 	/* pushenv: unloading a cuDNN module on top gives this back. */
 	setvar(f, "pushenv", "CUENV_ACTIVE", in->version);
 	strv_release(&lib);
+	strv_release(&bin);
+	strv_release(&inc);
+	strv_release(&link);
 }
 
 /*
@@ -300,16 +317,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct buf dir = BUF_INIT;
 	struct store st;
 	struct fmt f = { 0, NULL };
-	int c, rc;
+	int rc = CUENV_OK;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'f')
-			return cmd_bad_usage(&cmd_modules, err);
-		format = optarg;
-	}
-	rc = cmd_check_args(&cmd_modules, argc - optind, err);
-	if (rc)
-		return rc;
+	if (ctx->opt.arg[O_FORMAT])
+		format = ctx->opt.arg[O_FORMAT];
 	if (!strcmp(format, "tcl")) {
 		f.tcl = 1;
 	} else if (strcmp(format, "lua")) {
@@ -347,6 +358,7 @@ const struct cuenv_cmd cmd_modules = {
 	.name = "modules",
 	.summary = "write Lmod or Environment Modules modulefiles",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 1,
 	.flags = 0,

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -26,9 +25,29 @@
 #include "../core/needs.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
+#ifdef CUENV_NET
+#include "../core/install.h"
+#include "../core/unpack.h"
+#include "../core/wheel.h"
+#endif
 
 static const char usage[] =
-	"usage: cuenv needs [--python [PYTHON]] [--json] PATH...\n"
+	"usage: cuenv needs [--python [PYTHON]] [--json] [--index URL]\n"
+	"                   [--platform TAG] PATH|WHEEL|NAME==VERSION...\n"
+	"\n"
+	"What a framework was built with, in this order of trust: its own\n"
+	"build metadata (TensorFlow's build_info.py, torch's version.py, the\n"
+	"nvidia-* pins in a wheel's METADATA, cupy-cudaNNx's name), then the\n"
+	"CUDA libraries its ELF files link (DT_NEEDED), then those they name\n"
+	"in their bytes (\"may load\": one of several alternatives, never\n"
+	"required). Versions are minimums: cuDNN 9.26.0+ is not given by\n"
+	"cuDNN 9.19.\n"
+	"\n"
+	"A WHEEL (a .whl file) is read in place, nothing unpacked to disk;\n"
+	"its ELF members only when its metadata says nothing of CUDA.\n"
+	"NAME==VERSION (tensorflow==2.6.5) is looked up on the package index\n"
+	"(CUENV_PYPI_INDEX, --index) and its wheel read by HTTP range\n"
+	"requests, without downloading it; the bytes fetched are reported.\n"
 	"\n"
 	"Read the ELF files at PATH (a file, or every ELF file under a\n"
 	"folder such as a framework's site-packages/tensorflow or torch/lib;\n"
@@ -38,27 +57,45 @@ static const char usage[] =
 	"which installed CUDA, cuDNN and CUPTI versions provide them all,\n"
 	"and otherwise which releases in the catalogue do, with the\n"
 	"`cuenv install` line that gets them. A library that a file under\n"
-	"PATH itself provides (its soname) is not asked of cuenv.\n"
-	"\n"
-	"  --python [PYTHON]  also ask the frameworks that PYTHON (default\n"
-	"                     python3) imports what they were built with:\n"
-	"                     TensorFlow's build info, torch.version.cuda and\n"
-	"                     its cuDNN, jax; one that does not import is\n"
-	"                     reported absent. PATH may then be left out\n"
-	"  --json             one JSON object on stdout, for scripts\n"
-	"\n"
+	"PATH itself provides (its soname) is not asked of cuenv.\n";
+
+static const char notes[] =
 	"Exit status: 0 when an installed selection provides everything (or\n"
 	"nothing is asked of cuenv), 1 when something is missing (the install\n"
 	"line is printed), 2 for a bad command line or a PATH that is not an\n"
 	"ELF file or a folder, 3 for a corrupt ELF file named as PATH, 7 for\n"
 	"a PATH that cannot be read.\n";
 
-enum { O_PYTHON = 256, O_JSON };
+/* "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter. */
+static int looks_like_python(const char *a)
+{
+	const char *base = strrchr(a, '/');
+	struct stat st;
 
-static const struct option opts[] = {
-	{ "python", optional_argument, NULL, O_PYTHON },
-	{ "json", no_argument, NULL, O_JSON },
-	{ NULL, 0, NULL, 0 },
+	base = base ? base + 1 : a;
+	return !strncmp(base, "python", 6) &&
+	       !(stat(a, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+enum { O_PYTHON, O_JSON, O_INDEX, O_PLATFORM };
+
+static const struct cmd_option opts[] = {
+	[O_PYTHON] = { "python", .arg = "PYTHON", .flags = OPT_OPTIONAL,
+		       .takes = looks_like_python, .complete = "files",
+		       .help = "also ask the frameworks that PYTHON (default\n"
+			       "python3) imports what they were built with:\n"
+			       "TensorFlow's build info, torch.version.cuda and\n"
+			       "its cuDNN, jax; one that does not import is\n"
+			       "reported absent. PATH may then be left out" },
+	[O_JSON] = { "json", .help = "one JSON object on stdout, for scripts" },
+	[O_INDEX] = { "index", .arg = "URL",
+		      .help = "the package index for NAME==VERSION (a simple\n"
+			      "API root; default https://pypi.org/simple,\n"
+			      "or CUENV_PYPI_INDEX)" },
+	[O_PLATFORM] = { "platform", .arg = "TAG",
+			 .help = "the wheel for TAG (default: this machine's,\n"
+				 "e.g. manylinux x86_64; win_amd64 for\n"
+				 "Windows)" },
 };
 /* Files listed under each soname in the text report. */
 #define SHOW_FILES 4
@@ -191,6 +228,166 @@ out:
 	return rc;
 }
 
+/* ---- wheels and the package index ---------------------------------------- */
+
+/* A .whl file, read in place by cuenv-net. */
+static int is_wheel_arg(const char *a)
+{
+	size_t n = strlen(a);
+
+	return n > 4 && !strcmp(a + n - 4, ".whl");
+}
+
+/* "tensorflow==2.6.5": a requirement, not a path. */
+static int is_requirement_arg(const char *a)
+{
+	const char *eq = strstr(a, "==");
+	struct stat st;
+
+	return eq && eq > a && eq[2] && !strchr(a, '/') && stat(a, &st);
+}
+
+/* Does this command line need cuenv-net (a wheel or the index)? */
+static int wants_net(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			continue;
+		if (argv[i][0] == '-')
+			continue;
+		if (is_wheel_arg(argv[i]) || is_requirement_arg(argv[i]))
+			return 1;
+	}
+	return 0;
+}
+
+#ifdef CUENV_NET
+/* A wheel's members are metadata or ELF files, at most this large. */
+#define MEMBER_MAX (1u << 30)
+
+struct wheel_read {
+	struct needs_scan *s;
+	const char *shown; /* the wheel, as reports name it */
+	int elf;	   /* this pass reads ELF members */
+	struct buf path;
+};
+
+static bool want_member(void *ctx, const char *name)
+{
+	struct wheel_read *w = ctx;
+	const char *base = strrchr(name, '/');
+
+	base = base ? base + 1 : name;
+	if (!w->elf)
+		return needs_metadata_name(name);
+	return strstr(base, ".so") != NULL;
+}
+
+static int got_member(void *ctx, const char *name, const void *data,
+		      size_t len, struct cuenv_err *err)
+{
+	struct wheel_read *w = ctx;
+	struct elf_info e;
+	struct cuenv_err own = CUENV_ERR_INIT;
+	int rc;
+
+	(void)err;
+	buf_reset(&w->path);
+	buf_printf(&w->path, "%s/%s", w->shown, name);
+	if (!w->elf) {
+		needs_read_metadata(w->s, w->path.data, data, len);
+		return CUENV_OK;
+	}
+	elf_info_init(&e);
+	rc = elf_parse(data, len, w->path.data, &e, &own);
+	if (!rc)
+		needs_scan_add(w->s, w->path.data, &e);
+	else if (rc != CUENV_NO)
+		strv_push(&w->s->warnings, own.msg.data);
+	elf_info_release(&e);
+	err_release(&own);
+	return CUENV_OK;
+}
+
+/* Read the wheel at path in place: metadata first, ELF members only
+ * when the metadata says nothing of CUDA. */
+static int scan_wheel(struct needs_scan *s, const char *path,
+		      struct cuenv_err *err)
+{
+	struct wheel_read w = { s, path, 0, BUF_INIT };
+	struct unpack_zip_reader r = { want_member, got_member, &w,
+				       MEMBER_MAX };
+	size_t before = s->nrep;
+	int rc = unpack_zip_each(path, &r, err);
+
+	if (!rc && s->nrep == before) {
+		w.elf = 1;
+		rc = unpack_zip_each(path, &r, err);
+	}
+	buf_release(&w.path);
+	return rc;
+}
+
+#endif
+
+/* The wheels read from the index, for the report. */
+struct remotes {
+	struct remote_read {
+		char *wheel, *index;
+		uint64_t size, bytes;
+		unsigned requests;
+	} *v;
+	size_t n;
+};
+
+static void remotes_release(struct remotes *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].wheel);
+		free(r->v[i].index);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A .whl file or NAME==VERSION: cuenv-net's to read. */
+static int scan_net(struct needs_scan *s, const char *arg, const char *index,
+		    const char *platform, struct remotes *rms,
+		    struct cuenv_err *err)
+{
+#ifdef CUENV_NET
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct wheel_requirement rm;
+	int rc;
+
+	if (is_wheel_arg(arg))
+		return scan_wheel(s, arg, err);
+	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file = !strncmp(index, "file://", 7);
+	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
+	if (rm.wheel) {
+		struct remote_read *x;
+
+		rms->v = xrealloc(rms->v, (rms->n + 1) * sizeof(*rms->v));
+		x = &rms->v[rms->n++];
+		x->wheel = xstrdup(rm.wheel);
+		x->index = xstrdup(index);
+		x->size = rm.st.size;
+		x->bytes = rm.st.bytes;
+		x->requests = rm.st.requests;
+	}
+	wheel_requirement_release(&rm);
+	return rc;
+#else
+	(void)s;
+	(void)index;
+	(void)platform;
+	(void)rms;
+	return cuenv_fail(err, CUENV_E_BUG, "needs: '%s' is cuenv-net's to "
+					    "read", arg);
+#endif
+}
+
 /* ---- output -------------------------------------------------------------- */
 
 static void print_files(const char *how, const struct strv *files)
@@ -202,15 +399,67 @@ static void print_files(const char *how, const struct strv *files)
 		       files->n - SHOW_FILES);
 }
 
+/* "CUDA 11.2+" (at least 11.2, same major) or "CUDA 12.x". */
+static void print_minimum(const char *what, const char *v, const char *sep)
+{
+	printf("%s%s %s%s", sep, what, v, strchr(v, '.') ? "+" : ".x");
+}
+
+static void print_reports(const struct needs_scan *s)
+{
+	for (size_t i = 0; i < s->nrep; i++) {
+		const struct needs_report *r = &s->rep[i];
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, r->framework, 60);
+		printf("%s", shown.data);
+		if (r->version) {
+			buf_reset(&shown);
+			buf_add_display(&shown, r->version, 40);
+			printf(" %s", shown.data);
+		}
+		printf(" built for");
+		if (r->cuda)
+			print_minimum("CUDA", r->cuda, " ");
+		if (r->cudnn)
+			print_minimum("cuDNN", r->cudnn, r->cuda ? ", " : " ");
+		printf("\n    %-11s %s\n", "says", r->source);
+		for (size_t k = 0; k < r->dlls.n; k++) {
+			buf_reset(&shown);
+			buf_add_display(&shown, r->dlls.v[k], 60);
+			printf("    %-11s %s\n", k ? "" : "loads", shown.data);
+		}
+		buf_release(&shown);
+	}
+}
+
 static void print_text(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
-		       const struct needs_offer *o, int asked, int satisfied)
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int asked, int satisfied)
 {
+	for (size_t i = 0; i < rms->n; i++) {
+		const struct remote_read *x = &rms->v[i];
+
+		printf("read %llu bytes of %s (%llu bytes, %.2f%%) in %u range "
+		       "requests\n",
+		       (unsigned long long)x->bytes, x->wheel,
+		       (unsigned long long)x->size,
+		       x->size ? 100.0 * (double)x->bytes / (double)x->size
+			       : 0.0,
+		       x->requests);
+	}
+	if (rms->n)
+		printf("\n");
+	print_reports(s);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 
-		printf("%-22s %s\n", w->soname, w->range);
+		printf("%-22s %s%s\n", w->soname, w->range,
+		       needs_want_managed(w) && !needs_want_required(w)
+			       ? " (may load: named, not linked)"
+			       : "");
 		print_files("needed by", &w->needed_by);
 		print_files("named by", &w->named_by);
 		if (w->provided_by)
@@ -220,7 +469,8 @@ static void print_text(const struct needs_scan *s,
 			printf("    %-11s %s\n", "found in", w->found);
 	}
 	if (py->exe) {
-		printf("%sframeworks (%s%s%s):\n", s->n ? "\n" : "", py->exe,
+		printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
+		       py->exe,
 		       py->version ? " " : "",
 		       py->version ? py->version : "");
 		for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
@@ -243,10 +493,15 @@ static void print_text(const struct needs_scan *s,
 				       f->cudnn ? ", cuDNN " : "",
 				       f->cudnn ? f->cudnn : "");
 			}
+			if (f->problem) {
+				buf_reset(&shown);
+				buf_add_display(&shown, f->problem, 400);
+				printf("  %-11s problem: %s\n", "", shown.data);
+			}
 			buf_release(&shown);
 		}
 	}
-	if (s->n || py->exe)
+	if (s->n || s->nrep || py->exe)
 		printf("\n");
 	if (!asked) {
 		if (!s->n)
@@ -262,9 +517,23 @@ static void print_text(const struct needs_scan *s,
 	if (satisfied) {
 		struct buf b = BUF_INIT;
 
+		struct buf maybe = BUF_INIT;
+
 		needs_combo_describe(&in->pick, &b);
-		printf("installed: %s provides everything%s\n", b.data,
-		       in->active ? " (the active selection)" : "");
+		for (size_t i = 0; i < s->n; i++)
+			if (needs_want_managed(&s->v[i]) && !s->v[i].found)
+				buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
+					   s->v[i].soname);
+		if (maybe.len)
+			printf("installed: %s provides what the files need%s;"
+			       " not %s, which they may load\n",
+			       b.data,
+			       in->active ? " (the active selection)" : "",
+			       maybe.data);
+		else
+			printf("installed: %s provides everything%s\n", b.data,
+			       in->active ? " (the active selection)" : "");
+		buf_release(&maybe);
 		if (!in->active) {
 			printf("select it with:\n  cuenv local %s",
 			       in->pick.cuda->version);
@@ -314,10 +583,35 @@ static json_t *json_or_null(const char *s)
 static void print_json(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
-		       const struct needs_offer *o, int satisfied)
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int satisfied)
 {
 	json_t *j = json_object(), *arr = json_array();
 	char *text;
+
+	if (rms->n) {
+		json_t *f = json_array();
+
+		for (size_t i = 0; i < rms->n; i++) {
+			json_t *x = json_object();
+
+			json_object_set_new(x, "wheel",
+					    json_string(rms->v[i].wheel));
+			json_object_set_new(x, "index",
+					    json_string(rms->v[i].index));
+			json_object_set_new(
+				x, "size",
+				json_integer((json_int_t)rms->v[i].size));
+			json_object_set_new(
+				x, "bytes_fetched",
+				json_integer((json_int_t)rms->v[i].bytes));
+			json_object_set_new(
+				x, "requests",
+				json_integer((json_int_t)rms->v[i].requests));
+			json_array_append_new(f, x);
+		}
+		json_object_set_new(j, "fetched", f);
+	}
 
 	json_object_set_new(j, "files_read",
 			    json_integer((json_int_t)s->files));
@@ -334,9 +628,37 @@ static void print_json(const struct needs_scan *s,
 		json_object_set_new(x, "provided_by",
 				    json_or_null(w->provided_by));
 		json_object_set_new(x, "found", json_or_null(w->found));
+		json_object_set_new(x, "required",
+				    json_boolean(needs_want_required(w)));
 		json_array_append_new(arr, x);
 	}
 	json_object_set_new(j, "sonames", arr);
+	arr = json_array();
+	for (size_t i = 0; i < s->nrep; i++) {
+		const struct needs_report *r = &s->rep[i];
+		json_t *x = json_object();
+
+		json_object_set_new(x, "framework", json_string(r->framework));
+		json_object_set_new(x, "version", json_or_null(r->version));
+		json_object_set_new(x, "source", json_string(r->source));
+		json_object_set_new(x, "cuda_min", json_or_null(r->cuda));
+		json_object_set_new(x, "cudnn_min", json_or_null(r->cudnn));
+		json_object_set_new(x, "dlls", json_strv(&r->dlls));
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "reports", arr);
+	/* the CUDA libraries the files are themselves (soname, path) */
+	arr = json_array();
+	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "soname",
+				    json_string(s->provides.v[i]));
+		json_object_set_new(x, "path",
+				    json_string(s->provides.v[i + 1]));
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "provides", arr);
 	if (py->exe) {
 		json_t *f = json_object();
 
@@ -357,6 +679,10 @@ static void print_json(const struct needs_scan *s,
 						    json_or_null(fw->cuda));
 				json_object_set_new(x, "cudnn",
 						    json_or_null(fw->cudnn));
+				if (fw->problem)
+					json_object_set_new(
+						x, "problem",
+						json_string(fw->problem));
 			}
 			json_object_set_new(f, needs_framework_names[i], x);
 		}
@@ -407,46 +733,6 @@ static void print_json(const struct needs_scan *s,
 
 /* ---- the command --------------------------------------------------------- */
 
-/* "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter. */
-static int looks_like_python(const char *a)
-{
-	const char *base = strrchr(a, '/');
-	struct stat st;
-
-	base = base ? base + 1 : a;
-	return !strncmp(base, "python", 6) &&
-	       !(stat(a, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
-/*
- * getopt's optional arguments must be attached (--python=X); accept the
- * separate form too when the next word names an interpreter.
- */
-static char **join_python_arg(int argc, char **argv)
-{
-	char **v = xcalloc((size_t)argc + 1, sizeof(*v));
-	int n = 0;
-
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < argc)
-				v[n++] = xstrdup(argv[i++]);
-			break;
-		}
-		if (!strcmp(argv[i], "--python") && i + 1 < argc &&
-		    looks_like_python(argv[i + 1])) {
-			struct buf b = BUF_INIT;
-
-			buf_printf(&b, "--python=%s", argv[++i]);
-			v[n++] = buf_detach(&b);
-			continue;
-		}
-		v[n++] = xstrdup(argv[i]);
-	}
-	v[n] = NULL;
-	return v;
-}
-
 /*
  * What is installed and the selection in force here are the command's
  * to gather (and to warn about); core matches the scan against them.
@@ -487,33 +773,36 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct needs_installed in;
 	struct needs_offer o;
 	struct catalog cat = { 0 };
-	char **av = join_python_arg(argc, argv);
+	char **av = argv;
 	size_t warned = 0;
-	int ac = 0, c, rc = CUENV_OK, json = 0, asked, satisfied = 1;
+	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
+	    asked, satisfied = 1;
+	const char *index = getenv("CUENV_PYPI_INDEX"), *platform = NULL;
+	struct remotes rms = { 0 };
 
 	needs_scan_init(&s);
 	needs_python_init(&py, NULL);
 	needs_installed_init(&in);
 	needs_offer_init(&o);
-	while (av[ac])
-		ac++;
-	while ((c = getopt_long(ac, av, "", opts, NULL)) != -1) {
-		if (c == O_PYTHON) {
-			py.exe = optarg && *optarg ? optarg : "python3";
-		} else if (c == O_JSON) {
-			json = 1;
-		} else {
-			rc = cmd_bad_usage(&cmd_needs, err);
-			goto out;
-		}
-	}
+	if (cmd_opt_given(&ctx->opt, O_PYTHON))
+		py.exe = *ctx->opt.arg[O_PYTHON] ? ctx->opt.arg[O_PYTHON]
+						 : "python3";
+	if (ctx->opt.arg[O_INDEX])
+		index = ctx->opt.arg[O_INDEX];
+	if (ctx->opt.arg[O_PLATFORM])
+		platform = ctx->opt.arg[O_PLATFORM];
 	if (optind == ac && !py.exe) {
 		rc = cuenv_fail(err, CUENV_E_USAGE, "needs: missing argument");
 		cuenv_hint(err, "see: cuenv needs --help");
 		goto out;
 	}
+	if (!index || !*index)
+		index = "https://pypi.org/simple";
 	for (int i = optind; i < ac; i++) {
-		rc = needs_scan_path(&s, av[i], err);
+		if (is_wheel_arg(av[i]) || is_requirement_arg(av[i]))
+			rc = scan_net(&s, av[i], index, platform, &rms, err);
+		else
+			rc = needs_scan_path(&s, av[i], err);
 		warn_new(&s.warnings, &warned);
 		if (rc)
 			goto out;
@@ -546,19 +835,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			needs_find_offer(&cat, &s, &py, &o);
 	}
 	if (json)
-		print_json(&s, &py, &in, &o, satisfied);
+		print_json(&s, &py, &in, &o, &rms, satisfied);
 	else
-		print_text(&s, &py, &in, &o, asked, satisfied);
+		print_text(&s, &py, &in, &o, &rms, asked, satisfied);
 	rc = satisfied ? CUENV_OK : CUENV_NO;
 out:
-	for (int i = 0; av[i]; i++)
-		free(av[i]);
-	free(av);
 	needs_scan_release(&s);
 	needs_python_release(&py);
 	needs_installed_release(&in);
 	needs_offer_release(&o);
 	catalog_release(&cat);
+	remotes_release(&rms);
 	return rc;
 }
 
@@ -566,7 +853,10 @@ const struct cuenv_cmd cmd_needs = {
 	.name = "needs",
 	.summary = "which CUDA and cuDNN a framework's binaries need",
 	.usage = usage,
+	CMD_OPTIONS(opts),
+	.notes = notes,
 	.min_args = 0,
 	.max_args = -1,
 	.run = run,
+	.wants_net = wants_net,
 };

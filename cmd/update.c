@@ -1,6 +1,5 @@
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,26 +9,42 @@
 #include "../core/digest.h"
 #include "../core/dotfile.h"
 #include "../core/fetch.h"
+#include "../core/install.h"
+#include "../core/needs.h"
+#include "../core/wheel.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
 static const char usage[] =
 	"usage: cuenv update [--mirror URL]\n"
+	"       cuenv update --frameworks [--index URL]\n"
 	"\n"
 	"Refresh the catalogue: read the listings of NVIDIA's redist folders\n"
 	"(compute/cuda/redist/ and compute/cudnn/redist/, or the same paths\n"
 	"under a mirror), fetch every redistrib_<version>.json the catalogue\n"
 	"lacks, check it (and its sha256, where the shipped pin list knows\n"
 	"it), and keep it in $CUENV_ROOT/manifests, where list-remote and\n"
-	"install find it. Manifests already known are not fetched again.\n"
-	"\n"
-	"  --mirror URL    NVIDIA's paths under URL (also CUENV_MIRROR)\n";
+	"install find it. Manifests already known are not fetched again.\n";
 
-static const struct option opts[] = {
-	{ "mirror", required_argument, NULL, 'm' },
-	{ NULL, 0, NULL, 0 },
+enum { O_MIRROR, O_FRAMEWORKS, O_INDEX };
+
+static const struct cmd_option opts[] = {
+	[O_MIRROR] = { "mirror", .arg = "URL",
+		       .help = "NVIDIA's paths under URL (also CUENV_MIRROR)" },
+	[O_FRAMEWORKS] = { "frameworks",
+			   .help = "instead, refresh the framework table that\n"
+				   "`install --for` falls back on offline: for\n"
+				   "each minor release of torch and tensorflow\n"
+				   "on the package index, its newest wheel's\n"
+				   "metadata, read by range requests as `cuenv\n"
+				   "needs NAME==VERSION` reads it, into\n"
+				   "$CUENV_ROOT/manifests/compat/frameworks.tsv" },
+	[O_INDEX] = { "index", .arg = "URL",
+		      .help = "the package index (also CUENV_PYPI_INDEX)" },
 };
+
+#ifdef CUENV_NET /* the rest runs in cuenv-net */
 
 /* Every "redistrib_<version>.json" the listing names, once each. */
 static void listed(const char *html, struct strv *names)
@@ -207,6 +222,152 @@ out:
 	return rc;
 }
 
+/* ---- the framework table, from the package index ------------------------ */
+
+/* Projects on the index, the table's name for each, and the oldest minor
+ * release read (older wheels carry no build_info.py or pins). */
+static const struct {
+	const char *project, *table, *floor;
+} fw_projects[] = {
+	{ "torch", "pytorch", "2.0" },
+	{ "tensorflow", "tensorflow", "2.4" },
+};
+
+/* "2.14.1" -> "2.14" */
+static char *minor_of(const char *v)
+{
+	const char *dot = strchr(v, '.');
+
+	dot = dot ? strchr(dot + 1, '.') : NULL;
+	return dot ? xstrndup(v, (size_t)(dot - v)) : xstrdup(v);
+}
+
+/* The newest release of each minor among files (Linux x86_64 wheels). */
+static void newest_per_minor(const struct index_file *files, size_t n,
+			     const char *floor, struct strv *out)
+{
+	struct strv minors = STRV_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = files[i].name, *d1 = strchr(name, '-'), *d2;
+		char *v, *m;
+		long k;
+
+		if (!d1 || !strstr(name, "linux") || !strstr(name, "x86_64"))
+			continue;
+		d2 = strchr(d1 + 1, '-');
+		if (!d2)
+			continue;
+		v = xstrndup(d1 + 1, (size_t)(d2 - d1 - 1));
+		if (!version_is_valid(v) || version_cmp_str(v, floor) < 0) {
+			free(v);
+			continue;
+		}
+		m = minor_of(v);
+		k = strv_find(&minors, m);
+		if (k < 0) {
+			strv_push(&minors, m);
+			strv_push_take(out, v);
+		} else if (version_cmp_str(v, out->v[k]) > 0) {
+			free(out->v[k]);
+			out->v[k] = v;
+		} else {
+			free(v);
+		}
+		free(m);
+	}
+	strv_release(&minors);
+}
+
+static int by_version(const void *a, const void *b)
+{
+	return version_cmp_str(*(char *const *)a, *(char *const *)b);
+}
+
+static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
+			     struct cuenv_err *err)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct buf table = BUF_INIT, path = BUF_INIT, page = BUF_INIT;
+	unsigned rows = 0;
+	uint64_t bytes = 0;
+	int rc = CUENV_OK;
+
+	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file = !strncmp(index, "file://", 7);
+	buf_adds(&table, "framework\tversion\tcuda\tcudnn\tsource\tnotes\n");
+	for (size_t p = 0; !rc && p < sizeof(fw_projects) / sizeof(*fw_projects);
+	     p++) {
+		struct index_file *files = NULL;
+		struct strv vers = STRV_INIT;
+		size_t nf = 0;
+
+		struct cuenv_err own = CUENV_ERR_INIT;
+
+		if (install_index_files(index, fw_projects[p].project, &fo,
+					&page, &files, &nf, &own))
+			cmd_warn("skipped %s: %s", fw_projects[p].project,
+				 own.msg.data);
+		else
+			newest_per_minor(files, nf, fw_projects[p].floor,
+					 &vers);
+		err_release(&own);
+		install_index_files_free(files, nf);
+		if (vers.n)
+			qsort(vers.v, vers.n, sizeof(*vers.v), by_version);
+		for (size_t i = vers.n; !rc && i-- > 0;) {
+			struct needs_scan s;
+			struct wheel_requirement r;
+			struct buf req = BUF_INIT;
+			const char *cuda, *dnn;
+			char *m = minor_of(vers.v[i]);
+
+			needs_scan_init(&s);
+			buf_printf(&req, "%s==%s", fw_projects[p].project,
+				   vers.v[i]);
+			rc = wheel_requirement_scan(&s, req.data, index, NULL,
+						    &fo, &r, err);
+			bytes += r.st.bytes;
+			cuda = needs_newest_report(&s, NULL, 0);
+			dnn = needs_newest_report(&s, NULL, 1);
+			if (!rc && cuda) {
+				buf_printf(&table,
+					   "%s\t%s\t%s\t%s\tPyPI %s, read by "
+					   "cuenv update from %s\tPyPI "
+					   "default wheel\n",
+					   fw_projects[p].table, m, cuda,
+					   dnn ? dnn : "-", r.wheel, index);
+				rows++;
+			}
+			free(m);
+			buf_release(&req);
+			wheel_requirement_release(&r);
+			needs_scan_release(&s);
+		}
+		strv_release(&vers);
+	}
+	if (!rc && !rows)
+		rc = cuenv_fail(err, CUENV_E_FETCH, "no framework release read "
+				"from '%s'", index);
+	if (rc)
+		goto out;
+	buf_printf(&path, "%s/manifests", ctx->root);
+	mkdir(path.data, 0755);
+	buf_adds(&path, "/compat");
+	mkdir(path.data, 0755);
+	buf_adds(&path, "/frameworks.tsv");
+	rc = dotfile_write(path.data, table.data, err);
+	if (!rc)
+		printf("%u framework releases read from %s (%llu bytes of "
+		       "their wheels) into %s\n",
+		       rows, index, (unsigned long long)bytes, path.data);
+out:
+	buf_release(&table);
+	buf_release(&path);
+	buf_release(&page);
+	return rc;
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -214,17 +375,30 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct catalog cat = { 0 };
 	const char *mirror = getenv("CUENV_MIRROR");
 	struct buf base = BUF_INIT;
+	const char *index = getenv("CUENV_PYPI_INDEX");
 	unsigned added = 0;
-	int c, rc;
+	int rc = CUENV_OK;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'm')
-			return cmd_bad_usage(&cmd_update, err);
-		mirror = optarg;
-	}
-	rc = cmd_check_args(&cmd_update, argc - optind, err);
-	if (rc)
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
+	if (ctx->opt.arg[O_MIRROR])
+		mirror = ctx->opt.arg[O_MIRROR];
+	if (ctx->opt.arg[O_INDEX])
+		index = ctx->opt.arg[O_INDEX];
+	if (cmd_opt_given(&ctx->opt, O_FRAMEWORKS)) {
+		rc = store_open(&ctx->store, ctx->root, true, err);
+		if (!rc)
+			rc = store_lock(&ctx->store, err);
+		fetch_global_init();
+		if (!rc)
+			rc = update_frameworks(ctx,
+					       index && *index
+						       ? index
+						       : "https://pypi.org/simple",
+					       err);
 		return rc;
+	}
 	if (mirror && *mirror) {
 		if (!strncmp(mirror, "http://", 7))
 			fo.allow_http = 1;
@@ -263,11 +437,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
+#endif /* CUENV_NET */
+
 const struct cuenv_cmd cmd_update = {
 	.name = "update",
 	.summary = "refresh the catalogue from NVIDIA's index (or a mirror)",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 0,
-	.run = run,
+	.flags = CMD_EXTERNAL,
+	.run = CMD_NET_RUN(run),
 };

@@ -1,5 +1,3 @@
-#include <getopt.h>
-
 #include "../core/shell.h"
 #include "cmd.h"
 
@@ -10,49 +8,34 @@ static const char usage[] =
 	"Select CUDA SPEC (and cuDNN V) in this shell only, over any .cuenv\n"
 	"or global default. SPEC is a version or a prefix: 12 is the newest\n"
 	"12.x installed, 12.4 the newest 12.4.x; `system` turns cuenv off in\n"
-	"this shell. --unset goes back to the directory's choice.\n"
-	"\n"
-	"  --cudnn V    cuDNN V, among builds for the selected CUDA major\n"
-	"  --cupti V    add CUPTI from installed CUDA V (exact sonames)\n"
-	"  --isolate    strip foreign CUDA dirs from LD_LIBRARY_PATH\n"
-	"  --unset      drop this shell's selection\n"
-	"\n"
-	"Needs the shell integration (cuenv init).\n";
+	"this shell. --unset goes back to the directory's choice.\n";
 
-static const struct option opts[] = {
-	{ "cudnn", required_argument, NULL, 'd' },
-	{ "cupti", required_argument, NULL, 'c' },
-	{ "isolate", no_argument, NULL, 'i' },
-	{ "unset", no_argument, NULL, 'u' },
-	{ NULL, 0, NULL, 0 },
+enum { O_CUDNN, O_CUPTI, O_ISOLATE, O_UNSET };
+
+static const struct cmd_option opts[] = {
+	[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
+		      .complete = "installed cudnn",
+		      .help = "cuDNN V, among builds for the selected CUDA "
+			      "major" },
+	[O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
+		      .complete = "installed cuda",
+		      .help = "add CUPTI from installed CUDA V (exact sonames)" },
+	[O_ISOLATE] = { "isolate",
+			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
+	[O_UNSET] = { "unset", .help = "drop this shell's selection" },
 };
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		   struct cuenv_err *err)
 {
 	const char *cudnn = NULL, *cupti = NULL, *spec;
-	int isolate = 0, unset = 0, c, rc;
+	int isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
+	    unset = cmd_opt_given(&ctx->opt, O_UNSET), rc;
 	struct envmap before = ENVMAP_INIT, start = ENVMAP_INIT;
 	enum shell sh;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			cudnn = optarg;
-			break;
-		case 'c':
-			cupti = optarg;
-			break;
-		case 'i':
-			isolate = 1;
-			break;
-		case 'u':
-			unset = 1;
-			break;
-		default:
-			return cmd_bad_usage(&cmd_use, err);
-		}
-	}
+	cudnn = ctx->opt.arg[O_CUDNN];
+	cupti = ctx->opt.arg[O_CUPTI];
 	if (!ctx->shell || shell_parse(ctx->shell, &sh) || sh == SHELL_SH) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "use: this shell has no cuenv integration, so "
@@ -62,10 +45,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				  "~/.bashrc (zsh: init zsh; fish: cuenv init "
 				  "fish | source), or use: cuenv exec");
 	}
-	if (unset ? argc - optind != 0 || cudnn || cupti || isolate
-		  : argc - optind != 1)
-		return cmd_check_args(&cmd_use, unset ? 9 : argc - optind,
-				      err);
+	if (unset ? argc > optind || cudnn || cupti || isolate
+		  : argc == optind) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   unset ? "use: --unset takes no SPEC and no other "
+				   "option"
+				 : "use: missing argument");
+		return cuenv_hint(err, "see: cuenv use --help");
+	}
 	spec = unset ? NULL : argv[optind];
 	if (spec && ((rc = cmd_check_version("cuda", spec, 1, err)) ||
 		     (cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
@@ -97,7 +84,10 @@ const struct cuenv_cmd cmd_use = {
 	.name = "use",
 	.summary = "select versions in this shell only",
 	.usage = usage,
-	.min_args = 1,
+	CMD_OPTIONS(opts),
+	.notes = "Needs the shell integration (cuenv init). Its help and errors\n"
+		 "go to stderr: the integration runs what it prints on stdout.\n",
+	.min_args = 0, /* --unset */
 	.max_args = 1,
 	.flags = CMD_EMITS_SHELL,
 	.run = run,

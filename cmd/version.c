@@ -16,13 +16,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct activation a;
 	struct buf why = BUF_INIT;
-	int rc;
+	int rc = CUENV_OK;
 
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_version, err);
-	rc = cmd_check_args(&cmd_version, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, 0, &a, err);
 	if (rc)

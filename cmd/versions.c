@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,14 +7,18 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv versions [--json]\n"
+	"usage: cuenv versions [--bare | --json]\n"
 	"\n"
 	"List the CUDA and cuDNN versions available (installed or\n"
 	"registered), where each lives, and mark the active ones with `*`.\n";
 
-static const struct option opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
+enum { O_BARE, O_JSON };
+
+static const struct cmd_option opts[] = {
+	[O_BARE] = { "bare", .help = "only the names of the CUDA versions, one "
+				     "a line (for scripts)" },
+	[O_JSON] = { "json", .help = "an object of cuda, cudnn and cupti "
+				     "arrays" },
 };
 
 /* The root an install lives in, when it is not the user's own. */
@@ -66,21 +69,37 @@ static int is_active(const struct activation *a, const struct install *in)
 	       (a->act.cupti && !strcmp(a->act.cupti->dir, in->dir));
 }
 
+/* --bare: the CUDA versions, one a line, as `cuenv use` takes them. */
+static int bare(const struct cuenv_ctx *ctx, int json, struct cuenv_err *err)
+{
+	struct activation a;
+	int rc;
+
+	if (json) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "versions: --bare and --json do not go together");
+		return cuenv_hint(err, "see: cuenv versions --help");
+	}
+	activation_init(&a);
+	rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"), &a, err);
+	for (size_t i = 0; !rc && i < a.cudas.n; i++)
+		printf("%s\n", a.cudas.v[i]->version);
+	activation_release(&a);
+	return rc;
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct activation a;
 	struct cuenv_err ignored = CUENV_ERR_INIT;
-	int c, rc, json = 0;
+	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'j')
-			return cmd_bad_usage(&cmd_versions, err);
-		json = 1;
-	}
-	rc = cmd_check_args(&cmd_versions, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
+	if (cmd_opt_given(&ctx->opt, O_BARE))
+		return bare(ctx, json, err);
 	activation_init(&a);
 	/* A bad selection must not hide what is installed. */
 	cmd_activation(ctx, NULL, 0, &a, &ignored);
@@ -150,6 +169,7 @@ const struct cuenv_cmd cmd_versions = {
 	.name = "versions",
 	.summary = "list the versions available and mark the active ones",
 	.usage = usage,
+	CMD_OPTIONS(opts),
 	.min_args = 0,
 	.max_args = 0,
 	.run = run,

@@ -17,13 +17,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct activation a;
 	char *path = NULL;
-	int rc;
+	int rc = CUENV_OK;
 
-	if (getopt(argc, argv, "") != -1)
-		return cmd_bad_usage(&cmd_which, err);
-	rc = cmd_check_args(&cmd_which, argc - optind, err);
-	if (rc)
-		return rc;
+	(void)argc; /* main checked how many arguments */
+
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, 0, &a, err);
 	if (!rc && !a.ok) {

@@ -244,7 +244,12 @@ static int other_os(const struct framework_build *b)
 /* How much a row is preferred among those of one framework release. */
 static int row_rank(const struct framework_build *b)
 {
-	return (!strcmp(b->framework, "pytorch") && strstr(b->notes, "stable")
+	/* the wheel pip installs, read from the index, before all */
+	return (!strcmp(b->framework, "pytorch") &&
+				strstr(b->notes, "PyPI default wheel")
+			? 4
+			: 0) +
+	       (!strcmp(b->framework, "pytorch") && strstr(b->notes, "stable")
 			? 2
 			: 0) +
 	       (b->cudnn ? 1 : 0);

@@ -69,8 +69,9 @@ int compat_frameworks(const char *dir, const char *framework,
 
 /*
  * Put rows (from compat_frameworks) in the order `install --for` tries
- * them: the newest release first; within one, on Linux PyTorch's stable
- * CUDA variant before the others, then a row with a cuDNN before one
+ * them: the newest release first; within one, on Linux the variant of
+ * PyTorch's wheel on PyPI ("PyPI default wheel" in its notes), then its
+ * stable CUDA variant, before the others, then a row with a cuDNN before one
  * without, then the newest CUDA; ties keep the table's order. Rows for
  * another operating system (TensorFlow's table has them) are dropped.
  */

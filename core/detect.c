@@ -14,31 +14,33 @@
 #include <jansson.h>
 
 #include "dotfile.h"
+#include "elf.h"
+#include "nvlib.h"
 #include "version.h"
 #include "xalloc.h"
 
-/* Sub-prefixes that hold bin/ lib/ include/ in the layouts we know. */
+/*
+ * Sub-prefixes that hold bin/ lib/ include/ in the layouts we know; then
+ * site-packages/nvidia's one folder per wheel, from nvlib's table.
+ */
 static const char *const sub_prefixes[] = {
 	"",
 	"targets/x86_64-linux",
 	"targets/sbsa-linux",
 	"targets/aarch64-linux",
 	"extras/CUPTI",
-	/* site-packages/nvidia: one folder per wheel */
+	/* site-packages/nvidia: NVIDIA's merged wheels of 13, and nvcc's */
 	"cu13",
 	"cu12",
 	"cu11",
-	"cuda_runtime",
-	"cuda_cupti",
 	"cuda_nvcc",
-	"cuda_nvrtc",
-	"cublas",
-	"cufft",
-	"curand",
-	"cusolver",
-	"cusparse",
-	"nvjitlink",
-	"cudnn",
+};
+
+/* Debian's multiarch folders (/usr/lib/<triplet>). */
+static const char *const triplets[] = {
+	"x86_64-linux-gnu",
+	"aarch64-linux-gnu",
+	"powerpc64le-linux-gnu",
 };
 
 /* ---- small file helpers ------------------------------------------------- */
@@ -132,13 +134,17 @@ void detect_layout(const char *prefix, struct install *in)
 	struct strv reals = STRV_INIT;
 	struct buf sub = BUF_INIT, d = BUF_INIT;
 
-	for (size_t i = 0; i < sizeof(sub_prefixes) / sizeof(*sub_prefixes);
-	     i++) {
+	size_t nsub = sizeof(sub_prefixes) / sizeof(*sub_prefixes);
+
+	for (size_t i = 0; i < nsub + NVLIB_COUNT; i++) {
 		static const char *const libdirs[] = { "lib64", "lib" };
+		const char *name = i < nsub ? sub_prefixes[i]
+					    : nvlib_get((enum nvlib_id)(i - nsub))
+						  ->wheel_dir;
 
 		buf_reset(&sub);
-		if (*sub_prefixes[i])
-			buf_path(&sub, prefix, sub_prefixes[i]);
+		if (*name)
+			buf_path(&sub, prefix, name);
 		else
 			buf_adds(&sub, prefix);
 		if (!store_is_dir(sub.data))
@@ -157,6 +163,14 @@ void detect_layout(const char *prefix, struct install *in)
 		buf_path(&d, sub.data, "include");
 		if (dir_has(d.data, pred_header))
 			add_dir(&in->include, &reals, d.data);
+	}
+	/* Debian and Ubuntu: /usr/lib/x86_64-linux-gnu */
+	for (size_t i = 0; i < sizeof(triplets) / sizeof(*triplets); i++) {
+		buf_reset(&d);
+		buf_path(&d, prefix, "lib");
+		buf_path(&d, d.data, triplets[i]);
+		if (find_prefixed(d.data, "libcudart.so", &sub))
+			add_dir(&in->lib, &reals, d.data);
 	}
 	for (size_t i = 0; i < in->lib.n; i++) {
 		struct buf name = BUF_INIT;
@@ -298,6 +312,8 @@ static void scan_dist_info(const char *prefix, struct strv *notes)
 	}
 }
 
+static void warn_wheel_mix(const char *prefix, struct strv *warnings);
+
 /* The version noted for a component whose name starts with stem. */
 static const char *note_version(const struct strv *notes, const char *stem,
 				struct buf *name)
@@ -403,6 +419,145 @@ static char *cuda_version_lib(const struct install *in)
 	return cut;
 }
 
+/* ---- CUPTI -------------------------------------------------------------- */
+
+/* version.json's "cuda_cupti" (the runfile's and redist's: "12.4.127"). */
+static char *cupti_version_json(const char *prefix)
+{
+	struct buf p = BUF_INIT;
+	json_t *j;
+	char *v = NULL;
+	const char *s = NULL;
+
+	buf_path(&p, prefix, "version.json");
+	j = json_load_file(p.data, 0, NULL);
+	if (j && !json_unpack(j, "{s:{s:s}}",
+			      nvlib_get(NVLIB_CUPTI)->component, "version",
+			      &s) &&
+	    version_is_valid(s))
+		v = xstrdup(s);
+	json_decref(j);
+	buf_release(&p);
+	return v;
+}
+
+/* cupti_version.h's CUPTI_API_VERSION, as the release it stands for. */
+static char *cupti_version_header(const struct install *in)
+{
+	const struct nvlib *c = nvlib_get(NVLIB_CUPTI);
+	long api = header_define(&in->include, c->version_header,
+				 c->version_macro);
+	struct buf b = BUF_INIT;
+
+	if (api < 0 || !nvlib_cupti_api_release(api, &b)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * The version a CUPTI file name gives: a soname's ("11.8" in
+ * libcupti.so.11.8, "12" in libcupti.so.12), never a year
+ * (libcupti.so.2024.3.2 names no release).
+ */
+static char *cupti_version_file(const struct install *in)
+{
+	const struct nvlib *c = nvlib_get(NVLIB_CUPTI);
+	char *best = NULL;
+
+	for (size_t i = 0; i < in->cupti.n; i++) {
+		DIR *d = opendir(in->cupti.v[i]);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			const char *v;
+
+			if (nvlib_match_file(de->d_name, &v) != c || !*v ||
+			    !nvlib_majors(c, v))
+				continue;
+			if (!best || strlen(v) > strlen(best)) {
+				free(best);
+				best = xstrdup(v);
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	return best;
+}
+
+/* Do versions a and b name the same release (as far as both go, up to
+ * major.minor)? */
+static bool same_release(const char *a, const char *b)
+{
+	struct version x, y;
+
+	if (version_parse(a, &x) || version_parse(b, &y))
+		return true;
+	if (x.part[0] != y.part[0])
+		return false;
+	return x.n < 2 || y.n < 2 || x.part[1] == y.part[1];
+}
+
+/*
+ * CUPTI's version, most authoritative first: the wheel's dist-info, the
+ * runfile's version.json, cupti_version.h; a soname-style file name only
+ * when none of them is there. Sources that disagree leave a warning
+ * naming both; the first one wins.
+ */
+static void cupti_version(const char *prefix, struct install *cuda)
+{
+	struct buf wheel_name = BUF_INIT, own = BUF_INIT;
+	const char *wheel;
+
+	/* Of mixed wheels, the one for the toolkit's own major first. */
+	buf_printf(&own, "cuda_cupti_cu%u ", cuda->cuda_major);
+	wheel = note_version(&cuda->notes, own.data, &wheel_name);
+	if (!wheel)
+		wheel = note_version(&cuda->notes, "cuda_cupti", &wheel_name);
+	char *src[4] = { wheel ? xstrdup(wheel) : NULL,
+			 cupti_version_json(prefix),
+			 cupti_version_header(cuda),
+			 cupti_version_file(cuda) };
+	static const char *const what[4] = {
+		"its wheel's dist-info", "version.json (cuda_cupti)",
+		"cupti_version.h (CUPTI_API_VERSION)", "its file name",
+	};
+	int first = -1;
+
+	if (!cuda->cupti.n)
+		goto out;
+	for (int i = 0; i < 4; i++) {
+		if (!src[i])
+			continue;
+		if (first < 0) {
+			first = i;
+			continue;
+		}
+		/* a soname names only a major: "12" from libcupti.so.12 */
+		if (!same_release(src[first], src[i])) {
+			struct buf w = BUF_INIT;
+
+			buf_printf(&w,
+				   "CUPTI in '%s': %s says %s, %s says %s; "
+				   "using %s",
+				   prefix, what[first], src[first], what[i],
+				   src[i], src[first]);
+			strv_push_take(&cuda->warnings, buf_detach(&w));
+		}
+	}
+	if (first >= 0) {
+		cuda->cupti_version = src[first];
+		src[first] = NULL;
+	}
+out:
+	for (int i = 0; i < 4; i++)
+		free(src[i]);
+	buf_release(&wheel_name);
+	buf_release(&own);
+}
+
 /* Return the real path of path, or fail naming it. */
 static int real_prefix(const char *path, char **out, struct cuenv_err *err)
 {
@@ -449,12 +604,41 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 		      unsigned major, struct install *in,
 		      struct cuenv_err *err);
 
+/*
+ * Debian's /usr/lib/cuda is a skeleton (empty lib64/, include/cuda.h a
+ * link): the toolkit is /usr, its libraries in /usr/lib/<triplet>.
+ */
+static void debian_prefix(char **prefix)
+{
+	size_t n = strlen(*prefix);
+	struct buf d = BUF_INIT, name = BUF_INIT;
+
+	if (n < 9 || strcmp(*prefix + n - 9, "/lib/cuda"))
+		return;
+	for (size_t i = 0; i < sizeof(triplets) / sizeof(*triplets); i++) {
+		buf_reset(&d);
+		buf_add(&d, *prefix, n - 4);
+		buf_adds(&d, triplets[i]);
+		if (find_prefixed(d.data, "libcudart.so", &name)) {
+			char *up = xstrndup(*prefix, n - 9);
+
+			free(*prefix);
+			*prefix = up[0] ? up : xstrdup("/");
+			if (!up[0])
+				free(up);
+			break;
+		}
+	}
+	buf_release(&d);
+	buf_release(&name);
+}
+
+
 int detect_cuda(const char *path, const char *version, struct install *cuda,
 		struct install *cudnn, bool *has_cudnn, struct cuenv_err *err)
 {
 	struct buf name = BUF_INIT;
 	char *prefix = NULL, *found;
-	const char *cupti;
 	int rc;
 
 	*has_cudnn = false;
@@ -463,10 +647,12 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 	rc = real_prefix(path, &prefix, err);
 	if (rc)
 		goto out;
+	debian_prefix(&prefix);
 	cuda->prefix = prefix;
 	cuda->registered = true;
 	detect_layout(prefix, cuda);
 	scan_dist_info(prefix, &cuda->notes);
+	warn_wheel_mix(prefix, &cuda->warnings);
 	if (!find_lib(cuda, "libcudart.so", &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"no CUDA runtime (libcudart.so) under '%s'",
@@ -488,18 +674,7 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 	if (rc)
 		goto out;
 
-	cupti = note_version(&cuda->notes, "cuda_cupti", NULL);
-	if (cupti) {
-		cuda->cupti_version = xstrdup(cupti);
-	} else if (find_lib(cuda, "libcupti.so", &name)) {
-		for (size_t i = 0; i < cuda->cupti.n && !cuda->cupti_version;
-		     i++) {
-			if (find_prefixed(cuda->cupti.v[i], "libcupti.so",
-					  &name))
-				cuda->cupti_version =
-					soname_version(name.data, "libcupti.so");
-		}
-	}
+	cupti_version(prefix, cuda);
 
 	/* A cuDNN inside the toolkit (the wheel layout has one) */
 	if (find_lib(cuda, "libcudnn.so", &name)) {
@@ -521,9 +696,8 @@ out:
 
 unsigned detect_cuda_major_in_file(const char *path)
 {
-	static const char *const stems[] = { "libcublasLt.so.", "libcublas.so.",
-					     "libcudart.so.", "libnvrtc.so." };
 	struct stat st;
+	struct strv names = STRV_INIT;
 	unsigned major = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *map;
@@ -538,23 +712,17 @@ unsigned detect_cuda_major_in_file(const char *path)
 	close(fd);
 	if (map == MAP_FAILED)
 		return 0;
-	for (size_t i = 0; i < 4 && !major; i++) {
-		size_t sl = strlen(stems[i]);
-		const char *p = map, *end = map + st.st_size;
-
-		while (!major && (p = memmem(p, (size_t)(end - p), stems[i],
-					     sl))) {
-			unsigned long m = 0;
-			const char *q = p + sl;
-
-			while (q < end && *q >= '0' && *q <= '9' && m < 1000)
-				m = m * 10 + (unsigned long)(*q++ - '0');
-			if (q > p + sl && m > 0 && m < 1000)
-				major = (unsigned)m;
-			p += sl;
-		}
-	}
+	elf_scan_cuda_sonames(map, (size_t)st.st_size, &names);
 	munmap(map, (size_t)st.st_size);
+	/* The first toolkit soname that names one CUDA major. */
+	for (size_t i = 0; i < names.n && !major; i++) {
+		const char *v;
+		const struct nvlib *e = nvlib_match_file(names.v[i], &v);
+
+		if (e && !(e->flags & NVLIB_OWN_VERSION))
+			major = nvlib_major(e, v);
+	}
+	strv_release(&names);
 	return major;
 }
 
@@ -635,7 +803,7 @@ static unsigned cudnn_major_from_path(const char *prefix)
 	return major;
 }
 
-static char *cudnn_version_found(const struct install *in, unsigned *wheel_major)
+static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
 {
 	struct buf name = BUF_INIT;
 	const char *wheel = note_version(&in->notes, "cudnn", &name);
@@ -672,10 +840,20 @@ static char *cudnn_version_found(const struct install *in, unsigned *wheel_major
 		lib = soname_version(name.data, "libcudnn.so");
 
 	/* The wheel's four-part version, when it agrees with the headers. */
-	if (wheel && (!hdr || version_matches_str(wheel, hdr)))
+	if (wheel && (!hdr || version_matches_str(wheel, hdr))) {
 		v = xstrdup(wheel);
-	else if (hdr)
+	} else if (hdr) {
 		v = xstrdup(hdr);
+		if (wheel) {
+			struct buf w = BUF_INIT;
+
+			buf_printf(&w,
+				   "cuDNN in '%s': its wheel's dist-info "
+				   "says %s, cudnn_version.h says %s; using %s",
+				   in->prefix, wheel, hdr, hdr);
+			strv_push_take(&in->warnings, buf_detach(&w));
+		}
+	}
 	else if (lib && strchr(lib, '.'))
 		v = xstrdup(lib); /* libcudnn.so.8.1.0 */
 	free(hdr);
@@ -751,35 +929,308 @@ int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
 
 char *detect_soname(const char *lib, const char *version)
 {
-	struct version v;
-	struct buf b = BUF_INIT;
-	unsigned long M, m;
+	const struct nvlib *e = nvlib_by_stem(lib);
 
-	if (version_parse(version, &v))
-		return NULL;
-	M = v.part[0];
-	m = v.n > 1 ? v.part[1] : 0;
-	if (!strcmp(lib, "cudart")) {
-		if (M >= 12)
-			buf_printf(&b, "libcudart.so.%lu", M);
-		else if (M == 11)
-			buf_adds(&b, "libcudart.so.11.0");
-		else
-			buf_printf(&b, "libcudart.so.%lu.%lu", M, m);
-	} else if (!strcmp(lib, "cupti")) {
-		if (M >= 12)
-			buf_printf(&b, "libcupti.so.%lu", M);
-		else
-			buf_printf(&b, "libcupti.so.%lu.%lu", M, m);
-	} else if (!strcmp(lib, "cublas") || !strcmp(lib, "cublasLt")) {
-		if (M >= 11 || (M == 10 && m >= 1))
-			buf_printf(&b, "lib%s.so.%lu", lib, M);
-		else
-			buf_printf(&b, "lib%s.so.%lu.%lu", lib, M, m);
-	} else if (!strcmp(lib, "cudnn")) {
-		buf_printf(&b, "libcudnn.so.%lu", M);
-	} else {
-		return NULL;
+	return e ? nvlib_soname(e, version) : NULL;
+}
+
+/* ---- NVIDIA's wheels of several CUDA majors ----------------------------- */
+
+#define RECORD_FILE_MAX (4 << 20)
+
+void wheel_mix_release(struct wheel_mix *m)
+{
+	strv_release(&m->wheels);
+	strv_release(&m->shared);
+	strv_release(&m->owners);
+	m->majors = 0;
+}
+
+unsigned detect_count_majors(unsigned long mask)
+{
+	unsigned n = 0;
+
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
+/* "nvidia_cuda_cupti_cu11-11.8.87.dist-info": 11, else 0. */
+static unsigned dist_info_major(const char *name)
+{
+	const char *dash = strchr(name, '-'), *cu;
+	unsigned long m = 0;
+
+	if (strncmp(name, "nvidia_", 7) || !dash)
+		return 0;
+	for (cu = name; (cu = strstr(cu, "_cu")) && cu < dash; cu += 3) {
+		char *end;
+
+		m = strtoul(cu + 3, &end, 10);
+		if (end == dash && m > 0 && m < 64)
+			return (unsigned)m;
 	}
-	return buf_detach(&b);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One RECORD line's path and size ("p,sha256=...,123"). */
+static bool record_line(const char *line, size_t n, struct buf *path,
+			long long *size)
+{
+	const char *c1 = memchr(line, ',', n), *c2;
+
+	if (!c1 || c1 == line || *line == '"')
+		return false;
+	c2 = memchr(c1 + 1, ',', (size_t)(line + n - c1 - 1));
+	buf_reset(path);
+	buf_add(path, line, (size_t)(c1 - line));
+	*size = c2 && c2 + 1 < line + n ? strtoll(c2 + 1, NULL, 10) : -1;
+	return true;
+}
+
+bool detect_wheel_mix(const char *site, struct wheel_mix *m)
+{
+	struct strv paths = STRV_INIT, owner = STRV_INIT, sizes = STRV_INIT;
+	struct buf rec = BUF_INIT, text = BUF_INIT, path = BUF_INIT;
+	DIR *d = opendir(site);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "nvidia_", 7) || len < 11 ||
+		    strcmp(de->d_name + len - 10, ".dist-info"))
+			continue;
+		strv_push(&m->wheels, de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (m->wheels.n > 1)
+		qsort(m->wheels.v, m->wheels.n, sizeof(*m->wheels.v), cmp_str);
+	for (size_t w = 0; w < m->wheels.n; w++) {
+		struct cuenv_err e = CUENV_ERR_INIT;
+		unsigned major = dist_info_major(m->wheels.v[w]);
+		const char *p, *nl;
+
+		if (major)
+			m->majors |= 1UL << major;
+		buf_reset(&rec);
+		buf_path(&rec, site, m->wheels.v[w]);
+		buf_path(&rec, rec.data, "RECORD");
+		if (dotfile_slurp(rec.data, RECORD_FILE_MAX, &text, &e)) {
+			err_release(&e);
+			continue;
+		}
+		for (p = text.data; *p; p = nl + 1) {
+			long long size;
+			const char *base;
+			ssize_t at;
+
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p);
+			if (!record_line(p, (size_t)(nl - p), &path, &size) ||
+			    strstr(path.data, "__pycache__") ||
+			    strstr(path.data, "__init__.py") ||
+			    strstr(path.data, ".dist-info/")) {
+				if (!*nl)
+					break;
+				continue;
+			}
+			base = strrchr(path.data, '/');
+			base = base ? base + 1 : path.data;
+			at = strv_find(&paths, path.data);
+			if (at < 0) {
+				struct buf sz = BUF_INIT;
+
+				strv_push(&paths, path.data);
+				strv_push(&owner, m->wheels.v[w]);
+				buf_printf(&sz, "%lld", size);
+				strv_push_take(&sizes, buf_detach(&sz));
+			} else if (strstr(base, ".so") &&
+				   strv_find(&m->shared, path.data) < 0) {
+				struct buf o = BUF_INIT, f = BUF_INIT;
+				struct stat st;
+				const char *a = owner.v[at], *b = m->wheels.v[w];
+
+				/* Whose copy is there now: the sizes say. */
+				buf_path(&f, site, path.data);
+				if (!stat(f.data, &st) && size >= 0 &&
+				    st.st_size == size &&
+				    st.st_size != strtoll(sizes.v[at], NULL,
+							  10)) {
+					a = m->wheels.v[w];
+					b = owner.v[at];
+				}
+				buf_printf(&o, "%s and %s", a, b);
+				strv_push(&m->shared, path.data);
+				strv_push_take(&m->owners, buf_detach(&o));
+				buf_release(&f);
+			}
+			if (!*nl)
+				break;
+		}
+		err_release(&e);
+	}
+	strv_release(&paths);
+	strv_release(&owner);
+	strv_release(&sizes);
+	buf_release(&rec);
+	buf_release(&text);
+	buf_release(&path);
+	return detect_count_majors(m->majors) > 1;
+}
+
+/*
+ * Where scan_dist_info() reads dist-info folders, wheels of several CUDA
+ * majors: the versions read from them may come from different releases,
+ * and their shared files were overwritten. Warn, naming them.
+ */
+static void warn_wheel_mix(const char *prefix, struct strv *warnings)
+{
+	const char *where[] = { "dist-info", "", ".." };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct wheel_mix m = { 0 };
+		struct buf dir = BUF_INIT, w = BUF_INIT;
+
+		if (*where[i])
+			buf_path(&dir, prefix, where[i]);
+		else
+			buf_adds(&dir, prefix);
+		if (detect_wheel_mix(dir.data, &m)) {
+			buf_printf(&w, "'%s' mixes NVIDIA wheels of %u CUDA "
+				       "majors: ",
+				   dir.data, detect_count_majors(m.majors));
+			for (size_t k = 0; k < m.wheels.n; k++)
+				buf_printf(&w, "%s%s", k ? ", " : "",
+					   m.wheels.v[k]);
+			if (m.shared.n) {
+				buf_adds(&w, "; overwritten: ");
+				for (size_t k = 0; k < m.shared.n; k++)
+					buf_printf(&w, "%s%s (%s)",
+						   k ? ", " : "", m.shared.v[k],
+						   m.owners.v[k]);
+			}
+			buf_adds(&w, "; the versions read here may belong to "
+				     "different releases");
+			strv_push_take(warnings, buf_detach(&w));
+		}
+		wheel_mix_release(&m);
+		buf_release(&dir);
+		buf_release(&w);
+	}
+}
+
+/* ---- how activation exposes an install ---------------------------------- */
+
+void detect_loader_defaults(struct strv *out)
+{
+	static const char *const base[] = { "/lib", "/usr/lib", "/lib64",
+					    "/usr/lib64" };
+	struct buf d = BUF_INIT;
+
+	for (size_t i = 0; i < 4; i++) {
+		char *r = realpath(base[i], NULL);
+
+		if (r && strv_find(out, r) < 0)
+			strv_push_take(out, r);
+		else
+			free(r);
+		for (size_t t = 0; t < sizeof(triplets) / sizeof(*triplets);
+		     t++) {
+			buf_reset(&d);
+			buf_path(&d, base[i], triplets[t]);
+			r = realpath(d.data, NULL);
+			if (r && strv_find(out, r) < 0)
+				strv_push_take(out, r);
+			else
+				free(r);
+		}
+	}
+	buf_release(&d);
+}
+
+/* Is dir (through links) one of dirs (real paths)? */
+static bool real_in(const char *dir, const struct strv *dirs)
+{
+	char *r = realpath(dir, NULL);
+	bool in = r && strv_find(dirs, r) >= 0;
+
+	free(r);
+	return in;
+}
+
+/* Does dir hold the C++ runtime (libstdc++.so.6), which it would shadow? */
+static bool holds_cxx_runtime(const char *dir)
+{
+	struct buf name = BUF_INIT;
+	bool found = find_prefixed(dir, "libstdc++.so", &name) ||
+		     find_prefixed(dir, "libgcc_s.so", &name);
+
+	buf_release(&name);
+	return found;
+}
+
+/* dir's NVIDIA libraries (nvlib.h), as absolute paths, into out. */
+static void cuda_files(const char *dir, struct strv *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		struct buf p = BUF_INIT;
+
+		if (!nvlib_is_cuda_file(de->d_name))
+			continue;
+		buf_path(&p, dir, de->d_name);
+		if (strv_find(out, p.data) < 0)
+			strv_push_take(out, buf_detach(&p));
+		buf_release(&p);
+	}
+	if (d)
+		closedir(d);
+}
+
+void detect_activation(struct install *in, const struct strv *loader_dirs)
+{
+	struct strv defaults = STRV_INIT;
+	struct buf meta = BUF_INIT;
+	size_t n = in->prefix ? strlen(in->prefix) : 0;
+	bool conda, system;
+
+	if (!in->prefix)
+		return;
+	detect_loader_defaults(&defaults);
+	buf_path(&meta, in->prefix, "conda-meta");
+	conda = store_is_dir(meta.data);
+	system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
+	for (size_t i = 0; i < in->lib.n; i++) {
+		const char *dir = in->lib.v[i];
+
+		/*
+		 * Only a system toolkit's folders are left to the loader:
+		 * another toolkit's folder in ld.so.cache, off
+		 * LD_LIBRARY_PATH, can lose its sonames to a copy the cache
+		 * lists first.
+		 */
+		if ((system || real_in(dir, &defaults)) &&
+		    real_in(dir, loader_dirs)) {
+			strv_push(&in->searched, dir);
+		} else if (conda || holds_cxx_runtime(dir)) {
+			strv_push(&in->linked, dir);
+			cuda_files(dir, &in->links);
+		}
+	}
+	for (size_t i = 0; system && i < in->bin.n; i++)
+		strv_push(&in->searched, in->bin.v[i]);
+	for (size_t i = 0; system && i < in->include.n; i++)
+		strv_push(&in->searched, in->include.v[i]);
+	strv_release(&defaults);
+	buf_release(&meta);
 }

@@ -62,4 +62,66 @@ char *detect_soname(const char *lib, const char *version);
  */
 unsigned detect_cuda_major_in_file(const char *path);
 
+/* ---- how activation exposes an install ---------------------------------- */
+
+/*
+ * The folders the dynamic loader searches without being told, for this
+ * machine's architecture (/lib, /usr/lib, /lib64, /usr/lib64 and the
+ * multiarch /lib/<triplet>, /usr/lib/<triplet>), appended to out as real
+ * paths (those that exist).
+ */
+void detect_loader_defaults(struct strv *out);
+
+/*
+ * Decide how activation exposes in (a registered install), given
+ * loader_dirs: the real paths of every folder the loader searches already
+ * (detect_loader_defaults(), ld.so.conf's, the folders of ld.so.cache's
+ * entries). Fills:
+ *  - in->searched: its lib folders among loader_dirs that are the
+ *    loader's own (/usr/lib/x86_64-linux-gnu) or belong to a system
+ *    toolkit (prefix /usr: Debian's nvidia-cuda-toolkit), which activation
+ *    never puts on LD_LIBRARY_PATH (they would shadow the whole system);
+ *    for a system toolkit its bin and include folders too (/usr/bin is on
+ *    PATH already). Another toolkit's folder that ld.so.cache lists stays
+ *    on LD_LIBRARY_PATH: off it, the cache may resolve its sonames to
+ *    another copy listed first;
+ *  - in->linked and in->links: a lib folder of a conda prefix (it has
+ *    conda-meta/) or one holding the C++ runtime (libstdc++.so.N) is shared
+ *    with other software: activation uses a folder of links to its CUDA
+ *    libraries (nvlib.h) instead, made in the store at registration.
+ * Reads the folders; writes nothing.
+ */
+void detect_activation(struct install *in, const struct strv *loader_dirs);
+
+/* ---- NVIDIA's wheels of several CUDA majors in one site-packages ---- */
+
+/*
+ * pip installs nvidia-cuda-cupti-cu11 and -cu12 into the same
+ * nvidia/cuda_cupti/lib: the files both RECORDs list (libnvperf_host.so,
+ * the headers) are overwritten by whichever came last, beside the other's
+ * libcupti.so.N.
+ */
+struct wheel_mix {
+	unsigned long majors;  /* bit M for each nvidia_*_cuM dist-info */
+	struct strv wheels;    /* their dist-info folder names, sorted */
+	struct strv shared;    /* paths two RECORDs claim ("nvidia/cuda_cupti/
+				  lib/libnvperf_host.so"), shared libraries
+				  only, in RECORD order */
+	struct strv owners;    /* for each of shared: "A and B" (dist-info
+				  names), the one whose size the file has
+				  now first, when known */
+};
+
+void wheel_mix_release(struct wheel_mix *m);
+
+/*
+ * Read the RECORD of every NVIDIA dist-info in site (a site-packages
+ * folder) into m (zeroed by the caller). Returns true when the wheels
+ * there are built for more than one CUDA major. Reads files only.
+ */
+bool detect_wheel_mix(const char *site, struct wheel_mix *m);
+
+/* The number of CUDA majors in mask (nvlib_majors(), wheel_mix.majors). */
+unsigned detect_count_majors(unsigned long mask);
+
 #endif

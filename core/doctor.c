@@ -10,6 +10,7 @@
 
 #include "detect.h"
 #include "dotfile.h"
+#include "nvlib.h"
 #include "shell.h"
 #include "version.h"
 #include "xalloc.h"
@@ -163,30 +164,10 @@ static char *major_minor(const char *v)
 
 /* ---- CUDA library names ------------------------------------------------- */
 
-/* Stems of the libraries toolkits and cuDNN ship (not the driver's). */
-static const char *const cuda_stems[] = {
-    "libcudart", "libcupti",	  "libcudnn",	 "libcublas", "libcufft",
-    "libcurand", "libcusolver",	  "libcusparse", "libnvrtc",  "libnvJitLink",
-    "libnccl",	 "libnvToolsExt", "libnvjpeg",	 "libnpp",    "libnvblas",
-};
-
 /* Is name a CUDA shared library ("libcublasLt.so.12", "libcudnn.so")? */
 static int cuda_lib(const char *name)
 {
-	const char *so = strstr(name, ".so");
-
-	while (so && so[3] && so[3] != '.')
-		so = strstr(so + 3, ".so");
-	if (!so)
-		return 0;
-	for (size_t i = 0; i < sizeof(cuda_stems) / sizeof(*cuda_stems); i++) {
-		size_t n = strlen(cuda_stems[i]);
-
-		if ((size_t)(so - name) >= n &&
-		    !strncmp(name, cuda_stems[i], n))
-			return 1;
-	}
-	return 0;
+	return nvlib_is_cuda_file(name);
 }
 
 /*
@@ -195,24 +176,12 @@ static int cuda_lib(const char *name)
  */
 static unsigned soname_major(const char *name)
 {
-	static const char *const follow[] = {
-	    "libcudart.so.",   "libcupti.so.", "libcublas.so.",
-	    "libcublasLt.so.", "libnvrtc.so.", "libnvJitLink.so.",
-	};
+	const char *v;
+	const struct nvlib *e = nvlib_match_file(name, &v);
 
-	for (size_t i = 0; i < sizeof(follow) / sizeof(*follow); i++) {
-		size_t n = strlen(follow[i]);
-		unsigned long m;
-		char *end;
-
-		if (strncmp(name, follow[i], n) || name[n] < '1' ||
-		    name[n] > '9')
-			continue;
-		m = strtoul(name + n, &end, 10);
-		if (m >= 7 && m < 100 && (*end == '\0' || *end == '.'))
-			return (unsigned)m;
-	}
-	return 0;
+	if (!e || (e->flags & NVLIB_OWN_VERSION) || !*v)
+		return 0;
+	return nvlib_major(e, v);
 }
 
 static unsigned libs_major(const struct strv *libs)
@@ -356,6 +325,78 @@ static void add_install(const struct selection *sel, const char *cuda,
 	}
 }
 
+/* Can `cuenv install CUDA` work: is it in the catalogue (or none read)? */
+static bool installable(const struct audit *au, const char *cuda)
+{
+	return !au->in->cat ||
+	       catalog_find(au->in->cat, KIT_CUDA, cuda, 0, -1) != NULL;
+}
+
+/*
+ * Before a command that selects CUDA cuda (and cuDNN cudnn, or NULL):
+ * "cuenv install CUDA [--cudnn V] && " for what is not installed, when
+ * the catalogue has it. When it has not, b gets the manual step instead
+ * and false is returned: a fix is a command that works as printed from
+ * the current state, or says that it is not one.
+ */
+static bool add_get_first(const struct audit *au, const char *cuda,
+			  const char *cudnn, struct buf *b)
+{
+	const struct install *have = select_pick(&au->a->cudas, cuda, 0);
+	const struct release *r;
+	unsigned major;
+
+	if (have && (!cudnn || select_pick(&au->a->cudnns, cudnn,
+					   have->cuda_major)))
+		return true;
+	r = au->in->cat ? catalog_find(au->in->cat, KIT_CUDA, cuda, 0, -1)
+			: NULL;
+	major = have ? have->cuda_major : r ? r->cuda_major : 0;
+	if (!au->in->cat ||
+	    (r && (!cudnn || catalog_find(au->in->cat, KIT_CUDNN, cudnn,
+					  major, -1)))) {
+		buf_adds(b, "cuenv install ");
+		add_word(b, cuda);
+		if (cudnn) {
+			buf_adds(b, " --cudnn ");
+			add_word(b, cudnn);
+		}
+		buf_adds(b, " && ");
+		return true;
+	}
+	buf_printf(b,
+		   "CUDA %s%s%s is neither installed nor in cuenv's "
+		   "catalogue (cuenv list-remote lists it), so by hand: "
+		   "register what you have (cuenv add cuda PATH, cuenv add "
+		   "cudnn PATH), then: ",
+		   cuda, cudnn ? " with cuDNN " : "", cudnn ? cudnn : "");
+	return false;
+}
+
+/*
+ * "cuenv install CUDA --cudnn V" for a cuDNN that cuda's major lacks,
+ * when the catalogue has such a build; else the manual step.
+ */
+static void add_cudnn_install(const struct audit *au,
+			      const struct install *cuda, const char *cudnn,
+			      struct buf *b)
+{
+	if (au->in->cat && (!installable(au, cuda->version) ||
+			    !catalog_find(au->in->cat, KIT_CUDNN, cudnn,
+					  cuda->cuda_major, -1))) {
+		buf_printf(b,
+			   "by hand, as cuenv's catalogue has no cuDNN %s "
+			   "build for CUDA %s (cuenv list-remote cudnn): "
+			   "register one you have (cuenv add cudnn PATH)",
+			   cudnn, cuda->version);
+		return;
+	}
+	buf_adds(b, "cuenv install ");
+	add_word(b, cuda->version);
+	buf_adds(b, " --cudnn ");
+	add_word(b, cudnn);
+}
+
 static void add_origin(const struct selection *sel, struct strv *paths)
 {
 	if ((sel->origin == SEL_FILE || sel->origin == SEL_GLOBAL) &&
@@ -387,9 +428,27 @@ static void not_installed(struct audit *au)
 				   ", or none: \"Could not load dynamic "
 				   "library '%s'\"",
 				   rt);
-		add_install(sel, sel->cuda, &d.fix);
-		buf_adds(&d.fix, "; or register a toolkit you have: cuenv add "
-				 "cuda PATH");
+		if (installable(au, sel->cuda)) {
+			add_install(sel, sel->cuda, &d.fix);
+			buf_adds(&d.fix, "; or register a toolkit you have: "
+					 "cuenv add cuda PATH");
+		} else {
+			buf_printf(&d.fix,
+				   "cuda %s is not in cuenv's catalogue "
+				   "(cuenv list-remote cuda lists what it "
+				   "can install): register a toolkit you "
+				   "have (cuenv add cuda PATH)",
+				   sel->cuda);
+		}
+		if (a->cudas.n) {
+			const struct install *have =
+			    a->cudas.v[a->cudas.n - 1];
+
+			buf_adds(&d.fix, "; or choose one installed: ");
+			add_setter(au, &d.fix);
+			buf_adds(&d.fix, " ");
+			add_word(&d.fix, have->version);
+		}
 		free(rt);
 	} else if (sel->cudnn &&
 		   !select_pick(&a->cudnns, sel->cudnn, cuda->cuda_major)) {
@@ -426,12 +485,9 @@ static void not_installed(struct audit *au)
 				   other->cuda_major, other->cuda_major,
 				   cuda->cuda_major, other->cuda_major,
 				   strtoul(other->version, NULL, 10));
-			buf_adds(&d.fix, "cuenv install ");
-			add_word(&d.fix, cuda->version);
-			buf_adds(&d.fix, " --cudnn ");
-			add_word(&d.fix, sel->cudnn);
-			buf_printf(&d.fix, " (the cuDNN build for CUDA %u)",
+			buf_printf(&d.fix, "the cuDNN build for CUDA %u: ",
 				   cuda->cuda_major);
+			add_cudnn_install(au, cuda, sel->cudnn, &d.fix);
 			if (pair) {
 				buf_printf(&d.fix,
 					   "; or pair it with CUDA %u: ",
@@ -454,10 +510,7 @@ static void not_installed(struct audit *au)
 			    "cannot open shared object file\" or "
 			    "\"Could not load dynamic library "
 			    "'libcudnn.so.N'\"");
-			buf_adds(&d.fix, "cuenv install ");
-			add_word(&d.fix, cuda->version);
-			buf_adds(&d.fix, " --cudnn ");
-			add_word(&d.fix, sel->cudnn);
+			add_cudnn_install(au, cuda, sel->cudnn, &d.fix);
 		}
 	} else {
 		buf_adds(&d.what, msg);
@@ -706,9 +759,6 @@ static void missing_soname(struct audit *au, const char *soname,
 
 static void check_sonames(struct audit *au)
 {
-	static const char *const math[] = {"libcufft.so.", "libcurand.so.",
-					   "libcusolver.so.",
-					   "libcusparse.so."};
 	const struct active *act = &au->a->act;
 	struct strv absent = STRV_INIT;
 	char *want;
@@ -747,16 +797,19 @@ static void check_sonames(struct audit *au)
 		}
 		free(want);
 	}
-	for (size_t i = 0; i < sizeof(math) / sizeof(*math); i++) {
+	/* The math libraries frameworks load by name (nvlib.h's table). */
+	for (int id = 0; id < NVLIB_COUNT; id++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)id);
 		int found = 0;
 
+		if (!(e->flags & NVLIB_MATH))
+			continue;
 		for (size_t j = 0; j < au->provides.n && !found; j++)
-			found = !strncmp(au->provides.v[j], math[i],
-					 strlen(math[i]));
+			found = nvlib_match_file(au->provides.v[j], NULL) == e;
 		if (!found) {
 			struct buf b = BUF_INIT;
 
-			buf_printf(&b, "%s*", math[i]);
+			buf_printf(&b, "lib%s.so.*", e->stem);
 			strv_push_take(&absent, buf_detach(&b));
 		}
 	}
@@ -1686,6 +1739,7 @@ static void add_select_bundle(const struct audit *au, const struct bundle *b,
 	if (!au->a->ok || !b->cuda)
 		return;
 	buf_adds(fix, "; or select what they are built for: ");
+	add_get_first(au, b->cuda, b->cudnn, fix);
 	add_setter(au, fix);
 	buf_adds(fix, " ");
 	add_word(fix, b->cuda);
@@ -1754,9 +1808,70 @@ static void wheels_for(const char *site, const char *sub, struct bundle *b)
 	buf_release(&want);
 }
 
+/* "CUDA 11 and 12 " for the majors in mask. */
+static void add_majors(struct buf *b, unsigned long mask)
+{
+	unsigned n = detect_count_majors(mask), k = 0;
+
+	buf_adds(b, "CUDA ");
+	for (unsigned m = 0; m < 8 * sizeof(mask); m++) {
+		if (!(mask & 1UL << m))
+			continue;
+		k++;
+		buf_printf(b, "%u%s", m,
+			   k == n ? " " : k + 1 == n ? " and " : ", ");
+	}
+}
+
+/*
+ * NVIDIA wheels of two CUDA majors in one site-packages: pip put both in
+ * the same nvidia/<pkg>/lib, and the files both RECORDs list now hold one
+ * release's copy beside the other's libraries.
+ */
+static void check_mixed_wheels(struct audit *au, const char *site,
+			       const struct wheel_mix *mix)
+{
+	struct draft d = DRAFT_INIT;
+	const char *python = au->in->python ? au->in->python : "python3";
+
+	buf_adds(&d.what, "Python's ");
+	buf_add_display(&d.what, site, 4096);
+	buf_adds(&d.what, " mixes NVIDIA's wheels of ");
+	add_majors(&d.what, mix->majors);
+	buf_setlen(&d.what, d.what.len - 1);
+	buf_adds(&d.what, ": ");
+	add_list(&d.what, &mix->wheels);
+	if (mix->shared.n) {
+		buf_adds(&d.what, "; files two of them install at the same "
+				  "path, so one overwrote the other's: ");
+		for (size_t i = 0; i < mix->shared.n; i++)
+			buf_printf(&d.what, "%s%s (%s)", i ? ", " : "",
+				   mix->shared.v[i], mix->owners.v[i]);
+	}
+	buf_adds(&d.why,
+		 "pip installs every nvidia-*-cuNN wheel into the same "
+		 "nvidia/<name>/lib folders without a conflict check: what a "
+		 "framework loads from there is one release's libraries with "
+		 "another release's helpers (libnvperf_host.so of CUDA 11.8 "
+		 "beside libcupti.so.12), which fails at run time "
+		 "(\"incompatible libcupti version\", CUPTI_ERROR_UNKNOWN in "
+		 "the profiler) and uninstalling either wheel deletes files "
+		 "the other needs");
+	buf_printf(&d.fix,
+		   "by hand, as pip cannot repair it in place: %s -m pip "
+		   "uninstall the wheels of the major you do not want, then "
+		   "%s -m pip install --force-reinstall those of the one you "
+		   "keep",
+		   python, python);
+	strv_push(&d.paths, site);
+	emit(au->out, "pip-wheels-mixed", DOCTOR_PROBLEM, &d);
+}
+
 static void check_site(struct audit *au, const char *site)
 {
 	struct buf nv = BUF_INIT;
+	struct wheel_mix mix = { 0 };
+	bool mixed;
 	struct bundle b = {0};
 	struct draft d = DRAFT_INIT;
 	DIR *dir;
@@ -1798,11 +1913,22 @@ static void check_site(struct audit *au, const char *site)
 	if (!b.libs.n)
 		goto out;
 	bundle_done(&b);
+	mixed = detect_wheel_mix(site, &mix);
+	if (mixed) {
+		check_mixed_wheels(au, site, &mix);
+		/* Not one major: judged against the selection's, when
+		 * among them (the mix is a finding of its own). */
+		if (au->a->ok &&
+		    (mix.majors & 1UL << au->a->act.cuda->cuda_major))
+			b.major = au->a->act.cuda->cuda_major;
+	}
 	sev = bundle_severity(au, &b);
 	buf_adds(&d.what, "Python's ");
 	buf_add_display(&d.what, site, 4096);
 	buf_printf(&d.what, " (%s) holds NVIDIA's ", python);
-	if (b.major)
+	if (mixed)
+		add_majors(&d.what, mix.majors);
+	else if (b.major)
 		buf_printf(&d.what, "CUDA %u ", b.major);
 	buf_adds(&d.what, "wheels: ");
 	add_list(&d.what, &b.pkgs);
@@ -1829,6 +1955,7 @@ static void check_site(struct audit *au, const char *site)
 		strv_push(&d.paths, b.dirs.v[i]);
 	emit(au->out, "pip-wheels", sev, &d);
 out:
+	wheel_mix_release(&mix);
 	bundle_release(&b);
 	buf_release(&nv);
 }

@@ -25,6 +25,7 @@
  *	driver-requirement-unknown  no table row for this CUDA (info)
  *	cuda-home-mismatch       CUDA_HOME/CUDA_PATH is not PATH's nvcc's
  *	pip-wheels               NVIDIA's wheels in Python's site-packages
+ *	pip-wheels-mixed         ... of two CUDA majors, files overwritten
  *	conda-prefix             CUDA libraries in $CONDA_PREFIX/lib
  *
  * The caller gathers every input (environment, activation, driver,
@@ -35,6 +36,7 @@
 #define CUENV_DOCTOR_H
 
 #include "activate.h"
+#include "catalog.h"
 #include "compat.h"
 #include "ldcache.h"
 
@@ -77,6 +79,8 @@ struct doctor_in {
 	const struct ldconf *conf;	 /* the configuration behind it */
 	const struct strv *site_dirs;	 /* Python's sys.path folders */
 	const char *python;		 /* the interpreter asked, or NULL */
+	const struct catalog *cat;	 /* what cuenv can install, or NULL:
+					    none could be read */
 };
 
 /*

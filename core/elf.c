@@ -424,21 +424,12 @@ out:
 
 /* ---- CUDA sonames -------------------------------------------------------- */
 
-static const char *const lib_names[CUDA_LIBS] = {
-	[CUDA_LIB_CUDART] = "cudart",	  [CUDA_LIB_CUPTI] = "cupti",
-	[CUDA_LIB_CUBLAS] = "cublas",	  [CUDA_LIB_CUBLASLT] = "cublasLt",
-	[CUDA_LIB_CUFFT] = "cufft",	  [CUDA_LIB_CURAND] = "curand",
-	[CUDA_LIB_CUSOLVER] = "cusolver", [CUDA_LIB_CUSPARSE] = "cusparse",
-	[CUDA_LIB_NVRTC] = "nvrtc",	  [CUDA_LIB_NVJITLINK] = "nvJitLink",
-	[CUDA_LIB_CUDNN] = "cudnn",	  [CUDA_LIB_NCCL] = "nccl",
-};
-
-const char *elf_cuda_lib_name(enum cuda_lib lib)
+const char *elf_cuda_lib_name(enum nvlib_id lib)
 {
-	if ((unsigned)lib >= CUDA_LIBS)
-		BUG("cuda_lib %d", (int)lib);
-	return lib_names[lib];
+	return nvlib_get(lib)->stem;
 }
+
+#define TOKEN_MAX 48 /* "libcudnn_engines_runtime_compiled" and more */
 
 static bool is_ident(unsigned char c)
 {
@@ -451,28 +442,24 @@ static bool is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Which library is the token [s, s + n) ("libcudart", "libcudnn_ops")? */
-static bool lib_token(const unsigned char *s, size_t n, enum cuda_lib *lib)
+/*
+ * Which library is the token [s, s + n) ("libcudart", "libcudnn_ops")? Only
+ * the table's entries that frameworks load by name (NVLIB_FRAMEWORK).
+ */
+static bool lib_token(const unsigned char *s, size_t n, enum nvlib_id *lib)
 {
-	if (n < 4 || memcmp(s, "lib", 3))
+	char name[TOKEN_MAX + 8];
+	const struct nvlib *e;
+
+	if (n < 4 || n > TOKEN_MAX || memcmp(s, "lib", 3))
 		return false;
-	s += 3;
-	n -= 3;
-	for (int i = 0; i < CUDA_LIBS; i++) {
-		if (strlen(lib_names[i]) == n && !memcmp(s, lib_names[i], n)) {
-			*lib = (enum cuda_lib)i;
-			return true;
-		}
-	}
-	/* cuDNN's sub-libraries: libcudnn_ops, libcudnn_cnn_infer, ... */
-	if (n > 6 && !memcmp(s, "cudnn_", 6)) {
-		for (size_t i = 6; i < n; i++)
-			if (!(s[i] >= 'a' && s[i] <= 'z') && s[i] != '_')
-				return false;
-		*lib = CUDA_LIB_CUDNN;
-		return true;
-	}
-	return false;
+	memcpy(name, s, n);
+	memcpy(name + n, ".so", 4);
+	e = nvlib_match_file(name, NULL);
+	if (!e || !(e->flags & NVLIB_FRAMEWORK))
+		return false;
+	*lib = e->id;
+	return true;
 }
 
 /* Length of the version "12" / "11.0" / "11.2.152" at s (max bytes), 0 if
@@ -501,8 +488,6 @@ static size_t version_span(const unsigned char *s, size_t max)
 	return end;
 }
 
-#define TOKEN_MAX 48 /* "libcudnn_engines_runtime_compiled" and more */
-
 void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
 {
 	const unsigned char *base = data, *p = base, *end = base + len, *hit;
@@ -510,7 +495,7 @@ void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
 	while (p < end &&
 	       (hit = memmem(p, (size_t)(end - p), ".so.", 4)) != NULL) {
 		const unsigned char *t = hit, *v = hit + 4;
-		enum cuda_lib lib;
+		enum nvlib_id lib;
 		size_t vn;
 
 		p = hit + 1;
@@ -536,7 +521,7 @@ void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
 	}
 }
 
-bool elf_cuda_soname(const char *name, enum cuda_lib *lib,
+bool elf_cuda_soname(const char *name, enum nvlib_id *lib,
 		     const char **version)
 {
 	const char *so = strstr(name, ".so.");
@@ -555,92 +540,13 @@ bool elf_cuda_soname(const char *name, enum cuda_lib *lib,
 	return true;
 }
 
-bool elf_cuda_soname_version(enum cuda_lib lib, const char *cuda,
+bool elf_cuda_soname_version(enum nvlib_id lib, const char *cuda,
 			     struct buf *out)
 {
-	struct version v;
-	unsigned long M, m;
-	/* "M.m" (every library before 10.1, some after), "M", or a number */
-	enum { MINOR, MAJOR, FIXED, NONE } how = MAJOR;
-	const char *fixed = NULL;
-	unsigned long num = 0;
+	const struct nvlib *e = nvlib_get(lib);
 
 	buf_reset(out);
-	if (version_parse(cuda, &v))
+	if (e->flags & NVLIB_OWN_VERSION)
 		return false;
-	M = v.part[0];
-	m = v.n > 1 ? v.part[1] : 0;
-	/* Before CUDA 10.1 every library's soname was the release's M.m. */
-	if (M < 10 || (M == 10 && m == 0)) {
-		how = MINOR;
-		if (lib == CUDA_LIB_CUBLASLT || lib == CUDA_LIB_NVJITLINK)
-			how = NONE;
-	} else {
-		switch (lib) {
-		case CUDA_LIB_CUDART:
-			how = M == 10 ? MINOR : M == 11 ? FIXED : MAJOR;
-			fixed = "11.0";
-			break;
-		case CUDA_LIB_CUPTI:
-			how = M <= 11 ? MINOR : MAJOR;
-			break;
-		case CUDA_LIB_NVRTC:
-			/* 11.0 and 11.1 kept their own; 11.2 to 11.8 share */
-			how = M == 10 || (M == 11 && m < 2) ? MINOR
-			      : M == 11			? FIXED
-							: MAJOR;
-			fixed = "11.2";
-			break;
-		case CUDA_LIB_CUBLAS:
-		case CUDA_LIB_CUBLASLT:
-			how = MAJOR;
-			break;
-		case CUDA_LIB_CUFFT:
-			/* cuFFT 10 in CUDA 10.1 to 11.8, 11 in 12, 12 in 13 */
-			how = FIXED;
-			num = M <= 11 ? 10 : M - 1;
-			break;
-		case CUDA_LIB_CURAND:
-			how = FIXED;
-			num = 10;
-			break;
-		case CUDA_LIB_CUSOLVER:
-			/* 11.0 still shipped cuSOLVER 10; 12 kept 11 */
-			how = FIXED;
-			num = M == 10 || (M == 11 && m == 0) ? 10
-			      : M <= 12			   ? 11
-							   : M - 1;
-			break;
-		case CUDA_LIB_CUSPARSE:
-			/* 13 kept cuSPARSE 12 */
-			how = FIXED;
-			num = M <= 12 ? M : M - 1;
-			break;
-		case CUDA_LIB_NVJITLINK:
-			how = M >= 12 ? MAJOR : NONE;
-			break;
-		case CUDA_LIB_CUDNN:
-		case CUDA_LIB_NCCL:
-		default:
-			how = NONE;
-			break;
-		}
-	}
-	switch (how) {
-	case MINOR:
-		buf_printf(out, "%lu.%lu", M, m);
-		return true;
-	case MAJOR:
-		buf_printf(out, "%lu", M);
-		return true;
-	case FIXED:
-		if (fixed)
-			buf_adds(out, fixed);
-		else
-			buf_printf(out, "%lu", num);
-		return true;
-	case NONE:
-	default:
-		return false;
-	}
+	return nvlib_soname_version(e, cuda, out);
 }

@@ -16,7 +16,7 @@
  * loaded or run.
  *
  * CUDA library sonames are "lib<name>.so.<digits>(.<digits>)*" for the
- * names in enum cuda_lib ("libcudart.so.11.0", "libcublasLt.so.12",
+ * names in nvlib.h's table ("libcudart.so.11.0", "libcublasLt.so.12",
  * "libnccl.so.2"); cuDNN's sub-libraries ("libcudnn_ops.so.9") count as
  * cuDNN. elf_cuda_soname_version() says which soname a CUDA release gives
  * each toolkit library, which is how `cuenv needs` maps a soname back to
@@ -30,6 +30,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "nvlib.h"
 
 /* ---- ELF files ----------------------------------------------------------- */
 
@@ -85,31 +86,20 @@ void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out);
 
 /* ---- CUDA sonames -------------------------------------------------------- */
 
-enum cuda_lib {
-	CUDA_LIB_CUDART,
-	CUDA_LIB_CUPTI,
-	CUDA_LIB_CUBLAS,
-	CUDA_LIB_CUBLASLT,
-	CUDA_LIB_CUFFT,
-	CUDA_LIB_CURAND,
-	CUDA_LIB_CUSOLVER,
-	CUDA_LIB_CUSPARSE,
-	CUDA_LIB_NVRTC,
-	CUDA_LIB_NVJITLINK,
-	CUDA_LIB_CUDNN, /* not part of the toolkit: a cuDNN version */
-	CUDA_LIB_NCCL,	/* neither: cuenv does not install NCCL */
-};
-#define CUDA_LIBS 12
+/*
+ * The libraries are nvlib.h's table; the scan below finds the entries
+ * frameworks load by name (NVLIB_FRAMEWORK).
+ */
 
 /* "cudart", "cublasLt", "cudnn", ...: the <name> in lib<name>.so. */
-const char *elf_cuda_lib_name(enum cuda_lib lib);
+const char *elf_cuda_lib_name(enum nvlib_id lib);
 
 /*
  * Is name a CUDA library soname? On true, *lib says which library and
  * *version points into name at the version after ".so." ("11.0" in
  * "libcudart.so.11.0").
  */
-bool elf_cuda_soname(const char *name, enum cuda_lib *lib,
+bool elf_cuda_soname(const char *name, enum nvlib_id *lib,
 		     const char **version);
 
 /*
@@ -117,11 +107,11 @@ bool elf_cuda_soname(const char *name, enum cuda_lib *lib,
  * gives the toolkit library lib, into out (reset first): cudart "11.0"
  * for every 11.x and "12" for 12.x, CUPTI "11.2" for 11.2 only, NVRTC
  * "11.2" for 11.2 to 11.8, cuFFT "11" for 12.x, and so on (from NVIDIA's
- * release contents). False when that release has no such library
- * (nvJitLink before 12.0), for cuDNN and NCCL, and for a cuda that is not
- * a version.
+ * release contents, in nvlib.h's table). False when that release has no
+ * such library (nvJitLink before 12.0), for cuDNN and NCCL, and for a
+ * cuda that is not a version.
  */
-bool elf_cuda_soname_version(enum cuda_lib lib, const char *cuda,
+bool elf_cuda_soname_version(enum nvlib_id lib, const char *cuda,
 			     struct buf *out);
 
 #endif

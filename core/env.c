@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nvlib.h"
 #include "trust.h"
 #include "xalloc.h"
 
@@ -278,12 +279,6 @@ out:
 
 /* ---- activation ------------------------------------------------------------ */
 
-static const char *const cuda_lib_stems[] = {
-	"libcudart.so", "libcupti.so",	"libcudnn",    "libcublas",
-	"libnvrtc.so",	"libcufft.so",	"libcurand.so", "libcusolver.so",
-	"libcusparse.so", "libnvJitLink.so", "libnccl.so",
-};
-
 int env_dir_has_cuda_libs(const char *dir, struct buf *example)
 {
 	DIR *d = opendir(dir);
@@ -293,16 +288,9 @@ int env_dir_has_cuda_libs(const char *dir, struct buf *example)
 	if (!d)
 		return 0;
 	while (!found && (de = readdir(d))) {
-		for (size_t i = 0;
-		     i < sizeof(cuda_lib_stems) / sizeof(*cuda_lib_stems); i++) {
-			const char *s = cuda_lib_stems[i];
-
-			if (!strncmp(de->d_name, s, strlen(s)) &&
-			    strstr(de->d_name, ".so")) {
-				buf_sets(example, de->d_name);
-				found = 1;
-				break;
-			}
+		if (nvlib_is_cuda_file(de->d_name)) {
+			buf_sets(example, de->d_name);
+			found = 1;
 		}
 	}
 	closedir(d);
@@ -407,36 +395,69 @@ static void apply_scalar(struct envmap *env, const char *name,
  * Receipts and `cuenv add` refuse such paths already; this is the last
  * line.
  */
-static void add_unique(struct strv *to, const struct strv *from)
+static void add_unique_but(struct strv *to, const struct strv *from,
+			   const struct strv *skip)
 {
 	for (size_t i = 0; i < from->n; i++)
 		if (trust_path_listable(from->v[i]) &&
-		    strv_find(to, from->v[i]) < 0)
+		    strv_find(to, from->v[i]) < 0 &&
+		    (!skip || strv_find(skip, from->v[i]) < 0))
 			strv_push(to, from->v[i]);
+}
+
+/*
+ * An install's folders, less those the loader or the shell search already
+ * (a system toolkit's /usr/lib/x86_64-linux-gnu, /usr/bin): put first on
+ * the path they would shadow everything else the system has there.
+ */
+static void add_own(struct strv *to, const struct install *in,
+		    const struct strv *from)
+{
+	add_unique_but(to, from, &in->searched);
+}
+
+/*
+ * For the linker (LIBRARY_PATH), which reads no ld.so.cache: only a
+ * system toolkit's folders (prefix /usr, detect_activation()) are ones it
+ * searches by default.
+ */
+static void add_link(struct strv *to, const struct install *in,
+		     const struct strv *from)
+{
+	size_t n = in->prefix ? strlen(in->prefix) : 0;
+	bool system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
+
+	add_unique_but(to, from, system ? &in->searched : NULL);
 }
 
 void env_activate(struct envmap *env, const struct active *act,
 		  struct strv *warnings)
 {
 	struct strv bin = STRV_INIT, lib = STRV_INIT, inc = STRV_INIT;
+	struct strv link = STRV_INIT;
 	struct buf state = BUF_INIT, label = BUF_INIT;
 
 	buf_adds(&state, "1");
-	add_unique(&bin, &act->cuda->bin);
+	add_own(&bin, act->cuda, &act->cuda->bin);
 	if (act->cudnn) {
-		add_unique(&lib, &act->cudnn->lib);
-		add_unique(&inc, &act->cudnn->include);
+		add_own(&lib, act->cudnn, &act->cudnn->lib);
+		add_link(&link, act->cudnn, &act->cudnn->lib);
+		add_own(&inc, act->cudnn, &act->cudnn->include);
 	}
-	add_unique(&lib, &act->cuda->lib);
-	add_unique(&lib, &act->cuda->cupti);
-	if (act->cupti)
-		add_unique(&lib, &act->cupti->cupti);
-	add_unique(&inc, &act->cuda->include);
+	add_own(&lib, act->cuda, &act->cuda->lib);
+	add_link(&link, act->cuda, &act->cuda->lib);
+	add_own(&lib, act->cuda, &act->cuda->cupti);
+	add_link(&link, act->cuda, &act->cuda->cupti);
+	if (act->cupti) {
+		add_own(&lib, act->cupti, &act->cupti->cupti);
+		add_link(&link, act->cupti, &act->cupti->cupti);
+	}
+	add_own(&inc, act->cuda, &act->cuda->include);
 
 	apply_list(env, "PATH", &bin, 0, NULL, &state);
 	apply_list(env, "LD_LIBRARY_PATH", &lib, act->isolate, warnings,
 		   &state);
-	apply_list(env, "LIBRARY_PATH", &lib, 0, NULL, &state);
+	apply_list(env, "LIBRARY_PATH", &link, 0, NULL, &state);
 	apply_list(env, "CPATH", &inc, 0, NULL, &state);
 	apply_scalar(env, "CUDA_HOME", act->cuda->prefix, &state);
 	apply_scalar(env, "CUDA_PATH", act->cuda->prefix, &state);
@@ -452,6 +473,7 @@ void env_activate(struct envmap *env, const struct active *act,
 
 	strv_release(&bin);
 	strv_release(&lib);
+	strv_release(&link);
 	strv_release(&inc);
 	buf_release(&state);
 	buf_release(&label);

@@ -23,6 +23,7 @@ struct fetch {
 	uint64_t offset;	/* absolute position of data's first byte */
 	uint64_t asked;		/* the offset this attempt asked for */
 	uint64_t skip;		/* bytes to drop: server ignored the range */
+	uint64_t told;		/* the size a whole-file answer gave */
 	uint64_t size;		/* whole file, when known */
 	uint64_t limit;		/* size, or opts.max_bytes when unknown */
 	int norange;		/* the server ignores or refuses ranges */
@@ -106,6 +107,14 @@ static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 		return CURL_WRITEFUNC_PAUSE;
 	}
 	curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (status == 200 && !f->told) {
+		curl_off_t cl = -1;
+
+		curl_easy_getinfo(f->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+				  &cl);
+		if (cl > 0)
+			f->told = (uint64_t)cl;
+	}
 	if (f->asked && status == 200 && !f->skip && !f->data.len) {
 		/* The server sent the whole file: drop what we have. */
 		f->skip = f->asked;
@@ -509,7 +518,7 @@ uint64_t fetch_offset(const struct fetch *f)
 
 uint64_t fetch_size(const struct fetch *f)
 {
-	return f->size;
+	return f->size ? f->size : f->told;
 }
 
 int fetch_too_long(const struct fetch *f)

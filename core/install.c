@@ -872,10 +872,7 @@ static int wheel_fits(const char *name, const char *platform)
 	       strstr(name, "linux") && strstr(name, arch);
 }
 
-struct wheel_file {
-	char *name, *url, *sha256;
-	uint64_t size;
-};
+#define wheel_file index_file
 
 static void wheel_add(struct wheel_file **v, size_t *n, const char *name,
 		      size_t name_len, const char *url, size_t url_len,
@@ -956,6 +953,49 @@ static void wheels_from_html(const struct buf *body, struct wheel_file **v,
 	}
 }
 
+int install_index_files(const char *index, const char *project,
+			const struct fetch_opts *fetch, struct buf *page,
+			struct index_file **v, size_t *n,
+			struct cuenv_err *err)
+{
+	struct fetch_opts fo = *fetch;
+	struct buf body = BUF_INIT;
+	int rc;
+
+	buf_reset(page);
+	buf_adds(page, index);
+	while (page->len && page->data[page->len - 1] == '/')
+		buf_setlen(page, page->len - 1);
+	buf_printf(page, "/%s/", project);
+	fo.accept = "application/vnd.pypi.simple.v1+json, "
+		    "text/html;q=0.1";
+	*v = NULL;
+	*n = 0;
+	rc = fetch_to_buf(page->data, &fo, 64 << 20, &body, err);
+	if (!rc) {
+		if (wheels_from_json(&body, v, n))
+			wheels_from_html(&body, v, n);
+		for (size_t i = 0; i < *n; i++) {
+			char *u = fetch_resolve_url(page->data, (*v)[i].url);
+
+			free((*v)[i].url);
+			(*v)[i].url = u;
+		}
+	}
+	buf_release(&body);
+	return rc;
+}
+
+void install_index_files_free(struct index_file *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].url);
+		free(v[i].sha256);
+	}
+	free(v);
+}
+
 /*
  * Find the wheel of project at version on the index and describe it as a
  * part (the index's sha256 is the one checked).
@@ -965,23 +1005,15 @@ static int wheel_part(const char *index, const char *project,
 		      const struct install_opts *o, struct part *out,
 		      struct cuenv_err *err)
 {
-	struct fetch_opts fo = o->fetch;
-	struct buf page = BUF_INIT, body = BUF_INIT, seen = BUF_INIT;
+	struct buf page = BUF_INIT, seen = BUF_INIT;
 	struct wheel_file *files = NULL;
 	size_t nfiles = 0;
 	int rc;
 
-	buf_adds(&page, index);
-	while (page.len && page.data[page.len - 1] == '/')
-		buf_setlen(&page, page.len - 1);
-	buf_printf(&page, "/%s/", project);
-	fo.accept = "application/vnd.pypi.simple.v1+json, "
-		    "text/html;q=0.1";
-	rc = fetch_to_buf(page.data, &fo, 64 << 20, &body, err);
+	rc = install_index_files(index, project, &o->fetch, &page, &files,
+				 &nfiles, err);
 	if (rc)
 		goto out;
-	if (wheels_from_json(&body, &files, &nfiles))
-		wheels_from_html(&body, &files, &nfiles);
 	rc = CUENV_E_FETCH;
 	for (size_t i = 0; i < nfiles && rc; i++) {
 		const char *name = files[i].name, *dash1, *dash2;
@@ -1001,7 +1033,7 @@ static int wheel_part(const char *index, const char *project,
 		if (!strcmp(ver, version)) {
 			out->name = xstrdup(comp);
 			out->version = ver;
-			out->url = fetch_resolve_url(page.data, files[i].url);
+			out->url = xstrdup(files[i].url);
 			out->sha256 = xstrdup(files[i].sha256);
 			out->size = files[i].size;
 			rc = CUENV_OK;
@@ -1015,14 +1047,8 @@ static int wheel_part(const char *index, const char *project,
 			   project, version, page.data,
 			   seen.len ? seen.data : "none");
 out:
-	for (size_t i = 0; i < nfiles; i++) {
-		free(files[i].name);
-		free(files[i].url);
-		free(files[i].sha256);
-	}
-	free(files);
+	install_index_files_free(files, nfiles);
 	buf_release(&page);
-	buf_release(&body);
 	buf_release(&seen);
 	return rc;
 }
@@ -1115,7 +1141,9 @@ static int check_complete(const struct install *have, const struct release *rel,
 	struct buf missing = BUF_INIT;
 	int rc = CUENV_OK;
 
-	if (rel->kind != KIT_CUDA)
+	/* A registered toolkit is the user's: what it holds is not ours to
+	 * judge, and --cupti / --cudnn beside it still install. */
+	if (rel->kind != KIT_CUDA || have->registered)
 		return CUENV_OK;
 	for (size_t i = 0; i < names->n; i++) {
 		size_t n = strlen(names->v[i]);

@@ -133,6 +133,28 @@ struct gc_report {
 int install_gc(struct store *st, const struct gc_opts *o, struct gc_report *r,
 	       struct cuenv_err *err);
 
+/* A file of a project on a package index. */
+struct index_file {
+	char *name;   /* "torch-2.1.2-cp39-cp39-manylinux1_x86_64.whl" */
+	char *url;    /* absolute */
+	char *sha256; /* the index's, 64 hex digits */
+	uint64_t size; /* 0: the index did not say (PEP 503 HTML) */
+};
+
+/*
+ * The files of project on the package index at index (a simple API root
+ * such as https://pypi.org/simple): its page (PEP 691 JSON, or PEP 503
+ * HTML as proxies serve) fetched with fetch's options, its URL into
+ * page, the files with a sha256 and not yanked into *v and *n (free them
+ * with install_index_files_free). Returns CUENV_OK or CUENV_E_FETCH.
+ * Network I/O.
+ */
+int install_index_files(const char *index, const char *project,
+			const struct fetch_opts *fetch, struct buf *page,
+			struct index_file **v, size_t *n,
+			struct cuenv_err *err);
+void install_index_files_free(struct index_file *v, size_t n);
+
 /* Replace NVIDIA's host in url by mirror (a heap string either way). */
 char *install_mirror_url(const char *url, const char *mirror);
 

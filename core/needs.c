@@ -1,11 +1,14 @@
 #include "needs.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -14,11 +17,45 @@
 
 /* Folders nested deeper than this are not entered (a loop guard). */
 #define WALK_DEPTH 64
+/* A metadata file larger than this is not metadata. */
+#define METADATA_MAX (4u << 20)
 
 /* The frameworks to look at: none when Python was not asked. */
 static int frameworks(const struct needs_python *py)
 {
 	return py && py->exe ? NEEDS_FRAMEWORKS : 0;
+}
+
+/*
+ * What the frameworks ask for, from Python's answers and the scanned
+ * files' own metadata alike: constraint k of ncons(s, py).
+ */
+struct constraint {
+	const char *name, *cuda, *cudnn;
+};
+
+static size_t ncons(const struct needs_scan *s, const struct needs_python *py)
+{
+	return (size_t)frameworks(py) + (s ? s->nrep : 0);
+}
+
+static struct constraint cons(const struct needs_scan *s,
+			      const struct needs_python *py, size_t k)
+{
+	struct constraint c;
+
+	if (k < (size_t)frameworks(py)) {
+		c.name = needs_framework_names[k];
+		c.cuda = py->fw[k].cuda;
+		c.cudnn = py->fw[k].cudnn;
+	} else {
+		const struct needs_report *r = &s->rep[k - frameworks(py)];
+
+		c.name = r->framework;
+		c.cuda = r->cuda;
+		c.cudnn = r->cudnn;
+	}
+	return c;
 }
 
 /* ---- versions ------------------------------------------------------------ */
@@ -55,6 +92,17 @@ void needs_scan_release(struct needs_scan *s)
 		free(w->range);
 	}
 	free(s->v);
+	for (size_t i = 0; i < s->nrep; i++) {
+		struct needs_report *r = &s->rep[i];
+
+		free(r->framework);
+		free(r->version);
+		free(r->source);
+		free(r->cuda);
+		free(r->cudnn);
+		strv_release(&r->dlls);
+	}
+	free(s->rep);
 	strv_release(&s->provides);
 	strv_release(&s->warnings);
 	needs_scan_init(s);
@@ -76,18 +124,23 @@ static void add_warning(struct needs_scan *s, const char *fmt, ...)
 
 bool needs_want_managed(const struct needs_want *w)
 {
-	return w->lib != CUDA_LIB_NCCL && !w->provided_by;
+	return w->lib != NVLIB_NCCL && !w->provided_by;
 }
 
-static int is_toolkit(enum cuda_lib lib)
+bool needs_want_required(const struct needs_want *w)
 {
-	return lib != CUDA_LIB_CUDNN && lib != CUDA_LIB_NCCL;
+	return needs_want_managed(w) && w->needed_by.n > 0;
+}
+
+static int is_toolkit(enum nvlib_id lib)
+{
+	return lib != NVLIB_CUDNN && lib != NVLIB_NCCL;
 }
 
 static struct needs_want *want_get(struct needs_scan *s, const char *soname)
 {
 	struct needs_want *w;
-	enum cuda_lib lib;
+	enum nvlib_id lib;
 	const char *ver;
 
 	for (size_t i = 0; i < s->n; i++)
@@ -107,7 +160,7 @@ static struct needs_want *want_get(struct needs_scan *s, const char *soname)
 void needs_scan_add(struct needs_scan *s, const char *path,
 		    const struct elf_info *e)
 {
-	enum cuda_lib lib;
+	enum nvlib_id lib;
 	const char *ver;
 	struct needs_want *w;
 
@@ -157,6 +210,472 @@ static int scan_file(struct needs_scan *s, const char *path, int named,
 	return rc;
 }
 
+/* ---- what the frameworks' own files say ---------------------------------- */
+
+/* Does name end with the path suffix, at a '/' or as the whole of it? */
+static bool path_ends(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	return n >= k && !strcmp(name + n - k, suffix) &&
+	       (n == k || name[n - k - 1] == '/');
+}
+
+/* ".../x.dist-info/METADATA" */
+static bool dist_info_metadata(const char *name)
+{
+	size_t n = strlen(name);
+	const char *d;
+
+	if (!path_ends(name, "METADATA") || n < sizeof("a.dist-info/METADATA"))
+		return false;
+	d = name + n - sizeof("METADATA");
+	return d - name >= 10 && !strncmp(d - 10, ".dist-info", 10);
+}
+
+bool needs_metadata_name(const char *name)
+{
+	return path_ends(name, "tensorflow/python/platform/build_info.py") ||
+	       path_ends(name, "torch/version.py") ||
+	       dist_info_metadata(name);
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * The quoted string that Python source gives key, in any of the forms
+ * generated files use: key = 'v', key: Optional[str] = 'v', ('key', 'v'),
+ * 'key': 'v', d['key'] = 'v'. false when there is none (None, a number,
+ * a list).
+ */
+static bool py_value(const char *text, size_t len, const char *key,
+		     struct buf *out)
+{
+	const char *end = text + len, *p = text;
+	size_t kl = strlen(key);
+
+	while ((p = memmem(p, (size_t)(end - p), key, kl))) {
+		const char *q = p + kl, *v;
+		/* ('key', 'v'), not a list ['key', 'other'] */
+		bool pair = p - text >= 2 && (p[-1] == '\'' || p[-1] == '"') &&
+			    p[-2] == '(';
+		char quote;
+
+		p = q;
+		if ((q - kl > text && ident_char(q[-kl - 1])) ||
+		    (q < end && ident_char(*q)))
+			continue;
+		while (q < end && (*q == '\'' || *q == '"' || *q == ']' ||
+				   blank(*q)))
+			q++;
+		if (q < end && *q == ':') {
+			for (q++; q < end && blank(*q); q++)
+				;
+			if (q < end && *q != '\'' && *q != '"') {
+				/* an annotation: on to its '=' */
+				while (q < end && *q != '=' && *q != '\n')
+					q++;
+				if (q == end || *q != '=')
+					continue;
+				q++;
+			}
+		} else if (q < end && (*q == '=' || (*q == ',' && pair))) {
+			q++;
+		} else {
+			continue;
+		}
+		while (q < end && blank(*q))
+			q++;
+		if (q == end || (*q != '\'' && *q != '"'))
+			continue;
+		quote = *q++;
+		for (v = q; q < end && *q != quote && *q != '\n'; q++)
+			;
+		if (q == end || *q != quote)
+			continue;
+		buf_reset(out);
+		buf_add(out, v, (size_t)(q - v));
+		return true;
+	}
+	return false;
+}
+
+static struct needs_report *report_add(struct needs_scan *s,
+				       const char *framework,
+				       const char *source)
+{
+	struct needs_report *r;
+
+	s->rep = xrealloc(s->rep, (s->nrep + 1) * sizeof(*s->rep));
+	r = &s->rep[s->nrep++];
+	memset(r, 0, sizeof(*r));
+	r->framework = xstrdup(framework);
+	r->source = xstrdup(source);
+	return r;
+}
+
+/*
+ * A CUDA version as build files spell it: "11.2"; Windows' TensorFlow
+ * "64_112" (11.2) and "64_8" (cuDNN 8); "121" from a "+cu121" tag. NULL
+ * when it is none.
+ */
+static char *build_version(const char *v, int cuda)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (!strncmp(v, "64_", 3))
+		v += 3;
+	n = strlen(v);
+	if (cuda && n >= 3 && n <= 4 && strspn(v, "0123456789") == n)
+		buf_printf(&b, "%.*s.%s", (int)(n - 1), v, v + n - 1);
+	else
+		buf_adds(&b, v);
+	if (!version_is_valid(b.data)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* The first n parts of version v (fewer when it has fewer). */
+static char *version_cut(const char *v, unsigned n)
+{
+	struct buf b = BUF_INIT;
+	unsigned k = 0;
+
+	for (const char *p = v; *p; p++) {
+		if (*p == '.' && ++k == n)
+			break;
+		buf_add(&b, p, 1);
+	}
+	return buf_detach(&b);
+}
+
+/* Keep in *slot the higher of it and v (taken), when of the same major or
+ * when *slot is empty. */
+static void keep_higher_take(char **slot, char *v)
+{
+	if (v && (!*slot || version_cmp_str(v, *slot) > 0)) {
+		free(*slot);
+		*slot = v;
+	} else {
+		free(v);
+	}
+}
+
+static void read_build_info(struct needs_scan *s, const char *name,
+			    const char *text, size_t len)
+{
+	static const char *const dlls[] = { "cudart_dll_name",
+					    "cudnn_dll_name",
+					    "nvcuda_dll_name" };
+	struct buf b = BUF_INIT;
+	struct needs_report *r;
+	char *cuda = NULL, *dnn = NULL;
+
+	if (py_value(text, len, "cuda_version", &b))
+		cuda = build_version(b.data, 1);
+	if (py_value(text, len, "cudnn_version", &b))
+		dnn = build_version(b.data, 0);
+	if (!cuda && !dnn)
+		goto out;
+	r = report_add(s, "tensorflow", name);
+	r->cuda = cuda;
+	r->cudnn = dnn;
+	for (size_t i = 0; i < sizeof(dlls) / sizeof(*dlls); i++)
+		if (py_value(text, len, dlls[i], &b) && b.len)
+			strv_push(&r->dlls, b.data);
+	cuda = dnn = NULL;
+out:
+	free(cuda);
+	free(dnn);
+	buf_release(&b);
+}
+
+static void read_torch_version(struct needs_scan *s, const char *name,
+			       const char *text, size_t len)
+{
+	struct buf b = BUF_INIT;
+	struct needs_report *r;
+	char *cuda = NULL;
+
+	if (py_value(text, len, "cuda", &b))
+		cuda = build_version(b.data, 1);
+	if (cuda) {
+		r = report_add(s, "torch", name);
+		r->cuda = cuda;
+		if (py_value(text, len, "__version__", &b))
+			r->version = xstrdup(b.data);
+	}
+	buf_release(&b);
+}
+
+/* "Nvidia_CuDNN-cu12" as PEP 503 normalises it: "nvidia-cudnn-cu12". */
+static void normalise_name(const char *p, size_t n, struct buf *out)
+{
+	buf_reset(out);
+	for (size_t i = 0; i < n; i++) {
+		char c = (char)tolower((unsigned char)p[i]);
+
+		buf_add(out, c == '_' || c == '.' ? "-" : &c, 1);
+	}
+}
+
+/* "-cu12" at the end of name: 12; 0 when there is none. */
+static unsigned cu_suffix(const char *name)
+{
+	const char *d = strrchr(name, '-');
+	char *e;
+	unsigned long m;
+
+	if (!d || strncmp(d, "-cu", 3) || !isdigit((unsigned char)d[3]))
+		return 0;
+	m = strtoul(d + 3, &e, 10);
+	return *e || m > 99 ? 0 : (unsigned)m;
+}
+
+struct meta_acc {
+	char *cuda, *cudnn;
+	unsigned major; /* a CUDA major said without a version, or 0 */
+};
+
+/*
+ * One Requires-Dist value: "nvidia-cudnn-cu12 (==8.9.2.26) ; platform_...",
+ * "nvidia-cudnn-cu12==9.26.0.51; extra == 'cuda'".
+ */
+static void read_requirement(const char *v, struct meta_acc *a)
+{
+	struct buf name = BUF_INIT, stem = BUF_INIT;
+	size_t n = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			  "0123456789._-");
+	const char *p = v + n, *semi = strchr(v, ';');
+	bool extra = semi && strstr(semi, "extra");
+	unsigned major;
+	char *pin = NULL;
+
+	normalise_name(v, n, &name);
+	if (!strcmp(name.data, "cuda-toolkit")) {
+		/* NVIDIA's metapackage: cuda-toolkit[cudart,cupti]==13.2.2 */
+		buf_adds(&stem, "cuda-runtime");
+		major = 0;
+	} else if (!strncmp(name.data, "nvidia-", 7)) {
+		major = cu_suffix(name.data);
+		buf_adds(&stem, name.data + 7);
+		if (major)
+			buf_setlen(&stem,
+				   stem.len - strlen(strrchr(stem.data, '-')));
+	} else {
+		goto out;
+	}
+	while (*p == ' ')
+		p++;
+	if (*p == '[' && strchr(p, ']'))
+		p = strchr(p, ']') + 1;
+	/* the first lower bound among the specifiers ("<10.0,>=9.1") */
+	for (const char *q = p; *q && *q != ';'; q++) {
+		if (!strncmp(q, "==", 2) || !strncmp(q, ">=", 2) ||
+		    !strncmp(q, "~=", 2)) {
+			p = q;
+			break;
+		}
+	}
+	if (!strncmp(p, "==", 2) || !strncmp(p, ">=", 2) ||
+	    !strncmp(p, "~=", 2)) {
+		struct buf b = BUF_INIT;
+
+		p += 2;
+		while (*p == ' ')
+			p++;
+		buf_add(&b, p, strspn(p, "0123456789."));
+		while (b.len && b.data[b.len - 1] == '.')
+			buf_setlen(&b, b.len - 1);
+		if (version_is_valid(b.data))
+			pin = buf_detach(&b);
+		buf_release(&b);
+	}
+	if (!strcmp(stem.data, "cudnn")) {
+		if (pin)
+			keep_higher_take(&a->cudnn,
+					 version_cut(pin, extra ? 2 : 3));
+	} else if (!strcmp(stem.data, "cuda-runtime") ||
+		   !strcmp(stem.data, "cuda-cupti") ||
+		   !strcmp(stem.data, "cuda-nvrtc")) {
+		if (pin)
+			keep_higher_take(&a->cuda, version_cut(pin, 2));
+		else if (major && !a->major)
+			a->major = major;
+	} else if (major && !a->major) {
+		a->major = major;
+	}
+out:
+	free(pin);
+	buf_release(&name);
+	buf_release(&stem);
+}
+
+/* "+cu121" (torch) or "+cuda12.cudnn89" (jaxlib) in a local version. */
+static void read_local_version(const char *v, struct meta_acc *a)
+{
+	const char *plus = strchr(v, '+');
+	char *e;
+	unsigned long m;
+
+	if (!plus)
+		return;
+	if (!strncmp(plus, "+cu", 3) && isdigit((unsigned char)plus[3]) &&
+	    strspn(plus + 3, "0123456789") == strlen(plus + 3))
+		keep_higher_take(&a->cuda, build_version(plus + 3, 1));
+	if (!strncmp(plus, "+cuda", 5) && isdigit((unsigned char)plus[5])) {
+		m = strtoul(plus + 5, &e, 10);
+		if (m && m < 100 && !a->major)
+			a->major = (unsigned)m;
+		if (!strncmp(e, ".cudnn", 6) && isdigit((unsigned char)e[6]) &&
+		    isdigit((unsigned char)e[7]) && !e[8]) {
+			struct buf b = BUF_INIT;
+
+			buf_printf(&b, "%c.%c", e[6], e[7]);
+			keep_higher_take(&a->cudnn, buf_detach(&b));
+		}
+	}
+}
+
+/* cupy-cuda12x: 12; cupy-cuda102: 10.2; jax-cuda12-plugin: 12. */
+static void read_package_name(const char *name, struct meta_acc *a)
+{
+	const char *p = strstr(name, "-cuda");
+	size_t d;
+
+	if (!p || !(!strncmp(name, "cupy-", 5) || !strncmp(name, "jax", 3)))
+		return;
+	p += 5;
+	d = strspn(p, "0123456789");
+	/* CuPy's install guide: cupy-cuda11x is for CUDA 11.2 to 11.8 */
+	if (!strncmp(name, "cupy-cuda11x", 12) && !name[12])
+		keep_higher_take(&a->cuda, xstrdup("11.2"));
+	else if (d == 2 && (p[2] == 'x' || p[2] == '-' || !p[2]) && !a->major)
+		a->major = (unsigned)strtoul(p, NULL, 10);
+	else if (d == 3 && !p[3])
+		keep_higher_take(&a->cuda, build_version(p, 1));
+}
+
+static void read_dist_metadata(struct needs_scan *s, const char *path,
+			       const char *text, size_t len)
+{
+	struct meta_acc a = { 0 };
+	struct buf line = BUF_INIT, name = BUF_INIT, version = BUF_INIT;
+	const char *end = text + len;
+
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (!n)
+			break; /* the headers end at the first blank line */
+		buf_reset(&line);
+		buf_add(&line, p, n);
+		if (!strncmp(line.data, "Name:", 5))
+			normalise_name(line.data + 5 + strspn(line.data + 5, " "),
+				       strlen(line.data + 5 +
+					      strspn(line.data + 5, " ")),
+				       &name);
+		else if (!strncmp(line.data, "Version:", 8))
+			buf_sets(&version,
+				 line.data + 8 + strspn(line.data + 8, " "));
+		else if (!strncmp(line.data, "Requires-Dist:", 14))
+			read_requirement(line.data + 14 +
+						 strspn(line.data + 14, " "),
+					 &a);
+		p = nl ? nl + 1 : end;
+	}
+	/* NVIDIA's own wheels provide CUDA; they do not ask for it */
+	if (!name.len || !strncmp(name.data, "nvidia-", 7))
+		goto out;
+	read_local_version(version.data, &a);
+	read_package_name(name.data, &a);
+	if (!a.cuda && a.major) {
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b, "%u", a.major);
+		a.cuda = buf_detach(&b);
+	}
+	if (a.cuda || a.cudnn) {
+		struct needs_report *r = report_add(s, name.data, path);
+
+		r->version = version.len ? xstrdup(version.data) : NULL;
+		r->cuda = a.cuda;
+		r->cudnn = a.cudnn;
+		a.cuda = a.cudnn = NULL;
+	}
+out:
+	free(a.cuda);
+	free(a.cudnn);
+	buf_release(&line);
+	buf_release(&name);
+	buf_release(&version);
+}
+
+bool needs_read_metadata(struct needs_scan *s, const char *name,
+			 const char *text, size_t len)
+{
+	size_t before = s->nrep;
+
+	if (path_ends(name, "build_info.py"))
+		read_build_info(s, name, text, len);
+	else if (path_ends(name, "version.py"))
+		read_torch_version(s, name, text, len);
+	else if (dist_info_metadata(name))
+		read_dist_metadata(s, name, text, len);
+	return s->nrep > before;
+}
+
+/* Read a metadata file from disk; named: given as PATH (errors count). */
+static int read_metadata_file(struct needs_scan *s, const char *path,
+			      int named, struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	char chunk[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = CUENV_OK;
+
+	if (fd < 0) {
+		if (named)
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot open '%s': %s", path,
+					strerror(errno));
+		else
+			add_warning(s, "skipped '%s': %s", path,
+				    strerror(errno));
+		goto out;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || text.len > METADATA_MAX) {
+			add_warning(s, "skipped '%s': %s", path,
+				    n < 0 ? strerror(errno) : "too large");
+			goto out;
+		}
+		buf_add(&text, chunk, (size_t)n);
+	}
+	needs_read_metadata(s, path, text.data, text.len);
+out:
+	if (fd >= 0)
+		close(fd);
+	buf_release(&text);
+	return rc;
+}
+
 /* Every ELF file under path (a folder), in name order, links not followed. */
 static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 {
@@ -188,7 +707,10 @@ static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 				add_warning(s, "skipped '%s': nested too deep",
 				     path->data);
 		} else if (S_ISREG(st.st_mode)) {
-			scan_file(s, path->data, 0, NULL);
+			if (needs_metadata_name(path->data))
+				read_metadata_file(s, path->data, 0, NULL);
+			else
+				scan_file(s, path->data, 0, NULL);
 		}
 		buf_setlen(path, keep);
 	}
@@ -209,6 +731,8 @@ int needs_scan_path(struct needs_scan *s, const char *path,
 	} else if (S_ISDIR(st.st_mode)) {
 		buf_adds(&walked, path);
 		walk(s, &walked, 0);
+	} else if (S_ISREG(st.st_mode) && needs_metadata_name(path)) {
+		rc = read_metadata_file(s, path, 1, err);
 	} else if (S_ISREG(st.st_mode)) {
 		rc = scan_file(s, path, 1, err);
 	} else {
@@ -271,14 +795,21 @@ const char needs_python_script[] =
 	"    return {'version': m.__version__, 'cuda': b.get('cuda_version'),\n"
 	"            'cudnn': b.get('cudnn_version')}\n"
 	"def torch():\n"
+	"    import re\n"
 	"    import torch as m\n"
-	"    c = None\n"
+	"    c = p = None\n"
 	"    try:\n"
 	"        c = dnn(m.backends.cudnn.version())\n"
-	"    except Exception:\n"
-	"        pass\n"
-	"    return {'version': m.__version__, 'cuda': m.version.cuda,\n"
-	"            'cudnn': c}\n"
+	"    except Exception as e:\n"
+	"        p = '%s: %s' % (type(e).__name__, e)\n"
+	"        g = re.search(r'compiled\\s+against \\((\\d+), (\\d+), (\\d+)\\)', p)\n"
+	"        if g:\n"
+	"            c = '.'.join(g.groups())\n"
+	"    r = {'version': m.__version__, 'cuda': m.version.cuda,\n"
+	"         'cudnn': c}\n"
+	"    if p:\n"
+	"        r['problem'] = p\n"
+	"    return r\n"
 	"def jax():\n"
 	"    import jax as m\n"
 	"    r = {'version': m.__version__, 'cuda': None, 'cudnn': None}\n"
@@ -323,6 +854,7 @@ void needs_python_release(struct needs_python *py)
 		free(py->fw[i].cuda);
 		free(py->fw[i].cudnn);
 		free(py->fw[i].absent);
+		free(py->fw[i].problem);
 	}
 	needs_python_init(py, py->exe);
 }
@@ -364,6 +896,7 @@ int needs_python_parse(struct needs_python *py, const char *text,
 		free(f->version);
 		free(f->cuda);
 		free(f->cudnn);
+		free(f->problem);
 		memset(f, 0, sizeof(*f));
 		f->absent = json_str(o, "absent");
 		if (f->absent)
@@ -373,6 +906,7 @@ int needs_python_parse(struct needs_python *py, const char *text,
 			f->version = xstrdup("?");
 		f->cuda = json_version(o, "cuda");
 		f->cudnn = json_version(o, "cudnn");
+		f->problem = json_str(o, "problem");
 	}
 	json_decref(j);
 	return 0;
@@ -383,8 +917,8 @@ bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
 	for (size_t i = 0; i < s->n; i++)
 		if (needs_want_managed(&s->v[i]))
 			return true;
-	for (int i = 0; i < frameworks(py); i++)
-		if (py->fw[i].cuda || py->fw[i].cudnn)
+	for (size_t i = 0; i < ncons(s, py); i++)
+		if (cons(s, py, i).cuda || cons(s, py, i).cudnn)
 			return true;
 	return false;
 }
@@ -422,14 +956,19 @@ static int combo_has(const struct needs_combo *c, const char *name,
 
 /*
  * How many of the requests c fails, each named in lacks when given; with
- * record, the files it has go into the wants' found.
+ * record, the files it has go into the wants' found. The names that files
+ * may load and c lacks are counted in *maybe (may be NULL), and listed in
+ * lacks with "(may load)".
  */
 static size_t combo_check(const struct needs_combo *c, struct needs_scan *s,
 			  const struct needs_python *py, struct strv *lacks,
-			  int record)
+			  int record, size_t *maybe)
 {
 	struct buf found = BUF_INIT, why = BUF_INIT;
 	size_t miss = 0;
+
+	if (maybe)
+		*maybe = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
 		struct needs_want *w = &s->v[i];
@@ -444,28 +983,37 @@ static size_t combo_check(const struct needs_combo *c, struct needs_scan *s,
 		}
 		if (has || !needs_want_managed(w))
 			continue;
+		if (!needs_want_required(w)) {
+			if (maybe)
+				(*maybe)++;
+			buf_reset(&why);
+			buf_printf(&why, "%s (may load)", w->soname);
+			if (lacks)
+				strv_push(lacks, why.data);
+			continue;
+		}
 		miss++;
 		if (lacks)
 			strv_push(lacks, w->soname);
 	}
-	for (int i = 0; i < frameworks(py); i++) {
-		const struct needs_framework *f = &py->fw[i];
+	for (size_t i = 0; i < ncons(s, py); i++) {
+		struct constraint f = cons(s, py, i);
 
-		if (f->cuda && !at_least(c->cuda->version, f->cuda)) {
+		if (f.cuda && !at_least(c->cuda->version, f.cuda)) {
 			miss++;
 			buf_reset(&why);
-			buf_printf(&why, "CUDA %s (%s)", f->cuda,
-				   needs_framework_names[i]);
-			if (lacks)
+			buf_printf(&why, "CUDA %s%s (%s)", f.cuda,
+				   strchr(f.cuda, '.') ? "+" : ".x", f.name);
+			if (lacks && strv_find(lacks, why.data) < 0)
 				strv_push(lacks, why.data);
 		}
-		if (f->cudnn &&
-		    !(c->cudnn && at_least(c->cudnn->version, f->cudnn))) {
+		if (f.cudnn &&
+		    !(c->cudnn && at_least(c->cudnn->version, f.cudnn))) {
 			miss++;
 			buf_reset(&why);
-			buf_printf(&why, "cuDNN %s (%s)", f->cudnn,
-				   needs_framework_names[i]);
-			if (lacks)
+			buf_printf(&why, "cuDNN %s%s (%s)", f.cudnn,
+				   strchr(f.cudnn, '.') ? "+" : ".x", f.name);
+			if (lacks && strv_find(lacks, why.data) < 0)
 				strv_push(lacks, why.data);
 		}
 	}
@@ -530,15 +1078,18 @@ static const struct install *same_install(const struct install_list *l,
 	return found;
 }
 
-/* The best combo for toolkit cu, its misses into *miss. */
+/*
+ * The best combo for toolkit cu: fewest requirements missed (into *miss),
+ * then fewest names it may load missed (into *maybe).
+ */
 static struct needs_combo best_for(const struct install *cu,
 				   struct needs_scan *s,
 				   const struct needs_python *py,
 				   const struct needs_installed *in,
-				   int want_dnn, size_t *miss)
+				   int want_dnn, size_t *miss, size_t *maybe)
 {
 	struct needs_combo best = { cu, NULL, NULL };
-	size_t best_miss = (size_t)-1;
+	size_t best_miss = (size_t)-1, best_maybe = (size_t)-1;
 
 	/*
 	 * Each cuDNN for this major, newest first, then none; or, when
@@ -558,15 +1109,18 @@ static struct needs_combo best_for(const struct install *cu,
 				cu, dn,
 				pi == in->cuptis.n ? NULL : in->cuptis.v[pi]
 			};
-			size_t m = combo_check(&c, s, py, NULL, 0);
+			size_t may, m = combo_check(&c, s, py, NULL, 0, &may);
 
-			if (m < best_miss) {
+			if (m < best_miss ||
+			    (m == best_miss && may < best_maybe)) {
 				best = c;
 				best_miss = m;
+				best_maybe = may;
 			}
 		}
 	}
 	*miss = best_miss;
+	*maybe = best_maybe;
 	return best;
 }
 
@@ -577,7 +1131,7 @@ static void report_combo(const struct needs_combo *c, struct needs_scan *s,
 	struct strv lacks = STRV_INIT;
 	struct buf line = BUF_INIT;
 
-	combo_check(c, s, py, &lacks, 0);
+	combo_check(c, s, py, &lacks, 0, NULL);
 	needs_combo_describe(c, &line);
 	if (lacks.n) {
 		buf_adds(&line, ": lacks ");
@@ -595,9 +1149,11 @@ void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
 			   const struct needs_combo *active,
 			   struct needs_installed *in)
 {
+	struct needs_combo loose = { 0 };
 	int want_dnn = 0;
 
-	if (active && active->cuda && !combo_check(active, s, py, NULL, 0)) {
+	if (active && active->cuda &&
+	    !combo_check(active, s, py, NULL, 0, NULL)) {
 		/* the same installs, from our own lists */
 		in->pick.cuda = same_install(&in->cudas, active->cuda);
 		in->pick.cudnn = same_install(&in->cudnns, active->cudnn);
@@ -611,20 +1167,28 @@ void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
 
 	for (size_t i = 0; i < s->n; i++)
 		want_dnn |= needs_want_managed(&s->v[i]) &&
-			    s->v[i].lib == CUDA_LIB_CUDNN;
-	for (int i = 0; i < frameworks(py); i++)
-		want_dnn |= py->fw[i].cudnn != NULL;
+			    s->v[i].lib == NVLIB_CUDNN;
+	for (size_t i = 0; i < ncons(s, py); i++)
+		want_dnn |= cons(s, py, i).cudnn != NULL;
+	/*
+	 * The newest that gives everything, names it may load too; else the
+	 * newest that gives every requirement.
+	 */
 	for (size_t ci = in->cudas.n; ci-- > 0;) {
-		size_t miss;
+		size_t miss, maybe;
 		struct needs_combo best = best_for(in->cudas.v[ci], s, py, in,
-						   want_dnn, &miss);
+						   want_dnn, &miss, &maybe);
 
-		if (!miss && !in->pick.cuda)
+		if (!miss && !maybe && !in->pick.cuda)
 			in->pick = best;
+		if (!miss && !loose.cuda)
+			loose = best;
 		report_combo(&best, s, py, &in->report);
 	}
+	if (!in->pick.cuda)
+		in->pick = loose;
 	if (in->pick.cuda)
-		combo_check(&in->pick, s, py, NULL, 1);
+		combo_check(&in->pick, s, py, NULL, 1, NULL);
 }
 
 /* ---- the catalogue ------------------------------------------------------- */
@@ -746,9 +1310,9 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
 		struct needs_want *w = &s->v[i];
 
 		buf_reset(&b);
-		if (w->lib == CUDA_LIB_CUDNN)
+		if (w->lib == NVLIB_CUDNN)
 			buf_printf(&b, "cuDNN %lu.x", version_major(w->version));
-		else if (w->lib == CUDA_LIB_NCCL)
+		else if (w->lib == NVLIB_NCCL)
 			buf_adds(&b, "NCCL (cuenv does not install it)");
 		else
 			describe_range(&all, w, &b);
@@ -766,14 +1330,19 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
  * CUDA at least major.minor, as people name CUDA releases (12.4).
  */
 static char *short_spec(const struct catalog *cat, enum kit_kind kind,
-			const char *version, unsigned cuda_major)
+			const char *version, unsigned cuda_major,
+			unsigned min_parts)
 {
 	struct version v;
 	struct buf b = BUF_INIT;
+	unsigned first;
 
 	if (version_parse(version, &v))
 		return xstrdup(version);
-	for (unsigned n = kind == KIT_CUDA && v.n > 1 ? 2 : 1; n <= v.n; n++) {
+	first = kind == KIT_CUDA && v.n > 1 ? 2 : 1;
+	if (min_parts > first)
+		first = min_parts < v.n ? min_parts : v.n;
+	for (unsigned n = first; n <= v.n; n++) {
 		const struct release *r;
 
 		buf_reset(&b);
@@ -787,13 +1356,14 @@ static char *short_spec(const struct catalog *cat, enum kit_kind kind,
 	return xstrdup(version);
 }
 
-/* The newest CUDA (cudnn: cuDNN) version any framework reports, or NULL. */
-static const char *newest_report(const struct needs_python *py, int cudnn)
+const char *needs_newest_report(const struct needs_scan *s,
+				const struct needs_python *py, int cudnn)
 {
 	const char *top = NULL;
 
-	for (int k = 0; k < frameworks(py); k++) {
-		const char *v = cudnn ? py->fw[k].cudnn : py->fw[k].cuda;
+	for (size_t k = 0; k < ncons(s, py); k++) {
+		struct constraint c = cons(s, py, k);
+		const char *v = cudnn ? c.cudnn : c.cuda;
 
 		if (v && (!top || version_cmp_str(v, top) > 0))
 			top = v;
@@ -803,11 +1373,12 @@ static const char *newest_report(const struct needs_python *py, int cudnn)
 
 /* Does v suit every framework's report (at least it, same major), and,
  * with top, match top itself? */
-static int suits(const char *v, const struct needs_python *py, int cudnn,
-		 const char *top)
+static int suits(const char *v, const struct needs_scan *s,
+		 const struct needs_python *py, int cudnn, const char *top)
 {
-	for (int k = 0; k < frameworks(py); k++) {
-		const char *want = cudnn ? py->fw[k].cudnn : py->fw[k].cuda;
+	for (size_t k = 0; k < ncons(s, py); k++) {
+		struct constraint c = cons(s, py, k);
+		const char *want = cudnn ? c.cudnn : c.cuda;
 
 		if (want && !at_least(v, want))
 			return 0;
@@ -822,6 +1393,7 @@ static int suits(const char *v, const struct needs_python *py, int cudnn,
  */
 static const struct release *pick_cudnn(const struct catalog *cat,
 					unsigned M, unsigned long dnn_major,
+					const struct needs_scan *s,
 					const struct needs_python *py,
 					const char *top)
 {
@@ -832,7 +1404,7 @@ static const struct release *pick_cudnn(const struct catalog *cat,
 
 		if (r->kind != KIT_CUDNN || r->cuda_major != M ||
 		    (dnn_major && version_major(r->version) != dnn_major) ||
-		    !suits(r->version, py, 1, top))
+		    !suits(r->version, s, py, 1, top))
 			continue;
 		if (!best || version_cmp_str(r->version, best->version) > 0)
 			best = r;
@@ -841,10 +1413,11 @@ static const struct release *pick_cudnn(const struct catalog *cat,
 }
 
 /* Can CUDA release v give everything (CUPTI from elsewhere when
- * !own_cupti: then *cupti is the CUPTI soname version it must add)? */
+ * !own_cupti: then *cupti is the CUPTI soname version it must add)?
+ * strict: the names files may load count too. */
 static int toolkit_fits(const char *v, const struct needs_scan *s,
 			const struct needs_python *py, int own_cupti,
-			const char *top, const char **cupti)
+			int strict, const char *top, const char **cupti)
 {
 	struct buf tmp = BUF_INIT;
 	int ok = 1;
@@ -854,16 +1427,16 @@ static int toolkit_fits(const char *v, const struct needs_scan *s,
 		const struct needs_want *w = &s->v[i];
 
 		if (!needs_want_managed(w) || !is_toolkit(w->lib) ||
-		    gives(v, w, &tmp))
+		    (!strict && !needs_want_required(w)) || gives(v, w, &tmp))
 			continue;
-		if (w->lib == CUDA_LIB_CUPTI && !own_cupti &&
+		if (w->lib == NVLIB_CUPTI && !own_cupti &&
 		    (!*cupti || !strcmp(*cupti, w->version)))
 			*cupti = w->version;
 		else
 			ok = 0;
 	}
 	buf_release(&tmp);
-	return ok && suits(v, py, 0, top);
+	return ok && suits(v, s, py, 0, top);
 }
 
 /* The release in all whose CUPTI has soname version cupti, or NULL. */
@@ -875,31 +1448,36 @@ static const struct release *cupti_release(const struct catalog *cat,
 	struct buf t = BUF_INIT;
 
 	for (size_t k = 0; k < all->n && !cp; k++)
-		if (elf_cuda_soname_version(CUDA_LIB_CUPTI, all->v[k], &t) &&
+		if (elf_cuda_soname_version(NVLIB_CUPTI, all->v[k], &t) &&
 		    !strcmp(t.data, cupti))
 			cp = catalog_find(cat, KIT_CUDA, all->v[k], 0, -1);
 	buf_release(&t);
 	return cp;
 }
 
-/* The `cuenv install` line for what o holds. */
+/*
+ * The `cuenv install` line for what o holds; a cuDNN that a framework
+ * asks for by minor (9.26.0+) is named to its minor (--cudnn 9.27), so
+ * that the line says more than the major.
+ */
 static char *install_line(const struct catalog *cat,
-			  const struct needs_offer *o)
+			  const struct needs_offer *o, const char *top_dnn)
 {
 	struct buf line = BUF_INIT;
-	char *c = short_spec(cat, KIT_CUDA, o->cuda->version, 0);
+	char *c = short_spec(cat, KIT_CUDA, o->cuda->version, 0, 0);
 
 	buf_printf(&line, "cuenv install %s", c);
 	free(c);
 	if (o->cudnn) {
 		char *d = short_spec(cat, KIT_CUDNN, o->cudnn->version,
-				     o->cuda->cuda_major);
+				     o->cuda->cuda_major,
+				     top_dnn && strchr(top_dnn, '.') ? 2 : 0);
 
 		buf_printf(&line, " --cudnn %s", d);
 		free(d);
 	}
 	if (o->cupti) {
-		char *p = short_spec(cat, KIT_CUDA, o->cupti->version, 0);
+		char *p = short_spec(cat, KIT_CUDA, o->cupti->version, 0, 0);
 
 		buf_printf(&line, " --cupti %s", p);
 		free(p);
@@ -907,60 +1485,44 @@ static char *install_line(const struct catalog *cat,
 	return buf_detach(&line);
 }
 
-void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
-		      const struct needs_python *py, struct needs_offer *o)
+/*
+ * The newest CUDA release of all that suits s and py (strict: names that
+ * files may load too), with the cuDNN and CUPTI it needs, into o: the
+ * newest version a framework reports first (11.8 for 11.2 and 11.8), then
+ * any that suits them all; CUPTI of its own first.
+ */
+static void find_release(const struct catalog *cat, const struct strv *all,
+			 const struct needs_scan *s,
+			 const struct needs_python *py, int strict,
+			 int need_dnn, unsigned long dnn_major,
+			 const char *top_cuda, const char *top_dnn,
+			 struct needs_offer *o)
 {
-	struct strv all = STRV_INIT;
-	unsigned long dnn_major = 0;
-	int need_dnn = 0;
-	const char *top_cuda = newest_report(py, 0),
-		   *top_dnn = newest_report(py, 1);
-
-	for (size_t i = 0; i < s->n; i++) {
-		const struct needs_want *w = &s->v[i];
-
-		if (!needs_want_managed(w) || w->lib != CUDA_LIB_CUDNN)
-			continue;
-		if (dnn_major && dnn_major != version_major(w->version)) {
-			buf_printf(&o->why, "they ask for two cuDNN majors "
-					    "(%lu and %lu)",
-				   dnn_major, version_major(w->version));
-			goto out;
-		}
-		dnn_major = version_major(w->version);
-		need_dnn = 1;
-	}
-	need_dnn |= top_dnn != NULL;
-	cuda_versions(cat, &all);
-	/*
-	 * The newest version a framework reports first (11.8 for 11.2 and
-	 * 11.8), then any that suits them all; CUPTI of its own first.
-	 */
 	for (int exact = top_cuda != NULL; exact >= 0 && !o->cuda; exact--) {
 		for (int own = 1; own >= 0 && !o->cuda; own--) {
-			for (size_t i = 0; i < all.n && !o->cuda; i++) {
-				const char *v = all.v[i], *cupti = NULL;
+			for (size_t i = 0; i < all->n && !o->cuda; i++) {
+				const char *v = all->v[i], *cupti = NULL;
 				const struct release *dn = NULL, *cp = NULL;
 				unsigned M = (unsigned)version_major(v);
 
-				if (!toolkit_fits(v, s, py, own,
+				if (!toolkit_fits(v, s, py, own, strict,
 						  exact ? top_cuda : NULL,
 						  &cupti))
 					continue;
 				if (need_dnn) {
 					if (top_dnn)
 						dn = pick_cudnn(cat, M,
-								dnn_major, py,
-								top_dnn);
+								dnn_major, s,
+								py, top_dnn);
 					if (!dn)
 						dn = pick_cudnn(cat, M,
-								dnn_major, py,
-								NULL);
+								dnn_major, s,
+								py, NULL);
 					if (!dn)
 						continue;
 				}
 				if (cupti) {
-					cp = cupti_release(cat, &all, cupti);
+					cp = cupti_release(cat, all, cupti);
 					if (!cp)
 						continue;
 				}
@@ -970,12 +1532,57 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 			}
 		}
 	}
+}
+
+void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
+		      const struct needs_python *py, struct needs_offer *o)
+{
+	struct strv all = STRV_INIT;
+	const char *top_cuda = needs_newest_report(s, py, 0),
+		   *top_dnn = needs_newest_report(s, py, 1);
+
+	cuda_versions(cat, &all);
+	/*
+	 * First what gives the names files may load too, then what gives
+	 * what they need.
+	 */
+	for (int strict = 1; strict >= 0 && !o->cuda; strict--) {
+		unsigned long dnn_major = 0;
+		int need_dnn = 0, two = 0;
+
+		for (size_t i = 0; i < s->n && !two; i++) {
+			const struct needs_want *w = &s->v[i];
+
+			if (!needs_want_managed(w) ||
+			    w->lib != NVLIB_CUDNN ||
+			    (!strict && !needs_want_required(w)))
+				continue;
+			if (dnn_major &&
+			    dnn_major != version_major(w->version)) {
+				two = 1;
+				if (strict)
+					break;
+				buf_printf(&o->why, "they ask for two cuDNN "
+						    "majors (%lu and %lu)",
+					   dnn_major,
+					   version_major(w->version));
+				goto out;
+			}
+			dnn_major = version_major(w->version);
+			need_dnn = 1;
+		}
+		if (two)
+			continue;
+		need_dnn |= top_dnn != NULL;
+		find_release(cat, &all, s, py, strict, need_dnn, dnn_major,
+			     top_cuda, top_dnn, o);
+	}
 	if (!o->cuda) {
 		buf_adds(&o->why, "no CUDA release in the catalogue gives all "
 				  "of them");
 		goto out;
 	}
-	o->line = install_line(cat, o);
+	o->line = install_line(cat, o, top_dnn);
 out:
 	strv_release(&all);
 }

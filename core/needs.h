@@ -16,6 +16,21 @@
  * scanned paths provides itself (its DT_SONAME), and NCCL, which cuenv
  * does not install. Both are still reported.
  *
+ * Only DT_NEEDED makes a soname required. A name found in a file's bytes
+ * is one the file may dlopen: frameworks name many alternatives (cuDNN's
+ * frontend tries libnvrtc.so.12 and libnvrtc.so.13, whichever is there),
+ * so such a want is preferred when choosing, never needed for
+ * "satisfied".
+ *
+ * Above both, in trust, is what a framework's own files say it was built
+ * with (struct needs_report): TensorFlow's build_info.py, torch's
+ * version.py, the nvidia-* pins in a wheel's METADATA (Requires-Dist:
+ * nvidia-cudnn-cu12==8.9.2.26 is cuDNN at least 8.9.2.26), cupy's
+ * package name (cupy-cuda12x). Real TensorFlow names no CUDA soname at
+ * all (its loader builds the names at run time), so without these a real
+ * wheel asks for nothing. Each report is a minimum: the same major, at
+ * least that version.
+ *
  * The steps, in order (cmd/needs.c runs them and prints the result):
  *
  *	struct needs_scan s;
@@ -49,7 +64,7 @@
 
 struct needs_want {
 	char *soname;	       /* "libcudart.so.11.0" */
-	enum cuda_lib lib;
+	enum nvlib_id lib;
 	const char *version;   /* into soname: "11.0" */
 	struct strv needed_by; /* files whose DT_NEEDED name it */
 	struct strv named_by;  /* files that name it in their bytes */
@@ -58,9 +73,25 @@ struct needs_want {
 	char *range;	       /* "CUDA 11.x": set by needs_describe */
 };
 
+/*
+ * What one file of a framework's own says it was built with. cuda and
+ * cudnn are minimums of their major ("11.2": any 11.x from 11.2 on), or
+ * NULL when the file does not say.
+ */
+struct needs_report {
+	char *framework; /* "tensorflow", "torch", "cupy-cuda12x", ... */
+	char *version;	 /* the framework's version, or NULL */
+	char *source;	 /* the file it was read from */
+	char *cuda;
+	char *cudnn;
+	struct strv dlls; /* Windows DLLs it loads by name (build_info.py) */
+};
+
 struct needs_scan {
 	struct needs_want *v; /* by library, then soname, once finished */
 	size_t n;
+	struct needs_report *rep; /* in the order read */
+	size_t nrep;
 	size_t files;	      /* ELF files read */
 	struct strv provides; /* soname, path, soname, path, ... */
 	struct strv warnings; /* "skipped: ...": what was passed over */
@@ -103,6 +134,39 @@ void needs_scan_finish(struct needs_scan *s);
 bool needs_want_managed(const struct needs_want *w);
 
 /*
+ * Is w required: managed, and in some file's DT_NEEDED? A want only named
+ * in bytes is one a file may load, an alternative among others.
+ */
+bool needs_want_required(const struct needs_want *w);
+
+
+/*
+ * Is name (a path, or a zip member's name) a file whose text
+ * needs_read_metadata reads: .../tensorflow/python/platform/build_info.py,
+ * .../torch/version.py, .../NAME.dist-info/METADATA?
+ */
+bool needs_metadata_name(const char *name);
+
+/*
+ * Read the text (len bytes, not NUL-terminated) of the metadata file
+ * name (see needs_metadata_name) and add what it says into s's reports:
+ *   build_info.py  cuda_version, cudnn_version ("64_112" on Windows is
+ *                  11.2), cudart_dll_name, cudnn_dll_name
+ *   version.py     cuda ('12.1'; None: a build without CUDA)
+ *   METADATA       Name, Version, and the Requires-Dist pins of NVIDIA's
+ *                  wheels: nvidia-cudnn-cuNN (cuDNN at least the pin),
+ *                  nvidia-cuda-runtime/-cupti/-nvrtc-cuNN (CUDA at least
+ *                  the pin's major.minor), any other nvidia-*-cuNN (CUDA
+ *                  NN); pins behind an extra (tensorflow[and-cuda]) count
+ *                  to major.minor only. A name cupy-cudaNNx or cupy-cudaNNN
+ *                  says CUDA NN (NN.N). NVIDIA's own wheels and files that
+ *                  say nothing of CUDA add no report.
+ * Returns true when a report was added. Reads nothing but text.
+ */
+bool needs_read_metadata(struct needs_scan *s, const char *name,
+			 const char *text, size_t len);
+
+/*
  * Set each want's range, from the CUDA releases in cat: "CUDA 11.x",
  * "CUDA 11.2", "CUDA 11.2-11.8, 12.x" (by minor; a major all of whose
  * minors give the soname is "M.x"), "cuDNN 8.x", "NCCL (cuenv does not
@@ -131,6 +195,9 @@ struct needs_framework {
 	char *cuda;    /* a valid version, or NULL (a build without CUDA) */
 	char *cudnn;
 	char *absent;  /* why it did not import */
+	char *problem; /* what it said went wrong (torch: "cuDNN version
+			  incompatibility: ... compiled against (9, 26, 0)
+			  but found runtime version (9, 19, 0)"), or NULL */
 };
 
 struct needs_python {
@@ -154,10 +221,18 @@ int needs_python_parse(struct needs_python *py, const char *text,
 		       size_t len);
 
 /*
- * Is anything asked of cuenv: a managed want, or a framework built with
- * CUDA or cuDNN? py may be NULL.
+ * Is anything asked of cuenv: a managed want, a report, or a framework
+ * built with CUDA or cuDNN? py may be NULL.
  */
 bool needs_asked(const struct needs_scan *s, const struct needs_python *py);
+
+/*
+ * The newest CUDA (cudnn: cuDNN) version that any framework reports, in
+ * s's build metadata or py's answers (either may be NULL), or NULL. The
+ * string is borrowed from s or py.
+ */
+const char *needs_newest_report(const struct needs_scan *s,
+				const struct needs_python *py, int cudnn);
 
 /* ---- installed selections ------------------------------------------------ */
 

@@ -213,7 +213,7 @@ int select_resolve(const struct selection *sel,
 				"cuda %s is not installed%s; installed: %s",
 				sel->cuda, why.data, have.data);
 		cuenv_hint(err,
-			   "install it: cuenv install %s, or register one: "
+			   SELECT_HINT_INSTALL "%s, or register one: "
 			   "cuenv add cuda PATH",
 			   sel->cuda);
 		goto out;

@@ -88,4 +88,11 @@ int select_resolve(const struct selection *sel,
 		   const struct install_list *cuptis, struct active *act,
 		   struct cuenv_err *err);
 
+/*
+ * The hint select_resolve() gives for a CUDA that is not installed starts
+ * with this, then the version: the command layer checks it against the
+ * catalogue (core reads none) and says so when it cannot be installed.
+ */
+#define SELECT_HINT_INSTALL "install it: cuenv install "
+
 #endif

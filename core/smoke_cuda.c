@@ -23,6 +23,8 @@
 #include <time.h>
 
 #include "cuda_abi.h"
+#include "elf.h"
+#include "nvlib.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -714,6 +716,123 @@ out:
 	buf_release(&vis);
 }
 
+/*
+ * The release the runtime file says it is, from the file itself: its real
+ * name when that carries the release (libcudart.so.11.8.89 is 11.8; the
+ * wheel's libcudart.so.11.0 is only the soname), else the install's
+ * receipt (the selection). *src says which. 0 when the file's name says
+ * another CUDA major than the selection (out: that major), -1 when its
+ * DT_SONAME is not the release's (out: that soname): the wrong file.
+ */
+static int runtime_file_version(const struct probe *pr, const char *file,
+				struct buf *out, const char **src)
+{
+	const struct nvlib *rt = nvlib_get(NVLIB_CUDART);
+	char *real = file ? realpath(file, NULL) : NULL;
+	const char *base = real ? strrchr(real, '/') : NULL, *v = NULL;
+	struct buf sov = BUF_INIT;
+	unsigned major;
+	int ok = 1;
+
+	buf_reset(out);
+	base = base ? base + 1 : real;
+	if (base && nvlib_match_file(base, &v) == rt && *v) {
+		major = nvlib_major(rt, v);
+		if (major && major != version_major(pr->p->cuda)) {
+			buf_printf(out, "%u", major);
+			ok = 0;
+		} else if (major && nvlib_soname_version(rt, pr->p->cuda,
+							 &sov) &&
+			   strcmp(sov.data, v) && strchr(v, '.')) {
+			selection_mm(v, out);
+			*src = "its file name";
+		}
+	}
+	if (ok && !out->len) {
+		selection_mm(pr->p->cuda, out);
+		*src = "the install's receipt";
+	}
+	/* The soname the file carries must be the release's own. */
+	if (ok && real && nvlib_soname_version(rt, pr->p->cuda, &sov)) {
+		struct elf_info e;
+		struct cuenv_err err = CUENV_ERR_INIT;
+		char *want = nvlib_soname(rt, pr->p->cuda);
+
+		elf_info_init(&e);
+		if (!elf_read_file(real, &e, &err) && e.soname && want &&
+		    strcmp(e.soname, want)) {
+			buf_reset(out);
+			buf_adds(out, e.soname);
+			ok = -1;
+		}
+		elf_info_release(&e);
+		err_release(&err);
+		free(want);
+	}
+	free(real);
+	buf_release(&sov);
+	return ok;
+}
+
+/*
+ * cudaRuntimeGetVersion failed. CUDA 11's runtime answers
+ * cudaErrorInsufficientDriver (35) when no driver can be loaded, which
+ * says nothing about the runtime: with the driver layer failed the layer
+ * is skipped, its version read from the file or the receipt. Only a
+ * runtime that fails with a working driver is blamed.
+ */
+static void runtime_without_version(struct probe *pr, struct smoke_layer *l,
+				    int e1, const char *fix)
+{
+	const struct smoke_probe *p = pr->p;
+	struct buf e = BUF_INIT, ver = BUF_INIT;
+	const char *src = NULL;
+	int ok;
+
+	if (!pr->driver_ok) {
+		ok = runtime_file_version(pr, l->file, &ver, &src);
+		if (!ok) {
+			smoke_set(l, SMOKE_FAIL,
+				  "%s is CUDA %s by its name, not the "
+				  "selected CUDA %s",
+				  l->file, ver.data, p->cuda);
+			smoke_fix(l, "%s", fix);
+			goto out;
+		}
+		if (ok < 0) {
+			smoke_set(l, SMOKE_FAIL,
+				  "%s has the soname %s, not CUDA %s's: the "
+				  "file is damaged or from another release",
+				  l->file, ver.data, p->cuda);
+			smoke_fix(l, "%s", fix);
+			goto out;
+		}
+		smoke_setstr(&l->version, ver.data);
+		smoke_set(l, SMOKE_SKIP,
+			  "skipped: no driver; CUDA runtime %s (read from "
+			  "%s) loaded, and it tells its version only through "
+			  "a driver (cudaRuntimeGetVersion: %s)",
+			  ver.data, src, rt_error(pr, e1, &e));
+		goto out;
+	}
+	if (e1 == CUENV_CUDART_ERROR_INSUFFICIENT_DRIVER) {
+		smoke_set(l, SMOKE_FAIL,
+			  "the driver is too old for this CUDA runtime: "
+			  "cudaRuntimeGetVersion says %s",
+			  rt_error(pr, e1, &e));
+		smoke_fix(l, "install an NVIDIA driver >= %s",
+			  p->driver_need ? p->driver_need
+					 : "the one this CUDA needs");
+		goto out;
+	}
+	smoke_set(l, SMOKE_FAIL, "cudaRuntimeGetVersion gave no version%s%s",
+		  e1 ? ": " : "", e1 ? rt_error(pr, e1, &e) : "");
+	smoke_fix(l, "%s", fix);
+out:
+	buf_release(&e);
+	buf_release(&ver);
+}
+
 static void step_runtime(struct probe *pr)
 {
 	const struct smoke_probe *p = pr->p;
@@ -721,7 +840,7 @@ static void step_runtime(struct probe *pr)
 	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
 		   mm = BUF_INIT, fix = BUF_INIT;
 	double t = now_ms();
-	int v = 0;
+	int v = 0, e1;
 
 	stage(pr, "runtime");
 	selection_mm(p->cuda, &mm);
@@ -742,11 +861,10 @@ static void step_runtime(struct probe *pr)
 		smoke_fix(l, "%s", fix.data);
 		goto out;
 	}
-	if (pr->rt.cudaRuntimeGetVersion(&v) || v <= 0) {
-		smoke_set(l, SMOKE_FAIL,
-			  "cudaRuntimeGetVersion gave no version");
-		smoke_fix(l, "%s", fix.data);
-		goto out;
+	e1 = pr->rt.cudaRuntimeGetVersion(&v);
+	if (e1 || v <= 0) {
+		runtime_without_version(pr, l, e1, fix.data);
+		goto origin;
 	}
 	pr->runtime_version = v;
 	smoke_cuda_version(v, &ver);

@@ -39,6 +39,10 @@ void install_release(struct install *in)
 	strv_release(&in->cupti);
 	strv_release(&in->notes);
 	strv_release(&in->sources);
+	strv_release(&in->warnings);
+	strv_release(&in->searched);
+	strv_release(&in->linked);
+	strv_release(&in->links);
 	install_init(in, in->kind);
 }
 
@@ -358,6 +362,31 @@ static int dirs_from_json(json_t *a, const char *prefix, struct strv *out)
 	return 0;
 }
 
+/*
+ * A registered install whose library folders are shared with other
+ * software: its <dir>/lib of links stands in for them.
+ */
+static void use_links(struct install *in)
+{
+	struct strv *lists[] = { &in->lib, &in->cupti };
+	struct buf own = BUF_INIT;
+
+	buf_path(&own, in->dir, "lib");
+	for (size_t l = 0; l < 2; l++) {
+		bool had = false;
+
+		for (size_t i = lists[l]->n; i-- > 0;) {
+			if (strv_find(&in->linked, lists[l]->v[i]) >= 0) {
+				strv_remove(lists[l], i);
+				had = true;
+			}
+		}
+		if (had && strv_find(lists[l], own.data) < 0)
+			strv_push(lists[l], own.data);
+	}
+	buf_release(&own);
+}
+
 int store_read_receipt(const char *dir, struct install *in,
 		       struct cuenv_err *err)
 {
@@ -404,13 +433,21 @@ int store_read_receipt(const char *dir, struct install *in,
 	    dirs_from_json(json_object_get(j, "include"), in->prefix,
 			   &in->include) ||
 	    dirs_from_json(json_object_get(j, "cupti"), in->prefix,
-			   &in->cupti)) {
+			   &in->cupti) ||
+	    (json_object_get(j, "searched") &&
+	     dirs_from_json(json_object_get(j, "searched"), in->prefix,
+			    &in->searched)) ||
+	    (json_object_get(j, "linked") &&
+	     dirs_from_json(json_object_get(j, "linked"), in->prefix,
+			    &in->linked))) {
 		install_release(in);
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"bad directory list in receipt '%s'",
 				path.data);
 		goto out;
 	}
+	if (in->linked.n)
+		use_links(in);
 	json_t *srcs = json_object_get(j, "sources"), *sv;
 	size_t si;
 	json_array_foreach(srcs, si, sv) {
@@ -530,6 +567,12 @@ static int write_receipt(const char *dir, const struct install *in,
 	json_object_set_new(j, "lib", dirs_to_json(&in->lib, prefix));
 	json_object_set_new(j, "include", dirs_to_json(&in->include, prefix));
 	json_object_set_new(j, "cupti", dirs_to_json(&in->cupti, prefix));
+	if (in->searched.n)
+		json_object_set_new(j, "searched",
+				    dirs_to_json(&in->searched, prefix));
+	if (in->linked.n)
+		json_object_set_new(j, "linked",
+				    dirs_to_json(&in->linked, prefix));
 	for (size_t i = 0; i < in->notes.n; i++) {
 		const char *sp = strchr(in->notes.v[i], ' ');
 		char *k;
@@ -618,6 +661,52 @@ out:
 	return rc;
 }
 
+/* The folder of links made below, emptied and removed. */
+static void remove_links(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* in->links as links in staged/lib, one per file name. */
+static int make_links(const struct install *in, const char *staged,
+		      struct cuenv_err *err)
+{
+	struct buf dir = BUF_INIT, p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	if (!in->links.n)
+		return CUENV_OK;
+	buf_path(&dir, staged, "lib");
+	if (mkdir(dir.data, 0755)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				dir.data, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < in->links.n && !rc; i++) {
+		const char *base = strrchr(in->links.v[i], '/');
+
+		buf_reset(&p);
+		buf_path(&p, dir.data, base ? base + 1 : in->links.v[i]);
+		if (symlink(in->links.v[i], p.data) && errno != EEXIST)
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot link '%s': %s", p.data,
+					strerror(errno));
+	}
+out:
+	buf_release(&dir);
+	buf_release(&p);
+	return rc;
+}
+
 int store_register(struct store *st, struct install *in,
 		   struct cuenv_err *err)
 {
@@ -634,11 +723,18 @@ int store_register(struct store *st, struct install *in,
 				stage.data, strerror(errno));
 		goto out;
 	}
-	rc = store_commit(st, in, stage.data, err);
+	rc = make_links(in, stage.data, err);
+	if (!rc)
+		rc = store_commit(st, in, stage.data, err);
 	if (rc) {
+		buf_path(&r, stage.data, "lib");
+		remove_links(r.data);
+		buf_reset(&r);
 		buf_path(&r, stage.data, RECEIPT_NAME);
 		unlink(r.data);
 		rmdir(stage.data);
+	} else if (in->linked.n) {
+		use_links(in);
 	}
 out:
 	buf_release(&stage);

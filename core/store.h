@@ -52,6 +52,18 @@ struct install {
 	char *cupti_version;  /* "13.0.85", "11.2", or NULL */
 	struct strv notes;    /* "name version" of components, informational */
 	struct strv sources;  /* installed: "name sha256 url" of each archive */
+	struct strv warnings; /* detection's doubts (sources that disagree),
+				 for the command to show; never saved */
+	struct strv searched; /* of bin, lib, include: folders the loader or
+				 the shell search already (/usr/bin,
+				 /usr/lib/x86_64-linux-gnu): activation adds
+				 none of them */
+	struct strv linked;   /* of lib and cupti: folders shared with other
+				 software (a conda prefix's lib): activation
+				 uses <dir>/lib, a folder of links to their
+				 CUDA libraries, instead */
+	struct strv links;    /* at registration: the files (absolute) that
+				 folder links to; not saved */
 };
 
 struct install_list {

@@ -33,9 +33,12 @@
 #ifndef CUENV_UNPACK_H
 #define CUENV_UNPACK_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "buf.h"
 #include "err.h"
 
 /*
@@ -114,6 +117,38 @@ int unpack_file(const char *dest, const char *archive,
 int unpack_check_entry(const char *path, mode_t type, mode_t mode,
 		       const char *symlink, const char *hardlink,
 		       struct cuenv_err *err);
+
+/*
+ * Reading a zip (a wheel) in place, member by member, with nothing
+ * written to disk: want() says, from a member's name, whether to read it;
+ * got() gets each wanted member's bytes (borrowed for the call) and
+ * returns CUENV_OK to go on, or a code that stops the walk and is
+ * returned. A member larger than max bytes is CUENV_E_UNPACK.
+ */
+struct unpack_zip_reader {
+	bool (*want)(void *ctx, const char *name);
+	int (*got)(void *ctx, const char *name, const void *data, size_t len,
+		   struct cuenv_err *err);
+	void *ctx;
+	size_t max;
+};
+
+/*
+ * Walk the zip at path zip by its central directory: regular members
+ * that r wants are inflated into memory, the others skipped unread.
+ * Returns CUENV_OK, CUENV_E_STORE (cannot open), CUENV_E_UNPACK (not a
+ * zip, corrupt, a member over r->max), or what got() returned.
+ */
+int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
+		    struct cuenv_err *err);
+
+/*
+ * Inflate one zip member from local (len bytes: its local file header,
+ * then its data, as a range request into a remote zip returns them) into
+ * out, at most max bytes. Returns CUENV_OK or CUENV_E_UNPACK.
+ */
+int unpack_zip_member(const void *local, size_t len, size_t max,
+		      struct buf *out, struct cuenv_err *err);
 
 /*
  * A makeself installer (NVIDIA's .run files) is a shell script followed by

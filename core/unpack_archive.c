@@ -770,6 +770,96 @@ out:
 	return rc;
 }
 
+/* ---- reading zip members in place ----------------------------------------- */
+
+/* One member's bytes into out, at most max (more: CUENV_E_UNPACK). */
+static int read_member(struct archive *a, const char *name, size_t max,
+		       struct buf *out, struct cuenv_err *err)
+{
+	char chunk[65536];
+	la_ssize_t n;
+
+	buf_reset(out);
+	while ((n = archive_read_data(a, chunk, sizeof(chunk))) > 0) {
+		if (out->len + (size_t)n > max)
+			return cuenv_fail(err, CUENV_E_UNPACK,
+					  "zip member '%s' is larger than %zu "
+					  "bytes", name, max);
+		buf_add(out, chunk, (size_t)n);
+	}
+	if (n < 0)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "cannot read zip member '%s': %s", name,
+				  archive_error_string(a));
+	return CUENV_OK;
+}
+
+int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
+		    struct cuenv_err *err)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	struct buf data = BUF_INIT;
+	int fd = open(zip, O_RDONLY | O_CLOEXEC), rc = CUENV_OK, h;
+
+	if (fd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				zip, strerror(errno));
+		goto out;
+	}
+	/* the central directory: members not wanted are skipped unread */
+	archive_read_support_format_zip_seekable(a);
+	if (archive_read_open_fd(a, fd, FILE_BLOCK) != ARCHIVE_OK) {
+		rc = cuenv_fail(err, CUENV_E_UNPACK, "'%s' is not a zip: %s",
+				zip, archive_error_string(a));
+		goto out;
+	}
+	while ((h = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
+	       h == ARCHIVE_WARN) {
+		const char *name = archive_entry_pathname(e);
+
+		if (!name || archive_entry_filetype(e) != AE_IFREG ||
+		    !r->want(r->ctx, name))
+			continue;
+		rc = read_member(a, name, r->max, &data, err);
+		if (!rc)
+			rc = r->got(r->ctx, name, data.data, data.len, err);
+		if (rc)
+			goto out;
+	}
+	if (h != ARCHIVE_EOF)
+		rc = cuenv_fail(err, CUENV_E_UNPACK, "corrupt zip '%s': %s",
+				zip, archive_error_string(a));
+out:
+	archive_read_free(a);
+	if (fd >= 0)
+		close(fd);
+	buf_release(&data);
+	return rc;
+}
+
+int unpack_zip_member(const void *local, size_t len, size_t max,
+		      struct buf *out, struct cuenv_err *err)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	int rc;
+
+	/* one local header and its data, read as a zip stream */
+	archive_read_support_format_zip_streamable(a);
+	if (archive_read_open_memory(a, local, len) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &e) != ARCHIVE_OK) {
+		rc = cuenv_fail(err, CUENV_E_UNPACK,
+				"not a zip member: %s",
+				archive_error_string(a));
+		goto out;
+	}
+	rc = read_member(a, archive_entry_pathname(e), max, out, err);
+out:
+	archive_read_free(a);
+	return rc;
+}
+
 /* ---- makeself ------------------------------------------------------------ */
 
 /*

@@ -19,26 +19,28 @@ _cuenv_remote() {
     command cuenv list-remote "$1" 2>/dev/null | awk '{ print $2 }'
 }
 
+# The options of command $1, from its table in cuenv (so that they cannot
+# drift): "--NAME<TAB>ARG<TAB>VALUES<TAB>HELP" lines.
+_cuenv_options() {
+    command cuenv completion --options "$1" 2>/dev/null
+}
+
 _cuenv_flags() {
-    case $1 in
-    add) echo --as --cuda ;;
-    check) echo --json --compile --device --timeout ;;
-    doctor | versions) echo --json ;;
-    env) echo --format --isolate ;;
-    exec) echo --isolate --check ;;
-    gc) echo --cache ;;
-    global | local) echo --cudnn --cupti --isolate --no-isolate --unset --force ;;
-    install) echo --cudnn --cupti --components --runtime-only --source \
-        --mirror --index --jobs --no-cache --quiet --for --locked \
-        --timeout --max-download --max-expansion ;;
-    list-remote) echo --all --json ;;
-    lock) echo --check --components --runtime-only ;;
-    modules) echo --format ;;
-    needs) echo --python --json ;;
-    update) echo --mirror ;;
-    use) echo --cudnn --cupti --isolate --unset ;;
+    _cuenv_options "$1" | cut -f1
+}
+
+# The values to offer after option $2 of command $1; fails when $2 takes
+# none. "@files": file names.
+_cuenv_values() {
+    local line values
+    line=$(_cuenv_options "$1" | awk -F '\t' -v o="$2" '$1 == o && $2 != ""')
+    [ -n "$line" ] || return 1
+    values=$(printf '%s\n' "$line" | cut -f3)
+    case $values in
+    "@installed "*) _cuenv_installed "${values#@installed }" ;;
+    "@remote "*) _cuenv_remote "${values#@remote }" ;;
+    *) printf '%s\n' "$values" ;;
     esac
-    echo --help
 }
 
 # COMPREPLY from compgen ARGS, one entry per line of its output: a word
@@ -64,32 +66,14 @@ _cuenv() {
         return 0
     fi
     cmd=${COMP_WORDS[1]}
-    case $prev in
-    --cudnn)
-        if [ "$cmd" = install ]; then
-            words=$(_cuenv_remote cudnn)
+    if [[ $prev == -* ]] && words=$(_cuenv_values "$cmd" "$prev"); then
+        if [ "$words" = @files ]; then
+            _cuenv_reply -f -- "$cur"
         else
-            words=$(_cuenv_installed cudnn)
+            _cuenv_reply -W "$words" -- "$cur"
         fi
-        _cuenv_reply -W "$words" -- "$cur"
         return 0
-        ;;
-    --cupti)
-        _cuenv_reply -W "$(_cuenv_installed cuda)" -- "$cur"
-        return 0
-        ;;
-    --format)
-        case $cmd in
-        modules) words="lua tcl" ;;
-        *) words="sh bash zsh fish json dockerfile github" ;;
-        esac
-        _cuenv_reply -W "$words" -- "$cur"
-        return 0
-        ;;
-    --source) _cuenv_reply -W "redist runfile pypi" -- "$cur"; return 0 ;;
-    --as | --device | --timeout | --mirror | --index | --jobs | --components | --for)
-        return 0 ;;
-    esac
+    fi
     if [ "$cmd" = exec ]; then
         # after the command to run, complete its own words as commands/files
         for ((i = 2; i < COMP_CWORD; i++)); do
@@ -105,7 +89,7 @@ _cuenv() {
         return 0
     fi
     case $cmd in
-    use | local | global)
+    use | local | global | prefix)
         words="$(_cuenv_installed cuda) system" ;;
     uninstall | remove)
         words="cuda cudnn"
@@ -125,9 +109,13 @@ _cuenv() {
         fi
         ;;
     list-remote) words="cuda cudnn" ;;
+    mirror)
+        [ "$COMP_CWORD" -eq 2 ] && { _cuenv_reply -d -- "$cur"; return 0; }
+        words=$(_cuenv_remote cuda) ;;
     add) words="cuda cudnn"
         [ "$COMP_CWORD" -gt 2 ] && { _cuenv_reply -d -- "$cur"; return 0; } ;;
-    init | completion) words="bash zsh fish" ;;
+    init) words="bash zsh fish - direnv" ;;
+    completion) words="bash zsh fish" ;;
     help) words=$(_cuenv_commands) ;;
     exec) _cuenv_reply -c -- "$cur"; return 0 ;;
     *) words= ;;

@@ -22,6 +22,44 @@ function __cuenv_cmd_is
     test (count $words) -ge 2; and contains -- $words[2] $argv
 end
 
+# The options of the command being completed: "--NAME<TAB>ARG<TAB>VALUES<TAB>HELP".
+function __cuenv_options
+    set -l words (commandline -opc)
+    test (count $words) -ge 2; or return 1
+    command cuenv completion --options $words[2] 2>/dev/null
+end
+
+# "--NAME<TAB>HELP", for fish's descriptions.
+function __cuenv_flags
+    __cuenv_options | awk -F '\t' '{ print $1 "\t" $4 }'
+end
+
+# True when the previous word is an option that takes a value.
+function __cuenv_prev_takes
+    set -l words (commandline -opc)
+    test (count $words) -ge 3; or return 1
+    __cuenv_options | awk -F '\t' -v o=$words[-1] '$1 == o && $2 != "" { f = 1 } END { exit !f }'
+end
+
+# The values to offer after that option.
+function __cuenv_values
+    set -l words (commandline -opc)
+    set -l line (__cuenv_options | awk -F '\t' -v o=$words[-1] '$1 == o')
+    set -l f (string split \t -- $line)
+    set -l v $f[3]
+    set -l d $f[4]
+    switch "$v"
+        case '@installed *'
+            printf '%s\t%s\n' (__cuenv_installed (string replace '@installed ' '' -- $v)) $d
+        case '@remote *'
+            printf '%s\t%s\n' (__cuenv_remote (string replace '@remote ' '' -- $v)) $d
+        case '@files'
+            __fish_complete_path (commandline -ct)
+        case '*'
+            string split ' ' -- $v
+    end
+end
+
 function __cuenv_prev_is
     set -l words (commandline -opc)
     contains -- $words[-1] $argv
@@ -30,51 +68,25 @@ end
 complete -c cuenv -f
 complete -c cuenv -n __fish_use_subcommand -a '(__cuenv_commands)' -d command
 complete -c cuenv -n __fish_use_subcommand -l version -d 'show cuenv version'
-complete -c cuenv -l help -d 'show help'
+complete -c cuenv -n __fish_use_subcommand -l help -d 'show help'
 
 # versions
-complete -c cuenv -n '__cuenv_cmd_is use local global; and not __cuenv_prev_is --cudnn --cupti' -a '(__cuenv_installed cuda) system'
+complete -c cuenv -n '__cuenv_cmd_is use local global prefix; and not __cuenv_prev_takes' -a '(__cuenv_installed cuda) system'
 complete -c cuenv -n '__cuenv_cmd_is uninstall remove; and not __cuenv_prev_is cuda cudnn' -a 'cuda cudnn (__cuenv_installed cuda) (__cuenv_installed cudnn)'
 complete -c cuenv -n '__cuenv_cmd_is uninstall remove; and __cuenv_prev_is cuda' -a '(__cuenv_installed cuda)'
 complete -c cuenv -n '__cuenv_cmd_is uninstall remove; and __cuenv_prev_is cudnn' -a '(__cuenv_installed cudnn)'
-complete -c cuenv -n '__cuenv_cmd_is install; and not __cuenv_prev_is cudnn --cudnn --cupti' -a 'cuda cudnn (__cuenv_remote cuda)'
+complete -c cuenv -n '__cuenv_cmd_is install; and not __cuenv_prev_is cudnn; and not __cuenv_prev_takes' -a 'cuda cudnn (__cuenv_remote cuda)'
 complete -c cuenv -n '__cuenv_cmd_is install; and __cuenv_prev_is cudnn' -a '(__cuenv_remote cudnn)'
 complete -c cuenv -n '__cuenv_cmd_is list-remote add' -a 'cuda cudnn'
-complete -c cuenv -n '__cuenv_cmd_is init completion' -a 'bash zsh fish'
+complete -c cuenv -n '__cuenv_cmd_is init' -a 'bash zsh fish - direnv'
+complete -c cuenv -n '__cuenv_cmd_is completion' -a 'bash zsh fish'
 complete -c cuenv -n '__cuenv_cmd_is help' -a '(__cuenv_commands)'
 
-# flags
-complete -c cuenv -n '__cuenv_cmd_is use local global' -l cudnn -x -a '(__cuenv_installed cudnn)' -d 'cuDNN version'
-complete -c cuenv -n '__cuenv_cmd_is use local global install' -l cupti -x -a '(__cuenv_installed cuda)' -d 'CUPTI from CUDA version'
-complete -c cuenv -n '__cuenv_cmd_is use local global env exec' -l isolate -d 'strip foreign CUDA dirs'
-complete -c cuenv -n '__cuenv_cmd_is use local global' -l unset -d 'drop the selection'
-complete -c cuenv -n '__cuenv_cmd_is local global' -l no-isolate -d 'keep foreign CUDA dirs'
-complete -c cuenv -n '__cuenv_cmd_is local global' -l force -d 'allow versions not installed'
-complete -c cuenv -n '__cuenv_cmd_is install' -l cudnn -x -a '(__cuenv_remote cudnn)' -d 'cuDNN version'
-complete -c cuenv -n '__cuenv_cmd_is install lock' -l components -x -d 'redist components'
-complete -c cuenv -n '__cuenv_cmd_is install lock' -l runtime-only -d 'runtime libraries only'
-complete -c cuenv -n '__cuenv_cmd_is install' -l source -x -a 'redist runfile pypi'
-complete -c cuenv -n '__cuenv_cmd_is install update' -l mirror -x
-complete -c cuenv -n '__cuenv_cmd_is install' -l index -x
-complete -c cuenv -n '__cuenv_cmd_is install' -l jobs -x
-complete -c cuenv -n '__cuenv_cmd_is install' -l no-cache
-complete -c cuenv -n '__cuenv_cmd_is install' -l quiet
-complete -c cuenv -n '__cuenv_cmd_is install' -l for -x -d 'framework==version'
-complete -c cuenv -n '__cuenv_cmd_is install' -l locked -d 'what .cuenv.lock pins'
-complete -c cuenv -n '__cuenv_cmd_is install' -l timeout -x -d 'seconds per archive'
-complete -c cuenv -n '__cuenv_cmd_is install' -l max-download -x -d 'bytes, size unknown'
-complete -c cuenv -n '__cuenv_cmd_is install' -l max-expansion -x -d 'ratio to archive size'
-complete -c cuenv -n '__cuenv_cmd_is check doctor versions needs list-remote' -l json -d 'JSON output'
-complete -c cuenv -n '__cuenv_cmd_is check' -l compile
-complete -c cuenv -n '__cuenv_cmd_is check' -l device -x
-complete -c cuenv -n '__cuenv_cmd_is check' -l timeout -x
-complete -c cuenv -n '__cuenv_cmd_is exec lock' -l check -d 'smoke test first'
-complete -c cuenv -n '__cuenv_cmd_is env' -l format -x -a 'sh bash zsh fish json dockerfile github'
-complete -c cuenv -n '__cuenv_cmd_is modules' -l format -x -a 'lua tcl'
-complete -c cuenv -n '__cuenv_cmd_is list-remote' -l all
-complete -c cuenv -n '__cuenv_cmd_is gc' -l cache -d 'also empty the download cache'
-complete -c cuenv -n '__cuenv_cmd_is add' -l as -x
-complete -c cuenv -n '__cuenv_cmd_is add' -l cuda -x
-complete -c cuenv -n '__cuenv_cmd_is needs' -l python
+# flags: each command's options, from its table in cuenv (so that they
+# cannot drift), and the values each option takes
+complete -c cuenv -n 'not __fish_use_subcommand; and string match -q -- "-*" (commandline -ct)' -a '(__cuenv_flags)'
+complete -c cuenv -n '__cuenv_prev_takes' -x -a '(__cuenv_values)'
 complete -c cuenv -n '__cuenv_cmd_is add' -F
 complete -c cuenv -n '__cuenv_cmd_is exec' -F
+# mirror DIR SPEC...: a folder, then versions the catalogue offers
+complete -c cuenv -n '__cuenv_cmd_is mirror; and not __cuenv_prev_takes' -a '(__cuenv_remote cuda)' -F

@@ -22,26 +22,28 @@ _cuenv_remote() {
     command cuenv list-remote "$1" 2>/dev/null | awk '{ print $2 }'
 }
 
+# The options of command $1, from its table in cuenv (so that they cannot
+# drift): "--NAME<TAB>ARG<TAB>VALUES<TAB>HELP" lines.
+_cuenv_options() {
+    command cuenv completion --options "$1" 2>/dev/null
+}
+
 _cuenv_flags() {
-    case $1 in
-    add) print -- --as --cuda ;;
-    check) print -- --json --compile --device --timeout ;;
-    doctor | versions) print -- --json ;;
-    env) print -- --format --isolate ;;
-    exec) print -- --isolate --check ;;
-    gc) print -- --cache ;;
-    global | local) print -- --cudnn --cupti --isolate --no-isolate --unset --force ;;
-    install) print -- --cudnn --cupti --components --runtime-only --source \
-        --mirror --index --jobs --no-cache --quiet --for --locked \
-        --timeout --max-download --max-expansion ;;
-    list-remote) print -- --all --json ;;
-    lock) print -- --check --components --runtime-only ;;
-    modules) print -- --format ;;
-    needs) print -- --python --json ;;
-    update) print -- --mirror ;;
-    use) print -- --cudnn --cupti --isolate --unset ;;
+    _cuenv_options "$1" | cut -f1
+}
+
+# The values to offer after option $2 of command $1; fails when $2 takes
+# none. "@files": file names.
+_cuenv_values() {
+    local line values
+    line=$(_cuenv_options "$1" | awk -F '\t' -v o="$2" '$1 == o && $2 != ""')
+    [[ -n $line ]] || return 1
+    values=$(print -r -- "$line" | cut -f3)
+    case $values in
+    "@installed "*) _cuenv_installed "${values#@installed }" ;;
+    "@remote "*) _cuenv_remote "${values#@remote }" ;;
+    *) print -r -- "$values" ;;
     esac
-    print -- --help
 }
 
 _cuenv() {
@@ -53,23 +55,10 @@ _cuenv() {
         compadd -a vals
         return
     fi
-    case $prev in
-    --cudnn)
-        if [[ $cmd == install ]]; then
-            vals=(${(f)"$(_cuenv_remote cudnn)"})
-        else
-            vals=(${(f)"$(_cuenv_installed cudnn)"})
-        fi
-        compadd -a vals; return ;;
-    --cupti) vals=(${(f)"$(_cuenv_installed cuda)"}); compadd -a vals; return ;;
-    --format)
-        if [[ $cmd == modules ]]; then compadd lua tcl
-        else compadd sh bash zsh fish json dockerfile github; fi
-        return ;;
-    --source) compadd redist runfile pypi; return ;;
-    --as | --device | --timeout | --mirror | --index | --jobs | --components | --for)
-        return ;;
-    esac
+    if [[ $prev == -* ]] && vals=(${=$(_cuenv_values $cmd $prev)}); then
+        if [[ $vals == @files ]]; then _files; else (( ${#vals} )) && compadd -a vals; fi
+        return
+    fi
     if [[ $cmd == exec ]]; then
         for (( i = 3; i < CURRENT; i++ )); do
             case ${words[i]} in
@@ -80,12 +69,12 @@ _cuenv() {
         done
     fi
     if [[ $cur == -* ]]; then
-        vals=(${=$(_cuenv_flags $cmd)})
+        vals=(${(f)"$(_cuenv_flags $cmd)"})
         compadd -a vals
         return
     fi
     case $cmd in
-    use | local | global) vals=(${(f)"$(_cuenv_installed cuda)"} system) ;;
+    use | local | global | prefix) vals=(${(f)"$(_cuenv_installed cuda)"} system) ;;
     uninstall | remove)
         if [[ $prev == cuda || $prev == cudnn ]]; then
             vals=(${(f)"$(_cuenv_installed $prev)"})
@@ -99,8 +88,11 @@ _cuenv() {
             vals=(cuda cudnn ${(f)"$(_cuenv_remote cuda)"})
         fi ;;
     list-remote) vals=(cuda cudnn) ;;
+    mirror) if (( CURRENT == 3 )); then _files -/; return; fi
+        vals=(${(f)"$(_cuenv_remote cuda)"}) ;;
     add) if (( CURRENT > 3 )); then _files -/; return; fi; vals=(cuda cudnn) ;;
-    init | completion) vals=(bash zsh fish) ;;
+    init) vals=(bash zsh fish - direnv) ;;
+    completion) vals=(bash zsh fish) ;;
     help) vals=(${(f)"$(_cuenv_commands)"}) ;;
     exec) _command_names; return ;;
     esac

@@ -10,6 +10,10 @@
 #               wants that unsets it; t0520 does)
 #   PATH        $E2E_SANDBOX/bin (the cuenv under test) then /usr/bin:/bin
 #   TMPDIR      $E2E_SANDBOX/tmp
+#   CUENV_PYPI_INDEX  http://127.0.0.1:9/simple, which refuses at once:
+#               `install --for` and `needs NAME==V` never reach the real
+#               index (a test with a local one sets it; online tests
+#               unset it)
 #
 # From the outer environment only these get in, under their own names:
 #   CUENV_BIN            the binary under test (absolute path, required)
@@ -52,6 +56,7 @@ if [ -z "${E2E_SANDBOX-}" ]; then
 	env -i \
 		HOME="$_sb/home" \
 		CUENV_ROOT="$_sb/root" \
+		CUENV_PYPI_INDEX="http://127.0.0.1:9/simple" \
 		PATH="$_sb/bin:/usr/bin:/bin" \
 		TMPDIR="$_sb/tmp" \
 		LC_ALL=C \

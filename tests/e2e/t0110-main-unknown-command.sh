@@ -9,11 +9,22 @@ expect_code 2 cuenv bogus &&
 	stderr_has "hint: see: cuenv help" &&
 	expect_code 2 cuenv instal 12.4 &&
 	stderr_has "'instal' is not a cuenv command" &&
+	stderr_has "hint: did you mean: cuenv install?" &&
+	expect_code 2 cuenv shell 12 &&
+	stderr_has "hint: did you mean: cuenv use?" &&
+	expect_code 2 cuenv verison &&
+	stderr_has "hint: did you mean: cuenv version?" &&
+	expect_code 2 cuenv help shell &&
+	stderr_has "hint: did you mean: cuenv help use?" &&
+	expect_code 2 cuenv zzzzzzzz &&
+	stderr_lacks "did you mean" &&
 	expect_code 2 cuenv --bogus &&
 	stdout_empty &&
 	expect_code 2 cuenv versions --bogus &&
-	stderr_has "versions: bad option" &&
-	stderr_has "cuenv versions --help" &&
+	stderr_has "cuenv: error: versions: unknown option '--bogus'" &&
+	stderr_has "hint: see: cuenv versions --help" &&
+	check "more than the one error line and its hint" \
+		[ "$(wc -l <"$E2E_ERR")" -eq 2 ] &&
 	expect_code 2 cuenv version extra &&
 	stderr_has "version: too many arguments" &&
 	expect_code 2 cuenv which &&

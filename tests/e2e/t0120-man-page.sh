@@ -33,3 +33,38 @@ done
 for c in $(grep -o '= [0-9]*,' "$src/core/rc.h" | tr -dc '0-9\n'); do
 	check "exit code $c" grep -qE "^       $c( |\$)" "$HOME/page.txt"
 done
+# At 80 columns each command's entry starts with its whole synopsis on one
+# line and its description on the next (check's once ran into its text).
+if command -v man >/dev/null 2>&1; then
+	env MANWIDTH=80 man -l "$page" 2>/dev/null >"$HOME/page80.txt"
+	sed -n '/^COMMANDS$/,/^OPTIONS$/p' "$HOME/page80.txt" >"$HOME/commands80.txt"
+	for n in $names; do
+		awk -v n="$n" '
+			found { ok = /^              [A-Z][a-z]/; exit }
+			index($0, "       " n) == 1 && substr($0, 8 + length(n), 1) ~ /^( |)$/ {
+				found = 1
+				# a tag shorter than the indent: the text follows it
+				if ($0 ~ /^       [a-z-]+  +[A-Z][a-z]/) { ok = 1; exit }
+			}
+			END { exit !(found && ok) }' "$HOME/commands80.txt" ||
+			fail "man page at 80 columns: the entry of $n does not fit" \
+				"its synopsis on one line:" \
+				"$(grep -A1 "^       $n\\b" "$HOME/commands80.txt" | tr -s ' ')"
+	done
+fi
+# Each command's entry names exactly the options of its table (cuenv
+# completion --options CMD), rendered wide and unhyphenated.
+groff -man -Tascii -P-c -P-b -P-u -rLL=250n -rHY=0 "$page" 2>/dev/null |
+	sed -n '/^COMMANDS$/,/^OPTIONS$/p' >"$HOME/wide.txt"
+for n in $names; do
+	expect_code 0 cuenv completion --options "$n" || exit 1
+	cut -f1 "$E2E_OUT" | grep -vx -- --help | sort -u >"$HOME/table"
+	awk -v n="$n" '
+		on && /^       [^ ]/ { exit }
+		index($0, "       " n) == 1 && substr($0, 8 + length(n), 1) ~ /^( |)$/ { on = 1 }
+		on' "$HOME/wide.txt" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$HOME/man"
+	if ! cmp -s "$HOME/table" "$HOME/man"; then
+		fail "man page: the options of $n differ from its table:" \
+			"$(diff "$HOME/table" "$HOME/man" | grep '^[<>]' | tr '\n' ' ')"
+	fi
+done

@@ -20,7 +20,7 @@ make_fake_cuda "$t/a" 12.4.1 &&
 	expect_code 2 cuenv add cuda "$t/a" --cuda 12 &&
 	stderr_has "--cuda is for cudnn only" &&
 	expect_code 2 cuenv add cudnn "$t/a" --cuda twelve &&
-	stderr_has "invalid CUDA major 'twelve'" &&
+	stderr_has "add: --cuda must be a whole number from 1 to 99, not 'twelve'" &&
 	expect_code 2 cuenv add cuda "$t/a" --as ../../x &&
 	stderr_has "invalid cuda version '../../x'" &&
 	expect_code 3 cuenv add cudnn "$t/a" &&

@@ -79,6 +79,6 @@ true' </dev/null &&
 	cp "$E2E_OUT" "$HOME/fish.out" &&
 	cat "$HOME/fish.out" &&
 	check "fish: use" grep -qx "11.8.0 12.4.1 system" "$HOME/fish.out" &&
-	check "fish: --cudnn" grep -q "^9\.1\.0	cuDNN version\$" "$HOME/fish.out" &&
+	check "fish: --cudnn" grep -q "^9\.1\.0	cuDNN V" "$HOME/fish.out" &&
 	check "fish: uninstall cuda" grep -qx "11.8.0 12.4.1" "$HOME/fish.out" &&
 	check "fish: commands" grep -q "^exec	command" "$HOME/fish.out"

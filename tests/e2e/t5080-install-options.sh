@@ -10,7 +10,7 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 v=$CUENV_ROOT/versions/cuda/12.4.1
 use_mirror &&
 	expect_code 2 cuenv install 12.4.1 --jobs 0 &&
-	stderr_has "bad --jobs '0'" &&
+	stderr_has "install: --jobs must be a whole number from 1 to 64, not '0'" &&
 	expect_code 2 cuenv install 12.4.1 --jobs 65 &&
 	expect_code 2 cuenv install 12.4.1 --components cuda_cudart,libfoo &&
 	stderr_has "cuda 12.4.1 has no component 'libfoo'" &&

@@ -6,19 +6,22 @@
 # 11080 for 11.8 (CUDA 11's runtime answers that only with a driver: on a
 # machine without one it must say cudaErrorInsufficientDriver, 35), and
 # cuptiGetVersion the CUPTI API of each release (18 for 11.8, 22 for 12.4).
-# Skipped when https://pypi.org/simple/ does not answer within 5 s.
+# Skipped when the index's page for nvidia-cuda-runtime-cu12 does not answer
+# within 15 s (the whole /simple/ listing is tens of MB: too slow a probe).
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
 
 need cc
 if command -v curl >/dev/null 2>&1; then
-	curl -sSf --max-time 5 -o /dev/null https://pypi.org/simple/ 2>/dev/null
+	curl -sSf --max-time 15 -o /dev/null \
+		https://pypi.org/simple/nvidia-cuda-runtime-cu12/ 2>/dev/null
 else
 	need python3
 	python3 -c 'import urllib.request
-urllib.request.urlopen("https://pypi.org/simple/", timeout=5).read(1)' 2>/dev/null
-fi || skip "https://pypi.org/simple/ is not reachable within 5 s (offline)"
+urllib.request.urlopen(
+    "https://pypi.org/simple/nvidia-cuda-runtime-cu12/", timeout=15).read(1)' 2>/dev/null
+fi || skip "https://pypi.org/simple/ is not reachable within 15 s (offline)"
 
 c118=$CUENV_ROOT/versions/cuda/11.8.0
 c124=$CUENV_ROOT/versions/cuda/12.4.1

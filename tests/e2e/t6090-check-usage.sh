@@ -9,7 +9,7 @@ expect_code 1 cuenv check &&
 	stderr_has "hint: select one: cuenv local VERSION" &&
 	stdout_empty &&
 	expect_code 2 cuenv check --device x &&
-	stderr_has "check: bad option" &&
+	stderr_has "check: --device must be a whole number from 0 to 1023, not 'x'" &&
 	expect_code 2 cuenv check --device -1 &&
 	expect_code 2 cuenv check --timeout 0 &&
 	expect_code 2 cuenv check --bogus &&

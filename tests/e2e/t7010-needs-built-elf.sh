@@ -2,7 +2,8 @@
 # cuenv needs on ELF files built here the way frameworks ask for CUDA: a
 # folder like site-packages/tensorflow whose libraries need
 # libcudart.so.11.0 and libcudnn.so.8 (DT_NEEDED) and dlopen
-# libcupti.so.11.2 (a string). With nothing installed it says which file
+# libcupti.so.11.2 (a string: "may load", preferred, never required).
+# With nothing installed it says which file
 # asks for which, which releases give each, and prints the real
 # catalogue's install line (exit 1); --json says the same. Links out of
 # the folder are not followed, non-ELF files are skipped quietly and a
@@ -25,7 +26,7 @@ fake_tensorflow "$tf" &&
 	cat "$E2E_OUT" &&
 	expect_output 1 "libcudart.so.11.0      CUDA 11.x
     needed by   $fw
-libcupti.so.11.2       CUDA 11.2
+libcupti.so.11.2       CUDA 11.2 (may load: named, not linked)
     named by    $fw
 libcudnn.so.8          cuDNN 8.x
     needed by   $py
@@ -59,6 +60,8 @@ assert s["libcupti.so.11.2"]["named_by"] == [sys.argv[2]], s
 assert s["libcudart.so.11.0"]["needed_by"] == [sys.argv[2]], s
 assert s["libcudart.so.11.0"]["releases"] == "CUDA 11.x", s
 assert s["libcupti.so.11.2"]["releases"] == "CUDA 11.2", s
+assert s["libcupti.so.11.2"]["required"] is False, s
+assert s["libcudart.so.11.0"]["required"] is True, s
 ' "$E2E_OUT" "$fw" &&
 	# A library of CUDA 12 that dlopens 11.2's CUPTI: CUPTI from another
 	# release, as `cuenv install --cupti` adds it.

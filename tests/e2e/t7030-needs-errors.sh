@@ -15,7 +15,7 @@ stubs &&
 	expect_code 2 cuenv needs &&
 	stderr_has "cuenv: error: needs: missing argument" &&
 	expect_code 2 cuenv needs --bogus "$HOME/lib" &&
-	stderr_has "cuenv: error: needs: bad option" &&
+	stderr_has "cuenv: error: needs: unknown option '--bogus'" &&
 	expect_code 2 cuenv needs "$HOME/notes.txt" &&
 	stderr_has "cuenv: error: '$HOME/notes.txt' is not an ELF file" &&
 	expect_code 3 cuenv needs "$HOME/broken.so" &&
@@ -25,7 +25,7 @@ stubs &&
 	expect_code 2 cuenv needs /dev/null &&
 	stderr_has "is not a file or a folder" &&
 	expect_code 0 cuenv needs --help &&
-	stdout_has "usage: cuenv needs [--python [PYTHON]] [--json] PATH..." &&
+	stdout_has "usage: cuenv needs [--python [PYTHON]] [--json] [--index URL]" &&
 	# Nothing CUDA in them: nothing asked.
 	expect_stdout "no CUDA library is named by these files (1 ELF file read)" \
 		cuenv needs "$HOME/lib" &&

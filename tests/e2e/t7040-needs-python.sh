@@ -73,7 +73,7 @@ EOF_PY
 	expect_code 0 env PYTHONPATH="$p/tf" cuenv needs --python python3 "$HOME/site-packages/tensorflow" &&
 	stdout_has "installed: cuda 11.2.2 + cudnn 8.1.1 (cuda11) provides everything" &&
 	expect_code 1 env PYTHONPATH="$p/both" cuenv needs --python "$HOME/site-packages/tensorflow" &&
-	stdout_has "  cuda 11.2.2 + cudnn 8.1.1 (cuda11): lacks CUDA 11.8 (torch), cuDNN 8.7.0 (torch)" &&
+	stdout_has "  cuda 11.2.2 + cudnn 8.1.1 (cuda11): lacks CUDA 11.8+ (torch), cuDNN 8.7.0+ (torch)" &&
 	# the files dlopen 11.2's CUPTI, which 11.8 lacks
 	stdout_has "  cuenv install 11.8 --cudnn 8.7 --cupti 11.2" &&
 	expect_code 1 env PYTHONPATH="$p/both" cuenv needs --json --python "$HOME/site-packages/tensorflow" &&

@@ -5,7 +5,7 @@
 # <cudnn>` would, from the local test mirror: TensorFlow 2.6 gets 11.2.2
 # (runfile) and cuDNN 8.1.1.33 (tarball), after which `cuenv needs` finds
 # a TensorFlow-like folder satisfied. Where the fixtures lack the release
-# a table row names (PyTorch 2.1's cuDNN 8.7.0.84, JAX 0.4.20's CUDA 12.2),
+# a table row names (PyTorch 2.1's CUDA 12.1, JAX 0.4.20's CUDA 12.2),
 # and what the release's other rows name too, the preferred row shows in
 # the note and the error, and nothing is installed.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
@@ -37,11 +37,13 @@ use_mirror &&
 	# --cudnn still wins over the table's.
 	expect_code 17 cuenv install --for tensorflow==2.6 --cudnn 7 &&
 	stderr_has "cuenv: error: no cuDNN 7 for CUDA 11 in the catalogue" &&
-	# PyTorch: its stable CUDA variant, 11.8 for 2.1.
+	# PyTorch: the variant of its wheel on PyPI, 12.1 for 2.1 (the index
+	# is unreachable here: the table answers, and says so).
 	expect_code 17 cuenv install --for torch==2.1 &&
-	stderr_has "cuenv: pytorch 2.1 was built and tested with CUDA 11.8 and cuDNN 8.7.0.84" &&
-	stderr_has "cuenv: error: no cuDNN 8.7.0.84 for CUDA 11 in the catalogue" &&
-	stderr_has "hint: see: cuenv list-remote cudnn; newer releases from NVIDIA: cuenv update" &&
+	stderr_has "; the shipped framework table answers" &&
+	stderr_has "cuenv: pytorch 2.1 was built and tested with CUDA 12.1 and cuDNN 8.9.2.26" &&
+	stderr_has "cuenv: error: no CUDA 12.1 in the catalogue" &&
+	stderr_has "hint: see: cuenv list-remote cuda; newer releases from NVIDIA: cuenv update" &&
 	nothing_half_made cuda 11.8.0 &&
 	expect_code 17 cuenv install --for jax==0.4.20 &&
 	stderr_has "cuenv: jax 0.4.20 was built and tested with CUDA 12.2 and cuDNN 8.9" &&

@@ -21,7 +21,7 @@ need cc &&
 	said "the selected runtime is cuda 12.4.1, CUDA 12" &&
 	said "libcublasLt.so.11" &&
 	said "libcudnn.so.8: cannot open shared object file" &&
-	said "fix: cuenv install 12.4.1 --cudnn 8.9 (the cuDNN build for CUDA 12)" &&
+	said "fix: the cuDNN build for CUDA 12: cuenv install 12.4.1 --cudnn 8.9" &&
 	stdout_lacks "selection-not-installed" &&
 	# With a CUDA 11 toolkit there, pairing it is offered too.
 	doctor_cuda "$HOME/toolkits/cuda-11.8" 11.8.0 &&

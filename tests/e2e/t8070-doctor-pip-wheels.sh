@@ -35,7 +35,8 @@ need cc &&
 	said "libcudnn.so.N: cannot open shared object file" &&
 	said "-m pip uninstall" &&
 	said "nvidia-cudnn-cu11" &&
-	said "or: select what they are built for: cd $HOME/proj && cuenv local 11.8 --cudnn 8.9" &&
+	# 11.8 is not installed: the fix installs it first (issue 10 item 8)
+	said "or: select what they are built for: cuenv install 11.8 --cudnn 8.9 && cd $HOME/proj && cuenv local 11.8 --cudnn 8.9" &&
 	real_python &&
 	expect_code 15 env PYTHONPATH="$s" cuenv doctor --json &&
 	said '"id": "pip-wheels"' &&

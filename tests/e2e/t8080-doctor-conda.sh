@@ -27,6 +27,6 @@ JSON
 	said "(from cudatoolkit 11.3.1)" &&
 	said "RPATH (\$ORIGIN/../lib)" &&
 	said "fix: conda remove cudatoolkit, or leave the environment: conda deactivate" &&
-	said "or: select what they are built for: cd $HOME/proj && cuenv local 11.3" &&
+	said "or: select what they are built for: cuenv install 11.3 && cd $HOME/proj && cuenv local 11.3" &&
 	expect_code 0 cuenv doctor &&
 	stdout_lacks "conda"

@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    e.needed.v[i]);
 		for (size_t i = 0; i < e.cuda_named.n; i++) {
 			const char *s = e.cuda_named.v[i], *v;
-			enum cuda_lib lib;
+			enum nvlib_id lib;
 
 			if (!elf_cuda_soname(s, &lib, &v))
 				violation("a reported name is no CUDA soname",

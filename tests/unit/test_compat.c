@@ -102,6 +102,31 @@ static void test_compat_frameworks_tensorflow(void **state)
 	framework_builds_release(&b);
 }
 
+/* The real table: torch 2.1's wheel on PyPI is cu121 with cuDNN 8.9.2.26
+ * (its METADATA's pin), not RELEASE.md's "stable" 11.8. */
+static void test_compat_frameworks_torch_21_is_the_pypi_wheel(void **state)
+{
+	struct framework_builds b = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(compat_frameworks(REAL, "torch", "2.1", &b, &err),
+			 CUENV_OK);
+	compat_frameworks_order(&b);
+	assert_true(b.n >= 1);
+	assert_string_equal(b.v[0].cuda, "12.1");
+	assert_string_equal(b.v[0].cudnn, "8.9.2.26");
+	assert_non_null(strstr(b.v[0].notes, "PyPI default wheel"));
+	framework_builds_release(&b);
+	assert_int_equal(compat_frameworks(REAL, "torch", "2.15", &b, &err),
+			 CUENV_OK);
+	compat_frameworks_order(&b);
+	assert_true(b.n >= 1);
+	assert_string_equal(b.v[0].cuda, "13.2");
+	assert_string_equal(b.v[0].cudnn, "9.26.0.51");
+	framework_builds_release(&b);
+}
+
 static void test_compat_frameworks_torch_alias(void **state)
 {
 	struct framework_builds b = {0};
@@ -112,7 +137,7 @@ static void test_compat_frameworks_torch_alias(void **state)
 			 CUENV_OK);
 	assert_true(b.n >= 2);
 	assert_string_equal(b.v[0].framework, "pytorch");
-	assert_string_equal(b.v[0].cuda, "11.8");
+	assert_string_equal(b.v[0].cuda, "12.1");
 	framework_builds_release(&b);
 	assert_int_equal(compat_frameworks(REAL, "torch", "0.0", &b, &err),
 			 CUENV_OK);
@@ -202,6 +227,8 @@ int main(void)
 						fx_setup, fx_teardown),
 		cmocka_unit_test(test_compat_frameworks_tensorflow),
 		cmocka_unit_test(test_compat_frameworks_torch_alias),
+		cmocka_unit_test(
+			test_compat_frameworks_torch_21_is_the_pypi_wheel),
 		cmocka_unit_test_setup_teardown(
 			test_compat_frameworks_order_newest_release_first,
 			fx_setup, fx_teardown),

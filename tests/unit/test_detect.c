@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../core/detect.h"
 
@@ -229,6 +230,205 @@ static void test_detect_cuda_finds_cupti_under_extras(void **state)
 	assert_true(has_dir(fx, &f.cuda.lib, "cuda/extras/CUPTI/lib64"));
 	assert_true(has_dir(fx, &f.cuda.lib, "cuda/lib64"));
 	assert_string_equal(f.cuda.cupti_version, "11.2");
+	found_release(&f);
+}
+
+/* CUDA 12.6's runfile: libcupti.so.2024.3.2 (soname .12) in extras/CUPTI,
+ * and cupti_version.h saying CUPTI_API_VERSION 24 ("CUDA Toolkit 12.6"). */
+static void test_detect_cupti_year_file_defers_to_header(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.2024.3.2");
+	fx_write(fx, "cuda/extras/CUPTI/include/cupti_version.h",
+		 "#define CUPTI_API_VERSION 24\n");
+	expect_ok(detect_cuda_at(fx, "cuda", "12.6.3", &f), &f);
+	assert_string_equal(f.cuda.cupti_version, "12.6");
+	assert_int_equal(f.cuda.warnings.n, 0);
+	found_release(&f);
+}
+
+/* version.json's cuda_cupti wins over a year-named file. */
+static void test_detect_cupti_from_version_json(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.2024.3.2");
+	fx_write(fx, "cuda/version.json",
+		 "{\"cuda\":{\"version\":\"12.6.3\"},"
+		 "\"cuda_cupti\":{\"version\":\"12.6.80\"}}\n");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.cupti_version, "12.6.80");
+	found_release(&f);
+}
+
+/* Beside a year-named file only the soname's major is known. */
+static void test_detect_cupti_year_file_gives_way_to_soname(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.2024.3.2");
+	expect_ok(detect_cuda_at(fx, "cuda", "12.6.3", &f), &f);
+	assert_int_equal(f.cuda.cupti.n, 1);
+	assert_string_equal(f.cuda.cupti_version, "12");
+	found_release(&f);
+}
+
+/* Sources that disagree: the first wins, a warning names both. */
+static void test_detect_cupti_mixed_sources_warn(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_touch(fx, "cuda/extras/CUPTI/lib64/libcupti.so.12");
+	fx_write(fx, "cuda/extras/CUPTI/include/cupti_version.h",
+		 "#define CUPTI_API_VERSION 18\n");
+	fx_write(fx, "cuda/version.json",
+		 "{\"cuda\":{\"version\":\"12.4.1\"},"
+		 "\"cuda_cupti\":{\"version\":\"12.4.127\"}}\n");
+	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
+	assert_string_equal(f.cuda.cupti_version, "12.4.127");
+	assert_int_equal(f.cuda.warnings.n, 1);
+	assert_non_null(strstr(f.cuda.warnings.v[0],
+			       "version.json (cuda_cupti) says 12.4.127, "
+			       "cupti_version.h (CUPTI_API_VERSION) says 11.8"));
+	found_release(&f);
+}
+
+/* Lines of the real RECORDs of nvidia-cuda-cupti-cu11 11.8.87 and -cu12
+ * 12.4.127 (tests/fixtures/wheels), cut to what the test needs. */
+static void test_detect_wheel_mix_names_overwritten_files(void **state)
+{
+	struct fixture *fx = *state;
+	struct wheel_mix m = { 0 };
+	char *site = fx_path(fx, "site"), *lib;
+
+	fx_write(fx, "site/nvidia_cuda_cupti_cu11-11.8.87.dist-info/RECORD",
+		 "nvidia/__init__.py,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMp"
+		 "JWZG3hSuFU,0\n"
+		 "nvidia/cuda_cupti/lib/libcupti.so.11.8,sha256=rnmnLgdKAeFS7Q"
+		 "fzRD0kFdun521SOB5SdjLqhO2hWn4,7199856\n"
+		 "nvidia/cuda_cupti/lib/libnvperf_host.so,sha256=ppKtpIRCLO4GT"
+		 "l04XTNfuwBUbLNDwirOwQYWgDjedbY,26295768\n");
+	fx_write(fx, "site/nvidia_cuda_cupti_cu12-12.4.127.dist-info/RECORD",
+		 "nvidia/__init__.py,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMp"
+		 "JWZG3hSuFU,0\n"
+		 "nvidia/cuda_cupti/lib/libcupti.so.12,sha256=-yp8WxXITflQXdR-"
+		 "VT_kbzEhpX0wOR_KJBedIC9z8_c,7748112\n"
+		 "nvidia/cuda_cupti/lib/libnvperf_host.so,sha256=tZsmsdNdAik8j"
+		 "diVaro3V8FGa3FzLGaHq6QSxQ2VC2k,28132984\n");
+	fx_write(fx, "site/nvidia/cuda_cupti/lib/libnvperf_host.so", "");
+	lib = fx_path(fx, "site/nvidia/cuda_cupti/lib/libnvperf_host.so");
+	assert_int_equal(truncate(lib, 28132984), 0);
+	free(lib);
+	assert_true(detect_wheel_mix(site, &m));
+	assert_int_equal(m.majors, (1UL << 11) | (1UL << 12));
+	assert_int_equal(m.wheels.n, 2);
+	assert_int_equal(m.shared.n, 1);
+	assert_string_equal(m.shared.v[0],
+			    "nvidia/cuda_cupti/lib/libnvperf_host.so");
+	/* 28132984 bytes: the cu12 copy is the one there */
+	assert_string_equal(m.owners.v[0],
+			    "nvidia_cuda_cupti_cu12-12.4.127.dist-info and "
+			    "nvidia_cuda_cupti_cu11-11.8.87.dist-info");
+	wheel_mix_release(&m);
+	free(site);
+}
+
+/* Debian's nvidia-cuda-toolkit: /usr/lib/cuda is a skeleton, the toolkit
+ * /usr (bookworm's package lists). */
+static void test_detect_debian_lib_cuda_is_usr(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	struct strv loader = STRV_INIT;
+	char *multi, *bin, *inc, *usr;
+
+	fx_touch(fx, "usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89");
+	fx_symlink(fx, "libcudart.so.11.8.89",
+		   "usr/lib/x86_64-linux-gnu/libcudart.so.11.0");
+	fx_write(fx, "usr/include/cuda_runtime_api.h",
+		 "#define CUDART_VERSION 11080\n");
+	fx_touch_exec(fx, "usr/bin/nvcc");
+	fx_mkdir(fx, "usr/lib/cuda/lib64");
+	fx_mkdir(fx, "usr/lib/cuda/bin");
+	expect_ok(detect_cuda_at(fx, "usr/lib/cuda", NULL, &f), &f);
+	usr = fx_path(fx, "usr");
+	multi = fx_path(fx, "usr/lib/x86_64-linux-gnu");
+	bin = fx_path(fx, "usr/bin");
+	inc = fx_path(fx, "usr/include");
+	assert_string_equal(f.cuda.prefix, usr);
+	assert_string_equal(f.cuda.version, "11.8");
+	assert_true(strv_find(&f.cuda.lib, multi) >= 0);
+	/* the loader searches the multiarch folder: activation adds none */
+	strv_push_take(&loader, realpath(multi, NULL));
+	detect_activation(&f.cuda, &loader);
+	assert_true(strv_find(&f.cuda.searched, multi) >= 0);
+	assert_true(strv_find(&f.cuda.searched, bin) >= 0);
+	assert_true(strv_find(&f.cuda.searched, inc) >= 0);
+	assert_int_equal(f.cuda.linked.n, 0);
+	strv_release(&loader);
+	free(usr);
+	free(multi);
+	free(bin);
+	free(inc);
+	found_release(&f);
+}
+
+/* A conda prefix: lib/ holds libstdc++ beside CUDA; only CUDA is linked. */
+static void test_detect_conda_lib_is_linked(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	struct strv loader = STRV_INIT;
+	char *lib, *rt, *cxx;
+
+	fx_mkdir(fx, "env/conda-meta");
+	fx_touch(fx, "env/lib/libcudart.so.12");
+	fx_touch(fx, "env/lib/libstdc++.so.6");
+	fx_touch(fx, "env/lib/libssl.so.3");
+	expect_ok(detect_cuda_at(fx, "env", "12.4.1", &f), &f);
+	detect_activation(&f.cuda, &loader);
+	lib = fx_path(fx, "env/lib");
+	rt = fx_path(fx, "env/lib/libcudart.so.12");
+	cxx = fx_path(fx, "env/lib/libstdc++.so.6");
+	assert_int_equal(f.cuda.searched.n, 0);
+	assert_int_equal(f.cuda.linked.n, 1);
+	assert_string_equal(f.cuda.linked.v[0], lib);
+	assert_true(strv_find(&f.cuda.links, rt) >= 0);
+	assert_true(strv_find(&f.cuda.links, cxx) < 0);
+	assert_int_equal(f.cuda.links.n, 1);
+	free(lib);
+	free(rt);
+	free(cxx);
+	found_release(&f);
+}
+
+/* A wheel's dist-info and cudnn_version.h that disagree: the header
+ * wins, a warning names both. */
+static void test_detect_cudnn_mixed_sources_warn(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fx_touch(fx, "w/lib/libcudnn.so.9");
+	fx_write(fx, "w/include/cudnn_version.h",
+		 "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n"
+		 "#define CUDNN_PATCHLEVEL 0\n");
+	fx_mkdir(fx, "w/dist-info/nvidia_cudnn_cu13-9.26.0.51.dist-info");
+	expect_ok(detect_cudnn_at(fx, "w", NULL, 13, &f), &f);
+	assert_string_equal(f.cudnn.version, "9.19.0");
+	assert_int_equal(f.cudnn.warnings.n, 1);
+	assert_non_null(strstr(f.cudnn.warnings.v[0],
+			       "dist-info says 9.26.0.51, cudnn_version.h "
+			       "says 9.19.0"));
 	found_release(&f);
 }
 
@@ -637,7 +837,8 @@ static void test_detect_soname_per_release(void **state)
 	}
 	assert_null(detect_soname("cudart", "x"));
 	assert_null(detect_soname("cudart", "../12"));
-	assert_null(detect_soname("nccl", "12"));
+	/* the driver (libcuda.so.1) is not in the table */
+	assert_null(detect_soname("cuda", "12"));
 }
 
 int main(void)
@@ -656,6 +857,14 @@ int main(void)
 	    FS_TEST(test_detect_cuda_rejects_invalid_as),
 	    FS_TEST(test_detect_cuda_lists_classic_prefix_dirs),
 	    FS_TEST(test_detect_cuda_finds_cupti_under_extras),
+	    FS_TEST(test_detect_cupti_year_file_defers_to_header),
+	    FS_TEST(test_detect_cupti_from_version_json),
+	    FS_TEST(test_detect_cupti_year_file_gives_way_to_soname),
+	    FS_TEST(test_detect_cupti_mixed_sources_warn),
+	    FS_TEST(test_detect_wheel_mix_names_overwritten_files),
+	    FS_TEST(test_detect_debian_lib_cuda_is_usr),
+	    FS_TEST(test_detect_conda_lib_is_linked),
+	    FS_TEST(test_detect_cudnn_mixed_sources_warn),
 	    FS_TEST(test_detect_cuda_without_cupti_lists_none),
 	    FS_TEST(test_detect_cuda_finds_targets_layout),
 	    FS_TEST(test_detect_cuda_lists_symlinked_lib_dir_once),

@@ -645,21 +645,21 @@ static void test_elf_leaves_out_its_own_soname(void **state)
 
 static void test_elf_cuda_soname_parses_library_and_version(void **state)
 {
-	enum cuda_lib lib;
+	enum nvlib_id lib;
 	const char *v;
 
 	(void)state;
 	assert_true(elf_cuda_soname("libcudart.so.11.0", &lib, &v));
-	assert_int_equal(lib, CUDA_LIB_CUDART);
+	assert_int_equal(lib, NVLIB_CUDART);
 	assert_string_equal(v, "11.0");
 	assert_true(elf_cuda_soname("libcublasLt.so.12", &lib, &v));
-	assert_int_equal(lib, CUDA_LIB_CUBLASLT);
+	assert_int_equal(lib, NVLIB_CUBLASLT);
 	assert_true(elf_cuda_soname("libcudnn_cnn_infer.so.8", &lib, &v));
-	assert_int_equal(lib, CUDA_LIB_CUDNN);
+	assert_int_equal(lib, NVLIB_CUDNN);
 	assert_string_equal(v, "8");
 	assert_true(elf_cuda_soname("libnvJitLink.so.13", &lib, &v));
-	assert_int_equal(lib, CUDA_LIB_NVJITLINK);
-	assert_string_equal(elf_cuda_lib_name(CUDA_LIB_NVJITLINK), "nvJitLink");
+	assert_int_equal(lib, NVLIB_NVJITLINK);
+	assert_string_equal(elf_cuda_lib_name(NVLIB_NVJITLINK), "nvJitLink");
 	assert_false(elf_cuda_soname("libcudart.so", &lib, &v));
 	assert_false(elf_cuda_soname("libcudart.so.x", &lib, &v));
 	assert_false(elf_cuda_soname("libcudart.so.12.", &lib, &v));
@@ -671,53 +671,53 @@ static void test_elf_cuda_soname_parses_library_and_version(void **state)
 static void test_elf_cuda_soname_version_follows_releases(void **state)
 {
 	static const struct {
-		enum cuda_lib lib;
+		enum nvlib_id lib;
 		const char *cuda, *soname;
 	} rows[] = {
-		{ CUDA_LIB_CUDART, "9.0.176", "9.0" },
-		{ CUDA_LIB_CUDART, "10.2.89", "10.2" },
-		{ CUDA_LIB_CUDART, "11.2.2", "11.0" },
-		{ CUDA_LIB_CUDART, "11.8", "11.0" },
-		{ CUDA_LIB_CUDART, "12.4.1", "12" },
-		{ CUDA_LIB_CUDART, "13.0", "13" },
-		{ CUDA_LIB_CUPTI, "10.1.243", "10.1" },
-		{ CUDA_LIB_CUPTI, "11.2.2", "11.2" },
-		{ CUDA_LIB_CUPTI, "11.8.0", "11.8" },
-		{ CUDA_LIB_CUPTI, "12.4", "12" },
-		{ CUDA_LIB_NVRTC, "11.0.3", "11.0" },
-		{ CUDA_LIB_NVRTC, "11.1.1", "11.1" },
-		{ CUDA_LIB_NVRTC, "11.8.0", "11.2" },
-		{ CUDA_LIB_NVRTC, "13.0", "13" },
-		{ CUDA_LIB_CUBLAS, "10.0.130", "10.0" },
-		{ CUDA_LIB_CUBLAS, "10.1.243", "10" },
-		{ CUDA_LIB_CUBLAS, "12.4.1", "12" },
-		{ CUDA_LIB_CUBLASLT, "13.0.0", "13" },
-		{ CUDA_LIB_CUFFT, "10.2.89", "10" },
-		{ CUDA_LIB_CUFFT, "11.8.0", "10" },
-		{ CUDA_LIB_CUFFT, "12.4.1", "11" },
-		{ CUDA_LIB_CUFFT, "13.0", "12" },
-		{ CUDA_LIB_CURAND, "10.0.130", "10.0" },
-		{ CUDA_LIB_CURAND, "12.4.1", "10" },
-		{ CUDA_LIB_CURAND, "13.0", "10" },
-		{ CUDA_LIB_CUSOLVER, "11.0.3", "10" },
-		{ CUDA_LIB_CUSOLVER, "11.2.2", "11" },
-		{ CUDA_LIB_CUSOLVER, "12.4.1", "11" },
-		{ CUDA_LIB_CUSOLVER, "13.0", "12" },
-		{ CUDA_LIB_CUSPARSE, "11.8.0", "11" },
-		{ CUDA_LIB_CUSPARSE, "12.4.1", "12" },
-		{ CUDA_LIB_CUSPARSE, "13.0", "12" },
-		{ CUDA_LIB_NVJITLINK, "12.0.0", "12" },
-		{ CUDA_LIB_NVJITLINK, "13.0", "13" },
+		{ NVLIB_CUDART, "9.0.176", "9.0" },
+		{ NVLIB_CUDART, "10.2.89", "10.2" },
+		{ NVLIB_CUDART, "11.2.2", "11.0" },
+		{ NVLIB_CUDART, "11.8", "11.0" },
+		{ NVLIB_CUDART, "12.4.1", "12" },
+		{ NVLIB_CUDART, "13.0", "13" },
+		{ NVLIB_CUPTI, "10.1.243", "10.1" },
+		{ NVLIB_CUPTI, "11.2.2", "11.2" },
+		{ NVLIB_CUPTI, "11.8.0", "11.8" },
+		{ NVLIB_CUPTI, "12.4", "12" },
+		{ NVLIB_NVRTC, "11.0.3", "11.0" },
+		{ NVLIB_NVRTC, "11.1.1", "11.1" },
+		{ NVLIB_NVRTC, "11.8.0", "11.2" },
+		{ NVLIB_NVRTC, "13.0", "13" },
+		{ NVLIB_CUBLAS, "10.0.130", "10.0" },
+		{ NVLIB_CUBLAS, "10.1.243", "10" },
+		{ NVLIB_CUBLAS, "12.4.1", "12" },
+		{ NVLIB_CUBLASLT, "13.0.0", "13" },
+		{ NVLIB_CUFFT, "10.2.89", "10" },
+		{ NVLIB_CUFFT, "11.8.0", "10" },
+		{ NVLIB_CUFFT, "12.4.1", "11" },
+		{ NVLIB_CUFFT, "13.0", "12" },
+		{ NVLIB_CURAND, "10.0.130", "10.0" },
+		{ NVLIB_CURAND, "12.4.1", "10" },
+		{ NVLIB_CURAND, "13.0", "10" },
+		{ NVLIB_CUSOLVER, "11.0.3", "10" },
+		{ NVLIB_CUSOLVER, "11.2.2", "11" },
+		{ NVLIB_CUSOLVER, "12.4.1", "11" },
+		{ NVLIB_CUSOLVER, "13.0", "12" },
+		{ NVLIB_CUSPARSE, "11.8.0", "11" },
+		{ NVLIB_CUSPARSE, "12.4.1", "12" },
+		{ NVLIB_CUSPARSE, "13.0", "12" },
+		{ NVLIB_NVJITLINK, "12.0.0", "12" },
+		{ NVLIB_NVJITLINK, "13.0", "13" },
 	};
 	static const struct {
-		enum cuda_lib lib;
+		enum nvlib_id lib;
 		const char *cuda;
 	} none[] = {
-		{ CUDA_LIB_NVJITLINK, "11.8.0" },
-		{ CUDA_LIB_CUBLASLT, "10.0" },
-		{ CUDA_LIB_CUDNN, "12.4" },
-		{ CUDA_LIB_NCCL, "12.4" },
-		{ CUDA_LIB_CUDART, "12.x" },
+		{ NVLIB_NVJITLINK, "11.8.0" },
+		{ NVLIB_CUBLASLT, "10.0" },
+		{ NVLIB_CUDNN, "12.4" },
+		{ NVLIB_NCCL, "12.4" },
+		{ NVLIB_CUDART, "12.x" },
 	};
 	struct buf b = BUF_INIT;
 

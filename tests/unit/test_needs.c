@@ -178,14 +178,14 @@ static void test_needs_records_needed_and_named_sonames(void **state)
 	assert_int_equal(s.n, 2); /* libc is not CUDA */
 	w = want_of(&s, "libcudart.so.11.0");
 	assert_non_null(w);
-	assert_int_equal(w->lib, CUDA_LIB_CUDART);
+	assert_int_equal(w->lib, NVLIB_CUDART);
 	assert_string_equal(w->version, "11.0");
 	/* needed wins over named; each file once */
 	assert_files(&w->needed_by, ab, 2);
 	assert_int_equal(w->named_by.n, 0);
 	w = want_of(&s, "libcupti.so.11.2");
 	assert_non_null(w);
-	assert_int_equal(w->lib, CUDA_LIB_CUPTI);
+	assert_int_equal(w->lib, NVLIB_CUPTI);
 	assert_files(&w->named_by, a, 1);
 	assert_int_equal(w->needed_by.n, 0);
 	assert_null(w->provided_by);
@@ -613,7 +613,7 @@ static void test_needs_installed_toolkit_that_gives_all_is_picked(
 	assert_int_equal(in.report.n, 2);
 	assert_string_equal(in.report.v[0], "cuda 12.4.1: lacks "
 					    "libcudart.so.11.0, "
-					    "libcupti.so.11.2");
+					    "libcupti.so.11.2 (may load)");
 	assert_string_equal(in.report.v[1],
 			    "cuda 11.2.2: provides everything");
 	needs_installed_release(&in);
@@ -821,11 +821,11 @@ static void test_needs_installed_must_suit_the_frameworks(void **state)
 	needs_match_installed(&s, &py, NULL, &in);
 	assert_null(in.pick.cuda);
 	assert_int_equal(in.report.n, 3);
-	assert_string_equal(in.report.v[0], "cuda 13.0.0: lacks CUDA 12.1 "
+	assert_string_equal(in.report.v[0], "cuda 13.0.0: lacks CUDA 12.1+ "
 					    "(torch)");
-	assert_string_equal(in.report.v[1], "cuda 12.0.1: lacks CUDA 12.1 "
+	assert_string_equal(in.report.v[1], "cuda 12.0.1: lacks CUDA 12.1+ "
 					    "(torch)");
-	assert_string_equal(in.report.v[2], "cuda 11.8.0: lacks CUDA 12.1 "
+	assert_string_equal(in.report.v[2], "cuda 11.8.0: lacks CUDA 12.1+ "
 					    "(torch)");
 	needs_installed_release(&in);
 
@@ -1141,6 +1141,199 @@ static void test_needs_offer_without_a_catalogue(void **state)
 	needs_scan_release(&s);
 }
 
+/* ---- what the frameworks' own files say ---------------------------------- */
+
+static void read_meta(struct needs_scan *s, const char *name, const char *t)
+{
+	needs_read_metadata(s, name, t, strlen(t));
+}
+
+static void test_needs_metadata_names_the_files_it_reads(void **state)
+{
+	(void)state;
+	assert_true(needs_metadata_name(
+		"/sp/tensorflow/python/platform/build_info.py"));
+	assert_true(needs_metadata_name("tensorflow/python/platform/"
+					"build_info.py"));
+	assert_true(needs_metadata_name("/sp/torch/version.py"));
+	assert_true(needs_metadata_name("/sp/torch-2.1.2.dist-info/METADATA"));
+	assert_false(needs_metadata_name("/sp/mytorch/version.py"));
+	assert_false(needs_metadata_name("/sp/x/build_info.py"));
+	assert_false(needs_metadata_name("/sp/torch-2.1.2.dist-info/RECORD"));
+	assert_false(needs_metadata_name("/sp/METADATA"));
+}
+
+static void test_needs_metadata_reads_tensorflow_build_info(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	/* TensorFlow 2.6.5, Linux, as generated */
+	read_meta(&s, "/a/tensorflow/python/platform/build_info.py",
+		  "import collections\n\nbuild_info = collections."
+		  "OrderedDict([('cpu_compiler', '/dt7/usr/bin/gcc'), "
+		  "('cuda_compute_capabilities', ['sm_35', 'compute_80']), "
+		  "('cuda_version', '11.2'), ('cudnn_version', '8'), "
+		  "('is_cuda_build', True)])\n");
+	/* TensorFlow 2.10.1, Windows */
+	read_meta(&s, "/b/tensorflow/python/platform/build_info.py",
+		  "build_info = collections.OrderedDict([('cuda_version', "
+		  "'64_112'), ('cudart_dll_name', 'cudart64_112.dll'), "
+		  "('cudnn_dll_name', 'cudnn64_8.dll'), ('cudnn_version', "
+		  "'64_8'), ('nvcuda_dll_name', 'nvcuda.dll')])\n");
+	/* a CPU build says nothing of CUDA */
+	read_meta(&s, "/c/tensorflow/python/platform/build_info.py",
+		  "build_info = collections.OrderedDict([('is_cuda_build', "
+		  "False)])\n");
+	assert_int_equal(s.nrep, 2);
+	assert_string_equal(s.rep[0].framework, "tensorflow");
+	assert_string_equal(s.rep[0].cuda, "11.2");
+	assert_string_equal(s.rep[0].cudnn, "8");
+	assert_int_equal(s.rep[0].dlls.n, 0);
+	assert_string_equal(s.rep[1].cuda, "11.2");
+	assert_string_equal(s.rep[1].cudnn, "8");
+	assert_int_equal(s.rep[1].dlls.n, 3);
+	assert_string_equal(s.rep[1].dlls.v[0], "cudart64_112.dll");
+	assert_string_equal(s.rep[1].dlls.v[1], "cudnn64_8.dll");
+	assert_true(needs_asked(&s, NULL));
+	needs_scan_release(&s);
+}
+
+static void test_needs_metadata_reads_torch_version_py(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/torch/version.py",
+		  "__all__ = ['__version__', 'debug', 'cuda', 'git_version']\n"
+		  "__version__ = '2.1.2+cu121'\ndebug = False\n"
+		  "cuda: Optional[str] = '12.1'\nhip: Optional[str] = None\n");
+	/* a CPU build */
+	read_meta(&s, "/cpu/torch/version.py",
+		  "__version__ = '2.1.2+cpu'\ncuda: Optional[str] = None\n");
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].framework, "torch");
+	assert_string_equal(s.rep[0].version, "2.1.2+cu121");
+	assert_string_equal(s.rep[0].cuda, "12.1");
+	assert_null(s.rep[0].cudnn);
+	needs_scan_release(&s);
+}
+
+static void test_needs_metadata_reads_nvidia_pins(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/torch-2.1.2.dist-info/METADATA",
+		  "Metadata-Version: 2.1\nName: torch\nVersion: 2.1.2\n"
+		  "Requires-Dist: filelock\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu12 (==12.1.105) ; "
+		  "platform_system == \"Linux\"\n"
+		  "Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; "
+		  "platform_system == \"Linux\"\n\n"
+		  "Requires-Dist: nvidia-cudnn-cu12 (==99.1) in the text\n");
+	/* CUDA 13's wheels have no suffix; cuDNN's kept it */
+	read_meta(&s, "/sp/torch-2.15.0.dist-info/METADATA",
+		  "Name: torch\r\nVersion: 2.15.0\r\n"
+		  "Requires-Dist: nvidia-cuda-runtime==13.0.96\r\n"
+		  "Requires-Dist: nvidia-cudnn-cu13==9.26.0.51\r\n");
+	/* NVIDIA's metapackage, as torch 2.15 pins it */
+	read_meta(&s, "/sp/torch-2.15.0b.dist-info/METADATA",
+		  "Name: torch\nVersion: 2.15.0\n"
+		  "Requires-Dist: cuda-toolkit[cublas,cudart,cupti]==13.2.2; "
+		  "platform_system == \"Linux\"\n"
+		  "Requires-Dist: nvidia-cudnn-cu13==9.26.0.51; "
+		  "platform_system == \"Linux\"\n");
+	/* behind an extra: to the minor (TensorFlow checks no more) */
+	read_meta(&s, "/sp/tensorflow-2.15.1.dist-info/METADATA",
+		  "Name: tensorflow\nVersion: 2.15.1\n"
+		  "Requires-Dist: nvidia-cudnn-cu12 (==8.9.4.25) ; extra == "
+		  "'and-cuda'\n"
+		  "Requires-Dist: nvidia-cublas-cu12 (==12.2.5.6) ; extra == "
+		  "'and-cuda'\n");
+	/* a range: its lower bound (jax-cuda12-plugin[with-cuda]) */
+	read_meta(&s, "/sp/jax_cuda12_plugin-0.4.35.dist-info/METADATA",
+		  "Name: jax-cuda12-plugin\nVersion: 0.4.35\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu12 >=12.1.105 ; "
+		  "extra == 'with_cuda'\n"
+		  "Requires-Dist: nvidia-cudnn-cu12 <10.0,>=9.1 ; extra == "
+		  "'with_cuda'\n");
+	/* NVIDIA's own wheel provides; it asks nothing */
+	read_meta(&s, "/sp/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA",
+		  "Name: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n"
+		  "Requires-Dist: nvidia-cublas-cu12\n");
+	/* a package name says the CUDA major */
+	read_meta(&s, "/sp/cupy_cuda12x-13.3.0.dist-info/METADATA",
+		  "Name: cupy-cuda12x\nVersion: 13.3.0\n");
+	read_meta(&s, "/sp/cupy_cuda102-9.6.0.dist-info/METADATA",
+		  "Name: cupy-cuda102\nVersion: 9.6.0\n");
+	read_meta(&s, "/sp/numpy-1.26.dist-info/METADATA",
+		  "Name: numpy\nVersion: 1.26.4\n");
+	assert_int_equal(s.nrep, 7);
+	assert_string_equal(s.rep[0].framework, "torch");
+	assert_string_equal(s.rep[0].version, "2.1.2");
+	assert_string_equal(s.rep[0].cuda, "12.1");
+	assert_string_equal(s.rep[0].cudnn, "8.9.2");
+	assert_string_equal(s.rep[1].cuda, "13.0");
+	assert_string_equal(s.rep[1].cudnn, "9.26.0");
+	assert_string_equal(s.rep[2].cuda, "13.2");
+	assert_string_equal(s.rep[2].cudnn, "9.26.0");
+	assert_string_equal(s.rep[3].framework, "tensorflow");
+	assert_string_equal(s.rep[3].cuda, "12");
+	assert_string_equal(s.rep[3].cudnn, "8.9");
+	assert_string_equal(s.rep[4].framework, "jax-cuda12-plugin");
+	assert_string_equal(s.rep[4].cuda, "12.1");
+	assert_string_equal(s.rep[4].cudnn, "9.1");
+	assert_string_equal(s.rep[5].framework, "cupy-cuda12x");
+	assert_string_equal(s.rep[5].cuda, "12");
+	assert_null(s.rep[5].cudnn);
+	assert_string_equal(s.rep[6].cuda, "10.2");
+	needs_scan_release(&s);
+}
+
+static void test_needs_named_only_soname_is_not_required(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	add(&s, "/ort/libprov.so", NULL, "libcudart.so.13",
+	    "libcudart.so.12 libnvrtc.so.12");
+	needs_scan_finish(&s);
+	assert_true(needs_want_required(want_of(&s, "libcudart.so.13")));
+	assert_false(needs_want_required(want_of(&s, "libcudart.so.12")));
+	assert_false(needs_want_required(want_of(&s, "libnvrtc.so.12")));
+	assert_true(needs_want_managed(want_of(&s, "libnvrtc.so.12")));
+	needs_scan_release(&s);
+}
+
+static void test_needs_installed_minimum_cudnn_is_compared(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	read_meta(&s, "/sp/torch-2.15.0.dist-info/METADATA",
+		  "Name: torch\nVersion: 2.15.0\n"
+		  "Requires-Dist: nvidia-cudnn-cu13==9.26.0.51\n");
+	needs_scan_finish(&s);
+	cuda_at(fx, &in.cudas, "13.0.2", 13, "lib64/libcudart.so.13");
+	cudnn_at(fx, &in.cudnns, "9.19.0", 13);
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_null(in.pick.cuda);
+	assert_int_equal(in.report.n, 1);
+	assert_string_equal(in.report.v[0],
+			    "cuda 13.0.2 + cudnn 9.19.0 (cuda13): lacks "
+			    "cuDNN 9.26.0+ (torch)");
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
 
 int main(void)
@@ -1152,6 +1345,12 @@ int main(void)
 		cmocka_unit_test(
 			test_needs_soname_provided_under_path_is_not_asked),
 		cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
+		cmocka_unit_test(test_needs_named_only_soname_is_not_required),
+		cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
+		cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
+		cmocka_unit_test(test_needs_metadata_reads_torch_version_py),
+		cmocka_unit_test(test_needs_metadata_reads_nvidia_pins),
+		T(test_needs_installed_minimum_cudnn_is_compared),
 		T(test_needs_scan_reads_a_folder_of_built_files),
 		T(test_needs_scan_marks_what_the_folder_provides),
 		T(test_needs_scan_reads_a_file_named_as_path),

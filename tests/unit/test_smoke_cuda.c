@@ -172,6 +172,90 @@ static void test_smoke_cuda_no_driver_still_loads_the_rest(void **state)
 	smoke_report_release(&r);
 }
 
+/*
+ * NVIDIA's CUDA 11.8 runtime (nvidia-cuda-runtime-cu11 11.8.89) answers
+ * cudaRuntimeGetVersion with cudaErrorInsufficientDriver (35) when no
+ * driver loads: the runtime is then skipped, named as such, its version
+ * read from the receipt, and never blamed.
+ */
+static void test_smoke_cuda_cuda11_runtime_without_driver_is_skipped(
+    void **state)
+{
+	struct smoke_probe p;
+	struct smoke_report r;
+
+	(void)state;
+	probe_init(&p);
+	p.cuda = "11.8.0";
+	p.runtime_lib = FAKE("libcudart11.so");
+	p.driver_lib = FAKE("libcuda-none.so");
+	p.driver_module = NULL;
+	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
+	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_FAIL);
+	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_SKIP);
+	assert_string_equal(r.layer[SMOKE_RUNTIME].version, "11.8");
+	assert_contains(r.layer[SMOKE_RUNTIME].message, "skipped: no driver");
+	assert_contains(r.layer[SMOKE_RUNTIME].message, "receipt");
+	assert_contains(r.layer[SMOKE_RUNTIME].message,
+			"cudaErrorInsufficientDriver");
+	assert_null(r.layer[SMOKE_RUNTIME].fix);
+	smoke_report_release(&r);
+}
+
+/* A runtime whose soname is not its release's is damaged: blamed. */
+static void test_smoke_cuda_cuda11_runtime_with_wrong_soname(void **state)
+{
+	struct smoke_probe p;
+	struct smoke_report r;
+
+	(void)state;
+	probe_init(&p);
+	p.cuda = "11.8.0";
+	p.driver_lib = FAKE("libcuda-none.so");
+	p.driver_module = NULL;
+	setenv("FAKE_CUDART_VERSION", "11080", 1); /* soname libcudart.so.12 */
+	run_probe(&p, &r);
+	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_FAIL);
+	assert_contains(r.layer[SMOKE_RUNTIME].message,
+			"has the soname libcudart.so.12, not CUDA 11.8.0's");
+	assert_contains(r.layer[SMOKE_RUNTIME].fix, "install the toolkit again");
+	smoke_report_release(&r);
+}
+
+/* A runtime whose real file name says another major is the wrong file. */
+static void test_smoke_cuda_cuda11_runtime_named_for_another_major(
+    void **state)
+{
+	struct fixture *fx = *state;
+	struct smoke_probe p;
+	struct smoke_report r;
+	char *link = fx_path(fx, "libcudart.so.12.4.127");
+	FILE *in = fopen(FAKE("libcudart11.so"), "rb"), *out = fopen(link, "wb");
+	char chunk[4096];
+	size_t n;
+
+	/* a copy: the real name is what is read, through any links */
+	assert_non_null(in);
+	assert_non_null(out);
+	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+		assert_int_equal(fwrite(chunk, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+	probe_init(&p);
+	p.cuda = "11.8.0";
+	p.runtime_lib = link;
+	p.driver_lib = FAKE("libcuda-none.so");
+	p.driver_module = NULL;
+	setenv("FAKE_CUDART_VERSION", "11080", 1);
+	run_probe(&p, &r);
+	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_FAIL);
+	assert_contains(r.layer[SMOKE_RUNTIME].message, "is CUDA 12 by its name");
+	assert_contains(r.layer[SMOKE_RUNTIME].fix, "install the toolkit again");
+	smoke_report_release(&r);
+	free(link);
+	unsetenv("FAKE_CUDART_VERSION");
+}
+
 static void test_smoke_cuda_driver_too_old(void **state)
 {
 	struct smoke_probe p;
@@ -716,6 +800,11 @@ int main(void)
 	    T(test_smoke_cuda_every_layer_passes),
 	    T(test_smoke_cuda_reports_each_step_as_it_starts),
 	    T(test_smoke_cuda_no_driver_still_loads_the_rest),
+	    T(test_smoke_cuda_cuda11_runtime_without_driver_is_skipped),
+	    T(test_smoke_cuda_cuda11_runtime_with_wrong_soname),
+	    cmocka_unit_test_setup_teardown(
+		test_smoke_cuda_cuda11_runtime_named_for_another_major,
+		fx_setup_env, fx_teardown),
 	    T(test_smoke_cuda_driver_too_old),
 	    cmocka_unit_test_setup_teardown(
 		test_smoke_cuda_reads_the_module_version, fx_setup_env,

@@ -14,7 +14,7 @@
 /* cmd/ files that are not subcommands (probe_main.c: cuenv-probe, which
  * cuenv check runs). */
 static const char *const not_commands[] = {"main.c", "table.c", "common.c",
-					   "probe_main.c"};
+					   "options.c", "probe_main.c"};
 
 /* The subcommand names that the files cmd/<name>.c imply. */
 static void command_files(struct strv *names)
@@ -103,10 +103,9 @@ static void test_table_entries_are_complete(void **state)
 	for (size_t i = 0; i < cuenv_ncmds; i++) {
 		const struct cuenv_cmd *c = cuenv_cmds[i];
 
-		/* cuenv-net runs the external ones: a summary is enough here */
-		if (!c->summary || !*c->summary ||
-		    (!(c->flags & CMD_EXTERNAL) &&
-		     (!c->usage || !*c->usage || !c->run)))
+		/* cuenv-net runs the external ones; their help is here too */
+		if (!c->summary || !*c->summary || !c->usage || !*c->usage ||
+		    (!(c->flags & CMD_EXTERNAL) && !c->run))
 			fail_msg("'%s' lacks summary, usage or run", c->name);
 		if (strchr(c->summary, '\n'))
 			fail_msg("'%s': the summary is not one line", c->name);
@@ -126,6 +125,165 @@ static void test_cmd_find_matches_exact_names_only(void **state)
 	assert_null(cmd_find("nonexistent"));
 }
 
+static void test_table_options_are_well_formed(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cuenv_ncmds; i++) {
+		const struct cuenv_cmd *c = cuenv_cmds[i];
+
+		if (c->nopts > CMD_OPTS_MAX)
+			fail_msg("'%s' has more than CMD_OPTS_MAX options",
+				 c->name);
+		for (size_t k = 0; k < c->nopts; k++) {
+			const struct cmd_option *o = &c->opts[k];
+
+			if (!o->name || !*o->name || !o->help || !*o->help)
+				fail_msg("'%s': option %zu lacks a name or help",
+					 c->name, k);
+			if (!strcmp(o->name, "help") || o->alias == 'h')
+				fail_msg("'%s': --help is the dispatcher's",
+					 c->name);
+			for (size_t j = k + 1; j < c->nopts; j++)
+				if (!strcmp(o->name, c->opts[j].name) ||
+				    (o->alias && o->alias == c->opts[j].alias))
+					fail_msg("'%s': --%s twice", c->name,
+						 o->name);
+			if ((o->value != OPT_TEXT || o->takes ||
+			     (o->flags & OPT_OPTIONAL)) &&
+			    !o->arg)
+				fail_msg("'%s': --%s checks a value it does not "
+					 "take",
+					 c->name, o->name);
+			if (o->value == OPT_WORD && (!o->words || !*o->words))
+				fail_msg("'%s': --%s has no words", c->name,
+					 o->name);
+			if (o->value == OPT_NUMBER && (o->min > o->max || !o->max))
+				fail_msg("'%s': --%s has no range", c->name,
+					 o->name);
+			/* the synopsis names every option */
+			struct buf want = BUF_INIT;
+			buf_printf(&want, "--%s", o->name);
+			if (!strstr(c->usage, want.data))
+				fail_msg("'%s': the usage does not name %s",
+					 c->name, want.data);
+			buf_release(&want);
+		}
+	}
+}
+
+/* Parse words (NULL-terminated) as cmd's command line. */
+static int parse(const char *cmd, struct cmd_opts *o, int *help,
+		 struct cuenv_err *err, const char **words)
+{
+	char *argv[16];
+	int argc = 0;
+
+	for (; words[argc]; argc++)
+		argv[argc] = (char *)words[argc];
+	argv[argc] = NULL;
+	return cmd_options_parse(cmd_find(cmd), argc, argv, o, help, err);
+}
+
+static void test_options_parse_values_and_order(void **state)
+{
+	struct cmd_opts o;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int help;
+
+	(void)state;
+	assert_int_equal(parse("check", &o, &help, &err,
+			       (const char *[]){ "check", "--device", "3",
+						 "--json", NULL }),
+			 CUENV_OK);
+	assert_false(help);
+	assert_int_equal(optind, 4);
+	/* check's table: json, compile, device, timeout */
+	assert_true(cmd_opt_given(&o, 0));
+	assert_int_equal(o.num[2], 3);
+	assert_false(cmd_opt_given(&o, 3));
+	assert_true(o.seq[2] < o.seq[0]);
+	err_release(&err);
+}
+
+static void test_options_parse_names_the_bad_value(void **state)
+{
+	struct cmd_opts o;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int help;
+
+	(void)state;
+	assert_int_equal(parse("check", &o, &help, &err,
+			       (const char *[]){ "check", "--timeout", "0",
+						 NULL }),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "check: --timeout must be a whole "
+					  "number from 1 to 86400, not '0'");
+	assert_string_equal(err.hint.data, "see: cuenv check --help");
+	err_release(&err);
+	err_init(&err);
+	assert_int_equal(parse("version", &o, &help, &err,
+			       (const char *[]){ "version", "--json", NULL }),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "version: unknown option '--json'");
+	err_release(&err);
+}
+
+/* An OPT_REPEAT option keeps every value, in order (mirror --for). */
+static void test_options_repeat_keeps_every_value(void **state)
+{
+	const struct cuenv_cmd *mirror = cmd_find("mirror");
+	struct cmd_opts o;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t f = 0;
+	int help;
+
+	(void)state;
+	while (f < mirror->nopts && strcmp(mirror->opts[f].name, "for"))
+		f++;
+	assert_true(f < mirror->nopts);
+	assert_true(mirror->opts[f].flags & OPT_REPEAT);
+	assert_int_equal(parse("mirror", &o, &help, &err,
+			       (const char *[]){ "mirror", "--for",
+						 "torch==2.5", "DIR",
+						 "--for=jax==0.4", "--quiet",
+						 "12.4", NULL }),
+			 CUENV_OK);
+	assert_int_equal(o.nall, 2);
+	assert_int_equal(o.all[0].opt, f);
+	assert_string_equal(o.all[0].arg, "torch==2.5");
+	assert_int_equal(o.all[1].opt, f);
+	assert_string_equal(o.all[1].arg, "jax==0.4");
+	assert_string_equal(o.arg[f], "jax==0.4"); /* the last, as ever */
+	assert_int_equal(optind, 5); /* DIR and 12.4 follow the options */
+	err_release(&err);
+}
+
+static void test_options_help_wins_over_errors(void **state)
+{
+	struct cmd_opts o;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int help;
+
+	(void)state;
+	assert_int_equal(parse("use", &o, &help, &err,
+			       (const char *[]){ "use", "--bogus", "-h",
+						 NULL }),
+			 CUENV_OK);
+	assert_true(help);
+	assert_int_equal(err.rc, CUENV_OK);
+	err_release(&err);
+}
+
+static void test_cmd_suggest_finds_near_and_known_words(void **state)
+{
+	(void)state;
+	assert_string_equal(cmd_suggest("shell"), "use");
+	assert_string_equal(cmd_suggest("instal"), "install");
+	assert_string_equal(cmd_suggest("verison"), "version");
+	assert_null(cmd_suggest("zzzzzzzz"));
+	assert_null(cmd_suggest("x"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +293,12 @@ int main(void)
 	    cmocka_unit_test(test_table_has_no_entry_without_a_file),
 	    cmocka_unit_test(test_table_entries_are_complete),
 	    cmocka_unit_test(test_cmd_find_matches_exact_names_only),
+	    cmocka_unit_test(test_table_options_are_well_formed),
+	    cmocka_unit_test(test_options_parse_values_and_order),
+	    cmocka_unit_test(test_options_parse_names_the_bad_value),
+	    cmocka_unit_test(test_options_repeat_keeps_every_value),
+	    cmocka_unit_test(test_options_help_wins_over_errors),
+	    cmocka_unit_test(test_cmd_suggest_finds_near_and_known_words),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 

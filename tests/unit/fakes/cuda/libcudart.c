@@ -51,8 +51,21 @@ static int devices(void)
 	return (int)fake_env("FAKE_CUDA_DEVICES", 1);
 }
 
+/*
+ * CUDA 11's runtime asks the driver for its version: without a usable one
+ * it answers cudaErrorInsufficientDriver and no version (12.x answers
+ * on its own).
+ */
 FAKE_EXPORT int cudaRuntimeGetVersion(int *v)
 {
+	int e;
+
+	*v = 0;
+	if (version() < 12000) {
+		e = driver();
+		if (e)
+			return e;
+	}
 	*v = version();
 	return 0;
 }

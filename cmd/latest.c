@@ -1,0 +1,93 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/version.h"
+#include "cmd.h"
+
+static const char usage[] =
+    "usage: cuenv latest [cuda|cudnn] SPEC [--known]\n"
+    "\n"
+    "Print the newest installed version that SPEC matches (12 gives the\n"
+    "newest 12.x, 12.4 the newest 12.4.x), of CUDA unless cudnn is given.\n"
+    "Exits 1 when none matches.\n";
+
+enum { O_KNOWN };
+
+static const struct cmd_option opts[] = {
+    [O_KNOWN] = {"known",
+		 .help = "the newest in the catalogue instead (what cuenv\n"
+			 "install SPEC would install)"},
+};
+
+/* Keep v in *best when it matches spec and is newer. */
+static void consider(const char *v, const char *spec, const char **best)
+{
+	if (version_matches_str(v, spec) &&
+	    (!*best || version_cmp_str(v, *best) > 0))
+		*best = v;
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	enum kit_kind kind = KIT_CUDA;
+	struct activation a;
+	struct catalog cat = {0};
+	const char *spec, *best = NULL;
+	int rc = cmd_check_args(&cmd_latest, argc - optind, err);
+
+	if (rc)
+		return rc;
+	if (argc - optind == 2 &&
+	    (kit_kind_parse(argv[optind], &kind) || kind == KIT_CUPTI)) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "latest: '%s' is not cuda or "
+			   "cudnn",
+			   argv[optind]);
+		return cuenv_hint(err, "see: cuenv latest --help");
+	}
+	spec = argv[argc - 1];
+	rc = cmd_check_version(kit_kind_name(kind), spec, 0, err);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	if (cmd_opt_given(&ctx->opt, O_KNOWN)) {
+		rc = cmd_catalog(ctx, &cat, err);
+		for (size_t i = 0; !rc && i < cat.n; i++)
+			if (cat.v[i]->kind == kind)
+				consider(cat.v[i]->version, spec, &best);
+	} else {
+		const struct install_list *l =
+		    kind == KIT_CUDA ? &a.cudas : &a.cudnns;
+
+		rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"),
+				     &a, err);
+		for (size_t i = 0; !rc && i < l->n; i++)
+			consider(l->v[i]->version, spec, &best);
+	}
+	if (!rc && best) {
+		printf("%s\n", best);
+	} else if (!rc) {
+		rc = cuenv_fail(
+		    err, CUENV_NO, "no %s %s %s", kit_kind_name(kind), spec,
+		    cmd_opt_given(&ctx->opt, O_KNOWN) ? "in the catalogue"
+						      : "installed");
+		cuenv_hint(err, cmd_opt_given(&ctx->opt, O_KNOWN)
+				    ? "see: cuenv list-remote"
+				    : "see: cuenv versions, or cuenv latest "
+				      "--known SPEC");
+	}
+	activation_release(&a);
+	catalog_release(&cat);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_latest = {
+    .name = "latest",
+    .summary = "print the newest version a prefix matches",
+    .usage = usage,
+    CMD_OPTIONS(opts),
+    .min_args = 1,
+    .max_args = 2,
+    .run = run,
+};

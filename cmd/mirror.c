@@ -1,0 +1,488 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/compat.h"
+#include "../core/mirror.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv mirror DIR [SPEC...] [--for FRAMEWORK==VERSION]...\n"
+	"                    [--cudnn V] [--cupti V] [--platform LIST]\n"
+	"                    [--components LIST | --runtime-only]\n"
+	"                    [--source redist|runfile] [--mirror URL]\n"
+	"                    [--no-cache] [--verify] [--quiet]\n"
+	"\n"
+	"Download into DIR, sha256-checked, what `cuenv install SPEC` (with\n"
+	"the same --cudnn, --cupti, --components or --runtime-only) fetches,\n"
+	"laid out as on NVIDIA's host, with the redistrib_<version>.json\n"
+	"manifests, a catalogue folder (DIR/cuenv-catalogue) and a README.txt,\n"
+	"so that nodes that reach nothing else install from it:\n"
+	"\n"
+	"  cuenv install --mirror file://DIR SPEC     (a shared filesystem)\n"
+	"  cuenv install --mirror http://HOST:PORT SPEC\n"
+	"                                    (any static HTTP server over DIR)\n"
+	"\n"
+	"Running it again adds what is missing: files already there and\n"
+	"verified are not downloaded again, damaged ones are. A download\n"
+	"goes to DIR/.cuenv-mirror/tmp and is renamed into place once its\n"
+	"sha256 matched; runs into one DIR take turns.\n";
+
+static const char notes[] =
+	"Downloads are retried and bounded as install's are\n"
+	"(CUENV_FETCH_RETRIES, CUENV_FETCH_TIMEOUT, ...: see cuenv help install).\n";
+
+enum { O_FOR, O_CUDNN, O_CUPTI, O_PLATFORM, O_COMPONENTS, O_RUNTIME,
+       O_SOURCE, O_MIRROR, O_NOCACHE, O_VERIFY, O_QUIET };
+
+static const struct cmd_option opts[] = {
+	[O_FOR] = { "for", .arg = "F==V", .flags = OPT_REPEAT,
+		    .help = "the CUDA and cuDNN that framework F release V\n"
+			    "was built with, as install --for picks them\n"
+			    "(repeatable)" },
+	[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
+		      .complete = "remote cudnn",
+		      .help = "cuDNN V for each SPEC's CUDA major" },
+	[O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
+		      .complete = "remote cuda",
+		      .help = "also CUPTI from CUDA release V" },
+	[O_PLATFORM] = { "platform", .arg = "LIST",
+			 .words = "linux-x86_64 linux-sbsa linux-aarch64 "
+				  "linux-ppc64le windows-x86_64",
+			 .help = "comma-separated: linux-x86_64, linux-sbsa,\n"
+				 "linux-aarch64, linux-ppc64le, windows-x86_64\n"
+				 "(default: this machine's)" },
+	[O_COMPONENTS] = { "components", .arg = "LIST",
+			   .help = "comma-separated redist components" },
+	[O_RUNTIME] = { "runtime-only",
+			.help = "only the archives of the runtime libraries (the\n"
+				"nodes then install with --runtime-only)" },
+	/* OPT_TEXT: the body says what to do for pypi */
+	[O_SOURCE] = { "source", .arg = "S", .words = "redist runfile",
+		       .help = "redist (default from 11.4) or runfile" },
+	[O_MIRROR] = { "mirror", .arg = "URL",
+		       .help = "fetch from URL in NVIDIA's place (https://,\n"
+			       "http://, file://); also CUENV_MIRROR" },
+	[O_NOCACHE] = { "no-cache",
+			.help = "do not copy archives from $CUENV_ROOT/cache" },
+	[O_VERIFY] = { "verify",
+		       .help = "hash every file in DIR again, even those\n"
+			       "verified before" },
+	[O_QUIET] = { "quiet", .help = "errors only" },
+};
+
+#ifdef CUENV_NET /* the rest runs in cuenv-net */
+
+static const char *const platforms[] = {
+	"linux-x86_64", "linux-sbsa", "linux-aarch64", "linux-ppc64le",
+	"windows-x86_64", NULL,
+};
+
+/* The catalogue for platform, as cmd_catalog finds it for this one's. */
+static int load_catalog(const struct cuenv_ctx *ctx, const char *platform,
+			struct catalog *cat, struct cuenv_err *err)
+{
+	const char *only = getenv("CUENV_MANIFESTS");
+	struct buf dir = BUF_INIT;
+	int rc = CUENV_OK, found = 0;
+
+	if (only && *only) {
+		if (!store_is_dir(only))
+			return cuenv_fail(err, CUENV_E_MANIFEST,
+					  "CUENV_MANIFESTS: '%s' is not a "
+					  "folder",
+					  only);
+		return catalog_load(cat, only, platform, err);
+	}
+	if (!cmd_data_dir(ctx, &dir)) {
+		found = 1;
+		rc = catalog_load(cat, dir.data, platform, err);
+	}
+	buf_reset(&dir);
+	buf_path(&dir, ctx->root, "manifests");
+	if (!rc && store_is_dir(dir.data)) {
+		found = 1;
+		rc = catalog_load(cat, dir.data, platform, err);
+	}
+	if (!rc && !found)
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"no catalogue found next to '%s'", ctx->exe);
+	buf_release(&dir);
+	return rc;
+}
+
+/* CUENV_FETCH_*, each checked, as install reads them. */
+static int fetch_env(struct fetch_opts *fo, struct cuenv_err *err)
+{
+	static const struct {
+		const char *name;
+		uint64_t max;
+	} vars[] = {
+		{ "CUENV_FETCH_RETRIES", 1000 },
+		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
+		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
+		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
+		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
+	};
+	unsigned *field[] = { &fo->retries, &fo->stall_seconds,
+			      &fo->backoff_ms, &fo->low_speed,
+			      &fo->timeout_seconds };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		uint64_t v = *field[i];
+
+		rc = cmd_env_count(vars[i].name, vars[i].max, &v, err);
+		if (rc)
+			return rc;
+		*field[i] = (unsigned)v;
+	}
+	return cmd_env_count("CUENV_FETCH_MAX_BYTES", UINT64_MAX,
+			     &fo->max_bytes, err);
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+struct show {
+	int quiet;
+};
+
+static void human(char *out, size_t n, double bytes)
+{
+	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
+	int u = 0;
+
+	while (bytes >= 1000 && u < 4) {
+		bytes /= 1000;
+		u++;
+	}
+	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+static void on_file(void *ctx, const struct mirror_file *f,
+		    enum mirror_how how, uint64_t bytes)
+{
+	struct show *s = ctx;
+	char b[32];
+
+	if (s->quiet || how == MIRROR_HAD)
+		return;
+	human(b, sizeof(b), (double)bytes);
+	switch (how) {
+	case MIRROR_FETCHED:
+		fprintf(stderr, "cuenv: fetched %s (%s)\n", f->path, b);
+		break;
+	case MIRROR_CACHED:
+		fprintf(stderr, "cuenv: copied %s from the cache (%s)\n",
+			f->path, b);
+		break;
+	case MIRROR_COPIED:
+		fprintf(stderr, "cuenv: wrote %s\n", f->path);
+		break;
+	case MIRROR_REPAIRED:
+		fprintf(stderr, "cuenv: replaced %s, whose bytes were wrong "
+				"(%s)\n",
+			f->path, b);
+		break;
+	default:
+		break;
+	}
+}
+
+static void on_waiting(void *ctx, const char *dir)
+{
+	struct show *s = ctx;
+
+	if (!s->quiet)
+		fprintf(stderr, "cuenv: another cuenv mirror is writing '%s'; "
+				"waiting for it\n",
+			dir);
+}
+
+/* ---- what to mirror ----------------------------------------------------------- */
+
+struct request {
+	const char *cuda, *cudnn;
+};
+
+/* One request on one platform: its releases into plan. */
+static int plan_one(const struct catalog *cat, const struct request *q,
+		    const char *cupti, int source, const char *platform,
+		    const struct install_opts *o, struct mirror_plan *plan,
+		    struct cuenv_err *err)
+{
+	struct catalog_choice ch;
+	int rc;
+
+	rc = catalog_resolve(cat, q->cuda, q->cudnn, cupti, source, &ch, err);
+	if (rc) {
+		/* Another machine's platform: say which. */
+		if (strcmp(platform, catalog_platform()))
+			buf_printf(&err->msg, " for %s", platform);
+		return rc;
+	}
+	rc = mirror_plan_add(plan, ch.cuda, KIT_CUDA, o, platform, err);
+	if (!rc && ch.cudnn)
+		rc = mirror_plan_add(plan, ch.cudnn, KIT_CUDNN, o, platform,
+				     err);
+	if (!rc && ch.cupti)
+		rc = mirror_plan_add(plan, ch.cupti, KIT_CUPTI, o, platform,
+				     err);
+	return rc;
+}
+
+static int check_upstream(const char *m, struct fetch_opts *fo,
+			  struct cuenv_err *err)
+{
+	if (!strncmp(m, "https://", 8))
+		return CUENV_OK;
+	if (!strncmp(m, "http://", 7)) {
+		fo->allow_http = 1;
+		return CUENV_OK;
+	}
+	if (!strncmp(m, "file://", 7)) {
+		fo->allow_file = 1;
+		return CUENV_OK;
+	}
+	return cuenv_fail(err, CUENV_E_USAGE,
+			  "mirror: mirror '%s' is not https://, http:// or "
+			  "file://",
+			  m);
+}
+
+static int check_dir(const char *dir, struct cuenv_err *err)
+{
+	struct stat st;
+
+	if (!*dir)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "mirror: DIR must not be empty");
+	if (stat(dir, &st)) {
+		if (errno == ENOENT)
+			return CUENV_OK; /* created */
+		return cuenv_fail(err, CUENV_E_STORE, "cannot use '%s': %s",
+				  dir, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a folder",
+				  dir);
+	if (access(dir, W_OK | X_OK))
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write to '%s': %s",
+				  dir, strerror(errno));
+	return CUENV_OK;
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct install_opts io = { 0 };
+	struct mirror_opts mo = { .fetch = FETCH_OPTS_INIT };
+	struct mirror_plan plan;
+	struct mirror_report rep = { 0 };
+	struct strv comps = STRV_INIT, plats = STRV_INIT, fors = STRV_INIT;
+	struct request *reqs = NULL;
+	struct framework_builds *fws = NULL;
+	struct buf cache = BUF_INIT, compat = BUF_INIT, command = BUF_INIT;
+	struct show show = { 0 };
+	const char *cudnn = NULL, *cupti = NULL, *dir;
+	char *abs = NULL;
+	size_t nreq = 0;
+	int rc = CUENV_OK, source = -1, no_cache = 0;
+	enum source_kind sk;
+	char a[32], b[32];
+
+	mirror_plan_init(&plan);
+	mo.upstream = getenv("CUENV_MIRROR");
+	rc = fetch_env(&mo.fetch, err);
+	if (rc)
+		goto out;
+	cudnn = ctx->opt.arg[O_CUDNN];
+	cupti = ctx->opt.arg[O_CUPTI];
+	if (ctx->opt.arg[O_COMPONENTS]) {
+		rc = cmd_components(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
+				    &comps, err);
+		if (rc)
+			goto out;
+		io.components = &comps;
+	}
+	io.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
+	if (ctx->opt.arg[O_SOURCE]) {
+		const char *word = ctx->opt.arg[O_SOURCE];
+
+		if (source_parse(word, &sk) ||
+		    (sk != SRC_REDIST && sk != SRC_RUNFILE)) {
+			struct buf shown = BUF_INIT;
+
+			buf_add_display(&shown, word, 64);
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"mirror: unknown source '%s'",
+					shown.data);
+			cuenv_hint(err, "sources: redist, runfile (for pypi, "
+					"mirror the package index with a PyPI "
+					"mirror)");
+			buf_release(&shown);
+			goto out;
+		}
+		source = (int)sk;
+	}
+	if (ctx->opt.arg[O_MIRROR])
+		mo.upstream = ctx->opt.arg[O_MIRROR];
+	for (unsigned i = 0; i < ctx->opt.nall; i++)
+		if (ctx->opt.all[i].opt == O_FOR)
+			strv_push(&fors, ctx->opt.all[i].arg);
+	if (ctx->opt.arg[O_PLATFORM])
+		strv_split(&plats, ctx->opt.arg[O_PLATFORM], ',');
+	no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
+	mo.verify = cmd_opt_given(&ctx->opt, O_VERIFY);
+	show.quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	dir = argv[optind];
+	if (optind + 1 == argc && !fors.n) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"mirror: give at least one SPEC or --for");
+		cuenv_hint(err, "for example: cuenv mirror %s 12.4 --cudnn 9",
+			   dir);
+		goto out;
+	}
+	if (io.components && io.runtime_only) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"mirror: --components and --runtime-only do "
+				"not go together");
+		goto out;
+	}
+	for (size_t i = 0; i < plats.n; i++) {
+		size_t k;
+
+		for (k = 0; platforms[k] && strcmp(platforms[k], plats.v[i]);
+		     k++)
+			;
+		if (!platforms[k]) {
+			struct buf shown = BUF_INIT;
+
+			buf_add_display(&shown, plats.v[i], 64);
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"mirror: unknown platform '%s'",
+					shown.data);
+			cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
+					"linux-aarch64, linux-ppc64le, "
+					"windows-x86_64");
+			buf_release(&shown);
+			goto out;
+		}
+	}
+	if (!plats.n)
+		strv_push(&plats, catalog_platform());
+	if (mo.upstream && *mo.upstream &&
+	    (rc = check_upstream(mo.upstream, &mo.fetch, err)))
+		goto out;
+	if (mo.upstream && !*mo.upstream)
+		mo.upstream = NULL;
+	for (int i = optind + 1; i < argc; i++)
+		if ((rc = cmd_check_version("cuda", argv[i], 0, err)))
+			goto out;
+	if ((cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
+	    (cupti && (rc = cmd_check_version("cupti", cupti, 0, err))))
+		goto out;
+	rc = check_dir(dir, err);
+	if (rc)
+		goto out;
+
+	/* What to fetch: every request on every platform. */
+	reqs = xcalloc((size_t)argc + fors.n, sizeof(*reqs));
+	fws = xcalloc(fors.n + 1, sizeof(*fws));
+	for (int i = optind + 1; i < argc; i++)
+		reqs[nreq++] = (struct request){ argv[i], cudnn };
+	for (size_t p = 0; p < plats.n && !rc; p++) {
+		struct catalog cat = { 0 };
+
+		rc = load_catalog(ctx, plats.v[p], &cat, err);
+		/* --for picks with the first platform's catalogue. */
+		for (size_t i = 0; !rc && p == 0 && i < fors.n; i++) {
+			rc = cmd_framework_pick(ctx, fors.v[i], &cat, cudnn,
+						source, show.quiet, &fws[i],
+						err);
+			if (!rc)
+				reqs[nreq++] = (struct request){
+					fws[i].v[0].cuda,
+					cudnn ? cudnn : fws[i].v[0].cudnn
+				};
+		}
+		for (size_t i = 0; !rc && i < nreq; i++)
+			rc = plan_one(&cat, &reqs[i], cupti, source,
+				      plats.v[p], &io, &plan, err);
+		catalog_release(&cat);
+	}
+	if (rc)
+		goto out;
+
+	if (!no_cache) {
+		buf_path(&cache, ctx->root, "cache");
+		if (store_is_dir(cache.data))
+			mo.cache = cache.data;
+	}
+	{
+		struct cuenv_err e = CUENV_ERR_INIT;
+
+		if (!cmd_compat_dir(ctx, &compat, &e))
+			mo.compat = compat.data;
+		err_release(&e);
+	}
+	buf_adds(&command, "cuenv");
+	for (int i = 0; i < argc; i++)
+		buf_printf(&command, " %s", argv[i]);
+	mo.command = command.data;
+	mo.dir = dir;
+	mo.on_file = on_file;
+	mo.waiting = on_waiting;
+	mo.ctx = &show;
+	fetch_global_init();
+	rc = mirror_run(&plan, &mo, &rep, err);
+	if (rc || show.quiet)
+		goto out;
+	human(a, sizeof(a), (double)rep.fetched_bytes);
+	human(b, sizeof(b), (double)rep.had_bytes);
+	printf("mirrored %zu release%s (%zu files) in %s: fetched %u (%s), "
+	       "%u from the cache, %u already there (%s)\n",
+	       plan.nentries, plan.nentries == 1 ? "" : "s", plan.nfiles, dir,
+	       rep.fetched, a, rep.cached, rep.had, b);
+	if (rep.repaired)
+		printf("replaced %u damaged file%s\n", rep.repaired,
+		       rep.repaired == 1 ? "" : "s");
+	abs = realpath(dir, NULL);
+	printf("install from it with: cuenv install --mirror file://%s SPEC "
+	       "(see %s/README.txt)\n",
+	       abs ? abs : dir, abs ? abs : dir);
+out:
+	for (size_t i = 0; fws && i < fors.n; i++)
+		framework_builds_release(&fws[i]);
+	free(abs);
+	free(fws);
+	free(reqs);
+	mirror_plan_release(&plan);
+	strv_release(&comps);
+	strv_release(&plats);
+	strv_release(&fors);
+	buf_release(&cache);
+	buf_release(&compat);
+	buf_release(&command);
+	return rc;
+}
+
+#endif /* CUENV_NET */
+
+const struct cuenv_cmd cmd_mirror = {
+	.name = "mirror",
+	.summary = "download what installs need into a folder, for "
+		   "air-gapped nodes",
+	.usage = usage,
+	.notes = notes,
+	CMD_OPTIONS(opts),
+	.min_args = 1,
+	.max_args = -1,
+	.flags = CMD_EXTERNAL,
+	.run = CMD_NET_RUN(run),
+};

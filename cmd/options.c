@@ -1,0 +1,314 @@
+/*
+ * options.c: getopt_long, --help and the completion scripts' answers,
+ * all from a command's one table of options (options.h).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/version.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+/* getopt_long's value for table entry i; below it, short names. */
+#define LONG_BASE 256
+#define HELP_VAL (LONG_BASE + CMD_OPTS_MAX)
+
+/*
+ * The word that named option val on the command line: "--cudnn" (getopt
+ * gives LONG_BASE + i), "-l" (the short name), or for an unknown long
+ * option (0) the word at argv[at] up to its '='.
+ */
+static void option_word(const struct cuenv_cmd *cmd, int val, char **argv,
+			int at, struct buf *out)
+{
+	struct buf name = BUF_INIT;
+
+	buf_reset(out);
+	if (val >= LONG_BASE && val < LONG_BASE + (int)cmd->nopts) {
+		buf_printf(out, "--%s", cmd->opts[val - LONG_BASE].name);
+		return;
+	}
+	if (val > 0 && val < LONG_BASE)
+		buf_printf(&name, "-%c", val);
+	else
+		buf_add(&name, argv[at], strcspn(argv[at], "="));
+	buf_add_display(out, name.data, 64);
+	buf_release(&name);
+}
+
+static int usage_error(const struct cuenv_cmd *cmd, struct cuenv_err *err)
+{
+	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
+}
+
+/* The long options that begin with word ("--ver"): for a clear error. */
+static size_t prefix_matches(const struct cuenv_cmd *cmd, const char *word,
+			     struct buf *names)
+{
+	size_t n = 0, len;
+
+	if (strncmp(word, "--", 2))
+		return 0;
+	word += 2;
+	len = strcspn(word, "=");
+	for (size_t i = 0; i < cmd->nopts; i++) {
+		if (strncmp(cmd->opts[i].name, word, len))
+			continue;
+		buf_printf(names, "%s--%s", n ? ", " : "", cmd->opts[i].name);
+		n++;
+	}
+	return n;
+}
+
+/* Check arg against opt's kind; fill out->num for numbers. */
+static int check_value(const struct cuenv_cmd *cmd,
+		       const struct cmd_option *opt, const char *arg,
+		       uint64_t *num, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT, what = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_add_display(&shown, arg, 64);
+	buf_printf(&what, "%s: --%s", cmd->name, opt->name);
+	switch (opt->value) {
+	case OPT_TEXT:
+		break;
+	case OPT_VERSION:
+		if (version_is_valid(arg))
+			break;
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"%s: invalid --%s version '%s'", cmd->name,
+				opt->name, shown.data);
+		cuenv_hint(err, "a version is numbers and dots, such as 12.4 "
+				"or 9.1.0.70");
+		break;
+	case OPT_NUMBER: {
+		struct cuenv_err e = CUENV_ERR_INIT;
+
+		rc = cmd_parse_count(what.data, arg, opt->max, num, &e);
+		if (!rc && *num < opt->min)
+			rc = CUENV_E_USAGE;
+		if (rc) {
+			cuenv_fail(err, rc,
+				   "%s must be a whole number from %llu to "
+				   "%llu, not '%s'",
+				   what.data, (unsigned long long)opt->min,
+				   (unsigned long long)opt->max, shown.data);
+			usage_error(cmd, err);
+		}
+		err_release(&e);
+		break;
+	}
+	case OPT_WORD: {
+		size_t n = strlen(arg);
+		const char *w = opt->words;
+
+		while (*w) {
+			size_t k = strcspn(w, " ");
+
+			if (k == n && n && !strncmp(w, arg, n))
+				break;
+			w += k;
+			w += strspn(w, " ");
+		}
+		if (*w)
+			break;
+		rc = cuenv_fail(err, CUENV_E_USAGE, "%s: unknown %s '%s'",
+				cmd->name, opt->name, shown.data);
+		buf_reset(&what);
+		for (w = opt->words; *w; w++)
+			buf_adds(&what, *w == ' ' ? ", " : (char[]){*w, 0});
+		cuenv_hint(err, "--%s is one of: %s", opt->name, what.data);
+		break;
+	}
+	}
+	buf_release(&shown);
+	buf_release(&what);
+	return rc;
+}
+
+int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
+		      struct cmd_opts *out, int *help, struct cuenv_err *err)
+{
+	struct option *longs = xcalloc(cmd->nopts + 2, sizeof(*longs));
+	struct buf shorts = BUF_INIT, word = BUF_INIT, names = BUF_INIT;
+	struct cuenv_err first = CUENV_ERR_INIT;
+	unsigned seq = 0;
+	int c, rc = CUENV_OK;
+
+	if (cmd->nopts > CMD_OPTS_MAX)
+		BUG("%s: %zu options, CMD_OPTS_MAX is %d", cmd->name,
+		    cmd->nopts, CMD_OPTS_MAX);
+	memset(out, 0, sizeof(*out));
+	*help = 0;
+	/* '+': stop at the first argument; ':': tell a missing argument */
+	buf_adds(&shorts, cmd->flags & CMD_STOP_AT_ARG ? "+:h" : ":h");
+	for (size_t i = 0; i < cmd->nopts; i++) {
+		const struct cmd_option *o = &cmd->opts[i];
+		int has = !o->arg		    ? no_argument
+			  : o->flags & OPT_OPTIONAL ? optional_argument
+						    : required_argument;
+
+		longs[i] =
+		    (struct option){o->name, has, NULL, LONG_BASE + (int)i};
+		if (o->alias) {
+			buf_addc(&shorts, o->alias);
+			if (has != no_argument)
+				buf_adds(&shorts,
+					 has == optional_argument ? "::" : ":");
+		}
+	}
+	longs[cmd->nopts] =
+	    (struct option){"help", no_argument, NULL, HELP_VAL};
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shorts.data, longs, NULL)) != -1) {
+		int at = optind - 1 < argc ? optind - 1 : argc - 1;
+		int i = -1;
+
+		if (c == 'h' || c == HELP_VAL) {
+			*help = 1;
+			continue;
+		}
+		if (c >= LONG_BASE && c < LONG_BASE + (int)cmd->nopts)
+			i = c - LONG_BASE;
+		for (size_t k = 0; c > 0 && c < LONG_BASE && k < cmd->nopts;
+		     k++)
+			if (cmd->opts[k].alias == c)
+				i = (int)k;
+		if (first.rc) /* only the first error is told */
+			continue;
+		if (c == ':') {
+			option_word(cmd, optopt, argv, at, &word);
+			cuenv_fail(&first, CUENV_E_USAGE,
+				   "%s: %s needs a value", cmd->name,
+				   word.data);
+			usage_error(cmd, &first);
+			continue;
+		}
+		if (c == '?') {
+			if (!strncmp(argv[at], "--", 2) && optopt < LONG_BASE)
+				optopt = 0; /* glibc leaves it as it was */
+			if (optopt >= LONG_BASE) {
+				option_word(cmd, optopt, argv, at, &word);
+				cuenv_fail(&first, CUENV_E_USAGE,
+					   "%s: %s takes no value", cmd->name,
+					   word.data);
+			} else if (optopt) {
+				option_word(cmd, optopt, argv, at, &word);
+				cuenv_fail(&first, CUENV_E_USAGE,
+					   "%s: unknown option '%s'", cmd->name,
+					   word.data);
+			} else {
+				option_word(cmd, 0, argv, at, &word);
+				buf_reset(&names);
+				if (prefix_matches(cmd, argv[at], &names) > 1)
+					cuenv_fail(&first, CUENV_E_USAGE,
+						   "%s: ambiguous option '%s' "
+						   "(%s)",
+						   cmd->name, word.data,
+						   names.data);
+				else
+					cuenv_fail(&first, CUENV_E_USAGE,
+						   "%s: unknown option '%s'",
+						   cmd->name, word.data);
+			}
+			usage_error(cmd, &first);
+			continue;
+		}
+		if (i < 0)
+			BUG("getopt_long returned %d", c);
+		if (!optarg && cmd->opts[i].arg && optind < argc &&
+		    cmd->opts[i].takes && cmd->opts[i].takes(argv[optind]))
+			optarg = argv[optind++];
+		out->arg[i] = optarg ? optarg : "";
+		out->seq[i] = ++seq;
+		if (cmd->opts[i].flags & OPT_REPEAT) {
+			if (out->nall == CMD_OPTS_REPEAT_MAX) {
+				cuenv_fail(&first, CUENV_E_USAGE,
+					   "%s: more than %d values of "
+					   "repeated options",
+					   cmd->name, CMD_OPTS_REPEAT_MAX);
+				usage_error(cmd, &first);
+				continue;
+			}
+			out->all[out->nall++] =
+			    (struct cmd_opt_value){(unsigned)i, out->arg[i]};
+		}
+		if (optarg)
+			check_value(cmd, &cmd->opts[i], optarg, &out->num[i],
+				    &first);
+	}
+	if (first.rc && !*help) {
+		rc = cuenv_fail(err, first.rc, "%s", first.msg.data);
+		if (first.hint.len)
+			cuenv_hint(err, "%s", first.hint.data);
+	}
+	err_release(&first);
+	buf_release(&shorts);
+	buf_release(&word);
+	buf_release(&names);
+	free(longs);
+	return rc;
+}
+
+/* "-l, --list", "--cudnn V", "--python [PYTHON]" */
+static void option_label(const struct cmd_option *o, struct buf *out)
+{
+	buf_reset(out);
+	if (o->alias)
+		buf_printf(out, "-%c, ", o->alias);
+	buf_printf(out, "--%s", o->name);
+	if (o->arg)
+		buf_printf(out, o->flags & OPT_OPTIONAL ? " [%s]" : " %s",
+			   o->arg);
+}
+
+void cmd_options_help(const struct cuenv_cmd *cmd, FILE *f)
+{
+	struct buf label = BUF_INIT;
+	size_t width = 0;
+
+	fputs(cmd->usage, f);
+	for (size_t i = 0; i < cmd->nopts; i++) {
+		option_label(&cmd->opts[i], &label);
+		if (label.len > width)
+			width = label.len;
+	}
+	if (cmd->nopts)
+		fputc('\n', f);
+	for (size_t i = 0; i < cmd->nopts; i++) {
+		const char *h = cmd->opts[i].help, *nl;
+
+		option_label(&cmd->opts[i], &label);
+		fprintf(f, "  %-*s  ", (int)width, label.data);
+		/* continuation lines start under the first */
+		while ((nl = strchr(h, '\n'))) {
+			fprintf(f, "%.*s\n%*s", (int)(nl - h), h,
+				(int)width + 4, "");
+			h = nl + 1;
+		}
+		fprintf(f, "%s\n", h);
+	}
+	if (cmd->notes)
+		fprintf(f, "\n%s", cmd->notes);
+	buf_release(&label);
+}
+
+void cmd_options_complete(const struct cuenv_cmd *cmd, FILE *f)
+{
+	for (size_t i = 0; i < cmd->nopts; i++) {
+		const struct cmd_option *o = &cmd->opts[i];
+		const char *values = o->complete ? o->complete
+				     : o->words	 ? o->words
+						 : "";
+
+		fprintf(f, "--%s\t%s\t%s%s\t%.*s\n", o->name,
+			o->arg ? o->arg : "", o->complete ? "@" : "", values,
+			(int)strcspn(o->help, "\n"), o->help);
+	}
+	fprintf(f, "--help\t\t\tshow this command's help\n");
+}

@@ -1,0 +1,66 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+    "usage: cuenv prefix [SPEC]\n"
+    "\n"
+    "Print the folder of the CUDA selected here (what CUDA_HOME becomes),\n"
+    "or of the installed CUDA that SPEC names: a version or a prefix, 12.4\n"
+    "being the newest 12.4.x, as `cuenv use` takes it. Exits 1 when\n"
+    "nothing is selected, 9 when no installed CUDA matches SPEC.\n";
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct activation a;
+	struct selection sel;
+	struct active act;
+	int rc = cmd_check_args(&cmd_prefix, argc - optind, err);
+
+	if (rc)
+		return rc;
+	if (optind < argc && !strcmp(argv[optind], "system")) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "prefix: system is the machine's own CUDA, not "
+			   "cuenv's");
+		return cuenv_hint(err, "see: cuenv versions");
+	}
+	if (optind < argc &&
+	    (rc = cmd_check_version("cuda", argv[optind], 0, err)))
+		return rc;
+	activation_init(&a);
+	if (optind == argc) {
+		rc = cmd_activation(ctx, NULL, 0, &a, err);
+		if (!rc && !a.ok) {
+			rc = cuenv_fail(err, CUENV_NO, "nothing selected here");
+			cuenv_hint(err, "select one: cuenv local VERSION");
+		}
+		if (!rc)
+			printf("%s\n", a.act.cuda->prefix);
+		goto out;
+	}
+	rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"), &a, err);
+	for (size_t i = 0; i < a.warnings.n; i++)
+		cmd_warn("%s", a.warnings.v[i]);
+	selection_init(&sel);
+	sel.cuda = argv[optind];
+	if (!rc)
+		rc = select_resolve(&sel, &a.cudas, &a.cudnns, &a.cuptis, &act,
+				    err);
+	if (!rc)
+		printf("%s\n", act.cuda->prefix);
+out:
+	activation_release(&a);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_prefix = {
+    .name = "prefix",
+    .summary = "print the folder of the selected (or a named) CUDA",
+    .usage = usage,
+    .min_args = 0,
+    .max_args = 1,
+    .run = run,
+};

@@ -1,0 +1,1179 @@
+#include "mirror.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "digest.h"
+#include "dotfile.h"
+#include "store.h"
+#include "xalloc.h"
+
+#define STATE ".cuenv-mirror"
+#define INDEX "cuenv-mirror.json"
+#define CATALOGUE "cuenv-catalogue"
+#define INDEX_SCHEMA 1
+/* The largest index, stamp file, table or manifest read. */
+#define TEXT_MAX (64u << 20)
+
+/* ---- the plan ------------------------------------------------------------- */
+
+void mirror_plan_init(struct mirror_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+static void file_release(struct mirror_file *f)
+{
+	free(f->path);
+	free(f->url);
+	free(f->sha256);
+	free(f->origin);
+}
+
+static void entry_release(struct mirror_entry *e)
+{
+	free(e->version);
+	free(e->platform);
+	free(e->components);
+}
+
+void mirror_plan_release(struct mirror_plan *p)
+{
+	for (size_t i = 0; i < p->nfiles; i++)
+		file_release(&p->files[i]);
+	for (size_t i = 0; i < p->nentries; i++)
+		entry_release(&p->entries[i]);
+	free(p->files);
+	free(p->entries);
+	strv_release(&p->tables);
+	mirror_plan_init(p);
+}
+
+char *mirror_path(const char *url)
+{
+	static const char *const hosts[] = {
+		"https://developer.download.nvidia.com/",
+		"https://developer.nvidia.com/",
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t n = strlen(hosts[i]);
+		const char *p = url + n, *s;
+
+		if (strncmp(url, hosts[i], n))
+			continue;
+		/* Plain segments only: it becomes a path below DIR. */
+		for (s = p; *s; s++)
+			if ((unsigned char)*s <= ' ' || *s == '\\' ||
+			    *s == '%' || *s == '?' || *s == '#' || *s == 0x7f)
+				return NULL;
+		for (s = p;;) {
+			size_t k = strcspn(s, "/");
+
+			if (!k || (k == 1 && s[0] == '.') ||
+			    (k == 2 && s[0] == '.' && s[1] == '.'))
+				return NULL;
+			if (!s[k])
+				break;
+			s += k + 1;
+		}
+		return xstrdup(p);
+	}
+	return NULL;
+}
+
+static struct mirror_file *find_file(const struct mirror_plan *p,
+				     const char *path)
+{
+	for (size_t i = 0; i < p->nfiles; i++)
+		if (!strcmp(p->files[i].path, path))
+			return &p->files[i];
+	return NULL;
+}
+
+/* Add a file (taking path), unless planned; the same path with another
+ * sha256 is a catalogue that contradicts itself. */
+static int add_file(struct mirror_plan *p, char *path, const char *url,
+		    const char *sha, uint64_t size, const char *origin,
+		    struct cuenv_err *err)
+{
+	struct mirror_file *f = find_file(p, path);
+
+	if (f) {
+		int same = !strcmp(f->sha256, sha);
+
+		if (!same)
+			cuenv_fail(err, CUENV_E_MANIFEST,
+				   "the catalogue gives '%s' two sha256: %s "
+				   "and %s",
+				   path, f->sha256, sha);
+		free(path);
+		return same ? CUENV_OK : err->rc;
+	}
+	p->files = xrealloc(p->files, (p->nfiles + 1) * sizeof(*p->files));
+	f = &p->files[p->nfiles++];
+	f->path = path;
+	f->url = xstrdup(url);
+	f->sha256 = xstrdup(sha);
+	f->size = size;
+	f->origin = origin ? xstrdup(origin) : NULL;
+	return CUENV_OK;
+}
+
+static int add_archive(struct mirror_plan *p, const struct part *pt,
+		       struct cuenv_err *err)
+{
+	char *path = mirror_path(pt->url);
+
+	if (!path)
+		return cuenv_fail(err, CUENV_E_MANIFEST,
+				  "cannot mirror '%s': not a plain path on "
+				  "NVIDIA's host",
+				  pt->url);
+	return add_file(p, path, pt->url, pt->sha256, pt->size, NULL, err);
+}
+
+/* A redist release's manifest, verbatim, where NVIDIA keeps it. */
+static int add_manifest(struct mirror_plan *p, const struct release *rel,
+			struct cuenv_err *err)
+{
+	const char *base = strrchr(rel->origin, '/');
+	const char *k = kit_kind_name(rel->kind == KIT_CUDNN ? KIT_CUDNN
+							     : KIT_CUDA);
+	char hex[DIGEST_HEX_LEN + 1];
+	struct buf path = BUF_INIT, url = BUF_INIT;
+	struct stat st;
+	int rc;
+
+	base = base ? base + 1 : rel->origin;
+	buf_printf(&path, "compute/%s/redist/%s", k, base);
+	buf_printf(&url, "%s/%s", NVIDIA_BASE, path.data);
+	if (strncmp(base, "redistrib_", 10) || stat(rel->origin, &st)) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"cannot mirror the manifest '%s'",
+				rel->origin);
+		goto out;
+	}
+	rc = digest_file(rel->origin, hex, err);
+	if (!rc)
+		rc = add_file(p, buf_detach(&path), url.data, hex,
+			      (uint64_t)st.st_size, rel->origin, err);
+out:
+	buf_release(&path);
+	buf_release(&url);
+	return rc;
+}
+
+int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
+		    enum kit_kind kind, const struct install_opts *opts,
+		    const char *platform, struct cuenv_err *err)
+{
+	struct release r = *rel;
+	struct install_opts o = *opts;
+	struct strv names = STRV_INIT;
+	struct buf comps = BUF_INIT;
+	struct mirror_entry *e;
+	int rc;
+
+	r.kind = kind;
+	if (kind != KIT_CUDA) {
+		/* As install does: cuDNN and CUPTI take no component list. */
+		o.components = NULL;
+		o.runtime_only = 0;
+	}
+	rc = install_plan(&r, &o, &names, err);
+	if (rc)
+		goto out;
+	if (rel->source == SRC_REDIST) {
+		for (size_t i = 0; i < names.n && !rc; i++) {
+			const struct part *pt = release_part(rel, names.v[i]);
+
+			if (!pt)
+				continue;
+			rc = add_archive(p, pt, err);
+			buf_printf(&comps, "%s%s", comps.len ? ", " : "",
+				   pt->name);
+		}
+		if (!rc)
+			rc = add_manifest(p, rel, err);
+	} else if (rel->nparts) {
+		rc = add_archive(p, &rel->parts[0], err);
+		buf_adds(&comps, rel->parts[0].name);
+		if (strv_find(&p->tables, rel->origin) < 0)
+			strv_push(&p->tables, rel->origin);
+	}
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if (e->kind == kind && e->source == rel->source &&
+		    e->cuda_major == rel->cuda_major &&
+		    !strcmp(e->version, rel->version) &&
+		    !strcmp(e->platform, platform) &&
+		    !strcmp(e->components, comps.data))
+			goto out;
+	}
+	p->entries = xrealloc(p->entries,
+			      (p->nentries + 1) * sizeof(*p->entries));
+	e = &p->entries[p->nentries++];
+	e->kind = kind;
+	e->source = rel->source;
+	e->version = xstrdup(rel->version);
+	e->cuda_major = rel->cuda_major;
+	e->platform = xstrdup(platform);
+	e->components = buf_detach(&comps);
+out:
+	strv_release(&names);
+	buf_release(&comps);
+	return rc;
+}
+
+/* ---- stamps: files already hashed ----------------------------------------- */
+
+struct stamp {
+	char *path;
+	char sha[DIGEST_HEX_LEN + 1];
+	uint64_t size;
+	long long sec, nsec;
+	unsigned long long ino;
+	/*
+	 * When the stamp was saved (0: not yet). File times are coarse (a
+	 * clock tick), so a file changed in the same tick as it was stamped
+	 * would look unchanged: a stamp taken within a second of the file's
+	 * mtime is not trusted, and the file is hashed again (as git treats
+	 * "racily clean" index entries).
+	 */
+	long long taken;
+};
+
+struct stamps {
+	struct stamp *v;
+	size_t n;
+};
+
+static void stamps_release(struct stamps *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].path);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+static struct stamp *stamp_find(const struct stamps *s, const char *path)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].path, path))
+			return &s->v[i];
+	return NULL;
+}
+
+static void stamp_set(struct stamps *s, const char *path, const char *sha,
+		      const struct stat *st)
+{
+	struct stamp *t = stamp_find(s, path);
+
+	if (!t) {
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+		t = &s->v[s->n++];
+		t->path = xstrdup(path);
+	}
+	memcpy(t->sha, sha, DIGEST_HEX_LEN + 1);
+	t->size = (uint64_t)st->st_size;
+	t->sec = (long long)st->st_mtim.tv_sec;
+	t->nsec = (long long)st->st_mtim.tv_nsec;
+	t->ino = (unsigned long long)st->st_ino;
+	t->taken = 0;
+}
+
+static void stamp_drop(struct stamps *s, const char *path)
+{
+	struct stamp *t = stamp_find(s, path);
+
+	if (!t)
+		return;
+	free(t->path);
+	*t = s->v[--s->n];
+}
+
+static int stamp_matches(const struct stamps *s, const char *path,
+			 const char *sha, const struct stat *st)
+{
+	const struct stamp *t = stamp_find(s, path);
+
+	return t && !strcmp(t->sha, sha) && t->size == (uint64_t)st->st_size &&
+	       t->sec == (long long)st->st_mtim.tv_sec &&
+	       t->nsec == (long long)st->st_mtim.tv_nsec &&
+	       t->ino == (unsigned long long)st->st_ino &&
+	       t->taken > t->sec + 1;
+}
+
+/* "sha size sec nsec ino taken path" per line; a line that does not parse is
+ * dropped (the file is hashed again). */
+static void stamps_load(struct stamps *s, const char *file)
+{
+	struct cuenv_err e = CUENV_ERR_INIT;
+	struct buf text = BUF_INIT;
+	char *line, *next;
+
+	if (dotfile_slurp(file, TEXT_MAX, &text, &e))
+		goto out;
+	for (line = text.data; *line; line = next) {
+		struct stamp t = { 0 };
+		char sha[DIGEST_HEX_LEN + 1];
+		unsigned long long size;
+		int at = 0;
+
+		next = strchr(line, '\n');
+		if (!next)
+			break;
+		*next++ = '\0';
+		if (sscanf(line, "%64s %llu %lld %lld %llu %lld %n", sha,
+			   &size, &t.sec, &t.nsec, &t.ino, &t.taken,
+			   &at) != 6 ||
+		    !at || !line[at] || !digest_hex_valid(sha))
+			continue;
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+		t.path = xstrdup(line + at);
+		memcpy(t.sha, sha, sizeof(sha));
+		t.size = size;
+		s->v[s->n++] = t;
+	}
+out:
+	err_release(&e);
+	buf_release(&text);
+}
+
+static int stamps_save(struct stamps *s, const char *file,
+		       struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	struct timespec now;
+	int rc;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (size_t i = 0; i < s->n; i++) {
+		if (!s->v[i].taken)
+			s->v[i].taken = (long long)now.tv_sec;
+		buf_printf(&text, "%s %llu %lld %lld %llu %lld %s\n",
+			   s->v[i].sha, (unsigned long long)s->v[i].size,
+			   s->v[i].sec, s->v[i].nsec, s->v[i].ino,
+			   s->v[i].taken, s->v[i].path);
+	}
+	/* dotfile_write removes a file given no text: keep an empty one. */
+	rc = s->n ? dotfile_write(file, text.data, err) : CUENV_OK;
+	buf_release(&text);
+	return rc;
+}
+
+/* ---- moving bytes ------------------------------------------------------- */
+
+#define BLOCK (1 << 20)
+
+static int write_all(int fd, const void *data, size_t n)
+{
+	const char *p = data;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Append the file at src to fd (when fd >= 0), hashing it into d; bytes
+ * read into *n. CUENV_OK or CUENV_E_STORE naming src or dst.
+ */
+static int copy_hashed(const char *src, int fd, const char *dst,
+		       struct digest *d, uint64_t *n, struct cuenv_err *err)
+{
+	char *buf = xmalloc(BLOCK);
+	int in = open(src, O_RDONLY | O_CLOEXEC), rc = CUENV_OK;
+	ssize_t r;
+
+	if (in < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s", src,
+				strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		r = read(in, buf, BLOCK);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot read '%s': %s", src,
+					strerror(errno));
+			goto out;
+		}
+		if (!r)
+			break;
+		digest_update(d, buf, (size_t)r);
+		*n += (uint64_t)r;
+		if (fd >= 0 && write_all(fd, buf, (size_t)r)) {
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot write '%s': %s", dst,
+					strerror(errno));
+			goto out;
+		}
+	}
+out:
+	if (in >= 0)
+		close(in);
+	free(buf);
+	return rc;
+}
+
+/* Compare what was read with what f must be; name says where from. */
+static int check_bytes(const struct mirror_file *f, struct digest *d,
+		       uint64_t n, const char *name, struct cuenv_err *err)
+{
+	char hex[DIGEST_HEX_LEN + 1];
+
+	digest_final(d, hex);
+	if (f->size && n != f->size)
+		return cuenv_fail(err, CUENV_E_INTEGRITY,
+				  "size mismatch for '%s': expected %llu "
+				  "bytes, got %llu",
+				  name, (unsigned long long)f->size,
+				  (unsigned long long)n);
+	if (strcmp(hex, f->sha256))
+		return cuenv_fail(err, CUENV_E_INTEGRITY,
+				  "sha256 mismatch for '%s': expected %s, got %s",
+				  name, f->sha256, hex);
+	return CUENV_OK;
+}
+
+/* Copy a local file (a manifest, a cached archive) to tmp, checked. */
+static int copy_checked(const struct mirror_file *f, const char *src,
+			const char *tmp, uint64_t *n, struct cuenv_err *err)
+{
+	struct digest *d = digest_new();
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc;
+
+	*n = 0;
+	if (fd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				tmp, strerror(errno));
+		goto out;
+	}
+	rc = copy_hashed(src, fd, tmp, d, n, err);
+	if (!rc)
+		rc = check_bytes(f, d, *n, src, err);
+	if (!rc && (fsync(fd) || close(fd))) {
+		fd = -1;
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				tmp, strerror(errno));
+	}
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		unlink(tmp);
+	digest_free(d);
+	return rc;
+}
+
+/*
+ * Download f into tmp, resuming from the bytes a failed run left there.
+ * Only a network failure keeps them; *n: bytes that came over the network.
+ */
+static int download(const struct mirror_file *f, const struct mirror_opts *o,
+		    const char *tmp, uint64_t *n, struct cuenv_err *err)
+{
+	struct digest *d = digest_new();
+	char *url = install_mirror_url(f->url, o->upstream);
+	struct fetch *net = NULL;
+	uint64_t have = 0;
+	struct stat st;
+	int fd, rc = CUENV_OK, keep = 0;
+
+	*n = 0;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0 || fstat(fd, &st)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				tmp, strerror(errno));
+		goto out;
+	}
+	if (f->size && (uint64_t)st.st_size > f->size && ftruncate(fd, 0)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				tmp, strerror(errno));
+		goto out;
+	}
+	/* What an earlier run got is hashed, then the rest is asked for. */
+	rc = copy_hashed(tmp, -1, tmp, d, &have, err);
+	if (rc)
+		goto out;
+	if (!f->size || have < f->size) {
+		const void *p;
+		ssize_t r;
+
+		net = fetch_open(url, have, f->size, &o->fetch);
+		while ((r = fetch_read(net, &p, err)) > 0) {
+			digest_update(d, p, (size_t)r);
+			have += (uint64_t)r;
+			*n += (uint64_t)r;
+			if (write_all(fd, p, (size_t)r)) {
+				rc = cuenv_fail(err, CUENV_E_STORE,
+						"cannot write '%s': %s", tmp,
+						strerror(errno));
+				goto out;
+			}
+		}
+		if (r < 0) {
+			rc = err->rc;
+			keep = !fetch_too_long(net);
+			goto out;
+		}
+	}
+	rc = check_bytes(f, d, have, url, err);
+	if (!rc && (fsync(fd) || close(fd))) {
+		fd = -1;
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				tmp, strerror(errno));
+	}
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc && !keep)
+		unlink(tmp);
+	fetch_close(net);
+	digest_free(d);
+	free(url);
+	return rc;
+}
+
+/* ---- one file ------------------------------------------------------------ */
+
+struct run {
+	const struct mirror_opts *o;
+	struct mirror_report *r;
+	struct stamps stamps;
+};
+
+/* Is DIR/f->path there with the right bytes? 1 yes, 0 no (absent or
+ * damaged: *damaged), or an error. */
+static int verified(struct run *run, const struct mirror_file *f,
+		    const char *dest, int *damaged, struct cuenv_err *err)
+{
+	char hex[DIGEST_HEX_LEN + 1];
+	struct stat st;
+
+	*damaged = 0;
+	if (lstat(dest, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				  dest, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode))
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "'%s' is not a plain file", dest);
+	if (!run->o->verify && stamp_matches(&run->stamps, f->path,
+					     f->sha256, &st))
+		return 1;
+	*damaged = 1;
+	if (f->size && (uint64_t)st.st_size != f->size)
+		return 0;
+	if (digest_file(dest, hex, err))
+		return -1;
+	if (strcmp(hex, f->sha256))
+		return 0;
+	*damaged = 0;
+	stamp_set(&run->stamps, f->path, hex, &st);
+	return 1;
+}
+
+static int ensure_file(struct run *run, const struct mirror_file *f,
+		       struct cuenv_err *err)
+{
+	const struct mirror_opts *o = run->o;
+	struct buf dest = BUF_INIT, tmp = BUF_INIT, cached = BUF_INIT;
+	enum mirror_how how;
+	uint64_t n = 0;
+	struct stat st;
+	int rc = CUENV_OK, damaged, ok;
+	char *slash;
+
+	buf_path(&dest, o->dir, f->path);
+	ok = verified(run, f, dest.data, &damaged, err);
+	if (ok < 0) {
+		rc = err->rc;
+		goto out;
+	}
+	if (ok) {
+		run->r->had++;
+		run->r->had_bytes += f->size;
+		if (o->on_file)
+			o->on_file(o->ctx, f, MIRROR_HAD, 0);
+		goto out;
+	}
+	stamp_drop(&run->stamps, f->path);
+	/* Wrong bytes never stay under the final name, fetched or not. */
+	if (damaged && unlink(dest.data) && errno != ENOENT) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
+				dest.data, strerror(errno));
+		goto out;
+	}
+	buf_printf(&tmp, "%s/" STATE "/tmp/%s.part", o->dir, f->sha256);
+	if (o->cache)
+		buf_printf(&cached, "%s/%s", o->cache, f->sha256);
+	if (f->origin) {
+		how = MIRROR_COPIED;
+		rc = copy_checked(f, f->origin, tmp.data, &n, err);
+	} else if (cached.len && !access(cached.data, R_OK)) {
+		struct cuenv_err e = CUENV_ERR_INIT;
+
+		how = MIRROR_CACHED;
+		/* A damaged cache file: the network has the truth. */
+		if (copy_checked(f, cached.data, tmp.data, &n, &e)) {
+			how = MIRROR_FETCHED;
+			rc = download(f, o, tmp.data, &n, err);
+		}
+		err_release(&e);
+	} else {
+		how = MIRROR_FETCHED;
+		rc = download(f, o, tmp.data, &n, err);
+	}
+	if (rc)
+		goto out;
+	slash = strrchr(dest.data, '/');
+	*slash = '\0';
+	rc = store_mkdir_p(dest.data, err);
+	*slash = '/';
+	if (!rc && rename(tmp.data, dest.data))
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				dest.data, strerror(errno));
+	if (!rc && !stat(dest.data, &st))
+		stamp_set(&run->stamps, f->path, f->sha256, &st);
+	if (rc) {
+		unlink(tmp.data);
+		goto out;
+	}
+	if (how == MIRROR_FETCHED) {
+		run->r->fetched++;
+		run->r->fetched_bytes += n;
+	} else if (how == MIRROR_CACHED) {
+		run->r->cached++;
+		run->r->cached_bytes += n;
+	} else {
+		run->r->copied++;
+	}
+	if (damaged) {
+		run->r->repaired++;
+		how = MIRROR_REPAIRED;
+	}
+	if (o->on_file)
+		o->on_file(o->ctx, f, how, n);
+out:
+	buf_release(&dest);
+	buf_release(&tmp);
+	buf_release(&cached);
+	return rc;
+}
+
+/* ---- the index ------------------------------------------------------------ */
+
+static int parse_index(const char *name, const struct buf *text,
+		       struct mirror_plan *all, struct cuenv_err *err)
+{
+	json_error_t je;
+	json_t *root = json_loadb(text->data, text->len, 0, &je);
+	json_t *v, *files, *rels;
+	size_t i;
+	int rc = CUENV_OK;
+
+	files = json_object_get(root, "files");
+	rels = json_object_get(root, "releases");
+	if (!json_is_object(root) || !json_is_array(files) ||
+	    !json_is_array(rels)) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"bad mirror index '%s': not a cuenv mirror's "
+				"index",
+				name);
+		goto out;
+	}
+	json_array_foreach(files, i, v) {
+		const char *path = json_string_value(json_object_get(v, "path"));
+		const char *url = json_string_value(json_object_get(v, "url"));
+		const char *sha = json_string_value(json_object_get(v, "sha256"));
+		json_t *size = json_object_get(v, "size");
+		char *mp = url ? mirror_path(url) : NULL;
+
+		if (!path || !mp || strcmp(mp, path) || !sha ||
+		    !digest_hex_valid(sha) || !json_is_integer(size) ||
+		    json_integer_value(size) < 0) {
+			free(mp);
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"bad mirror index '%s': bad file "
+					"entry %zu",
+					name, i);
+			goto out;
+		}
+		rc = add_file(all, mp, url, sha,
+			      (uint64_t)json_integer_value(size), NULL, err);
+		if (rc)
+			goto out;
+	}
+	json_array_foreach(rels, i, v) {
+		const char *kind = json_string_value(json_object_get(v, "kind"));
+		const char *src = json_string_value(json_object_get(v, "source"));
+		const char *ver = json_string_value(json_object_get(v, "version"));
+		const char *plat = json_string_value(json_object_get(v, "platform"));
+		const char *comps =
+			json_string_value(json_object_get(v, "components"));
+		json_t *major = json_object_get(v, "cuda_major");
+		struct mirror_entry *e;
+		enum kit_kind k;
+		enum source_kind s;
+
+		if (!kind || kit_kind_parse(kind, &k) || !src ||
+		    source_parse(src, &s) || !ver || !plat || !comps ||
+		    !json_is_integer(major)) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"bad mirror index '%s': bad release "
+					"entry %zu",
+					name, i);
+			goto out;
+		}
+		all->entries = xrealloc(all->entries, (all->nentries + 1) *
+							      sizeof(*all->entries));
+		e = &all->entries[all->nentries++];
+		e->kind = k;
+		e->source = s;
+		e->version = xstrdup(ver);
+		e->cuda_major = (unsigned)json_integer_value(major);
+		e->platform = xstrdup(plat);
+		e->components = xstrdup(comps);
+	}
+out:
+	json_decref(root);
+	return rc;
+}
+
+/* Merge p into all: entries not there yet, files by path. */
+static int merge(struct mirror_plan *all, const struct mirror_plan *p,
+		 struct cuenv_err *err)
+{
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const struct mirror_file *f = &p->files[i];
+		struct mirror_file *have = find_file(all, f->path);
+		int rc;
+
+		if (have) {
+			/* This run's catalogue wins (it verified the bytes). */
+			free(have->sha256);
+			have->sha256 = xstrdup(f->sha256);
+			have->size = f->size;
+			continue;
+		}
+		rc = add_file(all, xstrdup(f->path), f->url, f->sha256, f->size,
+			      NULL, err);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < p->nentries; i++) {
+		const struct mirror_entry *e = &p->entries[i], *h;
+		size_t k;
+
+		for (k = 0; k < all->nentries; k++) {
+			h = &all->entries[k];
+			if (h->kind == e->kind && h->source == e->source &&
+			    h->cuda_major == e->cuda_major &&
+			    !strcmp(h->version, e->version) &&
+			    !strcmp(h->platform, e->platform) &&
+			    !strcmp(h->components, e->components))
+				break;
+		}
+		if (k < all->nentries)
+			continue;
+		all->entries = xrealloc(all->entries, (all->nentries + 1) *
+							      sizeof(*all->entries));
+		all->entries[all->nentries++] = (struct mirror_entry){
+			e->kind,	     e->source,
+			xstrdup(e->version), e->cuda_major,
+			xstrdup(e->platform), xstrdup(e->components),
+		};
+	}
+	return CUENV_OK;
+}
+
+static void format_index(const struct mirror_plan *all, struct buf *out)
+{
+	json_t *root = json_object(), *files = json_array(),
+	       *rels = json_array();
+	char *text;
+
+	json_object_set_new(root, "schema", json_integer(INDEX_SCHEMA));
+	for (size_t i = 0; i < all->nentries; i++) {
+		const struct mirror_entry *e = &all->entries[i];
+
+		json_array_append_new(
+			rels,
+			json_pack("{s:s, s:s, s:s, s:i, s:s, s:s}", "kind",
+				  kit_kind_name(e->kind), "source",
+				  source_name(e->source), "version", e->version,
+				  "cuda_major", (int)e->cuda_major, "platform",
+				  e->platform, "components", e->components));
+	}
+	for (size_t i = 0; i < all->nfiles; i++) {
+		const struct mirror_file *f = &all->files[i];
+
+		json_array_append_new(
+			files, json_pack("{s:s, s:s, s:s, s:I}", "path",
+					 f->path, "url", f->url, "sha256",
+					 f->sha256, "size", (json_int_t)f->size));
+	}
+	json_object_set_new(root, "releases", rels);
+	json_object_set_new(root, "files", files);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	buf_adds(out, text);
+	buf_addc(out, '\n');
+	free(text);
+	json_decref(root);
+}
+
+/* ---- README.txt ----------------------------------------------------------- */
+
+static void format_readme(const struct mirror_plan *all,
+			  const struct mirror_opts *o, const char *abs,
+			  struct buf *out)
+{
+	uint64_t bytes = 0;
+	int cuda_shown = 0;
+
+	for (size_t i = 0; i < all->nfiles; i++)
+		bytes += all->files[i].size;
+	buf_printf(out,
+		   "A cuenv mirror: NVIDIA's CUDA, cuDNN and CUPTI archives "
+		   "for installs that\nreach nothing else, laid out as on "
+		   "developer.download.nvidia.com.\n\n");
+	if (o->command)
+		buf_printf(out, "Last added to by: %s\n\n", o->command);
+	buf_printf(out, "It holds %zu files (%llu bytes; %s lists them "
+			"with their sha256):\n\n",
+		   all->nfiles, (unsigned long long)bytes, INDEX);
+	for (size_t i = 0; i < all->nentries; i++) {
+		const struct mirror_entry *e = &all->entries[i];
+
+		buf_printf(out, "  %s %s", kit_kind_name(e->kind), e->version);
+		if (e->kind == KIT_CUDNN)
+			buf_printf(out, " for CUDA %u", e->cuda_major);
+		buf_printf(out, " (%s, %s): %s\n", source_name(e->source),
+			   e->platform, e->components);
+	}
+	buf_printf(out, "\nOn a node that sees this folder (a shared "
+			"filesystem):\n\n");
+	for (size_t i = 0; i < all->nentries; i++) {
+		const struct mirror_entry *e = &all->entries[i];
+
+		if (e->kind != KIT_CUDA || cuda_shown++ >= 4)
+			continue;
+		buf_printf(out, "  cuenv install --mirror file://%s %s\n", abs,
+			   e->version);
+	}
+	for (size_t i = 0; i < all->nentries; i++) {
+		const struct mirror_entry *e = &all->entries[i];
+
+		if (e->kind == KIT_CUDNN) {
+			buf_printf(out, "  cuenv install --mirror file://%s "
+					"SPEC --cudnn %s\n",
+				   abs, e->version);
+			break;
+		}
+	}
+	buf_printf(
+		out,
+		"\nOr served by any static HTTP server, for example:\n\n"
+		"  python3 -m http.server --directory %s 8080\n"
+		"  cuenv install --mirror http://HOST:8080 SPEC\n\n"
+		"A mirror made with --runtime-only or --components holds those "
+		"archives only:\ninstall with the same option. Where the "
+		"node's cuenv does not know a release,\nuse the mirror's "
+		"catalogue:\n\n"
+		"  CUENV_MANIFESTS=%s/" CATALOGUE " cuenv install --mirror "
+		"file://%s SPEC\n\n"
+		"or add its manifests to the node's catalogue: cuenv update "
+		"--mirror file://%s\n\n"
+		"Run cuenv mirror again to add releases: files already here "
+		"and verified are\nnot fetched again; --verify hashes every "
+		"one again.\n",
+		abs, abs, abs, abs);
+}
+
+/* ---- the catalogue folder ------------------------------------------------- */
+
+/* Write text to path (atomically) unless it already says that. */
+static int put(const char *path, const char *text, struct cuenv_err *err)
+{
+	struct cuenv_err e = CUENV_ERR_INIT;
+	struct buf old = BUF_INIT;
+	int rc = CUENV_OK;
+
+	if (dotfile_slurp(path, TEXT_MAX, &old, &e) || strcmp(old.data, text))
+		rc = dotfile_write(path, text, err);
+	err_release(&e);
+	buf_release(&old);
+	return rc;
+}
+
+/* Is s the url field of a row (tab-separated) of the table? */
+static int row_has_url(const char *row, const struct mirror_plan *all)
+{
+	for (size_t i = 0; i < all->nfiles; i++) {
+		const char *u = all->files[i].url, *hit = strstr(row, u);
+		size_t n = strlen(u);
+
+		if (hit && hit > row && hit[-1] == '\t' &&
+		    (hit[n] == '\t' || hit[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * DIR/cuenv-catalogue/NAME: its header, and the rows (of the tables p
+ * read, and of the table already there) whose url DIR holds.
+ */
+static int write_table(const char *dir, const char *name,
+		       const struct mirror_plan *p,
+		       const struct mirror_plan *all, struct cuenv_err *err)
+{
+	struct buf out = BUF_INIT, path = BUF_INIT, text = BUF_INIT;
+	struct strv rows = STRV_INIT, srcs = STRV_INIT;
+	int rc = CUENV_OK;
+
+	buf_printf(&path, "%s/" CATALOGUE "/%s", dir, name);
+	strv_push(&srcs, path.data);
+	for (size_t i = 0; i < p->tables.n; i++) {
+		const char *b = strrchr(p->tables.v[i], '/');
+
+		if (!strcmp(b ? b + 1 : p->tables.v[i], name))
+			strv_push(&srcs, p->tables.v[i]);
+	}
+	for (size_t s = 0; s < srcs.n; s++) {
+		struct cuenv_err e = CUENV_ERR_INIT;
+		char *line, *next;
+
+		buf_reset(&text);
+		if (dotfile_slurp(srcs.v[s], TEXT_MAX, &text, &e)) {
+			err_release(&e);
+			continue;
+		}
+		err_release(&e);
+		for (line = text.data; *line; line = next) {
+			next = line + strcspn(line, "\n");
+			if (*next)
+				*next++ = '\0';
+			if (line == text.data) { /* a header: the first one */
+				if (!out.len)
+					buf_printf(&out, "%s\n", line);
+				continue;
+			}
+			if (row_has_url(line, all) && strv_find(&rows, line) < 0)
+				strv_push(&rows, line);
+		}
+	}
+	for (size_t i = 0; i < rows.n; i++)
+		buf_printf(&out, "%s\n", rows.v[i]);
+	if (rows.n)
+		rc = put(path.data, out.data, err);
+	strv_release(&rows);
+	strv_release(&srcs);
+	buf_release(&out);
+	buf_release(&path);
+	buf_release(&text);
+	return rc;
+}
+
+/* Copy a (verified) file of DIR, or a compat table, into the catalogue. */
+static int copy_text(const char *src, const char *dst, struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	int rc = dotfile_slurp(src, TEXT_MAX, &text, err);
+
+	if (!rc)
+		rc = put(dst, text.data, err);
+	buf_release(&text);
+	return rc;
+}
+
+static int write_catalogue(const struct mirror_plan *p,
+			   const struct mirror_plan *all,
+			   const struct mirror_opts *o, struct cuenv_err *err)
+{
+	struct buf dir = BUF_INIT, src = BUF_INIT, dst = BUF_INIT;
+	int rc;
+
+	buf_printf(&dir, "%s/" CATALOGUE "/cuda", o->dir);
+	rc = store_mkdir_p(dir.data, err);
+	buf_reset(&dir);
+	buf_printf(&dir, "%s/" CATALOGUE "/cudnn", o->dir);
+	if (!rc)
+		rc = store_mkdir_p(dir.data, err);
+	for (size_t i = 0; !rc && i < all->nfiles; i++) {
+		const char *path = all->files[i].path, *kind;
+		const char *base = strrchr(path, '/') + 1;
+
+		if (!strncmp(path, "compute/cuda/redist/redistrib_", 30))
+			kind = "cuda";
+		else if (!strncmp(path, "compute/cudnn/redist/redistrib_", 31))
+			kind = "cudnn";
+		else
+			continue;
+		if (strchr(path + 8 + strlen(kind) + 8, '/'))
+			continue; /* only redist/redistrib_*.json */
+		buf_reset(&src);
+		buf_reset(&dst);
+		buf_path(&src, o->dir, path);
+		buf_printf(&dst, "%s/" CATALOGUE "/%s/%s", o->dir, kind, base);
+		/* One an earlier run listed and someone removed since: gone. */
+		if (access(src.data, F_OK) && errno == ENOENT)
+			continue;
+		rc = copy_text(src.data, dst.data, err);
+	}
+	if (!rc)
+		rc = write_table(o->dir, "cuda-runfiles.tsv", p, all, err);
+	if (!rc)
+		rc = write_table(o->dir, "cudnn-tarballs.tsv", p, all, err);
+	if (!rc && o->compat) {
+		DIR *d = opendir(o->compat);
+		struct dirent *de;
+
+		buf_reset(&dir);
+		buf_printf(&dir, "%s/" CATALOGUE "/compat", o->dir);
+		rc = d ? store_mkdir_p(dir.data, err) : CUENV_OK;
+		while (!rc && d && (de = readdir(d))) {
+			size_t n = strlen(de->d_name);
+
+			if (de->d_name[0] == '.' || n < 5 ||
+			    strcmp(de->d_name + n - 4, ".tsv"))
+				continue;
+			buf_reset(&src);
+			buf_reset(&dst);
+			buf_path(&src, o->compat, de->d_name);
+			buf_path(&dst, dir.data, de->d_name);
+			rc = copy_text(src.data, dst.data, err);
+		}
+		if (d)
+			closedir(d);
+	}
+	buf_release(&dir);
+	buf_release(&src);
+	buf_release(&dst);
+	return rc;
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
+	       struct mirror_report *r, struct cuenv_err *err)
+{
+	struct run run = { .o = o, .r = r };
+	struct buf path = BUF_INIT, text = BUF_INIT;
+	struct mirror_plan all;
+	char *abs = NULL;
+	int lockfd = -1, rc;
+
+	memset(r, 0, sizeof(*r));
+	mirror_plan_init(&all);
+	buf_printf(&path, "%s/" STATE "/tmp", o->dir);
+	rc = store_mkdir_p(path.data, err);
+	if (rc)
+		goto out;
+	buf_reset(&path);
+	buf_printf(&path, "%s/" STATE "/lock", o->dir);
+	lockfd = store_lock_path(path.data, 1, 0);
+	if (lockfd == -1) {
+		if (o->waiting)
+			o->waiting(o->ctx, o->dir);
+		lockfd = store_lock_path(path.data, 1, 1);
+	}
+	if (lockfd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
+				path.data, strerror(errno));
+		goto out;
+	}
+	/*
+	 * Both redist folders, even empty: `cuenv update --mirror` lists
+	 * each, and a 404 for one would fail it.
+	 */
+	for (int k = 0; k < 2; k++) {
+		buf_reset(&path);
+		buf_printf(&path, "%s/compute/%s/redist", o->dir,
+			   k ? "cudnn" : "cuda");
+		rc = store_mkdir_p(path.data, err);
+		if (rc)
+			goto out;
+	}
+	/* The index first: a damaged one stops the run before any work. */
+	buf_reset(&path);
+	buf_path(&path, o->dir, INDEX);
+	if (!access(path.data, F_OK)) {
+		rc = dotfile_slurp(path.data, TEXT_MAX, &text, err);
+		if (!rc)
+			rc = parse_index(path.data, &text, &all, err);
+		if (rc)
+			goto out;
+	}
+	buf_reset(&path);
+	buf_printf(&path, "%s/" STATE "/verified", o->dir);
+	stamps_load(&run.stamps, path.data);
+	for (size_t i = 0; i < p->nfiles && !rc; i++)
+		rc = ensure_file(&run, &p->files[i], err);
+	/* Whatever was verified stays known, also after a failure. */
+	if (rc) {
+		struct cuenv_err e = CUENV_ERR_INIT;
+
+		stamps_save(&run.stamps, path.data, &e);
+		err_release(&e);
+		goto out;
+	}
+	rc = stamps_save(&run.stamps, path.data, err);
+	if (!rc)
+		rc = merge(&all, p, err);
+	if (!rc)
+		rc = write_catalogue(p, &all, o, err);
+	if (rc)
+		goto out;
+	buf_reset(&text);
+	format_index(&all, &text);
+	buf_reset(&path);
+	buf_path(&path, o->dir, INDEX);
+	rc = put(path.data, text.data, err);
+	if (rc)
+		goto out;
+	abs = realpath(o->dir, NULL);
+	buf_reset(&text);
+	format_readme(&all, o, abs ? abs : o->dir, &text);
+	buf_reset(&path);
+	buf_path(&path, o->dir, "README.txt");
+	rc = put(path.data, text.data, err);
+out:
+	if (lockfd >= 0)
+		close(lockfd);
+	stamps_release(&run.stamps);
+	mirror_plan_release(&all);
+	buf_release(&path);
+	buf_release(&text);
+	free(abs);
+	return rc;
+}

@@ -1,0 +1,419 @@
+#include "wheel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "install.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* The end record is 22 bytes plus a comment of at most 65535. */
+#define TAIL_MAX (22 + 65535)
+/* A central directory larger than this is refused (TensorFlow's: 2 MB). */
+#define CD_MAX (256u << 20)
+/* What a member's local extra field may add beyond the directory's. */
+#define LOCAL_SLACK 1024
+
+static uint16_t le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+int wheel_zip_end_parse(const void *tail, size_t len, uint64_t size,
+			struct wheel_zip_end *end, struct cuenv_err *err)
+{
+	const unsigned char *t = tail, *e = NULL;
+
+	for (size_t i = len >= 22 ? len - 22 + 1 : 0; i-- > 0;) {
+		if (le32(t + i) == 0x06054b50) {
+			e = t + i;
+			break;
+		}
+	}
+	if (!e)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "not a zip: no end of central directory");
+	end->entries = le16(e + 10);
+	end->cd_size = le32(e + 12);
+	end->cd_offset = le32(e + 16);
+	if ((end->entries == 0xFFFF || end->cd_size == 0xFFFFFFFF ||
+	     end->cd_offset == 0xFFFFFFFF) &&
+	    e - t >= 20 && le32(e - 20) == 0x07064b50) {
+		uint64_t at = le64(e - 20 + 8), start = size - len;
+
+		if (at < start || at - start + 56 > len ||
+		    le32(t + (at - start)) != 0x06064b50)
+			return cuenv_fail(err, CUENV_E_UNPACK,
+					  "zip64 end record out of reach");
+		end->entries = le64(t + (at - start) + 32);
+		end->cd_size = le64(t + (at - start) + 40);
+		end->cd_offset = le64(t + (at - start) + 48);
+	}
+	if (end->cd_offset > size || end->cd_size > size - end->cd_offset ||
+	    end->cd_size > CD_MAX)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: central directory at %llu "
+				  "(%llu bytes) in %llu bytes",
+				  (unsigned long long)end->cd_offset,
+				  (unsigned long long)end->cd_size,
+				  (unsigned long long)size);
+	return CUENV_OK;
+}
+
+void wheel_zip_members_free(struct wheel_zip_member *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* zip64 sizes and offset, from the extra field, where the 32-bit
+ * fields say 0xFFFFFFFF. */
+static void zip64_extra(const unsigned char *x, size_t len,
+			struct wheel_zip_member *m, uint32_t c, uint32_t u,
+			uint32_t o)
+{
+	while (len >= 4) {
+		uint16_t id = le16(x), sz = le16(x + 2);
+		const unsigned char *p = x + 4, *lim = x + 4 + sz;
+
+		if (4u + sz > len)
+			return;
+		if (id == 1) {
+			if (u == 0xFFFFFFFF && p + 8 <= lim) {
+				m->usize = le64(p);
+				p += 8;
+			}
+			if (c == 0xFFFFFFFF && p + 8 <= lim) {
+				m->csize = le64(p);
+				p += 8;
+			}
+			if (o == 0xFFFFFFFF && p + 8 <= lim)
+				m->offset = le64(p);
+			return;
+		}
+		x += 4 + sz;
+		len -= 4u + sz;
+	}
+}
+
+int wheel_zip_directory(const void *cd, size_t len,
+			struct wheel_zip_member **v, size_t *n,
+			struct cuenv_err *err)
+{
+	const unsigned char *p = cd, *end = p + len;
+
+	*v = NULL;
+	*n = 0;
+	while (p + 46 <= end && le32(p) == 0x02014b50) {
+		size_t nlen = le16(p + 28), xlen = le16(p + 30),
+		       clen = le16(p + 32);
+		struct wheel_zip_member m;
+
+		if ((size_t)(end - p) < 46 + nlen + xlen + clen)
+			break;
+		m.method = le16(p + 10);
+		m.csize = le32(p + 20);
+		m.usize = le32(p + 24);
+		m.offset = le32(p + 42);
+		zip64_extra(p + 46 + nlen, xlen, &m, le32(p + 20),
+			    le32(p + 24), le32(p + 42));
+		m.name = xstrndup((const char *)p + 46, nlen);
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = m;
+		p += 46 + nlen + xlen + clen;
+	}
+	if (p != end) {
+		wheel_zip_members_free(*v, *n);
+		*v = NULL;
+		*n = 0;
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: central directory entry at "
+				  "byte %zu", (size_t)(p - (const unsigned char *)cd));
+	}
+	return CUENV_OK;
+}
+
+/* len bytes of url from off into out (reset first); size: the file's. */
+static int fetch_range(const char *url, uint64_t off, uint64_t len,
+		       uint64_t size, const struct fetch_opts *fo,
+		       struct buf *out, struct wheel_remote_stats *st,
+		       struct cuenv_err *err)
+{
+	struct fetch *f = fetch_open(url, off, size, fo);
+	const void *p;
+	ssize_t n;
+	int rc = CUENV_OK;
+
+	buf_reset(out);
+	st->requests++;
+	while (out->len < len) {
+		n = fetch_read(f, &p, err);
+		if (n < 0) {
+			rc = err->rc;
+			break;
+		}
+		if (n == 0)
+			break;
+		st->bytes += (uint64_t)n;
+		buf_add(out, p,
+			(size_t)n < len - out->len ? (size_t)n
+						   : (size_t)(len - out->len));
+		if (!st->size && fetch_size(f))
+			st->size = fetch_size(f);
+	}
+	fetch_close(f);
+	if (!rc && out->len < len)
+		rc = cuenv_fail(err, CUENV_E_FETCH,
+				"'%s' ended at byte %llu, before %llu", url,
+				(unsigned long long)(off + out->len),
+				(unsigned long long)(off + len));
+	return rc;
+}
+
+int wheel_remote_each(const char *url, uint64_t size,
+		      const struct fetch_opts *fo,
+		      const struct unpack_zip_reader *r,
+		      struct wheel_remote_stats *st, struct cuenv_err *err)
+{
+	struct buf tail = BUF_INIT, cd = BUF_INIT, local = BUF_INIT,
+		   data = BUF_INIT;
+	struct wheel_zip_member *m = NULL;
+	struct wheel_zip_end end;
+	size_t nm = 0;
+	uint64_t tail_len;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	st->size = size;
+	if (!st->size) {
+		/* the size, from the first bytes' answer */
+		rc = fetch_range(url, 0, 1, 0, fo, &tail, st, err);
+		if (rc)
+			goto out;
+		if (!st->size) {
+			rc = cuenv_fail(err, CUENV_E_FETCH,
+					"'%s': the server does not say its "
+					"size", url);
+			goto out;
+		}
+	}
+	size = st->size;
+	tail_len = size < TAIL_MAX ? size : TAIL_MAX;
+	rc = fetch_range(url, size - tail_len, tail_len, size, fo, &tail, st,
+			 err);
+	if (!rc)
+		rc = wheel_zip_end_parse(tail.data, tail.len, size, &end, err);
+	if (rc)
+		goto out;
+	if (end.cd_offset >= size - tail_len) {
+		buf_add(&cd, tail.data + (end.cd_offset - (size - tail_len)),
+			(size_t)end.cd_size);
+	} else {
+		rc = fetch_range(url, end.cd_offset, end.cd_size, size, fo,
+				 &cd, st, err);
+		if (rc)
+			goto out;
+	}
+	rc = wheel_zip_directory(cd.data, cd.len, &m, &nm, err);
+	for (size_t i = 0; !rc && i < nm; i++) {
+		uint64_t want;
+
+		if (!r->want(r->ctx, m[i].name))
+			continue;
+		if (m[i].usize > r->max) {
+			rc = cuenv_fail(err, CUENV_E_UNPACK,
+					"zip member '%s' is larger than %zu "
+					"bytes", m[i].name, r->max);
+			break;
+		}
+		want = 30 + strlen(m[i].name) + LOCAL_SLACK + m[i].csize;
+		if (m[i].offset > size)
+			want = 0;
+		else if (want > size - m[i].offset)
+			want = size - m[i].offset;
+		rc = fetch_range(url, m[i].offset, want, size, fo, &local, st,
+				 err);
+		if (!rc)
+			rc = unpack_zip_member(local.data, local.len, r->max,
+					       &data, err);
+		if (!rc)
+			rc = r->got(r->ctx, m[i].name, data.data, data.len,
+				    err);
+	}
+out:
+	wheel_zip_members_free(m, nm);
+	buf_release(&tail);
+	buf_release(&cd);
+	buf_release(&local);
+	buf_release(&data);
+	return rc;
+}
+
+/* ---- a requirement on the index ------------------------------------------ */
+
+/* What a range request reads: metadata only. */
+#define METADATA_READ_MAX (8u << 20)
+
+void wheel_requirement_release(struct wheel_requirement *r)
+{
+	free(r->project);
+	free(r->version);
+	free(r->wheel);
+	free(r->url);
+	memset(r, 0, sizeof(*r));
+}
+
+/* PEP 503's normal form: lower case, runs of -_. as one '-'. */
+static char *normal_name(const char *p, size_t n)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c == '_' || c == '.' || c == '-') {
+			if (!b.len || b.data[b.len - 1] != '-')
+				buf_adds(&b, "-");
+			continue;
+		}
+		c = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+		buf_add(&b, &c, 1);
+	}
+	return buf_detach(&b);
+}
+
+/* The version field of a wheel file name, or NULL. */
+static char *wheel_version(const char *name)
+{
+	const char *d1 = strchr(name, '-'), *d2;
+	size_t n = strlen(name);
+
+	if (n < 5 || strcmp(name + n - 4, ".whl") || !d1)
+		return NULL;
+	d2 = strchr(d1 + 1, '-');
+	return d2 ? xstrndup(d1 + 1, (size_t)(d2 - d1 - 1)) : NULL;
+}
+
+/* How well the wheel file name fits platform; 0: not at all. */
+static int platform_score(const char *name, const char *platform)
+{
+	if (platform)
+		return strstr(name, platform) ? 2 : 0;
+	if (strstr(name, "linux") && strstr(name, "x86_64"))
+		return 3;
+	if (strstr(name, "-none-any.whl"))
+		return 1;
+	return 0;
+}
+
+struct meta_read {
+	struct needs_scan *s;
+	const char *wheel;
+	struct buf path;
+};
+
+static bool want_metadata(void *ctx, const char *name)
+{
+	(void)ctx;
+	return needs_metadata_name(name);
+}
+
+static int got_metadata(void *ctx, const char *name, const void *data,
+			size_t len, struct cuenv_err *err)
+{
+	struct meta_read *m = ctx;
+
+	(void)err;
+	buf_reset(&m->path);
+	buf_printf(&m->path, "%s/%s", m->wheel, name);
+	needs_read_metadata(m->s, m->path.data, data, len);
+	return CUENV_OK;
+}
+
+int wheel_requirement_scan(struct needs_scan *s, const char *req,
+			   const char *index, const char *platform,
+			   const struct fetch_opts *fo,
+			   struct wheel_requirement *r,
+			   struct cuenv_err *err)
+{
+	struct index_file *files = NULL;
+	struct buf page = BUF_INIT, seen = BUF_INIT;
+	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
+	const struct index_file *pick = NULL;
+	size_t nfiles = 0;
+	int rc, best = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!eq || eq == req || !version_is_valid(spec))
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "'%s' is not NAME==VERSION", req);
+	r->project = normal_name(req, (size_t)(eq - req));
+	rc = install_index_files(index, r->project, fo, &page, &files,
+				 &nfiles, err);
+	if (rc)
+		goto out;
+	/* the newest release that spec names, then the best file of it */
+	for (size_t i = 0; i < nfiles; i++) {
+		char *v = wheel_version(files[i].name);
+		int sc = platform_score(files[i].name, platform), newer;
+
+		if (!v || !version_is_valid(v)) {
+			free(v);
+			continue;
+		}
+		if (sc && !strstr(seen.data, v) && seen.len < 400)
+			buf_printf(&seen, "%s%s", seen.len ? ", " : "", v);
+		if (!sc || !version_matches_str(v, spec)) {
+			free(v);
+			continue;
+		}
+		newer = !r->version || version_cmp_str(v, r->version) > 0;
+		if (newer || (!version_cmp_str(v, r->version) && sc > best)) {
+			free(r->version);
+			r->version = v;
+			best = sc;
+			pick = &files[i];
+		} else {
+			free(v);
+		}
+	}
+	if (!pick) {
+		rc = cuenv_fail(err, CUENV_E_FETCH,
+				"no %s %s wheel for %s on '%s'", r->project,
+				spec, platform ? platform : "this machine",
+				page.data);
+		cuenv_hint(err, "%s%s%sanother platform: --platform win_amd64",
+			   seen.len ? "it has " : "", seen.data,
+			   seen.len ? "; " : "");
+		goto out;
+	}
+	r->wheel = xstrdup(pick->name);
+	r->url = xstrdup(pick->url);
+	{
+		struct meta_read m = { s, r->wheel, BUF_INIT };
+		struct unpack_zip_reader rd = { want_metadata, got_metadata,
+						&m, METADATA_READ_MAX };
+
+		rc = wheel_remote_each(r->url, pick->size, fo, &rd, &r->st,
+				       err);
+		buf_release(&m.path);
+	}
+out:
+	install_index_files_free(files, nfiles);
+	buf_release(&page);
+	buf_release(&seen);
+	return rc;
+}

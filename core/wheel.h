@@ -1,0 +1,110 @@
+/*
+ * wheel.h: reading a few members of a wheel on a package index without
+ * downloading it.
+ *
+ * A wheel is a zip, whose table of contents (the central directory) is at
+ * its end. HTTP range requests fetch, in turn: the last 64 KiB (the
+ * end-of-central-directory record, and often the directory itself), the
+ * central directory when it starts before that, then for each member
+ * wanted its local header and data, which unpack_zip_member inflates.
+ * A 500 MB TensorFlow wheel answers `cuenv needs tensorflow==2.6.5` with
+ * its build_info.py and METADATA for about 1% of its size, most of it the
+ * central directory.
+ *
+ * The parsing of the end record and the directory is pure (wheel_zip_*),
+ * the fetching goes through core/fetch (so --index, mirrors and proxies
+ * behave as for install); nothing is written to disk.
+ */
+#ifndef CUENV_WHEEL_H
+#define CUENV_WHEEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "fetch.h"
+#include "needs.h"
+#include "unpack.h"
+
+/* Where the central directory is, from the end of a zip. */
+struct wheel_zip_end {
+	uint64_t cd_offset, cd_size, entries;
+};
+
+/*
+ * Find the end-of-central-directory record in tail, the last len bytes of
+ * a zip of size bytes, and fill *end (zip64 when its locator and record
+ * lie within tail). Returns CUENV_OK or CUENV_E_UNPACK (no record, or a
+ * directory that does not fit in the file).
+ */
+int wheel_zip_end_parse(const void *tail, size_t len, uint64_t size,
+			struct wheel_zip_end *end, struct cuenv_err *err);
+
+/* One member, as the central directory describes it. */
+struct wheel_zip_member {
+	char *name;
+	unsigned method; /* 0 stored, 8 deflated */
+	uint64_t csize, usize, offset; /* offset: of its local header */
+};
+
+/*
+ * Parse the central directory (len bytes) into *v and *n (free with
+ * wheel_zip_members_free). Returns CUENV_OK or CUENV_E_UNPACK (truncated
+ * or corrupt).
+ */
+int wheel_zip_directory(const void *cd, size_t len,
+			struct wheel_zip_member **v, size_t *n,
+			struct cuenv_err *err);
+void wheel_zip_members_free(struct wheel_zip_member *v, size_t n);
+
+/* What reading a remote wheel cost. */
+struct wheel_remote_stats {
+	uint64_t size;	   /* the wheel's size */
+	uint64_t bytes;	   /* bytes fetched */
+	unsigned requests; /* range requests made */
+};
+
+/*
+ * Read the members of the wheel at url that r wants, by range requests
+ * (size: the wheel's size when the index said it, else 0 and one more
+ * request asks the server), handing each to r->got as unpack_zip_each
+ * does. *st counts what was fetched, also on failure. Returns CUENV_OK,
+ * CUENV_E_FETCH, CUENV_E_UNPACK, or what got() returned. Network I/O.
+ */
+int wheel_remote_each(const char *url, uint64_t size,
+		      const struct fetch_opts *fo,
+		      const struct unpack_zip_reader *r,
+		      struct wheel_remote_stats *st, struct cuenv_err *err);
+
+/* A requirement read from the index. */
+struct wheel_requirement {
+	char *project;	/* normalised: "tensorflow" */
+	char *version;	/* the release read: "2.6.5" */
+	char *wheel;	/* its file name */
+	char *url;
+	struct wheel_remote_stats st;
+};
+
+void wheel_requirement_release(struct wheel_requirement *r);
+
+/*
+ * Find the wheel of req ("tensorflow==2.6.5"; a version prefix such as
+ * "torch==2.1" means its newest release, pre-releases left out) on the
+ * package index at index (a simple API root), for platform (a tag
+ * found in the file name, "win_amd64"; NULL: Linux on x86_64, else a
+ * pure-Python wheel), and read its metadata members (needs_metadata_name)
+ * by range requests into s's reports, their sources named
+ * "WHEEL/MEMBER". *r says which wheel and what it cost, also on failure
+ * once known. Returns CUENV_OK; CUENV_E_USAGE when req is not
+ * NAME==VERSION; CUENV_E_FETCH (the index cannot be read, or has no such
+ * wheel: the message says which releases it has), CUENV_E_UNPACK.
+ * Network I/O.
+ */
+int wheel_requirement_scan(struct needs_scan *s, const char *req,
+			   const char *index, const char *platform,
+			   const struct fetch_opts *fo,
+			   struct wheel_requirement *r,
+			   struct cuenv_err *err);
+
+#endif

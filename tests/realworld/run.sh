@@ -1,0 +1,19 @@
+#!/bin/sh
+# make realworld: fetch the corpus of real artifacts (tests/realworld/
+# corpus.py: members read from the package index by range requests,
+# pinned by sha256, cached in CUENV_CORPUS) and compare cuenv's answers
+# with expected.tsv. Skips (exit 0, saying so) when the index cannot be
+# reached; CUENV_REALWORLD_REQUIRED=1 makes that a failure.
+#
+#   CUENV_BIN=/abs/cuenv sh tests/realworld/run.sh
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+: "${CUENV_BIN:?set CUENV_BIN to the cuenv binary}"
+root=$(python3 "$here/corpus.py" fetch)
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	echo "realworld: skipped: the package index cannot be reached"
+	[ "${CUENV_REALWORLD_REQUIRED:-0}" = 1 ] && exit 1
+	exit 0
+fi
+[ "$rc" -eq 0 ] || exit "$rc"
+exec python3 "$here/check.py" "$CUENV_BIN" "$root" ${CUENV_PYPI_INDEX:+--index "$CUENV_PYPI_INDEX"}

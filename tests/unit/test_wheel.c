@@ -1,0 +1,212 @@
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/buf.h"
+#include "../../core/unpack.h"
+#include "../../core/wheel.h"
+
+/* ---- a zip, written by hand ---------------------------------------------- */
+
+static void put16(struct buf *b, unsigned v)
+{
+	unsigned char x[2] = { (unsigned char)v, (unsigned char)(v >> 8) };
+
+	buf_add(b, x, 2);
+}
+
+static void put32(struct buf *b, unsigned long v)
+{
+	put16(b, (unsigned)(v & 0xFFFF));
+	put16(b, (unsigned)(v >> 16));
+}
+
+static unsigned long crc32_of(const char *s)
+{
+	unsigned long c = 0xFFFFFFFFul;
+
+	for (; *s; s++) {
+		c ^= (unsigned char)*s;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0xEDB88320ul : c >> 1;
+	}
+	return c ^ 0xFFFFFFFFul;
+}
+
+/*
+ * A zip of stored members (names[i] holding datas[i]), with a comment of
+ * comment_len bytes after the end record; *cd_at gets the central
+ * directory's offset.
+ */
+static void make_zip(struct buf *z, const char *const *names,
+		     const char *const *datas, size_t n, size_t comment_len,
+		     size_t *cd_at)
+{
+	struct buf cd = BUF_INIT;
+
+	buf_reset(z);
+	for (size_t i = 0; i < n; i++) {
+		size_t at = z->len, nl = strlen(names[i]),
+		       dl = strlen(datas[i]);
+
+		put32(z, 0x04034b50);
+		put16(z, 20);
+		put16(z, 0);
+		put16(z, 0); /* stored */
+		put32(z, 0);
+		put32(z, crc32_of(datas[i]));
+		put32(z, dl);
+		put32(z, dl);
+		put16(z, (unsigned)nl);
+		put16(z, 0);
+		buf_adds(z, names[i]);
+		buf_adds(z, datas[i]);
+
+		put32(&cd, 0x02014b50);
+		put16(&cd, 20);
+		put16(&cd, 20);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put32(&cd, 0);
+		put32(&cd, crc32_of(datas[i]));
+		put32(&cd, dl);
+		put32(&cd, dl);
+		put16(&cd, (unsigned)nl);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put32(&cd, 0);
+		put32(&cd, at);
+		buf_adds(&cd, names[i]);
+	}
+	*cd_at = z->len;
+	buf_add(z, cd.data, cd.len);
+	put32(z, 0x06054b50);
+	put16(z, 0);
+	put16(z, 0);
+	put16(z, (unsigned)n);
+	put16(z, (unsigned)n);
+	put32(z, cd.len);
+	put32(z, *cd_at);
+	put16(z, (unsigned)comment_len);
+	for (size_t i = 0; i < comment_len; i++)
+		buf_adds(z, "c");
+	buf_release(&cd);
+}
+
+static const char *const names[] = {
+	"tensorflow/python/platform/build_info.py",
+	"tensorflow-2.6.5.dist-info/METADATA",
+};
+static const char *const datas[] = {
+	"build_info = {'cuda_version': '11.2'}\n",
+	"Name: tensorflow\nVersion: 2.6.5\n",
+};
+
+static void test_wheel_finds_the_end_and_the_directory(void **state)
+{
+	struct buf z = BUF_INIT;
+	struct wheel_zip_end end;
+	struct wheel_zip_member *m;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t n, cd_at;
+
+	(void)state;
+	make_zip(&z, names, datas, 2, 7, &cd_at);
+	/* the end record found in the last bytes only, after a comment */
+	assert_int_equal(wheel_zip_end_parse(z.data + z.len - 40, 40, z.len,
+					     &end, &err),
+			 CUENV_OK);
+	assert_int_equal(end.entries, 2);
+	assert_int_equal(end.cd_offset, cd_at);
+	assert_int_equal(end.cd_size, z.len - cd_at - 22 - 7);
+	assert_int_equal(wheel_zip_directory(z.data + cd_at,
+					     (size_t)end.cd_size, &m, &n, &err),
+			 CUENV_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(m[0].name, names[0]);
+	assert_int_equal(m[0].offset, 0);
+	assert_int_equal(m[0].method, 0);
+	assert_int_equal(m[0].csize, strlen(datas[0]));
+	assert_string_equal(m[1].name, names[1]);
+	assert_int_equal(m[1].offset, 30 + strlen(names[0]) + strlen(datas[0]));
+	wheel_zip_members_free(m, n);
+	buf_release(&z);
+	err_release(&err);
+}
+
+static void test_wheel_refuses_what_is_not_a_zip(void **state)
+{
+	struct wheel_zip_end end;
+	struct wheel_zip_member *m;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t n;
+	static const char junk[64] = "not a zip at all";
+
+	(void)state;
+	assert_int_equal(wheel_zip_end_parse(junk, sizeof(junk), 64, &end,
+					     &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "no end of central directory"));
+	err_release(&err);
+	/* a directory entry cut short */
+	assert_int_equal(wheel_zip_directory("PK\1\2abc", 7, &m, &n, &err),
+			 CUENV_E_UNPACK);
+	assert_null(m);
+	assert_int_equal(n, 0);
+	err_release(&err);
+}
+
+static void test_wheel_refuses_a_directory_past_the_end(void **state)
+{
+	struct buf z = BUF_INIT;
+	struct wheel_zip_end end;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t cd_at;
+
+	(void)state;
+	make_zip(&z, names, datas, 2, 0, &cd_at);
+	/* the same bytes, said to be the end of a much shorter file */
+	assert_int_equal(wheel_zip_end_parse(z.data + z.len - 22, 22, 30,
+					     &end, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "corrupt zip"));
+	buf_release(&z);
+	err_release(&err);
+}
+
+static void test_wheel_member_from_its_local_bytes(void **state)
+{
+	struct buf z = BUF_INIT, out = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t cd_at, second = 30 + strlen(names[0]) + strlen(datas[0]);
+
+	(void)state;
+	make_zip(&z, names, datas, 2, 0, &cd_at);
+	/* as a range request returns it: the local header, the data, and
+	 * whatever follows */
+	assert_int_equal(unpack_zip_member(z.data + second, z.len - second,
+					   1024, &out, &err),
+			 CUENV_OK);
+	assert_string_equal(out.data, datas[1]);
+	/* larger than allowed */
+	assert_int_equal(unpack_zip_member(z.data, z.len, 4, &out, &err),
+			 CUENV_E_UNPACK);
+	buf_release(&z);
+	buf_release(&out);
+	err_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wheel_finds_the_end_and_the_directory),
+		cmocka_unit_test(test_wheel_refuses_what_is_not_a_zip),
+		cmocka_unit_test(test_wheel_refuses_a_directory_past_the_end),
+		cmocka_unit_test(test_wheel_member_from_its_local_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
