@@ -58,7 +58,7 @@ as_root node1 &&
 	expect_stdout "$HOME/node2/versions/cuda/11.8.0/lib/libcublasLt.so.11" \
 		cuenv which libcublasLt.so.11 &&
 	# The mirror's catalogue holds only what the mirror holds ...
-	expect_code 9 cuenv install --mirror "file://$m" 12.4.0 &&
+	expect_code 17 cuenv install --mirror "file://$m" 12.4.0 &&
 	stderr_has "cuenv: error: no CUDA 12.4.0 in the catalogue" &&
 	# ... and with a larger one, what the mirror lacks fails, naming it.
 	CUENV_MANIFESTS=$FX/manifests &&

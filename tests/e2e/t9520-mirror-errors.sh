@@ -15,11 +15,11 @@ one_line() {
 	assert_eq "$(grep -c '^cuenv: error: ' "$E2E_ERR")" 1 "error lines"
 }
 
-expect_code 9 cuenv mirror "$m" 99.9 &&
+expect_code 17 cuenv mirror "$m" 99.9 &&
 	stderr_has "cuenv: error: no CUDA 99.9 in the catalogue" && one_line &&
-	expect_code 9 cuenv mirror "$m" 12.4.1 --cudnn 7.0 &&
+	expect_code 17 cuenv mirror "$m" 12.4.1 --cudnn 7.0 &&
 	stderr_has "cuenv: error: no cuDNN 7.0 for CUDA 12 in the catalogue" &&
-	expect_code 9 cuenv mirror "$m" 11.2 --platform linux-sbsa &&
+	expect_code 17 cuenv mirror "$m" 11.2 --platform linux-sbsa &&
 	stderr_has "cuenv: error: no CUDA 11.2 in the catalogue for linux-sbsa" &&
 	expect_code 2 cuenv mirror "$m" 12.4.1 --platform linux-x86_64,linux-foo &&
 	stderr_has "cuenv: error: mirror: unknown platform 'linux-foo'" && one_line &&

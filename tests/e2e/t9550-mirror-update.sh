@@ -29,7 +29,7 @@ serve_stop SERVER
 unset CUENV_MIRROR CUENV_MANIFESTS
 http_start "$m" || exit 1
 as_root node1 &&
-	expect_code 9 cuenv install --mirror "$HTTP_URL" 12.99.0 &&
+	expect_code 17 cuenv install --mirror "$HTTP_URL" 12.99.0 &&
 	expect_code 0 cuenv update --mirror "$HTTP_URL" &&
 	stdout_has "added cuda 12.99.0" &&
 	expect_code 0 cuenv install --mirror "$HTTP_URL" 12.99.0 &&
