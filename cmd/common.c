@@ -191,6 +191,35 @@ static void note_use(const struct activation *a, const struct envmap *start)
 }
 
 /*
+ * With CUENV_ANNOUNCE=1 in the shell's environment, the hook says in one
+ * line on stderr what it changed, as direnv does: "cuenv: cuda 12.4.1 +
+ * cudnn 9.1.0.70 (set by /p/.cuenv)" when a selection is loaded or
+ * changes, "cuenv: cuda 12.4.1+cudnn9.1.0 unloaded" when one goes.
+ * Nothing when CUENV_ACTIVE stays what it was.
+ */
+static void announce(const struct activation *a, const struct envmap *before)
+{
+	const char *on = envmap_get(before, "CUENV_ANNOUNCE");
+	const char *was = envmap_get(before, "CUENV_ACTIVE");
+	const char *now = envmap_get(&a->after, "CUENV_ACTIVE");
+	struct buf why = BUF_INIT;
+
+	if (!on || strcmp(on, "1"))
+		return;
+	if (was && now && !strcmp(was, now))
+		return;
+	if (a->ok && now) {
+		selection_describe_origin(&a->sel, &why);
+		cmd_note("cuda %s%s%s (%s)", a->act.cuda->version,
+			 a->act.cudnn ? " + cudnn " : "",
+			 a->act.cudnn ? a->act.cudnn->version : "", why.data);
+	} else if (was) {
+		cmd_note("cuda %s unloaded", was);
+	}
+	buf_release(&why);
+}
+
+/*
  * Shared by `export` and `use`: compute, warn, and print the code. For the
  * hook (pid > 0) the code is printed even when the selection is bad, so
  * that the shell deactivates and watches for the fix, and the error is
@@ -232,6 +261,7 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 		 */
 		if (a.untrusted)
 			buf_reset(&stamp);
+		announce(&a, before);
 		if (rc && rc != CUENV_E_BUG) {
 			if (!quiet) {
 				fprintf(stderr, "cuenv: error: %s\n",
