@@ -60,7 +60,12 @@ c cuenv use ''
 c cuenv use --cudnn ''
 c cuenv env --format ''
 EOF
-expect_code 0 zsh -f "$HOME/comp.zsh" </dev/null &&
+# Under the sanitizers, LeakSanitizer's stop-the-world at exit sometimes
+# never returns for a cuenv that zsh runs inside a completion function's
+# command substitution (2 runs in 6: its ptrace tracer waits forever for
+# the process to stop). Leaks are checked by the other tests; not here.
+no_lsan="${ASAN_OPTIONS-}${ASAN_OPTIONS:+:}detect_leaks=0"
+expect_code 0 env ASAN_OPTIONS="$no_lsan" zsh -f "$HOME/comp.zsh" </dev/null &&
 	cp "$E2E_OUT" "$HOME/zsh.out" &&
 	cat "$HOME/zsh.out" &&
 	check "zsh: compdef" grep -qx "registered: _cuenv" "$HOME/zsh.out" &&

@@ -93,7 +93,12 @@ for c in "$@"; do
 done
 EOF
 # shellcheck disable=SC2086
-expect_code 0 zsh -f "$HOME/flags.zsh" $cmds </dev/null &&
+# Under the sanitizers, LeakSanitizer's stop-the-world at exit sometimes
+# never returns for a cuenv that zsh runs inside a completion function's
+# command substitution (2 runs in 6: its ptrace tracer waits forever for
+# the process to stop). Leaks are checked by the other tests; not here.
+no_lsan="${ASAN_OPTIONS-}${ASAN_OPTIONS:+:}detect_leaks=0"
+expect_code 0 env ASAN_OPTIONS="$no_lsan" zsh -f "$HOME/flags.zsh" $cmds </dev/null &&
 	cp "$E2E_OUT" "$HOME/zsh.out" &&
 	compare zsh "$HOME/zsh.out" || exit 1
 
