@@ -207,8 +207,8 @@ extern const struct cuenv_cmd cmd_mirror;
 
 /*
  * The catalogue: the shipped one (next to the binary, or installed under
- * share/cuenv), then what `cuenv update` fetched into $CUENV_ROOT, or only
- * $CUENV_MANIFESTS when set.
+ * share/cuenv), or $CUENV_MANIFESTS instead of it when set; then what
+ * `cuenv update` fetched into $CUENV_ROOT.
  */
 /*
  * err's hint says "install it: cuenv install V" (SELECT_HINT_INSTALL):
@@ -219,6 +219,9 @@ void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err);
 
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);
+/* The same for another platform ("linux-sbsa", ...): cuenv mirror. */
+int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
+		    struct catalog *cat, struct cuenv_err *err);
 /*
  * The shipped catalogue folder into out, found relative to the binary
  * (ctx->exe) only: ../share/cuenv/manifests (PREFIX/bin),

@@ -587,7 +587,12 @@ void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
-	const char *platform = catalog_platform();
+	return cmd_catalog_for(ctx, catalog_platform(), cat, err);
+}
+
+int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
+		    struct catalog *cat, struct cuenv_err *err)
+{
 	const char *only = getenv("CUENV_MANIFESTS");
 	struct buf dir = BUF_INIT;
 	int rc = CUENV_OK, found = 0;

@@ -83,39 +83,6 @@ static const char *const platforms[] = {
 	"windows-x86_64", NULL,
 };
 
-/* The catalogue for platform, as cmd_catalog finds it for this one's. */
-static int load_catalog(const struct cuenv_ctx *ctx, const char *platform,
-			struct catalog *cat, struct cuenv_err *err)
-{
-	const char *only = getenv("CUENV_MANIFESTS");
-	struct buf dir = BUF_INIT;
-	int rc = CUENV_OK, found = 0;
-
-	if (only && *only) {
-		if (!store_is_dir(only))
-			return cuenv_fail(err, CUENV_E_MANIFEST,
-					  "CUENV_MANIFESTS: '%s' is not a "
-					  "folder",
-					  only);
-		return catalog_load(cat, only, platform, err);
-	}
-	if (!cmd_data_dir(ctx, &dir)) {
-		found = 1;
-		rc = catalog_load(cat, dir.data, platform, err);
-	}
-	buf_reset(&dir);
-	buf_path(&dir, ctx->root, "manifests");
-	if (!rc && store_is_dir(dir.data)) {
-		found = 1;
-		rc = catalog_load(cat, dir.data, platform, err);
-	}
-	if (!rc && !found)
-		rc = cuenv_fail(err, CUENV_E_MANIFEST,
-				"no catalogue found next to '%s'", ctx->exe);
-	buf_release(&dir);
-	return rc;
-}
-
 /* CUENV_FETCH_*, each checked, as install reads them. */
 static int fetch_env(struct fetch_opts *fo, struct cuenv_err *err)
 {
@@ -399,7 +366,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	for (size_t p = 0; p < plats.n && !rc; p++) {
 		struct catalog cat = { 0 };
 
-		rc = load_catalog(ctx, plats.v[p], &cat, err);
+		rc = cmd_catalog_for(ctx, plats.v[p], &cat, err);
 		/* --for picks with the first platform's catalogue. */
 		for (size_t i = 0; !rc && p == 0 && i < fors.n; i++) {
 			rc = cmd_framework_pick(ctx, fors.v[i], &cat, cudnn,
