@@ -558,10 +558,19 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 			  "--compile: the selection (cuda %s) "
 			  "has no nvcc",
 			  a->act.cuda->version);
-		smoke_fix(l,
-			  "install the whole toolkit, not --runtime-only: "
-			  "cuenv install %s",
-			  a->act.cuda->version);
+		/* install refuses a version installed without
+		 * components asked for now: it goes first. */
+		if (a->act.cuda->registered)
+			smoke_fix(l,
+				  "register a whole toolkit instead: cuenv "
+				  "remove %s, then cuenv add cuda PATH",
+				  a->act.cuda->version);
+		else
+			smoke_fix(l,
+				  "install the whole toolkit, not "
+				  "--runtime-only: cuenv uninstall cuda %s && "
+				  "cuenv install %s",
+				  a->act.cuda->version, a->act.cuda->version);
 		goto out;
 	}
 	smoke_detail(l, "nvcc", "%s", nvcc);

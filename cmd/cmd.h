@@ -216,6 +216,12 @@ extern const struct cuenv_cmd cmd_mirror;
  * says so instead and offers what works (register one, list-remote).
  */
 void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err);
+/*
+ * The same hint when the store holds that version but skipped it (a
+ * receipt it refuses): install would stop at the same receipt, so the
+ * hint says it is there. Reads one folder only (the prompt hook too).
+ */
+void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err);
 
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);

@@ -1,6 +1,7 @@
 /*
  * common.c: helpers every subcommand may use.
  */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,8 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 
 	activation_init(&a);
 	rc = activation_compute(ctx->root, ctx->cwd, start, 0, &a, err);
+	if (rc)
+		cmd_hint_skipped(ctx, err);
 	said_digest(&a, rc, err, &said);
 	quiet = last && said.len && !strcmp(last, said.data);
 	for (size_t i = 0; i < a.warnings.n && !quiet; i++)
@@ -557,6 +560,40 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 	if (!found)
 		buf_reset(out);
 	return found ? 0 : -1;
+}
+
+void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
+{
+	const size_t n = strlen(SELECT_HINT_INSTALL);
+	struct buf dir = BUF_INIT;
+	struct dirent *de;
+	const char *spec;
+	size_t len;
+	DIR *d;
+
+	if (!ctx->root || !err->hint.data ||
+	    strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
+		return;
+	spec = err->hint.data + n;
+	len = strcspn(spec, ", ");
+	buf_path(&dir, ctx->root, "versions/cuda");
+	d = opendir(dir.data);
+	while (d && (de = readdir(d))) {
+		const char *w = de->d_name;
+
+		/* 12.4 names 12.4.1; 12.4 does not name 12.40 */
+		if (strncmp(w, spec, len) || (w[len] && w[len] != '.'))
+			continue;
+		buf_reset(&err->hint);
+		buf_printf(&err->hint,
+			   "cuda %s is in the store (%s/%s), but cannot be "
+			   "used; see: cuenv versions",
+			   w, dir.data, w);
+		break;
+	}
+	if (d)
+		closedir(d);
+	buf_release(&dir);
 }
 
 void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)

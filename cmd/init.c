@@ -94,15 +94,21 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	if (optind == argc) {
 		cuenv_fail(err, CUENV_E_USAGE, "init: missing argument");
-		return cuenv_hint(err, "name the shell (bash, zsh, fish), or "
-				       "detect it: cuenv init -");
+		/* `init -` only where it would work from here. */
+		if (detect_shell())
+			return cuenv_hint(err, "name the shell: cuenv init "
+					       "bash (or zsh, fish), or "
+					       "detect it: cuenv init -");
+		return cuenv_hint(err, "name the shell: cuenv init bash "
+				       "(or zsh, fish)");
 	}
 	name = argv[optind];
 	if (!strcmp(name, "-") && !(name = detect_shell())) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "init: cannot tell the shell: neither the parent "
 			   "process nor $SHELL is bash, zsh or fish");
-		return cuenv_hint(err, "name it: cuenv init bash|zsh|fish");
+		return cuenv_hint(err, "name it: cuenv init bash (or zsh, "
+				       "fish)");
 	}
 	if (!strcmp(name, "direnv")) {
 		/* direnv evaluates .envrc and its libraries in bash. */

@@ -500,8 +500,10 @@ static int kind_word(int argc, char **argv, const char **cudnn,
 	if (optind != argc - 1 || *cudnn) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "install: cudnn needs one version (and no --cudnn)");
-		return cuenv_hint(err, "cuenv install cudnn 9.1, or cuenv "
-				       "install 12.4 --cudnn 9.1");
+		/* The form, not a command for here: 9.1 is an example. */
+		return cuenv_hint(err, "for example: cuenv install cudnn 9.1 "
+				       "(for the CUDA selected here), or "
+				       "cuenv install 12.4 --cudnn 9.1");
 	}
 	*cudnn = argv[optind++];
 	return cmd_check_version("cudnn", *cudnn, 0, err);
@@ -814,7 +816,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				cudnn_rel = &pypi_cudnn;
 			}
 		}
+		/*
+		 * `install 12.4 --cudnn 9` (the fix check and the hints
+		 * print) adds cuDNN beside a toolkit installed with
+		 * --runtime-only, rather than asking to replace it; an
+		 * explicit --components still must be there.
+		 */
+		o.keep_partial = (cudnn_rel || cupti_rel) && !o.components;
 		rc = install_one(ctx, cuda_rel, &o, quiet, err);
+		o.keep_partial = 0;
 		if (!rc && cudnn_rel) {
 			struct install_opts od = o;
 

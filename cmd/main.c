@@ -322,6 +322,8 @@ int main(int argc, char **argv)
 	}
 out:
 	/* Not for the prompt hook: reading the catalogue takes its time. */
+	if (rc == CUENV_E_NOT_INSTALLED)
+		cmd_hint_skipped(&ctx, &err);
 	if (rc == CUENV_E_NOT_INSTALLED && cmd && !(cmd->flags & CMD_HIDDEN))
 		cmd_hint_installable(&ctx, &err);
 	if (rc && err.rc)

@@ -1231,7 +1231,7 @@ int install_run(struct store *st, const struct release *rel,
 	if (exists(p.data)) {
 		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
 		rc = store_read_receipt(p.data, out, err);
-		if (!rc)
+		if (!rc && !opts->keep_partial)
 			rc = check_complete(out, rel, &names, err);
 		if (!rc)
 			rc = CUENV_NO;

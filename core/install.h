@@ -67,6 +67,12 @@ struct install_opts {
 	 */
 	unsigned expand_ratio;
 	const struct strv *components; /* explicit list, or NULL */
+	/*
+	 * A version already installed without some of the components asked
+	 * for stays as it is, rather than failing (install --cudnn/--cupti
+	 * beside a --runtime-only toolkit: what they came for is the rest).
+	 */
+	int keep_partial;
 	struct fetch_opts fetch;
 	/*
 	 * Called from the installing thread about five times a second and at

@@ -160,10 +160,12 @@ _capture() {
 # hint_lines: the "hint:" and "fix:" lines of the last command, prefix
 # dropped. hint_manual LINE: LINE is a manual action of hints-manual.txt.
 # hint_commands LINE: the cuenv commands LINE names, one a line: each
-# alternative (", or", ", then", "; ") less its label ("install it: ") and what
-# follows in parentheses; "(cuenv ...)" is the command itself. Templates
-# (a placeholder: an upper-case word such as N or PATH, <word> or "...")
-# are left out.
+# alternative (", or", "; ", ", then" before words that are not a command)
+# less its label ("install it: ") and what follows in parentheses;
+# "(cuenv ...)" is the command itself. "X, then cuenv Y" (or "X, then
+# select it: cuenv Y") is one command, X && cuenv Y: Y needs what X did.
+# Templates (a placeholder: an upper-case word such as N or PATH, <word>
+# or "...") are left out.
 hint_lines() {
 	cat "$E2E_ERR" "$E2E_OUT" 2>/dev/null |
 		sed -n 's/^hint: //p; s/^ *fix: //p'
@@ -175,7 +177,9 @@ hint_manual() {
 	printf '%s\n' "$1" | grep -qEf "$E2E_SANDBOX/.manual.re"
 }
 hint_commands() {
-	printf '%s\n' "$1" | sed 's/, or /\n/g; s/, then /\n/g; s/; /\n/g' |
+	printf '%s\n' "$1" |
+		sed 's/, then [a-z ]*: cuenv / \&\& cuenv /g; s/, then cuenv / \&\& cuenv /g
+			s/, or /\n/g; s/, then /\n/g; s/; /\n/g' |
 		grep 'cuenv ' |
 		sed '/(cuenv /{s/^.*(\(cuenv [^)]*\)).*$/\1/;b;}
 			s/^[^:]*: //; s/ (.*//; /^[^(]*)/s/).*//' |
@@ -202,24 +206,65 @@ _try_hints() {
 }
 _hint_run() {
 	_snap=$E2E_CACHE/snap.$$.tar
-	(cd "$E2E_SANDBOX" && find . -path ./san -prune -o -print | sort) >"$_snap.list" &&
-		tar -C "$E2E_SANDBOX" -cf "$_snap" --exclude=./san . 2>/dev/null || return 0
-	if timeout -k 5 30 sh -c "$1" >"$_snap.out" 2>&1 </dev/null; then
+	# The test's servers keep their state under $TMPDIR/cuenv-serve.*:
+	# left out of the snapshot (a restored log would be a new file the
+	# server no longer writes to); their request logs are cut back to
+	# where they were instead, so that a test counting requests sees none
+	# of the hint's.
+	for _l in "$E2E_SANDBOX"/tmp/cuenv-serve.*/log; do
+		[ -f "$_l" ] && printf '%s %s\n' "$(wc -c <"$_l")" "$_l"
+	done >"$_snap.logs"
+	(cd "$E2E_SANDBOX" && find . \( -path ./san -o -path './tmp/cuenv-serve.*' \) \
+		-prune -o -print | sort) >"$_snap.list" &&
+		tar -C "$E2E_SANDBOX" -cf "$_snap" --exclude=./san \
+			--exclude='./tmp/cuenv-serve.*' . 2>/dev/null || return 0
+	# No mirror in this test: an install or update would go to NVIDIA's
+	# servers (hints-manual.txt, "offline"). It runs against a mirror that
+	# refuses at once instead; failing only at the download (exit 4) it
+	# counts as "offline", checked up to the download. A test whose mirror
+	# is a file:// folder it never made (t5085: nothing may be fetched)
+	# is offline too, with that mirror.
+	_off=
+	if printf '%s\n' "$1" | grep -qE '(^|[;&|] *)cuenv (install|update)( |$)'; then
+		case ${CUENV_MIRROR-} in
+		'') _off=http://127.0.0.1:9 ;;
+		file://*) [ -e "${CUENV_MIRROR#file://}" ] || _off=$CUENV_MIRROR ;;
+		esac
+	fi
+	if [ -n "$_off" ]; then
+		CUENV_MIRROR=$_off timeout -k 5 30 sh -c "$1" \
+			>"$_snap.out" 2>&1 </dev/null
+	else
+		timeout -k 5 30 sh -c "$1" >"$_snap.out" 2>&1 </dev/null
+	fi
+	_hrc=$?
+	if [ "$_hrc" -eq 0 ]; then
 		_r=ok
+	elif [ -n "$_off" ] && [ "$_hrc" -eq 4 ] &&
+		grep -qF -e "cannot download '$_off/" \
+			-e "cannot read '$_off/" "$_snap.out"; then
+		_r=offline
 	else
 		_r=FAILED
-		sed 's/^/    /' "$_snap.out" >>"$E2E_CACHE/hints.out"
+		{
+			printf '  %s (exit %s): %s\n' "$(basename "$0" .sh)" "$_hrc" "$1"
+			sed 's/^/    /' "$_snap.out"
+		} >>"$E2E_CACHE/hints.out"
 	fi
 	printf '%s\t%s\t%s\t%s\n' "$_r" "$(basename "$0" .sh)" "$1" "$2" \
 		>>"$E2E_CACHE/hints.log"
 	# Put the sandbox back: what the hint made goes, what it changed
 	# comes back (folders stay where they are: the shell may be in one).
-	(cd "$E2E_SANDBOX" && find . -path ./san -prune -o -print | sort) |
+	(cd "$E2E_SANDBOX" && find . \( -path ./san -o -path './tmp/cuenv-serve.*' \) \
+		-prune -o -print | sort) |
 		comm -13 "$_snap.list" - | sort -r | while IFS= read -r _p; do
 		rm -rf "$E2E_SANDBOX/$_p"
 	done
 	tar -C "$E2E_SANDBOX" -xpf "$_snap" 2>/dev/null
-	rm -f "$_snap" "$_snap.list" "$_snap.out"
+	while read -r _n _l; do
+		truncate -s "$_n" "$_l"
+	done <"$_snap.logs"
+	rm -f "$_snap" "$_snap.list" "$_snap.out" "$_snap.logs"
 }
 
 _why() {

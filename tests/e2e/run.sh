@@ -91,11 +91,13 @@ if [ "${CUENV_E2E_HINTS-}" = 1 ]; then
 	h=$work/cache/hints.log
 	[ -f "$h" ] || : >"$h"
 	bad=$(grep -c '^FAILED' "$h")
-	echo "hints: $(wc -l <"$h") commands run, $bad failed"
+	off=$(grep -c '^offline' "$h")
+	echo "hints: $(wc -l <"$h") commands run, $bad failed, $off offline" \
+		"(no mirror: they got as far as the download; hints-manual.txt)"
 	if [ "$bad" -gt 0 ]; then
 		grep '^FAILED' "$h" | sort -u -t '	' -k3,3 |
 			awk -F '\t' '{ print "  " $2 ": " $3 "\n      hint: " $4 }'
-		[ -f "$work/cache/hints.out" ] && sed -n '1,40p' "$work/cache/hints.out"
+		[ -f "$work/cache/hints.out" ] && sed -n '1,300p' "$work/cache/hints.out"
 		failures="$failures hints"
 	fi
 fi

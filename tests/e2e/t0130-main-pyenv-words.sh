@@ -55,8 +55,13 @@ expect_code 0 bash --norc --noprofile -c 'eval "$(cuenv init -)" && type cuenv' 
 	stdout_has "function cuenv" &&
 	expect_code 2 env SHELL=/bin/tcsh sh -c 'cuenv init -' &&
 	stderr_has "cannot tell the shell" &&
+	# init with no shell offers `init -` only where it would work: not
+	# under sh with no $SHELL (it printed it there, and it failed)
 	expect_code 2 cuenv init &&
-	stderr_has "cuenv init -" || exit 1
+	stderr_has "hint: name the shell: cuenv init bash (or zsh, fish)" &&
+	stderr_lacks "cuenv init -" &&
+	expect_code 2 env SHELL=/bin/bash cuenv init &&
+	stderr_has "hint: name the shell: cuenv init bash (or zsh, fish), or detect it: cuenv init -" || exit 1
 if command -v zsh >/dev/null 2>&1; then
 	expect_code 0 zsh -f -c 'eval "$(cuenv init -)" && whence -w cuenv' &&
 		stdout_has "cuenv: function"

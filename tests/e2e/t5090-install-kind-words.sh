@@ -16,6 +16,7 @@ use_mirror &&
 	expect_code 2 cuenv install cudnn &&
 	stderr_has "install: cudnn needs one version" &&
 	expect_code 2 cuenv install cudnn 9.1 --cudnn 9.1 &&
+	stderr_has "hint: for example: cuenv install cudnn 9.1 (for the CUDA selected here), or cuenv install 12.4 --cudnn 9.1" &&
 	expect_code 2 cuenv install cudnn 9.x &&
 	stderr_has "invalid cudnn version '9.x'" &&
 	mkdir proj && cd proj &&
@@ -29,4 +30,12 @@ use_mirror &&
 	expect_stdout "$(cuenv list-remote cudnn 9 --all)" cuenv install -l cudnn 9 --all &&
 	expect_stdout "$(cuenv list-remote --json)" cuenv install --list --json &&
 	expect_code 2 cuenv install --json 12.4 &&
-	stderr_has "install: --all and --json go with --list"
+	stderr_has "install: --all and --json go with --list" &&
+	# The toolkit is --runtime-only: asked for whole, install says so;
+	# with --cupti (or --cudnn: check's fix lines) it adds that beside it
+	# (it asked for the toolkit to be replaced first).
+	expect_code 2 cuenv install 12.4.1 &&
+	stderr_has "cuenv: error: cuda 12.4.1 is installed without" &&
+	expect_code 0 cuenv install 12.4 --cupti 12.4 &&
+	stdout_has "cuda 12.4.1 is already installed" &&
+	stdout_has "installed cupti 12.4.1"

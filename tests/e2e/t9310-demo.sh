@@ -10,7 +10,15 @@
 src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 need python3
 need bash
-expect_code 0 env CUENV_DEMO_OFFLINE=1 CUENV_BIN="$CUENV_BIN" sh "$src/tools/demo.sh" &&
+# The demo's own cuenv commands ran in a throw-away root it removed when
+# it ended: the hints in its transcript cannot be run where they were
+# printed (CUENV_E2E_HINTS, lib.sh), so this command's are not collected.
+hints_were=${E2E_HINTS-}
+E2E_HINTS=
+expect_code 0 env CUENV_DEMO_OFFLINE=1 CUENV_BIN="$CUENV_BIN" sh "$src/tools/demo.sh"
+rc=$?
+E2E_HINTS=$hints_were
+[ "$rc" -eq 0 ] &&
 	cp "$E2E_OUT" "$HOME/demo.out" &&
 	stdout_has "\$ cuenv exec -- sh -c 'echo \"LD_LIBRARY_PATH=\$LD_LIBRARY_PATH\"'" &&
 	stdout_has "LD_LIBRARY_PATH=" &&
