@@ -332,7 +332,12 @@ static const char *note_version(const struct strv *notes, const char *stem,
 
 /* ---- CUDA --------------------------------------------------------------- */
 
-static char *cuda_version_json(const char *prefix)
+/*
+ * version.json's version of one component: "cuda" (the toolkit's release,
+ * "12.4.1"), "cuda_cupti" ("12.4.127"), as runfiles and redist archives
+ * write it. NULL when absent or not a version.
+ */
+static char *version_json(const char *prefix, const char *key)
 {
 	struct buf p = BUF_INIT;
 	json_t *j;
@@ -341,7 +346,7 @@ static char *cuda_version_json(const char *prefix)
 
 	buf_path(&p, prefix, "version.json");
 	j = json_load_file(p.data, 0, NULL);
-	if (j && !json_unpack(j, "{s:{s:s}}", "cuda", "version", &s) &&
+	if (j && !json_unpack(j, "{s:{s:s}}", key, "version", &s) &&
 	    version_is_valid(s))
 		v = xstrdup(s);
 	json_decref(j);
@@ -421,26 +426,6 @@ static char *cuda_version_lib(const struct install *in)
 
 /* ---- CUPTI -------------------------------------------------------------- */
 
-/* version.json's "cuda_cupti" (the runfile's and redist's: "12.4.127"). */
-static char *cupti_version_json(const char *prefix)
-{
-	struct buf p = BUF_INIT;
-	json_t *j;
-	char *v = NULL;
-	const char *s = NULL;
-
-	buf_path(&p, prefix, "version.json");
-	j = json_load_file(p.data, 0, NULL);
-	if (j && !json_unpack(j, "{s:{s:s}}",
-			      nvlib_get(NVLIB_CUPTI)->component, "version",
-			      &s) &&
-	    version_is_valid(s))
-		v = xstrdup(s);
-	json_decref(j);
-	buf_release(&p);
-	return v;
-}
-
 /* cupti_version.h's CUPTI_API_VERSION, as the release it stands for. */
 static char *cupti_version_header(const struct install *in)
 {
@@ -517,7 +502,7 @@ static void cupti_version(const char *prefix, struct install *cuda)
 	if (!wheel)
 		wheel = note_version(&cuda->notes, "cuda_cupti", &wheel_name);
 	char *src[4] = { wheel ? xstrdup(wheel) : NULL,
-			 cupti_version_json(prefix),
+			 version_json(prefix, nvlib_get(NVLIB_CUPTI)->component),
 			 cupti_version_header(cuda),
 			 cupti_version_file(cuda) };
 	static const char *const what[4] = {
@@ -661,7 +646,7 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 				"/usr/local/cuda-12.4");
 		goto out;
 	}
-	found = cuda_version_json(prefix);
+	found = version_json(prefix, "cuda");
 	if (!found)
 		found = cuda_version_txt(prefix);
 	if (!found)
