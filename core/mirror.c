@@ -459,6 +459,26 @@ static int check_bytes(const struct mirror_file *f, struct digest *d,
 	return CUENV_OK;
 }
 
+/*
+ * The end of writing f's bytes to tmp through fd: unless rc already says
+ * it failed, check them (n bytes hashed into d, from name), then make them
+ * durable. Closes fd in every case; returns the outcome.
+ */
+static int finish_checked(const struct mirror_file *f, struct digest *d,
+			  uint64_t n, const char *name, int rc, int fd,
+			  const char *tmp, struct cuenv_err *err)
+{
+	if (!rc)
+		rc = check_bytes(f, d, n, name, err);
+	if (!rc && fsync(fd))
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				tmp, strerror(errno));
+	if (close(fd) && !rc)
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				tmp, strerror(errno));
+	return rc;
+}
+
 /* Copy a local file (a manifest, a cached archive) to tmp, checked. */
 static int copy_checked(const struct mirror_file *f, const char *src,
 			const char *tmp, uint64_t *n, struct cuenv_err *err)
@@ -474,13 +494,7 @@ static int copy_checked(const struct mirror_file *f, const char *src,
 		goto out;
 	}
 	rc = copy_hashed(src, fd, tmp, d, n, err);
-	if (!rc)
-		rc = check_bytes(f, d, *n, src, err);
-	if (!rc && (fsync(fd) || close(fd))) {
-		fd = -1;
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp, strerror(errno));
-	}
+	rc = finish_checked(f, d, *n, src, rc, fd, tmp, err);
 	fd = -1;
 out:
 	if (fd >= 0)
@@ -543,12 +557,7 @@ static int download(const struct mirror_file *f, const struct mirror_opts *o,
 			goto out;
 		}
 	}
-	rc = check_bytes(f, d, have, url, err);
-	if (!rc && (fsync(fd) || close(fd))) {
-		fd = -1;
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp, strerror(errno));
-	}
+	rc = finish_checked(f, d, have, url, CUENV_OK, fd, tmp, err);
 	fd = -1;
 out:
 	if (fd >= 0)
