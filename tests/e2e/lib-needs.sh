@@ -69,3 +69,33 @@ const char *dso(int i)
 			libtensorflow_framework.so.2 libcudnn.so.8 &&
 		echo 'from .python import *' >"$1/__init__.py"
 }
+
+# torch_index DIR [MARKER]:
+#   a PEP 691 index in DIR (DIR/simple/torch/
+#                         index.json) of three small torch wheels (2.0.1
+#                         CUDA 11.7, 2.1.1 and 2.1.2 CUDA 11.2) holding
+#                         torch/version.py and METADATA pinning
+#                         nvidia-cudnn-cu11 (8.5.0.96, 8.1.0.77, 8.1.1.33),
+#                         the pins followed by MARKER (" ; platform...")
+torch_index() {
+	mkdir -p "$1/simple/torch" "$1/packages" &&
+		python3 - "$1" "${2-}" <<'EOF_PY'
+import hashlib, json, os, sys, zipfile
+idx, marker = sys.argv[1], sys.argv[2]
+files = []
+for v, cuda, dnn in (("2.0.1", "11.7", "8.5.0.96"), ("2.1.1", "11.2", "8.1.0.77"),
+                     ("2.1.2", "11.2", "8.1.1.33")):
+    name = "torch-%s-cp311-cp311-manylinux1_x86_64.whl" % v
+    path = os.path.join(idx, "packages", name)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("torch/version.py", "__version__ = '%s'\ncuda: Optional[str] = '%s'\n" % (v, cuda))
+        z.writestr("torch-%s.dist-info/METADATA" % v,
+                   "Metadata-Version: 2.1\nName: torch\nVersion: %s\n"
+                   "Requires-Dist: nvidia-cudnn-cu11 (==%s)%s\n" % (v, dnn, marker))
+    data = open(path, "rb").read()
+    files.append({"filename": name, "url": "../../packages/" + name,
+                  "hashes": {"sha256": hashlib.sha256(data).hexdigest()}, "size": len(data)})
+json.dump({"meta": {"api-version": "1.1"}, "name": "torch", "files": files},
+          open(os.path.join(idx, "simple", "torch", "index.json"), "w"))
+EOF_PY
+}

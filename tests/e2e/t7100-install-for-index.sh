@@ -17,26 +17,7 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 need python3
 idx=$HOME/index
 c112=$CUENV_ROOT/versions/cuda/11.2.2
-mkdir -p "$idx/simple/torch" "$idx/packages" &&
-	python3 - "$idx" <<'EOF_PY' &&
-import hashlib, json, os, sys, zipfile
-idx = sys.argv[1]
-files = []
-for v, cuda, dnn in (("2.0.1", "11.7", "8.5.0.96"), ("2.1.1", "11.2", "8.1.0.77"),
-                     ("2.1.2", "11.2", "8.1.1.33")):
-    name = "torch-%s-cp311-cp311-manylinux1_x86_64.whl" % v
-    path = os.path.join(idx, "packages", name)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("torch/version.py", "__version__ = '%s'\ncuda: Optional[str] = '%s'\n" % (v, cuda))
-        z.writestr("torch-%s.dist-info/METADATA" % v,
-                   "Metadata-Version: 2.1\nName: torch\nVersion: %s\n"
-                   "Requires-Dist: nvidia-cudnn-cu11 (==%s) ; platform_system == \"Linux\"\n" % (v, dnn))
-    data = open(path, "rb").read()
-    files.append({"filename": name, "url": "../../packages/" + name,
-                  "hashes": {"sha256": hashlib.sha256(data).hexdigest()}, "size": len(data)})
-json.dump({"meta": {"api-version": "1.1"}, "name": "torch", "files": files},
-          open(os.path.join(idx, "simple", "torch", "index.json"), "w"))
-EOF_PY
+torch_index "$idx" ' ; platform_system == "Linux"' &&
 	use_mirror &&
 	serve_start "$idx" PYPI &&
 	CUENV_PYPI_INDEX=$PYPI_URL/simple &&
