@@ -70,13 +70,10 @@ const char *dso(int i)
 		echo 'from .python import *' >"$1/__init__.py"
 }
 
-# torch_index DIR [MARKER]:
-#   a PEP 691 index in DIR (DIR/simple/torch/
-#                         index.json) of three small torch wheels (2.0.1
-#                         CUDA 11.7, 2.1.1 and 2.1.2 CUDA 11.2) holding
-#                         torch/version.py and METADATA pinning
-#                         nvidia-cudnn-cu11 (8.5.0.96, 8.1.0.77, 8.1.1.33),
-#                         the pins followed by MARKER (" ; platform...")
+# torch_index DIR [MARKER]: a PEP 691 index in DIR (DIR/simple/torch/
+# index.json) of three small torch wheels (2.0.1 for CUDA 11.7, 2.1.1 and
+# 2.1.2 for CUDA 11.2) holding torch/version.py and a METADATA that pins
+# nvidia-cudnn-cu11 (8.5.0.96, 8.1.0.77, 8.1.1.33), MARKER after each pin.
 torch_index() {
 	mkdir -p "$1/simple/torch" "$1/packages" &&
 		python3 - "$1" "${2-}" <<'EOF_PY'
