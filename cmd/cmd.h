@@ -200,6 +200,7 @@ extern const struct cuenv_cmd cmd_check;
 extern const struct cuenv_cmd cmd_doctor;
 extern const struct cuenv_cmd cmd_lock;
 extern const struct cuenv_cmd cmd_needs;
+extern const struct cuenv_cmd cmd_explain;
 extern const struct cuenv_cmd cmd_completion;
 extern const struct cuenv_cmd cmd_modules;
 extern const struct cuenv_cmd cmd_latest, cmd_prefix, cmd_root;
@@ -265,5 +266,18 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		       const struct catalog *cat, const char *cudnn,
 		       int source, int quiet, struct framework_builds *out,
 		       struct cuenv_err *err);
+
+/*
+ * For `needs` and `explain`: list the store into in (warning about the
+ * versions it skipped) and match s and py (may be NULL) against it, the
+ * selection in force here (if any) first (needs_match_installed).
+ * Returns CUENV_OK or CUENV_E_STORE.
+ */
+struct needs_scan;
+struct needs_python;
+struct needs_installed;
+int cmd_needs_installed(const struct cuenv_ctx *ctx, struct needs_scan *s,
+			const struct needs_python *py,
+			struct needs_installed *in, struct cuenv_err *err);
 
 #endif

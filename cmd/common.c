@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../core/compat.h"
+#include "../core/needs.h"
 #include "../core/dotfile.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -831,5 +832,39 @@ int cmd_components(const struct cuenv_cmd *cmd, const char *list,
 					  "%s: bad component name '%s'",
 					  cmd->name, c);
 	}
+	return CUENV_OK;
+}
+
+/* ---- what is installed, for needs and explain ------------------------------ */
+
+/*
+ * What is installed and the selection in force here are the command's
+ * to gather (and to warn about); core matches the scan against them.
+ */
+int cmd_needs_installed(const struct cuenv_ctx *ctx, struct needs_scan *s,
+			  const struct needs_python *py,
+			  struct needs_installed *in, struct cuenv_err *err)
+{
+	struct activation a;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+	struct needs_combo act = { 0 };
+	const struct needs_combo *active = NULL;
+	int rc = needs_installed_load(in, ctx->root, err);
+
+	for (size_t i = 0; i < in->warnings.n; i++)
+		cmd_warn("skipped an incomplete version: %s",
+			 in->warnings.v[i]);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	if (!cmd_activation(ctx, NULL, 0, &a, &ignored) && a.ok) {
+		act.cuda = a.act.cuda;
+		act.cudnn = a.act.cudnn;
+		act.cupti = a.act.cupti;
+		active = &act;
+	}
+	needs_match_installed(s, py, active, in);
+	activation_release(&a);
+	err_release(&ignored);
 	return CUENV_OK;
 }

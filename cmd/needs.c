@@ -733,38 +733,6 @@ static void print_json(const struct needs_scan *s,
 
 /* ---- the command --------------------------------------------------------- */
 
-/*
- * What is installed and the selection in force here are the command's
- * to gather (and to warn about); core matches the scan against them.
- */
-static int find_installed(const struct cuenv_ctx *ctx, struct needs_scan *s,
-			  const struct needs_python *py,
-			  struct needs_installed *in, struct cuenv_err *err)
-{
-	struct activation a;
-	struct cuenv_err ignored = CUENV_ERR_INIT;
-	struct needs_combo act = { 0 };
-	const struct needs_combo *active = NULL;
-	int rc = needs_installed_load(in, ctx->root, err);
-
-	for (size_t i = 0; i < in->warnings.n; i++)
-		cmd_warn("skipped an incomplete version: %s",
-			 in->warnings.v[i]);
-	if (rc)
-		return rc;
-	activation_init(&a);
-	if (!cmd_activation(ctx, NULL, 0, &a, &ignored) && a.ok) {
-		act.cuda = a.act.cuda;
-		act.cudnn = a.act.cudnn;
-		act.cupti = a.act.cupti;
-		active = &act;
-	}
-	needs_match_installed(s, py, active, in);
-	activation_release(&a);
-	err_release(&ignored);
-	return CUENV_OK;
-}
-
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -827,7 +795,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	asked = needs_asked(&s, &py);
 	if (asked) {
-		rc = find_installed(ctx, &s, &py, &in, err);
+		rc = cmd_needs_installed(ctx, &s, &py, &in, err);
 		if (rc)
 			goto out;
 		satisfied = in.pick.cuda != NULL;

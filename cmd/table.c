@@ -11,6 +11,7 @@ const struct cuenv_cmd *const cuenv_cmds[] = {
 	&cmd_doctor,
 	&cmd_env,
 	&cmd_exec,
+	&cmd_explain,
 	&cmd_export,
 	&cmd_gc,
 	&cmd_global,

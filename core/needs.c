@@ -183,6 +183,18 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 	}
 }
 
+bool needs_scan_want(struct needs_scan *s, const char *soname,
+		     const char *who)
+{
+	struct needs_want *w = want_get(s, soname);
+
+	if (!w)
+		return false;
+	if (strv_find(&w->needed_by, who) < 0)
+		strv_push(&w->needed_by, who);
+	return true;
+}
+
 /*
  * Read one file. named: the user gave it as PATH, so a file that is not
  * ELF, or a broken one, is an error; inside a folder the first is skipped
@@ -320,6 +332,16 @@ static struct needs_report *report_add(struct needs_scan *s,
 	r->framework = xstrdup(framework);
 	r->source = xstrdup(source);
 	return r;
+}
+
+void needs_scan_report(struct needs_scan *s, const char *framework,
+		       const char *source, const char *cuda,
+		       const char *cudnn)
+{
+	struct needs_report *r = report_add(s, framework, source);
+
+	r->cuda = cuda ? xstrdup(cuda) : NULL;
+	r->cudnn = cudnn ? xstrdup(cudnn) : NULL;
 }
 
 /*

@@ -111,6 +111,23 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 		    const struct elf_info *e);
 
 /*
+ * Record that who (a file, or "the message" for `cuenv explain`) needs
+ * the CUDA soname (DT_NEEDED-like: required). False, nothing recorded,
+ * when soname is not a CUDA library of nvlib's table.
+ */
+bool needs_scan_want(struct needs_scan *s, const char *soname,
+		     const char *who);
+
+/*
+ * Add a report: framework (version NULL) says, in source, that it was
+ * built with CUDA cuda and cuDNN cudnn (either may be NULL): minimums of
+ * their major, as the metadata's.
+ */
+void needs_scan_report(struct needs_scan *s, const char *framework,
+		       const char *source, const char *cuda,
+		       const char *cudnn);
+
+/*
  * Scan path: an ELF file, or every regular ELF file under a folder, in
  * name order, symbolic links not followed, no deeper than 64 folders.
  * Inside a folder a file that is not ELF is passed over quietly; a

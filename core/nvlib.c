@@ -455,6 +455,107 @@ const struct nvlib *nvlib_match_dll(const char *name, unsigned long *majors)
 	return NULL;
 }
 
+/* ---- in words ----------------------------------------------------------- */
+
+/* Append "a-b" (or "a" alone) of major M to out, comma-separated. */
+static void add_span(struct buf *out, unsigned M, unsigned a, unsigned b)
+{
+	if (out->len)
+		buf_adds(out, ", ");
+	if (a == b)
+		buf_printf(out, "%u.%u", M, a);
+	else
+		buf_printf(out, "%u.%u-%u.%u", M, a, M, b);
+}
+
+bool nvlib_describe_releases(const struct nvlib *lib, const char *sover,
+			     struct buf *out)
+{
+	struct buf b = BUF_INIT;
+
+	buf_reset(out);
+	if (!version_text(sover))
+		return false;
+	if (lib->flags & NVLIB_OWN_VERSION) {
+		if (strchr(sover, '.') || !nvlib_majors(lib, sover))
+			return false;
+		buf_printf(out, "%s.x", sover);
+		return true;
+	}
+	/* by major: "M.x" when every minor gives it, else runs of minors */
+	for (size_t i = 0; i < sizeof(releases) / sizeof(*releases); i++) {
+		unsigned M = releases[i].major, last = releases[i].last_minor;
+		bool gives[32] = { false }, all = true;
+
+		for (unsigned m = 0; m <= last && m < 32; m++) {
+			gives[m] = release_soname(lib, M, m, &b) &&
+				   !strcmp(b.data, sover);
+			all &= gives[m];
+		}
+		if (all) {
+			buf_printf(out, "%s%u.x", out->len ? ", " : "", M);
+			continue;
+		}
+		for (unsigned m = 0; m <= last && m < 32; m++) {
+			unsigned e = m;
+
+			if (!gives[m])
+				continue;
+			while (e + 1 <= last && e + 1 < 32 && gives[e + 1])
+				e++;
+			add_span(out, M, m, e);
+			m = e;
+		}
+	}
+	buf_release(&b);
+	return out->len > 0;
+}
+
+bool nvlib_dll_soname_version(const struct nvlib *lib, const char *dll,
+			      struct buf *out)
+{
+	struct buf b = BUF_INIT, name = BUF_INIT;
+	bool found = false;
+
+	buf_reset(out);
+	if (lib->dll_style == NVLIB_DLL_NONE || lib->dll_style == NVLIB_DLL_YEAR)
+		return false;
+	if (lib->flags & NVLIB_OWN_VERSION) {
+		size_t pl = strlen(lib->dll), n = strlen(dll);
+		char *sfx;
+
+		if (n <= pl + 4 || strncasecmp(dll, lib->dll, pl) ||
+		    strcasecmp(dll + n - 4, ".dll"))
+			return false;
+		sfx = xstrndup(dll + pl, n - pl - 4);
+		if (version_text(sfx) && !strchr(sfx, '.')) {
+			buf_adds(out, sfx);
+			found = true;
+		}
+		free(sfx);
+		return found;
+	}
+	for (size_t i = 0; i < sizeof(releases) / sizeof(*releases) && !found;
+	     i++) {
+		for (unsigned m = 0; m <= releases[i].last_minor && !found;
+		     m++) {
+			if (!release_soname(lib, releases[i].major, m, &b))
+				continue;
+			buf_reset(&name);
+			buf_adds(&name, lib->dll);
+			dll_suffix(lib->dll_style, b.data, &name);
+			buf_adds(&name, ".dll");
+			if (!strcasecmp(name.data, dll)) {
+				buf_adds(out, b.data);
+				found = true;
+			}
+		}
+	}
+	buf_release(&b);
+	buf_release(&name);
+	return found;
+}
+
 /* ---- CUPTI -------------------------------------------------------------- */
 
 bool nvlib_cupti_api_release(long api, struct buf *out)

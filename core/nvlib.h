@@ -169,6 +169,24 @@ bool nvlib_dll_name(const struct nvlib *lib, const char *cuda, struct buf *out);
 const struct nvlib *nvlib_match_dll(const char *name, unsigned long *majors);
 
 /*
+ * The CUDA releases whose toolkit gives lib the soname version sover, in
+ * words for people, into out (reset first): "11.2" (libcupti.so.11.2),
+ * "11.x" (libcudart.so.11.0: every 11 release), "10.1-11.8" (cuFFT's
+ * .10), "12.x, 13.x". For NVLIB_OWN_VERSION entries "8.x" (cuDNN 8).
+ * False, out empty, when no release gives it (libcudart.so.99).
+ */
+bool nvlib_describe_releases(const struct nvlib *lib, const char *sover,
+			     struct buf *out);
+
+/*
+ * The soname version that a Windows DLL name of lib stands for, into out:
+ * "11.0" for cudart64_110.dll, "11.2" for nvrtc64_112_0.dll, "8" for
+ * cudnn64_8.dll. False for CUPTI's year-named DLLs and unknown names.
+ */
+bool nvlib_dll_soname_version(const struct nvlib *lib, const char *dll,
+			      struct buf *out);
+
+/*
  * The CUDA release ("11.8", "13.0") a CUPTI_API_VERSION value from
  * cupti_version.h stands for, into out: 18 is 11.8, 22 is 12.4, and from
  * 13.0 on the value is xxyyzz (130001 is 13.0). False for an unknown value.

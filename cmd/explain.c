@@ -1,0 +1,459 @@
+/*
+ * explain.c: `cuenv explain`: what a framework's error message, a pasted
+ * log, a soname or a DLL name means, what this machine has instead, and
+ * the commands that fix it.
+ *
+ * The reading and the reasoning are core/explain's; the fix is what
+ * core/needs answers for the libraries and cuDNN the text asks for. This
+ * file gathers the text, the tables, the store, the loader's path and the
+ * catalogue, and prints.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "../core/explain.h"
+#include "../core/xalloc.h"
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: cuenv explain [--json] TEXT...\n"
+	"       cuenv explain [--json] -\n"
+	"\n"
+	"Explain a CUDA error message (TEXT, or a whole pasted log read from\n"
+	"standard input with -), a bare soname (libcupti.so.11.2,\n"
+	"libcudnn.so.8) or a Windows DLL name (cudart64_110.dll,\n"
+	"cudnn64_8.dll). For each CUDA library it names: the CUDA, cuDNN or\n"
+	"CUPTI release that ships it, the TensorFlow, PyTorch and JAX\n"
+	"releases that ask for it (the compatibility table `install --for`\n"
+	"uses), what this machine has instead (installed and registered\n"
+	"versions, the loader cache, LD_LIBRARY_PATH), and the commands that\n"
+	"fix it, runnable as printed. Also TensorFlow's \"Loaded runtime\n"
+	"CuDNN library: X but source was compiled with: Y\", PyTorch's\n"
+	"\"cuDNN version incompatibility: PyTorch was compiled against (a, b,\n"
+	"c) but found runtime version (d, e, f)\", and CUPTI's\n"
+	"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES and \"incompatible libcupti\".\n";
+
+static const char notes[] =
+	"Environment: CUENV_LD_SO_CACHE, the loader cache to read\n"
+	"(/etc/ld.so.cache).\n"
+	"\n"
+	"Exit status: 0 when the text names a CUDA library or error and it\n"
+	"was explained, 1 when nothing in it does (or only names that no\n"
+	"release gives, such as libcudart.so.99), 2 for a bad command line,\n"
+	"7 when standard input cannot be read.\n";
+
+enum { O_JSON };
+
+static const struct cmd_option opts[] = {
+	[O_JSON] = { "json", .help = "one JSON object on stdout, for scripts" },
+};
+
+/* A log pasted on standard input, at most this large. */
+#define STDIN_MAX (16u << 20)
+
+static int read_stdin(struct buf *out, struct cuenv_err *err)
+{
+	char chunk[65536];
+
+	for (;;) {
+		ssize_t n = read(0, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return cuenv_fail(err, CUENV_E_STORE,
+					  "cannot read standard input: %s",
+					  strerror(errno));
+		if (n == 0)
+			return CUENV_OK;
+		if (out->len + (size_t)n > STDIN_MAX)
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "explain: standard input is larger "
+					  "than %u MiB",
+					  STDIN_MAX >> 20);
+		buf_add(out, chunk, (size_t)n);
+	}
+}
+
+/* ---- the fix ------------------------------------------------------------- */
+
+struct fix {
+	struct needs_scan s;
+	struct needs_installed in;
+	struct needs_offer o;
+	struct strv lines; /* the commands, as printed */
+	char *state;	   /* what the store gives, in words */
+};
+
+/* "cuenv local 11.2.2 --cudnn 8.1.1.33" for combo c. */
+static void local_line(const struct needs_combo *c, struct buf *b)
+{
+	buf_printf(b, "cuenv local %s", c->cuda->version);
+	if (c->cudnn)
+		buf_printf(b, " --cudnn %s", c->cudnn->version);
+	if (c->cupti)
+		buf_printf(b, " --cupti %s", c->cupti->version);
+}
+
+static int find_fix(const struct cuenv_ctx *ctx, const struct explain *ex,
+		    const struct catalog *cat, struct fix *fx,
+		    struct cuenv_err *err)
+{
+	struct buf b = BUF_INIT;
+	int rc;
+
+	explain_scan(ex, &fx->s);
+	needs_scan_finish(&fx->s);
+	rc = cmd_needs_installed(ctx, &fx->s, NULL, &fx->in, err);
+	if (rc || !needs_asked(&fx->s, NULL))
+		goto out;
+	if (fx->in.pick.cuda) {
+		needs_combo_describe(&fx->in.pick, &b);
+		if (fx->in.active) {
+			buf_adds(&b, ", the selection in force here, gives it");
+			fx->state = buf_detach(&b);
+			strv_push(&fx->lines, "cuenv exec -- PROGRAM");
+		} else {
+			buf_adds(&b, " (installed) gives it");
+			fx->state = buf_detach(&b);
+			local_line(&fx->in.pick, &b);
+			strv_push(&fx->lines, b.data);
+		}
+		goto out;
+	}
+	needs_find_offer(cat, &fx->s, NULL, &fx->o);
+	if (fx->o.line) {
+		buf_printf(&b, "%s, then cuenv local %s", fx->o.line,
+			   fx->o.line + strlen("cuenv install "));
+		strv_push(&fx->lines, b.data);
+	}
+out:
+	buf_release(&b);
+	return rc;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static const char *lib_word(const struct nvlib *lib)
+{
+	return lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA";
+}
+
+static void print_library(const struct explain_finding *f)
+{
+	const struct nvlib *lib = f->lib;
+
+	switch (f->kind) {
+	case EXPLAIN_DRIVER:
+		printf("%s: the NVIDIA driver's library\n", f->name);
+		printf("  it comes with the driver, not with a CUDA toolkit: "
+		       "cuenv does not install it\n");
+		printf("  note: install NVIDIA's driver (`cuenv check` says "
+		       "whether one is loaded and how old it is)\n");
+		return;
+	case EXPLAIN_NO_RELEASE:
+		printf("%s: lib%s by its name, but no %s release ships it "
+		       "under that name\n",
+		       f->name, lib->stem, lib_word(lib));
+		return;
+	case EXPLAIN_LIBRARY:
+		break;
+	default:
+		return;
+	}
+	printf("%s: ", f->name);
+	if (f->dll)
+		printf("the Windows DLL of ");
+	if (f->soname)
+		printf("%.*s", (int)strcspn(f->soname, "."), f->soname);
+	else
+		printf("lib%s", lib->stem);
+	if (f->releases)
+		printf(" of %s", f->releases);
+	else
+		printf(", of any release (no version in the name)");
+	printf(" (NVIDIA's %s", lib->component);
+	if (lib->wheel)
+		printf(", pip's %s-cuNN", lib->wheel);
+	printf(")\n");
+	if (f->dll && f->soname)
+		printf("  on Linux the same library is %s\n", f->soname);
+	if (lib->flags & NVLIB_YEAR_FILES && f->dll && !f->soname)
+		printf("  CUPTI names its Windows DLL after its own year "
+		       "version, which does not name a CUDA release\n");
+	if (f->missing)
+		printf("  the program could not load it\n");
+}
+
+static void print_finding(const struct explain_finding *f)
+{
+	switch (f->kind) {
+	case EXPLAIN_CUDNN_MISMATCH:
+		printf("%s was built with cuDNN %s but loaded cuDNN %s\n",
+		       !strcmp(f->framework, "xla") ? "TensorFlow or JAX (XLA)"
+						     : f->framework,
+		       f->built, f->loaded);
+		printf("  it needs cuDNN %lu.x, at least %s: the same major, "
+		       "the same or a newer minor\n",
+		       strtoul(f->built, NULL, 10), f->built);
+		break;
+	case EXPLAIN_CUPTI_PRIVILEGES:
+		printf("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded, "
+		       "but the driver lets only administrators read the "
+		       "GPU's performance counters\n");
+		printf("  no library is missing: a cuenv selection does not "
+		       "change it\n");
+		printf("  note: run the profiler as root (in Docker: "
+		       "--cap-add=SYS_ADMIN), or allow every user: "
+		       "options nvidia NVreg_RestrictProfilingToAdminUsers=0 "
+		       "in /etc/modprobe.d, then reboot (NVIDIA's "
+		       "ERR_NVGPUCTRPERM page)\n");
+		break;
+	case EXPLAIN_CUPTI_LOAD:
+		printf("CUPTI could not be used: libcupti was missing, or of "
+		       "another CUDA release than the framework's\n");
+		printf("  a framework loads the CUPTI of the CUDA it was built "
+		       "with (libcupti.so.11.2 for CUDA 11.2; .12 for any "
+		       "12.x)\n");
+		break;
+	default:
+		print_library(f);
+		break;
+	}
+	if (f->kind != EXPLAIN_LIBRARY && f->kind != EXPLAIN_CUDNN_MISMATCH &&
+	    f->kind != EXPLAIN_CUPTI_LOAD)
+		return;
+	if (f->nrows) {
+		printf("  asked for by (the frameworks table):\n");
+		for (size_t k = 0; k < f->nrows; k++) {
+			const struct explain_row *r = &f->rows[k];
+
+			printf("    %s %s%s: CUDA %s", r->framework,
+			       r->versions, r->windows ? " (Windows)" : "",
+			       r->cuda);
+			if (r->cudnn)
+				printf(", cuDNN %s", r->cudnn);
+			printf("\n");
+		}
+	}
+	if (!f->lib)
+		return;
+	if (!f->store.n && !f->loader.n) {
+		printf("  this machine: no lib%s installed, registered or on "
+		       "the loader's path\n",
+		       f->lib->stem);
+		return;
+	}
+	printf("  this machine:\n");
+	for (size_t k = 0; k < f->store.n; k++)
+		printf("    %s\n", f->store.v[k]);
+	for (size_t k = 0; k < f->loader.n; k++)
+		printf("    %s\n", f->loader.v[k]);
+	if (f->kind == EXPLAIN_LIBRARY && f->soname && !f->store_exact &&
+	    !f->loader_exact)
+		printf("    none of them is %s\n", f->soname);
+}
+
+static void print_text(const struct explain *ex, const struct fix *fx)
+{
+	for (size_t i = 0; i < ex->n; i++) {
+		if (i)
+			printf("\n");
+		print_finding(&ex->v[i]);
+	}
+	if (!needs_asked(&fx->s, NULL))
+		return;
+	printf("\n");
+	if (fx->state)
+		printf("installed: %s\n", fx->state);
+	else if (fx->in.report.n)
+		for (size_t i = 0; i < fx->in.report.n; i++)
+			printf("installed: %s\n", fx->in.report.v[i]);
+	else
+		printf("installed: nothing\n");
+	if (!fx->lines.n && !fx->state)
+		printf("catalogue: %s\n",
+		       fx->o.why.len ? fx->o.why.data : "not read");
+	for (size_t i = 0; i < fx->lines.n; i++)
+		printf("  fix: %s\n", fx->lines.v[i]);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *strv_json(const struct strv *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->n; i++)
+		json_array_append_new(a, json_string(v->v[i]));
+	return a;
+}
+
+static const char *const kind_names[] = {
+	[EXPLAIN_LIBRARY] = "library",
+	[EXPLAIN_NO_RELEASE] = "no-release",
+	[EXPLAIN_DRIVER] = "driver",
+	[EXPLAIN_CUDNN_MISMATCH] = "cudnn-mismatch",
+	[EXPLAIN_CUPTI_PRIVILEGES] = "cupti-privileges",
+	[EXPLAIN_CUPTI_LOAD] = "cupti-load",
+};
+
+static void print_json(const struct explain *ex, const struct fix *fx)
+{
+	json_t *j = json_object(), *a = json_array();
+	char *text;
+
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct explain_finding *f = &ex->v[i];
+		json_t *x = json_object(), *rows = json_array();
+
+		json_object_set_new(x, "kind", json_string(kind_names[f->kind]));
+		json_object_set_new(x, "name", str_or_null(f->name));
+		json_object_set_new(x, "library",
+				    str_or_null(f->lib ? f->lib->stem : NULL));
+		json_object_set_new(x, "dll", json_boolean(f->dll));
+		json_object_set_new(x, "soname", str_or_null(f->soname));
+		json_object_set_new(x, "releases", str_or_null(f->releases));
+		json_object_set_new(x, "missing", json_boolean(f->missing));
+		json_object_set_new(x, "framework", str_or_null(f->framework));
+		json_object_set_new(x, "built", str_or_null(f->built));
+		json_object_set_new(x, "loaded", str_or_null(f->loaded));
+		json_object_set_new(x, "line", str_or_null(f->line));
+		for (size_t k = 0; k < f->nrows; k++) {
+			json_t *r = json_object();
+
+			json_object_set_new(r, "framework",
+					    json_string(f->rows[k].framework));
+			json_object_set_new(r, "versions",
+					    json_string(f->rows[k].versions));
+			json_object_set_new(r, "cuda",
+					    json_string(f->rows[k].cuda));
+			json_object_set_new(r, "cudnn",
+					    str_or_null(f->rows[k].cudnn));
+			json_object_set_new(r, "windows",
+					    json_boolean(f->rows[k].windows));
+			json_array_append_new(rows, r);
+		}
+		json_object_set_new(x, "asked_by", rows);
+		json_object_set_new(x, "store", strv_json(&f->store));
+		json_object_set_new(x, "loader", strv_json(&f->loader));
+		json_array_append_new(a, x);
+	}
+	json_object_set_new(j, "findings", a);
+	json_object_set_new(j, "installed", str_or_null(fx->state));
+	json_object_set_new(j, "fix", strv_json(&fx->lines));
+	if (!fx->lines.n && !fx->state && fx->o.why.len)
+		json_object_set_new(j, "catalogue_problem",
+				    json_string(fx->o.why.data));
+	text = json_dumps(j, JSON_INDENT(2));
+	printf("%s\n", text);
+	free(text);
+	json_decref(j);
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct explain ex;
+	struct fix fx;
+	struct catalog cat = { 0 };
+	struct ldcache cache = { 0 };
+	struct buf text = BUF_INIT, dir = BUF_INIT;
+	struct cuenv_err cerr = CUENV_ERR_INIT;
+	const char *cache_path = getenv("CUENV_LD_SO_CACHE");
+	int rc = CUENV_OK, have_cache = 0;
+
+	explain_init(&ex);
+	memset(&fx, 0, sizeof(fx));
+	needs_scan_init(&fx.s);
+	needs_installed_init(&fx.in);
+	needs_offer_init(&fx.o);
+
+	if (argc - optind == 1 && !strcmp(argv[optind], "-")) {
+		rc = read_stdin(&text, err);
+		if (rc)
+			goto out;
+	} else {
+		for (int i = optind; i < argc; i++)
+			buf_printf(&text, "%s%s", i > optind ? " " : "",
+				   argv[i]);
+	}
+	explain_parse(&ex, text.data, text.len);
+	if (!ex.n) {
+		rc = cuenv_fail(err, CUENV_NO,
+				"nothing in the text names a CUDA library or a "
+				"CUDA error that cuenv knows");
+		cuenv_hint(err, "give the message as printed, a soname "
+				"(libcudnn.so.8) or a DLL name "
+				"(cudart64_110.dll)");
+		goto out;
+	}
+
+	/* The frameworks table; without one, say so and go on. */
+	if (cmd_compat_dir(ctx, &dir, &cerr) ||
+	    explain_frameworks(&ex, dir.data, &cerr))
+		cmd_warn("%s; the frameworks that ask for it are not shown",
+			 cerr.msg.data);
+	err_release(&cerr);
+	err_init(&cerr);
+	if (!cache_path || !*cache_path)
+		cache_path = "/etc/ld.so.cache";
+	if (ldcache_read(cache_path, &cache, &cerr) == CUENV_OK)
+		have_cache = 1;
+	err_release(&cerr);
+	err_init(&cerr);
+	if (cmd_catalog(ctx, &cat, &cerr))
+		cmd_warn("%s; no install line can be given", cerr.msg.data);
+	err_release(&cerr);
+
+	rc = find_fix(ctx, &ex, &cat, &fx, err);
+	if (rc)
+		goto out;
+	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
+			getenv("LD_LIBRARY_PATH"));
+	if (cmd_opt_given(&ctx->opt, O_JSON))
+		print_json(&ex, &fx);
+	else
+		print_text(&ex, &fx);
+	if (!explain_recognised(&ex)) {
+		rc = cuenv_fail(err, CUENV_NO,
+				"no release ships %s under that name",
+				ex.v[0].name);
+	}
+out:
+	explain_release(&ex);
+	needs_scan_release(&fx.s);
+	needs_installed_release(&fx.in);
+	needs_offer_release(&fx.o);
+	strv_release(&fx.lines);
+	free(fx.state);
+	catalog_release(&cat);
+	ldcache_release(&cache);
+	buf_release(&text);
+	buf_release(&dir);
+	return rc;
+}
+
+const struct cuenv_cmd cmd_explain = {
+	.name = "explain",
+	.summary = "explain a CUDA error message, soname or DLL name",
+	.usage = usage,
+	CMD_OPTIONS(opts),
+	.notes = notes,
+	.min_args = 1,
+	.max_args = -1,
+	.flags = CMD_STOP_AT_ARG,
+	.run = run,
+};

@@ -1,0 +1,790 @@
+#include "explain.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "compat.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* A line longer than this is cut where it is kept (finding->line). */
+#define LINE_KEEP 300
+
+void explain_init(struct explain *ex)
+{
+	memset(ex, 0, sizeof(*ex));
+}
+
+static void finding_release(struct explain_finding *f)
+{
+	free(f->name);
+	free(f->soname);
+	free(f->releases);
+	free(f->framework);
+	free(f->built);
+	free(f->loaded);
+	free(f->line);
+	for (size_t i = 0; i < f->nrows; i++) {
+		free(f->rows[i].framework);
+		free(f->rows[i].versions);
+		free(f->rows[i].cuda);
+		free(f->rows[i].cudnn);
+	}
+	free(f->rows);
+	strv_release(&f->store);
+	strv_release(&f->loader);
+}
+
+void explain_release(struct explain *ex)
+{
+	for (size_t i = 0; i < ex->n; i++)
+		finding_release(&ex->v[i]);
+	free(ex->v);
+	explain_init(ex);
+}
+
+bool explain_recognised(const struct explain *ex)
+{
+	for (size_t i = 0; i < ex->n; i++)
+		if (ex->v[i].kind != EXPLAIN_NO_RELEASE)
+			return true;
+	return false;
+}
+
+/* ---- reading the text ---------------------------------------------------- */
+
+/* The finding of that kind and name (NULL name: the kind's only one). */
+static struct explain_finding *find(struct explain *ex, enum explain_kind k,
+				    const char *name)
+{
+	for (size_t i = 0; i < ex->n; i++) {
+		struct explain_finding *f = &ex->v[i];
+
+		if (f->kind != k)
+			continue;
+		if (!name || (f->name && !strcmp(f->name, name)))
+			return f;
+	}
+	return NULL;
+}
+
+static struct explain_finding *add(struct explain *ex, enum explain_kind k,
+				   const char *name, const char *line)
+{
+	struct explain_finding *f;
+	struct buf b = BUF_INIT;
+
+	ex->v = xrealloc(ex->v, (ex->n + 1) * sizeof(*ex->v));
+	f = &ex->v[ex->n++];
+	memset(f, 0, sizeof(*f));
+	f->kind = k;
+	f->name = name ? xstrdup(name) : NULL;
+	buf_add_display(&b, line, LINE_KEEP);
+	f->line = buf_detach(&b);
+	return f;
+}
+
+/* Does the line say that a library could not be loaded? */
+static bool says_missing(const char *line)
+{
+	static const char *const words[] = {
+		"cannot open shared object file", "Could not load dynamic",
+		"not found", "No such file", "could not be loaded",
+		"Library not loaded", "cannot load", "Unable to load",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (strcasestr(line, words[i]))
+			return true;
+	return false;
+}
+
+static bool name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-' ||
+	       c == '+';
+}
+
+/* "8.1.0" at p (digits and dots, a final dot left out), or NULL. */
+static char *version_at(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n] == ' ')
+		p++;
+	while (isdigit((unsigned char)p[n]) || p[n] == '.')
+		n++;
+	while (n && p[n - 1] == '.')
+		n--;
+	if (!n)
+		return NULL;
+	return xstrndup(p, n);
+}
+
+/*
+ * A cuDNN version as PyTorch prints it: a tuple "(9, 26, 0)", or, before
+ * 1.8, the CUDNN_VERSION number (8005 is 8.0.5, 90100 is 9.1.0).
+ */
+static char *torch_version_at(const char *p)
+{
+	struct buf b = BUF_INIT;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '(') {
+		for (p++; *p && *p != ')'; p++) {
+			if (isdigit((unsigned char)*p))
+				buf_addc(&b, *p);
+			else if (*p == ',')
+				buf_addc(&b, '.');
+			else if (*p != ' ')
+				break;
+		}
+		if (*p != ')' || !b.len || !version_is_valid(b.data)) {
+			buf_release(&b);
+			return NULL;
+		}
+		return buf_detach(&b);
+	}
+	if (isdigit((unsigned char)*p)) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (v >= 10000)
+			buf_printf(&b, "%lu.%lu.%lu", v / 10000,
+				   (v % 10000) / 100, v % 100);
+		else if (v >= 1000)
+			buf_printf(&b, "%lu.%lu.%lu", v / 1000,
+				   (v % 1000) / 100, v % 100);
+		if (b.len)
+			return buf_detach(&b);
+	}
+	buf_release(&b);
+	return NULL;
+}
+
+static void add_mismatch(struct explain *ex, const char *line,
+			 const char *framework, char *built, char *loaded)
+{
+	struct explain_finding *f;
+
+	if (!built || !loaded) {
+		free(built);
+		free(loaded);
+		return;
+	}
+	for (size_t i = 0; i < ex->n; i++) {
+		f = &ex->v[i];
+		if (f->kind == EXPLAIN_CUDNN_MISMATCH &&
+		    !strcmp(f->framework, framework) &&
+		    !strcmp(f->built, built) && !strcmp(f->loaded, loaded)) {
+			free(built);
+			free(loaded);
+			return;
+		}
+	}
+	f = add(ex, EXPLAIN_CUDNN_MISMATCH, NULL, line);
+	f->framework = xstrdup(framework);
+	f->built = built;
+	f->loaded = loaded;
+	/* what the machine has of it: its major's libcudnn */
+	f->lib = nvlib_get(NVLIB_CUDNN);
+	f->soname = nvlib_soname(f->lib, built);
+}
+
+static void read_mismatches(struct explain *ex, const char *line)
+{
+	const char *p, *q;
+
+	/* TensorFlow's (and XLA's) stream_executor/cuda/cuda_dnn.cc */
+	p = strstr(line, "Loaded runtime CuDNN library:");
+	if (p) {
+		q = strstr(p, "compiled with:");
+		add_mismatch(ex, line,
+			     strstr(line, "xla/") && !strstr(line, "tensorflow/")
+				     ? "xla"
+				     : "tensorflow",
+			     q ? version_at(q + strlen("compiled with:")) : NULL,
+			     version_at(p + strlen("Loaded runtime CuDNN "
+						   "library:")));
+	}
+	/* PyTorch's torch/backends/cudnn/__init__.py */
+	p = strstr(line, "PyTorch was compiled");
+	if (p) {
+		const char *a = strstr(p, "against"), *rv = NULL;
+
+		if (a && (q = strstr(a, "runtime version")))
+			rv = q + strlen("runtime version");
+		else if (a && (q = strstr(a + 7, "linked against")))
+			rv = q + strlen("linked against");
+		if (rv)
+			add_mismatch(ex, line, "torch",
+				     torch_version_at(a + strlen("against")),
+				     torch_version_at(rv));
+	}
+}
+
+static void read_cupti(struct explain *ex, const char *line)
+{
+	if (strstr(line, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") &&
+	    !find(ex, EXPLAIN_CUPTI_PRIVILEGES, NULL))
+		add(ex, EXPLAIN_CUPTI_PRIVILEGES, NULL, line);
+	if ((strcasestr(line, "incompatible libcupti") ||
+	     strstr(line, "CUPTI could not be loaded")) &&
+	    !find(ex, EXPLAIN_CUPTI_LOAD, NULL))
+		add(ex, EXPLAIN_CUPTI_LOAD, NULL, line)->lib =
+			nvlib_get(NVLIB_CUPTI);
+}
+
+/* The table's entry whose DLL prefix name starts with (cudart64_99.dll),
+ * or whose stem the DLL is named after (cupti.dll), or NULL. */
+static const struct nvlib *dll_prefix(const char *name, bool *bare)
+{
+	size_t n = strlen(name);
+
+	*bare = false;
+	for (int i = 0; i < NVLIB_COUNT; i++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)i);
+		size_t sl = strlen(e->stem);
+
+		if (n == sl + 4 && !strncasecmp(name, e->stem, sl)) {
+			*bare = true;
+			return e;
+		}
+		if (e->dll && e->dll_style != NVLIB_DLL_NONE &&
+		    !strncasecmp(name, e->dll, strlen(e->dll)))
+			return e;
+	}
+	return NULL;
+}
+
+static void read_dll(struct explain *ex, const char *tok, const char *line)
+{
+	unsigned long majors;
+	const struct nvlib *lib;
+	struct explain_finding *f;
+	struct buf sv = BUF_INIT, b = BUF_INIT;
+	bool bare;
+
+	if (find(ex, EXPLAIN_LIBRARY, tok) || find(ex, EXPLAIN_DRIVER, tok) ||
+	    find(ex, EXPLAIN_NO_RELEASE, tok))
+		return;
+	if (!strcasecmp(tok, "nvcuda.dll")) {
+		add(ex, EXPLAIN_DRIVER, tok, line);
+		return;
+	}
+	lib = nvlib_match_dll(tok, &majors);
+	if (!lib) {
+		lib = dll_prefix(tok, &bare);
+		if (!lib)
+			return;
+		f = add(ex, bare ? EXPLAIN_LIBRARY : EXPLAIN_NO_RELEASE, tok,
+			line);
+		f->lib = lib;
+		f->dll = true;
+		return;
+	}
+	f = add(ex, EXPLAIN_LIBRARY, tok, line);
+	f->lib = lib;
+	f->dll = true;
+	if (lib->dll_style == NVLIB_DLL_YEAR) {
+		/* cupti64_2022.3.0.dll: CUPTI's own year version */
+		size_t pl = strlen(lib->dll);
+
+		buf_printf(&b, "CUPTI %.*s", (int)(strlen(tok) - pl - 4),
+			   tok + pl);
+		f->releases = buf_detach(&b);
+	} else if (nvlib_dll_soname_version(lib, tok, &sv)) {
+		buf_printf(&b, "lib%s.so.%s", lib->stem, sv.data);
+		f->soname = buf_detach(&b);
+		if (nvlib_describe_releases(lib, sv.data, &b)) {
+			char *r = buf_detach(&b);
+
+			buf_printf(&b, "%s %s",
+				   lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA", r);
+			free(r);
+			f->releases = buf_detach(&b);
+		}
+	}
+	buf_release(&sv);
+	buf_release(&b);
+}
+
+static void read_so(struct explain *ex, const char *tok, const char *line)
+{
+	const struct nvlib *lib;
+	const char *ver;
+	struct explain_finding *f;
+	struct buf b = BUF_INIT;
+
+	if (find(ex, EXPLAIN_LIBRARY, tok) || find(ex, EXPLAIN_DRIVER, tok) ||
+	    find(ex, EXPLAIN_NO_RELEASE, tok))
+		return;
+	if (!strncmp(tok, "libcuda.so", 10) &&
+	    (!tok[10] || tok[10] == '.')) {
+		add(ex, EXPLAIN_DRIVER, tok, line);
+		return;
+	}
+	lib = nvlib_match_file(tok, &ver);
+	if (!lib)
+		return;
+	if (!*ver) {
+		/* libcupti.so: no version asked for */
+		f = add(ex, EXPLAIN_LIBRARY, tok, line);
+		f->lib = lib;
+		return;
+	}
+	if (nvlib_describe_releases(lib, ver, &b)) {
+		char *r = buf_detach(&b);
+
+		f = add(ex, EXPLAIN_LIBRARY, tok, line);
+		f->lib = lib;
+		f->soname = xstrdup(tok);
+		buf_printf(&b, "%s %s",
+			   lib->flags & NVLIB_OWN_VERSION
+				   ? (lib->id == NVLIB_CUDNN ? "cuDNN" : "NCCL")
+				   : "CUDA",
+			   r);
+		free(r);
+		f->releases = buf_detach(&b);
+	} else if (nvlib_majors(lib, ver)) {
+		/* a file's full version (libcudart.so.11.8.89) */
+		f = add(ex, EXPLAIN_LIBRARY, tok, line);
+		f->lib = lib;
+		buf_printf(&b, "CUDA %u", nvlib_major(lib, ver));
+		f->releases = buf_detach(&b);
+	} else {
+		f = add(ex, EXPLAIN_NO_RELEASE, tok, line);
+		f->lib = lib;
+	}
+	buf_release(&b);
+}
+
+static void read_names(struct explain *ex, const char *line)
+{
+	const char *p = line;
+	struct buf tok = BUF_INIT;
+
+	while (*p) {
+		size_t n = 0;
+
+		while (*p && !name_char(*p))
+			p++;
+		while (name_char(p[n]))
+			n++;
+		if (!n)
+			break;
+		buf_reset(&tok);
+		buf_add(&tok, p, n);
+		p += n;
+		while (tok.len && (tok.data[tok.len - 1] == '.' ||
+				   tok.data[tok.len - 1] == '-'))
+			buf_setlen(&tok, tok.len - 1);
+		if (tok.len > 4 &&
+		    !strcasecmp(tok.data + tok.len - 4, ".dll"))
+			read_dll(ex, tok.data, line);
+		else if (!strncmp(tok.data, "lib", 3) && strstr(tok.data, ".so"))
+			read_so(ex, tok.data, line);
+	}
+	buf_release(&tok);
+}
+
+size_t explain_parse(struct explain *ex, const char *text, size_t len)
+{
+	size_t before = ex->n, i = 0;
+	struct buf line = BUF_INIT;
+
+	while (i < len) {
+		size_t e = i;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		buf_reset(&line);
+		for (size_t k = i; k < e; k++)
+			buf_addc(&line, text[k] && text[k] != '\r' ? text[k]
+								   : ' ');
+		i = e + 1;
+		read_mismatches(ex, line.data);
+		read_cupti(ex, line.data);
+		read_names(ex, line.data);
+		for (size_t k = before; k < ex->n; k++)
+			if (ex->v[k].name && strstr(line.data, ex->v[k].name) &&
+			    says_missing(line.data))
+				ex->v[k].missing = true;
+	}
+	/* a library that is found missing: its own name said so */
+	for (size_t k = before; k < ex->n; k++)
+		if (ex->v[k].kind == EXPLAIN_CUPTI_LOAD)
+			for (size_t j = before; j < ex->n; j++)
+				if (ex->v[j].lib &&
+				    ex->v[j].lib->id == NVLIB_CUPTI)
+					ex->v[j].missing = true;
+	buf_release(&line);
+	return ex->n - before;
+}
+
+/* ---- the frameworks that ask for it -------------------------------------- */
+
+static bool row_windows(const struct framework_build *b)
+{
+	return !strncmp(b->notes, "os windows", 10);
+}
+
+static bool row_other_os(const struct framework_build *b)
+{
+	return !strncmp(b->notes, "os ", 3) && strncmp(b->notes, "os linux", 8);
+}
+
+/* Does the soname version sv of f's library come with CUDA cuda ("11.2",
+ * "11.x")? */
+static bool cuda_gives(const struct explain_finding *f, const char *cuda,
+		       const char *sv)
+{
+	struct buf b = BUF_INIT;
+	size_t n = strlen(cuda);
+	bool yes = false;
+
+	if (n > 2 && !strcmp(cuda + n - 2, ".x")) {
+		/* every release of that major: "11.x" among its releases */
+		buf_printf(&b, "%.*s", (int)n, cuda);
+		yes = f->releases && strstr(f->releases, b.data);
+	} else if (nvlib_soname_version(f->lib, cuda, &b)) {
+		yes = !strcmp(b.data, sv);
+	}
+	buf_release(&b);
+	return yes;
+}
+
+static bool row_asks(const struct explain_finding *f,
+		     const struct framework_build *b)
+{
+	const char *sv;
+
+	if (f->kind == EXPLAIN_CUDNN_MISMATCH) {
+		struct buf mm = BUF_INIT;
+		struct version v;
+		bool yes;
+
+		if (row_other_os(b) || !b->cudnn ||
+		    version_parse(f->built, &v))
+			return false;
+		if (strcmp(f->framework, "torch") ? strcmp(b->framework,
+							   "tensorflow") &&
+							    (strcmp(f->framework,
+								    "xla") ||
+							     strcmp(b->framework,
+								    "jax"))
+						  : strcmp(b->framework,
+							   "pytorch"))
+			return false;
+		buf_printf(&mm, "%lu.%lu", v.part[0], v.n > 1 ? v.part[1] : 0);
+		yes = version_matches_str(b->cudnn, mm.data);
+		buf_release(&mm);
+		return yes;
+	}
+	if (f->kind != EXPLAIN_LIBRARY || !f->soname || !f->lib)
+		return false;
+	if (f->dll ? !row_windows(b) : row_other_os(b))
+		return false;
+	sv = strstr(f->soname, ".so.") + 4;
+	if (f->lib->id == NVLIB_NCCL)
+		return false;
+	if (f->lib->flags & NVLIB_OWN_VERSION)
+		return b->cudnn && version_major(b->cudnn) == strtoul(sv, NULL,
+								      10);
+	return b->cuda && cuda_gives(f, b->cuda, sv);
+}
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* One build of one framework, the releases that have it (newest first). */
+struct group {
+	const struct framework_build *first;
+	struct strv versions;
+};
+
+static int cmp_version(const void *a, const void *b)
+{
+	return version_cmp_str(*(char *const *)a, *(char *const *)b);
+}
+
+/* "2.5.0 to 2.11.0" when the group's releases v are a run of at least
+ * three of the framework's own (all), else each, oldest first. Sorts
+ * both. */
+static char *versions_text(struct strv *v, struct strv *all)
+{
+	struct buf b = BUF_INIT;
+	long lo, hi;
+
+	qsort(v->v, v->n, sizeof(*v->v), cmp_version);
+	qsort(all->v, all->n, sizeof(*all->v), cmp_version);
+	lo = strv_find(all, v->v[0]);
+	hi = strv_find(all, v->v[v->n - 1]);
+	if (v->n >= 3 && lo >= 0 && hi >= lo &&
+	    (size_t)(hi - lo + 1) == v->n) {
+		buf_printf(&b, "%s to %s", v->v[0], v->v[v->n - 1]);
+	} else {
+		for (size_t i = 0; i < v->n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", v->v[i]);
+	}
+	return buf_detach(&b);
+}
+
+static void rows_for(struct explain_finding *f,
+		     const struct framework_builds *fw, size_t nfw)
+{
+	for (size_t t = 0; t < nfw; t++) {
+		struct group *g = NULL;
+		size_t ng = 0;
+		struct strv all_lin = STRV_INIT, all_win = STRV_INIT;
+
+		for (size_t i = 0; i < fw[t].n; i++) {
+			const struct framework_build *b = &fw[t].v[i];
+			struct strv *all = row_windows(b) ? &all_win : &all_lin;
+			size_t k;
+
+			if (row_other_os(b) && !row_windows(b))
+				continue;
+			if (strv_find(all, b->version) < 0)
+				strv_push(all, b->version);
+			if (!row_asks(f, b))
+				continue;
+			for (k = 0; k < ng; k++)
+				if (same(g[k].first->cuda, b->cuda) &&
+				    same(g[k].first->cudnn, b->cudnn) &&
+				    row_windows(g[k].first) == row_windows(b))
+					break;
+			if (k == ng) {
+				g = xrealloc(g, (ng + 1) * sizeof(*g));
+				g[ng].first = b;
+				g[ng].versions = (struct strv)STRV_INIT;
+				ng++;
+			}
+			if (strv_find(&g[k].versions, b->version) < 0)
+				strv_push(&g[k].versions, b->version);
+		}
+		for (size_t k = 0; k < ng; k++) {
+			struct explain_row *r;
+			const struct framework_build *b = g[k].first;
+
+			f->rows = xrealloc(f->rows,
+					   (f->nrows + 1) * sizeof(*f->rows));
+			r = &f->rows[f->nrows++];
+			r->framework = xstrdup(b->framework);
+			r->windows = row_windows(b);
+			r->versions = versions_text(&g[k].versions,
+						    r->windows ? &all_win
+							       : &all_lin);
+			r->cuda = xstrdup(b->cuda);
+			r->cudnn = b->cudnn ? xstrdup(b->cudnn) : NULL;
+			strv_release(&g[k].versions);
+		}
+		free(g);
+		strv_release(&all_lin);
+		strv_release(&all_win);
+	}
+}
+
+int explain_frameworks(struct explain *ex, const char *dir,
+		       struct cuenv_err *err)
+{
+	static const char *const names[] = { "tensorflow", "pytorch", "jax" };
+	struct framework_builds fw[3];
+	int rc = CUENV_OK;
+
+	memset(fw, 0, sizeof(fw));
+	for (size_t t = 0; t < 3 && !rc; t++)
+		rc = compat_frameworks(dir, names[t], NULL, &fw[t], err);
+	if (!rc)
+		for (size_t i = 0; i < ex->n; i++)
+			rows_for(&ex->v[i], fw, 3);
+	for (size_t t = 0; t < 3; t++)
+		framework_builds_release(&fw[t]);
+	return rc;
+}
+
+/* ---- this machine -------------------------------------------------------- */
+
+static const char *kind_word(const struct install *in)
+{
+	return in->kind == KIT_CUDNN   ? "cudnn"
+	       : in->kind == KIT_CUPTI ? "cupti"
+				       : "cuda";
+}
+
+/* The soname in's release gives f's library, when one of its folders
+ * holds it: into f->store. */
+static void store_one(struct explain_finding *f, const struct install *in)
+{
+	struct buf path = BUF_INIT, line = BUF_INIT;
+	char *so;
+	const struct strv *dirs[2] = { &in->lib, &in->cupti };
+	struct stat st;
+	bool own = !!(f->lib->flags & NVLIB_OWN_VERSION);
+
+	/* cuDNN's files are in cuDNN's installs, the toolkit's in CUDA's */
+	if (own != (in->kind == KIT_CUDNN))
+		return;
+	so = nvlib_soname(f->lib, in->version);
+	if (!so)
+		return;
+	for (size_t d = 0; d < 2; d++) {
+		for (size_t i = 0; i < dirs[d]->n; i++) {
+			buf_reset(&path);
+			buf_path(&path, dirs[d]->v[i], so);
+			if (stat(path.data, &st) || !S_ISREG(st.st_mode))
+				continue;
+			buf_reset(&line);
+			buf_printf(&line, "%s %s (%s", kind_word(in),
+				   in->version,
+				   in->registered ? "registered" : "installed");
+			if (in->kind == KIT_CUDNN)
+				buf_printf(&line, ", for CUDA %u",
+					   in->cuda_major);
+			buf_printf(&line, ") has %s: %s", so, path.data);
+			if (strv_find(&f->store, line.data) < 0)
+				strv_push(&f->store, line.data);
+			if (f->soname && !strcmp(so, f->soname))
+				f->store_exact = true;
+			goto out;
+		}
+	}
+out:
+	free(so);
+	buf_release(&path);
+	buf_release(&line);
+}
+
+/* Is the file name of the same member of a family ("libcudnn_ops" in
+ * libcudnn_ops.so.9) as f asks for (its soname's, else the stem)? */
+static bool same_member(const struct explain_finding *f, const char *name)
+{
+	const char *want = f->soname ? f->soname : NULL;
+	size_t wn, nn = strcspn(name, ".");
+
+	if (!want || strncmp(want, "lib", 3))
+		return nn == strlen(f->lib->stem) + 3 &&
+		       !strncmp(name + 3, f->lib->stem, nn - 3);
+	wn = strcspn(want, ".");
+	return wn == nn && !strncmp(want, name, nn);
+}
+
+/* Is name (a file name) f's library under a soname some release gives? */
+static bool loader_name(const struct explain_finding *f, const char *name)
+{
+	const char *ver;
+	const struct nvlib *lib = nvlib_match_file(name, &ver);
+	struct buf b = BUF_INIT;
+	bool yes;
+
+	if (!lib || lib != f->lib || !*ver)
+		return false;
+	/* the same member of a family: libcudnn, not libcudnn_ops */
+	if (!same_member(f, name))
+		return false;
+	if (f->soname && !strcmp(name, f->soname))
+		return true;
+	yes = nvlib_describe_releases(lib, ver, &b);
+	buf_release(&b);
+	return yes;
+}
+
+static void loader_dir(struct explain_finding *f, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct strv names = STRV_INIT;
+	struct buf line = BUF_INIT;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (loader_name(f, e->d_name))
+			strv_push(&names, e->d_name);
+	closedir(d);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		buf_reset(&line);
+		buf_printf(&line, "LD_LIBRARY_PATH: %s/%s", dir, names.v[i]);
+		if (strv_find(&f->loader, line.data) < 0)
+			strv_push(&f->loader, line.data);
+		if (f->soname && !strcmp(names.v[i], f->soname))
+			f->loader_exact = true;
+	}
+	strv_release(&names);
+	buf_release(&line);
+}
+
+void explain_machine(struct explain *ex, const struct needs_installed *in,
+		     const struct ldcache *cache, const char *ld_library_path)
+{
+	const struct install_list *lists[3] = { &in->cudas, &in->cudnns,
+						&in->cuptis };
+	struct strv dirs = STRV_INIT;
+	struct buf line = BUF_INIT;
+
+	if (ld_library_path)
+		strv_split(&dirs, ld_library_path, ':');
+	for (size_t i = 0; i < ex->n; i++) {
+		struct explain_finding *f = &ex->v[i];
+
+		if (!f->lib || f->kind == EXPLAIN_DRIVER)
+			continue;
+		for (size_t l = 0; l < 3; l++)
+			for (size_t k = lists[l]->n; k-- > 0;)
+				store_one(f, lists[l]->v[k]);
+		for (size_t k = 0; cache && k < cache->n; k++) {
+			if (!loader_name(f, cache->v[k].soname))
+				continue;
+			buf_reset(&line);
+			buf_printf(&line, "loader cache: %s => %s",
+				   cache->v[k].soname, cache->v[k].path);
+			if (strv_find(&f->loader, line.data) < 0)
+				strv_push(&f->loader, line.data);
+			if (f->soname && !strcmp(cache->v[k].soname, f->soname))
+				f->loader_exact = true;
+		}
+		for (size_t k = 0; k < dirs.n; k++)
+			if (*dirs.v[k])
+				loader_dir(f, dirs.v[k]);
+	}
+	strv_release(&dirs);
+	buf_release(&line);
+}
+
+/* ---- what it requires ---------------------------------------------------- */
+
+void explain_scan(const struct explain *ex, struct needs_scan *s)
+{
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct explain_finding *f = &ex->v[i];
+		const char *cuda = NULL;
+
+		if (f->kind == EXPLAIN_LIBRARY && f->soname &&
+		    f->lib->id != NVLIB_NCCL) {
+			needs_scan_want(s, f->soname, "the message");
+			continue;
+		}
+		if (f->kind != EXPLAIN_CUDNN_MISMATCH)
+			continue;
+		/* the CUDA all its builds agree on */
+		for (size_t k = 0; k < f->nrows; k++) {
+			if (k && strcmp(f->rows[k].cuda, cuda)) {
+				cuda = NULL;
+				break;
+			}
+			cuda = f->rows[k].cuda;
+		}
+		if (cuda && !version_is_valid(cuda))
+			cuda = NULL;
+		needs_scan_report(s, f->framework, "the message", cuda,
+				  f->built);
+	}
+}
