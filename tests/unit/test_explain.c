@@ -1,17 +1,473 @@
 #include "fakes/fixture.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "../../core/explain.h"
 
-static void test_explain_placeholder(void **state)
+/*
+ * The messages are the frameworks' own, copied from their sources and
+ * from logs users pasted (search index ids in brackets):
+ *
+ *  - TensorFlow's dso_loader.cc (tensorflow/stream_executor/platform/
+ *    default/dso_loader.cc, later tsl's): absl::StrCat("Could not load
+ *    dynamic library '", filename, "'; dlerror: ", status.message()), and
+ *    from TF 2.x on Linux "; LD_LIBRARY_PATH: ..." after it [2766116,
+ *    25273776418]; logs [11150791663] (libcudart.so.11.0), [2538603418]
+ *    (cudart64_110.dll, Windows), [18631895908] (libnvinfer.so.7 whose
+ *    dlerror names libnvrtc.so.11.1);
+ *  - TensorFlow's stream_executor/cuda/cuda_dnn.cc: "Loaded runtime CuDNN
+ *    library: ", loaded, " but source was compiled with: ", source, ".
+ *    CuDNN library major and minor version needs to match ..."
+ *    [21778426978]; XLA's copy, as JAX prints it [67193770096];
+ *  - PyTorch's torch/backends/cudnn/__init__.py: f"cuDNN version
+ *    incompatibility: PyTorch was compiled  against {compile_version} but
+ *    found runtime version {runtime_version}. PyTorch already comes
+ *    bundled with cuDNN. ..." (two spaces before "against", as printed)
+ *    [55109567];
+ *  - TensorFlow's profiler, core/profiler/internal/gpu/cupti_tracer.cc:
+ *    "function cupti_interface_->Subscribe( ... )failed with error CUPTI
+ *    could not be loaded or symbol could not be found." and "...failed
+ *    with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" [23694775935,
+ *    55298467861].
+ *
+ * Expected releases are NVIDIA's sonames (see test_nvlib.c) and, for the
+ * frameworks, rows written here by hand in TensorFlow's tested-build table
+ * form.
+ */
+
+static const char dso_cudart[] =
+	"2022-06-10 00:19:17.094577: W tensorflow/stream_executor/platform/"
+	"default/dso_loader.cc:64] Could not load dynamic library "
+	"'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
+	"object file: No such file or directory\n"
+	"2022-06-10 00:19:17.094610: I tensorflow/stream_executor/cuda/"
+	"cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a "
+	"GPU set up on your machine.\n";
+
+static const char dso_cupti_profiler[] =
+	"2021-07-29 17:58:14.405721: W tensorflow/stream_executor/platform/"
+	"default/dso_loader.cc:64] Could not load dynamic library "
+	"'libcupti.so.11.2'; dlerror: libcupti.so.11.2: cannot open shared "
+	"object file: No such file or directory; LD_LIBRARY_PATH: "
+	"/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n"
+	"2021-07-29 17:58:14.405812: E tensorflow/core/profiler/internal/gpu/"
+	"cupti_tracer.cc:1661] function cupti_interface_->Subscribe( "
+	"&subscriber_, (CUpti_CallbackFunc)ApiCallback, this)failed with "
+	"error CUPTI could not be loaded or symbol could not be found.\n";
+
+static const char dso_windows[] =
+	"2026-09-28 12:10:50.001295: W tensorflow/stream_executor/platform/"
+	"default/dso_loader.cc:64] Could not load dynamic library "
+	"'cudart64_110.dll'; dlerror: cudart64_110.dll not found\r\n";
+
+static const char tf_cudnn[] =
+	"2021-03-02 10:11:12.123456: E tensorflow/stream_executor/cuda/"
+	"cuda_dnn.cc:336] Loaded runtime CuDNN library: 8.0.5 but source was "
+	"compiled with: 8.1.0.  CuDNN library major and minor version needs "
+	"to match or have higher minor version in case of CuDNN 7.0 or later "
+	"version. If using a binary install, upgrade your CuDNN library.  If "
+	"building from sources, make sure the library loaded at runtime is "
+	"compatible with the version specified during compile "
+	"configuration.\n";
+
+static const char xla_cudnn[] =
+	"E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:466] Loaded "
+	"runtime CuDNN library: 9.5.1 but source was compiled with: 9.8.0. "
+	"CuDNN library needs to have matching major version and equal or "
+	"higher minor version.\n";
+
+static const char torch_cudnn[] =
+	"RuntimeError: cuDNN version incompatibility: PyTorch was compiled  "
+	"against (9, 26, 0) but found runtime version (9, 19, 0). PyTorch "
+	"already comes bundled with cuDNN. One option to resolving this error "
+	"is to ensure PyTorch can find the bundled cuDNN. one possibility is "
+	"that there is a conflicting cuDNN in LD_LIBRARY_PATH.\n";
+
+static const char cupti_privileges[] =
+	"E external/org_tensorflow/tensorflow/core/profiler/internal/gpu/"
+	"cupti_tracer.cc:1445] function cupti_interface_->EnableCallback( 0 "
+	", subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid)failed with error "
+	"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\n";
+
+static void parse(struct explain *ex, const char *text)
 {
+	explain_init(ex);
+	explain_parse(ex, text, strlen(text));
+}
+
+static void test_explain_tensorflow_dso_loader_linux(void **state)
+{
+	struct explain ex;
+	const struct explain_finding *f;
+
 	(void)state;
+	parse(&ex, dso_cudart);
+	assert_int_equal(ex.n, 1);
+	f = &ex.v[0];
+	assert_int_equal(f->kind, EXPLAIN_LIBRARY);
+	assert_string_equal(f->name, "libcudart.so.11.0");
+	assert_int_equal(f->lib->id, NVLIB_CUDART);
+	assert_string_equal(f->soname, "libcudart.so.11.0");
+	/* every CUDA 11 release gives libcudart.so.11.0 */
+	assert_string_equal(f->releases, "CUDA 11.x");
+	assert_true(f->missing);
+	assert_false(f->dll);
+	assert_true(explain_recognised(&ex));
+	explain_release(&ex);
+}
+
+static void test_explain_cupti_is_one_release(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, dso_cupti_profiler);
+	assert_int_equal(ex.n, 2);
+	assert_string_equal(ex.v[0].name, "libcupti.so.11.2");
+	/* CUPTI 11.x is named after its release's minor */
+	assert_string_equal(ex.v[0].releases, "CUDA 11.2");
+	assert_true(ex.v[0].missing);
+	assert_int_equal(ex.v[1].kind, EXPLAIN_CUPTI_LOAD);
+	assert_int_equal(ex.v[1].lib->id, NVLIB_CUPTI);
+	explain_release(&ex);
+}
+
+static void test_explain_windows_dll(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, dso_windows);
+	assert_int_equal(ex.n, 1);
+	assert_true(ex.v[0].dll);
+	assert_string_equal(ex.v[0].name, "cudart64_110.dll");
+	assert_string_equal(ex.v[0].soname, "libcudart.so.11.0");
+	assert_string_equal(ex.v[0].releases, "CUDA 11.x");
+	assert_true(ex.v[0].missing);
+	explain_release(&ex);
+
+	parse(&ex, "cudnn64_8.dll nvrtc64_112_0.dll");
+	assert_int_equal(ex.n, 2);
+	assert_string_equal(ex.v[0].soname, "libcudnn.so.8");
+	assert_string_equal(ex.v[0].releases, "cuDNN 8.x");
+	assert_false(ex.v[0].missing);
+	/* NVRTC 11.2 to 11.8 share nvrtc64_112_0.dll */
+	assert_string_equal(ex.v[1].soname, "libnvrtc.so.11.2");
+	assert_string_equal(ex.v[1].releases, "CUDA 11.2-11.8");
+	explain_release(&ex);
+
+	/* CUPTI's DLL carries its year version, no CUDA release */
+	parse(&ex, "cupti64_2022.3.0.dll");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUPTI);
+	assert_null(ex.v[0].soname);
+	assert_string_equal(ex.v[0].releases, "CUPTI 2022.3.0");
+	explain_release(&ex);
+}
+
+static void test_explain_bare_sonames(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, "libcudnn.so.8");
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].releases, "cuDNN 8.x");
+	assert_false(ex.v[0].missing);
+	explain_release(&ex);
+
+	/* from Python's ImportError; a name said twice is one finding */
+	parse(&ex, "ImportError: libcublasLt.so.11: cannot open shared object "
+		   "file: No such file or directory\nlibcublasLt.so.11\n");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUBLASLT);
+	assert_string_equal(ex.v[0].releases, "CUDA 11.x");
+	assert_true(ex.v[0].missing);
+	explain_release(&ex);
+
+	/* cuFFT's .10 is 10.1 to 11.8 */
+	parse(&ex, "libcufft.so.10");
+	assert_string_equal(ex.v[0].releases, "CUDA 10.1-10.2, 11.x");
+	explain_release(&ex);
+}
+
+static void test_explain_libraries_outside_the_toolkit(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	/* TensorRT's libnvinfer is not cuenv's; the libnvrtc it lacks is */
+	parse(&ex, "W tensorflow/stream_executor/platform/default/dso_loader."
+		   "cc:64] Could not load dynamic library 'libnvinfer.so.7'; "
+		   "dlerror: libnvrtc.so.11.1: cannot open shared object "
+		   "file: No such file or directory\n");
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].name, "libnvrtc.so.11.1");
+	assert_string_equal(ex.v[0].releases, "CUDA 11.1");
+	explain_release(&ex);
+
+	/* the driver's library is the driver's */
+	parse(&ex, "Could not load dynamic library 'libcuda.so.1'; dlerror: "
+		   "libcuda.so.1: cannot open shared object file: No such "
+		   "file or directory");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_DRIVER);
+	explain_release(&ex);
+}
+
+static void test_explain_no_release_gives_it(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, "libcudart.so.99: cannot open shared object file");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_NO_RELEASE);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUDART);
+	assert_false(explain_recognised(&ex));
+	explain_release(&ex);
+
+	parse(&ex, "cudart64_990.dll");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_NO_RELEASE);
+	explain_release(&ex);
+
+	parse(&ex, "hello world, libfoo.so.1 and foo.dll");
+	assert_int_equal(ex.n, 0);
+	assert_false(explain_recognised(&ex));
+	explain_release(&ex);
+}
+
+static void test_explain_cudnn_mismatches(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, tf_cudnn);
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_CUDNN_MISMATCH);
+	assert_string_equal(ex.v[0].framework, "tensorflow");
+	assert_string_equal(ex.v[0].built, "8.1.0");
+	assert_string_equal(ex.v[0].loaded, "8.0.5");
+	assert_string_equal(ex.v[0].soname, "libcudnn.so.8");
+	explain_release(&ex);
+
+	parse(&ex, xla_cudnn);
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].framework, "xla");
+	assert_string_equal(ex.v[0].built, "9.8.0");
+	assert_string_equal(ex.v[0].loaded, "9.5.1");
+	explain_release(&ex);
+
+	parse(&ex, torch_cudnn);
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].framework, "torch");
+	assert_string_equal(ex.v[0].built, "9.26.0");
+	assert_string_equal(ex.v[0].loaded, "9.19.0");
+	explain_release(&ex);
+
+	/* before 1.8: CUDNN_VERSION numbers, "linked against" */
+	parse(&ex, "RuntimeError: cuDNN version incompatibility: PyTorch was "
+		   "compiled against 7603 but linked against 7102");
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].built, "7.6.3");
+	assert_string_equal(ex.v[0].loaded, "7.1.2");
+	explain_release(&ex);
+}
+
+static void test_explain_cupti_privileges(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, cupti_privileges);
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_PRIVILEGES);
+	assert_null(ex.v[0].lib);
+	explain_release(&ex);
+
+	parse(&ex, "Why is TensorBoard Profiler using an incompatible "
+		   "libcupti version?");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_LOAD);
+	explain_release(&ex);
+}
+
+/* Rows as frameworks.tsv has them, a few of TensorFlow's tested builds
+ * (tensorflow.org/install/source, .../source_windows) and PyTorch's. */
+static const char table[] =
+	"framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
+	"pytorch\t2.15\t13.2\t9.26.0.51\ts\tPyPI default wheel\n"
+	"pytorch\t2.11\t13.0\t9.19.0.56\ts\tPyPI default wheel\n"
+	"tensorflow\ttensorflow-2.12.0\t11.8\t8.6\ts\tos linux\n"
+	"tensorflow\ttensorflow-2.11.0\t11.2\t8.1\ts\tos linux\n"
+	"tensorflow\ttensorflow-2.10.0\t11.2\t8.1\ts\tos linux\n"
+	"tensorflow\ttensorflow-2.9.0\t11.2\t8.1\ts\tos linux\n"
+	"tensorflow\ttensorflow-2.4.0\t11.0\t8.0\ts\tos linux\n"
+	"tensorflow\ttensorflow_gpu-2.10.0\t11.2\t8.1\ts\tos windows\n"
+	"tensorflow\ttensorflow_gpu-2.4.0\t11.0\t8.0\ts\tos windows\n";
+
+static void frameworks(struct fixture *fx, struct explain *ex,
+		       const char *text)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *dir = fx_path(fx, "c");
+
+	fx_write(fx, "c/frameworks.tsv", table);
+	parse(ex, text);
+	assert_int_equal(explain_frameworks(ex, dir, &err), CUENV_OK);
+	free(dir);
+}
+
+static void test_explain_frameworks_that_ask(void **state)
+{
+	struct explain ex;
+	const struct explain_row *r;
+
+	frameworks(*state, &ex, dso_cupti_profiler);
+	/* libcupti.so.11.2: the CUDA 11.2 builds, on Linux */
+	assert_int_equal(ex.v[0].nrows, 1);
+	r = &ex.v[0].rows[0];
+	assert_string_equal(r->framework, "tensorflow");
+	assert_string_equal(r->versions, "2.9.0 to 2.11.0");
+	assert_string_equal(r->cuda, "11.2");
+	assert_string_equal(r->cudnn, "8.1");
+	assert_false(r->windows);
+	explain_release(&ex);
+
+	/* a DLL: the Windows builds only */
+	frameworks(*state, &ex, "cudart64_110.dll");
+	assert_int_equal(ex.v[0].nrows, 2);
+	assert_string_equal(ex.v[0].rows[0].versions, "2.10.0");
+	assert_true(ex.v[0].rows[0].windows);
+	assert_string_equal(ex.v[0].rows[1].versions, "2.4.0");
+	explain_release(&ex);
+
+	/* libcudart.so.11.0: every CUDA 11 build; two releases are listed */
+	frameworks(*state, &ex, "libcudart.so.11.0");
+	assert_int_equal(ex.v[0].nrows, 3);
+	assert_string_equal(ex.v[0].rows[0].versions, "2.12.0");
+	assert_string_equal(ex.v[0].rows[1].versions, "2.9.0 to 2.11.0");
+	assert_string_equal(ex.v[0].rows[2].versions, "2.4.0");
+	explain_release(&ex);
+
+	/* torch's mismatch: the builds with that cuDNN */
+	frameworks(*state, &ex, torch_cudnn);
+	assert_int_equal(ex.v[0].nrows, 1);
+	assert_string_equal(ex.v[0].rows[0].framework, "pytorch");
+	assert_string_equal(ex.v[0].rows[0].versions, "2.15");
+	explain_release(&ex);
+}
+
+static void test_explain_scan_asks_needs(void **state)
+{
+	struct explain ex;
+	struct needs_scan s;
+
+	frameworks(*state, &ex, tf_cudnn);
+	needs_scan_init(&s);
+	explain_scan(&ex, &s);
+	needs_scan_finish(&s);
+	/* a report, its builds' one CUDA with the cuDNN it was built with */
+	assert_int_equal(s.n, 0);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].framework, "tensorflow");
+	assert_string_equal(s.rep[0].cuda, "11.2");
+	assert_string_equal(s.rep[0].cudnn, "8.1.0");
+	needs_scan_release(&s);
+	explain_release(&ex);
+
+	parse(&ex, dso_cupti_profiler);
+	needs_scan_init(&s);
+	explain_scan(&ex, &s);
+	needs_scan_finish(&s);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.v[0].soname, "libcupti.so.11.2");
+	assert_true(needs_want_required(&s.v[0]));
+	needs_scan_release(&s);
+	explain_release(&ex);
+}
+
+static void test_explain_machine_loader_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct explain ex;
+	struct needs_installed in;
+	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b");
+	struct buf path = BUF_INIT;
+	struct ldcache cache = { 0 };
+	struct ldcache_entry e = { "libcupti.so.12", "/opt/cuda/libcupti.so.12",
+				   0 };
+
+	fx_touch(fx, "a/libcupti.so.12");
+	fx_touch(fx, "a/libcupti.so.2024.3.2");
+	fx_touch(fx, "b/libcupti.so.11.2");
+	fx_touch(fx, "b/libcudnn_ops.so.9");
+	buf_printf(&path, "%s::%s", a, b);
+	cache.v = &e;
+	cache.n = 1;
+	needs_installed_init(&in);
+
+	parse(&ex, "libcupti.so.11.2 libcudnn.so.9");
+	explain_machine(&ex, &in, &cache, path.data);
+	assert_int_equal(ex.v[0].store.n, 0);
+	assert_int_equal(ex.v[0].loader.n, 3);
+	assert_string_equal(ex.v[0].loader.v[0],
+			    "loader cache: libcupti.so.12 => "
+			    "/opt/cuda/libcupti.so.12");
+	assert_true(ex.v[0].loader_exact);
+	/* libcudnn_ops is not libcudnn */
+	assert_int_equal(ex.v[1].loader.n, 0);
+	assert_false(ex.v[1].loader_exact);
+	explain_release(&ex);
+	buf_release(&path);
+	free(a);
+	free(b);
+}
+
+static void test_explain_nvlib_in_words(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_true(nvlib_describe_releases(nvlib_get(NVLIB_CUDART), "12", &b));
+	assert_string_equal(b.data, "12.x");
+	assert_true(nvlib_describe_releases(nvlib_get(NVLIB_CUPTI), "11.8", &b));
+	assert_string_equal(b.data, "11.8");
+	assert_false(nvlib_describe_releases(nvlib_get(NVLIB_CUDART), "99", &b));
+	assert_true(nvlib_dll_soname_version(nvlib_get(NVLIB_CUDART),
+					     "CUDART64_110.DLL", &b));
+	assert_string_equal(b.data, "11.0");
+	assert_true(nvlib_dll_soname_version(nvlib_get(NVLIB_NVRTC),
+					     "nvrtc64_120_0.dll", &b));
+	assert_string_equal(b.data, "12");
+	assert_false(nvlib_dll_soname_version(nvlib_get(NVLIB_CUPTI),
+					      "cupti64_2022.3.0.dll", &b));
+	buf_release(&b);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_explain_placeholder),
+		cmocka_unit_test(test_explain_tensorflow_dso_loader_linux),
+		cmocka_unit_test(test_explain_cupti_is_one_release),
+		cmocka_unit_test(test_explain_windows_dll),
+		cmocka_unit_test(test_explain_bare_sonames),
+		cmocka_unit_test(test_explain_libraries_outside_the_toolkit),
+		cmocka_unit_test(test_explain_no_release_gives_it),
+		cmocka_unit_test(test_explain_cudnn_mismatches),
+		cmocka_unit_test(test_explain_cupti_privileges),
+		cmocka_unit_test_setup_teardown(test_explain_frameworks_that_ask,
+						fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_explain_scan_asks_needs,
+						fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_explain_machine_loader_path, fx_setup,
+			fx_teardown),
+		cmocka_unit_test(test_explain_nvlib_in_words),
 	};
 
+	cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
