@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "explain.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -817,16 +818,12 @@ const char needs_python_script[] =
 	"    return {'version': m.__version__, 'cuda': b.get('cuda_version'),\n"
 	"            'cudnn': b.get('cudnn_version')}\n"
 	"def torch():\n"
-	"    import re\n"
 	"    import torch as m\n"
 	"    c = p = None\n"
 	"    try:\n"
 	"        c = dnn(m.backends.cudnn.version())\n"
 	"    except Exception as e:\n"
 	"        p = '%s: %s' % (type(e).__name__, e)\n"
-	"        g = re.search(r'compiled\\s+against \\((\\d+), (\\d+), (\\d+)\\)', p)\n"
-	"        if g:\n"
-	"            c = '.'.join(g.groups())\n"
 	"    r = {'version': m.__version__, 'cuda': m.version.cuda,\n"
 	"         'cudnn': c}\n"
 	"    if p:\n"
@@ -929,6 +926,18 @@ int needs_python_parse(struct needs_python *py, const char *text,
 		f->cuda = json_version(o, "cuda");
 		f->cudnn = json_version(o, "cudnn");
 		f->problem = json_str(o, "problem");
+		/* torch's cuDNN check failed: the version it was built with
+		 * is in its message, read where explain reads it */
+		if (!f->cudnn && f->problem) {
+			struct explain ex;
+
+			explain_init(&ex);
+			explain_parse(&ex, f->problem, strlen(f->problem));
+			for (size_t k = 0; k < ex.n && !f->cudnn; k++)
+				if (ex.v[k].kind == EXPLAIN_CUDNN_MISMATCH)
+					f->cudnn = xstrdup(ex.v[k].built);
+			explain_release(&ex);
+		}
 	}
 	json_decref(j);
 	return 0;
