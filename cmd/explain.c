@@ -275,7 +275,7 @@ static void print_text(const struct explain *ex, const struct fix *fx)
 		for (size_t i = 0; i < fx->in.report.n; i++)
 			printf("installed: %s\n", fx->in.report.v[i]);
 	else
-		printf("installed: nothing\n");
+		printf("installed: no CUDA in the store\n");
 	if (!fx->lines.n && !fx->state)
 		printf("catalogue: %s\n",
 		       fx->o.why.len ? fx->o.why.data : "not read");
