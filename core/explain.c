@@ -351,6 +351,19 @@ static void read_so(struct explain *ex, const char *tok, const char *line)
 			   r);
 		free(r);
 		f->releases = buf_detach(&b);
+	} else if (nvlib_majors(lib, ver) && (lib->flags & NVLIB_OWN_VERSION)) {
+		/* a file's full version (libcudnn_ops.so.9.1.0): its soname
+		 * has the major only */
+		size_t stem = (size_t)(ver - tok);
+		unsigned long M = strtoul(ver, NULL, 10);
+
+		f = add(ex, EXPLAIN_LIBRARY, tok, line);
+		f->lib = lib;
+		buf_printf(&b, "%.*s%lu", (int)stem, tok, M);
+		f->soname = buf_detach(&b);
+		buf_printf(&b, "%s %lu.x",
+			   lib->id == NVLIB_CUDNN ? "cuDNN" : "NCCL", M);
+		f->releases = buf_detach(&b);
 	} else if (nvlib_majors(lib, ver)) {
 		/* a file's full version (libcudart.so.11.8.89) */
 		f = add(ex, EXPLAIN_LIBRARY, tok, line);

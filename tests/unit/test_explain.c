@@ -186,6 +186,13 @@ static void test_explain_bare_sonames(void **state)
 	assert_true(ex.v[0].missing);
 	explain_release(&ex);
 
+	/* a file's name: cuDNN's soname has its major only */
+	parse(&ex, "libcudnn_ops.so.9.1.0");
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].soname, "libcudnn_ops.so.9");
+	assert_string_equal(ex.v[0].releases, "cuDNN 9.x");
+	explain_release(&ex);
+
 	/* cuFFT's .10 is 10.1 to 11.8 */
 	parse(&ex, "libcufft.so.10");
 	assert_string_equal(ex.v[0].releases, "CUDA 10.1-10.2, 11.x");
