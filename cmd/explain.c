@@ -225,8 +225,7 @@ static void print_finding(const struct explain_finding *f)
 		print_library(f);
 		break;
 	}
-	if (f->kind != EXPLAIN_LIBRARY && f->kind != EXPLAIN_CUDNN_MISMATCH &&
-	    f->kind != EXPLAIN_CUPTI_LOAD)
+	if (f->kind == EXPLAIN_DRIVER || f->kind == EXPLAIN_CUPTI_PRIVILEGES)
 		return;
 	if (f->nrows) {
 		printf("  asked for by (the frameworks table):\n");
