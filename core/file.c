@@ -10,13 +10,16 @@
 
 #define READ_BLOCK 4096
 
-ssize_t file_read_full(int fd, void *buf, size_t n)
+/* read, or pread at off when off >= 0, until n bytes or the end. */
+static ssize_t read_full_at(int fd, void *buf, size_t n, off_t off)
 {
 	char *p = buf;
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = read(fd, p + got, n - got);
+		ssize_t r = off < 0
+				? read(fd, p + got, n - got)
+				: pread(fd, p + got, n - got, off + (off_t)got);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -29,23 +32,18 @@ ssize_t file_read_full(int fd, void *buf, size_t n)
 	return (ssize_t)got;
 }
 
+ssize_t file_read_full(int fd, void *buf, size_t n)
+{
+	return read_full_at(fd, buf, n, -1);
+}
+
 ssize_t file_pread_full(int fd, void *buf, size_t n, off_t off)
 {
-	char *p = buf;
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, p + got, n - got, off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (!r)
-			break;
-		got += (size_t)r;
+	if (off < 0) {
+		errno = EINVAL;
+		return -1;
 	}
-	return (ssize_t)got;
+	return read_full_at(fd, buf, n, off);
 }
 
 int file_write_full(int fd, const void *buf, size_t n)
@@ -150,8 +148,9 @@ static int refuse_link(const char *path, struct cuenv_err *err)
 			"'%s' is a symbolic link to '%s': cuenv does "
 			"not write or remove through it",
 			path, target.data);
-	cuenv_hint(err, "edit '%s' yourself, or remove the link (rm "
-			"'%s') and run this again",
+	cuenv_hint(err,
+		   "edit '%s' yourself, or remove the link (rm "
+		   "'%s') and run this again",
 		   target.data, path);
 	buf_release(&target);
 	return rc;

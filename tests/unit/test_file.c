@@ -75,8 +75,9 @@ static void test_file_read_of_missing_file_names_it(void **state)
 
 	assert_int_equal(file_read(path, 100, 0, &text, &err), CUENV_E_STORE);
 	assert_int_equal(err.rc, CUENV_E_STORE);
-	assert_true(asprintf(&want, "cannot open '%s': No such file or "
-				    "directory",
+	assert_true(asprintf(&want,
+			     "cannot open '%s': No such file or "
+			     "directory",
 			     path) > 0);
 	assert_string_equal(err.msg.data, want);
 	err_release(&err);
@@ -183,8 +184,7 @@ static void test_file_read_bound_across_blocks(void **state)
 	assert_int_equal(file_read(path, n, 0, &text, &err), CUENV_OK);
 	assert_int_equal(text.len, n);
 	assert_memory_equal(text.data, data, n);
-	assert_int_equal(file_read(path, n - 1, 0, &text, &err),
-			 CUENV_E_STORE);
+	assert_int_equal(file_read(path, n - 1, 0, &text, &err), CUENV_E_STORE);
 	assert_non_null(strstr(err.msg.data, "larger than"));
 	err_release(&err);
 	buf_release(&text);
@@ -285,7 +285,7 @@ static void test_file_write_replaces_by_rename(void **state)
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *path = fx_path(fx, "proj/f");
-	char old[32] = { 0 };
+	char old[32] = {0};
 	char *text;
 	struct stat before, after;
 	int fd;
@@ -355,9 +355,10 @@ static void test_file_write_and_remove_refuse_symlink(void **state)
 	fx_symlink(fx, "../shared/cuenv", "proj/.cuenv");
 	assert_int_equal(file_write(path, "x\n", 2, FILE_MODE_KEEP, &err),
 			 CUENV_E_STORE);
-	assert_true(asprintf(&want, "'%s' is a symbolic link to "
-				    "'../shared/cuenv': cuenv does not write "
-				    "or remove through it",
+	assert_true(asprintf(&want,
+			     "'%s' is a symbolic link to "
+			     "'../shared/cuenv': cuenv does not write "
+			     "or remove through it",
 			     path) > 0);
 	assert_string_equal(err.msg.data, want);
 	assert_non_null(strstr(err.hint.data, "edit '../shared/cuenv'"));
@@ -390,6 +391,26 @@ static void test_file_write_into_missing_folder_fails(void **state)
 }
 
 /*
+ * After a failed file_write of path (dir/f, which held "old text\n"): err
+ * names path, the old file is whole, and no temporary file is left.
+ */
+static void assert_old_file_kept(const struct fixture *fx, const char *dir,
+				 struct cuenv_err *err, const char *path)
+{
+	char *rel = NULL, *text;
+
+	assert_int_equal(err->rc, CUENV_E_STORE);
+	assert_non_null(strstr(err->msg.data, path));
+	assert_true(asprintf(&rel, "%s/f", dir) > 0);
+	text = fx_read(fx, rel);
+	assert_string_equal(text, "old text\n");
+	assert_int_equal(fx_count_entries(fx, dir), 1);
+	err_release(err);
+	free(text);
+	free(rel);
+}
+
+/*
  * A write that fails half-way (here: over the file size limit, as a full
  * disk would) leaves the old file as it was and no temporary file.
  */
@@ -402,7 +423,6 @@ static void test_file_write_failure_keeps_old_file(void **state)
 	char *data = malloc(n);
 	struct rlimit old_limit, limit;
 	void (*old_handler)(int);
-	char *text;
 	int rc;
 
 	memset(data, 'n', n);
@@ -416,13 +436,8 @@ static void test_file_write_failure_keeps_old_file(void **state)
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old_limit), 0);
 	signal(SIGXFSZ, old_handler);
 	assert_int_equal(rc, CUENV_E_STORE);
-	assert_non_null(strstr(err.msg.data, path));
 	assert_non_null(strstr(err.msg.data, strerror(EFBIG)));
-	text = fx_read(fx, "proj/f");
-	assert_string_equal(text, "old text\n");
-	assert_int_equal(fx_count_entries(fx, "proj"), 1);
-	err_release(&err);
-	free(text);
+	assert_old_file_kept(fx, "proj", &err, path);
 	free(data);
 	free(path);
 }
@@ -433,7 +448,6 @@ static void test_file_write_in_read_only_folder_keeps_old_file(void **state)
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *dir = fx_path(fx, "ro");
 	char *path = fx_path(fx, "ro/f");
-	char *text;
 
 	if (geteuid() == 0) {
 		free(dir);
@@ -445,12 +459,7 @@ static void test_file_write_in_read_only_folder_keeps_old_file(void **state)
 	assert_int_equal(file_write(path, "new\n", 4, FILE_MODE_KEEP, &err),
 			 CUENV_E_STORE);
 	assert_int_equal(chmod(dir, 0755), 0);
-	assert_non_null(strstr(err.msg.data, path));
-	text = fx_read(fx, "ro/f");
-	assert_string_equal(text, "old text\n");
-	assert_int_equal(fx_count_entries(fx, "ro"), 1);
-	err_release(&err);
-	free(text);
+	assert_old_file_kept(fx, "ro", &err, path);
 	free(dir);
 	free(path);
 }
@@ -477,7 +486,8 @@ static void test_file_remove(void **state)
 	free(path);
 }
 
-/* ---- descriptors ----------------------------------------------------------- */
+/* ---- descriptors -----------------------------------------------------------
+ */
 
 /* The test pattern: no run of it repeats at a block's period. */
 static char pattern(size_t i)
@@ -486,56 +496,43 @@ static char pattern(size_t i)
 }
 
 /*
- * A child that writes n bytes of the pattern to p[1] in pieces, pausing.
+ * A child on one end of the pipe p, moving n bytes of the pattern through
+ * it in pieces, pausing after each: SLOW_WRITER writes them to p[1],
+ * SLOW_READER reads p[0] to its end and exits 0 when it saw them all.
  */
-static pid_t slow_writer(const int p[2], size_t n, size_t piece,
-			 long pause_us)
+enum { SLOW_READER, SLOW_WRITER };
+
+static pid_t slow_peer(const int p[2], int end, size_t n, size_t piece,
+		       long pause_us)
 {
 	pid_t pid = fork();
-	int fd = p[1];
+	int fd = p[end];
 
 	assert_true(pid >= 0);
 	if (pid)
 		return pid;
-	close(p[0]);
-	for (size_t off = 0; off < n; off += piece) {
-		char chunk[4096];
-		size_t k = n - off < piece ? n - off : piece;
-
-		for (size_t i = 0; i < k; i++)
-			chunk[i] = pattern(off + i);
-		if (write(fd, chunk, k) != (ssize_t)k)
-			_exit(2);
-		usleep((useconds_t)pause_us);
-	}
-	_exit(0);
-}
-
-/*
- * A child that reads p[0] to its end slowly; exits 0 when it saw the n
- * bytes of the pattern.
- */
-static pid_t slow_reader(const int p[2], size_t n, size_t piece,
-			 long pause_us)
-{
-	pid_t pid = fork();
-	int fd = p[0];
-
-	assert_true(pid >= 0);
-	if (pid)
-		return pid;
-	close(p[1]); /* or its end never comes */
+	close(p[!end]); /* or the reader's end never comes */
 	for (size_t off = 0;;) {
 		char chunk[4096];
-		ssize_t r = read(fd, chunk, piece);
+		ssize_t r = (ssize_t)(n - off < piece ? n - off : piece);
 
-		if (r < 0)
-			_exit(2);
-		if (!r)
-			_exit(off == n ? 0 : 3);
-		for (ssize_t i = 0; i < r; i++)
-			if (chunk[i] != pattern(off + (size_t)i))
-				_exit(4);
+		if (end == SLOW_WRITER) {
+			if (!r)
+				_exit(0);
+			for (ssize_t i = 0; i < r; i++)
+				chunk[i] = pattern(off + (size_t)i);
+			if (write(fd, chunk, (size_t)r) != r)
+				_exit(2);
+		} else {
+			r = read(fd, chunk, piece);
+			if (r < 0)
+				_exit(2);
+			if (!r)
+				_exit(off == n ? 0 : 3);
+			for (ssize_t i = 0; i < r; i++)
+				if (chunk[i] != pattern(off + (size_t)i))
+					_exit(4);
+		}
 		off += (size_t)r;
 		usleep((useconds_t)pause_us);
 	}
@@ -560,7 +557,7 @@ static void test_file_read_full_joins_short_reads(void **state)
 
 	(void)state;
 	assert_int_equal(pipe(p), 0);
-	pid = slow_writer(p, n, 1000, 1000);
+	pid = slow_peer(p, SLOW_WRITER, n, 1000, 1000);
 	close(p[1]);
 	assert_int_equal(file_read_full(p[0], got, 4000), 4000);
 	/* more asked for than is left: stops at the end of the data */
@@ -585,7 +582,7 @@ static void test_file_write_full_through_a_slow_reader(void **state)
 	for (size_t i = 0; i < n; i++)
 		data[i] = pattern(i);
 	assert_int_equal(pipe(p), 0);
-	pid = slow_reader(p, n, 4096, 0);
+	pid = slow_peer(p, SLOW_READER, n, 4096, 0);
 	close(p[0]);
 	assert_int_equal(file_write_full(p[1], data, n), 0);
 	close(p[1]);
@@ -612,7 +609,7 @@ static void test_file_pread_full_reads_at_offset(void **state)
 {
 	struct fixture *fx = *state;
 	char *path = fx_path(fx, "f");
-	char got[16] = { 0 };
+	char got[16] = {0};
 	int fd;
 
 	fx_write(fx, "f", "0123456789");
@@ -644,7 +641,7 @@ static void on_tick(int sig)
 static void ticker_start(struct sigaction *old)
 {
 	struct sigaction sa;
-	struct itimerval every = { { 0, 1000 }, { 0, 1000 } };
+	struct itimerval every = {{0, 1000}, {0, 1000}};
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_tick;
@@ -657,7 +654,7 @@ static void ticker_start(struct sigaction *old)
 
 static void ticker_stop(const struct sigaction *old)
 {
-	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	struct itimerval off = {{0, 0}, {0, 0}};
 
 	assert_int_equal(setitimer(ITIMER_REAL, &off, NULL), 0);
 	assert_int_equal(sigaction(SIGALRM, old, NULL), 0);
@@ -680,7 +677,7 @@ static void test_file_read_full_retries_on_eintr(void **state)
 	assert_int_equal(read(p[0], &c, 1), -1);
 	assert_int_equal(errno, EINTR);
 	/* a writer that pauses 3 ms between pieces: reads block, are hit */
-	pid = slow_writer(p, n, 1024, 3000);
+	pid = slow_peer(p, SLOW_WRITER, n, 1024, 3000);
 	close(p[1]);
 	ticks = 0;
 	assert_int_equal(file_read_full(p[0], got, n), (ssize_t)n);
@@ -723,7 +720,7 @@ static void test_file_write_full_retries_on_eintr(void **state)
 	 * block long enough to be hit before they write anything.
 	 */
 	assert_int_equal(pipe(p), 0);
-	pid = slow_reader(p, n, 4096, 2000);
+	pid = slow_peer(p, SLOW_READER, n, 4096, 2000);
 	close(p[0]);
 	ticker_start(&old);
 	assert_int_equal(file_write_full(p[1], data, n), 0);
