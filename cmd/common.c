@@ -12,6 +12,7 @@
 #include "../core/compat.h"
 #include "../core/needs.h"
 #include "../core/dotfile.h"
+#include "../core/file.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -423,7 +424,8 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 		goto out;
 	}
 	/* Never rewrite a file we cannot read: it may be the user's. */
-	rc = dotfile_slurp(path, DOTFILE_MAX_BYTES, &text, err);
+	rc =
+	    file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, &text, err);
 	if (rc == CUENV_NO)
 		rc = CUENV_OK;
 	else if (!rc)
@@ -456,7 +458,9 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 	} else {
 		dotfile_rewrite(text.data, text.len, &set, unset, &out);
 	}
-	rc = dotfile_write(path, out.data, err);
+	/* A file left with no text goes away. */
+	rc = out.len ? file_write(path, out.data, out.len, FILE_MODE_KEEP, err)
+		     : file_remove(path, err);
 	if (!rc && unset)
 		cmd_note(out.len ? "removed cuenv's keys from %s"
 				 : "removed %s",

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/dotfile.h"
+#include "../core/file.h"
 #include "../core/lock.h"
 #include "../core/select.h"
 #include "cmd.h"
@@ -105,7 +105,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	}
 	lock_format(&want, &text);
-	rc = dotfile_write(path.data, text.data, err);
+	rc = file_write(path.data, text.data, text.len, FILE_MODE_KEEP, err);
 	if (!rc)
 		printf("wrote %s (%zu components)\n", path.data, want.nparts);
 out:

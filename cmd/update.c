@@ -7,7 +7,7 @@
 
 #include "../core/catalog.h"
 #include "../core/digest.h"
-#include "../core/dotfile.h"
+#include "../core/file.h"
 #include "../core/fetch.h"
 #include "../core/install.h"
 #include "../core/needs.h"
@@ -84,7 +84,7 @@ static char *pinned(const struct cuenv_ctx *ctx, const char *product,
 		buf_adds(&path, only);
 	if ((!path.len && cmd_data_dir(ctx, &path)) ||
 	    (buf_adds(&path, "/redistrib-json-sha256.tsv"),
-	     dotfile_slurp(path.data, 1 << 20, &text, &e)))
+	     file_read(path.data, 1 << 20, FILE_MAY_BE_MISSING, &text, &e)))
 		goto out;
 	/* product, version, url, sha256 */
 	hit = strstr(text.data, key.data);
@@ -206,7 +206,8 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"'%s' holds binary data", url.data);
 		if (!rc)
-			rc = dotfile_write(path.data, body.data, err);
+			rc = file_write(path.data, body.data, body.len,
+					FILE_MODE_KEEP, err);
 		if (rc)
 			goto out;
 		printf("added %s %s\n", k, v);
@@ -356,7 +357,7 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 	buf_adds(&path, "/compat");
 	mkdir(path.data, 0755);
 	buf_adds(&path, "/frameworks.tsv");
-	rc = dotfile_write(path.data, table.data, err);
+	rc = file_write(path.data, table.data, table.len, FILE_MODE_KEEP, err);
 	if (!rc)
 		printf("%u framework releases read from %s (%llu bytes of "
 		       "their wheels) into %s\n",

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "file.h"
 #include "unpack.h"
 #include "xalloc.h"
 
@@ -168,23 +169,14 @@ static int copy_at(const struct walk *w, int from, int to, const char *name,
 		goto out;
 	}
 	block = xmalloc(COPY_BLOCK);
-	while ((n = read(in, block, COPY_BLOCK)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
+	while ((n = file_read_full(in, block, COPY_BLOCK)) != 0) {
 		if (n < 0) {
 			rc = store_failed(w, "read the pool's copy of", err);
 			goto out;
 		}
-		for (ssize_t off = 0, k; off < n; off += k) {
-			k = write(out, block + off, (size_t)(n - off));
-			if (k < 0 && errno == EINTR) {
-				k = 0;
-				continue;
-			}
-			if (k < 0) {
-				rc = store_failed(w, "write", err);
-				goto out;
-			}
+		if (file_write_full(out, block, (size_t)n)) {
+			rc = store_failed(w, "write", err);
+			goto out;
 		}
 	}
 out:

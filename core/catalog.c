@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "dotfile.h"
+#include "file.h"
 #include "digest.h"
 #include "version.h"
 #include "xalloc.h"
@@ -405,7 +405,8 @@ static int load_file(struct catalog *cat, const char *path, int table,
 	if (!strncmp(base, "redistrib_", 10) && strlen(base) > 15)
 		label = xstrndup(base + 10, strlen(base) - 15);
 	struct buf text = BUF_INIT;
-	int rc = dotfile_slurp(path, CATALOG_MAX_BYTES, &text, err);
+	int rc =
+	    file_read(path, CATALOG_MAX_BYTES, FILE_MAY_BE_MISSING, &text, err);
 
 	if (rc == CUENV_NO && table)
 		rc = CUENV_OK;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "dotfile.h"
+#include "file.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -64,7 +64,7 @@ static int read_table(const char *dir, const char *name, struct strv *lines,
 
 	buf_reset(path);
 	buf_path(path, dir, name);
-	rc = dotfile_slurp(path->data, TABLE_MAX, &text, err);
+	rc = file_read(path->data, TABLE_MAX, FILE_MAY_BE_MISSING, &text, err);
 	if (rc == CUENV_NO)
 		rc = cuenv_fail(err, CUENV_E_MANIFEST, "no table '%s'",
 				path->data);

@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "dotfile.h"
+#include "file.h"
 #include "elf.h"
 #include "nvlib.h"
 #include "version.h"
@@ -215,7 +215,8 @@ static long header_define(const struct strv *incdirs, const char *file,
 		long val = -1;
 
 		buf_path(&p, incdirs->v[i], file);
-		if (!dotfile_slurp(p.data, 4 << 20, &text, &e)) {
+		if (!file_read(p.data, 4 << 20, FILE_MAY_BE_MISSING, &text,
+			       &e)) {
 			const char *s = text.data;
 			size_t ml = strlen(macro);
 
@@ -361,7 +362,7 @@ static char *cuda_version_txt(const char *prefix)
 	char *v = NULL;
 
 	buf_path(&p, prefix, "version.txt");
-	if (!dotfile_slurp(p.data, 4096, &text, &e)) {
+	if (!file_read(p.data, 4096, FILE_MAY_BE_MISSING, &text, &e)) {
 		const char *s = strstr(text.data, "CUDA Version ");
 
 		if (s) {
@@ -1007,7 +1008,8 @@ bool detect_wheel_mix(const char *site, struct wheel_mix *m)
 		buf_reset(&rec);
 		buf_path(&rec, site, m->wheels.v[w]);
 		buf_path(&rec, rec.data, "RECORD");
-		if (dotfile_slurp(rec.data, RECORD_FILE_MAX, &text, &e)) {
+		if (file_read(rec.data, RECORD_FILE_MAX, FILE_MAY_BE_MISSING,
+			      &text, &e)) {
 			err_release(&e);
 			continue;
 		}

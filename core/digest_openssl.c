@@ -8,6 +8,7 @@
 
 #include <openssl/evp.h>
 
+#include "file.h"
 #include "xalloc.h"
 
 struct digest {
@@ -65,10 +66,8 @@ int digest_file(const char *path, char hex[DIGEST_HEX_LEN + 1],
 				  path, strerror(errno));
 	d = digest_new();
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
+		ssize_t n = file_read_full(fd, buf, sizeof(buf));
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0) {
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot read '%s': %s", path,

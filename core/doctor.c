@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "detect.h"
-#include "dotfile.h"
+#include "file.h"
 #include "nvlib.h"
 #include "shell.h"
 #include "version.h"
@@ -252,9 +252,9 @@ int doctor_read_driver(const char *const *paths, struct buf *version,
 	for (; *paths; paths++) {
 		struct cuenv_err err = CUENV_ERR_INIT;
 		struct buf text = BUF_INIT;
-		int found =
-		    !dotfile_slurp(*paths, DRIVER_TEXT_MAX, &text, &err) &&
-		    !doctor_parse_driver(text.data, version);
+		int found = !file_read(*paths, DRIVER_TEXT_MAX,
+				       FILE_MAY_BE_MISSING, &text, &err) &&
+			    !doctor_parse_driver(text.data, version);
 
 		buf_release(&text);
 		err_release(&err);
@@ -1785,7 +1785,8 @@ static void wheels_for(const char *site, const char *sub, struct bundle *b)
 			continue;
 		buf_path(&rec, site, de->d_name);
 		buf_path(&rec, rec.data, "RECORD");
-		if (!dotfile_slurp(rec.data, RECORD_MAX, &text, &err)) {
+		if (!file_read(rec.data, RECORD_MAX, FILE_MAY_BE_MISSING, &text,
+			       &err)) {
 			const char *p = text.data;
 
 			while ((p = strstr(p, want.data))) {

@@ -1,13 +1,10 @@
 #include "dotfile.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "file.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -207,60 +204,11 @@ out:
 	return rc;
 }
 
-int dotfile_slurp(const char *path, size_t max, struct buf *out,
-		  struct cuenv_err *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct stat st;
-	int rc = CUENV_OK;
-
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return CUENV_NO;
-		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
-				  path, strerror(errno));
-	}
-	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
-		rc = CUENV_NO; /* a folder (~/.cuenv is cuenv's root) */
-		goto out;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file", path);
-		goto out;
-	}
-	buf_reset(out);
-	for (;;) {
-		buf_grow(out, 4096);
-		ssize_t n = read(fd, out->data + out->len, 4096);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot read '%s': %s", path,
-					strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		out->len += (size_t)n;
-		out->data[out->len] = '\0';
-		if (out->len > max) {
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"'%s' is larger than %zu bytes", path,
-					max);
-			goto out;
-		}
-	}
-out:
-	close(fd);
-	return rc;
-}
-
 int dotfile_read(const char *path, struct dotfile *df, struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
-	int rc = dotfile_slurp(path, DOTFILE_MAX_BYTES, &text, err);
+	int rc = file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, &text,
+			   err);
 
 	if (rc == CUENV_OK)
 		rc = dotfile_parse(path, text.data, text.len, df, err);
@@ -379,88 +327,4 @@ void dotfile_rewrite(const char *old, size_t len, const struct dotfile *set,
 	/* A file left with nothing but blank lines goes away. */
 	if (!keys_left && strspn(out->data, " \t\r\n") == out->len)
 		buf_reset(out);
-}
-
-int dotfile_write(const char *path, const char *text, struct cuenv_err *err)
-{
-	struct buf tmp = BUF_INIT;
-	struct stat st;
-	mode_t mode = 0644;
-	size_t len = strlen(text);
-	int fd = -1, rc = CUENV_OK;
-	struct buf target = BUF_INIT;
-
-	/*
-	 * A .cuenv that links elsewhere (a file shared between projects,
-	 * or one another user planted) is never written or deleted through:
-	 * the user meant this folder's selection, not the target's. And
-	 * rename and unlink below act on the link itself, never its target,
-	 * should it turn into a link after this check.
-	 */
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
-		ssize_t n;
-
-		buf_grow(&target, (size_t)st.st_size + 1);
-		n = readlink(path, target.data, (size_t)st.st_size + 1);
-		if (n >= 0 && (size_t)n <= (size_t)st.st_size) {
-			target.len = (size_t)n;
-			target.data[n] = '\0';
-		}
-		rc = cuenv_fail(err, CUENV_E_STORE,
-				"'%s' is a symbolic link to '%s': cuenv does "
-				"not write or remove through it",
-				path, target.data);
-		cuenv_hint(err, "edit '%s' yourself, or remove the link (rm "
-				"'%s') and run this again",
-			   target.data, path);
-		goto out;
-	}
-
-	if (!len) {
-		if (unlink(path) && errno != ENOENT)
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot remove '%s': %s", path,
-					strerror(errno));
-		goto out;
-	}
-	if (!stat(path, &st))
-		mode = st.st_mode & 07777;
-	buf_printf(&tmp, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp.data);
-	if (fd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				path, strerror(errno));
-		goto out;
-	}
-	if (fchmod(fd, mode))
-		goto fail;
-	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		off += (size_t)n;
-	}
-	if (fsync(fd))
-		goto fail;
-	if (close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp.data, path))
-		goto fail;
-	goto out;
-fail:
-	rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s", path,
-			strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp.data);
-out:
-	buf_release(&tmp);
-	buf_release(&target);
-	return rc;
 }

@@ -57,11 +57,6 @@ int dotfile_parse(const char *name, const char *text, size_t len,
  */
 int dotfile_read(const char *path, struct dotfile *df, struct cuenv_err *err);
 
-/* Read a whole file (at most max bytes) into out. Same codes as above. */
-
-int dotfile_slurp(const char *path, size_t max, struct buf *out,
-		  struct cuenv_err *err);
-
 /*
  * Produce in out the text of a file that keeps old's comments, blank lines
  * and order, with each key that set gives replaced in place (or appended),
@@ -70,14 +65,5 @@ int dotfile_slurp(const char *path, size_t max, struct buf *out,
  */
 void dotfile_rewrite(const char *old, size_t len, const struct dotfile *set,
 		     int unset, struct buf *out);
-
-/*
- * Replace the file at path with text atomically (temporary file in the same
- * folder, then rename), keeping the old file's mode. An empty text removes
- * the file. A path that is a symbolic link is refused (CUENV_E_STORE,
- * naming the link and its target): neither it nor its target is written
- * or removed. Returns CUENV_OK or CUENV_E_STORE.
- */
-int dotfile_write(const char *path, const char *text, struct cuenv_err *err);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 
+#include "file.h"
 #include "xalloc.h"
 
 struct fetch {
@@ -277,9 +278,7 @@ static ssize_t read_local(struct fetch *f, const void **buf,
 	f->chunk_len = 0;
 	if (!f->chunk)
 		f->chunk = xmalloc(CHUNK);
-	do
-		n = read(f->fd, f->chunk, CHUNK);
-	while (n < 0 && errno == EINTR);
+	n = file_read_full(f->fd, f->chunk, CHUNK);
 	if (n < 0) {
 		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
 			   f->url, strerror(errno));

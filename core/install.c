@@ -16,6 +16,7 @@
 #include "assemble.h"
 #include "detect.h"
 #include "digest.h"
+#include "file.h"
 #include "unpack.h"
 #include "version.h"
 #include "xalloc.h"
@@ -229,9 +230,7 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 	if (s->eof)
 		return 0;
 	if (s->file >= 0) {
-		do
-			n = read(s->file, s->buf, FILE_BLOCK);
-		while (n < 0 && errno == EINTR);
+		n = file_read_full(s->file, s->buf, FILE_BLOCK);
 		if (n < 0)
 			return cuenv_fail(err, CUENV_E_STORE,
 					  "cannot read the cache for '%s': %s",
@@ -266,22 +265,10 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 	digest_update(s->sha, *out, (size_t)n);
 	s->pos += (uint64_t)n;
 	job_progress(s->job, s->pos);
-	if (s->tee >= 0) {
-		const char *p = *out;
-
-		for (ssize_t w, off = 0; off < n; off += w) {
-			w = write(s->tee, p + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR) {
-				w = 0;
-				continue;
-			}
-			if (w < 0)
-				return cuenv_fail(err, CUENV_E_STORE,
-						  "cannot write '%s': %s",
-						  s->tee_path, strerror(errno)),
-				       -1;
-		}
-	}
+	if (s->tee >= 0 && file_write_full(s->tee, *out, (size_t)n))
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				  s->tee_path, strerror(errno)),
+		       -1;
 	return n;
 }
 

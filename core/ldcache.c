@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "dotfile.h"
+#include "file.h"
 #include "xalloc.h"
 
 /* A cache is a few hundred KiB; anything far bigger is not one. */
@@ -195,7 +195,7 @@ out:
 int ldcache_read(const char *path, struct ldcache *out, struct cuenv_err *err)
 {
 	struct buf data = BUF_INIT;
-	int rc = dotfile_slurp(path, CACHE_MAX, &data, err);
+	int rc = file_read(path, CACHE_MAX, FILE_MAY_BE_MISSING, &data, err);
 
 	if (!rc) {
 		rc = ldcache_parse(data.data, data.len, out, err);
@@ -276,7 +276,8 @@ static void read_conf(const char *path, struct ldconf *out, int depth)
 	struct strv lines = STRV_INIT;
 	static const char ws[] = " \t\r:,";
 
-	if (depth > CONF_DEPTH || dotfile_slurp(path, CONF_MAX, &text, &err))
+	if (depth > CONF_DEPTH ||
+	    file_read(path, CONF_MAX, FILE_MAY_BE_MISSING, &text, &err))
 		goto out;
 	strv_split(&lines, text.data, '\n');
 	for (size_t i = 0; i < lines.n; i++) {

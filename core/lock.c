@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "dotfile.h"
+#include "file.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -469,7 +469,8 @@ out:
 int lock_read(const char *path, struct lockfile *lk, struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
-	int rc = dotfile_slurp(path, LOCK_MAX_BYTES, &text, err);
+	int rc =
+	    file_read(path, LOCK_MAX_BYTES, FILE_MAY_BE_MISSING, &text, err);
 
 	if (!rc)
 		rc = lock_parse(path, text.data ? text.data : "", text.len, lk,

@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "digest.h"
-#include "dotfile.h"
+#include "file.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -324,7 +324,7 @@ static void stamps_load(struct stamps *s, const char *file)
 	struct buf text = BUF_INIT;
 	char *line, *next;
 
-	if (dotfile_slurp(file, TEXT_MAX, &text, &e))
+	if (file_read(file, TEXT_MAX, FILE_MAY_BE_MISSING, &text, &e))
 		goto out;
 	for (line = text.data; *line; line = next) {
 		struct stamp t = { 0 };
@@ -368,8 +368,9 @@ static int stamps_save(struct stamps *s, const char *file,
 			   s->v[i].sec, s->v[i].nsec, s->v[i].ino,
 			   s->v[i].taken, s->v[i].path);
 	}
-	/* dotfile_write removes a file given no text: keep an empty one. */
-	rc = s->n ? dotfile_write(file, text.data, err) : CUENV_OK;
+	/* No stamps: the file is left as it is. */
+	rc = s->n ? file_write(file, text.data, text.len, FILE_MODE_KEEP, err)
+		  : CUENV_OK;
 	buf_release(&text);
 	return rc;
 }
@@ -377,23 +378,6 @@ static int stamps_save(struct stamps *s, const char *file,
 /* ---- moving bytes ------------------------------------------------------- */
 
 #define BLOCK (1 << 20)
-
-static int write_all(int fd, const void *data, size_t n)
-{
-	const char *p = data;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /*
  * Append the file at src to fd (when fd >= 0), hashing it into d; bytes
@@ -412,9 +396,7 @@ static int copy_hashed(const char *src, int fd, const char *dst,
 		goto out;
 	}
 	for (;;) {
-		r = read(in, buf, BLOCK);
-		if (r < 0 && errno == EINTR)
-			continue;
+		r = file_read_full(in, buf, BLOCK);
 		if (r < 0) {
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot read '%s': %s", src,
@@ -425,7 +407,7 @@ static int copy_hashed(const char *src, int fd, const char *dst,
 			break;
 		digest_update(d, buf, (size_t)r);
 		*n += (uint64_t)r;
-		if (fd >= 0 && write_all(fd, buf, (size_t)r)) {
+		if (fd >= 0 && file_write_full(fd, buf, (size_t)r)) {
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot write '%s': %s", dst,
 					strerror(errno));
@@ -544,7 +526,7 @@ static int download(const struct mirror_file *f, const struct mirror_opts *o,
 			digest_update(d, p, (size_t)r);
 			have += (uint64_t)r;
 			*n += (uint64_t)r;
-			if (write_all(fd, p, (size_t)r)) {
+			if (file_write_full(fd, p, (size_t)r)) {
 				rc = cuenv_fail(err, CUENV_E_STORE,
 						"cannot write '%s': %s", tmp,
 						strerror(errno));
@@ -930,15 +912,21 @@ static void format_readme(const struct mirror_plan *all,
 
 /* ---- the catalogue folder ------------------------------------------------- */
 
-/* Write text to path (atomically) unless it already says that. */
+/*
+ * Write text to path (atomically) unless it already says that; an empty
+ * text removes the file.
+ */
 static int put(const char *path, const char *text, struct cuenv_err *err)
 {
 	struct cuenv_err e = CUENV_ERR_INIT;
 	struct buf old = BUF_INIT;
 	int rc = CUENV_OK;
 
-	if (dotfile_slurp(path, TEXT_MAX, &old, &e) || strcmp(old.data, text))
-		rc = dotfile_write(path, text, err);
+	if (file_read(path, TEXT_MAX, FILE_MAY_BE_MISSING, &old, &e) ||
+	    strcmp(old.data, text))
+		rc = *text ? file_write(path, text, strlen(text),
+					FILE_MODE_KEEP, err)
+			   : file_remove(path, err);
 	err_release(&e);
 	buf_release(&old);
 	return rc;
@@ -983,7 +971,8 @@ static int write_table(const char *dir, const char *name,
 		char *line, *next;
 
 		buf_reset(&text);
-		if (dotfile_slurp(srcs.v[s], TEXT_MAX, &text, &e)) {
+		if (file_read(srcs.v[s], TEXT_MAX, FILE_MAY_BE_MISSING, &text,
+			      &e)) {
 			err_release(&e);
 			continue;
 		}
@@ -1017,7 +1006,7 @@ static int write_table(const char *dir, const char *name,
 static int copy_text(const char *src, const char *dst, struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
-	int rc = dotfile_slurp(src, TEXT_MAX, &text, err);
+	int rc = file_read(src, TEXT_MAX, FILE_MAY_BE_MISSING, &text, err);
 
 	if (!rc)
 		rc = put(dst, text.data, err);
@@ -1137,7 +1126,8 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	buf_reset(&path);
 	buf_path(&path, o->dir, INDEX);
 	if (!access(path.data, F_OK)) {
-		rc = dotfile_slurp(path.data, TEXT_MAX, &text, err);
+		rc = file_read(path.data, TEXT_MAX, FILE_MAY_BE_MISSING, &text,
+			       err);
 		if (!rc)
 			rc = parse_index(path.data, &text, &all, err);
 		if (rc)

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "explain.h"
+#include "file.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -667,8 +668,6 @@ static int read_metadata_file(struct needs_scan *s, const char *path,
 			      int named, struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
-	char chunk[8192];
-	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = CUENV_OK;
 
 	if (fd < 0) {
@@ -681,15 +680,10 @@ static int read_metadata_file(struct needs_scan *s, const char *path,
 				    strerror(errno));
 		goto out;
 	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || text.len > METADATA_MAX) {
-			add_warning(s, "skipped '%s': %s", path,
-				    n < 0 ? strerror(errno) : "too large");
-			goto out;
-		}
-		buf_add(&text, chunk, (size_t)n);
+	if (file_read_fd(fd, METADATA_MAX, &text)) {
+		add_warning(s, "skipped '%s': %s", path,
+			    errno == EFBIG ? "too large" : strerror(errno));
+		goto out;
 	}
 	needs_read_metadata(s, path, text.data, text.len);
 out:

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "file.h"
 #include "trust.h"
 #include "version.h"
 #include "xalloc.h"
@@ -239,7 +240,7 @@ void store_lock_describe(struct store *st, const char *what)
 static void read_holder(int fd, struct buf *out)
 {
 	char line[256];
-	ssize_t n = pread(fd, line, sizeof(line) - 1, 0);
+	ssize_t n = file_pread_full(fd, line, sizeof(line) - 1, 0);
 	char *nl;
 
 	buf_reset(out);

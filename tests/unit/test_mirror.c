@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "../../core/digest.h"
-#include "../../core/dotfile.h"
+#include "../../core/file.h"
 #include "../../core/mirror.h"
 #include "fakes/fixture.h"
 
@@ -459,7 +459,7 @@ static void test_mirror_run_resumes_a_partial_download(void **state)
 	make_world(*state, &w, -1);
 	plan_all(&w, &p);
 	src = fx_path(w.fx, "up/" CUBLAS);
-	assert_int_equal(dotfile_slurp(src, 1 << 20, &text, &err), CUENV_OK);
+	assert_int_equal(file_read(src, 1 << 20, 0, &text, &err), CUENV_OK);
 	buf_setlen(&text, 100);
 	buf_printf(&part, "m/.cuenv-mirror/tmp/%s.part", w.sha[2]);
 	fx_write(w.fx, part.data, text.data);
@@ -520,13 +520,13 @@ static void test_mirror_run_index_keeps_earlier_runs(void **state)
 	/* A third run with the first plan: the index still lists both. */
 	assert_int_equal(mirror_run(&a, &o, &r, &err), CUENV_OK);
 	index = fx_path(w.fx, "m/cuenv-mirror.json");
-	assert_int_equal(dotfile_slurp(index, 1 << 20, &text, &err), CUENV_OK);
+	assert_int_equal(file_read(index, 1 << 20, 0, &text, &err), CUENV_OK);
 	assert_non_null(strstr(text.data, "\"cuda_cudart, libcublas\""));
 	assert_non_null(strstr(text.data, "\"cuda_cudart, cuda_nvcc, libcublas\""));
 	assert_non_null(strstr(text.data, NVCC));
 	readme = fx_path(w.fx, "m/README.txt");
 	buf_reset(&text);
-	assert_int_equal(dotfile_slurp(readme, 1 << 20, &text, &err), CUENV_OK);
+	assert_int_equal(file_read(readme, 1 << 20, 0, &text, &err), CUENV_OK);
 	assert_non_null(strstr(text.data, "It holds 4 files"));
 	assert_non_null(strstr(text.data, "cuenv install --mirror file://"));
 	free(index);

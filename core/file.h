@@ -1,0 +1,79 @@
+/*
+ * file.h: reading and writing files, the one place that does it.
+ *
+ * Whole files: file_read takes a file into a struct buf with a bound on its
+ * size; file_write replaces one atomically (a temporary file in the same
+ * folder, fsync, rename, fsync of the folder), so that a reader sees the
+ * old contents or the new, never a part, and a failed write leaves the old
+ * file as it was:
+ *
+ *	struct buf text = BUF_INIT;
+ *	int rc = file_read(path, 1 << 20, FILE_MAY_BE_MISSING, &text, err);
+ *	...
+ *	rc = file_write(path, text.data, text.len, FILE_MODE_KEEP, err);
+ *
+ * Descriptors: file_read_full, file_pread_full and file_write_full move
+ * all n bytes (a read stops short only at the end of the file), retrying
+ * on EINTR and after short transfers, and leave the message to the caller
+ * (errno tells the failure), who knows what the bytes are.
+ */
+#ifndef CUENV_FILE_H
+#define CUENV_FILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "buf.h"
+#include "err.h"
+
+/* file_read: no such file, or a folder, is CUENV_NO (err untouched). */
+#define FILE_MAY_BE_MISSING 1u
+
+/*
+ * Read the regular file at path (at most max bytes) into out, which is
+ * reset first and NUL-terminated. Returns CUENV_OK, or CUENV_E_STORE naming
+ * path: no such file, a folder, something other than a regular file (a
+ * FIFO is refused without blocking), a read error, or more than max bytes.
+ * With FILE_MAY_BE_MISSING, no such file (or a path through a file) and a
+ * folder are CUENV_NO instead, and err is left alone.
+ */
+int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
+	      struct cuenv_err *err);
+
+/*
+ * Append what is left to read from fd to out, at most max bytes. Returns 0,
+ * or -1 with errno set (EFBIG when there is more than max).
+ */
+int file_read_fd(int fd, size_t max, struct buf *out);
+
+/* file_write's mode: the old file's, or 0644 for a new one. */
+#define FILE_MODE_KEEP (-1)
+
+/*
+ * Replace the file at path with len bytes of data, atomically, with the
+ * given mode (FILE_MODE_KEEP: the old file's). A path that is a symbolic
+ * link is refused, naming the link and its target: neither is written.
+ * Returns CUENV_OK or CUENV_E_STORE naming path; on failure the old file
+ * is untouched and no temporary file is left.
+ */
+int file_write(const char *path, const void *data, size_t len, int mode,
+	       struct cuenv_err *err);
+
+/*
+ * Remove the file at path; none there is no error. A symbolic link is
+ * refused as file_write refuses it. CUENV_OK or CUENV_E_STORE.
+ */
+int file_remove(const char *path, struct cuenv_err *err);
+
+/*
+ * Read n bytes from fd into buf (at offset off for file_pread_full),
+ * stopping short only at the end of the file. Returns the count read, or
+ * -1 with errno set.
+ */
+ssize_t file_read_full(int fd, void *buf, size_t n);
+ssize_t file_pread_full(int fd, void *buf, size_t n, off_t off);
+
+/* Write all n bytes of buf to fd. Returns 0, or -1 with errno set. */
+int file_write_full(int fd, const void *buf, size_t n);
+
+#endif
