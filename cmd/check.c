@@ -137,38 +137,6 @@ static void tail_lines(const char *text, size_t n, struct buf *out)
 
 /* ---- what to ask the probe ----------------------------------------------- */
 
-/* cuenv-probe: CUENV_LIBEXEC, beside this binary, or ../libexec/cuenv. */
-static char *find_probe(const struct cuenv_ctx *ctx, struct buf *tried)
-{
-	const char *env = getenv("CUENV_LIBEXEC");
-	const char *slash = strrchr(ctx->exe, '/');
-	struct buf here = BUF_INIT, p = BUF_INIT;
-	const char *where[3] = {env, NULL, NULL};
-	struct buf libexec = BUF_INIT;
-	char *found = NULL;
-
-	if (slash) {
-		buf_add(&here, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
-		where[1] = here.data;
-		where[2] = libexec.data;
-	}
-	for (int i = 0; i < 3 && !found; i++) {
-		if (!where[i] || !*where[i])
-			continue;
-		buf_reset(&p);
-		buf_path(&p, where[i], "cuenv-probe");
-		if (!access(p.data, X_OK))
-			found = xstrdup(p.data);
-		buf_adds(tried, tried->len ? ", " : "");
-		buf_adds(tried, p.data);
-	}
-	buf_release(&here);
-	buf_release(&p);
-	buf_release(&libexec);
-	return found;
-}
-
 static void add_dirs(struct strv *to, const struct strv *from)
 {
 	for (size_t i = 0; i < from->n; i++)
@@ -681,7 +649,7 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	int rc;
 
 	*first = -1;
-	probe = find_probe(ctx, &tried);
+	probe = cmd_find_helper(ctx, "cuenv-probe", &tried);
 	if (!probe) {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"cuenv check needs cuenv-probe, which is not "

@@ -236,6 +236,15 @@ int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
  * -1 when there is none.
  */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out);
+/*
+ * One of cuenv's own helper programs (cuenv-net, cuenv-probe): name in
+ * CUENV_LIBEXEC, beside this binary (ctx->exe: the build tree), or in
+ * its ../libexec/cuenv (installed), the first executable one as a heap
+ * path, or NULL. Each path looked at is added to tried, ", "-separated,
+ * for the message that says it is missing.
+ */
+char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
+		      struct buf *tried);
 
 /*
  * The folder of the compatibility tables (manifests/compat, see

@@ -562,6 +562,37 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 	return found ? 0 : -1;
 }
 
+char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
+		      struct buf *tried)
+{
+	const char *slash = ctx->exe ? strrchr(ctx->exe, '/') : NULL;
+	const char *where[3] = { env_get(ctx->environ, "CUENV_LIBEXEC"), NULL,
+				 NULL };
+	struct buf here = BUF_INIT, libexec = BUF_INIT, p = BUF_INIT;
+	char *found = NULL;
+
+	if (slash) {
+		buf_add(&here, ctx->exe, (size_t)(slash - ctx->exe));
+		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
+		where[1] = here.data;
+		where[2] = libexec.data;
+	}
+	for (int i = 0; i < 3 && !found; i++) {
+		if (!where[i] || !*where[i])
+			continue;
+		buf_reset(&p);
+		buf_path(&p, where[i], name);
+		if (!access(p.data, X_OK))
+			found = xstrdup(p.data);
+		buf_adds(tried, tried->len ? ", " : "");
+		buf_adds(tried, p.data);
+	}
+	buf_release(&here);
+	buf_release(&libexec);
+	buf_release(&p);
+	return found;
+}
+
 void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
 	const size_t n = strlen(SELECT_HINT_INSTALL);
