@@ -154,9 +154,13 @@ int cmd_components(const struct cuenv_cmd *cmd, const char *list,
 int cmd_parse_count(const char *what, const char *s, uint64_t max,
 		    uint64_t *out, struct cuenv_err *err);
 
-/* The same for the environment variable name, when it is set. */
-int cmd_env_count(const char *name, uint64_t max, uint64_t *out,
-		  struct cuenv_err *err);
+/*
+ * The same for the environment variable name (in ctx->environ), when it
+ * is set: an unset one leaves *out as it was; a set one that is not such
+ * a number ("", "abc", "-1", "12x") fails naming the variable.
+ */
+int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
+		  uint64_t max, uint64_t *out, struct cuenv_err *err);
 
 /*
  * Before taking st's lock: describe this command to those who will wait

@@ -346,7 +346,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	envmap_from(&env, ctx->environ);
 
 	/* The driver, before anything that could fail on a bad setting. */
-	v = getenv("CUENV_DRIVER_VERSION");
+	v = env_get(ctx->environ, "CUENV_DRIVER_VERSION");
 	if (v && *v && strcmp(v, "none") && compat_driver_cmp(v, v)) {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"CUENV_DRIVER_VERSION: '%s' is not a driver "
@@ -381,10 +381,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (compat && !compat_driver(compat, cuda, &need, &cerr))
 		have_need = 1;
 
-	cache_path = getenv("CUENV_LD_SO_CACHE");
+	cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
 	if (!cache_path || !*cache_path)
 		cache_path = "/etc/ld.so.cache";
-	conf_path = getenv("CUENV_LD_SO_CONF");
+	conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
 	if (!conf_path || !*conf_path)
 		conf_path = "/etc/ld.so.conf";
 	err_release(&cerr);

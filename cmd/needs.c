@@ -713,7 +713,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	size_t warned = 0;
 	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
 	    asked, satisfied = 1;
-	const char *index = getenv("CUENV_PYPI_INDEX"), *platform = NULL;
+	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX"),
+		   *platform = NULL;
 	struct remotes rms = { 0 };
 
 	needs_scan_init(&s);
