@@ -33,10 +33,10 @@ static const char *nonempty_env(const struct cuenv_ctx *ctx,
 }
 
 /*
- * pwd ($PWD) when it names the working directory (keeps symlinked paths). When
- * the working directory was deleted (getcwd: ENOENT), $PWD as the shell
- * last knew it, and *gone is set: the .cuenv files still on that path
- * decide, so a prompt in a deleted folder is not an error.
+ * pwd ($PWD) when it names the working directory (keeps symlinked
+ * paths). When the working directory was deleted (getcwd: ENOENT), $PWD
+ * as the shell last knew it, and *gone is set: the .cuenv files still on
+ * that path decide, so a prompt in a deleted folder is not an error.
  */
 static char *logical_cwd(const char *pwd, int *gone)
 {
