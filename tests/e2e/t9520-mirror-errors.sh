@@ -2,8 +2,9 @@
 # cuenv mirror's bad input gives one line naming the value at fault and a
 # non-zero exit, with nothing written: an unknown SPEC, cuDNN or platform,
 # an unknown source, no SPEC, a DIR that is a file or under one, a
-# CUENV_FETCH_* that is not a number, an unwritable DIR. Two runs into one DIR take turns: the second waits for
-# the first and then finds everything there.
+# CUENV_FETCH_* that is not a number, an unwritable DIR. Two runs into
+# one DIR take turns: the second waits for the first and then finds
+# everything there.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
