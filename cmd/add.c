@@ -100,10 +100,10 @@ static void describe(const struct install *in)
  * /etc/ld.so.conf names and those of /etc/ld.so.cache's entries
  * (CUENV_LD_SO_CONF and CUENV_LD_SO_CACHE name others, as for doctor).
  */
-static void loader_dirs(struct strv *out)
+static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 {
-	const char *conf_path = getenv("CUENV_LD_SO_CONF");
-	const char *cache_path = getenv("CUENV_LD_SO_CACHE");
+	const char *conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
+	const char *cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
 	struct ldconf conf = { 0 };
 	struct ldcache cache = { 0 };
 	struct cuenv_err e = CUENV_ERR_INIT;
@@ -190,7 +190,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cmd_warn("%s", cuda.warnings.v[i]);
 	for (size_t i = 0; i < cudnn.warnings.n; i++)
 		cmd_warn("%s", cudnn.warnings.v[i]);
-	loader_dirs(&searched);
+	loader_dirs(ctx, &searched);
 	detect_activation(kind == KIT_CUDA ? &cuda : &cudnn, &searched);
 	if (kind == KIT_CUDA && has_cudnn)
 		detect_activation(&cudnn, &searched);

@@ -9,18 +9,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../core/compat.h"
+#include "../core/proc.h"
 #include "../core/smoke.h"
 #include "../core/xalloc.h"
 #include "../core/detect.h"
@@ -97,77 +94,26 @@ static double now_s(void)
 static int run_child(char *const argv[], char *const envp[], unsigned timeout,
 		     struct child *c, struct cuenv_err *err)
 {
-	posix_spawn_file_actions_t fa;
-	int out[2] = {-1, -1}, errp[2] = {-1, -1}, rc = CUENV_OK, ws;
-	pid_t pid;
-	double deadline = now_s() + timeout;
-	struct pollfd pf[2];
-	char chunk[8192];
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	int rc;
 
-	c->status = -1;
-	c->timed_out = 0;
-	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		rc = cuenv_fail(err, CUENV_E_GPU, "cannot make a pipe: %s",
-				strerror(errno));
-		goto close;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
-	errno = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(out[1]);
-	close(errp[1]);
-	out[1] = errp[1] = -1;
-	if (errno) {
-		rc = cuenv_fail(err, CUENV_E_GPU, "cannot run '%s': %s",
-				argv[0], strerror(errno));
-		goto close;
-	}
-	pf[0] = (struct pollfd){.fd = out[0], .events = POLLIN};
-	pf[1] = (struct pollfd){.fd = errp[0], .events = POLLIN};
-	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-		double left = deadline - now_s();
-		int n;
-
-		if (left <= 0) {
-			c->timed_out = 1;
-			kill(pid, SIGKILL);
-			break;
-		}
-		n = poll(pf, 2, (int)(left * 1000) + 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		for (int i = 0; i < 2; i++) {
-			struct buf *b = i ? &c->err : &c->out;
-			ssize_t got;
-
-			if (pf[i].fd < 0 || !pf[i].revents)
-				continue;
-			got = read(pf[i].fd, chunk, sizeof(chunk));
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0) {
-				pf[i].fd = -1;
-				continue;
-			}
-			if (b->len < OUTPUT_MAX)
-				buf_add(b, chunk, (size_t)got);
-		}
-	}
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	c->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-close:
-	for (int i = 0; i < 2; i++) {
-		if (out[i] >= 0)
-			close(out[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
+	p.argv = argv;
+	p.envp = envp;
+	p.out_fd = 1;
+	p.capture_err = 1;
+	p.max_output = OUTPUT_MAX;
+	p.timeout_ms = timeout * 1000;
+	rc = proc_run(&p, &e);
+	if (rc)
+		rc = cuenv_fail(err, CUENV_E_GPU, "%s", e.msg.data);
+	c->status = proc_status(&p);
+	c->timed_out = p.timed_out;
+	buf_release(&c->out);
+	buf_release(&c->err);
+	c->out = p.out; /* taken */
+	c->err = p.err;
+	err_release(&e);
 	return rc;
 }
 
@@ -190,38 +136,6 @@ static void tail_lines(const char *text, size_t n, struct buf *out)
 }
 
 /* ---- what to ask the probe ----------------------------------------------- */
-
-/* cuenv-probe: CUENV_LIBEXEC, beside this binary, or ../libexec/cuenv. */
-static char *find_probe(const struct cuenv_ctx *ctx, struct buf *tried)
-{
-	const char *env = getenv("CUENV_LIBEXEC");
-	const char *slash = strrchr(ctx->exe, '/');
-	struct buf here = BUF_INIT, p = BUF_INIT;
-	const char *where[3] = {env, NULL, NULL};
-	struct buf libexec = BUF_INIT;
-	char *found = NULL;
-
-	if (slash) {
-		buf_add(&here, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
-		where[1] = here.data;
-		where[2] = libexec.data;
-	}
-	for (int i = 0; i < 3 && !found; i++) {
-		if (!where[i] || !*where[i])
-			continue;
-		buf_reset(&p);
-		buf_path(&p, where[i], "cuenv-probe");
-		if (!access(p.data, X_OK))
-			found = xstrdup(p.data);
-		buf_adds(tried, tried->len ? ", " : "");
-		buf_adds(tried, p.data);
-	}
-	buf_release(&here);
-	buf_release(&p);
-	buf_release(&libexec);
-	return found;
-}
 
 static void add_dirs(struct strv *to, const struct strv *from)
 {
@@ -735,7 +649,7 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	int rc;
 
 	*first = -1;
-	probe = find_probe(ctx, &tried);
+	probe = cmd_find_helper(ctx, "cuenv-probe", &tried);
 	if (!probe) {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"cuenv check needs cuenv-probe, which is not "

@@ -154,9 +154,13 @@ int cmd_components(const struct cuenv_cmd *cmd, const char *list,
 int cmd_parse_count(const char *what, const char *s, uint64_t max,
 		    uint64_t *out, struct cuenv_err *err);
 
-/* The same for the environment variable name, when it is set. */
-int cmd_env_count(const char *name, uint64_t max, uint64_t *out,
-		  struct cuenv_err *err);
+/*
+ * The same for the environment variable name (in ctx->environ), when it
+ * is set: an unset one leaves *out as it was; a set one that is not such
+ * a number ("", "abc", "-1", "12x") fails naming the variable.
+ */
+int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
+		  uint64_t max, uint64_t *out, struct cuenv_err *err);
 
 /*
  * Before taking st's lock: describe this command to those who will wait
@@ -237,6 +241,15 @@ int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
  * -1 when there is none.
  */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out);
+/*
+ * One of cuenv's own helper programs (cuenv-net, cuenv-probe): name in
+ * CUENV_LIBEXEC, beside this binary (ctx->exe: the build tree), or in
+ * its ../libexec/cuenv (installed), the first executable one as a heap
+ * path, or NULL. Each path looked at is added to tried, ", "-separated,
+ * for the message that says it is missing.
+ */
+char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
+		      struct buf *tried);
 
 /*
  * The folder of the compatibility tables (manifests/compat, see

@@ -66,10 +66,10 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
 	return CUENV_OK;
 }
 
-int cmd_env_count(const char *name, uint64_t max, uint64_t *out,
-		  struct cuenv_err *err)
+int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
+		  uint64_t max, uint64_t *out, struct cuenv_err *err)
 {
-	const char *v = getenv(name);
+	const char *v = env_get(ctx->environ, name);
 
 	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
 }
@@ -240,7 +240,8 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 {
 	struct activation a;
 	struct buf out = BUF_INIT, stamp = BUF_INIT, said = BUF_INIT;
-	const char *last = pid > 0 ? getenv("CUENV__SAID") : NULL;
+	const char *last =
+		pid > 0 ? env_get(ctx->environ, "CUENV__SAID") : NULL;
 	int rc, quiet;
 
 	activation_init(&a);
@@ -355,9 +356,11 @@ static int check_installed(const struct cuenv_ctx *ctx,
 	sel.cudnn = df->cudnn;
 	sel.cupti = df->cupti;
 	activation_init(&a);
-	insecure = getenv("CUENV_INSECURE_ROOTS");
+	insecure = env_get(ctx->environ, "CUENV_INSECURE_ROOTS");
 	a.insecure_roots = insecure && !strcmp(insecure, "1");
-	rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"), &a, err);
+	rc = activation_list(ctx->root,
+			     env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"), &a,
+			     err);
 	if (!rc)
 		rc = select_resolve(&sel, &a.cudas, &a.cudnns, &a.cuptis, &act,
 				    err);
@@ -567,6 +570,37 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 	return found ? 0 : -1;
 }
 
+char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
+		      struct buf *tried)
+{
+	const char *slash = ctx->exe ? strrchr(ctx->exe, '/') : NULL;
+	const char *where[3] = { env_get(ctx->environ, "CUENV_LIBEXEC"), NULL,
+				 NULL };
+	struct buf here = BUF_INIT, libexec = BUF_INIT, p = BUF_INIT;
+	char *found = NULL;
+
+	if (slash) {
+		buf_add(&here, ctx->exe, (size_t)(slash - ctx->exe));
+		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
+		where[1] = here.data;
+		where[2] = libexec.data;
+	}
+	for (int i = 0; i < 3 && !found; i++) {
+		if (!where[i] || !*where[i])
+			continue;
+		buf_reset(&p);
+		buf_path(&p, where[i], name);
+		if (!access(p.data, X_OK))
+			found = xstrdup(p.data);
+		buf_adds(tried, tried->len ? ", " : "");
+		buf_adds(tried, p.data);
+	}
+	buf_release(&here);
+	buf_release(&libexec);
+	buf_release(&p);
+	return found;
+}
+
 void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
 	const size_t n = strlen(SELECT_HINT_INSTALL);
@@ -635,7 +669,7 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 		    struct catalog *cat, struct cuenv_err *err)
 {
-	const char *only = getenv("CUENV_MANIFESTS");
+	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
 	struct buf dir = BUF_INIT;
 	int rc = CUENV_OK, found = 0;
 
@@ -674,7 +708,7 @@ int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 		   struct cuenv_err *err)
 {
-	const char *only = getenv("CUENV_MANIFESTS");
+	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
 
 	buf_reset(out);
 	if (only && *only) {

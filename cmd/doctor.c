@@ -3,23 +3,17 @@
  * activation here, the driver's version, the loader cache and its
  * configuration, and the folders Python searches.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "../core/doctor.h"
+#include "../core/proc.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -73,15 +67,6 @@ static char *compat_dir(const struct cuenv_ctx *ctx)
 	return out;
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 +
-	       (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 /*
  * Ask python for its sys.path (one folder a line), with this process's
  * environment, so that a virtualenv, PYTHONPATH or the user's site count
@@ -94,67 +79,27 @@ static void python_path(const char *python, char *const *envp,
 				     "for p in sys.path:\n"
 				     "    if p: print(p)\n";
 	char *argv[] = {(char *)python, (char *)"-c", (char *)script, NULL};
-	posix_spawn_file_actions_t fa;
-	int fds[2], status;
-	pid_t pid;
-	struct buf out = BUF_INIT;
-	struct timespec t0;
-	int killed = 0;
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
 
-	if (pipe2(fds, O_CLOEXEC))
-		return;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawn(&pid, python, &fa, NULL, argv, envp)) {
-		posix_spawn_file_actions_destroy(&fa);
-		close(fds[0]);
-		close(fds[1]);
-		return;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		struct pollfd p = {.fd = fds[0], .events = POLLIN};
-		long left = PYTHON_TIMEOUT_MS - ms_since(&t0);
-		ssize_t n;
-		int r;
-
-		if (left <= 0 || out.len > PYTHON_OUT_MAX) {
-			kill(pid, SIGKILL);
-			killed = 1;
-			break;
-		}
-		r = poll(&p, 1, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			continue;
-		buf_grow(&out, 4096);
-		n = read(fds[0], out.data + out.len, 4096);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		out.len += (size_t)n;
-		out.data[out.len] = '\0';
-	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!killed && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	p.argv = argv;
+	p.envp = envp;
+	p.out_fd = 1;
+	p.max_output = PYTHON_OUT_MAX;
+	p.kill_on_overflow = 1;
+	p.timeout_ms = PYTHON_TIMEOUT_MS;
+	if (!proc_run(&p, &e) && p.exit_code == 0) {
 		struct strv lines = STRV_INIT;
 
-		strv_split(&lines, out.data, '\n');
+		strv_split(&lines, p.out.data, '\n');
 		for (size_t i = 0; i < lines.n; i++)
 			if (lines.v[i][0] == '/' &&
 			    strv_find(dirs, lines.v[i]) < 0)
 				strv_push(dirs, lines.v[i]);
 		strv_release(&lines);
 	}
-	buf_release(&out);
+	proc_release(&p);
+	err_release(&e);
 }
 
 /* A virtualenv's site-packages, in case its python did not answer. */
@@ -401,7 +346,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	envmap_from(&env, ctx->environ);
 
 	/* The driver, before anything that could fail on a bad setting. */
-	v = getenv("CUENV_DRIVER_VERSION");
+	v = env_get(ctx->environ, "CUENV_DRIVER_VERSION");
 	if (v && *v && strcmp(v, "none") && compat_driver_cmp(v, v)) {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"CUENV_DRIVER_VERSION: '%s' is not a driver "
@@ -436,10 +381,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (compat && !compat_driver(compat, cuda, &need, &cerr))
 		have_need = 1;
 
-	cache_path = getenv("CUENV_LD_SO_CACHE");
+	cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
 	if (!cache_path || !*cache_path)
 		cache_path = "/etc/ld.so.cache";
-	conf_path = getenv("CUENV_LD_SO_CONF");
+	conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
 	if (!conf_path || !*conf_path)
 		conf_path = "/etc/ld.so.conf";
 	err_release(&cerr);

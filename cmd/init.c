@@ -68,10 +68,10 @@ static const char *shell_word(const char *s)
  * For `init -`, as pyenv's: the parent process's name (the shell that
  * runs eval "$(cuenv init -)"), else $SHELL's.
  */
-static const char *detect_shell(void)
+static const char *detect_shell(const struct cuenv_ctx *ctx)
 {
 	char path[64], comm[64] = "";
-	const char *found = NULL, *env = getenv("SHELL");
+	const char *found = NULL, *env = env_get(ctx->environ, "SHELL");
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)getppid());
@@ -95,7 +95,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (optind == argc) {
 		cuenv_fail(err, CUENV_E_USAGE, "init: missing argument");
 		/* `init -` only where it would work from here. */
-		if (detect_shell())
+		if (detect_shell(ctx))
 			return cuenv_hint(err, "name the shell: cuenv init "
 					       "bash (or zsh, fish), or "
 					       "detect it: cuenv init -");
@@ -103,7 +103,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				       "(or zsh, fish)");
 	}
 	name = argv[optind];
-	if (!strcmp(name, "-") && !(name = detect_shell())) {
+	if (!strcmp(name, "-") && !(name = detect_shell(ctx))) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "init: cannot tell the shell: neither the parent "
 			   "process nor $SHELL is bash, zsh or fish");

@@ -313,7 +313,8 @@ static void on_waiting(void *ctx, const char *what)
 /* ---- the environment ------------------------------------------------------- */
 
 /* CUENV_FETCH_* and CUENV_UNPACK_MAX_RATIO, each checked. */
-static int fetch_env(struct install_opts *o, struct cuenv_err *err)
+static int fetch_env(const struct cuenv_ctx *ctx, struct install_opts *o,
+		     struct cuenv_err *err)
 {
 	static const struct {
 		const char *name;
@@ -335,12 +336,12 @@ static int fetch_env(struct install_opts *o, struct cuenv_err *err)
 	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
 		uint64_t v = *field[vars[i].at];
 
-		rc = cmd_env_count(vars[i].name, vars[i].max, &v, err);
+		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
 		if (rc)
 			return rc;
 		*field[vars[i].at] = (unsigned)v;
 	}
-	return cmd_env_count("CUENV_FETCH_MAX_BYTES", UINT64_MAX,
+	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
 			     &o->fetch.max_bytes, err);
 }
 
@@ -655,9 +656,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			     *cupti_rel = NULL;
 
 	selection_init(&sel);
-	o.mirror = getenv("CUENV_MIRROR");
-	o.pypi_index = getenv("CUENV_PYPI_INDEX");
-	rc = fetch_env(&o, err);
+	o.mirror = env_get(ctx->environ, "CUENV_MIRROR");
+	o.pypi_index = env_get(ctx->environ, "CUENV_PYPI_INDEX");
+	rc = fetch_env(ctx, &o, err);
 	if (rc)
 		goto out;
 	if (cmd_opt_given(&ctx->opt, O_LIST)) {
@@ -759,10 +760,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		spec = argv[optind];
 	} else {
 		/* What the nearest .cuenv (or cuenv use) asks for. */
-		struct select_in in = { .cwd = ctx->cwd, .root = ctx->root,
-					.env_cuda = getenv("CUENV_VERSION"),
-					.env_cudnn = getenv("CUENV_CUDNN_VERSION"),
-					.env_cupti = getenv("CUENV_CUPTI_VERSION") };
+		/* read as activation reads them: from ctx->environ */
+		char *const *envp = ctx->environ;
+		struct select_in in = {
+			.cwd = ctx->cwd,
+			.root = ctx->root,
+			.env_cuda = env_get(envp, "CUENV_VERSION"),
+			.env_cudnn = env_get(envp, "CUENV_CUDNN_VERSION"),
+			.env_cupti = env_get(envp, "CUENV_CUPTI_VERSION"),
+		};
 
 		rc = select_find(&in, &sel, err);
 		if (rc)

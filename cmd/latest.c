@@ -60,8 +60,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		const struct install_list *l =
 		    kind == KIT_CUDA ? &a.cudas : &a.cudnns;
 
-		rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"),
-				     &a, err);
+		rc = activation_list(
+		    ctx->root, env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"),
+		    &a, err);
 		for (size_t i = 0; !rc && i < l->n; i++)
 			consider(l->v[i]->version, spec, &best);
 	}

@@ -24,22 +24,22 @@ extern char **environ;
 
 /* ---- context -------------------------------------------------------------- */
 
-static const char *nonempty_env(const char *name)
+static const char *nonempty_env(const struct cuenv_ctx *ctx,
+				const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = env_get(ctx->environ, name);
 
 	return v && *v ? v : NULL;
 }
 
 /*
- * $PWD when it names the working directory (keeps symlinked paths). When
- * the working directory was deleted (getcwd: ENOENT), $PWD as the shell
- * last knew it, and *gone is set: the .cuenv files still on that path
- * decide, so a prompt in a deleted folder is not an error.
+ * pwd ($PWD) when it names the working directory (keeps symlinked
+ * paths). When the working directory was deleted (getcwd: ENOENT), $PWD
+ * as the shell last knew it, and *gone is set: the .cuenv files still on
+ * that path decide, so a prompt in a deleted folder is not an error.
  */
-static char *logical_cwd(int *gone)
+static char *logical_cwd(const char *pwd, int *gone)
 {
-	const char *pwd = getenv("PWD");
 	int clean = pwd && pwd[0] == '/' && !strstr(pwd, "/./") &&
 		    !strstr(pwd, "/../");
 	struct stat a, b;
@@ -82,59 +82,45 @@ static char *self_exe(void)
 
 #ifndef CUENV_NET
 /*
- * Run cuenv-net with our arguments: next to this binary (the build tree),
- * or in ../libexec/cuenv (installed), or CUENV_LIBEXEC. Returns only on
- * failure.
+ * Run cuenv-net with our arguments (cmd_find_helper says where it is
+ * looked for). Returns only on failure.
  */
-static int exec_net(char **argv, struct cuenv_err *err)
+static int exec_net(const struct cuenv_ctx *ctx, char **argv,
+		    struct cuenv_err *err)
 {
-	char *exe = self_exe(), *slash;
-	struct buf tried = BUF_INIT, p = BUF_INIT;
-	const char *env = getenv("CUENV_LIBEXEC");
-	const char *where[3] = { env, NULL, NULL };
-	struct buf here = BUF_INIT, libexec = BUF_INIT;
+	struct buf tried = BUF_INIT;
+	char *net = cmd_find_helper(ctx, "cuenv-net", &tried);
 
-	if (exe && (slash = strrchr(exe, '/'))) {
-		buf_add(&here, exe, (size_t)(slash - exe));
-		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
-		where[1] = here.data;
-		where[2] = libexec.data;
-	}
-	for (int i = 0; i < 3; i++) {
-		if (!where[i] || !*where[i])
-			continue;
-		buf_reset(&p);
-		buf_path(&p, where[i], "cuenv-net");
+	if (net) {
 		fflush(stdout);
-		execv(p.data, argv);
-		buf_adds(&tried, tried.len ? ", " : "");
-		buf_adds(&tried, p.data);
+		execv(net, argv);
 	}
 	cuenv_fail(err, CUENV_E_USAGE,
 		   "cuenv %s needs cuenv-net, which is not installed (looked "
 		   "for %s)",
 		   argv[1], tried.data);
 	cuenv_hint(err, "install both: make install PREFIX=...");
-	free(exe);
+	free(net);
 	buf_release(&tried);
-	buf_release(&p);
-	buf_release(&here);
-	buf_release(&libexec);
 	return err->rc;
 }
 
 #endif
 
+/*
+ * The rest of the context, from the environment main captured in
+ * ctx->environ (nothing below main reads getenv()).
+ */
 static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
-		     char **exe, struct cuenv_err *err)
+		     struct cuenv_err *err)
 {
-	const char *r = nonempty_env("CUENV_ROOT");
+	const char *r = nonempty_env(ctx, "CUENV_ROOT");
 	int gone;
 
 	if (r) {
 		buf_adds(root, r);
 	} else {
-		const char *home = nonempty_env("HOME");
+		const char *home = nonempty_env(ctx, "HOME");
 
 		if (!home)
 			return cuenv_fail(err, CUENV_E_USAGE,
@@ -153,7 +139,7 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 	if (trust_check_listable(root->data, r ? "CUENV_ROOT" : "cuenv's root",
 				 err))
 		return err->rc;
-	*cwd = logical_cwd(&gone);
+	*cwd = logical_cwd(env_get(ctx->environ, "PWD"), &gone);
 	if (!*cwd)
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "cannot find the working directory: %s",
@@ -162,12 +148,9 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		cmd_warn("the working directory '%s' no longer exists; the "
 			 ".cuenv files left above it decide",
 			 *cwd);
-	*exe = self_exe();
 	ctx->root = root->data;
 	ctx->cwd = *cwd;
-	ctx->exe = *exe ? *exe : "cuenv";
-	ctx->shell = nonempty_env("CUENV_SHELL");
-	ctx->environ = environ;
+	ctx->shell = nonempty_env(ctx, "CUENV_SHELL");
 	return CUENV_OK;
 }
 
@@ -237,6 +220,7 @@ int main(int argc, char **argv)
 	int rc, first_arg = 1;
 
 	ctx.store.lock_fd = -1;
+	ctx.environ = environ; /* the one read of the environment */
 	/*
 	 * cuenv's JSON is its own receipts: no hash flooding to fear, so
 	 * spare every run (the prompt hook's too) jansson's read of
@@ -294,15 +278,17 @@ int main(int argc, char **argv)
 		if (rc || help)
 			goto out;
 	}
+	exe = self_exe();
+	ctx.exe = exe ? exe : "cuenv";
 #ifndef CUENV_NET
 	if ((cmd->flags & CMD_EXTERNAL) ||
 	    (cmd->wants_net && cmd->wants_net(argc, argv))) {
-		rc = exec_net(argv - 1, &err);
+		rc = exec_net(&ctx, argv - 1, &err);
 		goto out;
 	}
 #endif
 
-	rc = setup_ctx(&ctx, &root, &cwd, &exe, &err);
+	rc = setup_ctx(&ctx, &root, &cwd, &err);
 	if (!rc && (cmd->flags & CMD_NEEDS_STORE)) {
 		rc = store_open(&ctx.store, ctx.root, true, &err);
 		cmd_store_waiting(&ctx.store, cmd->name);

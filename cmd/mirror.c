@@ -84,7 +84,8 @@ static const char *const platforms[] = {
 };
 
 /* CUENV_FETCH_*, each checked, as install reads them. */
-static int fetch_env(struct fetch_opts *fo, struct cuenv_err *err)
+static int fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
+		     struct cuenv_err *err)
 {
 	static const struct {
 		const char *name;
@@ -104,12 +105,12 @@ static int fetch_env(struct fetch_opts *fo, struct cuenv_err *err)
 	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
 		uint64_t v = *field[i];
 
-		rc = cmd_env_count(vars[i].name, vars[i].max, &v, err);
+		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
 		if (rc)
 			return rc;
 		*field[i] = (unsigned)v;
 	}
-	return cmd_env_count("CUENV_FETCH_MAX_BYTES", UINT64_MAX,
+	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
 			     &fo->max_bytes, err);
 }
 
@@ -264,8 +265,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	char a[32], b[32];
 
 	mirror_plan_init(&plan);
-	mo.upstream = getenv("CUENV_MIRROR");
-	rc = fetch_env(&mo.fetch, err);
+	mo.upstream = env_get(ctx->environ, "CUENV_MIRROR");
+	rc = fetch_env(ctx, &mo.fetch, err);
 	if (rc)
 		goto out;
 	cudnn = ctx->opt.arg[O_CUDNN];

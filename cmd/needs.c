@@ -7,22 +7,16 @@
  * answer are core's), gathers the store, the active selection and the
  * catalogue, and prints the result as text or JSON.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "../core/needs.h"
+#include "../core/proc.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 #ifdef CUENV_NET
@@ -109,15 +103,6 @@ static void warn_new(const struct strv *warnings, size_t *shown)
 
 /* ---- asking Python ------------------------------------------------------- */
 
-/* An fd of at least 10, so that the child's dup2 onto 3 never is a no-op. */
-static int high_fd(int fd)
-{
-	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-
-	close(fd);
-	return hi;
-}
-
 #define PYTHON_OUT_MAX (1 << 20)
 #define PYTHON_SECONDS 300
 
@@ -131,14 +116,10 @@ static int high_fd(int fd)
 static int ask_python(const struct cuenv_ctx *ctx, struct needs_python *py,
 		      struct cuenv_err *err)
 {
-	posix_spawn_file_actions_t fa;
 	char *argv[] = { (char *)py->exe, "-c", (char *)needs_python_script,
 			 NULL };
-	struct buf out = BUF_INIT;
-	char chunk[16384];
-	int p[2], rc = CUENV_OK, status = 0, killed = 0;
-	pid_t pid;
-	time_t start = time(NULL);
+	struct proc p = PROC_INIT;
+	int rc;
 
 	/* until it answers */
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
@@ -147,84 +128,39 @@ static int ask_python(const struct cuenv_ctx *ctx, struct needs_python *py,
 		buf_printf(&why, "no answer from %s", py->exe);
 		py->fw[i].absent = buf_detach(&why);
 	}
-	if (pipe2(p, O_CLOEXEC))
-		return cuenv_fail(err, CUENV_E_STORE, "cannot make a pipe: %s",
-				  strerror(errno));
-	p[0] = high_fd(p[0]);
-	p[1] = high_fd(p[1]);
-	if (p[0] < 0 || p[1] < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot make a pipe: %s",
-				strerror(errno));
-		goto out;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 3);
-	rc = strchr(py->exe, '/')
-		     ? posix_spawn(&pid, py->exe, &fa, NULL, argv,
-				   ctx->environ)
-		     : posix_spawnp(&pid, py->exe, &fa, NULL, argv,
-				    ctx->environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	p[1] = -1;
-	if (rc) {
+	p.argv = argv;
+	p.envp = ctx->environ;
+	p.search_path = 1;
+	p.out_fd = 3;
+	p.max_output = PYTHON_OUT_MAX;
+	p.kill_on_overflow = 1;
+	/* Importing TensorFlow takes seconds; a hung import is killed. */
+	p.timeout_ms = PYTHON_SECONDS * 1000;
+	rc = proc_run(&p, err);
+	if (rc && p.start_errno) {
 		struct buf shown = BUF_INIT;
 
 		buf_add_display(&shown, py->exe, 200);
 		rc = cuenv_fail(err, CUENV_E_USAGE, "cannot run '%s': %s",
-				shown.data, strerror(rc));
+				shown.data, strerror(p.start_errno));
 		cuenv_hint(err, "name the interpreter: --python=/path/to/"
 				"python3");
 		buf_release(&shown);
+	}
+	if (rc)
 		goto out;
-	}
-	/* Importing TensorFlow takes seconds; a hung import is killed. */
-	for (;;) {
-		struct pollfd pf = { .fd = p[0], .events = POLLIN };
-		long left = PYTHON_SECONDS - (long)(time(NULL) - start);
-		ssize_t n;
-
-		if (left <= 0 || out.len > PYTHON_OUT_MAX) {
-			kill(pid, SIGKILL);
-			killed = 1;
-			break;
-		}
-		if (poll(&pf, 1, (int)(left * 1000)) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (!pf.revents)
-			continue;
-		n = read(p[0], chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		buf_add(&out, chunk, (size_t)n);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (killed)
+	if (p.timed_out || p.overflowed)
 		cmd_warn("%s took too long to import the frameworks; stopped "
 			 "it", py->exe);
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+	else if (p.exit_code)
 		cmd_warn("%s failed while importing the frameworks (%s %d)",
-			 py->exe, WIFEXITED(status) ? "exit" : "signal",
-			 WIFEXITED(status) ? WEXITSTATUS(status)
-					   : WTERMSIG(status));
-	else if (needs_python_parse(py, out.data, out.len))
+			 py->exe, p.signal ? "signal" : "exit",
+			 p.signal ? p.signal : p.exit_code);
+	else if (needs_python_parse(py, p.out.data, p.out.len))
 		cmd_warn("%s said nothing readable about its frameworks",
 			 py->exe);
 out:
-	if (p[0] >= 0)
-		close(p[0]);
-	if (p[1] >= 0)
-		close(p[1]);
-	buf_release(&out);
+	proc_release(&p);
 	return rc;
 }
 
@@ -745,7 +681,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	size_t warned = 0;
 	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
 	    asked, satisfied = 1;
-	const char *index = getenv("CUENV_PYPI_INDEX"), *platform = NULL;
+	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX"),
+		   *platform = NULL;
 	struct remotes rms = { 0 };
 
 	needs_scan_init(&s);

@@ -41,7 +41,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			printf("%s\n", a.act.cuda->prefix);
 		goto out;
 	}
-	rc = activation_list(ctx->root, getenv("CUENV_SYSTEM_ROOTS"), &a, err);
+	rc = activation_list(ctx->root,
+			     env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"), &a,
+			     err);
 	for (size_t i = 0; i < a.warnings.n; i++)
 		cmd_warn("%s", a.warnings.v[i]);
 	selection_init(&sel);

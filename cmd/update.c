@@ -75,7 +75,7 @@ static char *pinned(const struct cuenv_ctx *ctx, const char *product,
 {
 	struct buf path = BUF_INIT, text = BUF_INIT, key = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
-	const char *only = getenv("CUENV_MANIFESTS");
+	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
 	char *sha = NULL;
 	const char *hit, *f;
 
@@ -374,9 +374,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct catalog cat = { 0 };
-	const char *mirror = getenv("CUENV_MIRROR");
+	const char *mirror = env_get(ctx->environ, "CUENV_MIRROR");
 	struct buf base = BUF_INIT;
-	const char *index = getenv("CUENV_PYPI_INDEX");
+	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX");
 	unsigned added = 0;
 	int rc = CUENV_OK;
 

@@ -148,20 +148,6 @@ static void add_list(struct buf *b, const struct strv *names)
 		buf_printf(b, " and %zu more", names->n - shown);
 }
 
-/* "12.4.1" -> "12.4" */
-static char *major_minor(const char *v)
-{
-	struct version p;
-	struct buf b = BUF_INIT;
-
-	if (version_parse(v, &p))
-		return xstrdup(v);
-	buf_printf(&b, "%lu", p.part[0]);
-	if (p.n > 1)
-		buf_printf(&b, ".%lu", p.part[1]);
-	return buf_detach(&b);
-}
-
 /* ---- CUDA library names ------------------------------------------------- */
 
 /* Is name a CUDA shared library ("libcublasLt.so.12", "libcudnn.so")? */
@@ -705,7 +691,9 @@ static void missing_soname(struct audit *au, const char *soname,
 	for (size_t i = 0; i < au->dirs.n; i++)
 		strv_push(&d.paths, au->dirs.v[i]);
 	if (!strcmp(stem, "cupti")) {
-		char *mm = major_minor(act->cuda->version);
+		struct buf mm = BUF_INIT;
+
+		version_major_minor(act->cuda->version, &mm);
 
 		buf_printf(&d.why,
 			   "frameworks load CUPTI by this exact name "
@@ -727,7 +715,7 @@ static void missing_soname(struct audit *au, const char *soname,
 		} else {
 			buf_adds(&d.fix, "cuenv install ");
 			add_word(&d.fix, act->cuda->version);
-			buf_printf(&d.fix, " --cupti %s && ", mm);
+			buf_printf(&d.fix, " --cupti %s && ", mm.data);
 			add_setter(au, &d.fix);
 			buf_adds(&d.fix, " ");
 			add_word(&d.fix, au->a->sel.cuda);
@@ -735,9 +723,9 @@ static void missing_soname(struct audit *au, const char *soname,
 				buf_adds(&d.fix, " --cudnn ");
 				add_word(&d.fix, au->a->sel.cudnn);
 			}
-			buf_printf(&d.fix, " --cupti %s", mm);
+			buf_printf(&d.fix, " --cupti %s", mm.data);
 		}
-		free(mm);
+		buf_release(&mm);
 	} else if (!strcmp(stem, "cudnn")) {
 		buf_printf(&d.why,
 			   "frameworks load cuDNN by this name: \"%s: cannot "
@@ -1390,13 +1378,14 @@ static void check_driver(struct audit *au)
 	const struct driver_req *need = in->need;
 	const char *cuda = doctor_cuda_version(au->a);
 	struct draft d = DRAFT_INIT;
-	char *mm, *pkg;
+	struct buf mm = BUF_INIT;
+	char *pkg;
 	unsigned long major;
 
 	if (!cuda)
 		return;
-	mm = major_minor(cuda);
-	pkg = xstrdup(mm); /* the package is cuda-compat-12-4 */
+	version_major_minor(cuda, &mm);
+	pkg = xstrdup(mm.data); /* the package is cuda-compat-12-4 */
 	for (char *p = pkg; *p; p++)
 		if (*p == '.')
 			*p = '-';
@@ -1458,14 +1447,14 @@ static void check_driver(struct audit *au)
 			   "provided PTX was compiled with an unsupported "
 			   "toolchain\"), and calls that need the newer driver "
 			   "fail with cudaErrorCallRequiresNewerDriver",
-			   mm);
+			   mm.data);
 		buf_printf(&d.fix,
 			   "upgrade the NVIDIA driver to %s or newer; or, on "
 			   "data-center GPUs, install NVIDIA's forward-"
 			   "compatibility package for it (cuda-compat-%s) and "
 			   "put /usr/local/cuda-%s/compat first on "
 			   "LD_LIBRARY_PATH",
-			   need->release, pkg, mm);
+			   need->release, pkg, mm.data);
 		if (in->driver_from)
 			strv_push(&d.paths, in->driver_from);
 		emit(au->out, "driver-minor-compat", DOCTOR_WARNING, &d);
@@ -1495,13 +1484,13 @@ static void check_driver(struct audit *au)
 			   "put /usr/local/cuda-%s/compat first on "
 			   "LD_LIBRARY_PATH; or select an older CUDA that this "
 			   "driver supports",
-			   need->release ? need->release : min, pkg, mm);
+			   need->release ? need->release : min, pkg, mm.data);
 		if (in->driver_from)
 			strv_push(&d.paths, in->driver_from);
 		emit(au->out, "driver-too-old", DOCTOR_PROBLEM, &d);
 	}
 out:
-	free(mm);
+	buf_release(&mm);
 	free(pkg);
 	buf_release(&d.what);
 	buf_release(&d.why);
@@ -1635,7 +1624,7 @@ static void bundle_release(struct bundle *b)
 static void bundle_package(struct bundle *b, const char *name,
 			   const char *version)
 {
-	struct buf p = BUF_INIT;
+	struct buf p = BUF_INIT, mm = BUF_INIT;
 	const char *cu = strstr(name, "-cu");
 
 	if (strv_find(&b->names, name) >= 0)
@@ -1645,13 +1634,15 @@ static void bundle_package(struct bundle *b, const char *name,
 	strv_push_take(&b->pkgs, buf_detach(&p));
 	if (cu && cu[3] >= '1' && cu[3] <= '9' && !b->major)
 		b->major = (unsigned)strtoul(cu + 3, NULL, 10);
+	version_major_minor(version, &mm);
 	if (version_is_valid(version) &&
 	    (strstr(name, "cuda-runtime") || strstr(name, "cuda-cudart") ||
 	     !strcmp(name, "cudatoolkit")) &&
 	    !b->cuda)
-		b->cuda = major_minor(version);
+		b->cuda = xstrdup(mm.data);
 	if (version_is_valid(version) && strstr(name, "cudnn") && !b->cudnn)
-		b->cudnn = major_minor(version);
+		b->cudnn = xstrdup(mm.data);
+	buf_release(&mm);
 }
 
 /* Finish: the major from the sonames when the names did not say. */

@@ -41,6 +41,16 @@ static long find_var(const struct envmap *env, const char *name)
 	return -1;
 }
 
+const char *env_get(char *const *envp, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], name, nl) && envp[i][nl] == '=')
+			return envp[i] + nl + 1;
+	return NULL;
+}
+
 const char *envmap_get(const struct envmap *env, const char *name)
 {
 	long i = find_var(env, name);

@@ -38,6 +38,13 @@ struct envmap {
 
 #define ENVMAP_INIT { STRV_INIT }
 
+/*
+ * NAME's value in envp ("NAME=VALUE" strings, NULL-terminated; NULL: none)
+ * as a pointer into it, or NULL when unset. What cmd/ reads of the
+ * environment main captured (ctx->environ) instead of calling getenv().
+ */
+const char *env_get(char *const *envp, const char *name);
+
 void envmap_from(struct envmap *env, char *const *envp);
 void envmap_copy(struct envmap *dst, const struct envmap *src);
 void envmap_release(struct envmap *env);

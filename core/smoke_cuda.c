@@ -185,19 +185,6 @@ static void stage(struct probe *pr, const char *step)
 		pr->p->stage(pr->p->stage_arg, step);
 }
 
-/* "12.4" of the selection's "12.4.1", for commands in fixes. */
-static void selection_mm(const char *cuda, struct buf *out)
-{
-	struct version v;
-
-	if (version_parse(cuda, &v))
-		buf_adds(out, cuda);
-	else if (v.n == 1)
-		buf_printf(out, "%lu", v.part[0]);
-	else
-		buf_printf(out, "%lu.%lu", v.part[0], v.part[1]);
-}
-
 /*
  * dlopen soname as an application would and record in l what was asked
  * and which file the loader picked. On failure returns NULL with the
@@ -744,12 +731,12 @@ static int runtime_file_version(const struct probe *pr, const char *file,
 		} else if (major && nvlib_soname_version(rt, pr->p->cuda,
 							 &sov) &&
 			   strcmp(sov.data, v) && strchr(v, '.')) {
-			selection_mm(v, out);
+			version_major_minor(v, out);
 			*src = "its file name";
 		}
 	}
 	if (ok && !out->len) {
-		selection_mm(pr->p->cuda, out);
+		version_major_minor(pr->p->cuda, out);
 		*src = "the install's receipt";
 	}
 	/* The soname the file carries must be the release's own. */
@@ -843,7 +830,7 @@ static void step_runtime(struct probe *pr)
 	int v = 0, e1;
 
 	stage(pr, "runtime");
-	selection_mm(p->cuda, &mm);
+	version_major_minor(p->cuda, &mm);
 	buf_printf(&fix, "install the toolkit again: cuenv install %s",
 		   p->cuda);
 	pr->h_runtime = load(l, p->runtime_lib, &why);
@@ -996,7 +983,7 @@ static void cupti_release(const struct smoke_probe *p, struct buf *out)
 	const char *v = strstr(p->cupti_lib, ".so.");
 	struct buf mm = BUF_INIT;
 
-	selection_mm(p->cupti ? p->cupti : p->cuda, &mm);
+	version_major_minor(p->cupti ? p->cupti : p->cuda, &mm);
 	/* libcupti.so.11.2 names its release; libcupti.so.12 only a major,
 	 * which the selection's release completes when it is the same */
 	if (v && (strchr(v + 4, '.') ||
@@ -1019,7 +1006,7 @@ static void step_cupti_begin(struct probe *pr)
 
 	stage(pr, "cupti");
 	cupti_release(p, &rel);
-	selection_mm(p->cuda, &mm);
+	version_major_minor(p->cuda, &mm);
 	buf_printf(&fix,
 		   "cuenv install %s --cupti %s, then select it: cuenv "
 		   "local %s --cupti %s",
@@ -1495,7 +1482,7 @@ static void step_cudnn(struct probe *pr)
 		smoke_set(l, SMOKE_SKIP, "no cuDNN selected");
 		goto out;
 	}
-	selection_mm(p->cuda, &mm);
+	version_major_minor(p->cuda, &mm);
 	if (p->cudnn)
 		buf_printf(&fix,
 			   "install it again: cuenv install %s --cudnn %s",
@@ -1617,7 +1604,7 @@ static void step_cupti_end(struct probe *pr)
 	smoke_detail(l, "records", "%u", records);
 	smoke_detail(l, "kernel_records", "%u", kernels);
 	cupti_release(pr->p, &rel);
-	selection_mm(pr->p->cuda, &mm);
+	version_major_minor(pr->p->cuda, &mm);
 	if (pr->p->cupti)
 		buf_printf(&fix,
 			   "use the selected CUDA's own CUPTI: cuenv "
@@ -1670,7 +1657,7 @@ origin:
 		struct buf install = BUF_INIT, r2 = BUF_INIT, m2 = BUF_INIT;
 
 		cupti_release(pr->p, &r2);
-		selection_mm(pr->p->cuda, &m2);
+		version_major_minor(pr->p->cuda, &m2);
 		buf_printf(&install,
 			   "cuenv install %s --cupti %s, then select "
 			   "it: cuenv local %s --cupti %s",

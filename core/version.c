@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "buf.h"
 #include "xalloc.h"
 
 int version_parse(const char *s, struct version *v)
@@ -81,4 +82,16 @@ bool version_matches_str(const char *v, const char *spec)
 	if (version_parse(v, &vv) || version_parse(spec, &vs))
 		return false;
 	return version_matches(&vv, &vs);
+}
+
+void version_major_minor(const char *s, struct buf *out)
+{
+	struct version v;
+
+	if (version_parse(s, &v))
+		buf_adds(out, s);
+	else if (v.n == 1)
+		buf_printf(out, "%lu", v.part[0]);
+	else
+		buf_printf(out, "%lu.%lu", v.part[0], v.part[1]);
 }

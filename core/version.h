@@ -35,4 +35,12 @@ int version_cmp_str(const char *a, const char *b);
 bool version_matches(const struct version *v, const struct version *spec);
 bool version_matches_str(const char *v, const char *spec);
 
+struct buf;
+/*
+ * Append the major and minor of s to out: "12.4" of "12.4.1" or
+ * "12.4.0.1", "12" of "12"; s itself when it is not a version. For the
+ * release names in commands and package names (cuda-compat-12-4).
+ */
+void version_major_minor(const char *s, struct buf *out);
+
 #endif

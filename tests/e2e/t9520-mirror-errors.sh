@@ -1,9 +1,10 @@
 #!/bin/sh
 # cuenv mirror's bad input gives one line naming the value at fault and a
 # non-zero exit, with nothing written: an unknown SPEC, cuDNN or platform,
-# an unknown source, no SPEC, a DIR that is a file or under one, an
-# unwritable DIR. Two runs into one DIR take turns: the second waits for
-# the first and then finds everything there.
+# an unknown source, no SPEC, a DIR that is a file or under one, a
+# CUENV_FETCH_* that is not a number, an unwritable DIR. Two runs into
+# one DIR take turns: the second waits for the first and then finds
+# everything there.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
@@ -42,6 +43,19 @@ expect_code 17 cuenv mirror "$m" 99.9 &&
 	expect_code 7 cuenv mirror "$HOME/file/m" 12.4.1 &&
 	stderr_has "cuenv: error: cannot use '$HOME/file/m': Not a directory" &&
 	assert_eq "$(wc -l <"$SERVER_LOG")" 0 "requests to the server" || exit 1
+
+# Each number read from the environment is checked, naming the variable
+# ("abc" is not 0 retries), before anything is fetched or written.
+for var in CUENV_FETCH_TIMEOUT CUENV_FETCH_MAX_BYTES CUENV_FETCH_LOW_SPEED \
+	CUENV_FETCH_RETRIES CUENV_FETCH_STALL_SECONDS CUENV_FETCH_BACKOFF_MS; do
+	expect_code 2 env "$var=abc" cuenv mirror "$m" 12.4.1 &&
+		stderr_has "cuenv: error: $var must be a whole number from 0 to " &&
+		one_line &&
+		expect_code 2 env "$var=" cuenv mirror "$m" 12.4.1 &&
+		stderr_has "cuenv: error: $var must be a whole number" &&
+		check "$var=abc wrote DIR" [ ! -e "$m" ] || exit 1
+done
+assert_eq "$(wc -l <"$SERVER_LOG")" 0 "requests to the server" || exit 1
 
 # Unwritable (root writes anywhere: only as another user).
 if [ "$(id -u)" -ne 0 ]; then

@@ -81,6 +81,20 @@ static void test_envmap_get_matches_whole_names(void **state)
 	envmap_release(&env);
 }
 
+static void test_env_get_reads_a_raw_environment(void **state)
+{
+	char *const envp[] = {"PATHX=no", "PATH=/bin", "EMPTY=", "EQ=a=b",
+			      NULL};
+
+	(void)state;
+	assert_string_equal(env_get(envp, "PATH"), "/bin");
+	assert_string_equal(env_get(envp, "EMPTY"), "");
+	assert_string_equal(env_get(envp, "EQ"), "a=b");
+	assert_null(env_get(envp, "PAT"));
+	assert_null(env_get(envp, "HOME"));
+	assert_null(env_get(NULL, "PATH"));
+}
+
 static void test_envmap_set_replaces_or_adds(void **state)
 {
 	static const char *const vars[] = {"A=1", "B=2", NULL};
@@ -669,6 +683,7 @@ int main(void)
 	    FS_TEST(test_env_which_finds_the_first_executable),
 	    cmocka_unit_test(test_envmap_from_copies_entries_with_equals),
 	    cmocka_unit_test(test_envmap_get_matches_whole_names),
+	    cmocka_unit_test(test_env_get_reads_a_raw_environment),
 	    cmocka_unit_test(test_envmap_set_replaces_or_adds),
 	    cmocka_unit_test(test_envmap_unset_removes_only_that_name),
 	    cmocka_unit_test(test_envmap_copy_is_independent),

@@ -228,6 +228,82 @@ static void test_options_parse_names_the_bad_value(void **state)
 	err_release(&err);
 }
 
+/* ---- numbers from the environment ---------------------------------------- */
+
+static void test_parse_count_takes_whole_numbers_up_to_max(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(cmd_parse_count("X", "0", 10, &v, &err), CUENV_OK);
+	assert_int_equal(v, 0);
+	assert_int_equal(cmd_parse_count("X", "10", 10, &v, &err), CUENV_OK);
+	assert_int_equal(v, 10);
+	assert_int_equal(cmd_parse_count("X", "18446744073709551615",
+					 UINT64_MAX, &v, &err),
+			 CUENV_OK);
+	assert_true(v == UINT64_MAX);
+	err_release(&err);
+}
+
+static void test_parse_count_rejects_what_is_not_a_count(void **state)
+{
+	static const char *const bad[] = {"abc", "", "-1", "+1", "12x",
+					  " 1", "1 ", "0x10", "11",
+					  "99999999999999999999"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+		struct buf want = BUF_INIT;
+		uint64_t v = 7;
+
+		assert_int_equal(cmd_parse_count("CUENV_FETCH_RETRIES", bad[i],
+						 10, &v, &err),
+				 CUENV_E_USAGE);
+		buf_printf(&want,
+			   "CUENV_FETCH_RETRIES must be a whole number from 0 "
+			   "to 10, not '%s'",
+			   bad[i]);
+		assert_string_equal(err.msg.data, want.data);
+		assert_int_equal(v, 7); /* untouched */
+		buf_release(&want);
+		err_release(&err);
+	}
+}
+
+/* Read from ctx->environ, not the process's environment. */
+static void test_env_count_reads_the_context(void **state)
+{
+	char *envp[] = {"CUENV_FETCH_RETRIES=abc", "CUENV_FETCH_TIMEOUT=30",
+			NULL};
+	struct cuenv_ctx ctx = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	uint64_t v = 7;
+
+	(void)state;
+	ctx.environ = envp;
+	setenv("CUENV_FETCH_BACKOFF_MS", "99", 1);
+	assert_int_equal(cmd_env_count(&ctx, "CUENV_FETCH_BACKOFF_MS", 100,
+				       &v, &err),
+			 CUENV_OK);
+	assert_int_equal(v, 7); /* unset there: the default stays */
+	unsetenv("CUENV_FETCH_BACKOFF_MS");
+	assert_int_equal(cmd_env_count(&ctx, "CUENV_FETCH_TIMEOUT", 100, &v,
+				       &err),
+			 CUENV_OK);
+	assert_int_equal(v, 30);
+	assert_int_equal(cmd_env_count(&ctx, "CUENV_FETCH_RETRIES", 100, &v,
+				       &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "CUENV_FETCH_RETRIES must be a whole number from 0 "
+			    "to 100, not 'abc'");
+	assert_int_equal(v, 30);
+	err_release(&err);
+}
+
 /* An OPT_REPEAT option keeps every value, in order (mirror --for). */
 static void test_options_repeat_keeps_every_value(void **state)
 {
@@ -298,6 +374,9 @@ int main(void)
 	    cmocka_unit_test(test_options_parse_names_the_bad_value),
 	    cmocka_unit_test(test_options_repeat_keeps_every_value),
 	    cmocka_unit_test(test_options_help_wins_over_errors),
+	    cmocka_unit_test(test_parse_count_takes_whole_numbers_up_to_max),
+	    cmocka_unit_test(test_parse_count_rejects_what_is_not_a_count),
+	    cmocka_unit_test(test_env_count_reads_the_context),
 	    cmocka_unit_test(test_cmd_suggest_finds_near_and_known_words),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "../../core/buf.h"
 #include "../../core/version.h"
 
 static void assert_parses(const char *s, unsigned n, unsigned long p0,
@@ -219,6 +220,27 @@ static void test_version_matches_str_rejects_invalid_input(void **state)
 	assert_false(version_matches_str("12.4.1", "12.*"));
 }
 
+static void test_version_major_minor(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "12.4.1", "12.4" },	{ "9.1.0.70", "9.1" },
+		{ "11.8", "11.8" },	{ "12", "12" },
+		{ "12.0.0", "12.0" },	{ "12.x", "12.x" },
+		{ "../etc", "../etc" }, { "", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct buf b = BUF_INIT;
+
+		buf_adds(&b, "cuda-");
+		version_major_minor(cases[i][0], &b);
+		assert_memory_equal(b.data, "cuda-", 5);
+		assert_string_equal(b.data + 5, cases[i][1]);
+		buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +264,7 @@ int main(void)
 	    cmocka_unit_test(
 		test_version_longer_spec_does_not_match_shorter_version),
 	    cmocka_unit_test(test_version_matches_str_rejects_invalid_input),
+	    cmocka_unit_test(test_version_major_minor),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
