@@ -114,6 +114,7 @@ stubs &&
 	mkindex - - &&
 	expect_code 1 cuenv needs --json --index "$PYPI_URL/simple" torch==2.1.2 &&
 	without=$(facts 8.9.2 0 999999) &&
+	echo "bytes fetched: $with_meta with the metadata file, $without without" &&
 	check "the metadata file saved nothing: $with_meta vs $without" \
 		[ "$with_meta" -lt "$without" ] &&
 	# A file that does not match the index's sha256: not used, said so.
