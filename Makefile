@@ -346,7 +346,8 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 
 # The corpus of real wheels' members (tests/realworld/corpus.py: range
 # requests into the index's wheels, pinned by sha256, cached in
-# CUENV_CORPUS, ~27 MB the first time), judged against expected.tsv.
+# CUENV_CORPUS; with the jax venv's wheels ~192 MB the first time),
+# judged against expected.tsv and expected-layouts.tsv.
 # Online; skips cleanly when the index cannot be reached.
 .PHONY: realworld
 realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net

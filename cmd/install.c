@@ -24,7 +24,7 @@ static const char usage[] =
 	"                     [--source redist|runfile|pypi] [--mirror URL]\n"
 	"                     [--index URL] [--jobs N] [--no-cache] [--quiet]\n"
 	"                     [--timeout S] [--max-download N]\n"
-	"                     [--max-expansion R]\n"
+	"                     [--max-expansion R] [--dry-run]\n"
 	"       cuenv install cudnn V [OPTIONS]\n"
 	"       cuenv install --locked [--runtime-only] [--mirror URL] ...\n"
 	"       cuenv install --list [cuda|cudnn] [PREFIX] [--all] [--json]\n"
@@ -46,7 +46,7 @@ static const char notes[] =
 
 enum { O_FOR, O_CUDNN, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
        O_INDEX, O_JOBS, O_NOCACHE, O_TIMEOUT, O_MAXDL, O_MAXEXP, O_LOCKED,
-       O_QUIET, O_LIST, O_ALL, O_JSON };
+       O_QUIET, O_LIST, O_ALL, O_JSON, O_DRYRUN };
 
 static const struct cmd_option opts[] = {
 	[O_FOR] = { "for", .arg = "F==V",
@@ -111,6 +111,10 @@ static const struct cmd_option opts[] = {
 			     "cuenv list-remote (with its --all and --json)" },
 	[O_ALL] = { "all", .help = "with --list: every release" },
 	[O_JSON] = { "json", .help = "with --list: as JSON" },
+	[O_DRYRUN] = { "dry-run",
+		       .help = "say which releases would be installed (one\n"
+			       "line: cuda V [+ cudnn V] [+ cupti V] (SOURCE))\n"
+			       "and stop: nothing is downloaded or written" },
 };
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
@@ -802,6 +806,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	cuda_rel = found.cuda;
 	cudnn_rel = found.cudnn;
 	cupti_rel = found.cupti;
+	if (cmd_opt_given(&ctx->opt, O_DRYRUN)) {
+		printf("would install cuda %s", cuda_rel->version);
+		if (cudnn_rel)
+			printf(" + cudnn %s", cudnn_rel->version);
+		if (cupti_rel)
+			printf(" + cupti %s", cupti_rel->version);
+		printf(" (%s)\n", source == SRC_PYPI
+					  ? "pypi"
+					  : source_name(cuda_rel->source));
+		goto out;
+	}
 
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	if (rc)

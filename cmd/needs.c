@@ -272,6 +272,7 @@ struct remotes {
 		char *wheel, *index;
 		uint64_t size, bytes;
 		unsigned requests;
+		bool metadata; /* its PEP 658 metadata file was read */
 	} *v;
 	size_t n;
 };
@@ -311,6 +312,7 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 		x->size = rm.st.size;
 		x->bytes = rm.st.bytes;
 		x->requests = rm.st.requests;
+		x->metadata = rm.st.metadata;
 	}
 	wheel_requirement_release(&rm);
 	return rc;
@@ -378,13 +380,19 @@ static void print_text(const struct needs_scan *s,
 	for (size_t i = 0; i < rms->n; i++) {
 		const struct remote_read *x = &rms->v[i];
 
-		printf("read %llu bytes of %s (%llu bytes, %.2f%%) in %u range "
+		printf("read %llu bytes of %s (%llu bytes, %.2f%%) in %u %s"
 		       "requests\n",
 		       (unsigned long long)x->bytes, x->wheel,
 		       (unsigned long long)x->size,
 		       x->size ? 100.0 * (double)x->bytes / (double)x->size
 			       : 0.0,
-		       x->requests);
+		       x->requests,
+		       x->metadata ? "" : "range ");
+		if (x->metadata)
+			printf("    the index's metadata file (PEP 658)%s\n",
+			       x->requests > 1 ? ", then range requests into "
+						 "the wheel"
+					       : "");
 	}
 	if (rms->n)
 		printf("\n");
@@ -544,6 +552,8 @@ static void print_json(const struct needs_scan *s,
 			json_object_set_new(
 				x, "requests",
 				json_integer((json_int_t)rms->v[i].requests));
+			json_object_set_new(x, "core_metadata",
+					    json_boolean(rms->v[i].metadata));
 			json_array_append_new(f, x);
 		}
 		json_object_set_new(j, "fetched", f);

@@ -870,7 +870,48 @@ static void wheel_add(struct wheel_file **v, size_t *n, const char *name,
 	(*v)[*n].url = xstrndup(url, url_len);
 	(*v)[*n].sha256 = xstrdup(sha);
 	(*v)[*n].size = size;
+	(*v)[*n].metadata = false;
+	(*v)[*n].metadata_sha256 = NULL;
 	(*n)++;
+}
+
+/*
+ * PEP 658's value, as HTML writes it: "true", or "sha256=HEX" (another
+ * hash name counts as served without a sha256). Fills f.
+ */
+static void metadata_attr(struct wheel_file *f, const char *v, size_t n)
+{
+	if (n == 4 && !strncmp(v, "true", 4)) {
+		f->metadata = true;
+	} else if (n == 7 + DIGEST_HEX_LEN && !strncmp(v, "sha256=", 7)) {
+		char *sha = xstrndup(v + 7, DIGEST_HEX_LEN);
+
+		f->metadata = digest_hex_valid(sha);
+		if (f->metadata)
+			f->metadata_sha256 = sha;
+		else
+			free(sha);
+	} else if (n > 0 && memchr(v, '=', n)) {
+		f->metadata = true;
+	}
+}
+
+/* PEP 691's value: true, false, or {"sha256": HEX, ...}. */
+static void metadata_json(struct wheel_file *f, const json_t *file)
+{
+	const json_t *m = json_object_get(file, "core-metadata");
+	const char *sha;
+
+	if (!m)
+		m = json_object_get(file, "data-dist-info-metadata");
+	if (json_is_true(m)) {
+		f->metadata = true;
+	} else if (json_is_object(m)) {
+		f->metadata = true;
+		sha = json_string_value(json_object_get(m, "sha256"));
+		if (sha && digest_hex_valid(sha))
+			f->metadata_sha256 = xstrdup(sha);
+	}
 }
 
 /* A PEP 691 JSON page: {"files": [{filename, url, hashes: {sha256}}]}. */
@@ -896,9 +937,41 @@ static int wheels_from_json(const struct buf *body, struct wheel_file **v,
 			continue;
 		wheel_add(v, n, name, strlen(name), url, strlen(url), sha,
 			  (uint64_t)json_integer_value(json_object_get(f, "size")));
+		metadata_json(&(*v)[*n - 1], f);
 	}
 	json_decref(j);
 	return 0;
+}
+
+/* The PEP 658 attribute within the tag from p to end, if any. */
+static void html_metadata(struct wheel_file *f, const char *p,
+			  const char *end)
+{
+	static const char *const attrs[] = { "data-core-metadata=\"",
+					     "data-dist-info-metadata=\"" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *a = strstr(p, attrs[i]), *q;
+
+		if (!a || a > end)
+			continue;
+		a += strlen(attrs[i]);
+		q = memchr(a, '"', (size_t)(end - a));
+		if (!q)
+			continue;
+		/* HTML may escape '=' in an attribute: sha256&#61;HEX */
+		if (q - a > 11 && !strncmp(a, "sha256&#61;", 11)) {
+			struct buf b = BUF_INIT;
+
+			buf_adds(&b, "sha256=");
+			buf_add(&b, a + 11, (size_t)(q - a - 11));
+			metadata_attr(f, b.data, b.len);
+			buf_release(&b);
+		} else {
+			metadata_attr(f, a, (size_t)(q - a));
+		}
+		return;
+	}
 }
 
 /*
@@ -931,13 +1004,24 @@ static void wheels_from_html(const struct buf *body, struct wheel_file **v,
 
 			memcpy(sha, hash + 8, DIGEST_HEX_LEN);
 			sha[DIGEST_HEX_LEN] = '\0';
-			if (digest_hex_valid(sha))
+			if (digest_hex_valid(sha)) {
 				wheel_add(v, n, tag_end + 1,
 					  (size_t)(close - tag_end - 1), href,
 					  (size_t)(hash - href), sha, 0);
+				html_metadata(&(*v)[*n - 1], p, tag_end);
+			}
 		}
 		p = close;
 	}
+}
+
+void install_index_parse(const struct buf *body, struct index_file **v,
+			 size_t *n)
+{
+	*v = NULL;
+	*n = 0;
+	if (wheels_from_json(body, v, n))
+		wheels_from_html(body, v, n);
 }
 
 int install_index_files(const char *index, const char *project,
@@ -960,8 +1044,7 @@ int install_index_files(const char *index, const char *project,
 	*n = 0;
 	rc = fetch_to_buf(page->data, &fo, 64 << 20, &body, err);
 	if (!rc) {
-		if (wheels_from_json(&body, v, n))
-			wheels_from_html(&body, v, n);
+		install_index_parse(&body, v, n);
 		for (size_t i = 0; i < *n; i++) {
 			char *u = fetch_resolve_url(page->data, (*v)[i].url);
 
@@ -979,6 +1062,7 @@ void install_index_files_free(struct index_file *v, size_t n)
 		free(v[i].name);
 		free(v[i].url);
 		free(v[i].sha256);
+		free(v[i].metadata_sha256);
 	}
 	free(v);
 }

@@ -145,6 +145,15 @@ struct index_file {
 	char *url;    /* absolute */
 	char *sha256; /* the index's, 64 hex digits */
 	uint64_t size; /* 0: the index did not say (PEP 503 HTML) */
+	/*
+	 * Its core metadata as a file of its own at url + ".metadata" (PEP
+	 * 658 and 714: JSON "core-metadata" or "data-dist-info-metadata",
+	 * HTML data-core-metadata or data-dist-info-metadata): false when
+	 * the index does not serve one; metadata_sha256 the index's sha256
+	 * of it (64 hex digits), or NULL when it gave none ("true").
+	 */
+	bool metadata;
+	char *metadata_sha256;
 };
 
 /*
@@ -160,6 +169,13 @@ int install_index_files(const char *index, const char *project,
 			struct index_file **v, size_t *n,
 			struct cuenv_err *err);
 void install_index_files_free(struct index_file *v, size_t n);
+
+/*
+ * The files of a project page already fetched (body: PEP 691 JSON, else
+ * PEP 503 HTML) into *v and *n, their URLs as the page gives them. Pure.
+ */
+void install_index_parse(const struct buf *body, struct index_file **v,
+			 size_t *n);
 
 /* Replace NVIDIA's host in url by mirror (a heap string either way). */
 char *install_mirror_url(const char *url, const char *mirror);

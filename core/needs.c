@@ -235,12 +235,15 @@ static bool path_ends(const char *name, const char *suffix)
 	       (n == k || name[n - k - 1] == '/');
 }
 
-/* ".../x.dist-info/METADATA" */
+/* ".../x.dist-info/METADATA", or a wheel's PEP 658 "x.whl.metadata" */
 static bool dist_info_metadata(const char *name)
 {
 	size_t n = strlen(name);
 	const char *d;
 
+	if (n > sizeof(".whl.metadata") &&
+	    !strcmp(name + n - (sizeof(".whl.metadata") - 1), ".whl.metadata"))
+		return true;
 	if (!path_ends(name, "METADATA") || n < sizeof("a.dist-info/METADATA"))
 		return false;
 	d = name + n - sizeof("METADATA");

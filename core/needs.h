@@ -160,7 +160,8 @@ bool needs_want_required(const struct needs_want *w);
 /*
  * Is name (a path, or a zip member's name) a file whose text
  * needs_read_metadata reads: .../tensorflow/python/platform/build_info.py,
- * .../torch/version.py, .../NAME.dist-info/METADATA?
+ * .../torch/version.py, .../NAME.dist-info/METADATA, or a wheel's core
+ * metadata served beside it (PEP 658: .../WHEEL.whl.metadata)?
  */
 bool needs_metadata_name(const char *name);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "digest.h"
 #include "install.h"
 #include "version.h"
 #include "xalloc.h"
@@ -323,11 +324,16 @@ struct meta_read {
 	struct needs_scan *s;
 	const char *wheel;
 	struct buf path;
+	bool have_metadata; /* METADATA was read from the PEP 658 file */
 };
 
 static bool want_metadata(void *ctx, const char *name)
 {
-	(void)ctx;
+	struct meta_read *m = ctx;
+	size_t n = strlen(name);
+
+	if (m->have_metadata && n >= 9 && !strcmp(name + n - 9, "/METADATA"))
+		return false;
 	return needs_metadata_name(name);
 }
 
@@ -341,6 +347,73 @@ static int got_metadata(void *ctx, const char *name, const void *data,
 	buf_printf(&m->path, "%s/%s", m->wheel, name);
 	needs_read_metadata(m->s, m->path.data, data, len);
 	return CUENV_OK;
+}
+
+/*
+ * Does a report from before on say a CUDA major.minor? TensorFlow's never
+ * does: its nvidia-* pins are an extra (tensorflow[and-cuda]), and the
+ * build_info.py in its wheel says what it was built with.
+ */
+static bool metadata_enough(const struct needs_scan *s, size_t before)
+{
+	for (size_t i = before; i < s->nrep; i++)
+		if (s->rep[i].cuda && strchr(s->rep[i].cuda, '.') &&
+		    strncmp(s->rep[i].framework, "tensorflow", 10) &&
+		    strncmp(s->rep[i].framework, "tf-", 3))
+			return true;
+	return false;
+}
+
+/*
+ * Read the wheel's core metadata from the file the index serves beside
+ * it (PEP 658: url + ".metadata"), checked against the index's sha256
+ * when it gave one, into s. Returns true when it was read; false (with a
+ * line in s->warnings) when it could not be, or did not match: the
+ * wheel's own METADATA is read instead.
+ */
+static bool read_core_metadata(struct needs_scan *s,
+			       const struct index_file *f,
+			       const struct fetch_opts *fo,
+			       struct wheel_requirement *r)
+{
+	struct buf url = BUF_INIT, body = BUF_INIT, why = BUF_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	bool ok = false;
+
+	buf_printf(&url, "%s.metadata", f->url);
+	r->st.requests++;
+	if (fetch_to_buf(url.data, fo, METADATA_READ_MAX, &body, &e)) {
+		buf_printf(&why, "%s", e.msg.data);
+	} else if (f->metadata_sha256) {
+		struct digest *d = digest_new();
+		char hex[DIGEST_HEX_LEN + 1];
+
+		digest_update(d, body.data, body.len);
+		digest_final(d, hex);
+		digest_free(d);
+		if (strcmp(hex, f->metadata_sha256))
+			buf_printf(&why, "'%s' has sha256 %s, the index says "
+				   "%s", url.data, hex, f->metadata_sha256);
+	}
+	r->st.bytes += body.len;
+	if (why.len) {
+		buf_reset(&body);
+		buf_printf(&body, "skipped: the index's metadata file of %s: "
+			   "%s; read from the wheel instead", f->name,
+			   why.data);
+		strv_push(&s->warnings, body.data);
+	} else {
+		buf_reset(&url);
+		buf_printf(&url, "%s.metadata", f->name);
+		needs_read_metadata(s, url.data, body.data, body.len);
+		r->st.metadata = true;
+		ok = true;
+	}
+	err_release(&e);
+	buf_release(&url);
+	buf_release(&body);
+	buf_release(&why);
+	return ok;
 }
 
 int wheel_requirement_scan(struct needs_scan *s, const char *req,
@@ -402,13 +475,25 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 	}
 	r->wheel = xstrdup(pick->name);
 	r->url = xstrdup(pick->url);
+	r->st.size = pick->size;
 	{
-		struct meta_read m = { s, r->wheel, BUF_INIT };
+		struct meta_read m = { s, r->wheel, BUF_INIT, false };
 		struct unpack_zip_reader rd = { want_metadata, got_metadata,
 						&m, METADATA_READ_MAX };
+		struct wheel_remote_stats st;
+		size_t before = s->nrep;
 
-		rc = wheel_remote_each(r->url, pick->size, fo, &rd, &r->st,
+		/* PEP 658: the metadata alone, when the index serves it
+		 * and it says the CUDA release; else into the wheel */
+		if (pick->metadata)
+			m.have_metadata = read_core_metadata(s, pick, fo, r);
+		if (m.have_metadata && metadata_enough(s, before))
+			goto out;
+		rc = wheel_remote_each(r->url, pick->size, fo, &rd, &st,
 				       err);
+		r->st.size = st.size;
+		r->st.bytes += st.bytes;
+		r->st.requests += st.requests;
 		buf_release(&m.path);
 	}
 out:

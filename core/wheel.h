@@ -62,7 +62,8 @@ void wheel_zip_members_free(struct wheel_zip_member *v, size_t n);
 struct wheel_remote_stats {
 	uint64_t size;	   /* the wheel's size */
 	uint64_t bytes;	   /* bytes fetched */
-	unsigned requests; /* range requests made */
+	unsigned requests; /* requests made */
+	bool metadata;	   /* the index's PEP 658 metadata file was read */
 };
 
 /*
@@ -93,9 +94,15 @@ void wheel_requirement_release(struct wheel_requirement *r);
  * "torch==2.1" means its newest release, pre-releases left out) on the
  * package index at index (a simple API root), for platform (a tag
  * found in the file name, "win_amd64"; NULL: Linux on x86_64, else a
- * pure-Python wheel), and read its metadata members (needs_metadata_name)
- * by range requests into s's reports, their sources named
- * "WHEEL/MEMBER". *r says which wheel and what it cost, also on failure
+ * pure-Python wheel), and read its metadata into s's reports. Where the
+ * index serves the wheel's core metadata as a file of its own (PEP 658,
+ * checked against the index's sha256), that small file comes first,
+ * named "WHEEL.metadata"; when it says the CUDA release (a major.minor,
+ * as torch's and jax's nvidia-* pins do) nothing more is read. Else, or
+ * when that file is missing or does not match (a line in s->warnings),
+ * the metadata members (needs_metadata_name; METADATA left out when the
+ * file gave it) are read by range requests into the wheel, their sources
+ * named "WHEEL/MEMBER". *r says which wheel and what it cost, also on failure
  * once known. Returns CUENV_OK; CUENV_E_USAGE when req is not
  * NAME==VERSION; CUENV_E_FETCH (the index cannot be read, or has no such
  * wheel: the message says which releases it has), CUENV_E_UNPACK.

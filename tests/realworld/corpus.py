@@ -12,8 +12,11 @@ mirror is caught. The cache (CUENV_CORPUS, default
 runs: a second run fetches nothing.
 
     corpus.py fetch            fetch what is missing; print the cache root
-    corpus.py pins             fetch and print each member's sha256
+    corpus.py pins [ID...]     fetch and print each member's sha256
     corpus.py list             artifact ids, one a line
+
+`fetch` also downloads, with pip, the whole wheels venv-jax.txt pins (a
+real framework for `needs --python`, about 151 MB) into CACHE/wheels.
 
 Exit status: 0, 1 when a pin does not match, 77 when the index cannot be
 reached (the caller skips).
@@ -24,6 +27,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -40,6 +44,22 @@ TORCH = [r"torch/version\.py", r"[^/]+\.dist-info/METADATA"]
 META = [r"[^/]+\.dist-info/METADATA"]
 CUDART = META + [r"nvidia/cuda_runtime/lib/libcudart\.so\.[0-9.]+",
                  r"nvidia/cu13/lib/libcudart\.so\.[0-9.]+"]
+
+# The real files `cuenv add`, `check` and `doctor` are run on (check.py
+# lays them out as pip does and as a toolkit folder): NVIDIA's small
+# shared libraries (cuDNN's dispatcher libcudnn.so.N, not its sub-
+# libraries of hundreds of MB), the headers that say their versions, and
+# the wheels' dist-info (METADATA, RECORD).
+DIST = [r"[^/]+\.dist-info/METADATA", r"[^/]+\.dist-info/RECORD"]
+LIB_CUDART = DIST + [r"nvidia/cuda_runtime/lib/libcudart\.so\.[0-9.]+",
+                     r"nvidia/cuda_runtime/include/cuda_runtime_api\.h"]
+LIB_CUPTI = DIST + [r"nvidia/cuda_cupti/lib/libcupti\.so\.[0-9.]+",
+                    r"nvidia/cuda_cupti/include/cupti_version\.h"]
+LIB_CUDNN = DIST + [r"nvidia/cudnn/lib/libcudnn\.so\.[0-9]+",
+                    # cuDNN 9: cudnnGetVersion is answered by the graph
+                    # library the dispatcher loads (1.3 MB in the zip)
+                    r"nvidia/cudnn/lib/libcudnn_graph\.so\.9",
+                    r"nvidia/cudnn/include/cudnn_version\.h"]
 
 ARTIFACTS = [
     ("tf-2.5.3", "tensorflow", "tensorflow-2.5.3-cp39-cp39-manylinux2010_x86_64.whl",
@@ -112,6 +132,24 @@ ARTIFACTS = [
      "949452be657fa16687d0930933f032835951ef0892b37d2d53824d1a84dc97a8", META),
     ("nvidia-cudnn-cu13", "nvidia-cudnn-cu13", "nvidia_cudnn_cu13-9.26.0.51-py3-none-manylinux_2_27_x86_64.whl",
      "9c976d539786698c71d6bcdbe2053b7485fae062ff7e1215d2f2ff67b1a2149a", META),
+    ("lib-cudart-cu11", "nvidia-cuda-runtime-cu11",
+     "nvidia_cuda_runtime_cu11-11.8.89-py3-none-manylinux1_x86_64.whl",
+     "f587bd726eb2f7612cf77ce38a2c1e65cf23251ff49437f6161ce0d647f64f7c", LIB_CUDART),
+    ("lib-cudart-cu12", "nvidia-cuda-runtime-cu12",
+     "nvidia_cuda_runtime_cu12-12.9.79-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+     "25bba2dfb01d48a9b59ca474a1ac43c6ebf7011f1b0b8cc44f54eb6ac48a96c3", LIB_CUDART),
+    ("lib-cupti-cu11", "nvidia-cuda-cupti-cu11",
+     "nvidia_cuda_cupti_cu11-11.8.87-py3-none-manylinux1_x86_64.whl",
+     "0e50c707df56c75a2c0703dc6b886f3c97a22f37d6f63839f75b7418ba672a8d", LIB_CUPTI),
+    ("lib-cupti-cu12", "nvidia-cuda-cupti-cu12",
+     "nvidia_cuda_cupti_cu12-12.9.79-py3-none-manylinux_2_25_x86_64.whl",
+     "096bcf334f13e1984ba36685ad4c1d6347db214de03dbb6eebb237b41d9d934f", LIB_CUPTI),
+    ("lib-cudnn-cu11", "nvidia-cudnn-cu11",
+     "nvidia_cudnn_cu11-8.9.6.50-py3-none-manylinux1_x86_64.whl",
+     "319a8f7ca3d65139f1b69998595c7076ae0e4271a325e5dfde50a3ca31f55584", LIB_CUDNN),
+    ("lib-cudnn-cu12", "nvidia-cudnn-cu12",
+     "nvidia_cudnn_cu12-9.10.2.21-py3-none-manylinux_2_27_x86_64.whl",
+     "949452be657fa16687d0930933f032835951ef0892b37d2d53824d1a84dc97a8", LIB_CUDNN),
 ]
 
 MEMBERS = {}  # "id/member": sha256, filled from pins.tsv
@@ -249,6 +287,31 @@ def fetch(root, art, check=True):
     return d, sums
 
 
+def fetch_wheels(root, here):
+    """The wheels of venv-jax.txt (whole wheels, pinned by sha256) into
+    root/wheels, with pip, once."""
+    d = os.path.join(root, "wheels")
+    done = os.path.join(d, ".done")
+    if os.path.exists(done):
+        return
+    if subprocess.run([sys.executable, "-c", "import pip"],
+                      capture_output=True).returncode:
+        print("corpus: no pip: the venv-jax rows are skipped", file=sys.stderr)
+        return
+    os.makedirs(d, exist_ok=True)
+    p = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                        "--require-hashes", "--only-binary=:all:",
+                        "--python-version", "3.11", "--platform", "manylinux2014_x86_64",
+                        "--platform", "manylinux_2_28_x86_64",
+                        "--index-url", INDEX, "-d", d,
+                        "-r", os.path.join(here, "venv-jax.txt")],
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError("pip download of venv-jax.txt: %s" % p.stderr.strip()[-500:])
+    FETCHED[0] += sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+    open(done, "w").close()
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     load_pins(here)
@@ -258,14 +321,19 @@ def main():
             print(a[0])
         return 0
     root = cache_root()
+    only = sys.argv[2:]
     try:
         for a in ARTIFACTS:
+            if only and a[0] not in only:
+                continue
             if cmd == "pins":
                 d, sums = fetch(root + "/.pins", a, check=False)
                 for k, v in sorted(sums.items()):
                     print("%s\t%s" % (k, v))
             else:
                 fetch(root, a)
+        if cmd == "fetch" and not only:
+            fetch_wheels(root, here)
     except (urllib.error.URLError, OSError) as e:
         if isinstance(e, urllib.error.HTTPError):
             raise

@@ -99,6 +99,70 @@ static struct install_opts file_opts(const struct world *w)
 	return o;
 }
 
+/* PEP 658/714: which files the index serves core metadata for. */
+static void test_install_index_parse_reads_core_metadata(void **state)
+{
+	static const char A[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	static const char B[] = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	struct buf page = BUF_INIT;
+	struct index_file *v;
+	size_t n;
+
+	(void)state;
+	buf_printf(&page,
+		   "{\"meta\": {\"api-version\": \"1.1\"}, \"files\": ["
+		   "{\"filename\": \"a-1-py3-none-any.whl\", \"url\": \"a.whl\", "
+		   "\"hashes\": {\"sha256\": \"%s\"}, \"size\": 7, "
+		   "\"core-metadata\": {\"sha256\": \"%s\"}},"
+		   "{\"filename\": \"b-1-py3-none-any.whl\", \"url\": \"b.whl\", "
+		   "\"hashes\": {\"sha256\": \"%s\"}, "
+		   "\"data-dist-info-metadata\": true},"
+		   "{\"filename\": \"c-1-py3-none-any.whl\", \"url\": \"c.whl\", "
+		   "\"hashes\": {\"sha256\": \"%s\"}, \"core-metadata\": false},"
+		   "{\"filename\": \"d-1-py3-none-any.whl\", \"url\": \"d.whl\", "
+		   "\"hashes\": {\"sha256\": \"%s\"}, "
+		   "\"core-metadata\": {\"sha256\": \"not-hex\"}}]}",
+		   A, B, A, A, A);
+	install_index_parse(&page, &v, &n);
+	assert_int_equal(n, 4);
+	assert_true(v[0].metadata);
+	assert_string_equal(v[0].metadata_sha256, B);
+	assert_int_equal(v[0].size, 7);
+	assert_true(v[1].metadata);
+	assert_null(v[1].metadata_sha256);
+	assert_false(v[2].metadata);
+	assert_null(v[2].metadata_sha256);
+	/* served, with a hash cuenv cannot check: served, no hash */
+	assert_true(v[3].metadata);
+	assert_null(v[3].metadata_sha256);
+	install_index_files_free(v, n);
+
+	/* PEP 503 HTML, as proxies serve it */
+	buf_reset(&page);
+	buf_printf(&page,
+		   "<html><body>\n"
+		   "<a href=\"a.whl#sha256=%s\" data-dist-info-metadata=\"sha256=%s\">a-1-py3-none-any.whl</a>\n"
+		   "<a href=\"b.whl#sha256=%s\" data-core-metadata=\"true\">b-1-py3-none-any.whl</a>\n"
+		   "<a href=\"c.whl#sha256=%s\">c-1-py3-none-any.whl</a>\n"
+		   "<a href=\"d.whl#sha256=%s\" data-core-metadata=\"sha256&#61;%s\">d-1-py3-none-any.whl</a>\n"
+		   "</body></html>\n",
+		   A, B, A, A, A, B);
+	install_index_parse(&page, &v, &n);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0].name, "a-1-py3-none-any.whl");
+	assert_string_equal(v[0].url, "a.whl");
+	assert_true(v[0].metadata);
+	assert_string_equal(v[0].metadata_sha256, B);
+	assert_true(v[1].metadata);
+	assert_null(v[1].metadata_sha256);
+	/* the next link's attribute is not this one's */
+	assert_false(v[2].metadata);
+	assert_true(v[3].metadata);
+	assert_string_equal(v[3].metadata_sha256, B);
+	install_index_files_free(v, n);
+	buf_release(&page);
+}
+
 static void test_install_mirror_url_replaces_nvidia_host(void **state)
 {
 	char *u;
@@ -561,6 +625,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+		cmocka_unit_test(test_install_index_parse_reads_core_metadata),
 		cmocka_unit_test(test_install_mirror_url_replaces_nvidia_host),
 		T(test_install_plan_skips_defaults_a_release_lacks),
 		T(test_install_puts_a_verified_version_in_place),

@@ -1161,6 +1161,33 @@ static void test_needs_metadata_names_the_files_it_reads(void **state)
 	assert_false(needs_metadata_name("/sp/x/build_info.py"));
 	assert_false(needs_metadata_name("/sp/torch-2.1.2.dist-info/RECORD"));
 	assert_false(needs_metadata_name("/sp/METADATA"));
+	/* PEP 658: the wheel's core metadata, served beside it */
+	assert_true(needs_metadata_name(
+		"torch-2.1.2-cp310-cp310-manylinux1_x86_64.whl.metadata"));
+	assert_false(needs_metadata_name(".whl.metadata"));
+	assert_false(needs_metadata_name("torch-2.1.2.tar.gz.metadata"));
+}
+
+static void test_needs_metadata_reads_a_pep658_file(void **state)
+{
+	static const char meta[] =
+		"Metadata-Version: 2.1\nName: torch\nVersion: 2.1.2\n"
+		"Requires-Dist: nvidia-cuda-runtime-cu12 (==12.1.105) ; "
+		"platform_system == \"Linux\"\n"
+		"Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; "
+		"platform_system == \"Linux\"\n\nPyTorch\n";
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	assert_true(needs_read_metadata(
+		&s, "torch-2.1.2-cp310-cp310-manylinux1_x86_64.whl.metadata",
+		meta, sizeof(meta) - 1));
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].framework, "torch");
+	assert_string_equal(s.rep[0].cuda, "12.1");
+	assert_string_equal(s.rep[0].cudnn, "8.9.2");
+	needs_scan_release(&s);
 }
 
 static void test_needs_metadata_reads_tensorflow_build_info(void **state)
@@ -1347,6 +1374,7 @@ int main(void)
 		cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
 		cmocka_unit_test(test_needs_named_only_soname_is_not_required),
 		cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
+		cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
 		cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
 		cmocka_unit_test(test_needs_metadata_reads_torch_version_py),
 		cmocka_unit_test(test_needs_metadata_reads_nvidia_pins),
