@@ -31,7 +31,7 @@ static const struct cmd_option opts[] = {
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_opts o = { 0 };
+	struct plan_opts o = { 0 };
 	struct strv comps = STRV_INIT;
 	struct selection sel;
 	struct catalog cat = { 0 };

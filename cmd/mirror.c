@@ -180,7 +180,7 @@ struct request {
 /* One request on one platform: its releases into plan. */
 static int plan_one(const struct catalog *cat, const struct request *q,
 		    const char *cupti, int source, const char *platform,
-		    const struct install_opts *o, struct mirror_plan *plan,
+		    const struct plan_opts *o, struct mirror_plan *plan,
 		    struct cuenv_err *err)
 {
 	struct catalog_choice ch;
@@ -247,7 +247,7 @@ static int check_dir(const char *dir, struct cuenv_err *err)
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_opts io = { 0 };
+	struct plan_opts io = { 0 };
 	struct mirror_opts mo = { .fetch = FETCH_OPTS_INIT };
 	struct mirror_plan plan;
 	struct mirror_report rep = { 0 };
