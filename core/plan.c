@@ -1,8 +1,11 @@
 #include "plan.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "version.h"
+#include "xalloc.h"
 
 /* ---- the archives of one release ----------------------------------------- */
 
@@ -154,4 +157,91 @@ const char *plan_cudnn_at_least(const struct catalog *cat,
 			newest = r;
 	}
 	return exact ? exact->version : newest ? newest->version : NULL;
+}
+
+/* ---- install --for ------------------------------------------------------- */
+
+int plan_framework_arg(const char *arg, struct buf *name, const char **spec,
+		       struct cuenv_err *err)
+{
+	static const char *const known[] = { "tensorflow", "torch", "pytorch",
+					     "jax" };
+	const char *eq = strstr(arg, "==");
+	int ok = 0;
+
+	*spec = eq ? eq + 2 : NULL;
+	buf_add(name, arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+		ok |= !strcmp(name->data, known[i]);
+	if (!ok || (*spec && !version_is_valid(*spec))) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, arg, 64);
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "--for: '%s' is not FRAMEWORK==VERSION", shown.data);
+		cuenv_hint(err, "frameworks: tensorflow, torch (pytorch), "
+				"jax; for example --for tensorflow==2.6");
+		buf_release(&shown);
+		return err->rc;
+	}
+	return CUENV_OK;
+}
+
+/* Put the rows of updated (when it has a table) before those of rows. */
+static void prepend_updated(const char *updated, const char *name,
+			    const char *spec, struct framework_builds *rows)
+{
+	struct framework_builds mine = { 0 };
+	struct buf d = BUF_INIT;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+
+	buf_printf(&d, "%s/frameworks.tsv", updated);
+	if (!access(d.data, F_OK) &&
+	    !compat_frameworks(updated, name, spec, &mine, &ignored) &&
+	    mine.n) {
+		mine.v = xrealloc(mine.v, (mine.n + rows->n) * sizeof(*mine.v));
+		memcpy(mine.v + mine.n, rows->v, rows->n * sizeof(*rows->v));
+		mine.n += rows->n;
+		free(rows->v);
+		*rows = mine;
+		mine.v = NULL;
+		mine.n = 0;
+	}
+	framework_builds_release(&mine);
+	buf_release(&d);
+	err_release(&ignored);
+}
+
+int plan_framework_rows(const char *shipped, const char *updated,
+			const char *name, const char *spec,
+			struct framework_builds *out, struct cuenv_err *err)
+{
+	int rc = compat_frameworks(shipped, name, spec, out, err);
+
+	if (rc)
+		return rc;
+	if (updated)
+		prepend_updated(updated, name, spec, out);
+	compat_frameworks_order(out);
+	return CUENV_OK;
+}
+
+const struct framework_build *
+plan_framework_pick(const struct framework_builds *rows,
+		    const struct catalog *cat, const char *cudnn, int source,
+		    struct cuenv_err *first)
+{
+	struct cuenv_err later = CUENV_ERR_INIT;
+	const struct framework_build *best = NULL;
+
+	for (size_t i = 0; i < rows->n && !best; i++) {
+		const struct framework_build *b = &rows->v[i];
+		struct catalog_choice ch;
+
+		if (!catalog_resolve(cat, b->cuda, cudnn ? cudnn : b->cudnn,
+				     NULL, source, &ch, i ? &later : first))
+			best = b;
+	}
+	err_release(&later);
+	return best;
 }

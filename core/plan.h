@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "catalog.h"
+#include "compat.h"
 #include "err.h"
 #include "kit.h"
 
@@ -87,5 +88,40 @@ struct plan_opts plan_locked_opts(const struct release *rel,
  */
 const char *plan_cudnn_at_least(const struct catalog *cat,
 				unsigned cuda_major, const char *min);
+
+/* ---- install --for ------------------------------------------------------- */
+
+/*
+ * Split arg, FRAMEWORK[==VERSION], into name (the framework as written:
+ * tensorflow, torch, pytorch or jax) and *spec (its version, borrowed
+ * from arg; NULL when none). Returns CUENV_OK, or CUENV_E_USAGE naming
+ * arg (shortened to 64 characters) with a hint listing the frameworks.
+ */
+int plan_framework_arg(const char *arg, struct buf *name, const char **spec,
+		       struct cuenv_err *err);
+
+/*
+ * The builds of framework name matching spec (NULL: any) that `install
+ * --for` tries, in the order it tries them (compat_frameworks_order):
+ * the rows of updated/frameworks.tsv, what `cuenv update --frameworks`
+ * read from the package index, before those of shipped/frameworks.tsv.
+ * updated may be NULL; a missing or unreadable table there is passed
+ * over. Reads both files. Returns CUENV_OK (out may be empty) or
+ * CUENV_E_MANIFEST for the shipped table.
+ */
+int plan_framework_rows(const char *shipped, const char *updated,
+			const char *name, const char *spec,
+			struct framework_builds *out, struct cuenv_err *err);
+
+/*
+ * The first of rows that cat can install, each resolved exactly as
+ * install then resolves it (cudnn, when not NULL, instead of the row's;
+ * source as catalog_resolve's). NULL when none can be: first then holds
+ * why the first row cannot.
+ */
+const struct framework_build *
+plan_framework_pick(const struct framework_builds *rows,
+		    const struct catalog *cat, const char *cudnn, int source,
+		    struct cuenv_err *first);
 
 #endif

@@ -310,6 +310,116 @@ static void test_plan_cudnn_at_least_prefers_the_exact_version(void **state)
 	assert_null(plan_cudnn_at_least(&cat, 9, "9.2"));
 }
 
+/* ---- install --for ------------------------------------------------------- */
+
+static void test_plan_framework_arg_splits_and_checks(void **state)
+{
+	struct buf name = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *spec;
+
+	(void)state;
+	assert_int_equal(plan_framework_arg("tensorflow==2.6", &name, &spec,
+					    &err),
+			 CUENV_OK);
+	assert_string_equal(name.data, "tensorflow");
+	assert_string_equal(spec, "2.6");
+	buf_reset(&name);
+	assert_int_equal(plan_framework_arg("jax", &name, &spec, &err),
+			 CUENV_OK);
+	assert_string_equal(name.data, "jax");
+	assert_null(spec);
+	buf_reset(&name);
+	assert_int_equal(plan_framework_arg("keras==3", &name, &spec, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "--for: 'keras==3' is not FRAMEWORK==VERSION");
+	err_release(&err);
+	buf_reset(&name);
+	assert_int_equal(plan_framework_arg("torch==2.x", &name, &spec, &err),
+			 CUENV_E_USAGE);
+	err_release(&err);
+	buf_release(&name);
+}
+
+#define TSV_HEAD "framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
+
+static void test_plan_framework_rows_updated_table_first(void **state)
+{
+	struct fixture *fx = *state;
+	struct framework_builds rows = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *shipped, *updated, *empty;
+
+	fx_write(fx, "shipped/frameworks.tsv",
+		 TSV_HEAD "tensorflow\ttensorflow-2.5.0\t11.2\t8.1\ts\t\n"
+			  "tensorflow\ttensorflow-2.6.0\t11.2\t8.1\ts\t\n"
+			  "jax\tjax-0.4.30\t12.4\t9.1\ts\t\n");
+	fx_write(fx, "updated/frameworks.tsv",
+		 TSV_HEAD "tensorflow\ttensorflow-2.6.0\t11.2\t8.2\tindex\t\n");
+	fx_mkdir(fx, "empty");
+	shipped = fx_path(fx, "shipped");
+	updated = fx_path(fx, "updated");
+	empty = fx_path(fx, "empty");
+	assert_int_equal(plan_framework_rows(shipped, updated, "tensorflow",
+					     NULL, &rows, &err),
+			 CUENV_OK);
+	/* the newest release first; the index's row before the table's */
+	assert_int_equal(rows.n, 3);
+	assert_string_equal(rows.v[0].version, "2.6.0");
+	assert_string_equal(rows.v[0].cudnn, "8.2");
+	assert_string_equal(rows.v[1].version, "2.6.0");
+	assert_string_equal(rows.v[1].cudnn, "8.1");
+	assert_string_equal(rows.v[2].version, "2.5.0");
+	framework_builds_release(&rows);
+	assert_int_equal(plan_framework_rows(shipped, empty, "tensorflow",
+					     "2.6", &rows, &err),
+			 CUENV_OK);
+	assert_int_equal(rows.n, 1);
+	assert_string_equal(rows.v[0].cudnn, "8.1");
+	framework_builds_release(&rows);
+	assert_int_equal(plan_framework_rows(shipped, NULL, "jax", NULL,
+					     &rows, &err),
+			 CUENV_OK);
+	assert_int_equal(rows.n, 1);
+	assert_string_equal(rows.v[0].cuda, "12.4");
+	framework_builds_release(&rows);
+	/* no shipped table: an error, whatever the index said */
+	assert_int_equal(plan_framework_rows(empty, updated, "tensorflow",
+					     NULL, &rows, &err),
+			 CUENV_E_MANIFEST);
+	assert_int_equal(rows.n, 0);
+	err_release(&err);
+	free(shipped);
+	free(updated);
+	free(empty);
+}
+
+static void test_plan_framework_pick_first_installable(void **state)
+{
+	struct catalog cat = { 0 };
+	struct framework_build b[] = {
+		{ .framework = "jax", .version = "0.5.0", .cuda = "12.6" },
+		{ .framework = "jax", .version = "0.4.30", .cuda = "12.4" },
+	};
+	struct framework_builds rows = { .v = b, .n = 2 };
+	struct cuenv_err first = CUENV_ERR_INIT;
+
+	(void)state;
+	load(&cat);
+	assert_ptr_equal(plan_framework_pick(&rows, &cat, NULL, -1, &first),
+			 &b[1]);
+	/* why the preferred row could not be */
+	assert_int_not_equal(first.rc, CUENV_OK);
+	assert_non_null(strstr(first.msg.data, "12.6"));
+	err_release(&first);
+	/* asked exactly as install asks: with the cuDNN given */
+	assert_null(plan_framework_pick(&rows, &cat, "9.1", -1, &first));
+	assert_non_null(strstr(first.msg.data, "12.6"));
+	err_release(&first);
+	catalog_release(&cat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +435,11 @@ int main(void)
 	    cmocka_unit_test(test_plan_locked_toolkit_gets_exactly_its_parts),
 	    cmocka_unit_test(
 		test_plan_cudnn_at_least_prefers_the_exact_version),
+	    cmocka_unit_test(test_plan_framework_arg_splits_and_checks),
+	    cmocka_unit_test_setup_teardown(
+		test_plan_framework_rows_updated_table_first, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test(test_plan_framework_pick_first_installable),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
