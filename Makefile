@@ -90,7 +90,8 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version nvlib dotfile store detect select env shell activate \
 	catalog compat elf ldcache doctor plan lock needs
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel mirror
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel mirror \
+	refresh
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root
