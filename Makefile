@@ -96,8 +96,9 @@ CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
-# smoke_cuda (dlopens CUDA) for cuenv-probe only.
-CORE += smoke smoke_json smoke_cuda
+# smoke_cuda (dlopens CUDA) for cuenv-probe only; smoke_plan: the probe's
+# command line.
+CORE += smoke smoke_json smoke_cuda smoke_plan
 # Which roots and paths activation may take directories from.
 CORE += trust
 CMDS += check

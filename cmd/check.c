@@ -22,6 +22,7 @@
 
 #include "../core/compat.h"
 #include "../core/smoke.h"
+#include "../core/smoke_plan.h"
 #include "../core/xalloc.h"
 #include "../core/detect.h"
 #include "cmd.h"
@@ -223,118 +224,22 @@ static char *find_probe(const struct cuenv_ctx *ctx, struct buf *tried)
 	return found;
 }
 
-static void add_dirs(struct strv *to, const struct strv *from)
-{
-	for (size_t i = 0; i < from->n; i++)
-		if (strv_find(to, from->v[i]) < 0)
-			strv_push(to, from->v[i]);
-}
-
-/* The soname of stem in dirs, or the one version's release gives it. */
-static char *soname_of(const struct strv *dirs, const char *stem,
-		       const char *version)
-{
-	char *s = smoke_find_soname(dirs, stem), *lib;
-
-	if (s)
-		return s;
-	/* "libcudart.so" -> "cudart" */
-	lib = xstrndup(stem + 3, strlen(stem) - 6);
-	s = detect_soname(lib, version);
-	free(lib);
-	return s;
-}
-
-struct plan {
-	struct strv argv; /* the probe's command line */
-	char *runtime, *cudnn, *cupti;
-	struct strv own;
-};
-
-static void plan_release(struct plan *pl)
-{
-	strv_release(&pl->argv);
-	free(pl->runtime);
-	free(pl->cudnn);
-	free(pl->cupti);
-	strv_release(&pl->own);
-}
-
-static void arg2(struct strv *argv, const char *opt, const char *value)
-{
-	if (!value)
-		return;
-	strv_push(argv, opt);
-	strv_push(argv, value);
-}
-
+/* The probe's command line; the driver's minimum from the compat table. */
 static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
-		      const char *probe, int device, struct plan *pl)
+		      const char *probe, int device, struct smoke_plan *pl)
 {
-	const struct active *act = &a->act;
-	const struct install *cu = act->cuda;
-	struct strv dirs = STRV_INIT;
-	struct buf compat = BUF_INIT, dev = BUF_INIT;
+	const struct install *cu = a->act.cuda;
+	struct buf compat = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
 	struct driver_req req = {0};
+	int known = !cmd_compat_dir(ctx, &compat, &e) &&
+		    !compat_driver(compat.data, cu->version, &req, &e);
 
-	strv_push(&pl->argv, probe);
-	arg2(&pl->argv, "--cuda", cu->version);
-	if (act->cudnn)
-		arg2(&pl->argv, "--cudnn", act->cudnn->version);
-	if (act->cupti)
-		arg2(&pl->argv, "--cupti", act->cupti->version);
-	buf_printf(&dev, "%d", device);
-	arg2(&pl->argv, "--device", dev.data);
-
-	if (!cmd_compat_dir(ctx, &compat, &e) &&
-	    !compat_driver(compat.data, cu->version, &req, &e)) {
-		arg2(&pl->argv, "--driver-need", req.release);
-		arg2(&pl->argv, "--driver-compat", req.compat);
-	} else {
+	if (!known)
 		cmd_warn("the driver's minimum for CUDA %s is unknown: %s",
 			 cu->version, e.msg.data);
-	}
-
-	pl->runtime = soname_of(&cu->lib, "libcudart.so", cu->version);
-	if (act->cupti) {
-		add_dirs(&dirs, &act->cupti->cupti);
-		add_dirs(&dirs, &act->cupti->lib);
-		pl->cupti = soname_of(&dirs, "libcupti.so",
-				      act->cupti->cupti_version
-					  ? act->cupti->cupti_version
-					  : act->cupti->version);
-	} else {
-		add_dirs(&dirs, &cu->cupti);
-		add_dirs(&dirs, &cu->lib);
-		pl->cupti = soname_of(&dirs, "libcupti.so",
-				      cu->cupti_version ? cu->cupti_version
-							: cu->version);
-	}
-	/* cuDNN when selected, or when the toolkit carries one (wheels) */
-	if (act->cudnn)
-		pl->cudnn = soname_of(&act->cudnn->lib, "libcudnn.so",
-				      act->cudnn->version);
-	else
-		pl->cudnn = smoke_find_soname(&cu->lib, "libcudnn.so");
-	arg2(&pl->argv, "--runtime", pl->runtime);
-	arg2(&pl->argv, "--cupti-lib", pl->cupti);
-	arg2(&pl->argv, "--cudnn-lib", pl->cudnn);
-
-	if (act->cudnn)
-		add_dirs(&pl->own, &act->cudnn->lib);
-	add_dirs(&pl->own, &cu->lib);
-	add_dirs(&pl->own, &cu->cupti);
-	if (act->cupti) {
-		add_dirs(&pl->own, &act->cupti->cupti);
-		add_dirs(&pl->own, &act->cupti->lib);
-	}
-	for (size_t i = 0; i < pl->own.n; i++)
-		arg2(&pl->argv, "--own", pl->own.v[i]);
-
-	strv_release(&dirs);
+	smoke_plan_make(&a->act, probe, device, known ? &req : NULL, pl);
 	buf_release(&compat);
-	buf_release(&dev);
 	err_release(&e);
 	driver_req_release(&req);
 }
@@ -394,7 +299,7 @@ static void crash_fix(const struct activation *a, int layer,
  */
 static int read_probe(const struct child *c, const char *probe,
 		      unsigned timeout, const struct activation *a,
-		      const struct plan *pl, struct smoke_report *r,
+		      const struct smoke_plan *pl, struct smoke_report *r,
 		      struct cuenv_err *err)
 {
 	struct strv lines = STRV_INIT;
@@ -727,7 +632,7 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	      int device, unsigned timeout, int compile,
 	      struct smoke_report *r, int *first, struct cuenv_err *err)
 {
-	struct plan pl = {STRV_INIT, NULL, NULL, NULL, STRV_INIT};
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
 	struct child c = {0, 0, BUF_INIT, BUF_INIT};
 	struct buf tried = BUF_INIT;
 	const char *tmpdir;
@@ -759,7 +664,7 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	smoke_report_finish(r);
 	rc = smoke_report_rc(r, first);
 out:
-	plan_release(&pl);
+	smoke_plan_release(&pl);
 	child_release(&c);
 	buf_release(&tried);
 	free(probe);

@@ -1,0 +1,142 @@
+/*
+ * cuenv check's command line for cuenv-probe: versions, device, the
+ * driver the toolkit needs, each library's soname (from the selection's
+ * folders, else NVIDIA's for that release) and the folders it owns.
+ */
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/smoke_plan.h"
+
+/* pl's command line, one string, words separated by spaces */
+static char *joined(const struct smoke_plan *pl)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < pl->argv.n; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", pl->argv.v[i]);
+	return buf_detach(&b);
+}
+
+static void test_smoke_plan_names_release_sonames_when_absent(void **state)
+{
+	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
+	struct active act = { .cuda = cu };
+	struct driver_req req = { .release = "550.54.15", .compat = "525" };
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+	char *line;
+
+	(void)state;
+	smoke_plan_make(&act, "/x/cuenv-probe", 1, &req, &pl);
+	line = joined(&pl);
+	assert_string_equal(line,
+			    "/x/cuenv-probe --cuda 12.4.1 --device 1 "
+			    "--driver-need 550.54.15 --driver-compat 525 "
+			    "--runtime libcudart.so.12 "
+			    "--cupti-lib libcupti.so.12 "
+			    "--own /t/cu/lib64 --own /t/cu/extras/CUPTI/lib64");
+	/* no cuDNN selected, none in the toolkit: not asked for */
+	assert_null(pl.cudnn);
+	free(line);
+	smoke_plan_release(&pl);
+	install_free(cu);
+}
+
+static void test_smoke_plan_cuda_11_runtime_soname(void **state)
+{
+	struct install *cu = fx_install_new(KIT_CUDA, "11.8.0", 11, "/t/cu");
+	struct active act = { .cuda = cu };
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+
+	(void)state;
+	/* the driver's minimum unknown: the probe is told none */
+	smoke_plan_make(&act, "p", 0, NULL, &pl);
+	assert_string_equal(pl.runtime, "libcudart.so.11.0");
+	assert_int_equal(strv_find(&pl.argv, "--driver-need"), -1);
+	assert_int_equal(strv_find(&pl.argv, "--driver-compat"), -1);
+	smoke_plan_release(&pl);
+	install_free(cu);
+}
+
+static void test_smoke_plan_takes_sonames_from_the_selection(void **state)
+{
+	struct fixture *fx = *state;
+	char *pc = fx_path(fx, "cu"), *pd = fx_path(fx, "dnn"),
+	     *pt = fx_path(fx, "cupti");
+	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc),
+		       *dnn = fx_install_new(KIT_CUDNN, "9.1.0.70", 12, pd),
+		       *cupti = fx_install_new(KIT_CUPTI, "12.6.3", 12, pt);
+	struct active act = { .cuda = cu, .cudnn = dnn, .cupti = cupti };
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+	struct buf want = BUF_INIT;
+	char *line;
+
+	fx_touch(fx, "cu/lib64/libcudart.so.12.4.127");
+	fx_touch(fx, "cu/lib64/libcudart.so.12");
+	/* the toolkit's CUPTI is not the one selected */
+	fx_touch(fx, "cu/extras/CUPTI/lib64/libcupti.so.12");
+	fx_touch(fx, "cupti/lib/libcupti.so.2024.3.2");
+	fx_touch(fx, "cupti/lib/libcupti.so.13");
+	fx_touch(fx, "dnn/lib/libcudnn.so.9.1.0");
+	fx_touch(fx, "dnn/lib/libcudnn.so.9");
+	smoke_plan_make(&act, "p", 0, NULL, &pl);
+	buf_printf(&want,
+		   "p --cuda 12.4.1 --cudnn 9.1.0.70 --cupti 12.6.3 "
+		   "--device 0 --runtime libcudart.so.12 "
+		   "--cupti-lib libcupti.so.13 --cudnn-lib libcudnn.so.9 "
+		   "--own %s/lib --own %s/lib64 --own %s/extras/CUPTI/lib64 "
+		   "--own %s/lib",
+		   pd, pc, pc, pt);
+	line = joined(&pl);
+	assert_string_equal(line, want.data);
+	assert_int_equal(pl.own.n, 4);
+	free(line);
+	buf_release(&want);
+	smoke_plan_release(&pl);
+	install_free(cu);
+	install_free(dnn);
+	install_free(cupti);
+	free(pc);
+	free(pd);
+	free(pt);
+}
+
+static void test_smoke_plan_asks_for_a_toolkits_own_cudnn(void **state)
+{
+	struct fixture *fx = *state;
+	char *pc = fx_path(fx, "wheels");
+	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc);
+	struct active act = { .cuda = cu };
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+
+	/* nvidia-cudnn-cu12 beside the toolkit's wheels */
+	fx_touch(fx, "wheels/lib64/libcudnn.so.9");
+	smoke_plan_make(&act, "p", 0, NULL, &pl);
+	assert_non_null(pl.cudnn);
+	assert_string_equal(pl.cudnn, "libcudnn.so.9");
+	assert_true(strv_find(&pl.argv, "--cudnn-lib") >= 0);
+	assert_int_equal(strv_find(&pl.argv, "--cudnn"), -1);
+	smoke_plan_release(&pl);
+	install_free(cu);
+	free(pc);
+}
+
+#define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(
+		test_smoke_plan_names_release_sonames_when_absent),
+	    cmocka_unit_test(test_smoke_plan_cuda_11_runtime_soname),
+	    FS_TEST(test_smoke_plan_takes_sonames_from_the_selection),
+	    FS_TEST(test_smoke_plan_asks_for_a_toolkits_own_cudnn),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
