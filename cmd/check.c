@@ -370,63 +370,6 @@ out:
 
 /* ---- --compile ----------------------------------------------------------- */
 
-/* clang-format off */
-static const char compile_src[] =
-	"// cuenv check --compile: built by the selection's own nvcc\n"
-	"#include <cstdio>\n"
-	"#include <cstdlib>\n"
-	"#include <cuda_runtime.h>\n"
-	"\n"
-	"__global__ void cuenv_scale(const float *x, float *y, int n)\n"
-	"{\n"
-	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"\tif (i < n)\n"
-	"\t\ty[i] = 2.0f * x[i] + 1.0f;\n"
-	"}\n"
-	"\n"
-	"static int fail(const char *what, cudaError_t e)\n"
-	"{\n"
-	"\tprintf(\"%s: %s\\n\", what, cudaGetErrorString(e));\n"
-	"\treturn 1;\n"
-	"}\n"
-	"\n"
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\tconst int n = 1000;\n"
-	"\tint dev = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 0;\n"
-	"\tint rt = 0;\n"
-	"\tstatic float x[n], y[n];\n"
-	"\tfloat *dx, *dy;\n"
-	"\tcudaError_t e;\n"
-	"\n"
-	"\tfor (int i = 0; i < n; i++)\n"
-	"\t\tx[i] = (float)i;\n"
-	"\tif ((e = cudaSetDevice(dev)) != cudaSuccess)\n"
-	"\t\treturn fail(\"cudaSetDevice\", e);\n"
-	"\tif ((e = cudaMalloc(&dx, sizeof x)) != cudaSuccess ||\n"
-	"\t    (e = cudaMalloc(&dy, sizeof y)) != cudaSuccess)\n"
-	"\t\treturn fail(\"cudaMalloc\", e);\n"
-	"\tif ((e = cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice)) !=\n"
-	"\t    cudaSuccess)\n"
-	"\t\treturn fail(\"cudaMemcpy\", e);\n"
-	"\tcuenv_scale<<<(n + 127) / 128, 128>>>(dx, dy, n);\n"
-	"\tif ((e = cudaGetLastError()) != cudaSuccess)\n"
-	"\t\treturn fail(\"launch\", e);\n"
-	"\tif ((e = cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost)) !=\n"
-	"\t    cudaSuccess)\n"
-	"\t\treturn fail(\"cudaMemcpy\", e);\n"
-	"\tfor (int i = 0; i < n; i++)\n"
-	"\t\tif (y[i] != 2.0f * x[i] + 1.0f) {\n"
-	"\t\t\tprintf(\"wrong: y[%d] = %g\\n\", i, y[i]);\n"
-	"\t\t\treturn 1;\n"
-	"\t\t}\n"
-	"\tcudaRuntimeGetVersion(&rt);\n"
-	"\tprintf(\"cuenv-check-compiled: %d elements, runtime %d\\n\", n, rt);\n"
-	"\treturn 0;\n"
-	"}\n";
-/* clang-format on */
-
-#define COMPILED_OK "cuenv-check-compiled: 1000 elements"
 
 static int write_file(const char *path, const char *text)
 {
@@ -441,9 +384,10 @@ static int write_file(const char *path, const char *text)
 }
 
 /*
- * --compile: build compile_src with the selection's nvcc, in the activated
- * environment, and run it (when the driver and runtime passed). The
- * kernel layer fails if either goes wrong; a pass needs both halves.
+ * --compile: build smoke_compile_src with the selection's nvcc, in the
+ * activated environment, and run it (when the driver and runtime
+ * passed). The kernel layer fails if either goes wrong; a pass needs
+ * both halves.
  */
 static void compile_check(const struct activation *a, const char *tmpdir,
 			  int device, unsigned timeout, struct smoke_report *r)
@@ -455,27 +399,9 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	struct child c = {0, 0, BUF_INIT, BUF_INIT};
 	struct cuenv_err e = CUENV_ERR_INIT;
 	double t = now_s();
-	int gpu = r->layer[SMOKE_DRIVER].status == SMOKE_PASS &&
-		  r->layer[SMOKE_RUNTIME].status == SMOKE_PASS;
 
 	if (!nvcc) {
-		smoke_set(l, SMOKE_FAIL,
-			  "--compile: the selection (cuda %s) "
-			  "has no nvcc",
-			  a->act.cuda->version);
-		/* install refuses a version installed without
-		 * components asked for now: it goes first. */
-		if (a->act.cuda->registered)
-			smoke_fix(l,
-				  "register a whole toolkit instead: cuenv "
-				  "remove %s, then cuenv add cuda PATH",
-				  a->act.cuda->version);
-		else
-			smoke_fix(l,
-				  "install the whole toolkit, not "
-				  "--runtime-only: cuenv uninstall cuda %s && "
-				  "cuenv install %s",
-				  a->act.cuda->version, a->act.cuda->version);
+		smoke_compile_no_nvcc(l, a->act.cuda);
 		goto out;
 	}
 	smoke_detail(l, "nvcc", "%s", nvcc);
@@ -490,7 +416,7 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	}
 	buf_path(&src, dir.data, "check.cu");
 	buf_path(&exe, dir.data, "check");
-	if (write_file(src.data, compile_src)) {
+	if (write_file(src.data, smoke_compile_src)) {
 		smoke_set(l, SMOKE_FAIL, "--compile: cannot write %s: %s",
 			  src.data, strerror(errno));
 		goto out;
@@ -506,25 +432,11 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	if (c.status || c.timed_out) {
 		buf_adds(&c.out, c.err.data);
 		tail_lines(c.out.data, 4, &tail);
-		smoke_set(l, SMOKE_FAIL,
-			  "%s could not build a small CUDA program (%s): %s",
-			  nvcc,
-			  c.timed_out ? "timed out" : "it exited with an error",
-			  tail.data);
-		smoke_fix(l, "nvcc needs a host compiler it supports (g++) and "
-			     "the selection's headers and libraries: see "
-			     "cuenv exec -- nvcc --version");
+		smoke_compile_not_built(l, nvcc, c.timed_out, tail.data);
 		goto out;
 	}
-	smoke_detail(l, "compile", "ok");
-	if (!gpu) {
-		if (l->status == SMOKE_SKIP)
-			smoke_set(l, SMOKE_SKIP,
-				  "%s built the test program; running it "
-				  "needs the driver and runtime layers",
-				  nvcc);
+	if (!smoke_compile_built(r, nvcc))
 		goto out;
-	}
 	child_release(&c);
 	buf_printf(&dev, "%d", device);
 	{
@@ -535,28 +447,13 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 			goto out;
 		}
 	}
-	if (c.status || !strstr(c.out.data, COMPILED_OK)) {
+	if (c.status || !smoke_compile_output_ok(c.out.data)) {
 		buf_adds(&c.out, c.err.data);
 		tail_lines(c.out.data, 3, &tail);
-		smoke_set(l, SMOKE_FAIL,
-			  "the program nvcc built did not run right (status "
-			  "%d): %s",
-			  c.status, tail.data);
-		smoke_fix(l, "the toolkit's runtime and the driver disagree: "
-			     "run cuenv check without --compile to see which");
+		smoke_compile_run_failed(l, c.status, tail.data);
 		goto out;
 	}
-	smoke_detail(l, "compiled_run", "ok");
-	if (l->status == SMOKE_PASS) {
-		char *m = l->message;
-
-		l->message = NULL;
-		smoke_set(l, SMOKE_PASS,
-			  "%s; and a program built by %s ran "
-			  "right",
-			  m ? m : "", nvcc);
-		free(m);
-	}
+	smoke_compile_ran(l, nvcc);
 out:
 	l->ms += (now_s() - t) * 1e3;
 	if (src.len)

@@ -106,3 +106,144 @@ void smoke_plan_make(const struct active *act, const char *probe,
 	strv_release(&dirs);
 	buf_release(&dev);
 }
+
+/* ---- --compile ----------------------------------------------------------- */
+
+/* clang-format off */
+const char smoke_compile_src[] =
+	"// cuenv check --compile: built by the selection's own nvcc\n"
+	"#include <cstdio>\n"
+	"#include <cstdlib>\n"
+	"#include <cuda_runtime.h>\n"
+	"\n"
+	"__global__ void cuenv_scale(const float *x, float *y, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i < n)\n"
+	"\t\ty[i] = 2.0f * x[i] + 1.0f;\n"
+	"}\n"
+	"\n"
+	"static int fail(const char *what, cudaError_t e)\n"
+	"{\n"
+	"\tprintf(\"%s: %s\\n\", what, cudaGetErrorString(e));\n"
+	"\treturn 1;\n"
+	"}\n"
+	"\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tconst int n = 1000;\n"
+	"\tint dev = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 0;\n"
+	"\tint rt = 0;\n"
+	"\tstatic float x[n], y[n];\n"
+	"\tfloat *dx, *dy;\n"
+	"\tcudaError_t e;\n"
+	"\n"
+	"\tfor (int i = 0; i < n; i++)\n"
+	"\t\tx[i] = (float)i;\n"
+	"\tif ((e = cudaSetDevice(dev)) != cudaSuccess)\n"
+	"\t\treturn fail(\"cudaSetDevice\", e);\n"
+	"\tif ((e = cudaMalloc(&dx, sizeof x)) != cudaSuccess ||\n"
+	"\t    (e = cudaMalloc(&dy, sizeof y)) != cudaSuccess)\n"
+	"\t\treturn fail(\"cudaMalloc\", e);\n"
+	"\tif ((e = cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice)) !=\n"
+	"\t    cudaSuccess)\n"
+	"\t\treturn fail(\"cudaMemcpy\", e);\n"
+	"\tcuenv_scale<<<(n + 127) / 128, 128>>>(dx, dy, n);\n"
+	"\tif ((e = cudaGetLastError()) != cudaSuccess)\n"
+	"\t\treturn fail(\"launch\", e);\n"
+	"\tif ((e = cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost)) !=\n"
+	"\t    cudaSuccess)\n"
+	"\t\treturn fail(\"cudaMemcpy\", e);\n"
+	"\tfor (int i = 0; i < n; i++)\n"
+	"\t\tif (y[i] != 2.0f * x[i] + 1.0f) {\n"
+	"\t\t\tprintf(\"wrong: y[%d] = %g\\n\", i, y[i]);\n"
+	"\t\t\treturn 1;\n"
+	"\t\t}\n"
+	"\tcudaRuntimeGetVersion(&rt);\n"
+	"\tprintf(\"cuenv-check-compiled: %d elements, runtime %d\\n\", n, rt);\n"
+	"\treturn 0;\n"
+	"}\n";
+/* clang-format on */
+
+
+#define COMPILED_OK "cuenv-check-compiled: 1000 elements"
+
+bool smoke_compile_output_ok(const char *out)
+{
+	return strstr(out, COMPILED_OK) != NULL;
+}
+
+void smoke_compile_no_nvcc(struct smoke_layer *l, const struct install *cuda)
+{
+	smoke_set(l, SMOKE_FAIL,
+		  "--compile: the selection (cuda %s) "
+		  "has no nvcc",
+		  cuda->version);
+	/* install refuses a version installed without
+	 * components asked for now: it goes first. */
+	if (cuda->registered)
+		smoke_fix(l,
+			  "register a whole toolkit instead: cuenv "
+			  "remove %s, then cuenv add cuda PATH",
+			  cuda->version);
+	else
+		smoke_fix(l,
+			  "install the whole toolkit, not "
+			  "--runtime-only: cuenv uninstall cuda %s && "
+			  "cuenv install %s",
+			  cuda->version, cuda->version);
+}
+
+void smoke_compile_not_built(struct smoke_layer *l, const char *nvcc,
+			     bool timed_out, const char *tail)
+{
+	smoke_set(l, SMOKE_FAIL,
+		  "%s could not build a small CUDA program (%s): %s",
+		  nvcc,
+		  timed_out ? "timed out" : "it exited with an error",
+		  tail);
+	smoke_fix(l, "nvcc needs a host compiler it supports (g++) and "
+		     "the selection's headers and libraries: see "
+		     "cuenv exec -- nvcc --version");
+}
+
+bool smoke_compile_built(struct smoke_report *r, const char *nvcc)
+{
+	struct smoke_layer *l = &r->layer[SMOKE_KERNEL];
+	bool gpu = r->layer[SMOKE_DRIVER].status == SMOKE_PASS &&
+		   r->layer[SMOKE_RUNTIME].status == SMOKE_PASS;
+
+	smoke_detail(l, "compile", "ok");
+	if (!gpu && l->status == SMOKE_SKIP)
+		smoke_set(l, SMOKE_SKIP,
+			  "%s built the test program; running it "
+			  "needs the driver and runtime layers",
+			  nvcc);
+	return gpu;
+}
+
+void smoke_compile_run_failed(struct smoke_layer *l, int status,
+			      const char *tail)
+{
+	smoke_set(l, SMOKE_FAIL,
+		  "the program nvcc built did not run right (status "
+		  "%d): %s",
+		  status, tail);
+	smoke_fix(l, "the toolkit's runtime and the driver disagree: "
+		     "run cuenv check without --compile to see which");
+}
+
+void smoke_compile_ran(struct smoke_layer *l, const char *nvcc)
+{
+	smoke_detail(l, "compiled_run", "ok");
+	if (l->status == SMOKE_PASS) {
+		char *m = l->message;
+
+		l->message = NULL;
+		smoke_set(l, SMOKE_PASS,
+			  "%s; and a program built by %s ran "
+			  "right",
+			  m ? m : "", nvcc);
+		free(m);
+	}
+}

@@ -9,13 +9,21 @@
  * is still named. cuDNN is asked for when selected, or when the toolkit
  * carries one (wheels); CUPTI comes from a separately selected CUPTI
  * release, else from the toolkit.
+ *
+ * `cuenv check --compile` also builds a small CUDA program with the
+ * selection's nvcc and runs it; its verdicts on the kernel layer are
+ * here, beside the program and the line it prints when it ran right.
  */
 #ifndef CUENV_SMOKE_PLAN_H
 #define CUENV_SMOKE_PLAN_H
 
+#include <stdbool.h>
+
 #include "buf.h"
 #include "compat.h"
 #include "select.h"
+#include "smoke.h"
+#include "store.h"
 
 struct smoke_plan {
 	struct strv argv;	     /* the probe's command line */
@@ -36,5 +44,37 @@ void smoke_plan_release(struct smoke_plan *pl);
 void smoke_plan_make(const struct active *act, const char *probe,
 		     int device, const struct driver_req *req,
 		     struct smoke_plan *pl);
+
+/* ---- --compile ----------------------------------------------------------- */
+
+/* The program: CUDA C++ that scales 1000 floats on device argv[1]. */
+extern const char smoke_compile_src[];
+
+/* Did the program's stdout say it ran right? */
+bool smoke_compile_output_ok(const char *out);
+
+/* The kernel layer l fails: the selection's toolkit cuda has no nvcc; the
+ * fix reinstalls (or re-registers) a whole toolkit. */
+void smoke_compile_no_nvcc(struct smoke_layer *l, const struct install *cuda);
+
+/* l fails: nvcc did not build the program (timed_out, or it exited with
+ * an error); tail is the end of what it printed. */
+void smoke_compile_not_built(struct smoke_layer *l, const char *nvcc,
+			     bool timed_out, const char *tail);
+
+/*
+ * nvcc built the program: noted on r's kernel layer. Returns whether to
+ * run it, which needs the driver and runtime layers to have passed;
+ * when not, a kernel layer still skipped says the program was built.
+ */
+bool smoke_compile_built(struct smoke_report *r, const char *nvcc);
+
+/* l fails: the program exited with status or printed the wrong thing;
+ * tail is the end of what it printed. */
+void smoke_compile_run_failed(struct smoke_layer *l, int status,
+			      const char *tail);
+
+/* The program ran right: noted on l, and a passing l says so. */
+void smoke_compile_ran(struct smoke_layer *l, const char *nvcc);
 
 #endif

@@ -123,6 +123,116 @@ static void test_smoke_plan_asks_for_a_toolkits_own_cudnn(void **state)
 	free(pc);
 }
 
+/* ---- --compile ----------------------------------------------------------- */
+
+static void test_smoke_compile_program_prints_what_is_checked(void **state)
+{
+	(void)state;
+	/* the program scales 1000 floats and says so */
+	assert_non_null(strstr(smoke_compile_src, "const int n = 1000;"));
+	assert_non_null(strstr(smoke_compile_src,
+			       "cuenv-check-compiled: %d elements, runtime %d"));
+	assert_true(smoke_compile_output_ok(
+		"cuenv-check-compiled: 1000 elements, runtime 12040\n"));
+	assert_false(smoke_compile_output_ok("wrong: y[3] = 0\n"));
+	assert_false(smoke_compile_output_ok(
+		"cuenv-check-compiled: 999 elements, runtime 12040\n"));
+	assert_false(smoke_compile_output_ok(""));
+}
+
+static void test_smoke_compile_no_nvcc_fix_depends_on_ownership(void **state)
+{
+	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
+	struct smoke_report r;
+	struct smoke_layer *l = &r.layer[SMOKE_KERNEL];
+
+	(void)state;
+	smoke_report_init(&r);
+	smoke_compile_no_nvcc(l, cu);
+	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_string_equal(l->message,
+			    "--compile: the selection (cuda 12.4.1) has no nvcc");
+	assert_string_equal(l->fix, "register a whole toolkit instead: cuenv "
+				    "remove 12.4.1, then cuenv add cuda PATH");
+	cu->registered = false;
+	smoke_compile_no_nvcc(l, cu);
+	assert_string_equal(l->fix, "install the whole toolkit, not "
+				    "--runtime-only: cuenv uninstall cuda "
+				    "12.4.1 && cuenv install 12.4.1");
+	smoke_report_release(&r);
+	install_free(cu);
+}
+
+static void test_smoke_compile_build_failure_says_why(void **state)
+{
+	struct smoke_report r;
+	struct smoke_layer *l = &r.layer[SMOKE_KERNEL];
+
+	(void)state;
+	smoke_report_init(&r);
+	smoke_compile_not_built(l, "/t/nvcc", true, "nvcc: killed");
+	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_string_equal(l->message, "/t/nvcc could not build a small CUDA "
+					"program (timed out): nvcc: killed");
+	assert_non_null(strstr(l->fix, "cuenv exec -- nvcc --version"));
+	smoke_compile_not_built(l, "/t/nvcc", false, "no g++");
+	assert_string_equal(l->message, "/t/nvcc could not build a small CUDA "
+					"program (it exited with an error): "
+					"no g++");
+	smoke_report_release(&r);
+}
+
+static void test_smoke_compile_runs_only_with_driver_and_runtime(void **state)
+{
+	struct smoke_report r;
+	struct smoke_layer *l = &r.layer[SMOKE_KERNEL];
+
+	(void)state;
+	smoke_report_init(&r);
+	smoke_set(&r.layer[SMOKE_DRIVER], SMOKE_PASS, "driver ok");
+	smoke_set(&r.layer[SMOKE_RUNTIME], SMOKE_PASS, "runtime ok");
+	smoke_set(l, SMOKE_PASS, "vector add ok");
+	assert_true(smoke_compile_built(&r, "/t/nvcc"));
+	assert_string_equal(smoke_detail_get(l, "compile"), "ok");
+	assert_string_equal(l->message, "vector add ok");
+	smoke_report_release(&r);
+
+	smoke_report_init(&r);
+	smoke_set(&r.layer[SMOKE_DRIVER], SMOKE_FAIL, "no driver");
+	smoke_set(l, SMOKE_SKIP, "needs the driver");
+	assert_false(smoke_compile_built(&r, "/t/nvcc"));
+	assert_int_equal(l->status, SMOKE_SKIP);
+	assert_string_equal(l->message, "/t/nvcc built the test program; "
+					"running it needs the driver and "
+					"runtime layers");
+	smoke_report_release(&r);
+}
+
+static void test_smoke_compile_run_verdicts(void **state)
+{
+	struct smoke_report r;
+	struct smoke_layer *l = &r.layer[SMOKE_KERNEL];
+
+	(void)state;
+	smoke_report_init(&r);
+	smoke_set(l, SMOKE_PASS, "vector add ok");
+	smoke_compile_ran(l, "/t/nvcc");
+	assert_int_equal(l->status, SMOKE_PASS);
+	assert_string_equal(l->message, "vector add ok; and a program built "
+					"by /t/nvcc ran right");
+	assert_string_equal(smoke_detail_get(l, "compiled_run"), "ok");
+	smoke_compile_run_failed(l, 1, "wrong: y[3] = 0");
+	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_string_equal(l->message, "the program nvcc built did not run "
+					"right (status 1): wrong: y[3] = 0");
+	/* a failed layer stays failed */
+	smoke_compile_ran(l, "/t/nvcc");
+	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_string_equal(l->message, "the program nvcc built did not run "
+					"right (status 1): wrong: y[3] = 0");
+	smoke_report_release(&r);
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -133,6 +243,13 @@ int main(void)
 	    cmocka_unit_test(test_smoke_plan_cuda_11_runtime_soname),
 	    FS_TEST(test_smoke_plan_takes_sonames_from_the_selection),
 	    FS_TEST(test_smoke_plan_asks_for_a_toolkits_own_cudnn),
+	    cmocka_unit_test(test_smoke_compile_program_prints_what_is_checked),
+	    cmocka_unit_test(
+		test_smoke_compile_no_nvcc_fix_depends_on_ownership),
+	    cmocka_unit_test(test_smoke_compile_build_failure_says_why),
+	    cmocka_unit_test(
+		test_smoke_compile_runs_only_with_driver_and_runtime),
+	    cmocka_unit_test(test_smoke_compile_run_verdicts),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
