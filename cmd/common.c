@@ -765,12 +765,16 @@ out:
 	return rc;
 }
 
-int cmd_components(const struct cuenv_cmd *cmd, const char *list,
-		   struct strv *out, struct cuenv_err *err)
+int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
+		  int runtime_only, struct strv *comps, struct plan_opts *o,
+		  struct cuenv_err *err)
 {
-	strv_split(out, list, ',');
-	for (size_t i = 0; i < out->n; i++) {
-		const char *c = out->v[i];
+	o->runtime_only = runtime_only;
+	if (!list)
+		return CUENV_OK;
+	strv_split(comps, list, ',');
+	for (size_t i = 0; i < comps->n; i++) {
+		const char *c = comps->v[i];
 
 		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
 				   strlen(c))
@@ -778,5 +782,17 @@ int cmd_components(const struct cuenv_cmd *cmd, const char *list,
 					  "%s: bad component name '%s'",
 					  cmd->name, c);
 	}
+	o->components = comps;
+	return CUENV_OK;
+}
+
+int cmd_plan_opts_check(const struct cuenv_cmd *cmd,
+			const struct plan_opts *o, struct cuenv_err *err)
+{
+	if (o->components && o->runtime_only)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "%s: --components and --runtime-only do not "
+				  "go together",
+				  cmd->name);
 	return CUENV_OK;
 }

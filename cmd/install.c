@@ -622,14 +622,11 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 
 	q->cudnn = ctx->opt.arg[O_CUDNN];
 	q->cupti = ctx->opt.arg[O_CUPTI];
-	if (ctx->opt.arg[O_COMPONENTS]) {
-		rc = cmd_components(&cmd_install, ctx->opt.arg[O_COMPONENTS],
-				    &q->comps, err);
-		if (rc)
-			return rc;
-		o->plan.components = &q->comps;
-	}
-	o->plan.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
+	rc = cmd_plan_opts(&cmd_install, ctx->opt.arg[O_COMPONENTS],
+			   cmd_opt_given(&ctx->opt, O_RUNTIME), &q->comps,
+			   &o->plan, err);
+	if (rc)
+		return rc;
 	if (ctx->opt.arg[O_SOURCE] && !source_parse(ctx->opt.arg[O_SOURCE], &sk))
 		q->source = (int)sk;
 	if (ctx->opt.arg[O_MIRROR])
@@ -770,14 +767,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = read_options(ctx, &o, &q, err);
 	if (!rc)
 		rc = kind_word(argc, argv, &q.cudnn, err);
+	if (!rc)
+		rc = cmd_plan_opts_check(&cmd_install, &o.plan, err);
 	if (rc)
 		goto out;
-	if (o.plan.components && o.plan.runtime_only) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"install: --components and --runtime-only do "
-				"not go together");
-		goto out;
-	}
 	if (o.mirror && *o.mirror && (rc = check_mirror(o.mirror, &o, err)))
 		goto out;
 	if (o.pypi_index && !strncmp(o.pypi_index, "http://", 7))

@@ -317,11 +317,9 @@ static int check_asked(struct asked *q, struct mirror_opts *mo,
 				       "--cudnn 9",
 				  dir);
 	}
-	if (q->io->components && q->io->runtime_only)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "mirror: --components and --runtime-only do "
-				  "not go together");
-	rc = check_platforms(&q->plats, err);
+	rc = cmd_plan_opts_check(&cmd_mirror, q->io, err);
+	if (!rc)
+		rc = check_platforms(&q->plats, err);
 	if (rc)
 		return rc;
 	if (mo->upstream && *mo->upstream &&
@@ -422,14 +420,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	q.cudnn = ctx->opt.arg[O_CUDNN];
 	q.cupti = ctx->opt.arg[O_CUPTI];
-	if (ctx->opt.arg[O_COMPONENTS]) {
-		rc = cmd_components(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
-				    &comps, err);
-		if (rc)
-			goto out;
-		io.components = &comps;
-	}
-	io.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
+	rc = cmd_plan_opts(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
+			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &io,
+			   err);
+	if (rc)
+		goto out;
 	if (ctx->opt.arg[O_SOURCE] &&
 	    (rc = read_source(ctx->opt.arg[O_SOURCE], &q.source, err)))
 		goto out;
