@@ -433,11 +433,7 @@ static void print_reports(const struct needs_scan *s)
 	}
 }
 
-static void print_text(const struct needs_scan *s,
-		       const struct needs_python *py,
-		       const struct needs_installed *in,
-		       const struct needs_offer *o, const struct remotes *rms,
-		       int asked, int satisfied)
+static void print_remotes(const struct remotes *rms)
 {
 	for (size_t i = 0; i < rms->n; i++) {
 		const struct remote_read *x = &rms->v[i];
@@ -452,7 +448,10 @@ static void print_text(const struct needs_scan *s,
 	}
 	if (rms->n)
 		printf("\n");
-	print_reports(s);
+}
+
+static void print_wants(const struct needs_scan *s)
+{
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 
@@ -468,84 +467,84 @@ static void print_text(const struct needs_scan *s,
 		else if (w->found)
 			printf("    %-11s %s\n", "found in", w->found);
 	}
-	if (py->exe) {
-		printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
-		       py->exe,
-		       py->version ? " " : "",
-		       py->version ? py->version : "");
-		for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-			const struct needs_framework *f = &py->fw[i];
-			struct buf shown = BUF_INIT;
+}
 
-			if (f->absent) {
-				buf_add_display(&shown, f->absent, 120);
-				printf("  %-11s absent: %s\n",
-				       needs_framework_names[i], shown.data);
-			} else if (!f->cuda && !f->cudnn) {
-				buf_add_display(&shown, f->version, 40);
-				printf("  %-11s %s, built without CUDA\n",
-				       needs_framework_names[i], shown.data);
-			} else {
-				buf_add_display(&shown, f->version, 40);
-				printf("  %-11s %s, built with CUDA %s%s%s\n",
-				       needs_framework_names[i], shown.data,
-				       f->cuda ? f->cuda : "?",
-				       f->cudnn ? ", cuDNN " : "",
-				       f->cudnn ? f->cudnn : "");
-			}
-			if (f->problem) {
-				buf_reset(&shown);
-				buf_add_display(&shown, f->problem, 400);
-				printf("  %-11s problem: %s\n", "", shown.data);
-			}
-			buf_release(&shown);
+/* What the python found says of each framework. */
+static void print_frameworks(const struct needs_scan *s,
+			     const struct needs_python *py)
+{
+	printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
+	       py->exe,
+	       py->version ? " " : "",
+	       py->version ? py->version : "");
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
+		const struct needs_framework *f = &py->fw[i];
+		struct buf shown = BUF_INIT;
+
+		if (f->absent) {
+			buf_add_display(&shown, f->absent, 120);
+			printf("  %-11s absent: %s\n",
+			       needs_framework_names[i], shown.data);
+		} else if (!f->cuda && !f->cudnn) {
+			buf_add_display(&shown, f->version, 40);
+			printf("  %-11s %s, built without CUDA\n",
+			       needs_framework_names[i], shown.data);
+		} else {
+			buf_add_display(&shown, f->version, 40);
+			printf("  %-11s %s, built with CUDA %s%s%s\n",
+			       needs_framework_names[i], shown.data,
+			       f->cuda ? f->cuda : "?",
+			       f->cudnn ? ", cuDNN " : "",
+			       f->cudnn ? f->cudnn : "");
 		}
+		if (f->problem) {
+			buf_reset(&shown);
+			buf_add_display(&shown, f->problem, 400);
+			printf("  %-11s problem: %s\n", "", shown.data);
+		}
+		buf_release(&shown);
 	}
-	if (s->n || s->nrep || py->exe)
+}
+
+/* What is installed provides everything: say which, and how to pick it. */
+static void print_satisfied(const struct needs_scan *s,
+			    const struct needs_installed *in)
+{
+	struct buf b = BUF_INIT;
+
+	struct buf maybe = BUF_INIT;
+
+	needs_combo_describe(&in->pick, &b);
+	for (size_t i = 0; i < s->n; i++)
+		if (needs_want_managed(&s->v[i]) && !s->v[i].found)
+			buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
+				   s->v[i].soname);
+	if (maybe.len)
+		printf("installed: %s provides what the files need%s;"
+		       " not %s, which they may load\n",
+		       b.data,
+		       in->active ? " (the active selection)" : "",
+		       maybe.data);
+	else
+		printf("installed: %s provides everything%s\n", b.data,
+		       in->active ? " (the active selection)" : "");
+	buf_release(&maybe);
+	if (!in->active) {
+		printf("select it with:\n  cuenv local %s",
+		       in->pick.cuda->version);
+		if (in->pick.cudnn)
+			printf(" --cudnn %s", in->pick.cudnn->version);
+		if (in->pick.cupti)
+			printf(" --cupti %s", in->pick.cupti->version);
 		printf("\n");
-	if (!asked) {
-		if (!s->n)
-			printf("no CUDA library is named by these files (%zu "
-			       "ELF file%s read)\n",
-			       s->files, s->files == 1 ? "" : "s");
-		else
-			printf("nothing here is asked of cuenv: the files "
-			       "under PATH provide every CUDA library they "
-			       "name\n");
-		return;
 	}
-	if (satisfied) {
-		struct buf b = BUF_INIT;
+	buf_release(&b);
+}
 
-		struct buf maybe = BUF_INIT;
-
-		needs_combo_describe(&in->pick, &b);
-		for (size_t i = 0; i < s->n; i++)
-			if (needs_want_managed(&s->v[i]) && !s->v[i].found)
-				buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
-					   s->v[i].soname);
-		if (maybe.len)
-			printf("installed: %s provides what the files need%s;"
-			       " not %s, which they may load\n",
-			       b.data,
-			       in->active ? " (the active selection)" : "",
-			       maybe.data);
-		else
-			printf("installed: %s provides everything%s\n", b.data,
-			       in->active ? " (the active selection)" : "");
-		buf_release(&maybe);
-		if (!in->active) {
-			printf("select it with:\n  cuenv local %s",
-			       in->pick.cuda->version);
-			if (in->pick.cudnn)
-				printf(" --cudnn %s", in->pick.cudnn->version);
-			if (in->pick.cupti)
-				printf(" --cupti %s", in->pick.cupti->version);
-			printf("\n");
-		}
-		buf_release(&b);
-		return;
-	}
+/* Nothing installed does: what is, and what the catalogue offers. */
+static void print_offer(const struct needs_installed *in,
+			const struct needs_offer *o)
+{
 	printf("installed: nothing provides everything\n");
 	if (!in->report.n)
 		printf("  nothing is installed\n");
@@ -564,6 +563,36 @@ static void print_text(const struct needs_scan *s,
 	if (o->cupti)
 		printf(" + CUPTI of cuda %s", o->cupti->version);
 	printf("\ninstall them with:\n  %s\n", o->line);
+}
+
+static void print_text(const struct needs_scan *s,
+		       const struct needs_python *py,
+		       const struct needs_installed *in,
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int asked, int satisfied)
+{
+	print_remotes(rms);
+	print_reports(s);
+	print_wants(s);
+	if (py->exe)
+		print_frameworks(s, py);
+	if (s->n || s->nrep || py->exe)
+		printf("\n");
+	if (!asked) {
+		if (!s->n)
+			printf("no CUDA library is named by these files (%zu "
+			       "ELF file%s read)\n",
+			       s->files, s->files == 1 ? "" : "s");
+		else
+			printf("nothing here is asked of cuenv: the files "
+			       "under PATH provide every CUDA library they "
+			       "name\n");
+		return;
+	}
+	if (satisfied)
+		print_satisfied(s, in);
+	else
+		print_offer(in, o);
 }
 
 static json_t *json_strv(const struct strv *v)
