@@ -609,41 +609,36 @@ static json_t *json_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static void print_json(const struct needs_scan *s,
-		       const struct needs_python *py,
-		       const struct needs_installed *in,
-		       const struct needs_offer *o, const struct remotes *rms,
-		       int satisfied)
+/* What was read of wheels on an index (range requests). */
+static json_t *json_fetched(const struct remotes *rms)
 {
-	json_t *j = json_object(), *arr = json_array();
-	char *text;
+	json_t *f = json_array();
 
-	if (rms->n) {
-		json_t *f = json_array();
+	for (size_t i = 0; i < rms->n; i++) {
+		json_t *x = json_object();
 
-		for (size_t i = 0; i < rms->n; i++) {
-			json_t *x = json_object();
-
-			json_object_set_new(x, "wheel",
-					    json_string(rms->v[i].wheel));
-			json_object_set_new(x, "index",
-					    json_string(rms->v[i].index));
-			json_object_set_new(
-				x, "size",
-				json_integer((json_int_t)rms->v[i].size));
-			json_object_set_new(
-				x, "bytes_fetched",
-				json_integer((json_int_t)rms->v[i].bytes));
-			json_object_set_new(
-				x, "requests",
-				json_integer((json_int_t)rms->v[i].requests));
-			json_array_append_new(f, x);
-		}
-		json_object_set_new(j, "fetched", f);
+		json_object_set_new(x, "wheel",
+				    json_string(rms->v[i].wheel));
+		json_object_set_new(x, "index",
+				    json_string(rms->v[i].index));
+		json_object_set_new(
+			x, "size",
+			json_integer((json_int_t)rms->v[i].size));
+		json_object_set_new(
+			x, "bytes_fetched",
+			json_integer((json_int_t)rms->v[i].bytes));
+		json_object_set_new(
+			x, "requests",
+			json_integer((json_int_t)rms->v[i].requests));
+		json_array_append_new(f, x);
 	}
+	return f;
+}
 
-	json_object_set_new(j, "files_read",
-			    json_integer((json_int_t)s->files));
+static json_t *json_sonames(const struct needs_scan *s)
+{
+	json_t *arr = json_array();
+
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 		json_t *x = json_object();
@@ -661,8 +656,13 @@ static void print_json(const struct needs_scan *s,
 				    json_boolean(needs_want_required(w)));
 		json_array_append_new(arr, x);
 	}
-	json_object_set_new(j, "sonames", arr);
-	arr = json_array();
+	return arr;
+}
+
+static json_t *json_reports(const struct needs_scan *s)
+{
+	json_t *arr = json_array();
+
 	for (size_t i = 0; i < s->nrep; i++) {
 		const struct needs_report *r = &s->rep[i];
 		json_t *x = json_object();
@@ -675,9 +675,14 @@ static void print_json(const struct needs_scan *s,
 		json_object_set_new(x, "dlls", json_strv(&r->dlls));
 		json_array_append_new(arr, x);
 	}
-	json_object_set_new(j, "reports", arr);
-	/* the CUDA libraries the files are themselves (soname, path) */
-	arr = json_array();
+	return arr;
+}
+
+/* the CUDA libraries the files are themselves (soname, path) */
+static json_t *json_provides(const struct needs_scan *s)
+{
+	json_t *arr = json_array();
+
 	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
 		json_t *x = json_object();
 
@@ -687,67 +692,99 @@ static void print_json(const struct needs_scan *s,
 				    json_string(s->provides.v[i + 1]));
 		json_array_append_new(arr, x);
 	}
-	json_object_set_new(j, "provides", arr);
-	if (py->exe) {
-		json_t *f = json_object();
+	return arr;
+}
 
-		json_object_set_new(f, "python", json_string(py->exe));
-		json_object_set_new(f, "python_version",
-				    json_or_null(py->version));
-		for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-			const struct needs_framework *fw = &py->fw[i];
-			json_t *x = json_object();
+static json_t *json_frameworks(const struct needs_python *py)
+{
+	json_t *f = json_object();
 
-			if (fw->absent) {
-				json_object_set_new(x, "absent",
-						    json_string(fw->absent));
-			} else {
-				json_object_set_new(x, "version",
-						    json_string(fw->version));
-				json_object_set_new(x, "cuda",
-						    json_or_null(fw->cuda));
-				json_object_set_new(x, "cudnn",
-						    json_or_null(fw->cudnn));
-				if (fw->problem)
-					json_object_set_new(
-						x, "problem",
-						json_string(fw->problem));
-			}
-			json_object_set_new(f, needs_framework_names[i], x);
+	json_object_set_new(f, "python", json_string(py->exe));
+	json_object_set_new(f, "python_version",
+			    json_or_null(py->version));
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
+		const struct needs_framework *fw = &py->fw[i];
+		json_t *x = json_object();
+
+		if (fw->absent) {
+			json_object_set_new(x, "absent",
+					    json_string(fw->absent));
+		} else {
+			json_object_set_new(x, "version",
+					    json_string(fw->version));
+			json_object_set_new(x, "cuda",
+					    json_or_null(fw->cuda));
+			json_object_set_new(x, "cudnn",
+					    json_or_null(fw->cudnn));
+			if (fw->problem)
+				json_object_set_new(
+					x, "problem",
+					json_string(fw->problem));
 		}
-		json_object_set_new(j, "frameworks", f);
+		json_object_set_new(f, needs_framework_names[i], x);
 	}
+	return f;
+}
+
+/* The installed versions that provide everything. */
+static json_t *json_installed(const struct needs_installed *in)
+{
+	const struct needs_combo *c = &in->pick;
+	json_t *x = json_object();
+
+	json_object_set_new(x, "cuda", json_string(c->cuda->version));
+	json_object_set_new(x, "cudnn",
+			    json_or_null(c->cudnn ? c->cudnn->version
+						  : NULL));
+	json_object_set_new(x, "cupti",
+			    json_or_null(c->cupti ? c->cupti->version
+						  : NULL));
+	json_object_set_new(x, "active", json_boolean(in->active));
+	return x;
+}
+
+/* What the catalogue offers. */
+static json_t *json_offer(const struct needs_offer *o)
+{
+	json_t *x = json_object();
+
+	json_object_set_new(x, "cuda", json_string(o->cuda->version));
+	json_object_set_new(x, "cuda_source",
+			    json_string(source_name(o->cuda->source)));
+	json_object_set_new(x, "cudnn",
+			    json_or_null(o->cudnn ? o->cudnn->version
+						  : NULL));
+	json_object_set_new(x, "cupti",
+			    json_or_null(o->cupti ? o->cupti->version
+						  : NULL));
+	json_object_set_new(x, "install", json_string(o->line));
+	return x;
+}
+
+static void print_json(const struct needs_scan *s,
+		       const struct needs_python *py,
+		       const struct needs_installed *in,
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int satisfied)
+{
+	json_t *j = json_object();
+	char *text;
+
+	if (rms->n)
+		json_object_set_new(j, "fetched", json_fetched(rms));
+
+	json_object_set_new(j, "files_read",
+			    json_integer((json_int_t)s->files));
+	json_object_set_new(j, "sonames", json_sonames(s));
+	json_object_set_new(j, "reports", json_reports(s));
+	json_object_set_new(j, "provides", json_provides(s));
+	if (py->exe)
+		json_object_set_new(j, "frameworks", json_frameworks(py));
 	json_object_set_new(j, "satisfied", json_boolean(satisfied));
-	if (in->pick.cuda) {
-		const struct needs_combo *c = &in->pick;
-		json_t *x = json_object();
-
-		json_object_set_new(x, "cuda", json_string(c->cuda->version));
-		json_object_set_new(x, "cudnn",
-				    json_or_null(c->cudnn ? c->cudnn->version
-							  : NULL));
-		json_object_set_new(x, "cupti",
-				    json_or_null(c->cupti ? c->cupti->version
-							  : NULL));
-		json_object_set_new(x, "active", json_boolean(in->active));
-		json_object_set_new(j, "installed", x);
-	} else {
-		json_object_set_new(j, "installed", json_null());
-	}
+	json_object_set_new(j, "installed",
+			    in->pick.cuda ? json_installed(in) : json_null());
 	if (o->line) {
-		json_t *x = json_object();
-
-		json_object_set_new(x, "cuda", json_string(o->cuda->version));
-		json_object_set_new(x, "cuda_source",
-				    json_string(source_name(o->cuda->source)));
-		json_object_set_new(x, "cudnn",
-				    json_or_null(o->cudnn ? o->cudnn->version
-							  : NULL));
-		json_object_set_new(x, "cupti",
-				    json_or_null(o->cupti ? o->cupti->version
-							  : NULL));
-		json_object_set_new(x, "install", json_string(o->line));
-		json_object_set_new(j, "catalogue", x);
+		json_object_set_new(j, "catalogue", json_offer(o));
 	} else {
 		json_object_set_new(j, "catalogue", json_null());
 		if (o->why.len)
