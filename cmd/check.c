@@ -246,53 +246,6 @@ static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
 
 /* ---- reading what the probe said ----------------------------------------- */
 
-/* The layer a probe step belongs to, or -1. */
-static int step_layer(const char *step)
-{
-	static const struct {
-		const char *step;
-		int layer;
-	} steps[] = {
-	    {"driver", SMOKE_DRIVER}, {"runtime", SMOKE_RUNTIME},
-	    {"cupti", SMOKE_CUPTI},   {"kernel", SMOKE_KERNEL},
-	    {"cudnn", SMOKE_CUDNN},   {"cupti-trace", SMOKE_CUPTI},
-	};
-
-	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
-		if (!strcmp(step, steps[i].step))
-			return steps[i].layer;
-	return -1;
-}
-
-/* What to do when the library of layer crashed the probe. */
-static void crash_fix(const struct activation *a, int layer,
-		      struct smoke_layer *l)
-{
-	const char *cuda = a->act.cuda->version;
-
-	switch (layer) {
-	case SMOKE_DRIVER:
-		smoke_fix(l,
-			  "the NVIDIA driver crashed: check nvidia-smi and "
-			  "the kernel log (dmesg), and reinstall the driver");
-		break;
-	case SMOKE_CUDNN:
-		smoke_fix(l, "install cuDNN again: cuenv install %s --cudnn %s",
-			  cuda, a->act.cudnn ? a->act.cudnn->version : "9");
-		break;
-	case SMOKE_CUPTI:
-		smoke_fix(l, "install CUPTI again: cuenv install %s --cupti %s",
-			  cuda, a->act.cupti ? a->act.cupti->version : cuda);
-		break;
-	default:
-		smoke_fix(l,
-			  "install the toolkit again (cuenv install %s), and "
-			  "check nvidia-smi and the kernel log (dmesg)",
-			  cuda);
-		break;
-	}
-}
-
 /*
  * Fill r from the probe's output: its report line, or, when it died or
  * hung before writing one, a report that blames the step it was in.
@@ -336,31 +289,13 @@ static int read_probe(const struct child *c, const char *probe,
 		buf_printf(&why, "exited with status %d before reporting",
 			   c->status);
 	tail_lines(c->err.data, 3, &tail);
-	layer = step_layer(step);
+	layer = smoke_step_layer(step);
 	if (layer < 0) {
 		rc = cuenv_fail(err, CUENV_E_GPU, "%s %s%s%s", probe, why.data,
 				tail.len ? ": " : "", tail.data);
 		goto out;
 	}
-	smoke_setstr(&r->cuda, a->act.cuda->version);
-	smoke_setstr(&r->cudnn, a->act.cudnn ? a->act.cudnn->version : NULL);
-	smoke_setstr(&r->cupti, a->act.cupti ? a->act.cupti->version : NULL);
-	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, "libcuda.so.1");
-	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, pl->runtime);
-	smoke_setstr(&r->layer[SMOKE_CUDNN].soname, pl->cudnn);
-	smoke_setstr(&r->layer[SMOKE_CUPTI].soname, pl->cupti);
-	r->layer[SMOKE_CUDNN].asked = pl->cudnn != NULL;
-	for (int i = 0; i < SMOKE_LAYERS; i++)
-		if (i != layer)
-			smoke_set(&r->layer[i], SMOKE_SKIP,
-				  "not known: cuenv-probe %s during the %s "
-				  "layer",
-				  why.data, smoke_layer_name(layer));
-	smoke_set(&r->layer[layer], SMOKE_FAIL,
-		  "cuenv-probe %s in its %s step: the library that layer "
-		  "loads crashed or hung%s%s",
-		  why.data, step, tail.len ? ": " : "", tail.data);
-	crash_fix(a, layer, &r->layer[layer]);
+	smoke_plan_blame(pl, &a->act, layer, step, why.data, tail.data, r);
 out:
 	strv_release(&lines);
 	buf_release(&why);

@@ -107,6 +107,79 @@ void smoke_plan_make(const struct active *act, const char *probe,
 	buf_release(&dev);
 }
 
+/* ---- when the probe dies ------------------------------------------------- */
+
+int smoke_step_layer(const char *step)
+{
+	static const struct {
+		const char *step;
+		int layer;
+	} steps[] = {
+	    {"driver", SMOKE_DRIVER}, {"runtime", SMOKE_RUNTIME},
+	    {"cupti", SMOKE_CUPTI},   {"kernel", SMOKE_KERNEL},
+	    {"cudnn", SMOKE_CUDNN},   {"cupti-trace", SMOKE_CUPTI},
+	};
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
+		if (!strcmp(step, steps[i].step))
+			return steps[i].layer;
+	return -1;
+}
+
+/* What to do when the library of layer crashed the probe. */
+static void crash_fix(const struct active *act, int layer,
+		      struct smoke_layer *l)
+{
+	const char *cuda = act->cuda->version;
+
+	switch (layer) {
+	case SMOKE_DRIVER:
+		smoke_fix(l,
+			  "the NVIDIA driver crashed: check nvidia-smi and "
+			  "the kernel log (dmesg), and reinstall the driver");
+		break;
+	case SMOKE_CUDNN:
+		smoke_fix(l, "install cuDNN again: cuenv install %s --cudnn %s",
+			  cuda, act->cudnn ? act->cudnn->version : "9");
+		break;
+	case SMOKE_CUPTI:
+		smoke_fix(l, "install CUPTI again: cuenv install %s --cupti %s",
+			  cuda, act->cupti ? act->cupti->version : cuda);
+		break;
+	default:
+		smoke_fix(l,
+			  "install the toolkit again (cuenv install %s), and "
+			  "check nvidia-smi and the kernel log (dmesg)",
+			  cuda);
+		break;
+	}
+}
+
+void smoke_plan_blame(const struct smoke_plan *pl, const struct active *act,
+		      int layer, const char *step, const char *why,
+		      const char *tail, struct smoke_report *r)
+{
+	smoke_setstr(&r->cuda, act->cuda->version);
+	smoke_setstr(&r->cudnn, act->cudnn ? act->cudnn->version : NULL);
+	smoke_setstr(&r->cupti, act->cupti ? act->cupti->version : NULL);
+	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, "libcuda.so.1");
+	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, pl->runtime);
+	smoke_setstr(&r->layer[SMOKE_CUDNN].soname, pl->cudnn);
+	smoke_setstr(&r->layer[SMOKE_CUPTI].soname, pl->cupti);
+	r->layer[SMOKE_CUDNN].asked = pl->cudnn != NULL;
+	for (int i = 0; i < SMOKE_LAYERS; i++)
+		if (i != layer)
+			smoke_set(&r->layer[i], SMOKE_SKIP,
+				  "not known: cuenv-probe %s during the %s "
+				  "layer",
+				  why, smoke_layer_name(layer));
+	smoke_set(&r->layer[layer], SMOKE_FAIL,
+		  "cuenv-probe %s in its %s step: the library that layer "
+		  "loads crashed or hung%s%s",
+		  why, step, *tail ? ": " : "", tail);
+	crash_fix(act, layer, &r->layer[layer]);
+}
+
 /* ---- --compile ----------------------------------------------------------- */
 
 /* clang-format off */

@@ -45,6 +45,24 @@ void smoke_plan_make(const struct active *act, const char *probe,
 		     int device, const struct driver_req *req,
 		     struct smoke_plan *pl);
 
+/* ---- when the probe dies ------------------------------------------------- */
+
+/* The layer (enum smoke_layer_id) a probe step ("driver", "runtime",
+ * "kernel", "cudnn", "cupti", "cupti-trace") belongs to, or -1. */
+int smoke_step_layer(const char *step);
+
+/*
+ * The report, into r, for a probe that died or hung (why: "was killed by
+ * signal 11 (...)") in step, of layer, before it reported; tail is the
+ * end of its stderr ("" when none). That layer fails, blaming the
+ * library it loads, with a fix that reinstalls it (or checks the
+ * driver); every other layer is skipped as not known. The versions and
+ * sonames are those the probe was asked for (act, pl).
+ */
+void smoke_plan_blame(const struct smoke_plan *pl, const struct active *act,
+		      int layer, const char *step, const char *why,
+		      const char *tail, struct smoke_report *r);
+
 /* ---- --compile ----------------------------------------------------------- */
 
 /* The program: CUDA C++ that scales 1000 floats on device argv[1]. */

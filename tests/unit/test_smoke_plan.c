@@ -123,6 +123,99 @@ static void test_smoke_plan_asks_for_a_toolkits_own_cudnn(void **state)
 	free(pc);
 }
 
+/* ---- when the probe dies ------------------------------------------------- */
+
+static void test_smoke_step_layer_maps_every_step(void **state)
+{
+	(void)state;
+	assert_int_equal(smoke_step_layer("driver"), SMOKE_DRIVER);
+	assert_int_equal(smoke_step_layer("runtime"), SMOKE_RUNTIME);
+	assert_int_equal(smoke_step_layer("kernel"), SMOKE_KERNEL);
+	assert_int_equal(smoke_step_layer("cudnn"), SMOKE_CUDNN);
+	assert_int_equal(smoke_step_layer("cupti"), SMOKE_CUPTI);
+	assert_int_equal(smoke_step_layer("cupti-trace"), SMOKE_CUPTI);
+	assert_int_equal(smoke_step_layer(""), -1);
+	assert_int_equal(smoke_step_layer("Driver"), -1);
+}
+
+static void test_smoke_plan_blame_fails_the_step_and_skips_others(void **state)
+{
+	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu"),
+		       *dnn = fx_install_new(KIT_CUDNN, "9.1.0.70", 12, "/t/d");
+	struct active act = { .cuda = cu, .cudnn = dnn };
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+	struct smoke_report r;
+
+	(void)state;
+	smoke_plan_make(&act, "p", 0, NULL, &pl);
+	smoke_report_init(&r);
+	smoke_plan_blame(&pl, &act, SMOKE_CUDNN, "cudnn",
+			 "was killed by signal 11 (Segmentation fault)",
+			 "free(): invalid pointer", &r);
+	assert_string_equal(r.cuda, "12.4.1");
+	assert_string_equal(r.cudnn, "9.1.0.70");
+	assert_null(r.cupti);
+	assert_string_equal(r.layer[SMOKE_DRIVER].soname, "libcuda.so.1");
+	assert_string_equal(r.layer[SMOKE_RUNTIME].soname, "libcudart.so.12");
+	assert_string_equal(r.layer[SMOKE_CUDNN].soname, "libcudnn.so.9");
+	assert_true(r.layer[SMOKE_CUDNN].asked);
+	assert_int_equal(r.layer[SMOKE_CUDNN].status, SMOKE_FAIL);
+	assert_string_equal(r.layer[SMOKE_CUDNN].message,
+			    "cuenv-probe was killed by signal 11 "
+			    "(Segmentation fault) in its cudnn step: the "
+			    "library that layer loads crashed or hung: "
+			    "free(): invalid pointer");
+	assert_string_equal(r.layer[SMOKE_CUDNN].fix,
+			    "install cuDNN again: cuenv install 12.4.1 "
+			    "--cudnn 9.1.0.70");
+	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_SKIP);
+	assert_string_equal(r.layer[SMOKE_KERNEL].message,
+			    "not known: cuenv-probe was killed by signal 11 "
+			    "(Segmentation fault) during the cudnn layer");
+	smoke_report_release(&r);
+	smoke_plan_release(&pl);
+	install_free(cu);
+	install_free(dnn);
+}
+
+static void test_smoke_plan_blame_fix_for_each_layer(void **state)
+{
+	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
+	struct active act = { .cuda = cu };
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+	struct smoke_report r;
+
+	(void)state;
+	smoke_plan_make(&act, "p", 0, NULL, &pl);
+	smoke_report_init(&r);
+	smoke_plan_blame(&pl, &act, SMOKE_DRIVER, "driver",
+			 "did not finish within 300 seconds", "", &r);
+	assert_string_equal(r.layer[SMOKE_DRIVER].message,
+			    "cuenv-probe did not finish within 300 seconds in "
+			    "its driver step: the library that layer loads "
+			    "crashed or hung");
+	assert_non_null(strstr(r.layer[SMOKE_DRIVER].fix, "reinstall the "
+							   "driver"));
+	/* nothing asked of cuDNN: not a layer to pass */
+	assert_false(r.layer[SMOKE_CUDNN].asked);
+	smoke_report_release(&r);
+	smoke_report_init(&r);
+	smoke_plan_blame(&pl, &act, SMOKE_CUPTI, "cupti-trace", "x", "", &r);
+	/* no CUPTI selected: the toolkit's own */
+	assert_string_equal(r.layer[SMOKE_CUPTI].fix,
+			    "install CUPTI again: cuenv install 12.4.1 "
+			    "--cupti 12.4.1");
+	smoke_report_release(&r);
+	smoke_report_init(&r);
+	smoke_plan_blame(&pl, &act, SMOKE_KERNEL, "kernel", "x", "", &r);
+	assert_string_equal(r.layer[SMOKE_KERNEL].fix,
+			    "install the toolkit again (cuenv install 12.4.1), "
+			    "and check nvidia-smi and the kernel log (dmesg)");
+	smoke_report_release(&r);
+	smoke_plan_release(&pl);
+	install_free(cu);
+}
+
 /* ---- --compile ----------------------------------------------------------- */
 
 static void test_smoke_compile_program_prints_what_is_checked(void **state)
@@ -243,6 +336,10 @@ int main(void)
 	    cmocka_unit_test(test_smoke_plan_cuda_11_runtime_soname),
 	    FS_TEST(test_smoke_plan_takes_sonames_from_the_selection),
 	    FS_TEST(test_smoke_plan_asks_for_a_toolkits_own_cudnn),
+	    cmocka_unit_test(test_smoke_step_layer_maps_every_step),
+	    cmocka_unit_test(
+		test_smoke_plan_blame_fails_the_step_and_skips_others),
+	    cmocka_unit_test(test_smoke_plan_blame_fix_for_each_layer),
 	    cmocka_unit_test(test_smoke_compile_program_prints_what_is_checked),
 	    cmocka_unit_test(
 		test_smoke_compile_no_nvcc_fix_depends_on_ownership),
