@@ -89,14 +89,17 @@ endif
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
-	shell activate catalog compat elf ldcache doctor lock needs explain proc
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel mirror
+	shell activate catalog compat elf ldcache doctor plan lock needs explain \
+	proc
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel \
+	mirror refresh
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root explain
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
-# smoke_cuda (dlopens CUDA) for cuenv-probe only.
-CORE += smoke smoke_json smoke_cuda
+# smoke_cuda (dlopens CUDA) for cuenv-probe only; smoke_plan: the probe's
+# command line.
+CORE += smoke smoke_json smoke_cuda smoke_plan
 # Which roots and paths activation may take directories from.
 CORE += trust
 CMDS += check

@@ -19,6 +19,7 @@
 #include "../core/compat.h"
 #include "../core/proc.h"
 #include "../core/smoke.h"
+#include "../core/smoke_plan.h"
 #include "../core/xalloc.h"
 #include "../core/detect.h"
 #include "cmd.h"
@@ -137,170 +138,27 @@ static void tail_lines(const char *text, size_t n, struct buf *out)
 
 /* ---- what to ask the probe ----------------------------------------------- */
 
-static void add_dirs(struct strv *to, const struct strv *from)
-{
-	for (size_t i = 0; i < from->n; i++)
-		if (strv_find(to, from->v[i]) < 0)
-			strv_push(to, from->v[i]);
-}
-
-/* The soname of stem in dirs, or the one version's release gives it. */
-static char *soname_of(const struct strv *dirs, const char *stem,
-		       const char *version)
-{
-	char *s = smoke_find_soname(dirs, stem), *lib;
-
-	if (s)
-		return s;
-	/* "libcudart.so" -> "cudart" */
-	lib = xstrndup(stem + 3, strlen(stem) - 6);
-	s = detect_soname(lib, version);
-	free(lib);
-	return s;
-}
-
-struct plan {
-	struct strv argv; /* the probe's command line */
-	char *runtime, *cudnn, *cupti;
-	struct strv own;
-};
-
-static void plan_release(struct plan *pl)
-{
-	strv_release(&pl->argv);
-	free(pl->runtime);
-	free(pl->cudnn);
-	free(pl->cupti);
-	strv_release(&pl->own);
-}
-
-static void arg2(struct strv *argv, const char *opt, const char *value)
-{
-	if (!value)
-		return;
-	strv_push(argv, opt);
-	strv_push(argv, value);
-}
-
+/* The probe's command line; the driver's minimum from the compat table. */
 static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
-		      const char *probe, int device, struct plan *pl)
+		      const char *probe, int device, struct smoke_plan *pl)
 {
-	const struct active *act = &a->act;
-	const struct install *cu = act->cuda;
-	struct strv dirs = STRV_INIT;
-	struct buf compat = BUF_INIT, dev = BUF_INIT;
+	const struct install *cu = a->act.cuda;
+	struct buf compat = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
 	struct driver_req req = {0};
+	int known = !cmd_compat_dir(ctx, &compat, &e) &&
+		    !compat_driver(compat.data, cu->version, &req, &e);
 
-	strv_push(&pl->argv, probe);
-	arg2(&pl->argv, "--cuda", cu->version);
-	if (act->cudnn)
-		arg2(&pl->argv, "--cudnn", act->cudnn->version);
-	if (act->cupti)
-		arg2(&pl->argv, "--cupti", act->cupti->version);
-	buf_printf(&dev, "%d", device);
-	arg2(&pl->argv, "--device", dev.data);
-
-	if (!cmd_compat_dir(ctx, &compat, &e) &&
-	    !compat_driver(compat.data, cu->version, &req, &e)) {
-		arg2(&pl->argv, "--driver-need", req.release);
-		arg2(&pl->argv, "--driver-compat", req.compat);
-	} else {
+	if (!known)
 		cmd_warn("the driver's minimum for CUDA %s is unknown: %s",
 			 cu->version, e.msg.data);
-	}
-
-	pl->runtime = soname_of(&cu->lib, "libcudart.so", cu->version);
-	if (act->cupti) {
-		add_dirs(&dirs, &act->cupti->cupti);
-		add_dirs(&dirs, &act->cupti->lib);
-		pl->cupti = soname_of(&dirs, "libcupti.so",
-				      act->cupti->cupti_version
-					  ? act->cupti->cupti_version
-					  : act->cupti->version);
-	} else {
-		add_dirs(&dirs, &cu->cupti);
-		add_dirs(&dirs, &cu->lib);
-		pl->cupti = soname_of(&dirs, "libcupti.so",
-				      cu->cupti_version ? cu->cupti_version
-							: cu->version);
-	}
-	/* cuDNN when selected, or when the toolkit carries one (wheels) */
-	if (act->cudnn)
-		pl->cudnn = soname_of(&act->cudnn->lib, "libcudnn.so",
-				      act->cudnn->version);
-	else
-		pl->cudnn = smoke_find_soname(&cu->lib, "libcudnn.so");
-	arg2(&pl->argv, "--runtime", pl->runtime);
-	arg2(&pl->argv, "--cupti-lib", pl->cupti);
-	arg2(&pl->argv, "--cudnn-lib", pl->cudnn);
-
-	if (act->cudnn)
-		add_dirs(&pl->own, &act->cudnn->lib);
-	add_dirs(&pl->own, &cu->lib);
-	add_dirs(&pl->own, &cu->cupti);
-	if (act->cupti) {
-		add_dirs(&pl->own, &act->cupti->cupti);
-		add_dirs(&pl->own, &act->cupti->lib);
-	}
-	for (size_t i = 0; i < pl->own.n; i++)
-		arg2(&pl->argv, "--own", pl->own.v[i]);
-
-	strv_release(&dirs);
+	smoke_plan_make(&a->act, probe, device, known ? &req : NULL, pl);
 	buf_release(&compat);
-	buf_release(&dev);
 	err_release(&e);
 	driver_req_release(&req);
 }
 
 /* ---- reading what the probe said ----------------------------------------- */
-
-/* The layer a probe step belongs to, or -1. */
-static int step_layer(const char *step)
-{
-	static const struct {
-		const char *step;
-		int layer;
-	} steps[] = {
-	    {"driver", SMOKE_DRIVER}, {"runtime", SMOKE_RUNTIME},
-	    {"cupti", SMOKE_CUPTI},   {"kernel", SMOKE_KERNEL},
-	    {"cudnn", SMOKE_CUDNN},   {"cupti-trace", SMOKE_CUPTI},
-	};
-
-	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
-		if (!strcmp(step, steps[i].step))
-			return steps[i].layer;
-	return -1;
-}
-
-/* What to do when the library of layer crashed the probe. */
-static void crash_fix(const struct activation *a, int layer,
-		      struct smoke_layer *l)
-{
-	const char *cuda = a->act.cuda->version;
-
-	switch (layer) {
-	case SMOKE_DRIVER:
-		smoke_fix(l,
-			  "the NVIDIA driver crashed: check nvidia-smi and "
-			  "the kernel log (dmesg), and reinstall the driver");
-		break;
-	case SMOKE_CUDNN:
-		smoke_fix(l, "install cuDNN again: cuenv install %s --cudnn %s",
-			  cuda, a->act.cudnn ? a->act.cudnn->version : "9");
-		break;
-	case SMOKE_CUPTI:
-		smoke_fix(l, "install CUPTI again: cuenv install %s --cupti %s",
-			  cuda, a->act.cupti ? a->act.cupti->version : cuda);
-		break;
-	default:
-		smoke_fix(l,
-			  "install the toolkit again (cuenv install %s), and "
-			  "check nvidia-smi and the kernel log (dmesg)",
-			  cuda);
-		break;
-	}
-}
 
 /*
  * Fill r from the probe's output: its report line, or, when it died or
@@ -308,7 +166,7 @@ static void crash_fix(const struct activation *a, int layer,
  */
 static int read_probe(const struct child *c, const char *probe,
 		      unsigned timeout, const struct activation *a,
-		      const struct plan *pl, struct smoke_report *r,
+		      const struct smoke_plan *pl, struct smoke_report *r,
 		      struct cuenv_err *err)
 {
 	struct strv lines = STRV_INIT;
@@ -345,31 +203,13 @@ static int read_probe(const struct child *c, const char *probe,
 		buf_printf(&why, "exited with status %d before reporting",
 			   c->status);
 	tail_lines(c->err.data, 3, &tail);
-	layer = step_layer(step);
+	layer = smoke_step_layer(step);
 	if (layer < 0) {
 		rc = cuenv_fail(err, CUENV_E_GPU, "%s %s%s%s", probe, why.data,
 				tail.len ? ": " : "", tail.data);
 		goto out;
 	}
-	smoke_setstr(&r->cuda, a->act.cuda->version);
-	smoke_setstr(&r->cudnn, a->act.cudnn ? a->act.cudnn->version : NULL);
-	smoke_setstr(&r->cupti, a->act.cupti ? a->act.cupti->version : NULL);
-	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, "libcuda.so.1");
-	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, pl->runtime);
-	smoke_setstr(&r->layer[SMOKE_CUDNN].soname, pl->cudnn);
-	smoke_setstr(&r->layer[SMOKE_CUPTI].soname, pl->cupti);
-	r->layer[SMOKE_CUDNN].asked = pl->cudnn != NULL;
-	for (int i = 0; i < SMOKE_LAYERS; i++)
-		if (i != layer)
-			smoke_set(&r->layer[i], SMOKE_SKIP,
-				  "not known: cuenv-probe %s during the %s "
-				  "layer",
-				  why.data, smoke_layer_name(layer));
-	smoke_set(&r->layer[layer], SMOKE_FAIL,
-		  "cuenv-probe %s in its %s step: the library that layer "
-		  "loads crashed or hung%s%s",
-		  why.data, step, tail.len ? ": " : "", tail.data);
-	crash_fix(a, layer, &r->layer[layer]);
+	smoke_plan_blame(pl, &a->act, layer, step, why.data, tail.data, r);
 out:
 	strv_release(&lines);
 	buf_release(&why);
@@ -379,63 +219,6 @@ out:
 
 /* ---- --compile ----------------------------------------------------------- */
 
-/* clang-format off */
-static const char compile_src[] =
-	"// cuenv check --compile: built by the selection's own nvcc\n"
-	"#include <cstdio>\n"
-	"#include <cstdlib>\n"
-	"#include <cuda_runtime.h>\n"
-	"\n"
-	"__global__ void cuenv_scale(const float *x, float *y, int n)\n"
-	"{\n"
-	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"\tif (i < n)\n"
-	"\t\ty[i] = 2.0f * x[i] + 1.0f;\n"
-	"}\n"
-	"\n"
-	"static int fail(const char *what, cudaError_t e)\n"
-	"{\n"
-	"\tprintf(\"%s: %s\\n\", what, cudaGetErrorString(e));\n"
-	"\treturn 1;\n"
-	"}\n"
-	"\n"
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\tconst int n = 1000;\n"
-	"\tint dev = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 0;\n"
-	"\tint rt = 0;\n"
-	"\tstatic float x[n], y[n];\n"
-	"\tfloat *dx, *dy;\n"
-	"\tcudaError_t e;\n"
-	"\n"
-	"\tfor (int i = 0; i < n; i++)\n"
-	"\t\tx[i] = (float)i;\n"
-	"\tif ((e = cudaSetDevice(dev)) != cudaSuccess)\n"
-	"\t\treturn fail(\"cudaSetDevice\", e);\n"
-	"\tif ((e = cudaMalloc(&dx, sizeof x)) != cudaSuccess ||\n"
-	"\t    (e = cudaMalloc(&dy, sizeof y)) != cudaSuccess)\n"
-	"\t\treturn fail(\"cudaMalloc\", e);\n"
-	"\tif ((e = cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice)) !=\n"
-	"\t    cudaSuccess)\n"
-	"\t\treturn fail(\"cudaMemcpy\", e);\n"
-	"\tcuenv_scale<<<(n + 127) / 128, 128>>>(dx, dy, n);\n"
-	"\tif ((e = cudaGetLastError()) != cudaSuccess)\n"
-	"\t\treturn fail(\"launch\", e);\n"
-	"\tif ((e = cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost)) !=\n"
-	"\t    cudaSuccess)\n"
-	"\t\treturn fail(\"cudaMemcpy\", e);\n"
-	"\tfor (int i = 0; i < n; i++)\n"
-	"\t\tif (y[i] != 2.0f * x[i] + 1.0f) {\n"
-	"\t\t\tprintf(\"wrong: y[%d] = %g\\n\", i, y[i]);\n"
-	"\t\t\treturn 1;\n"
-	"\t\t}\n"
-	"\tcudaRuntimeGetVersion(&rt);\n"
-	"\tprintf(\"cuenv-check-compiled: %d elements, runtime %d\\n\", n, rt);\n"
-	"\treturn 0;\n"
-	"}\n";
-/* clang-format on */
-
-#define COMPILED_OK "cuenv-check-compiled: 1000 elements"
 
 static int write_file(const char *path, const char *text)
 {
@@ -450,9 +233,10 @@ static int write_file(const char *path, const char *text)
 }
 
 /*
- * --compile: build compile_src with the selection's nvcc, in the activated
- * environment, and run it (when the driver and runtime passed). The
- * kernel layer fails if either goes wrong; a pass needs both halves.
+ * --compile: build smoke_compile_src with the selection's nvcc, in the
+ * activated environment, and run it (when the driver and runtime
+ * passed). The kernel layer fails if either goes wrong; a pass needs
+ * both halves.
  */
 static void compile_check(const struct activation *a, const char *tmpdir,
 			  int device, unsigned timeout, struct smoke_report *r)
@@ -464,27 +248,9 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	struct child c = {0, 0, BUF_INIT, BUF_INIT};
 	struct cuenv_err e = CUENV_ERR_INIT;
 	double t = now_s();
-	int gpu = r->layer[SMOKE_DRIVER].status == SMOKE_PASS &&
-		  r->layer[SMOKE_RUNTIME].status == SMOKE_PASS;
 
 	if (!nvcc) {
-		smoke_set(l, SMOKE_FAIL,
-			  "--compile: the selection (cuda %s) "
-			  "has no nvcc",
-			  a->act.cuda->version);
-		/* install refuses a version installed without
-		 * components asked for now: it goes first. */
-		if (a->act.cuda->registered)
-			smoke_fix(l,
-				  "register a whole toolkit instead: cuenv "
-				  "remove %s, then cuenv add cuda PATH",
-				  a->act.cuda->version);
-		else
-			smoke_fix(l,
-				  "install the whole toolkit, not "
-				  "--runtime-only: cuenv uninstall cuda %s && "
-				  "cuenv install %s",
-				  a->act.cuda->version, a->act.cuda->version);
+		smoke_compile_no_nvcc(l, a->act.cuda);
 		goto out;
 	}
 	smoke_detail(l, "nvcc", "%s", nvcc);
@@ -499,7 +265,7 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	}
 	buf_path(&src, dir.data, "check.cu");
 	buf_path(&exe, dir.data, "check");
-	if (write_file(src.data, compile_src)) {
+	if (write_file(src.data, smoke_compile_src)) {
 		smoke_set(l, SMOKE_FAIL, "--compile: cannot write %s: %s",
 			  src.data, strerror(errno));
 		goto out;
@@ -515,25 +281,11 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	if (c.status || c.timed_out) {
 		buf_adds(&c.out, c.err.data);
 		tail_lines(c.out.data, 4, &tail);
-		smoke_set(l, SMOKE_FAIL,
-			  "%s could not build a small CUDA program (%s): %s",
-			  nvcc,
-			  c.timed_out ? "timed out" : "it exited with an error",
-			  tail.data);
-		smoke_fix(l, "nvcc needs a host compiler it supports (g++) and "
-			     "the selection's headers and libraries: see "
-			     "cuenv exec -- nvcc --version");
+		smoke_compile_not_built(l, nvcc, c.timed_out, tail.data);
 		goto out;
 	}
-	smoke_detail(l, "compile", "ok");
-	if (!gpu) {
-		if (l->status == SMOKE_SKIP)
-			smoke_set(l, SMOKE_SKIP,
-				  "%s built the test program; running it "
-				  "needs the driver and runtime layers",
-				  nvcc);
+	if (!smoke_compile_built(r, nvcc))
 		goto out;
-	}
 	child_release(&c);
 	buf_printf(&dev, "%d", device);
 	{
@@ -544,28 +296,13 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 			goto out;
 		}
 	}
-	if (c.status || !strstr(c.out.data, COMPILED_OK)) {
+	if (c.status || !smoke_compile_output_ok(c.out.data)) {
 		buf_adds(&c.out, c.err.data);
 		tail_lines(c.out.data, 3, &tail);
-		smoke_set(l, SMOKE_FAIL,
-			  "the program nvcc built did not run right (status "
-			  "%d): %s",
-			  c.status, tail.data);
-		smoke_fix(l, "the toolkit's runtime and the driver disagree: "
-			     "run cuenv check without --compile to see which");
+		smoke_compile_run_failed(l, c.status, tail.data);
 		goto out;
 	}
-	smoke_detail(l, "compiled_run", "ok");
-	if (l->status == SMOKE_PASS) {
-		char *m = l->message;
-
-		l->message = NULL;
-		smoke_set(l, SMOKE_PASS,
-			  "%s; and a program built by %s ran "
-			  "right",
-			  m ? m : "", nvcc);
-		free(m);
-	}
+	smoke_compile_ran(l, nvcc);
 out:
 	l->ms += (now_s() - t) * 1e3;
 	if (src.len)
@@ -641,7 +378,7 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	      int device, unsigned timeout, int compile,
 	      struct smoke_report *r, int *first, struct cuenv_err *err)
 {
-	struct plan pl = {STRV_INIT, NULL, NULL, NULL, STRV_INIT};
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
 	struct child c = {0, 0, BUF_INIT, BUF_INIT};
 	struct buf tried = BUF_INIT;
 	const char *tmpdir;
@@ -673,7 +410,7 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	smoke_report_finish(r);
 	rc = smoke_report_rc(r, first);
 out:
-	plan_release(&pl);
+	smoke_plan_release(&pl);
 	child_release(&c);
 	buf_release(&tried);
 	free(probe);

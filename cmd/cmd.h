@@ -15,6 +15,7 @@
 #include "../core/activate.h"
 #include "../core/catalog.h"
 #include "../core/err.h"
+#include "../core/plan.h"
 #include "../core/shell.h"
 #include "../core/store.h"
 #include "options.h"
@@ -139,12 +140,19 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		     const struct install **found, struct cuenv_err *err);
 
 /*
- * For --components: split the comma-separated list into out, refusing
- * names that are not lowercase letters, digits and '_' (CUENV_E_USAGE
- * naming cmd).
+ * --components LIST and --runtime-only into o: list (NULL when not
+ * given) split at commas into comps, which o->components then points at,
+ * refusing names that are not lowercase letters, digits and '_'
+ * (CUENV_E_USAGE naming cmd).
  */
-int cmd_components(const struct cuenv_cmd *cmd, const char *list,
-		   struct strv *out, struct cuenv_err *err);
+int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
+		  int runtime_only, struct strv *comps, struct plan_opts *o,
+		  struct cuenv_err *err);
+
+/* CUENV_E_USAGE (naming cmd) when o has both a component list and
+ * runtime_only, which do not go together; else CUENV_OK. */
+int cmd_plan_opts_check(const struct cuenv_cmd *cmd,
+			const struct plan_opts *o, struct cuenv_err *err);
 
 /*
  * Parse s, a decimal count from 0 to max (no sign, no suffix, no

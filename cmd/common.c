@@ -13,6 +13,7 @@
 #include "../core/needs.h"
 #include "../core/dotfile.h"
 #include "../core/file.h"
+#include "../core/plan.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -740,66 +741,23 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		       int source, int quiet, struct framework_builds *out,
 		       struct cuenv_err *err)
 {
-	static const char *const known[] = { "tensorflow", "torch", "pytorch",
-					     "jax" };
 	struct framework_builds rows = { 0 };
-	struct buf dir = BUF_INIT, name = BUF_INIT;
-	struct cuenv_err first = CUENV_ERR_INIT, later = CUENV_ERR_INIT;
-	const char *eq = strstr(arg, "=="), *spec = eq ? eq + 2 : NULL;
-	const struct framework_build *best = NULL;
-	size_t i;
-	int rc, ok = 0;
+	struct buf dir = BUF_INIT, name = BUF_INIT, updated = BUF_INIT;
+	struct cuenv_err first = CUENV_ERR_INIT;
+	const char *spec;
+	const struct framework_build *best;
+	int rc;
 
-	buf_add(&name, arg, eq ? (size_t)(eq - arg) : strlen(arg));
-	for (i = 0; i < sizeof(known) / sizeof(*known); i++)
-		ok |= !strcmp(name.data, known[i]);
-	if (!ok || (spec && !version_is_valid(spec))) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, arg, 64);
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"--for: '%s' is not FRAMEWORK==VERSION",
-				shown.data);
-		cuenv_hint(err, "frameworks: tensorflow, torch (pytorch), "
-				"jax; for example --for tensorflow==2.6");
-		buf_release(&shown);
-		goto out;
-	}
-	rc = cmd_compat_dir(ctx, &dir, err);
+	rc = plan_framework_arg(arg, &name, &spec, err);
 	if (!rc)
-		rc = compat_frameworks(dir.data, name.data, spec, &rows, err);
+		rc = cmd_compat_dir(ctx, &dir, err);
+	/* what `cuenv update --frameworks` read from the index, first */
+	buf_printf(&updated, "%s/manifests/compat", ctx->root);
+	if (!rc)
+		rc = plan_framework_rows(dir.data, updated.data, name.data,
+					 spec, &rows, err);
 	if (rc)
 		goto out;
-	/* what `cuenv update --frameworks` read from the index, first */
-	{
-		struct framework_builds mine = { 0 };
-		struct buf d = BUF_INIT;
-		struct cuenv_err ignored = CUENV_ERR_INIT;
-
-		buf_printf(&d, "%s/manifests/compat/frameworks.tsv", ctx->root);
-		if (!access(d.data, F_OK)) {
-			buf_reset(&d);
-			buf_printf(&d, "%s/manifests/compat", ctx->root);
-		}
-		if (!access(d.data, F_OK) &&
-		    !compat_frameworks(d.data, name.data, spec, &mine,
-				       &ignored) &&
-		    mine.n) {
-			mine.v = xrealloc(mine.v, (mine.n + rows.n) *
-							  sizeof(*mine.v));
-			memcpy(mine.v + mine.n, rows.v,
-			       rows.n * sizeof(*rows.v));
-			mine.n += rows.n;
-			free(rows.v);
-			rows = mine;
-			mine.v = NULL;
-			mine.n = 0;
-		}
-		framework_builds_release(&mine);
-		buf_release(&d);
-		err_release(&ignored);
-	}
-	compat_frameworks_order(&rows);
 	if (!rows.n) {
 		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
 				"no %s%s%s with CUDA in the framework table",
@@ -807,18 +765,7 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		cuenv_hint(err, "see: %s/frameworks.tsv", dir.data);
 		goto out;
 	}
-	/*
-	 * The first row, in order of preference, that the catalogue can
-	 * install, asked exactly as install will then ask it.
-	 */
-	for (i = 0; i < rows.n && !best; i++) {
-		const struct framework_build *b = &rows.v[i];
-		struct catalog_choice ch;
-
-		if (!catalog_resolve(cat, b->cuda, cudnn ? cudnn : b->cudnn,
-				     NULL, source, &ch, i ? &later : &first))
-			best = b;
-	}
+	best = plan_framework_pick(&rows, cat, cudnn, source, &first);
 	if (!best) {
 		/* Say what the preferred row needs, and why it cannot be. */
 		if (!quiet)
@@ -850,19 +797,23 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 	out->v[0].notes = xstrdup(best->notes);
 out:
 	err_release(&first);
-	err_release(&later);
 	framework_builds_release(&rows);
 	buf_release(&dir);
 	buf_release(&name);
+	buf_release(&updated);
 	return rc;
 }
 
-int cmd_components(const struct cuenv_cmd *cmd, const char *list,
-		   struct strv *out, struct cuenv_err *err)
+int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
+		  int runtime_only, struct strv *comps, struct plan_opts *o,
+		  struct cuenv_err *err)
 {
-	strv_split(out, list, ',');
-	for (size_t i = 0; i < out->n; i++) {
-		const char *c = out->v[i];
+	o->runtime_only = runtime_only;
+	if (!list)
+		return CUENV_OK;
+	strv_split(comps, list, ',');
+	for (size_t i = 0; i < comps->n; i++) {
+		const char *c = comps->v[i];
 
 		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
 				   strlen(c))
@@ -870,6 +821,18 @@ int cmd_components(const struct cuenv_cmd *cmd, const char *list,
 					  "%s: bad component name '%s'",
 					  cmd->name, c);
 	}
+	o->components = comps;
+	return CUENV_OK;
+}
+
+int cmd_plan_opts_check(const struct cuenv_cmd *cmd,
+			const struct plan_opts *o, struct cuenv_err *err)
+{
+	if (o->components && o->runtime_only)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "%s: --components and --runtime-only do not "
+				  "go together",
+				  cmd->name);
 	return CUENV_OK;
 }
 

@@ -463,15 +463,7 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 		if (lock_to_release(&lk, kinds[i], &rel))
 			continue;
 		/* Exactly the locked components, unless narrowed further. */
-		if (kinds[i] == KIT_CUDA && rel.source == SRC_REDIST &&
-		    !o->components && !o->runtime_only) {
-			for (size_t k = 0; k < rel.nparts; k++)
-				strv_push(&names, rel.parts[k].name);
-			lo.components = &names;
-		} else if (kinds[i] != KIT_CUDA) {
-			lo.components = NULL;
-			lo.runtime_only = 0;
-		}
+		lo.plan = plan_locked_opts(&rel, kinds[i], &o->plan, &names);
 		rc = install_one(ctx, &rel, &lo, quiet, err);
 		strv_release(&names);
 		free(rel.parts);
@@ -533,32 +525,6 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = cmd_list_remote.run(ctx, n, v, err);
 	free(v);
 	return rc;
-}
-
-/*
- * The cuDNN of cat for CUDA major M that a minimum min (same major, at
- * least it) asks for: one of that very version when the catalogue has
- * it, else the newest that is later; NULL when none.
- */
-static const char *cudnn_at_least(const struct catalog *cat, unsigned M,
-				  const char *min)
-{
-	const struct release *exact = NULL, *newest = NULL;
-
-	for (size_t i = 0; i < cat->n; i++) {
-		const struct release *r = cat->v[i];
-
-		if (r->kind != KIT_CUDNN || r->cuda_major != M ||
-		    version_major(r->version) != version_major(min) ||
-		    version_cmp_str(r->version, min) < 0)
-			continue;
-		if (version_matches_str(r->version, min) &&
-		    (!exact || version_cmp_str(r->version, exact->version) > 0))
-			exact = r;
-		if (!newest || version_cmp_str(r->version, newest->version) > 0)
-			newest = r;
-	}
-	return exact ? exact->version : newest ? newest->version : NULL;
 }
 
 /*
@@ -628,7 +594,7 @@ static int framework_from_index(const char *for_spec,
 	out->v[0].cudnn = NULL;
 	if (dnn) {
 		/* a minimum: the catalogue's release that meets it */
-		const char *have = cudnn_at_least(
+		const char *have = plan_cudnn_at_least(
 			cat, (unsigned)version_major(cuda), dnn);
 
 		out->v[0].cudnn = xstrdup(have ? have : dnn);
@@ -642,24 +608,166 @@ out:
 	return rc;
 }
 
+/* What one `cuenv install` asks for, from its words and options. */
+struct request {
+	const char *spec, *cudnn, *cupti;
+	const char *for_spec; /* --for tensorflow==2.6 */
+	int quiet, source, locked;
+	struct strv comps;
+	struct selection sel;
+	struct framework_builds fw;
+};
+
+/* The options into o (over what the environment said) and q. */
+static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
+			struct request *q, struct cuenv_err *err)
+{
+	enum source_kind sk;
+	int rc;
+
+	q->cudnn = ctx->opt.arg[O_CUDNN];
+	q->cupti = ctx->opt.arg[O_CUPTI];
+	rc = cmd_plan_opts(&cmd_install, ctx->opt.arg[O_COMPONENTS],
+			   cmd_opt_given(&ctx->opt, O_RUNTIME), &q->comps,
+			   &o->plan, err);
+	if (rc)
+		return rc;
+	if (ctx->opt.arg[O_SOURCE] && !source_parse(ctx->opt.arg[O_SOURCE], &sk))
+		q->source = (int)sk;
+	if (ctx->opt.arg[O_MIRROR])
+		o->mirror = ctx->opt.arg[O_MIRROR];
+	if (ctx->opt.arg[O_INDEX])
+		o->pypi_index = ctx->opt.arg[O_INDEX];
+	if (cmd_opt_given(&ctx->opt, O_JOBS))
+		o->jobs = (unsigned)ctx->opt.num[O_JOBS];
+	o->no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
+	q->quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	q->for_spec = ctx->opt.arg[O_FOR];
+	q->locked = cmd_opt_given(&ctx->opt, O_LOCKED);
+	if (cmd_opt_given(&ctx->opt, O_TIMEOUT))
+		o->fetch.timeout_seconds = (unsigned)ctx->opt.num[O_TIMEOUT];
+	if (cmd_opt_given(&ctx->opt, O_MAXDL))
+		o->fetch.max_bytes = ctx->opt.num[O_MAXDL];
+	if (cmd_opt_given(&ctx->opt, O_MAXEXP))
+		o->expand_ratio = (unsigned)ctx->opt.num[O_MAXEXP];
+	return CUENV_OK;
+}
+
+/* --for: the CUDA and cuDNN of the framework's build (the framework's
+ * own wheel first; the shipped table offline); --cudnn still wins. */
+static int for_request(const struct cuenv_ctx *ctx, struct request *q,
+		       const struct install_opts *o, struct catalog *cat,
+		       struct cuenv_err *err)
+{
+	struct buf why = BUF_INIT;
+	int rc = CUENV_OK;
+
+	/* The row is chosen by what the catalogue can install. */
+	if (q->cudnn)
+		rc = cmd_check_version("cudnn", q->cudnn, 0, err);
+	if (!rc)
+		rc = cmd_catalog(ctx, cat, err);
+	if (!rc) {
+		rc = framework_from_index(q->for_spec, o, cat, q->quiet,
+					  &q->fw, &why, err);
+		if (rc == CUENV_NO) {
+			if (why.len && !q->quiet)
+				cmd_note("%s; the shipped framework "
+					 "table answers", why.data);
+			rc = cmd_framework_pick(ctx, q->for_spec, cat,
+						q->cudnn, q->source, q->quiet,
+						&q->fw, err);
+		}
+	}
+	buf_release(&why);
+	if (rc)
+		return rc;
+	q->spec = q->fw.v[0].cuda;
+	if (!q->cudnn)
+		q->cudnn = q->fw.v[0].cudnn;
+	return CUENV_OK;
+}
+
+/* No SPEC: what the nearest .cuenv (or cuenv use) asks for. */
+static int selected_request(const struct cuenv_ctx *ctx, struct request *q,
+			    struct cuenv_err *err)
+{
+	struct select_in in = { .cwd = ctx->cwd, .root = ctx->root,
+				.env_cuda = env_get(ctx->environ, "CUENV_VERSION"),
+				.env_cudnn = env_get(ctx->environ,
+						     "CUENV_CUDNN_VERSION"),
+				.env_cupti = env_get(ctx->environ,
+						     "CUENV_CUPTI_VERSION") };
+	int rc;
+
+	rc = select_find(&in, &q->sel, err);
+	if (rc)
+		return rc;
+	if (!selection_active(&q->sel)) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"install: no version given and none "
+				"selected here");
+		cuenv_hint(err, "cuenv install 12.4, or write one with "
+				"cuenv local 12.4 --force");
+		return rc;
+	}
+	q->spec = q->sel.cuda;
+	if (!q->cudnn)
+		q->cudnn = q->sel.cudnn;
+	if (!q->cupti)
+		q->cupti = q->sel.cupti;
+	return CUENV_OK;
+}
+
+/* The releases of ch, in the order and with the options plan_steps
+ * gives them. */
+static int install_choice(struct cuenv_ctx *ctx,
+			  const struct catalog_choice *ch, int source,
+			  const struct install_opts *o, int quiet,
+			  struct cuenv_err *err)
+{
+	struct plan_step steps[KIT_KINDS];
+	size_t n = plan_steps(ch, source, &o->plan, steps);
+	int rc;
+
+	rc = store_open(&ctx->store, ctx->root, true, err);
+	if (rc)
+		return rc;
+	cmd_store_waiting(&ctx->store, "install");
+	fetch_global_init();
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct install_opts so = *o;
+
+		so.plan = steps[i].opts;
+		so.keep_partial = steps[i].keep_partial;
+		rc = install_one(ctx, &steps[i].rel, &so, quiet, err);
+	}
+	return rc;
+}
+
+/* --dry-run: what install_choice would install, in one line. */
+static void print_dry_run(const struct catalog_choice *ch, int source)
+{
+	printf("would install cuda %s", ch->cuda->version);
+	if (ch->cudnn)
+		printf(" + cudnn %s", ch->cudnn->version);
+	if (ch->cupti)
+		printf(" + cupti %s", ch->cupti->version);
+	printf(" (%s)\n", source == SRC_PYPI ? "pypi"
+					     : source_name(ch->cuda->source));
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct install_opts o = { .fetch = FETCH_OPTS_INIT,
 				  .expand_ratio = INSTALL_EXPAND_RATIO_DEFAULT };
+	struct request q = { .source = -1, .comps = STRV_INIT };
 	struct catalog cat = { 0 };
-	struct strv comps = STRV_INIT;
-	struct selection sel;
-	const char *spec = NULL, *cudnn = NULL, *cupti = NULL;
-	const char *for_spec = NULL; /* --for tensorflow==2.6 */
-	struct framework_builds fw = { 0 };
-	int rc, quiet = 0, source = -1, locked = 0;
-	enum source_kind sk;
 	struct catalog_choice found;
-	const struct release *cuda_rel = NULL, *cudnn_rel = NULL,
-			     *cupti_rel = NULL;
+	int rc;
 
-	selection_init(&sel);
+	selection_init(&q.sel);
 	o.mirror = env_get(ctx->environ, "CUENV_MIRROR");
 	o.pypi_index = env_get(ctx->environ, "CUENV_PYPI_INDEX");
 	rc = fetch_env(ctx, &o, err);
@@ -675,204 +783,61 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cuenv_hint(err, "see: cuenv install --help");
 		goto out;
 	}
-	cudnn = ctx->opt.arg[O_CUDNN];
-	cupti = ctx->opt.arg[O_CUPTI];
-	if (ctx->opt.arg[O_COMPONENTS]) {
-		rc = cmd_components(&cmd_install, ctx->opt.arg[O_COMPONENTS],
-				    &comps, err);
-		if (rc)
-			goto out;
-		o.components = &comps;
-	}
-	o.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
-	if (ctx->opt.arg[O_SOURCE] && !source_parse(ctx->opt.arg[O_SOURCE], &sk))
-		source = (int)sk;
-	if (ctx->opt.arg[O_MIRROR])
-		o.mirror = ctx->opt.arg[O_MIRROR];
-	if (ctx->opt.arg[O_INDEX])
-		o.pypi_index = ctx->opt.arg[O_INDEX];
-	if (cmd_opt_given(&ctx->opt, O_JOBS))
-		o.jobs = (unsigned)ctx->opt.num[O_JOBS];
-	o.no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
-	quiet = cmd_opt_given(&ctx->opt, O_QUIET);
-	for_spec = ctx->opt.arg[O_FOR];
-	locked = cmd_opt_given(&ctx->opt, O_LOCKED);
-	if (cmd_opt_given(&ctx->opt, O_TIMEOUT))
-		o.fetch.timeout_seconds = (unsigned)ctx->opt.num[O_TIMEOUT];
-	if (cmd_opt_given(&ctx->opt, O_MAXDL))
-		o.fetch.max_bytes = ctx->opt.num[O_MAXDL];
-	if (cmd_opt_given(&ctx->opt, O_MAXEXP))
-		o.expand_ratio = (unsigned)ctx->opt.num[O_MAXEXP];
-	rc = kind_word(argc, argv, &cudnn, err);
+	rc = read_options(ctx, &o, &q, err);
+	if (!rc)
+		rc = kind_word(argc, argv, &q.cudnn, err);
+	if (!rc)
+		rc = cmd_plan_opts_check(&cmd_install, &o.plan, err);
 	if (rc)
 		goto out;
-	if (o.components && o.runtime_only) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"install: --components and --runtime-only do "
-				"not go together");
-		goto out;
-	}
 	if (o.mirror && *o.mirror && (rc = check_mirror(o.mirror, &o, err)))
 		goto out;
 	if (o.pypi_index && !strncmp(o.pypi_index, "http://", 7))
 		o.fetch.allow_http = 1;
-	if (locked) {
-		if (optind < argc || for_spec || cudnn || cupti || source >= 0) {
+	if (q.locked) {
+		if (optind < argc || q.for_spec || q.cudnn || q.cupti ||
+		    q.source >= 0) {
 			rc = cuenv_fail(err, CUENV_E_USAGE, "install: --locked "
 					"installs what .cuenv.lock pins; give "
 					"no SPEC, --for, --cudnn, --cupti or "
 					"--source");
 			goto out;
 		}
-		rc = install_locked(ctx, &o, quiet, err);
+		rc = install_locked(ctx, &o, q.quiet, err);
 		goto out;
 	}
-	if (for_spec) {
-		/* The versions frameworks.tsv gives it; --cudnn still wins. */
+	if (q.for_spec) {
 		if (optind < argc) {
 			rc = cuenv_fail(err, CUENV_E_USAGE, "install: give a "
 					"SPEC or --for, not both");
 			goto out;
 		}
-		/* The row is chosen by what the catalogue can install. */
-		if (cudnn)
-			rc = cmd_check_version("cudnn", cudnn, 0, err);
-		if (!rc)
-			rc = cmd_catalog(ctx, &cat, err);
-		/* the framework's own wheel first; the table offline */
-		if (!rc) {
-			struct buf why = BUF_INIT;
-
-			rc = framework_from_index(for_spec, &o, &cat, quiet,
-						  &fw, &why, err);
-			if (rc == CUENV_NO) {
-				if (why.len && !quiet)
-					cmd_note("%s; the shipped framework "
-						 "table answers", why.data);
-				rc = cmd_framework_pick(ctx, for_spec, &cat,
-							cudnn, source, quiet,
-							&fw, err);
-			}
-			buf_release(&why);
-		}
-		if (rc)
-			goto out;
-		spec = fw.v[0].cuda;
-		if (!cudnn)
-			cudnn = fw.v[0].cudnn;
+		rc = for_request(ctx, &q, &o, &cat, err);
 	} else if (optind < argc) {
-		spec = argv[optind];
+		q.spec = argv[optind];
 	} else {
-		/* What the nearest .cuenv (or cuenv use) asks for. */
-		/* read as activation reads them: from ctx->environ */
-		char *const *envp = ctx->environ;
-		struct select_in in = {
-			.cwd = ctx->cwd,
-			.root = ctx->root,
-			.env_cuda = env_get(envp, "CUENV_VERSION"),
-			.env_cudnn = env_get(envp, "CUENV_CUDNN_VERSION"),
-			.env_cupti = env_get(envp, "CUENV_CUPTI_VERSION"),
-		};
-
-		rc = select_find(&in, &sel, err);
-		if (rc)
-			goto out;
-		if (!selection_active(&sel)) {
-			rc = cuenv_fail(err, CUENV_E_USAGE,
-					"install: no version given and none "
-					"selected here");
-			cuenv_hint(err, "cuenv install 12.4, or write one with "
-					"cuenv local 12.4 --force");
-			goto out;
-		}
-		spec = sel.cuda;
-		if (!cudnn)
-			cudnn = sel.cudnn;
-		if (!cupti)
-			cupti = sel.cupti;
+		rc = selected_request(ctx, &q, err);
 	}
-	if ((rc = cmd_check_version("cuda", spec, 0, err)) ||
-	    (cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
-	    (cupti && (rc = cmd_check_version("cupti", cupti, 0, err))))
+	if (rc)
+		goto out;
+	if ((rc = cmd_check_version("cuda", q.spec, 0, err)) ||
+	    (q.cudnn && (rc = cmd_check_version("cudnn", q.cudnn, 0, err))) ||
+	    (q.cupti && (rc = cmd_check_version("cupti", q.cupti, 0, err))))
 		goto out;
 
-	if (!for_spec) /* else loaded above */
+	if (!q.for_spec) /* else loaded above */
 		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
-		rc = catalog_resolve(&cat, spec, cudnn, cupti, source, &found,
-				     err);
-	if (rc)
-		goto out;
-	cuda_rel = found.cuda;
-	cudnn_rel = found.cudnn;
-	cupti_rel = found.cupti;
-	if (cmd_opt_given(&ctx->opt, O_DRYRUN)) {
-		printf("would install cuda %s", cuda_rel->version);
-		if (cudnn_rel)
-			printf(" + cudnn %s", cudnn_rel->version);
-		if (cupti_rel)
-			printf(" + cupti %s", cupti_rel->version);
-		printf(" (%s)\n", source == SRC_PYPI
-					  ? "pypi"
-					  : source_name(cuda_rel->source));
-		goto out;
-	}
-
-	rc = store_open(&ctx->store, ctx->root, true, err);
-	if (rc)
-		goto out;
-	cmd_store_waiting(&ctx->store, "install");
-	fetch_global_init();
-	{
-		/* A source of pypi applies to every release installed here. */
-		struct release pypi_cuda, pypi_cudnn;
-
-		if (source == SRC_PYPI) {
-			pypi_cuda = *cuda_rel;
-			pypi_cuda.source = SRC_PYPI;
-			cuda_rel = &pypi_cuda;
-			if (cudnn_rel) {
-				pypi_cudnn = *cudnn_rel;
-				pypi_cudnn.source = SRC_PYPI;
-				cudnn_rel = &pypi_cudnn;
-			}
-		}
-		/*
-		 * `install 12.4 --cudnn 9` (the fix check and the hints
-		 * print) adds cuDNN beside a toolkit installed with
-		 * --runtime-only, rather than asking to replace it; an
-		 * explicit --components still must be there.
-		 */
-		o.keep_partial = (cudnn_rel || cupti_rel) && !o.components;
-		rc = install_one(ctx, cuda_rel, &o, quiet, err);
-		o.keep_partial = 0;
-		if (!rc && cudnn_rel) {
-			struct install_opts od = o;
-
-			od.components = NULL;
-			rc = install_one(ctx, cudnn_rel, &od, quiet, err);
-		}
-		if (!rc && cupti_rel) {
-			struct install_opts oc = o;
-			struct strv only = STRV_INIT;
-
-			/* CUPTI alone, as its own kind of version */
-			strv_push(&only, "cuda_cupti");
-			oc.components = &only;
-			oc.runtime_only = 0;
-			struct release cr = *cupti_rel;
-
-			cr.kind = KIT_CUPTI;
-			if (source == SRC_PYPI)
-				cr.source = SRC_PYPI;
-			rc = install_one(ctx, &cr, &oc, quiet, err);
-			strv_release(&only);
-		}
-	}
+		rc = catalog_resolve(&cat, q.spec, q.cudnn, q.cupti, q.source,
+				     &found, err);
+	if (!rc && cmd_opt_given(&ctx->opt, O_DRYRUN))
+		print_dry_run(&found, q.source);
+	else if (!rc)
+		rc = install_choice(ctx, &found, q.source, &o, q.quiet, err);
 out:
-	framework_builds_release(&fw);
-	selection_release(&sel);
-	strv_release(&comps);
+	framework_builds_release(&q.fw);
+	selection_release(&q.sel);
+	strv_release(&q.comps);
 	catalog_release(&cat);
 	return rc;
 }

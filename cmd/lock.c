@@ -31,7 +31,7 @@ static const struct cmd_option opts[] = {
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_opts o = { 0 };
+	struct plan_opts o = { 0 };
 	struct strv comps = STRV_INIT;
 	struct selection sel;
 	struct catalog cat = { 0 };
@@ -46,19 +46,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	selection_init(&sel);
 	lock_init(&want);
 	lock_init(&have);
-	if (ctx->opt.arg[O_COMPONENTS]) {
-		rc = cmd_components(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
-				    &comps, err);
-		if (rc)
-			goto out;
-		o.components = &comps;
-	}
-	o.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
-	if (o.components && o.runtime_only) {
-		rc = cuenv_fail(err, CUENV_E_USAGE, "lock: --components and "
-				"--runtime-only do not go together");
+	rc = cmd_plan_opts(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
+			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &o, err);
+	if (!rc)
+		rc = cmd_plan_opts_check(&cmd_lock, &o, err);
+	if (rc)
 		goto out;
-	}
 	/* The .cuenv only: a shell's `cuenv use` is not the project's. */
 	rc = select_find(&in, &sel, err);
 	if (rc)

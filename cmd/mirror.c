@@ -181,7 +181,7 @@ struct request {
 /* One request on one platform: its releases into plan. */
 static int plan_one(const struct catalog *cat, const struct request *q,
 		    const char *cupti, int source, const char *platform,
-		    const struct install_opts *o, struct mirror_plan *plan,
+		    const struct plan_opts *o, struct mirror_plan *plan,
 		    struct cuenv_err *err)
 {
 	struct catalog_choice ch;
@@ -245,145 +245,206 @@ static int check_dir(const char *dir, struct cuenv_err *err)
 	return CUENV_OK;
 }
 
+/* --source: redist or runfile (pypi has its own mirrors). */
+static int read_source(const char *word, int *source, struct cuenv_err *err)
+{
+	enum source_kind sk;
+
+	if (source_parse(word, &sk) ||
+	    (sk != SRC_REDIST && sk != SRC_RUNFILE)) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, word, 64);
+		cuenv_fail(err, CUENV_E_USAGE, "mirror: unknown source '%s'",
+			   shown.data);
+		cuenv_hint(err, "sources: redist, runfile (for pypi, "
+				"mirror the package index with a PyPI "
+				"mirror)");
+		buf_release(&shown);
+		return err->rc;
+	}
+	*source = (int)sk;
+	return CUENV_OK;
+}
+
+/* Each of plats one NVIDIA names; none given: this machine's. */
+static int check_platforms(struct strv *plats, struct cuenv_err *err)
+{
+	for (size_t i = 0; i < plats->n; i++) {
+		size_t k;
+
+		for (k = 0; platforms[k] && strcmp(platforms[k], plats->v[i]);
+		     k++)
+			;
+		if (!platforms[k]) {
+			struct buf shown = BUF_INIT;
+
+			buf_add_display(&shown, plats->v[i], 64);
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "mirror: unknown platform '%s'", shown.data);
+			cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
+					"linux-aarch64, linux-ppc64le, "
+					"windows-x86_64");
+			buf_release(&shown);
+			return err->rc;
+		}
+	}
+	if (!plats->n)
+		strv_push(plats, catalog_platform());
+	return CUENV_OK;
+}
+
+/* What the words and options ask for. */
+struct asked {
+	char **specs; /* the SPECs */
+	int nspecs;
+	struct strv fors; /* --for, each */
+	const char *cudnn, *cupti;
+	int source, quiet;
+	struct strv plats;
+	const struct plan_opts *io;
+};
+
+/* The request checked, before anything is read or fetched. */
+static int check_asked(struct asked *q, struct mirror_opts *mo,
+		       const char *dir, struct cuenv_err *err)
+{
+	int rc;
+
+	if (!q->nspecs && !q->fors.n) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "mirror: give at least one SPEC or --for");
+		return cuenv_hint(err, "for example: cuenv mirror %s 12.4 "
+				       "--cudnn 9",
+				  dir);
+	}
+	rc = cmd_plan_opts_check(&cmd_mirror, q->io, err);
+	if (!rc)
+		rc = check_platforms(&q->plats, err);
+	if (rc)
+		return rc;
+	if (mo->upstream && *mo->upstream &&
+	    (rc = check_upstream(mo->upstream, &mo->fetch, err)))
+		return rc;
+	if (mo->upstream && !*mo->upstream)
+		mo->upstream = NULL;
+	for (int i = 0; i < q->nspecs; i++)
+		if ((rc = cmd_check_version("cuda", q->specs[i], 0, err)))
+			return rc;
+	if ((q->cudnn &&
+	     (rc = cmd_check_version("cudnn", q->cudnn, 0, err))) ||
+	    (q->cupti && (rc = cmd_check_version("cupti", q->cupti, 0, err))))
+		return rc;
+	return check_dir(dir, err);
+}
+
+/* What to fetch: every request on every platform, into plan. */
+static int plan_all(const struct cuenv_ctx *ctx, const struct asked *q,
+		    struct mirror_plan *plan, struct cuenv_err *err)
+{
+	struct request *reqs = xcalloc((size_t)q->nspecs + q->fors.n + 1,
+				       sizeof(*reqs));
+	struct framework_builds *fws = xcalloc(q->fors.n + 1, sizeof(*fws));
+	size_t nreq = 0;
+	int rc = CUENV_OK;
+
+	for (int i = 0; i < q->nspecs; i++)
+		reqs[nreq++] = (struct request){ q->specs[i], q->cudnn };
+	for (size_t p = 0; p < q->plats.n && !rc; p++) {
+		struct catalog cat = { 0 };
+
+		rc = cmd_catalog_for(ctx, q->plats.v[p], &cat, err);
+		/* --for picks with the first platform's catalogue. */
+		for (size_t i = 0; !rc && p == 0 && i < q->fors.n; i++) {
+			rc = cmd_framework_pick(ctx, q->fors.v[i], &cat,
+						q->cudnn, q->source, q->quiet,
+						&fws[i], err);
+			if (!rc)
+				reqs[nreq++] = (struct request){
+					fws[i].v[0].cuda,
+					q->cudnn ? q->cudnn : fws[i].v[0].cudnn
+				};
+		}
+		for (size_t i = 0; !rc && i < nreq; i++)
+			rc = plan_one(&cat, &reqs[i], q->cupti, q->source,
+				      q->plats.v[p], q->io, plan, err);
+		catalog_release(&cat);
+	}
+	for (size_t i = 0; i < q->fors.n; i++)
+		framework_builds_release(&fws[i]);
+	free(fws);
+	free(reqs);
+	return rc;
+}
+
+static void print_summary(const struct mirror_plan *plan,
+			  const struct mirror_report *rep, const char *dir)
+{
+	char a[32], b[32];
+	char *abs;
+
+	human(a, sizeof(a), (double)rep->fetched_bytes);
+	human(b, sizeof(b), (double)rep->had_bytes);
+	printf("mirrored %zu release%s (%zu files) in %s: fetched %u (%s), "
+	       "%u from the cache, %u already there (%s)\n",
+	       plan->nentries, plan->nentries == 1 ? "" : "s", plan->nfiles,
+	       dir, rep->fetched, a, rep->cached, rep->had, b);
+	if (rep->repaired)
+		printf("replaced %u damaged file%s\n", rep->repaired,
+		       rep->repaired == 1 ? "" : "s");
+	abs = realpath(dir, NULL);
+	printf("install from it with: cuenv install --mirror file://%s SPEC "
+	       "(see %s/README.txt)\n",
+	       abs ? abs : dir, abs ? abs : dir);
+	free(abs);
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_opts io = { 0 };
+	struct plan_opts io = { 0 };
 	struct mirror_opts mo = { .fetch = FETCH_OPTS_INIT };
 	struct mirror_plan plan;
 	struct mirror_report rep = { 0 };
-	struct strv comps = STRV_INIT, plats = STRV_INIT, fors = STRV_INIT;
-	struct request *reqs = NULL;
-	struct framework_builds *fws = NULL;
+	struct strv comps = STRV_INIT;
+	struct asked q = { .fors = STRV_INIT, .plats = STRV_INIT,
+			   .source = -1, .io = &io };
 	struct buf cache = BUF_INIT, compat = BUF_INIT, command = BUF_INIT;
 	struct show show = { 0 };
-	const char *cudnn = NULL, *cupti = NULL, *dir;
-	char *abs = NULL;
-	size_t nreq = 0;
-	int rc = CUENV_OK, source = -1, no_cache = 0;
-	enum source_kind sk;
-	char a[32], b[32];
+	const char *dir;
+	int rc = CUENV_OK, no_cache = 0;
 
 	mirror_plan_init(&plan);
 	mo.upstream = env_get(ctx->environ, "CUENV_MIRROR");
 	rc = fetch_env(ctx, &mo.fetch, err);
 	if (rc)
 		goto out;
-	cudnn = ctx->opt.arg[O_CUDNN];
-	cupti = ctx->opt.arg[O_CUPTI];
-	if (ctx->opt.arg[O_COMPONENTS]) {
-		rc = cmd_components(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
-				    &comps, err);
-		if (rc)
-			goto out;
-		io.components = &comps;
-	}
-	io.runtime_only = cmd_opt_given(&ctx->opt, O_RUNTIME);
-	if (ctx->opt.arg[O_SOURCE]) {
-		const char *word = ctx->opt.arg[O_SOURCE];
-
-		if (source_parse(word, &sk) ||
-		    (sk != SRC_REDIST && sk != SRC_RUNFILE)) {
-			struct buf shown = BUF_INIT;
-
-			buf_add_display(&shown, word, 64);
-			rc = cuenv_fail(err, CUENV_E_USAGE,
-					"mirror: unknown source '%s'",
-					shown.data);
-			cuenv_hint(err, "sources: redist, runfile (for pypi, "
-					"mirror the package index with a PyPI "
-					"mirror)");
-			buf_release(&shown);
-			goto out;
-		}
-		source = (int)sk;
-	}
+	q.cudnn = ctx->opt.arg[O_CUDNN];
+	q.cupti = ctx->opt.arg[O_CUPTI];
+	rc = cmd_plan_opts(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
+			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &io,
+			   err);
+	if (rc)
+		goto out;
+	if (ctx->opt.arg[O_SOURCE] &&
+	    (rc = read_source(ctx->opt.arg[O_SOURCE], &q.source, err)))
+		goto out;
 	if (ctx->opt.arg[O_MIRROR])
 		mo.upstream = ctx->opt.arg[O_MIRROR];
 	for (unsigned i = 0; i < ctx->opt.nall; i++)
 		if (ctx->opt.all[i].opt == O_FOR)
-			strv_push(&fors, ctx->opt.all[i].arg);
+			strv_push(&q.fors, ctx->opt.all[i].arg);
 	if (ctx->opt.arg[O_PLATFORM])
-		strv_split(&plats, ctx->opt.arg[O_PLATFORM], ',');
+		strv_split(&q.plats, ctx->opt.arg[O_PLATFORM], ',');
 	no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
 	mo.verify = cmd_opt_given(&ctx->opt, O_VERIFY);
-	show.quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	show.quiet = q.quiet = cmd_opt_given(&ctx->opt, O_QUIET);
 	dir = argv[optind];
-	if (optind + 1 == argc && !fors.n) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"mirror: give at least one SPEC or --for");
-		cuenv_hint(err, "for example: cuenv mirror %s 12.4 --cudnn 9",
-			   dir);
-		goto out;
-	}
-	if (io.components && io.runtime_only) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"mirror: --components and --runtime-only do "
-				"not go together");
-		goto out;
-	}
-	for (size_t i = 0; i < plats.n; i++) {
-		size_t k;
-
-		for (k = 0; platforms[k] && strcmp(platforms[k], plats.v[i]);
-		     k++)
-			;
-		if (!platforms[k]) {
-			struct buf shown = BUF_INIT;
-
-			buf_add_display(&shown, plats.v[i], 64);
-			rc = cuenv_fail(err, CUENV_E_USAGE,
-					"mirror: unknown platform '%s'",
-					shown.data);
-			cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
-					"linux-aarch64, linux-ppc64le, "
-					"windows-x86_64");
-			buf_release(&shown);
-			goto out;
-		}
-	}
-	if (!plats.n)
-		strv_push(&plats, catalog_platform());
-	if (mo.upstream && *mo.upstream &&
-	    (rc = check_upstream(mo.upstream, &mo.fetch, err)))
-		goto out;
-	if (mo.upstream && !*mo.upstream)
-		mo.upstream = NULL;
-	for (int i = optind + 1; i < argc; i++)
-		if ((rc = cmd_check_version("cuda", argv[i], 0, err)))
-			goto out;
-	if ((cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
-	    (cupti && (rc = cmd_check_version("cupti", cupti, 0, err))))
-		goto out;
-	rc = check_dir(dir, err);
-	if (rc)
-		goto out;
-
-	/* What to fetch: every request on every platform. */
-	reqs = xcalloc((size_t)argc + fors.n, sizeof(*reqs));
-	fws = xcalloc(fors.n + 1, sizeof(*fws));
-	for (int i = optind + 1; i < argc; i++)
-		reqs[nreq++] = (struct request){ argv[i], cudnn };
-	for (size_t p = 0; p < plats.n && !rc; p++) {
-		struct catalog cat = { 0 };
-
-		rc = cmd_catalog_for(ctx, plats.v[p], &cat, err);
-		/* --for picks with the first platform's catalogue. */
-		for (size_t i = 0; !rc && p == 0 && i < fors.n; i++) {
-			rc = cmd_framework_pick(ctx, fors.v[i], &cat, cudnn,
-						source, show.quiet, &fws[i],
-						err);
-			if (!rc)
-				reqs[nreq++] = (struct request){
-					fws[i].v[0].cuda,
-					cudnn ? cudnn : fws[i].v[0].cudnn
-				};
-		}
-		for (size_t i = 0; !rc && i < nreq; i++)
-			rc = plan_one(&cat, &reqs[i], cupti, source,
-				      plats.v[p], &io, &plan, err);
-		catalog_release(&cat);
-	}
+	q.specs = argv + optind + 1;
+	q.nspecs = argc - optind - 1;
+	rc = check_asked(&q, &mo, dir, err);
+	if (!rc)
+		rc = plan_all(ctx, &q, &plan, err);
 	if (rc)
 		goto out;
 
@@ -409,31 +470,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	mo.ctx = &show;
 	fetch_global_init();
 	rc = mirror_run(&plan, &mo, &rep, err);
-	if (rc || show.quiet)
-		goto out;
-	human(a, sizeof(a), (double)rep.fetched_bytes);
-	human(b, sizeof(b), (double)rep.had_bytes);
-	printf("mirrored %zu release%s (%zu files) in %s: fetched %u (%s), "
-	       "%u from the cache, %u already there (%s)\n",
-	       plan.nentries, plan.nentries == 1 ? "" : "s", plan.nfiles, dir,
-	       rep.fetched, a, rep.cached, rep.had, b);
-	if (rep.repaired)
-		printf("replaced %u damaged file%s\n", rep.repaired,
-		       rep.repaired == 1 ? "" : "s");
-	abs = realpath(dir, NULL);
-	printf("install from it with: cuenv install --mirror file://%s SPEC "
-	       "(see %s/README.txt)\n",
-	       abs ? abs : dir, abs ? abs : dir);
+	if (!rc && !show.quiet)
+		print_summary(&plan, &rep, dir);
 out:
-	for (size_t i = 0; fws && i < fors.n; i++)
-		framework_builds_release(&fws[i]);
-	free(abs);
-	free(fws);
-	free(reqs);
 	mirror_plan_release(&plan);
 	strv_release(&comps);
-	strv_release(&plats);
-	strv_release(&fors);
+	strv_release(&q.plats);
+	strv_release(&q.fors);
 	buf_release(&cache);
 	buf_release(&compat);
 	buf_release(&command);

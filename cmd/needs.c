@@ -371,11 +371,7 @@ static void print_reports(const struct needs_scan *s)
 	}
 }
 
-static void print_text(const struct needs_scan *s,
-		       const struct needs_python *py,
-		       const struct needs_installed *in,
-		       const struct needs_offer *o, const struct remotes *rms,
-		       int asked, int satisfied)
+static void print_remotes(const struct remotes *rms)
 {
 	for (size_t i = 0; i < rms->n; i++) {
 		const struct remote_read *x = &rms->v[i];
@@ -396,7 +392,10 @@ static void print_text(const struct needs_scan *s,
 	}
 	if (rms->n)
 		printf("\n");
-	print_reports(s);
+}
+
+static void print_wants(const struct needs_scan *s)
+{
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 
@@ -412,84 +411,84 @@ static void print_text(const struct needs_scan *s,
 		else if (w->found)
 			printf("    %-11s %s\n", "found in", w->found);
 	}
-	if (py->exe) {
-		printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
-		       py->exe,
-		       py->version ? " " : "",
-		       py->version ? py->version : "");
-		for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-			const struct needs_framework *f = &py->fw[i];
-			struct buf shown = BUF_INIT;
+}
 
-			if (f->absent) {
-				buf_add_display(&shown, f->absent, 120);
-				printf("  %-11s absent: %s\n",
-				       needs_framework_names[i], shown.data);
-			} else if (!f->cuda && !f->cudnn) {
-				buf_add_display(&shown, f->version, 40);
-				printf("  %-11s %s, built without CUDA\n",
-				       needs_framework_names[i], shown.data);
-			} else {
-				buf_add_display(&shown, f->version, 40);
-				printf("  %-11s %s, built with CUDA %s%s%s\n",
-				       needs_framework_names[i], shown.data,
-				       f->cuda ? f->cuda : "?",
-				       f->cudnn ? ", cuDNN " : "",
-				       f->cudnn ? f->cudnn : "");
-			}
-			if (f->problem) {
-				buf_reset(&shown);
-				buf_add_display(&shown, f->problem, 400);
-				printf("  %-11s problem: %s\n", "", shown.data);
-			}
-			buf_release(&shown);
+/* What the python found says of each framework. */
+static void print_frameworks(const struct needs_scan *s,
+			     const struct needs_python *py)
+{
+	printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
+	       py->exe,
+	       py->version ? " " : "",
+	       py->version ? py->version : "");
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
+		const struct needs_framework *f = &py->fw[i];
+		struct buf shown = BUF_INIT;
+
+		if (f->absent) {
+			buf_add_display(&shown, f->absent, 120);
+			printf("  %-11s absent: %s\n",
+			       needs_framework_names[i], shown.data);
+		} else if (!f->cuda && !f->cudnn) {
+			buf_add_display(&shown, f->version, 40);
+			printf("  %-11s %s, built without CUDA\n",
+			       needs_framework_names[i], shown.data);
+		} else {
+			buf_add_display(&shown, f->version, 40);
+			printf("  %-11s %s, built with CUDA %s%s%s\n",
+			       needs_framework_names[i], shown.data,
+			       f->cuda ? f->cuda : "?",
+			       f->cudnn ? ", cuDNN " : "",
+			       f->cudnn ? f->cudnn : "");
 		}
+		if (f->problem) {
+			buf_reset(&shown);
+			buf_add_display(&shown, f->problem, 400);
+			printf("  %-11s problem: %s\n", "", shown.data);
+		}
+		buf_release(&shown);
 	}
-	if (s->n || s->nrep || py->exe)
+}
+
+/* What is installed provides everything: say which, and how to pick it. */
+static void print_satisfied(const struct needs_scan *s,
+			    const struct needs_installed *in)
+{
+	struct buf b = BUF_INIT;
+
+	struct buf maybe = BUF_INIT;
+
+	needs_combo_describe(&in->pick, &b);
+	for (size_t i = 0; i < s->n; i++)
+		if (needs_want_managed(&s->v[i]) && !s->v[i].found)
+			buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
+				   s->v[i].soname);
+	if (maybe.len)
+		printf("installed: %s provides what the files need%s;"
+		       " not %s, which they may load\n",
+		       b.data,
+		       in->active ? " (the active selection)" : "",
+		       maybe.data);
+	else
+		printf("installed: %s provides everything%s\n", b.data,
+		       in->active ? " (the active selection)" : "");
+	buf_release(&maybe);
+	if (!in->active) {
+		printf("select it with:\n  cuenv local %s",
+		       in->pick.cuda->version);
+		if (in->pick.cudnn)
+			printf(" --cudnn %s", in->pick.cudnn->version);
+		if (in->pick.cupti)
+			printf(" --cupti %s", in->pick.cupti->version);
 		printf("\n");
-	if (!asked) {
-		if (!s->n)
-			printf("no CUDA library is named by these files (%zu "
-			       "ELF file%s read)\n",
-			       s->files, s->files == 1 ? "" : "s");
-		else
-			printf("nothing here is asked of cuenv: the files "
-			       "under PATH provide every CUDA library they "
-			       "name\n");
-		return;
 	}
-	if (satisfied) {
-		struct buf b = BUF_INIT;
+	buf_release(&b);
+}
 
-		struct buf maybe = BUF_INIT;
-
-		needs_combo_describe(&in->pick, &b);
-		for (size_t i = 0; i < s->n; i++)
-			if (needs_want_managed(&s->v[i]) && !s->v[i].found)
-				buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
-					   s->v[i].soname);
-		if (maybe.len)
-			printf("installed: %s provides what the files need%s;"
-			       " not %s, which they may load\n",
-			       b.data,
-			       in->active ? " (the active selection)" : "",
-			       maybe.data);
-		else
-			printf("installed: %s provides everything%s\n", b.data,
-			       in->active ? " (the active selection)" : "");
-		buf_release(&maybe);
-		if (!in->active) {
-			printf("select it with:\n  cuenv local %s",
-			       in->pick.cuda->version);
-			if (in->pick.cudnn)
-				printf(" --cudnn %s", in->pick.cudnn->version);
-			if (in->pick.cupti)
-				printf(" --cupti %s", in->pick.cupti->version);
-			printf("\n");
-		}
-		buf_release(&b);
-		return;
-	}
+/* Nothing installed does: what is, and what the catalogue offers. */
+static void print_offer(const struct needs_installed *in,
+			const struct needs_offer *o)
+{
 	printf("installed: nothing provides everything\n");
 	if (!in->report.n)
 		printf("  nothing is installed\n");
@@ -510,6 +509,36 @@ static void print_text(const struct needs_scan *s,
 	printf("\ninstall them with:\n  %s\n", o->line);
 }
 
+static void print_text(const struct needs_scan *s,
+		       const struct needs_python *py,
+		       const struct needs_installed *in,
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int asked, int satisfied)
+{
+	print_remotes(rms);
+	print_reports(s);
+	print_wants(s);
+	if (py->exe)
+		print_frameworks(s, py);
+	if (s->n || s->nrep || py->exe)
+		printf("\n");
+	if (!asked) {
+		if (!s->n)
+			printf("no CUDA library is named by these files (%zu "
+			       "ELF file%s read)\n",
+			       s->files, s->files == 1 ? "" : "s");
+		else
+			printf("nothing here is asked of cuenv: the files "
+			       "under PATH provide every CUDA library they "
+			       "name\n");
+		return;
+	}
+	if (satisfied)
+		print_satisfied(s, in);
+	else
+		print_offer(in, o);
+}
+
 static json_t *json_strv(const struct strv *v)
 {
 	json_t *a = json_array();
@@ -524,43 +553,38 @@ static json_t *json_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static void print_json(const struct needs_scan *s,
-		       const struct needs_python *py,
-		       const struct needs_installed *in,
-		       const struct needs_offer *o, const struct remotes *rms,
-		       int satisfied)
+/* What was read of wheels on an index (range requests). */
+static json_t *json_fetched(const struct remotes *rms)
 {
-	json_t *j = json_object(), *arr = json_array();
-	char *text;
+	json_t *f = json_array();
 
-	if (rms->n) {
-		json_t *f = json_array();
+	for (size_t i = 0; i < rms->n; i++) {
+		json_t *x = json_object();
 
-		for (size_t i = 0; i < rms->n; i++) {
-			json_t *x = json_object();
-
-			json_object_set_new(x, "wheel",
-					    json_string(rms->v[i].wheel));
-			json_object_set_new(x, "index",
-					    json_string(rms->v[i].index));
-			json_object_set_new(
-				x, "size",
-				json_integer((json_int_t)rms->v[i].size));
-			json_object_set_new(
-				x, "bytes_fetched",
-				json_integer((json_int_t)rms->v[i].bytes));
-			json_object_set_new(
-				x, "requests",
-				json_integer((json_int_t)rms->v[i].requests));
-			json_object_set_new(x, "core_metadata",
-					    json_boolean(rms->v[i].metadata));
-			json_array_append_new(f, x);
-		}
-		json_object_set_new(j, "fetched", f);
+		json_object_set_new(x, "wheel",
+				    json_string(rms->v[i].wheel));
+		json_object_set_new(x, "index",
+				    json_string(rms->v[i].index));
+		json_object_set_new(
+			x, "size",
+			json_integer((json_int_t)rms->v[i].size));
+		json_object_set_new(
+			x, "bytes_fetched",
+			json_integer((json_int_t)rms->v[i].bytes));
+		json_object_set_new(
+			x, "requests",
+			json_integer((json_int_t)rms->v[i].requests));
+		json_object_set_new(x, "core_metadata",
+				    json_boolean(rms->v[i].metadata));
+		json_array_append_new(f, x);
 	}
+	return f;
+}
 
-	json_object_set_new(j, "files_read",
-			    json_integer((json_int_t)s->files));
+static json_t *json_sonames(const struct needs_scan *s)
+{
+	json_t *arr = json_array();
+
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 		json_t *x = json_object();
@@ -578,8 +602,13 @@ static void print_json(const struct needs_scan *s,
 				    json_boolean(needs_want_required(w)));
 		json_array_append_new(arr, x);
 	}
-	json_object_set_new(j, "sonames", arr);
-	arr = json_array();
+	return arr;
+}
+
+static json_t *json_reports(const struct needs_scan *s)
+{
+	json_t *arr = json_array();
+
 	for (size_t i = 0; i < s->nrep; i++) {
 		const struct needs_report *r = &s->rep[i];
 		json_t *x = json_object();
@@ -592,9 +621,14 @@ static void print_json(const struct needs_scan *s,
 		json_object_set_new(x, "dlls", json_strv(&r->dlls));
 		json_array_append_new(arr, x);
 	}
-	json_object_set_new(j, "reports", arr);
-	/* the CUDA libraries the files are themselves (soname, path) */
-	arr = json_array();
+	return arr;
+}
+
+/* the CUDA libraries the files are themselves (soname, path) */
+static json_t *json_provides(const struct needs_scan *s)
+{
+	json_t *arr = json_array();
+
 	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
 		json_t *x = json_object();
 
@@ -604,67 +638,99 @@ static void print_json(const struct needs_scan *s,
 				    json_string(s->provides.v[i + 1]));
 		json_array_append_new(arr, x);
 	}
-	json_object_set_new(j, "provides", arr);
-	if (py->exe) {
-		json_t *f = json_object();
+	return arr;
+}
 
-		json_object_set_new(f, "python", json_string(py->exe));
-		json_object_set_new(f, "python_version",
-				    json_or_null(py->version));
-		for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-			const struct needs_framework *fw = &py->fw[i];
-			json_t *x = json_object();
+static json_t *json_frameworks(const struct needs_python *py)
+{
+	json_t *f = json_object();
 
-			if (fw->absent) {
-				json_object_set_new(x, "absent",
-						    json_string(fw->absent));
-			} else {
-				json_object_set_new(x, "version",
-						    json_string(fw->version));
-				json_object_set_new(x, "cuda",
-						    json_or_null(fw->cuda));
-				json_object_set_new(x, "cudnn",
-						    json_or_null(fw->cudnn));
-				if (fw->problem)
-					json_object_set_new(
-						x, "problem",
-						json_string(fw->problem));
-			}
-			json_object_set_new(f, needs_framework_names[i], x);
+	json_object_set_new(f, "python", json_string(py->exe));
+	json_object_set_new(f, "python_version",
+			    json_or_null(py->version));
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
+		const struct needs_framework *fw = &py->fw[i];
+		json_t *x = json_object();
+
+		if (fw->absent) {
+			json_object_set_new(x, "absent",
+					    json_string(fw->absent));
+		} else {
+			json_object_set_new(x, "version",
+					    json_string(fw->version));
+			json_object_set_new(x, "cuda",
+					    json_or_null(fw->cuda));
+			json_object_set_new(x, "cudnn",
+					    json_or_null(fw->cudnn));
+			if (fw->problem)
+				json_object_set_new(
+					x, "problem",
+					json_string(fw->problem));
 		}
-		json_object_set_new(j, "frameworks", f);
+		json_object_set_new(f, needs_framework_names[i], x);
 	}
+	return f;
+}
+
+/* The installed versions that provide everything. */
+static json_t *json_installed(const struct needs_installed *in)
+{
+	const struct needs_combo *c = &in->pick;
+	json_t *x = json_object();
+
+	json_object_set_new(x, "cuda", json_string(c->cuda->version));
+	json_object_set_new(x, "cudnn",
+			    json_or_null(c->cudnn ? c->cudnn->version
+						  : NULL));
+	json_object_set_new(x, "cupti",
+			    json_or_null(c->cupti ? c->cupti->version
+						  : NULL));
+	json_object_set_new(x, "active", json_boolean(in->active));
+	return x;
+}
+
+/* What the catalogue offers. */
+static json_t *json_offer(const struct needs_offer *o)
+{
+	json_t *x = json_object();
+
+	json_object_set_new(x, "cuda", json_string(o->cuda->version));
+	json_object_set_new(x, "cuda_source",
+			    json_string(source_name(o->cuda->source)));
+	json_object_set_new(x, "cudnn",
+			    json_or_null(o->cudnn ? o->cudnn->version
+						  : NULL));
+	json_object_set_new(x, "cupti",
+			    json_or_null(o->cupti ? o->cupti->version
+						  : NULL));
+	json_object_set_new(x, "install", json_string(o->line));
+	return x;
+}
+
+static void print_json(const struct needs_scan *s,
+		       const struct needs_python *py,
+		       const struct needs_installed *in,
+		       const struct needs_offer *o, const struct remotes *rms,
+		       int satisfied)
+{
+	json_t *j = json_object();
+	char *text;
+
+	if (rms->n)
+		json_object_set_new(j, "fetched", json_fetched(rms));
+
+	json_object_set_new(j, "files_read",
+			    json_integer((json_int_t)s->files));
+	json_object_set_new(j, "sonames", json_sonames(s));
+	json_object_set_new(j, "reports", json_reports(s));
+	json_object_set_new(j, "provides", json_provides(s));
+	if (py->exe)
+		json_object_set_new(j, "frameworks", json_frameworks(py));
 	json_object_set_new(j, "satisfied", json_boolean(satisfied));
-	if (in->pick.cuda) {
-		const struct needs_combo *c = &in->pick;
-		json_t *x = json_object();
-
-		json_object_set_new(x, "cuda", json_string(c->cuda->version));
-		json_object_set_new(x, "cudnn",
-				    json_or_null(c->cudnn ? c->cudnn->version
-							  : NULL));
-		json_object_set_new(x, "cupti",
-				    json_or_null(c->cupti ? c->cupti->version
-							  : NULL));
-		json_object_set_new(x, "active", json_boolean(in->active));
-		json_object_set_new(j, "installed", x);
-	} else {
-		json_object_set_new(j, "installed", json_null());
-	}
+	json_object_set_new(j, "installed",
+			    in->pick.cuda ? json_installed(in) : json_null());
 	if (o->line) {
-		json_t *x = json_object();
-
-		json_object_set_new(x, "cuda", json_string(o->cuda->version));
-		json_object_set_new(x, "cuda_source",
-				    json_string(source_name(o->cuda->source)));
-		json_object_set_new(x, "cudnn",
-				    json_or_null(o->cudnn ? o->cudnn->version
-							  : NULL));
-		json_object_set_new(x, "cupti",
-				    json_or_null(o->cupti ? o->cupti->version
-							  : NULL));
-		json_object_set_new(x, "install", json_string(o->line));
-		json_object_set_new(j, "catalogue", x);
+		json_object_set_new(j, "catalogue", json_offer(o));
 	} else {
 		json_object_set_new(j, "catalogue", json_null());
 		if (o->why.len)

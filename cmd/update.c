@@ -11,6 +11,7 @@
 #include "../core/fetch.h"
 #include "../core/install.h"
 #include "../core/needs.h"
+#include "../core/refresh.h"
 #include "../core/wheel.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -46,26 +47,6 @@ static const struct cmd_option opts[] = {
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
-/* Every "redistrib_<version>.json" the listing names, once each. */
-static void listed(const char *html, struct strv *names)
-{
-	const char *p = html;
-
-	while ((p = strstr(p, "redistrib_"))) {
-		const char *v = p + 10;
-		size_t n = strspn(v, "0123456789.");
-		char *ver;
-
-		p = v;
-		if (n < 2 || strncmp(v + n - 1, ".json", 5))
-			continue;
-		ver = xstrndup(v, n - 1); /* the '.' of ".json" went too */
-		if (version_is_valid(ver) && strv_find(names, ver) < 0)
-			strv_push(names, ver);
-		free(ver);
-	}
-}
-
 /*
  * The pinned sha256 of NVIDIA's own manifest file, when known: from the
  * catalogue in use, so CUENV_MANIFESTS's own pin list when it is set.
@@ -73,77 +54,23 @@ static void listed(const char *html, struct strv *names)
 static char *pinned(const struct cuenv_ctx *ctx, const char *product,
 		    const char *ver)
 {
-	struct buf path = BUF_INIT, text = BUF_INIT, key = BUF_INIT;
+	struct buf path = BUF_INIT, text = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
 	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
 	char *sha = NULL;
-	const char *hit, *f;
 
-	buf_printf(&key, "\n%s\t%s\t", product, ver);
 	if (only && *only)
 		buf_adds(&path, only);
 	if ((!path.len && cmd_data_dir(ctx, &path)) ||
 	    (buf_adds(&path, "/redistrib-json-sha256.tsv"),
 	     file_read(path.data, 1 << 20, FILE_MAY_BE_MISSING, &text, &e)))
 		goto out;
-	/* product, version, url, sha256 */
-	hit = strstr(text.data, key.data);
-	f = hit ? strchr(hit + key.len, '\t') : NULL;
-	if (f && strlen(f + 1) >= DIGEST_HEX_LEN) {
-		sha = xstrndup(f + 1, DIGEST_HEX_LEN);
-		if (!digest_hex_valid(sha)) {
-			free(sha);
-			sha = NULL;
-		}
-	}
+	sha = refresh_pin(text.data, product, ver);
 out:
 	err_release(&e);
 	buf_release(&path);
 	buf_release(&text);
-	buf_release(&key);
 	return sha;
-}
-
-/* Is redistrib_<ver>.json of kind already one of the catalogue's files? */
-static int known_file(const struct catalog *cat, enum kit_kind kind,
-		      const char *ver)
-{
-	struct buf name = BUF_INIT;
-	int have = 0;
-
-	buf_printf(&name, "/%s/redistrib_%s.json", kit_kind_name(kind), ver);
-	for (size_t i = 0; i < cat->n && !have; i++) {
-		const char *o = cat->v[i]->origin;
-		size_t n = strlen(o);
-
-		have = cat->v[i]->source == SRC_REDIST && n >= name.len &&
-		       !strcmp(o + n - name.len, name.data);
-	}
-	buf_release(&name);
-	return have;
-}
-
-static int check_pin(const struct cuenv_ctx *ctx, const char *kind,
-		     const char *ver, const char *url, const struct buf *body,
-		     struct cuenv_err *err)
-{
-	char hex[DIGEST_HEX_LEN + 1];
-	char *pin = pinned(ctx, kind, ver);
-	struct digest *d;
-	int rc = CUENV_OK;
-
-	if (!pin)
-		return CUENV_OK;
-	d = digest_new();
-	digest_update(d, body->data, body->len);
-	digest_final(d, hex);
-	digest_free(d);
-	if (strcmp(hex, pin))
-		rc = cuenv_fail(err, CUENV_E_INTEGRITY,
-				"sha256 mismatch for '%s': expected %s, got %s",
-				url, pin, hex);
-	free(pin);
-	return rc;
 }
 
 static int update_kind(const struct cuenv_ctx *ctx, const char *base,
@@ -177,7 +104,7 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 		if (rc)
 			goto out;
 	}
-	listed(html.data, &versions);
+	refresh_listed(html.data, &versions);
 	buf_printf(&dir, "%s/manifests", ctx->root);
 	mkdir(dir.data, 0755);
 	buf_printf(&dir, "/%s", k);
@@ -188,14 +115,19 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 
 		buf_reset(&path);
 		buf_printf(&path, "%s/redistrib_%s.json", dir.data, v);
-		if (known_file(known, kind, v) || !access(path.data, F_OK))
+		if (refresh_known(known, kind, v) || !access(path.data, F_OK))
 			continue;
 		buf_reset(&url);
 		buf_printf(&url, "%s/compute/%s/redist/redistrib_%s.json", base,
 			   k, v);
 		rc = fetch_to_buf(url.data, fo, 16 << 20, &body, err);
-		if (!rc)
-			rc = check_pin(ctx, k, v, url.data, &body, err);
+		if (!rc) {
+			char *pin = pinned(ctx, k, v);
+
+			rc = refresh_check_pin(pin, url.data, body.data,
+					       body.len, err);
+			free(pin);
+		}
 		/* Only a manifest cuenv can read is kept. */
 		if (!rc)
 			rc = catalog_parse_redist(&one, url.data, body.data,
@@ -234,52 +166,6 @@ static const struct {
 	{ "tensorflow", "tensorflow", "2.4" },
 };
 
-/* "2.14.1" -> "2.14" */
-static char *minor_of(const char *v)
-{
-	const char *dot = strchr(v, '.');
-
-	dot = dot ? strchr(dot + 1, '.') : NULL;
-	return dot ? xstrndup(v, (size_t)(dot - v)) : xstrdup(v);
-}
-
-/* The newest release of each minor among files (Linux x86_64 wheels). */
-static void newest_per_minor(const struct index_file *files, size_t n,
-			     const char *floor, struct strv *out)
-{
-	struct strv minors = STRV_INIT;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *name = files[i].name, *d1 = strchr(name, '-'), *d2;
-		char *v, *m;
-		long k;
-
-		if (!d1 || !strstr(name, "linux") || !strstr(name, "x86_64"))
-			continue;
-		d2 = strchr(d1 + 1, '-');
-		if (!d2)
-			continue;
-		v = xstrndup(d1 + 1, (size_t)(d2 - d1 - 1));
-		if (!version_is_valid(v) || version_cmp_str(v, floor) < 0) {
-			free(v);
-			continue;
-		}
-		m = minor_of(v);
-		k = strv_find(&minors, m);
-		if (k < 0) {
-			strv_push(&minors, m);
-			strv_push_take(out, v);
-		} else if (version_cmp_str(v, out->v[k]) > 0) {
-			free(out->v[k]);
-			out->v[k] = v;
-		} else {
-			free(v);
-		}
-		free(m);
-	}
-	strv_release(&minors);
-}
-
 static int by_version(const void *a, const void *b)
 {
 	return version_cmp_str(*(char *const *)a, *(char *const *)b);
@@ -310,8 +196,8 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 			cmd_warn("skipped %s: %s", fw_projects[p].project,
 				 own.msg.data);
 		else
-			newest_per_minor(files, nf, fw_projects[p].floor,
-					 &vers);
+			refresh_newest_per_minor(files, nf,
+						 fw_projects[p].floor, &vers);
 		err_release(&own);
 		install_index_files_free(files, nf);
 		if (vers.n)
@@ -321,7 +207,7 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 			struct wheel_requirement r;
 			struct buf req = BUF_INIT;
 			const char *cuda, *dnn;
-			char *m = minor_of(vers.v[i]);
+			char *m = refresh_minor(vers.v[i]);
 
 			needs_scan_init(&s);
 			buf_printf(&req, "%s==%s", fw_projects[p].project,

@@ -10,6 +10,7 @@
 
 #include "file.h"
 #include "digest.h"
+#include "store.h"
 #include "version.h"
 #include "xalloc.h"
 

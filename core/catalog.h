@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "store.h"
+#include "kit.h"
 
 enum source_kind {
 	SRC_REDIST,  /* NVIDIA's redist archives (a JSON manifest) */

@@ -21,9 +21,6 @@
 #include "version.h"
 #include "xalloc.h"
 
-/* install_plan() and its component sets live in lock.c, which the light
- * binary links (cuenv lock needs the same plan without libcurl). */
-
 char *install_mirror_url(const char *url, const char *mirror)
 {
 	static const char *const hosts[] = {
@@ -343,7 +340,7 @@ static char *map_runfile(void *ctx, const char *path)
 		return NULL;
 	comp = xstrndup(p, (size_t)(slash - p));
 	if (!strcmp(comp, "cuda-toolkit") || strv_find(j->names, comp) >= 0) {
-		if (!j->opts->runtime_only || is_runtime_lib(slash + 1))
+		if (!j->opts->plan.runtime_only || is_runtime_lib(slash + 1))
 			out = xstrdup(slash + 1);
 	}
 	free(comp);
@@ -557,7 +554,7 @@ static int fetch_part(struct job *j, struct cuenv_err *err)
 		uo.map_ctx = j;
 	} else {
 		uo.strip = 1; /* "<name>-archive/", or "cuda/" in old tarballs */
-		if (j->opts->runtime_only)
+		if (j->opts->plan.runtime_only)
 			uo.map = map_runtime;
 	}
 	if (j->part->size && j->opts->expand_ratio)
@@ -1131,7 +1128,7 @@ static int make_jobs(const struct release *rel, const struct install_opts *o,
 		     const struct strv *names, struct part **wheels,
 		     size_t *nwheels, struct crew *c, struct cuenv_err *err)
 {
-	const char *suffix = o->runtime_only ? "-rt" : "";
+	const char *suffix = o->plan.runtime_only ? "-rt" : "";
 	int rc = CUENV_OK;
 
 	c->jobs = xcalloc(names->n + 1, sizeof(*c->jobs));
@@ -1296,7 +1293,7 @@ int install_run(struct store *st, const struct release *rel,
 	buf_reset(&p);
 	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
 		   kit_kind_name(rel->kind), name);
-	rc = install_plan(rel, opts, &names, err);
+	rc = plan_archives(rel, &opts->plan, &names, err);
 	if (rc)
 		goto out;
 	if (exists(p.data)) {

@@ -35,6 +35,7 @@
 
 #include "catalog.h"
 #include "fetch.h"
+#include "plan.h"
 #include "store.h"
 
 enum part_state {
@@ -59,14 +60,13 @@ struct install_opts {
 	const char *pypi_index; /* for SRC_PYPI: a PEP 691 simple index */
 	unsigned jobs;		/* archives in flight (0: one per core) */
 	int no_cache;		/* neither read nor write the cache */
-	int runtime_only;	/* only the shared libraries */
+	struct plan_opts plan;	/* which archives (plan_archives) */
 	/*
 	 * An archive of known size may expand to this many times its size
 	 * (INSTALL_EXPAND_RATIO_DEFAULT; 0: no bound); extraction also stops
 	 * before the disk is full.
 	 */
 	unsigned expand_ratio;
-	const struct strv *components; /* explicit list, or NULL */
 	/*
 	 * A version already installed without some of the components asked
 	 * for stays as it is, rather than failing (install --cudnn/--cupti
@@ -84,16 +84,6 @@ struct install_opts {
 	/* Called once when the version lock is busy (another install). */
 	void (*waiting)(void *ctx, const char *what);
 };
-
-/*
- * The archives of rel that opts select: for CUDA the default component set
- * (runtime, CUPTI, nvcc, NVRTC, headers, math libraries), the runtime
- * libraries with runtime_only, or opts->components. Fills names (borrowed
- * from rel). Returns CUENV_OK, or CUENV_E_USAGE naming an unknown
- * component.
- */
-int install_plan(const struct release *rel, const struct install_opts *opts,
-		 struct strv *names, struct cuenv_err *err);
 
 /*
  * Install rel into st (which must be open). On success *out describes

@@ -11,71 +11,6 @@
 #include "version.h"
 #include "xalloc.h"
 
-/* ---- what to install --------------------------------------------------- */
-
-/* What a framework and a build need: runtime, CUPTI, compiler, headers,
- * math libraries. Components a release lacks are skipped. */
-static const char *const cuda_default[] = {
-	"cuda_cudart", "cuda_cupti",	"cuda_nvcc",	"cuda_nvrtc",
-	"cuda_cccl",   "cuda_nvtx",	"cuda_profiler_api", "cuda_crt",
-	"libnvvm",     "cuda_culibos", "libcublas",	"libcufft",
-	"libcurand",   "libcusolver",	"libcusparse",	"libnvjitlink",
-	NULL,
-};
-
-/* The shared libraries an application loads. */
-static const char *const cuda_runtime[] = {
-	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",
-	"libcufft",    "libcurand",   "libcusolver", "libcusparse",
-	"libnvjitlink", NULL,
-};
-
-int install_plan(const struct release *rel, const struct install_opts *opts,
-		 struct strv *names, struct cuenv_err *err)
-{
-	const char *const *set =
-		opts->runtime_only ? cuda_runtime : cuda_default;
-
-	if (rel->kind == KIT_CUPTI) {
-		strv_push(names, "cuda_cupti");
-		return CUENV_OK;
-	}
-	if (rel->kind != KIT_CUDA) {
-		strv_push(names, rel->parts[0].name);
-		return CUENV_OK;
-	}
-	if (opts->components) {
-		for (size_t i = 0; i < opts->components->n; i++) {
-			const char *c = opts->components->v[i];
-
-			/* Runfiles name their components the same way. */
-			if (rel->source == SRC_REDIST && !release_part(rel, c)) {
-				struct buf have = BUF_INIT;
-
-				for (size_t k = 0; k < rel->nparts; k++)
-					buf_printf(&have, "%s%s",
-						   k ? ", " : "",
-						   rel->parts[k].name);
-				cuenv_fail(err, CUENV_E_USAGE,
-					   "cuda %s has no component '%s'",
-					   rel->version, c);
-				/* No command lists them: name them here. */
-				cuenv_hint(err, "its components: %s",
-					   have.data);
-				buf_release(&have);
-				return err->rc;
-			}
-			if (strv_find(names, c) < 0)
-				strv_push(names, c);
-		}
-		return CUENV_OK;
-	}
-	for (size_t i = 0; set[i]; i++)
-		if (rel->source != SRC_REDIST || release_part(rel, set[i]))
-			strv_push(names, set[i]);
-	return CUENV_OK;
-}
-
 /* ---- the lock in memory ------------------------------------------------ */
 
 void lock_init(struct lockfile *lk)
@@ -118,17 +53,18 @@ static struct lock_part *add_part(struct lockfile *lk)
 	return &lk->parts[lk->nparts++];
 }
 
-/* The archives of rel (installed as kind) that opts select, into lk. */
+/* The archives of rel (installed as kind) that asked selects, into lk. */
 static int add_release(struct lockfile *lk, const struct release *rel,
-		       enum kit_kind kind, const struct install_opts *opts,
+		       enum kit_kind kind, const struct plan_opts *asked,
 		       const char *platform, struct cuenv_err *err)
 {
 	struct release r = *rel;
+	struct plan_opts o = plan_opts_for(kind, asked);
 	struct strv names = STRV_INIT;
 	int rc;
 
 	r.kind = kind;
-	rc = install_plan(&r, opts, &names, err);
+	rc = plan_archives(&r, &o, &names, err);
 	for (size_t i = 0; !rc && i < rel->nparts; i++) {
 		const struct part *pt = &rel->parts[i];
 		struct lock_part *lp;
@@ -155,7 +91,7 @@ static int add_release(struct lockfile *lk, const struct release *rel,
 
 int lock_build(struct lockfile *lk, const struct catalog *cat,
 	       const char *cuda, const char *cudnn, const char *cupti,
-	       const struct install_opts *opts, const char *platform,
+	       const struct plan_opts *opts, const char *platform,
 	       struct cuenv_err *err)
 {
 	struct catalog_choice ch;
@@ -174,19 +110,10 @@ int lock_build(struct lockfile *lk, const struct catalog *cat,
 		for (size_t i = 0; i < opts->components->n; i++)
 			strv_push(&lk->components, opts->components->v[i]);
 	rc = add_release(lk, ch.cuda, KIT_CUDA, opts, platform, err);
-	if (!rc && ch.cudnn) {
-		struct install_opts od = *opts;
-
-		od.components = NULL;
-		rc = add_release(lk, ch.cudnn, KIT_CUDNN, &od, platform, err);
-	}
-	if (!rc && ch.cupti) {
-		struct install_opts oc = *opts;
-
-		oc.components = NULL;
-		oc.runtime_only = 0;
-		rc = add_release(lk, ch.cupti, KIT_CUPTI, &oc, platform, err);
-	}
+	if (!rc && ch.cudnn)
+		rc = add_release(lk, ch.cudnn, KIT_CUDNN, opts, platform, err);
+	if (!rc && ch.cupti)
+		rc = add_release(lk, ch.cupti, KIT_CUPTI, opts, platform, err);
 	return rc;
 }
 

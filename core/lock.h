@@ -28,7 +28,7 @@
 #include "buf.h"
 #include "catalog.h"
 #include "err.h"
-#include "install.h"
+#include "plan.h"
 #include "store.h"
 
 #define LOCK_NAME ".cuenv.lock"
@@ -62,13 +62,14 @@ void lock_init(struct lockfile *lk);
 void lock_release(struct lockfile *lk);
 
 /*
- * Resolve the specs against cat as `cuenv install` does (opts gives
- * runtime_only and components) and fill lk. Returns CUENV_OK,
+ * Resolve the specs against cat as `cuenv install` does, plan each
+ * release's archives from opts as install does (plan_opts_for) and fill
+ * lk. Returns CUENV_OK,
  * CUENV_E_NOT_INSTALLED (nothing in the catalogue) or CUENV_E_USAGE.
  */
 int lock_build(struct lockfile *lk, const struct catalog *cat,
 	       const char *cuda, const char *cudnn, const char *cupti,
-	       const struct install_opts *opts, const char *platform,
+	       const struct plan_opts *opts, const char *platform,
 	       struct cuenv_err *err);
 
 /* The JSON text of lk (ends with a newline). */

@@ -173,23 +173,18 @@ out:
 }
 
 int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
-		    enum kit_kind kind, const struct install_opts *opts,
+		    enum kit_kind kind, const struct plan_opts *opts,
 		    const char *platform, struct cuenv_err *err)
 {
 	struct release r = *rel;
-	struct install_opts o = *opts;
+	struct plan_opts o = plan_opts_for(kind, opts);
 	struct strv names = STRV_INIT;
 	struct buf comps = BUF_INIT;
 	struct mirror_entry *e;
 	int rc;
 
 	r.kind = kind;
-	if (kind != KIT_CUDA) {
-		/* As install does: cuDNN and CUPTI take no component list. */
-		o.components = NULL;
-		o.runtime_only = 0;
-	}
-	rc = install_plan(&r, &o, &names, err);
+	rc = plan_archives(&r, &o, &names, err);
 	if (rc)
 		goto out;
 	if (rel->source == SRC_REDIST) {

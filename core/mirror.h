@@ -78,14 +78,14 @@ char *mirror_path(const char *url);
 /*
  * Add to p what `cuenv install` fetches for rel installed as kind
  * (KIT_CUPTI: only its cuda_cupti) on platform, opts giving the
- * components or runtime_only as install_plan reads them: the archives,
+ * components or runtime_only as plan_archives reads them: the archives,
  * and for a redist release its manifest (rel->origin, copied verbatim).
  * A file already planned is not added twice. Returns CUENV_OK,
  * CUENV_E_USAGE (an unknown component) or CUENV_E_MANIFEST (a URL that
  * is not on NVIDIA's host, naming it).
  */
 int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
-		    enum kit_kind kind, const struct install_opts *opts,
+		    enum kit_kind kind, const struct plan_opts *opts,
 		    const char *platform, struct cuenv_err *err);
 
 enum mirror_how {

@@ -30,10 +30,7 @@
 
 #include "buf.h"
 #include "err.h"
-
-/* CUPTI alone (cuenv install --cupti V): never taken for a toolkit. */
-enum kit_kind { KIT_CUDA, KIT_CUDNN, KIT_CUPTI };
-#define KIT_KINDS 3
+#include "kit.h"
 
 #define RECEIPT_NAME ".cuenv-receipt"
 

@@ -186,31 +186,6 @@ static void test_install_mirror_url_replaces_nvidia_host(void **state)
 	free(u);
 }
 
-static void test_install_plan_skips_defaults_a_release_lacks(void **state)
-{
-	struct fixture *fx = *state;
-	struct world w;
-	struct install_opts o = { 0 };
-	struct strv names = STRV_INIT;
-	struct cuenv_err err = CUENV_ERR_INIT;
-	struct strv bad = STRV_INIT;
-
-	make_world(fx, &w, 0);
-	assert_int_equal(install_plan(w.cat.v[0], &o, &names, &err), CUENV_OK);
-	assert_int_equal(names.n, 1);
-	assert_string_equal(names.v[0], "cuda_cudart");
-	strv_push(&bad, "cuda_nosuch");
-	o.components = &bad;
-	strv_release(&names);
-	assert_int_equal(install_plan(w.cat.v[0], &o, &names, &err),
-			 CUENV_E_USAGE);
-	assert_non_null(strstr(err.msg.data, "cuda_nosuch"));
-	err_release(&err);
-	strv_release(&names);
-	strv_release(&bad);
-	end_world(&w);
-}
-
 static void test_install_puts_a_verified_version_in_place(void **state)
 {
 	struct fixture *fx = *state;
@@ -311,7 +286,7 @@ static void test_install_runtime_only_keeps_shared_libraries(void **state)
 
 	make_world(fx, &w, 0);
 	o = file_opts(&w);
-	o.runtime_only = 1;
+	o.plan.runtime_only = 1;
 	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
 		fail_msg("%s", err.msg.data);
 	install_release(&in);
@@ -627,7 +602,6 @@ int main(void)
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 		cmocka_unit_test(test_install_index_parse_reads_core_metadata),
 		cmocka_unit_test(test_install_mirror_url_replaces_nvidia_host),
-		T(test_install_plan_skips_defaults_a_release_lacks),
 		T(test_install_puts_a_verified_version_in_place),
 		T(test_install_sha_mismatch_installs_nothing),
 		T(test_install_reinstalls_from_the_cache_offline),

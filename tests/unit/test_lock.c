@@ -44,7 +44,7 @@ static void load(struct catalog *cat)
 static void build(struct lockfile *lk, struct catalog *cat, int runtime)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_opts o = { 0 };
+	struct plan_opts o = { 0 };
 
 	o.runtime_only = runtime;
 	lock_init(lk);

@@ -167,7 +167,7 @@ static void test_mirror_plan_default_components_and_manifest(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct install_opts io = { 0 };
+	struct plan_opts io = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 	const struct mirror_file *m;
 
@@ -195,7 +195,7 @@ static void test_mirror_plan_runtime_only_leaves_nvcc_out(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct install_opts io = { .runtime_only = 1 };
+	struct plan_opts io = { .runtime_only = 1 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -214,7 +214,7 @@ static void test_mirror_plan_cupti_alone_takes_nothing_else(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct install_opts io = { .runtime_only = 1 };
+	struct plan_opts io = { .runtime_only = 1 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -233,7 +233,7 @@ static void test_mirror_plan_lists_a_shared_file_once(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct install_opts io = { 0 };
+	struct plan_opts io = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -255,7 +255,7 @@ static void test_mirror_plan_refuses_two_sha256_for_one_path(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct install_opts io = { 0 };
+	struct plan_opts io = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -278,7 +278,7 @@ static void test_mirror_plan_refuses_an_archive_off_nvidias_host(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct install_opts io = { 0 };
+	struct plan_opts io = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -298,7 +298,7 @@ static void test_mirror_plan_refuses_an_archive_off_nvidias_host(void **state)
 
 static void plan_all(struct world *w, struct mirror_plan *p)
 {
-	struct install_opts io = { 0 };
+	struct plan_opts io = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	mirror_plan_init(p);
@@ -500,7 +500,7 @@ static void test_mirror_run_index_keeps_earlier_runs(void **state)
 {
 	struct world w;
 	struct mirror_plan a, b;
-	struct install_opts io = { .runtime_only = 1 };
+	struct plan_opts io = { .runtime_only = 1 };
 	struct mirror_opts o;
 	struct mirror_report r;
 	struct cuenv_err err = CUENV_ERR_INIT;

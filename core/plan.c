@@ -1,0 +1,247 @@
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "version.h"
+#include "xalloc.h"
+
+/* ---- the archives of one release ----------------------------------------- */
+
+/* What a framework and a build need: runtime, CUPTI, compiler, headers,
+ * math libraries. Components a release lacks are skipped. */
+static const char *const cuda_default[] = {
+	"cuda_cudart", "cuda_cupti",	"cuda_nvcc",	"cuda_nvrtc",
+	"cuda_cccl",   "cuda_nvtx",	"cuda_profiler_api", "cuda_crt",
+	"libnvvm",     "cuda_culibos", "libcublas",	"libcufft",
+	"libcurand",   "libcusolver",	"libcusparse",	"libnvjitlink",
+	NULL,
+};
+
+/* The shared libraries an application loads. */
+static const char *const cuda_runtime[] = {
+	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",
+	"libcufft",    "libcurand",   "libcusolver", "libcusparse",
+	"libnvjitlink", NULL,
+};
+
+int plan_archives(const struct release *rel, const struct plan_opts *o,
+		  struct strv *names, struct cuenv_err *err)
+{
+	const char *const *set =
+		o->runtime_only ? cuda_runtime : cuda_default;
+
+	if (rel->kind == KIT_CUPTI) {
+		strv_push(names, "cuda_cupti");
+		return CUENV_OK;
+	}
+	if (rel->kind != KIT_CUDA) {
+		strv_push(names, rel->parts[0].name);
+		return CUENV_OK;
+	}
+	if (o->components) {
+		for (size_t i = 0; i < o->components->n; i++) {
+			const char *c = o->components->v[i];
+
+			/* Runfiles name their components the same way. */
+			if (rel->source == SRC_REDIST && !release_part(rel, c)) {
+				struct buf have = BUF_INIT;
+
+				for (size_t k = 0; k < rel->nparts; k++)
+					buf_printf(&have, "%s%s",
+						   k ? ", " : "",
+						   rel->parts[k].name);
+				cuenv_fail(err, CUENV_E_USAGE,
+					   "cuda %s has no component '%s'",
+					   rel->version, c);
+				/* No command lists them: name them here. */
+				cuenv_hint(err, "its components: %s",
+					   have.data);
+				buf_release(&have);
+				return err->rc;
+			}
+			if (strv_find(names, c) < 0)
+				strv_push(names, c);
+		}
+		return CUENV_OK;
+	}
+	for (size_t i = 0; set[i]; i++)
+		if (rel->source != SRC_REDIST || release_part(rel, set[i]))
+			strv_push(names, set[i]);
+	return CUENV_OK;
+}
+
+/* ---- the releases of one request ----------------------------------------- */
+
+struct plan_opts plan_opts_for(enum kit_kind kind,
+			       const struct plan_opts *asked)
+{
+	struct plan_opts o = *asked;
+
+	if (kind != KIT_CUDA)
+		o.components = NULL;
+	if (kind == KIT_CUPTI)
+		o.runtime_only = 0;
+	return o;
+}
+
+static struct plan_step *add_step(struct plan_step *steps, size_t *n,
+				  const struct release *rel, enum kit_kind kind,
+				  int source, const struct plan_opts *asked)
+{
+	struct plan_step *s = &steps[(*n)++];
+
+	memset(s, 0, sizeof(*s));
+	s->rel = *rel;
+	s->rel.kind = kind;
+	if (source == SRC_PYPI)
+		s->rel.source = SRC_PYPI;
+	s->opts = plan_opts_for(kind, asked);
+	return s;
+}
+
+size_t plan_steps(const struct catalog_choice *ch, int source,
+		  const struct plan_opts *asked,
+		  struct plan_step steps[KIT_KINDS])
+{
+	size_t n = 0;
+	struct plan_step *cuda =
+		add_step(steps, &n, ch->cuda, KIT_CUDA, source, asked);
+
+	cuda->keep_partial = (ch->cudnn || ch->cupti) && !asked->components;
+	if (ch->cudnn)
+		add_step(steps, &n, ch->cudnn, KIT_CUDNN, source, asked);
+	if (ch->cupti)
+		add_step(steps, &n, ch->cupti, KIT_CUPTI, source, asked);
+	return n;
+}
+
+struct plan_opts plan_locked_opts(const struct release *rel,
+				  enum kit_kind kind,
+				  const struct plan_opts *asked,
+				  struct strv *names)
+{
+	struct plan_opts o = *asked;
+
+	if (kind != KIT_CUDA) {
+		o.components = NULL;
+		o.runtime_only = 0;
+	} else if (rel->source == SRC_REDIST && !asked->components &&
+		   !asked->runtime_only) {
+		for (size_t k = 0; k < rel->nparts; k++)
+			strv_push(names, rel->parts[k].name);
+		o.components = names;
+	}
+	return o;
+}
+
+/* ---- cuDNN for a minimum ------------------------------------------------- */
+
+const char *plan_cudnn_at_least(const struct catalog *cat,
+				unsigned cuda_major, const char *min)
+{
+	const struct release *exact = NULL, *newest = NULL;
+
+	for (size_t i = 0; i < cat->n; i++) {
+		const struct release *r = cat->v[i];
+
+		if (r->kind != KIT_CUDNN || r->cuda_major != cuda_major ||
+		    version_major(r->version) != version_major(min) ||
+		    version_cmp_str(r->version, min) < 0)
+			continue;
+		if (version_matches_str(r->version, min) &&
+		    (!exact || version_cmp_str(r->version, exact->version) > 0))
+			exact = r;
+		if (!newest || version_cmp_str(r->version, newest->version) > 0)
+			newest = r;
+	}
+	return exact ? exact->version : newest ? newest->version : NULL;
+}
+
+/* ---- install --for ------------------------------------------------------- */
+
+int plan_framework_arg(const char *arg, struct buf *name, const char **spec,
+		       struct cuenv_err *err)
+{
+	static const char *const known[] = { "tensorflow", "torch", "pytorch",
+					     "jax" };
+	const char *eq = strstr(arg, "==");
+	int ok = 0;
+
+	*spec = eq ? eq + 2 : NULL;
+	buf_add(name, arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+		ok |= !strcmp(name->data, known[i]);
+	if (!ok || (*spec && !version_is_valid(*spec))) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, arg, 64);
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "--for: '%s' is not FRAMEWORK==VERSION", shown.data);
+		cuenv_hint(err, "frameworks: tensorflow, torch (pytorch), "
+				"jax; for example --for tensorflow==2.6");
+		buf_release(&shown);
+		return err->rc;
+	}
+	return CUENV_OK;
+}
+
+/* Put the rows of updated (when it has a table) before those of rows. */
+static void prepend_updated(const char *updated, const char *name,
+			    const char *spec, struct framework_builds *rows)
+{
+	struct framework_builds mine = { 0 };
+	struct buf d = BUF_INIT;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+
+	buf_printf(&d, "%s/frameworks.tsv", updated);
+	if (!access(d.data, F_OK) &&
+	    !compat_frameworks(updated, name, spec, &mine, &ignored) &&
+	    mine.n) {
+		mine.v = xrealloc(mine.v, (mine.n + rows->n) * sizeof(*mine.v));
+		memcpy(mine.v + mine.n, rows->v, rows->n * sizeof(*rows->v));
+		mine.n += rows->n;
+		free(rows->v);
+		*rows = mine;
+		mine.v = NULL;
+		mine.n = 0;
+	}
+	framework_builds_release(&mine);
+	buf_release(&d);
+	err_release(&ignored);
+}
+
+int plan_framework_rows(const char *shipped, const char *updated,
+			const char *name, const char *spec,
+			struct framework_builds *out, struct cuenv_err *err)
+{
+	int rc = compat_frameworks(shipped, name, spec, out, err);
+
+	if (rc)
+		return rc;
+	if (updated)
+		prepend_updated(updated, name, spec, out);
+	compat_frameworks_order(out);
+	return CUENV_OK;
+}
+
+const struct framework_build *
+plan_framework_pick(const struct framework_builds *rows,
+		    const struct catalog *cat, const char *cudnn, int source,
+		    struct cuenv_err *first)
+{
+	struct cuenv_err later = CUENV_ERR_INIT;
+	const struct framework_build *best = NULL;
+
+	for (size_t i = 0; i < rows->n && !best; i++) {
+		const struct framework_build *b = &rows->v[i];
+		struct catalog_choice ch;
+
+		if (!catalog_resolve(cat, b->cuda, cudnn ? cudnn : b->cudnn,
+				     NULL, source, &ch, i ? &later : first))
+			best = b;
+	}
+	err_release(&later);
+	return best;
+}

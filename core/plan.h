@@ -1,0 +1,127 @@
+/*
+ * plan.h: what `cuenv install` fetches for a request, decided without
+ * fetching anything.
+ *
+ * The archives of each release (the default component set, the runtime
+ * libraries, or an explicit list), the options each kind of release
+ * takes from those the toolkit was asked with, and the order of the
+ * installs of one request. `cuenv lock` and `cuenv mirror` plan the same
+ * way, so this module is light (no libcurl, OpenSSL or libarchive): the
+ * prompt hook's binary links it.
+ */
+#ifndef CUENV_PLAN_H
+#define CUENV_PLAN_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "catalog.h"
+#include "compat.h"
+#include "err.h"
+#include "kit.h"
+
+/* Which archives of a release: both zero means the default set. */
+struct plan_opts {
+	int runtime_only;	       /* only the shared libraries */
+	const struct strv *components; /* explicit list, or NULL */
+};
+
+/*
+ * The archives of rel that o selects, pushed onto names (not twice): for
+ * CUDA the default component set (runtime, CUPTI, nvcc, NVRTC, headers,
+ * math libraries), the runtime libraries with runtime_only, or
+ * o->components; for CUPTI its cuda_cupti; for cuDNN its one archive.
+ * Defaults a redist release lacks are skipped. Returns CUENV_OK, or
+ * CUENV_E_USAGE naming a component a redist release lacks (the hint
+ * lists the ones it has).
+ */
+int plan_archives(const struct release *rel, const struct plan_opts *o,
+		  struct strv *names, struct cuenv_err *err);
+
+/*
+ * The options a release of kind takes when the toolkit was asked with
+ * asked: CUDA takes them as they are; cuDNN no component list (it keeps
+ * runtime_only, which narrows what is extracted); CUPTI neither.
+ */
+struct plan_opts plan_opts_for(enum kit_kind kind,
+			       const struct plan_opts *asked);
+
+/* One install of a request: rel is a copy, with the kind and source it
+ * is installed as (its parts stay borrowed). */
+struct plan_step {
+	struct release rel;
+	struct plan_opts opts;
+	int keep_partial; /* as install_opts.keep_partial */
+};
+
+/*
+ * The installs of one request, in order (CUDA, then cuDNN, then CUPTI as
+ * its own kind), into steps; returns how many (1 to KIT_KINDS). source
+ * SRC_PYPI applies to every release of the request; another source was
+ * already applied by catalog_resolve. A toolkit installed beside a cuDNN
+ * or CUPTI with no explicit component list keeps what it has
+ * (keep_partial): `install 12.4 --cudnn 9` beside a --runtime-only
+ * toolkit adds the cuDNN rather than asking to replace the toolkit.
+ */
+size_t plan_steps(const struct catalog_choice *ch, int source,
+		  const struct plan_opts *asked,
+		  struct plan_step steps[KIT_KINDS]);
+
+/*
+ * The options for rel, read back from a lock as kind (lock_to_release),
+ * when installing with `install --locked` and asked: a redist toolkit
+ * gets exactly the locked components (pushed onto names, which the
+ * result then points at) unless asked narrows them, another toolkit
+ * asked as it is; cuDNN and CUPTI neither a component list nor
+ * runtime_only.
+ */
+struct plan_opts plan_locked_opts(const struct release *rel,
+				  enum kit_kind kind,
+				  const struct plan_opts *asked,
+				  struct strv *names);
+
+/*
+ * The cuDNN version of cat for CUDA major cuda_major that a minimum min
+ * asks for (same major as min, at least min): the newest release of
+ * exactly that version when the catalogue has it, else the newest later
+ * one; NULL when none. Borrowed from cat.
+ */
+const char *plan_cudnn_at_least(const struct catalog *cat,
+				unsigned cuda_major, const char *min);
+
+/* ---- install --for ------------------------------------------------------- */
+
+/*
+ * Split arg, FRAMEWORK[==VERSION], into name (the framework as written:
+ * tensorflow, torch, pytorch or jax) and *spec (its version, borrowed
+ * from arg; NULL when none). Returns CUENV_OK, or CUENV_E_USAGE naming
+ * arg (shortened to 64 characters) with a hint listing the frameworks.
+ */
+int plan_framework_arg(const char *arg, struct buf *name, const char **spec,
+		       struct cuenv_err *err);
+
+/*
+ * The builds of framework name matching spec (NULL: any) that `install
+ * --for` tries, in the order it tries them (compat_frameworks_order):
+ * the rows of updated/frameworks.tsv, what `cuenv update --frameworks`
+ * read from the package index, before those of shipped/frameworks.tsv.
+ * updated may be NULL; a missing or unreadable table there is passed
+ * over. Reads both files. Returns CUENV_OK (out may be empty) or
+ * CUENV_E_MANIFEST for the shipped table.
+ */
+int plan_framework_rows(const char *shipped, const char *updated,
+			const char *name, const char *spec,
+			struct framework_builds *out, struct cuenv_err *err);
+
+/*
+ * The first of rows that cat can install, each resolved exactly as
+ * install then resolves it (cudnn, when not NULL, instead of the row's;
+ * source as catalog_resolve's). NULL when none can be: first then holds
+ * why the first row cannot.
+ */
+const struct framework_build *
+plan_framework_pick(const struct framework_builds *rows,
+		    const struct catalog *cat, const char *cudnn, int source,
+		    struct cuenv_err *first);
+
+#endif

@@ -1,0 +1,449 @@
+/*
+ * What install fetches for a request: the archives of a release, the
+ * options each kind takes, the installs of one request, and the cuDNN a
+ * minimum asks for. Releases are NVIDIA-shaped redist manifests parsed
+ * by the catalogue, or made by hand where only their versions matter.
+ */
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/plan.h"
+
+#define SHA "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+#define COMPONENT(name, ver, path)                                         \
+	" \"" name "\": {\"version\": \"" ver "\", \"linux-x86_64\":"      \
+	" {\"relative_path\": \"" path "\", \"sha256\": \"" SHA "\","      \
+	" \"size\": \"10\"}}"
+
+/* CUDA 12.4.1 with a runtime, a compiler and a component in neither
+ * default set. */
+static const char cuda_json[] =
+	"{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
+	COMPONENT("cuda_nvcc", "12.4.131", "cuda_nvcc/n.tar.xz") ","
+	COMPONENT("cuda_demo_suite", "12.4.127", "demo/d.tar.xz") ","
+	COMPONENT("cuda_cudart", "12.4.127", "cuda_cudart/c.tar.xz") "}";
+
+static const struct release *load(struct catalog *cat)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	assert_int_equal(catalog_parse_redist(cat, "c.json", cuda_json,
+					      strlen(cuda_json), "linux-x86_64",
+					      NULL, NULL, &err),
+			 CUENV_OK);
+	err_release(&err);
+	assert_int_equal(cat->n, 1);
+	return cat->v[0];
+}
+
+static void test_plan_default_set_skips_what_a_release_lacks(void **state)
+{
+	struct catalog cat = { 0 };
+	const struct release *rel = load(&cat);
+	struct plan_opts o = { 0 };
+	struct strv names = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(plan_archives(rel, &o, &names, &err), CUENV_OK);
+	/* the default set's order; cuda_demo_suite is in no set */
+	assert_int_equal(names.n, 2);
+	assert_string_equal(names.v[0], "cuda_cudart");
+	assert_string_equal(names.v[1], "cuda_nvcc");
+	strv_release(&names);
+	o.runtime_only = 1;
+	assert_int_equal(plan_archives(rel, &o, &names, &err), CUENV_OK);
+	assert_int_equal(names.n, 1);
+	assert_string_equal(names.v[0], "cuda_cudart");
+	strv_release(&names);
+	catalog_release(&cat);
+}
+
+static void test_plan_explicit_components_once_each(void **state)
+{
+	struct catalog cat = { 0 };
+	const struct release *rel = load(&cat);
+	struct strv want = STRV_INIT, names = STRV_INIT;
+	struct plan_opts o = { .components = &want };
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	strv_push(&want, "cuda_demo_suite");
+	strv_push(&want, "cuda_cudart");
+	strv_push(&want, "cuda_demo_suite");
+	assert_int_equal(plan_archives(rel, &o, &names, &err), CUENV_OK);
+	assert_int_equal(names.n, 2);
+	assert_string_equal(names.v[0], "cuda_demo_suite");
+	assert_string_equal(names.v[1], "cuda_cudart");
+	strv_release(&names);
+	strv_release(&want);
+	catalog_release(&cat);
+}
+
+static void test_plan_rejects_a_component_the_release_lacks(void **state)
+{
+	struct catalog cat = { 0 };
+	const struct release *rel = load(&cat);
+	struct strv want = STRV_INIT, names = STRV_INIT;
+	struct plan_opts o = { .components = &want };
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	strv_push(&want, "cuda_nosuch");
+	assert_int_equal(plan_archives(rel, &o, &names, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "cuda 12.4.1 has no component 'cuda_nosuch'");
+	/* the hint names every component it has */
+	assert_non_null(strstr(err.hint.data, "cuda_nvcc"));
+	assert_non_null(strstr(err.hint.data, "cuda_demo_suite"));
+	assert_non_null(strstr(err.hint.data, "cuda_cudart"));
+	err_release(&err);
+	strv_release(&names);
+	strv_release(&want);
+	catalog_release(&cat);
+}
+
+static void test_plan_runfile_takes_components_unchecked(void **state)
+{
+	struct part whole = { .name = "runfile" };
+	struct release rel = { .kind = KIT_CUDA, .source = SRC_RUNFILE,
+			       .version = "11.2.2", .parts = &whole,
+			       .nparts = 1 };
+	struct strv want = STRV_INIT, names = STRV_INIT;
+	struct plan_opts o = { .components = &want };
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	strv_push(&want, "cuda_nvcc");
+	assert_int_equal(plan_archives(&rel, &o, &names, &err), CUENV_OK);
+	assert_int_equal(names.n, 1);
+	assert_string_equal(names.v[0], "cuda_nvcc");
+	strv_release(&names);
+	/* a runfile has no redist manifest: the default set, unfiltered */
+	o.components = NULL;
+	o.runtime_only = 1;
+	assert_int_equal(plan_archives(&rel, &o, &names, &err), CUENV_OK);
+	assert_int_equal(names.n, 9);
+	assert_string_equal(names.v[8], "libnvjitlink");
+	strv_release(&names);
+	strv_release(&want);
+}
+
+static void test_plan_cupti_and_cudnn_take_their_own_archive(void **state)
+{
+	struct catalog cat = { 0 };
+	struct release rel = *load(&cat);
+	struct part dnn = { .name = "cudnn" };
+	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_TARBALL,
+				 .version = "9.1.0.70", .cuda_major = 12,
+				 .parts = &dnn, .nparts = 1 };
+	struct strv want = STRV_INIT, names = STRV_INIT;
+	struct plan_opts o = { .components = &want };
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	strv_push(&want, "cuda_nvcc");
+	rel.kind = KIT_CUPTI;
+	assert_int_equal(plan_archives(&rel, &o, &names, &err), CUENV_OK);
+	assert_int_equal(names.n, 1);
+	assert_string_equal(names.v[0], "cuda_cupti");
+	strv_release(&names);
+	assert_int_equal(plan_archives(&cudnn, &o, &names, &err), CUENV_OK);
+	assert_int_equal(names.n, 1);
+	assert_string_equal(names.v[0], "cudnn");
+	strv_release(&names);
+	strv_release(&want);
+	catalog_release(&cat);
+}
+
+static void test_plan_opts_for_each_kind(void **state)
+{
+	struct strv want = STRV_INIT;
+	struct plan_opts asked = { .runtime_only = 1, .components = &want };
+	struct plan_opts o;
+
+	(void)state;
+	o = plan_opts_for(KIT_CUDA, &asked);
+	assert_int_equal(o.runtime_only, 1);
+	assert_ptr_equal(o.components, &want);
+	/* cuDNN: no component list, but still only its libraries */
+	o = plan_opts_for(KIT_CUDNN, &asked);
+	assert_int_equal(o.runtime_only, 1);
+	assert_null(o.components);
+	o = plan_opts_for(KIT_CUPTI, &asked);
+	assert_int_equal(o.runtime_only, 0);
+	assert_null(o.components);
+}
+
+static void test_plan_steps_order_and_keep_partial(void **state)
+{
+	struct release cuda = { .kind = KIT_CUDA, .source = SRC_REDIST,
+				.version = "12.4.1", .cuda_major = 12 };
+	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_REDIST,
+				 .version = "9.1.0.70", .cuda_major = 12 };
+	struct release cupti = cuda;
+	struct catalog_choice ch = { .cuda = &cuda };
+	struct plan_opts asked = { .runtime_only = 1 };
+	struct plan_step s[KIT_KINDS];
+
+	(void)state;
+	cupti.version = "12.6.3";
+	assert_int_equal(plan_steps(&ch, -1, &asked, s), 1);
+	assert_int_equal(s[0].rel.kind, KIT_CUDA);
+	assert_int_equal(s[0].keep_partial, 0);
+	assert_int_equal(s[0].opts.runtime_only, 1);
+
+	ch.cudnn = &cudnn;
+	ch.cupti = &cupti;
+	assert_int_equal(plan_steps(&ch, SRC_REDIST, &asked, s), 3);
+	assert_string_equal(s[0].rel.version, "12.4.1");
+	assert_int_equal(s[0].keep_partial, 1);
+	assert_int_equal(s[1].rel.kind, KIT_CUDNN);
+	assert_int_equal(s[1].opts.runtime_only, 1);
+	assert_int_equal(s[1].keep_partial, 0);
+	/* CUPTI from a CUDA release, installed as its own kind */
+	assert_int_equal(s[2].rel.kind, KIT_CUPTI);
+	assert_string_equal(s[2].rel.version, "12.6.3");
+	assert_int_equal(s[2].opts.runtime_only, 0);
+	assert_int_equal(s[2].rel.source, SRC_REDIST);
+	/* the catalogue's release is not changed */
+	assert_int_equal(cupti.kind, KIT_CUDA);
+}
+
+static void test_plan_steps_explicit_components_keep_nothing(void **state)
+{
+	struct release cuda = { .kind = KIT_CUDA, .source = SRC_REDIST,
+				.version = "12.4.1", .cuda_major = 12 };
+	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_TARBALL,
+				 .version = "9.1.0.70", .cuda_major = 12 };
+	struct catalog_choice ch = { .cuda = &cuda, .cudnn = &cudnn };
+	struct strv want = STRV_INIT;
+	struct plan_opts asked = { .components = &want };
+	struct plan_step s[KIT_KINDS];
+
+	(void)state;
+	assert_int_equal(plan_steps(&ch, -1, &asked, s), 2);
+	assert_int_equal(s[0].keep_partial, 0);
+	assert_ptr_equal(s[0].opts.components, &want);
+	assert_null(s[1].opts.components);
+}
+
+static void test_plan_steps_pypi_applies_to_every_release(void **state)
+{
+	struct release cuda = { .kind = KIT_CUDA, .source = SRC_REDIST,
+				.version = "12.4.1", .cuda_major = 12 };
+	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_TARBALL,
+				 .version = "9.1.0.70", .cuda_major = 12 };
+	struct catalog_choice ch = { .cuda = &cuda, .cudnn = &cudnn,
+				     .cupti = &cuda };
+	struct plan_opts asked = { 0 };
+	struct plan_step s[KIT_KINDS];
+
+	(void)state;
+	assert_int_equal(plan_steps(&ch, SRC_PYPI, &asked, s), 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(s[i].rel.source, SRC_PYPI);
+	assert_int_equal(cuda.source, SRC_REDIST);
+	assert_int_equal(cudnn.source, SRC_TARBALL);
+}
+
+static void test_plan_locked_toolkit_gets_exactly_its_parts(void **state)
+{
+	struct catalog cat = { 0 };
+	const struct release *rel = load(&cat);
+	struct strv names = STRV_INIT, want = STRV_INIT;
+	struct plan_opts asked = { 0 }, o;
+
+	(void)state;
+	o = plan_locked_opts(rel, KIT_CUDA, &asked, &names);
+	assert_ptr_equal(o.components, &names);
+	assert_int_equal(names.n, 3);
+	assert_true(strv_find(&names, "cuda_demo_suite") >= 0);
+	strv_release(&names);
+	/* narrowed further: as asked */
+	asked.runtime_only = 1;
+	o = plan_locked_opts(rel, KIT_CUDA, &asked, &names);
+	assert_null(o.components);
+	assert_int_equal(o.runtime_only, 1);
+	assert_int_equal(names.n, 0);
+	asked.runtime_only = 0;
+	asked.components = &want;
+	o = plan_locked_opts(rel, KIT_CUDA, &asked, &names);
+	assert_ptr_equal(o.components, &want);
+	assert_int_equal(names.n, 0);
+	/* a locked cuDNN or CUPTI: neither list nor runtime_only */
+	asked.runtime_only = 1;
+	o = plan_locked_opts(rel, KIT_CUDNN, &asked, &names);
+	assert_null(o.components);
+	assert_int_equal(o.runtime_only, 0);
+	o = plan_locked_opts(rel, KIT_CUPTI, &asked, &names);
+	assert_null(o.components);
+	assert_int_equal(o.runtime_only, 0);
+	catalog_release(&cat);
+}
+
+static void test_plan_cudnn_at_least_prefers_the_exact_version(void **state)
+{
+	struct release r[] = {
+		{ .kind = KIT_CUDNN, .version = "8.9.7.29", .cuda_major = 12 },
+		{ .kind = KIT_CUDNN, .version = "9.1.0.70", .cuda_major = 12 },
+		{ .kind = KIT_CUDNN, .version = "9.1.1.17", .cuda_major = 12 },
+		{ .kind = KIT_CUDNN, .version = "9.3.0.75", .cuda_major = 12 },
+		{ .kind = KIT_CUDNN, .version = "9.1.0.70", .cuda_major = 11 },
+		{ .kind = KIT_CUDA, .version = "9.2.148", .cuda_major = 9 },
+	};
+	struct release *v[] = { &r[0], &r[1], &r[2], &r[3], &r[4], &r[5] };
+	struct catalog cat = { .v = v, .n = 6 };
+
+	(void)state;
+	assert_string_equal(plan_cudnn_at_least(&cat, 12, "9.1"), "9.1.1.17");
+	assert_string_equal(plan_cudnn_at_least(&cat, 12, "9.1.0.70"),
+			    "9.1.0.70");
+	/* none of that version: the newest later one of its major */
+	assert_string_equal(plan_cudnn_at_least(&cat, 12, "9.2"), "9.3.0.75");
+	assert_string_equal(plan_cudnn_at_least(&cat, 12, "8.9"), "8.9.7.29");
+	assert_string_equal(plan_cudnn_at_least(&cat, 11, "9"), "9.1.0.70");
+	assert_null(plan_cudnn_at_least(&cat, 12, "9.4"));
+	assert_null(plan_cudnn_at_least(&cat, 11, "9.2"));
+	assert_null(plan_cudnn_at_least(&cat, 9, "9.2"));
+}
+
+/* ---- install --for ------------------------------------------------------- */
+
+static void test_plan_framework_arg_splits_and_checks(void **state)
+{
+	struct buf name = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *spec;
+
+	(void)state;
+	assert_int_equal(plan_framework_arg("tensorflow==2.6", &name, &spec,
+					    &err),
+			 CUENV_OK);
+	assert_string_equal(name.data, "tensorflow");
+	assert_string_equal(spec, "2.6");
+	buf_reset(&name);
+	assert_int_equal(plan_framework_arg("jax", &name, &spec, &err),
+			 CUENV_OK);
+	assert_string_equal(name.data, "jax");
+	assert_null(spec);
+	buf_reset(&name);
+	assert_int_equal(plan_framework_arg("keras==3", &name, &spec, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "--for: 'keras==3' is not FRAMEWORK==VERSION");
+	err_release(&err);
+	buf_reset(&name);
+	assert_int_equal(plan_framework_arg("torch==2.x", &name, &spec, &err),
+			 CUENV_E_USAGE);
+	err_release(&err);
+	buf_release(&name);
+}
+
+#define TSV_HEAD "framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
+
+static void test_plan_framework_rows_updated_table_first(void **state)
+{
+	struct fixture *fx = *state;
+	struct framework_builds rows = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *shipped, *updated, *empty;
+
+	fx_write(fx, "shipped/frameworks.tsv",
+		 TSV_HEAD "tensorflow\ttensorflow-2.5.0\t11.2\t8.1\ts\t\n"
+			  "tensorflow\ttensorflow-2.6.0\t11.2\t8.1\ts\t\n"
+			  "jax\tjax-0.4.30\t12.4\t9.1\ts\t\n");
+	fx_write(fx, "updated/frameworks.tsv",
+		 TSV_HEAD "tensorflow\ttensorflow-2.6.0\t11.2\t8.2\tindex\t\n");
+	fx_mkdir(fx, "empty");
+	shipped = fx_path(fx, "shipped");
+	updated = fx_path(fx, "updated");
+	empty = fx_path(fx, "empty");
+	assert_int_equal(plan_framework_rows(shipped, updated, "tensorflow",
+					     NULL, &rows, &err),
+			 CUENV_OK);
+	/* the newest release first; the index's row before the table's */
+	assert_int_equal(rows.n, 3);
+	assert_string_equal(rows.v[0].version, "2.6.0");
+	assert_string_equal(rows.v[0].cudnn, "8.2");
+	assert_string_equal(rows.v[1].version, "2.6.0");
+	assert_string_equal(rows.v[1].cudnn, "8.1");
+	assert_string_equal(rows.v[2].version, "2.5.0");
+	framework_builds_release(&rows);
+	assert_int_equal(plan_framework_rows(shipped, empty, "tensorflow",
+					     "2.6", &rows, &err),
+			 CUENV_OK);
+	assert_int_equal(rows.n, 1);
+	assert_string_equal(rows.v[0].cudnn, "8.1");
+	framework_builds_release(&rows);
+	assert_int_equal(plan_framework_rows(shipped, NULL, "jax", NULL,
+					     &rows, &err),
+			 CUENV_OK);
+	assert_int_equal(rows.n, 1);
+	assert_string_equal(rows.v[0].cuda, "12.4");
+	framework_builds_release(&rows);
+	/* no shipped table: an error, whatever the index said */
+	assert_int_equal(plan_framework_rows(empty, updated, "tensorflow",
+					     NULL, &rows, &err),
+			 CUENV_E_MANIFEST);
+	assert_int_equal(rows.n, 0);
+	err_release(&err);
+	free(shipped);
+	free(updated);
+	free(empty);
+}
+
+static void test_plan_framework_pick_first_installable(void **state)
+{
+	struct catalog cat = { 0 };
+	struct framework_build b[] = {
+		{ .framework = "jax", .version = "0.5.0", .cuda = "12.6" },
+		{ .framework = "jax", .version = "0.4.30", .cuda = "12.4" },
+	};
+	struct framework_builds rows = { .v = b, .n = 2 };
+	struct cuenv_err first = CUENV_ERR_INIT;
+
+	(void)state;
+	load(&cat);
+	assert_ptr_equal(plan_framework_pick(&rows, &cat, NULL, -1, &first),
+			 &b[1]);
+	/* why the preferred row could not be */
+	assert_int_not_equal(first.rc, CUENV_OK);
+	assert_non_null(strstr(first.msg.data, "12.6"));
+	err_release(&first);
+	/* asked exactly as install asks: with the cuDNN given */
+	assert_null(plan_framework_pick(&rows, &cat, "9.1", -1, &first));
+	assert_non_null(strstr(first.msg.data, "12.6"));
+	err_release(&first);
+	catalog_release(&cat);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_plan_default_set_skips_what_a_release_lacks),
+	    cmocka_unit_test(test_plan_explicit_components_once_each),
+	    cmocka_unit_test(test_plan_rejects_a_component_the_release_lacks),
+	    cmocka_unit_test(test_plan_runfile_takes_components_unchecked),
+	    cmocka_unit_test(test_plan_cupti_and_cudnn_take_their_own_archive),
+	    cmocka_unit_test(test_plan_opts_for_each_kind),
+	    cmocka_unit_test(test_plan_steps_order_and_keep_partial),
+	    cmocka_unit_test(test_plan_steps_explicit_components_keep_nothing),
+	    cmocka_unit_test(test_plan_steps_pypi_applies_to_every_release),
+	    cmocka_unit_test(test_plan_locked_toolkit_gets_exactly_its_parts),
+	    cmocka_unit_test(
+		test_plan_cudnn_at_least_prefers_the_exact_version),
+	    cmocka_unit_test(test_plan_framework_arg_splits_and_checks),
+	    cmocka_unit_test_setup_teardown(
+		test_plan_framework_rows_updated_table_first, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test(test_plan_framework_pick_first_installable),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
