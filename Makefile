@@ -89,7 +89,7 @@ endif
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc version nvlib dotfile store detect select env shell activate \
-	catalog compat elf ldcache doctor lock needs
+	catalog compat elf pe ldcache doctor lock needs
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel mirror
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -276,11 +277,18 @@ static bool want_member(void *ctx, const char *name)
 {
 	struct wheel_read *w = ctx;
 	const char *base = strrchr(name, '/');
+	size_t n;
 
 	base = base ? base + 1 : name;
 	if (!w->elf)
 		return needs_metadata_name(name);
-	return strstr(base, ".so") != NULL;
+	if (strstr(base, ".so"))
+		return true;
+	/* Windows wheels: DLLs, extension modules, programs */
+	n = strlen(base);
+	return n > 4 && (!strcasecmp(base + n - 4, ".dll") ||
+			 !strcasecmp(base + n - 4, ".pyd") ||
+			 !strcasecmp(base + n - 4, ".exe"));
 }
 
 static int got_member(void *ctx, const char *name, const void *data,
@@ -305,6 +313,17 @@ static int got_member(void *ctx, const char *name, const void *data,
 	else if (rc != CUENV_NO)
 		strv_push(&w->s->warnings, own.msg.data);
 	elf_info_release(&e);
+	if (rc == CUENV_NO) {
+		struct pe_info p;
+
+		pe_info_init(&p);
+		rc = pe_parse(data, len, w->path.data, &p, &own);
+		if (!rc)
+			needs_scan_add_pe(w->s, w->path.data, &p);
+		else if (rc != CUENV_NO)
+			strv_push(&w->s->warnings, own.msg.data);
+		pe_info_release(&p);
+	}
 	err_release(&own);
 	return CUENV_OK;
 }
@@ -456,7 +475,8 @@ static void print_text(const struct needs_scan *s,
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 
-		printf("%-22s %s%s\n", w->soname, w->range,
+		/* a Windows DLL by its own name: the range says the rest */
+		printf("%-22s %s%s\n", w->dll ? w->dll : w->soname, w->range,
 		       needs_want_managed(w) && !needs_want_required(w)
 			       ? " (may load: named, not linked)"
 			       : "");
@@ -620,6 +640,7 @@ static void print_json(const struct needs_scan *s,
 		json_t *x = json_object();
 
 		json_object_set_new(x, "soname", json_string(w->soname));
+		json_object_set_new(x, "dll", json_or_null(w->dll));
 		json_object_set_new(x, "library",
 				    json_string(elf_cuda_lib_name(w->lib)));
 		json_object_set_new(x, "releases", json_string(w->range));

@@ -169,6 +169,16 @@ bool nvlib_dll_name(const struct nvlib *lib, const char *cuda, struct buf *out);
 const struct nvlib *nvlib_match_dll(const char *name, unsigned long *majors);
 
 /*
+ * The Linux soname of the library and release the Windows DLL name stands
+ * for, into out (reset first): "cudart64_110.dll" -> "libcudart.so.11.0",
+ * "nvrtc64_112_0.dll" -> "libnvrtc.so.11.2", "cudnn64_8.dll" ->
+ * "libcudnn.so.8", and a family member "cudnn_ops64_9.dll" ->
+ * "libcudnn_ops.so.9". False for names that are none of these and for
+ * CUPTI's year-named DLLs, which name no release.
+ */
+bool nvlib_dll_soname(const char *name, struct buf *out);
+
+/*
  * The CUDA release ("11.8", "13.0") a CUPTI_API_VERSION value from
  * cupti_version.h stands for, into out: 18 is 11.8, 22 is 12.4, and from
  * 13.0 on the value is xxyyzz (130001 is 13.0). False for an unknown value.
