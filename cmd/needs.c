@@ -524,10 +524,15 @@ static void print_text(const struct needs_scan *s,
 	if (s->n || s->nrep || py->exe)
 		printf("\n");
 	if (!asked) {
-		if (!s->n)
+		if (!s->n && !s->pe_files)
 			printf("no CUDA library is named by these files (%zu "
 			       "ELF file%s read)\n",
 			       s->files, s->files == 1 ? "" : "s");
+		else if (!s->n)
+			printf("no CUDA library is named by these files (%zu "
+			       "ELF and %zu PE file%s read)\n",
+			       s->files - s->pe_files, s->pe_files,
+			       s->pe_files == 1 ? "" : "s");
 		else
 			printf("nothing here is asked of cuenv: the files "
 			       "under PATH provide every CUDA library they "

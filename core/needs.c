@@ -206,6 +206,7 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
 	struct buf so = BUF_INIT;
 
 	s->files++;
+	s->pe_files++;
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < linked[k]->n; i++) {
 			w = want_dll(s, linked[k]->v[i]);
@@ -269,6 +270,10 @@ static int scan_file(struct needs_scan *s, const char *path, int named,
 
 		elf_info_release(&e);
 		err_release(&own);
+		if (named) { /* ELF's "not an ELF file" is no longer the news */
+			err_release(err);
+			err_init(err);
+		}
 		rc = scan_pe_file(s, path, named, named ? &pe : NULL);
 		if (named && rc == CUENV_E_USAGE)
 			cuenv_fail(err, rc, "'%s' is not an ELF file, nor a "

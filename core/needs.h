@@ -96,6 +96,7 @@ struct needs_scan {
 	struct needs_report *rep; /* in the order read */
 	size_t nrep;
 	size_t files;	      /* ELF and PE files read */
+	size_t pe_files;      /* of which PE (Windows) */
 	struct strv provides; /* soname, path, soname, path, ... */
 	struct strv warnings; /* "skipped: ...": what was passed over */
 };

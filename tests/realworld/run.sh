@@ -3,7 +3,8 @@
 # corpus.py: members read from the package index by range requests,
 # pinned by sha256, cached in CUENV_CORPUS) and compare cuenv's answers
 # with expected.tsv; abi.py compares core/cuda_abi.h with NVIDIA's own
-# headers and libraries (wheels of CUDA 11, 12, 13). Skips (exit 0,
+# headers and libraries (wheels of CUDA 11, 12, 13), pe.py runs needs on
+# real Windows DLLs (pe-expected.tsv). Skips (exit 0,
 # saying so) when the index cannot be reached; CUENV_REALWORLD_REQUIRED=1
 # makes that a failure.
 #
@@ -23,6 +24,15 @@ python3 "$here/abi.py"
 rc=$?
 if [ "$rc" -eq 77 ]; then
 	echo "realworld: abi skipped: the package index cannot be reached"
+	[ "${CUENV_REALWORLD_REQUIRED:-0}" = 1 ] && exit 1
+elif [ "$rc" -ne 0 ]; then
+	exit "$rc"
+fi
+# cuenv needs on real Windows DLLs: the import tables, as objdump reads them
+python3 "$here/pe.py" "$CUENV_BIN"
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	echo "realworld: pe skipped: the package index cannot be reached"
 	[ "${CUENV_REALWORLD_REQUIRED:-0}" = 1 ] && exit 1
 elif [ "$rc" -ne 0 ]; then
 	exit "$rc"
