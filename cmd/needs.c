@@ -39,13 +39,14 @@ static const char usage[] =
 	"What a framework was built with, in this order of trust: its own\n"
 	"build metadata (TensorFlow's build_info.py, torch's version.py, the\n"
 	"nvidia-* pins in a wheel's METADATA, cupy-cudaNNx's name), then the\n"
-	"CUDA libraries its ELF files link (DT_NEEDED), then those they name\n"
-	"in their bytes (\"may load\": one of several alternatives, never\n"
+	"CUDA libraries its ELF files link (DT_NEEDED) or its Windows PE\n"
+	"files (.dll, .pyd, .exe) import (cudart64_110.dll: CUDA 11.x), then\n"
+	"those they name in their bytes (\"may load\": one of several alternatives, never\n"
 	"required). Versions are minimums: cuDNN 9.26.0+ is not given by\n"
 	"cuDNN 9.19.\n"
 	"\n"
 	"A WHEEL (a .whl file) is read in place, nothing unpacked to disk;\n"
-	"its ELF members only when its metadata says nothing of CUDA.\n"
+	"its ELF and PE members only when its metadata says nothing of CUDA.\n"
 	"NAME==VERSION (tensorflow==2.6.5) is looked up on the package index\n"
 	"(CUENV_PYPI_INDEX, --index) and its wheel read by HTTP range\n"
 	"requests, without downloading it; the bytes fetched are reported.\n"
@@ -64,8 +65,8 @@ static const char notes[] =
 	"Exit status: 0 when an installed selection provides everything (or\n"
 	"nothing is asked of cuenv), 1 when something is missing (the install\n"
 	"line is printed), 2 for a bad command line or a PATH that is not an\n"
-	"ELF file or a folder, 3 for a corrupt ELF file named as PATH, 7 for\n"
-	"a PATH that cannot be read.\n";
+	"ELF or PE file or a folder, 3 for a corrupt ELF or PE file named as\n"
+	"PATH, 7 for a PATH that cannot be read.\n";
 
 /* "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter. */
 static int looks_like_python(const char *a)
