@@ -5,7 +5,8 @@
 # and its data names cudnn64_8.dll as LoadLibrary would get it. The
 # imported DLL is required, the named one only "may load"; KERNEL32 is
 # not CUDA's. A truncated copy is a corrupt PE file (3); a text file is
-# neither ELF nor PE (2).
+# neither ELF nor PE (2). A win_amd64 wheel holding the DLL is read in
+# place, its .dll member like an ELF one.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-needs.sh"
@@ -78,6 +79,17 @@ assert s["cudnn64_8.dll"]["required"] is False, s
 assert s["cudnn64_8.dll"]["named_by"] == [sys.argv[2]], s
 assert d["files_read"] == 1, d
 ' "$E2E_OUT" "$dll" &&
+	# In a win_amd64 wheel, read in place: the same, from the member.
+	whl=$HOME/app-1.0-cp311-cp311-win_amd64.whl &&
+	python3 -c '
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(sys.argv[2], "app/app.dll")
+    z.writestr("app-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: app\nVersion: 1.0\n")
+' "$whl" "$dll" &&
+	expect_code 1 cuenv needs "$whl" &&
+	stdout_has "cudart64_110.dll       CUDA 11.x" &&
+	stdout_has "    needed by   $whl/app/app.dll" &&
 	# In a folder, beside an ELF library, the same.
 	mkso "$HOME/win/libx.so" libx.so 'int x(void) { return 0; }' &&
 	expect_code 1 cuenv needs "$HOME/win" &&
