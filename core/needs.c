@@ -201,7 +201,7 @@ static struct needs_want *want_dll(struct needs_scan *s, const char *dll)
 void needs_scan_add_pe(struct needs_scan *s, const char *path,
 		       const struct pe_info *p)
 {
-	const struct strv *linked[] = { &p->imports, &p->delay };
+	const struct strv *linked[] = {&p->imports, &p->delay};
 	struct needs_want *w;
 	struct buf so = BUF_INIT;
 
@@ -276,8 +276,10 @@ static int scan_file(struct needs_scan *s, const char *path, int named,
 		}
 		rc = scan_pe_file(s, path, named, named ? &pe : NULL);
 		if (named && rc == CUENV_E_USAGE)
-			cuenv_fail(err, rc, "'%s' is not an ELF file, nor a "
-				   "Windows PE file", path);
+			cuenv_fail(err, rc,
+				   "'%s' is not an ELF file, nor a "
+				   "Windows PE file",
+				   path);
 		else if (named && rc)
 			cuenv_fail(err, rc, "%s", pe.msg.data);
 		err_release(&pe);

@@ -471,9 +471,9 @@ static bool family_dll(const struct nvlib *e, const char *name, size_t n,
 	    n <= sl + 1 + 3 + 4 || strncasecmp(name, e->stem, sl) ||
 	    name[sl] != '_')
 		return false;
-	for (p = name + sl + 1; p < end && ((*p >= 'a' && *p <= 'z') ||
-					    (*p >= 'A' && *p <= 'Z') ||
-					    *p == '_');
+	for (p = name + sl + 1;
+	     p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			 *p == '_');
 	     p++)
 		;
 	/* p is at "64_<major>.dll"; the part name before it is not empty */
@@ -488,7 +488,7 @@ static bool family_dll(const struct nvlib *e, const char *name, size_t n,
 	buf_printf(out, "lib%s_", e->stem);
 	for (const char *c = name + sl + 1; c < p; c++)
 		buf_addc(out, (char)((*c >= 'A' && *c <= 'Z') ? *c - 'A' + 'a'
-							       : *c));
+							      : *c));
 	buf_adds(out, ".so.");
 	buf_add(out, p + 3, (size_t)(end - (p + 3)));
 	return true;
@@ -524,7 +524,8 @@ bool nvlib_dll_soname(const char *name, struct buf *out)
 		     !ok && r < sizeof(releases) / sizeof(*releases); r++)
 			for (unsigned m = 0; !ok && m <= releases[r].last_minor;
 			     m++) {
-				if (!release_soname(e, releases[r].major, m, &b))
+				if (!release_soname(e, releases[r].major, m,
+						    &b))
 					continue;
 				buf_reset(&s);
 				dll_suffix(e->dll_style, b.data, &s);

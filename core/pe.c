@@ -152,8 +152,9 @@ static int imports(const struct img *im, uint64_t rva, uint64_t size,
 		if (!w[0] && !w[1] && !w[2] && !w[3] && !w[4])
 			return CUENV_OK;
 		name_rva = w[3];
-		rc = read_name(im, name_rva, "an imported DLL name is "
-					     "outside the file or not a name",
+		rc = read_name(im, name_rva,
+			       "an imported DLL name is "
+			       "outside the file or not a name",
 			       &s);
 		if (rc)
 			return rc;
@@ -191,8 +192,9 @@ static int delay_imports(const struct img *im, uint64_t rva, uint64_t size,
 					       "outside the image");
 			name -= im->image_base;
 		}
-		rc = read_name(im, name, "a delay-loaded DLL name is outside "
-					 "the file or not a name",
+		rc = read_name(im, name,
+			       "a delay-loaded DLL name is outside "
+			       "the file or not a name",
 			       &s);
 		if (rc)
 			return rc;
@@ -222,10 +224,10 @@ bool pe_has_magic(const void *data, size_t len)
 int pe_parse(const void *data, size_t len, const char *name,
 	     struct pe_info *out, struct cuenv_err *err)
 {
-	struct img im = { data, len, name, err, 0, 0, 0, 0 };
+	struct img im = {data, len, name, err, 0, 0, 0, 0};
 	uint64_t lfanew, sig, machine, nsec, opt_size, magic, ndirs, v;
 	uint64_t opt, dirs, exp_rva = 0, exp_size = 0, imp_rva = 0,
-				     imp_size = 0, dl_rva = 0, dl_size = 0;
+			    imp_size = 0, dl_rva = 0, dl_size = 0;
 	int rc;
 
 	if (!pe_has_magic(data, len))
@@ -235,7 +237,8 @@ int pe_parse(const void *data, size_t len, const char *name,
 	if (!rd(&im, lfanew, 4, &sig) || sig != 0x00004550)
 		return bad(&im, "no PE signature where e_lfanew points");
 	if (!rd(&im, lfanew + 4, 2, &machine) ||
-	    !rd(&im, lfanew + 6, 2, &nsec) || !rd(&im, lfanew + 20, 2, &opt_size))
+	    !rd(&im, lfanew + 6, 2, &nsec) ||
+	    !rd(&im, lfanew + 20, 2, &opt_size))
 		return bad(&im, "truncated COFF header");
 	opt = lfanew + 24;
 	if (!rd(&im, opt, 2, &magic))
@@ -291,9 +294,10 @@ int pe_parse(const void *data, size_t len, const char *name,
 			return bad(&im, "the export directory is outside every "
 					"section");
 		if (nrva)
-			rc = read_name(&im, nrva, "the export directory's name "
-						  "is outside the file or not "
-						  "a name",
+			rc = read_name(&im, nrva,
+				       "the export directory's name "
+				       "is outside the file or not "
+				       "a name",
 				       &out->name);
 	}
 	if (rc)
@@ -329,8 +333,8 @@ int pe_read_file(const char *path, struct pe_info *out, struct cuenv_err *err)
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot map '%s': %s",
-				path, strerror(errno));
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot map '%s': %s", path,
+				strerror(errno));
 		goto out;
 	}
 	rc = pe_parse(map, (size_t)st.st_size, path, out, err);
@@ -358,8 +362,7 @@ static void candidate(const unsigned char *p, size_t len, size_t dot,
 	char name[80];
 	struct buf so = BUF_INIT;
 
-	while (start >= stride && n < 60 &&
-	       dll_char(p[start - stride]) &&
+	while (start >= stride && n < 60 && dll_char(p[start - stride]) &&
 	       (stride == 1 || p[start - stride + 1] == 0)) {
 		start -= stride;
 		n++;
@@ -395,12 +398,12 @@ void pe_scan_cuda_dlls(const void *data, size_t len, struct strv *out)
 	for (size_t i = 0; i + 4 <= len; i++) {
 		if (p[i] != '.')
 			continue;
-		if (i + 4 <= len && !strncasecmp((const char *)p + i, ".dll", 4))
+		if (i + 4 <= len &&
+		    !strncasecmp((const char *)p + i, ".dll", 4))
 			candidate(p, len, i, 1, out);
-		if (i + 8 <= len && p[i + 1] == 0 &&
-		    (p[i + 2] | 0x20) == 'd' && p[i + 3] == 0 &&
-		    (p[i + 4] | 0x20) == 'l' && p[i + 5] == 0 &&
-		    (p[i + 6] | 0x20) == 'l' && p[i + 7] == 0)
+		if (i + 8 <= len && p[i + 1] == 0 && (p[i + 2] | 0x20) == 'd' &&
+		    p[i + 3] == 0 && (p[i + 4] | 0x20) == 'l' &&
+		    p[i + 5] == 0 && (p[i + 6] | 0x20) == 'l' && p[i + 7] == 0)
 			candidate(p, len, i, 2, out);
 	}
 }

@@ -24,14 +24,14 @@
 #include "err.h"
 
 struct pe_info {
-	unsigned bits;		  /* 32 (PE32) or 64 (PE32+) */
-	unsigned machine;	  /* COFF machine: 0x8664 x86-64, ... */
-	char *name;		  /* the export directory's name, or NULL */
-	struct strv imports;	  /* import table DLL names, in file order */
-	struct strv delay;	  /* delay-load import DLL names */
-	struct strv cuda_named;	  /* CUDA DLL names in the bytes (ASCII or
-				     UTF-16LE), each once, in the order
-				     found; the file's own name left out */
+	unsigned bits;		/* 32 (PE32) or 64 (PE32+) */
+	unsigned machine;	/* COFF machine: 0x8664 x86-64, ... */
+	char *name;		/* the export directory's name, or NULL */
+	struct strv imports;	/* import table DLL names, in file order */
+	struct strv delay;	/* delay-load import DLL names */
+	struct strv cuda_named; /* CUDA DLL names in the bytes (ASCII or
+				   UTF-16LE), each once, in the order
+				   found; the file's own name left out */
 };
 
 void pe_info_init(struct pe_info *p);

@@ -106,7 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			violation("bits is 32 or 64", NULL);
 		if (p.name && !in_data(data, size, p.name))
 			violation("the export name is not in the file", p.name);
-		check_list(data, size, &p.imports, "an import is not in the file");
+		check_list(data, size, &p.imports,
+			   "an import is not in the file");
 		check_list(data, size, &p.delay,
 			   "a delay import is not in the file");
 		for (size_t i = 0; i < p.cuda_named.n; i++) {

@@ -75,9 +75,9 @@ static void pe_build(struct pe_img *m, int b64)
 	put(m, 0x3c, 4, 0x40);
 	memcpy(m->p + 0x40, "PE\0\0", 4);
 	put(m, 0x44, 2, b64 ? 0x8664 : 0x14c); /* Machine */
-	put(m, 0x46, 2, 1);			/* NumberOfSections */
-	put(m, 0x54, 2, opt_size);		/* SizeOfOptionalHeader */
-	put(m, 0x56, 2, 0x2022);		/* DLL, executable */
+	put(m, 0x46, 2, 1);		       /* NumberOfSections */
+	put(m, 0x54, 2, opt_size);	       /* SizeOfOptionalHeader */
+	put(m, 0x56, 2, 0x2022);	       /* DLL, executable */
 	put(m, OPT, 2, b64 ? 0x20b : 0x10b);
 	if (b64)
 		put(m, OPT + 24, 8, 0x180000000ull); /* ImageBase */
@@ -88,10 +88,10 @@ static void pe_build(struct pe_img *m, int b64)
 	m->dirs = OPT + (b64 ? 112 : 96);
 	/* the section header */
 	memcpy(m->p + sec, ".rdata\0\0", 8);
-	put(m, sec + 8, 4, 0x200);     /* VirtualSize */
-	put(m, sec + 12, 4, SEC_RVA);  /* VirtualAddress */
-	put(m, sec + 16, 4, 0x200);    /* SizeOfRawData */
-	put(m, sec + 20, 4, SEC_OFF);  /* PointerToRawData */
+	put(m, sec + 8, 4, 0x200);    /* VirtualSize */
+	put(m, sec + 12, 4, SEC_RVA); /* VirtualAddress */
+	put(m, sec + 16, 4, 0x200);   /* SizeOfRawData */
+	put(m, sec + 20, 4, SEC_OFF); /* PointerToRawData */
 	/* imports: Name at +12 of each 20-byte descriptor */
 	put(m, at(0x1000) + 12, 4, 0x1100);
 	put(m, at(0x1000) + 16, 4, 0x1190); /* FirstThunk: not read */
@@ -115,8 +115,8 @@ static void pe_build(struct pe_img *m, int b64)
 }
 
 /* pe_parse on a heap copy of exactly len bytes (so ASan sees overreads). */
-static int parse_copy(const unsigned char *data, size_t len,
-		      struct pe_info *p, struct cuenv_err *err)
+static int parse_copy(const unsigned char *data, size_t len, struct pe_info *p,
+		      struct cuenv_err *err)
 {
 	unsigned char *copy = xmalloc(len ? len : 1);
 	int rc;
@@ -128,8 +128,7 @@ static int parse_copy(const unsigned char *data, size_t len,
 	return rc;
 }
 
-static void assert_strv(const struct strv *v, const char *const *want,
-			size_t n)
+static void assert_strv(const struct strv *v, const char *const *want, size_t n)
 {
 	if (v->n != n)
 		fail_msg("%zu names, expected %zu", v->n, n);
@@ -139,13 +138,12 @@ static void assert_strv(const struct strv *v, const char *const *want,
 
 static void test_pe_reads_imports_delay_imports_and_export_name(void **state)
 {
-	static const char *const imports[] = { "cudart64_110.dll",
-					       "KERNEL32.dll" };
-	static const char *const delay[] = { "cudnn64_8.dll" };
-	static const char *const named[] = { "cudart64_110.dll",
-					     "cudnn64_8.dll",
-					     "nvrtc64_112_0.dll",
-					     "cublas64_11.dll" };
+	static const char *const imports[] = {"cudart64_110.dll",
+					      "KERNEL32.dll"};
+	static const char *const delay[] = {"cudnn64_8.dll"};
+	static const char *const named[] = {"cudart64_110.dll", "cudnn64_8.dll",
+					    "nvrtc64_112_0.dll",
+					    "cublas64_11.dll"};
 
 	(void)state;
 	for (int b64 = 0; b64 <= 1; b64++) {
@@ -331,9 +329,10 @@ static void test_pe_read_file_errors(void **state)
 
 static void test_pe_scan_finds_names_that_stand_alone(void **state)
 {
-	const char data[] = "load xcudart64_110.dll, cudart64_110.dlls, "
-			    "cudart64_999.dll, kernel32.dll, cupti64_2022.3.0.dll "
-			    "then CUDNN64_8.DLL and cudnn_ops_infer64_8.dll";
+	const char data[] =
+	    "load xcudart64_110.dll, cudart64_110.dlls, "
+	    "cudart64_999.dll, kernel32.dll, cupti64_2022.3.0.dll "
+	    "then CUDNN64_8.DLL and cudnn_ops_infer64_8.dll";
 	struct strv v = STRV_INIT;
 
 	(void)state;
@@ -363,8 +362,8 @@ static void test_pe_dll_names_map_to_sonames(void **state)
 	    {"cudnn_graph64_9.dll", "libcudnn_graph.so.9"},
 	};
 	static const char *const none[] = {
-	    "kernel32.dll", "cupti64_2022.3.0.dll", "cudart64_999.dll",
-	    "cudart64_.dll", "cudnn_64_9.dll", "cudnn_ops64_.dll",
+	    "kernel32.dll",	  "cupti64_2022.3.0.dll", "cudart64_999.dll",
+	    "cudart64_.dll",	  "cudnn_64_9.dll",	  "cudnn_ops64_.dll",
 	    "cudnn_ops64_09.dll", "cudart64_110.so",
 	};
 	struct buf b = BUF_INIT;
@@ -425,7 +424,8 @@ static void test_pe_feeds_needs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_pe_reads_imports_delay_imports_and_export_name),
+	    cmocka_unit_test(
+		test_pe_reads_imports_delay_imports_and_export_name),
 	    cmocka_unit_test(test_pe_old_delay_descriptors_hold_addresses),
 	    cmocka_unit_test(test_pe_refuses_what_is_not_pe),
 	    cmocka_unit_test(test_pe_rejects_every_truncation),
