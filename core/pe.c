@@ -118,8 +118,10 @@ static int read_name(const struct img *im, uint64_t rva, const char *what,
 
 static void push_once(struct strv *v, char *s)
 {
+	if (!s)
+		return;
 	for (size_t i = 0; i < v->n; i++)
-		if (!strcasecmp(v->v[i], s)) {
+		if (v->v[i] && !strcasecmp(v->v[i], s)) {
 			free(s);
 			return;
 		}
@@ -275,8 +277,8 @@ int pe_parse(const void *data, size_t len, const char *name,
 	if (im.sec > len || 40 * nsec > len - im.sec)
 		return bad(&im, "truncated section table");
 #define DIR(i, r, s)                                                           \
-	if (ndirs > (i) && (!rd(&im, dirs + 8 * (i), 4, &(r)) ||               \
-			    !rd(&im, dirs + 8 * (i) + 4, 4, &(s))))            \
+	if (ndirs > (i) && (!rd(&im, dirs + 8ull * (i), 4, &(r)) ||            \
+			    !rd(&im, dirs + 8ull * (i) + 4, 4, &(s))))         \
 	return bad(&im, "truncated data directories")
 	DIR(0, exp_rva, exp_size);
 	DIR(1, imp_rva, imp_size);
