@@ -89,7 +89,7 @@ endif
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
-	shell activate catalog compat elf ldcache doctor plan lock needs explain \
+	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
 	proc
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel \
 	mirror refresh
@@ -318,7 +318,7 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
 
 # Each target runs FUZZ_SECONDS from its seeds in tests/fuzz/corpus/<name>/,
 # with tests/fuzz/<name>.dict when there is one; the first crash stops.
-FUZZ_TARGETS := dotfile entry catalog elf assemble
+FUZZ_TARGETS := dotfile entry catalog elf pe assemble
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	$(Q)for t in $(FUZZ_TARGETS); do \

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,13 +33,14 @@ static const char usage[] =
 	"What a framework was built with, in this order of trust: its own\n"
 	"build metadata (TensorFlow's build_info.py, torch's version.py, the\n"
 	"nvidia-* pins in a wheel's METADATA, cupy-cudaNNx's name), then the\n"
-	"CUDA libraries its ELF files link (DT_NEEDED), then those they name\n"
-	"in their bytes (\"may load\": one of several alternatives, never\n"
-	"required). Versions are minimums: cuDNN 9.26.0+ is not given by\n"
-	"cuDNN 9.19.\n"
+	"CUDA libraries its ELF files link (DT_NEEDED) or its Windows PE\n"
+	"files (.dll, .pyd, .exe) import (cudart64_110.dll: CUDA 11.x), then\n"
+	"those they name in their bytes (\"may load\": one of several\n"
+	"alternatives, never required). Versions are minimums: cuDNN 9.26.0+\n"
+	"is not given by cuDNN 9.19.\n"
 	"\n"
 	"A WHEEL (a .whl file) is read in place, nothing unpacked to disk;\n"
-	"its ELF members only when its metadata says nothing of CUDA.\n"
+	"its ELF and PE members only when its metadata says nothing of CUDA.\n"
 	"NAME==VERSION (tensorflow==2.6.5) is looked up on the package index\n"
 	"(CUENV_PYPI_INDEX, --index) and its wheel read by HTTP range\n"
 	"requests, without downloading it; the bytes fetched are reported.\n"
@@ -57,8 +59,8 @@ static const char notes[] =
 	"Exit status: 0 when an installed selection provides everything (or\n"
 	"nothing is asked of cuenv), 1 when something is missing (the install\n"
 	"line is printed), 2 for a bad command line or a PATH that is not an\n"
-	"ELF file or a folder, 3 for a corrupt ELF file named as PATH, 7 for\n"
-	"a PATH that cannot be read.\n";
+	"ELF or PE file or a folder, 3 for a corrupt ELF or PE file named as\n"
+	"PATH, 7 for a PATH that cannot be read.\n";
 
 /* "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter. */
 static int looks_like_python(const char *a)
@@ -212,11 +214,18 @@ static bool want_member(void *ctx, const char *name)
 {
 	struct wheel_read *w = ctx;
 	const char *base = strrchr(name, '/');
+	size_t n;
 
 	base = base ? base + 1 : name;
 	if (!w->elf)
 		return needs_metadata_name(name);
-	return strstr(base, ".so") != NULL;
+	if (strstr(base, ".so"))
+		return true;
+	/* Windows wheels: DLLs, extension modules, programs */
+	n = strlen(base);
+	return n > 4 && (!strcasecmp(base + n - 4, ".dll") ||
+			 !strcasecmp(base + n - 4, ".pyd") ||
+			 !strcasecmp(base + n - 4, ".exe"));
 }
 
 static int got_member(void *ctx, const char *name, const void *data,
@@ -241,6 +250,17 @@ static int got_member(void *ctx, const char *name, const void *data,
 	else if (rc != CUENV_NO)
 		strv_push(&w->s->warnings, own.msg.data);
 	elf_info_release(&e);
+	if (rc == CUENV_NO) {
+		struct pe_info p;
+
+		pe_info_init(&p);
+		rc = pe_parse(data, len, w->path.data, &p, &own);
+		if (!rc)
+			needs_scan_add_pe(w->s, w->path.data, &p);
+		else if (rc != CUENV_NO)
+			strv_push(&w->s->warnings, own.msg.data);
+		pe_info_release(&p);
+	}
 	err_release(&own);
 	return CUENV_OK;
 }
@@ -399,7 +419,8 @@ static void print_wants(const struct needs_scan *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
 
-		printf("%-22s %s%s\n", w->soname, w->range,
+		/* a Windows DLL by its own name: the range says the rest */
+		printf("%-22s %s%s\n", w->dll ? w->dll : w->soname, w->range,
 		       needs_want_managed(w) && !needs_want_required(w)
 			       ? " (may load: named, not linked)"
 			       : "");
@@ -523,10 +544,15 @@ static void print_text(const struct needs_scan *s,
 	if (s->n || s->nrep || py->exe)
 		printf("\n");
 	if (!asked) {
-		if (!s->n)
+		if (!s->n && !s->pe_files)
 			printf("no CUDA library is named by these files (%zu "
 			       "ELF file%s read)\n",
 			       s->files, s->files == 1 ? "" : "s");
+		else if (!s->n)
+			printf("no CUDA library is named by these files (%zu "
+			       "ELF and %zu PE file%s read)\n",
+			       s->files - s->pe_files, s->pe_files,
+			       s->pe_files == 1 ? "" : "s");
 		else
 			printf("nothing here is asked of cuenv: the files "
 			       "under PATH provide every CUDA library they "
@@ -590,6 +616,7 @@ static json_t *json_sonames(const struct needs_scan *s)
 		json_t *x = json_object();
 
 		json_object_set_new(x, "soname", json_string(w->soname));
+		json_object_set_new(x, "dll", json_or_null(w->dll));
 		json_object_set_new(x, "library",
 				    json_string(elf_cuda_lib_name(w->lib)));
 		json_object_set_new(x, "releases", json_string(w->range));

@@ -6,9 +6,12 @@
  * so it declares what it uses itself, from NVIDIA's documented ABI. Every
  * value here was read from the real headers (cuda.h, driver_types.h,
  * cudnn_graph.h, cudnn_ops.h, cudnn_cnn.h, cupti_result.h,
- * cupti_activity.h of CUDA 13.0, cross-checked against CUDA 11 and 12
- * copies), and test_smoke_cuda compares them with the headers when a
- * toolkit is present at build time. The fake libraries of the tests
+ * cupti_activity.h of CUDA 13.0), and two tests hold them to NVIDIA's:
+ * test_smoke_cuda compares them with the headers when a toolkit is present
+ * at build time, and tests/realworld/abi.py (make realworld) compiles them
+ * against the headers of NVIDIA's CUDA 11, 12 and 13 wheels (runtime,
+ * CUPTI, cuDNN 8 and 9) and checks the names looked up below against the
+ * wheels' libraries. The fake libraries of the tests
  * (tests/unit/fakes/cuda/) implement these same signatures.
  *
  * Symbol names: the driver API renamed several entry points with _v2 when
@@ -178,15 +181,22 @@ enum {
  * and shared memory configuration, registersPerThread, the two partitioned
  * global cache settings, then start, end and completed (ns), ...,
  * correlationId, gridId, name. Records differ only in their size, which
- * cuptiActivityGetNextRecord knows. CUpti_ActivityKernel2 and 3 (CUDA 8
- * and older, CUPTI API version 9 and below) placed start at 8.
+ * cuptiActivityGetNextRecord knows. CUpti_ActivityKernel3 already has
+ * this prefix (NVIDIA's headers of CUDA 11 to 13 agree); only
+ * CUpti_ActivityKernel2, without the partitioned global cache settings,
+ * placed start at 8.
  */
 #define CUENV_CUPTI_KERNEL_START 16
 #define CUENV_CUPTI_KERNEL_END 24
 #define CUENV_CUPTI_KERNEL_CORRELATION 92
 #define CUENV_CUPTI_KERNEL_NAME 104
 #define CUENV_CUPTI_KERNEL_PREFIX 112 /* bytes read: up to name */
-/* The first CUPTI API version whose kernel records have that layout. */
+/*
+ * A CUPTI API version from which the kernel records have that layout for
+ * sure: CUDA 9.0's CUPTI (API 10) produces CUpti_ActivityKernel4. Older
+ * ones produced CUpti_ActivityKernel3 (same prefix) or 2 (start at 8);
+ * cuenv does not tell those apart and does not trust either.
+ */
 #define CUENV_CUPTI_KERNEL_MIN_API 10
 
 typedef void (*cuenv_cupti_request_fn)(uint8_t **buffer, size_t *size,

@@ -298,8 +298,8 @@ static void read_dll(struct explain *ex, const char *tok, const char *line)
 		buf_printf(&b, "CUPTI %.*s", (int)(strlen(tok) - pl - 4),
 			   tok + pl);
 		f->releases = buf_detach(&b);
-	} else if (nvlib_dll_soname_version(lib, tok, &sv)) {
-		buf_printf(&b, "lib%s.so.%s", lib->stem, sv.data);
+	} else if (nvlib_dll_soname(tok, &b)) {
+		buf_adds(&sv, strstr(b.data, ".so.") + 4);
 		f->soname = buf_detach(&b);
 		if (nvlib_describe_releases(lib, sv.data, &b)) {
 			char *r = buf_detach(&b);

@@ -87,6 +87,7 @@ void needs_scan_release(struct needs_scan *s)
 		struct needs_want *w = &s->v[i];
 
 		free(w->soname);
+		free(w->dll);
 		strv_release(&w->needed_by);
 		strv_release(&w->named_by);
 		free(w->provided_by);
@@ -197,6 +198,72 @@ bool needs_scan_want(struct needs_scan *s, const char *soname,
 	return true;
 }
 
+/* The want for a Windows DLL name, or NULL when it is no CUDA DLL. */
+static struct needs_want *want_dll(struct needs_scan *s, const char *dll)
+{
+	struct buf so = BUF_INIT;
+	struct needs_want *w = NULL;
+
+	if (nvlib_dll_soname(dll, &so))
+		w = want_get(s, so.data);
+	if (w && !w->dll)
+		w->dll = xstrdup(dll);
+	buf_release(&so);
+	return w;
+}
+
+void needs_scan_add_pe(struct needs_scan *s, const char *path,
+		       const struct pe_info *p)
+{
+	const struct strv *linked[] = {&p->imports, &p->delay};
+	struct needs_want *w;
+	struct buf so = BUF_INIT;
+
+	s->files++;
+	s->pe_files++;
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < linked[k]->n; i++) {
+			w = want_dll(s, linked[k]->v[i]);
+			if (w && strv_find(&w->needed_by, path) < 0)
+				strv_push(&w->needed_by, path);
+		}
+	for (size_t i = 0; i < p->cuda_named.n; i++) {
+		w = want_dll(s, p->cuda_named.v[i]);
+		/* a name the import tables hold is needed, not only named */
+		if (w && strv_find(&w->needed_by, path) < 0 &&
+		    strv_find(&w->named_by, path) < 0)
+			strv_push(&w->named_by, path);
+	}
+	if (p->name && nvlib_dll_soname(p->name, &so)) {
+		strv_push(&s->provides, so.data);
+		strv_push(&s->provides, path);
+	}
+	buf_release(&so);
+}
+
+/* Read the PE file at path, as scan_file does an ELF file. */
+static int scan_pe_file(struct needs_scan *s, const char *path, int named,
+			struct cuenv_err *err)
+{
+	struct pe_info p;
+	struct cuenv_err own = CUENV_ERR_INIT;
+	int rc;
+
+	pe_info_init(&p);
+	rc = pe_read_file(path, &p, named ? err : &own);
+	if (!rc)
+		needs_scan_add_pe(s, path, &p);
+	else if (named && rc == CUENV_NO)
+		err->rc = rc = CUENV_E_USAGE;
+	else if (!named && rc != CUENV_NO)
+		add_warning(s, "skipped: %s", own.msg.data);
+	if (!named)
+		rc = CUENV_OK;
+	pe_info_release(&p);
+	err_release(&own);
+	return rc;
+}
+
 /*
  * Read one file. named: the user gave it as PATH, so a file that is not
  * ELF, or a broken one, is an error; inside a folder the first is skipped
@@ -211,6 +278,27 @@ static int scan_file(struct needs_scan *s, const char *path, int named,
 
 	elf_info_init(&e);
 	rc = elf_read_file(path, &e, named ? err : &own);
+	if (rc == CUENV_NO) {
+		/* not ELF: a Windows DLL, .pyd or .exe? */
+		struct cuenv_err pe = CUENV_ERR_INIT;
+
+		elf_info_release(&e);
+		err_release(&own);
+		if (named) { /* ELF's "not an ELF file" is no longer the news */
+			err_release(err);
+			err_init(err);
+		}
+		rc = scan_pe_file(s, path, named, named ? &pe : NULL);
+		if (named && rc == CUENV_E_USAGE)
+			cuenv_fail(err, rc,
+				   "'%s' is not an ELF file, nor a "
+				   "Windows PE file",
+				   path);
+		else if (named && rc)
+			cuenv_fail(err, rc, "%s", pe.msg.data);
+		err_release(&pe);
+		return rc;
+	}
 	if (!rc)
 		needs_scan_add(s, path, &e);
 	else if (named && rc == CUENV_NO)

@@ -58,12 +58,15 @@
 #include "catalog.h"
 #include "elf.h"
 #include "err.h"
+#include "pe.h"
 #include "store.h"
 
 /* ---- what the files ask for ---------------------------------------------- */
 
 struct needs_want {
 	char *soname;	       /* "libcudart.so.11.0" */
+	char *dll;	       /* the Windows DLL name it was asked for by
+				  ("cudart64_110.dll"), or NULL */
 	enum nvlib_id lib;
 	const char *version;   /* into soname: "11.0" */
 	struct strv needed_by; /* files whose DT_NEEDED name it */
@@ -92,7 +95,8 @@ struct needs_scan {
 	size_t n;
 	struct needs_report *rep; /* in the order read */
 	size_t nrep;
-	size_t files;	      /* ELF files read */
+	size_t files;	      /* ELF and PE files read */
+	size_t pe_files;      /* of which PE (Windows) */
 	struct strv provides; /* soname, path, soname, path, ... */
 	struct strv warnings; /* "skipped: ...": what was passed over */
 };
@@ -128,7 +132,17 @@ void needs_scan_report(struct needs_scan *s, const char *framework,
 		       const char *cudnn);
 
 /*
- * Scan path: an ELF file, or every regular ELF file under a folder, in
+ * The same for a Windows PE file: each DLL its import or delay-load
+ * table names that nvlib_dll_soname() maps to a CUDA library counts as
+ * needed (cudart64_110.dll is libcudart.so.11.0: CUDA 11), each CUDA DLL
+ * named only in its bytes as named; its export name, when a CUDA DLL, as
+ * provided. Counts the file in s->files.
+ */
+void needs_scan_add_pe(struct needs_scan *s, const char *path,
+		       const struct pe_info *p);
+
+/*
+ * Scan path: an ELF or PE file, or every regular ELF file under a folder, in
  * name order, symbolic links not followed, no deeper than 64 folders.
  * Inside a folder a file that is not ELF is passed over quietly; a
  * corrupt one, an unreadable file or folder, and a folder nested too deep

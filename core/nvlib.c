@@ -511,49 +511,91 @@ bool nvlib_describe_releases(const struct nvlib *lib, const char *sover,
 	return out->len > 0;
 }
 
-bool nvlib_dll_soname_version(const struct nvlib *lib, const char *dll,
-			      struct buf *out)
+/*
+ * A family member's DLL: "cudnn_ops64_9.dll", "cudnn_ops_infer64_8.dll"
+ * for the cudnn entry (whose own DLL is cudnn64_): the soname
+ * "libcudnn_ops.so.9" into out.
+ */
+static bool family_dll(const struct nvlib *e, const char *name, size_t n,
+		       struct buf *out)
 {
-	struct buf b = BUF_INIT, name = BUF_INIT;
-	bool found = false;
+	size_t sl = strlen(e->stem), dl = strlen(e->dll), k;
+	const char *p, *end = name + n - 4, *v;
+
+	if (!(e->flags & NVLIB_FAMILY) || !(e->flags & NVLIB_OWN_VERSION) ||
+	    dl != sl + 3 || strncasecmp(e->dll + sl, "64_", 3) ||
+	    n <= sl + 1 + 3 + 4 || strncasecmp(name, e->stem, sl) ||
+	    name[sl] != '_')
+		return false;
+	for (p = name + sl + 1;
+	     p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			 *p == '_');
+	     p++)
+		;
+	/* p is at "64_<major>.dll"; the part name before it is not empty */
+	k = (size_t)(p - (name + sl + 1));
+	if (k < 2 || end - p < 4 || strncmp(p, "64_", 3))
+		return false;
+	for (v = p + 3; v < end && *v >= '0' && *v <= '9'; v++)
+		;
+	if (v != end || v == p + 3 || end - (p + 3) > 3 || p[3] == '0')
+		return false;
+	buf_reset(out);
+	buf_printf(out, "lib%s_", e->stem);
+	for (const char *c = name + sl + 1; c < p; c++)
+		buf_addc(out, (char)((*c >= 'A' && *c <= 'Z') ? *c - 'A' + 'a'
+							      : *c));
+	buf_adds(out, ".so.");
+	buf_add(out, p + 3, (size_t)(end - (p + 3)));
+	return true;
+}
+
+bool nvlib_dll_soname(const char *name, struct buf *out)
+{
+	size_t n = strlen(name);
+	unsigned long majors;
+	const struct nvlib *e = nvlib_match_dll(name, &majors);
+	bool ok = false;
 
 	buf_reset(out);
-	if (lib->dll_style == NVLIB_DLL_NONE || lib->dll_style == NVLIB_DLL_YEAR)
+	if (!e) {
+		for (size_t i = 0; i < NVLIB_COUNT && !ok; i++)
+			if (table[i].dll && n > 4 &&
+			    !strcasecmp(name + n - 4, ".dll"))
+				ok = family_dll(&table[i], name, n, out);
+		return ok;
+	}
+	if (e->dll_style == NVLIB_DLL_YEAR || !majors)
 		return false;
-	if (lib->flags & NVLIB_OWN_VERSION) {
-		size_t pl = strlen(lib->dll), n = strlen(dll);
-		char *sfx;
+	{
+		size_t pl = strlen(e->dll);
+		char *sfx = xstrndup(name + pl, n - pl - 4);
+		struct buf b = BUF_INIT, s = BUF_INIT;
 
-		if (n <= pl + 4 || strncasecmp(dll, lib->dll, pl) ||
-		    strcasecmp(dll + n - 4, ".dll"))
-			return false;
-		sfx = xstrndup(dll + pl, n - pl - 4);
-		if (version_text(sfx) && !strchr(sfx, '.')) {
-			buf_adds(out, sfx);
-			found = true;
+		if (e->flags & NVLIB_OWN_VERSION) {
+			buf_printf(out, "lib%s.so.%s", e->stem, sfx);
+			ok = true;
 		}
-		free(sfx);
-		return found;
-	}
-	for (size_t i = 0; i < sizeof(releases) / sizeof(*releases) && !found;
-	     i++) {
-		for (unsigned m = 0; m <= releases[i].last_minor && !found;
-		     m++) {
-			if (!release_soname(lib, releases[i].major, m, &b))
-				continue;
-			buf_reset(&name);
-			buf_adds(&name, lib->dll);
-			dll_suffix(lib->dll_style, b.data, &name);
-			buf_adds(&name, ".dll");
-			if (!strcasecmp(name.data, dll)) {
-				buf_adds(out, b.data);
-				found = true;
+		for (size_t r = 0;
+		     !ok && r < sizeof(releases) / sizeof(*releases); r++)
+			for (unsigned m = 0; !ok && m <= releases[r].last_minor;
+			     m++) {
+				if (!release_soname(e, releases[r].major, m,
+						    &b))
+					continue;
+				buf_reset(&s);
+				dll_suffix(e->dll_style, b.data, &s);
+				if (!strcmp(s.data, sfx)) {
+					buf_printf(out, "lib%s.so.%s", e->stem,
+						   b.data);
+					ok = true;
+				}
 			}
-		}
+		free(sfx);
+		buf_release(&b);
+		buf_release(&s);
 	}
-	buf_release(&b);
-	buf_release(&name);
-	return found;
+	return ok;
 }
 
 /* ---- CUPTI -------------------------------------------------------------- */

@@ -179,12 +179,14 @@ bool nvlib_describe_releases(const struct nvlib *lib, const char *sover,
 			     struct buf *out);
 
 /*
- * The soname version that a Windows DLL name of lib stands for, into out:
- * "11.0" for cudart64_110.dll, "11.2" for nvrtc64_112_0.dll, "8" for
- * cudnn64_8.dll. False for CUPTI's year-named DLLs and unknown names.
+ * The Linux soname of the library and release the Windows DLL name stands
+ * for, into out (reset first): "cudart64_110.dll" -> "libcudart.so.11.0",
+ * "nvrtc64_112_0.dll" -> "libnvrtc.so.11.2", "cudnn64_8.dll" ->
+ * "libcudnn.so.8", and a family member "cudnn_ops64_9.dll" ->
+ * "libcudnn_ops.so.9". False for names that are none of these and for
+ * CUPTI's year-named DLLs, which name no release.
  */
-bool nvlib_dll_soname_version(const struct nvlib *lib, const char *dll,
-			      struct buf *out);
+bool nvlib_dll_soname(const char *name, struct buf *out);
 
 /*
  * The CUDA release ("11.8", "13.0") a CUPTI_API_VERSION value from

@@ -443,14 +443,11 @@ static void test_explain_nvlib_in_words(void **state)
 	assert_true(nvlib_describe_releases(nvlib_get(NVLIB_CUPTI), "11.8", &b));
 	assert_string_equal(b.data, "11.8");
 	assert_false(nvlib_describe_releases(nvlib_get(NVLIB_CUDART), "99", &b));
-	assert_true(nvlib_dll_soname_version(nvlib_get(NVLIB_CUDART),
-					     "CUDART64_110.DLL", &b));
-	assert_string_equal(b.data, "11.0");
-	assert_true(nvlib_dll_soname_version(nvlib_get(NVLIB_NVRTC),
-					     "nvrtc64_120_0.dll", &b));
-	assert_string_equal(b.data, "12");
-	assert_false(nvlib_dll_soname_version(nvlib_get(NVLIB_CUPTI),
-					      "cupti64_2022.3.0.dll", &b));
+	assert_true(nvlib_dll_soname("CUDART64_110.DLL", &b));
+	assert_string_equal(b.data, "libcudart.so.11.0");
+	assert_true(nvlib_dll_soname("nvrtc64_120_0.dll", &b));
+	assert_string_equal(b.data, "libnvrtc.so.12");
+	assert_false(nvlib_dll_soname("cupti64_2022.3.0.dll", &b));
 	buf_release(&b);
 }
 
