@@ -102,6 +102,9 @@ CMDS := main table common options add doctor env exec export global help init \
 CORE += smoke smoke_json smoke_cuda smoke_plan
 # Which roots and paths activation may take directories from.
 CORE += trust
+# Parts of a module, tested through the module's own unit test
+# (doctor: tests/unit/test_doctor.c).
+CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
 CMDS += check
 CMDS += completion
 CMDS += modules
@@ -119,7 +122,8 @@ SHELLS += shells/cuenv.direnv
 # to the source tree's manifests for the binaries run from there.
 CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
-CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(NET_CORE:%=$(BUILD)/core/%.o)
+CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(CORE_PARTS:%=$(BUILD)/core/%.o) \
+	$(NET_CORE:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
 NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o)
 LIB := $(BUILD)/libcuenv.a
@@ -300,7 +304,7 @@ e2e-hints: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 # core carries the fuzzer's coverage instrumentation. Crashes land in
 # $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_<name> FILE`.
 FUZZ := $(BUILDROOT)/fuzz
-FUZZ_SRC := $(CORE:%=core/%.c) $(NET_CORE:%=core/%.c)
+FUZZ_SRC := $(CORE:%=core/%.c) $(CORE_PARTS:%=core/%.c) $(NET_CORE:%=core/%.c)
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
