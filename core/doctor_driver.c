@@ -65,130 +65,164 @@ const char *doctor_cuda_version(const struct activation *a)
 		return a->sel.cuda;
 	return NULL;
 }
-/* ---- the driver --------------------------------------------------------- */
+
+/* ---- the driver against the toolkit ------------------------------------- */
+
+/* The CUDA a driver finding speaks of, in the spellings it needs. */
+struct target {
+	const char *cuda;    /* "12.4.1" */
+	const char *mm;	     /* "12.4" */
+	const char *pkg;     /* "12-4": the package is cuda-compat-12-4 */
+	unsigned long major; /* 12 */
+};
+
+static void no_driver(struct audit *au, const struct target *t)
+{
+	const struct doctor_in *in = au->in;
+	const struct driver_req *need = in->need;
+	struct draft d = DRAFT_INIT;
+
+	buf_adds(&d.what, "no NVIDIA driver found");
+	if (in->driver_from)
+		buf_printf(&d.what, " (%s)", in->driver_from);
+	buf_adds(&d.why,
+		 "doctor needs no GPU; on the machine that runs "
+		 "the work, ");
+	if (need && need->release)
+		buf_printf(&d.why, "cuda %s needs driver %s or newer",
+			   t->cuda, need->release);
+	else
+		buf_printf(&d.why,
+			   "cuda %s needs a driver new enough for it "
+			   "(which one is not known here: no "
+			   "compatibility table, or no row for it)",
+			   t->cuda);
+	if (need && need->compat)
+		buf_printf(&d.why,
+			   " (%s or newer under CUDA %lu.x minor-version "
+			   "compatibility)",
+			   need->compat, t->major);
+	buf_adds(&d.fix, "to check against that machine's driver: "
+			 "CUENV_DRIVER_VERSION=<version> cuenv doctor");
+	doctor_emit(au->out, "no-driver", DOCTOR_INFO, &d);
+}
+
+static void driver_unknown(struct audit *au, const struct target *t)
+{
+	struct draft d = DRAFT_INIT;
+
+	buf_printf(&d.what,
+		   "no minimum driver known for cuda %s (no "
+		   "compatibility table, or no row for it); the "
+		   "driver is %s",
+		   t->cuda, au->in->driver);
+	doctor_emit_with(au->out, "driver-requirement-unknown", DOCTOR_INFO,
+			 &d,
+			 "doctor cannot tell whether this driver runs it",
+			 "see NVIDIA's CUDA release notes, table \"CUDA "
+			 "Toolkit and Corresponding Driver Versions\"");
+}
+
+static void driver_minor_compat(struct audit *au, const struct target *t)
+{
+	const struct doctor_in *in = au->in;
+	const struct driver_req *need = in->need;
+	struct draft d = DRAFT_INIT;
+
+	buf_printf(&d.what,
+		   "driver %s is older than the %s that cuda %s was "
+		   "released with; it meets CUDA %lu.x's minimum %s "
+		   "only through minor-version compatibility",
+		   in->driver, need->release, t->cuda, t->major, need->compat);
+	buf_printf(&d.why,
+		   "programs built with CUDA %s run, but PTX made by "
+		   "this toolkit cannot be JIT-compiled by the older "
+		   "driver (cudaErrorUnsupportedPtxVersion: \"the "
+		   "provided PTX was compiled with an unsupported "
+		   "toolchain\"), and calls that need the newer driver "
+		   "fail with cudaErrorCallRequiresNewerDriver",
+		   t->mm);
+	buf_printf(&d.fix,
+		   "upgrade the NVIDIA driver to %s or newer; or, on "
+		   "data-center GPUs, install NVIDIA's forward-"
+		   "compatibility package for it (cuda-compat-%s) and "
+		   "put /usr/local/cuda-%s/compat first on "
+		   "LD_LIBRARY_PATH",
+		   need->release, t->pkg, t->mm);
+	if (in->driver_from)
+		strv_push(&d.paths, in->driver_from);
+	doctor_emit(au->out, "driver-minor-compat", DOCTOR_WARNING, &d);
+}
+
+static void driver_too_old(struct audit *au, const struct target *t)
+{
+	const struct doctor_in *in = au->in;
+	const struct driver_req *need = in->need;
+	const char *min = need->release ? need->release : need->compat;
+	struct draft d = DRAFT_INIT;
+
+	buf_printf(&d.what, "driver %s is older than cuda %s needs: %s",
+		   in->driver, t->cuda, min);
+	if (need->compat)
+		buf_printf(&d.what,
+			   " (or %s for any CUDA %lu.x under minor-"
+			   "version compatibility)",
+			   need->compat, t->major);
+	buf_adds(&d.why,
+		 "the CUDA runtime refuses to start on it: "
+		 "cudaErrorInsufficientDriver, \"CUDA driver "
+		 "version is insufficient for CUDA runtime "
+		 "version\"; frameworks then report no GPU "
+		 "(TensorFlow: \"Cannot dlopen some GPU "
+		 "libraries\", PyTorch: torch.cuda.is_available() "
+		 "is False)");
+	buf_printf(&d.fix,
+		   "upgrade the NVIDIA driver to %s or newer; or, on "
+		   "data-center GPUs (not GeForce), install NVIDIA's "
+		   "forward-compatibility package (cuda-compat-%s) and "
+		   "put /usr/local/cuda-%s/compat first on "
+		   "LD_LIBRARY_PATH; or select an older CUDA that this "
+		   "driver supports",
+		   min, t->pkg, t->mm);
+	if (in->driver_from)
+		strv_push(&d.paths, in->driver_from);
+	doctor_emit(au->out, "driver-too-old", DOCTOR_PROBLEM, &d);
+}
 
 void doctor_check_driver(struct audit *au)
 {
 	const struct doctor_in *in = au->in;
 	const struct driver_req *need = in->need;
-	const char *cuda = doctor_cuda_version(au->a);
-	struct draft d = DRAFT_INIT;
+	struct target t = {.cuda = doctor_cuda_version(au->a)};
 	struct buf mm = BUF_INIT;
 	char *pkg;
-	unsigned long major;
 
-	if (!cuda)
+	if (!t.cuda)
 		return;
-	version_major_minor(cuda, &mm);
-	pkg = xstrdup(mm.data); /* the package is cuda-compat-12-4 */
+	version_major_minor(t.cuda, &mm);
+	pkg = xstrdup(mm.data);
 	for (char *p = pkg; *p; p++)
 		if (*p == '.')
 			*p = '-';
-	major = strtoul(cuda, NULL, 10);
+	t.mm = mm.data;
+	t.pkg = pkg;
+	t.major = strtoul(t.cuda, NULL, 10);
 	if (!in->driver) {
-		buf_adds(&d.what, "no NVIDIA driver found");
-		if (in->driver_from)
-			buf_printf(&d.what, " (%s)", in->driver_from);
-		buf_adds(&d.why,
-			 "doctor needs no GPU; on the machine that runs "
-			 "the work, ");
-		if (need && need->release)
-			buf_printf(&d.why, "cuda %s needs driver %s or newer",
-				   cuda, need->release);
-		else
-			buf_printf(&d.why,
-				   "cuda %s needs a driver new enough for it "
-				   "(which one is not known here: no "
-				   "compatibility table, or no row for it)",
-				   cuda);
-		if (need && need->compat)
-			buf_printf(
-			    &d.why,
-			    " (%s or newer under CUDA %lu.x minor-version "
-			    "compatibility)",
-			    need->compat, major);
-		buf_adds(&d.fix, "to check against that machine's driver: "
-				 "CUENV_DRIVER_VERSION=<version> cuenv doctor");
-		doctor_emit(au->out, "no-driver", DOCTOR_INFO, &d);
+		no_driver(au, &t);
 	} else if (!need || (!need->release && !need->compat)) {
-		buf_printf(&d.what,
-			   "no minimum driver known for cuda %s (no "
-			   "compatibility table, or no row for it); the "
-			   "driver is %s",
-			   cuda, in->driver);
-		buf_adds(&d.why, "doctor cannot tell whether this driver runs "
-				 "it");
-		buf_adds(&d.fix, "see NVIDIA's CUDA release notes, table "
-				 "\"CUDA Toolkit and Corresponding Driver "
-				 "Versions\"");
-		doctor_emit(au->out, "driver-requirement-unknown", DOCTOR_INFO, &d);
+		driver_unknown(au, &t);
 	} else if (need->release &&
 		   compat_driver_cmp(in->driver, need->release) >= 0) {
 		/* new enough */
 	} else if (need->compat &&
 		   compat_driver_cmp(in->driver, need->compat) >= 0) {
-		if (!need->release)
-			goto out;
-		buf_printf(&d.what,
-			   "driver %s is older than the %s that cuda %s was "
-			   "released with; it meets CUDA %lu.x's minimum %s "
-			   "only through minor-version compatibility",
-			   in->driver, need->release, cuda, major,
-			   need->compat);
-		buf_printf(&d.why,
-			   "programs built with CUDA %s run, but PTX made by "
-			   "this toolkit cannot be JIT-compiled by the older "
-			   "driver (cudaErrorUnsupportedPtxVersion: \"the "
-			   "provided PTX was compiled with an unsupported "
-			   "toolchain\"), and calls that need the newer driver "
-			   "fail with cudaErrorCallRequiresNewerDriver",
-			   mm.data);
-		buf_printf(&d.fix,
-			   "upgrade the NVIDIA driver to %s or newer; or, on "
-			   "data-center GPUs, install NVIDIA's forward-"
-			   "compatibility package for it (cuda-compat-%s) and "
-			   "put /usr/local/cuda-%s/compat first on "
-			   "LD_LIBRARY_PATH",
-			   need->release, pkg, mm.data);
-		if (in->driver_from)
-			strv_push(&d.paths, in->driver_from);
-		doctor_emit(au->out, "driver-minor-compat", DOCTOR_WARNING, &d);
+		/* Minor-version compatibility: a warning only past the
+		 * release's own driver. */
+		if (need->release)
+			driver_minor_compat(au, &t);
 	} else {
-		const char *min = need->compat ? need->compat : need->release;
-
-		buf_printf(&d.what, "driver %s is older than cuda %s needs: %s",
-			   in->driver, cuda,
-			   need->release ? need->release : min);
-		if (need->compat)
-			buf_printf(&d.what,
-				   " (or %s for any CUDA %lu.x under minor-"
-				   "version compatibility)",
-				   need->compat, major);
-		buf_adds(&d.why,
-			 "the CUDA runtime refuses to start on it: "
-			 "cudaErrorInsufficientDriver, \"CUDA driver "
-			 "version is insufficient for CUDA runtime "
-			 "version\"; frameworks then report no GPU "
-			 "(TensorFlow: \"Cannot dlopen some GPU "
-			 "libraries\", PyTorch: torch.cuda.is_available() "
-			 "is False)");
-		buf_printf(&d.fix,
-			   "upgrade the NVIDIA driver to %s or newer; or, on "
-			   "data-center GPUs (not GeForce), install NVIDIA's "
-			   "forward-compatibility package (cuda-compat-%s) and "
-			   "put /usr/local/cuda-%s/compat first on "
-			   "LD_LIBRARY_PATH; or select an older CUDA that this "
-			   "driver supports",
-			   need->release ? need->release : min, pkg, mm.data);
-		if (in->driver_from)
-			strv_push(&d.paths, in->driver_from);
-		doctor_emit(au->out, "driver-too-old", DOCTOR_PROBLEM, &d);
+		driver_too_old(au, &t);
 	}
-out:
 	buf_release(&mm);
 	free(pkg);
-	buf_release(&d.what);
-	buf_release(&d.why);
-	buf_release(&d.fix);
-	strv_release(&d.paths);
 }

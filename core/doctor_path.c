@@ -87,33 +87,188 @@ static int has_cupti(const struct strv *libs)
 	return 0;
 }
 
+/*
+ * LD_LIBRARY_PATH's foreign CUDA folders into drop; returns the index in
+ * list of the first of the selection's folders, or -1.
+ */
+static long scan_ld_path(const struct audit *au, const struct strv *list,
+			 struct strv *drop)
+{
+	long first = -1;
+
+	for (size_t i = 0; i < list->n; i++) {
+		char *real = *list->v[i] ? realpath(list->v[i], NULL) : NULL;
+
+		if (real && strv_find(&au->real_dirs, real) >= 0) {
+			if (first < 0)
+				first = (long)i;
+		} else if (*list->v[i]) {
+			struct strv libs = STRV_INIT;
+
+			doctor_cuda_libs(list->v[i], &libs);
+			if (libs.n)
+				doctor_push_unique(drop, list->v[i]);
+			strv_release(&libs);
+		}
+		free(real);
+	}
+	return first;
+}
+
+/* A foreign folder on LD_LIBRARY_PATH: its CUDA libraries, sorted out. */
+struct foreign {
+	const char *dir;
+	struct strv libs;  /* all of them */
+	struct strv both;  /* ... that the selection has too */
+	struct strv other; /* ... that it has not */
+	struct strv fills; /* ... that it should have but lacks */
+};
+
+/* It comes before the selection's folders and shadows them. */
+static void ld_shadow(struct audit *au, const struct foreign *f,
+		      const struct strv *drop)
+{
+	struct draft d = DRAFT_INIT;
+
+	strv_push(&d.paths, f->dir);
+	buf_adds(&d.what, "LD_LIBRARY_PATH has ");
+	buf_add_display(&d.what, f->dir, 4096);
+	buf_adds(&d.what, " before the selection's folders, "
+			  "and it holds ");
+	doctor_list(&d.what, &f->both);
+	buf_printf(&d.what, ", which the selection (%s) has too",
+		   au->label.data);
+	buf_adds(&d.why,
+		 "the loader takes the first folder on "
+		 "LD_LIBRARY_PATH that holds the soname "
+		 "it wants, so these copies load instead "
+		 "of the selection's, and a library of "
+		 "another release runs with this one's");
+	buf_adds(&d.why,
+		 has_cupti(&f->both)
+		     ? ": \"incompatible libcupti "
+		       "version\", CUPTI_ERROR_... at "
+		       "profiler start"
+		     : ": undefined symbols, \"version "
+		       "... not found\", or CUDA errors at "
+		       "start-up");
+	add_isolate_fix(au, drop, &d.fix);
+	doctor_emit(au->out, "ld-library-path-shadow", DOCTOR_PROBLEM, &d);
+}
+
+/* It gives the selection sonames that the selection lacks. */
+static void ld_fills(struct audit *au, const struct foreign *f,
+		     const struct strv *drop)
+{
+	struct draft d = DRAFT_INIT;
+
+	strv_push(&d.paths, f->dir);
+	buf_adds(&d.what, "LD_LIBRARY_PATH entry ");
+	buf_add_display(&d.what, f->dir, 4096);
+	buf_adds(&d.what, " holds ");
+	doctor_list(&d.what, &f->fills);
+	buf_printf(&d.what, ", which the selection (%s) lacks",
+		   au->label.data);
+	buf_adds(&d.why, "programs asking for ");
+	doctor_list(&d.why, &f->fills);
+	buf_adds(&d.why, " get this folder's copy, from "
+			 "another install, mixed with the "
+			 "selection's libraries");
+	buf_adds(&d.why, has_cupti(&f->fills)
+			     ? ": \"incompatible libcupti "
+			       "version\""
+			     : ": undefined symbols or CUDA "
+			       "errors at start-up");
+	add_isolate_fix(au, drop, &d.fix);
+	buf_adds(&d.fix, "; and give the selection what it "
+			 "lacks (see the missing-soname "
+			 "finding)");
+	doctor_emit(au->out, "foreign-ld-library-path", DOCTOR_PROBLEM, &d);
+}
+
+/* It comes after the selection's folders: harmless until it is not. */
+static void ld_after(struct audit *au, const struct foreign *f,
+		     const struct strv *drop)
+{
+	struct draft d = DRAFT_INIT;
+
+	strv_push(&d.paths, f->dir);
+	buf_adds(&d.what, "LD_LIBRARY_PATH entry ");
+	buf_add_display(&d.what, f->dir, 4096);
+	buf_adds(&d.what, " holds CUDA libraries that are not "
+			  "the selection's: ");
+	doctor_list(&d.what, &f->libs);
+	if (f->other.n) {
+		buf_adds(&d.why,
+			 "the selection's folders "
+			 "come first, so where both "
+			 "have a soname the selection's "
+			 "copy loads; but a framework "
+			 "asking for one the selection "
+			 "lacks (");
+		doctor_list(&d.why, &f->other);
+		buf_adds(&d.why, ") gets this folder's, from "
+				 "another release, and two "
+				 "releases mix in one process");
+		if (has_cupti(&f->other))
+			buf_adds(&d.why,
+				 ": \"incompatible libcupti "
+				 "version\"");
+	} else {
+		buf_adds(&d.why,
+			 "the selection's folders come "
+			 "first and have every soname "
+			 "here, so nothing loads from "
+			 "it while the selection is "
+			 "active; one change of order "
+			 "(an export in a script, "
+			 "another tool's activation) and "
+			 "these copies shadow the "
+			 "selection's");
+	}
+	add_isolate_fix(au, drop, &d.fix);
+	doctor_emit(au->out, "foreign-ld-library-path", DOCTOR_WARNING, &d);
+}
+
+/* The finding for foreign folder dir; before: it precedes the selection. */
+static void check_foreign(struct audit *au, const char *dir, int before,
+			  const struct strv *drop)
+{
+	struct foreign f = {.dir = dir};
+
+	doctor_cuda_libs(dir, &f.libs);
+	for (size_t j = 0; j < f.libs.n; j++) {
+		if (doctor_provides(au, f.libs.v[j]))
+			strv_push(&f.both, f.libs.v[j]);
+		else
+			strv_push(&f.other, f.libs.v[j]);
+		if (strv_find(&au->missing, f.libs.v[j]) >= 0)
+			strv_push(&f.fills, f.libs.v[j]);
+	}
+	if (before && f.both.n)
+		ld_shadow(au, &f, drop);
+	else if (f.fills.n)
+		ld_fills(au, &f, drop);
+	else
+		ld_after(au, &f, drop);
+	strv_release(&f.libs);
+	strv_release(&f.both);
+	strv_release(&f.fills);
+	strv_release(&f.other);
+}
+
 void doctor_check_ld_path(struct audit *au)
 {
 	const char *ld;
 	struct strv list = STRV_INIT, drop = STRV_INIT;
-	long first = -1;
+	long first;
 
 	if (!au->a->ok)
 		return;
 	ld = envmap_get(au->eff, "LD_LIBRARY_PATH");
 	if (ld)
 		strv_split(&list, ld, ':');
-	for (size_t i = 0; i < list.n; i++) {
-		char *real = *list.v[i] ? realpath(list.v[i], NULL) : NULL;
-
-		if (real && strv_find(&au->real_dirs, real) >= 0) {
-			if (first < 0)
-				first = (long)i;
-		} else if (*list.v[i]) {
-			struct strv libs = STRV_INIT;
-
-			doctor_cuda_libs(list.v[i], &libs);
-			if (libs.n)
-				doctor_push_unique(&drop, list.v[i]);
-			strv_release(&libs);
-		}
-		free(real);
-	}
+	first = scan_ld_path(au, &list, &drop);
 	if (au->shell_active && first < 0 && au->dirs.n) {
 		struct draft d = DRAFT_INIT;
 
@@ -122,124 +277,20 @@ void doctor_check_ld_path(struct audit *au)
 			   "selection's folders (%s): it was set again after "
 			   "cuenv activated it",
 			   au->label.data);
-		buf_adds(&d.why, "programs started from this shell load "
-				 "whatever the rest of LD_LIBRARY_PATH and the "
-				 "loader cache give, not the selection");
-		buf_adds(&d.fix, "eval \"$(cuenv env)\" (or start a new "
+		doctor_emit_with(au->out, "not-activated", DOCTOR_WARNING, &d,
+				 "programs started from this shell load "
+				 "whatever the rest of LD_LIBRARY_PATH and "
+				 "the loader cache give, not the selection",
+				 "eval \"$(cuenv env)\" (or start a new "
 				 "shell)");
-		doctor_emit(au->out, "not-activated", DOCTOR_WARNING, &d);
 	}
 	for (size_t i = 0; i < list.n; i++) {
-		struct strv libs = STRV_INIT, both = STRV_INIT,
-			    fills = STRV_INIT, other = STRV_INIT;
-		struct draft d = DRAFT_INIT;
-		int before = first < 0 || (long)i < first;
-		long seen = strv_find(&drop, list.v[i]);
-
 		/* Each foreign folder once, where it first appears. */
-		if (seen < 0 || strv_find(&list, list.v[i]) != (long)i)
+		if (strv_find(&drop, list.v[i]) < 0 ||
+		    strv_find(&list, list.v[i]) != (long)i)
 			continue;
-		doctor_cuda_libs(list.v[i], &libs);
-		for (size_t j = 0; j < libs.n; j++) {
-			if (doctor_provides(au, libs.v[j]))
-				strv_push(&both, libs.v[j]);
-			else
-				strv_push(&other, libs.v[j]);
-			if (strv_find(&au->missing, libs.v[j]) >= 0)
-				strv_push(&fills, libs.v[j]);
-		}
-		strv_push(&d.paths, list.v[i]);
-		if (before && both.n) {
-			buf_adds(&d.what, "LD_LIBRARY_PATH has ");
-			buf_add_display(&d.what, list.v[i], 4096);
-			buf_adds(&d.what, " before the selection's folders, "
-					  "and it holds ");
-			doctor_list(&d.what, &both);
-			buf_printf(&d.what,
-				   ", which the selection (%s) has too",
-				   au->label.data);
-			buf_adds(&d.why,
-				 "the loader takes the first folder on "
-				 "LD_LIBRARY_PATH that holds the soname "
-				 "it wants, so these copies load instead "
-				 "of the selection's, and a library of "
-				 "another release runs with this one's");
-			buf_adds(&d.why,
-				 has_cupti(&both)
-				     ? ": \"incompatible libcupti "
-				       "version\", CUPTI_ERROR_... at "
-				       "profiler start"
-				     : ": undefined symbols, \"version "
-				       "... not found\", or CUDA errors at "
-				       "start-up");
-			add_isolate_fix(au, &drop, &d.fix);
-			doctor_emit(au->out, "ld-library-path-shadow", DOCTOR_PROBLEM,
-			     &d);
-		} else if (fills.n) {
-			buf_adds(&d.what, "LD_LIBRARY_PATH entry ");
-			buf_add_display(&d.what, list.v[i], 4096);
-			buf_adds(&d.what, " holds ");
-			doctor_list(&d.what, &fills);
-			buf_printf(&d.what, ", which the selection (%s) lacks",
-				   au->label.data);
-			buf_adds(&d.why, "programs asking for ");
-			doctor_list(&d.why, &fills);
-			buf_adds(&d.why, " get this folder's copy, from "
-					 "another install, mixed with the "
-					 "selection's libraries");
-			buf_adds(&d.why, has_cupti(&fills)
-					     ? ": \"incompatible libcupti "
-					       "version\""
-					     : ": undefined symbols or CUDA "
-					       "errors at start-up");
-			add_isolate_fix(au, &drop, &d.fix);
-			buf_adds(&d.fix, "; and give the selection what it "
-					 "lacks (see the missing-soname "
-					 "finding)");
-			doctor_emit(au->out, "foreign-ld-library-path", DOCTOR_PROBLEM,
-			     &d);
-		} else {
-			buf_adds(&d.what, "LD_LIBRARY_PATH entry ");
-			buf_add_display(&d.what, list.v[i], 4096);
-			buf_adds(&d.what, " holds CUDA libraries that are not "
-					  "the selection's: ");
-			doctor_list(&d.what, &libs);
-			if (other.n) {
-				buf_adds(&d.why,
-					 "the selection's folders "
-					 "come first, so where both "
-					 "have a soname the selection's "
-					 "copy loads; but a framework "
-					 "asking for one the selection "
-					 "lacks (");
-				doctor_list(&d.why, &other);
-				buf_adds(&d.why, ") gets this folder's, from "
-						 "another release, and two "
-						 "releases mix in one process");
-				if (has_cupti(&other))
-					buf_adds(&d.why,
-						 ": \"incompatible libcupti "
-						 "version\"");
-			} else {
-				buf_adds(&d.why,
-					 "the selection's folders come "
-					 "first and have every soname "
-					 "here, so nothing loads from "
-					 "it while the selection is "
-					 "active; one change of order "
-					 "(an export in a script, "
-					 "another tool's activation) and "
-					 "these copies shadow the "
-					 "selection's");
-			}
-			add_isolate_fix(au, &drop, &d.fix);
-			doctor_emit(au->out, "foreign-ld-library-path", DOCTOR_WARNING,
-			     &d);
-		}
-		strv_release(&libs);
-		strv_release(&both);
-		strv_release(&fills);
-		strv_release(&other);
+		check_foreign(au, list.v[i], first < 0 || (long)i < first,
+			      &drop);
 	}
 	strv_release(&list);
 	strv_release(&drop);
@@ -263,24 +314,23 @@ static int cuda_folder(const char *dir)
 	return hit;
 }
 
-void doctor_check_cache(struct audit *au)
+/*
+ * The loader cache's CUDA libraries outside the selection's folders: the
+ * folders into dirs, the sonames of dirs->v[i] into (*names)[i].
+ */
+static void cache_gather(const struct audit *au, struct strv *dirs,
+			 struct strv **names)
 {
-	const struct doctor_in *in = au->in;
-	const char *cpath =
-	    in->cache_path ? in->cache_path : "/etc/ld.so.cache";
-	struct strv dirs = STRV_INIT;
-	struct strv *names = NULL;
+	const struct ldcache *cache = au->in->cache;
 
-	if (!in->cache)
-		return;
-	for (size_t i = 0; i < in->cache->n; i++) {
-		const struct ldcache_entry *e = &in->cache->v[i];
+	for (size_t i = 0; i < cache->n; i++) {
+		const struct ldcache_entry *e = &cache->v[i];
 		char *dir, *real;
 		long at;
 
 		/* Programs ask for versioned sonames only. */
-		if (!nvlib_is_cuda_file(e->soname) || !strstr(e->soname, ".so.") ||
-		    e->path[0] != '/')
+		if (!nvlib_is_cuda_file(e->soname) ||
+		    !strstr(e->soname, ".so.") || e->path[0] != '/')
 			continue;
 		/* A link to the selection's own copy is the selection's. */
 		real = realpath(e->path, NULL);
@@ -292,148 +342,194 @@ void doctor_check_cache(struct audit *au)
 		}
 		free(dir);
 		dir = doctor_parent(e->path);
-		at = strv_find(&dirs, dir);
+		at = strv_find(dirs, dir);
 		if (at < 0) {
-			strv_push(&dirs, dir);
-			names = xrealloc(names, dirs.n * sizeof(*names));
-			memset(&names[dirs.n - 1], 0, sizeof(*names));
-			at = (long)dirs.n - 1;
+			strv_push(dirs, dir);
+			*names = xrealloc(*names, dirs->n * sizeof(**names));
+			memset(&(*names)[dirs->n - 1], 0, sizeof(**names));
+			at = (long)dirs->n - 1;
 		}
-		doctor_push_unique(&names[at], e->soname);
+		doctor_push_unique(&(*names)[at], e->soname);
 		free(dir);
 	}
-	for (size_t i = 0; i < dirs.n; i++) {
-		struct strv fills = STRV_INIT, lacks = STRV_INIT;
-		struct draft d = DRAFT_INIT;
-		const char *dir = dirs.v[i];
-		const char *conf =
-		    in->conf ? ldconf_file_for(in->conf, dir) : NULL;
-		char *real = realpath(dir, NULL);
-		unsigned major;
-		enum doctor_severity sev;
-		const char *example = NULL;
+}
 
-		if (real && strv_find(&au->real_dirs, real) >= 0) {
-			free(real);
-			continue;
-		}
-		free(real);
-		strv_sort(&names[i]);
-		major = doctor_libs_major(&names[i]);
-		for (size_t j = 0; j < names[i].n; j++) {
-			const char *s = names[i].v[j];
+/* One folder the cache lists, against the selection. */
+struct cached {
+	const char *dir;
+	const struct strv *names; /* its CUDA sonames, sorted */
+	const char *conf;	  /* the ld.so.conf file naming it, or NULL */
+	unsigned major;		  /* the CUDA major they name, or 0 */
+	struct strv fills;	  /* sonames the selection should have */
+	struct strv lacks;	  /* sonames the selection has not */
+	const char *example;	  /* one of lacks that frameworks ask for */
+	enum doctor_severity sev;
+};
 
-			if (strv_find(&au->missing, s) >= 0)
-				strv_push(&fills, s);
-			if (!doctor_provides(au, s))
-				strv_push(&lacks, s);
-		}
-		/* A soname frameworks ask for: cuDNN's, when none is chosen. */
-		for (size_t j = 0; j < lacks.n && !example; j++)
-			if (!strncmp(lacks.v[j], "libcudnn.so.", 12) &&
-			    au->a->ok && !au->a->act.cudnn)
-				example = lacks.v[j];
-		if (!example && lacks.n)
-			example = lacks.v[0];
-		sev = !au->a->ok ? DOCTOR_INFO
-		      : fills.n	 ? DOCTOR_PROBLEM
-		      : lacks.n	 ? DOCTOR_WARNING
-				 : DOCTOR_INFO;
-		buf_printf(&d.what, "the loader cache (%s) lists ", cpath);
-		if (major)
-			buf_printf(&d.what, "CUDA %u ", major);
-		buf_adds(&d.what, "libraries in ");
-		buf_add_display(&d.what, dir, 4096);
-		buf_adds(&d.what, ": ");
-		doctor_list(&d.what, &names[i]);
-		buf_adds(&d.why, "the loader searches the cache after "
-				 "LD_LIBRARY_PATH");
-		if (!au->a->ok) {
-			buf_adds(&d.why, ", and with no selection active these "
-					 "are what programs load for these "
-					 "sonames");
-		} else if (fills.n) {
-			buf_printf(&d.why, ": the selection (%s) lacks ",
-				   au->label.data);
-			doctor_list(&d.why, &fills);
-			buf_adds(&d.why, ", so the cache's copy is loaded "
-					 "silently, from another install, and "
-					 "mixes with the selection's "
-					 "libraries");
-		} else if (example) {
-			buf_printf(&d.why,
-				   ": where the selection has a soname its "
-				   "copy wins, but for one it lacks (here %s) "
-				   "the cache's copy is loaded silently, ",
-				   example);
-			if (major)
-				buf_printf(&d.why,
-					   "a CUDA %u library mixed "
-					   "with %s",
-					   major, au->label.data);
-			else
-				buf_printf(&d.why, "mixed with %s",
-					   au->label.data);
-		} else {
-			buf_adds(&d.why, ": the selection has every soname "
-					 "listed here and comes first while it "
-					 "is active; outside it (other shells, "
-					 "services) these are what loads");
-		}
-		if (!cuda_folder(dir)) {
-			buf_adds(&d.fix,
-				 "the folder is shared with other "
-				 "software: remove these CUDA libraries "
-				 "(or links) from it, or the package that "
-				 "put them there (dpkg -S ");
-			doctor_word(&d.fix, dir);
-			buf_adds(&d.fix, "/");
-			doctor_word(&d.fix, names[i].v[0]);
-			buf_adds(&d.fix, "), then run: sudo ldconfig");
-			if (conf)
-				strv_push(&d.paths, conf);
-		} else if (conf) {
-			buf_adds(&d.fix, "remove ");
-			doctor_word(&d.fix, dir);
-			buf_adds(&d.fix, " from ");
-			doctor_word(&d.fix, conf);
-			buf_adds(&d.fix, " (or delete that file), then run: "
-					 "sudo ldconfig");
-			strv_push(&d.paths, conf);
-		} else {
-			buf_adds(&d.fix, "no loader configuration file names "
-					 "this folder (the loader searches it "
-					 "anyway): remove the package that put "
-					 "these libraries there (dpkg -S ");
-			doctor_word(&d.fix, dir);
-			buf_adds(&d.fix, " or rpm -qf), then run: sudo "
-					 "ldconfig");
-		}
-		if (sev == DOCTOR_PROBLEM) {
-			buf_adds(&d.fix, "; or make the selection complete: ");
-			doctor_install_cmd(&au->a->sel, au->a->act.cuda->version,
-				    &d.fix);
-		} else if (sev == DOCTOR_WARNING && example &&
-			   !strncmp(example, "libcudnn.so.", 12)) {
-			/* The cache's build fits only its own CUDA major. */
-			buf_adds(&d.fix,
-				 "; or select the cuDNN your framework "
-				 "needs, so that the selection provides "
-				 "it: ");
-			doctor_setter(au, &d.fix);
-			buf_adds(&d.fix, " ");
-			doctor_word(&d.fix, au->a->sel.cuda);
-			if (major == au->a->act.cuda->cuda_major)
-				buf_printf(&d.fix, " --cudnn %s", example + 12);
-			else
-				buf_adds(&d.fix, " --cudnn VERSION");
-		}
-		strv_push(&d.paths, dir);
-		strv_push(&d.paths, cpath);
-		doctor_emit(au->out, "loader-cache", sev, &d);
-		strv_release(&fills);
-		strv_release(&lacks);
+static void cache_why(const struct audit *au, const struct cached *c,
+		      struct buf *why)
+{
+	buf_adds(why, "the loader searches the cache after "
+		      "LD_LIBRARY_PATH");
+	if (!au->a->ok) {
+		buf_adds(why, ", and with no selection active these "
+			      "are what programs load for these "
+			      "sonames");
+	} else if (c->fills.n) {
+		buf_printf(why, ": the selection (%s) lacks ", au->label.data);
+		doctor_list(why, &c->fills);
+		buf_adds(why, ", so the cache's copy is loaded "
+			      "silently, from another install, and "
+			      "mixes with the selection's "
+			      "libraries");
+	} else if (c->example) {
+		buf_printf(why,
+			   ": where the selection has a soname its "
+			   "copy wins, but for one it lacks (here %s) "
+			   "the cache's copy is loaded silently, ",
+			   c->example);
+		if (c->major)
+			buf_printf(why, "a CUDA %u library mixed with %s",
+				   c->major, au->label.data);
+		else
+			buf_printf(why, "mixed with %s", au->label.data);
+	} else {
+		buf_adds(why, ": the selection has every soname "
+			      "listed here and comes first while it "
+			      "is active; outside it (other shells, "
+			      "services) these are what loads");
 	}
+}
+
+/* How to take the folder's libraries out of the cache. */
+static void cache_fix_folder(const struct cached *c, struct draft *d)
+{
+	if (!cuda_folder(c->dir)) {
+		buf_adds(&d->fix,
+			 "the folder is shared with other "
+			 "software: remove these CUDA libraries "
+			 "(or links) from it, or the package that "
+			 "put them there (dpkg -S ");
+		doctor_word(&d->fix, c->dir);
+		buf_adds(&d->fix, "/");
+		doctor_word(&d->fix, c->names->v[0]);
+		buf_adds(&d->fix, "), then run: sudo ldconfig");
+		if (c->conf)
+			strv_push(&d->paths, c->conf);
+	} else if (c->conf) {
+		buf_adds(&d->fix, "remove ");
+		doctor_word(&d->fix, c->dir);
+		buf_adds(&d->fix, " from ");
+		doctor_word(&d->fix, c->conf);
+		buf_adds(&d->fix, " (or delete that file), then run: "
+				  "sudo ldconfig");
+		strv_push(&d->paths, c->conf);
+	} else {
+		buf_adds(&d->fix, "no loader configuration file names "
+				  "this folder (the loader searches it "
+				  "anyway): remove the package that put "
+				  "these libraries there (dpkg -S ");
+		doctor_word(&d->fix, c->dir);
+		buf_adds(&d->fix, " or rpm -qf), then run: sudo "
+				  "ldconfig");
+	}
+}
+
+/* The other way out: a selection that has what the cache fills in. */
+static void cache_fix_selection(const struct audit *au,
+				const struct cached *c, struct buf *fix)
+{
+	const struct activation *a = au->a;
+
+	if (c->sev == DOCTOR_PROBLEM) {
+		buf_adds(fix, "; or make the selection complete: ");
+		doctor_install_cmd(&a->sel, a->act.cuda->version, fix);
+	} else if (c->sev == DOCTOR_WARNING && c->example &&
+		   !strncmp(c->example, "libcudnn.so.", 12)) {
+		/* The cache's build fits only its own CUDA major. */
+		buf_adds(fix, "; or select the cuDNN your framework "
+			      "needs, so that the selection provides "
+			      "it: ");
+		doctor_setter(au, fix);
+		buf_adds(fix, " ");
+		doctor_word(fix, a->sel.cuda);
+		if (c->major == a->act.cuda->cuda_major)
+			buf_printf(fix, " --cudnn %s", c->example + 12);
+		else
+			buf_adds(fix, " --cudnn VERSION");
+	}
+}
+
+/* Sort c's sonames out against the selection: fills, lacks, example. */
+static void cache_judge(const struct audit *au, struct cached *c)
+{
+	for (size_t j = 0; j < c->names->n; j++) {
+		const char *s = c->names->v[j];
+
+		if (strv_find(&au->missing, s) >= 0)
+			strv_push(&c->fills, s);
+		if (!doctor_provides(au, s))
+			strv_push(&c->lacks, s);
+	}
+	/* A soname frameworks ask for: cuDNN's, when none is chosen. */
+	for (size_t j = 0; j < c->lacks.n && !c->example; j++)
+		if (!strncmp(c->lacks.v[j], "libcudnn.so.", 12) && au->a->ok &&
+		    !au->a->act.cudnn)
+			c->example = c->lacks.v[j];
+	if (!c->example && c->lacks.n)
+		c->example = c->lacks.v[0];
+	c->sev = !au->a->ok ? DOCTOR_INFO
+		 : c->fills.n ? DOCTOR_PROBLEM
+		 : c->lacks.n ? DOCTOR_WARNING
+			      : DOCTOR_INFO;
+}
+
+static void cache_dir(struct audit *au, const char *cpath, const char *dir,
+		      struct strv *names)
+{
+	const struct ldconf *conf = au->in->conf;
+	struct cached c = {.dir = dir, .names = names};
+	struct draft d = DRAFT_INIT;
+	char *real = realpath(dir, NULL);
+	int own = real && strv_find(&au->real_dirs, real) >= 0;
+
+	free(real);
+	if (own)
+		return;
+	strv_sort(names);
+	c.conf = conf ? ldconf_file_for(conf, dir) : NULL;
+	c.major = doctor_libs_major(names);
+	cache_judge(au, &c);
+	buf_printf(&d.what, "the loader cache (%s) lists ", cpath);
+	if (c.major)
+		buf_printf(&d.what, "CUDA %u ", c.major);
+	buf_adds(&d.what, "libraries in ");
+	buf_add_display(&d.what, dir, 4096);
+	buf_adds(&d.what, ": ");
+	doctor_list(&d.what, names);
+	cache_why(au, &c, &d.why);
+	cache_fix_folder(&c, &d);
+	cache_fix_selection(au, &c, &d.fix);
+	strv_push(&d.paths, dir);
+	strv_push(&d.paths, cpath);
+	doctor_emit(au->out, "loader-cache", c.sev, &d);
+	strv_release(&c.fills);
+	strv_release(&c.lacks);
+}
+
+void doctor_check_cache(struct audit *au)
+{
+	const struct doctor_in *in = au->in;
+	const char *cpath =
+	    in->cache_path ? in->cache_path : "/etc/ld.so.cache";
+	struct strv dirs = STRV_INIT;
+	struct strv *names = NULL;
+
+	if (!in->cache)
+		return;
+	cache_gather(au, &dirs, &names);
+	for (size_t i = 0; i < dirs.n; i++)
+		cache_dir(au, cpath, dirs.v[i], &names[i]);
 	for (size_t i = 0; i < dirs.n; i++)
 		strv_release(&names[i]);
 	free(names);
@@ -442,14 +538,15 @@ void doctor_check_cache(struct audit *au)
 		struct draft d = DRAFT_INIT;
 
 		buf_adds(&d.what, in->cache_error);
-		buf_adds(&d.why, "doctor cannot tell which libraries the "
-				 "loader hands out for sonames the selection "
-				 "lacks");
-		buf_adds(&d.fix, "rebuild it: sudo ldconfig");
 		strv_push(&d.paths, cpath);
-		doctor_emit(au->out, "loader-cache", DOCTOR_INFO, &d);
+		doctor_emit_with(au->out, "loader-cache", DOCTOR_INFO, &d,
+				 "doctor cannot tell which libraries the "
+				 "loader hands out for sonames the selection "
+				 "lacks",
+				 "rebuild it: sudo ldconfig");
 	}
 }
+
 /* ---- CUDA_HOME ---------------------------------------------------------- */
 
 /* The toolkit of an nvcc: the folder above its bin/. */

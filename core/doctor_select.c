@@ -61,124 +61,147 @@ static void add_origin(const struct selection *sel, struct strv *paths)
 
 /* ---- the selection itself ----------------------------------------------- */
 
+/* The selection's CUDA is not installed. */
+static void cuda_not_installed(struct audit *au, const char *msg,
+			       struct draft *d)
+{
+	const struct activation *a = au->a;
+	const struct selection *sel = &a->sel;
+	char *rt = detect_soname("cudart", sel->cuda);
+
+	buf_adds(&d->what, msg);
+	buf_adds(&d->why, "the shell hook then activates nothing here "
+			  "and cuenv exec refuses to run, so programs "
+			  "get whatever CUDA the system has");
+	if (rt)
+		buf_printf(&d->why,
+			   ", or none: \"Could not load dynamic "
+			   "library '%s'\"",
+			   rt);
+	if (installable(au, sel->cuda)) {
+		doctor_install_cmd(sel, sel->cuda, &d->fix);
+		buf_adds(&d->fix, "; or register a toolkit you have: "
+				  "cuenv add cuda PATH");
+	} else {
+		buf_printf(&d->fix,
+			   "cuda %s is not in cuenv's catalogue "
+			   "(cuenv list-remote cuda lists what it "
+			   "can install): register a toolkit you "
+			   "have (cuenv add cuda PATH)",
+			   sel->cuda);
+	}
+	if (a->cudas.n) {
+		const struct install *have = a->cudas.v[a->cudas.n - 1];
+
+		buf_adds(&d->fix, "; or choose one installed: ");
+		doctor_setter(au, &d->fix);
+		buf_adds(&d->fix, " ");
+		doctor_word(&d->fix, have->version);
+	}
+	free(rt);
+}
+
+/* The selection's cuDNN is installed only for another CUDA major. */
+static void cudnn_other_major(struct audit *au, const struct install *cuda,
+			      const struct install *other, struct draft *d)
+{
+	const struct activation *a = au->a;
+	const struct selection *sel = &a->sel;
+	const struct install *pair = NULL;
+	struct buf spec = BUF_INIT;
+
+	buf_printf(&spec, "%u", other->cuda_major);
+	pair = select_pick(&a->cudas, spec.data, 0);
+	buf_printf(&d->what,
+		   "cudnn %s is installed only for CUDA %u "
+		   "(%s, from its receipt's cuda_major), but "
+		   "the selected runtime is cuda %s, CUDA %u",
+		   other->version, other->cuda_major, other->name,
+		   cuda->version, cuda->cuda_major);
+	buf_printf(&d->why,
+		   "a cuDNN build belongs to one CUDA major: "
+		   "cuDNN %s for CUDA %u loads "
+		   "libcublasLt.so.%u and the CUDA %u runtime, "
+		   "which CUDA %u does not provide, so cuenv "
+		   "will not pair them, and a framework that "
+		   "finds this cuDNN some other way stops with "
+		   "\"Could not load dynamic library "
+		   "'libcublasLt.so.%u'\" or fails its first "
+		   "convolution; with no cuDNN found it says "
+		   "\"libcudnn.so.%lu: cannot open shared "
+		   "object file\"",
+		   other->version, other->cuda_major, other->cuda_major,
+		   other->cuda_major, cuda->cuda_major, other->cuda_major,
+		   strtoul(other->version, NULL, 10));
+	buf_printf(&d->fix, "the cuDNN build for CUDA %u: ", cuda->cuda_major);
+	add_cudnn_install(au, cuda, sel->cudnn, &d->fix);
+	if (pair) {
+		buf_printf(&d->fix, "; or pair it with CUDA %u: ",
+			   other->cuda_major);
+		doctor_setter(au, &d->fix);
+		buf_printf(&d->fix, " %s --cudnn ", pair->version);
+		doctor_word(&d->fix, sel->cudnn);
+	}
+	strv_push(&d->paths, other->prefix);
+	strv_push(&d->paths, cuda->prefix);
+	buf_release(&spec);
+}
+
+/* The selection's cuDNN is not installed (for any CUDA). */
+static void cudnn_not_installed(struct audit *au, const struct install *cuda,
+				const char *msg, struct draft *d)
+{
+	buf_adds(&d->what, msg);
+	buf_adds(&d->why, "the shell hook then activates nothing here "
+			  "and cuenv exec refuses to run; frameworks "
+			  "that find no cuDNN stop with \"libcudnn.so: "
+			  "cannot open shared object file\" or "
+			  "\"Could not load dynamic library "
+			  "'libcudnn.so.N'\"");
+	add_cudnn_install(au, cuda, au->a->sel.cudnn, &d->fix);
+}
+
+/* The selection's CUPTI is not installed. */
+static void cupti_not_installed(const struct install *cuda,
+				const struct selection *sel, const char *msg,
+				struct draft *d)
+{
+	buf_adds(&d->what, msg);
+	buf_adds(&d->why, "the shell hook then activates nothing here "
+			  "and cuenv exec refuses to run; a framework "
+			  "that loads CUPTI by name says \"Could not "
+			  "load dynamic library 'libcupti.so...'\"");
+	buf_adds(&d->fix, "cuenv install ");
+	doctor_word(&d->fix, cuda->version);
+	if (sel->cupti) {
+		buf_adds(&d->fix, " --cupti ");
+		doctor_word(&d->fix, sel->cupti);
+	}
+}
+
 static void not_installed(struct audit *au)
 {
 	const struct activation *a = au->a;
 	const struct selection *sel = &a->sel;
 	const char *msg = au->in->act_err ? au->in->act_err->msg.data : "";
 	const struct install *cuda = select_pick(&a->cudas, sel->cuda, 0);
+	int no_cudnn = cuda && sel->cudnn &&
+		       !select_pick(&a->cudnns, sel->cudnn, cuda->cuda_major);
+	const struct install *other =
+	    no_cudnn ? select_pick(&a->cudnns, sel->cudnn, 0) : NULL;
 	struct draft d = DRAFT_INIT;
 	const char *id = "selection-not-installed";
 
 	add_origin(sel, &d.paths);
 	if (!cuda) {
-		char *rt = detect_soname("cudart", sel->cuda);
-
-		buf_adds(&d.what, msg);
-		buf_adds(&d.why, "the shell hook then activates nothing here "
-				 "and cuenv exec refuses to run, so programs "
-				 "get whatever CUDA the system has");
-		if (rt)
-			buf_printf(&d.why,
-				   ", or none: \"Could not load dynamic "
-				   "library '%s'\"",
-				   rt);
-		if (installable(au, sel->cuda)) {
-			doctor_install_cmd(sel, sel->cuda, &d.fix);
-			buf_adds(&d.fix, "; or register a toolkit you have: "
-					 "cuenv add cuda PATH");
-		} else {
-			buf_printf(&d.fix,
-				   "cuda %s is not in cuenv's catalogue "
-				   "(cuenv list-remote cuda lists what it "
-				   "can install): register a toolkit you "
-				   "have (cuenv add cuda PATH)",
-				   sel->cuda);
-		}
-		if (a->cudas.n) {
-			const struct install *have =
-			    a->cudas.v[a->cudas.n - 1];
-
-			buf_adds(&d.fix, "; or choose one installed: ");
-			doctor_setter(au, &d.fix);
-			buf_adds(&d.fix, " ");
-			doctor_word(&d.fix, have->version);
-		}
-		free(rt);
-	} else if (sel->cudnn &&
-		   !select_pick(&a->cudnns, sel->cudnn, cuda->cuda_major)) {
-		const struct install *other =
-		    select_pick(&a->cudnns, sel->cudnn, 0);
-
-		if (other && other->cuda_major != cuda->cuda_major) {
-			const struct install *pair = NULL;
-			struct buf spec = BUF_INIT;
-
-			id = "cudnn-cuda-mismatch";
-			buf_printf(&spec, "%u", other->cuda_major);
-			pair = select_pick(&a->cudas, spec.data, 0);
-			buf_printf(&d.what,
-				   "cudnn %s is installed only for CUDA %u "
-				   "(%s, from its receipt's cuda_major), but "
-				   "the selected runtime is cuda %s, CUDA %u",
-				   other->version, other->cuda_major,
-				   other->name, cuda->version,
-				   cuda->cuda_major);
-			buf_printf(&d.why,
-				   "a cuDNN build belongs to one CUDA major: "
-				   "cuDNN %s for CUDA %u loads "
-				   "libcublasLt.so.%u and the CUDA %u runtime, "
-				   "which CUDA %u does not provide, so cuenv "
-				   "will not pair them, and a framework that "
-				   "finds this cuDNN some other way stops with "
-				   "\"Could not load dynamic library "
-				   "'libcublasLt.so.%u'\" or fails its first "
-				   "convolution; with no cuDNN found it says "
-				   "\"libcudnn.so.%lu: cannot open shared "
-				   "object file\"",
-				   other->version, other->cuda_major,
-				   other->cuda_major, other->cuda_major,
-				   cuda->cuda_major, other->cuda_major,
-				   strtoul(other->version, NULL, 10));
-			buf_printf(&d.fix, "the cuDNN build for CUDA %u: ",
-				   cuda->cuda_major);
-			add_cudnn_install(au, cuda, sel->cudnn, &d.fix);
-			if (pair) {
-				buf_printf(&d.fix,
-					   "; or pair it with CUDA %u: ",
-					   other->cuda_major);
-				doctor_setter(au, &d.fix);
-				buf_printf(&d.fix, " %s --cudnn ",
-					   pair->version);
-				doctor_word(&d.fix, sel->cudnn);
-			}
-			strv_push(&d.paths, other->prefix);
-			strv_push(&d.paths, cuda->prefix);
-			buf_release(&spec);
-		} else {
-			buf_adds(&d.what, msg);
-			buf_printf(
-			    &d.why,
-			    "the shell hook then activates nothing here "
-			    "and cuenv exec refuses to run; frameworks "
-			    "that find no cuDNN stop with \"libcudnn.so: "
-			    "cannot open shared object file\" or "
-			    "\"Could not load dynamic library "
-			    "'libcudnn.so.N'\"");
-			add_cudnn_install(au, cuda, sel->cudnn, &d.fix);
-		}
+		cuda_not_installed(au, msg, &d);
+	} else if (other && other->cuda_major != cuda->cuda_major) {
+		id = "cudnn-cuda-mismatch";
+		cudnn_other_major(au, cuda, other, &d);
+	} else if (no_cudnn) {
+		cudnn_not_installed(au, cuda, msg, &d);
 	} else {
-		buf_adds(&d.what, msg);
-		buf_adds(&d.why, "the shell hook then activates nothing here "
-				 "and cuenv exec refuses to run; a framework "
-				 "that loads CUPTI by name says \"Could not "
-				 "load dynamic library 'libcupti.so...'\"");
-		buf_adds(&d.fix, "cuenv install ");
-		doctor_word(&d.fix, cuda->version);
-		if (sel->cupti) {
-			buf_adds(&d.fix, " --cupti ");
-			doctor_word(&d.fix, sel->cupti);
-		}
+		cupti_not_installed(cuda, sel, msg, &d);
 	}
 	doctor_emit(au->out, id, DOCTOR_PROBLEM, &d);
 }
