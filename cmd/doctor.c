@@ -317,138 +317,199 @@ static void print_json(const struct activation *a, const struct findings *f)
 
 /* ---- the command -------------------------------------------------------- */
 
-static int run(struct cuenv_ctx *ctx, int argc, char **argv,
-	       struct cuenv_err *err)
+/* What the environment asks of doctor, read and checked first. */
+struct settings {
+	const char *driver;	/* CUENV_DRIVER_VERSION, or NULL: unset */
+	const char *cache_path; /* CUENV_LD_SO_CACHE or the system's */
+	const char *conf_path;	/* CUENV_LD_SO_CONF or the system's */
+	int json;		/* --json */
+};
+
+static int read_settings(const struct cuenv_ctx *ctx, struct settings *s,
+			 struct cuenv_err *err)
+{
+	const char *v = env_get(ctx->environ, "CUENV_DRIVER_VERSION");
+
+	s->json = cmd_opt_given(&ctx->opt, O_JSON);
+	/* The driver, before anything that could fail on a bad setting. */
+	if (v && *v && strcmp(v, "none") && compat_driver_cmp(v, v)) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "CUENV_DRIVER_VERSION: '%s' is not a driver "
+			   "version",
+			   v);
+		cuenv_hint(err, "such as 550.54.15; empty or none: no driver");
+		return CUENV_E_USAGE;
+	}
+	s->driver = v;
+	s->cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
+	if (!s->cache_path || !*s->cache_path)
+		s->cache_path = "/etc/ld.so.cache";
+	s->conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
+	if (!s->conf_path || !*s->conf_path)
+		s->conf_path = "/etc/ld.so.conf";
+	return CUENV_OK;
+}
+
+/* Everything doctor_run() is given, and what holds it. */
+struct gathered {
+	struct envmap env;
+	struct activation a;
+	int act_rc;
+	struct cuenv_err aerr;
+	struct buf driver, driver_from, cache_error;
+	int have_driver, have_need, have_cache, have_cat;
+	struct driver_req need;
+	struct ldcache cache;
+	struct ldconf conf;
+	struct strv sites;
+	struct catalog cat;
+	char *python;
+};
+
+static void gathered_release(struct gathered *g)
+{
+	activation_release(&g->a);
+	envmap_release(&g->env);
+	err_release(&g->aerr);
+	buf_release(&g->driver);
+	buf_release(&g->driver_from);
+	buf_release(&g->cache_error);
+	driver_req_release(&g->need);
+	ldcache_release(&g->cache);
+	ldconf_release(&g->conf);
+	catalog_release(&g->cat);
+	strv_release(&g->sites);
+	free(g->python);
+}
+
+/* The driver's version: the setting's, else the kernel module's. */
+static void gather_driver(const struct settings *s, struct gathered *g)
 {
 	static const char *const driver_files[] = {
 	    "/sys/module/nvidia/version", "/proc/driver/nvidia/version", NULL};
-	struct envmap env = ENVMAP_INIT;
-	struct activation a;
-	struct cuenv_err aerr = CUENV_ERR_INIT, cerr = CUENV_ERR_INIT;
-	struct buf driver = BUF_INIT, driver_from = BUF_INIT,
-		   cache_error = BUF_INIT;
-	struct driver_req need = {0};
-	struct ldcache cache = {0};
-	struct ldconf conf = {0};
-	struct strv sites = STRV_INIT;
-	struct findings f = {0};
-	char *compat = NULL, *python = NULL;
-	const char *cuda, *v, *cache_path, *conf_path;
-	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON), have_driver,
-		have_need = 0, have_cache = 0;
-	int have_cat = 0;
-	struct catalog cat = {0};
+	const char *v = s->driver;
 
-	(void)argc; /* options only: main checked there are no arguments */
-	(void)argv;
-
-	activation_init(&a);
-	envmap_from(&env, ctx->environ);
-
-	/* The driver, before anything that could fail on a bad setting. */
-	v = env_get(ctx->environ, "CUENV_DRIVER_VERSION");
-	if (v && *v && strcmp(v, "none") && compat_driver_cmp(v, v)) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"CUENV_DRIVER_VERSION: '%s' is not a driver "
-				"version",
-				v);
-		cuenv_hint(err, "such as 550.54.15; empty or none: no driver");
-		goto out;
-	}
 	if (v) {
-		have_driver = *v && strcmp(v, "none");
-		buf_sets(&driver, v);
-		buf_sets(&driver_from, "CUENV_DRIVER_VERSION");
-	} else {
-		have_driver =
-		    doctor_read_driver(driver_files, &driver, &driver_from);
-		if (!have_driver)
-			buf_sets(&driver_from, "looked at "
-					       "/sys/module/nvidia/version and "
-					       "/proc/driver/nvidia/version");
+		g->have_driver = *v && strcmp(v, "none");
+		buf_sets(&g->driver, v);
+		buf_sets(&g->driver_from, "CUENV_DRIVER_VERSION");
+		return;
 	}
+	g->have_driver =
+	    doctor_read_driver(driver_files, &g->driver, &g->driver_from);
+	if (!g->have_driver)
+		buf_sets(&g->driver_from, "looked at "
+					  "/sys/module/nvidia/version and "
+					  "/proc/driver/nvidia/version");
+}
 
-	rc = activation_compute(ctx->root, ctx->cwd, &env, 0, &a, &aerr);
-	if (rc && rc != CUENV_E_MANIFEST && rc != CUENV_E_NOT_INSTALLED) {
-		cuenv_fail(err, rc, "%s", aerr.msg.data);
-		if (aerr.hint.len)
-			cuenv_hint(err, "%s", aerr.hint.data);
-		goto out;
-	}
+/* The driver the selected CUDA needs, from the compatibility tables. */
+static void gather_need(const struct cuenv_ctx *ctx, struct gathered *g)
+{
+	const char *cuda = doctor_cuda_version(&g->a);
+	char *compat = cuda ? compat_dir(ctx) : NULL;
+	struct cuenv_err cerr = CUENV_ERR_INIT;
 
-	cuda = doctor_cuda_version(&a);
-	compat = cuda ? compat_dir(ctx) : NULL;
-	if (compat && !compat_driver(compat, cuda, &need, &cerr))
-		have_need = 1;
-
-	cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
-	if (!cache_path || !*cache_path)
-		cache_path = "/etc/ld.so.cache";
-	conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
-	if (!conf_path || !*conf_path)
-		conf_path = "/etc/ld.so.conf";
+	if (compat && !compat_driver(compat, cuda, &g->need, &cerr))
+		g->have_need = 1;
 	err_release(&cerr);
-	err_init(&cerr);
-	switch (ldcache_read(cache_path, &cache, &cerr)) {
+	free(compat);
+}
+
+/* The loader cache and its configuration. */
+static void gather_cache(const struct settings *s, struct gathered *g)
+{
+	struct cuenv_err cerr = CUENV_ERR_INIT;
+
+	switch (ldcache_read(s->cache_path, &g->cache, &cerr)) {
 	case CUENV_OK:
-		have_cache = 1;
+		g->have_cache = 1;
 		break;
 	case CUENV_NO:
 		break;
 	default:
-		buf_sets(&cache_error, cerr.msg.data);
+		buf_sets(&g->cache_error, cerr.msg.data);
 		break;
 	}
-	ldconf_read(conf_path, &conf);
+	err_release(&cerr);
+	ldconf_read(s->conf_path, &g->conf);
+}
 
-	python = env_which(&env, "python3");
-	if (python)
-		python_path(python, ctx->environ, &sites);
-	venv_dirs(&env, &sites);
+static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
+		  struct gathered *g, struct cuenv_err *err)
+{
+	struct cuenv_err cerr = CUENV_ERR_INIT;
 
+	gather_driver(s, g);
+	g->act_rc =
+	    activation_compute(ctx->root, ctx->cwd, &g->env, 0, &g->a, &g->aerr);
+	if (g->act_rc && g->act_rc != CUENV_E_MANIFEST &&
+	    g->act_rc != CUENV_E_NOT_INSTALLED) {
+		cuenv_fail(err, g->act_rc, "%s", g->aerr.msg.data);
+		if (g->aerr.hint.len)
+			cuenv_hint(err, "%s", g->aerr.hint.data);
+		return g->act_rc;
+	}
+	gather_need(ctx, g);
+	gather_cache(s, g);
+	g->python = env_which(&g->env, "python3");
+	if (g->python)
+		python_path(g->python, ctx->environ, &g->sites);
+	venv_dirs(&g->env, &g->sites);
 	/* What the printed fixes may install; none read: they assume all. */
+	g->have_cat = !cmd_catalog(ctx, &g->cat, &cerr);
 	err_release(&cerr);
-	err_init(&cerr);
-	have_cat = !cmd_catalog(ctx, &cat, &cerr);
+	return CUENV_OK;
+}
 
-	struct doctor_in in = {
-	    .env = &env,
-	    .a = &a,
-	    .act_rc = rc,
-	    .act_err = &aerr,
-	    .driver = have_driver ? driver.data : NULL,
-	    .driver_from = driver_from.data,
-	    .need = have_need ? &need : NULL,
-	    .cache = have_cache ? &cache : NULL,
-	    .cache_path = cache_path,
-	    .cache_error = cache_error.len ? cache_error.data : NULL,
-	    .conf = &conf,
-	    .site_dirs = &sites,
-	    .python = python,
-	    .cat = have_cat ? &cat : NULL,
-	};
-	doctor_run(&in, &f);
-	if (json)
-		print_json(&a, &f);
-	else
-		print_text(&a, &f);
-	rc = findings_count(&f, DOCTOR_PROBLEM) ? CUENV_E_DOCTOR : CUENV_OK;
-out:
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct settings s = {0};
+	struct gathered g = {.aerr = CUENV_ERR_INIT,
+			     .driver = BUF_INIT,
+			     .driver_from = BUF_INIT,
+			     .cache_error = BUF_INIT,
+			     .sites = STRV_INIT};
+	struct findings f = {0};
+	int rc;
+
+	(void)argc; /* options only: main checked there are no arguments */
+	(void)argv;
+
+	activation_init(&g.a);
+	envmap_from(&g.env, ctx->environ);
+	rc = read_settings(ctx, &s, err);
+	if (!rc)
+		rc = gather(ctx, &s, &g, err);
+	if (!rc) {
+		struct doctor_in in = {
+		    .env = &g.env,
+		    .a = &g.a,
+		    .act_rc = g.act_rc,
+		    .act_err = &g.aerr,
+		    .driver = g.have_driver ? g.driver.data : NULL,
+		    .driver_from = g.driver_from.data,
+		    .need = g.have_need ? &g.need : NULL,
+		    .cache = g.have_cache ? &g.cache : NULL,
+		    .cache_path = s.cache_path,
+		    .cache_error = g.cache_error.len ? g.cache_error.data : NULL,
+		    .conf = &g.conf,
+		    .site_dirs = &g.sites,
+		    .python = g.python,
+		    .cat = g.have_cat ? &g.cat : NULL,
+		};
+
+		doctor_run(&in, &f);
+		if (s.json)
+			print_json(&g.a, &f);
+		else
+			print_text(&g.a, &f);
+		rc = findings_count(&f, DOCTOR_PROBLEM) ? CUENV_E_DOCTOR
+							: CUENV_OK;
+	}
 	findings_release(&f);
-	activation_release(&a);
-	envmap_release(&env);
-	err_release(&aerr);
-	err_release(&cerr);
-	buf_release(&driver);
-	buf_release(&driver_from);
-	buf_release(&cache_error);
-	driver_req_release(&need);
-	ldcache_release(&cache);
-	ldconf_release(&conf);
-	catalog_release(&cat);
-	strv_release(&sites);
-	free(compat);
-	free(python);
+	gathered_release(&g);
 	return rc;
 }
 
