@@ -441,8 +441,8 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 	struct cuenv_err cerr = CUENV_ERR_INIT;
 
 	gather_driver(s, g);
-	g->act_rc =
-	    activation_compute(ctx->root, ctx->cwd, &g->env, 0, &g->a, &g->aerr);
+	g->act_rc = activation_compute(ctx->root, ctx->cwd, &g->env, 0, &g->a,
+				       &g->aerr);
 	if (g->act_rc && g->act_rc != CUENV_E_MANIFEST &&
 	    g->act_rc != CUENV_E_NOT_INSTALLED) {
 		cuenv_fail(err, g->act_rc, "%s", g->aerr.msg.data);
@@ -493,7 +493,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		    .need = g.have_need ? &g.need : NULL,
 		    .cache = g.have_cache ? &g.cache : NULL,
 		    .cache_path = s.cache_path,
-		    .cache_error = g.cache_error.len ? g.cache_error.data : NULL,
+		    .cache_error =
+			g.cache_error.len ? g.cache_error.data : NULL,
 		    .conf = &g.conf,
 		    .site_dirs = &g.sites,
 		    .python = g.python,

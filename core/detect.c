@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -724,45 +725,49 @@ static int cmp_size(const void *a, const void *b)
 	return (x->size > y->size) - (x->size < y->size);
 }
 
-/* Look inside the cuDNN libraries, smallest first, for a CUDA soname. */
-static unsigned cudnn_major_from_libs(const struct install *in)
+unsigned detect_cudnn_libs_major(const struct install *cudnn, size_t most,
+				 off_t max_size, struct buf *file)
 {
-	struct sized_file *files = NULL;
+	struct sized_file *v = NULL;
 	size_t n = 0;
 	unsigned major = 0;
 
-	for (size_t i = 0; i < in->lib.n; i++) {
-		DIR *d = opendir(in->lib.v[i]);
+	for (size_t i = 0; i < cudnn->lib.n; i++) {
+		DIR *d = opendir(cudnn->lib.v[i]);
 		struct dirent *de;
 
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
+		while (d && (de = readdir(d))) {
 			struct buf p = BUF_INIT;
 			struct stat st;
 
 			if (strncmp(de->d_name, "libcudnn", 8) ||
 			    !strstr(de->d_name, ".so"))
 				continue;
-			buf_path(&p, in->lib.v[i], de->d_name);
-			if (lstat(p.data, &st) || !S_ISREG(st.st_mode)) {
+			buf_path(&p, cudnn->lib.v[i], de->d_name);
+			/* Past the small ones, the answer is known. */
+			if (lstat(p.data, &st) || !S_ISREG(st.st_mode) ||
+			    (max_size && st.st_size > max_size)) {
 				buf_release(&p);
 				continue;
 			}
-			files = xrealloc(files, (n + 1) * sizeof(*files));
-			files[n].path = buf_detach(&p);
-			files[n++].size = st.st_size;
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n].path = buf_detach(&p);
+			v[n++].size = st.st_size;
 		}
-		closedir(d);
+		if (d)
+			closedir(d);
 	}
-	if (n)
-		qsort(files, n, sizeof(*files), cmp_size);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_size);
 	for (size_t i = 0; i < n; i++) {
-		if (!major)
-			major = detect_cuda_major_in_file(files[i].path);
-		free(files[i].path);
+		if (!major && i < most) {
+			major = detect_cuda_major_in_file(v[i].path);
+			if (major && file)
+				buf_sets(file, v[i].path);
+		}
+		free(v[i].path);
 	}
-	free(files);
+	free(v);
 	return major;
 }
 
@@ -880,7 +885,7 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 	if (!major)
 		major = wheel_major;
 	if (!major)
-		major = cudnn_major_from_libs(in);
+		major = detect_cudnn_libs_major(in, SIZE_MAX, 0, NULL);
 	if (!major)
 		major = cudnn_major_from_path(prefix);
 	if (!major) {

@@ -18,6 +18,7 @@
 #define CUENV_DETECT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "err.h"
 #include "store.h"
@@ -61,6 +62,15 @@ char *detect_soname(const char *lib, const char *version);
  * ("libcublasLt.so.12", "libcudart.so.11.0", "libnvrtc.so.13"), or 0.
  */
 unsigned detect_cuda_major_in_file(const char *path);
+
+/*
+ * The CUDA major cuDNN's own libraries name (libcublasLt.so.N inside
+ * them), looking into the smallest first: at most most of them, none
+ * bigger than max_size (0: any size). The file that names it goes into
+ * file, when not NULL. 0 when none does.
+ */
+unsigned detect_cudnn_libs_major(const struct install *cudnn, size_t most,
+				 off_t max_size, struct buf *file);
 
 /* ---- how activation exposes an install ---------------------------------- */
 

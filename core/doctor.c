@@ -44,15 +44,9 @@ size_t findings_count(const struct findings *f, enum doctor_severity s)
 
 const char *doctor_severity_name(enum doctor_severity s)
 {
-	switch (s) {
-	case DOCTOR_PROBLEM:
-		return "problem";
-	case DOCTOR_WARNING:
-		return "warning";
-	case DOCTOR_INFO:
-		break;
-	}
-	return "info";
+	static const char *const names[] = {"problem", "warning", "info"};
+
+	return s == DOCTOR_PROBLEM || s == DOCTOR_WARNING ? names[s] : "info";
 }
 
 /* Append d to out as a finding; d is left empty. */
@@ -224,6 +218,7 @@ int doctor_provides(const struct audit *au, const char *name)
 {
 	return strv_find(&au->provides, name) >= 0;
 }
+
 /* Which environment do programs started here get? */
 static void choose_env(struct audit *au)
 {
@@ -246,17 +241,16 @@ static void choose_env(struct audit *au)
 			   "this shell carries cuda %s, but here %s is "
 			   "selected",
 			   have, au->label.data);
-		buf_adds(&d.why,
-			 "programs started from this shell load the "
-			 "other selection's libraries; the shell hook "
-			 "switches at the next prompt, but a shell "
-			 "that ran eval \"$(cuenv env)\" elsewhere keeps "
-			 "what it got (doctor checked what the hook "
-			 "gives here)");
-		buf_adds(&d.fix, "eval \"$(cuenv env)\" here, or set up the "
+		doctor_emit_with(au->out, "not-activated", DOCTOR_WARNING, &d,
+				 "programs started from this shell load the "
+				 "other selection's libraries; the shell hook "
+				 "switches at the next prompt, but a shell "
+				 "that ran eval \"$(cuenv env)\" elsewhere "
+				 "keeps what it got (doctor checked what the "
+				 "hook gives here)",
+				 "eval \"$(cuenv env)\" here, or set up the "
 				 "hook: eval \"$(cuenv init bash)\" in "
 				 "~/.bashrc (see cuenv init)");
-		doctor_emit(au->out, "not-activated", DOCTOR_WARNING, &d);
 		return;
 	}
 	buf_printf(&d.what,
@@ -264,13 +258,13 @@ static void choose_env(struct audit *au)
 		   "checked the environment the shell hook and cuenv exec "
 		   "give here",
 		   au->label.data);
-	buf_adds(&d.why, "programs started from this shell without cuenv "
+	doctor_emit_with(au->out, "not-activated", DOCTOR_INFO, &d,
+			 "programs started from this shell without cuenv "
 			 "exec see none of the selection's folders and load "
-			 "whatever CUDA the system has, or none");
-	buf_adds(&d.fix, "eval \"$(cuenv init bash)\" in ~/.bashrc (zsh: "
+			 "whatever CUDA the system has, or none",
+			 "eval \"$(cuenv init bash)\" in ~/.bashrc (zsh: "
 			 "~/.zshrc; fish: cuenv init fish | source), or run "
 			 "programs with: cuenv exec -- CMD");
-	doctor_emit(au->out, "not-activated", DOCTOR_INFO, &d);
 }
 
 static void add_dirs(struct audit *au, const struct strv *dirs)

@@ -124,15 +124,21 @@ struct foreign {
 	struct strv fills; /* ... that it should have but lacks */
 };
 
+/* d's what starts with lead and the folder, which goes in its paths. */
+static void start_entry(struct draft *d, const char *lead, const char *dir)
+{
+	strv_push(&d->paths, dir);
+	buf_adds(&d->what, lead);
+	buf_add_display(&d->what, dir, 4096);
+}
+
 /* It comes before the selection's folders and shadows them. */
 static void ld_shadow(struct audit *au, const struct foreign *f,
 		      const struct strv *drop)
 {
 	struct draft d = DRAFT_INIT;
 
-	strv_push(&d.paths, f->dir);
-	buf_adds(&d.what, "LD_LIBRARY_PATH has ");
-	buf_add_display(&d.what, f->dir, 4096);
+	start_entry(&d, "LD_LIBRARY_PATH has ", f->dir);
 	buf_adds(&d.what, " before the selection's folders, "
 			  "and it holds ");
 	doctor_list(&d.what, &f->both);
@@ -162,9 +168,7 @@ static void ld_fills(struct audit *au, const struct foreign *f,
 {
 	struct draft d = DRAFT_INIT;
 
-	strv_push(&d.paths, f->dir);
-	buf_adds(&d.what, "LD_LIBRARY_PATH entry ");
-	buf_add_display(&d.what, f->dir, 4096);
+	start_entry(&d, "LD_LIBRARY_PATH entry ", f->dir);
 	buf_adds(&d.what, " holds ");
 	doctor_list(&d.what, &f->fills);
 	buf_printf(&d.what, ", which the selection (%s) lacks",
@@ -192,9 +196,7 @@ static void ld_after(struct audit *au, const struct foreign *f,
 {
 	struct draft d = DRAFT_INIT;
 
-	strv_push(&d.paths, f->dir);
-	buf_adds(&d.what, "LD_LIBRARY_PATH entry ");
-	buf_add_display(&d.what, f->dir, 4096);
+	start_entry(&d, "LD_LIBRARY_PATH entry ", f->dir);
 	buf_adds(&d.what, " holds CUDA libraries that are not "
 			  "the selection's: ");
 	doctor_list(&d.what, &f->libs);
@@ -622,8 +624,8 @@ void doctor_check_cuda_home(struct audit *au)
 		}
 		if (sel_home && !sel_has_nvcc) {
 			buf_adds(&d.fix, "give the selection its compiler: ");
-			doctor_reinstall(au->a->act.cuda, au->a->act.cuda->version,
-				      &d.fix);
+			doctor_reinstall(au->a->act.cuda,
+					 au->a->act.cuda->version, &d.fix);
 			buf_adds(&d.fix, " (nvcc is one of the default "
 					 "components)");
 			if (top)

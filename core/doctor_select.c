@@ -3,10 +3,9 @@
  * CUENV_* that cannot be read or names what is not installed, the sonames
  * its folders lack, and a cuDNN built for another CUDA major.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "detect.h"
 #include "doctor_int.h"
@@ -219,37 +218,40 @@ void doctor_check_selection(struct audit *au)
 	if (in->act_rc) {
 		buf_adds(&d.what, in->act_err ? in->act_err->msg.data
 					      : "the selection cannot be read");
-		buf_adds(&d.why, "cuenv cannot tell what to activate here: the "
-				 "shell hook deactivates cuenv and cuenv exec "
-				 "refuses to run, so programs get whatever "
-				 "CUDA the system has");
 		if (in->act_err && in->act_err->hint.len)
 			buf_adds(&d.fix, in->act_err->hint.data);
 		else if (sel->origin_path)
 			buf_printf(&d.fix, "fix or remove %s",
 				   sel->origin_path);
 		add_origin(sel, &d.paths);
-		doctor_emit(au->out, "selection-invalid", DOCTOR_PROBLEM, &d);
+		doctor_emit_with(au->out, "selection-invalid", DOCTOR_PROBLEM,
+				 &d,
+				 "cuenv cannot tell what to activate here: the "
+				 "shell hook deactivates cuenv and cuenv exec "
+				 "refuses to run, so programs get whatever "
+				 "CUDA the system has",
+				 NULL);
 		return;
 	}
 	if (sel->origin == SEL_NONE) {
 		buf_adds(&d.what, "nothing is selected here: no CUENV_VERSION, "
 				  "no .cuenv from this folder up, no global "
 				  "default");
-		buf_adds(&d.why, "cuenv leaves the environment alone, so "
+		doctor_emit_with(au->out, "nothing-selected", DOCTOR_INFO, &d,
+				 "cuenv leaves the environment alone, so "
 				 "programs load whatever CUDA their RPATH, "
-				 "LD_LIBRARY_PATH and the loader cache give");
-		buf_adds(&d.fix, "choose one for this project: cuenv local "
+				 "LD_LIBRARY_PATH and the loader cache give",
+				 "choose one for this project: cuenv local "
 				 "VERSION (see cuenv versions)");
-		doctor_emit(au->out, "nothing-selected", DOCTOR_INFO, &d);
 	} else if (!selection_active(sel)) {
 		buf_adds(&d.what, "cuda = system here (");
 		selection_describe_origin(sel, &d.what);
 		buf_adds(&d.what, "): cuenv stays out of the way");
-		buf_adds(&d.why, "programs load whatever CUDA their RPATH, "
-				 "LD_LIBRARY_PATH and the loader cache give");
 		add_origin(sel, &d.paths);
-		doctor_emit(au->out, "nothing-selected", DOCTOR_INFO, &d);
+		doctor_emit_with(au->out, "nothing-selected", DOCTOR_INFO, &d,
+				 "programs load whatever CUDA their RPATH, "
+				 "LD_LIBRARY_PATH and the loader cache give",
+				 NULL);
 	}
 }
 /* ---- sonames the selection lacks ---------------------------------------- */
@@ -402,67 +404,6 @@ void doctor_check_sonames(struct audit *au)
 }
 /* ---- cuDNN built for another CUDA --------------------------------------- */
 
-struct sized {
-	char *path;
-	off_t size;
-};
-
-static int cmp_sized(const void *a, const void *b)
-{
-	const struct sized *x = a, *y = b;
-
-	return (x->size > y->size) - (x->size < y->size);
-}
-
-/*
- * The CUDA major cuDNN's own libraries name (libcublasLt.so.N inside
- * them), looking at the smallest few first; the file is put in file.
- */
-static unsigned cudnn_files_major(const struct install *cudnn, struct buf *file)
-{
-	struct sized *v = NULL;
-	size_t n = 0;
-	unsigned major = 0;
-
-	for (size_t i = 0; i < cudnn->lib.n; i++) {
-		DIR *d = opendir(cudnn->lib.v[i]);
-		struct dirent *de;
-
-		while (d && (de = readdir(d))) {
-			struct buf p = BUF_INIT;
-			struct stat st;
-
-			if (strncmp(de->d_name, "libcudnn", 8) ||
-			    !strstr(de->d_name, ".so"))
-				continue;
-			buf_path(&p, cudnn->lib.v[i], de->d_name);
-			/* Past the small ones, the answer is known. */
-			if (lstat(p.data, &st) || !S_ISREG(st.st_mode) ||
-			    st.st_size > CUDNN_FILE_MAX) {
-				buf_release(&p);
-				continue;
-			}
-			v = xrealloc(v, (n + 1) * sizeof(*v));
-			v[n].path = buf_detach(&p);
-			v[n++].size = st.st_size;
-		}
-		if (d)
-			closedir(d);
-	}
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_sized);
-	for (size_t i = 0; i < n; i++) {
-		if (!major && i < CUDNN_FILES_MAX) {
-			major = detect_cuda_major_in_file(v[i].path);
-			if (major)
-				buf_sets(file, v[i].path);
-		}
-		free(v[i].path);
-	}
-	free(v);
-	return major;
-}
-
 void doctor_check_cudnn(struct audit *au)
 {
 	const struct active *act = &au->a->act;
@@ -473,7 +414,8 @@ void doctor_check_cudnn(struct audit *au)
 	if (!au->a->ok || !act->cudnn)
 		return;
 	want = act->cuda->cuda_major;
-	built = cudnn_files_major(act->cudnn, &file);
+	built = detect_cudnn_libs_major(act->cudnn, CUDNN_FILES_MAX,
+					CUDNN_FILE_MAX, &file);
 	if (built && built != want) {
 		buf_printf(&d.what,
 			   "cudnn %s (at %s) is recorded as built for CUDA "
