@@ -96,7 +96,6 @@ char *doctor_parent(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-
 /* Append s as one shell word, quoted only when it needs to be. */
 void doctor_word(struct buf *b, const char *s)
 {
@@ -121,8 +120,8 @@ void doctor_list(struct buf *b, const struct strv *names)
 	if (shown < names->n)
 		buf_printf(b, " and %zu more", names->n - shown);
 }
-/* ---- CUDA library names ------------------------------------------------- */
 
+/* ---- CUDA library names ------------------------------------------------- */
 
 /*
  * The CUDA major in the name of a library whose soname follows it
@@ -162,6 +161,13 @@ void doctor_cuda_libs(const char *dir, struct strv *out)
 	strv_sort(out);
 }
 
+int doctor_provides(const struct audit *au, const char *name)
+{
+	return strv_find(&au->provides, name) >= 0;
+}
+
+/* ---- commands in fixes -------------------------------------------------- */
+
 /* The command that changes the selection where it was made. */
 void doctor_setter(const struct audit *au, struct buf *b)
 {
@@ -196,11 +202,10 @@ void doctor_install_cmd(const struct selection *sel, const char *cuda,
 		doctor_word(b, sel->cupti);
 	}
 }
-/* ---- sonames the selection lacks ---------------------------------------- */
 
 /* How to rebuild an install whose files lack something. */
 void doctor_reinstall(const struct install *in, const char *cuda,
-			  struct buf *b)
+		      struct buf *b)
 {
 	const char *kind = kit_kind_name(in->kind);
 
@@ -214,10 +219,8 @@ void doctor_reinstall(const struct install *in, const char *cuda,
 	}
 	doctor_word(b, in->version);
 }
-int doctor_provides(const struct audit *au, const char *name)
-{
-	return strv_find(&au->provides, name) >= 0;
-}
+
+/* ---- the audit's environment and the selection's folders ---------------- */
 
 /* Which environment do programs started here get? */
 static void choose_env(struct audit *au)
@@ -310,6 +313,7 @@ static void take_stock(struct audit *au)
 	if (act->cupti)
 		add_dirs(au, &act->cupti->cupti);
 }
+
 /* ---- the whole audit ---------------------------------------------------- */
 
 /* Problems first, then warnings, then information, each in found order. */

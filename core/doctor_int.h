@@ -55,6 +55,7 @@ void doctor_emit_with(struct findings *out, const char *id,
 
 /* ---- words and lists ---------------------------------------------------- */
 
+/* Push s onto sv unless it is there already. */
 void doctor_push_unique(struct strv *sv, const char *s);
 /* The folder part of path ("/a/b/c" -> "/a/b"), heap. */
 char *doctor_parent(const char *path);

@@ -18,14 +18,12 @@
 
 /* ---- commands in the fixes ---------------------------------------------- */
 
-
 /* Can `cuenv install CUDA` work: is it in the catalogue (or none read)? */
 static bool installable(const struct audit *au, const char *cuda)
 {
 	return !au->in->cat ||
 	       catalog_find(au->in->cat, KIT_CUDA, cuda, 0, -1) != NULL;
 }
-
 
 /*
  * "cuenv install CUDA --cudnn V" for a cuDNN that cuda's major lacks,
@@ -254,6 +252,7 @@ void doctor_check_selection(struct audit *au)
 				 NULL);
 	}
 }
+
 /* ---- sonames the selection lacks ---------------------------------------- */
 
 static void missing_soname(struct audit *au, const char *soname,
@@ -402,6 +401,7 @@ void doctor_check_sonames(struct audit *au)
 	}
 	strv_release(&absent);
 }
+
 /* ---- cuDNN built for another CUDA --------------------------------------- */
 
 void doctor_check_cudnn(struct audit *au)
