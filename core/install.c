@@ -115,6 +115,14 @@ static void job_progress(struct job *j, uint64_t done)
 	pthread_mutex_unlock(j->lock);
 }
 
+/* Served from the cache or the pool: nothing to download. */
+static void set_cached(struct job *j)
+{
+	pthread_mutex_lock(j->lock);
+	j->prog.cached = 1;
+	pthread_mutex_unlock(j->lock);
+}
+
 #define FILE_BLOCK (1 << 20)
 
 /* The raw bytes of the archive, each hashed once. */
@@ -296,9 +304,7 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 	s->file = open(cache, O_RDONLY | O_CLOEXEC);
 	if (s->file >= 0) {
 		s->from_cache = 1;
-		pthread_mutex_lock(j->lock);
-		j->prog.cached = 1;
-		pthread_mutex_unlock(j->lock);
+		set_cached(j);
 		return CUENV_OK;
 	}
 	s->tee_path = part;
@@ -373,81 +379,140 @@ static int to_pool(const char *tmp, const char *pool, struct cuenv_err *err)
 			  strerror(errno));
 }
 
-static int fetch_part(struct job *j, struct cuenv_err *err)
+/* Where one archive's files go. */
+struct part_paths {
+	struct buf pool;  /* pool/<key>: the verified tree */
+	struct buf tmp;	  /* .staging/install-X/<key>: extracting */
+	struct buf cache; /* cache/<sha256>: the verified archive */
+	struct buf part;  /* cache/<sha256>.part: being downloaded */
+	struct buf lock;  /* .locks/<sha256>.lock: its downloader's */
+};
+
+static void part_paths_init(struct part_paths *f, const struct job *j)
 {
-	struct buf pool = BUF_INIT, tmp = BUF_INIT, cache = BUF_INIT,
-		   partfile = BUF_INIT, lockfile = BUF_INIT;
-	struct src s = { .file = -1, .tee = -1 };
+	buf_init(&f->pool);
+	buf_init(&f->tmp);
+	buf_init(&f->cache);
+	buf_init(&f->part);
+	buf_init(&f->lock);
+	buf_printf(&f->pool, "%s/pool/%s", j->root, j->key);
+	buf_printf(&f->tmp, "%s/%s", j->staging, j->key);
+	buf_printf(&f->cache, "%s/cache/%s", j->root, j->part->sha256);
+	buf_printf(&f->part, "%s.part", f->cache.data);
+	buf_printf(&f->lock, "%s/.locks/%s.lock", j->root, j->part->sha256);
+}
+
+static void part_paths_release(struct part_paths *f)
+{
+	buf_release(&f->pool);
+	buf_release(&f->tmp);
+	buf_release(&f->cache);
+	buf_release(&f->part);
+	buf_release(&f->lock);
+}
+
+/* How far an archive may expand (0: no bound). */
+static uint64_t expand_bound(const struct job *j)
+{
+	if (j->part->size && j->opts->expand_ratio)
+		return j->part->size * j->opts->expand_ratio;
+	return 0;
+}
+
+/* A wheel (a zip) needs its end first: whole file, then extract. */
+static int fetch_wheel(struct job *j, struct src *s,
+		       const struct part_paths *f, struct cuenv_err *err)
+{
 	struct unpack_opts uo = { 0 };
 	struct unpack_stats stats = { 0 };
-	struct unpack_source us = { src_read, &s };
-	int lockfd = -1, rc = CUENV_OK;
+	const void *p;
+	ssize_t n;
+	int rc;
 
-	buf_printf(&pool, "%s/pool/%s", j->root, j->key);
-	if (exists(pool.data))
-		goto cached;
-	buf_printf(&cache, "%s/cache/%s", j->root, j->part->sha256);
-	buf_printf(&partfile, "%s.part", cache.data);
-	buf_printf(&lockfile, "%s/.locks/%s.lock", j->root, j->part->sha256);
-	/* One process at a time downloads one archive. */
-	lockfd = lock_path(lockfile.data, 1, 1);
-	if (lockfd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
-				lockfile.data, strerror(errno));
-		goto out;
+	while ((n = raw_read(s, &p, err)) > 0)
+		;
+	rc = n < 0 ? err->rc : finish_hash(j, s, f->part.data, err);
+	if (!rc && s->tee >= 0 && close(s->tee)) {
+		s->tee = -1;
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				f->part.data, strerror(errno));
 	}
-	if (exists(pool.data))
-		goto cached;
+	s->tee = -1;
+	if (!rc && !j->opts->no_cache && !j->prog.cached &&
+	    rename(f->part.data, f->cache.data))
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				f->cache.data, strerror(errno));
+	uo.map = map_wheel;
+	uo.max_bytes = expand_bound(j);
+	if (!rc)
+		rc = unpack_file(f->tmp.data,
+				 j->opts->no_cache ? f->part.data : f->cache.data,
+				 &uo, &stats, err);
+	if (!rc)
+		rc = to_pool(f->tmp.data, f->pool.data, err);
+	return rc;
+}
 
-	s.job = j;
-	s.sha = digest_new();
-	s.buf = xmalloc(FILE_BLOCK);
-	s.url = install_mirror_url(j->part->url, j->opts->mirror);
-	rc = open_cache(j, &s, cache.data, partfile.data, err);
-	if (rc)
-		goto out;
-	pthread_mutex_lock(j->lock);
-	j->prog.state = PART_FETCHING;
-	pthread_mutex_unlock(j->lock);
+/*
+ * Extraction failed with rc (not the network's fault). Bad bytes usually
+ * show first as a decoder error, a refused entry, the expansion bound or
+ * a full disk: finish the hash (without keeping the bytes), and if it is
+ * wrong, say so: that is the cause. Returns the failure to report.
+ */
+static int unpack_failed(struct job *j, struct src *s,
+			 const struct part_paths *f,
+			 const struct unpack_stats *stats, int rc,
+			 struct cuenv_err *err)
+{
+	struct cuenv_err e2 = CUENV_ERR_INIT;
 
-	buf_printf(&tmp, "%s/%s", j->staging, j->key);
-	rc = store_mkdir_p(tmp.data, err);
-	if (rc)
-		goto out;
-	if (j->source == SRC_PYPI) {
-		/* A zip needs its end first: whole file, then extract. */
-		const void *p;
-		ssize_t n;
-
-		while ((n = raw_read(&s, &p, err)) > 0)
-			;
-		rc = n < 0 ? err->rc : finish_hash(j, &s, partfile.data, err);
-		if (!rc && s.tee >= 0 && close(s.tee)) {
-			s.tee = -1;
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", partfile.data,
-					strerror(errno));
-		}
-		s.tee = -1;
-		if (!rc && !j->opts->no_cache && !j->prog.cached &&
-		    rename(partfile.data, cache.data))
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", cache.data,
-					strerror(errno));
-		uo.map = map_wheel;
-		if (j->part->size && j->opts->expand_ratio)
-			uo.max_bytes = j->part->size * j->opts->expand_ratio;
-		if (!rc)
-			rc = unpack_file(tmp.data,
-					 j->opts->no_cache ? partfile.data
-							   : cache.data,
-					 &uo, &stats, err);
-		if (!rc)
-			rc = to_pool(tmp.data, pool.data, err);
-		goto out;
+	if (s->tee >= 0) {
+		close(s->tee);
+		s->tee = -1;
+		unlink(f->part.data);
 	}
+	if (finish_hash(j, s, f->part.data, &e2) == CUENV_E_INTEGRITY) {
+		err_release(err);
+		err_init(err);
+		rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s", e2.msg.data);
+	} else if (stats->bounded) {
+		cuenv_hint(err, "to allow more: --max-expansion RATIO "
+				"(now %u), or CUENV_UNPACK_MAX_RATIO",
+			   j->opts->expand_ratio);
+	}
+	err_release(&e2);
+	return rc;
+}
+
+/* The download verified: its .part becomes the cache's file. */
+static int keep_download(struct src *s, const struct part_paths *f,
+			 struct cuenv_err *err)
+{
+	if (s->tee < 0)
+		return CUENV_OK;
+	if (fsync(s->tee) || close(s->tee)) {
+		s->tee = -1;
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				  f->part.data, strerror(errno));
+	}
+	s->tee = -1;
+	if (rename(f->part.data, f->cache.data))
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				  f->cache.data, strerror(errno));
+	return CUENV_OK;
+}
+
+/* A tarball or runfile: extracted as its bytes arrive. */
+static int stream_archive(struct job *j, struct src *s,
+			  const struct part_paths *f, struct cuenv_err *err)
+{
+	struct unpack_opts uo = { 0 };
+	struct unpack_stats stats = { 0 };
+	struct unpack_source us = { src_read, s };
+	int rc;
+
 	if (j->source == SRC_RUNFILE) {
-		s.skip_header = 1;
+		s->skip_header = 1;
 		uo.map = map_runfile;
 		uo.map_ctx = j;
 	} else {
@@ -455,105 +520,115 @@ static int fetch_part(struct job *j, struct cuenv_err *err)
 		if (j->opts->plan.runtime_only)
 			uo.map = map_runtime;
 	}
-	if (j->part->size && j->opts->expand_ratio)
-		uo.max_bytes = j->part->size * j->opts->expand_ratio;
-	rc = unpack_stream(tmp.data, &us, &uo, &stats, err);
-	if (rc && rc != CUENV_E_FETCH) {
-		/*
-		 * Bad bytes usually show first as a decoder error, a refused
-		 * entry, the expansion bound or a full disk: finish the hash
-		 * (without keeping the bytes), and if it is wrong, say so:
-		 * that is the cause.
-		 */
-		struct cuenv_err e2 = CUENV_ERR_INIT;
-
-		if (s.tee >= 0) {
-			close(s.tee);
-			s.tee = -1;
-			unlink(partfile.data);
-		}
-		if (finish_hash(j, &s, partfile.data, &e2) ==
-		    CUENV_E_INTEGRITY) {
-			err_release(err);
-			err_init(err);
-			rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s",
-					e2.msg.data);
-		} else if (stats.bounded) {
-			cuenv_hint(err, "to allow more: --max-expansion RATIO "
-					"(now %u), or CUENV_UNPACK_MAX_RATIO",
-				   j->opts->expand_ratio);
-		}
-		err_release(&e2);
-	} else if (!rc) {
-		rc = finish_hash(j, &s, partfile.data, err);
-	}
-	if (rc == CUENV_E_INTEGRITY && s.from_cache) {
+	uo.max_bytes = expand_bound(j);
+	rc = unpack_stream(f->tmp.data, &us, &uo, &stats, err);
+	if (rc && rc != CUENV_E_FETCH)
+		rc = unpack_failed(j, s, f, &stats, rc, err);
+	else if (!rc)
+		rc = finish_hash(j, s, f->part.data, err);
+	if (rc == CUENV_E_INTEGRITY && s->from_cache) {
 		/* A damaged cache file would fail every later install. */
-		unlink(cache.data);
+		unlink(f->cache.data);
 		cuenv_hint(err, "the damaged copy in the cache was removed; "
 				"run the install again to download it afresh");
 	}
+	if (!rc)
+		rc = keep_download(s, f, err);
+	if (!rc)
+		rc = to_pool(f->tmp.data, f->pool.data, err);
+	return rc;
+}
+
+/* With the archive's lock held: fetch, verify, extract, into the pool. */
+static int fetch_locked(struct job *j, struct src *s,
+			const struct part_paths *f, struct cuenv_err *err)
+{
+	int rc;
+
+	s->job = j;
+	s->sha = digest_new();
+	s->buf = xmalloc(FILE_BLOCK);
+	s->url = install_mirror_url(j->part->url, j->opts->mirror);
+	rc = open_cache(j, s, f->cache.data, f->part.data, err);
 	if (rc)
-		goto out;
-	if (s.tee >= 0) {
-		if (fsync(s.tee) || close(s.tee)) {
-			s.tee = -1;
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", partfile.data,
-					strerror(errno));
-			goto out;
-		}
-		s.tee = -1;
-		if (rename(partfile.data, cache.data)) {
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", cache.data,
-					strerror(errno));
-			goto out;
-		}
-	}
-	rc = to_pool(tmp.data, pool.data, err);
-	goto out;
-cached:
+		return rc;
 	pthread_mutex_lock(j->lock);
-	j->prog.cached = 1;
+	j->prog.state = PART_FETCHING;
 	pthread_mutex_unlock(j->lock);
-out:
-	/*
-	 * Only a network failure leaves the .part to resume from: bytes that
-	 * failed to unpack or verify, ran past the size bound, or met a full
-	 * disk are not kept. A job that never got the archive's lock touches
-	 * no file of it: another install holds them.
-	 */
-	if (lockfd < 0)
-		buf_reset(&partfile);
-	if (rc && partfile.len &&
-	    (rc != CUENV_E_FETCH || fetch_too_long(s.net)))
-		unlink(partfile.data);
+	rc = store_mkdir_p(f->tmp.data, err);
+	if (rc)
+		return rc;
+	if (j->source == SRC_PYPI)
+		return fetch_wheel(j, s, f, err);
+	return stream_archive(j, s, f, err);
+}
+
+/*
+ * Only a network failure leaves the .part to resume from: bytes that
+ * failed to unpack or verify, ran past the size bound, or met a full
+ * disk are not kept. A job that never got the archive's lock touches
+ * no file of it (locked 0): another install holds them.
+ */
+static void discard_part(struct job *j, const struct src *s,
+			 struct part_paths *f, int locked, int rc)
+{
+	if (!locked)
+		buf_reset(&f->part);
+	if (rc && f->part.len &&
+	    (rc != CUENV_E_FETCH || fetch_too_long(s->net)))
+		unlink(f->part.data);
 	/* A download that failed before its first byte leaves no trace. */
-	if (rc && partfile.len) {
+	if (rc && f->part.len) {
 		struct stat pst;
 
-		if (!stat(partfile.data, &pst) && !pst.st_size)
-			unlink(partfile.data);
+		if (!stat(f->part.data, &pst) && !pst.st_size)
+			unlink(f->part.data);
 	}
-	if (s.file >= 0)
-		close(s.file);
-	if (s.tee >= 0)
-		close(s.tee);
-	if (j->opts->no_cache && partfile.len)
-		unlink(partfile.data);
-	fetch_close(s.net);
-	digest_free(s.sha);
-	free(s.buf);
-	free(s.url);
-	buf_release(&s.head);
+	if (s->file >= 0)
+		close(s->file);
+	if (s->tee >= 0)
+		close(s->tee);
+	if (j->opts->no_cache && f->part.len)
+		unlink(f->part.data);
+}
+
+static void src_release(struct src *s)
+{
+	fetch_close(s->net);
+	digest_free(s->sha);
+	free(s->buf);
+	free(s->url);
+	buf_release(&s->head);
+}
+
+static int fetch_part(struct job *j, struct cuenv_err *err)
+{
+	struct part_paths f;
+	struct src s = { .file = -1, .tee = -1 };
+	int lockfd = -1, rc = CUENV_OK;
+
+	part_paths_init(&f, j);
+	if (exists(f.pool.data))
+		goto cached;
+	/* One process at a time downloads one archive. */
+	lockfd = lock_path(f.lock.data, 1, 1);
+	if (lockfd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
+				f.lock.data, strerror(errno));
+		goto out;
+	}
+	if (exists(f.pool.data))
+		goto cached;
+	rc = fetch_locked(j, &s, &f, err);
+	goto out;
+cached:
+	set_cached(j);
+out:
+	discard_part(j, &s, &f, lockfd >= 0, rc);
+	src_release(&s);
 	if (lockfd >= 0)
 		close(lockfd);
-	buf_release(&pool);
-	buf_release(&tmp);
-	buf_release(&cache);
-	buf_release(&partfile);
-	buf_release(&lockfile);
+	part_paths_release(&f);
 	return rc;
 }
 
@@ -780,11 +855,217 @@ static int check_complete(const struct install *have, const struct release *rel,
 	return rc;
 }
 
+/* Take the store's lock, shared with other installs, and make its folders. */
+static int open_store(struct store *st, const struct release *rel,
+		      const char *name, struct cuenv_err *err)
+{
+	static const char *const sub[] = { "cache", "pool", ".staging",
+					   ".locks" };
+	struct buf p = BUF_INIT;
+	int rc;
+
+	/* Shared with other installs; `cuenv gc` waits for all of them. */
+	buf_printf(&p, "cuenv install %s %s", kit_kind_name(rel->kind), name);
+	if (st->lock_fd < 0)
+		store_lock_describe(st, p.data);
+	rc = store_lock_shared(st, err);
+	for (size_t i = 0; i < 4 && !rc; i++) {
+		buf_reset(&p);
+		buf_path(&p, st->root, sub[i]);
+		rc = store_mkdir_p(p.data, err);
+	}
+	buf_release(&p);
+	return rc;
+}
+
+/* One install of a version at a time; a second one waits. */
+static int lock_version(const struct store *st, const struct release *rel,
+			const char *name, const struct install_opts *opts,
+			int *vlock, struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_printf(&p, "%s/.locks/%s-%s.lock", st->root,
+		   kit_kind_name(rel->kind), name);
+	*vlock = lock_path(p.data, 1, 0);
+	if (*vlock == -1) {
+		if (opts->waiting)
+			opts->waiting(opts->progress_ctx, name);
+		*vlock = lock_path(p.data, 1, 1);
+	}
+	if (*vlock < 0)
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
+				p.data, strerror(errno));
+	buf_release(&p);
+	return rc;
+}
+
+/*
+ * The version as installed already, in *out: CUENV_NO (or the failure
+ * to read it, or that it lacks components asked for), or CUENV_OK when
+ * it is not installed.
+ */
+static int installed_already(const struct store *st,
+			     const struct release *rel, const char *name,
+			     const struct install_opts *opts,
+			     const struct strv *names, struct install *out,
+			     struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
+		   kit_kind_name(rel->kind), name);
+	if (exists(p.data)) {
+		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
+		rc = store_read_receipt(p.data, out, err);
+		if (!rc && !opts->keep_partial)
+			rc = check_complete(out, rel, names, err);
+		if (!rc)
+			rc = CUENV_NO;
+	}
+	buf_release(&p);
+	return rc;
+}
+
+/*
+ * Make this install's staging folder (its path into *staging) and hold
+ * its lock (*slock). The lock exists and is held before the folder does,
+ * so another install's sweep can never take a live folder for a dead
+ * one's.
+ */
+static int make_staging(const char *root, struct buf *staging, int *slock,
+			struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_printf(&p, "%s/.staging/install-XXXXXX.lock", root);
+	*slock = mkstemps(p.data, 5);
+	if (*slock >= 0 && lock_fd(*slock)) {
+		close(*slock);
+		*slock = -1;
+	}
+	if (*slock < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				p.data, strerror(errno));
+		goto out;
+	}
+	buf_add(staging, p.data, p.len - 5);
+	if (mkdir(staging->data, 0755)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				staging->data, strerror(errno));
+		unlink(p.data);
+		buf_reset(staging);
+	}
+out:
+	buf_release(&p);
+	return rc;
+}
+
+/* What each job of c shares with the others. */
+static void crew_setup(struct crew *c, const struct store *st,
+		       const struct release *rel,
+		       const struct install_opts *opts, const char *staging,
+		       const struct strv *names)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		c->jobs[i].opts = opts;
+		c->jobs[i].root = st->root;
+		c->jobs[i].staging = staging;
+		c->jobs[i].source = rel->source;
+		c->jobs[i].names = names;
+		c->jobs[i].lock = &c->w.lock;
+		err_init(&c->jobs[i].err);
+	}
+}
+
+/* The receipt's notes ("component version") and sources of c's archives. */
+static void note_parts(const struct crew *c, const struct release *rel,
+		       const struct strv *names, struct install *in)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct part *pt = c->jobs[i].part;
+		struct buf line = BUF_INIT;
+
+		if (rel->source == SRC_RUNFILE) {
+			/* one archive, several components: name them all */
+			for (size_t k = 0; k < names->n; k++) {
+				buf_printf(&line, "%s %s", names->v[k],
+					   rel->version);
+				strv_push_take(&in->notes, buf_detach(&line));
+			}
+		} else {
+			buf_printf(&line, "%s %s", pt->name, pt->version);
+			strv_push_take(&in->notes, buf_detach(&line));
+		}
+		buf_printf(&line, "%s %s %s", pt->name, pt->sha256, pt->url);
+		strv_push_take(&in->sources, buf_detach(&line));
+		if (!strcmp(pt->name, "cuda_cupti"))
+			in->cupti_version = xstrdup(pt->version);
+	}
+}
+
+/*
+ * Every archive verified and in the pool: assemble the version in
+ * staging/version, describe it in *in, and commit it to the store.
+ */
+static int assemble_and_commit(struct store *st, const struct crew *c,
+			       const struct release *rel,
+			       const struct strv *names, const char *staging,
+			       struct install *in, struct cuenv_err *err)
+{
+	struct buf version_dir = BUF_INIT;
+	int rc;
+
+	buf_path(&version_dir, staging, "version");
+	if (mkdir(version_dir.data, 0755)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				version_dir.data, strerror(errno));
+		goto out;
+	}
+	rc = assemble_version(c, st->root, version_dir.data, err);
+	if (rc)
+		goto out;
+	note_parts(c, rel, names, in);
+	detect_layout(version_dir.data, in);
+	if (!in->cupti_version && in->cupti.n && rel->kind != KIT_CUDNN)
+		in->cupti_version = xstrdup(rel->version);
+	rc = store_commit(st, in, version_dir.data, err);
+out:
+	buf_release(&version_dir);
+	return rc;
+}
+
+/* Remove this install's staging folder and its lock file. */
+static void remove_staging(const struct buf *staging)
+{
+	struct buf p = BUF_INIT;
+
+	if (!staging->len || !exists(staging->data))
+		return;
+	store_remove_tree(staging->data);
+	buf_printf(&p, "%s.lock", staging->data);
+	unlink(p.data);
+	buf_release(&p);
+}
+
+static void crew_release(struct crew *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->jobs[i].key);
+		err_release(&c->jobs[i].err);
+	}
+	free(c->jobs);
+	workers_destroy(&c->w);
+}
+
 int install_run(struct store *st, const struct release *rel,
 		    const struct install_opts *opts, struct install *out,
 		    struct cuenv_err *err)
 {
-	struct buf p = BUF_INIT, staging = BUF_INIT, version_dir = BUF_INIT;
+	struct buf staging = BUF_INIT;
 	struct strv names = STRV_INIT;
 	struct crew c = { 0 };
 	struct part *wheels = NULL;
@@ -800,157 +1081,39 @@ int install_run(struct store *st, const struct release *rel,
 	in.cuda_major = rel->cuda_major;
 	name = install_make_name(&in);
 
-	/* Shared with other installs; `cuenv gc` waits for all of them. */
-	buf_printf(&p, "cuenv install %s %s", kit_kind_name(rel->kind), name);
-	if (st->lock_fd < 0)
-		store_lock_describe(st, p.data);
-	rc = store_lock_shared(st, err);
+	rc = open_store(st, rel, name, err);
+	if (!rc)
+		rc = lock_version(st, rel, name, opts, &vlock, err);
+	if (!rc)
+		rc = plan_archives(rel, &opts->plan, &names, err);
+	if (!rc)
+		rc = installed_already(st, rel, name, opts, &names, out, err);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < 4; i++) {
-		static const char *const sub[] = { "cache", "pool", ".staging",
-						   ".locks" };
-
-		buf_reset(&p);
-		buf_path(&p, st->root, sub[i]);
-		rc = store_mkdir_p(p.data, err);
-		if (rc)
-			goto out;
-	}
-	/* One install of a version at a time; a second one waits. */
-	buf_reset(&p);
-	buf_printf(&p, "%s/.locks/%s-%s.lock", st->root,
-		   kit_kind_name(rel->kind), name);
-	vlock = lock_path(p.data, 1, 0);
-	if (vlock == -1) {
-		if (opts->waiting)
-			opts->waiting(opts->progress_ctx, name);
-		vlock = lock_path(p.data, 1, 1);
-	}
-	if (vlock < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
-				p.data, strerror(errno));
-		goto out;
-	}
-	buf_reset(&p);
-	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
-		   kit_kind_name(rel->kind), name);
-	rc = plan_archives(rel, &opts->plan, &names, err);
-	if (rc)
-		goto out;
-	if (exists(p.data)) {
-		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
-		rc = store_read_receipt(p.data, out, err);
-		if (!rc && !opts->keep_partial)
-			rc = check_complete(out, rel, &names, err);
-		if (!rc)
-			rc = CUENV_NO;
-		goto out;
-	}
 	gc_sweep_staging(st->root); /* best effort */
-
-	/*
-	 * The staging folder's lock exists and is held before the folder
-	 * does, so another install's sweep can never take a live folder
-	 * for a dead one's.
-	 */
-	buf_reset(&p);
-	buf_printf(&p, "%s/.staging/install-XXXXXX.lock", st->root);
-	slock = mkstemps(p.data, 5);
-	if (slock >= 0 && lock_fd(slock)) {
-		close(slock);
-		slock = -1;
-	}
-	if (slock < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				p.data, strerror(errno));
-		goto out;
-	}
-	buf_add(&staging, p.data, p.len - 5);
-	if (mkdir(staging.data, 0755)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				staging.data, strerror(errno));
-		unlink(p.data);
-		buf_reset(&staging);
-		goto out;
-	}
-
-	rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
+	rc = make_staging(st->root, &staging, &slock, err);
+	if (!rc)
+		rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < c.n; i++) {
-		c.jobs[i].opts = opts;
-		c.jobs[i].root = st->root;
-		c.jobs[i].staging = staging.data;
-		c.jobs[i].source = rel->source;
-		c.jobs[i].names = &names;
-		c.jobs[i].lock = &c.w.lock;
-		err_init(&c.jobs[i].err);
-	}
+	crew_setup(&c, st, rel, opts, staging.data, &names);
 	rc = run_jobs(&c, opts, err);
-	if (rc)
-		goto out;
-
-	/* Every archive verified and in the pool: assemble the version. */
-	buf_path(&version_dir, staging.data, "version");
-	if (mkdir(version_dir.data, 0755)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				version_dir.data, strerror(errno));
-		goto out;
-	}
-	rc = assemble_version(&c, st->root, version_dir.data, err);
-	for (size_t i = 0; i < c.n && !rc; i++) {
-		const struct part *pt = c.jobs[i].part;
-		struct buf line = BUF_INIT;
-
-		if (rel->source == SRC_RUNFILE) {
-			/* one archive, several components: name them all */
-			for (size_t k = 0; k < names.n; k++) {
-				buf_printf(&line, "%s %s", names.v[k],
-					   rel->version);
-				strv_push_take(&in.notes, buf_detach(&line));
-			}
-		} else {
-			buf_printf(&line, "%s %s", pt->name, pt->version);
-			strv_push_take(&in.notes, buf_detach(&line));
-		}
-		buf_printf(&line, "%s %s %s", pt->name, pt->sha256, pt->url);
-		strv_push_take(&in.sources, buf_detach(&line));
-		if (!strcmp(pt->name, "cuda_cupti"))
-			in.cupti_version = xstrdup(pt->version);
-	}
-	if (rc)
-		goto out;
-	detect_layout(version_dir.data, &in);
-	if (!in.cupti_version && in.cupti.n && rel->kind != KIT_CUDNN)
-		in.cupti_version = xstrdup(rel->version);
-	rc = store_commit(st, &in, version_dir.data, err);
-	if (!rc) {
+	if (!rc)
+		rc = assemble_and_commit(st, &c, rel, &names, staging.data,
+					 &in, err);
+	if (!rc)
 		rc = store_read_receipt(in.dir, out, err);
-	}
 out:
-	for (size_t i = 0; i < c.n; i++) {
-		free(c.jobs[i].key);
-		err_release(&c.jobs[i].err);
-	}
-	free(c.jobs);
+	crew_release(&c);
 	release_wheels(wheels, nwheels);
-	if (staging.len && exists(staging.data)) {
-		store_remove_tree(staging.data);
-		buf_reset(&p);
-		buf_printf(&p, "%s.lock", staging.data);
-		unlink(p.data);
-	}
+	remove_staging(&staging);
 	if (slock >= 0)
 		close(slock);
 	if (vlock >= 0)
 		close(vlock);
-	workers_destroy(&c.w);
 	install_release(&in);
 	strv_release(&names);
 	free(name);
-	buf_release(&p);
 	buf_release(&staging);
-	buf_release(&version_dir);
 	return rc;
 }
