@@ -807,12 +807,8 @@ static int make_jobs(const struct release *rel, const struct install_opts *o,
 
 static void release_wheels(struct part *w, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(w[i].name);
-		free(w[i].version);
-		free(w[i].url);
-		free(w[i].sha256);
-	}
+	for (size_t i = 0; i < n; i++)
+		part_release(&w[i]);
 	free(w);
 }
 
@@ -1020,20 +1016,19 @@ static int assemble_and_commit(struct store *st, const struct crew *c,
 	int rc;
 
 	buf_path(&version_dir, staging, "version");
-	if (mkdir(version_dir.data, 0755)) {
+	if (mkdir(version_dir.data, 0755))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				version_dir.data, strerror(errno));
-		goto out;
+	else
+		rc = assemble_version(c, st->root, version_dir.data, err);
+	if (!rc) {
+		note_parts(c, rel, names, in);
+		detect_layout(version_dir.data, in);
+		if (!in->cupti_version && in->cupti.n &&
+		    rel->kind != KIT_CUDNN)
+			in->cupti_version = xstrdup(rel->version);
+		rc = store_commit(st, in, version_dir.data, err);
 	}
-	rc = assemble_version(c, st->root, version_dir.data, err);
-	if (rc)
-		goto out;
-	note_parts(c, rel, names, in);
-	detect_layout(version_dir.data, in);
-	if (!in->cupti_version && in->cupti.n && rel->kind != KIT_CUDNN)
-		in->cupti_version = xstrdup(rel->version);
-	rc = store_commit(st, in, version_dir.data, err);
-out:
 	buf_release(&version_dir);
 	return rc;
 }

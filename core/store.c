@@ -874,6 +874,16 @@ static int walk_result(const struct walk *w)
 	return 0;
 }
 
+/* Stat a folder just opened (fd) into *sb: fd, or -1 (recorded; closed). */
+static int stat_opened(struct walk *w, int fd, struct stat *sb)
+{
+	if (!fstat(fd, sb))
+		return fd;
+	walk_fail(w, errno);
+	close(fd);
+	return -1;
+}
+
 /*
  * Open the tree's root (made searchable when removing), *sb its stat.
  * -1 when there is no folder to walk: a file or a link in its place was
@@ -898,12 +908,7 @@ static int open_root(struct walk *w, const char *path, struct stat *sb)
 			walk_fail(w, e);
 		return -1;
 	}
-	if (fstat(fd, sb)) {
-		walk_fail(w, errno);
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return stat_opened(w, fd, sb);
 }
 
 /*
@@ -927,12 +932,7 @@ static int enter_next(struct walk *w, int fd, struct level *top,
 		}
 		return -1;
 	}
-	if (fstat(next, sb)) {
-		walk_fail(w, errno);
-		close(next);
-		return -1;
-	}
-	return next;
+	return stat_opened(w, next, sb);
 }
 
 /*
