@@ -91,8 +91,8 @@ endif
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
 	proc
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install wheel \
-	mirror refresh
+NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
+	pypi gc wheel mirror refresh
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root explain

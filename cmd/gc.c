@@ -1,6 +1,6 @@
 #include <unistd.h>
 
-#include "../core/install.h"
+#include "../core/gc.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -75,7 +75,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = store_lock(&ctx->store, err); /* waits for installs */
 	if (rc)
 		return rc;
-	rc = install_gc(&ctx->store, &o, &r, err);
+	rc = gc_run(&ctx->store, &o, &r, err);
 	/* Also when a removal failed: what the others freed is said. */
 	print_report(&r, o.cache);
 	return rc;

@@ -10,6 +10,7 @@
 #include "../core/file.h"
 #include "../core/fetch.h"
 #include "../core/install.h"
+#include "../core/pypi.h"
 #include "../core/needs.h"
 #include "../core/refresh.h"
 #include "../core/wheel.h"
@@ -191,7 +192,7 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 
 		struct cuenv_err own = CUENV_ERR_INIT;
 
-		if (install_index_files(index, fw_projects[p].project, &fo,
+		if (pypi_index_files(index, fw_projects[p].project, &fo,
 					&page, &files, &nf, &own))
 			cmd_warn("skipped %s: %s", fw_projects[p].project,
 				 own.msg.data);
@@ -199,7 +200,7 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 			refresh_newest_per_minor(files, nf,
 						 fw_projects[p].floor, &vers);
 		err_release(&own);
-		install_index_files_free(files, nf);
+		pypi_index_files_free(files, nf);
 		if (vers.n)
 			qsort(vers.v, vers.n, sizeof(*vers.v), by_version);
 		for (size_t i = vers.n; !rc && i-- > 0;) {

@@ -17,7 +17,7 @@
 /* Catalogue files are small; anything larger is not one of ours. */
 #define CATALOG_MAX_BYTES (16 << 20)
 
-static void part_release(struct part *p)
+void part_release(struct part *p)
 {
 	free(p->name);
 	free(p->version);

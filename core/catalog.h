@@ -119,6 +119,9 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 /* The part named name, or NULL. */
 const struct part *release_part(const struct release *rel, const char *name);
 
+/* Free p's strings (not p). */
+void part_release(struct part *p);
+
 const char *source_name(enum source_kind s);
 int source_parse(const char *s, enum source_kind *out);
 

@@ -400,6 +400,128 @@ static int fail(struct fetch *f, long status, struct cuenv_err *err)
 	return -1;
 }
 
+/* Hand out what was received (f->data becomes f->handed). */
+static ssize_t hand_out(struct fetch *f, const void **buf,
+			struct cuenv_err *err)
+{
+	struct buf t = f->handed;
+
+	f->handed = f->data;
+	f->data = t;
+	buf_reset(&f->data);
+	if (too_long(f, f->offset + f->handed.len, err))
+		return -1;
+	*buf = f->handed.data;
+	return (ssize_t)f->handed.len;
+}
+
+/* Start the next attempt (the last one stopped). */
+static void restart(struct fetch *f)
+{
+	if (start(f))
+		f->broken = "cannot restart libcurl";
+}
+
+/* Wait before another attempt: doubling with each failure, to 64 times
+ * backoff_ms, never past the deadline. */
+static void back_off(const struct fetch *f)
+{
+	int64_t ms = (int64_t)f->opts.backoff_ms
+		     << (f->failures < 6 ? f->failures : 6);
+
+	if (f->opts.timeout_seconds && ms > ms_left(f))
+		ms = ms_left(f) > 0 ? ms_left(f) : 0;
+	pause_ms((unsigned)ms);
+}
+
+/*
+ * An attempt that asked for a range got 416: 0 when the file was whole
+ * (nothing after offset, size unknown), 1 when ours and the server's copy
+ * differ and the download restarted from the start, -1 otherwise.
+ */
+static int range_refused(struct fetch *f, long status)
+{
+	if (f->result != CURLE_HTTP_RETURNED_ERROR || status != 416 ||
+	    !f->asked)
+		return -1;
+	if (!f->size) {
+		/* Nothing after offset: the file was whole. */
+		stop(f);
+		return 0;
+	}
+	if (f->norange)
+		return -1;
+	/* Ours and the server's copy differ: restart. */
+	range_lost(f, "refused");
+	stop(f);
+	restart(f);
+	return 1;
+}
+
+/*
+ * The attempt is over, its data all handed out: 0 when the download is
+ * complete, -1 when it failed for good (err says why), 1 when another
+ * attempt started.
+ */
+static int attempt_over(struct fetch *f, struct cuenv_err *err)
+{
+	long status = 0;
+	int r;
+
+	if (f->easy)
+		curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE, &status);
+	/*
+	 * Every byte of a known size is here: done, whatever the end of the
+	 * connection was (the hash decides).
+	 */
+	if (f->size && f->offset >= f->size)
+		f->result = CURLE_OK;
+	/* A clean end that is short of the size: broken. */
+	if (f->result == CURLE_OK && f->size && f->offset < f->size)
+		f->result = CURLE_PARTIAL_FILE;
+	if (f->result == CURLE_OK) {
+		stop(f);
+		return 0;
+	}
+	r = range_refused(f, status);
+	if (r >= 0)
+		return r;
+	if (past_deadline(f))
+		f->result = CURLE_OPERATION_TIMEDOUT;
+	if (!transient(f, status) || past_deadline(f) ||
+	    f->failures >= f->opts.retries) {
+		fail(f, status, err);
+		stop(f);
+		return -1;
+	}
+	stop(f);
+	back_off(f);
+	f->failures++;
+	restart(f);
+	return 1;
+}
+
+/* Let libcurl move the transfer on, waiting up to a second for data. */
+static void pump(struct fetch *f)
+{
+	CURLMcode mc = curl_multi_perform(f->multi, &f->running);
+	CURLMsg *msg;
+	int left;
+
+	if (mc != CURLM_OK) {
+		f->broken = curl_multi_strerror(mc);
+		return;
+	}
+	while ((msg = curl_multi_info_read(f->multi, &left))) {
+		if (msg->msg == CURLMSG_DONE) {
+			f->finished = 1;
+			f->result = msg->data.result;
+		}
+	}
+	if (!f->data.len && !f->finished)
+		curl_multi_poll(f->multi, NULL, 0, 1000, NULL);
+}
+
 ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 {
 	/* What was handed out last time is consumed now. */
@@ -416,74 +538,13 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 			stop(f);
 			return -1;
 		}
-		if (f->data.len) {
-			struct buf t = f->handed;
-
-			f->handed = f->data;
-			f->data = t;
-			buf_reset(&f->data);
-			if (too_long(f, f->offset + f->handed.len, err))
-				return -1;
-			*buf = f->handed.data;
-			return (ssize_t)f->handed.len;
-		}
+		if (f->data.len)
+			return hand_out(f, buf, err);
 		if (f->finished) {
-			long status = 0;
+			int r = attempt_over(f, err);
 
-			if (f->easy)
-				curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE,
-						  &status);
-			/*
-			 * Every byte of a known size is here: done, whatever
-			 * the end of the connection was (the hash decides).
-			 */
-			if (f->size && f->offset >= f->size)
-				f->result = CURLE_OK;
-			/* A clean end that is short of the size: broken. */
-			if (f->result == CURLE_OK && f->size &&
-			    f->offset < f->size)
-				f->result = CURLE_PARTIAL_FILE;
-			if (f->result == CURLE_OK) {
-				stop(f);
-				return 0;
-			}
-			if (f->result == CURLE_HTTP_RETURNED_ERROR &&
-			    status == 416 && f->asked && !f->size) {
-				/* Nothing after offset: the file was whole. */
-				stop(f);
-				return 0;
-			}
-			if (f->result == CURLE_HTTP_RETURNED_ERROR &&
-			    status == 416 && f->asked && !f->norange) {
-				/* Ours and the server's copy differ: restart. */
-				range_lost(f, "refused");
-				stop(f);
-				if (start(f))
-					f->broken = "cannot restart libcurl";
-				continue;
-			}
-			if (past_deadline(f))
-				f->result = CURLE_OPERATION_TIMEDOUT;
-			if (!transient(f, status) || past_deadline(f) ||
-			    f->failures >= f->opts.retries) {
-				fail(f, status, err);
-				stop(f);
-				return -1;
-			}
-			stop(f);
-			{
-				int64_t ms = (int64_t)f->opts.backoff_ms
-					     << (f->failures < 6 ? f->failures
-								 : 6);
-
-				if (f->opts.timeout_seconds &&
-				    ms > ms_left(f))
-					ms = ms_left(f) > 0 ? ms_left(f) : 0;
-				pause_ms((unsigned)ms);
-			}
-			f->failures++;
-			if (start(f))
-				f->broken = "cannot restart libcurl";
+			if (r <= 0)
+				return r;
 			continue;
 		}
 		if (f->paused && f->easy) {
@@ -491,22 +552,7 @@ ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err)
 			curl_easy_pause(f->easy, CURLPAUSE_CONT);
 			continue;
 		}
-		CURLMcode mc = curl_multi_perform(f->multi, &f->running);
-		CURLMsg *msg;
-		int left;
-
-		if (mc != CURLM_OK) {
-			f->broken = curl_multi_strerror(mc);
-			continue;
-		}
-		while ((msg = curl_multi_info_read(f->multi, &left))) {
-			if (msg->msg == CURLMSG_DONE) {
-				f->finished = 1;
-				f->result = msg->data.result;
-			}
-		}
-		if (!f->data.len && !f->finished)
-			curl_multi_poll(f->multi, NULL, 0, 1000, NULL);
+		pump(f);
 	}
 }
 

@@ -1,24 +1,24 @@
 #include "install.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "assemble.h"
 #include "detect.h"
 #include "digest.h"
 #include "file.h"
+#include "gc.h"
+#include "pypi.h"
 #include "unpack.h"
 #include "version.h"
+#include "workers.h"
 #include "xalloc.h"
 
 char *install_mirror_url(const char *url, const char *mirror)
@@ -69,108 +69,6 @@ static int lock_path(const char *path, int exclusive, int wait)
 	return store_lock_path(path, exclusive, wait);
 }
 
-/* ---- cleaning up after dead installs and uninstalls --------------------- */
-
-/* What a sweep or gc did, and the first thing it could not do. */
-struct gc {
-	struct gc_report *r;
-	unsigned failed;
-	struct buf first; /* "'path': reason" */
-};
-
-static void gc_failed(struct gc *g, const char *path, int e)
-{
-	if (!g->failed++)
-		buf_printf(&g->first, "'%s': %s", path, strerror(e));
-}
-
-/* An hour: no live install's folder goes without its lock that old. */
-#define LOCKLESS_AGE 3600
-
-static int older_than(const char *path, time_t age)
-{
-	struct stat st;
-
-	return !lstat(path, &st) && time(NULL) - st.st_mtime > age;
-}
-
-/*
- * Each install locks .staging/install-X.lock first, then makes
- * .staging/install-X/; each uninstall does the same with trash-X (see
- * store_delete). A folder whose lock can be taken belongs to a process
- * that died. The sweep never creates a lock file. A folder without one:
- * install-X (a cuenv older than this rule, or a crash between the two
- * steps) goes only once it is an hour old, as installs run side by side;
- * trash-X and register-X go at once, as only writers holding the store's
- * lock alone make them and the sweeper holds it (shared or alone). A lock
- * file whose folder is gone goes once it is an hour old and free (a
- * younger one may be between its creation and its lock).
- */
-static void sweep_staging(const char *root, struct gc *g)
-{
-	struct buf dir = BUF_INIT, p = BUF_INIT;
-	struct tree_stats ts;
-	struct dirent *de;
-	DIR *d;
-
-	buf_path(&dir, root, ".staging");
-	d = opendir(dir.data);
-	while (d && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		int is_lock = n > 5 && !strcmp(de->d_name + n - 5, ".lock");
-		int lockless_ok, fd;
-
-		if (!strncmp(de->d_name, "install-", 8))
-			lockless_ok = 0;
-		else if (!strncmp(de->d_name, "trash-", 6) ||
-			 !strncmp(de->d_name, "register-", 9))
-			lockless_ok = 1;
-		else
-			continue;
-		buf_reset(&p);
-		buf_path(&p, dir.data, de->d_name);
-		if (is_lock) {
-			buf_setlen(&p, p.len - 5);
-			if (!exists(p.data)) {
-				buf_adds(&p, ".lock");
-				fd = older_than(p.data, LOCKLESS_AGE)
-					     ? open(p.data, O_RDWR | O_CLOEXEC)
-					     : -1;
-				if (fd >= 0 && !store_lock_now(fd))
-					unlink(p.data);
-				if (fd >= 0)
-					close(fd);
-			}
-			continue;
-		}
-		buf_adds(&p, ".lock");
-		fd = open(p.data, O_RDWR | O_CLOEXEC);
-		buf_setlen(&p, p.len - 5);
-		if (fd < 0 && errno != ENOENT)
-			continue;
-		if (fd < 0 && !lockless_ok && !older_than(p.data, LOCKLESS_AGE))
-			continue;
-		if (fd >= 0 && store_lock_now(fd)) {
-			close(fd);
-			continue; /* alive */
-		}
-		if (store_remove_tree_stats(p.data, &ts)) {
-			gc_failed(g, p.data, errno);
-		} else {
-			g->r->leftovers++;
-			buf_adds(&p, ".lock");
-			if (fd >= 0)
-				unlink(p.data);
-		}
-		g->r->leftover_bytes += ts.bytes;
-		if (fd >= 0)
-			close(fd);
-	}
-	if (d)
-		closedir(d);
-	buf_release(&dir);
-	buf_release(&p);
-}
 
 /* ---- sources: network or cache, hashed, teed into the cache ---------------- */
 
@@ -214,6 +112,14 @@ static void job_progress(struct job *j, uint64_t done)
 {
 	pthread_mutex_lock(j->lock);
 	j->prog.done = done;
+	pthread_mutex_unlock(j->lock);
+}
+
+/* Served from the cache or the pool: nothing to download. */
+static void set_cached(struct job *j)
+{
+	pthread_mutex_lock(j->lock);
+	j->prog.cached = 1;
 	pthread_mutex_unlock(j->lock);
 }
 
@@ -398,9 +304,7 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 	s->file = open(cache, O_RDONLY | O_CLOEXEC);
 	if (s->file >= 0) {
 		s->from_cache = 1;
-		pthread_mutex_lock(j->lock);
-		j->prog.cached = 1;
-		pthread_mutex_unlock(j->lock);
+		set_cached(j);
 		return CUENV_OK;
 	}
 	s->tee_path = part;
@@ -475,81 +379,140 @@ static int to_pool(const char *tmp, const char *pool, struct cuenv_err *err)
 			  strerror(errno));
 }
 
-static int fetch_part(struct job *j, struct cuenv_err *err)
+/* Where one archive's files go. */
+struct part_paths {
+	struct buf pool;  /* pool/<key>: the verified tree */
+	struct buf tmp;	  /* .staging/install-X/<key>: extracting */
+	struct buf cache; /* cache/<sha256>: the verified archive */
+	struct buf part;  /* cache/<sha256>.part: being downloaded */
+	struct buf lock;  /* .locks/<sha256>.lock: its downloader's */
+};
+
+static void part_paths_init(struct part_paths *f, const struct job *j)
 {
-	struct buf pool = BUF_INIT, tmp = BUF_INIT, cache = BUF_INIT,
-		   partfile = BUF_INIT, lockfile = BUF_INIT;
-	struct src s = { .file = -1, .tee = -1 };
+	buf_init(&f->pool);
+	buf_init(&f->tmp);
+	buf_init(&f->cache);
+	buf_init(&f->part);
+	buf_init(&f->lock);
+	buf_printf(&f->pool, "%s/pool/%s", j->root, j->key);
+	buf_printf(&f->tmp, "%s/%s", j->staging, j->key);
+	buf_printf(&f->cache, "%s/cache/%s", j->root, j->part->sha256);
+	buf_printf(&f->part, "%s.part", f->cache.data);
+	buf_printf(&f->lock, "%s/.locks/%s.lock", j->root, j->part->sha256);
+}
+
+static void part_paths_release(struct part_paths *f)
+{
+	buf_release(&f->pool);
+	buf_release(&f->tmp);
+	buf_release(&f->cache);
+	buf_release(&f->part);
+	buf_release(&f->lock);
+}
+
+/* How far an archive may expand (0: no bound). */
+static uint64_t expand_bound(const struct job *j)
+{
+	if (j->part->size && j->opts->expand_ratio)
+		return j->part->size * j->opts->expand_ratio;
+	return 0;
+}
+
+/* A wheel (a zip) needs its end first: whole file, then extract. */
+static int fetch_wheel(struct job *j, struct src *s,
+		       const struct part_paths *f, struct cuenv_err *err)
+{
 	struct unpack_opts uo = { 0 };
 	struct unpack_stats stats = { 0 };
-	struct unpack_source us = { src_read, &s };
-	int lockfd = -1, rc = CUENV_OK;
+	const void *p;
+	ssize_t n;
+	int rc;
 
-	buf_printf(&pool, "%s/pool/%s", j->root, j->key);
-	if (exists(pool.data))
-		goto cached;
-	buf_printf(&cache, "%s/cache/%s", j->root, j->part->sha256);
-	buf_printf(&partfile, "%s.part", cache.data);
-	buf_printf(&lockfile, "%s/.locks/%s.lock", j->root, j->part->sha256);
-	/* One process at a time downloads one archive. */
-	lockfd = lock_path(lockfile.data, 1, 1);
-	if (lockfd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
-				lockfile.data, strerror(errno));
-		goto out;
+	while ((n = raw_read(s, &p, err)) > 0)
+		;
+	rc = n < 0 ? err->rc : finish_hash(j, s, f->part.data, err);
+	if (!rc && s->tee >= 0 && close(s->tee)) {
+		s->tee = -1;
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				f->part.data, strerror(errno));
 	}
-	if (exists(pool.data))
-		goto cached;
+	s->tee = -1;
+	if (!rc && !j->opts->no_cache && !j->prog.cached &&
+	    rename(f->part.data, f->cache.data))
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				f->cache.data, strerror(errno));
+	uo.map = map_wheel;
+	uo.max_bytes = expand_bound(j);
+	if (!rc)
+		rc = unpack_file(f->tmp.data,
+				 j->opts->no_cache ? f->part.data : f->cache.data,
+				 &uo, &stats, err);
+	if (!rc)
+		rc = to_pool(f->tmp.data, f->pool.data, err);
+	return rc;
+}
 
-	s.job = j;
-	s.sha = digest_new();
-	s.buf = xmalloc(FILE_BLOCK);
-	s.url = install_mirror_url(j->part->url, j->opts->mirror);
-	rc = open_cache(j, &s, cache.data, partfile.data, err);
-	if (rc)
-		goto out;
-	pthread_mutex_lock(j->lock);
-	j->prog.state = PART_FETCHING;
-	pthread_mutex_unlock(j->lock);
+/*
+ * Extraction failed with rc (not the network's fault). Bad bytes usually
+ * show first as a decoder error, a refused entry, the expansion bound or
+ * a full disk: finish the hash (without keeping the bytes), and if it is
+ * wrong, say so: that is the cause. Returns the failure to report.
+ */
+static int unpack_failed(struct job *j, struct src *s,
+			 const struct part_paths *f,
+			 const struct unpack_stats *stats, int rc,
+			 struct cuenv_err *err)
+{
+	struct cuenv_err e2 = CUENV_ERR_INIT;
 
-	buf_printf(&tmp, "%s/%s", j->staging, j->key);
-	rc = store_mkdir_p(tmp.data, err);
-	if (rc)
-		goto out;
-	if (j->source == SRC_PYPI) {
-		/* A zip needs its end first: whole file, then extract. */
-		const void *p;
-		ssize_t n;
-
-		while ((n = raw_read(&s, &p, err)) > 0)
-			;
-		rc = n < 0 ? err->rc : finish_hash(j, &s, partfile.data, err);
-		if (!rc && s.tee >= 0 && close(s.tee)) {
-			s.tee = -1;
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", partfile.data,
-					strerror(errno));
-		}
-		s.tee = -1;
-		if (!rc && !j->opts->no_cache && !j->prog.cached &&
-		    rename(partfile.data, cache.data))
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", cache.data,
-					strerror(errno));
-		uo.map = map_wheel;
-		if (j->part->size && j->opts->expand_ratio)
-			uo.max_bytes = j->part->size * j->opts->expand_ratio;
-		if (!rc)
-			rc = unpack_file(tmp.data,
-					 j->opts->no_cache ? partfile.data
-							   : cache.data,
-					 &uo, &stats, err);
-		if (!rc)
-			rc = to_pool(tmp.data, pool.data, err);
-		goto out;
+	if (s->tee >= 0) {
+		close(s->tee);
+		s->tee = -1;
+		unlink(f->part.data);
 	}
+	if (finish_hash(j, s, f->part.data, &e2) == CUENV_E_INTEGRITY) {
+		err_release(err);
+		err_init(err);
+		rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s", e2.msg.data);
+	} else if (stats->bounded) {
+		cuenv_hint(err, "to allow more: --max-expansion RATIO "
+				"(now %u), or CUENV_UNPACK_MAX_RATIO",
+			   j->opts->expand_ratio);
+	}
+	err_release(&e2);
+	return rc;
+}
+
+/* The download verified: its .part becomes the cache's file. */
+static int keep_download(struct src *s, const struct part_paths *f,
+			 struct cuenv_err *err)
+{
+	if (s->tee < 0)
+		return CUENV_OK;
+	if (fsync(s->tee) || close(s->tee)) {
+		s->tee = -1;
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				  f->part.data, strerror(errno));
+	}
+	s->tee = -1;
+	if (rename(f->part.data, f->cache.data))
+		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				  f->cache.data, strerror(errno));
+	return CUENV_OK;
+}
+
+/* A tarball or runfile: extracted as its bytes arrive. */
+static int stream_archive(struct job *j, struct src *s,
+			  const struct part_paths *f, struct cuenv_err *err)
+{
+	struct unpack_opts uo = { 0 };
+	struct unpack_stats stats = { 0 };
+	struct unpack_source us = { src_read, s };
+	int rc;
+
 	if (j->source == SRC_RUNFILE) {
-		s.skip_header = 1;
+		s->skip_header = 1;
 		uo.map = map_runfile;
 		uo.map_ctx = j;
 	} else {
@@ -557,159 +520,157 @@ static int fetch_part(struct job *j, struct cuenv_err *err)
 		if (j->opts->plan.runtime_only)
 			uo.map = map_runtime;
 	}
-	if (j->part->size && j->opts->expand_ratio)
-		uo.max_bytes = j->part->size * j->opts->expand_ratio;
-	rc = unpack_stream(tmp.data, &us, &uo, &stats, err);
-	if (rc && rc != CUENV_E_FETCH) {
-		/*
-		 * Bad bytes usually show first as a decoder error, a refused
-		 * entry, the expansion bound or a full disk: finish the hash
-		 * (without keeping the bytes), and if it is wrong, say so:
-		 * that is the cause.
-		 */
-		struct cuenv_err e2 = CUENV_ERR_INIT;
-
-		if (s.tee >= 0) {
-			close(s.tee);
-			s.tee = -1;
-			unlink(partfile.data);
-		}
-		if (finish_hash(j, &s, partfile.data, &e2) ==
-		    CUENV_E_INTEGRITY) {
-			err_release(err);
-			err_init(err);
-			rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s",
-					e2.msg.data);
-		} else if (stats.bounded) {
-			cuenv_hint(err, "to allow more: --max-expansion RATIO "
-					"(now %u), or CUENV_UNPACK_MAX_RATIO",
-				   j->opts->expand_ratio);
-		}
-		err_release(&e2);
-	} else if (!rc) {
-		rc = finish_hash(j, &s, partfile.data, err);
-	}
-	if (rc == CUENV_E_INTEGRITY && s.from_cache) {
+	uo.max_bytes = expand_bound(j);
+	rc = unpack_stream(f->tmp.data, &us, &uo, &stats, err);
+	if (rc && rc != CUENV_E_FETCH)
+		rc = unpack_failed(j, s, f, &stats, rc, err);
+	else if (!rc)
+		rc = finish_hash(j, s, f->part.data, err);
+	if (rc == CUENV_E_INTEGRITY && s->from_cache) {
 		/* A damaged cache file would fail every later install. */
-		unlink(cache.data);
+		unlink(f->cache.data);
 		cuenv_hint(err, "the damaged copy in the cache was removed; "
 				"run the install again to download it afresh");
 	}
+	if (!rc)
+		rc = keep_download(s, f, err);
+	if (!rc)
+		rc = to_pool(f->tmp.data, f->pool.data, err);
+	return rc;
+}
+
+/* With the archive's lock held: fetch, verify, extract, into the pool. */
+static int fetch_locked(struct job *j, struct src *s,
+			const struct part_paths *f, struct cuenv_err *err)
+{
+	int rc;
+
+	s->job = j;
+	s->sha = digest_new();
+	s->buf = xmalloc(FILE_BLOCK);
+	s->url = install_mirror_url(j->part->url, j->opts->mirror);
+	rc = open_cache(j, s, f->cache.data, f->part.data, err);
 	if (rc)
-		goto out;
-	if (s.tee >= 0) {
-		if (fsync(s.tee) || close(s.tee)) {
-			s.tee = -1;
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", partfile.data,
-					strerror(errno));
-			goto out;
-		}
-		s.tee = -1;
-		if (rename(partfile.data, cache.data)) {
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", cache.data,
-					strerror(errno));
-			goto out;
-		}
-	}
-	rc = to_pool(tmp.data, pool.data, err);
-	goto out;
-cached:
+		return rc;
 	pthread_mutex_lock(j->lock);
-	j->prog.cached = 1;
+	j->prog.state = PART_FETCHING;
 	pthread_mutex_unlock(j->lock);
-out:
-	/*
-	 * Only a network failure leaves the .part to resume from: bytes that
-	 * failed to unpack or verify, ran past the size bound, or met a full
-	 * disk are not kept. A job that never got the archive's lock touches
-	 * no file of it: another install holds them.
-	 */
-	if (lockfd < 0)
-		buf_reset(&partfile);
-	if (rc && partfile.len &&
-	    (rc != CUENV_E_FETCH || fetch_too_long(s.net)))
-		unlink(partfile.data);
+	rc = store_mkdir_p(f->tmp.data, err);
+	if (rc)
+		return rc;
+	if (j->source == SRC_PYPI)
+		return fetch_wheel(j, s, f, err);
+	return stream_archive(j, s, f, err);
+}
+
+/*
+ * Only a network failure leaves the .part to resume from: bytes that
+ * failed to unpack or verify, ran past the size bound, or met a full
+ * disk are not kept. A job that never got the archive's lock touches
+ * no file of it (locked 0): another install holds them.
+ */
+static void discard_part(struct job *j, const struct src *s,
+			 struct part_paths *f, int locked, int rc)
+{
+	if (!locked)
+		buf_reset(&f->part);
+	if (rc && f->part.len &&
+	    (rc != CUENV_E_FETCH || fetch_too_long(s->net)))
+		unlink(f->part.data);
 	/* A download that failed before its first byte leaves no trace. */
-	if (rc && partfile.len) {
+	if (rc && f->part.len) {
 		struct stat pst;
 
-		if (!stat(partfile.data, &pst) && !pst.st_size)
-			unlink(partfile.data);
+		if (!stat(f->part.data, &pst) && !pst.st_size)
+			unlink(f->part.data);
 	}
-	if (s.file >= 0)
-		close(s.file);
-	if (s.tee >= 0)
-		close(s.tee);
-	if (j->opts->no_cache && partfile.len)
-		unlink(partfile.data);
-	fetch_close(s.net);
-	digest_free(s.sha);
-	free(s.buf);
-	free(s.url);
-	buf_release(&s.head);
+	if (s->file >= 0)
+		close(s->file);
+	if (s->tee >= 0)
+		close(s->tee);
+	if (j->opts->no_cache && f->part.len)
+		unlink(f->part.data);
+}
+
+static void src_release(struct src *s)
+{
+	fetch_close(s->net);
+	digest_free(s->sha);
+	free(s->buf);
+	free(s->url);
+	buf_release(&s->head);
+}
+
+static int fetch_part(struct job *j, struct cuenv_err *err)
+{
+	struct part_paths f;
+	struct src s = { .file = -1, .tee = -1 };
+	int lockfd = -1, rc = CUENV_OK;
+
+	part_paths_init(&f, j);
+	if (exists(f.pool.data))
+		goto cached;
+	/* One process at a time downloads one archive. */
+	lockfd = lock_path(f.lock.data, 1, 1);
+	if (lockfd < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
+				f.lock.data, strerror(errno));
+		goto out;
+	}
+	if (exists(f.pool.data))
+		goto cached;
+	rc = fetch_locked(j, &s, &f, err);
+	goto out;
+cached:
+	set_cached(j);
+out:
+	discard_part(j, &s, &f, lockfd >= 0, rc);
+	src_release(&s);
 	if (lockfd >= 0)
 		close(lockfd);
-	buf_release(&pool);
-	buf_release(&tmp);
-	buf_release(&cache);
-	buf_release(&partfile);
-	buf_release(&lockfile);
+	part_paths_release(&f);
 	return rc;
 }
 
 /* ---- running the jobs ---------------------------------------------------- */
 
+/* The archives of one install, fetched by a pool of workers. */
 struct crew {
 	struct job *jobs;
 	size_t n;
-	size_t next;
-	size_t running;
-	int failed;
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
+	const struct install_opts *opts;
+	struct workers w; /* its lock guards the jobs' progress */
 };
 
-static void *worker(void *arg)
+static int crew_run(void *ctx, size_t i)
 {
-	struct crew *c = arg;
+	struct crew *c = ctx;
+	struct job *j = &c->jobs[i];
 
-	for (;;) {
-		struct job *j;
-
-		pthread_mutex_lock(&c->lock);
-		if (c->next >= c->n || c->failed) {
-			c->running--;
-			pthread_cond_broadcast(&c->changed);
-			pthread_mutex_unlock(&c->lock);
-			return NULL;
-		}
-		j = &c->jobs[c->next++];
-		pthread_mutex_unlock(&c->lock);
-
-		j->rc = fetch_part(j, &j->err);
-
-		pthread_mutex_lock(&c->lock);
-		j->prog.state = j->rc ? PART_FAILED : PART_DONE;
-		if (j->rc)
-			c->failed = 1;
-		pthread_cond_broadcast(&c->changed);
-		pthread_mutex_unlock(&c->lock);
-	}
+	j->rc = fetch_part(j, &j->err);
+	return j->rc;
 }
 
-static void report(struct crew *c, const struct install_opts *o)
+static void crew_done(void *ctx, size_t i, int rc)
 {
+	struct crew *c = ctx;
+
+	c->jobs[i].prog.state = rc ? PART_FAILED : PART_DONE;
+}
+
+static void report(void *ctx)
+{
+	struct crew *c = ctx;
+	const struct install_opts *o = c->opts;
 	struct part_progress *snap;
 
 	if (!o->progress)
 		return;
 	snap = xmalloc(c->n * sizeof(*snap));
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->w.lock);
 	for (size_t i = 0; i < c->n; i++)
 		snap[i] = c->jobs[i].prog;
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(&c->w.lock);
 	o->progress(o->progress_ctx, snap, c->n);
 	free(snap);
 }
@@ -717,63 +678,23 @@ static void report(struct crew *c, const struct install_opts *o)
 static int run_jobs(struct crew *c, const struct install_opts *o,
 		    struct cuenv_err *err)
 {
-	unsigned jobs = o->jobs;
-	pthread_t *t;
-	size_t started = 0;
+	int e;
 
-	if (!jobs) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		jobs = n > 0 ? (unsigned)n : 1;
-	}
-	if (jobs > c->n)
-		jobs = (unsigned)c->n;
-	t = xcalloc(jobs, sizeof(*t));
-	pthread_mutex_lock(&c->lock);
-	c->running = jobs;
-	pthread_mutex_unlock(&c->lock);
-	for (unsigned i = 0; i < jobs; i++) {
-		int e = pthread_create(&t[i], NULL, worker, c);
-
-		if (e) {
-			/*
-			 * Out of threads is the machine's state, not a bug:
-			 * the workers already running do every job.
-			 */
-			pthread_mutex_lock(&c->lock);
-			c->running -= jobs - i;
-			pthread_mutex_unlock(&c->lock);
-			if (!started) {
-				free(t);
-				return cuenv_fail(err, CUENV_E_FETCH,
-						  "cannot start a download "
-						  "thread: %s",
-						  strerror(e));
-			}
-			break;
-		}
-		started++;
-	}
-	pthread_mutex_lock(&c->lock);
-	while (c->running) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 200000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&c->changed, &c->lock, &ts);
-		pthread_mutex_unlock(&c->lock);
-		report(c, o);
-		pthread_mutex_lock(&c->lock);
-	}
-	pthread_mutex_unlock(&c->lock);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
-	free(t);
-	report(c, o);
+	c->opts = o;
+	c->w.n = c->n;
+	c->w.run = crew_run;
+	c->w.done = crew_done;
+	c->w.tick = report;
+	c->w.ctx = c;
+	/*
+	 * Out of threads is the machine's state, not a bug: the workers
+	 * already running do every job.
+	 */
+	e = workers_run(&c->w, o->jobs);
+	if (e)
+		return cuenv_fail(err, CUENV_E_FETCH,
+				  "cannot start a download thread: %s",
+				  strerror(e));
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->jobs[i].rc) {
 			cuenv_fail(err, c->jobs[i].rc, "%s",
@@ -816,310 +737,6 @@ static int assemble_version(const struct crew *c, const char *root,
 	return rc;
 }
 
-/* ---- the package index (--source pypi) ---------------------------------- */
-
-/* NVIDIA's wheel for a redist component ("cuda_cudart" for CUDA 12). */
-static char *wheel_project(const char *comp, unsigned major, enum kit_kind k)
-{
-	static const char *const map[][2] = {
-		{ "cuda_cudart", "cuda-runtime" }, { "cuda_cupti", "cuda-cupti" },
-		{ "cuda_nvcc", "cuda-nvcc" },	   { "cuda_nvrtc", "cuda-nvrtc" },
-		{ "cuda_cccl", "cuda-cccl" },	   { "cuda_nvtx", "nvtx" },
-		{ "libcublas", "cublas" },	   { "libcufft", "cufft" },
-		{ "libcurand", "curand" },	   { "libcusolver", "cusolver" },
-		{ "libcusparse", "cusparse" },	   { "libnvjitlink", "nvjitlink" },
-		{ "cudnn", "cudnn" },
-	};
-	struct buf b = BUF_INIT;
-
-	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++) {
-		if (strcmp(comp, map[i][0]))
-			continue;
-		buf_printf(&b, "nvidia-%s", map[i][1]);
-		/* CUDA 13's wheels dropped the suffix; cuDNN's kept it. */
-		if (major < 13 || k == KIT_CUDNN)
-			buf_printf(&b, "-cu%u", major);
-		return buf_detach(&b);
-	}
-	return NULL;
-}
-
-/* Does a wheel file name fit this machine? */
-static int wheel_fits(const char *name, const char *platform)
-{
-	const char *arch = !strcmp(platform, "linux-sbsa")	  ? "aarch64"
-			   : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
-								: "x86_64";
-	size_t n = strlen(name);
-
-	return n > 4 && !strcmp(name + n - 4, ".whl") &&
-	       strstr(name, "linux") && strstr(name, arch);
-}
-
-#define wheel_file index_file
-
-static void wheel_add(struct wheel_file **v, size_t *n, const char *name,
-		      size_t name_len, const char *url, size_t url_len,
-		      const char *sha, uint64_t size)
-{
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n].name = xstrndup(name, name_len);
-	(*v)[*n].url = xstrndup(url, url_len);
-	(*v)[*n].sha256 = xstrdup(sha);
-	(*v)[*n].size = size;
-	(*v)[*n].metadata = false;
-	(*v)[*n].metadata_sha256 = NULL;
-	(*n)++;
-}
-
-/*
- * PEP 658's value, as HTML writes it: "true", or "sha256=HEX" (another
- * hash name counts as served without a sha256). Fills f.
- */
-static void metadata_attr(struct wheel_file *f, const char *v, size_t n)
-{
-	if (n == 4 && !strncmp(v, "true", 4)) {
-		f->metadata = true;
-	} else if (n == 7 + DIGEST_HEX_LEN && !strncmp(v, "sha256=", 7)) {
-		char *sha = xstrndup(v + 7, DIGEST_HEX_LEN);
-
-		f->metadata = digest_hex_valid(sha);
-		if (f->metadata)
-			f->metadata_sha256 = sha;
-		else
-			free(sha);
-	} else if (n > 0 && memchr(v, '=', n)) {
-		f->metadata = true;
-	}
-}
-
-/* PEP 691's value: true, false, or {"sha256": HEX, ...}. */
-static void metadata_json(struct wheel_file *f, const json_t *file)
-{
-	const json_t *m = json_object_get(file, "core-metadata");
-	const char *sha;
-
-	if (!m)
-		m = json_object_get(file, "data-dist-info-metadata");
-	if (json_is_true(m)) {
-		f->metadata = true;
-	} else if (json_is_object(m)) {
-		f->metadata = true;
-		sha = json_string_value(json_object_get(m, "sha256"));
-		if (sha && digest_hex_valid(sha))
-			f->metadata_sha256 = xstrdup(sha);
-	}
-}
-
-/* A PEP 691 JSON page: {"files": [{filename, url, hashes: {sha256}}]}. */
-static int wheels_from_json(const struct buf *body, struct wheel_file **v,
-			    size_t *n)
-{
-	json_t *j = json_loadb(body->data, body->len, 0, NULL), *f;
-	size_t i;
-
-	if (!json_is_array(json_object_get(j, "files"))) {
-		json_decref(j);
-		return -1;
-	}
-	json_array_foreach(json_object_get(j, "files"), i, f) {
-		const char *name = json_string_value(json_object_get(f, "filename"));
-		const char *url = json_string_value(json_object_get(f, "url"));
-		const char *sha = json_string_value(
-			json_object_get(json_object_get(f, "hashes"), "sha256"));
-		json_t *y = json_object_get(f, "yanked");
-
-		if (!name || !url || !sha || !digest_hex_valid(sha) ||
-		    json_is_true(y) || json_is_string(y))
-			continue;
-		wheel_add(v, n, name, strlen(name), url, strlen(url), sha,
-			  (uint64_t)json_integer_value(json_object_get(f, "size")));
-		metadata_json(&(*v)[*n - 1], f);
-	}
-	json_decref(j);
-	return 0;
-}
-
-/* The PEP 658 attribute within the tag from p to end, if any. */
-static void html_metadata(struct wheel_file *f, const char *p,
-			  const char *end)
-{
-	static const char *const attrs[] = { "data-core-metadata=\"",
-					     "data-dist-info-metadata=\"" };
-
-	for (size_t i = 0; i < 2; i++) {
-		const char *a = strstr(p, attrs[i]), *q;
-
-		if (!a || a > end)
-			continue;
-		a += strlen(attrs[i]);
-		q = memchr(a, '"', (size_t)(end - a));
-		if (!q)
-			continue;
-		/* HTML may escape '=' in an attribute: sha256&#61;HEX */
-		if (q - a > 11 && !strncmp(a, "sha256&#61;", 11)) {
-			struct buf b = BUF_INIT;
-
-			buf_adds(&b, "sha256=");
-			buf_add(&b, a + 11, (size_t)(q - a - 11));
-			metadata_attr(f, b.data, b.len);
-			buf_release(&b);
-		} else {
-			metadata_attr(f, a, (size_t)(q - a));
-		}
-		return;
-	}
-}
-
-/*
- * A PEP 503 HTML page, as proxies and older indexes serve:
- * <a href="URL#sha256=HEX" ...>FILENAME</a>. Links without a sha256 are
- * of no use: nothing could be checked.
- */
-static void wheels_from_html(const struct buf *body, struct wheel_file **v,
-			     size_t *n)
-{
-	const char *p = body->data;
-
-	while ((p = strstr(p, "<a "))) {
-		const char *tag_end = strchr(p, '>'), *href, *q, *close, *hash;
-
-		if (!tag_end)
-			break;
-		href = strstr(p, "href=\"");
-		close = strstr(tag_end, "</a>");
-		if (!href || href > tag_end || !close) {
-			p = tag_end;
-			continue;
-		}
-		href += 6;
-		q = strchr(href, '"');
-		hash = q ? strstr(href, "#sha256=") : NULL;
-		if (q && hash && hash < q && (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
-		    !strstr(p, "data-yanked") ) {
-			char sha[DIGEST_HEX_LEN + 1];
-
-			memcpy(sha, hash + 8, DIGEST_HEX_LEN);
-			sha[DIGEST_HEX_LEN] = '\0';
-			if (digest_hex_valid(sha)) {
-				wheel_add(v, n, tag_end + 1,
-					  (size_t)(close - tag_end - 1), href,
-					  (size_t)(hash - href), sha, 0);
-				html_metadata(&(*v)[*n - 1], p, tag_end);
-			}
-		}
-		p = close;
-	}
-}
-
-void install_index_parse(const struct buf *body, struct index_file **v,
-			 size_t *n)
-{
-	*v = NULL;
-	*n = 0;
-	if (wheels_from_json(body, v, n))
-		wheels_from_html(body, v, n);
-}
-
-int install_index_files(const char *index, const char *project,
-			const struct fetch_opts *fetch, struct buf *page,
-			struct index_file **v, size_t *n,
-			struct cuenv_err *err)
-{
-	struct fetch_opts fo = *fetch;
-	struct buf body = BUF_INIT;
-	int rc;
-
-	buf_reset(page);
-	buf_adds(page, index);
-	while (page->len && page->data[page->len - 1] == '/')
-		buf_setlen(page, page->len - 1);
-	buf_printf(page, "/%s/", project);
-	fo.accept = "application/vnd.pypi.simple.v1+json, "
-		    "text/html;q=0.1";
-	*v = NULL;
-	*n = 0;
-	rc = fetch_to_buf(page->data, &fo, 64 << 20, &body, err);
-	if (!rc) {
-		install_index_parse(&body, v, n);
-		for (size_t i = 0; i < *n; i++) {
-			char *u = fetch_resolve_url(page->data, (*v)[i].url);
-
-			free((*v)[i].url);
-			(*v)[i].url = u;
-		}
-	}
-	buf_release(&body);
-	return rc;
-}
-
-void install_index_files_free(struct index_file *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].url);
-		free(v[i].sha256);
-		free(v[i].metadata_sha256);
-	}
-	free(v);
-}
-
-/*
- * Find the wheel of project at version on the index and describe it as a
- * part (the index's sha256 is the one checked).
- */
-static int wheel_part(const char *index, const char *project,
-		      const char *comp, const char *version,
-		      const struct install_opts *o, struct part *out,
-		      struct cuenv_err *err)
-{
-	struct buf page = BUF_INIT, seen = BUF_INIT;
-	struct wheel_file *files = NULL;
-	size_t nfiles = 0;
-	int rc;
-
-	rc = install_index_files(index, project, &o->fetch, &page, &files,
-				 &nfiles, err);
-	if (rc)
-		goto out;
-	rc = CUENV_E_FETCH;
-	for (size_t i = 0; i < nfiles && rc; i++) {
-		const char *name = files[i].name, *dash1, *dash2;
-		char *ver;
-
-		if (!wheel_fits(name, catalog_platform()))
-			continue;
-		dash1 = strchr(name, '-');
-		dash2 = dash1 ? strchr(dash1 + 1, '-') : NULL;
-		if (!dash2)
-			continue;
-		ver = xstrndup(dash1 + 1, (size_t)(dash2 - dash1 - 1));
-		if (!strstr(seen.data, ver)) {
-			buf_adds(&seen, seen.len ? ", " : "");
-			buf_adds(&seen, ver);
-		}
-		if (!strcmp(ver, version)) {
-			out->name = xstrdup(comp);
-			out->version = ver;
-			out->url = xstrdup(files[i].url);
-			out->sha256 = xstrdup(files[i].sha256);
-			out->size = files[i].size;
-			rc = CUENV_OK;
-			continue;
-		}
-		free(ver);
-	}
-	if (rc)
-		cuenv_fail(err, CUENV_E_FETCH,
-			   "no %s wheel %s for this machine on '%s' (found: %s)",
-			   project, version, page.data,
-			   seen.len ? seen.data : "none");
-out:
-	install_index_files_free(files, nfiles);
-	buf_release(&page);
-	buf_release(&seen);
-	return rc;
-}
 
 /* ---- install ---------------------------------------------------------------- */
 
@@ -1139,15 +756,16 @@ static int make_jobs(const struct release *rel, const struct install_opts *o,
 		*wheels = xcalloc(names->n, sizeof(**wheels));
 		for (size_t i = 0; i < names->n; i++) {
 			const struct part *p = release_part(rel, names->v[i]);
-			char *proj = wheel_project(names->v[i], rel->cuda_major,
+			char *proj = pypi_wheel_project(names->v[i], rel->cuda_major,
 						   rel->kind);
 
 			if (!p || !proj) {
 				free(proj);
 				continue; /* no wheel for that component */
 			}
-			rc = wheel_part(index, proj, names->v[i], p->version, o,
-					&(*wheels)[*nwheels], err);
+			rc = pypi_wheel_part(index, proj, names->v[i],
+					     p->version, &o->fetch,
+					     &(*wheels)[*nwheels], err);
 			free(proj);
 			if (rc)
 				return rc;
@@ -1189,12 +807,8 @@ static int make_jobs(const struct release *rel, const struct install_opts *o,
 
 static void release_wheels(struct part *w, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(w[i].name);
-		free(w[i].version);
-		free(w[i].url);
-		free(w[i].sha256);
-	}
+	for (size_t i = 0; i < n; i++)
+		part_release(&w[i]);
 	free(w);
 }
 
@@ -1237,11 +851,216 @@ static int check_complete(const struct install *have, const struct release *rel,
 	return rc;
 }
 
+/* Take the store's lock, shared with other installs, and make its folders. */
+static int open_store(struct store *st, const struct release *rel,
+		      const char *name, struct cuenv_err *err)
+{
+	static const char *const sub[] = { "cache", "pool", ".staging",
+					   ".locks" };
+	struct buf p = BUF_INIT;
+	int rc;
+
+	/* Shared with other installs; `cuenv gc` waits for all of them. */
+	buf_printf(&p, "cuenv install %s %s", kit_kind_name(rel->kind), name);
+	if (st->lock_fd < 0)
+		store_lock_describe(st, p.data);
+	rc = store_lock_shared(st, err);
+	for (size_t i = 0; i < 4 && !rc; i++) {
+		buf_reset(&p);
+		buf_path(&p, st->root, sub[i]);
+		rc = store_mkdir_p(p.data, err);
+	}
+	buf_release(&p);
+	return rc;
+}
+
+/* One install of a version at a time; a second one waits. */
+static int lock_version(const struct store *st, const struct release *rel,
+			const char *name, const struct install_opts *opts,
+			int *vlock, struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_printf(&p, "%s/.locks/%s-%s.lock", st->root,
+		   kit_kind_name(rel->kind), name);
+	*vlock = lock_path(p.data, 1, 0);
+	if (*vlock == -1) {
+		if (opts->waiting)
+			opts->waiting(opts->progress_ctx, name);
+		*vlock = lock_path(p.data, 1, 1);
+	}
+	if (*vlock < 0)
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
+				p.data, strerror(errno));
+	buf_release(&p);
+	return rc;
+}
+
+/*
+ * The version as installed already, in *out: CUENV_NO (or the failure
+ * to read it, or that it lacks components asked for), or CUENV_OK when
+ * it is not installed.
+ */
+static int installed_already(const struct store *st,
+			     const struct release *rel, const char *name,
+			     const struct install_opts *opts,
+			     const struct strv *names, struct install *out,
+			     struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
+		   kit_kind_name(rel->kind), name);
+	if (exists(p.data)) {
+		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
+		rc = store_read_receipt(p.data, out, err);
+		if (!rc && !opts->keep_partial)
+			rc = check_complete(out, rel, names, err);
+		if (!rc)
+			rc = CUENV_NO;
+	}
+	buf_release(&p);
+	return rc;
+}
+
+/*
+ * Make this install's staging folder (its path into *staging) and hold
+ * its lock (*slock). The lock exists and is held before the folder does,
+ * so another install's sweep can never take a live folder for a dead
+ * one's.
+ */
+static int make_staging(const char *root, struct buf *staging, int *slock,
+			struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_printf(&p, "%s/.staging/install-XXXXXX.lock", root);
+	*slock = mkstemps(p.data, 5);
+	if (*slock >= 0 && lock_fd(*slock)) {
+		close(*slock);
+		*slock = -1;
+	}
+	if (*slock < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				p.data, strerror(errno));
+		goto out;
+	}
+	buf_add(staging, p.data, p.len - 5);
+	if (mkdir(staging->data, 0755)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				staging->data, strerror(errno));
+		unlink(p.data);
+		buf_reset(staging);
+	}
+out:
+	buf_release(&p);
+	return rc;
+}
+
+/* What each job of c shares with the others. */
+static void crew_setup(struct crew *c, const struct store *st,
+		       const struct release *rel,
+		       const struct install_opts *opts, const char *staging,
+		       const struct strv *names)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		c->jobs[i].opts = opts;
+		c->jobs[i].root = st->root;
+		c->jobs[i].staging = staging;
+		c->jobs[i].source = rel->source;
+		c->jobs[i].names = names;
+		c->jobs[i].lock = &c->w.lock;
+		err_init(&c->jobs[i].err);
+	}
+}
+
+/* The receipt's notes ("component version") and sources of c's archives. */
+static void note_parts(const struct crew *c, const struct release *rel,
+		       const struct strv *names, struct install *in)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct part *pt = c->jobs[i].part;
+		struct buf line = BUF_INIT;
+
+		if (rel->source == SRC_RUNFILE) {
+			/* one archive, several components: name them all */
+			for (size_t k = 0; k < names->n; k++) {
+				buf_printf(&line, "%s %s", names->v[k],
+					   rel->version);
+				strv_push_take(&in->notes, buf_detach(&line));
+			}
+		} else {
+			buf_printf(&line, "%s %s", pt->name, pt->version);
+			strv_push_take(&in->notes, buf_detach(&line));
+		}
+		buf_printf(&line, "%s %s %s", pt->name, pt->sha256, pt->url);
+		strv_push_take(&in->sources, buf_detach(&line));
+		if (!strcmp(pt->name, "cuda_cupti"))
+			in->cupti_version = xstrdup(pt->version);
+	}
+}
+
+/*
+ * Every archive verified and in the pool: assemble the version in
+ * staging/version, describe it in *in, and commit it to the store.
+ */
+static int assemble_and_commit(struct store *st, const struct crew *c,
+			       const struct release *rel,
+			       const struct strv *names, const char *staging,
+			       struct install *in, struct cuenv_err *err)
+{
+	struct buf version_dir = BUF_INIT;
+	int rc;
+
+	buf_path(&version_dir, staging, "version");
+	if (mkdir(version_dir.data, 0755))
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				version_dir.data, strerror(errno));
+	else
+		rc = assemble_version(c, st->root, version_dir.data, err);
+	if (!rc) {
+		note_parts(c, rel, names, in);
+		detect_layout(version_dir.data, in);
+		if (!in->cupti_version && in->cupti.n &&
+		    rel->kind != KIT_CUDNN)
+			in->cupti_version = xstrdup(rel->version);
+		rc = store_commit(st, in, version_dir.data, err);
+	}
+	buf_release(&version_dir);
+	return rc;
+}
+
+/* Remove this install's staging folder and its lock file. */
+static void remove_staging(const struct buf *staging)
+{
+	struct buf p = BUF_INIT;
+
+	if (!staging->len || !exists(staging->data))
+		return;
+	store_remove_tree(staging->data);
+	buf_printf(&p, "%s.lock", staging->data);
+	unlink(p.data);
+	buf_release(&p);
+}
+
+static void crew_release(struct crew *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->jobs[i].key);
+		err_release(&c->jobs[i].err);
+	}
+	free(c->jobs);
+	workers_destroy(&c->w);
+}
+
 int install_run(struct store *st, const struct release *rel,
 		    const struct install_opts *opts, struct install *out,
 		    struct cuenv_err *err)
 {
-	struct buf p = BUF_INIT, staging = BUF_INIT, version_dir = BUF_INIT;
+	struct buf staging = BUF_INIT;
 	struct strv names = STRV_INIT;
 	struct crew c = { 0 };
 	struct part *wheels = NULL;
@@ -1252,302 +1071,44 @@ int install_run(struct store *st, const struct release *rel,
 
 	install_init(&in, rel->kind);
 	install_init(out, rel->kind);
-	pthread_mutex_init(&c.lock, NULL);
-	pthread_cond_init(&c.changed, NULL);
+	workers_init(&c.w);
 	in.version = xstrdup(rel->version);
 	in.cuda_major = rel->cuda_major;
 	name = install_make_name(&in);
 
-	/* Shared with other installs; `cuenv gc` waits for all of them. */
-	buf_printf(&p, "cuenv install %s %s", kit_kind_name(rel->kind), name);
-	if (st->lock_fd < 0)
-		store_lock_describe(st, p.data);
-	rc = store_lock_shared(st, err);
+	rc = open_store(st, rel, name, err);
+	if (!rc)
+		rc = lock_version(st, rel, name, opts, &vlock, err);
+	if (!rc)
+		rc = plan_archives(rel, &opts->plan, &names, err);
+	if (!rc)
+		rc = installed_already(st, rel, name, opts, &names, out, err);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < 4; i++) {
-		static const char *const sub[] = { "cache", "pool", ".staging",
-						   ".locks" };
-
-		buf_reset(&p);
-		buf_path(&p, st->root, sub[i]);
-		rc = store_mkdir_p(p.data, err);
-		if (rc)
-			goto out;
-	}
-	/* One install of a version at a time; a second one waits. */
-	buf_reset(&p);
-	buf_printf(&p, "%s/.locks/%s-%s.lock", st->root,
-		   kit_kind_name(rel->kind), name);
-	vlock = lock_path(p.data, 1, 0);
-	if (vlock == -1) {
-		if (opts->waiting)
-			opts->waiting(opts->progress_ctx, name);
-		vlock = lock_path(p.data, 1, 1);
-	}
-	if (vlock < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
-				p.data, strerror(errno));
-		goto out;
-	}
-	buf_reset(&p);
-	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
-		   kit_kind_name(rel->kind), name);
-	rc = plan_archives(rel, &opts->plan, &names, err);
+	gc_sweep_staging(st->root); /* best effort */
+	rc = make_staging(st->root, &staging, &slock, err);
+	if (!rc)
+		rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
 	if (rc)
 		goto out;
-	if (exists(p.data)) {
-		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
-		rc = store_read_receipt(p.data, out, err);
-		if (!rc && !opts->keep_partial)
-			rc = check_complete(out, rel, &names, err);
-		if (!rc)
-			rc = CUENV_NO;
-		goto out;
-	}
-	{
-		struct gc_report unused = { 0 };
-		struct gc g = { &unused, 0, BUF_INIT };
-
-		sweep_staging(st->root, &g); /* best effort */
-		buf_release(&g.first);
-	}
-
-	/*
-	 * The staging folder's lock exists and is held before the folder
-	 * does, so another install's sweep can never take a live folder
-	 * for a dead one's.
-	 */
-	buf_reset(&p);
-	buf_printf(&p, "%s/.staging/install-XXXXXX.lock", st->root);
-	slock = mkstemps(p.data, 5);
-	if (slock >= 0 && lock_fd(slock)) {
-		close(slock);
-		slock = -1;
-	}
-	if (slock < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				p.data, strerror(errno));
-		goto out;
-	}
-	buf_add(&staging, p.data, p.len - 5);
-	if (mkdir(staging.data, 0755)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				staging.data, strerror(errno));
-		unlink(p.data);
-		buf_reset(&staging);
-		goto out;
-	}
-
-	rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
-	if (rc)
-		goto out;
-	for (size_t i = 0; i < c.n; i++) {
-		c.jobs[i].opts = opts;
-		c.jobs[i].root = st->root;
-		c.jobs[i].staging = staging.data;
-		c.jobs[i].source = rel->source;
-		c.jobs[i].names = &names;
-		c.jobs[i].lock = &c.lock;
-		err_init(&c.jobs[i].err);
-	}
+	crew_setup(&c, st, rel, opts, staging.data, &names);
 	rc = run_jobs(&c, opts, err);
-	if (rc)
-		goto out;
-
-	/* Every archive verified and in the pool: assemble the version. */
-	buf_path(&version_dir, staging.data, "version");
-	if (mkdir(version_dir.data, 0755)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				version_dir.data, strerror(errno));
-		goto out;
-	}
-	rc = assemble_version(&c, st->root, version_dir.data, err);
-	for (size_t i = 0; i < c.n && !rc; i++) {
-		const struct part *pt = c.jobs[i].part;
-		struct buf line = BUF_INIT;
-
-		if (rel->source == SRC_RUNFILE) {
-			/* one archive, several components: name them all */
-			for (size_t k = 0; k < names.n; k++) {
-				buf_printf(&line, "%s %s", names.v[k],
-					   rel->version);
-				strv_push_take(&in.notes, buf_detach(&line));
-			}
-		} else {
-			buf_printf(&line, "%s %s", pt->name, pt->version);
-			strv_push_take(&in.notes, buf_detach(&line));
-		}
-		buf_printf(&line, "%s %s %s", pt->name, pt->sha256, pt->url);
-		strv_push_take(&in.sources, buf_detach(&line));
-		if (!strcmp(pt->name, "cuda_cupti"))
-			in.cupti_version = xstrdup(pt->version);
-	}
-	if (rc)
-		goto out;
-	detect_layout(version_dir.data, &in);
-	if (!in.cupti_version && in.cupti.n && rel->kind != KIT_CUDNN)
-		in.cupti_version = xstrdup(rel->version);
-	rc = store_commit(st, &in, version_dir.data, err);
-	if (!rc) {
+	if (!rc)
+		rc = assemble_and_commit(st, &c, rel, &names, staging.data,
+					 &in, err);
+	if (!rc)
 		rc = store_read_receipt(in.dir, out, err);
-	}
 out:
-	for (size_t i = 0; i < c.n; i++) {
-		free(c.jobs[i].key);
-		err_release(&c.jobs[i].err);
-	}
-	free(c.jobs);
+	crew_release(&c);
 	release_wheels(wheels, nwheels);
-	if (staging.len && exists(staging.data)) {
-		store_remove_tree(staging.data);
-		buf_reset(&p);
-		buf_printf(&p, "%s.lock", staging.data);
-		unlink(p.data);
-	}
+	remove_staging(&staging);
 	if (slock >= 0)
 		close(slock);
 	if (vlock >= 0)
 		close(vlock);
-	pthread_mutex_destroy(&c.lock);
-	pthread_cond_destroy(&c.changed);
 	install_release(&in);
 	strv_release(&names);
 	free(name);
-	buf_release(&p);
 	buf_release(&staging);
-	buf_release(&version_dir);
-	return rc;
-}
-
-/* ---- gc ------------------------------------------------------------------------ */
-
-static int is_sha_name(const char *name, int *part)
-{
-	size_t n = strspn(name, "0123456789abcdef");
-
-	*part = n == DIGEST_HEX_LEN && !strcmp(name + n, ".part");
-	return n == DIGEST_HEX_LEN && (!name[n] || *part);
-}
-
-/*
- * The download cache: partial downloads untouched for o->part_age
- * seconds always go (a download that died on a full disk leaves a large
- * one), and with o->cache everything. An archive whose lock
- * (.locks/<sha>.lock) someone holds is a running install's: it stays.
- */
-static void prune_cache(const char *root, const struct gc_opts *o,
-			struct gc *g)
-{
-	struct buf dir = BUF_INIT, p = BUF_INIT;
-	struct dirent *de;
-	time_t now = time(NULL);
-	DIR *d;
-
-	buf_path(&dir, root, "cache");
-	d = opendir(dir.data);
-	if (!d && errno != ENOENT)
-		gc_failed(g, dir.data, errno);
-	while (d && (de = readdir(d))) {
-		struct stat sb;
-		int part, fd;
-
-		if (!is_sha_name(de->d_name, &part) ||
-		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(sb.st_mode))
-			continue;
-		if (!o->cache && !(part && now - sb.st_mtime > o->part_age))
-			continue;
-		buf_reset(&p);
-		buf_printf(&p, "%s/.locks/%.*s.lock", root, DIGEST_HEX_LEN,
-			   de->d_name);
-		fd = open(p.data, O_RDWR | O_CLOEXEC);
-		if (fd >= 0 && store_lock_now(fd)) {
-			g->r->busy++;
-			close(fd);
-			continue;
-		}
-		buf_reset(&p);
-		buf_path(&p, dir.data, de->d_name);
-		if (unlinkat(dirfd(d), de->d_name, 0)) {
-			gc_failed(g, p.data, errno);
-		} else {
-			uint64_t freed = sb.st_nlink == 1 ? (uint64_t)sb.st_size
-							  : 0;
-
-			if (part) {
-				g->r->parts++;
-				g->r->part_bytes += freed;
-			} else {
-				g->r->archives++;
-				g->r->archive_bytes += freed;
-			}
-		}
-		if (fd >= 0)
-			close(fd);
-	}
-	if (d)
-		closedir(d);
-	buf_release(&dir);
-	buf_release(&p);
-}
-
-/* Pool trees no version links to. */
-static void prune_pool(const char *root, struct gc *g)
-{
-	struct buf dir = BUF_INIT, p = BUF_INIT;
-	struct tree_stats ts;
-	struct dirent *de;
-	DIR *d;
-
-	buf_path(&dir, root, "pool");
-	d = opendir(dir.data);
-	if (!d && errno != ENOENT)
-		gc_failed(g, dir.data, errno);
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		buf_reset(&p);
-		buf_path(&p, dir.data, de->d_name);
-		if (store_measure_tree(p.data, &ts)) {
-			gc_failed(g, p.data, errno);
-			continue;
-		}
-		if (ts.linked)
-			continue; /* a version uses it */
-		if (store_remove_tree_stats(p.data, &ts))
-			gc_failed(g, p.data, errno);
-		else
-			g->r->trees++;
-		g->r->tree_bytes += ts.bytes;
-	}
-	if (d)
-		closedir(d);
-	buf_release(&dir);
-	buf_release(&p);
-}
-
-int install_gc(struct store *st, const struct gc_opts *o, struct gc_report *r,
-	       struct cuenv_err *err)
-{
-	struct gc g = { r, 0, BUF_INIT };
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	rc = store_lock(st, err);
-	if (rc)
-		return rc;
-	/* Trash first: its links keep pool trees in use. */
-	sweep_staging(st->root, &g);
-	prune_pool(st->root, &g);
-	prune_cache(st->root, o, &g);
-	if (g.failed) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove %s",
-				g.first.data);
-		if (g.failed > 1)
-			cuenv_hint(err, "%u other removals failed too",
-				   g.failed - 1);
-	}
-	buf_release(&g.first);
 	return rc;
 }

@@ -18,7 +18,7 @@
 #include "buf.h"
 #include "catalog.h"
 #include "err.h"
-#include "install.h"
+#include "pypi.h"
 #include "kit.h"
 
 /* Every version <v> of a "redistrib_<v>.json" that listing names (valid

@@ -865,35 +865,112 @@ static int open_subdir(struct walk *w, int fd, const char *name)
 	return child;
 }
 
-static int walk_tree(const char *path, struct walk *w)
+static int walk_result(const struct walk *w)
 {
-	struct level *lv = NULL;
-	size_t depth = 0, cap = 0;
-	struct stat sb;
+	if (w->err) {
+		errno = w->err;
+		return -1;
+	}
+	return 0;
+}
+
+/* Stat a folder just opened (fd) into *sb: fd, or -1 (recorded; closed). */
+static int stat_opened(struct walk *w, int fd, struct stat *sb)
+{
+	if (!fstat(fd, sb))
+		return fd;
+	walk_fail(w, errno);
+	close(fd);
+	return -1;
+}
+
+/*
+ * Open the tree's root (made searchable when removing), *sb its stat.
+ * -1 when there is no folder to walk: a file or a link in its place was
+ * taken as all of the tree, or the failure recorded.
+ */
+static int open_root(struct walk *w, const char *path, struct stat *sb)
+{
 	int fd;
 
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == EACCES && w->remove && !lstat(path, &sb) &&
-	    S_ISDIR(sb.st_mode) && !chmod(path, S_IRWXU))
+	if (fd < 0 && errno == EACCES && w->remove && !lstat(path, sb) &&
+	    S_ISDIR(sb->st_mode) && !chmod(path, S_IRWXU))
 		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 
 		/* A file or a link in place of the tree: that is all of it. */
-		if ((e == ENOTDIR || e == ELOOP) && !lstat(path, &sb) &&
-		    !S_ISDIR(sb.st_mode)) {
-			walk_leaf(w, AT_FDCWD, path, &sb);
-			goto out;
+		if ((e == ENOTDIR || e == ELOOP) && !lstat(path, sb) &&
+		    !S_ISDIR(sb->st_mode))
+			walk_leaf(w, AT_FDCWD, path, sb);
+		else
+			walk_fail(w, e);
+		return -1;
+	}
+	return stat_opened(w, fd, sb);
+}
+
+/*
+ * Open top's next subfolder (fd: top's folder) and stat it into *sb: its
+ * fd, or -1 when it is not to be entered: gone, a file or a link now
+ * (then walked as a leaf), or a failure (recorded).
+ */
+static int enter_next(struct walk *w, int fd, struct level *top,
+		      struct stat *sb)
+{
+	const char *name = top->dirs.v[top->next++];
+	int next = open_subdir(w, fd, name);
+
+	if (next < 0) {
+		if (errno == ENOTDIR || errno == ELOOP) {
+			/* now a file or a link */
+			if (!fstatat(fd, name, sb, AT_SYMLINK_NOFOLLOW))
+				walk_leaf(w, fd, name, sb);
+		} else if (errno != ENOENT) {
+			walk_fail(w, errno);
 		}
-		walk_fail(w, e);
-		goto out;
+		return -1;
 	}
-	if (fstat(fd, &sb)) {
+	return stat_opened(w, next, sb);
+}
+
+/*
+ * A folder (fd) is done: back up to its parent, which must be top, the
+ * folder we came from, and remove it there when removing. The parent's
+ * fd (fd is closed), or -1 when the tree moved (recorded; fd stays open).
+ */
+static int leave_level(struct walk *w, int fd, const struct level *top)
+{
+	struct stat sb;
+	int next = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (next < 0 || fstat(next, &sb) || sb.st_dev != top->dev ||
+	    sb.st_ino != top->ino) {
+		/* The tree moved: stop rather than go astray. */
+		walk_fail(w, next < 0 ? errno : EBUSY);
+		if (next >= 0)
+			close(next);
+		return -1;
+	}
+	close(fd);
+	if (w->remove &&
+	    unlinkat(next, top->dirs.v[top->next - 1], AT_REMOVEDIR) &&
+	    errno != ENOENT)
 		walk_fail(w, errno);
-		goto out;
-	}
+	return next;
+}
+
+static int walk_tree(const char *path, struct walk *w)
+{
+	struct level *lv;
+	size_t depth = 0, cap = 1;
+	struct stat sb;
+	int fd = open_root(w, path, &sb);
+
+	if (fd < 0)
+		return walk_result(w);
 	lv = xmalloc(sizeof(*lv));
-	cap = 1;
 	walk_level(w, fd, &sb, &lv[depth++]);
 	while (depth) {
 		struct level *top = &lv[depth - 1];
@@ -902,25 +979,9 @@ static int walk_tree(const char *path, struct walk *w)
 		if (w->stop_at_linked && w->ts->linked)
 			break;
 		if (top->next < top->dirs.n) {
-			const char *name = top->dirs.v[top->next++];
-
-			next = open_subdir(w, fd, name);
-			if (next < 0) {
-				if (errno == ENOTDIR || errno == ELOOP) {
-					/* now a file or a link */
-					if (!fstatat(fd, name, &sb,
-						     AT_SYMLINK_NOFOLLOW))
-						walk_leaf(w, fd, name, &sb);
-				} else if (errno != ENOENT) {
-					walk_fail(w, errno);
-				}
+			next = enter_next(w, fd, top, &sb);
+			if (next < 0)
 				continue;
-			}
-			if (fstat(next, &sb)) {
-				walk_fail(w, errno);
-				close(next);
-				continue;
-			}
 			close(fd);
 			fd = next;
 			if (depth == cap) {
@@ -934,35 +995,18 @@ static int walk_tree(const char *path, struct walk *w)
 		strv_release(&top->dirs);
 		if (!--depth)
 			break;
-		top = &lv[depth - 1];
-		next = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (next < 0 || fstat(next, &sb) || sb.st_dev != top->dev ||
-		    sb.st_ino != top->ino) {
-			/* The tree moved: stop rather than go astray. */
-			walk_fail(w, next < 0 ? errno : EBUSY);
-			if (next >= 0)
-				close(next);
+		next = leave_level(w, fd, &lv[depth - 1]);
+		if (next < 0)
 			break;
-		}
-		close(fd);
 		fd = next;
-		if (w->remove &&
-		    unlinkat(fd, top->dirs.v[top->next - 1], AT_REMOVEDIR) &&
-		    errno != ENOENT)
-			walk_fail(w, errno);
 	}
 	while (depth)
 		strv_release(&lv[--depth].dirs);
 	close(fd);
+	free(lv);
 	if (w->remove && !w->err && rmdir(path))
 		walk_fail(w, errno);
-out:
-	free(lv);
-	if (w->err) {
-		errno = w->err;
-		return -1;
-	}
-	return 0;
+	return walk_result(w);
 }
 
 int store_remove_tree_stats(const char *path, struct tree_stats *ts)

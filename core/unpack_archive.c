@@ -506,16 +506,17 @@ static int check_conflict(const struct job *j, mode_t type, bool hard,
 		      NULL, NULL);
 }
 
-static int extract_entry(struct job *j, struct archive_entry *e,
-			 struct cuenv_err *err)
+/*
+ * Check an entry's name (and a hard link's target) and map them into
+ * j->rel (and j->link): the refusal, or CUENV_OK with *skip set when the
+ * entry is not extracted (the archive's root, or left out by the map).
+ */
+static int map_entry(struct job *j, mode_t type, const char *hardlink,
+		     int *skip, struct cuenv_err *err)
 {
-	const char *why, *symlink = archive_entry_symlink(e);
-	const char *hardlink = archive_entry_hardlink(e);
-	mode_t type = archive_entry_filetype(e);
-	mode_t perm = archive_entry_perm(e);
-	int rc;
+	const char *why = bad_path(j->name);
 
-	why = bad_path(j->name);
+	*skip = 1;
 	/* "./" names the archive's own root (makeself payloads start so) */
 	if (why && type == AE_IFDIR && !strcmp(why, "empty path"))
 		return CUENV_OK;
@@ -523,6 +524,7 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 		return refuse(err, j->name, why, NULL, NULL);
 	if (!rewrite(j->name, j->opts, &j->rel))
 		return CUENV_OK;
+	*skip = 0;
 	if (hardlink) {
 		if (bad_path(hardlink))
 			return refuse(err, j->name, "hard link to", hardlink,
@@ -531,28 +533,38 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 			return refuse(err, j->name, "hard link to", hardlink,
 				      "which is not extracted");
 	}
-	rc = check_entry(j->name, j->rel.data, type, perm, symlink,
-			 hardlink ? j->link.data : NULL, err);
-	if (!rc && hardlink)
-		rc = check_link_target(j, j->rel.data, err);
-	if (rc)
-		return rc;
+	return CUENV_OK;
+}
+
+/* Point e at its place under the destination, with the modes we keep. */
+static int place_entry(struct job *j, struct archive_entry *e, mode_t type,
+		       mode_t perm, int hard, struct cuenv_err *err)
+{
+	int rc;
 
 	buf_reset(&j->full);
 	buf_path(&j->full, j->dest, j->rel.data);
 	if (j->full.len >= PATH_MAX)
 		return refuse(err, j->name, "path too long", NULL, NULL);
-	rc = check_conflict(j, type, hardlink != NULL, err);
+	rc = check_conflict(j, type, hard, err);
 	if (rc)
 		return rc;
 	archive_entry_set_pathname(e, j->full.data);
-	if (hardlink)
+	if (hard)
 		archive_entry_set_hardlink(e, j->target.data);
 	/* Folders stay writable by their owner, so that rm -r works. */
 	perm &= 0755;
 	if (type == S_IFDIR)
 		perm |= 0700;
 	archive_entry_set_perm(e, perm);
+	return CUENV_OK;
+}
+
+/* Write e (placed) to disk, its data within the bounds. */
+static int write_entry(struct job *j, struct archive_entry *e, mode_t type,
+		       int hard, struct cuenv_err *err)
+{
+	int rc;
 
 	if (type == S_IFREG && archive_entry_size_is_set(e)) {
 		uint64_t size = (uint64_t)archive_entry_size(e);
@@ -565,13 +577,38 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 	}
 	if (archive_write_header(j->disk, e) != ARCHIVE_OK)
 		return write_failed(j, err);
-	if (type == S_IFREG || (hardlink && type == 0)) {
+	if (type == S_IFREG || (hard && type == 0)) {
 		rc = copy_data(j, err);
 		if (rc)
 			return rc;
 	}
 	if (archive_write_finish_entry(j->disk) != ARCHIVE_OK)
 		return write_failed(j, err);
+	return CUENV_OK;
+}
+
+static int extract_entry(struct job *j, struct archive_entry *e,
+			 struct cuenv_err *err)
+{
+	const char *symlink = archive_entry_symlink(e);
+	const char *hardlink = archive_entry_hardlink(e);
+	mode_t type = archive_entry_filetype(e);
+	mode_t perm = archive_entry_perm(e);
+	int rc, skip;
+
+	rc = map_entry(j, type, hardlink, &skip, err);
+	if (rc || skip)
+		return rc;
+	rc = check_entry(j->name, j->rel.data, type, perm, symlink,
+			 hardlink ? j->link.data : NULL, err);
+	if (!rc && hardlink)
+		rc = check_link_target(j, j->rel.data, err);
+	if (!rc)
+		rc = place_entry(j, e, type, perm, hardlink != NULL, err);
+	if (!rc)
+		rc = write_entry(j, e, type, hardlink != NULL, err);
+	if (rc)
+		return rc;
 	j->entries++;
 	if (j->stats)
 		j->stats->entries++;

@@ -5,7 +5,7 @@
 
 #include "buf.h"
 #include "digest.h"
-#include "install.h"
+#include "pypi.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -434,7 +434,7 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "'%s' is not NAME==VERSION", req);
 	r->project = normal_name(req, (size_t)(eq - req));
-	rc = install_index_files(index, r->project, fo, &page, &files,
+	rc = pypi_index_files(index, r->project, fo, &page, &files,
 				 &nfiles, err);
 	if (rc)
 		goto out;
@@ -497,7 +497,7 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 		buf_release(&m.path);
 	}
 out:
-	install_index_files_free(files, nfiles);
+	pypi_index_files_free(files, nfiles);
 	buf_release(&page);
 	buf_release(&seen);
 	return rc;

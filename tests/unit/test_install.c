@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "../../core/digest.h"
+#include "../../core/gc.h"
 #include "../../core/install.h"
 #include "fakes/fixture.h"
 
@@ -97,70 +98,6 @@ static struct install_opts file_opts(const struct world *w)
 	o.fetch.backoff_ms = 1;
 	o.jobs = 2;
 	return o;
-}
-
-/* PEP 658/714: which files the index serves core metadata for. */
-static void test_install_index_parse_reads_core_metadata(void **state)
-{
-	static const char A[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
-	static const char B[] = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
-	struct buf page = BUF_INIT;
-	struct index_file *v;
-	size_t n;
-
-	(void)state;
-	buf_printf(&page,
-		   "{\"meta\": {\"api-version\": \"1.1\"}, \"files\": ["
-		   "{\"filename\": \"a-1-py3-none-any.whl\", \"url\": \"a.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, \"size\": 7, "
-		   "\"core-metadata\": {\"sha256\": \"%s\"}},"
-		   "{\"filename\": \"b-1-py3-none-any.whl\", \"url\": \"b.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, "
-		   "\"data-dist-info-metadata\": true},"
-		   "{\"filename\": \"c-1-py3-none-any.whl\", \"url\": \"c.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, \"core-metadata\": false},"
-		   "{\"filename\": \"d-1-py3-none-any.whl\", \"url\": \"d.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, "
-		   "\"core-metadata\": {\"sha256\": \"not-hex\"}}]}",
-		   A, B, A, A, A);
-	install_index_parse(&page, &v, &n);
-	assert_int_equal(n, 4);
-	assert_true(v[0].metadata);
-	assert_string_equal(v[0].metadata_sha256, B);
-	assert_int_equal(v[0].size, 7);
-	assert_true(v[1].metadata);
-	assert_null(v[1].metadata_sha256);
-	assert_false(v[2].metadata);
-	assert_null(v[2].metadata_sha256);
-	/* served, with a hash cuenv cannot check: served, no hash */
-	assert_true(v[3].metadata);
-	assert_null(v[3].metadata_sha256);
-	install_index_files_free(v, n);
-
-	/* PEP 503 HTML, as proxies serve it */
-	buf_reset(&page);
-	buf_printf(&page,
-		   "<html><body>\n"
-		   "<a href=\"a.whl#sha256=%s\" data-dist-info-metadata=\"sha256=%s\">a-1-py3-none-any.whl</a>\n"
-		   "<a href=\"b.whl#sha256=%s\" data-core-metadata=\"true\">b-1-py3-none-any.whl</a>\n"
-		   "<a href=\"c.whl#sha256=%s\">c-1-py3-none-any.whl</a>\n"
-		   "<a href=\"d.whl#sha256=%s\" data-core-metadata=\"sha256&#61;%s\">d-1-py3-none-any.whl</a>\n"
-		   "</body></html>\n",
-		   A, B, A, A, A, B);
-	install_index_parse(&page, &v, &n);
-	assert_int_equal(n, 4);
-	assert_string_equal(v[0].name, "a-1-py3-none-any.whl");
-	assert_string_equal(v[0].url, "a.whl");
-	assert_true(v[0].metadata);
-	assert_string_equal(v[0].metadata_sha256, B);
-	assert_true(v[1].metadata);
-	assert_null(v[1].metadata_sha256);
-	/* the next link's attribute is not this one's */
-	assert_false(v[2].metadata);
-	assert_true(v[3].metadata);
-	assert_string_equal(v[3].metadata_sha256, B);
-	install_index_files_free(v, n);
-	buf_release(&page);
 }
 
 static void test_install_mirror_url_replaces_nvidia_host(void **state)
@@ -259,7 +196,7 @@ static void test_install_reinstalls_from_the_cache_offline(void **state)
 			 CUENV_OK);
 	assert_int_equal(store_delete(&w.st, &in, &err), CUENV_OK);
 	install_release(&in);
-	assert_int_equal(install_gc(&w.st, &go, &r, &err), CUENV_OK);
+	assert_int_equal(gc_run(&w.st, &go, &r, &err), CUENV_OK);
 	store_release(&w.st);
 	vdir = fx_path(fx, "root");
 	assert_int_equal(store_open(&w.st, vdir, true, &err), CUENV_OK);
@@ -423,7 +360,7 @@ static void test_install_gc_frees_an_interrupted_uninstall(void **state)
 	make_world(fx, &w, 0);
 	interrupted_uninstall(&w, "dead01", 0);
 	assert_int_equal(fx_count_entries(fx, "root/pool"), 1);
-	if (install_gc(&w.st, &go, &r, &err))
+	if (gc_run(&w.st, &go, &r, &err))
 		fail_msg("%s", err.msg.data);
 	assert_int_equal(r.leftovers, 1);
 	assert_int_equal(r.trees, 1); /* the trash's links pinned it */
@@ -444,7 +381,7 @@ static void test_install_gc_frees_a_lockless_trash_folder(void **state)
 
 	make_world(fx, &w, 0);
 	interrupted_uninstall(&w, "old001", 1);
-	if (install_gc(&w.st, &go, &r, &err))
+	if (gc_run(&w.st, &go, &r, &err))
 		fail_msg("%s", err.msg.data);
 	assert_int_equal(r.leftovers, 1);
 	assert_int_equal(r.trees, 1);
@@ -466,7 +403,7 @@ static void test_install_gc_keeps_a_live_uninstall_trash(void **state)
 	interrupted_uninstall(&w, "live01", 0);
 	lock = fx_path(fx, "root/.staging/trash-live01.lock");
 	hold_lock(lock, &h);
-	if (install_gc(&w.st, &go, &r, &err))
+	if (gc_run(&w.st, &go, &r, &err))
 		fail_msg("%s", err.msg.data);
 	release_holder(&h);
 	assert_int_equal(r.leftovers, 0);
@@ -526,7 +463,7 @@ static void test_install_gc_removes_only_stale_partial_downloads(void **state)
 	age_file(p, 7200);
 	free(p);
 	fx_write(fx, "root/cache/notes.txt", "not ours");
-	if (install_gc(&w.st, &go, &r, &err))
+	if (gc_run(&w.st, &go, &r, &err))
 		fail_msg("%s", err.msg.data);
 	assert_int_equal(r.parts, 1);
 	assert_int_equal(r.part_bytes, 10);
@@ -558,7 +495,7 @@ static void test_install_gc_cache_empties_the_cache(void **state)
 	assert_int_equal(stat(archive, &st), 0);
 	buf_printf(&part, "root/cache/%064d.part", 3);
 	fx_write(fx, part.data, "01234");
-	if (install_gc(&w.st, &go, &r, &err))
+	if (gc_run(&w.st, &go, &r, &err))
 		fail_msg("%s", err.msg.data);
 	assert_int_equal(r.archives, 1);
 	assert_int_equal(r.archive_bytes, (uint64_t)st.st_size);
@@ -585,7 +522,7 @@ static void test_install_gc_cache_keeps_an_archive_in_use(void **state)
 	buf_printf(&lock, "%s/root/.locks/%s.lock", fx->root, w.sha);
 	buf_printf(&cached, "root/cache/%s", w.sha);
 	hold_lock(lock.data, &h); /* as a download in flight holds it */
-	if (install_gc(&w.st, &go, &r, &err))
+	if (gc_run(&w.st, &go, &r, &err))
 		fail_msg("%s", err.msg.data);
 	release_holder(&h);
 	assert_int_equal(r.archives, 0);
@@ -600,7 +537,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
-		cmocka_unit_test(test_install_index_parse_reads_core_metadata),
 		cmocka_unit_test(test_install_mirror_url_replaces_nvidia_host),
 		T(test_install_puts_a_verified_version_in_place),
 		T(test_install_sha_mismatch_installs_nothing),

@@ -1,0 +1,298 @@
+/*
+ * gc.c: gc.h, the store's garbage collection: the sweep of dead staging
+ * folders (which each install also runs), pool trees no version uses,
+ * and the download cache.
+ */
+#include "gc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "digest.h"
+
+/* What a sweep or gc did, and the first thing it could not do. */
+struct gc {
+	struct gc_report *r;
+	unsigned failed;
+	struct buf first; /* "'path': reason" */
+};
+
+static void gc_failed(struct gc *g, const char *path, int e)
+{
+	if (!g->failed++)
+		buf_printf(&g->first, "'%s': %s", path, strerror(e));
+}
+
+/* An entry of a folder gc looks through: d is open on dir. */
+typedef void gc_entry_fn(struct gc *g, DIR *d, const char *dir,
+			 const char *name, void *ctx);
+
+/*
+ * Call fn for each entry of root/sub. A folder that cannot be opened
+ * (other than a missing one) is a failure when report_open says so.
+ */
+static void gc_each_entry(struct gc *g, const char *root, const char *sub,
+			  int report_open, gc_entry_fn *fn, void *ctx)
+{
+	struct buf dir = BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	buf_path(&dir, root, sub);
+	d = opendir(dir.data);
+	if (!d && report_open && errno != ENOENT)
+		gc_failed(g, dir.data, errno);
+	while (d && (de = readdir(d)))
+		fn(g, d, dir.data, de->d_name, ctx);
+	if (d)
+		closedir(d);
+	buf_release(&dir);
+}
+
+/* ---- cleaning up after dead installs and uninstalls --------------------- */
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
+/* An hour: no live install's folder goes without its lock that old. */
+#define LOCKLESS_AGE 3600
+
+static int older_than(const char *path, time_t age)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && time(NULL) - st.st_mtime > age;
+}
+
+/* p: a lock file "X.lock"; it goes when X is gone and it is old and free. */
+static void sweep_lock(struct buf *p)
+{
+	int fd;
+
+	buf_setlen(p, p->len - 5);
+	if (exists(p->data))
+		return;
+	buf_adds(p, ".lock");
+	fd = older_than(p->data, LOCKLESS_AGE)
+		     ? open(p->data, O_RDWR | O_CLOEXEC)
+		     : -1;
+	if (fd >= 0 && !store_lock_now(fd))
+		unlink(p->data);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* p: a staging folder; it goes when its lock is free (or, see above). */
+static void sweep_folder(struct gc *g, struct buf *p, int lockless_ok)
+{
+	struct tree_stats ts;
+	int fd;
+
+	buf_adds(p, ".lock");
+	fd = open(p->data, O_RDWR | O_CLOEXEC);
+	buf_setlen(p, p->len - 5);
+	if (fd < 0 && errno != ENOENT)
+		return;
+	if (fd < 0 && !lockless_ok && !older_than(p->data, LOCKLESS_AGE))
+		return;
+	if (fd >= 0 && store_lock_now(fd)) {
+		close(fd);
+		return; /* alive */
+	}
+	if (store_remove_tree_stats(p->data, &ts)) {
+		gc_failed(g, p->data, errno);
+	} else {
+		g->r->leftovers++;
+		buf_adds(p, ".lock");
+		if (fd >= 0)
+			unlink(p->data);
+	}
+	g->r->leftover_bytes += ts.bytes;
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Each install locks .staging/install-X.lock first, then makes
+ * .staging/install-X/; each uninstall does the same with trash-X (see
+ * store_delete). A folder whose lock can be taken belongs to a process
+ * that died. The sweep never creates a lock file. A folder without one:
+ * install-X (a cuenv older than this rule, or a crash between the two
+ * steps) goes only once it is an hour old, as installs run side by side;
+ * trash-X and register-X go at once, as only writers holding the store's
+ * lock alone make them and the sweeper holds it (shared or alone). A lock
+ * file whose folder is gone goes once it is an hour old and free (a
+ * younger one may be between its creation and its lock).
+ */
+static void sweep_entry(struct gc *g, DIR *d, const char *dir,
+			const char *name, void *ctx)
+{
+	struct buf p = BUF_INIT;
+	size_t n = strlen(name);
+	int is_lock = n > 5 && !strcmp(name + n - 5, ".lock");
+	int lockless_ok;
+
+	(void)d;
+	(void)ctx;
+	if (!strncmp(name, "install-", 8))
+		lockless_ok = 0;
+	else if (!strncmp(name, "trash-", 6) || !strncmp(name, "register-", 9))
+		lockless_ok = 1;
+	else
+		return;
+	buf_path(&p, dir, name);
+	if (is_lock)
+		sweep_lock(&p);
+	else
+		sweep_folder(g, &p, lockless_ok);
+	buf_release(&p);
+}
+
+static void sweep_staging(const char *root, struct gc *g)
+{
+	gc_each_entry(g, root, ".staging", 0, sweep_entry, NULL);
+}
+
+void gc_sweep_staging(const char *root)
+{
+	struct gc_report unused = { 0 };
+	struct gc g = { &unused, 0, BUF_INIT };
+
+	sweep_staging(root, &g);
+	buf_release(&g.first);
+}
+
+/* ---- the download cache and the pool ------------------------------------ */
+
+static int is_sha_name(const char *name, int *part)
+{
+	size_t n = strspn(name, "0123456789abcdef");
+
+	*part = n == DIGEST_HEX_LEN && !strcmp(name + n, ".part");
+	return n == DIGEST_HEX_LEN && (!name[n] || *part);
+}
+
+struct prune_cache {
+	const char *root;
+	const struct gc_opts *o;
+	time_t now;
+};
+
+static void prune_cache_entry(struct gc *g, DIR *d, const char *dir,
+			      const char *name, void *ctx)
+{
+	const struct prune_cache *pc = ctx;
+	struct buf p = BUF_INIT;
+	struct stat sb;
+	int part, fd;
+
+	if (!is_sha_name(name, &part) ||
+	    fstatat(dirfd(d), name, &sb, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISREG(sb.st_mode))
+		return;
+	if (!pc->o->cache && !(part && pc->now - sb.st_mtime > pc->o->part_age))
+		return;
+	buf_printf(&p, "%s/.locks/%.*s.lock", pc->root, DIGEST_HEX_LEN, name);
+	fd = open(p.data, O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && store_lock_now(fd)) {
+		g->r->busy++;
+		close(fd);
+		buf_release(&p);
+		return;
+	}
+	buf_reset(&p);
+	buf_path(&p, dir, name);
+	if (unlinkat(dirfd(d), name, 0)) {
+		gc_failed(g, p.data, errno);
+	} else {
+		uint64_t freed = sb.st_nlink == 1 ? (uint64_t)sb.st_size : 0;
+
+		if (part) {
+			g->r->parts++;
+			g->r->part_bytes += freed;
+		} else {
+			g->r->archives++;
+			g->r->archive_bytes += freed;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	buf_release(&p);
+}
+
+/*
+ * The download cache: partial downloads untouched for o->part_age
+ * seconds always go (a download that died on a full disk leaves a large
+ * one), and with o->cache everything. An archive whose lock
+ * (.locks/<sha>.lock) someone holds is a running install's: it stays.
+ */
+static void prune_cache(const char *root, const struct gc_opts *o,
+			struct gc *g)
+{
+	struct prune_cache pc = { root, o, time(NULL) };
+
+	gc_each_entry(g, root, "cache", 1, prune_cache_entry, &pc);
+}
+
+static void prune_pool_entry(struct gc *g, DIR *d, const char *dir,
+			     const char *name, void *ctx)
+{
+	struct buf p = BUF_INIT;
+	struct tree_stats ts;
+
+	(void)d;
+	(void)ctx;
+	if (name[0] == '.')
+		return;
+	buf_path(&p, dir, name);
+	if (store_measure_tree(p.data, &ts)) {
+		gc_failed(g, p.data, errno);
+	} else if (!ts.linked) { /* else a version uses it */
+		if (store_remove_tree_stats(p.data, &ts))
+			gc_failed(g, p.data, errno);
+		else
+			g->r->trees++;
+		g->r->tree_bytes += ts.bytes;
+	}
+	buf_release(&p);
+}
+
+/* Pool trees no version links to. */
+static void prune_pool(const char *root, struct gc *g)
+{
+	gc_each_entry(g, root, "pool", 1, prune_pool_entry, NULL);
+}
+
+int gc_run(struct store *st, const struct gc_opts *o, struct gc_report *r,
+	   struct cuenv_err *err)
+{
+	struct gc g = { r, 0, BUF_INIT };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = store_lock(st, err);
+	if (rc)
+		return rc;
+	/* Trash first: its links keep pool trees in use. */
+	sweep_staging(st->root, &g);
+	prune_pool(st->root, &g);
+	prune_cache(st->root, o, &g);
+	if (g.failed) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove %s",
+				g.first.data);
+		if (g.failed > 1)
+			cuenv_hint(err, "%u other removals failed too",
+				   g.failed - 1);
+	}
+	buf_release(&g.first);
+	return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * pypi.h: a package index's simple API (as https://pypi.org/simple serves
+ * it, or a proxy): the files of a project, and the wheel of an NVIDIA
+ * component for this machine (install --source pypi, update, needs).
+ */
+#ifndef CUENV_PYPI_H
+#define CUENV_PYPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "catalog.h"
+#include "err.h"
+#include "fetch.h"
+
+/* A file of a project on a package index. */
+struct index_file {
+	char *name;   /* "torch-2.1.2-cp39-cp39-manylinux1_x86_64.whl" */
+	char *url;    /* absolute */
+	char *sha256; /* the index's, 64 hex digits */
+	uint64_t size; /* 0: the index did not say (PEP 503 HTML) */
+	/*
+	 * Its core metadata as a file of its own at url + ".metadata" (PEP
+	 * 658 and 714: JSON "core-metadata" or "data-dist-info-metadata",
+	 * HTML data-core-metadata or data-dist-info-metadata): false when
+	 * the index does not serve one; metadata_sha256 the index's sha256
+	 * of it (64 hex digits), or NULL when it gave none ("true").
+	 */
+	bool metadata;
+	char *metadata_sha256;
+};
+
+/*
+ * The files of project on the package index at index (a simple API root
+ * such as https://pypi.org/simple): its page (PEP 691 JSON, or PEP 503
+ * HTML as proxies serve) fetched with fetch's options, its URL into
+ * page, the files with a sha256 and not yanked into *v and *n (free them
+ * with pypi_index_files_free). Returns CUENV_OK or CUENV_E_FETCH.
+ * Network I/O.
+ */
+int pypi_index_files(const char *index, const char *project,
+		     const struct fetch_opts *fetch, struct buf *page,
+		     struct index_file **v, size_t *n, struct cuenv_err *err);
+void pypi_index_files_free(struct index_file *v, size_t n);
+
+/*
+ * The files of a project page already fetched (body: PEP 691 JSON, else
+ * PEP 503 HTML) into *v and *n, their URLs as the page gives them. Pure.
+ */
+void pypi_index_parse(const struct buf *body, struct index_file **v,
+		      size_t *n);
+
+/*
+ * NVIDIA's wheel project for a redist component of a CUDA major version
+ * ("nvidia-cuda-runtime-cu12" for cuda_cudart and 12), or NULL when it
+ * has none. A heap string.
+ */
+char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k);
+
+/*
+ * Find the wheel of project at version on the index that fits this
+ * machine and describe it as the part of comp in *out (heap strings; the
+ * index's sha256 is the one checked). Returns CUENV_OK, or CUENV_E_FETCH
+ * naming the versions found. Network I/O.
+ */
+int pypi_wheel_part(const char *index, const char *project,
+		    const char *comp, const char *version,
+		    const struct fetch_opts *fetch, struct part *out,
+		    struct cuenv_err *err);
+
+#endif
