@@ -432,12 +432,16 @@ static int fetch_wheel(struct job *j, struct src *s,
 	while ((n = raw_read(s, &p, err)) > 0)
 		;
 	rc = n < 0 ? err->rc : finish_hash(j, s, f->part.data, err);
-	if (!rc && s->tee >= 0 && close(s->tee)) {
+	/* on failure the .part stays open: discard_part closes it */
+	if (!rc && s->tee >= 0) {
+		int bad = close(s->tee);
+
 		s->tee = -1;
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				f->part.data, strerror(errno));
+		if (bad)
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot write '%s': %s", f->part.data,
+					strerror(errno));
 	}
-	s->tee = -1;
 	if (!rc && !j->opts->no_cache && !j->prog.cached &&
 	    rename(f->part.data, f->cache.data))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",

@@ -188,8 +188,10 @@ static void wheels_from_html(const struct buf *body, struct index_file **v,
 		href += 6;
 		q = strchr(href, '"');
 		hash = q ? strstr(href, "#sha256=") : NULL;
+		/* data-yanked of this tag only: a later yanked file must not
+		 * hide this one */
 		if (q && hash && hash < q && (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
-		    !strstr(p, "data-yanked") ) {
+		    !memmem(p, (size_t)(tag_end - p), "data-yanked", 11)) {
 			char sha[DIGEST_HEX_LEN + 1];
 
 			memcpy(sha, hash + 8, DIGEST_HEX_LEN);

@@ -114,6 +114,15 @@ static void test_pypi_index_parse_skips_yanked_and_unhashed(void **state)
 	assert_string_equal(v[0].name, "z.whl");
 	assert_string_equal(v[0].url, "z.whl");
 	pypi_index_files_free(v, n);
+
+	/* a yanked file after a good one hides only itself */
+	buf_reset(&page);
+	buf_adds(&page, "<a href=\"g.whl#sha256=" A64 "\">g.whl</a>\n"
+			"<a href=\"h.whl#sha256=" A64 "\" data-yanked=\"bad\">h.whl</a>");
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].name, "g.whl");
+	pypi_index_files_free(v, n);
 	buf_release(&page);
 }
 
