@@ -902,6 +902,10 @@ int needs_python_parse(struct needs_python *py, const char *text,
 		if (f->absent)
 			continue;
 		f->version = json_str(o, "version");
+		if (f->version && !*f->version) {
+			free(f->version); /* an empty __version__ */
+			f->version = NULL;
+		}
 		if (!f->version)
 			f->version = xstrdup("?");
 		f->cuda = json_version(o, "cuda");
