@@ -11,8 +11,10 @@
 #                         and fix lines also run where they were printed
 #                         (tests/e2e/lib.sh, hints-manual.txt)
 #   make install PREFIX=/usr/local [DESTDIR=...]
-#   make fuzz             libFuzzer on the .cuenv parser and archive entry
-#                         checks (clang)
+#   make fuzz             libFuzzer on the parsers of what cuenv reads
+#                         (.cuenv, archive entries, catalogue, ELF, ld.so
+#                         cache, activation state, probe report, Python's
+#                         answer, zip directory; clang)
 #   make bench            the hook's cost per prompt, against direnv; then
 #                         a cold install's time and memory, against a
 #                         hand-written script and parallel xz -d
@@ -315,7 +317,8 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
 
 # Each target runs FUZZ_SECONDS from its seeds in tests/fuzz/corpus/<name>/,
 # with tests/fuzz/<name>.dict when there is one; the first crash stops.
-FUZZ_TARGETS := dotfile entry catalog elf assemble
+FUZZ_TARGETS := dotfile entry catalog elf assemble ldcache env smoke_json \
+	needs_python wheel
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	$(Q)for t in $(FUZZ_TARGETS); do \
