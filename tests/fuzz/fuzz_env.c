@@ -86,7 +86,7 @@ static void set_prefix(struct install *in, const char *prefix)
 static void round_trip(const struct strv *lines)
 {
 	struct install cuda, cudnn, cupti;
-	struct active act = {&cuda, NULL, NULL, 0};
+	struct active act = { &cuda, NULL, NULL, 0 };
 	struct envmap start = ENVMAP_INIT, env = ENVMAP_INIT,
 		      first = ENVMAP_INIT;
 	struct strv warnings = STRV_INIT;
@@ -126,7 +126,8 @@ static void round_trip(const struct strv *lines)
 			act.cupti = &cupti;
 		} else if (!strcmp(l, "isolate"))
 			act.isolate = 1;
-		else if (strncmp(l, ENV_STATE_VAR "=", strlen(ENV_STATE_VAR) + 1))
+		else if (strncmp(l, ENV_STATE_VAR "=",
+				 strlen(ENV_STATE_VAR) + 1))
 			set_line(&start, l);
 	}
 
@@ -141,8 +142,8 @@ static void round_trip(const struct strv *lines)
 			  &env);
 	env_activate(&env, &act, &warnings);
 	if (!env_equal(&first, &env))
-		violation("activating again gives the same environment",
-			  &first, &env);
+		violation("activating again gives the same environment", &first,
+			  &env);
 
 	envmap_release(&start);
 	envmap_release(&env);

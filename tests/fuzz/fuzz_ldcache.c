@@ -44,7 +44,7 @@ static int in_data(const uint8_t *data, size_t size, const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ldcache c = {0}, again = {0};
+	struct ldcache c = { 0 }, again = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 	unsigned native = ldcache_native_flags();
 	int rc;

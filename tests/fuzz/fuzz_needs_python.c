@@ -21,9 +21,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char earlier[] =
-    "{\"python\": \"3.11.4\", \"frameworks\": {\"torch\": {\"version\": "
-    "\"2.1.0\", \"cuda\": \"12.1\", \"cudnn\": \"8.9.2\"}, \"jax\": "
-    "{\"absent\": \"ModuleNotFoundError: No module named 'jax'\"}}}";
+	"{\"python\": \"3.11.4\", \"frameworks\": {\"torch\": {\"version\": "
+	"\"2.1.0\", \"cuda\": \"12.1\", \"cudnn\": \"8.9.2\"}, \"jax\": "
+	"{\"absent\": \"ModuleNotFoundError: No module named 'jax'\"}}}";
 
 static void violation(const char *what)
 {
@@ -71,8 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
 		const struct needs_framework *f = &py.fw[i];
 
-		if (f->absent && (f->version || f->cuda || f->cudnn ||
-				  f->problem))
+		if (f->absent &&
+		    (f->version || f->cuda || f->cudnn || f->problem))
 			violation("an absent framework has only its reason");
 		if (!f->absent && f->version && !*f->version)
 			violation("a version is not empty");

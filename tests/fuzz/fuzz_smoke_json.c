@@ -70,8 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(&r);
 	smoke_report_to_json(&r, &one);
 	if (smoke_report_from_json(one.data, &again, &err))
-		violation("what is written reads back", one.data,
-			  err.msg.data);
+		violation("what is written reads back", one.data, err.msg.data);
 	check(&again);
 	smoke_report_to_json(&again, &two);
 	if (one.len != two.len || memcmp(one.data, two.data, one.len))

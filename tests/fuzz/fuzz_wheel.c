@@ -73,7 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc != CUENV_E_UNPACK || !err.msg.len)
 			violation("a failure is E_UNPACK, with a message");
 	} else {
-		if (end.cd_offset > zsize || end.cd_size > zsize - end.cd_offset)
+		if (end.cd_offset > zsize ||
+		    end.cd_size > zsize - end.cd_offset)
 			violation("the directory lies inside the file");
 		directory(zip + end.cd_offset, (size_t)end.cd_size);
 	}
