@@ -281,6 +281,8 @@ static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 			p[i].cached ? "from the cache" : "done", a);
 	}
 	if (total) {
+		/* done and total start at 0 and only add p's fields. */
+		/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
 		unsigned pct = (unsigned)(done * 100 / total) / 25 * 25;
 
 		if (pct > s->last_pct && pct < 100) {

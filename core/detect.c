@@ -1048,6 +1048,9 @@ bool detect_wheel_mix(const char *site, struct wheel_mix *m)
 				   strv_find(&m->shared, path.data) < 0) {
 				struct buf o = BUF_INIT, f = BUF_INIT;
 				struct stat st;
+				/* at is an index of paths, and owner grows with
+				 * paths, an entry each: owner.v[at] exists. */
+				/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
 				const char *a = owner.v[at], *b = m->wheels.v[w];
 
 				/* Whose copy is there now: the sizes say. */

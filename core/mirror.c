@@ -296,7 +296,8 @@ static void stamp_drop(struct stamps *s, const char *path)
 	if (!t)
 		return;
 	free(t->path);
-	*t = s->v[--s->n];
+	/* t is one of s->v's n entries: s->v is not NULL. */
+	*t = s->v[--s->n]; /* NOLINT(clang-analyzer-core.NullDereference) */
 }
 
 static int stamp_matches(const struct stamps *s, const char *path,

@@ -754,15 +754,18 @@ bool needs_read_metadata(struct needs_scan *s, const char *name,
 	return s->nrep > before;
 }
 
-/* Read a metadata file from disk; named: given as PATH (errors count). */
+/*
+ * Read a metadata file from disk. err: given as PATH, where errors count;
+ * NULL: found in a folder, where they are warnings.
+ */
 static int read_metadata_file(struct needs_scan *s, const char *path,
-			      int named, struct cuenv_err *err)
+			      struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = CUENV_OK;
 
 	if (fd < 0) {
-		if (named)
+		if (err)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot open '%s': %s", path,
 					strerror(errno));
@@ -816,7 +819,7 @@ static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 				     path->data);
 		} else if (S_ISREG(st.st_mode)) {
 			if (needs_metadata_name(path->data))
-				read_metadata_file(s, path->data, 0, NULL);
+				read_metadata_file(s, path->data, NULL);
 			else
 				scan_file(s, path->data, 0, NULL);
 		}
@@ -840,7 +843,7 @@ int needs_scan_path(struct needs_scan *s, const char *path,
 		buf_adds(&walked, path);
 		walk(s, &walked, 0);
 	} else if (S_ISREG(st.st_mode) && needs_metadata_name(path)) {
-		rc = read_metadata_file(s, path, 1, err);
+		rc = read_metadata_file(s, path, err);
 	} else if (S_ISREG(st.st_mode)) {
 		rc = scan_file(s, path, 1, err);
 	} else {
@@ -1006,6 +1009,10 @@ int needs_python_parse(struct needs_python *py, const char *text,
 		if (f->absent)
 			continue;
 		f->version = json_str(o, "version");
+		if (f->version && !*f->version) {
+			free(f->version); /* an empty __version__ */
+			f->version = NULL;
+		}
 		if (!f->version)
 			f->version = xstrdup("?");
 		f->cuda = json_version(o, "cuda");

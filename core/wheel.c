@@ -54,7 +54,7 @@ int wheel_zip_end_parse(const void *tail, size_t len, uint64_t size,
 	    e - t >= 20 && le32(e - 20) == 0x07064b50) {
 		uint64_t at = le64(e - 20 + 8), start = size - len;
 
-		if (at < start || at - start + 56 > len ||
+		if (at < start || at - start > len || len - (at - start) < 56 ||
 		    le32(t + (at - start)) != 0x06064b50)
 			return cuenv_fail(err, CUENV_E_UNPACK,
 					  "zip64 end record out of reach");

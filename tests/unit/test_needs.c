@@ -582,6 +582,22 @@ static void test_needs_python_parse_keeps_what_is_not_answered(void **state)
 	needs_python_release(&py);
 }
 
+/* Found by fuzz_needs_python: an empty version read as "", shown as none. */
+static void test_needs_python_parse_empty_version_is_unknown(void **state)
+{
+	struct needs_python py;
+	const char *text =
+		"{\"frameworks\": {\"torch\": {\"version\": \"\","
+		" \"cuda\": \"12.1\"}}}";
+
+	(void)state;
+	needs_python_init(&py, "python3");
+	assert_int_equal(needs_python_parse(&py, text, strlen(text)), 0);
+	assert_string_equal(py.fw[1].version, "?");
+	assert_string_equal(py.fw[1].cuda, "12.1");
+	needs_python_release(&py);
+}
+
 /* ---- installed selections ------------------------------------------------ */
 
 static void test_needs_installed_toolkit_that_gives_all_is_picked(
@@ -1393,6 +1409,8 @@ int main(void)
 		cmocka_unit_test(test_needs_python_parse_reads_each_framework),
 		cmocka_unit_test(
 			test_needs_python_parse_keeps_what_is_not_answered),
+		cmocka_unit_test(
+			test_needs_python_parse_empty_version_is_unknown),
 		T(test_needs_installed_toolkit_that_gives_all_is_picked),
 		T(test_needs_installed_that_lacks_a_soname_is_not_picked),
 		T(test_needs_installed_cudnn_must_be_built_for_the_cuda),

@@ -177,6 +177,42 @@ static void test_wheel_refuses_a_directory_past_the_end(void **state)
 	err_release(&err);
 }
 
+/*
+ * Found by fuzz_wheel: a zip64 locator whose offset is near 2^64 wrapped
+ * the bounds check round, and the record was read from before the tail.
+ * Here the 8 bytes before the tail hold a zip64 record's signature.
+ */
+static void test_wheel_zip64_locator_out_of_reach(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct wheel_zip_end end;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	put32(&b, 0x06064b50); /* before the tail: a zip64 end record's */
+	put32(&b, 0);
+	put32(&b, 0); /* the tail, 50 bytes: 8 of padding */
+	put32(&b, 0);
+	put32(&b, 0x07064b50); /* the zip64 locator */
+	put32(&b, 0);
+	put32(&b, 0xFFFFFFF8ul); /* record at 2^64 - 8 */
+	put32(&b, 0xFFFFFFFFul);
+	put32(&b, 1);
+	put32(&b, 0x06054b50); /* the end record, its counts in zip64 */
+	put32(&b, 0);
+	put16(&b, 0xFFFF);
+	put16(&b, 0xFFFF);
+	put32(&b, 0xFFFFFFFFul);
+	put32(&b, 0xFFFFFFFFul);
+	put16(&b, 0);
+	assert_int_equal(b.len, 8 + 50);
+	assert_int_equal(wheel_zip_end_parse(b.data + 8, 50, 50, &end, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "zip64 end record out of reach"));
+	buf_release(&b);
+	err_release(&err);
+}
+
 static void test_wheel_member_from_its_local_bytes(void **state)
 {
 	struct buf z = BUF_INIT, out = BUF_INIT;
@@ -205,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_wheel_finds_the_end_and_the_directory),
 		cmocka_unit_test(test_wheel_refuses_what_is_not_a_zip),
 		cmocka_unit_test(test_wheel_refuses_a_directory_past_the_end),
+		cmocka_unit_test(test_wheel_zip64_locator_out_of_reach),
 		cmocka_unit_test(test_wheel_member_from_its_local_bytes),
 	};
 
