@@ -145,7 +145,8 @@ static int key_value(struct parse *ps, size_t k, const char *vs,
 	if (!(k == K_CUDA && !strcmp(value, DOTFILE_SYSTEM)) &&
 	    !version_is_valid(value)) {
 		free(value);
-		rc = bad(ps->err, ps->name, ps->line, "invalid version", vs, ve);
+		rc = bad(ps->err, ps->name, ps->line, "invalid version", vs,
+			 ve);
 		cuenv_hint(ps->err, "a version is numbers and dots, "
 				    "such as 12.4 or 12.4.1");
 		return rc;
@@ -177,7 +178,8 @@ static int key_line(struct parse *ps, const char *s, const char *eq,
 		    !memcmp(ks, keys[k], (size_t)(ke - ks)))
 			break;
 	if (k == K_COUNT) {
-		int rc = bad(ps->err, ps->name, ps->line, "unknown key", ks, ke);
+		int rc = bad(ps->err, ps->name, ps->line, "unknown key", ks,
+			     ke);
 
 		cuenv_hint(ps->err, "keys are cuda, cudnn, cupti, isolate");
 		return rc;

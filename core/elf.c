@@ -388,7 +388,8 @@ int elf_read_file(const char *path, struct elf_info *out,
 		return cuenv_fail(err, CUENV_NO, "'%s' is not a regular file",
 				  path);
 	if (rc == CUENV_NO)
-		return cuenv_fail(err, CUENV_NO, "'%s' is not an ELF file", path);
+		return cuenv_fail(err, CUENV_NO, "'%s' is not an ELF file",
+				  path);
 	if (rc)
 		return rc;
 	/* one pass from start to end: let the kernel read ahead */

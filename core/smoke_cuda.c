@@ -79,6 +79,9 @@ const char smoke_vadd_ptx[] =
 	"}\n";
 /* clang-format on */
 
+/* The number of elements of array a. */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 #define VADD_NAME "cuenv_vadd"
 #define VADD_N 4096
 #define VADD_BLOCK 256
@@ -464,18 +467,15 @@ static void driver_init_failed(struct probe *pr, struct smoke_layer *l,
 	buf_release(&e);
 }
 
-static void step_driver(struct probe *pr)
+static void step_driver(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_DRIVER];
 	struct buf module = BUF_INIT, source = BUF_INIT, why = BUF_INIT,
 		   missing = BUF_INIT, cv = BUF_INIT;
 	const char *mod = NULL;
-	double t = now_ms();
 	cuenv_CUresult rc;
 	int v = 0;
 
-	stage(pr, "driver");
 	/* the kernel module first: loading libcuda may load it */
 	if (p->driver_module && *p->driver_module) {
 		mod = p->driver_module;
@@ -543,7 +543,6 @@ static void step_driver(struct probe *pr)
 			   p->driver_compat);
 	pr->driver_ok = l->status == SMOKE_PASS;
 out:
-	l->ms += now_ms() - t;
 	buf_release(&module);
 	buf_release(&source);
 	buf_release(&why);
@@ -820,16 +819,13 @@ out:
 	buf_release(&ver);
 }
 
-static void step_runtime(struct probe *pr)
+static void step_runtime(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_RUNTIME];
 	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
 		   mm = BUF_INIT, fix = BUF_INIT;
-	double t = now_ms();
 	int v = 0, e1;
 
-	stage(pr, "runtime");
 	version_major_minor(p->cuda, &mm);
 	buf_printf(&fix, "install the toolkit again: cuenv install %s",
 		   p->cuda);
@@ -879,7 +875,6 @@ static void step_runtime(struct probe *pr)
 origin:
 	judge_origin(pr, l, fix.data);
 out:
-	l->ms += now_ms() - t;
 	buf_release(&why);
 	buf_release(&missing);
 	buf_release(&ver);
@@ -994,17 +989,14 @@ static void cupti_release(const struct smoke_probe *p, struct buf *out)
 	buf_release(&mm);
 }
 
-static void step_cupti_begin(struct probe *pr)
+static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_CUPTI];
 	struct buf why = BUF_INIT, missing = BUF_INIT, fix = BUF_INIT,
 		   rel = BUF_INIT, mm = BUF_INIT, e = BUF_INIT, ver = BUF_INIT;
-	double t = now_ms();
 	uint32_t api = 0;
 	int rc;
 
-	stage(pr, "cupti");
 	cupti_release(p, &rel);
 	version_major_minor(p->cuda, &mm);
 	buf_printf(&fix,
@@ -1065,7 +1057,6 @@ static void step_cupti_begin(struct probe *pr)
 	}
 	pr->tracing = 1;
 out:
-	l->ms += now_ms() - t;
 	buf_release(&why);
 	buf_release(&missing);
 	buf_release(&fix);
@@ -1249,8 +1240,8 @@ static enum vadd_next vadd_check(struct vadd *k)
 		smoke_set(k->l, SMOKE_FAIL,
 			  "the kernel ran but its result is wrong: c[%u] = %g, "
 			  "expected %g (%u of %u elements wrong)",
-			  first, (double)c[first], (double)(a[first] + b[first]),
-			  wrong, k->n);
+			  first, (double)c[first],
+			  (double)(a[first] + b[first]), wrong, k->n);
 		smoke_fix(k->l,
 			  "the GPU computes wrong results: look for Xid "
 			  "errors in dmesg and ECC errors in nvidia-smi -q, "
@@ -1275,21 +1266,17 @@ static void vadd_release(struct vadd *k)
 		free(k->host[v]);
 }
 
-static void step_kernel(struct probe *pr)
+static void step_kernel(struct probe *pr, struct smoke_layer *l)
 {
 	static enum vadd_next (*const steps[])(struct vadd *) = {
 	    vadd_context, vadd_module, vadd_upload, vadd_launch, vadd_check,
 	};
-	struct vadd k = {.pr = pr, .l = &pr->r->layer[SMOKE_KERNEL],
-			 .bytes = VADD_N * sizeof(float), .n = VADD_N,
-			 .what = ""};
+	struct vadd k = {.pr = pr, .l = l, .bytes = VADD_N * sizeof(float),
+			 .n = VADD_N, .what = ""};
 	enum vadd_next next = VADD_GO;
-	double t = now_ms();
 
-	stage(pr, "kernel");
 	if (kernel_ready(pr, k.l))
-		for (size_t i = 0; next == VADD_GO && i < sizeof(steps) / sizeof(steps[0]);
-		     i++)
+		for (size_t i = 0; next == VADD_GO && i < COUNT(steps); i++)
 			next = steps[i](&k);
 	if (next == VADD_FAILED) {
 		struct buf e = BUF_INIT;
@@ -1302,7 +1289,6 @@ static void step_kernel(struct probe *pr)
 		buf_release(&e);
 	}
 	vadd_release(&k);
-	pr->r->layer[SMOKE_KERNEL].ms += now_ms() - t;
 }
 
 /* ---- cuDNN --------------------------------------------------------------- */
@@ -1440,7 +1426,8 @@ static enum conv_next conv_describe(struct conv *c)
 		c->st = f->cudnnGetConvolution2dForwardOutputDim(
 		    c->cd, c->xd, c->wd, &on, &oc, &oh, &ow);
 	}
-	if (!c->st && (on != 1 || oc != 1 || oh != CONV_OUT || ow != CONV_OUT)) {
+	if (!c->st &&
+	    (on != 1 || oc != 1 || oh != CONV_OUT || ow != CONV_OUT)) {
 		smoke_set(c->l, SMOKE_FAIL,
 			  "cuDNN %s computes a %dx%dx%dx%d output for a "
 			  "1x1x%dx%d input and a 1x1x%dx%d filter, not "
@@ -1482,7 +1469,7 @@ static enum conv_next conv_upload(struct conv *c)
 	    {&c->dw, c->w, sizeof(c->w)},
 	    {&c->dy, c->y, sizeof(c->y)},
 	};
-	const size_t n = sizeof(arrays) / sizeof(arrays[0]);
+	const size_t n = COUNT(arrays);
 
 	for (size_t i = 0; i < n && !c->rt_e; i++)
 		c->rt_e = rt->cudaMalloc(arrays[i].dev, arrays[i].bytes);
@@ -1504,8 +1491,8 @@ static enum conv_next conv_forward(struct conv *c)
 	c->what = "cudnnConvolutionForward";
 	c->st = c->pr->dnn.cudnnConvolutionForward(
 	    c->h, &alpha, c->xd, c->dx, c->wd, c->dw, c->cd,
-	    CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, c->ws, c->ws_bytes, &beta, c->yd,
-	    c->dy);
+	    CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, c->ws, c->ws_bytes, &beta,
+	    c->yd, c->dy);
 	if (c->st)
 		return CONV_DNN_FAILED;
 	c->rt_e = rt->cudaDeviceSynchronize();
@@ -1566,7 +1553,7 @@ static void conv_release(struct conv *c)
 	    {c->h, f->cudnnDestroy},
 	};
 
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (size_t i = 0; i < COUNT(table); i++)
 		if (table[i].held)
 			table[i].release(table[i].held);
 }
@@ -1591,8 +1578,7 @@ static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
 	for (int i = 0; i < CONV_OUT * CONV_OUT; i++)
 		c->y[i] = -999.0f;
 	conv_reference(c->x, c->w, c->ref);
-	for (size_t i = 0; next == CONV_GO && i < sizeof(steps) / sizeof(steps[0]);
-	     i++)
+	for (size_t i = 0; next == CONV_GO && i < COUNT(steps); i++)
 		next = steps[i](c);
 	if (next == CONV_RT_FAILED)
 		smoke_set(l, SMOKE_FAIL,
@@ -1610,17 +1596,14 @@ static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
 	buf_release(&e);
 }
 
-static void step_cudnn(struct probe *pr)
+static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_CUDNN];
 	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
 		   built = BUF_INIT, fix = BUF_INIT, mm = BUF_INIT;
-	double t = now_ms();
 	size_t v, cv;
 	unsigned long want_major;
 
-	stage(pr, "cudnn");
 	if (!p->cudnn_lib) {
 		l->asked = false;
 		smoke_set(l, SMOKE_SKIP, "no cuDNN selected");
@@ -1688,8 +1671,8 @@ static void step_cudnn(struct probe *pr)
 	}
 	if (!pr->driver_ok || !pr->device_ok) {
 		smoke_set(l, SMOKE_SKIP,
-			  "cuDNN %s (built for CUDA %s) loaded; the convolution "
-			  "needs the %s layer, which %s",
+			  "cuDNN %s (built for CUDA %s) loaded; the "
+			  "convolution needs the %s layer, which %s",
 			  ver.data, built.data, blocker(pr), blocker_state(pr));
 		goto origin;
 	}
@@ -1697,7 +1680,6 @@ static void step_cudnn(struct probe *pr)
 origin:
 	judge_origin(pr, l, fix.data);
 out:
-	l->ms += now_ms() - t;
 	buf_release(&why);
 	buf_release(&missing);
 	buf_release(&ver);
@@ -1825,12 +1807,9 @@ static void cupti_origin(struct probe *pr, struct smoke_layer *l)
 	buf_release(&mm);
 }
 
-static void step_cupti_end(struct probe *pr)
+static void step_cupti_end(struct probe *pr, struct smoke_layer *l)
 {
-	struct smoke_layer *l = &pr->r->layer[SMOKE_CUPTI];
-	double t = now_ms();
 
-	stage(pr, "cupti-trace");
 	if (l->status == SMOKE_FAIL || !pr->h_cupti) {
 		/* nothing to trace */
 	} else if (!pr->tracing || !pr->launched) {
@@ -1850,10 +1829,26 @@ static void step_cupti_end(struct probe *pr)
 	}
 	if (pr->h_cupti)
 		cupti_origin(pr, l);
-	l->ms += now_ms() - t;
 }
 
 /* ---- all of it ----------------------------------------------------------- */
+
+/*
+ * The steps in the order they run (see the top of this file), each with
+ * the stage it announces and the layer it sets and is timed on.
+ */
+static const struct step {
+	const char *stage;
+	enum smoke_layer_id layer;
+	void (*run)(struct probe *pr, struct smoke_layer *l);
+} probe_steps[] = {
+    {"driver", SMOKE_DRIVER, step_driver},
+    {"cupti", SMOKE_CUPTI, step_cupti_begin},
+    {"runtime", SMOKE_RUNTIME, step_runtime},
+    {"kernel", SMOKE_KERNEL, step_kernel},
+    {"cudnn", SMOKE_CUDNN, step_cudnn},
+    {"cupti-trace", SMOKE_CUPTI, step_cupti_end},
+};
 
 void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 {
@@ -1865,12 +1860,15 @@ void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 	smoke_setstr(&r->cudnn, p->cudnn);
 	smoke_setstr(&r->cupti, p->cupti);
 	r->device = p->device;
-	step_driver(&pr);
-	step_cupti_begin(&pr);
-	step_runtime(&pr);
-	step_kernel(&pr);
-	step_cudnn(&pr);
-	step_cupti_end(&pr);
+	for (size_t i = 0; i < COUNT(probe_steps); i++) {
+		const struct step *s = &probe_steps[i];
+		struct smoke_layer *l = &r->layer[s->layer];
+		double t = now_ms();
+
+		stage(&pr, s->stage);
+		s->run(&pr, l);
+		l->ms += now_ms() - t;
+	}
 	smoke_report_finish(r);
 	stage(&pr, "done");
 
