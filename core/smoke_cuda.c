@@ -189,6 +189,23 @@ static void stage(struct probe *pr, const char *step)
 }
 
 /*
+ * The layer fails: lib, the file the loader picked, lacks the symbols in
+ * missing; not_what, where given, is what that makes it not ("cuDNN").
+ */
+static void lacks(struct smoke_layer *l, const char *lib, const char *not_what,
+		  const char *missing)
+{
+	const char *file = l->file ? l->file : "?";
+
+	if (not_what)
+		smoke_set(l, SMOKE_FAIL, "%s (%s) is not %s: it lacks %s", lib,
+			  file, not_what, missing);
+	else
+		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", lib, file,
+			  missing);
+}
+
+/*
  * dlopen soname as an application would and record in l what was asked
  * and which file the loader picked. On failure returns NULL with the
  * loader's message in why.
@@ -517,10 +534,7 @@ static void step_driver(struct probe *pr, struct smoke_layer *l)
 	}
 	driver_symbols(pr, &missing);
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL,
-			  "%s (%s) is not a CUDA driver: it lacks "
-			  "%s",
-			  p->driver_lib, l->file ? l->file : "?", missing.data);
+		lacks(l, p->driver_lib, "a CUDA driver", missing.data);
 		driver_install_fix(pr, l);
 		goto out;
 	}
@@ -836,11 +850,7 @@ static void step_runtime(struct probe *pr, struct smoke_layer *l)
 	}
 	runtime_symbols(pr, &missing);
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL,
-			  "%s (%s) is not a CUDA runtime: it "
-			  "lacks %s",
-			  p->runtime_lib, l->file ? l->file : "?",
-			  missing.data);
+		lacks(l, p->runtime_lib, "a CUDA runtime", missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto out;
 	}
@@ -1017,8 +1027,7 @@ static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
 	SYM(pr->h_cupti, pr->pti, cuptiActivityFlushAll, &missing);
 	SYM(pr->h_cupti, pr->pti, cuptiActivityGetNextRecord, &missing);
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", p->cupti_lib,
-			  l->file ? l->file : "?", missing.data);
+		lacks(l, p->cupti_lib, NULL, missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto out;
 	}
@@ -1624,8 +1633,7 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 	}
 	cudnn_symbols(pr, &missing);
 	if (!pr->dnn.cudnnGetVersion || !pr->dnn.cudnnGetCudartVersion) {
-		smoke_set(l, SMOKE_FAIL, "%s (%s) is not cuDNN: it lacks %s",
-			  p->cudnn_lib, l->file ? l->file : "?", missing.data);
+		lacks(l, p->cudnn_lib, "cuDNN", missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto out;
 	}
@@ -1664,8 +1672,7 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 		goto origin;
 	}
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", p->cudnn_lib,
-			  l->file ? l->file : "?", missing.data);
+		lacks(l, p->cudnn_lib, NULL, missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto origin;
 	}
