@@ -334,6 +334,20 @@ static void judge_origin(struct probe *pr, struct smoke_layer *l,
 
 /* Names of the CUresults cuenv declares, for drivers (and NVIDIA's stub)
  * whose cuGetErrorName does not answer. */
+/*
+ * An error code as the report shows it, appended to out: "NAME (code)"
+ * where the library names it, else "<unnamed> code".
+ */
+static const char *error_text(struct buf *out, const char *name, int code,
+			      const char *unnamed)
+{
+	if (name)
+		buf_printf(out, "%s (%d)", name, code);
+	else
+		buf_printf(out, "%s %d", unnamed, code);
+	return out->data;
+}
+
 static const char *cu_error_name(cuenv_CUresult rc)
 {
 	static const struct {
@@ -378,10 +392,7 @@ static void cu_error(struct probe *pr, cuenv_CUresult rc, struct buf *out)
 		name = NULL;
 	if (!name)
 		name = cu_error_name(rc);
-	if (name)
-		buf_printf(out, "%s (%d)", name, rc);
-	else
-		buf_printf(out, "CUDA driver error %d", rc);
+	error_text(out, name, (int)rc, "CUDA driver error");
 }
 
 static void driver_install_fix(struct probe *pr, struct smoke_layer *l)
@@ -572,11 +583,7 @@ static const char *rt_error(struct probe *pr, int e, struct buf *out)
 	    pr->rt.cudaGetErrorName ? pr->rt.cudaGetErrorName(e) : NULL;
 
 	buf_reset(out);
-	if (name)
-		buf_printf(out, "%s (%d)", name, e);
-	else
-		buf_printf(out, "CUDA runtime error %d", e);
-	return out->data;
+	return error_text(out, name, e, "CUDA runtime error");
 }
 
 /* The message for a library the loader could not load at all. */
@@ -963,11 +970,7 @@ static const char *pti_error(struct probe *pr, int e, struct buf *out)
 	buf_reset(out);
 	if (pr->pti.cuptiGetResultString)
 		pr->pti.cuptiGetResultString(e, &s);
-	if (s)
-		buf_printf(out, "%s (%d)", s, e);
-	else
-		buf_printf(out, "CUPTI error %d", e);
-	return out->data;
+	return error_text(out, s, e, "CUPTI error");
 }
 
 /* "CUPTI API 22" (to CUDA 12) or "CUPTI 13.0.1" (from CUDA 13), for text. */
@@ -1339,11 +1342,7 @@ static const char *dnn_error(struct probe *pr, int st, struct buf *out)
 			    : NULL;
 
 	buf_reset(out);
-	if (s)
-		buf_printf(out, "%s (%d)", s, st);
-	else
-		buf_printf(out, "cuDNN status %d", st);
-	return out->data;
+	return error_text(out, s, st, "cuDNN status");
 }
 
 /*
@@ -1882,14 +1881,13 @@ void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 	if (pr.ctx_retained && pr.cu.cuDevicePrimaryCtxRelease)
 		pr.cu.cuDevicePrimaryCtxRelease(pr.dev);
 	if (p->unload) {
-		if (pr.h_cupti)
-			dlclose(pr.h_cupti);
-		if (pr.h_cudnn)
-			dlclose(pr.h_cudnn);
-		if (pr.h_runtime)
-			dlclose(pr.h_runtime);
-		if (pr.h_driver)
-			dlclose(pr.h_driver);
+		/* the libraries on top first, the driver last */
+		void *const loaded[] = {pr.h_cupti, pr.h_cudnn, pr.h_runtime,
+					pr.h_driver};
+
+		for (size_t i = 0; i < COUNT(loaded); i++)
+			if (loaded[i])
+				dlclose(loaded[i]);
 	}
 	pthread_mutex_lock(&trace.lock);
 	trace.next = NULL;
