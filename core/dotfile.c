@@ -74,133 +74,154 @@ static int parse_bool(const char *v, int *out)
 	return -1;
 }
 
+/* One parse: the file's name, the line it is on, what it has seen. */
+struct parse {
+	const char *name;
+	struct cuenv_err *err;
+	unsigned line, bare_line, key_lines;
+	unsigned seen[K_COUNT]; /* the line of each key, or 0 */
+	struct dotfile df;
+};
+
+/*
+ * The line at *p (before end): its text in [*s, *e), without its CR, its
+ * comment and the blanks around; *p moves past it. A NUL byte is an error.
+ */
+static int next_line(struct parse *ps, const char **p, const char *end,
+		     const char **s, const char **e)
+{
+	const char *eol = memchr(*p, '\n', (size_t)(end - *p)), *hash;
+
+	*s = *p;
+	*e = eol ? eol : end;
+	*p = eol ? eol + 1 : end;
+	ps->line++;
+	if (memchr(*s, '\0', (size_t)(*e - *s)))
+		return cuenv_fail(ps->err, CUENV_E_MANIFEST,
+				  "%s:%u: binary data (a NUL byte)", ps->name,
+				  ps->line);
+	if (*e > *s && (*e)[-1] == '\r')
+		(*e)--;
+	hash = memchr(*s, '#', (size_t)(*e - *s));
+	if (hash)
+		*e = hash;
+	trim(s, e);
+	return CUENV_OK;
+}
+
+/* A bare version, pyenv style: only alone. */
+static int bare_version(struct parse *ps, const char *s, const char *e)
+{
+	char *value;
+
+	if (ps->bare_line || ps->key_lines)
+		return bad(ps->err, ps->name, ps->line,
+			   "expected 'key = value', found", s, e);
+	value = xstrndup(s, (size_t)(e - s));
+	if (strcmp(value, DOTFILE_SYSTEM) && !version_is_valid(value)) {
+		free(value);
+		return bad(ps->err, ps->name, ps->line, "invalid version", s,
+			   e);
+	}
+	ps->bare_line = ps->line;
+	ps->df.cuda = value;
+	return CUENV_OK;
+}
+
+/* The value of key k, in [vs, ve) and not empty, checked and kept. */
+static int key_value(struct parse *ps, size_t k, const char *vs,
+		     const char *ve)
+{
+	char *value = xstrndup(vs, (size_t)(ve - vs)), **slot;
+	int rc = CUENV_OK;
+
+	if (k == K_ISOLATE) {
+		if (parse_bool(value, &ps->df.isolate))
+			rc = bad(ps->err, ps->name, ps->line,
+				 "isolate must be true or false, not", vs, ve);
+		free(value);
+		return rc;
+	}
+	if (!(k == K_CUDA && !strcmp(value, DOTFILE_SYSTEM)) &&
+	    !version_is_valid(value)) {
+		free(value);
+		rc = bad(ps->err, ps->name, ps->line, "invalid version", vs,
+			 ve);
+		cuenv_hint(ps->err, "a version is numbers and dots, "
+				    "such as 12.4 or 12.4.1");
+		return rc;
+	}
+	slot = k == K_CUDA    ? &ps->df.cuda
+	       : k == K_CUDNN ? &ps->df.cudnn
+			      : &ps->df.cupti;
+	*slot = value;
+	return CUENV_OK;
+}
+
+/* key = value in [s, e), with eq at its '='. */
+static int key_line(struct parse *ps, const char *s, const char *eq,
+		    const char *e)
+{
+	const char *ks = s, *ke = eq, *vs = eq + 1, *ve = e;
+	size_t k;
+
+	if (ps->bare_line)
+		return cuenv_fail(ps->err, CUENV_E_MANIFEST,
+				  "%s:%u: a bare version (line %u) must "
+				  "be the only line",
+				  ps->name, ps->line, ps->bare_line);
+	ps->key_lines++;
+	trim(&ks, &ke);
+	trim(&vs, &ve);
+	for (k = 0; k < K_COUNT; k++)
+		if ((size_t)(ke - ks) == strlen(keys[k]) &&
+		    !memcmp(ks, keys[k], (size_t)(ke - ks)))
+			break;
+	if (k == K_COUNT) {
+		int rc = bad(ps->err, ps->name, ps->line, "unknown key", ks,
+			     ke);
+
+		cuenv_hint(ps->err, "keys are cuda, cudnn, cupti, isolate");
+		return rc;
+	}
+	if (ps->seen[k])
+		return cuenv_fail(ps->err, CUENV_E_MANIFEST,
+				  "%s:%u: duplicate key '%s' (first on "
+				  "line %u)",
+				  ps->name, ps->line, keys[k], ps->seen[k]);
+	ps->seen[k] = ps->line;
+	if (vs == ve)
+		return cuenv_fail(ps->err, CUENV_E_MANIFEST,
+				  "%s:%u: no value for '%s'", ps->name,
+				  ps->line, keys[k]);
+	return key_value(ps, k, vs, ve);
+}
+
 int dotfile_parse(const char *name, const char *text, size_t len,
 		  struct dotfile *df, struct cuenv_err *err)
 {
-	struct dotfile tmp;
-	unsigned seen[K_COUNT] = { 0 };
-	unsigned line = 0, bare_line = 0, key_lines = 0;
-	const char *p = text, *end = text + len;
-	char *value = NULL;
+	struct parse ps = { .name = name, .err = err };
+	const char *p = text, *end = text + len, *s, *e, *eq;
 	int rc = CUENV_OK;
 
-	dotfile_init(&tmp);
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *s = p, *e = eol ? eol : end;
-		const char *eq, *hash;
-
-		p = eol ? eol + 1 : end;
-		line++;
-		if (memchr(s, '\0', (size_t)(e - s))) {
-			rc = cuenv_fail(err, CUENV_E_MANIFEST,
-					"%s:%u: binary data (a NUL byte)", name,
-					line);
-			goto out;
-		}
-		if (e > s && e[-1] == '\r')
-			e--;
-		hash = memchr(s, '#', (size_t)(e - s));
-		if (hash)
-			e = hash;
-		trim(&s, &e);
-		if (s == e)
+	dotfile_init(&ps.df);
+	while (!rc && p < end) {
+		rc = next_line(&ps, &p, end, &s, &e);
+		if (rc || s == e)
 			continue;
-
 		eq = memchr(s, '=', (size_t)(e - s));
-		if (!eq) {
-			/* A bare version, pyenv style: only alone. */
-			if (bare_line || key_lines) {
-				rc = bad(err, name, line,
-					 "expected 'key = value', found", s, e);
-				goto out;
-			}
-			free(value);
-			value = xstrndup(s, (size_t)(e - s));
-			if (strcmp(value, DOTFILE_SYSTEM) &&
-			    !version_is_valid(value)) {
-				rc = bad(err, name, line, "invalid version", s,
-					 e);
-				goto out;
-			}
-			bare_line = line;
-			tmp.cuda = value;
-			value = NULL;
-			continue;
-		}
-		if (bare_line) {
-			rc = cuenv_fail(err, CUENV_E_MANIFEST,
-					"%s:%u: a bare version (line %u) must "
-					"be the only line",
-					name, line, bare_line);
-			goto out;
-		}
-		key_lines++;
-
-		const char *ks = s, *ke = eq, *vs = eq + 1, *ve = e;
-		size_t k;
-
-		trim(&ks, &ke);
-		trim(&vs, &ve);
-		for (k = 0; k < K_COUNT; k++)
-			if ((size_t)(ke - ks) == strlen(keys[k]) &&
-			    !memcmp(ks, keys[k], (size_t)(ke - ks)))
-				break;
-		if (k == K_COUNT) {
-			rc = bad(err, name, line, "unknown key", ks, ke);
-			cuenv_hint(err, "keys are cuda, cudnn, cupti, isolate");
-			goto out;
-		}
-		if (seen[k]) {
-			rc = cuenv_fail(err, CUENV_E_MANIFEST,
-					"%s:%u: duplicate key '%s' (first on "
-					"line %u)",
-					name, line, keys[k], seen[k]);
-			goto out;
-		}
-		seen[k] = line;
-		if (vs == ve) {
-			rc = cuenv_fail(err, CUENV_E_MANIFEST,
-					"%s:%u: no value for '%s'", name, line,
-					keys[k]);
-			goto out;
-		}
-		free(value);
-		value = xstrndup(vs, (size_t)(ve - vs));
-		if (k == K_ISOLATE) {
-			if (parse_bool(value, &tmp.isolate)) {
-				rc = bad(err, name, line,
-					 "isolate must be true or false, not",
-					 vs, ve);
-				goto out;
-			}
-			continue;
-		}
-		if (!(k == K_CUDA && !strcmp(value, DOTFILE_SYSTEM)) &&
-		    !version_is_valid(value)) {
-			rc = bad(err, name, line, "invalid version", vs, ve);
-			cuenv_hint(err, "a version is numbers and dots, "
-					"such as 12.4 or 12.4.1");
-			goto out;
-		}
-		char **slot = k == K_CUDA ? &tmp.cuda
-			      : k == K_CUDNN ? &tmp.cudnn
-					     : &tmp.cupti;
-		*slot = value;
-		value = NULL;
+		rc = eq ? key_line(&ps, s, eq, e) : bare_version(&ps, s, e);
 	}
-	if (!tmp.cuda && !dotfile_is_empty(&tmp)) {
+	if (!rc && !ps.df.cuda && !dotfile_is_empty(&ps.df))
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"%s: no 'cuda' key (cudnn, cupti and isolate "
 				"go with one)",
 				name);
-		goto out;
+	if (!rc) {
+		*df = ps.df;
+		dotfile_init(&ps.df);
 	}
-	*df = tmp;
-	dotfile_init(&tmp);
-out:
-	free(value);
-	dotfile_release(&tmp);
+	dotfile_release(&ps.df);
 	return rc;
 }
 

@@ -1,15 +1,12 @@
 #include "elf.h"
 
 #include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "file.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -384,41 +381,21 @@ int elf_parse(const void *data, size_t len, const char *name,
 int elf_read_file(const char *path, struct elf_info *out,
 		  struct cuenv_err *err)
 {
-	struct stat st;
-	void *map = MAP_FAILED;
-	int fd, rc;
+	struct file_map m;
+	int rc = file_map(path, EI_NIDENT, &m, err);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
-				  path, strerror(errno));
-	if (fstat(fd, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = cuenv_fail(err, CUENV_NO, "'%s' is not a regular file",
-				path);
-		goto out;
-	}
-	if (st.st_size < EI_NIDENT) {
-		rc = cuenv_fail(err, CUENV_NO, "'%s' is not an ELF file", path);
-		goto out;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot map '%s': %s",
-				path, strerror(errno));
-		goto out;
-	}
+	if (rc == CUENV_NO && !m.regular)
+		return cuenv_fail(err, CUENV_NO, "'%s' is not a regular file",
+				  path);
+	if (rc == CUENV_NO)
+		return cuenv_fail(err, CUENV_NO, "'%s' is not an ELF file",
+				  path);
+	if (rc)
+		return rc;
 	/* one pass from start to end: let the kernel read ahead */
-	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	rc = elf_parse(map, (size_t)st.st_size, path, out, err);
-out:
-	if (map != MAP_FAILED)
-		munmap(map, (size_t)st.st_size);
-	close(fd);
+	madvise(m.data, m.len, MADV_SEQUENTIAL);
+	rc = elf_parse(m.data, m.len, path, out, err);
+	file_unmap(&m);
 	return rc;
 }
 

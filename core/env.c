@@ -195,89 +195,126 @@ static int cmp_removed(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/* What the records say about one variable, and its list being undone. */
+struct var_undo {
+	struct strv list;
+	struct removed *rm; /* entries cuenv removed, to put back */
+	size_t nrm;
+	const char *set, *old;
+	int is_list, was_unset, was_empty;
+};
+
+/* One record (op, name, values...) of the variable, taken into u. */
+static void undo_record(struct var_undo *u, const struct strv *f)
+{
+	char op = f->v[0][0];
+
+	if (op == 'P' && f->n == 3) {
+		long at = strv_find(&u->list, f->v[2]);
+
+		u->is_list = 1;
+		if (at >= 0)
+			strv_remove(&u->list, (size_t)at);
+	} else if (op == 'R' && f->n == 4) {
+		u->is_list = 1;
+		u->rm = xrealloc(u->rm, (u->nrm + 1) * sizeof(*u->rm));
+		u->rm[u->nrm].index = strtol(f->v[2], NULL, 10);
+		u->rm[u->nrm++].entry = f->v[3];
+	} else if (op == 'U') {
+		u->was_unset = 1;
+	} else if (op == 'E') {
+		u->was_empty = 1;
+	} else if (op == 'S' && f->n == 3) {
+		u->set = f->v[2];
+	} else if (op == 'O' && f->n == 3) {
+		u->old = f->v[2];
+	}
+}
+
+/* The removed entries back at their places, lowest place first. */
+static void undo_removals(struct var_undo *u)
+{
+	if (u->nrm)
+		qsort(u->rm, u->nrm, sizeof(*u->rm), cmp_removed);
+	for (size_t i = 0; i < u->nrm; i++)
+		strv_insert(&u->list,
+			    (size_t)(u->rm[i].index < 0 ? 0 : u->rm[i].index),
+			    u->rm[i].entry);
+}
+
+/* The variable as the records leave it. */
+static void undo_apply(struct envmap *env, const char *name,
+		       const struct var_undo *u)
+{
+	const char *cur;
+
+	if (u->is_list) {
+		if (u->list.n)
+			set_list(env, name, &u->list);
+		else if (u->was_unset)
+			envmap_unset(env, name);
+		else if (u->was_empty || envmap_get(env, name))
+			envmap_set(env, name, "");
+		return;
+	}
+	cur = u->set ? envmap_get(env, name) : NULL;
+	/* Only while it still holds what cuenv set. */
+	if (cur && !strcmp(cur, u->set)) {
+		if (u->old)
+			envmap_set(env, name, u->old);
+		else
+			envmap_unset(env, name);
+	}
+}
+
+/* Undo what the records fields[1..n-1] say cuenv did to name. */
+static void undo_var(struct envmap *env, const char *name,
+		     const struct strv *fields, size_t n)
+{
+	struct var_undo u = {STRV_INIT, NULL, 0, NULL, NULL, 0, 0, 0};
+
+	get_list(env, name, &u.list);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(fields[i].v[1], name))
+			undo_record(&u, &fields[i]);
+	undo_removals(&u);
+	free(u.rm);
+	undo_apply(env, name, &u);
+	strv_release(&u.list);
+}
+
+/*
+ * The records recs.v[1..] split into fields, and the names they touch,
+ * each once, in order; false when one is malformed.
+ */
+static bool undo_parse(const struct strv *recs, struct strv *fields,
+		       struct strv *names)
+{
+	for (size_t i = 1; i < recs->n; i++) {
+		if (split_record(recs->v[i], strlen(recs->v[i]), &fields[i]) ||
+		    fields[i].n < 2 || strlen(fields[i].v[0]) != 1)
+			return false;
+		if (strv_find(names, fields[i].v[1]) < 0)
+			strv_push(names, fields[i].v[1]);
+	}
+	return true;
+}
+
 void env_undo(struct envmap *env)
 {
 	const char *state = envmap_get(env, ENV_STATE_VAR);
 	struct strv recs = STRV_INIT, names = STRV_INIT;
 	struct strv *fields = NULL;
 
-	if (!state || strncmp(state, "1", 1) || (state[1] && state[1] != ';'))
-		goto out;
-	strv_split(&recs, state, ';');
-	fields = xcalloc(recs.n, sizeof(*fields));
-	for (size_t i = 1; i < recs.n; i++) {
-		if (split_record(recs.v[i], strlen(recs.v[i]), &fields[i]) ||
-		    fields[i].n < 2 || strlen(fields[i].v[0]) != 1)
-			goto out; /* malformed: touch nothing */
-		if (strv_find(&names, fields[i].v[1]) < 0)
-			strv_push(&names, fields[i].v[1]);
+	if (state && !strncmp(state, "1", 1) &&
+	    (!state[1] || state[1] == ';')) {
+		strv_split(&recs, state, ';');
+		fields = xcalloc(recs.n, sizeof(*fields));
+		/* malformed: touch nothing */
+		if (undo_parse(&recs, fields, &names))
+			for (size_t k = 0; k < names.n; k++)
+				undo_var(env, names.v[k], fields, recs.n);
 	}
-
-	for (size_t k = 0; k < names.n; k++) {
-		const char *name = names.v[k];
-		struct strv list = STRV_INIT;
-		struct removed *rm = NULL;
-		size_t nrm = 0;
-		const char *set = NULL, *old = NULL;
-		int is_list = 0, was_unset = 0, was_empty = 0;
-
-		get_list(env, name, &list);
-		for (size_t i = 1; i < recs.n; i++) {
-			struct strv *f = &fields[i];
-			char op = f->v[0][0];
-
-			if (strcmp(f->v[1], name))
-				continue;
-			if (op == 'P' && f->n == 3) {
-				long at = strv_find(&list, f->v[2]);
-
-				is_list = 1;
-				if (at >= 0)
-					strv_remove(&list, (size_t)at);
-			} else if (op == 'R' && f->n == 4) {
-				is_list = 1;
-				rm = xrealloc(rm, (nrm + 1) * sizeof(*rm));
-				rm[nrm].index = strtol(f->v[2], NULL, 10);
-				rm[nrm++].entry = f->v[3];
-			} else if (op == 'U') {
-				was_unset = 1;
-			} else if (op == 'E') {
-				was_empty = 1;
-			} else if (op == 'S' && f->n == 3) {
-				set = f->v[2];
-			} else if (op == 'O' && f->n == 3) {
-				old = f->v[2];
-			}
-		}
-		if (nrm)
-			qsort(rm, nrm, sizeof(*rm), cmp_removed);
-		for (size_t i = 0; i < nrm; i++)
-			strv_insert(&list, (size_t)(rm[i].index < 0 ? 0
-							: rm[i].index),
-				    rm[i].entry);
-		free(rm);
-
-		if (is_list) {
-			if (list.n)
-				set_list(env, name, &list);
-			else if (was_unset)
-				envmap_unset(env, name);
-			else if (was_empty || envmap_get(env, name))
-				envmap_set(env, name, "");
-		} else if (set) {
-			const char *cur = envmap_get(env, name);
-
-			/* Only while it still holds what cuenv set. */
-			if (cur && !strcmp(cur, set)) {
-				if (old)
-					envmap_set(env, name, old);
-				else
-					envmap_unset(env, name);
-			}
-		}
-		strv_release(&list);
-	}
-out:
 	envmap_unset(env, ENV_STATE_VAR);
 	if (fields)
 		for (size_t i = 0; i < recs.n; i++)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -234,4 +235,46 @@ int file_remove(const char *path, struct cuenv_err *err)
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
 				path, strerror(errno));
 	return rc;
+}
+
+int file_map(const char *path, size_t min, struct file_map *m,
+	     struct cuenv_err *err)
+{
+	struct stat st;
+	int fd, rc = CUENV_OK;
+
+	memset(m, 0, sizeof(*m));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  path, strerror(errno));
+	if (fstat(fd, &st))
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = CUENV_NO;
+	else if ((m->regular = 1) && (size_t)st.st_size < min)
+		rc = CUENV_NO;
+	if (!rc) {
+		m->data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			       fd, 0);
+		if (m->data == MAP_FAILED) {
+			m->data = NULL;
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot map '%s': %s", path,
+					strerror(errno));
+		} else {
+			m->len = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+void file_unmap(struct file_map *m)
+{
+	if (m->data)
+		munmap(m->data, m->len);
+	m->data = NULL;
+	m->len = 0;
 }

@@ -16,6 +16,9 @@
  * all n bytes (a read stops short only at the end of the file), retrying
  * on EINTR and after short transfers, and leave the message to the caller
  * (errno tells the failure), who knows what the bytes are.
+ *
+ * Mapped files: file_map maps a regular file read only for a parser that
+ * reads it in place (elf, pe); file_unmap releases it.
  */
 #ifndef CUENV_FILE_H
 #define CUENV_FILE_H
@@ -75,5 +78,23 @@ ssize_t file_pread_full(int fd, void *buf, size_t n, off_t off);
 
 /* Write all n bytes of buf to fd. Returns 0, or -1 with errno set. */
 int file_write_full(int fd, const void *buf, size_t n);
+
+/* A file mapped by file_map. */
+struct file_map {
+	void *data;
+	size_t len;
+	int regular; /* 0: not a regular file (data NULL) */
+};
+
+/*
+ * Map the regular file at path read only, when it has at least min (>= 1)
+ * bytes. Returns CUENV_OK, CUENV_E_STORE naming path where it cannot be
+ * opened, read or mapped, or CUENV_NO with err untouched where it is not
+ * a regular file (m->regular 0) or is shorter than min: the caller says
+ * what it is not. file_unmap is safe after any of them.
+ */
+int file_map(const char *path, size_t min, struct file_map *m,
+	     struct cuenv_err *err);
+void file_unmap(struct file_map *m);
 
 #endif

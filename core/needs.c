@@ -241,6 +241,22 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
 	buf_release(&so);
 }
 
+/*
+ * What a file's read (rc) means for the scan: where the user named the
+ * file, one not in the format is a usage error and a broken one an error;
+ * inside a folder the first is skipped quietly, the second with a warning
+ * (own's message).
+ */
+static int scan_verdict(struct needs_scan *s, int rc, int named,
+			struct cuenv_err *err, const struct cuenv_err *own)
+{
+	if (named && rc == CUENV_NO)
+		err->rc = rc = CUENV_E_USAGE;
+	else if (!named && rc && rc != CUENV_NO)
+		add_warning(s, "skipped: %s", own->msg.data);
+	return named ? rc : CUENV_OK;
+}
+
 /* Read the PE file at path, as scan_file does an ELF file. */
 static int scan_pe_file(struct needs_scan *s, const char *path, int named,
 			struct cuenv_err *err)
@@ -253,12 +269,7 @@ static int scan_pe_file(struct needs_scan *s, const char *path, int named,
 	rc = pe_read_file(path, &p, named ? err : &own);
 	if (!rc)
 		needs_scan_add_pe(s, path, &p);
-	else if (named && rc == CUENV_NO)
-		err->rc = rc = CUENV_E_USAGE;
-	else if (!named && rc != CUENV_NO)
-		add_warning(s, "skipped: %s", own.msg.data);
-	if (!named)
-		rc = CUENV_OK;
+	rc = scan_verdict(s, rc, named, err, &own);
 	pe_info_release(&p);
 	err_release(&own);
 	return rc;
@@ -301,12 +312,7 @@ static int scan_file(struct needs_scan *s, const char *path, int named,
 	}
 	if (!rc)
 		needs_scan_add(s, path, &e);
-	else if (named && rc == CUENV_NO)
-		err->rc = rc = CUENV_E_USAGE;
-	else if (!named && rc != CUENV_NO)
-		add_warning(s, "skipped: %s", own.msg.data);
-	if (!named)
-		rc = CUENV_OK;
+	rc = scan_verdict(s, rc, named, err, &own);
 	elf_info_release(&e);
 	err_release(&own);
 	return rc;
@@ -355,6 +361,58 @@ static bool blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+static bool is_quote(char c)
+{
+	return c == '\'' || c == '"';
+}
+
+/*
+ * After a key (at q): past its closing quote or ']' and the separator
+ * before its value: ':' (with an annotation, on to its '='), '=', or ','
+ * in a pair. NULL where none follows.
+ */
+static const char *py_separator(const char *q, const char *end, bool pair)
+{
+	while (q < end && (is_quote(*q) || *q == ']' || blank(*q)))
+		q++;
+	if (q < end && *q == ':') {
+		for (q++; q < end && blank(*q); q++)
+			;
+		if (q < end && !is_quote(*q)) {
+			/* an annotation: on to its '=' */
+			while (q < end && *q != '=' && *q != '\n')
+				q++;
+			if (q == end || *q != '=')
+				return NULL;
+			q++;
+		}
+		return q;
+	}
+	if (q < end && (*q == '=' || (*q == ',' && pair)))
+		return q + 1;
+	return NULL;
+}
+
+/* The quoted string at q, after blanks and on one line, into out. */
+static bool py_string(const char *q, const char *end, struct buf *out)
+{
+	const char *v;
+	char quote;
+
+	while (q < end && blank(*q))
+		q++;
+	if (q == end || !is_quote(*q))
+		return false;
+	quote = *q++;
+	for (v = q; q < end && *q != quote && *q != '\n'; q++)
+		;
+	if (q == end || *q != quote)
+		return false;
+	buf_reset(out);
+	buf_add(out, v, (size_t)(q - v));
+	return true;
+}
+
 /*
  * The quoted string that Python source gives key, in any of the forms
  * generated files use: key = 'v', key: Optional[str] = 'v', ('key', 'v'),
@@ -368,47 +426,17 @@ static bool py_value(const char *text, size_t len, const char *key,
 	size_t kl = strlen(key);
 
 	while ((p = memmem(p, (size_t)(end - p), key, kl))) {
-		const char *q = p + kl, *v;
+		const char *q = p + kl;
 		/* ('key', 'v'), not a list ['key', 'other'] */
-		bool pair = p - text >= 2 && (p[-1] == '\'' || p[-1] == '"') &&
-			    p[-2] == '(';
-		char quote;
+		bool pair = p - text >= 2 && is_quote(p[-1]) && p[-2] == '(';
 
 		p = q;
 		if ((q - kl > text && ident_char(q[-kl - 1])) ||
 		    (q < end && ident_char(*q)))
 			continue;
-		while (q < end && (*q == '\'' || *q == '"' || *q == ']' ||
-				   blank(*q)))
-			q++;
-		if (q < end && *q == ':') {
-			for (q++; q < end && blank(*q); q++)
-				;
-			if (q < end && *q != '\'' && *q != '"') {
-				/* an annotation: on to its '=' */
-				while (q < end && *q != '=' && *q != '\n')
-					q++;
-				if (q == end || *q != '=')
-					continue;
-				q++;
-			}
-		} else if (q < end && (*q == '=' || (*q == ',' && pair))) {
-			q++;
-		} else {
-			continue;
-		}
-		while (q < end && blank(*q))
-			q++;
-		if (q == end || (*q != '\'' && *q != '"'))
-			continue;
-		quote = *q++;
-		for (v = q; q < end && *q != quote && *q != '\n'; q++)
-			;
-		if (q == end || *q != quote)
-			continue;
-		buf_reset(out);
-		buf_add(out, v, (size_t)(q - v));
-		return true;
+		q = py_separator(q, end, pair);
+		if (q && py_string(q, end, out))
+			return true;
 	}
 	return false;
 }
@@ -564,6 +592,69 @@ struct meta_acc {
 };
 
 /*
+ * The CUDA part a normalised requirement name names, into stem ("cudnn",
+ * "cuda-runtime"), with the CUDA major of its "-cu12" suffix, or 0; false
+ * for a package that is not NVIDIA's.
+ */
+static bool requirement_stem(const char *name, struct buf *stem,
+			     unsigned *major)
+{
+	*major = 0;
+	if (!strcmp(name, "cuda-toolkit")) {
+		/* NVIDIA's metapackage: cuda-toolkit[cudart,cupti]==13.2.2 */
+		buf_adds(stem, "cuda-runtime");
+		return true;
+	}
+	if (strncmp(name, "nvidia-", 7))
+		return false;
+	*major = cu_suffix(name);
+	buf_adds(stem, name + 7);
+	if (*major)
+		buf_setlen(stem, stem->len - strlen(strrchr(stem->data, '-')));
+	return true;
+}
+
+static bool lower_bound(const char *p)
+{
+	return !strncmp(p, "==", 2) || !strncmp(p, ">=", 2) ||
+	       !strncmp(p, "~=", 2);
+}
+
+/*
+ * The version of the first lower bound among the specifiers at p
+ * ("[extra] <10.0,>=9.1 ; ..."), trailing dots cut; NULL where there is
+ * none or it is not a version.
+ */
+static char *requirement_pin(const char *p)
+{
+	struct buf b = BUF_INIT;
+	char *pin = NULL;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '[' && strchr(p, ']'))
+		p = strchr(p, ']') + 1;
+	for (const char *q = p; *q && *q != ';'; q++) {
+		if (lower_bound(q)) {
+			p = q;
+			break;
+		}
+	}
+	if (!lower_bound(p))
+		return NULL;
+	p += 2;
+	while (*p == ' ')
+		p++;
+	buf_add(&b, p, strspn(p, "0123456789."));
+	while (b.len && b.data[b.len - 1] == '.')
+		buf_setlen(&b, b.len - 1);
+	if (version_is_valid(b.data))
+		pin = buf_detach(&b);
+	buf_release(&b);
+	return pin;
+}
+
+/*
  * One Requires-Dist value: "nvidia-cudnn-cu12 (==8.9.2.26) ; platform_...",
  * "nvidia-cudnn-cu12==9.26.0.51; extra == 'cuda'".
  */
@@ -572,51 +663,15 @@ static void read_requirement(const char *v, struct meta_acc *a)
 	struct buf name = BUF_INIT, stem = BUF_INIT;
 	size_t n = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			  "0123456789._-");
-	const char *p = v + n, *semi = strchr(v, ';');
+	const char *semi = strchr(v, ';');
 	bool extra = semi && strstr(semi, "extra");
 	unsigned major;
 	char *pin = NULL;
 
 	normalise_name(v, n, &name);
-	if (!strcmp(name.data, "cuda-toolkit")) {
-		/* NVIDIA's metapackage: cuda-toolkit[cudart,cupti]==13.2.2 */
-		buf_adds(&stem, "cuda-runtime");
-		major = 0;
-	} else if (!strncmp(name.data, "nvidia-", 7)) {
-		major = cu_suffix(name.data);
-		buf_adds(&stem, name.data + 7);
-		if (major)
-			buf_setlen(&stem,
-				   stem.len - strlen(strrchr(stem.data, '-')));
-	} else {
+	if (!requirement_stem(name.data, &stem, &major))
 		goto out;
-	}
-	while (*p == ' ')
-		p++;
-	if (*p == '[' && strchr(p, ']'))
-		p = strchr(p, ']') + 1;
-	/* the first lower bound among the specifiers ("<10.0,>=9.1") */
-	for (const char *q = p; *q && *q != ';'; q++) {
-		if (!strncmp(q, "==", 2) || !strncmp(q, ">=", 2) ||
-		    !strncmp(q, "~=", 2)) {
-			p = q;
-			break;
-		}
-	}
-	if (!strncmp(p, "==", 2) || !strncmp(p, ">=", 2) ||
-	    !strncmp(p, "~=", 2)) {
-		struct buf b = BUF_INIT;
-
-		p += 2;
-		while (*p == ' ')
-			p++;
-		buf_add(&b, p, strspn(p, "0123456789."));
-		while (b.len && b.data[b.len - 1] == '.')
-			buf_setlen(&b, b.len - 1);
-		if (version_is_valid(b.data))
-			pin = buf_detach(&b);
-		buf_release(&b);
-	}
+	pin = requirement_pin(v + n);
 	if (!strcmp(stem.data, "cudnn")) {
 		if (pin)
 			keep_higher_take(&a->cudnn,

@@ -1,15 +1,11 @@
 #include "pe.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "file.h"
 #include "nvlib.h"
 #include "xalloc.h"
 
@@ -223,85 +219,133 @@ bool pe_has_magic(const void *data, size_t len)
 	return len >= 2 && !memcmp(data, "MZ", 2);
 }
 
+/* Where the headers put the data directories. */
+struct pe_dirs {
+	uint64_t at, n;
+};
+
+/*
+ * The optional header at opt, by its magic (PE32 or PE32+): out->bits, the
+ * image base and the data directories.
+ */
+static int optional_header(struct img *im, uint64_t opt, struct pe_info *out,
+			   struct pe_dirs *dirs)
+{
+	uint64_t magic, v;
+
+	if (!rd(im, opt, 2, &magic))
+		return bad(im, "truncated optional header");
+	if (magic == 0x10b) {
+		out->bits = 32;
+		if (!rd(im, opt + 28, 4, &im->image_base) ||
+		    !rd(im, opt + 92, 4, &dirs->n))
+			return bad(im, "truncated optional header");
+		dirs->at = opt + 96;
+	} else if (magic == 0x20b) {
+		out->bits = 64;
+		if (!rd(im, opt + 24, 8, &im->image_base) ||
+		    !rd(im, opt + 108, 4, &dirs->n))
+			return bad(im, "truncated optional header");
+		dirs->at = opt + 112;
+	} else {
+		return bad(im, "unknown optional header magic");
+	}
+	if (!rd(im, opt + 60, 4, &v))
+		return bad(im, "truncated optional header");
+	im->size_of_headers = (uint32_t)v;
+	return CUENV_OK;
+}
+
+/*
+ * The DOS, COFF and optional headers: out->bits and out->machine, the
+ * image's base, its section table and its data directories.
+ */
+static int headers(struct img *im, struct pe_info *out, struct pe_dirs *dirs)
+{
+	uint64_t lfanew, sig, machine, nsec, opt_size, opt;
+	int rc;
+
+	if (!rd(im, 0x3c, 4, &lfanew))
+		return bad(im, "truncated DOS header");
+	if (!rd(im, lfanew, 4, &sig) || sig != 0x00004550)
+		return bad(im, "no PE signature where e_lfanew points");
+	if (!rd(im, lfanew + 4, 2, &machine) ||
+	    !rd(im, lfanew + 6, 2, &nsec) ||
+	    !rd(im, lfanew + 20, 2, &opt_size))
+		return bad(im, "truncated COFF header");
+	opt = lfanew + 24;
+	rc = optional_header(im, opt, out, dirs);
+	if (rc)
+		return rc;
+	out->machine = (unsigned)machine;
+	if (nsec > PE_MAX_SECTIONS)
+		return bad(im, "too many sections");
+	/* the data directories must lie inside the optional header */
+	if (dirs->n > 16)
+		dirs->n = 16;
+	if (dirs->at + 8 * dirs->n > opt + opt_size)
+		return bad(im, "the data directories overrun the optional "
+			       "header");
+	im->nsec = (size_t)nsec;
+	im->sec = (size_t)(opt + opt_size);
+	if (im->sec > im->len || 40 * nsec > im->len - im->sec)
+		return bad(im, "truncated section table");
+	return CUENV_OK;
+}
+
+/* Data directory i: its RVA and size, both 0 where the image has none. */
+static int directory(const struct img *im, const struct pe_dirs *dirs,
+		     unsigned i, uint64_t *rva, uint64_t *size)
+{
+	*rva = *size = 0;
+	if (dirs->n > i && (!rd(im, dirs->at + 8ull * i, 4, rva) ||
+			    !rd(im, dirs->at + 8ull * i + 4, 4, size)))
+		return bad(im, "truncated data directories");
+	return CUENV_OK;
+}
+
+/* The DLL's own name, from the export directory at rva (none: 0). */
+static int export_name(const struct img *im, uint64_t rva, char **name)
+{
+	uint64_t off, room, nrva;
+
+	if (!rva)
+		return CUENV_OK;
+	/* IMAGE_EXPORT_DIRECTORY: Name at 12 */
+	if (!rva_off(im, rva, &off, &room) || room < 16 ||
+	    !rd(im, off + 12, 4, &nrva))
+		return bad(im, "the export directory is outside every section");
+	if (!nrva)
+		return CUENV_OK;
+	return read_name(im, nrva,
+			 "the export directory's name is outside the file or "
+			 "not a name",
+			 name);
+}
+
 int pe_parse(const void *data, size_t len, const char *name,
 	     struct pe_info *out, struct cuenv_err *err)
 {
 	struct img im = {data, len, name, err, 0, 0, 0, 0};
-	uint64_t lfanew, sig, machine, nsec, opt_size, magic, ndirs, v;
-	uint64_t opt, dirs, exp_rva = 0, exp_size = 0, imp_rva = 0,
-			    imp_size = 0, dl_rva = 0, dl_size = 0;
+	struct pe_dirs dirs = {0, 0};
+	uint64_t exp_rva, exp_size, imp_rva, imp_size, dl_rva, dl_size;
 	int rc;
 
 	if (!pe_has_magic(data, len))
 		return cuenv_fail(err, CUENV_NO, "'%s' is not a PE file", name);
-	if (!rd(&im, 0x3c, 4, &lfanew))
-		return bad(&im, "truncated DOS header");
-	if (!rd(&im, lfanew, 4, &sig) || sig != 0x00004550)
-		return bad(&im, "no PE signature where e_lfanew points");
-	if (!rd(&im, lfanew + 4, 2, &machine) ||
-	    !rd(&im, lfanew + 6, 2, &nsec) ||
-	    !rd(&im, lfanew + 20, 2, &opt_size))
-		return bad(&im, "truncated COFF header");
-	opt = lfanew + 24;
-	if (!rd(&im, opt, 2, &magic))
-		return bad(&im, "truncated optional header");
-	if (magic == 0x10b) {
-		out->bits = 32;
-		if (!rd(&im, opt + 28, 4, &im.image_base) ||
-		    !rd(&im, opt + 92, 4, &ndirs))
-			return bad(&im, "truncated optional header");
-		dirs = opt + 96;
-	} else if (magic == 0x20b) {
-		out->bits = 64;
-		if (!rd(&im, opt + 24, 8, &im.image_base) ||
-		    !rd(&im, opt + 108, 4, &ndirs))
-			return bad(&im, "truncated optional header");
-		dirs = opt + 112;
-	} else {
-		return bad(&im, "unknown optional header magic");
-	}
-	out->machine = (unsigned)machine;
-	if (!rd(&im, opt + 60, 4, &v))
-		return bad(&im, "truncated optional header");
-	im.size_of_headers = (uint32_t)v;
-	if (nsec > PE_MAX_SECTIONS)
-		return bad(&im, "too many sections");
-	/* the data directories must lie inside the optional header */
-	if (ndirs > 16)
-		ndirs = 16;
-	if (dirs + 8 * ndirs > opt + opt_size)
-		return bad(&im, "the data directories overrun the optional "
-				"header");
-	im.nsec = (size_t)nsec;
-	im.sec = (size_t)(opt + opt_size);
-	if (im.sec > len || 40 * nsec > len - im.sec)
-		return bad(&im, "truncated section table");
-#define DIR(i, r, s)                                                           \
-	if (ndirs > (i) && (!rd(&im, dirs + 8ull * (i), 4, &(r)) ||            \
-			    !rd(&im, dirs + 8ull * (i) + 4, 4, &(s))))         \
-	return bad(&im, "truncated data directories")
-	DIR(0, exp_rva, exp_size);
-	DIR(1, imp_rva, imp_size);
-	DIR(13, dl_rva, dl_size);
-#undef DIR
-	rc = imports(&im, imp_rva, imp_size, &out->imports);
+	rc = headers(&im, out, &dirs);
+	if (!rc)
+		rc = directory(&im, &dirs, 0, &exp_rva, &exp_size);
+	if (!rc)
+		rc = directory(&im, &dirs, 1, &imp_rva, &imp_size);
+	if (!rc)
+		rc = directory(&im, &dirs, 13, &dl_rva, &dl_size);
+	if (!rc)
+		rc = imports(&im, imp_rva, imp_size, &out->imports);
 	if (!rc)
 		rc = delay_imports(&im, dl_rva, dl_size, &out->delay);
-	if (!rc && exp_rva) {
-		uint64_t off, room, nrva;
-
-		/* IMAGE_EXPORT_DIRECTORY: Name at 12 */
-		if (!rva_off(&im, exp_rva, &off, &room) || room < 16 ||
-		    !rd(&im, off + 12, 4, &nrva))
-			return bad(&im, "the export directory is outside every "
-					"section");
-		if (nrva)
-			rc = read_name(&im, nrva,
-				       "the export directory's name "
-				       "is outside the file or not "
-				       "a name",
-				       &out->name);
-	}
+	if (!rc)
+		rc = export_name(&im, exp_rva, &out->name);
 	if (rc)
 		return rc;
 	pe_scan_cuda_dlls(data, len, &out->cuda_named);
@@ -316,34 +360,15 @@ int pe_parse(const void *data, size_t len, const char *name,
 
 int pe_read_file(const char *path, struct pe_info *out, struct cuenv_err *err)
 {
-	struct stat st;
-	void *map = MAP_FAILED;
-	int fd, rc;
+	struct file_map m;
+	int rc = file_map(path, 2, &m, err);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
-				  path, strerror(errno));
-	if (fstat(fd, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size < 2) {
-		rc = cuenv_fail(err, CUENV_NO, "'%s' is not a PE file", path);
-		goto out;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot map '%s': %s", path,
-				strerror(errno));
-		goto out;
-	}
-	rc = pe_parse(map, (size_t)st.st_size, path, out, err);
-out:
-	if (map != MAP_FAILED)
-		munmap(map, (size_t)st.st_size);
-	close(fd);
+	if (rc == CUENV_NO)
+		return cuenv_fail(err, CUENV_NO, "'%s' is not a PE file", path);
+	if (rc)
+		return rc;
+	rc = pe_parse(m.data, m.len, path, out, err);
+	file_unmap(&m);
 	return rc;
 }
 

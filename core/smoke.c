@@ -99,15 +99,23 @@ static char *vformat(const char *fmt, va_list ap)
 	return buf_detach(&b);
 }
 
+/* *slot replaced by the formatted string. */
+static void vreplace(char **slot, const char *fmt, va_list ap)
+{
+	char *s = vformat(fmt, ap);
+
+	free(*slot);
+	*slot = s;
+}
+
 void smoke_set(struct smoke_layer *l, enum smoke_status st, const char *fmt,
 	       ...)
 {
 	va_list ap;
 
 	l->status = st;
-	free(l->message);
 	va_start(ap, fmt);
-	l->message = vformat(fmt, ap);
+	vreplace(&l->message, fmt, ap);
 	va_end(ap);
 }
 
@@ -115,9 +123,8 @@ void smoke_fix(struct smoke_layer *l, const char *fmt, ...)
 {
 	va_list ap;
 
-	free(l->fix);
 	va_start(ap, fmt);
-	l->fix = vformat(fmt, ap);
+	vreplace(&l->fix, fmt, ap);
 	va_end(ap);
 }
 
@@ -305,32 +312,29 @@ static void json_key(struct buf *b, const char *key)
 	buf_addc(b, ':');
 }
 
+/* "key":"value", with null for NULL. */
+static void json_field(struct buf *b, const char *key, const char *val)
+{
+	json_key(b, key);
+	json_str(b, val);
+	buf_addc(b, ',');
+}
+
 static void layer_to_json(const struct smoke_layer *l, const char *name,
 			  struct buf *b)
 {
 	buf_addc(b, '{');
-	json_key(b, "name");
-	json_str(b, name);
-	buf_addc(b, ',');
-	json_key(b, "status");
-	json_str(b, smoke_status_name(l->status));
-	buf_printf(b, ",\"asked\":%s,", l->asked ? "true" : "false");
-	json_key(b, "version");
-	json_str(b, l->version);
-	buf_addc(b, ',');
-	json_key(b, "soname");
-	json_str(b, l->soname);
-	buf_addc(b, ',');
-	json_key(b, "file");
-	json_str(b, l->file);
-	buf_printf(b, ",\"foreign\":%s,\"ms\":%.3f,",
+	json_field(b, "name", name);
+	json_field(b, "status", smoke_status_name(l->status));
+	buf_printf(b, "\"asked\":%s,", l->asked ? "true" : "false");
+	json_field(b, "version", l->version);
+	json_field(b, "soname", l->soname);
+	json_field(b, "file", l->file);
+	buf_printf(b, "\"foreign\":%s,\"ms\":%.3f,",
 		   l->foreign ? "true" : "false", l->ms >= 0 ? l->ms : 0.0);
-	json_key(b, "message");
-	json_str(b, l->message);
-	buf_addc(b, ',');
-	json_key(b, "fix");
-	json_str(b, l->fix);
-	buf_adds(b, ",\"details\":{");
+	json_field(b, "message", l->message);
+	json_field(b, "fix", l->fix);
+	buf_adds(b, "\"details\":{");
 	for (size_t i = 0; i < l->details.n; i++) {
 		const char *kv = l->details.v[i], *eq = strchr(kv, '=');
 		char *key = xstrndup(kv, (size_t)(eq - kv));
@@ -355,18 +359,12 @@ void smoke_report_to_json(const struct smoke_report *r, struct buf *out)
 	int first, rc = smoke_report_rc(r, &first);
 
 	buf_adds(out, "{\"schema\":1,");
-	json_key(out, "cuda");
-	json_str(out, r->cuda);
-	buf_addc(out, ',');
-	json_key(out, "cudnn");
-	json_str(out, r->cudnn);
-	buf_addc(out, ',');
-	json_key(out, "cupti");
-	json_str(out, r->cupti);
-	buf_printf(out, ",\"device\":%d,\"exit\":%d,", r->device, rc);
-	json_key(out, "failed");
-	json_str(out, first >= 0 ? layer_names[first] : NULL);
-	buf_adds(out, ",\"layers\":[");
+	json_field(out, "cuda", r->cuda);
+	json_field(out, "cudnn", r->cudnn);
+	json_field(out, "cupti", r->cupti);
+	buf_printf(out, "\"device\":%d,\"exit\":%d,", r->device, rc);
+	json_field(out, "failed", first >= 0 ? layer_names[first] : NULL);
+	buf_adds(out, "\"layers\":[");
 	for (size_t i = 0; i < SMOKE_LAYERS; i++) {
 		if (i)
 			buf_addc(out, ',');

@@ -79,6 +79,9 @@ const char smoke_vadd_ptx[] =
 	"}\n";
 /* clang-format on */
 
+/* The number of elements of array a. */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 #define VADD_NAME "cuenv_vadd"
 #define VADD_N 4096
 #define VADD_BLOCK 256
@@ -183,6 +186,23 @@ static void stage(struct probe *pr, const char *step)
 {
 	if (pr->p->stage)
 		pr->p->stage(pr->p->stage_arg, step);
+}
+
+/*
+ * The layer fails: lib, the file the loader picked, lacks the symbols in
+ * missing; not_what, where given, is what that makes it not ("cuDNN").
+ */
+static void lacks(struct smoke_layer *l, const char *lib, const char *not_what,
+		  const char *missing)
+{
+	const char *file = l->file ? l->file : "?";
+
+	if (not_what)
+		smoke_set(l, SMOKE_FAIL, "%s (%s) is not %s: it lacks %s", lib,
+			  file, not_what, missing);
+	else
+		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", lib, file,
+			  missing);
 }
 
 /*
@@ -314,6 +334,20 @@ static void judge_origin(struct probe *pr, struct smoke_layer *l,
 
 /* Names of the CUresults cuenv declares, for drivers (and NVIDIA's stub)
  * whose cuGetErrorName does not answer. */
+/*
+ * An error code as the report shows it, appended to out: "NAME (code)"
+ * where the library names it, else "<unnamed> code".
+ */
+static const char *error_text(struct buf *out, const char *name, int code,
+			      const char *unnamed)
+{
+	if (name)
+		buf_printf(out, "%s (%d)", name, code);
+	else
+		buf_printf(out, "%s %d", unnamed, code);
+	return out->data;
+}
+
 static const char *cu_error_name(cuenv_CUresult rc)
 {
 	static const struct {
@@ -358,10 +392,7 @@ static void cu_error(struct probe *pr, cuenv_CUresult rc, struct buf *out)
 		name = NULL;
 	if (!name)
 		name = cu_error_name(rc);
-	if (name)
-		buf_printf(out, "%s (%d)", name, rc);
-	else
-		buf_printf(out, "CUDA driver error %d", rc);
+	error_text(out, name, (int)rc, "CUDA driver error");
 }
 
 static void driver_install_fix(struct probe *pr, struct smoke_layer *l)
@@ -464,18 +495,15 @@ static void driver_init_failed(struct probe *pr, struct smoke_layer *l,
 	buf_release(&e);
 }
 
-static void step_driver(struct probe *pr)
+static void step_driver(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_DRIVER];
 	struct buf module = BUF_INIT, source = BUF_INIT, why = BUF_INIT,
 		   missing = BUF_INIT, cv = BUF_INIT;
 	const char *mod = NULL;
-	double t = now_ms();
 	cuenv_CUresult rc;
 	int v = 0;
 
-	stage(pr, "driver");
 	/* the kernel module first: loading libcuda may load it */
 	if (p->driver_module && *p->driver_module) {
 		mod = p->driver_module;
@@ -517,10 +545,7 @@ static void step_driver(struct probe *pr)
 	}
 	driver_symbols(pr, &missing);
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL,
-			  "%s (%s) is not a CUDA driver: it lacks "
-			  "%s",
-			  p->driver_lib, l->file ? l->file : "?", missing.data);
+		lacks(l, p->driver_lib, "a CUDA driver", missing.data);
 		driver_install_fix(pr, l);
 		goto out;
 	}
@@ -543,7 +568,6 @@ static void step_driver(struct probe *pr)
 			   p->driver_compat);
 	pr->driver_ok = l->status == SMOKE_PASS;
 out:
-	l->ms += now_ms() - t;
 	buf_release(&module);
 	buf_release(&source);
 	buf_release(&why);
@@ -559,11 +583,7 @@ static const char *rt_error(struct probe *pr, int e, struct buf *out)
 	    pr->rt.cudaGetErrorName ? pr->rt.cudaGetErrorName(e) : NULL;
 
 	buf_reset(out);
-	if (name)
-		buf_printf(out, "%s (%d)", name, e);
-	else
-		buf_printf(out, "CUDA runtime error %d", e);
-	return out->data;
+	return error_text(out, name, e, "CUDA runtime error");
 }
 
 /* The message for a library the loader could not load at all. */
@@ -820,16 +840,13 @@ out:
 	buf_release(&ver);
 }
 
-static void step_runtime(struct probe *pr)
+static void step_runtime(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_RUNTIME];
 	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
 		   mm = BUF_INIT, fix = BUF_INIT;
-	double t = now_ms();
 	int v = 0, e1;
 
-	stage(pr, "runtime");
 	version_major_minor(p->cuda, &mm);
 	buf_printf(&fix, "install the toolkit again: cuenv install %s",
 		   p->cuda);
@@ -840,11 +857,7 @@ static void step_runtime(struct probe *pr)
 	}
 	runtime_symbols(pr, &missing);
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL,
-			  "%s (%s) is not a CUDA runtime: it "
-			  "lacks %s",
-			  p->runtime_lib, l->file ? l->file : "?",
-			  missing.data);
+		lacks(l, p->runtime_lib, "a CUDA runtime", missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto out;
 	}
@@ -879,7 +892,6 @@ static void step_runtime(struct probe *pr)
 origin:
 	judge_origin(pr, l, fix.data);
 out:
-	l->ms += now_ms() - t;
 	buf_release(&why);
 	buf_release(&missing);
 	buf_release(&ver);
@@ -958,11 +970,7 @@ static const char *pti_error(struct probe *pr, int e, struct buf *out)
 	buf_reset(out);
 	if (pr->pti.cuptiGetResultString)
 		pr->pti.cuptiGetResultString(e, &s);
-	if (s)
-		buf_printf(out, "%s (%d)", s, e);
-	else
-		buf_printf(out, "CUPTI error %d", e);
-	return out->data;
+	return error_text(out, s, e, "CUPTI error");
 }
 
 /* "CUPTI API 22" (to CUDA 12) or "CUPTI 13.0.1" (from CUDA 13), for text. */
@@ -994,17 +1002,14 @@ static void cupti_release(const struct smoke_probe *p, struct buf *out)
 	buf_release(&mm);
 }
 
-static void step_cupti_begin(struct probe *pr)
+static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_CUPTI];
 	struct buf why = BUF_INIT, missing = BUF_INIT, fix = BUF_INIT,
 		   rel = BUF_INIT, mm = BUF_INIT, e = BUF_INIT, ver = BUF_INIT;
-	double t = now_ms();
 	uint32_t api = 0;
 	int rc;
 
-	stage(pr, "cupti");
 	cupti_release(p, &rel);
 	version_major_minor(p->cuda, &mm);
 	buf_printf(&fix,
@@ -1025,8 +1030,7 @@ static void step_cupti_begin(struct probe *pr)
 	SYM(pr->h_cupti, pr->pti, cuptiActivityFlushAll, &missing);
 	SYM(pr->h_cupti, pr->pti, cuptiActivityGetNextRecord, &missing);
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", p->cupti_lib,
-			  l->file ? l->file : "?", missing.data);
+		lacks(l, p->cupti_lib, NULL, missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto out;
 	}
@@ -1065,7 +1069,6 @@ static void step_cupti_begin(struct probe *pr)
 	}
 	pr->tracing = 1;
 out:
-	l->ms += now_ms() - t;
 	buf_release(&why);
 	buf_release(&missing);
 	buf_release(&fix);
@@ -1077,161 +1080,227 @@ out:
 
 /* ---- kernel -------------------------------------------------------------- */
 
-static void step_kernel(struct probe *pr)
+/*
+ * Why a layer that needs the device cannot run: the driver or the runtime
+ * layer, and whether it failed or was skipped.
+ */
+static const char *blocker(const struct probe *pr)
+{
+	return pr->driver_ok ? "runtime" : "driver";
+}
+
+static const char *blocker_state(const struct probe *pr)
+{
+	return pr->r->layer[pr->driver_ok ? SMOKE_RUNTIME : SMOKE_DRIVER]
+			   .status == SMOKE_FAIL
+		   ? "failed"
+		   : "was skipped";
+}
+
+/* The vector add: what it holds, released by kernel_release. */
+struct vadd {
+	struct probe *pr;
+	struct smoke_layer *l;
+	cuenv_CUmodule mod;
+	cuenv_CUfunction fn;
+	cuenv_CUdeviceptr dev[3]; /* a, b, c on the device */
+	float *host[3];		  /* a, b, c on the host */
+	size_t bytes;
+	unsigned n;
+	const char *what; /* the driver call that failed */
+	cuenv_CUresult rc;
+};
+
+enum vadd_next { VADD_GO, VADD_FAILED, VADD_DONE };
+
+/* Whether the kernel can run; if not, the layer says why. */
+static bool kernel_ready(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_KERNEL];
-	struct driver_fns *cu = &pr->cu;
-	struct buf e = BUF_INIT;
-	double t = now_ms();
-	cuenv_CUcontext ctx = NULL;
-	cuenv_CUmodule mod = NULL;
-	cuenv_CUfunction fn = NULL;
-	cuenv_CUdeviceptr da = 0, db = 0, dc = 0;
-	float *a = NULL, *b = NULL, *c = NULL;
-	size_t bytes = VADD_N * sizeof(float);
-	unsigned n = VADD_N, wrong = 0, first_wrong = 0;
-	void *params[4];
-	cuenv_CUresult rc;
-	const char *what = "";
 
-	stage(pr, "kernel");
 	if (!pr->driver_ok || !pr->device_ok) {
-		smoke_set(
-		    l, SMOKE_SKIP, "not run: the %s layer %s",
-		    pr->driver_ok ? "runtime" : "driver",
-		    pr->r->layer[pr->driver_ok ? SMOKE_RUNTIME : SMOKE_DRIVER]
-				.status == SMOKE_FAIL
-			? "failed"
-			: "was skipped");
-		goto out;
+		smoke_set(l, SMOKE_SKIP, "not run: the %s layer %s",
+			  blocker(pr), blocker_state(pr));
+		return false;
 	}
 	if (pr->missing_kernel_fns.len) {
 		smoke_set(l, SMOKE_FAIL, "libcuda.so.1 lacks %s",
 			  pr->missing_kernel_fns.data);
 		smoke_fix(l, "install an NVIDIA driver >= %s",
 			  p->driver_need ? p->driver_need : "this CUDA's");
-		goto out;
+		return false;
 	}
 	smoke_setstr(&l->version, "PTX 6.0");
 	smoke_detail(l, "kernel", "%s", VADD_NAME);
-	smoke_detail(l, "elements", "%u", n);
+	smoke_detail(l, "elements", "%u", VADD_N);
 	smoke_detail(l, "source", "PTX, compiled by the driver");
-	what = "cuDeviceGet";
-	rc = cu->cuDeviceGet(&pr->dev, p->device);
-	if (!rc) {
-		what = "cuDevicePrimaryCtxRetain";
-		rc = cu->cuDevicePrimaryCtxRetain(&ctx, pr->dev);
-		pr->ctx_retained = !rc;
+	return true;
+}
+
+/* The device's primary context, current on this thread. */
+static enum vadd_next vadd_context(struct vadd *k)
+{
+	struct probe *pr = k->pr;
+	struct driver_fns *cu = &pr->cu;
+	cuenv_CUcontext ctx = NULL;
+
+	k->what = "cuDeviceGet";
+	k->rc = cu->cuDeviceGet(&pr->dev, pr->p->device);
+	if (!k->rc) {
+		k->what = "cuDevicePrimaryCtxRetain";
+		k->rc = cu->cuDevicePrimaryCtxRetain(&ctx, pr->dev);
+		pr->ctx_retained = !k->rc;
 	}
-	if (!rc) {
-		what = "cuCtxSetCurrent";
-		rc = cu->cuCtxSetCurrent(ctx);
+	if (!k->rc) {
+		k->what = "cuCtxSetCurrent";
+		k->rc = cu->cuCtxSetCurrent(ctx);
 	}
-	if (rc)
-		goto failed;
-	rc = cu->cuModuleLoadData(&mod, smoke_vadd_ptx);
-	if (rc) {
-		cu_error(pr, rc, &e);
-		smoke_set(l, SMOKE_FAIL,
+	return k->rc ? VADD_FAILED : VADD_GO;
+}
+
+/* The PTX, compiled by the driver, and the kernel in it. */
+static enum vadd_next vadd_module(struct vadd *k)
+{
+	struct probe *pr = k->pr;
+	const struct smoke_probe *p = pr->p;
+	struct buf e = BUF_INIT;
+
+	k->rc = pr->cu.cuModuleLoadData(&k->mod, smoke_vadd_ptx);
+	if (k->rc) {
+		cu_error(pr, k->rc, &e);
+		smoke_set(k->l, SMOKE_FAIL,
 			  "the driver cannot compile the test kernel's PTX "
 			  "(ISA 6.0) for device %d: %s",
 			  p->device, e.data);
-		smoke_fix(l, "install an NVIDIA driver >= %s",
+		smoke_fix(k->l, "install an NVIDIA driver >= %s",
 			  p->driver_need ? p->driver_need : "this CUDA's");
-		goto out;
+		buf_release(&e);
+		return VADD_DONE;
 	}
-	what = "cuModuleGetFunction";
-	rc = cu->cuModuleGetFunction(&fn, mod, VADD_NAME);
-	a = xmalloc(bytes);
-	b = xmalloc(bytes);
-	c = xmalloc(bytes);
-	for (unsigned i = 0; i < n; i++) {
+	k->what = "cuModuleGetFunction";
+	k->rc = pr->cu.cuModuleGetFunction(&k->fn, k->mod, VADD_NAME);
+	return VADD_GO; /* vadd_upload reports a failure */
+}
+
+/* The three vectors, filled on the host and copied to the device. */
+static enum vadd_next vadd_upload(struct vadd *k)
+{
+	struct driver_fns *cu = &k->pr->cu;
+	float *a, *b, *c;
+
+	for (int v = 0; v < 3; v++)
+		k->host[v] = xmalloc(k->bytes);
+	a = k->host[0];
+	b = k->host[1];
+	c = k->host[2];
+	for (unsigned i = 0; i < k->n; i++) {
 		a[i] = (float)i;
-		b[i] = (float)(n - i) * 0.5f;
+		b[i] = (float)(k->n - i) * 0.5f;
 		c[i] = -1.0f;
 	}
-	if (!rc) {
-		what = "cuMemAlloc";
-		rc = cu->cuMemAlloc(&da, bytes);
-	}
-	if (!rc)
-		rc = cu->cuMemAlloc(&db, bytes);
-	if (!rc)
-		rc = cu->cuMemAlloc(&dc, bytes);
-	if (!rc) {
-		what = "cuMemcpyHtoD";
-		rc = cu->cuMemcpyHtoD(da, a, bytes);
-	}
-	if (!rc)
-		rc = cu->cuMemcpyHtoD(db, b, bytes);
-	if (!rc)
-		rc = cu->cuMemcpyHtoD(dc, c, bytes);
-	if (rc)
-		goto failed;
-	params[0] = &da;
-	params[1] = &db;
-	params[2] = &dc;
-	params[3] = &n;
+	if (!k->rc)
+		k->what = "cuMemAlloc";
+	for (int v = 0; v < 3 && !k->rc; v++)
+		k->rc = cu->cuMemAlloc(&k->dev[v], k->bytes);
+	if (!k->rc)
+		k->what = "cuMemcpyHtoD";
+	for (int v = 0; v < 3 && !k->rc; v++)
+		k->rc = cu->cuMemcpyHtoD(k->dev[v], k->host[v], k->bytes);
+	return k->rc ? VADD_FAILED : VADD_GO;
+}
+
+/* The launch, timed by CUPTI where it traces, and c copied back. */
+static enum vadd_next vadd_launch(struct vadd *k)
+{
+	struct probe *pr = k->pr;
+	struct driver_fns *cu = &pr->cu;
+	void *params[4] = {&k->dev[0], &k->dev[1], &k->dev[2], &k->n};
+
 	if (pr->tracing)
 		pr->pti.cuptiGetTimestamp(&pr->t0);
-	what = "cuLaunchKernel";
-	rc = cu->cuLaunchKernel(fn, (n + VADD_BLOCK - 1) / VADD_BLOCK, 1, 1,
-				VADD_BLOCK, 1, 1, 0, NULL, params, NULL);
-	if (!rc) {
-		what = "cuCtxSynchronize";
-		rc = cu->cuCtxSynchronize();
+	k->what = "cuLaunchKernel";
+	k->rc = cu->cuLaunchKernel(k->fn, (k->n + VADD_BLOCK - 1) / VADD_BLOCK,
+				   1, 1, VADD_BLOCK, 1, 1, 0, NULL, params,
+				   NULL);
+	if (!k->rc) {
+		k->what = "cuCtxSynchronize";
+		k->rc = cu->cuCtxSynchronize();
 	}
 	if (pr->tracing)
 		pr->pti.cuptiGetTimestamp(&pr->t1);
-	if (rc)
-		goto failed;
+	if (k->rc)
+		return VADD_FAILED;
 	pr->launched = 1;
-	what = "cuMemcpyDtoH";
-	rc = cu->cuMemcpyDtoH(c, dc, bytes);
-	if (rc)
-		goto failed;
-	for (unsigned i = 0; i < n; i++) {
+	k->what = "cuMemcpyDtoH";
+	k->rc = cu->cuMemcpyDtoH(k->host[2], k->dev[2], k->bytes);
+	return k->rc ? VADD_FAILED : VADD_GO;
+}
+
+/* c = a + b, checked on the host. */
+static enum vadd_next vadd_check(struct vadd *k)
+{
+	const float *a = k->host[0], *b = k->host[1], *c = k->host[2];
+	unsigned wrong = 0, first = 0;
+
+	for (unsigned i = 0; i < k->n; i++) {
 		if (c[i] == a[i] + b[i])
 			continue;
 		if (!wrong++)
-			first_wrong = i;
+			first = i;
 	}
 	if (wrong) {
-		smoke_set(l, SMOKE_FAIL,
+		smoke_set(k->l, SMOKE_FAIL,
 			  "the kernel ran but its result is wrong: c[%u] = %g, "
 			  "expected %g (%u of %u elements wrong)",
-			  first_wrong, (double)c[first_wrong],
-			  (double)(a[first_wrong] + b[first_wrong]), wrong, n);
-		smoke_fix(l, "the GPU computes wrong results: look for Xid "
-			     "errors in dmesg and ECC errors in nvidia-smi -q, "
-			     "then reset the GPU (nvidia-smi -r) or reboot");
-		goto out;
+			  first, (double)c[first],
+			  (double)(a[first] + b[first]), wrong, k->n);
+		smoke_fix(k->l,
+			  "the GPU computes wrong results: look for Xid "
+			  "errors in dmesg and ECC errors in nvidia-smi -q, "
+			  "then reset the GPU (nvidia-smi -r) or reboot");
+		return VADD_DONE;
 	}
-	smoke_set(l, SMOKE_PASS,
+	smoke_set(k->l, SMOKE_PASS,
 		  "vector add of %u floats: PTX compiled by the driver, run on "
 		  "device %d, result checked on the host",
-		  n, p->device);
-	goto out;
-failed:
-	cu_error(pr, rc, &e);
-	smoke_set(l, SMOKE_FAIL, "%s failed: %s", what, e.data);
-	smoke_fix(l, "check that nvidia-smi works; the kernel log (dmesg) "
-		     "shows the driver's own errors (Xid)");
-out:
-	if (dc)
-		cu->cuMemFree(dc);
-	if (db)
-		cu->cuMemFree(db);
-	if (da)
-		cu->cuMemFree(da);
-	if (mod)
-		cu->cuModuleUnload(mod);
-	free(a);
-	free(b);
-	free(c);
-	buf_release(&e);
-	l->ms += now_ms() - t;
+		  k->n, k->pr->p->device);
+	return VADD_DONE;
+}
+
+static void vadd_release(struct vadd *k)
+{
+	for (int v = 2; v >= 0; v--)
+		if (k->dev[v])
+			k->pr->cu.cuMemFree(k->dev[v]);
+	if (k->mod)
+		k->pr->cu.cuModuleUnload(k->mod);
+	for (int v = 0; v < 3; v++)
+		free(k->host[v]);
+}
+
+static void step_kernel(struct probe *pr, struct smoke_layer *l)
+{
+	static enum vadd_next (*const steps[])(struct vadd *) = {
+	    vadd_context, vadd_module, vadd_upload, vadd_launch, vadd_check,
+	};
+	struct vadd k = {.pr = pr, .l = l, .bytes = VADD_N * sizeof(float),
+			 .n = VADD_N, .what = ""};
+	enum vadd_next next = VADD_GO;
+
+	if (kernel_ready(pr, k.l))
+		for (size_t i = 0; next == VADD_GO && i < COUNT(steps); i++)
+			next = steps[i](&k);
+	if (next == VADD_FAILED) {
+		struct buf e = BUF_INIT;
+
+		cu_error(pr, k.rc, &e);
+		smoke_set(k.l, SMOKE_FAIL, "%s failed: %s", k.what, e.data);
+		smoke_fix(k.l,
+			  "check that nvidia-smi works; the kernel log (dmesg) "
+			  "shows the driver's own errors (Xid)");
+		buf_release(&e);
+	}
+	vadd_release(&k);
 }
 
 /* ---- cuDNN --------------------------------------------------------------- */
@@ -1273,11 +1342,7 @@ static const char *dnn_error(struct probe *pr, int st, struct buf *out)
 			    : NULL;
 
 	buf_reset(out);
-	if (s)
-		buf_printf(out, "%s (%d)", s, st);
-	else
-		buf_printf(out, "cuDNN status %d", st);
-	return out->data;
+	return error_text(out, s, st, "cuDNN status");
 }
 
 /*
@@ -1303,180 +1368,250 @@ static void conv_reference(const float *x, const float *w, float *y)
 		}
 }
 
-/* The convolution on the GPU; returns with l set. */
-static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
-		       const char *built)
-{
-	struct cudnn_fns *f = &pr->dnn;
-	struct runtime_fns *rt = &pr->rt;
-	struct buf e = BUF_INIT;
-	cuenv_cudnnHandle h = NULL;
-	void *xd = NULL, *yd = NULL, *wd = NULL, *cd = NULL;
-	void *dx = NULL, *dw = NULL, *dy = NULL, *ws = NULL;
+/* The convolution: what it holds, released by conv_release. */
+struct conv {
+	struct probe *pr;
+	struct smoke_layer *l;
+	const char *ver, *built;
+	cuenv_cudnnHandle h;
+	void *xd, *yd, *wd, *cd;     /* descriptors */
+	void *dx, *dw, *dy, *ws;     /* device memory */
+	size_t ws_bytes;
 	float x[CONV_IN * CONV_IN], w[CONV_K * CONV_K];
 	float y[CONV_OUT * CONV_OUT], ref[CONV_OUT * CONV_OUT];
-	float alpha = 1.0f, beta = 0.0f;
-	int st, on, oc, oh, ow, rt_e = 0;
-	size_t ws_bytes = 0;
-	const char *what = "cudnnCreate";
+	const char *what; /* the cuDNN call that failed */
+	int st;		  /* its status */
+	int rt_e;	  /* or the runtime's error */
+};
 
-	for (int i = 0; i < CONV_IN * CONV_IN; i++)
-		x[i] = (float)(i * 7 % 11) - 5.0f;
-	for (int i = 0; i < CONV_K * CONV_K; i++)
-		w[i] = (float)(i % 4) - 1.5f;
-	for (int i = 0; i < CONV_OUT * CONV_OUT; i++)
-		y[i] = -999.0f;
-	conv_reference(x, w, ref);
+enum conv_next { CONV_GO, CONV_DNN_FAILED, CONV_RT_FAILED, CONV_DONE };
 
-	st = f->cudnnCreate(&h);
-	if (!st) {
-		what = "cudnnCreate*Descriptor";
-		st = f->cudnnCreateTensorDescriptor(&xd);
+static enum conv_next conv_dnn(const struct conv *c)
+{
+	return c->st ? CONV_DNN_FAILED : CONV_GO;
+}
+
+/* The handle and the four descriptors. */
+static enum conv_next conv_create(struct conv *c)
+{
+	struct cudnn_fns *f = &c->pr->dnn;
+
+	c->what = "cudnnCreate";
+	c->st = f->cudnnCreate(&c->h);
+	if (!c->st) {
+		c->what = "cudnnCreate*Descriptor";
+		c->st = f->cudnnCreateTensorDescriptor(&c->xd);
 	}
-	if (!st)
-		st = f->cudnnCreateTensorDescriptor(&yd);
-	if (!st)
-		st = f->cudnnCreateFilterDescriptor(&wd);
-	if (!st)
-		st = f->cudnnCreateConvolutionDescriptor(&cd);
-	if (!st) {
-		what = "cudnnSet*Descriptor";
-		st = f->cudnnSetTensor4dDescriptor(xd, CUENV_CUDNN_TENSOR_NCHW,
-						   CUENV_CUDNN_DATA_FLOAT, 1, 1,
-						   CONV_IN, CONV_IN);
-	}
-	if (!st)
-		st = f->cudnnSetFilter4dDescriptor(wd, CUENV_CUDNN_DATA_FLOAT,
-						   CUENV_CUDNN_TENSOR_NCHW, 1,
-						   1, CONV_K, CONV_K);
-	if (!st)
-		st = f->cudnnSetConvolution2dDescriptor(
-		    cd, 0, 0, 1, 1, 1, 1, CUENV_CUDNN_CROSS_CORRELATION,
+	if (!c->st)
+		c->st = f->cudnnCreateTensorDescriptor(&c->yd);
+	if (!c->st)
+		c->st = f->cudnnCreateFilterDescriptor(&c->wd);
+	if (!c->st)
+		c->st = f->cudnnCreateConvolutionDescriptor(&c->cd);
+	return conv_dnn(c);
+}
+
+/* The input, filter and convolution described; the output shape checked. */
+static enum conv_next conv_describe(struct conv *c)
+{
+	struct cudnn_fns *f = &c->pr->dnn;
+	int on = 0, oc = 0, oh = 0, ow = 0;
+
+	c->what = "cudnnSet*Descriptor";
+	c->st = f->cudnnSetTensor4dDescriptor(c->xd, CUENV_CUDNN_TENSOR_NCHW,
+					      CUENV_CUDNN_DATA_FLOAT, 1, 1,
+					      CONV_IN, CONV_IN);
+	if (!c->st)
+		c->st = f->cudnnSetFilter4dDescriptor(
+		    c->wd, CUENV_CUDNN_DATA_FLOAT, CUENV_CUDNN_TENSOR_NCHW, 1,
+		    1, CONV_K, CONV_K);
+	if (!c->st)
+		c->st = f->cudnnSetConvolution2dDescriptor(
+		    c->cd, 0, 0, 1, 1, 1, 1, CUENV_CUDNN_CROSS_CORRELATION,
 		    CUENV_CUDNN_DATA_FLOAT);
-	if (!st) {
-		what = "cudnnGetConvolution2dForwardOutputDim";
-		st = f->cudnnGetConvolution2dForwardOutputDim(cd, xd, wd, &on,
-							      &oc, &oh, &ow);
+	if (!c->st) {
+		c->what = "cudnnGetConvolution2dForwardOutputDim";
+		c->st = f->cudnnGetConvolution2dForwardOutputDim(
+		    c->cd, c->xd, c->wd, &on, &oc, &oh, &ow);
 	}
-	if (!st && (on != 1 || oc != 1 || oh != CONV_OUT || ow != CONV_OUT)) {
-		smoke_set(l, SMOKE_FAIL,
+	if (!c->st &&
+	    (on != 1 || oc != 1 || oh != CONV_OUT || ow != CONV_OUT)) {
+		smoke_set(c->l, SMOKE_FAIL,
 			  "cuDNN %s computes a %dx%dx%dx%d output for a "
 			  "1x1x%dx%d input and a 1x1x%dx%d filter, not "
 			  "1x1x%dx%d",
-			  ver, on, oc, oh, ow, CONV_IN, CONV_IN, CONV_K, CONV_K,
-			  CONV_OUT, CONV_OUT);
-		goto out;
+			  c->ver, on, oc, oh, ow, CONV_IN, CONV_IN, CONV_K,
+			  CONV_K, CONV_OUT, CONV_OUT);
+		return CONV_DONE;
 	}
-	if (!st)
-		st = f->cudnnSetTensor4dDescriptor(yd, CUENV_CUDNN_TENSOR_NCHW,
-						   CUENV_CUDNN_DATA_FLOAT, 1, 1,
-						   CONV_OUT, CONV_OUT);
-	if (!st) {
-		what = "cudnnGetConvolutionForwardWorkspaceSize";
-		st = f->cudnnGetConvolutionForwardWorkspaceSize(
-		    h, xd, wd, cd, yd, CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM,
-		    &ws_bytes);
-	}
-	if (st)
-		goto failed;
-	rt_e = rt->cudaMalloc(&dx, sizeof(x));
-	if (!rt_e)
-		rt_e = rt->cudaMalloc(&dw, sizeof(w));
-	if (!rt_e)
-		rt_e = rt->cudaMalloc(&dy, sizeof(y));
-	if (!rt_e && ws_bytes)
-		rt_e = rt->cudaMalloc(&ws, ws_bytes);
-	if (!rt_e)
-		rt_e =
-		    rt->cudaMemcpy(dx, x, sizeof(x), CUENV_CUDART_MEMCPY_H2D);
-	if (!rt_e)
-		rt_e =
-		    rt->cudaMemcpy(dw, w, sizeof(w), CUENV_CUDART_MEMCPY_H2D);
-	if (!rt_e)
-		rt_e =
-		    rt->cudaMemcpy(dy, y, sizeof(y), CUENV_CUDART_MEMCPY_H2D);
-	if (rt_e)
-		goto rt_failed;
-	what = "cudnnConvolutionForward";
-	st = f->cudnnConvolutionForward(h, &alpha, xd, dx, wd, dw, cd,
-					CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, ws,
-					ws_bytes, &beta, yd, dy);
-	if (st)
-		goto failed;
-	rt_e = rt->cudaDeviceSynchronize();
-	if (!rt_e)
-		rt_e =
-		    rt->cudaMemcpy(y, dy, sizeof(y), CUENV_CUDART_MEMCPY_D2H);
-	if (rt_e)
-		goto rt_failed;
-	for (int i = 0; i < CONV_OUT * CONV_OUT; i++) {
-		float d = y[i] - ref[i];
+	return conv_dnn(c);
+}
 
-		if (d < -1e-3f || d > 1e-3f) {
-			smoke_set(
-			    l, SMOKE_FAIL,
-			    "cuDNN %s's convolution is wrong: y[%d] = %g, "
-			    "the CPU reference says %g",
-			    ver, i, (double)y[i], (double)ref[i]);
-			smoke_fix(l,
-				  "install it again (cuenv uninstall cudnn %s, "
-				  "then cuenv install %s --cudnn %s); if it "
-				  "stays wrong, the GPU computes wrong results "
-				  "(Xid errors in dmesg, ECC in nvidia-smi -q)",
-				  ver, pr->p->cuda, ver);
-			goto out;
-		}
+/* The output described and the workspace it needs asked for. */
+static enum conv_next conv_workspace(struct conv *c)
+{
+	struct cudnn_fns *f = &c->pr->dnn;
+
+	c->st = f->cudnnSetTensor4dDescriptor(c->yd, CUENV_CUDNN_TENSOR_NCHW,
+					      CUENV_CUDNN_DATA_FLOAT, 1, 1,
+					      CONV_OUT, CONV_OUT);
+	if (!c->st) {
+		c->what = "cudnnGetConvolutionForwardWorkspaceSize";
+		c->st = f->cudnnGetConvolutionForwardWorkspaceSize(
+		    c->h, c->xd, c->wd, c->cd, c->yd,
+		    CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, &c->ws_bytes);
+	}
+	return conv_dnn(c);
+}
+
+/* Device memory for x, w, y and the workspace; x, w and y copied there. */
+static enum conv_next conv_upload(struct conv *c)
+{
+	struct runtime_fns *rt = &c->pr->rt;
+	const struct {
+		void **dev;
+		const void *host;
+		size_t bytes;
+	} arrays[] = {
+	    {&c->dx, c->x, sizeof(c->x)},
+	    {&c->dw, c->w, sizeof(c->w)},
+	    {&c->dy, c->y, sizeof(c->y)},
+	};
+	const size_t n = COUNT(arrays);
+
+	for (size_t i = 0; i < n && !c->rt_e; i++)
+		c->rt_e = rt->cudaMalloc(arrays[i].dev, arrays[i].bytes);
+	if (!c->rt_e && c->ws_bytes)
+		c->rt_e = rt->cudaMalloc(&c->ws, c->ws_bytes);
+	for (size_t i = 0; i < n && !c->rt_e; i++)
+		c->rt_e = rt->cudaMemcpy(*arrays[i].dev, arrays[i].host,
+					 arrays[i].bytes,
+					 CUENV_CUDART_MEMCPY_H2D);
+	return c->rt_e ? CONV_RT_FAILED : CONV_GO;
+}
+
+/* The convolution on the GPU, and y copied back. */
+static enum conv_next conv_forward(struct conv *c)
+{
+	struct runtime_fns *rt = &c->pr->rt;
+	float alpha = 1.0f, beta = 0.0f;
+
+	c->what = "cudnnConvolutionForward";
+	c->st = c->pr->dnn.cudnnConvolutionForward(
+	    c->h, &alpha, c->xd, c->dx, c->wd, c->dw, c->cd,
+	    CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, c->ws, c->ws_bytes, &beta,
+	    c->yd, c->dy);
+	if (c->st)
+		return CONV_DNN_FAILED;
+	c->rt_e = rt->cudaDeviceSynchronize();
+	if (!c->rt_e)
+		c->rt_e = rt->cudaMemcpy(c->y, c->dy, sizeof(c->y),
+					 CUENV_CUDART_MEMCPY_D2H);
+	return c->rt_e ? CONV_RT_FAILED : CONV_GO;
+}
+
+/* y against the CPU's reference. */
+static enum conv_next conv_check(struct conv *c)
+{
+	struct smoke_layer *l = c->l;
+
+	for (int i = 0; i < CONV_OUT * CONV_OUT; i++) {
+		float d = c->y[i] - c->ref[i];
+
+		if (d >= -1e-3f && d <= 1e-3f)
+			continue;
+		smoke_set(l, SMOKE_FAIL,
+			  "cuDNN %s's convolution is wrong: y[%d] = %g, "
+			  "the CPU reference says %g",
+			  c->ver, i, (double)c->y[i], (double)c->ref[i]);
+		smoke_fix(l,
+			  "install it again (cuenv uninstall cudnn %s, "
+			  "then cuenv install %s --cudnn %s); if it "
+			  "stays wrong, the GPU computes wrong results "
+			  "(Xid errors in dmesg, ECC in nvidia-smi -q)",
+			  c->ver, c->pr->p->cuda, c->ver);
+		return CONV_DONE;
 	}
 	smoke_detail(l, "convolution", "1x1x%dx%d * 1x1x%dx%d -> 1x1x%dx%d",
 		     CONV_IN, CONV_IN, CONV_K, CONV_K, CONV_OUT, CONV_OUT);
 	smoke_set(l, SMOKE_PASS,
 		  "cuDNN %s (built for CUDA %s): a 1x1x%dx%d by 1x1x%dx%d "
 		  "convolution matches the CPU reference",
-		  ver, built, CONV_IN, CONV_IN, CONV_K, CONV_K);
-	goto out;
-rt_failed:
-	smoke_set(l, SMOKE_FAIL, "the CUDA runtime failed under cuDNN: %s",
-		  rt_error(pr, rt_e, &e));
-	goto out;
-failed:
-	smoke_set(l, SMOKE_FAIL, "%s failed: %s", what, dnn_error(pr, st, &e));
-	smoke_fix(l,
-		  "use the cuDNN built for this CUDA: cuenv install %s "
-		  "--cudnn %s",
-		  pr->p->cuda, ver);
-out:
-	if (dx)
-		rt->cudaFree(dx);
-	if (dw)
-		rt->cudaFree(dw);
-	if (dy)
-		rt->cudaFree(dy);
-	if (ws)
-		rt->cudaFree(ws);
-	if (cd)
-		f->cudnnDestroyConvolutionDescriptor(cd);
-	if (wd)
-		f->cudnnDestroyFilterDescriptor(wd);
-	if (yd)
-		f->cudnnDestroyTensorDescriptor(yd);
-	if (xd)
-		f->cudnnDestroyTensorDescriptor(xd);
-	if (h)
-		f->cudnnDestroy(h);
+		  c->ver, c->built, CONV_IN, CONV_IN, CONV_K, CONV_K);
+	return CONV_DONE;
+}
+
+/* What the convolution holds, released in this order where it is held. */
+static void conv_release(struct conv *c)
+{
+	struct cudnn_fns *f = &c->pr->dnn;
+	cuenv_cudaFree_fn rt_free = c->pr->rt.cudaFree;
+	const struct {
+		void *held;
+		int (*release)(void *);
+	} table[] = {
+	    {c->dx, rt_free},
+	    {c->dw, rt_free},
+	    {c->dy, rt_free},
+	    {c->ws, rt_free},
+	    {c->cd, f->cudnnDestroyConvolutionDescriptor},
+	    {c->wd, f->cudnnDestroyFilterDescriptor},
+	    {c->yd, f->cudnnDestroyTensorDescriptor},
+	    {c->xd, f->cudnnDestroyTensorDescriptor},
+	    {c->h, f->cudnnDestroy},
+	};
+
+	for (size_t i = 0; i < COUNT(table); i++)
+		if (table[i].held)
+			table[i].release(table[i].held);
+}
+
+/* The convolution on the GPU; returns with l set. */
+static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
+		       const char *built)
+{
+	static enum conv_next (*const steps[])(struct conv *) = {
+	    conv_create, conv_describe, conv_workspace,
+	    conv_upload, conv_forward,	conv_check,
+	};
+	struct conv conv = {.pr = pr, .l = l, .ver = ver, .built = built};
+	struct conv *c = &conv;
+	enum conv_next next = CONV_GO;
+	struct buf e = BUF_INIT;
+
+	for (int i = 0; i < CONV_IN * CONV_IN; i++)
+		c->x[i] = (float)(i * 7 % 11) - 5.0f;
+	for (int i = 0; i < CONV_K * CONV_K; i++)
+		c->w[i] = (float)(i % 4) - 1.5f;
+	for (int i = 0; i < CONV_OUT * CONV_OUT; i++)
+		c->y[i] = -999.0f;
+	conv_reference(c->x, c->w, c->ref);
+	for (size_t i = 0; next == CONV_GO && i < COUNT(steps); i++)
+		next = steps[i](c);
+	if (next == CONV_RT_FAILED)
+		smoke_set(l, SMOKE_FAIL,
+			  "the CUDA runtime failed under cuDNN: %s",
+			  rt_error(pr, c->rt_e, &e));
+	if (next == CONV_DNN_FAILED) {
+		smoke_set(l, SMOKE_FAIL, "%s failed: %s", c->what,
+			  dnn_error(pr, c->st, &e));
+		smoke_fix(l,
+			  "use the cuDNN built for this CUDA: cuenv install %s "
+			  "--cudnn %s",
+			  pr->p->cuda, ver);
+	}
+	conv_release(c);
 	buf_release(&e);
 }
 
-static void step_cudnn(struct probe *pr)
+static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 {
 	const struct smoke_probe *p = pr->p;
-	struct smoke_layer *l = &pr->r->layer[SMOKE_CUDNN];
 	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
 		   built = BUF_INIT, fix = BUF_INIT, mm = BUF_INIT;
-	double t = now_ms();
 	size_t v, cv;
 	unsigned long want_major;
 
-	stage(pr, "cudnn");
 	if (!p->cudnn_lib) {
 		l->asked = false;
 		smoke_set(l, SMOKE_SKIP, "no cuDNN selected");
@@ -1497,8 +1632,7 @@ static void step_cudnn(struct probe *pr)
 	}
 	cudnn_symbols(pr, &missing);
 	if (!pr->dnn.cudnnGetVersion || !pr->dnn.cudnnGetCudartVersion) {
-		smoke_set(l, SMOKE_FAIL, "%s (%s) is not cuDNN: it lacks %s",
-			  p->cudnn_lib, l->file ? l->file : "?", missing.data);
+		lacks(l, p->cudnn_lib, "cuDNN", missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto out;
 	}
@@ -1537,28 +1671,21 @@ static void step_cudnn(struct probe *pr)
 		goto origin;
 	}
 	if (missing.len) {
-		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", p->cudnn_lib,
-			  l->file ? l->file : "?", missing.data);
+		lacks(l, p->cudnn_lib, NULL, missing.data);
 		smoke_fix(l, "%s", fix.data);
 		goto origin;
 	}
 	if (!pr->driver_ok || !pr->device_ok) {
-		smoke_set(
-		    l, SMOKE_SKIP,
-		    "cuDNN %s (built for CUDA %s) loaded; the convolution "
-		    "needs the %s layer, which %s",
-		    ver.data, built.data, pr->driver_ok ? "runtime" : "driver",
-		    pr->r->layer[pr->driver_ok ? SMOKE_RUNTIME : SMOKE_DRIVER]
-				.status == SMOKE_FAIL
-			? "failed"
-			: "was skipped");
+		smoke_set(l, SMOKE_SKIP,
+			  "cuDNN %s (built for CUDA %s) loaded; the "
+			  "convolution needs the %s layer, which %s",
+			  ver.data, built.data, blocker(pr), blocker_state(pr));
 		goto origin;
 	}
 	cudnn_conv(pr, l, ver.data, built.data);
 origin:
 	judge_origin(pr, l, fix.data);
 out:
-	l->ms += now_ms() - t;
 	buf_release(&why);
 	buf_release(&missing);
 	buf_release(&ver);
@@ -1569,112 +1696,165 @@ out:
 
 /* ---- CUPTI, second half: the trace --------------------------------------- */
 
-static void step_cupti_end(struct probe *pr)
-{
-	struct smoke_layer *l = &pr->r->layer[SMOKE_CUPTI];
-	struct buf e = BUF_INIT, fix = BUF_INIT, rel = BUF_INIT, mm = BUF_INIT;
-	double t = now_ms();
-	int rc;
+/* What the trace recorded, read under the lock. */
+struct trace_seen {
 	unsigned ours, kernels, records;
-	uint64_t start, end, slack = 50000000ull; /* 50 ms, in ns */
+	uint64_t start, end;
+};
 
-	stage(pr, "cupti-trace");
-	if (l->status == SMOKE_FAIL || !pr->h_cupti)
-		goto origin;
-	if (!pr->tracing || !pr->launched) {
-		cupti_name(l->version, &e);
-		smoke_set(l, SMOKE_SKIP,
-			  "%s loaded; the trace needs the kernel layer, "
-			  "which %s",
-			  e.data,
-			  pr->r->layer[SMOKE_KERNEL].status == SMOKE_FAIL
-			      ? "failed"
-			      : "did not run");
-		goto origin;
-	}
-	rc = pr->pti.cuptiActivityFlushAll(CUENV_CUPTI_FLUSH_FORCED);
-	pr->pti.cuptiActivityDisable(CUENV_CUPTI_KIND_CONCURRENT_KERNEL);
-	pthread_mutex_lock(&trace.lock);
-	ours = trace.ours;
-	kernels = trace.kernels;
-	records = trace.records;
-	start = trace.start;
-	end = trace.end;
-	pthread_mutex_unlock(&trace.lock);
-	smoke_detail(l, "records", "%u", records);
-	smoke_detail(l, "kernel_records", "%u", kernels);
+/* The fix for a trace that failed. */
+static void cupti_trace_fix(struct probe *pr, struct smoke_layer *l,
+			    struct buf *fix)
+{
+	struct buf rel = BUF_INIT, mm = BUF_INIT;
+
 	cupti_release(pr->p, &rel);
 	version_major_minor(pr->p->cuda, &mm);
 	if (pr->p->cupti)
-		buf_printf(&fix,
+		buf_printf(fix,
 			   "use the selected CUDA's own CUPTI: cuenv "
 			   "local %s (without --cupti)",
 			   mm.data);
 	else
-		buf_printf(&fix,
+		buf_printf(fix,
 			   "CUPTI %s needs a driver for CUDA %s or "
 			   "newer: install an NVIDIA driver >= %s",
 			   l->version ? l->version : "", rel.data,
 			   pr->p->driver_need ? pr->p->driver_need
 					      : "the one this CUDA needs");
+	buf_release(&rel);
+	buf_release(&mm);
+}
+
+/* The verdict on the records of a trace that was flushed (rc). */
+static void cupti_judge_trace(struct probe *pr, struct smoke_layer *l, int rc,
+			      const struct trace_seen *s, const char *fix)
+{
+	uint64_t slack = 50000000ull; /* 50 ms, in ns */
+	struct buf e = BUF_INIT;
+
 	if (rc) {
 		smoke_set(l, SMOKE_FAIL, "cuptiActivityFlushAll failed: %s",
 			  pti_error(pr, rc, &e));
-		smoke_fix(l, "%s", fix.data);
+		smoke_fix(l, "%s", fix);
 	} else if (!pr->cupti_layout_known) {
 		smoke_set(l, SMOKE_FAIL,
 			  "CUPTI API version %s is older than CUDA 9: cuenv "
 			  "cannot read its kernel records",
 			  l->version ? l->version : "?");
 		smoke_fix(l, "select CUDA 10.1 or newer");
-	} else if (!ours) {
+	} else if (!s->ours) {
 		smoke_set(l, SMOKE_FAIL,
 			  "CUPTI's activity trace did not record the test "
 			  "kernel (%u records, %u of them kernels): a "
 			  "profiler would see nothing",
-			  records, kernels);
-		smoke_fix(l, "%s", fix.data);
-	} else if (!start || start >= end || end - start > 5000000000ull ||
-		   start + slack < pr->t0 || end > pr->t1 + slack) {
+			  s->records, s->kernels);
+		smoke_fix(l, "%s", fix);
+	} else if (!s->start || s->start >= s->end ||
+		   s->end - s->start > 5000000000ull ||
+		   s->start + slack < pr->t0 || s->end > pr->t1 + slack) {
 		smoke_set(l, SMOKE_FAIL,
 			  "CUPTI recorded the test kernel with impossible "
 			  "timestamps: start %llu, end %llu ns, but it ran "
 			  "between %llu and %llu",
-			  (unsigned long long)start, (unsigned long long)end,
+			  (unsigned long long)s->start,
+			  (unsigned long long)s->end,
 			  (unsigned long long)pr->t0,
 			  (unsigned long long)pr->t1);
-		smoke_fix(l, "%s", fix.data);
+		smoke_fix(l, "%s", fix);
 	} else {
 		smoke_detail(l, "kernel_ns", "%llu",
-			     (unsigned long long)(end - start));
+			     (unsigned long long)(s->end - s->start));
 		cupti_name(l->version, &e);
 		smoke_set(l, SMOKE_PASS,
 			  "%s traced %s: %.1f us, within the launch", e.data,
-			  VADD_NAME, (double)(end - start) / 1e3);
+			  VADD_NAME, (double)(s->end - s->start) / 1e3);
 	}
-origin:
-	if (pr->h_cupti) {
-		struct buf install = BUF_INIT, r2 = BUF_INIT, m2 = BUF_INIT;
-
-		cupti_release(pr->p, &r2);
-		version_major_minor(pr->p->cuda, &m2);
-		buf_printf(&install,
-			   "cuenv install %s --cupti %s, then select "
-			   "it: cuenv local %s --cupti %s",
-			   m2.data, r2.data, m2.data, r2.data);
-		judge_origin(pr, l, install.data);
-		buf_release(&install);
-		buf_release(&r2);
-		buf_release(&m2);
-	}
-	l->ms += now_ms() - t;
 	buf_release(&e);
+}
+
+/* Tracing stopped, its records counted and judged. */
+static void cupti_collect(struct probe *pr, struct smoke_layer *l)
+{
+	struct trace_seen seen;
+	struct buf fix = BUF_INIT;
+	int rc;
+
+	rc = pr->pti.cuptiActivityFlushAll(CUENV_CUPTI_FLUSH_FORCED);
+	pr->pti.cuptiActivityDisable(CUENV_CUPTI_KIND_CONCURRENT_KERNEL);
+	pthread_mutex_lock(&trace.lock);
+	seen.ours = trace.ours;
+	seen.kernels = trace.kernels;
+	seen.records = trace.records;
+	seen.start = trace.start;
+	seen.end = trace.end;
+	pthread_mutex_unlock(&trace.lock);
+	smoke_detail(l, "records", "%u", seen.records);
+	smoke_detail(l, "kernel_records", "%u", seen.kernels);
+	cupti_trace_fix(pr, l, &fix);
+	cupti_judge_trace(pr, l, rc, &seen, fix.data);
 	buf_release(&fix);
+}
+
+/* Where the loaded CUPTI came from, judged with its install command. */
+static void cupti_origin(struct probe *pr, struct smoke_layer *l)
+{
+	struct buf install = BUF_INIT, rel = BUF_INIT, mm = BUF_INIT;
+
+	cupti_release(pr->p, &rel);
+	version_major_minor(pr->p->cuda, &mm);
+	buf_printf(&install,
+		   "cuenv install %s --cupti %s, then select "
+		   "it: cuenv local %s --cupti %s",
+		   mm.data, rel.data, mm.data, rel.data);
+	judge_origin(pr, l, install.data);
+	buf_release(&install);
 	buf_release(&rel);
 	buf_release(&mm);
 }
 
+static void step_cupti_end(struct probe *pr, struct smoke_layer *l)
+{
+
+	if (l->status == SMOKE_FAIL || !pr->h_cupti) {
+		/* nothing to trace */
+	} else if (!pr->tracing || !pr->launched) {
+		struct buf nm = BUF_INIT;
+
+		cupti_name(l->version, &nm);
+		smoke_set(l, SMOKE_SKIP,
+			  "%s loaded; the trace needs the kernel layer, "
+			  "which %s",
+			  nm.data,
+			  pr->r->layer[SMOKE_KERNEL].status == SMOKE_FAIL
+			      ? "failed"
+			      : "did not run");
+		buf_release(&nm);
+	} else {
+		cupti_collect(pr, l);
+	}
+	if (pr->h_cupti)
+		cupti_origin(pr, l);
+}
+
 /* ---- all of it ----------------------------------------------------------- */
+
+/*
+ * The steps in the order they run (see the top of this file), each with
+ * the stage it announces and the layer it sets and is timed on.
+ */
+static const struct step {
+	const char *stage;
+	enum smoke_layer_id layer;
+	void (*run)(struct probe *pr, struct smoke_layer *l);
+} probe_steps[] = {
+    {"driver", SMOKE_DRIVER, step_driver},
+    {"cupti", SMOKE_CUPTI, step_cupti_begin},
+    {"runtime", SMOKE_RUNTIME, step_runtime},
+    {"kernel", SMOKE_KERNEL, step_kernel},
+    {"cudnn", SMOKE_CUDNN, step_cudnn},
+    {"cupti-trace", SMOKE_CUPTI, step_cupti_end},
+};
 
 void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 {
@@ -1686,26 +1866,28 @@ void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 	smoke_setstr(&r->cudnn, p->cudnn);
 	smoke_setstr(&r->cupti, p->cupti);
 	r->device = p->device;
-	step_driver(&pr);
-	step_cupti_begin(&pr);
-	step_runtime(&pr);
-	step_kernel(&pr);
-	step_cudnn(&pr);
-	step_cupti_end(&pr);
+	for (size_t i = 0; i < COUNT(probe_steps); i++) {
+		const struct step *s = &probe_steps[i];
+		struct smoke_layer *l = &r->layer[s->layer];
+		double t = now_ms();
+
+		stage(&pr, s->stage);
+		s->run(&pr, l);
+		l->ms += now_ms() - t;
+	}
 	smoke_report_finish(r);
 	stage(&pr, "done");
 
 	if (pr.ctx_retained && pr.cu.cuDevicePrimaryCtxRelease)
 		pr.cu.cuDevicePrimaryCtxRelease(pr.dev);
 	if (p->unload) {
-		if (pr.h_cupti)
-			dlclose(pr.h_cupti);
-		if (pr.h_cudnn)
-			dlclose(pr.h_cudnn);
-		if (pr.h_runtime)
-			dlclose(pr.h_runtime);
-		if (pr.h_driver)
-			dlclose(pr.h_driver);
+		/* the libraries on top first, the driver last */
+		void *const loaded[] = {pr.h_cupti, pr.h_cudnn, pr.h_runtime,
+					pr.h_driver};
+
+		for (size_t i = 0; i < COUNT(loaded); i++)
+			if (loaded[i])
+				dlclose(loaded[i]);
 	}
 	pthread_mutex_lock(&trace.lock);
 	trace.next = NULL;

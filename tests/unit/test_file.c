@@ -731,6 +731,62 @@ static void test_file_write_full_retries_on_eintr(void **state)
 	free(data);
 }
 
+/* ---- mapping ------------------------------------------------------------- */
+
+static void test_file_map_maps_the_whole_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct file_map m;
+	char *path = fx_path(fx, "lib.so");
+
+	fx_write_bytes(fx, "lib.so", "\177ELF\0xyz", 8);
+	assert_int_equal(file_map(path, 8, &m, &err), CUENV_OK);
+	assert_int_equal(m.len, 8);
+	assert_true(m.regular);
+	assert_memory_equal(m.data, "\177ELF\0xyz", 8);
+	file_unmap(&m);
+	assert_null(m.data);
+	free(path);
+}
+
+static void test_file_map_says_no_to_short_and_irregular_files(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct file_map m;
+	char *path = fx_path(fx, "short"), *dir = fx_path(fx, "dir");
+
+	fx_write(fx, "short", "MZ");
+	assert_int_equal(file_map(path, 3, &m, &err), CUENV_NO);
+	assert_true(m.regular);
+	assert_null(m.data);
+	assert_int_equal(err.rc, CUENV_OK); /* the caller says what it is not */
+	file_unmap(&m);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(file_map(dir, 1, &m, &err), CUENV_NO);
+	assert_false(m.regular);
+	assert_int_equal(err.rc, CUENV_OK);
+	file_unmap(&m);
+	free(path);
+	free(dir);
+}
+
+static void test_file_map_of_missing_file_names_it(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct file_map m;
+	char *path = fx_path(fx, "gone.dll");
+
+	assert_int_equal(file_map(path, 2, &m, &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data, "cannot open '"));
+	assert_non_null(strstr(err.msg.data, "gone.dll': No such file"));
+	file_unmap(&m);
+	err_release(&err);
+	free(path);
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -756,6 +812,9 @@ int main(void)
 	    FS_TEST(test_file_write_failure_keeps_old_file),
 	    FS_TEST(test_file_write_in_read_only_folder_keeps_old_file),
 	    FS_TEST(test_file_remove),
+	    FS_TEST(test_file_map_maps_the_whole_file),
+	    FS_TEST(test_file_map_says_no_to_short_and_irregular_files),
+	    FS_TEST(test_file_map_of_missing_file_names_it),
 	    cmocka_unit_test(test_file_read_full_joins_short_reads),
 	    cmocka_unit_test(test_file_write_full_through_a_slow_reader),
 	    cmocka_unit_test(test_file_write_full_reports_errors),
