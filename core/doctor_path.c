@@ -20,6 +20,8 @@ static int same_dir(const char *a, const char *b)
 	char *ra, *rb;
 	int same;
 
+	if (!a || !b)
+		return 0;
 	if (!strcmp(a, b))
 		return 1;
 	ra = realpath(a, NULL);

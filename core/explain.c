@@ -536,6 +536,8 @@ static char *versions_text(struct strv *v, struct strv *all)
 	struct buf b = BUF_INIT;
 	long lo, hi;
 
+	if (!v->n || !all->n)
+		return xstrdup("");
 	qsort(v->v, v->n, sizeof(*v->v), cmp_version);
 	qsort(all->v, all->n, sizeof(*all->v), cmp_version);
 	lo = strv_find(all, v->v[0]);

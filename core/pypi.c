@@ -71,9 +71,7 @@ static void wheel_add(struct index_file **v, size_t *n, const char *name,
  */
 static void metadata_attr(struct index_file *f, const char *v, size_t n)
 {
-	if (n == 4 && !strncmp(v, "true", 4)) {
-		f->metadata = true;
-	} else if (n == 7 + DIGEST_HEX_LEN && !strncmp(v, "sha256=", 7)) {
+	if (n == 7 + DIGEST_HEX_LEN && !strncmp(v, "sha256=", 7)) {
 		char *sha = xstrndup(v + 7, DIGEST_HEX_LEN);
 
 		f->metadata = digest_hex_valid(sha);
@@ -81,7 +79,8 @@ static void metadata_attr(struct index_file *f, const char *v, size_t n)
 			f->metadata_sha256 = sha;
 		else
 			free(sha);
-	} else if (n > 0 && memchr(v, '=', n)) {
+	} else if ((n == 4 && !strncmp(v, "true", 4)) ||
+		   (n > 0 && memchr(v, '=', n))) {
 		f->metadata = true;
 	}
 }
