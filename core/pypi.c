@@ -11,32 +11,39 @@
 #include <jansson.h>
 
 #include "digest.h"
+#include "nvlib.h"
 #include "xalloc.h"
 
-/* NVIDIA's wheel for a redist component ("cuda_cudart" for CUDA 12). */
+/*
+ * NVIDIA's wheel for a redist component ("cuda_cudart" for CUDA 12): the
+ * library table's wheel name; components that ship no library of that
+ * table (the compiler, headers) are named here.
+ */
 char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k)
 {
-	static const char *const map[][2] = {
-		{ "cuda_cudart", "cuda-runtime" }, { "cuda_cupti", "cuda-cupti" },
-		{ "cuda_nvcc", "cuda-nvcc" },	   { "cuda_nvrtc", "cuda-nvrtc" },
-		{ "cuda_cccl", "cuda-cccl" },	   { "cuda_nvtx", "nvtx" },
-		{ "libcublas", "cublas" },	   { "libcufft", "cufft" },
-		{ "libcurand", "curand" },	   { "libcusolver", "cusolver" },
-		{ "libcusparse", "cusparse" },	   { "libnvjitlink", "nvjitlink" },
-		{ "cudnn", "cudnn" },
+	static const char *const tools[][2] = {
+		{ "cuda_nvcc", "nvidia-cuda-nvcc" },
+		{ "cuda_cccl", "nvidia-cuda-cccl" },
 	};
+	const char *wheel = NULL;
 	struct buf b = BUF_INIT;
 
-	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++) {
-		if (strcmp(comp, map[i][0]))
-			continue;
-		buf_printf(&b, "nvidia-%s", map[i][1]);
-		/* CUDA 13's wheels dropped the suffix; cuDNN's kept it. */
-		if (major < 13 || k == KIT_CUDNN)
-			buf_printf(&b, "-cu%u", major);
-		return buf_detach(&b);
+	for (size_t i = 0; i < NVLIB_COUNT && !wheel; i++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)i);
+
+		if (e->component && e->wheel && !strcmp(e->component, comp))
+			wheel = e->wheel;
 	}
-	return NULL;
+	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools) && !wheel; i++)
+		if (!strcmp(comp, tools[i][0]))
+			wheel = tools[i][1];
+	if (!wheel)
+		return NULL;
+	buf_adds(&b, wheel);
+	/* CUDA 13's wheels dropped the suffix; cuDNN's kept it. */
+	if (major < 13 || k == KIT_CUDNN)
+		buf_printf(&b, "-cu%u", major);
+	return buf_detach(&b);
 }
 
 /* Does a wheel file name fit this machine? */

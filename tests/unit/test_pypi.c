@@ -144,6 +144,15 @@ static void test_pypi_wheel_project_names(void **state)
 	p = pypi_wheel_project("cudnn", 13, KIT_CUDNN);
 	assert_string_equal(p, "nvidia-cudnn-cu13");
 	free(p);
+	p = pypi_wheel_project("cuda_nvtx", 12, KIT_CUDA);
+	assert_string_equal(p, "nvidia-nvtx-cu12");
+	free(p);
+	p = pypi_wheel_project("cuda_nvcc", 12, KIT_CUDA);
+	assert_string_equal(p, "nvidia-cuda-nvcc-cu12");
+	free(p);
+	p = pypi_wheel_project("libnvjpeg", 12, KIT_CUDA);
+	assert_string_equal(p, "nvidia-nvjpeg-cu12");
+	free(p);
 	assert_null(pypi_wheel_project("cuda_demo_suite", 12, KIT_CUDA));
 }
 
