@@ -6,12 +6,9 @@
 #include "xalloc.h"
 
 const struct plat_path_rules plat_path_posix = {
-	.style = PLAT_PATH_POSIX, .sep = '/', .list_sep = ':', .fold_case = 0
-};
+    .style = PLAT_PATH_POSIX, .sep = '/', .list_sep = ':', .fold_case = 0};
 const struct plat_path_rules plat_path_windows = {
-	.style = PLAT_PATH_WINDOWS, .sep = '\\', .list_sep = ';',
-	.fold_case = 1
-};
+    .style = PLAT_PATH_WINDOWS, .sep = '\\', .list_sep = ';', .fold_case = 1};
 
 /* The one place that asks which system this is. */
 const struct plat_path_rules *plat_path_native(void)
@@ -44,8 +41,7 @@ static char lower(char c)
 }
 
 /* Past one name (up to a separator or the end). */
-static size_t name_end(const struct plat_path_rules *r, const char *p,
-		       size_t i)
+static size_t name_end(const struct plat_path_rules *r, const char *p, size_t i)
 {
 	while (p[i] && !plat_path_is_sep(r, p[i]))
 		i++;
@@ -109,8 +105,8 @@ int plat_path_is_abs(const struct plat_path_rules *r, const char *path)
 }
 
 /* The root as normalize writes it: separators made r->sep. */
-static void add_root(const struct plat_path_rules *r, const char *p,
-		     size_t n, struct buf *out)
+static void add_root(const struct plat_path_rules *r, const char *p, size_t n,
+		     struct buf *out)
 {
 	for (size_t i = 0; i < n; i++)
 		buf_addc(out, plat_path_is_sep(r, p[i]) ? r->sep : p[i]);
@@ -160,7 +156,7 @@ static char *assemble(const struct plat_path_rules *r, const char *root,
 
 char *plat_path_normalize(const struct plat_path_rules *r, const char *path)
 {
-	struct strv parts = { 0 };
+	struct strv parts = {0};
 	char *root, *s;
 
 	if (plat_path_kind(r, path, NULL) == PLAT_PATH_DEVICE &&
@@ -219,7 +215,7 @@ char *plat_path_join(const struct plat_path_rules *r, const char *a,
 
 char *plat_path_parent(const struct plat_path_rules *r, const char *path)
 {
-	struct strv parts = { 0 };
+	struct strv parts = {0};
 	char *root, *s = NULL;
 
 	plat_path_split(r, path, &root, &parts);

@@ -31,9 +31,9 @@ enum plat_path_style { PLAT_PATH_POSIX, PLAT_PATH_WINDOWS };
 
 struct plat_path_rules {
 	enum plat_path_style style;
-	char sep;	/* the separator written: '/' or '\\' */
-	char list_sep;	/* between entries of PATH-style lists: ':' or ';' */
-	int fold_case;	/* compare names case-insensitively */
+	char sep;      /* the separator written: '/' or '\\' */
+	char list_sep; /* between entries of PATH-style lists: ':' or ';' */
+	int fold_case; /* compare names case-insensitively */
 };
 
 extern const struct plat_path_rules plat_path_posix;

@@ -5,8 +5,9 @@
  * Windows systems" (learn.microsoft.com/dotnet/standard/io/file-path-formats:
  * "C:\Documents\Newsletters\Summer2018.pdf" absolute, "\Program
  * Files\Custom Utilities\StringFinder.exe" "an absolute path from the root
- * of the current drive", "2018\January.xlsx" relative, "C:Projects\apilibrary\apilibrary.sln"
- * "a relative path from the current directory of the C: drive";
+ * of the current drive", "2018\January.xlsx" relative,
+ * "C:Projects\apilibrary\apilibrary.sln" "a relative path from the current
+ * directory of the C: drive";
  * "\\system07\C$\" UNC, server then share; "\\.\C:\Test\Foo.txt" and
  * "\\?\C:\Test\Foo.txt" device paths, "?" paths not normalized) and
  * POSIX's pathname resolution (an absolute pathname begins with '/').
@@ -30,7 +31,7 @@ static const struct {
     {P, "/", PLAT_PATH_ABSOLUTE, 1, 1},
     {P, "x/y", PLAT_PATH_RELATIVE, 0, 0},
     {P, "", PLAT_PATH_RELATIVE, 0, 0},
-    {P, "C:\\x", PLAT_PATH_RELATIVE, 0, 0},  /* one odd name on POSIX */
+    {P, "C:\\x", PLAT_PATH_RELATIVE, 0, 0}, /* one odd name on POSIX */
     {P, "\\\\server\\s", PLAT_PATH_RELATIVE, 0, 0},
     {W, "C:\\x", PLAT_PATH_ABSOLUTE, 3, 1},
     {W, "C:/x", PLAT_PATH_ABSOLUTE, 3, 1},
@@ -98,8 +99,8 @@ static const struct {
 } split_cases[] = {
     {P, "/usr/local//cuda-12.4/", "/", "usr|local|cuda-12.4"},
     {P, "rel/./x", "", "rel|x"},
-    {W, "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2",
-     "C:\\", "Program Files|NVIDIA GPU Computing Toolkit|CUDA|v11.2"},
+    {W, "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2", "C:\\",
+     "Program Files|NVIDIA GPU Computing Toolkit|CUDA|v11.2"},
     {W, "//srv/share/a/b", "\\\\srv\\share\\", "a|b"},
     {W, "C:x\\y", "C:", "x|y"},
     {W, "\\x", "\\", "x"},

@@ -25,10 +25,11 @@ static void test_plat_path_kind_and_is_abs(void **state)
 		if (k != kind_cases[i].kind || n != kind_cases[i].root_len ||
 		    plat_path_is_abs(kind_cases[i].r, kind_cases[i].path) !=
 			kind_cases[i].abs)
-			fail_msg("%s [%s]: kind %d root %zu, want %d %zu abs %d",
-				 style(kind_cases[i].r), kind_cases[i].path,
-				 (int)k, n, (int)kind_cases[i].kind,
-				 kind_cases[i].root_len, kind_cases[i].abs);
+			fail_msg(
+			    "%s [%s]: kind %d root %zu, want %d %zu abs %d",
+			    style(kind_cases[i].r), kind_cases[i].path, (int)k,
+			    n, (int)kind_cases[i].kind, kind_cases[i].root_len,
+			    kind_cases[i].abs);
 	}
 }
 
@@ -75,8 +76,7 @@ static void test_plat_path_split(void **state)
 				&parts);
 		strv_join(&parts, '|', &joined);
 		if (strcmp(root, split_cases[i].root) ||
-		    strcmp(joined.len ? joined.data : "",
-			   split_cases[i].parts))
+		    strcmp(joined.len ? joined.data : "", split_cases[i].parts))
 			fail_msg("%s split [%s] = [%s] [%s], want [%s] [%s]",
 				 style(split_cases[i].r), split_cases[i].path,
 				 root, joined.data, split_cases[i].root,
@@ -91,8 +91,8 @@ static void test_plat_path_parent_walks_up_to_the_root(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N(parent_cases); i++) {
-		char *s = plat_path_parent(parent_cases[i].r,
-					   parent_cases[i].path);
+		char *s =
+		    plat_path_parent(parent_cases[i].r, parent_cases[i].path);
 		const char *want = parent_cases[i].want;
 
 		if (want ? !s || strcmp(s, want) : s != NULL)

@@ -467,7 +467,8 @@ static int cmd_set_model(const char *line, struct buf *name, struct buf *value)
 	const char *eq, *last;
 	size_t n = strlen(line);
 
-	if (n < 3 || line[0] != '"' || line[n - 2] != '"' || line[n - 1] != '\n')
+	if (n < 3 || line[0] != '"' || line[n - 2] != '"' ||
+	    line[n - 1] != '\n')
 		return -1;
 	if (strchr(line, '\r') || strchr(line, '\n') != line + n - 1)
 		return -1; /* FOR /F would split it */

@@ -23,8 +23,7 @@
 
 static int failed, checked;
 
-static void check(int ok, const char *what, const char *got,
-		  const char *want)
+static void check(int ok, const char *what, const char *got, const char *want)
 {
 	checked++;
 	if (ok)
@@ -78,8 +77,8 @@ static void plat_path_checks(void)
 		free(s);
 	}
 	for (size_t i = 0; i < N(parent_cases); i++) {
-		char *s = plat_path_parent(parent_cases[i].r,
-					   parent_cases[i].path);
+		char *s =
+		    plat_path_parent(parent_cases[i].r, parent_cases[i].path);
 
 		check_str(parent_cases[i].path, s, parent_cases[i].want);
 		free(s);
@@ -108,8 +107,8 @@ static void shell_checks(void)
 		  "Toolkit\\CUDA\\v11.2\"\n"
 		  "\"P=a&b|c 100% ^x (y) \"q\"\"\n"
 		  "\"GONE=\"\n");
-	check(shell_cmd_export("X", "bang!", &out) == -1, "cmd refuses !",
-	      "0", "-1");
+	check(shell_cmd_export("X", "bang!", &out) == -1, "cmd refuses !", "0",
+	      "-1");
 	buf_reset(&out);
 	/* about_Quoting_Rules: '' in a single-quoted string is one ' */
 	shell_pwsh_export("CUDA_PATH", "C:\\it's \xe2\x80\x99", &out);
@@ -129,8 +128,7 @@ static void version_checks(void)
 	const struct nvlib *lib;
 	unsigned long majors = 0;
 
-	check(version_cmp_str("11.2", "11.10") < 0, "11.2 < 11.10", ">=",
-	      "<");
+	check(version_cmp_str("11.2", "11.10") < 0, "11.2 < 11.10", ">=", "<");
 	check(version_matches_str("11.2.2", "11.2"), "11.2.2 matches 11.2",
 	      "no", "yes");
 	check(!version_is_valid("11.x"), "11.x invalid", "valid", "invalid");
