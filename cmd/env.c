@@ -144,11 +144,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			if (*format == 'p')
 				shell_pwsh_export(name, ch.v[i].value, &out);
 			else if (shell_cmd_export(name, ch.v[i].value, &out))
-				rc = cuenv_fail(err, CUENV_E_USAGE,
-						"env: %s holds a newline, a "
-						"carriage return or '!', which "
-						"cmd's set cannot carry",
-						name);
+				rc = cuenv_fail(
+				    err, CUENV_E_USAGE,
+				    "env: %s holds %s, which cmd's set cannot "
+				    "carry",
+				    name,
+				    strchr(ch.v[i].value, '!')
+					? "'!' (delayed expansion would "
+					  "expand it)"
+					: "a line break");
 		}
 		if (rc)
 			goto out;

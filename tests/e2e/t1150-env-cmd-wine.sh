@@ -68,7 +68,11 @@ make_fake_cuda "$c" 12.4.1 &&
 	compare on.out &&
 	PATH="$PATH:/opt/bang!dir" expect_code 2 cuenv env --format cmd &&
 	stdout_empty &&
-	stderr_has "env: PATH holds a newline, a carriage return or '!'" &&
+	stderr_has "env: PATH holds '!' (delayed expansion would expand it), which cmd's set cannot carry" &&
+	PATH="$PATH:/opt/line
+break" expect_code 2 cuenv env --format cmd &&
+	stdout_empty &&
+	stderr_has "env: PATH holds a line break, which cmd's set cannot carry" &&
 	cd "$HOME" &&
 	expect_code 1 cuenv env --format cmd &&
 	stderr_has "nothing selected here"
