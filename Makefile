@@ -35,6 +35,9 @@
 #   make test-windows-deps  those libraries linked statically into a test
 #                         program run under wine64: HTTP fetch, zip, JSON,
 #                         SHA-256 via BCrypt (tests/windows/deps-smoke.sh)
+#   make windows-core     the portable core modules, cross-compiled into
+#                         BUILDROOT/windows/core/libcuenv-core.a
+#   make test-windows-core  their checks (tests/windows/test_core.c) under wine64
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -104,7 +107,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
-	proc
+	proc plat_path
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
 	pypi gc wheel mirror refresh
 CMDS := main table common options add doctor env exec export global help init \
@@ -536,3 +539,14 @@ windows-deps:
 	$(Q)sh tools/windows-deps.sh
 test-windows-deps:
 	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/deps-smoke.sh
+
+# The core modules that cross-compile for Windows as they are, into
+# BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
+# others and why: docs/windows-port.md. test-windows-core runs
+# tests/windows/test_core.c's checks of them under wine64.
+WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt
+.PHONY: windows-core test-windows-core
+windows-core:
+	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
+test-windows-core:
+	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh test

@@ -7,7 +7,8 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv env [--format sh|bash|zsh|fish|json|dockerfile|github]\n"
+	"usage: cuenv env [--format sh|bash|zsh|fish|json|dockerfile|github|\n"
+	"                  cmd|powershell]\n"
 	"                 [--isolate]\n"
 	"\n"
 	"Print the variables the selection for this directory sets, with the\n"
@@ -19,6 +20,10 @@ static const char usage[] =
 	"  cuenv env --format json     an object of name: value (null: unset)\n"
 	"  cuenv env --format dockerfile   ENV NAME=\"value\" lines\n"
 	"  cuenv env --format github >>\"$GITHUB_ENV\"   NAME=value lines\n"
+	"  cuenv env --format cmd      \"NAME=value\" lines, for a batch file's\n"
+	"     for /f \"delims=\" %%i in ('cuenv env --format cmd') do set %%i\n"
+	"  cuenv env --format powershell   $env:NAME = '...' lines, for\n"
+	"     cuenv env --format powershell | Out-String | Invoke-Expression\n"
 	"\n"
 	"The shell formats also carry __CUENV_STATE, so that a later hook or\n"
 	"`cuenv use` can undo exactly these changes. Exits 1 when nothing is\n"
@@ -28,7 +33,8 @@ enum { O_FORMAT, O_ISOLATE };
 
 static const struct cmd_option opts[] = {
 	[O_FORMAT] = { "format", .arg = "F", .value = OPT_WORD,
-		       .words = "sh bash zsh fish json dockerfile github",
+		       .words = "sh bash zsh fish json dockerfile github cmd "
+				"powershell",
 		       .help = "the output's format (default sh)" },
 	[O_ISOLATE] = { "isolate",
 			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
@@ -93,11 +99,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (ctx->opt.arg[O_FORMAT])
 		format = ctx->opt.arg[O_FORMAT];
 	if (strcmp(format, "json") && strcmp(format, "dockerfile") &&
-	    strcmp(format, "github") && shell_parse(format, &sh)) {
+	    strcmp(format, "github") && strcmp(format, "cmd") &&
+	    strcmp(format, "powershell") && shell_parse(format, &sh)) {
 		cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'",
 			   format);
 		return cuenv_hint(err, "formats: sh, bash, zsh, fish, json, "
-					"dockerfile, github");
+					"dockerfile, github, cmd, powershell");
 	}
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
@@ -127,6 +134,28 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		buf_addc(&out, '\n');
 		free(s);
 		json_decref(j);
+	} else if (!strcmp(format, "cmd") || !strcmp(format, "powershell")) {
+		/* No Windows hook reads __CUENV_STATE yet: left out. */
+		for (size_t i = 0; i < ch.n && !rc; i++) {
+			const char *name = ch.v[i].name;
+
+			if (!strcmp(name, ENV_STATE_VAR))
+				continue;
+			if (*format == 'p')
+				shell_pwsh_export(name, ch.v[i].value, &out);
+			else if (shell_cmd_export(name, ch.v[i].value, &out))
+				rc = cuenv_fail(
+				    err, CUENV_E_USAGE,
+				    "env: %s holds %s, which cmd's set cannot "
+				    "carry",
+				    name,
+				    strchr(ch.v[i].value, '!')
+					? "'!' (delayed expansion would "
+					  "expand it)"
+					: "a line break");
+		}
+		if (rc)
+			goto out;
 	} else if (!strcmp(format, "dockerfile") ||
 		   !strcmp(format, "github")) {
 		for (size_t i = 0; i < ch.n && !rc; i++) {

@@ -134,3 +134,88 @@ void shell_local(enum shell sh, const char *name, const char *value,
 	shell_quote(sh, value, out);
 	buf_adds(out, ";\n");
 }
+
+/*
+ * cmd.exe. Microsoft's `for /?`: FOR /F reads the command's output line
+ * by line ("Blank lines are skipped"; eol=; by default: a line starting
+ * with ';' is skipped, ours start with '"'; "delims=" turns off the
+ * splitting into tokens), and %%i in the body is replaced by the line.
+ * The body's %VAR% references and its special characters (^ & | < > ( )
+ * and quotes) were handled when cmd read the FOR command, before %%i had
+ * a value, so none of them applies to the text of the line. What still
+ * applies afterwards is delayed expansion (`setlocal
+ * EnableDelayedExpansion`, `cmd /v:on`): `set /?` says `!VAR!` is then
+ * expanded at execution time (and a line holding a '!' loses its carets),
+ * so '!' is refused. `set /?`: `SET variable=` with nothing after '='
+ * deletes the variable; the quoted form `set "NAME=value"` takes
+ * everything up to the argument's last quote, so quotes inside the value
+ * stay. The body is `set %%i`, not `%%i` with "set" in the line: wine's
+ * cmd (8.0) does not run a command whose name comes from a FOR variable,
+ * and the SET argument is the same either way.
+ */
+int shell_cmd_export(const char *name, const char *value, struct buf *out)
+{
+	if (!shell_name_ok(name))
+		return -1;
+	if (!value)
+		value = "";
+	if (strpbrk(value, "\n\r!"))
+		return -1;
+	buf_printf(out, "\"%s=%s\"\n", name, value);
+	return 0;
+}
+
+/*
+ * PowerShell's about_Quoting_Rules: in a single-quoted string "the
+ * string is passed to the command exactly as you type it. No
+ * substitution is performed", and "To include a single quotation mark in
+ * a single-quoted string, use a second consecutive single quote". The
+ * language specification (2.3.5.2.2, verbatim-string-literal) counts as
+ * single-quote-character U+0027 and the typographic U+2018 (left single
+ * quotation mark), U+2019 (right), U+201A (single low-9) and U+201B
+ * (single high-reversed-9): any of them ends the string, and any of them
+ * doubled stands for itself. Newlines are literal inside the quotes.
+ */
+static size_t pwsh_quote_char(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (u[0] == '\'')
+		return 1;
+	/* U+2018..U+201B in UTF-8: E2 80 98..9B */
+	if (u[0] == 0xe2 && u[1] == 0x80 && u[2] >= 0x98 && u[2] <= 0x9b)
+		return 3;
+	return 0;
+}
+
+void shell_pwsh_quote(const char *s, struct buf *out)
+{
+	buf_addc(out, '\'');
+	while (*s) {
+		size_t q = pwsh_quote_char(s);
+
+		if (q) {
+			buf_add(out, s, q);
+			buf_add(out, s, q);
+			s += q;
+		} else {
+			buf_addc(out, *s++);
+		}
+	}
+	buf_addc(out, '\'');
+}
+
+void shell_pwsh_export(const char *name, const char *value, struct buf *out)
+{
+	if (!shell_name_ok(name))
+		return;
+	if (!value) {
+		buf_printf(out,
+			   "Remove-Item Env:%s -ErrorAction SilentlyContinue\n",
+			   name);
+		return;
+	}
+	buf_printf(out, "$env:%s = ", name);
+	shell_pwsh_quote(value, out);
+	buf_addc(out, '\n');
+}

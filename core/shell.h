@@ -37,4 +37,27 @@ void shell_array(enum shell sh, const char *name, const struct strv *items,
 void shell_local(enum shell sh, const char *name, const char *value,
 		 struct buf *out);
 
+/*
+ * Windows' cmd.exe, for batch files:
+ *   for /f "delims=" %%i in ('cuenv env --format cmd') do set %%i
+ * Each line is one SET argument, `"NAME=value"` (`"NAME="` unsets). The
+ * line reaches cmd as a FOR variable's value, which is substituted after
+ * cmd has expanded %VAR% and handled ^ & | < > ( ) and quotes (see
+ * shell.c), so all of those are carried as they are. Returns 0, or -1
+ * with nothing appended when the line cannot carry the value: a newline
+ * or carriage return (FOR /F splits lines there) or '!' (with delayed
+ * expansion on, cmd would expand or drop it). An empty value unsets, as
+ * in cmd itself.
+ */
+int shell_cmd_export(const char *name, const char *value, struct buf *out);
+
+/*
+ * PowerShell: `$env:NAME = '...'` (a verbatim string: every quote
+ * character doubled, including U+2018, U+2019, U+201A and U+201B, which
+ * PowerShell also takes as single quotes), or
+ * `Remove-Item Env:NAME -ErrorAction SilentlyContinue` when value is NULL.
+ */
+void shell_pwsh_quote(const char *s, struct buf *out);
+void shell_pwsh_export(const char *name, const char *value, struct buf *out);
+
 #endif

@@ -37,7 +37,7 @@ err check --device x &&
 	stderr_has "local: invalid --cudnn version '9.x'" &&
 	err env --format csh &&
 	stderr_has "env: unknown format 'csh'" &&
-	stderr_has "hint: --format is one of: sh, bash, zsh, fish, json, dockerfile, github" &&
+	stderr_has "hint: --format is one of: sh, bash, zsh, fish, json, dockerfile, github, cmd, powershell" &&
 	err install --source tarball 12.4 &&
 	stderr_has "install: unknown source 'tarball'" &&
 	err install --jobs 0 &&

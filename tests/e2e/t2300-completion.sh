@@ -43,7 +43,7 @@ expect_code 0 bash --norc --noprofile "$HOME/comp.bash" </dev/null &&
 	check "bash: commands" grep -q "^--help --version add check completion .*use version versions which $" "$HOME/bash.out" &&
 	check "bash: --cudnn" grep -c "^9.1.0 $" "$HOME/bash.out" | grep -qx 2 &&
 	check "bash: env flags" grep -qx -- "--format --help --isolate " "$HOME/bash.out" &&
-	check "bash: formats" grep -qx "bash dockerfile fish github json sh zsh " "$HOME/bash.out" &&
+	check "bash: formats" grep -qx "bash cmd dockerfile fish github json powershell sh zsh " "$HOME/bash.out" &&
 	check "bash: install" grep -qx "12.4.1 " "$HOME/bash.out" || exit 1
 
 # zsh: the script loads under compinit and registers _cuenv for cuenv;
@@ -71,7 +71,7 @@ expect_code 0 env ASAN_OPTIONS="$no_lsan" zsh -f "$HOME/comp.zsh" </dev/null &&
 	check "zsh: compdef" grep -qx "registered: _cuenv" "$HOME/zsh.out" &&
 	check "zsh: use" grep -qx "11.8.0 12.4.1 system" "$HOME/zsh.out" &&
 	check "zsh: --cudnn" grep -qx "9.1.0" "$HOME/zsh.out" &&
-	check "zsh: formats" grep -qx "bash dockerfile fish github json sh zsh" "$HOME/zsh.out" || exit 1
+	check "zsh: formats" grep -qx "bash cmd dockerfile fish github json powershell sh zsh" "$HOME/zsh.out" || exit 1
 
 # fish: its own completion engine, complete -C.
 need fish

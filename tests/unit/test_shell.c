@@ -451,6 +451,197 @@ static void test_shell_parse_knows_four_shells(void **state)
 	assert_int_equal(shell_parse("", &sh), -1);
 }
 
+/*
+ * cmd.exe. The lines are read by
+ *   for /f "delims=" %%i in ('cuenv env --format cmd') do set %%i
+ * Microsoft's `for /?`: FOR /F hands each line whole to %%i ("delims="),
+ * skips blank lines and lines starting with the eol character (';' by
+ * default); the FOR body's %VAR%, ^ & | < > ( ) were parsed before %%i
+ * got a value. `set /?`: `SET "variable=string"` takes up to the last
+ * quote; `SET variable=` deletes. Delayed expansion (`setlocal
+ * EnableDelayedExpansion`, `cmd /v:on`) expands !VAR! at execution time.
+ * This model of SET's quoted form reads a line back to (name, value).
+ */
+static int cmd_set_model(const char *line, struct buf *name, struct buf *value)
+{
+	const char *eq, *last;
+	size_t n = strlen(line);
+
+	if (n < 3 || line[0] != '"' || line[n - 2] != '"' ||
+	    line[n - 1] != '\n')
+		return -1;
+	if (strchr(line, '\r') || strchr(line, '\n') != line + n - 1)
+		return -1; /* FOR /F would split it */
+	last = strrchr(line, '"');
+	eq = strchr(line + 1, '=');
+	if (!eq || eq > last)
+		return -1;
+	buf_add(name, line + 1, (size_t)(eq - line - 1));
+	buf_add(value, eq + 1, (size_t)(last - eq - 1));
+	return 0;
+}
+
+static void test_shell_cmd_export_writes_quoted_set_argument(void **state)
+{
+	/* expected lines written from `set /?`'s quoted form */
+	static const char *const cases[][2] = {
+	    {"plain", "\"X=plain\"\n"},
+	    {"with space", "\"X=with space\"\n"},
+	    {"100% %PATH%", "\"X=100% %PATH%\"\n"},
+	    {"a^b^^", "\"X=a^b^^\"\n"},
+	    {"a&b|c<d>e", "\"X=a&b|c<d>e\"\n"},
+	    {"(x86) \"q\"", "\"X=(x86) \"q\"\"\n"},
+	    {"C:\\Program Files\\NVIDIA", "\"X=C:\\Program Files\\NVIDIA\"\n"},
+	    {"caf\xc3\xa9", "\"X=caf\xc3\xa9\"\n"},
+	    {";lead", "\"X=;lead\"\n"},
+	    {"=eq", "\"X==eq\"\n"},
+	};
+	struct buf out = BUF_INIT, name = BUF_INIT, value = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		buf_reset(&out);
+		buf_reset(&name);
+		buf_reset(&value);
+		assert_int_equal(shell_cmd_export("X", cases[i][0], &out), 0);
+		assert_string_equal(out.data, cases[i][1]);
+		assert_int_equal(cmd_set_model(out.data, &name, &value), 0);
+		assert_string_equal(name.data, "X");
+		assert_string_equal(value.data, cases[i][0]);
+	}
+	buf_release(&out);
+	buf_release(&name);
+	buf_release(&value);
+}
+
+static void test_shell_cmd_export_unsets_null_and_empty(void **state)
+{
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	/* `set /?`: "SET variable=" with nothing after it deletes */
+	assert_int_equal(shell_cmd_export("CUDA_PATH", NULL, &out), 0);
+	assert_string_equal(out.data, "\"CUDA_PATH=\"\n");
+	buf_reset(&out);
+	assert_int_equal(shell_cmd_export("CUDA_PATH", "", &out), 0);
+	assert_string_equal(out.data, "\"CUDA_PATH=\"\n");
+	buf_release(&out);
+}
+
+static void test_shell_cmd_export_refuses_what_set_cannot_carry(void **state)
+{
+	static const char *const bad[] = {"one\ntwo", "cr\r", "\n",
+					  "bang!",    "!PATH!", "a!b^c"};
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(shell_cmd_export("X", bad[i], &out), -1);
+		assert_int_equal(out.len, 0);
+	}
+	assert_int_equal(shell_cmd_export("A B", "x", &out), -1);
+	assert_int_equal(shell_cmd_export("A&B", "x", &out), -1);
+	assert_int_equal(out.len, 0);
+	buf_release(&out);
+}
+
+/*
+ * PowerShell's about_Quoting_Rules: a single-quoted string is verbatim
+ * ("No substitution is performed"), and "To include a single quotation
+ * mark in a single-quoted string, use a second consecutive single quote".
+ * The language specification (verbatim-string-literal) counts U+0027,
+ * U+2018, U+2019, U+201A and U+201B as single-quote-character. This model
+ * of that grammar reads `'...'` back; returns the length read or 0.
+ */
+static size_t pwsh_quote_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (*u == '\'')
+		return 1;
+	if (u[0] == 0xe2 && u[1] == 0x80 && u[2] >= 0x98 && u[2] <= 0x9b)
+		return 3;
+	return 0;
+}
+
+static size_t pwsh_verbatim_model(const char *s, struct buf *value)
+{
+	const char *p = s;
+	size_t q = pwsh_quote_len(p);
+
+	if (!q)
+		return 0;
+	p += q;
+	for (;;) {
+		if (!*p)
+			return 0; /* unterminated */
+		q = pwsh_quote_len(p);
+		if (!q) {
+			buf_addc(value, *p++);
+			continue;
+		}
+		if (pwsh_quote_len(p + q)) { /* doubled: one quote */
+			buf_add(value, p, q);
+			p += q + pwsh_quote_len(p + q);
+			continue;
+		}
+		return (size_t)(p + q - s);
+	}
+}
+
+static void test_shell_pwsh_quote_doubles_every_quote_character(void **state)
+{
+	/* expected literals written from the grammar above */
+	static const char *const cases[][2] = {
+	    {"plain", "'plain'"},
+	    {"it's", "'it''s'"},
+	    {"$env:PATH `n $(id) @x \"d\"", "'$env:PATH `n $(id) @x \"d\"'"},
+	    {"C:\\Program Files\\NVIDIA", "'C:\\Program Files\\NVIDIA'"},
+	    {"\xe2\x80\x98l\xe2\x80\x99r",
+	     "'\xe2\x80\x98\xe2\x80\x98l\xe2\x80\x99\xe2\x80\x99r'"},
+	    {"\xe2\x80\x9a\xe2\x80\x9b",
+	     "'\xe2\x80\x9a\xe2\x80\x9a\xe2\x80\x9b\xe2\x80\x9b'"},
+	    /* U+201C (a double quote) and U+2017 are not single quotes */
+	    {"\xe2\x80\x9c\xe2\x80\x97", "'\xe2\x80\x9c\xe2\x80\x97'"},
+	    {"one\ntwo", "'one\ntwo'"},
+	    {"caf\xc3\xa9 '", "'caf\xc3\xa9 '''"},
+	};
+	struct buf out = BUF_INIT, value = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		buf_reset(&out);
+		buf_reset(&value);
+		buf_adds(&value, "");
+		shell_pwsh_quote(cases[i][0], &out);
+		assert_string_equal(out.data, cases[i][1]);
+		/* the literal ends exactly at its end, and reads back */
+		assert_int_equal(pwsh_verbatim_model(out.data, &value),
+				 out.len);
+		assert_string_equal(value.data, cases[i][0]);
+	}
+	buf_reset(&out);
+	shell_pwsh_quote("", &out);
+	assert_string_equal(out.data, "''");
+	buf_release(&out);
+	buf_release(&value);
+}
+
+static void test_shell_pwsh_export_assigns_and_removes(void **state)
+{
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	shell_pwsh_export("CUDA_PATH", "C:\\CUDA\\v11.2", &out);
+	shell_pwsh_export("CUDNN_PATH", NULL, &out);
+	shell_pwsh_export("BAD NAME", "x", &out);
+	assert_string_equal(out.data,
+			    "$env:CUDA_PATH = 'C:\\CUDA\\v11.2'\n"
+			    "Remove-Item Env:CUDNN_PATH -ErrorAction "
+			    "SilentlyContinue\n");
+	buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +679,13 @@ int main(void)
 	    cmocka_unit_test(test_shell_name_ok_accepts_identifiers),
 	    cmocka_unit_test(test_shell_name_ok_rejects_non_identifiers),
 	    cmocka_unit_test(test_shell_parse_knows_four_shells),
+	    cmocka_unit_test(test_shell_cmd_export_writes_quoted_set_argument),
+	    cmocka_unit_test(test_shell_cmd_export_unsets_null_and_empty),
+	    cmocka_unit_test(
+		test_shell_cmd_export_refuses_what_set_cannot_carry),
+	    cmocka_unit_test(
+		test_shell_pwsh_quote_doubles_every_quote_character),
+	    cmocka_unit_test(test_shell_pwsh_export_assigns_and_removes),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
