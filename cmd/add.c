@@ -218,13 +218,6 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_add = {
-	.name = "add",
-	.summary = "register a CUDA toolkit or cuDNN already on this machine",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 2,
-	.max_args = 2,
-	.flags = CMD_NEEDS_STORE,
-	.run = run,
-};
+CUENV_CMD(add, "add", 2, 2,
+	  "register a CUDA toolkit or cuDNN already on this machine",
+	  CMD_OPTIONS(opts), .flags = CMD_NEEDS_STORE, .run = run);

@@ -2,6 +2,7 @@
  * common.c: helpers every subcommand may use.
  */
 #include <dirent.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,26 +19,38 @@
 #include "../core/xalloc.h"
 #include "cmd.h"
 
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cmd_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("cuenv: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("cuenv: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cmd_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("cuenv: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("cuenv: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void cmd_print_json(const struct json_t *j)
+{
+	char *text = json_dumps(j, JSON_INDENT(2));
+
+	if (text)
+		printf("%s\n", text);
+	free(text);
 }
 
 int cmd_parse_count(const char *what, const char *s, uint64_t max,

@@ -83,13 +83,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 #endif /* CUENV_NET */
 
-const struct cuenv_cmd cmd_gc = {
-	.name = "gc",
-	.summary = "remove downloaded components no version uses",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 0,
-	.flags = CMD_EXTERNAL,
-	.run = CMD_NET_RUN(run),
-};
+CUENV_CMD(gc, "gc", 0, 0, "remove downloaded components no version uses",
+	  CMD_OPTIONS(opts), .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));

@@ -52,11 +52,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-const struct cuenv_cmd cmd_help = {
-	.name = "help",
-	.summary = "list commands or show one command's help",
-	.usage = usage,
-	.min_args = 0,
-	.max_args = 1,
-	.run = run,
-};
+CUENV_CMD(help, "help", 0, 1, "list commands or show one command's help",
+	  .run = run);

@@ -844,14 +844,7 @@ out:
 
 #endif /* CUENV_NET */
 
-const struct cuenv_cmd cmd_install = {
-	.name = "install",
-	.summary = "download and install CUDA, cuDNN and CUPTI versions",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.notes = notes,
-	.min_args = 0,
-	.max_args = 2, /* [cuda] SPEC, cudnn V */
-	.flags = CMD_EXTERNAL,
-	.run = CMD_NET_RUN(run),
-};
+CUENV_CMD(install, "install", 0, 2 /* [cuda] SPEC, cudnn V */,
+	  "download and install CUDA, cuDNN and CUPTI versions",
+	  CMD_OPTIONS(opts), .notes = notes, .flags = CMD_EXTERNAL,
+	  .run = CMD_NET_RUN(run));

@@ -83,12 +83,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_latest = {
-    .name = "latest",
-    .summary = "print the newest version a prefix matches",
-    .usage = usage,
-    CMD_OPTIONS(opts),
-    .min_args = 1,
-    .max_args = 2,
-    .run = run,
-};
+CUENV_CMD(latest, "latest", 1, 2, "print the newest version a prefix matches",
+	  CMD_OPTIONS(opts), .run = run);

@@ -485,15 +485,7 @@ out:
 
 #endif /* CUENV_NET */
 
-const struct cuenv_cmd cmd_mirror = {
-	.name = "mirror",
-	.summary = "download what installs need into a folder, for "
-		   "air-gapped nodes",
-	.usage = usage,
-	.notes = notes,
-	CMD_OPTIONS(opts),
-	.min_args = 1,
-	.max_args = -1,
-	.flags = CMD_EXTERNAL,
-	.run = CMD_NET_RUN(run),
-};
+CUENV_CMD(mirror, "mirror", 1, -1,
+	  "download what installs need into a folder, for air-gapped nodes",
+	  .notes = notes, CMD_OPTIONS(opts), .flags = CMD_EXTERNAL,
+	  .run = CMD_NET_RUN(run));

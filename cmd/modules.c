@@ -354,13 +354,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_modules = {
-	.name = "modules",
-	.summary = "write Lmod or Environment Modules modulefiles",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 1,
-	.flags = 0,
-	.run = run,
-};
+CUENV_CMD(modules, "modules", 0, 1,
+	  "write Lmod or Environment Modules modulefiles", CMD_OPTIONS(opts),
+	  .run = run);

@@ -12,7 +12,7 @@
  *			      .help = "cuDNN V, among builds for ..." },
  *		[O_ISOLATE] = { "isolate", .help = "strip foreign ..." },
  *	};
- *	const struct cuenv_cmd cmd_use = { ..., CMD_OPTIONS(opts), ... };
+ *	CUENV_CMD(use, "use", 0, 1, "...", CMD_OPTIONS(opts), ...);
  *
  * From that one array the dispatcher builds getopt_long's tables, parses
  * and checks the values before the command runs (its body reads

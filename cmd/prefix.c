@@ -58,11 +58,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_prefix = {
-    .name = "prefix",
-    .summary = "print the folder of the selected (or a named) CUDA",
-    .usage = usage,
-    .min_args = 0,
-    .max_args = 1,
-    .run = run,
-};
+CUENV_CMD(prefix, "prefix", 0, 1,
+	  "print the folder of the selected (or a named) CUDA", .run = run);

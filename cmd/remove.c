@@ -55,12 +55,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_remove = {
-	.name = "remove",
-	.summary = "unregister a version added with cuenv add",
-	.usage = usage,
-	.min_args = 1,
-	.max_args = 2,
-	.flags = CMD_NEEDS_STORE,
-	.run = run,
-};
+CUENV_CMD(remove, "remove", 1, 2, "unregister a version added with cuenv add",
+	  .flags = CMD_NEEDS_STORE, .run = run);

@@ -41,12 +41,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_uninstall = {
-	.name = "uninstall",
-	.summary = "delete a version cuenv installed",
-	.usage = usage,
-	.min_args = 1,
-	.max_args = 2,
-	.flags = CMD_NEEDS_STORE,
-	.run = run,
-};
+CUENV_CMD(uninstall, "uninstall", 1, 2, "delete a version cuenv installed",
+	  .flags = CMD_NEEDS_STORE, .run = run);

@@ -80,15 +80,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_use = {
-	.name = "use",
-	.summary = "select versions in this shell only",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.notes = "Needs the shell integration (cuenv init). Its help and errors\n"
-		 "go to stderr: the integration runs what it prints on stdout.\n",
-	.min_args = 0, /* --unset */
-	.max_args = 1,
-	.flags = CMD_EMITS_SHELL,
-	.run = run,
-};
+static const char notes[] =
+	"Needs the shell integration (cuenv init). Its help and errors\n"
+	"go to stderr: the integration runs what it prints on stdout.\n";
+
+CUENV_CMD(use, "use", 0 /* --unset */, 1, "select versions in this shell only",
+	  CMD_OPTIONS(opts), .notes = notes, .flags = CMD_EMITS_SHELL,
+	  .run = run);
