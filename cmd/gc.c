@@ -67,9 +67,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)argv;
 
 	o.cache = cmd_opt_given(&ctx->opt, O_CACHE);
-	rc = cmd_check_args(&cmd_gc, argc - optind, err);
-	if (!rc)
-		rc = store_open(&ctx->store, ctx->root, true, err);
+	rc = store_open(&ctx->store, ctx->root, true, err);
 	cmd_store_waiting(&ctx->store, "gc");
 	if (!rc)
 		rc = store_lock(&ctx->store, err); /* waits for installs */

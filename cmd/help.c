@@ -14,10 +14,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)ctx;
 	if (optind < argc) {
 		const struct cuenv_cmd *cmd = cmd_find(argv[optind]);
-		int rc = cmd_check_args(&cmd_help, argc - optind, err);
-
-		if (rc)
-			return rc;
 		if (!cmd) {
 			const char *near = cmd_suggest(argv[optind]);
 			struct buf shown = BUF_INIT;

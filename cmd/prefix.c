@@ -17,10 +17,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct selection sel;
 	struct active act;
-	int rc = cmd_check_args(&cmd_prefix, argc - optind, err);
+	int rc;
 
-	if (rc)
-		return rc;
 	if (optind < argc && !strcmp(argv[optind], "system")) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "prefix: system is the machine's own CUDA, not "

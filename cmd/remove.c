@@ -18,10 +18,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const struct install *in;
 	int rc;
 
-	rc = cmd_check_args(&cmd_remove, argc - optind, err);
-	if (!rc)
-		rc = cmd_find_install(ctx, &cmd_remove, argc - optind,
-				      argv + optind, &list, &in, err);
+	rc = cmd_find_install(ctx, &cmd_remove, argc - optind, argv + optind,
+			      &list, &in, err);
 	if (rc)
 		goto out;
 	if (!in->registered) {
