@@ -384,34 +384,43 @@ static int check_installed(const struct cuenv_ctx *ctx,
 	return rc;
 }
 
-int cmd_selection_file(const struct cuenv_ctx *ctx,
-		       const struct cuenv_cmd *cmd, const char *path,
-		       int argc, char **argv, struct cuenv_err *err)
+/*
+ * What the selection options ask to write into set (cudnn, cupti,
+ * isolate), and whether --unset and --force were given. Returns whether
+ * any of the options was.
+ */
+static int selection_options(const struct cuenv_ctx *ctx, struct dotfile *set,
+			     int *unset, int *force)
 {
-	struct dotfile set, old;
-	struct buf text = BUF_INIT, out = BUF_INIT;
-	int rc, unset = 0, force = 0, any = 0;
+	int any = 0;
 
-	dotfile_init(&set);
-	dotfile_init(&old);
 	for (int i = 0; i < SEL_O_COUNT; i++)
 		any |= cmd_opt_given(&ctx->opt, i);
 	if (ctx->opt.arg[SEL_O_CUDNN])
-		set.cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
+		set->cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
 	if (ctx->opt.arg[SEL_O_CUPTI])
-		set.cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
+		set->cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
 	/* the last of --isolate and --no-isolate wins */
 	if (cmd_opt_given(&ctx->opt, SEL_O_ISOLATE) ||
 	    cmd_opt_given(&ctx->opt, SEL_O_NO_ISOLATE))
-		set.isolate = ctx->opt.seq[SEL_O_ISOLATE] >
-			      ctx->opt.seq[SEL_O_NO_ISOLATE];
-	unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
-	force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
-	if (!any && optind == argc) {
-		rc = show_file(path, err);
-		goto out;
-	}
-	if (unset ? optind != argc || set.cudnn || set.cupti
+		set->isolate = ctx->opt.seq[SEL_O_ISOLATE] >
+			       ctx->opt.seq[SEL_O_NO_ISOLATE];
+	*unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
+	*force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
+	return any;
+}
+
+/*
+ * The SPEC to write (none with --unset, where --cudnn and --cupti make
+ * no sense either) into set->cuda, checked.
+ */
+static int selection_spec(const struct cuenv_cmd *cmd, int unset, int argc,
+			  char **argv, struct dotfile *set,
+			  struct cuenv_err *err)
+{
+	int rc;
+
+	if (unset ? optind != argc || set->cudnn || set->cupti
 		  : optind != argc - 1) {
 		rc = cmd_check_args(cmd, unset ? 9 : argc - optind, err);
 		if (!rc) {
@@ -422,14 +431,24 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 			cuenv_hint(err, "for example: cuenv %s 12.4 --cudnn 9",
 				   cmd->name);
 		}
-		goto out;
+		return rc;
 	}
-	if (!unset) {
-		rc = cmd_check_version("cuda", argv[optind], 1, err);
-		if (rc)
-			goto out;
-		set.cuda = xstrdup(argv[optind]);
-	}
+	if (unset)
+		return CUENV_OK;
+	rc = cmd_check_version("cuda", argv[optind], 1, err);
+	if (!rc)
+		set->cuda = xstrdup(argv[optind]);
+	return rc;
+}
+
+/*
+ * The file's text (empty where it is missing) and what it selects. Never
+ * rewrite a file we cannot read: it may be the user's.
+ */
+static int selection_read(const char *path, struct buf *text,
+			  struct dotfile *old, struct cuenv_err *err)
+{
+	int rc;
 
 	if (store_is_dir(path)) {
 		rc = cuenv_fail(err, CUENV_E_STORE,
@@ -438,20 +457,74 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 				path);
 		cuenv_hint(err, "use cuenv global here, or set CUENV_ROOT to "
 				"another folder");
-		goto out;
+		return rc;
 	}
-	/* Never rewrite a file we cannot read: it may be the user's. */
-	rc =
-	    file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, &text, err);
+	rc = file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, text, err);
 	if (rc == CUENV_NO)
 		rc = CUENV_OK;
 	else if (!rc)
-		rc = dotfile_parse(path, text.data, text.len, &old, err);
-	if (rc) {
+		rc = dotfile_parse(path, text->data, text->len, old, err);
+	if (rc)
 		cuenv_hint(err, "fix or remove '%s' first", path);
-		goto out;
+	return rc;
+}
+
+/* The file's new text: text with set written (or cuenv's keys unset). */
+static void selection_rewrite(const struct buf *text,
+			      const struct dotfile *set, int unset,
+			      struct buf *out)
+{
+	if (set->cuda && !strcmp(set->cuda, DOTFILE_SYSTEM)) {
+		/*
+		 * system: cuenv adds nothing, so a cudnn or cupti the file
+		 * kept would only mislead. Comments stay.
+		 */
+		struct buf bare = BUF_INIT;
+
+		dotfile_rewrite(text->data, text->len, set, 1, &bare);
+		dotfile_rewrite(bare.data, bare.len, set, 0, out);
+		buf_release(&bare);
+	} else {
+		dotfile_rewrite(text->data, text->len, set, unset, out);
 	}
-	if (!unset) {
+}
+
+/* Write out to path; a file left with no text goes away. */
+static int selection_write(const char *path, const struct buf *out, int unset,
+			   struct cuenv_err *err)
+{
+	int rc = out->len ? file_write(path, out->data, out->len,
+				       FILE_MODE_KEEP, err)
+			  : file_remove(path, err);
+
+	if (!rc && unset)
+		cmd_note(out->len ? "removed cuenv's keys from %s"
+				  : "removed %s",
+			 path);
+	else if (!rc)
+		cmd_note("wrote %s", path);
+	return rc;
+}
+
+int cmd_selection_file(const struct cuenv_ctx *ctx,
+		       const struct cuenv_cmd *cmd, const char *path,
+		       int argc, char **argv, struct cuenv_err *err)
+{
+	struct dotfile set, old;
+	struct buf text = BUF_INIT, out = BUF_INIT;
+	int rc, unset, force, any;
+
+	dotfile_init(&set);
+	dotfile_init(&old);
+	any = selection_options(ctx, &set, &unset, &force);
+	if (!any && optind == argc)
+		rc = show_file(path, err);
+	else
+		rc = selection_spec(cmd, unset, argc, argv, &set, err);
+	if (rc || (!any && optind == argc))
+		goto out;
+	rc = selection_read(path, &text, &old, err);
+	if (!rc && !unset && !force) {
 		/* Keep cudnn/cupti the file had unless told otherwise. */
 		struct dotfile want = set;
 
@@ -459,31 +532,12 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 			want.cudnn = old.cudnn;
 		if (!want.cupti)
 			want.cupti = old.cupti;
-		if (!force && (rc = check_installed(ctx, &want, err)))
-			goto out;
+		rc = check_installed(ctx, &want, err);
 	}
-	if (set.cuda && !strcmp(set.cuda, DOTFILE_SYSTEM)) {
-		/*
-		 * system: cuenv adds nothing, so a cudnn or cupti the file
-		 * kept would only mislead. Comments stay.
-		 */
-		struct buf bare = BUF_INIT;
-
-		dotfile_rewrite(text.data, text.len, &set, 1, &bare);
-		dotfile_rewrite(bare.data, bare.len, &set, 0, &out);
-		buf_release(&bare);
-	} else {
-		dotfile_rewrite(text.data, text.len, &set, unset, &out);
+	if (!rc) {
+		selection_rewrite(&text, &set, unset, &out);
+		rc = selection_write(path, &out, unset, err);
 	}
-	/* A file left with no text goes away. */
-	rc = out.len ? file_write(path, out.data, out.len, FILE_MODE_KEEP, err)
-		     : file_remove(path, err);
-	if (!rc && unset)
-		cmd_note(out.len ? "removed cuenv's keys from %s"
-				 : "removed %s",
-			 path);
-	else if (!rc)
-		cmd_note("wrote %s", path);
 out:
 	dotfile_release(&set);
 	dotfile_release(&old);
