@@ -32,50 +32,31 @@ static const struct cmd_option opts[] = {
 			       "Modules)" },
 };
 
-/* A Lua string literal: "..." with \\ \" and \ddd for control bytes. */
-static void quote_lua(struct buf *out, const char *s)
-{
-	buf_addc(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\\' || *p == '"')
-			buf_printf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			buf_printf(out, "\\%03u", (unsigned)*p);
-		else
-			buf_addc(out, (char)*p);
-	}
-	buf_addc(out, '"');
-}
-
-/*
- * A Tcl word: "..." with every character that Tcl substitutes or that
- * ends a word (\ " $ [ ] { } ;) backslashed and control bytes as \ooo.
- */
-static void quote_tcl(struct buf *out, const char *s)
-{
-	buf_addc(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (strchr("\\\"$[]{};", *p))
-			buf_printf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			buf_printf(out, "\\%03o", (unsigned)*p);
-		else
-			buf_addc(out, (char)*p);
-	}
-	buf_addc(out, '"');
-}
-
 struct fmt {
 	int tcl;
 	struct buf *out;
 };
 
+/*
+ * A string literal, "...": for Lua with \\ \" and \ddd for control
+ * bytes; for Tcl with every character that Tcl substitutes or that ends
+ * a word (\ " $ [ ] { } ;) backslashed and control bytes as \ooo.
+ */
 static void quote(const struct fmt *f, const char *s)
 {
-	if (f->tcl)
-		quote_tcl(f->out, s);
-	else
-		quote_lua(f->out, s);
+	const char *special = f->tcl ? "\\\"$[]{};" : "\\\"";
+
+	buf_addc(f->out, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (strchr(special, *p))
+			buf_printf(f->out, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(f->out, f->tcl ? "\\%03o" : "\\%03u",
+				   (unsigned)*p);
+		else
+			buf_addc(f->out, (char)*p);
+	}
+	buf_addc(f->out, '"');
 }
 
 /* Prepend dirs to var so that they end up in this order at the front. */

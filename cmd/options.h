@@ -89,6 +89,16 @@ struct cmd_opts {
 
 struct cuenv_cmd;
 
+/*
+ * An option whose value is a version (--cudnn V), checked; the
+ * completion scripts offer complete's versions.
+ */
+#define CMD_VERSION_OPTION(opt_name, opt_complete, opt_help)                  \
+	{                                                                     \
+		(opt_name), .arg = "V", .value = OPT_VERSION,                 \
+		.complete = (opt_complete), .help = opt_help                  \
+	}
+
 /* .opts and .nopts of a struct cuenv_cmd from a static array. */
 #define CMD_OPTIONS(a) .opts = (a), .nopts = sizeof(a) / sizeof(*(a))
 
