@@ -102,6 +102,8 @@ CMDS := main table common options add doctor env exec export global help init \
 CORE += smoke smoke_json smoke_cuda smoke_plan
 # Which roots and paths activation may take directories from.
 CORE += trust
+# The text of `cuenv modules`' modulefiles.
+CORE += modulefile
 CMDS += check
 CMDS += completion
 CMDS += modules
