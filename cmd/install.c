@@ -56,10 +56,12 @@ static const struct cmd_option opts[] = {
 			    "tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
 			    "no ==V, the newest release the catalogue can\n"
 			    "install" },
-	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
-				   "cuDNN V for the selected CUDA's major"),
-	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
-				   "also CUPTI from CUDA release V (an exact soname)"),
+	[O_CUDNN] = CMD_VERSION_OPTION(
+	    "cudnn", "remote cudnn",
+	    "cuDNN V for the selected CUDA's major"),
+	[O_CUPTI] = CMD_VERSION_OPTION(
+	    "cupti", "remote cuda",
+	    "also CUPTI from CUDA release V (an exact soname)"),
 	[O_COMPONENTS] = { "components", .arg = "LIST",
 			   .help = "comma-separated redist components\n"
 				   "(default: runtime, CUPTI, nvcc, NVRTC,\n"
@@ -784,7 +786,8 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	int rc;
 
-	if (cmd_opt_given(&ctx->opt, O_ALL) || cmd_opt_given(&ctx->opt, O_JSON)) {
+	if (cmd_opt_given(&ctx->opt, O_ALL) ||
+	    cmd_opt_given(&ctx->opt, O_JSON)) {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"install: --all and --json go with --list");
 		cuenv_hint(err, "see: cuenv install --help");

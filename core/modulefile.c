@@ -136,7 +136,8 @@ void modulefile_cudnn(int tcl, const struct install *in,
 	struct buf label = BUF_INIT;
 
 	header(f, "cuDNN", in);
-	buf_adds(f->out, f->tcl ? "conflict cudnn\nprereq" : "conflict(\"cudnn\")\nprereq_any(");
+	buf_adds(f->out, f->tcl ? "conflict cudnn\nprereq"
+				: "conflict(\"cudnn\")\nprereq_any(");
 	for (size_t i = 0, n = 0; i < cudas->n; i++) {
 		struct buf name = BUF_INIT;
 
