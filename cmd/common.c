@@ -313,12 +313,10 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 /* ---- local and global ----------------------------------------------------- */
 
 const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
-	[SEL_O_CUDNN] = CMD_VERSION_OPTION(
-	    "cudnn", "installed cudnn",
-	    "cuDNN V, among builds for the selected CUDA major"),
-	[SEL_O_CUPTI] = CMD_VERSION_OPTION(
-	    "cupti", "installed cuda",
-	    "add CUPTI from CUDA V (for an exact libcupti soname)"),
+	[SEL_O_CUDNN] = CMD_VERSION_OPTION("cudnn", "installed cudnn",
+		"cuDNN V, among builds for the selected CUDA major"),
+	[SEL_O_CUPTI] = CMD_VERSION_OPTION("cupti", "installed cuda",
+		"add CUPTI from CUDA V (for an exact libcupti soname)"),
 	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
 					       "LD_LIBRARY_PATH" },
 	[SEL_O_NO_ISOLATE] = { "no-isolate", .help = "keep them (the default)" },

@@ -56,12 +56,10 @@ static const struct cmd_option opts[] = {
 			    "tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
 			    "no ==V, the newest release the catalogue can\n"
 			    "install" },
-	[O_CUDNN] = CMD_VERSION_OPTION(
-	    "cudnn", "remote cudnn",
-	    "cuDNN V for the selected CUDA's major"),
-	[O_CUPTI] = CMD_VERSION_OPTION(
-	    "cupti", "remote cuda",
-	    "also CUPTI from CUDA release V (an exact soname)"),
+	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
+		"cuDNN V for the selected CUDA's major"),
+	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
+		"also CUPTI from CUDA release V (an exact soname)"),
 	[O_COMPONENTS] = { "components", .arg = "LIST",
 			   .help = "comma-separated redist components\n"
 				   "(default: runtime, CUPTI, nvcc, NVRTC,\n"

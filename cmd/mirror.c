@@ -45,12 +45,10 @@ static const struct cmd_option opts[] = {
 		    .help = "the CUDA and cuDNN that framework F release V\n"
 			    "was built with, as install --for picks them\n"
 			    "(repeatable)" },
-	[O_CUDNN] = CMD_VERSION_OPTION(
-	    "cudnn", "remote cudnn",
-	    "cuDNN V for each SPEC's CUDA major"),
-	[O_CUPTI] = CMD_VERSION_OPTION(
-	    "cupti", "remote cuda",
-	    "also CUPTI from CUDA release V"),
+	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
+		"cuDNN V for each SPEC's CUDA major"),
+	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
+		"also CUPTI from CUDA release V"),
 	[O_PLATFORM] = { "platform", .arg = "LIST",
 			 .words = "linux-x86_64 linux-sbsa linux-aarch64 "
 				  "linux-ppc64le windows-x86_64",

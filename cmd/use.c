@@ -13,12 +13,10 @@ static const char usage[] =
 enum { O_CUDNN, O_CUPTI, O_ISOLATE, O_UNSET };
 
 static const struct cmd_option opts[] = {
-	[O_CUDNN] = CMD_VERSION_OPTION(
-	    "cudnn", "installed cudnn",
-	    "cuDNN V, among builds for the selected CUDA major"),
-	[O_CUPTI] = CMD_VERSION_OPTION(
-	    "cupti", "installed cuda",
-	    "add CUPTI from installed CUDA V (exact sonames)"),
+	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "installed cudnn",
+		"cuDNN V, among builds for the selected CUDA major"),
+	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "installed cuda",
+		"add CUPTI from installed CUDA V (exact sonames)"),
 	[O_ISOLATE] = { "isolate",
 			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
 	[O_UNSET] = { "unset", .help = "drop this shell's selection" },
