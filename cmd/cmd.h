@@ -188,6 +188,23 @@ int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
 		  uint64_t max, uint64_t *out, struct cuenv_err *err);
 
 /*
+ * For install and mirror: CUENV_FETCH_RETRIES, _STALL_SECONDS,
+ * _BACKOFF_MS, _LOW_SPEED, _TIMEOUT and _MAX_BYTES into fo, each
+ * checked as cmd_env_count does.
+ */
+struct fetch_opts;
+int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
+		  struct cuenv_err *err);
+
+/*
+ * A mirror's address for cmd (install, mirror): https://, or http:// and
+ * file:// (which the user asked for, so fo then allows them); anything
+ * else is CUENV_E_USAGE naming cmd and url.
+ */
+int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
+		   struct fetch_opts *fo, struct cuenv_err *err);
+
+/*
  * Before taking st's lock: describe this command to those who will wait
  * for it (what: "global"), and say once on stderr what this one waits
  * for, if the lock is busy.

@@ -3,6 +3,7 @@
  */
 #include <dirent.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "../core/compat.h"
 #include "../core/needs.h"
 #include "../core/dotfile.h"
+#include "../core/fetch.h"
 #include "../core/file.h"
 #include "../core/plan.h"
 #include "../core/version.h"
@@ -86,6 +88,54 @@ int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
 	const char *v = env_get(ctx->environ, name);
 
 	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
+}
+
+int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
+		  struct cuenv_err *err)
+{
+	static const struct {
+		const char *name;
+		uint64_t max;
+	} vars[] = {
+		{ "CUENV_FETCH_RETRIES", 1000 },
+		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
+		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
+		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
+		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
+	};
+	unsigned *field[] = { &fo->retries, &fo->stall_seconds,
+			      &fo->backoff_ms, &fo->low_speed,
+			      &fo->timeout_seconds };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		uint64_t v = *field[i];
+
+		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
+		if (rc)
+			return rc;
+		*field[i] = (unsigned)v;
+	}
+	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
+			     &fo->max_bytes, err);
+}
+
+int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
+		   struct fetch_opts *fo, struct cuenv_err *err)
+{
+	if (!strncmp(url, "https://", 8))
+		return CUENV_OK;
+	if (!strncmp(url, "http://", 7)) {
+		fo->allow_http = 1; /* the user asked for it */
+		return CUENV_OK;
+	}
+	if (!strncmp(url, "file://", 7)) {
+		fo->allow_file = 1;
+		return CUENV_OK;
+	}
+	return cuenv_fail(err, CUENV_E_USAGE,
+			  "%s: mirror '%s' is not https://, http:// or file://",
+			  cmd->name, url);
 }
 
 static void on_store_waiting(void *ctx, const char *holder)

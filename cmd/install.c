@@ -337,33 +337,14 @@ static void on_waiting(void *ctx, const char *what)
 static int fetch_env(const struct cuenv_ctx *ctx, struct install_opts *o,
 		     struct cuenv_err *err)
 {
-	static const struct {
-		const char *name;
-		uint64_t max;
-		int at; /* which field */
-	} vars[] = {
-		{ "CUENV_FETCH_RETRIES", 1000, 0 },
-		{ "CUENV_FETCH_STALL_SECONDS", 86400, 1 },
-		{ "CUENV_FETCH_BACKOFF_MS", 3600000, 2 },
-		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX, 3 },
-		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000, 4 },
-		{ "CUENV_UNPACK_MAX_RATIO", 1000000, 5 },
-	};
-	unsigned *field[] = { &o->fetch.retries, &o->fetch.stall_seconds,
-			      &o->fetch.backoff_ms, &o->fetch.low_speed,
-			      &o->fetch.timeout_seconds, &o->expand_ratio };
-	int rc;
+	uint64_t ratio = o->expand_ratio;
+	int rc = cmd_fetch_env(ctx, &o->fetch, err);
 
-	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
-		uint64_t v = *field[vars[i].at];
-
-		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
-		if (rc)
-			return rc;
-		*field[vars[i].at] = (unsigned)v;
-	}
-	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
-			     &o->fetch.max_bytes, err);
+	if (!rc)
+		rc = cmd_env_count(ctx, "CUENV_UNPACK_MAX_RATIO", 1000000,
+				   &ratio, err);
+	o->expand_ratio = (unsigned)ratio;
+	return rc;
 }
 
 /* ---- one release ----------------------------------------------------------- */
@@ -418,25 +399,6 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	free(s.announced);
 	buf_release(&what);
 	return rc;
-}
-
-static int check_mirror(const char *m, struct install_opts *o,
-			struct cuenv_err *err)
-{
-	if (!strncmp(m, "https://", 8))
-		return CUENV_OK;
-	if (!strncmp(m, "http://", 7)) {
-		o->fetch.allow_http = 1; /* the user asked for it */
-		return CUENV_OK;
-	}
-	if (!strncmp(m, "file://", 7)) {
-		o->fetch.allow_file = 1;
-		return CUENV_OK;
-	}
-	cuenv_fail(err, CUENV_E_USAGE, "install: mirror '%s' is not https://, "
-				       "http:// or file://",
-		   m);
-	return cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
 }
 
 /* --locked: the releases the nearest .cuenv.lock pins, checked against
@@ -796,8 +758,9 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = kind_word(argc, argv, &q->cudnn, err);
 	if (!rc)
 		rc = cmd_plan_opts_check(&cmd_install, &o->plan, err);
-	if (!rc && o->mirror && *o->mirror)
-		rc = check_mirror(o->mirror, o, err);
+	if (!rc && o->mirror && *o->mirror &&
+	    (rc = cmd_mirror_url(&cmd_install, o->mirror, &o->fetch, err)))
+		cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
 	if (!rc && o->pypi_index && !strncmp(o->pypi_index, "http://", 7))
 		o->fetch.allow_http = 1;
 	return rc;
