@@ -615,23 +615,7 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 	rc = store_list(&ctx->store, kind, list, err);
 	if (rc)
 		return rc;
-	/* An exact name wins; then exact versions; then prefixes. */
-	for (int pass = 0; pass < 3 && !hits; pass++) {
-		for (size_t i = 0; i < list->n; i++) {
-			const struct install *in = list->v[i];
-			int match = pass == 0   ? !strcmp(in->name, spec)
-				    : pass == 1 ? !strcmp(in->version, spec)
-						: version_matches_str(in->version,
-								      spec);
-
-			if (!match)
-				continue;
-			hit = in;
-			hits++;
-			buf_adds(&names, names.len ? ", " : "");
-			buf_adds(&names, in->name);
-		}
-	}
+	hits = select_named(list, spec, &hit, &names);
 	if (hits == 1) {
 		*found = hit;
 	} else if (!hits) {
