@@ -203,35 +203,6 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 
 
 /* FNV-1a over s, going on from h. */
-static uint64_t fnv(uint64_t h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (h ^ 0xff) * 0x100000001b3ULL; /* a separator */
-}
-
-/*
- * The hook's memory of what it last said: a digest of the warnings and the
- * error this activation prints, kept in the shell variable __cuenv_said
- * and handed back in CUENV__SAID. "" when there was nothing to say.
- */
-static void said_digest(const struct activation *a, int rc,
-			const struct cuenv_err *err, struct buf *out)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	int any = 0;
-
-	for (size_t i = 0; i < a->warnings.n; i++, any = 1)
-		h = fnv(h, a->warnings.v[i]);
-	if (rc && rc != CUENV_E_BUG) {
-		h = fnv(fnv(h, err->msg.data), err->hint.data);
-		any = 1;
-	}
-	buf_reset(out);
-	if (any)
-		buf_printf(out, "%016llx", (unsigned long long)h);
-}
-
 /* What `use` says it did: where the version now comes from. */
 static void note_use(const struct activation *a, const struct envmap *start)
 {
@@ -294,9 +265,9 @@ static void announce(const struct activation *a, const struct envmap *before)
  * nothing is printed then, and the shell's stamp is left as it is.
  *
  * The hook says nothing that the shell was told last (CUENV__SAID, see
- * said_digest): a prompt that runs it again for the same state (a .cuenv
- * written just before, a stamp within its 50 ms) or right after `cuenv use`
- * said the same would repeat the same lines.
+ * activation_said): a prompt that runs it again for the same state (a
+ * .cuenv written just before, a stamp within its 50 ms) or right after
+ * `cuenv use` said the same would repeat the same lines.
  */
 int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	     struct envmap *start, enum shell sh, long pid,
@@ -312,7 +283,7 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	rc = activation_compute(ctx->root, ctx->cwd, start, 0, &a, err);
 	if (rc)
 		cmd_hint_skipped(ctx, err);
-	said_digest(&a, rc, err, &said);
+	activation_said(&a, rc, err, &said);
 	quiet = last && said.len && !strcmp(last, said.data);
 	for (size_t i = 0; i < a.warnings.n && !quiet; i++)
 		cmd_warn("%s", a.warnings.v[i]);
