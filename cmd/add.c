@@ -148,83 +148,90 @@ static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 	err_release(&e);
 }
 
-static int run(struct cuenv_ctx *ctx, int argc, char **argv,
-	       struct cuenv_err *err)
+/* The KIND word, and --as and --cuda checked against it. */
+static int add_kind(const struct cuenv_ctx *ctx, const char *word,
+		    enum kit_kind *kind, struct cuenv_err *err)
 {
-	const char *as = NULL;
-	unsigned major = 0;
-	struct install cuda, cudnn;
-	enum kit_kind kind;
-	bool has_cudnn = false;
-	struct strv searched = STRV_INIT;
-	int rc = CUENV_OK;
+	const char *as = ctx->opt.arg[O_AS];
+	int rc;
 
-	install_init(&cuda, KIT_CUDA);
-	install_init(&cudnn, KIT_CUDNN);
-	as = ctx->opt.arg[O_AS];
-	major = (unsigned)ctx->opt.num[O_CUDA];
-	if (argc - optind != 2) {
-		cuenv_fail(err, CUENV_E_USAGE, "add: missing PATH");
-		return cuenv_hint(err, "see: cuenv add --help");
-	}
-	if (kit_kind_parse(argv[optind], &kind)) {
+	if (kit_kind_parse(word, kind)) {
 		cuenv_fail(err, CUENV_E_USAGE, "add: '%s' is not cuda or cudnn",
-			   argv[optind]);
+			   word);
 		return cuenv_hint(err, "for example: cuenv add cuda "
 				       "/usr/local/cuda-12.4");
 	}
-	if (as && (rc = cmd_check_version(kit_kind_name(kind), as, 0, err)))
+	if (as && (rc = cmd_check_version(kit_kind_name(*kind), as, 0, err)))
 		return rc;
-	if (kind == KIT_CUDA && major)
+	if (*kind == KIT_CUDA && ctx->opt.num[O_CUDA])
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "add: --cuda is for cudnn only");
+	return CUENV_OK;
+}
 
-	if (kind == KIT_CUDA)
-		rc = detect_cuda(argv[optind + 1], as, &cuda, &cudnn,
-				 &has_cudnn, err);
-	else
-		rc = detect_cudnn(argv[optind + 1], as, major, &cudnn, err);
-	if (rc)
-		goto out;
-	for (size_t i = 0; i < cuda.warnings.n; i++)
-		cmd_warn("%s", cuda.warnings.v[i]);
-	for (size_t i = 0; i < cudnn.warnings.n; i++)
-		cmd_warn("%s", cudnn.warnings.v[i]);
+/*
+ * What the loader would find of the found installs (first, and the
+ * cuDNN inside a toolkit: also), checked, then recorded and described.
+ */
+static int add_found(struct cuenv_ctx *ctx, struct install *first,
+		     struct install *also, struct cuenv_err *err)
+{
+	struct strv searched = STRV_INIT;
+	int rc;
+
 	loader_dirs(ctx, &searched);
-	detect_activation(kind == KIT_CUDA ? &cuda : &cudnn, &searched);
-	if (kind == KIT_CUDA && has_cudnn)
-		detect_activation(&cudnn, &searched);
-	rc = check_listable(kind == KIT_CUDA ? &cuda : &cudnn, err);
-	if (!rc && kind == KIT_CUDA && has_cudnn)
-		rc = check_listable(&cudnn, err);
-	if (rc)
-		goto out;
-	if (kind == KIT_CUDA) {
-		rc = record(ctx, &cuda, err);
-		if (!rc && !cuda.dir) /* already there */
-			goto out;
-		if (!rc)
-			describe(&cuda);
-	}
-	if (!rc && (kind == KIT_CUDNN || has_cudnn)) {
-		rc = record(ctx, &cudnn, err);
-		if (!rc && cudnn.dir)
-			describe(&cudnn);
-	}
-out:
-	install_release(&cuda);
-	install_release(&cudnn);
+	detect_activation(first, &searched);
+	if (also)
+		detect_activation(also, &searched);
 	strv_release(&searched);
+	rc = check_listable(first, err);
+	if (!rc && also)
+		rc = check_listable(also, err);
+	if (!rc)
+		rc = record(ctx, first, err);
+	if (rc || !first->dir) /* already there */
+		return rc;
+	describe(first);
+	if (also)
+		rc = record(ctx, also, err);
+	if (!rc && also && also->dir)
+		describe(also);
 	return rc;
 }
 
-const struct cuenv_cmd cmd_add = {
-	.name = "add",
-	.summary = "register a CUDA toolkit or cuDNN already on this machine",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 2,
-	.max_args = 2,
-	.flags = CMD_NEEDS_STORE,
-	.run = run,
-};
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct install cuda, cudnn;
+	enum kit_kind kind;
+	bool has_cudnn = false;
+	int rc;
+
+	(void)argc; /* main checked there are two arguments */
+	rc = add_kind(ctx, argv[optind], &kind, err);
+	if (rc)
+		return rc;
+	install_init(&cuda, KIT_CUDA);
+	install_init(&cudnn, KIT_CUDNN);
+	if (kind == KIT_CUDA)
+		rc = detect_cuda(argv[optind + 1], ctx->opt.arg[O_AS], &cuda,
+				 &cudnn, &has_cudnn, err);
+	else
+		rc = detect_cudnn(argv[optind + 1], ctx->opt.arg[O_AS],
+				  (unsigned)ctx->opt.num[O_CUDA], &cudnn, err);
+	for (size_t i = 0; !rc && i < cuda.warnings.n; i++)
+		cmd_warn("%s", cuda.warnings.v[i]);
+	for (size_t i = 0; !rc && i < cudnn.warnings.n; i++)
+		cmd_warn("%s", cudnn.warnings.v[i]);
+	if (!rc && kind == KIT_CUDA)
+		rc = add_found(ctx, &cuda, has_cudnn ? &cudnn : NULL, err);
+	else if (!rc)
+		rc = add_found(ctx, &cudnn, NULL, err);
+	install_release(&cuda);
+	install_release(&cudnn);
+	return rc;
+}
+
+CUENV_CMD(add, "add", 2, 2,
+	  "register a CUDA toolkit or cuDNN already on this machine",
+	  CMD_OPTIONS(opts), .flags = CMD_NEEDS_STORE, .run = run);

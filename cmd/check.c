@@ -471,12 +471,6 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_check = {
-    .name = "check",
-    .summary = "prove the selection works on the GPU, layer by layer",
-    .usage = usage,
-    CMD_OPTIONS(opts),
-    .min_args = 0,
-    .max_args = 0,
-    .run = run,
-};
+CUENV_CMD(check, "check", 0, 0,
+	  "prove the selection works on the GPU, layer by layer",
+	  CMD_OPTIONS(opts), .run = run);

@@ -1,10 +1,10 @@
 /*
  * cmd.h: what every subcommand sees.
  *
- * Each cmd/<name>.c exports one `const struct cuenv_cmd cmd_<name>` and
- * keeps everything else static. The dispatcher (main.c) fills a
- * struct cuenv_ctx from the process's environment once, so that nothing
- * below reads getenv() itself.
+ * Each cmd/<name>.c exports one `const struct cuenv_cmd cmd_<name>`
+ * (CUENV_CMD below) and keeps everything else static. The dispatcher
+ * (main.c) fills a struct cuenv_ctx from the process's environment once,
+ * so that nothing below reads getenv() itself.
  */
 #ifndef CUENV_CMD_H
 #define CUENV_CMD_H
@@ -42,6 +42,20 @@ enum {
 #else
 #define CMD_NET_RUN(f) NULL
 #endif
+
+/*
+ * Define cmd_<id>, the command's table entry: its name, how many
+ * positional arguments it takes (max -1: no limit), its one-line
+ * summary and the file's static `usage`; then the other fields as
+ * designated initializers (.run, CMD_OPTIONS(opts), .notes, .flags).
+ */
+#define CUENV_CMD(id, cmd_name, min, max, cmd_summary, ...)                   \
+	const struct cuenv_cmd cmd_##id = {.name = (cmd_name),                \
+					   .summary = (cmd_summary),          \
+					   .usage = usage,                    \
+					   .min_args = (min),                 \
+					   .max_args = (max),                 \
+					   __VA_ARGS__}
 
 struct cuenv_ctx {
 	const char *root;     /* CUENV_ROOT or ~/.cuenv, absolute */
@@ -96,6 +110,9 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a note to stderr: "cuenv: ..." */
 void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a JSON value on stdout, indented by 2, and a newline. */
+struct json_t;
+void cmd_print_json(const struct json_t *j);
 
 /*
  * Compute the activation for ctx, starting from start (NULL: the process's
@@ -169,6 +186,23 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
  */
 int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
 		  uint64_t max, uint64_t *out, struct cuenv_err *err);
+
+/*
+ * For install and mirror: CUENV_FETCH_RETRIES, _STALL_SECONDS,
+ * _BACKOFF_MS, _LOW_SPEED, _TIMEOUT and _MAX_BYTES into fo, each
+ * checked as cmd_env_count does.
+ */
+struct fetch_opts;
+int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
+		  struct cuenv_err *err);
+
+/*
+ * A mirror's address for cmd (install, mirror): https://, or http:// and
+ * file:// (which the user asked for, so fo then allows them); anything
+ * else is CUENV_E_USAGE naming cmd and url.
+ */
+int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
+		   struct fetch_opts *fo, struct cuenv_err *err);
 
 /*
  * Before taking st's lock: describe this command to those who will wait

@@ -2,6 +2,8 @@
  * common.c: helpers every subcommand may use.
  */
 #include <dirent.h>
+#include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,32 +14,45 @@
 #include "../core/compat.h"
 #include "../core/needs.h"
 #include "../core/dotfile.h"
+#include "../core/fetch.h"
 #include "../core/file.h"
 #include "../core/plan.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cmd_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("cuenv: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("cuenv: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cmd_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("cuenv: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("cuenv: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void cmd_print_json(const struct json_t *j)
+{
+	char *text = json_dumps(j, JSON_INDENT(2));
+
+	if (text)
+		printf("%s\n", text);
+	free(text);
 }
 
 int cmd_parse_count(const char *what, const char *s, uint64_t max,
@@ -73,6 +88,54 @@ int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
 	const char *v = env_get(ctx->environ, name);
 
 	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
+}
+
+int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
+		  struct cuenv_err *err)
+{
+	static const struct {
+		const char *name;
+		uint64_t max;
+	} vars[] = {
+		{ "CUENV_FETCH_RETRIES", 1000 },
+		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
+		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
+		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
+		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
+	};
+	unsigned *field[] = { &fo->retries, &fo->stall_seconds,
+			      &fo->backoff_ms, &fo->low_speed,
+			      &fo->timeout_seconds };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		uint64_t v = *field[i];
+
+		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
+		if (rc)
+			return rc;
+		*field[i] = (unsigned)v;
+	}
+	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
+			     &fo->max_bytes, err);
+}
+
+int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
+		   struct fetch_opts *fo, struct cuenv_err *err)
+{
+	if (!strncmp(url, "https://", 8))
+		return CUENV_OK;
+	if (!strncmp(url, "http://", 7)) {
+		fo->allow_http = 1; /* the user asked for it */
+		return CUENV_OK;
+	}
+	if (!strncmp(url, "file://", 7)) {
+		fo->allow_file = 1;
+		return CUENV_OK;
+	}
+	return cuenv_fail(err, CUENV_E_USAGE,
+			  "%s: mirror '%s' is not https://, http:// or file://",
+			  cmd->name, url);
 }
 
 static void on_store_waiting(void *ctx, const char *holder)
@@ -140,35 +203,6 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 
 
 /* FNV-1a over s, going on from h. */
-static uint64_t fnv(uint64_t h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (h ^ 0xff) * 0x100000001b3ULL; /* a separator */
-}
-
-/*
- * The hook's memory of what it last said: a digest of the warnings and the
- * error this activation prints, kept in the shell variable __cuenv_said
- * and handed back in CUENV__SAID. "" when there was nothing to say.
- */
-static void said_digest(const struct activation *a, int rc,
-			const struct cuenv_err *err, struct buf *out)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	int any = 0;
-
-	for (size_t i = 0; i < a->warnings.n; i++, any = 1)
-		h = fnv(h, a->warnings.v[i]);
-	if (rc && rc != CUENV_E_BUG) {
-		h = fnv(fnv(h, err->msg.data), err->hint.data);
-		any = 1;
-	}
-	buf_reset(out);
-	if (any)
-		buf_printf(out, "%016llx", (unsigned long long)h);
-}
-
 /* What `use` says it did: where the version now comes from. */
 static void note_use(const struct activation *a, const struct envmap *start)
 {
@@ -231,9 +265,9 @@ static void announce(const struct activation *a, const struct envmap *before)
  * nothing is printed then, and the shell's stamp is left as it is.
  *
  * The hook says nothing that the shell was told last (CUENV__SAID, see
- * said_digest): a prompt that runs it again for the same state (a .cuenv
- * written just before, a stamp within its 50 ms) or right after `cuenv use`
- * said the same would repeat the same lines.
+ * activation_said): a prompt that runs it again for the same state (a
+ * .cuenv written just before, a stamp within its 50 ms) or right after
+ * `cuenv use` said the same would repeat the same lines.
  */
 int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	     struct envmap *start, enum shell sh, long pid,
@@ -249,7 +283,7 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	rc = activation_compute(ctx->root, ctx->cwd, start, 0, &a, err);
 	if (rc)
 		cmd_hint_skipped(ctx, err);
-	said_digest(&a, rc, err, &said);
+	activation_said(&a, rc, err, &said);
 	quiet = last && said.len && !strcmp(last, said.data);
 	for (size_t i = 0; i < a.warnings.n && !quiet; i++)
 		cmd_warn("%s", a.warnings.v[i]);
@@ -300,14 +334,10 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 /* ---- local and global ----------------------------------------------------- */
 
 const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
-	[SEL_O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
-			  .complete = "installed cudnn",
-			  .help = "cuDNN V, among builds for the selected CUDA "
-				  "major" },
-	[SEL_O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
-			  .complete = "installed cuda",
-			  .help = "add CUPTI from CUDA V (for an exact libcupti "
-				  "soname)" },
+	[SEL_O_CUDNN] = CMD_VERSION_OPTION("cudnn", "installed cudnn",
+		"cuDNN V, among builds for the selected CUDA major"),
+	[SEL_O_CUPTI] = CMD_VERSION_OPTION("cupti", "installed cuda",
+		"add CUPTI from CUDA V (for an exact libcupti soname)"),
 	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
 					       "LD_LIBRARY_PATH" },
 	[SEL_O_NO_ISOLATE] = { "no-isolate", .help = "keep them (the default)" },
@@ -371,34 +401,43 @@ static int check_installed(const struct cuenv_ctx *ctx,
 	return rc;
 }
 
-int cmd_selection_file(const struct cuenv_ctx *ctx,
-		       const struct cuenv_cmd *cmd, const char *path,
-		       int argc, char **argv, struct cuenv_err *err)
+/*
+ * What the selection options ask to write into set (cudnn, cupti,
+ * isolate), and whether --unset and --force were given. Returns whether
+ * any of the options was.
+ */
+static int selection_options(const struct cuenv_ctx *ctx, struct dotfile *set,
+			     int *unset, int *force)
 {
-	struct dotfile set, old;
-	struct buf text = BUF_INIT, out = BUF_INIT;
-	int rc, unset = 0, force = 0, any = 0;
+	int any = 0;
 
-	dotfile_init(&set);
-	dotfile_init(&old);
 	for (int i = 0; i < SEL_O_COUNT; i++)
 		any |= cmd_opt_given(&ctx->opt, i);
 	if (ctx->opt.arg[SEL_O_CUDNN])
-		set.cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
+		set->cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
 	if (ctx->opt.arg[SEL_O_CUPTI])
-		set.cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
+		set->cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
 	/* the last of --isolate and --no-isolate wins */
 	if (cmd_opt_given(&ctx->opt, SEL_O_ISOLATE) ||
 	    cmd_opt_given(&ctx->opt, SEL_O_NO_ISOLATE))
-		set.isolate = ctx->opt.seq[SEL_O_ISOLATE] >
-			      ctx->opt.seq[SEL_O_NO_ISOLATE];
-	unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
-	force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
-	if (!any && optind == argc) {
-		rc = show_file(path, err);
-		goto out;
-	}
-	if (unset ? optind != argc || set.cudnn || set.cupti
+		set->isolate = ctx->opt.seq[SEL_O_ISOLATE] >
+			       ctx->opt.seq[SEL_O_NO_ISOLATE];
+	*unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
+	*force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
+	return any;
+}
+
+/*
+ * The SPEC to write (none with --unset, where --cudnn and --cupti make
+ * no sense either) into set->cuda, checked.
+ */
+static int selection_spec(const struct cuenv_cmd *cmd, int unset, int argc,
+			  char **argv, struct dotfile *set,
+			  struct cuenv_err *err)
+{
+	int rc;
+
+	if (unset ? optind != argc || set->cudnn || set->cupti
 		  : optind != argc - 1) {
 		rc = cmd_check_args(cmd, unset ? 9 : argc - optind, err);
 		if (!rc) {
@@ -409,14 +448,24 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 			cuenv_hint(err, "for example: cuenv %s 12.4 --cudnn 9",
 				   cmd->name);
 		}
-		goto out;
+		return rc;
 	}
-	if (!unset) {
-		rc = cmd_check_version("cuda", argv[optind], 1, err);
-		if (rc)
-			goto out;
-		set.cuda = xstrdup(argv[optind]);
-	}
+	if (unset)
+		return CUENV_OK;
+	rc = cmd_check_version("cuda", argv[optind], 1, err);
+	if (!rc)
+		set->cuda = xstrdup(argv[optind]);
+	return rc;
+}
+
+/*
+ * The file's text (empty where it is missing) and what it selects. Never
+ * rewrite a file we cannot read: it may be the user's.
+ */
+static int selection_read(const char *path, struct buf *text,
+			  struct dotfile *old, struct cuenv_err *err)
+{
+	int rc;
 
 	if (store_is_dir(path)) {
 		rc = cuenv_fail(err, CUENV_E_STORE,
@@ -425,20 +474,74 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 				path);
 		cuenv_hint(err, "use cuenv global here, or set CUENV_ROOT to "
 				"another folder");
-		goto out;
+		return rc;
 	}
-	/* Never rewrite a file we cannot read: it may be the user's. */
-	rc =
-	    file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, &text, err);
+	rc = file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, text, err);
 	if (rc == CUENV_NO)
 		rc = CUENV_OK;
 	else if (!rc)
-		rc = dotfile_parse(path, text.data, text.len, &old, err);
-	if (rc) {
+		rc = dotfile_parse(path, text->data, text->len, old, err);
+	if (rc)
 		cuenv_hint(err, "fix or remove '%s' first", path);
-		goto out;
+	return rc;
+}
+
+/* The file's new text: text with set written (or cuenv's keys unset). */
+static void selection_rewrite(const struct buf *text,
+			      const struct dotfile *set, int unset,
+			      struct buf *out)
+{
+	if (set->cuda && !strcmp(set->cuda, DOTFILE_SYSTEM)) {
+		/*
+		 * system: cuenv adds nothing, so a cudnn or cupti the file
+		 * kept would only mislead. Comments stay.
+		 */
+		struct buf bare = BUF_INIT;
+
+		dotfile_rewrite(text->data, text->len, set, 1, &bare);
+		dotfile_rewrite(bare.data, bare.len, set, 0, out);
+		buf_release(&bare);
+	} else {
+		dotfile_rewrite(text->data, text->len, set, unset, out);
 	}
-	if (!unset) {
+}
+
+/* Write out to path; a file left with no text goes away. */
+static int selection_write(const char *path, const struct buf *out, int unset,
+			   struct cuenv_err *err)
+{
+	int rc = out->len ? file_write(path, out->data, out->len,
+				       FILE_MODE_KEEP, err)
+			  : file_remove(path, err);
+
+	if (!rc && unset)
+		cmd_note(out->len ? "removed cuenv's keys from %s"
+				  : "removed %s",
+			 path);
+	else if (!rc)
+		cmd_note("wrote %s", path);
+	return rc;
+}
+
+int cmd_selection_file(const struct cuenv_ctx *ctx,
+		       const struct cuenv_cmd *cmd, const char *path,
+		       int argc, char **argv, struct cuenv_err *err)
+{
+	struct dotfile set, old;
+	struct buf text = BUF_INIT, out = BUF_INIT;
+	int rc, unset, force, any;
+
+	dotfile_init(&set);
+	dotfile_init(&old);
+	any = selection_options(ctx, &set, &unset, &force);
+	if (!any && optind == argc)
+		rc = show_file(path, err);
+	else
+		rc = selection_spec(cmd, unset, argc, argv, &set, err);
+	if (rc || (!any && optind == argc))
+		goto out;
+	rc = selection_read(path, &text, &old, err);
+	if (!rc && !unset && !force) {
 		/* Keep cudnn/cupti the file had unless told otherwise. */
 		struct dotfile want = set;
 
@@ -446,31 +549,12 @@ int cmd_selection_file(const struct cuenv_ctx *ctx,
 			want.cudnn = old.cudnn;
 		if (!want.cupti)
 			want.cupti = old.cupti;
-		if (!force && (rc = check_installed(ctx, &want, err)))
-			goto out;
+		rc = check_installed(ctx, &want, err);
 	}
-	if (set.cuda && !strcmp(set.cuda, DOTFILE_SYSTEM)) {
-		/*
-		 * system: cuenv adds nothing, so a cudnn or cupti the file
-		 * kept would only mislead. Comments stay.
-		 */
-		struct buf bare = BUF_INIT;
-
-		dotfile_rewrite(text.data, text.len, &set, 1, &bare);
-		dotfile_rewrite(bare.data, bare.len, &set, 0, &out);
-		buf_release(&bare);
-	} else {
-		dotfile_rewrite(text.data, text.len, &set, unset, &out);
+	if (!rc) {
+		selection_rewrite(&text, &set, unset, &out);
+		rc = selection_write(path, &out, unset, err);
 	}
-	/* A file left with no text goes away. */
-	rc = out.len ? file_write(path, out.data, out.len, FILE_MODE_KEEP, err)
-		     : file_remove(path, err);
-	if (!rc && unset)
-		cmd_note(out.len ? "removed cuenv's keys from %s"
-				 : "removed %s",
-			 path);
-	else if (!rc)
-		cmd_note("wrote %s", path);
 out:
 	dotfile_release(&set);
 	dotfile_release(&old);
@@ -502,23 +586,7 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 	rc = store_list(&ctx->store, kind, list, err);
 	if (rc)
 		return rc;
-	/* An exact name wins; then exact versions; then prefixes. */
-	for (int pass = 0; pass < 3 && !hits; pass++) {
-		for (size_t i = 0; i < list->n; i++) {
-			const struct install *in = list->v[i];
-			int match = pass == 0   ? !strcmp(in->name, spec)
-				    : pass == 1 ? !strcmp(in->version, spec)
-						: version_matches_str(in->version,
-								      spec);
-
-			if (!match)
-				continue;
-			hit = in;
-			hits++;
-			buf_adds(&names, names.len ? ", " : "");
-			buf_adds(&names, in->name);
-		}
-	}
+	hits = select_named(list, spec, &hit, &names);
 	if (hits == 1) {
 		*found = hit;
 	} else if (!hits) {

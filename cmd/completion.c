@@ -68,12 +68,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-const struct cuenv_cmd cmd_completion = {
-	.name = "completion",
-	.summary = "print the completion script for bash, zsh or fish",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0, /* --options */
-	.max_args = 1,
-	.run = run,
-};
+CUENV_CMD(completion, "completion", 0 /* --options */, 1,
+	  "print the completion script for bash, zsh or fish",
+	  CMD_OPTIONS(opts), .run = run);

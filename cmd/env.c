@@ -188,13 +188,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_env = {
-	.name = "env",
-	.summary = "print the variables the selection sets",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 0,
-	.flags = CMD_EMITS_SHELL,
-	.run = run,
-};
+CUENV_CMD(env, "env", 0, 0, "print the variables the selection sets",
+	  CMD_OPTIONS(opts), .flags = CMD_EMITS_SHELL, .run = run);

@@ -97,13 +97,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_exec = {
-	.name = "exec",
-	.summary = "run a command with the selection activated",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 1,
-	.max_args = -1,
-	.flags = CMD_STOP_AT_ARG,
-	.run = run,
-};
+CUENV_CMD(exec, "exec", 1, -1, "run a command with the selection activated",
+	  CMD_OPTIONS(opts), .flags = CMD_STOP_AT_ARG, .run = run);

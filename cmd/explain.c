@@ -311,7 +311,6 @@ static const char *const kind_names[] = {
 static void print_json(const struct explain *ex, const struct fix *fx)
 {
 	json_t *j = json_object(), *a = json_array();
-	char *text;
 
 	for (size_t i = 0; i < ex->n; i++) {
 		const struct explain_finding *f = &ex->v[i];
@@ -355,9 +354,7 @@ static void print_json(const struct explain *ex, const struct fix *fx)
 	if (!fx->lines.n && !fx->state && fx->o.why.len)
 		json_object_set_new(j, "catalogue_problem",
 				    json_string(fx->o.why.data));
-	text = json_dumps(j, JSON_INDENT(2));
-	printf("%s\n", text);
-	free(text);
+	cmd_print_json(j);
 	json_decref(j);
 }
 
@@ -446,14 +443,6 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_explain = {
-	.name = "explain",
-	.summary = "explain a CUDA error message, soname or DLL name",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.notes = notes,
-	.min_args = 1,
-	.max_args = -1,
-	.flags = CMD_STOP_AT_ARG,
-	.run = run,
-};
+CUENV_CMD(explain, "explain", 1, -1,
+	  "explain a CUDA error message, soname or DLL name", CMD_OPTIONS(opts),
+	  .notes = notes, .flags = CMD_STOP_AT_ARG, .run = run);

@@ -49,14 +49,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_export = {
-	.name = "export",
-	.summary = "print the hook's shell code (used by the hook)",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 1,
-	.max_args = 1,
-	.flags = CMD_EMITS_SHELL | CMD_HIDDEN,
-	.run = run,
-};
+CUENV_CMD(export, "export", 1, 1,
+	  "print the hook's shell code (used by the hook)", CMD_OPTIONS(opts),
+	  .flags = CMD_EMITS_SHELL | CMD_HIDDEN, .run = run);
 

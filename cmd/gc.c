@@ -67,9 +67,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)argv;
 
 	o.cache = cmd_opt_given(&ctx->opt, O_CACHE);
-	rc = cmd_check_args(&cmd_gc, argc - optind, err);
-	if (!rc)
-		rc = store_open(&ctx->store, ctx->root, true, err);
+	rc = store_open(&ctx->store, ctx->root, true, err);
 	cmd_store_waiting(&ctx->store, "gc");
 	if (!rc)
 		rc = store_lock(&ctx->store, err); /* waits for installs */
@@ -83,13 +81,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 #endif /* CUENV_NET */
 
-const struct cuenv_cmd cmd_gc = {
-	.name = "gc",
-	.summary = "remove downloaded components no version uses",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 0,
-	.flags = CMD_EXTERNAL,
-	.run = CMD_NET_RUN(run),
-};
+CUENV_CMD(gc, "gc", 0, 0, "remove downloaded components no version uses",
+	  CMD_OPTIONS(opts), .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));

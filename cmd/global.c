@@ -21,13 +21,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_global = {
-	.name = "global",
-	.summary = "set or show the default selection",
-	.usage = usage,
-	CMD_OPTIONS(cmd_selection_opts),
-	.min_args = 0,
-	.max_args = 1,
-	.flags = CMD_NEEDS_STORE,
-	.run = run,
-};
+CUENV_CMD(global, "global", 0, 1, "set or show the default selection",
+	  CMD_OPTIONS(cmd_selection_opts), .flags = CMD_NEEDS_STORE, .run = run);

@@ -14,10 +14,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)ctx;
 	if (optind < argc) {
 		const struct cuenv_cmd *cmd = cmd_find(argv[optind]);
-		int rc = cmd_check_args(&cmd_help, argc - optind, err);
-
-		if (rc)
-			return rc;
 		if (!cmd) {
 			const char *near = cmd_suggest(argv[optind]);
 			struct buf shown = BUF_INIT;
@@ -52,11 +48,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-const struct cuenv_cmd cmd_help = {
-	.name = "help",
-	.summary = "list commands or show one command's help",
-	.usage = usage,
-	.min_args = 0,
-	.max_args = 1,
-	.run = run,
-};
+CUENV_CMD(help, "help", 0, 1, "list commands or show one command's help",
+	  .run = run);

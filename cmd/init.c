@@ -139,12 +139,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-const struct cuenv_cmd cmd_init = {
-	.name = "init",
-	.summary = "print the shell integration for bash, zsh, fish or direnv",
-	.usage = usage,
-	.min_args = 0, /* missing: a hint about init - */
-	.max_args = 1,
-	.flags = CMD_EMITS_SHELL,
-	.run = run,
-};
+CUENV_CMD(init, "init", 0 /* missing: a hint about init - */, 1,
+	  "print the shell integration for bash, zsh, fish or direnv",
+	  .flags = CMD_EMITS_SHELL, .run = run);

@@ -56,12 +56,10 @@ static const struct cmd_option opts[] = {
 			    "tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
 			    "no ==V, the newest release the catalogue can\n"
 			    "install" },
-	[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
-		      .complete = "remote cudnn",
-		      .help = "cuDNN V for the selected CUDA's major" },
-	[O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
-		      .complete = "remote cuda",
-		      .help = "also CUPTI from CUDA release V (an exact soname)" },
+	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
+		"cuDNN V for the selected CUDA's major"),
+	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
+		"also CUPTI from CUDA release V (an exact soname)"),
 	[O_COMPONENTS] = { "components", .arg = "LIST",
 			   .help = "comma-separated redist components\n"
 				   "(default: runtime, CUPTI, nvcc, NVRTC,\n"
@@ -200,62 +198,59 @@ static void human(char *out, size_t n, double bytes)
 	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
 }
 
-static void on_progress(void *ctx, const struct part_progress *p, size_t n)
+static const char *part_state(const struct part_progress *p)
 {
-	struct show *s = ctx;
-	uint64_t done = 0, total = 0;
-	double t = since(&s->start);
-	char a[32], b[32], r[32];
+	switch (p->state) {
+	case PART_DONE:
+		return p->cached ? "cached" : "done";
+	case PART_FAILED:
+		return "failed";
+	case PART_FETCHING:
+		return "";
+	default:
+		return "waiting";
+	}
+}
 
-	if (s->quiet)
-		return;
-	begin(s);
+/* On a terminal: redraw the block, one line per archive, then the total. */
+static void draw_block(struct show *s, const struct part_progress *p,
+		       size_t n, uint64_t done, uint64_t total, double t)
+{
+	unsigned cols = columns();
+	char left[48] = "", a[32], b[32], r[32];
+
+	if (s->lines)
+		fprintf(stderr, "\033[%uA", s->lines);
 	for (size_t i = 0; i < n; i++) {
-		done += p[i].done;
-		total += p[i].total;
-	}
-	if (s->tty) {
-		unsigned cols = columns();
-		char left[48] = "";
-
-		/* Redraw the block: one line per archive, then the total. */
-		if (s->lines)
-			fprintf(stderr, "\033[%uA", s->lines);
-		for (size_t i = 0; i < n; i++) {
-			const char *state = p[i].state == PART_DONE
-						    ? (p[i].cached ? "cached"
-								   : "done")
-					    : p[i].state == PART_FAILED ? "failed"
-					    : p[i].state == PART_FETCHING
-						    ? ""
-						    : "waiting";
-
-			human(a, sizeof(a), (double)p[i].done);
-			human(b, sizeof(b), (double)p[i].total);
-			if (cols < 60) /* narrow: 33 columns + state */
-				draw(cols, "  %-12.12s %8s/%-8s %s", p[i].name,
-				     a, b, state);
-			else
-				draw(cols, "  %-22s %10s / %-10s %s",
-				     p[i].name, a, b, state);
-		}
-		human(a, sizeof(a), (double)done);
-		human(b, sizeof(b), (double)total);
-		human(r, sizeof(r), t > 0 ? (double)done / t : 0);
-		if (total && done && done < total && t > 0.5)
-			snprintf(left, sizeof(left), ", %.0f s left",
-				 (double)(total - done) /
-					 ((double)done / t));
-		if (cols < 60)
-			draw(cols, "  %-12s %8s/%-8s %s/s%s", "total", a, b, r,
-			     left);
+		human(a, sizeof(a), (double)p[i].done);
+		human(b, sizeof(b), (double)p[i].total);
+		if (cols < 60) /* narrow: 33 columns + state */
+			draw(cols, "  %-12.12s %8s/%-8s %s", p[i].name, a, b,
+			     part_state(&p[i]));
 		else
-			draw(cols, "  %-22s %10s / %-10s %s/s%s", "total", a,
-			     b, r, left);
-		s->lines = (unsigned)n + 1;
-		return;
+			draw(cols, "  %-22s %10s / %-10s %s", p[i].name, a, b,
+			     part_state(&p[i]));
 	}
-	/* Not a terminal (CI, container builds): sparse plain lines. */
+	human(a, sizeof(a), (double)done);
+	human(b, sizeof(b), (double)total);
+	human(r, sizeof(r), t > 0 ? (double)done / t : 0);
+	if (total && done && done < total && t > 0.5)
+		snprintf(left, sizeof(left), ", %.0f s left",
+			 (double)(total - done) / ((double)done / t));
+	if (cols < 60)
+		draw(cols, "  %-12s %8s/%-8s %s/s%s", "total", a, b, r, left);
+	else
+		draw(cols, "  %-22s %10s / %-10s %s/s%s", "total", a, b, r,
+		     left);
+	s->lines = (unsigned)n + 1;
+}
+
+/* Not a terminal (CI, container builds): a line per archive finished. */
+static void announce_parts(struct show *s, const struct part_progress *p,
+			   size_t n)
+{
+	char a[32], b[32];
+
 	for (size_t i = 0; i < n && i < s->n; i++) {
 		if (s->announced[i] || (p[i].state != PART_DONE &&
 					p[i].state != PART_FAILED))
@@ -280,6 +275,28 @@ static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 		fprintf(stderr, "cuenv: %s %s (%s)\n", p[i].name,
 			p[i].cached ? "from the cache" : "done", a);
 	}
+}
+
+static void on_progress(void *ctx, const struct part_progress *p, size_t n)
+{
+	struct show *s = ctx;
+	uint64_t done = 0, total = 0;
+	double t = since(&s->start);
+	char a[32];
+
+	if (s->quiet)
+		return;
+	begin(s);
+	for (size_t i = 0; i < n; i++) {
+		done += p[i].done;
+		total += p[i].total;
+	}
+	if (s->tty) {
+		draw_block(s, p, n, done, total, t);
+		return;
+	}
+	announce_parts(s, p, n);
+	/* and the whole, sparsely: every quarter */
 	if (total) {
 		/* done and total start at 0 and only add p's fields. */
 		/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
@@ -322,33 +339,14 @@ static void on_waiting(void *ctx, const char *what)
 static int fetch_env(const struct cuenv_ctx *ctx, struct install_opts *o,
 		     struct cuenv_err *err)
 {
-	static const struct {
-		const char *name;
-		uint64_t max;
-		int at; /* which field */
-	} vars[] = {
-		{ "CUENV_FETCH_RETRIES", 1000, 0 },
-		{ "CUENV_FETCH_STALL_SECONDS", 86400, 1 },
-		{ "CUENV_FETCH_BACKOFF_MS", 3600000, 2 },
-		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX, 3 },
-		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000, 4 },
-		{ "CUENV_UNPACK_MAX_RATIO", 1000000, 5 },
-	};
-	unsigned *field[] = { &o->fetch.retries, &o->fetch.stall_seconds,
-			      &o->fetch.backoff_ms, &o->fetch.low_speed,
-			      &o->fetch.timeout_seconds, &o->expand_ratio };
-	int rc;
+	uint64_t ratio = o->expand_ratio;
+	int rc = cmd_fetch_env(ctx, &o->fetch, err);
 
-	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
-		uint64_t v = *field[vars[i].at];
-
-		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
-		if (rc)
-			return rc;
-		*field[vars[i].at] = (unsigned)v;
-	}
-	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
-			     &o->fetch.max_bytes, err);
+	if (!rc)
+		rc = cmd_env_count(ctx, "CUENV_UNPACK_MAX_RATIO", 1000000,
+				   &ratio, err);
+	o->expand_ratio = (unsigned)ratio;
+	return rc;
 }
 
 /* ---- one release ----------------------------------------------------------- */
@@ -403,25 +401,6 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	free(s.announced);
 	buf_release(&what);
 	return rc;
-}
-
-static int check_mirror(const char *m, struct install_opts *o,
-			struct cuenv_err *err)
-{
-	if (!strncmp(m, "https://", 8))
-		return CUENV_OK;
-	if (!strncmp(m, "http://", 7)) {
-		o->fetch.allow_http = 1; /* the user asked for it */
-		return CUENV_OK;
-	}
-	if (!strncmp(m, "file://", 7)) {
-		o->fetch.allow_file = 1;
-		return CUENV_OK;
-	}
-	cuenv_fail(err, CUENV_E_USAGE, "install: mirror '%s' is not https://, "
-				       "http:// or file://",
-		   m);
-	return cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
 }
 
 /* --locked: the releases the nearest .cuenv.lock pins, checked against
@@ -759,6 +738,80 @@ static void print_dry_run(const struct catalog_choice *ch, int source)
 					     : source_name(ch->cuda->source));
 }
 
+/*
+ * The options and the environment's settings (fetch_env reads the
+ * CUENV_FETCH_* ones) into o and q, checked; not for --list.
+ */
+static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
+			 struct install_opts *o, struct request *q,
+			 struct cuenv_err *err)
+{
+	int rc;
+
+	if (cmd_opt_given(&ctx->opt, O_ALL) ||
+	    cmd_opt_given(&ctx->opt, O_JSON)) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"install: --all and --json go with --list");
+		cuenv_hint(err, "see: cuenv install --help");
+		return rc;
+	}
+	rc = read_options(ctx, o, q, err);
+	if (!rc)
+		rc = kind_word(argc, argv, &q->cudnn, err);
+	if (!rc)
+		rc = cmd_plan_opts_check(&cmd_install, &o->plan, err);
+	if (!rc && o->mirror && *o->mirror &&
+	    (rc = cmd_mirror_url(&cmd_install, o->mirror, &o->fetch, err)))
+		cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
+	if (!rc && o->pypi_index && !strncmp(o->pypi_index, "http://", 7))
+		o->fetch.allow_http = 1;
+	return rc;
+}
+
+/* --locked: what .cuenv.lock pins, and nothing else. */
+static int locked_request(struct cuenv_ctx *ctx, int argc,
+			  const struct request *q, struct install_opts *o,
+			  struct cuenv_err *err)
+{
+	if (optind < argc || q->for_spec || q->cudnn || q->cupti ||
+	    q->source >= 0)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "install: --locked installs what "
+				  ".cuenv.lock pins; give no SPEC, --for, "
+				  "--cudnn, --cupti or --source");
+	return install_locked(ctx, o, q->quiet, err);
+}
+
+/*
+ * What to install into q: from --for (which loads cat), the SPEC given,
+ * or the selection here; its versions checked.
+ */
+static int request_spec(struct cuenv_ctx *ctx, int argc, char **argv,
+			struct request *q, struct install_opts *o,
+			struct catalog *cat, struct cuenv_err *err)
+{
+	int rc = CUENV_OK;
+
+	if (q->for_spec) {
+		if (optind < argc)
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "install: give a SPEC or --for, not "
+					  "both");
+		rc = for_request(ctx, q, o, cat, err);
+	} else if (optind < argc) {
+		q->spec = argv[optind];
+	} else {
+		rc = selected_request(ctx, q, err);
+	}
+	if (!rc)
+		rc = cmd_check_version("cuda", q->spec, 0, err);
+	if (!rc && q->cudnn)
+		rc = cmd_check_version("cudnn", q->cudnn, 0, err);
+	if (!rc && q->cupti)
+		rc = cmd_check_version("cupti", q->cupti, 0, err);
+	return rc;
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -779,55 +832,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = list(ctx, argc, argv, err);
 		goto out;
 	}
-	if (cmd_opt_given(&ctx->opt, O_ALL) || cmd_opt_given(&ctx->opt, O_JSON)) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"install: --all and --json go with --list");
-		cuenv_hint(err, "see: cuenv install --help");
-		goto out;
-	}
-	rc = read_options(ctx, &o, &q, err);
-	if (!rc)
-		rc = kind_word(argc, argv, &q.cudnn, err);
-	if (!rc)
-		rc = cmd_plan_opts_check(&cmd_install, &o.plan, err);
+	rc = install_setup(ctx, argc, argv, &o, &q, err);
 	if (rc)
 		goto out;
-	if (o.mirror && *o.mirror && (rc = check_mirror(o.mirror, &o, err)))
-		goto out;
-	if (o.pypi_index && !strncmp(o.pypi_index, "http://", 7))
-		o.fetch.allow_http = 1;
 	if (q.locked) {
-		if (optind < argc || q.for_spec || q.cudnn || q.cupti ||
-		    q.source >= 0) {
-			rc = cuenv_fail(err, CUENV_E_USAGE, "install: --locked "
-					"installs what .cuenv.lock pins; give "
-					"no SPEC, --for, --cudnn, --cupti or "
-					"--source");
-			goto out;
-		}
-		rc = install_locked(ctx, &o, q.quiet, err);
+		rc = locked_request(ctx, argc, &q, &o, err);
 		goto out;
 	}
-	if (q.for_spec) {
-		if (optind < argc) {
-			rc = cuenv_fail(err, CUENV_E_USAGE, "install: give a "
-					"SPEC or --for, not both");
-			goto out;
-		}
-		rc = for_request(ctx, &q, &o, &cat, err);
-	} else if (optind < argc) {
-		q.spec = argv[optind];
-	} else {
-		rc = selected_request(ctx, &q, err);
-	}
-	if (rc)
-		goto out;
-	if ((rc = cmd_check_version("cuda", q.spec, 0, err)) ||
-	    (q.cudnn && (rc = cmd_check_version("cudnn", q.cudnn, 0, err))) ||
-	    (q.cupti && (rc = cmd_check_version("cupti", q.cupti, 0, err))))
-		goto out;
-
-	if (!q.for_spec) /* else loaded above */
+	rc = request_spec(ctx, argc, argv, &q, &o, &cat, err);
+	if (!rc && !q.for_spec) /* else loaded above */
 		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
 		rc = catalog_resolve(&cat, q.spec, q.cudnn, q.cupti, q.source,
@@ -846,14 +859,7 @@ out:
 
 #endif /* CUENV_NET */
 
-const struct cuenv_cmd cmd_install = {
-	.name = "install",
-	.summary = "download and install CUDA, cuDNN and CUPTI versions",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.notes = notes,
-	.min_args = 0,
-	.max_args = 2, /* [cuda] SPEC, cudnn V */
-	.flags = CMD_EXTERNAL,
-	.run = CMD_NET_RUN(run),
-};
+CUENV_CMD(install, "install", 0, 2 /* [cuda] SPEC, cudnn V */,
+	  "download and install CUDA, cuDNN and CUPTI versions",
+	  CMD_OPTIONS(opts), .notes = notes, .flags = CMD_EXTERNAL,
+	  .run = CMD_NET_RUN(run));

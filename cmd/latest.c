@@ -34,10 +34,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct catalog cat = {0};
 	const char *spec, *best = NULL;
-	int rc = cmd_check_args(&cmd_latest, argc - optind, err);
+	int rc;
 
-	if (rc)
-		return rc;
 	if (argc - optind == 2 &&
 	    (kit_kind_parse(argv[optind], &kind) || kind == KIT_CUPTI)) {
 		cuenv_fail(err, CUENV_E_USAGE,
@@ -83,12 +81,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_latest = {
-    .name = "latest",
-    .summary = "print the newest version a prefix matches",
-    .usage = usage,
-    CMD_OPTIONS(opts),
-    .min_args = 1,
-    .max_args = 2,
-    .run = run,
-};
+CUENV_CMD(latest, "latest", 1, 2, "print the newest version a prefix matches",
+	  CMD_OPTIONS(opts), .run = run);

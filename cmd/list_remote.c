@@ -130,12 +130,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		show(v, cat.n, KIT_CUDA, prefix, all, json);
 	if (which != KIT_CUDA)
 		show(v, cat.n, KIT_CUDNN, prefix, all, json);
-	if (json) {
-		char *s = json_dumps(json, JSON_INDENT(2));
-
-		printf("%s\n", s);
-		free(s);
-	}
+	if (json)
+		cmd_print_json(json);
 out:
 	free(v);
 	json_decref(json);
@@ -143,12 +139,6 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_list_remote = {
-	.name = "list-remote",
-	.summary = "list the versions that can be installed",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 2,
-	.run = run,
-};
+CUENV_CMD(list_remote, "list-remote", 0, 2,
+	  "list the versions that can be installed", CMD_OPTIONS(opts),
+	  .run = run);

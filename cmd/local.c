@@ -24,12 +24,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_local = {
-	.name = "local",
-	.summary = "set or show this project's selection (./.cuenv)",
-	.usage = usage,
-	CMD_OPTIONS(cmd_selection_opts),
-	.min_args = 0,
-	.max_args = 1,
-	.run = run,
-};
+CUENV_CMD(local, "local", 0, 1,
+	  "set or show this project's selection (./.cuenv)",
+	  CMD_OPTIONS(cmd_selection_opts), .run = run);

@@ -112,12 +112,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_lock = {
-	.name = "lock",
-	.summary = "pin the .cuenv's components in .cuenv.lock",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 0,
-	.run = run,
-};
+CUENV_CMD(lock, "lock", 0, 0, "pin the .cuenv's components in .cuenv.lock",
+	  CMD_OPTIONS(opts), .run = run);

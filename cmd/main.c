@@ -210,14 +210,123 @@ static int finish_stdout(int rc)
 	return rc;
 }
 
+/*
+ * The command argv[1] names (help for none, -h or --help), with *argc
+ * and *argv moved past its name. NULL when there is nothing to run:
+ * --version was printed, or *rc and err say what is wrong.
+ */
+static const struct cuenv_cmd *pick_command(int *argc, char ***argv, int *rc,
+					    struct cuenv_err *err)
+{
+	const struct cuenv_cmd *cmd;
+	char *name = *argc < 2 ? NULL : (*argv)[1];
+
+	*rc = CUENV_OK;
+	if (!name) {
+#ifdef CUENV_NET
+		fputs("cuenv-net is run by cuenv: see cuenv help\n", stderr);
+		*rc = CUENV_E_USAGE;
+		return NULL;
+#else
+		return &cmd_help;
+#endif
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
+		printf("cuenv %s\n", CUENV_VERSION_STRING);
+		return NULL;
+	}
+#ifndef CUENV_NET
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		*argc = 1;
+		return &cmd_help;
+	}
+#endif
+	cmd = cmd_find(name);
+	if (!cmd) {
+		*rc = unknown_command(name, err);
+		return NULL;
+	}
+	(*argc)--;
+	(*argv)++;
+	return cmd;
+}
+
+/*
+ * The options, by the command's table, before anything else: --help
+ * needs neither HOME nor a store. cuenv-net's commands are parsed here
+ * too (a copy: cuenv-net gets the words as given), so that their help
+ * and usage errors need no cuenv-net. *first_arg: where the arguments
+ * begin in argv, permuted; *done: help was printed.
+ */
+static int parse_options(const struct cuenv_cmd *cmd, int argc, char **argv,
+			 struct cmd_opts *opt, int *first_arg, int *done,
+			 struct cuenv_err *err)
+{
+	char **words = xcalloc((size_t)argc + 1, sizeof(*words));
+	int help, rc, external = 0;
+
+#ifndef CUENV_NET
+	external = cmd->flags & CMD_EXTERNAL;
+#endif
+	memcpy(words, argv, (size_t)argc * sizeof(*words));
+	rc = cmd_options_parse(cmd, argc, words, opt, &help, err);
+	/* how many arguments: commands may check more closely */
+	if (!rc && !help)
+		rc = cmd_check_args(cmd, argc - optind, err);
+	if (!rc && !external)
+		memcpy(argv, words, (size_t)argc * sizeof(*words));
+	*first_arg = optind;
+	free(words);
+	if (help)
+		print_help(cmd);
+	*done = rc || help;
+	return rc;
+}
+
+/*
+ * Run cmd with its context: in cuenv-net when it needs that, else here,
+ * with the store opened and locked first where the command says so.
+ */
+static int run_command(const struct cuenv_cmd *cmd, struct cuenv_ctx *ctx,
+		       int argc, char **argv, int first_arg, struct buf *root,
+		       char **cwd, struct cuenv_err *err)
+{
+	int rc;
+
+#ifndef CUENV_NET
+	if ((cmd->flags & CMD_EXTERNAL) ||
+	    (cmd->wants_net && cmd->wants_net(argc, argv)))
+		return exec_net(ctx, argv - 1, err);
+#endif
+	rc = setup_ctx(ctx, root, cwd, err);
+	if (!rc && (cmd->flags & CMD_NEEDS_STORE)) {
+		rc = store_open(&ctx->store, ctx->root, true, err);
+		cmd_store_waiting(&ctx->store, cmd->name);
+		if (!rc)
+			rc = store_lock(&ctx->store, err);
+	}
+	if (!rc) {
+		/* argv was permuted: its arguments begin at optind */
+		optind = first_arg;
+		rc = cmd->run(ctx, argc, argv, err);
+	}
+	if (ctx->store.root) {
+		for (size_t i = 0; i < ctx->store.warnings.n; i++)
+			cmd_warn("skipped an incomplete version: %s",
+				 ctx->store.warnings.v[i]);
+		store_release(&ctx->store);
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cuenv_ctx ctx = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf root = BUF_INIT;
-	const struct cuenv_cmd *cmd = NULL;
+	const struct cuenv_cmd *cmd;
 	char *cwd = NULL, *exe = NULL;
-	int rc, first_arg = 1;
+	int rc, first_arg = 1, done;
 
 	ctx.store.lock_fd = -1;
 	ctx.environ = environ; /* the one read of the environment */
@@ -227,85 +336,15 @@ int main(int argc, char **argv)
 	 * /dev/urandom for a seed.
 	 */
 	json_object_seed(1);
-	if (argc < 2) {
-#ifdef CUENV_NET
-		fputs("cuenv-net is run by cuenv: see cuenv help\n", stderr);
-		return CUENV_E_USAGE;
-#else
-		cmd = &cmd_help;
-#endif
-	} else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("cuenv %s\n", CUENV_VERSION_STRING);
-		return finish_stdout(CUENV_OK);
-#ifndef CUENV_NET
-	} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		cmd = &cmd_help;
-		argc = 1;
-#endif
-	} else {
-		cmd = cmd_find(argv[1]);
-		if (!cmd) {
-			rc = unknown_command(argv[1], &err);
-			goto out;
-		}
-		argc--;
-		argv++;
-	}
-	/*
-	 * The options, by the command's table, before anything else:
-	 * --help needs neither HOME nor a store. cuenv-net's commands are
-	 * parsed here too (a copy: cuenv-net gets the words as given), so
-	 * that their help and usage errors need no cuenv-net.
-	 */
-	{
-		char **words = xcalloc((size_t)argc + 1, sizeof(*words));
-		int help, external = 0;
-
-#ifndef CUENV_NET
-		external = cmd->flags & CMD_EXTERNAL;
-#endif
-		memcpy(words, argv, (size_t)argc * sizeof(*words));
-		rc = cmd_options_parse(cmd, argc, words, &ctx.opt, &help, &err);
-		/* how many arguments: commands may check more closely */
-		if (!rc && !help)
-			rc = cmd_check_args(cmd, argc - optind, &err);
-		if (!rc && !external)
-			memcpy(argv, words, (size_t)argc * sizeof(*words));
-		first_arg = optind;
-		free(words);
-		if (help)
-			print_help(cmd);
-		if (rc || help)
-			goto out;
-	}
+	cmd = pick_command(&argc, &argv, &rc, &err);
+	if (!cmd)
+		goto out;
+	rc = parse_options(cmd, argc, argv, &ctx.opt, &first_arg, &done, &err);
+	if (done)
+		goto out;
 	exe = self_exe();
 	ctx.exe = exe ? exe : "cuenv";
-#ifndef CUENV_NET
-	if ((cmd->flags & CMD_EXTERNAL) ||
-	    (cmd->wants_net && cmd->wants_net(argc, argv))) {
-		rc = exec_net(&ctx, argv - 1, &err);
-		goto out;
-	}
-#endif
-
-	rc = setup_ctx(&ctx, &root, &cwd, &err);
-	if (!rc && (cmd->flags & CMD_NEEDS_STORE)) {
-		rc = store_open(&ctx.store, ctx.root, true, &err);
-		cmd_store_waiting(&ctx.store, cmd->name);
-		if (!rc)
-			rc = store_lock(&ctx.store, &err);
-	}
-	if (!rc) {
-		/* argv was permuted: its arguments begin at optind */
-		optind = first_arg;
-		rc = cmd->run(&ctx, argc, argv, &err);
-	}
-	if (ctx.store.root) {
-		for (size_t i = 0; i < ctx.store.warnings.n; i++)
-			cmd_warn("skipped an incomplete version: %s",
-				 ctx.store.warnings.v[i]);
-		store_release(&ctx.store);
-	}
+	rc = run_command(cmd, &ctx, argc, argv, first_arg, &root, &cwd, &err);
 out:
 	/* Not for the prompt hook: reading the catalogue takes its time. */
 	if (rc == CUENV_E_NOT_INSTALLED)

@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +44,10 @@ static const struct cmd_option opts[] = {
 		    .help = "the CUDA and cuDNN that framework F release V\n"
 			    "was built with, as install --for picks them\n"
 			    "(repeatable)" },
-	[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
-		      .complete = "remote cudnn",
-		      .help = "cuDNN V for each SPEC's CUDA major" },
-	[O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
-		      .complete = "remote cuda",
-		      .help = "also CUPTI from CUDA release V" },
+	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
+		"cuDNN V for each SPEC's CUDA major"),
+	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
+		"also CUPTI from CUDA release V"),
 	[O_PLATFORM] = { "platform", .arg = "LIST",
 			 .words = "linux-x86_64 linux-sbsa linux-aarch64 "
 				  "linux-ppc64le windows-x86_64",
@@ -82,37 +79,6 @@ static const char *const platforms[] = {
 	"linux-x86_64", "linux-sbsa", "linux-aarch64", "linux-ppc64le",
 	"windows-x86_64", NULL,
 };
-
-/* CUENV_FETCH_*, each checked, as install reads them. */
-static int fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
-		     struct cuenv_err *err)
-{
-	static const struct {
-		const char *name;
-		uint64_t max;
-	} vars[] = {
-		{ "CUENV_FETCH_RETRIES", 1000 },
-		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
-		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
-		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
-		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
-	};
-	unsigned *field[] = { &fo->retries, &fo->stall_seconds,
-			      &fo->backoff_ms, &fo->low_speed,
-			      &fo->timeout_seconds };
-	int rc;
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
-		uint64_t v = *field[i];
-
-		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
-		if (rc)
-			return rc;
-		*field[i] = (unsigned)v;
-	}
-	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
-			     &fo->max_bytes, err);
-}
 
 /* ---- output ----------------------------------------------------------------- */
 
@@ -202,25 +168,6 @@ static int plan_one(const struct catalog *cat, const struct request *q,
 		rc = mirror_plan_add(plan, ch.cupti, KIT_CUPTI, o, platform,
 				     err);
 	return rc;
-}
-
-static int check_upstream(const char *m, struct fetch_opts *fo,
-			  struct cuenv_err *err)
-{
-	if (!strncmp(m, "https://", 8))
-		return CUENV_OK;
-	if (!strncmp(m, "http://", 7)) {
-		fo->allow_http = 1;
-		return CUENV_OK;
-	}
-	if (!strncmp(m, "file://", 7)) {
-		fo->allow_file = 1;
-		return CUENV_OK;
-	}
-	return cuenv_fail(err, CUENV_E_USAGE,
-			  "mirror: mirror '%s' is not https://, http:// or "
-			  "file://",
-			  m);
 }
 
 static int check_dir(const char *dir, struct cuenv_err *err)
@@ -323,8 +270,9 @@ static int check_asked(struct asked *q, struct mirror_opts *mo,
 		rc = check_platforms(&q->plats, err);
 	if (rc)
 		return rc;
-	if (mo->upstream && *mo->upstream &&
-	    (rc = check_upstream(mo->upstream, &mo->fetch, err)))
+	if (mo->upstream && *mo->upstream)
+		rc = cmd_mirror_url(&cmd_mirror, mo->upstream, &mo->fetch, err);
+	if (rc)
 		return rc;
 	if (mo->upstream && !*mo->upstream)
 		mo->upstream = NULL;
@@ -416,7 +364,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	mirror_plan_init(&plan);
 	mo.upstream = env_get(ctx->environ, "CUENV_MIRROR");
-	rc = fetch_env(ctx, &mo.fetch, err);
+	rc = cmd_fetch_env(ctx, &mo.fetch, err);
 	if (rc)
 		goto out;
 	q.cudnn = ctx->opt.arg[O_CUDNN];
@@ -485,15 +433,7 @@ out:
 
 #endif /* CUENV_NET */
 
-const struct cuenv_cmd cmd_mirror = {
-	.name = "mirror",
-	.summary = "download what installs need into a folder, for "
-		   "air-gapped nodes",
-	.usage = usage,
-	.notes = notes,
-	CMD_OPTIONS(opts),
-	.min_args = 1,
-	.max_args = -1,
-	.flags = CMD_EXTERNAL,
-	.run = CMD_NET_RUN(run),
-};
+CUENV_CMD(mirror, "mirror", 1, -1,
+	  "download what installs need into a folder, for air-gapped nodes",
+	  .notes = notes, CMD_OPTIONS(opts), .flags = CMD_EXTERNAL,
+	  .run = CMD_NET_RUN(run));

@@ -1,11 +1,12 @@
-#include <errno.h>
+/*
+ * modules.c: `cuenv modules`, the modulefiles of every installed CUDA and
+ * cuDNN (their text: core/modulefile.c).
+ */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "../core/xalloc.h"
+#include "../core/file.h"
+#include "../core/modulefile.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -32,242 +33,16 @@ static const struct cmd_option opts[] = {
 			       "Modules)" },
 };
 
-/* A Lua string literal: "..." with \\ \" and \ddd for control bytes. */
-static void quote_lua(struct buf *out, const char *s)
-{
-	buf_addc(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\\' || *p == '"')
-			buf_printf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			buf_printf(out, "\\%03u", (unsigned)*p);
-		else
-			buf_addc(out, (char)*p);
-	}
-	buf_addc(out, '"');
-}
-
 /*
- * A Tcl word: "..." with every character that Tcl substitutes or that
- * ends a word (\ " $ [ ] { } ;) backslashed and control bytes as \ooo.
+ * Write the modules of list into dir/kind (a cuDNN's only where a CUDA
+ * of its major is installed), each replaced atomically, and print each
+ * path written.
  */
-static void quote_tcl(struct buf *out, const char *s)
-{
-	buf_addc(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (strchr("\\\"$[]{};", *p))
-			buf_printf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			buf_printf(out, "\\%03o", (unsigned)*p);
-		else
-			buf_addc(out, (char)*p);
-	}
-	buf_addc(out, '"');
-}
-
-struct fmt {
-	int tcl;
-	struct buf *out;
-};
-
-static void quote(const struct fmt *f, const char *s)
-{
-	if (f->tcl)
-		quote_tcl(f->out, s);
-	else
-		quote_lua(f->out, s);
-}
-
-/* Prepend dirs to var so that they end up in this order at the front. */
-static void prepend(const struct fmt *f, const char *var,
-		    const struct strv *dirs)
-{
-	for (size_t i = dirs->n; i-- > 0;) {
-		if (f->tcl) {
-			buf_printf(f->out, "prepend-path %s ", var);
-			quote(f, dirs->v[i]);
-			buf_addc(f->out, '\n');
-		} else {
-			buf_printf(f->out, "prepend_path(\"%s\", ", var);
-			quote(f, dirs->v[i]);
-			buf_adds(f->out, ")\n");
-		}
-	}
-}
-
-static void setvar(const struct fmt *f, const char *fn, const char *var,
-		   const char *value)
-{
-	if (f->tcl) {
-		buf_printf(f->out, "%s %s ", fn, var);
-		quote(f, value);
-		buf_addc(f->out, '\n');
-	} else {
-		buf_printf(f->out, "%s(\"%s\", ", fn, var);
-		quote(f, value);
-		buf_adds(f->out, ")\n");
-	}
-}
-
-static void add_unique(struct strv *to, const struct strv *from,
-		       const struct strv *skip)
-{
-	for (size_t i = 0; i < from->n; i++)
-		if (strv_find(to, from->v[i]) < 0 &&
-		    strv_find(skip, from->v[i]) < 0)
-			strv_push(to, from->v[i]);
-}
-
-static void header(const struct fmt *f, const char *what,
-		   const struct install *in)
-{
-	struct buf desc = BUF_INIT;
-
-	buf_printf(&desc, "%s %s (cuenv)", what, in->version);
-	if (f->tcl) {
-		buf_adds(f->out, "#%Module1.0\n");
-		buf_adds(f->out, "# Written by `cuenv modules`; rerun it rather "
-				 "than editing.\n");
-		buf_adds(f->out, "module-whatis ");
-		quote(f, desc.data);
-		buf_addc(f->out, '\n');
-	} else {
-		buf_adds(f->out, "-- Written by `cuenv modules`; rerun it "
-				 "rather than editing.\n");
-		buf_adds(f->out, "whatis(");
-		quote(f, desc.data);
-		buf_adds(f->out, ")\n");
-	}
-	buf_release(&desc);
-}
-
-/* The same variables env_activate sets for this CUDA alone. */
-static void cuda_module(const struct fmt *f, const struct install *in)
-{
-	struct strv lib = STRV_INIT, bin = STRV_INIT, inc = STRV_INIT;
-	struct strv link = STRV_INIT, none = STRV_INIT;
-	size_t n = strlen(in->prefix);
-	/* the linker reads no ld.so.cache: only /usr's folders are its own */
-	bool system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
-
-	header(f, "CUDA", in);
-	buf_adds(f->out, f->tcl ? "conflict cuda\n" : "conflict(\"cuda\")\n");
-	/* what the loader and shell search already stays off (/usr/bin) */
-	add_unique(&lib, &in->lib, &in->searched);
-	add_unique(&lib, &in->cupti, &in->searched);
-	add_unique(&bin, &in->bin, &in->searched);
-	add_unique(&inc, &in->include, &in->searched);
-	add_unique(&link, &in->lib, system ? &in->searched : &none);
-	add_unique(&link, &in->cupti, system ? &in->searched : &none);
-	prepend(f, "PATH", &bin);
-	prepend(f, "LD_LIBRARY_PATH", &lib);
-	prepend(f, "LIBRARY_PATH", &link);
-	prepend(f, "CPATH", &inc);
-	setvar(f, "setenv", "CUDA_HOME", in->prefix);
-	setvar(f, "setenv", "CUDA_PATH", in->prefix);
-	/* pushenv: unloading a cuDNN module on top gives this back. */
-	setvar(f, "pushenv", "CUENV_ACTIVE", in->version);
-	strv_release(&lib);
-	strv_release(&bin);
-	strv_release(&inc);
-	strv_release(&link);
-}
-
-/*
- * cuDNN on top of a loaded CUDA module of its major: its directories go
- * in front of CUDA's, as env_activate puts them.
- */
-static void cudnn_module(const struct fmt *f, const struct install *in,
-			 const struct install_list *cudas)
-{
-	struct buf label = BUF_INIT;
-
-	header(f, "cuDNN", in);
-	buf_adds(f->out, f->tcl ? "conflict cudnn\nprereq" : "conflict(\"cudnn\")\nprereq_any(");
-	for (size_t i = 0, n = 0; i < cudas->n; i++) {
-		struct buf name = BUF_INIT;
-
-		if (cudas->v[i]->cuda_major != in->cuda_major)
-			continue;
-		buf_printf(&name, "cuda/%s", cudas->v[i]->version);
-		buf_adds(f->out, f->tcl ? " " : n ? ", " : "");
-		quote(f, name.data);
-		buf_release(&name);
-		n++;
-	}
-	buf_adds(f->out, f->tcl ? "\n" : ")\n");
-	prepend(f, "LD_LIBRARY_PATH", &in->lib);
-	prepend(f, "LIBRARY_PATH", &in->lib);
-	prepend(f, "CPATH", &in->include);
-	setvar(f, "setenv", "CUDNN_PATH", in->prefix);
-	buf_printf(&label, "+cudnn%s", in->version);
-	if (f->tcl) {
-		buf_adds(f->out, "set cuenv_cuda {}\n"
-				 "if {[info exists ::env(CUENV_ACTIVE)]} {\n"
-				 "\tset cuenv_cuda $::env(CUENV_ACTIVE)\n"
-				 "}\n"
-				 "# Unloading pops the value pushed: name it as is.\n"
-				 "if {![module-info mode unload]} {\n"
-				 "\tappend cuenv_cuda ");
-		quote(f, label.data);
-		buf_adds(f->out, "\n}\npushenv CUENV_ACTIVE $cuenv_cuda\n");
-	} else {
-		buf_adds(f->out, "pushenv(\"CUENV_ACTIVE\", "
-				 "(os.getenv(\"CUENV_ACTIVE\") or \"\") .. ");
-		quote(f, label.data);
-		buf_adds(f->out, ")\n");
-	}
-	buf_release(&label);
-}
-
-/* Write data to path through a temporary file in the same folder. */
-static int write_atomic(const char *path, const struct buf *data,
-			struct cuenv_err *err)
-{
-	struct buf tmp = BUF_INIT;
-	FILE *fp;
-	int fd, rc = CUENV_OK;
-
-	buf_printf(&tmp, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp.data);
-	if (fd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create %s: %s",
-				tmp.data, strerror(errno));
-		goto out;
-	}
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		close(fd);
-		unlink(tmp.data);
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write %s: %s",
-				tmp.data, strerror(errno));
-		goto out;
-	}
-	fchmod(fd, 0644);
-	if (fwrite(data->data, 1, data->len, fp) != data->len ||
-	    fflush(fp) || fsync(fd)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write %s: %s",
-				tmp.data, strerror(errno));
-		fclose(fp);
-		unlink(tmp.data);
-		goto out;
-	}
-	if (fclose(fp) || rename(tmp.data, path)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write %s: %s",
-				path, strerror(errno));
-		unlink(tmp.data);
-	}
-out:
-	buf_release(&tmp);
-	return rc;
-}
-
-static int write_kind(const struct fmt *f, const char *dir, const char *kind,
+static int write_kind(int tcl, const char *dir, const char *kind,
 		      const struct install_list *list,
 		      const struct install_list *cudas, struct cuenv_err *err)
 {
 	struct buf sub = BUF_INIT, path = BUF_INIT, data = BUF_INIT;
-	struct fmt g = { f->tcl, &data };
 	int rc = CUENV_OK;
 
 	buf_path(&sub, dir, kind);
@@ -293,13 +68,13 @@ static int write_kind(const struct fmt *f, const char *dir, const char *kind,
 			break;
 		buf_reset(&data);
 		if (in->kind == KIT_CUDA)
-			cuda_module(&g, in);
+			modulefile_cuda(tcl, in, &data);
 		else
-			cudnn_module(&g, in, cudas);
+			modulefile_cudnn(tcl, in, cudas, &data);
 		buf_reset(&path);
 		buf_printf(&path, "%s/%s%s", sub.data, name,
-			   f->tcl ? "" : ".lua");
-		rc = write_atomic(path.data, &data, err);
+			   tcl ? "" : ".lua");
+		rc = file_write(path.data, data.data, data.len, 0644, err);
 		if (!rc)
 			printf("%s\n", path.data);
 	}
@@ -316,13 +91,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct install_list cudas = { 0 }, cudnns = { 0 };
 	struct buf dir = BUF_INIT;
 	struct store st;
-	struct fmt f = { 0, NULL };
+	int tcl = 0;
 	int rc = CUENV_OK;
 
 	if (ctx->opt.arg[O_FORMAT])
 		format = ctx->opt.arg[O_FORMAT];
 	if (!strcmp(format, "tcl")) {
-		f.tcl = 1;
+		tcl = 1;
 	} else if (strcmp(format, "lua")) {
 		cuenv_fail(err, CUENV_E_USAGE, "modules: unknown format '%s'",
 			   format);
@@ -345,22 +120,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc && !cudas.n && !cudnns.n)
 		cmd_note("nothing installed yet: no modules written");
 	if (!rc)
-		rc = write_kind(&f, dir.data, "cuda", &cudas, &cudas, err);
+		rc = write_kind(tcl, dir.data, "cuda", &cudas, &cudas, err);
 	if (!rc)
-		rc = write_kind(&f, dir.data, "cudnn", &cudnns, &cudas, err);
+		rc = write_kind(tcl, dir.data, "cudnn", &cudnns, &cudas, err);
 	install_list_release(&cudas);
 	install_list_release(&cudnns);
 	buf_release(&dir);
 	return rc;
 }
 
-const struct cuenv_cmd cmd_modules = {
-	.name = "modules",
-	.summary = "write Lmod or Environment Modules modulefiles",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 1,
-	.flags = 0,
-	.run = run,
-};
+CUENV_CMD(modules, "modules", 0, 1,
+	  "write Lmod or Environment Modules modulefiles", CMD_OPTIONS(opts),
+	  .run = run);

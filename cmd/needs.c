@@ -741,7 +741,6 @@ static void print_json(const struct needs_scan *s,
 		       int satisfied)
 {
 	json_t *j = json_object();
-	char *text;
 
 	if (rms->n)
 		json_object_set_new(j, "fetched", json_fetched(rms));
@@ -764,9 +763,7 @@ static void print_json(const struct needs_scan *s,
 			json_object_set_new(j, "catalogue_problem",
 					    json_string(o->why.data));
 	}
-	text = json_dumps(j, JSON_INDENT(2));
-	printf("%s\n", text);
-	free(text);
+	cmd_print_json(j);
 	json_decref(j);
 }
 
@@ -857,14 +854,6 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_needs = {
-	.name = "needs",
-	.summary = "which CUDA and cuDNN a framework's binaries need",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.notes = notes,
-	.min_args = 0,
-	.max_args = -1,
-	.run = run,
-	.wants_net = wants_net,
-};
+CUENV_CMD(needs, "needs", 0, -1,
+	  "which CUDA and cuDNN a framework's binaries need", CMD_OPTIONS(opts),
+	  .notes = notes, .run = run, .wants_net = wants_net);

@@ -130,22 +130,12 @@ static int check_value(const struct cuenv_cmd *cmd,
 	return rc;
 }
 
-int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
-		      struct cmd_opts *out, int *help, struct cuenv_err *err)
+/* getopt_long's tables for cmd: longs (nopts + 2 entries) and shorts. */
+static void getopt_tables(const struct cuenv_cmd *cmd, struct option *longs,
+			  struct buf *shorts)
 {
-	struct option *longs = xcalloc(cmd->nopts + 2, sizeof(*longs));
-	struct buf shorts = BUF_INIT, word = BUF_INIT, names = BUF_INIT;
-	struct cuenv_err first = CUENV_ERR_INIT;
-	unsigned seq = 0;
-	int c, rc = CUENV_OK;
-
-	if (cmd->nopts > CMD_OPTS_MAX)
-		BUG("%s: %zu options, CMD_OPTS_MAX is %d", cmd->name,
-		    cmd->nopts, CMD_OPTS_MAX);
-	memset(out, 0, sizeof(*out));
-	*help = 0;
 	/* '+': stop at the first argument; ':': tell a missing argument */
-	buf_adds(&shorts, cmd->flags & CMD_STOP_AT_ARG ? "+:h" : ":h");
+	buf_adds(shorts, cmd->flags & CMD_STOP_AT_ARG ? "+:h" : ":h");
 	for (size_t i = 0; i < cmd->nopts; i++) {
 		const struct cmd_option *o = &cmd->opts[i];
 		int has = !o->arg		    ? no_argument
@@ -155,92 +145,132 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 		longs[i] =
 		    (struct option){o->name, has, NULL, LONG_BASE + (int)i};
 		if (o->alias) {
-			buf_addc(&shorts, o->alias);
+			buf_addc(shorts, o->alias);
 			if (has != no_argument)
-				buf_adds(&shorts,
+				buf_adds(shorts,
 					 has == optional_argument ? "::" : ":");
 		}
 	}
 	longs[cmd->nopts] =
 	    (struct option){"help", no_argument, NULL, HELP_VAL};
+}
+
+/* The table entry getopt_long's c names, or -1. */
+static int option_index(const struct cuenv_cmd *cmd, int c)
+{
+	int i = -1;
+
+	if (c >= LONG_BASE && c < LONG_BASE + (int)cmd->nopts)
+		i = c - LONG_BASE;
+	for (size_t k = 0; c > 0 && c < LONG_BASE && k < cmd->nopts; k++)
+		if (cmd->opts[k].alias == c)
+			i = (int)k;
+	return i;
+}
+
+/*
+ * The error for getopt_long's '?' (an unknown or ambiguous option, or a
+ * value given to one that takes none) at argv[at].
+ */
+static void bad_option(const struct cuenv_cmd *cmd, char **argv, int at,
+		       struct cuenv_err *err)
+{
+	struct buf word = BUF_INIT, names = BUF_INIT;
+
+	if (!strncmp(argv[at], "--", 2) && optopt < LONG_BASE)
+		optopt = 0; /* glibc leaves it as it was */
+	if (optopt >= LONG_BASE) {
+		option_word(cmd, optopt, argv, at, &word);
+		cuenv_fail(err, CUENV_E_USAGE, "%s: %s takes no value",
+			   cmd->name, word.data);
+	} else if (optopt) {
+		option_word(cmd, optopt, argv, at, &word);
+		cuenv_fail(err, CUENV_E_USAGE, "%s: unknown option '%s'",
+			   cmd->name, word.data);
+	} else {
+		option_word(cmd, 0, argv, at, &word);
+		if (prefix_matches(cmd, argv[at], &names) > 1)
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "%s: ambiguous option '%s' (%s)", cmd->name,
+				   word.data, names.data);
+		else
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "%s: unknown option '%s'", cmd->name,
+				   word.data);
+	}
+	usage_error(cmd, err);
+	buf_release(&word);
+	buf_release(&names);
+}
+
+/*
+ * Record table entry i, found by getopt_long, in out (seq: its order),
+ * with its value (optarg, or the next word where the option's takes
+ * accepts it), checked by its kind.
+ */
+static void take_option(const struct cuenv_cmd *cmd, int i, int argc,
+			char **argv, struct cmd_opts *out, unsigned *seq,
+			struct cuenv_err *err)
+{
+	if (!optarg && cmd->opts[i].arg && optind < argc &&
+	    cmd->opts[i].takes && cmd->opts[i].takes(argv[optind]))
+		optarg = argv[optind++];
+	out->arg[i] = optarg ? optarg : "";
+	out->seq[i] = ++*seq;
+	if (cmd->opts[i].flags & OPT_REPEAT) {
+		if (out->nall == CMD_OPTS_REPEAT_MAX) {
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "%s: more than %d values of repeated "
+				   "options",
+				   cmd->name, CMD_OPTS_REPEAT_MAX);
+			usage_error(cmd, err);
+			return;
+		}
+		out->all[out->nall++] =
+		    (struct cmd_opt_value){(unsigned)i, out->arg[i]};
+	}
+	if (optarg)
+		check_value(cmd, &cmd->opts[i], optarg, &out->num[i], err);
+}
+
+int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
+		      struct cmd_opts *out, int *help, struct cuenv_err *err)
+{
+	struct option *longs = xcalloc(cmd->nopts + 2, sizeof(*longs));
+	struct buf shorts = BUF_INIT, word = BUF_INIT;
+	struct cuenv_err first = CUENV_ERR_INIT;
+	unsigned seq = 0;
+	int c, rc = CUENV_OK;
+
+	if (cmd->nopts > CMD_OPTS_MAX)
+		BUG("%s: %zu options, CMD_OPTS_MAX is %d", cmd->name,
+		    cmd->nopts, CMD_OPTS_MAX);
+	memset(out, 0, sizeof(*out));
+	*help = 0;
+	getopt_tables(cmd, longs, &shorts);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, shorts.data, longs, NULL)) != -1) {
 		int at = optind - 1 < argc ? optind - 1 : argc - 1;
-		int i = -1;
+		int i = option_index(cmd, c);
 
 		if (c == 'h' || c == HELP_VAL) {
 			*help = 1;
-			continue;
-		}
-		if (c >= LONG_BASE && c < LONG_BASE + (int)cmd->nopts)
-			i = c - LONG_BASE;
-		for (size_t k = 0; c > 0 && c < LONG_BASE && k < cmd->nopts;
-		     k++)
-			if (cmd->opts[k].alias == c)
-				i = (int)k;
-		if (first.rc) /* only the first error is told */
-			continue;
-		if (c == ':') {
+		} else if (first.rc) {
+			/* only the first error is told */
+		} else if (c == ':') {
 			option_word(cmd, optopt, argv, at, &word);
 			cuenv_fail(&first, CUENV_E_USAGE,
 				   "%s: %s needs a value", cmd->name,
 				   word.data);
 			usage_error(cmd, &first);
-			continue;
-		}
-		if (c == '?') {
-			if (!strncmp(argv[at], "--", 2) && optopt < LONG_BASE)
-				optopt = 0; /* glibc leaves it as it was */
-			if (optopt >= LONG_BASE) {
-				option_word(cmd, optopt, argv, at, &word);
-				cuenv_fail(&first, CUENV_E_USAGE,
-					   "%s: %s takes no value", cmd->name,
-					   word.data);
-			} else if (optopt) {
-				option_word(cmd, optopt, argv, at, &word);
-				cuenv_fail(&first, CUENV_E_USAGE,
-					   "%s: unknown option '%s'", cmd->name,
-					   word.data);
-			} else {
-				option_word(cmd, 0, argv, at, &word);
-				buf_reset(&names);
-				if (prefix_matches(cmd, argv[at], &names) > 1)
-					cuenv_fail(&first, CUENV_E_USAGE,
-						   "%s: ambiguous option '%s' "
-						   "(%s)",
-						   cmd->name, word.data,
-						   names.data);
-				else
-					cuenv_fail(&first, CUENV_E_USAGE,
-						   "%s: unknown option '%s'",
-						   cmd->name, word.data);
-			}
-			usage_error(cmd, &first);
-			continue;
-		}
-		if (i < 0)
+		} else if (c == '?') {
+			bad_option(cmd, argv, at, &first);
+		} else if (i < 0) {
 			BUG("getopt_long returned %d", c);
-		if (!optarg && cmd->opts[i].arg && optind < argc &&
-		    cmd->opts[i].takes && cmd->opts[i].takes(argv[optind]))
-			optarg = argv[optind++];
-		out->arg[i] = optarg ? optarg : "";
-		out->seq[i] = ++seq;
-		if (cmd->opts[i].flags & OPT_REPEAT) {
-			if (out->nall == CMD_OPTS_REPEAT_MAX) {
-				cuenv_fail(&first, CUENV_E_USAGE,
-					   "%s: more than %d values of "
-					   "repeated options",
-					   cmd->name, CMD_OPTS_REPEAT_MAX);
-				usage_error(cmd, &first);
-				continue;
-			}
-			out->all[out->nall++] =
-			    (struct cmd_opt_value){(unsigned)i, out->arg[i]};
+		} else {
+			take_option(cmd, i, argc, argv, out, &seq, &first);
 		}
-		if (optarg)
-			check_value(cmd, &cmd->opts[i], optarg, &out->num[i],
-				    &first);
 	}
 	if (first.rc && !*help) {
 		rc = cuenv_fail(err, first.rc, "%s", first.msg.data);
@@ -250,7 +280,6 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 	err_release(&first);
 	buf_release(&shorts);
 	buf_release(&word);
-	buf_release(&names);
 	free(longs);
 	return rc;
 }

@@ -12,7 +12,7 @@
  *			      .help = "cuDNN V, among builds for ..." },
  *		[O_ISOLATE] = { "isolate", .help = "strip foreign ..." },
  *	};
- *	const struct cuenv_cmd cmd_use = { ..., CMD_OPTIONS(opts), ... };
+ *	CUENV_CMD(use, "use", 0, 1, "...", CMD_OPTIONS(opts), ...);
  *
  * From that one array the dispatcher builds getopt_long's tables, parses
  * and checks the values before the command runs (its body reads
@@ -88,6 +88,16 @@ struct cmd_opts {
 };
 
 struct cuenv_cmd;
+
+/*
+ * An option whose value is a version (--cudnn V), checked; the
+ * completion scripts offer complete's versions.
+ */
+#define CMD_VERSION_OPTION(opt_name, opt_complete, opt_help)                  \
+	{                                                                     \
+		(opt_name), .arg = "V", .value = OPT_VERSION,                 \
+		.complete = (opt_complete), .help = opt_help                  \
+	}
 
 /* .opts and .nopts of a struct cuenv_cmd from a static array. */
 #define CMD_OPTIONS(a) .opts = (a), .nopts = sizeof(a) / sizeof(*(a))

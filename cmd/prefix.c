@@ -17,10 +17,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct selection sel;
 	struct active act;
-	int rc = cmd_check_args(&cmd_prefix, argc - optind, err);
+	int rc;
 
-	if (rc)
-		return rc;
 	if (optind < argc && !strcmp(argv[optind], "system")) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "prefix: system is the machine's own CUDA, not "
@@ -58,11 +56,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_prefix = {
-    .name = "prefix",
-    .summary = "print the folder of the selected (or a named) CUDA",
-    .usage = usage,
-    .min_args = 0,
-    .max_args = 1,
-    .run = run,
-};
+CUENV_CMD(prefix, "prefix", 0, 1,
+	  "print the folder of the selected (or a named) CUDA", .run = run);

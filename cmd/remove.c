@@ -18,10 +18,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const struct install *in;
 	int rc;
 
-	rc = cmd_check_args(&cmd_remove, argc - optind, err);
-	if (!rc)
-		rc = cmd_find_install(ctx, &cmd_remove, argc - optind,
-				      argv + optind, &list, &in, err);
+	rc = cmd_find_install(ctx, &cmd_remove, argc - optind, argv + optind,
+			      &list, &in, err);
 	if (rc)
 		goto out;
 	if (!in->registered) {
@@ -55,12 +53,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_remove = {
-	.name = "remove",
-	.summary = "unregister a version added with cuenv add",
-	.usage = usage,
-	.min_args = 1,
-	.max_args = 2,
-	.flags = CMD_NEEDS_STORE,
-	.run = run,
-};
+CUENV_CMD(remove, "remove", 1, 2, "unregister a version added with cuenv add",
+	  .flags = CMD_NEEDS_STORE, .run = run);

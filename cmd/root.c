@@ -16,11 +16,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-const struct cuenv_cmd cmd_root = {
-    .name = "root",
-    .summary = "print cuenv's root folder ($CUENV_ROOT)",
-    .usage = usage,
-    .min_args = 0,
-    .max_args = 0,
-    .run = run,
-};
+CUENV_CMD(root, "root", 0, 0, "print cuenv's root folder ($CUENV_ROOT)",
+	  .run = run);

@@ -17,10 +17,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const struct install *in;
 	int rc;
 
-	rc = cmd_check_args(&cmd_uninstall, argc - optind, err);
-	if (!rc)
-		rc = cmd_find_install(ctx, &cmd_uninstall, argc - optind,
-				      argv + optind, &list, &in, err);
+	rc = cmd_find_install(ctx, &cmd_uninstall, argc - optind,
+			      argv + optind, &list, &in, err);
 	if (rc)
 		goto out;
 	if (in->registered) {
@@ -41,12 +39,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_uninstall = {
-	.name = "uninstall",
-	.summary = "delete a version cuenv installed",
-	.usage = usage,
-	.min_args = 1,
-	.max_args = 2,
-	.flags = CMD_NEEDS_STORE,
-	.run = run,
-};
+CUENV_CMD(uninstall, "uninstall", 1, 2, "delete a version cuenv installed",
+	  .flags = CMD_NEEDS_STORE, .run = run);

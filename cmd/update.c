@@ -327,13 +327,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 #endif /* CUENV_NET */
 
-const struct cuenv_cmd cmd_update = {
-	.name = "update",
-	.summary = "refresh the catalogue from NVIDIA's index (or a mirror)",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 0,
-	.flags = CMD_EXTERNAL,
-	.run = CMD_NET_RUN(run),
-};
+CUENV_CMD(update, "update", 0, 0,
+	  "refresh the catalogue from NVIDIA's index (or a mirror)",
+	  CMD_OPTIONS(opts), .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));

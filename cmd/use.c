@@ -13,13 +13,10 @@ static const char usage[] =
 enum { O_CUDNN, O_CUPTI, O_ISOLATE, O_UNSET };
 
 static const struct cmd_option opts[] = {
-	[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
-		      .complete = "installed cudnn",
-		      .help = "cuDNN V, among builds for the selected CUDA "
-			      "major" },
-	[O_CUPTI] = { "cupti", .arg = "V", .value = OPT_VERSION,
-		      .complete = "installed cuda",
-		      .help = "add CUPTI from installed CUDA V (exact sonames)" },
+	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "installed cudnn",
+		"cuDNN V, among builds for the selected CUDA major"),
+	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "installed cuda",
+		"add CUPTI from installed CUDA V (exact sonames)"),
 	[O_ISOLATE] = { "isolate",
 			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
 	[O_UNSET] = { "unset", .help = "drop this shell's selection" },
@@ -80,15 +77,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_use = {
-	.name = "use",
-	.summary = "select versions in this shell only",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.notes = "Needs the shell integration (cuenv init). Its help and errors\n"
-		 "go to stderr: the integration runs what it prints on stdout.\n",
-	.min_args = 0, /* --unset */
-	.max_args = 1,
-	.flags = CMD_EMITS_SHELL,
-	.run = run,
-};
+static const char notes[] =
+	"Needs the shell integration (cuenv init). Its help and errors\n"
+	"go to stderr: the integration runs what it prints on stdout.\n";
+
+CUENV_CMD(use, "use", 0 /* --unset */, 1, "select versions in this shell only",
+	  CMD_OPTIONS(opts), .notes = notes, .flags = CMD_EMITS_SHELL,
+	  .run = run);

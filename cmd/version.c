@@ -46,11 +46,5 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_version = {
-	.name = "version",
-	.summary = "show the active selection and what set it",
-	.usage = usage,
-	.min_args = 0,
-	.max_args = 0,
-	.run = run,
-};
+CUENV_CMD(version, "version", 0, 0, "show the active selection and what set it",
+	  .run = run);

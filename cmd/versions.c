@@ -124,7 +124,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 							&a.cuptis };
 	if (json) {
 		json_t *j = json_object();
-		char *s;
 
 		for (int k = 0; k < KIT_KINDS; k++) {
 			json_t *arr = json_array();
@@ -137,9 +136,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			json_object_set_new(j, kit_kind_name((enum kit_kind)k),
 					    arr);
 		}
-		s = json_dumps(j, JSON_INDENT(2));
-		printf("%s\n", s);
-		free(s);
+		cmd_print_json(j);
 		json_decref(j);
 		goto out;
 	}
@@ -168,12 +165,6 @@ out:
 	return rc;
 }
 
-const struct cuenv_cmd cmd_versions = {
-	.name = "versions",
-	.summary = "list the versions available and mark the active ones",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.min_args = 0,
-	.max_args = 0,
-	.run = run,
-};
+CUENV_CMD(versions, "versions", 0, 0,
+	  "list the versions available and mark the active ones",
+	  CMD_OPTIONS(opts), .run = run);

@@ -49,11 +49,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_which = {
-	.name = "which",
-	.summary = "print the file the selection provides for a name",
-	.usage = usage,
-	.min_args = 1,
-	.max_args = 1,
-	.run = run,
-};
+CUENV_CMD(which, "which", 1, 1,
+	  "print the file the selection provides for a name", .run = run);

@@ -1,5 +1,6 @@
 #include "activate.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -287,4 +288,28 @@ void activation_emit(const struct activation *a, const struct envmap *before,
 		shell_local(sh, "__cuenv_stamp", stamp, out);
 	strv_release(&watch);
 	strv_release(&absent);
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL; /* a separator */
+}
+
+void activation_said(const struct activation *a, int rc,
+		     const struct cuenv_err *err, struct buf *out)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int any = 0;
+
+	for (size_t i = 0; i < a->warnings.n; i++, any = 1)
+		h = fnv(h, a->warnings.v[i]);
+	if (rc && rc != CUENV_E_BUG) {
+		h = fnv(fnv(h, err->msg.data), err->hint.data);
+		any = 1;
+	}
+	buf_reset(out);
+	if (any)
+		buf_printf(out, "%016llx", (unsigned long long)h);
 }

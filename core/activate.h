@@ -76,6 +76,17 @@ char *activation_which(const struct activation *a, const char *name);
 #include "shell.h"
 
 /*
+ * The hook's memory of what it last said: a digest (16 hex digits,
+ * FNV-1a 64 over each string and a 0xff after it) of the warnings and
+ * the error (message, hint; not a CUENV_E_BUG) that this activation
+ * prints, kept in the shell variable __cuenv_said and handed back in
+ * CUENV__SAID, so that the hook does not repeat itself. "" when there
+ * was nothing to say.
+ */
+void activation_said(const struct activation *a, int rc,
+		     const struct cuenv_err *err, struct buf *out);
+
+/*
  * Append shell code for the hook: the changes from before to a->after,
  * then the hook's watch lists (__cuenv_watch, __cuenv_absent) and stamp
  * (__cuenv_stamp; "" when none could be made, NULL to leave the

@@ -156,6 +156,32 @@ out:
 	return rc;
 }
 
+size_t select_named(const struct install_list *l, const char *spec,
+		    const struct install **hit, struct buf *names)
+{
+	size_t hits = 0;
+
+	*hit = NULL;
+	/* An exact name wins; then exact versions; then prefixes. */
+	for (int pass = 0; pass < 3 && !hits; pass++) {
+		for (size_t i = 0; i < l->n; i++) {
+			const struct install *in = l->v[i];
+			int match = pass == 0   ? !strcmp(in->name, spec)
+				    : pass == 1 ? !strcmp(in->version, spec)
+						: version_matches_str(in->version,
+								      spec);
+
+			if (!match)
+				continue;
+			*hit = in;
+			hits++;
+			buf_adds(names, hits > 1 ? ", " : "");
+			buf_adds(names, in->name);
+		}
+	}
+	return hits;
+}
+
 const struct install *select_pick(const struct install_list *l,
 				  const char *spec, unsigned cuda_major)
 {

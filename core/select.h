@@ -76,6 +76,16 @@ const struct install *select_pick(const struct install_list *l,
 				  const char *spec, unsigned cuda_major);
 
 /*
+ * The installs of l that spec names (for remove and uninstall): those
+ * whose folder name is spec ("9.1.0.70-cuda12"), else those whose
+ * version is spec, else those whose version spec is a prefix of (12.4:
+ * 12.4.1). Returns how many; *hit is the last of them (NULL for none),
+ * and their names are appended to names, joined by ", ".
+ */
+size_t select_named(const struct install_list *l, const char *spec,
+		    const struct install **hit, struct buf *names);
+
+/*
  * Resolve sel (which must be active) against what is installed. CUPTI
  * (sel->cupti) comes from a CUPTI-only install (cuptis, may be NULL) or
  * else from a toolkit's. Returns

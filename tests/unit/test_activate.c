@@ -560,6 +560,45 @@ static void test_activation_emit_without_stamp_leaves_it_alone(void **state)
 	buf_release(&out);
 }
 
+/*
+ * The digest of what the hook said: FNV-1a 64 (offset basis
+ * cbf29ce484222325, prime 100000001b3) over each warning, then the
+ * error's message and hint, each followed by a 0xff byte. The expected
+ * values were computed from that definition outside cuenv; FNV-1a of
+ * "a" alone is the published af63dc4c8601ec8c.
+ */
+static void test_activation_said_digests_warnings_and_error(void **state)
+{
+	struct activation a;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf said = BUF_INIT;
+
+	(void)state;
+	activation_init(&a);
+	activation_said(&a, CUENV_OK, &err, &said);
+	assert_string_equal(said.data, ""); /* nothing said */
+	strv_push(&a.warnings, "libfoo shadows");
+	activation_said(&a, CUENV_OK, &err, &said);
+	assert_string_equal(said.data, "8b7149e7628f9ffa");
+	cuenv_fail(&err, CUENV_E_NOT_INSTALLED, "no .cuenv");
+	cuenv_hint(&err, "run x");
+	activation_said(&a, CUENV_E_NOT_INSTALLED, &err, &said);
+	assert_string_equal(said.data, "90ef30b4b9fd6a71");
+	/* a bug is not a thing the user was told to fix */
+	activation_said(&a, CUENV_E_BUG, &err, &said);
+	assert_string_equal(said.data, "8b7149e7628f9ffa");
+	/* an error without a hint, and no warnings */
+	activation_release(&a);
+	activation_init(&a);
+	err_release(&err);
+	cuenv_fail(&err, CUENV_E_NOT_INSTALLED, "no .cuenv");
+	activation_said(&a, CUENV_E_NOT_INSTALLED, &err, &said);
+	assert_string_equal(said.data, "b2bfa6d1f78f90f1");
+	buf_release(&said);
+	err_release(&err);
+	activation_release(&a);
+}
+
 #define WORLD_TEST(t)                                                          \
 	cmocka_unit_test_setup_teardown(t, world_setup, world_teardown)
 
@@ -595,6 +634,7 @@ int main(void)
 	    WORLD_TEST(test_activation_which_without_activation_is_null),
 	    WORLD_TEST(test_activation_emit_changes_and_watch_lists),
 	    WORLD_TEST(test_activation_emit_without_stamp_leaves_it_alone),
+	    cmocka_unit_test(test_activation_said_digests_warnings_and_error),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 

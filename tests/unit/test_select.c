@@ -416,6 +416,44 @@ static const char *pick(const struct install_list *l, const char *spec,
 	return in ? in->prefix : NULL;
 }
 
+/* remove and uninstall: a folder name, then a version, then a prefix. */
+static void test_select_named_name_then_version_then_prefix(void **state)
+{
+	struct install_list l = {0};
+	const struct install *hit;
+	struct buf names = BUF_INIT;
+
+	(void)state;
+	cudas(&l);
+	cudnns(&l);
+	/* the folder name of one of the two 9.1.0.70 builds */
+	assert_int_equal(select_named(&l, "9.1.0.70-cuda11", &hit, &names), 1);
+	assert_string_equal(hit->prefix, "/opt/cudnn-b");
+	assert_string_equal(names.data, "9.1.0.70-cuda11");
+	/* the version: both builds, so ambiguous */
+	buf_reset(&names);
+	assert_int_equal(select_named(&l, "9.1.0.70", &hit, &names), 2);
+	assert_string_equal(names.data, "9.1.0.70-cuda11, 9.1.0.70-cuda12");
+	/* an exact version wins over the versions it is a prefix of */
+	buf_reset(&names);
+	assert_int_equal(select_named(&l, "12.4.0", &hit, &names), 1);
+	assert_string_equal(hit->prefix, "/opt/cuda-12.4.0");
+	/* a prefix: every version it begins */
+	buf_reset(&names);
+	assert_int_equal(select_named(&l, "12.4", &hit, &names), 2);
+	assert_string_equal(names.data, "12.4.0, 12.4.1");
+	buf_reset(&names);
+	assert_int_equal(select_named(&l, "11", &hit, &names), 1);
+	assert_string_equal(hit->prefix, "/opt/cuda-11.8.0");
+	/* not a prefix by characters: 12.4 is no match for 12.40 */
+	buf_reset(&names);
+	assert_int_equal(select_named(&l, "12.40", &hit, &names), 0);
+	assert_null(hit);
+	assert_string_equal(names.data, "");
+	buf_release(&names);
+	install_list_release(&l);
+}
+
 static void test_select_pick_takes_newest_match(void **state)
 {
 	struct install_list l = {0};
@@ -632,6 +670,7 @@ int main(void)
 	    FS_TEST(test_select_rejects_invalid_cudnn_var),
 	    FS_TEST(test_select_accepts_system_in_cuenv_version_var),
 	    FS_TEST(test_select_describes_origin),
+	    cmocka_unit_test(test_select_named_name_then_version_then_prefix),
 	    cmocka_unit_test(test_select_pick_takes_newest_match),
 	    cmocka_unit_test(test_select_pick_without_match_is_null),
 	    cmocka_unit_test(test_select_pick_respects_cudnn_cuda_major),

@@ -1,0 +1,30 @@
+/*
+ * modulefile.h: the text of environment modulefiles (`cuenv modules`),
+ * for Lmod (Lua, tcl 0) or Environment Modules (Tcl, tcl 1), setting the
+ * same variables as activation does for that version alone. Strings are
+ * quoted for the language: no folder name can end a word or run code.
+ * Builds text only; cmd/modules.c writes the files.
+ */
+#ifndef CUENV_MODULEFILE_H
+#define CUENV_MODULEFILE_H
+
+#include "buf.h"
+#include "store.h"
+
+/*
+ * A CUDA toolkit's module, appended to out: PATH, LD_LIBRARY_PATH,
+ * LIBRARY_PATH and CPATH prepended (without the folders the loader and
+ * the shell search already), CUDA_HOME, CUDA_PATH, and CUENV_ACTIVE
+ * pushed; it conflicts with any other cuda module.
+ */
+void modulefile_cuda(int tcl, const struct install *in, struct buf *out);
+
+/*
+ * A cuDNN's module, appended to out: it needs one of the cuda modules of
+ * its CUDA major among cudas loaded, and puts its folders in front of
+ * that CUDA's, as activation does.
+ */
+void modulefile_cudnn(int tcl, const struct install *in,
+		      const struct install_list *cudas, struct buf *out);
+
+#endif
