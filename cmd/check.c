@@ -25,41 +25,41 @@
 #include "cmd.h"
 
 static const char usage[] =
-    "usage: cuenv check [--json] [--compile] [--device N] [--timeout S]\n"
-    "\n"
-    "Prove that the selection for this directory works, on the GPU, in a\n"
-    "child process that has exactly the activated environment and loads\n"
-    "every library through the dynamic loader, as an application would:\n"
-    "\n"
-    "  driver   libcuda.so.1 and the kernel module's version, against the\n"
-    "           minimum driver the selected CUDA needs\n"
-    "  runtime  libcudart: its version, device N and its compute capability\n"
-    "  kernel   a vector add (PTX compiled by the driver), checked on the\n"
-    "           host\n"
-    "  cudnn    cuDNN's version, the CUDA it was built for, and a\n"
-    "           convolution checked against a CPU reference\n"
-    "  cupti    CUPTI's version, and an activity trace of the kernel\n"
-    "\n"
-    "Each layer says pass, fail or skip, its version, its time and the file\n"
-    "the loader picked (a foreign copy that shadows the selection fails).\n"
-    "Exit status: 0 when every layer asked for passed; else that of the\n"
-    "first layer that failed: 10 driver, 11 runtime, 12 kernel, 13 cudnn,\n"
-    "14 cupti.\n";
+	"usage: cuenv check [--json] [--compile] [--device N] [--timeout S]\n"
+	"\n"
+	"Prove that the selection for this directory works, on the GPU, in a\n"
+	"child process that has exactly the activated environment and loads\n"
+	"every library through the dynamic loader, as an application would:\n"
+	"\n"
+	"  driver   libcuda.so.1 and the kernel module's version, against the\n"
+	"           minimum driver the selected CUDA needs\n"
+	"  runtime  libcudart: its version, device N and its compute capability\n"
+	"  kernel   a vector add (PTX compiled by the driver), checked on the\n"
+	"           host\n"
+	"  cudnn    cuDNN's version, the CUDA it was built for, and a\n"
+	"           convolution checked against a CPU reference\n"
+	"  cupti    CUPTI's version, and an activity trace of the kernel\n"
+	"\n"
+	"Each layer says pass, fail or skip, its version, its time and the file\n"
+	"the loader picked (a foreign copy that shadows the selection fails).\n"
+	"Exit status: 0 when every layer asked for passed; else that of the\n"
+	"first layer that failed: 10 driver, 11 runtime, 12 kernel, 13 cudnn,\n"
+	"14 cupti.\n";
 
 enum { O_JSON, O_COMPILE, O_DEVICE, O_TIMEOUT };
 
 static const struct cmd_option opts[] = {
-    [O_JSON] = {"json", .help = "print the report as JSON (fields: see "
-				"README)"},
-    [O_COMPILE] = {"compile",
-		   .help = "also build a small .cu with the selection's own\n"
-			   "nvcc and run it (the compiler, headers and link\n"
-			   "paths)"},
-    [O_DEVICE] = {"device", .arg = "N", .value = OPT_NUMBER, .max = 1023,
-		  .help = "the GPU to test (default 0)"},
-    [O_TIMEOUT] = {"timeout", .arg = "S", .value = OPT_NUMBER, .min = 1,
-		   .max = 86400,
-		   .help = "give up on a step after S seconds (default 300)"},
+	[O_JSON] = { "json", .help = "print the report as JSON (fields: see "
+				     "README)" },
+	[O_COMPILE] = { "compile",
+			.help = "also build a small .cu with the selection's own\n"
+				"nvcc and run it (the compiler, headers and link\n"
+				"paths)" },
+	[O_DEVICE] = { "device", .arg = "N", .value = OPT_NUMBER, .max = 1023,
+		       .help = "the GPU to test (default 0)" },
+	[O_TIMEOUT] = { "timeout", .arg = "S", .value = OPT_NUMBER, .min = 1,
+			.max = 86400,
+			.help = "give up on a step after S seconds (default 300)" },
 };
 
 #define OUTPUT_MAX (16u << 20)
@@ -145,7 +145,7 @@ static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
 	const struct install *cu = a->act.cuda;
 	struct buf compat = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
-	struct driver_req req = {0};
+	struct driver_req req = { 0 };
 	int known = !cmd_compat_dir(ctx, &compat, &e) &&
 		    !compat_driver(compat.data, cu->version, &req, &e);
 
@@ -245,7 +245,7 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	char *nvcc = activation_which(a, "nvcc");
 	struct buf dir = BUF_INIT, src = BUF_INIT, exe = BUF_INIT,
 		   tail = BUF_INIT, dev = BUF_INIT;
-	struct child c = {0, 0, BUF_INIT, BUF_INIT};
+	struct child c = { 0, 0, BUF_INIT, BUF_INIT };
 	struct cuenv_err e = CUENV_ERR_INIT;
 	double t = now_s();
 
@@ -271,7 +271,7 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 		goto out;
 	}
 	{
-		char *argv[] = {nvcc, "-o", exe.data, src.data, NULL};
+		char *argv[] = { nvcc, "-o", exe.data, src.data, NULL };
 
 		if (run_child(argv, a->after.vars.v, timeout, &c, &e)) {
 			smoke_set(l, SMOKE_FAIL, "--compile: %s", e.msg.data);
@@ -289,7 +289,7 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	child_release(&c);
 	buf_printf(&dev, "%d", device);
 	{
-		char *argv[] = {exe.data, dev.data, NULL};
+		char *argv[] = { exe.data, dev.data, NULL };
 
 		if (run_child(argv, a->after.vars.v, timeout, &c, &e)) {
 			smoke_set(l, SMOKE_FAIL, "--compile: %s", e.msg.data);
@@ -375,11 +375,11 @@ static void print_report(const struct activation *a,
 /* ---- the smoke test, shared with `cuenv exec --check` --------------------- */
 
 int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
-	      int device, unsigned timeout, int compile,
-	      struct smoke_report *r, int *first, struct cuenv_err *err)
+	      int device, unsigned timeout, int compile, struct smoke_report *r,
+	      int *first, struct cuenv_err *err)
 {
 	struct smoke_plan pl = SMOKE_PLAN_INIT;
-	struct child c = {0, 0, BUF_INIT, BUF_INIT};
+	struct child c = { 0, 0, BUF_INIT, BUF_INIT };
 	struct buf tried = BUF_INIT;
 	const char *tmpdir;
 	char *probe;
@@ -426,8 +426,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct smoke_report r;
 	struct buf json = BUF_INIT;
 	int rc = CUENV_OK, json_out = cmd_opt_given(&ctx->opt, O_JSON),
-		compile = cmd_opt_given(&ctx->opt, O_COMPILE),
-		device = (int)ctx->opt.num[O_DEVICE], first;
+	    compile = cmd_opt_given(&ctx->opt, O_COMPILE),
+	    device = (int)ctx->opt.num[O_DEVICE], first;
 	unsigned long timeout = cmd_opt_given(&ctx->opt, O_TIMEOUT)
 					? ctx->opt.num[O_TIMEOUT]
 					: 300;

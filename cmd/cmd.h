@@ -49,13 +49,13 @@ enum {
  * summary and the file's static `usage`; then the other fields as
  * designated initializers (.run, CMD_OPTIONS(opts), .notes, .flags).
  */
-#define CUENV_CMD(id, cmd_name, min, max, cmd_summary, ...)                   \
-	const struct cuenv_cmd cmd_##id = {.name = (cmd_name),                \
-					   .summary = (cmd_summary),          \
-					   .usage = usage,                    \
-					   .min_args = (min),                 \
-					   .max_args = (max),                 \
-					   __VA_ARGS__}
+#define CUENV_CMD(id, cmd_name, min, max, cmd_summary, ...)                    \
+	const struct cuenv_cmd cmd_##id = { .name = (cmd_name),                \
+					    .summary = (cmd_summary),          \
+					    .usage = usage,                    \
+					    .min_args = (min),                 \
+					    .max_args = (max),                 \
+					    __VA_ARGS__ }
 
 struct cuenv_ctx {
 	const char *root;     /* CUENV_ROOT or ~/.cuenv, absolute */
@@ -78,8 +78,8 @@ struct cuenv_cmd {
 	const struct cmd_option *opts; /* CMD_OPTIONS(table), see options.h */
 	size_t nopts;
 	const char *notes;
-	int min_args;	     /* positional arguments, after options */
-	int max_args;	     /* -1: no limit */
+	int min_args; /* positional arguments, after options */
+	int max_args; /* -1: no limit */
 	unsigned flags;
 	int (*run)(struct cuenv_ctx *ctx, int argc, char **argv,
 		   struct cuenv_err *err);
@@ -139,13 +139,20 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
  * --no-isolate, --force) or --unset the selection in the .cuenv-format
  * file at path.
  */
-enum { SEL_O_CUDNN, SEL_O_CUPTI, SEL_O_ISOLATE, SEL_O_NO_ISOLATE, SEL_O_UNSET,
-       SEL_O_FORCE, SEL_O_COUNT };
+enum {
+	SEL_O_CUDNN,
+	SEL_O_CUPTI,
+	SEL_O_ISOLATE,
+	SEL_O_NO_ISOLATE,
+	SEL_O_UNSET,
+	SEL_O_FORCE,
+	SEL_O_COUNT
+};
 /* Their options, in ctx->opt. */
 extern const struct cmd_option cmd_selection_opts[SEL_O_COUNT];
-int cmd_selection_file(const struct cuenv_ctx *ctx,
-		       const struct cuenv_cmd *cmd, const char *path,
-		       int argc, char **argv, struct cuenv_err *err);
+int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
+		       const char *path, int argc, char **argv,
+		       struct cuenv_err *err);
 
 /*
  * For `remove` and `uninstall`: find the one install that `[cuda|cudnn]
@@ -168,8 +175,8 @@ int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
 
 /* CUENV_E_USAGE (naming cmd) when o has both a component list and
  * runtime_only, which do not go together; else CUENV_OK. */
-int cmd_plan_opts_check(const struct cuenv_cmd *cmd,
-			const struct plan_opts *o, struct cuenv_err *err);
+int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
+			struct cuenv_err *err);
 
 /*
  * Parse s, a decimal count from 0 to max (no sign, no suffix, no
@@ -184,8 +191,8 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
  * is set: an unset one leaves *out as it was; a set one that is not such
  * a number ("", "abc", "-1", "12x") fails naming the variable.
  */
-int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
-		  uint64_t max, uint64_t *out, struct cuenv_err *err);
+int cmd_env_count(const struct cuenv_ctx *ctx, const char *name, uint64_t max,
+		  uint64_t *out, struct cuenv_err *err);
 
 /*
  * For install and mirror: CUENV_FETCH_RETRIES, _STALL_SECONDS,
@@ -224,8 +231,8 @@ struct smoke_report;
  * running the probe itself (*first: -1; err says why).
  */
 int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
-	      int device, unsigned timeout, int compile,
-	      struct smoke_report *r, int *first, struct cuenv_err *err);
+	      int device, unsigned timeout, int compile, struct smoke_report *r,
+	      int *first, struct cuenv_err *err);
 
 /* Shell snippets embedded at build time (build/shells.c). */
 extern const char embedded_cuenv_sh[]; /* bash and zsh share it */
@@ -238,9 +245,9 @@ extern const char embedded_completion_bash[];
 extern const char embedded_completion_zsh[];
 extern const char embedded_completion_fish[];
 
-extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export,
-	cmd_gc, cmd_global, cmd_help, cmd_init, cmd_install, cmd_list_remote,
-	cmd_local, cmd_remove, cmd_uninstall, cmd_update, cmd_use, cmd_version,
+extern const struct cuenv_cmd cmd_add, cmd_env, cmd_exec, cmd_export, cmd_gc,
+	cmd_global, cmd_help, cmd_init, cmd_install, cmd_list_remote, cmd_local,
+	cmd_remove, cmd_uninstall, cmd_update, cmd_use, cmd_version,
 	cmd_versions, cmd_which;
 extern const struct cuenv_cmd cmd_check;
 extern const struct cuenv_cmd cmd_doctor;
@@ -318,8 +325,8 @@ struct framework_builds;
  * lacks), or CUENV_E_MANIFEST.
  */
 int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
-		       const struct catalog *cat, const char *cudnn,
-		       int source, int quiet, struct framework_builds *out,
+		       const struct catalog *cat, const char *cudnn, int source,
+		       int quiet, struct framework_builds *out,
 		       struct cuenv_err *err);
 
 /*

@@ -82,8 +82,8 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
 	return CUENV_OK;
 }
 
-int cmd_env_count(const struct cuenv_ctx *ctx, const char *name,
-		  uint64_t max, uint64_t *out, struct cuenv_err *err)
+int cmd_env_count(const struct cuenv_ctx *ctx, const char *name, uint64_t max,
+		  uint64_t *out, struct cuenv_err *err)
 {
 	const char *v = env_get(ctx->environ, name);
 
@@ -103,9 +103,8 @@ int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
 		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
 	};
-	unsigned *field[] = { &fo->retries, &fo->stall_seconds,
-			      &fo->backoff_ms, &fo->low_speed,
-			      &fo->timeout_seconds };
+	unsigned *field[] = { &fo->retries, &fo->stall_seconds, &fo->backoff_ms,
+			      &fo->low_speed, &fo->timeout_seconds };
 	int rc;
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
@@ -209,8 +208,8 @@ static void note_use(const struct activation *a, const struct envmap *start)
 	struct buf why = BUF_INIT;
 
 	if (a->ok && a->sel.origin == SEL_SHELL) {
-		cmd_note("using cuda %s%s%s in this shell", a->act.cuda->version,
-			 a->act.cudnn ? " + cudnn " : "",
+		cmd_note("using cuda %s%s%s in this shell",
+			 a->act.cuda->version, a->act.cudnn ? " + cudnn " : "",
 			 a->act.cudnn ? a->act.cudnn->version : "");
 	} else if (envmap_get(start, "CUENV_VERSION")) {
 		/* cuenv use system */
@@ -219,11 +218,11 @@ static void note_use(const struct activation *a, const struct envmap *start)
 	} else if (a->ok) {
 		selection_describe_origin(&a->sel, &why);
 		cmd_note("this shell's selection dropped: cuda %s%s%s (%s)",
-			 a->act.cuda->version,
-			 a->act.cudnn ? " + cudnn " : "",
+			 a->act.cuda->version, a->act.cudnn ? " + cudnn " : "",
 			 a->act.cudnn ? a->act.cudnn->version : "", why.data);
 	} else {
-		cmd_note("this shell's selection dropped: nothing selected here");
+		cmd_note(
+			"this shell's selection dropped: nothing selected here");
 	}
 	buf_release(&why);
 }
@@ -334,13 +333,16 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 /* ---- local and global ----------------------------------------------------- */
 
 const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
-	[SEL_O_CUDNN] = CMD_VERSION_OPTION("cudnn", "installed cudnn",
+	[SEL_O_CUDNN] = CMD_VERSION_OPTION(
+		"cudnn", "installed cudnn",
 		"cuDNN V, among builds for the selected CUDA major"),
-	[SEL_O_CUPTI] = CMD_VERSION_OPTION("cupti", "installed cuda",
+	[SEL_O_CUPTI] = CMD_VERSION_OPTION(
+		"cupti", "installed cuda",
 		"add CUPTI from CUDA V (for an exact libcupti soname)"),
 	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
 					       "LD_LIBRARY_PATH" },
-	[SEL_O_NO_ISOLATE] = { "no-isolate", .help = "keep them (the default)" },
+	[SEL_O_NO_ISOLATE] = { "no-isolate",
+			       .help = "keep them (the default)" },
 	[SEL_O_UNSET] = { "unset", .help = "remove cuenv's keys" },
 	[SEL_O_FORCE] = { "force",
 			  .help = "write versions that are not installed yet" },
@@ -487,9 +489,8 @@ static int selection_read(const char *path, struct buf *text,
 }
 
 /* The file's new text: text with set written (or cuenv's keys unset). */
-static void selection_rewrite(const struct buf *text,
-			      const struct dotfile *set, int unset,
-			      struct buf *out)
+static void selection_rewrite(const struct buf *text, const struct dotfile *set,
+			      int unset, struct buf *out)
 {
 	if (set->cuda && !strcmp(set->cuda, DOTFILE_SYSTEM)) {
 		/*
@@ -523,9 +524,9 @@ static int selection_write(const char *path, const struct buf *out, int unset,
 	return rc;
 }
 
-int cmd_selection_file(const struct cuenv_ctx *ctx,
-		       const struct cuenv_cmd *cmd, const char *path,
-		       int argc, char **argv, struct cuenv_err *err)
+int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
+		       const char *path, int argc, char **argv,
+		       struct cuenv_err *err)
 {
 	struct dotfile set, old;
 	struct buf text = BUF_INIT, out = BUF_INIT;
@@ -594,14 +595,13 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 
 		buf_add_display(&shown, spec, 64);
 		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
-				"%s %s is not in the store", kit_kind_name(kind),
-				shown.data);
+				"%s %s is not in the store",
+				kit_kind_name(kind), shown.data);
 		cuenv_hint(err, "see: cuenv versions");
 		buf_release(&shown);
 	} else {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"%s %s is ambiguous: %s", kit_kind_name(kind),
-				spec, names.data);
+		rc = cuenv_fail(err, CUENV_E_USAGE, "%s %s is ambiguous: %s",
+				kit_kind_name(kind), spec, names.data);
 		cuenv_hint(err, "name one exactly");
 	}
 	buf_release(&names);
@@ -627,7 +627,8 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 	int found = 0;
 
 	buf_reset(out);
-	for (size_t i = 0; slash && !found && i < sizeof(rel) / sizeof(*rel); i++) {
+	for (size_t i = 0; slash && !found && i < sizeof(rel) / sizeof(*rel);
+	     i++) {
 		buf_reset(out);
 		buf_add(out, ctx->exe, (size_t)(slash - ctx->exe));
 		buf_addc(out, '/');
@@ -805,8 +806,8 @@ static void note_build(const struct framework_build *b)
 }
 
 int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
-		       const struct catalog *cat, const char *cudnn,
-		       int source, int quiet, struct framework_builds *out,
+		       const struct catalog *cat, const char *cudnn, int source,
+		       int quiet, struct framework_builds *out,
 		       struct cuenv_err *err)
 {
 	struct framework_builds rows = { 0 };
@@ -850,8 +851,8 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 			buf_printf(&also, " and %zu more build%s", more,
 				   more == 1 ? "" : "s");
 		cmd_note("skipped %s %s with CUDA %s%s: %s",
-			 rows.v[0].framework, rows.v[0].version,
-			 rows.v[0].cuda, also.data, first.msg.data);
+			 rows.v[0].framework, rows.v[0].version, rows.v[0].cuda,
+			 also.data, first.msg.data);
 		buf_release(&also);
 	}
 	if (!quiet)
@@ -893,8 +894,8 @@ int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
 	return CUENV_OK;
 }
 
-int cmd_plan_opts_check(const struct cuenv_cmd *cmd,
-			const struct plan_opts *o, struct cuenv_err *err)
+int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
+			struct cuenv_err *err)
 {
 	if (o->components && o->runtime_only)
 		return cuenv_fail(err, CUENV_E_USAGE,
@@ -911,8 +912,8 @@ int cmd_plan_opts_check(const struct cuenv_cmd *cmd,
  * to gather (and to warn about); core matches the scan against them.
  */
 int cmd_needs_installed(const struct cuenv_ctx *ctx, struct needs_scan *s,
-			  const struct needs_python *py,
-			  struct needs_installed *in, struct cuenv_err *err)
+			const struct needs_python *py,
+			struct needs_installed *in, struct cuenv_err *err)
 {
 	struct activation a;
 	struct cuenv_err ignored = CUENV_ERR_INIT;

@@ -60,8 +60,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	else if (!strcmp(name, "fish"))
 		text = embedded_completion_fish;
 	else {
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "completion: unknown shell '%s'", name);
+		cuenv_fail(err, CUENV_E_USAGE, "completion: unknown shell '%s'",
+			   name);
 		return cuenv_hint(err, "shells: bash, zsh, fish");
 	}
 	fputs(text, stdout);

@@ -19,33 +19,34 @@
 #include "cmd.h"
 
 static const char usage[] =
-    "usage: cuenv doctor [--json]\n"
-    "\n"
-    "Audit, without a GPU, what the selection here would really load:\n"
-    "foreign CUDA folders on LD_LIBRARY_PATH or in the loader cache,\n"
-    "sonames the selection lacks, cuDNN built for another CUDA, a driver\n"
-    "older than the toolkit needs, a .cuenv naming a version that is not\n"
-    "installed, CUDA_HOME and PATH's nvcc disagreeing, and NVIDIA's pip\n"
-    "wheels or a conda environment that frameworks load instead. Each\n"
-    "finding says what is wrong, why it breaks, and the command that\n"
-    "fixes it.\n";
+	"usage: cuenv doctor [--json]\n"
+	"\n"
+	"Audit, without a GPU, what the selection here would really load:\n"
+	"foreign CUDA folders on LD_LIBRARY_PATH or in the loader cache,\n"
+	"sonames the selection lacks, cuDNN built for another CUDA, a driver\n"
+	"older than the toolkit needs, a .cuenv naming a version that is not\n"
+	"installed, CUDA_HOME and PATH's nvcc disagreeing, and NVIDIA's pip\n"
+	"wheels or a conda environment that frameworks load instead. Each\n"
+	"finding says what is wrong, why it breaks, and the command that\n"
+	"fixes it.\n";
 
 static const char notes[] =
-    "Exit status: 0 when no problem was found (warnings allowed), 15 when\n"
-    "one was.\n"
-    "\n"
-    "Environment:\n"
-    "  CUENV_DRIVER_VERSION  the driver to check against (\"\": none),\n"
-    "                        instead of /sys/module/nvidia/version\n"
-    "  CUENV_LD_SO_CACHE     the loader cache to read (/etc/ld.so.cache)\n"
-    "  CUENV_LD_SO_CONF      its configuration (/etc/ld.so.conf)\n"
-    "  CUENV_MANIFESTS       the catalogue, for the driver table\n";
+	"Exit status: 0 when no problem was found (warnings allowed), 15 when\n"
+	"one was.\n"
+	"\n"
+	"Environment:\n"
+	"  CUENV_DRIVER_VERSION  the driver to check against (\"\": none),\n"
+	"                        instead of /sys/module/nvidia/version\n"
+	"  CUENV_LD_SO_CACHE     the loader cache to read (/etc/ld.so.cache)\n"
+	"  CUENV_LD_SO_CONF      its configuration (/etc/ld.so.conf)\n"
+	"  CUENV_MANIFESTS       the catalogue, for the driver table\n";
 
 enum { O_JSON };
 
 static const struct cmd_option opts[] = {
-    [O_JSON] = {"json", .help = "the findings as JSON: {id, severity, what, "
-				"why, fix, paths}"},
+	[O_JSON] = { "json",
+		     .help = "the findings as JSON: {id, severity, what, "
+			     "why, fix, paths}" },
 };
 
 #define PYTHON_TIMEOUT_MS 10000
@@ -78,7 +79,7 @@ static void python_path(const char *python, char *const *envp,
 	static const char script[] = "import sys\n"
 				     "for p in sys.path:\n"
 				     "    if p: print(p)\n";
-	char *argv[] = {(char *)python, (char *)"-c", (char *)script, NULL};
+	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
 	struct proc p = PROC_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
 
@@ -213,7 +214,7 @@ static void describe_selection(const struct activation *a, struct buf *out)
 
 static void print_text(const struct activation *a, const struct findings *f)
 {
-	static const char *const heads[] = {"problems", "warnings", "info"};
+	static const char *const heads[] = { "problems", "warnings", "info" };
 	struct buf sel = BUF_INIT;
 	size_t np = findings_count(f, DOCTOR_PROBLEM),
 	       nw = findings_count(f, DOCTOR_WARNING),
@@ -272,12 +273,12 @@ static void print_json(const struct activation *a, const struct findings *f)
 				    json_string(a->act.cuda->version));
 		json_object_set_new(sel, "cudnn",
 				    a->act.cudnn
-					? json_string(a->act.cudnn->version)
-					: json_null());
+					    ? json_string(a->act.cudnn->version)
+					    : json_null());
 		json_object_set_new(sel, "cupti",
 				    a->act.cupti
-					? json_string(a->act.cupti->version)
-					: json_null());
+					    ? json_string(a->act.cupti->version)
+					    : json_null());
 	}
 	json_object_set_new(j, "selection", sel);
 	for (size_t i = 0; i < f->n; i++) {
@@ -285,9 +286,9 @@ static void print_json(const struct activation *a, const struct findings *f)
 		json_t *o = json_object(), *paths = json_array();
 
 		json_object_set_new(o, "id", json_string(x->id));
-		json_object_set_new(
-		    o, "severity",
-		    json_string(doctor_severity_name(x->severity)));
+		json_object_set_new(o, "severity",
+				    json_string(
+					    doctor_severity_name(x->severity)));
 		json_object_set_new(o, "what", json_string(x->what));
 		json_object_set_new(o, "why", json_string(x->why));
 		json_object_set_new(o, "fix", json_string(x->fix));
@@ -299,14 +300,14 @@ static void print_json(const struct activation *a, const struct findings *f)
 	}
 	json_object_set_new(j, "findings", arr);
 	json_object_set_new(
-	    j, "problems",
-	    json_integer((json_int_t)findings_count(f, DOCTOR_PROBLEM)));
+		j, "problems",
+		json_integer((json_int_t)findings_count(f, DOCTOR_PROBLEM)));
 	json_object_set_new(
-	    j, "warnings",
-	    json_integer((json_int_t)findings_count(f, DOCTOR_WARNING)));
-	json_object_set_new(
-	    j, "info",
-	    json_integer((json_int_t)findings_count(f, DOCTOR_INFO)));
+		j, "warnings",
+		json_integer((json_int_t)findings_count(f, DOCTOR_WARNING)));
+	json_object_set_new(j, "info",
+			    json_integer((
+				    json_int_t)findings_count(f, DOCTOR_INFO)));
 	s = json_dumps(j, JSON_INDENT(2));
 	if (s)
 		printf("%s\n", s);
@@ -386,7 +387,9 @@ static void gathered_release(struct gathered *g)
 static void gather_driver(const struct settings *s, struct gathered *g)
 {
 	static const char *const driver_files[] = {
-	    "/sys/module/nvidia/version", "/proc/driver/nvidia/version", NULL};
+		"/sys/module/nvidia/version", "/proc/driver/nvidia/version",
+		NULL
+	};
 	const char *v = s->driver;
 
 	if (v) {
@@ -396,7 +399,7 @@ static void gather_driver(const struct settings *s, struct gathered *g)
 		return;
 	}
 	g->have_driver =
-	    doctor_read_driver(driver_files, &g->driver, &g->driver_from);
+		doctor_read_driver(driver_files, &g->driver, &g->driver_from);
 	if (!g->have_driver)
 		buf_sets(&g->driver_from, "looked at "
 					  "/sys/module/nvidia/version and "
@@ -465,13 +468,13 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct settings s = {0};
-	struct gathered g = {.aerr = CUENV_ERR_INIT,
-			     .driver = BUF_INIT,
-			     .driver_from = BUF_INIT,
-			     .cache_error = BUF_INIT,
-			     .sites = STRV_INIT};
-	struct findings f = {0};
+	struct settings s = { 0 };
+	struct gathered g = { .aerr = CUENV_ERR_INIT,
+			      .driver = BUF_INIT,
+			      .driver_from = BUF_INIT,
+			      .cache_error = BUF_INIT,
+			      .sites = STRV_INIT };
+	struct findings f = { 0 };
 	int rc;
 
 	(void)argc; /* options only: main checked there are no arguments */
@@ -484,21 +487,21 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = gather(ctx, &s, &g, err);
 	if (!rc) {
 		struct doctor_in in = {
-		    .env = &g.env,
-		    .a = &g.a,
-		    .act_rc = g.act_rc,
-		    .act_err = &g.aerr,
-		    .driver = g.have_driver ? g.driver.data : NULL,
-		    .driver_from = g.driver_from.data,
-		    .need = g.have_need ? &g.need : NULL,
-		    .cache = g.have_cache ? &g.cache : NULL,
-		    .cache_path = s.cache_path,
-		    .cache_error =
-			g.cache_error.len ? g.cache_error.data : NULL,
-		    .conf = &g.conf,
-		    .site_dirs = &g.sites,
-		    .python = g.python,
-		    .cat = g.have_cat ? &g.cat : NULL,
+			.env = &g.env,
+			.a = &g.a,
+			.act_rc = g.act_rc,
+			.act_err = &g.aerr,
+			.driver = g.have_driver ? g.driver.data : NULL,
+			.driver_from = g.driver_from.data,
+			.need = g.have_need ? &g.need : NULL,
+			.cache = g.have_cache ? &g.cache : NULL,
+			.cache_path = s.cache_path,
+			.cache_error =
+				g.cache_error.len ? g.cache_error.data : NULL,
+			.conf = &g.conf,
+			.site_dirs = &g.sites,
+			.python = g.python,
+			.cat = g.have_cat ? &g.cat : NULL,
 		};
 
 		doctor_run(&in, &f);
@@ -515,12 +518,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 }
 
 const struct cuenv_cmd cmd_doctor = {
-    .name = "doctor",
-    .summary = "explain what would break the selection here, and the fix",
-    .usage = usage,
-    CMD_OPTIONS(opts),
-    .notes = notes,
-    .min_args = 0,
-    .max_args = 0,
-    .run = run,
+	.name = "doctor",
+	.summary = "explain what would break the selection here, and the fix",
+	.usage = usage,
+	CMD_OPTIONS(opts),
+	.notes = notes,
+	.min_args = 0,
+	.max_args = 0,
+	.run = run,
 };

@@ -41,8 +41,8 @@ static const struct cmd_option opts[] = {
 };
 
 /* ENV NAME="value": \\, " and $ escaped; a newline cannot be written. */
-static int dockerfile_line(const char *name, const char *value,
-			   struct buf *out, struct cuenv_err *err)
+static int dockerfile_line(const char *name, const char *value, struct buf *out,
+			   struct cuenv_err *err)
 {
 	if (strchr(value, '\n'))
 		return cuenv_fail(err, CUENV_E_USAGE,
@@ -104,7 +104,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'",
 			   format);
 		return cuenv_hint(err, "formats: sh, bash, zsh, fish, json, "
-					"dockerfile, github, cmd, powershell");
+				       "dockerfile, github, cmd, powershell");
 	}
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
@@ -145,19 +145,18 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				shell_pwsh_export(name, ch.v[i].value, &out);
 			else if (shell_cmd_export(name, ch.v[i].value, &out))
 				rc = cuenv_fail(
-				    err, CUENV_E_USAGE,
-				    "env: %s holds %s, which cmd's set cannot "
-				    "carry",
-				    name,
-				    strchr(ch.v[i].value, '!')
-					? "'!' (delayed expansion would "
-					  "expand it)"
-					: "a line break");
+					err, CUENV_E_USAGE,
+					"env: %s holds %s, which cmd's set cannot "
+					"carry",
+					name,
+					strchr(ch.v[i].value, '!')
+						? "'!' (delayed expansion would "
+						  "expand it)"
+						: "a line break");
 		}
 		if (rc)
 			goto out;
-	} else if (!strcmp(format, "dockerfile") ||
-		   !strcmp(format, "github")) {
+	} else if (!strcmp(format, "dockerfile") || !strcmp(format, "github")) {
 		for (size_t i = 0; i < ch.n && !rc; i++) {
 			const char *name = ch.v[i].name;
 

@@ -33,9 +33,8 @@ static const struct cmd_option opts[] = {
  * --check: the smoke test, its report kept off stdout (COMMAND's); on
  * failure one line naming the layer, its message and fix, on stderr.
  */
-static int smoke_first(const struct cuenv_ctx *ctx,
-		       const struct activation *a, const char *cmd,
-		       struct cuenv_err *err)
+static int smoke_first(const struct cuenv_ctx *ctx, const struct activation *a,
+		       const char *cmd, struct cuenv_err *err)
 {
 	struct smoke_report r;
 	int rc, first;
@@ -57,8 +56,7 @@ static int smoke_first(const struct cuenv_ctx *ctx,
 			   "running '%s'",
 			   smoke_layer_name(first),
 			   l->message ? l->message : "skipped", cmd);
-		cuenv_hint(err, "%s",
-			   l->fix ? l->fix : "details: cuenv check");
+		cuenv_hint(err, "%s", l->fix ? l->fix : "details: cuenv check");
 	}
 	smoke_report_release(&r);
 	return rc;
@@ -70,7 +68,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	static char *no_env[] = { NULL };
 	struct activation a;
 	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
-		check = cmd_opt_given(&ctx->opt, O_CHECK);
+	    check = cmd_opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* main checked how many arguments */
 

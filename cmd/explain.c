@@ -197,7 +197,7 @@ static void print_finding(const struct explain_finding *f)
 	case EXPLAIN_CUDNN_MISMATCH:
 		printf("%s was built with cuDNN %s but loaded cuDNN %s\n",
 		       !strcmp(f->framework, "xla") ? "TensorFlow or JAX (XLA)"
-						     : f->framework,
+						    : f->framework,
 		       f->built, f->loaded);
 		printf("  it needs cuDNN %lu.x, at least %s: the same major, "
 		       "the same or a newer minor\n",
@@ -316,7 +316,8 @@ static void print_json(const struct explain *ex, const struct fix *fx)
 		const struct explain_finding *f = &ex->v[i];
 		json_t *x = json_object(), *rows = json_array();
 
-		json_object_set_new(x, "kind", json_string(kind_names[f->kind]));
+		json_object_set_new(x, "kind",
+				    json_string(kind_names[f->kind]));
 		json_object_set_new(x, "name", str_or_null(f->name));
 		json_object_set_new(x, "library",
 				    str_or_null(f->lib ? f->lib->stem : NULL));

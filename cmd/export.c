@@ -52,4 +52,3 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 CUENV_CMD(export, "export", 1, 1,
 	  "print the hook's shell code (used by the hook)", CMD_OPTIONS(opts),
 	  .flags = CMD_EMITS_SHELL | CMD_HIDDEN, .run = run);
-

@@ -22,4 +22,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 }
 
 CUENV_CMD(global, "global", 0, 1, "set or show the default selection",
-	  CMD_OPTIONS(cmd_selection_opts), .flags = CMD_NEEDS_STORE, .run = run);
+	  CMD_OPTIONS(cmd_selection_opts), .flags = CMD_NEEDS_STORE,
+	  .run = run);

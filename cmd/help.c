@@ -24,8 +24,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				   shown.data);
 			buf_release(&shown);
 			if (near)
-				return cuenv_hint(err, "did you mean: cuenv "
-						       "help %s?",
+				return cuenv_hint(err,
+						  "did you mean: cuenv "
+						  "help %s?",
 						  near);
 			return cuenv_hint(err, "see: cuenv help");
 		}

@@ -125,8 +125,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	} else {
 		shell_quote(sh, ctx->exe, &bin);
 		if (sh != SHELL_FISH)
-			fill(&out, embedded_cuenv_sh, bin.data,
-			     shell_name(sh));
+			fill(&out, embedded_cuenv_sh, bin.data, shell_name(sh));
 		fill(&out,
 		     sh == SHELL_BASH  ? embedded_cuenv_bash
 		     : sh == SHELL_ZSH ? embedded_cuenv_zsh

@@ -44,9 +44,27 @@ static const char notes[] =
 	"after a pause of CUENV_FETCH_BACKOFF_MS (500), doubling. A server that\n"
 	"ignores or refuses range requests is read again from the start.\n";
 
-enum { O_FOR, O_CUDNN, O_CUPTI, O_COMPONENTS, O_RUNTIME, O_SOURCE, O_MIRROR,
-       O_INDEX, O_JOBS, O_NOCACHE, O_TIMEOUT, O_MAXDL, O_MAXEXP, O_LOCKED,
-       O_QUIET, O_LIST, O_ALL, O_JSON, O_DRYRUN };
+enum {
+	O_FOR,
+	O_CUDNN,
+	O_CUPTI,
+	O_COMPONENTS,
+	O_RUNTIME,
+	O_SOURCE,
+	O_MIRROR,
+	O_INDEX,
+	O_JOBS,
+	O_NOCACHE,
+	O_TIMEOUT,
+	O_MAXDL,
+	O_MAXEXP,
+	O_LOCKED,
+	O_QUIET,
+	O_LIST,
+	O_ALL,
+	O_JSON,
+	O_DRYRUN
+};
 
 static const struct cmd_option opts[] = {
 	[O_FOR] = { "for", .arg = "F==V",
@@ -57,8 +75,9 @@ static const struct cmd_option opts[] = {
 			    "no ==V, the newest release the catalogue can\n"
 			    "install" },
 	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
-		"cuDNN V for the selected CUDA's major"),
-	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
+				       "cuDNN V for the selected CUDA's major"),
+	[O_CUPTI] = CMD_VERSION_OPTION(
+		"cupti", "remote cuda",
 		"also CUPTI from CUDA release V (an exact soname)"),
 	[O_COMPONENTS] = { "components", .arg = "LIST",
 			   .help = "comma-separated redist components\n"
@@ -122,15 +141,15 @@ static const struct cmd_option opts[] = {
 struct show {
 	int tty;
 	int quiet;
-	const char *what;     /* "cuda 12.4.1" */
-	unsigned lines;	      /* lines drawn last time (tty) */
+	const char *what; /* "cuda 12.4.1" */
+	unsigned lines;	  /* lines drawn last time (tty) */
 	struct timespec start;
-	int *announced;	      /* per part: done line printed (plain) */
-	unsigned last_pct;    /* plain: last overall 25% step printed */
+	int *announced;	   /* per part: done line printed (plain) */
+	unsigned last_pct; /* plain: last overall 25% step printed */
 	size_t n;
-	int noted;	      /* a note was printed (on_note) */
-	int begun;	      /* "installing ..." was printed */
-	const char *source;   /* "redist" */
+	int noted;	    /* a note was printed (on_note) */
+	int begun;	    /* "installing ..." was printed */
+	const char *source; /* "redist" */
 };
 
 /*
@@ -213,8 +232,8 @@ static const char *part_state(const struct part_progress *p)
 }
 
 /* On a terminal: redraw the block, one line per archive, then the total. */
-static void draw_block(struct show *s, const struct part_progress *p,
-		       size_t n, uint64_t done, uint64_t total, double t)
+static void draw_block(struct show *s, const struct part_progress *p, size_t n,
+		       uint64_t done, uint64_t total, double t)
 {
 	unsigned cols = columns();
 	char left[48] = "", a[32], b[32], r[32];
@@ -252,8 +271,8 @@ static void announce_parts(struct show *s, const struct part_progress *p,
 	char a[32], b[32];
 
 	for (size_t i = 0; i < n && i < s->n; i++) {
-		if (s->announced[i] || (p[i].state != PART_DONE &&
-					p[i].state != PART_FAILED))
+		if (s->announced[i] ||
+		    (p[i].state != PART_DONE && p[i].state != PART_FAILED))
 			continue;
 		s->announced[i] = 1;
 		if (p[i].state == PART_FAILED) {
@@ -261,8 +280,7 @@ static void announce_parts(struct show *s, const struct part_progress *p,
 			human(a, sizeof(a), (double)p[i].done);
 			human(b, sizeof(b), (double)p[i].total);
 			if (p[i].total)
-				fprintf(stderr,
-					"cuenv: %s failed (%s of %s)\n",
+				fprintf(stderr, "cuenv: %s failed (%s of %s)\n",
 					p[i].name, a, b);
 			else
 				fprintf(stderr, "cuenv: %s failed (%s)\n",
@@ -352,8 +370,7 @@ static int fetch_env(const struct cuenv_ctx *ctx, struct install_opts *o,
 /* ---- one release ----------------------------------------------------------- */
 
 static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
-		       struct install_opts *o, int quiet,
-		       struct cuenv_err *err)
+		       struct install_opts *o, int quiet, struct cuenv_err *err)
 {
 	struct show s = { 0 };
 	struct install done;
@@ -416,16 +433,19 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 
 	lock_init(&lk);
 	if (lock_find(ctx->cwd, &path)) {
-		rc = cuenv_fail(err, CUENV_E_USAGE, "install: --locked but no "
-				"%s here or above", LOCK_NAME);
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"install: --locked but no "
+				"%s here or above",
+				LOCK_NAME);
 		cuenv_hint(err, "write it with: cuenv lock");
 		goto out;
 	}
 	rc = lock_read(path.data, &lk, err);
 	if (!rc && strcmp(lk.platform, catalog_platform()))
-		rc = cuenv_fail(err, CUENV_E_USAGE, "install: '%s' is for %s, "
-				"this machine is %s", path.data, lk.platform,
-				catalog_platform());
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"install: '%s' is for %s, "
+				"this machine is %s",
+				path.data, lk.platform, catalog_platform());
 	if (!rc)
 		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
@@ -563,8 +583,9 @@ static int framework_from_index(const char *for_spec,
 	}
 	if (!quiet)
 		cmd_note("%s %s was built with CUDA %s%s%s%s (its wheel %s on "
-			 "%s)", r.project, r.version, cuda,
-			 dnn ? " and cuDNN " : "", dnn ? dnn : "",
+			 "%s)",
+			 r.project, r.version, cuda, dnn ? " and cuDNN " : "",
+			 dnn ? dnn : "",
 			 dnn && strchr(dnn, '.') ? " or later" : "", r.wheel,
 			 index);
 	out->v = xcalloc(1, sizeof(*out->v));
@@ -575,8 +596,9 @@ static int framework_from_index(const char *for_spec,
 	out->v[0].cudnn = NULL;
 	if (dnn) {
 		/* a minimum: the catalogue's release that meets it */
-		const char *have = plan_cudnn_at_least(
-			cat, (unsigned)version_major(cuda), dnn);
+		const char *have =
+			plan_cudnn_at_least(cat, (unsigned)version_major(cuda),
+					    dnn);
 
 		out->v[0].cudnn = xstrdup(have ? have : dnn);
 	}
@@ -613,7 +635,8 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 			   &o->plan, err);
 	if (rc)
 		return rc;
-	if (ctx->opt.arg[O_SOURCE] && !source_parse(ctx->opt.arg[O_SOURCE], &sk))
+	if (ctx->opt.arg[O_SOURCE] &&
+	    !source_parse(ctx->opt.arg[O_SOURCE], &sk))
 		q->source = (int)sk;
 	if (ctx->opt.arg[O_MIRROR])
 		o->mirror = ctx->opt.arg[O_MIRROR];
@@ -649,15 +672,16 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 	if (!rc)
 		rc = cmd_catalog(ctx, cat, err);
 	if (!rc) {
-		rc = framework_from_index(q->for_spec, o, cat, q->quiet,
-					  &q->fw, &why, err);
+		rc = framework_from_index(q->for_spec, o, cat, q->quiet, &q->fw,
+					  &why, err);
 		if (rc == CUENV_NO) {
 			if (why.len && !q->quiet)
 				cmd_note("%s; the shipped framework "
-					 "table answers", why.data);
-			rc = cmd_framework_pick(ctx, q->for_spec, cat,
-						q->cudnn, q->source, q->quiet,
-						&q->fw, err);
+					 "table answers",
+					 why.data);
+			rc = cmd_framework_pick(ctx, q->for_spec, cat, q->cudnn,
+						q->source, q->quiet, &q->fw,
+						err);
 		}
 	}
 	buf_release(&why);
@@ -673,12 +697,13 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 static int selected_request(const struct cuenv_ctx *ctx, struct request *q,
 			    struct cuenv_err *err)
 {
-	struct select_in in = { .cwd = ctx->cwd, .root = ctx->root,
-				.env_cuda = env_get(ctx->environ, "CUENV_VERSION"),
-				.env_cudnn = env_get(ctx->environ,
-						     "CUENV_CUDNN_VERSION"),
-				.env_cupti = env_get(ctx->environ,
-						     "CUENV_CUPTI_VERSION") };
+	struct select_in in = {
+		.cwd = ctx->cwd,
+		.root = ctx->root,
+		.env_cuda = env_get(ctx->environ, "CUENV_VERSION"),
+		.env_cudnn = env_get(ctx->environ, "CUENV_CUDNN_VERSION"),
+		.env_cupti = env_get(ctx->environ, "CUENV_CUPTI_VERSION")
+	};
 	int rc;
 
 	rc = select_find(&in, &q->sel, err);
@@ -734,8 +759,8 @@ static void print_dry_run(const struct catalog_choice *ch, int source)
 		printf(" + cudnn %s", ch->cudnn->version);
 	if (ch->cupti)
 		printf(" + cupti %s", ch->cupti->version);
-	printf(" (%s)\n", source == SRC_PYPI ? "pypi"
-					     : source_name(ch->cuda->source));
+	printf(" (%s)\n",
+	       source == SRC_PYPI ? "pypi" : source_name(ch->cuda->source));
 }
 
 /*
@@ -816,7 +841,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct install_opts o = { .fetch = FETCH_OPTS_INIT,
-				  .expand_ratio = INSTALL_EXPAND_RATIO_DEFAULT };
+				  .expand_ratio =
+					  INSTALL_EXPAND_RATIO_DEFAULT };
 	struct request q = { .source = -1, .comps = STRV_INIT };
 	struct catalog cat = { 0 };
 	struct catalog_choice found;

@@ -5,18 +5,18 @@
 #include "cmd.h"
 
 static const char usage[] =
-    "usage: cuenv latest [cuda|cudnn] SPEC [--known]\n"
-    "\n"
-    "Print the newest installed version that SPEC matches (12 gives the\n"
-    "newest 12.x, 12.4 the newest 12.4.x), of CUDA unless cudnn is given.\n"
-    "Exits 1 when none matches.\n";
+	"usage: cuenv latest [cuda|cudnn] SPEC [--known]\n"
+	"\n"
+	"Print the newest installed version that SPEC matches (12 gives the\n"
+	"newest 12.x, 12.4 the newest 12.4.x), of CUDA unless cudnn is given.\n"
+	"Exits 1 when none matches.\n";
 
 enum { O_KNOWN };
 
 static const struct cmd_option opts[] = {
-    [O_KNOWN] = {"known",
-		 .help = "the newest in the catalogue instead (what cuenv\n"
-			 "install SPEC would install)"},
+	[O_KNOWN] = { "known",
+		      .help = "the newest in the catalogue instead (what cuenv\n"
+			      "install SPEC would install)" },
 };
 
 /* Keep v in *best when it matches spec and is newer. */
@@ -32,7 +32,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	enum kit_kind kind = KIT_CUDA;
 	struct activation a;
-	struct catalog cat = {0};
+	struct catalog cat = { 0 };
 	const char *spec, *best = NULL;
 	int rc;
 
@@ -56,25 +56,28 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				consider(cat.v[i]->version, spec, &best);
 	} else {
 		const struct install_list *l =
-		    kind == KIT_CUDA ? &a.cudas : &a.cudnns;
+			kind == KIT_CUDA ? &a.cudas : &a.cudnns;
 
-		rc = activation_list(
-		    ctx->root, env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"),
-		    &a, err);
+		rc = activation_list(ctx->root,
+				     env_get(ctx->environ,
+					     "CUENV_SYSTEM_ROOTS"),
+				     &a, err);
 		for (size_t i = 0; !rc && i < l->n; i++)
 			consider(l->v[i]->version, spec, &best);
 	}
 	if (!rc && best) {
 		printf("%s\n", best);
 	} else if (!rc) {
-		rc = cuenv_fail(
-		    err, CUENV_NO, "no %s %s %s", kit_kind_name(kind), spec,
-		    cmd_opt_given(&ctx->opt, O_KNOWN) ? "in the catalogue"
-						      : "installed");
-		cuenv_hint(err, cmd_opt_given(&ctx->opt, O_KNOWN)
-				    ? "see: cuenv list-remote"
-				    : "see: cuenv versions, or cuenv latest "
-				      "--known SPEC");
+		rc = cuenv_fail(err, CUENV_NO, "no %s %s %s",
+				kit_kind_name(kind), spec,
+				cmd_opt_given(&ctx->opt, O_KNOWN)
+					? "in the catalogue"
+					: "installed");
+		cuenv_hint(err,
+			   cmd_opt_given(&ctx->opt, O_KNOWN)
+				   ? "see: cuenv list-remote"
+				   : "see: cuenv versions, or cuenv latest "
+				     "--known SPEC");
 	}
 	activation_release(&a);
 	catalog_release(&cat);

@@ -47,7 +47,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	lock_init(&want);
 	lock_init(&have);
 	rc = cmd_plan_opts(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &o, err);
+			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &o,
+			   err);
 	if (!rc)
 		rc = cmd_plan_opts_check(&cmd_lock, &o, err);
 	if (rc)
@@ -67,8 +68,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (check) {
 		rc = lock_read(path.data, &have, err);
 		if (rc == CUENV_NO) {
-			rc = cuenv_fail(err, CUENV_NO, "lock: no lock file '%s'",
-					path.data);
+			rc = cuenv_fail(err, CUENV_NO,
+					"lock: no lock file '%s'", path.data);
 			cuenv_hint(err, "write it with: cuenv lock");
 			goto out;
 		}
@@ -89,8 +90,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	if (check) {
 		if (lock_compare(&have, &want, &text)) {
-			rc = cuenv_fail(err, CUENV_NO, "lock: '%s' is out of "
-					"date: %s", path.data, text.data);
+			rc = cuenv_fail(err, CUENV_NO,
+					"lock: '%s' is out of "
+					"date: %s",
+					path.data, text.data);
 			cuenv_hint(err, "update it with: cuenv lock");
 			goto out;
 		}

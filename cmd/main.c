@@ -24,8 +24,7 @@ extern char **environ;
 
 /* ---- context -------------------------------------------------------------- */
 
-static const char *nonempty_env(const struct cuenv_ctx *ctx,
-				const char *name)
+static const char *nonempty_env(const struct cuenv_ctx *ctx, const char *name)
 {
 	const char *v = env_get(ctx->environ, name);
 
@@ -46,8 +45,8 @@ static char *logical_cwd(const char *pwd, int *gone)
 	char *cwd;
 
 	*gone = 0;
-	if (clean && !stat(pwd, &a) && !stat(".", &b) &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+	if (clean && !stat(pwd, &a) && !stat(".", &b) && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
 		return xstrdup(pwd);
 	cwd = getcwd(NULL, 0);
 	if (!cwd && errno == ENOENT && clean) {
@@ -190,8 +189,9 @@ static int unknown_command(const char *name, struct cuenv_err *err)
 		cuenv_fail(err, CUENV_E_USAGE, "'%s' is not a cuenv command",
 			   shown.data);
 	if (near && *name != '-')
-		cuenv_hint(err, "did you mean: cuenv %s? (all commands: "
-				"cuenv help)",
+		cuenv_hint(err,
+			   "did you mean: cuenv %s? (all commands: "
+			   "cuenv help)",
 			   near);
 	else
 		cuenv_hint(err, "see: cuenv help");
@@ -203,7 +203,8 @@ static int finish_stdout(int rc)
 {
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
 		if (errno != EPIPE)
-			fprintf(stderr, "cuenv: error: cannot write output: %s\n",
+			fprintf(stderr,
+				"cuenv: error: cannot write output: %s\n",
 				strerror(errno));
 		return rc ? rc : CUENV_E_STORE;
 	}

@@ -36,8 +36,19 @@ static const char notes[] =
 	"Downloads are retried and bounded as install's are\n"
 	"(CUENV_FETCH_RETRIES, CUENV_FETCH_TIMEOUT, ...: see cuenv help install).\n";
 
-enum { O_FOR, O_CUDNN, O_CUPTI, O_PLATFORM, O_COMPONENTS, O_RUNTIME,
-       O_SOURCE, O_MIRROR, O_NOCACHE, O_VERIFY, O_QUIET };
+enum {
+	O_FOR,
+	O_CUDNN,
+	O_CUPTI,
+	O_PLATFORM,
+	O_COMPONENTS,
+	O_RUNTIME,
+	O_SOURCE,
+	O_MIRROR,
+	O_NOCACHE,
+	O_VERIFY,
+	O_QUIET
+};
 
 static const struct cmd_option opts[] = {
 	[O_FOR] = { "for", .arg = "F==V", .flags = OPT_REPEAT,
@@ -45,9 +56,9 @@ static const struct cmd_option opts[] = {
 			    "was built with, as install --for picks them\n"
 			    "(repeatable)" },
 	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
-		"cuDNN V for each SPEC's CUDA major"),
+				       "cuDNN V for each SPEC's CUDA major"),
 	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
-		"also CUPTI from CUDA release V"),
+				       "also CUPTI from CUDA release V"),
 	[O_PLATFORM] = { "platform", .arg = "LIST",
 			 .words = "linux-x86_64 linux-sbsa linux-aarch64 "
 				  "linux-ppc64le windows-x86_64",
@@ -76,8 +87,8 @@ static const struct cmd_option opts[] = {
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
 static const char *const platforms[] = {
-	"linux-x86_64", "linux-sbsa", "linux-aarch64", "linux-ppc64le",
-	"windows-x86_64", NULL,
+	"linux-x86_64",	 "linux-sbsa",	   "linux-aarch64",
+	"linux-ppc64le", "windows-x86_64", NULL,
 };
 
 /* ---- output ----------------------------------------------------------------- */
@@ -98,8 +109,8 @@ static void human(char *out, size_t n, double bytes)
 	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
 }
 
-static void on_file(void *ctx, const struct mirror_file *f,
-		    enum mirror_how how, uint64_t bytes)
+static void on_file(void *ctx, const struct mirror_file *f, enum mirror_how how,
+		    uint64_t bytes)
 {
 	struct show *s = ctx;
 	char b[32];
@@ -119,8 +130,9 @@ static void on_file(void *ctx, const struct mirror_file *f,
 		fprintf(stderr, "cuenv: wrote %s\n", f->path);
 		break;
 	case MIRROR_REPAIRED:
-		fprintf(stderr, "cuenv: replaced %s, whose bytes were wrong "
-				"(%s)\n",
+		fprintf(stderr,
+			"cuenv: replaced %s, whose bytes were wrong "
+			"(%s)\n",
 			f->path, b);
 		break;
 	default:
@@ -133,8 +145,9 @@ static void on_waiting(void *ctx, const char *dir)
 	struct show *s = ctx;
 
 	if (!s->quiet)
-		fprintf(stderr, "cuenv: another cuenv mirror is writing '%s'; "
-				"waiting for it\n",
+		fprintf(stderr,
+			"cuenv: another cuenv mirror is writing '%s'; "
+			"waiting for it\n",
 			dir);
 }
 
@@ -187,8 +200,9 @@ static int check_dir(const char *dir, struct cuenv_err *err)
 		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a folder",
 				  dir);
 	if (access(dir, W_OK | X_OK))
-		return cuenv_fail(err, CUENV_E_STORE, "cannot write to '%s': %s",
-				  dir, strerror(errno));
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "cannot write to '%s': %s", dir,
+				  strerror(errno));
 	return CUENV_OK;
 }
 
@@ -253,16 +267,17 @@ struct asked {
 };
 
 /* The request checked, before anything is read or fetched. */
-static int check_asked(struct asked *q, struct mirror_opts *mo,
-		       const char *dir, struct cuenv_err *err)
+static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
+		       struct cuenv_err *err)
 {
 	int rc;
 
 	if (!q->nspecs && !q->fors.n) {
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "mirror: give at least one SPEC or --for");
-		return cuenv_hint(err, "for example: cuenv mirror %s 12.4 "
-				       "--cudnn 9",
+		return cuenv_hint(err,
+				  "for example: cuenv mirror %s 12.4 "
+				  "--cudnn 9",
 				  dir);
 	}
 	rc = cmd_plan_opts_check(&cmd_mirror, q->io, err);
@@ -279,8 +294,7 @@ static int check_asked(struct asked *q, struct mirror_opts *mo,
 	for (int i = 0; i < q->nspecs; i++)
 		if ((rc = cmd_check_version("cuda", q->specs[i], 0, err)))
 			return rc;
-	if ((q->cudnn &&
-	     (rc = cmd_check_version("cudnn", q->cudnn, 0, err))) ||
+	if ((q->cudnn && (rc = cmd_check_version("cudnn", q->cudnn, 0, err))) ||
 	    (q->cupti && (rc = cmd_check_version("cupti", q->cupti, 0, err))))
 		return rc;
 	return check_dir(dir, err);
@@ -290,8 +304,8 @@ static int check_asked(struct asked *q, struct mirror_opts *mo,
 static int plan_all(const struct cuenv_ctx *ctx, const struct asked *q,
 		    struct mirror_plan *plan, struct cuenv_err *err)
 {
-	struct request *reqs = xcalloc((size_t)q->nspecs + q->fors.n + 1,
-				       sizeof(*reqs));
+	struct request *reqs =
+		xcalloc((size_t)q->nspecs + q->fors.n + 1, sizeof(*reqs));
 	struct framework_builds *fws = xcalloc(q->fors.n + 1, sizeof(*fws));
 	size_t nreq = 0;
 	int rc = CUENV_OK;
@@ -355,8 +369,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct mirror_plan plan;
 	struct mirror_report rep = { 0 };
 	struct strv comps = STRV_INIT;
-	struct asked q = { .fors = STRV_INIT, .plats = STRV_INIT,
-			   .source = -1, .io = &io };
+	struct asked q = {
+		.fors = STRV_INIT, .plats = STRV_INIT, .source = -1, .io = &io
+	};
 	struct buf cache = BUF_INIT, compat = BUF_INIT, command = BUF_INIT;
 	struct show show = { 0 };
 	const char *dir;

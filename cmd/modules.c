@@ -48,7 +48,8 @@ static int write_kind(int tcl, const char *dir, const char *kind,
 	buf_path(&sub, dir, kind);
 	for (size_t i = 0; i < list->n && !rc; i++) {
 		const struct install *in = list->v[i];
-		const char *name = in->kind == KIT_CUDA ? in->version : in->name;
+		const char *name =
+			in->kind == KIT_CUDA ? in->version : in->name;
 
 		if (in->kind == KIT_CUDNN) {
 			size_t k;
@@ -72,8 +73,7 @@ static int write_kind(int tcl, const char *dir, const char *kind,
 		else
 			modulefile_cudnn(tcl, in, cudas, &data);
 		buf_reset(&path);
-		buf_printf(&path, "%s/%s%s", sub.data, name,
-			   tcl ? "" : ".lua");
+		buf_printf(&path, "%s/%s%s", sub.data, name, tcl ? "" : ".lua");
 		rc = file_write(path.data, data.data, data.len, 0644, err);
 		if (!rc)
 			printf("%s\n", path.data);

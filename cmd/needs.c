@@ -153,7 +153,8 @@ static int ask_python(const struct cuenv_ctx *ctx, struct needs_python *py,
 		goto out;
 	if (p.timed_out || p.overflowed)
 		cmd_warn("%s took too long to import the frameworks; stopped "
-			 "it", py->exe);
+			 "it",
+			 py->exe);
 	else if (p.exit_code)
 		cmd_warn("%s failed while importing the frameworks (%s %d)",
 			 py->exe, p.signal ? "signal" : "exit",
@@ -228,8 +229,8 @@ static bool want_member(void *ctx, const char *name)
 			 !strcasecmp(base + n - 4, ".exe"));
 }
 
-static int got_member(void *ctx, const char *name, const void *data,
-		      size_t len, struct cuenv_err *err)
+static int got_member(void *ctx, const char *name, const void *data, size_t len,
+		      struct cuenv_err *err)
 {
 	struct wheel_read *w = ctx;
 	struct elf_info e;
@@ -293,7 +294,7 @@ struct remotes {
 		uint64_t size, bytes;
 		unsigned requests;
 		bool metadata; /* its PEP 658 metadata file was read */
-	} *v;
+	} * v;
 	size_t n;
 };
 
@@ -341,8 +342,10 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 	(void)index;
 	(void)platform;
 	(void)rms;
-	return cuenv_fail(err, CUENV_E_BUG, "needs: '%s' is cuenv-net's to "
-					    "read", arg);
+	return cuenv_fail(err, CUENV_E_BUG,
+			  "needs: '%s' is cuenv-net's to "
+			  "read",
+			  arg);
 #endif
 }
 
@@ -402,8 +405,7 @@ static void print_remotes(const struct remotes *rms)
 		       (unsigned long long)x->size,
 		       x->size ? 100.0 * (double)x->bytes / (double)x->size
 			       : 0.0,
-		       x->requests,
-		       x->metadata ? "" : "range ");
+		       x->requests, x->metadata ? "" : "range ");
 		if (x->metadata)
 			printf("    the index's metadata file (PEP 658)%s\n",
 			       x->requests > 1 ? ", then range requests into "
@@ -438,18 +440,16 @@ static void print_wants(const struct needs_scan *s)
 static void print_frameworks(const struct needs_scan *s,
 			     const struct needs_python *py)
 {
-	printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
-	       py->exe,
-	       py->version ? " " : "",
-	       py->version ? py->version : "");
+	printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "", py->exe,
+	       py->version ? " " : "", py->version ? py->version : "");
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
 		const struct needs_framework *f = &py->fw[i];
 		struct buf shown = BUF_INIT;
 
 		if (f->absent) {
 			buf_add_display(&shown, f->absent, 120);
-			printf("  %-11s absent: %s\n",
-			       needs_framework_names[i], shown.data);
+			printf("  %-11s absent: %s\n", needs_framework_names[i],
+			       shown.data);
 		} else if (!f->cuda && !f->cudnn) {
 			buf_add_display(&shown, f->version, 40);
 			printf("  %-11s %s, built without CUDA\n",
@@ -487,8 +487,7 @@ static void print_satisfied(const struct needs_scan *s,
 	if (maybe.len)
 		printf("installed: %s provides what the files need%s;"
 		       " not %s, which they may load\n",
-		       b.data,
-		       in->active ? " (the active selection)" : "",
+		       b.data, in->active ? " (the active selection)" : "",
 		       maybe.data);
 	else
 		printf("installed: %s provides everything%s\n", b.data,
@@ -587,19 +586,15 @@ static json_t *json_fetched(const struct remotes *rms)
 	for (size_t i = 0; i < rms->n; i++) {
 		json_t *x = json_object();
 
-		json_object_set_new(x, "wheel",
-				    json_string(rms->v[i].wheel));
-		json_object_set_new(x, "index",
-				    json_string(rms->v[i].index));
-		json_object_set_new(
-			x, "size",
-			json_integer((json_int_t)rms->v[i].size));
-		json_object_set_new(
-			x, "bytes_fetched",
-			json_integer((json_int_t)rms->v[i].bytes));
-		json_object_set_new(
-			x, "requests",
-			json_integer((json_int_t)rms->v[i].requests));
+		json_object_set_new(x, "wheel", json_string(rms->v[i].wheel));
+		json_object_set_new(x, "index", json_string(rms->v[i].index));
+		json_object_set_new(x, "size",
+				    json_integer((json_int_t)rms->v[i].size));
+		json_object_set_new(x, "bytes_fetched",
+				    json_integer((json_int_t)rms->v[i].bytes));
+		json_object_set_new(x, "requests",
+				    json_integer(
+					    (json_int_t)rms->v[i].requests));
 		json_object_set_new(x, "core_metadata",
 				    json_boolean(rms->v[i].metadata));
 		json_array_append_new(f, x);
@@ -659,8 +654,7 @@ static json_t *json_provides(const struct needs_scan *s)
 	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
 		json_t *x = json_object();
 
-		json_object_set_new(x, "soname",
-				    json_string(s->provides.v[i]));
+		json_object_set_new(x, "soname", json_string(s->provides.v[i]));
 		json_object_set_new(x, "path",
 				    json_string(s->provides.v[i + 1]));
 		json_array_append_new(arr, x);
@@ -673,8 +667,7 @@ static json_t *json_frameworks(const struct needs_python *py)
 	json_t *f = json_object();
 
 	json_object_set_new(f, "python", json_string(py->exe));
-	json_object_set_new(f, "python_version",
-			    json_or_null(py->version));
+	json_object_set_new(f, "python_version", json_or_null(py->version));
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
 		const struct needs_framework *fw = &py->fw[i];
 		json_t *x = json_object();
@@ -685,14 +678,12 @@ static json_t *json_frameworks(const struct needs_python *py)
 		} else {
 			json_object_set_new(x, "version",
 					    json_string(fw->version));
-			json_object_set_new(x, "cuda",
-					    json_or_null(fw->cuda));
+			json_object_set_new(x, "cuda", json_or_null(fw->cuda));
 			json_object_set_new(x, "cudnn",
 					    json_or_null(fw->cudnn));
 			if (fw->problem)
-				json_object_set_new(
-					x, "problem",
-					json_string(fw->problem));
+				json_object_set_new(x, "problem",
+						    json_string(fw->problem));
 		}
 		json_object_set_new(f, needs_framework_names[i], x);
 	}
@@ -707,11 +698,9 @@ static json_t *json_installed(const struct needs_installed *in)
 
 	json_object_set_new(x, "cuda", json_string(c->cuda->version));
 	json_object_set_new(x, "cudnn",
-			    json_or_null(c->cudnn ? c->cudnn->version
-						  : NULL));
+			    json_or_null(c->cudnn ? c->cudnn->version : NULL));
 	json_object_set_new(x, "cupti",
-			    json_or_null(c->cupti ? c->cupti->version
-						  : NULL));
+			    json_or_null(c->cupti ? c->cupti->version : NULL));
 	json_object_set_new(x, "active", json_boolean(in->active));
 	return x;
 }
@@ -725,11 +714,9 @@ static json_t *json_offer(const struct needs_offer *o)
 	json_object_set_new(x, "cuda_source",
 			    json_string(source_name(o->cuda->source)));
 	json_object_set_new(x, "cudnn",
-			    json_or_null(o->cudnn ? o->cudnn->version
-						  : NULL));
+			    json_or_null(o->cudnn ? o->cudnn->version : NULL));
 	json_object_set_new(x, "cupti",
-			    json_or_null(o->cupti ? o->cupti->version
-						  : NULL));
+			    json_or_null(o->cupti ? o->cupti->version : NULL));
 	json_object_set_new(x, "install", json_string(o->line));
 	return x;
 }

@@ -120,7 +120,7 @@ static int check_value(const struct cuenv_cmd *cmd,
 				cmd->name, opt->name, shown.data);
 		buf_reset(&what);
 		for (w = opt->words; *w; w++)
-			buf_adds(&what, *w == ' ' ? ", " : (char[]){*w, 0});
+			buf_adds(&what, *w == ' ' ? ", " : (char[]){ *w, 0 });
 		cuenv_hint(err, "--%s is one of: %s", opt->name, what.data);
 		break;
 	}
@@ -142,8 +142,8 @@ static void getopt_tables(const struct cuenv_cmd *cmd, struct option *longs,
 			  : o->flags & OPT_OPTIONAL ? optional_argument
 						    : required_argument;
 
-		longs[i] =
-		    (struct option){o->name, has, NULL, LONG_BASE + (int)i};
+		longs[i] = (struct option){ o->name, has, NULL,
+					    LONG_BASE + (int)i };
 		if (o->alias) {
 			buf_addc(shorts, o->alias);
 			if (has != no_argument)
@@ -152,7 +152,7 @@ static void getopt_tables(const struct cuenv_cmd *cmd, struct option *longs,
 		}
 	}
 	longs[cmd->nopts] =
-	    (struct option){"help", no_argument, NULL, HELP_VAL};
+		(struct option){ "help", no_argument, NULL, HELP_VAL };
 }
 
 /* The table entry getopt_long's c names, or -1. */
@@ -227,7 +227,7 @@ static void take_option(const struct cuenv_cmd *cmd, int i, int argc,
 			return;
 		}
 		out->all[out->nall++] =
-		    (struct cmd_opt_value){(unsigned)i, out->arg[i]};
+			(struct cmd_opt_value){ (unsigned)i, out->arg[i] };
 	}
 	if (optarg)
 		check_value(cmd, &cmd->opts[i], optarg, &out->num[i], err);

@@ -93,10 +93,10 @@ struct cuenv_cmd;
  * An option whose value is a version (--cudnn V), checked; the
  * completion scripts offer complete's versions.
  */
-#define CMD_VERSION_OPTION(opt_name, opt_complete, opt_help)                  \
-	{                                                                     \
-		(opt_name), .arg = "V", .value = OPT_VERSION,                 \
-		.complete = (opt_complete), .help = opt_help                  \
+#define CMD_VERSION_OPTION(opt_name, opt_complete, opt_help)                   \
+	{                                                                      \
+		(opt_name), .arg = "V", .value = OPT_VERSION,                  \
+			    .complete = (opt_complete), .help = opt_help       \
 	}
 
 /* .opts and .nopts of a struct cuenv_cmd from a static array. */

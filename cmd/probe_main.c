@@ -31,17 +31,17 @@
 #include "../core/smoke.h"
 
 static const struct option opts[] = {
-    {"cuda", required_argument, NULL, 'c'},
-    {"cudnn", required_argument, NULL, 'd'},
-    {"cupti", required_argument, NULL, 'p'},
-    {"device", required_argument, NULL, 'n'},
-    {"driver-need", required_argument, NULL, 'N'},
-    {"driver-compat", required_argument, NULL, 'C'},
-    {"runtime", required_argument, NULL, 'r'},
-    {"cudnn-lib", required_argument, NULL, 'D'},
-    {"cupti-lib", required_argument, NULL, 'P'},
-    {"own", required_argument, NULL, 'o'},
-    {NULL, 0, NULL, 0},
+	{ "cuda", required_argument, NULL, 'c' },
+	{ "cudnn", required_argument, NULL, 'd' },
+	{ "cupti", required_argument, NULL, 'p' },
+	{ "device", required_argument, NULL, 'n' },
+	{ "driver-need", required_argument, NULL, 'N' },
+	{ "driver-compat", required_argument, NULL, 'C' },
+	{ "runtime", required_argument, NULL, 'r' },
+	{ "cudnn-lib", required_argument, NULL, 'D' },
+	{ "cupti-lib", required_argument, NULL, 'P' },
+	{ "own", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
 };
 
 static void print_stage(void *arg, const char *step)
@@ -60,7 +60,7 @@ static const char *env(const char *name)
 
 int main(int argc, char **argv)
 {
-	struct smoke_probe p = {0};
+	struct smoke_probe p = { 0 };
 	struct smoke_report r;
 	struct buf out = BUF_INIT;
 	char *end;

@@ -1,10 +1,10 @@
 #include "cmd.h"
 
 static const char usage[] =
-    "usage: cuenv root\n"
-    "\n"
-    "Print cuenv's root: $CUENV_ROOT, or ~/.cuenv when it is not set. The\n"
-    "versions cuenv installs live in its versions/ folder.\n";
+	"usage: cuenv root\n"
+	"\n"
+	"Print cuenv's root: $CUENV_ROOT, or ~/.cuenv when it is not set. The\n"
+	"versions cuenv installs live in its versions/ folder.\n";
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)

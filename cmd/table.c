@@ -5,44 +5,19 @@
 #ifndef CUENV_NET
 /* Sorted by name; test_table checks that it stays sorted and complete. */
 const struct cuenv_cmd *const cuenv_cmds[] = {
-	&cmd_add,
-	&cmd_check,
-	&cmd_completion,
-	&cmd_doctor,
-	&cmd_env,
-	&cmd_exec,
-	&cmd_explain,
-	&cmd_export,
-	&cmd_gc,
-	&cmd_global,
-	&cmd_help,
-	&cmd_init,
-	&cmd_install,
-	&cmd_latest,
-	&cmd_list_remote,
-	&cmd_local,
-	&cmd_lock,
-	&cmd_mirror,
-	&cmd_modules,
-	&cmd_needs,
-	&cmd_prefix,
-	&cmd_remove,
-	&cmd_root,
-	&cmd_uninstall,
-	&cmd_update,
-	&cmd_use,
-	&cmd_version,
-	&cmd_versions,
+	&cmd_add,     &cmd_check,  &cmd_completion,  &cmd_doctor,
+	&cmd_env,     &cmd_exec,   &cmd_explain,     &cmd_export,
+	&cmd_gc,      &cmd_global, &cmd_help,	     &cmd_init,
+	&cmd_install, &cmd_latest, &cmd_list_remote, &cmd_local,
+	&cmd_lock,    &cmd_mirror, &cmd_modules,     &cmd_needs,
+	&cmd_prefix,  &cmd_remove, &cmd_root,	     &cmd_uninstall,
+	&cmd_update,  &cmd_use,	   &cmd_version,     &cmd_versions,
 	&cmd_which,
 };
 #else
 /* cuenv-net: the commands that download or unpack. */
 const struct cuenv_cmd *const cuenv_cmds[] = {
-	&cmd_gc,
-	&cmd_install,
-	&cmd_mirror,
-	&cmd_needs,
-	&cmd_update,
+	&cmd_gc, &cmd_install, &cmd_mirror, &cmd_needs, &cmd_update,
 };
 #endif
 
@@ -88,16 +63,24 @@ const char *cmd_suggest(const char *name)
 {
 	/* pyenv's (and habit's) words for cuenv's commands */
 	static const char *const known[][2] = {
-		{ "shell", "use" },	     { "activate", "use" },
+		{ "shell", "use" },
+		{ "activate", "use" },
 		{ "deactivate", "use --unset" },
-		{ "whence", "which" },	     { "commands", "help" },
+		{ "whence", "which" },
+		{ "commands", "help" },
 		{ "completions", "completion" },
-		{ "list", "versions" },	     { "ls", "versions" },
-		{ "list-all", "list-remote" }, { "available", "list-remote" },
-		{ "rm", "uninstall" },	     { "delete", "uninstall" },
-		{ "register", "add" },	     { "unregister", "remove" },
-		{ "upgrade", "update" },     { "status", "version" },
-		{ "current", "version" },    { "smoke", "check" },
+		{ "list", "versions" },
+		{ "ls", "versions" },
+		{ "list-all", "list-remote" },
+		{ "available", "list-remote" },
+		{ "rm", "uninstall" },
+		{ "delete", "uninstall" },
+		{ "register", "add" },
+		{ "unregister", "remove" },
+		{ "upgrade", "update" },
+		{ "status", "version" },
+		{ "current", "version" },
+		{ "smoke", "check" },
 	};
 	const char *best = NULL;
 	size_t best_d = 3, len = strlen(name);

@@ -184,16 +184,16 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
 	fo.allow_file = !strncmp(index, "file://", 7);
 	buf_adds(&table, "framework\tversion\tcuda\tcudnn\tsource\tnotes\n");
-	for (size_t p = 0; !rc && p < sizeof(fw_projects) / sizeof(*fw_projects);
-	     p++) {
+	for (size_t p = 0;
+	     !rc && p < sizeof(fw_projects) / sizeof(*fw_projects); p++) {
 		struct index_file *files = NULL;
 		struct strv vers = STRV_INIT;
 		size_t nf = 0;
 
 		struct cuenv_err own = CUENV_ERR_INIT;
 
-		if (pypi_index_files(index, fw_projects[p].project, &fo,
-					&page, &files, &nf, &own))
+		if (pypi_index_files(index, fw_projects[p].project, &fo, &page,
+				     &files, &nf, &own))
 			cmd_warn("skipped %s: %s", fw_projects[p].project,
 				 own.msg.data);
 		else
@@ -235,8 +235,10 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 		strv_release(&vers);
 	}
 	if (!rc && !rows)
-		rc = cuenv_fail(err, CUENV_E_FETCH, "no framework release read "
-				"from '%s'", index);
+		rc = cuenv_fail(err, CUENV_E_FETCH,
+				"no framework release read "
+				"from '%s'",
+				index);
 	if (rc)
 		goto out;
 	buf_printf(&path, "%s/manifests", ctx->root);
@@ -280,11 +282,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			rc = store_lock(&ctx->store, err);
 		fetch_global_init();
 		if (!rc)
-			rc = update_frameworks(ctx,
-					       index && *index
-						       ? index
-						       : "https://pypi.org/simple",
-					       err);
+			rc = update_frameworks(
+				ctx,
+				index && *index ? index
+						: "https://pypi.org/simple",
+				err);
 		return rc;
 	}
 	if (mirror && *mirror) {

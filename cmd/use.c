@@ -13,9 +13,11 @@ static const char usage[] =
 enum { O_CUDNN, O_CUPTI, O_ISOLATE, O_UNSET };
 
 static const struct cmd_option opts[] = {
-	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "installed cudnn",
+	[O_CUDNN] = CMD_VERSION_OPTION(
+		"cudnn", "installed cudnn",
 		"cuDNN V, among builds for the selected CUDA major"),
-	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "installed cuda",
+	[O_CUPTI] = CMD_VERSION_OPTION(
+		"cupti", "installed cuda",
 		"add CUPTI from installed CUDA V (exact sonames)"),
 	[O_ISOLATE] = { "isolate",
 			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
@@ -23,7 +25,7 @@ static const struct cmd_option opts[] = {
 };
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
-		   struct cuenv_err *err)
+	       struct cuenv_err *err)
 {
 	const char *cudnn = NULL, *cupti = NULL, *spec;
 	int isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
@@ -51,9 +53,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return cuenv_hint(err, "see: cuenv use --help");
 	}
 	spec = unset ? NULL : argv[optind];
-	if (spec && ((rc = cmd_check_version("cuda", spec, 1, err)) ||
-		     (cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
-		     (cupti && (rc = cmd_check_version("cupti", cupti, 0, err)))))
+	if (spec &&
+	    ((rc = cmd_check_version("cuda", spec, 1, err)) ||
+	     (cudnn && (rc = cmd_check_version("cudnn", cudnn, 0, err))) ||
+	     (cupti && (rc = cmd_check_version("cupti", cupti, 0, err)))))
 		return rc;
 
 	envmap_from(&before, ctx->environ);

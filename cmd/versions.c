@@ -28,7 +28,7 @@ static const char *other_root(const struct cuenv_ctx *ctx,
 	size_t n = strlen(ctx->root);
 
 	return strncmp(in->dir, ctx->root, n) || in->dir[n] != '/' ? in->dir
-								    : NULL;
+								   : NULL;
 }
 
 static json_t *to_json(const struct install *in, int active)
@@ -50,8 +50,8 @@ static json_t *to_json(const struct install *in, int active)
 						  : json_false());
 	for (size_t i = 0; i < in->notes.n; i++) {
 		const char *sp = strchr(in->notes.v[i], ' ');
-		char *k = xstrndup(in->notes.v[i],
-				   (size_t)(sp - in->notes.v[i]));
+		char *k =
+			xstrndup(in->notes.v[i], (size_t)(sp - in->notes.v[i]));
 
 		json_object_set_new(comp, k, json_string(sp + 1));
 		free(k);
@@ -112,9 +112,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		install_list_release(&a.cudnns);
 		install_list_release(&a.cuptis);
 		strv_release(&a.warnings);
-		rc = activation_list(
-			ctx->root, env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"),
-			&a, err);
+		rc = activation_list(ctx->root,
+				     env_get(ctx->environ,
+					     "CUENV_SYSTEM_ROOTS"),
+				     &a, err);
 		for (size_t i = 0; i < a.warnings.n; i++)
 			cmd_warn("%s", a.warnings.v[i]);
 		if (rc)
@@ -130,9 +131,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 			for (size_t i = 0; i < lists[k]->n; i++)
 				json_array_append_new(
-					arr, to_json(lists[k]->v[i],
-						     is_active(&a,
-							       lists[k]->v[i])));
+					arr,
+					to_json(lists[k]->v[i],
+						is_active(&a, lists[k]->v[i])));
 			json_object_set_new(j, kit_kind_name((enum kit_kind)k),
 					    arr);
 		}

@@ -73,8 +73,9 @@ static int check_root(const char *root, int system, struct cuenv_err *err)
 	static const char *const sub[] = { "versions", "versions/cuda",
 					   "versions/cudnn", "versions/cupti" };
 	struct buf p = BUF_INIT;
-	int rc = trust_check_listable(root, system ? "CUENV_SYSTEM_ROOTS entry"
-						   : "cuenv's root",
+	int rc = trust_check_listable(root,
+				      system ? "CUENV_SYSTEM_ROOTS entry"
+					     : "cuenv's root",
 				      err);
 
 	if (!rc)
@@ -83,8 +84,8 @@ static int check_root(const char *root, int system, struct cuenv_err *err)
 	for (size_t i = 0; !rc && i < sizeof(sub) / sizeof(*sub); i++) {
 		buf_reset(&p);
 		buf_path(&p, root, sub[i]);
-		rc = trust_check_path(p.data, geteuid(),
-				      system ? 0 : geteuid(), err);
+		rc = trust_check_path(p.data, geteuid(), system ? 0 : geteuid(),
+				      err);
 	}
 	buf_release(&p);
 	return rc;
@@ -116,14 +117,15 @@ static int cmp_install(const void *x, const void *y)
 
 	if (c)
 		return c;
-	return (a->cuda_major > b->cuda_major) - (a->cuda_major < b->cuda_major);
+	return (a->cuda_major > b->cuda_major) -
+	       (a->cuda_major < b->cuda_major);
 }
 
 int activation_list(const char *root, const char *system_roots,
 		    struct activation *a, struct cuenv_err *err)
 {
 	struct install_list *lists[KIT_KINDS] = { &a->cudas, &a->cudnns,
-						   &a->cuptis };
+						  &a->cuptis };
 	struct strv roots = STRV_INIT;
 	int rc = CUENV_OK;
 
@@ -189,8 +191,7 @@ int activation_compute(const char *root, const char *cwd,
 			     err);
 	if (!rc)
 		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->cuptis,
-				    &a->act,
-				    err);
+				    &a->act, err);
 	if (!rc && !a->insecure_roots) {
 		rc = check_install(root, a->act.cuda, err);
 		if (!rc && a->act.cudnn)

@@ -19,13 +19,13 @@ struct activation {
 	struct install_list cudas;
 	struct install_list cudnns;
 	struct install_list cuptis;
-	struct active act;	 /* valid when ok */
-	int ok;			 /* a selection is resolved and applied */
-	struct envmap base;	 /* start, with cuenv's earlier work undone */
-	struct envmap after;	 /* base plus the selection (base when none) */
-	struct strv warnings;	 /* shadowing dirs, skipped receipts */
-	int insecure_roots;	 /* skip the trust checks (core/trust.h) */
-	int untrusted;		 /* failed them: a chmod can fix it */
+	struct active act;    /* valid when ok */
+	int ok;		      /* a selection is resolved and applied */
+	struct envmap base;   /* start, with cuenv's earlier work undone */
+	struct envmap after;  /* base plus the selection (base when none) */
+	struct strv warnings; /* shadowing dirs, skipped receipts */
+	int insecure_roots;   /* skip the trust checks (core/trust.h) */
+	int untrusted;	      /* failed them: a chmod can fix it */
 };
 
 void activation_init(struct activation *a);
@@ -70,7 +70,6 @@ int activation_list(const char *root, const char *system_roots,
  * directories in activation order. Returns a heap path or NULL.
  */
 char *activation_which(const struct activation *a, const char *name);
-
 
 
 #include "shell.h"

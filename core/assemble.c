@@ -92,7 +92,7 @@ static const char *first_owner(const struct walk *w, mode_t have)
 	for (size_t i = 0; i < a->trees.n; i++) {
 		struct stat st;
 		int root =
-		    open(a->trees.v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			open(a->trees.v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		int found;
 
 		if (root < 0)
@@ -268,20 +268,20 @@ static int add_entry(struct walk *w, int from, int to, const char *name,
 	if (mkdirat(to, name, 0755) && errno != EEXIST)
 		return store_failed(w, "create", err);
 	/* An existing name that is not a folder is never gone through. */
-	sub_to =
-	    openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	sub_to = openat(to, name,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sub_to < 0) {
 		rc = errno == ENOTDIR || errno == ELOOP
-			 ? check_existing(w, to, name, S_IFDIR, err)
-			 : store_failed(w, "open", err);
+			     ? check_existing(w, to, name, S_IFDIR, err)
+			     : store_failed(w, "open", err);
 		if (!rc) /* it became a folder meanwhile: not ours */
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"'%s/%s' changed during the install",
 					w->a->dest_path, w->rel.data);
 		goto out;
 	}
-	sub_from =
-	    openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	sub_from = openat(from, name,
+			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sub_from < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s/%s': %s",
 				w->tree, w->rel.data, strerror(errno));
@@ -375,10 +375,10 @@ int assemble_add(struct assemble *a, const char *tree, const char *label,
 		 struct cuenv_err *err)
 {
 	struct walk w = {
-	    .a = a,
-	    .tree = tree,
-	    .label = label,
-	    .rel = BUF_INIT,
+		.a = a,
+		.tree = tree,
+		.label = label,
+		.rel = BUF_INIT,
 	};
 	int from, rc;
 
@@ -389,9 +389,9 @@ int assemble_add(struct assemble *a, const char *tree, const char *label,
 	rc = add_dir(&w, from, a->dest, err);
 	close(from);
 	if (!rc && !w.entries)
-		rc = cuenv_fail(
-		    err, CUENV_E_UNPACK,
-		    "refused archive '%s': nothing in it to install", label);
+		rc = cuenv_fail(err, CUENV_E_UNPACK,
+				"refused archive '%s': nothing in it to install",
+				label);
 	if (!rc) {
 		strv_push(&a->trees, tree);
 		strv_push(&a->labels, label);

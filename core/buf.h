@@ -26,7 +26,10 @@ struct buf {
 	size_t cap; /* 0 while data is buf_empty */
 };
 
-#define BUF_INIT { buf_empty, 0, 0 }
+#define BUF_INIT                                                               \
+	{                                                                      \
+		buf_empty, 0, 0                                                \
+	}
 
 void buf_init(struct buf *b);
 void buf_release(struct buf *b);
@@ -64,7 +67,10 @@ struct strv {
 	size_t cap;
 };
 
-#define STRV_INIT { NULL, 0, 0 }
+#define STRV_INIT                                                              \
+	{                                                                      \
+		NULL, 0, 0                                                     \
+	}
 
 void strv_push(struct strv *sv, const char *s);
 /* Takes ownership of s (heap string). */

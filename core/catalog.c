@@ -169,7 +169,8 @@ static int read_entry(struct release *r, const char *name, const char *pkg,
 		      const char *pkgver, json_t *entry, const char *where,
 		      const char *base, struct cuenv_err *err)
 {
-	const char *rel = json_string_value(json_object_get(entry, "relative_path"));
+	const char *rel =
+		json_string_value(json_object_get(entry, "relative_path"));
 	const char *sha = json_string_value(json_object_get(entry, "sha256"));
 	json_t *size = json_object_get(entry, "size");
 	struct buf url = BUF_INIT;
@@ -263,7 +264,8 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 		r = NULL;
 	} else if (!strcmp(product, "cudnn")) {
 		json_t *cudnn = json_object_get(j, "cudnn"), *plat, *e;
-		const char *v = json_string_value(json_object_get(cudnn, "version"));
+		const char *v =
+			json_string_value(json_object_get(cudnn, "version"));
 
 		if (!v || !version_is_valid(v)) {
 			rc = bad(err, name, "no valid cudnn version", NULL);
@@ -381,8 +383,8 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
 		}
 		if (strcmp(plat, platform))
 			continue;
-		r = release_new(kind, kind == KIT_CUDA ? SRC_RUNFILE
-						       : SRC_TARBALL,
+		r = release_new(kind,
+				kind == KIT_CUDA ? SRC_RUNFILE : SRC_TARBALL,
 				ver, version_major(range ? range : ver), name);
 		add_part(r, kind == KIT_CUDA ? "runfile" : "cudnn", ver, url,
 			 sha, 0);
@@ -406,8 +408,8 @@ static int load_file(struct catalog *cat, const char *path, int table,
 	if (!strncmp(base, "redistrib_", 10) && strlen(base) > 15)
 		label = xstrndup(base + 10, strlen(base) - 15);
 	struct buf text = BUF_INIT;
-	int rc =
-	    file_read(path, CATALOG_MAX_BYTES, FILE_MAY_BE_MISSING, &text, err);
+	int rc = file_read(path, CATALOG_MAX_BYTES, FILE_MAY_BE_MISSING, &text,
+			   err);
 
 	if (rc == CUENV_NO && table)
 		rc = CUENV_OK;
@@ -489,9 +491,9 @@ const struct release *catalog_find(const struct catalog *cat,
 		struct version v;
 		int c;
 
-		if (r->kind != kind || (source >= 0 && (int)r->source != source &&
-					!(source == SRC_PYPI &&
-					  r->source == SRC_REDIST)))
+		if (r->kind != kind ||
+		    (source >= 0 && (int)r->source != source &&
+		     !(source == SRC_PYPI && r->source == SRC_REDIST)))
 			continue;
 		if (cuda_major && r->cuda_major != cuda_major)
 			continue;
@@ -526,8 +528,8 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 			   source >= 0 ? " from " : "",
 			   source >= 0 ? source_name((enum source_kind)source)
 				       : "");
-		return cuenv_hint(err, "see: cuenv list-remote cuda; "
-				  HINT_UPDATE);
+		return cuenv_hint(err,
+				  "see: cuenv list-remote cuda; " HINT_UPDATE);
 	}
 	if (cudnn) {
 		out->cudnn = catalog_find(cat, KIT_CUDNN, cudnn,
@@ -537,8 +539,9 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 			cuenv_fail(err, CUENV_E_UNKNOWN,
 				   "no cuDNN %s for CUDA %u in the catalogue",
 				   cudnn, out->cuda->cuda_major);
-			return cuenv_hint(err, "see: cuenv list-remote cudnn; "
-					  HINT_UPDATE);
+			return cuenv_hint(
+				err,
+				"see: cuenv list-remote cudnn; " HINT_UPDATE);
 		}
 	}
 	if (cupti) {
@@ -547,8 +550,9 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 			cuenv_fail(err, CUENV_E_UNKNOWN,
 				   "no CUDA %s (for its CUPTI) in the catalogue",
 				   cupti);
-			return cuenv_hint(err, "see: cuenv list-remote cuda; "
-					  HINT_UPDATE);
+			return cuenv_hint(
+				err,
+				"see: cuenv list-remote cuda; " HINT_UPDATE);
 		}
 	}
 	return CUENV_OK;

@@ -36,11 +36,11 @@ enum source_kind {
 
 /* One file to fetch. */
 struct part {
-	char *name;	 /* component ("cuda_cudart"), or "runfile", "cudnn" */
-	char *version;	 /* the component's own version */
-	char *url;	 /* absolute, on NVIDIA's host */
-	char *sha256;	 /* 64 lowercase hex digits */
-	uint64_t size;	 /* bytes; 0 when the catalogue does not say */
+	char *name;    /* component ("cuda_cudart"), or "runfile", "cudnn" */
+	char *version; /* the component's own version */
+	char *url;     /* absolute, on NVIDIA's host */
+	char *sha256;  /* 64 lowercase hex digits */
+	uint64_t size; /* bytes; 0 when the catalogue does not say */
 };
 
 struct release {

@@ -28,7 +28,8 @@ static int driver_parse(const char *s, unsigned long part[4], unsigned *n)
 	for (;;) {
 		char *end;
 
-		if (*n == 4 || *s < '0' || *s > '9' || strspn(s, "0123456789") > 9)
+		if (*n == 4 || *s < '0' || *s > '9' ||
+		    strspn(s, "0123456789") > 9)
 			return -1;
 		part[(*n)++] = strtoul(s, &end, 10);
 		if (!*end)
@@ -118,8 +119,8 @@ int compat_driver(const char *dir, const char *cuda, struct driver_req *out,
 
 	memset(out, 0, sizeof(*out));
 	if (version_parse(cuda, &want))
-		return cuenv_fail(err, CUENV_E_USAGE, "invalid CUDA version '%s'",
-				  cuda);
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "invalid CUDA version '%s'", cuda);
 	rc = read_table(dir, "cuda-driver.tsv", &lines, &path, err);
 	if (rc)
 		goto out;
@@ -189,9 +190,8 @@ void framework_builds_release(struct framework_builds *b)
 	b->n = 0;
 }
 
-int compat_frameworks(const char *dir, const char *framework,
-		      const char *spec, struct framework_builds *out,
-		      struct cuenv_err *err)
+int compat_frameworks(const char *dir, const char *framework, const char *spec,
+		      struct framework_builds *out, struct cuenv_err *err)
 {
 	struct strv lines = STRV_INIT;
 	struct buf path = BUF_INIT, f = BUF_INIT, v = BUF_INIT, cu = BUF_INIT,

@@ -18,9 +18,9 @@
 #include "err.h"
 
 struct driver_req {
-	char *release;	/* minimum for this exact release, e.g. "550.54.15" */
-	char *compat;	/* minimum under minor-version compatibility, "525" */
-	char *row;	/* the CUDA version of the row used, e.g. "12.4.1" */
+	char *release; /* minimum for this exact release, e.g. "550.54.15" */
+	char *compat;  /* minimum under minor-version compatibility, "525" */
+	char *row;     /* the CUDA version of the row used, e.g. "12.4.1" */
 };
 
 void driver_req_release(struct driver_req *r);
@@ -63,9 +63,8 @@ void framework_builds_release(struct framework_builds *b);
  * version are left out. Returns CUENV_OK (out may be empty) or
  * CUENV_E_MANIFEST.
  */
-int compat_frameworks(const char *dir, const char *framework,
-		      const char *spec, struct framework_builds *out,
-		      struct cuenv_err *err);
+int compat_frameworks(const char *dir, const char *framework, const char *spec,
+		      struct framework_builds *out, struct cuenv_err *err);
 
 /*
  * Put rows (from compat_frameworks) in the order `install --for` tries

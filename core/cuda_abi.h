@@ -68,9 +68,8 @@ typedef cuenv_CUresult (*cuenv_cuDeviceGet_fn)(cuenv_CUdevice *dev,
 typedef cuenv_CUresult (*cuenv_cuDeviceGetName_fn)(char *name, int len,
 						   cuenv_CUdevice dev);
 typedef cuenv_CUresult (*cuenv_cuDevicePrimaryCtxRetain_fn)(
-    cuenv_CUcontext *ctx, cuenv_CUdevice dev);
-typedef cuenv_CUresult (*cuenv_cuDevicePrimaryCtxRelease_fn)(
-    cuenv_CUdevice dev);
+	cuenv_CUcontext *ctx, cuenv_CUdevice dev);
+typedef cuenv_CUresult (*cuenv_cuDevicePrimaryCtxRelease_fn)(cuenv_CUdevice dev);
 typedef cuenv_CUresult (*cuenv_cuCtxSetCurrent_fn)(cuenv_CUcontext ctx);
 typedef cuenv_CUresult (*cuenv_cuCtxSynchronize_fn)(void);
 typedef cuenv_CUresult (*cuenv_cuModuleLoadData_fn)(cuenv_CUmodule *mod,
@@ -88,9 +87,9 @@ typedef cuenv_CUresult (*cuenv_cuMemcpyDtoH_fn)(void *dst,
 						cuenv_CUdeviceptr src,
 						size_t bytes);
 typedef cuenv_CUresult (*cuenv_cuLaunchKernel_fn)(
-    cuenv_CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-    unsigned by, unsigned bz, unsigned shared_bytes, cuenv_CUstream stream,
-    void **params, void **extra);
+	cuenv_CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+	unsigned by, unsigned bz, unsigned shared_bytes, cuenv_CUstream stream,
+	void **params, void **extra);
 
 /* ---- runtime API (libcudart.so.N) ---------------------------------------- */
 
@@ -148,19 +147,21 @@ typedef int (*cuenv_cudnnSetFilter4dDescriptor_fn)(cuenv_cudnnFilterDesc d,
 						   int type, int format, int k,
 						   int c, int h, int w);
 typedef int (*cuenv_cudnnSetConvolution2dDescriptor_fn)(
-    cuenv_cudnnConvDesc d, int pad_h, int pad_w, int u, int v, int dilation_h,
-    int dilation_w, int mode, int compute_type);
+	cuenv_cudnnConvDesc d, int pad_h, int pad_w, int u, int v,
+	int dilation_h, int dilation_w, int mode, int compute_type);
 typedef int (*cuenv_cudnnGetConvolution2dForwardOutputDim_fn)(
-    cuenv_cudnnConvDesc conv, cuenv_cudnnTensorDesc in,
-    cuenv_cudnnFilterDesc filter, int *n, int *c, int *h, int *w);
+	cuenv_cudnnConvDesc conv, cuenv_cudnnTensorDesc in,
+	cuenv_cudnnFilterDesc filter, int *n, int *c, int *h, int *w);
 typedef int (*cuenv_cudnnGetConvolutionForwardWorkspaceSize_fn)(
-    cuenv_cudnnHandle h, cuenv_cudnnTensorDesc x, cuenv_cudnnFilterDesc w,
-    cuenv_cudnnConvDesc conv, cuenv_cudnnTensorDesc y, int algo, size_t *bytes);
+	cuenv_cudnnHandle h, cuenv_cudnnTensorDesc x, cuenv_cudnnFilterDesc w,
+	cuenv_cudnnConvDesc conv, cuenv_cudnnTensorDesc y, int algo,
+	size_t *bytes);
 typedef int (*cuenv_cudnnConvolutionForward_fn)(
-    cuenv_cudnnHandle h, const void *alpha, cuenv_cudnnTensorDesc xd,
-    const void *x, cuenv_cudnnFilterDesc wd, const void *w,
-    cuenv_cudnnConvDesc conv, int algo, void *workspace, size_t workspace_bytes,
-    const void *beta, cuenv_cudnnTensorDesc yd, void *y);
+	cuenv_cudnnHandle h, const void *alpha, cuenv_cudnnTensorDesc xd,
+	const void *x, cuenv_cudnnFilterDesc wd, const void *w,
+	cuenv_cudnnConvDesc conv, int algo, void *workspace,
+	size_t workspace_bytes, const void *beta, cuenv_cudnnTensorDesc yd,
+	void *y);
 
 /* ---- CUPTI (libcupti.so.N) ----------------------------------------------- */
 
@@ -209,7 +210,7 @@ typedef int (*cuenv_cuptiGetVersion_fn)(uint32_t *version);
 typedef int (*cuenv_cuptiGetResultString_fn)(int result, const char **str);
 typedef int (*cuenv_cuptiGetTimestamp_fn)(uint64_t *ns);
 typedef int (*cuenv_cuptiActivityRegisterCallbacks_fn)(
-    cuenv_cupti_request_fn request, cuenv_cupti_complete_fn complete);
+	cuenv_cupti_request_fn request, cuenv_cupti_complete_fn complete);
 typedef int (*cuenv_cuptiActivityEnable_fn)(int kind);
 typedef int (*cuenv_cuptiActivityDisable_fn)(int kind);
 typedef int (*cuenv_cuptiActivityFlushAll_fn)(uint32_t flag);

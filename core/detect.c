@@ -52,8 +52,8 @@ static bool is_shared_lib(const char *name)
 }
 
 /* Does dir hold an entry for which pred is true? */
-static bool dir_has(const char *dir, bool (*pred)(const char *dir,
-						  const char *name))
+static bool dir_has(const char *dir,
+		    bool (*pred)(const char *dir, const char *name))
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -88,8 +88,7 @@ static bool pred_exec(const char *dir, const char *name)
 	bool ok;
 
 	buf_path(&p, dir, name);
-	ok = !stat(p.data, &st) && S_ISREG(st.st_mode) &&
-	     (st.st_mode & 0111);
+	ok = !stat(p.data, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 	buf_release(&p);
 	return ok;
 }
@@ -139,9 +138,10 @@ void detect_layout(const char *prefix, struct install *in)
 
 	for (size_t i = 0; i < nsub + NVLIB_COUNT; i++) {
 		static const char *const libdirs[] = { "lib64", "lib" };
-		const char *name = i < nsub ? sub_prefixes[i]
-					    : nvlib_get((enum nvlib_id)(i - nsub))
-						  ->wheel_dir;
+		const char *name =
+			i < nsub ? sub_prefixes[i]
+				 : nvlib_get((enum nvlib_id)(i - nsub))
+					   ->wheel_dir;
 
 		buf_reset(&sub);
 		if (*name)
@@ -504,12 +504,14 @@ static void cupti_version(const char *prefix, struct install *cuda)
 	if (!wheel)
 		wheel = note_version(&cuda->notes, "cuda_cupti", &wheel_name);
 	char *src[4] = { wheel ? xstrdup(wheel) : NULL,
-			 version_json(prefix, nvlib_get(NVLIB_CUPTI)->component),
-			 cupti_version_header(cuda),
-			 cupti_version_file(cuda) };
+			 version_json(prefix,
+				      nvlib_get(NVLIB_CUPTI)->component),
+			 cupti_version_header(cuda), cupti_version_file(cuda) };
 	static const char *const what[4] = {
-		"its wheel's dist-info", "version.json (cuda_cupti)",
-		"cupti_version.h (CUPTI_API_VERSION)", "its file name",
+		"its wheel's dist-info",
+		"version.json (cuda_cupti)",
+		"cupti_version.h (CUPTI_API_VERSION)",
+		"its file name",
 	};
 	int first = -1;
 
@@ -799,10 +801,10 @@ static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
 	struct buf name = BUF_INIT;
 	const char *wheel = note_version(&in->notes, "cudnn", &name);
 	char *hdr = NULL, *lib = NULL, *v = NULL;
-	long maj = header_define(&in->include, "cudnn_version.h",
-				 "CUDNN_MAJOR");
-	long min = header_define(&in->include, "cudnn_version.h",
-				 "CUDNN_MINOR");
+	long maj =
+		header_define(&in->include, "cudnn_version.h", "CUDNN_MAJOR");
+	long min =
+		header_define(&in->include, "cudnn_version.h", "CUDNN_MINOR");
 	long pat = header_define(&in->include, "cudnn_version.h",
 				 "CUDNN_PATCHLEVEL");
 
@@ -844,8 +846,7 @@ static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
 				   in->prefix, wheel, hdr, hdr);
 			strv_push_take(&in->warnings, buf_detach(&w));
 		}
-	}
-	else if (lib && strchr(lib, '.'))
+	} else if (lib && strchr(lib, '.'))
 		v = xstrdup(lib); /* libcudnn.so.8.1.0 */
 	free(hdr);
 	free(lib);
@@ -854,8 +855,7 @@ static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
 }
 
 static int fill_cudnn(const char *path, const char *prefix, const char *forced,
-		      unsigned major, struct install *in,
-		      struct cuenv_err *err)
+		      unsigned major, struct install *in, struct cuenv_err *err)
 {
 	struct buf name = BUF_INIT;
 	unsigned wheel_major;
@@ -1051,14 +1051,15 @@ bool detect_wheel_mix(const char *site, struct wheel_mix *m)
 				/* at is an index of paths, and owner grows with
 				 * paths, an entry each: owner.v[at] exists. */
 				/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
-				const char *a = owner.v[at], *b = m->wheels.v[w];
+				const char *a = owner.v[at],
+					   *b = m->wheels.v[w];
 
 				/* Whose copy is there now: the sizes say. */
 				buf_path(&f, site, path.data);
 				if (!stat(f.data, &st) && size >= 0 &&
 				    st.st_size == size &&
-				    st.st_size != strtoll(sizes.v[at], NULL,
-							  10)) {
+				    st.st_size !=
+					    strtoll(sizes.v[at], NULL, 10)) {
 					a = m->wheels.v[w];
 					b = owner.v[at];
 				}
@@ -1099,8 +1100,9 @@ static void warn_wheel_mix(const char *prefix, struct strv *warnings)
 		else
 			buf_adds(&dir, prefix);
 		if (detect_wheel_mix(dir.data, &m)) {
-			buf_printf(&w, "'%s' mixes NVIDIA wheels of %u CUDA "
-				       "majors: ",
+			buf_printf(&w,
+				   "'%s' mixes NVIDIA wheels of %u CUDA "
+				   "majors: ",
 				   dir.data, detect_count_majors(m.majors));
 			for (size_t k = 0; k < m.wheels.n; k++)
 				buf_printf(&w, "%s%s", k ? ", " : "",

@@ -112,12 +112,12 @@ void detect_activation(struct install *in, const struct strv *loader_dirs);
  * libcupti.so.N.
  */
 struct wheel_mix {
-	unsigned long majors;  /* bit M for each nvidia_*_cuM dist-info */
-	struct strv wheels;    /* their dist-info folder names, sorted */
-	struct strv shared;    /* paths two RECORDs claim ("nvidia/cuda_cupti/
+	unsigned long majors; /* bit M for each nvidia_*_cuM dist-info */
+	struct strv wheels;   /* their dist-info folder names, sorted */
+	struct strv shared;   /* paths two RECORDs claim ("nvidia/cuda_cupti/
 				  lib/libnvperf_host.so"), shared libraries
 				  only, in RECORD order */
-	struct strv owners;    /* for each of shared: "A and B" (dist-info
+	struct strv owners;   /* for each of shared: "A and B" (dist-info
 				  names), the one whose size the file has
 				  now first, when known */
 };

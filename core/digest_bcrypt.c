@@ -82,7 +82,7 @@ void digest_free(struct digest *d)
 static void win_error(DWORD code, char *out, size_t size)
 {
 	DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM |
-				     FORMAT_MESSAGE_IGNORE_INSERTS,
+					 FORMAT_MESSAGE_IGNORE_INSERTS,
 				 NULL, code, 0, out, (DWORD)size, NULL);
 
 	while (n && strchr(".\r\n ", out[n - 1]))

@@ -44,7 +44,7 @@ size_t findings_count(const struct findings *f, enum doctor_severity s)
 
 const char *doctor_severity_name(enum doctor_severity s)
 {
-	static const char *const names[] = {"problem", "warning", "info"};
+	static const char *const names[] = { "problem", "warning", "info" };
 
 	return s == DOCTOR_PROBLEM || s == DOCTOR_WARNING ? names[s] : "info";
 }
@@ -204,8 +204,7 @@ void doctor_install_cmd(const struct selection *sel, const char *cuda,
 }
 
 /* How to rebuild an install whose files lack something. */
-void doctor_reinstall(const struct install *in, const char *cuda,
-		      struct buf *b)
+void doctor_reinstall(const struct install *in, const char *cuda, struct buf *b)
 {
 	const char *kind = kit_kind_name(in->kind);
 
@@ -335,7 +334,7 @@ static void sort_findings(struct findings *f, size_t from)
 
 void doctor_run(const struct doctor_in *in, struct findings *out)
 {
-	struct audit au = {.in = in, .out = out, .a = in->a};
+	struct audit au = { .in = in, .out = out, .a = in->a };
 	size_t from = out->n;
 
 	au.eff = in->env;

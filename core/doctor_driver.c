@@ -24,7 +24,7 @@ int doctor_parse_driver(const char *text, struct buf *out)
 		size_t n = strcspn(p, ws);
 		char *tok = xstrndup(p, n);
 		int ok =
-		    memchr(tok, '.', n) && compat_driver_cmp(tok, tok) == 0;
+			memchr(tok, '.', n) && compat_driver_cmp(tok, tok) == 0;
 
 		if (ok) {
 			buf_sets(out, tok);
@@ -85,12 +85,11 @@ static void no_driver(struct audit *au, const struct target *t)
 	buf_adds(&d.what, "no NVIDIA driver found");
 	if (in->driver_from)
 		buf_printf(&d.what, " (%s)", in->driver_from);
-	buf_adds(&d.why,
-		 "doctor needs no GPU; on the machine that runs "
-		 "the work, ");
+	buf_adds(&d.why, "doctor needs no GPU; on the machine that runs "
+			 "the work, ");
 	if (need && need->release)
-		buf_printf(&d.why, "cuda %s needs driver %s or newer",
-			   t->cuda, need->release);
+		buf_printf(&d.why, "cuda %s needs driver %s or newer", t->cuda,
+			   need->release);
 	else
 		buf_printf(&d.why,
 			   "cuda %s needs a driver new enough for it "
@@ -116,8 +115,7 @@ static void driver_unknown(struct audit *au, const struct target *t)
 		   "compatibility table, or no row for it); the "
 		   "driver is %s",
 		   t->cuda, au->in->driver);
-	doctor_emit_with(au->out, "driver-requirement-unknown", DOCTOR_INFO,
-			 &d,
+	doctor_emit_with(au->out, "driver-requirement-unknown", DOCTOR_INFO, &d,
 			 "doctor cannot tell whether this driver runs it",
 			 "see NVIDIA's CUDA release notes, table \"CUDA "
 			 "Toolkit and Corresponding Driver Versions\"");
@@ -168,14 +166,13 @@ static void driver_too_old(struct audit *au, const struct target *t)
 			   " (or %s for any CUDA %lu.x under minor-"
 			   "version compatibility)",
 			   need->compat, t->major);
-	buf_adds(&d.why,
-		 "the CUDA runtime refuses to start on it: "
-		 "cudaErrorInsufficientDriver, \"CUDA driver "
-		 "version is insufficient for CUDA runtime "
-		 "version\"; frameworks then report no GPU "
-		 "(TensorFlow: \"Cannot dlopen some GPU "
-		 "libraries\", PyTorch: torch.cuda.is_available() "
-		 "is False)");
+	buf_adds(&d.why, "the CUDA runtime refuses to start on it: "
+			 "cudaErrorInsufficientDriver, \"CUDA driver "
+			 "version is insufficient for CUDA runtime "
+			 "version\"; frameworks then report no GPU "
+			 "(TensorFlow: \"Cannot dlopen some GPU "
+			 "libraries\", PyTorch: torch.cuda.is_available() "
+			 "is False)");
 	buf_printf(&d.fix,
 		   "upgrade the NVIDIA driver to %s or newer; or, on "
 		   "data-center GPUs (not GeForce), install NVIDIA's "
@@ -193,7 +190,7 @@ void doctor_check_driver(struct audit *au)
 {
 	const struct doctor_in *in = au->in;
 	const struct driver_req *need = in->need;
-	struct target t = {.cuda = doctor_cuda_version(au->a)};
+	struct target t = { .cuda = doctor_cuda_version(au->a) };
 	struct buf mm = BUF_INIT;
 	char *pkg;
 

@@ -91,7 +91,7 @@ void doctor_check_sonames(struct audit *au);
 void doctor_check_cudnn(struct audit *au);
 void doctor_check_ld_path(struct audit *au); /* doctor_path.c */
 void doctor_check_cache(struct audit *au);
-void doctor_check_driver(struct audit *au); /* doctor_driver.c */
+void doctor_check_driver(struct audit *au);    /* doctor_driver.c */
 void doctor_check_cuda_home(struct audit *au); /* doctor_path.c */
 void doctor_check_wheels(struct audit *au);    /* doctor_pip.c */
 void doctor_check_conda(struct audit *au);

@@ -146,20 +146,18 @@ static void ld_shadow(struct audit *au, const struct foreign *f,
 	doctor_list(&d.what, &f->both);
 	buf_printf(&d.what, ", which the selection (%s) has too",
 		   au->label.data);
-	buf_adds(&d.why,
-		 "the loader takes the first folder on "
-		 "LD_LIBRARY_PATH that holds the soname "
-		 "it wants, so these copies load instead "
-		 "of the selection's, and a library of "
-		 "another release runs with this one's");
-	buf_adds(&d.why,
-		 has_cupti(&f->both)
-		     ? ": \"incompatible libcupti "
-		       "version\", CUPTI_ERROR_... at "
-		       "profiler start"
-		     : ": undefined symbols, \"version "
-		       "... not found\", or CUDA errors at "
-		       "start-up");
+	buf_adds(&d.why, "the loader takes the first folder on "
+			 "LD_LIBRARY_PATH that holds the soname "
+			 "it wants, so these copies load instead "
+			 "of the selection's, and a library of "
+			 "another release runs with this one's");
+	buf_adds(&d.why, has_cupti(&f->both)
+				 ? ": \"incompatible libcupti "
+				   "version\", CUPTI_ERROR_... at "
+				   "profiler start"
+				 : ": undefined symbols, \"version "
+				   "... not found\", or CUDA errors at "
+				   "start-up");
 	add_isolate_fix(au, drop, &d.fix);
 	doctor_emit(au->out, "ld-library-path-shadow", DOCTOR_PROBLEM, &d);
 }
@@ -173,18 +171,16 @@ static void ld_fills(struct audit *au, const struct foreign *f,
 	start_entry(&d, "LD_LIBRARY_PATH entry ", f->dir);
 	buf_adds(&d.what, " holds ");
 	doctor_list(&d.what, &f->fills);
-	buf_printf(&d.what, ", which the selection (%s) lacks",
-		   au->label.data);
+	buf_printf(&d.what, ", which the selection (%s) lacks", au->label.data);
 	buf_adds(&d.why, "programs asking for ");
 	doctor_list(&d.why, &f->fills);
 	buf_adds(&d.why, " get this folder's copy, from "
 			 "another install, mixed with the "
 			 "selection's libraries");
-	buf_adds(&d.why, has_cupti(&f->fills)
-			     ? ": \"incompatible libcupti "
-			       "version\""
-			     : ": undefined symbols or CUDA "
-			       "errors at start-up");
+	buf_adds(&d.why, has_cupti(&f->fills) ? ": \"incompatible libcupti "
+						"version\""
+					      : ": undefined symbols or CUDA "
+						"errors at start-up");
 	add_isolate_fix(au, drop, &d.fix);
 	buf_adds(&d.fix, "; and give the selection what it "
 			 "lacks (see the missing-soname "
@@ -203,32 +199,29 @@ static void ld_after(struct audit *au, const struct foreign *f,
 			  "the selection's: ");
 	doctor_list(&d.what, &f->libs);
 	if (f->other.n) {
-		buf_adds(&d.why,
-			 "the selection's folders "
-			 "come first, so where both "
-			 "have a soname the selection's "
-			 "copy loads; but a framework "
-			 "asking for one the selection "
-			 "lacks (");
+		buf_adds(&d.why, "the selection's folders "
+				 "come first, so where both "
+				 "have a soname the selection's "
+				 "copy loads; but a framework "
+				 "asking for one the selection "
+				 "lacks (");
 		doctor_list(&d.why, &f->other);
 		buf_adds(&d.why, ") gets this folder's, from "
 				 "another release, and two "
 				 "releases mix in one process");
 		if (has_cupti(&f->other))
-			buf_adds(&d.why,
-				 ": \"incompatible libcupti "
-				 "version\"");
+			buf_adds(&d.why, ": \"incompatible libcupti "
+					 "version\"");
 	} else {
-		buf_adds(&d.why,
-			 "the selection's folders come "
-			 "first and have every soname "
-			 "here, so nothing loads from "
-			 "it while the selection is "
-			 "active; one change of order "
-			 "(an export in a script, "
-			 "another tool's activation) and "
-			 "these copies shadow the "
-			 "selection's");
+		buf_adds(&d.why, "the selection's folders come "
+				 "first and have every soname "
+				 "here, so nothing loads from "
+				 "it while the selection is "
+				 "active; one change of order "
+				 "(an export in a script, "
+				 "another tool's activation) and "
+				 "these copies shadow the "
+				 "selection's");
 	}
 	add_isolate_fix(au, drop, &d.fix);
 	doctor_emit(au->out, "foreign-ld-library-path", DOCTOR_WARNING, &d);
@@ -238,7 +231,7 @@ static void ld_after(struct audit *au, const struct foreign *f,
 static void check_foreign(struct audit *au, const char *dir, int before,
 			  const struct strv *drop)
 {
-	struct foreign f = {.dir = dir};
+	struct foreign f = { .dir = dir };
 
 	doctor_cuda_libs(dir, &f.libs);
 	for (size_t j = 0; j < f.libs.n; j++) {
@@ -305,8 +298,8 @@ void doctor_check_ld_path(struct audit *au)
 /* Is dir a CUDA folder by its name (and not /usr/lib, /usr/local/lib)? */
 static int cuda_folder(const char *dir)
 {
-	static const char *const words[] = {"cuda", "cudnn", "cupti", "nvidia",
-					    "nccl"};
+	static const char *const words[] = { "cuda", "cudnn", "cupti", "nvidia",
+					     "nccl" };
 	struct buf low = BUF_INIT;
 	int hit = 0;
 
@@ -409,11 +402,10 @@ static void cache_why(const struct audit *au, const struct cached *c,
 static void cache_fix_folder(const struct cached *c, struct draft *d)
 {
 	if (!cuda_folder(c->dir)) {
-		buf_adds(&d->fix,
-			 "the folder is shared with other "
-			 "software: remove these CUDA libraries "
-			 "(or links) from it, or the package that "
-			 "put them there (dpkg -S ");
+		buf_adds(&d->fix, "the folder is shared with other "
+				  "software: remove these CUDA libraries "
+				  "(or links) from it, or the package that "
+				  "put them there (dpkg -S ");
 		doctor_word(&d->fix, c->dir);
 		buf_adds(&d->fix, "/");
 		doctor_word(&d->fix, c->names->v[0]);
@@ -440,8 +432,8 @@ static void cache_fix_folder(const struct cached *c, struct draft *d)
 }
 
 /* The other way out: a selection that has what the cache fills in. */
-static void cache_fix_selection(const struct audit *au,
-				const struct cached *c, struct buf *fix)
+static void cache_fix_selection(const struct audit *au, const struct cached *c,
+				struct buf *fix)
 {
 	const struct activation *a = au->a;
 
@@ -482,7 +474,7 @@ static void cache_judge(const struct audit *au, struct cached *c)
 			c->example = c->lacks.v[j];
 	if (!c->example && c->lacks.n)
 		c->example = c->lacks.v[0];
-	c->sev = !au->a->ok ? DOCTOR_INFO
+	c->sev = !au->a->ok   ? DOCTOR_INFO
 		 : c->fills.n ? DOCTOR_PROBLEM
 		 : c->lacks.n ? DOCTOR_WARNING
 			      : DOCTOR_INFO;
@@ -492,7 +484,7 @@ static void cache_dir(struct audit *au, const char *cpath, const char *dir,
 		      struct strv *names)
 {
 	const struct ldconf *conf = au->in->conf;
-	struct cached c = {.dir = dir, .names = names};
+	struct cached c = { .dir = dir, .names = names };
 	struct draft d = DRAFT_INIT;
 	char *real = realpath(dir, NULL);
 	int own = real && strv_find(&au->real_dirs, real) >= 0;
@@ -525,7 +517,7 @@ void doctor_check_cache(struct audit *au)
 {
 	const struct doctor_in *in = au->in;
 	const char *cpath =
-	    in->cache_path ? in->cache_path : "/etc/ld.so.cache";
+		in->cache_path ? in->cache_path : "/etc/ld.so.cache";
 	struct strv dirs = STRV_INIT;
 	struct strv *names = NULL;
 
@@ -564,7 +556,7 @@ static char *toolkit_of(const char *nvcc)
 
 void doctor_check_cuda_home(struct audit *au)
 {
-	static const char *const vars[] = {"CUDA_HOME", "CUDA_PATH"};
+	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
 	char *nvcc = env_which(au->eff, "nvcc");
 	char *top = nvcc ? toolkit_of(nvcc) : NULL;
 	char *real_top = NULL;
@@ -583,8 +575,9 @@ void doctor_check_cuda_home(struct audit *au)
 
 		if (!home || !*home)
 			continue;
-		if (store_is_dir(home) && (!nvcc || same_dir(home, top) ||
-				     (real_top && same_dir(home, real_top))))
+		if (store_is_dir(home) &&
+		    (!nvcc || same_dir(home, top) ||
+		     (real_top && same_dir(home, real_top))))
 			continue;
 		sel_home = au->a->ok && same_dir(home, au->a->act.cuda->prefix);
 		if (au->a->ok) {

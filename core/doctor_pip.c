@@ -47,15 +47,15 @@ static bool add_get_first(const struct audit *au, const char *cuda,
 	const struct release *r;
 	unsigned major;
 
-	if (have && (!cudnn || select_pick(&au->a->cudnns, cudnn,
-					   have->cuda_major)))
+	if (have &&
+	    (!cudnn || select_pick(&au->a->cudnns, cudnn, have->cuda_major)))
 		return true;
 	r = au->in->cat ? catalog_find(au->in->cat, KIT_CUDA, cuda, 0, -1)
 			: NULL;
 	major = have ? have->cuda_major : r ? r->cuda_major : 0;
 	if (!au->in->cat ||
-	    (r && (!cudnn || catalog_find(au->in->cat, KIT_CUDNN, cudnn,
-					  major, -1)))) {
+	    (r && (!cudnn ||
+		   catalog_find(au->in->cat, KIT_CUDNN, cudnn, major, -1)))) {
 		buf_adds(b, "cuenv install ");
 		doctor_word(b, cuda);
 		if (cudnn) {
@@ -163,7 +163,7 @@ static enum doctor_severity bundle_severity(const struct audit *au,
 		return DOCTOR_PROBLEM;
 	if (act->cudnn && b->cudnn &&
 	    strtoul(b->cudnn, NULL, 10) !=
-		strtoul(act->cudnn->version, NULL, 10))
+		    strtoul(act->cudnn->version, NULL, 10))
 		return DOCTOR_WARNING;
 	return DOCTOR_INFO;
 }
@@ -288,7 +288,9 @@ static void add_majors(struct buf *b, unsigned long mask)
 			continue;
 		k++;
 		buf_printf(b, "%u%s", m,
-			   k == n ? " " : k + 1 == n ? " and " : ", ");
+			   k == n	? " "
+			   : k + 1 == n ? " and "
+					: ", ");
 	}
 }
 
@@ -341,7 +343,7 @@ static void check_site(struct audit *au, const char *site)
 	struct buf nv = BUF_INIT;
 	struct wheel_mix mix = { 0 };
 	bool mixed;
-	struct bundle b = {0};
+	struct bundle b = { 0 };
 	struct draft d = DRAFT_INIT;
 	DIR *dir;
 	struct dirent *de;
@@ -480,10 +482,9 @@ static void conda_packages(const char *prefix, struct bundle *b)
 		buf_release(&p);
 		files = j ? json_object_get(j, "files") : NULL;
 		name = j ? json_string_value(json_object_get(j, "name")) : NULL;
-		version =
-		    j ? json_string_value(json_object_get(j, "version")) : NULL;
-		json_array_foreach(files, i, f)
-		{
+		version = j ? json_string_value(json_object_get(j, "version"))
+			    : NULL;
+		json_array_foreach(files, i, f) {
 			const char *s = json_string_value(f);
 
 			if (!hit && s && !strncmp(s, "lib/", 4) &&
@@ -502,7 +503,7 @@ static void conda_packages(const char *prefix, struct bundle *b)
 void doctor_check_conda(struct audit *au)
 {
 	const char *prefix = envmap_get(au->in->env, "CONDA_PREFIX");
-	struct bundle b = {0};
+	struct bundle b = { 0 };
 	struct buf lib = BUF_INIT;
 	struct draft d = DRAFT_INIT;
 	enum doctor_severity sev;

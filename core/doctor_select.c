@@ -133,8 +133,8 @@ static void cudnn_other_major(struct audit *au, const struct install *cuda,
 	buf_printf(&d->fix, "the cuDNN build for CUDA %u: ", cuda->cuda_major);
 	add_cudnn_install(au, cuda, sel->cudnn, &d->fix);
 	if (pair) {
-		buf_printf(&d->fix, "; or pair it with CUDA %u: ",
-			   other->cuda_major);
+		buf_printf(&d->fix,
+			   "; or pair it with CUDA %u: ", other->cuda_major);
 		doctor_setter(au, &d->fix);
 		buf_printf(&d->fix, " %s --cudnn ", pair->version);
 		doctor_word(&d->fix, sel->cudnn);
@@ -185,7 +185,7 @@ static void not_installed(struct audit *au)
 	int no_cudnn = cuda && sel->cudnn &&
 		       !select_pick(&a->cudnns, sel->cudnn, cuda->cuda_major);
 	const struct install *other =
-	    no_cudnn ? select_pick(&a->cudnns, sel->cudnn, 0) : NULL;
+		no_cudnn ? select_pick(&a->cudnns, sel->cudnn, 0) : NULL;
 	struct draft d = DRAFT_INIT;
 	const char *id = "selection-not-installed";
 
@@ -337,7 +337,7 @@ void doctor_check_sonames(struct audit *au)
 	}
 	free(want);
 	want = detect_soname("cupti", act->cupti ? act->cupti->version
-						  : act->cuda->version);
+						 : act->cuda->version);
 	if (want && !doctor_provides(au, want)) {
 		strv_push(&au->missing, want);
 		missing_soname(au, want, act->cupti ? act->cupti : act->cuda,
@@ -450,7 +450,7 @@ void doctor_check_cudnn(struct audit *au)
 	doctor_word(&d.fix, act->cuda->version);
 	buf_adds(&d.fix, " --cudnn ");
 	doctor_word(&d.fix,
-		 au->a->sel.cudnn ? au->a->sel.cudnn : act->cudnn->version);
+		    au->a->sel.cudnn ? au->a->sel.cudnn : act->cudnn->version);
 	buf_printf(&d.fix, " (the cuDNN build for CUDA %u)", want);
 	if (act->cudnn->registered) {
 		buf_adds(&d.fix, "; and register this one for what it is: "

@@ -129,8 +129,7 @@ static int bare_version(struct parse *ps, const char *s, const char *e)
 }
 
 /* The value of key k, in [vs, ve) and not empty, checked and kept. */
-static int key_value(struct parse *ps, size_t k, const char *vs,
-		     const char *ve)
+static int key_value(struct parse *ps, size_t k, const char *vs, const char *ve)
 {
 	char *value = xstrndup(vs, (size_t)(ve - vs)), **slot;
 	int rc = CUENV_OK;
@@ -178,8 +177,8 @@ static int key_line(struct parse *ps, const char *s, const char *eq,
 		    !memcmp(ks, keys[k], (size_t)(ke - ks)))
 			break;
 	if (k == K_COUNT) {
-		int rc = bad(ps->err, ps->name, ps->line, "unknown key", ks,
-			     ke);
+		int rc =
+			bad(ps->err, ps->name, ps->line, "unknown key", ks, ke);
 
 		cuenv_hint(ps->err, "keys are cuda, cudnn, cupti, isolate");
 		return rc;

@@ -60,12 +60,12 @@ static bool rd(const struct img *im, uint64_t off, size_t width, uint64_t *out)
 }
 
 /* Field f of an Elf32_T or Elf64_T at base, whichever the image is. */
-#define FIELD(im, base, T, f, out)                                            \
-	rd((im),                                                              \
-	   (base) + ((im)->b64 ? offsetof(Elf64_##T, f)                       \
-			       : offsetof(Elf32_##T, f)),                     \
-	   (im)->b64 ? sizeof(((Elf64_##T *)0)->f)                            \
-		     : sizeof(((Elf32_##T *)0)->f),                           \
+#define FIELD(im, base, T, f, out)                                             \
+	rd((im),                                                               \
+	   (base) + ((im)->b64 ? offsetof(Elf64_##T, f)                        \
+			       : offsetof(Elf32_##T, f)),                      \
+	   (im)->b64 ? sizeof(((Elf64_##T *)0)->f)                             \
+		     : sizeof(((Elf32_##T *)0)->f),                            \
 	   (out))
 #define SIZEOF(im, T) ((im)->b64 ? sizeof(Elf64_##T) : sizeof(Elf32_##T))
 
@@ -98,7 +98,7 @@ static bool table_inside(const struct img *im, uint64_t off, uint64_t n,
 /* ---- the dynamic section ------------------------------------------------- */
 
 struct dyn {
-	uint64_t off, size;	  /* the entries, in the file */
+	uint64_t off, size;	    /* the entries, in the file */
 	uint64_t str_off, str_size; /* the string table, in the file */
 	bool have_str;
 };
@@ -325,8 +325,7 @@ static int read_headers(struct img *im, struct headers *h)
 				       "file");
 	}
 	if (h->phnum == PN_XNUM) {
-		if (!h->shoff ||
-		    !FIELD(im, h->shoff, Shdr, sh_info, &h->phnum))
+		if (!h->shoff || !FIELD(im, h->shoff, Shdr, sh_info, &h->phnum))
 			return bad(im, "program header count out of range");
 	}
 	if (h->phnum) {
@@ -378,8 +377,7 @@ int elf_parse(const void *data, size_t len, const char *name,
 	return CUENV_OK;
 }
 
-int elf_read_file(const char *path, struct elf_info *out,
-		  struct cuenv_err *err)
+int elf_read_file(const char *path, struct elf_info *out, struct cuenv_err *err)
 {
 	struct file_map m;
 	int rc = file_map(path, EI_NIDENT, &m, err);
@@ -486,8 +484,8 @@ void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
 		if (!vn || (v + vn < end && is_ident(v[vn])))
 			continue;
 		{
-			char *s = xstrndup((const char *)t,
-					   (size_t)(v + vn - t));
+			char *s =
+				xstrndup((const char *)t, (size_t)(v + vn - t));
 
 			if (strv_find(out, s) < 0)
 				strv_push_take(out, s);
@@ -498,8 +496,7 @@ void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
 	}
 }
 
-bool elf_cuda_soname(const char *name, enum nvlib_id *lib,
-		     const char **version)
+bool elf_cuda_soname(const char *name, enum nvlib_id *lib, const char **version)
 {
 	const char *so = strstr(name, ".so.");
 	const unsigned char *v;

@@ -271,7 +271,7 @@ static void undo_apply(struct envmap *env, const char *name,
 static void undo_var(struct envmap *env, const char *name,
 		     const struct strv *fields, size_t n)
 {
-	struct var_undo u = {STRV_INIT, NULL, 0, NULL, NULL, 0, 0, 0};
+	struct var_undo u = { STRV_INIT, NULL, 0, NULL, NULL, 0, 0, 0 };
 
 	get_list(env, name, &u.list);
 	for (size_t i = 1; i < n; i++)

@@ -36,7 +36,10 @@ struct envmap {
 	struct strv vars;
 };
 
-#define ENVMAP_INIT { STRV_INIT }
+#define ENVMAP_INIT                                                            \
+	{                                                                      \
+		STRV_INIT                                                      \
+	}
 
 /*
  * NAME's value in envp ("NAME=VALUE" strings, NULL-terminated; NULL: none)

@@ -25,7 +25,10 @@ struct cuenv_err {
 	struct buf hint;
 };
 
-#define CUENV_ERR_INIT { CUENV_OK, BUF_INIT, BUF_INIT }
+#define CUENV_ERR_INIT                                                         \
+	{                                                                      \
+		CUENV_OK, BUF_INIT, BUF_INIT                                   \
+	}
 
 void err_init(struct cuenv_err *err);
 void err_release(struct cuenv_err *err);

@@ -92,9 +92,14 @@ static struct explain_finding *add(struct explain *ex, enum explain_kind k,
 static bool says_missing(const char *line)
 {
 	static const char *const words[] = {
-		"cannot open shared object file", "Could not load dynamic",
-		"not found", "No such file", "could not be loaded",
-		"Library not loaded", "cannot load", "Unable to load",
+		"cannot open shared object file",
+		"Could not load dynamic",
+		"not found",
+		"No such file",
+		"could not be loaded",
+		"Library not loaded",
+		"cannot load",
+		"Unable to load",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
@@ -205,10 +210,12 @@ static void read_mismatches(struct explain *ex, const char *line)
 	if (p) {
 		q = strstr(p, "compiled with:");
 		add_mismatch(ex, line,
-			     strstr(line, "xla/") && !strstr(line, "tensorflow/")
+			     strstr(line, "xla/") &&
+					     !strstr(line, "tensorflow/")
 				     ? "xla"
 				     : "tensorflow",
-			     q ? version_at(q + strlen("compiled with:")) : NULL,
+			     q ? version_at(q + strlen("compiled with:"))
+			       : NULL,
 			     version_at(p + strlen("Loaded runtime CuDNN "
 						   "library:")));
 	}
@@ -305,7 +312,8 @@ static void read_dll(struct explain *ex, const char *tok, const char *line)
 			char *r = buf_detach(&b);
 
 			buf_printf(&b, "%s %s",
-				   lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA", r);
+				   lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA",
+				   r);
 			free(r);
 			f->releases = buf_detach(&b);
 		}
@@ -324,8 +332,7 @@ static void read_so(struct explain *ex, const char *tok, const char *line)
 	if (find(ex, EXPLAIN_LIBRARY, tok) || find(ex, EXPLAIN_DRIVER, tok) ||
 	    find(ex, EXPLAIN_NO_RELEASE, tok))
 		return;
-	if (!strncmp(tok, "libcuda.so", 10) &&
-	    (!tok[10] || tok[10] == '.')) {
+	if (!strncmp(tok, "libcuda.so", 10) && (!tok[10] || tok[10] == '.')) {
 		add(ex, EXPLAIN_DRIVER, tok, line);
 		return;
 	}
@@ -397,10 +404,10 @@ static void read_names(struct explain *ex, const char *line)
 		while (tok.len && (tok.data[tok.len - 1] == '.' ||
 				   tok.data[tok.len - 1] == '-'))
 			buf_setlen(&tok, tok.len - 1);
-		if (tok.len > 4 &&
-		    !strcasecmp(tok.data + tok.len - 4, ".dll"))
+		if (tok.len > 4 && !strcasecmp(tok.data + tok.len - 4, ".dll"))
 			read_dll(ex, tok.data, line);
-		else if (!strncmp(tok.data, "lib", 3) && strstr(tok.data, ".so"))
+		else if (!strncmp(tok.data, "lib", 3) &&
+			 strstr(tok.data, ".so"))
 			read_so(ex, tok.data, line);
 	}
 	buf_release(&tok);
@@ -418,8 +425,8 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 			e++;
 		buf_reset(&line);
 		for (size_t k = i; k < e; k++)
-			buf_addc(&line, text[k] && text[k] != '\r' ? text[k]
-								   : ' ');
+			buf_addc(&line,
+				 text[k] && text[k] != '\r' ? text[k] : ' ');
 		i = e + 1;
 		read_mismatches(ex, line.data);
 		read_cupti(ex, line.data);
@@ -482,17 +489,13 @@ static bool row_asks(const struct explain_finding *f,
 		struct version v;
 		bool yes;
 
-		if (row_other_os(b) || !b->cudnn ||
-		    version_parse(f->built, &v))
+		if (row_other_os(b) || !b->cudnn || version_parse(f->built, &v))
 			return false;
-		if (strcmp(f->framework, "torch") ? strcmp(b->framework,
-							   "tensorflow") &&
-							    (strcmp(f->framework,
-								    "xla") ||
-							     strcmp(b->framework,
-								    "jax"))
-						  : strcmp(b->framework,
-							   "pytorch"))
+		if (strcmp(f->framework, "torch")
+			    ? strcmp(b->framework, "tensorflow") &&
+				      (strcmp(f->framework, "xla") ||
+				       strcmp(b->framework, "jax"))
+			    : strcmp(b->framework, "pytorch"))
 			return false;
 		buf_printf(&mm, "%lu.%lu", v.part[0], v.n > 1 ? v.part[1] : 0);
 		yes = version_matches_str(b->cudnn, mm.data);
@@ -507,8 +510,8 @@ static bool row_asks(const struct explain_finding *f,
 	if (f->lib->id == NVLIB_NCCL)
 		return false;
 	if (f->lib->flags & NVLIB_OWN_VERSION)
-		return b->cudnn && version_major(b->cudnn) == strtoul(sv, NULL,
-								      10);
+		return b->cudnn &&
+		       version_major(b->cudnn) == strtoul(sv, NULL, 10);
 	return b->cuda && cuda_gives(f, b->cuda, sv);
 }
 
@@ -542,8 +545,7 @@ static char *versions_text(struct strv *v, struct strv *all)
 	qsort(all->v, all->n, sizeof(*all->v), cmp_version);
 	lo = strv_find(all, v->v[0]);
 	hi = strv_find(all, v->v[v->n - 1]);
-	if (v->n >= 3 && lo >= 0 && hi >= lo &&
-	    (size_t)(hi - lo + 1) == v->n) {
+	if (v->n >= 3 && lo >= 0 && hi >= lo && (size_t)(hi - lo + 1) == v->n) {
 		buf_printf(&b, "%s to %s", v->v[0], v->v[v->n - 1]);
 	} else {
 		for (size_t i = 0; i < v->n; i++)
@@ -594,9 +596,9 @@ static void rows_for(struct explain_finding *f,
 			r = &f->rows[f->nrows++];
 			r->framework = xstrdup(b->framework);
 			r->windows = row_windows(b);
-			r->versions = versions_text(&g[k].versions,
-						    r->windows ? &all_win
-							       : &all_lin);
+			r->versions =
+				versions_text(&g[k].versions,
+					      r->windows ? &all_win : &all_lin);
 			r->cuda = xstrdup(b->cuda);
 			r->cudnn = b->cudnn ? xstrdup(b->cudnn) : NULL;
 			strv_release(&g[k].versions);

@@ -57,24 +57,24 @@ struct explain_row {
 	char *framework;
 	char *versions;
 	char *cuda;
-	char *cudnn; /* or NULL */
+	char *cudnn;  /* or NULL */
 	bool windows; /* a row of the table's Windows builds */
 };
 
 struct explain_finding {
 	enum explain_kind kind;
-	char *name;	  /* as written: "libcupti.so.11.2", "cudart64_110.dll";
+	char *name; /* as written: "libcupti.so.11.2", "cudart64_110.dll";
 			     NULL for mismatch and CUPTI findings */
 	const struct nvlib *lib; /* or NULL */
-	bool dll;	  /* name is a Windows DLL */
-	char *soname;	  /* the Linux soname it stands for ("libcudart.so.11.0"
+	bool dll;		 /* name is a Windows DLL */
+	char *soname;	 /* the Linux soname it stands for ("libcudart.so.11.0"
 			     for cudart64_110.dll), or NULL (no version) */
-	char *releases;	  /* "CUDA 11.2", "CUDA 11.x", "cuDNN 8.x", or NULL */
-	bool missing;	  /* the text says it could not be loaded */
-	char *framework;  /* mismatch: "tensorflow", "torch" */
-	char *built;	  /* mismatch: the cuDNN it was compiled with */
-	char *loaded;	  /* mismatch: the cuDNN it found */
-	char *line;	  /* the first line it was found on, trimmed */
+	char *releases;	 /* "CUDA 11.2", "CUDA 11.x", "cuDNN 8.x", or NULL */
+	bool missing;	 /* the text says it could not be loaded */
+	char *framework; /* mismatch: "tensorflow", "torch" */
+	char *built;	 /* mismatch: the cuDNN it was compiled with */
+	char *loaded;	 /* mismatch: the cuDNN it found */
+	char *line;	 /* the first line it was found on, trimmed */
 	struct explain_row *rows; /* explain_frameworks */
 	size_t nrows;
 	struct strv store;  /* explain_machine: "cuda 11.8.0 (installed)

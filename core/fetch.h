@@ -24,15 +24,15 @@
 #include "err.h"
 
 struct fetch_opts {
-	int allow_http;		 /* the user asked for an http:// mirror */
-	int allow_file;		 /* ... or a file:// one */
-	unsigned retries;	 /* attempts after the first (default 5) */
-	unsigned stall_seconds;	 /* under low_speed for this long: retry (30) */
-	unsigned backoff_ms;	 /* first pause between attempts (500) */
-	const char *accept;	 /* an Accept header, or NULL */
+	int allow_http;		/* the user asked for an http:// mirror */
+	int allow_file;		/* ... or a file:// one */
+	unsigned retries;	/* attempts after the first (default 5) */
+	unsigned stall_seconds; /* under low_speed for this long: retry (30) */
+	unsigned backoff_ms;	/* first pause between attempts (500) */
+	const char *accept;	/* an Accept header, or NULL */
 	/* the bound on a download whose size nobody gave (16 GiB; 0: none) */
 	uint64_t max_bytes;
-	unsigned low_speed;	 /* bytes per second (1000) */
+	unsigned low_speed;	  /* bytes per second (1000) */
 	unsigned timeout_seconds; /* one file, all attempts (14400; 0: none) */
 	/*
 	 * Told (from the transfer's thread) what the user should know but
@@ -43,9 +43,11 @@ struct fetch_opts {
 };
 
 #define FETCH_MAX_BYTES_DEFAULT ((uint64_t)16 << 30)
-#define FETCH_OPTS_INIT                                                   \
-	{ 0, 0, 5, 30, 500, NULL, FETCH_MAX_BYTES_DEFAULT, 1000, 14400, NULL, \
-	  NULL }
+#define FETCH_OPTS_INIT                                                        \
+	{                                                                      \
+		0, 0, 5, 30, 500, NULL, FETCH_MAX_BYTES_DEFAULT, 1000, 14400,  \
+			NULL, NULL                                             \
+	}
 
 struct fetch;
 

@@ -19,29 +19,29 @@ struct fetch {
 	CURLM *multi;
 	CURL *easy;
 	struct curl_slist *headers;
-	struct buf data;	/* received, not yet handed out */
-	struct buf handed;	/* what the last fetch_read returned */
-	uint64_t offset;	/* absolute position of data's first byte */
-	uint64_t asked;		/* the offset this attempt asked for */
-	uint64_t skip;		/* bytes to drop: server ignored the range */
-	uint64_t told;		/* the size a whole-file answer gave */
-	uint64_t size;		/* whole file, when known */
-	uint64_t limit;		/* size, or opts.max_bytes when unknown */
-	int norange;		/* the server ignores or refuses ranges */
-	int noted;		/* ... and the user was told */
-	int over;		/* failed for running past limit */
+	struct buf data;	  /* received, not yet handed out */
+	struct buf handed;	  /* what the last fetch_read returned */
+	uint64_t offset;	  /* absolute position of data's first byte */
+	uint64_t asked;		  /* the offset this attempt asked for */
+	uint64_t skip;		  /* bytes to drop: server ignored the range */
+	uint64_t told;		  /* the size a whole-file answer gave */
+	uint64_t size;		  /* whole file, when known */
+	uint64_t limit;		  /* size, or opts.max_bytes when unknown */
+	int norange;		  /* the server ignores or refuses ranges */
+	int noted;		  /* ... and the user was told */
+	int over;		  /* failed for running past limit */
 	struct timespec deadline; /* opts.timeout_seconds after fetch_open */
 	int running;
-	int paused;		/* the reader is behind: curl holds the data */
-	int finished;		/* this attempt is over */
+	int paused;   /* the reader is behind: curl holds the data */
+	int finished; /* this attempt is over */
 	CURLcode result;
 	unsigned failures;
 	char errbuf[CURL_ERROR_SIZE];
-	int fd;			/* a file:// URL: read directly, or -1 */
-	int fd_errno;		/* why it could not be opened */
-	char *chunk;		/* what the last read of that file got */
+	int fd;	      /* a file:// URL: read directly, or -1 */
+	int fd_errno; /* why it could not be opened */
+	char *chunk;  /* what the last read of that file got */
 	size_t chunk_len;
-	const char *broken;	/* libcurl could not go on: why, or NULL */
+	const char *broken; /* libcurl could not go on: why, or NULL */
 };
 
 #define CHUNK ((size_t)256 * 1024)
@@ -64,8 +64,9 @@ static void range_lost(struct fetch *f, const char *how)
 	if (f->noted || !f->opts.note)
 		return;
 	f->noted = 1;
-	buf_printf(&b, "server %s the range request; downloading again from "
-		       "the start (%s)",
+	buf_printf(&b,
+		   "server %s the range request; downloading again from "
+		   "the start (%s)",
 		   how, f->url);
 	f->opts.note(f->opts.note_ctx, b.data);
 	buf_release(&b);
@@ -363,8 +364,8 @@ static void pause_ms(unsigned ms)
 
 static int fail(struct fetch *f, long status, struct cuenv_err *err)
 {
-	const char *why = f->errbuf[0] ? f->errbuf
-					: curl_easy_strerror(f->result);
+	const char *why =
+		f->errbuf[0] ? f->errbuf : curl_easy_strerror(f->result);
 
 	if (f->result == CURLE_OPERATION_TIMEDOUT && past_deadline(f)) {
 		cuenv_fail(err, CUENV_E_FETCH,

@@ -18,8 +18,8 @@ static ssize_t read_full_at(int fd, void *buf, size_t n, off_t off)
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = off < 0
-				? read(fd, p + got, n - got)
+		ssize_t r =
+			off < 0 ? read(fd, p + got, n - got)
 				: pread(fd, p + got, n - got, off + (off_t)got);
 
 		if (r < 0 && errno == EINTR)

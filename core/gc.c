@@ -133,8 +133,8 @@ static void sweep_folder(struct gc *g, struct buf *p, int lockless_ok)
  * file whose folder is gone goes once it is an hour old and free (a
  * younger one may be between its creation and its lock).
  */
-static void sweep_entry(struct gc *g, DIR *d, const char *dir,
-			const char *name, void *ctx)
+static void sweep_entry(struct gc *g, DIR *d, const char *dir, const char *name,
+			void *ctx)
 {
 	struct buf p = BUF_INIT;
 	size_t n = strlen(name);
@@ -235,8 +235,7 @@ static void prune_cache_entry(struct gc *g, DIR *d, const char *dir,
  * one), and with o->cache everything. An archive whose lock
  * (.locks/<sha>.lock) someone holds is a running install's: it stays.
  */
-static void prune_cache(const char *root, const struct gc_opts *o,
-			struct gc *g)
+static void prune_cache(const char *root, const struct gc_opts *o, struct gc *g)
 {
 	struct prune_cache pc = { root, o, time(NULL) };
 

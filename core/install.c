@@ -77,21 +77,21 @@ struct job;
 struct src {
 	struct job *job;
 	struct digest *sha;
-	int file;	    /* reading the cache (complete or .part), or -1 */
-	int file_is_part;   /* ... a partial download: network follows */
-	int tee;	    /* appending downloaded bytes to the .part, or -1 */
+	int file;	  /* reading the cache (complete or .part), or -1 */
+	int file_is_part; /* ... a partial download: network follows */
+	int tee;	  /* appending downloaded bytes to the .part, or -1 */
 	struct fetch *net;
 	char *url;
-	uint64_t pos;	    /* bytes delivered (and hashed) */
-	int eof;	    /* the end was reached: stays there */
-	int from_cache;	    /* reading a complete file from the cache */
+	uint64_t pos;	      /* bytes delivered (and hashed) */
+	int eof;	      /* the end was reached: stays there */
+	int from_cache;	      /* reading a complete file from the cache */
 	const char *tee_path; /* the .part file downloaded bytes go to */
-	char *buf;	    /* for file reads */
+	char *buf;	      /* for file reads */
 	/* runfile: the payload starts after a shell header */
 	int skip_header;
 	int header_done;
-	uint64_t payload;   /* offset of the payload, once known */
-	struct buf head;    /* header bytes read while looking for it */
+	uint64_t payload; /* offset of the payload, once known */
+	struct buf head;  /* header bytes read while looking for it */
 };
 
 struct job {
@@ -101,7 +101,7 @@ struct job {
 	const char *staging;
 	enum source_kind source;
 	const struct strv *names; /* components to keep from a runfile */
-	char *key;		   /* pool/<key> */
+	char *key;		  /* pool/<key> */
 	struct part_progress prog;
 	pthread_mutex_t *lock;
 	int rc;
@@ -193,8 +193,7 @@ static ssize_t src_read(void *ctx, const void **out, struct cuenv_err *err)
 			break;
 		buf_add(&s->head, p, (size_t)n);
 	}
-	if (unpack_makeself_offset(s->head.data, s->head.len, &s->payload,
-				   err))
+	if (unpack_makeself_offset(s->head.data, s->head.len, &s->payload, err))
 		return -1;
 	s->header_done = 1;
 	if (s->payload < s->head.len) {
@@ -291,8 +290,8 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 		/* A wheel (a zip) is read from a file even then. */
 		if (j->source == SRC_PYPI) {
 			s->tee_path = part;
-			s->tee = open(part, O_WRONLY | O_CREAT | O_TRUNC |
-						    O_CLOEXEC,
+			s->tee = open(part,
+				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				      0644);
 			if (s->tee < 0)
 				return cuenv_fail(err, CUENV_E_STORE,
@@ -359,9 +358,10 @@ static int finish_hash(struct job *j, struct src *s, const char *partfile,
 	if (strcmp(hex, j->part->sha256)) {
 		/* Those bytes are bad: never resume from them. */
 		unlink(partfile);
-		return cuenv_fail(err, CUENV_E_INTEGRITY,
-				  "sha256 mismatch for '%s': expected %s, got %s",
-				  s->url, j->part->sha256, hex);
+		return cuenv_fail(
+			err, CUENV_E_INTEGRITY,
+			"sha256 mismatch for '%s': expected %s, got %s", s->url,
+			j->part->sha256, hex);
 	}
 	return CUENV_OK;
 }
@@ -420,8 +420,8 @@ static uint64_t expand_bound(const struct job *j)
 }
 
 /* A wheel (a zip) needs its end first: whole file, then extract. */
-static int fetch_wheel(struct job *j, struct src *s,
-		       const struct part_paths *f, struct cuenv_err *err)
+static int fetch_wheel(struct job *j, struct src *s, const struct part_paths *f,
+		       struct cuenv_err *err)
 {
 	struct unpack_opts uo = { 0 };
 	struct unpack_stats stats = { 0 };
@@ -450,7 +450,8 @@ static int fetch_wheel(struct job *j, struct src *s,
 	uo.max_bytes = expand_bound(j);
 	if (!rc)
 		rc = unpack_file(f->tmp.data,
-				 j->opts->no_cache ? f->part.data : f->cache.data,
+				 j->opts->no_cache ? f->part.data
+						   : f->cache.data,
 				 &uo, &stats, err);
 	if (!rc)
 		rc = to_pool(f->tmp.data, f->pool.data, err);
@@ -480,8 +481,9 @@ static int unpack_failed(struct job *j, struct src *s,
 		err_init(err);
 		rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s", e2.msg.data);
 	} else if (stats->bounded) {
-		cuenv_hint(err, "to allow more: --max-expansion RATIO "
-				"(now %u), or CUENV_UNPACK_MAX_RATIO",
+		cuenv_hint(err,
+			   "to allow more: --max-expansion RATIO "
+			   "(now %u), or CUENV_UNPACK_MAX_RATIO",
 			   j->opts->expand_ratio);
 	}
 	err_release(&e2);
@@ -520,7 +522,8 @@ static int stream_archive(struct job *j, struct src *s,
 		uo.map = map_runfile;
 		uo.map_ctx = j;
 	} else {
-		uo.strip = 1; /* "<name>-archive/", or "cuda/" in old tarballs */
+		uo.strip =
+			1; /* "<name>-archive/", or "cuda/" in old tarballs */
 		if (j->opts->plan.runtime_only)
 			uo.map = map_runtime;
 	}
@@ -704,8 +707,7 @@ static int run_jobs(struct crew *c, const struct install_opts *o,
 			cuenv_fail(err, c->jobs[i].rc, "%s",
 				   c->jobs[i].err.msg.data);
 			if (c->jobs[i].err.hint.len)
-				cuenv_hint(err, "%s",
-					   c->jobs[i].err.hint.data);
+				cuenv_hint(err, "%s", c->jobs[i].err.hint.data);
 			return err->rc;
 		}
 	}
@@ -733,8 +735,8 @@ static int assemble_version(const struct crew *c, const char *root,
 
 		buf_reset(&tree);
 		buf_printf(&tree, "%s/pool/%s", root, c->jobs[i].key);
-		rc = assemble_add(a, tree.data, base && base[1] ? base + 1 : url,
-				  err);
+		rc = assemble_add(a, tree.data,
+				  base && base[1] ? base + 1 : url, err);
 	}
 	assemble_free(a);
 	buf_release(&tree);
@@ -760,7 +762,8 @@ static int make_jobs(const struct release *rel, const struct install_opts *o,
 		*wheels = xcalloc(names->n, sizeof(**wheels));
 		for (size_t i = 0; i < names->n; i++) {
 			const struct part *p = release_part(rel, names->v[i]);
-			char *proj = pypi_wheel_project(names->v[i], rel->cuda_major,
+			char *proj =
+				pypi_wheel_project(names->v[i], rel->cuda_major,
 						   rel->kind);
 
 			if (!p || !proj) {
@@ -847,8 +850,9 @@ static int check_complete(const struct install *have, const struct release *rel,
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"cuda %s is installed without %s", have->name,
 				missing.data);
-		cuenv_hint(err, "to replace it: cuenv uninstall cuda %s, then "
-				"install it again",
+		cuenv_hint(err,
+			   "to replace it: cuenv uninstall cuda %s, then "
+			   "install it again",
 			   have->name);
 	}
 	buf_release(&missing);
@@ -906,9 +910,8 @@ static int lock_version(const struct store *st, const struct release *rel,
  * to read it, or that it lacks components asked for), or CUENV_OK when
  * it is not installed.
  */
-static int installed_already(const struct store *st,
-			     const struct release *rel, const char *name,
-			     const struct install_opts *opts,
+static int installed_already(const struct store *st, const struct release *rel,
+			     const char *name, const struct install_opts *opts,
 			     const struct strv *names, struct install *out,
 			     struct cuenv_err *err)
 {
@@ -1028,8 +1031,7 @@ static int assemble_and_commit(struct store *st, const struct crew *c,
 	if (!rc) {
 		note_parts(c, rel, names, in);
 		detect_layout(version_dir.data, in);
-		if (!in->cupti_version && in->cupti.n &&
-		    rel->kind != KIT_CUDNN)
+		if (!in->cupti_version && in->cupti.n && rel->kind != KIT_CUDNN)
 			in->cupti_version = xstrdup(rel->version);
 		rc = store_commit(st, in, version_dir.data, err);
 	}
@@ -1061,8 +1063,8 @@ static void crew_release(struct crew *c)
 }
 
 int install_run(struct store *st, const struct release *rel,
-		    const struct install_opts *opts, struct install *out,
-		    struct cuenv_err *err)
+		const struct install_opts *opts, struct install *out,
+		struct cuenv_err *err)
 {
 	struct buf staging = BUF_INIT;
 	struct strv names = STRV_INIT;
@@ -1098,8 +1100,8 @@ int install_run(struct store *st, const struct release *rel,
 	crew_setup(&c, st, rel, opts, staging.data, &names);
 	rc = run_jobs(&c, opts, err);
 	if (!rc)
-		rc = assemble_and_commit(st, &c, rel, &names, staging.data,
-					 &in, err);
+		rc = assemble_and_commit(st, &c, rel, &names, staging.data, &in,
+					 err);
 	if (!rc)
 		rc = store_read_receipt(in.dir, out, err);
 out:

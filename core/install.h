@@ -40,17 +40,17 @@
 
 enum part_state {
 	PART_WAITING,
-	PART_FETCHING,	/* downloading (or reading the cache) and extracting */
-	PART_DONE,	/* in the pool */
+	PART_FETCHING, /* downloading (or reading the cache) and extracting */
+	PART_DONE,     /* in the pool */
 	PART_FAILED,
 };
 
 struct part_progress {
 	const char *name;
-	uint64_t done;	 /* bytes read so far */
-	uint64_t total;	 /* expected size, 0 when unknown */
+	uint64_t done;	/* bytes read so far */
+	uint64_t total; /* expected size, 0 when unknown */
 	enum part_state state;
-	int cached;	 /* served from the cache or pool, no download */
+	int cached; /* served from the cache or pool, no download */
 };
 
 #define INSTALL_EXPAND_RATIO_DEFAULT 50

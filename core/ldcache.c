@@ -117,9 +117,9 @@ static int read_entries(const unsigned char *data, size_t len, size_t at,
 	for (uint32_t i = 0; i < n; i++) {
 		const unsigned char *e = data + at + (size_t)i * esize;
 		const char *key =
-		    string_at(strings, strings_size, get32(e + 4));
+			string_at(strings, strings_size, get32(e + 4));
 		const char *value =
-		    string_at(strings, strings_size, get32(e + 8));
+			string_at(strings, strings_size, get32(e + 8));
 
 		if (!key || !value)
 			return cuenv_fail(err, CUENV_E_MANIFEST,
@@ -152,7 +152,7 @@ int ldcache_parse(const void *image, size_t len, struct ldcache *out,
 {
 	const unsigned char *data = image;
 	size_t nm = strlen(NEW_MAGIC), om = strlen(OLD_MAGIC);
-	struct ldcache got = {0};
+	struct ldcache got = { 0 };
 	int rc;
 
 	if (len >= NEW_HEADER && !memcmp(data, NEW_MAGIC, nm)) {

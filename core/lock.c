@@ -89,8 +89,8 @@ static int add_release(struct lockfile *lk, const struct release *rel,
 	return rc;
 }
 
-int lock_build(struct lockfile *lk, const struct catalog *cat,
-	       const char *cuda, const char *cudnn, const char *cupti,
+int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
+	       const char *cudnn, const char *cupti,
 	       const struct plan_opts *opts, const char *platform,
 	       struct cuenv_err *err)
 {
@@ -126,8 +126,8 @@ static json_t *str_or_null(const char *s)
 
 void lock_format(const struct lockfile *lk, struct buf *out)
 {
-	json_t *root = json_object(), *sel = json_object(),
-	       *o = json_object(), *parts = json_array();
+	json_t *root = json_object(), *sel = json_object(), *o = json_object(),
+	       *parts = json_array();
 	char *text;
 
 	json_object_set_new(root, "schema", json_integer(LOCK_SCHEMA));
@@ -152,7 +152,8 @@ void lock_format(const struct lockfile *lk, struct buf *out)
 		const struct lock_part *p = &lk->parts[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "kind", json_string(kit_kind_name(p->kind)));
+		json_object_set_new(j, "kind",
+				    json_string(kit_kind_name(p->kind)));
 		json_object_set_new(j, "source",
 				    json_string(source_name(p->source)));
 		json_object_set_new(j, "release", json_string(p->release));
@@ -163,7 +164,8 @@ void lock_format(const struct lockfile *lk, struct buf *out)
 		json_object_set_new(j, "platform", json_string(p->platform));
 		json_object_set_new(j, "url", json_string(p->url));
 		json_object_set_new(j, "sha256", json_string(p->sha256));
-		json_object_set_new(j, "size", json_integer((json_int_t)p->size));
+		json_object_set_new(j, "size",
+				    json_integer((json_int_t)p->size));
 		json_array_append_new(parts, j);
 	}
 	json_object_set_new(root, "components", parts);
@@ -244,11 +246,11 @@ static int get_str(json_t *o, const char *key, int optional, char **out)
 static int parse_part(const char *name, json_t *j, struct lock_part *p,
 		      struct cuenv_err *err)
 {
-	static const char *const keys[] = { "kind", "source", "release",
+	static const char *const keys[] = { "kind", "source",  "release",
 					    "name", "version", "platform",
-					    "url", "sha256" };
-	char **dst[] = { NULL, NULL, &p->release, &p->name, &p->version,
-			 &p->platform, &p->url, &p->sha256 };
+					    "url",  "sha256" };
+	char **dst[] = { NULL,	      NULL,	    &p->release, &p->name,
+			 &p->version, &p->platform, &p->url,	 &p->sha256 };
 	json_t *v;
 	char *kind = NULL, *source = NULL;
 	int rc = CUENV_OK;
@@ -282,13 +284,15 @@ static int parse_part(const char *name, json_t *j, struct lock_part *p,
 		goto out;
 	}
 	if (!is_sha256(p->sha256)) {
-		rc = bad(err, name, "sha256 of %s is not 64 lowercase hex digits",
-			 p->name, 0);
+		rc = bad(err, name,
+			 "sha256 of %s is not 64 lowercase hex digits", p->name,
+			 0);
 		goto out;
 	}
 	if (!url_ok(p->url)) {
-		rc = bad(err, name, "url of %s is not on NVIDIA's host or climbs "
-				    "with '..'",
+		rc = bad(err, name,
+			 "url of %s is not on NVIDIA's host or climbs "
+			 "with '..'",
 			 p->name, 0);
 		goto out;
 	}
@@ -331,16 +335,16 @@ int lock_parse(const char *name, const char *text, size_t len,
 	}
 	v = json_object_get(root, "schema");
 	if (!json_is_integer(v) || json_integer_value(v) != LOCK_SCHEMA) {
-		rc = bad(err, name, "%s", "no schema 1 (written by another "
-					  "version of cuenv?)",
+		rc = bad(err, name, "%s",
+			 "no schema 1 (written by another "
+			 "version of cuenv?)",
 			 (size_t)-1);
 		goto out;
 	}
 	sel = json_object_get(root, "selection");
 	if (!json_is_object(sel) || get_str(sel, "cuda", 0, &l.cuda) ||
 	    get_str(sel, "cudnn", 1, &l.cudnn) ||
-	    get_str(sel, "cupti", 1, &l.cupti) ||
-	    !version_is_valid(l.cuda) ||
+	    get_str(sel, "cupti", 1, &l.cupti) || !version_is_valid(l.cuda) ||
 	    (l.cudnn && !version_is_valid(l.cudnn)) ||
 	    (l.cupti && !version_is_valid(l.cupti))) {
 		rc = bad(err, name, "%s", "bad or missing selection",
@@ -359,7 +363,8 @@ int lock_parse(const char *name, const char *text, size_t len,
 			rc = bad(err, name, "%s", "bad options", (size_t)-1);
 			goto out;
 		}
-		l.runtime_only = json_is_true(json_object_get(o, "runtime_only"));
+		l.runtime_only =
+			json_is_true(json_object_get(o, "runtime_only"));
 		if (json_is_array(c)) {
 			for (size_t i = 0; i < json_array_size(c); i++) {
 				json_t *s = json_array_get(c, i);
@@ -396,8 +401,8 @@ out:
 int lock_read(const char *path, struct lockfile *lk, struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
-	int rc =
-	    file_read(path, LOCK_MAX_BYTES, FILE_MAY_BE_MISSING, &text, err);
+	int rc = file_read(path, LOCK_MAX_BYTES, FILE_MAY_BE_MISSING, &text,
+			   err);
 
 	if (!rc)
 		rc = lock_parse(path, text.data ? text.data : "", text.len, lk,
@@ -423,7 +428,8 @@ int lock_find(const char *cwd, struct buf *out)
 
 		if (!slash || dir.len <= 1)
 			break;
-		buf_setlen(&dir, slash == dir.data ? 1 : (size_t)(slash - dir.data));
+		buf_setlen(&dir,
+			   slash == dir.data ? 1 : (size_t)(slash - dir.data));
 	}
 	buf_release(&dir);
 	buf_reset(out);
@@ -441,7 +447,8 @@ static const struct lock_part *find_part(const struct lockfile *lk,
 					 enum kit_kind kind, const char *name)
 {
 	for (size_t i = 0; i < lk->nparts; i++)
-		if (lk->parts[i].kind == kind && !strcmp(lk->parts[i].name, name))
+		if (lk->parts[i].kind == kind &&
+		    !strcmp(lk->parts[i].name, name))
 			return &lk->parts[i];
 	return NULL;
 }
@@ -456,8 +463,9 @@ int lock_compare(const struct lockfile *have, const struct lockfile *want,
 	buf_reset(why);
 	for (size_t i = 0; i < 3; i++)
 		if (!same(h[i], w[i])) {
-			buf_printf(why, "the .cuenv asks for %s %s but the lock "
-					"was made for %s %s",
+			buf_printf(why,
+				   "the .cuenv asks for %s %s but the lock "
+				   "was made for %s %s",
 				   keys[i], w[i] ? w[i] : "(none)", keys[i],
 				   h[i] ? h[i] : "(none)");
 			return 1;
@@ -469,24 +477,28 @@ int lock_compare(const struct lockfile *have, const struct lockfile *want,
 	}
 	for (size_t i = 0; i < want->nparts; i++) {
 		const struct lock_part *wp = &want->parts[i];
-		const struct lock_part *hp = find_part(have, wp->kind, wp->name);
+		const struct lock_part *hp =
+			find_part(have, wp->kind, wp->name);
 		const char *k = kit_kind_name(wp->kind);
 
 		if (!hp) {
-			buf_printf(why, "the lock lacks %s %s %s",
-				   k, wp->release, wp->name);
+			buf_printf(why, "the lock lacks %s %s %s", k,
+				   wp->release, wp->name);
 			return 1;
 		}
 		if (strcmp(hp->release, wp->release)) {
-			buf_printf(why, "the catalogue now resolves %s to %s %s, "
-					"the lock has %s",
+			buf_printf(why,
+				   "the catalogue now resolves %s to %s %s, "
+				   "the lock has %s",
 				   k, k, wp->release, hp->release);
 			return 1;
 		}
-		if (strcmp(hp->url, wp->url) || strcmp(hp->sha256, wp->sha256) ||
+		if (strcmp(hp->url, wp->url) ||
+		    strcmp(hp->sha256, wp->sha256) ||
 		    strcmp(hp->version, wp->version) || hp->size != wp->size) {
-			buf_printf(why, "%s %s %s differs between the lock and "
-					"the catalogue",
+			buf_printf(why,
+				   "%s %s %s differs between the lock and "
+				   "the catalogue",
 				   k, wp->release, wp->name);
 			return 1;
 		}
@@ -495,8 +507,9 @@ int lock_compare(const struct lockfile *have, const struct lockfile *want,
 		const struct lock_part *hp = &have->parts[i];
 
 		if (!find_part(want, hp->kind, hp->name)) {
-			buf_printf(why, "the lock has %s %s %s, which would no "
-					"longer be installed",
+			buf_printf(why,
+				   "the lock has %s %s %s, which would no "
+				   "longer be installed",
 				   kit_kind_name(hp->kind), hp->release,
 				   hp->name);
 			return 1;

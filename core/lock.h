@@ -44,7 +44,7 @@ struct lock_part {
 	char *name;	     /* component */
 	char *version;	     /* the component's version */
 	char *platform;
-	char *url;	     /* on NVIDIA's host */
+	char *url; /* on NVIDIA's host */
 	char *sha256;
 	uint64_t size;
 };
@@ -52,7 +52,7 @@ struct lock_part {
 struct lockfile {
 	char *cuda, *cudnn, *cupti; /* the .cuenv's specs (cuda required) */
 	int runtime_only;
-	struct strv components;	    /* --components, or empty */
+	struct strv components; /* --components, or empty */
 	char *platform;
 	struct lock_part *parts;
 	size_t nparts;
@@ -67,8 +67,8 @@ void lock_release(struct lockfile *lk);
  * lk. Returns CUENV_OK,
  * CUENV_E_NOT_INSTALLED (nothing in the catalogue) or CUENV_E_USAGE.
  */
-int lock_build(struct lockfile *lk, const struct catalog *cat,
-	       const char *cuda, const char *cudnn, const char *cupti,
+int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
+	       const char *cudnn, const char *cupti,
 	       const struct plan_opts *opts, const char *platform,
 	       struct cuenv_err *err);
 

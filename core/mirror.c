@@ -146,8 +146,8 @@ static int add_manifest(struct mirror_plan *p, const struct release *rel,
 			struct cuenv_err *err)
 {
 	const char *base = strrchr(rel->origin, '/');
-	const char *k = kit_kind_name(rel->kind == KIT_CUDNN ? KIT_CUDNN
-							     : KIT_CUDA);
+	const char *k =
+		kit_kind_name(rel->kind == KIT_CUDNN ? KIT_CUDNN : KIT_CUDA);
 	char hex[DIGEST_HEX_LEN + 1];
 	struct buf path = BUF_INIT, url = BUF_INIT;
 	struct stat st;
@@ -158,8 +158,7 @@ static int add_manifest(struct mirror_plan *p, const struct release *rel,
 	buf_printf(&url, "%s/%s", NVIDIA_BASE, path.data);
 	if (strncmp(base, "redistrib_", 10) || stat(rel->origin, &st)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
-				"cannot mirror the manifest '%s'",
-				rel->origin);
+				"cannot mirror the manifest '%s'", rel->origin);
 		goto out;
 	}
 	rc = digest_file(rel->origin, hex, err);
@@ -216,8 +215,8 @@ int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
 		    !strcmp(e->components, comps.data))
 			goto out;
 	}
-	p->entries = xrealloc(p->entries,
-			      (p->nentries + 1) * sizeof(*p->entries));
+	p->entries =
+		xrealloc(p->entries, (p->nentries + 1) * sizeof(*p->entries));
 	e = &p->entries[p->nentries++];
 	e->kind = kind;
 	e->source = rel->source;
@@ -332,9 +331,8 @@ static void stamps_load(struct stamps *s, const char *file)
 		if (!next)
 			break;
 		*next++ = '\0';
-		if (sscanf(line, "%64s %llu %lld %lld %llu %lld %n", sha,
-			   &size, &t.sec, &t.nsec, &t.ino, &t.taken,
-			   &at) != 6 ||
+		if (sscanf(line, "%64s %llu %lld %lld %llu %lld %n", sha, &size,
+			   &t.sec, &t.nsec, &t.ino, &t.taken, &at) != 6 ||
 		    !at || !line[at] || !digest_hex_valid(sha))
 			continue;
 		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
@@ -431,9 +429,10 @@ static int check_bytes(const struct mirror_file *f, struct digest *d,
 				  name, (unsigned long long)f->size,
 				  (unsigned long long)n);
 	if (strcmp(hex, f->sha256))
-		return cuenv_fail(err, CUENV_E_INTEGRITY,
-				  "sha256 mismatch for '%s': expected %s, got %s",
-				  name, f->sha256, hex);
+		return cuenv_fail(
+			err, CUENV_E_INTEGRITY,
+			"sha256 mismatch for '%s': expected %s, got %s", name,
+			f->sha256, hex);
 	return CUENV_OK;
 }
 
@@ -574,8 +573,8 @@ static int verified(struct run *run, const struct mirror_file *f,
 	if (!S_ISREG(st.st_mode))
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "'%s' is not a plain file", dest);
-	if (!run->o->verify && stamp_matches(&run->stamps, f->path,
-					     f->sha256, &st))
+	if (!run->o->verify &&
+	    stamp_matches(&run->stamps, f->path, f->sha256, &st))
 		return 1;
 	*damaged = 1;
 	if (f->size && (uint64_t)st.st_size != f->size)
@@ -699,9 +698,11 @@ static int parse_index(const char *name, const struct buf *text,
 		goto out;
 	}
 	json_array_foreach(files, i, v) {
-		const char *path = json_string_value(json_object_get(v, "path"));
+		const char *path =
+			json_string_value(json_object_get(v, "path"));
 		const char *url = json_string_value(json_object_get(v, "url"));
-		const char *sha = json_string_value(json_object_get(v, "sha256"));
+		const char *sha =
+			json_string_value(json_object_get(v, "sha256"));
 		json_t *size = json_object_get(v, "size");
 		char *mp = url ? mirror_path(url) : NULL;
 
@@ -721,10 +722,14 @@ static int parse_index(const char *name, const struct buf *text,
 			goto out;
 	}
 	json_array_foreach(rels, i, v) {
-		const char *kind = json_string_value(json_object_get(v, "kind"));
-		const char *src = json_string_value(json_object_get(v, "source"));
-		const char *ver = json_string_value(json_object_get(v, "version"));
-		const char *plat = json_string_value(json_object_get(v, "platform"));
+		const char *kind =
+			json_string_value(json_object_get(v, "kind"));
+		const char *src =
+			json_string_value(json_object_get(v, "source"));
+		const char *ver =
+			json_string_value(json_object_get(v, "version"));
+		const char *plat =
+			json_string_value(json_object_get(v, "platform"));
 		const char *comps =
 			json_string_value(json_object_get(v, "components"));
 		json_t *major = json_object_get(v, "cuda_major");
@@ -741,8 +746,9 @@ static int parse_index(const char *name, const struct buf *text,
 					name, i);
 			goto out;
 		}
-		all->entries = xrealloc(all->entries, (all->nentries + 1) *
-							      sizeof(*all->entries));
+		all->entries =
+			xrealloc(all->entries,
+				 (all->nentries + 1) * sizeof(*all->entries));
 		e = &all->entries[all->nentries++];
 		e->kind = k;
 		e->source = s;
@@ -792,12 +798,16 @@ static int merge(struct mirror_plan *all, const struct mirror_plan *p,
 		}
 		if (k < all->nentries)
 			continue;
-		all->entries = xrealloc(all->entries, (all->nentries + 1) *
-							      sizeof(*all->entries));
+		all->entries =
+			xrealloc(all->entries,
+				 (all->nentries + 1) * sizeof(*all->entries));
 		all->entries[all->nentries++] = (struct mirror_entry){
-			e->kind,	     e->source,
-			xstrdup(e->version), e->cuda_major,
-			xstrdup(e->platform), xstrdup(e->components),
+			e->kind,
+			e->source,
+			xstrdup(e->version),
+			e->cuda_major,
+			xstrdup(e->platform),
+			xstrdup(e->components),
 		};
 	}
 	return CUENV_OK;
@@ -824,10 +834,11 @@ static void format_index(const struct mirror_plan *all, struct buf *out)
 	for (size_t i = 0; i < all->nfiles; i++) {
 		const struct mirror_file *f = &all->files[i];
 
-		json_array_append_new(
-			files, json_pack("{s:s, s:s, s:s, s:I}", "path",
-					 f->path, "url", f->url, "sha256",
-					 f->sha256, "size", (json_int_t)f->size));
+		json_array_append_new(files,
+				      json_pack("{s:s, s:s, s:s, s:I}", "path",
+						f->path, "url", f->url,
+						"sha256", f->sha256, "size",
+						(json_int_t)f->size));
 	}
 	json_object_set_new(root, "releases", rels);
 	json_object_set_new(root, "files", files);
@@ -855,8 +866,9 @@ static void format_readme(const struct mirror_plan *all,
 		   "developer.download.nvidia.com.\n\n");
 	if (o->command)
 		buf_printf(out, "Last added to by: %s\n\n", o->command);
-	buf_printf(out, "It holds %zu files (%llu bytes; %s lists them "
-			"with their sha256):\n\n",
+	buf_printf(out,
+		   "It holds %zu files (%llu bytes; %s lists them "
+		   "with their sha256):\n\n",
 		   all->nfiles, (unsigned long long)bytes, INDEX);
 	for (size_t i = 0; i < all->nentries; i++) {
 		const struct mirror_entry *e = &all->entries[i];
@@ -881,8 +893,9 @@ static void format_readme(const struct mirror_plan *all,
 		const struct mirror_entry *e = &all->entries[i];
 
 		if (e->kind == KIT_CUDNN) {
-			buf_printf(out, "  cuenv install --mirror file://%s "
-					"SPEC --cudnn %s\n",
+			buf_printf(out,
+				   "  cuenv install --mirror file://%s "
+				   "SPEC --cudnn %s\n",
 				   abs, e->version);
 			break;
 		}
@@ -982,7 +995,8 @@ static int write_table(const char *dir, const char *name,
 					buf_printf(&out, "%s\n", line);
 				continue;
 			}
-			if (row_has_url(line, all) && strv_find(&rows, line) < 0)
+			if (row_has_url(line, all) &&
+			    strv_find(&rows, line) < 0)
 				strv_push(&rows, line);
 		}
 	}

@@ -40,11 +40,11 @@
 
 /* One archive or manifest the mirror holds. */
 struct mirror_file {
-	char *path;   /* below DIR: "compute/cuda/redist/..." */
-	char *url;    /* on NVIDIA's host (never a mirror's) */
-	char *sha256; /* 64 lowercase hex digits */
-	uint64_t size;	/* 0 when the catalogue does not say */
-	char *origin; /* a manifest: the catalogue file copied, else NULL */
+	char *path;    /* below DIR: "compute/cuda/redist/..." */
+	char *url;     /* on NVIDIA's host (never a mirror's) */
+	char *sha256;  /* 64 lowercase hex digits */
+	uint64_t size; /* 0 when the catalogue does not say */
+	char *origin;  /* a manifest: the catalogue file copied, else NULL */
 };
 
 /* One release the mirror can install, as the index lists it. */
@@ -89,10 +89,10 @@ int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
 		    const char *platform, struct cuenv_err *err);
 
 enum mirror_how {
-	MIRROR_HAD,	/* already in DIR and verified */
-	MIRROR_FETCHED, /* downloaded */
-	MIRROR_CACHED,	/* copied from the download cache */
-	MIRROR_COPIED,	/* a manifest, from the catalogue */
+	MIRROR_HAD,	 /* already in DIR and verified */
+	MIRROR_FETCHED,	 /* downloaded */
+	MIRROR_CACHED,	 /* copied from the download cache */
+	MIRROR_COPIED,	 /* a manifest, from the catalogue */
 	MIRROR_REPAIRED, /* was in DIR with wrong bytes: fetched again */
 };
 

@@ -82,8 +82,9 @@ static void header(const struct fmt *f, const char *what,
 	buf_printf(&desc, "%s %s (cuenv)", what, in->version);
 	if (f->tcl) {
 		buf_adds(f->out, "#%Module1.0\n");
-		buf_adds(f->out, "# Written by `cuenv modules`; rerun it rather "
-				 "than editing.\n");
+		buf_adds(f->out,
+			 "# Written by `cuenv modules`; rerun it rather "
+			 "than editing.\n");
 		buf_adds(f->out, "module-whatis ");
 		quote(f, desc.data);
 		buf_addc(f->out, '\n');
@@ -156,13 +157,14 @@ void modulefile_cudnn(int tcl, const struct install *in,
 	setvar(f, "setenv", "CUDNN_PATH", in->prefix);
 	buf_printf(&label, "+cudnn%s", in->version);
 	if (f->tcl) {
-		buf_adds(f->out, "set cuenv_cuda {}\n"
-				 "if {[info exists ::env(CUENV_ACTIVE)]} {\n"
-				 "\tset cuenv_cuda $::env(CUENV_ACTIVE)\n"
-				 "}\n"
-				 "# Unloading pops the value pushed: name it as is.\n"
-				 "if {![module-info mode unload]} {\n"
-				 "\tappend cuenv_cuda ");
+		buf_adds(f->out,
+			 "set cuenv_cuda {}\n"
+			 "if {[info exists ::env(CUENV_ACTIVE)]} {\n"
+			 "\tset cuenv_cuda $::env(CUENV_ACTIVE)\n"
+			 "}\n"
+			 "# Unloading pops the value pushed: name it as is.\n"
+			 "if {![module-info mode unload]} {\n"
+			 "\tappend cuenv_cuda ");
 		quote(f, label.data);
 		buf_adds(f->out, "\n}\npushenv CUENV_ACTIVE $cuenv_cuda\n");
 	} else {

@@ -186,8 +186,7 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 	}
 }
 
-bool needs_scan_want(struct needs_scan *s, const char *soname,
-		     const char *who)
+bool needs_scan_want(struct needs_scan *s, const char *soname, const char *who)
 {
 	struct needs_want *w = want_get(s, soname);
 
@@ -215,7 +214,7 @@ static struct needs_want *want_dll(struct needs_scan *s, const char *dll)
 void needs_scan_add_pe(struct needs_scan *s, const char *path,
 		       const struct pe_info *p)
 {
-	const struct strv *linked[] = {&p->imports, &p->delay};
+	const struct strv *linked[] = { &p->imports, &p->delay };
 	struct needs_want *w;
 	struct buf so = BUF_INIT;
 
@@ -347,8 +346,7 @@ static bool dist_info_metadata(const char *name)
 bool needs_metadata_name(const char *name)
 {
 	return path_ends(name, "tensorflow/python/platform/build_info.py") ||
-	       path_ends(name, "torch/version.py") ||
-	       dist_info_metadata(name);
+	       path_ends(name, "torch/version.py") || dist_info_metadata(name);
 }
 
 static bool ident_char(char c)
@@ -456,8 +454,7 @@ static struct needs_report *report_add(struct needs_scan *s,
 }
 
 void needs_scan_report(struct needs_scan *s, const char *framework,
-		       const char *source, const char *cuda,
-		       const char *cudnn)
+		       const char *source, const char *cuda, const char *cudnn)
 {
 	struct needs_report *r = report_add(s, framework, source);
 
@@ -518,8 +515,7 @@ static void keep_higher_take(char **slot, char *v)
 static void read_build_info(struct needs_scan *s, const char *name,
 			    const char *text, size_t len)
 {
-	static const char *const dlls[] = { "cudart_dll_name",
-					    "cudnn_dll_name",
+	static const char *const dlls[] = { "cudart_dll_name", "cudnn_dll_name",
 					    "nvcuda_dll_name" };
 	struct buf b = BUF_INIT;
 	struct needs_report *r;
@@ -661,7 +657,8 @@ static char *requirement_pin(const char *p)
 static void read_requirement(const char *v, struct meta_acc *a)
 {
 	struct buf name = BUF_INIT, stem = BUF_INIT;
-	size_t n = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	size_t n =
+		strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			  "0123456789._-");
 	const char *semi = strchr(v, ';');
 	bool extra = semi && strstr(semi, "extra");
@@ -755,7 +752,8 @@ static void read_dist_metadata(struct needs_scan *s, const char *path,
 		buf_reset(&line);
 		buf_add(&line, p, n);
 		if (!strncmp(line.data, "Name:", 5))
-			normalise_name(line.data + 5 + strspn(line.data + 5, " "),
+			normalise_name(line.data + 5 +
+					       strspn(line.data + 5, " "),
 				       strlen(line.data + 5 +
 					      strspn(line.data + 5, " ")),
 				       &name);
@@ -865,13 +863,13 @@ static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 		buf_path(path, path->data, names.v[i]);
 		if (lstat(path->data, &st)) {
 			add_warning(s, "skipped '%s': %s", path->data,
-			     strerror(errno));
+				    strerror(errno));
 		} else if (S_ISDIR(st.st_mode)) {
 			if (depth < WALK_DEPTH)
 				walk(s, path, depth + 1);
 			else
 				add_warning(s, "skipped '%s': nested too deep",
-				     path->data);
+					    path->data);
 		} else if (S_ISREG(st.st_mode)) {
 			if (needs_metadata_name(path->data))
 				read_metadata_file(s, path->data, NULL);
@@ -998,9 +996,8 @@ const char needs_python_script[] =
 	"with os.fdopen(3, 'w') as f:\n"
 	"    json.dump(out, f)\n";
 
-const char *const needs_framework_names[NEEDS_FRAMEWORKS] = {
-	"tensorflow", "torch", "jax"
-};
+const char *const needs_framework_names[NEEDS_FRAMEWORKS] = { "tensorflow",
+							      "torch", "jax" };
 
 void needs_python_init(struct needs_python *py, const char *exe)
 {
@@ -1036,8 +1033,7 @@ static char *json_version(json_t *o, const char *key)
 	return s && version_is_valid(s) ? xstrdup(s) : NULL;
 }
 
-int needs_python_parse(struct needs_python *py, const char *text,
-		       size_t len)
+int needs_python_parse(struct needs_python *py, const char *text, size_t len)
 {
 	json_t *j = json_loadb(text, len, 0, NULL), *fws;
 
@@ -1275,18 +1271,18 @@ static struct needs_combo best_for(const struct install *cu,
 	 * newest first.
 	 */
 	for (size_t k = in->cudnns.n + 1; k-- > 0;) {
-		size_t ni = want_dnn ? (k + in->cudnns.n) % (in->cudnns.n + 1)
-				     : k;
+		size_t ni =
+			want_dnn ? (k + in->cudnns.n) % (in->cudnns.n + 1) : k;
 		const struct install *dn =
 			ni == in->cudnns.n ? NULL : in->cudnns.v[ni];
 
 		if (dn && dn->cuda_major != cu->cuda_major)
 			continue;
 		for (size_t pi = in->cuptis.n + 1; pi-- > 0;) {
-			struct needs_combo c = {
-				cu, dn,
-				pi == in->cuptis.n ? NULL : in->cuptis.v[pi]
-			};
+			struct needs_combo c = { cu, dn,
+						 pi == in->cuptis.n
+							 ? NULL
+							 : in->cuptis.v[pi] };
 			size_t may, m = combo_check(&c, s, py, NULL, 0, &may);
 
 			if (m < best_miss ||
@@ -1489,7 +1485,8 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
 
 		buf_reset(&b);
 		if (w->lib == NVLIB_CUDNN)
-			buf_printf(&b, "cuDNN %lu.x", version_major(w->version));
+			buf_printf(&b, "cuDNN %lu.x",
+				   version_major(w->version));
 		else if (w->lib == NVLIB_NCCL)
 			buf_adds(&b, "NCCL (cuenv does not install it)");
 		else
@@ -1569,8 +1566,8 @@ static int suits(const char *v, const struct needs_scan *s,
  * for (one major, or 0) and suits every framework; with top, of that
  * very version.
  */
-static const struct release *pick_cudnn(const struct catalog *cat,
-					unsigned M, unsigned long dnn_major,
+static const struct release *pick_cudnn(const struct catalog *cat, unsigned M,
+					unsigned long dnn_major,
 					const struct needs_scan *s,
 					const struct needs_python *py,
 					const char *top)
@@ -1731,8 +1728,7 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 		for (size_t i = 0; i < s->n && !two; i++) {
 			const struct needs_want *w = &s->v[i];
 
-			if (!needs_want_managed(w) ||
-			    w->lib != NVLIB_CUDNN ||
+			if (!needs_want_managed(w) || w->lib != NVLIB_CUDNN ||
 			    (!strict && !needs_want_required(w)))
 				continue;
 			if (dnn_major &&
@@ -1740,8 +1736,9 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 				two = 1;
 				if (strict)
 					break;
-				buf_printf(&o->why, "they ask for two cuDNN "
-						    "majors (%lu and %lu)",
+				buf_printf(&o->why,
+					   "they ask for two cuDNN "
+					   "majors (%lu and %lu)",
 					   dnn_major,
 					   version_major(w->version));
 				goto out;

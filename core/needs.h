@@ -64,8 +64,8 @@
 /* ---- what the files ask for ---------------------------------------------- */
 
 struct needs_want {
-	char *soname;	       /* "libcudart.so.11.0" */
-	char *dll;	       /* the Windows DLL name it was asked for by
+	char *soname; /* "libcudart.so.11.0" */
+	char *dll;    /* the Windows DLL name it was asked for by
 				  ("cudart64_110.dll"), or NULL */
 	enum nvlib_id lib;
 	const char *version;   /* into soname: "11.0" */
@@ -119,8 +119,7 @@ void needs_scan_add(struct needs_scan *s, const char *path,
  * the CUDA soname (DT_NEEDED-like: required). False, nothing recorded,
  * when soname is not a CUDA library of nvlib's table.
  */
-bool needs_scan_want(struct needs_scan *s, const char *soname,
-		     const char *who);
+bool needs_scan_want(struct needs_scan *s, const char *soname, const char *who);
 
 /*
  * Add a report: framework (version NULL) says, in source, that it was
@@ -128,8 +127,7 @@ bool needs_scan_want(struct needs_scan *s, const char *soname,
  * their major, as the metadata's.
  */
 void needs_scan_report(struct needs_scan *s, const char *framework,
-		       const char *source, const char *cuda,
-		       const char *cudnn);
+		       const char *source, const char *cuda, const char *cudnn);
 
 /*
  * The same for a Windows PE file: each DLL its import or delay-load
@@ -249,8 +247,7 @@ void needs_python_release(struct needs_python *py);
  * as NULL. Returns 0, or -1 when the text is not a JSON object (py is
  * then unchanged).
  */
-int needs_python_parse(struct needs_python *py, const char *text,
-		       size_t len);
+int needs_python_parse(struct needs_python *py, const char *text, size_t len);
 
 /*
  * Is anything asked of cuenv: a managed want, a report, or a framework
@@ -277,7 +274,7 @@ void needs_combo_describe(const struct needs_combo *c, struct buf *out);
 
 struct needs_installed {
 	struct install_list cudas, cudnns, cuptis; /* oldest first */
-	struct strv warnings; /* receipts skipped while listing */
+	struct strv warnings;	 /* receipts skipped while listing */
 	struct needs_combo pick; /* pick.cuda NULL: nothing satisfies */
 	bool active;		 /* pick is the active selection */
 	struct strv report;	 /* "cuda 12.4.1: lacks x, y" per toolkit */

@@ -22,74 +22,74 @@
 	}
 
 static const struct nvlib_rule r_cudart[] = {
-    {0, 0, NVLIB_MINOR, NULL},
-    {11, 0, NVLIB_FIXED, "11.0"}, /* every 11.x */
-    {12, 0, NVLIB_MAJOR, NULL},
-    END,
+	{ 0, 0, NVLIB_MINOR, NULL },
+	{ 11, 0, NVLIB_FIXED, "11.0" }, /* every 11.x */
+	{ 12, 0, NVLIB_MAJOR, NULL },
+	END,
 };
 static const struct nvlib_rule r_cupti[] = {
-    {0, 0, NVLIB_MINOR, NULL}, /* libcupti.so.11.8 */
-    {12, 0, NVLIB_MAJOR, NULL},
-    END,
+	{ 0, 0, NVLIB_MINOR, NULL }, /* libcupti.so.11.8 */
+	{ 12, 0, NVLIB_MAJOR, NULL },
+	END,
 };
 static const struct nvlib_rule r_cublas[] = {
-    {0, 0, NVLIB_MINOR, NULL},
-    {10, 1, NVLIB_MAJOR, NULL},
-    END,
+	{ 0, 0, NVLIB_MINOR, NULL },
+	{ 10, 1, NVLIB_MAJOR, NULL },
+	END,
 };
 static const struct nvlib_rule r_cublaslt[] = {
-    {0, 0, NVLIB_NONE, NULL},
-    {10, 1, NVLIB_MAJOR, NULL},
-    END,
+	{ 0, 0, NVLIB_NONE, NULL },
+	{ 10, 1, NVLIB_MAJOR, NULL },
+	END,
 };
 static const struct nvlib_rule r_cufft[] = {
-    {0, 0, NVLIB_MINOR, NULL},
-    {10, 1, NVLIB_FIXED, "10"},
-    {12, 0, NVLIB_FIXED, "11"},
-    {13, 0, NVLIB_FIXED, "12"},
-    END,
+	{ 0, 0, NVLIB_MINOR, NULL },
+	{ 10, 1, NVLIB_FIXED, "10" },
+	{ 12, 0, NVLIB_FIXED, "11" },
+	{ 13, 0, NVLIB_FIXED, "12" },
+	END,
 };
 static const struct nvlib_rule r_curand[] = {
-    {0, 0, NVLIB_MINOR, NULL},
-    {10, 1, NVLIB_FIXED, "10"},
-    END,
+	{ 0, 0, NVLIB_MINOR, NULL },
+	{ 10, 1, NVLIB_FIXED, "10" },
+	END,
 };
 static const struct nvlib_rule r_cusolver[] = {
-    {0, 0, NVLIB_MINOR, NULL},	{10, 1, NVLIB_FIXED, "10"},
-    {11, 1, NVLIB_FIXED, "11"}, /* 11.0 still shipped 10; 12 kept 11 */
-    {13, 0, NVLIB_FIXED, "12"}, END,
+	{ 0, 0, NVLIB_MINOR, NULL },  { 10, 1, NVLIB_FIXED, "10" },
+	{ 11, 1, NVLIB_FIXED, "11" }, /* 11.0 still shipped 10; 12 kept 11 */
+	{ 13, 0, NVLIB_FIXED, "12" }, END,
 };
 static const struct nvlib_rule r_cusparse[] = {
-    {0, 0, NVLIB_MINOR, NULL},
-    {10, 1, NVLIB_MAJOR, NULL},
-    {13, 0, NVLIB_FIXED, "12"}, /* 13 kept cuSPARSE 12 */
-    END,
+	{ 0, 0, NVLIB_MINOR, NULL },
+	{ 10, 1, NVLIB_MAJOR, NULL },
+	{ 13, 0, NVLIB_FIXED, "12" }, /* 13 kept cuSPARSE 12 */
+	END,
 };
 static const struct nvlib_rule r_nvrtc[] = {
-    {0, 0, NVLIB_MINOR, NULL},
-    {11, 2, NVLIB_FIXED, "11.2"}, /* 11.2 to 11.8 share it */
-    {12, 0, NVLIB_MAJOR, NULL},
-    END,
+	{ 0, 0, NVLIB_MINOR, NULL },
+	{ 11, 2, NVLIB_FIXED, "11.2" }, /* 11.2 to 11.8 share it */
+	{ 12, 0, NVLIB_MAJOR, NULL },
+	END,
 };
 static const struct nvlib_rule r_nvjitlink[] = {
-    {0, 0, NVLIB_NONE, NULL},
-    {12, 0, NVLIB_MAJOR, NULL},
-    END,
+	{ 0, 0, NVLIB_NONE, NULL },
+	{ 12, 0, NVLIB_MAJOR, NULL },
+	END,
 };
 static const struct nvlib_rule r_nvjpeg[] = {
-    {0, 0, NVLIB_NONE, NULL},
-    {10, 0, NVLIB_MINOR, NULL},
-    {10, 1, NVLIB_MAJOR, NULL},
-    END,
+	{ 0, 0, NVLIB_NONE, NULL },
+	{ 10, 0, NVLIB_MINOR, NULL },
+	{ 10, 1, NVLIB_MAJOR, NULL },
+	END,
 };
 static const struct nvlib_rule r_nvtoolsext[] = {
-    {0, 0, NVLIB_FIXED, "1"},
-    {13, 0, NVLIB_NONE, NULL}, /* 13 ships NVTX 3 headers only */
-    END,
+	{ 0, 0, NVLIB_FIXED, "1" },
+	{ 13, 0, NVLIB_NONE, NULL }, /* 13 ships NVTX 3 headers only */
+	END,
 };
 static const struct nvlib_rule r_unversioned[] = {
-    {0, 0, NVLIB_NONE, NULL}, /* libnvperf_host.so: no soname version */
-    END,
+	{ 0, 0, NVLIB_NONE, NULL }, /* libnvperf_host.so: no soname version */
+	END,
 };
 
 /* ---- the table ---------------------------------------------------------- */
@@ -97,73 +97,84 @@ static const struct nvlib_rule r_unversioned[] = {
 #define FW NVLIB_FRAMEWORK
 
 static const struct nvlib table[NVLIB_COUNT] = {
-    [NVLIB_CUDART] = {NVLIB_CUDART, "cudart", FW, "cuda_cudart",
-		      "nvidia-cuda-runtime", "cuda_runtime", "cudart64_",
-		      NVLIB_DLL_DOTLESS, "cuda_runtime_api.h", "CUDART_VERSION",
-		      r_cudart},
-    [NVLIB_CUPTI] = {NVLIB_CUPTI, "cupti", FW | NVLIB_YEAR_FILES, "cuda_cupti",
-		     "nvidia-cuda-cupti", "cuda_cupti", "cupti64_",
-		     NVLIB_DLL_YEAR, "cupti_version.h", "CUPTI_API_VERSION",
-		     r_cupti},
-    [NVLIB_CUBLAS] = {NVLIB_CUBLAS, "cublas", FW, "libcublas", "nvidia-cublas",
-		      "cublas", "cublas64_", NVLIB_DLL_DOTLESS, "cublas_api.h",
-		      "CUBLAS_VER_MAJOR", r_cublas},
-    [NVLIB_CUBLASLT] = {NVLIB_CUBLASLT, "cublasLt", FW, "libcublas",
-			"nvidia-cublas", "cublas", "cublasLt64_",
-			NVLIB_DLL_DOTLESS, "cublas_api.h", "CUBLAS_VER_MAJOR",
-			r_cublaslt},
-    [NVLIB_CUFFT] = {NVLIB_CUFFT, "cufft", FW | NVLIB_MATH, "libcufft",
-		     "nvidia-cufft", "cufft", "cufft64_", NVLIB_DLL_DOTLESS,
-		     "cufft.h", "CUFFT_VER_MAJOR", r_cufft},
-    [NVLIB_CURAND] = {NVLIB_CURAND, "curand", FW | NVLIB_MATH, "libcurand",
-		      "nvidia-curand", "curand", "curand64_", NVLIB_DLL_DOTLESS,
-		      "curand.h", "CURAND_VER_MAJOR", r_curand},
-    [NVLIB_CUSOLVER] = {NVLIB_CUSOLVER, "cusolver", FW | NVLIB_MATH,
-			"libcusolver", "nvidia-cusolver", "cusolver",
-			"cusolver64_", NVLIB_DLL_DOTLESS, "cusolver_common.h",
-			"CUSOLVER_VER_MAJOR", r_cusolver},
-    [NVLIB_CUSPARSE] = {NVLIB_CUSPARSE, "cusparse", FW | NVLIB_MATH,
-			"libcusparse", "nvidia-cusparse", "cusparse",
-			"cusparse64_", NVLIB_DLL_DOTLESS, "cusparse.h",
-			"CUSPARSE_VER_MAJOR", r_cusparse},
-    [NVLIB_NVRTC] = {NVLIB_NVRTC, "nvrtc", FW, "cuda_nvrtc",
-		     "nvidia-cuda-nvrtc", "cuda_nvrtc", "nvrtc64_",
-		     NVLIB_DLL_NVRTC, "nvrtc.h", NULL, r_nvrtc},
-    [NVLIB_NVJITLINK] = {NVLIB_NVJITLINK, "nvJitLink", FW, "libnvjitlink",
-			 "nvidia-nvjitlink", "nvjitlink", "nvJitLink_",
-			 NVLIB_DLL_NVRTC, "nvJitLink.h", NULL, r_nvjitlink},
-    [NVLIB_CUDNN] = {NVLIB_CUDNN, "cudnn",
-		     FW | NVLIB_FAMILY | NVLIB_OWN_VERSION, "cudnn",
-		     "nvidia-cudnn", "cudnn", "cudnn64_", NVLIB_DLL_DOTLESS,
-		     "cudnn_version.h", "CUDNN_MAJOR", NULL},
-    [NVLIB_NCCL] = {NVLIB_NCCL, "nccl", FW | NVLIB_OWN_VERSION, "nccl",
-		    "nvidia-nccl", "nccl", NULL, NVLIB_DLL_NONE, "nccl.h",
-		    "NCCL_MAJOR", NULL},
-    [NVLIB_CUFFTW] = {NVLIB_CUFFTW, "cufftw", 0, "libcufft", "nvidia-cufft",
-		      "cufft", "cufftw64_", NVLIB_DLL_DOTLESS, "cufft.h",
-		      "CUFFT_VER_MAJOR", r_cufft},
-    [NVLIB_CUSOLVERMG] = {NVLIB_CUSOLVERMG, "cusolverMg", 0, "libcusolver",
-			  "nvidia-cusolver", "cusolver", "cusolverMg64_",
-			  NVLIB_DLL_DOTLESS, "cusolver_common.h",
-			  "CUSOLVER_VER_MAJOR", r_cusolver},
-    [NVLIB_NVBLAS] = {NVLIB_NVBLAS, "nvblas", 0, "libcublas", "nvidia-cublas",
-		      "cublas", "nvblas64_", NVLIB_DLL_DOTLESS, "cublas_api.h",
-		      "CUBLAS_VER_MAJOR", r_cublas},
-    [NVLIB_NPP] = {NVLIB_NPP, "npp", NVLIB_FAMILY, "libnpp", "nvidia-npp",
-		   "npp", "npp", NVLIB_DLL_NONE, "nppversion.h",
-		   "NPP_VER_MAJOR", r_cublas},
-    [NVLIB_NVJPEG] = {NVLIB_NVJPEG, "nvjpeg", 0, "libnvjpeg", "nvidia-nvjpeg",
-		      "nvjpeg", "nvjpeg64_", NVLIB_DLL_DOTLESS, "nvjpeg.h",
-		      "NVJPEG_VER_MAJOR", r_nvjpeg},
-    [NVLIB_NVTOOLSEXT] = {NVLIB_NVTOOLSEXT, "nvToolsExt", 0, "cuda_nvtx",
-			  "nvidia-nvtx", "nvtx", "nvToolsExt64_",
-			  NVLIB_DLL_DOTLESS, NULL, NULL, r_nvtoolsext},
-    [NVLIB_NVPERF_HOST] = {NVLIB_NVPERF_HOST, "nvperf_host", 0, "cuda_cupti",
-			   "nvidia-cuda-cupti", "cuda_cupti", NULL,
-			   NVLIB_DLL_NONE, NULL, NULL, r_unversioned},
-    [NVLIB_NVPERF_TARGET] = {NVLIB_NVPERF_TARGET, "nvperf_target", 0,
-			     "cuda_cupti", "nvidia-cuda-cupti", "cuda_cupti",
-			     NULL, NVLIB_DLL_NONE, NULL, NULL, r_unversioned},
+	[NVLIB_CUDART] = { NVLIB_CUDART, "cudart", FW, "cuda_cudart",
+			   "nvidia-cuda-runtime", "cuda_runtime", "cudart64_",
+			   NVLIB_DLL_DOTLESS, "cuda_runtime_api.h",
+			   "CUDART_VERSION", r_cudart },
+	[NVLIB_CUPTI] = { NVLIB_CUPTI, "cupti", FW | NVLIB_YEAR_FILES,
+			  "cuda_cupti", "nvidia-cuda-cupti", "cuda_cupti",
+			  "cupti64_", NVLIB_DLL_YEAR, "cupti_version.h",
+			  "CUPTI_API_VERSION", r_cupti },
+	[NVLIB_CUBLAS] = { NVLIB_CUBLAS, "cublas", FW, "libcublas",
+			   "nvidia-cublas", "cublas", "cublas64_",
+			   NVLIB_DLL_DOTLESS, "cublas_api.h",
+			   "CUBLAS_VER_MAJOR", r_cublas },
+	[NVLIB_CUBLASLT] = { NVLIB_CUBLASLT, "cublasLt", FW, "libcublas",
+			     "nvidia-cublas", "cublas", "cublasLt64_",
+			     NVLIB_DLL_DOTLESS, "cublas_api.h",
+			     "CUBLAS_VER_MAJOR", r_cublaslt },
+	[NVLIB_CUFFT] = { NVLIB_CUFFT, "cufft", FW | NVLIB_MATH, "libcufft",
+			  "nvidia-cufft", "cufft", "cufft64_",
+			  NVLIB_DLL_DOTLESS, "cufft.h", "CUFFT_VER_MAJOR",
+			  r_cufft },
+	[NVLIB_CURAND] = { NVLIB_CURAND, "curand", FW | NVLIB_MATH, "libcurand",
+			   "nvidia-curand", "curand", "curand64_",
+			   NVLIB_DLL_DOTLESS, "curand.h", "CURAND_VER_MAJOR",
+			   r_curand },
+	[NVLIB_CUSOLVER] = { NVLIB_CUSOLVER, "cusolver", FW | NVLIB_MATH,
+			     "libcusolver", "nvidia-cusolver", "cusolver",
+			     "cusolver64_", NVLIB_DLL_DOTLESS,
+			     "cusolver_common.h", "CUSOLVER_VER_MAJOR",
+			     r_cusolver },
+	[NVLIB_CUSPARSE] = { NVLIB_CUSPARSE, "cusparse", FW | NVLIB_MATH,
+			     "libcusparse", "nvidia-cusparse", "cusparse",
+			     "cusparse64_", NVLIB_DLL_DOTLESS, "cusparse.h",
+			     "CUSPARSE_VER_MAJOR", r_cusparse },
+	[NVLIB_NVRTC] = { NVLIB_NVRTC, "nvrtc", FW, "cuda_nvrtc",
+			  "nvidia-cuda-nvrtc", "cuda_nvrtc", "nvrtc64_",
+			  NVLIB_DLL_NVRTC, "nvrtc.h", NULL, r_nvrtc },
+	[NVLIB_NVJITLINK] = { NVLIB_NVJITLINK, "nvJitLink", FW, "libnvjitlink",
+			      "nvidia-nvjitlink", "nvjitlink", "nvJitLink_",
+			      NVLIB_DLL_NVRTC, "nvJitLink.h", NULL,
+			      r_nvjitlink },
+	[NVLIB_CUDNN] = { NVLIB_CUDNN, "cudnn",
+			  FW | NVLIB_FAMILY | NVLIB_OWN_VERSION, "cudnn",
+			  "nvidia-cudnn", "cudnn", "cudnn64_",
+			  NVLIB_DLL_DOTLESS, "cudnn_version.h", "CUDNN_MAJOR",
+			  NULL },
+	[NVLIB_NCCL] = { NVLIB_NCCL, "nccl", FW | NVLIB_OWN_VERSION, "nccl",
+			 "nvidia-nccl", "nccl", NULL, NVLIB_DLL_NONE, "nccl.h",
+			 "NCCL_MAJOR", NULL },
+	[NVLIB_CUFFTW] = { NVLIB_CUFFTW, "cufftw", 0, "libcufft",
+			   "nvidia-cufft", "cufft", "cufftw64_",
+			   NVLIB_DLL_DOTLESS, "cufft.h", "CUFFT_VER_MAJOR",
+			   r_cufft },
+	[NVLIB_CUSOLVERMG] = { NVLIB_CUSOLVERMG, "cusolverMg", 0, "libcusolver",
+			       "nvidia-cusolver", "cusolver", "cusolverMg64_",
+			       NVLIB_DLL_DOTLESS, "cusolver_common.h",
+			       "CUSOLVER_VER_MAJOR", r_cusolver },
+	[NVLIB_NVBLAS] = { NVLIB_NVBLAS, "nvblas", 0, "libcublas",
+			   "nvidia-cublas", "cublas", "nvblas64_",
+			   NVLIB_DLL_DOTLESS, "cublas_api.h",
+			   "CUBLAS_VER_MAJOR", r_cublas },
+	[NVLIB_NPP] = { NVLIB_NPP, "npp", NVLIB_FAMILY, "libnpp", "nvidia-npp",
+			"npp", "npp", NVLIB_DLL_NONE, "nppversion.h",
+			"NPP_VER_MAJOR", r_cublas },
+	[NVLIB_NVJPEG] = { NVLIB_NVJPEG, "nvjpeg", 0, "libnvjpeg",
+			   "nvidia-nvjpeg", "nvjpeg", "nvjpeg64_",
+			   NVLIB_DLL_DOTLESS, "nvjpeg.h", "NVJPEG_VER_MAJOR",
+			   r_nvjpeg },
+	[NVLIB_NVTOOLSEXT] = { NVLIB_NVTOOLSEXT, "nvToolsExt", 0, "cuda_nvtx",
+			       "nvidia-nvtx", "nvtx", "nvToolsExt64_",
+			       NVLIB_DLL_DOTLESS, NULL, NULL, r_nvtoolsext },
+	[NVLIB_NVPERF_HOST] = { NVLIB_NVPERF_HOST, "nvperf_host", 0,
+				"cuda_cupti", "nvidia-cuda-cupti", "cuda_cupti",
+				NULL, NVLIB_DLL_NONE, NULL, NULL,
+				r_unversioned },
+	[NVLIB_NVPERF_TARGET] = { NVLIB_NVPERF_TARGET, "nvperf_target", 0,
+				  "cuda_cupti", "nvidia-cuda-cupti",
+				  "cuda_cupti", NULL, NVLIB_DLL_NONE, NULL,
+				  NULL, r_unversioned },
 };
 
 const struct nvlib *nvlib_get(enum nvlib_id id)
@@ -310,7 +321,8 @@ char *nvlib_soname(const struct nvlib *lib, const char *cuda)
 static const struct {
 	unsigned major, last_minor;
 } releases[] = {
-    {7, 5}, {8, 0}, {9, 2}, {10, 2}, {11, 8}, {12, 9}, {13, 9},
+	{ 7, 5 },  { 8, 0 },  { 9, 2 },	 { 10, 2 },
+	{ 11, 8 }, { 12, 9 }, { 13, 9 },
 };
 
 /* The first dotted part of s, its length in *n. */
@@ -435,8 +447,9 @@ const struct nvlib *nvlib_match_dll(const char *name, unsigned long *majors)
 			     r < sizeof(releases) / sizeof(*releases); r++) {
 				for (unsigned m = 0;
 				     m <= releases[r].last_minor; m++) {
-					if (!release_soname(
-						e, releases[r].major, m, &b))
+					if (!release_soname(e,
+							    releases[r].major,
+							    m, &b))
 						continue;
 					buf_reset(&s);
 					dll_suffix(e->dll_style, b.data, &s);
@@ -607,11 +620,11 @@ bool nvlib_cupti_api_release(long api, struct buf *out)
 		long api;
 		const char *release;
 	} apis[] = {
-	    {10, "9.0"},  {11, "9.1"},	{12, "10.0"}, {13, "11.0"},
-	    {14, "11.1"}, {15, "11.2"}, {16, "11.5"}, {17, "11.6"},
-	    {18, "11.8"}, {19, "12.0"}, {20, "12.2"}, {21, "12.3"},
-	    {22, "12.4"}, {23, "12.5"}, {24, "12.6"}, {26, "12.8"},
-	    {27, "12.9"}, {28, "12.9"},
+		{ 10, "9.0" },	{ 11, "9.1" },	{ 12, "10.0" }, { 13, "11.0" },
+		{ 14, "11.1" }, { 15, "11.2" }, { 16, "11.5" }, { 17, "11.6" },
+		{ 18, "11.8" }, { 19, "12.0" }, { 20, "12.2" }, { 21, "12.3" },
+		{ 22, "12.4" }, { 23, "12.5" }, { 24, "12.6" }, { 26, "12.8" },
+		{ 27, "12.9" }, { 28, "12.9" },
 	};
 
 	buf_reset(out);

@@ -269,8 +269,7 @@ static int headers(struct img *im, struct pe_info *out, struct pe_dirs *dirs)
 		return bad(im, "truncated DOS header");
 	if (!rd(im, lfanew, 4, &sig) || sig != 0x00004550)
 		return bad(im, "no PE signature where e_lfanew points");
-	if (!rd(im, lfanew + 4, 2, &machine) ||
-	    !rd(im, lfanew + 6, 2, &nsec) ||
+	if (!rd(im, lfanew + 4, 2, &machine) || !rd(im, lfanew + 6, 2, &nsec) ||
 	    !rd(im, lfanew + 20, 2, &opt_size))
 		return bad(im, "truncated COFF header");
 	opt = lfanew + 24;
@@ -326,8 +325,8 @@ static int export_name(const struct img *im, uint64_t rva, char **name)
 int pe_parse(const void *data, size_t len, const char *name,
 	     struct pe_info *out, struct cuenv_err *err)
 {
-	struct img im = {data, len, name, err, 0, 0, 0, 0};
-	struct pe_dirs dirs = {0, 0};
+	struct img im = { data, len, name, err, 0, 0, 0, 0 };
+	struct pe_dirs dirs = { 0, 0 };
 	uint64_t exp_rva, exp_size, imp_rva, imp_size, dl_rva, dl_size;
 	int rc;
 

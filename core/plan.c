@@ -12,25 +12,23 @@
 /* What a framework and a build need: runtime, CUPTI, compiler, headers,
  * math libraries. Components a release lacks are skipped. */
 static const char *const cuda_default[] = {
-	"cuda_cudart", "cuda_cupti",	"cuda_nvcc",	"cuda_nvrtc",
-	"cuda_cccl",   "cuda_nvtx",	"cuda_profiler_api", "cuda_crt",
-	"libnvvm",     "cuda_culibos", "libcublas",	"libcufft",
-	"libcurand",   "libcusolver",	"libcusparse",	"libnvjitlink",
+	"cuda_cudart", "cuda_cupti",   "cuda_nvcc",	    "cuda_nvrtc",
+	"cuda_cccl",   "cuda_nvtx",    "cuda_profiler_api", "cuda_crt",
+	"libnvvm",     "cuda_culibos", "libcublas",	    "libcufft",
+	"libcurand",   "libcusolver",  "libcusparse",	    "libnvjitlink",
 	NULL,
 };
 
 /* The shared libraries an application loads. */
 static const char *const cuda_runtime[] = {
-	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",
-	"libcufft",    "libcurand",   "libcusolver", "libcusparse",
-	"libnvjitlink", NULL,
+	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",    "libcufft",
+	"libcurand",   "libcusolver", "libcusparse", "libnvjitlink", NULL,
 };
 
 int plan_archives(const struct release *rel, const struct plan_opts *o,
 		  struct strv *names, struct cuenv_err *err)
 {
-	const char *const *set =
-		o->runtime_only ? cuda_runtime : cuda_default;
+	const char *const *set = o->runtime_only ? cuda_runtime : cuda_default;
 
 	if (rel->kind == KIT_CUPTI) {
 		strv_push(names, "cuda_cupti");
@@ -45,12 +43,12 @@ int plan_archives(const struct release *rel, const struct plan_opts *o,
 			const char *c = o->components->v[i];
 
 			/* Runfiles name their components the same way. */
-			if (rel->source == SRC_REDIST && !release_part(rel, c)) {
+			if (rel->source == SRC_REDIST &&
+			    !release_part(rel, c)) {
 				struct buf have = BUF_INIT;
 
 				for (size_t k = 0; k < rel->nparts; k++)
-					buf_printf(&have, "%s%s",
-						   k ? ", " : "",
+					buf_printf(&have, "%s%s", k ? ", " : "",
 						   rel->parts[k].name);
 				cuenv_fail(err, CUENV_E_USAGE,
 					   "cuda %s has no component '%s'",
@@ -117,8 +115,7 @@ size_t plan_steps(const struct catalog_choice *ch, int source,
 	return n;
 }
 
-struct plan_opts plan_locked_opts(const struct release *rel,
-				  enum kit_kind kind,
+struct plan_opts plan_locked_opts(const struct release *rel, enum kit_kind kind,
 				  const struct plan_opts *asked,
 				  struct strv *names)
 {
@@ -138,8 +135,8 @@ struct plan_opts plan_locked_opts(const struct release *rel,
 
 /* ---- cuDNN for a minimum ------------------------------------------------- */
 
-const char *plan_cudnn_at_least(const struct catalog *cat,
-				unsigned cuda_major, const char *min)
+const char *plan_cudnn_at_least(const struct catalog *cat, unsigned cuda_major,
+				const char *min)
 {
 	const struct release *exact = NULL, *newest = NULL;
 
@@ -227,9 +224,9 @@ int plan_framework_rows(const char *shipped, const char *updated,
 }
 
 const struct framework_build *
-plan_framework_pick(const struct framework_builds *rows,
-		    const struct catalog *cat, const char *cudnn, int source,
-		    struct cuenv_err *first)
+	plan_framework_pick(const struct framework_builds *rows,
+			    const struct catalog *cat, const char *cudnn,
+			    int source, struct cuenv_err *first)
 {
 	struct cuenv_err later = CUENV_ERR_INIT;
 	const struct framework_build *best = NULL;

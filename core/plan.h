@@ -75,8 +75,7 @@ size_t plan_steps(const struct catalog_choice *ch, int source,
  * asked as it is; cuDNN and CUPTI neither a component list nor
  * runtime_only.
  */
-struct plan_opts plan_locked_opts(const struct release *rel,
-				  enum kit_kind kind,
+struct plan_opts plan_locked_opts(const struct release *rel, enum kit_kind kind,
 				  const struct plan_opts *asked,
 				  struct strv *names);
 
@@ -86,8 +85,8 @@ struct plan_opts plan_locked_opts(const struct release *rel,
  * exactly that version when the catalogue has it, else the newest later
  * one; NULL when none. Borrowed from cat.
  */
-const char *plan_cudnn_at_least(const struct catalog *cat,
-				unsigned cuda_major, const char *min);
+const char *plan_cudnn_at_least(const struct catalog *cat, unsigned cuda_major,
+				const char *min);
 
 /* ---- install --for ------------------------------------------------------- */
 
@@ -120,8 +119,8 @@ int plan_framework_rows(const char *shipped, const char *updated,
  * why the first row cannot.
  */
 const struct framework_build *
-plan_framework_pick(const struct framework_builds *rows,
-		    const struct catalog *cat, const char *cudnn, int source,
-		    struct cuenv_err *first);
+	plan_framework_pick(const struct framework_builds *rows,
+			    const struct catalog *cat, const char *cudnn,
+			    int source, struct cuenv_err *first);
 
 #endif

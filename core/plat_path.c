@@ -6,9 +6,11 @@
 #include "xalloc.h"
 
 const struct plat_path_rules plat_path_posix = {
-    .style = PLAT_PATH_POSIX, .sep = '/', .list_sep = ':', .fold_case = 0};
+	.style = PLAT_PATH_POSIX, .sep = '/', .list_sep = ':', .fold_case = 0
+};
 const struct plat_path_rules plat_path_windows = {
-    .style = PLAT_PATH_WINDOWS, .sep = '\\', .list_sep = ';', .fold_case = 1};
+	.style = PLAT_PATH_WINDOWS, .sep = '\\', .list_sep = ';', .fold_case = 1
+};
 
 /* The one place that asks which system this is. */
 const struct plat_path_rules *plat_path_native(void)
@@ -156,7 +158,7 @@ static char *assemble(const struct plat_path_rules *r, const char *root,
 
 char *plat_path_normalize(const struct plat_path_rules *r, const char *path)
 {
-	struct strv parts = {0};
+	struct strv parts = { 0 };
 	char *root, *s;
 
 	if (plat_path_kind(r, path, NULL) == PLAT_PATH_DEVICE &&
@@ -215,7 +217,7 @@ char *plat_path_join(const struct plat_path_rules *r, const char *a,
 
 char *plat_path_parent(const struct plat_path_rules *r, const char *path)
 {
-	struct strv parts = {0};
+	struct strv parts = { 0 };
 	char *root, *s = NULL;
 
 	plat_path_split(r, path, &root, &parts);

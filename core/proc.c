@@ -94,8 +94,7 @@ static int spawn(const struct proc *p, char *const *envp,
 }
 
 /* Keep what fits of data in b; 1 when some did not. */
-static int keep(const struct proc *p, struct buf *b, const char *data,
-		size_t n)
+static int keep(const struct proc *p, struct buf *b, const char *data, size_t n)
 {
 	size_t room = n;
 
@@ -114,11 +113,11 @@ static int collect(struct proc *p, int fds[2], long long deadline,
 		   struct cuenv_err *err)
 {
 	struct pollfd pf[2];
-	struct buf *into[2] = {&p->out, &p->err};
+	struct buf *into[2] = { &p->out, &p->err };
 	char chunk[16384];
 
 	for (int i = 0; i < 2; i++)
-		pf[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		pf[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
 		int wait = -1, n;
 
@@ -189,9 +188,9 @@ static void reap(struct proc *p, pid_t pid, long long deadline)
 		}
 		if (pause_ms > left)
 			pause_ms = (long)left;
-		nanosleep(&(struct timespec){.tv_sec = pause_ms / 1000,
-					     .tv_nsec = pause_ms % 1000 *
-							1000000},
+		nanosleep(&(struct timespec){ .tv_sec = pause_ms / 1000,
+					      .tv_nsec = pause_ms % 1000 *
+							 1000000 },
 			  NULL);
 		if (pause_ms < 50)
 			pause_ms *= 2;
@@ -206,10 +205,10 @@ static void reap(struct proc *p, pid_t pid, long long deadline)
 
 int proc_run(struct proc *p, struct cuenv_err *err)
 {
-	static char *const no_env[] = {NULL};
+	static char *const no_env[] = { NULL };
 	char *const *envp = p->envp ? p->envp : no_env;
 	posix_spawn_file_actions_t fa;
-	int out[2] = {-1, -1}, errp[2] = {-1, -1}, rc = CUENV_OK, e;
+	int out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rc = CUENV_OK, e;
 	long long deadline = p->timeout_ms ? now_ms() + p->timeout_ms : 0;
 	pid_t pid;
 
@@ -248,7 +247,7 @@ int proc_run(struct proc *p, struct cuenv_err *err)
 		goto out;
 	}
 	{
-		int fds[2] = {out[0], errp[0]};
+		int fds[2] = { out[0], errp[0] };
 
 		rc = collect(p, fds, deadline, err);
 	}

@@ -62,15 +62,18 @@ struct proc {
 
 	/* ---- what happened, set by proc_run ---- */
 	struct buf out, err;
-	int exit_code; /* its exit status, or -1 when a signal ended it */
-	int signal;    /* the signal that ended it, or 0 */
-	int timed_out;	/* killed at the deadline */
-	int overflowed; /* killed for saying more than max_output */
+	int exit_code;	 /* its exit status, or -1 when a signal ended it */
+	int signal;	 /* the signal that ended it, or 0 */
+	int timed_out;	 /* killed at the deadline */
+	int overflowed;	 /* killed for saying more than max_output */
 	int start_errno; /* why it could not be started, or 0 */
 };
 
-#define PROC_INIT                                                          \
-	{ NULL, NULL, 0, 0, 0, 0, 0, 0, BUF_INIT, BUF_INIT, -1, 0, 0, 0, 0 }
+#define PROC_INIT                                                              \
+	{                                                                      \
+		NULL, NULL, 0, 0, 0, 0, 0, 0, BUF_INIT, BUF_INIT, -1, 0, 0, 0, \
+			0                                                      \
+	}
 
 /*
  * Run p->argv as described and wait for it, filling in p's results (out

@@ -49,7 +49,7 @@ char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k)
 /* Does a wheel file name fit this machine? */
 static int wheel_fits(const char *name, const char *platform)
 {
-	const char *arch = !strcmp(platform, "linux-sbsa")	  ? "aarch64"
+	const char *arch = !strcmp(platform, "linux-sbsa")	? "aarch64"
 			   : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
 								: "x86_64";
 	size_t n = strlen(name);
@@ -122,17 +122,20 @@ static int wheels_from_json(const struct buf *body, struct index_file **v,
 		return -1;
 	}
 	json_array_foreach(json_object_get(j, "files"), i, f) {
-		const char *name = json_string_value(json_object_get(f, "filename"));
+		const char *name =
+			json_string_value(json_object_get(f, "filename"));
 		const char *url = json_string_value(json_object_get(f, "url"));
 		const char *sha = json_string_value(
-			json_object_get(json_object_get(f, "hashes"), "sha256"));
+			json_object_get(json_object_get(f, "hashes"),
+					"sha256"));
 		json_t *y = json_object_get(f, "yanked");
 
 		if (!name || !url || !sha || !digest_hex_valid(sha) ||
 		    json_is_true(y) || json_is_string(y))
 			continue;
 		wheel_add(v, n, name, strlen(name), url, strlen(url), sha,
-			  (uint64_t)json_integer_value(json_object_get(f, "size")));
+			  (uint64_t)json_integer_value(
+				  json_object_get(f, "size")));
 		metadata_json(&(*v)[*n - 1], f);
 	}
 	json_decref(j);
@@ -140,8 +143,7 @@ static int wheels_from_json(const struct buf *body, struct index_file **v,
 }
 
 /* The PEP 658 attribute within the tag from p to end, if any. */
-static void html_metadata(struct index_file *f, const char *p,
-			  const char *end)
+static void html_metadata(struct index_file *f, const char *p, const char *end)
 {
 	static const char *const attrs[] = { "data-core-metadata=\"",
 					     "data-dist-info-metadata=\"" };
@@ -196,7 +198,8 @@ static void wheels_from_html(const struct buf *body, struct index_file **v,
 		hash = q ? strstr(href, "#sha256=") : NULL;
 		/* data-yanked of this tag only: a later yanked file must not
 		 * hide this one */
-		if (q && hash && hash < q && (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
+		if (q && hash && hash < q &&
+		    (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
 		    !memmem(p, (size_t)(tag_end - p), "data-yanked", 11)) {
 			char sha[DIGEST_HEX_LEN + 1];
 
@@ -213,8 +216,7 @@ static void wheels_from_html(const struct buf *body, struct index_file **v,
 	}
 }
 
-void pypi_index_parse(const struct buf *body, struct index_file **v,
-			 size_t *n)
+void pypi_index_parse(const struct buf *body, struct index_file **v, size_t *n)
 {
 	*v = NULL;
 	*n = 0;
@@ -264,10 +266,9 @@ void pypi_index_files_free(struct index_file *v, size_t n)
 	free(v);
 }
 
-int pypi_wheel_part(const char *index, const char *project,
-		    const char *comp, const char *version,
-		    const struct fetch_opts *fetch, struct part *out,
-		    struct cuenv_err *err)
+int pypi_wheel_part(const char *index, const char *project, const char *comp,
+		    const char *version, const struct fetch_opts *fetch,
+		    struct part *out, struct cuenv_err *err)
 {
 	struct buf page = BUF_INIT, seen = BUF_INIT;
 	struct index_file *files = NULL;

@@ -16,9 +16,9 @@
 
 /* A file of a project on a package index. */
 struct index_file {
-	char *name;   /* "torch-2.1.2-cp39-cp39-manylinux1_x86_64.whl" */
-	char *url;    /* absolute */
-	char *sha256; /* the index's, 64 hex digits */
+	char *name;    /* "torch-2.1.2-cp39-cp39-manylinux1_x86_64.whl" */
+	char *url;     /* absolute */
+	char *sha256;  /* the index's, 64 hex digits */
 	uint64_t size; /* 0: the index did not say (PEP 503 HTML) */
 	/*
 	 * Its core metadata as a file of its own at url + ".metadata" (PEP
@@ -48,8 +48,7 @@ void pypi_index_files_free(struct index_file *v, size_t n);
  * The files of a project page already fetched (body: PEP 691 JSON, else
  * PEP 503 HTML) into *v and *n, their URLs as the page gives them. Pure.
  */
-void pypi_index_parse(const struct buf *body, struct index_file **v,
-		      size_t *n);
+void pypi_index_parse(const struct buf *body, struct index_file **v, size_t *n);
 
 /*
  * NVIDIA's wheel project for a redist component of a CUDA major version
@@ -64,9 +63,8 @@ char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k);
  * index's sha256 is the one checked). Returns CUENV_OK, or CUENV_E_FETCH
  * naming the versions found. Network I/O.
  */
-int pypi_wheel_part(const char *index, const char *project,
-		    const char *comp, const char *version,
-		    const struct fetch_opts *fetch, struct part *out,
-		    struct cuenv_err *err);
+int pypi_wheel_part(const char *index, const char *project, const char *comp,
+		    const char *version, const struct fetch_opts *fetch,
+		    struct part *out, struct cuenv_err *err);
 
 #endif

@@ -81,9 +81,10 @@ int refresh_check_pin(const char *pin, const char *url, const void *body,
 	digest_final(d, hex);
 	digest_free(d);
 	if (strcmp(hex, pin))
-		return cuenv_fail(err, CUENV_E_INTEGRITY,
-				  "sha256 mismatch for '%s': expected %s, got %s",
-				  url, pin, hex);
+		return cuenv_fail(
+			err, CUENV_E_INTEGRITY,
+			"sha256 mismatch for '%s': expected %s, got %s", url,
+			pin, hex);
 	return CUENV_OK;
 }
 

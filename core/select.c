@@ -135,7 +135,8 @@ int select_find(const struct select_in *in, struct selection *sel,
 		char *slash = strrchr(dir.data, '/');
 		if (!slash || dir.len <= 1)
 			break;
-		buf_setlen(&dir, slash == dir.data ? 1 : (size_t)(slash - dir.data));
+		buf_setlen(&dir,
+			   slash == dir.data ? 1 : (size_t)(slash - dir.data));
 	}
 
 	buf_reset(&file);
@@ -166,10 +167,11 @@ size_t select_named(const struct install_list *l, const char *spec,
 	for (int pass = 0; pass < 3 && !hits; pass++) {
 		for (size_t i = 0; i < l->n; i++) {
 			const struct install *in = l->v[i];
-			int match = pass == 0   ? !strcmp(in->name, spec)
-				    : pass == 1 ? !strcmp(in->version, spec)
-						: version_matches_str(in->version,
-								      spec);
+			int match = pass == 0 ? !strcmp(in->name, spec)
+				    : pass == 1
+					    ? !strcmp(in->version, spec)
+					    : version_matches_str(in->version,
+								  spec);
 
 			if (!match)
 				continue;
@@ -240,7 +242,7 @@ int select_resolve(const struct selection *sel,
 				sel->cuda, why.data, have.data);
 		cuenv_hint(err,
 			   SELECT_HINT_INSTALL "%s, or register one: "
-			   "cuenv add cuda PATH",
+					       "cuenv add cuda PATH",
 			   sel->cuda);
 		goto out;
 	}
@@ -270,7 +272,8 @@ int select_resolve(const struct selection *sel,
 					"no installed CUDA %s provides "
 					"CUPTI%s",
 					sel->cupti, why.data);
-			cuenv_hint(err, "install it: cuenv install %s --cupti %s",
+			cuenv_hint(err,
+				   "install it: cuenv install %s --cupti %s",
 				   act->cuda->version, sel->cupti);
 			act->cupti = NULL;
 			goto out;

@@ -26,11 +26,11 @@ enum sel_origin {
 };
 
 struct select_in {
-	const char *cwd;	/* absolute, logical ($PWD) when known */
-	const char *root;	/* CUENV_ROOT */
-	const char *env_cuda;	/* CUENV_VERSION or NULL */
-	const char *env_cudnn;	/* CUENV_CUDNN_VERSION or NULL */
-	const char *env_cupti;	/* CUENV_CUPTI_VERSION or NULL */
+	const char *cwd;	 /* absolute, logical ($PWD) when known */
+	const char *root;	 /* CUENV_ROOT */
+	const char *env_cuda;	 /* CUENV_VERSION or NULL */
+	const char *env_cudnn;	 /* CUENV_CUDNN_VERSION or NULL */
+	const char *env_cupti;	 /* CUENV_CUPTI_VERSION or NULL */
 	const char *env_isolate; /* CUENV_ISOLATE or NULL */
 };
 
@@ -40,7 +40,7 @@ struct selection {
 	char *cupti;
 	int isolate; /* 0 or 1 */
 	enum sel_origin origin;
-	char *origin_path; /* the file that decided, or the variable name */
+	char *origin_path;  /* the file that decided, or the variable name */
 	struct strv watch;  /* files that exist and matter if changed */
 	struct strv absent; /* files that matter if they appear */
 };

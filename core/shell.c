@@ -47,8 +47,8 @@ void shell_quote(enum shell sh, const char *s, struct buf *out)
 
 int shell_name_ok(const char *name)
 {
-	if (!((*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z') ||
-	      *name == '_'))
+	if (!((*name >= 'A' && *name <= 'Z') ||
+	      (*name >= 'a' && *name <= 'z') || *name == '_'))
 		return 0;
 	for (name++; *name; name++)
 		if (!((*name >= 'A' && *name <= 'Z') ||
@@ -93,8 +93,8 @@ void shell_export(enum shell sh, const char *name, const char *value,
 			struct buf item = BUF_INIT;
 
 			colon = strchr(s, ':');
-			buf_add(&item, s, colon ? (size_t)(colon - s)
-						: strlen(s));
+			buf_add(&item, s,
+				colon ? (size_t)(colon - s) : strlen(s));
 			buf_addc(out, ' ');
 			shell_quote(sh, item.data, out);
 			buf_release(&item);

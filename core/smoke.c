@@ -14,7 +14,7 @@
 /* ---- the report ---------------------------------------------------------- */
 
 static const char *const layer_names[SMOKE_LAYERS] = {
-    "driver", "runtime", "kernel", "cudnn", "cupti",
+	"driver", "runtime", "kernel", "cudnn", "cupti",
 };
 
 void smoke_report_init(struct smoke_report *r)
@@ -177,12 +177,12 @@ const char *smoke_detail_get(const struct smoke_layer *l, const char *key)
 
 /* The layers each one needs to have passed before its GPU part can run. */
 static const unsigned needs[SMOKE_LAYERS] = {
-    [SMOKE_DRIVER] = 0,
-    [SMOKE_RUNTIME] = 1u << SMOKE_DRIVER,
-    [SMOKE_KERNEL] = 1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME,
-    [SMOKE_CUDNN] = 1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME,
-    [SMOKE_CUPTI] =
-	1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME | 1u << SMOKE_KERNEL,
+	[SMOKE_DRIVER] = 0,
+	[SMOKE_RUNTIME] = 1u << SMOKE_DRIVER,
+	[SMOKE_KERNEL] = 1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME,
+	[SMOKE_CUDNN] = 1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME,
+	[SMOKE_CUPTI] =
+		1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME | 1u << SMOKE_KERNEL,
 };
 
 void smoke_report_finish(struct smoke_report *r)
@@ -206,8 +206,8 @@ void smoke_report_finish(struct smoke_report *r)
 					  was ? was : "", was ? "; " : "",
 					  layer_names[d],
 					  r->layer[d].status == SMOKE_FAIL
-					      ? "failed"
-					      : "was skipped");
+						  ? "failed"
+						  : "was skipped");
 				free(was);
 			}
 			break;
@@ -576,8 +576,8 @@ static bool first_driver_word(const char *s, struct buf *out)
 
 bool smoke_module_version(const char *root, struct buf *out, struct buf *source)
 {
-	static const char *const files[] = {"sys/module/nvidia/version",
-					    "proc/driver/nvidia/version"};
+	static const char *const files[] = { "sys/module/nvidia/version",
+					     "proc/driver/nvidia/version" };
 	struct buf path = BUF_INIT;
 	char line[512];
 	bool found = false;
@@ -602,7 +602,7 @@ bool smoke_module_version(const char *root, struct buf *out, struct buf *source)
 
 			if (p)
 				found = first_driver_word(
-				    p + strlen("Kernel Module"), out);
+					p + strlen("Kernel Module"), out);
 		}
 		fclose(f);
 		if (found) {
@@ -695,4 +695,3 @@ char *smoke_find_soname(const struct strv *dirs, const char *stem)
 	buf_release(&p);
 	return best;
 }
-

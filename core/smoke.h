@@ -90,12 +90,12 @@ void smoke_set(struct smoke_layer *l, enum smoke_status st, const char *fmt,
 	       ...) __attribute__((format(printf, 3, 4)));
 /* Set l's fix (replacing it). */
 void smoke_fix(struct smoke_layer *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 void smoke_warn(struct smoke_layer *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 /* Set detail key (replacing an earlier value of the same key). */
 void smoke_detail(struct smoke_layer *l, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 /* The value of detail key, borrowed, or NULL. */
 const char *smoke_detail_get(const struct smoke_layer *l, const char *key);
 /* Replace the string *field with a copy of s (NULL clears it). */
@@ -206,15 +206,14 @@ struct smoke_probe {
 	const char *cupti;	   /* CUPTI from another release, or NULL */
 	const char *driver_need;   /* minimum driver (compat.h), or NULL */
 	const char *driver_compat; /* ... under minor version compat, or NULL */
-	const char
-	    *driver_module;	     /* the module version as overridden
+	const char *driver_module; /* the module version as overridden
 					(CUENV_DRIVER_VERSION), or NULL: read it */
-	const char *module_root;     /* where /sys and /proc are: "" */
-	const char *driver_lib;	     /* "libcuda.so.1" */
-	const char *runtime_lib;     /* "libcudart.so.12" */
-	const char *cudnn_lib;	     /* "libcudnn.so.9", or NULL: not asked */
-	const char *cupti_lib;	     /* "libcupti.so.12" */
-	struct strv own;	     /* the selection's library folders */
+	const char *module_root;   /* where /sys and /proc are: "" */
+	const char *driver_lib;	   /* "libcuda.so.1" */
+	const char *runtime_lib;   /* "libcudart.so.12" */
+	const char *cudnn_lib;	   /* "libcudnn.so.9", or NULL: not asked */
+	const char *cupti_lib;	   /* "libcupti.so.12" */
+	struct strv own;	   /* the selection's library folders */
 	const char *ld_library_path; /* the probe's, for advice; or NULL */
 	const char *visible_devices; /* CUDA_VISIBLE_DEVICES, or NULL */
 	bool unload;		     /* dlclose everything at the end */

@@ -134,12 +134,11 @@ struct cudnn_fns {
 	cuenv_cudnnDestroyDesc_fn cudnnDestroyConvolutionDescriptor;
 	cuenv_cudnnSetTensor4dDescriptor_fn cudnnSetTensor4dDescriptor;
 	cuenv_cudnnSetFilter4dDescriptor_fn cudnnSetFilter4dDescriptor;
-	cuenv_cudnnSetConvolution2dDescriptor_fn
-	    cudnnSetConvolution2dDescriptor;
+	cuenv_cudnnSetConvolution2dDescriptor_fn cudnnSetConvolution2dDescriptor;
 	cuenv_cudnnGetConvolution2dForwardOutputDim_fn
-	    cudnnGetConvolution2dForwardOutputDim;
+		cudnnGetConvolution2dForwardOutputDim;
 	cuenv_cudnnGetConvolutionForwardWorkspaceSize_fn
-	    cudnnGetConvolutionForwardWorkspaceSize;
+		cudnnGetConvolutionForwardWorkspaceSize;
 	cuenv_cudnnConvolutionForward_fn cudnnConvolutionForward;
 };
 
@@ -255,7 +254,7 @@ static int dir_on_path(const char *dir, const char *ldpath)
 		strv_split(&parts, ldpath, ':');
 		for (size_t i = 0; i < parts.n && !on; i++) {
 			char *r =
-			    *parts.v[i] ? realpath(parts.v[i], NULL) : NULL;
+				*parts.v[i] ? realpath(parts.v[i], NULL) : NULL;
 
 			on = r && !strcmp(r, want);
 			free(r);
@@ -354,27 +353,29 @@ static const char *cu_error_name(cuenv_CUresult rc)
 		int code;
 		const char *name;
 	} names[] = {
-	    {CUENV_CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
-	    {CUENV_CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
-	    {CUENV_CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED"},
-	    {CUENV_CUDA_ERROR_STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY"},
-	    {CUENV_CUDA_ERROR_DEVICE_UNAVAILABLE,
-	     "CUDA_ERROR_DEVICE_UNAVAILABLE"},
-	    {CUENV_CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE"},
-	    {CUENV_CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE"},
-	    {CUENV_CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE"},
-	    {CUENV_CUDA_ERROR_NO_BINARY_FOR_GPU,
-	     "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-	    {CUENV_CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX"},
-	    {CUENV_CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
-	     "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
-	    {CUENV_CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
-	    {CUENV_CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
-	    {CUENV_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH,
-	     "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
-	    {CUENV_CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE,
-	     "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
-	    {CUENV_CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN"},
+		{ CUENV_CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE" },
+		{ CUENV_CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY" },
+		{ CUENV_CUDA_ERROR_NOT_INITIALIZED,
+		  "CUDA_ERROR_NOT_INITIALIZED" },
+		{ CUENV_CUDA_ERROR_STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY" },
+		{ CUENV_CUDA_ERROR_DEVICE_UNAVAILABLE,
+		  "CUDA_ERROR_DEVICE_UNAVAILABLE" },
+		{ CUENV_CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE" },
+		{ CUENV_CUDA_ERROR_INVALID_DEVICE,
+		  "CUDA_ERROR_INVALID_DEVICE" },
+		{ CUENV_CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE" },
+		{ CUENV_CUDA_ERROR_NO_BINARY_FOR_GPU,
+		  "CUDA_ERROR_NO_BINARY_FOR_GPU" },
+		{ CUENV_CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX" },
+		{ CUENV_CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+		  "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" },
+		{ CUENV_CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND" },
+		{ CUENV_CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED" },
+		{ CUENV_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH,
+		  "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" },
+		{ CUENV_CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE,
+		  "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
+		{ CUENV_CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
@@ -427,19 +428,18 @@ static void driver_symbols(struct probe *pr, struct buf *missing)
 	SYM(h, pr->cu, cuModuleUnload, mk);
 	SYM(h, pr->cu, cuLaunchKernel, mk);
 	/* cuda.h maps these names to their _v2 symbols */
-	pr->cu.cuDevicePrimaryCtxRelease =
-	    (cuenv_cuDevicePrimaryCtxRelease_fn)dlsym(
-		h, "cuDevicePrimaryCtxRelease_v2");
+	pr->cu.cuDevicePrimaryCtxRelease = (cuenv_cuDevicePrimaryCtxRelease_fn)
+		dlsym(h, "cuDevicePrimaryCtxRelease_v2");
 	if (!pr->cu.cuDevicePrimaryCtxRelease)
 		pr->cu.cuDevicePrimaryCtxRelease =
-		    (cuenv_cuDevicePrimaryCtxRelease_fn)sym(
-			h, "cuDevicePrimaryCtxRelease", mk);
+			(cuenv_cuDevicePrimaryCtxRelease_fn)
+				sym(h, "cuDevicePrimaryCtxRelease", mk);
 	pr->cu.cuMemAlloc = (cuenv_cuMemAlloc_fn)sym(h, "cuMemAlloc_v2", mk);
 	pr->cu.cuMemFree = (cuenv_cuMemFree_fn)sym(h, "cuMemFree_v2", mk);
 	pr->cu.cuMemcpyHtoD =
-	    (cuenv_cuMemcpyHtoD_fn)sym(h, "cuMemcpyHtoD_v2", mk);
+		(cuenv_cuMemcpyHtoD_fn)sym(h, "cuMemcpyHtoD_v2", mk);
 	pr->cu.cuMemcpyDtoH =
-	    (cuenv_cuMemcpyDtoH_fn)sym(h, "cuMemcpyDtoH_v2", mk);
+		(cuenv_cuMemcpyDtoH_fn)sym(h, "cuMemcpyDtoH_v2", mk);
 }
 
 /* cuInit's failures that say something precise about the set-up. */
@@ -580,7 +580,7 @@ out:
 static const char *rt_error(struct probe *pr, int e, struct buf *out)
 {
 	const char *name =
-	    pr->rt.cudaGetErrorName ? pr->rt.cudaGetErrorName(e) : NULL;
+		pr->rt.cudaGetErrorName ? pr->rt.cudaGetErrorName(e) : NULL;
 
 	buf_reset(out);
 	return error_text(out, name, e, "CUDA runtime error");
@@ -595,11 +595,10 @@ static void load_failed(struct probe *pr, struct smoke_layer *l,
 
 	smoke_file_is_own(NULL, soname, &pr->p->own, &provided);
 	if (provided) {
-		smoke_set(
-		    l, SMOKE_FAIL,
-		    "could not load dynamic library '%s': the selection's "
-		    "%s is there but does not load: %s",
-		    soname, provided, why);
+		smoke_set(l, SMOKE_FAIL,
+			  "could not load dynamic library '%s': the selection's "
+			  "%s is there but does not load: %s",
+			  soname, provided, why);
 		smoke_fix(l,
 			  "%s (a library it needs is missing, or the file "
 			  "is damaged)",
@@ -748,8 +747,8 @@ static int runtime_file_version(const struct probe *pr, const char *file,
 		if (major && major != version_major(pr->p->cuda)) {
 			buf_printf(out, "%u", major);
 			ok = 0;
-		} else if (major && nvlib_soname_version(rt, pr->p->cuda,
-							 &sov) &&
+		} else if (major &&
+			   nvlib_soname_version(rt, pr->p->cuda, &sov) &&
 			   strcmp(sov.data, v) && strchr(v, '.')) {
 			version_major_minor(v, out);
 			*src = "its file name";
@@ -914,7 +913,7 @@ static struct {
 	unsigned kernels;    /* kernel records */
 	unsigned ours;	     /* ... of cuenv_vadd */
 	uint64_t start, end; /* of the first of ours */
-} trace = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, 0, 0};
+} trace = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, 0, 0 };
 
 #define TRACE_BUFFER (1u << 20)
 
@@ -1053,7 +1052,7 @@ static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
 						    trace_complete);
 	if (!rc)
 		rc = pr->pti.cuptiActivityEnable(
-		    CUENV_CUPTI_KIND_CONCURRENT_KERNEL);
+			CUENV_CUPTI_KIND_CONCURRENT_KERNEL);
 	if (rc) {
 		struct buf nm = BUF_INIT;
 
@@ -1092,9 +1091,9 @@ static const char *blocker(const struct probe *pr)
 static const char *blocker_state(const struct probe *pr)
 {
 	return pr->r->layer[pr->driver_ok ? SMOKE_RUNTIME : SMOKE_DRIVER]
-			   .status == SMOKE_FAIL
-		   ? "failed"
-		   : "was skipped";
+				       .status == SMOKE_FAIL
+		       ? "failed"
+		       : "was skipped";
 }
 
 /* The vector add: what it holds, released by kernel_release. */
@@ -1214,7 +1213,7 @@ static enum vadd_next vadd_launch(struct vadd *k)
 {
 	struct probe *pr = k->pr;
 	struct driver_fns *cu = &pr->cu;
-	void *params[4] = {&k->dev[0], &k->dev[1], &k->dev[2], &k->n};
+	void *params[4] = { &k->dev[0], &k->dev[1], &k->dev[2], &k->n };
 
 	if (pr->tracing)
 		pr->pti.cuptiGetTimestamp(&pr->t0);
@@ -1281,10 +1280,13 @@ static void vadd_release(struct vadd *k)
 static void step_kernel(struct probe *pr, struct smoke_layer *l)
 {
 	static enum vadd_next (*const steps[])(struct vadd *) = {
-	    vadd_context, vadd_module, vadd_upload, vadd_launch, vadd_check,
+		vadd_context, vadd_module, vadd_upload, vadd_launch, vadd_check,
 	};
-	struct vadd k = {.pr = pr, .l = l, .bytes = VADD_N * sizeof(float),
-			 .n = VADD_N, .what = ""};
+	struct vadd k = { .pr = pr,
+			  .l = l,
+			  .bytes = VADD_N * sizeof(float),
+			  .n = VADD_N,
+			  .what = "" };
 	enum vadd_next next = VADD_GO;
 
 	if (kernel_ready(pr, k.l))
@@ -1315,18 +1317,24 @@ static void cudnn_symbols(struct probe *pr, struct buf *missing)
 	SYM(h, *f, cudnnGetErrorString, NULL);
 	SYM(h, *f, cudnnCreate, missing);
 	SYM(h, *f, cudnnDestroy, missing);
-	f->cudnnCreateTensorDescriptor = (cuenv_cudnnCreateDesc_fn)sym(
-	    h, "cudnnCreateTensorDescriptor", missing);
-	f->cudnnCreateFilterDescriptor = (cuenv_cudnnCreateDesc_fn)sym(
-	    h, "cudnnCreateFilterDescriptor", missing);
-	f->cudnnCreateConvolutionDescriptor = (cuenv_cudnnCreateDesc_fn)sym(
-	    h, "cudnnCreateConvolutionDescriptor", missing);
-	f->cudnnDestroyTensorDescriptor = (cuenv_cudnnDestroyDesc_fn)sym(
-	    h, "cudnnDestroyTensorDescriptor", missing);
-	f->cudnnDestroyFilterDescriptor = (cuenv_cudnnDestroyDesc_fn)sym(
-	    h, "cudnnDestroyFilterDescriptor", missing);
-	f->cudnnDestroyConvolutionDescriptor = (cuenv_cudnnDestroyDesc_fn)sym(
-	    h, "cudnnDestroyConvolutionDescriptor", missing);
+	f->cudnnCreateTensorDescriptor =
+		(cuenv_cudnnCreateDesc_fn)sym(h, "cudnnCreateTensorDescriptor",
+					      missing);
+	f->cudnnCreateFilterDescriptor =
+		(cuenv_cudnnCreateDesc_fn)sym(h, "cudnnCreateFilterDescriptor",
+					      missing);
+	f->cudnnCreateConvolutionDescriptor = (cuenv_cudnnCreateDesc_fn)
+		sym(h, "cudnnCreateConvolutionDescriptor", missing);
+	f->cudnnDestroyTensorDescriptor =
+		(cuenv_cudnnDestroyDesc_fn)sym(h,
+					       "cudnnDestroyTensorDescriptor",
+					       missing);
+	f->cudnnDestroyFilterDescriptor =
+		(cuenv_cudnnDestroyDesc_fn)sym(h,
+					       "cudnnDestroyFilterDescriptor",
+					       missing);
+	f->cudnnDestroyConvolutionDescriptor = (cuenv_cudnnDestroyDesc_fn)
+		sym(h, "cudnnDestroyConvolutionDescriptor", missing);
 	SYM(h, *f, cudnnSetTensor4dDescriptor, missing);
 	SYM(h, *f, cudnnSetFilter4dDescriptor, missing);
 	SYM(h, *f, cudnnSetConvolution2dDescriptor, missing);
@@ -1338,8 +1346,8 @@ static void cudnn_symbols(struct probe *pr, struct buf *missing)
 static const char *dnn_error(struct probe *pr, int st, struct buf *out)
 {
 	const char *s = pr->dnn.cudnnGetErrorString
-			    ? pr->dnn.cudnnGetErrorString(st)
-			    : NULL;
+				? pr->dnn.cudnnGetErrorString(st)
+				: NULL;
 
 	buf_reset(out);
 	return error_text(out, s, st, "cuDNN status");
@@ -1374,8 +1382,8 @@ struct conv {
 	struct smoke_layer *l;
 	const char *ver, *built;
 	cuenv_cudnnHandle h;
-	void *xd, *yd, *wd, *cd;     /* descriptors */
-	void *dx, *dw, *dy, *ws;     /* device memory */
+	void *xd, *yd, *wd, *cd; /* descriptors */
+	void *dx, *dw, *dy, *ws; /* device memory */
 	size_t ws_bytes;
 	float x[CONV_IN * CONV_IN], w[CONV_K * CONV_K];
 	float y[CONV_OUT * CONV_OUT], ref[CONV_OUT * CONV_OUT];
@@ -1422,17 +1430,19 @@ static enum conv_next conv_describe(struct conv *c)
 					      CUENV_CUDNN_DATA_FLOAT, 1, 1,
 					      CONV_IN, CONV_IN);
 	if (!c->st)
-		c->st = f->cudnnSetFilter4dDescriptor(
-		    c->wd, CUENV_CUDNN_DATA_FLOAT, CUENV_CUDNN_TENSOR_NCHW, 1,
-		    1, CONV_K, CONV_K);
+		c->st = f->cudnnSetFilter4dDescriptor(c->wd,
+						      CUENV_CUDNN_DATA_FLOAT,
+						      CUENV_CUDNN_TENSOR_NCHW,
+						      1, 1, CONV_K, CONV_K);
 	if (!c->st)
 		c->st = f->cudnnSetConvolution2dDescriptor(
-		    c->cd, 0, 0, 1, 1, 1, 1, CUENV_CUDNN_CROSS_CORRELATION,
-		    CUENV_CUDNN_DATA_FLOAT);
+			c->cd, 0, 0, 1, 1, 1, 1, CUENV_CUDNN_CROSS_CORRELATION,
+			CUENV_CUDNN_DATA_FLOAT);
 	if (!c->st) {
 		c->what = "cudnnGetConvolution2dForwardOutputDim";
-		c->st = f->cudnnGetConvolution2dForwardOutputDim(
-		    c->cd, c->xd, c->wd, &on, &oc, &oh, &ow);
+		c->st = f->cudnnGetConvolution2dForwardOutputDim(c->cd, c->xd,
+								 c->wd, &on,
+								 &oc, &oh, &ow);
 	}
 	if (!c->st &&
 	    (on != 1 || oc != 1 || oh != CONV_OUT || ow != CONV_OUT)) {
@@ -1458,8 +1468,8 @@ static enum conv_next conv_workspace(struct conv *c)
 	if (!c->st) {
 		c->what = "cudnnGetConvolutionForwardWorkspaceSize";
 		c->st = f->cudnnGetConvolutionForwardWorkspaceSize(
-		    c->h, c->xd, c->wd, c->cd, c->yd,
-		    CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, &c->ws_bytes);
+			c->h, c->xd, c->wd, c->cd, c->yd,
+			CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, &c->ws_bytes);
 	}
 	return conv_dnn(c);
 }
@@ -1473,9 +1483,9 @@ static enum conv_next conv_upload(struct conv *c)
 		const void *host;
 		size_t bytes;
 	} arrays[] = {
-	    {&c->dx, c->x, sizeof(c->x)},
-	    {&c->dw, c->w, sizeof(c->w)},
-	    {&c->dy, c->y, sizeof(c->y)},
+		{ &c->dx, c->x, sizeof(c->x) },
+		{ &c->dw, c->w, sizeof(c->w) },
+		{ &c->dy, c->y, sizeof(c->y) },
 	};
 	const size_t n = COUNT(arrays);
 
@@ -1498,9 +1508,9 @@ static enum conv_next conv_forward(struct conv *c)
 
 	c->what = "cudnnConvolutionForward";
 	c->st = c->pr->dnn.cudnnConvolutionForward(
-	    c->h, &alpha, c->xd, c->dx, c->wd, c->dw, c->cd,
-	    CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, c->ws, c->ws_bytes, &beta,
-	    c->yd, c->dy);
+		c->h, &alpha, c->xd, c->dx, c->wd, c->dw, c->cd,
+		CUENV_CUDNN_CONV_FWD_IMPLICIT_GEMM, c->ws, c->ws_bytes, &beta,
+		c->yd, c->dy);
 	if (c->st)
 		return CONV_DNN_FAILED;
 	c->rt_e = rt->cudaDeviceSynchronize();
@@ -1550,15 +1560,15 @@ static void conv_release(struct conv *c)
 		void *held;
 		int (*release)(void *);
 	} table[] = {
-	    {c->dx, rt_free},
-	    {c->dw, rt_free},
-	    {c->dy, rt_free},
-	    {c->ws, rt_free},
-	    {c->cd, f->cudnnDestroyConvolutionDescriptor},
-	    {c->wd, f->cudnnDestroyFilterDescriptor},
-	    {c->yd, f->cudnnDestroyTensorDescriptor},
-	    {c->xd, f->cudnnDestroyTensorDescriptor},
-	    {c->h, f->cudnnDestroy},
+		{ c->dx, rt_free },
+		{ c->dw, rt_free },
+		{ c->dy, rt_free },
+		{ c->ws, rt_free },
+		{ c->cd, f->cudnnDestroyConvolutionDescriptor },
+		{ c->wd, f->cudnnDestroyFilterDescriptor },
+		{ c->yd, f->cudnnDestroyTensorDescriptor },
+		{ c->xd, f->cudnnDestroyTensorDescriptor },
+		{ c->h, f->cudnnDestroy },
 	};
 
 	for (size_t i = 0; i < COUNT(table); i++)
@@ -1571,10 +1581,10 @@ static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
 		       const char *built)
 {
 	static enum conv_next (*const steps[])(struct conv *) = {
-	    conv_create, conv_describe, conv_workspace,
-	    conv_upload, conv_forward,	conv_check,
+		conv_create, conv_describe, conv_workspace,
+		conv_upload, conv_forward,  conv_check,
 	};
-	struct conv conv = {.pr = pr, .l = l, .ver = ver, .built = built};
+	struct conv conv = { .pr = pr, .l = l, .ver = ver, .built = built };
 	struct conv *c = &conv;
 	enum conv_next next = CONV_GO;
 	struct buf e = BUF_INIT;
@@ -1647,8 +1657,8 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 			   l->file ? l->file : p->cudnn_lib, ver.data,
 			   p->cudnn);
 	want_major = pr->runtime_version
-			 ? (unsigned long)pr->runtime_version / 1000
-			 : version_major(p->cuda);
+			     ? (unsigned long)pr->runtime_version / 1000
+			     : version_major(p->cuda);
 	if (cv / 1000 != want_major) {
 		struct buf rt = BUF_INIT;
 
@@ -1657,17 +1667,16 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 		else
 			buf_printf(&rt, "%lu (the selection's)", want_major);
 		smoke_set(
-		    l, SMOKE_FAIL,
-		    "cuDNN %s was built for CUDA %zu (cudnnGetCudartVersion"
-		    " %zu), but the CUDA runtime is %s",
-		    ver.data, cv / 1000, cv, rt.data);
+			l, SMOKE_FAIL,
+			"cuDNN %s was built for CUDA %zu (cudnnGetCudartVersion"
+			" %zu), but the CUDA runtime is %s",
+			ver.data, cv / 1000, cv, rt.data);
 		buf_release(&rt);
-		smoke_fix(
-		    l,
-		    "use a cuDNN %zu built for CUDA %lu: cuenv install %s "
-		    "--cudnn %zu",
-		    v >= 90000 ? v / 10000 : v / 1000, want_major, mm.data,
-		    v >= 90000 ? v / 10000 : v / 1000);
+		smoke_fix(l,
+			  "use a cuDNN %zu built for CUDA %lu: cuenv install %s "
+			  "--cudnn %zu",
+			  v >= 90000 ? v / 10000 : v / 1000, want_major,
+			  mm.data, v >= 90000 ? v / 10000 : v / 1000);
 		goto origin;
 	}
 	if (missing.len) {
@@ -1827,8 +1836,8 @@ static void step_cupti_end(struct probe *pr, struct smoke_layer *l)
 			  "which %s",
 			  nm.data,
 			  pr->r->layer[SMOKE_KERNEL].status == SMOKE_FAIL
-			      ? "failed"
-			      : "did not run");
+				  ? "failed"
+				  : "did not run");
 		buf_release(&nm);
 	} else {
 		cupti_collect(pr, l);
@@ -1848,17 +1857,17 @@ static const struct step {
 	enum smoke_layer_id layer;
 	void (*run)(struct probe *pr, struct smoke_layer *l);
 } probe_steps[] = {
-    {"driver", SMOKE_DRIVER, step_driver},
-    {"cupti", SMOKE_CUPTI, step_cupti_begin},
-    {"runtime", SMOKE_RUNTIME, step_runtime},
-    {"kernel", SMOKE_KERNEL, step_kernel},
-    {"cudnn", SMOKE_CUDNN, step_cudnn},
-    {"cupti-trace", SMOKE_CUPTI, step_cupti_end},
+	{ "driver", SMOKE_DRIVER, step_driver },
+	{ "cupti", SMOKE_CUPTI, step_cupti_begin },
+	{ "runtime", SMOKE_RUNTIME, step_runtime },
+	{ "kernel", SMOKE_KERNEL, step_kernel },
+	{ "cudnn", SMOKE_CUDNN, step_cudnn },
+	{ "cupti-trace", SMOKE_CUPTI, step_cupti_end },
 };
 
 void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 {
-	struct probe pr = {0};
+	struct probe pr = { 0 };
 
 	pr.p = p;
 	pr.r = r;
@@ -1882,8 +1891,8 @@ void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 		pr.cu.cuDevicePrimaryCtxRelease(pr.dev);
 	if (p->unload) {
 		/* the libraries on top first, the driver last */
-		void *const loaded[] = {pr.h_cupti, pr.h_cudnn, pr.h_runtime,
-					pr.h_driver};
+		void *const loaded[] = { pr.h_cupti, pr.h_cudnn, pr.h_runtime,
+					 pr.h_driver };
 
 		for (size_t i = 0; i < COUNT(loaded); i++)
 			if (loaded[i])

@@ -45,16 +45,14 @@ static int read_layer(json_t *o, struct smoke_layer *l, struct cuenv_err *err)
 	v = json_object_get(o, "ms");
 	l->ms = json_is_number(v) ? json_number_value(v) : 0.0;
 	if (json_is_object(details)) {
-		json_object_foreach(details, key, v)
-		{
+		json_object_foreach(details, key, v) {
 			if (json_is_string(v) && !strchr(key, '='))
 				smoke_detail(l, key, "%s",
 					     json_string_value(v));
 		}
 	}
 	if (json_is_array(warnings)) {
-		json_array_foreach(warnings, i, v)
-		{
+		json_array_foreach(warnings, i, v) {
 			if (json_is_string(v))
 				strv_push(&l->warnings, json_string_value(v));
 		}
@@ -73,9 +71,9 @@ int smoke_report_from_json(const char *text, struct smoke_report *r,
 	smoke_report_release(r);
 	if (!root)
 		return cuenv_fail(
-		    err, CUENV_E_GPU,
-		    "cuenv-probe's report is not JSON: %s (line %d)", jerr.text,
-		    jerr.line);
+			err, CUENV_E_GPU,
+			"cuenv-probe's report is not JSON: %s (line %d)",
+			jerr.text, jerr.line);
 	layers = json_object_get(root, "layers");
 	if (!json_is_object(root) || !json_is_array(layers)) {
 		rc = bad(err, "no layers");
@@ -86,8 +84,7 @@ int smoke_report_from_json(const char *text, struct smoke_report *r,
 	smoke_setstr(&r->cupti, member_str(root, "cupti"));
 	v = json_object_get(root, "device");
 	r->device = json_is_integer(v) ? (int)json_integer_value(v) : 0;
-	json_array_foreach(layers, i, v)
-	{
+	json_array_foreach(layers, i, v) {
 		const char *name = member_str(v, "name");
 		int id = -1;
 

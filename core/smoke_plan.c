@@ -46,9 +46,8 @@ static void arg2(struct strv *argv, const char *opt, const char *value)
 	strv_push(argv, value);
 }
 
-void smoke_plan_make(const struct active *act, const char *probe,
-		     int device, const struct driver_req *req,
-		     struct smoke_plan *pl)
+void smoke_plan_make(const struct active *act, const char *probe, int device,
+		     const struct driver_req *req, struct smoke_plan *pl)
 {
 	const struct install *cu = act->cuda;
 	struct strv dirs = STRV_INIT;
@@ -73,8 +72,8 @@ void smoke_plan_make(const struct active *act, const char *probe,
 		add_dirs(&dirs, &act->cupti->lib);
 		pl->cupti = soname_of(&dirs, "libcupti.so",
 				      act->cupti->cupti_version
-					  ? act->cupti->cupti_version
-					  : act->cupti->version);
+					      ? act->cupti->cupti_version
+					      : act->cupti->version);
 	} else {
 		add_dirs(&dirs, &cu->cupti);
 		add_dirs(&dirs, &cu->lib);
@@ -115,9 +114,9 @@ int smoke_step_layer(const char *step)
 		const char *step;
 		int layer;
 	} steps[] = {
-	    {"driver", SMOKE_DRIVER}, {"runtime", SMOKE_RUNTIME},
-	    {"cupti", SMOKE_CUPTI},   {"kernel", SMOKE_KERNEL},
-	    {"cudnn", SMOKE_CUDNN},   {"cupti-trace", SMOKE_CUPTI},
+		{ "driver", SMOKE_DRIVER }, { "runtime", SMOKE_RUNTIME },
+		{ "cupti", SMOKE_CUPTI },   { "kernel", SMOKE_KERNEL },
+		{ "cudnn", SMOKE_CUDNN },   { "cupti-trace", SMOKE_CUPTI },
 	};
 
 	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
@@ -271,10 +270,8 @@ void smoke_compile_not_built(struct smoke_layer *l, const char *nvcc,
 			     bool timed_out, const char *tail)
 {
 	smoke_set(l, SMOKE_FAIL,
-		  "%s could not build a small CUDA program (%s): %s",
-		  nvcc,
-		  timed_out ? "timed out" : "it exited with an error",
-		  tail);
+		  "%s could not build a small CUDA program (%s): %s", nvcc,
+		  timed_out ? "timed out" : "it exited with an error", tail);
 	smoke_fix(l, "nvcc needs a host compiler it supports (g++) and "
 		     "the selection's headers and libraries: see "
 		     "cuenv exec -- nvcc --version");

@@ -26,12 +26,15 @@
 #include "store.h"
 
 struct smoke_plan {
-	struct strv argv;	     /* the probe's command line */
+	struct strv argv;	       /* the probe's command line */
 	char *runtime, *cudnn, *cupti; /* sonames; NULL: none */
-	struct strv own;	     /* lib folders of the selection */
+	struct strv own;	       /* lib folders of the selection */
 };
 
-#define SMOKE_PLAN_INIT { STRV_INIT, NULL, NULL, NULL, STRV_INIT }
+#define SMOKE_PLAN_INIT                                                        \
+	{                                                                      \
+		STRV_INIT, NULL, NULL, NULL, STRV_INIT                         \
+	}
 
 void smoke_plan_release(struct smoke_plan *pl);
 
@@ -41,9 +44,8 @@ void smoke_plan_release(struct smoke_plan *pl);
  * or NULL when unknown (then the probe is not told one). Looks at the
  * selection's library folders.
  */
-void smoke_plan_make(const struct active *act, const char *probe,
-		     int device, const struct driver_req *req,
-		     struct smoke_plan *pl);
+void smoke_plan_make(const struct active *act, const char *probe, int device,
+		     const struct driver_req *req, struct smoke_plan *pl);
 
 /* ---- when the probe dies ------------------------------------------------- */
 

@@ -66,7 +66,9 @@ void install_list_release(struct install_list *l)
 
 const char *kit_kind_name(enum kit_kind kind)
 {
-	return kind == KIT_CUDA ? "cuda" : kind == KIT_CUDNN ? "cudnn" : "cupti";
+	return kind == KIT_CUDA	   ? "cuda"
+	       : kind == KIT_CUDNN ? "cudnn"
+				   : "cupti";
 }
 
 int kit_kind_parse(const char *s, enum kit_kind *kind)
@@ -144,7 +146,8 @@ int store_open(struct store *st, const char *root, bool create,
 	       struct cuenv_err *err)
 {
 	static const char *const sub[] = { "versions/cuda", "versions/cudnn",
-					   "versions/cupti", ".staging", "run" };
+					   "versions/cupti", ".staging",
+					   "run" };
 	struct buf b = BUF_INIT;
 	int rc = CUENV_OK;
 
@@ -410,8 +413,8 @@ int store_read_receipt(const char *dir, struct install *in,
 	kind = version = prefix = cupti = NULL;
 	if (json_unpack_ex(j, &jerr, 0, "{s:s, s:s, s:i, s:b, s?s, s?s}",
 			   "kind", &kind, "version", &version, "cuda_major",
-			   &major, "registered", &registered, "prefix",
-			   &prefix, "cupti_version", &cupti) ||
+			   &major, "registered", &registered, "prefix", &prefix,
+			   "cupti_version", &cupti) ||
 	    kit_kind_parse(kind, &kk) || !version_is_valid(version) ||
 	    major <= 0 || major > 999 || (registered && !prefix) ||
 	    (prefix && !trust_path_listable(prefix))) {
@@ -486,7 +489,8 @@ static int cmp_install(const void *a, const void *b)
 
 	if (c)
 		return c;
-	return (x->cuda_major > y->cuda_major) - (x->cuda_major < y->cuda_major);
+	return (x->cuda_major > y->cuda_major) -
+	       (x->cuda_major < y->cuda_major);
 }
 
 int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
@@ -525,11 +529,10 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 			continue;
 		buf_setlen(&sub, sub.len - strlen("/" RECEIPT_NAME));
 		in = xmalloc(sizeof(*in));
-		if (store_read_receipt(sub.data, in, &e2) ||
-		    in->kind != kind) {
+		if (store_read_receipt(sub.data, in, &e2) || in->kind != kind) {
 			install_release(in);
-			strv_push(&st->warnings, e2.rc ? e2.msg.data
-						       : sub.data);
+			strv_push(&st->warnings,
+				  e2.rc ? e2.msg.data : sub.data);
 			err_release(&e2);
 			free(in);
 			continue;
@@ -600,9 +603,9 @@ static int write_receipt(const char *dir, const struct install *in,
 			}
 			if (f[2])
 				json_array_append_new(
-					src, json_pack("{s:s, s:s, s:s}", "name",
-						       f[0], "sha256", f[1],
-						       "url", f[2]));
+					src, json_pack("{s:s, s:s, s:s}",
+						       "name", f[0], "sha256",
+						       f[1], "url", f[2]));
 			free(copy);
 		}
 		json_object_set_new(j, "sources", src);
@@ -708,8 +711,7 @@ out:
 	return rc;
 }
 
-int store_register(struct store *st, struct install *in,
-		   struct cuenv_err *err)
+int store_register(struct store *st, struct install *in, struct cuenv_err *err)
 {
 	struct buf stage = BUF_INIT, r = BUF_INIT;
 	int rc;
@@ -770,7 +772,7 @@ struct walk {
 	int remove;	    /* delete what is visited */
 	int stop_at_linked; /* measuring: the first linked file ends it */
 	struct tree_stats *ts;
-	int err;	    /* errno of the first failure */
+	int err; /* errno of the first failure */
 };
 
 static void walk_fail(struct walk *w, int e)
@@ -855,13 +857,13 @@ static void walk_level(struct walk *w, int fd, const struct stat *sb,
 /* Open the subdirectory name of fd, not following a link. */
 static int open_subdir(struct walk *w, int fd, const char *name)
 {
-	int child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					     O_CLOEXEC);
+	int child = openat(fd, name,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (child < 0 && errno == EACCES && w->remove &&
 	    !fchmodat(fd, name, S_IRWXU, 0))
-		child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-						 O_CLOEXEC);
+		child = openat(fd, name,
+			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return child;
 }
 
@@ -896,7 +898,8 @@ static int open_root(struct walk *w, const char *path, struct stat *sb)
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == EACCES && w->remove && !lstat(path, sb) &&
 	    S_ISDIR(sb->st_mode) && !chmod(path, S_IRWXU))
-		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = open(path,
+			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 

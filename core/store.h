@@ -36,13 +36,13 @@
 
 struct install {
 	enum kit_kind kind;
-	char *version;	      /* "12.4.1", "9.1.0.70" */
-	unsigned cuda_major;  /* CUDA: its own; cuDNN: the one it was built for */
-	char *name;	      /* directory name under versions/<kind>/ */
-	char *dir;	      /* that directory (absolute) */
-	char *prefix;	      /* where the files are (absolute) */
-	bool registered;      /* added by path: cuenv does not own the files */
-	struct strv bin;      /* absolute directories, in search order */
+	char *version;	     /* "12.4.1", "9.1.0.70" */
+	unsigned cuda_major; /* CUDA: its own; cuDNN: the one it was built for */
+	char *name;	     /* directory name under versions/<kind>/ */
+	char *dir;	     /* that directory (absolute) */
+	char *prefix;	     /* where the files are (absolute) */
+	bool registered;     /* added by path: cuenv does not own the files */
+	struct strv bin;     /* absolute directories, in search order */
 	struct strv lib;
 	struct strv include;
 	struct strv cupti;    /* lib directories that hold libcupti */
@@ -150,8 +150,7 @@ int store_read_receipt(const char *dir, struct install *in,
  * versions/<kind>/<name>. Fails with CUENV_E_STORE when the name is taken.
  * Fills in->name and in->dir. Caller holds the lock.
  */
-int store_register(struct store *st, struct install *in,
-		   struct cuenv_err *err);
+int store_register(struct store *st, struct install *in, struct cuenv_err *err);
 
 /*
  * Move the folder staged (which holds an installed version's files, on

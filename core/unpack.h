@@ -72,9 +72,9 @@ struct unpack_opts {
 
 /* Counted from 0 by each call, also as far as it got when it fails. */
 struct unpack_stats {
-	uint64_t entries;	/* entries written */
-	uint64_t bytes;		/* file bytes written */
-	int bounded;		/* refused for opts->max_bytes */
+	uint64_t entries; /* entries written */
+	uint64_t bytes;	  /* file bytes written */
+	int bounded;	  /* refused for opts->max_bytes */
 };
 
 /*

@@ -188,8 +188,9 @@ static int check_entry(const char *name, const char *path, mode_t type,
 				      "symbolic link without a target", NULL,
 				      NULL);
 		if (why && strlen(symlink) >= PATH_MAX)
-			return refuse(err, name, "symbolic link target too long",
-				      NULL, NULL);
+			return refuse(err, name,
+				      "symbolic link target too long", NULL,
+				      NULL);
 		if (why)
 			return refuse(err, name, "symbolic link to", symlink,
 				      why);
@@ -357,8 +358,7 @@ static int check_link_target(struct job *j, const char *rel,
 		/* The archive's own links loop on the way to it. */
 		if (errno == ELOOP || errno == ENAMETOOLONG)
 			return refuse(err, j->name, "hard link to",
-				      j->link.data,
-				      "through a symbolic link");
+				      j->link.data, "through a symbolic link");
 		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
 				  j->target.data, strerror(errno));
 	}
@@ -494,15 +494,16 @@ static int check_conflict(const struct job *j, mode_t type, bool hard,
 	have = st.st_mode & S_IFMT;
 	if (hard || type == 0)
 		type = S_IFREG;
-	if (have == type && (have == S_IFDIR || have == S_IFREG ||
-			     have == S_IFLNK))
+	if (have == type &&
+	    (have == S_IFDIR || have == S_IFREG || have == S_IFLNK))
 		return CUENV_OK;
 	return refuse(err, j->name,
-		      have == S_IFDIR   ? "conflicts with an earlier entry: "
-					  "a folder"
-		      : have == S_IFLNK ? "conflicts with an earlier entry: "
-					  "a symbolic link"
-					: "conflicts with an earlier entry: a file",
+		      have == S_IFDIR ? "conflicts with an earlier entry: "
+					"a folder"
+		      : have == S_IFLNK
+			      ? "conflicts with an earlier entry: "
+				"a symbolic link"
+			      : "conflicts with an earlier entry: a file",
 		      NULL, NULL);
 }
 
@@ -668,16 +669,16 @@ static int extract(struct archive *in, const char *dest,
 		   const struct reader *reader, struct cuenv_err *err)
 {
 	struct job j = {
-	    .in = in,
-	    .dest = dest,
-	    .opts = opts,
-	    .stats = stats,
-	    .reader = reader,
-	    .raw = BUF_INIT,
-	    .rel = BUF_INIT,
-	    .full = BUF_INIT,
-	    .link = BUF_INIT,
-	    .target = BUF_INIT,
+		.in = in,
+		.dest = dest,
+		.opts = opts,
+		.stats = stats,
+		.reader = reader,
+		.raw = BUF_INIT,
+		.rel = BUF_INIT,
+		.full = BUF_INIT,
+		.link = BUF_INIT,
+		.target = BUF_INIT,
 	};
 	struct archive_entry *e;
 	int rc = CUENV_OK;
@@ -685,9 +686,10 @@ static int extract(struct archive *in, const char *dest,
 	j.disk = archive_write_disk_new();
 	if (!j.disk)
 		BUG("cannot allocate an archive writer");
-	archive_write_disk_set_options(
-	    j.disk, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-			ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+	archive_write_disk_set_options(j.disk,
+				       ARCHIVE_EXTRACT_PERM |
+					       ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+					       ARCHIVE_EXTRACT_SECURE_NODOTDOT);
 	for (;;) {
 		const char *name;
 		int r;
@@ -747,14 +749,14 @@ int unpack_stream(const char *dest, const struct unpack_source *src,
 		  const struct unpack_opts *opts, struct unpack_stats *stats,
 		  struct cuenv_err *err)
 {
-	struct reader reader = {.src = src, .err = err};
+	struct reader reader = { .src = src, .err = err };
 	struct archive *a = NULL;
-	struct job j = {.reader = &reader};
+	struct job j = { .reader = &reader };
 	char *real = NULL;
 	int rc;
 
 	if (stats)
-		*stats = (struct unpack_stats){0, 0, 0};
+		*stats = (struct unpack_stats){ 0, 0, 0 };
 	rc = open_dest(dest, &real, err);
 	if (rc)
 		goto out;
@@ -776,12 +778,12 @@ int unpack_file(const char *dest, const char *archive,
 		struct cuenv_err *err)
 {
 	struct archive *a = NULL;
-	struct job j = {0};
+	struct job j = { 0 };
 	char *real = NULL;
 	int fd = -1, rc;
 
 	if (stats)
-		*stats = (struct unpack_stats){0, 0, 0};
+		*stats = (struct unpack_stats){ 0, 0, 0 };
 	rc = open_dest(dest, &real, err);
 	if (rc)
 		goto out;
@@ -821,7 +823,8 @@ static int read_member(struct archive *a, const char *name, size_t max,
 		if (out->len + (size_t)n > max)
 			return cuenv_fail(err, CUENV_E_UNPACK,
 					  "zip member '%s' is larger than %zu "
-					  "bytes", name, max);
+					  "bytes",
+					  name, max);
 		buf_add(out, chunk, (size_t)n);
 	}
 	if (n < 0)
@@ -840,8 +843,8 @@ int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
 	int fd = open(zip, O_RDONLY | O_CLOEXEC), rc = CUENV_OK, h;
 
 	if (fd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
-				zip, strerror(errno));
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s", zip,
+				strerror(errno));
 		goto out;
 	}
 	/* the central directory: members not wanted are skipped unread */
@@ -886,8 +889,7 @@ int unpack_zip_member(const void *local, size_t len, size_t max,
 	archive_read_support_format_zip_streamable(a);
 	if (archive_read_open_memory(a, local, len) != ARCHIVE_OK ||
 	    archive_read_next_header(a, &e) != ARCHIVE_OK) {
-		rc = cuenv_fail(err, CUENV_E_UNPACK,
-				"not a zip member: %s",
+		rc = cuenv_fail(err, CUENV_E_UNPACK, "not a zip member: %s",
 				archive_error_string(a));
 		goto out;
 	}
@@ -991,11 +993,10 @@ int unpack_makeself_offset(const char *head, size_t len, uint64_t *offset,
 				  "(skip=\"N\" or head -n N) in its header");
 	off = after_lines(head, len, n);
 	if (off < 0)
-		return cuenv_fail(
-		    err, CUENV_E_UNPACK,
-		    "makeself header of %llu lines is longer than "
-		    "the %zu bytes read",
-		    (unsigned long long)n, len);
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "makeself header of %llu lines is longer than "
+				  "the %zu bytes read",
+				  (unsigned long long)n, len);
 	if ((size_t)off <= at)
 		return cuenv_fail(err, CUENV_E_UNPACK,
 				  "not a makeself archive: its line count %llu "

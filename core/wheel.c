@@ -110,9 +110,8 @@ static void zip64_extra(const unsigned char *x, size_t len,
 	}
 }
 
-int wheel_zip_directory(const void *cd, size_t len,
-			struct wheel_zip_member **v, size_t *n,
-			struct cuenv_err *err)
+int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
+			size_t *n, struct cuenv_err *err)
 {
 	const unsigned char *p = cd, *end = p + len;
 
@@ -129,8 +128,8 @@ int wheel_zip_directory(const void *cd, size_t len,
 		m.csize = le32(p + 20);
 		m.usize = le32(p + 24);
 		m.offset = le32(p + 42);
-		zip64_extra(p + 46 + nlen, xlen, &m, le32(p + 20),
-			    le32(p + 24), le32(p + 42));
+		zip64_extra(p + 46 + nlen, xlen, &m, le32(p + 20), le32(p + 24),
+			    le32(p + 42));
 		m.name = xstrndup((const char *)p + 46, nlen);
 		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 		(*v)[(*n)++] = m;
@@ -142,7 +141,8 @@ int wheel_zip_directory(const void *cd, size_t len,
 		*n = 0;
 		return cuenv_fail(err, CUENV_E_UNPACK,
 				  "corrupt zip: central directory entry at "
-				  "byte %zu", (size_t)(p - (const unsigned char *)cd));
+				  "byte %zu",
+				  (size_t)(p - (const unsigned char *)cd));
 	}
 	return CUENV_OK;
 }
@@ -207,7 +207,8 @@ int wheel_remote_each(const char *url, uint64_t size,
 		if (!st->size) {
 			rc = cuenv_fail(err, CUENV_E_FETCH,
 					"'%s': the server does not say its "
-					"size", url);
+					"size",
+					url);
 			goto out;
 		}
 	}
@@ -223,8 +224,8 @@ int wheel_remote_each(const char *url, uint64_t size,
 		buf_add(&cd, tail.data + (end.cd_offset - (size - tail_len)),
 			(size_t)end.cd_size);
 	} else {
-		rc = fetch_range(url, end.cd_offset, end.cd_size, size, fo,
-				 &cd, st, err);
+		rc = fetch_range(url, end.cd_offset, end.cd_size, size, fo, &cd,
+				 st, err);
 		if (rc)
 			goto out;
 	}
@@ -237,7 +238,8 @@ int wheel_remote_each(const char *url, uint64_t size,
 		if (m[i].usize > r->max) {
 			rc = cuenv_fail(err, CUENV_E_UNPACK,
 					"zip member '%s' is larger than %zu "
-					"bytes", m[i].name, r->max);
+					"bytes",
+					m[i].name, r->max);
 			break;
 		}
 		want = 30 + strlen(m[i].name) + LOCAL_SLACK + m[i].csize;
@@ -371,8 +373,7 @@ static bool metadata_enough(const struct needs_scan *s, size_t before)
  * line in s->warnings) when it could not be, or did not match: the
  * wheel's own METADATA is read instead.
  */
-static bool read_core_metadata(struct needs_scan *s,
-			       const struct index_file *f,
+static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 			       const struct fetch_opts *fo,
 			       struct wheel_requirement *r)
 {
@@ -392,15 +393,18 @@ static bool read_core_metadata(struct needs_scan *s,
 		digest_final(d, hex);
 		digest_free(d);
 		if (strcmp(hex, f->metadata_sha256))
-			buf_printf(&why, "'%s' has sha256 %s, the index says "
-				   "%s", url.data, hex, f->metadata_sha256);
+			buf_printf(&why,
+				   "'%s' has sha256 %s, the index says "
+				   "%s",
+				   url.data, hex, f->metadata_sha256);
 	}
 	r->st.bytes += body.len;
 	if (why.len) {
 		buf_reset(&body);
-		buf_printf(&body, "skipped: the index's metadata file of %s: "
-			   "%s; read from the wheel instead", f->name,
-			   why.data);
+		buf_printf(&body,
+			   "skipped: the index's metadata file of %s: "
+			   "%s; read from the wheel instead",
+			   f->name, why.data);
 		strv_push(&s->warnings, body.data);
 	} else {
 		buf_reset(&url);
@@ -419,8 +423,7 @@ static bool read_core_metadata(struct needs_scan *s,
 int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   const char *index, const char *platform,
 			   const struct fetch_opts *fo,
-			   struct wheel_requirement *r,
-			   struct cuenv_err *err)
+			   struct wheel_requirement *r, struct cuenv_err *err)
 {
 	struct index_file *files = NULL;
 	struct buf page = BUF_INIT, seen = BUF_INIT;
@@ -434,8 +437,8 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "'%s' is not NAME==VERSION", req);
 	r->project = normal_name(req, (size_t)(eq - req));
-	rc = pypi_index_files(index, r->project, fo, &page, &files,
-				 &nfiles, err);
+	rc = pypi_index_files(index, r->project, fo, &page, &files, &nfiles,
+			      err);
 	if (rc)
 		goto out;
 	/* the newest release that spec names, then the best file of it */
@@ -478,8 +481,8 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 	r->st.size = pick->size;
 	{
 		struct meta_read m = { s, r->wheel, BUF_INIT, false };
-		struct unpack_zip_reader rd = { want_metadata, got_metadata,
-						&m, METADATA_READ_MAX };
+		struct unpack_zip_reader rd = { want_metadata, got_metadata, &m,
+						METADATA_READ_MAX };
 		struct wheel_remote_stats st;
 		size_t before = s->nrep;
 
@@ -489,8 +492,7 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			m.have_metadata = read_core_metadata(s, pick, fo, r);
 		if (m.have_metadata && metadata_enough(s, before))
 			goto out;
-		rc = wheel_remote_each(r->url, pick->size, fo, &rd, &st,
-				       err);
+		rc = wheel_remote_each(r->url, pick->size, fo, &rd, &st, err);
 		r->st.size = st.size;
 		r->st.bytes += st.bytes;
 		r->st.requests += st.requests;

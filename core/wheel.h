@@ -44,7 +44,7 @@ int wheel_zip_end_parse(const void *tail, size_t len, uint64_t size,
 /* One member, as the central directory describes it. */
 struct wheel_zip_member {
 	char *name;
-	unsigned method; /* 0 stored, 8 deflated */
+	unsigned method;	       /* 0 stored, 8 deflated */
 	uint64_t csize, usize, offset; /* offset: of its local header */
 };
 
@@ -53,9 +53,8 @@ struct wheel_zip_member {
  * wheel_zip_members_free). Returns CUENV_OK or CUENV_E_UNPACK (truncated
  * or corrupt).
  */
-int wheel_zip_directory(const void *cd, size_t len,
-			struct wheel_zip_member **v, size_t *n,
-			struct cuenv_err *err);
+int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
+			size_t *n, struct cuenv_err *err);
 void wheel_zip_members_free(struct wheel_zip_member *v, size_t n);
 
 /* What reading a remote wheel cost. */
@@ -80,9 +79,9 @@ int wheel_remote_each(const char *url, uint64_t size,
 
 /* A requirement read from the index. */
 struct wheel_requirement {
-	char *project;	/* normalised: "tensorflow" */
-	char *version;	/* the release read: "2.6.5" */
-	char *wheel;	/* its file name */
+	char *project; /* normalised: "tensorflow" */
+	char *version; /* the release read: "2.6.5" */
+	char *wheel;   /* its file name */
 	char *url;
 	struct wheel_remote_stats st;
 };
@@ -111,7 +110,6 @@ void wheel_requirement_release(struct wheel_requirement *r);
 int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   const char *index, const char *platform,
 			   const struct fetch_opts *fo,
-			   struct wheel_requirement *r,
-			   struct cuenv_err *err);
+			   struct wheel_requirement *r, struct cuenv_err *err);
 
 #endif

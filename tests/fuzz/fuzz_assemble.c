@@ -73,9 +73,9 @@
 #define END 0xff
 #define ABSOLUTE 0xfe
 
-static const char *const names[] = {"a",   "b",	   "c",	      "up",
-				    "esc", "lib",  "x",	      "outside",
-				    "v",   "pool", "LICENSE", "f"};
+static const char *const names[] = { "a",   "b",    "c",       "up",
+				     "esc", "lib",  "x",       "outside",
+				     "v",   "pool", "LICENSE", "f" };
 #define NNAMES (sizeof(names) / sizeof(*names))
 
 static char *sandbox; /* the mkdtemp folder, for the process's life */
@@ -173,9 +173,10 @@ static void make_entry(int root, int kind, int variant, const char *path,
 		mkdirat(dir, last, 0755);
 		break;
 	case 1:
-		fd = openat(
-		    dir, last,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = openat(dir, last,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0644);
 		if (fd >= 0) {
 			const char *text = variant ? "one\n" : "other\n";
 
@@ -242,7 +243,7 @@ static void archive_put(struct archive *a, int kind, int variant,
 	if (archive_write_header(a, e) != ARCHIVE_OK)
 		abort();
 	if (kind == 1 && archive_write_data(a, text, strlen(text)) !=
-			     (la_ssize_t)strlen(text))
+				 (la_ssize_t)strlen(text))
 		abort();
 	archive_entry_free(e);
 }
@@ -335,8 +336,8 @@ static int link_visit(const char *path, const struct stat *st, int flag,
 		      struct FTW *ftw)
 {
 	struct open_how how = {
-	    .flags = O_PATH | O_CLOEXEC,
-	    .resolve = RESOLVE_BENEATH,
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH,
 	};
 	const char *rel = path + strlen(vpath);
 	long fd;
@@ -394,16 +395,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct reader r = {data, data + size};
+	struct reader r = { data, data + size };
 	struct buf run = BUF_INIT, v = BUF_INIT, p = BUF_INIT, path = BUF_INIT,
 		   target = BUF_INIT;
 	struct strv before = STRV_INIT, after = STRV_INIT,
 		    out_before = STRV_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct assemble *a = NULL;
-	struct archive *writers[4] = {NULL, NULL, NULL, NULL};
-	struct buf arcs[4] = {BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT};
-	int roots[4] = {-1, -1, -1, -1}, ntrees, b, rc;
+	struct archive *writers[4] = { NULL, NULL, NULL, NULL };
+	struct buf arcs[4] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	int roots[4] = { -1, -1, -1, -1 }, ntrees, b, rc;
 	bool through_unpack;
 
 	if (size > 4096)
@@ -476,8 +477,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Unpacked as an install would; a refused archive ends the run. */
 	rc = CUENV_OK;
 	for (int i = 0; i < ntrees && through_unpack; i++) {
-		struct mem m = {&arcs[i], false};
-		struct unpack_source src = {mem_read, &m};
+		struct mem m = { &arcs[i], false };
+		struct unpack_source src = { mem_read, &m };
 
 		if (archive_write_close(writers[i]) != ARCHIVE_OK)
 			abort();
@@ -495,7 +496,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!rc)
 		rc = assemble_open(&a, v.data, &err);
 	for (int i = 0; i < ntrees && !rc; i++) {
-		char label[4] = {'t', (char)('0' + i), 0, 0};
+		char label[4] = { 't', (char)('0' + i), 0, 0 };
 
 		buf_reset(&p);
 		buf_printf(&p, "%s/pool/t%d", run.data, i);

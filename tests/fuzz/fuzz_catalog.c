@@ -23,9 +23,12 @@ static void check(const struct catalog *cat)
 		for (size_t k = 0; k < r->nparts; k++) {
 			const struct part *p = &r->parts[k];
 
-			if (!digest_hex_valid(p->sha256) || strstr(p->url, "..") ||
-			    (strncmp(p->url, NVIDIA_BASE "/", strlen(NVIDIA_BASE) + 1) &&
-			     strncmp(p->url, "https://developer.nvidia.com/", 29)))
+			if (!digest_hex_valid(p->sha256) ||
+			    strstr(p->url, "..") ||
+			    (strncmp(p->url, NVIDIA_BASE "/",
+				     strlen(NVIDIA_BASE) + 1) &&
+			     strncmp(p->url, "https://developer.nvidia.com/",
+				     29)))
 				abort();
 		}
 	}
@@ -43,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	switch (data[0] % 3) {
 	case 0:
 		rc = catalog_parse_redist(&cat, "f.json", text, size - 1,
-					  "linux-x86_64", "cuda", "12.4.1", &err);
+					  "linux-x86_64", "cuda", "12.4.1",
+					  &err);
 		break;
 	case 1:
 		rc = catalog_parse_table(&cat, KIT_CUDA, "f.tsv", text,

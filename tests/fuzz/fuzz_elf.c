@@ -69,9 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			violation("the soname is not in the file", e.soname);
 		for (size_t i = 0; i < e.needed.n; i++)
 			if (!in_data(data, size, e.needed.v[i]))
-				violation(
-				    "a DT_NEEDED entry is not in the file",
-				    e.needed.v[i]);
+				violation("a DT_NEEDED entry is not in the file",
+					  e.needed.v[i]);
 		for (size_t i = 0; i < e.cuda_named.n; i++) {
 			const char *s = e.cuda_named.v[i], *v;
 			enum nvlib_id lib;

@@ -41,8 +41,8 @@
 #include "../../core/err.h"
 #include "../../core/unpack.h"
 
-static const mode_t types[] = {S_IFREG, S_IFDIR, S_IFLNK,  S_IFCHR,
-			       S_IFBLK, S_IFIFO, S_IFSOCK, 0};
+static const mode_t types[] = { S_IFREG, S_IFDIR, S_IFLNK,  S_IFCHR,
+				S_IFBLK, S_IFIFO, S_IFSOCK, 0 };
 
 struct input {
 	const char *path, *symlink, *hardlink;
@@ -135,9 +135,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf rest = BUF_INIT;
-	const char *fields[3] = {"", "", ""};
+	const char *fields[3] = { "", "", "" };
 	struct input in;
-	uint8_t head[3] = {0, 0, 0};
+	uint8_t head[3] = { 0, 0, 0 };
 	size_t off = 0;
 	int rc;
 

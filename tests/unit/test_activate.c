@@ -332,8 +332,8 @@ static void set_mode(struct world *w, const char *rel, mode_t mode)
 }
 
 /* Compute in proj from start; expect rc, no activation, and msg. */
-static void assert_refused(struct world *w, const struct envmap *start,
-			   int rc, const char *msg)
+static void assert_refused(struct world *w, const struct envmap *start, int rc,
+			   const char *msg)
 {
 	assert_int_equal(compute(w, "proj", start, 0), rc);
 	assert_false(w->a.ok);
@@ -357,7 +357,8 @@ static void test_activate_refuses_root_writable_by_others(void **state)
 	buf_release(&hint);
 }
 
-static void test_activate_refuses_versions_folder_writable_by_group(void **state)
+static void
+test_activate_refuses_versions_folder_writable_by_group(void **state)
 {
 	struct world *w = *state;
 
@@ -366,7 +367,8 @@ static void test_activate_refuses_versions_folder_writable_by_group(void **state
 	assert_refused(w, &w->start, CUENV_E_STORE, "versions/cuda'");
 }
 
-static void test_activate_refuses_selected_receipt_others_can_write(void **state)
+static void
+test_activate_refuses_selected_receipt_others_can_write(void **state)
 {
 	struct world *w = *state;
 

@@ -313,8 +313,8 @@ static void test_strv_sort_orders_bytes(void **state)
 		   ',');
 	strv_sort(&sv);
 	strv_join(&sv, ' ', &b);
-	assert_string_equal(b.data,
-			    " Z libcudart.so.11.0 libcudart.so.12 libcupti.so.12");
+	assert_string_equal(
+	    b.data, " Z libcudart.so.11.0 libcudart.so.12 libcupti.so.12");
 	strv_release(&sv);
 	buf_release(&b);
 }

@@ -15,24 +15,24 @@
 #define SHA_B "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"
 
 static const char cuda_json[] =
-	"{\"release_date\": \"2024-04-03\", \"release_label\": \"12.4.1\","
-	" \"release_product\": \"cuda\","
-	" \"cuda_cudart\": {\"name\": \"CUDA Runtime\", \"version\": \"12.4.127\","
-	"  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/linux-x86_64/"
-	"cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz\", \"sha256\": \"" SHA_A
-	"\", \"size\": \"1234\"},"
-	"  \"linux-sbsa\": {\"relative_path\": \"cuda_cudart/linux-sbsa/x.tar.xz\","
-	"   \"sha256\": \"" SHA_B "\", \"size\": \"1\"}},"
-	" \"cuda_compat\": {\"version\": \"1\", \"linux-x86_64\": {\"cuda12.4\":"
-	"  {\"relative_path\": \"c.tar.xz\", \"sha256\": \"" SHA_A "\"}}}}";
+    "{\"release_date\": \"2024-04-03\", \"release_label\": \"12.4.1\","
+    " \"release_product\": \"cuda\","
+    " \"cuda_cudart\": {\"name\": \"CUDA Runtime\", \"version\": \"12.4.127\","
+    "  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/linux-x86_64/"
+    "cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz\", \"sha256\": \"" SHA_A
+    "\", \"size\": \"1234\"},"
+    "  \"linux-sbsa\": {\"relative_path\": \"cuda_cudart/linux-sbsa/x.tar.xz\","
+    "   \"sha256\": \"" SHA_B "\", \"size\": \"1\"}},"
+    " \"cuda_compat\": {\"version\": \"1\", \"linux-x86_64\": {\"cuda12.4\":"
+    "  {\"relative_path\": \"c.tar.xz\", \"sha256\": \"" SHA_A "\"}}}}";
 
 static const char cudnn_json[] =
-	"{\"release_label\": \"9.1.0\", \"release_product\": \"cudnn\","
-	" \"cudnn\": {\"version\": \"9.1.0.70\", \"linux-x86_64\": {"
-	"  \"cuda11\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda11.tar.xz\","
-	"   \"sha256\": \"" SHA_A "\", \"size\": \"10\"},"
-	"  \"cuda12\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda12.tar.xz\","
-	"   \"sha256\": \"" SHA_B "\", \"size\": \"20\"}}}}";
+    "{\"release_label\": \"9.1.0\", \"release_product\": \"cudnn\","
+    " \"cudnn\": {\"version\": \"9.1.0.70\", \"linux-x86_64\": {"
+    "  \"cuda11\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda11.tar.xz\","
+    "   \"sha256\": \"" SHA_A "\", \"size\": \"10\"},"
+    "  \"cuda12\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda12.tar.xz\","
+    "   \"sha256\": \"" SHA_B "\", \"size\": \"20\"}}}}";
 
 static void test_catalog_reads_cuda_redist_for_platform(void **state)
 {
@@ -54,10 +54,10 @@ static void test_catalog_reads_cuda_redist_for_platform(void **state)
 	assert_string_equal(p->version, "12.4.127");
 	assert_string_equal(p->sha256, SHA_A);
 	assert_int_equal(p->size, 1234);
-	assert_string_equal(p->url,
-			    "https://developer.download.nvidia.com/compute/cuda/"
-			    "redist/cuda_cudart/linux-x86_64/"
-			    "cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz");
+	assert_string_equal(
+	    p->url, "https://developer.download.nvidia.com/compute/cuda/"
+		    "redist/cuda_cudart/linux-x86_64/"
+		    "cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz");
 	catalog_release(&cat);
 }
 
@@ -168,13 +168,26 @@ static void test_catalog_reads_sizes_as_strings_or_integers(void **state)
 	assert_int_equal(size_of("9223372036854775807"), INT64_MAX);
 }
 
-static void test_catalog_rejects_a_size_that_is_not_a_whole_number(
-	void **state)
+static void test_catalog_rejects_a_size_that_is_not_a_whole_number(void **state)
 {
 	static const char *const bad[] = {
-		"\"-1\"", "-1", "\"1.5\"", "1.5", "\"abc\"", "\"1e3\"", "1e3",
-		"1000.0", "\"\"", "\" 12\"", "\"+12\"", "\"0x10\"", "null",
-		"true", "[1]", "{}", "\"18446744073709551616\"",
+	    "\"-1\"",
+	    "-1",
+	    "\"1.5\"",
+	    "1.5",
+	    "\"abc\"",
+	    "\"1e3\"",
+	    "1e3",
+	    "1000.0",
+	    "\"\"",
+	    "\" 12\"",
+	    "\"+12\"",
+	    "\"0x10\"",
+	    "null",
+	    "true",
+	    "[1]",
+	    "{}",
+	    "\"18446744073709551616\"",
 	};
 
 	(void)state;
@@ -236,14 +249,14 @@ static void test_catalog_rejects_bad_label_and_product(void **state)
 }
 
 static const char runfiles[] =
-	"cuda_version\tplatform\turl\tsha256\tsource\tcross_check\n"
-	"11.2.2\tlinux-x86_64\thttps://developer.download.nvidia.com/compute/"
-	"cuda/11.2.2/local_installers/cuda_11.2.2_460.32.03_linux.run\t" SHA_A
-	"\ts\t-\n"
-	"11.2.2\tlinux-sbsa\thttps://developer.download.nvidia.com/x.run\t" SHA_B
-	"\ts\t-\n"
-	"11.2.1\tlinux-x86_64\thttps://developer.download.nvidia.com/y.run\t" SHA_B
-	"\ts\t-\n";
+    "cuda_version\tplatform\turl\tsha256\tsource\tcross_check\n"
+    "11.2.2\tlinux-x86_64\thttps://developer.download.nvidia.com/compute/"
+    "cuda/11.2.2/local_installers/cuda_11.2.2_460.32.03_linux.run\t" SHA_A
+    "\ts\t-\n"
+    "11.2.2\tlinux-sbsa\thttps://developer.download.nvidia.com/x.run\t" SHA_B
+    "\ts\t-\n"
+    "11.2.1\tlinux-x86_64\thttps://developer.download.nvidia.com/y.run\t" SHA_B
+    "\ts\t-\n";
 
 static void test_catalog_reads_runfile_table(void **state)
 {
@@ -269,8 +282,8 @@ static void test_catalog_table_rejects_foreign_url(void **state)
 {
 	struct catalog cat = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
-	const char *t = "h\n11.2.2\tlinux-x86_64\thttp://evil.example/x.run\t" SHA_A
-			"\n";
+	const char *t =
+	    "h\n11.2.2\tlinux-x86_64\thttp://evil.example/x.run\t" SHA_A "\n";
 
 	(void)state;
 	assert_int_equal(catalog_parse_table(&cat, KIT_CUDA, "r.tsv", t,
@@ -333,11 +346,12 @@ static void test_catalog_find_prefers_redist_at_equal_version(void **state)
 	assert_int_equal(catalog_find(&cat, KIT_CUDA, "12", 0, -1)->source,
 			 SRC_REDIST);
 	assert_int_equal(
-		catalog_find(&cat, KIT_CUDA, "12", 0, SRC_RUNFILE)->source,
-		SRC_RUNFILE);
+	    catalog_find(&cat, KIT_CUDA, "12", 0, SRC_RUNFILE)->source,
+	    SRC_RUNFILE);
 	/* pypi installs use the redist manifest's component versions */
-	assert_int_equal(catalog_find(&cat, KIT_CUDA, "12", 0, SRC_PYPI)->source,
-			 SRC_REDIST);
+	assert_int_equal(
+	    catalog_find(&cat, KIT_CUDA, "12", 0, SRC_PYPI)->source,
+	    SRC_REDIST);
 	catalog_release(&cat);
 }
 
@@ -364,15 +378,14 @@ static void test_catalog_resolve_finds_cudnn_for_the_cuda_major(void **state)
 
 	(void)state;
 	load_cuda_and_cudnn(&cat);
-	assert_int_equal(catalog_resolve(&cat, "12.4", "9.1", "12.4.1", -1,
-					 &ch, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", "9.1", "12.4.1", -1, &ch, &err),
+	    CUENV_OK);
 	assert_string_equal(ch.cuda->version, "12.4.1");
 	assert_string_equal(ch.cudnn->version, "9.1.0.70");
 	assert_int_equal(ch.cudnn->cuda_major, 12);
 	assert_ptr_equal(ch.cupti, ch.cuda);
-	assert_int_equal(catalog_resolve(&cat, "12", NULL, NULL, -1, &ch,
-					 &err),
+	assert_int_equal(catalog_resolve(&cat, "12", NULL, NULL, -1, &ch, &err),
 			 CUENV_OK);
 	assert_null(ch.cudnn);
 	assert_null(ch.cupti);
@@ -387,13 +400,14 @@ static void test_catalog_resolve_names_the_missing_cudnn(void **state)
 
 	(void)state;
 	load_cuda_and_cudnn(&cat);
-	assert_int_equal(catalog_resolve(&cat, "12.4", "9.24.0.43", NULL, -1,
-					 &ch, &err),
-			 CUENV_E_UNKNOWN);
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", "9.24.0.43", NULL, -1, &ch, &err),
+	    CUENV_E_UNKNOWN);
 	assert_string_equal(err.msg.data,
 			    "no cuDNN 9.24.0.43 for CUDA 12 in the catalogue");
 	assert_non_null(strstr(err.hint.data, "cuenv list-remote cudnn"));
-	assert_non_null(strstr(err.hint.data, "newer releases from NVIDIA: cuenv update"));
+	assert_non_null(
+	    strstr(err.hint.data, "newer releases from NVIDIA: cuenv update"));
 	err_release(&err);
 	catalog_release(&cat);
 }
@@ -406,12 +420,13 @@ static void test_catalog_resolve_names_the_missing_cuda_source(void **state)
 
 	(void)state;
 	load_cuda_and_cudnn(&cat);
-	assert_int_equal(catalog_resolve(&cat, "12.4", "9.1", NULL,
-					 SRC_RUNFILE, &ch, &err),
-			 CUENV_E_UNKNOWN);
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", "9.1", NULL, SRC_RUNFILE, &ch, &err),
+	    CUENV_E_UNKNOWN);
 	assert_string_equal(err.msg.data,
 			    "no CUDA 12.4 from runfile in the catalogue");
-	assert_non_null(strstr(err.hint.data, "newer releases from NVIDIA: cuenv update"));
+	assert_non_null(
+	    strstr(err.hint.data, "newer releases from NVIDIA: cuenv update"));
 	err_release(&err);
 	catalog_release(&cat);
 }
@@ -424,9 +439,9 @@ static void test_catalog_resolve_names_the_missing_cupti(void **state)
 
 	(void)state;
 	load_cuda_and_cudnn(&cat);
-	assert_int_equal(catalog_resolve(&cat, "12.4", NULL, "11.8", -1, &ch,
-					 &err),
-			 CUENV_E_UNKNOWN);
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", NULL, "11.8", -1, &ch, &err),
+	    CUENV_E_UNKNOWN);
 	assert_string_equal(err.msg.data,
 			    "no CUDA 11.8 (for its CUPTI) in the catalogue");
 	err_release(&err);
@@ -437,9 +452,10 @@ static void test_catalog_takes_an_old_manifest_label_from_its_name(void **state)
 {
 	struct catalog cat = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
-	const char *old = "{\"cuda_cudart\": {\"version\": \"11.4.108\", "
-			  "\"linux-x86_64\": {\"relative_path\": \"a/b.tar.xz\", "
-			  "\"sha256\": \"" SHA_A "\"}}}";
+	const char *old =
+	    "{\"cuda_cudart\": {\"version\": \"11.4.108\", "
+	    "\"linux-x86_64\": {\"relative_path\": \"a/b.tar.xz\", "
+	    "\"sha256\": \"" SHA_A "\"}}}";
 
 	(void)state;
 	assert_int_equal(catalog_parse_redist(&cat, "r.json", old, strlen(old),
@@ -483,7 +499,8 @@ static void test_catalog_load_names_a_corrupt_file(void **state)
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *dir = fx_path(fx, "m");
 
-	fx_write(fx, "m/cuda/redistrib_12.4.1.json", "{\"release_label\": \"12");
+	fx_write(fx, "m/cuda/redistrib_12.4.1.json",
+		 "{\"release_label\": \"12");
 	assert_int_equal(catalog_load(&cat, dir, "linux-x86_64", &err),
 			 CUENV_E_MANIFEST);
 	assert_non_null(strstr(err.msg.data, "redistrib_12.4.1.json"));
@@ -495,33 +512,33 @@ static void test_catalog_load_names_a_corrupt_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_catalog_reads_cuda_redist_for_platform),
-		cmocka_unit_test(test_catalog_reads_cudnn_variants_per_cuda_major),
-		cmocka_unit_test(test_catalog_rejects_truncated_json),
-		cmocka_unit_test(test_catalog_rejects_bad_sha256),
-		cmocka_unit_test(test_catalog_rejects_path_leaving_the_redist_tree),
-		cmocka_unit_test(
-			test_catalog_reads_sizes_as_strings_or_integers),
-		cmocka_unit_test(
-			test_catalog_rejects_a_size_that_is_not_a_whole_number),
-		cmocka_unit_test(
-			test_catalog_rejects_a_too_big_integer_size),
-		cmocka_unit_test(test_catalog_names_the_cudnn_size_key),
-		cmocka_unit_test(test_catalog_rejects_bad_label_and_product),
-		cmocka_unit_test(test_catalog_reads_runfile_table),
-		cmocka_unit_test(test_catalog_table_rejects_foreign_url),
-		cmocka_unit_test(test_catalog_table_rejects_a_climbing_url),
-		cmocka_unit_test(test_catalog_table_reads_cudnn_major_from_range),
-		cmocka_unit_test(test_catalog_find_prefers_redist_at_equal_version),
-		cmocka_unit_test(test_catalog_resolve_finds_cudnn_for_the_cuda_major),
-		cmocka_unit_test(test_catalog_resolve_names_the_missing_cudnn),
-		cmocka_unit_test(test_catalog_resolve_names_the_missing_cuda_source),
-		cmocka_unit_test(test_catalog_resolve_names_the_missing_cupti),
-		cmocka_unit_test(test_catalog_takes_an_old_manifest_label_from_its_name),
-		cmocka_unit_test(test_catalog_loads_the_shipped_manifests),
-		cmocka_unit_test_setup_teardown(
-			test_catalog_load_names_a_corrupt_file, fx_setup,
-			fx_teardown),
+	    cmocka_unit_test(test_catalog_reads_cuda_redist_for_platform),
+	    cmocka_unit_test(test_catalog_reads_cudnn_variants_per_cuda_major),
+	    cmocka_unit_test(test_catalog_rejects_truncated_json),
+	    cmocka_unit_test(test_catalog_rejects_bad_sha256),
+	    cmocka_unit_test(test_catalog_rejects_path_leaving_the_redist_tree),
+	    cmocka_unit_test(test_catalog_reads_sizes_as_strings_or_integers),
+	    cmocka_unit_test(
+		test_catalog_rejects_a_size_that_is_not_a_whole_number),
+	    cmocka_unit_test(test_catalog_rejects_a_too_big_integer_size),
+	    cmocka_unit_test(test_catalog_names_the_cudnn_size_key),
+	    cmocka_unit_test(test_catalog_rejects_bad_label_and_product),
+	    cmocka_unit_test(test_catalog_reads_runfile_table),
+	    cmocka_unit_test(test_catalog_table_rejects_foreign_url),
+	    cmocka_unit_test(test_catalog_table_rejects_a_climbing_url),
+	    cmocka_unit_test(test_catalog_table_reads_cudnn_major_from_range),
+	    cmocka_unit_test(test_catalog_find_prefers_redist_at_equal_version),
+	    cmocka_unit_test(
+		test_catalog_resolve_finds_cudnn_for_the_cuda_major),
+	    cmocka_unit_test(test_catalog_resolve_names_the_missing_cudnn),
+	    cmocka_unit_test(
+		test_catalog_resolve_names_the_missing_cuda_source),
+	    cmocka_unit_test(test_catalog_resolve_names_the_missing_cupti),
+	    cmocka_unit_test(
+		test_catalog_takes_an_old_manifest_label_from_its_name),
+	    cmocka_unit_test(test_catalog_loads_the_shipped_manifests),
+	    cmocka_unit_test_setup_teardown(
+		test_catalog_load_names_a_corrupt_file, fx_setup, fx_teardown),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -147,16 +147,16 @@ static void test_compat_frameworks_torch_alias(void **state)
 /* Rows as frameworks.tsv has them: framework, version, cuda, cudnn,
  * source, notes. */
 static const char table[] =
-	"framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
-	"pytorch\t2.14\t12.6\t9.10.2.21\ts\tstable CUDA variant\n"
-	"pytorch\t2.14\t13.2\t9.24.0.43\ts\tstable CUDA variant\n"
-	"pytorch\t2.14\t13.0\t9.24.0.43\ts\tstable CUDA variant\n"
-	"pytorch\t2.9\t13.0\t9.13.0.50\ts\texperimental CUDA variant\n"
-	"pytorch\t2.9\t12.6\t-\ts\tstable CUDA variant\n"
-	"pytorch\t2.9\t12.8\t9.10.2.21\ts\tstable CUDA variant\n"
-	"tensorflow\ttensorflow_gpu-2.10.0\t11.2\t8.1\ts\tos windows\n"
-	"tensorflow\ttensorflow-2.10.0\t11.2\t8.1\ts\tos linux\n"
-	"tensorflow\ttensorflow-2.9.0\t11.2\t8.1\ts\tos linux\n";
+    "framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
+    "pytorch\t2.14\t12.6\t9.10.2.21\ts\tstable CUDA variant\n"
+    "pytorch\t2.14\t13.2\t9.24.0.43\ts\tstable CUDA variant\n"
+    "pytorch\t2.14\t13.0\t9.24.0.43\ts\tstable CUDA variant\n"
+    "pytorch\t2.9\t13.0\t9.13.0.50\ts\texperimental CUDA variant\n"
+    "pytorch\t2.9\t12.6\t-\ts\tstable CUDA variant\n"
+    "pytorch\t2.9\t12.8\t9.10.2.21\ts\tstable CUDA variant\n"
+    "tensorflow\ttensorflow_gpu-2.10.0\t11.2\t8.1\ts\tos windows\n"
+    "tensorflow\ttensorflow-2.10.0\t11.2\t8.1\ts\tos linux\n"
+    "tensorflow\ttensorflow-2.9.0\t11.2\t8.1\ts\tos linux\n";
 
 static void load_table(struct fixture *fx, const char *framework,
 		       struct framework_builds *b)
@@ -218,26 +218,27 @@ static void test_compat_frameworks_order_drops_other_os(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_compat_driver_for_an_exact_release),
-		cmocka_unit_test(test_compat_driver_for_a_minor_takes_its_newest),
-		cmocka_unit_test(test_compat_driver_unknown_release_has_only_compat),
-		cmocka_unit_test(test_compat_driver_cmp),
-		cmocka_unit_test(test_compat_driver_cmp_counts_missing_parts_as_zero),
-		cmocka_unit_test_setup_teardown(test_compat_driver_names_a_bad_table,
-						fx_setup, fx_teardown),
-		cmocka_unit_test(test_compat_frameworks_tensorflow),
-		cmocka_unit_test(test_compat_frameworks_torch_alias),
-		cmocka_unit_test(
-			test_compat_frameworks_torch_21_is_the_pypi_wheel),
-		cmocka_unit_test_setup_teardown(
-			test_compat_frameworks_order_newest_release_first,
-			fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(
-			test_compat_frameworks_order_stable_then_cudnn,
-			fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(
-			test_compat_frameworks_order_drops_other_os, fx_setup,
-			fx_teardown),
+	    cmocka_unit_test(test_compat_driver_for_an_exact_release),
+	    cmocka_unit_test(test_compat_driver_for_a_minor_takes_its_newest),
+	    cmocka_unit_test(
+		test_compat_driver_unknown_release_has_only_compat),
+	    cmocka_unit_test(test_compat_driver_cmp),
+	    cmocka_unit_test(
+		test_compat_driver_cmp_counts_missing_parts_as_zero),
+	    cmocka_unit_test_setup_teardown(
+		test_compat_driver_names_a_bad_table, fx_setup, fx_teardown),
+	    cmocka_unit_test(test_compat_frameworks_tensorflow),
+	    cmocka_unit_test(test_compat_frameworks_torch_alias),
+	    cmocka_unit_test(test_compat_frameworks_torch_21_is_the_pypi_wheel),
+	    cmocka_unit_test_setup_teardown(
+		test_compat_frameworks_order_newest_release_first, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_compat_frameworks_order_stable_then_cudnn, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_compat_frameworks_order_drops_other_os, fx_setup,
+		fx_teardown),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

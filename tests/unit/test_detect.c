@@ -296,9 +296,10 @@ static void test_detect_cupti_mixed_sources_warn(void **state)
 	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
 	assert_string_equal(f.cuda.cupti_version, "12.4.127");
 	assert_int_equal(f.cuda.warnings.n, 1);
-	assert_non_null(strstr(f.cuda.warnings.v[0],
-			       "version.json (cuda_cupti) says 12.4.127, "
-			       "cupti_version.h (CUPTI_API_VERSION) says 11.8"));
+	assert_non_null(
+	    strstr(f.cuda.warnings.v[0],
+		   "version.json (cuda_cupti) says 12.4.127, "
+		   "cupti_version.h (CUPTI_API_VERSION) says 11.8"));
 	found_release(&f);
 }
 
@@ -307,7 +308,7 @@ static void test_detect_cupti_mixed_sources_warn(void **state)
 static void test_detect_wheel_mix_names_overwritten_files(void **state)
 {
 	struct fixture *fx = *state;
-	struct wheel_mix m = { 0 };
+	struct wheel_mix m = {0};
 	char *site = fx_path(fx, "site"), *lib;
 
 	fx_write(fx, "site/nvidia_cuda_cupti_cu11-11.8.87.dist-info/RECORD",

@@ -88,14 +88,13 @@ static void test_digest_hex_valid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_digest_empty_input_is_known_value),
-		cmocka_unit_test(test_digest_chunked_equals_whole),
-		cmocka_unit_test_setup_teardown(test_digest_file_matches_stream,
-						fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(
-			test_digest_file_missing_names_it, fx_setup,
-			fx_teardown),
-		cmocka_unit_test(test_digest_hex_valid),
+	    cmocka_unit_test(test_digest_empty_input_is_known_value),
+	    cmocka_unit_test(test_digest_chunked_equals_whole),
+	    cmocka_unit_test_setup_teardown(test_digest_file_matches_stream,
+					    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_digest_file_missing_names_it,
+					    fx_setup, fx_teardown),
+	    cmocka_unit_test(test_digest_hex_valid),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -184,11 +184,10 @@ static void assert_strv(const struct strv *v, const char *const *want, size_t n)
 
 static void assert_synth_read(const struct synth *s, const struct elf_info *e)
 {
-	static const char *const needed[] = { "libcudart.so.11.0",
-					      "libcudnn.so.8", "libc.so.6" };
-	static const char *const named[] = { "libcudart.so.11.0",
-					     "libcudnn.so.8",
-					     "libcupti.so.11.2" };
+	static const char *const needed[] = {"libcudart.so.11.0",
+					     "libcudnn.so.8", "libc.so.6"};
+	static const char *const named[] = {
+	    "libcudart.so.11.0", "libcudnn.so.8", "libcupti.so.11.2"};
 
 	assert_int_equal(e->bits, s->b64 ? 64 : 32);
 	assert_int_equal(e->big_endian, s->be);
@@ -365,32 +364,30 @@ static void load_past_end(struct synth *s)
 static void test_elf_rejects_corrupt_headers(void **state)
 {
 	static const struct corruption cases[] = {
-		{ "class", bad_class, "unknown class" },
-		{ "byte order", bad_order, "unknown byte order" },
-		{ "e_phoff", phoff_past_end, "program headers past the end" },
-		{ "e_phnum", phnum_huge, "program headers past the end" },
-		{ "PN_XNUM", phnum_xnum_without_sections,
-		  "program header count out of range" },
-		{ "e_phentsize", phentsize_small,
-		  "program header entries too small" },
-		{ "e_shentsize", shentsize_small,
-		  "section header entries too small" },
-		{ "e_shoff", shoff_past_end, "section headers past the end" },
-		{ "PT_DYNAMIC size", dynamic_past_end,
-		  "dynamic segment past the end" },
-		{ "PT_DYNAMIC offset", dynamic_offset_huge,
-		  "dynamic segment past the end" },
-		{ "DT_STRTAB", strtab_unmapped, "DT_STRTAB is in no loaded" },
-		{ "DT_STRTAB wraps", strtab_wraps,
-		  "DT_STRTAB is in no loaded" },
-		{ "DT_STRSZ", strsz_huge, "DT_STRSZ runs past its segment" },
-		{ "DT_NEEDED index", needed_outside,
-		  "name outside the string table" },
-		{ "DT_NEEDED unterminated", needed_unterminated,
-		  "unterminated name" },
-		{ "no DT_STRTAB", needed_without_strtab,
-		  "without a string table" },
-		{ "PT_LOAD size", load_past_end, "DT_STRTAB is in no loaded" },
+	    {"class", bad_class, "unknown class"},
+	    {"byte order", bad_order, "unknown byte order"},
+	    {"e_phoff", phoff_past_end, "program headers past the end"},
+	    {"e_phnum", phnum_huge, "program headers past the end"},
+	    {"PN_XNUM", phnum_xnum_without_sections,
+	     "program header count out of range"},
+	    {"e_phentsize", phentsize_small,
+	     "program header entries too small"},
+	    {"e_shentsize", shentsize_small,
+	     "section header entries too small"},
+	    {"e_shoff", shoff_past_end, "section headers past the end"},
+	    {"PT_DYNAMIC size", dynamic_past_end,
+	     "dynamic segment past the end"},
+	    {"PT_DYNAMIC offset", dynamic_offset_huge,
+	     "dynamic segment past the end"},
+	    {"DT_STRTAB", strtab_unmapped, "DT_STRTAB is in no loaded"},
+	    {"DT_STRTAB wraps", strtab_wraps, "DT_STRTAB is in no loaded"},
+	    {"DT_STRSZ", strsz_huge, "DT_STRSZ runs past its segment"},
+	    {"DT_NEEDED index", needed_outside,
+	     "name outside the string table"},
+	    {"DT_NEEDED unterminated", needed_unterminated,
+	     "unterminated name"},
+	    {"no DT_STRTAB", needed_without_strtab, "without a string table"},
+	    {"PT_LOAD size", load_past_end, "DT_STRTAB is in no loaded"},
 	};
 
 	(void)state;
@@ -444,12 +441,11 @@ static void test_elf_reads_a_library_built_by_cc(void **state)
 	struct elf_info e;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *path;
-	static const char *const needed[] = { "libcudart.so.11.0",
-					      "libcudnn.so.8" };
-	static const char *const named[] = { "libcudart.so.11.0",
-					     "libcudnn.so.8",
-					     "libcupti.so.11.2",
-					     "libnvrtc.so.11.2" };
+	static const char *const needed[] = {"libcudart.so.11.0",
+					     "libcudnn.so.8"};
+	static const char *const named[] = {"libcudart.so.11.0",
+					    "libcudnn.so.8", "libcupti.so.11.2",
+					    "libnvrtc.so.11.2"};
 
 	if (!fx_have_program("cc"))
 		skip();
@@ -521,9 +517,9 @@ static void test_elf_reads_clang_cross_builds(void **state)
 		unsigned bits;
 		bool be;
 	} targets[] = {
-		{ "i386-linux-gnu", 32, false },
-		{ "powerpc64-linux-gnu", 64, true },
-		{ "powerpc-linux-gnu", 32, true },
+	    {"i386-linux-gnu", 32, false},
+	    {"powerpc64-linux-gnu", 64, true},
+	    {"powerpc-linux-gnu", 32, true},
 	};
 	char *src;
 	size_t built = 0;
@@ -546,14 +542,27 @@ static void test_elf_reads_clang_cross_builds(void **state)
 		buf_printf(&lib, "%s/lib-%zu.so", dir, i);
 		buf_printf(&l, "-Wl,%s", stub.data);
 		{
-			char *a[] = { "clang", t.data, "-fuse-ld=lld",
-				      "-nostdlib", "-shared", "-o", stub.data,
-				      "-Wl,-soname,libcudart.so.11.0", src,
-				      NULL };
-			char *b[] = { "clang", t.data, "-fuse-ld=lld",
-				      "-nostdlib", "-shared", "-o", lib.data,
-				      "-Wl,-soname,libx.so.1", src, l.data,
-				      NULL };
+			char *a[] = {"clang",
+				     t.data,
+				     "-fuse-ld=lld",
+				     "-nostdlib",
+				     "-shared",
+				     "-o",
+				     stub.data,
+				     "-Wl,-soname,libcudart.so.11.0",
+				     src,
+				     NULL};
+			char *b[] = {"clang",
+				     t.data,
+				     "-fuse-ld=lld",
+				     "-nostdlib",
+				     "-shared",
+				     "-o",
+				     lib.data,
+				     "-Wl,-soname,libx.so.1",
+				     src,
+				     l.data,
+				     NULL};
 
 			if (fx_run(a, &got) || fx_run(b, &got)) {
 				/* no cross support in this clang */
@@ -674,50 +683,48 @@ static void test_elf_cuda_soname_version_follows_releases(void **state)
 		enum nvlib_id lib;
 		const char *cuda, *soname;
 	} rows[] = {
-		{ NVLIB_CUDART, "9.0.176", "9.0" },
-		{ NVLIB_CUDART, "10.2.89", "10.2" },
-		{ NVLIB_CUDART, "11.2.2", "11.0" },
-		{ NVLIB_CUDART, "11.8", "11.0" },
-		{ NVLIB_CUDART, "12.4.1", "12" },
-		{ NVLIB_CUDART, "13.0", "13" },
-		{ NVLIB_CUPTI, "10.1.243", "10.1" },
-		{ NVLIB_CUPTI, "11.2.2", "11.2" },
-		{ NVLIB_CUPTI, "11.8.0", "11.8" },
-		{ NVLIB_CUPTI, "12.4", "12" },
-		{ NVLIB_NVRTC, "11.0.3", "11.0" },
-		{ NVLIB_NVRTC, "11.1.1", "11.1" },
-		{ NVLIB_NVRTC, "11.8.0", "11.2" },
-		{ NVLIB_NVRTC, "13.0", "13" },
-		{ NVLIB_CUBLAS, "10.0.130", "10.0" },
-		{ NVLIB_CUBLAS, "10.1.243", "10" },
-		{ NVLIB_CUBLAS, "12.4.1", "12" },
-		{ NVLIB_CUBLASLT, "13.0.0", "13" },
-		{ NVLIB_CUFFT, "10.2.89", "10" },
-		{ NVLIB_CUFFT, "11.8.0", "10" },
-		{ NVLIB_CUFFT, "12.4.1", "11" },
-		{ NVLIB_CUFFT, "13.0", "12" },
-		{ NVLIB_CURAND, "10.0.130", "10.0" },
-		{ NVLIB_CURAND, "12.4.1", "10" },
-		{ NVLIB_CURAND, "13.0", "10" },
-		{ NVLIB_CUSOLVER, "11.0.3", "10" },
-		{ NVLIB_CUSOLVER, "11.2.2", "11" },
-		{ NVLIB_CUSOLVER, "12.4.1", "11" },
-		{ NVLIB_CUSOLVER, "13.0", "12" },
-		{ NVLIB_CUSPARSE, "11.8.0", "11" },
-		{ NVLIB_CUSPARSE, "12.4.1", "12" },
-		{ NVLIB_CUSPARSE, "13.0", "12" },
-		{ NVLIB_NVJITLINK, "12.0.0", "12" },
-		{ NVLIB_NVJITLINK, "13.0", "13" },
+	    {NVLIB_CUDART, "9.0.176", "9.0"},
+	    {NVLIB_CUDART, "10.2.89", "10.2"},
+	    {NVLIB_CUDART, "11.2.2", "11.0"},
+	    {NVLIB_CUDART, "11.8", "11.0"},
+	    {NVLIB_CUDART, "12.4.1", "12"},
+	    {NVLIB_CUDART, "13.0", "13"},
+	    {NVLIB_CUPTI, "10.1.243", "10.1"},
+	    {NVLIB_CUPTI, "11.2.2", "11.2"},
+	    {NVLIB_CUPTI, "11.8.0", "11.8"},
+	    {NVLIB_CUPTI, "12.4", "12"},
+	    {NVLIB_NVRTC, "11.0.3", "11.0"},
+	    {NVLIB_NVRTC, "11.1.1", "11.1"},
+	    {NVLIB_NVRTC, "11.8.0", "11.2"},
+	    {NVLIB_NVRTC, "13.0", "13"},
+	    {NVLIB_CUBLAS, "10.0.130", "10.0"},
+	    {NVLIB_CUBLAS, "10.1.243", "10"},
+	    {NVLIB_CUBLAS, "12.4.1", "12"},
+	    {NVLIB_CUBLASLT, "13.0.0", "13"},
+	    {NVLIB_CUFFT, "10.2.89", "10"},
+	    {NVLIB_CUFFT, "11.8.0", "10"},
+	    {NVLIB_CUFFT, "12.4.1", "11"},
+	    {NVLIB_CUFFT, "13.0", "12"},
+	    {NVLIB_CURAND, "10.0.130", "10.0"},
+	    {NVLIB_CURAND, "12.4.1", "10"},
+	    {NVLIB_CURAND, "13.0", "10"},
+	    {NVLIB_CUSOLVER, "11.0.3", "10"},
+	    {NVLIB_CUSOLVER, "11.2.2", "11"},
+	    {NVLIB_CUSOLVER, "12.4.1", "11"},
+	    {NVLIB_CUSOLVER, "13.0", "12"},
+	    {NVLIB_CUSPARSE, "11.8.0", "11"},
+	    {NVLIB_CUSPARSE, "12.4.1", "12"},
+	    {NVLIB_CUSPARSE, "13.0", "12"},
+	    {NVLIB_NVJITLINK, "12.0.0", "12"},
+	    {NVLIB_NVJITLINK, "13.0", "13"},
 	};
 	static const struct {
 		enum nvlib_id lib;
 		const char *cuda;
 	} none[] = {
-		{ NVLIB_NVJITLINK, "11.8.0" },
-		{ NVLIB_CUBLASLT, "10.0" },
-		{ NVLIB_CUDNN, "12.4" },
-		{ NVLIB_NCCL, "12.4" },
-		{ NVLIB_CUDART, "12.x" },
+	    {NVLIB_NVJITLINK, "11.8.0"}, {NVLIB_CUBLASLT, "10.0"},
+	    {NVLIB_CUDNN, "12.4"},	 {NVLIB_NCCL, "12.4"},
+	    {NVLIB_CUDART, "12.x"},
 	};
 	struct buf b = BUF_INIT;
 

@@ -651,7 +651,8 @@ static void test_env_which_finds_the_first_executable(void **state)
 	struct fixture *fx = *state;
 	struct envmap env = ENVMAP_INIT;
 	struct buf path = BUF_INIT;
-	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b"), *c = fx_path(fx, "c");
+	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b"),
+	     *c = fx_path(fx, "c");
 	char *want = fx_path(fx, "c/tool"), *got;
 
 	fx_touch(fx, "a/tool");	     /* not executable */

@@ -37,58 +37,58 @@
  */
 
 static const char dso_cudart[] =
-	"2022-06-10 00:19:17.094577: W tensorflow/stream_executor/platform/"
-	"default/dso_loader.cc:64] Could not load dynamic library "
-	"'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
-	"object file: No such file or directory\n"
-	"2022-06-10 00:19:17.094610: I tensorflow/stream_executor/cuda/"
-	"cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a "
-	"GPU set up on your machine.\n";
+    "2022-06-10 00:19:17.094577: W tensorflow/stream_executor/platform/"
+    "default/dso_loader.cc:64] Could not load dynamic library "
+    "'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
+    "object file: No such file or directory\n"
+    "2022-06-10 00:19:17.094610: I tensorflow/stream_executor/cuda/"
+    "cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a "
+    "GPU set up on your machine.\n";
 
 static const char dso_cupti_profiler[] =
-	"2021-07-29 17:58:14.405721: W tensorflow/stream_executor/platform/"
-	"default/dso_loader.cc:64] Could not load dynamic library "
-	"'libcupti.so.11.2'; dlerror: libcupti.so.11.2: cannot open shared "
-	"object file: No such file or directory; LD_LIBRARY_PATH: "
-	"/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n"
-	"2021-07-29 17:58:14.405812: E tensorflow/core/profiler/internal/gpu/"
-	"cupti_tracer.cc:1661] function cupti_interface_->Subscribe( "
-	"&subscriber_, (CUpti_CallbackFunc)ApiCallback, this)failed with "
-	"error CUPTI could not be loaded or symbol could not be found.\n";
+    "2021-07-29 17:58:14.405721: W tensorflow/stream_executor/platform/"
+    "default/dso_loader.cc:64] Could not load dynamic library "
+    "'libcupti.so.11.2'; dlerror: libcupti.so.11.2: cannot open shared "
+    "object file: No such file or directory; LD_LIBRARY_PATH: "
+    "/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n"
+    "2021-07-29 17:58:14.405812: E tensorflow/core/profiler/internal/gpu/"
+    "cupti_tracer.cc:1661] function cupti_interface_->Subscribe( "
+    "&subscriber_, (CUpti_CallbackFunc)ApiCallback, this)failed with "
+    "error CUPTI could not be loaded or symbol could not be found.\n";
 
 static const char dso_windows[] =
-	"2026-09-28 12:10:50.001295: W tensorflow/stream_executor/platform/"
-	"default/dso_loader.cc:64] Could not load dynamic library "
-	"'cudart64_110.dll'; dlerror: cudart64_110.dll not found\r\n";
+    "2026-09-28 12:10:50.001295: W tensorflow/stream_executor/platform/"
+    "default/dso_loader.cc:64] Could not load dynamic library "
+    "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\r\n";
 
 static const char tf_cudnn[] =
-	"2021-03-02 10:11:12.123456: E tensorflow/stream_executor/cuda/"
-	"cuda_dnn.cc:336] Loaded runtime CuDNN library: 8.0.5 but source was "
-	"compiled with: 8.1.0.  CuDNN library major and minor version needs "
-	"to match or have higher minor version in case of CuDNN 7.0 or later "
-	"version. If using a binary install, upgrade your CuDNN library.  If "
-	"building from sources, make sure the library loaded at runtime is "
-	"compatible with the version specified during compile "
-	"configuration.\n";
+    "2021-03-02 10:11:12.123456: E tensorflow/stream_executor/cuda/"
+    "cuda_dnn.cc:336] Loaded runtime CuDNN library: 8.0.5 but source was "
+    "compiled with: 8.1.0.  CuDNN library major and minor version needs "
+    "to match or have higher minor version in case of CuDNN 7.0 or later "
+    "version. If using a binary install, upgrade your CuDNN library.  If "
+    "building from sources, make sure the library loaded at runtime is "
+    "compatible with the version specified during compile "
+    "configuration.\n";
 
 static const char xla_cudnn[] =
-	"E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:466] Loaded "
-	"runtime CuDNN library: 9.5.1 but source was compiled with: 9.8.0. "
-	"CuDNN library needs to have matching major version and equal or "
-	"higher minor version.\n";
+    "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:466] Loaded "
+    "runtime CuDNN library: 9.5.1 but source was compiled with: 9.8.0. "
+    "CuDNN library needs to have matching major version and equal or "
+    "higher minor version.\n";
 
 static const char torch_cudnn[] =
-	"RuntimeError: cuDNN version incompatibility: PyTorch was compiled  "
-	"against (9, 26, 0) but found runtime version (9, 19, 0). PyTorch "
-	"already comes bundled with cuDNN. One option to resolving this error "
-	"is to ensure PyTorch can find the bundled cuDNN. one possibility is "
-	"that there is a conflicting cuDNN in LD_LIBRARY_PATH.\n";
+    "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  "
+    "against (9, 26, 0) but found runtime version (9, 19, 0). PyTorch "
+    "already comes bundled with cuDNN. One option to resolving this error "
+    "is to ensure PyTorch can find the bundled cuDNN. one possibility is "
+    "that there is a conflicting cuDNN in LD_LIBRARY_PATH.\n";
 
 static const char cupti_privileges[] =
-	"E external/org_tensorflow/tensorflow/core/profiler/internal/gpu/"
-	"cupti_tracer.cc:1445] function cupti_interface_->EnableCallback( 0 "
-	", subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid)failed with error "
-	"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\n";
+    "E external/org_tensorflow/tensorflow/core/profiler/internal/gpu/"
+    "cupti_tracer.cc:1445] function cupti_interface_->EnableCallback( 0 "
+    ", subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid)failed with error "
+    "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\n";
 
 static void parse(struct explain *ex, const char *text)
 {
@@ -304,19 +304,18 @@ static void test_explain_cupti_privileges(void **state)
 /* Rows as frameworks.tsv has them, a few of TensorFlow's tested builds
  * (tensorflow.org/install/source, .../source_windows) and PyTorch's. */
 static const char table[] =
-	"framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
-	"pytorch\t2.15\t13.2\t9.26.0.51\ts\tPyPI default wheel\n"
-	"pytorch\t2.11\t13.0\t9.19.0.56\ts\tPyPI default wheel\n"
-	"tensorflow\ttensorflow-2.12.0\t11.8\t8.6\ts\tos linux\n"
-	"tensorflow\ttensorflow-2.11.0\t11.2\t8.1\ts\tos linux\n"
-	"tensorflow\ttensorflow-2.10.0\t11.2\t8.1\ts\tos linux\n"
-	"tensorflow\ttensorflow-2.9.0\t11.2\t8.1\ts\tos linux\n"
-	"tensorflow\ttensorflow-2.4.0\t11.0\t8.0\ts\tos linux\n"
-	"tensorflow\ttensorflow_gpu-2.10.0\t11.2\t8.1\ts\tos windows\n"
-	"tensorflow\ttensorflow_gpu-2.4.0\t11.0\t8.0\ts\tos windows\n";
+    "framework\tversion\tcuda\tcudnn\tsource\tnotes\n"
+    "pytorch\t2.15\t13.2\t9.26.0.51\ts\tPyPI default wheel\n"
+    "pytorch\t2.11\t13.0\t9.19.0.56\ts\tPyPI default wheel\n"
+    "tensorflow\ttensorflow-2.12.0\t11.8\t8.6\ts\tos linux\n"
+    "tensorflow\ttensorflow-2.11.0\t11.2\t8.1\ts\tos linux\n"
+    "tensorflow\ttensorflow-2.10.0\t11.2\t8.1\ts\tos linux\n"
+    "tensorflow\ttensorflow-2.9.0\t11.2\t8.1\ts\tos linux\n"
+    "tensorflow\ttensorflow-2.4.0\t11.0\t8.0\ts\tos linux\n"
+    "tensorflow\ttensorflow_gpu-2.10.0\t11.2\t8.1\ts\tos windows\n"
+    "tensorflow\ttensorflow_gpu-2.4.0\t11.0\t8.0\ts\tos windows\n";
 
-static void frameworks(struct fixture *fx, struct explain *ex,
-		       const char *text)
+static void frameworks(struct fixture *fx, struct explain *ex, const char *text)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *dir = fx_path(fx, "c");
@@ -403,9 +402,9 @@ static void test_explain_machine_loader_path(void **state)
 	struct needs_installed in;
 	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b");
 	struct buf path = BUF_INIT;
-	struct ldcache cache = { 0 };
-	struct ldcache_entry e = { "libcupti.so.12", "/opt/cuda/libcupti.so.12",
-				   0 };
+	struct ldcache cache = {0};
+	struct ldcache_entry e = {"libcupti.so.12", "/opt/cuda/libcupti.so.12",
+				  0};
 
 	fx_touch(fx, "a/libcupti.so.12");
 	fx_touch(fx, "a/libcupti.so.2024.3.2");
@@ -440,9 +439,11 @@ static void test_explain_nvlib_in_words(void **state)
 	(void)state;
 	assert_true(nvlib_describe_releases(nvlib_get(NVLIB_CUDART), "12", &b));
 	assert_string_equal(b.data, "12.x");
-	assert_true(nvlib_describe_releases(nvlib_get(NVLIB_CUPTI), "11.8", &b));
+	assert_true(
+	    nvlib_describe_releases(nvlib_get(NVLIB_CUPTI), "11.8", &b));
 	assert_string_equal(b.data, "11.8");
-	assert_false(nvlib_describe_releases(nvlib_get(NVLIB_CUDART), "99", &b));
+	assert_false(
+	    nvlib_describe_releases(nvlib_get(NVLIB_CUDART), "99", &b));
 	assert_true(nvlib_dll_soname("CUDART64_110.DLL", &b));
 	assert_string_equal(b.data, "libcudart.so.11.0");
 	assert_true(nvlib_dll_soname("nvrtc64_120_0.dll", &b));
@@ -454,22 +455,21 @@ static void test_explain_nvlib_in_words(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_explain_tensorflow_dso_loader_linux),
-		cmocka_unit_test(test_explain_cupti_is_one_release),
-		cmocka_unit_test(test_explain_windows_dll),
-		cmocka_unit_test(test_explain_bare_sonames),
-		cmocka_unit_test(test_explain_libraries_outside_the_toolkit),
-		cmocka_unit_test(test_explain_no_release_gives_it),
-		cmocka_unit_test(test_explain_cudnn_mismatches),
-		cmocka_unit_test(test_explain_cupti_privileges),
-		cmocka_unit_test_setup_teardown(test_explain_frameworks_that_ask,
-						fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(test_explain_scan_asks_needs,
-						fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(
-			test_explain_machine_loader_path, fx_setup,
-			fx_teardown),
-		cmocka_unit_test(test_explain_nvlib_in_words),
+	    cmocka_unit_test(test_explain_tensorflow_dso_loader_linux),
+	    cmocka_unit_test(test_explain_cupti_is_one_release),
+	    cmocka_unit_test(test_explain_windows_dll),
+	    cmocka_unit_test(test_explain_bare_sonames),
+	    cmocka_unit_test(test_explain_libraries_outside_the_toolkit),
+	    cmocka_unit_test(test_explain_no_release_gives_it),
+	    cmocka_unit_test(test_explain_cudnn_mismatches),
+	    cmocka_unit_test(test_explain_cupti_privileges),
+	    cmocka_unit_test_setup_teardown(test_explain_frameworks_that_ask,
+					    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_explain_scan_asks_needs,
+					    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_explain_machine_loader_path,
+					    fx_setup, fx_teardown),
+	    cmocka_unit_test(test_explain_nvlib_in_words),
 	};
 
 	cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));

@@ -268,9 +268,9 @@ static void test_fetch_refuses_plain_http_unless_allowed(void **state)
 
 	(void)state;
 	/* Refused before any connection is tried: no network needed. */
-	assert_int_equal(fetch_to_buf("http://127.0.0.1:9/x", &o, 100, &out,
-				      &err),
-			 CUENV_E_FETCH);
+	assert_int_equal(
+	    fetch_to_buf("http://127.0.0.1:9/x", &o, 100, &out, &err),
+	    CUENV_E_FETCH);
 	assert_non_null(strstr(err.msg.data, "refused protocol"));
 	err_release(&err);
 	buf_release(&out);
@@ -300,17 +300,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
-		T(test_fetch_reads_a_whole_file),
-		T(test_fetch_resumes_from_an_offset),
-		T(test_fetch_refuses_more_bytes_than_the_size),
-		T(test_fetch_bounds_a_file_of_unknown_size),
-		T(test_fetch_missing_file_is_final_and_names_the_url),
-		T(test_fetch_reads_a_large_local_file_in_pieces),
-		T(test_fetch_local_file_shorter_than_the_size),
-		T(test_fetch_file_url_hosts),
-		T(test_fetch_refuses_file_urls_unless_allowed),
-		T(test_fetch_refuses_plain_http_unless_allowed),
-		T(test_fetch_to_buf_limits_the_size),
+	    T(test_fetch_reads_a_whole_file),
+	    T(test_fetch_resumes_from_an_offset),
+	    T(test_fetch_refuses_more_bytes_than_the_size),
+	    T(test_fetch_bounds_a_file_of_unknown_size),
+	    T(test_fetch_missing_file_is_final_and_names_the_url),
+	    T(test_fetch_reads_a_large_local_file_in_pieces),
+	    T(test_fetch_local_file_shorter_than_the_size),
+	    T(test_fetch_file_url_hosts),
+	    T(test_fetch_refuses_file_urls_unless_allowed),
+	    T(test_fetch_refuses_plain_http_unless_allowed),
+	    T(test_fetch_to_buf_limits_the_size),
 #undef T
 	};
 

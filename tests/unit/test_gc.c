@@ -59,10 +59,11 @@ static void run_gc(struct store *st, const struct gc_opts *o,
 		fail_msg("%s", err.msg.data);
 }
 
-static void test_gc_sweeps_dead_staging_folders_and_keeps_live_ones(void **state)
+static void
+test_gc_sweeps_dead_staging_folders_and_keeps_live_ones(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts o = { 0 };
+	struct gc_opts o = {0};
 	struct gc_report r;
 	struct store st;
 	int live;
@@ -121,7 +122,7 @@ static void test_gc_sweep_removes_only_old_free_orphan_locks(void **state)
 static void test_gc_prunes_unlinked_pool_trees_and_stale_parts(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts o = { .part_age = 3600 };
+	struct gc_opts o = {.part_age = 3600};
 	struct gc_report r;
 	struct store st;
 
@@ -139,7 +140,7 @@ static void test_gc_prunes_unlinked_pool_trees_and_stale_parts(void **state)
 	fx_write(fx, "root/cache/" SHA1 ".part", "12345");
 	age(fx, "root/cache/" SHA1 ".part", 7200);
 	fx_write(fx, "root/cache/" SHA2 ".part", "12"); /* fresh */
-	fx_write(fx, "root/cache/" SHA1, "whole");	  /* kept without cache */
+	fx_write(fx, "root/cache/" SHA1, "whole");	/* kept without cache */
 	open_store(fx, &st);
 	run_gc(&st, &o, &r);
 	assert_int_equal(r.trees, 1);
@@ -158,7 +159,7 @@ static void test_gc_prunes_unlinked_pool_trees_and_stale_parts(void **state)
 static void test_gc_on_an_empty_store_frees_nothing(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts o = { .cache = 1 };
+	struct gc_opts o = {.cache = 1};
 	struct gc_report r;
 	struct store st;
 
@@ -173,10 +174,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
-		T(test_gc_sweeps_dead_staging_folders_and_keeps_live_ones),
-		T(test_gc_sweep_removes_only_old_free_orphan_locks),
-		T(test_gc_prunes_unlinked_pool_trees_and_stale_parts),
-		T(test_gc_on_an_empty_store_frees_nothing),
+	    T(test_gc_sweeps_dead_staging_folders_and_keeps_live_ones),
+	    T(test_gc_sweep_removes_only_old_free_orphan_locks),
+	    T(test_gc_prunes_unlinked_pool_trees_and_stale_parts),
+	    T(test_gc_on_an_empty_store_frees_nothing),
 #undef T
 	};
 

@@ -40,7 +40,7 @@ static void make_world(struct fixture *fx, struct world *w, int bad_sha)
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf json = BUF_INIT, url = BUF_INIT;
 	char *src = fx_path(fx, "src"), *out;
-	char *argv[] = { "tar", "-C", src, "-cJf", NULL, TOP, NULL };
+	char *argv[] = {"tar", "-C", src, "-cJf", NULL, TOP, NULL};
 	struct buf o = BUF_INIT;
 	struct stat st;
 	char *root;
@@ -48,7 +48,8 @@ static void make_world(struct fixture *fx, struct world *w, int bad_sha)
 	memset(w, 0, sizeof(*w));
 	w->fx = fx;
 	fx_write(fx, "src/" TOP "/lib/libcudart.so.12.4.127", "ELF-ish");
-	fx_symlink(fx, "libcudart.so.12.4.127", "src/" TOP "/lib/libcudart.so.12");
+	fx_symlink(fx, "libcudart.so.12.4.127",
+		   "src/" TOP "/lib/libcudart.so.12");
 	fx_write(fx, "src/" TOP "/include/cuda_runtime_api.h",
 		 "#define CUDART_VERSION 12040\n");
 	fx_write(fx, "src/" TOP "/LICENSE", "license\n");
@@ -91,7 +92,7 @@ static void end_world(struct world *w)
 
 static struct install_opts file_opts(const struct world *w)
 {
-	struct install_opts o = { .fetch = FETCH_OPTS_INIT };
+	struct install_opts o = {.fetch = FETCH_OPTS_INIT};
 
 	o.mirror = w->mirror;
 	o.fetch.allow_file = 1;
@@ -105,8 +106,9 @@ static void test_install_mirror_url_replaces_nvidia_host(void **state)
 	char *u;
 
 	(void)state;
-	u = install_mirror_url("https://developer.download.nvidia.com/compute/x",
-			       "file:///srv/m/");
+	u = install_mirror_url(
+	    "https://developer.download.nvidia.com/compute/x",
+	    "file:///srv/m/");
 	assert_string_equal(u, "file:///srv/m/compute/x");
 	free(u);
 	u = install_mirror_url("https://developer.nvidia.com/compute/y",
@@ -142,11 +144,13 @@ static void test_install_puts_a_verified_version_in_place(void **state)
 	assert_int_equal(in.lib.n, 1);
 	assert_int_equal(in.sources.n, 1);
 	install_release(&in);
-	lib = fx_path(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12.4.127");
+	lib =
+	    fx_path(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12.4.127");
 	assert_int_equal(stat(lib, &st), 0);
 	assert_int_equal(st.st_nlink, 2); /* the pool holds the other link */
 	free(lib);
-	assert_true(fx_exists(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12"));
+	assert_true(
+	    fx_exists(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12"));
 	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
 	/* a second install finds it done */
 	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
@@ -170,7 +174,7 @@ static void test_install_sha_mismatch_installs_nothing(void **state)
 	install_release(&in);
 	assert_non_null(strstr(err.msg.data, "sha256 mismatch"));
 	assert_non_null(strstr(err.msg.data, w.sha)); /* the actual hash */
-	assert_non_null(strstr(err.msg.data, TOP)); /* the file */
+	assert_non_null(strstr(err.msg.data, TOP));   /* the file */
 	assert_int_equal(fx_count_entries(fx, "root/versions/cuda"), 0);
 	assert_int_equal(fx_count_entries(fx, "root/pool"), 0);
 	assert_int_equal(fx_count_entries(fx, "root/cache"), 0);
@@ -186,7 +190,7 @@ static void test_install_reinstalls_from_the_cache_offline(void **state)
 	struct install_opts o;
 	struct install in;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct gc_opts go = { 0 };
+	struct gc_opts go = {0};
 	struct gc_report r;
 	char *vdir, *archive;
 
@@ -227,7 +231,8 @@ static void test_install_runtime_only_keeps_shared_libraries(void **state)
 	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
 		fail_msg("%s", err.msg.data);
 	install_release(&in);
-	assert_true(fx_exists(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12"));
+	assert_true(
+	    fx_exists(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12"));
 	assert_false(fx_exists(fx, "root/versions/cuda/12.4.1/include"));
 	assert_false(fx_exists(fx, "root/versions/cuda/12.4.1/LICENSE"));
 	end_world(&w);
@@ -294,7 +299,7 @@ static void hold_lock(const char *path, struct holder *h)
 	h->pid = fork();
 	assert_true(h->pid >= 0);
 	if (!h->pid) {
-		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
 		int fd = open(path, O_RDWR | O_CREAT, 0644);
 
 		close(locked[0]);
@@ -325,8 +330,7 @@ static void release_holder(struct holder *h)
 /* Install 12.4.1 and leave its folder as an uninstall cut short would:
  * renamed into .staging/trash-<id>/v, with trash-<id>.lock unless
  * lockless (as a cuenv older than the lock rule left it). */
-static void interrupted_uninstall(struct world *w, const char *id,
-				  int lockless)
+static void interrupted_uninstall(struct world *w, const char *id, int lockless)
 {
 	struct install_opts o = file_opts(w);
 	struct install in;
@@ -338,8 +342,8 @@ static void interrupted_uninstall(struct world *w, const char *id,
 	buf_printf(&trash, "%s/.staging/trash-%s", w->st.root, id);
 	if (!lockless) {
 		buf_adds(&trash, ".lock");
-		assert_int_equal(close(open(trash.data, O_RDWR | O_CREAT, 0644)),
-				 0);
+		assert_int_equal(
+		    close(open(trash.data, O_RDWR | O_CREAT, 0644)), 0);
 		buf_setlen(&trash, trash.len - 5);
 	}
 	assert_int_equal(mkdir(trash.data, 0700), 0);
@@ -352,7 +356,7 @@ static void interrupted_uninstall(struct world *w, const char *id,
 static void test_install_gc_frees_an_interrupted_uninstall(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts go = { 0 };
+	struct gc_opts go = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct gc_report r;
 	struct world w;
@@ -374,7 +378,7 @@ static void test_install_gc_frees_an_interrupted_uninstall(void **state)
 static void test_install_gc_frees_a_lockless_trash_folder(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts go = { 0 };
+	struct gc_opts go = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct gc_report r;
 	struct world w;
@@ -392,7 +396,7 @@ static void test_install_gc_frees_a_lockless_trash_folder(void **state)
 static void test_install_gc_keeps_a_live_uninstall_trash(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts go = { 0 };
+	struct gc_opts go = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct gc_report r;
 	struct holder h;
@@ -446,7 +450,7 @@ static void age_file(const char *path, time_t age)
 static void test_install_gc_removes_only_stale_partial_downloads(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts go = { .part_age = 3600 };
+	struct gc_opts go = {.part_age = 3600};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf old = BUF_INIT, fresh = BUF_INIT;
 	struct gc_report r;
@@ -481,7 +485,7 @@ static void test_install_gc_removes_only_stale_partial_downloads(void **state)
 static void test_install_gc_cache_empties_the_cache(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts go = { .cache = 1, .part_age = 3600 };
+	struct gc_opts go = {.cache = 1, .part_age = 3600};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf part = BUF_INIT;
 	struct gc_report r;
@@ -510,7 +514,7 @@ static void test_install_gc_cache_empties_the_cache(void **state)
 static void test_install_gc_cache_keeps_an_archive_in_use(void **state)
 {
 	struct fixture *fx = *state;
-	struct gc_opts go = { .cache = 1 };
+	struct gc_opts go = {.cache = 1};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf lock = BUF_INIT, cached = BUF_INIT;
 	struct gc_report r;
@@ -537,20 +541,20 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
-		cmocka_unit_test(test_install_mirror_url_replaces_nvidia_host),
-		T(test_install_puts_a_verified_version_in_place),
-		T(test_install_sha_mismatch_installs_nothing),
-		T(test_install_reinstalls_from_the_cache_offline),
-		T(test_install_runtime_only_keeps_shared_libraries),
-		T(test_install_sweeps_a_dead_install_staging),
-		T(test_install_missing_archive_is_a_fetch_error),
-		T(test_install_gc_frees_an_interrupted_uninstall),
-		T(test_install_gc_frees_a_lockless_trash_folder),
-		T(test_install_gc_keeps_a_live_uninstall_trash),
-		T(test_install_sweeps_an_interrupted_uninstall),
-		T(test_install_gc_removes_only_stale_partial_downloads),
-		T(test_install_gc_cache_empties_the_cache),
-		T(test_install_gc_cache_keeps_an_archive_in_use),
+	    cmocka_unit_test(test_install_mirror_url_replaces_nvidia_host),
+	    T(test_install_puts_a_verified_version_in_place),
+	    T(test_install_sha_mismatch_installs_nothing),
+	    T(test_install_reinstalls_from_the_cache_offline),
+	    T(test_install_runtime_only_keeps_shared_libraries),
+	    T(test_install_sweeps_a_dead_install_staging),
+	    T(test_install_missing_archive_is_a_fetch_error),
+	    T(test_install_gc_frees_an_interrupted_uninstall),
+	    T(test_install_gc_frees_a_lockless_trash_folder),
+	    T(test_install_gc_keeps_a_live_uninstall_trash),
+	    T(test_install_sweeps_an_interrupted_uninstall),
+	    T(test_install_gc_removes_only_stale_partial_downloads),
+	    T(test_install_gc_cache_empties_the_cache),
+	    T(test_install_gc_cache_keeps_an_archive_in_use),
 #undef T
 	};
 

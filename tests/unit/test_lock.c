@@ -9,22 +9,22 @@
 #define SHA_B "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"
 
 static const char cuda_json[] =
-	"{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
-	" \"cuda_cudart\": {\"version\": \"12.4.127\","
-	"  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/a.tar.xz\","
-	"   \"sha256\": \"" SHA_A "\", \"size\": \"1234\"}},"
-	" \"cuda_nvcc\": {\"version\": \"12.4.131\","
-	"  \"linux-x86_64\": {\"relative_path\": \"cuda_nvcc/b.tar.xz\","
-	"   \"sha256\": \"" SHA_B "\", \"size\": \"99\"}},"
-	" \"cuda_demo_suite\": {\"version\": \"12.4.127\","
-	"  \"linux-x86_64\": {\"relative_path\": \"demo/c.tar.xz\","
-	"   \"sha256\": \"" SHA_B "\", \"size\": \"5\"}}}";
+    "{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
+    " \"cuda_cudart\": {\"version\": \"12.4.127\","
+    "  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/a.tar.xz\","
+    "   \"sha256\": \"" SHA_A "\", \"size\": \"1234\"}},"
+    " \"cuda_nvcc\": {\"version\": \"12.4.131\","
+    "  \"linux-x86_64\": {\"relative_path\": \"cuda_nvcc/b.tar.xz\","
+    "   \"sha256\": \"" SHA_B "\", \"size\": \"99\"}},"
+    " \"cuda_demo_suite\": {\"version\": \"12.4.127\","
+    "  \"linux-x86_64\": {\"relative_path\": \"demo/c.tar.xz\","
+    "   \"sha256\": \"" SHA_B "\", \"size\": \"5\"}}}";
 
 static const char cudnn_json[] =
-	"{\"release_label\": \"9.1.0\", \"release_product\": \"cudnn\","
-	" \"cudnn\": {\"version\": \"9.1.0.70\", \"linux-x86_64\": {"
-	"  \"cuda12\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda12.tar.xz\","
-	"   \"sha256\": \"" SHA_B "\", \"size\": \"20\"}}}}";
+    "{\"release_label\": \"9.1.0\", \"release_product\": \"cudnn\","
+    " \"cudnn\": {\"version\": \"9.1.0.70\", \"linux-x86_64\": {"
+    "  \"cuda12\": {\"relative_path\": \"cudnn/linux-x86_64/a_cuda12.tar.xz\","
+    "   \"sha256\": \"" SHA_B "\", \"size\": \"20\"}}}}";
 
 static void load(struct catalog *cat)
 {
@@ -44,19 +44,19 @@ static void load(struct catalog *cat)
 static void build(struct lockfile *lk, struct catalog *cat, int runtime)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct plan_opts o = { 0 };
+	struct plan_opts o = {0};
 
 	o.runtime_only = runtime;
 	lock_init(lk);
-	assert_int_equal(lock_build(lk, cat, "12.4", "9.1", NULL, &o,
-				    "linux-x86_64", &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    lock_build(lk, cat, "12.4", "9.1", NULL, &o, "linux-x86_64", &err),
+	    CUENV_OK);
 	err_release(&err);
 }
 
 static void test_lock_build_follows_the_install_plan(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct lockfile lk;
 
 	(void)state;
@@ -81,7 +81,7 @@ static void test_lock_build_follows_the_install_plan(void **state)
 
 static void test_lock_round_trip(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct lockfile lk, back;
 	struct buf text = BUF_INIT, again = BUF_INIT, why = BUF_INIT;
@@ -92,9 +92,9 @@ static void test_lock_round_trip(void **state)
 	build(&lk, &cat, 0);
 	lock_format(&lk, &text);
 	lock_init(&back);
-	assert_int_equal(lock_parse("/p/.cuenv.lock", text.data, text.len,
-				    &back, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    lock_parse("/p/.cuenv.lock", text.data, text.len, &back, &err),
+	    CUENV_OK);
 	lock_format(&back, &again);
 	assert_string_equal(text.data, again.data);
 	assert_int_equal(lock_compare(&back, &lk, &why), 0);
@@ -112,8 +112,9 @@ static void test_lock_round_trip(void **state)
 	/* a sha256 the catalogue does not have is refused */
 	memset(back.parts[0].sha256, 'a', 64);
 	assert_int_equal(lock_verify(&back, &cat, &err), CUENV_E_INTEGRITY);
-	assert_non_null(strstr(err.msg.data, "lock and catalogue disagree on "
-					     "sha256 of cuda 12.4.1 cuda_cudart"));
+	assert_non_null(strstr(err.msg.data,
+			       "lock and catalogue disagree on "
+			       "sha256 of cuda 12.4.1 cuda_cudart"));
 	lock_release(&back);
 	lock_release(&lk);
 	catalog_release(&cat);
@@ -126,7 +127,7 @@ static void test_lock_round_trip(void **state)
 /* A valid lock with one component field replaced by key: value. */
 static void expect_bad(const char *key, const char *value, const char *want)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct lockfile lk, back;
 	struct buf text = BUF_INIT, b = BUF_INIT;
@@ -145,9 +146,9 @@ static void expect_bad(const char *key, const char *value, const char *want)
 	buf_printf(&b, "\"%s\": %s", key, value);
 	buf_adds(&b, end);
 	lock_init(&back);
-	assert_int_equal(lock_parse("/p/.cuenv.lock", b.data, b.len, &back,
-				    &err),
-			 CUENV_E_MANIFEST);
+	assert_int_equal(
+	    lock_parse("/p/.cuenv.lock", b.data, b.len, &back, &err),
+	    CUENV_E_MANIFEST);
 	if (!strstr(err.msg.data, "/p/.cuenv.lock") ||
 	    !strstr(err.msg.data, want))
 		fail_msg("message '%s' lacks '%s'", err.msg.data, want);
@@ -166,9 +167,9 @@ static void test_lock_rejects_malformed(void **state)
 
 	(void)state;
 	lock_init(&lk);
-	assert_int_equal(lock_parse("/p/.cuenv.lock", "{\"schema\": 1,", 13,
-				    &lk, &err),
-			 CUENV_E_MANIFEST);
+	assert_int_equal(
+	    lock_parse("/p/.cuenv.lock", "{\"schema\": 1,", 13, &lk, &err),
+	    CUENV_E_MANIFEST);
 	assert_non_null(strstr(err.msg.data, "bad lock file '/p/.cuenv.lock'"));
 	assert_int_equal(lock_parse("/q/.cuenv.lock", "[]", 2, &lk, &err),
 			 CUENV_E_MANIFEST);

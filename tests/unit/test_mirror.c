@@ -79,9 +79,8 @@ struct world {
 	size_t size[3];
 };
 
-static const char *const paths[3] = { CUDART, NVCC, CUBLAS };
-static const char *const comps[3] = { "cuda_cudart", "cuda_nvcc",
-				      "libcublas" };
+static const char *const paths[3] = {CUDART, NVCC, CUBLAS};
+static const char *const comps[3] = {"cuda_cudart", "cuda_nvcc", "libcublas"};
 
 /* Upstream bytes for the three archives; the catalogue says sha (a wrong
  * one for index bad, when >= 0). */
@@ -142,7 +141,7 @@ static void end_world(struct world *w)
 
 static struct mirror_opts run_opts(const struct world *w)
 {
-	struct mirror_opts o = { .fetch = FETCH_OPTS_INIT };
+	struct mirror_opts o = {.fetch = FETCH_OPTS_INIT};
 
 	o.dir = w->dir;
 	o.upstream = w->up;
@@ -167,7 +166,7 @@ static void test_mirror_plan_default_components_and_manifest(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct plan_opts io = { 0 };
+	struct plan_opts io = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	const struct mirror_file *m;
 
@@ -195,7 +194,7 @@ static void test_mirror_plan_runtime_only_leaves_nvcc_out(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct plan_opts io = { .runtime_only = 1 };
+	struct plan_opts io = {.runtime_only = 1};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -214,7 +213,7 @@ static void test_mirror_plan_cupti_alone_takes_nothing_else(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct plan_opts io = { .runtime_only = 1 };
+	struct plan_opts io = {.runtime_only = 1};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -233,7 +232,7 @@ static void test_mirror_plan_lists_a_shared_file_once(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct plan_opts io = { 0 };
+	struct plan_opts io = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -255,7 +254,7 @@ static void test_mirror_plan_refuses_two_sha256_for_one_path(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct plan_opts io = { 0 };
+	struct plan_opts io = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -264,7 +263,7 @@ static void test_mirror_plan_refuses_two_sha256_for_one_path(void **state)
 					 "linux-x86_64", &err),
 			 CUENV_OK);
 	w.cat.v[0]->parts[0].sha256[0] =
-		w.cat.v[0]->parts[0].sha256[0] == 'a' ? 'b' : 'a';
+	    w.cat.v[0]->parts[0].sha256[0] == 'a' ? 'b' : 'a';
 	assert_int_equal(mirror_plan_add(&p, w.cat.v[0], KIT_CUDA, &io,
 					 "linux-x86_64", &err),
 			 CUENV_E_MANIFEST);
@@ -278,7 +277,7 @@ static void test_mirror_plan_refuses_an_archive_off_nvidias_host(void **state)
 {
 	struct world w;
 	struct mirror_plan p;
-	struct plan_opts io = { 0 };
+	struct plan_opts io = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -298,7 +297,7 @@ static void test_mirror_plan_refuses_an_archive_off_nvidias_host(void **state)
 
 static void plan_all(struct world *w, struct mirror_plan *p)
 {
-	struct plan_opts io = { 0 };
+	struct plan_opts io = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	mirror_plan_init(p);
@@ -500,7 +499,7 @@ static void test_mirror_run_index_keeps_earlier_runs(void **state)
 {
 	struct world w;
 	struct mirror_plan a, b;
-	struct plan_opts io = { .runtime_only = 1 };
+	struct plan_opts io = {.runtime_only = 1};
 	struct mirror_opts o;
 	struct mirror_report r;
 	struct cuenv_err err = CUENV_ERR_INIT;
@@ -522,7 +521,8 @@ static void test_mirror_run_index_keeps_earlier_runs(void **state)
 	index = fx_path(w.fx, "m/cuenv-mirror.json");
 	assert_int_equal(file_read(index, 1 << 20, 0, &text, &err), CUENV_OK);
 	assert_non_null(strstr(text.data, "\"cuda_cudart, libcublas\""));
-	assert_non_null(strstr(text.data, "\"cuda_cudart, cuda_nvcc, libcublas\""));
+	assert_non_null(
+	    strstr(text.data, "\"cuda_cudart, cuda_nvcc, libcublas\""));
 	assert_non_null(strstr(text.data, NVCC));
 	readme = fx_path(w.fx, "m/README.txt");
 	buf_reset(&text);
@@ -563,23 +563,23 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
-		cmocka_unit_test(test_mirror_path_keeps_nvidias_paths),
-		cmocka_unit_test(
-			test_mirror_path_refuses_other_hosts_and_odd_paths),
-		T(test_mirror_plan_default_components_and_manifest),
-		T(test_mirror_plan_runtime_only_leaves_nvcc_out),
-		T(test_mirror_plan_cupti_alone_takes_nothing_else),
-		T(test_mirror_plan_lists_a_shared_file_once),
-		T(test_mirror_plan_refuses_two_sha256_for_one_path),
-		T(test_mirror_plan_refuses_an_archive_off_nvidias_host),
-		T(test_mirror_run_fetches_once_then_keeps),
-		T(test_mirror_run_replaces_a_damaged_file),
-		T(test_mirror_run_verify_hashes_even_stamped_files),
-		T(test_mirror_run_wrong_sha_leaves_no_file),
-		T(test_mirror_run_resumes_a_partial_download),
-		T(test_mirror_run_refuses_a_file_as_dir),
-		T(test_mirror_run_index_keeps_earlier_runs),
-		T(test_mirror_run_refuses_a_damaged_index),
+	    cmocka_unit_test(test_mirror_path_keeps_nvidias_paths),
+	    cmocka_unit_test(
+		test_mirror_path_refuses_other_hosts_and_odd_paths),
+	    T(test_mirror_plan_default_components_and_manifest),
+	    T(test_mirror_plan_runtime_only_leaves_nvcc_out),
+	    T(test_mirror_plan_cupti_alone_takes_nothing_else),
+	    T(test_mirror_plan_lists_a_shared_file_once),
+	    T(test_mirror_plan_refuses_two_sha256_for_one_path),
+	    T(test_mirror_plan_refuses_an_archive_off_nvidias_host),
+	    T(test_mirror_run_fetches_once_then_keeps),
+	    T(test_mirror_run_replaces_a_damaged_file),
+	    T(test_mirror_run_verify_hashes_even_stamped_files),
+	    T(test_mirror_run_wrong_sha_leaves_no_file),
+	    T(test_mirror_run_resumes_a_partial_download),
+	    T(test_mirror_run_refuses_a_file_as_dir),
+	    T(test_mirror_run_index_keeps_earlier_runs),
+	    T(test_mirror_run_refuses_a_damaged_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,7 +108,7 @@ static void cudas_of(struct install_list *l, struct install *v, size_t n)
 static void test_modulefile_cudnn_tcl_quotes(void **state)
 {
 	struct install in, c[3];
-	struct install_list cudas = { 0 };
+	struct install_list cudas = {0};
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -152,7 +152,7 @@ static void test_modulefile_cudnn_tcl_quotes(void **state)
 static void test_modulefile_cudnn_lua_quotes(void **state)
 {
 	struct install in, c;
-	struct install_list cudas = { 0 };
+	struct install_list cudas = {0};
 	struct buf out = BUF_INIT;
 
 	(void)state;

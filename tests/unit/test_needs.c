@@ -30,8 +30,8 @@ static void assert_files(const struct strv *v, const char *const *want,
 }
 
 /* An elf_info as elf_read_file would fill it; lists space-separated. */
-static void elf_of(struct elf_info *e, const char *soname,
-		   const char *needed, const char *named)
+static void elf_of(struct elf_info *e, const char *soname, const char *needed,
+		   const char *named)
 {
 	elf_info_init(e);
 	e->soname = soname ? xstrdup(soname) : NULL;
@@ -64,8 +64,8 @@ static void need_cc(void)
 }
 
 /* fx_cc_shared, linked against root/stubs; skips where there is no cc. */
-static void cc_so(const struct fixture *fx, const char *rel,
-		  const char *soname, const char *src, const char *links)
+static void cc_so(const struct fixture *fx, const char *rel, const char *soname,
+		  const char *src, const char *links)
 {
 	need_cc();
 	if (fx_cc_shared(fx, rel, soname, src, "stubs", links))
@@ -97,14 +97,14 @@ static void framework(const struct fixture *fx)
 	      "const char *const dso[] = { \"libcupti.so.11.2\",\n"
 	      "\t\"libcudnn.so.8\" };\n",
 	      "libcudart.so.11.0");
-	cc_so(fx, "fw/sub/libpy.so", "libpy.so",
-	      "int py(void) { return 1; }\n", "libcudnn.so.8");
+	cc_so(fx, "fw/sub/libpy.so", "libpy.so", "int py(void) { return 1; }\n",
+	      "libcudnn.so.8");
 	fx_write(fx, "fw/notes.txt", "dlopen libcudart.so.12 here\n");
 }
 
 /* Scan root/rel into s, returning the code; err's message is kept. */
-static int scan(const struct fixture *fx, struct needs_scan *s,
-		const char *rel, struct cuenv_err *err)
+static int scan(const struct fixture *fx, struct needs_scan *s, const char *rel,
+		struct cuenv_err *err)
 {
 	char *path = fx_path(fx, rel);
 	int rc = needs_scan_path(s, path, err);
@@ -114,9 +114,9 @@ static int scan(const struct fixture *fx, struct needs_scan *s,
 }
 
 /* A heap install at root/rel (its dir too), its files made by the test. */
-static struct install *install_at(const struct fixture *fx,
-				  enum kit_kind kind, const char *version,
-				  unsigned major, const char *rel)
+static struct install *install_at(const struct fixture *fx, enum kit_kind kind,
+				  const char *version, unsigned major,
+				  const char *rel)
 {
 	char *prefix = fx_path(fx, rel);
 	struct install *in = fx_install_new(kind, version, major, prefix);
@@ -164,8 +164,8 @@ static void test_needs_records_needed_and_named_sonames(void **state)
 {
 	struct needs_scan s;
 	const struct needs_want *w;
-	static const char *const a[] = { "/x/liba.so" };
-	static const char *const ab[] = { "/x/liba.so", "/x/libb.so" };
+	static const char *const a[] = {"/x/liba.so"};
+	static const char *const ab[] = {"/x/liba.so", "/x/libb.so"};
 
 	(void)state;
 	needs_scan_init(&s);
@@ -362,8 +362,8 @@ static void test_needs_scan_refuses_a_named_file_that_is_not_elf(void **state)
 	err_release(&err);
 }
 
-static void test_needs_scan_corrupt_file_fails_alone_warns_in_folder(
-	void **state)
+static void
+test_needs_scan_corrupt_file_fails_alone_warns_in_folder(void **state)
 {
 	struct fixture *fx = *state;
 	struct needs_scan s;
@@ -429,8 +429,8 @@ static void test_needs_scan_of_a_path_that_cannot_be_read(void **state)
 	err_release(&err);
 }
 
-static void test_needs_scan_refuses_what_is_neither_file_nor_folder(
-	void **state)
+static void
+test_needs_scan_refuses_what_is_neither_file_nor_folder(void **state)
 {
 	struct fixture *fx = *state;
 	struct needs_scan s;
@@ -534,12 +534,12 @@ static void test_needs_python_parse_reads_each_framework(void **state)
 {
 	struct needs_python py;
 	const char *text =
-		"{\"python\": \"3.11.4\", \"frameworks\": {"
-		"\"tensorflow\": {\"version\": \"2.6.0\", \"cuda\": \"11.2\","
-		" \"cudnn\": \"8\"},"
-		"\"torch\": {\"version\": \"2.1.0+cpu\", \"cuda\": null,"
-		" \"cudnn\": \"unknown\"},"
-		"\"jax\": {\"absent\": \"ModuleNotFoundError: no jax\"}}}";
+	    "{\"python\": \"3.11.4\", \"frameworks\": {"
+	    "\"tensorflow\": {\"version\": \"2.6.0\", \"cuda\": \"11.2\","
+	    " \"cudnn\": \"8\"},"
+	    "\"torch\": {\"version\": \"2.1.0+cpu\", \"cuda\": null,"
+	    " \"cudnn\": \"unknown\"},"
+	    "\"jax\": {\"absent\": \"ModuleNotFoundError: no jax\"}}}";
 
 	(void)state;
 	needs_python_init(&py, "python3");
@@ -556,7 +556,7 @@ static void test_needs_python_parse_reads_each_framework(void **state)
 	assert_null(py.fw[1].cudnn);
 	assert_null(py.fw[2].version);
 	assert_string_equal(py.fw[2].absent, "ModuleNotFoundError: no jax");
-	assert_true(needs_asked(&(struct needs_scan){ 0 }, &py));
+	assert_true(needs_asked(&(struct needs_scan){0}, &py));
 	needs_python_release(&py);
 }
 
@@ -565,7 +565,7 @@ static void test_needs_python_parse_keeps_what_is_not_answered(void **state)
 	struct needs_python py;
 	const char *noise = "TensorFlow says hello";
 	const char *partial =
-		"{\"frameworks\": {\"torch\": {\"cuda\": \"12.1\"}}}";
+	    "{\"frameworks\": {\"torch\": {\"cuda\": \"12.1\"}}}";
 
 	(void)state;
 	needs_python_init(&py, "python3");
@@ -586,9 +586,8 @@ static void test_needs_python_parse_keeps_what_is_not_answered(void **state)
 static void test_needs_python_parse_empty_version_is_unknown(void **state)
 {
 	struct needs_python py;
-	const char *text =
-		"{\"frameworks\": {\"torch\": {\"version\": \"\","
-		" \"cuda\": \"12.1\"}}}";
+	const char *text = "{\"frameworks\": {\"torch\": {\"version\": \"\","
+			   " \"cuda\": \"12.1\"}}}";
 
 	(void)state;
 	needs_python_init(&py, "python3");
@@ -600,8 +599,7 @@ static void test_needs_python_parse_empty_version_is_unknown(void **state)
 
 /* ---- installed selections ------------------------------------------------ */
 
-static void test_needs_installed_toolkit_that_gives_all_is_picked(
-	void **state)
+static void test_needs_installed_toolkit_that_gives_all_is_picked(void **state)
 {
 	struct fixture *fx = *state;
 	struct needs_scan s;
@@ -630,16 +628,14 @@ static void test_needs_installed_toolkit_that_gives_all_is_picked(
 	assert_string_equal(in.report.v[0], "cuda 12.4.1: lacks "
 					    "libcudart.so.11.0, "
 					    "libcupti.so.11.2 (may load)");
-	assert_string_equal(in.report.v[1],
-			    "cuda 11.2.2: provides everything");
+	assert_string_equal(in.report.v[1], "cuda 11.2.2: provides everything");
 	needs_installed_release(&in);
 	needs_scan_release(&s);
 	free(cudart);
 	free(cupti);
 }
 
-static void test_needs_installed_that_lacks_a_soname_is_not_picked(
-	void **state)
+static void test_needs_installed_that_lacks_a_soname_is_not_picked(void **state)
 {
 	struct fixture *fx = *state;
 	struct needs_scan s;
@@ -660,8 +656,7 @@ static void test_needs_installed_that_lacks_a_soname_is_not_picked(
 	needs_scan_release(&s);
 }
 
-static void test_needs_installed_cudnn_must_be_built_for_the_cuda(
-	void **state)
+static void test_needs_installed_cudnn_must_be_built_for_the_cuda(void **state)
 {
 	struct fixture *fx = *state;
 	struct needs_scan s;
@@ -676,8 +671,7 @@ static void test_needs_installed_cudnn_must_be_built_for_the_cuda(
 	cudnn_at(fx, &in.cudnns, "8.9.7", 11);
 	needs_match_installed(&s, NULL, NULL, &in);
 	assert_null(in.pick.cuda);
-	assert_string_equal(in.report.v[0],
-			    "cuda 12.4.1: lacks libcudnn.so.8");
+	assert_string_equal(in.report.v[0], "cuda 12.4.1: lacks libcudnn.so.8");
 	needs_installed_release(&in);
 
 	/* the same cuDNN built for CUDA 12 does */
@@ -735,8 +729,8 @@ static void test_needs_installed_cupti_of_another_release(void **state)
 	cuda_at(fx, &in.cudas, "12.4.1", 12,
 		"lib64/libcudart.so.12 extras/CUPTI/lib64/libcupti.so.12");
 	fx_touch(fx, "cupti-11.2.2/lib/libcupti.so.11.2");
-	fx_list_push(&in.cuptis, install_at(fx, KIT_CUPTI, "11.2.2", 11,
-					    "cupti-11.2.2"));
+	fx_list_push(&in.cuptis,
+		     install_at(fx, KIT_CUPTI, "11.2.2", 11, "cupti-11.2.2"));
 	needs_match_installed(&s, NULL, NULL, &in);
 	assert_non_null(in.pick.cupti);
 	needs_combo_describe(&in.pick, &line);
@@ -752,8 +746,8 @@ static void test_needs_installed_cupti_of_another_release(void **state)
 	add(&s, "/p/libprof.so", NULL, "libcudart.so.12", "");
 	needs_scan_finish(&s);
 	cuda_at(fx, &in.cudas, "12.4.1", 12, "lib64/libcudart.so.12");
-	fx_list_push(&in.cuptis, install_at(fx, KIT_CUPTI, "11.2.2", 11,
-					    "cupti-11.2.2"));
+	fx_list_push(&in.cuptis,
+		     install_at(fx, KIT_CUPTI, "11.2.2", 11, "cupti-11.2.2"));
 	needs_match_installed(&s, NULL, NULL, &in);
 	assert_non_null(in.pick.cuda);
 	assert_null(in.pick.cupti);
@@ -769,7 +763,7 @@ static void test_needs_installed_prefers_the_active_selection(void **state)
 	struct needs_installed in;
 	/* the activation's own copy of the 12.2.2 install */
 	struct install *mine = install_at(fx, KIT_CUDA, "12.2.2", 12, "12.2.2");
-	struct needs_combo active = { mine, NULL, NULL };
+	struct needs_combo active = {mine, NULL, NULL};
 
 	needs_scan_init(&s);
 	add(&s, "/t/libt.so", NULL, "libcudart.so.12", "");
@@ -794,14 +788,14 @@ static void test_needs_installed_prefers_the_active_selection(void **state)
 	needs_scan_release(&s);
 }
 
-static void test_needs_installed_ignores_an_active_selection_that_lacks(
-	void **state)
+static void
+test_needs_installed_ignores_an_active_selection_that_lacks(void **state)
 {
 	struct fixture *fx = *state;
 	struct needs_scan s;
 	struct needs_installed in;
 	struct install *mine = install_at(fx, KIT_CUDA, "11.8.0", 11, "11.8.0");
-	struct needs_combo active = { mine, NULL, NULL };
+	struct needs_combo active = {mine, NULL, NULL};
 
 	needs_scan_init(&s);
 	add(&s, "/t/libt.so", NULL, "libcudart.so.12", "");
@@ -898,21 +892,21 @@ static void test_needs_installed_load_lists_the_store(void **state)
 #define URL "https://developer.download.nvidia.com/compute/"
 
 static const char runfiles[] =
-	"cuda_version\tplatform\turl\tsha256\n"
-	"10.2.89\tlinux-x86_64\t" URL "10.2.89.run\t" SHA "\n"
-	"11.0.3\tlinux-x86_64\t" URL "11.0.3.run\t" SHA "\n"
-	"11.2.2\tlinux-x86_64\t" URL "11.2.2.run\t" SHA "\n"
-	"11.8.0\tlinux-x86_64\t" URL "11.8.0.run\t" SHA "\n"
-	"12.2.2\tlinux-x86_64\t" URL "12.2.2.run\t" SHA "\n"
-	"12.4.1\tlinux-x86_64\t" URL "12.4.1.run\t" SHA "\n";
+    "cuda_version\tplatform\turl\tsha256\n"
+    "10.2.89\tlinux-x86_64\t" URL "10.2.89.run\t" SHA "\n"
+    "11.0.3\tlinux-x86_64\t" URL "11.0.3.run\t" SHA "\n"
+    "11.2.2\tlinux-x86_64\t" URL "11.2.2.run\t" SHA "\n"
+    "11.8.0\tlinux-x86_64\t" URL "11.8.0.run\t" SHA "\n"
+    "12.2.2\tlinux-x86_64\t" URL "12.2.2.run\t" SHA "\n"
+    "12.4.1\tlinux-x86_64\t" URL "12.4.1.run\t" SHA "\n";
 
 static const char tarballs[] =
-	"cudnn_version\tcuda_major_or_range\tplatform\turl\tsha256\n"
-	"8.1.1.33\t11.2\tlinux-x86_64\t" URL "a.tgz\t" SHA "\n"
-	"8.7.0.84\t11\tlinux-x86_64\t" URL "b.tar.xz\t" SHA "\n"
-	"8.9.7.29\t11\tlinux-x86_64\t" URL "c.tar.xz\t" SHA "\n"
-	"8.9.7.29\t12\tlinux-x86_64\t" URL "d.tar.xz\t" SHA "\n"
-	"9.1.0.70\t12\tlinux-x86_64\t" URL "e.tar.xz\t" SHA "\n";
+    "cudnn_version\tcuda_major_or_range\tplatform\turl\tsha256\n"
+    "8.1.1.33\t11.2\tlinux-x86_64\t" URL "a.tgz\t" SHA "\n"
+    "8.7.0.84\t11\tlinux-x86_64\t" URL "b.tar.xz\t" SHA "\n"
+    "8.9.7.29\t11\tlinux-x86_64\t" URL "c.tar.xz\t" SHA "\n"
+    "8.9.7.29\t12\tlinux-x86_64\t" URL "d.tar.xz\t" SHA "\n"
+    "9.1.0.70\t12\tlinux-x86_64\t" URL "e.tar.xz\t" SHA "\n";
 
 static void catalogue(struct catalog *cat)
 {
@@ -928,7 +922,7 @@ static void catalogue(struct catalog *cat)
 /* The range needs_describe gives soname, against the test catalogue. */
 static char *range_of(const char *soname)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_scan s;
 	char *r;
 
@@ -974,7 +968,7 @@ static void test_needs_describe_ranges_by_minor(void **state)
 
 static void test_needs_describe_without_a_catalogue(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_scan s;
 
 	(void)state;
@@ -1015,10 +1009,9 @@ static void offer_for(const char *needed, const struct needs_python *py,
 	needs_scan_release(&s);
 }
 
-static void test_needs_offer_takes_the_newest_that_gives_all(
-	void **state)
+static void test_needs_offer_takes_the_newest_that_gives_all(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_offer o;
 
 	(void)state;
@@ -1033,7 +1026,7 @@ static void test_needs_offer_takes_the_newest_that_gives_all(
 
 static void test_needs_offer_cudnn_is_built_for_the_cuda_major(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_offer o;
 
 	(void)state;
@@ -1063,7 +1056,7 @@ static void test_needs_offer_cudnn_is_built_for_the_cuda_major(void **state)
 
 static void test_needs_offer_refuses_two_cudnn_majors(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_offer o;
 
 	(void)state;
@@ -1076,7 +1069,7 @@ static void test_needs_offer_refuses_two_cudnn_majors(void **state)
 
 static void test_needs_offer_adds_cupti_of_another_release(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_offer o;
 
 	(void)state;
@@ -1096,7 +1089,7 @@ static void test_needs_offer_adds_cupti_of_another_release(void **state)
 
 static void test_needs_offer_follows_the_frameworks(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_offer o;
 	struct needs_python py;
 
@@ -1139,7 +1132,7 @@ static void test_needs_offer_follows_the_frameworks(void **state)
 
 static void test_needs_offer_without_a_catalogue(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct needs_scan s;
 	struct needs_offer o;
 
@@ -1168,7 +1161,7 @@ static void test_needs_metadata_names_the_files_it_reads(void **state)
 {
 	(void)state;
 	assert_true(needs_metadata_name(
-		"/sp/tensorflow/python/platform/build_info.py"));
+	    "/sp/tensorflow/python/platform/build_info.py"));
 	assert_true(needs_metadata_name("tensorflow/python/platform/"
 					"build_info.py"));
 	assert_true(needs_metadata_name("/sp/torch/version.py"));
@@ -1179,7 +1172,7 @@ static void test_needs_metadata_names_the_files_it_reads(void **state)
 	assert_false(needs_metadata_name("/sp/METADATA"));
 	/* PEP 658: the wheel's core metadata, served beside it */
 	assert_true(needs_metadata_name(
-		"torch-2.1.2-cp310-cp310-manylinux1_x86_64.whl.metadata"));
+	    "torch-2.1.2-cp310-cp310-manylinux1_x86_64.whl.metadata"));
 	assert_false(needs_metadata_name(".whl.metadata"));
 	assert_false(needs_metadata_name("torch-2.1.2.tar.gz.metadata"));
 }
@@ -1187,18 +1180,18 @@ static void test_needs_metadata_names_the_files_it_reads(void **state)
 static void test_needs_metadata_reads_a_pep658_file(void **state)
 {
 	static const char meta[] =
-		"Metadata-Version: 2.1\nName: torch\nVersion: 2.1.2\n"
-		"Requires-Dist: nvidia-cuda-runtime-cu12 (==12.1.105) ; "
-		"platform_system == \"Linux\"\n"
-		"Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; "
-		"platform_system == \"Linux\"\n\nPyTorch\n";
+	    "Metadata-Version: 2.1\nName: torch\nVersion: 2.1.2\n"
+	    "Requires-Dist: nvidia-cuda-runtime-cu12 (==12.1.105) ; "
+	    "platform_system == \"Linux\"\n"
+	    "Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; "
+	    "platform_system == \"Linux\"\n\nPyTorch\n";
 	struct needs_scan s;
 
 	(void)state;
 	needs_scan_init(&s);
 	assert_true(needs_read_metadata(
-		&s, "torch-2.1.2-cp310-cp310-manylinux1_x86_64.whl.metadata",
-		meta, sizeof(meta) - 1));
+	    &s, "torch-2.1.2-cp310-cp310-manylinux1_x86_64.whl.metadata", meta,
+	    sizeof(meta) - 1));
 	assert_int_equal(s.nrep, 1);
 	assert_string_equal(s.rep[0].framework, "torch");
 	assert_string_equal(s.rep[0].cuda, "12.1");
@@ -1382,54 +1375,50 @@ static void test_needs_installed_minimum_cudnn_is_compared(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_needs_records_needed_and_named_sonames),
-		cmocka_unit_test(
-			test_needs_finish_sorts_by_library_then_soname),
-		cmocka_unit_test(
-			test_needs_soname_provided_under_path_is_not_asked),
-		cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
-		cmocka_unit_test(test_needs_named_only_soname_is_not_required),
-		cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
-		cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
-		cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
-		cmocka_unit_test(test_needs_metadata_reads_torch_version_py),
-		cmocka_unit_test(test_needs_metadata_reads_nvidia_pins),
-		T(test_needs_installed_minimum_cudnn_is_compared),
-		T(test_needs_scan_reads_a_folder_of_built_files),
-		T(test_needs_scan_marks_what_the_folder_provides),
-		T(test_needs_scan_reads_a_file_named_as_path),
-		T(test_needs_scan_refuses_a_named_file_that_is_not_elf),
-		T(test_needs_scan_corrupt_file_fails_alone_warns_in_folder),
-		T(test_needs_scan_of_an_empty_folder_finds_nothing),
-		T(test_needs_scan_of_a_path_that_cannot_be_read),
-		T(test_needs_scan_refuses_what_is_neither_file_nor_folder),
-		T(test_needs_scan_does_not_follow_links),
-		T(test_needs_scan_warns_of_folders_nested_too_deep),
-		T(test_needs_scan_passes_over_what_it_cannot_open),
-		cmocka_unit_test(test_needs_python_parse_reads_each_framework),
-		cmocka_unit_test(
-			test_needs_python_parse_keeps_what_is_not_answered),
-		cmocka_unit_test(
-			test_needs_python_parse_empty_version_is_unknown),
-		T(test_needs_installed_toolkit_that_gives_all_is_picked),
-		T(test_needs_installed_that_lacks_a_soname_is_not_picked),
-		T(test_needs_installed_cudnn_must_be_built_for_the_cuda),
-		T(test_needs_installed_cupti_of_another_release),
-		T(test_needs_installed_prefers_the_active_selection),
-		T(test_needs_installed_ignores_an_active_selection_that_lacks),
-		T(test_needs_installed_must_suit_the_frameworks),
-		T(test_needs_installed_load_lists_the_store),
-		cmocka_unit_test(test_needs_describe_ranges_by_minor),
-		cmocka_unit_test(test_needs_describe_without_a_catalogue),
-		cmocka_unit_test(
-			test_needs_offer_takes_the_newest_that_gives_all),
-		cmocka_unit_test(
-			test_needs_offer_cudnn_is_built_for_the_cuda_major),
-		cmocka_unit_test(test_needs_offer_refuses_two_cudnn_majors),
-		cmocka_unit_test(
-			test_needs_offer_adds_cupti_of_another_release),
-		cmocka_unit_test(test_needs_offer_follows_the_frameworks),
-		cmocka_unit_test(test_needs_offer_without_a_catalogue),
+	    cmocka_unit_test(test_needs_records_needed_and_named_sonames),
+	    cmocka_unit_test(test_needs_finish_sorts_by_library_then_soname),
+	    cmocka_unit_test(
+		test_needs_soname_provided_under_path_is_not_asked),
+	    cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
+	    cmocka_unit_test(test_needs_named_only_soname_is_not_required),
+	    cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
+	    cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
+	    cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
+	    cmocka_unit_test(test_needs_metadata_reads_torch_version_py),
+	    cmocka_unit_test(test_needs_metadata_reads_nvidia_pins),
+	    T(test_needs_installed_minimum_cudnn_is_compared),
+	    T(test_needs_scan_reads_a_folder_of_built_files),
+	    T(test_needs_scan_marks_what_the_folder_provides),
+	    T(test_needs_scan_reads_a_file_named_as_path),
+	    T(test_needs_scan_refuses_a_named_file_that_is_not_elf),
+	    T(test_needs_scan_corrupt_file_fails_alone_warns_in_folder),
+	    T(test_needs_scan_of_an_empty_folder_finds_nothing),
+	    T(test_needs_scan_of_a_path_that_cannot_be_read),
+	    T(test_needs_scan_refuses_what_is_neither_file_nor_folder),
+	    T(test_needs_scan_does_not_follow_links),
+	    T(test_needs_scan_warns_of_folders_nested_too_deep),
+	    T(test_needs_scan_passes_over_what_it_cannot_open),
+	    cmocka_unit_test(test_needs_python_parse_reads_each_framework),
+	    cmocka_unit_test(
+		test_needs_python_parse_keeps_what_is_not_answered),
+	    cmocka_unit_test(test_needs_python_parse_empty_version_is_unknown),
+	    T(test_needs_installed_toolkit_that_gives_all_is_picked),
+	    T(test_needs_installed_that_lacks_a_soname_is_not_picked),
+	    T(test_needs_installed_cudnn_must_be_built_for_the_cuda),
+	    T(test_needs_installed_cupti_of_another_release),
+	    T(test_needs_installed_prefers_the_active_selection),
+	    T(test_needs_installed_ignores_an_active_selection_that_lacks),
+	    T(test_needs_installed_must_suit_the_frameworks),
+	    T(test_needs_installed_load_lists_the_store),
+	    cmocka_unit_test(test_needs_describe_ranges_by_minor),
+	    cmocka_unit_test(test_needs_describe_without_a_catalogue),
+	    cmocka_unit_test(test_needs_offer_takes_the_newest_that_gives_all),
+	    cmocka_unit_test(
+		test_needs_offer_cudnn_is_built_for_the_cuda_major),
+	    cmocka_unit_test(test_needs_offer_refuses_two_cudnn_majors),
+	    cmocka_unit_test(test_needs_offer_adds_cupti_of_another_release),
+	    cmocka_unit_test(test_needs_offer_follows_the_frameworks),
+	    cmocka_unit_test(test_needs_offer_without_a_catalogue),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -12,18 +12,20 @@
 #include "../../core/plan.h"
 
 #define SHA "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-#define COMPONENT(name, ver, path)                                         \
-	" \"" name "\": {\"version\": \"" ver "\", \"linux-x86_64\":"      \
-	" {\"relative_path\": \"" path "\", \"sha256\": \"" SHA "\","      \
+#define COMPONENT(name, ver, path)                                             \
+	" \"" name "\": {\"version\": \"" ver "\", \"linux-x86_64\":"          \
+	" {\"relative_path\": \"" path "\", \"sha256\": \"" SHA "\","          \
 	" \"size\": \"10\"}}"
 
 /* CUDA 12.4.1 with a runtime, a compiler and a component in neither
  * default set. */
 static const char cuda_json[] =
-	"{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
-	COMPONENT("cuda_nvcc", "12.4.131", "cuda_nvcc/n.tar.xz") ","
-	COMPONENT("cuda_demo_suite", "12.4.127", "demo/d.tar.xz") ","
-	COMPONENT("cuda_cudart", "12.4.127", "cuda_cudart/c.tar.xz") "}";
+    "{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\"," COMPONENT(
+	"cuda_nvcc", "12.4.131",
+	"cuda_nvcc/n.tar.xz") "," COMPONENT("cuda_demo_suite", "12.4.127",
+					    "demo/d.tar.xz") "," COMPONENT("cuda_cudart",
+									   "12.4.127",
+									   "cuda_cudart/c.tar.xz") "}";
 
 static const struct release *load(struct catalog *cat)
 {
@@ -40,9 +42,9 @@ static const struct release *load(struct catalog *cat)
 
 static void test_plan_default_set_skips_what_a_release_lacks(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	const struct release *rel = load(&cat);
-	struct plan_opts o = { 0 };
+	struct plan_opts o = {0};
 	struct strv names = STRV_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 
@@ -63,10 +65,10 @@ static void test_plan_default_set_skips_what_a_release_lacks(void **state)
 
 static void test_plan_explicit_components_once_each(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	const struct release *rel = load(&cat);
 	struct strv want = STRV_INIT, names = STRV_INIT;
-	struct plan_opts o = { .components = &want };
+	struct plan_opts o = {.components = &want};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
@@ -84,10 +86,10 @@ static void test_plan_explicit_components_once_each(void **state)
 
 static void test_plan_rejects_a_component_the_release_lacks(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	const struct release *rel = load(&cat);
 	struct strv want = STRV_INIT, names = STRV_INIT;
-	struct plan_opts o = { .components = &want };
+	struct plan_opts o = {.components = &want};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
@@ -107,12 +109,14 @@ static void test_plan_rejects_a_component_the_release_lacks(void **state)
 
 static void test_plan_runfile_takes_components_unchecked(void **state)
 {
-	struct part whole = { .name = "runfile" };
-	struct release rel = { .kind = KIT_CUDA, .source = SRC_RUNFILE,
-			       .version = "11.2.2", .parts = &whole,
-			       .nparts = 1 };
+	struct part whole = {.name = "runfile"};
+	struct release rel = {.kind = KIT_CUDA,
+			      .source = SRC_RUNFILE,
+			      .version = "11.2.2",
+			      .parts = &whole,
+			      .nparts = 1};
 	struct strv want = STRV_INIT, names = STRV_INIT;
-	struct plan_opts o = { .components = &want };
+	struct plan_opts o = {.components = &want};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
@@ -133,14 +137,17 @@ static void test_plan_runfile_takes_components_unchecked(void **state)
 
 static void test_plan_cupti_and_cudnn_take_their_own_archive(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct release rel = *load(&cat);
-	struct part dnn = { .name = "cudnn" };
-	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_TARBALL,
-				 .version = "9.1.0.70", .cuda_major = 12,
-				 .parts = &dnn, .nparts = 1 };
+	struct part dnn = {.name = "cudnn"};
+	struct release cudnn = {.kind = KIT_CUDNN,
+				.source = SRC_TARBALL,
+				.version = "9.1.0.70",
+				.cuda_major = 12,
+				.parts = &dnn,
+				.nparts = 1};
 	struct strv want = STRV_INIT, names = STRV_INIT;
-	struct plan_opts o = { .components = &want };
+	struct plan_opts o = {.components = &want};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
@@ -161,7 +168,7 @@ static void test_plan_cupti_and_cudnn_take_their_own_archive(void **state)
 static void test_plan_opts_for_each_kind(void **state)
 {
 	struct strv want = STRV_INIT;
-	struct plan_opts asked = { .runtime_only = 1, .components = &want };
+	struct plan_opts asked = {.runtime_only = 1, .components = &want};
 	struct plan_opts o;
 
 	(void)state;
@@ -179,13 +186,17 @@ static void test_plan_opts_for_each_kind(void **state)
 
 static void test_plan_steps_order_and_keep_partial(void **state)
 {
-	struct release cuda = { .kind = KIT_CUDA, .source = SRC_REDIST,
-				.version = "12.4.1", .cuda_major = 12 };
-	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_REDIST,
-				 .version = "9.1.0.70", .cuda_major = 12 };
+	struct release cuda = {.kind = KIT_CUDA,
+			       .source = SRC_REDIST,
+			       .version = "12.4.1",
+			       .cuda_major = 12};
+	struct release cudnn = {.kind = KIT_CUDNN,
+				.source = SRC_REDIST,
+				.version = "9.1.0.70",
+				.cuda_major = 12};
 	struct release cupti = cuda;
-	struct catalog_choice ch = { .cuda = &cuda };
-	struct plan_opts asked = { .runtime_only = 1 };
+	struct catalog_choice ch = {.cuda = &cuda};
+	struct plan_opts asked = {.runtime_only = 1};
 	struct plan_step s[KIT_KINDS];
 
 	(void)state;
@@ -214,13 +225,17 @@ static void test_plan_steps_order_and_keep_partial(void **state)
 
 static void test_plan_steps_explicit_components_keep_nothing(void **state)
 {
-	struct release cuda = { .kind = KIT_CUDA, .source = SRC_REDIST,
-				.version = "12.4.1", .cuda_major = 12 };
-	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_TARBALL,
-				 .version = "9.1.0.70", .cuda_major = 12 };
-	struct catalog_choice ch = { .cuda = &cuda, .cudnn = &cudnn };
+	struct release cuda = {.kind = KIT_CUDA,
+			       .source = SRC_REDIST,
+			       .version = "12.4.1",
+			       .cuda_major = 12};
+	struct release cudnn = {.kind = KIT_CUDNN,
+				.source = SRC_TARBALL,
+				.version = "9.1.0.70",
+				.cuda_major = 12};
+	struct catalog_choice ch = {.cuda = &cuda, .cudnn = &cudnn};
 	struct strv want = STRV_INIT;
-	struct plan_opts asked = { .components = &want };
+	struct plan_opts asked = {.components = &want};
 	struct plan_step s[KIT_KINDS];
 
 	(void)state;
@@ -232,13 +247,17 @@ static void test_plan_steps_explicit_components_keep_nothing(void **state)
 
 static void test_plan_steps_pypi_applies_to_every_release(void **state)
 {
-	struct release cuda = { .kind = KIT_CUDA, .source = SRC_REDIST,
-				.version = "12.4.1", .cuda_major = 12 };
-	struct release cudnn = { .kind = KIT_CUDNN, .source = SRC_TARBALL,
-				 .version = "9.1.0.70", .cuda_major = 12 };
-	struct catalog_choice ch = { .cuda = &cuda, .cudnn = &cudnn,
-				     .cupti = &cuda };
-	struct plan_opts asked = { 0 };
+	struct release cuda = {.kind = KIT_CUDA,
+			       .source = SRC_REDIST,
+			       .version = "12.4.1",
+			       .cuda_major = 12};
+	struct release cudnn = {.kind = KIT_CUDNN,
+				.source = SRC_TARBALL,
+				.version = "9.1.0.70",
+				.cuda_major = 12};
+	struct catalog_choice ch = {
+	    .cuda = &cuda, .cudnn = &cudnn, .cupti = &cuda};
+	struct plan_opts asked = {0};
 	struct plan_step s[KIT_KINDS];
 
 	(void)state;
@@ -251,10 +270,10 @@ static void test_plan_steps_pypi_applies_to_every_release(void **state)
 
 static void test_plan_locked_toolkit_gets_exactly_its_parts(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	const struct release *rel = load(&cat);
 	struct strv names = STRV_INIT, want = STRV_INIT;
-	struct plan_opts asked = { 0 }, o;
+	struct plan_opts asked = {0}, o;
 
 	(void)state;
 	o = plan_locked_opts(rel, KIT_CUDA, &asked, &names);
@@ -287,15 +306,15 @@ static void test_plan_locked_toolkit_gets_exactly_its_parts(void **state)
 static void test_plan_cudnn_at_least_prefers_the_exact_version(void **state)
 {
 	struct release r[] = {
-		{ .kind = KIT_CUDNN, .version = "8.9.7.29", .cuda_major = 12 },
-		{ .kind = KIT_CUDNN, .version = "9.1.0.70", .cuda_major = 12 },
-		{ .kind = KIT_CUDNN, .version = "9.1.1.17", .cuda_major = 12 },
-		{ .kind = KIT_CUDNN, .version = "9.3.0.75", .cuda_major = 12 },
-		{ .kind = KIT_CUDNN, .version = "9.1.0.70", .cuda_major = 11 },
-		{ .kind = KIT_CUDA, .version = "9.2.148", .cuda_major = 9 },
+	    {.kind = KIT_CUDNN, .version = "8.9.7.29", .cuda_major = 12},
+	    {.kind = KIT_CUDNN, .version = "9.1.0.70", .cuda_major = 12},
+	    {.kind = KIT_CUDNN, .version = "9.1.1.17", .cuda_major = 12},
+	    {.kind = KIT_CUDNN, .version = "9.3.0.75", .cuda_major = 12},
+	    {.kind = KIT_CUDNN, .version = "9.1.0.70", .cuda_major = 11},
+	    {.kind = KIT_CUDA, .version = "9.2.148", .cuda_major = 9},
 	};
-	struct release *v[] = { &r[0], &r[1], &r[2], &r[3], &r[4], &r[5] };
-	struct catalog cat = { .v = v, .n = 6 };
+	struct release *v[] = {&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]};
+	struct catalog cat = {.v = v, .n = 6};
 
 	(void)state;
 	assert_string_equal(plan_cudnn_at_least(&cat, 12, "9.1"), "9.1.1.17");
@@ -319,9 +338,9 @@ static void test_plan_framework_arg_splits_and_checks(void **state)
 	const char *spec;
 
 	(void)state;
-	assert_int_equal(plan_framework_arg("tensorflow==2.6", &name, &spec,
-					    &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    plan_framework_arg("tensorflow==2.6", &name, &spec, &err),
+	    CUENV_OK);
 	assert_string_equal(name.data, "tensorflow");
 	assert_string_equal(spec, "2.6");
 	buf_reset(&name);
@@ -347,7 +366,7 @@ static void test_plan_framework_arg_splits_and_checks(void **state)
 static void test_plan_framework_rows_updated_table_first(void **state)
 {
 	struct fixture *fx = *state;
-	struct framework_builds rows = { 0 };
+	struct framework_builds rows = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *shipped, *updated, *empty;
 
@@ -378,15 +397,15 @@ static void test_plan_framework_rows_updated_table_first(void **state)
 	assert_int_equal(rows.n, 1);
 	assert_string_equal(rows.v[0].cudnn, "8.1");
 	framework_builds_release(&rows);
-	assert_int_equal(plan_framework_rows(shipped, NULL, "jax", NULL,
-					     &rows, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    plan_framework_rows(shipped, NULL, "jax", NULL, &rows, &err),
+	    CUENV_OK);
 	assert_int_equal(rows.n, 1);
 	assert_string_equal(rows.v[0].cuda, "12.4");
 	framework_builds_release(&rows);
 	/* no shipped table: an error, whatever the index said */
-	assert_int_equal(plan_framework_rows(empty, updated, "tensorflow",
-					     NULL, &rows, &err),
+	assert_int_equal(plan_framework_rows(empty, updated, "tensorflow", NULL,
+					     &rows, &err),
 			 CUENV_E_MANIFEST);
 	assert_int_equal(rows.n, 0);
 	err_release(&err);
@@ -397,12 +416,12 @@ static void test_plan_framework_rows_updated_table_first(void **state)
 
 static void test_plan_framework_pick_first_installable(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct framework_build b[] = {
-		{ .framework = "jax", .version = "0.5.0", .cuda = "12.6" },
-		{ .framework = "jax", .version = "0.4.30", .cuda = "12.4" },
+	    {.framework = "jax", .version = "0.5.0", .cuda = "12.6"},
+	    {.framework = "jax", .version = "0.4.30", .cuda = "12.4"},
 	};
-	struct framework_builds rows = { .v = b, .n = 2 };
+	struct framework_builds rows = {.v = b, .n = 2};
 	struct cuenv_err first = CUENV_ERR_INIT;
 
 	(void)state;

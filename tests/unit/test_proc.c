@@ -48,9 +48,9 @@ static void test_proc_captures_stdout_and_stderr_apart(void **state)
 	(void)state;
 	p.out_fd = 1;
 	p.capture_err = 1;
-	assert_int_equal(run_sh(&p, "echo to-out; echo to-err >&2; echo more",
-				&err),
-			 CUENV_OK);
+	assert_int_equal(
+	    run_sh(&p, "echo to-out; echo to-err >&2; echo more", &err),
+	    CUENV_OK);
 	assert_string_equal(p.out.data, "to-out\nmore\n");
 	assert_string_equal(p.err.data, "to-err\n");
 	assert_int_equal(p.exit_code, 0);
@@ -103,9 +103,9 @@ static void test_proc_answer_on_its_own_fd(void **state)
 
 	(void)state;
 	p.out_fd = 3;
-	assert_int_equal(run_sh(&p, "echo noise; echo answer >&3; echo x >&2",
-				&err),
-			 CUENV_OK);
+	assert_int_equal(
+	    run_sh(&p, "echo noise; echo answer >&3; echo x >&2", &err),
+	    CUENV_OK);
 	assert_string_equal(p.out.data, "answer\n");
 	assert_string_equal(p.err.data, "");
 	assert_int_equal(p.exit_code, 0);
@@ -283,9 +283,9 @@ static void test_proc_reports_the_signal(void **state)
 
 	(void)state;
 	p.out_fd = 1;
-	assert_int_equal(run_sh(&p, "echo before; kill -TERM $$; echo after",
-				&err),
-			 CUENV_OK);
+	assert_int_equal(
+	    run_sh(&p, "echo before; kill -TERM $$; echo after", &err),
+	    CUENV_OK);
 	assert_string_equal(p.out.data, "before\n");
 	assert_int_equal(p.exit_code, -1);
 	assert_int_equal(p.signal, SIGTERM);
@@ -320,8 +320,7 @@ static void test_proc_child_gets_exactly_envp(void **state)
 
 static void test_proc_null_envp_is_empty(void **state)
 {
-	char *argv[] = {"/bin/sh", "-c", "printf '%s' \"${HOME-unset}\"",
-			NULL};
+	char *argv[] = {"/bin/sh", "-c", "printf '%s' \"${HOME-unset}\"", NULL};
 	struct proc p = PROC_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 

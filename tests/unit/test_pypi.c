@@ -19,27 +19,30 @@
 /* PEP 658/714: which files the index serves core metadata for. */
 static void test_pypi_index_parse_reads_core_metadata(void **state)
 {
-	static const char A[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
-	static const char B[] = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	static const char A[] =
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	static const char B[] =
+	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
 	struct buf page = BUF_INIT;
 	struct index_file *v;
 	size_t n;
 
 	(void)state;
-	buf_printf(&page,
-		   "{\"meta\": {\"api-version\": \"1.1\"}, \"files\": ["
-		   "{\"filename\": \"a-1-py3-none-any.whl\", \"url\": \"a.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, \"size\": 7, "
-		   "\"core-metadata\": {\"sha256\": \"%s\"}},"
-		   "{\"filename\": \"b-1-py3-none-any.whl\", \"url\": \"b.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, "
-		   "\"data-dist-info-metadata\": true},"
-		   "{\"filename\": \"c-1-py3-none-any.whl\", \"url\": \"c.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, \"core-metadata\": false},"
-		   "{\"filename\": \"d-1-py3-none-any.whl\", \"url\": \"d.whl\", "
-		   "\"hashes\": {\"sha256\": \"%s\"}, "
-		   "\"core-metadata\": {\"sha256\": \"not-hex\"}}]}",
-		   A, B, A, A, A);
+	buf_printf(
+	    &page,
+	    "{\"meta\": {\"api-version\": \"1.1\"}, \"files\": ["
+	    "{\"filename\": \"a-1-py3-none-any.whl\", \"url\": \"a.whl\", "
+	    "\"hashes\": {\"sha256\": \"%s\"}, \"size\": 7, "
+	    "\"core-metadata\": {\"sha256\": \"%s\"}},"
+	    "{\"filename\": \"b-1-py3-none-any.whl\", \"url\": \"b.whl\", "
+	    "\"hashes\": {\"sha256\": \"%s\"}, "
+	    "\"data-dist-info-metadata\": true},"
+	    "{\"filename\": \"c-1-py3-none-any.whl\", \"url\": \"c.whl\", "
+	    "\"hashes\": {\"sha256\": \"%s\"}, \"core-metadata\": false},"
+	    "{\"filename\": \"d-1-py3-none-any.whl\", \"url\": \"d.whl\", "
+	    "\"hashes\": {\"sha256\": \"%s\"}, "
+	    "\"core-metadata\": {\"sha256\": \"not-hex\"}}]}",
+	    A, B, A, A, A);
 	pypi_index_parse(&page, &v, &n);
 	assert_int_equal(n, 4);
 	assert_true(v[0].metadata);
@@ -56,14 +59,15 @@ static void test_pypi_index_parse_reads_core_metadata(void **state)
 
 	/* PEP 503 HTML, as proxies serve it */
 	buf_reset(&page);
-	buf_printf(&page,
-		   "<html><body>\n"
-		   "<a href=\"a.whl#sha256=%s\" data-dist-info-metadata=\"sha256=%s\">a-1-py3-none-any.whl</a>\n"
-		   "<a href=\"b.whl#sha256=%s\" data-core-metadata=\"true\">b-1-py3-none-any.whl</a>\n"
-		   "<a href=\"c.whl#sha256=%s\">c-1-py3-none-any.whl</a>\n"
-		   "<a href=\"d.whl#sha256=%s\" data-core-metadata=\"sha256&#61;%s\">d-1-py3-none-any.whl</a>\n"
-		   "</body></html>\n",
-		   A, B, A, A, A, B);
+	buf_printf(
+	    &page,
+	    "<html><body>\n"
+	    "<a href=\"a.whl#sha256=%s\" data-dist-info-metadata=\"sha256=%s\">a-1-py3-none-any.whl</a>\n"
+	    "<a href=\"b.whl#sha256=%s\" data-core-metadata=\"true\">b-1-py3-none-any.whl</a>\n"
+	    "<a href=\"c.whl#sha256=%s\">c-1-py3-none-any.whl</a>\n"
+	    "<a href=\"d.whl#sha256=%s\" data-core-metadata=\"sha256&#61;%s\">d-1-py3-none-any.whl</a>\n"
+	    "</body></html>\n",
+	    A, B, A, A, A, B);
 	pypi_index_parse(&page, &v, &n);
 	assert_int_equal(n, 4);
 	assert_string_equal(v[0].name, "a-1-py3-none-any.whl");
@@ -106,9 +110,10 @@ static void test_pypi_index_parse_skips_yanked_and_unhashed(void **state)
 	pypi_index_files_free(v, n);
 
 	buf_reset(&page);
-	buf_adds(&page, "<a href=\"x.whl#sha256=" A64 "\" data-yanked=\"\">x.whl</a>"
-			"<a href=\"y.whl#md5=00\">y.whl</a>"
-			"<a href=\"z.whl#sha256=" A64 "\">z.whl</a>");
+	buf_adds(&page,
+		 "<a href=\"x.whl#sha256=" A64 "\" data-yanked=\"\">x.whl</a>"
+		 "<a href=\"y.whl#md5=00\">y.whl</a>"
+		 "<a href=\"z.whl#sha256=" A64 "\">z.whl</a>");
 	pypi_index_parse(&page, &v, &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(v[0].name, "z.whl");
@@ -118,7 +123,8 @@ static void test_pypi_index_parse_skips_yanked_and_unhashed(void **state)
 	/* a yanked file after a good one hides only itself */
 	buf_reset(&page);
 	buf_adds(&page, "<a href=\"g.whl#sha256=" A64 "\">g.whl</a>\n"
-			"<a href=\"h.whl#sha256=" A64 "\" data-yanked=\"bad\">h.whl</a>");
+			"<a href=\"h.whl#sha256=" A64
+			"\" data-yanked=\"bad\">h.whl</a>");
 	pypi_index_parse(&page, &v, &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(v[0].name, "g.whl");
@@ -159,9 +165,9 @@ static void test_pypi_wheel_project_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pypi_index_parse_reads_core_metadata),
-		cmocka_unit_test(test_pypi_index_parse_skips_yanked_and_unhashed),
-		cmocka_unit_test(test_pypi_wheel_project_names),
+	    cmocka_unit_test(test_pypi_index_parse_reads_core_metadata),
+	    cmocka_unit_test(test_pypi_index_parse_skips_yanked_and_unhashed),
+	    cmocka_unit_test(test_pypi_wheel_project_names),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

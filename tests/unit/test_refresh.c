@@ -10,7 +10,8 @@
 
 #include "../../core/refresh.h"
 
-#define SHA_ABC "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+#define SHA_ABC                                                                \
+	"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 #define SHA_0 "0000000000000000000000000000000000000000000000000000000000000000"
 
 static void test_refresh_listed_names_each_manifest_once(void **state)
@@ -18,11 +19,11 @@ static void test_refresh_listed_names_each_manifest_once(void **state)
 	/* NVIDIA's HTML index (each name twice: link and text), a checksum
 	 * file beside one, names that are no manifest of a version */
 	static const char html[] =
-		"<a href=\"redistrib_12.4.1.json\">redistrib_12.4.1.json</a>\n"
-		"<a href=\"redistrib_12.3.0.json\">redistrib_12.3.0.json</a>\n"
-		"<a href=\"redistrib_12.4.1.json.sha256\">x</a>\n"
-		"<a href=\"redistrib_.json\">redistrib_latest.json</a>\n"
-		"<a href=\"redistrib_12..4.json\">notes.txt</a>\n";
+	    "<a href=\"redistrib_12.4.1.json\">redistrib_12.4.1.json</a>\n"
+	    "<a href=\"redistrib_12.3.0.json\">redistrib_12.3.0.json</a>\n"
+	    "<a href=\"redistrib_12.4.1.json.sha256\">x</a>\n"
+	    "<a href=\"redistrib_.json\">redistrib_latest.json</a>\n"
+	    "<a href=\"redistrib_12..4.json\">notes.txt</a>\n";
 	struct strv v = STRV_INIT;
 
 	(void)state;
@@ -41,18 +42,17 @@ static void test_refresh_listed_names_each_manifest_once(void **state)
 static void test_refresh_known_by_kind_and_file_name(void **state)
 {
 	static const char json[] =
-		"{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
-		" \"cuda_cudart\": {\"version\": \"12.4.127\","
-		"  \"linux-x86_64\": {\"relative_path\": \"c/a.tar.xz\","
-		"   \"sha256\": \"" SHA_ABC "\", \"size\": \"10\"}}}";
-	struct catalog cat = { 0 };
+	    "{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
+	    " \"cuda_cudart\": {\"version\": \"12.4.127\","
+	    "  \"linux-x86_64\": {\"relative_path\": \"c/a.tar.xz\","
+	    "   \"sha256\": \"" SHA_ABC "\", \"size\": \"10\"}}}";
+	struct catalog cat = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(catalog_parse_redist(&cat,
-					      "/m/cuda/redistrib_12.4.1.json",
-					      json, strlen(json),
-					      "linux-x86_64", NULL, NULL, &err),
+	assert_int_equal(catalog_parse_redist(
+			     &cat, "/m/cuda/redistrib_12.4.1.json", json,
+			     strlen(json), "linux-x86_64", NULL, NULL, &err),
 			 CUENV_OK);
 	assert_true(refresh_known(&cat, KIT_CUDA, "12.4.1"));
 	assert_false(refresh_known(&cat, KIT_CUDNN, "12.4.1"));
@@ -64,10 +64,9 @@ static void test_refresh_known_by_kind_and_file_name(void **state)
 static void test_refresh_pin_reads_the_pin_list(void **state)
 {
 	static const char pins[] =
-		"product\tversion\turl\tsha256\n"
-		"cuda\t12.4.1\thttps://h/cuda/redistrib_12.4.1.json\t" SHA_ABC
-		"\n"
-		"cudnn\t9.1.0\thttps://h/cudnn/redistrib_9.1.0.json\tNOTHEX\n";
+	    "product\tversion\turl\tsha256\n"
+	    "cuda\t12.4.1\thttps://h/cuda/redistrib_12.4.1.json\t" SHA_ABC "\n"
+	    "cudnn\t9.1.0\thttps://h/cudnn/redistrib_9.1.0.json\tNOTHEX\n";
 	char *pin;
 
 	(void)state;
@@ -89,12 +88,13 @@ static void test_refresh_check_pin_compares_sha256(void **state)
 			 CUENV_OK);
 	assert_int_equal(refresh_check_pin(SHA_ABC, "u", "abc", 3, &err),
 			 CUENV_OK);
-	assert_int_equal(refresh_check_pin(SHA_0, "https://h/r.json", "abc", 3,
-					   &err),
-			 CUENV_E_INTEGRITY);
-	assert_string_equal(err.msg.data,
-			    "sha256 mismatch for 'https://h/r.json': expected "
-			    SHA_0 ", got " SHA_ABC);
+	assert_int_equal(
+	    refresh_check_pin(SHA_0, "https://h/r.json", "abc", 3, &err),
+	    CUENV_E_INTEGRITY);
+	assert_string_equal(
+	    err.msg.data,
+	    "sha256 mismatch for 'https://h/r.json': expected " SHA_0
+	    ", got " SHA_ABC);
 	err_release(&err);
 }
 
@@ -117,15 +117,15 @@ static void test_refresh_minor_keeps_two_parts(void **state)
 static void test_refresh_newest_linux_wheel_per_minor(void **state)
 {
 	struct index_file f[] = {
-		{ .name = "torch-2.1.0-cp310-cp310-manylinux1_x86_64.whl" },
-		{ .name = "torch-2.1.2-cp311-cp311-manylinux1_x86_64.whl" },
-		{ .name = "torch-2.0.1-cp310-none-macosx_11_0_arm64.whl" },
-		{ .name = "torch-1.13.1-cp310-cp310-manylinux1_x86_64.whl" },
-		{ .name = "torch-2.2.0-cp310-cp310-win_amd64.whl" },
-		{ .name = "torch-2.3.0-cp310-cp310-manylinux_2_28_x86_64.whl" },
-		{ .name = "torch-2.1.1-cp310-cp310-manylinux1_x86_64.whl" },
-		{ .name = "torch-2.0.0-cp38-cp38-manylinux1_x86_64.whl" },
-		{ .name = "torch-2.4.0-cp310-cp310-manylinux_2_28_aarch64.whl" },
+	    {.name = "torch-2.1.0-cp310-cp310-manylinux1_x86_64.whl"},
+	    {.name = "torch-2.1.2-cp311-cp311-manylinux1_x86_64.whl"},
+	    {.name = "torch-2.0.1-cp310-none-macosx_11_0_arm64.whl"},
+	    {.name = "torch-1.13.1-cp310-cp310-manylinux1_x86_64.whl"},
+	    {.name = "torch-2.2.0-cp310-cp310-win_amd64.whl"},
+	    {.name = "torch-2.3.0-cp310-cp310-manylinux_2_28_x86_64.whl"},
+	    {.name = "torch-2.1.1-cp310-cp310-manylinux1_x86_64.whl"},
+	    {.name = "torch-2.0.0-cp38-cp38-manylinux1_x86_64.whl"},
+	    {.name = "torch-2.4.0-cp310-cp310-manylinux_2_28_aarch64.whl"},
 	};
 	struct strv out = STRV_INIT;
 

@@ -372,7 +372,8 @@ static void test_select_describes_origin(void **state)
 	f.in.env_cuda = "12.4";
 	assert_int_equal(find(&f), CUENV_OK);
 	selection_describe_origin(&f.sel, &d);
-	assert_string_equal(d.data, "set by CUENV_VERSION, which cuenv use sets");
+	assert_string_equal(d.data,
+			    "set by CUENV_VERSION, which cuenv use sets");
 	finding_release(&f);
 
 	buf_reset(&d);
@@ -524,7 +525,8 @@ static void test_select_resolve_finds_every_part(void **state)
 	cudnns(&ld);
 	sel_set(&sel, "12.4", "9", "11.8");
 	sel.isolate = 1;
-	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err), CUENV_OK);
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err),
+			 CUENV_OK);
 	assert_ptr_equal(act.cuda, lc.v[3]);
 	assert_ptr_equal(act.cudnn, ld.v[2]); /* 9.1.0.70 for CUDA 12 */
 	assert_ptr_equal(act.cupti, lc.v[0]);
@@ -586,7 +588,8 @@ static void test_select_resolve_missing_cudnn_names_cuda_major(void **state)
 	cudas(&lc);
 	cudnns(&ld);
 	sel_set(&sel, "11", "9.1.0.70", NULL);
-	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err), CUENV_OK);
+	assert_int_equal(select_resolve(&sel, &lc, &ld, NULL, &act, &err),
+			 CUENV_OK);
 	assert_ptr_equal(act.cudnn, ld.v[1]);
 	selection_release(&sel);
 

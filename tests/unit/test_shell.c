@@ -530,7 +530,7 @@ static void test_shell_cmd_export_unsets_null_and_empty(void **state)
 
 static void test_shell_cmd_export_refuses_what_set_cannot_carry(void **state)
 {
-	static const char *const bad[] = {"one\ntwo", "cr\r", "\n",
+	static const char *const bad[] = {"one\ntwo", "cr\r",	"\n",
 					  "bang!",    "!PATH!", "a!b^c"};
 	struct buf out = BUF_INIT;
 
@@ -635,10 +635,9 @@ static void test_shell_pwsh_export_assigns_and_removes(void **state)
 	shell_pwsh_export("CUDA_PATH", "C:\\CUDA\\v11.2", &out);
 	shell_pwsh_export("CUDNN_PATH", NULL, &out);
 	shell_pwsh_export("BAD NAME", "x", &out);
-	assert_string_equal(out.data,
-			    "$env:CUDA_PATH = 'C:\\CUDA\\v11.2'\n"
-			    "Remove-Item Env:CUDNN_PATH -ErrorAction "
-			    "SilentlyContinue\n");
+	assert_string_equal(out.data, "$env:CUDA_PATH = 'C:\\CUDA\\v11.2'\n"
+				      "Remove-Item Env:CUDNN_PATH -ErrorAction "
+				      "SilentlyContinue\n");
 	buf_release(&out);
 }
 

@@ -178,8 +178,8 @@ static void test_smoke_cuda_no_driver_still_loads_the_rest(void **state)
  * driver loads: the runtime is then skipped, named as such, its version
  * read from the receipt, and never blamed.
  */
-static void test_smoke_cuda_cuda11_runtime_without_driver_is_skipped(
-    void **state)
+static void
+test_smoke_cuda_cuda11_runtime_without_driver_is_skipped(void **state)
 {
 	struct smoke_probe p;
 	struct smoke_report r;
@@ -218,19 +218,20 @@ static void test_smoke_cuda_cuda11_runtime_with_wrong_soname(void **state)
 	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_FAIL);
 	assert_contains(r.layer[SMOKE_RUNTIME].message,
 			"has the soname libcudart.so.12, not CUDA 11.8.0's");
-	assert_contains(r.layer[SMOKE_RUNTIME].fix, "install the toolkit again");
+	assert_contains(r.layer[SMOKE_RUNTIME].fix,
+			"install the toolkit again");
 	smoke_report_release(&r);
 }
 
 /* A runtime whose real file name says another major is the wrong file. */
-static void test_smoke_cuda_cuda11_runtime_named_for_another_major(
-    void **state)
+static void test_smoke_cuda_cuda11_runtime_named_for_another_major(void **state)
 {
 	struct fixture *fx = *state;
 	struct smoke_probe p;
 	struct smoke_report r;
 	char *link = fx_path(fx, "libcudart.so.12.4.127");
-	FILE *in = fopen(FAKE("libcudart11.so"), "rb"), *out = fopen(link, "wb");
+	FILE *in = fopen(FAKE("libcudart11.so"), "rb"),
+	     *out = fopen(link, "wb");
 	char chunk[4096];
 	size_t n;
 
@@ -249,8 +250,10 @@ static void test_smoke_cuda_cuda11_runtime_named_for_another_major(
 	setenv("FAKE_CUDART_VERSION", "11080", 1);
 	run_probe(&p, &r);
 	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_FAIL);
-	assert_contains(r.layer[SMOKE_RUNTIME].message, "is CUDA 12 by its name");
-	assert_contains(r.layer[SMOKE_RUNTIME].fix, "install the toolkit again");
+	assert_contains(r.layer[SMOKE_RUNTIME].message,
+			"is CUDA 12 by its name");
+	assert_contains(r.layer[SMOKE_RUNTIME].fix,
+			"install the toolkit again");
 	smoke_report_release(&r);
 	free(link);
 	unsetenv("FAKE_CUDART_VERSION");
@@ -669,9 +672,9 @@ static void test_smoke_cuda_abi_matches_nvidia_headers(void **state)
 static char *nvidia_stub(void)
 {
 	static const char *const rel[] = {
-		"lib/stubs/libcuda.so",
-		"lib64/stubs/libcuda.so",
-		"targets/x86_64-linux/lib/stubs/libcuda.so",
+	    "lib/stubs/libcuda.so",
+	    "lib64/stubs/libcuda.so",
+	    "targets/x86_64-linux/lib/stubs/libcuda.so",
 	};
 
 	for (size_t i = 0; i < sizeof(rel) / sizeof(*rel); i++) {

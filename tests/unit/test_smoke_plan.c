@@ -23,8 +23,8 @@ static char *joined(const struct smoke_plan *pl)
 static void test_smoke_plan_names_release_sonames_when_absent(void **state)
 {
 	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
-	struct active act = { .cuda = cu };
-	struct driver_req req = { .release = "550.54.15", .compat = "525" };
+	struct active act = {.cuda = cu};
+	struct driver_req req = {.release = "550.54.15", .compat = "525"};
 	struct smoke_plan pl = SMOKE_PLAN_INIT;
 	char *line;
 
@@ -47,7 +47,7 @@ static void test_smoke_plan_names_release_sonames_when_absent(void **state)
 static void test_smoke_plan_cuda_11_runtime_soname(void **state)
 {
 	struct install *cu = fx_install_new(KIT_CUDA, "11.8.0", 11, "/t/cu");
-	struct active act = { .cuda = cu };
+	struct active act = {.cuda = cu};
 	struct smoke_plan pl = SMOKE_PLAN_INIT;
 
 	(void)state;
@@ -68,7 +68,7 @@ static void test_smoke_plan_takes_sonames_from_the_selection(void **state)
 	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc),
 		       *dnn = fx_install_new(KIT_CUDNN, "9.1.0.70", 12, pd),
 		       *cupti = fx_install_new(KIT_CUPTI, "12.6.3", 12, pt);
-	struct active act = { .cuda = cu, .cudnn = dnn, .cupti = cupti };
+	struct active act = {.cuda = cu, .cudnn = dnn, .cupti = cupti};
 	struct smoke_plan pl = SMOKE_PLAN_INIT;
 	struct buf want = BUF_INIT;
 	char *line;
@@ -108,7 +108,7 @@ static void test_smoke_plan_asks_for_a_toolkits_own_cudnn(void **state)
 	struct fixture *fx = *state;
 	char *pc = fx_path(fx, "wheels");
 	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc);
-	struct active act = { .cuda = cu };
+	struct active act = {.cuda = cu};
 	struct smoke_plan pl = SMOKE_PLAN_INIT;
 
 	/* nvidia-cudnn-cu12 beside the toolkit's wheels */
@@ -142,7 +142,7 @@ static void test_smoke_plan_blame_fails_the_step_and_skips_others(void **state)
 {
 	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu"),
 		       *dnn = fx_install_new(KIT_CUDNN, "9.1.0.70", 12, "/t/d");
-	struct active act = { .cuda = cu, .cudnn = dnn };
+	struct active act = {.cuda = cu, .cudnn = dnn};
 	struct smoke_plan pl = SMOKE_PLAN_INIT;
 	struct smoke_report r;
 
@@ -181,7 +181,7 @@ static void test_smoke_plan_blame_fails_the_step_and_skips_others(void **state)
 static void test_smoke_plan_blame_fix_for_each_layer(void **state)
 {
 	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
-	struct active act = { .cuda = cu };
+	struct active act = {.cuda = cu};
 	struct smoke_plan pl = SMOKE_PLAN_INIT;
 	struct smoke_report r;
 
@@ -195,7 +195,7 @@ static void test_smoke_plan_blame_fix_for_each_layer(void **state)
 			    "its driver step: the library that layer loads "
 			    "crashed or hung");
 	assert_non_null(strstr(r.layer[SMOKE_DRIVER].fix, "reinstall the "
-							   "driver"));
+							  "driver"));
 	/* nothing asked of cuDNN: not a layer to pass */
 	assert_false(r.layer[SMOKE_CUDNN].asked);
 	smoke_report_release(&r);
@@ -223,13 +223,14 @@ static void test_smoke_compile_program_prints_what_is_checked(void **state)
 	(void)state;
 	/* the program scales 1000 floats and says so */
 	assert_non_null(strstr(smoke_compile_src, "const int n = 1000;"));
-	assert_non_null(strstr(smoke_compile_src,
-			       "cuenv-check-compiled: %d elements, runtime %d"));
+	assert_non_null(
+	    strstr(smoke_compile_src,
+		   "cuenv-check-compiled: %d elements, runtime %d"));
 	assert_true(smoke_compile_output_ok(
-		"cuenv-check-compiled: 1000 elements, runtime 12040\n"));
+	    "cuenv-check-compiled: 1000 elements, runtime 12040\n"));
 	assert_false(smoke_compile_output_ok("wrong: y[3] = 0\n"));
 	assert_false(smoke_compile_output_ok(
-		"cuenv-check-compiled: 999 elements, runtime 12040\n"));
+	    "cuenv-check-compiled: 999 elements, runtime 12040\n"));
 	assert_false(smoke_compile_output_ok(""));
 }
 
@@ -243,8 +244,8 @@ static void test_smoke_compile_no_nvcc_fix_depends_on_ownership(void **state)
 	smoke_report_init(&r);
 	smoke_compile_no_nvcc(l, cu);
 	assert_int_equal(l->status, SMOKE_FAIL);
-	assert_string_equal(l->message,
-			    "--compile: the selection (cuda 12.4.1) has no nvcc");
+	assert_string_equal(
+	    l->message, "--compile: the selection (cuda 12.4.1) has no nvcc");
 	assert_string_equal(l->fix, "register a whole toolkit instead: cuenv "
 				    "remove 12.4.1, then cuenv add cuda PATH");
 	cu->registered = false;
@@ -331,8 +332,7 @@ static void test_smoke_compile_run_verdicts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(
-		test_smoke_plan_names_release_sonames_when_absent),
+	    cmocka_unit_test(test_smoke_plan_names_release_sonames_when_absent),
 	    cmocka_unit_test(test_smoke_plan_cuda_11_runtime_soname),
 	    FS_TEST(test_smoke_plan_takes_sonames_from_the_selection),
 	    FS_TEST(test_smoke_plan_asks_for_a_toolkits_own_cudnn),

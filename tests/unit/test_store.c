@@ -114,7 +114,8 @@ static void test_kit_kind_names_round_trip(void **state)
 static void test_store_is_dir_follows_links(void **state)
 {
 	struct fixture *fx = *state;
-	char *d = fx_path(fx, "d"), *f = fx_path(fx, "f"), *l = fx_path(fx, "l");
+	char *d = fx_path(fx, "d"), *f = fx_path(fx, "f"),
+	     *l = fx_path(fx, "l");
 	char *none = fx_path(fx, "none");
 
 	fx_mkdir(fx, "d");
@@ -755,8 +756,8 @@ static void test_store_delete_failure_leaves_staging_empty(void **state)
 
 /* ---- removing trees ------------------------------------------------------ */
 
-#define DEEP_NAME                                                           \
-	"dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd" \
+#define DEEP_NAME                                                              \
+	"dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"     \
 	"ddddddddddddddddddddddddddddddddddd"
 #define DEEP_LEVELS 60 /* 60 * 100 bytes: past PATH_MAX (4096) */
 
@@ -771,7 +772,8 @@ static void make_deep_tree(const struct fixture *fx, const char *rel)
 	fd = open(top, O_RDONLY | O_DIRECTORY);
 	assert_true(fd >= 0);
 	for (int i = 0; i < DEEP_LEVELS; i++) {
-		int f = openat(fd, "f", O_WRONLY | O_CREAT | O_EXCL, 0644), next;
+		int f = openat(fd, "f", O_WRONLY | O_CREAT | O_EXCL, 0644),
+		    next;
 
 		assert_true(f >= 0);
 		assert_int_equal(write(f, "0123456789", 10), 10);
@@ -787,8 +789,8 @@ static void make_deep_tree(const struct fixture *fx, const char *rel)
 	free(top);
 }
 
-static void test_store_remove_tree_removes_a_tree_deeper_than_path_max(
-	void **state)
+static void
+test_store_remove_tree_removes_a_tree_deeper_than_path_max(void **state)
 {
 	struct fixture *fx = *state;
 	struct tree_stats ts;

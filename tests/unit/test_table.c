@@ -138,8 +138,9 @@ static void test_table_options_are_well_formed(void **state)
 			const struct cmd_option *o = &c->opts[k];
 
 			if (!o->name || !*o->name || !o->help || !*o->help)
-				fail_msg("'%s': option %zu lacks a name or help",
-					 c->name, k);
+				fail_msg(
+				    "'%s': option %zu lacks a name or help",
+				    c->name, k);
 			if (!strcmp(o->name, "help") || o->alias == 'h')
 				fail_msg("'%s': --help is the dispatcher's",
 					 c->name);
@@ -151,13 +152,15 @@ static void test_table_options_are_well_formed(void **state)
 			if ((o->value != OPT_TEXT || o->takes ||
 			     (o->flags & OPT_OPTIONAL)) &&
 			    !o->arg)
-				fail_msg("'%s': --%s checks a value it does not "
-					 "take",
-					 c->name, o->name);
+				fail_msg(
+				    "'%s': --%s checks a value it does not "
+				    "take",
+				    c->name, o->name);
 			if (o->value == OPT_WORD && (!o->words || !*o->words))
 				fail_msg("'%s': --%s has no words", c->name,
 					 o->name);
-			if (o->value == OPT_NUMBER && (o->min > o->max || !o->max))
+			if (o->value == OPT_NUMBER &&
+			    (o->min > o->max || !o->max))
 				fail_msg("'%s': --%s has no range", c->name,
 					 o->name);
 			/* the synopsis names every option */
@@ -191,10 +194,10 @@ static void test_options_parse_values_and_order(void **state)
 	int help;
 
 	(void)state;
-	assert_int_equal(parse("check", &o, &help, &err,
-			       (const char *[]){ "check", "--device", "3",
-						 "--json", NULL }),
-			 CUENV_OK);
+	assert_int_equal(
+	    parse("check", &o, &help, &err,
+		  (const char *[]){"check", "--device", "3", "--json", NULL}),
+	    CUENV_OK);
 	assert_false(help);
 	assert_int_equal(optind, 4);
 	/* check's table: json, compile, device, timeout */
@@ -212,17 +215,17 @@ static void test_options_parse_names_the_bad_value(void **state)
 	int help;
 
 	(void)state;
-	assert_int_equal(parse("check", &o, &help, &err,
-			       (const char *[]){ "check", "--timeout", "0",
-						 NULL }),
-			 CUENV_E_USAGE);
+	assert_int_equal(
+	    parse("check", &o, &help, &err,
+		  (const char *[]){"check", "--timeout", "0", NULL}),
+	    CUENV_E_USAGE);
 	assert_string_equal(err.msg.data, "check: --timeout must be a whole "
 					  "number from 1 to 86400, not '0'");
 	assert_string_equal(err.hint.data, "see: cuenv check --help");
 	err_release(&err);
 	err_init(&err);
 	assert_int_equal(parse("version", &o, &help, &err,
-			       (const char *[]){ "version", "--json", NULL }),
+			       (const char *[]){"version", "--json", NULL}),
 			 CUENV_E_USAGE);
 	assert_string_equal(err.msg.data, "version: unknown option '--json'");
 	err_release(&err);
@@ -240,18 +243,18 @@ static void test_parse_count_takes_whole_numbers_up_to_max(void **state)
 	assert_int_equal(v, 0);
 	assert_int_equal(cmd_parse_count("X", "10", 10, &v, &err), CUENV_OK);
 	assert_int_equal(v, 10);
-	assert_int_equal(cmd_parse_count("X", "18446744073709551615",
-					 UINT64_MAX, &v, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    cmd_parse_count("X", "18446744073709551615", UINT64_MAX, &v, &err),
+	    CUENV_OK);
 	assert_true(v == UINT64_MAX);
 	err_release(&err);
 }
 
 static void test_parse_count_rejects_what_is_not_a_count(void **state)
 {
-	static const char *const bad[] = {"abc", "", "-1", "+1", "12x",
-					  " 1", "1 ", "0x10", "11",
-					  "99999999999999999999"};
+	static const char *const bad[] = {
+	    "abc", "",	 "-1",	 "+1", "12x",
+	    " 1",  "1 ", "0x10", "11", "99999999999999999999"};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
@@ -285,18 +288,18 @@ static void test_env_count_reads_the_context(void **state)
 	(void)state;
 	ctx.environ = envp;
 	setenv("CUENV_FETCH_BACKOFF_MS", "99", 1);
-	assert_int_equal(cmd_env_count(&ctx, "CUENV_FETCH_BACKOFF_MS", 100,
-				       &v, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    cmd_env_count(&ctx, "CUENV_FETCH_BACKOFF_MS", 100, &v, &err),
+	    CUENV_OK);
 	assert_int_equal(v, 7); /* unset there: the default stays */
 	unsetenv("CUENV_FETCH_BACKOFF_MS");
-	assert_int_equal(cmd_env_count(&ctx, "CUENV_FETCH_TIMEOUT", 100, &v,
-				       &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    cmd_env_count(&ctx, "CUENV_FETCH_TIMEOUT", 100, &v, &err),
+	    CUENV_OK);
 	assert_int_equal(v, 30);
-	assert_int_equal(cmd_env_count(&ctx, "CUENV_FETCH_RETRIES", 100, &v,
-				       &err),
-			 CUENV_E_USAGE);
+	assert_int_equal(
+	    cmd_env_count(&ctx, "CUENV_FETCH_RETRIES", 100, &v, &err),
+	    CUENV_E_USAGE);
 	assert_string_equal(err.msg.data,
 			    "CUENV_FETCH_RETRIES must be a whole number from 0 "
 			    "to 100, not 'abc'");
@@ -318,12 +321,11 @@ static void test_options_repeat_keeps_every_value(void **state)
 		f++;
 	assert_true(f < mirror->nopts);
 	assert_true(mirror->opts[f].flags & OPT_REPEAT);
-	assert_int_equal(parse("mirror", &o, &help, &err,
-			       (const char *[]){ "mirror", "--for",
-						 "torch==2.5", "DIR",
-						 "--for=jax==0.4", "--quiet",
-						 "12.4", NULL }),
-			 CUENV_OK);
+	assert_int_equal(
+	    parse("mirror", &o, &help, &err,
+		  (const char *[]){"mirror", "--for", "torch==2.5", "DIR",
+				   "--for=jax==0.4", "--quiet", "12.4", NULL}),
+	    CUENV_OK);
 	assert_int_equal(o.nall, 2);
 	assert_int_equal(o.all[0].opt, f);
 	assert_string_equal(o.all[0].arg, "torch==2.5");
@@ -342,8 +344,7 @@ static void test_options_help_wins_over_errors(void **state)
 
 	(void)state;
 	assert_int_equal(parse("use", &o, &help, &err,
-			       (const char *[]){ "use", "--bogus", "-h",
-						 NULL }),
+			       (const char *[]){"use", "--bogus", "-h", NULL}),
 			 CUENV_OK);
 	assert_true(help);
 	assert_int_equal(err.rc, CUENV_OK);

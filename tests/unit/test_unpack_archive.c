@@ -358,9 +358,9 @@ static void test_unpack_stops_at_max_bytes(void **state)
 static void test_unpack_skips_the_root_folder_entry(void **state)
 {
 	static const struct ent dot[] = {
-		DIR_("./"),
-		DIR_("./builds/"),
-		FILE_("./builds/x", "x"),
+	    DIR_("./"),
+	    DIR_("./builds/"),
+	    FILE_("./builds/x", "x"),
 	};
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
@@ -377,7 +377,7 @@ static void test_unpack_skips_the_root_folder_entry(void **state)
 static void test_unpack_refuses_a_file_with_an_empty_name(void **state)
 {
 	static const struct ent dot[] = {
-		FILE_("./", "x"),
+	    FILE_("./", "x"),
 	};
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
@@ -1013,7 +1013,8 @@ static void test_unpack_refuses_file_then_folder(void **state)
 	    DIR_("a/"),
 	};
 
-	assert_refused(*state, e, N(e), "a/", "conflicts with an earlier entry");
+	assert_refused(*state, e, N(e), "a/",
+		       "conflicts with an earlier entry");
 }
 
 static void test_unpack_refuses_file_then_file_beneath(void **state)

@@ -223,10 +223,10 @@ static void test_version_matches_str_rejects_invalid_input(void **state)
 static void test_version_major_minor(void **state)
 {
 	static const char *const cases[][2] = {
-		{ "12.4.1", "12.4" },	{ "9.1.0.70", "9.1" },
-		{ "11.8", "11.8" },	{ "12", "12" },
-		{ "12.0.0", "12.0" },	{ "12.x", "12.x" },
-		{ "../etc", "../etc" }, { "", "" },
+	    {"12.4.1", "12.4"},	  {"9.1.0.70", "9.1"},
+	    {"11.8", "11.8"},	  {"12", "12"},
+	    {"12.0.0", "12.0"},	  {"12.x", "12.x"},
+	    {"../etc", "../etc"}, {"", ""},
 	};
 
 	(void)state;

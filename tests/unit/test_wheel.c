@@ -11,7 +11,7 @@
 
 static void put16(struct buf *b, unsigned v)
 {
-	unsigned char x[2] = { (unsigned char)v, (unsigned char)(v >> 8) };
+	unsigned char x[2] = {(unsigned char)v, (unsigned char)(v >> 8)};
 
 	buf_add(b, x, 2);
 }
@@ -97,12 +97,12 @@ static void make_zip(struct buf *z, const char *const *names,
 }
 
 static const char *const names[] = {
-	"tensorflow/python/platform/build_info.py",
-	"tensorflow-2.6.5.dist-info/METADATA",
+    "tensorflow/python/platform/build_info.py",
+    "tensorflow-2.6.5.dist-info/METADATA",
 };
 static const char *const datas[] = {
-	"build_info = {'cuda_version': '11.2'}\n",
-	"Name: tensorflow\nVersion: 2.6.5\n",
+    "build_info = {'cuda_version': '11.2'}\n",
+    "Name: tensorflow\nVersion: 2.6.5\n",
 };
 
 static void test_wheel_finds_the_end_and_the_directory(void **state)
@@ -116,9 +116,9 @@ static void test_wheel_finds_the_end_and_the_directory(void **state)
 	(void)state;
 	make_zip(&z, names, datas, 2, 7, &cd_at);
 	/* the end record found in the last bytes only, after a comment */
-	assert_int_equal(wheel_zip_end_parse(z.data + z.len - 40, 40, z.len,
-					     &end, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    wheel_zip_end_parse(z.data + z.len - 40, 40, z.len, &end, &err),
+	    CUENV_OK);
 	assert_int_equal(end.entries, 2);
 	assert_int_equal(end.cd_offset, cd_at);
 	assert_int_equal(end.cd_size, z.len - cd_at - 22 - 7);
@@ -146,9 +146,9 @@ static void test_wheel_refuses_what_is_not_a_zip(void **state)
 	static const char junk[64] = "not a zip at all";
 
 	(void)state;
-	assert_int_equal(wheel_zip_end_parse(junk, sizeof(junk), 64, &end,
-					     &err),
-			 CUENV_E_UNPACK);
+	assert_int_equal(
+	    wheel_zip_end_parse(junk, sizeof(junk), 64, &end, &err),
+	    CUENV_E_UNPACK);
 	assert_non_null(strstr(err.msg.data, "no end of central directory"));
 	err_release(&err);
 	/* a directory entry cut short */
@@ -169,9 +169,9 @@ static void test_wheel_refuses_a_directory_past_the_end(void **state)
 	(void)state;
 	make_zip(&z, names, datas, 2, 0, &cd_at);
 	/* the same bytes, said to be the end of a much shorter file */
-	assert_int_equal(wheel_zip_end_parse(z.data + z.len - 22, 22, 30,
-					     &end, &err),
-			 CUENV_E_UNPACK);
+	assert_int_equal(
+	    wheel_zip_end_parse(z.data + z.len - 22, 22, 30, &end, &err),
+	    CUENV_E_UNPACK);
 	assert_non_null(strstr(err.msg.data, "corrupt zip"));
 	buf_release(&z);
 	err_release(&err);
@@ -238,11 +238,11 @@ static void test_wheel_member_from_its_local_bytes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wheel_finds_the_end_and_the_directory),
-		cmocka_unit_test(test_wheel_refuses_what_is_not_a_zip),
-		cmocka_unit_test(test_wheel_refuses_a_directory_past_the_end),
-		cmocka_unit_test(test_wheel_zip64_locator_out_of_reach),
-		cmocka_unit_test(test_wheel_member_from_its_local_bytes),
+	    cmocka_unit_test(test_wheel_finds_the_end_and_the_directory),
+	    cmocka_unit_test(test_wheel_refuses_what_is_not_a_zip),
+	    cmocka_unit_test(test_wheel_refuses_a_directory_past_the_end),
+	    cmocka_unit_test(test_wheel_zip64_locator_out_of_reach),
+	    cmocka_unit_test(test_wheel_member_from_its_local_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

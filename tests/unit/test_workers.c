@@ -18,10 +18,10 @@
 
 struct tally {
 	struct workers w;
-	int ran[MAXJOBS];	/* times each job ran */
-	int done_rc[MAXJOBS];	/* what done() saw, -1: not called */
-	int fail_at;		/* job that fails, -1: none */
-	unsigned inside, most;	/* jobs running now, and at most */
+	int ran[MAXJOBS];      /* times each job ran */
+	int done_rc[MAXJOBS];  /* what done() saw, -1: not called */
+	int fail_at;	       /* job that fails, -1: none */
+	unsigned inside, most; /* jobs running now, and at most */
 	unsigned ticks;
 	useconds_t nap;
 };
@@ -154,10 +154,10 @@ static void test_workers_failure_lets_running_jobs_finish(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_workers_run_every_job_once),
-		cmocka_unit_test(test_workers_never_more_threads_than_jobs),
-		cmocka_unit_test(test_workers_first_failure_stops_the_rest),
-		cmocka_unit_test(test_workers_failure_lets_running_jobs_finish),
+	    cmocka_unit_test(test_workers_run_every_job_once),
+	    cmocka_unit_test(test_workers_never_more_threads_than_jobs),
+	    cmocka_unit_test(test_workers_first_failure_stops_the_rest),
+	    cmocka_unit_test(test_workers_failure_lets_running_jobs_finish),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -426,9 +426,8 @@ int fx_run(char *const argv[], struct buf *out)
 	return WEXITSTATUS(status);
 }
 
-int fx_cc_shared(const struct fixture *fx, const char *rel,
-		 const char *soname, const char *src, const char *libdir,
-		 const char *links)
+int fx_cc_shared(const struct fixture *fx, const char *rel, const char *soname,
+		 const char *src, const char *libdir, const char *links)
 {
 	struct strv argv = STRV_INIT, ls = STRV_INIT;
 	struct buf crel = BUF_INIT, arg = BUF_INIT, got = BUF_INIT;

@@ -123,8 +123,7 @@ bool fx_have_program(const char *name);
  * (space-separated, may be "") found in root/libdir. The source, written
  * beside it as rel.c, is removed again. Returns 0, or cc's status.
  */
-int fx_cc_shared(const struct fixture *fx, const char *rel,
-		 const char *soname, const char *src, const char *libdir,
-		 const char *links);
+int fx_cc_shared(const struct fixture *fx, const char *rel, const char *soname,
+		 const char *src, const char *libdir, const char *links);
 
 #endif
