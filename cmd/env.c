@@ -83,6 +83,91 @@ static void github_line(const char *name, const char *value, struct buf *out)
 	buf_release(&d);
 }
 
+static void write_json(const struct env_changes *ch, struct buf *out)
+{
+	json_t *j = json_object();
+	char *s;
+
+	for (size_t i = 0; i < ch->n; i++) {
+		if (!strcmp(ch->v[i].name, ENV_STATE_VAR))
+			continue;
+		json_object_set_new(j, ch->v[i].name,
+				    ch->v[i].value ? json_string(ch->v[i].value)
+						   : json_null());
+	}
+	s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	buf_adds(out, s);
+	buf_addc(out, '\n');
+	free(s);
+	json_decref(j);
+}
+
+/* cmd's "NAME=value" lines or PowerShell's $env: assignments. */
+static int write_windows(const char *format, const struct env_changes *ch,
+			 struct buf *out, struct cuenv_err *err)
+{
+	/* No Windows hook reads __CUENV_STATE yet: left out. */
+	for (size_t i = 0; i < ch->n; i++) {
+		const char *name = ch->v[i].name, *value = ch->v[i].value;
+
+		if (!strcmp(name, ENV_STATE_VAR))
+			continue;
+		if (*format == 'p')
+			shell_pwsh_export(name, value, out);
+		else if (shell_cmd_export(name, value, out))
+			return cuenv_fail(
+				err, CUENV_E_USAGE,
+				"env: %s holds %s, which cmd's set cannot "
+				"carry",
+				name,
+				strchr(value, '!') ? "'!' (delayed expansion "
+						     "would expand it)"
+						   : "a line break");
+	}
+	return CUENV_OK;
+}
+
+/* Dockerfile ENV lines or $GITHUB_ENV lines: neither can unset. */
+static int write_assignments(const char *format, const struct env_changes *ch,
+			     struct buf *out, struct cuenv_err *err)
+{
+	int rc = CUENV_OK;
+
+	for (size_t i = 0; i < ch->n && !rc; i++) {
+		const char *name = ch->v[i].name;
+
+		if (!strcmp(name, ENV_STATE_VAR))
+			continue;
+		if (!ch->v[i].value) {
+			cmd_warn("%s is unset by the selection; %s "
+				 "cannot unset it",
+				 name, format);
+			continue;
+		}
+		if (*format == 'd')
+			rc = dockerfile_line(name, ch->v[i].value, out, err);
+		else
+			github_line(name, ch->v[i].value, out);
+	}
+	return rc;
+}
+
+static int check_format(const char *format, enum shell *sh,
+			struct cuenv_err *err)
+{
+	static const char *const others[] = { "json", "dockerfile", "github",
+					      "cmd", "powershell" };
+
+	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++)
+		if (!strcmp(format, others[i]))
+			return CUENV_OK;
+	if (!shell_parse(format, sh))
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'", format);
+	return cuenv_hint(err, "formats: sh, bash, zsh, fish, json, "
+			       "dockerfile, github, cmd, powershell");
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -98,14 +183,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	if (ctx->opt.arg[O_FORMAT])
 		format = ctx->opt.arg[O_FORMAT];
-	if (strcmp(format, "json") && strcmp(format, "dockerfile") &&
-	    strcmp(format, "github") && strcmp(format, "cmd") &&
-	    strcmp(format, "powershell") && shell_parse(format, &sh)) {
-		cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'",
-			   format);
-		return cuenv_hint(err, "formats: sh, bash, zsh, fish, json, "
-				       "dockerfile, github, cmd, powershell");
-	}
+	rc = check_format(format, &sh, err);
+	if (rc)
+		return rc;
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
 	if (!rc && !a.ok) {
@@ -117,69 +197,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	/* Relative to the environment without cuenv: the full set. */
 	env_diff(&a.base, &a.after, &ch);
-	if (!strcmp(format, "json")) {
-		json_t *j = json_object();
-		char *s;
-
-		for (size_t i = 0; i < ch.n; i++) {
-			if (!strcmp(ch.v[i].name, ENV_STATE_VAR))
-				continue;
-			json_object_set_new(j, ch.v[i].name,
-					    ch.v[i].value
-						    ? json_string(ch.v[i].value)
-						    : json_null());
-		}
-		s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		buf_adds(&out, s);
-		buf_addc(&out, '\n');
-		free(s);
-		json_decref(j);
-	} else if (!strcmp(format, "cmd") || !strcmp(format, "powershell")) {
-		/* No Windows hook reads __CUENV_STATE yet: left out. */
-		for (size_t i = 0; i < ch.n && !rc; i++) {
-			const char *name = ch.v[i].name;
-
-			if (!strcmp(name, ENV_STATE_VAR))
-				continue;
-			if (*format == 'p')
-				shell_pwsh_export(name, ch.v[i].value, &out);
-			else if (shell_cmd_export(name, ch.v[i].value, &out))
-				rc = cuenv_fail(
-					err, CUENV_E_USAGE,
-					"env: %s holds %s, which cmd's set cannot "
-					"carry",
-					name,
-					strchr(ch.v[i].value, '!')
-						? "'!' (delayed expansion would "
-						  "expand it)"
-						: "a line break");
-		}
-		if (rc)
-			goto out;
-	} else if (!strcmp(format, "dockerfile") || !strcmp(format, "github")) {
-		for (size_t i = 0; i < ch.n && !rc; i++) {
-			const char *name = ch.v[i].name;
-
-			if (!strcmp(name, ENV_STATE_VAR))
-				continue;
-			if (!ch.v[i].value) {
-				cmd_warn("%s is unset by the selection; %s "
-					 "cannot unset it",
-					 name, format);
-				continue;
-			}
-			if (*format == 'd')
-				rc = dockerfile_line(name, ch.v[i].value, &out,
-						     err);
-			else
-				github_line(name, ch.v[i].value, &out);
-		}
-		if (rc)
-			goto out;
-	} else {
+	if (!strcmp(format, "json"))
+		write_json(&ch, &out);
+	else if (!strcmp(format, "cmd") || !strcmp(format, "powershell"))
+		rc = write_windows(format, &ch, &out, err);
+	else if (!strcmp(format, "dockerfile") || !strcmp(format, "github"))
+		rc = write_assignments(format, &ch, &out, err);
+	else
 		shell_apply(sh, &ch, &out);
-	}
-	fwrite(out.data, 1, out.len, stdout);
+	if (!rc)
+		fwrite(out.data, 1, out.len, stdout);
 out:
 	env_changes_release(&ch);
 	activation_release(&a);
