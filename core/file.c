@@ -251,9 +251,8 @@ int file_map(const char *path, size_t min, struct file_map *m,
 	if (fstat(fd, &st))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				path, strerror(errno));
-	else if (!S_ISREG(st.st_mode))
-		rc = CUENV_NO;
-	else if ((m->regular = 1) && (size_t)st.st_size < min)
+	else if (!(m->regular = S_ISREG(st.st_mode)) ||
+		 (size_t)st.st_size < min)
 		rc = CUENV_NO;
 	if (!rc) {
 		m->data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
