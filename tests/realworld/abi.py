@@ -34,14 +34,11 @@ signatures are checked against cuda.h, its exports are not.
 Exit status: 0, 1 on a mismatch or a pin that does not match, 77 when the
 index cannot be reached (the caller skips).
 """
-import hashlib
 import os
 import re
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -441,27 +438,9 @@ def main():
     cmd = sys.argv[1] if len(sys.argv) > 1 else "check"
     # the cache folder is named after the list: a changed list (another
     # wheel, another member pattern) fetches afresh
-    tag = hashlib.sha256(repr(ARTIFACTS).encode()).hexdigest()[:12]
-    root = corpus.cache_root()
-    base = os.path.join(root, "abi", tag)
-    t0 = time.time()
-    try:
-        for a in ARTIFACTS:
-            if cmd == "pins":
-                _, sums = corpus.fetch(os.path.join(root, ".pins", "abi", tag),
-                                       a, check=False)
-                for k, v in sorted(sums.items()):
-                    if not k.endswith("/.wheel"):
-                        print("%s\t%s" % (k, v))
-            else:
-                corpus.fetch(base, a)
-    except (urllib.error.URLError, OSError) as e:
-        if isinstance(e, urllib.error.HTTPError):
-            raise
-        print("abi: cannot reach %s: %s" % (corpus.INDEX, e), file=sys.stderr)
+    base = corpus.fetch_set("abi", ARTIFACTS, cmd == "pins")
+    if base is None:
         return 77
-    print("abi: %s (%d bytes fetched in %.1f s)"
-          % (base, corpus.FETCHED[0], time.time() - t0), file=sys.stderr)
     if cmd == "pins":
         return 0
     ok = check(base, os.environ.get("CC", "cc"))

@@ -27,6 +27,7 @@ import json
 import os
 import re
 import struct
+import time
 import subprocess
 import sys
 import urllib.error
@@ -285,6 +286,36 @@ def fetch(root, art, check=True):
         f.write("%s\t%s\t%s\n" % (filename, sha, size or ""))
     open(done, "w").close()
     return d, sums
+
+
+def fetch_set(name, artifacts, pins):
+    """Fetch a named set of artifacts (abi.py, pe.py) into its own cache
+    folder, named after the list: a changed list (another wheel, another
+    member pattern) fetches afresh. pins is True to print each member's
+    sha256 instead (for NAME-pins.tsv). Returns the folder, or None when
+    the index cannot be reached (said on stderr)."""
+    tag = hashlib.sha256(repr(artifacts).encode()).hexdigest()[:12]
+    root = cache_root()
+    base = os.path.join(root, name, tag)
+    t0 = time.time()
+    try:
+        for a in artifacts:
+            if pins:
+                _, sums = fetch(os.path.join(root, ".pins", name, tag), a,
+                                check=False)
+                for k, v in sorted(sums.items()):
+                    if not k.endswith("/.wheel"):
+                        print("%s\t%s" % (k, v))
+            else:
+                fetch(base, a)
+    except (urllib.error.URLError, OSError) as e:
+        if isinstance(e, urllib.error.HTTPError):
+            raise
+        print("%s: cannot reach %s: %s" % (name, INDEX, e), file=sys.stderr)
+        return None
+    print("%s: %s (%d bytes fetched in %.1f s)"
+          % (name, base, FETCHED[0], time.time() - t0), file=sys.stderr)
+    return base
 
 
 def fetch_wheels(root, here):

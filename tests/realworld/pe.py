@@ -18,15 +18,12 @@ by an independent reader.
 
 Exit status: 0, 1 on a mismatch, 77 when the index cannot be reached.
 """
-import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import time
-import urllib.error
 import urllib.parse  # noqa: F401  (corpus.find_wheel uses it)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -75,27 +72,9 @@ def main():
     cmd = sys.argv[1] if len(sys.argv) > 1 else None
     if not cmd:
         sys.exit("usage: pe.py CUENV_BIN | pins")
-    tag = hashlib.sha256(repr(ARTIFACTS).encode()).hexdigest()[:12]
-    root = corpus.cache_root()
-    base = os.path.join(root, "pe", tag)
-    t0 = time.time()
-    try:
-        for a in ARTIFACTS:
-            if cmd == "pins":
-                _, sums = corpus.fetch(os.path.join(root, ".pins", "pe", tag), a,
-                                       check=False)
-                for k, v in sorted(sums.items()):
-                    if not k.endswith("/.wheel"):
-                        print("%s\t%s" % (k, v))
-            else:
-                corpus.fetch(base, a)
-    except (urllib.error.URLError, OSError) as e:
-        if isinstance(e, urllib.error.HTTPError):
-            raise
-        print("pe: cannot reach %s: %s" % (corpus.INDEX, e), file=sys.stderr)
+    base = corpus.fetch_set("pe", ARTIFACTS, cmd == "pins")
+    if base is None:
         return 77
-    print("pe: %s (%d bytes fetched in %.1f s)"
-          % (base, corpus.FETCHED[0], time.time() - t0), file=sys.stderr)
     if cmd == "pins":
         return 0
     ok = True
