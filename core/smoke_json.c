@@ -46,7 +46,7 @@ static int read_layer(json_t *o, struct smoke_layer *l, struct cuenv_err *err)
 	l->ms = json_is_number(v) ? json_number_value(v) : 0.0;
 	if (json_is_object(details)) {
 		json_object_foreach(details, key, v) {
-			if (json_is_string(v) && !strchr(key, '='))
+			if (json_is_string(v) && *key && !strchr(key, '='))
 				smoke_detail(l, key, "%s",
 					     json_string_value(v));
 		}

@@ -108,6 +108,38 @@ static void test_smoke_json_nulls_stay_null(void **state)
 	err_release(&err);
 }
 
+/* A detail with an empty key (found by fuzz_smoke_json) is dropped: a
+ * detail is "key=value" with a key, as smoke_detail_get reads it. */
+static void test_smoke_json_drops_a_detail_without_key(void **state)
+{
+	struct smoke_report a, b;
+	struct buf text = BUF_INIT, edited = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *at;
+
+	(void)state;
+	smoke_report_init(&a);
+	smoke_report_init(&b);
+	smoke_detail(&a.layer[SMOKE_DRIVER], "module", "%s", "550.54.15");
+	smoke_report_to_json(&a, &text);
+	at = strstr(text.data, "\"details\":{");
+	assert_non_null(at);
+	at += strlen("\"details\":{");
+	buf_add(&edited, text.data, (size_t)(at - text.data));
+	buf_adds(&edited, "\"\":\"11.8\",");
+	buf_adds(&edited, at);
+	assert_int_equal(smoke_report_from_json(edited.data, &b, &err),
+			 CUENV_OK);
+	assert_int_equal(b.layer[SMOKE_DRIVER].details.n, 1);
+	assert_string_equal(smoke_detail_get(&b.layer[SMOKE_DRIVER], "module"),
+			    "550.54.15");
+	buf_release(&text);
+	buf_release(&edited);
+	smoke_report_release(&a);
+	smoke_report_release(&b);
+	err_release(&err);
+}
+
 static void test_smoke_json_replaces_an_old_report(void **state)
 {
 	struct smoke_report r;
@@ -163,6 +195,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_smoke_json_round_trip),
 	    cmocka_unit_test(test_smoke_json_nulls_stay_null),
+	    cmocka_unit_test(test_smoke_json_drops_a_detail_without_key),
 	    cmocka_unit_test(test_smoke_json_replaces_an_old_report),
 	    cmocka_unit_test(test_smoke_json_rejects_what_is_not_a_report),
 	};
