@@ -8,8 +8,8 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv add cuda PATH [--as VERSION]\n"
-	"       cuenv add cudnn PATH [--as VERSION] [--cuda MAJOR]\n"
+	"usage: cuenv add cuda PATH " CMD_SYN_OPTS "\n"
+	"       cuenv add cudnn PATH " CMD_SYN_OPTS "\n"
 	"\n"
 	"Register a CUDA toolkit or cuDNN that is already on this machine, so\n"
 	"that it can be selected like an installed one. Its files stay where\n"
@@ -25,10 +25,10 @@ static const char usage[] =
 enum { O_AS, O_CUDA };
 
 static const struct cmd_option opts[] = {
-	[O_AS] = { "as", .arg = "VERSION",
+	[O_AS] = { "as", .forms = CMD_FORM(1) | CMD_FORM(2), .arg = "VERSION",
 		   .help = "use this version instead of the detected one" },
-	[O_CUDA] = { "cuda", .arg = "MAJOR", .value = OPT_NUMBER, .min = 1,
-		     .max = 99,
+	[O_CUDA] = { "cuda", .forms = CMD_FORM(2), .arg = "MAJOR",
+		     .value = OPT_NUMBER, .min = 1, .max = 99,
 		     .help = "cuDNN only: the CUDA major it was built for" },
 };
 

@@ -25,7 +25,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv check [--json] [--compile] [--device N] [--timeout S]\n"
+	"usage: cuenv check " CMD_SYN_OPTS "\n"
 	"\n"
 	"Prove that the selection for this directory works, on the GPU, in a\n"
 	"child process that has exactly the activated environment and loads\n"

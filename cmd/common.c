@@ -341,9 +341,10 @@ const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
 		"add CUPTI from CUDA V (for an exact libcupti soname)"),
 	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
 					       "LD_LIBRARY_PATH" },
-	[SEL_O_NO_ISOLATE] = { "no-isolate",
+	[SEL_O_NO_ISOLATE] = { "no-isolate", .flags = OPT_ALT,
 			       .help = "keep them (the default)" },
-	[SEL_O_UNSET] = { "unset", .help = "remove cuenv's keys" },
+	[SEL_O_UNSET] = { "unset", .forms = CMD_NAMED,
+			  .help = "remove cuenv's keys" },
 	[SEL_O_FORCE] = { "force",
 			  .help = "write versions that are not installed yet" },
 };

@@ -25,7 +25,7 @@ static const char usage[] =
 enum { O_OPTIONS };
 
 static const struct cmd_option opts[] = {
-	[O_OPTIONS] = { "options", .arg = "COMMAND",
+	[O_OPTIONS] = { "options", .forms = CMD_NAMED, .arg = "COMMAND",
 			.help = "for the scripts: COMMAND's options, one a\n"
 				"line: --NAME, its argument, the values to\n"
 				"offer and its help, separated by tabs" },

@@ -19,7 +19,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv doctor [--json]\n"
+	"usage: cuenv doctor " CMD_SYN_OPTS "\n"
 	"\n"
 	"Audit, without a GPU, what the selection here would really load:\n"
 	"foreign CUDA folders on LD_LIBRARY_PATH or in the loader cache,\n"

@@ -7,9 +7,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv env [--format sh|bash|zsh|fish|json|dockerfile|github|\n"
-	"                  cmd|powershell]\n"
-	"                 [--isolate]\n"
+	"usage: cuenv env " CMD_SYN_OPTS "\n"
 	"\n"
 	"Print the variables the selection for this directory sets, with the\n"
 	"values they take (PATH, LD_LIBRARY_PATH, LIBRARY_PATH, CPATH,\n"

@@ -8,7 +8,7 @@
 extern char **environ;
 
 static const char usage[] =
-	"usage: cuenv exec [--isolate] [--check] [--] COMMAND [ARG...]\n"
+	"usage: cuenv exec " CMD_SYN_OPTS " [--] COMMAND [ARG...]\n"
 	"\n"
 	"Run COMMAND with the selection for this directory activated, as the\n"
 	"shell hook would activate it; no shell integration needed (scripts,\n"

@@ -22,8 +22,8 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv explain [--json] TEXT...\n"
-	"       cuenv explain [--json] -\n"
+	"usage: cuenv explain " CMD_SYN_OPTS " TEXT...\n"
+	"       cuenv explain " CMD_SYN_OPTS " -\n"
 	"\n"
 	"Explain a CUDA error message (TEXT, or a whole pasted log read from\n"
 	"standard input with -), a bare soname (libcupti.so.11.2,\n"
@@ -51,7 +51,8 @@ static const char notes[] =
 enum { O_JSON };
 
 static const struct cmd_option opts[] = {
-	[O_JSON] = { "json", .help = "one JSON object on stdout, for scripts" },
+	[O_JSON] = { "json", .forms = CMD_FORM(1) | CMD_FORM(2),
+		     .help = "one JSON object on stdout, for scripts" },
 };
 
 /* A log pasted on standard input, at most this large. */

@@ -5,7 +5,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv export bash|zsh|fish [--pid PID]\n"
+	"usage: cuenv export bash|zsh|fish " CMD_SYN_OPTS "\n"
 	"\n"
 	"Print the shell code that takes the current shell from its present\n"
 	"environment to the one the selection here gives, plus the watch\n"

@@ -4,7 +4,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv gc [--cache]\n"
+	"usage: cuenv gc " CMD_SYN_OPTS "\n"
 	"\n"
 	"Free disk space: remove the extracted components ($CUENV_ROOT/pool)\n"
 	"that no installed version uses any more (after cuenv uninstall), what\n"

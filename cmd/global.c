@@ -1,8 +1,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv global [SPEC] [--cudnn V] [--cupti V] [--isolate|--no-isolate]\n"
-	"                    [--force]\n"
+	"usage: cuenv global [SPEC] " CMD_SYN_OPTS "\n"
 	"       cuenv global --unset\n"
 	"\n"
 	"Set the default selection, used where no `cuenv use` and no .cuenv\n"

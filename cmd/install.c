@@ -18,16 +18,11 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv install [[cuda] SPEC | --for FRAMEWORK[==VERSION]]\n"
-	"                     [--cudnn V] [--cupti V]\n"
-	"                     [--components LIST | --runtime-only]\n"
-	"                     [--source redist|runfile|pypi] [--mirror URL]\n"
-	"                     [--index URL] [--jobs N] [--no-cache] [--quiet]\n"
-	"                     [--timeout S] [--max-download N]\n"
-	"                     [--max-expansion R] [--dry-run]\n"
+	"usage: cuenv install [[cuda] SPEC | --for FRAMEWORK[==VERSION]] " CMD_SYN_OPTS
+	"\n"
 	"       cuenv install cudnn V [OPTIONS]\n"
-	"       cuenv install --locked [--runtime-only] [--mirror URL] ...\n"
-	"       cuenv install --list [cuda|cudnn] [PREFIX] [--all] [--json]\n"
+	"       cuenv install --locked " CMD_SYN_OPTS " ...\n"
+	"       cuenv install --list [cuda|cudnn] [PREFIX] " CMD_SYN_OPTS "\n"
 	"\n"
 	"Download CUDA SPEC (the newest release matching it: 12.4 is the newest\n"
 	"12.4.x) and, with --cudnn, a cuDNN built for its major, from NVIDIA's\n"
@@ -67,7 +62,7 @@ enum {
 };
 
 static const struct cmd_option opts[] = {
-	[O_FOR] = { "for", .arg = "F==V",
+	[O_FOR] = { "for", .forms = CMD_NAMED, .arg = "F==V",
 		    .help = "the CUDA and cuDNN that framework F (tensorflow,\n"
 			    "torch, jax) release V was built and tested with\n"
 			    "(manifests/compat/frameworks.tsv): --for\n"
@@ -83,13 +78,15 @@ static const struct cmd_option opts[] = {
 			   .help = "comma-separated redist components\n"
 				   "(default: runtime, CUPTI, nvcc, NVRTC,\n"
 				   "headers and the math libraries)" },
-	[O_RUNTIME] = { "runtime-only",
+	[O_RUNTIME] = { "runtime-only", .flags = OPT_ALT,
+			.forms = CMD_FORM(1) | CMD_FORM(3),
 			.help = "only the shared libraries an application loads" },
 	[O_SOURCE] = { "source", .arg = "S", .value = OPT_WORD,
 		       .words = "redist runfile pypi",
 		       .help = "redist (default from 11.4), runfile, or pypi:\n"
 			       "NVIDIA's wheels on a Python package index" },
-	[O_MIRROR] = { "mirror", .arg = "URL",
+	[O_MIRROR] = { "mirror", .forms = CMD_FORM(1) | CMD_FORM(3),
+		       .arg = "URL",
 		       .help = "NVIDIA's paths under URL (https://, file://, or\n"
 			       "http:// when asked for); also CUENV_MIRROR" },
 	[O_INDEX] = { "index", .arg = "URL",
@@ -119,15 +116,17 @@ static const struct cmd_option opts[] = {
 			       "(default 50; 0: no limit); also\n"
 			       "CUENV_UNPACK_MAX_RATIO. Unpacking also stops\n"
 			       "before the disk is full" },
-	[O_LOCKED] = { "locked",
+	[O_LOCKED] = { "locked", .forms = CMD_NAMED,
 		       .help = "install exactly what the nearest .cuenv.lock\n"
 			       "pins (cuenv lock), or fail naming the difference" },
 	[O_QUIET] = { "quiet", .help = "errors only" },
-	[O_LIST] = { "list", 'l',
+	[O_LIST] = { "list", 'l', .forms = CMD_NAMED,
 		     .help = "list the versions that can be installed, as\n"
 			     "cuenv list-remote (with its --all and --json)" },
-	[O_ALL] = { "all", .help = "with --list: every release" },
-	[O_JSON] = { "json", .help = "with --list: as JSON" },
+	[O_ALL] = { "all", .forms = CMD_FORM(4),
+		    .help = "with --list: every release" },
+	[O_JSON] = { "json", .forms = CMD_FORM(4),
+		     .help = "with --list: as JSON" },
 	[O_DRYRUN] = { "dry-run",
 		       .help = "say which releases would be installed (one\n"
 			       "line: cuda V [+ cudnn V] [+ cupti V] (SOURCE))\n"

@@ -5,7 +5,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv latest [cuda|cudnn] SPEC [--known]\n"
+	"usage: cuenv latest [cuda|cudnn] SPEC " CMD_SYN_OPTS "\n"
 	"\n"
 	"Print the newest installed version that SPEC matches (12 gives the\n"
 	"newest 12.x, 12.4 the newest 12.4.x), of CUDA unless cudnn is given.\n"

@@ -8,7 +8,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv list-remote [cuda|cudnn] [PREFIX] [--all] [--json]\n"
+	"usage: cuenv list-remote [cuda|cudnn] [PREFIX] " CMD_SYN_OPTS "\n"
 	"\n"
 	"List what can be installed: CUDA releases with their source (NVIDIA's\n"
 	"redist archives, or a runfile installer for releases before 11.4), and\n"

@@ -1,8 +1,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv local [SPEC] [--cudnn V] [--cupti V] [--isolate|--no-isolate]\n"
-	"                   [--force]\n"
+	"usage: cuenv local [SPEC] " CMD_SYN_OPTS "\n"
 	"       cuenv local --unset\n"
 	"\n"
 	"Write the project's selection to ./.cuenv (keeping its comments and\n"

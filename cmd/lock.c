@@ -8,7 +8,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv lock [--check] [--components LIST | --runtime-only]\n"
+	"usage: cuenv lock " CMD_SYN_OPTS "\n"
 	"\n"
 	"Resolve the nearest .cuenv's selection against the catalogue, as\n"
 	"`cuenv install` with no SPEC would, and write .cuenv.lock beside it:\n"
@@ -24,7 +24,7 @@ static const struct cmd_option opts[] = {
 			      "or the catalogue, 0 when it does" },
 	[O_COMPONENTS] = { "components", .arg = "LIST",
 			   .help = "lock these redist components (as install)" },
-	[O_RUNTIME] = { "runtime-only",
+	[O_RUNTIME] = { "runtime-only", .flags = OPT_ALT,
 			.help = "lock only the shared libraries (as install)" },
 };
 

@@ -11,11 +11,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv mirror DIR [SPEC...] [--for FRAMEWORK==VERSION]...\n"
-	"                    [--cudnn V] [--cupti V] [--platform LIST]\n"
-	"                    [--components LIST | --runtime-only]\n"
-	"                    [--source redist|runfile] [--mirror URL]\n"
-	"                    [--no-cache] [--verify] [--quiet]\n"
+	"usage: cuenv mirror DIR [SPEC...] " CMD_SYN_OPTS "\n"
 	"\n"
 	"Download into DIR, sha256-checked, what `cuenv install SPEC` (with\n"
 	"the same --cudnn, --cupti, --components or --runtime-only) fetches,\n"
@@ -67,7 +63,7 @@ static const struct cmd_option opts[] = {
 				 "(default: this machine's)" },
 	[O_COMPONENTS] = { "components", .arg = "LIST",
 			   .help = "comma-separated redist components" },
-	[O_RUNTIME] = { "runtime-only",
+	[O_RUNTIME] = { "runtime-only", .flags = OPT_ALT,
 			.help = "only the archives of the runtime libraries (the\n"
 				"nodes then install with --runtime-only)" },
 	/* OPT_TEXT: the body says what to do for pypi */

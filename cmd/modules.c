@@ -10,7 +10,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv modules [--format lua|tcl] [DIR]\n"
+	"usage: cuenv modules " CMD_SYN_OPTS " [DIR]\n"
 	"\n"
 	"Write an environment modulefile for every CUDA and cuDNN version\n"
 	"available, for Lmod (lua, the default) or Environment Modules\n"

@@ -27,8 +27,7 @@
 #endif
 
 static const char usage[] =
-	"usage: cuenv needs [--python [PYTHON]] [--json] [--index URL]\n"
-	"                   [--platform TAG] PATH|WHEEL|NAME==VERSION...\n"
+	"usage: cuenv needs " CMD_SYN_OPTS " PATH|WHEEL|NAME==VERSION...\n"
 	"\n"
 	"What a framework was built with, in this order of trust: its own\n"
 	"build metadata (TensorFlow's build_info.py, torch's version.py, the\n"

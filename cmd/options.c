@@ -284,6 +284,160 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 	return rc;
 }
 
+/* ---- the usage synopsis -------------------------------------------------- */
+
+#define SYN_WIDTH 79
+
+static int in_form(const struct cmd_option *o, unsigned form)
+{
+	return o->forms ? (o->forms & CMD_FORM(form)) != 0 : form == 1;
+}
+
+/* "--cudnn V", "--python [PYTHON]", "--format lua|tcl" */
+static void syn_option(const struct cmd_option *o, struct buf *out)
+{
+	buf_printf(out, "--%s", o->name);
+	if (o->value == OPT_WORD) {
+		buf_addc(out, ' ');
+		for (const char *w = o->words; *w; w++)
+			buf_addc(out, *w == ' ' ? '|' : *w);
+	} else if (o->arg) {
+		buf_printf(out, o->flags & OPT_OPTIONAL ? " [%s]" : " %s",
+			   o->arg);
+	}
+}
+
+/* Form form's options, each group one word: "[--a X | --b]", "[--c V]..." */
+static void syn_options(const struct cuenv_cmd *cmd, unsigned form,
+			struct strv *words)
+{
+	struct buf w = BUF_INIT;
+
+	for (size_t i = 0; i < cmd->nopts;) {
+		int repeat = 0;
+		size_t j = i;
+
+		if (!in_form(&cmd->opts[i], form)) {
+			i++;
+			continue;
+		}
+		buf_reset(&w);
+		buf_addc(&w, '[');
+		do {
+			if (j > i)
+				buf_adds(&w, " | ");
+			syn_option(&cmd->opts[j], &w);
+			repeat |= cmd->opts[j].flags & OPT_REPEAT;
+			j++;
+		} while (j < cmd->nopts && (cmd->opts[j].flags & OPT_ALT) &&
+			 in_form(&cmd->opts[j], form));
+		buf_adds(&w, repeat ? "]..." : "]");
+		strv_push(words, w.data);
+		i = j;
+	}
+	buf_release(&w);
+}
+
+/* Split text[0, len) at spaces outside brackets into words. */
+static void syn_split(const char *text, size_t len, struct strv *words)
+{
+	size_t start = 0;
+	int depth = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] != ' ') {
+			depth += text[i] == '[' ? 1 : text[i] == ']' ? -1 : 0;
+			continue;
+		}
+		if (i < len && depth > 0)
+			continue;
+		if (i > start)
+			strv_push_take(words,
+				       xstrndup(text + start, i - start));
+		start = i + 1;
+	}
+}
+
+/*
+ * Add words after lead (indent columns), wrapping at SYN_WIDTH under the
+ * first word; a word too long for a line of its own breaks after a '|'.
+ */
+static void syn_wrap(const struct strv *words, size_t indent, struct buf *out)
+{
+	size_t col = indent, room = SYN_WIDTH - indent;
+
+	for (size_t i = 0; i < words->n; i++) {
+		const char *w = words->v[i];
+		size_t len = strlen(w);
+
+		if (col > indent && col + 1 + len > SYN_WIDTH) {
+			buf_printf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			buf_addc(out, ' ');
+			col++;
+		}
+		while (len > room) {
+			const char *bar = w + room - 1;
+
+			while (bar > w && *bar != '|')
+				bar--;
+			if (bar == w)
+				break;
+			buf_add(out, w, (size_t)(bar - w) + 1);
+			buf_printf(out, "\n%*s", (int)indent + 1, "");
+			len -= (size_t)(bar - w) + 1;
+			w = bar + 1;
+			col = indent + 1;
+		}
+		buf_adds(out, w);
+		col += len;
+	}
+	buf_addc(out, '\n');
+}
+
+/* One synopsis line (form form, up to its '\n') with its options. */
+static void syn_line(const struct cuenv_cmd *cmd, const char *line, size_t len,
+		     unsigned form, struct buf *out)
+{
+	const char *mark = memchr(line, CMD_SYN_OPTS[0], len);
+	const char *cuenv = strstr(line, "cuenv ");
+	struct strv words = STRV_INIT;
+	size_t indent;
+
+	if (!mark || !cuenv || cuenv > mark) {
+		buf_add(out, line, len);
+		buf_addc(out, '\n');
+		return;
+	}
+	indent = (size_t)(cuenv - line) + strlen("cuenv ") + strlen(cmd->name);
+	indent += line[indent] == ' ';
+	if (line + indent > mark)
+		indent = (size_t)(mark - line);
+	buf_add(out, line, indent);
+	syn_split(line + indent, (size_t)(mark - line) - indent, &words);
+	syn_options(cmd, form, &words);
+	syn_split(mark + 1, len - (size_t)(mark + 1 - line), &words);
+	syn_wrap(&words, indent, out);
+	strv_release(&words);
+}
+
+void cmd_usage(const struct cuenv_cmd *cmd, struct buf *out)
+{
+	const char *p = cmd->usage, *blank = strstr(p, "\n\n");
+	const char *end = blank ? blank + 1 : p + strlen(p);
+	unsigned form = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		syn_line(cmd, p, len, ++form, out);
+		p += len + (nl != NULL);
+	}
+	buf_adds(out, end);
+}
+
 /* "-l, --list", "--cudnn V", "--python [PYTHON]" */
 static void option_label(const struct cmd_option *o, struct buf *out)
 {
@@ -301,7 +455,8 @@ void cmd_options_help(const struct cuenv_cmd *cmd, FILE *f)
 	struct buf label = BUF_INIT;
 	size_t width = 0;
 
-	fputs(cmd->usage, f);
+	cmd_usage(cmd, &label);
+	fputs(label.data, f);
 	for (size_t i = 0; i < cmd->nopts; i++) {
 		option_label(&cmd->opts[i], &label);
 		if (label.len > width)

@@ -17,9 +17,10 @@
  * From that one array the dispatcher builds getopt_long's tables, parses
  * and checks the values before the command runs (its body reads
  * ctx->opt), prints the option list of `--help`, and answers the
- * completion scripts (`cuenv completion --options CMD`); the unit and
- * end-to-end tests compare the usage synopsis, the completion scripts and
- * the man page against it.
+ * completion scripts (`cuenv completion --options CMD`) and writes the
+ * options of the usage synopsis where the usage's text says
+ * CMD_SYN_OPTS (cmd_usage); the unit and end-to-end tests compare the
+ * completion scripts and the man page against it.
  */
 #ifndef CUENV_CMD_OPTIONS_H
 #define CUENV_CMD_OPTIONS_H
@@ -41,7 +42,21 @@ enum opt_value {
 enum {
 	OPT_OPTIONAL = 1 << 0, /* the argument may be left out */
 	OPT_REPEAT = 1 << 1,   /* may be given again: every value is kept */
+	/* in the synopsis, an alternative to the option before it: [--a | --b] */
+	OPT_ALT = 1 << 2,
 };
+
+/*
+ * Where in a usage's synopsis lines (its forms, "usage: cuenv CMD ..."
+ * and the lines under it down to the first blank one) the options of the
+ * command's table go, each as [--NAME ARG]: the first form's, unless the
+ * option's .forms says otherwise.
+ */
+#define CMD_SYN_OPTS "\001"
+/* .forms: the synopsis forms (1, 2, ...) that show the option */
+#define CMD_FORM(n) (1u << ((n)-1))
+/* .forms: none; the usage's own text names it (cuenv use --unset) */
+#define CMD_NAMED (1u << 31)
 
 struct cmd_option {
 	const char *name; /* the long name, without "--" */
@@ -55,7 +70,8 @@ struct cmd_option {
 	 */
 	const char *words;
 	uint64_t min, max; /* OPT_NUMBER */
-	unsigned flags;	   /* OPT_OPTIONAL */
+	unsigned flags;	   /* OPT_OPTIONAL, OPT_REPEAT, OPT_ALT */
+	unsigned forms;	   /* CMD_FORM(n)s or CMD_NAMED; 0: CMD_FORM(1) */
 	/*
 	 * OPT_OPTIONAL: whether the next word, when separate (--python
 	 * python3.11), is the argument; getopt takes only --python=X.
@@ -112,6 +128,15 @@ struct cuenv_cmd;
  */
 int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 		      struct cmd_opts *out, int *help, struct cuenv_err *err);
+
+/*
+ * cmd's usage text, its synopsis lines' CMD_SYN_OPTS replaced by the
+ * options of that form ("[--cudnn V] [--isolate | --no-isolate]
+ * [--for F==V]... [--format lua|tcl]"), wrapped at 79 columns under the
+ * line's first argument.
+ */
+struct buf;
+void cmd_usage(const struct cuenv_cmd *cmd, struct buf *out);
 
 /* Print cmd's help to f: its usage, the options from the table, notes. */
 void cmd_options_help(const struct cuenv_cmd *cmd, FILE *f);

@@ -19,8 +19,8 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv update [--mirror URL]\n"
-	"       cuenv update --frameworks [--index URL]\n"
+	"usage: cuenv update " CMD_SYN_OPTS "\n"
+	"       cuenv update --frameworks " CMD_SYN_OPTS "\n"
 	"\n"
 	"Refresh the catalogue: read the listings of NVIDIA's redist folders\n"
 	"(compute/cuda/redist/ and compute/cudnn/redist/, or the same paths\n"
@@ -34,7 +34,7 @@ enum { O_MIRROR, O_FRAMEWORKS, O_INDEX };
 static const struct cmd_option opts[] = {
 	[O_MIRROR] = { "mirror", .arg = "URL",
 		       .help = "NVIDIA's paths under URL (also CUENV_MIRROR)" },
-	[O_FRAMEWORKS] = { "frameworks",
+	[O_FRAMEWORKS] = { "frameworks", .forms = CMD_NAMED,
 			   .help = "instead, refresh the framework table that\n"
 				   "`install --for` falls back on offline: for\n"
 				   "each minor release of torch and tensorflow\n"
@@ -42,7 +42,7 @@ static const struct cmd_option opts[] = {
 				   "metadata, read by range requests as `cuenv\n"
 				   "needs NAME==VERSION` reads it, into\n"
 				   "$CUENV_ROOT/manifests/compat/frameworks.tsv" },
-	[O_INDEX] = { "index", .arg = "URL",
+	[O_INDEX] = { "index", .forms = CMD_FORM(2), .arg = "URL",
 		      .help = "the package index (also CUENV_PYPI_INDEX)" },
 };
 

@@ -2,7 +2,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv use SPEC [--cudnn V] [--cupti V] [--isolate]\n"
+	"usage: cuenv use SPEC " CMD_SYN_OPTS "\n"
 	"       cuenv use --unset\n"
 	"\n"
 	"Select CUDA SPEC (and cuDNN V) in this shell only, over any .cuenv\n"
@@ -21,7 +21,8 @@ static const struct cmd_option opts[] = {
 		"add CUPTI from installed CUDA V (exact sonames)"),
 	[O_ISOLATE] = { "isolate",
 			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
-	[O_UNSET] = { "unset", .help = "drop this shell's selection" },
+	[O_UNSET] = { "unset", .forms = CMD_NAMED,
+		      .help = "drop this shell's selection" },
 };
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,

@@ -7,7 +7,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv versions [--bare | --json]\n"
+	"usage: cuenv versions " CMD_SYN_OPTS "\n"
 	"\n"
 	"List the CUDA and cuDNN versions available (installed or\n"
 	"registered), where each lives, and mark the active ones with `*`.\n";
@@ -17,8 +17,9 @@ enum { O_BARE, O_JSON };
 static const struct cmd_option opts[] = {
 	[O_BARE] = { "bare", .help = "only the names of the CUDA versions, one "
 				     "a line (for scripts)" },
-	[O_JSON] = { "json", .help = "an object of cuda, cudnn and cupti "
-				     "arrays" },
+	[O_JSON] = { "json", .flags = OPT_ALT,
+		     .help = "an object of cuda, cudnn and cupti "
+			     "arrays" },
 };
 
 /* The root an install lives in, when it is not the user's own. */

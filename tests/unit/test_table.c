@@ -164,12 +164,19 @@ static void test_table_options_are_well_formed(void **state)
 				fail_msg("'%s': --%s has no range", c->name,
 					 o->name);
 			/* the synopsis names every option */
-			struct buf want = BUF_INIT;
+			struct buf want = BUF_INIT, usage = BUF_INIT;
 			buf_printf(&want, "--%s", o->name);
-			if (!strstr(c->usage, want.data))
+			cmd_usage(c, &usage);
+			if (!strstr(usage.data, want.data))
 				fail_msg("'%s': the usage does not name %s",
 					 c->name, want.data);
+			if ((o->forms & CMD_NAMED) &&
+			    !strstr(c->usage, want.data))
+				fail_msg("'%s': %s is CMD_NAMED, but the "
+					 "usage's text does not name it",
+					 c->name, want.data);
 			buf_release(&want);
+			buf_release(&usage);
 		}
 	}
 }
@@ -361,6 +368,51 @@ static void test_cmd_suggest_finds_near_and_known_words(void **state)
 	assert_null(cmd_suggest("x"));
 }
 
+/* A made-up command whose synopsis shows every kind of option. */
+static const struct cmd_option syn_opts[] = {
+    {"cudnn", .arg = "V", .value = OPT_VERSION, .help = "h"},
+    {"components", .arg = "LIST", .forms = CMD_FORM(1) | CMD_FORM(2),
+     .help = "h"},
+    {"runtime-only", .flags = OPT_ALT, .forms = CMD_FORM(1) | CMD_FORM(3),
+     .help = "h"},
+    {"python", .arg = "PYTHON", .flags = OPT_OPTIONAL, .help = "h"},
+    {"for", .arg = "F==V", .flags = OPT_REPEAT, .help = "h"},
+    {"format", .arg = "F", .value = OPT_WORD,
+     .words = "sh bash zsh fish json dockerfile github cmd powershell",
+     .help = "h"},
+    {"unset", .forms = CMD_NAMED, .help = "h"},
+};
+static const char syn_usage[] =
+    "usage: cuenv demo [SPEC | --x [Y Z]] " CMD_SYN_OPTS " FILE...\n"
+    "       cuenv demo --unset " CMD_SYN_OPTS "\n"
+    "       cuenv demo " CMD_SYN_OPTS "\n"
+    "       cuenv demo other [OPTIONS]\n"
+    "\n"
+    "Text, kept as it is.\n";
+
+static void test_usage_synopsis_from_the_table(void **state)
+{
+	const struct cuenv_cmd demo = {
+	    .name = "demo", .usage = syn_usage, CMD_OPTIONS(syn_opts)};
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	cmd_usage(&demo, &out);
+	assert_string_equal(
+	    out.data,
+	    "usage: cuenv demo [SPEC | --x [Y Z]] [--cudnn V]\n"
+	    "                  [--components LIST | --runtime-only] [--python [PYTHON]]\n"
+	    "                  [--for F==V]...\n"
+	    "                  [--format sh|bash|zsh|fish|json|dockerfile|github|cmd|\n"
+	    "                   powershell] FILE...\n"
+	    "       cuenv demo --unset [--components LIST]\n"
+	    "       cuenv demo [--runtime-only]\n"
+	    "       cuenv demo other [OPTIONS]\n"
+	    "\n"
+	    "Text, kept as it is.\n");
+	buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +423,7 @@ int main(void)
 	    cmocka_unit_test(test_table_entries_are_complete),
 	    cmocka_unit_test(test_cmd_find_matches_exact_names_only),
 	    cmocka_unit_test(test_table_options_are_well_formed),
+	    cmocka_unit_test(test_usage_synopsis_from_the_table),
 	    cmocka_unit_test(test_options_parse_values_and_order),
 	    cmocka_unit_test(test_options_parse_names_the_bad_value),
 	    cmocka_unit_test(test_options_repeat_keeps_every_value),
