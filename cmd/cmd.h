@@ -137,7 +137,8 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 /*
  * For `local` and `global`: show, set (--cudnn, --cupti, --isolate,
  * --no-isolate, --force) or --unset the selection in the .cuenv-format
- * file at path.
+ * file: the store's default ($CUENV_ROOT/version) when global, else
+ * ./.cuenv.
  */
 enum {
 	SEL_O_CUDNN,
@@ -151,7 +152,7 @@ enum {
 /* Their options, in ctx->opt. */
 extern const struct cmd_option cmd_selection_opts[SEL_O_COUNT];
 int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
-		       const char *path, int argc, char **argv,
+		       int global, int argc, char **argv,
 		       struct cuenv_err *err);
 
 /*

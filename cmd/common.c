@@ -526,13 +526,18 @@ static int selection_write(const char *path, const struct buf *out, int unset,
 }
 
 int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
-		       const char *path, int argc, char **argv,
-		       struct cuenv_err *err)
+		       int global, int argc, char **argv, struct cuenv_err *err)
 {
 	struct dotfile set, old;
-	struct buf text = BUF_INIT, out = BUF_INIT;
+	struct buf text = BUF_INIT, out = BUF_INIT, file = BUF_INIT;
+	const char *path;
 	int rc, unset, force, any;
 
+	if (global)
+		store_global_path(&ctx->store, &file);
+	else
+		buf_path(&file, ctx->cwd, ".cuenv");
+	path = file.data;
 	dotfile_init(&set);
 	dotfile_init(&old);
 	any = selection_options(ctx, &set, &unset, &force);
@@ -562,6 +567,7 @@ out:
 	dotfile_release(&old);
 	buf_release(&text);
 	buf_release(&out);
+	buf_release(&file);
 	return rc;
 }
 

@@ -11,13 +11,7 @@ static const char usage[] =
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct buf path = BUF_INIT;
-	int rc;
-
-	store_global_path(&ctx->store, &path);
-	rc = cmd_selection_file(ctx, &cmd_global, path.data, argc, argv, err);
-	buf_release(&path);
-	return rc;
+	return cmd_selection_file(ctx, &cmd_global, 1, argc, argv, err);
 }
 
 CUENV_CMD(global, "global", 0, 1, "set or show the default selection",

@@ -14,13 +14,7 @@ static const char usage[] =
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct buf path = BUF_INIT;
-	int rc;
-
-	buf_path(&path, ctx->cwd, ".cuenv");
-	rc = cmd_selection_file(ctx, &cmd_local, path.data, argc, argv, err);
-	buf_release(&path);
-	return rc;
+	return cmd_selection_file(ctx, &cmd_local, 0, argc, argv, err);
 }
 
 CUENV_CMD(local, "local", 0, 1,
