@@ -127,11 +127,15 @@ struct foreign {
 };
 
 /* d's what starts with lead and the folder, which goes in its paths. */
-static void start_entry(struct draft *d, const char *lead, const char *dir)
+/* "LEAD DIR HOLDS libs": a finding's start, dir in its paths. */
+static void start_entry(struct draft *d, const char *lead, const char *dir,
+			const char *holds, const struct strv *libs)
 {
 	strv_push(&d->paths, dir);
 	buf_adds(&d->what, lead);
 	buf_add_display(&d->what, dir, 4096);
+	buf_adds(&d->what, holds);
+	doctor_list(&d->what, libs);
 }
 
 /* It comes before the selection's folders and shadows them. */
@@ -140,10 +144,8 @@ static void ld_shadow(struct audit *au, const struct foreign *f,
 {
 	struct draft d = DRAFT_INIT;
 
-	start_entry(&d, "LD_LIBRARY_PATH has ", f->dir);
-	buf_adds(&d.what, " before the selection's folders, "
-			  "and it holds ");
-	doctor_list(&d.what, &f->both);
+	start_entry(&d, "LD_LIBRARY_PATH has ", f->dir,
+		    " before the selection's folders, and it holds ", &f->both);
 	buf_printf(&d.what, ", which the selection (%s) has too",
 		   au->label.data);
 	buf_adds(&d.why, "the loader takes the first folder on "
@@ -168,9 +170,7 @@ static void ld_fills(struct audit *au, const struct foreign *f,
 {
 	struct draft d = DRAFT_INIT;
 
-	start_entry(&d, "LD_LIBRARY_PATH entry ", f->dir);
-	buf_adds(&d.what, " holds ");
-	doctor_list(&d.what, &f->fills);
+	start_entry(&d, "LD_LIBRARY_PATH entry ", f->dir, " holds ", &f->fills);
 	buf_printf(&d.what, ", which the selection (%s) lacks", au->label.data);
 	buf_adds(&d.why, "programs asking for ");
 	doctor_list(&d.why, &f->fills);
@@ -194,10 +194,9 @@ static void ld_after(struct audit *au, const struct foreign *f,
 {
 	struct draft d = DRAFT_INIT;
 
-	start_entry(&d, "LD_LIBRARY_PATH entry ", f->dir);
-	buf_adds(&d.what, " holds CUDA libraries that are not "
-			  "the selection's: ");
-	doctor_list(&d.what, &f->libs);
+	start_entry(&d, "LD_LIBRARY_PATH entry ", f->dir,
+		    " holds CUDA libraries that are not the selection's: ",
+		    &f->libs);
 	if (f->other.n) {
 		buf_adds(&d.why, "the selection's folders "
 				 "come first, so where both "
