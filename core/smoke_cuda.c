@@ -797,18 +797,13 @@ static void runtime_without_version(struct probe *pr, struct smoke_layer *l,
 
 	if (!pr->driver_ok) {
 		ok = runtime_file_version(pr, l->file, &ver, &src);
-		if (!ok) {
+		if (ok <= 0) { /* another release's name, or soname */
 			smoke_set(l, SMOKE_FAIL,
-				  "%s is CUDA %s by its name, not the "
-				  "selected CUDA %s",
-				  l->file, ver.data, p->cuda);
-			smoke_fix(l, "%s", fix);
-			goto out;
-		}
-		if (ok < 0) {
-			smoke_set(l, SMOKE_FAIL,
-				  "%s has the soname %s, not CUDA %s's: the "
-				  "file is damaged or from another release",
+				  ok ? "%s has the soname %s, not CUDA %s's: "
+				       "the file is damaged or from another "
+				       "release"
+				     : "%s is CUDA %s by its name, not the "
+				       "selected CUDA %s",
 				  l->file, ver.data, p->cuda);
 			smoke_fix(l, "%s", fix);
 			goto out;
