@@ -49,35 +49,33 @@ static const struct cmd_option opts[] = {
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
 /*
- * The pinned sha256 of NVIDIA's own manifest file, when known: from the
- * catalogue in use, so CUENV_MANIFESTS's own pin list when it is set.
+ * The pin list of NVIDIA's own manifest files (redistrib-json-sha256.tsv)
+ * into pins, when there is one: from the catalogue in use, so
+ * CUENV_MANIFESTS's own list when it is set.
  */
-static char *pinned(const struct cuenv_ctx *ctx, const char *product,
-		    const char *ver)
+static int read_pins(const struct cuenv_ctx *ctx, struct buf *pins)
 {
-	struct buf path = BUF_INIT, text = BUF_INIT;
+	struct buf path = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
 	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
-	char *sha = NULL;
+	int found = 0;
 
 	if (only && *only)
 		buf_adds(&path, only);
-	if ((!path.len && cmd_data_dir(ctx, &path)) ||
-	    (buf_adds(&path, "/redistrib-json-sha256.tsv"),
-	     file_read(path.data, 1 << 20, FILE_MAY_BE_MISSING, &text, &e)))
-		goto out;
-	sha = refresh_pin(text.data, product, ver);
-out:
+	if (path.len || !cmd_data_dir(ctx, &path)) {
+		buf_adds(&path, "/redistrib-json-sha256.tsv");
+		found = !file_read(path.data, 1 << 20, FILE_MAY_BE_MISSING,
+				   pins, &e);
+	}
 	err_release(&e);
 	buf_release(&path);
-	buf_release(&text);
-	return sha;
+	return found;
 }
 
 static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 		       const struct fetch_opts *fo, enum kit_kind kind,
-		       const struct catalog *known, unsigned *added,
-		       struct cuenv_err *err)
+		       const struct catalog *known, const char *pins,
+		       unsigned *added, struct cuenv_err *err)
 {
 	const char *k = kit_kind_name(kind);
 	struct buf url = BUF_INIT, html = BUF_INIT, body = BUF_INIT,
@@ -112,7 +110,6 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 	mkdir(dir.data, 0755);
 	for (size_t i = 0; i < versions.n; i++) {
 		const char *v = versions.v[i];
-		struct catalog one = { 0 };
 
 		buf_reset(&path);
 		buf_printf(&path, "%s/redistrib_%s.json", dir.data, v);
@@ -122,22 +119,9 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 		buf_printf(&url, "%s/compute/%s/redist/redistrib_%s.json", base,
 			   k, v);
 		rc = fetch_to_buf(url.data, fo, 16 << 20, &body, err);
-		if (!rc) {
-			char *pin = pinned(ctx, k, v);
-
-			rc = refresh_check_pin(pin, url.data, body.data,
-					       body.len, err);
-			free(pin);
-		}
-		/* Only a manifest cuenv can read is kept. */
 		if (!rc)
-			rc = catalog_parse_redist(&one, url.data, body.data,
-						  body.len, catalog_platform(),
-						  k, v, err);
-		catalog_release(&one);
-		if (!rc && memchr(body.data, '\0', body.len))
-			rc = cuenv_fail(err, CUENV_E_MANIFEST,
-					"'%s' holds binary data", url.data);
+			rc = refresh_accept(pins, url.data, body.data, body.len,
+					    catalog_platform(), kind, v, err);
 		if (!rc)
 			rc = file_write(path.data, body.data, body.len,
 					FILE_MODE_KEEP, err);
@@ -264,10 +248,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct catalog cat = { 0 };
 	const char *mirror = env_get(ctx->environ, "CUENV_MIRROR");
-	struct buf base = BUF_INIT;
+	struct buf base = BUF_INIT, pins = BUF_INIT;
 	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX");
 	unsigned added = 0;
-	int rc = CUENV_OK;
+	int rc = CUENV_OK, has_pins;
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
@@ -290,15 +274,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return rc;
 	}
 	if (mirror && *mirror) {
-		if (!strncmp(mirror, "http://", 7))
-			fo.allow_http = 1;
-		else if (!strncmp(mirror, "file://", 7))
-			fo.allow_file = 1;
-		else if (strncmp(mirror, "https://", 8))
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "update: mirror '%s' is not https://, "
-					  "http:// or file://",
-					  mirror);
+		rc = cmd_mirror_url(&cmd_update, mirror, &fo, err);
+		if (rc)
+			return rc;
 		buf_adds(&base, mirror);
 		while (base.len && base.data[base.len - 1] == '/')
 			buf_setlen(&base, base.len - 1);
@@ -312,18 +290,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = cmd_catalog(ctx, &cat, err);
 	fetch_global_init();
-	if (!rc)
-		rc = update_kind(ctx, base.data, &fo, KIT_CUDA, &cat, &added,
-				 err);
-	if (!rc)
-		rc = update_kind(ctx, base.data, &fo, KIT_CUDNN, &cat, &added,
-				 err);
+	has_pins = read_pins(ctx, &pins);
+	for (int k = KIT_CUDA; !rc && k <= KIT_CUDNN; k++)
+		rc = update_kind(ctx, base.data, &fo, (enum kit_kind)k, &cat,
+				 has_pins ? pins.data : NULL, &added, err);
 	if (!rc && added)
 		printf("%u new manifest%s\n", added, added == 1 ? "" : "s");
 	else if (!rc)
 		printf("the catalogue is up to date\n");
 	catalog_release(&cat);
 	buf_release(&base);
+	buf_release(&pins);
 	return rc;
 }
 

@@ -88,6 +88,27 @@ int refresh_check_pin(const char *pin, const char *url, const void *body,
 	return CUENV_OK;
 }
 
+int refresh_accept(const char *pins, const char *url, const char *body,
+		   size_t len, const char *platform, enum kit_kind kind,
+		   const char *ver, struct cuenv_err *err)
+{
+	const char *k = kit_kind_name(kind);
+	char *pin = pins ? refresh_pin(pins, k, ver) : NULL;
+	struct catalog one = { 0 };
+	int rc = refresh_check_pin(pin, url, body, len, err);
+
+	/* Only a manifest cuenv can read is kept. */
+	if (!rc)
+		rc = catalog_parse_redist(&one, url, body, len, platform, k,
+					  ver, err);
+	if (!rc && memchr(body, '\0', len))
+		rc = cuenv_fail(err, CUENV_E_MANIFEST, "'%s' holds binary data",
+				url);
+	catalog_release(&one);
+	free(pin);
+	return rc;
+}
+
 /* ---- the framework table ---------------------------------------------------- */
 
 char *refresh_minor(const char *version)

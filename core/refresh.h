@@ -45,6 +45,17 @@ char *refresh_pin(const char *pins, const char *product, const char *ver);
 int refresh_check_pin(const char *pin, const char *url, const void *body,
 		      size_t len, struct cuenv_err *err);
 
+/*
+ * Whether cuenv update may keep the manifest of kind version ver, the
+ * len bytes at body fetched from url: its sha256 the one pins (the text
+ * of redistrib-json-sha256.tsv; NULL: no pin list) gives, when it gives
+ * one; a redistrib file cuenv reads (for platform); no NUL byte. Returns
+ * CUENV_OK, or CUENV_E_INTEGRITY or CUENV_E_MANIFEST naming url.
+ */
+int refresh_accept(const char *pins, const char *url, const char *body,
+		   size_t len, const char *platform, enum kit_kind kind,
+		   const char *ver, struct cuenv_err *err);
+
 /* "2.14.1" -> "2.14" (a version without a second dot: itself), as a heap
  * string. */
 char *refresh_minor(const char *version);

@@ -98,6 +98,52 @@ static void test_refresh_check_pin_compares_sha256(void **state)
 	err_release(&err);
 }
 
+static void test_refresh_accept_pin_parse_and_text(void **state)
+{
+	static const char json[] =
+	    "{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
+	    " \"cuda_cudart\": {\"version\": \"12.4.127\","
+	    "  \"linux-x86_64\": {\"relative_path\": \"c/a.tar.xz\","
+	    "   \"sha256\": \"" SHA_ABC "\", \"size\": \"10\"}}}";
+	static const char pins[] =
+	    "product\tversion\turl\tsha256\n"
+	    "cuda\t12.4.1\thttps://h/cuda/redistrib_12.4.1.json\t" SHA_0 "\n"
+	    "cuda\t12.3.0\thttps://h/cuda/redistrib_12.3.0.json\t" SHA_ABC "\n";
+	static const char nul[] = "{\"release_label\": \"12.3.0\"}\0";
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	/* no pin list, or none for this version: parsed and kept */
+	assert_int_equal(refresh_accept(NULL, "https://h/r.json", json,
+					strlen(json), "linux-x86_64", KIT_CUDA,
+					"12.4.1", &err),
+			 CUENV_OK);
+	assert_int_equal(refresh_accept(pins, "https://h/r.json", json,
+					strlen(json), "linux-x86_64", KIT_CUDA,
+					"12.4.0", &err),
+			 CUENV_OK);
+	/* pinned to another sha256 */
+	assert_int_equal(refresh_accept(pins, "https://h/r.json", json,
+					strlen(json), "linux-x86_64", KIT_CUDA,
+					"12.4.1", &err),
+			 CUENV_E_INTEGRITY);
+	assert_non_null(strstr(err.msg.data, "https://h/r.json"));
+	err_release(&err);
+	/* the pin matches ("abc"), but it is no manifest */
+	assert_int_equal(refresh_accept(pins, "https://h/a.json", "abc", 3,
+					"linux-x86_64", KIT_CUDA, "12.3.0",
+					&err),
+			 CUENV_E_MANIFEST);
+	err_release(&err);
+	/* a NUL byte after the JSON text: refused, naming the url */
+	assert_int_equal(refresh_accept(NULL, "https://h/n.json", nul,
+					sizeof(nul) - 1, "linux-x86_64",
+					KIT_CUDA, "12.3.0", &err),
+			 CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "'https://h/n.json'"));
+	err_release(&err);
+}
+
 static void test_refresh_minor_keeps_two_parts(void **state)
 {
 	char *m;
@@ -145,6 +191,7 @@ int main(void)
 	    cmocka_unit_test(test_refresh_known_by_kind_and_file_name),
 	    cmocka_unit_test(test_refresh_pin_reads_the_pin_list),
 	    cmocka_unit_test(test_refresh_check_pin_compares_sha256),
+	    cmocka_unit_test(test_refresh_accept_pin_parse_and_text),
 	    cmocka_unit_test(test_refresh_minor_keeps_two_parts),
 	    cmocka_unit_test(test_refresh_newest_linux_wheel_per_minor),
 	};
