@@ -17,6 +17,7 @@
 #include "../core/fetch.h"
 #include "../core/file.h"
 #include "../core/plan.h"
+#include "../core/selfile.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -377,30 +378,13 @@ static int show_file(const char *path, struct cuenv_err *err)
 static int check_installed(const struct cuenv_ctx *ctx,
 			   const struct dotfile *df, struct cuenv_err *err)
 {
-	struct selection sel;
-	struct activation a;
-	struct active act;
-	const char *insecure;
-	int rc;
+	const char *insecure = env_get(ctx->environ, "CUENV_INSECURE_ROOTS");
+	int rc = selfile_check_installed(
+		df, ctx->root, env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"),
+		insecure && !strcmp(insecure, "1"), err);
 
-	if (!strcmp(df->cuda, DOTFILE_SYSTEM))
-		return CUENV_OK;
-	selection_init(&sel);
-	sel.cuda = df->cuda;
-	sel.cudnn = df->cudnn;
-	sel.cupti = df->cupti;
-	activation_init(&a);
-	insecure = env_get(ctx->environ, "CUENV_INSECURE_ROOTS");
-	a.insecure_roots = insecure && !strcmp(insecure, "1");
-	rc = activation_list(ctx->root,
-			     env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"), &a,
-			     err);
-	if (!rc)
-		rc = select_resolve(&sel, &a.cudas, &a.cudnns, &a.cuptis, &act,
-				    err);
 	if (rc == CUENV_E_NOT_INSTALLED)
 		buf_adds(&err->hint, "; or write it anyway: --force");
-	activation_release(&a);
 	return rc;
 }
 
@@ -461,60 +445,11 @@ static int selection_spec(const struct cuenv_cmd *cmd, int unset, int argc,
 	return rc;
 }
 
-/*
- * The file's text (empty where it is missing) and what it selects. Never
- * rewrite a file we cannot read: it may be the user's.
- */
-static int selection_read(const char *path, struct buf *text,
-			  struct dotfile *old, struct cuenv_err *err)
-{
-	int rc;
-
-	if (store_is_dir(path)) {
-		rc = cuenv_fail(err, CUENV_E_STORE,
-				"'%s' is a folder (cuenv's root, by default), "
-				"so this folder cannot hold a project .cuenv",
-				path);
-		cuenv_hint(err, "use cuenv global here, or set CUENV_ROOT to "
-				"another folder");
-		return rc;
-	}
-	rc = file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, text, err);
-	if (rc == CUENV_NO)
-		rc = CUENV_OK;
-	else if (!rc)
-		rc = dotfile_parse(path, text->data, text->len, old, err);
-	if (rc)
-		cuenv_hint(err, "fix or remove '%s' first", path);
-	return rc;
-}
-
-/* The file's new text: text with set written (or cuenv's keys unset). */
-static void selection_rewrite(const struct buf *text, const struct dotfile *set,
-			      int unset, struct buf *out)
-{
-	if (set->cuda && !strcmp(set->cuda, DOTFILE_SYSTEM)) {
-		/*
-		 * system: cuenv adds nothing, so a cudnn or cupti the file
-		 * kept would only mislead. Comments stay.
-		 */
-		struct buf bare = BUF_INIT;
-
-		dotfile_rewrite(text->data, text->len, set, 1, &bare);
-		dotfile_rewrite(bare.data, bare.len, set, 0, out);
-		buf_release(&bare);
-	} else {
-		dotfile_rewrite(text->data, text->len, set, unset, out);
-	}
-}
-
 /* Write out to path; a file left with no text goes away. */
 static int selection_write(const char *path, const struct buf *out, int unset,
 			   struct cuenv_err *err)
 {
-	int rc = out->len ? file_write(path, out->data, out->len,
-				       FILE_MODE_KEEP, err)
-			  : file_remove(path, err);
+	int rc = selfile_write(path, out, err);
 
 	if (!rc && unset)
 		cmd_note(out->len ? "removed cuenv's keys from %s"
@@ -547,7 +482,7 @@ int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		rc = selection_spec(cmd, unset, argc, argv, &set, err);
 	if (rc || (!any && optind == argc))
 		goto out;
-	rc = selection_read(path, &text, &old, err);
+	rc = selfile_read(path, &text, &old, err);
 	if (!rc && !unset && !force) {
 		/* Keep cudnn/cupti the file had unless told otherwise. */
 		struct dotfile want = set;
@@ -559,7 +494,7 @@ int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		rc = check_installed(ctx, &want, err);
 	}
 	if (!rc) {
-		selection_rewrite(&text, &set, unset, &out);
+		selfile_rewrite(&text, &set, unset, &out);
 		rc = selection_write(path, &out, unset, err);
 	}
 out:

@@ -1,0 +1,80 @@
+#include "selfile.h"
+
+#include <string.h>
+
+#include "activate.h"
+#include "file.h"
+#include "select.h"
+#include "store.h"
+
+int selfile_read(const char *path, struct buf *text, struct dotfile *old,
+		 struct cuenv_err *err)
+{
+	int rc;
+
+	if (store_is_dir(path)) {
+		rc = cuenv_fail(err, CUENV_E_STORE,
+				"'%s' is a folder (cuenv's root, by default), "
+				"so this folder cannot hold a project .cuenv",
+				path);
+		cuenv_hint(err, "use cuenv global here, or set CUENV_ROOT to "
+				"another folder");
+		return rc;
+	}
+	rc = file_read(path, DOTFILE_MAX_BYTES, FILE_MAY_BE_MISSING, text, err);
+	if (rc == CUENV_NO)
+		rc = CUENV_OK;
+	else if (!rc)
+		rc = dotfile_parse(path, text->data, text->len, old, err);
+	if (rc)
+		cuenv_hint(err, "fix or remove '%s' first", path);
+	return rc;
+}
+
+int selfile_check_installed(const struct dotfile *want, const char *root,
+			    const char *system_roots, int insecure_roots,
+			    struct cuenv_err *err)
+{
+	struct selection sel;
+	struct activation a;
+	struct active act;
+	int rc;
+
+	if (!strcmp(want->cuda, DOTFILE_SYSTEM))
+		return CUENV_OK;
+	selection_init(&sel);
+	sel.cuda = want->cuda;
+	sel.cudnn = want->cudnn;
+	sel.cupti = want->cupti;
+	activation_init(&a);
+	a.insecure_roots = insecure_roots;
+	rc = activation_list(root, system_roots, &a, err);
+	if (!rc)
+		rc = select_resolve(&sel, &a.cudas, &a.cudnns, &a.cuptis, &act,
+				    err);
+	activation_release(&a);
+	return rc;
+}
+
+void selfile_rewrite(const struct buf *text, const struct dotfile *set,
+		     int unset, struct buf *out)
+{
+	if (set->cuda && !strcmp(set->cuda, DOTFILE_SYSTEM)) {
+		/* a cudnn or cupti the file kept would only mislead */
+		struct buf bare = BUF_INIT;
+
+		dotfile_rewrite(text->data, text->len, set, 1, &bare);
+		dotfile_rewrite(bare.data, bare.len, set, 0, out);
+		buf_release(&bare);
+	} else {
+		dotfile_rewrite(text->data, text->len, set, unset, out);
+	}
+}
+
+int selfile_write(const char *path, const struct buf *text,
+		  struct cuenv_err *err)
+{
+	return text->len ? file_write(path, text->data, text->len,
+				      FILE_MODE_KEEP, err)
+			 : file_remove(path, err);
+}
