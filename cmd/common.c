@@ -752,63 +752,47 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		       int quiet, struct framework_builds *out,
 		       struct cuenv_err *err)
 {
-	struct framework_builds rows = { 0 };
+	struct framework_choice c = FRAMEWORK_CHOICE_INIT;
 	struct buf dir = BUF_INIT, name = BUF_INIT, updated = BUF_INIT;
-	struct cuenv_err first = CUENV_ERR_INIT;
-	const char *spec;
 	const struct framework_build *best;
-	int rc;
+	const char *spec;
+	int rc = plan_framework_arg(arg, &name, &spec, err);
 
-	rc = plan_framework_arg(arg, &name, &spec, err);
 	if (!rc)
 		rc = cmd_compat_dir(ctx, &dir, err);
 	/* what `cuenv update --frameworks` read from the index, first */
 	buf_printf(&updated, "%s/manifests/compat", ctx->root);
 	if (!rc)
-		rc = plan_framework_rows(dir.data, updated.data, name.data,
-					 spec, &rows, err);
-	if (rc)
-		goto out;
-	if (!rows.n) {
-		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
-				"no %s%s%s with CUDA in the framework table",
-				name.data, spec ? " " : "", spec ? spec : "");
-		cuenv_hint(err, "see: %s/frameworks.tsv", dir.data);
-		goto out;
-	}
-	best = plan_framework_pick(&rows, cat, cudnn, source, &first);
-	if (!best) {
-		/* Say what the preferred row needs, and why it cannot be. */
-		if (!quiet)
-			note_build(&rows.v[0]);
-		rc = cuenv_fail(err, first.rc, "%s", first.msg.data);
-		cuenv_hint(err, "%s", first.hint.data);
-		goto out;
-	}
-	if (best != rows.v && !quiet) {
-		size_t more = (size_t)(best - rows.v) - 1;
+		rc = plan_framework_choose(dir.data, updated.data, name.data,
+					   spec, cat, cudnn, source, &c, err);
+	best = c.best;
+	/* Say what the preferred row needs, and why it cannot be. */
+	if (rc && c.rows.n && !quiet)
+		note_build(&c.rows.v[0]);
+	if (best && best != c.rows.v && !quiet) {
+		size_t more = (size_t)(best - c.rows.v) - 1;
 		struct buf also = BUF_INIT;
 
 		if (more)
 			buf_printf(&also, " and %zu more build%s", more,
 				   more == 1 ? "" : "s");
 		cmd_note("skipped %s %s with CUDA %s%s: %s",
-			 rows.v[0].framework, rows.v[0].version, rows.v[0].cuda,
-			 also.data, first.msg.data);
+			 c.rows.v[0].framework, c.rows.v[0].version,
+			 c.rows.v[0].cuda, also.data, c.first.msg.data);
 		buf_release(&also);
 	}
-	if (!quiet)
+	if (best && !quiet)
 		note_build(best);
-	out->v = xcalloc(1, sizeof(*out->v));
-	out->n = 1;
-	out->v[0].framework = xstrdup(best->framework);
-	out->v[0].version = xstrdup(best->version);
-	out->v[0].cuda = xstrdup(best->cuda);
-	out->v[0].cudnn = best->cudnn ? xstrdup(best->cudnn) : NULL;
-	out->v[0].notes = xstrdup(best->notes);
-out:
-	err_release(&first);
-	framework_builds_release(&rows);
+	if (best) {
+		out->v = xcalloc(1, sizeof(*out->v));
+		out->n = 1;
+		out->v[0].framework = xstrdup(best->framework);
+		out->v[0].version = xstrdup(best->version);
+		out->v[0].cuda = xstrdup(best->cuda);
+		out->v[0].cudnn = best->cudnn ? xstrdup(best->cudnn) : NULL;
+		out->v[0].notes = xstrdup(best->notes);
+	}
+	framework_choice_release(&c);
 	buf_release(&dir);
 	buf_release(&name);
 	buf_release(&updated);

@@ -242,3 +242,36 @@ const struct framework_build *
 	err_release(&later);
 	return best;
 }
+
+void framework_choice_release(struct framework_choice *c)
+{
+	framework_builds_release(&c->rows);
+	err_release(&c->first);
+	c->best = NULL;
+}
+
+int plan_framework_choose(const char *shipped, const char *updated,
+			  const char *name, const char *spec,
+			  const struct catalog *cat, const char *cudnn,
+			  int source, struct framework_choice *c,
+			  struct cuenv_err *err)
+{
+	int rc = plan_framework_rows(shipped, updated, name, spec, &c->rows,
+				     err);
+
+	c->best = NULL;
+	if (!rc && !c->rows.n) {
+		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
+				"no %s%s%s with CUDA in the framework table",
+				name, spec ? " " : "", spec ? spec : "");
+		cuenv_hint(err, "see: %s/frameworks.tsv", shipped);
+	}
+	if (!rc)
+		c->best = plan_framework_pick(&c->rows, cat, cudnn, source,
+					      &c->first);
+	if (!rc && !c->best) {
+		rc = cuenv_fail(err, c->first.rc, "%s", c->first.msg.data);
+		cuenv_hint(err, "%s", c->first.hint.data);
+	}
+	return rc;
+}

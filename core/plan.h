@@ -123,4 +123,30 @@ const struct framework_build *
 			    const struct catalog *cat, const char *cudnn,
 			    int source, struct cuenv_err *first);
 
+/* What `install --for` and `mirror --for` take for FRAMEWORK[==VERSION]. */
+struct framework_choice {
+	struct framework_builds rows;	    /* the candidates, in order */
+	const struct framework_build *best; /* among rows; NULL: none */
+	struct cuenv_err first; /* why rows.v[0] cannot be, unless best */
+};
+#define FRAMEWORK_CHOICE_INIT                                                  \
+	{                                                                      \
+		{ NULL, 0 }, NULL, CUENV_ERR_INIT                              \
+	}
+void framework_choice_release(struct framework_choice *c);
+
+/*
+ * The build of framework name (plan_framework_arg's, and its spec or
+ * NULL) that cat can install: the rows of plan_framework_rows(shipped,
+ * updated, ...) tried by plan_framework_pick. Returns CUENV_OK with
+ * c->best, or an error: the tables', CUENV_E_UNKNOWN for a release the
+ * tables lack (hinting at shipped/frameworks.tsv), or why the first row
+ * cannot be installed (c->rows kept, to tell which).
+ */
+int plan_framework_choose(const char *shipped, const char *updated,
+			  const char *name, const char *spec,
+			  const struct catalog *cat, const char *cudnn,
+			  int source, struct framework_choice *c,
+			  struct cuenv_err *err);
+
 #endif

@@ -439,6 +439,52 @@ static void test_plan_framework_pick_first_installable(void **state)
 	catalog_release(&cat);
 }
 
+static void test_plan_framework_choose_rows_then_pick(void **state)
+{
+	struct fixture *fx = *state;
+	struct framework_choice c = FRAMEWORK_CHOICE_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog cat = {0};
+	char *shipped, *hint;
+
+	load(&cat);
+	fx_write(fx, "shipped/frameworks.tsv",
+		 TSV_HEAD "jax\tjax-0.4.30\t12.4\t\ts\t\n"
+			  "jax\tjax-0.5.0\t12.6\t\ts\t\n");
+	shipped = fx_path(fx, "shipped");
+	/* the newest release first; 12.6 is not in the catalogue */
+	assert_int_equal(plan_framework_choose(shipped, NULL, "jax", NULL, &cat,
+					       NULL, -1, &c, &err),
+			 CUENV_OK);
+	assert_int_equal(c.rows.n, 2);
+	assert_non_null(c.best);
+	assert_string_equal(c.best->version, "0.4.30");
+	assert_non_null(strstr(c.first.msg.data, "12.6"));
+	framework_choice_release(&c);
+	/* none can be: why the first cannot, the rows kept to say which */
+	assert_int_not_equal(plan_framework_choose(shipped, NULL, "jax", NULL,
+						   &cat, "9.1", -1, &c, &err),
+			     CUENV_OK);
+	assert_int_equal(c.rows.n, 2);
+	assert_null(c.best);
+	assert_non_null(strstr(err.msg.data, "12.6"));
+	framework_choice_release(&c);
+	err_release(&err);
+	/* a release the table lacks */
+	assert_int_equal(plan_framework_choose(shipped, NULL, "jax", "0.3",
+					       &cat, NULL, -1, &c, &err),
+			 CUENV_E_UNKNOWN);
+	assert_string_equal(err.msg.data,
+			    "no jax 0.3 with CUDA in the framework table");
+	hint = fx_path(fx, "shipped/frameworks.tsv");
+	assert_non_null(strstr(err.hint.data, hint));
+	framework_choice_release(&c);
+	err_release(&err);
+	catalog_release(&cat);
+	free(shipped);
+	free(hint);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +505,9 @@ int main(void)
 		test_plan_framework_rows_updated_table_first, fx_setup,
 		fx_teardown),
 	    cmocka_unit_test(test_plan_framework_pick_first_installable),
+	    cmocka_unit_test_setup_teardown(
+		test_plan_framework_choose_rows_then_pick, fx_setup,
+		fx_teardown),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
