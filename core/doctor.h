@@ -65,6 +65,23 @@ size_t findings_count(const struct findings *f, enum doctor_severity s);
 /* "problem", "warning", "info" */
 const char *doctor_severity_name(enum doctor_severity s);
 
+/*
+ * The selection in a line: "cuda 12.4.1 + cudnn 9.1.0.70 (set by
+ * /p/.cuenv)", "cuda 12.9, not available (...)", "cuda = system (...)",
+ * "nothing selected".
+ */
+void doctor_describe_selection(const struct activation *a, struct buf *out);
+
+/*
+ * The report as `cuenv doctor --json` prints it: {selection:
+ * {description, resolved, active, cuda, cudnn, cupti}, findings: [{id,
+ * severity, what, why, fix, paths}], problems, warnings, info}. The
+ * caller owns it (json_decref).
+ */
+struct json_t;
+struct json_t *doctor_report_json(const struct activation *a,
+				  const struct findings *f);
+
 struct doctor_in {
 	const struct envmap *env;	 /* this process's environment */
 	const struct activation *a;	 /* activation_compute() from env */

@@ -1,5 +1,6 @@
 #include "fakes/fixture.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -957,6 +958,43 @@ static void test_doctor_conda_prefix_without_cuda_is_fine(void **state)
 	expect_none(w, "conda-prefix");
 }
 
+/* The report doctor --json prints, from the findings as they are. */
+static void test_doctor_report_json_fields(void **state)
+{
+	struct world *w = *state;
+	struct finding x = {.id = "foreign-ld-library-path",
+			    .severity = DOCTOR_WARNING,
+			    .what = xstrdup("what"),
+			    .why = xstrdup("why"),
+			    .fix = xstrdup("unset LD_LIBRARY_PATH"),
+			    .paths = STRV_INIT};
+	struct findings f = {.v = &x, .n = 1};
+	struct buf desc = BUF_INIT;
+	json_t *j;
+	char *text;
+
+	strv_push(&x.paths, "/opt/cuda/lib64");
+	doctor_describe_selection(&w->a, &desc);
+	assert_string_equal(desc.data, "nothing selected");
+	j = doctor_report_json(&w->a, &f);
+	text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(
+	    text, "{\"selection\":{\"description\":\"nothing selected\","
+		  "\"resolved\":false,\"active\":false},"
+		  "\"findings\":[{\"id\":\"foreign-ld-library-path\","
+		  "\"severity\":\"warning\",\"what\":\"what\",\"why\":\"why\","
+		  "\"fix\":\"unset LD_LIBRARY_PATH\","
+		  "\"paths\":[\"/opt/cuda/lib64\"]}],"
+		  "\"problems\":0,\"warnings\":1,\"info\":0}");
+	free(text);
+	json_decref(j);
+	buf_release(&desc);
+	free(x.what);
+	free(x.why);
+	free(x.fix);
+	strv_release(&x.paths);
+}
+
 #define T(name)                                                                \
 	cmocka_unit_test_setup_teardown(name, world_setup, world_teardown)
 
@@ -964,6 +1002,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    T(test_doctor_healthy_selection_has_no_problem_or_warning),
+	    T(test_doctor_report_json_fields),
 	    T(test_doctor_activated_shell_is_not_reported),
 	    T(test_doctor_shell_of_another_selection_is_a_warning),
 	    T(test_doctor_shell_that_lost_ld_library_path_is_a_warning),
