@@ -153,32 +153,6 @@ struct request {
 	const char *cuda, *cudnn;
 };
 
-/* One request on one platform: its releases into plan. */
-static int plan_one(const struct catalog *cat, const struct request *q,
-		    const char *cupti, int source, const char *platform,
-		    const struct plan_opts *o, struct mirror_plan *plan,
-		    struct cuenv_err *err)
-{
-	struct catalog_choice ch;
-	int rc;
-
-	rc = catalog_resolve(cat, q->cuda, q->cudnn, cupti, source, &ch, err);
-	if (rc) {
-		/* Another machine's platform: say which. */
-		if (strcmp(platform, catalog_platform()))
-			buf_printf(&err->msg, " for %s", platform);
-		return rc;
-	}
-	rc = mirror_plan_add(plan, ch.cuda, KIT_CUDA, o, platform, err);
-	if (!rc && ch.cudnn)
-		rc = mirror_plan_add(plan, ch.cudnn, KIT_CUDNN, o, platform,
-				     err);
-	if (!rc && ch.cupti)
-		rc = mirror_plan_add(plan, ch.cupti, KIT_CUPTI, o, platform,
-				     err);
-	return rc;
-}
-
 static int check_dir(const char *dir, struct cuenv_err *err)
 {
 	struct stat st;
@@ -324,8 +298,10 @@ static int plan_all(const struct cuenv_ctx *ctx, const struct asked *q,
 				};
 		}
 		for (size_t i = 0; !rc && i < nreq; i++)
-			rc = plan_one(&cat, &reqs[i], q->cupti, q->source,
-				      q->plats.v[p], q->io, plan, err);
+			rc = mirror_plan_request(plan, &cat, reqs[i].cuda,
+						 reqs[i].cudnn, q->cupti,
+						 q->source, q->plats.v[p],
+						 q->io, err);
 		catalog_release(&cat);
 	}
 	for (size_t i = 0; i < q->fors.n; i++)

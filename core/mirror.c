@@ -230,6 +230,31 @@ out:
 	return rc;
 }
 
+int mirror_plan_request(struct mirror_plan *p, const struct catalog *cat,
+			const char *cuda, const char *cudnn, const char *cupti,
+			int source, const char *platform,
+			const struct plan_opts *opts, struct cuenv_err *err)
+{
+	struct catalog_choice ch;
+	int rc;
+
+	rc = catalog_resolve(cat, cuda, cudnn, cupti, source, &ch, err);
+	if (rc) {
+		/* Another machine's platform: say which. */
+		if (strcmp(platform, catalog_platform()))
+			buf_printf(&err->msg, " for %s", platform);
+		return rc;
+	}
+	rc = mirror_plan_add(p, ch.cuda, KIT_CUDA, opts, platform, err);
+	if (!rc && ch.cudnn)
+		rc = mirror_plan_add(p, ch.cudnn, KIT_CUDNN, opts, platform,
+				     err);
+	if (!rc && ch.cupti)
+		rc = mirror_plan_add(p, ch.cupti, KIT_CUPTI, opts, platform,
+				     err);
+	return rc;
+}
+
 /* ---- stamps: files already hashed ----------------------------------------- */
 
 struct stamp {

@@ -88,6 +88,18 @@ int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
 		    enum kit_kind kind, const struct plan_opts *opts,
 		    const char *platform, struct cuenv_err *err);
 
+/*
+ * Add to p what cat (platform's catalogue) gives for CUDA spec cuda with
+ * cudnn and cupti (NULL: none), from source as catalog_resolve takes it:
+ * each release resolved, by mirror_plan_add. Returns CUENV_OK, or
+ * catalog_resolve's error (" for PLATFORM" added when platform is not
+ * this machine's) or mirror_plan_add's.
+ */
+int mirror_plan_request(struct mirror_plan *p, const struct catalog *cat,
+			const char *cuda, const char *cudnn, const char *cupti,
+			int source, const char *platform,
+			const struct plan_opts *opts, struct cuenv_err *err);
+
 enum mirror_how {
 	MIRROR_HAD,	 /* already in DIR and verified */
 	MIRROR_FETCHED,	 /* downloaded */

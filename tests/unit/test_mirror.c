@@ -190,6 +190,35 @@ static void test_mirror_plan_default_components_and_manifest(void **state)
 	end_world(&w);
 }
 
+static void test_mirror_plan_request_resolves_then_adds(void **state)
+{
+	struct world w;
+	struct mirror_plan p;
+	struct plan_opts io = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	mirror_plan_init(&p);
+	/* a prefix, resolved as install resolves it */
+	assert_int_equal(mirror_plan_request(&p, &w.cat, "12.4", NULL, NULL, -1,
+					     "linux-x86_64", &io, &err),
+			 CUENV_OK);
+	assert_int_equal(p.nfiles, 4);
+	assert_non_null(planned(&p, CUDART));
+	assert_non_null(planned(&p, RD "redistrib_12.4.1.json"));
+	/* none of that release: another machine's platform is named */
+	assert_int_not_equal(mirror_plan_request(&p, &w.cat, "11.8", NULL, NULL,
+						 -1, "linux-ppc64le", &io,
+						 &err),
+			     CUENV_OK);
+	assert_non_null(strstr(err.msg.data, "11.8"));
+	assert_non_null(strstr(err.msg.data, " for linux-ppc64le"));
+	assert_int_equal(p.nfiles, 4);
+	err_release(&err);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
 static void test_mirror_plan_runtime_only_leaves_nvcc_out(void **state)
 {
 	struct world w;
@@ -567,6 +596,7 @@ int main(void)
 	    cmocka_unit_test(
 		test_mirror_path_refuses_other_hosts_and_odd_paths),
 	    T(test_mirror_plan_default_components_and_manifest),
+	    T(test_mirror_plan_request_resolves_then_adds),
 	    T(test_mirror_plan_runtime_only_leaves_nvcc_out),
 	    T(test_mirror_plan_cupti_alone_takes_nothing_else),
 	    T(test_mirror_plan_lists_a_shared_file_once),
