@@ -15,6 +15,7 @@
 #include "../core/doctor.h"
 #include "../core/proc.h"
 #include "../core/version.h"
+#include "../core/wrap.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -128,30 +129,17 @@ static void venv_dirs(const struct envmap *env, struct strv *dirs)
 /* first, then text wrapped at spaces, further lines indented by indent. */
 static void print_wrapped(const char *first, size_t indent, const char *text)
 {
-	size_t col = strlen(first);
-	int words = 0, sep = 1;
+	struct strv words = STRV_INIT;
+	struct buf out = BUF_INIT;
 
-	fputs(first, stdout);
-	while (*text) {
-		size_t n = strcspn(text, " ");
-
-		if (words && col + 1 + n > WIDTH) {
-			printf("\n%*s", (int)indent, "");
-			col = indent;
-			words = 0;
-			sep = 0;
-		}
-		if (sep) {
-			fputc(' ', stdout);
-			col++;
-		}
-		col += fwrite(text, 1, n, stdout);
-		words++;
-		sep = 1;
-		text += n;
-		text += strspn(text, " ");
-	}
-	fputc('\n', stdout);
+	wrap_split(text, &words);
+	buf_adds(&out, first);
+	if (words.n)
+		buf_addc(&out, ' ');
+	wrap_words(&out, out.len, indent, &words, WIDTH, 0);
+	fputs(out.data, stdout);
+	buf_release(&out);
+	strv_release(&words);
 }
 
 /*

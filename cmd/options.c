@@ -9,6 +9,7 @@
 
 #include "../core/buf.h"
 #include "../core/version.h"
+#include "../core/wrap.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -358,44 +359,6 @@ static void syn_split(const char *text, size_t len, struct strv *words)
 	}
 }
 
-/*
- * Add words after lead (indent columns), wrapping at SYN_WIDTH under the
- * first word; a word too long for a line of its own breaks after a '|'.
- */
-static void syn_wrap(const struct strv *words, size_t indent, struct buf *out)
-{
-	size_t col = indent, room = SYN_WIDTH - indent;
-
-	for (size_t i = 0; i < words->n; i++) {
-		const char *w = words->v[i];
-		size_t len = strlen(w);
-
-		if (col > indent && col + 1 + len > SYN_WIDTH) {
-			buf_printf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > indent) {
-			buf_addc(out, ' ');
-			col++;
-		}
-		while (len > room) {
-			const char *bar = w + room - 1;
-
-			while (bar > w && *bar != '|')
-				bar--;
-			if (bar == w)
-				break;
-			buf_add(out, w, (size_t)(bar - w) + 1);
-			buf_printf(out, "\n%*s", (int)indent + 1, "");
-			len -= (size_t)(bar - w) + 1;
-			w = bar + 1;
-			col = indent + 1;
-		}
-		buf_adds(out, w);
-		col += len;
-	}
-	buf_addc(out, '\n');
-}
-
 /* One synopsis line (form form, up to its '\n') with its options. */
 static void syn_line(const struct cuenv_cmd *cmd, const char *line, size_t len,
 		     unsigned form, struct buf *out)
@@ -418,7 +381,7 @@ static void syn_line(const struct cuenv_cmd *cmd, const char *line, size_t len,
 	syn_split(line + indent, (size_t)(mark - line) - indent, &words);
 	syn_options(cmd, form, &words);
 	syn_split(mark + 1, len - (size_t)(mark + 1 - line), &words);
-	syn_wrap(&words, indent, out);
+	wrap_words(out, indent, indent, &words, SYN_WIDTH, WRAP_BREAK_BARS);
 	strv_release(&words);
 }
 
