@@ -1,8 +1,7 @@
-#include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
+#include "../core/envfmt.h"
 #include "../core/shell.h"
 #include "cmd.h"
 
@@ -37,68 +36,6 @@ static const struct cmd_option opts[] = {
 	[O_ISOLATE] = { "isolate",
 			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
 };
-
-/* ENV NAME="value": \\, " and $ escaped; a newline cannot be written. */
-static int dockerfile_line(const char *name, const char *value, struct buf *out,
-			   struct cuenv_err *err)
-{
-	if (strchr(value, '\n'))
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "env: %s holds a newline, which a Dockerfile "
-				  "ENV line cannot carry",
-				  name);
-	buf_printf(out, "ENV %s=\"", name);
-	for (const char *p = value; *p; p++) {
-		if (*p == '\\' || *p == '"' || *p == '$')
-			buf_addc(out, '\\');
-		buf_addc(out, *p);
-	}
-	buf_adds(out, "\"\n");
-	return CUENV_OK;
-}
-
-/*
- * For $GITHUB_ENV: NAME=value, or for a value with a newline or a carriage
- * return the documented NAME<<DELIMITER form. The runner reads lines
- * ending in \n or \r\n and stops at the first one equal to the
- * delimiter, so the delimiter is one that occurs nowhere in the value (a
- * line "CUENV_EOF\r" would end it too).
- */
-static void github_line(const char *name, const char *value, struct buf *out)
-{
-	struct buf d = BUF_INIT;
-
-	if (!strchr(value, '\n') && !strchr(value, '\r')) {
-		buf_printf(out, "%s=%s\n", name, value);
-		return;
-	}
-	buf_adds(&d, "CUENV_EOF");
-	for (unsigned i = 0; strstr(value, d.data); i++) {
-		buf_reset(&d);
-		buf_printf(&d, "CUENV_EOF_%u", i);
-	}
-	buf_printf(out, "%s<<%s\n%s\n%s\n", name, d.data, value, d.data);
-	buf_release(&d);
-}
-
-static void write_json(const struct env_changes *ch, struct buf *out)
-{
-	json_t *j = json_object();
-	char *s;
-
-	for (size_t i = 0; i < ch->n; i++) {
-		if (!strcmp(ch->v[i].name, ENV_STATE_VAR))
-			continue;
-		json_object_set_new(j, ch->v[i].name,
-				    ch->v[i].value ? json_string(ch->v[i].value)
-						   : json_null());
-	}
-	s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	buf_adds(out, s);
-	buf_addc(out, '\n');
-	free(s);
-	json_decref(j);
-}
 
 /* cmd's "NAME=value" lines or PowerShell's $env: assignments. */
 static int write_windows(const char *format, const struct env_changes *ch,
@@ -143,9 +80,10 @@ static int write_assignments(const char *format, const struct env_changes *ch,
 			continue;
 		}
 		if (*format == 'd')
-			rc = dockerfile_line(name, ch->v[i].value, out, err);
+			rc = envfmt_dockerfile_line(name, ch->v[i].value, out,
+						    err);
 		else
-			github_line(name, ch->v[i].value, out);
+			envfmt_github_line(name, ch->v[i].value, out);
 	}
 	return rc;
 }
@@ -196,7 +134,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	/* Relative to the environment without cuenv: the full set. */
 	env_diff(&a.base, &a.after, &ch);
 	if (!strcmp(format, "json"))
-		write_json(&ch, &out);
+		envfmt_json(&ch, &out);
 	else if (!strcmp(format, "cmd") || !strcmp(format, "powershell"))
 		rc = write_windows(format, &ch, &out, err);
 	else if (!strcmp(format, "dockerfile") || !strcmp(format, "github"))
