@@ -1,6 +1,5 @@
 #include <string.h>
 
-
 #include "../core/envfmt.h"
 #include "../core/shell.h"
 #include "cmd.h"
