@@ -111,6 +111,7 @@ CORE := buf err xalloc file version nvlib dotfile store detect select env \
 CORE += selfile
 CORE += wrap
 CORE += envfmt
+CORE += listing
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
 	pypi gc wheel mirror refresh
 CMDS := main table common options add doctor env exec export global help init \

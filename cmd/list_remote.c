@@ -3,8 +3,8 @@
 
 #include <jansson.h>
 
+#include "../core/listing.h"
 #include "../core/version.h"
-#include "../core/xalloc.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -25,64 +25,21 @@ static const struct cmd_option opts[] = {
 		     .help = "an array of {kind, version, cuda_major, source}" },
 };
 
-static int cmp_release(const void *a, const void *b)
+static void show(const struct release *r, json_t *json)
 {
-	const struct release *x = *(const struct release *const *)a;
-	const struct release *y = *(const struct release *const *)b;
-	int c = version_cmp_str(x->version, y->version);
-
-	if (c)
-		return c;
-	if (x->cuda_major != y->cuda_major)
-		return x->cuda_major < y->cuda_major ? -1 : 1;
-	/* the same release from two sources: redist last, so it is shown */
-	return (x->source == SRC_REDIST) - (y->source == SRC_REDIST);
-}
-
-/* "12.4.1" and "12.4.0" share the minor "12.4". */
-static int same_minor(const char *a, const char *b)
-{
-	struct version x, y;
-
-	return !version_parse(a, &x) && !version_parse(b, &y) && x.n >= 2 &&
-	       y.n >= 2 && x.part[0] == y.part[0] && x.part[1] == y.part[1];
-}
-
-/* Is a newer release of the same minor (and CUDA major) listed later? */
-static int superseded(const struct release **v, size_t n, size_t i)
-{
-	for (size_t k = i + 1; k < n; k++)
-		if (v[k]->kind == v[i]->kind &&
-		    same_minor(v[k]->version, v[i]->version) &&
-		    v[k]->cuda_major == v[i]->cuda_major)
-			return 1;
-	return 0;
-}
-
-static void show(const struct release **v, size_t n, enum kit_kind kind,
-		 const char *prefix, int all, json_t *json)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct release *r = v[i];
-
-		if (r->kind != kind ||
-		    (prefix && !version_matches_str(r->version, prefix)) ||
-		    (!all && superseded(v, n, i)))
-			continue;
-		if (json)
-			json_array_append_new(
-				json, json_pack("{s:s, s:s, s:i, s:s}", "kind",
-						kit_kind_name(kind), "version",
-						r->version, "cuda_major",
+	if (json)
+		json_array_append_new(json,
+				      json_pack("{s:s, s:s, s:i, s:s}", "kind",
+						kit_kind_name(r->kind),
+						"version", r->version,
+						"cuda_major",
 						(int)r->cuda_major, "source",
 						source_name(r->source)));
-		else if (kind == KIT_CUDA)
-			printf("cuda   %-12s %s\n", r->version,
-			       source_name(r->source));
-		else
-			printf("cudnn  %-12s for CUDA %u (%s)\n", r->version,
-			       r->cuda_major, source_name(r->source));
-	}
+	else if (r->kind == KIT_CUDA)
+		printf("cuda   %-12s %s\n", r->version, source_name(r->source));
+	else
+		printf("cudnn  %-12s for CUDA %u (%s)\n", r->version,
+		       r->cuda_major, source_name(r->source));
 }
 
 static int bad_word(const char *word, struct cuenv_err *err)
@@ -104,6 +61,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct catalog cat = { 0 };
 	const struct release **v = NULL;
+	size_t n = 0;
 	const char *prefix = NULL;
 	enum kit_kind kind;
 	int rc, all = cmd_opt_given(&ctx->opt, O_ALL), which = -1;
@@ -122,14 +80,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = cmd_catalog(ctx, &cat, err);
 	if (rc)
 		goto out;
-	v = xcalloc(cat.n + 1, sizeof(*v));
-	for (size_t i = 0; i < cat.n; i++)
-		v[i] = cat.v[i];
-	qsort(v, cat.n, sizeof(*v), cmp_release);
-	if (which != KIT_CUDNN)
-		show(v, cat.n, KIT_CUDA, prefix, all, json);
-	if (which != KIT_CUDA)
-		show(v, cat.n, KIT_CUDNN, prefix, all, json);
+	/* cupti is listed as the CUDA it comes with */
+	if (which != KIT_CUDA && which != KIT_CUDNN)
+		which = -1;
+	listing_select(&cat, which, prefix, all, &v, &n);
+	for (size_t i = 0; i < n; i++)
+		show(v[i], json);
 	if (json)
 		cmd_print_json(json);
 out:
