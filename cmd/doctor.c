@@ -132,7 +132,7 @@ static void print_wrapped(const char *first, size_t indent, const char *text)
 	struct strv words = STRV_INIT;
 	struct buf out = BUF_INIT;
 
-	wrap_split(text, &words);
+	wrap_split(text, strlen(text), &words, 0);
 	buf_adds(&out, first);
 	if (words.n)
 		buf_addc(&out, ' ');

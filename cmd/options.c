@@ -339,26 +339,6 @@ static void syn_options(const struct cuenv_cmd *cmd, unsigned form,
 	buf_release(&w);
 }
 
-/* Split text[0, len) at spaces outside brackets into words. */
-static void syn_split(const char *text, size_t len, struct strv *words)
-{
-	size_t start = 0;
-	int depth = 0;
-
-	for (size_t i = 0; i <= len; i++) {
-		if (i < len && text[i] != ' ') {
-			depth += text[i] == '[' ? 1 : text[i] == ']' ? -1 : 0;
-			continue;
-		}
-		if (i < len && depth > 0)
-			continue;
-		if (i > start)
-			strv_push_take(words,
-				       xstrndup(text + start, i - start));
-		start = i + 1;
-	}
-}
-
 /* One synopsis line (form form, up to its '\n') with its options. */
 static void syn_line(const struct cuenv_cmd *cmd, const char *line, size_t len,
 		     unsigned form, struct buf *out)
@@ -378,9 +358,11 @@ static void syn_line(const struct cuenv_cmd *cmd, const char *line, size_t len,
 	if (line + indent > mark)
 		indent = (size_t)(mark - line);
 	buf_add(out, line, indent);
-	syn_split(line + indent, (size_t)(mark - line) - indent, &words);
+	wrap_split(line + indent, (size_t)(mark - line) - indent, &words,
+		   WRAP_KEEP_BRACKETS);
 	syn_options(cmd, form, &words);
-	syn_split(mark + 1, len - (size_t)(mark + 1 - line), &words);
+	wrap_split(mark + 1, len - (size_t)(mark + 1 - line), &words,
+		   WRAP_KEEP_BRACKETS);
 	wrap_words(out, indent, indent, &words, SYN_WIDTH, WRAP_BREAK_BARS);
 	strv_release(&words);
 }

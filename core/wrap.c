@@ -53,15 +53,25 @@ void wrap_words(struct buf *out, size_t col, size_t indent,
 	buf_addc(out, '\n');
 }
 
-void wrap_split(const char *text, struct strv *words)
+void wrap_split(const char *text, size_t len, struct strv *words,
+		unsigned flags)
 {
-	while (*text) {
-		size_t n;
+	size_t start = 0;
+	int depth = 0;
 
-		text += strspn(text, " ");
-		n = strcspn(text, " ");
-		if (n)
-			strv_push_take(words, xstrndup(text, n));
-		text += n;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] != ' ') {
+			if (flags & WRAP_KEEP_BRACKETS)
+				depth += text[i] == '['	  ? 1
+					 : text[i] == ']' ? -1
+							  : 0;
+			continue;
+		}
+		if (i < len && depth > 0)
+			continue;
+		if (i > start)
+			strv_push_take(words,
+				       xstrndup(text + start, i - start));
+		start = i + 1;
 	}
 }

@@ -12,6 +12,8 @@
 enum {
 	/* a word longer than a line breaks after a '|' (sh|bash|...) */
 	WRAP_BREAK_BARS = 1 << 0,
+	/* wrap_split: a space inside [...] splits nothing ([--cudnn V]) */
+	WRAP_KEEP_BRACKETS = 1 << 1,
 };
 
 /*
@@ -23,7 +25,11 @@ enum {
 void wrap_words(struct buf *out, size_t col, size_t indent,
 		const struct strv *words, size_t width, unsigned flags);
 
-/* Split text at runs of spaces into words (none empty), onto words. */
-void wrap_split(const char *text, struct strv *words);
+/*
+ * Split text[0, len) at runs of spaces into words (none empty), onto
+ * words; flags: WRAP_KEEP_BRACKETS.
+ */
+void wrap_split(const char *text, size_t len, struct strv *words,
+		unsigned flags);
 
 #endif

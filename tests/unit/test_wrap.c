@@ -11,7 +11,7 @@ static void test_wrap_lines_at_the_width_under_the_indent(void **state)
 	struct buf out = BUF_INIT;
 
 	(void)state;
-	wrap_split("  the loader  takes the first folder ", &words);
+	wrap_split("  the loader  takes the first folder ", 37, &words, 0);
 	assert_int_equal(words.n, 6);
 	assert_string_equal(words.v[0], "the");
 	assert_string_equal(words.v[5], "folder");
@@ -49,13 +49,33 @@ static void test_wrap_long_word_stays_or_breaks_after_a_bar(void **state)
 	strv_release(&words);
 }
 
+static void test_wrap_split_keeps_bracket_groups(void **state)
+{
+	struct strv words = STRV_INIT;
+	const char text[] = "[[cuda] SPEC | --for F] [--cudnn V] FILE... tail";
+
+	(void)state;
+	/* len stops before " tail" */
+	wrap_split(text, sizeof(text) - 1 - 5, &words, WRAP_KEEP_BRACKETS);
+	assert_int_equal(words.n, 3);
+	assert_string_equal(words.v[0], "[[cuda] SPEC | --for F]");
+	assert_string_equal(words.v[1], "[--cudnn V]");
+	assert_string_equal(words.v[2], "FILE...");
+	strv_release(&words);
+	wrap_split(text, 12, &words, 0); /* "[[cuda] SPEC" */
+	assert_int_equal(words.n, 2);
+	assert_string_equal(words.v[0], "[[cuda]");
+	assert_string_equal(words.v[1], "SPEC");
+	strv_release(&words);
+}
+
 static void test_wrap_nothing_is_a_newline(void **state)
 {
 	struct strv words = STRV_INIT;
 	struct buf out = BUF_INIT;
 
 	(void)state;
-	wrap_split("   ", &words);
+	wrap_split("   ", 3, &words, 0);
 	assert_int_equal(words.n, 0);
 	buf_adds(&out, "why:");
 	wrap_words(&out, 4, 9, &words, 79, 0);
@@ -68,6 +88,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_wrap_lines_at_the_width_under_the_indent),
 	    cmocka_unit_test(test_wrap_long_word_stays_or_breaks_after_a_bar),
+	    cmocka_unit_test(test_wrap_split_keeps_bracket_groups),
 	    cmocka_unit_test(test_wrap_nothing_is_a_newline),
 	};
 
