@@ -42,42 +42,32 @@ static int write_kind(int tcl, const char *dir, const char *kind,
 		      const struct install_list *list,
 		      const struct install_list *cudas, struct cuenv_err *err)
 {
-	struct buf sub = BUF_INIT, path = BUF_INIT, data = BUF_INIT;
+	struct buf sub = BUF_INIT, path = BUF_INIT, data = BUF_INIT,
+		   name = BUF_INIT;
 	int rc = CUENV_OK;
 
 	buf_path(&sub, dir, kind);
 	for (size_t i = 0; i < list->n && !rc; i++) {
 		const struct install *in = list->v[i];
-		const char *name =
-			in->kind == KIT_CUDA ? in->version : in->name;
 
-		if (in->kind == KIT_CUDNN) {
-			size_t k;
-
-			for (k = 0; k < cudas->n; k++)
-				if (cudas->v[k]->cuda_major == in->cuda_major)
-					break;
-			if (k == cudas->n) {
-				cmd_warn("no module for cudnn %s: no CUDA %u "
-					 "installed for it to depend on",
-					 in->name, in->cuda_major);
-				continue;
-			}
+		buf_reset(&name);
+		buf_reset(&data);
+		if (modulefile_for(tcl, in, cudas, &name, &data)) {
+			cmd_warn("no module for cudnn %s: no CUDA %u "
+				 "installed for it to depend on",
+				 in->name, in->cuda_major);
+			continue;
 		}
 		rc = store_mkdir_p(sub.data, err);
 		if (rc)
 			break;
-		buf_reset(&data);
-		if (in->kind == KIT_CUDA)
-			modulefile_cuda(tcl, in, &data);
-		else
-			modulefile_cudnn(tcl, in, cudas, &data);
 		buf_reset(&path);
-		buf_printf(&path, "%s/%s%s", sub.data, name, tcl ? "" : ".lua");
+		buf_printf(&path, "%s/%s", sub.data, name.data);
 		rc = file_write(path.data, data.data, data.len, 0644, err);
 		if (!rc)
 			printf("%s\n", path.data);
 	}
+	buf_release(&name);
 	buf_release(&sub);
 	buf_release(&path);
 	buf_release(&data);

@@ -175,3 +175,25 @@ void modulefile_cudnn(int tcl, const struct install *in,
 	}
 	buf_release(&label);
 }
+
+int modulefile_for(int tcl, const struct install *in,
+		   const struct install_list *cudas, struct buf *name,
+		   struct buf *out)
+{
+	size_t k = 0;
+
+	if (in->kind == KIT_CUDNN) {
+		while (k < cudas->n &&
+		       cudas->v[k]->cuda_major != in->cuda_major)
+			k++;
+		if (k == cudas->n)
+			return CUENV_NO;
+	}
+	buf_adds(name, in->kind == KIT_CUDA ? in->version : in->name);
+	buf_adds(name, tcl ? "" : ".lua");
+	if (in->kind == KIT_CUDA)
+		modulefile_cuda(tcl, in, out);
+	else
+		modulefile_cudnn(tcl, in, cudas, out);
+	return CUENV_OK;
+}

@@ -27,4 +27,15 @@ void modulefile_cuda(int tcl, const struct install *in, struct buf *out);
 void modulefile_cudnn(int tcl, const struct install *in,
 		      const struct install_list *cudas, struct buf *out);
 
+/*
+ * The module of in (a CUDA's or a cuDNN's, as above): its file's name
+ * below the kind's folder (the CUDA version, the cuDNN's install name;
+ * ".lua" added for Lmod) into name, its text into out. Returns CUENV_OK,
+ * or CUENV_NO, nothing written, for a cuDNN no CUDA of its major among
+ * cudas can carry.
+ */
+int modulefile_for(int tcl, const struct install *in,
+		   const struct install_list *cudas, struct buf *name,
+		   struct buf *out);
+
 #endif

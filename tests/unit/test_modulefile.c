@@ -189,6 +189,42 @@ static void test_modulefile_tcl_control_byte_is_octal(void **state)
 	install_release(&in);
 }
 
+/* The file's name per kind and format; no module for a cuDNN without
+ * a CUDA of its major. */
+static void test_modulefile_for_names_and_needs_a_cuda(void **state)
+{
+	struct install in, c;
+	struct install_list cudas = {0};
+	struct buf name = BUF_INIT, out = BUF_INIT, want = BUF_INIT;
+
+	(void)state;
+	make(&c, KIT_CUDA, "12.4.1", 12, "/opt/c");
+	cudas_of(&cudas, &c, 1);
+	assert_int_equal(modulefile_for(0, &c, &cudas, &name, &out), CUENV_OK);
+	assert_string_equal(name.data, "12.4.1.lua");
+	modulefile_cuda(0, &c, &want);
+	assert_string_equal(out.data, want.data);
+	make(&in, KIT_CUDNN, "9.1.0.70", 11, "/opt/d");
+	in.name = xstrdup("9.1.0.70-cuda11");
+	buf_reset(&name);
+	buf_reset(&out);
+	assert_int_equal(modulefile_for(1, &in, &cudas, &name, &out), CUENV_NO);
+	assert_int_equal(name.len, 0);
+	assert_int_equal(out.len, 0);
+	in.cuda_major = 12;
+	assert_int_equal(modulefile_for(1, &in, &cudas, &name, &out), CUENV_OK);
+	assert_string_equal(name.data, "9.1.0.70-cuda11");
+	buf_reset(&want);
+	modulefile_cudnn(1, &in, &cudas, &want);
+	assert_string_equal(out.data, want.data);
+	buf_release(&name);
+	buf_release(&out);
+	buf_release(&want);
+	install_release(&in);
+	install_release(&c);
+	free(cudas.v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(test_modulefile_cudnn_tcl_quotes),
 	    cmocka_unit_test(test_modulefile_cudnn_lua_quotes),
 	    cmocka_unit_test(test_modulefile_tcl_control_byte_is_octal),
+	    cmocka_unit_test(test_modulefile_for_names_and_needs_a_cuda),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
