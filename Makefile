@@ -122,6 +122,7 @@ CORE += trust
 # Parts of a module, tested through the module's own unit test
 # (doctor: tests/unit/test_doctor.c).
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
+CORE_PARTS += needs_json
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
 CMDS += check
