@@ -107,7 +107,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
-	proc plat_path
+	proc plat_path json_util
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
 	pypi gc wheel mirror refresh
 CMDS := main table common options add doctor env exec export global help init \
@@ -122,7 +122,7 @@ CORE += trust
 # Parts of a module, tested through the module's own unit test
 # (doctor: tests/unit/test_doctor.c).
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
-CORE_PARTS += needs_json
+CORE_PARTS += needs_json explain_fix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
 CMDS += check

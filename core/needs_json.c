@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "json_util.h"
 #include "needs.h"
 #include "xalloc.h"
 
@@ -31,20 +32,6 @@ void needs_fetches_release(struct needs_fetches *fs)
 	}
 	free(fs->v);
 	memset(fs, 0, sizeof(*fs));
-}
-
-static json_t *json_strv(const struct strv *v)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < v->n; i++)
-		json_array_append_new(a, json_string(v->v[i]));
-	return a;
-}
-
-static json_t *json_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
 }
 
 /* What was read of wheels on an index (range requests). */
@@ -80,15 +67,15 @@ static json_t *json_sonames(const struct needs_scan *s)
 		json_t *x = json_object();
 
 		json_object_set_new(x, "soname", json_string(w->soname));
-		json_object_set_new(x, "dll", json_or_null(w->dll));
+		json_object_set_new(x, "dll", json_str_or_null(w->dll));
 		json_object_set_new(x, "library",
 				    json_string(elf_cuda_lib_name(w->lib)));
 		json_object_set_new(x, "releases", json_string(w->range));
 		json_object_set_new(x, "needed_by", json_strv(&w->needed_by));
 		json_object_set_new(x, "named_by", json_strv(&w->named_by));
 		json_object_set_new(x, "provided_by",
-				    json_or_null(w->provided_by));
-		json_object_set_new(x, "found", json_or_null(w->found));
+				    json_str_or_null(w->provided_by));
+		json_object_set_new(x, "found", json_str_or_null(w->found));
 		json_object_set_new(x, "required",
 				    json_boolean(needs_want_required(w)));
 		json_array_append_new(arr, x);
@@ -105,10 +92,10 @@ static json_t *json_reports(const struct needs_scan *s)
 		json_t *x = json_object();
 
 		json_object_set_new(x, "framework", json_string(r->framework));
-		json_object_set_new(x, "version", json_or_null(r->version));
+		json_object_set_new(x, "version", json_str_or_null(r->version));
 		json_object_set_new(x, "source", json_string(r->source));
-		json_object_set_new(x, "cuda_min", json_or_null(r->cuda));
-		json_object_set_new(x, "cudnn_min", json_or_null(r->cudnn));
+		json_object_set_new(x, "cuda_min", json_str_or_null(r->cuda));
+		json_object_set_new(x, "cudnn_min", json_str_or_null(r->cudnn));
 		json_object_set_new(x, "dlls", json_strv(&r->dlls));
 		json_array_append_new(arr, x);
 	}
@@ -136,7 +123,7 @@ static json_t *json_frameworks(const struct needs_python *py)
 	json_t *f = json_object();
 
 	json_object_set_new(f, "python", json_string(py->exe));
-	json_object_set_new(f, "python_version", json_or_null(py->version));
+	json_object_set_new(f, "python_version", json_str_or_null(py->version));
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
 		const struct needs_framework *fw = &py->fw[i];
 		json_t *x = json_object();
@@ -147,9 +134,10 @@ static json_t *json_frameworks(const struct needs_python *py)
 		} else {
 			json_object_set_new(x, "version",
 					    json_string(fw->version));
-			json_object_set_new(x, "cuda", json_or_null(fw->cuda));
+			json_object_set_new(x, "cuda",
+					    json_str_or_null(fw->cuda));
 			json_object_set_new(x, "cudnn",
-					    json_or_null(fw->cudnn));
+					    json_str_or_null(fw->cudnn));
 			if (fw->problem)
 				json_object_set_new(x, "problem",
 						    json_string(fw->problem));
@@ -167,9 +155,11 @@ static json_t *json_installed(const struct needs_installed *in)
 
 	json_object_set_new(x, "cuda", json_string(c->cuda->version));
 	json_object_set_new(x, "cudnn",
-			    json_or_null(c->cudnn ? c->cudnn->version : NULL));
+			    json_str_or_null(c->cudnn ? c->cudnn->version
+						      : NULL));
 	json_object_set_new(x, "cupti",
-			    json_or_null(c->cupti ? c->cupti->version : NULL));
+			    json_str_or_null(c->cupti ? c->cupti->version
+						      : NULL));
 	json_object_set_new(x, "active", json_boolean(in->active));
 	return x;
 }
@@ -183,9 +173,11 @@ static json_t *json_offer(const struct needs_offer *o)
 	json_object_set_new(x, "cuda_source",
 			    json_string(source_name(o->cuda->source)));
 	json_object_set_new(x, "cudnn",
-			    json_or_null(o->cudnn ? o->cudnn->version : NULL));
+			    json_str_or_null(o->cudnn ? o->cudnn->version
+						      : NULL));
 	json_object_set_new(x, "cupti",
-			    json_or_null(o->cupti ? o->cupti->version : NULL));
+			    json_str_or_null(o->cupti ? o->cupti->version
+						      : NULL));
 	json_object_set_new(x, "install", json_string(o->line));
 	return x;
 }
