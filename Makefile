@@ -107,7 +107,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
-	proc plat_path
+	proc plat_path json_util
 CORE += selfile
 CORE += wrap
 CORE += envfmt
@@ -127,6 +127,7 @@ CORE += trust
 # (doctor: tests/unit/test_doctor.c).
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
 CORE_PARTS += doctor_report
+CORE_PARTS += needs_json explain_fix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
 CMDS += check

@@ -3,10 +3,10 @@
  * log, a soname or a DLL name means, what this machine has instead, and
  * the commands that fix it.
  *
- * The reading and the reasoning are core/explain's; the fix is what
- * core/needs answers for the libraries and cuDNN the text asks for. This
- * file gathers the text, the tables, the store, the loader's path and the
- * catalogue, and prints.
+ * The reading, the reasoning, the fix and the JSON report are
+ * core/explain's (the fix from what core/needs answers for the libraries
+ * and cuDNN the text asks for). This file gathers the text, the tables,
+ * the store, the loader's path and the catalogue, and prints.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,63 +80,6 @@ static int read_stdin(struct buf *out, struct cuenv_err *err)
 					  STDIN_MAX >> 20);
 		buf_add(out, chunk, (size_t)n);
 	}
-}
-
-/* ---- the fix ------------------------------------------------------------- */
-
-struct fix {
-	struct needs_scan s;
-	struct needs_installed in;
-	struct needs_offer o;
-	struct strv lines; /* the commands, as printed */
-	char *state;	   /* what the store gives, in words */
-};
-
-/* "cuenv local 11.2.2 --cudnn 8.1.1.33" for combo c. */
-static void local_line(const struct needs_combo *c, struct buf *b)
-{
-	buf_printf(b, "cuenv local %s", c->cuda->version);
-	if (c->cudnn)
-		buf_printf(b, " --cudnn %s", c->cudnn->version);
-	if (c->cupti)
-		buf_printf(b, " --cupti %s", c->cupti->version);
-}
-
-static int find_fix(const struct cuenv_ctx *ctx, const struct explain *ex,
-		    const struct catalog *cat, struct fix *fx,
-		    struct cuenv_err *err)
-{
-	struct buf b = BUF_INIT;
-	int rc;
-
-	explain_scan(ex, &fx->s);
-	needs_scan_finish(&fx->s);
-	rc = cmd_needs_installed(ctx, &fx->s, NULL, &fx->in, err);
-	if (rc || !needs_asked(&fx->s, NULL))
-		goto out;
-	if (fx->in.pick.cuda) {
-		needs_combo_describe(&fx->in.pick, &b);
-		if (fx->in.active) {
-			buf_adds(&b, ", the selection in force here, gives it");
-			fx->state = buf_detach(&b);
-			strv_push(&fx->lines, "cuenv exec -- PROGRAM");
-		} else {
-			buf_adds(&b, " (installed) gives it");
-			fx->state = buf_detach(&b);
-			local_line(&fx->in.pick, &b);
-			strv_push(&fx->lines, b.data);
-		}
-		goto out;
-	}
-	needs_find_offer(cat, &fx->s, NULL, &fx->o);
-	if (fx->o.line) {
-		buf_printf(&b, "%s, then cuenv local %s", fx->o.line,
-			   fx->o.line + strlen("cuenv install "));
-		strv_push(&fx->lines, b.data);
-	}
-out:
-	buf_release(&b);
-	return rc;
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -260,7 +203,7 @@ static void print_finding(const struct explain_finding *f)
 		printf("    none of them is %s\n", f->soname);
 }
 
-static void print_text(const struct explain *ex, const struct fix *fx)
+static void print_text(const struct explain *ex, const struct explain_fix *fx)
 {
 	for (size_t i = 0; i < ex->n; i++) {
 		if (i)
@@ -284,78 +227,10 @@ static void print_text(const struct explain *ex, const struct fix *fx)
 		printf("  fix: %s\n", fx->lines.v[i]);
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
-
-static json_t *str_or_null(const char *s)
+static void print_json(const struct explain *ex, const struct explain_fix *fx)
 {
-	return s ? json_string(s) : json_null();
-}
+	json_t *j = explain_json(ex, fx);
 
-static json_t *strv_json(const struct strv *v)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < v->n; i++)
-		json_array_append_new(a, json_string(v->v[i]));
-	return a;
-}
-
-static const char *const kind_names[] = {
-	[EXPLAIN_LIBRARY] = "library",
-	[EXPLAIN_NO_RELEASE] = "no-release",
-	[EXPLAIN_DRIVER] = "driver",
-	[EXPLAIN_CUDNN_MISMATCH] = "cudnn-mismatch",
-	[EXPLAIN_CUPTI_PRIVILEGES] = "cupti-privileges",
-	[EXPLAIN_CUPTI_LOAD] = "cupti-load",
-};
-
-static void print_json(const struct explain *ex, const struct fix *fx)
-{
-	json_t *j = json_object(), *a = json_array();
-
-	for (size_t i = 0; i < ex->n; i++) {
-		const struct explain_finding *f = &ex->v[i];
-		json_t *x = json_object(), *rows = json_array();
-
-		json_object_set_new(x, "kind",
-				    json_string(kind_names[f->kind]));
-		json_object_set_new(x, "name", str_or_null(f->name));
-		json_object_set_new(x, "library",
-				    str_or_null(f->lib ? f->lib->stem : NULL));
-		json_object_set_new(x, "dll", json_boolean(f->dll));
-		json_object_set_new(x, "soname", str_or_null(f->soname));
-		json_object_set_new(x, "releases", str_or_null(f->releases));
-		json_object_set_new(x, "missing", json_boolean(f->missing));
-		json_object_set_new(x, "framework", str_or_null(f->framework));
-		json_object_set_new(x, "built", str_or_null(f->built));
-		json_object_set_new(x, "loaded", str_or_null(f->loaded));
-		json_object_set_new(x, "line", str_or_null(f->line));
-		for (size_t k = 0; k < f->nrows; k++) {
-			json_t *r = json_object();
-
-			json_object_set_new(r, "framework",
-					    json_string(f->rows[k].framework));
-			json_object_set_new(r, "versions",
-					    json_string(f->rows[k].versions));
-			json_object_set_new(r, "cuda",
-					    json_string(f->rows[k].cuda));
-			json_object_set_new(r, "cudnn",
-					    str_or_null(f->rows[k].cudnn));
-			json_object_set_new(r, "windows",
-					    json_boolean(f->rows[k].windows));
-			json_array_append_new(rows, r);
-		}
-		json_object_set_new(x, "asked_by", rows);
-		json_object_set_new(x, "store", strv_json(&f->store));
-		json_object_set_new(x, "loader", strv_json(&f->loader));
-		json_array_append_new(a, x);
-	}
-	json_object_set_new(j, "findings", a);
-	json_object_set_new(j, "installed", str_or_null(fx->state));
-	json_object_set_new(j, "fix", strv_json(&fx->lines));
-	if (!fx->lines.n && !fx->state && fx->o.why.len)
-		json_object_set_new(j, "catalogue_problem",
-				    json_string(fx->o.why.data));
 	cmd_print_json(j);
 	json_decref(j);
 }
@@ -366,7 +241,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct explain ex;
-	struct fix fx;
+	struct explain_fix fx;
 	struct catalog cat = { 0 };
 	struct ldcache cache = { 0 };
 	struct buf text = BUF_INIT, dir = BUF_INIT;
@@ -375,10 +250,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	int rc = CUENV_OK, have_cache = 0;
 
 	explain_init(&ex);
-	memset(&fx, 0, sizeof(fx));
-	needs_scan_init(&fx.s);
-	needs_installed_init(&fx.in);
-	needs_offer_init(&fx.o);
+	explain_fix_init(&fx);
 
 	if (argc - optind == 1 && !strcmp(argv[optind], "-")) {
 		rc = read_stdin(&text, err);
@@ -417,9 +289,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cmd_warn("%s; no install line can be given", cerr.msg.data);
 	err_release(&cerr);
 
-	rc = find_fix(ctx, &ex, &cat, &fx, err);
+	explain_scan(&ex, &fx.s);
+	needs_scan_finish(&fx.s);
+	rc = cmd_needs_installed(ctx, &fx.s, NULL, &fx.in, err);
 	if (rc)
 		goto out;
+	explain_fix_decide(&fx, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->environ, "LD_LIBRARY_PATH"));
 	if (cmd_opt_given(&ctx->opt, O_JSON))
@@ -433,11 +308,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 out:
 	explain_release(&ex);
-	needs_scan_release(&fx.s);
-	needs_installed_release(&fx.in);
-	needs_offer_release(&fx.o);
-	strv_release(&fx.lines);
-	free(fx.state);
+	explain_fix_release(&fx);
 	catalog_release(&cat);
 	ldcache_release(&cache);
 	buf_release(&text);

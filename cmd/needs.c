@@ -286,30 +286,9 @@ static int scan_wheel(struct needs_scan *s, const char *path,
 
 #endif
 
-/* The wheels read from the index, for the report. */
-struct remotes {
-	struct remote_read {
-		char *wheel, *index;
-		uint64_t size, bytes;
-		unsigned requests;
-		bool metadata; /* its PEP 658 metadata file was read */
-	} * v;
-	size_t n;
-};
-
-static void remotes_release(struct remotes *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->v[i].wheel);
-		free(r->v[i].index);
-	}
-	free(r->v);
-	memset(r, 0, sizeof(*r));
-}
-
 /* A .whl file or NAME==VERSION: cuenv-net's to read. */
 static int scan_net(struct needs_scan *s, const char *arg, const char *index,
-		    const char *platform, struct remotes *rms,
+		    const char *platform, struct needs_fetches *rms,
 		    struct cuenv_err *err)
 {
 #ifdef CUENV_NET
@@ -323,16 +302,14 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 	fo.allow_file = !strncmp(index, "file://", 7);
 	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
 	if (rm.wheel) {
-		struct remote_read *x;
+		struct needs_fetched x = {
+			.size = rm.st.size,
+			.bytes = rm.st.bytes,
+			.requests = rm.st.requests,
+			.metadata = rm.st.metadata,
+		};
 
-		rms->v = xrealloc(rms->v, (rms->n + 1) * sizeof(*rms->v));
-		x = &rms->v[rms->n++];
-		x->wheel = xstrdup(rm.wheel);
-		x->index = xstrdup(index);
-		x->size = rm.st.size;
-		x->bytes = rm.st.bytes;
-		x->requests = rm.st.requests;
-		x->metadata = rm.st.metadata;
+		needs_fetches_add(rms, rm.wheel, index, &x);
 	}
 	wheel_requirement_release(&rm);
 	return rc;
@@ -393,10 +370,10 @@ static void print_reports(const struct needs_scan *s)
 	}
 }
 
-static void print_remotes(const struct remotes *rms)
+static void print_remotes(const struct needs_fetches *rms)
 {
 	for (size_t i = 0; i < rms->n; i++) {
-		const struct remote_read *x = &rms->v[i];
+		const struct needs_fetched *x = &rms->v[i];
 
 		printf("read %llu bytes of %s (%llu bytes, %.2f%%) in %u %s"
 		       "requests\n",
@@ -531,8 +508,9 @@ static void print_offer(const struct needs_installed *in,
 static void print_text(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
-		       const struct needs_offer *o, const struct remotes *rms,
-		       int asked, int satisfied)
+		       const struct needs_offer *o,
+		       const struct needs_fetches *rms, int asked,
+		       int satisfied)
 {
 	print_remotes(rms);
 	print_reports(s);
@@ -563,192 +541,14 @@ static void print_text(const struct needs_scan *s,
 		print_offer(in, o);
 }
 
-static json_t *json_strv(const struct strv *v)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < v->n; i++)
-		json_array_append_new(a, json_string(v->v[i]));
-	return a;
-}
-
-static json_t *json_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-/* What was read of wheels on an index (range requests). */
-static json_t *json_fetched(const struct remotes *rms)
-{
-	json_t *f = json_array();
-
-	for (size_t i = 0; i < rms->n; i++) {
-		json_t *x = json_object();
-
-		json_object_set_new(x, "wheel", json_string(rms->v[i].wheel));
-		json_object_set_new(x, "index", json_string(rms->v[i].index));
-		json_object_set_new(x, "size",
-				    json_integer((json_int_t)rms->v[i].size));
-		json_object_set_new(x, "bytes_fetched",
-				    json_integer((json_int_t)rms->v[i].bytes));
-		json_object_set_new(x, "requests",
-				    json_integer(
-					    (json_int_t)rms->v[i].requests));
-		json_object_set_new(x, "core_metadata",
-				    json_boolean(rms->v[i].metadata));
-		json_array_append_new(f, x);
-	}
-	return f;
-}
-
-static json_t *json_sonames(const struct needs_scan *s)
-{
-	json_t *arr = json_array();
-
-	for (size_t i = 0; i < s->n; i++) {
-		const struct needs_want *w = &s->v[i];
-		json_t *x = json_object();
-
-		json_object_set_new(x, "soname", json_string(w->soname));
-		json_object_set_new(x, "dll", json_or_null(w->dll));
-		json_object_set_new(x, "library",
-				    json_string(elf_cuda_lib_name(w->lib)));
-		json_object_set_new(x, "releases", json_string(w->range));
-		json_object_set_new(x, "needed_by", json_strv(&w->needed_by));
-		json_object_set_new(x, "named_by", json_strv(&w->named_by));
-		json_object_set_new(x, "provided_by",
-				    json_or_null(w->provided_by));
-		json_object_set_new(x, "found", json_or_null(w->found));
-		json_object_set_new(x, "required",
-				    json_boolean(needs_want_required(w)));
-		json_array_append_new(arr, x);
-	}
-	return arr;
-}
-
-static json_t *json_reports(const struct needs_scan *s)
-{
-	json_t *arr = json_array();
-
-	for (size_t i = 0; i < s->nrep; i++) {
-		const struct needs_report *r = &s->rep[i];
-		json_t *x = json_object();
-
-		json_object_set_new(x, "framework", json_string(r->framework));
-		json_object_set_new(x, "version", json_or_null(r->version));
-		json_object_set_new(x, "source", json_string(r->source));
-		json_object_set_new(x, "cuda_min", json_or_null(r->cuda));
-		json_object_set_new(x, "cudnn_min", json_or_null(r->cudnn));
-		json_object_set_new(x, "dlls", json_strv(&r->dlls));
-		json_array_append_new(arr, x);
-	}
-	return arr;
-}
-
-/* the CUDA libraries the files are themselves (soname, path) */
-static json_t *json_provides(const struct needs_scan *s)
-{
-	json_t *arr = json_array();
-
-	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
-		json_t *x = json_object();
-
-		json_object_set_new(x, "soname", json_string(s->provides.v[i]));
-		json_object_set_new(x, "path",
-				    json_string(s->provides.v[i + 1]));
-		json_array_append_new(arr, x);
-	}
-	return arr;
-}
-
-static json_t *json_frameworks(const struct needs_python *py)
-{
-	json_t *f = json_object();
-
-	json_object_set_new(f, "python", json_string(py->exe));
-	json_object_set_new(f, "python_version", json_or_null(py->version));
-	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-		const struct needs_framework *fw = &py->fw[i];
-		json_t *x = json_object();
-
-		if (fw->absent) {
-			json_object_set_new(x, "absent",
-					    json_string(fw->absent));
-		} else {
-			json_object_set_new(x, "version",
-					    json_string(fw->version));
-			json_object_set_new(x, "cuda", json_or_null(fw->cuda));
-			json_object_set_new(x, "cudnn",
-					    json_or_null(fw->cudnn));
-			if (fw->problem)
-				json_object_set_new(x, "problem",
-						    json_string(fw->problem));
-		}
-		json_object_set_new(f, needs_framework_names[i], x);
-	}
-	return f;
-}
-
-/* The installed versions that provide everything. */
-static json_t *json_installed(const struct needs_installed *in)
-{
-	const struct needs_combo *c = &in->pick;
-	json_t *x = json_object();
-
-	json_object_set_new(x, "cuda", json_string(c->cuda->version));
-	json_object_set_new(x, "cudnn",
-			    json_or_null(c->cudnn ? c->cudnn->version : NULL));
-	json_object_set_new(x, "cupti",
-			    json_or_null(c->cupti ? c->cupti->version : NULL));
-	json_object_set_new(x, "active", json_boolean(in->active));
-	return x;
-}
-
-/* What the catalogue offers. */
-static json_t *json_offer(const struct needs_offer *o)
-{
-	json_t *x = json_object();
-
-	json_object_set_new(x, "cuda", json_string(o->cuda->version));
-	json_object_set_new(x, "cuda_source",
-			    json_string(source_name(o->cuda->source)));
-	json_object_set_new(x, "cudnn",
-			    json_or_null(o->cudnn ? o->cudnn->version : NULL));
-	json_object_set_new(x, "cupti",
-			    json_or_null(o->cupti ? o->cupti->version : NULL));
-	json_object_set_new(x, "install", json_string(o->line));
-	return x;
-}
-
 static void print_json(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
-		       const struct needs_offer *o, const struct remotes *rms,
-		       int satisfied)
+		       const struct needs_offer *o,
+		       const struct needs_fetches *fs, int satisfied)
 {
-	json_t *j = json_object();
+	json_t *j = needs_json(s, py, in, o, fs, satisfied);
 
-	if (rms->n)
-		json_object_set_new(j, "fetched", json_fetched(rms));
-
-	json_object_set_new(j, "files_read",
-			    json_integer((json_int_t)s->files));
-	json_object_set_new(j, "sonames", json_sonames(s));
-	json_object_set_new(j, "reports", json_reports(s));
-	json_object_set_new(j, "provides", json_provides(s));
-	if (py->exe)
-		json_object_set_new(j, "frameworks", json_frameworks(py));
-	json_object_set_new(j, "satisfied", json_boolean(satisfied));
-	json_object_set_new(j, "installed",
-			    in->pick.cuda ? json_installed(in) : json_null());
-	if (o->line) {
-		json_object_set_new(j, "catalogue", json_offer(o));
-	} else {
-		json_object_set_new(j, "catalogue", json_null());
-		if (o->why.len)
-			json_object_set_new(j, "catalogue_problem",
-					    json_string(o->why.data));
-	}
 	cmd_print_json(j);
 	json_decref(j);
 }
@@ -769,7 +569,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	    asked, satisfied = 1;
 	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX"),
 		   *platform = NULL;
-	struct remotes rms = { 0 };
+	struct needs_fetches rms = { 0 };
 
 	needs_scan_init(&s);
 	needs_python_init(&py, NULL);
@@ -836,7 +636,7 @@ out:
 	needs_installed_release(&in);
 	needs_offer_release(&o);
 	catalog_release(&cat);
-	remotes_release(&rms);
+	needs_fetches_release(&rms);
 	return rc;
 }
 

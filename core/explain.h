@@ -131,4 +131,32 @@ void explain_scan(const struct explain *ex, struct needs_scan *s);
 /* Does ex hold anything explained (anything but EXPLAIN_NO_RELEASE)? */
 bool explain_recognised(const struct explain *ex);
 
+/* ---- the fix --------------------------------------------------------------- */
+
+struct explain_fix {
+	struct needs_scan s;	   /* the libraries the text asks for */
+	struct needs_installed in; /* the store's answer */
+	struct needs_offer o; /* the catalogue's, when the store has none */
+	struct strv lines;    /* the commands that fix it, runnable */
+	char *state;	      /* what the store gives, in words */
+};
+
+void explain_fix_init(struct explain_fix *fx);
+void explain_fix_release(struct explain_fix *fx);
+
+/*
+ * The fix, once fx->s holds explain_scan's wants (finished) and fx->in
+ * the store matched against them (needs_match_installed): an installed
+ * match in force here -> `cuenv exec -- PROGRAM`; installed but not
+ * selected -> `cuenv local` of it; else the catalogue's install line
+ * followed by `cuenv local` of the same versions. Nothing asked: no fix.
+ */
+void explain_fix_decide(struct explain_fix *fx, const struct catalog *cat);
+
+struct json_t;
+
+/* `cuenv explain --json`'s object: findings, installed, fix. New ref. */
+struct json_t *explain_json(const struct explain *ex,
+			    const struct explain_fix *fx);
+
 #endif

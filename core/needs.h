@@ -53,6 +53,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "catalog.h"
@@ -328,5 +329,40 @@ void needs_offer_release(struct needs_offer *o);
  */
 void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 		      const struct needs_python *py, struct needs_offer *o);
+
+/* ---- the report as JSON (core/needs_json.c) ------------------------------ */
+
+/* A wheel read from a package index by range requests, for the report. */
+struct needs_fetched {
+	char *wheel, *index;
+	uint64_t size, bytes; /* the wheel's size, the bytes fetched */
+	unsigned requests;
+	bool metadata; /* its PEP 658 metadata file was read */
+};
+
+struct needs_fetches {
+	struct needs_fetched *v;
+	size_t n;
+};
+
+/* Append wheel (copied), index (copied) and f's figures to fs. */
+void needs_fetches_add(struct needs_fetches *fs, const char *wheel,
+		       const char *index, const struct needs_fetched *f);
+void needs_fetches_release(struct needs_fetches *fs);
+
+struct json_t;
+
+/*
+ * `cuenv needs --json`'s object: the wheels fetched (when any), the files
+ * read, the sonames asked for and by whom, the frameworks' own reports,
+ * the libraries the files provide, the Python frameworks (when py->exe),
+ * whether an installed selection satisfies everything, which one, and
+ * what the catalogue offers otherwise (or why nothing). A new reference.
+ */
+struct json_t *needs_json(const struct needs_scan *s,
+			  const struct needs_python *py,
+			  const struct needs_installed *in,
+			  const struct needs_offer *o,
+			  const struct needs_fetches *fs, bool satisfied);
 
 #endif

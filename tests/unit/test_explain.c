@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "../../core/explain.h"
 
 /*
@@ -452,6 +454,67 @@ static void test_explain_nvlib_in_words(void **state)
 	buf_release(&b);
 }
 
+/* The fix: the selection in force, an installed version, the catalogue. */
+static void test_explain_fix_from_the_store_or_catalogue(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+	struct catalog cat = {0};
+	struct install cuda = {.kind = KIT_CUDA, .version = "11.2.2"};
+	json_t *j;
+
+	(void)state;
+	parse(&ex, dso_cupti_profiler);
+	explain_fix_init(&fx);
+	explain_scan(&ex, &fx.s);
+	needs_scan_finish(&fx.s);
+
+	fx.in.pick.cuda = &cuda; /* as needs_match_installed picks */
+	fx.in.active = true;
+	explain_fix_decide(&fx, &cat);
+	assert_string_equal(
+	    fx.state, "cuda 11.2.2, the selection in force here, gives it");
+	assert_int_equal(fx.lines.n, 1);
+	assert_string_equal(fx.lines.v[0], "cuenv exec -- PROGRAM");
+	j = explain_json(&ex, &fx);
+	assert_string_equal(json_string_value(json_object_get(j, "installed")),
+			    fx.state);
+	assert_string_equal(
+	    json_string_value(json_array_get(json_object_get(j, "fix"), 0)),
+	    "cuenv exec -- PROGRAM");
+	assert_string_equal(
+	    json_string_value(json_object_get(
+		json_array_get(json_object_get(j, "findings"), 0), "soname")),
+	    "libcupti.so.11.2");
+	json_decref(j);
+	strv_release(&fx.lines);
+	free(fx.state);
+	fx.state = NULL;
+
+	fx.in.active = false;
+	explain_fix_decide(&fx, &cat);
+	assert_string_equal(fx.state, "cuda 11.2.2 (installed) gives it");
+	assert_string_equal(fx.lines.v[0], "cuenv local 11.2.2");
+	strv_release(&fx.lines);
+	free(fx.state);
+	fx.state = NULL;
+
+	/* Nothing installed, an empty catalogue: no line, the reason kept. */
+	fx.in.pick.cuda = NULL;
+	explain_fix_decide(&fx, &cat);
+	assert_null(fx.state);
+	assert_int_equal(fx.lines.n, 0);
+	assert_null(fx.o.line);
+	assert_true(fx.o.why.len > 0);
+	j = explain_json(&ex, &fx);
+	assert_true(json_is_null(json_object_get(j, "installed")));
+	assert_non_null(json_object_get(j, "catalogue_problem"));
+	json_decref(j);
+
+	explain_fix_release(&fx);
+	explain_release(&ex);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +533,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_explain_machine_loader_path,
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test(test_explain_nvlib_in_words),
+	    cmocka_unit_test(test_explain_fix_from_the_store_or_catalogue),
 	};
 
 	cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "../../core/needs.h"
 #include "../../core/xalloc.h"
 
@@ -1370,12 +1372,87 @@ static void test_needs_installed_minimum_cudnn_is_compared(void **state)
 	needs_scan_release(&s);
 }
 
+/* The --json report: the shape scripts read, and what each part holds. */
+static void test_needs_json_reports_scan_offer_and_fetches(void **state)
+{
+	struct catalog cat = {0};
+	struct needs_python py;
+	struct needs_installed in;
+	struct needs_offer o;
+	struct needs_scan s;
+	struct needs_fetches fs = {0};
+	struct needs_fetched f = {.size = 1000, .bytes = 10, .requests = 2};
+	const json_t *w, *c;
+	json_t *j;
+
+	(void)state;
+	needs_python_init(&py, NULL);
+	needs_installed_init(&in);
+	offer_for("libcudart.so.11.0", NULL, &cat, &o, "cuenv install 11.8");
+	needs_scan_init(&s);
+	add(&s, "/tf/libtf.so", NULL, "libcudart.so.11.0", "libcudnn.so.8");
+	needs_scan_finish(&s);
+	needs_fetches_add(&fs, "tf-2.6.5.whl", "http://127.0.0.1/simple", &f);
+	j = needs_json(&s, &py, &in, &o, &fs, false);
+
+	assert_int_equal(json_integer_value(json_object_get(j, "files_read")),
+			 1);
+	assert_false(json_is_true(json_object_get(j, "satisfied")));
+	assert_true(json_is_null(json_object_get(j, "installed")));
+	assert_null(json_object_get(j, "frameworks")); /* no --python */
+	w = json_array_get(json_object_get(j, "sonames"), 0);
+	assert_string_equal(json_string_value(json_object_get(w, "soname")),
+			    "libcudart.so.11.0");
+	assert_true(json_is_true(json_object_get(w, "required")));
+	assert_string_equal(json_string_value(json_array_get(
+				json_object_get(w, "needed_by"), 0)),
+			    "/tf/libtf.so");
+	w = json_array_get(json_object_get(j, "sonames"), 1);
+	assert_string_equal(json_string_value(json_object_get(w, "soname")),
+			    "libcudnn.so.8");
+	assert_false(json_is_true(json_object_get(w, "required")));
+	c = json_object_get(j, "catalogue");
+	assert_string_equal(json_string_value(json_object_get(c, "cuda")),
+			    "11.8.0");
+	assert_string_equal(json_string_value(json_object_get(c, "install")),
+			    "cuenv install 11.8");
+	assert_true(json_is_null(json_object_get(c, "cudnn")));
+	c = json_array_get(json_object_get(j, "fetched"), 0);
+	assert_string_equal(json_string_value(json_object_get(c, "wheel")),
+			    "tf-2.6.5.whl");
+	assert_int_equal(
+	    json_integer_value(json_object_get(c, "bytes_fetched")), 10);
+	assert_int_equal(json_integer_value(json_object_get(c, "size")), 1000);
+	assert_false(json_is_true(json_object_get(c, "core_metadata")));
+	json_decref(j);
+
+	/* Nothing fetched: no "fetched" key; no offer: the reason instead. */
+	needs_offer_release(&o);
+	needs_offer_init(&o);
+	buf_adds(&o.why, "no release gives libcudart.so.99");
+	j = needs_json(&s, &py, &in, &o, &(struct needs_fetches){0}, false);
+	assert_null(json_object_get(j, "fetched"));
+	assert_true(json_is_null(json_object_get(j, "catalogue")));
+	assert_string_equal(
+	    json_string_value(json_object_get(j, "catalogue_problem")),
+	    "no release gives libcudart.so.99");
+	json_decref(j);
+
+	needs_fetches_release(&fs);
+	needs_offer_release(&o);
+	needs_scan_release(&s);
+	needs_installed_release(&in);
+	needs_python_release(&py);
+	catalog_release(&cat);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_needs_records_needed_and_named_sonames),
+	    cmocka_unit_test(test_needs_json_reports_scan_offer_and_fetches),
 	    cmocka_unit_test(test_needs_finish_sorts_by_library_then_soname),
 	    cmocka_unit_test(
 		test_needs_soname_provided_under_path_is_not_asked),

@@ -1,0 +1,17 @@
+/*
+ * json_util.h: the two small jansson shapes every JSON report uses.
+ */
+#ifndef CUENV_JSON_UTIL_H
+#define CUENV_JSON_UTIL_H
+
+#include <jansson.h>
+
+#include "buf.h"
+
+/* s as a JSON string, or null when s is NULL. A new reference. */
+json_t *json_str_or_null(const char *s);
+
+/* v's strings as a JSON array. A new reference. */
+json_t *json_strv(const struct strv *v);
+
+#endif
