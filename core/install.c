@@ -448,11 +448,15 @@ static int fetch_wheel(struct job *j, struct src *s, const struct part_paths *f,
 				f->cache.data, strerror(errno));
 	uo.map = map_wheel;
 	uo.max_bytes = expand_bound(j);
-	if (!rc)
-		rc = unpack_file(f->tmp.data,
-				 j->opts->no_cache ? f->part.data
-						   : f->cache.data,
-				 &uo, &stats, err);
+	if (!rc) {
+		const char *wheel =
+			j->opts->no_cache ? f->part.data : f->cache.data;
+
+		rc = unpack_file(f->tmp.data, wheel, &uo, &stats, err);
+		/* refused as a stream archive is: not kept for next time */
+		if (rc == CUENV_E_UNPACK && wheel == f->cache.data)
+			(void)unlink(wheel);
+	}
 	if (!rc)
 		rc = to_pool(f->tmp.data, f->pool.data, err);
 	return rc;

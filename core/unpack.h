@@ -68,6 +68,8 @@ struct unpack_opts {
 	char *(*map)(void *ctx, const char *path);
 	void *map_ctx;
 	uint64_t max_bytes; /* file bytes to write at most (0: no bound) */
+	/* also refuse names Windows cannot hold (zip archives always are) */
+	bool windows_names;
 };
 
 /* Counted from 0 by each call, also as far as it got when it fails. */
@@ -117,6 +119,26 @@ int unpack_file(const char *dest, const char *archive,
 int unpack_check_entry(const char *path, mode_t type, mode_t mode,
 		       const char *symlink, const char *hardlink,
 		       struct cuenv_err *err);
+
+/*
+ * unpack_check_entry, and also unpack_windows_name_problem of path and of
+ * the link targets: the check of every entry of a zip archive.
+ */
+int unpack_check_entry_windows(const char *path, mode_t type, mode_t mode,
+			       const char *symlink, const char *hardlink,
+			       struct cuenv_err *err);
+
+/*
+ * Why path (an entry's path, '/'-separated) cannot be written as it is
+ * on Windows, or NULL: a backslash (a separator there: "..\x" climbs,
+ * "\\server\share" and "\x" are absolute), a colon (a drive, "C:x",
+ * or an alternate data stream, "file:stream"), a control character or
+ * one of < > " | ? *, a component ending with a dot or a space (Windows
+ * drops them: "bin." is "bin"), or a device name (CON, PRN, AUX, NUL,
+ * COM0-9, LPT0-9, with any extension: "nul.txt"). From Microsoft's
+ * "Naming Files, Paths, and Namespaces". Pure.
+ */
+const char *unpack_windows_name_problem(const char *path);
 
 /*
  * Reading a zip (a wheel) in place, member by member, with nothing

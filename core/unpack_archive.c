@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -119,6 +120,70 @@ static const char *bad_symlink(const char *path, const char *target)
 	return NULL;
 }
 
+/*
+ * Whether the component c (len bytes) is one of Windows' device names,
+ * which name the device in any folder and with any extension ("nul.txt",
+ * "Com1.h"): CON, PRN, AUX, NUL, COM0-9, LPT0-9, and COM and LPT with a
+ * superscript 1, 2 or 3 (UTF-8 C2 B9, C2 B2, C2 B3). Spaces before the
+ * extension are dropped by Windows first ("nul .txt").
+ */
+static bool is_device_name(const char *c, size_t len)
+{
+	static const char *const three[] = { "con", "prn", "aux", "nul" };
+	size_t n = 0;
+
+	while (n < len && c[n] != '.')
+		n++;
+	while (n && c[n - 1] == ' ')
+		n--;
+	if (n == 3) {
+		for (size_t i = 0; i < sizeof(three) / sizeof(*three); i++)
+			if (!strncasecmp(c, three[i], 3))
+				return true;
+		return false;
+	}
+	if (n < 4 || (strncasecmp(c, "com", 3) && strncasecmp(c, "lpt", 3)))
+		return false;
+	if (n == 4)
+		return c[3] >= '0' && c[3] <= '9';
+	return n == 5 && (unsigned char)c[3] == 0xc2 &&
+	       ((unsigned char)c[4] == 0xb9 || (unsigned char)c[4] == 0xb2 ||
+		(unsigned char)c[4] == 0xb3);
+}
+
+const char *unpack_windows_name_problem(const char *path)
+{
+	const char *c, *p = path;
+	size_t len;
+
+	for (const char *q = path; *q; q++) {
+		unsigned char ch = (unsigned char)*q;
+
+		if (ch == '\\')
+			return "backslash in a name (a folder separator on "
+			       "Windows)";
+		if (ch == ':')
+			return "colon in a name (a drive or an alternate data "
+			       "stream on Windows)";
+		if (ch < 0x20 || ch == 0x7f)
+			return "control character in a name";
+		if (strchr("<>\"|?*", ch))
+			return "character that Windows does not allow in a "
+			       "name";
+	}
+	while ((c = next_component(&p, &len))) {
+		if (is_dot(c, len) || is_dotdot(c, len))
+			continue;
+		if (c[len - 1] == '.' || c[len - 1] == ' ')
+			return "name ending with a dot or a space (Windows "
+			       "drops it)";
+		if (is_device_name(c, len))
+			return "Windows device name (CON, PRN, AUX, NUL, "
+			       "COM1-9, LPT1-9)";
+	}
+	return NULL;
+}
+
 /* ---- checking one entry -------------------------------------------------- */
 
 static int refuse(struct cuenv_err *err, const char *name, const char *what,
@@ -163,15 +228,26 @@ static const char *bad_type(mode_t type, const char *hardlink)
 	}
 }
 
-/* unpack_check_entry, with name (the entry as the archive calls it) shown. */
+/*
+ * unpack_check_entry, with name (the entry as the archive calls it) shown;
+ * windows: also the names and link targets Windows cannot hold as they
+ * are (unpack_windows_name_problem).
+ */
 static int check_entry(const char *name, const char *path, mode_t type,
 		       mode_t mode, const char *symlink, const char *hardlink,
-		       struct cuenv_err *err)
+		       bool windows, struct cuenv_err *err)
 {
 	const char *why = bad_path(path);
 
+	if (!why && windows)
+		why = unpack_windows_name_problem(path);
 	if (why)
 		return refuse(err, name, why, NULL, NULL);
+	if (windows && symlink && (why = unpack_windows_name_problem(symlink)))
+		return refuse(err, name, "symbolic link to", symlink, why);
+	if (windows && hardlink &&
+	    (why = unpack_windows_name_problem(hardlink)))
+		return refuse(err, name, "hard link to", hardlink, why);
 	why = bad_type(type, hardlink);
 	if (why)
 		return refuse(err, name, why, NULL, NULL);
@@ -205,7 +281,16 @@ int unpack_check_entry(const char *path, mode_t type, mode_t mode,
 		       const char *symlink, const char *hardlink,
 		       struct cuenv_err *err)
 {
-	return check_entry(path, path, type, mode, symlink, hardlink, err);
+	return check_entry(path, path, type, mode, symlink, hardlink, false,
+			   err);
+}
+
+int unpack_check_entry_windows(const char *path, mode_t type, mode_t mode,
+			       const char *symlink, const char *hardlink,
+			       struct cuenv_err *err)
+{
+	return check_entry(path, path, type, mode, symlink, hardlink, true,
+			   err);
 }
 
 /* ---- extracting ---------------------------------------------------------- */
@@ -588,6 +673,18 @@ static int write_entry(struct job *j, struct archive_entry *e, mode_t type,
 	return CUENV_OK;
 }
 
+/*
+ * Whether j's names must also suit Windows: always in a zip, Windows'
+ * own archive (NVIDIA's windows-x86_64 archives, wheels), and where the
+ * caller asks.
+ */
+static bool windows_names(const struct job *j)
+{
+	return (j->opts && j->opts->windows_names) ||
+	       (archive_format(j->in) & ARCHIVE_FORMAT_BASE_MASK) ==
+		       ARCHIVE_FORMAT_ZIP;
+}
+
 static int extract_entry(struct job *j, struct archive_entry *e,
 			 struct cuenv_err *err)
 {
@@ -601,7 +698,7 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 	if (rc || skip)
 		return rc;
 	rc = check_entry(j->name, j->rel.data, type, perm, symlink,
-			 hardlink ? j->link.data : NULL, err);
+			 hardlink ? j->link.data : NULL, windows_names(j), err);
 	if (!rc && hardlink)
 		rc = check_link_target(j, j->rel.data, err);
 	if (!rc)

@@ -1290,6 +1290,107 @@ static void test_check_entry_table(void **state)
 	}
 }
 
+/*
+ * Names Windows cannot hold as they are, from Microsoft's "Naming Files,
+ * Paths, and Namespaces": each hostile form, and names that look close
+ * but are fine.
+ */
+static const struct {
+	const char *path, *why; /* why: a word of the reason; NULL: fine */
+} windows_names[] = {
+    {"bin/cudart64_110.dll", NULL},
+    {"cudnn-windows-x86_64-8.9.7.29_cuda12-archive/bin/cudnn64_8.dll", NULL},
+    {"include/crt/host_config.h", NULL},
+    {"lib/x64/cudart.lib", NULL},
+    {"./a/./b", NULL},
+    {"console/x", NULL}, /* CON only as the whole base name */
+    {"nulx.txt", NULL},
+    {"com10", NULL}, /* COM0-9 only */
+    {"lpt", NULL},
+    {"a.b.c", NULL},
+    {"caf\xc3\xa9.txt", NULL},
+    {"..\\..\\evil.dll", "backslash"},
+    {"a\\b", "backslash"},
+    {"\\x", "backslash"},
+    {"\\\\server\\share\\x", "backslash"},
+    {"\\\\?\\C:\\x", "backslash"},
+    {"C:\\Windows\\System32\\cudart64_110.dll", "a drive"},
+    {"C:x", "colon"},
+    {"bin/cudart64_110.dll:payload", "colon"},
+    {"bin/x::$DATA", "colon"},
+    {"CON", "device name"},
+    {"bin/nul.txt", "device name"},
+    {"Aux.h", "device name"},
+    {"prn", "device name"},
+    {"COM1", "device name"},
+    {"lpt9.dll", "device name"},
+    {"com\xc2\xb9", "device name"},
+    {"nul .txt", "device name"},
+    {"bin./x", "dot or a space"},
+    {"bin/x.dll ", "dot or a space"},
+    {"bin/x...", "dot or a space"},
+    {"a\tb", "control character"},
+    {"a<b", "does not allow"},
+    {"a|b", "does not allow"},
+    {"what?", "does not allow"},
+    {"*.dll", "does not allow"},
+    {"say\"hi\"", "does not allow"},
+};
+
+static void test_windows_name_problems(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N(windows_names); i++) {
+		const char *why =
+		    unpack_windows_name_problem(windows_names[i].path);
+
+		if (!windows_names[i].why && why)
+			fail_msg("'%s' refused: %s", windows_names[i].path,
+				 why);
+		if (windows_names[i].why && !why)
+			fail_msg("'%s' accepted", windows_names[i].path);
+		if (why)
+			assert_contains(why, windows_names[i].why);
+	}
+}
+
+/* A zip's entry and link targets are checked for Windows; a tar's not. */
+static void test_check_entry_windows_also_checks_links(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(
+	    unpack_check_entry("a\\b", S_IFREG, 0644, NULL, NULL, &err),
+	    CUENV_OK);
+	assert_int_equal(
+	    unpack_check_entry_windows("a\\b", S_IFREG, 0644, NULL, NULL, &err),
+	    CUENV_E_UNPACK);
+	/* the name shown with its backslash escaped, as every name is */
+	assert_contains(err.msg.data, "refused archive entry 'a\\x5cb': "
+				      "backslash in a name");
+	err_release(&err);
+	err_init(&err);
+	assert_int_equal(unpack_check_entry_windows("lib/a.dll", S_IFLNK, 0777,
+						    "..\\..\\x", NULL, &err),
+			 CUENV_E_UNPACK);
+	assert_contains(err.msg.data, "symbolic link to '..\\x5c..\\x5cx'");
+	err_release(&err);
+	err_init(&err);
+	assert_int_equal(unpack_check_entry_windows("lib/h", S_IFREG, 0644,
+						    NULL, "lib/aux", &err),
+			 CUENV_E_UNPACK);
+	assert_contains(err.msg.data, "hard link to 'lib/aux'");
+	err_release(&err);
+	err_init(&err);
+	/* the POSIX checks come first */
+	assert_int_equal(
+	    unpack_check_entry_windows("../x", S_IFREG, 0644, NULL, NULL, &err),
+	    CUENV_E_UNPACK);
+	assert_contains(err.msg.data, "path leaves the destination");
+	err_release(&err);
+}
+
 static void test_check_entry_shows_control_characters_escaped(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
@@ -1463,6 +1564,8 @@ int main(void)
 	    FX(test_unpack_file_refuses_hostile_zip),
 	    FX(test_unpack_file_missing_is_store_error),
 	    cmocka_unit_test(test_check_entry_table),
+	    cmocka_unit_test(test_windows_name_problems),
+	    cmocka_unit_test(test_check_entry_windows_also_checks_links),
 	    cmocka_unit_test(test_check_entry_shows_control_characters_escaped),
 	    cmocka_unit_test(test_makeself_skip_variable),
 	    cmocka_unit_test(test_makeself_literal_head_n),
