@@ -107,7 +107,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
-	proc plat_path
+	proc plat_path dllsearch
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
 	pypi gc wheel mirror refresh
 CMDS := main table common options add doctor env exec export global help init \
