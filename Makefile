@@ -112,6 +112,7 @@ CORE += selfile
 CORE += wrap
 CORE += envfmt
 CORE += listing
+CORE += dllsearch
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
 	pypi gc wheel mirror refresh
 CMDS := main table common options add doctor env exec export global help init \
@@ -552,9 +553,11 @@ test-windows-deps:
 # BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
-WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt
+WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
+	dllsearch
 .PHONY: windows-core test-windows-core
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
 test-windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh test
+	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/dllsearch.sh

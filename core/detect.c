@@ -81,6 +81,22 @@ static bool pred_header(const char *dir, const char *name)
 	return n > 2 && !strcmp(name + n - 2, ".h");
 }
 
+/* A CUDA library's Windows DLL (cudart64_110.dll, cupti64_2020.3.1.dll,
+ * cudnn64_8.dll): Windows keeps them in bin\ (extras\CUPTI\lib64 for
+ * CUPTI), where they are found by PATH. */
+static bool pred_cuda_dll(const char *dir, const char *name)
+{
+	unsigned long majors;
+
+	(void)dir;
+	return nvlib_match_dll(name, &majors) != NULL;
+}
+
+static bool pred_lib_or_dll(const char *dir, const char *name)
+{
+	return pred_lib(dir, name) || pred_cuda_dll(dir, name);
+}
+
 static bool pred_exec(const char *dir, const char *name)
 {
 	struct buf p = BUF_INIT;
@@ -152,12 +168,18 @@ void detect_layout(const char *prefix, struct install *in)
 			continue;
 		buf_reset(&d);
 		buf_path(&d, sub.data, "bin");
-		if (dir_has(d.data, pred_exec))
+		if (dir_has(d.data, pred_cuda_dll)) {
+			/* Windows: the libraries are in bin\ */
 			add_dir(&in->bin, &reals, d.data);
+			if (strv_find(&in->lib, d.data) < 0)
+				strv_push(&in->lib, d.data);
+		} else if (dir_has(d.data, pred_exec)) {
+			add_dir(&in->bin, &reals, d.data);
+		}
 		for (size_t k = 0; k < 2; k++) {
 			buf_reset(&d);
 			buf_path(&d, sub.data, libdirs[k]);
-			if (dir_has(d.data, pred_lib))
+			if (dir_has(d.data, pred_lib_or_dll))
 				add_dir(&in->lib, &reals, d.data);
 		}
 		buf_reset(&d);
@@ -176,7 +198,8 @@ void detect_layout(const char *prefix, struct install *in)
 	for (size_t i = 0; i < in->lib.n; i++) {
 		struct buf name = BUF_INIT;
 
-		if (find_prefixed(in->lib.v[i], "libcupti.so", &name))
+		if (find_prefixed(in->lib.v[i], "libcupti.so", &name) ||
+		    find_prefixed(in->lib.v[i], "cupti64_", &name))
 			strv_push(&in->cupti, in->lib.v[i]);
 		buf_release(&name);
 	}
@@ -185,13 +208,17 @@ void detect_layout(const char *prefix, struct install *in)
 	buf_release(&d);
 }
 
-/* Drop the folders of dirs that hold no file whose name starts with stem. */
-static void keep_dirs_with(struct strv *dirs, const char *stem)
+/*
+ * Drop the folders of dirs that hold no file whose name starts with stem
+ * (or, when dll is not NULL, with dll: Windows' name for the library).
+ */
+static void keep_dirs_with(struct strv *dirs, const char *stem, const char *dll)
 {
 	struct buf name = BUF_INIT;
 
 	for (size_t i = dirs->n; i-- > 0;)
-		if (!find_prefixed(dirs->v[i], stem, &name))
+		if (!find_prefixed(dirs->v[i], stem, &name) &&
+		    (!dll || !find_prefixed(dirs->v[i], dll, &name)))
 			strv_remove(dirs, i);
 	buf_release(&name);
 }
@@ -642,7 +669,8 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 	detect_layout(prefix, cuda);
 	scan_dist_info(prefix, &cuda->notes);
 	warn_wheel_mix(prefix, &cuda->warnings);
-	if (!find_lib(cuda, "libcudart.so", &name)) {
+	if (!find_lib(cuda, "libcudart.so", &name) &&
+	    !find_lib(cuda, "cudart64_", &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"no CUDA runtime (libcudart.so) under '%s'",
 				path);
@@ -665,8 +693,10 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 
 	cupti_version(prefix, cuda);
 
-	/* A cuDNN inside the toolkit (the wheel layout has one) */
-	if (find_lib(cuda, "libcudnn.so", &name)) {
+	/* A cuDNN inside the toolkit (the wheel layout has one; on Windows,
+	 * NVIDIA's guide copies cuDNN's files into the toolkit's folders) */
+	if (find_lib(cuda, "libcudnn.so", &name) ||
+	    find_lib(cuda, "cudnn64_", &name)) {
 		struct cuenv_err e2 = CUENV_ERR_INIT;
 
 		if (!fill_cudnn(path, prefix, NULL, cuda->cuda_major, cudnn,
@@ -870,10 +900,11 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 	 * folders that hold cuDNN: activation puts cuDNN's folders first, and
 	 * the toolkit's other libraries must not come with them.
 	 */
-	keep_dirs_with(&in->lib, "libcudnn");
-	keep_dirs_with(&in->include, "cudnn");
+	keep_dirs_with(&in->lib, "libcudnn", "cudnn");
+	keep_dirs_with(&in->include, "cudnn", NULL);
 	scan_dist_info(prefix, &in->notes);
-	if (!find_lib(in, "libcudnn.so", &name)) {
+	if (!find_lib(in, "libcudnn.so", &name) &&
+	    !find_lib(in, "cudnn64_", &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"no cuDNN (libcudnn.so) under '%s'", path);
 		goto out;

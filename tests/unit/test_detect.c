@@ -655,6 +655,97 @@ static void test_detect_cuda_of_a_file_fails(void **state)
 	found_release(&f);
 }
 
+/* ---- Windows layouts ----------------------------------------------------- */
+
+/*
+ * NVIDIA's Windows installer: C:\Program Files\NVIDIA GPU Computing
+ * Toolkit\CUDA\v11.2, the DLLs in bin\ (cudart64_110.dll is every 11.x's
+ * runtime), CUPTI's year-named DLL in extras\CUPTI\lib64, import
+ * libraries in lib\x64, headers in include\. Read as data: nothing is
+ * loaded, so it is detected on any system.
+ */
+#define WIN_CUDA "NVIDIA GPU Computing Toolkit/CUDA/v11.2"
+
+static void fake_windows_cuda(const struct fixture *fx)
+{
+	fx_touch(fx, WIN_CUDA "/bin/cudart64_110.dll");
+	fx_touch(fx, WIN_CUDA "/bin/cublas64_11.dll");
+	fx_touch(fx, WIN_CUDA "/bin/nvcc.exe");
+	fx_touch(fx, WIN_CUDA "/lib/x64/cudart.lib");
+	fx_write(fx, WIN_CUDA "/include/cuda_runtime_api.h",
+		 "#define CUDART_VERSION 11020\n");
+	fx_touch(fx, WIN_CUDA "/extras/CUPTI/lib64/cupti64_2020.3.1.dll");
+}
+
+static void test_detect_cuda_windows_installer_layout(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_windows_cuda(fx);
+	expect_ok(detect_cuda_at(fx, WIN_CUDA, NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "11.2");
+	assert_int_equal(f.cuda.cuda_major, 11);
+	/* bin\ is where the loader finds the DLLs: PATH's folder */
+	assert_true(has_dir(fx, &f.cuda.bin, WIN_CUDA "/bin"));
+	assert_true(has_dir(fx, &f.cuda.lib, WIN_CUDA "/bin"));
+	assert_true(has_dir(fx, &f.cuda.lib, WIN_CUDA "/extras/CUPTI/lib64"));
+	assert_true(has_dir(fx, &f.cuda.cupti, WIN_CUDA "/extras/CUPTI/lib64"));
+	assert_int_equal(f.cuda.cupti.n, 1);
+	/* a year names no release, and no header says which */
+	assert_null(f.cuda.cupti_version);
+	assert_false(f.has_cudnn);
+	found_release(&f);
+}
+
+/* cuDNN copied into the toolkit, as NVIDIA's Windows guide for 8.x says. */
+static void test_detect_cuda_windows_with_cudnn_copied_in(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+
+	fake_windows_cuda(fx);
+	fx_touch(fx, WIN_CUDA "/bin/cudnn64_8.dll");
+	fx_touch(fx, WIN_CUDA "/bin/cudnn_ops_infer64_8.dll");
+	fx_write(fx, WIN_CUDA "/include/cudnn_version.h",
+		 "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 1\n"
+		 "#define CUDNN_PATCHLEVEL 1\n");
+	expect_ok(detect_cuda_at(fx, WIN_CUDA, NULL, &f), &f);
+	assert_string_equal(f.cuda.version, "11.2");
+	assert_true(f.has_cudnn);
+	assert_string_equal(f.cudnn.version, "8.1.1");
+	assert_int_equal(f.cudnn.cuda_major, 11);
+	assert_true(has_dir(fx, &f.cudnn.lib, WIN_CUDA "/bin"));
+	found_release(&f);
+}
+
+/* cuDNN's Windows archive: cudnn-windows-x86_64-<v>_cuda<major>-archive. */
+static void test_detect_cudnn_windows_archive(void **state)
+{
+	static const char dir[] =
+	    "cudnn-windows-x86_64-8.9.7.29_cuda12-archive";
+	struct fixture *fx = *state;
+	struct found f;
+	struct buf p = BUF_INIT;
+
+	buf_printf(&p, "%s/bin/cudnn64_8.dll", dir);
+	fx_touch(fx, p.data);
+	buf_reset(&p);
+	buf_printf(&p, "%s/include/cudnn_version.h", dir);
+	fx_write(fx, p.data,
+		 "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n"
+		 "#define CUDNN_PATCHLEVEL 7\n");
+	buf_reset(&p);
+	buf_printf(&p, "%s/lib/x64/cudnn.lib", dir);
+	fx_touch(fx, p.data);
+	buf_release(&p);
+	expect_ok(detect_cudnn_at(fx, dir, NULL, 0, &f), &f);
+	assert_string_equal(f.cudnn.version, "8.9.7");
+	assert_int_equal(f.cudnn.cuda_major, 12);
+	assert_int_equal(f.cudnn.lib.n, 1);
+	found_release(&f);
+}
+
 /* ---- cuDNN --------------------------------------------------------------- */
 
 #define TARBALL "cudnn-linux-x86_64-9.1.0.70_cuda12-archive"
@@ -878,6 +969,9 @@ int main(void)
 	    FS_TEST(test_detect_cuda_without_libcudart_fails),
 	    FS_TEST(test_detect_cuda_of_missing_path_fails),
 	    FS_TEST(test_detect_cuda_of_a_file_fails),
+	    FS_TEST(test_detect_cuda_windows_installer_layout),
+	    FS_TEST(test_detect_cuda_windows_with_cudnn_copied_in),
+	    FS_TEST(test_detect_cudnn_windows_archive),
 	    FS_TEST(test_detect_cudnn_reads_tarball_headers_and_folder_name),
 	    FS_TEST(test_detect_cudnn_reads_old_cudnn_h),
 	    FS_TEST(test_detect_cudnn_reads_cuda_major_from_its_libraries),
