@@ -10,6 +10,7 @@
 static const char usage[] =
 	"usage: cuenv add cuda PATH " CMD_SYN_OPTS "\n"
 	"       cuenv add cudnn PATH " CMD_SYN_OPTS "\n"
+	"       cuenv add " CMD_SYN_OPTS "\n"
 	"\n"
 	"Register a CUDA toolkit or cuDNN that is already on this machine, so\n"
 	"that it can be selected like an installed one. Its files stay where\n"
@@ -18,11 +19,15 @@ static const char usage[] =
 	"also the CUDA major it was built for. A cuDNN found inside a toolkit\n"
 	"(NVIDIA's wheel layout has one) is registered too.\n"
 	"\n"
+	"--discover registers every toolkit the environment names:\n"
+	"CUDA_PATH_V11_2-style variables (NVIDIA's Windows installer sets one\n"
+	"per toolkit), CUDA_PATH and CUDA_HOME; one that is not a toolkit is\n"
+	"a warning, one already registered is said so.\n"
 	"\n"
 	"Examples: cuenv add cuda /usr/local/cuda-11.8\n"
 	"          cuenv add cudnn ~/cudnn-linux-x86_64-9.1.0.70_cuda12-archive\n";
 
-enum { O_AS, O_CUDA };
+enum { O_AS, O_CUDA, O_DISCOVER };
 
 static const struct cmd_option opts[] = {
 	[O_AS] = { "as", .forms = CMD_FORM(1) | CMD_FORM(2), .arg = "VERSION",
@@ -30,6 +35,9 @@ static const struct cmd_option opts[] = {
 	[O_CUDA] = { "cuda", .forms = CMD_FORM(2), .arg = "MAJOR",
 		     .value = OPT_NUMBER, .min = 1, .max = 99,
 		     .help = "cuDNN only: the CUDA major it was built for" },
+	[O_DISCOVER] = { "discover", .forms = CMD_FORM(3),
+			 .help = "register the toolkits CUDA_PATH_V*, "
+				 "CUDA_PATH and CUDA_HOME name" },
 };
 
 /* Every folder of in goes into a PATH-like variable: none may hold ':'. */
@@ -199,39 +207,96 @@ static int add_found(struct cuenv_ctx *ctx, struct install *first,
 	return rc;
 }
 
-static int run(struct cuenv_ctx *ctx, int argc, char **argv,
-	       struct cuenv_err *err)
+/* Detect the toolkit at dir and register it (with a cuDNN inside). */
+static int add_cuda(struct cuenv_ctx *ctx, const char *dir, const char *as,
+		    struct cuenv_err *err)
 {
 	struct install cuda, cudnn;
-	enum kit_kind kind;
 	bool has_cudnn = false;
-	int rc;
+	int rc = detect_cuda(dir, as, &cuda, &cudnn, &has_cudnn, err);
 
-	(void)argc; /* main checked there are two arguments */
-	rc = add_kind(ctx, argv[optind], &kind, err);
-	if (rc)
-		return rc;
-	install_init(&cuda, KIT_CUDA);
-	install_init(&cudnn, KIT_CUDNN);
-	if (kind == KIT_CUDA)
-		rc = detect_cuda(argv[optind + 1], ctx->opt.arg[O_AS], &cuda,
-				 &cudnn, &has_cudnn, err);
-	else
-		rc = detect_cudnn(argv[optind + 1], ctx->opt.arg[O_AS],
-				  (unsigned)ctx->opt.num[O_CUDA], &cudnn, err);
 	for (size_t i = 0; !rc && i < cuda.warnings.n; i++)
 		cmd_warn("%s", cuda.warnings.v[i]);
-	for (size_t i = 0; !rc && i < cudnn.warnings.n; i++)
-		cmd_warn("%s", cudnn.warnings.v[i]);
-	if (!rc && kind == KIT_CUDA)
+	if (!rc)
 		rc = add_found(ctx, &cuda, has_cudnn ? &cudnn : NULL, err);
-	else if (!rc)
-		rc = add_found(ctx, &cudnn, NULL, err);
 	install_release(&cuda);
 	install_release(&cudnn);
 	return rc;
 }
 
-CUENV_CMD(add, "add", 2, 2,
+/*
+ * --discover: every toolkit the environment names. A folder that is not
+ * one is a warning; CUENV_NO when none could be registered.
+ */
+static int discover(struct cuenv_ctx *ctx, struct cuenv_err *err)
+{
+	struct strv dirs = STRV_INIT, names = STRV_INIT;
+	size_t good = 0;
+	int rc = CUENV_OK;
+
+	detect_env_candidates(ctx->environ, &dirs, &names);
+	for (size_t i = 0; i < dirs.n; i++) {
+		struct cuenv_err e = CUENV_ERR_INIT;
+		int one = add_cuda(ctx, dirs.v[i], NULL, &e);
+
+		if (!one)
+			good++;
+		else if (one == CUENV_E_MANIFEST || one == CUENV_E_STORE)
+			cmd_warn("%s=%s: %s", names.v[i], dirs.v[i],
+				 e.msg.data);
+		else
+			rc = cuenv_fail(err, one, "%s", e.msg.data);
+		err_release(&e);
+		if (rc)
+			break;
+	}
+	if (!rc && !good) {
+		rc = cuenv_fail(err, CUENV_NO,
+				"add: no toolkit found in CUDA_PATH_V*, "
+				"CUDA_PATH or CUDA_HOME");
+		cuenv_hint(err, "register one by its folder: cuenv add cuda "
+				"PATH");
+	}
+	strv_release(&dirs);
+	strv_release(&names);
+	return rc;
+}
+
+static int run(struct cuenv_ctx *ctx, int argc, char **argv,
+	       struct cuenv_err *err)
+{
+	struct install cudnn;
+	enum kit_kind kind;
+	int rc;
+
+	if (cmd_opt_given(&ctx->opt, O_DISCOVER)) {
+		if (argc > optind || ctx->opt.arg[O_AS] || ctx->opt.num[O_CUDA])
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "add: --discover takes no PATH, --as "
+					  "or --cuda");
+		return discover(ctx, err);
+	}
+	if (argc - optind != 2) {
+		cuenv_fail(err, CUENV_E_USAGE, "add: %s",
+			   argc - optind < 2 ? "missing argument"
+					     : "too many arguments");
+		return cuenv_hint(err, "see: cuenv add --help");
+	}
+	rc = add_kind(ctx, argv[optind], &kind, err);
+	if (rc)
+		return rc;
+	if (kind == KIT_CUDA)
+		return add_cuda(ctx, argv[optind + 1], ctx->opt.arg[O_AS], err);
+	rc = detect_cudnn(argv[optind + 1], ctx->opt.arg[O_AS],
+			  (unsigned)ctx->opt.num[O_CUDA], &cudnn, err);
+	for (size_t i = 0; !rc && i < cudnn.warnings.n; i++)
+		cmd_warn("%s", cudnn.warnings.v[i]);
+	if (!rc)
+		rc = add_found(ctx, &cudnn, NULL, err);
+	install_release(&cudnn);
+	return rc;
+}
+
+CUENV_CMD(add, "add", 0, 2,
 	  "register a CUDA toolkit or cuDNN already on this machine",
 	  CMD_OPTIONS(opts), .flags = CMD_NEEDS_STORE, .run = run);

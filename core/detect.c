@@ -1262,3 +1262,65 @@ void detect_activation(struct install *in, const struct strv *loader_dirs)
 	strv_release(&defaults);
 	buf_release(&meta);
 }
+
+/* ---- the environment's toolkits ------------------------------------------- */
+
+/* "CUDA_PATH_V11_2=..." -> 11 and 2; false for any other entry. */
+static bool versioned_cuda_path(const char *entry, unsigned *maj, unsigned *min)
+{
+	static const char pfx[] = "CUDA_PATH_V";
+	char *end;
+
+	if (strncmp(entry, pfx, sizeof(pfx) - 1))
+		return false;
+	entry += sizeof(pfx) - 1;
+	if (*entry < '0' || *entry > '9')
+		return false;
+	*maj = (unsigned)strtoul(entry, &end, 10);
+	if (*end != '_' || end[1] < '0' || end[1] > '9')
+		return false;
+	*min = (unsigned)strtoul(end + 1, &end, 10);
+	return *end == '=' && *maj < 1000 && *min < 1000;
+}
+
+static void push_candidate(struct strv *dirs, struct strv *names,
+			   const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+	struct buf name = BUF_INIT;
+
+	if (!eq || !eq[1] || strv_find(dirs, eq + 1) >= 0)
+		return;
+	buf_add(&name, entry, (size_t)(eq - entry));
+	strv_push(dirs, eq + 1);
+	strv_push_take(names, buf_detach(&name));
+}
+
+void detect_env_candidates(char *const *envp, struct strv *dirs,
+			   struct strv *names)
+{
+	struct strv versioned = STRV_INIT;
+	static const char *const plain[] = { "CUDA_PATH", "CUDA_HOME" };
+	unsigned maj, min;
+
+	for (size_t i = 0; envp && envp[i]; i++) {
+		struct buf key = BUF_INIT;
+
+		if (!versioned_cuda_path(envp[i], &maj, &min))
+			continue;
+		/* sortable: the version, zero-padded, then the entry */
+		buf_printf(&key, "%03u.%03u %s", maj, min, envp[i]);
+		strv_push_take(&versioned, buf_detach(&key));
+	}
+	strv_sort(&versioned);
+	for (size_t i = 0; i < versioned.n; i++)
+		push_candidate(dirs, names, strchr(versioned.v[i], ' ') + 1);
+	for (size_t k = 0; k < sizeof(plain) / sizeof(*plain); k++) {
+		size_t n = strlen(plain[k]);
+
+		for (size_t i = 0; envp && envp[i]; i++)
+			if (!strncmp(envp[i], plain[k], n) && envp[i][n] == '=')
+				push_candidate(dirs, names, envp[i]);
+	}
+	strv_release(&versioned);
+}

@@ -134,4 +134,14 @@ bool detect_wheel_mix(const char *site, struct wheel_mix *m);
 /* The number of CUDA majors in mask (nvlib_majors(), wheel_mix.majors). */
 unsigned detect_count_majors(unsigned long mask);
 
+/*
+ * The toolkit folders the environment names, for `cuenv add --discover`:
+ * the values of CUDA_PATH_V<major>_<minor> (NVIDIA's Windows installer
+ * sets one per toolkit, CUDA_PATH_V11_2), in version order, then
+ * CUDA_PATH and CUDA_HOME; each folder once, empty values skipped. The
+ * variable each came from goes into names (same index). Pure.
+ */
+void detect_env_candidates(char *const *envp, struct strv *dirs,
+			   struct strv *names);
+
 #endif

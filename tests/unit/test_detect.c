@@ -655,6 +655,35 @@ static void test_detect_cuda_of_a_file_fails(void **state)
 	found_release(&f);
 }
 
+/* --discover's folders: CUDA_PATH_V* in version order, then the rest. */
+static void test_detect_env_candidates_order_and_once(void **state)
+{
+	char *envp[] = {
+	    "PATH=/bin",
+	    "CUDA_PATH_V12_4=C:\\CUDA\\v12.4",
+	    "CUDA_PATH=C:\\CUDA\\v12.4",
+	    "CUDA_PATH_V11_2=C:\\CUDA\\v11.2",
+	    "CUDA_PATH_V11_10=C:\\CUDA\\v11.10",
+	    "CUDA_PATH_VX_1=C:\\nope",
+	    "CUDA_PATH_V9=C:\\nope",
+	    "CUDA_HOME=",
+	    "CUDA_HOMEX=/nope",
+	    NULL,
+	};
+	struct strv dirs = STRV_INIT, names = STRV_INIT;
+
+	(void)state;
+	detect_env_candidates(envp, &dirs, &names);
+	assert_int_equal(dirs.n, 3);
+	assert_string_equal(dirs.v[0], "C:\\CUDA\\v11.2");
+	assert_string_equal(names.v[0], "CUDA_PATH_V11_2");
+	assert_string_equal(dirs.v[1], "C:\\CUDA\\v11.10");
+	assert_string_equal(dirs.v[2], "C:\\CUDA\\v12.4");
+	assert_string_equal(names.v[2], "CUDA_PATH_V12_4");
+	strv_release(&dirs);
+	strv_release(&names);
+}
+
 /* ---- Windows layouts ----------------------------------------------------- */
 
 /*
@@ -969,6 +998,7 @@ int main(void)
 	    FS_TEST(test_detect_cuda_without_libcudart_fails),
 	    FS_TEST(test_detect_cuda_of_missing_path_fails),
 	    FS_TEST(test_detect_cuda_of_a_file_fails),
+	    cmocka_unit_test(test_detect_env_candidates_order_and_once),
 	    FS_TEST(test_detect_cuda_windows_installer_layout),
 	    FS_TEST(test_detect_cuda_windows_with_cudnn_copied_in),
 	    FS_TEST(test_detect_cudnn_windows_archive),
