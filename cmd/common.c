@@ -675,7 +675,22 @@ void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
-	return cmd_catalog_for(ctx, catalog_platform(), cat, err);
+	const char *p = env_get(ctx->environ, "CUENV_PLATFORM");
+
+	if (!p || !*p)
+		return cmd_catalog_for(ctx, catalog_platform(), cat, err);
+	if (!catalog_platform_known(p)) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, p, 64);
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "CUENV_PLATFORM: unknown platform '%s'", shown.data);
+		buf_release(&shown);
+		return cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
+				       "linux-aarch64, linux-ppc64le, "
+				       "windows-x86_64");
+	}
+	return cmd_catalog_for(ctx, p, cat, err);
 }
 
 int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,

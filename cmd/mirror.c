@@ -82,11 +82,6 @@ static const struct cmd_option opts[] = {
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
-static const char *const platforms[] = {
-	"linux-x86_64",	 "linux-sbsa",	   "linux-aarch64",
-	"linux-ppc64le", "windows-x86_64", NULL,
-};
-
 /* ---- output ----------------------------------------------------------------- */
 
 struct show {
@@ -202,12 +197,7 @@ static int read_source(const char *word, int *source, struct cuenv_err *err)
 static int check_platforms(struct strv *plats, struct cuenv_err *err)
 {
 	for (size_t i = 0; i < plats->n; i++) {
-		size_t k;
-
-		for (k = 0; platforms[k] && strcmp(platforms[k], plats->v[i]);
-		     k++)
-			;
-		if (!platforms[k]) {
+		if (!catalog_platform_known(plats->v[i])) {
 			struct buf shown = BUF_INIT;
 
 			buf_add_display(&shown, plats->v[i], 64);

@@ -46,6 +46,19 @@ void catalog_release(struct catalog *cat)
 	cat->n = 0;
 }
 
+const char *const catalog_platforms[] = {
+	"linux-x86_64",	 "linux-sbsa",	   "linux-aarch64",
+	"linux-ppc64le", "windows-x86_64", NULL,
+};
+
+bool catalog_platform_known(const char *p)
+{
+	for (size_t i = 0; catalog_platforms[i]; i++)
+		if (!strcmp(catalog_platforms[i], p))
+			return true;
+	return false;
+}
+
 const char *catalog_platform(void)
 {
 	struct utsname u;

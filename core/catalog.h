@@ -63,6 +63,12 @@ void catalog_release(struct catalog *cat);
 /* "linux-x86_64", "linux-sbsa" or "linux-ppc64le" for this machine. */
 const char *catalog_platform(void);
 
+/* The platforms NVIDIA's redistrib manifests name, NULL-terminated. */
+extern const char *const catalog_platforms[];
+
+/* Is p one of catalog_platforms? */
+bool catalog_platform_known(const char *p);
+
 /*
  * Load every file of the catalogue folder dir for platform. A file that
  * cannot be read or parsed fails the load (CUENV_E_MANIFEST naming it);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -211,6 +212,11 @@ static int is_runtime_lib(const char *path)
 
 	base = base ? base + 1 : path;
 	/* lib/stubs/libcuda.so is for linking without a driver, not loading */
+	size_t n = strlen(base);
+
+	/* Windows: the DLLs an application loads are in bin\ */
+	if (n > 4 && !strcasecmp(base + n - 4, ".dll"))
+		return !strncmp(path, "bin/", 4) || strstr(path, "/bin/");
 	return strstr(base, ".so") && !strstr(path, "stubs/") &&
 	       (!strncmp(path, "lib/", 4) || !strncmp(path, "lib64/", 6) ||
 		strstr(path, "/lib/") || strstr(path, "/lib64/"));
@@ -281,14 +287,26 @@ static char *map_wheel(void *ctx, const char *path)
 
 /* ---- one archive into the pool ------------------------------------------- */
 
+/*
+ * A zip (a wheel; NVIDIA's windows-x86_64 archives) has its directory at
+ * the end: it is downloaded whole, then extracted from the file.
+ */
+static bool is_zip(const struct job *j)
+{
+	size_t n = strlen(j->part->url);
+
+	return j->source == SRC_PYPI ||
+	       (n > 4 && !strcasecmp(j->part->url + n - 4, ".zip"));
+}
+
 static int open_cache(struct job *j, struct src *s, const char *cache,
 		      const char *part, struct cuenv_err *err)
 {
 	struct stat st;
 
 	if (j->opts->no_cache) {
-		/* A wheel (a zip) is read from a file even then. */
-		if (j->source == SRC_PYPI) {
+		/* A zip is read from a file even then. */
+		if (is_zip(j)) {
 			s->tee_path = part;
 			s->tee = open(part,
 				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -419,9 +437,9 @@ static uint64_t expand_bound(const struct job *j)
 	return 0;
 }
 
-/* A wheel (a zip) needs its end first: whole file, then extract. */
-static int fetch_wheel(struct job *j, struct src *s, const struct part_paths *f,
-		       struct cuenv_err *err)
+/* A zip needs its end first: whole file, then extract. */
+static int fetch_zip(struct job *j, struct src *s, const struct part_paths *f,
+		     struct cuenv_err *err)
 {
 	struct unpack_opts uo = { 0 };
 	struct unpack_stats stats = { 0 };
@@ -446,7 +464,13 @@ static int fetch_wheel(struct job *j, struct src *s, const struct part_paths *f,
 	    rename(f->part.data, f->cache.data))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				f->cache.data, strerror(errno));
-	uo.map = map_wheel;
+	if (j->source == SRC_PYPI) {
+		uo.map = map_wheel;
+	} else {
+		uo.strip = 1; /* "<name>-windows-x86_64-<v>-archive/" */
+		if (j->opts->plan.runtime_only)
+			uo.map = map_runtime;
+	}
 	uo.max_bytes = expand_bound(j);
 	if (!rc) {
 		const char *wheel =
@@ -569,8 +593,8 @@ static int fetch_locked(struct job *j, struct src *s,
 	rc = store_mkdir_p(f->tmp.data, err);
 	if (rc)
 		return rc;
-	if (j->source == SRC_PYPI)
-		return fetch_wheel(j, s, f, err);
+	if (is_zip(j))
+		return fetch_zip(j, s, f, err);
 	return stream_archive(j, s, f, err);
 }
 

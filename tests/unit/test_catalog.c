@@ -509,9 +509,21 @@ static void test_catalog_load_names_a_corrupt_file(void **state)
 	free(dir);
 }
 
+static void test_catalog_platforms_known(void **state)
+{
+	(void)state;
+	assert_true(catalog_platform_known("linux-x86_64"));
+	assert_true(catalog_platform_known("windows-x86_64"));
+	assert_true(catalog_platform_known("linux-sbsa"));
+	assert_false(catalog_platform_known("win64"));
+	assert_false(catalog_platform_known(""));
+	assert_false(catalog_platform_known("linux-x86_64 "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_catalog_platforms_known),
 	    cmocka_unit_test(test_catalog_reads_cuda_redist_for_platform),
 	    cmocka_unit_test(test_catalog_reads_cudnn_variants_per_cuda_major),
 	    cmocka_unit_test(test_catalog_rejects_truncated_json),
