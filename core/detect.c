@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "file.h"
 #include "elf.h"
 #include "nvlib.h"
+#include "pe.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -731,15 +733,29 @@ unsigned detect_cuda_major_in_file(const char *path)
 	close(fd);
 	if (map == MAP_FAILED)
 		return 0;
-	elf_scan_cuda_sonames(map, (size_t)st.st_size, &names);
+	/* A Windows DLL names the toolkit's DLLs (cublas64_11.dll) instead */
+	bool pe = pe_has_magic(map, (size_t)st.st_size);
+
+	if (pe)
+		pe_scan_cuda_dlls(map, (size_t)st.st_size, &names);
+	else
+		elf_scan_cuda_sonames(map, (size_t)st.st_size, &names);
 	munmap(map, (size_t)st.st_size);
-	/* The first toolkit soname that names one CUDA major. */
+	/* The first toolkit soname (or DLL) that names one CUDA major. */
 	for (size_t i = 0; i < names.n && !major; i++) {
 		const char *v;
-		const struct nvlib *e = nvlib_match_file(names.v[i], &v);
+		unsigned long majors = 0;
+		const struct nvlib *e =
+			pe ? nvlib_match_dll(names.v[i], &majors)
+			   : nvlib_match_file(names.v[i], &v);
 
-		if (e && !(e->flags & NVLIB_OWN_VERSION))
+		if (!e || (e->flags & NVLIB_OWN_VERSION))
+			continue;
+		if (!pe)
 			major = nvlib_major(e, v);
+		else if (detect_count_majors(majors) == 1)
+			while (!(majors >> major & 1))
+				major++;
 	}
 	strv_release(&names);
 	return major;
@@ -757,6 +773,17 @@ static int cmp_size(const void *a, const void *b)
 	return (x->size > y->size) - (x->size < y->size);
 }
 
+/* libcudnn*.so*, or Windows' cudnn*64_*.dll */
+static bool is_cudnn_file(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strncmp(name, "libcudnn", 8))
+		return strstr(name, ".so") != NULL;
+	return !strncmp(name, "cudnn", 5) && n > 4 &&
+	       !strcasecmp(name + n - 4, ".dll") && strstr(name, "64_");
+}
+
 unsigned detect_cudnn_libs_major(const struct install *cudnn, size_t most,
 				 off_t max_size, struct buf *file)
 {
@@ -772,8 +799,7 @@ unsigned detect_cudnn_libs_major(const struct install *cudnn, size_t most,
 			struct buf p = BUF_INIT;
 			struct stat st;
 
-			if (strncmp(de->d_name, "libcudnn", 8) ||
-			    !strstr(de->d_name, ".so"))
+			if (!is_cudnn_file(de->d_name))
 				continue;
 			buf_path(&p, cudnn->lib.v[i], de->d_name);
 			/* Past the small ones, the answer is known. */

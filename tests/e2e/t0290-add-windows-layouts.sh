@@ -5,7 +5,8 @@
 # extras\CUPTI\lib64) and cuDNN 8.1's zip for CUDA 11.2 (a cuda\ folder:
 # bin\cudnn64_8.dll, include\cudnn_version.h). Selected for a project, the
 # toolkit's and cuDNN's bin folders come first on the loader's path, and
-# `env --format cmd` gives the lines a batch file sets.
+# `env --format cmd` gives the lines a batch file sets. cuDNN's CUDA major
+# comes from the toolkit DLLs its sub-libraries import (cublas64_11.dll).
 . "$(dirname "$0")/lib.sh"
 
 t="$HOME/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2"
@@ -26,8 +27,15 @@ mkdir -p "$t/bin" "$t/include" "$t/lib/x64" "$t/extras/CUPTI/lib64" \
 	expect_code 3 cuenv add cudnn "$d" &&
 	stderr_has "cannot tell which CUDA major the cuDNN in '$d' was built for" &&
 	stderr_has "cuenv add cudnn $d --cuda MAJOR" &&
+	# cuDNN's sub-libraries import the toolkit's DLLs: cuBLAS 11 is
+	# CUDA 11 (a DLL built with mingw that imports cublas64_11.dll)
+	need x86_64-w64-mingw32-gcc &&
+	printf 'int cublasCreate_v2(void **h) { (void)h; return 0; }\n' >"$HOME/cublas.c" &&
+	x86_64-w64-mingw32-gcc -shared -o "$HOME/cublas64_11.dll" "$HOME/cublas.c" &&
+	printf 'int cublasCreate_v2(void **h);\nint ops(void) { void *h; return cublasCreate_v2(&h); }\n' >"$HOME/ops.c" &&
+	x86_64-w64-mingw32-gcc -shared -o "$d/bin/cudnn_ops_infer64_8.dll" "$HOME/ops.c" "$HOME/cublas64_11.dll" &&
 	expect_stdout "registered cudnn 8.1.1 for CUDA 11 from $d" \
-		cuenv add cudnn "$d" --cuda 11 &&
+		cuenv add cudnn "$d" &&
 	cd "$HOME/proj" &&
 	expect_code 0 cuenv local 11.2 --cudnn 8.1 &&
 	expect_code 0 cuenv env --format json &&
