@@ -555,9 +555,15 @@ test-windows-deps:
 # tests/windows/test_core.c's checks of them under wine64.
 WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
 	dllsearch
-.PHONY: windows-core test-windows-core
+.PHONY: windows-core test-windows-core test-windows
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
 test-windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh test
 	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/dllsearch.sh
+
+# Everything of the Windows port that runs here, under wine64, one after
+# the other (they share the wine prefix).
+test-windows:
+	$(Q)$(MAKE) --no-print-directory test-windows-deps
+	$(Q)$(MAKE) --no-print-directory test-windows-core
