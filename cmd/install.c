@@ -549,7 +549,7 @@ static int framework_from_index(const char *for_spec,
 	const char *index = o->pypi_index && *o->pypi_index
 				    ? o->pypi_index
 				    : "https://pypi.org/simple",
-		   *eq = strstr(for_spec, "=="), *cuda, *dnn;
+		   *eq = strstr(for_spec, "==");
 	int rc;
 
 	(void)err;
@@ -572,36 +572,18 @@ static int framework_from_index(const char *for_spec,
 		rc = CUENV_NO;
 		goto out;
 	}
-	cuda = needs_newest_report(&s, NULL, 0);
-	dnn = needs_newest_report(&s, NULL, 1);
-	if (!cuda) {
-		buf_printf(why, "the metadata of %s says nothing of CUDA",
-			   r.wheel);
-		rc = CUENV_NO;
-		goto out;
-	}
-	if (!quiet)
+	rc = plan_framework_from_wheel(&s, r.project, r.version, r.wheel, cat,
+				       out, why);
+	if (!rc && !quiet) {
+		const char *dnn = needs_newest_report(&s, NULL, 1);
+
 		cmd_note("%s %s was built with CUDA %s%s%s%s (its wheel %s on "
 			 "%s)",
-			 r.project, r.version, cuda, dnn ? " and cuDNN " : "",
-			 dnn ? dnn : "",
+			 r.project, r.version, out->v[0].cuda,
+			 dnn ? " and cuDNN " : "", dnn ? dnn : "",
 			 dnn && strchr(dnn, '.') ? " or later" : "", r.wheel,
 			 index);
-	out->v = xcalloc(1, sizeof(*out->v));
-	out->n = 1;
-	out->v[0].framework = xstrdup(r.project);
-	out->v[0].version = xstrdup(r.version);
-	out->v[0].cuda = xstrdup(cuda);
-	out->v[0].cudnn = NULL;
-	if (dnn) {
-		/* a minimum: the catalogue's release that meets it */
-		const char *have =
-			plan_cudnn_at_least(cat, (unsigned)version_major(cuda),
-					    dnn);
-
-		out->v[0].cudnn = xstrdup(have ? have : dnn);
 	}
-	out->v[0].notes = xstrdup("from the package index");
 out:
 	needs_scan_release(&s);
 	wheel_requirement_release(&r);

@@ -275,3 +275,35 @@ int plan_framework_choose(const char *shipped, const char *updated,
 	}
 	return rc;
 }
+
+int plan_framework_from_wheel(const struct needs_scan *s, const char *project,
+			      const char *version, const char *wheel,
+			      const struct catalog *cat,
+			      struct framework_builds *out, struct buf *why)
+{
+	const char *cuda = needs_newest_report(s, NULL, 0),
+		   *dnn = needs_newest_report(s, NULL, 1);
+	struct framework_build *b;
+
+	if (!cuda) {
+		buf_printf(why, "the metadata of %s says nothing of CUDA",
+			   wheel);
+		return CUENV_NO;
+	}
+	out->v = xcalloc(1, sizeof(*out->v));
+	out->n = 1;
+	b = &out->v[0];
+	b->framework = xstrdup(project);
+	b->version = xstrdup(version);
+	b->cuda = xstrdup(cuda);
+	if (dnn) {
+		/* a minimum: the catalogue's release that meets it */
+		const char *have =
+			plan_cudnn_at_least(cat, (unsigned)version_major(cuda),
+					    dnn);
+
+		b->cudnn = xstrdup(have ? have : dnn);
+	}
+	b->notes = xstrdup("from the package index");
+	return CUENV_OK;
+}

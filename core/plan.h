@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "err.h"
 #include "kit.h"
+#include "needs.h"
 
 /* Which archives of a release: both zero means the default set. */
 struct plan_opts {
@@ -148,5 +149,19 @@ int plan_framework_choose(const char *shipped, const char *updated,
 			  const struct catalog *cat, const char *cudnn,
 			  int source, struct framework_choice *c,
 			  struct cuenv_err *err);
+
+/*
+ * --for's row from the framework's own wheel, whose metadata s holds
+ * (wheel_requirement_scan read project's release version, file wheel):
+ * the newest CUDA its metadata reports and, when it reports a cuDNN
+ * minimum, the catalogue's cuDNN for that CUDA major that meets it (the
+ * minimum itself when none does), noted "from the package index". Into
+ * out (one row). CUENV_NO, with why, when the metadata says nothing of
+ * CUDA.
+ */
+int plan_framework_from_wheel(const struct needs_scan *s, const char *project,
+			      const char *version, const char *wheel,
+			      const struct catalog *cat,
+			      struct framework_builds *out, struct buf *why);
 
 #endif

@@ -485,9 +485,63 @@ static void test_plan_framework_choose_rows_then_pick(void **state)
 	free(hint);
 }
 
+/* --for from the wheel's own metadata: torch 2.1.2's nvidia-* pins. */
+static void test_plan_framework_from_wheel(void **state)
+{
+	static const char meta[] =
+	    "Name: torch\nVersion: 2.1.2\n"
+	    "Requires-Dist: nvidia-cuda-runtime-cu12==12.1.105\n"
+	    "Requires-Dist: nvidia-cudnn-cu12==8.9.2.26\n";
+	struct release r[] = {
+	    {.kind = KIT_CUDNN, .version = "8.9.2.26", .cuda_major = 12},
+	    {.kind = KIT_CUDNN, .version = "8.9.7.29", .cuda_major = 12},
+	    {.kind = KIT_CUDNN, .version = "8.9.7.29", .cuda_major = 11},
+	};
+	struct release *v[] = {&r[0], &r[1], &r[2]};
+	struct catalog cat = {.v = v, .n = 3};
+	struct framework_builds out = {0};
+	struct buf why = BUF_INIT;
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	needs_read_metadata(&s, "/w/torch-2.1.2.dist-info/METADATA", meta,
+			    strlen(meta));
+	needs_scan_finish(&s);
+	assert_int_equal(plan_framework_from_wheel(&s, "torch", "2.1.2",
+						   "torch-2.1.2-cp311.whl",
+						   &cat, &out, &why),
+			 CUENV_OK);
+	assert_int_equal(out.n, 1);
+	assert_string_equal(out.v[0].framework, "torch");
+	assert_string_equal(out.v[0].version, "2.1.2");
+	assert_string_equal(out.v[0].cuda, "12.1");
+	/* the pinned build is in the catalogue: that one */
+	assert_string_equal(out.v[0].cudnn, "8.9.2.26");
+	assert_string_equal(out.v[0].notes, "from the package index");
+	framework_builds_release(&out);
+	needs_scan_release(&s);
+
+	/* metadata silent on CUDA: no row, and why */
+	needs_scan_init(&s);
+	needs_read_metadata(&s, "/w/x-1.0.dist-info/METADATA",
+			    "Name: x\nVersion: 1.0\n", 21);
+	needs_scan_finish(&s);
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(plan_framework_from_wheel(&s, "x", "1.0", "x-1.0.whl",
+						   &cat, &out, &why),
+			 CUENV_NO);
+	assert_int_equal(out.n, 0);
+	assert_string_equal(why.data,
+			    "the metadata of x-1.0.whl says nothing of CUDA");
+	needs_scan_release(&s);
+	buf_release(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_plan_framework_from_wheel),
 	    cmocka_unit_test(test_plan_default_set_skips_what_a_release_lacks),
 	    cmocka_unit_test(test_plan_explicit_components_once_each),
 	    cmocka_unit_test(test_plan_rejects_a_component_the_release_lacks),
