@@ -121,7 +121,7 @@ CORE += smoke smoke_json smoke_cuda smoke_plan
 CORE += trust
 # Parts of a module, tested through the module's own unit test
 # (doctor: tests/unit/test_doctor.c).
-CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
+CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip plat_dl_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
 CMDS += check
@@ -546,7 +546,7 @@ test-windows-deps:
 # BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
-WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt plat_cmdline
+WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt plat_cmdline plat_dl_win
 .PHONY: windows-core test-windows-core
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
