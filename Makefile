@@ -121,7 +121,7 @@ CORE += smoke smoke_json smoke_cuda smoke_plan
 CORE += trust
 # Parts of a module, tested through the module's own unit test
 # (doctor: tests/unit/test_doctor.c).
-CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip plat_dl_posix
+CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
 CMDS += check
