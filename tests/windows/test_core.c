@@ -6,6 +6,7 @@
  * (tests/unit/plat_path_cases.h); here plat_path_native() must be the
  * Windows rules. Expected values are written by hand (see each check).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "../../core/nvlib.h"
 #include "../../core/plat_cmdline.h"
 #include "../../core/plat_dl.h"
+#include "../../core/plat_proc.h"
 #include "../../core/plat_path.h"
 #include "../../core/shell.h"
 #include "../../core/version.h"
@@ -236,8 +238,43 @@ static void cmdline_checks(void)
 	buf_release(&line);
 }
 
+/*
+ * plat_exec: cmd.exe found on the child's PATH (not ours), its exit code
+ * back, and the child's environment as given: the batch line exits 7 only
+ * when CUENV_T is set, and Path (any case) reached it.
+ */
+static void exec_checks(void)
+{
+	char sys[MAX_PATH];
+	struct buf path = BUF_INIT;
+	char *argv3[] = { "cmd", "/c", "exit 3", NULL };
+	char *argvt[] = { "cmd", "/c", "if \"%CUENV_T%\"==\"a b\" exit 7",
+			  NULL };
+	char *argvx[] = { "no-such-program-here", NULL };
+	char *env[4] = { NULL };
+	int rc;
+
+	GetSystemDirectoryA(sys, sizeof sys);
+	buf_printf(&path, "Path=%s", sys);
+	env[0] = path.data;
+	rc = plat_exec(argv3, env);
+	check(rc == 3, "cmd /c exit 3 gives 3", rc == 3 ? "3" : "other", "3");
+	env[1] = "CUENV_T=a b";
+	rc = plat_exec(argvt, env);
+	check(rc == 7, "the child sees CUENV_T", rc == 7 ? "7" : "other", "7");
+	rc = plat_exec(argvx, env);
+	check(rc == -1 && errno == ENOENT, "a missing program is ENOENT",
+	      rc == -1 ? "-1" : "ran", "-1, ENOENT");
+	env[0] = "X=1";
+	env[1] = NULL;
+	rc = plat_exec(argv3, env);
+	check(rc == -1, "cmd is not found without a PATH", "ran", "-1");
+	buf_release(&path);
+}
+
 int main(void)
 {
+	exec_checks();
 	dl_checks();
 	cmdline_checks();
 	plat_path_checks();
