@@ -107,7 +107,7 @@ endif
 # OpenSSL and libarchive and only cuenv-net links it.
 CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
-	proc plat_path json_util
+	proc plat_path json_util plat_cmdline
 CORE += selfile
 CORE += wrap
 CORE += envfmt
@@ -129,6 +129,7 @@ CORE += trust
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
 CORE_PARTS += doctor_report
 CORE_PARTS += needs_json explain_fix
+CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
 CMDS += check
@@ -554,7 +555,7 @@ test-windows-deps:
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
 WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
-	dllsearch
+	dllsearch plat_cmdline plat_dl_win plat_proc_win
 .PHONY: windows-core test-windows-core test-windows
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

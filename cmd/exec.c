@@ -1,11 +1,9 @@
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../core/plat_proc.h"
 #include "../core/smoke.h"
 #include "cmd.h"
-
-extern char **environ;
 
 static const char usage[] =
 	"usage: cuenv exec " CMD_SYN_OPTS " [--] COMMAND [ARG...]\n"
@@ -65,7 +63,6 @@ static int smoke_first(const struct cuenv_ctx *ctx, const struct activation *a,
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	static char *no_env[] = { NULL };
 	struct activation a;
 	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
 	    check = cmd_opt_given(&ctx->opt, O_CHECK);
@@ -77,19 +74,18 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc && check)
 		rc = smoke_first(ctx, &a, argv[optind], err);
 	if (!rc) {
-		fflush(stdout);
-		/* execvp searches the new PATH: the selection's nvcc is found */
-		char **saved = environ;
-		int e;
+		int code, e;
 
-		environ = a.after.vars.v ? a.after.vars.v : no_env;
-		execvp(argv[optind], argv + optind);
+		fflush(stdout);
+		code = plat_exec(argv + optind, a.after.vars.v);
 		e = errno;
-		/* a.after is freed below: environ must not point into it */
-		environ = saved;
-		rc = e == ENOENT ? 127 : 126;
-		cuenv_fail(err, rc, "cannot run '%s': %s", argv[optind],
-			   strerror(e));
+		if (code >= 0) {
+			rc = code; /* Windows: the child's exit code */
+		} else {
+			rc = e == ENOENT ? 127 : 126;
+			cuenv_fail(err, rc, "cannot run '%s': %s", argv[optind],
+				   strerror(e));
+		}
 	}
 	activation_release(&a);
 	return rc;

@@ -1,10 +1,10 @@
 /*
  * smoke_cuda.c: the layers of `cuenv check`, run inside cuenv-probe. This
- * is the only file that loads CUDA: every library is dlopen()ed by the
- * soname an application would use, so the dynamic loader picks the file
- * it would pick for the application, and that file is what the report
- * names (dlinfo RTLD_DI_LINKMAP). Types and values come from cuda_abi.h;
- * no CUDA header is needed to build.
+ * is the only file that loads CUDA: every library is loaded (plat_dl.h:
+ * dlopen, LoadLibraryExW on Windows) by the name an application would
+ * use, so the loader picks the file it would pick for the application,
+ * and that file is what the report names (plat_dl_path). Types and values
+ * come from cuda_abi.h; no CUDA header is needed to build.
  *
  * Steps run in this order, which is not quite the report's: CUPTI is
  * loaded and its activity tracing enabled right after the driver, before
@@ -13,8 +13,6 @@
  */
 #include "smoke.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +23,7 @@
 #include "cuda_abi.h"
 #include "elf.h"
 #include "nvlib.h"
+#include "plat_dl.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -205,33 +204,27 @@ static void lacks(struct smoke_layer *l, const char *lib, const char *not_what,
 }
 
 /*
- * dlopen soname as an application would and record in l what was asked
+ * Load soname as an application would and record in l what was asked
  * and which file the loader picked. On failure returns NULL with the
  * loader's message in why.
  */
 static void *load(struct smoke_layer *l, const char *soname, struct buf *why)
 {
-	struct link_map *lm = NULL;
+	struct buf file = BUF_INIT;
 	void *h;
-	const char *e;
 
 	smoke_setstr(&l->soname, soname);
-	dlerror();
-	h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		e = dlerror();
-		buf_adds(why, e ? e : "unknown error");
-		return NULL;
-	}
-	if (!dlinfo(h, RTLD_DI_LINKMAP, &lm) && lm && lm->l_name && *lm->l_name)
-		smoke_setstr(&l->file, lm->l_name);
+	h = plat_dl_open(soname, why);
+	if (h && !plat_dl_path(h, &file) && file.len)
+		smoke_setstr(&l->file, file.data);
+	buf_release(&file);
 	return h;
 }
 
-/* dlsym, noting a missing name in missing ("a, b"). */
+/* plat_dl_sym, noting a missing name in missing ("a, b"). */
 static void *sym(void *h, const char *name, struct buf *missing)
 {
-	void *f = dlsym(h, name);
+	void *f = plat_dl_sym(h, name);
 
 	if (!f && missing) {
 		buf_adds(missing, missing->len ? ", " : "");
@@ -429,7 +422,7 @@ static void driver_symbols(struct probe *pr, struct buf *missing)
 	SYM(h, pr->cu, cuLaunchKernel, mk);
 	/* cuda.h maps these names to their _v2 symbols */
 	pr->cu.cuDevicePrimaryCtxRelease = (cuenv_cuDevicePrimaryCtxRelease_fn)
-		dlsym(h, "cuDevicePrimaryCtxRelease_v2");
+		plat_dl_sym(h, "cuDevicePrimaryCtxRelease_v2");
 	if (!pr->cu.cuDevicePrimaryCtxRelease)
 		pr->cu.cuDevicePrimaryCtxRelease =
 			(cuenv_cuDevicePrimaryCtxRelease_fn)
@@ -1891,7 +1884,7 @@ void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
 
 		for (size_t i = 0; i < COUNT(loaded); i++)
 			if (loaded[i])
-				dlclose(loaded[i]);
+				plat_dl_close(loaded[i]);
 	}
 	pthread_mutex_lock(&trace.lock);
 	trace.next = NULL;

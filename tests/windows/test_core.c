@@ -6,13 +6,19 @@
  * (tests/unit/plat_path_cases.h); here plat_path_native() must be the
  * Windows rules. Expected values are written by hand (see each check).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <windows.h>
+#include <shellapi.h>
 
 #include "../../core/buf.h"
 #include "../../core/err.h"
 #include "../../core/nvlib.h"
+#include "../../core/plat_cmdline.h"
+#include "../../core/plat_dl.h"
+#include "../../core/plat_proc.h"
 #include "../../core/plat_path.h"
 #include "../../core/shell.h"
 #include "../../core/version.h"
@@ -48,7 +54,7 @@ static void plat_path_checks(void)
 	for (size_t i = 0; i < N(kind_cases); i++) {
 		size_t n;
 		enum plat_path_kind k =
-		    plat_path_kind(kind_cases[i].r, kind_cases[i].path, &n);
+			plat_path_kind(kind_cases[i].r, kind_cases[i].path, &n);
 
 		snprintf(b, sizeof b, "%d/%u/%d", (int)k, (unsigned)n,
 			 plat_path_is_abs(kind_cases[i].r, kind_cases[i].path));
@@ -77,8 +83,8 @@ static void plat_path_checks(void)
 		free(s);
 	}
 	for (size_t i = 0; i < N(parent_cases); i++) {
-		char *s =
-		    plat_path_parent(parent_cases[i].r, parent_cases[i].path);
+		char *s = plat_path_parent(parent_cases[i].r,
+					   parent_cases[i].path);
 
 		check_str(parent_cases[i].path, s, parent_cases[i].want);
 		free(s);
@@ -162,8 +168,115 @@ static void err_checks(void)
 	err_release(&err);
 }
 
+/*
+ * The loader as TensorFlow meets it: a missing cudart64_110.dll is error
+ * 126 (ERROR_MOD_NOT_FOUND), named; a DLL that is there gives its
+ * exports and the file Windows picked.
+ */
+static void dl_checks(void)
+{
+	struct buf why = BUF_INIT, file = BUF_INIT;
+	void *h = plat_dl_open("cudart64_110.dll", &why);
+
+	check(h == NULL, "cudart64_110.dll is not there", "loaded", "NULL");
+	check_str("missing DLL's message", why.data,
+		  "cudart64_110.dll: the specified module could not be found "
+		  "(error 126)");
+	buf_reset(&why);
+	h = plat_dl_open("kernel32.dll", &why);
+	check(h != NULL, "kernel32.dll loads", why.data, "a handle");
+	if (h) {
+		check(plat_dl_sym(h, "GetTickCount") != NULL,
+		      "kernel32.dll exports GetTickCount", "NULL",
+		      "an address");
+		check(plat_dl_sym(h, "cuInit") == NULL,
+		      "kernel32.dll has no cuInit", "an address", "NULL");
+		check(!plat_dl_path(h, &file) && file.len > 12 &&
+			      plat_path_equal(plat_path_native(),
+					      file.data + file.len - 12,
+					      "kernel32.dll"),
+		      "kernel32.dll's file", file.data, "...\\kernel32.dll");
+		plat_dl_close(h);
+	}
+	buf_release(&why);
+	buf_release(&file);
+}
+
+/*
+ * CommandLineToArgvW, Windows' own splitter, gives back what
+ * plat_cmdline_quote wrote (the unit test checks our splitter against
+ * Microsoft's examples; this checks our quoting against Windows).
+ */
+static void cmdline_checks(void)
+{
+	static const char *const argv[] = { "C:\\Program Files\\p.exe",
+					    "",
+					    "a b",
+					    "\\",
+					    "end\\",
+					    "\"",
+					    "x\\\\\"y z\\",
+					    "%PATH% ^&|<>",
+					    NULL };
+	struct buf line = BUF_INIT;
+	wchar_t w[1024];
+	wchar_t **got;
+	int n = 0;
+
+	check(plat_cmdline_quote(&line, argv) == 0, "quote argv", "-1", "0");
+	MultiByteToWideChar(CP_UTF8, 0, line.data, -1, w, 1024);
+	got = CommandLineToArgvW(w, &n);
+	check(got && n == 8, "CommandLineToArgvW's count", line.data, "8");
+	for (int i = 0; got && i < n && i < 8; i++) {
+		char a[512];
+
+		WideCharToMultiByte(CP_UTF8, 0, got[i], -1, a, sizeof a, NULL,
+				    NULL);
+		check_str("CommandLineToArgvW's argument", a, argv[i]);
+	}
+	LocalFree(got);
+	buf_release(&line);
+}
+
+/*
+ * plat_exec: cmd.exe found on the child's PATH (not ours), its exit code
+ * back, and the child's environment as given: the batch line exits 7 only
+ * when CUENV_T is set, and Path (any case) reached it.
+ */
+static void exec_checks(void)
+{
+	char sys[MAX_PATH];
+	struct buf path = BUF_INIT;
+	char *argv3[] = { "cmd", "/c", "exit 3", NULL };
+	char *argvt[] = { "cmd", "/c", "if \"%CUENV_T%\"==\"a b\" exit 7",
+			  NULL };
+	char *argvx[] = { "no-such-program-here", NULL };
+	char *env[4] = { NULL };
+	int rc;
+
+	GetSystemDirectoryA(sys, sizeof sys);
+	buf_printf(&path, "Path=%s", sys);
+	env[0] = path.data;
+	rc = plat_exec(argv3, env);
+	check(rc == 3, "cmd /c exit 3 gives 3", rc == 3 ? "3" : "other", "3");
+	env[1] = "CUENV_T=a b";
+	rc = plat_exec(argvt, env);
+	check(rc == 7, "the child sees CUENV_T", rc == 7 ? "7" : "other", "7");
+	rc = plat_exec(argvx, env);
+	check(rc == -1 && errno == ENOENT, "a missing program is ENOENT",
+	      rc == -1 ? "-1" : "ran", "-1, ENOENT");
+	env[0] = "X=1";
+	env[1] = NULL;
+	rc = plat_exec(argv3, env);
+	check(rc == -1, "cmd is not found without a PATH", "ran", "-1");
+	buf_release(&path);
+}
+
 int main(void)
 {
+	exec_checks();
+	dl_checks();
+	cmdline_checks();
 	plat_path_checks();
 	shell_checks();
 	version_checks();
