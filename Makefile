@@ -483,7 +483,7 @@ LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS)
 # Windows-only sources (built by the mingw targets below) are left out of
 # clang-tidy and gcc's analyzer, which would need Windows' headers;
 # cppcheck reads them.
-WIN_ONLY := core/digest_bcrypt.c
+WIN_ONLY := core/digest_bcrypt.c $(wildcard core/*_win.c)
 LINT_SRC ?= $(filter-out $(WIN_ONLY),$(wildcard core/*.c cmd/*.c))
 NET_SRC = $(shell grep -l CUENV_NET $(filter cmd/%,$(LINT_SRC)) /dev/null)
 
