@@ -124,6 +124,9 @@ CORE += trust
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
+# The platform layer's POSIX side (issue 13); the Windows library takes
+# the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
+PLAT := plat_fs_posix
 CMDS += check
 CMDS += completion
 CMDS += modules
@@ -142,12 +145,12 @@ SHELLS += shells/cuenv.direnv
 CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(CORE_PARTS:%=$(BUILD)/core/%.o) \
-	$(NET_CORE:%=$(BUILD)/core/%.o)
+	$(NET_CORE:%=$(BUILD)/core/%.o) $(PLAT:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
 NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o)
 LIB := $(BUILD)/libcuenv.a
 
-UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table
+UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table test_plat_fs
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all test unit e2e e2e-hints install uninstall clean format format-check \
@@ -323,7 +326,7 @@ e2e-hints: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 # core carries the fuzzer's coverage instrumentation. Crashes land in
 # $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_<name> FILE`.
 FUZZ := $(BUILDROOT)/fuzz
-FUZZ_SRC := $(CORE:%=core/%.c) $(CORE_PARTS:%=core/%.c) $(NET_CORE:%=core/%.c)
+FUZZ_SRC := $(CORE:%=core/%.c) $(CORE_PARTS:%=core/%.c) $(NET_CORE:%=core/%.c) $(PLAT:%=core/%.c)
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
@@ -475,7 +478,7 @@ LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS)
 # Windows-only sources (built by the mingw targets below) are left out of
 # clang-tidy and gcc's analyzer, which would need Windows' headers;
 # cppcheck reads them.
-WIN_ONLY := core/digest_bcrypt.c
+WIN_ONLY := core/digest_bcrypt.c core/plat_fs_win.c
 LINT_SRC ?= $(filter-out $(WIN_ONLY),$(wildcard core/*.c cmd/*.c))
 NET_SRC = $(shell grep -l CUENV_NET $(filter cmd/%,$(LINT_SRC)) /dev/null)
 
@@ -546,7 +549,7 @@ test-windows-deps:
 # BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
-WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt
+WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt plat_fs_win file
 .PHONY: windows-core test-windows-core
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
