@@ -162,12 +162,15 @@ static void err_checks(void)
 	err_release(&err);
 }
 
+#include "fs_checks.h"
+
 int main(void)
 {
 	plat_path_checks();
 	shell_checks();
 	version_checks();
 	err_checks();
+	fs_checks();
 	printf("test_core: %d checks, %d failed\n", checked, failed);
 	return failed != 0;
 }
