@@ -130,6 +130,20 @@ void *plat_map(int fd, size_t len);
 void plat_unmap(void *data, size_t len);
 
 /*
+ * path with every link followed and "." and ".." resolved (realpath(3);
+ * Windows: GetFinalPathNameByHandleW, "\\?\" taken off). malloc'd, or
+ * NULL with errno set.
+ */
+char *plat_realpath(const char *path);
+
+/*
+ * May this process run path? access(X_OK) on POSIX; on Windows, which
+ * has no execute bit, any file that exists and is not a folder (which
+ * extensions run is PATHEXT's business, not the file system's).
+ */
+int plat_can_exec(const char *path);
+
+/*
  * A folder's names, "." and ".." left out. plat_readdir returns the next
  * name (UTF-8; valid until the next call) or NULL at the end (errno 0) or
  * on a failure (errno set).

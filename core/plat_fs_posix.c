@@ -276,3 +276,13 @@ void plat_closedir(struct plat_dir *d)
 	closedir(d->dir);
 	free(d);
 }
+
+char *plat_realpath(const char *path)
+{
+	return realpath(path, NULL);
+}
+
+int plat_can_exec(const char *path)
+{
+	return !access(path, X_OK);
+}

@@ -740,3 +740,28 @@ void plat_closedir(struct plat_dir *d)
 	buf_release(&d->name);
 	free(d);
 }
+
+char *plat_realpath(const char *path)
+{
+	struct buf out = BUF_INIT;
+	HANDLE h = create(path, FILE_READ_ATTRIBUTES, OPEN_EXISTING,
+			  FILE_FLAG_BACKUP_SEMANTICS);
+	int rc;
+
+	if (h == INVALID_HANDLE_VALUE)
+		return NULL;
+	rc = handle_path(h, &out);
+	CloseHandle(h);
+	if (rc) {
+		buf_release(&out);
+		return NULL;
+	}
+	return buf_detach(&out);
+}
+
+int plat_can_exec(const char *path)
+{
+	struct plat_stat st;
+
+	return !plat_stat(path, &st) && st.type != PLAT_F_DIR;
+}

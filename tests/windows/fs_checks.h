@@ -13,6 +13,7 @@
 #include "../../core/file.h"
 #include "../../core/plat_fs.h"
 #include "../../core/plat_owner.h"
+#include "../../core/plat_sys.h"
 #include "../../core/trust.h"
 
 static void check_int(const char *what, long long got, long long want)
@@ -186,6 +187,29 @@ static void fs_checks(void)
 	plat_closedir(d);
 	check_int("readdir saw both names", seen, 2);
 	check_int("readdir nothing else", others, 0);
+
+	/* realpath: '/' and ".." resolved, the drive-letter form back */
+	{
+		char *r;
+
+		buf_reset(&q);
+		buf_printf(&q, "%s/sub/../" GRUSSE, root);
+		buf_reset(&text);
+		buf_printf(&text, "%s\\sub", root);
+		plat_mkdir(text.data, 0755);
+		r = plat_realpath(q.data);
+		buf_reset(&q);
+		buf_printf(&q, "%s\\" GRUSSE, root);
+		check(r && plat_path_equal(&plat_path_windows, r, q.data),
+		      "realpath", r, q.data);
+		free(r);
+		plat_rmdir(text.data);
+		buf_reset(&text);
+		check_int("can_exec a file", plat_can_exec(p.data), 1);
+		check_int("can_exec a folder", plat_can_exec(root), 0);
+	}
+	check_str("platform", plat_sys_platform(), "windows-x86_64");
+	check(plat_sys_cpus() >= 1, "cpus >= 1", "0", ">= 1");
 
 	/* free space, mapping, mkstemp */
 	check_int("free space", plat_free_space(root, &free_bytes), 0);

@@ -1,0 +1,26 @@
+/* plat_sys_posix.c: plat_sys.h on Linux. */
+#include "plat_sys.h"
+
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+const char *plat_sys_platform(void)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return "linux-x86_64";
+	if (!strcmp(u.machine, "aarch64"))
+		return "linux-sbsa";
+	if (!strcmp(u.machine, "ppc64le"))
+		return "linux-ppc64le";
+	return "linux-x86_64";
+}
+
+unsigned plat_sys_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1u : (unsigned)n;
+}
