@@ -126,7 +126,7 @@ CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
 CORE += modulefile
 # The platform layer's POSIX side (issue 13); the Windows library takes
 # the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
-PLAT := plat_fs_posix plat_owner_posix plat_sys_posix
+PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix
 CMDS += check
 CMDS += completion
 CMDS += modules
@@ -478,7 +478,7 @@ LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS)
 # Windows-only sources (built by the mingw targets below) are left out of
 # clang-tidy and gcc's analyzer, which would need Windows' headers;
 # cppcheck reads them.
-WIN_ONLY := core/digest_bcrypt.c core/plat_fs_win.c core/plat_owner_win.c core/plat_sys_win.c
+WIN_ONLY := core/digest_bcrypt.c core/plat_fs_win.c core/plat_owner_win.c core/plat_sys_win.c core/plat_lock_win.c
 LINT_SRC ?= $(filter-out $(WIN_ONLY),$(wildcard core/*.c cmd/*.c))
 NET_SRC = $(shell grep -l CUENV_NET $(filter cmd/%,$(LINT_SRC)) /dev/null)
 
@@ -549,7 +549,7 @@ test-windows-deps:
 # BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
-WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt plat_fs_win file plat_owner_win trust plat_sys_win dotfile compat env
+WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt plat_fs_win file plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win store plan catalog select activate lock
 .PHONY: windows-core test-windows-core
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

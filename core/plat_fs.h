@@ -74,6 +74,10 @@ ssize_t plat_read(int fd, void *buf, size_t n);
 ssize_t plat_pread(int fd, void *buf, size_t n, int64_t off);
 ssize_t plat_write(int fd, const void *buf, size_t n);
 
+ssize_t plat_pwrite(int fd, const void *buf, size_t n, int64_t off);
+/* Cut or extend the file to len bytes. */
+int plat_ftruncate(int fd, uint64_t len);
+
 /* Flush a file (or a folder opened with PLAT_O_DIR) to the disk. */
 int plat_fsync(int fd);
 /*
@@ -91,8 +95,11 @@ int plat_fstat(int fd, struct plat_stat *st);
 int plat_stat_at(int dir, const char *name, int nofollow,
 		 struct plat_stat *st);
 
-/* Set a file's permission bits (Windows: only the read-only bit). */
+/* Set a file's permission bits (Windows: only the read-only bit);
+ * plat_chmod_at follows a link as fchmodat(dir, name, perm, 0) does. */
 int plat_fchmod(int fd, unsigned perm);
+int plat_chmod(const char *path, unsigned perm);
+int plat_chmod_at(int dir, const char *name, unsigned perm);
 
 /*
  * A link's target into buf (size bytes, NUL-terminated, cut short to fit).
@@ -105,6 +112,11 @@ ssize_t plat_readlink(const char *path, char *buf, size_t size);
  * are replaced (mkstemp): open for reading and writing, mode 0600.
  */
 int plat_mkstemp(char *tmpl);
+/* The same with suffix characters after the "XXXXXX" (mkostemps). */
+int plat_mkstemps(char *tmpl, size_t suffix);
+
+/* Set a file's access and modification times (futimens). */
+int plat_set_times(int fd, int64_t sec, long nsec);
 
 /* Rename, replacing a file at to (Windows: MoveFileExW REPLACE_EXISTING |
  * WRITE_THROUGH); with *_at, names relative to folders. */
@@ -116,6 +128,18 @@ int plat_unlink_at(int dir, const char *name);
 int plat_mkdir(const char *path, unsigned perm);
 int plat_mkdir_at(int dir, const char *name, unsigned perm);
 int plat_rmdir(const char *path);
+int plat_rmdir_at(int dir, const char *name);
+/*
+ * A new, empty folder from tmpl ("...XXXXXX", mkdtemp): tmpl, changed,
+ * or NULL with errno. Mode 0700 on POSIX.
+ */
+char *plat_mkdtemp(char *tmpl);
+/*
+ * A symbolic link at path to target (the text as given). Windows:
+ * CreateSymbolicLinkW, which needs Developer Mode or the privilege to
+ * create links (EPERM without).
+ */
+int plat_symlink(const char *target, const char *path);
 /* A hard link to an existing file: EEXIST when to is there. */
 int plat_link(const char *from, const char *to);
 
@@ -150,7 +174,15 @@ int plat_can_exec(const char *path);
  */
 struct plat_dir;
 struct plat_dir *plat_opendir(const char *path);
+/* The folder open at fd (PLAT_O_DIR), which stays the caller's. */
+struct plat_dir *plat_fdopendir(int fd);
 const char *plat_readdir(struct plat_dir *d);
+/*
+ * Is the name plat_readdir just gave known to be a folder (not a link to
+ * one)? 0 when it is not or the system did not say (d_type unknown):
+ * plat_stat_at tells then.
+ */
+int plat_readdir_is_dir(const struct plat_dir *d);
 void plat_closedir(struct plat_dir *d);
 
 #endif

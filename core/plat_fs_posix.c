@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xalloc.h"
@@ -68,6 +69,16 @@ ssize_t plat_pread(int fd, void *buf, size_t n, int64_t off)
 ssize_t plat_write(int fd, const void *buf, size_t n)
 {
 	return write(fd, buf, n);
+}
+
+ssize_t plat_pwrite(int fd, const void *buf, size_t n, int64_t off)
+{
+	return pwrite(fd, buf, n, (off_t)off);
+}
+
+int plat_ftruncate(int fd, uint64_t len)
+{
+	return ftruncate(fd, (off_t)len);
 }
 
 int plat_fsync(int fd)
@@ -150,6 +161,17 @@ int plat_fchmod(int fd, unsigned perm)
 	return fchmod(fd, (mode_t)perm);
 }
 
+int plat_chmod(const char *path, unsigned perm)
+{
+	return chmod(path, (mode_t)perm);
+}
+
+int plat_chmod_at(int dir, const char *name, unsigned perm)
+{
+	return fchmodat(dir == PLAT_AT_CWD ? AT_FDCWD : dir, name,
+			(mode_t)perm, 0);
+}
+
 ssize_t plat_readlink(const char *path, char *buf, size_t size)
 {
 	ssize_t n;
@@ -168,6 +190,21 @@ ssize_t plat_readlink(const char *path, char *buf, size_t size)
 int plat_mkstemp(char *tmpl)
 {
 	return mkostemp(tmpl, O_CLOEXEC);
+}
+
+int plat_mkstemps(char *tmpl, size_t suffix)
+{
+	return mkostemps(tmpl, (int)suffix, O_CLOEXEC);
+}
+
+int plat_set_times(int fd, int64_t sec, long nsec)
+{
+	struct timespec ts[2];
+
+	ts[0].tv_sec = (time_t)sec;
+	ts[0].tv_nsec = nsec;
+	ts[1] = ts[0];
+	return futimens(fd, ts);
 }
 
 int plat_rename(const char *from, const char *to)
@@ -206,6 +243,22 @@ int plat_rmdir(const char *path)
 	return rmdir(path);
 }
 
+int plat_rmdir_at(int dir, const char *name)
+{
+	return unlinkat(dir == PLAT_AT_CWD ? AT_FDCWD : dir, name,
+			AT_REMOVEDIR);
+}
+
+char *plat_mkdtemp(char *tmpl)
+{
+	return mkdtemp(tmpl);
+}
+
+int plat_symlink(const char *target, const char *path)
+{
+	return symlink(target, path);
+}
+
 int plat_link(const char *from, const char *to)
 {
 	return link(from, to);
@@ -241,7 +294,33 @@ void plat_unmap(void *data, size_t len)
 
 struct plat_dir {
 	DIR *dir;
+	int is_dir; /* the last name's d_type was DT_DIR */
 };
+
+struct plat_dir *plat_fdopendir(int fd)
+{
+	int dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
+	struct plat_dir *d;
+
+	if (!dir) {
+		int e = errno;
+
+		if (dfd >= 0)
+			close(dfd);
+		errno = e;
+		return NULL;
+	}
+	d = xmalloc(sizeof(*d));
+	d->dir = dir;
+	d->is_dir = 0;
+	return d;
+}
+
+int plat_readdir_is_dir(const struct plat_dir *d)
+{
+	return d->is_dir;
+}
 
 struct plat_dir *plat_opendir(const char *path)
 {
@@ -252,6 +331,7 @@ struct plat_dir *plat_opendir(const char *path)
 		return NULL;
 	d = xmalloc(sizeof(*d));
 	d->dir = dir;
+	d->is_dir = 0;
 	return d;
 }
 
@@ -264,8 +344,10 @@ const char *plat_readdir(struct plat_dir *d)
 		e = readdir(d->dir);
 		if (!e)
 			return NULL;
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			d->is_dir = e->d_type == DT_DIR;
 			return e->d_name;
+		}
 	}
 }
 

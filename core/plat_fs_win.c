@@ -368,6 +368,36 @@ ssize_t plat_write(int fd, const void *buf, size_t n)
 	return (ssize_t)put;
 }
 
+ssize_t plat_pwrite(int fd, const void *buf, size_t n, int64_t off)
+{
+	OVERLAPPED ov;
+	DWORD put;
+
+	if (off < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (n > 0x40000000u)
+		n = 0x40000000u;
+	memset(&ov, 0, sizeof(ov));
+	ov.Offset = (DWORD)((uint64_t)off & 0xffffffffu);
+	ov.OffsetHigh = (DWORD)((uint64_t)off >> 32);
+	if (!WriteFile(handle_of(fd), buf, (DWORD)n, &put, &ov))
+		return fail_last();
+	return (ssize_t)put;
+}
+
+int plat_ftruncate(int fd, uint64_t len)
+{
+	FILE_END_OF_FILE_INFO eof;
+
+	eof.EndOfFile.QuadPart = (LONGLONG)len;
+	if (!SetFileInformationByHandle(handle_of(fd), FileEndOfFileInfo, &eof,
+					sizeof(eof)))
+		return fail_last();
+	return 0;
+}
+
 int plat_fsync(int fd)
 {
 	struct plat_stat st;
@@ -452,6 +482,28 @@ int plat_fchmod(int fd, unsigned perm)
 	return 0;
 }
 
+int plat_chmod(const char *path, unsigned perm)
+{
+	int fd = plat_open(path, PLAT_O_READ, 0), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = plat_fchmod(fd, perm);
+	plat_close(fd);
+	return rc;
+}
+
+int plat_chmod_at(int dir, const char *name, unsigned perm)
+{
+	struct buf p = BUF_INIT;
+	int rc = at_path(dir, name, &p);
+
+	if (!rc)
+		rc = plat_chmod(p.data, perm);
+	buf_release(&p);
+	return rc;
+}
+
 ssize_t plat_readlink(const char *path, char *buf, size_t size)
 {
 	struct plat_stat st;
@@ -486,16 +538,35 @@ ssize_t plat_readlink(const char *path, char *buf, size_t size)
 
 int plat_mkstemp(char *tmpl)
 {
+	return plat_mkstemps(tmpl, 0);
+}
+
+int plat_set_times(int fd, int64_t sec, long nsec)
+{
+	uint64_t t = (uint64_t)(sec + INT64_C(11644473600)) * 10000000u +
+		     (uint64_t)nsec / 100u;
+	FILETIME ft;
+
+	ft.dwLowDateTime = (DWORD)(t & 0xffffffffu);
+	ft.dwHighDateTime = (DWORD)(t >> 32);
+	if (!SetFileTime(handle_of(fd), NULL, &ft, &ft))
+		return fail_last();
+	return 0;
+}
+
+int plat_mkstemps(char *tmpl, size_t suffix)
+{
 	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	static unsigned long counter;
 	size_t len = strlen(tmpl);
 	char *x;
 
-	if (len < 6 || strcmp(tmpl + len - 6, "XXXXXX")) {
+	if (len < 6 + suffix ||
+	    strncmp(tmpl + len - suffix - 6, "XXXXXX", 6)) {
 		errno = EINVAL;
 		return -1;
 	}
-	x = tmpl + len - 6;
+	x = tmpl + len - suffix - 6;
 	for (int tries = 0; tries < 1000; tries++) {
 		LARGE_INTEGER t;
 		unsigned long long v;
@@ -556,6 +627,18 @@ int plat_unlink(const char *path)
 	if (!w)
 		return -1;
 	rc = DeleteFileW(w) ? 0 : fail_last();
+	if (rc && errno == EACCES) {
+		/* POSIX unlinks a read-only file; DeleteFileW does not */
+		DWORD a = GetFileAttributesW(w);
+
+		if (a != INVALID_FILE_ATTRIBUTES &&
+		    (a & FILE_ATTRIBUTE_READONLY) &&
+		    !(a & FILE_ATTRIBUTE_DIRECTORY) &&
+		    SetFileAttributesW(w, a & ~(DWORD)FILE_ATTRIBUTE_READONLY))
+			rc = DeleteFileW(w) ? 0 : fail_last();
+		if (rc)
+			errno = EACCES;
+	}
 	free(w);
 	return rc;
 }
@@ -604,6 +687,71 @@ int plat_rmdir(const char *path)
 		return -1;
 	rc = RemoveDirectoryW(w) ? 0 : fail_last();
 	free(w);
+	return rc;
+}
+
+int plat_rmdir_at(int dir, const char *name)
+{
+	struct buf p = BUF_INIT;
+	int rc = at_path(dir, name, &p);
+
+	if (!rc)
+		rc = plat_rmdir(p.data);
+	buf_release(&p);
+	return rc;
+}
+
+char *plat_mkdtemp(char *tmpl)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	static unsigned long counter;
+	size_t len = strlen(tmpl);
+	char *x;
+
+	if (len < 6 || strcmp(tmpl + len - 6, "XXXXXX")) {
+		errno = EINVAL;
+		return NULL;
+	}
+	x = tmpl + len - 6;
+	for (int tries = 0; tries < 1000; tries++) {
+		LARGE_INTEGER t;
+		unsigned long long v;
+
+		QueryPerformanceCounter(&t);
+		v = (unsigned long long)t.QuadPart * 2654435761u ^
+		    (unsigned long long)GetCurrentProcessId() << 20 ^
+		    ++counter * 40503u;
+		for (int i = 0; i < 6; i++, v /= 36)
+			x[i] = set[v % 36];
+		if (!plat_mkdir(tmpl, 0700))
+			return tmpl;
+		if (errno != EEXIST)
+			return NULL;
+	}
+	errno = EEXIST;
+	return NULL;
+}
+
+#ifndef SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE
+#define SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE 0x2
+#endif
+
+int plat_symlink(const char *target, const char *path)
+{
+	wchar_t *wt = wide(target), *wp = wt ? wide(path) : NULL;
+	int rc = -1;
+
+	if (wt && wp) {
+		rc = CreateSymbolicLinkW(
+			     wp, wt,
+			     SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE)
+			     ? 0
+			     : fail_last();
+		if (rc && GetLastError() == ERROR_PRIVILEGE_NOT_HELD)
+			errno = EPERM;
+	}
+	free(wt);
+	free(wp);
 	return rc;
 }
 
@@ -668,6 +816,25 @@ struct plat_dir {
 	int pending; /* data holds an entry not yet returned */
 	struct buf name;
 };
+
+struct plat_dir *plat_fdopendir(int fd)
+{
+	struct buf p = BUF_INIT;
+	struct plat_dir *d = NULL;
+
+	if (!handle_path(handle_of(fd), &p))
+		d = plat_opendir(p.data);
+	buf_release(&p);
+	return d;
+}
+
+int plat_readdir_is_dir(const struct plat_dir *d)
+{
+	DWORD a = d->data.dwFileAttributes;
+
+	return (a & FILE_ATTRIBUTE_DIRECTORY) &&
+	       !(a & FILE_ATTRIBUTE_REPARSE_POINT);
+}
 
 struct plat_dir *plat_opendir(const char *path)
 {

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "../../core/plat_fs.h"
+#include "../../core/plat_lock.h"
+#include "../../core/plat_sys.h"
 
 static int put(const char *path, const char *text)
 {
@@ -354,6 +356,118 @@ static void test_nonblock_fifo_open_does_not_wait(void **state)
 	free(fifo);
 }
 
+static void test_more_calls_for_store(void **state)
+{
+	struct fixture *fx = *state;
+	char *file = fx_path(fx, "f"), *dirp = fx_path(fx, "d");
+	char *tmpl = fx_path(fx, "t-XXXXXX.lock"), *dtmpl = fx_path(fx, "s-XXXXXX");
+	char *ln = fx_path(fx, "d/ln");
+	char got[16] = { 0 }, text[16];
+	struct plat_stat st;
+	struct plat_dir *d;
+	struct stat s;
+	const char *name;
+	int fd, dir, dirs = 0, others = 0;
+
+	fd = plat_open(file, PLAT_O_WRITE | PLAT_O_CREATE, 0644);
+	assert_int_equal(plat_write(fd, "abcdef", 6), 6);
+	assert_int_equal(plat_ftruncate(fd, 2), 0);
+	assert_int_equal(plat_pwrite(fd, "XY", 2, 4), 2); /* a hole 2..3 */
+	assert_int_equal(plat_pread(fd, got, 6, 0), 6);
+	assert_memory_equal(got, "ab\0\0XY", 6);
+	assert_int_equal(plat_set_times(fd, 1000000000, 250000000), 0);
+	assert_int_equal(stat(file, &s), 0);
+	assert_int_equal(s.st_mtim.tv_sec, 1000000000);
+	assert_int_equal(s.st_mtim.tv_nsec, 250000000);
+	assert_int_equal(s.st_atim.tv_sec, 1000000000);
+	plat_close(fd);
+	assert_int_equal(plat_chmod(file, 0600), 0);
+	assert_int_equal(plat_stat(file, &st), 0);
+	assert_int_equal(st.perm, 0600);
+
+	fd = plat_mkstemps(tmpl, 5);
+	assert_true(fd >= 0);
+	assert_null(strstr(tmpl, "XXXXXX"));
+	assert_string_equal(tmpl + strlen(tmpl) - 5, ".lock");
+	plat_close(fd);
+	assert_non_null(plat_mkdtemp(dtmpl));
+	assert_int_equal(plat_stat(dtmpl, &st), 0);
+	assert_int_equal(st.type, PLAT_F_DIR);
+	assert_int_equal(st.perm, 0700);
+
+	fx_mkdir(fx, "d/sub");
+	fx_write(fx, "d/file", "");
+	assert_int_equal(plat_symlink("sub", ln), 0);
+	assert_int_equal(plat_readlink(ln, text, sizeof(text)), 3);
+	dir = plat_open(dirp, PLAT_O_READ | PLAT_O_DIR, 0);
+	d = plat_fdopendir(dir);
+	assert_non_null(d);
+	while ((name = plat_readdir(d))) {
+		/* d_type may be unknown (0), never "folder" for the link */
+		if (plat_readdir_is_dir(d)) {
+			assert_string_equal(name, "sub");
+			dirs++;
+		} else {
+			others++;
+		}
+	}
+	plat_closedir(d);
+	assert_true(dirs <= 1);
+	assert_int_equal(dirs + others, 3);
+	/* dir is still open and usable after plat_closedir */
+	assert_int_equal(plat_chmod_at(dir, "sub", 0500), 0);
+	assert_int_equal(plat_stat_at(dir, "sub", 1, &st), 0);
+	assert_int_equal(st.perm, 0500);
+	assert_int_equal(plat_rmdir_at(dir, "sub"), 0);
+	errno = 0;
+	assert_int_equal(plat_stat_at(dir, "sub", 1, &st), -1);
+	assert_int_equal(errno, ENOENT);
+	plat_close(dir);
+	free(file);
+	free(dirp);
+	free(tmpl);
+	free(dtmpl);
+	free(ln);
+}
+
+/* Locks belong to the open file: two descriptors of one process clash. */
+static void test_locks_belong_to_the_open_file(void **state)
+{
+	struct fixture *fx = *state;
+	char *path = fx_path(fx, ".lock");
+	int a = plat_open(path, PLAT_O_WRITE | PLAT_O_CREATE, 0644);
+	int b = plat_open(path, PLAT_O_WRITE, 0);
+
+	assert_int_equal(plat_lock(a, 1, 0), 0);
+	errno = 0;
+	assert_int_equal(plat_lock(b, 1, 0), -1);
+	assert_int_equal(errno, EAGAIN);
+	errno = 0;
+	assert_int_equal(plat_lock(b, 0, 0), -1);
+	assert_int_equal(errno, EAGAIN);
+	assert_int_equal(plat_unlock(a), 0);
+	assert_int_equal(plat_lock(a, 0, 0), 0);
+	assert_int_equal(plat_lock(b, 0, 1), 0); /* shared with shared */
+	errno = 0;
+	assert_int_equal(plat_lock(b, 1, 0), -1); /* a still shares it */
+	assert_int_equal(errno, EAGAIN);
+	plat_close(a); /* closing drops a's lock */
+	assert_int_equal(plat_lock(b, 1, 0), 0);
+	plat_close(b);
+	free(path);
+}
+
+static void test_sys_facts(void **state)
+{
+	(void)state;
+	assert_int_equal(plat_sys_pid(), (long)getpid());
+	assert_true(plat_sys_pid_alive((long)getpid()));
+	/* above the kernel's pid_max (at most 2^22) */
+	assert_false(plat_sys_pid_alive(1L << 30));
+	assert_true(plat_sys_cpus() >= 1);
+	assert_true(plat_sys_cpus() == (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -368,6 +482,9 @@ int main(void)
 	    FS_TEST(test_readdir_lists_every_name_once),
 	    FS_TEST(test_mkstemp_map_and_free_space),
 	    FS_TEST(test_nonblock_fifo_open_does_not_wait),
+	    FS_TEST(test_more_calls_for_store),
+	    FS_TEST(test_locks_belong_to_the_open_file),
+	    cmocka_unit_test(test_sys_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,9 @@
 
 #include "../../core/file.h"
 #include "../../core/plat_fs.h"
+#include "../../core/plat_lock.h"
 #include "../../core/plat_owner.h"
+#include "../../core/store.h"
 #include "../../core/plat_sys.h"
 #include "../../core/trust.h"
 
@@ -65,8 +67,10 @@ static void fs_checks(void)
 	}
 	check(tmp[1] == ':' && tmp[2] == '\\', "temp path has a drive letter",
 	      tmp, "X:\\...");
-	snprintf(root, sizeof root, "%scuenv fs %lu " CAFE, tmp,
-		 (unsigned long)GetCurrentProcessId());
+	/* wine reuses process ids: the tick count keeps a leftover apart */
+	snprintf(root, sizeof root, "%scuenv fs %lu-%llu " CAFE, tmp,
+		 (unsigned long)GetCurrentProcessId(),
+		 (unsigned long long)GetTickCount64());
 	check_int("mkdir root", plat_mkdir(root, 0755), 0);
 	errno = 0;
 	check_int("mkdir root again", plat_mkdir(root, 0755), -1);
@@ -341,6 +345,61 @@ static void fs_checks(void)
 		check_int("owner of nothing", plat_owner_get(q.data, &o), -1);
 		check_int("  errno ENOENT", errno, ENOENT);
 	}
+
+	/* what store.c needs: locks, a tree walked and removed */
+	{
+		struct tree_stats ts;
+		char tree[4 * MAX_PATH + 96];
+		int a, b2;
+
+		buf_reset(&q);
+		buf_printf(&q, "%s\\.lock", root);
+		a = plat_open(q.data, PLAT_O_WRITE | PLAT_O_CREATE, 0644);
+		b2 = plat_open(q.data, PLAT_O_WRITE, 0);
+		check_int("lock exclusive", plat_lock(a, 1, 0), 0);
+		errno = 0;
+		check_int("second handle, no wait", plat_lock(b2, 1, 0), -1);
+		check_int("  errno EAGAIN", errno, EAGAIN);
+		check_int("unlock", plat_unlock(a), 0);
+		check_int("shared", plat_lock(a, 0, 0), 0);
+		check_int("shared with shared", plat_lock(b2, 0, 1), 0);
+		plat_close(a);
+		plat_close(b2);
+		check_int("unlink lock file", plat_unlink(q.data), 0);
+
+		snprintf(tree, sizeof tree, "%s\\tree-XXXXXX", root);
+		check(plat_mkdtemp(tree) != NULL, "mkdtemp", tree, "a folder");
+		buf_reset(&q);
+		buf_printf(&q, "%s\\a b\\" CAFE, tree);
+		buf_reset(&text);
+		buf_printf(&text, "%s\\a b", tree);
+		check_int("mkdir a b", plat_mkdir(text.data, 0755), 0);
+		check_int("mkdir a b\\caf\xc3\xa9", plat_mkdir(q.data, 0755), 0);
+		buf_adds(&q, "\\ro.dll");
+		fd = plat_open(q.data, PLAT_O_WRITE | PLAT_O_CREATE, 0444);
+		check_int("pwrite", plat_pwrite(fd, "12345", 5, 3), 5);
+		check_int("ftruncate", plat_ftruncate(fd, 7), 0);
+		check_int("set times", plat_set_times(fd, 1000000000, 0), 0);
+		check_int("fstat size 7",
+			  plat_fstat(fd, &st2) ? -1 : (long long)st2.size, 7);
+		check_int("mtime set", st2.mtime, 1000000000);
+		plat_close(fd);
+		check_int("read-only file", plat_stat(q.data, &st2) ? -1 : (int)st2.perm,
+			  0444);
+		buf_reset(&q);
+		buf_printf(&q, "%s\\top.txt", tree);
+		check_int("put top", put_text(q.data, "hello"), 0);
+		check_int("measure", store_measure_tree(tree, &ts), 0);
+		check_int("measured bytes", (long long)ts.bytes, 12);
+		check_int("nothing linked", (long long)ts.linked, 0);
+		check_int("remove tree", store_remove_tree(tree), 0);
+		errno = 0;
+		check_int("tree gone", plat_stat(tree, &st2), -1);
+		check_int("  errno ENOENT", errno, ENOENT);
+		buf_reset(&text);
+	}
+	check_int("my pid alive", plat_sys_pid_alive(plat_sys_pid()), 1);
+	check_int("pid 0x7ffffff0 not", plat_sys_pid_alive(0x7ffffff0L), 0);
 
 	plat_unlink(p.data);
 	buf_reset(&q);
