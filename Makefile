@@ -549,7 +549,7 @@ test-windows-deps:
 # BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
-WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt plat_fs_win file plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win store plan catalog select activate lock
+WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt plat_fs_win file plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win store plan catalog select activate lock gc
 .PHONY: windows-core test-windows-core
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

@@ -80,13 +80,15 @@ static int check_root(const char *root, int system, struct cuenv_err *err)
 
 	if (!rc)
 		rc = trust_check_path(root, plat_owner_self(),
-				      system ? PLAT_UID_SYSTEM : plat_owner_self(),
+				      system ? PLAT_UID_SYSTEM
+					     : plat_owner_self(),
 				      err);
 	for (size_t i = 0; !rc && i < sizeof(sub) / sizeof(*sub); i++) {
 		buf_reset(&p);
 		buf_path(&p, root, sub[i]);
 		rc = trust_check_path(p.data, plat_owner_self(),
-				      system ? PLAT_UID_SYSTEM : plat_owner_self(),
+				      system ? PLAT_UID_SYSTEM
+					     : plat_owner_self(),
 				      err);
 	}
 	buf_release(&p);

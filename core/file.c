@@ -16,10 +16,9 @@ static ssize_t read_full_at(int fd, void *buf, size_t n, off_t off)
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r =
-			off < 0 ? plat_read(fd, p + got, n - got)
-				: plat_pread(fd, p + got, n - got,
-					     (int64_t)off + (int64_t)got);
+		ssize_t r = off < 0 ? plat_read(fd, p + got, n - got)
+				    : plat_pread(fd, p + got, n - got,
+						 (int64_t)off + (int64_t)got);
 
 		if (r < 0 && errno == EINTR)
 			continue;

@@ -32,14 +32,14 @@
 
 /* plat_open's flags. */
 #define PLAT_O_READ 0x0001u
-#define PLAT_O_WRITE 0x0002u     /* read and write */
-#define PLAT_O_CREATE 0x0004u    /* create when missing */
-#define PLAT_O_EXCL 0x0008u      /* with CREATE: fail (EEXIST) if there */
-#define PLAT_O_TRUNC 0x0010u     /* empty it */
-#define PLAT_O_APPEND 0x0020u    /* every write at the end */
-#define PLAT_O_NOFOLLOW 0x0040u  /* the last name a link: ELOOP */
-#define PLAT_O_DIR 0x0080u       /* a folder, for *_at and plat_fsync */
-#define PLAT_O_NONBLOCK 0x0100u  /* a FIFO opened for reading does not wait */
+#define PLAT_O_WRITE 0x0002u	/* read and write */
+#define PLAT_O_CREATE 0x0004u	/* create when missing */
+#define PLAT_O_EXCL 0x0008u	/* with CREATE: fail (EEXIST) if there */
+#define PLAT_O_TRUNC 0x0010u	/* empty it */
+#define PLAT_O_APPEND 0x0020u	/* every write at the end */
+#define PLAT_O_NOFOLLOW 0x0040u /* the last name a link: ELOOP */
+#define PLAT_O_DIR 0x0080u	/* a folder, for *_at and plat_fsync */
+#define PLAT_O_NONBLOCK 0x0100u /* a FIFO opened for reading does not wait */
 
 enum plat_ftype {
 	PLAT_F_OTHER = 0, /* device, FIFO, socket */
@@ -56,10 +56,10 @@ struct plat_file_id {
 struct plat_stat {
 	enum plat_ftype type;
 	uint64_t size;
-	int64_t mtime;      /* seconds since 1970 */
-	long mtime_ns;      /* and nanoseconds (Windows: 100 ns steps) */
+	int64_t mtime; /* seconds since 1970 */
+	long mtime_ns; /* and nanoseconds (Windows: 100 ns steps) */
 	struct plat_file_id id;
-	unsigned perm;      /* POSIX permission bits (07777); Windows: 0666,
+	unsigned perm; /* POSIX permission bits (07777); Windows: 0666,
 			       or 0444 read only, 0777 for folders */
 	uint64_t nlink;
 };
@@ -92,8 +92,7 @@ int plat_sync_dir(const char *path);
 int plat_stat(const char *path, struct plat_stat *st);
 int plat_lstat(const char *path, struct plat_stat *st);
 int plat_fstat(int fd, struct plat_stat *st);
-int plat_stat_at(int dir, const char *name, int nofollow,
-		 struct plat_stat *st);
+int plat_stat_at(int dir, const char *name, int nofollow, struct plat_stat *st);
 
 /* Set a file's permission bits (Windows: only the read-only bit);
  * plat_chmod_at follows a link as fchmodat(dir, name, perm, 0) does. */

@@ -144,8 +144,7 @@ int plat_fstat(int fd, struct plat_stat *st)
 	return 0;
 }
 
-int plat_stat_at(int dir, const char *name, int nofollow,
-		 struct plat_stat *st)
+int plat_stat_at(int dir, const char *name, int nofollow, struct plat_stat *st)
 {
 	struct stat s;
 
@@ -168,8 +167,8 @@ int plat_chmod(const char *path, unsigned perm)
 
 int plat_chmod_at(int dir, const char *name, unsigned perm)
 {
-	return fchmodat(dir == PLAT_AT_CWD ? AT_FDCWD : dir, name,
-			(mode_t)perm, 0);
+	return fchmodat(dir == PLAT_AT_CWD ? AT_FDCWD : dir, name, (mode_t)perm,
+			0);
 }
 
 ssize_t plat_readlink(const char *path, char *buf, size_t size)

@@ -98,8 +98,8 @@ static int fail_last(void)
 /* UTF-8 -> UTF-16 (malloc'd), or NULL with errno EINVAL. */
 static wchar_t *wide(const char *s)
 {
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1,
-				    NULL, 0);
+	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL,
+				    0);
 	wchar_t *w;
 
 	if (n <= 0) {
@@ -160,8 +160,7 @@ static int handle_path(HANDLE h, struct buf *out)
 
 static int is_abs(const char *name)
 {
-	return name[0] == '\\' || name[0] == '/' ||
-	       (name[0] && name[1] == ':');
+	return name[0] == '\\' || name[0] == '/' || (name[0] && name[1] == ':');
 }
 
 /* dir's path joined with name, or name alone (PLAT_AT_CWD, absolute). */
@@ -212,14 +211,14 @@ static int stat_handle(HANDLE h, int nofollow, struct plat_stat *st)
 		st->type = PLAT_F_DIR;
 	else
 		st->type = PLAT_F_REG;
-	st->size = st->type == PLAT_F_DIR
-			   ? 0
-			   : ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
+	st->size = st->type == PLAT_F_DIR ? 0
+					  : ((uint64_t)fi.nFileSizeHigh << 32) |
+						    fi.nFileSizeLow;
 	st->mtime = unix_time(fi.ftLastWriteTime, &st->mtime_ns);
 	st->id.dev = fi.dwVolumeSerialNumber;
 	st->id.ino = ((uint64_t)fi.nFileIndexHigh << 32) | fi.nFileIndexLow;
 	st->nlink = fi.nNumberOfLinks;
-	st->perm = st->type == PLAT_F_DIR ? 0777
+	st->perm = st->type == PLAT_F_DIR			   ? 0777
 		   : fi.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444
 								   : 0666;
 	return 0;
@@ -245,10 +244,10 @@ static HANDLE create(const char *path, DWORD access, DWORD disposition,
 
 static int to_fd(HANDLE h, unsigned flags)
 {
-	int fd = _open_osfhandle((intptr_t)h,
-				 _O_BINARY |
-					 (flags & PLAT_O_WRITE ? 0 : _O_RDONLY) |
-					 (flags & PLAT_O_APPEND ? _O_APPEND : 0));
+	int fd = _open_osfhandle(
+		(intptr_t)h, _O_BINARY |
+				     (flags & PLAT_O_WRITE ? 0 : _O_RDONLY) |
+				     (flags & PLAT_O_APPEND ? _O_APPEND : 0));
 
 	if (fd < 0) {
 		CloseHandle(h);
@@ -419,9 +418,10 @@ int plat_sync_dir(const char *path)
 
 static int stat_path(const char *path, int nofollow, struct plat_stat *st)
 {
-	HANDLE h = create(path, FILE_READ_ATTRIBUTES, OPEN_EXISTING,
-			  FILE_FLAG_BACKUP_SEMANTICS |
-				  (nofollow ? FILE_FLAG_OPEN_REPARSE_POINT : 0));
+	HANDLE h =
+		create(path, FILE_READ_ATTRIBUTES, OPEN_EXISTING,
+		       FILE_FLAG_BACKUP_SEMANTICS |
+			       (nofollow ? FILE_FLAG_OPEN_REPARSE_POINT : 0));
 	int rc;
 
 	if (h == INVALID_HANDLE_VALUE)
@@ -452,8 +452,7 @@ int plat_fstat(int fd, struct plat_stat *st)
 	return stat_handle(h, 0, st);
 }
 
-int plat_stat_at(int dir, const char *name, int nofollow,
-		 struct plat_stat *st)
+int plat_stat_at(int dir, const char *name, int nofollow, struct plat_stat *st)
 {
 	struct buf p = BUF_INIT;
 	int rc = at_path(dir, name, &p);
@@ -561,8 +560,7 @@ int plat_mkstemps(char *tmpl, size_t suffix)
 	size_t len = strlen(tmpl);
 	char *x;
 
-	if (len < 6 + suffix ||
-	    strncmp(tmpl + len - suffix - 6, "XXXXXX", 6)) {
+	if (len < 6 + suffix || strncmp(tmpl + len - suffix - 6, "XXXXXX", 6)) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -25,8 +25,8 @@ typedef unsigned long plat_uid;
 #define PLAT_UID_OTHER 4294967294ul
 
 struct plat_owner {
-	plat_uid uid;    /* the owner */
-	unsigned perm;   /* POSIX permission bits; Windows: 0755, or 0777
+	plat_uid uid;	  /* the owner */
+	unsigned perm;	  /* POSIX permission bits; Windows: 0755, or 0777
 			    when others may write */
 	int others_write; /* group or others may write (S_IWGRP|S_IWOTH) */
 };

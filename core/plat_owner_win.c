@@ -69,10 +69,10 @@ static int trusted(PSID sid, PSID me)
 
 static int others_write(PACL dacl, PSID me)
 {
-	const ACCESS_MASK write =
-		FILE_WRITE_DATA | FILE_APPEND_DATA | FILE_WRITE_EA |
-		FILE_WRITE_ATTRIBUTES | FILE_DELETE_CHILD | DELETE | WRITE_DAC |
-		WRITE_OWNER | GENERIC_WRITE | GENERIC_ALL;
+	const ACCESS_MASK write = FILE_WRITE_DATA | FILE_APPEND_DATA |
+				  FILE_WRITE_EA | FILE_WRITE_ATTRIBUTES |
+				  FILE_DELETE_CHILD | DELETE | WRITE_DAC |
+				  WRITE_OWNER | GENERIC_WRITE | GENERIC_ALL;
 
 	if (!dacl)
 		return 1; /* a NULL DACL: full access to everyone */
@@ -127,8 +127,8 @@ int plat_owner_get(const char *path, struct plat_owner *o)
 	}
 	me = token_user();
 	o->uid = owner && me && EqualSid(owner, me) ? SELF_ID
-		 : owner && is_system(owner)	      ? PLAT_UID_SYSTEM
-						      : PLAT_UID_OTHER;
+		 : owner && is_system(owner)	    ? PLAT_UID_SYSTEM
+						    : PLAT_UID_OTHER;
 	o->others_write = others_write(dacl, me);
 	o->perm = o->others_write ? 0777 : 0755;
 	free(me);

@@ -504,7 +504,8 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 			continue;
 		}
 		buf_adds(&sub, "/" RECEIPT_NAME);
-		if (plat_stat(sub.data, &sst)) /* incomplete: silently ignored */
+		if (plat_stat(sub.data,
+			      &sst)) /* incomplete: silently ignored */
 			continue;
 		buf_setlen(&sub, sub.len - strlen("/" RECEIPT_NAME));
 		in = xmalloc(sizeof(*in));
@@ -864,8 +865,7 @@ static int stat_opened(struct walk *w, int fd, struct plat_stat *sb)
  * -1 when there is no folder to walk: a file or a link in its place was
  * taken as all of the tree, or the failure recorded.
  */
-static int open_root(struct walk *w, const char *path,
-		     struct plat_stat *sb)
+static int open_root(struct walk *w, const char *path, struct plat_stat *sb)
 {
 	const unsigned flags = PLAT_O_READ | PLAT_O_DIR | PLAT_O_NOFOLLOW;
 	int fd;

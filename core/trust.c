@@ -65,8 +65,7 @@ int trust_check_path(const char *path, plat_uid uid, plat_uid owner,
 		buf_printf(&fix, "%schmod go-w %s", fix.len ? " && " : "",
 			   quoted.data);
 		buf_printf(&why, "%swritable by others (mode %04o)",
-			   bad_owner ? " and " : "",
-			   st.perm);
+			   bad_owner ? " and " : "", st.perm);
 	}
 	rc = cuenv_fail(err, CUENV_E_STORE,
 			"'%s' is %s: cuenv does not trust it", shown.data,

@@ -20,8 +20,8 @@
 
 static int put(const char *path, const char *text)
 {
-	int fd = plat_open(path, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_TRUNC,
-			   0644);
+	int fd =
+	    plat_open(path, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_TRUNC, 0644);
 
 	if (fd < 0)
 		return -1;
@@ -36,18 +36,17 @@ static void test_create_excl_write_read_pread(void **state)
 {
 	struct fixture *fx = *state;
 	char *path = fx_path(fx, "a file é.txt");
-	char got[16] = { 0 };
-	int fd = plat_open(path, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL,
-			   0600);
+	char got[16] = {0};
+	int fd =
+	    plat_open(path, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL, 0600);
 
 	assert_true(fd >= 0);
 	assert_int_equal(plat_write(fd, "hello world", 11), 11);
 	assert_int_equal(plat_close(fd), 0);
 	errno = 0;
-	assert_int_equal(plat_open(path,
-				   PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL,
-				   0600),
-			 -1);
+	assert_int_equal(
+	    plat_open(path, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL, 0600),
+	    -1);
 	assert_int_equal(errno, EEXIST);
 	fd = plat_open(path, PLAT_O_READ, 0);
 	assert_true(fd >= 0);
@@ -70,7 +69,7 @@ static void test_append_and_trunc(void **state)
 {
 	struct fixture *fx = *state;
 	char *path = fx_path(fx, "log");
-	char got[16] = { 0 };
+	char got[16] = {0};
 	int fd;
 
 	assert_int_equal(put(path, "ab"), 0);
@@ -192,11 +191,10 @@ static void test_at_operations_are_relative_to_the_folder(void **state)
 	assert_int_equal(plat_stat_at(dir, "lnk", 0, &st), 0);
 	assert_int_equal(st.type, PLAT_F_DIR);
 	errno = 0;
-	assert_int_equal(plat_open_at(dir, "lnk",
-				      PLAT_O_READ | PLAT_O_DIR |
-					      PLAT_O_NOFOLLOW,
-				      0),
-			 -1);
+	assert_int_equal(
+	    plat_open_at(dir, "lnk", PLAT_O_READ | PLAT_O_DIR | PLAT_O_NOFOLLOW,
+			 0),
+	    -1);
 	/* Linux says ENOTDIR for O_DIRECTORY|O_NOFOLLOW on a link */
 	assert_true(errno == ENOTDIR || errno == ELOOP);
 	assert_int_equal(plat_unlink_at(dir, "sub/b"), 0);
@@ -221,9 +219,10 @@ static void test_at_operations_are_relative_to_the_folder(void **state)
 static void test_rename_replaces_and_hard_links_share_the_file(void **state)
 {
 	struct fixture *fx = *state;
-	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b"), *c = fx_path(fx, "c");
+	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b"),
+	     *c = fx_path(fx, "c");
 	struct plat_stat sa, sb, sc;
-	char got[8] = { 0 };
+	char got[8] = {0};
 	int fd;
 
 	assert_int_equal(put(a, "new"), 0);
@@ -360,9 +359,10 @@ static void test_more_calls_for_store(void **state)
 {
 	struct fixture *fx = *state;
 	char *file = fx_path(fx, "f"), *dirp = fx_path(fx, "d");
-	char *tmpl = fx_path(fx, "t-XXXXXX.lock"), *dtmpl = fx_path(fx, "s-XXXXXX");
+	char *tmpl = fx_path(fx, "t-XXXXXX.lock"),
+	     *dtmpl = fx_path(fx, "s-XXXXXX");
 	char *ln = fx_path(fx, "d/ln");
-	char got[16] = { 0 }, text[16];
+	char got[16] = {0}, text[16];
 	struct plat_stat st;
 	struct plat_dir *d;
 	struct stat s;

@@ -11,6 +11,7 @@
 #include <aclapi.h>
 
 #include "../../core/file.h"
+#include "../../core/gc.h"
 #include "../../core/plat_fs.h"
 #include "../../core/plat_lock.h"
 #include "../../core/plat_owner.h"
@@ -397,6 +398,39 @@ static void fs_checks(void)
 		check_int("tree gone", plat_stat(tree, &st2), -1);
 		check_int("  errno ENOENT", errno, ENOENT);
 		buf_reset(&text);
+	}
+	/* gc's sweep: a dead uninstall's trash goes, a live install stays */
+	{
+		int held;
+
+		buf_reset(&q);
+		buf_printf(&q, "%s\\.staging", root);
+		plat_mkdir(q.data, 0755);
+		buf_adds(&q, "\\trash-abc");
+		plat_mkdir(q.data, 0755);
+		buf_adds(&q, "\\f.txt");
+		put_text(q.data, "x");
+		buf_reset(&q);
+		buf_printf(&q, "%s\\.staging\\install-def.lock", root);
+		held = plat_open(q.data, PLAT_O_WRITE | PLAT_O_CREATE, 0644);
+		check_int("hold install lock", plat_lock(held, 1, 0), 0);
+		buf_setlen(&q, q.len - 5);
+		plat_mkdir(q.data, 0755);
+		gc_sweep_staging(root);
+		check_int("live install stays", plat_stat(q.data, &st2), 0);
+		buf_reset(&q);
+		buf_printf(&q, "%s\\.staging\\trash-abc", root);
+		check_int("dead trash gone", plat_stat(q.data, &st2), -1);
+		plat_close(held);
+		gc_sweep_staging(root); /* now its lock is free: it goes */
+		buf_reset(&q);
+		buf_printf(&q, "%s\\.staging\\install-def", root);
+		check_int("freed install goes", plat_stat(q.data, &st2), -1);
+		buf_adds(&q, ".lock");
+		check_int("and its lock file", plat_stat(q.data, &st2), -1);
+		buf_reset(&q);
+		buf_printf(&q, "%s\\.staging", root);
+		check_int("rmdir .staging", plat_rmdir(q.data), 0);
 	}
 	check_int("my pid alive", plat_sys_pid_alive(plat_sys_pid()), 1);
 	check_int("pid 0x7ffffff0 not", plat_sys_pid_alive(0x7ffffff0L), 0);
