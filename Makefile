@@ -132,6 +132,9 @@ CORE_PARTS += needs_json explain_fix
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
+# The platform layer's POSIX side (issue 13); the Windows library takes
+# the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
+PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix
 CMDS += check
 CMDS += completion
 CMDS += modules
@@ -150,12 +153,12 @@ SHELLS += shells/cuenv.direnv
 CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(CORE_PARTS:%=$(BUILD)/core/%.o) \
-	$(NET_CORE:%=$(BUILD)/core/%.o)
+	$(NET_CORE:%=$(BUILD)/core/%.o) $(PLAT:%=$(BUILD)/core/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
 NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o)
 LIB := $(BUILD)/libcuenv.a
 
-UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table
+UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table test_plat_fs
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all test unit e2e e2e-hints install uninstall clean format format-check \
@@ -331,7 +334,7 @@ e2e-hints: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 # core carries the fuzzer's coverage instrumentation. Crashes land in
 # $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_<name> FILE`.
 FUZZ := $(BUILDROOT)/fuzz
-FUZZ_SRC := $(CORE:%=core/%.c) $(CORE_PARTS:%=core/%.c) $(NET_CORE:%=core/%.c)
+FUZZ_SRC := $(CORE:%=core/%.c) $(CORE_PARTS:%=core/%.c) $(NET_CORE:%=core/%.c) $(PLAT:%=core/%.c)
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
@@ -555,7 +558,9 @@ test-windows-deps:
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
 WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
-	dllsearch plat_cmdline plat_dl_win plat_proc_win
+	dllsearch plat_cmdline plat_dl_win plat_proc_win plat_fs_win file \
+	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win \
+	store plan catalog select activate lock gc
 .PHONY: windows-core test-windows-core test-windows
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

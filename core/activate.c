@@ -3,9 +3,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "plat_fs.h"
+#include "plat_owner.h"
 #include "trust.h"
 #include "version.h"
 #include "xalloc.h"
@@ -79,12 +79,16 @@ static int check_root(const char *root, int system, struct cuenv_err *err)
 				      err);
 
 	if (!rc)
-		rc = trust_check_path(root, geteuid(), system ? 0 : geteuid(),
+		rc = trust_check_path(root, plat_owner_self(),
+				      system ? PLAT_UID_SYSTEM
+					     : plat_owner_self(),
 				      err);
 	for (size_t i = 0; !rc && i < sizeof(sub) / sizeof(*sub); i++) {
 		buf_reset(&p);
 		buf_path(&p, root, sub[i]);
-		rc = trust_check_path(p.data, geteuid(), system ? 0 : geteuid(),
+		rc = trust_check_path(p.data, plat_owner_self(),
+				      system ? PLAT_UID_SYSTEM
+					     : plat_owner_self(),
 				      err);
 	}
 	buf_release(&p);
@@ -97,13 +101,13 @@ static int check_install(const char *root, const struct install *in,
 {
 	size_t n = strlen(root);
 	int system = strncmp(in->dir, root, n) || in->dir[n] != '/';
-	uid_t owner = system ? 0 : geteuid();
+	plat_uid owner = system ? PLAT_UID_SYSTEM : plat_owner_self();
 	struct buf p = BUF_INIT;
-	int rc = trust_check_path(in->dir, geteuid(), owner, err);
+	int rc = trust_check_path(in->dir, plat_owner_self(), owner, err);
 
 	buf_path(&p, in->dir, RECEIPT_NAME);
 	if (!rc)
-		rc = trust_check_path(p.data, geteuid(), owner, err);
+		rc = trust_check_path(p.data, plat_owner_self(), owner, err);
 	buf_release(&p);
 	return rc;
 }
@@ -226,10 +230,10 @@ static char *find_in(const struct strv *dirs, const char *name)
 {
 	for (size_t i = 0; i < dirs->n; i++) {
 		struct buf p = BUF_INIT;
-		struct stat st;
+		struct plat_stat st;
 
 		buf_path(&p, dirs->v[i], name);
-		if (!stat(p.data, &st) && !S_ISDIR(st.st_mode))
+		if (!plat_stat(p.data, &st) && st.type != PLAT_F_DIR)
 			return buf_detach(&p);
 		buf_release(&p);
 	}
@@ -266,7 +270,7 @@ void activation_emit(const struct activation *a, const struct envmap *before,
 	static const char *const dirs[] = { "versions/cuda", "versions/cudnn" };
 	struct env_changes ch = { 0 };
 	struct strv watch = STRV_INIT, absent = STRV_INIT;
-	struct stat st;
+	struct plat_stat st;
 
 	env_diff(before, &a->after, &ch);
 	shell_apply(sh, &ch, out);
@@ -280,7 +284,7 @@ void activation_emit(const struct activation *a, const struct envmap *before,
 		struct buf p = BUF_INIT;
 
 		buf_path(&p, root, dirs[i]);
-		strv_push(stat(p.data, &st) ? &absent : &watch, p.data);
+		strv_push(plat_stat(p.data, &st) ? &absent : &watch, p.data);
 		buf_release(&p);
 	}
 	shell_array(sh, "__cuenv_watch", &watch, out);

@@ -1,14 +1,14 @@
 #include "catalog.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include <jansson.h>
 
 #include "file.h"
+#include "plat_fs.h"
+#include "plat_sys.h"
 #include "digest.h"
 #include "store.h"
 #include "version.h"
@@ -61,15 +61,7 @@ bool catalog_platform_known(const char *p)
 
 const char *catalog_platform(void)
 {
-	struct utsname u;
-
-	if (uname(&u))
-		return "linux-x86_64";
-	if (!strcmp(u.machine, "aarch64"))
-		return "linux-sbsa";
-	if (!strcmp(u.machine, "ppc64le"))
-		return "linux-ppc64le";
-	return "linux-x86_64";
+	return plat_sys_platform();
 }
 
 const char *source_name(enum source_kind s)
@@ -444,11 +436,18 @@ static int load_dir(struct catalog *cat, const char *dir, enum kit_kind kind,
 		    const char *platform, struct cuenv_err *err)
 {
 	struct buf path = BUF_INIT;
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, NULL, alphasort), rc = CUENV_OK;
+	struct strv names = STRV_INIT;
+	struct plat_dir *dh = plat_opendir(dir);
+	const char *name;
+	int rc = CUENV_OK;
 
-	for (int i = 0; i < n; i++) {
-		const char *d = names[i]->d_name;
+	/* in byte order, as scandir's alphasort gives it in the C locale */
+	while (dh && (name = plat_readdir(dh)))
+		strv_push(&names, name);
+	plat_closedir(dh);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		const char *d = names.v[i];
 		size_t l = strlen(d);
 
 		if (!rc && !strncmp(d, "redistrib_", 10) && l > 15 &&
@@ -457,9 +456,8 @@ static int load_dir(struct catalog *cat, const char *dir, enum kit_kind kind,
 			buf_path(&path, dir, d);
 			rc = load_file(cat, path.data, 0, kind, platform, err);
 		}
-		free(names[i]);
 	}
-	free(names);
+	strv_release(&names);
 	buf_release(&path);
 	return rc;
 }

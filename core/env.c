@@ -1,12 +1,10 @@
 #include "env.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "nvlib.h"
+#include "plat_fs.h"
 #include "trust.h"
 #include "xalloc.h"
 
@@ -90,13 +88,13 @@ char *env_which(const struct envmap *env, const char *name)
 		strv_split(&list, path, ':');
 	for (size_t i = 0; i < list.n && !found; i++) {
 		struct buf p = BUF_INIT;
-		struct stat st;
+		struct plat_stat st;
 
 		if (list.v[i][0] != '/')
 			continue;
 		buf_path(&p, list.v[i], name);
-		if (!stat(p.data, &st) && S_ISREG(st.st_mode) &&
-		    !access(p.data, X_OK))
+		if (!plat_stat(p.data, &st) && st.type == PLAT_F_REG &&
+		    plat_can_exec(p.data))
 			found = buf_detach(&p);
 		buf_release(&p);
 	}
@@ -328,26 +326,26 @@ void env_undo(struct envmap *env)
 
 int env_dir_has_cuda_libs(const char *dir, struct buf *example)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(dir);
+	const char *name;
 	int found = 0;
 
 	if (!d)
 		return 0;
-	while (!found && (de = readdir(d))) {
-		if (nvlib_is_cuda_file(de->d_name)) {
-			buf_sets(example, de->d_name);
+	while (!found && (name = plat_readdir(d))) {
+		if (nvlib_is_cuda_file(name)) {
+			buf_sets(example, name);
 			found = 1;
 		}
 	}
-	closedir(d);
+	plat_closedir(d);
 	return found;
 }
 
 static void real_paths(const struct strv *dirs, struct strv *out)
 {
 	for (size_t i = 0; i < dirs->n; i++) {
-		char *r = realpath(dirs->v[i], NULL);
+		char *r = plat_realpath(dirs->v[i]);
 
 		if (r)
 			strv_push_take(out, r);
@@ -357,7 +355,7 @@ static void real_paths(const struct strv *dirs, struct strv *out)
 /* Is dir, followed through links, one of the folders in reals? */
 static int same_folder(const struct strv *reals, const char *dir)
 {
-	char *r = realpath(dir, NULL);
+	char *r = plat_realpath(dir);
 	int same = r && strv_find(reals, r) >= 0;
 
 	free(r);

@@ -1,13 +1,11 @@
 #include "file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "plat_fs.h"
 
 #define READ_BLOCK 4096
 
@@ -18,9 +16,9 @@ static ssize_t read_full_at(int fd, void *buf, size_t n, off_t off)
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r =
-			off < 0 ? read(fd, p + got, n - got)
-				: pread(fd, p + got, n - got, off + (off_t)got);
+		ssize_t r = off < 0 ? plat_read(fd, p + got, n - got)
+				    : plat_pread(fd, p + got, n - got,
+						 (int64_t)off + (int64_t)got);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -52,7 +50,7 @@ int file_write_full(int fd, const void *buf, size_t n)
 	const char *p = buf;
 
 	while (n) {
-		ssize_t w = write(fd, p, n);
+		ssize_t w = plat_write(fd, p, n);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -72,7 +70,7 @@ int file_read_fd(int fd, size_t max, struct buf *out)
 		ssize_t n;
 
 		buf_grow(out, READ_BLOCK);
-		n = read(fd, out->data + out->len, READ_BLOCK);
+		n = plat_read(fd, out->data + out->len, READ_BLOCK);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -91,9 +89,9 @@ int file_read_fd(int fd, size_t max, struct buf *out)
 int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
 	      struct cuenv_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd = plat_open(path, PLAT_O_READ | PLAT_O_NONBLOCK, 0);
 	int optional = !!(flags & FILE_MAY_BE_MISSING);
-	struct stat st;
+	struct plat_stat st;
 	int rc = CUENV_OK;
 
 	buf_reset(out);
@@ -103,12 +101,12 @@ int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
 	}
-	if (fstat(fd, &st)) {
+	if (plat_fstat(fd, &st)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				path, strerror(errno));
-	} else if (S_ISDIR(st.st_mode) && optional) {
+	} else if (st.type == PLAT_F_DIR && optional) {
 		rc = CUENV_NO; /* a folder (~/.cuenv is cuenv's root) */
-	} else if (!S_ISREG(st.st_mode)) {
+	} else if (st.type != PLAT_F_REG) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file", path);
 	} else if (file_read_fd(fd, max, out)) {
 		if (errno == EFBIG)
@@ -120,7 +118,7 @@ int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
 					"cannot read '%s': %s", path,
 					strerror(errno));
 	}
-	close(fd);
+	plat_close(fd);
 	return rc;
 }
 
@@ -133,18 +131,18 @@ int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
 static int refuse_link(const char *path, struct cuenv_err *err)
 {
 	struct buf target = BUF_INIT;
-	struct stat st;
+	struct plat_stat st;
 	ssize_t n;
 	int rc;
 
-	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
+	if (plat_lstat(path, &st) || st.type != PLAT_F_LINK)
 		return CUENV_OK;
-	buf_grow(&target, (size_t)st.st_size + 1);
-	n = readlink(path, target.data, (size_t)st.st_size + 1);
-	if (n >= 0 && (size_t)n <= (size_t)st.st_size) {
+	buf_grow(&target, (size_t)st.size + 2);
+	n = plat_readlink(path, target.data, (size_t)st.size + 2);
+	if (n >= 0 && (size_t)n <= (size_t)st.size)
 		target.len = (size_t)n;
-		target.data[n] = '\0';
-	}
+	else
+		target.data[0] = '\0';
 	rc = cuenv_fail(err, CUENV_E_STORE,
 			"'%s' is a symbolic link to '%s': cuenv does "
 			"not write or remove through it",
@@ -166,7 +164,7 @@ static int sync_folder(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	struct buf dir = BUF_INIT;
-	int fd, rc = 0;
+	int rc;
 
 	if (!slash)
 		buf_adds(&dir, ".");
@@ -174,13 +172,8 @@ static int sync_folder(const char *path)
 		buf_adds(&dir, "/");
 	else
 		buf_add(&dir, path, (size_t)(slash - path));
-	fd = open(dir.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rc = plat_sync_dir(dir.data);
 	buf_release(&dir);
-	if (fd < 0)
-		return 0;
-	if (fsync(fd) && errno != EINVAL)
-		rc = -1;
-	close(fd);
 	return rc;
 }
 
@@ -188,29 +181,29 @@ int file_write(const char *path, const void *data, size_t len, int mode,
 	       struct cuenv_err *err)
 {
 	struct buf tmp = BUF_INIT;
-	struct stat st;
+	struct plat_stat st;
 	int fd = -1, rc = refuse_link(path, err);
 
 	if (rc)
 		return rc;
 	if (mode == FILE_MODE_KEEP)
-		mode = stat(path, &st) ? 0644 : (int)(st.st_mode & 07777);
+		mode = plat_stat(path, &st) ? 0644 : (int)st.perm;
 	buf_printf(&tmp, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp.data);
+	fd = plat_mkstemp(tmp.data);
 	if (fd < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				path, strerror(errno));
 		goto out;
 	}
-	if (fchmod(fd, (mode_t)mode) || file_write_full(fd, data, len) ||
-	    fsync(fd))
+	if (plat_fchmod(fd, (unsigned)mode) || file_write_full(fd, data, len) ||
+	    plat_fsync(fd))
 		goto fail;
-	if (close(fd)) {
+	if (plat_close(fd)) {
 		fd = -1;
 		goto fail;
 	}
 	fd = -1;
-	if (rename(tmp.data, path))
+	if (plat_rename(tmp.data, path))
 		goto fail;
 	if (sync_folder(path))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
@@ -220,8 +213,8 @@ fail:
 	rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s", path,
 			strerror(errno));
 	if (fd >= 0)
-		close(fd);
-	unlink(tmp.data);
+		plat_close(fd);
+	plat_unlink(tmp.data);
 out:
 	buf_release(&tmp);
 	return rc;
@@ -231,7 +224,7 @@ int file_remove(const char *path, struct cuenv_err *err)
 {
 	int rc = refuse_link(path, err);
 
-	if (!rc && unlink(path) && errno != ENOENT)
+	if (!rc && plat_unlink(path) && errno != ENOENT)
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
 				path, strerror(errno));
 	return rc;
@@ -240,40 +233,36 @@ int file_remove(const char *path, struct cuenv_err *err)
 int file_map(const char *path, size_t min, struct file_map *m,
 	     struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 	int fd, rc = CUENV_OK;
 
 	memset(m, 0, sizeof(*m));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = plat_open(path, PLAT_O_READ, 0);
 	if (fd < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
-	if (fstat(fd, &st))
+	if (plat_fstat(fd, &st))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				path, strerror(errno));
-	else if (!(m->regular = S_ISREG(st.st_mode)) ||
-		 (size_t)st.st_size < min)
+	else if (!(m->regular = st.type == PLAT_F_REG) || st.size < min)
 		rc = CUENV_NO;
 	if (!rc) {
-		m->data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
-			       fd, 0);
-		if (m->data == MAP_FAILED) {
-			m->data = NULL;
+		m->data = plat_map(fd, (size_t)st.size);
+		if (!m->data) {
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot map '%s': %s", path,
 					strerror(errno));
 		} else {
-			m->len = (size_t)st.st_size;
+			m->len = (size_t)st.size;
 		}
 	}
-	close(fd);
+	plat_close(fd);
 	return rc;
 }
 
 void file_unmap(struct file_map *m)
 {
-	if (m->data)
-		munmap(m->data, m->len);
+	plat_unmap(m->data, m->len);
 	m->data = NULL;
 	m->len = 0;
 }

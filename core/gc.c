@@ -5,15 +5,12 @@
  */
 #include "gc.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "digest.h"
+#include "plat_fs.h"
 
 /* What a sweep or gc did, and the first thing it could not do. */
 struct gc {
@@ -28,8 +25,8 @@ static void gc_failed(struct gc *g, const char *path, int e)
 		buf_printf(&g->first, "'%s': %s", path, strerror(e));
 }
 
-/* An entry of a folder gc looks through: d is open on dir. */
-typedef void gc_entry_fn(struct gc *g, DIR *d, const char *dir,
+/* An entry of a folder gc looks through: dfd is open on dir. */
+typedef void gc_entry_fn(struct gc *g, int dfd, const char *dir,
 			 const char *name, void *ctx);
 
 /*
@@ -40,17 +37,21 @@ static void gc_each_entry(struct gc *g, const char *root, const char *sub,
 			  int report_open, gc_entry_fn *fn, void *ctx)
 {
 	struct buf dir = BUF_INIT;
-	struct dirent *de;
-	DIR *d;
+	struct plat_dir *d = NULL;
+	const char *name;
+	int dfd;
 
 	buf_path(&dir, root, sub);
-	d = opendir(dir.data);
+	dfd = plat_open(dir.data, PLAT_O_READ | PLAT_O_DIR, 0);
+	if (dfd >= 0)
+		d = plat_fdopendir(dfd);
 	if (!d && report_open && errno != ENOENT)
 		gc_failed(g, dir.data, errno);
-	while (d && (de = readdir(d)))
-		fn(g, d, dir.data, de->d_name, ctx);
-	if (d)
-		closedir(d);
+	while (d && (name = plat_readdir(d)))
+		fn(g, dfd, dir.data, name, ctx);
+	plat_closedir(d);
+	if (dfd >= 0)
+		plat_close(dfd);
 	buf_release(&dir);
 }
 
@@ -58,9 +59,9 @@ static void gc_each_entry(struct gc *g, const char *root, const char *sub,
 
 static int exists(const char *path)
 {
-	struct stat st;
+	struct plat_stat st;
 
-	return !lstat(path, &st);
+	return !plat_lstat(path, &st);
 }
 
 /* An hour: no live install's folder goes without its lock that old. */
@@ -68,9 +69,9 @@ static int exists(const char *path)
 
 static int older_than(const char *path, time_t age)
 {
-	struct stat st;
+	struct plat_stat st;
 
-	return !lstat(path, &st) && time(NULL) - st.st_mtime > age;
+	return !plat_lstat(path, &st) && time(NULL) - st.mtime > age;
 }
 
 /* p: a lock file "X.lock"; it goes when X is gone and it is old and free. */
@@ -83,12 +84,12 @@ static void sweep_lock(struct buf *p)
 		return;
 	buf_adds(p, ".lock");
 	fd = older_than(p->data, LOCKLESS_AGE)
-		     ? open(p->data, O_RDWR | O_CLOEXEC)
+		     ? plat_open(p->data, PLAT_O_WRITE, 0)
 		     : -1;
 	if (fd >= 0 && !store_lock_now(fd))
-		unlink(p->data);
+		plat_unlink(p->data);
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 }
 
 /* p: a staging folder; it goes when its lock is free (or, see above). */
@@ -98,14 +99,14 @@ static void sweep_folder(struct gc *g, struct buf *p, int lockless_ok)
 	int fd;
 
 	buf_adds(p, ".lock");
-	fd = open(p->data, O_RDWR | O_CLOEXEC);
+	fd = plat_open(p->data, PLAT_O_WRITE, 0);
 	buf_setlen(p, p->len - 5);
 	if (fd < 0 && errno != ENOENT)
 		return;
 	if (fd < 0 && !lockless_ok && !older_than(p->data, LOCKLESS_AGE))
 		return;
 	if (fd >= 0 && store_lock_now(fd)) {
-		close(fd);
+		plat_close(fd);
 		return; /* alive */
 	}
 	if (store_remove_tree_stats(p->data, &ts)) {
@@ -114,11 +115,11 @@ static void sweep_folder(struct gc *g, struct buf *p, int lockless_ok)
 		g->r->leftovers++;
 		buf_adds(p, ".lock");
 		if (fd >= 0)
-			unlink(p->data);
+			plat_unlink(p->data);
 	}
 	g->r->leftover_bytes += ts.bytes;
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 }
 
 /*
@@ -133,7 +134,7 @@ static void sweep_folder(struct gc *g, struct buf *p, int lockless_ok)
  * file whose folder is gone goes once it is an hour old and free (a
  * younger one may be between its creation and its lock).
  */
-static void sweep_entry(struct gc *g, DIR *d, const char *dir, const char *name,
+static void sweep_entry(struct gc *g, int d, const char *dir, const char *name,
 			void *ctx)
 {
 	struct buf p = BUF_INIT;
@@ -187,34 +188,33 @@ struct prune_cache {
 	time_t now;
 };
 
-static void prune_cache_entry(struct gc *g, DIR *d, const char *dir,
+static void prune_cache_entry(struct gc *g, int d, const char *dir,
 			      const char *name, void *ctx)
 {
 	const struct prune_cache *pc = ctx;
 	struct buf p = BUF_INIT;
-	struct stat sb;
+	struct plat_stat sb;
 	int part, fd;
 
-	if (!is_sha_name(name, &part) ||
-	    fstatat(dirfd(d), name, &sb, AT_SYMLINK_NOFOLLOW) ||
-	    !S_ISREG(sb.st_mode))
+	if (!is_sha_name(name, &part) || plat_stat_at(d, name, 1, &sb) ||
+	    sb.type != PLAT_F_REG)
 		return;
-	if (!pc->o->cache && !(part && pc->now - sb.st_mtime > pc->o->part_age))
+	if (!pc->o->cache && !(part && pc->now - sb.mtime > pc->o->part_age))
 		return;
 	buf_printf(&p, "%s/.locks/%.*s.lock", pc->root, DIGEST_HEX_LEN, name);
-	fd = open(p.data, O_RDWR | O_CLOEXEC);
+	fd = plat_open(p.data, PLAT_O_WRITE, 0);
 	if (fd >= 0 && store_lock_now(fd)) {
 		g->r->busy++;
-		close(fd);
+		plat_close(fd);
 		buf_release(&p);
 		return;
 	}
 	buf_reset(&p);
 	buf_path(&p, dir, name);
-	if (unlinkat(dirfd(d), name, 0)) {
+	if (plat_unlink_at(d, name)) {
 		gc_failed(g, p.data, errno);
 	} else {
-		uint64_t freed = sb.st_nlink == 1 ? (uint64_t)sb.st_size : 0;
+		uint64_t freed = sb.nlink == 1 ? sb.size : 0;
 
 		if (part) {
 			g->r->parts++;
@@ -225,7 +225,7 @@ static void prune_cache_entry(struct gc *g, DIR *d, const char *dir,
 		}
 	}
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 	buf_release(&p);
 }
 
@@ -242,7 +242,7 @@ static void prune_cache(const char *root, const struct gc_opts *o, struct gc *g)
 	gc_each_entry(g, root, "cache", 1, prune_cache_entry, &pc);
 }
 
-static void prune_pool_entry(struct gc *g, DIR *d, const char *dir,
+static void prune_pool_entry(struct gc *g, int d, const char *dir,
 			     const char *name, void *ctx)
 {
 	struct buf p = BUF_INIT;

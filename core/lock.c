@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "file.h"
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -414,13 +414,13 @@ int lock_read(const char *path, struct lockfile *lk, struct cuenv_err *err)
 int lock_find(const char *cwd, struct buf *out)
 {
 	struct buf dir = BUF_INIT;
-	struct stat st;
+	struct plat_stat st;
 
 	buf_sets(&dir, cwd);
 	for (;;) {
 		buf_reset(out);
 		buf_path(out, dir.data, LOCK_NAME);
-		if (!stat(out->data, &st) && S_ISREG(st.st_mode)) {
+		if (!plat_stat(out->data, &st) && st.type == PLAT_F_REG) {
 			buf_release(&dir);
 			return CUENV_OK;
 		}

@@ -2,8 +2,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -191,9 +191,10 @@ static void prepend_updated(const char *updated, const char *name,
 	struct framework_builds mine = { 0 };
 	struct buf d = BUF_INIT;
 	struct cuenv_err ignored = CUENV_ERR_INIT;
+	struct plat_stat st;
 
 	buf_printf(&d, "%s/frameworks.tsv", updated);
-	if (!access(d.data, F_OK) &&
+	if (!plat_stat(d.data, &st) &&
 	    !compat_frameworks(updated, name, spec, &mine, &ignored) &&
 	    mine.n) {
 		mine.v = xrealloc(mine.v, (mine.n + rows->n) * sizeof(*mine.v));

@@ -1,20 +1,17 @@
 #include "store.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "file.h"
+#include "plat_fs.h"
+#include "plat_lock.h"
+#include "plat_sys.h"
 #include "trust.h"
 #include "version.h"
 #include "xalloc.h"
@@ -128,7 +125,7 @@ int store_mkdir_p(const char *path, struct cuenv_err *err)
 		if (c != '/' && c != '\0')
 			continue;
 		*p = '\0';
-		if (mkdir(b.data, 0755) && errno != EEXIST) {
+		if (plat_mkdir(b.data, 0755) && errno != EEXIST) {
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot create '%s': %s", b.data,
 					strerror(errno));
@@ -176,7 +173,7 @@ int store_open(struct store *st, const char *root, bool create,
 void store_release(struct store *st)
 {
 	if (st->lock_fd >= 0)
-		close(st->lock_fd);
+		plat_close(st->lock_fd);
 	st->lock_fd = -1;
 	free(st->lock_what);
 	st->lock_what = NULL;
@@ -188,39 +185,22 @@ void store_release(struct store *st)
 /* ---- locks -------------------------------------------------------------- */
 
 /*
- * Open file description locks (F_OFD_*) belong to the open file, not to
- * the process: two threads of one install exclude each other as two
- * processes do, and the kernel never sees a false deadlock between two
- * installs' threads (fcntl's process-wide record locks did: EDEADLK).
- * They conflict with classic fcntl locks too. A kernel without them
- * (before Linux 3.15) gets the classic ones.
+ * Locks belong to the open file, not to the process (plat_lock.h: open
+ * file description locks; LockFileEx): two threads of one install
+ * exclude each other as two processes do, and the kernel never sees a
+ * false deadlock between two installs' threads (fcntl's process-wide
+ * record locks did: EDEADLK).
  */
 int store_lock_fd(int fd, int exclusive, int wait)
 {
-	struct flock fl = { .l_type = exclusive ? F_WRLCK : F_RDLCK,
-			    .l_whence = SEEK_SET };
-	int ofd = 1;
-
-	for (;;) {
-		int cmd = ofd ? (wait ? F_OFD_SETLKW : F_OFD_SETLK)
-			      : (wait ? F_SETLKW : F_SETLK);
-
-		fl.l_pid = 0; /* F_OFD_* insist */
-		if (!fcntl(fd, cmd, &fl))
-			return 0;
-		if (errno == EINTR)
-			continue;
-		if (errno == EINVAL && ofd) {
-			ofd = 0;
-			continue;
-		}
-		return errno == EACCES || errno == EAGAIN ? -1 : -2;
-	}
+	if (!plat_lock(fd, exclusive, wait))
+		return 0;
+	return errno == EAGAIN ? -1 : -2;
 }
 
 int store_lock_path(const char *path, int exclusive, int wait)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), r, e;
+	int fd = plat_open(path, PLAT_O_WRITE | PLAT_O_CREATE, 0644), r, e;
 
 	if (fd < 0)
 		return -2;
@@ -228,7 +208,7 @@ int store_lock_path(const char *path, int exclusive, int wait)
 	if (!r)
 		return fd;
 	e = errno;
-	close(fd);
+	plat_close(fd);
 	errno = e;
 	return r;
 }
@@ -261,26 +241,25 @@ static void write_holder(const struct store *st, int fd)
 	struct buf b = BUF_INIT;
 
 	buf_printf(&b, "%s (pid %ld)\n",
-		   st->lock_what ? st->lock_what : "cuenv", (long)getpid());
+		   st->lock_what ? st->lock_what : "cuenv", plat_sys_pid());
 	/*
 	 * A shared holder may overwrite another's line: either is true. The
 	 * line is only a courtesy to whoever waits: failures do not matter.
 	 */
-	if (!ftruncate(fd, 0) && pwrite(fd, b.data, b.len, 0) < 0)
+	if (!plat_ftruncate(fd, 0) && plat_pwrite(fd, b.data, b.len, 0) < 0)
 		b.len = 0;
 	buf_release(&b);
 }
 
-static int lock_store(struct store *st, short type, struct cuenv_err *err)
+static int lock_store(struct store *st, int exclusive, struct cuenv_err *err)
 {
-	int exclusive = type == F_WRLCK;
 	struct buf path = BUF_INIT, who = BUF_INIT;
 	int rc = CUENV_OK, r;
 
 	if (st->lock_fd >= 0)
 		return CUENV_OK;
 	buf_path(&path, st->root, ".lock");
-	st->lock_fd = open(path.data, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	st->lock_fd = plat_open(path.data, PLAT_O_WRITE | PLAT_O_CREATE, 0644);
 	if (st->lock_fd < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				path.data, strerror(errno));
@@ -297,7 +276,7 @@ static int lock_store(struct store *st, short type, struct cuenv_err *err)
 	if (r) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
 				path.data, strerror(errno));
-		close(st->lock_fd);
+		plat_close(st->lock_fd);
 		st->lock_fd = -1;
 		goto out;
 	}
@@ -310,12 +289,12 @@ out:
 
 int store_lock(struct store *st, struct cuenv_err *err)
 {
-	return lock_store(st, F_WRLCK, err);
+	return lock_store(st, 1, err);
 }
 
 int store_lock_shared(struct store *st, struct cuenv_err *err)
 {
-	return lock_store(st, F_RDLCK, err);
+	return lock_store(st, 0, err);
 }
 
 /* ---- receipts ------------------------------------------------------------ */
@@ -497,13 +476,13 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 	       struct cuenv_err *err)
 {
 	struct buf dir = BUF_INIT, sub = BUF_INIT;
-	struct dirent *de;
-	DIR *d;
+	const char *name;
+	struct plat_dir *d;
 	int rc = CUENV_OK;
 
 	buf_path(&dir, st->root, "versions");
 	buf_path(&dir, dir.data, kit_kind_name(kind));
-	d = opendir(dir.data);
+	d = plat_opendir(dir.data);
 	if (!d) {
 		if (errno != ENOENT)
 			rc = cuenv_fail(err, CUENV_E_STORE,
@@ -511,21 +490,22 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 					strerror(errno));
 		goto out;
 	}
-	while ((de = readdir(d))) {
+	while ((name = plat_readdir(d))) {
 		struct cuenv_err e2 = CUENV_ERR_INIT;
 		struct install *in;
-		struct stat sst;
+		struct plat_stat sst;
 
-		if (de->d_name[0] == '.')
+		if (name[0] == '.')
 			continue;
 		buf_reset(&sub);
-		buf_path(&sub, dir.data, de->d_name);
-		if (!install_name_is_valid(kind, de->d_name)) {
+		buf_path(&sub, dir.data, name);
+		if (!install_name_is_valid(kind, name)) {
 			strv_push(&st->warnings, sub.data);
 			continue;
 		}
 		buf_adds(&sub, "/" RECEIPT_NAME);
-		if (stat(sub.data, &sst)) /* incomplete: silently ignored */
+		if (plat_stat(sub.data,
+			      &sst)) /* incomplete: silently ignored */
 			continue;
 		buf_setlen(&sub, sub.len - strlen("/" RECEIPT_NAME));
 		in = xmalloc(sizeof(*in));
@@ -540,7 +520,7 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
 		out->v[out->n++] = in;
 	}
-	closedir(d);
+	plat_closedir(d);
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_install);
 out:
@@ -616,7 +596,7 @@ static int write_receipt(const char *dir, const struct install *in,
 	 * can write (core/trust.h), and umask 002 is common.
 	 */
 	if (json_dump_file(j, path.data, JSON_INDENT(2) | JSON_SORT_KEYS) ||
-	    chmod(path.data, 0644))
+	    plat_chmod(path.data, 0644))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				path.data, strerror(errno));
 	json_decref(j);
@@ -641,7 +621,7 @@ int store_commit(struct store *st, struct install *in, const char *staged,
 		goto out;
 	buf_path(&dest, dest.data, in->name);
 	rc = write_receipt(staged, in, err);
-	if (!rc && rename(staged, dest.data)) {
+	if (!rc && plat_rename(staged, dest.data)) {
 		if (errno == EEXIST || errno == ENOTEMPTY)
 			rc = cuenv_fail(err, CUENV_E_CONFLICT,
 					"%s %s is already in the store (%s)",
@@ -668,16 +648,20 @@ out:
 /* The folder of links made below, emptied and removed. */
 static void remove_links(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(dir);
+	struct buf p = BUF_INIT;
+	const char *name;
 
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] != '.')
-			unlinkat(dirfd(d), de->d_name, 0);
+	while (d && (name = plat_readdir(d))) {
+		if (name[0] != '.') {
+			buf_reset(&p);
+			buf_path(&p, dir, name);
+			plat_unlink(p.data);
+		}
 	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
+	plat_closedir(d);
+	buf_release(&p);
+	plat_rmdir(dir);
 }
 
 /* in->links as links in staged/lib, one per file name. */
@@ -690,7 +674,7 @@ static int make_links(const struct install *in, const char *staged,
 	if (!in->links.n)
 		return CUENV_OK;
 	buf_path(&dir, staged, "lib");
-	if (mkdir(dir.data, 0755)) {
+	if (plat_mkdir(dir.data, 0755)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				dir.data, strerror(errno));
 		goto out;
@@ -700,7 +684,7 @@ static int make_links(const struct install *in, const char *staged,
 
 		buf_reset(&p);
 		buf_path(&p, dir.data, base ? base + 1 : in->links.v[i]);
-		if (symlink(in->links.v[i], p.data) && errno != EEXIST)
+		if (plat_symlink(in->links.v[i], p.data) && errno != EEXIST)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot link '%s': %s", p.data,
 					strerror(errno));
@@ -721,7 +705,7 @@ int store_register(struct store *st, struct install *in, struct cuenv_err *err)
 	if (rc)
 		goto out;
 	buf_adds(&stage, "/register-XXXXXX");
-	if (!mkdtemp(stage.data)) {
+	if (!plat_mkdtemp(stage.data)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				stage.data, strerror(errno));
 		goto out;
@@ -734,8 +718,8 @@ int store_register(struct store *st, struct install *in, struct cuenv_err *err)
 		remove_links(r.data);
 		buf_reset(&r);
 		buf_path(&r, stage.data, RECEIPT_NAME);
-		unlink(r.data);
-		rmdir(stage.data);
+		plat_unlink(r.data);
+		plat_rmdir(stage.data);
 	} else if (in->linked.n) {
 		use_links(in);
 	}
@@ -747,9 +731,9 @@ out:
 
 int store_is_dir(const char *path)
 {
-	struct stat st;
+	struct plat_stat st;
 
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+	return !plat_stat(path, &st) && st.type == PLAT_F_DIR;
 }
 
 /* ---- walking trees ------------------------------------------------------- */
@@ -764,8 +748,7 @@ int store_is_dir(const char *path)
 struct level {
 	struct strv dirs; /* its subdirectories, to visit in turn */
 	size_t next;
-	dev_t dev;
-	ino_t ino;
+	struct plat_file_id id;
 };
 
 struct walk {
@@ -783,15 +766,15 @@ static void walk_fail(struct walk *w, int e)
 
 /* Count (and remove) one entry that is not a directory. */
 static void walk_leaf(struct walk *w, int fd, const char *name,
-		      const struct stat *sb)
+		      const struct plat_stat *sb)
 {
-	if (S_ISREG(sb->st_mode)) {
-		if (sb->st_nlink > 1)
+	if (sb->type == PLAT_F_REG) {
+		if (sb->nlink > 1)
 			w->ts->linked++;
-		if (!w->remove || sb->st_nlink == 1)
-			w->ts->bytes += (uint64_t)sb->st_size;
+		if (!w->remove || sb->nlink == 1)
+			w->ts->bytes += sb->size;
 	}
-	if (w->remove && unlinkat(fd, name, 0) && errno != ENOENT)
+	if (w->remove && plat_unlink_at(fd, name) && errno != ENOENT)
 		walk_fail(w, errno);
 }
 
@@ -800,52 +783,44 @@ static void walk_leaf(struct walk *w, int fd, const char *name,
  * what is not a directory, list the subdirectories in lv->dirs. All
  * names are read before anything is removed.
  */
-static void walk_level(struct walk *w, int fd, const struct stat *sb,
+static void walk_level(struct walk *w, int fd, const struct plat_stat *sb,
 		       struct level *lv)
 {
 	struct strv leaves = STRV_INIT;
-	struct dirent *de;
-	DIR *d;
-	int dfd;
+	struct plat_dir *d;
+	const char *name;
 
 	memset(lv, 0, sizeof(*lv));
-	lv->dev = sb->st_dev;
-	lv->ino = sb->st_ino;
+	lv->id = sb->id;
 	/* A read-only folder (0555 in an archive) cannot be emptied. */
-	if (w->remove && (sb->st_mode & S_IRWXU) != S_IRWXU)
-		fchmod(fd, (sb->st_mode & 07777) | S_IRWXU);
-	dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (w->remove && (sb->perm & 0700) != 0700)
+		plat_fchmod(fd, sb->perm | 0700);
+	d = plat_fdopendir(fd);
 	if (!d) {
 		walk_fail(w, errno);
-		if (dfd >= 0)
-			close(dfd);
 		return;
 	}
 	for (;;) {
-		errno = 0;
-		de = readdir(d);
-		if (!de)
+		name = plat_readdir(d);
+		if (!name)
 			break;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (de->d_type == DT_DIR)
-			strv_push(&lv->dirs, de->d_name);
+		if (plat_readdir_is_dir(d))
+			strv_push(&lv->dirs, name);
 		else
-			strv_push(&leaves, de->d_name);
+			strv_push(&leaves, name);
 	}
 	if (errno)
 		walk_fail(w, errno);
-	closedir(d);
+	plat_closedir(d);
 	for (size_t i = 0; i < leaves.n; i++) {
-		struct stat st;
+		struct plat_stat st;
 
 		if (w->stop_at_linked && w->ts->linked)
 			break;
-		if (fstatat(fd, leaves.v[i], &st, AT_SYMLINK_NOFOLLOW)) {
+		if (plat_stat_at(fd, leaves.v[i], 1, &st)) {
 			if (errno != ENOENT)
 				walk_fail(w, errno);
-		} else if (S_ISDIR(st.st_mode)) {
+		} else if (st.type == PLAT_F_DIR) {
 			strv_push(&lv->dirs, leaves.v[i]); /* no d_type */
 		} else {
 			walk_leaf(w, fd, leaves.v[i], &st);
@@ -857,13 +832,12 @@ static void walk_level(struct walk *w, int fd, const struct stat *sb,
 /* Open the subdirectory name of fd, not following a link. */
 static int open_subdir(struct walk *w, int fd, const char *name)
 {
-	int child = openat(fd, name,
-			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	const unsigned flags = PLAT_O_READ | PLAT_O_DIR | PLAT_O_NOFOLLOW;
+	int child = plat_open_at(fd, name, flags, 0);
 
 	if (child < 0 && errno == EACCES && w->remove &&
-	    !fchmodat(fd, name, S_IRWXU, 0))
-		child = openat(fd, name,
-			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	    !plat_chmod_at(fd, name, 0700))
+		child = plat_open_at(fd, name, flags, 0);
 	return child;
 }
 
@@ -877,12 +851,12 @@ static int walk_result(const struct walk *w)
 }
 
 /* Stat a folder just opened (fd) into *sb: fd, or -1 (recorded; closed). */
-static int stat_opened(struct walk *w, int fd, struct stat *sb)
+static int stat_opened(struct walk *w, int fd, struct plat_stat *sb)
 {
-	if (!fstat(fd, sb))
+	if (!plat_fstat(fd, sb))
 		return fd;
 	walk_fail(w, errno);
-	close(fd);
+	plat_close(fd);
 	return -1;
 }
 
@@ -891,22 +865,22 @@ static int stat_opened(struct walk *w, int fd, struct stat *sb)
  * -1 when there is no folder to walk: a file or a link in its place was
  * taken as all of the tree, or the failure recorded.
  */
-static int open_root(struct walk *w, const char *path, struct stat *sb)
+static int open_root(struct walk *w, const char *path, struct plat_stat *sb)
 {
+	const unsigned flags = PLAT_O_READ | PLAT_O_DIR | PLAT_O_NOFOLLOW;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == EACCES && w->remove && !lstat(path, sb) &&
-	    S_ISDIR(sb->st_mode) && !chmod(path, S_IRWXU))
-		fd = open(path,
-			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = plat_open(path, flags, 0);
+	if (fd < 0 && errno == EACCES && w->remove && !plat_lstat(path, sb) &&
+	    sb->type == PLAT_F_DIR && !plat_chmod(path, 0700))
+		fd = plat_open(path, flags, 0);
 	if (fd < 0) {
 		int e = errno;
 
 		/* A file or a link in place of the tree: that is all of it. */
-		if ((e == ENOTDIR || e == ELOOP) && !lstat(path, sb) &&
-		    !S_ISDIR(sb->st_mode))
-			walk_leaf(w, AT_FDCWD, path, sb);
+		if ((e == ENOTDIR || e == ELOOP) && !plat_lstat(path, sb) &&
+		    sb->type != PLAT_F_DIR)
+			walk_leaf(w, PLAT_AT_CWD, path, sb);
 		else
 			walk_fail(w, e);
 		return -1;
@@ -920,7 +894,7 @@ static int open_root(struct walk *w, const char *path, struct stat *sb)
  * (then walked as a leaf), or a failure (recorded).
  */
 static int enter_next(struct walk *w, int fd, struct level *top,
-		      struct stat *sb)
+		      struct plat_stat *sb)
 {
 	const char *name = top->dirs.v[top->next++];
 	int next = open_subdir(w, fd, name);
@@ -928,7 +902,7 @@ static int enter_next(struct walk *w, int fd, struct level *top,
 	if (next < 0) {
 		if (errno == ENOTDIR || errno == ELOOP) {
 			/* now a file or a link */
-			if (!fstatat(fd, name, sb, AT_SYMLINK_NOFOLLOW))
+			if (!plat_stat_at(fd, name, 1, sb))
 				walk_leaf(w, fd, name, sb);
 		} else if (errno != ENOENT) {
 			walk_fail(w, errno);
@@ -945,20 +919,19 @@ static int enter_next(struct walk *w, int fd, struct level *top,
  */
 static int leave_level(struct walk *w, int fd, const struct level *top)
 {
-	struct stat sb;
-	int next = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct plat_stat sb;
+	int next = plat_open_at(fd, "..", PLAT_O_READ | PLAT_O_DIR, 0);
 
-	if (next < 0 || fstat(next, &sb) || sb.st_dev != top->dev ||
-	    sb.st_ino != top->ino) {
+	if (next < 0 || plat_fstat(next, &sb) || sb.id.dev != top->id.dev ||
+	    sb.id.ino != top->id.ino) {
 		/* The tree moved: stop rather than go astray. */
 		walk_fail(w, next < 0 ? errno : EBUSY);
 		if (next >= 0)
-			close(next);
+			plat_close(next);
 		return -1;
 	}
-	close(fd);
-	if (w->remove &&
-	    unlinkat(next, top->dirs.v[top->next - 1], AT_REMOVEDIR) &&
+	plat_close(fd);
+	if (w->remove && plat_rmdir_at(next, top->dirs.v[top->next - 1]) &&
 	    errno != ENOENT)
 		walk_fail(w, errno);
 	return next;
@@ -968,7 +941,7 @@ static int walk_tree(const char *path, struct walk *w)
 {
 	struct level *lv;
 	size_t depth = 0, cap = 1;
-	struct stat sb;
+	struct plat_stat sb;
 	int fd = open_root(w, path, &sb);
 
 	if (fd < 0)
@@ -985,7 +958,7 @@ static int walk_tree(const char *path, struct walk *w)
 			next = enter_next(w, fd, top, &sb);
 			if (next < 0)
 				continue;
-			close(fd);
+			plat_close(fd);
 			fd = next;
 			if (depth == cap) {
 				cap *= 2;
@@ -1005,9 +978,9 @@ static int walk_tree(const char *path, struct walk *w)
 	}
 	while (depth)
 		strv_release(&lv[--depth].dirs);
-	close(fd);
+	plat_close(fd);
 	free(lv);
-	if (w->remove && !w->err && rmdir(path))
+	if (w->remove && !w->err && plat_rmdir(path))
 		walk_fail(w, errno);
 	return walk_result(w);
 }
@@ -1037,20 +1010,7 @@ int store_measure_tree(const char *path, struct tree_stats *ts)
 
 int store_lock_now(int fd)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int rc;
-
-#ifdef F_OFD_SETLK
-	do
-		rc = fcntl(fd, F_OFD_SETLK, &fl);
-	while (rc && errno == EINTR);
-	if (!rc || errno != EINVAL)
-		return rc;
-#endif
-	do
-		rc = fcntl(fd, F_SETLK, &fl);
-	while (rc && errno == EINTR);
-	return rc;
+	return plat_lock(fd, 1, 0);
 }
 
 /*
@@ -1066,12 +1026,12 @@ int store_delete(struct store *st, const struct install *in,
 
 	buf_path(&lock, st->root, ".staging");
 	buf_adds(&lock, "/trash-XXXXXX.lock");
-	lockfd = mkostemps(lock.data, 5, O_CLOEXEC);
+	lockfd = plat_mkstemps(lock.data, 5);
 	if (lockfd >= 0 && store_lock_now(lockfd)) {
 		int e = errno;
 
-		close(lockfd);
-		unlink(lock.data);
+		plat_close(lockfd);
+		plat_unlink(lock.data);
 		errno = e;
 		lockfd = -1;
 	}
@@ -1082,17 +1042,17 @@ int store_delete(struct store *st, const struct install *in,
 		goto out;
 	}
 	buf_add(&trash, lock.data, lock.len - 5);
-	if (mkdir(trash.data, 0700)) {
+	if (plat_mkdir(trash.data, 0700)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				trash.data, strerror(errno));
 		goto out;
 	}
 	buf_adds(&trash, "/v");
-	if (rename(in->dir, trash.data)) {
+	if (plat_rename(in->dir, trash.data)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
 				in->dir, strerror(errno));
 		buf_setlen(&trash, trash.len - 2);
-		rmdir(trash.data);
+		plat_rmdir(trash.data);
 		goto out;
 	}
 	buf_setlen(&trash, trash.len - 2);
@@ -1106,9 +1066,9 @@ int store_delete(struct store *st, const struct install *in,
 	}
 out:
 	if (lock.len)
-		unlink(lock.data);
+		plat_unlink(lock.data);
 	if (lockfd >= 0)
-		close(lockfd);
+		plat_close(lockfd);
 	buf_release(&trash);
 	buf_release(&lock);
 	return rc;
@@ -1125,45 +1085,53 @@ void store_global_path(const struct store *st, struct buf *out)
 /* Remove stamps of shells that are gone (run when a new stamp appears). */
 static void sweep_stamps(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(dir);
+	struct buf p = BUF_INIT;
+	const char *name;
 
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
+	while ((name = plat_readdir(d))) {
 		char *end;
-		long pid = strtol(de->d_name, &end, 10);
+		long pid = strtol(name, &end, 10);
 
 		if (pid <= 0 || strcmp(end, ".stamp"))
 			continue;
-		if (kill((pid_t)pid, 0) && errno == ESRCH)
-			unlinkat(dirfd(d), de->d_name, 0);
+		if (!plat_sys_pid_alive(pid)) {
+			buf_reset(&p);
+			buf_path(&p, dir, name);
+			plat_unlink(p.data);
+		}
 	}
-	closedir(d);
+	plat_closedir(d);
+	buf_release(&p);
 }
 
 void store_stamp(struct store *st, long pid, struct buf *out)
 {
 	struct buf dir = BUF_INIT;
-	struct timespec now, ts[2];
+	int64_t sec;
+	long nsec;
 	int fd;
 
 	buf_reset(out);
 	buf_path(&dir, st->root, "run");
 	buf_printf(out, "%s/%ld.stamp", dir.data, pid);
-	fd = open(out->data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = plat_open(out->data, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL,
+		       0644);
 	if (fd < 0 && errno == ENOENT) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 
 		store_mkdir_p(dir.data, &e);
 		err_release(&e);
-		fd = open(out->data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			  0644);
+		fd = plat_open(out->data,
+			       PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL,
+			       0644);
 	}
 	if (fd >= 0)
 		sweep_stamps(dir.data);
 	else
-		fd = open(out->data, O_WRONLY | O_CLOEXEC);
+		fd = plat_open(out->data, PLAT_O_WRITE, 0);
 	if (fd < 0) {
 		buf_reset(out);
 		goto out;
@@ -1173,16 +1141,15 @@ void store_stamp(struct store *st, long pid, struct buf *out)
 	 * so a file written just after this run could otherwise look no
 	 * newer than the stamp. The price is, at worst, one extra run.
 	 */
-	clock_gettime(CLOCK_REALTIME, &now);
-	now.tv_nsec -= 50000000L; /* 50 ms */
-	if (now.tv_nsec < 0) {
-		now.tv_nsec += 1000000000L;
-		now.tv_sec--;
+	plat_sys_now(&sec, &nsec);
+	nsec -= 50000000L; /* 50 ms */
+	if (nsec < 0) {
+		nsec += 1000000000L;
+		sec--;
 	}
-	ts[0] = ts[1] = now;
-	if (futimens(fd, ts))
+	if (plat_set_times(fd, sec, nsec))
 		buf_reset(out);
-	close(fd);
+	plat_close(fd);
 out:
 	buf_release(&dir);
 }

@@ -1,8 +1,8 @@
 #include "trust.h"
 
 #include <string.h>
-#include <sys/stat.h>
 
+#include "plat_owner.h"
 #include "shell.h"
 
 bool trust_path_listable(const char *path)
@@ -38,18 +38,18 @@ int trust_check_listable(const char *path, const char *what,
 	return rc;
 }
 
-int trust_check_path(const char *path, uid_t uid, uid_t owner,
+int trust_check_path(const char *path, plat_uid uid, plat_uid owner,
 		     struct cuenv_err *err)
 {
 	struct buf shown = BUF_INIT, quoted = BUF_INIT, fix = BUF_INIT,
 		   why = BUF_INIT;
-	struct stat st;
+	struct plat_owner st;
 	int bad_owner, bad_mode, rc;
 
-	if (stat(path, &st))
+	if (plat_owner_get(path, &st))
 		return CUENV_OK; /* nothing there: nothing to take from it */
-	bad_owner = st.st_uid != uid && st.st_uid != 0;
-	bad_mode = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+	bad_owner = st.uid != uid && st.uid != PLAT_UID_SYSTEM;
+	bad_mode = st.others_write;
 	if (!bad_owner && !bad_mode)
 		return CUENV_OK;
 
@@ -59,14 +59,13 @@ int trust_check_path(const char *path, uid_t uid, uid_t owner,
 	if (bad_owner) {
 		buf_printf(&fix, "chown %lu %s", (unsigned long)owner,
 			   quoted.data);
-		buf_printf(&why, "owned by uid %lu", (unsigned long)st.st_uid);
+		buf_printf(&why, "owned by uid %lu", (unsigned long)st.uid);
 	}
 	if (bad_mode) {
 		buf_printf(&fix, "%schmod go-w %s", fix.len ? " && " : "",
 			   quoted.data);
 		buf_printf(&why, "%swritable by others (mode %04o)",
-			   bad_owner ? " and " : "",
-			   (unsigned)(st.st_mode & 07777));
+			   bad_owner ? " and " : "", st.perm);
 	}
 	rc = cuenv_fail(err, CUENV_E_STORE,
 			"'%s' is %s: cuenv does not trust it", shown.data,

@@ -29,6 +29,7 @@
 #include <sys/types.h>
 
 #include "err.h"
+#include "plat_owner.h"
 
 /* Is path absolute and free of ':', ';' and newlines? */
 bool trust_path_listable(const char *path);
@@ -49,7 +50,7 @@ int trust_check_listable(const char *path, const char *what,
  * fixes it, runnable as printed (chown to owner, the uid that should own
  * it, and/or chmod go-w).
  */
-int trust_check_path(const char *path, uid_t uid, uid_t owner,
+int trust_check_path(const char *path, plat_uid uid, plat_uid owner,
 		     struct cuenv_err *err);
 
 #endif

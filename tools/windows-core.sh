@@ -28,6 +28,7 @@ command -v $HOST-gcc >/dev/null 2>&1 ||
 prefix=$(sh tools/windows-deps.sh)
 [ -f "$prefix/cuenv-win.mk" ] || fail "no $prefix/cuenv-win.mk"
 CPPFLAGS_W=$(sed -n 's/^WIN_DEPS_CPPFLAGS=//p' "$prefix/cuenv-win.mk")
+LIBS_W=$(sed -n 's/^WIN_DEPS_LIBS=//p' "$prefix/cuenv-win.mk")
 CFLAGS_W="-std=c11 -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 -O2 -g
 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-format"
 
@@ -48,7 +49,7 @@ echo "  AR      $OUT/libcuenv-core.a"
 
 # shellcheck disable=SC2086
 $HOST-gcc $CFLAGS_W $CPPFLAGS_W tests/windows/test_core.c \
-	"$OUT/libcuenv-core.a" -static -lbcrypt -lshell32 -o "$OUT/test_core.exe"
+	"$OUT/libcuenv-core.a" -static $LIBS_W -lshell32 -o "$OUT/test_core.exe"
 echo "  LD      $OUT/test_core.exe"
 [ -x "$WINE" ] || fail "wine64 is not installed ($WINE): apt-get install wine64"
 export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"

@@ -272,6 +272,8 @@ static void exec_checks(void)
 	buf_release(&path);
 }
 
+#include "fs_checks.h"
+
 int main(void)
 {
 	exec_checks();
@@ -281,6 +283,7 @@ int main(void)
 	shell_checks();
 	version_checks();
 	err_checks();
+	fs_checks();
 	printf("test_core: %d checks, %d failed\n", checked, failed);
 	return failed != 0;
 }

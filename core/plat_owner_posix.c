@@ -1,0 +1,22 @@
+/* plat_owner_posix.c: plat_owner.h on POSIX: stat(2) and geteuid(2). */
+#include "plat_owner.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+plat_uid plat_owner_self(void)
+{
+	return (plat_uid)geteuid();
+}
+
+int plat_owner_get(const char *path, struct plat_owner *o)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	o->uid = (plat_uid)st.st_uid;
+	o->perm = (unsigned)(st.st_mode & 07777);
+	o->others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+	return 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * plat_sys.h: facts about the running system (issue 13).
+ *
+ * plat_sys_platform: the platform name NVIDIA's redistrib manifests use
+ * for this machine: uname(2)'s machine on Linux ("linux-x86_64",
+ * "linux-sbsa" for aarch64, "linux-ppc64le"), "windows-x86_64" on Windows
+ * (the only Windows platform in NVIDIA's manifests).
+ * plat_sys_cpus: processors this process may run on, at least 1
+ * (sysconf(_SC_NPROCESSORS_ONLN); GetActiveProcessorCount).
+ */
+#ifndef CUENV_PLAT_SYS_H
+#define CUENV_PLAT_SYS_H
+
+#include <stdint.h>
+
+const char *plat_sys_platform(void);
+unsigned plat_sys_cpus(void);
+
+/*
+ * This process's id (getpid; GetCurrentProcessId), and whether pid is
+ * still running: 0 only when the system says there is no such process
+ * (kill(pid, 0)'s ESRCH; OpenProcess failing with ERROR_INVALID_PARAMETER
+ * or the process having exited), so one that cannot be asked counts as
+ * alive. (plat_proc.h may take these over.)
+ */
+/* The time of day (clock_gettime(CLOCK_REALTIME)). */
+void plat_sys_now(int64_t *sec, long *nsec);
+
+long plat_sys_pid(void);
+int plat_sys_pid_alive(long pid);
+
+#endif
