@@ -251,7 +251,11 @@ int proc_run(struct proc *p, struct cuenv_err *err)
 
 		rc = collect(p, fds, deadline, err);
 	}
-	if (rc)
+	/*
+	 * Given up on: killed while its pipes are still open, so that it dies
+	 * of SIGKILL, not of a SIGPIPE raced in by the close below.
+	 */
+	if (rc || p->timed_out || p->overflowed)
 		kill(pid, SIGKILL);
 	/* closed first: a child blocked writing to a full pipe may end */
 	close_fd(&out[0]);
