@@ -19,6 +19,7 @@
 #include "elf.h"
 #include "nvlib.h"
 #include "pe.h"
+#include "shell.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -576,6 +577,20 @@ out:
 	buf_release(&own);
 }
 
+/* "name it: cuenv add KIND PATH OPTION", PATH quoted when it must be. */
+static int hint_path(struct cuenv_err *err, const char *kind, const char *path,
+		     const char *option)
+{
+	struct buf w = BUF_INIT;
+	int rc;
+
+	shell_quote_word(&w, path);
+	rc = cuenv_hint(err, "name it: cuenv add %s %s %s", kind, w.data,
+			option);
+	buf_release(&w);
+	return rc;
+}
+
 /* Return the real path of path, or fail naming it. */
 static int real_prefix(const char *path, char **out, struct cuenv_err *err)
 {
@@ -608,8 +623,8 @@ static int set_version(struct install *in, const char *forced, char *found,
 		cuenv_fail(err, CUENV_E_MANIFEST,
 			   "cannot tell the %s version of '%s'",
 			   kit_kind_name(in->kind), path);
-		return cuenv_hint(err, "name it: cuenv add %s %s --as VERSION",
-				  kit_kind_name(in->kind), path);
+		return hint_path(err, kit_kind_name(in->kind), path,
+				 "--as VERSION");
 	}
 	in->version = found;
 	version_parse(found, &v);
@@ -950,8 +965,7 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 				"cannot tell which CUDA major the cuDNN in "
 				"'%s' was built for",
 				path);
-		cuenv_hint(err, "name it: cuenv add cudnn %s --cuda MAJOR",
-			   path);
+		hint_path(err, "cudnn", path, "--cuda MAJOR");
 		goto out;
 	}
 	in->cuda_major = major;

@@ -96,17 +96,6 @@ char *doctor_parent(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-/* Append s as one shell word, quoted only when it needs to be. */
-void doctor_word(struct buf *b, const char *s)
-{
-	if (*s &&
-	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		      "0123456789_./:@%+=,-") == strlen(s))
-		buf_adds(b, s);
-	else
-		shell_quote(SHELL_SH, s, b);
-}
-
 /* "a, b, c and 4 more" */
 void doctor_list(struct buf *b, const struct strv *names)
 {
@@ -177,7 +166,7 @@ void doctor_setter(const struct audit *au, struct buf *b)
 		char *dir = doctor_parent(sel->origin_path);
 
 		buf_adds(b, "cd ");
-		doctor_word(b, dir);
+		shell_quote_word(b, dir);
 		buf_adds(b, " && cuenv local");
 		free(dir);
 	} else if (sel->origin == SEL_GLOBAL) {
@@ -192,14 +181,14 @@ void doctor_install_cmd(const struct selection *sel, const char *cuda,
 			struct buf *b)
 {
 	buf_adds(b, "cuenv install ");
-	doctor_word(b, cuda);
+	shell_quote_word(b, cuda);
 	if (sel->cudnn) {
 		buf_adds(b, " --cudnn ");
-		doctor_word(b, sel->cudnn);
+		shell_quote_word(b, sel->cudnn);
 	}
 	if (sel->cupti) {
 		buf_adds(b, " --cupti ");
-		doctor_word(b, sel->cupti);
+		shell_quote_word(b, sel->cupti);
 	}
 }
 
@@ -210,13 +199,13 @@ void doctor_reinstall(const struct install *in, const char *cuda, struct buf *b)
 
 	buf_printf(b, "cuenv %s %s ", in->registered ? "remove" : "uninstall",
 		   kind);
-	doctor_word(b, in->name);
+	shell_quote_word(b, in->name);
 	buf_adds(b, " && cuenv install ");
 	if (in->kind == KIT_CUDNN) {
-		doctor_word(b, cuda);
+		shell_quote_word(b, cuda);
 		buf_adds(b, " --cudnn ");
 	}
-	doctor_word(b, in->version);
+	shell_quote_word(b, in->version);
 }
 
 /* ---- the audit's environment and the selection's folders ---------------- */

@@ -20,6 +20,7 @@
 #define CUENV_DOCTOR_INT_H
 
 #include "doctor.h"
+#include "shell.h"
 
 struct audit {
 	const struct doctor_in *in;
@@ -59,8 +60,6 @@ void doctor_emit_with(struct findings *out, const char *id,
 void doctor_push_unique(struct strv *sv, const char *s);
 /* The folder part of path ("/a/b/c" -> "/a/b"), heap. */
 char *doctor_parent(const char *path);
-/* Append s as one shell word, quoted only when it needs to be. */
-void doctor_word(struct buf *b, const char *s);
 /* "a, b, c and 4 more" */
 void doctor_list(struct buf *b, const struct strv *names);
 

@@ -53,7 +53,7 @@ static void add_isolate_fix(const struct audit *au, const struct strv *drop,
 	} else {
 		buf_adds(b, sel->origin == SEL_GLOBAL ? "cuenv global "
 						      : "cuenv use ");
-		doctor_word(b, sel->cuda);
+		shell_quote_word(b, sel->cuda);
 		buf_adds(b, " --isolate");
 	}
 	buf_adds(b, "; or for one command: cuenv exec --isolate -- CMD");
@@ -405,17 +405,17 @@ static void cache_fix_folder(const struct cached *c, struct draft *d)
 				  "software: remove these CUDA libraries "
 				  "(or links) from it, or the package that "
 				  "put them there (dpkg -S ");
-		doctor_word(&d->fix, c->dir);
+		shell_quote_word(&d->fix, c->dir);
 		buf_adds(&d->fix, "/");
-		doctor_word(&d->fix, c->names->v[0]);
+		shell_quote_word(&d->fix, c->names->v[0]);
 		buf_adds(&d->fix, "), then run: sudo ldconfig");
 		if (c->conf)
 			strv_push(&d->paths, c->conf);
 	} else if (c->conf) {
 		buf_adds(&d->fix, "remove ");
-		doctor_word(&d->fix, c->dir);
+		shell_quote_word(&d->fix, c->dir);
 		buf_adds(&d->fix, " from ");
-		doctor_word(&d->fix, c->conf);
+		shell_quote_word(&d->fix, c->conf);
 		buf_adds(&d->fix, " (or delete that file), then run: "
 				  "sudo ldconfig");
 		strv_push(&d->paths, c->conf);
@@ -424,7 +424,7 @@ static void cache_fix_folder(const struct cached *c, struct draft *d)
 				  "this folder (the loader searches it "
 				  "anyway): remove the package that put "
 				  "these libraries there (dpkg -S ");
-		doctor_word(&d->fix, c->dir);
+		shell_quote_word(&d->fix, c->dir);
 		buf_adds(&d->fix, " or rpm -qf), then run: sudo "
 				  "ldconfig");
 	}
@@ -447,7 +447,7 @@ static void cache_fix_selection(const struct audit *au, const struct cached *c,
 			      "it: ");
 		doctor_setter(au, fix);
 		buf_adds(fix, " ");
-		doctor_word(fix, a->sel.cuda);
+		shell_quote_word(fix, a->sel.cuda);
 		if (c->major == a->act.cuda->cuda_major)
 			buf_printf(fix, " --cudnn %s", c->example + 12);
 		else
@@ -627,7 +627,7 @@ void doctor_check_cuda_home(struct audit *au)
 		}
 		if (top) {
 			buf_printf(&d.fix, "export %s=", vars[i]);
-			doctor_word(&d.fix, top);
+			shell_quote_word(&d.fix, top);
 			buf_adds(&d.fix, " (the toolkit of that nvcc)");
 		} else if (!(sel_home && !sel_has_nvcc)) {
 			buf_printf(&d.fix, "unset %s", vars[i]);

@@ -57,10 +57,10 @@ static bool add_get_first(const struct audit *au, const char *cuda,
 	    (r && (!cudnn ||
 		   catalog_find(au->in->cat, KIT_CUDNN, cudnn, major, -1)))) {
 		buf_adds(b, "cuenv install ");
-		doctor_word(b, cuda);
+		shell_quote_word(b, cuda);
 		if (cudnn) {
 			buf_adds(b, " --cudnn ");
-			doctor_word(b, cudnn);
+			shell_quote_word(b, cudnn);
 		}
 		buf_adds(b, " && ");
 		return true;
@@ -210,10 +210,10 @@ static void add_select_bundle(const struct audit *au, const struct bundle *b,
 	add_get_first(au, b->cuda, b->cudnn, fix);
 	doctor_setter(au, fix);
 	buf_adds(fix, " ");
-	doctor_word(fix, b->cuda);
+	shell_quote_word(fix, b->cuda);
 	if (b->cudnn) {
 		buf_adds(fix, " --cudnn ");
-		doctor_word(fix, b->cudnn);
+		shell_quote_word(fix, b->cudnn);
 	}
 }
 
@@ -416,7 +416,7 @@ static void check_site(struct audit *au, const char *site)
 		if (!strncmp(b.names.v[i], "nvidia/", 7))
 			continue;
 		buf_adds(&d.fix, " ");
-		doctor_word(&d.fix, b.names.v[i]);
+		shell_quote_word(&d.fix, b.names.v[i]);
 	}
 	buf_adds(&d.fix, " (then a framework built to use the system's CUDA "
 			 "takes the selection's), or install the framework's "
@@ -540,7 +540,7 @@ void doctor_check_conda(struct audit *au)
 		buf_adds(&d.fix, "conda remove");
 		for (size_t i = 0; i < b.names.n; i++) {
 			buf_adds(&d.fix, " ");
-			doctor_word(&d.fix, b.names.v[i]);
+			shell_quote_word(&d.fix, b.names.v[i]);
 		}
 		buf_adds(&d.fix,
 			 ", or leave the environment: conda deactivate");

@@ -44,9 +44,9 @@ static void add_cudnn_install(const struct audit *au,
 		return;
 	}
 	buf_adds(b, "cuenv install ");
-	doctor_word(b, cuda->version);
+	shell_quote_word(b, cuda->version);
 	buf_adds(b, " --cudnn ");
-	doctor_word(b, cudnn);
+	shell_quote_word(b, cudnn);
 }
 
 static void add_origin(const struct selection *sel, struct strv *paths)
@@ -93,7 +93,7 @@ static void cuda_not_installed(struct audit *au, const char *msg,
 		buf_adds(&d->fix, "; or choose one installed: ");
 		doctor_setter(au, &d->fix);
 		buf_adds(&d->fix, " ");
-		doctor_word(&d->fix, have->version);
+		shell_quote_word(&d->fix, have->version);
 	}
 	free(rt);
 }
@@ -137,7 +137,7 @@ static void cudnn_other_major(struct audit *au, const struct install *cuda,
 			   "; or pair it with CUDA %u: ", other->cuda_major);
 		doctor_setter(au, &d->fix);
 		buf_printf(&d->fix, " %s --cudnn ", pair->version);
-		doctor_word(&d->fix, sel->cudnn);
+		shell_quote_word(&d->fix, sel->cudnn);
 	}
 	strv_push(&d->paths, other->prefix);
 	strv_push(&d->paths, cuda->prefix);
@@ -169,10 +169,10 @@ static void cupti_not_installed(const struct install *cuda,
 			  "that loads CUPTI by name says \"Could not "
 			  "load dynamic library 'libcupti.so...'\"");
 	buf_adds(&d->fix, "cuenv install ");
-	doctor_word(&d->fix, cuda->version);
+	shell_quote_word(&d->fix, cuda->version);
 	if (sel->cupti) {
 		buf_adds(&d->fix, " --cupti ");
-		doctor_word(&d->fix, sel->cupti);
+		shell_quote_word(&d->fix, sel->cupti);
 	}
 }
 
@@ -283,22 +283,22 @@ static void missing_soname(struct audit *au, const char *soname,
 			   soname);
 		if (act->cupti) {
 			buf_adds(&d.fix, "cuenv install ");
-			doctor_word(&d.fix, act->cuda->version);
+			shell_quote_word(&d.fix, act->cuda->version);
 			buf_adds(&d.fix, " --cupti ");
-			doctor_word(&d.fix, act->cupti->version);
+			shell_quote_word(&d.fix, act->cupti->version);
 			buf_adds(&d.fix, " (the CUPTI-only install is "
 					 "incomplete: remove its folder "
 					 "first)");
 		} else {
 			buf_adds(&d.fix, "cuenv install ");
-			doctor_word(&d.fix, act->cuda->version);
+			shell_quote_word(&d.fix, act->cuda->version);
 			buf_printf(&d.fix, " --cupti %s && ", mm.data);
 			doctor_setter(au, &d.fix);
 			buf_adds(&d.fix, " ");
-			doctor_word(&d.fix, au->a->sel.cuda);
+			shell_quote_word(&d.fix, au->a->sel.cuda);
 			if (au->a->sel.cudnn) {
 				buf_adds(&d.fix, " --cudnn ");
-				doctor_word(&d.fix, au->a->sel.cudnn);
+				shell_quote_word(&d.fix, au->a->sel.cudnn);
 			}
 			buf_printf(&d.fix, " --cupti %s", mm.data);
 		}
@@ -447,17 +447,17 @@ void doctor_check_cudnn(struct audit *au)
 		   "CUDNN_STATUS_EXECUTION_FAILED)",
 		   built, built, want, built);
 	buf_adds(&d.fix, "cuenv install ");
-	doctor_word(&d.fix, act->cuda->version);
+	shell_quote_word(&d.fix, act->cuda->version);
 	buf_adds(&d.fix, " --cudnn ");
-	doctor_word(&d.fix,
-		    au->a->sel.cudnn ? au->a->sel.cudnn : act->cudnn->version);
+	shell_quote_word(&d.fix, au->a->sel.cudnn ? au->a->sel.cudnn
+						  : act->cudnn->version);
 	buf_printf(&d.fix, " (the cuDNN build for CUDA %u)", want);
 	if (act->cudnn->registered) {
 		buf_adds(&d.fix, "; and register this one for what it is: "
 				 "cuenv remove cudnn ");
-		doctor_word(&d.fix, act->cudnn->name);
+		shell_quote_word(&d.fix, act->cudnn->name);
 		buf_adds(&d.fix, " && cuenv add cudnn ");
-		doctor_word(&d.fix, act->cudnn->prefix);
+		shell_quote_word(&d.fix, act->cudnn->prefix);
 		buf_printf(&d.fix, " --cuda %u", built);
 	}
 	strv_push(&d.paths, act->cudnn->prefix);

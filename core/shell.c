@@ -219,3 +219,13 @@ void shell_pwsh_export(const char *name, const char *value, struct buf *out)
 	shell_pwsh_quote(value, out);
 	buf_addc(out, '\n');
 }
+
+void shell_quote_word(struct buf *out, const char *s)
+{
+	if (*s &&
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_./:@%+=,-") == strlen(s))
+		buf_adds(out, s);
+	else
+		shell_quote(SHELL_SH, s, out);
+}

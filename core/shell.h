@@ -22,6 +22,10 @@ const char *shell_name(enum shell sh);
 /* Append s quoted for sh (bash, zsh) or fish. */
 void shell_quote(enum shell sh, const char *s, struct buf *out);
 
+/* Append s to out as one sh word, quoted only when it needs to be (so
+ * that a hint naming a path pastes as printed). */
+void shell_quote_word(struct buf *out, const char *s);
+
 /* Is name a plain identifier ([A-Za-z_][A-Za-z0-9_]*)? */
 int shell_name_ok(const char *name);
 

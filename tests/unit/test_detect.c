@@ -852,6 +852,20 @@ static void test_detect_cudnn_without_cuda_major_fails_with_hint(void **state)
 	assert_non_null(strstr(f.err.msg.data, "which CUDA major"));
 	assert_non_null(strstr(f.err.hint.data, "--cuda"));
 	found_release(&f);
+
+	/* a path with a space is one word of the hint, pasted as printed */
+	fake_cudnn_tarball(fx, "my cudnn", "9.1.0");
+	assert_int_equal(detect_cudnn_at(fx, "my cudnn", NULL, 0, &f),
+			 CUENV_E_MANIFEST);
+	{
+		struct buf want = BUF_INIT;
+
+		buf_printf(&want, "name it: cuenv add cudnn '%s' --cuda MAJOR",
+			   f.path);
+		assert_string_equal(f.err.hint.data, want.data);
+		buf_release(&want);
+	}
+	found_release(&f);
 }
 
 static void test_detect_cudnn_as_overrides_version(void **state)

@@ -641,9 +641,26 @@ static void test_shell_pwsh_export_assigns_and_removes(void **state)
 	buf_release(&out);
 }
 
+static void test_shell_quote_word_only_when_needed(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	shell_quote_word(&b, "/usr/local/cuda-12.4");
+	assert_string_equal(b.data, "/usr/local/cuda-12.4");
+	buf_reset(&b);
+	shell_quote_word(&b, "/home/a b/it's");
+	assert_string_equal(b.data, "'/home/a b/it'\\''s'");
+	buf_reset(&b);
+	shell_quote_word(&b, "");
+	assert_string_equal(b.data, "''");
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_shell_quote_word_only_when_needed),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_spaces),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_single_quotes),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_backslashes),
