@@ -292,6 +292,9 @@ static bool undo_parse(const struct strv *recs, struct strv *fields,
 		if (split_record(recs->v[i], strlen(recs->v[i]), &fields[i]) ||
 		    fields[i].n < 2 || strlen(fields[i].v[0]) != 1)
 			return false;
+		/* a name with '=' would set another variable (the state's) */
+		if (!*fields[i].v[1] || strchr(fields[i].v[1], '='))
+			return false;
 		if (strv_find(names, fields[i].v[1]) < 0)
 			strv_push(names, fields[i].v[1]);
 	}
