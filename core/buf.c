@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "xalloc.h"
 
@@ -219,6 +220,36 @@ void strv_split(struct strv *sv, const char *s, char sep)
 		s = p + 1;
 	}
 	strv_push(sv, s);
+}
+
+const void *mem_find(const void *hay, size_t hay_len, const void *needle,
+		     size_t n)
+{
+	const unsigned char *h = hay, *first = needle;
+
+	if (!n)
+		return hay;
+	for (size_t i = 0; i + n <= hay_len; i++) {
+		const unsigned char *p =
+			memchr(h + i, *first, hay_len - n + 1 - i);
+
+		if (!p)
+			return NULL;
+		i = (size_t)(p - h);
+		if (!memcmp(p, needle, n))
+			return p;
+	}
+	return NULL;
+}
+
+const char *str_find_nocase(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *s; s++)
+		if (!strncasecmp(s, needle, n))
+			return s;
+	return n ? NULL : s;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -61,6 +61,16 @@ void buf_add_display(struct buf *b, const char *s, size_t max);
  */
 void buf_path(struct buf *b, const char *dir, const char *name);
 
+/*
+ * The first n-byte needle in the hay bytes (memmem), and the first
+ * needle in s regardless of ASCII case (strcasestr): both are GNU
+ * extensions that Windows' C runtime lacks. NULL where there is none;
+ * an empty needle is found at the start.
+ */
+const void *mem_find(const void *hay, size_t hay_len, const void *needle,
+		     size_t n);
+const char *str_find_nocase(const char *s, const char *needle);
+
 struct strv {
 	char **v;
 	size_t n;

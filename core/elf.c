@@ -468,7 +468,7 @@ void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
 	const unsigned char *base = data, *p = base, *end = base + len, *hit;
 
 	while (p < end &&
-	       (hit = memmem(p, (size_t)(end - p), ".so.", 4)) != NULL) {
+	       (hit = mem_find(p, (size_t)(end - p), ".so.", 4)) != NULL) {
 		const unsigned char *t = hit, *v = hit + 4;
 		enum nvlib_id lib;
 		size_t vn;

@@ -103,7 +103,7 @@ static bool says_missing(const char *line)
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
-		if (strcasestr(line, words[i]))
+		if (str_find_nocase(line, words[i]))
 			return true;
 	return false;
 }
@@ -240,7 +240,7 @@ static void read_cupti(struct explain *ex, const char *line)
 	if (strstr(line, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") &&
 	    !find(ex, EXPLAIN_CUPTI_PRIVILEGES, NULL))
 		add(ex, EXPLAIN_CUPTI_PRIVILEGES, NULL, line);
-	if ((strcasestr(line, "incompatible libcupti") ||
+	if ((str_find_nocase(line, "incompatible libcupti") ||
 	     strstr(line, "CUPTI could not be loaded")) &&
 	    !find(ex, EXPLAIN_CUPTI_LOAD, NULL))
 		add(ex, EXPLAIN_CUPTI_LOAD, NULL, line)->lib =

@@ -423,7 +423,7 @@ static bool py_value(const char *text, size_t len, const char *key,
 	const char *end = text + len, *p = text;
 	size_t kl = strlen(key);
 
-	while ((p = memmem(p, (size_t)(end - p), key, kl))) {
+	while ((p = mem_find(p, (size_t)(end - p), key, kl))) {
 		const char *q = p + kl;
 		/* ('key', 'v'), not a list ['key', 'other'] */
 		bool pair = p - text >= 2 && is_quote(p[-1]) && p[-2] == '(';

@@ -200,7 +200,7 @@ static void wheels_from_html(const struct buf *body, struct index_file **v,
 		 * hide this one */
 		if (q && hash && hash < q &&
 		    (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
-		    !memmem(p, (size_t)(tag_end - p), "data-yanked", 11)) {
+		    !mem_find(p, (size_t)(tag_end - p), "data-yanked", 11)) {
 			char sha[DIGEST_HEX_LEN + 1];
 
 			memcpy(sha, hash + 8, DIGEST_HEX_LEN);

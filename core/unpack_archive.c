@@ -1033,7 +1033,7 @@ static uint64_t line_head(const char *s, const char *e)
 	const char *p = s;
 	uint64_t n;
 
-	while ((p = memmem(p, (size_t)(e - p), head_n, sizeof(head_n) - 1))) {
+	while ((p = mem_find(p, (size_t)(e - p), head_n, sizeof(head_n) - 1))) {
 		p += sizeof(head_n) - 1;
 		n = parse_count(p, e, " \"$0\"");
 		if (n)

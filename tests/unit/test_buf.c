@@ -275,6 +275,34 @@ static void test_buf_path_appends_to_existing_contents(void **state)
 
 /* ---- string vectors ------------------------------------------------------ */
 
+static void test_mem_find_finds_first_match_across_nul_bytes(void **state)
+{
+	static const char hay[] = "ab\0.so.\0x.so.1";
+
+	(void)state;
+	assert_ptr_equal(mem_find(hay, sizeof(hay) - 1, ".so.", 4), hay + 3);
+	assert_ptr_equal(mem_find(hay + 4, sizeof(hay) - 5, ".so.", 4),
+			 hay + 9);
+	assert_ptr_equal(mem_find(hay, sizeof(hay) - 1, "", 0), hay);
+	/* A match may end at the last byte, never past it. */
+	assert_ptr_equal(mem_find(hay, 13, ".so.1", 5), NULL);
+	assert_ptr_equal(mem_find(hay, 14, ".so.1", 5), hay + 9);
+	assert_null(mem_find(hay, 2, "abc", 3));
+	assert_null(mem_find(hay, 0, "a", 1));
+}
+
+static void test_str_find_nocase_ignores_ascii_case(void **state)
+{
+	const char *s = "W: Could NOT load dynamic library";
+
+	(void)state;
+	assert_ptr_equal(str_find_nocase(s, "could not"), s + 3);
+	assert_ptr_equal(str_find_nocase(s, "LIBRARY"), s + 26);
+	assert_ptr_equal(str_find_nocase(s, ""), s);
+	assert_null(str_find_nocase(s, "libraryx"));
+	assert_null(str_find_nocase("", "a"));
+}
+
 static void test_strv_split_keeps_empty_fields(void **state)
 {
 	struct strv sv = STRV_INIT;
@@ -460,6 +488,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_buf_init_is_empty_string_owning_nothing),
+	    cmocka_unit_test(test_mem_find_finds_first_match_across_nul_bytes),
+	    cmocka_unit_test(test_str_find_nocase_ignores_ascii_case),
 	    cmocka_unit_test(test_buf_printf_grows_across_64_byte_boundary),
 	    cmocka_unit_test(test_buf_printf_filling_capacity_exactly),
 	    cmocka_unit_test(test_buf_printf_on_empty_buf_allocates),
