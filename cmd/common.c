@@ -86,7 +86,7 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
 int cmd_env_count(const struct cuenv_ctx *ctx, const char *name, uint64_t max,
 		  uint64_t *out, struct cuenv_err *err)
 {
-	const char *v = env_get(ctx->environ, name);
+	const char *v = env_get(ctx->envp, name);
 
 	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
 }
@@ -191,7 +191,7 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 	int rc;
 
 	if (!start) {
-		envmap_from(&own, ctx->environ);
+		envmap_from(&own, ctx->envp);
 		start = &own;
 	}
 	rc = activation_compute(ctx->root, ctx->cwd, start, isolate, a, err);
@@ -276,7 +276,7 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	struct activation a;
 	struct buf out = BUF_INIT, stamp = BUF_INIT, said = BUF_INIT;
 	const char *last =
-		pid > 0 ? env_get(ctx->environ, "CUENV__SAID") : NULL;
+		pid > 0 ? env_get(ctx->envp, "CUENV__SAID") : NULL;
 	int rc, quiet;
 
 	activation_init(&a);
@@ -378,9 +378,9 @@ static int show_file(const char *path, struct cuenv_err *err)
 static int check_installed(const struct cuenv_ctx *ctx,
 			   const struct dotfile *df, struct cuenv_err *err)
 {
-	const char *insecure = env_get(ctx->environ, "CUENV_INSECURE_ROOTS");
+	const char *insecure = env_get(ctx->envp, "CUENV_INSECURE_ROOTS");
 	int rc = selfile_check_installed(
-		df, ctx->root, env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"),
+		df, ctx->root, env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),
 		insecure && !strcmp(insecure, "1"), err);
 
 	if (rc == CUENV_E_NOT_INSTALLED)
@@ -586,7 +586,7 @@ char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
 		      struct buf *tried)
 {
 	const char *slash = ctx->exe ? strrchr(ctx->exe, '/') : NULL;
-	const char *where[3] = { env_get(ctx->environ, "CUENV_LIBEXEC"), NULL,
+	const char *where[3] = { env_get(ctx->envp, "CUENV_LIBEXEC"), NULL,
 				 NULL };
 	struct buf here = BUF_INIT, libexec = BUF_INIT, p = BUF_INIT;
 	char *found = NULL;
@@ -675,7 +675,7 @@ void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
-	const char *p = env_get(ctx->environ, "CUENV_PLATFORM");
+	const char *p = env_get(ctx->envp, "CUENV_PLATFORM");
 
 	if (!p || !*p)
 		return cmd_catalog_for(ctx, catalog_platform(), cat, err);
@@ -696,7 +696,7 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 		    struct catalog *cat, struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
+	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
 	struct buf dir = BUF_INIT;
 	int rc = CUENV_OK, found = 0;
 
@@ -735,7 +735,7 @@ int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 		   struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
+	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
 
 	buf_reset(out);
 	if (only && *only) {

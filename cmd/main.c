@@ -26,7 +26,7 @@ extern char **environ;
 
 static const char *nonempty_env(const struct cuenv_ctx *ctx, const char *name)
 {
-	const char *v = env_get(ctx->environ, name);
+	const char *v = env_get(ctx->envp, name);
 
 	return v && *v ? v : NULL;
 }
@@ -108,7 +108,7 @@ static int exec_net(const struct cuenv_ctx *ctx, char **argv,
 
 /*
  * The rest of the context, from the environment main captured in
- * ctx->environ (nothing below main reads getenv()).
+ * ctx->envp (nothing below main reads getenv()).
  */
 static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		     struct cuenv_err *err)
@@ -138,7 +138,7 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 	if (trust_check_listable(root->data, r ? "CUENV_ROOT" : "cuenv's root",
 				 err))
 		return err->rc;
-	*cwd = logical_cwd(env_get(ctx->environ, "PWD"), &gone);
+	*cwd = logical_cwd(env_get(ctx->envp, "PWD"), &gone);
 	if (!*cwd)
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "cannot find the working directory: %s",
@@ -330,7 +330,7 @@ int main(int argc, char **argv)
 	int rc, first_arg = 1, done;
 
 	ctx.store.lock_fd = -1;
-	ctx.environ = environ; /* the one read of the environment */
+	ctx.envp = environ; /* the one read of the environment */
 	/*
 	 * cuenv's JSON is its own receipts: no hash flooding to fear, so
 	 * spare every run (the prompt hook's too) jansson's read of

@@ -340,7 +340,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	int rc = CUENV_OK, no_cache = 0;
 
 	mirror_plan_init(&plan);
-	mo.upstream = env_get(ctx->environ, "CUENV_MIRROR");
+	mo.upstream = env_get(ctx->envp, "CUENV_MIRROR");
 	rc = cmd_fetch_env(ctx, &mo.fetch, err);
 	if (rc)
 		goto out;

@@ -52,7 +52,7 @@ struct envmap {
 /*
  * NAME's value in envp ("NAME=VALUE" strings, NULL-terminated; NULL: none)
  * as a pointer into it, or NULL when unset. What cmd/ reads of the
- * environment main captured (ctx->environ) instead of calling getenv().
+ * environment main captured (ctx->envp) instead of calling getenv().
  */
 const char *env_get(char *const *envp, const char *name);
 
