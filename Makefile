@@ -134,7 +134,8 @@ CORE_PARTS += plat_dl_posix plat_proc_posix
 CORE += modulefile
 # The platform layer's POSIX side (issue 13); the Windows library takes
 # the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
-PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix
+PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix \
+	plat_main_posix
 CMDS += check
 CMDS += completion
 CMDS += modules
