@@ -3,6 +3,7 @@
 
 #include "../core/detect.h"
 #include "../core/ldcache.h"
+#include "../core/plat_fs.h"
 #include "../core/xalloc.h"
 #include "../core/trust.h"
 #include "cmd.h"
@@ -120,7 +121,7 @@ static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 	ldconf_read(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
 		    &conf);
 	for (size_t i = 0; i < conf.n; i++) {
-		char *r = realpath(conf.v[i].dir, NULL);
+		char *r = plat_realpath(conf.v[i].dir);
 
 		if (r && strv_find(out, r) < 0)
 			strv_push_take(out, r);
@@ -142,7 +143,7 @@ static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 				free(dir);
 				continue;
 			}
-			r = realpath(dir, NULL);
+			r = plat_realpath(dir);
 			if (r && strv_find(out, r) < 0)
 				strv_push_take(out, r);
 			else

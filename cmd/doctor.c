@@ -3,7 +3,6 @@
  * activation here, the driver's version, the loader cache and its
  * configuration, and the folders Python searches.
  */
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,8 @@
 #include <jansson.h>
 
 #include "../core/doctor.h"
+#include "../core/plat_fs.h"
+#include "../core/plat_path.h"
 #include "../core/proc.h"
 #include "../core/version.h"
 #include "../core/wrap.h"
@@ -104,22 +105,43 @@ static void python_path(const char *python, char *const *envp,
 	err_release(&e);
 }
 
-/* A virtualenv's site-packages, in case its python did not answer. */
+/*
+ * A virtualenv's site-packages, in case its python did not answer:
+ * lib/python*\/site-packages (POSIX), Lib\site-packages (Windows).
+ */
 static void venv_dirs(const struct envmap *env, struct strv *dirs)
 {
 	const char *venv = envmap_get(env, "VIRTUAL_ENV");
-	struct buf pat = BUF_INIT;
-	glob_t g;
+	struct strv found = STRV_INIT;
+	struct buf lib = BUF_INIT, p = BUF_INIT;
+	struct plat_dir *d;
+	struct plat_stat st;
+	const char *name;
 
-	if (!venv || venv[0] != '/')
+	if (!venv || !plat_path_is_abs(plat_path_native(), venv))
 		return;
-	buf_path(&pat, venv, "lib/python*/site-packages");
-	if (!glob(pat.data, 0, NULL, &g))
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (strv_find(dirs, g.gl_pathv[i]) < 0)
-				strv_push(dirs, g.gl_pathv[i]);
-	globfree(&g);
-	buf_release(&pat);
+	buf_path(&lib, venv, "lib");
+	if ((d = plat_opendir(lib.data))) {
+		while ((name = plat_readdir(d)))
+			if (!strncmp(name, "python", 6)) {
+				buf_reset(&p);
+				buf_path(&p, lib.data, name);
+				buf_path(&p, p.data, "site-packages");
+				strv_push(&found, p.data);
+			}
+		plat_closedir(d);
+	}
+	strv_sort(&found);
+	buf_reset(&p);
+	buf_path(&p, venv, "Lib/site-packages");
+	strv_push(&found, p.data);
+	for (size_t i = 0; i < found.n; i++)
+		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR &&
+		    strv_find(dirs, found.v[i]) < 0)
+			strv_push(dirs, found.v[i]);
+	strv_release(&found);
+	buf_release(&lib);
+	buf_release(&p);
 }
 
 /* ---- printing ----------------------------------------------------------- */

@@ -7,6 +7,7 @@
 
 #include "../core/compat.h"
 #include "../core/mirror.h"
+#include "../core/plat_fs.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -316,7 +317,7 @@ static void print_summary(const struct mirror_plan *plan,
 	if (rep->repaired)
 		printf("replaced %u damaged file%s\n", rep->repaired,
 		       rep->repaired == 1 ? "" : "s");
-	abs = realpath(dir, NULL);
+	abs = plat_realpath(dir);
 	printf("install from it with: cuenv install --mirror file://%s SPEC "
 	       "(see %s/README.txt)\n",
 	       abs ? abs : dir, abs ? abs : dir);
