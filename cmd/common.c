@@ -17,6 +17,8 @@
 #include "../core/fetch.h"
 #include "../core/file.h"
 #include "../core/plan.h"
+#include "../core/plat_fs.h"
+#include "../core/plat_path.h"
 #include "../core/selfile.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -275,8 +277,7 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 {
 	struct activation a;
 	struct buf out = BUF_INIT, stamp = BUF_INIT, said = BUF_INIT;
-	const char *last =
-		pid > 0 ? env_get(ctx->envp, "CUENV__SAID") : NULL;
+	const char *last = pid > 0 ? env_get(ctx->envp, "CUENV__SAID") : NULL;
 	int rc, quiet;
 
 	activation_init(&a);
@@ -565,36 +566,34 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 		"manifests", /* ./cuenv in the source tree; the build folders
 				hold a link to it */
 	};
-	const char *slash = strrchr(ctx->exe, '/');
+	char *here = plat_path_parent(plat_path_native(), ctx->exe);
 	int found = 0;
 
 	buf_reset(out);
-	for (size_t i = 0; slash && !found && i < sizeof(rel) / sizeof(*rel);
+	for (size_t i = 0; here && !found && i < sizeof(rel) / sizeof(*rel);
 	     i++) {
 		buf_reset(out);
-		buf_add(out, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_addc(out, '/');
-		buf_adds(out, rel[i]);
+		buf_path(out, here, rel[i]);
 		found = store_is_dir(out->data);
 	}
 	if (!found)
 		buf_reset(out);
+	free(here);
 	return found ? 0 : -1;
 }
 
 char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
 		      struct buf *tried)
 {
-	const char *slash = ctx->exe ? strrchr(ctx->exe, '/') : NULL;
-	const char *where[3] = { env_get(ctx->envp, "CUENV_LIBEXEC"), NULL,
+	const struct plat_path_rules *rules = plat_path_native();
+	char *here = ctx->exe ? plat_path_parent(rules, ctx->exe) : NULL;
+	const char *where[3] = { env_get(ctx->envp, "CUENV_LIBEXEC"), here,
 				 NULL };
-	struct buf here = BUF_INIT, libexec = BUF_INIT, p = BUF_INIT;
+	struct buf libexec = BUF_INIT, p = BUF_INIT;
 	char *found = NULL;
 
-	if (slash) {
-		buf_add(&here, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
-		where[1] = here.data;
+	if (here) {
+		buf_path(&libexec, here, "../libexec/cuenv");
 		where[2] = libexec.data;
 	}
 	for (int i = 0; i < 3 && !found; i++) {
@@ -602,12 +601,15 @@ char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
 			continue;
 		buf_reset(&p);
 		buf_path(&p, where[i], name);
-		if (!access(p.data, X_OK))
+		/* Windows' programs are NAME.exe. */
+		if (rules->style == PLAT_PATH_WINDOWS)
+			buf_adds(&p, ".exe");
+		if (plat_can_exec(p.data))
 			found = xstrdup(p.data);
 		buf_adds(tried, tried->len ? ", " : "");
 		buf_adds(tried, p.data);
 	}
-	buf_release(&here);
+	free(here);
 	buf_release(&libexec);
 	buf_release(&p);
 	return found;
