@@ -562,6 +562,12 @@ WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
 	dllsearch plat_cmdline plat_dl_win plat_proc_win plat_fs_win file \
 	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win \
 	store plan catalog select activate lock gc
+# What cuenv reads of a machine and a wheel (issue 13): detect, pe, elf,
+# ldcache, doctor, check, explain, needs, modules, and the formats.
+WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
+	doctor_driver doctor_pip doctor_report smoke smoke_json smoke_plan \
+	smoke_cuda explain explain_fix needs needs_json modulefile envfmt \
+	listing wrap selfile json_util
 .PHONY: windows-core test-windows-core test-windows
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
