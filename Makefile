@@ -568,12 +568,27 @@ WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
 	doctor_driver doctor_pip doctor_report smoke smoke_json smoke_plan \
 	smoke_cuda explain explain_fix needs needs_json modulefile envfmt \
 	listing wrap selfile json_util
-.PHONY: windows-core test-windows-core test-windows
+# main()'s arguments and environment in UTF-8.
+WIN_CORE += plat_main_win
+.PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
 test-windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh test
 	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/dllsearch.sh
+
+# cuenv.exe, cuenv-net.exe and cuenv-probe.exe (tools/windows-build.sh),
+# static, in BUILDROOT/windows with the catalogue beside them; the
+# README's Windows walk-through run with them under wine64
+# (tests/windows/e2e.sh).
+WIN_CMDS := $(CMDS)
+WIN_NET_CMDS := $(NET_CMDS)
+windows:
+	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" WIN_CMDS="$(WIN_CMDS)" \
+		WIN_NET_CMDS="$(WIN_NET_CMDS)" \
+		CUENV_VERSION_STRING='$(VERSION_STRING)' sh tools/windows-build.sh
+test-windows-e2e: windows
+	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/e2e.sh
 
 # Everything of the Windows port that runs here, under wine64, one after
 # the other (they share the wine prefix).
