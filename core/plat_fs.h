@@ -201,4 +201,10 @@ const char *plat_readdir(struct plat_dir *d);
 int plat_readdir_is_dir(const struct plat_dir *d);
 void plat_closedir(struct plat_dir *d);
 
+/*
+ * The current working folder, UTF-8 (getcwd(3); GetCurrentDirectoryW):
+ * malloc'd, or NULL with errno set (ENOENT: it was removed).
+ */
+char *plat_getcwd(void);
+
 #endif
