@@ -226,6 +226,8 @@ static void close_handle(HANDLE *h)
  * A pipe whose read end can wait with a deadline: anonymous pipes
  * (CreatePipe) do no overlapped I/O, so a named pipe, unique by this
  * process's id and c's address, made here and opened once for the child.
+ * One instance, local clients only: a process that connected first (to
+ * write into cuenv's end) makes the open below fail, and nothing is read.
  */
 static int open_pipe(struct plat_child *c, int i)
 {
@@ -260,8 +262,14 @@ static int open_pipe(struct plat_child *c, int i)
 struct plat_child *plat_child_new(int out_fd, int capture_err)
 {
 	SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
-	struct plat_child *c = calloc(1, sizeof(*c));
+	struct plat_child *c;
+	int e;
 
+	if (out_fd < 0 || out_fd == 2 || out_fd > 63) {
+		errno = EINVAL; /* 1, or a descriptor of its own */
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
 	if (!c) {
 		errno = ENOMEM;
 		return NULL;
@@ -271,20 +279,13 @@ struct plat_child *plat_child_new(int out_fd, int capture_err)
 	c->nul = CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE,
 			     FILE_SHARE_READ | FILE_SHARE_WRITE, &sa,
 			     OPEN_EXISTING, 0, NULL);
-	if (c->nul == INVALID_HANDLE_VALUE || out_fd < 0 || out_fd == 2 ||
-	    out_fd > 63 || (out_fd && open_pipe(c, 0)) ||
-	    (capture_err && open_pipe(c, 1))) {
-		int e = c->nul == INVALID_HANDLE_VALUE
-				? errno_of(GetLastError())
-			: out_fd < 0 || out_fd == 2 || out_fd > 63
-				? EINVAL
-				: errno_of(GetLastError());
-
-		plat_child_free(c);
-		errno = e;
-		return NULL;
-	}
-	return c;
+	if (c->nul != INVALID_HANDLE_VALUE && (!out_fd || !open_pipe(c, 0)) &&
+	    (!capture_err || !open_pipe(c, 1)))
+		return c;
+	e = errno_of(GetLastError());
+	plat_child_free(c);
+	errno = e;
+	return NULL;
 }
 
 /*

@@ -269,6 +269,36 @@ static void proc_checks(void)
 		check_int("fd 3 child's exit", p.exit_code, 0);
 		proc_release(&p);
 	}
+	{ /* an inheritable handle of ours not named for it stays ours */
+		SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+		HANDLE ev = CreateEventW(&sa, TRUE, FALSE, NULL);
+		STARTUPINFOA si;
+		PROCESS_INFORMATION pi;
+		char num[32], line[MAX_PATH + 64];
+		const char *a[] = { "handle", num, NULL };
+		struct proc p = PROC_INIT;
+		DWORD code = 0;
+
+		snprintf(num, sizeof num, "%llu",
+			 (unsigned long long)(uintptr_t)ev);
+		run_child(&p, exe, a, &err);
+		check_int("cuenv's other handles not inherited (11)",
+			  p.exit_code, 11);
+		proc_release(&p);
+		/* the check can fail: CreateProcess without a list gives it */
+		snprintf(line, sizeof line, "\"%s\" handle %s", exe, num);
+		memset(&si, 0, sizeof si);
+		si.cb = sizeof si;
+		if (CreateProcessA(exe, line, NULL, NULL, TRUE, 0, NULL, NULL,
+				   &si, &pi)) {
+			WaitForSingleObject(pi.hProcess, INFINITE);
+			GetExitCodeProcess(pi.hProcess, &code);
+			CloseHandle(pi.hProcess);
+			CloseHandle(pi.hThread);
+		}
+		check_int("inherited without a list (10)", code, 10);
+		CloseHandle(ev);
+	}
 	{ /* a program that is not there */
 		char *argv[] = { "C:\\no\\such\\prog.exe", NULL };
 		struct proc p = PROC_INIT;

@@ -9,9 +9,11 @@
  *   sleep MS   Sleep(MS)               exit N      exit with N
  *   env        each variable of the block it was given, one a line
  *   parent     plat_sys_parent_name()  tty         plat_sys_stderr_tty()
+ *   handle H   exit with 10 when handle value H is open here, else 11
  */
 #include <fcntl.h>
 #include <io.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,11 @@ int main(int argc, char **argv)
 			put(1, name ? name : "(null)",
 			    strlen(name ? name : "(null)"));
 			free(name);
+		} else if (!strcmp(a, "handle")) {
+			HANDLE h = (HANDLE)(uintptr_t)strtoull(v, NULL, 10);
+			DWORD flags;
+
+			return GetHandleInformation(h, &flags) ? 10 : 11;
 		} else if (!strcmp(a, "tty")) {
 			unsigned cols = 9;
 			int tty = plat_sys_stderr_tty(&cols);
