@@ -200,6 +200,23 @@ static void proc_checks(void)
 		      took < 0.28 ? "early" : "late", "0.3 s");
 		proc_release(&p);
 	}
+	{ /* a child that closed its output and hangs: killed on time */
+		static const char *const a[] = { "out",	  "bye",   "close",
+						 "sleep", "30000", NULL };
+		struct proc p = PROC_INIT;
+
+		t0 = now_s();
+		p.out_fd = 1;
+		p.capture_err = 1;
+		p.timeout_ms = 300;
+		check_int("closer runs", run_child(&p, exe, a, &err), 0);
+		check_str("closer's output", p.out.data, "bye");
+		check_int("closer timed out", p.timed_out, 1);
+		check_int("closer: signal", p.signal, PLAT_CHILD_KILLED);
+		check(now_s() - t0 < 10, "closer killed on time", "late",
+		      "< 10 s");
+		proc_release(&p);
+	}
 	{ /* the deadline with nothing read back: only the wait */
 		static const char *const a[] = { "sleep", "30000", NULL };
 		static const char *const q[] = { "exit", "0", NULL };

@@ -10,6 +10,7 @@
  *   env        each variable of the block it was given, one a line
  *   parent     plat_sys_parent_name()  tty         plat_sys_stderr_tty()
  *   handle H   exit with 10 when handle value H is open here, else 11
+ *   close      close its stdout and stderr
  */
 #include <fcntl.h>
 #include <io.h>
@@ -98,6 +99,9 @@ int main(int argc, char **argv)
 			DWORD flags;
 
 			return GetHandleInformation(h, &flags) ? 10 : 11;
+		} else if (!strcmp(a, "close")) {
+			_close(1);
+			_close(2);
 		} else if (!strcmp(a, "tty")) {
 			unsigned cols = 9;
 			int tty = plat_sys_stderr_tty(&cols);
