@@ -62,4 +62,13 @@ char *plat_sys_parent_name(void);
  */
 int plat_sys_stderr_tty(unsigned *cols);
 
+/*
+ * What killed a child, in words, for status 128 + sig (proc.h): POSIX's
+ * strsignal ("Killed", "Segmentation fault"); on Windows, where proc
+ * reports TerminateProcess as signal 9 and nothing else as a signal,
+ * "Killed" for 9 and "Unknown signal N" otherwise. Never NULL; may be
+ * overwritten by the next call.
+ */
+const char *plat_sys_signal_name(int sig);
+
 #endif

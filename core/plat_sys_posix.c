@@ -115,3 +115,10 @@ int plat_sys_stderr_tty(unsigned *cols)
 		*cols = w.ws_col;
 	return 1;
 }
+
+const char *plat_sys_signal_name(int sig)
+{
+	const char *s = strsignal(sig);
+
+	return s ? s : "Unknown signal";
+}

@@ -2,6 +2,7 @@
 #include "plat_sys.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <windows.h>
@@ -177,4 +178,14 @@ int plat_sys_stderr_tty(unsigned *cols)
 		*cols = (unsigned)(info.srWindow.Right - info.srWindow.Left +
 				   1);
 	return 1;
+}
+
+const char *plat_sys_signal_name(int sig)
+{
+	static char text[32];
+
+	if (sig == 9)
+		return "Killed";
+	snprintf(text, sizeof(text), "Unknown signal %d", sig);
+	return text;
 }
