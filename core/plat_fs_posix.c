@@ -273,6 +273,17 @@ int plat_free_space(const char *path, uint64_t *bytes)
 	return 0;
 }
 
+int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
+{
+	struct statvfs vfs;
+
+	if (statvfs(path, &vfs))
+		return -1;
+	*avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	*total = (uint64_t)vfs.f_blocks * (uint64_t)vfs.f_frsize;
+	return 0;
+}
+
 void *plat_map(int fd, size_t len)
 {
 	void *p;
@@ -366,4 +377,32 @@ char *plat_realpath(const char *path)
 int plat_can_exec(const char *path)
 {
 	return !access(path, X_OK);
+}
+
+int plat_seek(int fd, uint64_t off)
+{
+	if (off > (uint64_t)INT64_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	return lseek(fd, (off_t)off, SEEK_SET) < 0 ? -1 : 0;
+}
+
+int plat_wide_names(void)
+{
+	return 0;
+}
+
+wchar_t *plat_to_wide(const char *path)
+{
+	(void)path;
+	errno = ENOSYS;
+	return NULL;
+}
+
+char *plat_from_wide(const wchar_t *name)
+{
+	(void)name;
+	errno = ENOSYS;
+	return NULL;
 }

@@ -780,6 +780,23 @@ int plat_free_space(const char *path, uint64_t *bytes)
 	return rc;
 }
 
+int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
+{
+	ULARGE_INTEGER a, t;
+	wchar_t *w = wide(path);
+	int rc;
+
+	if (!w)
+		return -1;
+	rc = GetDiskFreeSpaceExW(w, &a, &t, NULL) ? 0 : fail_last();
+	if (!rc) {
+		*avail = a.QuadPart;
+		*total = t.QuadPart;
+	}
+	free(w);
+	return rc;
+}
+
 void *plat_map(int fd, size_t len)
 {
 	HANDLE m;
@@ -929,4 +946,39 @@ int plat_can_exec(const char *path)
 	struct plat_stat st;
 
 	return !plat_stat(path, &st) && st.type != PLAT_F_DIR;
+}
+
+int plat_seek(int fd, uint64_t off)
+{
+	LARGE_INTEGER to;
+
+	if (off > (uint64_t)INT64_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	to.QuadPart = (LONGLONG)off;
+	return SetFilePointerEx(handle_of(fd), to, NULL, FILE_BEGIN)
+		       ? 0
+		       : fail_last();
+}
+
+int plat_wide_names(void)
+{
+	return 1;
+}
+
+wchar_t *plat_to_wide(const char *path)
+{
+	return wide(path);
+}
+
+char *plat_from_wide(const wchar_t *name)
+{
+	struct buf b = BUF_INIT;
+
+	if (narrow(name, &b)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
 }
