@@ -3,24 +3,43 @@
 #include <string.h>
 
 #include "plat_owner.h"
+#include "plat_path.h"
 #include "shell.h"
+
+/*
+ * The first character of path that would split a list entry: ';' or a
+ * newline anywhere, ':' past the root (a Windows drive's "C:" is no
+ * separator there: PATH lists are ';'-separated). NULL when none.
+ */
+static const char *splitter(const char *path)
+{
+	size_t root = 0;
+	const char *bad = strpbrk(path, ";\n");
+	const char *colon;
+
+	plat_path_kind(plat_path_native(), path, &root);
+	colon = strchr(path + root, ':');
+	if (!bad || (colon && colon < bad))
+		bad = colon;
+	return bad;
+}
 
 bool trust_path_listable(const char *path)
 {
-	return path[0] == '/' && !strpbrk(path, ":;\n");
+	return plat_path_is_abs(plat_path_native(), path) && !splitter(path);
 }
 
 int trust_check_listable(const char *path, const char *what,
 			 struct cuenv_err *err)
 {
 	struct buf shown = BUF_INIT;
-	const char *bad = strpbrk(path, ":;\n");
+	const char *bad = splitter(path);
 	int rc;
 
 	if (trust_path_listable(path))
 		return CUENV_OK;
 	buf_add_display(&shown, path, 4096);
-	if (path[0] != '/')
+	if (!plat_path_is_abs(plat_path_native(), path))
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"%s '%s' is not an absolute path", what,
 				shown.data);
