@@ -144,6 +144,11 @@ char *plat_mkdtemp(char *tmpl);
 int plat_symlink(const char *target, const char *path);
 /* A hard link to an existing file: EEXIST when to is there. */
 int plat_link(const char *from, const char *to);
+/* The same by names in folders: linkat(..., 0), which follows neither
+ * name's link; symlinkat; readlinkat (plat_readlink's contract). */
+int plat_link_at(int from_dir, const char *from, int to_dir, const char *to);
+int plat_symlink_at(const char *target, int dir, const char *name);
+ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size);
 
 /* Free bytes for this user on the file system holding path. */
 int plat_free_space(const char *path, uint64_t *bytes);

@@ -263,6 +263,36 @@ int plat_link(const char *from, const char *to)
 	return link(from, to);
 }
 
+static int at_dir(int dir)
+{
+	return dir == PLAT_AT_CWD ? AT_FDCWD : dir;
+}
+
+int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
+{
+	return linkat(at_dir(from_dir), from, at_dir(to_dir), to, 0);
+}
+
+int plat_symlink_at(const char *target, int dir, const char *name)
+{
+	return symlinkat(target, at_dir(dir), name);
+}
+
+ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (!size) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = readlinkat(at_dir(dir), name, buf, size - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
 int plat_free_space(const char *path, uint64_t *bytes)
 {
 	struct statvfs vfs;

@@ -765,6 +765,42 @@ int plat_link(const char *from, const char *to)
 	return rc;
 }
 
+int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
+{
+	struct buf f = BUF_INIT, t = BUF_INIT;
+	int rc = at_path(from_dir, from, &f);
+
+	if (!rc)
+		rc = at_path(to_dir, to, &t);
+	if (!rc)
+		rc = plat_link(f.data, t.data);
+	buf_release(&f);
+	buf_release(&t);
+	return rc;
+}
+
+int plat_symlink_at(const char *target, int dir, const char *name)
+{
+	struct buf p = BUF_INIT;
+	int rc = at_path(dir, name, &p);
+
+	if (!rc)
+		rc = plat_symlink(target, p.data);
+	buf_release(&p);
+	return rc;
+}
+
+ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
+{
+	struct buf p = BUF_INIT;
+	ssize_t n = at_path(dir, name, &p);
+
+	if (!n)
+		n = plat_readlink(p.data, buf, size);
+	buf_release(&p);
+	return n;
+}
+
 int plat_free_space(const char *path, uint64_t *bytes)
 {
 	ULARGE_INTEGER avail;
