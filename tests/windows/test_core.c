@@ -273,6 +273,7 @@ static void exec_checks(void)
 }
 
 #include "fs_checks.h"
+#include "install_checks.h"
 
 int main(void)
 {
@@ -284,6 +285,7 @@ int main(void)
 	version_checks();
 	err_checks();
 	fs_checks();
+	install_checks();
 	printf("test_core: %d checks, %d failed\n", checked, failed);
 	return failed != 0;
 }
