@@ -14,6 +14,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "../../core/assemble.h"
 #include "../../core/fetch.h"
 #include "../../core/unpack.h"
 
@@ -158,6 +159,8 @@ static void install_checks(void)
 	struct store s = { 0 }, rel = { 0 };
 	struct install in, back;
 	struct install_list list = { 0 };
+	struct assemble *a = NULL;
+	uint64_t avail = 0, total = 0;
 	int rc;
 
 	if (!GetTempPathW(MAX_PATH + 1, wtmp) ||
@@ -189,6 +192,26 @@ static void install_checks(void)
 	buf_reset(&p);
 	buf_printf(&p, "%s\\cuda\\lib\\x64\\cudart.lib", dest.data);
 	check_file("  lib\\x64", p.data, "!<arch>\n");
+
+	/* the unpacked tree assembled into a version folder: hard links */
+	buf_reset(&p);
+	buf_printf(&p, "%s\\version \xc3\xbc", root.data);
+	check_int("mkdir version", plat_mkdir(p.data, 0755), 0);
+	rc = assemble_open(&a, p.data, &err);
+	if (!rc)
+		rc = assemble_add(a, dest.data, "good archive.zip", &err);
+	check(rc == 0, "assemble the tree", err.msg.data, "0");
+	if (!rc) /* the same tree again: its files are there, the same kind */
+		rc = assemble_add(a, dest.data, "again.zip", &err);
+	check(rc == 0, "  and again", err.msg.data, "0");
+	assemble_free(a);
+	buf_addc(&p, '\\');
+	buf_adds(&p, "cuda\\include\\" GRUSSE_H);
+	check_file("  the assembled file", p.data, "#define GRUSSE 1\n");
+	check_int("  a hard link to the unpacked one",
+		  plat_stat(p.data, &st) ? -1 : (long long)st.nlink, 2);
+	check_int("disk space", plat_disk_space(root.data, &avail, &total), 0);
+	check(avail > 0 && avail <= total, "  0 < free <= size", "no", "yes");
 
 	/* a hostile zip: refused, nothing outside the destination */
 	buf_reset(&zip);
