@@ -49,7 +49,8 @@ echo "  AR      $OUT/libcuenv-core.a"
 
 # shellcheck disable=SC2086
 $HOST-gcc $CFLAGS_W $CPPFLAGS_W tests/windows/test_core.c \
-	"$OUT/libcuenv-core.a" -static $LIBS_W -lshell32 -o "$OUT/test_core.exe"
+	"$OUT/libcuenv-core.a" -static $LIBS_W -lshell32 -lpthread \
+	-o "$OUT/test_core.exe"
 echo "  LD      $OUT/test_core.exe"
 [ -x "$WINE" ] || fail "wine64 is not installed ($WINE): apt-get install wine64"
 export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
