@@ -10,6 +10,7 @@
 #include "digest.h"
 #include "file.h"
 #include "plat_fs.h"
+#include "plat_path.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -138,11 +139,23 @@ static int add_archive(struct mirror_plan *p, const struct part *pt,
 	return add_file(p, path, pt->url, pt->sha256, pt->size, NULL, err);
 }
 
+/* The last name of a local path (after its last separator, '\\' too on
+ * Windows). */
+static const char *last_name(const char *path)
+{
+	const char *name = path;
+
+	for (const char *p = path; *p; p++)
+		if (plat_path_is_sep(plat_path_native(), *p))
+			name = p + 1;
+	return name;
+}
+
 /* A redist release's manifest, verbatim, where NVIDIA keeps it. */
 static int add_manifest(struct mirror_plan *p, const struct release *rel,
 			struct cuenv_err *err)
 {
-	const char *base = strrchr(rel->origin, '/');
+	const char *base = last_name(rel->origin);
 	const char *k =
 		kit_kind_name(rel->kind == KIT_CUDNN ? KIT_CUDNN : KIT_CUDA);
 	char hex[DIGEST_HEX_LEN + 1];
@@ -150,7 +163,6 @@ static int add_manifest(struct mirror_plan *p, const struct release *rel,
 	struct plat_stat st;
 	int rc;
 
-	base = base ? base + 1 : rel->origin;
 	buf_printf(&path, "compute/%s/redist/%s", k, base);
 	buf_printf(&url, "%s/%s", NVIDIA_BASE, path.data);
 	if (strncmp(base, "redistrib_", 10) || plat_stat(rel->origin, &st)) {
@@ -994,9 +1006,7 @@ static int write_table(const char *dir, const char *name,
 	buf_printf(&path, "%s/" CATALOGUE "/%s", dir, name);
 	strv_push(&srcs, path.data);
 	for (size_t i = 0; i < p->tables.n; i++) {
-		const char *b = strrchr(p->tables.v[i], '/');
-
-		if (!strcmp(b ? b + 1 : p->tables.v[i], name))
+		if (!strcmp(last_name(p->tables.v[i]), name))
 			strv_push(&srcs, p->tables.v[i]);
 	}
 	for (size_t s = 0; s < srcs.n; s++) {

@@ -719,10 +719,8 @@ static int make_links(const struct install *in, const char *staged,
 		goto out;
 	}
 	for (size_t i = 0; i < in->links.n && !rc; i++) {
-		const char *base = strrchr(in->links.v[i], '/');
-
 		buf_reset(&p);
-		buf_path(&p, dir.data, base ? base + 1 : in->links.v[i]);
+		buf_path(&p, dir.data, last_name(in->links.v[i]));
 		if (plat_symlink(in->links.v[i], p.data) && errno != EEXIST)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot link '%s': %s", p.data,
