@@ -149,6 +149,13 @@ static void install_checks(void)
 		L"../escaped.txt",
 	};
 	static const char *const bad_text[] = { "fine\n", "outside\n" };
+	static const wchar_t *const out[] = {
+		L"..\\escaped.txt", L"cuda\\..\\..\\escaped.txt",
+		L"C:/escaped.txt",  L"C:escaped.txt",
+		L"/escaped.txt",    L"\\escaped.txt",
+		L"x.txt:stream",    L"cuda/CON",
+		L"cuda/nul.txt",
+	};
 	wchar_t wtmp[MAX_PATH + 1];
 	char tmp[4 * MAX_PATH];
 	struct buf root = BUF_INIT, zip = BUF_INIT, dest = BUF_INIT,
@@ -234,6 +241,28 @@ static void install_checks(void)
 	buf_reset(&p);
 	buf_printf(&p, "%s\\hostile\\cuda\\ok.txt", root.data);
 	check_file("  the entry before it", p.data, "fine\n");
+
+	/* Windows' own ways out: '\\', a drive, a stream, a device name */
+	for (size_t i = 0; i < sizeof(out) / sizeof(*out); i++) {
+		const wchar_t *names[] = { out[i] };
+		const char *texts[] = { "outside\n" };
+
+		buf_reset(&zip);
+		buf_printf(&zip, "%s\\out %zu.zip", root.data, i);
+		buf_reset(&p);
+		buf_printf(&p, "%s\\hostile %zu", root.data, i);
+		plat_mkdir(p.data, 0755);
+		rc = write_zip(zip.data, names, texts, 1);
+		if (!rc)
+			rc = unpack_file(p.data, zip.data, NULL, &stats, &err);
+		check(rc == CUENV_E_UNPACK, "a way out refused",
+		      rc ? err.msg.data : "extracted", "refused");
+		check_int("  nothing extracted", (long long)stats.entries, 0);
+	}
+	buf_reset(&p);
+	buf_printf(&p, "%s\\escaped.txt", root.data);
+	check_int("  no escaped.txt beside", plat_stat(p.data, &st), -1);
+	check_int("  none at C:\\", plat_stat("C:\\escaped.txt", &st), -1);
 
 	/* a store at a drive-letter path: commit, receipt, read back */
 	buf_printf(&sroot, "%s\\store root", root.data);
