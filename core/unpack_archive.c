@@ -774,6 +774,26 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 	return CUENV_OK;
 }
 
+/*
+ * Add a decompression filter to a only where libarchive decodes it
+ * itself. Built without the filter's library (the Windows build has only
+ * zlib), libarchive says ARCHIVE_WARN and would run an external program
+ * (`xz -d`, found in PATH) on untrusted bytes: a throwaway reader asks
+ * first, as a filter once added cannot be taken back.
+ */
+static void support_filter(struct archive *a, int (*add)(struct archive *))
+{
+	struct archive *probe = archive_read_new();
+	int own;
+
+	if (!probe)
+		BUG("cannot allocate an archive reader");
+	own = add(probe) == ARCHIVE_OK;
+	archive_read_free(probe);
+	if (own)
+		add(a);
+}
+
 /* Formats and filters both entry points read. */
 static struct archive *reader_new(void)
 {
@@ -787,12 +807,12 @@ static struct archive *reader_new(void)
 	 * own decoders where it was built with their libraries, as Debian's
 	 * is (makeself offers gzip, bzip2, xz, zstd and lz4).
 	 */
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_bzip2(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_lzma(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_lz4(a);
+	support_filter(a, archive_read_support_filter_gzip);
+	support_filter(a, archive_read_support_filter_bzip2);
+	support_filter(a, archive_read_support_filter_xz);
+	support_filter(a, archive_read_support_filter_lzma);
+	support_filter(a, archive_read_support_filter_zstd);
+	support_filter(a, archive_read_support_filter_lz4);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_cpio(a);
 	return a;
