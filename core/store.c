@@ -634,9 +634,11 @@ static int write_receipt(const char *dir, const struct install *in,
 	 * json_dump_file: its fopen takes Windows' ANSI code page.
 	 */
 	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	if (!text)
-		BUG("cannot encode the receipt of '%s'", dir);
-	rc = file_write(path.data, text, strlen(text), 0644, err);
+	if (text) /* NULL only when out of memory */
+		rc = file_write(path.data, text, strlen(text), 0644, err);
+	else
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				path.data, strerror(ENOMEM));
 	free(text);
 	json_decref(j);
 	buf_release(&path);
