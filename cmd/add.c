@@ -3,6 +3,7 @@
 
 #include "../core/detect.h"
 #include "../core/ldcache.h"
+#include "../core/plat_fs.h"
 #include "../core/xalloc.h"
 #include "../core/trust.h"
 #include "cmd.h"
@@ -110,8 +111,8 @@ static void describe(const struct install *in)
  */
 static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 {
-	const char *conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
-	const char *cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
+	const char *conf_path = env_get(ctx->envp, "CUENV_LD_SO_CONF");
+	const char *cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
 	struct ldconf conf = { 0 };
 	struct ldcache cache = { 0 };
 	struct cuenv_err e = CUENV_ERR_INIT;
@@ -120,7 +121,7 @@ static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 	ldconf_read(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
 		    &conf);
 	for (size_t i = 0; i < conf.n; i++) {
-		char *r = realpath(conf.v[i].dir, NULL);
+		char *r = plat_realpath(conf.v[i].dir);
 
 		if (r && strv_find(out, r) < 0)
 			strv_push_take(out, r);
@@ -142,7 +143,7 @@ static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 				free(dir);
 				continue;
 			}
-			r = realpath(dir, NULL);
+			r = plat_realpath(dir);
 			if (r && strv_find(out, r) < 0)
 				strv_push_take(out, r);
 			else
@@ -234,7 +235,7 @@ static int discover(struct cuenv_ctx *ctx, struct cuenv_err *err)
 	size_t good = 0;
 	int rc = CUENV_OK;
 
-	detect_env_candidates(ctx->environ, &dirs, &names);
+	detect_env_candidates(ctx->envp, &dirs, &names);
 	for (size_t i = 0; i < dirs.n; i++) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 		int one = add_cuda(ctx, dirs.v[i], NULL, &e);

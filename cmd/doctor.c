@@ -3,7 +3,6 @@
  * activation here, the driver's version, the loader cache and its
  * configuration, and the folders Python searches.
  */
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,8 @@
 #include <jansson.h>
 
 #include "../core/doctor.h"
+#include "../core/plat_fs.h"
+#include "../core/plat_path.h"
 #include "../core/proc.h"
 #include "../core/version.h"
 #include "../core/wrap.h"
@@ -104,22 +105,43 @@ static void python_path(const char *python, char *const *envp,
 	err_release(&e);
 }
 
-/* A virtualenv's site-packages, in case its python did not answer. */
+/*
+ * A virtualenv's site-packages, in case its python did not answer:
+ * lib/python*\/site-packages (POSIX), Lib\site-packages (Windows).
+ */
 static void venv_dirs(const struct envmap *env, struct strv *dirs)
 {
 	const char *venv = envmap_get(env, "VIRTUAL_ENV");
-	struct buf pat = BUF_INIT;
-	glob_t g;
+	struct strv found = STRV_INIT;
+	struct buf lib = BUF_INIT, p = BUF_INIT;
+	struct plat_dir *d;
+	struct plat_stat st;
+	const char *name;
 
-	if (!venv || venv[0] != '/')
+	if (!venv || !plat_path_is_abs(plat_path_native(), venv))
 		return;
-	buf_path(&pat, venv, "lib/python*/site-packages");
-	if (!glob(pat.data, 0, NULL, &g))
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (strv_find(dirs, g.gl_pathv[i]) < 0)
-				strv_push(dirs, g.gl_pathv[i]);
-	globfree(&g);
-	buf_release(&pat);
+	buf_path(&lib, venv, "lib");
+	if ((d = plat_opendir(lib.data))) {
+		while ((name = plat_readdir(d)))
+			if (!strncmp(name, "python", 6)) {
+				buf_reset(&p);
+				buf_path(&p, lib.data, name);
+				buf_path(&p, p.data, "site-packages");
+				strv_push(&found, p.data);
+			}
+		plat_closedir(d);
+	}
+	strv_sort(&found);
+	buf_reset(&p);
+	buf_path(&p, venv, "Lib/site-packages");
+	strv_push(&found, p.data);
+	for (size_t i = 0; i < found.n; i++)
+		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR &&
+		    strv_find(dirs, found.v[i]) < 0)
+			strv_push(dirs, found.v[i]);
+	strv_release(&found);
+	buf_release(&lib);
+	buf_release(&p);
 }
 
 /* ---- printing ----------------------------------------------------------- */
@@ -222,7 +244,7 @@ struct settings {
 static int read_settings(const struct cuenv_ctx *ctx, struct settings *s,
 			 struct cuenv_err *err)
 {
-	const char *v = env_get(ctx->environ, "CUENV_DRIVER_VERSION");
+	const char *v = env_get(ctx->envp, "CUENV_DRIVER_VERSION");
 
 	s->json = cmd_opt_given(&ctx->opt, O_JSON);
 	/* The driver, before anything that could fail on a bad setting. */
@@ -235,10 +257,10 @@ static int read_settings(const struct cuenv_ctx *ctx, struct settings *s,
 		return CUENV_E_USAGE;
 	}
 	s->driver = v;
-	s->cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
+	s->cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
 	if (!s->cache_path || !*s->cache_path)
 		s->cache_path = "/etc/ld.so.cache";
-	s->conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
+	s->conf_path = env_get(ctx->envp, "CUENV_LD_SO_CONF");
 	if (!s->conf_path || !*s->conf_path)
 		s->conf_path = "/etc/ld.so.conf";
 	return CUENV_OK;
@@ -350,7 +372,7 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 	gather_cache(s, g);
 	g->python = env_which(&g->env, "python3");
 	if (g->python)
-		python_path(g->python, ctx->environ, &g->sites);
+		python_path(g->python, ctx->envp, &g->sites);
 	venv_dirs(&g->env, &g->sites);
 	/* What the printed fixes may install; none read: they assume all. */
 	g->have_cat = !cmd_catalog(ctx, &g->cat, &cerr);
@@ -374,7 +396,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)argv;
 
 	activation_init(&g.a);
-	envmap_from(&g.env, ctx->environ);
+	envmap_from(&g.env, ctx->envp);
 	rc = read_settings(ctx, &s, err);
 	if (!rc)
 		rc = gather(ctx, &s, &g, err);

@@ -71,7 +71,7 @@ static const char *shell_word(const char *s)
 static const char *detect_shell(const struct cuenv_ctx *ctx)
 {
 	char path[64], comm[64] = "";
-	const char *found = NULL, *env = env_get(ctx->environ, "SHELL");
+	const char *found = NULL, *env = env_get(ctx->envp, "SHELL");
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)getppid());

@@ -681,9 +681,9 @@ static int selected_request(const struct cuenv_ctx *ctx, struct request *q,
 	struct select_in in = {
 		.cwd = ctx->cwd,
 		.root = ctx->root,
-		.env_cuda = env_get(ctx->environ, "CUENV_VERSION"),
-		.env_cudnn = env_get(ctx->environ, "CUENV_CUDNN_VERSION"),
-		.env_cupti = env_get(ctx->environ, "CUENV_CUPTI_VERSION")
+		.env_cuda = env_get(ctx->envp, "CUENV_VERSION"),
+		.env_cudnn = env_get(ctx->envp, "CUENV_CUDNN_VERSION"),
+		.env_cupti = env_get(ctx->envp, "CUENV_CUPTI_VERSION")
 	};
 	int rc;
 
@@ -830,8 +830,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	int rc;
 
 	selection_init(&q.sel);
-	o.mirror = env_get(ctx->environ, "CUENV_MIRROR");
-	o.pypi_index = env_get(ctx->environ, "CUENV_PYPI_INDEX");
+	o.mirror = env_get(ctx->envp, "CUENV_MIRROR");
+	o.pypi_index = env_get(ctx->envp, "CUENV_PYPI_INDEX");
 	rc = fetch_env(ctx, &o, err);
 	if (rc)
 		goto out;

@@ -7,6 +7,7 @@
 
 #include "../core/compat.h"
 #include "../core/mirror.h"
+#include "../core/plat_fs.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -316,7 +317,7 @@ static void print_summary(const struct mirror_plan *plan,
 	if (rep->repaired)
 		printf("replaced %u damaged file%s\n", rep->repaired,
 		       rep->repaired == 1 ? "" : "s");
-	abs = realpath(dir, NULL);
+	abs = plat_realpath(dir);
 	printf("install from it with: cuenv install --mirror file://%s SPEC "
 	       "(see %s/README.txt)\n",
 	       abs ? abs : dir, abs ? abs : dir);
@@ -340,7 +341,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	int rc = CUENV_OK, no_cache = 0;
 
 	mirror_plan_init(&plan);
-	mo.upstream = env_get(ctx->environ, "CUENV_MIRROR");
+	mo.upstream = env_get(ctx->envp, "CUENV_MIRROR");
 	rc = cmd_fetch_env(ctx, &mo.fetch, err);
 	if (rc)
 		goto out;

@@ -130,7 +130,7 @@ static int ask_python(const struct cuenv_ctx *ctx, struct needs_python *py,
 		py->fw[i].absent = buf_detach(&why);
 	}
 	p.argv = argv;
-	p.envp = ctx->environ;
+	p.envp = ctx->envp;
 	p.search_path = 1;
 	p.out_fd = 3;
 	p.max_output = PYTHON_OUT_MAX;
@@ -567,7 +567,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	size_t warned = 0;
 	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
 	    asked, satisfied = 1;
-	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX"),
+	const char *index = env_get(ctx->envp, "CUENV_PYPI_INDEX"),
 		   *platform = NULL;
 	struct needs_fetches rms = { 0 };
 

@@ -161,6 +161,12 @@ int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total);
  */
 void *plat_map(int fd, size_t len);
 void plat_unmap(void *data, size_t len);
+/*
+ * Advise that a mapping will be read once from start to end, so the
+ * system may read ahead (madvise MADV_SEQUENTIAL); a hint only: nothing
+ * on Windows.
+ */
+void plat_map_sequential(void *data, size_t len);
 
 /*
  * path with every link followed and "." and ".." resolved (realpath(3);
@@ -175,6 +181,17 @@ char *plat_realpath(const char *path);
  * extensions run is PATHEXT's business, not the file system's).
  */
 int plat_can_exec(const char *path);
+
+/*
+ * Append to out the paths that match pattern, as glob(3) with no flags
+ * gives them (sorted; a name starting with '.' only where the pattern's
+ * name does); none when nothing matches or on an error. Windows:
+ * wildcards (* and ?, as FindFirstFileExW takes them, which may match a
+ * short 8.3 name too) in the last name only, the folders before it taken
+ * as they are.
+ */
+struct strv;
+void plat_glob(const char *pattern, struct strv *out);
 
 /*
  * A folder's names, "." and ".." left out. plat_readdir returns the next

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "xalloc.h"
 
 static int open_flags(unsigned f)
@@ -435,4 +437,19 @@ char *plat_from_wide(const wchar_t *name)
 	(void)name;
 	errno = ENOSYS;
 	return NULL;
+}
+
+void plat_glob(const char *pattern, struct strv *out)
+{
+	glob_t g;
+
+	if (!glob(pattern, 0, NULL, &g))
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			strv_push(out, g.gl_pathv[i]);
+	globfree(&g);
+}
+
+void plat_map_sequential(void *data, size_t len)
+{
+	madvise(data, len, MADV_SEQUENTIAL);
 }

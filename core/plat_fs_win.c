@@ -1018,3 +1018,48 @@ char *plat_from_wide(const wchar_t *name)
 	}
 	return buf_detach(&b);
 }
+
+void plat_glob(const char *pattern, struct strv *out)
+{
+	struct strv found = STRV_INIT;
+	struct buf name = BUF_INIT, path = BUF_INIT;
+	const char *base = pattern;
+	WIN32_FIND_DATAW data;
+	HANDLE find;
+	wchar_t *w = wide(pattern);
+
+	for (const char *p = pattern; *p; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	if (!w)
+		return;
+	find = FindFirstFileExW(w, FindExInfoBasic, &data,
+				FindExSearchNameMatch, NULL, 0);
+	free(w);
+	if (find == INVALID_HANDLE_VALUE)
+		return;
+	do {
+		buf_reset(&name);
+		if (narrow(data.cFileName, &name) || !strcmp(name.data, ".") ||
+		    !strcmp(name.data, "..") ||
+		    (name.data[0] == '.' && *base != '.'))
+			continue;
+		buf_reset(&path);
+		buf_add(&path, pattern, (size_t)(base - pattern));
+		buf_adds(&path, name.data);
+		strv_push(&found, path.data);
+	} while (FindNextFileW(find, &data));
+	FindClose(find);
+	strv_sort(&found);
+	for (size_t i = 0; i < found.n; i++)
+		strv_push(out, found.v[i]);
+	strv_release(&found);
+	buf_release(&name);
+	buf_release(&path);
+}
+
+void plat_map_sequential(void *data, size_t len)
+{
+	(void)data;
+	(void)len;
+}

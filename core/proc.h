@@ -12,7 +12,7 @@
  *	struct proc p = PROC_INIT;
  *
  *	p.argv = argv;
- *	p.envp = ctx->environ;
+ *	p.envp = ctx->envp;
  *	p.out_fd = 1;
  *	p.max_output = 1 << 20;
  *	p.timeout_ms = 10000;

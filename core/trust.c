@@ -3,43 +3,36 @@
 #include <string.h>
 
 #include "plat_owner.h"
-#include "plat_path.h"
 #include "shell.h"
 
-/*
- * The first character of path that would split a list entry: ';' or a
- * newline anywhere, ':' past the root (a Windows drive's "C:" is no
- * separator there: PATH lists are ';'-separated). NULL when none.
- */
-static const char *splitter(const char *path)
+/* What may not stand in a listable path under r. */
+static const char *unlistable(const struct plat_path_rules *r)
 {
-	size_t root = 0;
-	const char *bad = strpbrk(path, ";\n");
-	const char *colon;
+	return r->style == PLAT_PATH_WINDOWS ? ";\n" : ":;\n";
+}
 
-	plat_path_kind(plat_path_native(), path, &root);
-	colon = strchr(path + root, ':');
-	if (!bad || (colon && colon < bad))
-		bad = colon;
-	return bad;
+bool trust_path_listable_in(const struct plat_path_rules *r, const char *path)
+{
+	return plat_path_is_abs(r, path) && !strpbrk(path, unlistable(r));
 }
 
 bool trust_path_listable(const char *path)
 {
-	return plat_path_is_abs(plat_path_native(), path) && !splitter(path);
+	return trust_path_listable_in(plat_path_native(), path);
 }
 
 int trust_check_listable(const char *path, const char *what,
 			 struct cuenv_err *err)
 {
 	struct buf shown = BUF_INIT;
-	const char *bad = splitter(path);
+	const struct plat_path_rules *r = plat_path_native();
+	const char *bad = strpbrk(path, unlistable(r));
 	int rc;
 
-	if (trust_path_listable(path))
+	if (trust_path_listable_in(r, path))
 		return CUENV_OK;
 	buf_add_display(&shown, path, 4096);
-	if (!plat_path_is_abs(plat_path_native(), path))
+	if (!plat_path_is_abs(r, path))
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"%s '%s' is not an absolute path", what,
 				shown.data);
@@ -51,8 +44,9 @@ int trust_check_listable(const char *path, const char *what,
 				*bad == ':'   ? "':'"
 				: *bad == ';' ? "';'"
 					      : "newline");
-	cuenv_hint(err, "move or rename it to a path without ':', ';' or "
-			"newlines");
+	cuenv_hint(err, "move or rename it to a path without %s",
+		   r->style == PLAT_PATH_WINDOWS ? "';' or newlines"
+						 : "':', ';' or newlines");
 	buf_release(&shown);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "../../core/buf.h"
 #include "../../core/plat_fs.h"
 #include "../../core/plat_lock.h"
 #include "../../core/plat_sys.h"
@@ -457,6 +458,33 @@ static void test_locks_belong_to_the_open_file(void **state)
 	free(path);
 }
 
+static void test_glob_sorted_hidden_left_out(void **state)
+{
+	struct fixture *fx = *state;
+	char *pat = fx_path(fx, "d/*.conf"), *a = fx_path(fx, "d/a.conf"),
+	     *b = fx_path(fx, "d/b.conf"), *none = fx_path(fx, "d/*.none");
+	struct strv got = STRV_INIT;
+
+	fx_mkdir(fx, "d");
+	fx_write(fx, "d/b.conf", "");
+	fx_write(fx, "d/a.conf", "");
+	fx_write(fx, "d/.h.conf", "");
+	fx_write(fx, "d/x.txt", "");
+	strv_push(&got, "kept");
+	plat_glob(pat, &got);
+	assert_int_equal(got.n, 3);
+	assert_string_equal(got.v[0], "kept");
+	assert_string_equal(got.v[1], a);
+	assert_string_equal(got.v[2], b);
+	plat_glob(none, &got);
+	assert_int_equal(got.n, 3);
+	strv_release(&got);
+	free(pat);
+	free(a);
+	free(b);
+	free(none);
+}
+
 static void test_sys_facts(void **state)
 {
 	(void)state;
@@ -550,6 +578,7 @@ int main(void)
 	    FS_TEST(test_more_calls_for_store),
 	    FS_TEST(test_locks_belong_to_the_open_file),
 	    FS_TEST(test_install_pipeline_calls),
+	    FS_TEST(test_glob_sorted_hidden_left_out),
 	    cmocka_unit_test(test_sys_facts),
 	};
 

@@ -274,6 +274,7 @@ static void exec_checks(void)
 
 #include "fs_checks.h"
 #include "install_checks.h"
+#include "detect_checks.h"
 
 int main(void)
 {
@@ -286,6 +287,7 @@ int main(void)
 	err_checks();
 	fs_checks();
 	install_checks();
+	detect_checks();
 	printf("test_core: %d checks, %d failed\n", checked, failed);
 	return failed != 0;
 }
