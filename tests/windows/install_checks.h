@@ -15,7 +15,10 @@
 #include <archive_entry.h>
 
 #include "../../core/assemble.h"
+#include "../../core/catalog.h"
+#include "../../core/digest.h"
 #include "../../core/fetch.h"
+#include "../../core/install.h"
 #include "../../core/unpack.h"
 
 #define GRUSSE_H                                                               \
@@ -152,6 +155,108 @@ static void fetch_checks(const char *root)
 	err_release(&err);
 }
 
+#define RT_TOP L"cuda_cudart-windows-x86_64-12.4.127-archive"
+#define RT_REL                                                                 \
+	"cuda_cudart/windows-x86_64/cuda_cudart-windows-x86_64-12.4.127-archive.zip"
+
+/*
+ * install_run end to end: NVIDIA's windows-x86_64 layout of cuda_cudart
+ * as a zip in a file:// mirror under root, its catalogue entry, a store
+ * under root: the version is installed, its receipt read back.
+ */
+static void install_run_checks(const char *root)
+{
+	static const wchar_t *const names[] = {
+		RT_TOP L"/bin/cudart64_12.dll",
+		RT_TOP L"/include/cuda_runtime_api.h",
+		RT_TOP L"/lib/x64/cudart.lib",
+		RT_TOP L"/LICENSE",
+	};
+	static const char *const texts[] = { "MZ cudart\r\n",
+					     "#define CUDART_VERSION 12040\n",
+					     "!<arch>\n", "license\n" };
+	struct buf p = BUF_INIT, json = BUF_INIT, url = BUF_INIT,
+		   sroot = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog cat = { 0 };
+	struct store s = { 0 };
+	struct install out, back;
+	struct install_opts o = { .fetch = FETCH_OPTS_INIT };
+	char sha[DIGEST_HEX_LEN + 1] = "";
+	struct plat_stat st;
+	int rc;
+
+	install_init(&out, KIT_CUDA);
+	buf_printf(&p,
+		   "%s\\mirror\\compute\\cuda\\redist\\cuda_cudart"
+		   "\\windows-x86_64",
+		   root);
+	rc = store_mkdir_p(p.data, &err);
+	buf_reset(&p);
+	buf_printf(&p, "%s\\mirror\\compute\\cuda\\redist\\" RT_REL, root);
+	if (!rc)
+		rc = write_zip(p.data, names, texts, 4);
+	if (!rc)
+		rc = digest_file(p.data, sha, &err);
+	if (!rc)
+		rc = plat_stat(p.data, &st);
+	check(rc == 0, "install: the mirror's zip", err.msg.data, "0");
+	if (rc)
+		goto out;
+	buf_printf(&json,
+		   "{\"release_label\": \"12.4.1\", \"release_product\": "
+		   "\"cuda\", \"cuda_cudart\": {\"version\": \"12.4.127\", "
+		   "\"windows-x86_64\": {\"relative_path\": \"" RT_REL "\", "
+		   "\"sha256\": \"%s\", \"size\": \"%llu\"}}}",
+		   sha, (unsigned long long)st.size);
+	rc = catalog_parse_redist(&cat, "t.json", json.data, json.len,
+				  "windows-x86_64", NULL, NULL, &err);
+	check(rc == 0 && cat.n == 1, "catalogue for windows-x86_64",
+	      err.msg.data, "one release");
+	if (rc || cat.n != 1)
+		goto out;
+	buf_printf(&sroot, "%s\\store \xc3\xbc", root);
+	rc = store_open(&s, sroot.data, true, &err);
+	check(rc == 0, "install: store_open", err.msg.data, "0");
+	buf_reset(&p);
+	buf_printf(&p, "%s\\mirror", root);
+	file_url(p.data, &url);
+	o.mirror = url.data;
+	o.fetch.allow_file = 1;
+	o.fetch.backoff_ms = 1;
+	o.jobs = 2;
+	rc = install_run(&s, cat.v[0], &o, &out, &err);
+	check(rc == 0, "install_run cuda 12.4.1 from a file:// mirror",
+	      err.msg.data, "0");
+	if (rc)
+		goto out;
+	buf_reset(&p);
+	buf_printf(&p, "%s/versions/cuda/12.4.1", sroot.data);
+	check_str("  its folder", out.dir, p.data);
+	buf_reset(&p);
+	buf_printf(&p, "%s\\bin\\cudart64_12.dll", out.dir);
+	check_file("  bin\\cudart64_12.dll", p.data, "MZ cudart\r\n");
+	rc = store_read_receipt(out.dir, &back, &err);
+	check(rc == 0, "  its receipt", err.msg.data, "0");
+	check_str("  version", back.version, "12.4.1");
+	check_int("  a bin folder", (long long)back.bin.n, 1);
+	install_release(&back);
+	/* again: already there */
+	install_release(&out);
+	install_init(&out, KIT_CUDA);
+	rc = install_run(&s, cat.v[0], &o, &out, &err);
+	check_int("  again: CUENV_NO", rc, CUENV_NO);
+out:
+	install_release(&out);
+	catalog_release(&cat);
+	store_release(&s);
+	buf_release(&p);
+	buf_release(&json);
+	buf_release(&url);
+	buf_release(&sroot);
+	err_release(&err);
+}
+
 static void install_checks(void)
 {
 	static const wchar_t *const good[] = {
@@ -200,6 +305,7 @@ static void install_checks(void)
 		   (unsigned long long)GetTickCount64());
 	check_int("install: mkdir root", plat_mkdir(root.data, 0755), 0);
 	fetch_checks(root.data);
+	install_run_checks(root.data);
 
 	/* a good zip, unpacked into "unpacked ü" */
 	buf_printf(&zip, "%s\\good archive.zip", root.data);
