@@ -498,6 +498,71 @@ static void test_sys_facts(void **state)
 	assert_true(plat_sys_cpus() >= 1);
 	assert_true(plat_sys_cpus() == (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
 }
+/* The calls the install pipeline added (issue 13): seek, disk space,
+ * link/symlink/readlink by name in a folder, wide names. */
+static void test_install_pipeline_calls(void **state)
+{
+	struct fixture *fx = *state;
+	char *a = fx_path(fx, "a"), *dirpath = fx_path(fx, "d");
+	struct plat_stat st, st2;
+	struct statvfs vfs;
+	uint64_t avail = 0, total = 0;
+	char got[16] = {0};
+	int fd, dir;
+
+	assert_int_equal(put(a, "abcdef"), 0);
+	fd = plat_open(a, PLAT_O_READ, 0);
+	assert_int_equal(plat_seek(fd, 4), 0);
+	assert_int_equal(plat_read(fd, got, sizeof got), 2);
+	assert_string_equal(got, "ef");
+	assert_int_equal(plat_seek(fd, 0), 0);
+	assert_int_equal(plat_read(fd, got, 1), 1);
+	assert_int_equal(got[0], 'a');
+	plat_close(fd);
+
+	assert_int_equal(plat_disk_space(fx->root, &avail, &total), 0);
+	assert_int_equal(statvfs(fx->root, &vfs), 0);
+	assert_true(total == (uint64_t)vfs.f_blocks * vfs.f_frsize);
+	assert_true(avail > 0 && avail <= total);
+	errno = 0;
+	assert_int_equal(plat_disk_space("/nonexistent/x", &avail, &total), -1);
+	assert_int_equal(errno, ENOENT);
+
+	fx_mkdir(fx, "d");
+	dir = plat_open(dirpath, PLAT_O_READ | PLAT_O_DIR, 0);
+	assert_true(dir >= 0);
+	assert_int_equal(plat_link_at(PLAT_AT_CWD, a, dir, "hard"), 0);
+	assert_int_equal(plat_stat_at(dir, "hard", 1, &st), 0);
+	assert_int_equal(plat_stat(a, &st2), 0);
+	assert_true(st.id.ino == st2.id.ino && st.nlink == 2);
+	errno = 0;
+	assert_int_equal(plat_link_at(PLAT_AT_CWD, a, dir, "hard"), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(plat_symlink_at("../a", dir, "soft"), 0);
+	assert_int_equal(plat_stat_at(dir, "soft", 1, &st), 0);
+	assert_int_equal(st.type, PLAT_F_LINK);
+	/* linkat without AT_SYMLINK_FOLLOW links the link itself */
+	assert_int_equal(plat_link_at(dir, "soft", dir, "soft2"), 0);
+	assert_int_equal(plat_stat_at(dir, "soft2", 1, &st), 0);
+	assert_int_equal(st.type, PLAT_F_LINK);
+	assert_int_equal(plat_readlink_at(dir, "soft2", got, sizeof got), 4);
+	assert_string_equal(got, "../a");
+	assert_int_equal(plat_readlink_at(dir, "soft", got, 3), 2);
+	assert_string_equal(got, "..");
+	errno = 0;
+	assert_int_equal(plat_readlink_at(dir, "hard", got, sizeof got), -1);
+	assert_int_equal(errno, EINVAL);
+	plat_close(dir);
+
+	/* POSIX names are bytes: no wide form */
+	assert_int_equal(plat_wide_names(), 0);
+	errno = 0;
+	assert_null(plat_to_wide("x"));
+	assert_int_equal(errno, ENOSYS);
+	assert_null(plat_from_wide(L"x"));
+	free(a);
+	free(dirpath);
+}
 
 static void test_sys_clock_ms_is_monotonic(void **state)
 {
@@ -616,6 +681,7 @@ int main(void)
 	    FS_TEST(test_nonblock_fifo_open_does_not_wait),
 	    FS_TEST(test_more_calls_for_store),
 	    FS_TEST(test_locks_belong_to_the_open_file),
+	    FS_TEST(test_install_pipeline_calls),
 	    FS_TEST(test_glob_sorted_hidden_left_out),
 	    cmocka_unit_test(test_sys_facts),
 	    cmocka_unit_test(test_sys_clock_ms_is_monotonic),

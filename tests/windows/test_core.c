@@ -273,6 +273,7 @@ static void exec_checks(void)
 }
 
 #include "fs_checks.h"
+#include "install_checks.h"
 #include "detect_checks.h"
 #include "proc_checks.h"
 
@@ -286,6 +287,7 @@ int main(void)
 	version_checks();
 	err_checks();
 	fs_checks();
+	install_checks();
 	detect_checks();
 	proc_checks();
 	cwd_checks();
