@@ -68,7 +68,8 @@ has() {
 }
 
 # ---- the machine: a toolkit, cuDNN's zip, a program that loads them -----
-rm -rf "$C/cuenv-e2e" "$C/Program Files/NVIDIA GPU Computing Toolkit"
+rm -rf "$C/cuenv-e2e" "$C/Program Files/NVIDIA GPU Computing Toolkit" \
+	"$C"/users/*/AppData/Local/cuenv
 tk='Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2'
 dn='cuenv-e2e/tools/cudnn-11.2-windows-x64-v8.1.1.33/cuda'
 proj='cuenv-e2e/Users/me/my proj'
@@ -138,6 +139,11 @@ has "cudnn64_8.dll is the selection's" o "cudnn64_8.dll -> $WDN\\bin\\cudnn64_8.
 has "CUPTI's DLL is found" o "cupti64_2020.3.1.dll -> $WTK\\extras\\CUPTI\\lib64\\cupti64_2020.3.1.dll"
 has "CUDA_PATH is the toolkit" o "CUDA_PATH=$WTK"
 has "CUENV_ACTIVE names the selection" o "CUENV_ACTIVE=11.2+cudnn8.1.1"
+
+run "$proj/src" "$cuenv" env --format cmd
+expect "env --format cmd" 0
+has "PATH: bin, cuDNN's bin, CUPTI's folder first, in Windows' syntax" o \
+	"\"PATH=$WTK\\bin;$WDN\\bin;$WTK\\extras\\CUPTI\\lib64;"
 
 # Without cuenv: TensorFlow's failure, error 126.
 run "$proj/src" "$loadcheck" cudart64_110.dll
