@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "../core/needs.h"
+#include "../core/needs_render.h"
 #include "../core/proc.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -92,9 +93,6 @@ static const struct cmd_option opts[] = {
 				 "e.g. manylinux x86_64; win_amd64 for\n"
 				 "Windows)" },
 };
-/* Files listed under each soname in the text report. */
-#define SHOW_FILES 4
-
 /* Print warnings[*shown..] and move *shown past them. */
 static void warn_new(const struct strv *warnings, size_t *shown)
 {
@@ -327,184 +325,6 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 
 /* ---- output -------------------------------------------------------------- */
 
-static void print_files(const char *how, const struct strv *files)
-{
-	for (size_t i = 0; i < files->n && i < SHOW_FILES; i++)
-		printf("    %-11s %s\n", i ? "" : how, files->v[i]);
-	if (files->n > SHOW_FILES)
-		printf("    %-11s ... and %zu more\n", "",
-		       files->n - SHOW_FILES);
-}
-
-/* "CUDA 11.2+" (at least 11.2, same major) or "CUDA 12.x". */
-static void print_minimum(const char *what, const char *v, const char *sep)
-{
-	printf("%s%s %s%s", sep, what, v, strchr(v, '.') ? "+" : ".x");
-}
-
-static void print_reports(const struct needs_scan *s)
-{
-	for (size_t i = 0; i < s->nrep; i++) {
-		const struct needs_report *r = &s->rep[i];
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, r->framework, 60);
-		printf("%s", shown.data);
-		if (r->version) {
-			buf_reset(&shown);
-			buf_add_display(&shown, r->version, 40);
-			printf(" %s", shown.data);
-		}
-		printf(" built for");
-		if (r->cuda)
-			print_minimum("CUDA", r->cuda, " ");
-		if (r->cudnn)
-			print_minimum("cuDNN", r->cudnn, r->cuda ? ", " : " ");
-		printf("\n    %-11s %s\n", "says", r->source);
-		for (size_t k = 0; k < r->dlls.n; k++) {
-			buf_reset(&shown);
-			buf_add_display(&shown, r->dlls.v[k], 60);
-			printf("    %-11s %s\n", k ? "" : "loads", shown.data);
-		}
-		buf_release(&shown);
-	}
-}
-
-static void print_remotes(const struct needs_fetches *rms)
-{
-	for (size_t i = 0; i < rms->n; i++) {
-		const struct needs_fetched *x = &rms->v[i];
-
-		printf("read %llu bytes of %s (%llu bytes, %.2f%%) in %u %s"
-		       "requests\n",
-		       (unsigned long long)x->bytes, x->wheel,
-		       (unsigned long long)x->size,
-		       x->size ? 100.0 * (double)x->bytes / (double)x->size
-			       : 0.0,
-		       x->requests, x->metadata ? "" : "range ");
-		if (x->metadata)
-			printf("    the index's metadata file (PEP 658)%s\n",
-			       x->requests > 1 ? ", then range requests into "
-						 "the wheel"
-					       : "");
-	}
-	if (rms->n)
-		printf("\n");
-}
-
-static void print_wants(const struct needs_scan *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		const struct needs_want *w = &s->v[i];
-
-		/* a Windows DLL by its own name: the range says the rest */
-		printf("%-22s %s%s\n", w->dll ? w->dll : w->soname, w->range,
-		       needs_want_managed(w) && !needs_want_required(w)
-			       ? " (may load: named, not linked)"
-			       : "");
-		print_files("needed by", &w->needed_by);
-		print_files("named by", &w->named_by);
-		if (w->provided_by)
-			printf("    %-11s %s (under PATH)\n", "provided by",
-			       w->provided_by);
-		else if (w->found)
-			printf("    %-11s %s\n", "found in", w->found);
-	}
-}
-
-/* What the python found says of each framework. */
-static void print_frameworks(const struct needs_scan *s,
-			     const struct needs_python *py)
-{
-	printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "", py->exe,
-	       py->version ? " " : "", py->version ? py->version : "");
-	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-		const struct needs_framework *f = &py->fw[i];
-		struct buf shown = BUF_INIT;
-
-		if (f->absent) {
-			buf_add_display(&shown, f->absent, 120);
-			printf("  %-11s absent: %s\n", needs_framework_names[i],
-			       shown.data);
-		} else if (!f->cuda && !f->cudnn) {
-			buf_add_display(&shown, f->version, 40);
-			printf("  %-11s %s, built without CUDA\n",
-			       needs_framework_names[i], shown.data);
-		} else {
-			buf_add_display(&shown, f->version, 40);
-			printf("  %-11s %s, built with CUDA %s%s%s\n",
-			       needs_framework_names[i], shown.data,
-			       f->cuda ? f->cuda : "?",
-			       f->cudnn ? ", cuDNN " : "",
-			       f->cudnn ? f->cudnn : "");
-		}
-		if (f->problem) {
-			buf_reset(&shown);
-			buf_add_display(&shown, f->problem, 400);
-			printf("  %-11s problem: %s\n", "", shown.data);
-		}
-		buf_release(&shown);
-	}
-}
-
-/* What is installed provides everything: say which, and how to pick it. */
-static void print_satisfied(const struct needs_scan *s,
-			    const struct needs_installed *in)
-{
-	struct buf b = BUF_INIT;
-
-	struct buf maybe = BUF_INIT;
-
-	needs_combo_describe(&in->pick, &b);
-	for (size_t i = 0; i < s->n; i++)
-		if (needs_want_managed(&s->v[i]) && !s->v[i].found)
-			buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
-				   s->v[i].soname);
-	if (maybe.len)
-		printf("installed: %s provides what the files need%s;"
-		       " not %s, which they may load\n",
-		       b.data, in->active ? " (the active selection)" : "",
-		       maybe.data);
-	else
-		printf("installed: %s provides everything%s\n", b.data,
-		       in->active ? " (the active selection)" : "");
-	buf_release(&maybe);
-	if (!in->active) {
-		printf("select it with:\n  cuenv local %s",
-		       in->pick.cuda->version);
-		if (in->pick.cudnn)
-			printf(" --cudnn %s", in->pick.cudnn->version);
-		if (in->pick.cupti)
-			printf(" --cupti %s", in->pick.cupti->version);
-		printf("\n");
-	}
-	buf_release(&b);
-}
-
-/* Nothing installed does: what is, and what the catalogue offers. */
-static void print_offer(const struct needs_installed *in,
-			const struct needs_offer *o)
-{
-	printf("installed: nothing provides everything\n");
-	if (!in->report.n)
-		printf("  nothing is installed\n");
-	for (size_t i = 0; i < in->report.n; i++)
-		printf("  %s\n", in->report.v[i]);
-	if (!o->line) {
-		printf("catalogue: %s\n",
-		       o->why.len ? o->why.data : "not read");
-		return;
-	}
-	printf("catalogue: cuda %s (%s)", o->cuda->version,
-	       source_name(o->cuda->source));
-	if (o->cudnn)
-		printf(" + cudnn %s for CUDA %u (%s)", o->cudnn->version,
-		       o->cudnn->cuda_major, source_name(o->cudnn->source));
-	if (o->cupti)
-		printf(" + CUPTI of cuda %s", o->cupti->version);
-	printf("\ninstall them with:\n  %s\n", o->line);
-}
-
 static void print_text(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
@@ -512,33 +332,11 @@ static void print_text(const struct needs_scan *s,
 		       const struct needs_fetches *rms, int asked,
 		       int satisfied)
 {
-	print_remotes(rms);
-	print_reports(s);
-	print_wants(s);
-	if (py->exe)
-		print_frameworks(s, py);
-	if (s->n || s->nrep || py->exe)
-		printf("\n");
-	if (!asked) {
-		if (!s->n && !s->pe_files)
-			printf("no CUDA library is named by these files (%zu "
-			       "ELF file%s read)\n",
-			       s->files, s->files == 1 ? "" : "s");
-		else if (!s->n)
-			printf("no CUDA library is named by these files (%zu "
-			       "ELF and %zu PE file%s read)\n",
-			       s->files - s->pe_files, s->pe_files,
-			       s->pe_files == 1 ? "" : "s");
-		else
-			printf("nothing here is asked of cuenv: the files "
-			       "under PATH provide every CUDA library they "
-			       "name\n");
-		return;
-	}
-	if (satisfied)
-		print_satisfied(s, in);
-	else
-		print_offer(in, o);
+	struct buf out = BUF_INIT;
+
+	needs_render_text(&out, s, py, in, o, rms, asked, satisfied);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 }
 
 static void print_json(const struct needs_scan *s,
