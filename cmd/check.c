@@ -15,6 +15,8 @@
 #include "../core/smoke_run.h"
 #include "cmd.h"
 
+enum { O_JSON, O_COMPILE, O_DEVICE, O_TIMEOUT };
+
 static const char usage[] =
 	"usage: cuenv check " CMD_SYN_OPTS "\n"
 	"\n"
@@ -36,8 +38,6 @@ static const char usage[] =
 	"Exit status: 0 when every layer asked for passed; else that of the\n"
 	"first layer that failed: 10 driver, 11 runtime, 12 kernel, 13 cudnn,\n"
 	"14 cupti.\n";
-
-enum { O_JSON, O_COMPILE, O_DEVICE, O_TIMEOUT };
 
 static const struct cmd_option opts[] = {
 	[O_JSON] = { "json", .help = "print the report as JSON (fields: see "
