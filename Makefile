@@ -131,7 +131,7 @@ CORE_PARTS += doctor_report
 CORE_PARTS += needs_json explain_fix
 # The text reports of `cuenv needs`, `explain` and `check`, and install's
 # progress lines: what the commands print, built from core's models.
-CORE += needs_render explain_render smoke_render smoke_run progress
+CORE += needs_render explain_render smoke_render smoke_run progress needs_ask
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile

@@ -17,8 +17,8 @@
 #include <jansson.h>
 
 #include "../core/needs.h"
+#include "../core/needs_ask.h"
 #include "../core/needs_render.h"
-#include "../core/proc.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 #ifdef CUENV_NET
@@ -102,65 +102,18 @@ static void warn_new(const struct strv *warnings, size_t *shown)
 
 /* ---- asking Python ------------------------------------------------------- */
 
-#define PYTHON_OUT_MAX (1 << 20)
-#define PYTHON_SECONDS 300
-
-/*
- * Run needs_python_script with py->exe, its stdin, stdout and stderr on
- * /dev/null and its answer read from fd 3, and read that into py. Only
- * an interpreter that cannot be started is an error; one that fails,
- * hangs (killed after PYTHON_SECONDS) or answers nonsense is a warning,
- * and its frameworks stay absent.
- */
+/* Ask py->exe about its frameworks (core/needs_ask), saying what went
+ * wrong short of not starting it. */
 static int ask_python(const struct cuenv_ctx *ctx, struct needs_python *py,
 		      struct cuenv_err *err)
 {
-	char *argv[] = { (char *)py->exe, "-c", (char *)needs_python_script,
-			 NULL };
-	struct proc p = PROC_INIT;
-	int rc;
+	struct strv warnings = STRV_INIT;
+	size_t shown = 0;
+	int rc = needs_ask_python(py, ctx->environ, NEEDS_ASK_SECONDS,
+				  &warnings, err);
 
-	/* until it answers */
-	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-		struct buf why = BUF_INIT;
-
-		buf_printf(&why, "no answer from %s", py->exe);
-		py->fw[i].absent = buf_detach(&why);
-	}
-	p.argv = argv;
-	p.envp = ctx->environ;
-	p.search_path = 1;
-	p.out_fd = 3;
-	p.max_output = PYTHON_OUT_MAX;
-	p.kill_on_overflow = 1;
-	/* Importing TensorFlow takes seconds; a hung import is killed. */
-	p.timeout_ms = PYTHON_SECONDS * 1000;
-	rc = proc_run(&p, err);
-	if (rc && p.start_errno) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, py->exe, 200);
-		rc = cuenv_fail(err, CUENV_E_USAGE, "cannot run '%s': %s",
-				shown.data, strerror(p.start_errno));
-		cuenv_hint(err, "name the interpreter: --python=/path/to/"
-				"python3");
-		buf_release(&shown);
-	}
-	if (rc)
-		goto out;
-	if (p.timed_out || p.overflowed)
-		cmd_warn("%s took too long to import the frameworks; stopped "
-			 "it",
-			 py->exe);
-	else if (p.exit_code)
-		cmd_warn("%s failed while importing the frameworks (%s %d)",
-			 py->exe, p.signal ? "signal" : "exit",
-			 p.signal ? p.signal : p.exit_code);
-	else if (needs_python_parse(py, p.out.data, p.out.len))
-		cmd_warn("%s said nothing readable about its frameworks",
-			 py->exe);
-out:
-	proc_release(&p);
+	warn_new(&warnings, &shown);
+	strv_release(&warnings);
 	return rc;
 }
 
