@@ -129,9 +129,14 @@ CORE += trust
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
 CORE_PARTS += doctor_report
 CORE_PARTS += needs_json explain_fix
-# The text reports of `cuenv needs`, `explain` and `check`, and install's
-# progress lines: what the commands print, built from core's models.
-CORE += needs_render explain_render smoke_render smoke_run progress needs_ask
+# A wheel on disk read in place (cuenv needs WHEEL): tested by test_wheel.
+CORE_PARTS += wheel_local
+# What the commands print, built from core's models: the text reports of
+# `cuenv needs`, `explain` and `check`, and install's progress lines.
+CORE += needs_render explain_render smoke_render progress
+# The children `cuenv check` (cuenv-probe, --compile's nvcc) and `cuenv
+# needs --python` run, and what they say.
+CORE += smoke_run needs_ask
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,8 +22,8 @@
 #include "cmd.h"
 #ifdef CUENV_NET
 #include "../core/install.h"
-#include "../core/unpack.h"
 #include "../core/wheel.h"
+#include "../core/wheel_local.h"
 #endif
 
 static const char usage[] =
@@ -150,93 +149,6 @@ static int wants_net(int argc, char **argv)
 	return 0;
 }
 
-#ifdef CUENV_NET
-/* A wheel's members are metadata or ELF files, at most this large. */
-#define MEMBER_MAX (1u << 30)
-
-struct wheel_read {
-	struct needs_scan *s;
-	const char *shown; /* the wheel, as reports name it */
-	int elf;	   /* this pass reads ELF members */
-	struct buf path;
-};
-
-static bool want_member(void *ctx, const char *name)
-{
-	struct wheel_read *w = ctx;
-	const char *base = strrchr(name, '/');
-	size_t n;
-
-	base = base ? base + 1 : name;
-	if (!w->elf)
-		return needs_metadata_name(name);
-	if (strstr(base, ".so"))
-		return true;
-	/* Windows wheels: DLLs, extension modules, programs */
-	n = strlen(base);
-	return n > 4 && (!strcasecmp(base + n - 4, ".dll") ||
-			 !strcasecmp(base + n - 4, ".pyd") ||
-			 !strcasecmp(base + n - 4, ".exe"));
-}
-
-static int got_member(void *ctx, const char *name, const void *data, size_t len,
-		      struct cuenv_err *err)
-{
-	struct wheel_read *w = ctx;
-	struct elf_info e;
-	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc;
-
-	(void)err;
-	buf_reset(&w->path);
-	buf_printf(&w->path, "%s/%s", w->shown, name);
-	if (!w->elf) {
-		needs_read_metadata(w->s, w->path.data, data, len);
-		return CUENV_OK;
-	}
-	elf_info_init(&e);
-	rc = elf_parse(data, len, w->path.data, &e, &own);
-	if (!rc)
-		needs_scan_add(w->s, w->path.data, &e);
-	else if (rc != CUENV_NO)
-		strv_push(&w->s->warnings, own.msg.data);
-	elf_info_release(&e);
-	if (rc == CUENV_NO) {
-		struct pe_info p;
-
-		pe_info_init(&p);
-		rc = pe_parse(data, len, w->path.data, &p, &own);
-		if (!rc)
-			needs_scan_add_pe(w->s, w->path.data, &p);
-		else if (rc != CUENV_NO)
-			strv_push(&w->s->warnings, own.msg.data);
-		pe_info_release(&p);
-	}
-	err_release(&own);
-	return CUENV_OK;
-}
-
-/* Read the wheel at path in place: metadata first, ELF members only
- * when the metadata says nothing of CUDA. */
-static int scan_wheel(struct needs_scan *s, const char *path,
-		      struct cuenv_err *err)
-{
-	struct wheel_read w = { s, path, 0, BUF_INIT };
-	struct unpack_zip_reader r = { want_member, got_member, &w,
-				       MEMBER_MAX };
-	size_t before = s->nrep;
-	int rc = unpack_zip_each(path, &r, err);
-
-	if (!rc && s->nrep == before) {
-		w.elf = 1;
-		rc = unpack_zip_each(path, &r, err);
-	}
-	buf_release(&w.path);
-	return rc;
-}
-
-#endif
-
 /* A .whl file or NAME==VERSION: cuenv-net's to read. */
 static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 		    const char *platform, struct needs_fetches *rms,
@@ -248,7 +160,7 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 	int rc;
 
 	if (is_wheel_arg(arg))
-		return scan_wheel(s, arg, err);
+		return wheel_local_scan(s, arg, err);
 	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
 	fo.allow_file = !strncmp(index, "file://", 7);
 	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
