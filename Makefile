@@ -114,7 +114,7 @@ CORE += envfmt
 CORE += listing
 CORE += dllsearch
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
-	pypi gc wheel mirror refresh update
+	pypi gc wheel mirror refresh update plan_index
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root explain

@@ -10,10 +10,8 @@
 #include "../core/dotfile.h"
 #include "../core/install.h"
 #include "../core/lock.h"
-#include "../core/needs.h"
+#include "../core/plan_index.h"
 #include "../core/progress.h"
-#include "../core/version.h"
-#include "../core/wheel.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -390,68 +388,23 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-/*
- * --for from the framework's own wheel on the package index, as `cuenv
- * needs NAME==VERSION` reads it: the CUDA and cuDNN its metadata says
- * (build_info.py, version.py, the nvidia-* pins), into out. Returns
- * CUENV_OK; CUENV_NO when the index has no answer (unreachable, no such
- * wheel, metadata silent on CUDA: the caller falls back to the shipped
- * table, and *why says why); or CUENV_E_USAGE.
- */
+/* --for from the framework's own wheel on the package index
+ * (core/plan_index); said, unless quiet. */
 static int framework_from_index(const char *for_spec,
 				const struct install_opts *o,
 				const struct catalog *cat, int quiet,
-				struct framework_builds *out, struct buf *why,
-				struct cuenv_err *err)
+				struct framework_builds *out, struct buf *why)
 {
-	struct needs_scan s;
-	struct wheel_requirement r;
-	struct buf req = BUF_INIT;
-	struct cuenv_err own = CUENV_ERR_INIT;
-	struct fetch_opts fo = o->fetch;
-	const char *index = o->pypi_index && *o->pypi_index
-				    ? o->pypi_index
-				    : "https://pypi.org/simple",
-		   *eq = strstr(for_spec, "==");
-	int rc;
+	struct buf said = BUF_INIT;
+	int rc = plan_index_framework(for_spec,
+				      o->pypi_index && *o->pypi_index
+					      ? o->pypi_index
+					      : "https://pypi.org/simple",
+				      &o->fetch, cat, out, why, &said);
 
-	(void)err;
-	needs_scan_init(&s);
-	memset(&r, 0, sizeof(r));
-	if (!eq || !version_is_valid(eq + 2)) {
-		rc = CUENV_NO; /* the table's check words the error */
-		goto out;
-	}
-	buf_add(&req, for_spec, (size_t)(eq - for_spec));
-	if (!strcmp(req.data, "pytorch"))
-		buf_sets(&req, "torch");
-	buf_printf(&req, "%s", eq);
-	fo.allow_http |= !strncmp(index, "http://", 7);
-	fo.allow_file |= !strncmp(index, "file://", 7);
-	fo.retries = 0;
-	rc = wheel_requirement_scan(&s, req.data, index, NULL, &fo, &r, &own);
-	if (rc) {
-		buf_printf(why, "%s", own.msg.data);
-		rc = CUENV_NO;
-		goto out;
-	}
-	rc = plan_framework_from_wheel(&s, r.project, r.version, r.wheel, cat,
-				       out, why);
-	if (!rc && !quiet) {
-		const char *dnn = needs_newest_report(&s, NULL, 1);
-
-		cmd_note("%s %s was built with CUDA %s%s%s%s (its wheel %s on "
-			 "%s)",
-			 r.project, r.version, out->v[0].cuda,
-			 dnn ? " and cuDNN " : "", dnn ? dnn : "",
-			 dnn && strchr(dnn, '.') ? " or later" : "", r.wheel,
-			 index);
-	}
-out:
-	needs_scan_release(&s);
-	wheel_requirement_release(&r);
-	buf_release(&req);
-	err_release(&own);
+	if (!rc && !quiet)
+		cmd_note("%s", said.data);
+	buf_release(&said);
 	return rc;
 }
 
@@ -517,7 +470,7 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 		rc = cmd_catalog(ctx, cat, err);
 	if (!rc) {
 		rc = framework_from_index(q->for_spec, o, cat, q->quiet, &q->fw,
-					  &why, err);
+					  &why);
 		if (rc == CUENV_NO) {
 			if (why.len && !q->quiet)
 				cmd_note("%s; the shipped framework "
