@@ -13,9 +13,9 @@
 #include <jansson.h>
 
 #include "../core/doctor.h"
+#include "../core/doctor_render.h"
 #include "../core/proc.h"
 #include "../core/version.h"
-#include "../core/wrap.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -124,81 +124,13 @@ static void venv_dirs(const struct envmap *env, struct strv *dirs)
 
 /* ---- printing ----------------------------------------------------------- */
 
-#define WIDTH 79
-
-/* first, then text wrapped at spaces, further lines indented by indent. */
-static void print_wrapped(const char *first, size_t indent, const char *text)
-{
-	struct strv words = STRV_INIT;
-	struct buf out = BUF_INIT;
-
-	wrap_split(text, strlen(text), &words, 0);
-	buf_adds(&out, first);
-	if (words.n)
-		buf_addc(&out, ' ');
-	wrap_words(&out, out.len, indent, &words, WIDTH, 0);
-	fputs(out.data, stdout);
-	buf_release(&out);
-	strv_release(&words);
-}
-
-/*
- * The fix, one alternative a line: "; or " starts the next, "; and " a
- * step to take as well.
- */
-static void print_fix(const char *fix)
-{
-	const char *p = fix, *lead = "    fix: ";
-
-	while (*p) {
-		const char * or = strstr(p, "; or "),
-			     *and = strstr(p, "; and ");
-		const char *next = or &&(!and || or < and) ? or : and;
-		size_t n = next ? (size_t)(next - p) : strlen(p);
-
-		printf("%s%.*s\n", lead, (int)n, p);
-		if (!next)
-			break;
-		lead = next == or ? "     or: " : "    and: ";
-		p = next + (next == or ? 5 : 6);
-	}
-}
-
 static void print_text(const struct activation *a, const struct findings *f)
 {
-	static const char *const heads[] = { "problems", "warnings", "info" };
-	struct buf sel = BUF_INIT;
-	size_t np = findings_count(f, DOCTOR_PROBLEM),
-	       nw = findings_count(f, DOCTOR_WARNING),
-	       ni = findings_count(f, DOCTOR_INFO);
+	struct buf out = BUF_INIT;
 
-	doctor_describe_selection(a, &sel);
-	printf("selection: %s\n", sel.data);
-	for (int s = DOCTOR_PROBLEM; s <= DOCTOR_INFO; s++) {
-		if (!findings_count(f, (enum doctor_severity)s))
-			continue;
-		printf("\n%s:\n", heads[s]);
-		for (size_t i = 0; i < f->n; i++) {
-			const struct finding *x = &f->v[i];
-			struct buf first = BUF_INIT;
-
-			if ((int)x->severity != s)
-				continue;
-			buf_printf(&first, "  * [%s]", x->id);
-			print_wrapped(first.data, 4, x->what);
-			if (*x->why)
-				print_wrapped("    why:", 9, x->why);
-			if (*x->fix)
-				print_fix(x->fix);
-			buf_release(&first);
-		}
-	}
-	printf("\n%zu problem%s, %zu warning%s, %zu info: %s\n", np,
-	       np == 1 ? "" : "s", nw, nw == 1 ? "" : "s", ni,
-	       np   ? "this selection will fail as described above"
-	       : nw ? "no problem found; the warnings can still bite"
-		    : "no problem found");
-	buf_release(&sel);
+	doctor_render_text(&out, a, f);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 }
 
 static void print_json(const struct activation *a, const struct findings *f)
