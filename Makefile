@@ -132,9 +132,10 @@ CORE_PARTS += needs_json explain_fix
 # A wheel on disk read in place (cuenv needs WHEEL): tested by test_wheel.
 CORE_PARTS += wheel_local
 # What the commands print, built from core's models: the text reports of
-# `cuenv needs`, `explain`, `check` and `doctor`, and install's progress
-# lines.
-CORE += needs_render explain_render smoke_render progress doctor_render
+# `cuenv needs`, `explain`, `check` and `doctor`, and the progress lines of
+# install and mirror.
+CORE += needs_render explain_render smoke_render progress doctor_render \
+	mirror_render
 # The children `cuenv check` (cuenv-probe, --compile's nvcc) and `cuenv
 # needs --python` run, and what they say.
 CORE += smoke_run needs_ask

@@ -7,6 +7,7 @@
 
 #include "../core/compat.h"
 #include "../core/mirror.h"
+#include "../core/mirror_render.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -88,47 +89,17 @@ struct show {
 	int quiet;
 };
 
-static void human(char *out, size_t n, double bytes)
-{
-	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
-	int u = 0;
-
-	while (bytes >= 1000 && u < 4) {
-		bytes /= 1000;
-		u++;
-	}
-	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
 static void on_file(void *ctx, const struct mirror_file *f, enum mirror_how how,
 		    uint64_t bytes)
 {
 	struct show *s = ctx;
-	char b[32];
+	struct buf line = BUF_INIT;
 
-	if (s->quiet || how == MIRROR_HAD)
+	if (s->quiet)
 		return;
-	human(b, sizeof(b), (double)bytes);
-	switch (how) {
-	case MIRROR_FETCHED:
-		fprintf(stderr, "cuenv: fetched %s (%s)\n", f->path, b);
-		break;
-	case MIRROR_CACHED:
-		fprintf(stderr, "cuenv: copied %s from the cache (%s)\n",
-			f->path, b);
-		break;
-	case MIRROR_COPIED:
-		fprintf(stderr, "cuenv: wrote %s\n", f->path);
-		break;
-	case MIRROR_REPAIRED:
-		fprintf(stderr,
-			"cuenv: replaced %s, whose bytes were wrong "
-			"(%s)\n",
-			f->path, b);
-		break;
-	default:
-		break;
-	}
+	mirror_render_file(&line, f, how, bytes);
+	fputs(line.data, stderr);
+	buf_release(&line);
 }
 
 static void on_waiting(void *ctx, const char *dir)
@@ -304,22 +275,12 @@ static int plan_all(const struct cuenv_ctx *ctx, const struct asked *q,
 static void print_summary(const struct mirror_plan *plan,
 			  const struct mirror_report *rep, const char *dir)
 {
-	char a[32], b[32];
-	char *abs;
+	struct buf out = BUF_INIT;
+	char *abs = realpath(dir, NULL);
 
-	human(a, sizeof(a), (double)rep->fetched_bytes);
-	human(b, sizeof(b), (double)rep->had_bytes);
-	printf("mirrored %zu release%s (%zu files) in %s: fetched %u (%s), "
-	       "%u from the cache, %u already there (%s)\n",
-	       plan->nentries, plan->nentries == 1 ? "" : "s", plan->nfiles,
-	       dir, rep->fetched, a, rep->cached, rep->had, b);
-	if (rep->repaired)
-		printf("replaced %u damaged file%s\n", rep->repaired,
-		       rep->repaired == 1 ? "" : "s");
-	abs = realpath(dir, NULL);
-	printf("install from it with: cuenv install --mirror file://%s SPEC "
-	       "(see %s/README.txt)\n",
-	       abs ? abs : dir, abs ? abs : dir);
+	mirror_render_summary(&out, plan, rep, dir, abs);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 	free(abs);
 }
 

@@ -28,12 +28,12 @@ void progress_release(struct progress *pg)
 	memset(pg, 0, sizeof(*pg));
 }
 
-void progress_size(struct buf *out, double bytes)
+void progress_size(struct buf *out, double bytes, enum progress_unit top)
 {
-	static const char *const unit[] = { "B", "KB", "MB", "GB" };
+	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
 	int u = 0;
 
-	while (bytes >= 1000 && u < 3) {
+	while (bytes >= 1000 && u < (int)top) {
 		bytes /= 1000;
 		u++;
 	}
@@ -44,7 +44,7 @@ void progress_size(struct buf *out, double bytes)
 static const char *size_of(struct buf *b, double bytes)
 {
 	buf_reset(b);
-	progress_size(b, bytes);
+	progress_size(b, bytes, PROGRESS_GB);
 	return b->data;
 }
 
@@ -176,7 +176,7 @@ void progress_update(struct progress *pg, const struct part_progress *p,
 		if (pct > pg->last_pct && pct < 100) {
 			pg->last_pct = pct;
 			buf_printf(out, "cuenv: %s: %u%% (", pg->what, pct);
-			progress_size(out, (double)done);
+			progress_size(out, (double)done, PROGRESS_GB);
 			buf_adds(out, ")\n");
 		}
 	}

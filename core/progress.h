@@ -50,7 +50,10 @@ void progress_release(struct progress *pg);
 void progress_update(struct progress *pg, const struct part_progress *p,
 		     size_t n, double t, unsigned cols, struct buf *out);
 
-/* bytes in words: "512 B", "1.5 MB" (powers of 1000, up to GB). */
-void progress_size(struct buf *out, double bytes);
+/* The largest unit progress_size uses: install's lines stop at GB. */
+enum progress_unit { PROGRESS_GB = 3, PROGRESS_TB = 4 };
+
+/* bytes in words: "512 B", "1.5 MB" (powers of 1000, up to top). */
+void progress_size(struct buf *out, double bytes, enum progress_unit top);
 
 #endif

@@ -22,14 +22,20 @@ static void test_progress_size_in_words(void **state)
 	struct buf b = BUF_INIT;
 
 	(void)state;
-	progress_size(&b, 512);
+	progress_size(&b, 512, PROGRESS_GB);
 	assert_string_equal(b.data, "512 B");
 	buf_reset(&b);
-	progress_size(&b, 1500000);
+	progress_size(&b, 1500000, PROGRESS_GB);
 	assert_string_equal(b.data, "1.5 MB");
 	buf_reset(&b);
-	progress_size(&b, 2.5e12); /* GB is the largest */
+	progress_size(&b, 2.5e12, PROGRESS_GB); /* GB is the largest */
 	assert_string_equal(b.data, "2500.0 GB");
+	buf_reset(&b);
+	progress_size(&b, 2.5e12, PROGRESS_TB);
+	assert_string_equal(b.data, "2.5 TB");
+	buf_reset(&b);
+	progress_size(&b, 2.5e16, PROGRESS_TB);
+	assert_string_equal(b.data, "25000.0 TB");
 	buf_release(&b);
 }
 
