@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "../core/env.h"
 #include "../core/explain.h"
 #include "../core/explain_render.h"
+#include "../core/file.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -61,26 +61,15 @@ static const struct cmd_option opts[] = {
 
 static int read_stdin(struct buf *out, struct cuenv_err *err)
 {
-	char chunk[65536];
-
-	for (;;) {
-		ssize_t n = read(0, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return cuenv_fail(err, CUENV_E_STORE,
-					  "cannot read standard input: %s",
-					  strerror(errno));
-		if (n == 0)
-			return CUENV_OK;
-		if (out->len + (size_t)n > STDIN_MAX)
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "explain: standard input is larger "
-					  "than %u MiB",
-					  STDIN_MAX >> 20);
-		buf_add(out, chunk, (size_t)n);
-	}
+	if (!file_read_fd(0, STDIN_MAX, out))
+		return CUENV_OK;
+	if (errno == EFBIG)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "explain: standard input is larger than %u "
+				  "MiB",
+				  STDIN_MAX >> 20);
+	return cuenv_fail(err, CUENV_E_STORE, "cannot read standard input: %s",
+			  strerror(errno));
 }
 
 /* ---- text ---------------------------------------------------------------- */
