@@ -139,6 +139,8 @@ CORE += needs_render explain_render smoke_render progress doctor_render \
 # The children `cuenv check` (cuenv-probe, --compile's nvcc) and `cuenv
 # needs --python` run, and what they say.
 CORE += smoke_run needs_ask
+# What `cuenv mirror` is asked, checked before it reads or fetches.
+CORE += mirror_args
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile

@@ -7,6 +7,7 @@
 
 #include "../core/compat.h"
 #include "../core/mirror.h"
+#include "../core/mirror_args.h"
 #include "../core/mirror_render.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -119,73 +120,6 @@ struct request {
 	const char *cuda, *cudnn;
 };
 
-static int check_dir(const char *dir, struct cuenv_err *err)
-{
-	struct stat st;
-
-	if (!*dir)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "mirror: DIR must not be empty");
-	if (stat(dir, &st)) {
-		if (errno == ENOENT)
-			return CUENV_OK; /* created */
-		return cuenv_fail(err, CUENV_E_STORE, "cannot use '%s': %s",
-				  dir, strerror(errno));
-	}
-	if (!S_ISDIR(st.st_mode))
-		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a folder",
-				  dir);
-	if (access(dir, W_OK | X_OK))
-		return cuenv_fail(err, CUENV_E_STORE,
-				  "cannot write to '%s': %s", dir,
-				  strerror(errno));
-	return CUENV_OK;
-}
-
-/* --source: redist or runfile (pypi has its own mirrors). */
-static int read_source(const char *word, int *source, struct cuenv_err *err)
-{
-	enum source_kind sk;
-
-	if (source_parse(word, &sk) ||
-	    (sk != SRC_REDIST && sk != SRC_RUNFILE)) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, word, 64);
-		cuenv_fail(err, CUENV_E_USAGE, "mirror: unknown source '%s'",
-			   shown.data);
-		cuenv_hint(err, "sources: redist, runfile (for pypi, "
-				"mirror the package index with a PyPI "
-				"mirror)");
-		buf_release(&shown);
-		return err->rc;
-	}
-	*source = (int)sk;
-	return CUENV_OK;
-}
-
-/* Each of plats one NVIDIA names; none given: this machine's. */
-static int check_platforms(struct strv *plats, struct cuenv_err *err)
-{
-	for (size_t i = 0; i < plats->n; i++) {
-		if (!catalog_platform_known(plats->v[i])) {
-			struct buf shown = BUF_INIT;
-
-			buf_add_display(&shown, plats->v[i], 64);
-			cuenv_fail(err, CUENV_E_USAGE,
-				   "mirror: unknown platform '%s'", shown.data);
-			cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
-					"linux-aarch64, linux-ppc64le, "
-					"windows-x86_64");
-			buf_release(&shown);
-			return err->rc;
-		}
-	}
-	if (!plats->n)
-		strv_push(plats, catalog_platform());
-	return CUENV_OK;
-}
-
 /* What the words and options ask for. */
 struct asked {
 	char **specs; /* the SPECs */
@@ -213,7 +147,7 @@ static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
 	}
 	rc = cmd_plan_opts_check(&cmd_mirror, q->io, err);
 	if (!rc)
-		rc = check_platforms(&q->plats, err);
+		rc = mirror_platforms_check(&q->plats, err);
 	if (rc)
 		return rc;
 	if (mo->upstream && *mo->upstream)
@@ -228,7 +162,7 @@ static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
 	if ((q->cudnn && (rc = cmd_check_version("cudnn", q->cudnn, 0, err))) ||
 	    (q->cupti && (rc = cmd_check_version("cupti", q->cupti, 0, err))))
 		return rc;
-	return check_dir(dir, err);
+	return mirror_check_dir(dir, err);
 }
 
 /* What to fetch: every request on every platform, into plan. */
@@ -313,7 +247,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		goto out;
 	if (ctx->opt.arg[O_SOURCE] &&
-	    (rc = read_source(ctx->opt.arg[O_SOURCE], &q.source, err)))
+	    (rc = mirror_source_parse(ctx->opt.arg[O_SOURCE], &q.source, err)))
 		goto out;
 	if (ctx->opt.arg[O_MIRROR])
 		mo.upstream = ctx->opt.arg[O_MIRROR];
