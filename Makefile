@@ -141,6 +141,8 @@ CORE += needs_render explain_render smoke_render progress doctor_render \
 CORE += smoke_run needs_ask
 # What `cuenv mirror` is asked, checked before it reads or fetches.
 CORE += mirror_args
+# The folders a Python searches (`cuenv doctor`).
+CORE += pydirs
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile

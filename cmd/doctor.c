@@ -3,7 +3,6 @@
  * activation here, the driver's version, the loader cache and its
  * configuration, and the folders Python searches.
  */
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@
 
 #include "../core/doctor.h"
 #include "../core/doctor_render.h"
-#include "../core/proc.h"
+#include "../core/pydirs.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -50,9 +49,6 @@ static const struct cmd_option opts[] = {
 			     "why, fix, paths}" },
 };
 
-#define PYTHON_TIMEOUT_MS 10000
-#define PYTHON_OUT_MAX (1u << 20)
-
 /* ---- gathering ---------------------------------------------------------- */
 
 /* The compatibility tables, or NULL (the driver check then says so). */
@@ -67,59 +63,6 @@ static char *compat_dir(const struct cuenv_ctx *ctx)
 	buf_release(&dir);
 	err_release(&e);
 	return out;
-}
-
-/*
- * Ask python for its sys.path (one folder a line), with this process's
- * environment, so that a virtualenv, PYTHONPATH or the user's site count
- * as they do for the user's programs. Best effort: nothing on failure.
- */
-static void python_path(const char *python, char *const *envp,
-			struct strv *dirs)
-{
-	static const char script[] = "import sys\n"
-				     "for p in sys.path:\n"
-				     "    if p: print(p)\n";
-	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
-	struct proc p = PROC_INIT;
-	struct cuenv_err e = CUENV_ERR_INIT;
-
-	p.argv = argv;
-	p.envp = envp;
-	p.out_fd = 1;
-	p.max_output = PYTHON_OUT_MAX;
-	p.kill_on_overflow = 1;
-	p.timeout_ms = PYTHON_TIMEOUT_MS;
-	if (!proc_run(&p, &e) && p.exit_code == 0) {
-		struct strv lines = STRV_INIT;
-
-		strv_split(&lines, p.out.data, '\n');
-		for (size_t i = 0; i < lines.n; i++)
-			if (lines.v[i][0] == '/' &&
-			    strv_find(dirs, lines.v[i]) < 0)
-				strv_push(dirs, lines.v[i]);
-		strv_release(&lines);
-	}
-	proc_release(&p);
-	err_release(&e);
-}
-
-/* A virtualenv's site-packages, in case its python did not answer. */
-static void venv_dirs(const struct envmap *env, struct strv *dirs)
-{
-	const char *venv = envmap_get(env, "VIRTUAL_ENV");
-	struct buf pat = BUF_INIT;
-	glob_t g;
-
-	if (!venv || venv[0] != '/')
-		return;
-	buf_path(&pat, venv, "lib/python*/site-packages");
-	if (!glob(pat.data, 0, NULL, &g))
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (strv_find(dirs, g.gl_pathv[i]) < 0)
-				strv_push(dirs, g.gl_pathv[i]);
-	globfree(&g);
-	buf_release(&pat);
 }
 
 /* ---- printing ----------------------------------------------------------- */
@@ -282,8 +225,8 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 	gather_cache(s, g);
 	g->python = env_which(&g->env, "python3");
 	if (g->python)
-		python_path(g->python, ctx->environ, &g->sites);
-	venv_dirs(&g->env, &g->sites);
+		pydirs_ask(g->python, ctx->environ, &g->sites);
+	pydirs_venv(envmap_get(&g->env, "VIRTUAL_ENV"), &g->sites);
 	/* What the printed fixes may install; none read: they assume all. */
 	g->have_cat = !cmd_catalog(ctx, &g->cat, &cerr);
 	err_release(&cerr);
