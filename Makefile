@@ -143,6 +143,8 @@ CORE += smoke_run needs_ask
 CORE += mirror_args
 # The folders a Python searches (`cuenv doctor`).
 CORE += pydirs
+# `cuenv versions`' listing, as text and JSON.
+CORE += versions_report
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
