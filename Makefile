@@ -145,6 +145,8 @@ CORE += mirror_args
 CORE += pydirs
 # `cuenv versions`' listing, as text and JSON.
 CORE += versions_report
+# The folders the loader searches by itself (`cuenv add`).
+CORE += ldsearch
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
