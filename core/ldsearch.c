@@ -7,6 +7,7 @@
 #include "detect.h"
 #include "ldcache.h"
 #include "ldsearch.h"
+#include "plat_fs.h"
 #include "xalloc.h"
 
 void ldsearch_dirs(const char *conf_path, const char *cache_path,
@@ -19,7 +20,7 @@ void ldsearch_dirs(const char *conf_path, const char *cache_path,
 	detect_loader_defaults(out);
 	ldconf_read(conf_path, &conf);
 	for (size_t i = 0; i < conf.n; i++) {
-		char *r = realpath(conf.v[i].dir, NULL);
+		char *r = plat_realpath(conf.v[i].dir);
 
 		if (r && strv_find(out, r) < 0)
 			strv_push_take(out, r);
@@ -39,7 +40,7 @@ void ldsearch_dirs(const char *conf_path, const char *cache_path,
 				free(dir);
 				continue;
 			}
-			r = realpath(dir, NULL);
+			r = plat_realpath(dir);
 			if (r && strv_find(out, r) < 0)
 				strv_push_take(out, r);
 			else

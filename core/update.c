@@ -1,15 +1,13 @@
 /*
  * update.c: `cuenv update`'s downloading and writing (see update.h).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "file.h"
 #include "needs.h"
+#include "plat_fs.h"
 #include "pypi.h"
 #include "refresh.h"
 #include "update.h"
@@ -23,18 +21,18 @@
 static int read_listing(const char *url, const struct fetch_opts *fo,
 			struct buf *out, struct cuenv_err *err)
 {
-	DIR *d;
-	struct dirent *de;
+	struct plat_dir *d;
+	const char *name;
 
 	if (strncmp(url, "file://", 7))
 		return fetch_to_buf(url, fo, 8 << 20, out, err);
-	d = opendir(url + 7);
+	d = plat_opendir(url + 7);
 	if (!d)
 		return cuenv_fail(err, CUENV_E_FETCH, "cannot read '%s': %s",
 				  url, strerror(errno));
-	while ((de = readdir(d)))
-		buf_printf(out, "%s\n", de->d_name);
-	closedir(d);
+	while ((name = plat_readdir(d)))
+		buf_printf(out, "%s\n", name);
+	plat_closedir(d);
 	return CUENV_OK;
 }
 
@@ -47,6 +45,7 @@ int update_redist(const char *root, const char *base,
 	struct buf url = BUF_INIT, html = BUF_INIT, body = BUF_INIT,
 		   dir = BUF_INIT, path = BUF_INIT;
 	struct strv versions = STRV_INIT;
+	struct plat_stat st;
 	int rc;
 
 	buf_printf(&url, "%s/compute/%s/redist/", base, k);
@@ -55,15 +54,15 @@ int update_redist(const char *root, const char *base,
 		goto out;
 	refresh_listed(html.data, &versions);
 	buf_printf(&dir, "%s/manifests", root);
-	mkdir(dir.data, 0755);
+	plat_mkdir(dir.data, 0755);
 	buf_printf(&dir, "/%s", k);
-	mkdir(dir.data, 0755);
+	plat_mkdir(dir.data, 0755);
 	for (size_t i = 0; i < versions.n; i++) {
 		const char *v = versions.v[i];
 
 		buf_reset(&path);
 		buf_printf(&path, "%s/redistrib_%s.json", dir.data, v);
-		if (refresh_known(known, kind, v) || !access(path.data, F_OK))
+		if (refresh_known(known, kind, v) || !plat_stat(path.data, &st))
 			continue;
 		buf_reset(&url);
 		buf_printf(&url, "%s/compute/%s/redist/redistrib_%s.json", base,
@@ -205,9 +204,9 @@ int update_frameworks(const char *root, const char *index,
 	if (rc)
 		goto out;
 	buf_printf(&t->path, "%s/manifests", root);
-	mkdir(t->path.data, 0755);
+	plat_mkdir(t->path.data, 0755);
 	buf_adds(&t->path, "/compat");
-	mkdir(t->path.data, 0755);
+	plat_mkdir(t->path.data, 0755);
 	buf_adds(&t->path, "/frameworks.tsv");
 	rc = file_write(t->path.data, table.data, table.len, FILE_MODE_KEEP,
 			err);
