@@ -1,11 +1,11 @@
 /*
  * check.c: `cuenv check`, the selection proved on the GPU (core/smoke.h).
  *
- * cuenv never loads CUDA itself: it computes the activation, derives the
- * sonames to test from the selection's files, and runs cuenv-probe
- * (cmd/probe_main.c) with an argv and exactly the activated environment.
- * The probe's JSON report is read back, --compile adds the selection's
- * own nvcc to the kernel layer, and the result is printed.
+ * cuenv never loads CUDA itself: this file computes the activation and
+ * finds cuenv-probe (cmd/probe_main.c); core/smoke_run runs it with an
+ * argv and exactly the activated environment, reads its JSON report
+ * back and, for --compile, adds the selection's own nvcc to the kernel
+ * layer; core/smoke_render words the result, which is printed here.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,10 +2,11 @@
  * needs.c: `cuenv needs`: which CUDA libraries a framework's binaries ask
  * for, and which versions, installed or in the catalogue, give them.
  *
- * The matching is core/needs: this file parses the command line, runs
- * the Python that --python names (its script and the reading of its
- * answer are core's), gathers the store, the active selection and the
- * catalogue, and prints the result as text or JSON.
+ * The matching is core/needs: this file parses the command line, has
+ * core read each PATH, WHEEL (core/wheel_local) or NAME==VERSION
+ * (core/wheel) and ask the Python that --python names (core/needs_ask),
+ * gathers the store, the active selection and the catalogue, and prints
+ * the report core builds (core/needs_render, core/needs_json).
  */
 #include <stdio.h>
 #include <stdlib.h>
