@@ -152,7 +152,8 @@ CORE_PARTS += plat_dl_posix plat_proc_posix
 CORE += modulefile
 # The platform layer's POSIX side (issue 13); the Windows library takes
 # the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
-PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix
+PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix \
+	plat_main_posix
 CMDS += check
 CMDS += completion
 CMDS += modules
@@ -577,14 +578,38 @@ test-windows-deps:
 # tests/windows/test_core.c's checks of them under wine64.
 WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
 	dllsearch plat_cmdline plat_dl_win plat_proc_win plat_fs_win file \
-	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win \
+	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win proc \
 	store plan catalog select activate lock gc
-.PHONY: windows-core test-windows-core test-windows
+# The install pipeline (cuenv-net.exe's core): on the platform layer.
+WIN_CORE += unpack_archive assemble install workers fetch_curl pypi wheel \
+	mirror refresh
+# What cuenv reads of a machine and a wheel (issue 13): detect, pe, elf,
+# ldcache, doctor, check, explain, needs, modules, and the formats.
+WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
+	doctor_driver doctor_pip doctor_report smoke smoke_json smoke_plan \
+	smoke_cuda explain explain_fix needs needs_json modulefile envfmt \
+	listing wrap selfile json_util
+# main()'s arguments and environment in UTF-8.
+WIN_CORE += plat_main_win
+.PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
 test-windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh test
 	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/dllsearch.sh
+
+# cuenv.exe, cuenv-net.exe and cuenv-probe.exe (tools/windows-build.sh),
+# static, in BUILDROOT/windows with the catalogue beside them; the
+# README's Windows walk-through run with them under wine64
+# (tests/windows/e2e.sh).
+WIN_CMDS := $(CMDS)
+WIN_NET_CMDS := $(NET_CMDS)
+windows:
+	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" WIN_CMDS="$(WIN_CMDS)" \
+		WIN_NET_CMDS="$(WIN_NET_CMDS)" \
+		CUENV_VERSION_STRING='$(VERSION_STRING)' sh tools/windows-build.sh
+test-windows-e2e: windows
+	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/e2e.sh
 
 # Everything of the Windows port that runs here, under wine64, one after
 # the other (they share the wine prefix).

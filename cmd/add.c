@@ -108,8 +108,8 @@ static void describe(const struct install *in)
  */
 static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 {
-	const char *conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
-	const char *cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
+	const char *conf_path = env_get(ctx->envp, "CUENV_LD_SO_CONF");
+	const char *cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
 
 	ldsearch_dirs(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
 		      cache_path && *cache_path ? cache_path
@@ -195,7 +195,7 @@ static int discover(struct cuenv_ctx *ctx, struct cuenv_err *err)
 	size_t good = 0;
 	int rc = CUENV_OK;
 
-	detect_env_candidates(ctx->environ, &dirs, &names);
+	detect_env_candidates(ctx->envp, &dirs, &names);
 	for (size_t i = 0; i < dirs.n; i++) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 		int one = add_cuda(ctx, dirs.v[i], NULL, &e);

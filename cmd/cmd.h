@@ -62,7 +62,7 @@ struct cuenv_ctx {
 	const char *cwd;      /* logical working directory */
 	const char *exe;      /* absolute path of this binary */
 	const char *shell;    /* CUENV_SHELL (set by the hook) or NULL */
-	char *const *environ; /* the process's environment */
+	char *const *envp; /* the process's environment */
 	struct store store;   /* open when the command has CMD_NEEDS_STORE */
 	struct cmd_opts opt;  /* the command's options, parsed by its table */
 };
@@ -188,7 +188,7 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
 		    uint64_t *out, struct cuenv_err *err);
 
 /*
- * The same for the environment variable name (in ctx->environ), when it
+ * The same for the environment variable name (in ctx->envp), when it
  * is set: an unset one leaves *out as it was; a set one that is not such
  * a number ("", "abc", "-1", "12x") fails naming the variable.
  */

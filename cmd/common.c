@@ -1,7 +1,6 @@
 /*
  * common.c: helpers every subcommand may use.
  */
-#include <dirent.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -17,6 +16,8 @@
 #include "../core/fetch.h"
 #include "../core/file.h"
 #include "../core/plan.h"
+#include "../core/plat_fs.h"
+#include "../core/plat_path.h"
 #include "../core/selfile.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -86,7 +87,7 @@ int cmd_parse_count(const char *what, const char *s, uint64_t max,
 int cmd_env_count(const struct cuenv_ctx *ctx, const char *name, uint64_t max,
 		  uint64_t *out, struct cuenv_err *err)
 {
-	const char *v = env_get(ctx->environ, name);
+	const char *v = env_get(ctx->envp, name);
 
 	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
 }
@@ -191,7 +192,7 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 	int rc;
 
 	if (!start) {
-		envmap_from(&own, ctx->environ);
+		envmap_from(&own, ctx->envp);
 		start = &own;
 	}
 	rc = activation_compute(ctx->root, ctx->cwd, start, isolate, a, err);
@@ -275,8 +276,7 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 {
 	struct activation a;
 	struct buf out = BUF_INIT, stamp = BUF_INIT, said = BUF_INIT;
-	const char *last =
-		pid > 0 ? env_get(ctx->environ, "CUENV__SAID") : NULL;
+	const char *last = pid > 0 ? env_get(ctx->envp, "CUENV__SAID") : NULL;
 	int rc, quiet;
 
 	activation_init(&a);
@@ -378,9 +378,9 @@ static int show_file(const char *path, struct cuenv_err *err)
 static int check_installed(const struct cuenv_ctx *ctx,
 			   const struct dotfile *df, struct cuenv_err *err)
 {
-	const char *insecure = env_get(ctx->environ, "CUENV_INSECURE_ROOTS");
+	const char *insecure = env_get(ctx->envp, "CUENV_INSECURE_ROOTS");
 	int rc = selfile_check_installed(
-		df, ctx->root, env_get(ctx->environ, "CUENV_SYSTEM_ROOTS"),
+		df, ctx->root, env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),
 		insecure && !strcmp(insecure, "1"), err);
 
 	if (rc == CUENV_E_NOT_INSTALLED)
@@ -565,36 +565,34 @@ int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 		"manifests", /* ./cuenv in the source tree; the build folders
 				hold a link to it */
 	};
-	const char *slash = strrchr(ctx->exe, '/');
+	char *here = plat_path_parent(plat_path_native(), ctx->exe);
 	int found = 0;
 
 	buf_reset(out);
-	for (size_t i = 0; slash && !found && i < sizeof(rel) / sizeof(*rel);
+	for (size_t i = 0; here && !found && i < sizeof(rel) / sizeof(*rel);
 	     i++) {
 		buf_reset(out);
-		buf_add(out, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_addc(out, '/');
-		buf_adds(out, rel[i]);
+		buf_path(out, here, rel[i]);
 		found = store_is_dir(out->data);
 	}
 	if (!found)
 		buf_reset(out);
+	free(here);
 	return found ? 0 : -1;
 }
 
 char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
 		      struct buf *tried)
 {
-	const char *slash = ctx->exe ? strrchr(ctx->exe, '/') : NULL;
-	const char *where[3] = { env_get(ctx->environ, "CUENV_LIBEXEC"), NULL,
+	const struct plat_path_rules *rules = plat_path_native();
+	char *here = ctx->exe ? plat_path_parent(rules, ctx->exe) : NULL;
+	const char *where[3] = { env_get(ctx->envp, "CUENV_LIBEXEC"), here,
 				 NULL };
-	struct buf here = BUF_INIT, libexec = BUF_INIT, p = BUF_INIT;
+	struct buf libexec = BUF_INIT, p = BUF_INIT;
 	char *found = NULL;
 
-	if (slash) {
-		buf_add(&here, ctx->exe, (size_t)(slash - ctx->exe));
-		buf_printf(&libexec, "%s/../libexec/cuenv", here.data);
-		where[1] = here.data;
+	if (here) {
+		buf_path(&libexec, here, "../libexec/cuenv");
 		where[2] = libexec.data;
 	}
 	for (int i = 0; i < 3 && !found; i++) {
@@ -602,12 +600,15 @@ char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
 			continue;
 		buf_reset(&p);
 		buf_path(&p, where[i], name);
-		if (!access(p.data, X_OK))
+		/* Windows' programs are NAME.exe. */
+		if (rules->style == PLAT_PATH_WINDOWS)
+			buf_adds(&p, ".exe");
+		if (plat_can_exec(p.data))
 			found = xstrdup(p.data);
 		buf_adds(tried, tried->len ? ", " : "");
 		buf_adds(tried, p.data);
 	}
-	buf_release(&here);
+	free(here);
 	buf_release(&libexec);
 	buf_release(&p);
 	return found;
@@ -617,10 +618,9 @@ void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
 	const size_t n = strlen(SELECT_HINT_INSTALL);
 	struct buf dir = BUF_INIT;
-	struct dirent *de;
-	const char *spec;
+	struct plat_dir *d;
+	const char *spec, *w;
 	size_t len;
-	DIR *d;
 
 	if (!ctx->root || !err->hint.data ||
 	    strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
@@ -628,10 +628,8 @@ void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 	spec = err->hint.data + n;
 	len = strcspn(spec, ", ");
 	buf_path(&dir, ctx->root, "versions/cuda");
-	d = opendir(dir.data);
-	while (d && (de = readdir(d))) {
-		const char *w = de->d_name;
-
+	d = plat_opendir(dir.data);
+	while (d && (w = plat_readdir(d))) {
 		/* 12.4 names 12.4.1; 12.4 does not name 12.40 */
 		if (strncmp(w, spec, len) || (w[len] && w[len] != '.'))
 			continue;
@@ -643,7 +641,7 @@ void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 		break;
 	}
 	if (d)
-		closedir(d);
+		plat_closedir(d);
 	buf_release(&dir);
 }
 
@@ -675,7 +673,7 @@ void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
-	const char *p = env_get(ctx->environ, "CUENV_PLATFORM");
+	const char *p = env_get(ctx->envp, "CUENV_PLATFORM");
 
 	if (!p || !*p)
 		return cmd_catalog_for(ctx, catalog_platform(), cat, err);
@@ -696,7 +694,7 @@ int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 		    struct catalog *cat, struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
+	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
 	struct buf dir = BUF_INIT;
 	int rc = CUENV_OK, found = 0;
 
@@ -735,7 +733,7 @@ int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 		   struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
+	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
 
 	buf_reset(out);
 	if (only && *only) {

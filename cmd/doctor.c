@@ -97,7 +97,7 @@ struct settings {
 static int read_settings(const struct cuenv_ctx *ctx, struct settings *s,
 			 struct cuenv_err *err)
 {
-	const char *v = env_get(ctx->environ, "CUENV_DRIVER_VERSION");
+	const char *v = env_get(ctx->envp, "CUENV_DRIVER_VERSION");
 
 	s->json = cmd_opt_given(&ctx->opt, O_JSON);
 	/* The driver, before anything that could fail on a bad setting. */
@@ -110,10 +110,10 @@ static int read_settings(const struct cuenv_ctx *ctx, struct settings *s,
 		return CUENV_E_USAGE;
 	}
 	s->driver = v;
-	s->cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
+	s->cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
 	if (!s->cache_path || !*s->cache_path)
 		s->cache_path = "/etc/ld.so.cache";
-	s->conf_path = env_get(ctx->environ, "CUENV_LD_SO_CONF");
+	s->conf_path = env_get(ctx->envp, "CUENV_LD_SO_CONF");
 	if (!s->conf_path || !*s->conf_path)
 		s->conf_path = "/etc/ld.so.conf";
 	return CUENV_OK;
@@ -225,7 +225,7 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 	gather_cache(s, g);
 	g->python = env_which(&g->env, "python3");
 	if (g->python)
-		pydirs_ask(g->python, ctx->environ, &g->sites);
+		pydirs_ask(g->python, ctx->envp, &g->sites);
 	pydirs_venv(envmap_get(&g->env, "VIRTUAL_ENV"), &g->sites);
 	/* What the printed fixes may install; none read: they assume all. */
 	g->have_cat = !cmd_catalog(ctx, &g->cat, &cerr);
@@ -249,7 +249,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)argv;
 
 	activation_init(&g.a);
-	envmap_from(&g.env, ctx->environ);
+	envmap_from(&g.env, ctx->envp);
 	rc = read_settings(ctx, &s, err);
 	if (!rc)
 		rc = gather(ctx, &s, &g, err);

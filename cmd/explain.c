@@ -102,7 +102,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct ldcache cache = { 0 };
 	struct buf text = BUF_INIT, dir = BUF_INIT;
 	struct cuenv_err cerr = CUENV_ERR_INIT;
-	const char *cache_path = env_get(ctx->environ, "CUENV_LD_SO_CACHE");
+	const char *cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
 	int rc = CUENV_OK, have_cache = 0;
 
 	explain_init(&ex);
@@ -152,7 +152,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	explain_fix_decide(&fx, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
-			env_get(ctx->environ, "LD_LIBRARY_PATH"));
+			env_get(ctx->envp, "LD_LIBRARY_PATH"));
 	if (cmd_opt_given(&ctx->opt, O_JSON))
 		print_json(&ex, &fx);
 	else

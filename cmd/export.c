@@ -32,7 +32,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "export: unsupported shell '%s'",
 				  argv[optind]);
-	envmap_from(&env, ctx->environ);
+	envmap_from(&env, ctx->envp);
 	rc = cmd_emit(ctx, &env, &env, sh, pid, err);
 	envmap_release(&env);
 	/*

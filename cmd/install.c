@@ -2,7 +2,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include "../core/install.h"
 #include "../core/lock.h"
 #include "../core/plan_index.h"
+#include "../core/plat_sys.h"
 #include "../core/progress.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -160,11 +160,10 @@ static void begin(struct show *s)
 /* The terminal's width, 80 when it cannot be asked. */
 static unsigned columns(void)
 {
-	struct winsize w;
+	unsigned cols = 0;
 
-	if (!ioctl(2, TIOCGWINSZ, &w) && w.ws_col)
-		return w.ws_col;
-	return 80;
+	plat_sys_stderr_tty(&cols);
+	return cols ? cols : 80;
 }
 
 static double since(const struct timespec *t)
@@ -236,6 +235,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	struct show s = { 0 };
 	struct install done;
 	struct buf what = BUF_INIT;
+	unsigned cols;
 	int rc;
 
 	buf_printf(&what, "%s %s", kit_kind_name(rel->kind), rel->version);
@@ -244,7 +244,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	s.quiet = quiet;
 	s.what = what.data;
 	s.source = source_name(rel->source);
-	progress_init(&s.pg, isatty(2), what.data,
+	progress_init(&s.pg, plat_sys_stderr_tty(&cols), what.data,
 		      rel->source == SRC_REDIST ? rel->nparts + 16 : 32);
 	clock_gettime(CLOCK_MONOTONIC, &s.start);
 	o->progress = on_progress;
@@ -497,9 +497,9 @@ static int selected_request(const struct cuenv_ctx *ctx, struct request *q,
 	struct select_in in = {
 		.cwd = ctx->cwd,
 		.root = ctx->root,
-		.env_cuda = env_get(ctx->environ, "CUENV_VERSION"),
-		.env_cudnn = env_get(ctx->environ, "CUENV_CUDNN_VERSION"),
-		.env_cupti = env_get(ctx->environ, "CUENV_CUPTI_VERSION")
+		.env_cuda = env_get(ctx->envp, "CUENV_VERSION"),
+		.env_cudnn = env_get(ctx->envp, "CUENV_CUDNN_VERSION"),
+		.env_cupti = env_get(ctx->envp, "CUENV_CUPTI_VERSION")
 	};
 	int rc;
 
@@ -646,8 +646,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	int rc;
 
 	selection_init(&q.sel);
-	o.mirror = env_get(ctx->environ, "CUENV_MIRROR");
-	o.pypi_index = env_get(ctx->environ, "CUENV_PYPI_INDEX");
+	o.mirror = env_get(ctx->envp, "CUENV_MIRROR");
+	o.pypi_index = env_get(ctx->envp, "CUENV_PYPI_INDEX");
 	rc = fetch_env(ctx, &o, err);
 	if (rc)
 		goto out;

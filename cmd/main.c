@@ -12,6 +12,11 @@
 
 #include <jansson.h>
 
+#include "../core/plat_fs.h"
+#include "../core/plat_main.h"
+#include "../core/plat_path.h"
+#include "../core/plat_proc.h"
+#include "../core/plat_sys.h"
 #include "../core/trust.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -20,13 +25,11 @@
 #define CUENV_VERSION_STRING "0.1.0"
 #endif
 
-extern char **environ;
-
 /* ---- context -------------------------------------------------------------- */
 
 static const char *nonempty_env(const struct cuenv_ctx *ctx, const char *name)
 {
-	const char *v = env_get(ctx->environ, name);
+	const char *v = env_get(ctx->envp, name);
 
 	return v && *v ? v : NULL;
 }
@@ -41,42 +44,19 @@ static char *logical_cwd(const char *pwd, int *gone)
 {
 	int clean = pwd && pwd[0] == '/' && !strstr(pwd, "/./") &&
 		    !strstr(pwd, "/../");
-	struct stat a, b;
+	struct plat_stat a, b;
 	char *cwd;
 
 	*gone = 0;
-	if (clean && !stat(pwd, &a) && !stat(".", &b) && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino)
+	if (clean && !plat_stat(pwd, &a) && !plat_stat(".", &b) &&
+	    a.id.dev == b.id.dev && a.id.ino == b.id.ino)
 		return xstrdup(pwd);
-	cwd = getcwd(NULL, 0);
+	cwd = plat_getcwd();
 	if (!cwd && errno == ENOENT && clean) {
 		*gone = 1;
 		cwd = xstrdup(pwd);
 	}
 	return cwd;
-}
-
-/* This binary's path: one readlink, not realpath's walk of every link. */
-static char *self_exe(void)
-{
-	struct buf b = BUF_INIT;
-
-	for (size_t size = 256;; size *= 2) {
-		ssize_t n;
-
-		buf_reset(&b);
-		buf_grow(&b, size);
-		n = readlink("/proc/self/exe", b.data, size);
-		if (n < 0) {
-			buf_release(&b);
-			return NULL;
-		}
-		if ((size_t)n < size) {
-			b.len = (size_t)n;
-			b.data[n] = '\0';
-			return buf_detach(&b);
-		}
-	}
 }
 
 #ifndef CUENV_NET
@@ -91,8 +71,17 @@ static int exec_net(const struct cuenv_ctx *ctx, char **argv,
 	char *net = cmd_find_helper(ctx, "cuenv-net", &tried);
 
 	if (net) {
+		int code;
+
 		fflush(stdout);
-		execv(net, argv);
+		argv[0] = net;
+		/* Linux: in place of this process; Windows: its exit code. */
+		code = plat_exec(argv, ctx->envp);
+		if (code >= 0) {
+			free(net);
+			buf_release(&tried);
+			return code;
+		}
 	}
 	cuenv_fail(err, CUENV_E_USAGE,
 		   "cuenv %s needs cuenv-net, which is not installed (looked "
@@ -108,28 +97,47 @@ static int exec_net(const struct cuenv_ctx *ctx, char **argv,
 
 /*
  * The rest of the context, from the environment main captured in
- * ctx->environ (nothing below main reads getenv()).
+ * ctx->envp (nothing below main reads getenv()).
  */
+/*
+ * The root when CUENV_ROOT does not name one: ~/.cuenv, or on Windows
+ * %LOCALAPPDATA%\cuenv (where programs keep a user's data there).
+ */
+static int default_root(const struct cuenv_ctx *ctx,
+			const struct plat_path_rules *rules, struct buf *root,
+			struct cuenv_err *err)
+{
+	int windows = rules->style == PLAT_PATH_WINDOWS;
+	const char *var = windows ? "LOCALAPPDATA" : "HOME";
+	const char *base = nonempty_env(ctx, var);
+	char *joined;
+
+	if (!base)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "neither CUENV_ROOT nor %s is set", var);
+	joined = plat_path_join(rules, base, windows ? "cuenv" : ".cuenv");
+	buf_sets(root, joined);
+	free(joined);
+	return CUENV_OK;
+}
+
 static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		     struct cuenv_err *err)
 {
+	const struct plat_path_rules *rules = plat_path_native();
 	const char *r = nonempty_env(ctx, "CUENV_ROOT");
+	size_t root_len = 0;
 	int gone;
 
-	if (r) {
+	if (r)
 		buf_adds(root, r);
-	} else {
-		const char *home = nonempty_env(ctx, "HOME");
-
-		if (!home)
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "neither CUENV_ROOT nor HOME is "
-					  "set");
-		buf_path(root, home, ".cuenv");
-	}
-	while (root->len > 1 && root->data[root->len - 1] == '/')
+	else if (default_root(ctx, rules, root, err))
+		return err->rc;
+	plat_path_kind(rules, root->data, &root_len);
+	while (root->len > root_len &&
+	       plat_path_is_sep(rules, root->data[root->len - 1]))
 		buf_setlen(root, root->len - 1);
-	if (root->data[0] != '/')
+	if (!plat_path_is_abs(rules, root->data))
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "CUENV_ROOT must be an absolute path, not "
 				  "'%s'",
@@ -138,7 +146,7 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 	if (trust_check_listable(root->data, r ? "CUENV_ROOT" : "cuenv's root",
 				 err))
 		return err->rc;
-	*cwd = logical_cwd(env_get(ctx->environ, "PWD"), &gone);
+	*cwd = logical_cwd(env_get(ctx->envp, "PWD"), &gone);
 	if (!*cwd)
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "cannot find the working directory: %s",
@@ -326,11 +334,13 @@ int main(int argc, char **argv)
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf root = BUF_INIT;
 	const struct cuenv_cmd *cmd;
-	char *cwd = NULL, *exe = NULL;
+	char *cwd = NULL, *exe = NULL, **envp;
 	int rc, first_arg = 1, done;
 
 	ctx.store.lock_fd = -1;
-	ctx.environ = environ; /* the one read of the environment */
+	/* the one read of the environment (and of argv in UTF-8) */
+	plat_main_args(&argc, &argv, &envp);
+	ctx.envp = envp;
 	/*
 	 * cuenv's JSON is its own receipts: no hash flooding to fear, so
 	 * spare every run (the prompt hook's too) jansson's read of
@@ -343,7 +353,7 @@ int main(int argc, char **argv)
 	rc = parse_options(cmd, argc, argv, &ctx.opt, &first_arg, &done, &err);
 	if (done)
 		goto out;
-	exe = self_exe();
+	exe = plat_sys_exe_path();
 	ctx.exe = exe ? exe : "cuenv";
 	rc = run_command(cmd, &ctx, argc, argv, first_arg, &root, &cwd, &err);
 out:

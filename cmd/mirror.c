@@ -9,6 +9,7 @@
 #include "../core/mirror.h"
 #include "../core/mirror_args.h"
 #include "../core/mirror_render.h"
+#include "../core/plat_fs.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -210,7 +211,7 @@ static void print_summary(const struct mirror_plan *plan,
 			  const struct mirror_report *rep, const char *dir)
 {
 	struct buf out = BUF_INIT;
-	char *abs = realpath(dir, NULL);
+	char *abs = plat_realpath(dir);
 
 	mirror_render_summary(&out, plan, rep, dir, abs);
 	fwrite(out.data, 1, out.len, stdout);
@@ -235,7 +236,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	int rc = CUENV_OK, no_cache = 0;
 
 	mirror_plan_init(&plan);
-	mo.upstream = env_get(ctx->environ, "CUENV_MIRROR");
+	mo.upstream = env_get(ctx->envp, "CUENV_MIRROR");
 	rc = cmd_fetch_env(ctx, &mo.fetch, err);
 	if (rc)
 		goto out;

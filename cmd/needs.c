@@ -109,8 +109,8 @@ static int ask_python(const struct cuenv_ctx *ctx, struct needs_python *py,
 {
 	struct strv warnings = STRV_INIT;
 	size_t shown = 0;
-	int rc = needs_ask_python(py, ctx->environ, NEEDS_ASK_SECONDS,
-				  &warnings, err);
+	int rc = needs_ask_python(py, ctx->envp, NEEDS_ASK_SECONDS, &warnings,
+				  err);
 
 	warn_new(&warnings, &shown);
 	strv_release(&warnings);
@@ -231,7 +231,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	size_t warned = 0;
 	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
 	    asked, satisfied = 1;
-	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX"),
+	const char *index = env_get(ctx->envp, "CUENV_PYPI_INDEX"),
 		   *platform = NULL;
 	struct needs_fetches rms = { 0 };
 

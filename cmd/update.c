@@ -46,7 +46,7 @@ static int read_pins(const struct cuenv_ctx *ctx, struct buf *pins)
 {
 	struct buf path = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
-	const char *only = env_get(ctx->environ, "CUENV_MANIFESTS");
+	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
 	int found = 0;
 
 	if (only && *only)
@@ -102,9 +102,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct catalog cat = { 0 };
-	const char *mirror = env_get(ctx->environ, "CUENV_MIRROR");
+	const char *mirror = env_get(ctx->envp, "CUENV_MIRROR");
 	struct buf base = BUF_INIT, pins = BUF_INIT;
-	const char *index = env_get(ctx->environ, "CUENV_PYPI_INDEX");
+	const char *index = env_get(ctx->envp, "CUENV_PYPI_INDEX");
 	unsigned added = 0;
 	int rc = CUENV_OK, has_pins;
 

@@ -60,7 +60,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	     (cupti && (rc = cmd_check_version("cupti", cupti, 0, err)))))
 		return rc;
 
-	envmap_from(&before, ctx->environ);
+	envmap_from(&before, ctx->envp);
 	envmap_copy(&start, &before);
 	envmap_unset(&start, "CUENV_VERSION");
 	envmap_unset(&start, "CUENV_CUDNN_VERSION");

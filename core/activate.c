@@ -99,8 +99,10 @@ static int check_root(const char *root, int system, struct cuenv_err *err)
 static int check_install(const char *root, const struct install *in,
 			 struct cuenv_err *err)
 {
+	const struct plat_path_rules *r = plat_path_native();
 	size_t n = strlen(root);
-	int system = strncmp(in->dir, root, n) || in->dir[n] != '/';
+	int system =
+		strncmp(in->dir, root, n) || !plat_path_is_sep(r, in->dir[n]);
 	plat_uid owner = system ? PLAT_UID_SYSTEM : plat_owner_self();
 	struct buf p = BUF_INIT;
 	int rc = trust_check_path(in->dir, plat_owner_self(), owner, err);
@@ -137,7 +139,7 @@ int activation_list(const char *root, const char *system_roots,
 	if (system_roots && *system_roots) {
 		struct strv more = STRV_INIT;
 
-		strv_split(&more, system_roots, ':');
+		strv_split(&more, system_roots, plat_path_native()->list_sep);
 		for (size_t i = 0; i < more.n && !rc; i++) {
 			if (!*more.v[i])
 				continue; /* "a::b", a trailing ':' */
@@ -246,7 +248,7 @@ char *activation_which(const struct activation *a, const char *name)
 	size_t n = 0;
 	char *found = NULL;
 
-	if (!a->ok || !*name || strchr(name, '/'))
+	if (!a->ok || !*name || strpbrk(name, "/\\"))
 		return NULL;
 	order[n++] = &a->act.cuda->bin;
 	if (a->act.cudnn)

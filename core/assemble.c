@@ -1,15 +1,14 @@
 #include "assemble.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include <archive_entry.h> /* AE_IFLNK, as unpack_check_entry takes */
 
 #include "buf.h"
 #include "file.h"
+#include "plat_fs.h"
 #include "unpack.h"
 #include "xalloc.h"
 
@@ -33,15 +32,18 @@ struct walk {
 	unsigned long entries;
 };
 
+/* A folder opened to walk, never through a link. */
+#define DIR_FLAGS (PLAT_O_READ | PLAT_O_DIR | PLAT_O_NOFOLLOW)
+
 /* ---- messages ------------------------------------------------------------ */
 
-static const char *kind_of(mode_t mode)
+static const char *kind_of(enum plat_ftype type)
 {
-	if (S_ISDIR(mode))
+	if (type == PLAT_F_DIR)
 		return "a folder";
-	if (S_ISREG(mode))
+	if (type == PLAT_F_REG)
 		return "a file";
-	if (S_ISLNK(mode))
+	if (type == PLAT_F_LINK)
 		return "a symbolic link";
 	return "a special file";
 }
@@ -51,33 +53,32 @@ static const char *kind_of(mode_t mode)
  * semantics for the last name, and no folder on the way may be a link).
  * Returns 0 or -1 (errno set).
  */
-static int stat_beneath(int root, const char *rel, struct stat *st)
+static int stat_beneath(int root, const char *rel, struct plat_stat *st)
 {
 	const char *p = rel;
-	int fd = dup(root), rc = -1;
+	int fd = root, rc = -1;
 
-	if (fd < 0)
-		return -1;
 	for (;;) {
 		size_t n = strcspn(p, "/");
 		char *name = xstrndup(p, n);
 		int next;
 
 		if (!p[n]) {
-			rc = fstatat(fd, name, st, AT_SYMLINK_NOFOLLOW);
+			rc = plat_stat_at(fd, name, 1, st);
 			free(name);
 			break;
 		}
-		next = openat(fd, name,
-			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		next = plat_open_at(fd, name, DIR_FLAGS, 0);
 		free(name);
-		close(fd);
+		if (fd != root)
+			plat_close(fd);
 		fd = next;
 		if (fd < 0)
 			return -1;
 		p += n + 1;
 	}
-	close(fd);
+	if (fd != root)
+		plat_close(fd);
 	return rc;
 }
 
@@ -85,29 +86,29 @@ static int stat_beneath(int root, const char *rel, struct stat *st)
  * The archive that put the entry at w->rel there first: the first earlier
  * tree that has an entry of that type at that path.
  */
-static const char *first_owner(const struct walk *w, mode_t have)
+static const char *first_owner(const struct walk *w, enum plat_ftype have)
 {
 	const struct assemble *a = w->a;
 
 	for (size_t i = 0; i < a->trees.n; i++) {
-		struct stat st;
+		struct plat_stat st;
 		int root =
-			open(a->trees.v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			plat_open(a->trees.v[i], PLAT_O_READ | PLAT_O_DIR, 0);
 		int found;
 
 		if (root < 0)
 			continue;
 		found = !stat_beneath(root, w->rel.data, &st) &&
-			(st.st_mode & S_IFMT) == (have & S_IFMT);
-		close(root);
+			st.type == have;
+		plat_close(root);
 		if (found)
 			return a->labels.v[i];
 	}
 	return "an earlier archive";
 }
 
-static int conflict(const struct walk *w, mode_t have, mode_t want,
-		    struct cuenv_err *err)
+static int conflict(const struct walk *w, enum plat_ftype have,
+		    enum plat_ftype want, struct cuenv_err *err)
 {
 	struct buf shown = BUF_INIT;
 
@@ -133,35 +134,36 @@ static int store_failed(const struct walk *w, const char *what,
 
 /* Is the existing entry at name in to of type want? Fails otherwise. */
 static int check_existing(const struct walk *w, int to, const char *name,
-			  mode_t want, struct cuenv_err *err)
+			  enum plat_ftype want, struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 
-	if (fstatat(to, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (plat_stat_at(to, name, 1, &st))
 		return store_failed(w, "stat", err);
-	if ((st.st_mode & S_IFMT) != (want & S_IFMT))
-		return conflict(w, st.st_mode, want, err);
+	if (st.type != want)
+		return conflict(w, st.type, want, err);
 	return CUENV_OK;
 }
 
 static int copy_at(const struct walk *w, int from, int to, const char *name,
-		   mode_t mode, struct cuenv_err *err)
+		   unsigned mode, struct cuenv_err *err)
 {
 	char *block = NULL;
 	int in = -1, out = -1, rc = CUENV_OK;
 	ssize_t n;
 
-	in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	in = plat_open_at(from, name, PLAT_O_READ | PLAT_O_NOFOLLOW, 0);
 	if (in < 0) {
 		rc = store_failed(w, "read the pool's copy of", err);
 		goto out;
 	}
 	/* O_EXCL: never through a link, never over anything. */
-	out = openat(to, name,
-		     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		     mode & 0755);
+	out = plat_open_at(to, name,
+			   PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL |
+				   PLAT_O_NOFOLLOW,
+			   mode & 0755);
 	if (out < 0 && errno == EEXIST) {
-		rc = check_existing(w, to, name, S_IFREG, err);
+		rc = check_existing(w, to, name, PLAT_F_REG, err);
 		goto out;
 	}
 	if (out < 0) {
@@ -180,35 +182,35 @@ static int copy_at(const struct walk *w, int from, int to, const char *name,
 		}
 	}
 out:
-	if (out >= 0 && close(out) && !rc)
+	if (out >= 0 && plat_close(out) && !rc)
 		rc = store_failed(w, "write", err);
 	if (in >= 0)
-		close(in);
+		plat_close(in);
 	free(block);
 	return rc;
 }
 
 static int add_file(struct walk *w, int from, int to, const char *name,
-		    const struct stat *st, struct cuenv_err *err)
+		    const struct plat_stat *st, struct cuenv_err *err)
 {
 	/* linkat with no flags neither follows from's name nor to's. */
-	if (!linkat(from, name, to, name, 0))
+	if (!plat_link_at(from, name, to, name))
 		return CUENV_OK;
 	if (errno == EEXIST)
-		return check_existing(w, to, name, S_IFREG, err);
+		return check_existing(w, to, name, PLAT_F_REG, err);
 	/* Another file system, too many links, a protected link: copy. */
-	return copy_at(w, from, to, name, st->st_mode, err);
+	return copy_at(w, from, to, name, st->perm, err);
 }
 
 static int add_symlink(struct walk *w, int from, int to, const char *name,
-		       const struct stat *st, struct cuenv_err *err)
+		       const struct plat_stat *st, struct cuenv_err *err)
 {
-	size_t want = (size_t)st->st_size + 2;
+	size_t want = (size_t)st->size + 2;
 	char *target = xmalloc(want);
 	ssize_t n;
 	int rc;
 
-	n = readlinkat(from, name, target, want);
+	n = plat_readlink_at(from, name, target, want);
 	if (n < 0 || (size_t)n >= want - 1) {
 		if (n >= 0)
 			errno = EAGAIN; /* it changed under us */
@@ -222,7 +224,7 @@ static int add_symlink(struct walk *w, int from, int to, const char *name,
 	 * Its folders in the assembled tree are folders (never links), so
 	 * where it sits there is its path in its own tree.
 	 */
-	rc = unpack_check_entry(w->rel.data, S_IFLNK, 0, target, NULL, err);
+	rc = unpack_check_entry(w->rel.data, AE_IFLNK, 0, target, NULL, err);
 	if (rc) {
 		char *why = buf_detach(&err->msg);
 
@@ -230,10 +232,10 @@ static int add_symlink(struct walk *w, int from, int to, const char *name,
 		free(why);
 		goto out;
 	}
-	if (!symlinkat(target, to, name))
+	if (!plat_symlink_at(target, to, name))
 		goto out;
 	if (errno == EEXIST)
-		rc = check_existing(w, to, name, S_IFLNK, err);
+		rc = check_existing(w, to, name, PLAT_F_LINK, err);
 	else
 		rc = store_failed(w, "create", err);
 out:
@@ -246,33 +248,32 @@ static int add_dir(struct walk *w, int from, int to, struct cuenv_err *err);
 static int add_entry(struct walk *w, int from, int to, const char *name,
 		     struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 	int sub_from = -1, sub_to = -1, rc;
 
-	if (fstatat(from, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (plat_stat_at(from, name, 1, &st))
 		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s/%s': %s",
 				  w->tree, w->rel.data, strerror(errno));
 	/* Old pool trees were not all checked as closely as new ones. */
-	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode) &&
-	    !S_ISLNK(st.st_mode))
+	if (st.type != PLAT_F_DIR && st.type != PLAT_F_REG &&
+	    st.type != PLAT_F_LINK)
 		return cuenv_fail(err, CUENV_E_UNPACK,
 				  "refused archive entry '%s' (in '%s'): not a "
 				  "file, folder or symbolic link",
 				  w->rel.data, w->label);
 	w->entries++;
-	if (S_ISREG(st.st_mode))
+	if (st.type == PLAT_F_REG)
 		return add_file(w, from, to, name, &st, err);
-	if (S_ISLNK(st.st_mode))
+	if (st.type == PLAT_F_LINK)
 		return add_symlink(w, from, to, name, &st, err);
 
-	if (mkdirat(to, name, 0755) && errno != EEXIST)
+	if (plat_mkdir_at(to, name, 0755) && errno != EEXIST)
 		return store_failed(w, "create", err);
 	/* An existing name that is not a folder is never gone through. */
-	sub_to = openat(to, name,
-			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	sub_to = plat_open_at(to, name, DIR_FLAGS, 0);
 	if (sub_to < 0) {
 		rc = errno == ENOTDIR || errno == ELOOP
-			     ? check_existing(w, to, name, S_IFDIR, err)
+			     ? check_existing(w, to, name, PLAT_F_DIR, err)
 			     : store_failed(w, "open", err);
 		if (!rc) /* it became a folder meanwhile: not ours */
 			rc = cuenv_fail(err, CUENV_E_STORE,
@@ -280,8 +281,7 @@ static int add_entry(struct walk *w, int from, int to, const char *name,
 					w->a->dest_path, w->rel.data);
 		goto out;
 	}
-	sub_from = openat(from, name,
-			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	sub_from = plat_open_at(from, name, DIR_FLAGS, 0);
 	if (sub_from < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s/%s': %s",
 				w->tree, w->rel.data, strerror(errno));
@@ -290,9 +290,9 @@ static int add_entry(struct walk *w, int from, int to, const char *name,
 	rc = add_dir(w, sub_from, sub_to, err);
 out:
 	if (sub_from >= 0)
-		close(sub_from);
+		plat_close(sub_from);
 	if (sub_to >= 0)
-		close(sub_to);
+		plat_close(sub_to);
 	return rc;
 }
 
@@ -300,31 +300,22 @@ out:
 static int list_dir(const struct walk *w, int from, struct strv *names,
 		    struct cuenv_err *err)
 {
-	int fd = dup(from);
-	struct dirent *de;
-	DIR *d;
+	struct plat_dir *d = plat_fdopendir(from);
+	const char *name;
 
-	d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s/%s': %s",
 				  w->tree, w->rel.data, strerror(errno));
-	}
-	errno = 0;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			strv_push(names, de->d_name);
-		errno = 0;
-	}
+	while ((name = plat_readdir(d)))
+		strv_push(names, name);
 	if (errno) {
 		int eno = errno;
 
-		closedir(d);
+		plat_closedir(d);
 		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s/%s': %s",
 				  w->tree, w->rel.data, strerror(eno));
 	}
-	closedir(d);
+	plat_closedir(d);
 	strv_sort(names);
 	return CUENV_OK;
 }
@@ -358,7 +349,7 @@ int assemble_open(struct assemble **out, const char *dest,
 	int fd;
 
 	*out = NULL;
-	fd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = plat_open(dest, DIR_FLAGS, 0);
 	if (fd < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  dest, strerror(errno));
@@ -382,12 +373,12 @@ int assemble_add(struct assemble *a, const char *tree, const char *label,
 	};
 	int from, rc;
 
-	from = open(tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	from = plat_open(tree, DIR_FLAGS, 0);
 	if (from < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  tree, strerror(errno));
 	rc = add_dir(&w, from, a->dest, err);
-	close(from);
+	plat_close(from);
 	if (!rc && !w.entries)
 		rc = cuenv_fail(err, CUENV_E_UNPACK,
 				"refused archive '%s': nothing in it to install",
@@ -404,7 +395,7 @@ void assemble_free(struct assemble *a)
 {
 	if (!a)
 		return;
-	close(a->dest);
+	plat_close(a->dest);
 	free(a->dest_path);
 	strv_release(&a->trees);
 	strv_release(&a->labels);

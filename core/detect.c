@@ -1,17 +1,12 @@
 #include "detect.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -19,6 +14,7 @@
 #include "elf.h"
 #include "nvlib.h"
 #include "pe.h"
+#include "plat_fs.h"
 #include "shell.h"
 #include "version.h"
 #include "xalloc.h"
@@ -58,15 +54,15 @@ static bool is_shared_lib(const char *name)
 static bool dir_has(const char *dir,
 		    bool (*pred)(const char *dir, const char *name))
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(dir);
+	const char *name;
 	bool found = false;
 
 	if (!d)
 		return false;
-	while (!found && (de = readdir(d)))
-		found = de->d_name[0] != '.' && pred(dir, de->d_name);
-	closedir(d);
+	while (!found && (name = plat_readdir(d)))
+		found = name[0] != '.' && pred(dir, name);
+	plat_closedir(d);
 	return found;
 }
 
@@ -103,11 +99,12 @@ static bool pred_lib_or_dll(const char *dir, const char *name)
 static bool pred_exec(const char *dir, const char *name)
 {
 	struct buf p = BUF_INIT;
-	struct stat st;
+	struct plat_stat st;
 	bool ok;
 
 	buf_path(&p, dir, name);
-	ok = !stat(p.data, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+	ok = !plat_stat(p.data, &st) && st.type == PLAT_F_REG &&
+	     (st.perm & 0111);
 	buf_release(&p);
 	return ok;
 }
@@ -115,28 +112,28 @@ static bool pred_exec(const char *dir, const char *name)
 /* Find the first file in dir whose name starts with stem; copy its name. */
 static bool find_prefixed(const char *dir, const char *stem, struct buf *name)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(dir);
+	const char *n;
 	bool found = false;
 
 	if (!d)
 		return false;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, stem, strlen(stem)))
+	while ((n = plat_readdir(d))) {
+		if (strncmp(n, stem, strlen(stem)))
 			continue;
 		/* Prefer the longest name: libcudart.so.11.2.152 over .so */
-		if (!found || strlen(de->d_name) > name->len)
-			buf_sets(name, de->d_name);
+		if (!found || strlen(n) > name->len)
+			buf_sets(name, n);
 		found = true;
 	}
-	closedir(d);
+	plat_closedir(d);
 	return found;
 }
 
 /* Add dir to dirs unless it (or its real path) is there already. */
 static void add_dir(struct strv *dirs, struct strv *reals, const char *dir)
 {
-	char *real = realpath(dir, NULL);
+	char *real = plat_realpath(dir);
 
 	if (!real)
 		return;
@@ -306,19 +303,19 @@ static void scan_dist_info(const char *prefix, struct strv *notes)
 
 	for (size_t i = 0; i < 3; i++) {
 		struct buf dir = BUF_INIT;
-		DIR *d;
-		struct dirent *de;
+		struct plat_dir *d;
+		const char *n;
 
 		if (*where[i])
 			buf_path(&dir, prefix, where[i]);
 		else
 			buf_adds(&dir, prefix);
-		d = opendir(dir.data);
+		d = plat_opendir(dir.data);
 		buf_release(&dir);
 		if (!d)
 			continue;
-		while ((de = readdir(d))) {
-			const char *n = de->d_name, *dash;
+		while ((n = plat_readdir(d))) {
+			const char *dash;
 			size_t len = strlen(n);
 
 			if (strncmp(n, "nvidia_", 7) || len < 11 ||
@@ -340,7 +337,7 @@ static void scan_dist_info(const char *prefix, struct strv *notes)
 			}
 			free(ver);
 		}
-		closedir(d);
+		plat_closedir(d);
 	}
 }
 
@@ -484,13 +481,13 @@ static char *cupti_version_file(const struct install *in)
 	char *best = NULL;
 
 	for (size_t i = 0; i < in->cupti.n; i++) {
-		DIR *d = opendir(in->cupti.v[i]);
-		struct dirent *de;
+		struct plat_dir *d = plat_opendir(in->cupti.v[i]);
+		const char *name;
 
-		while (d && (de = readdir(d))) {
+		while (d && (name = plat_readdir(d))) {
 			const char *v;
 
-			if (nvlib_match_file(de->d_name, &v) != c || !*v ||
+			if (nvlib_match_file(name, &v) != c || !*v ||
 			    !nvlib_majors(c, v))
 				continue;
 			if (!best || strlen(v) > strlen(best)) {
@@ -499,7 +496,7 @@ static char *cupti_version_file(const struct install *in)
 			}
 		}
 		if (d)
-			closedir(d);
+			plat_closedir(d);
 	}
 	return best;
 }
@@ -594,7 +591,7 @@ static int hint_path(struct cuenv_err *err, const char *kind, const char *path,
 /* Return the real path of path, or fail naming it. */
 static int real_prefix(const char *path, char **out, struct cuenv_err *err)
 {
-	*out = realpath(path, NULL);
+	*out = plat_realpath(path);
 	if (!*out)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				  path, strerror(errno));
@@ -732,30 +729,24 @@ out:
 
 unsigned detect_cuda_major_in_file(const char *path)
 {
-	struct stat st;
 	struct strv names = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct file_map m;
 	unsigned major = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *map;
+	bool pe;
 
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 16) {
-		close(fd);
+	if (file_map(path, 16, &m, &err)) {
+		err_release(&err);
+		file_unmap(&m);
 		return 0;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return 0;
 	/* A Windows DLL names the toolkit's DLLs (cublas64_11.dll) instead */
-	bool pe = pe_has_magic(map, (size_t)st.st_size);
-
+	pe = pe_has_magic(m.data, m.len);
 	if (pe)
-		pe_scan_cuda_dlls(map, (size_t)st.st_size, &names);
+		pe_scan_cuda_dlls(m.data, m.len, &names);
 	else
-		elf_scan_cuda_sonames(map, (size_t)st.st_size, &names);
-	munmap(map, (size_t)st.st_size);
+		elf_scan_cuda_sonames(m.data, m.len, &names);
+	file_unmap(&m);
 	/* The first toolkit soname (or DLL) that names one CUDA major. */
 	for (size_t i = 0; i < names.n && !major; i++) {
 		const char *v;
@@ -807,28 +798,28 @@ unsigned detect_cudnn_libs_major(const struct install *cudnn, size_t most,
 	unsigned major = 0;
 
 	for (size_t i = 0; i < cudnn->lib.n; i++) {
-		DIR *d = opendir(cudnn->lib.v[i]);
-		struct dirent *de;
+		struct plat_dir *d = plat_opendir(cudnn->lib.v[i]);
+		const char *name;
 
-		while (d && (de = readdir(d))) {
+		while (d && (name = plat_readdir(d))) {
 			struct buf p = BUF_INIT;
-			struct stat st;
+			struct plat_stat st;
 
-			if (!is_cudnn_file(de->d_name))
+			if (!is_cudnn_file(name))
 				continue;
-			buf_path(&p, cudnn->lib.v[i], de->d_name);
+			buf_path(&p, cudnn->lib.v[i], name);
 			/* Past the small ones, the answer is known. */
-			if (lstat(p.data, &st) || !S_ISREG(st.st_mode) ||
-			    (max_size && st.st_size > max_size)) {
+			if (plat_lstat(p.data, &st) || st.type != PLAT_F_REG ||
+			    (max_size && st.size > (uint64_t)max_size)) {
 				buf_release(&p);
 				continue;
 			}
 			v = xrealloc(v, (n + 1) * sizeof(*v));
 			v[n].path = buf_detach(&p);
-			v[n++].size = st.st_size;
+			v[n++].size = (off_t)st.size;
 		}
 		if (d)
-			closedir(d);
+			plat_closedir(d);
 	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_size);
@@ -1059,19 +1050,19 @@ bool detect_wheel_mix(const char *site, struct wheel_mix *m)
 {
 	struct strv paths = STRV_INIT, owner = STRV_INIT, sizes = STRV_INIT;
 	struct buf rec = BUF_INIT, text = BUF_INIT, path = BUF_INIT;
-	DIR *d = opendir(site);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(site);
+	const char *name;
 
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
+	while (d && (name = plat_readdir(d))) {
+		size_t len = strlen(name);
 
-		if (strncmp(de->d_name, "nvidia_", 7) || len < 11 ||
-		    strcmp(de->d_name + len - 10, ".dist-info"))
+		if (strncmp(name, "nvidia_", 7) || len < 11 ||
+		    strcmp(name + len - 10, ".dist-info"))
 			continue;
-		strv_push(&m->wheels, de->d_name);
+		strv_push(&m->wheels, name);
 	}
 	if (d)
-		closedir(d);
+		plat_closedir(d);
 	if (m->wheels.n > 1)
 		qsort(m->wheels.v, m->wheels.n, sizeof(*m->wheels.v), cmp_str);
 	for (size_t w = 0; w < m->wheels.n; w++) {
@@ -1118,7 +1109,7 @@ bool detect_wheel_mix(const char *site, struct wheel_mix *m)
 			} else if (strstr(base, ".so") &&
 				   strv_find(&m->shared, path.data) < 0) {
 				struct buf o = BUF_INIT, f = BUF_INIT;
-				struct stat st;
+				struct plat_stat st;
 				/* at is an index of paths, and owner grows with
 				 * paths, an entry each: owner.v[at] exists. */
 				/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
@@ -1127,9 +1118,9 @@ bool detect_wheel_mix(const char *site, struct wheel_mix *m)
 
 				/* Whose copy is there now: the sizes say. */
 				buf_path(&f, site, path.data);
-				if (!stat(f.data, &st) && size >= 0 &&
-				    st.st_size == size &&
-				    st.st_size !=
+				if (!plat_stat(f.data, &st) && size >= 0 &&
+				    st.size == (uint64_t)size &&
+				    (long long)st.size !=
 					    strtoll(sizes.v[at], NULL, 10)) {
 					a = m->wheels.v[w];
 					b = owner.v[at];
@@ -1204,7 +1195,7 @@ void detect_loader_defaults(struct strv *out)
 	struct buf d = BUF_INIT;
 
 	for (size_t i = 0; i < 4; i++) {
-		char *r = realpath(base[i], NULL);
+		char *r = plat_realpath(base[i]);
 
 		if (r && strv_find(out, r) < 0)
 			strv_push_take(out, r);
@@ -1214,7 +1205,7 @@ void detect_loader_defaults(struct strv *out)
 		     t++) {
 			buf_reset(&d);
 			buf_path(&d, base[i], triplets[t]);
-			r = realpath(d.data, NULL);
+			r = plat_realpath(d.data);
 			if (r && strv_find(out, r) < 0)
 				strv_push_take(out, r);
 			else
@@ -1227,7 +1218,7 @@ void detect_loader_defaults(struct strv *out)
 /* Is dir (through links) one of dirs (real paths)? */
 static bool real_in(const char *dir, const struct strv *dirs)
 {
-	char *r = realpath(dir, NULL);
+	char *r = plat_realpath(dir);
 	bool in = r && strv_find(dirs, r) >= 0;
 
 	free(r);
@@ -1248,21 +1239,21 @@ static bool holds_cxx_runtime(const char *dir)
 /* dir's NVIDIA libraries (nvlib.h), as absolute paths, into out. */
 static void cuda_files(const char *dir, struct strv *out)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(dir);
+	const char *name;
 
-	while (d && (de = readdir(d))) {
+	while (d && (name = plat_readdir(d))) {
 		struct buf p = BUF_INIT;
 
-		if (!nvlib_is_cuda_file(de->d_name))
+		if (!nvlib_is_cuda_file(name))
 			continue;
-		buf_path(&p, dir, de->d_name);
+		buf_path(&p, dir, name);
 		if (strv_find(out, p.data) < 0)
 			strv_push_take(out, buf_detach(&p));
 		buf_release(&p);
 	}
 	if (d)
-		closedir(d);
+		plat_closedir(d);
 }
 
 void detect_activation(struct install *in, const struct strv *loader_dirs)

@@ -7,12 +7,12 @@
  */
 #include "doctor.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "doctor_int.h"
 #include "nvlib.h"
+#include "plat_fs.h"
 #include "shell.h"
 #include "xalloc.h"
 
@@ -138,15 +138,15 @@ unsigned doctor_libs_major(const struct strv *libs)
 /* The CUDA library file names in dir, sorted. */
 void doctor_cuda_libs(const char *dir, struct strv *out)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(dir);
+	const char *ent;
 
 	if (!d)
 		return;
-	while ((de = readdir(d)))
-		if (nvlib_is_cuda_file(de->d_name))
-			doctor_push_unique(out, de->d_name);
-	closedir(d);
+	while ((ent = plat_readdir(d)))
+		if (nvlib_is_cuda_file(ent))
+			doctor_push_unique(out, ent);
+	plat_closedir(d);
 	strv_sort(out);
 }
 
@@ -262,22 +262,22 @@ static void add_dirs(struct audit *au, const struct strv *dirs)
 {
 	for (size_t i = 0; i < dirs->n; i++) {
 		char *real;
-		DIR *d;
-		struct dirent *de;
+		struct plat_dir *d;
+		const char *ent;
 
 		if (strv_find(&au->dirs, dirs->v[i]) >= 0)
 			continue;
 		strv_push(&au->dirs, dirs->v[i]);
-		real = realpath(dirs->v[i], NULL);
+		real = plat_realpath(dirs->v[i]);
 		if (real)
 			strv_push_take(&au->real_dirs, real);
-		d = opendir(dirs->v[i]);
+		d = plat_opendir(dirs->v[i]);
 		if (!d)
 			continue;
-		while ((de = readdir(d)))
-			if (strstr(de->d_name, ".so"))
-				doctor_push_unique(&au->provides, de->d_name);
-		closedir(d);
+		while ((ent = plat_readdir(d)))
+			if (strstr(ent, ".so"))
+				doctor_push_unique(&au->provides, ent);
+		plat_closedir(d);
 	}
 }
 

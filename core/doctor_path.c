@@ -5,10 +5,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "doctor_int.h"
 #include "nvlib.h"
+#include "plat_fs.h"
 #include "shell.h"
 #include "xalloc.h"
 
@@ -24,8 +24,8 @@ static int same_dir(const char *a, const char *b)
 		return 0;
 	if (!strcmp(a, b))
 		return 1;
-	ra = realpath(a, NULL);
-	rb = realpath(b, NULL);
+	ra = plat_realpath(a);
+	rb = plat_realpath(b);
 	same = ra && rb && !strcmp(ra, rb);
 	free(ra);
 	free(rb);
@@ -99,7 +99,7 @@ static long scan_ld_path(const struct audit *au, const struct strv *list,
 	long first = -1;
 
 	for (size_t i = 0; i < list->n; i++) {
-		char *real = *list->v[i] ? realpath(list->v[i], NULL) : NULL;
+		char *real = *list->v[i] ? plat_realpath(list->v[i]) : NULL;
 
 		if (real && strv_find(&au->real_dirs, real) >= 0) {
 			if (first < 0)
@@ -329,7 +329,7 @@ static void cache_gather(const struct audit *au, struct strv *dirs,
 		    !strstr(e->soname, ".so.") || e->path[0] != '/')
 			continue;
 		/* A link to the selection's own copy is the selection's. */
-		real = realpath(e->path, NULL);
+		real = plat_realpath(e->path);
 		dir = real ? doctor_parent(real) : NULL;
 		free(real);
 		if (dir && strv_find(&au->real_dirs, dir) >= 0) {
@@ -485,7 +485,7 @@ static void cache_dir(struct audit *au, const char *cpath, const char *dir,
 	const struct ldconf *conf = au->in->conf;
 	struct cached c = { .dir = dir, .names = names };
 	struct draft d = DRAFT_INIT;
-	char *real = realpath(dir, NULL);
+	char *real = plat_realpath(dir);
 	int own = real && strv_find(&au->real_dirs, real) >= 0;
 
 	free(real);
@@ -561,7 +561,7 @@ void doctor_check_cuda_home(struct audit *au)
 	char *real_top = NULL;
 
 	if (nvcc) {
-		char *r = realpath(nvcc, NULL);
+		char *r = plat_realpath(nvcc);
 
 		if (r)
 			real_top = toolkit_of(r);
@@ -585,7 +585,7 @@ void doctor_check_cuda_home(struct audit *au)
 			for (size_t j = 0; j < au->a->act.cuda->bin.n; j++) {
 				buf_reset(&p);
 				buf_path(&p, au->a->act.cuda->bin.v[j], "nvcc");
-				sel_has_nvcc |= !access(p.data, X_OK);
+				sel_has_nvcc |= plat_can_exec(p.data);
 			}
 			buf_release(&p);
 		}

@@ -4,16 +4,15 @@
  * of two CUDA majors mixed there), and the libraries of a conda
  * environment.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "detect.h"
 #include "doctor_int.h"
 #include "file.h"
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -240,18 +239,18 @@ static int dist_info_name(const char *entry, struct buf *name,
 /* The wheels whose RECORD lists files under nvidia/<sub>/lib/. */
 static void wheels_for(const char *site, const char *sub, struct bundle *b)
 {
-	DIR *d = opendir(site);
-	struct dirent *de;
+	struct plat_dir *d = plat_opendir(site);
+	const char *ent;
 	struct buf name = BUF_INIT, version = BUF_INIT, want = BUF_INIT;
 
 	buf_printf(&want, "nvidia/%s/lib/", sub);
-	while (d && (de = readdir(d))) {
+	while (d && (ent = plat_readdir(d))) {
 		struct cuenv_err err = CUENV_ERR_INIT;
 		struct buf rec = BUF_INIT, text = BUF_INIT;
 
-		if (!dist_info_name(de->d_name, &name, &version))
+		if (!dist_info_name(ent, &name, &version))
 			continue;
-		buf_path(&rec, site, de->d_name);
+		buf_path(&rec, site, ent);
 		buf_path(&rec, rec.data, "RECORD");
 		if (!file_read(rec.data, RECORD_MAX, FILE_MAY_BE_MISSING, &text,
 			       &err)) {
@@ -271,7 +270,7 @@ static void wheels_for(const char *site, const char *sub, struct bundle *b)
 		err_release(&err);
 	}
 	if (d)
-		closedir(d);
+		plat_closedir(d);
 	buf_release(&name);
 	buf_release(&version);
 	buf_release(&want);
@@ -345,20 +344,20 @@ static void check_site(struct audit *au, const char *site)
 	bool mixed;
 	struct bundle b = { 0 };
 	struct draft d = DRAFT_INIT;
-	DIR *dir;
-	struct dirent *de;
+	struct plat_dir *dir;
+	const char *ent;
 	enum doctor_severity sev;
 	const char *python = au->in->python ? au->in->python : "python3";
 
 	buf_path(&nv, site, "nvidia");
-	dir = opendir(nv.data);
-	while (dir && (de = readdir(dir))) {
+	dir = plat_opendir(nv.data);
+	while (dir && (ent = plat_readdir(dir))) {
 		struct buf lib = BUF_INIT;
 		struct strv libs = STRV_INIT;
 
-		if (de->d_name[0] == '.')
+		if (ent[0] == '.')
 			continue;
-		buf_path(&lib, nv.data, de->d_name);
+		buf_path(&lib, nv.data, ent);
 		buf_path(&lib, lib.data, "lib");
 		doctor_cuda_libs(lib.data, &libs);
 		if (libs.n) {
@@ -367,11 +366,11 @@ static void check_site(struct audit *au, const char *site)
 			strv_push(&b.dirs, lib.data);
 			for (size_t i = 0; i < libs.n; i++)
 				doctor_push_unique(&b.libs, libs.v[i]);
-			wheels_for(site, de->d_name, &b);
+			wheels_for(site, ent, &b);
 			if (b.names.n == before) {
 				struct buf guess = BUF_INIT;
 
-				buf_printf(&guess, "nvidia/%s", de->d_name);
+				buf_printf(&guess, "nvidia/%s", ent);
 				bundle_package(&b, guess.data, "(no RECORD)");
 				buf_release(&guess);
 			}
@@ -380,7 +379,7 @@ static void check_site(struct audit *au, const char *site)
 		strv_release(&libs);
 	}
 	if (dir)
-		closedir(dir);
+		plat_closedir(dir);
 	if (!b.libs.n)
 		goto out;
 	bundle_done(&b);
@@ -439,7 +438,7 @@ void doctor_check_wheels(struct audit *au)
 		return;
 	for (size_t i = 0; i < au->in->site_dirs->n; i++) {
 		const char *site = au->in->site_dirs->v[i];
-		char *real = realpath(site, NULL);
+		char *real = plat_realpath(site);
 
 		if (!real)
 			continue;
@@ -456,25 +455,25 @@ void doctor_check_wheels(struct audit *au)
 static void conda_packages(const char *prefix, struct bundle *b)
 {
 	struct buf meta = BUF_INIT;
-	DIR *d;
-	struct dirent *de;
+	struct plat_dir *d;
+	const char *ent;
 
 	buf_path(&meta, prefix, "conda-meta");
-	d = opendir(meta.data);
-	while (d && (de = readdir(d))) {
+	d = plat_opendir(meta.data);
+	while (d && (ent = plat_readdir(d))) {
 		struct buf p = BUF_INIT;
 		json_t *j, *files, *f;
 		json_error_t jerr;
-		size_t n = strlen(de->d_name), i;
-		struct stat st;
+		size_t n = strlen(ent), i;
+		struct plat_stat st;
 		const char *name, *version;
 		int hit = 0;
 
-		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
+		if (n < 6 || strcmp(ent + n - 5, ".json"))
 			continue;
-		buf_path(&p, meta.data, de->d_name);
-		if (stat(p.data, &st) || !S_ISREG(st.st_mode) ||
-		    st.st_size > (off_t)META_MAX) {
+		buf_path(&p, meta.data, ent);
+		if (plat_stat(p.data, &st) || st.type != PLAT_F_REG ||
+		    st.size > META_MAX) {
 			buf_release(&p);
 			continue;
 		}
@@ -496,7 +495,7 @@ static void conda_packages(const char *prefix, struct bundle *b)
 		json_decref(j);
 	}
 	if (d)
-		closedir(d);
+		plat_closedir(d);
 	buf_release(&meta);
 }
 
@@ -512,7 +511,7 @@ void doctor_check_conda(struct audit *au)
 	if (!prefix || prefix[0] != '/')
 		return;
 	buf_path(&lib, prefix, "lib");
-	real = realpath(lib.data, NULL);
+	real = plat_realpath(lib.data);
 	if (real && strv_find(&au->real_dirs, real) < 0)
 		doctor_cuda_libs(lib.data, &b.libs);
 	free(real);

@@ -1,12 +1,12 @@
 #include "elf.h"
 
-#include <elf.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "elf_abi.h"
 #include "file.h"
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -62,12 +62,13 @@ static bool rd(const struct img *im, uint64_t off, size_t width, uint64_t *out)
 /* Field f of an Elf32_T or Elf64_T at base, whichever the image is. */
 #define FIELD(im, base, T, f, out)                                             \
 	rd((im),                                                               \
-	   (base) + ((im)->b64 ? offsetof(Elf64_##T, f)                        \
-			       : offsetof(Elf32_##T, f)),                      \
-	   (im)->b64 ? sizeof(((Elf64_##T *)0)->f)                             \
-		     : sizeof(((Elf32_##T *)0)->f),                            \
+	   (base) + ((im)->b64 ? offsetof(struct elf64_##T, f)                 \
+			       : offsetof(struct elf32_##T, f)),               \
+	   (im)->b64 ? sizeof(((struct elf64_##T *)0)->f)                      \
+		     : sizeof(((struct elf32_##T *)0)->f),                     \
 	   (out))
-#define SIZEOF(im, T) ((im)->b64 ? sizeof(Elf64_##T) : sizeof(Elf32_##T))
+#define SIZEOF(im, T)                                                          \
+	((im)->b64 ? sizeof(struct elf64_##T) : sizeof(struct elf32_##T))
 
 static int bad(const struct img *im, const char *what)
 {
@@ -115,10 +116,10 @@ static bool vaddr_to_off(const struct img *im, const struct headers *h,
 	for (uint64_t i = 0; i < h->phnum; i++) {
 		uint64_t base = h->phoff + i * h->phentsize, type, o, va, fs;
 
-		if (!FIELD(im, base, Phdr, p_type, &type) || type != PT_LOAD ||
-		    !FIELD(im, base, Phdr, p_offset, &o) ||
-		    !FIELD(im, base, Phdr, p_vaddr, &va) ||
-		    !FIELD(im, base, Phdr, p_filesz, &fs))
+		if (!FIELD(im, base, phdr, p_type, &type) || type != PT_LOAD ||
+		    !FIELD(im, base, phdr, p_offset, &o) ||
+		    !FIELD(im, base, phdr, p_vaddr, &va) ||
+		    !FIELD(im, base, phdr, p_filesz, &fs))
 			continue;
 		if (addr < va || addr - va >= fs || !inside(im, o, fs))
 			continue;
@@ -140,12 +141,12 @@ static int dyn_from_segments(const struct img *im, const struct headers *h,
 	for (uint64_t i = 0; i < h->phnum; i++) {
 		uint64_t base = h->phoff + i * h->phentsize, type;
 
-		if (!FIELD(im, base, Phdr, p_type, &type))
+		if (!FIELD(im, base, phdr, p_type, &type))
 			return bad(im, "program header out of range");
 		if (type != PT_DYNAMIC)
 			continue;
-		if (!FIELD(im, base, Phdr, p_offset, &d->off) ||
-		    !FIELD(im, base, Phdr, p_filesz, &d->size))
+		if (!FIELD(im, base, phdr, p_offset, &d->off) ||
+		    !FIELD(im, base, phdr, p_filesz, &d->size))
 			return bad(im, "program header out of range");
 		if (!inside(im, d->off, d->size))
 			return bad(im, "dynamic segment past the end of the "
@@ -155,12 +156,12 @@ static int dyn_from_segments(const struct img *im, const struct headers *h,
 	}
 	if (!*found)
 		return CUENV_OK;
-	for (uint64_t e = d->off; d->size - (e - d->off) >= SIZEOF(im, Dyn);
-	     e += SIZEOF(im, Dyn)) {
+	for (uint64_t e = d->off; d->size - (e - d->off) >= SIZEOF(im, dyn);
+	     e += SIZEOF(im, dyn)) {
 		uint64_t tag, val;
 
-		if (!FIELD(im, e, Dyn, d_tag, &tag) ||
-		    !FIELD(im, e, Dyn, d_un.d_val, &val))
+		if (!FIELD(im, e, dyn, d_tag, &tag) ||
+		    !FIELD(im, e, dyn, d_un.d_val, &val))
 			return bad(im, "dynamic entry out of range");
 		if (tag == DT_NULL)
 			break;
@@ -196,13 +197,13 @@ static int dyn_from_sections(const struct img *im, const struct headers *h,
 	for (uint64_t i = 0; i < h->shnum; i++) {
 		uint64_t base = h->shoff + i * h->shentsize, type, link, lb;
 
-		if (!FIELD(im, base, Shdr, sh_type, &type))
+		if (!FIELD(im, base, shdr, sh_type, &type))
 			return bad(im, "section header out of range");
 		if (type != SHT_DYNAMIC)
 			continue;
-		if (!FIELD(im, base, Shdr, sh_offset, &d->off) ||
-		    !FIELD(im, base, Shdr, sh_size, &d->size) ||
-		    !FIELD(im, base, Shdr, sh_link, &link))
+		if (!FIELD(im, base, shdr, sh_offset, &d->off) ||
+		    !FIELD(im, base, shdr, sh_size, &d->size) ||
+		    !FIELD(im, base, shdr, sh_link, &link))
 			return bad(im, "section header out of range");
 		if (!inside(im, d->off, d->size))
 			return bad(im, "dynamic section past the end of the "
@@ -211,8 +212,8 @@ static int dyn_from_sections(const struct img *im, const struct headers *h,
 		if (link == 0 || link >= h->shnum)
 			return bad(im, "dynamic section links no string table");
 		lb = h->shoff + link * h->shentsize;
-		if (!FIELD(im, lb, Shdr, sh_offset, &d->str_off) ||
-		    !FIELD(im, lb, Shdr, sh_size, &d->str_size))
+		if (!FIELD(im, lb, shdr, sh_offset, &d->str_off) ||
+		    !FIELD(im, lb, shdr, sh_size, &d->str_size))
 			return bad(im, "section header out of range");
 		if (!inside(im, d->str_off, d->str_size))
 			return bad(im, "string table past the end of the file");
@@ -255,14 +256,14 @@ static int dyn_string(const struct img *im, const struct dyn *d, uint64_t idx,
 static int read_dynamic(const struct img *im, const struct dyn *d,
 			struct elf_info *out)
 {
-	for (uint64_t e = d->off; d->size - (e - d->off) >= SIZEOF(im, Dyn);
-	     e += SIZEOF(im, Dyn)) {
+	for (uint64_t e = d->off; d->size - (e - d->off) >= SIZEOF(im, dyn);
+	     e += SIZEOF(im, dyn)) {
 		uint64_t tag, val;
 		const char *s = NULL;
 		int rc;
 
-		if (!FIELD(im, e, Dyn, d_tag, &tag) ||
-		    !FIELD(im, e, Dyn, d_un.d_val, &val))
+		if (!FIELD(im, e, dyn, d_tag, &tag) ||
+		    !FIELD(im, e, dyn, d_un.d_val, &val))
 			return bad(im, "dynamic entry out of range");
 		if (tag == DT_NULL)
 			break;
@@ -297,24 +298,24 @@ static int read_headers(struct img *im, struct headers *h)
 		return bad(im, "unknown byte order");
 	im->b64 = id[EI_CLASS] == ELFCLASS64;
 	im->be = id[EI_DATA] == ELFDATA2MSB;
-	if (im->len < SIZEOF(im, Ehdr))
+	if (im->len < SIZEOF(im, ehdr))
 		return bad(im, "truncated header");
-	FIELD(im, 0, Ehdr, e_phoff, &h->phoff);
-	FIELD(im, 0, Ehdr, e_phnum, &h->phnum);
-	FIELD(im, 0, Ehdr, e_phentsize, &h->phentsize);
-	FIELD(im, 0, Ehdr, e_shoff, &h->shoff);
-	FIELD(im, 0, Ehdr, e_shnum, &h->shnum);
-	FIELD(im, 0, Ehdr, e_shentsize, &h->shentsize);
+	FIELD(im, 0, ehdr, e_phoff, &h->phoff);
+	FIELD(im, 0, ehdr, e_phnum, &h->phnum);
+	FIELD(im, 0, ehdr, e_phentsize, &h->phentsize);
+	FIELD(im, 0, ehdr, e_shoff, &h->shoff);
+	FIELD(im, 0, ehdr, e_shnum, &h->shnum);
+	FIELD(im, 0, ehdr, e_shentsize, &h->shentsize);
 
 	/* Section headers: only used when they hold what we need. */
 	if (!h->shoff) {
 		h->shnum = 0;
 	} else {
-		if (h->shentsize < SIZEOF(im, Shdr))
+		if (h->shentsize < SIZEOF(im, shdr))
 			return bad(im, "section header entries too small");
 		/* more than 0xff00 sections: the count is in section 0 */
 		if (h->shnum == 0) {
-			if (!FIELD(im, h->shoff, Shdr, sh_size, &v))
+			if (!FIELD(im, h->shoff, shdr, sh_size, &v))
 				return bad(im, "section header out of range");
 			if (v > UINT32_MAX)
 				return bad(im, "too many sections");
@@ -325,11 +326,11 @@ static int read_headers(struct img *im, struct headers *h)
 				       "file");
 	}
 	if (h->phnum == PN_XNUM) {
-		if (!h->shoff || !FIELD(im, h->shoff, Shdr, sh_info, &h->phnum))
+		if (!h->shoff || !FIELD(im, h->shoff, shdr, sh_info, &h->phnum))
 			return bad(im, "program header count out of range");
 	}
 	if (h->phnum) {
-		if (h->phentsize < SIZEOF(im, Phdr))
+		if (h->phentsize < SIZEOF(im, phdr))
 			return bad(im, "program header entries too small");
 		if (!table_inside(im, h->phoff, h->phnum, h->phentsize))
 			return bad(im, "program headers past the end of the "
@@ -391,7 +392,7 @@ int elf_read_file(const char *path, struct elf_info *out, struct cuenv_err *err)
 	if (rc)
 		return rc;
 	/* one pass from start to end: let the kernel read ahead */
-	madvise(m.data, m.len, MADV_SEQUENTIAL);
+	plat_map_sequential(m.data, m.len);
 	rc = elf_parse(m.data, m.len, path, out, err);
 	file_unmap(&m);
 	return rc;

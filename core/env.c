@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "nvlib.h"
 #include "plat_fs.h"
@@ -19,6 +20,7 @@ void envmap_from(struct envmap *env, char *const *envp)
 
 void envmap_copy(struct envmap *dst, const struct envmap *src)
 {
+	dst->rules = src->rules;
 	for (size_t i = 0; i < src->vars.n; i++)
 		strv_push(&dst->vars, src->vars.v[i]);
 }
@@ -28,23 +30,39 @@ void envmap_release(struct envmap *env)
 	strv_release(&env->vars);
 }
 
+static const struct plat_path_rules *rules_of(const struct envmap *env)
+{
+	return env->rules ? env->rules : plat_path_native();
+}
+
+/* Is var "NAME=..." for this name (nl bytes)? */
+static int is_var(const struct plat_path_rules *r, const char *var,
+		  const char *name, size_t nl)
+{
+	int same = r->fold_case ? !strncasecmp(var, name, nl)
+				: !strncmp(var, name, nl);
+
+	return same && var[nl] == '=';
+}
+
 static long find_var(const struct envmap *env, const char *name)
 {
+	const struct plat_path_rules *r = rules_of(env);
 	size_t nl = strlen(name);
 
 	for (size_t i = 0; i < env->vars.n; i++)
-		if (!strncmp(env->vars.v[i], name, nl) &&
-		    env->vars.v[i][nl] == '=')
+		if (is_var(r, env->vars.v[i], name, nl))
 			return (long)i;
 	return -1;
 }
 
 const char *env_get(char *const *envp, const char *name)
 {
+	const struct plat_path_rules *r = plat_path_native();
 	size_t nl = strlen(name);
 
 	for (size_t i = 0; envp && envp[i]; i++)
-		if (!strncmp(envp[i], name, nl) && envp[i][nl] == '=')
+		if (is_var(r, envp[i], name, nl))
 			return envp[i] + nl + 1;
 	return NULL;
 }
@@ -61,11 +79,13 @@ void envmap_set(struct envmap *env, const char *name, const char *value)
 	struct buf b = BUF_INIT;
 	long i = find_var(env, name);
 
-	buf_printf(&b, "%s=%s", name, value);
 	if (i < 0) {
+		buf_printf(&b, "%s=%s", name, value);
 		strv_push_take(&env->vars, buf_detach(&b));
 		return;
 	}
+	/* The name as it was spelled (Windows' "Path" stays "Path"). */
+	buf_printf(&b, "%.*s=%s", (int)strlen(name), env->vars.v[i], value);
 	free(env->vars.v[i]);
 	env->vars.v[i] = buf_detach(&b);
 }
@@ -78,26 +98,47 @@ void envmap_unset(struct envmap *env, const char *name)
 		strv_remove(&env->vars, (size_t)i);
 }
 
-char *env_which(const struct envmap *env, const char *name)
+/* dir/name (and on Windows, name + each of PATHEXT's when name has no
+ * extension) when it is an executable file, as a heap path. */
+static char *which_in(const struct envmap *env, const char *dir,
+		      const char *name)
 {
-	const char *path = envmap_get(env, "PATH");
-	struct strv list = STRV_INIT;
+	const struct plat_path_rules *r = rules_of(env);
+	const char *exts = envmap_get(env, "PATHEXT");
+	struct strv tries = STRV_INIT;
 	char *found = NULL;
 
-	if (path)
-		strv_split(&list, path, ':');
-	for (size_t i = 0; i < list.n && !found; i++) {
+	strv_push(&tries, "");
+	if (r->style == PLAT_PATH_WINDOWS && !strchr(name, '.'))
+		strv_split(&tries, exts && *exts ? exts : ".COM;.EXE;.BAT;.CMD",
+			   ';');
+	for (size_t i = 0; i < tries.n && !found; i++) {
 		struct buf p = BUF_INIT;
 		struct plat_stat st;
 
-		if (list.v[i][0] != '/')
-			continue;
-		buf_path(&p, list.v[i], name);
+		buf_path(&p, dir, name);
+		buf_adds(&p, tries.v[i]);
 		if (!plat_stat(p.data, &st) && st.type == PLAT_F_REG &&
 		    plat_can_exec(p.data))
 			found = buf_detach(&p);
 		buf_release(&p);
 	}
+	strv_release(&tries);
+	return found;
+}
+
+char *env_which(const struct envmap *env, const char *name)
+{
+	const struct plat_path_rules *r = rules_of(env);
+	const char *path = envmap_get(env, "PATH");
+	struct strv list = STRV_INIT;
+	char *found = NULL;
+
+	if (path)
+		strv_split(&list, path, r->list_sep);
+	for (size_t i = 0; i < list.n && !found; i++)
+		if (plat_path_is_abs(r, list.v[i]))
+			found = which_in(env, list.v[i], name);
 	strv_release(&list);
 	return found;
 }
@@ -168,7 +209,7 @@ static void get_list(const struct envmap *env, const char *name,
 	const char *v = envmap_get(env, name);
 
 	if (v && *v)
-		strv_split(out, v, ':');
+		strv_split(out, v, rules_of(env)->list_sep);
 }
 
 static void set_list(struct envmap *env, const char *name,
@@ -176,7 +217,7 @@ static void set_list(struct envmap *env, const char *name,
 {
 	struct buf b = BUF_INIT;
 
-	strv_join(list, ':', &b);
+	strv_join(list, rules_of(env)->list_sep, &b);
 	envmap_set(env, name, b.data);
 	buf_release(&b);
 }
@@ -336,7 +377,10 @@ int env_dir_has_cuda_libs(const char *dir, struct buf *example)
 	if (!d)
 		return 0;
 	while (!found && (name = plat_readdir(d))) {
-		if (nvlib_is_cuda_file(name)) {
+		unsigned long majors;
+
+		if (nvlib_is_cuda_file(name) ||
+		    nvlib_match_dll(name, &majors)) {
 			buf_sets(example, name);
 			found = 1;
 		}
@@ -376,7 +420,11 @@ static void apply_list(struct envmap *env, const char *name,
 {
 	struct strv list = STRV_INIT, kept = STRV_INIT, reals = STRV_INIT;
 	const char *cur = envmap_get(env, name);
-	int check_foreign = !strcmp(name, "LD_LIBRARY_PATH");
+	/* The list the loader searches: LD_LIBRARY_PATH; Windows' PATH. */
+	int check_foreign =
+		!strcmp(name, rules_of(env)->style == PLAT_PATH_WINDOWS
+				      ? "PATH"
+				      : "LD_LIBRARY_PATH");
 
 	if (!entries->n)
 		return;
@@ -443,11 +491,11 @@ static void apply_scalar(struct envmap *env, const char *name,
  * Receipts and `cuenv add` refuse such paths already; this is the last
  * line.
  */
-static void add_unique_but(struct strv *to, const struct strv *from,
-			   const struct strv *skip)
+static void add_unique_but(const struct plat_path_rules *r, struct strv *to,
+			   const struct strv *from, const struct strv *skip)
 {
 	for (size_t i = 0; i < from->n; i++)
-		if (trust_path_listable(from->v[i]) &&
+		if (trust_path_listable_in(r, from->v[i]) &&
 		    strv_find(to, from->v[i]) < 0 &&
 		    (!skip || strv_find(skip, from->v[i]) < 0))
 			strv_push(to, from->v[i]);
@@ -458,10 +506,10 @@ static void add_unique_but(struct strv *to, const struct strv *from,
  * (a system toolkit's /usr/lib/x86_64-linux-gnu, /usr/bin): put first on
  * the path they would shadow everything else the system has there.
  */
-static void add_own(struct strv *to, const struct install *in,
-		    const struct strv *from)
+static void add_own(const struct plat_path_rules *r, struct strv *to,
+		    const struct install *in, const struct strv *from)
 {
-	add_unique_but(to, from, &in->searched);
+	add_unique_but(r, to, from, &in->searched);
 }
 
 /*
@@ -469,44 +517,52 @@ static void add_own(struct strv *to, const struct install *in,
  * system toolkit's folders (prefix /usr, detect_activation()) are ones it
  * searches by default.
  */
-static void add_link(struct strv *to, const struct install *in,
-		     const struct strv *from)
+static void add_link(const struct plat_path_rules *r, struct strv *to,
+		     const struct install *in, const struct strv *from)
 {
 	size_t n = in->prefix ? strlen(in->prefix) : 0;
 	bool system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
 
-	add_unique_but(to, from, system ? &in->searched : NULL);
+	add_unique_but(r, to, from, system ? &in->searched : NULL);
 }
 
 void env_activate(struct envmap *env, const struct active *act,
 		  struct strv *warnings)
 {
+	const struct plat_path_rules *r = rules_of(env);
+	int windows = r->style == PLAT_PATH_WINDOWS;
 	struct strv bin = STRV_INIT, lib = STRV_INIT, inc = STRV_INIT;
 	struct strv link = STRV_INIT;
+	/* Windows' loader searches PATH: the libraries go there. */
+	struct strv *libs = windows ? &bin : &lib;
 	struct buf state = BUF_INIT, label = BUF_INIT;
 
 	buf_adds(&state, "1");
-	add_own(&bin, act->cuda, &act->cuda->bin);
+	add_own(r, &bin, act->cuda, &act->cuda->bin);
 	if (act->cudnn) {
-		add_own(&lib, act->cudnn, &act->cudnn->lib);
-		add_link(&link, act->cudnn, &act->cudnn->lib);
-		add_own(&inc, act->cudnn, &act->cudnn->include);
+		add_own(r, libs, act->cudnn, &act->cudnn->lib);
+		add_link(r, &link, act->cudnn, &act->cudnn->lib);
+		add_own(r, &inc, act->cudnn, &act->cudnn->include);
 	}
-	add_own(&lib, act->cuda, &act->cuda->lib);
-	add_link(&link, act->cuda, &act->cuda->lib);
-	add_own(&lib, act->cuda, &act->cuda->cupti);
-	add_link(&link, act->cuda, &act->cuda->cupti);
+	add_own(r, libs, act->cuda, &act->cuda->lib);
+	add_link(r, &link, act->cuda, &act->cuda->lib);
+	add_own(r, libs, act->cuda, &act->cuda->cupti);
+	add_link(r, &link, act->cuda, &act->cuda->cupti);
 	if (act->cupti) {
-		add_own(&lib, act->cupti, &act->cupti->cupti);
-		add_link(&link, act->cupti, &act->cupti->cupti);
+		add_own(r, libs, act->cupti, &act->cupti->cupti);
+		add_link(r, &link, act->cupti, &act->cupti->cupti);
 	}
-	add_own(&inc, act->cuda, &act->cuda->include);
+	add_own(r, &inc, act->cuda, &act->cuda->include);
 
-	apply_list(env, "PATH", &bin, 0, NULL, &state);
-	apply_list(env, "LD_LIBRARY_PATH", &lib, act->isolate, warnings,
-		   &state);
-	apply_list(env, "LIBRARY_PATH", &link, 0, NULL, &state);
-	apply_list(env, "CPATH", &inc, 0, NULL, &state);
+	if (windows) {
+		apply_list(env, "PATH", &bin, act->isolate, warnings, &state);
+	} else {
+		apply_list(env, "PATH", &bin, 0, NULL, &state);
+		apply_list(env, "LD_LIBRARY_PATH", &lib, act->isolate, warnings,
+			   &state);
+		apply_list(env, "LIBRARY_PATH", &link, 0, NULL, &state);
+		apply_list(env, "CPATH", &inc, 0, NULL, &state);
+	}
 	apply_scalar(env, "CUDA_HOME", act->cuda->prefix, &state);
 	apply_scalar(env, "CUDA_PATH", act->cuda->prefix, &state);
 	if (act->cudnn)

@@ -3,7 +3,9 @@
  *
  * Activation prepends the selection's directories to PATH,
  * LD_LIBRARY_PATH, LIBRARY_PATH and CPATH and sets CUDA_HOME, CUDA_PATH,
- * CUDNN_PATH and CUENV_ACTIVE. Everything it does is recorded in one
+ * CUDNN_PATH and CUENV_ACTIVE. On Windows, whose loader searches PATH for
+ * DLLs, the library folders go on PATH after the toolkit's bin, and
+ * LD_LIBRARY_PATH, LIBRARY_PATH and CPATH are left alone. Everything it does is recorded in one
  * variable, __CUENV_STATE, so that undoing it later removes exactly
  * cuenv's own entries and restores what it replaced, whatever the user
  * did in between:
@@ -27,24 +29,30 @@
 #define CUENV_ENV_H
 
 #include "buf.h"
+#include "plat_path.h"
 #include "select.h"
 
 #define ENV_STATE_VAR "__CUENV_STATE"
 
-/* A process environment: "NAME=VALUE" strings, owned. */
+/*
+ * A process environment: "NAME=VALUE" strings, owned. rules (NULL: the
+ * running system's) say how names compare (Windows: without case, so
+ * "Path" is PATH) and how PATH-style lists are split and joined.
+ */
 struct envmap {
 	struct strv vars;
+	const struct plat_path_rules *rules;
 };
 
 #define ENVMAP_INIT                                                            \
 	{                                                                      \
-		STRV_INIT                                                      \
+		STRV_INIT, NULL                                                \
 	}
 
 /*
  * NAME's value in envp ("NAME=VALUE" strings, NULL-terminated; NULL: none)
  * as a pointer into it, or NULL when unset. What cmd/ reads of the
- * environment main captured (ctx->environ) instead of calling getenv().
+ * environment main captured (ctx->envp) instead of calling getenv().
  */
 const char *env_get(char *const *envp, const char *name);
 
@@ -72,13 +80,16 @@ void env_activate(struct envmap *env, const struct active *act,
 
 /*
  * If dir holds a CUDA library (libcudart, libcupti, libcudnn, libcublas,
- * libnvrtc, ...), put one name in example and return 1.
+ * libnvrtc, ..., or a Windows DLL such as cudart64_110.dll), put one name
+ * in example and return 1.
  */
 int env_dir_has_cuda_libs(const char *dir, struct buf *example);
 
 /*
  * The first executable regular file called name in env's PATH (absolute
- * entries only), as a heap path, or NULL.
+ * entries only), as a heap path, or NULL. On Windows a name without an
+ * extension is also tried with each of PATHEXT's (default .COM;.EXE;
+ * .BAT;.CMD), as cmd.exe does.
  */
 char *env_which(const struct envmap *env, const char *name);
 

@@ -1,13 +1,12 @@
 #include "explain.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "compat.h"
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -643,7 +642,7 @@ static void store_one(struct explain_finding *f, const struct install *in)
 	struct buf path = BUF_INIT, line = BUF_INIT;
 	char *so;
 	const struct strv *dirs[2] = { &in->lib, &in->cupti };
-	struct stat st;
+	struct plat_stat st;
 	bool own = !!(f->lib->flags & NVLIB_OWN_VERSION);
 
 	/* cuDNN's files are in cuDNN's installs, the toolkit's in CUDA's */
@@ -656,7 +655,7 @@ static void store_one(struct explain_finding *f, const struct install *in)
 		for (size_t i = 0; i < dirs[d]->n; i++) {
 			buf_reset(&path);
 			buf_path(&path, dirs[d]->v[i], so);
-			if (stat(path.data, &st) || !S_ISREG(st.st_mode))
+			if (plat_stat(path.data, &st) || st.type != PLAT_F_REG)
 				continue;
 			buf_reset(&line);
 			buf_printf(&line, "%s %s (%s", kind_word(in),
@@ -715,17 +714,17 @@ static bool loader_name(const struct explain_finding *f, const char *name)
 
 static void loader_dir(struct explain_finding *f, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	struct plat_dir *d = plat_opendir(dir);
+	const char *ent;
 	struct strv names = STRV_INIT;
 	struct buf line = BUF_INIT;
 
 	if (!d)
 		return;
-	while ((e = readdir(d)))
-		if (loader_name(f, e->d_name))
-			strv_push(&names, e->d_name);
-	closedir(d);
+	while ((ent = plat_readdir(d)))
+		if (loader_name(f, ent))
+			strv_push(&names, ent);
+	plat_closedir(d);
 	strv_sort(&names);
 	for (size_t i = 0; i < names.n; i++) {
 		buf_reset(&line);

@@ -1,16 +1,16 @@
 #include "fetch.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <curl/curl.h>
 
 #include "file.h"
+#include "plat_fs.h"
+#include "plat_path.h"
 #include "xalloc.h"
 
 struct fetch {
@@ -228,6 +228,18 @@ static int too_long(struct fetch *f, uint64_t end, struct cuenv_err *err)
 }
 
 /*
+ * A file URL's path as a path: on Windows file:///C:/x gives "/C:/x",
+ * whose drive follows the slash.
+ */
+static const char *local_path(const char *path)
+{
+	if (path[0] == '/' && plat_path_kind(plat_path_native(), path + 1,
+					     NULL) == PLAT_PATH_ABSOLUTE)
+		return path + 1;
+	return path;
+}
+
+/*
  * A file:// URL (a mirror on disk) is read without libcurl: its file
  * protocol cannot pause, so it would pull a whole archive into memory at
  * once. libcurl still parses the URL. Returns 0 when url is not a local
@@ -247,14 +259,14 @@ static int open_local(struct fetch *f)
 	    !curl_url_get(u, CURLUPART_PATH, &path, CURLU_URLDECODE)) {
 		curl_url_get(u, CURLUPART_HOST, &host, 0);
 		if (host && *host && strcmp(host, "localhost"))
-			f->fd_errno = EREMOTE;
-		else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			f->fd_errno = 0; /* another host's file */
+		else if ((f->fd = plat_open(local_path(path), PLAT_O_READ, 0)) <
+			 0)
 			f->fd_errno = errno;
-		else if (f->offset &&
-			 lseek(f->fd, (off_t)f->offset, SEEK_SET) < 0) {
+		else if (f->offset && plat_seek(f->fd, f->offset)) {
 			/* Never read from byte 0 as if it were offset. */
 			f->fd_errno = errno;
-			close(f->fd);
+			plat_close(f->fd);
 			f->fd = -1;
 		}
 	}
@@ -272,7 +284,9 @@ static ssize_t read_local(struct fetch *f, const void **buf,
 
 	if (f->fd < 0) {
 		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
-			   f->url, strerror(f->fd_errno));
+			   f->url,
+			   f->fd_errno ? strerror(f->fd_errno)
+				       : "the file is on another host");
 		return -1;
 	}
 	f->offset += f->chunk_len;
@@ -583,7 +597,7 @@ void fetch_close(struct fetch *f)
 		return;
 	stop(f);
 	if (f->fd >= 0)
-		close(f->fd);
+		plat_close(f->fd);
 	free(f->chunk);
 	if (f->multi)
 		curl_multi_cleanup(f->multi);

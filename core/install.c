@@ -1,21 +1,19 @@
 #include "install.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "assemble.h"
 #include "detect.h"
 #include "digest.h"
 #include "file.h"
 #include "gc.h"
+#include "plat_fs.h"
 #include "pypi.h"
 #include "unpack.h"
 #include "version.h"
@@ -48,9 +46,9 @@ char *install_mirror_url(const char *url, const char *mirror)
 
 static int exists(const char *path)
 {
-	struct stat st;
+	struct plat_stat st;
 
-	return !lstat(path, &st);
+	return !plat_lstat(path, &st);
 }
 
 /*
@@ -147,7 +145,7 @@ static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 			*out = s->buf;
 			return n;
 		}
-		close(s->file);
+		plat_close(s->file);
 		s->file = -1;
 		/* A .part as long as the catalogue says is whole: no request. */
 		if (!s->file_is_part ||
@@ -302,15 +300,16 @@ static bool is_zip(const struct job *j)
 static int open_cache(struct job *j, struct src *s, const char *cache,
 		      const char *part, struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 
 	if (j->opts->no_cache) {
 		/* A zip is read from a file even then. */
 		if (is_zip(j)) {
 			s->tee_path = part;
-			s->tee = open(part,
-				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				      0644);
+			s->tee = plat_open(part,
+					   PLAT_O_WRITE | PLAT_O_CREATE |
+						   PLAT_O_TRUNC,
+					   0644);
 			if (s->tee < 0)
 				return cuenv_fail(err, CUENV_E_STORE,
 						  "cannot write '%s': %s", part,
@@ -318,31 +317,32 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 		}
 		return CUENV_OK;
 	}
-	s->file = open(cache, O_RDONLY | O_CLOEXEC);
+	s->file = plat_open(cache, PLAT_O_READ, 0);
 	if (s->file >= 0) {
 		s->from_cache = 1;
 		set_cached(j);
 		return CUENV_OK;
 	}
 	s->tee_path = part;
-	s->tee = open(part, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	s->tee = plat_open(part, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_APPEND,
+			   0644);
 	if (s->tee < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				  part, strerror(errno));
-	if (fstat(s->tee, &st))
+	if (plat_fstat(s->tee, &st))
 		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				  part, strerror(errno));
-	if (j->part->size && (uint64_t)st.st_size > j->part->size) {
+	if (j->part->size && st.size > j->part->size) {
 		/* Longer than the file can be: nothing in it to keep. */
-		if (ftruncate(s->tee, 0))
+		if (plat_ftruncate(s->tee, 0))
 			return cuenv_fail(err, CUENV_E_STORE,
 					  "cannot write '%s': %s", part,
 					  strerror(errno));
-		st.st_size = 0;
+		st.size = 0;
 	}
-	if (st.st_size > 0) {
+	if (st.size > 0) {
 		/* Resume: re-read (and hash) what an earlier run got. */
-		s->file = open(part, O_RDONLY | O_CLOEXEC);
+		s->file = plat_open(part, PLAT_O_READ, 0);
 		s->file_is_part = 1;
 		if (s->file < 0)
 			return cuenv_fail(err, CUENV_E_STORE,
@@ -366,7 +366,7 @@ static int finish_hash(struct job *j, struct src *s, const char *partfile,
 		return err->rc;
 	digest_final(s->sha, hex);
 	if (j->part->size && s->pos != j->part->size) {
-		unlink(partfile);
+		plat_unlink(partfile);
 		return cuenv_fail(err, CUENV_E_INTEGRITY,
 				  "size mismatch for '%s': expected %llu bytes, "
 				  "got %llu",
@@ -375,7 +375,7 @@ static int finish_hash(struct job *j, struct src *s, const char *partfile,
 	}
 	if (strcmp(hex, j->part->sha256)) {
 		/* Those bytes are bad: never resume from them. */
-		unlink(partfile);
+		plat_unlink(partfile);
 		return cuenv_fail(
 			err, CUENV_E_INTEGRITY,
 			"sha256 mismatch for '%s': expected %s, got %s", s->url,
@@ -387,7 +387,7 @@ static int finish_hash(struct job *j, struct src *s, const char *partfile,
 /* Rename a verified tree into the pool; another install may have won. */
 static int to_pool(const char *tmp, const char *pool, struct cuenv_err *err)
 {
-	if (!rename(tmp, pool))
+	if (!plat_rename(tmp, pool))
 		return CUENV_OK;
 	if (errno == EEXIST || errno == ENOTEMPTY) {
 		store_remove_tree(tmp);
@@ -452,7 +452,7 @@ static int fetch_zip(struct job *j, struct src *s, const struct part_paths *f,
 	rc = n < 0 ? err->rc : finish_hash(j, s, f->part.data, err);
 	/* on failure the .part stays open: discard_part closes it */
 	if (!rc && s->tee >= 0) {
-		int bad = close(s->tee);
+		int bad = plat_close(s->tee);
 
 		s->tee = -1;
 		if (bad)
@@ -461,7 +461,7 @@ static int fetch_zip(struct job *j, struct src *s, const struct part_paths *f,
 					strerror(errno));
 	}
 	if (!rc && !j->opts->no_cache && !j->prog.cached &&
-	    rename(f->part.data, f->cache.data))
+	    plat_rename(f->part.data, f->cache.data))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				f->cache.data, strerror(errno));
 	if (j->source == SRC_PYPI) {
@@ -479,7 +479,7 @@ static int fetch_zip(struct job *j, struct src *s, const struct part_paths *f,
 		rc = unpack_file(f->tmp.data, wheel, &uo, &stats, err);
 		/* refused as a stream archive is: not kept for next time */
 		if (rc == CUENV_E_UNPACK && wheel == f->cache.data)
-			(void)unlink(wheel);
+			(void)plat_unlink(wheel);
 	}
 	if (!rc)
 		rc = to_pool(f->tmp.data, f->pool.data, err);
@@ -500,9 +500,9 @@ static int unpack_failed(struct job *j, struct src *s,
 	struct cuenv_err e2 = CUENV_ERR_INIT;
 
 	if (s->tee >= 0) {
-		close(s->tee);
+		plat_close(s->tee);
 		s->tee = -1;
-		unlink(f->part.data);
+		plat_unlink(f->part.data);
 	}
 	if (finish_hash(j, s, f->part.data, &e2) == CUENV_E_INTEGRITY) {
 		err_release(err);
@@ -524,13 +524,13 @@ static int keep_download(struct src *s, const struct part_paths *f,
 {
 	if (s->tee < 0)
 		return CUENV_OK;
-	if (fsync(s->tee) || close(s->tee)) {
+	if (plat_fsync(s->tee) || plat_close(s->tee)) {
 		s->tee = -1;
 		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				  f->part.data, strerror(errno));
 	}
 	s->tee = -1;
-	if (rename(f->part.data, f->cache.data))
+	if (plat_rename(f->part.data, f->cache.data))
 		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				  f->cache.data, strerror(errno));
 	return CUENV_OK;
@@ -563,7 +563,7 @@ static int stream_archive(struct job *j, struct src *s,
 		rc = finish_hash(j, s, f->part.data, err);
 	if (rc == CUENV_E_INTEGRITY && s->from_cache) {
 		/* A damaged cache file would fail every later install. */
-		unlink(f->cache.data);
+		plat_unlink(f->cache.data);
 		cuenv_hint(err, "the damaged copy in the cache was removed; "
 				"run the install again to download it afresh");
 	}
@@ -611,20 +611,20 @@ static void discard_part(struct job *j, const struct src *s,
 		buf_reset(&f->part);
 	if (rc && f->part.len &&
 	    (rc != CUENV_E_FETCH || fetch_too_long(s->net)))
-		unlink(f->part.data);
+		plat_unlink(f->part.data);
 	/* A download that failed before its first byte leaves no trace. */
 	if (rc && f->part.len) {
-		struct stat pst;
+		struct plat_stat pst;
 
-		if (!stat(f->part.data, &pst) && !pst.st_size)
-			unlink(f->part.data);
+		if (!plat_stat(f->part.data, &pst) && !pst.size)
+			plat_unlink(f->part.data);
 	}
 	if (s->file >= 0)
-		close(s->file);
+		plat_close(s->file);
 	if (s->tee >= 0)
-		close(s->tee);
+		plat_close(s->tee);
 	if (j->opts->no_cache && f->part.len)
-		unlink(f->part.data);
+		plat_unlink(f->part.data);
 }
 
 static void src_release(struct src *s)
@@ -662,7 +662,7 @@ out:
 	discard_part(j, &s, &f, lockfd >= 0, rc);
 	src_release(&s);
 	if (lockfd >= 0)
-		close(lockfd);
+		plat_close(lockfd);
 	part_paths_release(&f);
 	return rc;
 }
@@ -973,9 +973,9 @@ static int make_staging(const char *root, struct buf *staging, int *slock,
 	int rc = CUENV_OK;
 
 	buf_printf(&p, "%s/.staging/install-XXXXXX.lock", root);
-	*slock = mkstemps(p.data, 5);
+	*slock = plat_mkstemps(p.data, 5);
 	if (*slock >= 0 && lock_fd(*slock)) {
-		close(*slock);
+		plat_close(*slock);
 		*slock = -1;
 	}
 	if (*slock < 0) {
@@ -984,10 +984,10 @@ static int make_staging(const char *root, struct buf *staging, int *slock,
 		goto out;
 	}
 	buf_add(staging, p.data, p.len - 5);
-	if (mkdir(staging->data, 0755)) {
+	if (plat_mkdir(staging->data, 0755)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				staging->data, strerror(errno));
-		unlink(p.data);
+		plat_unlink(p.data);
 		buf_reset(staging);
 	}
 out:
@@ -1051,7 +1051,7 @@ static int assemble_and_commit(struct store *st, const struct crew *c,
 	int rc;
 
 	buf_path(&version_dir, staging, "version");
-	if (mkdir(version_dir.data, 0755))
+	if (plat_mkdir(version_dir.data, 0755))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				version_dir.data, strerror(errno));
 	else
@@ -1076,7 +1076,7 @@ static void remove_staging(const struct buf *staging)
 		return;
 	store_remove_tree(staging->data);
 	buf_printf(&p, "%s.lock", staging->data);
-	unlink(p.data);
+	plat_unlink(p.data);
 	buf_release(&p);
 }
 
@@ -1137,9 +1137,9 @@ out:
 	release_wheels(wheels, nwheels);
 	remove_staging(&staging);
 	if (slock >= 0)
-		close(slock);
+		plat_close(slock);
 	if (vlock >= 0)
-		close(vlock);
+		plat_close(vlock);
 	install_release(&in);
 	strv_release(&names);
 	free(name);

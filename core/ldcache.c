@@ -1,13 +1,13 @@
 #include "ldcache.h"
 
 #include <errno.h>
-#include <glob.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "file.h"
+#include "plat_fs.h"
 #include "xalloc.h"
 
 /* A cache is a few hundred KiB; anything far bigger is not one. */
@@ -250,7 +250,7 @@ static void include(const char *from, const char *pattern, struct ldconf *out,
 		    int depth)
 {
 	struct buf full = BUF_INIT;
-	glob_t g;
+	struct strv paths = STRV_INIT;
 
 	if (pattern[0] != '/') {
 		const char *slash = strrchr(from, '/');
@@ -261,11 +261,10 @@ static void include(const char *from, const char *pattern, struct ldconf *out,
 	} else {
 		buf_adds(&full, pattern);
 	}
-	if (!glob(full.data, 0, NULL, &g)) {
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			read_conf(g.gl_pathv[i], out, depth + 1);
-	}
-	globfree(&g);
+	plat_glob(full.data, &paths);
+	for (size_t i = 0; i < paths.n; i++)
+		read_conf(paths.v[i], out, depth + 1);
+	strv_release(&paths);
 	buf_release(&full);
 }
 
@@ -320,14 +319,14 @@ void ldconf_read(const char *path, struct ldconf *out)
 
 const char *ldconf_file_for(const struct ldconf *c, const char *dir)
 {
-	char *real = realpath(dir, NULL);
+	char *real = plat_realpath(dir);
 	const char *found = NULL;
 
 	for (size_t i = 0; i < c->n && !found; i++)
 		if (!strcmp(c->v[i].dir, dir))
 			found = c->v[i].file;
 	for (size_t i = 0; i < c->n && !found && real; i++) {
-		char *r = realpath(c->v[i].dir, NULL);
+		char *r = plat_realpath(c->v[i].dir);
 
 		if (r && !strcmp(r, real))
 			found = c->v[i].file;

@@ -8,6 +8,7 @@
 
 #include "file.h"
 #include "plat_fs.h"
+#include "plat_path.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -424,12 +425,8 @@ int lock_find(const char *cwd, struct buf *out)
 			buf_release(&dir);
 			return CUENV_OK;
 		}
-		char *slash = strrchr(dir.data, '/');
-
-		if (!slash || dir.len <= 1)
+		if (!plat_path_up(&dir))
 			break;
-		buf_setlen(&dir,
-			   slash == dir.data ? 1 : (size_t)(slash - dir.data));
 	}
 	buf_release(&dir);
 	buf_reset(out);

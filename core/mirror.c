@@ -1,18 +1,16 @@
 #include "mirror.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "digest.h"
 #include "file.h"
+#include "plat_fs.h"
+#include "plat_path.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -141,30 +139,41 @@ static int add_archive(struct mirror_plan *p, const struct part *pt,
 	return add_file(p, path, pt->url, pt->sha256, pt->size, NULL, err);
 }
 
+/* The last name of a local path (after its last separator, '\\' too on
+ * Windows). */
+static const char *last_name(const char *path)
+{
+	const char *name = path;
+
+	for (const char *p = path; *p; p++)
+		if (plat_path_is_sep(plat_path_native(), *p))
+			name = p + 1;
+	return name;
+}
+
 /* A redist release's manifest, verbatim, where NVIDIA keeps it. */
 static int add_manifest(struct mirror_plan *p, const struct release *rel,
 			struct cuenv_err *err)
 {
-	const char *base = strrchr(rel->origin, '/');
+	const char *base = last_name(rel->origin);
 	const char *k =
 		kit_kind_name(rel->kind == KIT_CUDNN ? KIT_CUDNN : KIT_CUDA);
 	char hex[DIGEST_HEX_LEN + 1];
 	struct buf path = BUF_INIT, url = BUF_INIT;
-	struct stat st;
+	struct plat_stat st;
 	int rc;
 
-	base = base ? base + 1 : rel->origin;
 	buf_printf(&path, "compute/%s/redist/%s", k, base);
 	buf_printf(&url, "%s/%s", NVIDIA_BASE, path.data);
-	if (strncmp(base, "redistrib_", 10) || stat(rel->origin, &st)) {
+	if (strncmp(base, "redistrib_", 10) || plat_stat(rel->origin, &st)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"cannot mirror the manifest '%s'", rel->origin);
 		goto out;
 	}
 	rc = digest_file(rel->origin, hex, err);
 	if (!rc)
-		rc = add_file(p, buf_detach(&path), url.data, hex,
-			      (uint64_t)st.st_size, rel->origin, err);
+		rc = add_file(p, buf_detach(&path), url.data, hex, st.size,
+			      rel->origin, err);
 out:
 	buf_release(&path);
 	buf_release(&url);
@@ -296,7 +305,7 @@ static struct stamp *stamp_find(const struct stamps *s, const char *path)
 }
 
 static void stamp_set(struct stamps *s, const char *path, const char *sha,
-		      const struct stat *st)
+		      const struct plat_stat *st)
 {
 	struct stamp *t = stamp_find(s, path);
 
@@ -306,10 +315,10 @@ static void stamp_set(struct stamps *s, const char *path, const char *sha,
 		t->path = xstrdup(path);
 	}
 	memcpy(t->sha, sha, DIGEST_HEX_LEN + 1);
-	t->size = (uint64_t)st->st_size;
-	t->sec = (long long)st->st_mtim.tv_sec;
-	t->nsec = (long long)st->st_mtim.tv_nsec;
-	t->ino = (unsigned long long)st->st_ino;
+	t->size = st->size;
+	t->sec = (long long)st->mtime;
+	t->nsec = (long long)st->mtime_ns;
+	t->ino = (unsigned long long)st->id.ino;
 	t->taken = 0;
 }
 
@@ -325,14 +334,14 @@ static void stamp_drop(struct stamps *s, const char *path)
 }
 
 static int stamp_matches(const struct stamps *s, const char *path,
-			 const char *sha, const struct stat *st)
+			 const char *sha, const struct plat_stat *st)
 {
 	const struct stamp *t = stamp_find(s, path);
 
-	return t && !strcmp(t->sha, sha) && t->size == (uint64_t)st->st_size &&
-	       t->sec == (long long)st->st_mtim.tv_sec &&
-	       t->nsec == (long long)st->st_mtim.tv_nsec &&
-	       t->ino == (unsigned long long)st->st_ino &&
+	return t && !strcmp(t->sha, sha) && t->size == st->size &&
+	       t->sec == (long long)st->mtime &&
+	       t->nsec == (long long)st->mtime_ns &&
+	       t->ino == (unsigned long long)st->id.ino &&
 	       t->taken > t->sec + 1;
 }
 
@@ -406,7 +415,7 @@ static int copy_hashed(const char *src, int fd, const char *dst,
 		       struct digest *d, uint64_t *n, struct cuenv_err *err)
 {
 	char *buf = xmalloc(BLOCK);
-	int in = open(src, O_RDONLY | O_CLOEXEC), rc = CUENV_OK;
+	int in = plat_open(src, PLAT_O_READ, 0), rc = CUENV_OK;
 	ssize_t r;
 
 	if (in < 0) {
@@ -435,7 +444,7 @@ static int copy_hashed(const char *src, int fd, const char *dst,
 	}
 out:
 	if (in >= 0)
-		close(in);
+		plat_close(in);
 	free(buf);
 	return rc;
 }
@@ -472,10 +481,10 @@ static int finish_checked(const struct mirror_file *f, struct digest *d,
 {
 	if (!rc)
 		rc = check_bytes(f, d, n, name, err);
-	if (!rc && fsync(fd))
+	if (!rc && plat_fsync(fd))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				tmp, strerror(errno));
-	if (close(fd) && !rc)
+	if (plat_close(fd) && !rc)
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				tmp, strerror(errno));
 	return rc;
@@ -486,7 +495,8 @@ static int copy_checked(const struct mirror_file *f, const char *src,
 			const char *tmp, uint64_t *n, struct cuenv_err *err)
 {
 	struct digest *d = digest_new();
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = plat_open(tmp, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_TRUNC,
+			   0644);
 	int rc;
 
 	*n = 0;
@@ -500,9 +510,9 @@ static int copy_checked(const struct mirror_file *f, const char *src,
 	fd = -1;
 out:
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 	if (rc)
-		unlink(tmp);
+		plat_unlink(tmp);
 	digest_free(d);
 	return rc;
 }
@@ -518,17 +528,17 @@ static int download(const struct mirror_file *f, const struct mirror_opts *o,
 	char *url = install_mirror_url(f->url, o->upstream);
 	struct fetch *net = NULL;
 	uint64_t have = 0;
-	struct stat st;
+	struct plat_stat st;
 	int fd, rc = CUENV_OK, keep = 0;
 
 	*n = 0;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || fstat(fd, &st)) {
+	fd = plat_open(tmp, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_APPEND, 0644);
+	if (fd < 0 || plat_fstat(fd, &st)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				tmp, strerror(errno));
 		goto out;
 	}
-	if (f->size && (uint64_t)st.st_size > f->size && ftruncate(fd, 0)) {
+	if (f->size && st.size > f->size && plat_ftruncate(fd, 0)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				tmp, strerror(errno));
 		goto out;
@@ -563,9 +573,9 @@ static int download(const struct mirror_file *f, const struct mirror_opts *o,
 	fd = -1;
 out:
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 	if (rc && !keep)
-		unlink(tmp);
+		plat_unlink(tmp);
 	fetch_close(net);
 	digest_free(d);
 	free(url);
@@ -586,23 +596,23 @@ static int verified(struct run *run, const struct mirror_file *f,
 		    const char *dest, int *damaged, struct cuenv_err *err)
 {
 	char hex[DIGEST_HEX_LEN + 1];
-	struct stat st;
+	struct plat_stat st;
 
 	*damaged = 0;
-	if (lstat(dest, &st)) {
+	if (plat_lstat(dest, &st)) {
 		if (errno == ENOENT)
 			return 0;
 		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				  dest, strerror(errno));
 	}
-	if (!S_ISREG(st.st_mode))
+	if (st.type != PLAT_F_REG)
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "'%s' is not a plain file", dest);
 	if (!run->o->verify &&
 	    stamp_matches(&run->stamps, f->path, f->sha256, &st))
 		return 1;
 	*damaged = 1;
-	if (f->size && (uint64_t)st.st_size != f->size)
+	if (f->size && st.size != f->size)
 		return 0;
 	if (digest_file(dest, hex, err))
 		return -1;
@@ -620,7 +630,7 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	struct buf dest = BUF_INIT, tmp = BUF_INIT, cached = BUF_INIT;
 	enum mirror_how how;
 	uint64_t n = 0;
-	struct stat st;
+	struct plat_stat st;
 	int rc = CUENV_OK, damaged, ok;
 	char *slash;
 
@@ -639,7 +649,7 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	}
 	stamp_drop(&run->stamps, f->path);
 	/* Wrong bytes never stay under the final name, fetched or not. */
-	if (damaged && unlink(dest.data) && errno != ENOENT) {
+	if (damaged && plat_unlink(dest.data) && errno != ENOENT) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
 				dest.data, strerror(errno));
 		goto out;
@@ -650,7 +660,8 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	if (f->origin) {
 		how = MIRROR_COPIED;
 		rc = copy_checked(f, f->origin, tmp.data, &n, err);
-	} else if (cached.len && !access(cached.data, R_OK)) {
+	} else if (cached.len && !plat_stat(cached.data, &st) &&
+		   st.type == PLAT_F_REG) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 
 		how = MIRROR_CACHED;
@@ -670,13 +681,13 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	*slash = '\0';
 	rc = store_mkdir_p(dest.data, err);
 	*slash = '/';
-	if (!rc && rename(tmp.data, dest.data))
+	if (!rc && plat_rename(tmp.data, dest.data))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				dest.data, strerror(errno));
-	if (!rc && !stat(dest.data, &st))
+	if (!rc && !plat_stat(dest.data, &st))
 		stamp_set(&run->stamps, f->path, f->sha256, &st);
 	if (rc) {
-		unlink(tmp.data);
+		plat_unlink(tmp.data);
 		goto out;
 	}
 	if (how == MIRROR_FETCHED) {
@@ -995,9 +1006,7 @@ static int write_table(const char *dir, const char *name,
 	buf_printf(&path, "%s/" CATALOGUE "/%s", dir, name);
 	strv_push(&srcs, path.data);
 	for (size_t i = 0; i < p->tables.n; i++) {
-		const char *b = strrchr(p->tables.v[i], '/');
-
-		if (!strcmp(b ? b + 1 : p->tables.v[i], name))
+		if (!strcmp(last_name(p->tables.v[i]), name))
 			strv_push(&srcs, p->tables.v[i]);
 	}
 	for (size_t s = 0; s < srcs.n; s++) {
@@ -1054,6 +1063,7 @@ static int write_catalogue(const struct mirror_plan *p,
 			   const struct mirror_opts *o, struct cuenv_err *err)
 {
 	struct buf dir = BUF_INIT, src = BUF_INIT, dst = BUF_INIT;
+	struct plat_stat sst;
 	int rc;
 
 	buf_printf(&dir, "%s/" CATALOGUE "/cuda", o->dir);
@@ -1079,7 +1089,7 @@ static int write_catalogue(const struct mirror_plan *p,
 		buf_path(&src, o->dir, path);
 		buf_printf(&dst, "%s/" CATALOGUE "/%s/%s", o->dir, kind, base);
 		/* One an earlier run listed and someone removed since: gone. */
-		if (access(src.data, F_OK) && errno == ENOENT)
+		if (plat_stat(src.data, &sst) && errno == ENOENT)
 			continue;
 		rc = copy_text(src.data, dst.data, err);
 	}
@@ -1088,26 +1098,26 @@ static int write_catalogue(const struct mirror_plan *p,
 	if (!rc)
 		rc = write_table(o->dir, "cudnn-tarballs.tsv", p, all, err);
 	if (!rc && o->compat) {
-		DIR *d = opendir(o->compat);
-		struct dirent *de;
+		struct plat_dir *d = plat_opendir(o->compat);
+		const char *name;
 
 		buf_reset(&dir);
 		buf_printf(&dir, "%s/" CATALOGUE "/compat", o->dir);
 		rc = d ? store_mkdir_p(dir.data, err) : CUENV_OK;
-		while (!rc && d && (de = readdir(d))) {
-			size_t n = strlen(de->d_name);
+		while (!rc && d && (name = plat_readdir(d))) {
+			size_t n = strlen(name);
 
-			if (de->d_name[0] == '.' || n < 5 ||
-			    strcmp(de->d_name + n - 4, ".tsv"))
+			if (name[0] == '.' || n < 5 ||
+			    strcmp(name + n - 4, ".tsv"))
 				continue;
 			buf_reset(&src);
 			buf_reset(&dst);
-			buf_path(&src, o->compat, de->d_name);
-			buf_path(&dst, dir.data, de->d_name);
+			buf_path(&src, o->compat, name);
+			buf_path(&dst, dir.data, name);
 			rc = copy_text(src.data, dst.data, err);
 		}
 		if (d)
-			closedir(d);
+			plat_closedir(d);
 	}
 	buf_release(&dir);
 	buf_release(&src);
@@ -1123,6 +1133,7 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	struct run run = { .o = o, .r = r };
 	struct buf path = BUF_INIT, text = BUF_INIT;
 	struct mirror_plan all;
+	struct plat_stat ist;
 	char *abs = NULL;
 	int lockfd = -1, rc;
 
@@ -1160,7 +1171,7 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	/* The index first: a damaged one stops the run before any work. */
 	buf_reset(&path);
 	buf_path(&path, o->dir, INDEX);
-	if (!access(path.data, F_OK)) {
+	if (!plat_stat(path.data, &ist)) {
 		rc = file_read(path.data, TEXT_MAX, FILE_MAY_BE_MISSING, &text,
 			       err);
 		if (!rc)
@@ -1195,7 +1206,7 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	rc = put(path.data, text.data, err);
 	if (rc)
 		goto out;
-	abs = realpath(o->dir, NULL);
+	abs = plat_realpath(o->dir);
 	buf_reset(&text);
 	format_readme(&all, o, abs ? abs : o->dir, &text);
 	buf_reset(&path);
@@ -1203,7 +1214,7 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	rc = put(path.data, text.data, err);
 out:
 	if (lockfd >= 0)
-		close(lockfd);
+		plat_close(lockfd);
 	stamps_release(&run.stamps);
 	mirror_plan_release(&all);
 	buf_release(&path);

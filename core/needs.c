@@ -1,19 +1,16 @@
 #include "needs.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "explain.h"
 #include "file.h"
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -815,7 +812,7 @@ static int read_metadata_file(struct needs_scan *s, const char *path,
 			      struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = CUENV_OK;
+	int fd = plat_open(path, PLAT_O_READ, 0), rc = CUENV_OK;
 
 	if (fd < 0) {
 		if (err)
@@ -835,7 +832,7 @@ static int read_metadata_file(struct needs_scan *s, const char *path,
 	needs_read_metadata(s, path, text.data, text.len);
 out:
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 	buf_release(&text);
 	return rc;
 }
@@ -844,33 +841,32 @@ out:
 static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 {
 	struct strv names = STRV_INIT;
-	struct dirent *de;
-	DIR *d = opendir(path->data);
+	const char *ent;
+	struct plat_dir *d = plat_opendir(path->data);
 
 	if (!d) {
 		add_warning(s, "skipped '%s': %s", path->data, strerror(errno));
 		return;
 	}
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			strv_push(&names, de->d_name);
-	closedir(d);
+	while ((ent = plat_readdir(d)))
+		strv_push(&names, ent);
+	plat_closedir(d);
 	strv_sort(&names);
 	for (size_t i = 0; i < names.n; i++) {
 		size_t keep = path->len;
-		struct stat st;
+		struct plat_stat st;
 
 		buf_path(path, path->data, names.v[i]);
-		if (lstat(path->data, &st)) {
+		if (plat_lstat(path->data, &st)) {
 			add_warning(s, "skipped '%s': %s", path->data,
 				    strerror(errno));
-		} else if (S_ISDIR(st.st_mode)) {
+		} else if (st.type == PLAT_F_DIR) {
 			if (depth < WALK_DEPTH)
 				walk(s, path, depth + 1);
 			else
 				add_warning(s, "skipped '%s': nested too deep",
 					    path->data);
-		} else if (S_ISREG(st.st_mode)) {
+		} else if (st.type == PLAT_F_REG) {
 			if (needs_metadata_name(path->data))
 				read_metadata_file(s, path->data, NULL);
 			else
@@ -884,20 +880,20 @@ static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 int needs_scan_path(struct needs_scan *s, const char *path,
 		    struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 	struct buf walked = BUF_INIT, shown = BUF_INIT;
 	int rc = CUENV_OK;
 
 	buf_add_display(&shown, path, 200);
-	if (stat(path, &st)) {
+	if (plat_stat(path, &st)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 				shown.data, strerror(errno));
-	} else if (S_ISDIR(st.st_mode)) {
+	} else if (st.type == PLAT_F_DIR) {
 		buf_adds(&walked, path);
 		walk(s, &walked, 0);
-	} else if (S_ISREG(st.st_mode) && needs_metadata_name(path)) {
+	} else if (st.type == PLAT_F_REG && needs_metadata_name(path)) {
 		rc = read_metadata_file(s, path, err);
-	} else if (S_ISREG(st.st_mode)) {
+	} else if (st.type == PLAT_F_REG) {
 		rc = scan_file(s, path, 1, err);
 	} else {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
@@ -1102,12 +1098,12 @@ bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
 static int dirs_have(const struct strv *dirs, const char *name,
 		     struct buf *found)
 {
-	struct stat st;
+	struct plat_stat st;
 
 	for (size_t i = 0; i < dirs->n; i++) {
 		buf_reset(found);
 		buf_path(found, dirs->v[i], name);
-		if (!stat(found->data, &st) && S_ISREG(st.st_mode))
+		if (!plat_stat(found->data, &st) && st.type == PLAT_F_REG)
 			return 1;
 	}
 	return 0;

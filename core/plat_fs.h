@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <wchar.h>
 
 /* The folder a relative name is opened from: the current folder. */
 #define PLAT_AT_CWD (-100)
@@ -77,6 +78,8 @@ ssize_t plat_write(int fd, const void *buf, size_t n);
 ssize_t plat_pwrite(int fd, const void *buf, size_t n, int64_t off);
 /* Cut or extend the file to len bytes. */
 int plat_ftruncate(int fd, uint64_t len);
+/* Move the file position to off bytes from the start (lseek SEEK_SET). */
+int plat_seek(int fd, uint64_t off);
 
 /* Flush a file (or a folder opened with PLAT_O_DIR) to the disk. */
 int plat_fsync(int fd);
@@ -141,9 +144,16 @@ char *plat_mkdtemp(char *tmpl);
 int plat_symlink(const char *target, const char *path);
 /* A hard link to an existing file: EEXIST when to is there. */
 int plat_link(const char *from, const char *to);
+/* The same by names in folders: linkat(..., 0), which follows neither
+ * name's link; symlinkat; readlinkat (plat_readlink's contract). */
+int plat_link_at(int from_dir, const char *from, int to_dir, const char *to);
+int plat_symlink_at(const char *target, int dir, const char *name);
+ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size);
 
 /* Free bytes for this user on the file system holding path. */
 int plat_free_space(const char *path, uint64_t *bytes);
+/* The same, and the file system's whole size (statvfs's f_blocks). */
+int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total);
 
 /*
  * Map len (>= 1) bytes of fd read only, private. Returns the address, or
@@ -151,6 +161,12 @@ int plat_free_space(const char *path, uint64_t *bytes);
  */
 void *plat_map(int fd, size_t len);
 void plat_unmap(void *data, size_t len);
+/*
+ * Advise that a mapping will be read once from start to end, so the
+ * system may read ahead (madvise MADV_SEQUENTIAL); a hint only: nothing
+ * on Windows.
+ */
+void plat_map_sequential(void *data, size_t len);
 
 /*
  * path with every link followed and "." and ".." resolved (realpath(3);
@@ -165,6 +181,17 @@ char *plat_realpath(const char *path);
  * extensions run is PATHEXT's business, not the file system's).
  */
 int plat_can_exec(const char *path);
+
+/*
+ * Append to out the paths that match pattern, as glob(3) with no flags
+ * gives them (sorted; a name starting with '.' only where the pattern's
+ * name does); none when nothing matches or on an error. Windows:
+ * wildcards (* and ?, as FindFirstFileExW takes them, which may match a
+ * short 8.3 name too) in the last name only, the folders before it taken
+ * as they are.
+ */
+struct strv;
+void plat_glob(const char *pattern, struct strv *out);
 
 /*
  * A folder's names, "." and ".." left out. plat_readdir returns the next
@@ -183,5 +210,25 @@ const char *plat_readdir(struct plat_dir *d);
  */
 int plat_readdir_is_dir(const struct plat_dir *d);
 void plat_closedir(struct plat_dir *d);
+
+/*
+ * The current working folder, UTF-8 (getcwd(3); GetCurrentDirectoryW):
+ * malloc'd, or NULL with errno set (ENOENT: it was removed).
+ */
+char *plat_getcwd(void);
+
+/*
+ * Names for libraries that take a file name as char * or wchar_t *
+ * (libarchive's entries). On POSIX a char * name is the bytes the system
+ * takes, and is the one to use: plat_wide_names() is 0. On Windows a
+ * library's char * name means the ANSI code page, not UTF-8, so the wide
+ * form is the one to use: plat_wide_names() is 1, plat_to_wide gives path
+ * in UTF-16 (malloc'd; NULL with EINVAL when path is not UTF-8) and
+ * plat_from_wide a wide name as UTF-8 (malloc'd; NULL with EINVAL).
+ * On POSIX both converters give NULL with ENOSYS.
+ */
+int plat_wide_names(void);
+wchar_t *plat_to_wide(const char *path);
+char *plat_from_wide(const wchar_t *name);
 
 #endif

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "xalloc.h"
 
 static int open_flags(unsigned f)
@@ -263,6 +265,36 @@ int plat_link(const char *from, const char *to)
 	return link(from, to);
 }
 
+static int at_dir(int dir)
+{
+	return dir == PLAT_AT_CWD ? AT_FDCWD : dir;
+}
+
+int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
+{
+	return linkat(at_dir(from_dir), from, at_dir(to_dir), to, 0);
+}
+
+int plat_symlink_at(const char *target, int dir, const char *name)
+{
+	return symlinkat(target, at_dir(dir), name);
+}
+
+ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (!size) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = readlinkat(at_dir(dir), name, buf, size - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
 int plat_free_space(const char *path, uint64_t *bytes)
 {
 	struct statvfs vfs;
@@ -270,6 +302,17 @@ int plat_free_space(const char *path, uint64_t *bytes)
 	if (statvfs(path, &vfs))
 		return -1;
 	*bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	return 0;
+}
+
+int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
+{
+	struct statvfs vfs;
+
+	if (statvfs(path, &vfs))
+		return -1;
+	*avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	*total = (uint64_t)vfs.f_blocks * (uint64_t)vfs.f_frsize;
 	return 0;
 }
 
@@ -366,4 +409,52 @@ char *plat_realpath(const char *path)
 int plat_can_exec(const char *path)
 {
 	return !access(path, X_OK);
+}
+
+int plat_seek(int fd, uint64_t off)
+{
+	if (off > (uint64_t)INT64_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	return lseek(fd, (off_t)off, SEEK_SET) < 0 ? -1 : 0;
+}
+
+int plat_wide_names(void)
+{
+	return 0;
+}
+
+wchar_t *plat_to_wide(const char *path)
+{
+	(void)path;
+	errno = ENOSYS;
+	return NULL;
+}
+
+char *plat_from_wide(const wchar_t *name)
+{
+	(void)name;
+	errno = ENOSYS;
+	return NULL;
+}
+
+void plat_glob(const char *pattern, struct strv *out)
+{
+	glob_t g;
+
+	if (!glob(pattern, 0, NULL, &g))
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			strv_push(out, g.gl_pathv[i]);
+	globfree(&g);
+}
+
+void plat_map_sequential(void *data, size_t len)
+{
+	madvise(data, len, MADV_SEQUENTIAL);
+}
+
+char *plat_getcwd(void)
+{
+	return getcwd(NULL, 0);
 }

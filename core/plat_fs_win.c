@@ -765,6 +765,42 @@ int plat_link(const char *from, const char *to)
 	return rc;
 }
 
+int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
+{
+	struct buf f = BUF_INIT, t = BUF_INIT;
+	int rc = at_path(from_dir, from, &f);
+
+	if (!rc)
+		rc = at_path(to_dir, to, &t);
+	if (!rc)
+		rc = plat_link(f.data, t.data);
+	buf_release(&f);
+	buf_release(&t);
+	return rc;
+}
+
+int plat_symlink_at(const char *target, int dir, const char *name)
+{
+	struct buf p = BUF_INIT;
+	int rc = at_path(dir, name, &p);
+
+	if (!rc)
+		rc = plat_symlink(target, p.data);
+	buf_release(&p);
+	return rc;
+}
+
+ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
+{
+	struct buf p = BUF_INIT;
+	ssize_t n = at_path(dir, name, &p);
+
+	if (!n)
+		n = plat_readlink(p.data, buf, size);
+	buf_release(&p);
+	return n;
+}
+
 int plat_free_space(const char *path, uint64_t *bytes)
 {
 	ULARGE_INTEGER avail;
@@ -776,6 +812,23 @@ int plat_free_space(const char *path, uint64_t *bytes)
 	rc = GetDiskFreeSpaceExW(w, &avail, NULL, NULL) ? 0 : fail_last();
 	if (!rc)
 		*bytes = avail.QuadPart;
+	free(w);
+	return rc;
+}
+
+int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
+{
+	ULARGE_INTEGER a, t;
+	wchar_t *w = wide(path);
+	int rc;
+
+	if (!w)
+		return -1;
+	rc = GetDiskFreeSpaceExW(w, &a, &t, NULL) ? 0 : fail_last();
+	if (!rc) {
+		*avail = a.QuadPart;
+		*total = t.QuadPart;
+	}
 	free(w);
 	return rc;
 }
@@ -929,4 +982,109 @@ int plat_can_exec(const char *path)
 	struct plat_stat st;
 
 	return !plat_stat(path, &st) && st.type != PLAT_F_DIR;
+}
+
+int plat_seek(int fd, uint64_t off)
+{
+	LARGE_INTEGER to;
+
+	if (off > (uint64_t)INT64_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	to.QuadPart = (LONGLONG)off;
+	return SetFilePointerEx(handle_of(fd), to, NULL, FILE_BEGIN)
+		       ? 0
+		       : fail_last();
+}
+
+int plat_wide_names(void)
+{
+	return 1;
+}
+
+wchar_t *plat_to_wide(const char *path)
+{
+	return wide(path);
+}
+
+char *plat_from_wide(const wchar_t *name)
+{
+	struct buf b = BUF_INIT;
+
+	if (narrow(name, &b)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+void plat_glob(const char *pattern, struct strv *out)
+{
+	struct strv found = STRV_INIT;
+	struct buf name = BUF_INIT, path = BUF_INIT;
+	const char *base = pattern;
+	WIN32_FIND_DATAW data;
+	HANDLE find;
+	wchar_t *w = wide(pattern);
+
+	for (const char *p = pattern; *p; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	if (!w)
+		return;
+	find = FindFirstFileExW(w, FindExInfoBasic, &data,
+				FindExSearchNameMatch, NULL, 0);
+	free(w);
+	if (find == INVALID_HANDLE_VALUE)
+		return;
+	do {
+		buf_reset(&name);
+		if (narrow(data.cFileName, &name) || !strcmp(name.data, ".") ||
+		    !strcmp(name.data, "..") ||
+		    (name.data[0] == '.' && *base != '.'))
+			continue;
+		buf_reset(&path);
+		buf_add(&path, pattern, (size_t)(base - pattern));
+		buf_adds(&path, name.data);
+		strv_push(&found, path.data);
+	} while (FindNextFileW(find, &data));
+	FindClose(find);
+	strv_sort(&found);
+	for (size_t i = 0; i < found.n; i++)
+		strv_push(out, found.v[i]);
+	strv_release(&found);
+	buf_release(&name);
+	buf_release(&path);
+}
+
+void plat_map_sequential(void *data, size_t len)
+{
+	(void)data;
+	(void)len;
+}
+
+char *plat_getcwd(void)
+{
+	struct buf out = BUF_INIT;
+	DWORD n = GetCurrentDirectoryW(0, NULL), got;
+	wchar_t *w;
+
+	if (!n) {
+		fail_last();
+		return NULL;
+	}
+	w = xmalloc((size_t)n * sizeof(*w));
+	got = GetCurrentDirectoryW(n, w);
+	if (!got || got >= n || narrow(w, &out)) {
+		if (!got)
+			fail_last();
+		else if (got >= n)
+			errno = ERANGE; /* changed between the two calls */
+		free(w);
+		buf_release(&out);
+		return NULL;
+	}
+	free(w);
+	return buf_detach(&out);
 }

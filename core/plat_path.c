@@ -229,6 +229,17 @@ char *plat_path_parent(const struct plat_path_rules *r, const char *path)
 	return s;
 }
 
+int plat_path_up(struct buf *dir)
+{
+	char *up = plat_path_parent(plat_path_native(), dir->data);
+
+	if (!up)
+		return 0;
+	buf_sets(dir, up);
+	free(up);
+	return 1;
+}
+
 int plat_path_equal(const struct plat_path_rules *r, const char *a,
 		    const char *b)
 {

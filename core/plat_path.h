@@ -87,6 +87,12 @@ void plat_path_split(const struct plat_path_rules *r, const char *path,
  * for a path of one relative name: for walking up to the root. */
 char *plat_path_parent(const struct plat_path_rules *r, const char *path);
 
+/*
+ * dir (a buf) made its parent under the running system's rules, for
+ * walking up to the root: 0, dir unchanged, at a root or a relative name.
+ */
+int plat_path_up(struct buf *dir);
+
 /* Do a and b name the same path, written alike up to separators and
  * (with r->fold_case) ASCII case? Both are normalized first. */
 int plat_path_equal(const struct plat_path_rules *r, const char *a,

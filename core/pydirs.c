@@ -1,9 +1,10 @@
 /*
  * pydirs.c: the folders a Python searches (see pydirs.h).
  */
-#include <glob.h>
 #include <string.h>
 
+#include "plat_fs.h"
+#include "plat_path.h"
 #include "proc.h"
 #include "pydirs.h"
 
@@ -38,16 +39,35 @@ void pydirs_ask(const char *python, char *const *envp, struct strv *dirs)
 
 void pydirs_venv(const char *venv, struct strv *dirs)
 {
-	struct buf pat = BUF_INIT;
-	glob_t g;
+	struct strv found = STRV_INIT;
+	struct buf lib = BUF_INIT, p = BUF_INIT;
+	struct plat_dir *d;
+	struct plat_stat st;
+	const char *name;
 
-	if (!venv || venv[0] != '/')
+	if (!venv || !plat_path_is_abs(plat_path_native(), venv))
 		return;
-	buf_path(&pat, venv, "lib/python*/site-packages");
-	if (!glob(pat.data, 0, NULL, &g))
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (strv_find(dirs, g.gl_pathv[i]) < 0)
-				strv_push(dirs, g.gl_pathv[i]);
-	globfree(&g);
-	buf_release(&pat);
+	buf_path(&lib, venv, "lib");
+	d = plat_opendir(lib.data);
+	if (d) {
+		while ((name = plat_readdir(d)))
+			if (!strncmp(name, "python", 6)) {
+				buf_reset(&p);
+				buf_path(&p, lib.data, name);
+				buf_path(&p, p.data, "site-packages");
+				strv_push(&found, p.data);
+			}
+		plat_closedir(d);
+	}
+	strv_sort(&found);
+	buf_reset(&p);
+	buf_path(&p, venv, "Lib/site-packages");
+	strv_push(&found, p.data);
+	for (size_t i = 0; i < found.n; i++)
+		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR &&
+		    strv_find(dirs, found.v[i]) < 0)
+			strv_push(dirs, found.v[i]);
+	strv_release(&found);
+	buf_release(&lib);
+	buf_release(&p);
 }

@@ -25,8 +25,9 @@
  */
 void pydirs_ask(const char *python, char *const *envp, struct strv *dirs);
 
-/* Push each VENV/lib/pythonX.Y/site-packages there is onto dirs, once;
- * venv NULL or not absolute: nothing. */
+/* Push each folder VENV/lib/pythonX.Y/site-packages (POSIX) and
+ * VENV/Lib/site-packages (Windows) there is onto dirs, once, in name
+ * order; venv NULL or not absolute: nothing. */
 void pydirs_venv(const char *venv, struct strv *dirs);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dotfile.h"
+#include "plat_path.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -111,8 +112,6 @@ int select_find(const struct select_in *in, struct selection *sel,
 
 	/* Walk up from the working directory. */
 	buf_adds(&dir, in->cwd);
-	while (dir.len > 1 && dir.data[dir.len - 1] == '/')
-		buf_setlen(&dir, dir.len - 1);
 	for (;;) {
 		buf_reset(&file);
 		buf_path(&file, dir.data, ".cuenv");
@@ -131,11 +130,8 @@ int select_find(const struct select_in *in, struct selection *sel,
 			if (found)
 				goto out;
 		}
-		char *slash = strrchr(dir.data, '/');
-		if (!slash || dir.len <= 1)
+		if (!plat_path_up(&dir))
 			break;
-		buf_setlen(&dir,
-			   slash == dir.data ? 1 : (size_t)(slash - dir.data));
 	}
 
 	buf_reset(&file);

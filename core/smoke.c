@@ -1,13 +1,12 @@
 #include "smoke.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "compat.h"
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -619,7 +618,7 @@ bool smoke_module_version(const char *root, struct buf *out, struct buf *source)
 bool smoke_file_is_own(const char *file, const char *soname,
 		       const struct strv *own, char **provided)
 {
-	char *real = file ? realpath(file, NULL) : NULL;
+	char *real = file ? plat_realpath(file) : NULL;
 	struct buf p = BUF_INIT;
 	bool mine = false;
 
@@ -630,7 +629,7 @@ bool smoke_file_is_own(const char *file, const char *soname,
 
 		buf_reset(&p);
 		buf_path(&p, own->v[i], soname);
-		r = realpath(p.data, NULL);
+		r = plat_realpath(p.data);
 		if (!r)
 			continue;
 		if (provided && !*provided)
@@ -671,26 +670,26 @@ char *smoke_find_soname(const struct strv *dirs, const char *stem)
 	struct buf p = BUF_INIT;
 
 	for (size_t i = 0; i < dirs->n; i++) {
-		DIR *d = opendir(dirs->v[i]);
-		struct dirent *de;
+		struct plat_dir *d = plat_opendir(dirs->v[i]);
+		const char *ent;
 
 		if (!d)
 			continue;
-		while ((de = readdir(d))) {
-			unsigned parts = soname_parts(de->d_name, stem);
-			struct stat st;
+		while ((ent = plat_readdir(d))) {
+			unsigned parts = soname_parts(ent, stem);
+			struct plat_stat st;
 
 			if (!parts || (best && parts >= best_parts))
 				continue;
 			buf_reset(&p);
-			buf_path(&p, dirs->v[i], de->d_name);
-			if (stat(p.data, &st) || !S_ISREG(st.st_mode))
+			buf_path(&p, dirs->v[i], ent);
+			if (plat_stat(p.data, &st) || st.type != PLAT_F_REG)
 				continue;
 			free(best);
-			best = xstrdup(de->d_name);
+			best = xstrdup(ent);
 			best_parts = parts;
 		}
-		closedir(d);
+		plat_closedir(d);
 	}
 	buf_release(&p);
 	return best;

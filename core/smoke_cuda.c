@@ -14,6 +14,7 @@
 #include "smoke.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "elf.h"
 #include "nvlib.h"
 #include "plat_dl.h"
+#include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -239,7 +241,7 @@ static void *sym(void *h, const char *name, struct buf *missing)
 /* Is folder dir (followed through links) one of ldpath's entries? */
 static int dir_on_path(const char *dir, const char *ldpath)
 {
-	char *want = realpath(dir, NULL);
+	char *want = plat_realpath(dir);
 	struct strv parts = STRV_INIT;
 	int on = 0;
 
@@ -247,7 +249,7 @@ static int dir_on_path(const char *dir, const char *ldpath)
 		strv_split(&parts, ldpath, ':');
 		for (size_t i = 0; i < parts.n && !on; i++) {
 			char *r =
-				*parts.v[i] ? realpath(parts.v[i], NULL) : NULL;
+				*parts.v[i] ? plat_realpath(parts.v[i]) : NULL;
 
 			on = r && !strcmp(r, want);
 			free(r);
@@ -727,7 +729,7 @@ static int runtime_file_version(const struct probe *pr, const char *file,
 				struct buf *out, const char **src)
 {
 	const struct nvlib *rt = nvlib_get(NVLIB_CUDART);
-	char *real = file ? realpath(file, NULL) : NULL;
+	char *real = file ? plat_realpath(file) : NULL;
 	const char *base = real ? strrchr(real, '/') : NULL, *v = NULL;
 	struct buf sov = BUF_INIT;
 	unsigned major;
@@ -905,9 +907,17 @@ static struct {
 
 #define TRACE_BUFFER (1u << 20)
 
+/*
+ * CUPTI wants its activity buffers aligned to 8 bytes. malloc's memory is
+ * aligned for any object (max_align_t), so malloc gives that on every
+ * system, and free releases it (msvcrt has no aligned_alloc, and its
+ * _aligned_malloc needs _aligned_free).
+ */
+_Static_assert(_Alignof(max_align_t) >= 8, "malloc aligns to 8 bytes");
+
 static void trace_request(uint8_t **buffer, size_t *size, size_t *max)
 {
-	*buffer = aligned_alloc(8, TRACE_BUFFER);
+	*buffer = malloc(TRACE_BUFFER);
 	*size = *buffer ? TRACE_BUFFER : 0;
 	*max = 0; /* as many records as fit */
 }

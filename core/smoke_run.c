@@ -3,7 +3,6 @@
  * check` (see smoke_run.h).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,8 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "plat_fs.h"
+#include "plat_sys.h"
 #include "proc.h"
 #include "smoke_run.h"
 
@@ -149,7 +150,8 @@ static int read_probe(const struct child *c, const char *probe,
 		buf_printf(&why, "did not finish within %u seconds", timeout);
 	else if (c->status > 128)
 		buf_printf(&why, "was killed by signal %d (%s)",
-			   c->status - 128, strsignal(c->status - 128));
+			   c->status - 128,
+			   plat_sys_signal_name(c->status - 128));
 	else
 		buf_printf(&why, "exited with status %d before reporting",
 			   c->status);
@@ -244,7 +246,7 @@ void smoke_run_compile(const struct activation *a, const char *tmpdir,
 	}
 	smoke_detail(l, "nvcc", "%s", nvcc);
 	buf_path(&dir, tmpdir, "cuenv-check.XXXXXX");
-	if (!mkdtemp(dir.data)) {
+	if (!plat_mkdtemp(dir.data)) {
 		smoke_set(l, SMOKE_FAIL,
 			  "--compile: cannot make a folder in "
 			  "%s: %s",

@@ -11,6 +11,7 @@
 #include "file.h"
 #include "plat_fs.h"
 #include "plat_lock.h"
+#include "plat_path.h"
 #include "plat_sys.h"
 #include "trust.h"
 #include "version.h"
@@ -118,11 +119,17 @@ int store_mkdir_p(const char *path, struct cuenv_err *err)
 	struct buf b = BUF_INIT;
 	int rc = CUENV_OK;
 
+	size_t root = 0;
+
+	/* the root ("/", "C:\\", "\\\\server\\share\\") is there already */
+	plat_path_kind(plat_path_native(), path, &root);
 	buf_adds(&b, path);
-	for (char *p = b.data + 1;; p++) {
+	if (root && root >= b.len)
+		goto out;
+	for (char *p = b.data + (root ? root : 1);; p++) {
 		char c = *p;
 
-		if (c != '/' && c != '\0')
+		if (!plat_path_is_sep(plat_path_native(), c) && c != '\0')
 			continue;
 		*p = '\0';
 		if (plat_mkdir(b.data, 0755) && errno != EEXIST) {
@@ -135,6 +142,7 @@ int store_mkdir_p(const char *path, struct cuenv_err *err)
 		if (!c)
 			break;
 	}
+out:
 	buf_release(&b);
 	return rc;
 }
@@ -154,7 +162,7 @@ int store_open(struct store *st, const char *root, bool create,
 	st->lock_what = NULL;
 	st->waiting = NULL;
 	st->waiting_ctx = NULL;
-	if (root[0] != '/')
+	if (!plat_path_is_abs(plat_path_native(), root))
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "CUENV_ROOT must be an absolute path, not "
 				  "'%s'",
@@ -299,6 +307,21 @@ int store_lock_shared(struct store *st, struct cuenv_err *err)
 
 /* ---- receipts ------------------------------------------------------------ */
 
+/* A receipt's largest size read (a toolkit's lists of folders and sources
+ * stay far below). */
+#define RECEIPT_MAX (16u << 20)
+
+/* The last name of path (after its last separator). */
+static const char *last_name(const char *path)
+{
+	const char *name = path;
+
+	for (const char *p = path; *p; p++)
+		if (plat_path_is_sep(plat_path_native(), *p))
+			name = p + 1;
+	return name;
+}
+
 static json_t *dirs_to_json(const struct strv *dirs, const char *prefix)
 {
 	json_t *a = json_array();
@@ -307,7 +330,8 @@ static json_t *dirs_to_json(const struct strv *dirs, const char *prefix)
 	for (size_t i = 0; i < dirs->n; i++) {
 		const char *d = dirs->v[i];
 
-		if (!strncmp(d, prefix, plen) && d[plen] == '/')
+		if (!strncmp(d, prefix, plen) &&
+		    plat_path_is_sep(plat_path_native(), d[plen]))
 			d += plen + 1;
 		else if (!strcmp(d, prefix))
 			d = ".";
@@ -329,7 +353,10 @@ static int dirs_from_json(json_t *a, const char *prefix, struct strv *out)
 		const char *s = json_string_value(v);
 		struct buf b = BUF_INIT;
 
-		if (!s || s[0] == '/' || strstr(s, ".."))
+		if (!s ||
+		    plat_path_kind(plat_path_native(), s, NULL) !=
+			    PLAT_PATH_RELATIVE ||
+		    strstr(s, ".."))
 			return -1;
 		if (!strcmp(s, "."))
 			buf_adds(&b, prefix);
@@ -374,6 +401,8 @@ int store_read_receipt(const char *dir, struct install *in,
 		       struct cuenv_err *err)
 {
 	struct buf path = BUF_INIT;
+	struct buf text = BUF_INIT;
+	struct cuenv_err ferr = CUENV_ERR_INIT;
 	json_error_t jerr;
 	json_t *j = NULL;
 	const char *kind, *version, *prefix, *cupti;
@@ -383,7 +412,14 @@ int store_read_receipt(const char *dir, struct install *in,
 
 	install_init(in, KIT_CUDA);
 	buf_path(&path, dir, RECEIPT_NAME);
-	j = json_load_file(path.data, JSON_REJECT_DUPLICATES, &jerr);
+	/* Not json_load_file: its fopen takes Windows' ANSI code page. */
+	if (file_read(path.data, RECEIPT_MAX, 0, &text, &ferr)) {
+		rc = cuenv_fail(err, CUENV_E_MANIFEST, "bad receipt '%s': %s",
+				path.data, strerror(errno));
+		err_release(&ferr);
+		goto out;
+	}
+	j = json_loadb(text.data, text.len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!j) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST, "bad receipt '%s': %s",
 				path.data, jerr.text);
@@ -407,8 +443,7 @@ int store_read_receipt(const char *dir, struct install *in,
 	in->registered = registered;
 	in->dir = xstrdup(dir);
 	in->prefix = xstrdup(registered ? prefix : dir);
-	const char *slash = strrchr(dir, '/');
-	in->name = xstrdup(slash ? slash + 1 : dir);
+	in->name = xstrdup(last_name(dir));
 	if (cupti)
 		in->cupti_version = xstrdup(cupti);
 	if (dirs_from_json(json_object_get(j, "bin"), in->prefix, &in->bin) ||
@@ -456,6 +491,7 @@ int store_read_receipt(const char *dir, struct install *in,
 	}
 out:
 	json_decref(j);
+	buf_release(&text);
 	buf_release(&path);
 	return rc;
 }
@@ -534,6 +570,7 @@ static int write_receipt(const char *dir, const struct install *in,
 {
 	struct buf path = BUF_INIT;
 	json_t *j = json_object(), *comp = json_object();
+	char *text;
 	const char *prefix = in->registered ? in->prefix : dir;
 	int rc = CUENV_OK;
 
@@ -593,12 +630,16 @@ static int write_receipt(const char *dir, const struct install *in,
 	buf_path(&path, dir, RECEIPT_NAME);
 	/*
 	 * 0644 whatever the umask: activation refuses a receipt its group
-	 * can write (core/trust.h), and umask 002 is common.
+	 * can write (core/trust.h), and umask 002 is common. Not
+	 * json_dump_file: its fopen takes Windows' ANSI code page.
 	 */
-	if (json_dump_file(j, path.data, JSON_INDENT(2) | JSON_SORT_KEYS) ||
-	    plat_chmod(path.data, 0644))
+	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (text) /* NULL only when out of memory */
+		rc = file_write(path.data, text, strlen(text), 0644, err);
+	else
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				path.data, strerror(errno));
+				path.data, strerror(ENOMEM));
+	free(text);
 	json_decref(j);
 	buf_release(&path);
 	return rc;
@@ -680,10 +721,8 @@ static int make_links(const struct install *in, const char *staged,
 		goto out;
 	}
 	for (size_t i = 0; i < in->links.n && !rc; i++) {
-		const char *base = strrchr(in->links.v[i], '/');
-
 		buf_reset(&p);
-		buf_path(&p, dir.data, base ? base + 1 : in->links.v[i]);
+		buf_path(&p, dir.data, last_name(in->links.v[i]));
 		if (plat_symlink(in->links.v[i], p.data) && errno != EEXIST)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot link '%s': %s", p.data,

@@ -5,22 +5,34 @@
 #include "plat_owner.h"
 #include "shell.h"
 
+/* What may not stand in a listable path under r. */
+static const char *unlistable(const struct plat_path_rules *r)
+{
+	return r->style == PLAT_PATH_WINDOWS ? ";\n" : ":;\n";
+}
+
+bool trust_path_listable_in(const struct plat_path_rules *r, const char *path)
+{
+	return plat_path_is_abs(r, path) && !strpbrk(path, unlistable(r));
+}
+
 bool trust_path_listable(const char *path)
 {
-	return path[0] == '/' && !strpbrk(path, ":;\n");
+	return trust_path_listable_in(plat_path_native(), path);
 }
 
 int trust_check_listable(const char *path, const char *what,
 			 struct cuenv_err *err)
 {
 	struct buf shown = BUF_INIT;
-	const char *bad = strpbrk(path, ":;\n");
+	const struct plat_path_rules *r = plat_path_native();
+	const char *bad = strpbrk(path, unlistable(r));
 	int rc;
 
-	if (trust_path_listable(path))
+	if (trust_path_listable_in(r, path))
 		return CUENV_OK;
 	buf_add_display(&shown, path, 4096);
-	if (path[0] != '/')
+	if (!plat_path_is_abs(r, path))
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"%s '%s' is not an absolute path", what,
 				shown.data);
@@ -32,8 +44,9 @@ int trust_check_listable(const char *path, const char *what,
 				*bad == ':'   ? "':'"
 				: *bad == ';' ? "';'"
 					      : "newline");
-	cuenv_hint(err, "move or rename it to a path without ':', ';' or "
-			"newlines");
+	cuenv_hint(err, "move or rename it to a path without %s",
+		   r->style == PLAT_PATH_WINDOWS ? "';' or newlines"
+						 : "':', ';' or newlines");
 	buf_release(&shown);
 	return rc;
 }

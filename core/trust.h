@@ -30,9 +30,16 @@
 
 #include "err.h"
 #include "plat_owner.h"
+#include "plat_path.h"
 
-/* Is path absolute and free of ':', ';' and newlines? */
+/*
+ * Is path absolute and free of what would split a PATH-style list or a
+ * line: ':', ';' and newlines on POSIX; ';' and newlines on Windows,
+ * whose lists split at ';' and whose absolute paths hold a drive's ':'.
+ * trust_path_listable takes the running system's rules.
+ */
 bool trust_path_listable(const char *path);
+bool trust_path_listable_in(const struct plat_path_rules *r, const char *path);
 
 /*
  * Fail with CUENV_E_USAGE unless trust_path_listable(path): the message

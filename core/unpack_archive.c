@@ -1,21 +1,24 @@
 #include "unpack.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include "buf.h"
+#include "plat_fs.h"
 #include "xalloc.h"
+
+/* A name's longest component: Linux's, and NTFS's (255 UTF-16 units);
+ * Windows' headers leave it out. */
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
 
 /* Read block for archives in files; streams come in the source's chunks. */
 #define FILE_BLOCK (1 << 20)
@@ -206,19 +209,25 @@ static int refuse(struct cuenv_err *err, const char *name, const char *what,
 	return CUENV_E_UNPACK;
 }
 
+/* The mode bits refused (POSIX's S_ISUID, S_ISGID, S_ISVTX: the values
+ * every archive format writes, which Windows' headers do not define). */
+#define MODE_SUID 04000
+#define MODE_SGID 02000
+#define MODE_STICKY 01000
+
 static const char *bad_type(mode_t type, const char *hardlink)
 {
 	switch (type) {
-	case S_IFREG:
-	case S_IFDIR:
-	case S_IFLNK:
+	case AE_IFREG:
+	case AE_IFDIR:
+	case AE_IFLNK:
 		return NULL;
-	case S_IFCHR:
-	case S_IFBLK:
+	case AE_IFCHR:
+	case AE_IFBLK:
 		return "device node";
-	case S_IFIFO:
+	case AE_IFIFO:
 		return "FIFO";
-	case S_IFSOCK:
+	case AE_IFSOCK:
 		return "socket";
 	case 0:
 		/* Some formats leave a hard link's type to its target. */
@@ -251,13 +260,13 @@ static int check_entry(const char *name, const char *path, mode_t type,
 	why = bad_type(type, hardlink);
 	if (why)
 		return refuse(err, name, why, NULL, NULL);
-	if (mode & S_ISUID)
+	if (mode & MODE_SUID)
 		return refuse(err, name, "setuid bit", NULL, NULL);
-	if (mode & S_ISGID)
+	if (mode & MODE_SGID)
 		return refuse(err, name, "setgid bit", NULL, NULL);
-	if (mode & S_ISVTX)
+	if (mode & MODE_STICKY)
 		return refuse(err, name, "sticky bit", NULL, NULL);
-	if (type == S_IFLNK || symlink) {
+	if (type == AE_IFLNK || symlink) {
 		why = bad_symlink(path, symlink);
 		if (why && (!symlink || !*symlink))
 			return refuse(err, name,
@@ -325,6 +334,7 @@ struct job {
 	const char *name;	     /* the entry being extracted, or NULL */
 	uint64_t entries;	     /* entries written */
 	struct buf raw, rel, full, link, target; /* name points into raw */
+	struct buf wname, sym, hard;		 /* from wide names (Windows) */
 };
 
 /*
@@ -429,14 +439,14 @@ static bool rewrite(const char *raw, const struct unpack_opts *opts,
 static int check_link_target(struct job *j, const char *rel,
 			     struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 	char *to = NULL;
 	ssize_t n;
 	int rc = CUENV_OK;
 
 	buf_reset(&j->target);
 	buf_path(&j->target, j->dest, j->link.data);
-	if (lstat(j->target.data, &st)) {
+	if (plat_lstat(j->target.data, &st)) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return refuse(err, j->name, "hard link to",
 				      j->link.data, "which is not extracted");
@@ -447,14 +457,14 @@ static int check_link_target(struct job *j, const char *rel,
 		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
 				  j->target.data, strerror(errno));
 	}
-	if (S_ISDIR(st.st_mode))
+	if (st.type == PLAT_F_DIR)
 		return refuse(err, j->name, "hard link to", j->link.data,
 			      "which is a folder");
-	if (!S_ISLNK(st.st_mode))
+	if (st.type != PLAT_F_LINK)
 		return CUENV_OK;
-	to = xmalloc((size_t)st.st_size + 2);
-	n = readlink(j->target.data, to, (size_t)st.st_size + 2);
-	if (n < 0 || n > st.st_size) {
+	to = xmalloc((size_t)st.size + 2);
+	n = plat_readlink(j->target.data, to, (size_t)st.size + 2);
+	if (n < 0 || (uint64_t)n > st.size) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read link '%s': %s",
 				j->target.data,
 				n < 0 ? strerror(errno) : "it changed");
@@ -498,17 +508,15 @@ static int within_bound(struct job *j, uint64_t more, struct cuenv_err *err)
  */
 static int disk_room(struct job *j, uint64_t size, struct cuenv_err *err)
 {
-	uint64_t need = size + 4096, avail, reserve;
-	struct statvfs sv;
+	uint64_t need = size + 4096, avail, total, reserve;
 
 	if (need <= j->room) {
 		j->room -= need;
 		return CUENV_OK;
 	}
-	if (statvfs(j->dest, &sv))
+	if (plat_disk_space(j->dest, &avail, &total))
 		return CUENV_OK; /* cannot tell: the write will say */
-	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-	reserve = (uint64_t)sv.f_blocks * sv.f_frsize / 64;
+	reserve = total / 64;
 	if (reserve > (64u << 20))
 		reserve = 64u << 20;
 	j->room = avail > reserve ? avail - reserve : 0;
@@ -556,10 +564,10 @@ static int copy_data(struct job *j, struct cuenv_err *err)
 static int check_conflict(const struct job *j, mode_t type, bool hard,
 			  struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 	mode_t have;
 
-	if (lstat(j->full.data, &st)) {
+	if (plat_lstat(j->full.data, &st)) {
 		if (errno == ENOENT)
 			return CUENV_OK;
 		if (errno == ENOTDIR)
@@ -576,16 +584,18 @@ static int check_conflict(const struct job *j, mode_t type, bool hard,
 		return cuenv_fail(err, CUENV_E_STORE, "cannot stat '%s': %s",
 				  j->full.data, strerror(errno));
 	}
-	have = st.st_mode & S_IFMT;
+	have = st.type == PLAT_F_DIR	? AE_IFDIR
+	       : st.type == PLAT_F_REG	? AE_IFREG
+	       : st.type == PLAT_F_LINK ? AE_IFLNK
+					: 0;
 	if (hard || type == 0)
-		type = S_IFREG;
-	if (have == type &&
-	    (have == S_IFDIR || have == S_IFREG || have == S_IFLNK))
+		type = AE_IFREG;
+	if (have == type && have)
 		return CUENV_OK;
 	return refuse(err, j->name,
-		      have == S_IFDIR ? "conflicts with an earlier entry: "
-					"a folder"
-		      : have == S_IFLNK
+		      have == AE_IFDIR ? "conflicts with an earlier entry: "
+					 "a folder"
+		      : have == AE_IFLNK
 			      ? "conflicts with an earlier entry: "
 				"a symbolic link"
 			      : "conflicts with an earlier entry: a file",
@@ -622,6 +632,48 @@ static int map_entry(struct job *j, mode_t type, const char *hardlink,
 	return CUENV_OK;
 }
 
+/*
+ * Give e a path name: as it is on POSIX; on Windows, where libarchive's
+ * char * names are the ANSI code page, as UTF-16 (plat_wide_names).
+ */
+static int set_name(struct archive_entry *e,
+		    void (*narrow)(struct archive_entry *, const char *),
+		    void (*wide)(struct archive_entry *, const wchar_t *),
+		    const char *path)
+{
+	wchar_t *w;
+
+	if (!plat_wide_names()) {
+		narrow(e, path);
+		return 0;
+	}
+	w = plat_to_wide(path);
+	if (!w)
+		return -1;
+	wide(e, w);
+	free(w);
+	return 0;
+}
+
+/*
+ * An entry's name as UTF-8: its char * form on POSIX; on Windows its
+ * wide form converted into out (NULL when it has none).
+ */
+static const char *utf8_name(const char *narrow, const wchar_t *wide,
+			     struct buf *out)
+{
+	char *s;
+
+	if (!plat_wide_names())
+		return narrow;
+	s = wide ? plat_from_wide(wide) : NULL;
+	if (!s)
+		return NULL;
+	buf_sets(out, s);
+	free(s);
+	return out->data;
+}
+
 /* Point e at its place under the destination, with the modes we keep. */
 static int place_entry(struct job *j, struct archive_entry *e, mode_t type,
 		       mode_t perm, int hard, struct cuenv_err *err)
@@ -635,12 +687,16 @@ static int place_entry(struct job *j, struct archive_entry *e, mode_t type,
 	rc = check_conflict(j, type, hard, err);
 	if (rc)
 		return rc;
-	archive_entry_set_pathname(e, j->full.data);
-	if (hard)
-		archive_entry_set_hardlink(e, j->target.data);
+	rc = set_name(e, archive_entry_set_pathname,
+		      archive_entry_copy_pathname_w, j->full.data);
+	if (!rc && hard)
+		rc = set_name(e, archive_entry_set_hardlink,
+			      archive_entry_copy_hardlink_w, j->target.data);
+	if (rc)
+		return refuse(err, j->name, "name is not UTF-8", NULL, NULL);
 	/* Folders stay writable by their owner, so that rm -r works. */
 	perm &= 0755;
-	if (type == S_IFDIR)
+	if (type == AE_IFDIR)
 		perm |= 0700;
 	archive_entry_set_perm(e, perm);
 	return CUENV_OK;
@@ -652,7 +708,7 @@ static int write_entry(struct job *j, struct archive_entry *e, mode_t type,
 {
 	int rc;
 
-	if (type == S_IFREG && archive_entry_size_is_set(e)) {
+	if (type == AE_IFREG && archive_entry_size_is_set(e)) {
 		uint64_t size = (uint64_t)archive_entry_size(e);
 
 		rc = within_bound(j, size, err);
@@ -663,7 +719,7 @@ static int write_entry(struct job *j, struct archive_entry *e, mode_t type,
 	}
 	if (archive_write_header(j->disk, e) != ARCHIVE_OK)
 		return write_failed(j, err);
-	if (type == S_IFREG || (hard && type == 0)) {
+	if (type == AE_IFREG || (hard && type == 0)) {
 		rc = copy_data(j, err);
 		if (rc)
 			return rc;
@@ -688,8 +744,13 @@ static bool windows_names(const struct job *j)
 static int extract_entry(struct job *j, struct archive_entry *e,
 			 struct cuenv_err *err)
 {
-	const char *symlink = archive_entry_symlink(e);
-	const char *hardlink = archive_entry_hardlink(e);
+	int wide = plat_wide_names();
+	const char *symlink =
+		utf8_name(archive_entry_symlink(e),
+			  wide ? archive_entry_symlink_w(e) : NULL, &j->sym);
+	const char *hardlink =
+		utf8_name(archive_entry_hardlink(e),
+			  wide ? archive_entry_hardlink_w(e) : NULL, &j->hard);
 	mode_t type = archive_entry_filetype(e);
 	mode_t perm = archive_entry_perm(e);
 	int rc, skip;
@@ -713,6 +774,26 @@ static int extract_entry(struct job *j, struct archive_entry *e,
 	return CUENV_OK;
 }
 
+/*
+ * Add a decompression filter to a only where libarchive decodes it
+ * itself. Built without the filter's library (the Windows build has only
+ * zlib), libarchive says ARCHIVE_WARN and would run an external program
+ * (`xz -d`, found in PATH) on untrusted bytes: a throwaway reader asks
+ * first, as a filter once added cannot be taken back.
+ */
+static void support_filter(struct archive *a, int (*add)(struct archive *))
+{
+	struct archive *probe = archive_read_new();
+	int own;
+
+	if (!probe)
+		BUG("cannot allocate an archive reader");
+	own = add(probe) == ARCHIVE_OK;
+	archive_read_free(probe);
+	if (own)
+		add(a);
+}
+
 /* Formats and filters both entry points read. */
 static struct archive *reader_new(void)
 {
@@ -726,12 +807,12 @@ static struct archive *reader_new(void)
 	 * own decoders where it was built with their libraries, as Debian's
 	 * is (makeself offers gzip, bzip2, xz, zstd and lz4).
 	 */
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_bzip2(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_lzma(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_lz4(a);
+	support_filter(a, archive_read_support_filter_gzip);
+	support_filter(a, archive_read_support_filter_bzip2);
+	support_filter(a, archive_read_support_filter_xz);
+	support_filter(a, archive_read_support_filter_lzma);
+	support_filter(a, archive_read_support_filter_zstd);
+	support_filter(a, archive_read_support_filter_lz4);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_cpio(a);
 	return a;
@@ -748,13 +829,13 @@ static struct archive *reader_new(void)
  */
 static int open_dest(const char *dest, char **real, struct cuenv_err *err)
 {
-	struct stat st;
+	struct plat_stat st;
 
-	*real = realpath(dest, NULL);
+	*real = plat_realpath(dest);
 	if (!*real)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  dest, strerror(errno));
-	if (stat(*real, &st) || !S_ISDIR(st.st_mode))
+	if (plat_stat(*real, &st) || st.type != PLAT_F_DIR)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  dest, strerror(ENOTDIR));
 	return CUENV_OK;
@@ -776,6 +857,9 @@ static int extract(struct archive *in, const char *dest,
 		.full = BUF_INIT,
 		.link = BUF_INIT,
 		.target = BUF_INIT,
+		.wname = BUF_INIT,
+		.sym = BUF_INIT,
+		.hard = BUF_INIT,
 	};
 	struct archive_entry *e;
 	int rc = CUENV_OK;
@@ -799,7 +883,10 @@ static int extract(struct archive *in, const char *dest,
 			rc = read_failed(&j, err);
 			goto out;
 		}
-		name = archive_entry_pathname(e);
+		name = plat_wide_names()
+			       ? utf8_name(NULL, archive_entry_pathname_w(e),
+					   &j.wname)
+			       : archive_entry_pathname(e);
 		if (!name)
 			name = archive_entry_pathname_utf8(e);
 		if (!name) {
@@ -839,6 +926,9 @@ out:
 	buf_release(&j.full);
 	buf_release(&j.link);
 	buf_release(&j.target);
+	buf_release(&j.wname);
+	buf_release(&j.sym);
+	buf_release(&j.hard);
 	return rc;
 }
 
@@ -884,7 +974,7 @@ int unpack_file(const char *dest, const char *archive,
 	rc = open_dest(dest, &real, err);
 	if (rc)
 		goto out;
-	fd = open(archive, O_RDONLY | O_CLOEXEC);
+	fd = plat_open(archive, PLAT_O_READ, 0);
 	if (fd < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				archive, strerror(errno));
@@ -901,7 +991,7 @@ int unpack_file(const char *dest, const char *archive,
 out:
 	archive_read_free(a);
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 	free(real);
 	return rc;
 }
@@ -937,7 +1027,7 @@ int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
 	struct archive *a = archive_read_new();
 	struct archive_entry *e;
 	struct buf data = BUF_INIT;
-	int fd = open(zip, O_RDONLY | O_CLOEXEC), rc = CUENV_OK, h;
+	int fd = plat_open(zip, PLAT_O_READ, 0), rc = CUENV_OK, h;
 
 	if (fd < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s", zip,
@@ -970,7 +1060,7 @@ int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
 out:
 	archive_read_free(a);
 	if (fd >= 0)
-		close(fd);
+		plat_close(fd);
 	buf_release(&data);
 	return rc;
 }

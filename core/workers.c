@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "plat_sys.h"
 #include "xalloc.h"
 
 void workers_init(struct workers *w)
@@ -87,11 +87,8 @@ int workers_run(struct workers *w, unsigned threads)
 	pthread_t *t;
 	size_t started = 0;
 
-	if (!threads) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		threads = n > 0 ? (unsigned)n : 1;
-	}
+	if (!threads)
+		threads = plat_sys_cpus();
 	if (threads > w->n)
 		threads = (unsigned)w->n;
 	t = xcalloc(threads, sizeof(*t));

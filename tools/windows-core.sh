@@ -49,8 +49,24 @@ echo "  AR      $OUT/libcuenv-core.a"
 
 # shellcheck disable=SC2086
 $HOST-gcc $CFLAGS_W $CPPFLAGS_W tests/windows/test_core.c \
-	"$OUT/libcuenv-core.a" -static $LIBS_W -lshell32 -o "$OUT/test_core.exe"
+	"$OUT/libcuenv-core.a" -static $LIBS_W -lshell32 -lpthread \
+	-o "$OUT/test_core.exe"
 echo "  LD      $OUT/test_core.exe"
+# detect_checks.h's DLLs, beside test_core.exe: cuDNN 8's
+# cudnn_ops_infer64_8.dll importing the toolkit's cublas64_11.dll
+printf 'int cublasCreate_v2(void **h) { (void)h; return 0; }\n' \
+	>"$OUT/cublas.c"
+printf '%s\n' 'int cublasCreate_v2(void **h);' \
+	'int ops(void) { void *h; return cublasCreate_v2(&h); }' >"$OUT/ops.c"
+$HOST-gcc -shared -o "$OUT/cublas64_11.dll" "$OUT/cublas.c"
+$HOST-gcc -shared -o "$OUT/cudnn_ops_infer64_8.dll" "$OUT/ops.c" \
+	"$OUT/cublas64_11.dll"
+echo "  LD      $OUT/cudnn_ops_infer64_8.dll"
+# the child test_core's proc checks run, beside it
+# shellcheck disable=SC2086
+$HOST-gcc $CFLAGS_W tests/windows/proc_child.c "$OUT/libcuenv-core.a" \
+	-static -o "$OUT/proc_child.exe"
+echo "  LD      $OUT/proc_child.exe"
 [ -x "$WINE" ] || fail "wine64 is not installed ($WINE): apt-get install wine64"
 export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
 export WINEDEBUG=-all

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../core/env.h"
+#include "../../core/xalloc.h"
 
 #define CUDA "/opt/cuda-12.4"
 
@@ -169,6 +170,94 @@ static void test_env_activate_prepends_and_sets(void **state)
 	assert_string_equal(envmap_get(&env, "CUENV_ACTIVE"),
 			    "12.4.1+cudnn9.1.0.70");
 	assert_string_equal(envmap_get(&env, "HOME"), "/home/u");
+	envmap_release(&env);
+	kit_release(&k);
+}
+
+/* CUDA 11.2 and cuDNN 8.1 as NVIDIA's Windows installer and zip lay
+ * them out (core/detect: the DLLs in bin\, which is also the library
+ * folder). */
+static void win_kit_init(struct kit *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->cuda = fx_install_new(KIT_CUDA, "11.2.2", 11, "/unused");
+	k->cudnn = fx_install_new(KIT_CUDNN, "8.1.1", 11, "/unused");
+	for (int i = 0; i < 2; i++) {
+		struct install *in = i ? k->cudnn : k->cuda;
+
+		strv_release(&in->bin);
+		strv_release(&in->lib);
+		strv_release(&in->include);
+		strv_release(&in->cupti);
+		free(in->prefix);
+	}
+	k->cuda->prefix = xstrdup("C:\\CUDA\\v11.2");
+	strv_push(&k->cuda->bin, "C:\\CUDA\\v11.2\\bin");
+	strv_push(&k->cuda->lib, "C:\\CUDA\\v11.2\\bin");
+	strv_push(&k->cuda->cupti, "C:\\CUDA\\v11.2\\extras\\CUPTI\\lib64");
+	strv_push(&k->cuda->include, "C:\\CUDA\\v11.2\\include");
+	k->cudnn->prefix = xstrdup("C:\\tools\\cudnn 8.1");
+	strv_push(&k->cudnn->lib, "C:\\tools\\cudnn 8.1\\bin");
+	strv_push(&k->cudnn->include, "C:\\tools\\cudnn 8.1\\include");
+	k->act.cuda = k->cuda;
+	k->act.cudnn = k->cudnn;
+}
+
+/*
+ * Windows' rules: the loader searches PATH, so the toolkit's bin, cuDNN's
+ * and CUPTI's folders go there (';'-joined), whatever case the name
+ * "Path" has; nothing of LD_LIBRARY_PATH, LIBRARY_PATH or CPATH; undo
+ * gives back the very environment.
+ */
+static void test_env_activate_on_windows_puts_dlls_on_path(void **state)
+{
+	static const char *const vars[] = {
+	    "Path=C:\\Windows\\system32;C:\\Windows", "CUDA_PATH=C:\\old",
+	    NULL};
+	struct envmap start = ENVMAP_INIT, env = ENVMAP_INIT;
+	struct kit k;
+
+	(void)state;
+	win_kit_init(&k);
+	start.rules = &plat_path_windows;
+	fx_env(&start, vars);
+	envmap_copy(&env, &start);
+	env_activate(&env, &k.act, NULL);
+	assert_string_equal(envmap_get(&env, "PATH"),
+			    "C:\\CUDA\\v11.2\\bin;C:\\tools\\cudnn 8.1\\bin;"
+			    "C:\\CUDA\\v11.2\\extras\\CUPTI\\lib64;"
+			    "C:\\Windows\\system32;C:\\Windows");
+	assert_string_equal(envmap_get(&env, "path"), envmap_get(&env, "PATH"));
+	assert_null(envmap_get(&env, "LD_LIBRARY_PATH"));
+	assert_null(envmap_get(&env, "LIBRARY_PATH"));
+	assert_null(envmap_get(&env, "CPATH"));
+	assert_string_equal(envmap_get(&env, "CUDA_PATH"), "C:\\CUDA\\v11.2");
+	assert_string_equal(envmap_get(&env, "CUDNN_PATH"),
+			    "C:\\tools\\cudnn 8.1");
+	env_undo(&env);
+	fx_assert_env_equal(&env, &start);
+	envmap_release(&start);
+	envmap_release(&env);
+	kit_release(&k);
+}
+
+/* The same kit under POSIX rules: none of those folders is absolute, so
+ * none is put on a list. */
+static void
+test_env_activate_takes_only_absolute_folders_of_its_rules(void **state)
+{
+	static const char *const vars[] = {"PATH=/usr/bin", NULL};
+	struct envmap env = ENVMAP_INIT;
+	struct kit k;
+
+	(void)state;
+	win_kit_init(&k);
+	env.rules = &plat_path_posix;
+	fx_env(&env, vars);
+	env_activate(&env, &k.act, NULL);
+	assert_string_equal(envmap_get(&env, "PATH"), "/usr/bin");
+	assert_null(envmap_get(&env, "LD_LIBRARY_PATH"));
+	assert_null(envmap_get(&env, "Path"));
 	envmap_release(&env);
 	kit_release(&k);
 }
@@ -693,6 +782,9 @@ int main(void)
 	    cmocka_unit_test(test_envmap_unset_removes_only_that_name),
 	    cmocka_unit_test(test_envmap_copy_is_independent),
 	    cmocka_unit_test(test_env_activate_prepends_and_sets),
+	    cmocka_unit_test(test_env_activate_on_windows_puts_dlls_on_path),
+	    cmocka_unit_test(
+		test_env_activate_takes_only_absolute_folders_of_its_rules),
 	    cmocka_unit_test(test_env_state_is_one_line),
 	    cmocka_unit_test(test_env_undo_restores_path_with_user_entries),
 	    cmocka_unit_test(test_env_undo_unsets_variable_that_was_unset),

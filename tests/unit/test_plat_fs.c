@@ -10,10 +10,14 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "../../core/buf.h"
 #include "../../core/plat_fs.h"
 #include "../../core/plat_lock.h"
 #include "../../core/plat_sys.h"
@@ -457,6 +461,33 @@ static void test_locks_belong_to_the_open_file(void **state)
 	free(path);
 }
 
+static void test_glob_sorted_hidden_left_out(void **state)
+{
+	struct fixture *fx = *state;
+	char *pat = fx_path(fx, "d/*.conf"), *a = fx_path(fx, "d/a.conf"),
+	     *b = fx_path(fx, "d/b.conf"), *none = fx_path(fx, "d/*.none");
+	struct strv got = STRV_INIT;
+
+	fx_mkdir(fx, "d");
+	fx_write(fx, "d/b.conf", "");
+	fx_write(fx, "d/a.conf", "");
+	fx_write(fx, "d/.h.conf", "");
+	fx_write(fx, "d/x.txt", "");
+	strv_push(&got, "kept");
+	plat_glob(pat, &got);
+	assert_int_equal(got.n, 3);
+	assert_string_equal(got.v[0], "kept");
+	assert_string_equal(got.v[1], a);
+	assert_string_equal(got.v[2], b);
+	plat_glob(none, &got);
+	assert_int_equal(got.n, 3);
+	strv_release(&got);
+	free(pat);
+	free(a);
+	free(b);
+	free(none);
+}
+
 static void test_sys_facts(void **state)
 {
 	(void)state;
@@ -466,6 +497,172 @@ static void test_sys_facts(void **state)
 	assert_false(plat_sys_pid_alive(1L << 30));
 	assert_true(plat_sys_cpus() >= 1);
 	assert_true(plat_sys_cpus() == (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+}
+/* The calls the install pipeline added (issue 13): seek, disk space,
+ * link/symlink/readlink by name in a folder, wide names. */
+static void test_install_pipeline_calls(void **state)
+{
+	struct fixture *fx = *state;
+	char *a = fx_path(fx, "a"), *dirpath = fx_path(fx, "d");
+	struct plat_stat st, st2;
+	struct statvfs vfs;
+	uint64_t avail = 0, total = 0;
+	char got[16] = {0};
+	int fd, dir;
+
+	assert_int_equal(put(a, "abcdef"), 0);
+	fd = plat_open(a, PLAT_O_READ, 0);
+	assert_int_equal(plat_seek(fd, 4), 0);
+	assert_int_equal(plat_read(fd, got, sizeof got), 2);
+	assert_string_equal(got, "ef");
+	assert_int_equal(plat_seek(fd, 0), 0);
+	assert_int_equal(plat_read(fd, got, 1), 1);
+	assert_int_equal(got[0], 'a');
+	plat_close(fd);
+
+	assert_int_equal(plat_disk_space(fx->root, &avail, &total), 0);
+	assert_int_equal(statvfs(fx->root, &vfs), 0);
+	assert_true(total == (uint64_t)vfs.f_blocks * vfs.f_frsize);
+	assert_true(avail > 0 && avail <= total);
+	errno = 0;
+	assert_int_equal(plat_disk_space("/nonexistent/x", &avail, &total), -1);
+	assert_int_equal(errno, ENOENT);
+
+	fx_mkdir(fx, "d");
+	dir = plat_open(dirpath, PLAT_O_READ | PLAT_O_DIR, 0);
+	assert_true(dir >= 0);
+	assert_int_equal(plat_link_at(PLAT_AT_CWD, a, dir, "hard"), 0);
+	assert_int_equal(plat_stat_at(dir, "hard", 1, &st), 0);
+	assert_int_equal(plat_stat(a, &st2), 0);
+	assert_true(st.id.ino == st2.id.ino && st.nlink == 2);
+	errno = 0;
+	assert_int_equal(plat_link_at(PLAT_AT_CWD, a, dir, "hard"), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(plat_symlink_at("../a", dir, "soft"), 0);
+	assert_int_equal(plat_stat_at(dir, "soft", 1, &st), 0);
+	assert_int_equal(st.type, PLAT_F_LINK);
+	/* linkat without AT_SYMLINK_FOLLOW links the link itself */
+	assert_int_equal(plat_link_at(dir, "soft", dir, "soft2"), 0);
+	assert_int_equal(plat_stat_at(dir, "soft2", 1, &st), 0);
+	assert_int_equal(st.type, PLAT_F_LINK);
+	assert_int_equal(plat_readlink_at(dir, "soft2", got, sizeof got), 4);
+	assert_string_equal(got, "../a");
+	assert_int_equal(plat_readlink_at(dir, "soft", got, 3), 2);
+	assert_string_equal(got, "..");
+	errno = 0;
+	assert_int_equal(plat_readlink_at(dir, "hard", got, sizeof got), -1);
+	assert_int_equal(errno, EINVAL);
+	plat_close(dir);
+
+	/* POSIX names are bytes: no wide form */
+	assert_int_equal(plat_wide_names(), 0);
+	errno = 0;
+	assert_null(plat_to_wide("x"));
+	assert_int_equal(errno, ENOSYS);
+	assert_null(plat_from_wide(L"x"));
+	free(a);
+	free(dirpath);
+}
+
+static void test_sys_clock_ms_is_monotonic(void **state)
+{
+	struct timespec ts;
+	int64_t a, b, mono;
+
+	(void)state;
+	a = plat_sys_clock_ms();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	mono = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	nanosleep(&(struct timespec){0, 50 * 1000000}, NULL);
+	b = plat_sys_clock_ms();
+	assert_true(mono - a >= 0 && mono - a < 1000);
+	assert_true(b - a >= 50 && b - a < 5000);
+}
+
+static void test_sys_exe_path_is_this_program(void **state)
+{
+	char *exe = plat_sys_exe_path();
+	struct stat a, b;
+
+	(void)state;
+	assert_non_null(exe);
+	assert_int_equal(exe[0], '/');
+	assert_string_equal(strrchr(exe, '/'), "/test_plat_fs");
+	assert_int_equal(stat(exe, &a), 0);
+	assert_int_equal(stat("/proc/self/exe", &b), 0);
+	assert_true(a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+	free(exe);
+}
+
+/* A child asks: its parent is this program ("test_plat_fs", comm). */
+static void test_sys_parent_name_is_the_parent(void **state)
+{
+	int fds[2], ws = 0;
+	char got[64] = {0};
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *name = plat_sys_parent_name();
+		const char *s = name ? name : "(null)";
+
+		_exit(write(fds[1], s, strlen(s)) == (ssize_t)strlen(s) ? 0
+									: 1);
+	}
+	close(fds[1]);
+	assert_true(read(fds[0], got, sizeof(got) - 1) > 0);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_string_equal(got, "test_plat_fs");
+}
+
+/* stderr on /dev/null, then on a terminal of 123 columns (a pty). */
+static void test_sys_stderr_tty_and_width(void **state)
+{
+	struct winsize w = {.ws_row = 40, .ws_col = 123};
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	int pt = posix_openpt(O_RDWR | O_NOCTTY), tty;
+	unsigned cols = 7;
+
+	(void)state;
+	assert_true(saved >= 0 && null >= 0 && pt >= 0);
+	assert_int_equal(grantpt(pt), 0);
+	assert_int_equal(unlockpt(pt), 0);
+	tty = open(ptsname(pt), O_RDWR | O_NOCTTY);
+	assert_true(tty >= 0);
+	assert_int_equal(ioctl(tty, TIOCSWINSZ, &w), 0);
+	dup2(null, 2);
+	assert_int_equal(plat_sys_stderr_tty(&cols), 0);
+	assert_int_equal(cols, 0);
+	dup2(tty, 2);
+	assert_int_equal(plat_sys_stderr_tty(&cols), 1);
+	dup2(saved, 2);
+	assert_int_equal(cols, 123);
+	close(saved);
+	close(null);
+	close(tty);
+	close(pt);
+}
+
+static void test_getcwd_is_the_current_folder(void **state)
+{
+	struct fixture *fx = *state;
+	char *dir = fx_path(fx, "cwd \xc3\xa9"), *old = getcwd(NULL, 0);
+	char *real, *got;
+
+	assert_int_equal(plat_mkdir(dir, 0755), 0);
+	real = realpath(dir, NULL);
+	assert_int_equal(chdir(dir), 0);
+	got = plat_getcwd();
+	assert_int_equal(chdir(old), 0);
+	assert_string_equal(got, real);
+	free(got);
+	free(real);
+	free(old);
+	free(dir);
 }
 
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
@@ -484,7 +681,14 @@ int main(void)
 	    FS_TEST(test_nonblock_fifo_open_does_not_wait),
 	    FS_TEST(test_more_calls_for_store),
 	    FS_TEST(test_locks_belong_to_the_open_file),
+	    FS_TEST(test_install_pipeline_calls),
+	    FS_TEST(test_glob_sorted_hidden_left_out),
 	    cmocka_unit_test(test_sys_facts),
+	    cmocka_unit_test(test_sys_clock_ms_is_monotonic),
+	    cmocka_unit_test(test_sys_exe_path_is_this_program),
+	    cmocka_unit_test(test_sys_parent_name_is_the_parent),
+	    cmocka_unit_test(test_sys_stderr_tty_and_width),
+	    FS_TEST(test_getcwd_is_the_current_folder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

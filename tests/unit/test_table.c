@@ -283,7 +283,7 @@ static void test_parse_count_rejects_what_is_not_a_count(void **state)
 	}
 }
 
-/* Read from ctx->environ, not the process's environment. */
+/* Read from ctx->envp, not the process's environment. */
 static void test_env_count_reads_the_context(void **state)
 {
 	char *envp[] = {"CUENV_FETCH_RETRIES=abc", "CUENV_FETCH_TIMEOUT=30",
@@ -293,7 +293,7 @@ static void test_env_count_reads_the_context(void **state)
 	uint64_t v = 7;
 
 	(void)state;
-	ctx.environ = envp;
+	ctx.envp = envp;
 	setenv("CUENV_FETCH_BACKOFF_MS", "99", 1);
 	assert_int_equal(
 	    cmd_env_count(&ctx, "CUENV_FETCH_BACKOFF_MS", 100, &v, &err),

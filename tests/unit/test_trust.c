@@ -31,6 +31,23 @@ static void test_trust_listable_refuses_separators(void **state)
 	assert_false(trust_path_listable("/opt/tool\nkit"));
 }
 
+/* Windows' lists split at ';' only; its absolute paths hold a ':'. */
+static void test_trust_listable_under_windows_rules(void **state)
+{
+	const struct plat_path_rules *w = &plat_path_windows;
+
+	(void)state;
+	assert_true(trust_path_listable_in(
+	    w, "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2"));
+	assert_true(trust_path_listable_in(w, "\\\\srv\\share\\cuda"));
+	assert_false(trust_path_listable_in(w, "C:\\a;b"));
+	assert_false(trust_path_listable_in(w, "C:\\a\nb"));
+	assert_false(trust_path_listable_in(w, "C:cuda"));
+	assert_false(trust_path_listable_in(w, "\\cuda"));
+	assert_false(trust_path_listable_in(w, "cuda\\bin"));
+	assert_false(trust_path_listable_in(&plat_path_posix, "C:\\x"));
+}
+
 static void test_trust_check_listable_names_path_and_char(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
@@ -208,6 +225,7 @@ int main(void)
 	    cmocka_unit_test(test_trust_listable_takes_plain_absolute_path),
 	    cmocka_unit_test(test_trust_listable_refuses_relative_path),
 	    cmocka_unit_test(test_trust_listable_refuses_separators),
+	    cmocka_unit_test(test_trust_listable_under_windows_rules),
 	    cmocka_unit_test(test_trust_check_listable_names_path_and_char),
 	    FS_TEST(test_trust_path_takes_own_folder_and_file),
 	    FS_TEST(test_trust_path_passes_missing_path),

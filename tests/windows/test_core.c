@@ -273,6 +273,9 @@ static void exec_checks(void)
 }
 
 #include "fs_checks.h"
+#include "install_checks.h"
+#include "detect_checks.h"
+#include "proc_checks.h"
 
 int main(void)
 {
@@ -284,6 +287,10 @@ int main(void)
 	version_checks();
 	err_checks();
 	fs_checks();
+	install_checks();
+	detect_checks();
+	proc_checks();
+	cwd_checks();
 	printf("test_core: %d checks, %d failed\n", checked, failed);
 	return failed != 0;
 }
