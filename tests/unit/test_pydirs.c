@@ -64,15 +64,25 @@ static void test_pydirs_venv_site_packages(void **state)
 	char *venv = fx_path(fx, "venv");
 	struct buf want = BUF_INIT;
 
+	fx_mkdir(fx, "venv/lib/python3.12/site-packages");
 	fx_mkdir(fx, "venv/lib/python3.11/site-packages");
+	fx_mkdir(fx, "venv/lib/python3.10"); /* no site-packages */
 	fx_mkdir(fx, "venv/lib/other");
+	fx_mkdir(fx, "venv/Lib/site-packages"); /* a Windows venv's */
 	pydirs_venv(venv, &dirs);
 	pydirs_venv(venv, &dirs);   /* once */
 	pydirs_venv("venv", &dirs); /* not absolute */
 	pydirs_venv(NULL, &dirs);
+	/* in name order, the Windows layout last */
+	assert_int_equal(dirs.n, 3);
 	buf_printf(&want, "%s/lib/python3.11/site-packages", venv);
-	assert_int_equal(dirs.n, 1);
 	assert_string_equal(dirs.v[0], want.data);
+	buf_reset(&want);
+	buf_printf(&want, "%s/lib/python3.12/site-packages", venv);
+	assert_string_equal(dirs.v[1], want.data);
+	buf_reset(&want);
+	buf_printf(&want, "%s/Lib/site-packages", venv);
+	assert_string_equal(dirs.v[2], want.data);
 	strv_release(&dirs);
 	buf_release(&want);
 	free(venv);
