@@ -591,6 +591,10 @@ WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
 	listing wrap selfile json_util
 # main()'s arguments and environment in UTF-8.
 WIN_CORE += plat_main_win
+# What the commands print and decide, moved out of cmd/ (issue 12).
+WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
+	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
+	ldsearch update plan_index wheel_local
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
