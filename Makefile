@@ -560,7 +560,7 @@ test-windows-deps:
 # tests/windows/test_core.c's checks of them under wine64.
 WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
 	dllsearch plat_cmdline plat_dl_win plat_proc_win plat_fs_win file \
-	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win \
+	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win proc \
 	store plan catalog select activate lock gc
 # The install pipeline (cuenv-net.exe's core): on the platform layer.
 WIN_CORE += unpack_archive assemble install workers fetch_curl pypi wheel \

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "../core/compat.h"
+#include "../core/plat_fs.h"
+#include "../core/plat_sys.h"
 #include "../core/proc.h"
 #include "../core/smoke.h"
 #include "../core/smoke_plan.h"
@@ -198,7 +200,8 @@ static int read_probe(const struct child *c, const char *probe,
 		buf_printf(&why, "did not finish within %u seconds", timeout);
 	else if (c->status > 128)
 		buf_printf(&why, "was killed by signal %d (%s)",
-			   c->status - 128, strsignal(c->status - 128));
+			   c->status - 128,
+			   plat_sys_signal_name(c->status - 128));
 	else
 		buf_printf(&why, "exited with status %d before reporting",
 			   c->status);
@@ -255,7 +258,7 @@ static void compile_check(const struct activation *a, const char *tmpdir,
 	}
 	smoke_detail(l, "nvcc", "%s", nvcc);
 	buf_path(&dir, tmpdir, "cuenv-check.XXXXXX");
-	if (!mkdtemp(dir.data)) {
+	if (!plat_mkdtemp(dir.data)) {
 		smoke_set(l, SMOKE_FAIL,
 			  "--compile: cannot make a folder in "
 			  "%s: %s",

@@ -1,7 +1,6 @@
 /*
  * common.c: helpers every subcommand may use.
  */
-#include <dirent.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -619,10 +618,9 @@ void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
 	const size_t n = strlen(SELECT_HINT_INSTALL);
 	struct buf dir = BUF_INIT;
-	struct dirent *de;
-	const char *spec;
+	struct plat_dir *d;
+	const char *spec, *w;
 	size_t len;
-	DIR *d;
 
 	if (!ctx->root || !err->hint.data ||
 	    strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
@@ -630,10 +628,8 @@ void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 	spec = err->hint.data + n;
 	len = strcspn(spec, ", ");
 	buf_path(&dir, ctx->root, "versions/cuda");
-	d = opendir(dir.data);
-	while (d && (de = readdir(d))) {
-		const char *w = de->d_name;
-
+	d = plat_opendir(dir.data);
+	while (d && (w = plat_readdir(d))) {
 		/* 12.4 names 12.4.1; 12.4 does not name 12.40 */
 		if (strncmp(w, spec, len) || (w[len] && w[len] != '.'))
 			continue;
@@ -645,7 +641,7 @@ void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 		break;
 	}
 	if (d)
-		closedir(d);
+		plat_closedir(d);
 	buf_release(&dir);
 }
 

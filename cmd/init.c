@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/plat_sys.h"
 #include "../core/shell.h"
 #include "cmd.h"
 
@@ -70,18 +71,12 @@ static const char *shell_word(const char *s)
  */
 static const char *detect_shell(const struct cuenv_ctx *ctx)
 {
-	char path[64], comm[64] = "";
 	const char *found = NULL, *env = env_get(ctx->envp, "SHELL");
-	FILE *f;
+	char *parent = plat_sys_parent_name();
 
-	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)getppid());
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-		found = shell_word(comm);
-	}
+	if (parent)
+		found = shell_word(parent);
+	free(parent);
 	return found ? found : env ? shell_word(env) : NULL;
 }
 

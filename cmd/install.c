@@ -3,7 +3,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include "../core/install.h"
 #include "../core/lock.h"
 #include "../core/needs.h"
+#include "../core/plat_sys.h"
 #include "../core/version.h"
 #include "../core/wheel.h"
 #include "../core/xalloc.h"
@@ -166,11 +166,10 @@ static void begin(struct show *s)
 /* The terminal's width, 80 when it cannot be asked. */
 static unsigned columns(void)
 {
-	struct winsize w;
+	unsigned cols = 0;
 
-	if (!ioctl(2, TIOCGWINSZ, &w) && w.ws_col)
-		return w.ws_col;
-	return 80;
+	plat_sys_stderr_tty(&cols);
+	return cols ? cols : 80;
 }
 
 /*
@@ -374,12 +373,13 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	struct show s = { 0 };
 	struct install done;
 	struct buf what = BUF_INIT;
+	unsigned cols;
 	int rc;
 
 	buf_printf(&what, "%s %s", kit_kind_name(rel->kind), rel->version);
 	if (rel->kind == KIT_CUDNN)
 		buf_printf(&what, " for CUDA %u", rel->cuda_major);
-	s.tty = isatty(2);
+	s.tty = plat_sys_stderr_tty(&cols);
 	s.quiet = quiet;
 	s.what = what.data;
 	s.source = source_name(rel->source);

@@ -12,9 +12,11 @@
 
 #include <jansson.h>
 
+#include "../core/plat_fs.h"
 #include "../core/plat_main.h"
 #include "../core/plat_path.h"
 #include "../core/plat_proc.h"
+#include "../core/plat_sys.h"
 #include "../core/trust.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -42,42 +44,19 @@ static char *logical_cwd(const char *pwd, int *gone)
 {
 	int clean = pwd && pwd[0] == '/' && !strstr(pwd, "/./") &&
 		    !strstr(pwd, "/../");
-	struct stat a, b;
+	struct plat_stat a, b;
 	char *cwd;
 
 	*gone = 0;
-	if (clean && !stat(pwd, &a) && !stat(".", &b) && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino)
+	if (clean && !plat_stat(pwd, &a) && !plat_stat(".", &b) &&
+	    a.id.dev == b.id.dev && a.id.ino == b.id.ino)
 		return xstrdup(pwd);
-	cwd = getcwd(NULL, 0);
+	cwd = plat_getcwd();
 	if (!cwd && errno == ENOENT && clean) {
 		*gone = 1;
 		cwd = xstrdup(pwd);
 	}
 	return cwd;
-}
-
-/* This binary's path: one readlink, not realpath's walk of every link. */
-static char *self_exe(void)
-{
-	struct buf b = BUF_INIT;
-
-	for (size_t size = 256;; size *= 2) {
-		ssize_t n;
-
-		buf_reset(&b);
-		buf_grow(&b, size);
-		n = readlink("/proc/self/exe", b.data, size);
-		if (n < 0) {
-			buf_release(&b);
-			return NULL;
-		}
-		if ((size_t)n < size) {
-			b.len = (size_t)n;
-			b.data[n] = '\0';
-			return buf_detach(&b);
-		}
-	}
 }
 
 #ifndef CUENV_NET
@@ -374,7 +353,7 @@ int main(int argc, char **argv)
 	rc = parse_options(cmd, argc, argv, &ctx.opt, &first_arg, &done, &err);
 	if (done)
 		goto out;
-	exe = self_exe();
+	exe = plat_sys_exe_path();
 	ctx.exe = exe ? exe : "cuenv";
 	rc = run_command(cmd, &ctx, argc, argv, first_arg, &root, &cwd, &err);
 out:

@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "../core/file.h"
 #include "../core/fetch.h"
 #include "../core/install.h"
+#include "../core/plat_fs.h"
 #include "../core/pypi.h"
 #include "../core/needs.h"
 #include "../core/refresh.h"
@@ -81,13 +81,14 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 	struct buf url = BUF_INIT, html = BUF_INIT, body = BUF_INIT,
 		   dir = BUF_INIT, path = BUF_INIT;
 	struct strv versions = STRV_INIT;
+	struct plat_stat st;
 	int rc = CUENV_OK;
 
 	buf_printf(&url, "%s/compute/%s/redist/", base, k);
 	if (!strncmp(url.data, "file://", 7)) {
 		/* A mirror on disk: its folder is the listing. */
-		DIR *d = opendir(url.data + 7);
-		struct dirent *de;
+		struct plat_dir *d = plat_opendir(url.data + 7);
+		const char *name;
 
 		if (!d) {
 			rc = cuenv_fail(err, CUENV_E_FETCH,
@@ -95,9 +96,9 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 					strerror(errno));
 			goto out;
 		}
-		while ((de = readdir(d)))
-			buf_printf(&html, "%s\n", de->d_name);
-		closedir(d);
+		while ((name = plat_readdir(d)))
+			buf_printf(&html, "%s\n", name);
+		plat_closedir(d);
 	} else {
 		rc = fetch_to_buf(url.data, fo, 8 << 20, &html, err);
 		if (rc)
@@ -105,15 +106,15 @@ static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 	}
 	refresh_listed(html.data, &versions);
 	buf_printf(&dir, "%s/manifests", ctx->root);
-	mkdir(dir.data, 0755);
+	plat_mkdir(dir.data, 0755);
 	buf_printf(&dir, "/%s", k);
-	mkdir(dir.data, 0755);
+	plat_mkdir(dir.data, 0755);
 	for (size_t i = 0; i < versions.n; i++) {
 		const char *v = versions.v[i];
 
 		buf_reset(&path);
 		buf_printf(&path, "%s/redistrib_%s.json", dir.data, v);
-		if (refresh_known(known, kind, v) || !access(path.data, F_OK))
+		if (refresh_known(known, kind, v) || !plat_stat(path.data, &st))
 			continue;
 		buf_reset(&url);
 		buf_printf(&url, "%s/compute/%s/redist/redistrib_%s.json", base,
@@ -226,9 +227,9 @@ static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
 	if (rc)
 		goto out;
 	buf_printf(&path, "%s/manifests", ctx->root);
-	mkdir(path.data, 0755);
+	plat_mkdir(path.data, 0755);
 	buf_adds(&path, "/compat");
-	mkdir(path.data, 0755);
+	plat_mkdir(path.data, 0755);
 	buf_adds(&path, "/frameworks.tsv");
 	rc = file_write(path.data, table.data, table.len, FILE_MODE_KEEP, err);
 	if (!rc)

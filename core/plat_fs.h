@@ -225,4 +225,10 @@ int plat_wide_names(void);
 wchar_t *plat_to_wide(const char *path);
 char *plat_from_wide(const wchar_t *name);
 
+/*
+ * The current working folder, UTF-8 (getcwd(3); GetCurrentDirectoryW):
+ * malloc'd, or NULL with errno set (ENOENT: it was removed).
+ */
+char *plat_getcwd(void);
+
 #endif

@@ -453,3 +453,8 @@ void plat_map_sequential(void *data, size_t len)
 {
 	madvise(data, len, MADV_SEQUENTIAL);
 }
+
+char *plat_getcwd(void)
+{
+	return getcwd(NULL, 0);
+}

@@ -1063,3 +1063,28 @@ void plat_map_sequential(void *data, size_t len)
 	(void)data;
 	(void)len;
 }
+
+char *plat_getcwd(void)
+{
+	struct buf out = BUF_INIT;
+	DWORD n = GetCurrentDirectoryW(0, NULL), got;
+	wchar_t *w;
+
+	if (!n) {
+		fail_last();
+		return NULL;
+	}
+	w = xmalloc((size_t)n * sizeof(*w));
+	got = GetCurrentDirectoryW(n, w);
+	if (!got || got >= n || narrow(w, &out)) {
+		if (!got)
+			fail_last();
+		else if (got >= n)
+			errno = ERANGE; /* changed between the two calls */
+		free(w);
+		buf_release(&out);
+		return NULL;
+	}
+	free(w);
+	return buf_detach(&out);
+}

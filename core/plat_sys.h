@@ -29,4 +29,46 @@ void plat_sys_now(int64_t *sec, long *nsec);
 long plat_sys_pid(void);
 int plat_sys_pid_alive(long pid);
 
+/*
+ * Milliseconds on a clock that never steps back nor jumps with the time
+ * of day (CLOCK_MONOTONIC; GetTickCount64), from an arbitrary start: for
+ * deadlines.
+ */
+int64_t plat_sys_clock_ms(void);
+
+/*
+ * The running program's file, absolute, UTF-8 (readlink of
+ * /proc/self/exe; GetModuleFileNameW(NULL)): malloc'd, or NULL with errno
+ * set.
+ */
+char *plat_sys_exe_path(void);
+
+/*
+ * The name of the process that started this one, as the system keeps it:
+ * Linux: /proc/PPID/comm ("bash", cut to 15 bytes by the kernel);
+ * Windows: the parent's file name from a Toolhelp32 snapshot, without
+ * its folder and without a final ".exe" (any case): "pwsh", "cmd",
+ * "bash". malloc'd, or NULL with errno set (ENOENT: no parent known, or
+ * it ended).
+ */
+char *plat_sys_parent_name(void);
+
+/*
+ * Is stderr a terminal (isatty(2); on Windows a console, GetConsoleMode:
+ * a pipe, a file or the null device is not)? Returns 1 or 0. *cols: its
+ * width in columns (TIOCGWINSZ's ws_col; the console window's width from
+ * GetConsoleScreenBufferInfo), 0 when it is not a terminal or does not
+ * say.
+ */
+int plat_sys_stderr_tty(unsigned *cols);
+
+/*
+ * What killed a child, in words, for status 128 + sig (proc.h): POSIX's
+ * strsignal ("Killed", "Segmentation fault"); on Windows, where proc
+ * reports TerminateProcess as signal 9 and nothing else as a signal,
+ * "Killed" for 9 and "Unknown signal N" otherwise. Never NULL; may be
+ * overwritten by the next call.
+ */
+const char *plat_sys_signal_name(int sig);
+
 #endif

@@ -2,11 +2,16 @@
 #include "plat_sys.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "buf.h"
 
 const char *plat_sys_platform(void)
 {
@@ -45,4 +50,75 @@ void plat_sys_now(int64_t *sec, long *nsec)
 	clock_gettime(CLOCK_REALTIME, &now);
 	*sec = (int64_t)now.tv_sec;
 	*nsec = now.tv_nsec;
+}
+
+int64_t plat_sys_clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* readlink's whole answer, however long: one call, no walk of links. */
+char *plat_sys_exe_path(void)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t size = 256;; size *= 2) {
+		ssize_t n;
+
+		buf_reset(&b);
+		buf_grow(&b, size);
+		n = readlink("/proc/self/exe", b.data, size);
+		if (n < 0) {
+			buf_release(&b);
+			return NULL;
+		}
+		if ((size_t)n < size) {
+			b.len = (size_t)n;
+			b.data[n] = '\0';
+			return buf_detach(&b);
+		}
+	}
+}
+
+char *plat_sys_parent_name(void)
+{
+	char path[64], comm[64];
+	FILE *f;
+	int e;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)getppid());
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (!fgets(comm, sizeof(comm), f)) {
+		e = ferror(f) ? errno : ENOENT;
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	return strdup(comm);
+}
+
+int plat_sys_stderr_tty(unsigned *cols)
+{
+	struct winsize w;
+
+	*cols = 0;
+	if (!isatty(2))
+		return 0;
+	if (!ioctl(2, TIOCGWINSZ, &w))
+		*cols = w.ws_col;
+	return 1;
+}
+
+const char *plat_sys_signal_name(int sig)
+{
+	const char *s = strsignal(sig);
+
+	return s ? s : "Unknown signal";
 }

@@ -4,94 +4,10 @@
 #include "proc.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "env.h"
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * fd moved to 10 and up, close-on-exec: the child's dup2() onto 1, 2 or 3
- * then never meets a pipe end already there (a no-op that would leave
- * it close-on-exec, and the child without it).
- */
-static int high_fd(int fd)
-{
-	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-
-	close(fd);
-	return hi;
-}
-
-static int open_pipe(int fds[2])
-{
-	if (pipe2(fds, O_CLOEXEC))
-		return -1;
-	fds[0] = high_fd(fds[0]);
-	fds[1] = high_fd(fds[1]);
-	return fds[0] < 0 || fds[1] < 0 ? -1 : 0;
-}
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-/*
- * posix_spawn argv[0]; with search_path and no '/' in it, each folder of
- * envp's PATH in turn, as execvp does: a folder where it is missing is
- * passed over, one where it may not be run too but remembered (EACCES).
- * Returns 0 or an errno value.
- */
-static int spawn(const struct proc *p, char *const *envp,
-		 const posix_spawn_file_actions_t *fa, pid_t *pid)
-{
-	const char *prog = p->argv[0], *path, *dir;
-	struct buf cand = BUF_INIT;
-	int e = ENOENT, denied = 0;
-
-	if (!p->search_path || strchr(prog, '/'))
-		return posix_spawn(pid, prog, fa, NULL, p->argv, envp);
-	if (!*prog)
-		return ENOENT;
-	path = env_get(envp, "PATH");
-	if (!path)
-		path = "/bin:/usr/bin";
-	for (dir = path;; dir++) {
-		size_t n = strcspn(dir, ":");
-
-		buf_reset(&cand);
-		buf_add(&cand, n ? dir : ".", n ? n : 1);
-		buf_addc(&cand, '/');
-		buf_adds(&cand, prog);
-		e = posix_spawn(pid, cand.data, fa, NULL, p->argv, envp);
-		if (e == EACCES)
-			denied = 1;
-		else if (e != ENOENT && e != ENOTDIR)
-			break;
-		dir += n;
-		if (!*dir)
-			break;
-	}
-	buf_release(&cand);
-	return e && denied ? EACCES : e;
-}
+#include "plat_proc.h"
+#include "plat_sys.h"
 
 /* Keep what fits of data in b; 1 when some did not. */
 static int keep(const struct proc *p, struct buf *b, const char *data, size_t n)
@@ -105,101 +21,65 @@ static int keep(const struct proc *p, struct buf *b, const char *data, size_t n)
 }
 
 /*
- * Read fds[] (-1: closed) into out and err until both end, the deadline
+ * Read the child's output into out and err until both end, the deadline
  * (0: none) passes or, with kill_on_overflow, one says too much. Sets
- * timed_out or overflowed; fails only when poll() does.
+ * timed_out or overflowed; fails only when waiting for output does.
  */
-static int collect(struct proc *p, int fds[2], long long deadline,
+static int collect(struct proc *p, struct plat_child *c, int64_t deadline,
 		   struct cuenv_err *err)
 {
-	struct pollfd pf[2];
 	struct buf *into[2] = { &p->out, &p->err };
-	char chunk[16384];
 
-	for (int i = 0; i < 2; i++)
-		pf[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-		int wait = -1, n;
+	for (;;) {
+		long long wait = -1;
+		const char *data;
+		size_t len;
+		int stream, r;
 
 		if (deadline) {
-			long long left = deadline - now_ms();
-
-			if (left <= 0) {
+			wait = deadline - plat_sys_clock_ms();
+			if (wait <= 0) {
 				p->timed_out = 1;
 				return CUENV_OK;
 			}
-			wait = left > INT_MAX ? INT_MAX : (int)left;
 		}
-		n = poll(pf, 2, wait);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
+		r = plat_child_read(c, wait, &stream, &data, &len);
+		if (r == 2)
+			return CUENV_OK;
+		if (r < 0)
 			return cuenv_fail(err, CUENV_E_STORE,
 					  "cannot read from '%s': %s",
 					  p->argv[0], strerror(errno));
-		for (int i = 0; i < 2; i++) {
-			ssize_t got;
-
-			if (pf[i].fd < 0 || !pf[i].revents)
-				continue;
-			got = read(pf[i].fd, chunk, sizeof(chunk));
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0) {
-				pf[i].fd = -1; /* its end: the caller closes */
-				continue;
-			}
-			if (keep(p, into[i], chunk, (size_t)got) &&
-			    p->kill_on_overflow) {
-				p->overflowed = 1;
-				return CUENV_OK;
-			}
+		if (r == 1 && len && keep(p, into[stream], data, len) &&
+		    p->kill_on_overflow) {
+			p->overflowed = 1;
+			return CUENV_OK;
 		}
 	}
-	return CUENV_OK;
 }
 
 /*
- * Wait for pid, killing it first when it was given up on, or at the
- * deadline (0: none) if it still runs after closing its output.
+ * Wait for the child, killing it first when it was given up on, or at
+ * the deadline (0: none) if it still runs after closing its output.
  */
-static void reap(struct proc *p, pid_t pid, long long deadline)
+static void reap(struct proc *p, struct plat_child *c, int64_t deadline)
 {
-	int killed = p->timed_out || p->overflowed, ws = 0;
-	long pause_ms = 1;
+	int killed = p->timed_out || p->overflowed;
 
 	if (killed)
-		kill(pid, SIGKILL);
+		plat_child_kill(c);
 	for (;;) {
-		pid_t r = waitpid(pid, &ws, deadline && !killed ? WNOHANG : 0);
-		long long left;
+		long long wait = -1;
 
-		if (r == pid)
-			break;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return; /* reaped elsewhere: nothing known of it */
-		left = deadline - now_ms();
-		if (left <= 0) {
-			kill(pid, SIGKILL);
-			p->timed_out = killed = 1;
-			continue;
+		if (deadline && !killed) {
+			wait = deadline - plat_sys_clock_ms();
+			if (wait < 0)
+				wait = 0; /* one look before the kill */
 		}
-		if (pause_ms > left)
-			pause_ms = (long)left;
-		nanosleep(&(struct timespec){ .tv_sec = pause_ms / 1000,
-					      .tv_nsec = pause_ms % 1000 *
-							 1000000 },
-			  NULL);
-		if (pause_ms < 50)
-			pause_ms *= 2;
-	}
-	if (WIFEXITED(ws)) {
-		p->exit_code = WEXITSTATUS(ws);
-	} else if (WIFSIGNALED(ws)) {
-		p->exit_code = -1;
-		p->signal = WTERMSIG(ws);
+		if (plat_child_wait(c, wait, &p->exit_code, &p->signal))
+			return; /* ended, or reaped elsewhere */
+		plat_child_kill(c);
+		p->timed_out = killed = 1;
 	}
 }
 
@@ -207,35 +87,18 @@ int proc_run(struct proc *p, struct cuenv_err *err)
 {
 	static char *const no_env[] = { NULL };
 	char *const *envp = p->envp ? p->envp : no_env;
-	posix_spawn_file_actions_t fa;
-	int out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rc = CUENV_OK, e;
-	long long deadline = p->timeout_ms ? now_ms() + p->timeout_ms : 0;
-	pid_t pid;
+	int64_t deadline =
+		p->timeout_ms ? plat_sys_clock_ms() + p->timeout_ms : 0;
+	struct plat_child *c;
+	int rc = CUENV_OK, e;
 
 	p->exit_code = -1;
 	p->signal = p->timed_out = p->overflowed = p->start_errno = 0;
-	if ((p->out_fd && open_pipe(out)) ||
-	    (p->capture_err && open_pipe(errp))) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot make a pipe: %s",
-				strerror(errno));
-		goto out;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (p->out_fd != 1)
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY,
-						 0);
-	if (!p->capture_err)
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY,
-						 0);
-	if (p->out_fd)
-		posix_spawn_file_actions_adddup2(&fa, out[1], p->out_fd);
-	if (p->capture_err)
-		posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
-	e = spawn(p, envp, &fa, &pid);
-	posix_spawn_file_actions_destroy(&fa);
-	close_fd(&out[1]);
-	close_fd(&errp[1]);
+	c = plat_child_new(p->out_fd, p->capture_err);
+	if (!c)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot make a pipe: %s",
+				  strerror(errno));
+	e = plat_child_spawn(c, p->argv, envp, p->search_path);
 	if (e) {
 		struct buf shown = BUF_INIT;
 
@@ -246,26 +109,18 @@ int proc_run(struct proc *p, struct cuenv_err *err)
 		buf_release(&shown);
 		goto out;
 	}
-	{
-		int fds[2] = { out[0], errp[0] };
-
-		rc = collect(p, fds, deadline, err);
-	}
+	rc = collect(p, c, deadline, err);
 	/*
 	 * Given up on: killed while its pipes are still open, so that it dies
 	 * of SIGKILL, not of a SIGPIPE raced in by the close below.
 	 */
 	if (rc || p->timed_out || p->overflowed)
-		kill(pid, SIGKILL);
+		plat_child_kill(c);
 	/* closed first: a child blocked writing to a full pipe may end */
-	close_fd(&out[0]);
-	close_fd(&errp[0]);
-	reap(p, pid, rc ? 0 : deadline);
+	plat_child_close(c);
+	reap(p, c, rc ? 0 : deadline);
 out:
-	close_fd(&out[0]);
-	close_fd(&out[1]);
-	close_fd(&errp[0]);
-	close_fd(&errp[1]);
+	plat_child_free(c);
 	return rc;
 }
 

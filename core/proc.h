@@ -22,10 +22,20 @@
  *
  * The child's stdin is /dev/null, and so is each of its stdout and stderr
  * that is not read back: it never shares the terminal with cuenv's own
- * output. The deadline is on CLOCK_MONOTONIC (a step of the wall clock
- * changes nothing) and covers the whole run, the wait for its exit too;
- * past it the child gets SIGKILL. Signals that interrupt the parent
- * (EINTR) are retried, never taken for the child's end.
+ * output. The deadline is on a monotonic clock (plat_sys_clock_ms: a step
+ * of the wall clock changes nothing) and covers the whole run, the wait
+ * for its exit too; past it the child gets SIGKILL. Signals that
+ * interrupt the parent (EINTR) are retried, never taken for the child's
+ * end.
+ *
+ * This file is the portable part (the results, the bound, the deadline);
+ * starting, reading, killing and waiting are plat_proc.h's plat_child_*
+ * (plat_proc_posix.c, plat_proc_win.c). On Windows: the null device is
+ * NUL, argv becomes one command line (plat_cmdline_quote) and envp a
+ * sorted block, search_path looks in envp's Path with ".exe" added, the
+ * kill is TerminateProcess, reported as signal PLAT_CHILD_KILLED (9,
+ * SIGKILL's number, so proc_status is 137 on both), and an exit status
+ * keeps its low 31 bits (an NTSTATUS such as 0xC0000005 stays >= 0).
  */
 #ifndef CUENV_PROC_H
 #define CUENV_PROC_H
@@ -47,7 +57,9 @@ struct proc {
 	/*
 	 * The child's descriptor read into out: 1 (stdout), or 3 and up for
 	 * a child that answers on a descriptor of its own (its stdout then
-	 * goes to /dev/null); 0: none. With capture_err, fd 2 goes to err.
+	 * goes to /dev/null; on Windows a C runtime descriptor, at most 63,
+	 * passed as msvcrt and the UCRT inherit them); 0: none. With
+	 * capture_err, fd 2 goes to err.
 	 */
 	int out_fd;
 	int capture_err;
@@ -58,7 +70,7 @@ struct proc {
 	 */
 	size_t max_output;
 	int kill_on_overflow;
-	unsigned timeout_ms; /* SIGKILL after this long (0: never) */
+	unsigned timeout_ms; /* killed after this long (0: never) */
 
 	/* ---- what happened, set by proc_run ---- */
 	struct buf out, err;

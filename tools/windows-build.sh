@@ -41,7 +41,7 @@ link() { # exe objects...
 	shift
 	echo "  LD      $exe"
 	# shellcheck disable=SC2086
-	$HOST-gcc -static -o "$exe" "$@" "$LIB" $LIBS_W -lshell32
+	$HOST-gcc -static -o "$exe" "$@" "$LIB" $LIBS_W -lshell32 -lpthread
 }
 
 # The hook scripts, embedded as on Linux (the generator is a host program).

@@ -62,6 +62,11 @@ $HOST-gcc -shared -o "$OUT/cublas64_11.dll" "$OUT/cublas.c"
 $HOST-gcc -shared -o "$OUT/cudnn_ops_infer64_8.dll" "$OUT/ops.c" \
 	"$OUT/cublas64_11.dll"
 echo "  LD      $OUT/cudnn_ops_infer64_8.dll"
+# the child test_core's proc checks run, beside it
+# shellcheck disable=SC2086
+$HOST-gcc $CFLAGS_W tests/windows/proc_child.c "$OUT/libcuenv-core.a" \
+	-static -o "$OUT/proc_child.exe"
+echo "  LD      $OUT/proc_child.exe"
 [ -x "$WINE" ] || fail "wine64 is not installed ($WINE): apt-get install wine64"
 export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
 export WINEDEBUG=-all

@@ -10,8 +10,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../core/buf.h"
@@ -561,6 +564,107 @@ static void test_install_pipeline_calls(void **state)
 	free(dirpath);
 }
 
+static void test_sys_clock_ms_is_monotonic(void **state)
+{
+	struct timespec ts;
+	int64_t a, b, mono;
+
+	(void)state;
+	a = plat_sys_clock_ms();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	mono = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	nanosleep(&(struct timespec){0, 50 * 1000000}, NULL);
+	b = plat_sys_clock_ms();
+	assert_true(mono - a >= 0 && mono - a < 1000);
+	assert_true(b - a >= 50 && b - a < 5000);
+}
+
+static void test_sys_exe_path_is_this_program(void **state)
+{
+	char *exe = plat_sys_exe_path();
+	struct stat a, b;
+
+	(void)state;
+	assert_non_null(exe);
+	assert_int_equal(exe[0], '/');
+	assert_string_equal(strrchr(exe, '/'), "/test_plat_fs");
+	assert_int_equal(stat(exe, &a), 0);
+	assert_int_equal(stat("/proc/self/exe", &b), 0);
+	assert_true(a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+	free(exe);
+}
+
+/* A child asks: its parent is this program ("test_plat_fs", comm). */
+static void test_sys_parent_name_is_the_parent(void **state)
+{
+	int fds[2], ws = 0;
+	char got[64] = {0};
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *name = plat_sys_parent_name();
+		const char *s = name ? name : "(null)";
+
+		_exit(write(fds[1], s, strlen(s)) == (ssize_t)strlen(s) ? 0
+									: 1);
+	}
+	close(fds[1]);
+	assert_true(read(fds[0], got, sizeof(got) - 1) > 0);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_string_equal(got, "test_plat_fs");
+}
+
+/* stderr on /dev/null, then on a terminal of 123 columns (a pty). */
+static void test_sys_stderr_tty_and_width(void **state)
+{
+	struct winsize w = {.ws_row = 40, .ws_col = 123};
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	int pt = posix_openpt(O_RDWR | O_NOCTTY), tty;
+	unsigned cols = 7;
+
+	(void)state;
+	assert_true(saved >= 0 && null >= 0 && pt >= 0);
+	assert_int_equal(grantpt(pt), 0);
+	assert_int_equal(unlockpt(pt), 0);
+	tty = open(ptsname(pt), O_RDWR | O_NOCTTY);
+	assert_true(tty >= 0);
+	assert_int_equal(ioctl(tty, TIOCSWINSZ, &w), 0);
+	dup2(null, 2);
+	assert_int_equal(plat_sys_stderr_tty(&cols), 0);
+	assert_int_equal(cols, 0);
+	dup2(tty, 2);
+	assert_int_equal(plat_sys_stderr_tty(&cols), 1);
+	dup2(saved, 2);
+	assert_int_equal(cols, 123);
+	close(saved);
+	close(null);
+	close(tty);
+	close(pt);
+}
+
+static void test_getcwd_is_the_current_folder(void **state)
+{
+	struct fixture *fx = *state;
+	char *dir = fx_path(fx, "cwd \xc3\xa9"), *old = getcwd(NULL, 0);
+	char *real, *got;
+
+	assert_int_equal(plat_mkdir(dir, 0755), 0);
+	real = realpath(dir, NULL);
+	assert_int_equal(chdir(dir), 0);
+	got = plat_getcwd();
+	assert_int_equal(chdir(old), 0);
+	assert_string_equal(got, real);
+	free(got);
+	free(real);
+	free(old);
+	free(dir);
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -580,6 +684,11 @@ int main(void)
 	    FS_TEST(test_install_pipeline_calls),
 	    FS_TEST(test_glob_sorted_hidden_left_out),
 	    cmocka_unit_test(test_sys_facts),
+	    cmocka_unit_test(test_sys_clock_ms_is_monotonic),
+	    cmocka_unit_test(test_sys_exe_path_is_this_program),
+	    cmocka_unit_test(test_sys_parent_name_is_the_parent),
+	    cmocka_unit_test(test_sys_stderr_tty_and_width),
+	    FS_TEST(test_getcwd_is_the_current_folder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -275,6 +275,7 @@ static void exec_checks(void)
 #include "fs_checks.h"
 #include "install_checks.h"
 #include "detect_checks.h"
+#include "proc_checks.h"
 
 int main(void)
 {
@@ -288,6 +289,8 @@ int main(void)
 	fs_checks();
 	install_checks();
 	detect_checks();
+	proc_checks();
+	cwd_checks();
 	printf("test_core: %d checks, %d failed\n", checked, failed);
 	return failed != 0;
 }
