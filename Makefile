@@ -599,3 +599,4 @@ test-windows-e2e: windows
 test-windows:
 	$(Q)$(MAKE) --no-print-directory test-windows-deps
 	$(Q)$(MAKE) --no-print-directory test-windows-core
+	$(Q)$(MAKE) --no-print-directory test-windows-e2e

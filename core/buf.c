@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "plat_path.h"
 #include "xalloc.h"
 
 char buf_empty[1];
@@ -137,15 +138,23 @@ void buf_add_display(struct buf *b, const char *s, size_t max)
 
 void buf_path(struct buf *b, const char *dir, const char *name)
 {
+	const struct plat_path_rules *r = plat_path_native();
+	size_t from;
+
 	if (dir != b->data)
 		buf_adds(b, dir);
-	while (b->len > 1 && b->data[b->len - 1] == '/')
+	while (b->len > 1 && plat_path_is_sep(r, b->data[b->len - 1]))
 		buf_setlen(b, b->len - 1);
-	if (!b->len || b->data[b->len - 1] != '/')
-		buf_addc(b, '/');
-	while (*name == '/')
+	if (!b->len || !plat_path_is_sep(r, b->data[b->len - 1]))
+		buf_addc(b, r->sep);
+	while (plat_path_is_sep(r, *name))
 		name++;
+	from = b->len;
 	buf_adds(b, name);
+	/* Windows: "bin/x64" below C:\CUDA is C:\CUDA\bin\x64. */
+	for (size_t i = from; i < b->len; i++)
+		if (plat_path_is_sep(r, b->data[i]))
+			b->data[i] = r->sep;
 }
 
 /* ---- string vectors ---------------------------------------------------- */

@@ -212,6 +212,12 @@ int plat_readdir_is_dir(const struct plat_dir *d);
 void plat_closedir(struct plat_dir *d);
 
 /*
+ * The current working folder, UTF-8 (getcwd(3); GetCurrentDirectoryW):
+ * malloc'd, or NULL with errno set (ENOENT: it was removed).
+ */
+char *plat_getcwd(void);
+
+/*
  * Names for libraries that take a file name as char * or wchar_t *
  * (libarchive's entries). On POSIX a char * name is the bytes the system
  * takes, and is the one to use: plat_wide_names() is 0. On Windows a
@@ -224,11 +230,5 @@ void plat_closedir(struct plat_dir *d);
 int plat_wide_names(void);
 wchar_t *plat_to_wide(const char *path);
 char *plat_from_wide(const wchar_t *name);
-
-/*
- * The current working folder, UTF-8 (getcwd(3); GetCurrentDirectoryW):
- * malloc'd, or NULL with errno set (ENOENT: it was removed).
- */
-char *plat_getcwd(void);
 
 #endif
