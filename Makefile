@@ -592,7 +592,6 @@ windows:
 		CUENV_VERSION_STRING='$(VERSION_STRING)' sh tools/windows-build.sh
 test-windows-e2e: windows
 	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/e2e.sh
-	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/install-e2e.sh
 
 # Everything of the Windows port that runs here, under wine64, one after
 # the other (they share the wine prefix).

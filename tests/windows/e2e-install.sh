@@ -1,64 +1,21 @@
 #!/bin/sh
-# tests/windows/install-e2e.sh (make test-windows-e2e): cuenv.exe and
-# cuenv-net.exe install a windows-x86_64 release under Debian's wine64.
-#
-# NVIDIA's layout of cuda_cudart-windows-x86_64-12.4.127-archive.zip in a
-# mirror on disk (file:///C:/...), a catalogue naming it (its
-# redistrib_12.4.1.json pinned in redistrib-json-sha256.tsv), and a store
-# under a user folder with a space and a non-ASCII letter: install,
-# versions, install again (already there), uninstall, and a damaged
-# archive (wrong sha256) refused with nothing left half made.
-#
-#   BUILDROOT  where make windows put the programs (default build)
-#   CUENV_WINEPREFIX  wine prefix, reused (default /tmp/cuenv-wine-UID)
-set -u
-
+# cuenv.exe and cuenv-net.exe install a windows-x86_64 release: NVIDIA's
+# layout of cuda_cudart-windows-x86_64-12.4.127-archive.zip in a mirror on
+# disk (file:///C:/...), a catalogue naming it (its redistrib_12.4.1.json
+# pinned in redistrib-json-sha256.tsv), and a store under a user folder
+# with a space and a non-ASCII letter: install, versions, install again
+# (already there), uninstall, and a damaged archive (wrong sha256) refused
+# with nothing left half made.
 cd "$(dirname "$0")/../.." || exit 2
-WINE=/usr/lib/wine/wine64
-BIN=$(pwd)/${BUILDROOT:-build}/windows
-
-die() { echo "windows-install: FAIL: $*" >&2; exit 1; }
-[ -x "$WINE" ] || die "wine64 is not installed ($WINE): apt-get install wine64"
-[ -f "$BIN/cuenv.exe" ] || die "no $BIN/cuenv.exe: make windows"
+. tests/windows/lib-e2e.sh
 command -v python3 >/dev/null 2>&1 || die "python3 is needed (zip, json)"
-export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
-export WINEDEBUG=-all
-if [ ! -f "$WINEPREFIX/system.reg" ]; then
-	"$WINE" wineboot -i >/dev/null 2>&1 || true
-	/usr/lib/wine/wineserver -w
-fi
 
-passed=0
-failed=0
-out=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-win-install.XXXXXX") || exit 2
-trap 'rm -rf "$out"' EXIT
-
-C=$WINEPREFIX/drive_c
 top='C:\cuenv-install'
 root="$top"'\Users\Jos'"$(printf '\303\251')"' M\cuenv'
 uroot="$C/cuenv-install/Users/Jos$(printf '\303\251') M/cuenv"
-# cuenv.exe ARGS...: in C:\, with the store and the catalogue set
-run() {
-	(cd "$C" && CUENV_ROOT=$root CUENV_MANIFESTS="$top\\man" \
-		"$WINE" "$BIN/cuenv.exe" "$@") >"$out/o.raw" 2>"$out/e.raw"
-	rc=$?
-	tr -d '\r' <"$out/o.raw" >"$out/o"
-	tr -d '\r' <"$out/e.raw" >"$out/e"
-}
-ok() {
-	passed=$((passed + 1))
-	echo "  ok  $1"
-}
-bad() {
-	failed=$((failed + 1))
-	echo "  FAIL $1"
-	sed 's/^/    stdout: /' "$out/o"
-	sed 's/^/    stderr: /' "$out/e"
-}
-expect() { if [ "$rc" = "$2" ]; then ok "$1"; else bad "$1 (exit $rc, wanted $2)"; fi; }
-has() {
-	if grep -qF -- "$3" "$out/$2"; then ok "$1"; else bad "$1 (no '$3')"; fi
-}
+export CUENV_ROOT="$root" CUENV_MANIFESTS="$top\\man"
+# cuenv ARGS...: cuenv.exe in C:\, with that store and catalogue
+cuenv() { run . "$BIN/cuenv.exe" "$@"; }
 there() { if [ -e "$2" ]; then ok "$1"; else bad "$1 ($2 missing)"; fi; }
 gone() { if [ -e "$2" ]; then bad "$1 ($2 there)"; else ok "$1"; fi; }
 
@@ -105,20 +62,20 @@ EOF
 make_release 12.4.1 || die "cannot make the mirror"
 mirror='file:///C:/cuenv-install/mirror'
 
-echo "windows-install: cuenv.exe install under wine ($("$WINE" --version))"
-run install 12.4.1 --mirror "$mirror"
+echo "$part: cuenv.exe install under wine ($("$WINE" --version 2>/dev/null))"
+cuenv install 12.4.1 --mirror "$mirror"
 expect "install 12.4.1 from a file:///C:/ mirror" 0
 has "  says where" o "installed cuda 12.4.1 in $root"
 there "  bin/cudart64_12.dll in the version" \
 	"$uroot/versions/cuda/12.4.1/bin/cudart64_12.dll"
 there "  its receipt" "$uroot/versions/cuda/12.4.1/.cuenv-receipt"
-run versions
+cuenv versions
 expect "versions" 0
 has "  lists 12.4.1" o "cuda   12.4.1"
-run install 12.4.1 --mirror "$mirror"
+cuenv install 12.4.1 --mirror "$mirror"
 expect "install again" 0
 has "  already installed" o "cuda 12.4.1 is already installed"
-run uninstall 12.4.1
+cuenv uninstall 12.4.1
 expect "uninstall 12.4.1" 0
 gone "  the version is gone" "$uroot/versions/cuda/12.4.1"
 if [ -z "$(ls -A "$uroot/.staging")" ]; then ok "  .staging empty"; else
@@ -126,10 +83,9 @@ if [ -z "$(ls -A "$uroot/.staging")" ]; then ok "  .staging empty"; else
 
 # a release whose archive does not match the catalogue's sha256
 make_release 12.4.0 bad || die "cannot make the bad release"
-run install 12.4.0 --mirror "$mirror"
+cuenv install 12.4.0 --mirror "$mirror"
 expect "a wrong sha256 is an integrity error" 5
 has "  named" e "sha256 mismatch"
 gone "  no version half made" "$uroot/versions/cuda/12.4.0"
 
-echo "windows-install: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
