@@ -13,7 +13,7 @@ make_fake_cuda "$t/cuda-11.8.0" 11.8.0 &&
 	make_fake_cuda "$t/a!b" 12.4.1 &&
 	cuenv add cuda "$t/cuda-11.8.0" >/dev/null &&
 	cuenv add cuda "$t/a!b" >/dev/null &&
-	expect_stdout "cuenv=if /i \"\$1\"==\"use\" (for /f \"delims=\" %i in ('set \"CUENV_SHELL=cmd\" ^& \"$bin\" \$*') do @set %i) else \"$bin\" \$*" \
+	expect_stdout "cuenv=if /i not \"\$1\"==\"use\" (\"$bin\" \$*) else for /f \"delims=\" %i in ('set \"CUENV_SHELL=cmd\" ^& \"$bin\" \$*') do @set %i" \
 		cuenv init cmd &&
 	# doskey reads $ as its own: doubled in the binary's path.
 	mkdir -p "$HOME/a\$b (x86)" && cp "$bin" "$HOME/a\$b (x86)/cuenv" &&

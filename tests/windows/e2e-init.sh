@@ -20,7 +20,7 @@ registered
 run cuenv-e2e "$cuenv" init cmd
 expect "init cmd" 0
 has "the macro runs use through for /f" o \
-	"cuenv=if /i \"\$1\"==\"use\" (for /f \"delims=\" %i in ('set \"CUENV_SHELL=cmd\" ^& \"$cuenv\" \$*') do @set %i) else \"$cuenv\" \$*"
+	"cuenv=if /i not \"\$1\"==\"use\" (\"$cuenv\" \$*) else for /f \"delims=\" %i in ('set \"CUENV_SHELL=cmd\" ^& \"$cuenv\" \$*') do @set %i"
 macro=$(sed -n 's/^cuenv=//p' "$out/o")
 
 # body ARGS...: the macro's body as doskey expands `cuenv ARGS...`, in a
@@ -75,7 +75,8 @@ has "use --unset: CUENV_VERSION gone" o "no CUENV_VERSION"
 has "use --unset: CUENV_ACTIVE gone" o "no CUENV_ACTIVE"
 has "use --unset: __CUENV_STATE gone" o "no state"
 has "CUENV_SHELL stays in for /f's cmd" o "no CUENV_SHELL"
-has "other commands run as they are" o "cuenv "
+has "other commands run as they are" o "cuenv 0."
+lacks "cmd runs every line of it" e "recognize"
 
 # In the project, --unset applies its .cuenv (cuDNN 8.1 too).
 cat >"$C/$proj/src/use.bat" <<EOF_BAT
@@ -87,5 +88,6 @@ run "$proj/src" cmd /c use.bat
 expect "use --unset in the project" 0
 has "the project's cudnn64_8.dll" o "cudnn64_8.dll -> $WDN\\bin\\cudnn64_8.dll"
 has "the project's selection" o "CUENV_ACTIVE=11.2+cudnn8.1.1"
+lacks "cmd runs every line of it" e "recognize"
 
 finish
