@@ -14,6 +14,15 @@
 
 $global:__cuenv_bin = @CUENV_BIN@
 
+# The hook's variables exist from here on (for Set-StrictMode users).
+foreach ($__cuenv_n in '__cuenv_key', '__cuenv_said', '__cuenv_stamp',
+    '__cuenv_watch', '__cuenv_absent', '__cuenv_root', '__cuenv_prompt_hooked') {
+    if (-not (Get-Variable -Name $__cuenv_n -Scope Global -ErrorAction SilentlyContinue)) {
+        Set-Variable -Name $__cuenv_n -Scope Global -Value $null
+    }
+}
+Remove-Variable -Name __cuenv_n -ErrorAction SilentlyContinue
+
 # cuenv's lines as one string (cuenv writes UTF-8), with NAME=VALUE in
 # its environment only, as sh's `NAME=VALUE cuenv ...` does.
 function global:__cuenv_run([string]$name, [string]$value, [object[]]$argv) {
@@ -107,23 +116,32 @@ function global:__cuenv_hook {
 }
 
 # The hook runs first, so that the user's prompt sees the new variables,
-# with $? and $LASTEXITCODE as the user's command left them. Installed
-# once: loading this again does not wrap the prompt twice.
+# with $? and $LASTEXITCODE as the user's command left them (set again
+# just before it runs, and after, for the session: starship's way). It
+# wraps the prompt defined when this is loaded (load it after a prompt
+# theme) and only once: loading this again does not wrap it twice.
 if (-not $global:__cuenv_prompt_hooked) {
     $global:__cuenv_prompt_hooked = $true
     $global:__cuenv_prompt_old = $function:prompt
+    if (-not $global:__cuenv_prompt_old) {
+        $global:__cuenv_prompt_old = {
+            "PS $($executionContext.SessionState.Path.CurrentLocation)$('>' * ($nestedPromptLevel + 1)) "
+        }
+    }
     function global:prompt {
         $ok = $global:?
         $code = $global:LASTEXITCODE
         __cuenv_hook
+        $old = $global:__cuenv_prompt_old
         $global:LASTEXITCODE = $code
         if (-not $ok) {
             Write-Error '' -ErrorAction Ignore
         }
-        if ($global:__cuenv_prompt_old) {
-            & $global:__cuenv_prompt_old
-        } else {
-            "PS $($executionContext.SessionState.Path.CurrentLocation)> "
+        $text = & $old
+        $global:LASTEXITCODE = $code
+        if (-not $ok) {
+            Write-Error '' -ErrorAction Ignore
         }
+        $text
     }
 }

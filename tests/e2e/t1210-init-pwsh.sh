@@ -60,6 +60,16 @@ make_fake_cuda "$c" 12.4.1 &&
 	stdout_has "function global:prompt {" &&
 	stdout_has "if (-not \$global:__cuenv_prompt_hooked) {" &&
 	stdout_lacks "@CUENV_" &&
+	stdout_has "\$global:LASTEXITCODE = \$code" &&
+	# Every helper the hook calls is defined; brackets pair up.
+	for f in run mark stale hook; do
+		stdout_has "function global:__cuenv_$f" || break
+	done &&
+	for b in '{}' '()'; do
+		[ "$(tr -cd "${b%?}" <"$E2E_OUT" | wc -c)" = \
+			"$(tr -cd "${b#?}" <"$E2E_OUT" | wc -c)" ] ||
+			fail "init pwsh: $b do not pair up"
+	done &&
 	mkdir -p "$HOME/it's here" && cp "$bin" "$HOME/it's here/cuenv" &&
 	expect_code 0 "$HOME/it's here/cuenv" init pwsh &&
 	stdout_has "\$global:__cuenv_bin = '$HOME/it''s here/cuenv'" &&
