@@ -90,4 +90,9 @@ has "the project's cudnn64_8.dll" o "cudnn64_8.dll -> $WDN\\bin\\cudnn64_8.dll"
 has "the project's selection" o "CUENV_ACTIVE=11.2+cudnn8.1.1"
 lacks "cmd runs every line of it" e "recognize"
 
+# Without the integration, use says how to get it on Windows.
+run cuenv-e2e "$cuenv" use 11.2
+expect "use without the integration" 2
+has "the hint names PowerShell's" e "cuenv init pwsh | Out-String | Invoke-Expression"
+
 finish
