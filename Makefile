@@ -163,7 +163,7 @@ NET_CMDS := main_net table_net common options list_remote install_net gc_net \
 	mirror_net update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
-SHELLS += shells/cuenv.direnv
+SHELLS += shells/cuenv.direnv shells/cuenv.ps1 shells/cuenv.doskey
 
 # No install or source path is compiled in: each binary finds the
 # catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
@@ -256,6 +256,8 @@ $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
 		embedded_cuenv_zsh=shells/cuenv.zsh \
 		embedded_cuenv_fish=shells/cuenv.fish \
 		embedded_cuenv_direnv=shells/cuenv.direnv \
+		embedded_cuenv_pwsh=shells/cuenv.ps1 \
+		embedded_cuenv_doskey=shells/cuenv.doskey \
 		embedded_completion_bash=shells/completion.bash \
 		embedded_completion_zsh=shells/completion.zsh \
 		embedded_completion_fish=shells/completion.fish
