@@ -14,6 +14,7 @@
 #include "../core/doctor.h"
 #include "../core/plat_fs.h"
 #include "../core/plat_path.h"
+#include "../core/plat_sys.h"
 #include "../core/proc.h"
 #include "../core/version.h"
 #include "../core/wrap.h"
@@ -142,6 +143,49 @@ static void venv_dirs(const struct envmap *env, struct strv *dirs)
 	strv_release(&found);
 	buf_release(&lib);
 	buf_release(&p);
+}
+
+/* Does folder dir hold a file called name (dllsearch's question)? */
+static bool dll_exists(void *ctx, const char *dir, const char *name)
+{
+	char *p = plat_path_join(plat_path_native(), dir, name);
+	struct plat_stat st;
+	bool found = !plat_stat(p, &st) && st.type != PLAT_F_DIR;
+
+	(void)ctx;
+	free(p);
+	return found;
+}
+
+/* python's "3.10", or NULL when it does not answer. */
+static char *python_version(const char *python, char *const *envp)
+{
+	static const char script[] = "import sys\n"
+				     "print('%d.%d' % sys.version_info[:2])\n";
+	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	char *v = NULL;
+
+	p.argv = argv;
+	p.envp = envp;
+	p.out_fd = 1;
+	p.max_output = 64;
+	p.kill_on_overflow = 1;
+	p.timeout_ms = PYTHON_TIMEOUT_MS;
+	if (!proc_run(&p, &e) && p.exit_code == 0 && p.out.len) {
+		unsigned maj, min;
+		struct buf b = BUF_INIT;
+
+		if (sscanf(p.out.data, "%u.%u", &maj, &min) == 2) {
+			buf_printf(&b, "%u.%u", maj, min);
+			v = buf_detach(&b);
+		}
+		buf_release(&b);
+	}
+	proc_release(&p);
+	err_release(&e);
+	return v;
 }
 
 /* ---- printing ----------------------------------------------------------- */
@@ -280,6 +324,9 @@ struct gathered {
 	struct strv sites;
 	struct catalog cat;
 	char *python;
+	/* Windows' loader (plat_sys_system_dir), when it is the system's */
+	struct doctor_win win;
+	char *win_root, *win_python, *win_python_version;
 };
 
 static void gathered_release(struct gathered *g)
@@ -296,6 +343,35 @@ static void gathered_release(struct gathered *g)
 	catalog_release(&g->cat);
 	strv_release(&g->sites);
 	free(g->python);
+	free(g->win_root);
+	free(g->win_python);
+	free(g->win_python_version);
+}
+
+/*
+ * Windows' loader: System32's folder (its parent is %SystemRoot%), and
+ * the python.exe on PATH, whose version says how it loads the DLLs of
+ * extension modules. Nothing where the system is not Windows.
+ */
+static void gather_win(const struct cuenv_ctx *ctx, struct gathered *g)
+{
+	char *sys = plat_sys_system_dir();
+
+	if (!sys)
+		return;
+	g->win_root = plat_path_parent(plat_path_native(), sys);
+	free(sys);
+	g->win_python = env_which(&g->env, "python");
+	if (g->win_python)
+		g->win_python_version =
+			python_version(g->win_python, ctx->envp);
+	g->win = (struct doctor_win){
+		.system_root = g->win_root,
+		.cwd = ctx->cwd,
+		.python = g->win_python,
+		.python_version = g->win_python_version,
+		.exists = dll_exists,
+	};
 }
 
 /* The driver's version: the setting's, else the kernel module's. */
@@ -374,6 +450,7 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 	if (g->python)
 		python_path(g->python, ctx->envp, &g->sites);
 	venv_dirs(&g->env, &g->sites);
+	gather_win(ctx, g);
 	/* What the printed fixes may install; none read: they assume all. */
 	g->have_cat = !cmd_catalog(ctx, &g->cat, &cerr);
 	err_release(&cerr);
@@ -417,6 +494,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			.site_dirs = &g.sites,
 			.python = g.python,
 			.cat = g.have_cat ? &g.cat : NULL,
+			.win = g.win.exists ? &g.win : NULL,
 		};
 
 		doctor_run(&in, &f);

@@ -333,6 +333,7 @@ void doctor_run(const struct doctor_in *in, struct findings *out)
 	choose_env(&au);
 	doctor_check_sonames(&au);
 	doctor_check_cudnn(&au);
+	doctor_check_dlls(&au);
 	doctor_check_ld_path(&au);
 	doctor_check_cache(&au);
 	doctor_check_driver(&au);
