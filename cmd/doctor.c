@@ -445,12 +445,13 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 		return g->act_rc;
 	}
 	gather_need(ctx, g);
-	gather_cache(s, g);
+	gather_win(ctx, g);
+	if (!g->win.exists) /* Linux's loader cache */
+		gather_cache(s, g);
 	g->python = env_which(&g->env, "python3");
 	if (g->python)
 		python_path(g->python, ctx->envp, &g->sites);
 	venv_dirs(&g->env, &g->sites);
-	gather_win(ctx, g);
 	/* What the printed fixes may install; none read: they assume all. */
 	g->have_cat = !cmd_catalog(ctx, &g->cat, &cerr);
 	err_release(&cerr);
