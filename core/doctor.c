@@ -229,18 +229,20 @@ static void choose_env(struct audit *au)
 	const struct envmap *env = au->in->env;
 	const char *have = envmap_get(env, "CUENV_ACTIVE");
 	const char *want = envmap_get(&au->a->after, "CUENV_ACTIVE");
+	/* Windows' cmd takes cuenv env without __CUENV_STATE (no hook reads
+	 * it there): CUENV_ACTIVE alone says the shell carries it */
+	int carried = envmap_get(env, ENV_STATE_VAR) || au->in->win;
 	struct draft d = DRAFT_INIT;
 
 	au->eff = env;
 	if (!au->a->ok)
 		return;
-	if (envmap_get(env, ENV_STATE_VAR) && have && want &&
-	    !strcmp(have, want)) {
+	if (carried && have && want && !strcmp(have, want)) {
 		au->shell_active = 1;
 		return;
 	}
 	au->eff = &au->a->after;
-	if (envmap_get(env, ENV_STATE_VAR) && have) {
+	if (carried && have) {
 		buf_printf(&d.what,
 			   "this shell carries cuda %s, but here %s is "
 			   "selected",

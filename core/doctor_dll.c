@@ -289,7 +289,12 @@ static void python_finding(struct dll_audit *d)
 				   "links against, so ");
 		doctor_list(&dr.what, &names);
 		buf_adds(&dr.what, " in ");
-		doctor_list(&dr.what, &dirs);
+		for (size_t i = 0; i < dirs.n; i++) /* whole: they are fixes */
+			buf_printf(&dr.what, "%s%s",
+				   !i		     ? ""
+				   : i + 1 == dirs.n ? " and "
+						     : ", ",
+				   dirs.v[i]);
 		buf_adds(&dr.what, " are not found that way");
 		buf_adds(&dr.why,
 			 "TensorFlow loads cudart64_*.dll, cudnn64_*.dll and "

@@ -414,7 +414,10 @@ static void test_doctor_win_earlier_on_path_is_shadowing(void **state)
 
 	fx_touch(w->fx, "other/cudart64_12.dll");
 	win_world(w, at(w, "other"), NULL, NULL);
+	/* cmd's for /f over cuenv env --format cmd sets no __CUENV_STATE */
+	envmap_unset(&w->env, "__CUENV_STATE");
 	audit(w);
+	expect_none(w, "not-activated");
 	f = expect(w, "dll-shadowed", DOCTOR_PROBLEM);
 	has(f->what, "comes before it on PATH");
 	/* the selection's folders first, the other one kept after them */
