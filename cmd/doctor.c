@@ -389,6 +389,12 @@ static void gather_driver(const struct settings *s, struct gathered *g)
 		buf_sets(&g->driver_from, "CUENV_DRIVER_VERSION");
 		return;
 	}
+	if (g->win.exists) {
+		/* Windows: no /sys; nvcuda.dll's presence is no-driver-dll */
+		buf_sets(&g->driver_from, "its version is not read on Windows: "
+					  "set CUENV_DRIVER_VERSION");
+		return;
+	}
 	g->have_driver =
 		doctor_read_driver(driver_files, &g->driver, &g->driver_from);
 	if (!g->have_driver)
@@ -434,6 +440,7 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 {
 	struct cuenv_err cerr = CUENV_ERR_INIT;
 
+	gather_win(ctx, g);
 	gather_driver(s, g);
 	g->act_rc = activation_compute(ctx->root, ctx->cwd, &g->env, 0, &g->a,
 				       &g->aerr);
@@ -445,7 +452,6 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 		return g->act_rc;
 	}
 	gather_need(ctx, g);
-	gather_win(ctx, g);
 	if (!g->win.exists) /* Linux's loader cache */
 		gather_cache(s, g);
 	g->python = env_which(&g->env, "python3");

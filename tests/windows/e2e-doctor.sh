@@ -26,6 +26,8 @@ has_text "CUPTI's DLL is loaded from the selection" \
 	"cupti64_2020.3.1.dll is loaded from the selection ($WTK\\extras\\CUPTI\\lib64)"
 has "nvcuda.dll is looked for" o "nvcuda.dll"
 lacks "no problem" o "[dll-shadowed]"
+lacks "no Linux loader findings" o "[missing-soname]"
+lacks "... nor Linux's driver files" o "/sys/module"
 
 run "$proj" "$cuenv" doctor --json
 expect "doctor --json" 0
