@@ -126,7 +126,7 @@ CORE += smoke smoke_json smoke_cuda smoke_plan
 CORE += trust
 # Parts of a module, tested through the module's own unit test
 # (doctor: tests/unit/test_doctor.c).
-CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
+CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip doctor_dll
 CORE_PARTS += doctor_report
 CORE_PARTS += needs_json explain_fix
 # A wheel on disk read in place (cuenv needs WHEEL): tested by test_wheel.
@@ -588,7 +588,7 @@ WIN_CORE += unpack_archive assemble install workers fetch_curl pypi wheel \
 # What cuenv reads of a machine and a wheel (issue 13): detect, pe, elf,
 # ldcache, doctor, check, explain, needs, modules, and the formats.
 WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
-	doctor_driver doctor_pip doctor_report smoke smoke_json smoke_plan \
+	doctor_driver doctor_pip doctor_dll doctor_report smoke smoke_json smoke_plan \
 	smoke_cuda explain explain_fix needs needs_json modulefile envfmt \
 	listing wrap selfile json_util
 # main()'s arguments and environment in UTF-8.

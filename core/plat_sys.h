@@ -44,6 +44,14 @@ int64_t plat_sys_clock_ms(void);
 char *plat_sys_exe_path(void);
 
 /*
+ * The folder Windows' loader searches second for a DLL loaded by name
+ * (GetSystemDirectoryW: "C:\\Windows\\system32"), UTF-8, malloc'd. POSIX
+ * systems have none: NULL with errno ENOSYS (doctor then knows the loader
+ * is not Windows').
+ */
+char *plat_sys_system_dir(void);
+
+/*
  * The name of the process that started this one, as the system keeps it:
  * Linux: /proc/PPID/comm ("bash", cut to 15 bytes by the kernel);
  * Windows: the parent's file name from a Toolhelp32 snapshot, without

@@ -61,6 +61,12 @@ int64_t plat_sys_clock_ms(void)
 }
 
 /* readlink's whole answer, however long: one call, no walk of links. */
+char *plat_sys_system_dir(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
+
 char *plat_sys_exe_path(void)
 {
 	struct buf b = BUF_INIT;

@@ -73,6 +73,18 @@ static char *narrow(const wchar_t *w)
 	return s;
 }
 
+char *plat_sys_system_dir(void)
+{
+	wchar_t w[MAX_PATH + 1];
+	UINT n = GetSystemDirectoryW(w, MAX_PATH + 1);
+
+	if (!n || n > MAX_PATH) {
+		errno = n ? ENAMETOOLONG : EACCES;
+		return NULL;
+	}
+	return narrow(w);
+}
+
 char *plat_sys_exe_path(void)
 {
 	for (DWORD size = 260;; size *= 2) {

@@ -594,6 +594,15 @@ static void test_sys_exe_path_is_this_program(void **state)
 	free(exe);
 }
 
+/* POSIX systems have no System32: doctor knows the loader is not Windows'. */
+static void test_sys_system_dir_is_none(void **state)
+{
+	(void)state;
+	errno = 0;
+	assert_null(plat_sys_system_dir());
+	assert_int_equal(errno, ENOSYS);
+}
+
 /* A child asks: its parent is this program ("test_plat_fs", comm). */
 static void test_sys_parent_name_is_the_parent(void **state)
 {
@@ -686,6 +695,7 @@ int main(void)
 	    cmocka_unit_test(test_sys_facts),
 	    cmocka_unit_test(test_sys_clock_ms_is_monotonic),
 	    cmocka_unit_test(test_sys_exe_path_is_this_program),
+	    cmocka_unit_test(test_sys_system_dir_is_none),
 	    cmocka_unit_test(test_sys_parent_name_is_the_parent),
 	    cmocka_unit_test(test_sys_stderr_tty_and_width),
 	    FS_TEST(test_getcwd_is_the_current_folder),

@@ -138,3 +138,18 @@ registered() {
 	run "$proj" "$cuenv" local 11.2 --cudnn 8.1
 	[ "$rc" = 0 ] || die "cannot select them: $(cat "$out/e")"
 }
+
+# has_text NAME TEXT: the last run's stdout holds TEXT once its wrapped
+# lines are joined (doctor's report wraps at 79 columns).
+has_text() {
+	if tr '\n' ' ' <"$out/o" | sed 's/  */ /g' | grep -qF -- "$2"; then
+		ok "$1"
+	else
+		bad "$1 (no '$2')"
+	fi
+}
+# fix_of ID: the first "fix:" line of the last run's finding [ID], as
+# printed (one line, not wrapped).
+fix_of() {
+	sed -n "/\\[$1\\]/,/^    fix: /s/^    fix: //p" "$out/o" | head -n 1
+}
