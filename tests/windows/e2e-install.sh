@@ -170,10 +170,10 @@ nothing_half_made() {
 	fi
 }
 
-# outside_clean NAME: no file that holds cuenv-evil anywhere in the
-# prefix's drive but the mirror.
+# outside_clean NAME: no file that holds cuenv-evil anywhere on the
+# prefix's drive C: but in the mirror (nor in the store's cache).
 outside_clean() {
-	found=$(grep -rlF cuenv-evil "$C" "$WINEPREFIX/dosdevices/" 2>/dev/null |
+	found=$(grep -rlF cuenv-evil "$C" 2>/dev/null |
 		grep -vF "$cat/mirror/")
 	if [ -z "$found" ]; then ok "$1"; else
 		echo "$found" >"$out/o"
@@ -236,5 +236,168 @@ expect "exec loads cudart and cuDNN" 0
 has "cudnn64_9.dll is the installed one" o "cudnn64_9.dll -> $WDV\\"
 has "cudnn_ops64_9.dll (it imports cublas64_12.dll: the zip's bin is on PATH)" o "cudnn_ops64_9.dll -> $WDV\\"
 has "CUENV_ACTIVE names both" o "CUENV_ACTIVE=12.4.1+cudnn9.1.0"
+
+# (3) A corrupted archive: the mirror's cudart zip is not the catalogue's.
+rm -rf "$store"
+CORRUPT=1 catalogue -
+run cuenv-e2e "$cuenv" install 12.4
+expect "a corrupted zip is refused (exit 5)" 5
+has "sha256 mismatch, the archive named" e \
+	"cuenv: error: sha256 mismatch for '$SERVER_URL/compute/cuda/redist/$cudart_rel': expected "
+if [ "$(grep -c "error" "$out/e")" = 1 ]; then ok "one line of error"; else
+	bad "one line of error"; fi
+nothing_half_made "nothing installed from it"
+run cuenv-e2e "$cuenv" versions
+lacks "versions does not list it" o "$cuda_v"
+kept=
+for f in "$store"/cache/*; do
+	if cmp -s "$f" "$cat/mirror/compute/cuda/redist/$cudart_rel"; then kept=$f; fi
+done
+if [ -z "$kept" ]; then ok "the corrupted zip is not kept in the cache"; else
+	echo "$kept" >"$out/o"
+	bad "the corrupted zip is not kept in the cache"
+fi
+
+# (4) Hostile entries: each one more entry in the cudart zip, listed with
+# its true sha256, so only the unpacking can stop it; alone as the zip
+# holds it (no '/': libarchive reads '\' as a separator there, so what
+# arrives is ../x, C:/x, //srv/share/x) and below the top folder.
+top=$cudart_top
+for name in '..\cuenv-evil.dll' 'C:\cuenv-evil.dll' '\\srv\share\cuenv-evil.dll' \
+	'bin\cuenv-evil.dll:stream' 'CON' 'NUL.dll' 'cuenv-evil.' 'cuenv-evil ' \
+	"$top/bin\\..\\..\\cuenv-evil.dll" "$top/C:\\cuenv-evil.dll" \
+	"$top/\\\\srv\\share\\cuenv-evil.dll" "$top/bin/cuenv-evil.dll:stream" \
+	"$top/bin/CON" "$top/bin/NUL.dll" "$top/bin/con.txt" "$top/bin/cuenv-evil." \
+	"$top/bin/cuenv-evil " "$top/../cuenv-evil.dll" "/cuenv-evil.dll"; do
+	# shown as cuenv shows it (echo would read a backslash)
+	n=$(printf '%s' "$name" | sed 's/\\/\\x5c/g')
+	rm -rf "$store"
+	catalogue "$name"
+	run cuenv-e2e "$cuenv" install 12.4
+	expect "entry '$n': refused (exit 6)" 6
+	has "entry '$n': named" e "cuenv: error: refused archive entry '"
+	printf '    %s\n' "$(grep 'error:' "$out/e")"
+	nothing_half_made "entry '$n': nothing installed"
+	outside_clean "entry '$n': nothing written outside the store"
+done
+
+# bg NAME CMD...: CMD under wine in C:\cuenv-e2e, in the background:
+# $out/NAME.o, $out/NAME.e, $out/NAME.rc once it ends.
+bg() {
+	b=$1
+	shift
+	(
+		cd "$C/cuenv-e2e" && "$WINE" "$@" >"$out/$b.raw" 2>"$out/$b.eraw"
+		echo $? >"$out/$b.rc"
+		tr -d '\r' <"$out/$b.raw" >"$out/$b.o"
+		tr -d '\r' <"$out/$b.eraw" >"$out/$b.e"
+	) &
+}
+# wait_for TEST: up to 30 s until the shell test TEST holds.
+wait_for() {
+	n=0
+	until eval "$1"; do
+		[ "$n" -lt 600 ] || return 1
+		sleep 0.05
+		n=$((n + 1))
+	done
+}
+# show NAME: make bg job NAME's output the last run's, for has/lacks.
+show() {
+	cp "$out/$1.o" "$out/o"
+	cp "$out/$1.e" "$out/e"
+	rc=$(cat "$out/$1.rc")
+}
+cudart_zip=/compute/cuda/redist/$cudart_rel
+
+# (5) Two installs of one version started at once (the cudart zip
+# trickling in, so that they overlap): both end well, each zip is
+# downloaded once, one copy of the version, nothing left in .staging.
+rm -rf "$store"
+catalogue -
+: >"$SERVER_LOG"
+serve_faults "{\"$cudart_zip\": {\"trickle\": 15000}}"
+bg a "$cuenv" install 12.4
+bg b "$cuenv" install 12.4
+wait
+show a
+expect "the first of two installs at once" 0
+show b
+expect "the second of two installs at once" 0
+if [ "$(cat "$out/a.o" "$out/b.o" | grep -c "^installed cuda $cuda_v in ")" = 1 ] &&
+	[ "$(cat "$out/a.o" "$out/b.o" | grep -c "already installed")" = 1 ]; then
+	ok "one installed it, the other found it installed"
+else
+	cat "$out/a.o" "$out/b.o" >"$out/o"
+	cat "$out/a.e" "$out/b.e" >"$out/e"
+	bad "one installed it, the other found it installed"
+fi
+cat "$out/a.e" "$out/b.e" >"$out/e"
+has "the later one waited for the first" e "another install of $cuda_v is running; waiting for it"
+if [ "$(grep -c "GET $cudart_zip - 200" "$SERVER_LOG")" = 1 ]; then
+	ok "the cudart zip was downloaded once"
+else
+	cp "$SERVER_LOG" "$out/o"
+	bad "the cudart zip was downloaded once"
+fi
+if cmp -s "$vdir/bin/cudart64_12.dll" "$out/dll/cudart64_12.dll" &&
+	[ -f "$vdir/.cuenv-receipt" ] && [ "$(ls "$store/pool" | wc -l)" = 2 ] &&
+	[ -z "$(ls -A "$store/.staging")" ]; then
+	ok "one whole copy: receipt, the DLL, two pool trees, .staging empty"
+else
+	ls -R "$store" >"$out/o"
+	bad "one whole copy: receipt, the DLL, two pool trees, .staging empty"
+fi
+run cuenv-e2e "$cuenv" versions
+expect "versions after the two installs" 0
+has "versions lists it" o "$cuda_v"
+
+# (6) An install killed half-way, with every process of the prefix
+# (wineserver -k: cuenv.exe and the cuenv-net.exe it runs, as a power
+# cut would): no version, half-made or not; the next install resumes the
+# zip from the cache (a Range request) and succeeds, .staging emptied.
+rm -rf "$store"
+serve_faults "{\"$cudart_zip\": {\"trickle\": 4000}}"
+: >"$SERVER_LOG"
+bg k "$cuenv" install 12.4
+if wait_for '[ -n "$(find "$store/cache" -name "*.part" -size +4k 2>/dev/null)" ]'; then
+	ok "the killed install was downloading"
+else bad "the killed install was downloading"; fi
+/usr/lib/wine/wineserver -k
+wait
+if [ "$(cat "$out/k.rc")" != 0 ] && ! grep -q "^installed" "$out/k.o"; then
+	ok "it was killed before it finished"
+else
+	show k
+	bad "it was killed before it finished"
+fi
+if [ ! -e "$vdir" ]; then ok "no version folder after the kill"; else
+	ls -R "$vdir" >"$out/o"
+	bad "no version folder after the kill"
+fi
+run cuenv-e2e "$cuenv" versions
+lacks "versions does not list it" o "$cuda_v"
+serve_faults '{}'
+: >"$SERVER_LOG"
+run cuenv-e2e "$cuenv" install 12.4
+expect "the next install" 0
+has "it installs" o "installed cuda $cuda_v in $WV ("
+if grep -q "^GET $cudart_zip bytes=[1-9][0-9]*- 206$" "$SERVER_LOG"; then
+	ok "it resumed the zip from the killed one's bytes"
+else
+	cp "$SERVER_LOG" "$out/o"
+	bad "it resumed the zip from the killed one's bytes"
+fi
+if cmp -s "$vdir/bin/cudart64_12.dll" "$out/dll/cudart64_12.dll" &&
+	[ -z "$(ls -A "$store/.staging")" ]; then
+	ok "the DLL whole, .staging empty"
+else
+	ls -R "$store" >"$out/o"
+	bad "the DLL whole, .staging empty"
+fi
+rm -f "$C/$proj/.cuenv"
+run "$proj" "$cuenv" local 12.4
+run "$proj" "$cuenv" exec -- "$loadcheck" cudart64_12.dll
+has "exec loads it" o "cudart64_12.dll -> $WV\\bin\\cudart64_12.dll"
 
 finish
