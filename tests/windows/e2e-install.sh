@@ -340,6 +340,7 @@ else
 	cp "$SERVER_LOG" "$out/o"
 	bad "the cudart zip was downloaded once"
 fi
+# shellcheck disable=SC2012 # pool trees are named by sha256
 if cmp -s "$vdir/bin/cudart64_12.dll" "$out/dll/cudart64_12.dll" &&
 	[ -f "$vdir/.cuenv-receipt" ] && [ "$(ls "$store/pool" | wc -l)" = 2 ] &&
 	[ -z "$(ls -A "$store/.staging")" ]; then
@@ -360,6 +361,7 @@ rm -rf "$store"
 serve_faults "{\"$cudart_zip\": {\"trickle\": 4000}}"
 : >"$SERVER_LOG"
 bg k "$cuenv" install 12.4
+# shellcheck disable=SC2016 # wait_for evaluates it
 if wait_for '[ -n "$(find "$store/cache" -name "*.part" -size +4k 2>/dev/null)" ]'; then
 	ok "the killed install was downloading"
 else bad "the killed install was downloading"; fi
