@@ -148,8 +148,11 @@ static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
 	struct buf compat = BUF_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
 	struct driver_req req = { 0 };
-	int known = !cmd_compat_dir(ctx, &compat, &e) &&
-		    !compat_driver(compat.data, cu->version, &req, &e);
+	int known =
+		!cmd_compat_dir(ctx, &compat, &e) &&
+		!compat_driver_os(compat.data, cu->version,
+				  !strncmp(plat_sys_platform(), "windows", 7),
+				  &req, &e);
 
 	if (!known)
 		cmd_warn("the driver's minimum for CUDA %s is unknown: %s",
