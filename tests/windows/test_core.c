@@ -198,6 +198,9 @@ static void dl_checks(void)
 		      "kernel32.dll's file", file.data, "...\\kernel32.dll");
 		plat_dl_close(h);
 	}
+	check(plat_dl_naming() == PLAT_DL_DLL, "libraries go by DLL name",
+	      "sonames", "DLL names");
+	check_str("the CUDA driver's DLL", plat_dl_cuda_driver(), "nvcuda.dll");
 	buf_release(&why);
 	buf_release(&file);
 }
