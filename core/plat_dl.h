@@ -29,17 +29,4 @@ int plat_dl_path(void *h, struct buf *file);
 
 void plat_dl_close(void *h);
 
-/*
- * How this system names the CUDA libraries an application loads by name:
- * Linux by soname ("libcudart.so.11.0", the driver "libcuda.so.1"),
- * Windows by DLL name ("cudart64_110.dll", the driver "nvcuda.dll",
- * which NVIDIA's display driver puts in System32).
- */
-enum plat_dl_naming { PLAT_DL_SONAME, PLAT_DL_DLL };
-
-enum plat_dl_naming plat_dl_naming(void);
-
-/* The CUDA driver's library: "libcuda.so.1", or "nvcuda.dll". */
-const char *plat_dl_cuda_driver(void);
-
 #endif

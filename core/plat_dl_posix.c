@@ -40,13 +40,3 @@ void plat_dl_close(void *h)
 {
 	dlclose(h);
 }
-
-enum plat_dl_naming plat_dl_naming(void)
-{
-	return PLAT_DL_SONAME;
-}
-
-const char *plat_dl_cuda_driver(void)
-{
-	return "libcuda.so.1";
-}

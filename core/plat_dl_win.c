@@ -98,13 +98,3 @@ void plat_dl_close(void *h)
 {
 	FreeLibrary((HMODULE)h);
 }
-
-enum plat_dl_naming plat_dl_naming(void)
-{
-	return PLAT_DL_DLL;
-}
-
-const char *plat_dl_cuda_driver(void)
-{
-	return "nvcuda.dll";
-}

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "compat.h"
-#include "plat_dl.h"
 #include "plat_fs.h"
+#include "plat_sys.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -438,7 +438,7 @@ static void driver_too_old(struct smoke_layer *l, const char *cuda,
 	smoke_set(l, SMOKE_FAIL, "%s is too old for CUDA %s: %s", shown, cuda,
 		  why.data);
 	/* NVIDIA's forward compatibility exists for Linux only */
-	if (plat_dl_naming() == PLAT_DL_DLL) {
+	if (plat_sys_lib_naming() == PLAT_LIB_DLL) {
 		smoke_fix(l, "%s (NVIDIA's driver download for this GPU)",
 			  inst.data);
 		goto out;

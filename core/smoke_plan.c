@@ -6,8 +6,8 @@
 
 #include "detect.h"
 #include "nvlib.h"
-#include "plat_dl.h"
 #include "plat_fs.h"
+#include "plat_sys.h"
 #include "smoke.h"
 #include "version.h"
 #include "xalloc.h"
@@ -100,7 +100,7 @@ static char *soname_of(const struct strv *dirs, const char *stem,
 
 	/* "libcudart.so" -> "cudart" */
 	lib = xstrndup(stem + 3, strlen(stem) - 6);
-	if (plat_dl_naming() == PLAT_DL_DLL) {
+	if (plat_sys_lib_naming() == PLAT_LIB_DLL) {
 		s = dll_of(dirs, nvlib_by_stem(lib), version);
 		free(lib);
 		return s;
@@ -159,7 +159,7 @@ void smoke_plan_make(const struct active *act, const char *probe, int device,
 	if (act->cudnn)
 		pl->cudnn = soname_of(&act->cudnn->lib, "libcudnn.so",
 				      act->cudnn->version);
-	else if (plat_dl_naming() == PLAT_DL_SONAME)
+	else if (plat_sys_lib_naming() == PLAT_LIB_SONAME)
 		pl->cudnn = smoke_find_soname(&cu->lib, "libcudnn.so");
 	else
 		pl->cudnn = dll_in(&cu->lib, nvlib_get(NVLIB_CUDNN));
@@ -237,7 +237,7 @@ void smoke_plan_blame(const struct smoke_plan *pl, const struct active *act,
 	smoke_setstr(&r->cuda, act->cuda->version);
 	smoke_setstr(&r->cudnn, act->cudnn ? act->cudnn->version : NULL);
 	smoke_setstr(&r->cupti, act->cupti ? act->cupti->version : NULL);
-	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, plat_dl_cuda_driver());
+	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, plat_sys_cuda_driver());
 	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, pl->runtime);
 	smoke_setstr(&r->layer[SMOKE_CUDNN].soname, pl->cudnn);
 	smoke_setstr(&r->layer[SMOKE_CUPTI].soname, pl->cupti);

@@ -13,6 +13,8 @@
 #                           loader picked (the selection's)
 #   cudart64_110.dll gone   runtime layer fails: error 126 for it
 #   a cudart64_110.dll of CUDA 10.2, or of 12.4: named, runtime fails
+#   a copy in System32 or beside cuenv.exe: named as shadowing the
+#                           selection's, with the fix
 cd "$(dirname "$0")/../.." || exit 2
 . tests/windows/lib-e2e.sh
 
@@ -108,5 +110,23 @@ unset FAKE_CUDART_VERSION
 expect "a cudart64_110.dll that says CUDA 12.4 (exit 11)" 11
 has "named: CUDA 12.4, not the selected 11.2" o \
 	"cudart64_110.dll is CUDA 12.4, not the selected CUDA 11.2"
+
+# 6. A stray copy found before the selection's: in System32 (another
+# program's installer put it there), then beside cuenv's programs.
+cp "$out/cudart64_110.dll" "$sys32/cudart64_110.dll"
+run "$proj" "$cuenv" check
+rm -f "$sys32/cudart64_110.dll"
+expect "a cudart64_110.dll in System32: the runtime layer fails (exit 11)" 11
+has "the System32 copy is named as shadowing the selection's" o \
+	"cudart64_110.dll was loaded from C:\\windows\\system32\\cudart64_110.dll, not from the selection's $WTK\\bin\\cudart64_110.dll"
+has "the fix removes it" o "fix: remove or rename C:\\windows\\system32\\cudart64_110.dll"
+has "marked as not the selection's" o "(not the selection's)"
+cp "$out/cudart64_110.dll" "$C/cuenv-e2e/app/cudart64_110.dll"
+run "$proj" "$cuenv" check
+rm -f "$C/cuenv-e2e/app/cudart64_110.dll"
+expect "a cudart64_110.dll in the application's folder (exit 11)" 11
+has "the application folder's copy is named" o \
+	"loaded from C:\\cuenv-e2e\\app\\cudart64_110.dll"
+lacks "no Linux advice for it" o "LD_PRELOAD"
 
 finish
