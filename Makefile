@@ -114,7 +114,7 @@ CORE += envfmt
 CORE += listing
 CORE += dllsearch
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
-	pypi gc wheel mirror refresh
+	pypi gc wheel mirror refresh update plan_index
 CMDS := main table common options add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root explain
@@ -129,6 +129,24 @@ CORE += trust
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
 CORE_PARTS += doctor_report
 CORE_PARTS += needs_json explain_fix
+# A wheel on disk read in place (cuenv needs WHEEL): tested by test_wheel.
+CORE_PARTS += wheel_local
+# What the commands print, built from core's models: the text reports of
+# `cuenv needs`, `explain`, `check` and `doctor`, and the progress lines of
+# install and mirror.
+CORE += needs_render explain_render smoke_render progress doctor_render \
+	mirror_render
+# The children `cuenv check` (cuenv-probe, --compile's nvcc) and `cuenv
+# needs --python` run, and what they say.
+CORE += smoke_run needs_ask
+# What `cuenv mirror` is asked, checked before it reads or fetches.
+CORE += mirror_args
+# The folders a Python searches (`cuenv doctor`).
+CORE += pydirs
+# `cuenv versions`' listing, as text and JSON.
+CORE += versions_report
+# The folders the loader searches by itself (`cuenv add`).
+CORE += ldsearch
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
@@ -145,7 +163,7 @@ NET_CMDS := main_net table_net common options list_remote install_net gc_net \
 	mirror_net update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
-SHELLS += shells/cuenv.direnv
+SHELLS += shells/cuenv.direnv shells/cuenv.ps1 shells/cuenv.doskey
 
 # No install or source path is compiled in: each binary finds the
 # catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
@@ -238,6 +256,8 @@ $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
 		embedded_cuenv_zsh=shells/cuenv.zsh \
 		embedded_cuenv_fish=shells/cuenv.fish \
 		embedded_cuenv_direnv=shells/cuenv.direnv \
+		embedded_cuenv_pwsh=shells/cuenv.ps1 \
+		embedded_cuenv_doskey=shells/cuenv.doskey \
 		embedded_completion_bash=shells/completion.bash \
 		embedded_completion_zsh=shells/completion.zsh \
 		embedded_completion_fish=shells/completion.fish
@@ -573,6 +593,10 @@ WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
 	listing wrap selfile json_util
 # main()'s arguments and environment in UTF-8.
 WIN_CORE += plat_main_win
+# What the commands print and decide, moved out of cmd/ (issue 12).
+WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
+	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
+	ldsearch update plan_index wheel_local
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

@@ -2,9 +2,7 @@
 #include <string.h>
 
 #include "../core/detect.h"
-#include "../core/ldcache.h"
-#include "../core/plat_fs.h"
-#include "../core/xalloc.h"
+#include "../core/ldsearch.h"
 #include "../core/trust.h"
 #include "cmd.h"
 
@@ -105,56 +103,18 @@ static void describe(const struct install *in)
 }
 
 /*
- * The folders the loader searches without LD_LIBRARY_PATH: its own, those
- * /etc/ld.so.conf names and those of /etc/ld.so.cache's entries
- * (CUENV_LD_SO_CONF and CUENV_LD_SO_CACHE name others, as for doctor).
+ * The folders the loader searches without LD_LIBRARY_PATH (core/ldsearch;
+ * CUENV_LD_SO_CONF and CUENV_LD_SO_CACHE name other files, as for doctor).
  */
 static void loader_dirs(const struct cuenv_ctx *ctx, struct strv *out)
 {
 	const char *conf_path = env_get(ctx->envp, "CUENV_LD_SO_CONF");
 	const char *cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
-	struct ldconf conf = { 0 };
-	struct ldcache cache = { 0 };
-	struct cuenv_err e = CUENV_ERR_INIT;
 
-	detect_loader_defaults(out);
-	ldconf_read(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
-		    &conf);
-	for (size_t i = 0; i < conf.n; i++) {
-		char *r = plat_realpath(conf.v[i].dir);
-
-		if (r && strv_find(out, r) < 0)
-			strv_push_take(out, r);
-		else
-			free(r);
-	}
-	if (!ldcache_read(cache_path && *cache_path ? cache_path
-						    : "/etc/ld.so.cache",
-			  &cache, &e)) {
-		struct strv seen = STRV_INIT;
-
-		for (size_t i = 0; i < cache.n; i++) {
-			char *dir = xstrdup(cache.v[i].path);
-			char *slash = strrchr(dir, '/'), *r;
-
-			if (slash)
-				*slash = '\0';
-			if (strv_find(&seen, dir) >= 0) {
-				free(dir);
-				continue;
-			}
-			r = plat_realpath(dir);
-			if (r && strv_find(out, r) < 0)
-				strv_push_take(out, r);
-			else
-				free(r);
-			strv_push_take(&seen, dir);
-		}
-		strv_release(&seen);
-	}
-	ldconf_release(&conf);
-	ldcache_release(&cache);
-	err_release(&e);
+	ldsearch_dirs(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
+		      cache_path && *cache_path ? cache_path
+						: "/etc/ld.so.cache",
+		      out);
 }
 
 /* The KIND word, and --as and --cuda checked against it. */

@@ -12,11 +12,9 @@
 #include <jansson.h>
 
 #include "../core/doctor.h"
-#include "../core/plat_fs.h"
-#include "../core/plat_path.h"
-#include "../core/proc.h"
+#include "../core/doctor_render.h"
+#include "../core/pydirs.h"
 #include "../core/version.h"
-#include "../core/wrap.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -51,9 +49,6 @@ static const struct cmd_option opts[] = {
 			     "why, fix, paths}" },
 };
 
-#define PYTHON_TIMEOUT_MS 10000
-#define PYTHON_OUT_MAX (1u << 20)
-
 /* ---- gathering ---------------------------------------------------------- */
 
 /* The compatibility tables, or NULL (the driver check then says so). */
@@ -70,157 +65,15 @@ static char *compat_dir(const struct cuenv_ctx *ctx)
 	return out;
 }
 
-/*
- * Ask python for its sys.path (one folder a line), with this process's
- * environment, so that a virtualenv, PYTHONPATH or the user's site count
- * as they do for the user's programs. Best effort: nothing on failure.
- */
-static void python_path(const char *python, char *const *envp,
-			struct strv *dirs)
-{
-	static const char script[] = "import sys\n"
-				     "for p in sys.path:\n"
-				     "    if p: print(p)\n";
-	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
-	struct proc p = PROC_INIT;
-	struct cuenv_err e = CUENV_ERR_INIT;
-
-	p.argv = argv;
-	p.envp = envp;
-	p.out_fd = 1;
-	p.max_output = PYTHON_OUT_MAX;
-	p.kill_on_overflow = 1;
-	p.timeout_ms = PYTHON_TIMEOUT_MS;
-	if (!proc_run(&p, &e) && p.exit_code == 0) {
-		struct strv lines = STRV_INIT;
-
-		strv_split(&lines, p.out.data, '\n');
-		for (size_t i = 0; i < lines.n; i++)
-			if (lines.v[i][0] == '/' &&
-			    strv_find(dirs, lines.v[i]) < 0)
-				strv_push(dirs, lines.v[i]);
-		strv_release(&lines);
-	}
-	proc_release(&p);
-	err_release(&e);
-}
-
-/*
- * A virtualenv's site-packages, in case its python did not answer:
- * lib/python*\/site-packages (POSIX), Lib\site-packages (Windows).
- */
-static void venv_dirs(const struct envmap *env, struct strv *dirs)
-{
-	const char *venv = envmap_get(env, "VIRTUAL_ENV");
-	struct strv found = STRV_INIT;
-	struct buf lib = BUF_INIT, p = BUF_INIT;
-	struct plat_dir *d;
-	struct plat_stat st;
-	const char *name;
-
-	if (!venv || !plat_path_is_abs(plat_path_native(), venv))
-		return;
-	buf_path(&lib, venv, "lib");
-	if ((d = plat_opendir(lib.data))) {
-		while ((name = plat_readdir(d)))
-			if (!strncmp(name, "python", 6)) {
-				buf_reset(&p);
-				buf_path(&p, lib.data, name);
-				buf_path(&p, p.data, "site-packages");
-				strv_push(&found, p.data);
-			}
-		plat_closedir(d);
-	}
-	strv_sort(&found);
-	buf_reset(&p);
-	buf_path(&p, venv, "Lib/site-packages");
-	strv_push(&found, p.data);
-	for (size_t i = 0; i < found.n; i++)
-		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR &&
-		    strv_find(dirs, found.v[i]) < 0)
-			strv_push(dirs, found.v[i]);
-	strv_release(&found);
-	buf_release(&lib);
-	buf_release(&p);
-}
-
 /* ---- printing ----------------------------------------------------------- */
-
-#define WIDTH 79
-
-/* first, then text wrapped at spaces, further lines indented by indent. */
-static void print_wrapped(const char *first, size_t indent, const char *text)
-{
-	struct strv words = STRV_INIT;
-	struct buf out = BUF_INIT;
-
-	wrap_split(text, strlen(text), &words, 0);
-	buf_adds(&out, first);
-	if (words.n)
-		buf_addc(&out, ' ');
-	wrap_words(&out, out.len, indent, &words, WIDTH, 0);
-	fputs(out.data, stdout);
-	buf_release(&out);
-	strv_release(&words);
-}
-
-/*
- * The fix, one alternative a line: "; or " starts the next, "; and " a
- * step to take as well.
- */
-static void print_fix(const char *fix)
-{
-	const char *p = fix, *lead = "    fix: ";
-
-	while (*p) {
-		const char * or = strstr(p, "; or "),
-			     *and = strstr(p, "; and ");
-		const char *next = or &&(!and || or < and) ? or : and;
-		size_t n = next ? (size_t)(next - p) : strlen(p);
-
-		printf("%s%.*s\n", lead, (int)n, p);
-		if (!next)
-			break;
-		lead = next == or ? "     or: " : "    and: ";
-		p = next + (next == or ? 5 : 6);
-	}
-}
 
 static void print_text(const struct activation *a, const struct findings *f)
 {
-	static const char *const heads[] = { "problems", "warnings", "info" };
-	struct buf sel = BUF_INIT;
-	size_t np = findings_count(f, DOCTOR_PROBLEM),
-	       nw = findings_count(f, DOCTOR_WARNING),
-	       ni = findings_count(f, DOCTOR_INFO);
+	struct buf out = BUF_INIT;
 
-	doctor_describe_selection(a, &sel);
-	printf("selection: %s\n", sel.data);
-	for (int s = DOCTOR_PROBLEM; s <= DOCTOR_INFO; s++) {
-		if (!findings_count(f, (enum doctor_severity)s))
-			continue;
-		printf("\n%s:\n", heads[s]);
-		for (size_t i = 0; i < f->n; i++) {
-			const struct finding *x = &f->v[i];
-			struct buf first = BUF_INIT;
-
-			if ((int)x->severity != s)
-				continue;
-			buf_printf(&first, "  * [%s]", x->id);
-			print_wrapped(first.data, 4, x->what);
-			if (*x->why)
-				print_wrapped("    why:", 9, x->why);
-			if (*x->fix)
-				print_fix(x->fix);
-			buf_release(&first);
-		}
-	}
-	printf("\n%zu problem%s, %zu warning%s, %zu info: %s\n", np,
-	       np == 1 ? "" : "s", nw, nw == 1 ? "" : "s", ni,
-	       np   ? "this selection will fail as described above"
-	       : nw ? "no problem found; the warnings can still bite"
-		    : "no problem found");
-	buf_release(&sel);
+	doctor_render_text(&out, a, f);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 }
 
 static void print_json(const struct activation *a, const struct findings *f)
@@ -372,8 +225,8 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 	gather_cache(s, g);
 	g->python = env_which(&g->env, "python3");
 	if (g->python)
-		python_path(g->python, ctx->envp, &g->sites);
-	venv_dirs(&g->env, &g->sites);
+		pydirs_ask(g->python, ctx->envp, &g->sites);
+	pydirs_venv(envmap_get(&g->env, "VIRTUAL_ENV"), &g->sites);
 	/* What the printed fixes may install; none read: they assume all. */
 	g->have_cat = !cmd_catalog(ctx, &g->cat, &cerr);
 	err_release(&cerr);

@@ -12,12 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "../core/env.h"
 #include "../core/explain.h"
+#include "../core/explain_render.h"
+#include "../core/file.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -60,171 +61,26 @@ static const struct cmd_option opts[] = {
 
 static int read_stdin(struct buf *out, struct cuenv_err *err)
 {
-	char chunk[65536];
-
-	for (;;) {
-		ssize_t n = read(0, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return cuenv_fail(err, CUENV_E_STORE,
-					  "cannot read standard input: %s",
-					  strerror(errno));
-		if (n == 0)
-			return CUENV_OK;
-		if (out->len + (size_t)n > STDIN_MAX)
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "explain: standard input is larger "
-					  "than %u MiB",
-					  STDIN_MAX >> 20);
-		buf_add(out, chunk, (size_t)n);
-	}
+	if (!file_read_fd(0, STDIN_MAX, out))
+		return CUENV_OK;
+	if (errno == EFBIG)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "explain: standard input is larger than %u "
+				  "MiB",
+				  STDIN_MAX >> 20);
+	return cuenv_fail(err, CUENV_E_STORE, "cannot read standard input: %s",
+			  strerror(errno));
 }
 
 /* ---- text ---------------------------------------------------------------- */
 
-static const char *lib_word(const struct nvlib *lib)
-{
-	return lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA";
-}
-
-static void print_library(const struct explain_finding *f)
-{
-	const struct nvlib *lib = f->lib;
-
-	switch (f->kind) {
-	case EXPLAIN_DRIVER:
-		printf("%s: the NVIDIA driver's library\n", f->name);
-		printf("  it comes with the driver, not with a CUDA toolkit: "
-		       "cuenv does not install it\n");
-		printf("  note: install NVIDIA's driver (`cuenv check` says "
-		       "whether one is loaded and how old it is)\n");
-		return;
-	case EXPLAIN_NO_RELEASE:
-		printf("%s: lib%s by its name, but no %s release ships it "
-		       "under that name\n",
-		       f->name, lib->stem, lib_word(lib));
-		return;
-	case EXPLAIN_LIBRARY:
-		break;
-	default:
-		return;
-	}
-	printf("%s: ", f->name);
-	if (f->dll)
-		printf("the Windows DLL of ");
-	if (f->soname)
-		printf("%.*s", (int)strcspn(f->soname, "."), f->soname);
-	else
-		printf("lib%s", lib->stem);
-	if (f->releases)
-		printf(" of %s", f->releases);
-	else
-		printf(", of any release (no version in the name)");
-	printf(" (NVIDIA's %s", lib->component);
-	if (lib->wheel)
-		printf(", pip's %s-cuNN", lib->wheel);
-	printf(")\n");
-	if (f->dll && f->soname)
-		printf("  on Linux the same library is %s\n", f->soname);
-	if (lib->flags & NVLIB_YEAR_FILES && f->dll && !f->soname)
-		printf("  CUPTI names its Windows DLL after its own year "
-		       "version, which does not name a CUDA release\n");
-	if (f->missing)
-		printf("  the program could not load it\n");
-}
-
-static void print_finding(const struct explain_finding *f)
-{
-	switch (f->kind) {
-	case EXPLAIN_CUDNN_MISMATCH:
-		printf("%s was built with cuDNN %s but loaded cuDNN %s\n",
-		       !strcmp(f->framework, "xla") ? "TensorFlow or JAX (XLA)"
-						    : f->framework,
-		       f->built, f->loaded);
-		printf("  it needs cuDNN %lu.x, at least %s: the same major, "
-		       "the same or a newer minor\n",
-		       strtoul(f->built, NULL, 10), f->built);
-		break;
-	case EXPLAIN_CUPTI_PRIVILEGES:
-		printf("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded, "
-		       "but the driver lets only administrators read the "
-		       "GPU's performance counters\n");
-		printf("  no library is missing: a cuenv selection does not "
-		       "change it\n");
-		printf("  note: run the profiler as root (in Docker: "
-		       "--cap-add=SYS_ADMIN), or allow every user: "
-		       "options nvidia NVreg_RestrictProfilingToAdminUsers=0 "
-		       "in /etc/modprobe.d, then reboot (NVIDIA's "
-		       "ERR_NVGPUCTRPERM page)\n");
-		break;
-	case EXPLAIN_CUPTI_LOAD:
-		printf("CUPTI could not be used: libcupti was missing, or of "
-		       "another CUDA release than the framework's\n");
-		printf("  a framework loads the CUPTI of the CUDA it was built "
-		       "with (libcupti.so.11.2 for CUDA 11.2; .12 for any "
-		       "12.x)\n");
-		break;
-	default:
-		print_library(f);
-		break;
-	}
-	if (f->kind == EXPLAIN_DRIVER || f->kind == EXPLAIN_CUPTI_PRIVILEGES)
-		return;
-	if (f->nrows) {
-		printf("  asked for by (the frameworks table):\n");
-		for (size_t k = 0; k < f->nrows; k++) {
-			const struct explain_row *r = &f->rows[k];
-
-			printf("    %s %s%s: CUDA %s", r->framework,
-			       r->versions, r->windows ? " (Windows)" : "",
-			       r->cuda);
-			if (r->cudnn)
-				printf(", cuDNN %s", r->cudnn);
-			printf("\n");
-		}
-	}
-	if (!f->lib)
-		return;
-	if (!f->store.n && !f->loader.n) {
-		printf("  this machine: no lib%s installed, registered or on "
-		       "the loader's path\n",
-		       f->lib->stem);
-		return;
-	}
-	printf("  this machine:\n");
-	for (size_t k = 0; k < f->store.n; k++)
-		printf("    %s\n", f->store.v[k]);
-	for (size_t k = 0; k < f->loader.n; k++)
-		printf("    %s\n", f->loader.v[k]);
-	if (f->kind == EXPLAIN_LIBRARY && f->soname && !f->store_exact &&
-	    !f->loader_exact)
-		printf("    none of them is %s\n", f->soname);
-}
-
 static void print_text(const struct explain *ex, const struct explain_fix *fx)
 {
-	for (size_t i = 0; i < ex->n; i++) {
-		if (i)
-			printf("\n");
-		print_finding(&ex->v[i]);
-	}
-	if (!needs_asked(&fx->s, NULL))
-		return;
-	printf("\n");
-	if (fx->state)
-		printf("installed: %s\n", fx->state);
-	else if (fx->in.report.n)
-		for (size_t i = 0; i < fx->in.report.n; i++)
-			printf("installed: %s\n", fx->in.report.v[i]);
-	else
-		printf("installed: no CUDA in the store\n");
-	if (!fx->lines.n && !fx->state)
-		printf("catalogue: %s\n",
-		       fx->o.why.len ? fx->o.why.data : "not read");
-	for (size_t i = 0; i < fx->lines.n; i++)
-		printf("  fix: %s\n", fx->lines.v[i]);
+	struct buf out = BUF_INIT;
+
+	explain_render_text(&out, ex, fx);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 }
 
 static void print_json(const struct explain *ex, const struct explain_fix *fx)

@@ -1,6 +1,5 @@
 #include <limits.h>
 #include <stdint.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,10 +9,9 @@
 #include "../core/dotfile.h"
 #include "../core/install.h"
 #include "../core/lock.h"
-#include "../core/needs.h"
+#include "../core/plan_index.h"
 #include "../core/plat_sys.h"
-#include "../core/version.h"
-#include "../core/wheel.h"
+#include "../core/progress.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -138,14 +136,10 @@ static const struct cmd_option opts[] = {
 /* ---- progress ------------------------------------------------------------ */
 
 struct show {
-	int tty;
 	int quiet;
 	const char *what; /* "cuda 12.4.1" */
-	unsigned lines;	  /* lines drawn last time (tty) */
 	struct timespec start;
-	int *announced;	   /* per part: done line printed (plain) */
-	unsigned last_pct; /* plain: last overall 25% step printed */
-	size_t n;
+	struct progress pg;
 	int noted;	    /* a note was printed (on_note) */
 	int begun;	    /* "installing ..." was printed */
 	const char *source; /* "redist" */
@@ -172,28 +166,6 @@ static unsigned columns(void)
 	return cols ? cols : 80;
 }
 
-/*
- * One line of the redrawn block, cut to the terminal's width: a line that
- * wrapped would take two rows, and the next redraw, going up one row per
- * line, would write over the wrong ones.
- */
-static void draw(unsigned cols, const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		line[0] = '\0';
-	/* the last column too: some terminals wrap on writing it */
-	if (cols > 1 && strlen(line) > cols - 1)
-		line[cols - 1] = '\0';
-	fprintf(stderr, "\033[2K%s\n", line);
-}
-
 static double since(const struct timespec *t)
 {
 	struct timespec now;
@@ -203,128 +175,18 @@ static double since(const struct timespec *t)
 	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
-static void human(char *out, size_t n, double bytes)
-{
-	static const char *const unit[] = { "B", "KB", "MB", "GB" };
-	int u = 0;
-
-	while (bytes >= 1000 && u < 3) {
-		bytes /= 1000;
-		u++;
-	}
-	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
-static const char *part_state(const struct part_progress *p)
-{
-	switch (p->state) {
-	case PART_DONE:
-		return p->cached ? "cached" : "done";
-	case PART_FAILED:
-		return "failed";
-	case PART_FETCHING:
-		return "";
-	default:
-		return "waiting";
-	}
-}
-
-/* On a terminal: redraw the block, one line per archive, then the total. */
-static void draw_block(struct show *s, const struct part_progress *p, size_t n,
-		       uint64_t done, uint64_t total, double t)
-{
-	unsigned cols = columns();
-	char left[48] = "", a[32], b[32], r[32];
-
-	if (s->lines)
-		fprintf(stderr, "\033[%uA", s->lines);
-	for (size_t i = 0; i < n; i++) {
-		human(a, sizeof(a), (double)p[i].done);
-		human(b, sizeof(b), (double)p[i].total);
-		if (cols < 60) /* narrow: 33 columns + state */
-			draw(cols, "  %-12.12s %8s/%-8s %s", p[i].name, a, b,
-			     part_state(&p[i]));
-		else
-			draw(cols, "  %-22s %10s / %-10s %s", p[i].name, a, b,
-			     part_state(&p[i]));
-	}
-	human(a, sizeof(a), (double)done);
-	human(b, sizeof(b), (double)total);
-	human(r, sizeof(r), t > 0 ? (double)done / t : 0);
-	if (total && done && done < total && t > 0.5)
-		snprintf(left, sizeof(left), ", %.0f s left",
-			 (double)(total - done) / ((double)done / t));
-	if (cols < 60)
-		draw(cols, "  %-12s %8s/%-8s %s/s%s", "total", a, b, r, left);
-	else
-		draw(cols, "  %-22s %10s / %-10s %s/s%s", "total", a, b, r,
-		     left);
-	s->lines = (unsigned)n + 1;
-}
-
-/* Not a terminal (CI, container builds): a line per archive finished. */
-static void announce_parts(struct show *s, const struct part_progress *p,
-			   size_t n)
-{
-	char a[32], b[32];
-
-	for (size_t i = 0; i < n && i < s->n; i++) {
-		if (s->announced[i] ||
-		    (p[i].state != PART_DONE && p[i].state != PART_FAILED))
-			continue;
-		s->announced[i] = 1;
-		if (p[i].state == PART_FAILED) {
-			/* what arrived, not what was expected */
-			human(a, sizeof(a), (double)p[i].done);
-			human(b, sizeof(b), (double)p[i].total);
-			if (p[i].total)
-				fprintf(stderr, "cuenv: %s failed (%s of %s)\n",
-					p[i].name, a, b);
-			else
-				fprintf(stderr, "cuenv: %s failed (%s)\n",
-					p[i].name, a);
-			continue;
-		}
-		/* runfiles and tarballs come without a size: what was read */
-		human(a, sizeof(a),
-		      (double)(p[i].total ? p[i].total : p[i].done));
-		fprintf(stderr, "cuenv: %s %s (%s)\n", p[i].name,
-			p[i].cached ? "from the cache" : "done", a);
-	}
-}
-
 static void on_progress(void *ctx, const struct part_progress *p, size_t n)
 {
 	struct show *s = ctx;
-	uint64_t done = 0, total = 0;
+	struct buf out = BUF_INIT;
 	double t = since(&s->start);
-	char a[32];
 
 	if (s->quiet)
 		return;
 	begin(s);
-	for (size_t i = 0; i < n; i++) {
-		done += p[i].done;
-		total += p[i].total;
-	}
-	if (s->tty) {
-		draw_block(s, p, n, done, total, t);
-		return;
-	}
-	announce_parts(s, p, n);
-	/* and the whole, sparsely: every quarter */
-	if (total) {
-		/* done and total start at 0 and only add p's fields. */
-		/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
-		unsigned pct = (unsigned)(done * 100 / total) / 25 * 25;
-
-		if (pct > s->last_pct && pct < 100) {
-			s->last_pct = pct;
-			human(a, sizeof(a), (double)done);
-			fprintf(stderr, "cuenv: %s: %u%% (%s)\n", s->what, pct,
-				a);
-		}
-	}
+	progress_update(&s->pg, p, n, t, s->pg.tty ? columns() : 80, &out);
+	fputs(out.data, stderr);
+	buf_release(&out);
 }
 
 /* From a transfer's thread: once per install. */
@@ -379,12 +241,11 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	buf_printf(&what, "%s %s", kit_kind_name(rel->kind), rel->version);
 	if (rel->kind == KIT_CUDNN)
 		buf_printf(&what, " for CUDA %u", rel->cuda_major);
-	s.tty = plat_sys_stderr_tty(&cols);
 	s.quiet = quiet;
 	s.what = what.data;
 	s.source = source_name(rel->source);
-	s.n = rel->source == SRC_REDIST ? rel->nparts + 16 : 32;
-	s.announced = xcalloc(s.n, sizeof(int));
+	progress_init(&s.pg, plat_sys_stderr_tty(&cols), what.data,
+		      rel->source == SRC_REDIST ? rel->nparts + 16 : 32);
 	clock_gettime(CLOCK_MONOTONIC, &s.start);
 	o->progress = on_progress;
 	o->waiting = on_waiting;
@@ -414,7 +275,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	o->progress_ctx = NULL;
 	o->fetch.note = NULL;
 	o->fetch.note_ctx = NULL;
-	free(s.announced);
+	progress_release(&s.pg);
 	buf_release(&what);
 	return rc;
 }
@@ -527,68 +388,23 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-/*
- * --for from the framework's own wheel on the package index, as `cuenv
- * needs NAME==VERSION` reads it: the CUDA and cuDNN its metadata says
- * (build_info.py, version.py, the nvidia-* pins), into out. Returns
- * CUENV_OK; CUENV_NO when the index has no answer (unreachable, no such
- * wheel, metadata silent on CUDA: the caller falls back to the shipped
- * table, and *why says why); or CUENV_E_USAGE.
- */
+/* --for from the framework's own wheel on the package index
+ * (core/plan_index); said, unless quiet. */
 static int framework_from_index(const char *for_spec,
 				const struct install_opts *o,
 				const struct catalog *cat, int quiet,
-				struct framework_builds *out, struct buf *why,
-				struct cuenv_err *err)
+				struct framework_builds *out, struct buf *why)
 {
-	struct needs_scan s;
-	struct wheel_requirement r;
-	struct buf req = BUF_INIT;
-	struct cuenv_err own = CUENV_ERR_INIT;
-	struct fetch_opts fo = o->fetch;
-	const char *index = o->pypi_index && *o->pypi_index
-				    ? o->pypi_index
-				    : "https://pypi.org/simple",
-		   *eq = strstr(for_spec, "==");
-	int rc;
+	struct buf said = BUF_INIT;
+	int rc = plan_index_framework(for_spec,
+				      o->pypi_index && *o->pypi_index
+					      ? o->pypi_index
+					      : "https://pypi.org/simple",
+				      &o->fetch, cat, out, why, &said);
 
-	(void)err;
-	needs_scan_init(&s);
-	memset(&r, 0, sizeof(r));
-	if (!eq || !version_is_valid(eq + 2)) {
-		rc = CUENV_NO; /* the table's check words the error */
-		goto out;
-	}
-	buf_add(&req, for_spec, (size_t)(eq - for_spec));
-	if (!strcmp(req.data, "pytorch"))
-		buf_sets(&req, "torch");
-	buf_printf(&req, "%s", eq);
-	fo.allow_http |= !strncmp(index, "http://", 7);
-	fo.allow_file |= !strncmp(index, "file://", 7);
-	fo.retries = 0;
-	rc = wheel_requirement_scan(&s, req.data, index, NULL, &fo, &r, &own);
-	if (rc) {
-		buf_printf(why, "%s", own.msg.data);
-		rc = CUENV_NO;
-		goto out;
-	}
-	rc = plan_framework_from_wheel(&s, r.project, r.version, r.wheel, cat,
-				       out, why);
-	if (!rc && !quiet) {
-		const char *dnn = needs_newest_report(&s, NULL, 1);
-
-		cmd_note("%s %s was built with CUDA %s%s%s%s (its wheel %s on "
-			 "%s)",
-			 r.project, r.version, out->v[0].cuda,
-			 dnn ? " and cuDNN " : "", dnn ? dnn : "",
-			 dnn && strchr(dnn, '.') ? " or later" : "", r.wheel,
-			 index);
-	}
-out:
-	needs_scan_release(&s);
-	wheel_requirement_release(&r);
-	buf_release(&req);
-	err_release(&own);
+	if (!rc && !quiet)
+		cmd_note("%s", said.data);
+	buf_release(&said);
 	return rc;
 }
 
@@ -654,7 +470,7 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 		rc = cmd_catalog(ctx, cat, err);
 	if (!rc) {
 		rc = framework_from_index(q->for_spec, o, cat, q->quiet, &q->fw,
-					  &why, err);
+					  &why);
 		if (rc == CUENV_NO) {
 			if (why.len && !q->quiet)
 				cmd_note("%s; the shipped framework "

@@ -7,6 +7,8 @@
 
 #include "../core/compat.h"
 #include "../core/mirror.h"
+#include "../core/mirror_args.h"
+#include "../core/mirror_render.h"
 #include "../core/plat_fs.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -89,47 +91,17 @@ struct show {
 	int quiet;
 };
 
-static void human(char *out, size_t n, double bytes)
-{
-	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
-	int u = 0;
-
-	while (bytes >= 1000 && u < 4) {
-		bytes /= 1000;
-		u++;
-	}
-	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
 static void on_file(void *ctx, const struct mirror_file *f, enum mirror_how how,
 		    uint64_t bytes)
 {
 	struct show *s = ctx;
-	char b[32];
+	struct buf line = BUF_INIT;
 
-	if (s->quiet || how == MIRROR_HAD)
+	if (s->quiet)
 		return;
-	human(b, sizeof(b), (double)bytes);
-	switch (how) {
-	case MIRROR_FETCHED:
-		fprintf(stderr, "cuenv: fetched %s (%s)\n", f->path, b);
-		break;
-	case MIRROR_CACHED:
-		fprintf(stderr, "cuenv: copied %s from the cache (%s)\n",
-			f->path, b);
-		break;
-	case MIRROR_COPIED:
-		fprintf(stderr, "cuenv: wrote %s\n", f->path);
-		break;
-	case MIRROR_REPAIRED:
-		fprintf(stderr,
-			"cuenv: replaced %s, whose bytes were wrong "
-			"(%s)\n",
-			f->path, b);
-		break;
-	default:
-		break;
-	}
+	mirror_render_file(&line, f, how, bytes);
+	fputs(line.data, stderr);
+	buf_release(&line);
 }
 
 static void on_waiting(void *ctx, const char *dir)
@@ -148,73 +120,6 @@ static void on_waiting(void *ctx, const char *dir)
 struct request {
 	const char *cuda, *cudnn;
 };
-
-static int check_dir(const char *dir, struct cuenv_err *err)
-{
-	struct stat st;
-
-	if (!*dir)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "mirror: DIR must not be empty");
-	if (stat(dir, &st)) {
-		if (errno == ENOENT)
-			return CUENV_OK; /* created */
-		return cuenv_fail(err, CUENV_E_STORE, "cannot use '%s': %s",
-				  dir, strerror(errno));
-	}
-	if (!S_ISDIR(st.st_mode))
-		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a folder",
-				  dir);
-	if (access(dir, W_OK | X_OK))
-		return cuenv_fail(err, CUENV_E_STORE,
-				  "cannot write to '%s': %s", dir,
-				  strerror(errno));
-	return CUENV_OK;
-}
-
-/* --source: redist or runfile (pypi has its own mirrors). */
-static int read_source(const char *word, int *source, struct cuenv_err *err)
-{
-	enum source_kind sk;
-
-	if (source_parse(word, &sk) ||
-	    (sk != SRC_REDIST && sk != SRC_RUNFILE)) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, word, 64);
-		cuenv_fail(err, CUENV_E_USAGE, "mirror: unknown source '%s'",
-			   shown.data);
-		cuenv_hint(err, "sources: redist, runfile (for pypi, "
-				"mirror the package index with a PyPI "
-				"mirror)");
-		buf_release(&shown);
-		return err->rc;
-	}
-	*source = (int)sk;
-	return CUENV_OK;
-}
-
-/* Each of plats one NVIDIA names; none given: this machine's. */
-static int check_platforms(struct strv *plats, struct cuenv_err *err)
-{
-	for (size_t i = 0; i < plats->n; i++) {
-		if (!catalog_platform_known(plats->v[i])) {
-			struct buf shown = BUF_INIT;
-
-			buf_add_display(&shown, plats->v[i], 64);
-			cuenv_fail(err, CUENV_E_USAGE,
-				   "mirror: unknown platform '%s'", shown.data);
-			cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
-					"linux-aarch64, linux-ppc64le, "
-					"windows-x86_64");
-			buf_release(&shown);
-			return err->rc;
-		}
-	}
-	if (!plats->n)
-		strv_push(plats, catalog_platform());
-	return CUENV_OK;
-}
 
 /* What the words and options ask for. */
 struct asked {
@@ -243,7 +148,7 @@ static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
 	}
 	rc = cmd_plan_opts_check(&cmd_mirror, q->io, err);
 	if (!rc)
-		rc = check_platforms(&q->plats, err);
+		rc = mirror_platforms_check(&q->plats, err);
 	if (rc)
 		return rc;
 	if (mo->upstream && *mo->upstream)
@@ -258,7 +163,7 @@ static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
 	if ((q->cudnn && (rc = cmd_check_version("cudnn", q->cudnn, 0, err))) ||
 	    (q->cupti && (rc = cmd_check_version("cupti", q->cupti, 0, err))))
 		return rc;
-	return check_dir(dir, err);
+	return mirror_check_dir(dir, err);
 }
 
 /* What to fetch: every request on every platform, into plan. */
@@ -305,22 +210,12 @@ static int plan_all(const struct cuenv_ctx *ctx, const struct asked *q,
 static void print_summary(const struct mirror_plan *plan,
 			  const struct mirror_report *rep, const char *dir)
 {
-	char a[32], b[32];
-	char *abs;
+	struct buf out = BUF_INIT;
+	char *abs = plat_realpath(dir);
 
-	human(a, sizeof(a), (double)rep->fetched_bytes);
-	human(b, sizeof(b), (double)rep->had_bytes);
-	printf("mirrored %zu release%s (%zu files) in %s: fetched %u (%s), "
-	       "%u from the cache, %u already there (%s)\n",
-	       plan->nentries, plan->nentries == 1 ? "" : "s", plan->nfiles,
-	       dir, rep->fetched, a, rep->cached, rep->had, b);
-	if (rep->repaired)
-		printf("replaced %u damaged file%s\n", rep->repaired,
-		       rep->repaired == 1 ? "" : "s");
-	abs = plat_realpath(dir);
-	printf("install from it with: cuenv install --mirror file://%s SPEC "
-	       "(see %s/README.txt)\n",
-	       abs ? abs : dir, abs ? abs : dir);
+	mirror_render_summary(&out, plan, rep, dir, abs);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 	free(abs);
 }
 
@@ -353,7 +248,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		goto out;
 	if (ctx->opt.arg[O_SOURCE] &&
-	    (rc = read_source(ctx->opt.arg[O_SOURCE], &q.source, err)))
+	    (rc = mirror_source_parse(ctx->opt.arg[O_SOURCE], &q.source, err)))
 		goto out;
 	if (ctx->opt.arg[O_MIRROR])
 		mo.upstream = ctx->opt.arg[O_MIRROR];

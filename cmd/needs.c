@@ -2,28 +2,29 @@
  * needs.c: `cuenv needs`: which CUDA libraries a framework's binaries ask
  * for, and which versions, installed or in the catalogue, give them.
  *
- * The matching is core/needs: this file parses the command line, runs
- * the Python that --python names (its script and the reading of its
- * answer are core's), gathers the store, the active selection and the
- * catalogue, and prints the result as text or JSON.
+ * The matching is core/needs: this file parses the command line, has
+ * core read each PATH, WHEEL (core/wheel_local) or NAME==VERSION
+ * (core/wheel) and ask the Python that --python names (core/needs_ask),
+ * gathers the store, the active selection and the catalogue, and prints
+ * the report core builds (core/needs_render, core/needs_json).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "../core/needs.h"
-#include "../core/proc.h"
+#include "../core/needs_ask.h"
+#include "../core/needs_render.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 #ifdef CUENV_NET
 #include "../core/install.h"
-#include "../core/unpack.h"
 #include "../core/wheel.h"
+#include "../core/wheel_local.h"
 #endif
 
 static const char usage[] =
@@ -92,9 +93,6 @@ static const struct cmd_option opts[] = {
 				 "e.g. manylinux x86_64; win_amd64 for\n"
 				 "Windows)" },
 };
-/* Files listed under each soname in the text report. */
-#define SHOW_FILES 4
-
 /* Print warnings[*shown..] and move *shown past them. */
 static void warn_new(const struct strv *warnings, size_t *shown)
 {
@@ -104,65 +102,18 @@ static void warn_new(const struct strv *warnings, size_t *shown)
 
 /* ---- asking Python ------------------------------------------------------- */
 
-#define PYTHON_OUT_MAX (1 << 20)
-#define PYTHON_SECONDS 300
-
-/*
- * Run needs_python_script with py->exe, its stdin, stdout and stderr on
- * /dev/null and its answer read from fd 3, and read that into py. Only
- * an interpreter that cannot be started is an error; one that fails,
- * hangs (killed after PYTHON_SECONDS) or answers nonsense is a warning,
- * and its frameworks stay absent.
- */
+/* Ask py->exe about its frameworks (core/needs_ask), saying what went
+ * wrong short of not starting it. */
 static int ask_python(const struct cuenv_ctx *ctx, struct needs_python *py,
 		      struct cuenv_err *err)
 {
-	char *argv[] = { (char *)py->exe, "-c", (char *)needs_python_script,
-			 NULL };
-	struct proc p = PROC_INIT;
-	int rc;
+	struct strv warnings = STRV_INIT;
+	size_t shown = 0;
+	int rc = needs_ask_python(py, ctx->envp, NEEDS_ASK_SECONDS, &warnings,
+				  err);
 
-	/* until it answers */
-	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-		struct buf why = BUF_INIT;
-
-		buf_printf(&why, "no answer from %s", py->exe);
-		py->fw[i].absent = buf_detach(&why);
-	}
-	p.argv = argv;
-	p.envp = ctx->envp;
-	p.search_path = 1;
-	p.out_fd = 3;
-	p.max_output = PYTHON_OUT_MAX;
-	p.kill_on_overflow = 1;
-	/* Importing TensorFlow takes seconds; a hung import is killed. */
-	p.timeout_ms = PYTHON_SECONDS * 1000;
-	rc = proc_run(&p, err);
-	if (rc && p.start_errno) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, py->exe, 200);
-		rc = cuenv_fail(err, CUENV_E_USAGE, "cannot run '%s': %s",
-				shown.data, strerror(p.start_errno));
-		cuenv_hint(err, "name the interpreter: --python=/path/to/"
-				"python3");
-		buf_release(&shown);
-	}
-	if (rc)
-		goto out;
-	if (p.timed_out || p.overflowed)
-		cmd_warn("%s took too long to import the frameworks; stopped "
-			 "it",
-			 py->exe);
-	else if (p.exit_code)
-		cmd_warn("%s failed while importing the frameworks (%s %d)",
-			 py->exe, p.signal ? "signal" : "exit",
-			 p.signal ? p.signal : p.exit_code);
-	else if (needs_python_parse(py, p.out.data, p.out.len))
-		cmd_warn("%s said nothing readable about its frameworks",
-			 py->exe);
-out:
-	proc_release(&p);
+	warn_new(&warnings, &shown);
+	strv_release(&warnings);
 	return rc;
 }
 
@@ -199,93 +150,6 @@ static int wants_net(int argc, char **argv)
 	return 0;
 }
 
-#ifdef CUENV_NET
-/* A wheel's members are metadata or ELF files, at most this large. */
-#define MEMBER_MAX (1u << 30)
-
-struct wheel_read {
-	struct needs_scan *s;
-	const char *shown; /* the wheel, as reports name it */
-	int elf;	   /* this pass reads ELF members */
-	struct buf path;
-};
-
-static bool want_member(void *ctx, const char *name)
-{
-	struct wheel_read *w = ctx;
-	const char *base = strrchr(name, '/');
-	size_t n;
-
-	base = base ? base + 1 : name;
-	if (!w->elf)
-		return needs_metadata_name(name);
-	if (strstr(base, ".so"))
-		return true;
-	/* Windows wheels: DLLs, extension modules, programs */
-	n = strlen(base);
-	return n > 4 && (!strcasecmp(base + n - 4, ".dll") ||
-			 !strcasecmp(base + n - 4, ".pyd") ||
-			 !strcasecmp(base + n - 4, ".exe"));
-}
-
-static int got_member(void *ctx, const char *name, const void *data, size_t len,
-		      struct cuenv_err *err)
-{
-	struct wheel_read *w = ctx;
-	struct elf_info e;
-	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc;
-
-	(void)err;
-	buf_reset(&w->path);
-	buf_printf(&w->path, "%s/%s", w->shown, name);
-	if (!w->elf) {
-		needs_read_metadata(w->s, w->path.data, data, len);
-		return CUENV_OK;
-	}
-	elf_info_init(&e);
-	rc = elf_parse(data, len, w->path.data, &e, &own);
-	if (!rc)
-		needs_scan_add(w->s, w->path.data, &e);
-	else if (rc != CUENV_NO)
-		strv_push(&w->s->warnings, own.msg.data);
-	elf_info_release(&e);
-	if (rc == CUENV_NO) {
-		struct pe_info p;
-
-		pe_info_init(&p);
-		rc = pe_parse(data, len, w->path.data, &p, &own);
-		if (!rc)
-			needs_scan_add_pe(w->s, w->path.data, &p);
-		else if (rc != CUENV_NO)
-			strv_push(&w->s->warnings, own.msg.data);
-		pe_info_release(&p);
-	}
-	err_release(&own);
-	return CUENV_OK;
-}
-
-/* Read the wheel at path in place: metadata first, ELF members only
- * when the metadata says nothing of CUDA. */
-static int scan_wheel(struct needs_scan *s, const char *path,
-		      struct cuenv_err *err)
-{
-	struct wheel_read w = { s, path, 0, BUF_INIT };
-	struct unpack_zip_reader r = { want_member, got_member, &w,
-				       MEMBER_MAX };
-	size_t before = s->nrep;
-	int rc = unpack_zip_each(path, &r, err);
-
-	if (!rc && s->nrep == before) {
-		w.elf = 1;
-		rc = unpack_zip_each(path, &r, err);
-	}
-	buf_release(&w.path);
-	return rc;
-}
-
-#endif
-
 /* A .whl file or NAME==VERSION: cuenv-net's to read. */
 static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 		    const char *platform, struct needs_fetches *rms,
@@ -297,7 +161,7 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 	int rc;
 
 	if (is_wheel_arg(arg))
-		return scan_wheel(s, arg, err);
+		return wheel_local_scan(s, arg, err);
 	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
 	fo.allow_file = !strncmp(index, "file://", 7);
 	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
@@ -327,184 +191,6 @@ static int scan_net(struct needs_scan *s, const char *arg, const char *index,
 
 /* ---- output -------------------------------------------------------------- */
 
-static void print_files(const char *how, const struct strv *files)
-{
-	for (size_t i = 0; i < files->n && i < SHOW_FILES; i++)
-		printf("    %-11s %s\n", i ? "" : how, files->v[i]);
-	if (files->n > SHOW_FILES)
-		printf("    %-11s ... and %zu more\n", "",
-		       files->n - SHOW_FILES);
-}
-
-/* "CUDA 11.2+" (at least 11.2, same major) or "CUDA 12.x". */
-static void print_minimum(const char *what, const char *v, const char *sep)
-{
-	printf("%s%s %s%s", sep, what, v, strchr(v, '.') ? "+" : ".x");
-}
-
-static void print_reports(const struct needs_scan *s)
-{
-	for (size_t i = 0; i < s->nrep; i++) {
-		const struct needs_report *r = &s->rep[i];
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, r->framework, 60);
-		printf("%s", shown.data);
-		if (r->version) {
-			buf_reset(&shown);
-			buf_add_display(&shown, r->version, 40);
-			printf(" %s", shown.data);
-		}
-		printf(" built for");
-		if (r->cuda)
-			print_minimum("CUDA", r->cuda, " ");
-		if (r->cudnn)
-			print_minimum("cuDNN", r->cudnn, r->cuda ? ", " : " ");
-		printf("\n    %-11s %s\n", "says", r->source);
-		for (size_t k = 0; k < r->dlls.n; k++) {
-			buf_reset(&shown);
-			buf_add_display(&shown, r->dlls.v[k], 60);
-			printf("    %-11s %s\n", k ? "" : "loads", shown.data);
-		}
-		buf_release(&shown);
-	}
-}
-
-static void print_remotes(const struct needs_fetches *rms)
-{
-	for (size_t i = 0; i < rms->n; i++) {
-		const struct needs_fetched *x = &rms->v[i];
-
-		printf("read %llu bytes of %s (%llu bytes, %.2f%%) in %u %s"
-		       "requests\n",
-		       (unsigned long long)x->bytes, x->wheel,
-		       (unsigned long long)x->size,
-		       x->size ? 100.0 * (double)x->bytes / (double)x->size
-			       : 0.0,
-		       x->requests, x->metadata ? "" : "range ");
-		if (x->metadata)
-			printf("    the index's metadata file (PEP 658)%s\n",
-			       x->requests > 1 ? ", then range requests into "
-						 "the wheel"
-					       : "");
-	}
-	if (rms->n)
-		printf("\n");
-}
-
-static void print_wants(const struct needs_scan *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		const struct needs_want *w = &s->v[i];
-
-		/* a Windows DLL by its own name: the range says the rest */
-		printf("%-22s %s%s\n", w->dll ? w->dll : w->soname, w->range,
-		       needs_want_managed(w) && !needs_want_required(w)
-			       ? " (may load: named, not linked)"
-			       : "");
-		print_files("needed by", &w->needed_by);
-		print_files("named by", &w->named_by);
-		if (w->provided_by)
-			printf("    %-11s %s (under PATH)\n", "provided by",
-			       w->provided_by);
-		else if (w->found)
-			printf("    %-11s %s\n", "found in", w->found);
-	}
-}
-
-/* What the python found says of each framework. */
-static void print_frameworks(const struct needs_scan *s,
-			     const struct needs_python *py)
-{
-	printf("%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "", py->exe,
-	       py->version ? " " : "", py->version ? py->version : "");
-	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-		const struct needs_framework *f = &py->fw[i];
-		struct buf shown = BUF_INIT;
-
-		if (f->absent) {
-			buf_add_display(&shown, f->absent, 120);
-			printf("  %-11s absent: %s\n", needs_framework_names[i],
-			       shown.data);
-		} else if (!f->cuda && !f->cudnn) {
-			buf_add_display(&shown, f->version, 40);
-			printf("  %-11s %s, built without CUDA\n",
-			       needs_framework_names[i], shown.data);
-		} else {
-			buf_add_display(&shown, f->version, 40);
-			printf("  %-11s %s, built with CUDA %s%s%s\n",
-			       needs_framework_names[i], shown.data,
-			       f->cuda ? f->cuda : "?",
-			       f->cudnn ? ", cuDNN " : "",
-			       f->cudnn ? f->cudnn : "");
-		}
-		if (f->problem) {
-			buf_reset(&shown);
-			buf_add_display(&shown, f->problem, 400);
-			printf("  %-11s problem: %s\n", "", shown.data);
-		}
-		buf_release(&shown);
-	}
-}
-
-/* What is installed provides everything: say which, and how to pick it. */
-static void print_satisfied(const struct needs_scan *s,
-			    const struct needs_installed *in)
-{
-	struct buf b = BUF_INIT;
-
-	struct buf maybe = BUF_INIT;
-
-	needs_combo_describe(&in->pick, &b);
-	for (size_t i = 0; i < s->n; i++)
-		if (needs_want_managed(&s->v[i]) && !s->v[i].found)
-			buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
-				   s->v[i].soname);
-	if (maybe.len)
-		printf("installed: %s provides what the files need%s;"
-		       " not %s, which they may load\n",
-		       b.data, in->active ? " (the active selection)" : "",
-		       maybe.data);
-	else
-		printf("installed: %s provides everything%s\n", b.data,
-		       in->active ? " (the active selection)" : "");
-	buf_release(&maybe);
-	if (!in->active) {
-		printf("select it with:\n  cuenv local %s",
-		       in->pick.cuda->version);
-		if (in->pick.cudnn)
-			printf(" --cudnn %s", in->pick.cudnn->version);
-		if (in->pick.cupti)
-			printf(" --cupti %s", in->pick.cupti->version);
-		printf("\n");
-	}
-	buf_release(&b);
-}
-
-/* Nothing installed does: what is, and what the catalogue offers. */
-static void print_offer(const struct needs_installed *in,
-			const struct needs_offer *o)
-{
-	printf("installed: nothing provides everything\n");
-	if (!in->report.n)
-		printf("  nothing is installed\n");
-	for (size_t i = 0; i < in->report.n; i++)
-		printf("  %s\n", in->report.v[i]);
-	if (!o->line) {
-		printf("catalogue: %s\n",
-		       o->why.len ? o->why.data : "not read");
-		return;
-	}
-	printf("catalogue: cuda %s (%s)", o->cuda->version,
-	       source_name(o->cuda->source));
-	if (o->cudnn)
-		printf(" + cudnn %s for CUDA %u (%s)", o->cudnn->version,
-		       o->cudnn->cuda_major, source_name(o->cudnn->source));
-	if (o->cupti)
-		printf(" + CUPTI of cuda %s", o->cupti->version);
-	printf("\ninstall them with:\n  %s\n", o->line);
-}
-
 static void print_text(const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
@@ -512,33 +198,11 @@ static void print_text(const struct needs_scan *s,
 		       const struct needs_fetches *rms, int asked,
 		       int satisfied)
 {
-	print_remotes(rms);
-	print_reports(s);
-	print_wants(s);
-	if (py->exe)
-		print_frameworks(s, py);
-	if (s->n || s->nrep || py->exe)
-		printf("\n");
-	if (!asked) {
-		if (!s->n && !s->pe_files)
-			printf("no CUDA library is named by these files (%zu "
-			       "ELF file%s read)\n",
-			       s->files, s->files == 1 ? "" : "s");
-		else if (!s->n)
-			printf("no CUDA library is named by these files (%zu "
-			       "ELF and %zu PE file%s read)\n",
-			       s->files - s->pe_files, s->pe_files,
-			       s->pe_files == 1 ? "" : "s");
-		else
-			printf("nothing here is asked of cuenv: the files "
-			       "under PATH provide every CUDA library they "
-			       "name\n");
-		return;
-	}
-	if (satisfied)
-		print_satisfied(s, in);
-	else
-		print_offer(in, o);
+	struct buf out = BUF_INIT;
+
+	needs_render_text(&out, s, py, in, o, rms, asked, satisfied);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 }
 
 static void print_json(const struct needs_scan *s,

@@ -1,21 +1,10 @@
-#include <errno.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../core/catalog.h"
-#include "../core/digest.h"
-#include "../core/file.h"
 #include "../core/fetch.h"
-#include "../core/install.h"
-#include "../core/plat_fs.h"
-#include "../core/pypi.h"
-#include "../core/needs.h"
-#include "../core/refresh.h"
-#include "../core/wheel.h"
-#include "../core/version.h"
-#include "../core/xalloc.h"
+#include "../core/file.h"
+#include "../core/update.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -72,174 +61,39 @@ static int read_pins(const struct cuenv_ctx *ctx, struct buf *pins)
 	return found;
 }
 
+/* The new manifests of kind from base, each said as it is added. */
 static int update_kind(const struct cuenv_ctx *ctx, const char *base,
 		       const struct fetch_opts *fo, enum kit_kind kind,
 		       const struct catalog *known, const char *pins,
 		       unsigned *added, struct cuenv_err *err)
 {
-	const char *k = kit_kind_name(kind);
-	struct buf url = BUF_INIT, html = BUF_INIT, body = BUF_INIT,
-		   dir = BUF_INIT, path = BUF_INIT;
-	struct strv versions = STRV_INIT;
-	struct plat_stat st;
-	int rc = CUENV_OK;
+	struct strv got = STRV_INIT;
+	int rc = update_redist(ctx->root, base, fo, kind, known, pins, &got,
+			       err);
 
-	buf_printf(&url, "%s/compute/%s/redist/", base, k);
-	if (!strncmp(url.data, "file://", 7)) {
-		/* A mirror on disk: its folder is the listing. */
-		struct plat_dir *d = plat_opendir(url.data + 7);
-		const char *name;
-
-		if (!d) {
-			rc = cuenv_fail(err, CUENV_E_FETCH,
-					"cannot read '%s': %s", url.data,
-					strerror(errno));
-			goto out;
-		}
-		while ((name = plat_readdir(d)))
-			buf_printf(&html, "%s\n", name);
-		plat_closedir(d);
-	} else {
-		rc = fetch_to_buf(url.data, fo, 8 << 20, &html, err);
-		if (rc)
-			goto out;
-	}
-	refresh_listed(html.data, &versions);
-	buf_printf(&dir, "%s/manifests", ctx->root);
-	plat_mkdir(dir.data, 0755);
-	buf_printf(&dir, "/%s", k);
-	plat_mkdir(dir.data, 0755);
-	for (size_t i = 0; i < versions.n; i++) {
-		const char *v = versions.v[i];
-
-		buf_reset(&path);
-		buf_printf(&path, "%s/redistrib_%s.json", dir.data, v);
-		if (refresh_known(known, kind, v) || !plat_stat(path.data, &st))
-			continue;
-		buf_reset(&url);
-		buf_printf(&url, "%s/compute/%s/redist/redistrib_%s.json", base,
-			   k, v);
-		rc = fetch_to_buf(url.data, fo, 16 << 20, &body, err);
-		if (!rc)
-			rc = refresh_accept(pins, url.data, body.data, body.len,
-					    catalog_platform(), kind, v, err);
-		if (!rc)
-			rc = file_write(path.data, body.data, body.len,
-					FILE_MODE_KEEP, err);
-		if (rc)
-			goto out;
-		printf("added %s %s\n", k, v);
-		(*added)++;
-	}
-out:
-	strv_release(&versions);
-	buf_release(&url);
-	buf_release(&html);
-	buf_release(&body);
-	buf_release(&dir);
-	buf_release(&path);
+	for (size_t i = 0; i < got.n; i++)
+		printf("added %s %s\n", kit_kind_name(kind), got.v[i]);
+	*added += (unsigned)got.n;
+	strv_release(&got);
 	return rc;
 }
 
-/* ---- the framework table, from the package index ------------------------ */
-
-/* Projects on the index, the table's name for each, and the oldest minor
- * release read (older wheels carry no build_info.py or pins). */
-static const struct {
-	const char *project, *table, *floor;
-} fw_projects[] = {
-	{ "torch", "pytorch", "2.0" },
-	{ "tensorflow", "tensorflow", "2.4" },
-};
-
-static int by_version(const void *a, const void *b)
+/* The framework table, from the package index. */
+static int frameworks(const struct cuenv_ctx *ctx, const char *index,
+		      struct cuenv_err *err)
 {
-	return version_cmp_str(*(char *const *)a, *(char *const *)b);
-}
+	struct update_table t;
+	int rc;
 
-static int update_frameworks(const struct cuenv_ctx *ctx, const char *index,
-			     struct cuenv_err *err)
-{
-	struct fetch_opts fo = FETCH_OPTS_INIT;
-	struct buf table = BUF_INIT, path = BUF_INIT, page = BUF_INIT;
-	unsigned rows = 0;
-	uint64_t bytes = 0;
-	int rc = CUENV_OK;
-
-	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
-	fo.allow_file = !strncmp(index, "file://", 7);
-	buf_adds(&table, "framework\tversion\tcuda\tcudnn\tsource\tnotes\n");
-	for (size_t p = 0;
-	     !rc && p < sizeof(fw_projects) / sizeof(*fw_projects); p++) {
-		struct index_file *files = NULL;
-		struct strv vers = STRV_INIT;
-		size_t nf = 0;
-
-		struct cuenv_err own = CUENV_ERR_INIT;
-
-		if (pypi_index_files(index, fw_projects[p].project, &fo, &page,
-				     &files, &nf, &own))
-			cmd_warn("skipped %s: %s", fw_projects[p].project,
-				 own.msg.data);
-		else
-			refresh_newest_per_minor(files, nf,
-						 fw_projects[p].floor, &vers);
-		err_release(&own);
-		pypi_index_files_free(files, nf);
-		if (vers.n)
-			qsort(vers.v, vers.n, sizeof(*vers.v), by_version);
-		for (size_t i = vers.n; !rc && i-- > 0;) {
-			struct needs_scan s;
-			struct wheel_requirement r;
-			struct buf req = BUF_INIT;
-			const char *cuda, *dnn;
-			char *m = refresh_minor(vers.v[i]);
-
-			needs_scan_init(&s);
-			buf_printf(&req, "%s==%s", fw_projects[p].project,
-				   vers.v[i]);
-			rc = wheel_requirement_scan(&s, req.data, index, NULL,
-						    &fo, &r, err);
-			bytes += r.st.bytes;
-			cuda = needs_newest_report(&s, NULL, 0);
-			dnn = needs_newest_report(&s, NULL, 1);
-			if (!rc && cuda) {
-				buf_printf(&table,
-					   "%s\t%s\t%s\t%s\tPyPI %s, read by "
-					   "cuenv update from %s\tPyPI "
-					   "default wheel\n",
-					   fw_projects[p].table, m, cuda,
-					   dnn ? dnn : "-", r.wheel, index);
-				rows++;
-			}
-			free(m);
-			buf_release(&req);
-			wheel_requirement_release(&r);
-			needs_scan_release(&s);
-		}
-		strv_release(&vers);
-	}
-	if (!rc && !rows)
-		rc = cuenv_fail(err, CUENV_E_FETCH,
-				"no framework release read "
-				"from '%s'",
-				index);
-	if (rc)
-		goto out;
-	buf_printf(&path, "%s/manifests", ctx->root);
-	plat_mkdir(path.data, 0755);
-	buf_adds(&path, "/compat");
-	plat_mkdir(path.data, 0755);
-	buf_adds(&path, "/frameworks.tsv");
-	rc = file_write(path.data, table.data, table.len, FILE_MODE_KEEP, err);
+	update_table_init(&t);
+	rc = update_frameworks(ctx->root, index, &t, err);
+	for (size_t i = 0; i < t.skipped.n; i++)
+		cmd_warn("skipped %s", t.skipped.v[i]);
 	if (!rc)
 		printf("%u framework releases read from %s (%llu bytes of "
 		       "their wheels) into %s\n",
-		       rows, index, (unsigned long long)bytes, path.data);
-out:
-	buf_release(&table);
-	buf_release(&path);
-	buf_release(&page);
+		       t.rows, index, (unsigned long long)t.bytes, t.path.data);
+	update_table_release(&t);
 	return rc;
 }
 
@@ -267,11 +121,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			rc = store_lock(&ctx->store, err);
 		fetch_global_init();
 		if (!rc)
-			rc = update_frameworks(
-				ctx,
-				index && *index ? index
+			rc = frameworks(ctx,
+					index && *index
+						? index
 						: "https://pypi.org/simple",
-				err);
+					err);
 		return rc;
 	}
 	if (mirror && *mirror) {

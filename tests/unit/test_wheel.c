@@ -6,6 +6,7 @@
 #include "../../core/buf.h"
 #include "../../core/unpack.h"
 #include "../../core/wheel.h"
+#include "../../core/wheel_local.h"
 
 /* ---- a zip, written by hand ---------------------------------------------- */
 
@@ -235,6 +236,94 @@ static void test_wheel_member_from_its_local_bytes(void **state)
 	err_release(&err);
 }
 
+/* ---- a wheel on disk (wheel_local) --------------------------------------- */
+
+/* root/rel: a wheel of the n members names[i] holding datas[i]; *path
+ * gets its path. */
+static void wheel_at(const struct fixture *fx, const char *rel,
+		     const char *const *nv, const char *const *dv, size_t n,
+		     char **path)
+{
+	struct buf z = BUF_INIT;
+	size_t cd_at;
+
+	make_zip(&z, nv, dv, n, 0, &cd_at);
+	fx_write_bytes(fx, rel, z.data, z.len);
+	*path = fx_path(fx, rel);
+	buf_release(&z);
+}
+
+static void test_wheel_local_reads_metadata_in_place(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf source = BUF_INIT;
+	char *path;
+
+	wheel_at(fx, "tf.whl", names, datas, 2, &path);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].framework, "tensorflow");
+	assert_string_equal(s.rep[0].cuda, "11.2");
+	/* reports name the member inside the wheel */
+	buf_printf(&source, "%s/%s", path, names[0]);
+	assert_string_equal(s.rep[0].source, source.data);
+	assert_int_equal(s.files, 0); /* no ELF pass was needed */
+	needs_scan_release(&s);
+	buf_release(&source);
+	err_release(&err);
+	free(path);
+}
+
+static void test_wheel_local_reads_binaries_without_metadata(void **state)
+{
+	static const char *const nv[] = {
+	    "pkg-1.0.dist-info/METADATA",
+	    "pkg/libbad.so",
+	    "pkg/README.txt",
+	};
+	static const char *const dv[] = {
+	    "Name: pkg\nVersion: 1.0\n",
+	    "\177ELF\002\001\001",
+	    "libcudart.so.12 named in a text file\n",
+	};
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path;
+
+	wheel_at(fx, "pkg.whl", nv, dv, 3, &path);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 0);
+	/* the truncated ELF file is passed over with a warning naming it;
+	 * the text file is not read */
+	assert_int_equal(s.warnings.n, 1);
+	assert_non_null(strstr(s.warnings.v[0], "pkg.whl/pkg/libbad.so"));
+	assert_int_equal(s.n, 0);
+	needs_scan_release(&s);
+	err_release(&err);
+	free(path);
+}
+
+static void test_wheel_local_refuses_what_is_not_a_wheel(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path = fx_path(fx, "x.whl");
+
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_E_STORE);
+	fx_write(fx, "x.whl", "not a zip at all\n");
+	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_E_UNPACK);
+	needs_scan_release(&s);
+	err_release(&err);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +332,15 @@ int main(void)
 	    cmocka_unit_test(test_wheel_refuses_a_directory_past_the_end),
 	    cmocka_unit_test(test_wheel_zip64_locator_out_of_reach),
 	    cmocka_unit_test(test_wheel_member_from_its_local_bytes),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_local_reads_metadata_in_place, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_local_reads_binaries_without_metadata, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_local_refuses_what_is_not_a_wheel, fx_setup,
+		fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,21 @@
+/*
+ * explain_render.h: `cuenv explain`'s text report, built from the same
+ * findings and fix as its JSON (core/explain_fix.c). Pure: it only
+ * appends to a buffer; cmd/explain.c writes the buffer.
+ */
+#ifndef CUENV_EXPLAIN_RENDER_H
+#define CUENV_EXPLAIN_RENDER_H
+
+#include "buf.h"
+#include "explain.h"
+
+/*
+ * Append the text report to out: each finding (what the name or error
+ * means, the frameworks that ask for it, what this machine has), a blank
+ * line between findings; then, when the text asks anything of cuenv,
+ * what is installed and the commands of fx->lines that fix it.
+ */
+void explain_render_text(struct buf *out, const struct explain *ex,
+			 const struct explain_fix *fx);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * mirror_args.c: what `cuenv mirror` is asked, checked (see
+ * mirror_args.h).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "mirror_args.h"
+
+int mirror_check_dir(const char *dir, struct cuenv_err *err)
+{
+	struct stat st;
+
+	if (!*dir)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "mirror: DIR must not be empty");
+	if (stat(dir, &st)) {
+		if (errno == ENOENT)
+			return CUENV_OK; /* created */
+		return cuenv_fail(err, CUENV_E_STORE, "cannot use '%s': %s",
+				  dir, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a folder",
+				  dir);
+	if (access(dir, W_OK | X_OK))
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "cannot write to '%s': %s", dir,
+				  strerror(errno));
+	return CUENV_OK;
+}
+
+/* --source: redist or runfile (pypi has its own mirrors). */
+int mirror_source_parse(const char *word, int *source, struct cuenv_err *err)
+{
+	enum source_kind sk;
+
+	if (source_parse(word, &sk) ||
+	    (sk != SRC_REDIST && sk != SRC_RUNFILE)) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, word, 64);
+		cuenv_fail(err, CUENV_E_USAGE, "mirror: unknown source '%s'",
+			   shown.data);
+		cuenv_hint(err, "sources: redist, runfile (for pypi, "
+				"mirror the package index with a PyPI "
+				"mirror)");
+		buf_release(&shown);
+		return err->rc;
+	}
+	*source = (int)sk;
+	return CUENV_OK;
+}
+
+/* Each of plats one NVIDIA names; none given: this machine's. */
+int mirror_platforms_check(struct strv *plats, struct cuenv_err *err)
+{
+	for (size_t i = 0; i < plats->n; i++) {
+		if (!catalog_platform_known(plats->v[i])) {
+			struct buf shown = BUF_INIT;
+
+			buf_add_display(&shown, plats->v[i], 64);
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "mirror: unknown platform '%s'", shown.data);
+			cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
+					"linux-aarch64, linux-ppc64le, "
+					"windows-x86_64");
+			buf_release(&shown);
+			return err->rc;
+		}
+	}
+	if (!plats->n)
+		strv_push(plats, catalog_platform());
+	return CUENV_OK;
+}

@@ -1,0 +1,32 @@
+/*
+ * mirror_render.h: what `cuenv mirror` says: a line per file as the run
+ * gets it, and the summary. Pure: cmd/mirror.c writes the text.
+ */
+#ifndef CUENV_MIRROR_RENDER_H
+#define CUENV_MIRROR_RENDER_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "mirror.h"
+
+/*
+ * Append the line for file f gotten how (bytes of it) to out, for
+ * stderr: "cuenv: fetched PATH (SIZE)", "copied ... from the cache",
+ * "wrote PATH" (a manifest), "replaced PATH, whose bytes were wrong";
+ * nothing for a file already there (MIRROR_HAD).
+ */
+void mirror_render_file(struct buf *out, const struct mirror_file *f,
+			enum mirror_how how, uint64_t bytes);
+
+/*
+ * Append the summary of the run that made dir hold plan (rep: what it
+ * did) to out: releases and files, what was fetched, copied and already
+ * there, files replaced, and the `cuenv install --mirror` line for it,
+ * named by abs (dir's absolute path; NULL: dir as given).
+ */
+void mirror_render_summary(struct buf *out, const struct mirror_plan *plan,
+			   const struct mirror_report *rep, const char *dir,
+			   const char *abs);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * pydirs.c: the folders a Python searches (see pydirs.h).
+ */
+#include <string.h>
+
+#include "plat_fs.h"
+#include "plat_path.h"
+#include "proc.h"
+#include "pydirs.h"
+
+void pydirs_ask(const char *python, char *const *envp, struct strv *dirs)
+{
+	static const char script[] = "import sys\n"
+				     "for p in sys.path:\n"
+				     "    if p: print(p)\n";
+	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+
+	p.argv = argv;
+	p.envp = envp;
+	p.out_fd = 1;
+	p.max_output = PYDIRS_OUT_MAX;
+	p.kill_on_overflow = 1;
+	p.timeout_ms = PYDIRS_TIMEOUT_MS;
+	if (!proc_run(&p, &e) && p.exit_code == 0) {
+		struct strv lines = STRV_INIT;
+
+		strv_split(&lines, p.out.data, '\n');
+		for (size_t i = 0; i < lines.n; i++)
+			if (lines.v[i][0] == '/' &&
+			    strv_find(dirs, lines.v[i]) < 0)
+				strv_push(dirs, lines.v[i]);
+		strv_release(&lines);
+	}
+	proc_release(&p);
+	err_release(&e);
+}
+
+void pydirs_venv(const char *venv, struct strv *dirs)
+{
+	struct strv found = STRV_INIT;
+	struct buf lib = BUF_INIT, p = BUF_INIT;
+	struct plat_dir *d;
+	struct plat_stat st;
+	const char *name;
+
+	if (!venv || !plat_path_is_abs(plat_path_native(), venv))
+		return;
+	buf_path(&lib, venv, "lib");
+	d = plat_opendir(lib.data);
+	if (d) {
+		while ((name = plat_readdir(d)))
+			if (!strncmp(name, "python", 6)) {
+				buf_reset(&p);
+				buf_path(&p, lib.data, name);
+				buf_path(&p, p.data, "site-packages");
+				strv_push(&found, p.data);
+			}
+		plat_closedir(d);
+	}
+	strv_sort(&found);
+	buf_reset(&p);
+	buf_path(&p, venv, "Lib/site-packages");
+	strv_push(&found, p.data);
+	for (size_t i = 0; i < found.n; i++)
+		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR &&
+		    strv_find(dirs, found.v[i]) < 0)
+			strv_push(dirs, found.v[i]);
+	strv_release(&found);
+	buf_release(&lib);
+	buf_release(&p);
+}

@@ -1,0 +1,60 @@
+/*
+ * update.h: `cuenv update`'s downloading and writing; what it decides on
+ * the way (which manifests are new, whether one may be kept, which
+ * wheels stand for a minor release) is core/refresh's.
+ *
+ * The catalogue's redist manifests are added under ROOT/manifests/<kind>/
+ * and the framework table is written to ROOT/manifests/compat/
+ * frameworks.tsv, each file atomically (core/file). Nothing here prints:
+ * what was added and what was skipped come back to the command.
+ */
+#ifndef CUENV_UPDATE_H
+#define CUENV_UPDATE_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "catalog.h"
+#include "err.h"
+#include "fetch.h"
+
+/*
+ * Read the listing of base's redist folder for kind
+ * (BASE/compute/<kind>/redist/: an HTML index, or, for a file:// base,
+ * the folder's names), and fetch each redistrib_<v>.json it names that
+ * known does not hold and ROOT/manifests/<kind>/ does not have yet:
+ * accepted by refresh_accept (pins: the pin list's text, NULL for none),
+ * then written there. Each version written is pushed onto added, also
+ * when a later one fails. Returns CUENV_OK or the first failure
+ * (CUENV_E_FETCH, CUENV_E_INTEGRITY, CUENV_E_MANIFEST, CUENV_E_STORE).
+ */
+int update_redist(const char *root, const char *base,
+		  const struct fetch_opts *fo, enum kit_kind kind,
+		  const struct catalog *known, const char *pins,
+		  struct strv *added, struct cuenv_err *err);
+
+/* What update_frameworks read and wrote. */
+struct update_table {
+	unsigned rows;	     /* framework releases in the table */
+	uint64_t bytes;	     /* bytes fetched of their wheels */
+	struct buf path;     /* the table written */
+	struct strv skipped; /* "torch: REASON": projects not read */
+};
+
+void update_table_init(struct update_table *t);
+void update_table_release(struct update_table *t);
+
+/*
+ * Build the framework table (framework, version, cuda, cudnn, source,
+ * notes) from the package index at index: for torch (from 2.0) and
+ * tensorflow (from 2.4), the newest release of each minor, newest
+ * first, as its wheel says it was built (wheel_requirement_scan, by
+ * range requests); then write it to ROOT/manifests/compat/frameworks.tsv.
+ * A project the index cannot list is skipped (t->skipped); no release
+ * read at all is CUENV_E_FETCH and nothing is written. Returns CUENV_OK
+ * or the first failure.
+ */
+int update_frameworks(const char *root, const char *index,
+		      struct update_table *t, struct cuenv_err *err);
+
+#endif
