@@ -19,9 +19,6 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/windows/lib-e2e.sh
 
 machine
-# the catalogue and compatibility tables beside cuenv.exe, as make
-# windows leaves them (the driver's minimum comes from them)
-cp -R "$BIN/manifests" "$C/cuenv-e2e/app/manifests"
 sys32=$C/windows/system32
 rm -f "$sys32/nvcuda.dll"
 trap 'rm -f "$sys32/nvcuda.dll"; rm -rf "$out"' EXIT
