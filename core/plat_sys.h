@@ -79,4 +79,17 @@ int plat_sys_stderr_tty(unsigned *cols);
  */
 const char *plat_sys_signal_name(int sig);
 
+/*
+ * How this system names the CUDA libraries an application loads by name
+ * (plat_dl.h): Linux by soname ("libcudart.so.11.0", the driver
+ * "libcuda.so.1"), Windows by DLL name ("cudart64_110.dll", the driver
+ * "nvcuda.dll", which NVIDIA's display driver puts in System32).
+ */
+enum plat_lib_naming { PLAT_LIB_SONAME, PLAT_LIB_DLL };
+
+enum plat_lib_naming plat_sys_lib_naming(void);
+
+/* The CUDA driver's library: "libcuda.so.1", or "nvcuda.dll". */
+const char *plat_sys_cuda_driver(void);
+
 #endif

@@ -128,3 +128,13 @@ const char *plat_sys_signal_name(int sig)
 
 	return s ? s : "Unknown signal";
 }
+
+enum plat_lib_naming plat_sys_lib_naming(void)
+{
+	return PLAT_LIB_SONAME;
+}
+
+const char *plat_sys_cuda_driver(void)
+{
+	return "libcuda.so.1";
+}

@@ -201,3 +201,13 @@ const char *plat_sys_signal_name(int sig)
 	snprintf(text, sizeof(text), "Unknown signal %d", sig);
 	return text;
 }
+
+enum plat_lib_naming plat_sys_lib_naming(void)
+{
+	return PLAT_LIB_DLL;
+}
+
+const char *plat_sys_cuda_driver(void)
+{
+	return "nvcuda.dll";
+}

@@ -497,6 +497,9 @@ static void test_sys_facts(void **state)
 	assert_false(plat_sys_pid_alive(1L << 30));
 	assert_true(plat_sys_cpus() >= 1);
 	assert_true(plat_sys_cpus() == (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	/* CUDA's libraries go by soname here; the driver's is libcuda.so.1 */
+	assert_int_equal(plat_sys_lib_naming(), PLAT_LIB_SONAME);
+	assert_string_equal(plat_sys_cuda_driver(), "libcuda.so.1");
 }
 /* The calls the install pipeline added (issue 13): seek, disk space,
  * link/symlink/readlink by name in a folder, wide names. */
