@@ -8,6 +8,7 @@
 
 #include "file.h"
 #include "plat_fs.h"
+#include "plat_path.h"
 #include "plat_sys.h"
 #include "digest.h"
 #include "store.h"
@@ -406,10 +407,9 @@ static int load_file(struct catalog *cat, const char *path, int table,
 		     struct cuenv_err *err)
 {
 	/* .../cudnn/redistrib_9.1.0.json -> "cudnn", "9.1.0" */
-	const char *base = strrchr(path, '/');
+	const char *base = plat_path_last(path);
 	char *label = NULL;
 
-	base = base ? base + 1 : path;
 	if (!strncmp(base, "redistrib_", 10) && strlen(base) > 15)
 		label = xstrndup(base + 10, strlen(base) - 15);
 	struct buf text = BUF_INIT;

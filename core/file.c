@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plat_fs.h"
+#include "plat_path.h"
 
 #define READ_BLOCK 4096
 
@@ -162,16 +163,12 @@ static int refuse_link(const char *path, struct cuenv_err *err)
  */
 static int sync_folder(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	char *parent = plat_path_parent(plat_path_native(), path);
 	struct buf dir = BUF_INIT;
 	int rc;
 
-	if (!slash)
-		buf_adds(&dir, ".");
-	else if (slash == path)
-		buf_adds(&dir, "/");
-	else
-		buf_add(&dir, path, (size_t)(slash - path));
+	buf_adds(&dir, parent ? parent : ".");
+	free(parent);
 	rc = plat_sync_dir(dir.data);
 	buf_release(&dir);
 	return rc;

@@ -139,23 +139,11 @@ static int add_archive(struct mirror_plan *p, const struct part *pt,
 	return add_file(p, path, pt->url, pt->sha256, pt->size, NULL, err);
 }
 
-/* The last name of a local path (after its last separator, '\\' too on
- * Windows). */
-static const char *last_name(const char *path)
-{
-	const char *name = path;
-
-	for (const char *p = path; *p; p++)
-		if (plat_path_is_sep(plat_path_native(), *p))
-			name = p + 1;
-	return name;
-}
-
 /* A redist release's manifest, verbatim, where NVIDIA keeps it. */
 static int add_manifest(struct mirror_plan *p, const struct release *rel,
 			struct cuenv_err *err)
 {
-	const char *base = last_name(rel->origin);
+	const char *base = plat_path_last(rel->origin);
 	const char *k =
 		kit_kind_name(rel->kind == KIT_CUDNN ? KIT_CUDNN : KIT_CUDA);
 	char hex[DIGEST_HEX_LEN + 1];
@@ -632,7 +620,7 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	uint64_t n = 0;
 	struct plat_stat st;
 	int rc = CUENV_OK, damaged, ok;
-	char *slash;
+	char *parent;
 
 	buf_path(&dest, o->dir, f->path);
 	ok = verified(run, f, dest.data, &damaged, err);
@@ -677,10 +665,9 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	}
 	if (rc)
 		goto out;
-	slash = strrchr(dest.data, '/');
-	*slash = '\0';
-	rc = store_mkdir_p(dest.data, err);
-	*slash = '/';
+	parent = plat_path_parent(plat_path_native(), dest.data);
+	rc = parent ? store_mkdir_p(parent, err) : CUENV_OK;
+	free(parent);
 	if (!rc && plat_rename(tmp.data, dest.data))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				dest.data, strerror(errno));
@@ -1006,7 +993,7 @@ static int write_table(const char *dir, const char *name,
 	buf_printf(&path, "%s/" CATALOGUE "/%s", dir, name);
 	strv_push(&srcs, path.data);
 	for (size_t i = 0; i < p->tables.n; i++) {
-		if (!strcmp(last_name(p->tables.v[i]), name))
+		if (!strcmp(plat_path_last(p->tables.v[i]), name))
 			strv_push(&srcs, p->tables.v[i]);
 	}
 	for (size_t s = 0; s < srcs.n; s++) {

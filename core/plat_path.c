@@ -229,6 +229,17 @@ char *plat_path_parent(const struct plat_path_rules *r, const char *path)
 	return s;
 }
 
+const char *plat_path_last(const char *path)
+{
+	const struct plat_path_rules *r = plat_path_native();
+	const char *name = path;
+
+	for (const char *p = path; *p; p++)
+		if (plat_path_is_sep(r, *p))
+			name = p + 1;
+	return name;
+}
+
 int plat_path_up(struct buf *dir)
 {
 	char *up = plat_path_parent(plat_path_native(), dir->data);

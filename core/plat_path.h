@@ -87,6 +87,10 @@ void plat_path_split(const struct plat_path_rules *r, const char *path,
  * for a path of one relative name: for walking up to the root. */
 char *plat_path_parent(const struct plat_path_rules *r, const char *path);
 
+/* The last name of path, after its last separator under the running
+ * system's rules (Windows: '\\' too): "/a/b.json" -> "b.json". */
+const char *plat_path_last(const char *path);
+
 /*
  * dir (a buf) made its parent under the running system's rules, for
  * walking up to the root: 0, dir unchanged, at a root or a relative name.

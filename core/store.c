@@ -311,17 +311,6 @@ int store_lock_shared(struct store *st, struct cuenv_err *err)
  * stay far below). */
 #define RECEIPT_MAX (16u << 20)
 
-/* The last name of path (after its last separator). */
-static const char *last_name(const char *path)
-{
-	const char *name = path;
-
-	for (const char *p = path; *p; p++)
-		if (plat_path_is_sep(plat_path_native(), *p))
-			name = p + 1;
-	return name;
-}
-
 static json_t *dirs_to_json(const struct strv *dirs, const char *prefix)
 {
 	json_t *a = json_array();
@@ -443,7 +432,7 @@ int store_read_receipt(const char *dir, struct install *in,
 	in->registered = registered;
 	in->dir = xstrdup(dir);
 	in->prefix = xstrdup(registered ? prefix : dir);
-	in->name = xstrdup(last_name(dir));
+	in->name = xstrdup(plat_path_last(dir));
 	if (cupti)
 		in->cupti_version = xstrdup(cupti);
 	if (dirs_from_json(json_object_get(j, "bin"), in->prefix, &in->bin) ||
@@ -722,7 +711,7 @@ static int make_links(const struct install *in, const char *staged,
 	}
 	for (size_t i = 0; i < in->links.n && !rc; i++) {
 		buf_reset(&p);
-		buf_path(&p, dir.data, last_name(in->links.v[i]));
+		buf_path(&p, dir.data, plat_path_last(in->links.v[i]));
 		if (plat_symlink(in->links.v[i], p.data) && errno != EEXIST)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot link '%s': %s", p.data,

@@ -17,6 +17,14 @@ run cuenv-e2e "$cuenv" --version
 expect "cuenv.exe --version" 0
 has "--version names cuenv" o "cuenv"
 
+# The catalogue shipped in the zip, read for windows-x86_64.
+run cuenv-e2e "$cuenv" list-remote cuda
+expect "list-remote reads the shipped catalogue" 0
+has "CUDA 12.4.1 has Windows archives" o "12.4.1"
+run cuenv-e2e "$cuenv" install 12.4 --cudnn 9.1 --dry-run
+expect "install --dry-run plans NVIDIA's Windows archives" 0
+has "the plan names the release" o "would install cuda 12.4.1 + cudnn"
+
 run cuenv-e2e "$cuenv" add --discover
 expect "add --discover registers CUDA_PATH_V11_2's toolkit" 0
 has "the toolkit is CUDA 11.2" o "registered cuda 11.2"
