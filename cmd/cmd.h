@@ -58,13 +58,13 @@ enum {
 					    __VA_ARGS__ }
 
 struct cuenv_ctx {
-	const char *root;     /* CUENV_ROOT or ~/.cuenv, absolute */
-	const char *cwd;      /* logical working directory */
-	const char *exe;      /* absolute path of this binary */
-	const char *shell;    /* CUENV_SHELL (set by the hook) or NULL */
-	char *const *envp; /* the process's environment */
-	struct store store;   /* open when the command has CMD_NEEDS_STORE */
-	struct cmd_opts opt;  /* the command's options, parsed by its table */
+	const char *root;    /* CUENV_ROOT or ~/.cuenv, absolute */
+	const char *cwd;     /* logical working directory */
+	const char *exe;     /* absolute path of this binary */
+	const char *shell;   /* CUENV_SHELL (set by the hook) or NULL */
+	char *const *envp;   /* the process's environment */
+	struct store store;  /* open when the command has CMD_NEEDS_STORE */
+	struct cmd_opts opt; /* the command's options, parsed by its table */
 };
 
 struct cuenv_cmd {

@@ -59,8 +59,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			kind == KIT_CUDA ? &a.cudas : &a.cudnns;
 
 		rc = activation_list(ctx->root,
-				     env_get(ctx->envp,
-					     "CUENV_SYSTEM_ROOTS"),
+				     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),
 				     &a, err);
 		for (size_t i = 0; !rc && i < l->n; i++)
 			consider(l->v[i]->version, spec, &best);

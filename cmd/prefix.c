@@ -40,8 +40,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	}
 	rc = activation_list(ctx->root,
-			     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"), &a,
-			     err);
+			     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"), &a, err);
 	for (size_t i = 0; i < a.warnings.n; i++)
 		cmd_warn("%s", a.warnings.v[i]);
 	selection_init(&sel);

@@ -34,8 +34,7 @@ static int bare(const struct cuenv_ctx *ctx, int json, struct cuenv_err *err)
 	}
 	activation_init(&a);
 	rc = activation_list(ctx->root,
-			     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"), &a,
-			     err);
+			     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"), &a, err);
 	for (size_t i = 0; !rc && i < a.cudas.n; i++)
 		printf("%s\n", a.cudas.v[i]->version);
 	activation_release(&a);
@@ -65,8 +64,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		install_list_release(&a.cuptis);
 		strv_release(&a.warnings);
 		rc = activation_list(ctx->root,
-				     env_get(ctx->envp,
-					     "CUENV_SYSTEM_ROOTS"),
+				     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),
 				     &a, err);
 		for (size_t i = 0; i < a.warnings.n; i++)
 			cmd_warn("%s", a.warnings.v[i]);
