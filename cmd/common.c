@@ -14,6 +14,7 @@
 #include "../core/needs.h"
 #include "../core/dotfile.h"
 #include "../core/fetch.h"
+#include "../core/install_request.h"
 #include "../core/file.h"
 #include "../core/plan.h"
 #include "../core/plat_fs.h"
@@ -60,65 +61,13 @@ void cmd_print_json(const struct json_t *j)
 int cmd_parse_count(const char *what, const char *s, uint64_t max,
 		    uint64_t *out, struct cuenv_err *err)
 {
-	uint64_t v = 0;
-	struct buf shown = BUF_INIT;
-	int rc = CUENV_OK;
-
-	for (const char *p = s; rc == CUENV_OK && *p; p++) {
-		if (*p < '0' || *p > '9' ||
-		    v > (max - (uint64_t)(*p - '0')) / 10)
-			rc = CUENV_E_USAGE;
-		else
-			v = v * 10 + (uint64_t)(*p - '0');
-	}
-	if (!*s || rc) {
-		buf_add_display(&shown, s, 64);
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"%s must be a whole number from 0 to %llu, "
-				"not '%s'",
-				what, (unsigned long long)max, shown.data);
-		buf_release(&shown);
-		return rc;
-	}
-	*out = v;
-	return CUENV_OK;
-}
-
-int cmd_env_count(const struct cuenv_ctx *ctx, const char *name, uint64_t max,
-		  uint64_t *out, struct cuenv_err *err)
-{
-	const char *v = env_get(ctx->envp, name);
-
-	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
+	return install_request_count(what, s, max, out, err);
 }
 
 int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 		  struct cuenv_err *err)
 {
-	static const struct {
-		const char *name;
-		uint64_t max;
-	} vars[] = {
-		{ "CUENV_FETCH_RETRIES", 1000 },
-		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
-		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
-		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
-		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
-	};
-	unsigned *field[] = { &fo->retries, &fo->stall_seconds, &fo->backoff_ms,
-			      &fo->low_speed, &fo->timeout_seconds };
-	int rc;
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
-		uint64_t v = *field[i];
-
-		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
-		if (rc)
-			return rc;
-		*field[i] = (unsigned)v;
-	}
-	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
-			     &fo->max_bytes, err);
+	return install_request_fetch_env(ctx->envp, fo, err);
 }
 
 int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
@@ -173,16 +122,7 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 int cmd_check_version(const char *what, const char *v, int allow_system,
 		      struct cuenv_err *err)
 {
-	struct buf shown = BUF_INIT;
-
-	if (version_is_valid(v) || (allow_system && !strcmp(v, "system")))
-		return CUENV_OK;
-	buf_add_display(&shown, v, 64);
-	cuenv_fail(err, CUENV_E_USAGE, "invalid %s version '%s'", what,
-		   shown.data);
-	buf_release(&shown);
-	return cuenv_hint(err, "a version is numbers and dots, such as 12.4 "
-			       "or 12.4.1");
+	return version_check(what, v, allow_system, err);
 }
 
 int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
