@@ -15,11 +15,13 @@
 #include "../core/dotfile.h"
 #include "../core/fetch.h"
 #include "../core/install_request.h"
+#include "../core/manifests.h"
 #include "../core/file.h"
 #include "../core/plan.h"
 #include "../core/plat_fs.h"
 #include "../core/plat_path.h"
 #include "../core/selfile.h"
+#include "../core/selhint.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -492,33 +494,9 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 
 /* ---- the catalogue ------------------------------------------------------------ */
 
-/*
- * Only places relative to the binary itself, so that an installed tree
- * can be moved (DESTDIR, or a copied prefix) and never reads another
- * copy's catalogue: no path from the build is compiled in.
- */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 {
-	static const char *const rel[] = {
-		"../share/cuenv/manifests",    /* PREFIX/bin/cuenv */
-		"../../share/cuenv/manifests", /* PREFIX/libexec/cuenv/... */
-		"manifests", /* ./cuenv in the source tree; the build folders
-				hold a link to it */
-	};
-	char *here = plat_path_parent(plat_path_native(), ctx->exe);
-	int found = 0;
-
-	buf_reset(out);
-	for (size_t i = 0; here && !found && i < sizeof(rel) / sizeof(*rel);
-	     i++) {
-		buf_reset(out);
-		buf_path(out, here, rel[i]);
-		found = store_is_dir(out->data);
-	}
-	if (!found)
-		buf_reset(out);
-	free(here);
-	return found ? 0 : -1;
+	return manifests_data_dir(ctx->exe, out);
 }
 
 char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
@@ -556,114 +534,38 @@ char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
 
 void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
-	const size_t n = strlen(SELECT_HINT_INSTALL);
-	struct buf dir = BUF_INIT;
-	struct plat_dir *d;
-	const char *spec, *w;
-	size_t len;
-
-	if (!ctx->root || !err->hint.data ||
-	    strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
-		return;
-	spec = err->hint.data + n;
-	len = strcspn(spec, ", ");
-	buf_path(&dir, ctx->root, "versions/cuda");
-	d = plat_opendir(dir.data);
-	while (d && (w = plat_readdir(d))) {
-		/* 12.4 names 12.4.1; 12.4 does not name 12.40 */
-		if (strncmp(w, spec, len) || (w[len] && w[len] != '.'))
-			continue;
-		buf_reset(&err->hint);
-		buf_printf(&err->hint,
-			   "cuda %s is in the store (%s/%s), but cannot be "
-			   "used; see: cuenv versions",
-			   w, dir.data, w);
-		break;
-	}
-	if (d)
-		plat_closedir(d);
-	buf_release(&dir);
+	selhint_skipped(ctx->root, err);
 }
 
 void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
-	const size_t n = strlen(SELECT_HINT_INSTALL);
 	struct catalog cat = { 0 };
 	struct cuenv_err e = CUENV_ERR_INIT;
-	char *v;
 
-	if (!ctx->root || strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
-		return;
-	v = xstrndup(err->hint.data + n, strcspn(err->hint.data + n, ", "));
-	if (!cmd_catalog(ctx, &cat, &e) &&
-	    !catalog_find(&cat, KIT_CUDA, v, 0, -1)) {
-		buf_reset(&err->hint);
-		buf_printf(&err->hint,
-			   "cuda %s is not in cuenv's catalogue (cuenv "
-			   "list-remote cuda lists what it can install): "
-			   "register a toolkit you have (cuenv add cuda PATH), "
-			   "or choose one of those installed",
-			   v);
-	}
+	if (ctx->root && selhint_spec(err, NULL) && !cmd_catalog(ctx, &cat, &e))
+		selhint_installable(&cat, err);
 	catalog_release(&cat);
 	err_release(&e);
-	free(v);
 }
 
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
-	const char *p = env_get(ctx->envp, "CUENV_PLATFORM");
+	const char *platform;
+	int rc = manifests_platform(env_get(ctx->envp, "CUENV_PLATFORM"),
+				    &platform, err);
 
-	if (!p || !*p)
-		return cmd_catalog_for(ctx, catalog_platform(), cat, err);
-	if (!catalog_platform_known(p)) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, p, 64);
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "CUENV_PLATFORM: unknown platform '%s'", shown.data);
-		buf_release(&shown);
-		return cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
-				       "linux-aarch64, linux-ppc64le, "
-				       "windows-x86_64");
-	}
-	return cmd_catalog_for(ctx, p, cat, err);
+	return rc ? rc : cmd_catalog_for(ctx, platform, cat, err);
 }
 
 int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 		    struct catalog *cat, struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
 	struct buf dir = BUF_INIT;
-	int rc = CUENV_OK, found = 0;
+	int rc = manifests_catalog(cat, env_get(ctx->envp, "CUENV_MANIFESTS"),
+				   cmd_data_dir(ctx, &dir) ? NULL : dir.data,
+				   ctx->root, platform, ctx->exe, err);
 
-	if (only && *only) {
-		/* Instead of the shipped one; what update fetched still counts */
-		if (!store_is_dir(only))
-			return cuenv_fail(err, CUENV_E_MANIFEST,
-					  "CUENV_MANIFESTS: '%s' is not a "
-					  "folder",
-					  only);
-		found = 1;
-		rc = catalog_load(cat, only, platform, err);
-	} else if (!cmd_data_dir(ctx, &dir)) {
-		found = 1;
-		rc = catalog_load(cat, dir.data, platform, err);
-	}
-	/* What `cuenv update` fetched since. */
-	buf_reset(&dir);
-	buf_path(&dir, ctx->root, "manifests");
-	if (!rc && store_is_dir(dir.data)) {
-		found = 1;
-		rc = catalog_load(cat, dir.data, platform, err);
-	}
-	if (!rc && !found) {
-		rc = cuenv_fail(err, CUENV_E_MANIFEST,
-				"no catalogue found next to '%s'", ctx->exe);
-		cuenv_hint(err, "install cuenv with make install, or set "
-				"CUENV_MANIFESTS");
-	}
 	buf_release(&dir);
 	return rc;
 }
@@ -673,23 +575,13 @@ int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 		   struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
+	struct buf dir = BUF_INIT;
+	int rc = manifests_compat_dir(env_get(ctx->envp, "CUENV_MANIFESTS"),
+				      cmd_data_dir(ctx, &dir) ? NULL : dir.data,
+				      ctx->exe, out, err);
 
-	buf_reset(out);
-	if (only && *only) {
-		buf_adds(out, only);
-	} else if (cmd_data_dir(ctx, out)) {
-		cuenv_fail(err, CUENV_E_MANIFEST,
-			   "no compatibility tables found next to '%s'",
-			   ctx->exe);
-		return cuenv_hint(err, "install cuenv with make install, or "
-				       "set CUENV_MANIFESTS");
-	}
-	buf_adds(out, "/compat");
-	if (!store_is_dir(out->data))
-		return cuenv_fail(err, CUENV_E_MANIFEST, "no folder '%s'",
-				  out->data);
-	return CUENV_OK;
+	buf_release(&dir);
+	return rc;
 }
 
 /* "pytorch 2.14 was built and tested with CUDA 13.2 and cuDNN 9.24.0.43" */
