@@ -584,14 +584,6 @@ int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 	return rc;
 }
 
-/* "pytorch 2.14 was built and tested with CUDA 13.2 and cuDNN 9.24.0.43" */
-static void note_build(const struct framework_build *b)
-{
-	cmd_note("%s %s was built and tested with CUDA %s%s%s", b->framework,
-		 b->version, b->cuda, b->cudnn ? " and cuDNN " : "",
-		 b->cudnn ? b->cudnn : "");
-}
-
 int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		       const struct catalog *cat, const char *cudnn, int source,
 		       int quiet, struct framework_builds *out,
@@ -599,7 +591,7 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 {
 	struct framework_choice c = FRAMEWORK_CHOICE_INIT;
 	struct buf dir = BUF_INIT, name = BUF_INIT, updated = BUF_INIT;
-	const struct framework_build *best;
+	struct strv notes = STRV_INIT;
 	const char *spec;
 	int rc = plan_framework_arg(arg, &name, &spec, err);
 
@@ -610,33 +602,11 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 	if (!rc)
 		rc = plan_framework_choose(dir.data, updated.data, name.data,
 					   spec, cat, cudnn, source, &c, err);
-	best = c.best;
-	/* Say what the preferred row needs, and why it cannot be. */
-	if (rc && c.rows.n && !quiet)
-		note_build(&c.rows.v[0]);
-	if (best && best != c.rows.v && !quiet) {
-		size_t more = (size_t)(best - c.rows.v) - 1;
-		struct buf also = BUF_INIT;
-
-		if (more)
-			buf_printf(&also, " and %zu more build%s", more,
-				   more == 1 ? "" : "s");
-		cmd_note("skipped %s %s with CUDA %s%s: %s",
-			 c.rows.v[0].framework, c.rows.v[0].version,
-			 c.rows.v[0].cuda, also.data, c.first.msg.data);
-		buf_release(&also);
-	}
-	if (best && !quiet)
-		note_build(best);
-	if (best) {
-		out->v = xcalloc(1, sizeof(*out->v));
-		out->n = 1;
-		out->v[0].framework = xstrdup(best->framework);
-		out->v[0].version = xstrdup(best->version);
-		out->v[0].cuda = xstrdup(best->cuda);
-		out->v[0].cudnn = best->cudnn ? xstrdup(best->cudnn) : NULL;
-		out->v[0].notes = xstrdup(best->notes);
-	}
+	plan_framework_notes(&c, rc, &notes);
+	for (size_t i = 0; i < notes.n && !quiet; i++)
+		cmd_note("%s", notes.v[i]);
+	plan_framework_best(&c, out);
+	strv_release(&notes);
 	framework_choice_release(&c);
 	buf_release(&dir);
 	buf_release(&name);

@@ -151,6 +151,20 @@ int plan_framework_choose(const char *shipped, const char *updated,
 			  struct cuenv_err *err);
 
 /*
+ * What `install --for` and `mirror --for` say of c, which
+ * plan_framework_choose returned rc for, one line each onto notes: the
+ * build of the preferred row when none could be chosen; "skipped F V
+ * with CUDA C[ and N more builds]: why" when the one chosen is not the
+ * first; "F V was built and tested with CUDA C[ and cuDNN D]" for it.
+ */
+void plan_framework_notes(const struct framework_choice *c, int rc,
+			  struct strv *notes);
+
+/* c's chosen build, copied as out's one row; out untouched when none. */
+void plan_framework_best(const struct framework_choice *c,
+			 struct framework_builds *out);
+
+/*
  * --for's row from the framework's own wheel, whose metadata s holds
  * (wheel_requirement_scan read project's release version, file wheel):
  * the newest CUDA its metadata reports and, when it reports a cuDNN

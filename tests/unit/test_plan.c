@@ -485,6 +485,65 @@ static void test_plan_framework_choose_rows_then_pick(void **state)
 	free(hint);
 }
 
+/* What install --for and mirror --for say of a choice, and its copy. */
+static void test_plan_framework_notes_say_what_was_skipped(void **state)
+{
+	struct fixture *fx = *state;
+	struct framework_choice c = FRAMEWORK_CHOICE_INIT;
+	struct framework_builds out = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct strv notes = STRV_INIT;
+	struct catalog cat = {0};
+	struct buf want = BUF_INIT;
+	char *shipped;
+	int rc;
+
+	load(&cat);
+	fx_write(fx, "shipped/frameworks.tsv",
+		 TSV_HEAD "jax\tjax-0.4.30\t12.4\t\ts\tn\n"
+			  "jax\tjax-0.4.31\t12.6\t\ts\t\n"
+			  "jax\tjax-0.5.0\t12.6\t9.2\ts\t\n");
+	shipped = fx_path(fx, "shipped");
+	rc = plan_framework_choose(shipped, NULL, "jax", NULL, &cat, NULL, -1,
+				   &c, &err);
+	assert_int_equal(rc, CUENV_OK);
+	plan_framework_notes(&c, rc, &notes);
+	assert_int_equal(notes.n, 2);
+	buf_printf(&want,
+		   "skipped jax 0.5.0 with CUDA 12.6 and 1 more build: %s",
+		   c.first.msg.data);
+	assert_string_equal(notes.v[0], want.data);
+	assert_string_equal(notes.v[1], "jax 0.4.30 was built and tested with "
+					"CUDA 12.4");
+	plan_framework_best(&c, &out);
+	assert_int_equal(out.n, 1);
+	assert_string_equal(out.v[0].version, "0.4.30");
+	assert_null(out.v[0].cudnn);
+	assert_string_equal(out.v[0].notes, "n");
+	assert_true(out.v[0].framework != c.best->framework); /* a copy */
+	framework_builds_release(&out);
+	framework_choice_release(&c);
+	strv_release(&notes);
+	/* none can be: the preferred row's build, and nothing copied */
+	rc = plan_framework_choose(shipped, NULL, "jax", NULL, &cat, "9.9", -1,
+				   &c, &err);
+	assert_int_not_equal(rc, CUENV_OK);
+	plan_framework_notes(&c, rc, &notes);
+	assert_int_equal(notes.n, 1);
+	assert_string_equal(notes.v[0], "jax 0.5.0 was built and tested with "
+					"CUDA 12.6 and cuDNN 9.2");
+	memset(&out, 0, sizeof(out));
+	plan_framework_best(&c, &out);
+	assert_int_equal(out.n, 0);
+	assert_null(out.v);
+	framework_choice_release(&c);
+	strv_release(&notes);
+	err_release(&err);
+	catalog_release(&cat);
+	buf_release(&want);
+	free(shipped);
+}
+
 /* --for from the wheel's own metadata: torch 2.1.2's nvidia-* pins. */
 static void test_plan_framework_from_wheel(void **state)
 {
@@ -561,6 +620,9 @@ int main(void)
 	    cmocka_unit_test(test_plan_framework_pick_first_installable),
 	    cmocka_unit_test_setup_teardown(
 		test_plan_framework_choose_rows_then_pick, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_plan_framework_notes_say_what_was_skipped, fx_setup,
 		fx_teardown),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
