@@ -294,25 +294,11 @@ const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
 
 static int show_file(const char *path, struct cuenv_err *err)
 {
-	struct dotfile df;
-	int rc;
+	struct buf out = BUF_INIT;
+	int rc = selfile_show(path, &out, err);
 
-	dotfile_init(&df);
-	rc = dotfile_read(path, &df, err);
-	if (rc == CUENV_NO || (!rc && dotfile_is_empty(&df))) {
-		printf("none (no %s)\n", path);
-		rc = CUENV_NO;
-	} else if (!rc) {
-		printf("%s", df.cuda);
-		if (df.cudnn)
-			printf(" + cudnn %s", df.cudnn);
-		if (df.cupti)
-			printf(" + cupti from %s", df.cupti);
-		if (df.isolate > 0)
-			printf(", isolated");
-		printf(" (%s)\n", path);
-	}
-	dotfile_release(&df);
+	fputs(out.data, stdout);
+	buf_release(&out);
 	return rc;
 }
 
@@ -427,12 +413,8 @@ int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 	rc = selfile_read(path, &text, &old, err);
 	if (!rc && !unset && !force) {
 		/* Keep cudnn/cupti the file had unless told otherwise. */
-		struct dotfile want = set;
+		struct dotfile want = selfile_want(&set, &old);
 
-		if (!want.cudnn)
-			want.cudnn = old.cudnn;
-		if (!want.cupti)
-			want.cupti = old.cupti;
 		rc = check_installed(ctx, &want, err);
 	}
 	if (!rc) {
