@@ -75,19 +75,7 @@ int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
 		   struct fetch_opts *fo, struct cuenv_err *err)
 {
-	if (!strncmp(url, "https://", 8))
-		return CUENV_OK;
-	if (!strncmp(url, "http://", 7)) {
-		fo->allow_http = 1; /* the user asked for it */
-		return CUENV_OK;
-	}
-	if (!strncmp(url, "file://", 7)) {
-		fo->allow_file = 1;
-		return CUENV_OK;
-	}
-	return cuenv_fail(err, CUENV_E_USAGE,
-			  "%s: mirror '%s' is not https://, http:// or file://",
-			  cmd->name, url);
+	return install_request_mirror_url(cmd->name, url, fo, err);
 }
 
 static void on_store_waiting(void *ctx, const char *holder)
@@ -600,32 +588,13 @@ int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
 		  int runtime_only, struct strv *comps, struct plan_opts *o,
 		  struct cuenv_err *err)
 {
-	o->runtime_only = runtime_only;
-	if (!list)
-		return CUENV_OK;
-	strv_split(comps, list, ',');
-	for (size_t i = 0; i < comps->n; i++) {
-		const char *c = comps->v[i];
-
-		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-				   strlen(c))
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "%s: bad component name '%s'",
-					  cmd->name, c);
-	}
-	o->components = comps;
-	return CUENV_OK;
+	return plan_opts_parse(cmd->name, list, runtime_only, comps, o, err);
 }
 
 int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
 			struct cuenv_err *err)
 {
-	if (o->components && o->runtime_only)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "%s: --components and --runtime-only do not "
-				  "go together",
-				  cmd->name);
-	return CUENV_OK;
+	return plan_opts_check(cmd->name, o, err);
 }
 
 /* ---- what is installed, for needs and explain ------------------------------ */

@@ -91,6 +91,24 @@ int install_request_env(char *const *envp, struct install_env *e,
 	return rc;
 }
 
+int install_request_mirror_url(const char *command, const char *url,
+			       struct fetch_opts *fo, struct cuenv_err *err)
+{
+	if (!strncmp(url, "https://", 8))
+		return CUENV_OK;
+	if (!strncmp(url, "http://", 7)) {
+		fo->allow_http = 1; /* the user asked for it */
+		return CUENV_OK;
+	}
+	if (!strncmp(url, "file://", 7)) {
+		fo->allow_file = 1;
+		return CUENV_OK;
+	}
+	return cuenv_fail(err, CUENV_E_USAGE,
+			  "%s: mirror '%s' is not https://, http:// or file://",
+			  command, url);
+}
+
 int install_request_mode(const struct install_request *q, int nargs,
 			 enum install_mode *mode, struct cuenv_err *err)
 {

@@ -64,6 +64,14 @@ struct install_env {
 int install_request_env(char *const *envp, struct install_env *e,
 			struct cuenv_err *err);
 
+/*
+ * A mirror's address for command (install, mirror, update): https://,
+ * or http:// and file:// (which the user asked for, so fo then allows
+ * them); anything else is CUENV_E_USAGE naming command and url.
+ */
+int install_request_mirror_url(const char *command, const char *url,
+			       struct fetch_opts *fo, struct cuenv_err *err);
+
 /* What one `cuenv install` asks for: the versions are borrowed. */
 struct install_request {
 	const char *spec, *cudnn, *cupti;

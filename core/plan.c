@@ -25,6 +25,38 @@ static const char *const cuda_runtime[] = {
 	"libcurand",   "libcusolver", "libcusparse", "libnvjitlink", NULL,
 };
 
+int plan_opts_parse(const char *command, const char *list, int runtime_only,
+		    struct strv *comps, struct plan_opts *o,
+		    struct cuenv_err *err)
+{
+	o->runtime_only = runtime_only;
+	if (!list)
+		return CUENV_OK;
+	strv_split(comps, list, ',');
+	for (size_t i = 0; i < comps->n; i++) {
+		const char *c = comps->v[i];
+
+		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+				   strlen(c))
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "%s: bad component name '%s'",
+					  command, c);
+	}
+	o->components = comps;
+	return CUENV_OK;
+}
+
+int plan_opts_check(const char *command, const struct plan_opts *o,
+		    struct cuenv_err *err)
+{
+	if (o->components && o->runtime_only)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "%s: --components and --runtime-only do not "
+				  "go together",
+				  command);
+	return CUENV_OK;
+}
+
 int plan_archives(const struct release *rel, const struct plan_opts *o,
 		  struct strv *names, struct cuenv_err *err)
 {

@@ -28,6 +28,20 @@ struct plan_opts {
 };
 
 /*
+ * --components LIST (NULL: not given) split at commas into comps, which
+ * o->components then points at, and --runtime-only into o; command
+ * (install, lock, mirror) names a bad component name (not lowercase
+ * letters, digits and _) in the CUENV_E_USAGE.
+ */
+int plan_opts_parse(const char *command, const char *list, int runtime_only,
+		    struct strv *comps, struct plan_opts *o,
+		    struct cuenv_err *err);
+
+/* CUENV_E_USAGE naming command when o has both options. */
+int plan_opts_check(const char *command, const struct plan_opts *o,
+		    struct cuenv_err *err);
+
+/*
  * The archives of rel that o selects, pushed onto names (not twice): for
  * CUDA the default component set (runtime, CUPTI, nvcc, NVRTC, headers,
  * math libraries), the runtime libraries with runtime_only, or

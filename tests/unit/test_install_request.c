@@ -252,6 +252,33 @@ static void test_install_lock_platform(void **state)
 	err_release(&err);
 }
 
+static void test_install_mirror_url_schemes(void **state)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(
+	    install_request_mirror_url("install", "https://m/x", &fo, &err),
+	    CUENV_OK);
+	assert_false(fo.allow_http);
+	assert_false(fo.allow_file);
+	assert_int_equal(
+	    install_request_mirror_url("mirror", "http://m/x", &fo, &err),
+	    CUENV_OK);
+	assert_true(fo.allow_http);
+	assert_int_equal(
+	    install_request_mirror_url("mirror", "file:///srv", &fo, &err),
+	    CUENV_OK);
+	assert_true(fo.allow_file);
+	assert_int_equal(
+	    install_request_mirror_url("update", "ftp://m", &fo, &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "update: mirror 'ftp://m' is not "
+					  "https://, http:// or file://");
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +292,7 @@ int main(void)
 	    cmocka_unit_test(test_install_dry_run_and_names),
 	    cmocka_unit_test(test_install_fetch_hint_only_when_it_helps),
 	    cmocka_unit_test(test_install_lock_platform),
+	    cmocka_unit_test(test_install_mirror_url_schemes),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

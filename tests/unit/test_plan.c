@@ -544,6 +544,45 @@ static void test_plan_framework_notes_say_what_was_skipped(void **state)
 	free(shipped);
 }
 
+/* --components and --runtime-only, as install, lock and mirror take them. */
+static void test_plan_opts_parse_and_check(void **state)
+{
+	struct plan_opts o = {0};
+	struct strv comps = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(plan_opts_parse("lock", NULL, 1, &comps, &o, &err),
+			 CUENV_OK);
+	assert_int_equal(o.runtime_only, 1);
+	assert_null(o.components);
+	assert_int_equal(plan_opts_check("lock", &o, &err), CUENV_OK);
+	assert_int_equal(plan_opts_parse("install", "cuda_cudart,libcublas", 0,
+					 &comps, &o, &err),
+			 CUENV_OK);
+	assert_ptr_equal(o.components, &comps);
+	assert_int_equal(comps.n, 2);
+	assert_string_equal(comps.v[1], "libcublas");
+	o.runtime_only = 1;
+	assert_int_equal(plan_opts_check("mirror", &o, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "mirror: --components and "
+					  "--runtime-only do not go together");
+	strv_release(&comps);
+	o.components = NULL;
+	assert_int_equal(
+	    plan_opts_parse("install", "cuda_cudart,,x", 0, &comps, &o, &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: bad component name ''");
+	strv_release(&comps);
+	assert_int_equal(
+	    plan_opts_parse("install", "../x", 0, &comps, &o, &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: bad component name '../x'");
+	assert_null(o.components);
+	strv_release(&comps);
+	err_release(&err);
+}
+
 /* --for from the wheel's own metadata: torch 2.1.2's nvidia-* pins. */
 static void test_plan_framework_from_wheel(void **state)
 {
@@ -607,6 +646,7 @@ int main(void)
 	    cmocka_unit_test(test_plan_runfile_takes_components_unchecked),
 	    cmocka_unit_test(test_plan_cupti_and_cudnn_take_their_own_archive),
 	    cmocka_unit_test(test_plan_opts_for_each_kind),
+	    cmocka_unit_test(test_plan_opts_parse_and_check),
 	    cmocka_unit_test(test_plan_steps_order_and_keep_partial),
 	    cmocka_unit_test(test_plan_steps_explicit_components_keep_nothing),
 	    cmocka_unit_test(test_plan_steps_pypi_applies_to_every_release),
