@@ -126,7 +126,7 @@ CORE += smoke smoke_json smoke_cuda smoke_plan
 CORE += trust
 # Parts of a module, tested through the module's own unit test
 # (doctor: tests/unit/test_doctor.c).
-CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip
+CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip doctor_dll
 CORE_PARTS += doctor_report
 CORE_PARTS += needs_json explain_fix
 # A wheel on disk read in place (cuenv needs WHEEL): tested by test_wheel.
@@ -170,7 +170,7 @@ NET_CMDS := main_net table_net common options list_remote install_net gc_net \
 	mirror_net update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
-SHELLS += shells/cuenv.direnv
+SHELLS += shells/cuenv.direnv shells/cuenv.ps1 shells/cuenv.doskey
 
 # No install or source path is compiled in: each binary finds the
 # catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
@@ -263,6 +263,8 @@ $(BUILD)/shells.c: $(BUILD)/embed $(SHELLS)
 		embedded_cuenv_zsh=shells/cuenv.zsh \
 		embedded_cuenv_fish=shells/cuenv.fish \
 		embedded_cuenv_direnv=shells/cuenv.direnv \
+		embedded_cuenv_pwsh=shells/cuenv.ps1 \
+		embedded_cuenv_doskey=shells/cuenv.doskey \
 		embedded_completion_bash=shells/completion.bash \
 		embedded_completion_zsh=shells/completion.zsh \
 		embedded_completion_fish=shells/completion.fish
@@ -593,7 +595,7 @@ WIN_CORE += unpack_archive assemble install workers fetch_curl pypi wheel \
 # What cuenv reads of a machine and a wheel (issue 13): detect, pe, elf,
 # ldcache, doctor, check, explain, needs, modules, and the formats.
 WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
-	doctor_driver doctor_pip doctor_report smoke smoke_json smoke_plan \
+	doctor_driver doctor_pip doctor_dll doctor_report smoke smoke_json smoke_plan \
 	smoke_cuda explain explain_fix needs needs_json modulefile envfmt \
 	listing wrap selfile json_util
 # main()'s arguments and environment in UTF-8.

@@ -231,6 +231,8 @@ extern const char embedded_cuenv_bash[];
 extern const char embedded_cuenv_zsh[];
 extern const char embedded_cuenv_fish[];
 extern const char embedded_cuenv_direnv[];
+extern const char embedded_cuenv_pwsh[];   /* PowerShell */
+extern const char embedded_cuenv_doskey[]; /* cmd: a doskey macro file */
 /* Completion scripts (shells/completion.*), printed by `cuenv completion`. */
 extern const char embedded_completion_bash[];
 extern const char embedded_completion_zsh[];

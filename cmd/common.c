@@ -189,6 +189,37 @@ static void announce(const struct activation *a, const struct envmap *before)
 }
 
 /*
+ * cmd's `set` lines cannot carry every value (shell_cmd_export): none is
+ * written unless all of them can be, so that cmd is never left with half
+ * an activation.
+ */
+static int cmd_carry(const struct envmap *before, const struct envmap *after,
+		     struct cuenv_err *err)
+{
+	struct env_changes ch = { 0 };
+	struct buf line = BUF_INIT;
+	int rc = CUENV_OK;
+
+	env_diff(before, after, &ch);
+	for (size_t i = 0; i < ch.n && !rc; i++) {
+		const char *v = ch.v[i].value;
+
+		if (shell_cmd_export(ch.v[i].name, v, &line))
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"%s holds %s, which cmd's set cannot "
+					"carry",
+					ch.v[i].name,
+					v && strchr(v, '!')
+						? "'!' (delayed expansion "
+						  "would expand it)"
+						: "a line break");
+	}
+	env_changes_release(&ch);
+	buf_release(&line);
+	return rc;
+}
+
+/*
  * Shared by `export` and `use`: compute, warn, and print the code. For the
  * hook (pid > 0) the code is printed even when the selection is bad, so
  * that the shell deactivates and watches for the fix, and the error is
@@ -247,6 +278,8 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	} else if (!rc) {
 		note_use(&a, start);
 	}
+	if ((pid > 0 || !rc) && sh == SHELL_CMD)
+		rc = cmd_carry(before, &a.after, err);
 	if (pid > 0 || !rc) {
 		activation_emit(&a, before, sh, ctx->root,
 				pid > 0 ? stamp.data : NULL, &out);

@@ -13,6 +13,8 @@
 
 #include "../core/doctor.h"
 #include "../core/doctor_render.h"
+#include "../core/plat_path.h"
+#include "../core/plat_sys.h"
 #include "../core/pydirs.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -133,6 +135,9 @@ struct gathered {
 	struct strv sites;
 	struct catalog cat;
 	char *python;
+	/* Windows' loader (plat_sys_system_dir), when it is the system's */
+	struct doctor_win win;
+	char *win_root, *win_python, *win_python_version;
 };
 
 static void gathered_release(struct gathered *g)
@@ -149,6 +154,35 @@ static void gathered_release(struct gathered *g)
 	catalog_release(&g->cat);
 	strv_release(&g->sites);
 	free(g->python);
+	free(g->win_root);
+	free(g->win_python);
+	free(g->win_python_version);
+}
+
+/*
+ * Windows' loader: System32's folder (its parent is %SystemRoot%), and
+ * the python.exe on PATH, whose version says how it loads the DLLs of
+ * extension modules. Nothing where the system is not Windows.
+ */
+static void gather_win(const struct cuenv_ctx *ctx, struct gathered *g)
+{
+	char *sys = plat_sys_system_dir();
+
+	if (!sys)
+		return;
+	g->win_root = plat_path_parent(plat_path_native(), sys);
+	free(sys);
+	g->win_python = env_which(&g->env, "python");
+	if (g->win_python)
+		g->win_python_version =
+			pydirs_version(g->win_python, ctx->envp);
+	g->win = (struct doctor_win){
+		.system_root = g->win_root,
+		.cwd = ctx->cwd,
+		.python = g->win_python,
+		.python_version = g->win_python_version,
+		.exists = doctor_dll_exists,
+	};
 }
 
 /* The driver's version: the setting's, else the kernel module's. */
@@ -164,6 +198,12 @@ static void gather_driver(const struct settings *s, struct gathered *g)
 		g->have_driver = *v && strcmp(v, "none");
 		buf_sets(&g->driver, v);
 		buf_sets(&g->driver_from, "CUENV_DRIVER_VERSION");
+		return;
+	}
+	if (g->win.exists) {
+		/* Windows: no /sys; nvcuda.dll's presence is no-driver-dll */
+		buf_sets(&g->driver_from, "its version is not read on Windows: "
+					  "set CUENV_DRIVER_VERSION");
 		return;
 	}
 	g->have_driver =
@@ -211,6 +251,7 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 {
 	struct cuenv_err cerr = CUENV_ERR_INIT;
 
+	gather_win(ctx, g);
 	gather_driver(s, g);
 	g->act_rc = activation_compute(ctx->root, ctx->cwd, &g->env, 0, &g->a,
 				       &g->aerr);
@@ -222,7 +263,8 @@ static int gather(const struct cuenv_ctx *ctx, const struct settings *s,
 		return g->act_rc;
 	}
 	gather_need(ctx, g);
-	gather_cache(s, g);
+	if (!g->win.exists) /* Linux's loader cache */
+		gather_cache(s, g);
 	g->python = env_which(&g->env, "python3");
 	if (g->python)
 		pydirs_ask(g->python, ctx->envp, &g->sites);
@@ -270,6 +312,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			.site_dirs = &g.sites,
 			.python = g.python,
 			.cat = g.have_cat ? &g.cat : NULL,
+			.win = g.win.exists ? &g.win : NULL,
 		};
 
 		doctor_run(&in, &f);

@@ -96,7 +96,8 @@ static int check_format(const char *format, enum shell *sh,
 	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++)
 		if (!strcmp(format, others[i]))
 			return CUENV_OK;
-	if (!shell_parse(format, sh))
+	/* pwsh and cmd are the hooks' shells: powershell and cmd here */
+	if (!shell_parse(format, sh) && *sh <= SHELL_SH)
 		return CUENV_OK;
 	cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'", format);
 	return cuenv_hint(err, "formats: sh, bash, zsh, fish, json, "

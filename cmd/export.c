@@ -5,11 +5,12 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv export bash|zsh|fish " CMD_SYN_OPTS "\n"
+	"usage: cuenv export bash|zsh|fish|pwsh|cmd " CMD_SYN_OPTS "\n"
 	"\n"
 	"Print the shell code that takes the current shell from its present\n"
 	"environment to the one the selection here gives, plus the watch\n"
-	"lists the prompt hook checks. Run by the hook; not for humans.\n";
+	"lists the prompt hook checks. Run by the hook; not for humans.\n"
+	"(cmd has no hook: its lines are `set` arguments, without watch lists.)\n";
 
 enum { O_PID };
 

@@ -8,7 +8,7 @@
 #include "cmd.h"
 
 static const char usage[] =
-	"usage: cuenv init bash|zsh|fish|-|direnv\n"
+	"usage: cuenv init bash|zsh|fish|pwsh|cmd|-|direnv\n"
 	"\n"
 	"Print the shell integration: a `cuenv` function (so that `cuenv use`\n"
 	"can change the current shell) and a prompt hook that activates the\n"
@@ -17,6 +17,18 @@ static const char usage[] =
 	"  bash (~/.bashrc):            eval \"$(cuenv init bash)\"\n"
 	"  zsh  (~/.zshrc):             eval \"$(cuenv init zsh)\"\n"
 	"  fish (~/.config/fish/config.fish):  cuenv init fish | source\n"
+	"  PowerShell ($PROFILE):\n"
+	"       cuenv init pwsh | Out-String | Invoke-Expression\n"
+	"\n"
+	"cmd has no prompt hook: `cuenv init cmd` prints a doskey macro file\n"
+	"whose `cuenv` macro runs `cuenv use ...` through for /f, so that\n"
+	"`cuenv use 11.2` (and `cuenv use --unset`, which applies the folder's\n"
+	"selection again) sets this cmd's variables; other commands run as\n"
+	"they are. Load it in each cmd (or from the AutoRun value of\n"
+	"HKCU\\Software\\Microsoft\\Command Processor):\n"
+	"\n"
+	"  cuenv init cmd >\"%USERPROFILE%\\cuenv.macros\"\n"
+	"  doskey /macrofile=\"%USERPROFILE%\\cuenv.macros\"\n"
 	"\n"
 	"With -, the shell is the one running cuenv (its parent process), or\n"
 	"else $SHELL's: eval \"$(cuenv init -)\" works in bash and zsh.\n"
@@ -48,6 +60,38 @@ static void fill(struct buf *out, const char *tmpl, const char *bin,
 		}
 	}
 	buf_adds(out, p);
+}
+
+/*
+ * The doskey macro file, naming this binary as "PATH" ($ doubled: doskey
+ * reads $ as its own). A '%' cannot be quoted on cmd's command line (it
+ * would expand %NAME%), nor a '"' inside quotes: refused.
+ */
+static int fill_doskey(struct buf *out, const char *exe, struct cuenv_err *err)
+{
+	struct buf bin = BUF_INIT;
+
+	if (strpbrk(exe, "%\"\n\r")) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, exe, 200);
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "init: cmd cannot name '%s' in a doskey macro (it "
+			   "holds %% or a quote)",
+			   shown.data);
+		buf_release(&shown);
+		return cuenv_hint(err, "move cuenv to a folder without '%%'");
+	}
+	buf_addc(&bin, '"');
+	for (const char *p = exe; *p; p++) {
+		if (*p == '$')
+			buf_addc(&bin, '$');
+		buf_addc(&bin, *p);
+	}
+	buf_addc(&bin, '"');
+	fill(out, embedded_cuenv_doskey, bin.data, "cmd");
+	buf_release(&bin);
+	return CUENV_OK;
 }
 
 /* "bash", "-zsh" (a login shell), "/usr/bin/fish": its name, or NULL. */
@@ -116,7 +160,18 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cuenv_fail(err, CUENV_E_USAGE, "init: unsupported shell '%s'",
 			   shown.data);
 		buf_release(&shown);
-		return cuenv_hint(err, "shells: bash, zsh, fish; or direnv");
+		return cuenv_hint(err, "shells: bash, zsh, fish, pwsh, cmd; or "
+				       "direnv");
+	} else if (sh == SHELL_CMD) {
+		int rc = fill_doskey(&out, ctx->exe, err);
+
+		if (rc) {
+			buf_release(&out);
+			return rc;
+		}
+	} else if (sh == SHELL_PWSH) {
+		shell_pwsh_quote(ctx->exe, &bin);
+		fill(&out, embedded_cuenv_pwsh, bin.data, "pwsh");
 	} else {
 		shell_quote(sh, ctx->exe, &bin);
 		if (sh != SHELL_FISH)
@@ -134,5 +189,6 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 }
 
 CUENV_CMD(init, "init", 0 /* missing: a hint about init - */, 1,
-	  "print the shell integration for bash, zsh, fish or direnv",
+	  "print the shell integration for bash, zsh, fish, pwsh, cmd or "
+	  "direnv",
 	  .flags = CMD_EMITS_SHELL, .run = run);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/plat_sys.h"
 #include "../core/smoke.h"
 
 static const struct option opts[] = {
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
 	char *end;
 	int c, rc;
 
-	p.driver_lib = "libcuda.so.1";
+	p.driver_lib = plat_sys_cuda_driver();
 	p.module_root = "";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {

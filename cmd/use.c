@@ -1,3 +1,6 @@
+#include <string.h>
+
+#include "../core/plat_sys.h"
 #include "../core/shell.h"
 #include "cmd.h"
 
@@ -40,6 +43,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cuenv_fail(err, CUENV_E_USAGE,
 			   "use: this shell has no cuenv integration, so "
 			   "cuenv cannot change it");
+		if (!strcmp(plat_sys_platform(), "windows-x86_64"))
+			return cuenv_hint(
+				err, "PowerShell: cuenv init pwsh | Out-String "
+				     "| Invoke-Expression; cmd: its doskey "
+				     "macro (cuenv init --help); or use: cuenv "
+				     "exec");
 		return cuenv_hint(err,
 				  "add eval \"$(cuenv init bash)\" to "
 				  "~/.bashrc (zsh: init zsh; fish: cuenv init "

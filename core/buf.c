@@ -120,6 +120,8 @@ char *buf_detach(struct buf *b)
 
 void buf_add_display(struct buf *b, const char *s, size_t max)
 {
+	/* Windows' separator is shown as it is: paths are full of it. */
+	int keep_backslash = plat_path_native()->sep == '\\';
 	size_t i;
 
 	for (i = 0; s[i]; i++) {
@@ -129,7 +131,7 @@ void buf_add_display(struct buf *b, const char *s, size_t max)
 			buf_adds(b, "...");
 			return;
 		}
-		if (c < 0x20 || c >= 0x7f || c == '\\')
+		if (c < 0x20 || c >= 0x7f || (c == '\\' && !keep_backslash))
 			buf_printf(b, "\\x%02x", c);
 		else
 			buf_addc(b, (char)c);

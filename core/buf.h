@@ -49,9 +49,10 @@ void buf_sets(struct buf *b, const char *s);
 /* Return the heap string (never NULL) and re-init b; the caller frees it. */
 char *buf_detach(struct buf *b);
 /*
- * Append s for display in a one-line message: control characters and
- * non-ASCII bytes become \xNN, and more than max bytes are cut with "...".
- * Used for untrusted values (file contents, paths) echoed in errors.
+ * Append s for display in a one-line message: control characters,
+ * non-ASCII bytes and '\\' become \xNN (on Windows '\\', the path
+ * separator, stays), and more than max bytes are cut with "...". Used for
+ * untrusted values (file contents, paths) echoed in errors.
  */
 void buf_add_display(struct buf *b, const char *s, size_t max);
 

@@ -111,6 +111,12 @@ static char *driver_of(const char *s)
 int compat_driver(const char *dir, const char *cuda, struct driver_req *out,
 		  struct cuenv_err *err)
 {
+	return compat_driver_os(dir, cuda, 0, out, err);
+}
+
+int compat_driver_os(const char *dir, const char *cuda, int windows,
+		     struct driver_req *out, struct cuenv_err *err)
+{
 	struct strv lines = STRV_INIT;
 	struct buf path = BUF_INIT, ver = BUF_INIT, drv = BUF_INIT,
 		   kind = BUF_INIT, majx = BUF_INIT;
@@ -130,7 +136,7 @@ int compat_driver(const char *dir, const char *cuda, struct driver_req *out,
 
 		if (!*l)
 			continue;
-		if (!field(l, 0, &ver) || !field(l, 1, &drv) ||
+		if (!field(l, 0, &ver) || !field(l, windows ? 2 : 1, &drv) ||
 		    !field(l, 3, &kind)) {
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"bad table '%s': line %zu", path.data,

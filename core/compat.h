@@ -36,6 +36,14 @@ int compat_driver(const char *dir, const char *cuda, struct driver_req *out,
 		  struct cuenv_err *err);
 
 /*
+ * compat_driver for Windows' drivers when windows is set: the table's
+ * min_driver_windows column (CUDA 11.2.0 needs 460.82 there, 460.27.03 on
+ * Linux); a release Windows has no row for ("N/A") gives no release.
+ */
+int compat_driver_os(const char *dir, const char *cuda, int windows,
+		     struct driver_req *out, struct cuenv_err *err);
+
+/*
  * Compare driver versions ("460.32.03" < "525" < "550.54.15"), missing
  * parts counting as 0; -2 when either is not a driver version.
  */

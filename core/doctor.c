@@ -13,6 +13,7 @@
 #include "doctor_int.h"
 #include "nvlib.h"
 #include "plat_fs.h"
+#include "plat_path.h"
 #include "shell.h"
 #include "xalloc.h"
 
@@ -89,6 +90,12 @@ char *doctor_parent(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
+	if (plat_path_native()->style == PLAT_PATH_WINDOWS) {
+		const char *bs = strrchr(path, '\\');
+
+		if (bs && (!slash || bs > slash))
+			slash = bs;
+	}
 	if (!slash)
 		return xstrdup(".");
 	if (slash == path)
@@ -210,24 +217,32 @@ void doctor_reinstall(const struct install *in, const char *cuda, struct buf *b)
 
 /* ---- the audit's environment and the selection's folders ---------------- */
 
+/* Windows: how a cmd takes the selection (cuenv init for the hooks). */
+static const char win_env_fix[] =
+	"in cmd: for /f \"delims=\" %i in ('cuenv env --format cmd') do "
+	"set %i; or for one command: cuenv exec -- CMD; or for PowerShell "
+	"and cmd's doskey: see cuenv init pwsh, cuenv init cmd";
+
 /* Which environment do programs started here get? */
 static void choose_env(struct audit *au)
 {
 	const struct envmap *env = au->in->env;
 	const char *have = envmap_get(env, "CUENV_ACTIVE");
 	const char *want = envmap_get(&au->a->after, "CUENV_ACTIVE");
+	/* Windows' cmd takes cuenv env without __CUENV_STATE (no hook reads
+	 * it there): CUENV_ACTIVE alone says the shell carries it */
+	int carried = envmap_get(env, ENV_STATE_VAR) || au->in->win;
 	struct draft d = DRAFT_INIT;
 
 	au->eff = env;
 	if (!au->a->ok)
 		return;
-	if (envmap_get(env, ENV_STATE_VAR) && have && want &&
-	    !strcmp(have, want)) {
+	if (carried && have && want && !strcmp(have, want)) {
 		au->shell_active = 1;
 		return;
 	}
 	au->eff = &au->a->after;
-	if (envmap_get(env, ENV_STATE_VAR) && have) {
+	if (carried && have) {
 		buf_printf(&d.what,
 			   "this shell carries cuda %s, but here %s is "
 			   "selected",
@@ -239,9 +254,12 @@ static void choose_env(struct audit *au)
 				 "that ran eval \"$(cuenv env)\" elsewhere "
 				 "keeps what it got (doctor checked what the "
 				 "hook gives here)",
-				 "eval \"$(cuenv env)\" here, or set up the "
-				 "hook: eval \"$(cuenv init bash)\" in "
-				 "~/.bashrc (see cuenv init)");
+				 au->in->win
+					 ? win_env_fix
+					 : "eval \"$(cuenv env)\" here, or "
+					   "set up the hook: eval \"$(cuenv "
+					   "init bash)\" in ~/.bashrc (see "
+					   "cuenv init)");
 		return;
 	}
 	buf_printf(&d.what,
@@ -253,9 +271,11 @@ static void choose_env(struct audit *au)
 			 "programs started from this shell without cuenv "
 			 "exec see none of the selection's folders and load "
 			 "whatever CUDA the system has, or none",
-			 "eval \"$(cuenv init bash)\" in ~/.bashrc (zsh: "
-			 "~/.zshrc; fish: cuenv init fish | source), or run "
-			 "programs with: cuenv exec -- CMD");
+			 au->in->win ? win_env_fix
+				     : "eval \"$(cuenv init bash)\" in "
+				       "~/.bashrc (zsh: ~/.zshrc; fish: cuenv "
+				       "init fish | source), or run programs "
+				       "with: cuenv exec -- CMD");
 }
 
 static void add_dirs(struct audit *au, const struct strv *dirs)
@@ -331,10 +351,15 @@ void doctor_run(const struct doctor_in *in, struct findings *out)
 	doctor_check_selection(&au);
 	take_stock(&au);
 	choose_env(&au);
-	doctor_check_sonames(&au);
+	/* Windows' loader has no sonames, LD_LIBRARY_PATH nor cache */
+	if (!in->win)
+		doctor_check_sonames(&au);
 	doctor_check_cudnn(&au);
-	doctor_check_ld_path(&au);
-	doctor_check_cache(&au);
+	doctor_check_dlls(&au);
+	if (!in->win) {
+		doctor_check_ld_path(&au);
+		doctor_check_cache(&au);
+	}
 	doctor_check_driver(&au);
 	doctor_check_cuda_home(&au);
 	doctor_check_wheels(&au);

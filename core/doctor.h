@@ -28,6 +28,16 @@
  *	pip-wheels-mixed         ... of two CUDA majors, files overwritten
  *	conda-prefix             CUDA libraries in $CONDA_PREFIX/lib
  *
+ * and where the loader is Windows' (doctor_in.win):
+ *
+ *	dll-loaded               the copy of a DLL the loader takes (info)
+ *	dll-shadowed             another copy is found before the selection's
+ *	dll-not-searched         the selection's folder is not searched
+ *	dll-missing              the selection has no such DLL
+ *	no-driver-dll            no nvcuda.dll: no NVIDIA driver (info)
+ *	python-dll-directories   Python 3.8+ does not search PATH for an
+ *	                         extension module's DLLs (info)
+ *
  * The caller gathers every input (environment, activation, driver,
  * loader cache, Python's folders); this module reads only the folders
  * those name, so that each finding can be tested on its own.
@@ -82,6 +92,22 @@ struct json_t;
 struct json_t *doctor_report_json(const struct activation *a,
 				  const struct findings *f);
 
+/*
+ * Windows' loader, for doctor_check_dlls (core/dllsearch.h): the folders
+ * it searches besides PATH, and how to tell whether one holds a file.
+ */
+struct doctor_win {
+	const char *system_root;    /* %SystemRoot%: C:\Windows */
+	const char *cwd;	    /* the current folder */
+	const char *python;	    /* python.exe on PATH, or NULL */
+	const char *python_version; /* its "3.10", or NULL: not known */
+	bool (*exists)(void *ctx, const char *dir, const char *name);
+	void *ctx;
+};
+
+/* exists for the real file system: dir holds name, not a folder. */
+bool doctor_dll_exists(void *ctx, const char *dir, const char *name);
+
 struct doctor_in {
 	const struct envmap *env;	 /* this process's environment */
 	const struct activation *a;	 /* activation_compute() from env */
@@ -98,6 +124,8 @@ struct doctor_in {
 	const char *python;		 /* the interpreter asked, or NULL */
 	const struct catalog *cat;	 /* what cuenv can install, or NULL:
 					    none could be read */
+	const struct doctor_win *win;	 /* Windows' loader, or NULL: the
+					    loader is Linux's */
 };
 
 /*

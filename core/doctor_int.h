@@ -11,6 +11,7 @@
  *	core/doctor_path.c    LD_LIBRARY_PATH, the loader cache, CUDA_HOME
  *	core/doctor_driver.c  the driver against what the toolkit needs
  *	core/doctor_pip.c     NVIDIA's pip wheels and conda's libraries
+ *	core/doctor_dll.c     Windows' loader: the DLLs a program loads
  *
  * Each check reads struct audit and appends findings to au->out; only
  * doctor.c writes the audit's other fields, before the checks that read
@@ -88,6 +89,7 @@ void doctor_reinstall(const struct install *in, const char *cuda,
 void doctor_check_selection(struct audit *au); /* doctor_select.c */
 void doctor_check_sonames(struct audit *au);
 void doctor_check_cudnn(struct audit *au);
+void doctor_check_dlls(struct audit *au);    /* doctor_dll.c */
 void doctor_check_ld_path(struct audit *au); /* doctor_path.c */
 void doctor_check_cache(struct audit *au);
 void doctor_check_driver(struct audit *au);    /* doctor_driver.c */

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "file.h"
 #include "plat_fs.h"
+#include "plat_path.h"
 #include "xalloc.h"
 
 /* A cache is a few hundred KiB; anything far bigger is not one. */
@@ -253,10 +254,11 @@ static void include(const char *from, const char *pattern, struct ldconf *out,
 	struct strv paths = STRV_INIT;
 
 	if (pattern[0] != '/') {
-		const char *slash = strrchr(from, '/');
+		char *dir = plat_path_parent(plat_path_native(), from);
 
-		if (slash)
-			buf_add(&full, from, (size_t)(slash - from));
+		if (dir)
+			buf_adds(&full, dir);
+		free(dir);
 		buf_path(&full, full.data, pattern);
 	} else {
 		buf_adds(&full, pattern);

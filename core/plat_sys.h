@@ -44,6 +44,14 @@ int64_t plat_sys_clock_ms(void);
 char *plat_sys_exe_path(void);
 
 /*
+ * The folder Windows' loader searches second for a DLL loaded by name
+ * (GetSystemDirectoryW: "C:\\Windows\\system32"), UTF-8, malloc'd. POSIX
+ * systems have none: NULL with errno ENOSYS (doctor then knows the loader
+ * is not Windows').
+ */
+char *plat_sys_system_dir(void);
+
+/*
  * The name of the process that started this one, as the system keeps it:
  * Linux: /proc/PPID/comm ("bash", cut to 15 bytes by the kernel);
  * Windows: the parent's file name from a Toolhelp32 snapshot, without
@@ -70,5 +78,18 @@ int plat_sys_stderr_tty(unsigned *cols);
  * overwritten by the next call.
  */
 const char *plat_sys_signal_name(int sig);
+
+/*
+ * How this system names the CUDA libraries an application loads by name
+ * (plat_dl.h): Linux by soname ("libcudart.so.11.0", the driver
+ * "libcuda.so.1"), Windows by DLL name ("cudart64_110.dll", the driver
+ * "nvcuda.dll", which NVIDIA's display driver puts in System32).
+ */
+enum plat_lib_naming { PLAT_LIB_SONAME, PLAT_LIB_DLL };
+
+enum plat_lib_naming plat_sys_lib_naming(void);
+
+/* The CUDA driver's library: "libcuda.so.1", or "nvcuda.dll". */
+const char *plat_sys_cuda_driver(void);
 
 #endif

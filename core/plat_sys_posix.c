@@ -61,6 +61,12 @@ int64_t plat_sys_clock_ms(void)
 }
 
 /* readlink's whole answer, however long: one call, no walk of links. */
+char *plat_sys_system_dir(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
+
 char *plat_sys_exe_path(void)
 {
 	struct buf b = BUF_INIT;
@@ -121,4 +127,14 @@ const char *plat_sys_signal_name(int sig)
 	const char *s = strsignal(sig);
 
 	return s ? s : "Unknown signal";
+}
+
+enum plat_lib_naming plat_sys_lib_naming(void)
+{
+	return PLAT_LIB_SONAME;
+}
+
+const char *plat_sys_cuda_driver(void)
+{
+	return "libcuda.so.1";
 }

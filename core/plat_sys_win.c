@@ -73,6 +73,18 @@ static char *narrow(const wchar_t *w)
 	return s;
 }
 
+char *plat_sys_system_dir(void)
+{
+	wchar_t w[MAX_PATH + 1];
+	UINT n = GetSystemDirectoryW(w, MAX_PATH + 1);
+
+	if (!n || n > MAX_PATH) {
+		errno = n ? ENAMETOOLONG : EACCES;
+		return NULL;
+	}
+	return narrow(w);
+}
+
 char *plat_sys_exe_path(void)
 {
 	for (DWORD size = 260;; size *= 2) {
@@ -188,4 +200,14 @@ const char *plat_sys_signal_name(int sig)
 		return "Killed";
 	snprintf(text, sizeof(text), "Unknown signal %d", sig);
 	return text;
+}
+
+enum plat_lib_naming plat_sys_lib_naming(void)
+{
+	return PLAT_LIB_DLL;
+}
+
+const char *plat_sys_cuda_driver(void)
+{
+	return "nvcuda.dll";
 }

@@ -1,6 +1,7 @@
 /*
  * pydirs.c: the folders a Python searches (see pydirs.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "plat_fs.h"
@@ -8,33 +9,71 @@
 #include "proc.h"
 #include "pydirs.h"
 
+/*
+ * Run python -c script with envp; its stdout into out when it exits 0
+ * within PYDIRS_TIMEOUT_MS having said at most max bytes. 0 then.
+ */
+static int ask(const char *python, char *const *envp, const char *script,
+	       size_t max, struct buf *out)
+{
+	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	int ok;
+
+	p.argv = argv;
+	p.envp = envp;
+	p.out_fd = 1;
+	p.max_output = max;
+	p.kill_on_overflow = 1;
+	p.timeout_ms = PYDIRS_TIMEOUT_MS;
+	ok = !proc_run(&p, &e) && p.exit_code == 0;
+	if (ok)
+		buf_add(out, p.out.data, p.out.len);
+	proc_release(&p);
+	err_release(&e);
+	return ok ? 0 : -1;
+}
+
 void pydirs_ask(const char *python, char *const *envp, struct strv *dirs)
 {
 	static const char script[] = "import sys\n"
 				     "for p in sys.path:\n"
 				     "    if p: print(p)\n";
-	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
-	struct proc p = PROC_INIT;
-	struct cuenv_err e = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT;
+	struct strv lines = STRV_INIT;
 
-	p.argv = argv;
-	p.envp = envp;
-	p.out_fd = 1;
-	p.max_output = PYDIRS_OUT_MAX;
-	p.kill_on_overflow = 1;
-	p.timeout_ms = PYDIRS_TIMEOUT_MS;
-	if (!proc_run(&p, &e) && p.exit_code == 0) {
-		struct strv lines = STRV_INIT;
-
-		strv_split(&lines, p.out.data, '\n');
-		for (size_t i = 0; i < lines.n; i++)
-			if (lines.v[i][0] == '/' &&
-			    strv_find(dirs, lines.v[i]) < 0)
-				strv_push(dirs, lines.v[i]);
-		strv_release(&lines);
+	if (!ask(python, envp, script, PYDIRS_OUT_MAX, &out)) {
+		/* Windows' python prints \r\n */
+		for (size_t i = 0; i < out.len; i++)
+			if (out.data[i] == '\r')
+				out.data[i] = '\n';
+		strv_split(&lines, out.data, '\n');
 	}
-	proc_release(&p);
-	err_release(&e);
+	for (size_t i = 0; i < lines.n; i++)
+		if (plat_path_is_abs(plat_path_native(), lines.v[i]) &&
+		    strv_find(dirs, lines.v[i]) < 0)
+			strv_push(dirs, lines.v[i]);
+	strv_release(&lines);
+	buf_release(&out);
+}
+
+char *pydirs_version(const char *python, char *const *envp)
+{
+	static const char script[] = "import sys\n"
+				     "print('%d.%d' % sys.version_info[:2])\n";
+	struct buf out = BUF_INIT, v = BUF_INIT;
+	unsigned maj, min;
+
+	if (!ask(python, envp, script, 64, &out) &&
+	    sscanf(out.data, "%u.%u", &maj, &min) == 2)
+		buf_printf(&v, "%u.%u", maj, min);
+	buf_release(&out);
+	if (!v.len) {
+		buf_release(&v);
+		return NULL;
+	}
+	return buf_detach(&v);
 }
 
 void pydirs_venv(const char *venv, struct strv *dirs)

@@ -25,6 +25,9 @@
  */
 void pydirs_ask(const char *python, char *const *envp, struct strv *dirs);
 
+/* python's "3.10" (malloc'd), or NULL when it does not answer so. */
+char *pydirs_version(const char *python, char *const *envp);
+
 /* Push each folder VENV/lib/pythonX.Y/site-packages (POSIX) and
  * VENV/Lib/site-packages (Windows) there is onto dirs, once, in name
  * order; venv NULL or not absolute: nothing. */

@@ -4,9 +4,10 @@
 
 int shell_parse(const char *s, enum shell *out)
 {
-	static const char *const names[] = { "bash", "zsh", "fish", "sh" };
+	static const char *const names[] = { "bash", "zsh",  "fish",
+					     "sh",   "pwsh", "cmd" };
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 6; i++) {
 		if (!strcmp(s, names[i])) {
 			*out = (enum shell)i;
 			return 0;
@@ -24,6 +25,10 @@ const char *shell_name(enum shell sh)
 		return "zsh";
 	case SHELL_FISH:
 		return "fish";
+	case SHELL_PWSH:
+		return "pwsh";
+	case SHELL_CMD:
+		return "cmd";
 	default:
 		return "sh";
 	}
@@ -31,6 +36,10 @@ const char *shell_name(enum shell sh)
 
 void shell_quote(enum shell sh, const char *s, struct buf *out)
 {
+	if (sh == SHELL_PWSH) {
+		shell_pwsh_quote(s, out);
+		return;
+	}
 	buf_addc(out, '\'');
 	for (; *s; s++) {
 		if (*s == '\'') {
@@ -71,6 +80,14 @@ void shell_export(enum shell sh, const char *name, const char *value,
 {
 	if (!shell_name_ok(name))
 		return; /* not a name a shell can carry */
+	if (sh == SHELL_PWSH) {
+		shell_pwsh_export(name, value, out);
+		return;
+	}
+	if (sh == SHELL_CMD) {
+		(void)shell_cmd_export(name, value, out);
+		return;
+	}
 	if (sh != SHELL_FISH) {
 		if (value) {
 			buf_printf(out, "export %s=", name);
@@ -116,6 +133,19 @@ void shell_apply(enum shell sh, const struct env_changes *c, struct buf *out)
 void shell_array(enum shell sh, const char *name, const struct strv *items,
 		 struct buf *out)
 {
+	if (sh == SHELL_CMD)
+		return;
+	if (sh == SHELL_PWSH) {
+		/* @() is an array even with one item or none */
+		buf_printf(out, "$global:%s = @(", name);
+		for (size_t i = 0; i < items->n; i++) {
+			if (i)
+				buf_adds(out, ", ");
+			shell_pwsh_quote(items->v[i], out);
+		}
+		buf_adds(out, ")\n");
+		return;
+	}
 	if (sh == SHELL_FISH)
 		buf_printf(out, "set -g %s", name);
 	else
@@ -130,6 +160,14 @@ void shell_array(enum shell sh, const char *name, const struct strv *items,
 void shell_local(enum shell sh, const char *name, const char *value,
 		 struct buf *out)
 {
+	if (sh == SHELL_CMD)
+		return;
+	if (sh == SHELL_PWSH) {
+		buf_printf(out, "$global:%s = ", name);
+		shell_pwsh_quote(value, out);
+		buf_addc(out, '\n');
+		return;
+	}
 	buf_printf(out, sh == SHELL_FISH ? "set -g %s " : "%s=", name);
 	shell_quote(sh, value, out);
 	buf_adds(out, ";\n");

@@ -13,13 +13,27 @@
 #include "buf.h"
 #include "env.h"
 
-enum shell { SHELL_BASH, SHELL_ZSH, SHELL_FISH, SHELL_SH };
+/*
+ * SHELL_PWSH (PowerShell) and SHELL_CMD (Windows' cmd.exe) are the
+ * Windows integrations' (cuenv init pwsh, cuenv init cmd): for them
+ * shell_export writes shell_pwsh_export's and shell_cmd_export's lines;
+ * shell_quote is shell_pwsh_quote for PowerShell and sh's for cmd. cmd has no prompt hook, so shell_array and
+ * shell_local write nothing for it.
+ */
+enum shell {
+	SHELL_BASH,
+	SHELL_ZSH,
+	SHELL_FISH,
+	SHELL_SH,
+	SHELL_PWSH,
+	SHELL_CMD
+};
 
-/* Parse "bash", "zsh", "fish" or "sh"; -1 when unknown. */
+/* Parse "bash", "zsh", "fish", "sh", "pwsh" or "cmd"; -1 when unknown. */
 int shell_parse(const char *s, enum shell *out);
 const char *shell_name(enum shell sh);
 
-/* Append s quoted for sh (bash, zsh) or fish. */
+/* Append s quoted for sh (bash, zsh), fish or PowerShell. */
 void shell_quote(enum shell sh, const char *s, struct buf *out);
 
 /* Append s to out as one sh word, quoted only when it needs to be (so
@@ -29,15 +43,23 @@ void shell_quote_word(struct buf *out, const char *s);
 /* Is name a plain identifier ([A-Za-z_][A-Za-z0-9_]*)? */
 int shell_name_ok(const char *name);
 
-/* Append code that exports name=value, or unsets it when value is NULL. */
+/*
+ * Append code that exports name=value, or unsets it when value is NULL.
+ * For SHELL_CMD, a value shell_cmd_export cannot carry writes nothing:
+ * callers check with shell_cmd_export first.
+ */
 void shell_export(enum shell sh, const char *name, const char *value,
 		  struct buf *out);
 /* Append code that applies every change. */
 void shell_apply(enum shell sh, const struct env_changes *c, struct buf *out);
-/* Append code that sets the shell (not exported) array name to items. */
+/*
+ * Append code that sets the shell (not exported) array name to items
+ * (PowerShell: a global variable holding an array; cmd: nothing).
+ */
 void shell_array(enum shell sh, const char *name, const struct strv *items,
 		 struct buf *out);
-/* Append code that sets the shell (not exported) variable name. */
+/* Append code that sets the shell (not exported) variable name
+ * (PowerShell: a global variable; cmd: nothing). */
 void shell_local(enum shell sh, const char *name, const char *value,
 		 struct buf *out);
 

@@ -7,6 +7,7 @@
 
 #include "compat.h"
 #include "plat_fs.h"
+#include "plat_sys.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -436,11 +437,18 @@ static void driver_too_old(struct smoke_layer *l, const char *cuda,
 	buf_printf(&pkg, "cuda-compat-%lu-%lu", major, minor);
 	smoke_set(l, SMOKE_FAIL, "%s is too old for CUDA %s: %s", shown, cuda,
 		  why.data);
+	/* NVIDIA's forward compatibility exists for Linux only */
+	if (plat_sys_lib_naming() == PLAT_LIB_DLL) {
+		smoke_fix(l, "%s (NVIDIA's driver download for this GPU)",
+			  inst.data);
+		goto out;
+	}
 	smoke_fix(l,
 		  "%s; or, on a data-center GPU, NVIDIA's forward-compatibility"
 		  " package %s (apt install %s, then put "
 		  "/usr/local/cuda-%lu.%lu/compat first on LD_LIBRARY_PATH)",
 		  inst.data, pkg.data, pkg.data, major, minor);
+out:
 	buf_release(&why);
 	buf_release(&inst);
 	buf_release(&pkg);

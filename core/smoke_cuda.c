@@ -26,6 +26,7 @@
 #include "nvlib.h"
 #include "plat_dl.h"
 #include "plat_fs.h"
+#include "plat_sys.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -261,6 +262,22 @@ static int dir_on_path(const char *dir, const char *ldpath)
 }
 
 /*
+ * Windows: the loader takes a DLL from the application's folder, System32
+ * and the Windows folder before PATH, where cuenv puts the selection; a
+ * copy there (or one a program loaded first) is found before it.
+ */
+static void windows_origin_fix(const char *file, const char *provided,
+			       struct buf *fix)
+{
+	if (provided)
+		buf_printf(fix,
+			   "remove or rename %s: Windows' loader searches the "
+			   "application's folder and System32 before PATH, "
+			   "where cuenv puts the selection",
+			   file);
+}
+
+/*
  * A library the loader took from outside the selection fails its layer
  * (a failure found earlier stays, and this becomes a warning): it is the
  * "incompatible libcupti picked up from another CUDA directory" case.
@@ -296,7 +313,9 @@ static void judge_origin(struct probe *pr, struct smoke_layer *l,
 	if (slash)
 		*slash = '\0';
 	on_path = slash && dir_on_path(dir, pr->p->ld_library_path);
-	if (on_path)
+	if (plat_sys_lib_naming() == PLAT_LIB_DLL)
+		windows_origin_fix(l->file, provided, &fix);
+	else if (on_path)
 		buf_printf(&fix,
 			   "take %s off LD_LIBRARY_PATH, or let cuenv strip "
 			   "foreign CUDA folders: cuenv local %s --isolate",

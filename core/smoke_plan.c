@@ -2,9 +2,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "detect.h"
+#include "nvlib.h"
+#include "plat_fs.h"
+#include "plat_sys.h"
 #include "smoke.h"
+#include "version.h"
 #include "xalloc.h"
 
 void smoke_plan_release(struct smoke_plan *pl)
@@ -23,17 +28,86 @@ static void add_dirs(struct strv *to, const struct strv *from)
 			strv_push(to, from->v[i]);
 }
 
-/* The soname of stem in dirs, or the one version's release gives it. */
+/*
+ * Windows: the DLL of lib in dirs (cudart64_110.dll; CUPTI's are named
+ * after years, cupti64_2020.3.1.dll, so only a folder can tell), heap
+ * string, or NULL. Not a family member: cudnn64_8.dll, not
+ * cudnn_ops_infer64_8.dll.
+ */
+static char *dll_in(const struct strv *dirs, const struct nvlib *lib)
+{
+	size_t n = strlen(lib->dll);
+	struct buf p = BUF_INIT;
+	char *found = NULL;
+
+	for (size_t i = 0; i < dirs->n && !found; i++) {
+		struct plat_dir *d = plat_opendir(dirs->v[i]);
+		const char *ent;
+		unsigned long majors;
+		struct plat_stat st;
+
+		while (d && !found && (ent = plat_readdir(d))) {
+			if (strncasecmp(ent, lib->dll, n) ||
+			    nvlib_match_dll(ent, &majors) != lib)
+				continue;
+			buf_reset(&p);
+			buf_path(&p, dirs->v[i], ent);
+			if (!plat_stat(p.data, &st) && st.type == PLAT_F_REG)
+				found = xstrdup(ent);
+		}
+		if (d)
+			plat_closedir(d);
+	}
+	buf_release(&p);
+	return found;
+}
+
+/*
+ * Windows: the DLL of lib in dirs, else the DLL name NVIDIA gives that
+ * release; CUPTI, whose DLL names no release, falls back to
+ * cupti64_<major><minor>.dll so that it is still named.
+ */
+static char *dll_of(const struct strv *dirs, const struct nvlib *lib,
+		    const char *version)
+{
+	struct buf b = BUF_INIT, mm = BUF_INIT;
+	char *s;
+
+	s = dll_in(dirs, lib);
+	if (s)
+		return s;
+	if (!nvlib_dll_name(lib, version, &b)) {
+		version_major_minor(version, &mm);
+		buf_reset(&b);
+		buf_adds(&b, lib->dll);
+		for (const char *c = mm.data; *c; c++)
+			if (*c != '.')
+				buf_add(&b, c, 1);
+		buf_adds(&b, ".dll");
+	}
+	s = xstrdup(b.data);
+	buf_release(&b);
+	buf_release(&mm);
+	return s;
+}
+
+/* The soname of stem in dirs, or the one version's release gives it; on
+ * Windows the DLL (dll_of). */
 static char *soname_of(const struct strv *dirs, const char *stem,
 		       const char *version)
 {
-	char *s = smoke_find_soname(dirs, stem), *lib;
+	char *s, *lib;
 
-	if (s)
-		return s;
 	/* "libcudart.so" -> "cudart" */
 	lib = xstrndup(stem + 3, strlen(stem) - 6);
-	s = detect_soname(lib, version);
+	if (plat_sys_lib_naming() == PLAT_LIB_DLL) {
+		s = dll_of(dirs, nvlib_by_stem(lib), version);
+		free(lib);
+		return s;
+	}
+	s = smoke_find_soname(dirs, stem);
+	if (!s)
+		s = detect_soname(lib, version);
 	free(lib);
 	return s;
 }
@@ -85,8 +159,10 @@ void smoke_plan_make(const struct active *act, const char *probe, int device,
 	if (act->cudnn)
 		pl->cudnn = soname_of(&act->cudnn->lib, "libcudnn.so",
 				      act->cudnn->version);
-	else
+	else if (plat_sys_lib_naming() == PLAT_LIB_SONAME)
 		pl->cudnn = smoke_find_soname(&cu->lib, "libcudnn.so");
+	else
+		pl->cudnn = dll_in(&cu->lib, nvlib_get(NVLIB_CUDNN));
 	arg2(&pl->argv, "--runtime", pl->runtime);
 	arg2(&pl->argv, "--cupti-lib", pl->cupti);
 	arg2(&pl->argv, "--cudnn-lib", pl->cudnn);
@@ -161,7 +237,7 @@ void smoke_plan_blame(const struct smoke_plan *pl, const struct active *act,
 	smoke_setstr(&r->cuda, act->cuda->version);
 	smoke_setstr(&r->cudnn, act->cudnn ? act->cudnn->version : NULL);
 	smoke_setstr(&r->cupti, act->cupti ? act->cupti->version : NULL);
-	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, "libcuda.so.1");
+	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, plat_sys_cuda_driver());
 	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, pl->runtime);
 	smoke_setstr(&r->layer[SMOKE_CUDNN].soname, pl->cudnn);
 	smoke_setstr(&r->layer[SMOKE_CUPTI].soname, pl->cupti);

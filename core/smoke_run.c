@@ -104,7 +104,9 @@ int smoke_plan_for(const struct active *act, const char *compat_dir,
 	int rc = CUENV_NO;
 
 	if (compat_dir)
-		rc = compat_driver(compat_dir, act->cuda->version, &req, err);
+		rc = compat_driver_os(compat_dir, act->cuda->version,
+				      plat_sys_lib_naming() == PLAT_LIB_DLL,
+				      &req, err);
 	smoke_plan_make(act, probe, device, rc ? NULL : &req, pl);
 	driver_req_release(&req);
 	return rc;

@@ -25,7 +25,8 @@
 
 /*
  * smoke_plan_make for act into pl (initialised), with the driver act's
- * CUDA needs read from compat_dir/cuda-driver.tsv (compat.h). When that
+ * CUDA needs read from compat_dir/cuda-driver.tsv (compat.h; its Windows
+ * column on Windows, compat_driver_os). When that
  * is unknown the plan is made without it (the probe is then told none)
  * and the failure is returned: compat_dir NULL (the caller could not
  * find the tables and has its own reason) gives CUENV_NO with err left

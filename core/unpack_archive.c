@@ -603,9 +603,25 @@ static int check_conflict(const struct job *j, mode_t type, bool hard,
 }
 
 /*
+ * Whether j's names must also suit Windows: always in a zip, Windows'
+ * own archive (NVIDIA's windows-x86_64 archives, wheels), and where the
+ * caller asks.
+ */
+static bool windows_names(const struct job *j)
+{
+	return (j->opts && j->opts->windows_names) ||
+	       (archive_format(j->in) & ARCHIVE_FORMAT_BASE_MASK) ==
+		       ARCHIVE_FORMAT_ZIP;
+}
+
+/*
  * Check an entry's name (and a hard link's target) and map them into
  * j->rel (and j->link): the refusal, or CUENV_OK with *skip set when the
  * entry is not extracted (the archive's root, or left out by the map).
+ * Names that must suit Windows are checked whole, before the strip and
+ * the map: "CON" or "C:\x" beside the top folder is refused, not left
+ * out, and on Windows, where libarchive reads a zip name without '/' with
+ * '\' as its separator ("C:/x"), the strip cannot take its drive away.
  */
 static int map_entry(struct job *j, mode_t type, const char *hardlink,
 		     int *skip, struct cuenv_err *err)
@@ -616,6 +632,8 @@ static int map_entry(struct job *j, mode_t type, const char *hardlink,
 	/* "./" names the archive's own root (makeself payloads start so) */
 	if (why && type == AE_IFDIR && !strcmp(why, "empty path"))
 		return CUENV_OK;
+	if (!why && windows_names(j))
+		why = unpack_windows_name_problem(j->name);
 	if (why)
 		return refuse(err, j->name, why, NULL, NULL);
 	if (!rewrite(j->name, j->opts, &j->rel))
@@ -727,18 +745,6 @@ static int write_entry(struct job *j, struct archive_entry *e, mode_t type,
 	if (archive_write_finish_entry(j->disk) != ARCHIVE_OK)
 		return write_failed(j, err);
 	return CUENV_OK;
-}
-
-/*
- * Whether j's names must also suit Windows: always in a zip, Windows'
- * own archive (NVIDIA's windows-x86_64 archives, wheels), and where the
- * caller asks.
- */
-static bool windows_names(const struct job *j)
-{
-	return (j->opts && j->opts->windows_names) ||
-	       (archive_format(j->in) & ARCHIVE_FORMAT_BASE_MASK) ==
-		       ARCHIVE_FORMAT_ZIP;
 }
 
 static int extract_entry(struct job *j, struct archive_entry *e,

@@ -114,7 +114,7 @@ _cuenv() {
         words=$(_cuenv_remote cuda) ;;
     add) words="cuda cudnn"
         [ "$COMP_CWORD" -gt 2 ] && { _cuenv_reply -d -- "$cur"; return 0; } ;;
-    init) words="bash zsh fish - direnv" ;;
+    init) words="bash zsh fish pwsh cmd - direnv" ;;
     completion) words="bash zsh fish" ;;
     help) words=$(_cuenv_commands) ;;
     exec) _cuenv_reply -c -- "$cur"; return 0 ;;

@@ -78,7 +78,7 @@ complete -c cuenv -n '__cuenv_cmd_is uninstall remove; and __cuenv_prev_is cudnn
 complete -c cuenv -n '__cuenv_cmd_is install; and not __cuenv_prev_is cudnn; and not __cuenv_prev_takes' -a 'cuda cudnn (__cuenv_remote cuda)'
 complete -c cuenv -n '__cuenv_cmd_is install; and __cuenv_prev_is cudnn' -a '(__cuenv_remote cudnn)'
 complete -c cuenv -n '__cuenv_cmd_is list-remote add' -a 'cuda cudnn'
-complete -c cuenv -n '__cuenv_cmd_is init' -a 'bash zsh fish - direnv'
+complete -c cuenv -n '__cuenv_cmd_is init' -a 'bash zsh fish pwsh cmd - direnv'
 complete -c cuenv -n '__cuenv_cmd_is completion' -a 'bash zsh fish'
 complete -c cuenv -n '__cuenv_cmd_is help' -a '(__cuenv_commands)'
 

@@ -91,7 +91,7 @@ _cuenv() {
     mirror) if (( CURRENT == 3 )); then _files -/; return; fi
         vals=(${(f)"$(_cuenv_remote cuda)"}) ;;
     add) if (( CURRENT > 3 )); then _files -/; return; fi; vals=(cuda cudnn) ;;
-    init) vals=(bash zsh fish - direnv) ;;
+    init) vals=(bash zsh fish pwsh cmd - direnv) ;;
     completion) vals=(bash zsh fish) ;;
     help) vals=(${(f)"$(_cuenv_commands)"}) ;;
     exec) _command_names; return ;;

@@ -69,3 +69,23 @@ link "$OUT/cuenv-probe.exe" "$OUT/cmd/probe_main.o"
 # Each finds the catalogue beside itself, as the Linux build does.
 rm -rf "$OUT/manifests"
 cp -R manifests "$OUT/manifests"
+
+# What a Windows user unpacks: cuenv\ with the three programs and the
+# catalogue (README, Windows).
+python3 - "$OUT" <<'EOF_ZIP'
+import os, sys, zipfile
+
+out = sys.argv[1]
+dist = os.path.join(out, "cuenv-windows-x86_64.zip")
+with zipfile.ZipFile(dist + ".tmp", "w", zipfile.ZIP_DEFLATED) as z:
+    for exe in ("cuenv.exe", "cuenv-net.exe", "cuenv-probe.exe"):
+        z.write(os.path.join(out, exe), "cuenv/" + exe)
+    for top, dirs, files in os.walk(os.path.join(out, "manifests")):
+        dirs.sort()
+        for f in sorted(files):
+            path = os.path.join(top, f)
+            rel = os.path.relpath(path, out).replace(os.sep, "/")
+            z.write(path, "cuenv/" + rel)
+os.replace(dist + ".tmp", dist)
+EOF_ZIP
+echo "  ZIP     $OUT/cuenv-windows-x86_64.zip"

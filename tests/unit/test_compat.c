@@ -39,6 +39,34 @@ static void test_compat_driver_for_a_minor_takes_its_newest(void **state)
 	driver_req_release(&r);
 }
 
+static void test_compat_driver_windows_column(void **state)
+{
+	struct driver_req r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(compat_driver_os(REAL, "11.2", 1, &r, &err), CUENV_OK);
+	assert_string_equal(r.row, "11.2.2");
+	assert_string_equal(r.release, "461.33");
+	assert_string_equal(r.compat, "450");
+	driver_req_release(&r);
+	assert_int_equal(compat_driver_os(REAL, "11.2.0", 1, &r, &err),
+			 CUENV_OK);
+	assert_string_equal(r.release, "460.82");
+	driver_req_release(&r);
+	/* no Windows driver is listed for CUDA 13 releases ("N/A") */
+	assert_int_equal(compat_driver_os(REAL, "13.0.0", 1, &r, &err),
+			 CUENV_OK);
+	assert_null(r.release);
+	assert_string_equal(r.compat, "580");
+	driver_req_release(&r);
+	/* and the Linux column is compat_driver's */
+	assert_int_equal(compat_driver_os(REAL, "11.2.0", 0, &r, &err),
+			 CUENV_OK);
+	assert_string_equal(r.release, "460.27.03");
+	driver_req_release(&r);
+}
+
 static void test_compat_driver_unknown_release_has_only_compat(void **state)
 {
 	struct driver_req r;
@@ -220,6 +248,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_compat_driver_for_an_exact_release),
 	    cmocka_unit_test(test_compat_driver_for_a_minor_takes_its_newest),
+	    cmocka_unit_test(test_compat_driver_windows_column),
 	    cmocka_unit_test(
 		test_compat_driver_unknown_release_has_only_compat),
 	    cmocka_unit_test(test_compat_driver_cmp),

@@ -1,11 +1,13 @@
 #include "fakes/fixture.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../core/detect.h"
 #include "../../core/doctor.h"
+#include "../../core/plat_fs.h"
 #include "../../core/xalloc.h"
 
 #define COMPAT CUENV_SRCDIR "/manifests/compat"
@@ -32,6 +34,7 @@ struct world {
 	int use_cache;
 	struct ldconf conf;
 	struct strv sites;
+	const struct doctor_win *win;
 	struct findings f;
 };
 
@@ -224,6 +227,7 @@ static void audit(struct world *w)
 	    .conf = &w->conf,
 	    .site_dirs = &w->sites,
 	    .python = "python3",
+	    .win = w->win,
 	};
 	doctor_run(&in, &w->f);
 	for (size_t i = 1; i < w->f.n; i++)
@@ -282,6 +286,204 @@ static void healthy_world(struct world *w)
 	reg(w, KIT_CUDA, "12.4.1", 12, "cuda-12.4");
 	reg(w, KIT_CUDNN, "9.1.0.70", 12, "cudnn-9.1");
 	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\ncudnn = 9.1\n");
+}
+
+/* ---- Windows' loader (doctor_in.win) ----------------------------------- */
+
+/* dllsearch's question on this file system: '\' read as '/'. */
+static bool win_exists(void *ctx, const char *dir, const char *name)
+{
+	struct buf p = BUF_INIT;
+	struct plat_stat st;
+	bool found;
+
+	(void)ctx;
+	buf_printf(&p, "%s/%s", dir, name);
+	for (size_t i = 0; i < p.len; i++)
+		if (p.data[i] == '\\')
+			p.data[i] = '/';
+	found = !plat_stat(p.data, &st) && st.type == PLAT_F_REG;
+	buf_release(&p);
+	return found;
+}
+
+/*
+ * The healthy world with the DLLs of CUDA 12.4 and cuDNN 9 beside its
+ * sonames, an empty System32 under root/Windows, a shell activated in
+ * proj whose PATH (';'-separated, as on Windows) is first + the
+ * selection's folders + nobin. python: root/py/python.exe of that
+ * version, or NULL.
+ */
+static void win_world(struct world *w, const char *first, const char *python,
+		      const char *version)
+{
+	static struct doctor_win win;
+	struct buf path = BUF_INIT;
+
+	healthy_world(w);
+	fx_touch(w->fx, "cuda-12.4/bin/cudart64_12.dll");
+	fx_touch(w->fx, "cudnn-9.1/lib/cudnn64_9.dll");
+	fx_touch(w->fx, "cuda-12.4/extras/CUPTI/lib64/cupti64_2024.1.0.dll");
+	fx_mkdir(w->fx, "Windows/System32");
+	activate_shell(w);
+	if (first)
+		buf_printf(&path, "%s;", first);
+	buf_printf(&path, "%s;%s;%s;%s", at(w, "cuda-12.4/bin"),
+		   at(w, "cudnn-9.1/lib"),
+		   at(w, "cuda-12.4/extras/CUPTI/lib64"), at(w, "nobin"));
+	setenv_w(w, "PATH", path.data);
+	buf_release(&path);
+	win = (struct doctor_win){
+	    .system_root = at(w, "Windows"),
+	    .cwd = at(w, "proj"),
+	    .python = python,
+	    .python_version = version,
+	    .exists = win_exists,
+	};
+	w->win = &win;
+}
+
+/* The finding id whose what holds text, or NULL. */
+static const struct finding *find_what(const struct world *w, const char *id,
+				       const char *text)
+{
+	for (size_t i = 0; i < w->f.n; i++)
+		if (!strcmp(w->f.v[i].id, id) && strstr(w->f.v[i].what, text))
+			return &w->f.v[i];
+	return NULL;
+}
+
+static void test_doctor_win_selection_dlls_loaded(void **state)
+{
+	struct world *w = *state;
+
+	win_world(w, NULL, NULL, NULL);
+	audit(w);
+	if (findings_count(&w->f, DOCTOR_PROBLEM)) {
+		dump(w);
+		fail_msg("problems in a healthy Windows world");
+	}
+	assert_non_null(find_what(w, "dll-loaded",
+				  "cudart64_12.dll is loaded from the "
+				  "selection"));
+	assert_non_null(find_what(w, "dll-loaded", "cudnn64_9.dll"));
+	assert_non_null(find_what(w, "dll-loaded", "cupti64_2024.1.0.dll"));
+	/* no nvcuda.dll in System32: no driver, information */
+	expect(w, "no-driver-dll", DOCTOR_INFO);
+	/* Linux's loader is not Windows': no soname, LD_LIBRARY_PATH or
+	 * cache findings */
+	expect_none(w, "missing-soname");
+	expect_none(w, "missing-libraries");
+	/* none without a python */
+	expect_none(w, "python-dll-directories");
+}
+
+static void test_doctor_win_driver_dll_in_system32(void **state)
+{
+	struct world *w = *state;
+
+	win_world(w, NULL, NULL, NULL);
+	fx_touch(w->fx, "Windows/System32/nvcuda.dll");
+	audit(w);
+	expect_none(w, "no-driver-dll");
+	assert_non_null(find_what(w, "dll-loaded", "nvcuda.dll"));
+}
+
+static void test_doctor_win_stray_in_system32_is_shadowing(void **state)
+{
+	struct world *w = *state;
+	const struct finding *f;
+
+	win_world(w, NULL, NULL, NULL);
+	fx_touch(w->fx, "Windows/System32/cudart64_12.dll");
+	audit(w);
+	f = expect(w, "dll-shadowed", DOCTOR_PROBLEM);
+	has(f->what, "System32");
+	has(f->what, "is loaded instead of the selection's copy");
+	/* renamed out of the way, from cmd */
+	has(f->fix, "ren \"");
+	has(f->fix,
+	    "System32\\cudart64_12.dll\" \"cudart64_12.dll.cuenv-moved\"");
+}
+
+static void test_doctor_win_earlier_on_path_is_shadowing(void **state)
+{
+	struct world *w = *state;
+	const struct finding *f;
+	struct buf want = BUF_INIT;
+
+	fx_touch(w->fx, "other/cudart64_12.dll");
+	win_world(w, at(w, "other"), NULL, NULL);
+	/* cmd's for /f over cuenv env --format cmd sets no __CUENV_STATE */
+	envmap_unset(&w->env, "__CUENV_STATE");
+	audit(w);
+	expect_none(w, "not-activated");
+	f = expect(w, "dll-shadowed", DOCTOR_PROBLEM);
+	has(f->what, "comes before it on PATH");
+	/* the selection's folders first, the other one kept after them */
+	buf_printf(&want, "set \"PATH=%s;%s;%s;%s;%s\"", at(w, "cuda-12.4/bin"),
+		   at(w, "cudnn-9.1/lib"),
+		   at(w, "cuda-12.4/extras/CUPTI/lib64"), at(w, "other"),
+		   at(w, "nobin"));
+	has(f->fix, want.data);
+	has(f->fix, "; or for one command: cuenv exec -- CMD");
+	buf_release(&want);
+	/* cudnn64_9.dll is not in that folder: still the selection's */
+	assert_non_null(find_what(w, "dll-loaded", "cudnn64_9.dll"));
+}
+
+static void test_doctor_win_copy_in_python_folder(void **state)
+{
+	struct world *w = *state;
+	const struct finding *f;
+
+	fx_touch(w->fx, "py/cudart64_12.dll");
+	win_world(w, NULL, at(w, "py/python.exe"), "3.11");
+	audit(w);
+	f = expect(w, "dll-shadowed", DOCTOR_PROBLEM);
+	has(f->what, "(the application's folder) is searched before PATH");
+	has(f->fix, "ren ");
+}
+
+static void test_doctor_win_python38_note(void **state)
+{
+	struct world *w = *state;
+	const struct finding *f;
+	struct buf want = BUF_INIT;
+
+	win_world(w, NULL, at(w, "py/python.exe"), "3.10");
+	audit(w);
+	f = expect(w, "python-dll-directories", DOCTOR_INFO);
+	has(f->what, "is Python 3.10");
+	has(f->what, "cudart64_12.dll");
+	buf_printf(&want, "import os; os.add_dll_directory(r\"%s\");",
+		   at(w, "cuda-12.4/bin"));
+	has(f->fix, want.data);
+	assert_int_equal(findings_count(&w->f, DOCTOR_PROBLEM), 0);
+	buf_release(&want);
+}
+
+static void test_doctor_win_python37_searches_path(void **state)
+{
+	struct world *w = *state;
+
+	win_world(w, NULL, at(w, "py/python.exe"), "3.7");
+	audit(w);
+	expect_none(w, "python-dll-directories");
+}
+
+static void test_doctor_win_selection_without_its_dll(void **state)
+{
+	struct world *w = *state;
+	const struct finding *f;
+
+	win_world(w, NULL, NULL, NULL);
+	assert_int_equal(remove(at(w, "cudnn-9.1/lib/cudnn64_9.dll")), 0);
+	audit(w);
+	f = expect(w, "dll-missing", DOCTOR_PROBLEM);
+	has(f->what, "has no cudnn64_9.dll");
+	has(f->why, "error 126");
+	has(f->fix, "cuenv remove cudnn");
 }
 
 /* ---- a healthy selection ------------------------------------------------ */
@@ -1032,6 +1234,14 @@ int main(void)
 	    T(test_doctor_driver_short_of_the_release_by_a_part),
 	    T(test_doctor_new_driver_and_no_driver),
 	    cmocka_unit_test(test_doctor_parses_driver_versions),
+	    T(test_doctor_win_selection_dlls_loaded),
+	    T(test_doctor_win_driver_dll_in_system32),
+	    T(test_doctor_win_stray_in_system32_is_shadowing),
+	    T(test_doctor_win_earlier_on_path_is_shadowing),
+	    T(test_doctor_win_copy_in_python_folder),
+	    T(test_doctor_win_python38_note),
+	    T(test_doctor_win_python37_searches_path),
+	    T(test_doctor_win_selection_without_its_dll),
 	    T(test_doctor_reads_the_first_driver_file),
 	    T(test_doctor_reports_cuda_home_apart_from_nvcc),
 	    T(test_doctor_cuda_home_without_selection),

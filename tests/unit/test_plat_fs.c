@@ -497,6 +497,9 @@ static void test_sys_facts(void **state)
 	assert_false(plat_sys_pid_alive(1L << 30));
 	assert_true(plat_sys_cpus() >= 1);
 	assert_true(plat_sys_cpus() == (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	/* CUDA's libraries go by soname here; the driver's is libcuda.so.1 */
+	assert_int_equal(plat_sys_lib_naming(), PLAT_LIB_SONAME);
+	assert_string_equal(plat_sys_cuda_driver(), "libcuda.so.1");
 }
 /* The calls the install pipeline added (issue 13): seek, disk space,
  * link/symlink/readlink by name in a folder, wide names. */
@@ -594,6 +597,15 @@ static void test_sys_exe_path_is_this_program(void **state)
 	free(exe);
 }
 
+/* POSIX systems have no System32: doctor knows the loader is not Windows'. */
+static void test_sys_system_dir_is_none(void **state)
+{
+	(void)state;
+	errno = 0;
+	assert_null(plat_sys_system_dir());
+	assert_int_equal(errno, ENOSYS);
+}
+
 /* A child asks: its parent is this program ("test_plat_fs", comm). */
 static void test_sys_parent_name_is_the_parent(void **state)
 {
@@ -686,6 +698,7 @@ int main(void)
 	    cmocka_unit_test(test_sys_facts),
 	    cmocka_unit_test(test_sys_clock_ms_is_monotonic),
 	    cmocka_unit_test(test_sys_exe_path_is_this_program),
+	    cmocka_unit_test(test_sys_system_dir_is_none),
 	    cmocka_unit_test(test_sys_parent_name_is_the_parent),
 	    cmocka_unit_test(test_sys_stderr_tty_and_width),
 	    FS_TEST(test_getcwd_is_the_current_folder),

@@ -436,18 +436,20 @@ static void test_shell_name_ok_rejects_non_identifiers(void **state)
 	assert_false(shell_name_ok("A;rm"));
 }
 
-static void test_shell_parse_knows_four_shells(void **state)
+static void test_shell_parse_knows_every_shell(void **state)
 {
-	static const char *const names[] = {"bash", "zsh", "fish", "sh"};
+	static const char *const names[] = {"bash", "zsh",  "fish",
+					    "sh",   "pwsh", "cmd"};
 	enum shell sh;
 
 	(void)state;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		assert_int_equal(shell_parse(names[i], &sh), 0);
 		assert_string_equal(shell_name(sh), names[i]);
 	}
 	assert_int_equal(shell_parse("csh", &sh), -1);
 	assert_int_equal(shell_parse("Bash", &sh), -1);
+	assert_int_equal(shell_parse("powershell", &sh), -1);
 	assert_int_equal(shell_parse("", &sh), -1);
 }
 
@@ -641,6 +643,113 @@ static void test_shell_pwsh_export_assigns_and_removes(void **state)
 	buf_release(&out);
 }
 
+/*
+ * The hook's PowerShell: shell_export, shell_array and shell_local for
+ * SHELL_PWSH. `$global:NAME = @('a', 'b')` is an array expression of
+ * verbatim strings (about_Arrays: @() is an array even of one item or
+ * none; about_Scopes: $global: sets the session's variable from within
+ * the hook function that runs Invoke-Expression).
+ */
+static void pwsh_array_model(const char *line, const char *name,
+			     struct strv *items)
+{
+	struct buf head = BUF_INIT;
+	const char *p;
+
+	buf_printf(&head, "$global:%s = @(", name);
+	assert_true(!strncmp(line, head.data, head.len));
+	p = line + head.len;
+	while (*p != ')') {
+		struct buf v = BUF_INIT;
+		size_t n;
+
+		buf_adds(&v, "");
+		n = pwsh_verbatim_model(p, &v);
+		assert_true(n > 0);
+		strv_push(items, v.data);
+		buf_release(&v);
+		p += n;
+		if (*p == ',') {
+			assert_int_equal(p[1], ' ');
+			p += 2;
+		}
+	}
+	assert_string_equal(p, ")\n");
+	buf_release(&head);
+}
+
+static void test_shell_pwsh_hook_lines_read_back(void **state)
+{
+	static const char *const vals[] = {"C:\\Users\\it's me\\proj\\.cuenv",
+					   "", "a \xe2\x80\x99 $x `n @(y)",
+					   "one"};
+	struct buf out = BUF_INIT;
+	struct strv items = STRV_INIT, got = STRV_INIT;
+	struct env_changes ch = {0};
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		strv_push(&items, vals[i]);
+	shell_array(SHELL_PWSH, "__cuenv_watch", &items, &out);
+	pwsh_array_model(out.data, "__cuenv_watch", &got);
+	assert_int_equal(got.n, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_string_equal(got.v[i], vals[i]);
+	strv_release(&got);
+	strv_release(&items);
+
+	/* none, and one: still arrays */
+	buf_reset(&out);
+	shell_array(SHELL_PWSH, "__cuenv_absent", &items, &out);
+	assert_string_equal(out.data, "$global:__cuenv_absent = @()\n");
+	buf_reset(&out);
+	strv_push(&items, "x'");
+	shell_array(SHELL_PWSH, "__cuenv_absent", &items, &out);
+	assert_string_equal(out.data, "$global:__cuenv_absent = @('x''')\n");
+	strv_release(&items);
+
+	buf_reset(&out);
+	shell_local(SHELL_PWSH, "__cuenv_stamp", "C:\\a'b", &out);
+	assert_string_equal(out.data, "$global:__cuenv_stamp = 'C:\\a''b'\n");
+	buf_reset(&out);
+	shell_local(SHELL_PWSH, "__cuenv_said", "", &out);
+	assert_string_equal(out.data, "$global:__cuenv_said = ''\n");
+
+	/* exports are shell_pwsh_export's, __CUENV_STATE included */
+	ch.n = 2;
+	ch.v = calloc(2, sizeof *ch.v);
+	ch.v[0].name = strdup("__CUENV_STATE");
+	ch.v[0].value = strdup("1;S,CUDA_PATH,C:\\it's");
+	ch.v[1].name = strdup("CUDNN_PATH");
+	buf_reset(&out);
+	shell_apply(SHELL_PWSH, &ch, &out);
+	assert_string_equal(out.data,
+			    "$env:__CUENV_STATE = '1;S,CUDA_PATH,C:\\it''s'\n"
+			    "Remove-Item Env:CUDNN_PATH -ErrorAction "
+			    "SilentlyContinue\n");
+	env_changes_release(&ch);
+	buf_release(&out);
+}
+
+/* cmd: set arguments only; no hook, so no arrays or shell variables. */
+static void test_shell_cmd_hook_lines(void **state)
+{
+	struct buf out = BUF_INIT;
+	struct strv items = STRV_INIT;
+
+	(void)state;
+	strv_push(&items, "C:\\proj\\.cuenv");
+	shell_export(SHELL_CMD, "CUDA_PATH", "C:\\a b (x86) & ^", &out);
+	shell_export(SHELL_CMD, "CUDNN_PATH", NULL, &out);
+	shell_export(SHELL_CMD, "BANG", "a!b", &out); /* refused: nothing */
+	shell_array(SHELL_CMD, "__cuenv_watch", &items, &out);
+	shell_local(SHELL_CMD, "__cuenv_said", "x", &out);
+	assert_string_equal(out.data, "\"CUDA_PATH=C:\\a b (x86) & ^\"\n"
+				      "\"CUDNN_PATH=\"\n");
+	strv_release(&items);
+	buf_release(&out);
+}
+
 static void test_shell_quote_word_only_when_needed(void **state)
 {
 	struct buf b = BUF_INIT;
@@ -661,6 +770,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_shell_quote_word_only_when_needed),
+	    cmocka_unit_test(test_shell_pwsh_hook_lines_read_back),
+	    cmocka_unit_test(test_shell_cmd_hook_lines),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_spaces),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_single_quotes),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_backslashes),
@@ -694,7 +805,7 @@ int main(void)
 	    cmocka_unit_test(test_shell_local_sets_unexported_variable),
 	    cmocka_unit_test(test_shell_name_ok_accepts_identifiers),
 	    cmocka_unit_test(test_shell_name_ok_rejects_non_identifiers),
-	    cmocka_unit_test(test_shell_parse_knows_four_shells),
+	    cmocka_unit_test(test_shell_parse_knows_every_shell),
 	    cmocka_unit_test(test_shell_cmd_export_writes_quoted_set_argument),
 	    cmocka_unit_test(test_shell_cmd_export_unsets_null_and_empty),
 	    cmocka_unit_test(

@@ -1196,6 +1196,45 @@ static void test_unpack_file_refuses_hostile_zip(void **state)
 	err_release(&err);
 }
 
+/*
+ * A zip's names are checked for Windows whole, before the strip: an entry
+ * beside the top folder that the strip would leave out is refused.
+ */
+static void test_unpack_zip_checks_names_before_strip(void **state)
+{
+	static const char *const bad[][2] = {
+	    {"CON", "Windows device name"},
+	    {"NUL.dll", "Windows device name"},
+	    {"x.", "name ending with a dot"},
+	    /* libarchive reads a zip name without '/' as Windows' "C:/x":
+	     * the strip would have kept x */
+	    {"C:\\x", "colon in a name"},
+	    {"C:", "colon in a name"},
+	};
+	struct fixture *fx = *state;
+	struct unpack_opts opts = {.strip = 1};
+	char *dest = fx_path(fx, "dest"), *zip = fx_path(fx, "a.zip");
+
+	fx_mkdir(fx, "dest");
+	for (size_t i = 0; i < N(bad); i++) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+		const struct ent e[] = {FILE_("top/bin/a.dll", "MZ"),
+					FILE_(bad[i][0], "evil")};
+		struct buf arc = BUF_INIT;
+
+		build(&arc, ZIP, PLAIN, e, N(e));
+		fx_write_bytes(fx, "a.zip", arc.data, arc.len);
+		assert_int_equal(unpack_file(dest, zip, &opts, NULL, &err),
+				 CUENV_E_UNPACK);
+		assert_contains(err.msg.data, "refused archive entry '");
+		assert_contains(err.msg.data, bad[i][1]);
+		buf_release(&arc);
+		err_release(&err);
+	}
+	free(dest);
+	free(zip);
+}
+
 static void test_unpack_file_missing_is_store_error(void **state)
 {
 	struct fixture *fx = *state;
@@ -1562,6 +1601,7 @@ int main(void)
 	    FX(test_unpack_file_wheel_with_map),
 	    FX(test_unpack_file_tar_xz),
 	    FX(test_unpack_file_refuses_hostile_zip),
+	    FX(test_unpack_zip_checks_names_before_strip),
 	    FX(test_unpack_file_missing_is_store_error),
 	    cmocka_unit_test(test_check_entry_table),
 	    cmocka_unit_test(test_windows_name_problems),

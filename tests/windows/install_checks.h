@@ -231,7 +231,7 @@ static void install_run_checks(const char *root)
 	if (rc)
 		goto out;
 	buf_reset(&p);
-	buf_printf(&p, "%s/versions/cuda/12.4.1", sroot.data);
+	buf_printf(&p, "%s\\versions\\cuda\\12.4.1", sroot.data);
 	check_str("  its folder", out.dir, p.data);
 	buf_reset(&p);
 	buf_printf(&p, "%s\\bin\\cudart64_12.dll", out.dir);
@@ -460,7 +460,7 @@ static void install_checks(void)
 	rc = store_commit(&s, &in, dest.data, &err);
 	check(rc == 0, "store_commit", err.msg.data, "0");
 	buf_reset(&p);
-	buf_printf(&p, "%s/versions/cuda/12.4.1", sroot.data);
+	buf_printf(&p, "%s\\versions\\cuda\\12.4.1", sroot.data);
 	check_str("  its folder", in.dir, p.data);
 	rc = store_read_receipt(in.dir, &back, &err);
 	check(rc == 0, "store_read_receipt", err.msg.data, "0");
@@ -469,10 +469,10 @@ static void install_checks(void)
 	check_int("  cuda major", back.cuda_major, 12);
 	check_int("  one bin", (long long)back.bin.n, 1);
 	buf_reset(&p);
-	buf_printf(&p, "%s/cuda\\bin", in.dir);
+	buf_printf(&p, "%s\\cuda\\bin", in.dir);
 	check_str("  bin", back.bin.n ? back.bin.v[0] : NULL, p.data);
 	buf_reset(&p);
-	buf_printf(&p, "%s/cuda\\lib\\x64", in.dir);
+	buf_printf(&p, "%s\\cuda\\lib\\x64", in.dir);
 	check_str("  lib", back.lib.n ? back.lib.v[0] : NULL, p.data);
 	check_str("  sources", back.sources.n ? back.sources.v[0] : NULL,
 		  "cuda_nvcc 0123 https://example.com/x.zip");

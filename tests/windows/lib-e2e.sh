@@ -16,7 +16,8 @@ part=$(basename "$0" .sh)
 
 die() { echo "$part: FAIL: $*" >&2; exit 1; }
 [ -x "$WINE" ] || die "wine64 is not installed ($WINE): apt-get install wine64"
-[ -f "$BIN/cuenv.exe" ] || die "no $BIN/cuenv.exe: make windows"
+[ -f "$BIN/cuenv-windows-x86_64.zip" ] ||
+	die "no $BIN/cuenv-windows-x86_64.zip: make windows"
 export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
 export WINEDEBUG=-all
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
@@ -116,9 +117,12 @@ machine() {
 		>"$C/$tk/include/cuda_runtime_api.h"
 	printf '#define CUDNN_MAJOR 8\r\n#define CUDNN_MINOR 1\r\n#define CUDNN_PATCHLEVEL 1\r\n' \
 		>"$C/$dn/include/cudnn_version.h"
-	cp "$BIN/cuenv.exe" "$BIN/cuenv-net.exe" "$BIN/cuenv-probe.exe" \
-		"$C/cuenv-e2e/app/"
-	cp -R "$BIN/manifests" "$C/cuenv-e2e/manifests"
+	# cuenv as a user installs it: the release zip unpacked (cuenv\
+	# holds the programs and the catalogue), in C:\cuenv-e2e\app.
+	python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+		"$BIN/cuenv-windows-x86_64.zip" "$C/cuenv-e2e" &&
+		mv "$C/cuenv-e2e/cuenv/"* "$C/cuenv-e2e/app/" ||
+		die "cannot unpack cuenv-windows-x86_64.zip"
 	unset CUENV_ROOT CUDA_PATH CUDA_HOME HOME
 	CUDA_PATH_V11_2=$WTK
 	export CUDA_PATH_V11_2
@@ -133,4 +137,19 @@ registered() {
 	[ "$rc" = 0 ] || die "cannot register cuDNN: $(cat "$out/e")"
 	run "$proj" "$cuenv" local 11.2 --cudnn 8.1
 	[ "$rc" = 0 ] || die "cannot select them: $(cat "$out/e")"
+}
+
+# has_text NAME TEXT: the last run's stdout holds TEXT once its wrapped
+# lines are joined (doctor's report wraps at 79 columns).
+has_text() {
+	if tr '\n' ' ' <"$out/o" | sed 's/  */ /g' | grep -qF -- "$2"; then
+		ok "$1"
+	else
+		bad "$1 (no '$2')"
+	fi
+}
+# fix_of ID: the first "fix:" line of the last run's finding [ID], as
+# printed (one line, not wrapped).
+fix_of() {
+	sed -n "/\\[$1\\]/,/^    fix: /s/^    fix: //p" "$out/o" | head -n 1
 }

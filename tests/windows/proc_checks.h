@@ -86,6 +86,11 @@ static void proc_checks(void)
 	      "plat_sys_exe_path", self, "C:\\...\\test_core.exe");
 	free(self);
 	GetSystemDirectoryA(sys, sizeof sys);
+	self = plat_sys_system_dir();
+	check(self && !_stricmp(self, sys) && strlen(self) > 9 &&
+		      !_stricmp(self + strlen(self) - 9, "\\system32"),
+	      "plat_sys_system_dir", self, "C:\\windows\\system32");
+	free(self);
 	buf_printf(&path, "Path=%s", sys);
 	env[0] = path.data;
 

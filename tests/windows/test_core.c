@@ -18,6 +18,7 @@
 #include "../../core/nvlib.h"
 #include "../../core/plat_cmdline.h"
 #include "../../core/plat_dl.h"
+#include "../../core/plat_sys.h"
 #include "../../core/plat_proc.h"
 #include "../../core/plat_path.h"
 #include "../../core/shell.h"
@@ -198,6 +199,10 @@ static void dl_checks(void)
 		      "kernel32.dll's file", file.data, "...\\kernel32.dll");
 		plat_dl_close(h);
 	}
+	check(plat_sys_lib_naming() == PLAT_LIB_DLL, "libraries go by DLL name",
+	      "sonames", "DLL names");
+	check_str("the CUDA driver's DLL", plat_sys_cuda_driver(),
+		  "nvcuda.dll");
 	buf_release(&why);
 	buf_release(&file);
 }
