@@ -150,6 +150,13 @@ CORE += ldsearch
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
+# What one `cuenv install` asks for: its environment and request modes.
+CORE += install_request
+# Where the catalogue and compat tables are read from; the hints a
+# selection that cannot be used gets.
+CORE += manifests selhint
+# What `cuenv add` decides of what it found.
+CORE += register
 # The platform layer's POSIX side (issue 13); the Windows library takes
 # the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
 PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix \
@@ -596,7 +603,8 @@ WIN_CORE += plat_main_win
 # What the commands print and decide, moved out of cmd/ (issue 12).
 WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
 	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
-	ldsearch update plan_index wheel_local
+	ldsearch update plan_index wheel_local install_request \
+	manifests selhint register
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

@@ -3,7 +3,7 @@
 
 #include "../core/detect.h"
 #include "../core/ldsearch.h"
-#include "../core/trust.h"
+#include "../core/register.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -39,67 +39,29 @@ static const struct cmd_option opts[] = {
 				 "CUDA_PATH and CUDA_HOME name" },
 };
 
-/* Every folder of in goes into a PATH-like variable: none may hold ':'. */
-static int check_listable(const struct install *in, struct cuenv_err *err)
-{
-	const struct strv *lists[] = { &in->bin, &in->lib, &in->include,
-				       &in->cupti };
-	int rc = trust_check_listable(in->prefix, "the folder", err);
-
-	for (size_t k = 0; !rc && k < sizeof(lists) / sizeof(*lists); k++)
-		for (size_t i = 0; !rc && i < lists[k]->n; i++)
-			rc = trust_check_listable(lists[k]->v[i], "the folder",
-						  err);
-	return rc;
-}
-
 /* Register in; an identical registration already there is fine. */
 static int record(struct cuenv_ctx *ctx, struct install *in,
 		  struct cuenv_err *err)
 {
-	struct install_list list = { 0 };
-	char *name = install_make_name(in);
-	int rc = store_list(&ctx->store, in->kind, &list, err);
+	struct buf said = BUF_INIT;
+	int rc = register_record(&ctx->store, in, err);
 
-	for (size_t i = 0; !rc && i < list.n; i++) {
-		const struct install *old = list.v[i];
-
-		if (strcmp(old->name, name))
-			continue;
-		if (old->registered && !strcmp(old->prefix, in->prefix)) {
-			printf("%s %s is already registered from %s\n",
-			       kit_kind_name(in->kind), name, in->prefix);
-			rc = CUENV_NO; /* nothing to do, not an error */
-		} else {
-			rc = cuenv_fail(err, CUENV_E_CONFLICT,
-					"%s %s is already in the store (%s)",
-					kit_kind_name(in->kind), name,
-					old->registered ? old->prefix
-							: "installed by cuenv");
-			cuenv_hint(err,
-				   "remove it first (cuenv remove %s %s), or "
-				   "register this one under another version "
-				   "with --as",
-				   kit_kind_name(in->kind), name);
-		}
+	if (rc == CUENV_NO) {
+		register_already(in, &said);
+		fputs(said.data, stdout);
+		rc = CUENV_OK;
 	}
-	if (!rc)
-		rc = store_register(&ctx->store, in, err);
-	free(name);
-	install_list_release(&list);
-	return rc == CUENV_NO ? CUENV_OK : rc;
+	buf_release(&said);
+	return rc;
 }
 
 static void describe(const struct install *in)
 {
-	printf("registered %s %s", kit_kind_name(in->kind), in->version);
-	if (in->kind == KIT_CUDNN)
-		printf(" for CUDA %u", in->cuda_major);
-	printf(" from %s", in->prefix);
-	if (in->kind == KIT_CUDA)
-		printf(in->cupti.n ? " (CUPTI %s)" : " (no CUPTI)",
-		       in->cupti_version ? in->cupti_version : "found");
-	printf("\n");
+	struct buf line = BUF_INIT;
+
+	register_describe(in, &line);
+	fputs(line.data, stdout);
+	buf_release(&line);
 }
 
 /*
@@ -153,9 +115,9 @@ static int add_found(struct cuenv_ctx *ctx, struct install *first,
 	if (also)
 		detect_activation(also, &searched);
 	strv_release(&searched);
-	rc = check_listable(first, err);
+	rc = register_listable(first, err);
 	if (!rc && also)
-		rc = check_listable(also, err);
+		rc = register_listable(also, err);
 	if (!rc)
 		rc = record(ctx, first, err);
 	if (rc || !first->dir) /* already there */

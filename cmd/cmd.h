@@ -180,25 +180,15 @@ int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
 			struct cuenv_err *err);
 
 /*
- * Parse s, a decimal count from 0 to max (no sign, no suffix, no
- * blanks), into *out; what names it in the error ("--timeout" or
- * "CUENV_FETCH_TIMEOUT"): CUENV_E_USAGE.
+ * Parse s, a decimal count from 0 to max, into *out; what names it in
+ * the error: install_request_count.
  */
 int cmd_parse_count(const char *what, const char *s, uint64_t max,
 		    uint64_t *out, struct cuenv_err *err);
 
 /*
- * The same for the environment variable name (in ctx->envp), when it
- * is set: an unset one leaves *out as it was; a set one that is not such
- * a number ("", "abc", "-1", "12x") fails naming the variable.
- */
-int cmd_env_count(const struct cuenv_ctx *ctx, const char *name, uint64_t max,
-		  uint64_t *out, struct cuenv_err *err);
-
-/*
- * For install and mirror: CUENV_FETCH_RETRIES, _STALL_SECONDS,
- * _BACKOFF_MS, _LOW_SPEED, _TIMEOUT and _MAX_BYTES into fo, each
- * checked as cmd_env_count does.
+ * For install and mirror: the CUENV_FETCH_* variables of ctx->envp into
+ * fo, each checked (install_request_fetch_env).
  */
 struct fetch_opts;
 int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,

@@ -14,11 +14,14 @@
 #include "../core/needs.h"
 #include "../core/dotfile.h"
 #include "../core/fetch.h"
+#include "../core/install_request.h"
+#include "../core/manifests.h"
 #include "../core/file.h"
 #include "../core/plan.h"
 #include "../core/plat_fs.h"
 #include "../core/plat_path.h"
 #include "../core/selfile.h"
+#include "../core/selhint.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -60,83 +63,19 @@ void cmd_print_json(const struct json_t *j)
 int cmd_parse_count(const char *what, const char *s, uint64_t max,
 		    uint64_t *out, struct cuenv_err *err)
 {
-	uint64_t v = 0;
-	struct buf shown = BUF_INIT;
-	int rc = CUENV_OK;
-
-	for (const char *p = s; rc == CUENV_OK && *p; p++) {
-		if (*p < '0' || *p > '9' ||
-		    v > (max - (uint64_t)(*p - '0')) / 10)
-			rc = CUENV_E_USAGE;
-		else
-			v = v * 10 + (uint64_t)(*p - '0');
-	}
-	if (!*s || rc) {
-		buf_add_display(&shown, s, 64);
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"%s must be a whole number from 0 to %llu, "
-				"not '%s'",
-				what, (unsigned long long)max, shown.data);
-		buf_release(&shown);
-		return rc;
-	}
-	*out = v;
-	return CUENV_OK;
-}
-
-int cmd_env_count(const struct cuenv_ctx *ctx, const char *name, uint64_t max,
-		  uint64_t *out, struct cuenv_err *err)
-{
-	const char *v = env_get(ctx->envp, name);
-
-	return v ? cmd_parse_count(name, v, max, out, err) : CUENV_OK;
+	return install_request_count(what, s, max, out, err);
 }
 
 int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 		  struct cuenv_err *err)
 {
-	static const struct {
-		const char *name;
-		uint64_t max;
-	} vars[] = {
-		{ "CUENV_FETCH_RETRIES", 1000 },
-		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
-		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
-		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
-		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
-	};
-	unsigned *field[] = { &fo->retries, &fo->stall_seconds, &fo->backoff_ms,
-			      &fo->low_speed, &fo->timeout_seconds };
-	int rc;
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
-		uint64_t v = *field[i];
-
-		rc = cmd_env_count(ctx, vars[i].name, vars[i].max, &v, err);
-		if (rc)
-			return rc;
-		*field[i] = (unsigned)v;
-	}
-	return cmd_env_count(ctx, "CUENV_FETCH_MAX_BYTES", UINT64_MAX,
-			     &fo->max_bytes, err);
+	return install_request_fetch_env(ctx->envp, fo, err);
 }
 
 int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
 		   struct fetch_opts *fo, struct cuenv_err *err)
 {
-	if (!strncmp(url, "https://", 8))
-		return CUENV_OK;
-	if (!strncmp(url, "http://", 7)) {
-		fo->allow_http = 1; /* the user asked for it */
-		return CUENV_OK;
-	}
-	if (!strncmp(url, "file://", 7)) {
-		fo->allow_file = 1;
-		return CUENV_OK;
-	}
-	return cuenv_fail(err, CUENV_E_USAGE,
-			  "%s: mirror '%s' is not https://, http:// or file://",
-			  cmd->name, url);
+	return install_request_mirror_url(cmd->name, url, fo, err);
 }
 
 static void on_store_waiting(void *ctx, const char *holder)
@@ -173,16 +112,7 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 int cmd_check_version(const char *what, const char *v, int allow_system,
 		      struct cuenv_err *err)
 {
-	struct buf shown = BUF_INIT;
-
-	if (version_is_valid(v) || (allow_system && !strcmp(v, "system")))
-		return CUENV_OK;
-	buf_add_display(&shown, v, 64);
-	cuenv_fail(err, CUENV_E_USAGE, "invalid %s version '%s'", what,
-		   shown.data);
-	buf_release(&shown);
-	return cuenv_hint(err, "a version is numbers and dots, such as 12.4 "
-			       "or 12.4.1");
+	return version_check(what, v, allow_system, err);
 }
 
 int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
@@ -385,25 +315,11 @@ const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
 
 static int show_file(const char *path, struct cuenv_err *err)
 {
-	struct dotfile df;
-	int rc;
+	struct buf out = BUF_INIT;
+	int rc = selfile_show(path, &out, err);
 
-	dotfile_init(&df);
-	rc = dotfile_read(path, &df, err);
-	if (rc == CUENV_NO || (!rc && dotfile_is_empty(&df))) {
-		printf("none (no %s)\n", path);
-		rc = CUENV_NO;
-	} else if (!rc) {
-		printf("%s", df.cuda);
-		if (df.cudnn)
-			printf(" + cudnn %s", df.cudnn);
-		if (df.cupti)
-			printf(" + cupti from %s", df.cupti);
-		if (df.isolate > 0)
-			printf(", isolated");
-		printf(" (%s)\n", path);
-	}
-	dotfile_release(&df);
+	fputs(out.data, stdout);
+	buf_release(&out);
 	return rc;
 }
 
@@ -518,12 +434,8 @@ int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 	rc = selfile_read(path, &text, &old, err);
 	if (!rc && !unset && !force) {
 		/* Keep cudnn/cupti the file had unless told otherwise. */
-		struct dotfile want = set;
+		struct dotfile want = selfile_want(&set, &old);
 
-		if (!want.cudnn)
-			want.cudnn = old.cudnn;
-		if (!want.cupti)
-			want.cupti = old.cupti;
 		rc = check_installed(ctx, &want, err);
 	}
 	if (!rc) {
@@ -585,33 +497,9 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 
 /* ---- the catalogue ------------------------------------------------------------ */
 
-/*
- * Only places relative to the binary itself, so that an installed tree
- * can be moved (DESTDIR, or a copied prefix) and never reads another
- * copy's catalogue: no path from the build is compiled in.
- */
 int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out)
 {
-	static const char *const rel[] = {
-		"../share/cuenv/manifests",    /* PREFIX/bin/cuenv */
-		"../../share/cuenv/manifests", /* PREFIX/libexec/cuenv/... */
-		"manifests", /* ./cuenv in the source tree; the build folders
-				hold a link to it */
-	};
-	char *here = plat_path_parent(plat_path_native(), ctx->exe);
-	int found = 0;
-
-	buf_reset(out);
-	for (size_t i = 0; here && !found && i < sizeof(rel) / sizeof(*rel);
-	     i++) {
-		buf_reset(out);
-		buf_path(out, here, rel[i]);
-		found = store_is_dir(out->data);
-	}
-	if (!found)
-		buf_reset(out);
-	free(here);
-	return found ? 0 : -1;
+	return manifests_data_dir(ctx->exe, out);
 }
 
 char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
@@ -649,114 +537,38 @@ char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
 
 void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
-	const size_t n = strlen(SELECT_HINT_INSTALL);
-	struct buf dir = BUF_INIT;
-	struct plat_dir *d;
-	const char *spec, *w;
-	size_t len;
-
-	if (!ctx->root || !err->hint.data ||
-	    strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
-		return;
-	spec = err->hint.data + n;
-	len = strcspn(spec, ", ");
-	buf_path(&dir, ctx->root, "versions/cuda");
-	d = plat_opendir(dir.data);
-	while (d && (w = plat_readdir(d))) {
-		/* 12.4 names 12.4.1; 12.4 does not name 12.40 */
-		if (strncmp(w, spec, len) || (w[len] && w[len] != '.'))
-			continue;
-		buf_reset(&err->hint);
-		buf_printf(&err->hint,
-			   "cuda %s is in the store (%s/%s), but cannot be "
-			   "used; see: cuenv versions",
-			   w, dir.data, w);
-		break;
-	}
-	if (d)
-		plat_closedir(d);
-	buf_release(&dir);
+	selhint_skipped(ctx->root, err);
 }
 
 void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err)
 {
-	const size_t n = strlen(SELECT_HINT_INSTALL);
 	struct catalog cat = { 0 };
 	struct cuenv_err e = CUENV_ERR_INIT;
-	char *v;
 
-	if (!ctx->root || strncmp(err->hint.data, SELECT_HINT_INSTALL, n))
-		return;
-	v = xstrndup(err->hint.data + n, strcspn(err->hint.data + n, ", "));
-	if (!cmd_catalog(ctx, &cat, &e) &&
-	    !catalog_find(&cat, KIT_CUDA, v, 0, -1)) {
-		buf_reset(&err->hint);
-		buf_printf(&err->hint,
-			   "cuda %s is not in cuenv's catalogue (cuenv "
-			   "list-remote cuda lists what it can install): "
-			   "register a toolkit you have (cuenv add cuda PATH), "
-			   "or choose one of those installed",
-			   v);
-	}
+	if (ctx->root && selhint_spec(err, NULL) && !cmd_catalog(ctx, &cat, &e))
+		selhint_installable(&cat, err);
 	catalog_release(&cat);
 	err_release(&e);
-	free(v);
 }
 
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err)
 {
-	const char *p = env_get(ctx->envp, "CUENV_PLATFORM");
+	const char *platform;
+	int rc = manifests_platform(env_get(ctx->envp, "CUENV_PLATFORM"),
+				    &platform, err);
 
-	if (!p || !*p)
-		return cmd_catalog_for(ctx, catalog_platform(), cat, err);
-	if (!catalog_platform_known(p)) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, p, 64);
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "CUENV_PLATFORM: unknown platform '%s'", shown.data);
-		buf_release(&shown);
-		return cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
-				       "linux-aarch64, linux-ppc64le, "
-				       "windows-x86_64");
-	}
-	return cmd_catalog_for(ctx, p, cat, err);
+	return rc ? rc : cmd_catalog_for(ctx, platform, cat, err);
 }
 
 int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 		    struct catalog *cat, struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
 	struct buf dir = BUF_INIT;
-	int rc = CUENV_OK, found = 0;
+	int rc = manifests_catalog(cat, env_get(ctx->envp, "CUENV_MANIFESTS"),
+				   cmd_data_dir(ctx, &dir) ? NULL : dir.data,
+				   ctx->root, platform, ctx->exe, err);
 
-	if (only && *only) {
-		/* Instead of the shipped one; what update fetched still counts */
-		if (!store_is_dir(only))
-			return cuenv_fail(err, CUENV_E_MANIFEST,
-					  "CUENV_MANIFESTS: '%s' is not a "
-					  "folder",
-					  only);
-		found = 1;
-		rc = catalog_load(cat, only, platform, err);
-	} else if (!cmd_data_dir(ctx, &dir)) {
-		found = 1;
-		rc = catalog_load(cat, dir.data, platform, err);
-	}
-	/* What `cuenv update` fetched since. */
-	buf_reset(&dir);
-	buf_path(&dir, ctx->root, "manifests");
-	if (!rc && store_is_dir(dir.data)) {
-		found = 1;
-		rc = catalog_load(cat, dir.data, platform, err);
-	}
-	if (!rc && !found) {
-		rc = cuenv_fail(err, CUENV_E_MANIFEST,
-				"no catalogue found next to '%s'", ctx->exe);
-		cuenv_hint(err, "install cuenv with make install, or set "
-				"CUENV_MANIFESTS");
-	}
 	buf_release(&dir);
 	return rc;
 }
@@ -766,31 +578,13 @@ int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
 int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 		   struct cuenv_err *err)
 {
-	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
+	struct buf dir = BUF_INIT;
+	int rc = manifests_compat_dir(env_get(ctx->envp, "CUENV_MANIFESTS"),
+				      cmd_data_dir(ctx, &dir) ? NULL : dir.data,
+				      ctx->exe, out, err);
 
-	buf_reset(out);
-	if (only && *only) {
-		buf_adds(out, only);
-	} else if (cmd_data_dir(ctx, out)) {
-		cuenv_fail(err, CUENV_E_MANIFEST,
-			   "no compatibility tables found next to '%s'",
-			   ctx->exe);
-		return cuenv_hint(err, "install cuenv with make install, or "
-				       "set CUENV_MANIFESTS");
-	}
-	buf_adds(out, "/compat");
-	if (!store_is_dir(out->data))
-		return cuenv_fail(err, CUENV_E_MANIFEST, "no folder '%s'",
-				  out->data);
-	return CUENV_OK;
-}
-
-/* "pytorch 2.14 was built and tested with CUDA 13.2 and cuDNN 9.24.0.43" */
-static void note_build(const struct framework_build *b)
-{
-	cmd_note("%s %s was built and tested with CUDA %s%s%s", b->framework,
-		 b->version, b->cuda, b->cudnn ? " and cuDNN " : "",
-		 b->cudnn ? b->cudnn : "");
+	buf_release(&dir);
+	return rc;
 }
 
 int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
@@ -800,7 +594,7 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 {
 	struct framework_choice c = FRAMEWORK_CHOICE_INIT;
 	struct buf dir = BUF_INIT, name = BUF_INIT, updated = BUF_INIT;
-	const struct framework_build *best;
+	struct strv notes = STRV_INIT;
 	const char *spec;
 	int rc = plan_framework_arg(arg, &name, &spec, err);
 
@@ -811,33 +605,11 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 	if (!rc)
 		rc = plan_framework_choose(dir.data, updated.data, name.data,
 					   spec, cat, cudnn, source, &c, err);
-	best = c.best;
-	/* Say what the preferred row needs, and why it cannot be. */
-	if (rc && c.rows.n && !quiet)
-		note_build(&c.rows.v[0]);
-	if (best && best != c.rows.v && !quiet) {
-		size_t more = (size_t)(best - c.rows.v) - 1;
-		struct buf also = BUF_INIT;
-
-		if (more)
-			buf_printf(&also, " and %zu more build%s", more,
-				   more == 1 ? "" : "s");
-		cmd_note("skipped %s %s with CUDA %s%s: %s",
-			 c.rows.v[0].framework, c.rows.v[0].version,
-			 c.rows.v[0].cuda, also.data, c.first.msg.data);
-		buf_release(&also);
-	}
-	if (best && !quiet)
-		note_build(best);
-	if (best) {
-		out->v = xcalloc(1, sizeof(*out->v));
-		out->n = 1;
-		out->v[0].framework = xstrdup(best->framework);
-		out->v[0].version = xstrdup(best->version);
-		out->v[0].cuda = xstrdup(best->cuda);
-		out->v[0].cudnn = best->cudnn ? xstrdup(best->cudnn) : NULL;
-		out->v[0].notes = xstrdup(best->notes);
-	}
+	plan_framework_notes(&c, rc, &notes);
+	for (size_t i = 0; i < notes.n && !quiet; i++)
+		cmd_note("%s", notes.v[i]);
+	plan_framework_best(&c, out);
+	strv_release(&notes);
 	framework_choice_release(&c);
 	buf_release(&dir);
 	buf_release(&name);
@@ -849,32 +621,13 @@ int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
 		  int runtime_only, struct strv *comps, struct plan_opts *o,
 		  struct cuenv_err *err)
 {
-	o->runtime_only = runtime_only;
-	if (!list)
-		return CUENV_OK;
-	strv_split(comps, list, ',');
-	for (size_t i = 0; i < comps->n; i++) {
-		const char *c = comps->v[i];
-
-		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-				   strlen(c))
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "%s: bad component name '%s'",
-					  cmd->name, c);
-	}
-	o->components = comps;
-	return CUENV_OK;
+	return plan_opts_parse(cmd->name, list, runtime_only, comps, o, err);
 }
 
 int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
 			struct cuenv_err *err)
 {
-	if (o->components && o->runtime_only)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "%s: --components and --runtime-only do not "
-				  "go together",
-				  cmd->name);
-	return CUENV_OK;
+	return plan_opts_check(cmd->name, o, err);
 }
 
 /* ---- what is installed, for needs and explain ------------------------------ */

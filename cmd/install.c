@@ -8,6 +8,7 @@
 #include "../core/compat.h"
 #include "../core/dotfile.h"
 #include "../core/install.h"
+#include "../core/install_request.h"
 #include "../core/lock.h"
 #include "../core/plan_index.h"
 #include "../core/plat_sys.h"
@@ -211,22 +212,6 @@ static void on_waiting(void *ctx, const char *what)
 			what);
 }
 
-/* ---- the environment ------------------------------------------------------- */
-
-/* CUENV_FETCH_* and CUENV_UNPACK_MAX_RATIO, each checked. */
-static int fetch_env(const struct cuenv_ctx *ctx, struct install_opts *o,
-		     struct cuenv_err *err)
-{
-	uint64_t ratio = o->expand_ratio;
-	int rc = cmd_fetch_env(ctx, &o->fetch, err);
-
-	if (!rc)
-		rc = cmd_env_count(ctx, "CUENV_UNPACK_MAX_RATIO", 1000000,
-				   &ratio, err);
-	o->expand_ratio = (unsigned)ratio;
-	return rc;
-}
-
 /* ---- one release ----------------------------------------------------------- */
 
 static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
@@ -238,9 +223,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	unsigned cols;
 	int rc;
 
-	buf_printf(&what, "%s %s", kit_kind_name(rel->kind), rel->version);
-	if (rel->kind == KIT_CUDNN)
-		buf_printf(&what, " for CUDA %u", rel->cuda_major);
+	install_request_what(rel, &what);
 	s.quiet = quiet;
 	s.what = what.data;
 	s.source = source_name(rel->source);
@@ -253,12 +236,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	o->fetch.note = on_note;
 	o->fetch.note_ctx = &s;
 	rc = install_run(&ctx->store, rel, o, &done, err);
-	if (rc == CUENV_E_FETCH && !err->hint.len &&
-	    !(o->mirror && *o->mirror) && rel->source != SRC_PYPI)
-		/* Offline machines and clusters: say where else to look. */
-		cuenv_hint(err, "if NVIDIA's servers cannot be reached from "
-				"here, install from a mirror: --mirror URL "
-				"or CUENV_MIRROR (README: Mirrors)");
+	install_request_fetch_hint(rc, o->mirror, (int)rel->source, err);
 	if (rc == CUENV_NO) {
 		if (!quiet)
 			printf("%s is already installed (%s)\n", what.data,
@@ -301,11 +279,9 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 		goto out;
 	}
 	rc = lock_read(path.data, &lk, err);
-	if (!rc && strcmp(lk.platform, catalog_platform()))
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"install: '%s' is for %s, "
-				"this machine is %s",
-				path.data, lk.platform, catalog_platform());
+	if (!rc)
+		rc = install_request_lock_platform(path.data, lk.platform,
+						   catalog_platform(), err);
 	if (!rc)
 		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
@@ -397,9 +373,7 @@ static int framework_from_index(const char *for_spec,
 {
 	struct buf said = BUF_INIT;
 	int rc = plan_index_framework(for_spec,
-				      o->pypi_index && *o->pypi_index
-					      ? o->pypi_index
-					      : "https://pypi.org/simple",
+				      install_request_index(o->pypi_index),
 				      &o->fetch, cat, out, why, &said);
 
 	if (!rc && !quiet)
@@ -410,9 +384,8 @@ static int framework_from_index(const char *for_spec,
 
 /* What one `cuenv install` asks for, from its words and options. */
 struct request {
-	const char *spec, *cudnn, *cupti;
-	const char *for_spec; /* --for tensorflow==2.6 */
-	int quiet, source, locked;
+	struct install_request r;
+	int quiet;
 	struct strv comps;
 	struct selection sel;
 	struct framework_builds fw;
@@ -425,8 +398,8 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 	enum source_kind sk;
 	int rc;
 
-	q->cudnn = ctx->opt.arg[O_CUDNN];
-	q->cupti = ctx->opt.arg[O_CUPTI];
+	q->r.cudnn = ctx->opt.arg[O_CUDNN];
+	q->r.cupti = ctx->opt.arg[O_CUPTI];
 	rc = cmd_plan_opts(&cmd_install, ctx->opt.arg[O_COMPONENTS],
 			   cmd_opt_given(&ctx->opt, O_RUNTIME), &q->comps,
 			   &o->plan, err);
@@ -434,7 +407,7 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 		return rc;
 	if (ctx->opt.arg[O_SOURCE] &&
 	    !source_parse(ctx->opt.arg[O_SOURCE], &sk))
-		q->source = (int)sk;
+		q->r.source = (int)sk;
 	if (ctx->opt.arg[O_MIRROR])
 		o->mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
@@ -443,8 +416,8 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 		o->jobs = (unsigned)ctx->opt.num[O_JOBS];
 	o->no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
 	q->quiet = cmd_opt_given(&ctx->opt, O_QUIET);
-	q->for_spec = ctx->opt.arg[O_FOR];
-	q->locked = cmd_opt_given(&ctx->opt, O_LOCKED);
+	q->r.for_spec = ctx->opt.arg[O_FOR];
+	q->r.locked = cmd_opt_given(&ctx->opt, O_LOCKED);
 	if (cmd_opt_given(&ctx->opt, O_TIMEOUT))
 		o->fetch.timeout_seconds = (unsigned)ctx->opt.num[O_TIMEOUT];
 	if (cmd_opt_given(&ctx->opt, O_MAXDL))
@@ -464,30 +437,27 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 	int rc = CUENV_OK;
 
 	/* The row is chosen by what the catalogue can install. */
-	if (q->cudnn)
-		rc = cmd_check_version("cudnn", q->cudnn, 0, err);
+	if (q->r.cudnn)
+		rc = cmd_check_version("cudnn", q->r.cudnn, 0, err);
 	if (!rc)
 		rc = cmd_catalog(ctx, cat, err);
 	if (!rc) {
-		rc = framework_from_index(q->for_spec, o, cat, q->quiet, &q->fw,
-					  &why);
+		rc = framework_from_index(q->r.for_spec, o, cat, q->quiet,
+					  &q->fw, &why);
 		if (rc == CUENV_NO) {
 			if (why.len && !q->quiet)
 				cmd_note("%s; the shipped framework "
 					 "table answers",
 					 why.data);
-			rc = cmd_framework_pick(ctx, q->for_spec, cat, q->cudnn,
-						q->source, q->quiet, &q->fw,
-						err);
+			rc = cmd_framework_pick(ctx, q->r.for_spec, cat,
+						q->r.cudnn, q->r.source,
+						q->quiet, &q->fw, err);
 		}
 	}
 	buf_release(&why);
-	if (rc)
-		return rc;
-	q->spec = q->fw.v[0].cuda;
-	if (!q->cudnn)
-		q->cudnn = q->fw.v[0].cudnn;
-	return CUENV_OK;
+	if (!rc)
+		install_request_build(&q->r, &q->fw.v[0]);
+	return rc;
 }
 
 /* No SPEC: what the nearest .cuenv (or cuenv use) asks for. */
@@ -501,25 +471,9 @@ static int selected_request(const struct cuenv_ctx *ctx, struct request *q,
 		.env_cudnn = env_get(ctx->envp, "CUENV_CUDNN_VERSION"),
 		.env_cupti = env_get(ctx->envp, "CUENV_CUPTI_VERSION")
 	};
-	int rc;
+	int rc = select_find(&in, &q->sel, err);
 
-	rc = select_find(&in, &q->sel, err);
-	if (rc)
-		return rc;
-	if (!selection_active(&q->sel)) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"install: no version given and none "
-				"selected here");
-		cuenv_hint(err, "cuenv install 12.4, or write one with "
-				"cuenv local 12.4 --force");
-		return rc;
-	}
-	q->spec = q->sel.cuda;
-	if (!q->cudnn)
-		q->cudnn = q->sel.cudnn;
-	if (!q->cupti)
-		q->cupti = q->sel.cupti;
-	return CUENV_OK;
+	return rc ? rc : install_request_selected(&q->r, &q->sel, err);
 }
 
 /* The releases of ch, in the order and with the options plan_steps
@@ -548,22 +502,7 @@ static int install_choice(struct cuenv_ctx *ctx,
 	return rc;
 }
 
-/* --dry-run: what install_choice would install, in one line. */
-static void print_dry_run(const struct catalog_choice *ch, int source)
-{
-	printf("would install cuda %s", ch->cuda->version);
-	if (ch->cudnn)
-		printf(" + cudnn %s", ch->cudnn->version);
-	if (ch->cupti)
-		printf(" + cupti %s", ch->cupti->version);
-	printf(" (%s)\n",
-	       source == SRC_PYPI ? "pypi" : source_name(ch->cuda->source));
-}
-
-/*
- * The options and the environment's settings (fetch_env reads the
- * CUENV_FETCH_* ones) into o and q, checked; not for --list.
- */
+/* The options into o and q, checked; not for --list. */
 static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 			 struct install_opts *o, struct request *q,
 			 struct cuenv_err *err)
@@ -579,76 +518,89 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	rc = read_options(ctx, o, q, err);
 	if (!rc)
-		rc = kind_word(argc, argv, &q->cudnn, err);
+		rc = kind_word(argc, argv, &q->r.cudnn, err);
 	if (!rc)
 		rc = cmd_plan_opts_check(&cmd_install, &o->plan, err);
 	if (!rc && o->mirror && *o->mirror &&
 	    (rc = cmd_mirror_url(&cmd_install, o->mirror, &o->fetch, err)))
 		cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
-	if (!rc && o->pypi_index && !strncmp(o->pypi_index, "http://", 7))
+	if (!rc && install_request_index_http(o->pypi_index))
 		o->fetch.allow_http = 1;
 	return rc;
 }
 
-/* --locked: what .cuenv.lock pins, and nothing else. */
-static int locked_request(struct cuenv_ctx *ctx, int argc,
-			  const struct request *q, struct install_opts *o,
-			  struct cuenv_err *err)
-{
-	if (optind < argc || q->for_spec || q->cudnn || q->cupti ||
-	    q->source >= 0)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "install: --locked installs what "
-				  ".cuenv.lock pins; give no SPEC, --for, "
-				  "--cudnn, --cupti or --source");
-	return install_locked(ctx, o, q->quiet, err);
-}
-
 /*
- * What to install into q: from --for (which loads cat), the SPEC given,
- * or the selection here; its versions checked.
+ * What to install into q, by its mode: from --for (which loads cat),
+ * the SPEC given, or the selection here; its versions checked. *locked
+ * when it is what .cuenv.lock pins instead.
  */
 static int request_spec(struct cuenv_ctx *ctx, int argc, char **argv,
 			struct request *q, struct install_opts *o,
-			struct catalog *cat, struct cuenv_err *err)
+			struct catalog *cat, int *locked, struct cuenv_err *err)
 {
-	int rc = CUENV_OK;
+	enum install_mode mode;
+	int rc = install_request_mode(&q->r, argc - optind, &mode, err);
 
-	if (q->for_spec) {
-		if (optind < argc)
-			return cuenv_fail(err, CUENV_E_USAGE,
-					  "install: give a SPEC or --for, not "
-					  "both");
+	if (rc)
+		return rc;
+	switch (mode) {
+	case INSTALL_LOCKED:
+		*locked = 1;
+		return CUENV_OK;
+	case INSTALL_FOR:
 		rc = for_request(ctx, q, o, cat, err);
-	} else if (optind < argc) {
-		q->spec = argv[optind];
-	} else {
+		break;
+	case INSTALL_SPEC:
+		q->r.spec = argv[optind];
+		break;
+	case INSTALL_SELECTED:
 		rc = selected_request(ctx, q, err);
+		break;
 	}
 	if (!rc)
-		rc = cmd_check_version("cuda", q->spec, 0, err);
-	if (!rc && q->cudnn)
-		rc = cmd_check_version("cudnn", q->cudnn, 0, err);
-	if (!rc && q->cupti)
-		rc = cmd_check_version("cupti", q->cupti, 0, err);
+		rc = install_request_check(&q->r, err);
+	if (!rc && mode != INSTALL_FOR) /* else loaded above */
+		rc = cmd_catalog(ctx, cat, err);
+	return rc;
+}
+
+/* The request's releases installed, or with --dry-run named. */
+static int install_request(struct cuenv_ctx *ctx, const struct request *q,
+			   const struct catalog *cat, struct install_opts *o,
+			   struct cuenv_err *err)
+{
+	struct catalog_choice found;
+	struct buf line = BUF_INIT;
+	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
+				 q->r.source, &found, err);
+
+	if (!rc && cmd_opt_given(&ctx->opt, O_DRYRUN)) {
+		install_request_dry_run(&found, q->r.source, &line);
+		fputs(line.data, stdout);
+	} else if (!rc) {
+		rc = install_choice(ctx, &found, q->r.source, o, q->quiet, err);
+	}
+	buf_release(&line);
 	return rc;
 }
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_opts o = { .fetch = FETCH_OPTS_INIT,
-				  .expand_ratio =
-					  INSTALL_EXPAND_RATIO_DEFAULT };
-	struct request q = { .source = -1, .comps = STRV_INIT };
+	struct install_env env = { .fetch = FETCH_OPTS_INIT,
+				   .expand_ratio =
+					   INSTALL_EXPAND_RATIO_DEFAULT };
+	struct install_opts o = { 0 };
+	struct request q = { .r.source = -1, .comps = STRV_INIT };
 	struct catalog cat = { 0 };
-	struct catalog_choice found;
-	int rc;
+	int rc, locked = 0;
 
 	selection_init(&q.sel);
-	o.mirror = env_get(ctx->envp, "CUENV_MIRROR");
-	o.pypi_index = env_get(ctx->envp, "CUENV_PYPI_INDEX");
-	rc = fetch_env(ctx, &o, err);
+	rc = install_request_env(ctx->envp, &env, err);
+	o.mirror = env.mirror;
+	o.pypi_index = env.pypi_index;
+	o.fetch = env.fetch;
+	o.expand_ratio = env.expand_ratio;
 	if (rc)
 		goto out;
 	if (cmd_opt_given(&ctx->opt, O_LIST)) {
@@ -656,22 +608,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	}
 	rc = install_setup(ctx, argc, argv, &o, &q, err);
-	if (rc)
-		goto out;
-	if (q.locked) {
-		rc = locked_request(ctx, argc, &q, &o, err);
-		goto out;
-	}
-	rc = request_spec(ctx, argc, argv, &q, &o, &cat, err);
-	if (!rc && !q.for_spec) /* else loaded above */
-		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
-		rc = catalog_resolve(&cat, q.spec, q.cudnn, q.cupti, q.source,
-				     &found, err);
-	if (!rc && cmd_opt_given(&ctx->opt, O_DRYRUN))
-		print_dry_run(&found, q.source);
+		rc = request_spec(ctx, argc, argv, &q, &o, &cat, &locked, err);
+	if (!rc && locked)
+		rc = install_locked(ctx, &o, q.quiet, err);
 	else if (!rc)
-		rc = install_choice(ctx, &found, q.source, &o, q.quiet, err);
+		rc = install_request(ctx, &q, &cat, &o, err);
 out:
 	framework_builds_release(&q.fw);
 	selection_release(&q.sel);

@@ -57,28 +57,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = select_find(&in, &sel, err);
 	if (rc)
 		goto out;
-	if (sel.origin != SEL_FILE || !selection_active(&sel)) {
-		rc = cuenv_fail(err, check ? CUENV_NO : CUENV_E_USAGE,
-				"lock: no .cuenv selecting a CUDA version "
-				"here");
-		cuenv_hint(err, "write one with: cuenv local 12.4 --force");
+	rc = lock_path_for(&sel, check, &path, err);
+	if (!rc && check)
+		rc = lock_read_for_check(path.data, &have, &o, err);
+	if (rc)
 		goto out;
-	}
-	buf_printf(&path, "%s.lock", sel.origin_path);
-	if (check) {
-		rc = lock_read(path.data, &have, err);
-		if (rc == CUENV_NO) {
-			rc = cuenv_fail(err, CUENV_NO,
-					"lock: no lock file '%s'", path.data);
-			cuenv_hint(err, "write it with: cuenv lock");
-			goto out;
-		}
-		if (rc)
-			goto out;
-		/* Resolve again with the options the lock was made with. */
-		o.runtime_only = have.runtime_only;
-		o.components = have.components.n ? &have.components : NULL;
-	}
 	rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
 		rc = lock_build(&want, &cat, sel.cuda, sel.cudnn, sel.cupti, &o,
@@ -89,15 +72,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	}
 	if (check) {
-		if (lock_compare(&have, &want, &text)) {
-			rc = cuenv_fail(err, CUENV_NO,
-					"lock: '%s' is out of "
-					"date: %s",
-					path.data, text.data);
-			cuenv_hint(err, "update it with: cuenv lock");
-			goto out;
-		}
-		printf("%s matches %s\n", path.data, sel.origin_path);
+		rc = lock_check(&have, &want, path.data, err);
+		if (!rc)
+			printf("%s matches %s\n", path.data, sel.origin_path);
 		goto out;
 	}
 	lock_format(&want, &text);

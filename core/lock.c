@@ -594,3 +594,51 @@ int lock_to_release(const struct lockfile *lk, enum kit_kind kind,
 	}
 	return rel->nparts ? CUENV_OK : CUENV_NO;
 }
+
+/* ---- cuenv lock ---------------------------------------------------------- */
+
+int lock_path_for(const struct selection *sel, int check, struct buf *path,
+		  struct cuenv_err *err)
+{
+	if (sel->origin != SEL_FILE || !selection_active(sel)) {
+		cuenv_fail(err, check ? CUENV_NO : CUENV_E_USAGE,
+			   "lock: no .cuenv selecting a CUDA version here");
+		return cuenv_hint(err,
+				  "write one with: cuenv local 12.4 --force");
+	}
+	buf_reset(path);
+	buf_printf(path, "%s.lock", sel->origin_path);
+	return CUENV_OK;
+}
+
+int lock_read_for_check(const char *path, struct lockfile *have,
+			struct plan_opts *o, struct cuenv_err *err)
+{
+	int rc = lock_read(path, have, err);
+
+	if (rc == CUENV_NO) {
+		cuenv_fail(err, CUENV_NO, "lock: no lock file '%s'", path);
+		return cuenv_hint(err, "write it with: cuenv lock");
+	}
+	if (rc)
+		return rc;
+	/* Resolve again with the options the lock was made with. */
+	o->runtime_only = have->runtime_only;
+	o->components = have->components.n ? &have->components : NULL;
+	return CUENV_OK;
+}
+
+int lock_check(const struct lockfile *have, const struct lockfile *want,
+	       const char *path, struct cuenv_err *err)
+{
+	struct buf why = BUF_INIT;
+
+	if (!lock_compare(have, want, &why)) {
+		buf_release(&why);
+		return CUENV_OK;
+	}
+	cuenv_fail(err, CUENV_NO, "lock: '%s' is out of date: %s", path,
+		   why.data);
+	buf_release(&why);
+	return cuenv_hint(err, "update it with: cuenv lock");
+}

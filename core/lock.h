@@ -29,6 +29,7 @@
 #include "catalog.h"
 #include "err.h"
 #include "plan.h"
+#include "select.h"
 #include "store.h"
 
 #define LOCK_NAME ".cuenv.lock"
@@ -84,6 +85,32 @@ int lock_read(const char *path, struct lockfile *lk, struct cuenv_err *err);
 
 /* The nearest LOCK_NAME walking up from cwd into out; CUENV_NO if none. */
 int lock_find(const char *cwd, struct buf *out);
+
+/* ---- cuenv lock ---------------------------------------------------------- */
+
+/*
+ * The lock file of sel, which must come from a .cuenv (a shell's `cuenv
+ * use` is not the project's) and select a CUDA: "<the .cuenv>.lock" into
+ * path. Else CUENV_NO with check (`lock --check`: a negative answer),
+ * CUENV_E_USAGE without, saying so with a hint.
+ */
+int lock_path_for(const struct selection *sel, int check, struct buf *path,
+		  struct cuenv_err *err);
+
+/*
+ * `lock --check`: the lock at path into have, and the options it was
+ * made with into o (its components point into have). CUENV_NO, with a
+ * hint, when there is none; lock_read's error for a bad one.
+ */
+int lock_read_for_check(const char *path, struct lockfile *have,
+			struct plan_opts *o, struct cuenv_err *err);
+
+/*
+ * `lock --check`: CUENV_OK when have (read from path) matches want,
+ * else CUENV_NO saying why, with a hint.
+ */
+int lock_check(const struct lockfile *have, const struct lockfile *want,
+	       const char *path, struct cuenv_err *err);
 
 /*
  * Compare a lock (have) with a fresh resolution (want). Returns 0 when

@@ -25,6 +25,38 @@ static const char *const cuda_runtime[] = {
 	"libcurand",   "libcusolver", "libcusparse", "libnvjitlink", NULL,
 };
 
+int plan_opts_parse(const char *command, const char *list, int runtime_only,
+		    struct strv *comps, struct plan_opts *o,
+		    struct cuenv_err *err)
+{
+	o->runtime_only = runtime_only;
+	if (!list)
+		return CUENV_OK;
+	strv_split(comps, list, ',');
+	for (size_t i = 0; i < comps->n; i++) {
+		const char *c = comps->v[i];
+
+		if (!*c || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+				   strlen(c))
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "%s: bad component name '%s'",
+					  command, c);
+	}
+	o->components = comps;
+	return CUENV_OK;
+}
+
+int plan_opts_check(const char *command, const struct plan_opts *o,
+		    struct cuenv_err *err)
+{
+	if (o->components && o->runtime_only)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "%s: --components and --runtime-only do not "
+				  "go together",
+				  command);
+	return CUENV_OK;
+}
+
 int plan_archives(const struct release *rel, const struct plan_opts *o,
 		  struct strv *names, struct cuenv_err *err)
 {
@@ -275,6 +307,60 @@ int plan_framework_choose(const char *shipped, const char *updated,
 		cuenv_hint(err, "%s", c->first.hint.data);
 	}
 	return rc;
+}
+
+/* "pytorch 2.14 was built and tested with CUDA 13.2 and cuDNN 9.24.0.43" */
+static void note_build(const struct framework_build *b, struct strv *notes)
+{
+	struct buf line = BUF_INIT;
+
+	buf_printf(&line, "%s %s was built and tested with CUDA %s%s%s",
+		   b->framework, b->version, b->cuda,
+		   b->cudnn ? " and cuDNN " : "", b->cudnn ? b->cudnn : "");
+	strv_push(notes, line.data);
+	buf_release(&line);
+}
+
+void plan_framework_notes(const struct framework_choice *c, int rc,
+			  struct strv *notes)
+{
+	const struct framework_build *best = c->best;
+
+	/* What the preferred row needs, and why it cannot be. */
+	if (rc && c->rows.n)
+		note_build(&c->rows.v[0], notes);
+	if (best && best != c->rows.v) {
+		size_t more = (size_t)(best - c->rows.v) - 1;
+		struct buf line = BUF_INIT;
+
+		buf_printf(&line, "skipped %s %s with CUDA %s",
+			   c->rows.v[0].framework, c->rows.v[0].version,
+			   c->rows.v[0].cuda);
+		if (more)
+			buf_printf(&line, " and %zu more build%s", more,
+				   more == 1 ? "" : "s");
+		buf_printf(&line, ": %s", c->first.msg.data);
+		strv_push(notes, line.data);
+		buf_release(&line);
+	}
+	if (best)
+		note_build(best, notes);
+}
+
+void plan_framework_best(const struct framework_choice *c,
+			 struct framework_builds *out)
+{
+	const struct framework_build *best = c->best;
+
+	if (!best)
+		return;
+	out->v = xcalloc(1, sizeof(*out->v));
+	out->n = 1;
+	out->v[0].framework = xstrdup(best->framework);
+	out->v[0].version = xstrdup(best->version);
+	out->v[0].cuda = xstrdup(best->cuda);
+	out->v[0].cudnn = best->cudnn ? xstrdup(best->cudnn) : NULL;
+	out->v[0].notes = xstrdup(best->notes);
 }
 
 int plan_framework_from_wheel(const struct needs_scan *s, const char *project,

@@ -28,6 +28,20 @@ struct plan_opts {
 };
 
 /*
+ * --components LIST (NULL: not given) split at commas into comps, which
+ * o->components then points at, and --runtime-only into o; command
+ * (install, lock, mirror) names a bad component name (not lowercase
+ * letters, digits and _) in the CUENV_E_USAGE.
+ */
+int plan_opts_parse(const char *command, const char *list, int runtime_only,
+		    struct strv *comps, struct plan_opts *o,
+		    struct cuenv_err *err);
+
+/* CUENV_E_USAGE naming command when o has both options. */
+int plan_opts_check(const char *command, const struct plan_opts *o,
+		    struct cuenv_err *err);
+
+/*
  * The archives of rel that o selects, pushed onto names (not twice): for
  * CUDA the default component set (runtime, CUPTI, nvcc, NVRTC, headers,
  * math libraries), the runtime libraries with runtime_only, or
@@ -149,6 +163,20 @@ int plan_framework_choose(const char *shipped, const char *updated,
 			  const struct catalog *cat, const char *cudnn,
 			  int source, struct framework_choice *c,
 			  struct cuenv_err *err);
+
+/*
+ * What `install --for` and `mirror --for` say of c, which
+ * plan_framework_choose returned rc for, one line each onto notes: the
+ * build of the preferred row when none could be chosen; "skipped F V
+ * with CUDA C[ and N more builds]: why" when the one chosen is not the
+ * first; "F V was built and tested with CUDA C[ and cuDNN D]" for it.
+ */
+void plan_framework_notes(const struct framework_choice *c, int rc,
+			  struct strv *notes);
+
+/* c's chosen build, copied as out's one row; out untouched when none. */
+void plan_framework_best(const struct framework_choice *c,
+			 struct framework_builds *out);
 
 /*
  * --for's row from the framework's own wheel, whose metadata s holds

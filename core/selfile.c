@@ -78,3 +78,39 @@ int selfile_write(const char *path, const struct buf *text,
 				      FILE_MODE_KEEP, err)
 			 : file_remove(path, err);
 }
+
+int selfile_show(const char *path, struct buf *out, struct cuenv_err *err)
+{
+	struct dotfile df;
+	int rc;
+
+	dotfile_init(&df);
+	rc = dotfile_read(path, &df, err);
+	if (rc == CUENV_NO || (!rc && dotfile_is_empty(&df))) {
+		buf_printf(out, "none (no %s)\n", path);
+		rc = CUENV_NO;
+	} else if (!rc) {
+		buf_printf(out, "%s", df.cuda);
+		if (df.cudnn)
+			buf_printf(out, " + cudnn %s", df.cudnn);
+		if (df.cupti)
+			buf_printf(out, " + cupti from %s", df.cupti);
+		if (df.isolate > 0)
+			buf_adds(out, ", isolated");
+		buf_printf(out, " (%s)\n", path);
+	}
+	dotfile_release(&df);
+	return rc;
+}
+
+struct dotfile selfile_want(const struct dotfile *set,
+			    const struct dotfile *old)
+{
+	struct dotfile want = *set;
+
+	if (!want.cudnn)
+		want.cudnn = old->cudnn;
+	if (!want.cupti)
+		want.cupti = old->cupti;
+	return want;
+}

@@ -37,6 +37,21 @@ int selfile_check_installed(const struct dotfile *want, const char *root,
 void selfile_rewrite(const struct buf *text, const struct dotfile *set,
 		     int unset, struct buf *out);
 
+/*
+ * What `cuenv local` and `cuenv global` with no SPEC print of path, into
+ * out: "CUDA[ + cudnn V][ + cupti from V][, isolated] (PATH)\n", or
+ * "none (no PATH)\n" and CUENV_NO when there is no such file or it
+ * selects nothing; a file that cannot be read is its error.
+ */
+int selfile_show(const char *path, struct buf *out, struct cuenv_err *err);
+
+/*
+ * What the file will select once set is written over old: set, with
+ * the cudnn and cupti old had where set gives none (borrowed from both).
+ */
+struct dotfile selfile_want(const struct dotfile *set,
+			    const struct dotfile *old);
+
 /* Write text to path, or remove path when text is empty. */
 int selfile_write(const char *path, const struct buf *text,
 		  struct cuenv_err *err);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "err.h"
 #include "xalloc.h"
 
 int version_parse(const char *s, struct version *v)
@@ -94,4 +95,19 @@ void version_major_minor(const char *s, struct buf *out)
 		buf_printf(out, "%lu", v.part[0]);
 	else
 		buf_printf(out, "%lu.%lu", v.part[0], v.part[1]);
+}
+
+int version_check(const char *what, const char *v, int allow_system,
+		  struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+
+	if (version_is_valid(v) || (allow_system && !strcmp(v, "system")))
+		return CUENV_OK;
+	buf_add_display(&shown, v, 64);
+	cuenv_fail(err, CUENV_E_USAGE, "invalid %s version '%s'", what,
+		   shown.data);
+	buf_release(&shown);
+	return cuenv_hint(err, "a version is numbers and dots, such as 12.4 "
+			       "or 12.4.1");
 }

@@ -43,4 +43,13 @@ struct buf;
  */
 void version_major_minor(const char *s, struct buf *out);
 
+/*
+ * v as a what version ("cuda", "cudnn"): CUENV_OK when v is a version (or
+ * "system", with allow_system), else CUENV_E_USAGE naming what and v
+ * (shortened to 64 characters), with a hint at the form.
+ */
+struct cuenv_err;
+int version_check(const char *what, const char *v, int allow_system,
+		  struct cuenv_err *err);
+
 #endif

@@ -219,6 +219,71 @@ static void test_lock_find_walks_up(void **state)
 	buf_release(&out);
 }
 
+/* `cuenv lock` and `lock --check`: which file, read back, compared. */
+static void test_lock_check_path_read_and_compare(void **state)
+{
+	struct fixture *fx = *state;
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct selection sel;
+	struct lockfile lk, have, rt;
+	struct plan_opts o = {0};
+	struct buf path = BUF_INIT, text = BUF_INIT, want = BUF_INIT;
+	char *dot = fx_path(fx, "p/.cuenv");
+
+	selection_init(&sel);
+	assert_int_equal(lock_path_for(&sel, 0, &path, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "lock: no .cuenv selecting a CUDA version here");
+	assert_non_null(strstr(err.hint.data, "cuenv local 12.4 --force"));
+	assert_int_equal(lock_path_for(&sel, 1, &path, &err), CUENV_NO);
+	sel.cuda = strdup("12.4");
+	sel.origin = SEL_SHELL; /* cuenv use is not the project's */
+	sel.origin_path = strdup("CUENV_VERSION");
+	assert_int_equal(lock_path_for(&sel, 1, &path, &err), CUENV_NO);
+	sel.origin = SEL_FILE;
+	free(sel.origin_path);
+	sel.origin_path = strdup(dot);
+	assert_int_equal(lock_path_for(&sel, 0, &path, &err), CUENV_OK);
+	buf_printf(&want, "%s.lock", dot);
+	assert_string_equal(path.data, want.data);
+
+	lock_init(&have);
+	assert_int_equal(lock_read_for_check(path.data, &have, &o, &err),
+			 CUENV_NO);
+	buf_reset(&want);
+	buf_printf(&want, "lock: no lock file '%s'", path.data);
+	assert_string_equal(err.msg.data, want.data);
+	assert_string_equal(err.hint.data, "write it with: cuenv lock");
+	load(&cat);
+	build(&lk, &cat, 1);
+	lock_format(&lk, &text);
+	fx_write(fx, "p/.cuenv.lock", text.data);
+	lock_release(&have);
+	lock_init(&have);
+	assert_int_equal(lock_read_for_check(path.data, &have, &o, &err),
+			 CUENV_OK);
+	assert_int_equal(o.runtime_only, 1); /* as the lock was made */
+	assert_null(o.components);
+	assert_int_equal(lock_check(&have, &lk, path.data, &err), CUENV_OK);
+	build(&rt, &cat, 0);
+	assert_int_equal(lock_check(&have, &rt, path.data, &err), CUENV_NO);
+	buf_reset(&want);
+	buf_printf(&want, "lock: '%s' is out of date: ", path.data);
+	assert_true(!strncmp(err.msg.data, want.data, want.len));
+	assert_string_equal(err.hint.data, "update it with: cuenv lock");
+	lock_release(&rt);
+	lock_release(&lk);
+	lock_release(&have);
+	catalog_release(&cat);
+	selection_release(&sel);
+	buf_release(&path);
+	buf_release(&text);
+	buf_release(&want);
+	err_release(&err);
+	free(dot);
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -230,6 +295,7 @@ int main(void)
 	    cmocka_unit_test(test_lock_rejects_tampered_sha256),
 	    cmocka_unit_test(test_lock_rejects_foreign_or_climbing_url),
 	    FS_TEST(test_lock_find_walks_up),
+	    FS_TEST(test_lock_check_path_read_and_compare),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 

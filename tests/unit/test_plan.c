@@ -485,6 +485,104 @@ static void test_plan_framework_choose_rows_then_pick(void **state)
 	free(hint);
 }
 
+/* What install --for and mirror --for say of a choice, and its copy. */
+static void test_plan_framework_notes_say_what_was_skipped(void **state)
+{
+	struct fixture *fx = *state;
+	struct framework_choice c = FRAMEWORK_CHOICE_INIT;
+	struct framework_builds out = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct strv notes = STRV_INIT;
+	struct catalog cat = {0};
+	struct buf want = BUF_INIT;
+	char *shipped;
+	int rc;
+
+	load(&cat);
+	fx_write(fx, "shipped/frameworks.tsv",
+		 TSV_HEAD "jax\tjax-0.4.30\t12.4\t\ts\tn\n"
+			  "jax\tjax-0.4.31\t12.6\t\ts\t\n"
+			  "jax\tjax-0.5.0\t12.6\t9.2\ts\t\n");
+	shipped = fx_path(fx, "shipped");
+	rc = plan_framework_choose(shipped, NULL, "jax", NULL, &cat, NULL, -1,
+				   &c, &err);
+	assert_int_equal(rc, CUENV_OK);
+	plan_framework_notes(&c, rc, &notes);
+	assert_int_equal(notes.n, 2);
+	buf_printf(&want,
+		   "skipped jax 0.5.0 with CUDA 12.6 and 1 more build: %s",
+		   c.first.msg.data);
+	assert_string_equal(notes.v[0], want.data);
+	assert_string_equal(notes.v[1], "jax 0.4.30 was built and tested with "
+					"CUDA 12.4");
+	plan_framework_best(&c, &out);
+	assert_int_equal(out.n, 1);
+	assert_string_equal(out.v[0].version, "0.4.30");
+	assert_null(out.v[0].cudnn);
+	assert_string_equal(out.v[0].notes, "n");
+	assert_true(out.v[0].framework != c.best->framework); /* a copy */
+	framework_builds_release(&out);
+	framework_choice_release(&c);
+	strv_release(&notes);
+	/* none can be: the preferred row's build, and nothing copied */
+	rc = plan_framework_choose(shipped, NULL, "jax", NULL, &cat, "9.9", -1,
+				   &c, &err);
+	assert_int_not_equal(rc, CUENV_OK);
+	plan_framework_notes(&c, rc, &notes);
+	assert_int_equal(notes.n, 1);
+	assert_string_equal(notes.v[0], "jax 0.5.0 was built and tested with "
+					"CUDA 12.6 and cuDNN 9.2");
+	memset(&out, 0, sizeof(out));
+	plan_framework_best(&c, &out);
+	assert_int_equal(out.n, 0);
+	assert_null(out.v);
+	framework_choice_release(&c);
+	strv_release(&notes);
+	err_release(&err);
+	catalog_release(&cat);
+	buf_release(&want);
+	free(shipped);
+}
+
+/* --components and --runtime-only, as install, lock and mirror take them. */
+static void test_plan_opts_parse_and_check(void **state)
+{
+	struct plan_opts o = {0};
+	struct strv comps = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(plan_opts_parse("lock", NULL, 1, &comps, &o, &err),
+			 CUENV_OK);
+	assert_int_equal(o.runtime_only, 1);
+	assert_null(o.components);
+	assert_int_equal(plan_opts_check("lock", &o, &err), CUENV_OK);
+	assert_int_equal(plan_opts_parse("install", "cuda_cudart,libcublas", 0,
+					 &comps, &o, &err),
+			 CUENV_OK);
+	assert_ptr_equal(o.components, &comps);
+	assert_int_equal(comps.n, 2);
+	assert_string_equal(comps.v[1], "libcublas");
+	o.runtime_only = 1;
+	assert_int_equal(plan_opts_check("mirror", &o, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "mirror: --components and "
+					  "--runtime-only do not go together");
+	strv_release(&comps);
+	o.components = NULL;
+	assert_int_equal(
+	    plan_opts_parse("install", "cuda_cudart,,x", 0, &comps, &o, &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: bad component name ''");
+	strv_release(&comps);
+	assert_int_equal(
+	    plan_opts_parse("install", "../x", 0, &comps, &o, &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: bad component name '../x'");
+	assert_null(o.components);
+	strv_release(&comps);
+	err_release(&err);
+}
+
 /* --for from the wheel's own metadata: torch 2.1.2's nvidia-* pins. */
 static void test_plan_framework_from_wheel(void **state)
 {
@@ -548,6 +646,7 @@ int main(void)
 	    cmocka_unit_test(test_plan_runfile_takes_components_unchecked),
 	    cmocka_unit_test(test_plan_cupti_and_cudnn_take_their_own_archive),
 	    cmocka_unit_test(test_plan_opts_for_each_kind),
+	    cmocka_unit_test(test_plan_opts_parse_and_check),
 	    cmocka_unit_test(test_plan_steps_order_and_keep_partial),
 	    cmocka_unit_test(test_plan_steps_explicit_components_keep_nothing),
 	    cmocka_unit_test(test_plan_steps_pypi_applies_to_every_release),
@@ -561,6 +660,9 @@ int main(void)
 	    cmocka_unit_test(test_plan_framework_pick_first_installable),
 	    cmocka_unit_test_setup_teardown(
 		test_plan_framework_choose_rows_then_pick, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_plan_framework_notes_say_what_was_skipped, fx_setup,
 		fx_teardown),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");

@@ -114,6 +114,66 @@ static void test_selfile_check_installed_against_the_store(void **state)
 	err_release(&err);
 }
 
+static void test_selfile_show_what_the_file_selects(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT, want = BUF_INIT;
+	char *path = fx_path(fx, ".cuenv");
+
+	assert_int_equal(selfile_show(path, &out, &err), CUENV_NO);
+	buf_printf(&want, "none (no %s)\n", path);
+	assert_string_equal(out.data, want.data);
+	buf_reset(&out);
+	fx_write(fx, ".cuenv", "# nothing\n");
+	assert_int_equal(selfile_show(path, &out, &err), CUENV_NO);
+	assert_string_equal(out.data, want.data);
+	buf_reset(&out);
+	buf_reset(&want);
+	fx_write(fx, ".cuenv", "cuda = 12.4\n");
+	assert_int_equal(selfile_show(path, &out, &err), CUENV_OK);
+	buf_printf(&want, "12.4 (%s)\n", path);
+	assert_string_equal(out.data, want.data);
+	buf_reset(&out);
+	buf_reset(&want);
+	fx_write(fx, ".cuenv",
+		 "cuda = 12.4\ncudnn = 9.1\ncupti = 12.6\nisolate = true\n");
+	assert_int_equal(selfile_show(path, &out, &err), CUENV_OK);
+	buf_printf(&want, "12.4 + cudnn 9.1 + cupti from 12.6, isolated (%s)\n",
+		   path);
+	assert_string_equal(out.data, want.data);
+	buf_reset(&out);
+	fx_write(fx, ".cuenv", "cuda = ../x\n");
+	assert_int_not_equal(selfile_show(path, &out, &err), CUENV_OK);
+	assert_int_not_equal(selfile_show(path, &out, &err), CUENV_NO);
+	assert_int_equal(out.len, 0);
+	buf_release(&out);
+	buf_release(&want);
+	err_release(&err);
+	free(path);
+}
+
+static void test_selfile_want_keeps_what_the_file_had(void **state)
+{
+	struct dotfile set, old, want;
+
+	(void)state;
+	dotfile_init(&set);
+	dotfile_init(&old);
+	set.cuda = "12.6";
+	old.cuda = "12.4";
+	old.cudnn = "9.1";
+	old.cupti = "12.4.1";
+	want = selfile_want(&set, &old);
+	assert_string_equal(want.cuda, "12.6");
+	assert_string_equal(want.cudnn, "9.1");
+	assert_string_equal(want.cupti, "12.4.1");
+	set.cudnn = "9.3";
+	want = selfile_want(&set, &old);
+	assert_string_equal(want.cudnn, "9.3");
+	assert_string_equal(want.cupti, "12.4.1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +186,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_selfile_check_installed_against_the_store, fx_setup,
 		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_selfile_show_what_the_file_selects, fx_setup, fx_teardown),
+	    cmocka_unit_test(test_selfile_want_keeps_what_the_file_had),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,221 @@
+/*
+ * install_request.c: what one `cuenv install` asks for (see the header).
+ */
+#include "install_request.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "env.h"
+#include "store.h"
+#include "version.h"
+
+int install_request_count(const char *what, const char *s, uint64_t max,
+			  uint64_t *out, struct cuenv_err *err)
+{
+	uint64_t v = 0;
+	struct buf shown = BUF_INIT;
+	int rc = CUENV_OK;
+
+	for (const char *p = s; rc == CUENV_OK && *p; p++) {
+		if (*p < '0' || *p > '9' ||
+		    v > (max - (uint64_t)(*p - '0')) / 10)
+			rc = CUENV_E_USAGE;
+		else
+			v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!*s || rc) {
+		buf_add_display(&shown, s, 64);
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"%s must be a whole number from 0 to %llu, "
+				"not '%s'",
+				what, (unsigned long long)max, shown.data);
+		buf_release(&shown);
+		return rc;
+	}
+	*out = v;
+	return CUENV_OK;
+}
+
+int install_request_env_count(char *const *envp, const char *name, uint64_t max,
+			      uint64_t *out, struct cuenv_err *err)
+{
+	const char *v = env_get(envp, name);
+
+	return v ? install_request_count(name, v, max, out, err) : CUENV_OK;
+}
+
+int install_request_fetch_env(char *const *envp, struct fetch_opts *fo,
+			      struct cuenv_err *err)
+{
+	static const struct {
+		const char *name;
+		uint64_t max;
+	} vars[] = {
+		{ "CUENV_FETCH_RETRIES", 1000 },
+		{ "CUENV_FETCH_STALL_SECONDS", 86400 },
+		{ "CUENV_FETCH_BACKOFF_MS", 3600000 },
+		{ "CUENV_FETCH_LOW_SPEED", UINT_MAX },
+		{ "CUENV_FETCH_TIMEOUT", UINT_MAX / 1000 },
+	};
+	unsigned *field[] = { &fo->retries, &fo->stall_seconds, &fo->backoff_ms,
+			      &fo->low_speed, &fo->timeout_seconds };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		uint64_t v = *field[i];
+
+		rc = install_request_env_count(envp, vars[i].name, vars[i].max,
+					       &v, err);
+		if (rc)
+			return rc;
+		*field[i] = (unsigned)v;
+	}
+	return install_request_env_count(envp, "CUENV_FETCH_MAX_BYTES",
+					 UINT64_MAX, &fo->max_bytes, err);
+}
+
+int install_request_env(char *const *envp, struct install_env *e,
+			struct cuenv_err *err)
+{
+	uint64_t ratio = e->expand_ratio;
+	int rc;
+
+	e->mirror = env_get(envp, "CUENV_MIRROR");
+	e->pypi_index = env_get(envp, "CUENV_PYPI_INDEX");
+	rc = install_request_fetch_env(envp, &e->fetch, err);
+	if (!rc)
+		rc = install_request_env_count(envp, "CUENV_UNPACK_MAX_RATIO",
+					       1000000, &ratio, err);
+	e->expand_ratio = (unsigned)ratio;
+	return rc;
+}
+
+int install_request_mirror_url(const char *command, const char *url,
+			       struct fetch_opts *fo, struct cuenv_err *err)
+{
+	if (!strncmp(url, "https://", 8))
+		return CUENV_OK;
+	if (!strncmp(url, "http://", 7)) {
+		fo->allow_http = 1; /* the user asked for it */
+		return CUENV_OK;
+	}
+	if (!strncmp(url, "file://", 7)) {
+		fo->allow_file = 1;
+		return CUENV_OK;
+	}
+	return cuenv_fail(err, CUENV_E_USAGE,
+			  "%s: mirror '%s' is not https://, http:// or file://",
+			  command, url);
+}
+
+int install_request_mode(const struct install_request *q, int nargs,
+			 enum install_mode *mode, struct cuenv_err *err)
+{
+	if (q->locked) {
+		if (nargs > 0 || q->for_spec || q->cudnn || q->cupti ||
+		    q->source >= 0)
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "install: --locked installs what "
+					  ".cuenv.lock pins; give no SPEC, "
+					  "--for, --cudnn, --cupti or --source");
+		*mode = INSTALL_LOCKED;
+	} else if (q->for_spec) {
+		if (nargs > 0)
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "install: give a SPEC or --for, not "
+					  "both");
+		*mode = INSTALL_FOR;
+	} else {
+		*mode = nargs > 0 ? INSTALL_SPEC : INSTALL_SELECTED;
+	}
+	return CUENV_OK;
+}
+
+int install_request_selected(struct install_request *q,
+			     const struct selection *sel, struct cuenv_err *err)
+{
+	if (!selection_active(sel)) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "install: no version given and none selected here");
+		return cuenv_hint(err, "cuenv install 12.4, or write one with "
+				       "cuenv local 12.4 --force");
+	}
+	q->spec = sel->cuda;
+	if (!q->cudnn)
+		q->cudnn = sel->cudnn;
+	if (!q->cupti)
+		q->cupti = sel->cupti;
+	return CUENV_OK;
+}
+
+void install_request_build(struct install_request *q,
+			   const struct framework_build *b)
+{
+	q->spec = b->cuda;
+	if (!q->cudnn)
+		q->cudnn = b->cudnn;
+}
+
+int install_request_check(const struct install_request *q,
+			  struct cuenv_err *err)
+{
+	int rc = version_check("cuda", q->spec, 0, err);
+
+	if (!rc && q->cudnn)
+		rc = version_check("cudnn", q->cudnn, 0, err);
+	if (!rc && q->cupti)
+		rc = version_check("cupti", q->cupti, 0, err);
+	return rc;
+}
+
+const char *install_request_index(const char *index)
+{
+	return index && *index ? index : INSTALL_PYPI_INDEX_DEFAULT;
+}
+
+int install_request_index_http(const char *index)
+{
+	return index && !strncmp(index, "http://", 7);
+}
+
+void install_request_dry_run(const struct catalog_choice *ch, int source,
+			     struct buf *out)
+{
+	buf_printf(out, "would install cuda %s", ch->cuda->version);
+	if (ch->cudnn)
+		buf_printf(out, " + cudnn %s", ch->cudnn->version);
+	if (ch->cupti)
+		buf_printf(out, " + cupti %s", ch->cupti->version);
+	buf_printf(out, " (%s)\n",
+		   source == SRC_PYPI ? "pypi" : source_name(ch->cuda->source));
+}
+
+void install_request_what(const struct release *rel, struct buf *out)
+{
+	buf_printf(out, "%s %s", kit_kind_name(rel->kind), rel->version);
+	if (rel->kind == KIT_CUDNN)
+		buf_printf(out, " for CUDA %u", rel->cuda_major);
+}
+
+void install_request_fetch_hint(int rc, const char *mirror, int source,
+				struct cuenv_err *err)
+{
+	if (rc != CUENV_E_FETCH || err->hint.len || (mirror && *mirror) ||
+	    source == SRC_PYPI)
+		return;
+	/* Offline machines and clusters: say where else to look. */
+	cuenv_hint(err, "if NVIDIA's servers cannot be reached from here, "
+			"install from a mirror: --mirror URL or CUENV_MIRROR "
+			"(README: Mirrors)");
+}
+
+int install_request_lock_platform(const char *path, const char *lock_platform,
+				  const char *platform, struct cuenv_err *err)
+{
+	if (!strcmp(lock_platform, platform))
+		return CUENV_OK;
+	return cuenv_fail(err, CUENV_E_USAGE,
+			  "install: '%s' is for %s, this machine is %s", path,
+			  lock_platform, platform);
+}

@@ -1,0 +1,152 @@
+/*
+ * install_request.h: what one `cuenv install` asks for, decided before
+ * anything is read from the network or written to the store.
+ *
+ * The environment install reads (CUENV_MIRROR, CUENV_PYPI_INDEX, the
+ * CUENV_FETCH_* limits and CUENV_UNPACK_MAX_RATIO), which of its four
+ * request modes a command line is (--locked, --for, a SPEC, or the
+ * selection here) and the versions each mode yields, the package index
+ * --source pypi and --for read, and the lines install says of a
+ * release. Light: the prompt hook's binary links it.
+ */
+#ifndef CUENV_INSTALL_REQUEST_H
+#define CUENV_INSTALL_REQUEST_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "catalog.h"
+#include "compat.h"
+#include "err.h"
+#include "fetch.h"
+#include "select.h"
+
+/* The index --source pypi and --for read when none is given. */
+#define INSTALL_PYPI_INDEX_DEFAULT "https://pypi.org/simple"
+
+/*
+ * Parse s, a decimal count from 0 to max (no sign, no suffix, no
+ * blanks), into *out; what names it in the error ("--timeout" or
+ * "CUENV_FETCH_TIMEOUT"): CUENV_E_USAGE.
+ */
+int install_request_count(const char *what, const char *s, uint64_t max,
+			  uint64_t *out, struct cuenv_err *err);
+
+/*
+ * The same for the variable name of envp, when it is set: an unset one
+ * leaves *out as it was; a set one that is not such a number ("", "abc",
+ * "-1", "12x") fails naming the variable.
+ */
+int install_request_env_count(char *const *envp, const char *name, uint64_t max,
+			      uint64_t *out, struct cuenv_err *err);
+
+/*
+ * CUENV_FETCH_RETRIES, _STALL_SECONDS, _BACKOFF_MS, _LOW_SPEED, _TIMEOUT
+ * and _MAX_BYTES of envp into fo (install and mirror), each checked as
+ * install_request_env_count does; the first bad one fails.
+ */
+int install_request_fetch_env(char *const *envp, struct fetch_opts *fo,
+			      struct cuenv_err *err);
+
+/* What install takes from its environment, over its defaults. */
+struct install_env {
+	const char *mirror;	/* CUENV_MIRROR, borrowed; NULL: unset */
+	const char *pypi_index; /* CUENV_PYPI_INDEX, borrowed */
+	struct fetch_opts fetch;
+	unsigned expand_ratio; /* CUENV_UNPACK_MAX_RATIO */
+};
+
+/*
+ * install_request_fetch_env into e->fetch, then CUENV_UNPACK_MAX_RATIO
+ * (at most 1000000) into e->expand_ratio, and the two addresses; e holds
+ * the defaults on entry. CUENV_E_USAGE naming a bad variable.
+ */
+int install_request_env(char *const *envp, struct install_env *e,
+			struct cuenv_err *err);
+
+/*
+ * A mirror's address for command (install, mirror, update): https://,
+ * or http:// and file:// (which the user asked for, so fo then allows
+ * them); anything else is CUENV_E_USAGE naming command and url.
+ */
+int install_request_mirror_url(const char *command, const char *url,
+			       struct fetch_opts *fo, struct cuenv_err *err);
+
+/* What one `cuenv install` asks for: the versions are borrowed. */
+struct install_request {
+	const char *spec, *cudnn, *cupti;
+	const char *for_spec; /* --for tensorflow==2.6 */
+	int source;	      /* enum source_kind, or -1 */
+	int locked;	      /* --locked */
+};
+
+enum install_mode {
+	INSTALL_LOCKED,	  /* what the nearest .cuenv.lock pins */
+	INSTALL_FOR,	  /* a framework's build (--for) */
+	INSTALL_SPEC,	  /* the SPEC given */
+	INSTALL_SELECTED, /* what the .cuenv here (or cuenv use) selects */
+};
+
+/*
+ * Which mode q with nargs SPEC words left is. CUENV_E_USAGE when --locked
+ * comes with a SPEC, --for, --cudnn, --cupti or --source, or a SPEC with
+ * --for.
+ */
+int install_request_mode(const struct install_request *q, int nargs,
+			 enum install_mode *mode, struct cuenv_err *err);
+
+/*
+ * INSTALL_SELECTED: sel's versions into q (a --cudnn or --cupti given
+ * wins). CUENV_E_USAGE, with a hint, when sel selects nothing.
+ */
+int install_request_selected(struct install_request *q,
+			     const struct selection *sel,
+			     struct cuenv_err *err);
+
+/* INSTALL_FOR: the CUDA of build b, and its cuDNN unless one was given. */
+void install_request_build(struct install_request *q,
+			   const struct framework_build *b);
+
+/*
+ * q's versions, each a version (numbers and dots): CUENV_E_USAGE naming
+ * the first that is not.
+ */
+int install_request_check(const struct install_request *q,
+			  struct cuenv_err *err);
+
+/*
+ * The index install reads: index (--index, or CUENV_PYPI_INDEX) unless
+ * NULL or empty, else INSTALL_PYPI_INDEX_DEFAULT.
+ */
+const char *install_request_index(const char *index);
+
+/* Whether index is an http:// address, which fetching then allows. */
+int install_request_index_http(const char *index);
+
+/*
+ * --dry-run's line: "would install cuda V[ + cudnn V][ + cupti V]
+ * (SOURCE)\n" into out; source SRC_PYPI says pypi whatever the
+ * catalogue's releases come from.
+ */
+void install_request_dry_run(const struct catalog_choice *ch, int source,
+			     struct buf *out);
+
+/* How install names rel: "cuda 12.4.1", "cudnn 9.1.0 for CUDA 12". */
+void install_request_what(const struct release *rel, struct buf *out);
+
+/*
+ * After an install of a release from source failed with rc: when it
+ * could not fetch (CUENV_E_FETCH), err has no hint yet, no mirror was
+ * given and the release is not from a package index, hint at --mirror.
+ */
+void install_request_fetch_hint(int rc, const char *mirror, int source,
+				struct cuenv_err *err);
+
+/*
+ * --locked: CUENV_E_USAGE when the lock at path is for lock_platform
+ * but this machine is platform.
+ */
+int install_request_lock_platform(const char *path, const char *lock_platform,
+				  const char *platform, struct cuenv_err *err);
+
+#endif

@@ -1,0 +1,301 @@
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/install_request.h"
+#include "../../core/store.h"
+#include "../../core/version.h"
+
+static void test_install_count_digits_up_to_max(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(install_request_count("--jobs", "12", 64, &v, &err),
+			 CUENV_OK);
+	assert_int_equal(v, 12);
+	assert_int_equal(install_request_count("--jobs", "0", 64, &v, &err),
+			 CUENV_OK);
+	assert_int_equal(v, 0);
+	assert_int_equal(install_request_count("X", "18446744073709551615",
+					       UINT64_MAX, &v, &err),
+			 CUENV_OK);
+	assert_true(v == UINT64_MAX);
+	v = 3;
+	assert_int_equal(install_request_count("X", "18446744073709551616",
+					       UINT64_MAX, &v, &err),
+			 CUENV_E_USAGE);
+	assert_int_equal(v, 3);
+	assert_int_equal(install_request_count("--jobs", "65", 64, &v, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "--jobs must be a whole number from "
+					  "0 to 64, not '65'");
+	assert_int_equal(install_request_count("N", "", 9, &v, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "N must be a whole number from 0 to 9, not ''");
+	assert_int_equal(install_request_count("N", "-1", 9, &v, &err),
+			 CUENV_E_USAGE);
+	assert_int_equal(install_request_count("N", "1x", 9, &v, &err),
+			 CUENV_E_USAGE);
+	assert_int_equal(install_request_count("N", " 1", 9, &v, &err),
+			 CUENV_E_USAGE);
+	assert_int_equal(v, 3);
+	err_release(&err);
+}
+
+static void test_install_env_reads_and_checks_each_variable(void **state)
+{
+	char *envp[] = {"CUENV_MIRROR=file:///srv/nv",
+			"CUENV_FETCH_RETRIES=2",
+			"CUENV_FETCH_MAX_BYTES=100",
+			"CUENV_UNPACK_MAX_RATIO=7",
+			"HOME=/h",
+			NULL};
+	char *bad[] = {"CUENV_FETCH_STALL_SECONDS=abc", NULL};
+	char *big[] = {"CUENV_UNPACK_MAX_RATIO=1000001", NULL};
+	struct install_env e = {.fetch = FETCH_OPTS_INIT, .expand_ratio = 50};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	unsigned stall = e.fetch.stall_seconds;
+
+	(void)state;
+	assert_int_equal(install_request_env(envp, &e, &err), CUENV_OK);
+	assert_string_equal(e.mirror, "file:///srv/nv");
+	assert_null(e.pypi_index);
+	assert_int_equal(e.fetch.retries, 2);
+	assert_true(e.fetch.max_bytes == 100);
+	assert_int_equal(e.fetch.stall_seconds, stall); /* unset: kept */
+	assert_int_equal(e.expand_ratio, 7);
+	assert_int_equal(install_request_env(bad, &e, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "CUENV_FETCH_STALL_SECONDS must be a whole number "
+			    "from 0 to 86400, not 'abc'");
+	assert_int_equal(install_request_env(big, &e, &err), CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "CUENV_UNPACK_MAX_RATIO"));
+	assert_int_equal(e.expand_ratio, 7);
+	err_release(&err);
+}
+
+static void test_install_mode_four_and_their_conflicts(void **state)
+{
+	struct install_request q = {.source = -1};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	enum install_mode m;
+
+	(void)state;
+	assert_int_equal(install_request_mode(&q, 0, &m, &err), CUENV_OK);
+	assert_int_equal(m, INSTALL_SELECTED);
+	assert_int_equal(install_request_mode(&q, 1, &m, &err), CUENV_OK);
+	assert_int_equal(m, INSTALL_SPEC);
+	q.for_spec = "tensorflow==2.6";
+	assert_int_equal(install_request_mode(&q, 0, &m, &err), CUENV_OK);
+	assert_int_equal(m, INSTALL_FOR);
+	assert_int_equal(install_request_mode(&q, 1, &m, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "install: give a SPEC or --for, not both");
+	q.for_spec = NULL;
+	q.locked = 1;
+	assert_int_equal(install_request_mode(&q, 0, &m, &err), CUENV_OK);
+	assert_int_equal(m, INSTALL_LOCKED);
+	assert_int_equal(install_request_mode(&q, 1, &m, &err), CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "--locked installs what"));
+	q.cupti = "12.4";
+	assert_int_equal(install_request_mode(&q, 0, &m, &err), CUENV_E_USAGE);
+	q.cupti = NULL;
+	q.source = SRC_PYPI;
+	assert_int_equal(install_request_mode(&q, 0, &m, &err), CUENV_E_USAGE);
+	q.source = -1;
+	q.for_spec = "jax";
+	assert_int_equal(install_request_mode(&q, 0, &m, &err), CUENV_E_USAGE);
+	err_release(&err);
+}
+
+static void test_install_selected_and_build_fill_what_was_not_given(void **s)
+{
+	struct install_request q = {.source = -1, .cudnn = "9.1"};
+	struct selection sel;
+	struct framework_build b = {.cuda = "11.2", .cudnn = "8.1"};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)s;
+	selection_init(&sel);
+	assert_int_equal(install_request_selected(&q, &sel, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: no version given and none "
+					  "selected here");
+	assert_non_null(strstr(err.hint.data, "cuenv local 12.4 --force"));
+	sel.cuda = strdup("12.4");
+	sel.cudnn = strdup("9.0");
+	sel.cupti = strdup("12.4.1");
+	sel.origin = SEL_FILE;
+	assert_int_equal(install_request_selected(&q, &sel, &err), CUENV_OK);
+	assert_string_equal(q.spec, "12.4");
+	assert_string_equal(q.cudnn, "9.1"); /* given: wins */
+	assert_string_equal(q.cupti, "12.4.1");
+	install_request_build(&q, &b);
+	assert_string_equal(q.spec, "11.2");
+	assert_string_equal(q.cudnn, "9.1");
+	q.cudnn = NULL;
+	install_request_build(&q, &b);
+	assert_string_equal(q.cudnn, "8.1");
+	selection_release(&sel);
+	err_release(&err);
+}
+
+static void test_install_check_names_the_bad_version(void **state)
+{
+	struct install_request q = {.spec = "12.4", .cudnn = "9.x"};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(install_request_check(&q, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "invalid cudnn version '9.x'");
+	q.cudnn = NULL;
+	q.cupti = "12.4.1";
+	assert_int_equal(install_request_check(&q, &err), CUENV_OK);
+	q.spec = "../x";
+	assert_int_equal(install_request_check(&q, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "invalid cuda version '../x'");
+	assert_int_equal(version_check("cuda", "system", 1, &err), CUENV_OK);
+	assert_int_equal(version_check("cuda", "system", 0, &err),
+			 CUENV_E_USAGE);
+	err_release(&err);
+}
+
+static void test_install_index_default_and_http(void **state)
+{
+	(void)state;
+	assert_string_equal(install_request_index(NULL),
+			    "https://pypi.org/simple");
+	assert_string_equal(install_request_index(""),
+			    "https://pypi.org/simple");
+	assert_string_equal(install_request_index("http://i/simple"),
+			    "http://i/simple");
+	assert_true(install_request_index_http("http://i/simple"));
+	assert_false(install_request_index_http("https://i/simple"));
+	assert_false(install_request_index_http(NULL));
+}
+
+static void test_install_dry_run_and_names(void **state)
+{
+	struct release cuda = {.kind = KIT_CUDA,
+			       .source = SRC_RUNFILE,
+			       .version = "11.2.2",
+			       .cuda_major = 11};
+	struct release cudnn = {.kind = KIT_CUDNN,
+				.source = SRC_TARBALL,
+				.version = "8.1.1.33",
+				.cuda_major = 11};
+	struct catalog_choice ch = {&cuda, NULL, NULL};
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	install_request_dry_run(&ch, -1, &out);
+	assert_string_equal(out.data, "would install cuda 11.2.2 (runfile)\n");
+	buf_reset(&out);
+	ch.cudnn = &cudnn;
+	ch.cupti = &cuda;
+	install_request_dry_run(&ch, SRC_PYPI, &out);
+	assert_string_equal(out.data, "would install cuda 11.2.2 + cudnn "
+				      "8.1.1.33 + cupti 11.2.2 (pypi)\n");
+	buf_reset(&out);
+	install_request_what(&cuda, &out);
+	assert_string_equal(out.data, "cuda 11.2.2");
+	buf_reset(&out);
+	install_request_what(&cudnn, &out);
+	assert_string_equal(out.data, "cudnn 8.1.1.33 for CUDA 11");
+	buf_release(&out);
+}
+
+static void test_install_fetch_hint_only_when_it_helps(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, SRC_REDIST, &err);
+	assert_non_null(strstr(err.hint.data, "--mirror URL or CUENV_MIRROR"));
+	err_release(&err);
+	install_request_fetch_hint(CUENV_E_FETCH, "", SRC_RUNFILE, &err);
+	assert_true(err.hint.len > 0);
+	err_release(&err);
+	install_request_fetch_hint(CUENV_E_FETCH, "file:///m", SRC_REDIST,
+				   &err);
+	assert_int_equal(err.hint.len, 0);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, SRC_PYPI, &err);
+	assert_int_equal(err.hint.len, 0);
+	install_request_fetch_hint(CUENV_E_STORE, NULL, SRC_REDIST, &err);
+	assert_int_equal(err.hint.len, 0);
+	cuenv_hint(&err, "kept");
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, SRC_REDIST, &err);
+	assert_string_equal(err.hint.data, "kept");
+	err_release(&err);
+}
+
+static void test_install_lock_platform(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(install_request_lock_platform("/p/.cuenv.lock",
+						       "linux-x86_64",
+						       "linux-x86_64", &err),
+			 CUENV_OK);
+	assert_int_equal(install_request_lock_platform("/p/.cuenv.lock",
+						       "linux-sbsa",
+						       "linux-x86_64", &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: '/p/.cuenv.lock' is for "
+					  "linux-sbsa, this machine is "
+					  "linux-x86_64");
+	err_release(&err);
+}
+
+static void test_install_mirror_url_schemes(void **state)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(
+	    install_request_mirror_url("install", "https://m/x", &fo, &err),
+	    CUENV_OK);
+	assert_false(fo.allow_http);
+	assert_false(fo.allow_file);
+	assert_int_equal(
+	    install_request_mirror_url("mirror", "http://m/x", &fo, &err),
+	    CUENV_OK);
+	assert_true(fo.allow_http);
+	assert_int_equal(
+	    install_request_mirror_url("mirror", "file:///srv", &fo, &err),
+	    CUENV_OK);
+	assert_true(fo.allow_file);
+	assert_int_equal(
+	    install_request_mirror_url("update", "ftp://m", &fo, &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "update: mirror 'ftp://m' is not "
+					  "https://, http:// or file://");
+	err_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_install_count_digits_up_to_max),
+	    cmocka_unit_test(test_install_env_reads_and_checks_each_variable),
+	    cmocka_unit_test(test_install_mode_four_and_their_conflicts),
+	    cmocka_unit_test(
+		test_install_selected_and_build_fill_what_was_not_given),
+	    cmocka_unit_test(test_install_check_names_the_bad_version),
+	    cmocka_unit_test(test_install_index_default_and_http),
+	    cmocka_unit_test(test_install_dry_run_and_names),
+	    cmocka_unit_test(test_install_fetch_hint_only_when_it_helps),
+	    cmocka_unit_test(test_install_lock_platform),
+	    cmocka_unit_test(test_install_mirror_url_schemes),
+	};
+
+	if (getenv("CUENV_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
