@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../cmd/cmd.h"
+#include "../../core/fetch.h"
 
 /* The source tree, so that the table can be checked against cmd/. */
 #ifndef CUENV_SRCDIR
@@ -284,33 +285,27 @@ static void test_parse_count_rejects_what_is_not_a_count(void **state)
 }
 
 /* Read from ctx->envp, not the process's environment. */
-static void test_env_count_reads_the_context(void **state)
+static void test_fetch_env_reads_the_context(void **state)
 {
-	char *envp[] = {"CUENV_FETCH_RETRIES=abc", "CUENV_FETCH_TIMEOUT=30",
-			NULL};
+	char *good[] = {"CUENV_FETCH_RETRIES=3", NULL};
+	char *bad[] = {"CUENV_FETCH_RETRIES=abc", NULL};
 	struct cuenv_ctx ctx = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
-	uint64_t v = 7;
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	unsigned backoff = fo.backoff_ms;
 
 	(void)state;
-	ctx.envp = envp;
 	setenv("CUENV_FETCH_BACKOFF_MS", "99", 1);
-	assert_int_equal(
-	    cmd_env_count(&ctx, "CUENV_FETCH_BACKOFF_MS", 100, &v, &err),
-	    CUENV_OK);
-	assert_int_equal(v, 7); /* unset there: the default stays */
+	ctx.envp = good;
+	assert_int_equal(cmd_fetch_env(&ctx, &fo, &err), CUENV_OK);
+	assert_int_equal(fo.retries, 3);
+	assert_int_equal(fo.backoff_ms, backoff); /* not in ctx: kept */
 	unsetenv("CUENV_FETCH_BACKOFF_MS");
-	assert_int_equal(
-	    cmd_env_count(&ctx, "CUENV_FETCH_TIMEOUT", 100, &v, &err),
-	    CUENV_OK);
-	assert_int_equal(v, 30);
-	assert_int_equal(
-	    cmd_env_count(&ctx, "CUENV_FETCH_RETRIES", 100, &v, &err),
-	    CUENV_E_USAGE);
+	ctx.envp = bad;
+	assert_int_equal(cmd_fetch_env(&ctx, &fo, &err), CUENV_E_USAGE);
 	assert_string_equal(err.msg.data,
 			    "CUENV_FETCH_RETRIES must be a whole number from 0 "
-			    "to 100, not 'abc'");
-	assert_int_equal(v, 30);
+			    "to 1000, not 'abc'");
 	err_release(&err);
 }
 
@@ -430,7 +425,7 @@ int main(void)
 	    cmocka_unit_test(test_options_help_wins_over_errors),
 	    cmocka_unit_test(test_parse_count_takes_whole_numbers_up_to_max),
 	    cmocka_unit_test(test_parse_count_rejects_what_is_not_a_count),
-	    cmocka_unit_test(test_env_count_reads_the_context),
+	    cmocka_unit_test(test_fetch_env_reads_the_context),
 	    cmocka_unit_test(test_cmd_suggest_finds_near_and_known_words),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
