@@ -603,7 +603,9 @@ int plat_rename(const char *from, const char *to)
 	return rc;
 }
 
-int plat_rename_at(int from_dir, const char *from, int to_dir, const char *to)
+/* op on two names, each relative to its folder (rename, link). */
+static int at_pair(int (*op)(const char *, const char *), int from_dir,
+		   const char *from, int to_dir, const char *to)
 {
 	struct buf f = BUF_INIT, t = BUF_INIT;
 	int rc = at_path(from_dir, from, &f);
@@ -611,10 +613,15 @@ int plat_rename_at(int from_dir, const char *from, int to_dir, const char *to)
 	if (!rc)
 		rc = at_path(to_dir, to, &t);
 	if (!rc)
-		rc = plat_rename(f.data, t.data);
+		rc = op(f.data, t.data);
 	buf_release(&f);
 	buf_release(&t);
 	return rc;
+}
+
+int plat_rename_at(int from_dir, const char *from, int to_dir, const char *to)
+{
+	return at_pair(plat_rename, from_dir, from, to_dir, to);
 }
 
 int plat_unlink(const char *path)
@@ -767,16 +774,7 @@ int plat_link(const char *from, const char *to)
 
 int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
 {
-	struct buf f = BUF_INIT, t = BUF_INIT;
-	int rc = at_path(from_dir, from, &f);
-
-	if (!rc)
-		rc = at_path(to_dir, to, &t);
-	if (!rc)
-		rc = plat_link(f.data, t.data);
-	buf_release(&f);
-	buf_release(&t);
-	return rc;
+	return at_pair(plat_link, from_dir, from, to_dir, to);
 }
 
 int plat_symlink_at(const char *target, int dir, const char *name)
