@@ -11,6 +11,7 @@
 #include "explain.h"
 #include "file.h"
 #include "plat_fs.h"
+#include "plat_path.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -317,12 +318,26 @@ static int scan_file(struct needs_scan *s, const char *path, int named,
 /* ---- what the frameworks' own files say ---------------------------------- */
 
 /* Does name end with the path suffix, at a '/' or as the whole of it? */
+/* A separator in an archive member's name ('/') or a local path (Windows:
+ * '\\' too). */
+static bool is_sep(char c)
+{
+	return c == '/' || plat_path_is_sep(plat_path_native(), c);
+}
+
 static bool path_ends(const char *name, const char *suffix)
 {
 	size_t n = strlen(name), k = strlen(suffix);
 
-	return n >= k && !strcmp(name + n - k, suffix) &&
-	       (n == k || name[n - k - 1] == '/');
+	if (n < k)
+		return false;
+	for (size_t i = 0; i < k; i++) {
+		char a = name[n - k + i];
+
+		if (a != suffix[i] && !(suffix[i] == '/' && is_sep(a)))
+			return false;
+	}
+	return n == k || is_sep(name[n - k - 1]);
 }
 
 /* ".../x.dist-info/METADATA", or a wheel's PEP 658 "x.whl.metadata" */
