@@ -220,8 +220,10 @@ static void gather_need(const struct cuenv_ctx *ctx, struct gathered *g)
 	const char *cuda = doctor_cuda_version(&g->a);
 	char *compat = cuda ? compat_dir(ctx) : NULL;
 	struct cuenv_err cerr = CUENV_ERR_INIT;
+	int windows = plat_path_native()->style == PLAT_PATH_WINDOWS;
 
-	if (compat && !compat_driver(compat, cuda, &g->need, &cerr))
+	/* Windows' drivers have their own column (NVIDIA's table) */
+	if (compat && !compat_driver_os(compat, cuda, windows, &g->need, &cerr))
 		g->have_need = 1;
 	err_release(&cerr);
 	free(compat);

@@ -7,6 +7,7 @@
 
 #include "doctor_int.h"
 #include "file.h"
+#include "plat_path.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -101,8 +102,14 @@ static void no_driver(struct audit *au, const struct target *t)
 			   " (%s or newer under CUDA %lu.x minor-version "
 			   "compatibility)",
 			   need->compat, t->major);
-	buf_adds(&d.fix, "to check against that machine's driver: "
-			 "CUENV_DRIVER_VERSION=<version> cuenv doctor");
+	/* as typed: sh's NAME=value prefix, cmd's set then && */
+	buf_adds(&d.fix,
+		 plat_path_native()->style == PLAT_PATH_WINDOWS
+			 ? "to check against that machine's driver: set "
+			   "\"CUENV_DRIVER_VERSION=<version>\" && cuenv "
+			   "doctor"
+			 : "to check against that machine's driver: "
+			   "CUENV_DRIVER_VERSION=<version> cuenv doctor");
 	doctor_emit(au->out, "no-driver", DOCTOR_INFO, &d);
 }
 

@@ -125,4 +125,26 @@ run "$proj" cmd /c py.bat
 expect "a copy in python.exe's folder is a problem" 15
 has_text "... named with its place" "C:\\cuenv-e2e\\py310 (the application's folder) is searched before PATH"
 
+# (5) The README's case: the selection's cudart64_110.dll is gone (a
+# toolkit half removed): TensorFlow's "Could not load dynamic library
+# 'cudart64_110.dll'", explained.
+rm -f "$C/$proj/py.bat"
+mv "$C/$tk/bin/cudart64_110.dll" "$C/$tk/bin/cudart64_110.dll.away"
+run "$proj" "$cuenv" doctor
+expect "doctor: cudart64_110.dll missing from the selection is a problem" 15
+has "... as dll-missing" o "[dll-missing]"
+has "... naming the DLL" o "cudart64_110.dll in its folders"
+has "... with TensorFlow's message and error 126" o "error 126"
+has "no-driver: Windows' minimum for 11.2 (NVIDIA's table: 461.33)" o "needs driver 461.33 or newer"
+has "no-driver: a fix cmd runs" o 'set "CUENV_DRIVER_VERSION=<version>" && cuenv doctor'
+# that fix, pasted into cmd with a version filled in
+printf '@echo off\r\nset "CUENV_DRIVER_VERSION=472.12" && %s doctor\r\n' \
+	"$cuenv" >"$C/$proj/drv.bat"
+run "$proj" cmd /c drv.bat
+lacks "the pasted no-driver fix runs: the driver is taken" o "[no-driver]"
+rm -f "$C/$proj/drv.bat"
+run "$proj" "$loadcheck" cudart64_110.dll
+has "and indeed the loader finds none (error 126)" o "cudart64_110.dll: error 126"
+mv "$C/$tk/bin/cudart64_110.dll.away" "$C/$tk/bin/cudart64_110.dll"
+
 finish
