@@ -56,6 +56,12 @@ expect "env --format cmd" 0
 has "PATH: bin, cuDNN's bin, CUPTI's folder first, in Windows' syntax" o \
 	"\"PATH=$WTK\\bin;$WDN\\bin;$WTK\\extras\\CUPTI\\lib64;"
 
+# The .cuenv as Notepad saves it: CRLF line ends.
+printf 'cuda = 11.2\r\ncudnn = 8.1\r\n' >"$C/$proj/.cuenv"
+run "$proj/src" "$cuenv" exec -- "$loadcheck" -e CUENV_ACTIVE cudart64_110.dll
+expect "a .cuenv with CRLF line ends" 0
+has "... selects the same" o "CUENV_ACTIVE=11.2+cudnn8.1.1"
+
 # Without cuenv: TensorFlow's failure, error 126.
 run "$proj/src" "$loadcheck" cudart64_110.dll
 expect "without cuenv cudart64_110.dll is not found" 1
