@@ -37,7 +37,7 @@ WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 
 mkdir -p "$OUT"
 objs=
-for m in digest_bcrypt err buf xalloc; do
+for m in digest_bcrypt err buf plat_path xalloc; do
 	# shellcheck disable=SC2086
 	$HOST-gcc -std=c11 -O2 $WARN -c "core/$m.c" -o "$OUT/$m.o"
 	objs="$objs $OUT/$m.o"
