@@ -88,19 +88,13 @@ void doctor_push_unique(struct strv *sv, const char *s)
 /* The folder part of path ("/a/b/c" -> "/a/b"), heap. */
 char *doctor_parent(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	const char *name = plat_path_last(path);
 
-	if (plat_path_native()->style == PLAT_PATH_WINDOWS) {
-		const char *bs = strrchr(path, '\\');
-
-		if (bs && (!slash || bs > slash))
-			slash = bs;
-	}
-	if (!slash)
+	if (name == path)
 		return xstrdup(".");
-	if (slash == path)
+	if (name - 1 == path)
 		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
+	return xstrndup(path, (size_t)(name - 1 - path));
 }
 
 /* "a, b, c and 4 more" */
