@@ -65,3 +65,106 @@ void envfmt_json(const struct env_changes *ch, struct buf *out)
 	free(s);
 	json_decref(j);
 }
+
+int envfmt_parse(const char *format, struct envfmt *f, struct cuenv_err *err)
+{
+	static const struct {
+		const char *name;
+		enum envfmt_kind kind;
+	} others[] = { { "json", ENVFMT_JSON },
+		       { "dockerfile", ENVFMT_DOCKERFILE },
+		       { "github", ENVFMT_GITHUB },
+		       { "cmd", ENVFMT_CMD },
+		       { "powershell", ENVFMT_POWERSHELL } };
+
+	f->name = format;
+	f->sh = SHELL_SH;
+	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++) {
+		if (!strcmp(format, others[i].name)) {
+			f->kind = others[i].kind;
+			return CUENV_OK;
+		}
+	}
+	f->kind = ENVFMT_SHELL;
+	if (!shell_parse(format, &f->sh) && f->sh <= SHELL_SH)
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_E_USAGE, "env: unknown format '%s'", format);
+	return cuenv_hint(err, "formats: sh, bash, zsh, fish, json, "
+			       "dockerfile, github, cmd, powershell");
+}
+
+/* cmd's "NAME=value" lines or PowerShell's $env: assignments. */
+static int write_windows(const struct envfmt *f, const struct env_changes *ch,
+			 struct buf *out, struct cuenv_err *err)
+{
+	for (size_t i = 0; i < ch->n; i++) {
+		const char *name = ch->v[i].name, *value = ch->v[i].value;
+
+		if (!strcmp(name, ENV_STATE_VAR))
+			continue;
+		if (f->kind == ENVFMT_POWERSHELL)
+			shell_pwsh_export(name, value, out);
+		else if (shell_cmd_export(name, value, out))
+			return cuenv_fail(
+				err, CUENV_E_USAGE,
+				"env: %s holds %s, which cmd's set cannot "
+				"carry",
+				name,
+				strchr(value, '!') ? "'!' (delayed expansion "
+						     "would expand it)"
+						   : "a line break");
+	}
+	return CUENV_OK;
+}
+
+/* Dockerfile ENV lines or $GITHUB_ENV lines: neither can unset. */
+static int write_assignments(const struct envfmt *f,
+			     const struct env_changes *ch, struct buf *out,
+			     struct strv *warnings, struct cuenv_err *err)
+{
+	struct buf w = BUF_INIT;
+	int rc = CUENV_OK;
+
+	for (size_t i = 0; i < ch->n && !rc; i++) {
+		const char *name = ch->v[i].name;
+
+		if (!strcmp(name, ENV_STATE_VAR))
+			continue;
+		if (!ch->v[i].value) {
+			buf_reset(&w);
+			buf_printf(&w,
+				   "%s is unset by the selection; %s "
+				   "cannot unset it",
+				   name, f->name);
+			strv_push(warnings, w.data);
+			continue;
+		}
+		if (f->kind == ENVFMT_DOCKERFILE)
+			rc = envfmt_dockerfile_line(name, ch->v[i].value, out,
+						    err);
+		else
+			envfmt_github_line(name, ch->v[i].value, out);
+	}
+	buf_release(&w);
+	return rc;
+}
+
+int envfmt_write(const struct envfmt *f, const struct env_changes *ch,
+		 struct buf *out, struct strv *warnings, struct cuenv_err *err)
+{
+	switch (f->kind) {
+	case ENVFMT_JSON:
+		envfmt_json(ch, out);
+		return CUENV_OK;
+	case ENVFMT_CMD:
+	case ENVFMT_POWERSHELL:
+		return write_windows(f, ch, out, err);
+	case ENVFMT_DOCKERFILE:
+	case ENVFMT_GITHUB:
+		return write_assignments(f, ch, out, warnings, err);
+	case ENVFMT_SHELL:
+		break;
+	}
+	shell_apply(f->sh, ch, out);
+	return CUENV_OK;
+}
