@@ -25,42 +25,12 @@ static const struct cmd_option opts[] = {
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
-/* Partial downloads older than this go without --cache. */
-#define PART_AGE (24 * 3600)
-
-static double mb(uint64_t bytes)
-{
-	return (double)bytes / 1e6;
-}
-
-static void print_report(const struct gc_report *r, int cache)
-{
-	printf("removed %llu unused component%s (%.1f MB)\n",
-	       (unsigned long long)r->trees, r->trees == 1 ? "" : "s",
-	       mb(r->tree_bytes));
-	if (r->leftovers)
-		printf("removed %llu folder%s left by interrupted installs or "
-		       "uninstalls (%.1f MB)\n",
-		       (unsigned long long)r->leftovers,
-		       r->leftovers == 1 ? "" : "s", mb(r->leftover_bytes));
-	if (cache)
-		printf("removed %llu cached archive%s (%.1f MB)\n",
-		       (unsigned long long)r->archives,
-		       r->archives == 1 ? "" : "s", mb(r->archive_bytes));
-	if (r->parts)
-		printf("removed %llu partial download%s (%.1f MB)\n",
-		       (unsigned long long)r->parts, r->parts == 1 ? "" : "s",
-		       mb(r->part_bytes));
-	if (r->busy)
-		printf("kept %llu cached file%s a running install is using\n",
-		       (unsigned long long)r->busy, r->busy == 1 ? "" : "s");
-}
-
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct gc_opts o = { .part_age = PART_AGE };
+	struct gc_opts o = { .part_age = GC_PART_AGE_DEFAULT };
 	struct gc_report r;
+	struct buf out = BUF_INIT;
 	int rc;
 
 	(void)argc; /* options only: main checked there are no arguments */
@@ -75,7 +45,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return rc;
 	rc = gc_run(&ctx->store, &o, &r, err);
 	/* Also when a removal failed: what the others freed is said. */
-	print_report(&r, o.cache);
+	gc_render(&r, o.cache, &out);
+	fputs(out.data, stdout);
+	buf_release(&out);
 	return rc;
 }
 

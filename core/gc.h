@@ -9,8 +9,12 @@
 
 #include <stdint.h>
 
+#include "buf.h"
 #include "err.h"
 #include "store.h"
+
+/* Partial downloads untouched this long go without --cache: a day. */
+#define GC_PART_AGE_DEFAULT (24 * 3600)
 
 struct gc_opts {
 	int cache;	   /* also remove every cached archive */
@@ -48,5 +52,14 @@ int gc_run(struct store *st, const struct gc_opts *o, struct gc_report *r,
  * makes its own. The caller holds the store's lock (shared or alone).
  */
 void gc_sweep_staging(const char *root);
+
+/*
+ * What `cuenv gc` says of r onto out, a line each: the unused components
+ * removed (always), then, when there were any, the folders left by
+ * interrupted installs or uninstalls, the cached archives (when cache,
+ * --cache, asked for them), the partial downloads, and the cached files
+ * kept for a running install. Sizes in MB (10^6 bytes), one decimal.
+ */
+void gc_render(const struct gc_report *r, int cache, struct buf *out);
 
 #endif
