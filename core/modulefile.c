@@ -7,6 +7,8 @@
 
 #include "modulefile.h"
 
+#include "file.h"
+
 struct fmt {
 	int tcl;
 	struct buf *out;
@@ -196,4 +198,72 @@ int modulefile_for(int tcl, const struct install *in,
 	else
 		modulefile_cudnn(tcl, in, cudas, out);
 	return CUENV_OK;
+}
+
+/* ---- the files ------------------------------------------------------------- */
+
+int modulefile_format(const char *format, int *tcl, struct cuenv_err *err)
+{
+	*tcl = !strcmp(format, "tcl");
+	if (*tcl || !strcmp(format, "lua"))
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_E_USAGE, "modules: unknown format '%s'", format);
+	return cuenv_hint(err,
+			  "formats: lua (Lmod), tcl (Environment Modules)");
+}
+
+/* The modules of list into dir/kind (see modulefile_write_all). */
+static int write_kind(int tcl, const char *dir, const char *kind,
+		      const struct install_list *list,
+		      const struct install_list *cudas, struct strv *written,
+		      struct strv *skipped, struct cuenv_err *err)
+{
+	struct buf sub = BUF_INIT, path = BUF_INIT, data = BUF_INIT,
+		   name = BUF_INIT;
+	int rc = CUENV_OK;
+
+	buf_path(&sub, dir, kind);
+	for (size_t i = 0; i < list->n && !rc; i++) {
+		const struct install *in = list->v[i];
+
+		buf_reset(&name);
+		buf_reset(&data);
+		if (modulefile_for(tcl, in, cudas, &name, &data)) {
+			buf_reset(&path);
+			buf_printf(&path,
+				   "no module for cudnn %s: no CUDA %u "
+				   "installed for it to depend on",
+				   in->name, in->cuda_major);
+			strv_push(skipped, path.data);
+			continue;
+		}
+		rc = store_mkdir_p(sub.data, err);
+		if (rc)
+			break;
+		buf_reset(&path);
+		buf_printf(&path, "%s/%s", sub.data, name.data);
+		rc = file_write(path.data, data.data, data.len, 0644, err);
+		if (!rc)
+			strv_push(written, path.data);
+	}
+	buf_release(&name);
+	buf_release(&sub);
+	buf_release(&path);
+	buf_release(&data);
+	return rc;
+}
+
+int modulefile_write_all(int tcl, const char *dir,
+			 const struct install_list *cudas,
+			 const struct install_list *cudnns,
+			 struct strv *written, struct strv *skipped,
+			 struct cuenv_err *err)
+{
+	int rc = write_kind(tcl, dir, "cuda", cudas, cudas, written, skipped,
+			    err);
+
+	if (!rc)
+		rc = write_kind(tcl, dir, "cudnn", cudnns, cudas, written,
+				skipped, err);
+	return rc;
 }

@@ -3,12 +3,13 @@
  * for Lmod (Lua, tcl 0) or Environment Modules (Tcl, tcl 1), setting the
  * same variables as activation does for that version alone. Strings are
  * quoted for the language: no folder name can end a word or run code.
- * Builds text only; cmd/modules.c writes the files.
+ * modulefile_write_all writes them; cmd/modules.c says what it wrote.
  */
 #ifndef CUENV_MODULEFILE_H
 #define CUENV_MODULEFILE_H
 
 #include "buf.h"
+#include "err.h"
 #include "store.h"
 
 /*
@@ -37,5 +38,27 @@ void modulefile_cudnn(int tcl, const struct install *in,
 int modulefile_for(int tcl, const struct install *in,
 		   const struct install_list *cudas, struct buf *name,
 		   struct buf *out);
+
+/*
+ * --format: "lua" (Lmod: *tcl 0) or "tcl" (Environment Modules: *tcl 1).
+ * Returns CUENV_OK, or CUENV_E_USAGE naming format, with a hint.
+ */
+int modulefile_format(const char *format, int *tcl, struct cuenv_err *err);
+
+/*
+ * Write the module of every CUDA of cudas into dir/cuda, then of every
+ * cuDNN of cudnns into dir/cudnn (modulefile_for: a cuDNN's only where
+ * cudas has a CUDA of its major), creating the folders, each file
+ * replaced atomically (mode 0644). Each path written is pushed on
+ * written; each cuDNN left out gets its line on skipped ("no module for
+ * cudnn NAME: no CUDA M installed for it to depend on"). Returns CUENV_OK
+ * or the first failure (CUENV_E_STORE), after which nothing more is
+ * written.
+ */
+int modulefile_write_all(int tcl, const char *dir,
+			 const struct install_list *cudas,
+			 const struct install_list *cudnns,
+			 struct strv *written, struct strv *skipped,
+			 struct cuenv_err *err);
 
 #endif

@@ -225,6 +225,96 @@ static void test_modulefile_for_names_and_needs_a_cuda(void **state)
 	free(cudas.v);
 }
 
+static void test_modulefile_format_lua_or_tcl(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int tcl = -1;
+
+	(void)state;
+	assert_int_equal(modulefile_format("lua", &tcl, &err), CUENV_OK);
+	assert_int_equal(tcl, 0);
+	assert_int_equal(modulefile_format("tcl", &tcl, &err), CUENV_OK);
+	assert_int_equal(tcl, 1);
+	assert_int_equal(modulefile_format("Lua", &tcl, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "modules: unknown format 'Lua'");
+	assert_string_equal(err.hint.data,
+			    "formats: lua (Lmod), tcl (Environment Modules)");
+	err_release(&err);
+}
+
+/* CUDA's files first, then cuDNN's; a cuDNN with no CUDA of its major
+ * is skipped with its line, and the rest are still written. */
+static void test_modulefile_write_all_files_and_skips(void **state)
+{
+	struct fixture *fx = *state;
+	struct install *c = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
+	struct install *d11 = fx_install_new(KIT_CUDNN, "8.9.7", 11, "/o/d11");
+	struct install *d12 = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/o/d12");
+	struct install_list cudas = { 0 }, cudnns = { 0 };
+	struct strv written = STRV_INIT, skipped = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf want = BUF_INIT, dir = BUF_INIT, path = BUF_INIT;
+	char *text;
+
+	fx_list_push(&cudas, c);
+	fx_list_push(&cudnns, d11);
+	fx_list_push(&cudnns, d12);
+	buf_path(&dir, fx->root, "m");
+	assert_int_equal(modulefile_write_all(1, dir.data, &cudas, &cudnns,
+					      &written, &skipped, &err),
+			 CUENV_OK);
+	assert_int_equal(written.n, 2);
+	buf_printf(&path, "%s/m/cuda/12.4.1", fx->root);
+	assert_string_equal(written.v[0], path.data);
+	buf_reset(&path);
+	buf_printf(&path, "%s/m/cudnn/9.1.0-cuda12", fx->root);
+	assert_string_equal(written.v[1], path.data);
+	assert_int_equal(skipped.n, 1);
+	assert_string_equal(skipped.v[0], "no module for cudnn 8.9.7-cuda11: "
+					  "no CUDA 11 installed for it to "
+					  "depend on");
+	text = fx_read(fx, "m/cudnn/9.1.0-cuda12");
+	modulefile_cudnn(1, d12, &cudas, &want);
+	assert_string_equal(text, want.data);
+	free(text);
+	assert_int_equal(fx_count_entries(fx, "m/cudnn"), 1);
+	strv_release(&written);
+	strv_release(&skipped);
+	install_list_release(&cudas);
+	install_list_release(&cudnns);
+	buf_release(&want);
+	buf_release(&dir);
+	buf_release(&path);
+}
+
+/* A folder that cannot be made stops the run: no cuDNN after it. */
+static void test_modulefile_write_all_stops_at_a_failure(void **state)
+{
+	struct fixture *fx = *state;
+	struct install *c = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
+	struct install *d = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/opt/d");
+	struct install_list cudas = { 0 }, cudnns = { 0 };
+	struct strv written = STRV_INIT, skipped = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf dir = BUF_INIT;
+
+	fx_list_push(&cudas, c);
+	fx_list_push(&cudnns, d);
+	fx_write(fx, "m/cuda", "a file, not a folder\n");
+	buf_path(&dir, fx->root, "m");
+	assert_int_equal(modulefile_write_all(0, dir.data, &cudas, &cudnns,
+					      &written, &skipped, &err),
+			 CUENV_E_STORE);
+	assert_int_equal(written.n, 0);
+	assert_int_equal(fx_count_entries(fx, "m"), 1);
+	err_release(&err);
+	strv_release(&written);
+	strv_release(&skipped);
+	install_list_release(&cudas);
+	install_list_release(&cudnns);
+	buf_release(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +324,12 @@ int main(void)
 	    cmocka_unit_test(test_modulefile_cudnn_lua_quotes),
 	    cmocka_unit_test(test_modulefile_tcl_control_byte_is_octal),
 	    cmocka_unit_test(test_modulefile_for_names_and_needs_a_cuda),
+	    cmocka_unit_test(test_modulefile_format_lua_or_tcl),
+	    cmocka_unit_test_setup_teardown(
+		test_modulefile_write_all_files_and_skips, fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_modulefile_write_all_stops_at_a_failure, fx_setup,
+		fx_teardown),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
