@@ -1,7 +1,9 @@
 #include "listing.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 
+#include "store.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -65,4 +67,80 @@ void listing_select(const struct catalog *cat, int only, const char *prefix,
 	}
 	free(v);
 	*out = keep;
+}
+
+/* ---- list-remote's words and lines ------------------------------------------ */
+
+static int bad_word(const char *word, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+
+	buf_add_display(&shown, word, 64);
+	cuenv_fail(err, CUENV_E_USAGE,
+		   "list-remote: '%s' is neither cuda, cudnn nor a version "
+		   "prefix",
+		   shown.data);
+	buf_release(&shown);
+	return cuenv_hint(err, "for example: cuenv list-remote cudnn 9; see: "
+			       "cuenv list-remote --help");
+}
+
+int listing_words(int n, char *const *words, int *only, const char **prefix,
+		  struct cuenv_err *err)
+{
+	enum kit_kind kind;
+
+	*only = -1;
+	*prefix = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!kit_kind_parse(words[i], &kind) && *only < 0 && !*prefix) {
+			*only = (int)kind;
+		} else if (!*prefix && version_is_valid(words[i])) {
+			*prefix = words[i];
+		} else if (*prefix) {
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "list-remote: too many arguments");
+			return cuenv_hint(err, "see: cuenv list-remote --help");
+		} else {
+			return bad_word(words[i], err);
+		}
+	}
+	/* cupti is listed as the CUDA it comes with */
+	if (*only != KIT_CUDA && *only != KIT_CUDNN)
+		*only = -1;
+	return CUENV_OK;
+}
+
+void listing_render(const struct release *const *v, size_t n, int json,
+		    struct buf *out)
+{
+	json_t *arr = json ? json_array() : NULL;
+	char *text;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct release *r = v[i];
+
+		if (arr)
+			json_array_append_new(
+				arr,
+				json_pack("{s:s, s:s, s:i, s:s}", "kind",
+					  kit_kind_name(r->kind), "version",
+					  r->version, "cuda_major",
+					  (int)r->cuda_major, "source",
+					  source_name(r->source)));
+		else if (r->kind == KIT_CUDA)
+			buf_printf(out, "cuda   %-12s %s\n", r->version,
+				   source_name(r->source));
+		else
+			buf_printf(out, "cudnn  %-12s for CUDA %u (%s)\n",
+				   r->version, r->cuda_major,
+				   source_name(r->source));
+	}
+	if (!arr)
+		return;
+	text = json_dumps(arr, JSON_INDENT(2));
+	if (text)
+		buf_printf(out, "%s\n", text);
+	free(text);
+	json_decref(arr);
 }

@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "catalog.h"
+#include "err.h"
 
 /*
  * The releases of cat to list, borrowed from it: CUDA's, then cuDNN's
@@ -18,5 +20,24 @@
  */
 void listing_select(const struct catalog *cat, int only, const char *prefix,
 		    int all, const struct release ***out, size_t *n);
+
+/*
+ * The words of `list-remote [cuda|cudnn] [PREFIX]` (and `install --list`'s):
+ * a kind first, then a version prefix, each at most once. *only gets
+ * KIT_CUDA, KIT_CUDNN, or -1 for none (cupti is listed as the CUDA it
+ * comes with); *prefix the prefix (borrowed) or NULL. Returns CUENV_OK,
+ * or CUENV_E_USAGE naming list-remote: "too many arguments" for a word
+ * after the prefix, else for a word that is neither a kind nor a version.
+ */
+int listing_words(int n, char *const *words, int *only, const char **prefix,
+		  struct cuenv_err *err);
+
+/*
+ * v[0..n) as list-remote prints them onto out: "cuda   V  SOURCE" and
+ * "cudnn  V  for CUDA M (SOURCE)" lines; with json an array of {kind,
+ * version, cuda_major, source} indented by 2, and a newline.
+ */
+void listing_render(const struct release *const *v, size_t n, int json,
+		    struct buf *out);
 
 #endif

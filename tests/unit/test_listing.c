@@ -2,6 +2,7 @@
 #include "fakes/fixture.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../core/listing.h"
 
@@ -78,11 +79,95 @@ static void test_listing_all_kind_and_prefix(void **state)
 	free(out);
 }
 
+static void test_listing_words_kind_then_prefix(void **state)
+{
+	char *w1[] = { "cudnn", "9" }, *w2[] = { "12.4" }, *w3[] = { "cupti" };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *prefix;
+	int only;
+
+	(void)state;
+	assert_int_equal(listing_words(2, w1, &only, &prefix, &err), CUENV_OK);
+	assert_int_equal(only, KIT_CUDNN);
+	assert_string_equal(prefix, "9");
+	assert_int_equal(listing_words(1, w2, &only, &prefix, &err), CUENV_OK);
+	assert_int_equal(only, -1);
+	assert_string_equal(prefix, "12.4");
+	/* cupti: listed as the CUDA it comes with, so every kind */
+	assert_int_equal(listing_words(1, w3, &only, &prefix, &err), CUENV_OK);
+	assert_int_equal(only, -1);
+	assert_null(prefix);
+	assert_int_equal(listing_words(0, w3, &only, &prefix, &err), CUENV_OK);
+	assert_int_equal(only, -1);
+}
+
+static void test_listing_words_refuses_order_and_strangers(void **state)
+{
+	char *late[] = { "12", "cuda" }, *twice[] = { "cuda", "cudnn" },
+	     *odd[] = { "cuda", "x\ty" };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *prefix;
+	int only;
+
+	(void)state;
+	assert_int_equal(listing_words(2, late, &only, &prefix, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "list-remote: too many arguments");
+	assert_string_equal(err.hint.data, "see: cuenv list-remote --help");
+	err_release(&err);
+	assert_int_equal(listing_words(2, twice, &only, &prefix, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "list-remote: 'cudnn' is neither cuda, cudnn nor "
+			    "a version prefix");
+	assert_string_equal(err.hint.data,
+			    "for example: cuenv list-remote cudnn 9; see: "
+			    "cuenv list-remote --help");
+	err_release(&err);
+	assert_int_equal(listing_words(2, odd, &only, &prefix, &err),
+			 CUENV_E_USAGE);
+	assert_null(strchr(err.msg.data, '\t'));
+	err_release(&err);
+}
+
+static void test_listing_render_text_and_json(void **state)
+{
+	const struct release *some[] = { &r[4], &r[0], &r[1] };
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	listing_render(some, 3, 0, &out);
+	assert_string_equal(out.data,
+			    "cuda   11.8.0       runfile\n"
+			    "cuda   12.4.1       redist\n"
+			    "cudnn  9.1.0.70     for CUDA 12 (redist)\n");
+	buf_reset(&out);
+	listing_render(some + 2, 1, 1, &out);
+	assert_string_equal(out.data, "[\n"
+				      "  {\n"
+				      "    \"kind\": \"cudnn\",\n"
+				      "    \"version\": \"9.1.0.70\",\n"
+				      "    \"cuda_major\": 12,\n"
+				      "    \"source\": \"redist\"\n"
+				      "  }\n"
+				      "]\n");
+	buf_reset(&out);
+	listing_render(some, 0, 1, &out);
+	assert_string_equal(out.data, "[]\n");
+	buf_reset(&out);
+	listing_render(some, 0, 0, &out);
+	assert_string_equal(out.data, "");
+	buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_listing_newest_of_each_minor_cuda_first),
 	    cmocka_unit_test(test_listing_all_kind_and_prefix),
+	    cmocka_unit_test(test_listing_words_kind_then_prefix),
+	    cmocka_unit_test(test_listing_words_refuses_order_and_strangers),
+	    cmocka_unit_test(test_listing_render_text_and_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
