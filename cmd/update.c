@@ -1,9 +1,8 @@
 #include <stdio.h>
-#include <string.h>
 
 #include "../core/catalog.h"
 #include "../core/fetch.h"
-#include "../core/file.h"
+#include "../core/install_request.h"
 #include "../core/update.h"
 #include "cmd.h"
 
@@ -37,52 +36,12 @@ static const struct cmd_option opts[] = {
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
-/*
- * The pin list of NVIDIA's own manifest files (redistrib-json-sha256.tsv)
- * into pins, when there is one: from the catalogue in use, so
- * CUENV_MANIFESTS's own list when it is set.
- */
-static int read_pins(const struct cuenv_ctx *ctx, struct buf *pins)
-{
-	struct buf path = BUF_INIT;
-	struct cuenv_err e = CUENV_ERR_INIT;
-	const char *only = env_get(ctx->envp, "CUENV_MANIFESTS");
-	int found = 0;
-
-	if (only && *only)
-		buf_adds(&path, only);
-	if (path.len || !cmd_data_dir(ctx, &path)) {
-		buf_adds(&path, "/redistrib-json-sha256.tsv");
-		found = !file_read(path.data, 1 << 20, FILE_MAY_BE_MISSING,
-				   pins, &e);
-	}
-	err_release(&e);
-	buf_release(&path);
-	return found;
-}
-
-/* The new manifests of kind from base, each said as it is added. */
-static int update_kind(const struct cuenv_ctx *ctx, const char *base,
-		       const struct fetch_opts *fo, enum kit_kind kind,
-		       const struct catalog *known, const char *pins,
-		       unsigned *added, struct cuenv_err *err)
-{
-	struct strv got = STRV_INIT;
-	int rc = update_redist(ctx->root, base, fo, kind, known, pins, &got,
-			       err);
-
-	for (size_t i = 0; i < got.n; i++)
-		printf("added %s %s\n", kit_kind_name(kind), got.v[i]);
-	*added += (unsigned)got.n;
-	strv_release(&got);
-	return rc;
-}
-
 /* The framework table, from the package index. */
 static int frameworks(const struct cuenv_ctx *ctx, const char *index,
 		      struct cuenv_err *err)
 {
 	struct update_table t;
+	struct buf line = BUF_INIT;
 	int rc;
 
 	update_table_init(&t);
@@ -90,10 +49,10 @@ static int frameworks(const struct cuenv_ctx *ctx, const char *index,
 	for (size_t i = 0; i < t.skipped.n; i++)
 		cmd_warn("skipped %s", t.skipped.v[i]);
 	if (!rc)
-		printf("%u framework releases read from %s (%llu bytes of "
-		       "their wheels) into %s\n",
-		       t.rows, index, (unsigned long long)t.bytes, t.path.data);
+		update_table_render(&t, index, &line);
+	fputs(line.data, stdout);
 	update_table_release(&t);
+	buf_release(&line);
 	return rc;
 }
 
@@ -103,9 +62,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct catalog cat = { 0 };
 	const char *mirror = env_get(ctx->envp, "CUENV_MIRROR");
-	struct buf base = BUF_INIT, pins = BUF_INIT;
+	struct buf base = BUF_INIT, pins = BUF_INIT, dir = BUF_INIT,
+		   said = BUF_INIT;
 	const char *index = env_get(ctx->envp, "CUENV_PYPI_INDEX");
-	unsigned added = 0;
 	int rc = CUENV_OK, has_pins;
 
 	(void)argc; /* options only: main checked there are no arguments */
@@ -121,23 +80,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			rc = store_lock(&ctx->store, err);
 		fetch_global_init();
 		if (!rc)
-			rc = frameworks(ctx,
-					index && *index
-						? index
-						: "https://pypi.org/simple",
-					err);
+			rc = frameworks(ctx, install_request_index(index), err);
 		return rc;
 	}
-	if (mirror && *mirror) {
-		rc = cmd_mirror_url(&cmd_update, mirror, &fo, err);
-		if (rc)
-			return rc;
-		buf_adds(&base, mirror);
-		while (base.len && base.data[base.len - 1] == '/')
-			buf_setlen(&base, base.len - 1);
-	} else {
-		buf_adds(&base, NVIDIA_BASE);
-	}
+	rc = update_base(mirror, &fo, &base, err);
+	if (rc)
+		goto out;
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	cmd_store_waiting(&ctx->store, "update");
 	if (!rc)
@@ -145,17 +93,19 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = cmd_catalog(ctx, &cat, err);
 	fetch_global_init();
-	has_pins = read_pins(ctx, &pins);
-	for (int k = KIT_CUDA; !rc && k <= KIT_CUDNN; k++)
-		rc = update_kind(ctx, base.data, &fo, (enum kit_kind)k, &cat,
-				 has_pins ? pins.data : NULL, &added, err);
-	if (!rc && added)
-		printf("%u new manifest%s\n", added, added == 1 ? "" : "s");
-	else if (!rc)
-		printf("the catalogue is up to date\n");
+	has_pins = update_read_pins(env_get(ctx->envp, "CUENV_MANIFESTS"),
+				    cmd_data_dir(ctx, &dir) ? NULL : dir.data,
+				    &pins);
+	if (!rc)
+		rc = update_all(ctx->root, base.data, &fo, &cat,
+				has_pins ? pins.data : NULL, &said, err);
+	fputs(said.data, stdout);
+out:
 	catalog_release(&cat);
 	buf_release(&base);
 	buf_release(&pins);
+	buf_release(&dir);
+	buf_release(&said);
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "file.h"
+#include "install_request.h"
 #include "needs.h"
 #include "plat_fs.h"
 #include "pypi.h"
@@ -213,4 +214,77 @@ int update_frameworks(const char *root, const char *index,
 out:
 	buf_release(&table);
 	return rc;
+}
+
+/* ---- what `cuenv update` runs and says ------------------------------------ */
+
+int update_base(const char *mirror, struct fetch_opts *fo, struct buf *base,
+		struct cuenv_err *err)
+{
+	int rc;
+
+	if (!mirror || !*mirror) {
+		buf_adds(base, NVIDIA_BASE);
+		return CUENV_OK;
+	}
+	rc = install_request_mirror_url("update", mirror, fo, err);
+	if (rc)
+		return rc;
+	buf_adds(base, mirror);
+	while (base->len && base->data[base->len - 1] == '/')
+		buf_setlen(base, base->len - 1);
+	return CUENV_OK;
+}
+
+int update_read_pins(const char *manifests, const char *data_dir,
+		     struct buf *pins)
+{
+	struct buf path = BUF_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	const char *dir = manifests && *manifests ? manifests : data_dir;
+	int found = 0;
+
+	if (dir) {
+		buf_printf(&path, "%s/redistrib-json-sha256.tsv", dir);
+		found = !file_read(path.data, 1 << 20, FILE_MAY_BE_MISSING,
+				   pins, &e);
+	}
+	err_release(&e);
+	buf_release(&path);
+	return found;
+}
+
+int update_all(const char *root, const char *base, const struct fetch_opts *fo,
+	       const struct catalog *known, const char *pins, struct buf *said,
+	       struct cuenv_err *err)
+{
+	unsigned added = 0;
+	int rc = CUENV_OK;
+
+	for (int k = KIT_CUDA; !rc && k <= KIT_CUDNN; k++) {
+		struct strv got = STRV_INIT;
+
+		rc = update_redist(root, base, fo, (enum kit_kind)k, known,
+				   pins, &got, err);
+		for (size_t i = 0; i < got.n; i++)
+			buf_printf(said, "added %s %s\n",
+				   kit_kind_name((enum kit_kind)k), got.v[i]);
+		added += (unsigned)got.n;
+		strv_release(&got);
+	}
+	if (!rc && added)
+		buf_printf(said, "%u new manifest%s\n", added,
+			   added == 1 ? "" : "s");
+	else if (!rc)
+		buf_adds(said, "the catalogue is up to date\n");
+	return rc;
+}
+
+void update_table_render(const struct update_table *t, const char *index,
+			 struct buf *out)
+{
+	buf_printf(out,
+		   "%u framework releases read from %s (%llu bytes of their "
+		   "wheels) into %s\n",
+		   t->rows, index, (unsigned long long)t->bytes, t->path.data);
 }

@@ -57,4 +57,43 @@ void update_table_release(struct update_table *t);
 int update_frameworks(const char *root, const char *index,
 		      struct update_table *t, struct cuenv_err *err);
 
+/* ---- what `cuenv update` runs and says ---------------------------------- */
+
+/*
+ * The address update reads from into base: mirror (--mirror, or
+ * CUENV_MIRROR), checked as install_request_mirror_url does for
+ * "update" (so an http:// or file:// one is allowed in fo), without its
+ * trailing '/'s; NULL or empty: NVIDIA_BASE. CUENV_E_USAGE for a mirror
+ * that is not https://, http:// or file://.
+ */
+int update_base(const char *mirror, struct fetch_opts *fo, struct buf *base,
+		struct cuenv_err *err);
+
+/*
+ * The pin list of NVIDIA's own manifest files (redistrib-json-sha256.tsv)
+ * of the catalogue in use into pins: in manifests (CUENV_MANIFESTS) when
+ * that is set and not empty, else in data_dir (the shipped catalogue;
+ * NULL: none). Returns 1 when one was read, else 0 (pins then untouched
+ * or partly filled: unused). Reads one file of at most 1 MiB.
+ */
+int update_read_pins(const char *manifests, const char *data_dir,
+		     struct buf *pins);
+
+/*
+ * update_redist of CUDA's manifests, then cuDNN's, from base, into root:
+ * "added KIND VERSION" onto said for each manifest added, and when both
+ * went well "N new manifest(s)" or "the catalogue is up to date" (lines
+ * ending in '\n', for stdout). Returns the first failure (said then
+ * holds what was added before it).
+ */
+int update_all(const char *root, const char *base, const struct fetch_opts *fo,
+	       const struct catalog *known, const char *pins, struct buf *said,
+	       struct cuenv_err *err);
+
+/* `update --frameworks`' line for t read from index onto out: "N
+ * framework releases read from INDEX (B bytes of their wheels) into
+ * PATH\n". */
+void update_table_render(const struct update_table *t, const char *index,
+			 struct buf *out);
+
 #endif
