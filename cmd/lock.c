@@ -1,10 +1,6 @@
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "../core/file.h"
 #include "../core/lock.h"
-#include "../core/select.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -35,60 +31,39 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct strv comps = STRV_INIT;
 	struct selection sel;
 	struct catalog cat = { 0 };
-	struct lockfile want, have;
-	struct buf path = BUF_INIT, text = BUF_INIT;
-	struct select_in in = { .cwd = ctx->cwd, .root = ctx->root };
+	struct lockfile have;
+	struct buf path = BUF_INIT, said = BUF_INIT;
 	int rc = CUENV_OK, check = cmd_opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
 	selection_init(&sel);
-	lock_init(&want);
 	lock_init(&have);
 	rc = cmd_plan_opts(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
 			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &o,
 			   err);
 	if (!rc)
 		rc = cmd_plan_opts_check(&cmd_lock, &o, err);
-	if (rc)
-		goto out;
-	/* The .cuenv only: a shell's `cuenv use` is not the project's. */
-	rc = select_find(&in, &sel, err);
-	if (rc)
-		goto out;
-	rc = lock_path_for(&sel, check, &path, err);
-	if (!rc && check)
-		rc = lock_read_for_check(path.data, &have, &o, err);
+	if (!rc)
+		rc = lock_prepare(ctx->cwd, ctx->root, check, &sel, &path,
+				  &have, &o, err);
 	if (rc)
 		goto out;
 	rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
-		rc = lock_build(&want, &cat, sel.cuda, sel.cudnn, sel.cupti, &o,
-				catalog_platform(), err);
-	if (rc) {
-		if (check)
-			rc = CUENV_NO;
-		goto out;
-	}
-	if (check) {
-		rc = lock_check(&have, &want, path.data, err);
-		if (!rc)
-			printf("%s matches %s\n", path.data, sel.origin_path);
-		goto out;
-	}
-	lock_format(&want, &text);
-	rc = file_write(path.data, text.data, text.len, FILE_MODE_KEEP, err);
-	if (!rc)
-		printf("wrote %s (%zu components)\n", path.data, want.nparts);
+		rc = lock_settle(&sel, &cat, &o, catalog_platform(), check,
+				 path.data, &have, &said, err);
+	else if (check) /* a lock the catalogue cannot check: no match */
+		rc = CUENV_NO;
+	fputs(said.data, stdout);
 out:
-	lock_release(&want);
 	lock_release(&have);
 	catalog_release(&cat);
 	selection_release(&sel);
 	strv_release(&comps);
 	buf_release(&path);
-	buf_release(&text);
+	buf_release(&said);
 	return rc;
 }
 

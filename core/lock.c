@@ -642,3 +642,52 @@ int lock_check(const struct lockfile *have, const struct lockfile *want,
 	buf_release(&why);
 	return cuenv_hint(err, "update it with: cuenv lock");
 }
+
+/* ---- `cuenv lock` ----------------------------------------------------------- */
+
+int lock_prepare(const char *cwd, const char *root, int check,
+		 struct selection *sel, struct buf *path, struct lockfile *have,
+		 struct plan_opts *o, struct cuenv_err *err)
+{
+	/* The .cuenv only: a shell's `cuenv use` is not the project's. */
+	struct select_in in = { .cwd = cwd, .root = root };
+	int rc = select_find(&in, sel, err);
+
+	if (!rc)
+		rc = lock_path_for(sel, check, path, err);
+	if (!rc && check)
+		rc = lock_read_for_check(path->data, have, o, err);
+	return rc;
+}
+
+int lock_settle(const struct selection *sel, const struct catalog *cat,
+		const struct plan_opts *o, const char *platform, int check,
+		const char *path, const struct lockfile *have, struct buf *said,
+		struct cuenv_err *err)
+{
+	struct lockfile want;
+	struct buf text = BUF_INIT;
+	int rc;
+
+	lock_init(&want);
+	rc = lock_build(&want, cat, sel->cuda, sel->cudnn, sel->cupti, o,
+			platform, err);
+	if (rc) {
+		if (check)
+			rc = CUENV_NO;
+	} else if (check) {
+		rc = lock_check(have, &want, path, err);
+		if (!rc)
+			buf_printf(said, "%s matches %s\n", path,
+				   sel->origin_path);
+	} else {
+		lock_format(&want, &text);
+		rc = file_write(path, text.data, text.len, FILE_MODE_KEEP, err);
+		if (!rc)
+			buf_printf(said, "wrote %s (%zu components)\n", path,
+				   want.nparts);
+	}
+	lock_release(&want);
+	buf_release(&text);
+	return rc;
+}

@@ -135,4 +135,31 @@ int lock_verify(const struct lockfile *lk, const struct catalog *cat,
 int lock_to_release(const struct lockfile *lk, enum kit_kind kind,
 		    struct release *rel);
 
+/* ---- `cuenv lock` ------------------------------------------------------ */
+
+/*
+ * `cuenv lock` (check 0) or `cuenv lock --check` (1), before the
+ * catalogue is read: the selection of the nearest .cuenv under cwd
+ * (root's; the environment's `cuenv use` is not the project's) into sel,
+ * the lock's path beside it into path (lock_path_for), and with check
+ * the lock there into have and the options it was made with into o
+ * (lock_read_for_check). Returns the first failure of those.
+ */
+int lock_prepare(const char *cwd, const char *root, int check,
+		 struct selection *sel, struct buf *path, struct lockfile *have,
+		 struct plan_opts *o, struct cuenv_err *err);
+
+/*
+ * Then: the lock cat gives for sel and o on platform (lock_build). With
+ * check, compared with have (lock_check): "PATH matches ORIGIN\n" onto
+ * said when it does, CUENV_NO when it does not or when cat cannot give
+ * one (err says why). Else written to path, replacing it atomically:
+ * "wrote PATH (N components)\n" onto said; CUENV_E_STORE when it cannot
+ * be written.
+ */
+int lock_settle(const struct selection *sel, const struct catalog *cat,
+		const struct plan_opts *o, const char *platform, int check,
+		const char *path, const struct lockfile *have, struct buf *said,
+		struct cuenv_err *err);
+
 #endif

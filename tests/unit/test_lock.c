@@ -284,6 +284,80 @@ static void test_lock_check_path_read_and_compare(void **state)
 	free(dot);
 }
 
+/* lock_prepare then lock_settle in root/p, as `cuenv lock [--check]`. */
+static int lock_in_p(const struct fixture *fx, const struct catalog *cat,
+		     int check, struct buf *said, struct cuenv_err *err)
+{
+	char *cwd = fx_path(fx, "p"), *root = fx_path(fx, "root");
+	struct selection sel;
+	struct lockfile have;
+	struct plan_opts o = { 0 };
+	struct buf path = BUF_INIT;
+	int rc;
+
+	selection_init(&sel);
+	lock_init(&have);
+	rc = lock_prepare(cwd, root, check, &sel, &path, &have, &o, err);
+	if (!rc)
+		rc = lock_settle(&sel, cat, &o, "linux-x86_64", check,
+				 path.data, &have, said, err);
+	selection_release(&sel);
+	lock_release(&have);
+	buf_release(&path);
+	free(cwd);
+	free(root);
+	return rc;
+}
+
+/* Written, then checked: matches; the .cuenv changed: out of date; a
+ * catalogue that cannot give the lock: no match either. */
+static void test_lock_prepare_and_settle_write_then_check(void **state)
+{
+	struct fixture *fx = *state;
+	struct catalog cat = { 0 }, empty = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf said = BUF_INIT, want = BUF_INIT;
+	char *lock = fx_path(fx, "p/" LOCK_NAME), *dot = fx_path(fx, "p/.cuenv");
+	char *text;
+
+	load(&cat);
+	fx_mkdir(fx, "root");
+	fx_write(fx, "p/.cuenv", "cuda = 12.4\ncudnn = 9.1\n");
+	assert_int_equal(lock_in_p(fx, &cat, 1, &said, &err), CUENV_NO);
+	err_release(&err);
+	assert_int_equal(lock_in_p(fx, &cat, 0, &said, &err), CUENV_OK);
+	buf_printf(&want, "wrote %s (3 components)\n", lock);
+	assert_string_equal(said.data, want.data);
+	text = fx_read(fx, "p/" LOCK_NAME);
+	assert_non_null(strstr(text, "cuda_nvcc"));
+	free(text);
+
+	buf_reset(&said);
+	buf_reset(&want);
+	assert_int_equal(lock_in_p(fx, &cat, 1, &said, &err), CUENV_OK);
+	buf_printf(&want, "%s matches %s\n", lock, dot);
+	assert_string_equal(said.data, want.data);
+
+	buf_reset(&said);
+	assert_int_equal(lock_in_p(fx, &empty, 1, &said, &err), CUENV_NO);
+	assert_int_equal(said.len, 0);
+	err_release(&err);
+	fx_write(fx, "p/.cuenv", "cuda = 12.4\n");
+	assert_int_equal(lock_in_p(fx, &cat, 1, &said, &err), CUENV_NO);
+	assert_non_null(strstr(err.msg.data, "is out of date"));
+	assert_int_equal(said.len, 0);
+	err_release(&err);
+	/* and without --check the failure is the catalogue's */
+	assert_int_equal(lock_in_p(fx, &empty, 0, &said, &err),
+			 CUENV_E_UNKNOWN);
+	err_release(&err);
+	catalog_release(&cat);
+	buf_release(&said);
+	buf_release(&want);
+	free(lock);
+	free(dot);
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -296,6 +370,7 @@ int main(void)
 	    cmocka_unit_test(test_lock_rejects_foreign_or_climbing_url),
 	    FS_TEST(test_lock_find_walks_up),
 	    FS_TEST(test_lock_check_path_read_and_compare),
+	    FS_TEST(test_lock_prepare_and_settle_write_then_check),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
