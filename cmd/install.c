@@ -134,127 +134,33 @@ static const struct cmd_option opts[] = {
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
-/* ---- progress ------------------------------------------------------------ */
-
-struct show {
-	int quiet;
-	const char *what; /* "cuda 12.4.1" */
-	struct timespec start;
-	struct progress pg;
-	int noted;	    /* a note was printed (on_note) */
-	int begun;	    /* "installing ..." was printed */
-	const char *source; /* "redist" */
-};
-
-/*
- * "installing cuda 12.4.1 (redist)", once, when the install really starts
- * (its first progress, note or wait): a version already installed gets
- * only "already installed".
- */
-static void begin(struct show *s)
-{
-	if (s->quiet || __atomic_exchange_n(&s->begun, 1, __ATOMIC_RELAXED))
-		return;
-	fprintf(stderr, "cuenv: installing %s (%s)\n", s->what, s->source);
-}
-
-/* The terminal's width, 80 when it cannot be asked. */
-static unsigned columns(void)
-{
-	unsigned cols = 0;
-
-	plat_sys_stderr_tty(&cols);
-	return cols ? cols : 80;
-}
-
-static double since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
-static void on_progress(void *ctx, const struct part_progress *p, size_t n)
-{
-	struct show *s = ctx;
-	struct buf out = BUF_INIT;
-	double t = since(&s->start);
-
-	if (s->quiet)
-		return;
-	begin(s);
-	progress_update(&s->pg, p, n, t, s->pg.tty ? columns() : 80, &out);
-	fputs(out.data, stderr);
-	buf_release(&out);
-}
-
-/* From a transfer's thread: once per install. */
-static void on_note(void *ctx, const char *msg)
-{
-	struct show *s = ctx;
-
-	begin(s);
-	if (!s->quiet && !__atomic_exchange_n(&s->noted, 1, __ATOMIC_RELAXED))
-		fprintf(stderr, "cuenv: %s\n", msg);
-}
-
-static void on_waiting(void *ctx, const char *what)
-{
-	struct show *s = ctx;
-
-	begin(s);
-	if (!s->quiet)
-		fprintf(stderr,
-			"cuenv: another install of %s is running; waiting "
-			"for it\n",
-			what);
-}
-
 /* ---- one release ----------------------------------------------------------- */
+
+/* The install's messages (core/progress): to stderr. */
+static void to_stderr(void *ctx, const char *text)
+{
+	(void)ctx;
+	fputs(text, stderr);
+}
 
 static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 		       struct install_opts *o, int quiet, struct cuenv_err *err)
 {
-	struct show s = { 0 };
+	struct progress_show s;
 	struct install done;
-	struct buf what = BUF_INIT;
-	unsigned cols;
+	struct buf line = BUF_INIT;
 	int rc;
 
-	install_request_what(rel, &what);
-	s.quiet = quiet;
-	s.what = what.data;
-	s.source = source_name(rel->source);
-	progress_init(&s.pg, plat_sys_stderr_tty(&cols), what.data,
-		      rel->source == SRC_REDIST ? rel->nparts + 16 : 32);
-	clock_gettime(CLOCK_MONOTONIC, &s.start);
-	o->progress = on_progress;
-	o->waiting = on_waiting;
-	o->progress_ctx = &s;
-	o->fetch.note = on_note;
-	o->fetch.note_ctx = &s;
+	progress_show_init(&s, rel, quiet, to_stderr, NULL);
+	progress_show_attach(&s, o);
 	rc = install_run(&ctx->store, rel, o, &done, err);
-	install_request_fetch_hint(rc, o->mirror, (int)rel->source, err);
-	if (rc == CUENV_NO) {
-		if (!quiet)
-			printf("%s is already installed (%s)\n", what.data,
-			       done.dir);
-		rc = CUENV_OK;
-	} else if (!rc && !quiet) {
-		printf("installed %s in %s (%.1f s)\n", what.data, done.dir,
-		       since(&s.start));
-	}
-	install_release(&done);
 	/* s lives on this stack: leave no pointer to it behind */
-	o->progress = NULL;
-	o->waiting = NULL;
-	o->progress_ctx = NULL;
-	o->fetch.note = NULL;
-	o->fetch.note_ctx = NULL;
-	progress_release(&s.pg);
-	buf_release(&what);
+	progress_show_detach(o);
+	rc = progress_show_result(&s, rc, &done, o->mirror, &line, err);
+	fputs(line.data, stdout);
+	install_release(&done);
+	progress_show_release(&s);
+	buf_release(&line);
 	return rc;
 }
 

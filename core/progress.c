@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "install_request.h"
+#include "plat_sys.h"
 #include "progress.h"
 #include "xalloc.h"
 
@@ -180,4 +182,141 @@ void progress_update(struct progress *pg, const struct part_progress *p,
 			buf_adds(out, ")\n");
 		}
 	}
+}
+
+/* ---- one release's install, as the user sees it ----------------------------- */
+
+/* The terminal's width, 80 when it cannot be asked. */
+static unsigned stderr_columns(void)
+{
+	unsigned cols = 0;
+
+	plat_sys_stderr_tty(&cols);
+	return cols ? cols : 80;
+}
+
+static double seconds(const struct progress_show *s)
+{
+	return (double)(s->clock_ms() - s->start_ms) / 1e3;
+}
+
+void progress_show_init(struct progress_show *s, const struct release *rel,
+			int quiet, void (*write)(void *ctx, const char *text),
+			void *write_ctx)
+{
+	unsigned cols;
+
+	memset(s, 0, sizeof(*s));
+	s->quiet = quiet;
+	buf_init(&s->what);
+	install_request_what(rel, &s->what);
+	s->source = source_name(rel->source);
+	s->src = (int)rel->source;
+	s->write = write;
+	s->write_ctx = write_ctx;
+	s->columns = stderr_columns;
+	s->clock_ms = plat_sys_clock_ms;
+	progress_init(&s->pg, plat_sys_stderr_tty(&cols), s->what.data,
+		      rel->source == SRC_REDIST ? rel->nparts + 16 : 32);
+	s->start_ms = s->clock_ms();
+}
+
+void progress_show_release(struct progress_show *s)
+{
+	progress_release(&s->pg);
+	buf_release(&s->what);
+}
+
+static void say(struct progress_show *s, struct buf *text)
+{
+	if (text->len)
+		s->write(s->write_ctx, text->data);
+	buf_release(text);
+}
+
+/* "installing ...", once, when the install really starts. */
+static void begin(struct progress_show *s)
+{
+	struct buf text = BUF_INIT;
+
+	if (s->quiet || __atomic_exchange_n(&s->begun, 1, __ATOMIC_RELAXED))
+		return;
+	buf_printf(&text, "cuenv: installing %s (%s)\n", s->what.data,
+		   s->source);
+	say(s, &text);
+}
+
+static void on_progress(void *ctx, const struct part_progress *p, size_t n)
+{
+	struct progress_show *s = ctx;
+	struct buf text = BUF_INIT;
+
+	if (s->quiet)
+		return;
+	begin(s);
+	progress_update(&s->pg, p, n, seconds(s), s->pg.tty ? s->columns() : 80,
+			&text);
+	say(s, &text);
+}
+
+/* From a transfer's thread: once per install. */
+static void on_note(void *ctx, const char *msg)
+{
+	struct progress_show *s = ctx;
+	struct buf text = BUF_INIT;
+
+	begin(s);
+	if (s->quiet || __atomic_exchange_n(&s->noted, 1, __ATOMIC_RELAXED))
+		return;
+	buf_printf(&text, "cuenv: %s\n", msg);
+	say(s, &text);
+}
+
+static void on_waiting(void *ctx, const char *what)
+{
+	struct progress_show *s = ctx;
+	struct buf text = BUF_INIT;
+
+	begin(s);
+	if (s->quiet)
+		return;
+	buf_printf(&text,
+		   "cuenv: another install of %s is running; waiting for it\n",
+		   what);
+	say(s, &text);
+}
+
+void progress_show_attach(struct progress_show *s, struct install_opts *o)
+{
+	o->progress = on_progress;
+	o->waiting = on_waiting;
+	o->progress_ctx = s;
+	o->fetch.note = on_note;
+	o->fetch.note_ctx = s;
+}
+
+void progress_show_detach(struct install_opts *o)
+{
+	o->progress = NULL;
+	o->waiting = NULL;
+	o->progress_ctx = NULL;
+	o->fetch.note = NULL;
+	o->fetch.note_ctx = NULL;
+}
+
+int progress_show_result(const struct progress_show *s, int rc,
+			 const struct install *done, const char *mirror,
+			 struct buf *out, struct cuenv_err *err)
+{
+	install_request_fetch_hint(rc, mirror, s->src, err);
+	if (rc == CUENV_NO) {
+		if (!s->quiet)
+			buf_printf(out, "%s is already installed (%s)\n",
+				   s->what.data, done->dir);
+		return CUENV_OK;
+	}
+	if (!rc && !s->quiet)
+		buf_printf(out, "installed %s in %s (%.1f s)\n", s->what.data,
+			   done->dir, seconds(s));
+	return rc;
 }

@@ -10,9 +10,11 @@
  * Elsewhere (CI logs, container builds) it becomes a line per archive
  * as it finishes and one for the whole at each quarter.
  *
- * Pure: the time, whether stderr is a terminal and its width are
- * inputs, and the text goes into a buffer; cmd/install.c asks the
- * terminal and writes.
+ * progress_update is pure: the time, whether stderr is a terminal and
+ * its width are inputs, and the text goes into a buffer. struct
+ * progress_show is one release's install as the user sees it: it asks
+ * the terminal and the clock (plat_sys) and hands each message's text to
+ * a writer cmd/install.c gives (stderr).
  */
 #ifndef CUENV_PROGRESS_H
 #define CUENV_PROGRESS_H
@@ -21,6 +23,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "err.h"
 #include "install.h"
 
 struct progress {
@@ -55,5 +58,58 @@ enum progress_unit { PROGRESS_GB = 3, PROGRESS_TB = 4 };
 
 /* bytes in words: "512 B", "1.5 MB" (powers of 1000, up to top). */
 void progress_size(struct buf *out, double bytes, enum progress_unit top);
+
+/* ---- one release's install, as the user sees it --------------------------- */
+
+struct progress_show {
+	int quiet;	    /* errors only: nothing is written */
+	struct buf what;    /* "cuda 12.4.1" (install_request_what) */
+	const char *source; /* "redist" */
+	int src;	    /* the same, an enum source_kind */
+	struct progress pg;
+	int begun; /* "installing ..." was written */
+	int noted; /* a transfer's note was written */
+	int64_t start_ms;
+	/* Where the text goes (stderr), from the installing threads. */
+	void (*write)(void *ctx, const char *text);
+	void *write_ctx;
+	/* The terminal's width now, for pg.tty; and the clock. Set by
+	 * progress_show_init to plat_sys's; a test may replace them. */
+	unsigned (*columns)(void);
+	int64_t (*clock_ms)(void);
+};
+
+/*
+ * For the install of rel: its name, whether stderr is a terminal (then
+ * the progress is a block redrawn in place), and the time it starts.
+ * Nothing is written yet.
+ */
+void progress_show_init(struct progress_show *s, const struct release *rel,
+			int quiet, void (*write)(void *ctx, const char *text),
+			void *write_ctx);
+void progress_show_release(struct progress_show *s);
+
+/*
+ * Point o's progress, waiting and fetch note callbacks at s, which must
+ * outlive their use: until progress_show_detach(o). s then writes
+ * "cuenv: installing WHAT (SOURCE)" once, when the install really starts
+ * (its first progress, note or wait: a version already installed gets
+ * only its result line), the progress (progress_update), the first of
+ * the transfers' notes ("cuenv: MSG"), and "cuenv: another install of
+ * WHAT is running; waiting for it". Nothing when quiet.
+ */
+void progress_show_attach(struct progress_show *s, struct install_opts *o);
+void progress_show_detach(struct install_opts *o);
+
+/*
+ * After install_run returned rc for s's release, with done (its install)
+ * and mirror (its o->mirror): the line for stdout onto out, unless quiet:
+ * "WHAT is already installed (DIR)" for CUENV_NO, which is then
+ * CUENV_OK, or "installed WHAT in DIR (S s)". A failure to fetch gets
+ * install_request_fetch_hint's hint in err. Returns the command's code.
+ */
+int progress_show_result(const struct progress_show *s, int rc,
+			 const struct install *done, const char *mirror,
+			 struct buf *out, struct cuenv_err *err);
 
 #endif

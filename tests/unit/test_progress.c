@@ -177,6 +177,176 @@ static void test_progress_plain_never_says_100(void **state)
 	buf_release(&out);
 }
 
+/* ---- progress_show ------------------------------------------------------- */
+
+static int64_t fake_ms;
+
+static int64_t fake_clock(void)
+{
+	return fake_ms;
+}
+
+static unsigned fake_columns(void)
+{
+	return 60;
+}
+
+/* The writer: everything said, in order. */
+static void collect(void *ctx, const char *text)
+{
+	buf_adds(ctx, text);
+}
+
+static const struct release cuda = { .kind = KIT_CUDA,
+				     .version = "12.4.1",
+				     .cuda_major = 12,
+				     .source = SRC_REDIST,
+				     .nparts = 2 };
+
+/* A show that is not on a terminal, its clock at 1 s. */
+static void show_init(struct progress_show *s, int quiet, struct buf *said)
+{
+	fake_ms = 1000;
+	progress_show_init(s, &cuda, quiet, collect, said);
+	s->pg.tty = false;
+	s->clock_ms = fake_clock;
+	s->columns = fake_columns;
+	s->start_ms = fake_ms;
+}
+
+/* "installing" once, before the first thing said; one note only. */
+static void test_progress_show_begins_once_and_notes_once(void **state)
+{
+	struct progress_show s;
+	struct install_opts o = { 0 };
+	struct buf said = BUF_INIT;
+
+	(void)state;
+	show_init(&s, 0, &said);
+	progress_show_attach(&s, &o);
+	assert_ptr_equal(o.progress_ctx, &s);
+	assert_ptr_equal(o.fetch.note_ctx, &s);
+	assert_int_equal(said.len, 0); /* nothing until it starts */
+	o.fetch.note(o.fetch.note_ctx, "the server ignores ranges");
+	o.fetch.note(o.fetch.note_ctx, "a second note");
+	o.waiting(o.progress_ctx, "cuda 12.4.1");
+	assert_string_equal(said.data,
+			    "cuenv: installing cuda 12.4.1 (redist)\n"
+			    "cuenv: the server ignores ranges\n"
+			    "cuenv: another install of cuda 12.4.1 is running; "
+			    "waiting for it\n");
+	progress_show_detach(&o);
+	assert_null(o.progress);
+	assert_null(o.waiting);
+	assert_null(o.progress_ctx);
+	assert_null(o.fetch.note);
+	assert_null(o.fetch.note_ctx);
+	progress_show_release(&s);
+	buf_release(&said);
+}
+
+static void test_progress_show_progress_lines(void **state)
+{
+	struct progress_show s;
+	struct install_opts o = { 0 };
+	struct part_progress p[2];
+	struct buf said = BUF_INIT;
+
+	(void)state;
+	show_init(&s, 0, &said);
+	progress_show_attach(&s, &o);
+	parts(p);
+	p[0].done = 1000000;
+	p[0].state = PART_DONE;
+	o.progress(o.progress_ctx, p, 2);
+	assert_string_equal(said.data,
+			    "cuenv: installing cuda 12.4.1 (redist)\n"
+			    "cuenv: cuda_cudart done (1.0 MB)\n"
+			    "cuenv: cuda 12.4.1: 25% (1.0 MB)\n");
+	/* on a terminal: the block, cut to the width the terminal has */
+	buf_reset(&said);
+	s.pg.tty = true;
+	o.progress(o.progress_ctx, p, 2);
+	assert_non_null(strstr(said.data, "\033[2K  total"));
+	assert_null(strstr(said.data, "installing"));
+	progress_show_release(&s);
+	buf_release(&said);
+}
+
+static void test_progress_show_quiet_says_nothing(void **state)
+{
+	struct progress_show s;
+	struct install_opts o = { 0 };
+	struct part_progress p[2];
+	struct install done;
+	struct buf said = BUF_INIT, out = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	show_init(&s, 1, &said);
+	progress_show_attach(&s, &o);
+	parts(p);
+	o.progress(o.progress_ctx, p, 2);
+	o.fetch.note(o.fetch.note_ctx, "note");
+	o.waiting(o.progress_ctx, "cuda 12.4.1");
+	assert_int_equal(said.len, 0);
+	install_init(&done, KIT_CUDA);
+	done.dir = strdup("/r/versions/cuda/12.4.1");
+	assert_int_equal(progress_show_result(&s, CUENV_NO, &done, NULL, &out,
+					      &err),
+			 CUENV_OK);
+	assert_int_equal(progress_show_result(&s, CUENV_OK, &done, NULL, &out,
+					      &err),
+			 CUENV_OK);
+	assert_int_equal(out.len, 0);
+	install_release(&done);
+	progress_show_release(&s);
+	buf_release(&said);
+}
+
+static void test_progress_show_result_lines_and_hint(void **state)
+{
+	struct progress_show s;
+	struct install done;
+	struct buf said = BUF_INIT, out = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	show_init(&s, 0, &said);
+	install_init(&done, KIT_CUDA);
+	done.dir = strdup("/r/versions/cuda/12.4.1");
+	assert_int_equal(progress_show_result(&s, CUENV_NO, &done, NULL, &out,
+					      &err),
+			 CUENV_OK);
+	assert_string_equal(out.data, "cuda 12.4.1 is already installed "
+				      "(/r/versions/cuda/12.4.1)\n");
+	buf_reset(&out);
+	fake_ms = 3500;
+	assert_int_equal(progress_show_result(&s, CUENV_OK, &done, NULL, &out,
+					      &err),
+			 CUENV_OK);
+	assert_string_equal(out.data, "installed cuda 12.4.1 in "
+				      "/r/versions/cuda/12.4.1 (2.5 s)\n");
+	buf_reset(&out);
+	/* a failed fetch: no line, and a hint at mirrors unless one was used */
+	cuenv_fail(&err, CUENV_E_FETCH, "cannot fetch");
+	assert_int_equal(progress_show_result(&s, CUENV_E_FETCH, &done,
+					      "file:///m", &out, &err),
+			 CUENV_E_FETCH);
+	assert_int_equal(err.hint.len, 0);
+	assert_int_equal(progress_show_result(&s, CUENV_E_FETCH, &done, NULL,
+					      &out, &err),
+			 CUENV_E_FETCH);
+	assert_non_null(strstr(err.hint.data, "--mirror URL"));
+	assert_int_equal(out.len, 0);
+	assert_int_equal(said.len, 0);
+	err_release(&err);
+	install_release(&done);
+	progress_show_release(&s);
+	buf_release(&said);
+	buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +356,10 @@ int main(void)
 	    cmocka_unit_test(test_progress_plain_announces_each_part_once),
 	    cmocka_unit_test(test_progress_plain_sizes_without_a_total),
 	    cmocka_unit_test(test_progress_plain_never_says_100),
+	    cmocka_unit_test(test_progress_show_begins_once_and_notes_once),
+	    cmocka_unit_test(test_progress_show_progress_lines),
+	    cmocka_unit_test(test_progress_show_quiet_says_nothing),
+	    cmocka_unit_test(test_progress_show_result_lines_and_hint),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
