@@ -164,89 +164,56 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	return rc;
 }
 
+/* Each step's release in turn, with o narrowed as the step says. */
+static int install_steps(struct cuenv_ctx *ctx, const struct plan_step *steps,
+			 size_t n, const struct install_opts *o, int quiet,
+			 struct cuenv_err *err)
+{
+	int rc = store_open(&ctx->store, ctx->root, true, err);
+
+	if (rc)
+		return rc;
+	cmd_store_waiting(&ctx->store, "install");
+	fetch_global_init();
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct install_opts so = *o;
+
+		so.plan = steps[i].opts;
+		so.keep_partial = steps[i].keep_partial;
+		rc = install_one(ctx, &steps[i].rel, &so, quiet, err);
+	}
+	return rc;
+}
+
 /* --locked: the releases the nearest .cuenv.lock pins, checked against
  * the catalogue, through the normal install path. */
 static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 			  int quiet, struct cuenv_err *err)
 {
-	static const enum kit_kind kinds[] = { KIT_CUDA, KIT_CUDNN, KIT_CUPTI };
 	struct buf path = BUF_INIT;
 	struct lockfile lk;
 	struct catalog cat = { 0 };
+	struct plan_step steps[KIT_KINDS];
+	struct strv names[KIT_KINDS];
+	size_t n = 0;
 	int rc;
 
 	lock_init(&lk);
-	if (lock_find(ctx->cwd, &path)) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"install: --locked but no "
-				"%s here or above",
-				LOCK_NAME);
-		cuenv_hint(err, "write it with: cuenv lock");
-		goto out;
-	}
-	rc = lock_read(path.data, &lk, err);
-	if (!rc)
-		rc = install_request_lock_platform(path.data, lk.platform,
-						   catalog_platform(), err);
+	rc = install_request_lock(ctx->cwd, catalog_platform(), &path, &lk,
+				  err);
 	if (!rc)
 		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
 		rc = lock_verify(&lk, &cat, err);
-	if (!rc)
-		rc = store_open(&ctx->store, ctx->root, true, err);
-	if (rc)
-		goto out;
-	cmd_store_waiting(&ctx->store, "install");
-	fetch_global_init();
-	for (size_t i = 0; i < 3 && !rc; i++) {
-		struct release rel;
-		struct install_opts lo = *o;
-		struct strv names = STRV_INIT;
-
-		if (lock_to_release(&lk, kinds[i], &rel))
-			continue;
-		/* Exactly the locked components, unless narrowed further. */
-		lo.plan = plan_locked_opts(&rel, kinds[i], &o->plan, &names);
-		rc = install_one(ctx, &rel, &lo, quiet, err);
-		strv_release(&names);
-		free(rel.parts);
+	if (!rc) {
+		n = lock_steps(&lk, &o->plan, steps, names);
+		rc = install_steps(ctx, steps, n, o, quiet, err);
 	}
-out:
+	lock_steps_release(steps, names, n);
 	lock_release(&lk);
 	catalog_release(&cat);
 	buf_release(&path);
 	return rc;
-}
-
-/*
- * `install cuda SPEC` is `install SPEC`; `install cudnn V` is `install
- * --cudnn V` for the CUDA selected here. Moves optind past the kind.
- */
-static int kind_word(int argc, char **argv, const char **cudnn,
-		     struct cuenv_err *err)
-{
-	enum kit_kind kind;
-
-	if (optind >= argc || kit_kind_parse(argv[optind], &kind))
-		return cmd_check_args(&cmd_install, argc - optind, err);
-	if (kind == KIT_CUPTI) {
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "install: CUPTI comes from a CUDA release");
-		return cuenv_hint(err, "cuenv install SPEC --cupti V");
-	}
-	optind++;
-	if (kind == KIT_CUDA)
-		return cmd_check_args(&cmd_install, argc - optind, err);
-	if (optind != argc - 1 || *cudnn) {
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "install: cudnn needs one version (and no --cudnn)");
-		/* The form, not a command for here: 9.1 is an example. */
-		return cuenv_hint(err, "for example: cuenv install cudnn 9.1 "
-				       "(for the CUDA selected here), or "
-				       "cuenv install 12.4 --cudnn 9.1");
-	}
-	*cudnn = argv[optind++];
-	return cmd_check_version("cudnn", *cudnn, 0, err);
 }
 
 /* --list: list-remote's listing, with its words and options. */
@@ -382,38 +349,12 @@ static int selected_request(const struct cuenv_ctx *ctx, struct request *q,
 	return rc ? rc : install_request_selected(&q->r, &q->sel, err);
 }
 
-/* The releases of ch, in the order and with the options plan_steps
- * gives them. */
-static int install_choice(struct cuenv_ctx *ctx,
-			  const struct catalog_choice *ch, int source,
-			  const struct install_opts *o, int quiet,
-			  struct cuenv_err *err)
-{
-	struct plan_step steps[KIT_KINDS];
-	size_t n = plan_steps(ch, source, &o->plan, steps);
-	int rc;
-
-	rc = store_open(&ctx->store, ctx->root, true, err);
-	if (rc)
-		return rc;
-	cmd_store_waiting(&ctx->store, "install");
-	fetch_global_init();
-	for (size_t i = 0; i < n && !rc; i++) {
-		struct install_opts so = *o;
-
-		so.plan = steps[i].opts;
-		so.keep_partial = steps[i].keep_partial;
-		rc = install_one(ctx, &steps[i].rel, &so, quiet, err);
-	}
-	return rc;
-}
-
 /* The options into o and q, checked; not for --list. */
 static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 			 struct install_opts *o, struct request *q,
 			 struct cuenv_err *err)
 {
-	int rc;
+	int rc, used = 0;
 
 	if (cmd_opt_given(&ctx->opt, O_ALL) ||
 	    cmd_opt_given(&ctx->opt, O_JSON)) {
@@ -424,7 +365,11 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	rc = read_options(ctx, o, q, err);
 	if (!rc)
-		rc = kind_word(argc, argv, &q->r.cudnn, err);
+		rc = install_request_kind(&q->r, argc - optind, argv + optind,
+					  &used, err);
+	optind += used;
+	if (!rc)
+		rc = cmd_check_args(&cmd_install, argc - optind, err);
 	if (!rc)
 		rc = cmd_plan_opts_check(&cmd_install, &o->plan, err);
 	if (!rc && o->mirror && *o->mirror &&
@@ -476,6 +421,7 @@ static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 			   struct cuenv_err *err)
 {
 	struct catalog_choice found;
+	struct plan_step steps[KIT_KINDS];
 	struct buf line = BUF_INIT;
 	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
 				 q->r.source, &found, err);
@@ -484,7 +430,9 @@ static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 		install_request_dry_run(&found, q->r.source, &line);
 		fputs(line.data, stdout);
 	} else if (!rc) {
-		rc = install_choice(ctx, &found, q->r.source, o, q->quiet, err);
+		size_t n = plan_steps(&found, q->r.source, &o->plan, steps);
+
+		rc = install_steps(ctx, steps, n, o, q->quiet, err);
 	}
 	buf_release(&line);
 	return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "lock.h"
 #include "store.h"
 #include "version.h"
 
@@ -107,6 +108,36 @@ int install_request_mirror_url(const char *command, const char *url,
 	return cuenv_fail(err, CUENV_E_USAGE,
 			  "%s: mirror '%s' is not https://, http:// or file://",
 			  command, url);
+}
+
+int install_request_kind(struct install_request *q, int nargs,
+			 char *const *words, int *used, struct cuenv_err *err)
+{
+	enum kit_kind kind;
+
+	*used = 0;
+	if (nargs < 1 || kit_kind_parse(words[0], &kind))
+		return CUENV_OK;
+	if (kind == KIT_CUDA) {
+		*used = 1;
+		return CUENV_OK;
+	}
+	if (kind == KIT_CUPTI) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "install: CUPTI comes from a CUDA release");
+		return cuenv_hint(err, "cuenv install SPEC --cupti V");
+	}
+	if (nargs != 2 || q->cudnn) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "install: cudnn needs one version (and no --cudnn)");
+		/* The form, not a command for here: 9.1 is an example. */
+		return cuenv_hint(err, "for example: cuenv install cudnn 9.1 "
+				       "(for the CUDA selected here), or "
+				       "cuenv install 12.4 --cudnn 9.1");
+	}
+	q->cudnn = words[1];
+	*used = 2;
+	return version_check("cudnn", q->cudnn, 0, err);
 }
 
 int install_request_mode(const struct install_request *q, int nargs,
@@ -218,4 +249,23 @@ int install_request_lock_platform(const char *path, const char *lock_platform,
 	return cuenv_fail(err, CUENV_E_USAGE,
 			  "install: '%s' is for %s, this machine is %s", path,
 			  lock_platform, platform);
+}
+
+int install_request_lock(const char *cwd, const char *platform,
+			 struct buf *path, struct lockfile *lk,
+			 struct cuenv_err *err)
+{
+	int rc;
+
+	if (lock_find(cwd, path)) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "install: --locked but no %s here or above",
+			   LOCK_NAME);
+		return cuenv_hint(err, "write it with: cuenv lock");
+	}
+	rc = lock_read(path->data, lk, err);
+	if (!rc)
+		rc = install_request_lock_platform(path->data, lk->platform,
+						   platform, err);
+	return rc;
 }

@@ -88,6 +88,17 @@ enum install_mode {
 };
 
 /*
+ * The kind word that install's nargs words may start with: `install
+ * cuda SPEC` is `install SPEC`; `install cudnn V` is `install --cudnn V`
+ * for the CUDA selected here (q->cudnn becomes V). *used gets how many
+ * words it took: 0 (no kind word), 1 (cuda) or 2 (cudnn V). CUENV_E_USAGE,
+ * with a hint, for cupti (it comes from a CUDA release), for cudnn with
+ * other than one version or beside --cudnn, and for a bad version.
+ */
+int install_request_kind(struct install_request *q, int nargs,
+			 char *const *words, int *used, struct cuenv_err *err);
+
+/*
  * Which mode q with nargs SPEC words left is. CUENV_E_USAGE when --locked
  * comes with a SPEC, --for, --cudnn, --cupti or --source, or a SPEC with
  * --for.
@@ -148,5 +159,16 @@ void install_request_fetch_hint(int rc, const char *mirror, int source,
  */
 int install_request_lock_platform(const char *path, const char *lock_platform,
 				  const char *platform, struct cuenv_err *err);
+
+/*
+ * --locked: the nearest .cuenv.lock at or above cwd, its path into path,
+ * read into lk (initialised), and for this machine's platform. Returns
+ * CUENV_OK; CUENV_E_USAGE, with a hint, when there is none or it is for
+ * another platform; lock_read's error for a bad one.
+ */
+struct lockfile;
+int install_request_lock(const char *cwd, const char *platform,
+			 struct buf *path, struct lockfile *lk,
+			 struct cuenv_err *err);
 
 #endif

@@ -643,6 +643,35 @@ int lock_check(const struct lockfile *have, const struct lockfile *want,
 	return cuenv_hint(err, "update it with: cuenv lock");
 }
 
+size_t lock_steps(const struct lockfile *lk, const struct plan_opts *asked,
+		  struct plan_step steps[KIT_KINDS],
+		  struct strv names[KIT_KINDS])
+{
+	static const enum kit_kind kinds[] = { KIT_CUDA, KIT_CUDNN, KIT_CUPTI };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
+		struct plan_step *st = &steps[n];
+
+		if (lock_to_release(lk, kinds[i], &st->rel))
+			continue;
+		names[n] = (struct strv)STRV_INIT;
+		st->opts =
+			plan_locked_opts(&st->rel, kinds[i], asked, &names[n]);
+		st->keep_partial = 0;
+		n++;
+	}
+	return n;
+}
+
+void lock_steps_release(struct plan_step *steps, struct strv *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(steps[i].rel.parts);
+		strv_release(&names[i]);
+	}
+}
+
 /* ---- `cuenv lock` ----------------------------------------------------------- */
 
 int lock_prepare(const char *cwd, const char *root, int check,

@@ -135,6 +135,18 @@ int lock_verify(const struct lockfile *lk, const struct catalog *cat,
 int lock_to_release(const struct lockfile *lk, enum kit_kind kind,
 		    struct release *rel);
 
+/*
+ * `install --locked`'s installs: for CUDA, cuDNN and CUPTI in turn, each
+ * that lk pins (lock_to_release), its release with exactly the locked
+ * components, unless asked narrows them (plan_locked_opts), into steps;
+ * steps[i].opts points into names[i]. Returns how many; free them with
+ * lock_steps_release (the releases' parts are the steps').
+ */
+size_t lock_steps(const struct lockfile *lk, const struct plan_opts *asked,
+		  struct plan_step steps[KIT_KINDS],
+		  struct strv names[KIT_KINDS]);
+void lock_steps_release(struct plan_step *steps, struct strv *names, size_t n);
+
 /* ---- `cuenv lock` ------------------------------------------------------ */
 
 /*

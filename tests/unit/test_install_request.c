@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../core/install_request.h"
+#include "../../core/lock.h"
 #include "../../core/store.h"
 #include "../../core/version.h"
 
@@ -279,6 +280,149 @@ static void test_install_mirror_url_schemes(void **state)
 	err_release(&err);
 }
 
+static void test_install_kind_word_cuda_cudnn_or_none(void **state)
+{
+	char *none[] = { "12.4" }, *cuda[] = { "cuda", "12.4" },
+	     *cudnn[] = { "cudnn", "9.1" };
+	struct install_request q = { .source = -1 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int used = 7;
+
+	(void)state;
+	assert_int_equal(install_request_kind(&q, 0, none, &used, &err),
+			 CUENV_OK);
+	assert_int_equal(used, 0);
+	assert_int_equal(install_request_kind(&q, 1, none, &used, &err),
+			 CUENV_OK);
+	assert_int_equal(used, 0);
+	assert_int_equal(install_request_kind(&q, 2, cuda, &used, &err),
+			 CUENV_OK);
+	assert_int_equal(used, 1);
+	assert_null(q.cudnn);
+	assert_int_equal(install_request_kind(&q, 2, cudnn, &used, &err),
+			 CUENV_OK);
+	assert_int_equal(used, 2);
+	assert_string_equal(q.cudnn, "9.1");
+}
+
+static void test_install_kind_word_refusals(void **state)
+{
+	char *cupti[] = { "cupti", "12.4" }, *lone[] = { "cudnn" },
+	     *bad[] = { "cudnn", "9.x" }, *two[] = { "cudnn", "9.1" };
+	struct install_request q = { .source = -1 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int used;
+
+	(void)state;
+	assert_int_equal(install_request_kind(&q, 2, cupti, &used, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "install: CUPTI comes from a CUDA release");
+	assert_string_equal(err.hint.data, "cuenv install SPEC --cupti V");
+	err_release(&err);
+	assert_int_equal(install_request_kind(&q, 1, lone, &used, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: cudnn needs one version "
+					  "(and no --cudnn)");
+	assert_non_null(strstr(err.hint.data, "cuenv install cudnn 9.1"));
+	err_release(&err);
+	assert_int_equal(install_request_kind(&q, 2, bad, &used, &err),
+			 CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "9.x"));
+	err_release(&err);
+	q.cudnn = "8.9"; /* --cudnn given too */
+	assert_int_equal(install_request_kind(&q, 2, two, &used, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(q.cudnn, "8.9");
+	err_release(&err);
+}
+
+static const char cuda_json[] =
+	"{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
+	" \"cuda_cudart\": {\"version\": \"12.4.127\","
+	"  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/a.tar.xz\","
+	"   \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c"
+	"15b0f00a08\", \"size\": \"1234\"},"
+	"  \"linux-sbsa\": {\"relative_path\": \"cuda_cudart/b.tar.xz\","
+	"   \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c"
+	"15b0f00a08\", \"size\": \"1234\"}}}";
+
+/* A lock of CUDA 12.4 for platform, written to rel. */
+static void write_lock(const struct fixture *fx, const char *rel,
+		       const char *platform)
+{
+	struct catalog cat = { 0 };
+	struct lockfile lk;
+	struct plan_opts o = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf text = BUF_INIT;
+
+	assert_int_equal(catalog_parse_redist(&cat, "c.json", cuda_json,
+					      strlen(cuda_json), platform,
+					      NULL, NULL, &err),
+			 CUENV_OK);
+	lock_init(&lk);
+	assert_int_equal(lock_build(&lk, &cat, "12.4", NULL, NULL, &o,
+				    platform, &err),
+			 CUENV_OK);
+	lock_format(&lk, &text);
+	fx_write(fx, rel, text.data);
+	lock_release(&lk);
+	catalog_release(&cat);
+	buf_release(&text);
+}
+
+static void test_install_lock_found_read_and_for_here(void **state)
+{
+	struct fixture *fx = *state;
+	struct lockfile lk;
+	struct buf path = BUF_INIT, want = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *sub;
+
+	fx_mkdir(fx, "p/sub");
+	sub = fx_path(fx, "p/sub");
+	lock_init(&lk);
+	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
+					      &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: --locked but no "
+					  ".cuenv.lock here or above");
+	assert_string_equal(err.hint.data, "write it with: cuenv lock");
+	err_release(&err);
+	write_lock(fx, "p/.cuenv.lock", "linux-sbsa");
+	buf_reset(&path);
+	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
+					      &err),
+			 CUENV_E_USAGE);
+	buf_printf(&want, "install: '%s/p/.cuenv.lock' is for linux-sbsa, "
+			  "this machine is linux-x86_64",
+		   fx->root);
+	assert_string_equal(err.msg.data, want.data);
+	err_release(&err);
+	lock_release(&lk);
+	lock_init(&lk);
+	write_lock(fx, "p/.cuenv.lock", "linux-x86_64");
+	buf_reset(&path);
+	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
+					      &err),
+			 CUENV_OK);
+	assert_string_equal(lk.cuda, "12.4");
+	assert_int_equal(lk.nparts, 1);
+	lock_release(&lk);
+	lock_init(&lk);
+	fx_write(fx, "p/.cuenv.lock", "{not json");
+	buf_reset(&path);
+	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
+					      &err),
+			 CUENV_E_MANIFEST);
+	err_release(&err);
+	lock_release(&lk);
+	buf_release(&path);
+	buf_release(&want);
+	free(sub);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +437,11 @@ int main(void)
 	    cmocka_unit_test(test_install_fetch_hint_only_when_it_helps),
 	    cmocka_unit_test(test_install_lock_platform),
 	    cmocka_unit_test(test_install_mirror_url_schemes),
+	    cmocka_unit_test(test_install_kind_word_cuda_cudnn_or_none),
+	    cmocka_unit_test(test_install_kind_word_refusals),
+	    cmocka_unit_test_setup_teardown(
+		test_install_lock_found_read_and_for_here, fx_setup,
+		fx_teardown),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -358,6 +358,43 @@ static void test_lock_prepare_and_settle_write_then_check(void **state)
 	free(dot);
 }
 
+/* install --locked: CUDA with exactly its locked components, then cuDNN
+ * with no component list; a runtime-only ask narrows the toolkit. */
+static void test_lock_steps_locked_components(void **state)
+{
+	struct catalog cat = { 0 };
+	struct lockfile lk;
+	struct plan_opts asked = { 0 };
+	struct plan_step steps[KIT_KINDS];
+	struct strv names[KIT_KINDS];
+	size_t n;
+
+	(void)state;
+	load(&cat);
+	build(&lk, &cat, 0);
+	n = lock_steps(&lk, &asked, steps, names);
+	assert_int_equal(n, 2);
+	assert_int_equal(steps[0].rel.kind, KIT_CUDA);
+	assert_string_equal(steps[0].rel.version, "12.4.1");
+	assert_int_equal(steps[0].rel.nparts, 2);
+	assert_non_null(steps[0].opts.components);
+	assert_int_equal(steps[0].opts.components->n, 2);
+	assert_string_equal(steps[0].opts.components->v[0], "cuda_cudart");
+	assert_string_equal(steps[0].opts.components->v[1], "cuda_nvcc");
+	assert_int_equal(steps[0].keep_partial, 0);
+	assert_int_equal(steps[1].rel.kind, KIT_CUDNN);
+	assert_null(steps[1].opts.components);
+	lock_steps_release(steps, names, n);
+	asked.runtime_only = 1;
+	n = lock_steps(&lk, &asked, steps, names);
+	assert_int_equal(n, 2);
+	assert_null(steps[0].opts.components);
+	assert_int_equal(steps[0].opts.runtime_only, 1);
+	lock_steps_release(steps, names, n);
+	lock_release(&lk);
+	catalog_release(&cat);
+}
+
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -371,6 +408,7 @@ int main(void)
 	    FS_TEST(test_lock_find_walks_up),
 	    FS_TEST(test_lock_check_path_read_and_compare),
 	    FS_TEST(test_lock_prepare_and_settle_write_then_check),
+	    cmocka_unit_test(test_lock_steps_locked_components),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
