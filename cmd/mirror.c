@@ -1,16 +1,8 @@
-#include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "../core/compat.h"
 #include "../core/mirror.h"
-#include "../core/mirror_args.h"
 #include "../core/mirror_render.h"
 #include "../core/plat_fs.h"
-#include "../core/xalloc.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -85,126 +77,26 @@ static const struct cmd_option opts[] = {
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
-/* ---- output ----------------------------------------------------------------- */
-
-struct show {
-	int quiet;
-};
-
-static void on_file(void *ctx, const struct mirror_file *f, enum mirror_how how,
-		    uint64_t bytes)
+/* A run's lines (core/mirror_render): to stderr. */
+static void to_stderr(void *ctx, const char *text)
 {
-	struct show *s = ctx;
-	struct buf line = BUF_INIT;
-
-	if (s->quiet)
-		return;
-	mirror_render_file(&line, f, how, bytes);
-	fputs(line.data, stderr);
-	buf_release(&line);
+	(void)ctx;
+	fputs(text, stderr);
 }
 
-static void on_waiting(void *ctx, const char *dir)
+/* What mirror_plan_all reads: the catalogues and framework tables. */
+static int load_catalog(void *ctx, const char *platform, struct catalog *cat,
+			struct cuenv_err *err)
 {
-	struct show *s = ctx;
-
-	if (!s->quiet)
-		fprintf(stderr,
-			"cuenv: another cuenv mirror is writing '%s'; "
-			"waiting for it\n",
-			dir);
+	return cmd_catalog_for(ctx, platform, cat, err);
 }
 
-/* ---- what to mirror ----------------------------------------------------------- */
-
-struct request {
-	const char *cuda, *cudnn;
-};
-
-/* What the words and options ask for. */
-struct asked {
-	char **specs; /* the SPECs */
-	int nspecs;
-	struct strv fors; /* --for, each */
-	const char *cudnn, *cupti;
-	int source, quiet;
-	struct strv plats;
-	const struct plan_opts *io;
-};
-
-/* The request checked, before anything is read or fetched. */
-static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
-		       struct cuenv_err *err)
+static int pick_framework(void *ctx, const char *arg, const struct catalog *cat,
+			  const char *cudnn, int source, int quiet,
+			  struct framework_builds *out, struct cuenv_err *err)
 {
-	int rc;
-
-	if (!q->nspecs && !q->fors.n) {
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "mirror: give at least one SPEC or --for");
-		return cuenv_hint(err,
-				  "for example: cuenv mirror %s 12.4 "
-				  "--cudnn 9",
-				  dir);
-	}
-	rc = cmd_plan_opts_check(&cmd_mirror, q->io, err);
-	if (!rc)
-		rc = mirror_platforms_check(&q->plats, err);
-	if (rc)
-		return rc;
-	if (mo->upstream && *mo->upstream)
-		rc = cmd_mirror_url(&cmd_mirror, mo->upstream, &mo->fetch, err);
-	if (rc)
-		return rc;
-	if (mo->upstream && !*mo->upstream)
-		mo->upstream = NULL;
-	for (int i = 0; i < q->nspecs; i++)
-		if ((rc = cmd_check_version("cuda", q->specs[i], 0, err)))
-			return rc;
-	if ((q->cudnn && (rc = cmd_check_version("cudnn", q->cudnn, 0, err))) ||
-	    (q->cupti && (rc = cmd_check_version("cupti", q->cupti, 0, err))))
-		return rc;
-	return mirror_check_dir(dir, err);
-}
-
-/* What to fetch: every request on every platform, into plan. */
-static int plan_all(const struct cuenv_ctx *ctx, const struct asked *q,
-		    struct mirror_plan *plan, struct cuenv_err *err)
-{
-	struct request *reqs =
-		xcalloc((size_t)q->nspecs + q->fors.n + 1, sizeof(*reqs));
-	struct framework_builds *fws = xcalloc(q->fors.n + 1, sizeof(*fws));
-	size_t nreq = 0;
-	int rc = CUENV_OK;
-
-	for (int i = 0; i < q->nspecs; i++)
-		reqs[nreq++] = (struct request){ q->specs[i], q->cudnn };
-	for (size_t p = 0; p < q->plats.n && !rc; p++) {
-		struct catalog cat = { 0 };
-
-		rc = cmd_catalog_for(ctx, q->plats.v[p], &cat, err);
-		/* --for picks with the first platform's catalogue. */
-		for (size_t i = 0; !rc && p == 0 && i < q->fors.n; i++) {
-			rc = cmd_framework_pick(ctx, q->fors.v[i], &cat,
-						q->cudnn, q->source, q->quiet,
-						&fws[i], err);
-			if (!rc)
-				reqs[nreq++] = (struct request){
-					fws[i].v[0].cuda,
-					q->cudnn ? q->cudnn : fws[i].v[0].cudnn
-				};
-		}
-		for (size_t i = 0; !rc && i < nreq; i++)
-			rc = mirror_plan_request(plan, &cat, reqs[i].cuda,
-						 reqs[i].cudnn, q->cupti,
-						 q->source, q->plats.v[p],
-						 q->io, err);
-		catalog_release(&cat);
-	}
-	for (size_t i = 0; i < q->fors.n; i++)
-		framework_builds_release(&fws[i]);
-	free(fws);
-	free(reqs);
-	return rc;
+	return cmd_framework_pick(ctx, arg, cat, cudnn, source, quiet, out,
+				  err);
 }
 
 static void print_summary(const struct mirror_plan *plan,
@@ -227,13 +119,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct mirror_plan plan;
 	struct mirror_report rep = { 0 };
 	struct strv comps = STRV_INIT;
-	struct asked q = {
+	struct mirror_asked q = {
 		.fors = STRV_INIT, .plats = STRV_INIT, .source = -1, .io = &io
 	};
+	struct mirror_sources src = { load_catalog, pick_framework, ctx };
 	struct buf cache = BUF_INIT, compat = BUF_INIT, command = BUF_INIT;
-	struct show show = { 0 };
+	struct mirror_show show = { .write = to_stderr };
 	const char *dir;
-	int rc = CUENV_OK, no_cache = 0;
+	int rc = CUENV_OK;
 
 	mirror_plan_init(&plan);
 	mo.upstream = env_get(ctx->envp, "CUENV_MIRROR");
@@ -257,23 +150,20 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			strv_push(&q.fors, ctx->opt.all[i].arg);
 	if (ctx->opt.arg[O_PLATFORM])
 		strv_split(&q.plats, ctx->opt.arg[O_PLATFORM], ',');
-	no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
 	mo.verify = cmd_opt_given(&ctx->opt, O_VERIFY);
 	show.quiet = q.quiet = cmd_opt_given(&ctx->opt, O_QUIET);
 	dir = argv[optind];
 	q.specs = argv + optind + 1;
 	q.nspecs = argc - optind - 1;
-	rc = check_asked(&q, &mo, dir, err);
+	rc = mirror_args_check(&q, &mo.upstream, &mo.fetch, dir, err);
 	if (!rc)
-		rc = plan_all(ctx, &q, &plan, err);
+		rc = mirror_plan_all(&plan, &q, &src, err);
 	if (rc)
 		goto out;
 
-	if (!no_cache) {
-		buf_path(&cache, ctx->root, "cache");
-		if (store_is_dir(cache.data))
-			mo.cache = cache.data;
-	}
+	mo.cache =
+		mirror_args_cache(ctx->root,
+				  cmd_opt_given(&ctx->opt, O_NOCACHE), &cache);
 	{
 		struct cuenv_err e = CUENV_ERR_INIT;
 
@@ -281,14 +171,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			mo.compat = compat.data;
 		err_release(&e);
 	}
-	buf_adds(&command, "cuenv");
-	for (int i = 0; i < argc; i++)
-		buf_printf(&command, " %s", argv[i]);
+	mirror_args_command(argc, argv, &command);
 	mo.command = command.data;
 	mo.dir = dir;
-	mo.on_file = on_file;
-	mo.waiting = on_waiting;
-	mo.ctx = &show;
+	mirror_show_attach(&show, &mo);
 	fetch_global_init();
 	rc = mirror_run(&plan, &mo, &rep, err);
 	if (!rc && !show.quiet)

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "compat.h"
 #include "digest.h"
 #include "file.h"
 #include "plat_fs.h"
@@ -249,6 +250,51 @@ int mirror_plan_request(struct mirror_plan *p, const struct catalog *cat,
 	if (!rc && ch.cupti)
 		rc = mirror_plan_add(p, ch.cupti, KIT_CUPTI, opts, platform,
 				     err);
+	return rc;
+}
+
+/* One CUDA spec with its cuDNN (NULL: none), as asked or picked. */
+struct mirror_want {
+	const char *cuda, *cudnn;
+};
+
+int mirror_plan_all(struct mirror_plan *p, const struct mirror_asked *q,
+		    const struct mirror_sources *src, struct cuenv_err *err)
+{
+	struct mirror_want *want =
+		xcalloc((size_t)q->nspecs + q->fors.n + 1, sizeof(*want));
+	struct framework_builds *fws = xcalloc(q->fors.n + 1, sizeof(*fws));
+	size_t n = 0;
+	int rc = CUENV_OK;
+
+	for (int i = 0; i < q->nspecs; i++)
+		want[n++] = (struct mirror_want){ q->specs[i], q->cudnn };
+	for (size_t pl = 0; pl < q->plats.n && !rc; pl++) {
+		struct catalog cat = { 0 };
+
+		rc = src->catalog(src->ctx, q->plats.v[pl], &cat, err);
+		/* --for picks with the first platform's catalogue. */
+		for (size_t i = 0; !rc && pl == 0 && i < q->fors.n; i++) {
+			rc = src->framework(src->ctx, q->fors.v[i], &cat,
+					    q->cudnn, q->source, q->quiet,
+					    &fws[i], err);
+			if (!rc)
+				want[n++] = (struct mirror_want){
+					fws[i].v[0].cuda,
+					q->cudnn ? q->cudnn : fws[i].v[0].cudnn
+				};
+		}
+		for (size_t i = 0; !rc && i < n; i++)
+			rc = mirror_plan_request(p, &cat, want[i].cuda,
+						 want[i].cudnn, q->cupti,
+						 q->source, q->plats.v[pl],
+						 q->io, err);
+		catalog_release(&cat);
+	}
+	for (size_t i = 0; i < q->fors.n; i++)
+		framework_builds_release(&fws[i]);
+	free(fws);
+	free(want);
 	return rc;
 }
 

@@ -37,6 +37,7 @@
 #include "err.h"
 #include "fetch.h"
 #include "install.h"
+#include "mirror_args.h"
 
 /* One archive or manifest the mirror holds. */
 struct mirror_file {
@@ -99,6 +100,31 @@ int mirror_plan_request(struct mirror_plan *p, const struct catalog *cat,
 			const char *cuda, const char *cudnn, const char *cupti,
 			int source, const char *platform,
 			const struct plan_opts *opts, struct cuenv_err *err);
+
+/*
+ * What the command reads for mirror_plan_all: a platform's catalogue,
+ * and the build a framework's --for picks from it (cmd_framework_pick's
+ * table, which says its notes unless quiet).
+ */
+struct framework_builds;
+struct mirror_sources {
+	int (*catalog)(void *ctx, const char *platform, struct catalog *cat,
+		       struct cuenv_err *err);
+	int (*framework)(void *ctx, const char *arg, const struct catalog *cat,
+			 const char *cudnn, int source, int quiet,
+			 struct framework_builds *out, struct cuenv_err *err);
+	void *ctx;
+};
+
+/*
+ * Add to p what q asks for on each of q->plats (checked) in turn: each
+ * SPEC with --cudnn, then each --for's CUDA with --cudnn or the build's
+ * cuDNN (the builds picked with the first platform's catalogue), each
+ * with --cupti, by mirror_plan_request. Returns CUENV_OK or the first
+ * failure: src's, or mirror_plan_request's.
+ */
+int mirror_plan_all(struct mirror_plan *p, const struct mirror_asked *q,
+		    const struct mirror_sources *src, struct cuenv_err *err);
 
 enum mirror_how {
 	MIRROR_HAD,	 /* already in DIR and verified */

@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "install_request.h"
 #include "mirror_args.h"
+#include "store.h"
+#include "version.h"
 
 int mirror_check_dir(const char *dir, struct cuenv_err *err)
 {
@@ -75,4 +78,50 @@ int mirror_platforms_check(struct strv *plats, struct cuenv_err *err)
 	if (!plats->n)
 		strv_push(plats, catalog_platform());
 	return CUENV_OK;
+}
+
+int mirror_args_check(struct mirror_asked *q, const char **upstream,
+		      struct fetch_opts *fo, const char *dir,
+		      struct cuenv_err *err)
+{
+	int rc;
+
+	if (!q->nspecs && !q->fors.n) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "mirror: give at least one SPEC or --for");
+		return cuenv_hint(err,
+				  "for example: cuenv mirror %s 12.4 --cudnn 9",
+				  dir);
+	}
+	rc = plan_opts_check("mirror", q->io, err);
+	if (!rc)
+		rc = mirror_platforms_check(&q->plats, err);
+	if (!rc && *upstream && **upstream)
+		rc = install_request_mirror_url("mirror", *upstream, fo, err);
+	if (rc)
+		return rc;
+	if (*upstream && !**upstream)
+		*upstream = NULL;
+	for (int i = 0; i < q->nspecs && !rc; i++)
+		rc = version_check("cuda", q->specs[i], 0, err);
+	if (!rc && q->cudnn)
+		rc = version_check("cudnn", q->cudnn, 0, err);
+	if (!rc && q->cupti)
+		rc = version_check("cupti", q->cupti, 0, err);
+	return rc ? rc : mirror_check_dir(dir, err);
+}
+
+void mirror_args_command(int argc, char *const *argv, struct buf *out)
+{
+	buf_adds(out, "cuenv");
+	for (int i = 0; i < argc; i++)
+		buf_printf(out, " %s", argv[i]);
+}
+
+const char *mirror_args_cache(const char *root, int no_cache, struct buf *path)
+{
+	if (no_cache)
+		return NULL;
+	buf_path(path, root, "cache");
+	return store_is_dir(path->data) ? path->data : NULL;
 }

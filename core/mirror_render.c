@@ -55,3 +55,39 @@ void mirror_render_summary(struct buf *out, const struct mirror_plan *plan,
 	buf_release(&a);
 	buf_release(&b);
 }
+
+static void on_file(void *ctx, const struct mirror_file *f, enum mirror_how how,
+		    uint64_t bytes)
+{
+	struct mirror_show *s = ctx;
+	struct buf line = BUF_INIT;
+
+	if (s->quiet)
+		return;
+	mirror_render_file(&line, f, how, bytes);
+	if (line.len)
+		s->write(s->write_ctx, line.data);
+	buf_release(&line);
+}
+
+static void on_waiting(void *ctx, const char *dir)
+{
+	struct mirror_show *s = ctx;
+	struct buf line = BUF_INIT;
+
+	if (s->quiet)
+		return;
+	buf_printf(&line,
+		   "cuenv: another cuenv mirror is writing '%s'; waiting for "
+		   "it\n",
+		   dir);
+	s->write(s->write_ctx, line.data);
+	buf_release(&line);
+}
+
+void mirror_show_attach(struct mirror_show *s, struct mirror_opts *o)
+{
+	o->on_file = on_file;
+	o->waiting = on_waiting;
+	o->ctx = s;
+}

@@ -1,6 +1,7 @@
 /*
  * mirror_render.h: what `cuenv mirror` says: a line per file as the run
- * gets it, and the summary. Pure: cmd/mirror.c writes the text.
+ * gets it, and the summary. The text goes into a buffer, or through the
+ * writer cmd/mirror.c gives struct mirror_show (stderr).
  */
 #ifndef CUENV_MIRROR_RENDER_H
 #define CUENV_MIRROR_RENDER_H
@@ -28,5 +29,19 @@ void mirror_render_file(struct buf *out, const struct mirror_file *f,
 void mirror_render_summary(struct buf *out, const struct mirror_plan *plan,
 			   const struct mirror_report *rep, const char *dir,
 			   const char *abs);
+
+/* What a run says as it goes, through write (stderr's). */
+struct mirror_show {
+	int quiet; /* errors only: nothing is written */
+	void (*write)(void *ctx, const char *text);
+	void *write_ctx;
+};
+
+/*
+ * Point o's on_file and waiting callbacks at s (which must outlive the
+ * run): each file's line (mirror_render_file), and "cuenv: another cuenv
+ * mirror is writing 'DIR'; waiting for it".
+ */
+void mirror_show_attach(struct mirror_show *s, struct mirror_opts *o);
 
 #endif

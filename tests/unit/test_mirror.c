@@ -588,6 +588,170 @@ static void test_mirror_run_refuses_a_damaged_index(void **state)
 	end_world(&w);
 }
 
+/* ---- mirror_plan_all ---------------------------------------------------------- */
+
+/* The fake sources: the world's catalogue folder (its linux-x86_64 rows,
+ * whatever the platform asked, which is noted), and one build for every
+ * --for. */
+struct fake_src {
+	struct world *w;
+	int catalogs, frameworks; /* calls */
+	char last_platform[32];
+	int fail_catalog;
+	const char *build_cudnn;  /* the build's cuDNN */
+	const char *cudnn_seen;	  /* what the last pick was given */
+	int quiet_seen, source_seen;
+	size_t cat_n_seen;
+};
+
+static int fake_catalog(void *ctx, const char *platform, struct catalog *cat,
+			struct cuenv_err *err)
+{
+	struct fake_src *f = ctx;
+	char *man = fx_path(f->w->fx, "cat");
+	int rc;
+
+	f->catalogs++;
+	snprintf(f->last_platform, sizeof(f->last_platform), "%s", platform);
+	if (f->fail_catalog) {
+		free(man);
+		return cuenv_fail(err, CUENV_E_MANIFEST, "no catalogue");
+	}
+	rc = catalog_load(cat, man, "linux-x86_64", err);
+	free(man);
+	return rc;
+}
+
+static int fake_framework(void *ctx, const char *arg,
+			  const struct catalog *cat, const char *cudnn,
+			  int source, int quiet, struct framework_builds *out,
+			  struct cuenv_err *err)
+{
+	struct fake_src *f = ctx;
+
+	(void)arg;
+	(void)err;
+	f->frameworks++;
+	f->cudnn_seen = cudnn;
+	f->quiet_seen = quiet;
+	f->source_seen = source;
+	f->cat_n_seen = cat->n;
+	out->v = calloc(1, sizeof(*out->v));
+	out->n = 1;
+	out->v[0].cuda = strdup("12.4");
+	out->v[0].cudnn = f->build_cudnn ? strdup(f->build_cudnn) : NULL;
+	return CUENV_OK;
+}
+
+static void test_mirror_plan_all_for_picks_once_then_each_platform(
+	void **state)
+{
+	struct world w;
+	struct fake_src f = { .w = &w };
+	struct mirror_sources src = { fake_catalog, fake_framework, &f };
+	struct mirror_plan p;
+	struct plan_opts io = { 0 };
+	struct mirror_asked q = { .fors = STRV_INIT, .plats = STRV_INIT,
+				  .source = -1, .quiet = 1, .io = &io };
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	mirror_plan_init(&p);
+	strv_push(&q.fors, "torch==2.3");
+	strv_push(&q.plats, "linux-x86_64");
+	assert_int_equal(mirror_plan_all(&p, &q, &src, &err), CUENV_OK);
+	assert_int_equal(f.frameworks, 1);
+	assert_int_equal(f.cat_n_seen, 1);
+	assert_int_equal(f.quiet_seen, 1);
+	assert_int_equal(f.source_seen, -1);
+	assert_null(f.cudnn_seen);
+	assert_int_equal(p.nfiles, 4);
+	assert_non_null(planned(&p, CUDART));
+	assert_int_equal(p.nentries, 1);
+	/* a second platform: the builds asked again there, the framework
+	 * not picked again */
+	strv_push(&q.plats, "linux-sbsa");
+	f.frameworks = f.catalogs = 0;
+	assert_int_equal(mirror_plan_all(&p, &q, &src, &err), CUENV_OK);
+	assert_int_equal(f.catalogs, 2);
+	assert_string_equal(f.last_platform, "linux-sbsa");
+	assert_int_equal(f.frameworks, 1);
+	assert_int_equal(p.nentries, 2);
+	assert_string_equal(p.entries[1].platform, "linux-sbsa");
+	assert_string_equal(p.entries[1].version, "12.4.1");
+	strv_release(&q.fors);
+	strv_release(&q.plats);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
+/* --cudnn wins over the build's cuDNN, and is what the pick is given. */
+static void test_mirror_plan_all_cudnn_asked_wins(void **state)
+{
+	struct world w;
+	struct fake_src f = { .w = &w, .build_cudnn = "8.9" };
+	struct mirror_sources src = { fake_catalog, fake_framework, &f };
+	struct mirror_plan p;
+	struct plan_opts io = { 0 };
+	struct mirror_asked q = { .fors = STRV_INIT, .plats = STRV_INIT,
+				  .source = -1, .io = &io };
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	mirror_plan_init(&p);
+	strv_push(&q.fors, "torch==2.3");
+	strv_push(&q.plats, "linux-x86_64");
+	assert_int_not_equal(mirror_plan_all(&p, &q, &src, &err), CUENV_OK);
+	assert_non_null(strstr(err.msg.data, "8.9"));
+	err_release(&err);
+	q.cudnn = "9.1";
+	assert_int_not_equal(mirror_plan_all(&p, &q, &src, &err), CUENV_OK);
+	assert_string_equal(f.cudnn_seen, "9.1");
+	assert_non_null(strstr(err.msg.data, "9.1"));
+	assert_null(strstr(err.msg.data, "8.9"));
+	err_release(&err);
+	strv_release(&q.fors);
+	strv_release(&q.plats);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
+static void test_mirror_plan_all_stops_at_the_catalogue(void **state)
+{
+	struct world w;
+	struct fake_src f = { .w = &w, .fail_catalog = 1 };
+	struct mirror_sources src = { fake_catalog, fake_framework, &f };
+	struct mirror_plan p;
+	struct plan_opts io = { 0 };
+	char *specs[] = { "12.4" };
+	struct mirror_asked q = { .specs = specs, .nspecs = 1,
+				  .fors = STRV_INIT, .plats = STRV_INIT,
+				  .source = -1, .io = &io };
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	mirror_plan_init(&p);
+	strv_push(&q.fors, "jax");
+	strv_push(&q.plats, "linux-x86_64");
+	strv_push(&q.plats, "linux-sbsa");
+	assert_int_equal(mirror_plan_all(&p, &q, &src, &err),
+			 CUENV_E_MANIFEST);
+	assert_int_equal(f.catalogs, 1);
+	assert_int_equal(f.frameworks, 0);
+	assert_int_equal(p.nfiles, 0);
+	err_release(&err);
+	/* the SPEC alone, on this platform */
+	f.fail_catalog = 0;
+	strv_release(&q.fors);
+	strv_remove(&q.plats, 1);
+	assert_int_equal(mirror_plan_all(&p, &q, &src, &err), CUENV_OK);
+	assert_int_equal(f.frameworks, 0);
+	assert_int_equal(p.nfiles, 4);
+	strv_release(&q.plats);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -597,6 +761,9 @@ int main(void)
 		test_mirror_path_refuses_other_hosts_and_odd_paths),
 	    T(test_mirror_plan_default_components_and_manifest),
 	    T(test_mirror_plan_request_resolves_then_adds),
+	    T(test_mirror_plan_all_for_picks_once_then_each_platform),
+	    T(test_mirror_plan_all_cudnn_asked_wins),
+	    T(test_mirror_plan_all_stops_at_the_catalogue),
 	    T(test_mirror_plan_runtime_only_leaves_nvcc_out),
 	    T(test_mirror_plan_cupti_alone_takes_nothing_else),
 	    T(test_mirror_plan_lists_a_shared_file_once),

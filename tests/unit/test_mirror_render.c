@@ -57,11 +57,43 @@ static void test_mirror_render_summary_and_install_line(void **state)
 	buf_release(&out);
 }
 
+static void collect(void *ctx, const char *text)
+{
+	buf_adds(ctx, text);
+}
+
+static void test_mirror_show_writes_lines_unless_quiet(void **state)
+{
+	struct mirror_file f = { .path = "cuda/a.tar.xz" };
+	struct buf said = BUF_INIT;
+	struct mirror_show s = { .write = collect, .write_ctx = &said };
+	struct mirror_opts o = { 0 };
+
+	(void)state;
+	mirror_show_attach(&s, &o);
+	assert_ptr_equal(o.ctx, &s);
+	o.on_file(o.ctx, &f, MIRROR_HAD, 5); /* already there: nothing */
+	assert_int_equal(said.len, 0);
+	o.on_file(o.ctx, &f, MIRROR_FETCHED, 1500000);
+	o.waiting(o.ctx, "/srv/m");
+	assert_string_equal(said.data,
+			    "cuenv: fetched cuda/a.tar.xz (1.5 MB)\n"
+			    "cuenv: another cuenv mirror is writing '/srv/m'; "
+			    "waiting for it\n");
+	buf_reset(&said);
+	s.quiet = 1;
+	o.on_file(o.ctx, &f, MIRROR_FETCHED, 1500000);
+	o.waiting(o.ctx, "/srv/m");
+	assert_int_equal(said.len, 0);
+	buf_release(&said);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mirror_render_a_line_per_file_gotten),
 	    cmocka_unit_test(test_mirror_render_summary_and_install_line),
+	    cmocka_unit_test(test_mirror_show_writes_lines_unless_quiet),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
