@@ -333,37 +333,18 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 	return rc;
 }
 
-/* No SPEC: what the nearest .cuenv (or cuenv use) asks for. */
-static int selected_request(const struct cuenv_ctx *ctx, struct request *q,
-			    struct cuenv_err *err)
-{
-	struct select_in in = {
-		.cwd = ctx->cwd,
-		.root = ctx->root,
-		.env_cuda = env_get(ctx->envp, "CUENV_VERSION"),
-		.env_cudnn = env_get(ctx->envp, "CUENV_CUDNN_VERSION"),
-		.env_cupti = env_get(ctx->envp, "CUENV_CUPTI_VERSION")
-	};
-	int rc = select_find(&in, &q->sel, err);
-
-	return rc ? rc : install_request_selected(&q->r, &q->sel, err);
-}
-
 /* The options into o and q, checked; not for --list. */
 static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 			 struct install_opts *o, struct request *q,
 			 struct cuenv_err *err)
 {
-	int rc, used = 0;
+	int used = 0;
+	int rc = install_request_list_only(cmd_opt_given(&ctx->opt, O_ALL),
+					   cmd_opt_given(&ctx->opt, O_JSON),
+					   err);
 
-	if (cmd_opt_given(&ctx->opt, O_ALL) ||
-	    cmd_opt_given(&ctx->opt, O_JSON)) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"install: --all and --json go with --list");
-		cuenv_hint(err, "see: cuenv install --help");
-		return rc;
-	}
-	rc = read_options(ctx, o, q, err);
+	if (!rc)
+		rc = read_options(ctx, o, q, err);
 	if (!rc)
 		rc = install_request_kind(&q->r, argc - optind, argv + optind,
 					  &used, err);
@@ -404,8 +385,9 @@ static int request_spec(struct cuenv_ctx *ctx, int argc, char **argv,
 	case INSTALL_SPEC:
 		q->r.spec = argv[optind];
 		break;
-	case INSTALL_SELECTED:
-		rc = selected_request(ctx, q, err);
+	case INSTALL_SELECTED: /* what the nearest .cuenv or cuenv use asks */
+		rc = install_request_select(&q->r, ctx->cwd, ctx->root,
+					    ctx->envp, &q->sel, err);
 		break;
 	}
 	if (!rc)

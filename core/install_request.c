@@ -180,6 +180,31 @@ int install_request_selected(struct install_request *q,
 	return CUENV_OK;
 }
 
+int install_request_select(struct install_request *q, const char *cwd,
+			   const char *root, char *const *envp,
+			   struct selection *sel, struct cuenv_err *err)
+{
+	struct select_in in = {
+		.cwd = cwd,
+		.root = root,
+		.env_cuda = env_get(envp, "CUENV_VERSION"),
+		.env_cudnn = env_get(envp, "CUENV_CUDNN_VERSION"),
+		.env_cupti = env_get(envp, "CUENV_CUPTI_VERSION"),
+	};
+	int rc = select_find(&in, sel, err);
+
+	return rc ? rc : install_request_selected(q, sel, err);
+}
+
+int install_request_list_only(int all, int json, struct cuenv_err *err)
+{
+	if (!all && !json)
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_E_USAGE,
+		   "install: --all and --json go with --list");
+	return cuenv_hint(err, "see: cuenv install --help");
+}
+
 void install_request_build(struct install_request *q,
 			   const struct framework_build *b)
 {

@@ -114,6 +114,24 @@ int install_request_selected(struct install_request *q,
 			     const struct selection *sel,
 			     struct cuenv_err *err);
 
+/*
+ * INSTALL_SELECTED from where it is read: what `cuenv use` (envp's
+ * CUENV_VERSION, CUENV_CUDNN_VERSION and CUENV_CUPTI_VERSION) or else
+ * the nearest .cuenv at or above cwd (or root's default) selects, into
+ * sel (initialised), then its versions into q as
+ * install_request_selected puts them. select_find's error, or
+ * install_request_selected's.
+ */
+int install_request_select(struct install_request *q, const char *cwd,
+			   const char *root, char *const *envp,
+			   struct selection *sel, struct cuenv_err *err);
+
+/*
+ * --all and --json without --list: CUENV_E_USAGE, with a hint, when
+ * either was given (they are --list's); else CUENV_OK.
+ */
+int install_request_list_only(int all, int json, struct cuenv_err *err);
+
 /* INSTALL_FOR: the CUDA of build b, and its cuDNN unless one was given. */
 void install_request_build(struct install_request *q,
 			   const struct framework_build *b);

@@ -423,6 +423,62 @@ static void test_install_lock_found_read_and_for_here(void **state)
 	free(sub);
 }
 
+/* cuenv use's variables win over the .cuenv; a --cudnn given wins. */
+static void test_install_select_use_then_dotfile(void **state)
+{
+	struct fixture *fx = *state;
+	struct install_request q = { .source = -1 };
+	struct selection sel;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *none[] = { NULL },
+	     *use[] = { "CUENV_VERSION=11.8", "CUENV_CUDNN_VERSION=8.9", NULL };
+	char *cwd, *root = fx_path(fx, "root");
+
+	fx_mkdir(fx, "p/sub");
+	cwd = fx_path(fx, "p/sub");
+	selection_init(&sel);
+	assert_int_equal(install_request_select(&q, cwd, root, none, &sel,
+						&err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "install: no version given and none "
+					  "selected here");
+	err_release(&err);
+	selection_release(&sel);
+	fx_write(fx, "p/.cuenv", "cuda = 12.4\ncudnn = 9.1\n");
+	selection_init(&sel);
+	assert_int_equal(install_request_select(&q, cwd, root, none, &sel,
+						&err),
+			 CUENV_OK);
+	assert_string_equal(q.spec, "12.4");
+	assert_string_equal(q.cudnn, "9.1");
+	selection_release(&sel);
+	q = (struct install_request){ .source = -1, .cudnn = "9.0" };
+	selection_init(&sel);
+	assert_int_equal(install_request_select(&q, cwd, root, use, &sel,
+						&err),
+			 CUENV_OK);
+	assert_string_equal(q.spec, "11.8");
+	assert_string_equal(q.cudnn, "9.0");
+	selection_release(&sel);
+	free(cwd);
+	free(root);
+}
+
+static void test_install_list_only_options(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(install_request_list_only(0, 0, &err), CUENV_OK);
+	assert_int_equal(install_request_list_only(0, 1, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "install: --all and --json go with --list");
+	assert_string_equal(err.hint.data, "see: cuenv install --help");
+	err_release(&err);
+	assert_int_equal(install_request_list_only(1, 0, &err), CUENV_E_USAGE);
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +495,9 @@ int main(void)
 	    cmocka_unit_test(test_install_mirror_url_schemes),
 	    cmocka_unit_test(test_install_kind_word_cuda_cudnn_or_none),
 	    cmocka_unit_test(test_install_kind_word_refusals),
+	    cmocka_unit_test_setup_teardown(
+		test_install_select_use_then_dotfile, fx_setup, fx_teardown),
+	    cmocka_unit_test(test_install_list_only_options),
 	    cmocka_unit_test_setup_teardown(
 		test_install_lock_found_read_and_for_here, fx_setup,
 		fx_teardown),
