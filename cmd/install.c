@@ -237,24 +237,6 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-/* --for from the framework's own wheel on the package index
- * (core/plan_index); said, unless quiet. */
-static int framework_from_index(const char *for_spec,
-				const struct install_opts *o,
-				const struct catalog *cat, int quiet,
-				struct framework_builds *out, struct buf *why)
-{
-	struct buf said = BUF_INIT;
-	int rc = plan_index_framework(for_spec,
-				      install_request_index(o->pypi_index),
-				      &o->fetch, cat, out, why, &said);
-
-	if (!rc && !quiet)
-		cmd_note("%s", said.data);
-	buf_release(&said);
-	return rc;
-}
-
 /* What one `cuenv install` asks for, from its words and options. */
 struct request {
 	struct install_request r;
@@ -306,7 +288,7 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 		       const struct install_opts *o, struct catalog *cat,
 		       struct cuenv_err *err)
 {
-	struct buf why = BUF_INIT;
+	struct buf said = BUF_INIT;
 	int rc = CUENV_OK;
 
 	/* The row is chosen by what the catalogue can install. */
@@ -315,19 +297,17 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 	if (!rc)
 		rc = cmd_catalog(ctx, cat, err);
 	if (!rc) {
-		rc = framework_from_index(q->r.for_spec, o, cat, q->quiet,
-					  &q->fw, &why);
-		if (rc == CUENV_NO) {
-			if (why.len && !q->quiet)
-				cmd_note("%s; the shipped framework "
-					 "table answers",
-					 why.data);
+		rc = plan_index_for(q->r.for_spec,
+				    install_request_index(o->pypi_index),
+				    &o->fetch, cat, &q->fw, &said);
+		if (said.len && !q->quiet)
+			cmd_note("%s", said.data);
+		if (rc == CUENV_NO)
 			rc = cmd_framework_pick(ctx, q->r.for_spec, cat,
 						q->r.cudnn, q->r.source,
 						q->quiet, &q->fw, err);
-		}
 	}
-	buf_release(&why);
+	buf_release(&said);
 	if (!rc)
 		install_request_build(&q->r, &q->fw.v[0]);
 	return rc;

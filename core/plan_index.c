@@ -62,3 +62,18 @@ out:
 	err_release(&own);
 	return rc;
 }
+
+int plan_index_for(const char *for_spec, const char *index,
+		   const struct fetch_opts *fo, const struct catalog *cat,
+		   struct framework_builds *out, struct buf *said)
+{
+	struct buf why = BUF_INIT;
+	int rc =
+		plan_index_framework(for_spec, index, fo, cat, out, &why, said);
+
+	if (rc == CUENV_NO && why.len)
+		buf_printf(said, "%s; the shipped framework table answers",
+			   why.data);
+	buf_release(&why);
+	return rc;
+}

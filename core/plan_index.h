@@ -31,4 +31,14 @@ int plan_index_framework(const char *for_spec, const char *index,
 			 struct framework_builds *out, struct buf *why,
 			 struct buf *said);
 
+/*
+ * plan_index_framework, with what `install --for` tells the user onto
+ * said: on CUENV_OK the index's answer; on CUENV_NO, when the index was
+ * asked and gave none, "WHY; the shipped framework table answers" (the
+ * caller then asks that table). Nothing for a spec without ==VERSION.
+ */
+int plan_index_for(const char *for_spec, const char *index,
+		   const struct fetch_opts *fo, const struct catalog *cat,
+		   struct framework_builds *out, struct buf *said);
+
 #endif
