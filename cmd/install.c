@@ -1,17 +1,12 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../core/compat.h"
-#include "../core/dotfile.h"
 #include "../core/install.h"
 #include "../core/install_request.h"
 #include "../core/lock.h"
 #include "../core/plan_index.h"
-#include "../core/plat_sys.h"
 #include "../core/progress.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
