@@ -103,14 +103,14 @@ static void test_envfmt_parse_refuses_pwsh_and_unknown(void **state)
 }
 
 static struct env_change some[] = {
-	{ .name = "CUDA_HOME", .value = "/c/12.4" },
-	{ .name = "CPATH", .value = NULL },
-	{ .name = "__CUENV_STATE", .value = "s" },
+    {.name = "CUDA_HOME", .value = "/c/12.4"},
+    {.name = "CPATH", .value = NULL},
+    {.name = "__CUENV_STATE", .value = "s"},
 };
 
 static void test_envfmt_write_github_warns_of_unset(void **state)
 {
-	struct env_changes ch = { .v = some, .n = 3 };
+	struct env_changes ch = {.v = some, .n = 3};
 	struct envfmt f;
 	struct buf out = BUF_INIT;
 	struct strv w = STRV_INIT;
@@ -131,12 +131,12 @@ static void test_envfmt_write_github_warns_of_unset(void **state)
 static void test_envfmt_write_dockerfile_stops_at_newline(void **state)
 {
 	struct env_change v[] = {
-		{ .name = "A", .value = "1" },
-		{ .name = "B", .value = NULL },
-		{ .name = "C", .value = "x\ny" },
-		{ .name = "D", .value = "2" },
+	    {.name = "A", .value = "1"},
+	    {.name = "B", .value = NULL},
+	    {.name = "C", .value = "x\ny"},
+	    {.name = "D", .value = "2"},
 	};
-	struct env_changes ch = { .v = v, .n = 4 };
+	struct env_changes ch = {.v = v, .n = 4};
 	struct envfmt f;
 	struct buf out = BUF_INIT;
 	struct strv w = STRV_INIT;
@@ -158,8 +158,8 @@ static void test_envfmt_write_dockerfile_stops_at_newline(void **state)
 
 static void test_envfmt_write_cmd_refuses_bang_and_line_break(void **state)
 {
-	struct env_change v[] = { { .name = "X", .value = "a!b" } };
-	struct env_changes ch = { .v = v, .n = 1 };
+	struct env_change v[] = {{.name = "X", .value = "a!b"}};
+	struct env_changes ch = {.v = v, .n = 1};
 	struct envfmt f;
 	struct buf out = BUF_INIT;
 	struct strv w = STRV_INIT;
@@ -184,7 +184,7 @@ static void test_envfmt_write_cmd_refuses_bang_and_line_break(void **state)
 /* No Windows hook reads __CUENV_STATE: cmd and PowerShell leave it out. */
 static void test_envfmt_write_windows_without_state(void **state)
 {
-	struct env_changes ch = { .v = some, .n = 3 };
+	struct env_changes ch = {.v = some, .n = 3};
 	struct envfmt f;
 	struct buf out = BUF_INIT;
 	struct strv w = STRV_INIT;
@@ -207,7 +207,7 @@ static void test_envfmt_write_windows_without_state(void **state)
 
 static void test_envfmt_write_shell_and_json(void **state)
 {
-	struct env_changes ch = { .v = some, .n = 3 };
+	struct env_changes ch = {.v = some, .n = 3};
 	struct envfmt f;
 	struct buf out = BUF_INIT;
 	struct strv w = STRV_INIT;

@@ -172,7 +172,7 @@ static void test_gc_on_an_empty_store_frees_nothing(void **state)
 
 static void test_gc_render_says_only_what_happened(void **state)
 {
-	struct gc_report r = { .trees = 1, .tree_bytes = 2500000 };
+	struct gc_report r = {.trees = 1, .tree_bytes = 2500000};
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -182,35 +182,34 @@ static void test_gc_render_says_only_what_happened(void **state)
 	r.trees = 0;
 	r.tree_bytes = 0;
 	gc_render(&r, 1, &out);
-	assert_string_equal(out.data,
-			    "removed 0 unused components (0.0 MB)\n"
-			    "removed 0 cached archives (0.0 MB)\n");
+	assert_string_equal(out.data, "removed 0 unused components (0.0 MB)\n"
+				      "removed 0 cached archives (0.0 MB)\n");
 	buf_release(&out);
 }
 
 static void test_gc_render_every_line_in_order(void **state)
 {
-	struct gc_report r = { .trees = 3,
-			       .tree_bytes = 3000000,
-			       .leftovers = 1,
-			       .leftover_bytes = 50000,
-			       .archives = 2,
-			       .archive_bytes = 1234567890,
-			       .parts = 1,
-			       .part_bytes = 999,
-			       .busy = 2 };
+	struct gc_report r = {.trees = 3,
+			      .tree_bytes = 3000000,
+			      .leftovers = 1,
+			      .leftover_bytes = 50000,
+			      .archives = 2,
+			      .archive_bytes = 1234567890,
+			      .parts = 1,
+			      .part_bytes = 999,
+			      .busy = 2};
 	struct buf out = BUF_INIT;
 
 	(void)state;
 	gc_render(&r, 1, &out);
 	assert_string_equal(
-		out.data,
-		"removed 3 unused components (3.0 MB)\n"
-		"removed 1 folder left by interrupted installs or uninstalls "
-		"(0.1 MB)\n"
-		"removed 2 cached archives (1234.6 MB)\n"
-		"removed 1 partial download (0.0 MB)\n"
-		"kept 2 cached files a running install is using\n");
+	    out.data,
+	    "removed 3 unused components (3.0 MB)\n"
+	    "removed 1 folder left by interrupted installs or uninstalls "
+	    "(0.1 MB)\n"
+	    "removed 2 cached archives (1234.6 MB)\n"
+	    "removed 1 partial download (0.0 MB)\n"
+	    "kept 2 cached files a running install is using\n");
 	buf_reset(&out);
 	/* without --cache the archives are not mentioned */
 	r.leftovers = 2;
@@ -218,12 +217,12 @@ static void test_gc_render_every_line_in_order(void **state)
 	r.busy = 1;
 	gc_render(&r, 0, &out);
 	assert_string_equal(
-		out.data,
-		"removed 3 unused components (3.0 MB)\n"
-		"removed 2 folders left by interrupted installs or uninstalls "
-		"(0.1 MB)\n"
-		"removed 4 partial downloads (0.0 MB)\n"
-		"kept 1 cached file a running install is using\n");
+	    out.data,
+	    "removed 3 unused components (3.0 MB)\n"
+	    "removed 2 folders left by interrupted installs or uninstalls "
+	    "(0.1 MB)\n"
+	    "removed 4 partial downloads (0.0 MB)\n"
+	    "kept 1 cached file a running install is using\n");
 	buf_release(&out);
 }
 

@@ -282,9 +282,9 @@ static void test_install_mirror_url_schemes(void **state)
 
 static void test_install_kind_word_cuda_cudnn_or_none(void **state)
 {
-	char *none[] = { "12.4" }, *cuda[] = { "cuda", "12.4" },
-	     *cudnn[] = { "cudnn", "9.1" };
-	struct install_request q = { .source = -1 };
+	char *none[] = {"12.4"}, *cuda[] = {"cuda", "12.4"},
+	     *cudnn[] = {"cudnn", "9.1"};
+	struct install_request q = {.source = -1};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	int used = 7;
 
@@ -307,9 +307,9 @@ static void test_install_kind_word_cuda_cudnn_or_none(void **state)
 
 static void test_install_kind_word_refusals(void **state)
 {
-	char *cupti[] = { "cupti", "12.4" }, *lone[] = { "cudnn" },
-	     *bad[] = { "cudnn", "9.x" }, *two[] = { "cudnn", "9.1" };
-	struct install_request q = { .source = -1 };
+	char *cupti[] = {"cupti", "12.4"}, *lone[] = {"cudnn"},
+	     *bad[] = {"cudnn", "9.x"}, *two[] = {"cudnn", "9.1"};
+	struct install_request q = {.source = -1};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	int used;
 
@@ -338,33 +338,33 @@ static void test_install_kind_word_refusals(void **state)
 }
 
 static const char cuda_json[] =
-	"{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
-	" \"cuda_cudart\": {\"version\": \"12.4.127\","
-	"  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/a.tar.xz\","
-	"   \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c"
-	"15b0f00a08\", \"size\": \"1234\"},"
-	"  \"linux-sbsa\": {\"relative_path\": \"cuda_cudart/b.tar.xz\","
-	"   \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c"
-	"15b0f00a08\", \"size\": \"1234\"}}}";
+    "{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
+    " \"cuda_cudart\": {\"version\": \"12.4.127\","
+    "  \"linux-x86_64\": {\"relative_path\": \"cuda_cudart/a.tar.xz\","
+    "   \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c"
+    "15b0f00a08\", \"size\": \"1234\"},"
+    "  \"linux-sbsa\": {\"relative_path\": \"cuda_cudart/b.tar.xz\","
+    "   \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c"
+    "15b0f00a08\", \"size\": \"1234\"}}}";
 
 /* A lock of CUDA 12.4 for platform, written to rel. */
 static void write_lock(const struct fixture *fx, const char *rel,
 		       const char *platform)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct lockfile lk;
-	struct plan_opts o = { 0 };
+	struct plan_opts o = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf text = BUF_INIT;
 
 	assert_int_equal(catalog_parse_redist(&cat, "c.json", cuda_json,
-					      strlen(cuda_json), platform,
-					      NULL, NULL, &err),
+					      strlen(cuda_json), platform, NULL,
+					      NULL, &err),
 			 CUENV_OK);
 	lock_init(&lk);
-	assert_int_equal(lock_build(&lk, &cat, "12.4", NULL, NULL, &o,
-				    platform, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    lock_build(&lk, &cat, "12.4", NULL, NULL, &o, platform, &err),
+	    CUENV_OK);
 	lock_format(&lk, &text);
 	fx_write(fx, rel, text.data);
 	lock_release(&lk);
@@ -383,20 +383,21 @@ static void test_install_lock_found_read_and_for_here(void **state)
 	fx_mkdir(fx, "p/sub");
 	sub = fx_path(fx, "p/sub");
 	lock_init(&lk);
-	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
-					      &err),
-			 CUENV_E_USAGE);
+	assert_int_equal(
+	    install_request_lock(sub, "linux-x86_64", &path, &lk, &err),
+	    CUENV_E_USAGE);
 	assert_string_equal(err.msg.data, "install: --locked but no "
 					  ".cuenv.lock here or above");
 	assert_string_equal(err.hint.data, "write it with: cuenv lock");
 	err_release(&err);
 	write_lock(fx, "p/.cuenv.lock", "linux-sbsa");
 	buf_reset(&path);
-	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
-					      &err),
-			 CUENV_E_USAGE);
-	buf_printf(&want, "install: '%s/p/.cuenv.lock' is for linux-sbsa, "
-			  "this machine is linux-x86_64",
+	assert_int_equal(
+	    install_request_lock(sub, "linux-x86_64", &path, &lk, &err),
+	    CUENV_E_USAGE);
+	buf_printf(&want,
+		   "install: '%s/p/.cuenv.lock' is for linux-sbsa, "
+		   "this machine is linux-x86_64",
 		   fx->root);
 	assert_string_equal(err.msg.data, want.data);
 	err_release(&err);
@@ -404,18 +405,18 @@ static void test_install_lock_found_read_and_for_here(void **state)
 	lock_init(&lk);
 	write_lock(fx, "p/.cuenv.lock", "linux-x86_64");
 	buf_reset(&path);
-	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
-					      &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    install_request_lock(sub, "linux-x86_64", &path, &lk, &err),
+	    CUENV_OK);
 	assert_string_equal(lk.cuda, "12.4");
 	assert_int_equal(lk.nparts, 1);
 	lock_release(&lk);
 	lock_init(&lk);
 	fx_write(fx, "p/.cuenv.lock", "{not json");
 	buf_reset(&path);
-	assert_int_equal(install_request_lock(sub, "linux-x86_64", &path, &lk,
-					      &err),
-			 CUENV_E_MANIFEST);
+	assert_int_equal(
+	    install_request_lock(sub, "linux-x86_64", &path, &lk, &err),
+	    CUENV_E_MANIFEST);
 	err_release(&err);
 	lock_release(&lk);
 	buf_release(&path);
@@ -427,35 +428,33 @@ static void test_install_lock_found_read_and_for_here(void **state)
 static void test_install_select_use_then_dotfile(void **state)
 {
 	struct fixture *fx = *state;
-	struct install_request q = { .source = -1 };
+	struct install_request q = {.source = -1};
 	struct selection sel;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	char *none[] = { NULL },
-	     *use[] = { "CUENV_VERSION=11.8", "CUENV_CUDNN_VERSION=8.9", NULL };
+	char *none[] = {NULL},
+	     *use[] = {"CUENV_VERSION=11.8", "CUENV_CUDNN_VERSION=8.9", NULL};
 	char *cwd, *root = fx_path(fx, "root");
 
 	fx_mkdir(fx, "p/sub");
 	cwd = fx_path(fx, "p/sub");
 	selection_init(&sel);
-	assert_int_equal(install_request_select(&q, cwd, root, none, &sel,
-						&err),
-			 CUENV_E_USAGE);
+	assert_int_equal(
+	    install_request_select(&q, cwd, root, none, &sel, &err),
+	    CUENV_E_USAGE);
 	assert_string_equal(err.msg.data, "install: no version given and none "
 					  "selected here");
 	err_release(&err);
 	selection_release(&sel);
 	fx_write(fx, "p/.cuenv", "cuda = 12.4\ncudnn = 9.1\n");
 	selection_init(&sel);
-	assert_int_equal(install_request_select(&q, cwd, root, none, &sel,
-						&err),
-			 CUENV_OK);
+	assert_int_equal(
+	    install_request_select(&q, cwd, root, none, &sel, &err), CUENV_OK);
 	assert_string_equal(q.spec, "12.4");
 	assert_string_equal(q.cudnn, "9.1");
 	selection_release(&sel);
-	q = (struct install_request){ .source = -1, .cudnn = "9.0" };
+	q = (struct install_request){.source = -1, .cudnn = "9.0"};
 	selection_init(&sel);
-	assert_int_equal(install_request_select(&q, cwd, root, use, &sel,
-						&err),
+	assert_int_equal(install_request_select(&q, cwd, root, use, &sel, &err),
 			 CUENV_OK);
 	assert_string_equal(q.spec, "11.8");
 	assert_string_equal(q.cudnn, "9.0");

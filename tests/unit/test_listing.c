@@ -81,7 +81,7 @@ static void test_listing_all_kind_and_prefix(void **state)
 
 static void test_listing_words_kind_then_prefix(void **state)
 {
-	char *w1[] = { "cudnn", "9" }, *w2[] = { "12.4" }, *w3[] = { "cupti" };
+	char *w1[] = {"cudnn", "9"}, *w2[] = {"12.4"}, *w3[] = {"cupti"};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	const char *prefix;
 	int only;
@@ -103,8 +103,8 @@ static void test_listing_words_kind_then_prefix(void **state)
 
 static void test_listing_words_refuses_order_and_strangers(void **state)
 {
-	char *late[] = { "12", "cuda" }, *twice[] = { "cuda", "cudnn" },
-	     *odd[] = { "cuda", "x\ty" };
+	char *late[] = {"12", "cuda"}, *twice[] = {"cuda", "cudnn"},
+	     *odd[] = {"cuda", "x\ty"};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	const char *prefix;
 	int only;
@@ -132,7 +132,7 @@ static void test_listing_words_refuses_order_and_strangers(void **state)
 
 static void test_listing_render_text_and_json(void **state)
 {
-	const struct release *some[] = { &r[4], &r[0], &r[1] };
+	const struct release *some[] = {&r[4], &r[0], &r[1]};
 	struct buf out = BUF_INIT;
 
 	(void)state;

@@ -291,7 +291,7 @@ static int lock_in_p(const struct fixture *fx, const struct catalog *cat,
 	char *cwd = fx_path(fx, "p"), *root = fx_path(fx, "root");
 	struct selection sel;
 	struct lockfile have;
-	struct plan_opts o = { 0 };
+	struct plan_opts o = {0};
 	struct buf path = BUF_INIT;
 	int rc;
 
@@ -314,10 +314,11 @@ static int lock_in_p(const struct fixture *fx, const struct catalog *cat,
 static void test_lock_prepare_and_settle_write_then_check(void **state)
 {
 	struct fixture *fx = *state;
-	struct catalog cat = { 0 }, empty = { 0 };
+	struct catalog cat = {0}, empty = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf said = BUF_INIT, want = BUF_INIT;
-	char *lock = fx_path(fx, "p/" LOCK_NAME), *dot = fx_path(fx, "p/.cuenv");
+	char *lock = fx_path(fx, "p/" LOCK_NAME),
+	     *dot = fx_path(fx, "p/.cuenv");
 	char *text;
 
 	load(&cat);
@@ -362,9 +363,9 @@ static void test_lock_prepare_and_settle_write_then_check(void **state)
  * with no component list; a runtime-only ask narrows the toolkit. */
 static void test_lock_steps_locked_components(void **state)
 {
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	struct lockfile lk;
-	struct plan_opts asked = { 0 };
+	struct plan_opts asked = {0};
 	struct plan_step steps[KIT_KINDS];
 	struct strv names[KIT_KINDS];
 	size_t n;

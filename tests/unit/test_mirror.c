@@ -598,8 +598,8 @@ struct fake_src {
 	int catalogs, frameworks; /* calls */
 	char last_platform[32];
 	int fail_catalog;
-	const char *build_cudnn;  /* the build's cuDNN */
-	const char *cudnn_seen;	  /* what the last pick was given */
+	const char *build_cudnn; /* the build's cuDNN */
+	const char *cudnn_seen;	 /* what the last pick was given */
 	int quiet_seen, source_seen;
 	size_t cat_n_seen;
 };
@@ -622,10 +622,9 @@ static int fake_catalog(void *ctx, const char *platform, struct catalog *cat,
 	return rc;
 }
 
-static int fake_framework(void *ctx, const char *arg,
-			  const struct catalog *cat, const char *cudnn,
-			  int source, int quiet, struct framework_builds *out,
-			  struct cuenv_err *err)
+static int fake_framework(void *ctx, const char *arg, const struct catalog *cat,
+			  const char *cudnn, int source, int quiet,
+			  struct framework_builds *out, struct cuenv_err *err)
 {
 	struct fake_src *f = ctx;
 
@@ -643,16 +642,18 @@ static int fake_framework(void *ctx, const char *arg,
 	return CUENV_OK;
 }
 
-static void test_mirror_plan_all_for_picks_once_then_each_platform(
-	void **state)
+static void test_mirror_plan_all_for_picks_once_then_each_platform(void **state)
 {
 	struct world w;
-	struct fake_src f = { .w = &w };
-	struct mirror_sources src = { fake_catalog, fake_framework, &f };
+	struct fake_src f = {.w = &w};
+	struct mirror_sources src = {fake_catalog, fake_framework, &f};
 	struct mirror_plan p;
-	struct plan_opts io = { 0 };
-	struct mirror_asked q = { .fors = STRV_INIT, .plats = STRV_INIT,
-				  .source = -1, .quiet = 1, .io = &io };
+	struct plan_opts io = {0};
+	struct mirror_asked q = {.fors = STRV_INIT,
+				 .plats = STRV_INIT,
+				 .source = -1,
+				 .quiet = 1,
+				 .io = &io};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -689,12 +690,12 @@ static void test_mirror_plan_all_for_picks_once_then_each_platform(
 static void test_mirror_plan_all_cudnn_asked_wins(void **state)
 {
 	struct world w;
-	struct fake_src f = { .w = &w, .build_cudnn = "8.9" };
-	struct mirror_sources src = { fake_catalog, fake_framework, &f };
+	struct fake_src f = {.w = &w, .build_cudnn = "8.9"};
+	struct mirror_sources src = {fake_catalog, fake_framework, &f};
 	struct mirror_plan p;
-	struct plan_opts io = { 0 };
-	struct mirror_asked q = { .fors = STRV_INIT, .plats = STRV_INIT,
-				  .source = -1, .io = &io };
+	struct plan_opts io = {0};
+	struct mirror_asked q = {
+	    .fors = STRV_INIT, .plats = STRV_INIT, .source = -1, .io = &io};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -719,14 +720,17 @@ static void test_mirror_plan_all_cudnn_asked_wins(void **state)
 static void test_mirror_plan_all_stops_at_the_catalogue(void **state)
 {
 	struct world w;
-	struct fake_src f = { .w = &w, .fail_catalog = 1 };
-	struct mirror_sources src = { fake_catalog, fake_framework, &f };
+	struct fake_src f = {.w = &w, .fail_catalog = 1};
+	struct mirror_sources src = {fake_catalog, fake_framework, &f};
 	struct mirror_plan p;
-	struct plan_opts io = { 0 };
-	char *specs[] = { "12.4" };
-	struct mirror_asked q = { .specs = specs, .nspecs = 1,
-				  .fors = STRV_INIT, .plats = STRV_INIT,
-				  .source = -1, .io = &io };
+	struct plan_opts io = {0};
+	char *specs[] = {"12.4"};
+	struct mirror_asked q = {.specs = specs,
+				 .nspecs = 1,
+				 .fors = STRV_INIT,
+				 .plats = STRV_INIT,
+				 .source = -1,
+				 .io = &io};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(*state, &w, -1);
@@ -734,8 +738,7 @@ static void test_mirror_plan_all_stops_at_the_catalogue(void **state)
 	strv_push(&q.fors, "jax");
 	strv_push(&q.plats, "linux-x86_64");
 	strv_push(&q.plats, "linux-sbsa");
-	assert_int_equal(mirror_plan_all(&p, &q, &src, &err),
-			 CUENV_E_MANIFEST);
+	assert_int_equal(mirror_plan_all(&p, &q, &src, &err), CUENV_E_MANIFEST);
 	assert_int_equal(f.catalogs, 1);
 	assert_int_equal(f.frameworks, 0);
 	assert_int_equal(p.nfiles, 0);

@@ -83,11 +83,11 @@ static void test_mirror_platforms_known_or_this_machine(void **state)
 static void test_mirror_args_check_order(void **state)
 {
 	struct fixture *fx = *state;
-	struct plan_opts io = { 0 };
+	struct plan_opts io = {0};
 	struct strv comps = STRV_INIT;
-	char *specs[] = { "12.x" }, *good[] = { "12.4" };
-	struct mirror_asked q = { .fors = STRV_INIT, .plats = STRV_INIT,
-				  .source = -1, .io = &io };
+	char *specs[] = {"12.x"}, *good[] = {"12.4"};
+	struct mirror_asked q = {
+	    .fors = STRV_INIT, .plats = STRV_INIT, .source = -1, .io = &io};
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	const char *up = "ftp://x";
@@ -103,9 +103,9 @@ static void test_mirror_args_check_order(void **state)
 	q.specs = specs;
 	q.nspecs = 1;
 	strv_push(&q.plats, "linux-mips");
-	assert_int_equal(plan_opts_parse("mirror", "cuda_cudart", 1, &comps,
-					 &io, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    plan_opts_parse("mirror", "cuda_cudart", 1, &comps, &io, &err),
+	    CUENV_OK);
 	/* --components with --runtime-only, before the platform */
 	assert_int_equal(mirror_args_check(&q, &up, &fo, dir, &err),
 			 CUENV_E_USAGE);
@@ -155,11 +155,14 @@ static void test_mirror_args_check_order(void **state)
 /* No --platform: this machine's. */
 static void test_mirror_args_check_platform_default(void **state)
 {
-	struct plan_opts io = { 0 };
-	char *specs[] = { "12.4" };
-	struct mirror_asked q = { .specs = specs, .nspecs = 1,
-				  .fors = STRV_INIT, .plats = STRV_INIT,
-				  .source = -1, .io = &io };
+	struct plan_opts io = {0};
+	char *specs[] = {"12.4"};
+	struct mirror_asked q = {.specs = specs,
+				 .nspecs = 1,
+				 .fors = STRV_INIT,
+				 .plats = STRV_INIT,
+				 .source = -1,
+				 .io = &io};
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	const char *up = NULL;
@@ -177,7 +180,7 @@ static void test_mirror_args_check_platform_default(void **state)
 static void test_mirror_args_command_and_cache(void **state)
 {
 	struct fixture *fx = *state;
-	char *argv[] = { "mirror", "/srv/m", "12.4", "--cudnn", "9" };
+	char *argv[] = {"mirror", "/srv/m", "12.4", "--cudnn", "9"};
 	struct buf out = BUF_INIT, cache = BUF_INIT, want = BUF_INIT;
 
 	mirror_args_command(5, argv, &out);

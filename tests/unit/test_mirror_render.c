@@ -64,10 +64,10 @@ static void collect(void *ctx, const char *text)
 
 static void test_mirror_show_writes_lines_unless_quiet(void **state)
 {
-	struct mirror_file f = { .path = "cuda/a.tar.xz" };
+	struct mirror_file f = {.path = "cuda/a.tar.xz"};
 	struct buf said = BUF_INIT;
-	struct mirror_show s = { .write = collect, .write_ctx = &said };
-	struct mirror_opts o = { 0 };
+	struct mirror_show s = {.write = collect, .write_ctx = &said};
+	struct mirror_opts o = {0};
 
 	(void)state;
 	mirror_show_attach(&s, &o);

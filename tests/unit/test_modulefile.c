@@ -250,7 +250,7 @@ static void test_modulefile_write_all_files_and_skips(void **state)
 	struct install *c = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
 	struct install *d11 = fx_install_new(KIT_CUDNN, "8.9.7", 11, "/o/d11");
 	struct install *d12 = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/o/d12");
-	struct install_list cudas = { 0 }, cudnns = { 0 };
+	struct install_list cudas = {0}, cudnns = {0};
 	struct strv written = STRV_INIT, skipped = STRV_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf want = BUF_INIT, dir = BUF_INIT, path = BUF_INIT;
@@ -293,7 +293,7 @@ static void test_modulefile_write_all_stops_at_a_failure(void **state)
 	struct fixture *fx = *state;
 	struct install *c = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
 	struct install *d = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/opt/d");
-	struct install_list cudas = { 0 }, cudnns = { 0 };
+	struct install_list cudas = {0}, cudnns = {0};
 	struct strv written = STRV_INIT, skipped = STRV_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf dir = BUF_INIT;
@@ -326,7 +326,8 @@ int main(void)
 	    cmocka_unit_test(test_modulefile_for_names_and_needs_a_cuda),
 	    cmocka_unit_test(test_modulefile_format_lua_or_tcl),
 	    cmocka_unit_test_setup_teardown(
-		test_modulefile_write_all_files_and_skips, fx_setup, fx_teardown),
+		test_modulefile_write_all_files_and_skips, fx_setup,
+		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_modulefile_write_all_stops_at_a_failure, fx_setup,
 		fx_teardown),

@@ -73,17 +73,17 @@ static void test_plan_index_for_says_why_the_table_answers(void **state)
 {
 	struct fixture *fx = *state;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
-	struct catalog cat = { 0 };
-	struct framework_builds out = { 0 };
+	struct catalog cat = {0};
+	struct framework_builds out = {0};
 	char *dir = fx_path(fx, "simple");
 	struct buf index = BUF_INIT, said = BUF_INIT, why = BUF_INIT,
 		   want = BUF_INIT;
 
 	fx_mkdir(fx, "simple");
 	buf_printf(&index, "file://%s", dir);
-	assert_int_equal(plan_index_for("torch", index.data, &fo, &cat, &out,
-					&said),
-			 CUENV_NO);
+	assert_int_equal(
+	    plan_index_for("torch", index.data, &fo, &cat, &out, &said),
+	    CUENV_NO);
 	assert_int_equal(said.len, 0); /* no version: nothing asked */
 	assert_int_equal(plan_index_for("tensorflow==2.6.5", index.data, &fo,
 					&cat, &out, &said),

@@ -197,11 +197,11 @@ static void collect(void *ctx, const char *text)
 	buf_adds(ctx, text);
 }
 
-static const struct release cuda = { .kind = KIT_CUDA,
-				     .version = "12.4.1",
-				     .cuda_major = 12,
-				     .source = SRC_REDIST,
-				     .nparts = 2 };
+static const struct release cuda = {.kind = KIT_CUDA,
+				    .version = "12.4.1",
+				    .cuda_major = 12,
+				    .source = SRC_REDIST,
+				    .nparts = 2};
 
 /* A show that is not on a terminal, its clock at 1 s. */
 static void show_init(struct progress_show *s, int quiet, struct buf *said)
@@ -218,7 +218,7 @@ static void show_init(struct progress_show *s, int quiet, struct buf *said)
 static void test_progress_show_begins_once_and_notes_once(void **state)
 {
 	struct progress_show s;
-	struct install_opts o = { 0 };
+	struct install_opts o = {0};
 	struct buf said = BUF_INIT;
 
 	(void)state;
@@ -248,7 +248,7 @@ static void test_progress_show_begins_once_and_notes_once(void **state)
 static void test_progress_show_progress_lines(void **state)
 {
 	struct progress_show s;
-	struct install_opts o = { 0 };
+	struct install_opts o = {0};
 	struct part_progress p[2];
 	struct buf said = BUF_INIT;
 
@@ -276,7 +276,7 @@ static void test_progress_show_progress_lines(void **state)
 static void test_progress_show_quiet_says_nothing(void **state)
 {
 	struct progress_show s;
-	struct install_opts o = { 0 };
+	struct install_opts o = {0};
 	struct part_progress p[2];
 	struct install done;
 	struct buf said = BUF_INIT, out = BUF_INIT;
@@ -292,12 +292,12 @@ static void test_progress_show_quiet_says_nothing(void **state)
 	assert_int_equal(said.len, 0);
 	install_init(&done, KIT_CUDA);
 	done.dir = strdup("/r/versions/cuda/12.4.1");
-	assert_int_equal(progress_show_result(&s, CUENV_NO, &done, NULL, &out,
-					      &err),
-			 CUENV_OK);
-	assert_int_equal(progress_show_result(&s, CUENV_OK, &done, NULL, &out,
-					      &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    progress_show_result(&s, CUENV_NO, &done, NULL, &out, &err),
+	    CUENV_OK);
+	assert_int_equal(
+	    progress_show_result(&s, CUENV_OK, &done, NULL, &out, &err),
+	    CUENV_OK);
 	assert_int_equal(out.len, 0);
 	install_release(&done);
 	progress_show_release(&s);
@@ -315,16 +315,16 @@ static void test_progress_show_result_lines_and_hint(void **state)
 	show_init(&s, 0, &said);
 	install_init(&done, KIT_CUDA);
 	done.dir = strdup("/r/versions/cuda/12.4.1");
-	assert_int_equal(progress_show_result(&s, CUENV_NO, &done, NULL, &out,
-					      &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    progress_show_result(&s, CUENV_NO, &done, NULL, &out, &err),
+	    CUENV_OK);
 	assert_string_equal(out.data, "cuda 12.4.1 is already installed "
 				      "(/r/versions/cuda/12.4.1)\n");
 	buf_reset(&out);
 	fake_ms = 3500;
-	assert_int_equal(progress_show_result(&s, CUENV_OK, &done, NULL, &out,
-					      &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    progress_show_result(&s, CUENV_OK, &done, NULL, &out, &err),
+	    CUENV_OK);
 	assert_string_equal(out.data, "installed cuda 12.4.1 in "
 				      "/r/versions/cuda/12.4.1 (2.5 s)\n");
 	buf_reset(&out);
@@ -334,9 +334,9 @@ static void test_progress_show_result_lines_and_hint(void **state)
 					      "file:///m", &out, &err),
 			 CUENV_E_FETCH);
 	assert_int_equal(err.hint.len, 0);
-	assert_int_equal(progress_show_result(&s, CUENV_E_FETCH, &done, NULL,
-					      &out, &err),
-			 CUENV_E_FETCH);
+	assert_int_equal(
+	    progress_show_result(&s, CUENV_E_FETCH, &done, NULL, &out, &err),
+	    CUENV_E_FETCH);
 	assert_non_null(strstr(err.hint.data, "--mirror URL"));
 	assert_int_equal(out.len, 0);
 	assert_int_equal(said.len, 0);

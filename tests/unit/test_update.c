@@ -146,7 +146,7 @@ static int all(const struct fixture *fx, struct buf *said,
 	       struct cuenv_err *err)
 {
 	struct fetch_opts fo = FETCH_OPTS_INIT;
-	struct catalog cat = { 0 };
+	struct catalog cat = {0};
 	char *mirror = fx_path(fx, "mirror"), *store = fx_path(fx, "store");
 	struct buf base = BUF_INIT;
 	int rc;
@@ -178,8 +178,7 @@ static void test_update_all_says_each_added_then_the_count(void **state)
 	fx_mkdir(fx, "mirror/compute/cudnn/redist");
 	manifest(fx, "12.5.0");
 	assert_int_equal(all(fx, &said, &err), CUENV_OK);
-	assert_string_equal(said.data,
-			    "added cuda 12.5.0\n1 new manifest\n");
+	assert_string_equal(said.data, "added cuda 12.5.0\n1 new manifest\n");
 	buf_reset(&said);
 	manifest(fx, "12.6.0");
 	manifest(fx, "12.6.1");
@@ -263,10 +262,10 @@ static void test_update_table_render_line(void **state)
 	t.bytes = 345678;
 	buf_sets(&t.path, "/r/manifests/compat/frameworks.tsv");
 	update_table_render(&t, "https://pypi.org/simple", &out);
-	assert_string_equal(out.data,
-			    "12 framework releases read from "
-			    "https://pypi.org/simple (345678 bytes of their "
-			    "wheels) into /r/manifests/compat/frameworks.tsv\n");
+	assert_string_equal(
+	    out.data, "12 framework releases read from "
+		      "https://pypi.org/simple (345678 bytes of their "
+		      "wheels) into /r/manifests/compat/frameworks.tsv\n");
 	update_table_release(&t);
 	buf_release(&out);
 }
