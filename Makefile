@@ -180,8 +180,8 @@ CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(CORE_PARTS:%=$(BUILD)/core/%.o) \
 	$(NET_CORE:%=$(BUILD)/core/%.o) $(PLAT:%=$(BUILD)/core/%.o)
-CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
-NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o)
+CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o $(BUILD)/cli.o
+NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/cli.o
 LIB := $(BUILD)/libcuenv.a
 
 UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table test_plat_fs
@@ -243,15 +243,31 @@ $(BUILD)/core/%.o: core/%.c $(BUILD)/flags
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_TESTING -c -o $@ $<
 
-$(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags
+# A command includes its "cli/<name>.h", generated from docs/cli.txt.
+$(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags | $(BUILD)/cli.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(CMD_DEFS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMD_DEFS) -I$(BUILD) -c -o $@ $<
 
-$(BUILD)/cmd/%_net.o: cmd/%.c $(BUILD)/flags
+$(BUILD)/cmd/%_net.o: cmd/%.c $(BUILD)/flags | $(BUILD)/cli.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_NET $(CMD_DEFS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_NET $(CMD_DEFS) -I$(BUILD) -c -o $@ $<
+
+# The command line's one description (docs/cli.txt) as C: the option
+# tables, usage and notes in cli.c, each command's enum and table fields
+# in cli/<name>.h (rewritten only when they change).
+$(BUILD)/cli-gen: tools/cli.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O1 -o $@ $<
+
+$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt
+	@mkdir -p $(BUILD)/cli
+	@echo "  GEN     $@"
+	$(Q)$(BUILD)/cli-gen docs/cli.txt $@ $(BUILD)/cli
+
+$(BUILD)/cli.o: $(BUILD)/cli.c $(BUILD)/flags
+	$(Q)$(CC) $(ALL_CFLAGS) -Icmd -c -o $@ $<
 
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)
@@ -510,7 +526,7 @@ format-check:
 # why. LINT_JOBS files at a time (clang-tidy is ~3 min of one core).
 # cmd/ is read twice: as cuenv's and, where it differs, as cuenv-net's.
 LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS)
+LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS) -I$(BUILD)
 # Windows-only sources (built by the mingw targets below) are left out of
 # clang-tidy and gcc's analyzer, which would need Windows' headers;
 # cppcheck reads them.
@@ -524,7 +540,7 @@ tidy = xargs -r -P$(LINT_JOBS) -n1 sh -c 'out=$$(clang-tidy --quiet "$$0" -- \
 	$(LINT_CFLAGS) $(1) 2>&1); rc=$$?; printf "%s\n" "$$out" | \
 	grep -v -e "^[0-9]* warnings* generated\.$$" -e "^$$"; exit $$rc'
 
-lint:
+lint: $(BUILD)/cli.c
 	$(Q)printf '%s\n' $(LINT_SRC) | $(call tidy)
 	$(Q)printf '%s\n' $(NET_SRC) | $(call tidy,-DCUENV_NET)
 	$(Q)cppcheck --error-exitcode=1 --enable=warning,portability \
@@ -537,9 +553,9 @@ lint:
 # would shadow <elf.h>).
 ANALYZE_CC ?= gcc
 ANALYZE_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(WARN) -O0 \
-	$(PKG_CFLAGS) $(CMD_DEFS) -fanalyzer
+	$(PKG_CFLAGS) $(CMD_DEFS) -I$(BUILD) -fanalyzer
 
-analyze:
+analyze: $(BUILD)/cli.c
 	$(Q)printf '%s\n' $(LINT_SRC) | xargs -r -P$(LINT_JOBS) -I{} \
 		$(ANALYZE_CC) $(ANALYZE_CFLAGS) -c -o /dev/null {}
 	$(Q)printf '%s\n' $(NET_SRC) | xargs -r -P$(LINT_JOBS) -I{} \

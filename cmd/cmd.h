@@ -44,18 +44,15 @@ enum {
 #endif
 
 /*
- * Define cmd_<id>, the command's table entry: its name, how many
- * positional arguments it takes (max -1: no limit), its one-line
- * summary and the file's static `usage`; then the other fields as
- * designated initializers (.run, CMD_OPTIONS(opts), .notes, .flags).
+ * Define cmd_<id>, the command's table entry: its name, summary, usage,
+ * options and notes from docs/cli.txt (CLI_FIELDS, from the generated
+ * "cli/<id>.h" the file includes), how many positional arguments it
+ * takes (max -1: no limit), then the other fields as designated
+ * initializers (.run, .flags).
  */
-#define CUENV_CMD(id, cmd_name, min, max, cmd_summary, ...)                    \
-	const struct cuenv_cmd cmd_##id = { .name = (cmd_name),                \
-					    .summary = (cmd_summary),          \
-					    .usage = usage,                    \
-					    .min_args = (min),                 \
-					    .max_args = (max),                 \
-					    __VA_ARGS__ }
+#define CUENV_CMD(id, min, max, ...)                                           \
+	const struct cuenv_cmd cmd_##id = { CLI_FIELDS, .min_args = (min),     \
+					    .max_args = (max), __VA_ARGS__ }
 
 struct cuenv_ctx {
 	const char *root;    /* CUENV_ROOT or ~/.cuenv, absolute */
@@ -75,7 +72,7 @@ struct cuenv_cmd {
 	 * options from opts, then notes (or NULL).
 	 */
 	const char *usage;
-	const struct cmd_option *opts; /* CMD_OPTIONS(table), see options.h */
+	const struct cmd_option *opts; /* docs/cli.txt, see options.h */
 	size_t nopts;
 	const char *notes;
 	int min_args; /* positional arguments, after options */
@@ -138,19 +135,8 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
  * For `local` and `global`: show, set (--cudnn, --cupti, --isolate,
  * --no-isolate, --force) or --unset the selection in the .cuenv-format
  * file: the store's default ($CUENV_ROOT/version) when global, else
- * ./.cuenv.
+ * ./.cuenv. Their options (docs/cli.txt: local's) are in ctx->opt.
  */
-enum {
-	SEL_O_CUDNN,
-	SEL_O_CUPTI,
-	SEL_O_ISOLATE,
-	SEL_O_NO_ISOLATE,
-	SEL_O_UNSET,
-	SEL_O_FORCE,
-	SEL_O_COUNT
-};
-/* Their options, in ctx->opt. */
-extern const struct cmd_option cmd_selection_opts[SEL_O_COUNT];
 int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		       int global, int argc, char **argv,
 		       struct cuenv_err *err);

@@ -25,6 +25,7 @@
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
+#include "cli/local.h" /* local and global's options */
 
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
@@ -296,23 +297,6 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 
 /* ---- local and global ----------------------------------------------------- */
 
-const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
-	[SEL_O_CUDNN] = CMD_VERSION_OPTION(
-		"cudnn", "installed cudnn",
-		"cuDNN V, among builds for the selected CUDA major"),
-	[SEL_O_CUPTI] = CMD_VERSION_OPTION(
-		"cupti", "installed cuda",
-		"add CUPTI from CUDA V (for an exact libcupti soname)"),
-	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
-					       "LD_LIBRARY_PATH" },
-	[SEL_O_NO_ISOLATE] = { "no-isolate", .flags = OPT_ALT,
-			       .help = "keep them (the default)" },
-	[SEL_O_UNSET] = { "unset", .forms = CMD_NAMED,
-			  .help = "remove cuenv's keys" },
-	[SEL_O_FORCE] = { "force",
-			  .help = "write versions that are not installed yet" },
-};
-
 static int show_file(const char *path, struct cuenv_err *err)
 {
 	struct buf out = BUF_INIT;
@@ -347,19 +331,19 @@ static int selection_options(const struct cuenv_ctx *ctx, struct dotfile *set,
 {
 	int any = 0;
 
-	for (int i = 0; i < SEL_O_COUNT; i++)
+	for (int i = 0; i < CMD_OPTS_MAX; i++)
 		any |= cmd_opt_given(&ctx->opt, i);
-	if (ctx->opt.arg[SEL_O_CUDNN])
-		set->cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
-	if (ctx->opt.arg[SEL_O_CUPTI])
-		set->cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
+	if (ctx->opt.arg[O_CUDNN])
+		set->cudnn = xstrdup(ctx->opt.arg[O_CUDNN]);
+	if (ctx->opt.arg[O_CUPTI])
+		set->cupti = xstrdup(ctx->opt.arg[O_CUPTI]);
 	/* the last of --isolate and --no-isolate wins */
-	if (cmd_opt_given(&ctx->opt, SEL_O_ISOLATE) ||
-	    cmd_opt_given(&ctx->opt, SEL_O_NO_ISOLATE))
-		set->isolate = ctx->opt.seq[SEL_O_ISOLATE] >
-			       ctx->opt.seq[SEL_O_NO_ISOLATE];
-	*unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
-	*force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
+	if (cmd_opt_given(&ctx->opt, O_ISOLATE) ||
+	    cmd_opt_given(&ctx->opt, O_NO_ISOLATE))
+		set->isolate =
+			ctx->opt.seq[O_ISOLATE] > ctx->opt.seq[O_NO_ISOLATE];
+	*unset = cmd_opt_given(&ctx->opt, O_UNSET);
+	*force = cmd_opt_given(&ctx->opt, O_FORCE);
 	return any;
 }
 

@@ -2,11 +2,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv help [COMMAND]\n"
-	"\n"
-	"List the commands, or show one command's help (as COMMAND --help).\n";
+#include "cli/help.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -49,5 +45,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-CUENV_CMD(help, "help", 0, 1, "list commands or show one command's help",
-	  .run = run);
+CUENV_CMD(help, 0, 1, .run = run);

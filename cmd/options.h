@@ -1,26 +1,22 @@
 /*
  * options.h: a command's options, declared once.
  *
- * Each command lists its options in one static array of struct
- * cmd_option, indexed by its own enum, as git's parse-options and tmux's
- * cmd_entry do:
+ * Each command's options are written in docs/cli.txt, beside its usage
+ * and notes:
  *
- *	enum { O_CUDNN, O_ISOLATE };
- *	static const struct cmd_option opts[] = {
- *		[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
- *			      .complete = "installed cudnn",
- *			      .help = "cuDNN V, among builds for ..." },
- *		[O_ISOLATE] = { "isolate", .help = "strip foreign ..." },
- *	};
- *	CUENV_CMD(use, "use", 0, 1, "...", CMD_OPTIONS(opts), ...);
+ *	option --cudnn V: version; complete installed cudnn
+ *		cuDNN V, among builds for the selected CUDA major
  *
- * From that one array the dispatcher builds getopt_long's tables, parses
- * and checks the values before the command runs (its body reads
- * ctx->opt), prints the option list of `--help`, and answers the
- * completion scripts (`cuenv completion --options CMD`) and writes the
- * options of the usage synopsis where the usage's text says
- * CMD_SYN_OPTS (cmd_usage); the unit and end-to-end tests compare the
- * completion scripts and the man page against it.
+ * tools/cli.c turns them into one array of struct cmd_option per command,
+ * and its enum (O_CUDNN, ...) into "cli/<command>.h", as git's
+ * parse-options and tmux's cmd_entry declare theirs. From that one array
+ * the dispatcher builds getopt_long's tables, parses and checks the
+ * values before the command runs (its body reads ctx->opt), prints the
+ * option list of `--help`, and answers the completion scripts (`cuenv
+ * completion --options CMD`) and writes the options of the usage
+ * synopsis where the usage's text says CMD_SYN_OPTS (cmd_usage); the
+ * unit and end-to-end tests compare the completion scripts and the man
+ * page against it.
  */
 #ifndef CUENV_CMD_OPTIONS_H
 #define CUENV_CMD_OPTIONS_H
@@ -104,19 +100,6 @@ struct cmd_opts {
 };
 
 struct cuenv_cmd;
-
-/*
- * An option whose value is a version (--cudnn V), checked; the
- * completion scripts offer complete's versions.
- */
-#define CMD_VERSION_OPTION(opt_name, opt_complete, opt_help)                   \
-	{                                                                      \
-		(opt_name), .arg = "V", .value = OPT_VERSION,                  \
-			    .complete = (opt_complete), .help = opt_help       \
-	}
-
-/* .opts and .nopts of a struct cuenv_cmd from a static array. */
-#define CMD_OPTIONS(a) .opts = (a), .nopts = sizeof(a) / sizeof(*(a))
 
 /*
  * Parse argv (argv[0] is the command's name) by cmd's table into out,

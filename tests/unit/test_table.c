@@ -387,8 +387,11 @@ static const char syn_usage[] =
 
 static void test_usage_synopsis_from_the_table(void **state)
 {
-	const struct cuenv_cmd demo = {
-	    .name = "demo", .usage = syn_usage, CMD_OPTIONS(syn_opts)};
+	const struct cuenv_cmd demo = {.name = "demo",
+				       .usage = syn_usage,
+				       .opts = syn_opts,
+				       .nopts = sizeof(syn_opts) /
+						sizeof(*syn_opts)};
 	struct buf out = BUF_INIT;
 
 	(void)state;
