@@ -109,13 +109,13 @@ CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
 	proc plat_path json_util plat_cmdline
 CORE += selfile
-CORE += wrap
+CORE += wrap opts
 CORE += envfmt
 CORE += listing
 CORE += dllsearch
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
 	pypi gc wheel mirror refresh update plan_index
-CMDS := main table common options add doctor env exec export global help init \
+CMDS := main table common add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root explain
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
@@ -166,7 +166,7 @@ CMDS += completion
 CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
 # (their tables, usage and options are in cuenv too, for help and completion)
-NET_CMDS := main_net table_net common options list_remote install_net gc_net \
+NET_CMDS := main_net table_net common list_remote install_net gc_net \
 	mirror_net update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
@@ -267,7 +267,7 @@ $(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt
 	$(Q)$(BUILD)/cli-gen docs/cli.txt $@ $(BUILD)/cli
 
 $(BUILD)/cli.o: $(BUILD)/cli.c $(BUILD)/flags
-	$(Q)$(CC) $(ALL_CFLAGS) -Icmd -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)
@@ -620,7 +620,7 @@ WIN_CORE += plat_main_win
 WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
 	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
 	ldsearch update plan_index wheel_local install_request \
-	manifests selhint register
+	manifests selhint register opts
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

@@ -160,7 +160,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	enum kit_kind kind;
 	int rc;
 
-	if (cmd_opt_given(&ctx->opt, O_DISCOVER)) {
+	if (opt_given(&ctx->opt, O_DISCOVER)) {
 		if (argc > optind || ctx->opt.arg[O_AS] || ctx->opt.num[O_CUDA])
 			return cuenv_fail(err, CUENV_E_USAGE,
 					  "add: --discover takes no PATH, --as "

@@ -91,12 +91,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct smoke_report r;
 	struct buf json = BUF_INIT;
-	int rc = CUENV_OK, json_out = cmd_opt_given(&ctx->opt, O_JSON),
-	    compile = cmd_opt_given(&ctx->opt, O_COMPILE),
+	int rc = CUENV_OK, json_out = opt_given(&ctx->opt, O_JSON),
+	    compile = opt_given(&ctx->opt, O_COMPILE),
 	    device = (int)ctx->opt.num[O_DEVICE], first;
-	unsigned long timeout = cmd_opt_given(&ctx->opt, O_TIMEOUT)
-					? ctx->opt.num[O_TIMEOUT]
-					: 300;
+	unsigned long timeout =
+		opt_given(&ctx->opt, O_TIMEOUT) ? ctx->opt.num[O_TIMEOUT] : 300;
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/buf.h"
 #include "cmd.h"
 #include "cli/completion.h"
 
@@ -12,13 +13,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	if (ctx->opt.arg[O_OPTIONS]) {
 		const struct cuenv_cmd *cmd = cmd_find(ctx->opt.arg[O_OPTIONS]);
+		struct buf out = BUF_INIT;
 
 		if (!cmd || optind < argc) {
 			cuenv_fail(err, CUENV_E_USAGE,
 				   "completion: --options takes one command");
 			return cuenv_hint(err, "see: cuenv help");
 		}
-		cmd_options_complete(cmd, stdout);
+		opts_complete(&cmd->cli, &out);
+		fputs(out.data, stdout);
+		buf_release(&out);
 		return CUENV_OK;
 	}
 	if (optind == argc) {

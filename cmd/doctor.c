@@ -71,7 +71,7 @@ static int read_settings(const struct cuenv_ctx *ctx, struct settings *s,
 {
 	const char *v = env_get(ctx->envp, "CUENV_DRIVER_VERSION");
 
-	s->json = cmd_opt_given(&ctx->opt, O_JSON);
+	s->json = opt_given(&ctx->opt, O_JSON);
 	/* The driver, before anything that could fail on a bad setting. */
 	if (v && *v && strcmp(v, "none") && compat_driver_cmp(v, v)) {
 		cuenv_fail(err, CUENV_E_USAGE,

@@ -80,7 +80,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct env_changes ch = { 0 };
 	struct activation a;
 	struct buf out = BUF_INIT;
-	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE);
+	int rc = CUENV_OK, isolate = opt_given(&ctx->opt, O_ISOLATE);
 	enum shell sh = SHELL_SH;
 
 	(void)argc; /* options only: main checked there are no arguments */

@@ -43,8 +43,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct activation a;
-	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
-	    check = cmd_opt_given(&ctx->opt, O_CHECK);
+	int rc = CUENV_OK, isolate = opt_given(&ctx->opt, O_ISOLATE),
+	    check = opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* main checked how many arguments */
 

@@ -120,7 +120,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	explain_fix_decide(&fx, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->envp, "LD_LIBRARY_PATH"));
-	if (cmd_opt_given(&ctx->opt, O_JSON))
+	if (opt_given(&ctx->opt, O_JSON))
 		print_json(&ex, &fx);
 	else
 		print_text(&ex, &fx);

@@ -47,7 +47,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
-	o.cache = cmd_opt_given(&ctx->opt, O_CACHE);
+	o.cache = opt_given(&ctx->opt, O_CACHE);
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	cmd_store_waiting(&ctx->store, "gc");
 	if (!rc)

@@ -27,7 +27,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			return cuenv_hint(err, "see: cuenv help");
 		}
 		/* to stdout, for every command: `help` is never eval'd */
-		cmd_options_help(cmd, stdout);
+		cmd_print_help(cmd, stdout);
 		return CUENV_OK;
 	}
 	printf("usage: cuenv COMMAND [ARGS]\n\n"
@@ -35,8 +35,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       "project, per shell\nor globally.\n\nCommands:\n");
 	for (size_t i = 0; i < cuenv_ncmds; i++) {
 		if (!(cuenv_cmds[i]->flags & CMD_HIDDEN))
-			printf("  %-10s %s\n", cuenv_cmds[i]->name,
-			       cuenv_cmds[i]->summary);
+			printf("  %-10s %s\n", cuenv_cmds[i]->cli.name,
+			       cuenv_cmds[i]->cli.summary);
 	}
 	printf("\nRun `cuenv COMMAND --help` for one command; "
 	       "`cuenv --version` for the version.\n"

@@ -238,11 +238,11 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 	v[n++] = (char *)"list-remote";
 	for (int i = optind; i < argc; i++)
 		v[n++] = argv[i];
-	if (cmd_opt_given(&ctx->opt, O_ALL))
+	if (opt_given(&ctx->opt, O_ALL))
 		v[n++] = (char *)"--all";
-	if (cmd_opt_given(&ctx->opt, O_JSON))
+	if (opt_given(&ctx->opt, O_JSON))
 		v[n++] = (char *)"--json";
-	rc = cmd_options_parse(&cmd_list_remote, n, v, &ctx->opt, &help, err);
+	rc = opts_parse(&cmd_list_remote.cli, 0, n, v, &ctx->opt, &help, err);
 	if (!rc)
 		rc = cmd_list_remote.run(ctx, n, v, err);
 	free(v);
@@ -286,7 +286,7 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 	q->r.cudnn = ctx->opt.arg[O_CUDNN];
 	q->r.cupti = ctx->opt.arg[O_CUPTI];
 	rc = cmd_plan_opts(&cmd_install, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME_ONLY), &q->comps,
+			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &q->comps,
 			   &o->plan, err);
 	if (rc)
 		return rc;
@@ -297,17 +297,17 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 		o->mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
 		o->pypi_index = ctx->opt.arg[O_INDEX];
-	if (cmd_opt_given(&ctx->opt, O_JOBS))
+	if (opt_given(&ctx->opt, O_JOBS))
 		o->jobs = (unsigned)ctx->opt.num[O_JOBS];
-	o->no_cache = cmd_opt_given(&ctx->opt, O_NO_CACHE);
-	q->quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	o->no_cache = opt_given(&ctx->opt, O_NO_CACHE);
+	q->quiet = opt_given(&ctx->opt, O_QUIET);
 	q->r.for_spec = ctx->opt.arg[O_FOR];
-	q->r.locked = cmd_opt_given(&ctx->opt, O_LOCKED);
-	if (cmd_opt_given(&ctx->opt, O_TIMEOUT))
+	q->r.locked = opt_given(&ctx->opt, O_LOCKED);
+	if (opt_given(&ctx->opt, O_TIMEOUT))
 		o->fetch.timeout_seconds = (unsigned)ctx->opt.num[O_TIMEOUT];
-	if (cmd_opt_given(&ctx->opt, O_MAX_DOWNLOAD))
+	if (opt_given(&ctx->opt, O_MAX_DOWNLOAD))
 		o->fetch.max_bytes = ctx->opt.num[O_MAX_DOWNLOAD];
-	if (cmd_opt_given(&ctx->opt, O_MAX_EXPANSION))
+	if (opt_given(&ctx->opt, O_MAX_EXPANSION))
 		o->expand_ratio = (unsigned)ctx->opt.num[O_MAX_EXPANSION];
 	return CUENV_OK;
 }
@@ -394,8 +394,7 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	int rc;
 
-	if (cmd_opt_given(&ctx->opt, O_ALL) ||
-	    cmd_opt_given(&ctx->opt, O_JSON)) {
+	if (opt_given(&ctx->opt, O_ALL) || opt_given(&ctx->opt, O_JSON)) {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"install: --all and --json go with --list");
 		cuenv_hint(err, "see: cuenv install --help");
@@ -459,7 +458,7 @@ static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
 				 q->r.source, &found, err);
 
-	if (!rc && cmd_opt_given(&ctx->opt, O_DRY_RUN)) {
+	if (!rc && opt_given(&ctx->opt, O_DRY_RUN)) {
 		install_request_dry_run(&found, q->r.source, &line);
 		fputs(line.data, stdout);
 	} else if (!rc) {
@@ -488,7 +487,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	o.expand_ratio = env.expand_ratio;
 	if (rc)
 		goto out;
-	if (cmd_opt_given(&ctx->opt, O_LIST)) {
+	if (opt_given(&ctx->opt, O_LIST)) {
 		rc = list(ctx, argc, argv, err);
 		goto out;
 	}

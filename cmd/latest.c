@@ -35,7 +35,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		return rc;
 	activation_init(&a);
-	if (cmd_opt_given(&ctx->opt, O_KNOWN)) {
+	if (opt_given(&ctx->opt, O_KNOWN)) {
 		rc = cmd_catalog(ctx, &cat, err);
 		for (size_t i = 0; !rc && i < cat.n; i++)
 			if (cat.v[i]->kind == kind)
@@ -55,11 +55,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	} else if (!rc) {
 		rc = cuenv_fail(err, CUENV_NO, "no %s %s %s",
 				kit_kind_name(kind), spec,
-				cmd_opt_given(&ctx->opt, O_KNOWN)
+				opt_given(&ctx->opt, O_KNOWN)
 					? "in the catalogue"
 					: "installed");
 		cuenv_hint(err,
-			   cmd_opt_given(&ctx->opt, O_KNOWN)
+			   opt_given(&ctx->opt, O_KNOWN)
 				   ? "see: cuenv list-remote"
 				   : "see: cuenv versions, or cuenv latest "
 				     "--known SPEC");

@@ -47,8 +47,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	size_t n = 0;
 	const char *prefix = NULL;
 	enum kit_kind kind;
-	int rc, all = cmd_opt_given(&ctx->opt, O_ALL), which = -1;
-	json_t *json = cmd_opt_given(&ctx->opt, O_JSON) ? json_array() : NULL;
+	int rc, all = opt_given(&ctx->opt, O_ALL), which = -1;
+	json_t *json = opt_given(&ctx->opt, O_JSON) ? json_array() : NULL;
 
 	for (int i = optind; i < argc; i++) {
 		if (!kit_kind_parse(argv[i], &kind) && which < 0 && !prefix)

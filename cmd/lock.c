@@ -18,7 +18,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct lockfile want, have;
 	struct buf path = BUF_INIT, text = BUF_INIT;
 	struct select_in in = { .cwd = ctx->cwd, .root = ctx->root };
-	int rc = CUENV_OK, check = cmd_opt_given(&ctx->opt, O_CHECK);
+	int rc = CUENV_OK, check = opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
@@ -27,7 +27,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	lock_init(&want);
 	lock_init(&have);
 	rc = cmd_plan_opts(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &o,
+			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &o,
 			   err);
 	if (!rc)
 		rc = cmd_plan_opts_check(&cmd_lock, &o, err);

@@ -174,8 +174,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	q.cudnn = ctx->opt.arg[O_CUDNN];
 	q.cupti = ctx->opt.arg[O_CUPTI];
 	rc = cmd_plan_opts(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps,
-			   &io, err);
+			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &io,
+			   err);
 	if (rc)
 		goto out;
 	if (ctx->opt.arg[O_SOURCE] &&
@@ -188,9 +188,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			strv_push(&q.fors, ctx->opt.all[i].arg);
 	if (ctx->opt.arg[O_PLATFORM])
 		strv_split(&q.plats, ctx->opt.arg[O_PLATFORM], ',');
-	no_cache = cmd_opt_given(&ctx->opt, O_NO_CACHE);
-	mo.verify = cmd_opt_given(&ctx->opt, O_VERIFY);
-	show.quiet = q.quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	no_cache = opt_given(&ctx->opt, O_NO_CACHE);
+	mo.verify = opt_given(&ctx->opt, O_VERIFY);
+	show.quiet = q.quiet = opt_given(&ctx->opt, O_QUIET);
 	dir = argv[optind];
 	q.specs = argv + optind + 1;
 	q.nspecs = argc - optind - 1;

@@ -178,7 +178,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct catalog cat = { 0 };
 	char **av = argv;
 	size_t warned = 0;
-	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
+	int ac = argc, rc = CUENV_OK, json = opt_given(&ctx->opt, O_JSON),
 	    asked, satisfied = 1;
 	const char *index = env_get(ctx->envp, "CUENV_PYPI_INDEX"),
 		   *platform = NULL;
@@ -188,7 +188,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	needs_python_init(&py, NULL);
 	needs_installed_init(&in);
 	needs_offer_init(&o);
-	if (cmd_opt_given(&ctx->opt, O_PYTHON))
+	if (opt_given(&ctx->opt, O_PYTHON))
 		py.exe = *ctx->opt.arg[O_PYTHON] ? ctx->opt.arg[O_PYTHON]
 						 : "python3";
 	if (ctx->opt.arg[O_INDEX])

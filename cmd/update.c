@@ -88,7 +88,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
 		index = ctx->opt.arg[O_INDEX];
-	if (cmd_opt_given(&ctx->opt, O_FRAMEWORKS)) {
+	if (opt_given(&ctx->opt, O_FRAMEWORKS)) {
 		rc = store_open(&ctx->store, ctx->root, true, err);
 		if (!rc)
 			rc = store_lock(&ctx->store, err);

@@ -9,8 +9,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	const char *cudnn = NULL, *cupti = NULL, *spec;
-	int isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
-	    unset = cmd_opt_given(&ctx->opt, O_UNSET), rc;
+	int isolate = opt_given(&ctx->opt, O_ISOLATE),
+	    unset = opt_given(&ctx->opt, O_UNSET), rc;
 	struct envmap before = ENVMAP_INIT, start = ENVMAP_INIT;
 	enum shell sh;
 

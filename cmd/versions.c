@@ -31,12 +31,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct activation a;
 	struct cuenv_err ignored = CUENV_ERR_INIT;
-	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON);
+	int rc = CUENV_OK, json = opt_given(&ctx->opt, O_JSON);
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
-	if (cmd_opt_given(&ctx->opt, O_BARE))
+	if (opt_given(&ctx->opt, O_BARE))
 		return bare(ctx, json, err);
 	activation_init(&a);
 	/* A bad selection must not hide what is installed. */

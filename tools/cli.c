@@ -22,7 +22,7 @@
  * ARG is "[ARG]" for an optional argument. ATTRs: version; number MIN..MAX;
  * one of WORDS; offer WORDS; complete WHAT; repeat; alt; named; forms N...;
  * takes FUNCTION. In usage, {options} marks where the synopsis lists the
- * options (CMD_SYN_OPTS). A line starting with '#' is a comment, and a
+ * options (OPT_SYN). A line starting with '#' is a comment, and a
  * blank line inside a text stays in it, unless the text ends there.
  */
 #include <ctype.h>
@@ -44,7 +44,7 @@ struct opt {
 	char words[200];       /* one of, offer */
 	char complete[40], takes[40];
 	char flags[64]; /* "OPT_REPEAT | OPT_ALT" */
-	char forms[80]; /* "CMD_NAMED", "CMD_FORM(1) | ..." */
+	char forms[80]; /* "OPT_NAMED", "OPT_FORM(1) | ..." */
 	char help[TEXT_MAX];
 };
 
@@ -147,7 +147,7 @@ static void attribute(struct opt *o, const char *a)
 			strcat(o->flags, " | ");
 		strcat(o->flags, IS("repeat") ? "OPT_REPEAT" : "OPT_ALT");
 	} else if (IS("named")) {
-		strcpy(o->forms, "CMD_NAMED");
+		strcpy(o->forms, "OPT_NAMED");
 	} else if (IS("forms")) {
 		for (const char *p = v; *p; p++) {
 			char f[24];
@@ -156,7 +156,7 @@ static void attribute(struct opt *o, const char *a)
 				continue;
 			if (!isdigit((unsigned char)*p))
 				die("forms wants numbers: '%s'", a);
-			snprintf(f, sizeof(f), "%sCMD_FORM(%d)",
+			snprintf(f, sizeof(f), "%sOPT_FORM(%d)",
 				 *o->forms ? " | " : "", atoi(p));
 			append(o->forms, f, sizeof(o->forms));
 			p += strspn(p, "0123456789") - 1;
@@ -323,7 +323,7 @@ static void parse(FILE *in)
 	}
 }
 
-/* s as C string literals, one a line, {options} as CMD_SYN_OPTS. */
+/* s as C string literals, one a line, {options} as OPT_SYN. */
 static void literal(FILE *f, const char *s, int chomp)
 {
 	const char *mark = "{options}";
@@ -335,7 +335,7 @@ static void literal(FILE *f, const char *s, int chomp)
 	fputs("\"", f);
 	for (const char *p = s; *p; p++) {
 		if (!strncmp(p, mark, strlen(mark))) {
-			fputs("\" CMD_SYN_OPTS \"", f);
+			fputs("\" OPT_SYN \"", f);
 			p += strlen(mark) - 1;
 		} else if (*p == '\n') {
 			if (chomp && !p[1])
@@ -379,7 +379,7 @@ static void write_table(FILE *f, const struct cmd *c)
 	}
 	if (!c->nopts)
 		return;
-	fprintf(f, "const struct cmd_option cli_%s_opts[%d] = {\n", c->id,
+	fprintf(f, "const struct opt_def cli_%s_opts[%d] = {\n", c->id,
 		c->nopts);
 	for (int i = 0; i < c->nopts; i++) {
 		const struct opt *o = &c->opts[i];
@@ -437,7 +437,7 @@ static void header(const struct cmd *c, char *out, size_t size)
 				      e);
 		}
 		n += snprintf(out + n, size - (size_t)n,
-			      "};\n\nextern const struct cmd_option "
+			      "};\n\nextern const struct opt_def "
 			      "cli_%s_opts[%d];\n",
 			      o->id, o->nopts);
 	}
@@ -452,7 +452,7 @@ static void header(const struct cmd *c, char *out, size_t size)
 		n += snprintf(out + n, size - (size_t)n,
 			      "extern const char cli_%s_notes[];\n", c->id);
 	n += snprintf(out + n, size - (size_t)n,
-		      "\n#define CLI_FIELDS .name = \"%s\", \\\n"
+		      "\n#define CLI_FIELDS .cli = { .name = \"%s\", \\\n"
 		      "\t.summary = \"%s\", \\\n\t.usage = cli_%s_usage",
 		      c->name, c->summary, c->id);
 	if (o->nopts)
@@ -462,7 +462,7 @@ static void header(const struct cmd *c, char *out, size_t size)
 	if (c->has_notes)
 		n += snprintf(out + n, size - (size_t)n,
 			      ", \\\n\t.notes = cli_%s_notes", c->id);
-	n += snprintf(out + n, size - (size_t)n, "\n\n#endif\n");
+	n += snprintf(out + n, size - (size_t)n, " }\n\n#endif\n");
 	if ((size_t)n >= size)
 		die("header of '%s' too long", c->name);
 }
@@ -512,7 +512,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(out,
 		"/* generated from %s by tools/cli.c: do not edit */\n"
-		"#include <stdint.h>\n\n#include \"options.h\"\n",
+		"#include <stdint.h>\n\n#include \"core/opts.h\"\n",
 		spec);
 	for (int i = 0; i < ncmds; i++) {
 		char path[4096];

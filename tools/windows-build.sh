@@ -34,7 +34,7 @@ mkdir -p "$OUT/cmd"
 cc_cmd() { # source object [flags]
 	echo "  CC      $2"
 	# shellcheck disable=SC2086
-	$HOST-gcc $CFLAGS_W $CPPFLAGS_W -Ibuild/std -Icmd $3 "$VERSION_DEF" \
+	$HOST-gcc $CFLAGS_W $CPPFLAGS_W -Ibuild/std -I. $3 "$VERSION_DEF" \
 		-c "$1" -o "$2"
 }
 link() { # exe objects...
