@@ -191,7 +191,7 @@ UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 	lint analyze compdb fuzz bench demo gpu-evidence
 .DELETE_ON_ERROR:
 
-all: cuenv cuenv-net
+all: cuenv cuenv-net $(BUILD)/cuenv.1
 
 # The binaries the user runs; `make SANITIZE=1` builds its own copies.
 cuenv: $(BUILD)/cuenv
@@ -261,10 +261,15 @@ $(BUILD)/cli-gen: tools/cli.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O1 -o $@ $<
 
-$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt
+$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt docs/cuenv.1.in
 	@mkdir -p $(BUILD)/cli
 	@echo "  GEN     $@"
-	$(Q)$(BUILD)/cli-gen docs/cli.txt $@ $(BUILD)/cli
+	$(Q)$(BUILD)/cli-gen docs/cli.txt $@ $(BUILD)/cli docs/cuenv.1.in \
+		$(BUILD)/cuenv.1
+
+# The manual page: docs/cuenv.1.in with each command's options from
+# docs/cli.txt, made with cli.c.
+$(BUILD)/cuenv.1: $(BUILD)/cli.c
 
 $(BUILD)/cli.o: $(BUILD)/cli.c $(BUILD)/flags
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
@@ -356,8 +361,8 @@ $(BUILD)/tests/test_smoke_cuda: TEST_CFLAGS += \
 	-DCUENV_FAKE_CUDA_DIR='"$(CURDIR)/$(FAKE_CUDA_DIR)"' \
 	$(if $(CUDA_INCLUDE),-DCUENV_CUDA_INCLUDE='"$(CUDA_INCLUDE)"' \
 		-isystem $(CUDA_INCLUDE))
-e2e: $(BUILD)/cuenv-probe
-install: $(BUILD)/cuenv-probe
+e2e: $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
+install: $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
 
 unit: $(UNIT_BIN)
 	$(Q)sh tests/unit/run.sh $(UNIT_BIN)
@@ -368,7 +373,8 @@ e2e: $(BUILD)/cuenv $(BUILD)/cuenv-net
 # Every hint and fix line the e2e tests' commands print, run in the state
 # where it was printed: it must work, or be a manual action of
 # tests/e2e/hints-manual.txt. make test runs this instead of plain e2e.
-e2e-hints: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
+e2e-hints: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe \
+		$(BUILD)/cuenv.1
 	$(Q)CUENV_E2E_HINTS=1 CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/e2e/run.sh
 
 # ---- fuzzing and benchmarks -----------------------------------------------
@@ -496,7 +502,7 @@ install-extras:
 		$(DESTDIR)$(ZSH_COMPLETIONSDIR)/_cuenv
 	install -m 0644 shells/completion.fish \
 		$(DESTDIR)$(FISH_COMPLETIONSDIR)/cuenv.fish
-	install -m 0644 docs/cuenv.1 $(DESTDIR)$(DATADIR)/man/man1/cuenv.1
+	install -m 0644 $(BUILD)/cuenv.1 $(DESTDIR)$(DATADIR)/man/man1/cuenv.1
 uninstall-extras:
 	rm -f $(COMPLETION_FILES:%=$(DESTDIR)%)
 

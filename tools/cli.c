@@ -2,14 +2,16 @@
  * cli.c: turn docs/cli.txt, the description of cuenv's command line,
  * into C (build time only).
  *
- *	cli SPEC OUT.c OUTDIR
+ *	cli SPEC OUT.c OUTDIR [MAN.in MAN]
  *
  * OUT.c gets every command's usage, notes and option table; OUTDIR/NAME.h
  * (NAME: the command's name, '-' as '_') its option enum, O_CUDNN and so
  * on, and CLI_FIELDS, the designated initializers of its struct cuenv_cmd
  * that come from the spec (cmd.h's CUENV_CMD puts them in). A header is
  * written only when it changes, so that an edit of one command's help
- * rebuilds that command only.
+ * rebuilds that command only. MAN is the manual page MAN.in with each
+ * line `.\" @options NAME` replaced by command NAME's options and their
+ * help, as roff.
  *
  * The format (docs/cli.txt says it again for those who edit it):
  *
@@ -488,13 +490,103 @@ static void write_if_changed(const char *path, const char *text)
 	}
 }
 
+/* s as roff text: '-' and '\' escaped, lines joined into one. */
+static void roff_text(FILE *f, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == '\n')
+			fputc(p[1] ? ' ' : '\n', f);
+		else if (*p == '-')
+			fputs("\\-", f);
+		else if (*p == '\\')
+			fputs("\\e", f);
+		else if ((*p == '.' || *p == '\'') && (p == s || p[-1] == '\n'))
+			fprintf(f, "\\&%c", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+/* Command name's options as a roff list (.RS .TP ... .RE). */
+static void man_options(FILE *f, const char *name)
+{
+	int i = find_cmd(name);
+	const struct cmd *c;
+
+	if (i < 0)
+		die("@options of an unknown command '%s'", name);
+	c = cmds[i].as >= 0 ? &cmds[cmds[i].as] : &cmds[i];
+	if (!c->nopts)
+		die("@options of '%s', which has none", name);
+	fputs(".RS\n", f);
+	for (int k = 0; k < c->nopts; k++) {
+		const struct opt *o = &c->opts[k];
+
+		fputs(".TP\n", f);
+		if (o->alias)
+			fprintf(f, "\\fB\\-%c\\fR, ", o->alias);
+		fputs("\\fB\\-\\-", f);
+		roff_text(f, o->name);
+		fputs("\\fR", f);
+		if (!strcmp(o->value, "word")) {
+			/* its values, as in the synopsis: lua|tcl */
+			fputc(' ', f);
+			for (const char *w = o->words; *w; w++)
+				fputs(*w == ' ' ? "|" : (char[]){ *w, 0 }, f);
+		} else if (*o->arg) {
+			fprintf(f,
+				o->optional ? " [\\fI%s\\fR]" : " \\fI%s\\fR",
+				o->arg);
+		}
+		fputc('\n', f);
+		roff_text(f, o->help);
+		if (!*o->help || o->help[strlen(o->help) - 1] != '\n')
+			fputc('\n', f);
+	}
+	fputs(".RE\n", f);
+}
+
+/* The manual page: in, its @options lines filled, into out. */
+static void write_man(const char *in_path, const char *out_path)
+{
+	const char *mark = ".\\\" @options ";
+	char line[1024];
+	FILE *in = fopen(in_path, "r"), *out;
+
+	if (!in) {
+		perror(in_path);
+		exit(1);
+	}
+	out = fopen(out_path, "w");
+	if (!out) {
+		perror(out_path);
+		exit(1);
+	}
+	spec = in_path;
+	lineno = 0;
+	while (fgets(line, sizeof(line), in)) {
+		lineno++;
+		if (strncmp(line, mark, strlen(mark))) {
+			fputs(line, out);
+			continue;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		man_options(out, line + strlen(mark));
+	}
+	if (ferror(in) || fclose(out)) {
+		perror(out_path);
+		exit(1);
+	}
+	fclose(in);
+}
+
 int main(int argc, char **argv)
 {
 	static char text[65536];
 	FILE *in, *out;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: cli SPEC OUT.c OUTDIR\n");
+	if (argc != 4 && argc != 6) {
+		fprintf(stderr, "usage: cli SPEC OUT.c OUTDIR [MAN.in MAN]\n");
 		return 2;
 	}
 	spec = argv[1];
@@ -531,5 +623,7 @@ int main(int argc, char **argv)
 		perror(argv[2]);
 		return 1;
 	}
+	if (argc == 6)
+		write_man(argv[4], argv[5]);
 	return 0;
 }
