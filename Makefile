@@ -109,13 +109,13 @@ CORE := buf err xalloc file version nvlib dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
 	proc plat_path json_util plat_cmdline
 CORE += selfile
-CORE += wrap
+CORE += wrap opts
 CORE += envfmt
 CORE += listing
 CORE += dllsearch
 NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
 	pypi gc wheel mirror refresh update plan_index
-CMDS := main table common options add doctor env exec export global help init \
+CMDS := main table common add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root explain
 # cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
@@ -166,7 +166,7 @@ CMDS += completion
 CMDS += modules
 # cuenv-net: the commands that download and unpack (CMD_EXTERNAL in cuenv)
 # (their tables, usage and options are in cuenv too, for help and completion)
-NET_CMDS := main_net table_net common options list_remote install_net gc_net \
+NET_CMDS := main_net table_net common list_remote install_net gc_net \
 	mirror_net update_net needs_net
 SHELLS := shells/cuenv.sh shells/cuenv.bash shells/cuenv.zsh shells/cuenv.fish
 SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
@@ -180,8 +180,8 @@ CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
 CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(CORE_PARTS:%=$(BUILD)/core/%.o) \
 	$(NET_CORE:%=$(BUILD)/core/%.o) $(PLAT:%=$(BUILD)/core/%.o)
-CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o
-NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o)
+CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o $(BUILD)/cli.o
+NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/cli.o
 LIB := $(BUILD)/libcuenv.a
 
 UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table test_plat_fs
@@ -191,7 +191,7 @@ UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 	lint analyze compdb fuzz bench demo gpu-evidence
 .DELETE_ON_ERROR:
 
-all: cuenv cuenv-net
+all: cuenv cuenv-net $(BUILD)/cuenv.1
 
 # The binaries the user runs; `make SANITIZE=1` builds its own copies.
 cuenv: $(BUILD)/cuenv
@@ -243,15 +243,36 @@ $(BUILD)/core/%.o: core/%.c $(BUILD)/flags
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_TESTING -c -o $@ $<
 
-$(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags
+# A command includes its "cli/<name>.h", generated from docs/cli.txt.
+$(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags | $(BUILD)/cli.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(CMD_DEFS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMD_DEFS) -I$(BUILD) -c -o $@ $<
 
-$(BUILD)/cmd/%_net.o: cmd/%.c $(BUILD)/flags
+$(BUILD)/cmd/%_net.o: cmd/%.c $(BUILD)/flags | $(BUILD)/cli.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_NET $(CMD_DEFS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_NET $(CMD_DEFS) -I$(BUILD) -c -o $@ $<
+
+# The command line's one description (docs/cli.txt) as C: the option
+# tables, usage and notes in cli.c, each command's enum and table fields
+# in cli/<name>.h (rewritten only when they change).
+$(BUILD)/cli-gen: tools/cli.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O1 -o $@ $<
+
+$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt docs/cuenv.1.in
+	@mkdir -p $(BUILD)/cli
+	@echo "  GEN     $@"
+	$(Q)$(BUILD)/cli-gen docs/cli.txt $@ $(BUILD)/cli docs/cuenv.1.in \
+		$(BUILD)/cuenv.1
+
+# The manual page: docs/cuenv.1.in with each command's options from
+# docs/cli.txt, made with cli.c.
+$(BUILD)/cuenv.1: $(BUILD)/cli.c
+
+$(BUILD)/cli.o: $(BUILD)/cli.c $(BUILD)/flags
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)
@@ -340,8 +361,8 @@ $(BUILD)/tests/test_smoke_cuda: TEST_CFLAGS += \
 	-DCUENV_FAKE_CUDA_DIR='"$(CURDIR)/$(FAKE_CUDA_DIR)"' \
 	$(if $(CUDA_INCLUDE),-DCUENV_CUDA_INCLUDE='"$(CUDA_INCLUDE)"' \
 		-isystem $(CUDA_INCLUDE))
-e2e: $(BUILD)/cuenv-probe
-install: $(BUILD)/cuenv-probe
+e2e: $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
+install: $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
 
 unit: $(UNIT_BIN)
 	$(Q)sh tests/unit/run.sh $(UNIT_BIN)
@@ -352,7 +373,8 @@ e2e: $(BUILD)/cuenv $(BUILD)/cuenv-net
 # Every hint and fix line the e2e tests' commands print, run in the state
 # where it was printed: it must work, or be a manual action of
 # tests/e2e/hints-manual.txt. make test runs this instead of plain e2e.
-e2e-hints: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
+e2e-hints: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe \
+		$(BUILD)/cuenv.1
 	$(Q)CUENV_E2E_HINTS=1 CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/e2e/run.sh
 
 # ---- fuzzing and benchmarks -----------------------------------------------
@@ -480,7 +502,7 @@ install-extras:
 		$(DESTDIR)$(ZSH_COMPLETIONSDIR)/_cuenv
 	install -m 0644 shells/completion.fish \
 		$(DESTDIR)$(FISH_COMPLETIONSDIR)/cuenv.fish
-	install -m 0644 docs/cuenv.1 $(DESTDIR)$(DATADIR)/man/man1/cuenv.1
+	install -m 0644 $(BUILD)/cuenv.1 $(DESTDIR)$(DATADIR)/man/man1/cuenv.1
 uninstall-extras:
 	rm -f $(COMPLETION_FILES:%=$(DESTDIR)%)
 
@@ -510,7 +532,7 @@ format-check:
 # why. LINT_JOBS files at a time (clang-tidy is ~3 min of one core).
 # cmd/ is read twice: as cuenv's and, where it differs, as cuenv-net's.
 LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS)
+LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS) -I$(BUILD)
 # Windows-only sources (built by the mingw targets below) are left out of
 # clang-tidy and gcc's analyzer, which would need Windows' headers;
 # cppcheck reads them.
@@ -524,7 +546,7 @@ tidy = xargs -r -P$(LINT_JOBS) -n1 sh -c 'out=$$(clang-tidy --quiet "$$0" -- \
 	$(LINT_CFLAGS) $(1) 2>&1); rc=$$?; printf "%s\n" "$$out" | \
 	grep -v -e "^[0-9]* warnings* generated\.$$" -e "^$$"; exit $$rc'
 
-lint:
+lint: $(BUILD)/cli.c
 	$(Q)printf '%s\n' $(LINT_SRC) | $(call tidy)
 	$(Q)printf '%s\n' $(NET_SRC) | $(call tidy,-DCUENV_NET)
 	$(Q)cppcheck --error-exitcode=1 --enable=warning,portability \
@@ -537,9 +559,9 @@ lint:
 # would shadow <elf.h>).
 ANALYZE_CC ?= gcc
 ANALYZE_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(WARN) -O0 \
-	$(PKG_CFLAGS) $(CMD_DEFS) -fanalyzer
+	$(PKG_CFLAGS) $(CMD_DEFS) -I$(BUILD) -fanalyzer
 
-analyze:
+analyze: $(BUILD)/cli.c
 	$(Q)printf '%s\n' $(LINT_SRC) | xargs -r -P$(LINT_JOBS) -I{} \
 		$(ANALYZE_CC) $(ANALYZE_CFLAGS) -c -o /dev/null {}
 	$(Q)printf '%s\n' $(NET_SRC) | xargs -r -P$(LINT_JOBS) -I{} \
@@ -604,7 +626,7 @@ WIN_CORE += plat_main_win
 WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
 	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
 	ldsearch update plan_index wheel_local install_request \
-	manifests selhint register
+	manifests selhint register opts
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

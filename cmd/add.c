@@ -5,39 +5,7 @@
 #include "../core/ldsearch.h"
 #include "../core/register.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv add cuda PATH " CMD_SYN_OPTS "\n"
-	"       cuenv add cudnn PATH " CMD_SYN_OPTS "\n"
-	"       cuenv add " CMD_SYN_OPTS "\n"
-	"\n"
-	"Register a CUDA toolkit or cuDNN that is already on this machine, so\n"
-	"that it can be selected like an installed one. Its files stay where\n"
-	"they are. The version is read from the files (version.json,\n"
-	"version.txt, wheel dist-info, headers, library names); for cuDNN,\n"
-	"also the CUDA major it was built for. A cuDNN found inside a toolkit\n"
-	"(NVIDIA's wheel layout has one) is registered too.\n"
-	"\n"
-	"--discover registers every toolkit the environment names:\n"
-	"CUDA_PATH_V11_2-style variables (NVIDIA's Windows installer sets one\n"
-	"per toolkit), CUDA_PATH and CUDA_HOME; one that is not a toolkit is\n"
-	"a warning, one already registered is said so.\n"
-	"\n"
-	"Examples: cuenv add cuda /usr/local/cuda-11.8\n"
-	"          cuenv add cudnn ~/cudnn-linux-x86_64-9.1.0.70_cuda12-archive\n";
-
-enum { O_AS, O_CUDA, O_DISCOVER };
-
-static const struct cmd_option opts[] = {
-	[O_AS] = { "as", .forms = CMD_FORM(1) | CMD_FORM(2), .arg = "VERSION",
-		   .help = "use this version instead of the detected one" },
-	[O_CUDA] = { "cuda", .forms = CMD_FORM(2), .arg = "MAJOR",
-		     .value = OPT_NUMBER, .min = 1, .max = 99,
-		     .help = "cuDNN only: the CUDA major it was built for" },
-	[O_DISCOVER] = { "discover", .forms = CMD_FORM(3),
-			 .help = "register the toolkits CUDA_PATH_V*, "
-				 "CUDA_PATH and CUDA_HOME name" },
-};
+#include "cli/add.h"
 
 /* Register in; an identical registration already there is fine. */
 static int record(struct cuenv_ctx *ctx, struct install *in,
@@ -192,7 +160,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	enum kit_kind kind;
 	int rc;
 
-	if (cmd_opt_given(&ctx->opt, O_DISCOVER)) {
+	if (opt_given(&ctx->opt, O_DISCOVER)) {
 		if (argc > optind || ctx->opt.arg[O_AS] || ctx->opt.num[O_CUDA])
 			return cuenv_fail(err, CUENV_E_USAGE,
 					  "add: --discover takes no PATH, --as "
@@ -220,6 +188,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-CUENV_CMD(add, "add", 0, 2,
-	  "register a CUDA toolkit or cuDNN already on this machine",
-	  CMD_OPTIONS(opts), .flags = CMD_NEEDS_STORE, .run = run);
+CUENV_CMD(add, 0, 2, .flags = CMD_NEEDS_STORE, .run = run);

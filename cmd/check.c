@@ -14,44 +14,7 @@
 #include "../core/smoke_render.h"
 #include "../core/smoke_run.h"
 #include "cmd.h"
-
-enum { O_JSON, O_COMPILE, O_DEVICE, O_TIMEOUT };
-
-static const char usage[] =
-	"usage: cuenv check " CMD_SYN_OPTS "\n"
-	"\n"
-	"Prove that the selection for this directory works, on the GPU, in a\n"
-	"child process that has exactly the activated environment and loads\n"
-	"every library through the dynamic loader, as an application would:\n"
-	"\n"
-	"  driver   libcuda.so.1 and the kernel module's version, against the\n"
-	"           minimum driver the selected CUDA needs\n"
-	"  runtime  libcudart: its version, device N and its compute capability\n"
-	"  kernel   a vector add (PTX compiled by the driver), checked on the\n"
-	"           host\n"
-	"  cudnn    cuDNN's version, the CUDA it was built for, and a\n"
-	"           convolution checked against a CPU reference\n"
-	"  cupti    CUPTI's version, and an activity trace of the kernel\n"
-	"\n"
-	"Each layer says pass, fail or skip, its version, its time and the file\n"
-	"the loader picked (a foreign copy that shadows the selection fails).\n"
-	"Exit status: 0 when every layer asked for passed; else that of the\n"
-	"first layer that failed: 10 driver, 11 runtime, 12 kernel, 13 cudnn,\n"
-	"14 cupti.\n";
-
-static const struct cmd_option opts[] = {
-	[O_JSON] = { "json", .help = "print the report as JSON (fields: see "
-				     "README)" },
-	[O_COMPILE] = { "compile",
-			.help = "also build a small .cu with the selection's own\n"
-				"nvcc and run it (the compiler, headers and link\n"
-				"paths)" },
-	[O_DEVICE] = { "device", .arg = "N", .value = OPT_NUMBER, .max = 1023,
-		       .help = "the GPU to test (default 0)" },
-	[O_TIMEOUT] = { "timeout", .arg = "S", .value = OPT_NUMBER, .min = 1,
-			.max = 86400,
-			.help = "give up on a step after S seconds (default 300)" },
-};
+#include "cli/check.h"
 
 /* The probe's command line; the driver's minimum from the compat table. */
 static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
@@ -128,12 +91,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct smoke_report r;
 	struct buf json = BUF_INIT;
-	int rc = CUENV_OK, json_out = cmd_opt_given(&ctx->opt, O_JSON),
-	    compile = cmd_opt_given(&ctx->opt, O_COMPILE),
+	int rc = CUENV_OK, json_out = opt_given(&ctx->opt, O_JSON),
+	    compile = opt_given(&ctx->opt, O_COMPILE),
 	    device = (int)ctx->opt.num[O_DEVICE], first;
-	unsigned long timeout = cmd_opt_given(&ctx->opt, O_TIMEOUT)
-					? ctx->opt.num[O_TIMEOUT]
-					: 300;
+	unsigned long timeout =
+		opt_given(&ctx->opt, O_TIMEOUT) ? ctx->opt.num[O_TIMEOUT] : 300;
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
@@ -174,6 +136,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(check, "check", 0, 0,
-	  "prove the selection works on the GPU, layer by layer",
-	  CMD_OPTIONS(opts), .run = run);
+CUENV_CMD(check, 0, 0, .run = run);

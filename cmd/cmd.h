@@ -18,7 +18,7 @@
 #include "../core/plan.h"
 #include "../core/shell.h"
 #include "../core/store.h"
-#include "options.h"
+#include "../core/opts.h"
 
 enum {
 	CMD_NEEDS_STORE = 1 << 0, /* open (creating) and lock the store first */
@@ -44,40 +44,29 @@ enum {
 #endif
 
 /*
- * Define cmd_<id>, the command's table entry: its name, how many
- * positional arguments it takes (max -1: no limit), its one-line
- * summary and the file's static `usage`; then the other fields as
- * designated initializers (.run, CMD_OPTIONS(opts), .notes, .flags).
+ * Define cmd_<id>, the command's table entry: its name, summary, usage,
+ * options and notes from docs/cli.txt (CLI_FIELDS, from the generated
+ * "cli/<id>.h" the file includes), how many positional arguments it
+ * takes (max -1: no limit), then the other fields as designated
+ * initializers (.run, .flags).
  */
-#define CUENV_CMD(id, cmd_name, min, max, cmd_summary, ...)                    \
-	const struct cuenv_cmd cmd_##id = { .name = (cmd_name),                \
-					    .summary = (cmd_summary),          \
-					    .usage = usage,                    \
-					    .min_args = (min),                 \
-					    .max_args = (max),                 \
-					    __VA_ARGS__ }
+#define CUENV_CMD(id, min, max, ...)                                           \
+	const struct cuenv_cmd cmd_##id = { CLI_FIELDS, .min_args = (min),     \
+					    .max_args = (max), __VA_ARGS__ }
 
 struct cuenv_ctx {
-	const char *root;    /* CUENV_ROOT or ~/.cuenv, absolute */
-	const char *cwd;     /* logical working directory */
-	const char *exe;     /* absolute path of this binary */
-	const char *shell;   /* CUENV_SHELL (set by the hook) or NULL */
-	char *const *envp;   /* the process's environment */
-	struct store store;  /* open when the command has CMD_NEEDS_STORE */
-	struct cmd_opts opt; /* the command's options, parsed by its table */
+	const char *root;      /* CUENV_ROOT or ~/.cuenv, absolute */
+	const char *cwd;       /* logical working directory */
+	const char *exe;       /* absolute path of this binary */
+	const char *shell;     /* CUENV_SHELL (set by the hook) or NULL */
+	char *const *envp;     /* the process's environment */
+	struct store store;    /* open when the command has CMD_NEEDS_STORE */
+	struct opt_values opt; /* the command's options, parsed by its table */
 };
 
 struct cuenv_cmd {
-	const char *name;
-	const char *summary; /* one line */
-	/*
-	 * The help: usage (the synopsis, a blank line, what it does), the
-	 * options from opts, then notes (or NULL).
-	 */
-	const char *usage;
-	const struct cmd_option *opts; /* CMD_OPTIONS(table), see options.h */
-	size_t nopts;
-	const char *notes;
+	/* name, summary, usage, options, notes: docs/cli.txt (core/opts.h) */
+	struct opt_cmd cli;
 	int min_args; /* positional arguments, after options */
 	int max_args; /* -1: no limit */
 	unsigned flags;
@@ -110,6 +99,8 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a note to stderr: "cuenv: ..." */
 void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print cmd's help (core/opts.h) to f. */
+void cmd_print_help(const struct cuenv_cmd *cmd, FILE *f);
 /* Print a JSON value on stdout, indented by 2, and a newline. */
 struct json_t;
 void cmd_print_json(const struct json_t *j);
@@ -138,19 +129,8 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
  * For `local` and `global`: show, set (--cudnn, --cupti, --isolate,
  * --no-isolate, --force) or --unset the selection in the .cuenv-format
  * file: the store's default ($CUENV_ROOT/version) when global, else
- * ./.cuenv.
+ * ./.cuenv. Their options (docs/cli.txt: local's) are in ctx->opt.
  */
-enum {
-	SEL_O_CUDNN,
-	SEL_O_CUPTI,
-	SEL_O_ISOLATE,
-	SEL_O_NO_ISOLATE,
-	SEL_O_UNSET,
-	SEL_O_FORCE,
-	SEL_O_COUNT
-};
-/* Their options, in ctx->opt. */
-extern const struct cmd_option cmd_selection_opts[SEL_O_COUNT];
 int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		       int global, int argc, char **argv,
 		       struct cuenv_err *err);
@@ -179,12 +159,6 @@ int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
 int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
 			struct cuenv_err *err);
 
-/*
- * Parse s, a decimal count from 0 to max, into *out; what names it in
- * the error: install_request_count.
- */
-int cmd_parse_count(const char *what, const char *s, uint64_t max,
-		    uint64_t *out, struct cuenv_err *err);
 
 /*
  * For install and mirror: the CUENV_FETCH_* variables of ctx->envp into

@@ -25,6 +25,7 @@
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
+#include "cli/local.h" /* local and global's options */
 
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
@@ -51,6 +52,15 @@ void cmd_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void cmd_print_help(const struct cuenv_cmd *cmd, FILE *f)
+{
+	struct buf out = BUF_INIT;
+
+	opts_help(&cmd->cli, &out);
+	fputs(out.data, f);
+	buf_release(&out);
+}
+
 void cmd_print_json(const struct json_t *j)
 {
 	char *text = json_dumps(j, JSON_INDENT(2));
@@ -58,12 +68,6 @@ void cmd_print_json(const struct json_t *j)
 	if (text)
 		printf("%s\n", text);
 	free(text);
-}
-
-int cmd_parse_count(const char *what, const char *s, uint64_t max,
-		    uint64_t *out, struct cuenv_err *err)
-{
-	return install_request_count(what, s, max, out, err);
 }
 
 int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
@@ -75,7 +79,7 @@ int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
 		   struct fetch_opts *fo, struct cuenv_err *err)
 {
-	return install_request_mirror_url(cmd->name, url, fo, err);
+	return install_request_mirror_url(cmd->cli.name, url, fo, err);
 }
 
 static void on_store_waiting(void *ctx, const char *holder)
@@ -100,13 +104,13 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 {
 	if (nargs < cmd->min_args)
 		cuenv_fail(err, CUENV_E_USAGE, "%s: missing argument",
-			   cmd->name);
+			   cmd->cli.name);
 	else if (cmd->max_args >= 0 && nargs > cmd->max_args)
 		cuenv_fail(err, CUENV_E_USAGE, "%s: too many arguments",
-			   cmd->name);
+			   cmd->cli.name);
 	else
 		return CUENV_OK;
-	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
+	return cuenv_hint(err, "see: cuenv %s --help", cmd->cli.name);
 }
 
 int cmd_check_version(const char *what, const char *v, int allow_system,
@@ -296,23 +300,6 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 
 /* ---- local and global ----------------------------------------------------- */
 
-const struct cmd_option cmd_selection_opts[SEL_O_COUNT] = {
-	[SEL_O_CUDNN] = CMD_VERSION_OPTION(
-		"cudnn", "installed cudnn",
-		"cuDNN V, among builds for the selected CUDA major"),
-	[SEL_O_CUPTI] = CMD_VERSION_OPTION(
-		"cupti", "installed cuda",
-		"add CUPTI from CUDA V (for an exact libcupti soname)"),
-	[SEL_O_ISOLATE] = { "isolate", .help = "strip foreign CUDA dirs from "
-					       "LD_LIBRARY_PATH" },
-	[SEL_O_NO_ISOLATE] = { "no-isolate", .flags = OPT_ALT,
-			       .help = "keep them (the default)" },
-	[SEL_O_UNSET] = { "unset", .forms = CMD_NAMED,
-			  .help = "remove cuenv's keys" },
-	[SEL_O_FORCE] = { "force",
-			  .help = "write versions that are not installed yet" },
-};
-
 static int show_file(const char *path, struct cuenv_err *err)
 {
 	struct buf out = BUF_INIT;
@@ -347,19 +334,19 @@ static int selection_options(const struct cuenv_ctx *ctx, struct dotfile *set,
 {
 	int any = 0;
 
-	for (int i = 0; i < SEL_O_COUNT; i++)
-		any |= cmd_opt_given(&ctx->opt, i);
-	if (ctx->opt.arg[SEL_O_CUDNN])
-		set->cudnn = xstrdup(ctx->opt.arg[SEL_O_CUDNN]);
-	if (ctx->opt.arg[SEL_O_CUPTI])
-		set->cupti = xstrdup(ctx->opt.arg[SEL_O_CUPTI]);
+	for (int i = 0; i < OPTS_MAX; i++)
+		any |= opt_given(&ctx->opt, i);
+	if (ctx->opt.arg[O_CUDNN])
+		set->cudnn = xstrdup(ctx->opt.arg[O_CUDNN]);
+	if (ctx->opt.arg[O_CUPTI])
+		set->cupti = xstrdup(ctx->opt.arg[O_CUPTI]);
 	/* the last of --isolate and --no-isolate wins */
-	if (cmd_opt_given(&ctx->opt, SEL_O_ISOLATE) ||
-	    cmd_opt_given(&ctx->opt, SEL_O_NO_ISOLATE))
-		set->isolate = ctx->opt.seq[SEL_O_ISOLATE] >
-			       ctx->opt.seq[SEL_O_NO_ISOLATE];
-	*unset = cmd_opt_given(&ctx->opt, SEL_O_UNSET);
-	*force = cmd_opt_given(&ctx->opt, SEL_O_FORCE);
+	if (opt_given(&ctx->opt, O_ISOLATE) ||
+	    opt_given(&ctx->opt, O_NO_ISOLATE))
+		set->isolate =
+			ctx->opt.seq[O_ISOLATE] > ctx->opt.seq[O_NO_ISOLATE];
+	*unset = opt_given(&ctx->opt, O_UNSET);
+	*force = opt_given(&ctx->opt, O_FORCE);
 	return any;
 }
 
@@ -380,9 +367,9 @@ static int selection_spec(const struct cuenv_cmd *cmd, int unset, int argc,
 			rc = cuenv_fail(err, CUENV_E_USAGE,
 					"%s: these options go with a SPEC, the "
 					"version to select",
-					cmd->name);
+					cmd->cli.name);
 			cuenv_hint(err, "for example: cuenv %s 12.4 --cudnn 9",
-				   cmd->name);
+				   cmd->cli.name);
 		}
 		return rc;
 	}
@@ -467,8 +454,8 @@ int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 	*found = NULL;
 	if (argc == 2 && kit_kind_parse(argv[0], &kind)) {
 		cuenv_fail(err, CUENV_E_USAGE, "%s: '%s' is not cuda or cudnn",
-			   cmd->name, argv[0]);
-		return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
+			   cmd->cli.name, argv[0]);
+		return cuenv_hint(err, "see: cuenv %s --help", cmd->cli.name);
 	}
 	spec = argv[argc - 1];
 	rc = store_list(&ctx->store, kind, list, err);
@@ -621,13 +608,14 @@ int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
 		  int runtime_only, struct strv *comps, struct plan_opts *o,
 		  struct cuenv_err *err)
 {
-	return plan_opts_parse(cmd->name, list, runtime_only, comps, o, err);
+	return plan_opts_parse(cmd->cli.name, list, runtime_only, comps, o,
+			       err);
 }
 
 int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
 			struct cuenv_err *err)
 {
-	return plan_opts_check(cmd->name, o, err);
+	return plan_opts_check(cmd->cli.name, o, err);
 }
 
 /* ---- what is installed, for needs and explain ------------------------------ */

@@ -2,34 +2,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/buf.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv completion bash|zsh|fish\n"
-	"       cuenv completion --options COMMAND\n"
-	"\n"
-	"Print the completion script for the shell: commands, each command's\n"
-	"flags, installed versions (use, local, global, uninstall, remove)\n"
-	"and installable ones (install, from `cuenv list-remote`).\n"
-	"`make install` puts them where the shells look:\n"
-	"\n"
-	"  bash  share/bash-completion/completions/cuenv\n"
-	"  zsh   share/zsh/vendor-completions/_cuenv\n"
-	"  fish  share/fish/vendor_completions.d/cuenv.fish\n"
-	"\n"
-	"To load one by hand:\n"
-	"\n"
-	"  eval \"$(cuenv completion bash)\"     (zsh: after compinit)\n"
-	"  cuenv completion fish | source\n";
-
-enum { O_OPTIONS };
-
-static const struct cmd_option opts[] = {
-	[O_OPTIONS] = { "options", .forms = CMD_NAMED, .arg = "COMMAND",
-			.help = "for the scripts: COMMAND's options, one a\n"
-				"line: --NAME, its argument, the values to\n"
-				"offer and its help, separated by tabs" },
-};
+#include "cli/completion.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -38,13 +13,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	if (ctx->opt.arg[O_OPTIONS]) {
 		const struct cuenv_cmd *cmd = cmd_find(ctx->opt.arg[O_OPTIONS]);
+		struct buf out = BUF_INIT;
 
 		if (!cmd || optind < argc) {
 			cuenv_fail(err, CUENV_E_USAGE,
 				   "completion: --options takes one command");
 			return cuenv_hint(err, "see: cuenv help");
 		}
-		cmd_options_complete(cmd, stdout);
+		opts_complete(&cmd->cli, &out);
+		fputs(out.data, stdout);
+		buf_release(&out);
 		return CUENV_OK;
 	}
 	if (optind == argc) {
@@ -68,6 +46,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-CUENV_CMD(completion, "completion", 0 /* --options */, 1,
-	  "print the completion script for bash, zsh or fish",
-	  CMD_OPTIONS(opts), .run = run);
+CUENV_CMD(completion, 0 /* --options */, 1, .run = run);

@@ -19,37 +19,7 @@
 #include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv doctor " CMD_SYN_OPTS "\n"
-	"\n"
-	"Audit, without a GPU, what the selection here would really load:\n"
-	"foreign CUDA folders on LD_LIBRARY_PATH or in the loader cache,\n"
-	"sonames the selection lacks, cuDNN built for another CUDA, a driver\n"
-	"older than the toolkit needs, a .cuenv naming a version that is not\n"
-	"installed, CUDA_HOME and PATH's nvcc disagreeing, and NVIDIA's pip\n"
-	"wheels or a conda environment that frameworks load instead. Each\n"
-	"finding says what is wrong, why it breaks, and the command that\n"
-	"fixes it.\n";
-
-static const char notes[] =
-	"Exit status: 0 when no problem was found (warnings allowed), 15 when\n"
-	"one was.\n"
-	"\n"
-	"Environment:\n"
-	"  CUENV_DRIVER_VERSION  the driver to check against (\"\": none),\n"
-	"                        instead of /sys/module/nvidia/version\n"
-	"  CUENV_LD_SO_CACHE     the loader cache to read (/etc/ld.so.cache)\n"
-	"  CUENV_LD_SO_CONF      its configuration (/etc/ld.so.conf)\n"
-	"  CUENV_MANIFESTS       the catalogue, for the driver table\n";
-
-enum { O_JSON };
-
-static const struct cmd_option opts[] = {
-	[O_JSON] = { "json",
-		     .help = "the findings as JSON: {id, severity, what, "
-			     "why, fix, paths}" },
-};
+#include "cli/doctor.h"
 
 /* ---- gathering ---------------------------------------------------------- */
 
@@ -101,7 +71,7 @@ static int read_settings(const struct cuenv_ctx *ctx, struct settings *s,
 {
 	const char *v = env_get(ctx->envp, "CUENV_DRIVER_VERSION");
 
-	s->json = cmd_opt_given(&ctx->opt, O_JSON);
+	s->json = opt_given(&ctx->opt, O_JSON);
 	/* The driver, before anything that could fail on a bad setting. */
 	if (v && *v && strcmp(v, "none") && compat_driver_cmp(v, v)) {
 		cuenv_fail(err, CUENV_E_USAGE,
@@ -330,13 +300,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-const struct cuenv_cmd cmd_doctor = {
-	.name = "doctor",
-	.summary = "explain what would break the selection here, and the fix",
-	.usage = usage,
-	CMD_OPTIONS(opts),
-	.notes = notes,
-	.min_args = 0,
-	.max_args = 0,
-	.run = run,
-};
+CUENV_CMD(doctor, 0, 0, .run = run);

@@ -4,28 +4,7 @@
 #include "../core/plat_proc.h"
 #include "../core/smoke.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv exec " CMD_SYN_OPTS " [--] COMMAND [ARG...]\n"
-	"\n"
-	"Run COMMAND with the selection for this directory activated, as the\n"
-	"shell hook would activate it; no shell integration needed (scripts,\n"
-	"CI, containers). COMMAND's exit status is passed through; 126 and\n"
-	"127 mean it could not be run or found. With nothing selected the\n"
-	"command runs in the environment without cuenv's additions.\n";
-
-enum { O_ISOLATE, O_CHECK };
-
-static const struct cmd_option opts[] = {
-	[O_ISOLATE] = { "isolate",
-			.help = "strip foreign CUDA dirs from LD_LIBRARY_PATH" },
-	[O_CHECK] = { "check",
-		      .help = "run `cuenv check`'s smoke test first and start\n"
-			      "COMMAND only when it passes (a container's\n"
-			      "entrypoint); when it fails, a short report on\n"
-			      "stderr and check's exit code (1 with nothing\n"
-			      "selected)" },
-};
+#include "cli/exec.h"
 
 /*
  * --check: the smoke test, its report kept off stdout (COMMAND's); on
@@ -64,8 +43,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct activation a;
-	int rc = CUENV_OK, isolate = cmd_opt_given(&ctx->opt, O_ISOLATE),
-	    check = cmd_opt_given(&ctx->opt, O_CHECK);
+	int rc = CUENV_OK, isolate = opt_given(&ctx->opt, O_ISOLATE),
+	    check = opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* main checked how many arguments */
 
@@ -91,5 +70,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-CUENV_CMD(exec, "exec", 1, -1, "run a command with the selection activated",
-	  CMD_OPTIONS(opts), .flags = CMD_STOP_AT_ARG, .run = run);
+CUENV_CMD(exec, 1, -1, .flags = CMD_STOP_AT_ARG, .run = run);

@@ -21,40 +21,7 @@
 #include "../core/file.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv explain " CMD_SYN_OPTS " TEXT...\n"
-	"       cuenv explain " CMD_SYN_OPTS " -\n"
-	"\n"
-	"Explain a CUDA error message (TEXT, or a whole pasted log read from\n"
-	"standard input with -), a bare soname (libcupti.so.11.2,\n"
-	"libcudnn.so.8) or a Windows DLL name (cudart64_110.dll,\n"
-	"cudnn64_8.dll). For each CUDA library it names: the CUDA, cuDNN or\n"
-	"CUPTI release that ships it, the TensorFlow, PyTorch and JAX\n"
-	"releases that ask for it (the compatibility table `install --for`\n"
-	"uses), what this machine has instead (installed and registered\n"
-	"versions, the loader cache, LD_LIBRARY_PATH), and the commands that\n"
-	"fix it, runnable as printed. Also TensorFlow's \"Loaded runtime\n"
-	"CuDNN library: X but source was compiled with: Y\", PyTorch's\n"
-	"\"cuDNN version incompatibility: PyTorch was compiled against (a, b,\n"
-	"c) but found runtime version (d, e, f)\", and CUPTI's\n"
-	"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES and \"incompatible libcupti\".\n";
-
-static const char notes[] =
-	"Environment: CUENV_LD_SO_CACHE, the loader cache to read\n"
-	"(/etc/ld.so.cache).\n"
-	"\n"
-	"Exit status: 0 when the text names a CUDA library or error and it\n"
-	"was explained, 1 when nothing in it does (or only names that no\n"
-	"release gives, such as libcudart.so.99), 2 for a bad command line,\n"
-	"7 when standard input cannot be read.\n";
-
-enum { O_JSON };
-
-static const struct cmd_option opts[] = {
-	[O_JSON] = { "json", .forms = CMD_FORM(1) | CMD_FORM(2),
-		     .help = "one JSON object on stdout, for scripts" },
-};
+#include "cli/explain.h"
 
 /* A log pasted on standard input, at most this large. */
 #define STDIN_MAX (16u << 20)
@@ -153,7 +120,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	explain_fix_decide(&fx, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->envp, "LD_LIBRARY_PATH"));
-	if (cmd_opt_given(&ctx->opt, O_JSON))
+	if (opt_given(&ctx->opt, O_JSON))
 		print_json(&ex, &fx);
 	else
 		print_text(&ex, &fx);
@@ -172,6 +139,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(explain, "explain", 1, -1,
-	  "explain a CUDA error message, soname or DLL name", CMD_OPTIONS(opts),
-	  .notes = notes, .flags = CMD_STOP_AT_ARG, .run = run);
+CUENV_CMD(explain, 1, -1, .flags = CMD_STOP_AT_ARG, .run = run);

@@ -3,21 +3,7 @@
 
 #include "../core/shell.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv export bash|zsh|fish|pwsh|cmd " CMD_SYN_OPTS "\n"
-	"\n"
-	"Print the shell code that takes the current shell from its present\n"
-	"environment to the one the selection here gives, plus the watch\n"
-	"lists the prompt hook checks. Run by the hook; not for humans.\n"
-	"(cmd has no hook: its lines are `set` arguments, without watch lists.)\n";
-
-enum { O_PID };
-
-static const struct cmd_option opts[] = {
-	[O_PID] = { "pid", .arg = "PID", .value = OPT_NUMBER, .max = 1u << 30,
-		    .help = "the shell's process (for the hook's stamp)" },
-};
+#include "cli/export.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -50,6 +36,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-CUENV_CMD(export, "export", 1, 1,
-	  "print the hook's shell code (used by the hook)", CMD_OPTIONS(opts),
-	  .flags = CMD_EMITS_SHELL | CMD_HIDDEN, .run = run);
+CUENV_CMD(export, 1, 1, .flags = CMD_EMITS_SHELL | CMD_HIDDEN, .run = run);

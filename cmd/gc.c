@@ -2,26 +2,7 @@
 
 #include "../core/gc.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv gc " CMD_SYN_OPTS "\n"
-	"\n"
-	"Free disk space: remove the extracted components ($CUENV_ROOT/pool)\n"
-	"that no installed version uses any more (after cuenv uninstall), what\n"
-	"installs and uninstalls that died left in $CUENV_ROOT/.staging, and\n"
-	"partial downloads in $CUENV_ROOT/cache untouched for a day. Cached\n"
-	"archives stay unless --cache is given: they let a version be\n"
-	"installed again offline. Waits for running installs, and says what\n"
-	"it freed.\n";
-
-enum { O_CACHE };
-
-static const struct cmd_option opts[] = {
-	[O_CACHE] = { "cache",
-		      .help = "also empty the download cache (archives and\n"
-			      "partial downloads); cuenv install then\n"
-			      "downloads them again" },
-};
+#include "cli/gc.h"
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
@@ -36,7 +17,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
-	o.cache = cmd_opt_given(&ctx->opt, O_CACHE);
+	o.cache = opt_given(&ctx->opt, O_CACHE);
 	rc = store_open(&ctx->store, ctx->root, true, err);
 	cmd_store_waiting(&ctx->store, "gc");
 	if (!rc)
@@ -53,5 +34,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 #endif /* CUENV_NET */
 
-CUENV_CMD(gc, "gc", 0, 0, "remove downloaded components no version uses",
-	  CMD_OPTIONS(opts), .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));
+CUENV_CMD(gc, 0, 0, .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));

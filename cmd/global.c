@@ -1,12 +1,5 @@
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv global [SPEC] " CMD_SYN_OPTS "\n"
-	"       cuenv global --unset\n"
-	"\n"
-	"Set the default selection, used where no `cuenv use` and no .cuenv\n"
-	"decide ($CUENV_ROOT/version, same format as .cuenv), or with no\n"
-	"argument show it. Options as for `cuenv local`.\n";
+#include "cli/global.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -14,6 +7,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return cmd_selection_file(ctx, &cmd_global, 1, argc, argv, err);
 }
 
-CUENV_CMD(global, "global", 0, 1, "set or show the default selection",
-	  CMD_OPTIONS(cmd_selection_opts), .flags = CMD_NEEDS_STORE,
-	  .run = run);
+CUENV_CMD(global, 0, 1, .flags = CMD_NEEDS_STORE, .run = run);

@@ -2,11 +2,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv help [COMMAND]\n"
-	"\n"
-	"List the commands, or show one command's help (as COMMAND --help).\n";
+#include "cli/help.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -31,7 +27,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			return cuenv_hint(err, "see: cuenv help");
 		}
 		/* to stdout, for every command: `help` is never eval'd */
-		cmd_options_help(cmd, stdout);
+		cmd_print_help(cmd, stdout);
 		return CUENV_OK;
 	}
 	printf("usage: cuenv COMMAND [ARGS]\n\n"
@@ -39,8 +35,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       "project, per shell\nor globally.\n\nCommands:\n");
 	for (size_t i = 0; i < cuenv_ncmds; i++) {
 		if (!(cuenv_cmds[i]->flags & CMD_HIDDEN))
-			printf("  %-10s %s\n", cuenv_cmds[i]->name,
-			       cuenv_cmds[i]->summary);
+			printf("  %-10s %s\n", cuenv_cmds[i]->cli.name,
+			       cuenv_cmds[i]->cli.summary);
 	}
 	printf("\nRun `cuenv COMMAND --help` for one command; "
 	       "`cuenv --version` for the version.\n"
@@ -49,5 +45,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-CUENV_CMD(help, "help", 0, 1, "list commands or show one command's help",
-	  .run = run);
+CUENV_CMD(help, 0, 1, .run = run);

@@ -6,39 +6,7 @@
 #include "../core/plat_sys.h"
 #include "../core/shell.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv init bash|zsh|fish|pwsh|cmd|-|direnv\n"
-	"\n"
-	"Print the shell integration: a `cuenv` function (so that `cuenv use`\n"
-	"can change the current shell) and a prompt hook that activates the\n"
-	"selection of each directory. Add to your shell's start-up file:\n"
-	"\n"
-	"  bash (~/.bashrc):            eval \"$(cuenv init bash)\"\n"
-	"  zsh  (~/.zshrc):             eval \"$(cuenv init zsh)\"\n"
-	"  fish (~/.config/fish/config.fish):  cuenv init fish | source\n"
-	"  PowerShell ($PROFILE):\n"
-	"       cuenv init pwsh | Out-String | Invoke-Expression\n"
-	"\n"
-	"cmd has no prompt hook: `cuenv init cmd` prints a doskey macro file\n"
-	"whose `cuenv` macro runs `cuenv use ...` through for /f, so that\n"
-	"`cuenv use 11.2` (and `cuenv use --unset`, which applies the folder's\n"
-	"selection again) sets this cmd's variables; other commands run as\n"
-	"they are. Load it in each cmd (or from the AutoRun value of\n"
-	"HKCU\\Software\\Microsoft\\Command Processor):\n"
-	"\n"
-	"  cuenv init cmd >\"%USERPROFILE%\\cuenv.macros\"\n"
-	"  doskey /macrofile=\"%USERPROFILE%\\cuenv.macros\"\n"
-	"\n"
-	"With -, the shell is the one running cuenv (its parent process), or\n"
-	"else $SHELL's: eval \"$(cuenv init -)\" works in bash and zsh.\n"
-	"The hook starts no process at a prompt where neither the directory,\n"
-	"a .cuenv file, the global default nor the store changed.\n"
-	"\n"
-	"`cuenv init direnv` prints instead a direnv library that defines\n"
-	"`use cuenv` for a project's .envrc (direnv then does the activating):\n"
-	"\n"
-	"  cuenv init direnv >~/.config/direnv/lib/cuenv.sh\n";
+#include "cli/init.h"
 
 /* Append tmpl with @CUENV_BIN@ and @CUENV_SHELL@ filled in. */
 static void fill(struct buf *out, const char *tmpl, const char *bin,
@@ -188,7 +156,5 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-CUENV_CMD(init, "init", 0 /* missing: a hint about init - */, 1,
-	  "print the shell integration for bash, zsh, fish, pwsh, cmd or "
-	  "direnv",
+CUENV_CMD(init, 0 /* missing: a hint about init - */, 1,
 	  .flags = CMD_EMITS_SHELL, .run = run);

@@ -10,122 +10,7 @@
 #include "../core/progress.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv install [[cuda] SPEC | --for FRAMEWORK[==VERSION]] " CMD_SYN_OPTS
-	"\n"
-	"       cuenv install cudnn V [OPTIONS]\n"
-	"       cuenv install --locked " CMD_SYN_OPTS " ...\n"
-	"       cuenv install --list [cuda|cudnn] [PREFIX] " CMD_SYN_OPTS "\n"
-	"\n"
-	"Download CUDA SPEC (the newest release matching it: 12.4 is the newest\n"
-	"12.4.x) and, with --cudnn, a cuDNN built for its major, from NVIDIA's\n"
-	"archives, checking every byte against the catalogue's sha256, and\n"
-	"install them side by side in $CUENV_ROOT. With no SPEC, install what\n"
-	"the nearest .cuenv asks for; `install cudnn V` installs cuDNN V for\n"
-	"the CUDA selected here (and that CUDA, when missing). Releases before\n"
-	"11.4 come from NVIDIA's runfile installers, unpacked without running\n"
-	"them. --list (-l) lists what can be installed, as list-remote.\n";
-
-static const char notes[] =
-	"A transfer slower than CUENV_FETCH_LOW_SPEED bytes/s (default 1000) for\n"
-	"CUENV_FETCH_STALL_SECONDS (30) is retried, CUENV_FETCH_RETRIES times (5)\n"
-	"after a pause of CUENV_FETCH_BACKOFF_MS (500), doubling. A server that\n"
-	"ignores or refuses range requests is read again from the start.\n";
-
-enum {
-	O_FOR,
-	O_CUDNN,
-	O_CUPTI,
-	O_COMPONENTS,
-	O_RUNTIME,
-	O_SOURCE,
-	O_MIRROR,
-	O_INDEX,
-	O_JOBS,
-	O_NOCACHE,
-	O_TIMEOUT,
-	O_MAXDL,
-	O_MAXEXP,
-	O_LOCKED,
-	O_QUIET,
-	O_LIST,
-	O_ALL,
-	O_JSON,
-	O_DRYRUN
-};
-
-static const struct cmd_option opts[] = {
-	[O_FOR] = { "for", .forms = CMD_NAMED, .arg = "F==V",
-		    .help = "the CUDA and cuDNN that framework F (tensorflow,\n"
-			    "torch, jax) release V was built and tested with\n"
-			    "(manifests/compat/frameworks.tsv): --for\n"
-			    "tensorflow==2.6 installs 11.2 --cudnn 8.1; with\n"
-			    "no ==V, the newest release the catalogue can\n"
-			    "install" },
-	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
-				       "cuDNN V for the selected CUDA's major"),
-	[O_CUPTI] = CMD_VERSION_OPTION(
-		"cupti", "remote cuda",
-		"also CUPTI from CUDA release V (an exact soname)"),
-	[O_COMPONENTS] = { "components", .arg = "LIST",
-			   .help = "comma-separated redist components\n"
-				   "(default: runtime, CUPTI, nvcc, NVRTC,\n"
-				   "headers and the math libraries)" },
-	[O_RUNTIME] = { "runtime-only", .flags = OPT_ALT,
-			.forms = CMD_FORM(1) | CMD_FORM(3),
-			.help = "only the shared libraries an application loads" },
-	[O_SOURCE] = { "source", .arg = "S", .value = OPT_WORD,
-		       .words = "redist runfile pypi",
-		       .help = "redist (default from 11.4), runfile, or pypi:\n"
-			       "NVIDIA's wheels on a Python package index" },
-	[O_MIRROR] = { "mirror", .forms = CMD_FORM(1) | CMD_FORM(3),
-		       .arg = "URL",
-		       .help = "NVIDIA's paths under URL (https://, file://, or\n"
-			       "http:// when asked for); also CUENV_MIRROR" },
-	[O_INDEX] = { "index", .arg = "URL",
-		      .help = "the package index for --source pypi (PEP 691);\n"
-			      "also CUENV_PYPI_INDEX (default pypi.org/simple)" },
-	[O_JOBS] = { "jobs", .arg = "N", .value = OPT_NUMBER, .min = 1,
-		     .max = 64,
-		     .help = "archives in flight at once (default: cores)" },
-	[O_NOCACHE] = { "no-cache",
-			.help = "neither use nor fill $CUENV_ROOT/cache" },
-	[O_TIMEOUT] = { "timeout", .arg = "S", .value = OPT_NUMBER,
-			.max = UINT_MAX / 1000,
-			.help = "give up on an archive not downloaded after S\n"
-				"seconds, retries included (default 14400; 0:\n"
-				"no limit); also CUENV_FETCH_TIMEOUT" },
-	[O_MAXDL] = { "max-download", .arg = "N", .value = OPT_NUMBER,
-		      .max = UINT64_MAX,
-		      .help = "the most bytes a download whose size the\n"
-			      "catalogue does not give may have (runfiles,\n"
-			      "wheels from HTML indexes; default 17179869184,\n"
-			      "16 GiB; 0: no limit); also\n"
-			      "CUENV_FETCH_MAX_BYTES. A download longer than\n"
-			      "the catalogue's size fails" },
-	[O_MAXEXP] = { "max-expansion", .arg = "R", .value = OPT_NUMBER,
-		       .max = 1000000,
-		       .help = "an archive may unpack to R times its size\n"
-			       "(default 50; 0: no limit); also\n"
-			       "CUENV_UNPACK_MAX_RATIO. Unpacking also stops\n"
-			       "before the disk is full" },
-	[O_LOCKED] = { "locked", .forms = CMD_NAMED,
-		       .help = "install exactly what the nearest .cuenv.lock\n"
-			       "pins (cuenv lock), or fail naming the difference" },
-	[O_QUIET] = { "quiet", .help = "errors only" },
-	[O_LIST] = { "list", 'l', .forms = CMD_NAMED,
-		     .help = "list the versions that can be installed, as\n"
-			     "cuenv list-remote (with its --all and --json)" },
-	[O_ALL] = { "all", .forms = CMD_FORM(4),
-		    .help = "with --list: every release" },
-	[O_JSON] = { "json", .forms = CMD_FORM(4),
-		     .help = "with --list: as JSON" },
-	[O_DRYRUN] = { "dry-run",
-		       .help = "say which releases would be installed (one\n"
-			       "line: cuda V [+ cudnn V] [+ cupti V] (SOURCE))\n"
-			       "and stop: nothing is downloaded or written" },
-};
+#include "cli/install.h"
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
@@ -221,11 +106,11 @@ static int list(struct cuenv_ctx *ctx, int argc, char **argv,
 	v[n++] = (char *)"list-remote";
 	for (int i = optind; i < argc; i++)
 		v[n++] = argv[i];
-	if (cmd_opt_given(&ctx->opt, O_ALL))
+	if (opt_given(&ctx->opt, O_ALL))
 		v[n++] = (char *)"--all";
-	if (cmd_opt_given(&ctx->opt, O_JSON))
+	if (opt_given(&ctx->opt, O_JSON))
 		v[n++] = (char *)"--json";
-	rc = cmd_options_parse(&cmd_list_remote, n, v, &ctx->opt, &help, err);
+	rc = opts_parse(&cmd_list_remote.cli, 0, n, v, &ctx->opt, &help, err);
 	if (!rc)
 		rc = cmd_list_remote.run(ctx, n, v, err);
 	free(v);
@@ -251,7 +136,7 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 	q->r.cudnn = ctx->opt.arg[O_CUDNN];
 	q->r.cupti = ctx->opt.arg[O_CUPTI];
 	rc = cmd_plan_opts(&cmd_install, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME), &q->comps,
+			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &q->comps,
 			   &o->plan, err);
 	if (rc)
 		return rc;
@@ -262,18 +147,18 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 		o->mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
 		o->pypi_index = ctx->opt.arg[O_INDEX];
-	if (cmd_opt_given(&ctx->opt, O_JOBS))
+	if (opt_given(&ctx->opt, O_JOBS))
 		o->jobs = (unsigned)ctx->opt.num[O_JOBS];
-	o->no_cache = cmd_opt_given(&ctx->opt, O_NOCACHE);
-	q->quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	o->no_cache = opt_given(&ctx->opt, O_NO_CACHE);
+	q->quiet = opt_given(&ctx->opt, O_QUIET);
 	q->r.for_spec = ctx->opt.arg[O_FOR];
-	q->r.locked = cmd_opt_given(&ctx->opt, O_LOCKED);
-	if (cmd_opt_given(&ctx->opt, O_TIMEOUT))
+	q->r.locked = opt_given(&ctx->opt, O_LOCKED);
+	if (opt_given(&ctx->opt, O_TIMEOUT))
 		o->fetch.timeout_seconds = (unsigned)ctx->opt.num[O_TIMEOUT];
-	if (cmd_opt_given(&ctx->opt, O_MAXDL))
-		o->fetch.max_bytes = ctx->opt.num[O_MAXDL];
-	if (cmd_opt_given(&ctx->opt, O_MAXEXP))
-		o->expand_ratio = (unsigned)ctx->opt.num[O_MAXEXP];
+	if (opt_given(&ctx->opt, O_MAX_DOWNLOAD))
+		o->fetch.max_bytes = ctx->opt.num[O_MAX_DOWNLOAD];
+	if (opt_given(&ctx->opt, O_MAX_EXPANSION))
+		o->expand_ratio = (unsigned)ctx->opt.num[O_MAX_EXPANSION];
 	return CUENV_OK;
 }
 
@@ -314,9 +199,8 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 			 struct cuenv_err *err)
 {
 	int used = 0;
-	int rc = install_request_list_only(cmd_opt_given(&ctx->opt, O_ALL),
-					   cmd_opt_given(&ctx->opt, O_JSON),
-					   err);
+	int rc = install_request_list_only(opt_given(&ctx->opt, O_ALL),
+					   opt_given(&ctx->opt, O_JSON), err);
 
 	if (!rc)
 		rc = read_options(ctx, o, q, err);
@@ -383,7 +267,7 @@ static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
 				 q->r.source, &found, err);
 
-	if (!rc && cmd_opt_given(&ctx->opt, O_DRYRUN)) {
+	if (!rc && opt_given(&ctx->opt, O_DRY_RUN)) {
 		install_request_dry_run(&found, q->r.source, &line);
 		fputs(line.data, stdout);
 	} else if (!rc) {
@@ -414,7 +298,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	o.expand_ratio = env.expand_ratio;
 	if (rc)
 		goto out;
-	if (cmd_opt_given(&ctx->opt, O_LIST)) {
+	if (opt_given(&ctx->opt, O_LIST)) {
 		rc = list(ctx, argc, argv, err);
 		goto out;
 	}
@@ -435,7 +319,5 @@ out:
 
 #endif /* CUENV_NET */
 
-CUENV_CMD(install, "install", 0, 2 /* [cuda] SPEC, cudnn V */,
-	  "download and install CUDA, cuDNN and CUPTI versions",
-	  CMD_OPTIONS(opts), .notes = notes, .flags = CMD_EXTERNAL,
+CUENV_CMD(install, 0, 2 /* [cuda] SPEC, cudnn V */, .flags = CMD_EXTERNAL,
 	  .run = CMD_NET_RUN(run));

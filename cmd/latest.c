@@ -3,21 +3,7 @@
 
 #include "../core/version.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv latest [cuda|cudnn] SPEC " CMD_SYN_OPTS "\n"
-	"\n"
-	"Print the newest installed version that SPEC matches (12 gives the\n"
-	"newest 12.x, 12.4 the newest 12.4.x), of CUDA unless cudnn is given.\n"
-	"Exits 1 when none matches.\n";
-
-enum { O_KNOWN };
-
-static const struct cmd_option opts[] = {
-	[O_KNOWN] = { "known",
-		      .help = "the newest in the catalogue instead (what cuenv\n"
-			      "install SPEC would install)" },
-};
+#include "cli/latest.h"
 
 /* Keep v in *best when it matches spec and is newer. */
 static void consider(const char *v, const char *spec, const char **best)
@@ -49,7 +35,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		return rc;
 	activation_init(&a);
-	if (cmd_opt_given(&ctx->opt, O_KNOWN)) {
+	if (opt_given(&ctx->opt, O_KNOWN)) {
 		rc = cmd_catalog(ctx, &cat, err);
 		for (size_t i = 0; !rc && i < cat.n; i++)
 			if (cat.v[i]->kind == kind)
@@ -69,11 +55,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	} else if (!rc) {
 		rc = cuenv_fail(err, CUENV_NO, "no %s %s %s",
 				kit_kind_name(kind), spec,
-				cmd_opt_given(&ctx->opt, O_KNOWN)
+				opt_given(&ctx->opt, O_KNOWN)
 					? "in the catalogue"
 					: "installed");
 		cuenv_hint(err,
-			   cmd_opt_given(&ctx->opt, O_KNOWN)
+			   opt_given(&ctx->opt, O_KNOWN)
 				   ? "see: cuenv list-remote"
 				   : "see: cuenv versions, or cuenv latest "
 				     "--known SPEC");
@@ -83,5 +69,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-CUENV_CMD(latest, "latest", 1, 2, "print the newest version a prefix matches",
-	  CMD_OPTIONS(opts), .run = run);
+CUENV_CMD(latest, 1, 2, .run = run);

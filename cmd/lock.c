@@ -2,27 +2,7 @@
 
 #include "../core/lock.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv lock " CMD_SYN_OPTS "\n"
-	"\n"
-	"Resolve the nearest .cuenv's selection against the catalogue, as\n"
-	"`cuenv install` with no SPEC would, and write .cuenv.lock beside it:\n"
-	"every archive (component, version, platform, NVIDIA's url, sha256 and\n"
-	"size). `cuenv install --locked` then installs exactly that.\n";
-
-enum { O_CHECK, O_COMPONENTS, O_RUNTIME };
-
-static const struct cmd_option opts[] = {
-	[O_CHECK] = { "check",
-		      .help = "write nothing; exit 1 with the reason when the\n"
-			      "lock is missing or no longer matches the .cuenv\n"
-			      "or the catalogue, 0 when it does" },
-	[O_COMPONENTS] = { "components", .arg = "LIST",
-			   .help = "lock these redist components (as install)" },
-	[O_RUNTIME] = { "runtime-only", .flags = OPT_ALT,
-			.help = "lock only the shared libraries (as install)" },
-};
+#include "cli/lock.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -33,7 +13,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct catalog cat = { 0 };
 	struct lockfile have;
 	struct buf path = BUF_INIT, said = BUF_INIT;
-	int rc = CUENV_OK, check = cmd_opt_given(&ctx->opt, O_CHECK);
+	int rc = CUENV_OK, check = opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
@@ -41,7 +21,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	selection_init(&sel);
 	lock_init(&have);
 	rc = cmd_plan_opts(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &o,
+			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &o,
 			   err);
 	if (!rc)
 		rc = cmd_plan_opts_check(&cmd_lock, &o, err);
@@ -67,5 +47,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(lock, "lock", 0, 0, "pin the .cuenv's components in .cuenv.lock",
-	  CMD_OPTIONS(opts), .run = run);
+CUENV_CMD(lock, 0, 0, .run = run);

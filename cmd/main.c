@@ -177,7 +177,7 @@ static void print_error(const struct cuenv_err *err)
  */
 static void print_help(const struct cuenv_cmd *cmd)
 {
-	cmd_options_help(cmd, cmd->flags & CMD_EMITS_SHELL ? stderr : stdout);
+	cmd_print_help(cmd, cmd->flags & CMD_EMITS_SHELL ? stderr : stdout);
 }
 
 /*
@@ -268,7 +268,7 @@ static const struct cuenv_cmd *pick_command(int *argc, char ***argv, int *rc,
  * begin in argv, permuted; *done: help was printed.
  */
 static int parse_options(const struct cuenv_cmd *cmd, int argc, char **argv,
-			 struct cmd_opts *opt, int *first_arg, int *done,
+			 struct opt_values *opt, int *first_arg, int *done,
 			 struct cuenv_err *err)
 {
 	char **words = xcalloc((size_t)argc + 1, sizeof(*words));
@@ -278,7 +278,8 @@ static int parse_options(const struct cuenv_cmd *cmd, int argc, char **argv,
 	external = cmd->flags & CMD_EXTERNAL;
 #endif
 	memcpy(words, argv, (size_t)argc * sizeof(*words));
-	rc = cmd_options_parse(cmd, argc, words, opt, &help, err);
+	rc = opts_parse(&cmd->cli, cmd->flags & CMD_STOP_AT_ARG, argc, words,
+			opt, &help, err);
 	/* how many arguments: commands may check more closely */
 	if (!rc && !help)
 		rc = cmd_check_args(cmd, argc - optind, err);
@@ -310,7 +311,7 @@ static int run_command(const struct cuenv_cmd *cmd, struct cuenv_ctx *ctx,
 	rc = setup_ctx(ctx, root, cwd, err);
 	if (!rc && (cmd->flags & CMD_NEEDS_STORE)) {
 		rc = store_open(&ctx->store, ctx->root, true, err);
-		cmd_store_waiting(&ctx->store, cmd->name);
+		cmd_store_waiting(&ctx->store, cmd->cli.name);
 		if (!rc)
 			rc = store_lock(&ctx->store, err);
 	}

@@ -4,76 +4,7 @@
 #include "../core/mirror_render.h"
 #include "../core/plat_fs.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv mirror DIR [SPEC...] " CMD_SYN_OPTS "\n"
-	"\n"
-	"Download into DIR, sha256-checked, what `cuenv install SPEC` (with\n"
-	"the same --cudnn, --cupti, --components or --runtime-only) fetches,\n"
-	"laid out as on NVIDIA's host, with the redistrib_<version>.json\n"
-	"manifests, a catalogue folder (DIR/cuenv-catalogue) and a README.txt,\n"
-	"so that nodes that reach nothing else install from it:\n"
-	"\n"
-	"  cuenv install --mirror file://DIR SPEC     (a shared filesystem)\n"
-	"  cuenv install --mirror http://HOST:PORT SPEC\n"
-	"                                    (any static HTTP server over DIR)\n"
-	"\n"
-	"Running it again adds what is missing: files already there and\n"
-	"verified are not downloaded again, damaged ones are. A download\n"
-	"goes to DIR/.cuenv-mirror/tmp and is renamed into place once its\n"
-	"sha256 matched; runs into one DIR take turns.\n";
-
-static const char notes[] =
-	"Downloads are retried and bounded as install's are\n"
-	"(CUENV_FETCH_RETRIES, CUENV_FETCH_TIMEOUT, ...: see cuenv help install).\n";
-
-enum {
-	O_FOR,
-	O_CUDNN,
-	O_CUPTI,
-	O_PLATFORM,
-	O_COMPONENTS,
-	O_RUNTIME,
-	O_SOURCE,
-	O_MIRROR,
-	O_NOCACHE,
-	O_VERIFY,
-	O_QUIET
-};
-
-static const struct cmd_option opts[] = {
-	[O_FOR] = { "for", .arg = "F==V", .flags = OPT_REPEAT,
-		    .help = "the CUDA and cuDNN that framework F release V\n"
-			    "was built with, as install --for picks them\n"
-			    "(repeatable)" },
-	[O_CUDNN] = CMD_VERSION_OPTION("cudnn", "remote cudnn",
-				       "cuDNN V for each SPEC's CUDA major"),
-	[O_CUPTI] = CMD_VERSION_OPTION("cupti", "remote cuda",
-				       "also CUPTI from CUDA release V"),
-	[O_PLATFORM] = { "platform", .arg = "LIST",
-			 .words = "linux-x86_64 linux-sbsa linux-aarch64 "
-				  "linux-ppc64le windows-x86_64",
-			 .help = "comma-separated: linux-x86_64, linux-sbsa,\n"
-				 "linux-aarch64, linux-ppc64le, windows-x86_64\n"
-				 "(default: this machine's)" },
-	[O_COMPONENTS] = { "components", .arg = "LIST",
-			   .help = "comma-separated redist components" },
-	[O_RUNTIME] = { "runtime-only", .flags = OPT_ALT,
-			.help = "only the archives of the runtime libraries (the\n"
-				"nodes then install with --runtime-only)" },
-	/* OPT_TEXT: the body says what to do for pypi */
-	[O_SOURCE] = { "source", .arg = "S", .words = "redist runfile",
-		       .help = "redist (default from 11.4) or runfile" },
-	[O_MIRROR] = { "mirror", .arg = "URL",
-		       .help = "fetch from URL in NVIDIA's place (https://,\n"
-			       "http://, file://); also CUENV_MIRROR" },
-	[O_NOCACHE] = { "no-cache",
-			.help = "do not copy archives from $CUENV_ROOT/cache" },
-	[O_VERIFY] = { "verify",
-		       .help = "hash every file in DIR again, even those\n"
-			       "verified before" },
-	[O_QUIET] = { "quiet", .help = "errors only" },
-};
+#include "cli/mirror.h"
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
@@ -136,7 +67,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	q.cudnn = ctx->opt.arg[O_CUDNN];
 	q.cupti = ctx->opt.arg[O_CUPTI];
 	rc = cmd_plan_opts(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &io,
+			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &io,
 			   err);
 	if (rc)
 		goto out;
@@ -150,8 +81,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			strv_push(&q.fors, ctx->opt.all[i].arg);
 	if (ctx->opt.arg[O_PLATFORM])
 		strv_split(&q.plats, ctx->opt.arg[O_PLATFORM], ',');
-	mo.verify = cmd_opt_given(&ctx->opt, O_VERIFY);
-	show.quiet = q.quiet = cmd_opt_given(&ctx->opt, O_QUIET);
+	mo.verify = opt_given(&ctx->opt, O_VERIFY);
+	show.quiet = q.quiet = opt_given(&ctx->opt, O_QUIET);
 	dir = argv[optind];
 	q.specs = argv + optind + 1;
 	q.nspecs = argc - optind - 1;
@@ -161,9 +92,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		goto out;
 
-	mo.cache =
-		mirror_args_cache(ctx->root,
-				  cmd_opt_given(&ctx->opt, O_NOCACHE), &cache);
+	mo.cache = mirror_args_cache(ctx->root,
+				     opt_given(&ctx->opt, O_NO_CACHE), &cache);
 	{
 		struct cuenv_err e = CUENV_ERR_INIT;
 
@@ -192,7 +122,4 @@ out:
 
 #endif /* CUENV_NET */
 
-CUENV_CMD(mirror, "mirror", 1, -1,
-	  "download what installs need into a folder, for air-gapped nodes",
-	  .notes = notes, CMD_OPTIONS(opts), .flags = CMD_EXTERNAL,
-	  .run = CMD_NET_RUN(run));
+CUENV_CMD(mirror, 1, -1, .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));

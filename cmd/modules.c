@@ -6,30 +6,7 @@
 
 #include "../core/modulefile.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv modules " CMD_SYN_OPTS " [DIR]\n"
-	"\n"
-	"Write an environment modulefile for every CUDA and cuDNN version\n"
-	"available, for Lmod (lua, the default) or Environment Modules\n"
-	"(tcl), into DIR (default $CUENV_ROOT/modules):\n"
-	"\n"
-	"  DIR/cuda/<version>[.lua]          CUDA_HOME, CUDA_PATH, PATH, ...\n"
-	"  DIR/cudnn/<version>-cuda<M>[.lua]  needs a cuda/<M>.x module loaded\n"
-	"\n"
-	"Then `module use DIR` (or MODULEPATH=DIR) and\n"
-	"`module load cuda/12.4.1 cudnn/9.1.0.70-cuda12` set the same\n"
-	"variables as `cuenv env` for that selection; `module unload` undoes\n"
-	"them. Files are replaced atomically; each written is printed.\n";
-
-enum { O_FORMAT };
-
-static const struct cmd_option opts[] = {
-	[O_FORMAT] = { "format", .arg = "F", .value = OPT_WORD,
-		       .words = "lua tcl",
-		       .help = "lua (Lmod, the default) or tcl (Environment "
-			       "Modules)" },
-};
+#include "cli/modules.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -76,6 +53,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-CUENV_CMD(modules, "modules", 0, 1,
-	  "write Lmod or Environment Modules modulefiles", CMD_OPTIONS(opts),
-	  .run = run);
+CUENV_CMD(modules, 0, 1, .run = run);

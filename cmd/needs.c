@@ -21,49 +21,18 @@
 #include "../core/needs_render.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
+#include "cli/needs.h"
 #ifdef CUENV_NET
 #include "../core/install.h"
 #include "../core/wheel.h"
 #include "../core/wheel_local.h"
 #endif
 
-static const char usage[] =
-	"usage: cuenv needs " CMD_SYN_OPTS " PATH|WHEEL|NAME==VERSION...\n"
-	"\n"
-	"What a framework was built with, in this order of trust: its own\n"
-	"build metadata (TensorFlow's build_info.py, torch's version.py, the\n"
-	"nvidia-* pins in a wheel's METADATA, cupy-cudaNNx's name), then the\n"
-	"CUDA libraries its ELF files link (DT_NEEDED) or its Windows PE\n"
-	"files (.dll, .pyd, .exe) import (cudart64_110.dll: CUDA 11.x), then\n"
-	"those they name in their bytes (\"may load\": one of several\n"
-	"alternatives, never required). Versions are minimums: cuDNN 9.26.0+\n"
-	"is not given by cuDNN 9.19.\n"
-	"\n"
-	"A WHEEL (a .whl file) is read in place, nothing unpacked to disk;\n"
-	"its ELF and PE members only when its metadata says nothing of CUDA.\n"
-	"NAME==VERSION (tensorflow==2.6.5) is looked up on the package index\n"
-	"(CUENV_PYPI_INDEX, --index) and its wheel read by HTTP range\n"
-	"requests, without downloading it; the bytes fetched are reported.\n"
-	"\n"
-	"Read the ELF files at PATH (a file, or every ELF file under a\n"
-	"folder such as a framework's site-packages/tensorflow or torch/lib;\n"
-	"symbolic links are not followed): the CUDA libraries they load\n"
-	"(DT_NEEDED) and those they name to dlopen (libcudart.so.11.0,\n"
-	"libcupti.so.11.2, libcudnn.so.8). Say which file asks for which,\n"
-	"which installed CUDA, cuDNN and CUPTI versions provide them all,\n"
-	"and otherwise which releases in the catalogue do, with the\n"
-	"`cuenv install` line that gets them. A library that a file under\n"
-	"PATH itself provides (its soname) is not asked of cuenv.\n";
-
-static const char notes[] =
-	"Exit status: 0 when an installed selection provides everything (or\n"
-	"nothing is asked of cuenv), 1 when something is missing (the install\n"
-	"line is printed), 2 for a bad command line or a PATH that is not an\n"
-	"ELF or PE file or a folder, 3 for a corrupt ELF or PE file named as\n"
-	"PATH, 7 for a PATH that cannot be read.\n";
-
-/* "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter. */
-static int looks_like_python(const char *a)
+/*
+ * "python3", "/usr/bin/python3.11", "venv/bin/python": an interpreter
+ * (docs/cli.txt: --python's "takes").
+ */
+int looks_like_python(const char *a)
 {
 	const char *base = strrchr(a, '/');
 	struct stat st;
@@ -73,26 +42,6 @@ static int looks_like_python(const char *a)
 	       !(stat(a, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
-enum { O_PYTHON, O_JSON, O_INDEX, O_PLATFORM };
-
-static const struct cmd_option opts[] = {
-	[O_PYTHON] = { "python", .arg = "PYTHON", .flags = OPT_OPTIONAL,
-		       .takes = looks_like_python, .complete = "files",
-		       .help = "also ask the frameworks that PYTHON (default\n"
-			       "python3) imports what they were built with:\n"
-			       "TensorFlow's build info, torch.version.cuda and\n"
-			       "its cuDNN, jax; one that does not import is\n"
-			       "reported absent. PATH may then be left out" },
-	[O_JSON] = { "json", .help = "one JSON object on stdout, for scripts" },
-	[O_INDEX] = { "index", .arg = "URL",
-		      .help = "the package index for NAME==VERSION (a simple\n"
-			      "API root; default https://pypi.org/simple,\n"
-			      "or CUENV_PYPI_INDEX)" },
-	[O_PLATFORM] = { "platform", .arg = "TAG",
-			 .help = "the wheel for TAG (default: this machine's,\n"
-				 "e.g. manylinux x86_64; win_amd64 for\n"
-				 "Windows)" },
-};
 /* Print warnings[*shown..] and move *shown past them. */
 static void warn_new(const struct strv *warnings, size_t *shown)
 {
@@ -229,7 +178,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct catalog cat = { 0 };
 	char **av = argv;
 	size_t warned = 0;
-	int ac = argc, rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON),
+	int ac = argc, rc = CUENV_OK, json = opt_given(&ctx->opt, O_JSON),
 	    asked, satisfied = 1;
 	const char *index = env_get(ctx->envp, "CUENV_PYPI_INDEX"),
 		   *platform = NULL;
@@ -239,7 +188,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	needs_python_init(&py, NULL);
 	needs_installed_init(&in);
 	needs_offer_init(&o);
-	if (cmd_opt_given(&ctx->opt, O_PYTHON))
+	if (opt_given(&ctx->opt, O_PYTHON))
 		py.exe = *ctx->opt.arg[O_PYTHON] ? ctx->opt.arg[O_PYTHON]
 						 : "python3";
 	if (ctx->opt.arg[O_INDEX])
@@ -304,6 +253,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(needs, "needs", 0, -1,
-	  "which CUDA and cuDNN a framework's binaries need", CMD_OPTIONS(opts),
-	  .notes = notes, .run = run, .wants_net = wants_net);
+CUENV_CMD(needs, 0, -1, .run = run, .wants_net = wants_net);

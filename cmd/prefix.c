@@ -2,14 +2,7 @@
 #include <string.h>
 
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv prefix [SPEC]\n"
-	"\n"
-	"Print the folder of the CUDA selected here (what CUDA_HOME becomes),\n"
-	"or of the installed CUDA that SPEC names: a version or a prefix, 12.4\n"
-	"being the newest 12.4.x, as `cuenv use` takes it. Exits 1 when\n"
-	"nothing is selected, 9 when no installed CUDA matches SPEC.\n";
+#include "cli/prefix.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -55,5 +48,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(prefix, "prefix", 0, 1,
-	  "print the folder of the selected (or a named) CUDA", .run = run);
+CUENV_CMD(prefix, 0, 1, .run = run);

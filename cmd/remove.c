@@ -2,14 +2,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv remove [cuda|cudnn] SPEC\n"
-	"\n"
-	"Unregister a version added with `cuenv add`. Its files are not\n"
-	"touched. Removing a CUDA also unregisters the cuDNN that `add` found\n"
-	"inside it. SPEC is a version or a prefix naming one version; for a\n"
-	"version cuenv installed itself, use `cuenv uninstall`.\n";
+#include "cli/remove.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -53,5 +46,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(remove, "remove", 1, 2, "unregister a version added with cuenv add",
-	  .flags = CMD_NEEDS_STORE, .run = run);
+CUENV_CMD(remove, 1, 2, .flags = CMD_NEEDS_STORE, .run = run);

@@ -1,10 +1,5 @@
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv root\n"
-	"\n"
-	"Print cuenv's root: $CUENV_ROOT, or ~/.cuenv when it is not set. The\n"
-	"versions cuenv installs live in its versions/ folder.\n";
+#include "cli/root.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -16,5 +11,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return CUENV_OK;
 }
 
-CUENV_CMD(root, "root", 0, 0, "print cuenv's root folder ($CUENV_ROOT)",
-	  .run = run);
+CUENV_CMD(root, 0, 0, .run = run);

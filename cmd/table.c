@@ -26,7 +26,7 @@ const size_t cuenv_ncmds = sizeof(cuenv_cmds) / sizeof(*cuenv_cmds);
 const struct cuenv_cmd *cmd_find(const char *name)
 {
 	for (size_t i = 0; i < cuenv_ncmds; i++)
-		if (!strcmp(cuenv_cmds[i]->name, name))
+		if (!strcmp(cuenv_cmds[i]->cli.name, name))
 			return cuenv_cmds[i];
 	return NULL;
 }
@@ -93,10 +93,10 @@ const char *cmd_suggest(const char *name)
 
 		if (cuenv_cmds[i]->flags & CMD_HIDDEN)
 			continue;
-		d = distance(name, cuenv_cmds[i]->name);
+		d = distance(name, cuenv_cmds[i]->cli.name);
 		/* not more edits than leave something of the word */
 		if (d < best_d && d < len) {
-			best = cuenv_cmds[i]->name;
+			best = cuenv_cmds[i]->cli.name;
 			best_d = d;
 		}
 	}

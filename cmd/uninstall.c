@@ -1,14 +1,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv uninstall [cuda|cudnn] SPEC\n"
-	"\n"
-	"Delete a version cuenv installed: it leaves the store at once and\n"
-	"its files are removed. SPEC is a version or a prefix naming one\n"
-	"version. Versions registered with `cuenv add` are never deleted:\n"
-	"unregister them with `cuenv remove`.\n";
+#include "cli/uninstall.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -39,5 +32,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(uninstall, "uninstall", 1, 2, "delete a version cuenv installed",
-	  .flags = CMD_NEEDS_STORE, .run = run);
+CUENV_CMD(uninstall, 1, 2, .flags = CMD_NEEDS_STORE, .run = run);

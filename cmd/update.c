@@ -5,34 +5,7 @@
 #include "../core/install_request.h"
 #include "../core/update.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv update " CMD_SYN_OPTS "\n"
-	"       cuenv update --frameworks " CMD_SYN_OPTS "\n"
-	"\n"
-	"Refresh the catalogue: read the listings of NVIDIA's redist folders\n"
-	"(compute/cuda/redist/ and compute/cudnn/redist/, or the same paths\n"
-	"under a mirror), fetch every redistrib_<version>.json the catalogue\n"
-	"lacks, check it (and its sha256, where the shipped pin list knows\n"
-	"it), and keep it in $CUENV_ROOT/manifests, where list-remote and\n"
-	"install find it. Manifests already known are not fetched again.\n";
-
-enum { O_MIRROR, O_FRAMEWORKS, O_INDEX };
-
-static const struct cmd_option opts[] = {
-	[O_MIRROR] = { "mirror", .arg = "URL",
-		       .help = "NVIDIA's paths under URL (also CUENV_MIRROR)" },
-	[O_FRAMEWORKS] = { "frameworks", .forms = CMD_NAMED,
-			   .help = "instead, refresh the framework table that\n"
-				   "`install --for` falls back on offline: for\n"
-				   "each minor release of torch and tensorflow\n"
-				   "on the package index, its newest wheel's\n"
-				   "metadata, read by range requests as `cuenv\n"
-				   "needs NAME==VERSION` reads it, into\n"
-				   "$CUENV_ROOT/manifests/compat/frameworks.tsv" },
-	[O_INDEX] = { "index", .forms = CMD_FORM(2), .arg = "URL",
-		      .help = "the package index (also CUENV_PYPI_INDEX)" },
-};
+#include "cli/update.h"
 
 #ifdef CUENV_NET /* the rest runs in cuenv-net */
 
@@ -74,7 +47,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
 		index = ctx->opt.arg[O_INDEX];
-	if (cmd_opt_given(&ctx->opt, O_FRAMEWORKS)) {
+	if (opt_given(&ctx->opt, O_FRAMEWORKS)) {
 		rc = store_open(&ctx->store, ctx->root, true, err);
 		if (!rc)
 			rc = store_lock(&ctx->store, err);
@@ -111,6 +84,4 @@ out:
 
 #endif /* CUENV_NET */
 
-CUENV_CMD(update, "update", 0, 0,
-	  "refresh the catalogue from NVIDIA's index (or a mirror)",
-	  CMD_OPTIONS(opts), .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));
+CUENV_CMD(update, 0, 0, .flags = CMD_EXTERNAL, .run = CMD_NET_RUN(run));

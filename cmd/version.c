@@ -1,15 +1,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv version\n"
-	"\n"
-	"Print the active selection and what set it, for example\n"
-	"  12.4.1 + cudnn 9.1.0.70 (set by /home/u/proj/.cuenv)\n"
-	"Prints `none selected` and exits 1 when nothing is active (also for\n"
-	"`system`); exits 9 when the selection names a version that is not\n"
-	"installed.\n";
+#include "cli/version.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -46,5 +38,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(version, "version", 0, 0, "show the active selection and what set it",
-	  .run = run);
+CUENV_CMD(version, 0, 0, .run = run);

@@ -4,22 +4,7 @@
 
 #include "../core/versions_report.h"
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv versions " CMD_SYN_OPTS "\n"
-	"\n"
-	"List the CUDA and cuDNN versions available (installed or\n"
-	"registered), where each lives, and mark the active ones with `*`.\n";
-
-enum { O_BARE, O_JSON };
-
-static const struct cmd_option opts[] = {
-	[O_BARE] = { "bare", .help = "only the names of the CUDA versions, one "
-				     "a line (for scripts)" },
-	[O_JSON] = { "json", .flags = OPT_ALT,
-		     .help = "an object of cuda, cudnn and cupti "
-			     "arrays" },
-};
+#include "cli/versions.h"
 
 /* --bare: the CUDA versions, one a line, as `cuenv use` takes them. */
 static int bare(const struct cuenv_ctx *ctx, int json, struct cuenv_err *err)
@@ -46,12 +31,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct activation a;
 	struct cuenv_err ignored = CUENV_ERR_INIT;
-	int rc = CUENV_OK, json = cmd_opt_given(&ctx->opt, O_JSON);
+	int rc = CUENV_OK, json = opt_given(&ctx->opt, O_JSON);
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
-	if (cmd_opt_given(&ctx->opt, O_BARE))
+	if (opt_given(&ctx->opt, O_BARE))
 		return bare(ctx, json, err);
 	activation_init(&a);
 	/* A bad selection must not hide what is installed. */
@@ -93,6 +78,4 @@ out:
 	return rc;
 }
 
-CUENV_CMD(versions, "versions", 0, 0,
-	  "list the versions available and mark the active ones",
-	  CMD_OPTIONS(opts), .run = run);
+CUENV_CMD(versions, 0, 0, .run = run);

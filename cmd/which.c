@@ -2,15 +2,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-
-static const char usage[] =
-	"usage: cuenv which NAME\n"
-	"\n"
-	"Print the file the active selection provides for NAME: a program\n"
-	"(nvcc, ptxas), a library by soname (libcudart.so.12,\n"
-	"libcupti.so.11.2, libcudnn.so.9) or a header (cudnn.h), searched in\n"
-	"the order activation puts them on PATH, LD_LIBRARY_PATH and CPATH.\n"
-	"Exits 1 when the selection does not provide it.\n";
+#include "cli/which.h"
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -49,5 +41,4 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-CUENV_CMD(which, "which", 1, 1,
-	  "print the file the selection provides for a name", .run = run);
+CUENV_CMD(which, 1, 1, .run = run);

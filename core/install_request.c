@@ -2,6 +2,7 @@
  * install_request.c: what one `cuenv install` asks for (see the header).
  */
 #include "install_request.h"
+#include "opts.h"
 
 #include <limits.h>
 #include <string.h>
@@ -14,28 +15,7 @@
 int install_request_count(const char *what, const char *s, uint64_t max,
 			  uint64_t *out, struct cuenv_err *err)
 {
-	uint64_t v = 0;
-	struct buf shown = BUF_INIT;
-	int rc = CUENV_OK;
-
-	for (const char *p = s; rc == CUENV_OK && *p; p++) {
-		if (*p < '0' || *p > '9' ||
-		    v > (max - (uint64_t)(*p - '0')) / 10)
-			rc = CUENV_E_USAGE;
-		else
-			v = v * 10 + (uint64_t)(*p - '0');
-	}
-	if (!*s || rc) {
-		buf_add_display(&shown, s, 64);
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"%s must be a whole number from 0 to %llu, "
-				"not '%s'",
-				what, (unsigned long long)max, shown.data);
-		buf_release(&shown);
-		return rc;
-	}
-	*out = v;
-	return CUENV_OK;
+	return opts_count(what, s, max, out, err);
 }
 
 int install_request_env_count(char *const *envp, const char *name, uint64_t max,

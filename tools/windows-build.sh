@@ -34,7 +34,8 @@ mkdir -p "$OUT/cmd"
 cc_cmd() { # source object [flags]
 	echo "  CC      $2"
 	# shellcheck disable=SC2086
-	$HOST-gcc $CFLAGS_W $CPPFLAGS_W $3 "$VERSION_DEF" -c "$1" -o "$2"
+	$HOST-gcc $CFLAGS_W $CPPFLAGS_W -Ibuild/std -I. $3 "$VERSION_DEF" \
+		-c "$1" -o "$2"
 }
 link() { # exe objects...
 	exe=$1
@@ -44,11 +45,13 @@ link() { # exe objects...
 	$HOST-gcc -static -o "$exe" "$@" "$LIB" $LIBS_W -lshell32 -lpthread
 }
 
-# The hook scripts, embedded as on Linux (the generator is a host program).
-make -s build/std/shells.c >/dev/null
+# The hook scripts and the command line's tables (docs/cli.txt, with the
+# commands' cli/<name>.h), generated as on Linux by host programs.
+make -s build/std/shells.c build/std/cli.c >/dev/null
 cc_cmd build/std/shells.c "$OUT/cmd/shells.o" ""
+cc_cmd build/std/cli.c "$OUT/cmd/cli.o" ""
 
-objs="$OUT/cmd/shells.o"
+objs="$OUT/cmd/shells.o $OUT/cmd/cli.o"
 for c in $WIN_CMDS; do
 	cc_cmd "cmd/$c.c" "$OUT/cmd/$c.o" ""
 	objs="$objs $OUT/cmd/$c.o"
@@ -59,6 +62,7 @@ for c in $WIN_NET_CMDS; do
 	cc_cmd "cmd/$src.c" "$OUT/cmd/$c.o" "-DCUENV_NET"
 	net_objs="$net_objs $OUT/cmd/$c.o"
 done
+net_objs="$net_objs $OUT/cmd/cli.o"
 cc_cmd cmd/probe_main.c "$OUT/cmd/probe_main.o" ""
 
 # shellcheck disable=SC2086

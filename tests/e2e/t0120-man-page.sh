@@ -1,12 +1,13 @@
 #!/bin/sh
-# docs/cuenv.1 renders without a warning (groff -ww, and man -l when
+# The manual page (docs/cuenv.1.in with the options of docs/cli.txt, built
+# beside cuenv) renders without a warning (groff -ww, and man -l when
 # man-db is there) and names every command of cmd/table.c, every exit
 # code of core/rc.h, and its sections.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 
 src=$e2e/../..
-page=$src/docs/cuenv.1
+page=$(dirname "$CUENV_BIN")/cuenv.1
 need groff
 expect_code 0 groff -man -Tutf8 -ww -z "$page" &&
 	stderr_empty &&
@@ -52,8 +53,10 @@ if command -v man >/dev/null 2>&1; then
 				"$(grep -A1 "^       $n\\b" "$HOME/commands80.txt" | tr -s ' ')"
 	done
 fi
-# Each command's entry names exactly the options of its table (cuenv
-# completion --options CMD), rendered wide and unhyphenated.
+# Each command's entry lists exactly the options of its table (cuenv
+# completion --options CMD): in its option list (generated from
+# docs/cli.txt, one option a line at the list's indent), or, for an entry
+# without one, named in its text. Rendered wide and unhyphenated.
 groff -man -Tascii -P-c -P-b -P-u -rLL=250n -rHY=0 "$page" 2>/dev/null |
 	sed -n '/^COMMANDS$/,/^OPTIONS$/p' >"$HOME/wide.txt"
 for n in $names; do
@@ -62,7 +65,13 @@ for n in $names; do
 	awk -v n="$n" '
 		on && /^       [^ ]/ { exit }
 		index($0, "       " n) == 1 && substr($0, 8 + length(n), 1) ~ /^( |)$/ { on = 1 }
-		on' "$HOME/wide.txt" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$HOME/man"
+		on' "$HOME/wide.txt" >"$HOME/entry"
+	if grep -qE -- '^              (-[a-z], )?--[a-z]' "$HOME/entry"; then
+		sed -nE 's/^              (-[a-z], )?(--[a-z][a-z0-9-]*).*/\2/p' \
+			"$HOME/entry"
+	else
+		grep -o -- '--[a-z][a-z0-9-]*' "$HOME/entry"
+	fi | sort -u >"$HOME/man"
 	if ! cmp -s "$HOME/table" "$HOME/man"; then
 		fail "man page: the options of $n differ from its table:" \
 			"$(diff "$HOME/table" "$HOME/man" | grep '^[<>]' | tr '\n' ' ')"

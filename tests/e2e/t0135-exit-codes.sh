@@ -16,7 +16,7 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 src=$e2e/../..
 readme=$src/README.md
-man=$src/docs/cuenv.1
+man=$(dirname "$CUENV_BIN")/cuenv.1
 
 # code:word that the README row and the man entry both hold
 meanings='0:success

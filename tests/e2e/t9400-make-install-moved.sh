@@ -20,17 +20,18 @@ copy=$E2E_SANDBOX/clone
 not() { ! "$@"; }
 
 # A copy of what `make install` reads: the Makefile, the data, and the
-# three binaries under test (as old as their sources: -o, never rebuilt).
-mkdir -p "$copy/build/std" "$copy/docs" &&
+# three binaries under test and the manual page beside them (as old as
+# their sources: -o, never rebuilt).
+mkdir -p "$copy/build/std" &&
 	cp -p "$src/Makefile" "$copy/" &&
 	cp -pR "$src/manifests" "$src/shells" "$copy/" &&
-	cp -p "$src/docs/cuenv.1" "$copy/docs/" &&
-	for b in cuenv cuenv-net cuenv-probe; do
+	for b in cuenv cuenv-net cuenv-probe cuenv.1; do
 		cp -p "$bin/$b" "$copy/build/std/$b" || exit 1
 	done || exit 1
 mk() {
 	make -s -C "$copy" -o build/std/cuenv -o build/std/cuenv-net \
-		-o build/std/cuenv-probe -o build/std/manifests "$@"
+		-o build/std/cuenv-probe -o build/std/cuenv.1 \
+		-o build/std/manifests "$@"
 }
 
 # make uninstall removes what make install put, libexec/cuenv included.

@@ -1,29 +1,29 @@
 /*
- * options.c: getopt_long, --help and the completion scripts' answers,
- * all from a command's one table of options (options.h).
+ * opts.c: getopt_long, --help and the completion scripts' answers, all
+ * from a command's one table of options (opts.h).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/buf.h"
-#include "../core/version.h"
-#include "../core/wrap.h"
-#include "../core/xalloc.h"
-#include "cmd.h"
+#include "buf.h"
+#include "opts.h"
+#include "version.h"
+#include "wrap.h"
+#include "xalloc.h"
 
 /* getopt_long's value for table entry i; below it, short names. */
 #define LONG_BASE 256
-#define HELP_VAL (LONG_BASE + CMD_OPTS_MAX)
+#define HELP_VAL (LONG_BASE + OPTS_MAX)
 
 /*
  * The word that named option val on the command line: "--cudnn" (getopt
  * gives LONG_BASE + i), "-l" (the short name), or for an unknown long
  * option (0) the word at argv[at] up to its '='.
  */
-static void option_word(const struct cuenv_cmd *cmd, int val, char **argv,
-			int at, struct buf *out)
+static void option_word(const struct opt_cmd *cmd, int val, char **argv, int at,
+			struct buf *out)
 {
 	struct buf name = BUF_INIT;
 
@@ -40,13 +40,13 @@ static void option_word(const struct cuenv_cmd *cmd, int val, char **argv,
 	buf_release(&name);
 }
 
-static int usage_error(const struct cuenv_cmd *cmd, struct cuenv_err *err)
+static int usage_error(const struct opt_cmd *cmd, struct cuenv_err *err)
 {
 	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
 }
 
 /* The long options that begin with word ("--ver"): for a clear error. */
-static size_t prefix_matches(const struct cuenv_cmd *cmd, const char *word,
+static size_t prefix_matches(const struct opt_cmd *cmd, const char *word,
 			     struct buf *names)
 {
 	size_t n = 0, len;
@@ -64,10 +64,36 @@ static size_t prefix_matches(const struct cuenv_cmd *cmd, const char *word,
 	return n;
 }
 
+int opts_count(const char *what, const char *s, uint64_t max, uint64_t *out,
+	       struct cuenv_err *err)
+{
+	uint64_t v = 0;
+	struct buf shown = BUF_INIT;
+	int rc = CUENV_OK;
+
+	for (const char *p = s; rc == CUENV_OK && *p; p++) {
+		if (*p < '0' || *p > '9' ||
+		    v > (max - (uint64_t)(*p - '0')) / 10)
+			rc = CUENV_E_USAGE;
+		else
+			v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!*s || rc) {
+		buf_add_display(&shown, s, 64);
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"%s must be a whole number from 0 to %llu, "
+				"not '%s'",
+				what, (unsigned long long)max, shown.data);
+		buf_release(&shown);
+		return rc;
+	}
+	*out = v;
+	return CUENV_OK;
+}
+
 /* Check arg against opt's kind; fill out->num for numbers. */
-static int check_value(const struct cuenv_cmd *cmd,
-		       const struct cmd_option *opt, const char *arg,
-		       uint64_t *num, struct cuenv_err *err)
+static int check_value(const struct opt_cmd *cmd, const struct opt_def *opt,
+		       const char *arg, uint64_t *num, struct cuenv_err *err)
 {
 	struct buf shown = BUF_INIT, what = BUF_INIT;
 	int rc = CUENV_OK;
@@ -89,7 +115,7 @@ static int check_value(const struct cuenv_cmd *cmd,
 	case OPT_NUMBER: {
 		struct cuenv_err e = CUENV_ERR_INIT;
 
-		rc = cmd_parse_count(what.data, arg, opt->max, num, &e);
+		rc = opts_count(what.data, arg, opt->max, num, &e);
 		if (!rc && *num < opt->min)
 			rc = CUENV_E_USAGE;
 		if (rc) {
@@ -132,13 +158,13 @@ static int check_value(const struct cuenv_cmd *cmd,
 }
 
 /* getopt_long's tables for cmd: longs (nopts + 2 entries) and shorts. */
-static void getopt_tables(const struct cuenv_cmd *cmd, struct option *longs,
-			  struct buf *shorts)
+static void getopt_tables(const struct opt_cmd *cmd, int stop_at_arg,
+			  struct option *longs, struct buf *shorts)
 {
 	/* '+': stop at the first argument; ':': tell a missing argument */
-	buf_adds(shorts, cmd->flags & CMD_STOP_AT_ARG ? "+:h" : ":h");
+	buf_adds(shorts, stop_at_arg ? "+:h" : ":h");
 	for (size_t i = 0; i < cmd->nopts; i++) {
-		const struct cmd_option *o = &cmd->opts[i];
+		const struct opt_def *o = &cmd->opts[i];
 		int has = !o->arg		    ? no_argument
 			  : o->flags & OPT_OPTIONAL ? optional_argument
 						    : required_argument;
@@ -157,7 +183,7 @@ static void getopt_tables(const struct cuenv_cmd *cmd, struct option *longs,
 }
 
 /* The table entry getopt_long's c names, or -1. */
-static int option_index(const struct cuenv_cmd *cmd, int c)
+static int option_index(const struct opt_cmd *cmd, int c)
 {
 	int i = -1;
 
@@ -173,7 +199,7 @@ static int option_index(const struct cuenv_cmd *cmd, int c)
  * The error for getopt_long's '?' (an unknown or ambiguous option, or a
  * value given to one that takes none) at argv[at].
  */
-static void bad_option(const struct cuenv_cmd *cmd, char **argv, int at,
+static void bad_option(const struct opt_cmd *cmd, char **argv, int at,
 		       struct cuenv_err *err)
 {
 	struct buf word = BUF_INIT, names = BUF_INIT;
@@ -209,8 +235,8 @@ static void bad_option(const struct cuenv_cmd *cmd, char **argv, int at,
  * with its value (optarg, or the next word where the option's takes
  * accepts it), checked by its kind.
  */
-static void take_option(const struct cuenv_cmd *cmd, int i, int argc,
-			char **argv, struct cmd_opts *out, unsigned *seq,
+static void take_option(const struct opt_cmd *cmd, int i, int argc, char **argv,
+			struct opt_values *out, unsigned *seq,
 			struct cuenv_err *err)
 {
 	if (!optarg && cmd->opts[i].arg && optind < argc &&
@@ -219,23 +245,24 @@ static void take_option(const struct cuenv_cmd *cmd, int i, int argc,
 	out->arg[i] = optarg ? optarg : "";
 	out->seq[i] = ++*seq;
 	if (cmd->opts[i].flags & OPT_REPEAT) {
-		if (out->nall == CMD_OPTS_REPEAT_MAX) {
+		if (out->nall == OPTS_REPEAT_MAX) {
 			cuenv_fail(err, CUENV_E_USAGE,
 				   "%s: more than %d values of repeated "
 				   "options",
-				   cmd->name, CMD_OPTS_REPEAT_MAX);
+				   cmd->name, OPTS_REPEAT_MAX);
 			usage_error(cmd, err);
 			return;
 		}
 		out->all[out->nall++] =
-			(struct cmd_opt_value){ (unsigned)i, out->arg[i] };
+			(struct opt_value_at){ (unsigned)i, out->arg[i] };
 	}
 	if (optarg)
 		check_value(cmd, &cmd->opts[i], optarg, &out->num[i], err);
 }
 
-int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
-		      struct cmd_opts *out, int *help, struct cuenv_err *err)
+int opts_parse(const struct opt_cmd *cmd, int stop_at_arg, int argc,
+	       char **argv, struct opt_values *out, int *help,
+	       struct cuenv_err *err)
 {
 	struct option *longs = xcalloc(cmd->nopts + 2, sizeof(*longs));
 	struct buf shorts = BUF_INIT, word = BUF_INIT;
@@ -243,12 +270,12 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 	unsigned seq = 0;
 	int c, rc = CUENV_OK;
 
-	if (cmd->nopts > CMD_OPTS_MAX)
-		BUG("%s: %zu options, CMD_OPTS_MAX is %d", cmd->name,
-		    cmd->nopts, CMD_OPTS_MAX);
+	if (cmd->nopts > OPTS_MAX)
+		BUG("%s: %zu options, OPTS_MAX is %d", cmd->name, cmd->nopts,
+		    OPTS_MAX);
 	memset(out, 0, sizeof(*out));
 	*help = 0;
-	getopt_tables(cmd, longs, &shorts);
+	getopt_tables(cmd, stop_at_arg, longs, &shorts);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, shorts.data, longs, NULL)) != -1) {
@@ -289,13 +316,13 @@ int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
 
 #define SYN_WIDTH 79
 
-static int in_form(const struct cmd_option *o, unsigned form)
+static int in_form(const struct opt_def *o, unsigned form)
 {
-	return o->forms ? (o->forms & CMD_FORM(form)) != 0 : form == 1;
+	return o->forms ? (o->forms & OPT_FORM(form)) != 0 : form == 1;
 }
 
 /* "--cudnn V", "--python [PYTHON]", "--format lua|tcl" */
-static void syn_option(const struct cmd_option *o, struct buf *out)
+static void syn_option(const struct opt_def *o, struct buf *out)
 {
 	buf_printf(out, "--%s", o->name);
 	if (o->value == OPT_WORD) {
@@ -309,7 +336,7 @@ static void syn_option(const struct cmd_option *o, struct buf *out)
 }
 
 /* Form form's options, each group one word: "[--a X | --b]", "[--c V]..." */
-static void syn_options(const struct cuenv_cmd *cmd, unsigned form,
+static void syn_options(const struct opt_cmd *cmd, unsigned form,
 			struct strv *words)
 {
 	struct buf w = BUF_INIT;
@@ -340,10 +367,10 @@ static void syn_options(const struct cuenv_cmd *cmd, unsigned form,
 }
 
 /* One synopsis line (form form, up to its '\n') with its options. */
-static void syn_line(const struct cuenv_cmd *cmd, const char *line, size_t len,
+static void syn_line(const struct opt_cmd *cmd, const char *line, size_t len,
 		     unsigned form, struct buf *out)
 {
-	const char *mark = memchr(line, CMD_SYN_OPTS[0], len);
+	const char *mark = memchr(line, OPT_SYN[0], len);
 	const char *cuenv = strstr(line, "cuenv ");
 	struct strv words = STRV_INIT;
 	size_t indent;
@@ -367,7 +394,7 @@ static void syn_line(const struct cuenv_cmd *cmd, const char *line, size_t len,
 	strv_release(&words);
 }
 
-void cmd_usage(const struct cuenv_cmd *cmd, struct buf *out)
+void opts_usage(const struct opt_cmd *cmd, struct buf *out)
 {
 	const char *p = cmd->usage, *blank = strstr(p, "\n\n");
 	const char *end = blank ? blank + 1 : p + strlen(p);
@@ -384,7 +411,7 @@ void cmd_usage(const struct cuenv_cmd *cmd, struct buf *out)
 }
 
 /* "-l, --list", "--cudnn V", "--python [PYTHON]" */
-static void option_label(const struct cmd_option *o, struct buf *out)
+static void option_label(const struct opt_def *o, struct buf *out)
 {
 	buf_reset(out);
 	if (o->alias)
@@ -395,49 +422,48 @@ static void option_label(const struct cmd_option *o, struct buf *out)
 			   o->arg);
 }
 
-void cmd_options_help(const struct cuenv_cmd *cmd, FILE *f)
+void opts_help(const struct opt_cmd *cmd, struct buf *out)
 {
 	struct buf label = BUF_INIT;
 	size_t width = 0;
 
-	cmd_usage(cmd, &label);
-	fputs(label.data, f);
+	opts_usage(cmd, out);
 	for (size_t i = 0; i < cmd->nopts; i++) {
 		option_label(&cmd->opts[i], &label);
 		if (label.len > width)
 			width = label.len;
 	}
 	if (cmd->nopts)
-		fputc('\n', f);
+		buf_addc(out, '\n');
 	for (size_t i = 0; i < cmd->nopts; i++) {
 		const char *h = cmd->opts[i].help, *nl;
 
 		option_label(&cmd->opts[i], &label);
-		fprintf(f, "  %-*s  ", (int)width, label.data);
+		buf_printf(out, "  %-*s  ", (int)width, label.data);
 		/* continuation lines start under the first */
 		while ((nl = strchr(h, '\n'))) {
-			fprintf(f, "%.*s\n%*s", (int)(nl - h), h,
-				(int)width + 4, "");
+			buf_printf(out, "%.*s\n%*s", (int)(nl - h), h,
+				   (int)width + 4, "");
 			h = nl + 1;
 		}
-		fprintf(f, "%s\n", h);
+		buf_printf(out, "%s\n", h);
 	}
 	if (cmd->notes)
-		fprintf(f, "\n%s", cmd->notes);
+		buf_printf(out, "\n%s", cmd->notes);
 	buf_release(&label);
 }
 
-void cmd_options_complete(const struct cuenv_cmd *cmd, FILE *f)
+void opts_complete(const struct opt_cmd *cmd, struct buf *out)
 {
 	for (size_t i = 0; i < cmd->nopts; i++) {
-		const struct cmd_option *o = &cmd->opts[i];
+		const struct opt_def *o = &cmd->opts[i];
 		const char *values = o->complete ? o->complete
 				     : o->words	 ? o->words
 						 : "";
 
-		fprintf(f, "--%s\t%s\t%s%s\t%.*s\n", o->name,
-			o->arg ? o->arg : "", o->complete ? "@" : "", values,
-			(int)strcspn(o->help, "\n"), o->help);
+		buf_printf(out, "--%s\t%s\t%s%s\t%.*s\n", o->name,
+			   o->arg ? o->arg : "", o->complete ? "@" : "", values,
+			   (int)strcspn(o->help, "\n"), o->help);
 	}
-	fprintf(f, "--help\t\t\tshow this command's help\n");
+	buf_adds(out, "--help\t\t\tshow this command's help\n");
 }

@@ -1,35 +1,30 @@
 /*
- * options.h: a command's options, declared once.
+ * opts.h: a command line's options, declared once in a table.
  *
- * Each command lists its options in one static array of struct
- * cmd_option, indexed by its own enum, as git's parse-options and tmux's
- * cmd_entry do:
+ * cuenv's commands declare theirs in docs/cli.txt:
  *
- *	enum { O_CUDNN, O_ISOLATE };
- *	static const struct cmd_option opts[] = {
- *		[O_CUDNN] = { "cudnn", .arg = "V", .value = OPT_VERSION,
- *			      .complete = "installed cudnn",
- *			      .help = "cuDNN V, among builds for ..." },
- *		[O_ISOLATE] = { "isolate", .help = "strip foreign ..." },
- *	};
- *	CUENV_CMD(use, "use", 0, 1, "...", CMD_OPTIONS(opts), ...);
+ *	option --cudnn V: version; complete installed cudnn
+ *		cuDNN V, among builds for the selected CUDA major
  *
- * From that one array the dispatcher builds getopt_long's tables, parses
- * and checks the values before the command runs (its body reads
- * ctx->opt), prints the option list of `--help`, and answers the
- * completion scripts (`cuenv completion --options CMD`) and writes the
- * options of the usage synopsis where the usage's text says
- * CMD_SYN_OPTS (cmd_usage); the unit and end-to-end tests compare the
- * completion scripts and the man page against it.
+ * which tools/cli.c turns into one array of struct opt_def per command,
+ * and its enum (O_CUDNN, ...), as git's parse-options and tmux's
+ * cmd_entry declare theirs. From that one array this module builds
+ * getopt_long's tables, parses and checks the values (a command's body
+ * reads the struct opt_values), writes the option list of `--help`, the
+ * completion scripts' answers (`cuenv completion --options CMD`) and the
+ * options of the usage synopsis where its text says OPT_SYN (opts_usage);
+ * the unit and end-to-end tests compare the completion scripts and the
+ * man page against it.
  */
-#ifndef CUENV_CMD_OPTIONS_H
-#define CUENV_CMD_OPTIONS_H
+#ifndef CUENV_OPTS_H
+#define CUENV_OPTS_H
 
 #include <stdint.h>
-#include <stdio.h>
 #include <unistd.h> /* optind */
 
-#include "../core/err.h"
+#include "err.h"
+
+struct buf;
 
 /* What an option's argument must be; checked before the command runs. */
 enum opt_value {
@@ -52,13 +47,13 @@ enum {
  * command's table go, each as [--NAME ARG]: the first form's, unless the
  * option's .forms says otherwise.
  */
-#define CMD_SYN_OPTS "\001"
+#define OPT_SYN "\001"
 /* .forms: the synopsis forms (1, 2, ...) that show the option */
-#define CMD_FORM(n) (1u << ((n)-1))
+#define OPT_FORM(n) (1u << ((n)-1))
 /* .forms: none; the usage's own text names it (cuenv use --unset) */
-#define CMD_NAMED (1u << 31)
+#define OPT_NAMED (1u << 31)
 
-struct cmd_option {
+struct opt_def {
 	const char *name; /* the long name, without "--" */
 	char alias;	  /* a short name (-l), or 0 */
 	const char *arg;  /* the argument's name in help (V, N), NULL: none */
@@ -71,7 +66,7 @@ struct cmd_option {
 	const char *words;
 	uint64_t min, max; /* OPT_NUMBER */
 	unsigned flags;	   /* OPT_OPTIONAL, OPT_REPEAT, OPT_ALT */
-	unsigned forms;	   /* CMD_FORM(n)s or CMD_NAMED; 0: CMD_FORM(1) */
+	unsigned forms;	   /* OPT_FORM(n)s or OPT_NAMED; 0: OPT_FORM(1) */
 	/*
 	 * OPT_OPTIONAL: whether the next word, when separate (--python
 	 * python3.11), is the argument; getopt takes only --python=X.
@@ -86,60 +81,63 @@ struct cmd_option {
 	const char *help; /* for --help: lines joined by '\n' */
 };
 
-#define CMD_OPTS_MAX 24
+#define OPTS_MAX 24
 /* The most values of OPT_REPEAT options one command line may give. */
-#define CMD_OPTS_REPEAT_MAX 64
+#define OPTS_REPEAT_MAX 64
 
 /* Options as parsed, indexed as the command's table. */
-struct cmd_opts {
-	const char *arg[CMD_OPTS_MAX]; /* the last one given; "" for a flag */
-	uint64_t num[CMD_OPTS_MAX];    /* OPT_NUMBER: its value */
-	unsigned seq[CMD_OPTS_MAX]; /* when last given (1, 2, ...); 0: never */
+struct opt_values {
+	const char *arg[OPTS_MAX]; /* the last one given; "" for a flag */
+	uint64_t num[OPTS_MAX];	   /* OPT_NUMBER: its value */
+	unsigned seq[OPTS_MAX];	   /* when last given (1, 2, ...); 0: never */
 	/* OPT_REPEAT: every value given, in order, and whose it is */
-	struct cmd_opt_value {
+	struct opt_value_at {
 		unsigned opt; /* the index into the command's table */
 		const char *arg;
-	} all[CMD_OPTS_REPEAT_MAX];
+	} all[OPTS_REPEAT_MAX];
 	unsigned nall;
 };
 
-struct cuenv_cmd;
-
-/*
- * An option whose value is a version (--cudnn V), checked; the
- * completion scripts offer complete's versions.
- */
-#define CMD_VERSION_OPTION(opt_name, opt_complete, opt_help)                   \
-	{                                                                      \
-		(opt_name), .arg = "V", .value = OPT_VERSION,                  \
-			    .complete = (opt_complete), .help = opt_help       \
-	}
-
-/* .opts and .nopts of a struct cuenv_cmd from a static array. */
-#define CMD_OPTIONS(a) .opts = (a), .nopts = sizeof(a) / sizeof(*(a))
+/* A command line as the parser and its texts need it (docs/cli.txt). */
+struct opt_cmd {
+	const char *name;    /* the command's: "install" */
+	const char *summary; /* one line */
+	/* the synopsis (its OPT_SYN marks), a blank line, what it does */
+	const char *usage;
+	const struct opt_def *opts;
+	size_t nopts;
+	const char *notes; /* after the options in --help, or NULL */
+};
 
 /*
  * Parse argv (argv[0] is the command's name) by cmd's table into out,
- * permuting it as getopt_long does (not past the first argument for
- * CMD_STOP_AT_ARG), and leave optind at the first positional argument.
- * -h and --help set *help, and win over any error. Returns CUENV_OK, or
+ * permuting it as getopt_long does (with stop_at_arg, not past the first
+ * argument), and leave optind at the first positional argument. -h and
+ * --help set *help, and win over any error. Returns CUENV_OK, or
  * CUENV_E_USAGE with one message naming the command and the option (and
  * the bad value) and a hint `see: cuenv CMD --help`.
  */
-int cmd_options_parse(const struct cuenv_cmd *cmd, int argc, char **argv,
-		      struct cmd_opts *out, int *help, struct cuenv_err *err);
+int opts_parse(const struct opt_cmd *cmd, int stop_at_arg, int argc,
+	       char **argv, struct opt_values *out, int *help,
+	       struct cuenv_err *err);
 
 /*
- * cmd's usage text, its synopsis lines' CMD_SYN_OPTS replaced by the
+ * Parse s, a decimal count from 0 to max, into *out. Else CUENV_E_USAGE:
+ * "WHAT must be a whole number from 0 to MAX, not 'S'".
+ */
+int opts_count(const char *what, const char *s, uint64_t max, uint64_t *out,
+	       struct cuenv_err *err);
+
+/*
+ * cmd's usage text, its synopsis lines' OPT_SYN replaced by the
  * options of that form ("[--cudnn V] [--isolate | --no-isolate]
  * [--for F==V]... [--format lua|tcl]"), wrapped at 79 columns under the
  * line's first argument.
  */
-struct buf;
-void cmd_usage(const struct cuenv_cmd *cmd, struct buf *out);
+void opts_usage(const struct opt_cmd *cmd, struct buf *out);
 
-/* Print cmd's help to f: its usage, the options from the table, notes. */
-void cmd_options_help(const struct cuenv_cmd *cmd, FILE *f);
+/* cmd's help into out: its usage, the options from the table, notes. */
+void opts_help(const struct opt_cmd *cmd, struct buf *out);
 
 /*
  * For the completion scripts: one line per option of cmd, --help
@@ -147,10 +145,10 @@ void cmd_options_help(const struct cuenv_cmd *cmd, FILE *f);
  * flag) or the argument's name, VALUES the words to offer (or
  * "@installed cuda" and the like) and HELP the first line of its help.
  */
-void cmd_options_complete(const struct cuenv_cmd *cmd, FILE *f);
+void opts_complete(const struct opt_cmd *cmd, struct buf *out);
 
 /* Whether option o (an index into the command's table) was given. */
-static inline int cmd_opt_given(const struct cmd_opts *o, int i)
+static inline int opt_given(const struct opt_values *o, int i)
 {
 	return o->seq[i] != 0;
 }
