@@ -400,9 +400,9 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 
 	q->r.cudnn = ctx->opt.arg[O_CUDNN];
 	q->r.cupti = ctx->opt.arg[O_CUPTI];
-	rc = cmd_plan_opts(&cmd_install, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME), &q->comps,
-			   &o->plan, err);
+	rc = plan_opts_parse(cmd_install.name, ctx->opt.arg[O_COMPONENTS],
+			     cmd_opt_given(&ctx->opt, O_RUNTIME), &q->comps,
+			     &o->plan, err);
 	if (rc)
 		return rc;
 	if (ctx->opt.arg[O_SOURCE] &&
@@ -520,7 +520,7 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = kind_word(argc, argv, &q->r.cudnn, err);
 	if (!rc)
-		rc = cmd_plan_opts_check(&cmd_install, &o->plan, err);
+		rc = plan_opts_check(cmd_install.name, &o->plan, err);
 	if (!rc && o->mirror && *o->mirror &&
 	    (rc = cmd_mirror_url(&cmd_install, o->mirror, &o->fetch, err)))
 		cuenv_hint(err, "for example: --mirror file:///srv/nvidia");

@@ -46,11 +46,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	selection_init(&sel);
 	lock_init(&want);
 	lock_init(&have);
-	rc = cmd_plan_opts(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &o,
-			   err);
+	rc = plan_opts_parse(cmd_lock.name, ctx->opt.arg[O_COMPONENTS],
+			     cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &o,
+			     err);
 	if (!rc)
-		rc = cmd_plan_opts_check(&cmd_lock, &o, err);
+		rc = plan_opts_check(cmd_lock.name, &o, err);
 	if (rc)
 		goto out;
 	/* The .cuenv only: a shell's `cuenv use` is not the project's. */

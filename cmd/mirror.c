@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../core/compat.h"
+#include "../core/manifests.h"
 #include "../core/mirror.h"
 #include "../core/mirror_args.h"
 #include "../core/mirror_render.h"
@@ -146,7 +147,7 @@ static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
 				  "--cudnn 9",
 				  dir);
 	}
-	rc = cmd_plan_opts_check(&cmd_mirror, q->io, err);
+	rc = plan_opts_check(cmd_mirror.name, q->io, err);
 	if (!rc)
 		rc = mirror_platforms_check(&q->plats, err);
 	if (rc)
@@ -181,7 +182,8 @@ static int plan_all(const struct cuenv_ctx *ctx, const struct asked *q,
 	for (size_t p = 0; p < q->plats.n && !rc; p++) {
 		struct catalog cat = { 0 };
 
-		rc = cmd_catalog_for(ctx, q->plats.v[p], &cat, err);
+		rc = manifests_catalog_env(ctx->envp, ctx->root, ctx->exe,
+					   q->plats.v[p], &cat, err);
 		/* --for picks with the first platform's catalogue. */
 		for (size_t i = 0; !rc && p == 0 && i < q->fors.n; i++) {
 			rc = cmd_framework_pick(ctx, q->fors.v[i], &cat,
@@ -242,9 +244,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	q.cudnn = ctx->opt.arg[O_CUDNN];
 	q.cupti = ctx->opt.arg[O_CUPTI];
-	rc = cmd_plan_opts(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
-			   cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &io,
-			   err);
+	rc = plan_opts_parse(cmd_mirror.name, ctx->opt.arg[O_COMPONENTS],
+			     cmd_opt_given(&ctx->opt, O_RUNTIME), &comps, &io,
+			     err);
 	if (rc)
 		goto out;
 	if (ctx->opt.arg[O_SOURCE] &&

@@ -17,8 +17,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	const struct install *in;
 	int rc;
 
-	rc = cmd_find_install(ctx, &cmd_uninstall, argc - optind, argv + optind,
-			      &list, &in, err);
+	rc = select_install(&ctx->store, cmd_uninstall.name, argc - optind,
+			    argv + optind, &list, &in, err);
 	if (rc)
 		goto out;
 	if (in->registered) {

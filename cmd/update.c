@@ -4,6 +4,7 @@
 #include "../core/catalog.h"
 #include "../core/fetch.h"
 #include "../core/file.h"
+#include "../core/manifests.h"
 #include "../core/update.h"
 #include "cmd.h"
 
@@ -51,7 +52,7 @@ static int read_pins(const struct cuenv_ctx *ctx, struct buf *pins)
 
 	if (only && *only)
 		buf_adds(&path, only);
-	if (path.len || !cmd_data_dir(ctx, &path)) {
+	if (path.len || !manifests_data_dir(ctx->exe, &path)) {
 		buf_adds(&path, "/redistrib-json-sha256.tsv");
 		found = !file_read(path.data, 1 << 20, FILE_MAY_BE_MISSING,
 				   pins, &e);
