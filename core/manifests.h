@@ -57,9 +57,9 @@ int manifests_compat_dir(const char *only, const char *data_dir,
  * CUENV_MANIFESTS, else the shipped folder of exe (manifests_data_dir),
  * then root's.
  */
-int manifests_catalog_env(char *const *envp, const char *root,
-			  const char *exe, const char *platform,
-			  struct catalog *cat, struct cuenv_err *err);
+int manifests_catalog_env(char *const *envp, const char *root, const char *exe,
+			  const char *platform, struct catalog *cat,
+			  struct cuenv_err *err);
 
 /*
  * The compatibility tables' folder (core/compat.h) into out, as envp

@@ -315,9 +315,8 @@ void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
  * the listing skipped, then the activation's warnings. Returns CUENV_OK
  * or CUENV_E_STORE (nothing matched then).
  */
-int needs_installed_here(const char *root, const char *cwd,
-			 char *const *envp, struct needs_scan *s,
-			 const struct needs_python *py,
+int needs_installed_here(const char *root, const char *cwd, char *const *envp,
+			 struct needs_scan *s, const struct needs_python *py,
 			 struct needs_installed *in, struct strv *warnings,
 			 struct cuenv_err *err);
 

@@ -41,7 +41,7 @@ int selhint_installable(const struct catalog *cat, struct cuenv_err *err);
  * (manifests_catalog_env for root and exe; no change when it cannot be
  * read). Nothing when root is NULL (no store was set up).
  */
-void selhint_not_installed(char *const *envp, const char *root,
-			   const char *exe, int quick, struct cuenv_err *err);
+void selhint_not_installed(char *const *envp, const char *root, const char *exe,
+			   int quick, struct cuenv_err *err);
 
 #endif

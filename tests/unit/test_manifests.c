@@ -189,9 +189,9 @@ static void test_manifests_catalog_env_reads_the_variables(void **state)
 	assert_null(catalog_find(&cat, KIT_CUDA, "11.2.2", 0, -1));
 	catalog_release(&cat);
 	memset(&cat, 0, sizeof(cat));
-	assert_int_equal(manifests_catalog_env(sbsa, root, exe, "linux-x86_64",
-					       &cat, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    manifests_catalog_env(sbsa, root, exe, "linux-x86_64", &cat, &err),
+	    CUENV_OK);
 	assert_non_null(catalog_find(&cat, KIT_CUDA, "11.2.2", 0, -1));
 	catalog_release(&cat);
 	memset(&cat, 0, sizeof(cat));
@@ -211,9 +211,9 @@ static void test_manifests_catalog_env_reads_the_variables(void **state)
 	catalog_release(&cat);
 	memset(&cat, 0, sizeof(cat));
 	/* no binary to look beside, nothing instead: no catalogue */
-	assert_int_equal(manifests_catalog_env(none, root, NULL, "linux-x86_64",
-					       &cat, &err),
-			 CUENV_E_MANIFEST);
+	assert_int_equal(
+	    manifests_catalog_env(none, root, NULL, "linux-x86_64", &cat, &err),
+	    CUENV_E_MANIFEST);
 	err_release(&err);
 	catalog_release(&cat);
 	buf_release(&only);

@@ -655,8 +655,8 @@ static void test_select_resolve_cupti_needs_a_cupti_dir(void **state)
 /* ---- select_install: remove's and uninstall's SPEC ----------------------- */
 
 static void register_at(const struct fixture *fx, struct store *st,
-			enum kit_kind kind, const char *version,
-			unsigned major, const char *rel)
+			enum kit_kind kind, const char *version, unsigned major,
+			const char *rel)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *prefix = fx_path(fx, rel);
@@ -681,8 +681,9 @@ static void test_select_install_finds_one_by_kind_and_spec(void **state)
 	const struct install *found;
 	struct store st;
 	char *root = fx_path(fx, "store");
-	char *one[] = {"11"}, *both[] = {"cudnn", "9.1"}, *ambiguous[] = {"12.4"},
-	     *missing[] = {"cuda", "10.2"}, *kind[] = {"tensorrt", "12.4"};
+	char *one[] = {"11"}, *both[] = {"cudnn", "9.1"},
+	     *ambiguous[] = {"12.4"}, *missing[] = {"cuda", "10.2"},
+	     *kind[] = {"tensorrt", "12.4"};
 
 	assert_int_equal(store_open(&st, root, true, &err), CUENV_OK);
 	register_at(fx, &st, KIT_CUDA, "12.4.0", 12, "cuda-12.4.0");

@@ -181,10 +181,10 @@ static struct selfile_request request(const struct fixture *fx,
 				      const struct dotfile *set, char *path)
 {
 	struct selfile_request r = {
-		.command = "local",
-		.path = path,
-		.set = set,
-		.root = fx->root,
+	    .command = "local",
+	    .path = path,
+	    .set = set,
+	    .root = fx->root,
 	};
 
 	fx_mkdir(fx, "versions");
