@@ -166,23 +166,11 @@ int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 		  struct cuenv_err *err);
 
 /*
- * A mirror's address for cmd (install, mirror): https://, or http:// and
- * file:// (which the user asked for, so fo then allows them); anything
- * else is CUENV_E_USAGE naming cmd and url.
- */
-int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
-		   struct fetch_opts *fo, struct cuenv_err *err);
-
-/*
  * Before taking st's lock: describe this command to those who will wait
  * for it (what: "global"), and say once on stderr what this one waits
  * for, if the lock is busy.
  */
 void cmd_store_waiting(struct store *st, const char *what);
-
-/* Validate a version argument (SPEC); "system" allowed when allow_system. */
-int cmd_check_version(const char *what, const char *v, int allow_system,
-		      struct cuenv_err *err);
 
 struct smoke_report;
 /*

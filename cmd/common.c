@@ -73,12 +73,6 @@ int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 	return install_request_fetch_env(ctx->envp, fo, err);
 }
 
-int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
-		   struct fetch_opts *fo, struct cuenv_err *err)
-{
-	return install_request_mirror_url(cmd->name, url, fo, err);
-}
-
 static void on_store_waiting(void *ctx, const char *holder)
 {
 	(void)ctx;
@@ -108,12 +102,6 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 	else
 		return CUENV_OK;
 	return cuenv_hint(err, "see: cuenv %s --help", cmd->name);
-}
-
-int cmd_check_version(const char *what, const char *v, int allow_system,
-		      struct cuenv_err *err)
-{
-	return version_check(what, v, allow_system, err);
 }
 
 int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,

@@ -13,6 +13,7 @@
 #include "../core/plan_index.h"
 #include "../core/plat_sys.h"
 #include "../core/progress.h"
+#include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -340,7 +341,7 @@ static int kind_word(int argc, char **argv, const char **cudnn,
 				       "cuenv install 12.4 --cudnn 9.1");
 	}
 	*cudnn = argv[optind++];
-	return cmd_check_version("cudnn", *cudnn, 0, err);
+	return version_check("cudnn", *cudnn, 0, err);
 }
 
 /* --list: list-remote's listing, with its words and options. */
@@ -438,7 +439,7 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 
 	/* The row is chosen by what the catalogue can install. */
 	if (q->r.cudnn)
-		rc = cmd_check_version("cudnn", q->r.cudnn, 0, err);
+		rc = version_check("cudnn", q->r.cudnn, 0, err);
 	if (!rc)
 		rc = cmd_catalog(ctx, cat, err);
 	if (!rc) {
@@ -522,7 +523,8 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = plan_opts_check(cmd_install.name, &o->plan, err);
 	if (!rc && o->mirror && *o->mirror &&
-	    (rc = cmd_mirror_url(&cmd_install, o->mirror, &o->fetch, err)))
+	    (rc = install_request_mirror_url(cmd_install.name, o->mirror,
+					     &o->fetch, err)))
 		cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
 	if (!rc && install_request_index_http(o->pypi_index))
 		o->fetch.allow_http = 1;

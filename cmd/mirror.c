@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include "../core/compat.h"
+#include "../core/install_request.h"
 #include "../core/manifests.h"
 #include "../core/mirror.h"
 #include "../core/mirror_args.h"
 #include "../core/mirror_render.h"
 #include "../core/plat_fs.h"
+#include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -153,16 +155,17 @@ static int check_asked(struct asked *q, struct mirror_opts *mo, const char *dir,
 	if (rc)
 		return rc;
 	if (mo->upstream && *mo->upstream)
-		rc = cmd_mirror_url(&cmd_mirror, mo->upstream, &mo->fetch, err);
+		rc = install_request_mirror_url(cmd_mirror.name, mo->upstream,
+						&mo->fetch, err);
 	if (rc)
 		return rc;
 	if (mo->upstream && !*mo->upstream)
 		mo->upstream = NULL;
 	for (int i = 0; i < q->nspecs; i++)
-		if ((rc = cmd_check_version("cuda", q->specs[i], 0, err)))
+		if ((rc = version_check("cuda", q->specs[i], 0, err)))
 			return rc;
-	if ((q->cudnn && (rc = cmd_check_version("cudnn", q->cudnn, 0, err))) ||
-	    (q->cupti && (rc = cmd_check_version("cupti", q->cupti, 0, err))))
+	if ((q->cudnn && (rc = version_check("cudnn", q->cudnn, 0, err))) ||
+	    (q->cupti && (rc = version_check("cupti", q->cupti, 0, err))))
 		return rc;
 	return mirror_check_dir(dir, err);
 }

@@ -4,6 +4,7 @@
 #include "../core/catalog.h"
 #include "../core/fetch.h"
 #include "../core/file.h"
+#include "../core/install_request.h"
 #include "../core/manifests.h"
 #include "../core/update.h"
 #include "cmd.h"
@@ -130,7 +131,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return rc;
 	}
 	if (mirror && *mirror) {
-		rc = cmd_mirror_url(&cmd_update, mirror, &fo, err);
+		rc = install_request_mirror_url(cmd_update.name, mirror, &fo,
+						err);
 		if (rc)
 			return rc;
 		buf_adds(&base, mirror);

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "activate.h"
+#include "plat_sys.h"
 #include "selhint.h"
 #include "store.h"
+#include "version.h"
 
 /* "cuda V[ + cudnn V]" of the activation a, which must be ok. */
 static void add_versions(struct buf *out, const struct activation *a)
@@ -169,4 +171,62 @@ int hook_emit(const struct hook_in *in, struct buf *says, struct buf *code,
 	buf_release(&stamp);
 	buf_release(&said);
 	return rc;
+}
+
+/* ---- cuenv use ------------------------------------------------------------ */
+
+/* Can `use` change this shell? Its integration says which it is. */
+static int check_shell(const char *shell, enum shell *sh, struct cuenv_err *err)
+{
+	if (shell && !shell_parse(shell, sh) && *sh != SHELL_SH)
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_E_USAGE,
+		   "use: this shell has no cuenv integration, so cuenv cannot "
+		   "change it");
+	if (!strcmp(plat_sys_platform(), "windows-x86_64"))
+		return cuenv_hint(err,
+				  "PowerShell: cuenv init pwsh | Out-String "
+				  "| Invoke-Expression; cmd: its doskey macro "
+				  "(cuenv init --help); or use: cuenv exec");
+	return cuenv_hint(err, "add eval \"$(cuenv init bash)\" to ~/.bashrc "
+			       "(zsh: init zsh; fish: cuenv init fish | "
+			       "source), or use: cuenv exec");
+}
+
+int hook_use_start(const struct hook_use *u, const struct envmap *before,
+		   enum shell *sh, struct envmap *start, struct cuenv_err *err)
+{
+	const char *spec = u->unset ? NULL : u->spec;
+	int rc = check_shell(u->shell, sh, err);
+
+	if (rc)
+		return rc;
+	if (u->unset ? u->nargs || u->cudnn || u->cupti || u->isolate
+		     : !u->nargs) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   u->unset ? "use: --unset takes no SPEC and no other "
+				      "option"
+				    : "use: missing argument");
+		return cuenv_hint(err, "see: cuenv use --help");
+	}
+	if (spec &&
+	    ((rc = version_check("cuda", spec, 1, err)) ||
+	     (u->cudnn && (rc = version_check("cudnn", u->cudnn, 0, err))) ||
+	     (u->cupti && (rc = version_check("cupti", u->cupti, 0, err)))))
+		return rc;
+	envmap_copy(start, before);
+	envmap_unset(start, "CUENV_VERSION");
+	envmap_unset(start, "CUENV_CUDNN_VERSION");
+	envmap_unset(start, "CUENV_CUPTI_VERSION");
+	envmap_unset(start, "CUENV_ISOLATE");
+	if (spec) {
+		envmap_set(start, "CUENV_VERSION", spec);
+		if (u->cudnn)
+			envmap_set(start, "CUENV_CUDNN_VERSION", u->cudnn);
+		if (u->cupti)
+			envmap_set(start, "CUENV_CUPTI_VERSION", u->cupti);
+		if (u->isolate)
+			envmap_set(start, "CUENV_ISOLATE", "1");
+	}
+	return CUENV_OK;
 }

@@ -59,4 +59,29 @@ struct hook_in {
 int hook_emit(const struct hook_in *in, struct buf *says, struct buf *code,
 	      struct cuenv_err *err);
 
+/* What `cuenv use` was asked. */
+struct hook_use {
+	const char *shell; /* CUENV_SHELL, which the integration sets; or NULL */
+	int nargs;	   /* how many SPECs (main allows 0 or 1) */
+	const char *spec;  /* the SPEC when nargs is 1 */
+	const char *cudnn; /* --cudnn V, or NULL */
+	const char *cupti; /* --cupti V, or NULL */
+	int isolate;	   /* --isolate */
+	int unset;	   /* --unset */
+};
+
+/*
+ * Check u and, for hook_emit, the shell it names into *sh and the
+ * environment `use` starts from into start (empty on entry): before,
+ * without the variables `use` sets (CUENV_VERSION, CUENV_CUDNN_VERSION,
+ * CUENV_CUPTI_VERSION, CUENV_ISOLATE), then with what u asks for
+ * (nothing for --unset: the directory's choice again). CUENV_E_USAGE
+ * when the shell has no cuenv integration (the hint says how to add it
+ * on this platform, or to use `cuenv exec`), for --unset with a SPEC or
+ * another option, for no SPEC without --unset, and for a bad version
+ * (version_check).
+ */
+int hook_use_start(const struct hook_use *u, const struct envmap *before,
+		   enum shell *sh, struct envmap *start, struct cuenv_err *err);
+
 #endif

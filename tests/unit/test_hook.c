@@ -324,6 +324,133 @@ static void test_hook_announces_what_changed(void **state)
 	free(proj);
 }
 
+/* ---- what `use` starts from ---------------------------------------------- */
+
+static void test_hook_use_needs_the_shell_integration(void **state)
+{
+	struct hook_use u = {.nargs = 1, .spec = "12.4"};
+	struct envmap before = ENVMAP_INIT, start = ENVMAP_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	enum shell sh;
+
+	(void)state;
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "use: this shell has no cuenv "
+					  "integration, so cuenv cannot change "
+					  "it");
+	assert_true(!strncmp(
+	    err.hint.data, "add eval \"$(cuenv init bash)\" to ~/.bashrc", 41));
+	err_release(&err);
+	/* sh has none; an unknown name is none */
+	u.shell = "sh";
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	err_release(&err);
+	u.shell = "tcsh";
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	err_release(&err);
+	u.shell = "zsh";
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_OK);
+	assert_int_equal(sh, SHELL_ZSH);
+	envmap_release(&start);
+}
+
+static void test_hook_use_checks_spec_and_options(void **state)
+{
+	struct hook_use u = {.shell = "bash", .nargs = 1, .spec = "12.4"};
+	struct envmap before = ENVMAP_INIT, start = ENVMAP_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	enum shell sh;
+
+	(void)state;
+	u.unset = 1;
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "use: --unset takes no SPEC and no other option");
+	assert_string_equal(err.hint.data, "see: cuenv use --help");
+	err_release(&err);
+	u.nargs = 0;
+	u.spec = NULL;
+	u.isolate = 1;
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "use: --unset takes no SPEC and no other option");
+	err_release(&err);
+	u.unset = u.isolate = 0;
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "use: missing argument");
+	err_release(&err);
+	u.nargs = 1;
+	u.spec = "../12";
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "../12"));
+	err_release(&err);
+	u.spec = "system";
+	u.cupti = "12/4";
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "12/4"));
+	err_release(&err);
+	envmap_release(&start);
+}
+
+static void test_hook_use_start_replaces_what_use_sets(void **state)
+{
+	static const char *const vars[] = {"PATH=/bin",
+					   "CUENV_VERSION=11.8",
+					   "CUENV_CUDNN_VERSION=8",
+					   "CUENV_CUPTI_VERSION=11.8",
+					   "CUENV_ISOLATE=1",
+					   NULL};
+	struct hook_use u = {
+	    .shell = "fish", .nargs = 1, .spec = "12.4", .cudnn = "9.1"};
+	struct envmap before = ENVMAP_INIT, start = ENVMAP_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	enum shell sh;
+
+	(void)state;
+	fx_env(&before, vars);
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_OK);
+	assert_int_equal(sh, SHELL_FISH);
+	assert_string_equal(envmap_get(&start, "PATH"), "/bin");
+	assert_string_equal(envmap_get(&start, "CUENV_VERSION"), "12.4");
+	assert_string_equal(envmap_get(&start, "CUENV_CUDNN_VERSION"), "9.1");
+	assert_null(envmap_get(&start, "CUENV_CUPTI_VERSION"));
+	assert_null(envmap_get(&start, "CUENV_ISOLATE"));
+	/* the shell's own environment is left as it was */
+	assert_string_equal(envmap_get(&before, "CUENV_VERSION"), "11.8");
+	envmap_release(&start);
+	u.cudnn = NULL;
+	u.cupti = "12.6";
+	u.isolate = 1;
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_OK);
+	assert_null(envmap_get(&start, "CUENV_CUDNN_VERSION"));
+	assert_string_equal(envmap_get(&start, "CUENV_CUPTI_VERSION"), "12.6");
+	assert_string_equal(envmap_get(&start, "CUENV_ISOLATE"), "1");
+	envmap_release(&start);
+	/* --unset: none of them, the directory decides */
+	u = (struct hook_use){.shell = "pwsh", .unset = 1};
+	assert_int_equal(hook_use_start(&u, &before, &sh, &start, &err),
+			 CUENV_OK);
+	assert_int_equal(sh, SHELL_PWSH);
+	assert_null(envmap_get(&start, "CUENV_VERSION"));
+	assert_null(envmap_get(&start, "CUENV_CUDNN_VERSION"));
+	assert_null(envmap_get(&start, "CUENV_CUPTI_VERSION"));
+	assert_null(envmap_get(&start, "CUENV_ISOLATE"));
+	assert_string_equal(envmap_get(&start, "PATH"), "/bin");
+	envmap_release(&start);
+	envmap_release(&before);
+}
+
 #define WORLD_TEST(t)                                                          \
 	cmocka_unit_test_setup_teardown(t, world_setup, world_teardown)
 
@@ -337,6 +464,9 @@ int main(void)
 	    WORLD_TEST(test_hook_cmd_refuses_what_set_cannot_carry),
 	    WORLD_TEST(test_hook_reports_a_bad_file_and_still_deactivates),
 	    WORLD_TEST(test_hook_announces_what_changed),
+	    cmocka_unit_test(test_hook_use_needs_the_shell_integration),
+	    cmocka_unit_test(test_hook_use_checks_spec_and_options),
+	    cmocka_unit_test(test_hook_use_start_replaces_what_use_sets),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
