@@ -110,6 +110,8 @@ int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a note to stderr: "cuenv: ..." */
 void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print err on stderr (err_render): main does, for the command's error. */
+void cmd_print_error(const struct cuenv_err *err);
 /* Print a JSON value on stdout, indented by 2, and a newline. */
 struct json_t;
 void cmd_print_json(const struct json_t *j);

@@ -52,6 +52,15 @@ void cmd_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void cmd_print_error(const struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+
+	err_render(err, &text);
+	fputs(text.data, stderr);
+	buf_release(&text);
+}
+
 void cmd_print_json(const struct json_t *j)
 {
 	char *text = json_dumps(j, JSON_INDENT(2));

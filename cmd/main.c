@@ -20,6 +20,7 @@
 #include "../core/plat_sys.h"
 #include "../core/selhint.h"
 #include "../core/startup.h"
+#include "../core/suggest.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -93,13 +94,6 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 
 /* ---- dispatch ------------------------------------------------------------- */
 
-static void print_error(const struct cuenv_err *err)
-{
-	fprintf(stderr, "cuenv: error: %s\n", err->msg.data);
-	if (err->hint.len)
-		fprintf(stderr, "hint: %s\n", err->hint.data);
-}
-
 /*
  * A command's help. For one whose stdout is shell code for eval
  * (CMD_EMITS_SHELL: `eval "$(cuenv use --help)"` in the shell's wrapper),
@@ -108,33 +102,6 @@ static void print_error(const struct cuenv_err *err)
 static void print_help(const struct cuenv_cmd *cmd)
 {
 	cmd_options_help(cmd, cmd->flags & CMD_EMITS_SHELL ? stderr : stdout);
-}
-
-/*
- * An unknown command: a usage error, with the command it was most likely
- * meant to be, when one is near (pyenv's `shell` is cuenv's `use`).
- */
-static int unknown_command(const char *name, struct cuenv_err *err)
-{
-	struct buf shown = BUF_INIT;
-	const char *near = cmd_suggest(name);
-
-	buf_add_display(&shown, name, 64);
-	if (*name == '-')
-		cuenv_fail(err, CUENV_E_USAGE, "unknown option '%s'",
-			   shown.data);
-	else
-		cuenv_fail(err, CUENV_E_USAGE, "'%s' is not a cuenv command",
-			   shown.data);
-	if (near && *name != '-')
-		cuenv_hint(err,
-			   "did you mean: cuenv %s? (all commands: "
-			   "cuenv help)",
-			   near);
-	else
-		cuenv_hint(err, "see: cuenv help");
-	buf_release(&shown);
-	return err->rc;
 }
 
 static int finish_stdout(int rc)
@@ -182,7 +149,7 @@ static const struct cuenv_cmd *pick_command(int *argc, char ***argv, int *rc,
 #endif
 	cmd = cmd_find(name);
 	if (!cmd) {
-		*rc = unknown_command(name, err);
+		*rc = suggest_unknown(name, cmd_suggest(name), err);
 		return NULL;
 	}
 	(*argc)--;
@@ -292,7 +259,7 @@ out:
 		selhint_not_installed(ctx.envp, ctx.root, ctx.exe,
 				      !cmd || (cmd->flags & CMD_HIDDEN), &err);
 	if (rc && err.rc)
-		print_error(&err);
+		cmd_print_error(&err);
 	err_release(&err);
 	buf_release(&root);
 	free(cwd);

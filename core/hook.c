@@ -147,13 +147,8 @@ int hook_emit(const struct hook_in *in, struct buf *says, struct buf *code,
 		announce(&a, in->before, says);
 		if (rc && rc != CUENV_E_BUG) {
 			/* the hook's code must run: said, then cleared */
-			if (!quiet) {
-				buf_printf(says, "cuenv: error: %s\n",
-					   err->msg.data);
-				if (err->hint.len)
-					buf_printf(says, "hint: %s\n",
-						   err->hint.data);
-			}
+			if (!quiet)
+				err_render(err, says);
 			err_release(err);
 			rc = CUENV_OK;
 		}

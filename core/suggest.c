@@ -74,3 +74,25 @@ const char *suggest_command(const char *name, const char *const *names,
 	}
 	return best;
 }
+
+int suggest_unknown(const char *name, const char *near, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+
+	buf_add_display(&shown, name, 64);
+	if (*name == '-')
+		cuenv_fail(err, CUENV_E_USAGE, "unknown option '%s'",
+			   shown.data);
+	else
+		cuenv_fail(err, CUENV_E_USAGE, "'%s' is not a cuenv command",
+			   shown.data);
+	if (near && *name != '-')
+		cuenv_hint(err,
+			   "did you mean: cuenv %s? (all commands: "
+			   "cuenv help)",
+			   near);
+	else
+		cuenv_hint(err, "see: cuenv help");
+	buf_release(&shown);
+	return err->rc;
+}

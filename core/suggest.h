@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "err.h"
+
 /*
  * The command line name most likely means: one of the other tools'
  * words' (a static string, sometimes with options: "use --unset"), or
@@ -27,5 +29,15 @@ const char *suggest_command(const char *name, const char *const *names,
  * 99 for words longer than 22 characters.
  */
 size_t suggest_distance(const char *a, const char *b);
+
+/*
+ * The usage error for name, which no command has: "unknown option
+ * 'NAME'" for one that begins with '-', else "'NAME' is not a cuenv
+ * command" (name shortened for display), hinting "did you mean: cuenv
+ * NEAR? (all commands: cuenv help)" when near (suggest_command's) is not
+ * NULL and name is no option, else "see: cuenv help". Returns
+ * CUENV_E_USAGE.
+ */
+int suggest_unknown(const char *name, const char *near, struct cuenv_err *err);
 
 #endif

@@ -80,6 +80,30 @@ static void test_suggest_distance_counts_edits_and_swaps(void **state)
 			 99);
 }
 
+static void test_suggest_unknown_says_what_was_meant(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(suggest_unknown("shell", "use", &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "'shell' is not a cuenv command");
+	assert_string_equal(
+	    err.hint.data,
+	    "did you mean: cuenv use? (all commands: cuenv help)");
+	assert_int_equal(suggest_unknown("zzz", NULL, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "'zzz' is not a cuenv command");
+	assert_string_equal(err.hint.data, "see: cuenv help");
+	/* an option is never near a command */
+	assert_int_equal(suggest_unknown("--verison", "version", &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "unknown option '--verison'");
+	assert_string_equal(err.hint.data, "see: cuenv help");
+	/* shown as it can be printed, and shortened */
+	assert_int_equal(suggest_unknown("a\nb", NULL, &err), CUENV_E_USAGE);
+	assert_null(strchr(err.msg.data, '\n'));
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -88,6 +112,7 @@ int main(void)
 	    cmocka_unit_test(test_suggest_keeps_something_of_the_word),
 	    cmocka_unit_test(test_suggest_takes_the_nearest_then_the_first),
 	    cmocka_unit_test(test_suggest_distance_counts_edits_and_swaps),
+	    cmocka_unit_test(test_suggest_unknown_says_what_was_meant),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
