@@ -2,28 +2,17 @@
  * common.c: helpers every subcommand may use.
  */
 #include <jansson.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "../core/compat.h"
-#include "../core/needs.h"
-#include "../core/dotfile.h"
-#include "../core/fetch.h"
+#include "../core/hook.h"
 #include "../core/install_request.h"
 #include "../core/manifests.h"
-#include "../core/file.h"
-#include "../core/hook.h"
+#include "../core/needs.h"
 #include "../core/plan.h"
-#include "../core/plat_fs.h"
-#include "../core/plat_path.h"
 #include "../core/selfile.h"
-#include "../core/selhint.h"
-#include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 

@@ -2,20 +2,15 @@
  * main.c: global options, dispatch, and the one place that prints errors.
  */
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "../core/manifests.h"
-#include "../core/plat_fs.h"
 #include "../core/plat_main.h"
-#include "../core/plat_path.h"
 #include "../core/plat_proc.h"
 #include "../core/plat_sys.h"
 #include "../core/selhint.h"
