@@ -157,6 +157,9 @@ CORE += install_request
 CORE += manifests selhint
 # What `cuenv add` decides of what it found.
 CORE += register
+# What `use` and the hook's `export` print, the command a mistyped name
+# meant, and the root and working directory main sets up.
+CORE += hook suggest startup
 # The platform layer's POSIX side (issue 13); the Windows library takes
 # the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
 PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix \
@@ -173,7 +176,7 @@ SHELLS += shells/completion.bash shells/completion.zsh shells/completion.fish
 SHELLS += shells/cuenv.direnv shells/cuenv.ps1 shells/cuenv.doskey
 
 # No install or source path is compiled in: each binary finds the
-# catalogue, cuenv-net and cuenv-probe relative to itself (cmd_data_dir),
+# catalogue, cuenv-net and cuenv-probe relative to itself (manifests_data_dir),
 # so an installed tree can be moved. A build folder holds a relative link
 # to the source tree's manifests for the binaries run from there.
 CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
@@ -626,7 +629,7 @@ WIN_CORE += plat_main_win
 WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
 	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
 	ldsearch update plan_index wheel_local install_request \
-	manifests selhint register opts
+	manifests selhint register opts hook suggest startup
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

@@ -4,6 +4,7 @@
 #include "../core/detect.h"
 #include "../core/ldsearch.h"
 #include "../core/register.h"
+#include "../core/version.h"
 #include "cmd.h"
 #include "cli/add.h"
 
@@ -60,7 +61,7 @@ static int add_kind(const struct cuenv_ctx *ctx, const char *word,
 		return cuenv_hint(err, "for example: cuenv add cuda "
 				       "/usr/local/cuda-12.4");
 	}
-	if (as && (rc = cmd_check_version(kit_kind_name(*kind), as, 0, err)))
+	if (as && (rc = version_check(kit_kind_name(*kind), as, 0, err)))
 		return rc;
 	if (*kind == KIT_CUDA && ctx->opt.num[O_CUDA])
 		return cuenv_fail(err, CUENV_E_USAGE,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../core/manifests.h"
 #include "../core/smoke.h"
 #include "../core/smoke_render.h"
 #include "../core/smoke_run.h"
@@ -55,7 +56,7 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	int rc;
 
 	*first = -1;
-	probe = cmd_find_helper(ctx, "cuenv-probe", &tried);
+	probe = manifests_helper(ctx->envp, ctx->exe, "cuenv-probe", &tried);
 	if (!probe) {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"cuenv check needs cuenv-probe, which is not "

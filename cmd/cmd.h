@@ -101,6 +101,8 @@ void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print cmd's help (core/opts.h) to f. */
 void cmd_print_help(const struct cuenv_cmd *cmd, FILE *f);
+/* Print err on stderr (err_render): main does, for the command's error. */
+void cmd_print_error(const struct cuenv_err *err);
 /* Print a JSON value on stdout, indented by 2, and a newline. */
 struct json_t;
 void cmd_print_json(const struct json_t *j);
@@ -113,13 +115,8 @@ int cmd_activation(const struct cuenv_ctx *ctx, struct envmap *start,
 		   int isolate, struct activation *a, struct cuenv_err *err);
 
 /*
- * For `export` and `use`: compute the activation from start, warn, and
- * print the shell code that takes the shell from before to it. For the
- * hook (pid > 0) the code is printed even when the selection is bad, so
- * that the shell deactivates and watches for the fix; for `use` (pid 0)
- * nothing is printed then, and the hook's stamp is left alone. A store
- * refused as untrusted (core/trust.h) gets an empty stamp: the hook runs
- * again at the next prompt.
+ * For `export` and `use`: hook_emit for ctx (pid > 0: the hook's shell),
+ * what it says on stderr, then its shell code on stdout.
  */
 int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	     struct envmap *start, enum shell sh, long pid,
@@ -136,31 +133,6 @@ int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		       struct cuenv_err *err);
 
 /*
- * For `remove` and `uninstall`: find the one install that `[cuda|cudnn]
- * SPEC` (argc 1 or 2) names, listing the kind into list (which owns it).
- * SPEC is an exact name, a version, or a prefix matching one install.
- */
-int cmd_find_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
-		     int argc, char **argv, struct install_list *list,
-		     const struct install **found, struct cuenv_err *err);
-
-/*
- * --components LIST and --runtime-only into o: list (NULL when not
- * given) split at commas into comps, which o->components then points at,
- * refusing names that are not lowercase letters, digits and '_'
- * (CUENV_E_USAGE naming cmd).
- */
-int cmd_plan_opts(const struct cuenv_cmd *cmd, const char *list,
-		  int runtime_only, struct strv *comps, struct plan_opts *o,
-		  struct cuenv_err *err);
-
-/* CUENV_E_USAGE (naming cmd) when o has both a component list and
- * runtime_only, which do not go together; else CUENV_OK. */
-int cmd_plan_opts_check(const struct cuenv_cmd *cmd, const struct plan_opts *o,
-			struct cuenv_err *err);
-
-
-/*
  * For install and mirror: the CUENV_FETCH_* variables of ctx->envp into
  * fo, each checked (install_request_fetch_env).
  */
@@ -169,23 +141,11 @@ int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 		  struct cuenv_err *err);
 
 /*
- * A mirror's address for cmd (install, mirror): https://, or http:// and
- * file:// (which the user asked for, so fo then allows them); anything
- * else is CUENV_E_USAGE naming cmd and url.
- */
-int cmd_mirror_url(const struct cuenv_cmd *cmd, const char *url,
-		   struct fetch_opts *fo, struct cuenv_err *err);
-
-/*
  * Before taking st's lock: describe this command to those who will wait
  * for it (what: "global"), and say once on stderr what this one waits
  * for, if the lock is busy.
  */
 void cmd_store_waiting(struct store *st, const char *what);
-
-/* Validate a version argument (SPEC); "system" allowed when allow_system. */
-int cmd_check_version(const char *what, const char *v, int allow_system,
-		      struct cuenv_err *err);
 
 struct smoke_report;
 /*
@@ -227,69 +187,19 @@ extern const struct cuenv_cmd cmd_latest, cmd_prefix, cmd_root;
 extern const struct cuenv_cmd cmd_mirror;
 
 /*
- * The catalogue: the shipped one (next to the binary, or installed under
- * share/cuenv), or $CUENV_MANIFESTS instead of it when set; then what
- * `cuenv update` fetched into $CUENV_ROOT.
+ * The catalogue (manifests_catalog_env) and the compatibility tables'
+ * folder (manifests_compat_env) as ctx's environment says.
  */
-/*
- * err's hint says "install it: cuenv install V" (SELECT_HINT_INSTALL):
- * when V is not in the catalogue that would fail as printed, so the hint
- * says so instead and offers what works (register one, list-remote).
- */
-void cmd_hint_installable(const struct cuenv_ctx *ctx, struct cuenv_err *err);
-/*
- * The same hint when the store holds that version but skipped it (a
- * receipt it refuses): install would stop at the same receipt, so the
- * hint says it is there. Reads one folder only (the prompt hook too).
- */
-void cmd_hint_skipped(const struct cuenv_ctx *ctx, struct cuenv_err *err);
-
 int cmd_catalog(const struct cuenv_ctx *ctx, struct catalog *cat,
 		struct cuenv_err *err);
-/* The same for another platform ("linux-sbsa", ...): cuenv mirror. */
-int cmd_catalog_for(const struct cuenv_ctx *ctx, const char *platform,
-		    struct catalog *cat, struct cuenv_err *err);
-/*
- * The shipped catalogue folder into out, found relative to the binary
- * (ctx->exe) only: ../share/cuenv/manifests (PREFIX/bin),
- * ../../share/cuenv/manifests (PREFIX/libexec/cuenv), or manifests beside
- * it (the source tree, and the build folders' link to it). Returns 0, or
- * -1 when there is none.
- */
-int cmd_data_dir(const struct cuenv_ctx *ctx, struct buf *out);
-/*
- * One of cuenv's own helper programs (cuenv-net, cuenv-probe): name in
- * CUENV_LIBEXEC, beside this binary (ctx->exe: the build tree), or in
- * its ../libexec/cuenv (installed), the first executable one as a heap
- * path, or NULL. Each path looked at is added to tried, ", "-separated,
- * for the message that says it is missing.
- */
-char *cmd_find_helper(const struct cuenv_ctx *ctx, const char *name,
-		      struct buf *tried);
-
-/*
- * The folder of the compatibility tables (manifests/compat, see
- * core/compat.h) into out: $CUENV_MANIFESTS/compat when that is set, else
- * the shipped catalogue's, else $CUENV_ROOT/manifests/compat. Returns
- * CUENV_OK or CUENV_E_MANIFEST when there is none.
- */
 int cmd_compat_dir(const struct cuenv_ctx *ctx, struct buf *out,
 		   struct cuenv_err *err);
 
 struct framework_builds;
 /*
- * For `install --for`: the one row of frameworks.tsv that arg
- * ("tensorflow==2.6", "torch==2.1", "jax==0.4.20", or a bare name for any
- * release) picks: the first, in compat_frameworks_order's order (newest
- * release, its preferred row, newest CUDA), whose CUDA and cuDNN (cudnn,
- * when not NULL, in place of the row's) cat can install from source
- * (< 0: any), as catalog_resolve finds them. Unless quiet, notes on
- * stderr say which build was picked and why the preferred one was
- * skipped. out gets exactly that row (release it with
- * framework_builds_release). Returns CUENV_OK, CUENV_E_USAGE for a bad
- * arg, CUENV_E_NOT_INSTALLED when the table has no such release or the
- * catalogue none of its builds (err then says what the preferred one
- * lacks), or CUENV_E_MANIFEST.
+ * For `install --for` and `mirror --for`: plan_framework_for, whose
+ * notes (which build was picked, why the preferred one was skipped) go
+ * to stderr unless quiet.
  */
 int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		       const struct catalog *cat, const char *cudnn, int source,
@@ -297,10 +207,8 @@ int cmd_framework_pick(const struct cuenv_ctx *ctx, const char *arg,
 		       struct cuenv_err *err);
 
 /*
- * For `needs` and `explain`: list the store into in (warning about the
- * versions it skipped) and match s and py (may be NULL) against it, the
- * selection in force here (if any) first (needs_match_installed).
- * Returns CUENV_OK or CUENV_E_STORE.
+ * For `needs` and `explain`: needs_installed_here for ctx, its warnings
+ * on stderr.
  */
 struct needs_scan;
 struct needs_python;

@@ -27,9 +27,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	 * the watch lists) must still be evaluated: exit 0 for the hook.
 	 */
 	if (rc && rc != CUENV_E_BUG) {
-		fprintf(stderr, "cuenv: error: %s\n", err->msg.data);
-		if (err->hint.len)
-			fprintf(stderr, "hint: %s\n", err->hint.data);
+		cmd_print_error(err);
 		err_release(err);
 		rc = CUENV_OK;
 	}

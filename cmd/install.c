@@ -8,6 +8,7 @@
 #include "../core/lock.h"
 #include "../core/plan_index.h"
 #include "../core/progress.h"
+#include "../core/version.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 #include "cli/install.h"
@@ -135,9 +136,9 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 
 	q->r.cudnn = ctx->opt.arg[O_CUDNN];
 	q->r.cupti = ctx->opt.arg[O_CUPTI];
-	rc = cmd_plan_opts(&cmd_install, ctx->opt.arg[O_COMPONENTS],
-			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &q->comps,
-			   &o->plan, err);
+	rc = plan_opts_parse(cmd_install.cli.name, ctx->opt.arg[O_COMPONENTS],
+			     opt_given(&ctx->opt, O_RUNTIME_ONLY), &q->comps,
+			     &o->plan, err);
 	if (rc)
 		return rc;
 	if (ctx->opt.arg[O_SOURCE] &&
@@ -173,7 +174,7 @@ static int for_request(const struct cuenv_ctx *ctx, struct request *q,
 
 	/* The row is chosen by what the catalogue can install. */
 	if (q->r.cudnn)
-		rc = cmd_check_version("cudnn", q->r.cudnn, 0, err);
+		rc = version_check("cudnn", q->r.cudnn, 0, err);
 	if (!rc)
 		rc = cmd_catalog(ctx, cat, err);
 	if (!rc) {
@@ -211,9 +212,10 @@ static int install_setup(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = cmd_check_args(&cmd_install, argc - optind, err);
 	if (!rc)
-		rc = cmd_plan_opts_check(&cmd_install, &o->plan, err);
+		rc = plan_opts_check(cmd_install.cli.name, &o->plan, err);
 	if (!rc && o->mirror && *o->mirror &&
-	    (rc = cmd_mirror_url(&cmd_install, o->mirror, &o->fetch, err)))
+	    (rc = install_request_mirror_url(cmd_install.cli.name, o->mirror,
+					     &o->fetch, err)))
 		cuenv_hint(err, "for example: --mirror file:///srv/nvidia");
 	if (!rc && install_request_index_http(o->pypi_index))
 		o->fetch.allow_http = 1;

@@ -31,7 +31,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return cuenv_hint(err, "see: cuenv latest --help");
 	}
 	spec = argv[argc - 1];
-	rc = cmd_check_version(kit_kind_name(kind), spec, 0, err);
+	rc = version_check(kit_kind_name(kind), spec, 0, err);
 	if (rc)
 		return rc;
 	activation_init(&a);

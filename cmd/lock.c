@@ -20,11 +20,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	selection_init(&sel);
 	lock_init(&have);
-	rc = cmd_plan_opts(&cmd_lock, ctx->opt.arg[O_COMPONENTS],
-			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &o,
-			   err);
+	rc = plan_opts_parse(cmd_lock.cli.name, ctx->opt.arg[O_COMPONENTS],
+			     opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &o,
+			     err);
 	if (!rc)
-		rc = cmd_plan_opts_check(&cmd_lock, &o, err);
+		rc = plan_opts_check(cmd_lock.cli.name, &o, err);
 	if (!rc)
 		rc = lock_prepare(ctx->cwd, ctx->root, check, &sel, &path,
 				  &have, &o, err);

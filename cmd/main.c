@@ -2,22 +2,20 @@
  * main.c: global options, dispatch, and the one place that prints errors.
  */
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
-#include "../core/plat_fs.h"
+#include "../core/manifests.h"
 #include "../core/plat_main.h"
-#include "../core/plat_path.h"
 #include "../core/plat_proc.h"
 #include "../core/plat_sys.h"
-#include "../core/trust.h"
+#include "../core/selhint.h"
+#include "../core/startup.h"
+#include "../core/suggest.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 
@@ -27,48 +25,16 @@
 
 /* ---- context -------------------------------------------------------------- */
 
-static const char *nonempty_env(const struct cuenv_ctx *ctx, const char *name)
-{
-	const char *v = env_get(ctx->envp, name);
-
-	return v && *v ? v : NULL;
-}
-
-/*
- * pwd ($PWD) when it names the working directory (keeps symlinked
- * paths). When the working directory was deleted (getcwd: ENOENT), $PWD
- * as the shell last knew it, and *gone is set: the .cuenv files still on
- * that path decide, so a prompt in a deleted folder is not an error.
- */
-static char *logical_cwd(const char *pwd, int *gone)
-{
-	int clean = pwd && pwd[0] == '/' && !strstr(pwd, "/./") &&
-		    !strstr(pwd, "/../");
-	struct plat_stat a, b;
-	char *cwd;
-
-	*gone = 0;
-	if (clean && !plat_stat(pwd, &a) && !plat_stat(".", &b) &&
-	    a.id.dev == b.id.dev && a.id.ino == b.id.ino)
-		return xstrdup(pwd);
-	cwd = plat_getcwd();
-	if (!cwd && errno == ENOENT && clean) {
-		*gone = 1;
-		cwd = xstrdup(pwd);
-	}
-	return cwd;
-}
-
 #ifndef CUENV_NET
 /*
- * Run cuenv-net with our arguments (cmd_find_helper says where it is
+ * Run cuenv-net with our arguments (manifests_helper says where it is
  * looked for). Returns only on failure.
  */
 static int exec_net(const struct cuenv_ctx *ctx, char **argv,
 		    struct cuenv_err *err)
 {
 	struct buf tried = BUF_INIT;
-	char *net = cmd_find_helper(ctx, "cuenv-net", &tried);
+	char *net = manifests_helper(ctx->envp, ctx->exe, "cuenv-net", &tried);
 
 	if (net) {
 		int code;
@@ -99,54 +65,14 @@ static int exec_net(const struct cuenv_ctx *ctx, char **argv,
  * The rest of the context, from the environment main captured in
  * ctx->envp (nothing below main reads getenv()).
  */
-/*
- * The root when CUENV_ROOT does not name one: ~/.cuenv, or on Windows
- * %LOCALAPPDATA%\cuenv (where programs keep a user's data there).
- */
-static int default_root(const struct cuenv_ctx *ctx,
-			const struct plat_path_rules *rules, struct buf *root,
-			struct cuenv_err *err)
-{
-	int windows = rules->style == PLAT_PATH_WINDOWS;
-	const char *var = windows ? "LOCALAPPDATA" : "HOME";
-	const char *base = nonempty_env(ctx, var);
-	char *joined;
-
-	if (!base)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "neither CUENV_ROOT nor %s is set", var);
-	joined = plat_path_join(rules, base, windows ? "cuenv" : ".cuenv");
-	buf_sets(root, joined);
-	free(joined);
-	return CUENV_OK;
-}
-
 static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 		     struct cuenv_err *err)
 {
-	const struct plat_path_rules *rules = plat_path_native();
-	const char *r = nonempty_env(ctx, "CUENV_ROOT");
-	size_t root_len = 0;
 	int gone;
 
-	if (r)
-		buf_adds(root, r);
-	else if (default_root(ctx, rules, root, err))
+	if (startup_root(ctx->envp, root, err))
 		return err->rc;
-	plat_path_kind(rules, root->data, &root_len);
-	while (root->len > root_len &&
-	       plat_path_is_sep(rules, root->data[root->len - 1]))
-		buf_setlen(root, root->len - 1);
-	if (!plat_path_is_abs(rules, root->data))
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "CUENV_ROOT must be an absolute path, not "
-				  "'%s'",
-				  root->data);
-	/* Its folders go into PATH: a ':' would split them. */
-	if (trust_check_listable(root->data, r ? "CUENV_ROOT" : "cuenv's root",
-				 err))
-		return err->rc;
-	*cwd = logical_cwd(env_get(ctx->envp, "PWD"), &gone);
+	*cwd = startup_cwd(env_get(ctx->envp, "PWD"), &gone);
 	if (!*cwd)
 		return cuenv_fail(err, CUENV_E_STORE,
 				  "cannot find the working directory: %s",
@@ -157,18 +83,11 @@ static int setup_ctx(struct cuenv_ctx *ctx, struct buf *root, char **cwd,
 			 *cwd);
 	ctx->root = root->data;
 	ctx->cwd = *cwd;
-	ctx->shell = nonempty_env(ctx, "CUENV_SHELL");
+	ctx->shell = env_get_nonempty(ctx->envp, "CUENV_SHELL");
 	return CUENV_OK;
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
-
-static void print_error(const struct cuenv_err *err)
-{
-	fprintf(stderr, "cuenv: error: %s\n", err->msg.data);
-	if (err->hint.len)
-		fprintf(stderr, "hint: %s\n", err->hint.data);
-}
 
 /*
  * A command's help. For one whose stdout is shell code for eval
@@ -178,33 +97,6 @@ static void print_error(const struct cuenv_err *err)
 static void print_help(const struct cuenv_cmd *cmd)
 {
 	cmd_print_help(cmd, cmd->flags & CMD_EMITS_SHELL ? stderr : stdout);
-}
-
-/*
- * An unknown command: a usage error, with the command it was most likely
- * meant to be, when one is near (pyenv's `shell` is cuenv's `use`).
- */
-static int unknown_command(const char *name, struct cuenv_err *err)
-{
-	struct buf shown = BUF_INIT;
-	const char *near = cmd_suggest(name);
-
-	buf_add_display(&shown, name, 64);
-	if (*name == '-')
-		cuenv_fail(err, CUENV_E_USAGE, "unknown option '%s'",
-			   shown.data);
-	else
-		cuenv_fail(err, CUENV_E_USAGE, "'%s' is not a cuenv command",
-			   shown.data);
-	if (near && *name != '-')
-		cuenv_hint(err,
-			   "did you mean: cuenv %s? (all commands: "
-			   "cuenv help)",
-			   near);
-	else
-		cuenv_hint(err, "see: cuenv help");
-	buf_release(&shown);
-	return err->rc;
 }
 
 static int finish_stdout(int rc)
@@ -252,7 +144,7 @@ static const struct cuenv_cmd *pick_command(int *argc, char ***argv, int *rc,
 #endif
 	cmd = cmd_find(name);
 	if (!cmd) {
-		*rc = unknown_command(name, err);
+		*rc = suggest_unknown(name, cmd_suggest(name), err);
 		return NULL;
 	}
 	(*argc)--;
@@ -360,11 +252,10 @@ int main(int argc, char **argv)
 out:
 	/* Not for the prompt hook: reading the catalogue takes its time. */
 	if (rc == CUENV_E_NOT_INSTALLED)
-		cmd_hint_skipped(&ctx, &err);
-	if (rc == CUENV_E_NOT_INSTALLED && cmd && !(cmd->flags & CMD_HIDDEN))
-		cmd_hint_installable(&ctx, &err);
+		selhint_not_installed(ctx.envp, ctx.root, ctx.exe,
+				      !cmd || (cmd->flags & CMD_HIDDEN), &err);
 	if (rc && err.rc)
-		print_error(&err);
+		cmd_print_error(&err);
 	err_release(&err);
 	buf_release(&root);
 	free(cwd);

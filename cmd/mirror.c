@@ -3,6 +3,7 @@
 #include "../core/mirror.h"
 #include "../core/mirror_render.h"
 #include "../core/plat_fs.h"
+#include "../core/manifests.h"
 #include "cmd.h"
 #include "cli/mirror.h"
 
@@ -19,7 +20,10 @@ static void to_stderr(void *ctx, const char *text)
 static int load_catalog(void *ctx, const char *platform, struct catalog *cat,
 			struct cuenv_err *err)
 {
-	return cmd_catalog_for(ctx, platform, cat, err);
+	const struct cuenv_ctx *c = ctx;
+
+	return manifests_catalog_env(c->envp, c->root, c->exe, platform, cat,
+				     err);
 }
 
 static int pick_framework(void *ctx, const char *arg, const struct catalog *cat,
@@ -66,9 +70,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	q.cudnn = ctx->opt.arg[O_CUDNN];
 	q.cupti = ctx->opt.arg[O_CUPTI];
-	rc = cmd_plan_opts(&cmd_mirror, ctx->opt.arg[O_COMPONENTS],
-			   opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &io,
-			   err);
+	rc = plan_opts_parse(cmd_mirror.cli.name, ctx->opt.arg[O_COMPONENTS],
+			     opt_given(&ctx->opt, O_RUNTIME_ONLY), &comps, &io,
+			     err);
 	if (rc)
 		goto out;
 	if (ctx->opt.arg[O_SOURCE] &&

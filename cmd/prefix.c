@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/version.h"
 #include "cmd.h"
 #include "cli/prefix.h"
 
@@ -18,8 +19,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			   "cuenv's");
 		return cuenv_hint(err, "see: cuenv versions");
 	}
-	if (optind < argc &&
-	    (rc = cmd_check_version("cuda", argv[optind], 0, err)))
+	if (optind < argc && (rc = version_check("cuda", argv[optind], 0, err)))
 		return rc;
 	activation_init(&a);
 	if (optind == argc) {

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include "../core/register.h"
 #include "cmd.h"
 #include "cli/uninstall.h"
 
@@ -7,28 +8,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct install_list list = { 0 };
+	struct buf out = BUF_INIT;
 	const struct install *in;
 	int rc;
 
-	rc = cmd_find_install(ctx, &cmd_uninstall, argc - optind, argv + optind,
-			      &list, &in, err);
-	if (rc)
-		goto out;
-	if (in->registered) {
-		rc = cuenv_fail(err, CUENV_E_CONFLICT,
-				"%s %s was registered from %s; cuenv does not "
-				"delete files it did not install",
-				kit_kind_name(in->kind), in->name, in->prefix);
-		cuenv_hint(err, "unregister it: cuenv remove %s %s",
-			   kit_kind_name(in->kind), in->name);
-		goto out;
-	}
-	rc = store_delete(&ctx->store, in, err);
+	rc = select_install(&ctx->store, cmd_uninstall.cli.name, argc - optind,
+			    argv + optind, &list, &in, err);
 	if (!rc)
-		printf("uninstalled %s %s\n", kit_kind_name(in->kind),
-		       in->name);
-out:
+		rc = register_uninstall(&ctx->store, in, &out, err);
+	fputs(out.data, stdout);
 	install_list_release(&list);
+	buf_release(&out);
 	return rc;
 }
 

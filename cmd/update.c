@@ -4,6 +4,7 @@
 #include "../core/fetch.h"
 #include "../core/install_request.h"
 #include "../core/update.h"
+#include "../core/manifests.h"
 #include "cmd.h"
 #include "cli/update.h"
 
@@ -66,9 +67,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = cmd_catalog(ctx, &cat, err);
 	fetch_global_init();
-	has_pins = update_read_pins(env_get(ctx->envp, "CUENV_MANIFESTS"),
-				    cmd_data_dir(ctx, &dir) ? NULL : dir.data,
-				    &pins);
+	has_pins =
+		update_read_pins(env_get(ctx->envp, "CUENV_MANIFESTS"),
+				 manifests_data_dir(ctx->exe, &dir) ? NULL
+								    : dir.data,
+				 &pins);
 	if (!rc)
 		rc = update_all(ctx->root, base.data, &fo, &cat,
 				has_pins ? pins.data : NULL, &said, err);

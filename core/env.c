@@ -67,6 +67,13 @@ const char *env_get(char *const *envp, const char *name)
 	return NULL;
 }
 
+const char *env_get_nonempty(char *const *envp, const char *name)
+{
+	const char *v = env_get(envp, name);
+
+	return v && *v ? v : NULL;
+}
+
 const char *envmap_get(const struct envmap *env, const char *name)
 {
 	long i = find_var(env, name);

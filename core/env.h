@@ -55,6 +55,8 @@ struct envmap {
  * environment main captured (ctx->envp) instead of calling getenv().
  */
 const char *env_get(char *const *envp, const char *name);
+/* The same, NULL also when NAME is set to "". */
+const char *env_get_nonempty(char *const *envp, const char *name);
 
 void envmap_from(struct envmap *env, char *const *envp);
 void envmap_copy(struct envmap *dst, const struct envmap *src);

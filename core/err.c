@@ -39,3 +39,10 @@ int cuenv_hint(struct cuenv_err *err, const char *fmt, ...)
 	va_end(ap);
 	return err->rc;
 }
+
+void err_render(const struct cuenv_err *err, struct buf *out)
+{
+	buf_printf(out, "cuenv: error: %s\n", err->msg.data);
+	if (err->hint.len)
+		buf_printf(out, "hint: %s\n", err->hint.data);
+}

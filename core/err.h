@@ -38,6 +38,11 @@ int cuenv_fail(struct cuenv_err *err, int rc, const char *fmt, ...)
 /* Set the hint line of the recorded failure; returns err->rc. */
 int cuenv_hint(struct cuenv_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Append err as the user sees it: "cuenv: error: MSG\n", then "hint:
+ * HINT\n" when there is a hint.
+ */
+void err_render(const struct cuenv_err *err, struct buf *out);
 
 /*
  * clang-tidy's analyzer reads one file at a time and so cannot see that

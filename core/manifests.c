@@ -6,8 +6,11 @@
 
 #include <stdlib.h>
 
+#include "env.h"
+#include "plat_fs.h"
 #include "plat_path.h"
 #include "store.h"
+#include "xalloc.h"
 
 int manifests_data_dir(const char *exe, struct buf *out)
 {
@@ -111,4 +114,70 @@ int manifests_compat_dir(const char *only, const char *data_dir,
 		return cuenv_fail(err, CUENV_E_MANIFEST, "no folder '%s'",
 				  out->data);
 	return CUENV_OK;
+}
+
+/* ---- as cuenv's environment says ---------------------------------------- */
+
+int manifests_catalog_env(char *const *envp, const char *root, const char *exe,
+			  const char *platform, struct catalog *cat,
+			  struct cuenv_err *err)
+{
+	struct buf dir = BUF_INIT;
+	int rc = CUENV_OK;
+
+	if (!platform)
+		rc = manifests_platform(env_get(envp, "CUENV_PLATFORM"),
+					&platform, err);
+	if (!rc)
+		rc = manifests_catalog(cat, env_get(envp, "CUENV_MANIFESTS"),
+				       manifests_data_dir(exe, &dir) ? NULL
+								     : dir.data,
+				       root, platform, exe, err);
+	buf_release(&dir);
+	return rc;
+}
+
+int manifests_compat_env(char *const *envp, const char *exe, struct buf *out,
+			 struct cuenv_err *err)
+{
+	struct buf dir = BUF_INIT;
+	int rc = manifests_compat_dir(env_get(envp, "CUENV_MANIFESTS"),
+				      manifests_data_dir(exe, &dir) ? NULL
+								    : dir.data,
+				      exe, out, err);
+
+	buf_release(&dir);
+	return rc;
+}
+
+char *manifests_helper(char *const *envp, const char *exe, const char *name,
+		       struct buf *tried)
+{
+	const struct plat_path_rules *rules = plat_path_native();
+	char *here = exe ? plat_path_parent(rules, exe) : NULL;
+	const char *where[3] = { env_get(envp, "CUENV_LIBEXEC"), here, NULL };
+	struct buf libexec = BUF_INIT, p = BUF_INIT;
+	char *found = NULL;
+
+	if (here) {
+		buf_path(&libexec, here, "../libexec/cuenv");
+		where[2] = libexec.data;
+	}
+	for (int i = 0; i < 3 && !found; i++) {
+		if (!where[i] || !*where[i])
+			continue;
+		buf_reset(&p);
+		buf_path(&p, where[i], name);
+		/* Windows' programs are NAME.exe. */
+		if (rules->style == PLAT_PATH_WINDOWS)
+			buf_adds(&p, ".exe");
+		if (plat_can_exec(p.data))
+			found = xstrdup(p.data);
+		buf_adds(tried, tried->len ? ", " : "");
+		buf_adds(tried, p.data);
+	}
+	free(here);
+	buf_release(&libexec);
+	buf_release(&p);
+	return found;
 }

@@ -49,4 +49,34 @@ int manifests_compat_dir(const char *only, const char *data_dir,
 			 const char *exe, struct buf *out,
 			 struct cuenv_err *err);
 
+/* ---- as cuenv's environment says ---------------------------------------- */
+
+/*
+ * The catalogue for platform ("linux-sbsa", ...; NULL: CUENV_PLATFORM's,
+ * by manifests_platform) into cat, as envp says: manifests_catalog from
+ * CUENV_MANIFESTS, else the shipped folder of exe (manifests_data_dir),
+ * then root's.
+ */
+int manifests_catalog_env(char *const *envp, const char *root, const char *exe,
+			  const char *platform, struct catalog *cat,
+			  struct cuenv_err *err);
+
+/*
+ * The compatibility tables' folder (core/compat.h) into out, as envp
+ * says: manifests_compat_dir from CUENV_MANIFESTS, else the shipped
+ * folder of exe.
+ */
+int manifests_compat_env(char *const *envp, const char *exe, struct buf *out,
+			 struct cuenv_err *err);
+
+/*
+ * One of cuenv's own helper programs (cuenv-net, cuenv-probe; on
+ * Windows NAME.exe): name in CUENV_LIBEXEC (from envp), beside exe (the
+ * build tree), or in its ../libexec/cuenv (installed); the first
+ * executable one as a heap path, or NULL. Each path looked at is added
+ * to tried, ", "-separated, for the message that says it is missing.
+ */
+char *manifests_helper(char *const *envp, const char *exe, const char *name,
+		       struct buf *tried);
+
 #endif

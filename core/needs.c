@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "activate.h"
 #include "explain.h"
 #include "file.h"
 #include "plat_fs.h"
@@ -1771,4 +1772,44 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 	o->line = install_line(cat, o, top_dnn);
 out:
 	strv_release(&all);
+}
+
+int needs_installed_here(const char *root, const char *cwd, char *const *envp,
+			 struct needs_scan *s, const struct needs_python *py,
+			 struct needs_installed *in, struct strv *warnings,
+			 struct cuenv_err *err)
+{
+	struct activation a;
+	struct envmap start = ENVMAP_INIT;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+	struct needs_combo act = { 0 };
+	const struct needs_combo *active = NULL;
+	struct buf line = BUF_INIT;
+	int rc = needs_installed_load(in, root, err);
+
+	for (size_t i = 0; i < in->warnings.n; i++) {
+		buf_reset(&line);
+		buf_printf(&line, "skipped an incomplete version: %s",
+			   in->warnings.v[i]);
+		strv_push(warnings, line.data);
+	}
+	buf_release(&line);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	envmap_from(&start, envp);
+	rc = activation_compute(root, cwd, &start, 0, &a, &ignored);
+	for (size_t i = 0; i < a.warnings.n; i++)
+		strv_push(warnings, a.warnings.v[i]);
+	if (!rc && a.ok) {
+		act.cuda = a.act.cuda;
+		act.cudnn = a.act.cudnn;
+		act.cupti = a.act.cupti;
+		active = &act;
+	}
+	needs_match_installed(s, py, active, in);
+	activation_release(&a);
+	envmap_release(&start);
+	err_release(&ignored);
+	return CUENV_OK;
 }

@@ -306,6 +306,20 @@ void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
 			   const struct needs_combo *active,
 			   struct needs_installed *in);
 
+/*
+ * For `needs` and `explain`: list the store at root into in
+ * (needs_installed_load) and match s and py (may be NULL) against it,
+ * the selection in force in cwd under envp (activation_compute; none
+ * when it fails) first: needs_match_installed. What to warn about goes
+ * onto warnings: "skipped an incomplete version: NAME" for each version
+ * the listing skipped, then the activation's warnings. Returns CUENV_OK
+ * or CUENV_E_STORE (nothing matched then).
+ */
+int needs_installed_here(const char *root, const char *cwd, char *const *envp,
+			 struct needs_scan *s, const struct needs_python *py,
+			 struct needs_installed *in, struct strv *warnings,
+			 struct cuenv_err *err);
+
 /* ---- the catalogue ------------------------------------------------------- */
 
 struct needs_offer {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifests.h"
 #include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
@@ -393,4 +394,30 @@ int plan_framework_from_wheel(const struct needs_scan *s, const char *project,
 	}
 	b->notes = xstrdup("from the package index");
 	return CUENV_OK;
+}
+
+int plan_framework_for(char *const *envp, const char *exe, const char *root,
+		       const char *arg, const struct catalog *cat,
+		       const char *cudnn, int source, struct strv *notes,
+		       struct framework_builds *out, struct cuenv_err *err)
+{
+	struct framework_choice c = FRAMEWORK_CHOICE_INIT;
+	struct buf dir = BUF_INIT, name = BUF_INIT, updated = BUF_INIT;
+	const char *spec;
+	int rc = plan_framework_arg(arg, &name, &spec, err);
+
+	if (!rc)
+		rc = manifests_compat_env(envp, exe, &dir, err);
+	/* what `cuenv update --frameworks` read from the index, first */
+	buf_printf(&updated, "%s/manifests/compat", root);
+	if (!rc)
+		rc = plan_framework_choose(dir.data, updated.data, name.data,
+					   spec, cat, cudnn, source, &c, err);
+	plan_framework_notes(&c, rc, notes);
+	plan_framework_best(&c, out);
+	framework_choice_release(&c);
+	buf_release(&dir);
+	buf_release(&name);
+	buf_release(&updated);
+	return rc;
 }

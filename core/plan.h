@@ -179,6 +179,27 @@ void plan_framework_best(const struct framework_choice *c,
 			 struct framework_builds *out);
 
 /*
+ * For `install --for` and `mirror --for`: the one row of frameworks.tsv
+ * that arg ("tensorflow==2.6", "torch==2.1", "jax==0.4.20", or a bare
+ * name for any release) picks: the first, in compat_frameworks_order's
+ * order (newest release, its preferred row, newest CUDA), whose CUDA and
+ * cuDNN (cudnn, when not NULL, in place of the row's) cat can install
+ * from source (< 0: any), as catalog_resolve finds them
+ * (plan_framework_choose). The shipped tables are found as envp says
+ * (manifests_compat_env, for exe), the updated ones in
+ * root/manifests/compat. out gets exactly that row (release it with
+ * framework_builds_release); notes gets plan_framework_notes' lines:
+ * which build was picked and why the preferred one was skipped. Returns
+ * CUENV_OK, CUENV_E_USAGE for a bad arg, CUENV_E_MANIFEST when there are
+ * no tables, or plan_framework_choose's error (a release the tables
+ * lack; why the preferred build cannot be installed).
+ */
+int plan_framework_for(char *const *envp, const char *exe, const char *root,
+		       const char *arg, const struct catalog *cat,
+		       const char *cudnn, int source, struct strv *notes,
+		       struct framework_builds *out, struct cuenv_err *err);
+
+/*
  * --for's row from the framework's own wheel, whose metadata s holds
  * (wheel_requirement_scan read project's release version, file wheel):
  * the newest CUDA its metadata reports and, when it reports a cuDNN

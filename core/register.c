@@ -76,3 +76,61 @@ void register_describe(const struct install *in, struct buf *out)
 			   in->cupti_version ? in->cupti_version : "found");
 	buf_adds(out, "\n");
 }
+
+/* ---- remove and uninstall ------------------------------------------------- */
+
+int register_remove(struct store *st, const struct install *in, struct buf *out,
+		    struct cuenv_err *err)
+{
+	struct install_list inner = { 0 };
+	int rc;
+
+	if (!in->registered) {
+		rc = cuenv_fail(err, CUENV_E_CONFLICT,
+				"%s %s was installed by cuenv, not registered",
+				kit_kind_name(in->kind), in->name);
+		cuenv_hint(err, "delete it: cuenv uninstall %s %s",
+			   kit_kind_name(in->kind), in->name);
+		return rc;
+	}
+	rc = store_delete(st, in, err);
+	if (rc)
+		return rc;
+	buf_printf(out, "removed %s %s (%s, left in place)\n",
+		   kit_kind_name(in->kind), in->name, in->prefix);
+	if (in->kind != KIT_CUDA)
+		return CUENV_OK;
+	rc = store_list(st, KIT_CUDNN, &inner, err);
+	for (size_t i = 0; !rc && i < inner.n; i++) {
+		if (!inner.v[i]->registered ||
+		    strcmp(inner.v[i]->prefix, in->prefix))
+			continue;
+		rc = store_delete(st, inner.v[i], err);
+		if (!rc)
+			buf_printf(out, "removed cudnn %s (inside it)\n",
+				   inner.v[i]->name);
+	}
+	install_list_release(&inner);
+	return rc;
+}
+
+int register_uninstall(struct store *st, const struct install *in,
+		       struct buf *out, struct cuenv_err *err)
+{
+	int rc;
+
+	if (in->registered) {
+		rc = cuenv_fail(err, CUENV_E_CONFLICT,
+				"%s %s was registered from %s; cuenv does not "
+				"delete files it did not install",
+				kit_kind_name(in->kind), in->name, in->prefix);
+		cuenv_hint(err, "unregister it: cuenv remove %s %s",
+			   kit_kind_name(in->kind), in->name);
+		return rc;
+	}
+	rc = store_delete(st, in, err);
+	if (!rc)
+		buf_printf(out, "uninstalled %s %s\n", kit_kind_name(in->kind),
+			   in->name);
+	return rc;
+}

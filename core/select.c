@@ -279,3 +279,45 @@ out:
 	buf_release(&have);
 	return rc;
 }
+
+int select_install(struct store *st, const char *command, int nwords,
+		   char **words, struct install_list *list,
+		   const struct install **found, struct cuenv_err *err)
+{
+	enum kit_kind kind = KIT_CUDA;
+	const char *spec;
+	const struct install *hit = NULL;
+	size_t hits = 0;
+	struct buf names = BUF_INIT;
+	int rc;
+
+	*found = NULL;
+	if (nwords == 2 && kit_kind_parse(words[0], &kind)) {
+		cuenv_fail(err, CUENV_E_USAGE, "%s: '%s' is not cuda or cudnn",
+			   command, words[0]);
+		return cuenv_hint(err, "see: cuenv %s --help", command);
+	}
+	spec = words[nwords - 1];
+	rc = store_list(st, kind, list, err);
+	if (rc)
+		return rc;
+	hits = select_named(list, spec, &hit, &names);
+	if (hits == 1) {
+		*found = hit;
+	} else if (!hits) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, spec, 64);
+		rc = cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+				"%s %s is not in the store",
+				kit_kind_name(kind), shown.data);
+		cuenv_hint(err, "see: cuenv versions");
+		buf_release(&shown);
+	} else {
+		rc = cuenv_fail(err, CUENV_E_USAGE, "%s %s is ambiguous: %s",
+				kit_kind_name(kind), spec, names.data);
+		cuenv_hint(err, "name one exactly");
+	}
+	buf_release(&names);
+	return rc;
+}

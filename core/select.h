@@ -86,6 +86,18 @@ size_t select_named(const struct install_list *l, const char *spec,
 		    const struct install **hit, struct buf *names);
 
 /*
+ * For `remove` and `uninstall` (command, named in errors): the one
+ * install that `[cuda|cudnn] SPEC` (words, nwords 1 or 2) names among
+ * st's, by select_named, into *found (NULL on error), listing the kind
+ * into list (which owns it). CUENV_E_USAGE for a kind word other than
+ * cuda or cudnn and for a SPEC naming several (listed in the message);
+ * CUENV_E_NOT_INSTALLED for one naming none; store_list's errors.
+ */
+int select_install(struct store *st, const char *command, int nwords,
+		   char **words, struct install_list *list,
+		   const struct install **found, struct cuenv_err *err);
+
+/*
  * Resolve sel (which must be active) against what is installed. CUPTI
  * (sel->cupti) comes from a CUPTI-only install (cuptis, may be NULL) or
  * else from a toolkit's. Returns

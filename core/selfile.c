@@ -6,6 +6,7 @@
 #include "file.h"
 #include "select.h"
 #include "store.h"
+#include "version.h"
 
 int selfile_read(const char *path, struct buf *text, struct dotfile *old,
 		 struct cuenv_err *err)
@@ -113,4 +114,81 @@ struct dotfile selfile_want(const struct dotfile *set,
 	if (!want.cupti)
 		want.cupti = old->cupti;
 	return want;
+}
+
+/* Is what want selects installed? The same check activation makes. */
+static int check_installed(const struct selfile_request *r,
+			   const struct dotfile *want, struct cuenv_err *err)
+{
+	const char *insecure = env_get(r->envp, "CUENV_INSECURE_ROOTS");
+	int rc = selfile_check_installed(want, r->root,
+					 env_get(r->envp, "CUENV_SYSTEM_ROOTS"),
+					 insecure && !strcmp(insecure, "1"),
+					 err);
+
+	if (rc == CUENV_E_NOT_INSTALLED)
+		buf_adds(&err->hint, "; or write it anyway: --force");
+	return rc;
+}
+
+/*
+ * The SPEC to write (none with --unset, where --cudnn and --cupti make
+ * no sense either), checked.
+ */
+static int check_spec(const struct selfile_request *r, struct cuenv_err *err)
+{
+	if (r->unset ? r->nargs || r->set->cudnn || r->set->cupti
+		     : r->nargs != 1) {
+		if (r->unset || r->nargs > 1) {
+			cuenv_fail(err, CUENV_E_USAGE, "%s: too many arguments",
+				   r->command);
+			return cuenv_hint(err, "see: cuenv %s --help",
+					  r->command);
+		}
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "%s: these options go with a SPEC, the version to "
+			   "select",
+			   r->command);
+		return cuenv_hint(err, "for example: cuenv %s 12.4 --cudnn 9",
+				  r->command);
+	}
+	return r->unset ? CUENV_OK : version_check("cuda", r->spec, 1, err);
+}
+
+int selfile_update(const struct selfile_request *r, struct buf *out,
+		   struct buf *note, struct cuenv_err *err)
+{
+	struct dotfile set = *r->set, old;
+	struct buf text = BUF_INIT, rewritten = BUF_INIT;
+	int rc;
+
+	if (!r->any && !r->nargs)
+		return selfile_show(r->path, out, err);
+	rc = check_spec(r, err);
+	if (rc)
+		return rc;
+	set.cuda = r->unset ? NULL : (char *)r->spec;
+	dotfile_init(&old);
+	rc = selfile_read(r->path, &text, &old, err);
+	if (!rc && !r->unset && !r->force) {
+		/* Keep cudnn/cupti the file had unless told otherwise. */
+		struct dotfile want = selfile_want(&set, &old);
+
+		rc = check_installed(r, &want, err);
+	}
+	if (!rc) {
+		selfile_rewrite(&text, &set, r->unset, &rewritten);
+		rc = selfile_write(r->path, &rewritten, err);
+	}
+	if (!rc && r->unset)
+		buf_printf(note,
+			   rewritten.len ? "removed cuenv's keys from %s"
+					 : "removed %s",
+			   r->path);
+	else if (!rc)
+		buf_printf(note, "wrote %s", r->path);
+	dotfile_release(&old);
+	buf_release(&text);
+	buf_release(&rewritten);
+	return rc;
 }

@@ -56,4 +56,35 @@ struct dotfile selfile_want(const struct dotfile *set,
 int selfile_write(const char *path, const struct buf *text,
 		  struct cuenv_err *err);
 
+/* What one `cuenv local` or `cuenv global` asks of its file. */
+struct selfile_request {
+	const char *command; /* "local", "global": named in usage errors */
+	const char *path;    /* ./.cuenv, or the store's default */
+	/* --cudnn, --cupti, --isolate/--no-isolate (borrowed; no cuda) */
+	const struct dotfile *set;
+	int any;	  /* any of the selection options was given */
+	int unset, force; /* --unset, --force */
+	int nargs;	  /* how many SPECs (main allows 0 or 1) */
+	const char *spec; /* the SPEC when nargs is 1 */
+	const char *root; /* the store whose installs are checked */
+	/* the environment: CUENV_SYSTEM_ROOTS, CUENV_INSECURE_ROOTS=1 */
+	char *const *envp;
+};
+
+/*
+ * Do what r asks, as `cuenv local` and `cuenv global` do. With no option
+ * and no SPEC, show the file into out (selfile_show: CUENV_NO when it
+ * selects nothing). Else write SPEC and the options over the file, or
+ * with --unset take cuenv's keys out of it (removing a file left with
+ * nothing), keeping its other lines; unless --unset or --force, what the
+ * file will select must be installed (selfile_check_installed, whose
+ * hint then offers --force). note gets what to tell the user ("wrote
+ * PATH", "removed cuenv's keys from PATH", "removed PATH"). Usage errors
+ * (CUENV_E_USAGE naming r->command): a SPEC or --cudnn/--cupti with
+ * --unset, options without a SPEC, a bad SPEC (version_check). Else
+ * selfile_read's, the check's and selfile_write's errors.
+ */
+int selfile_update(const struct selfile_request *r, struct buf *out,
+		   struct buf *note, struct cuenv_err *err);
+
 #endif

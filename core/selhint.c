@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "manifests.h"
 #include "plat_fs.h"
 #include "select.h"
 
@@ -72,4 +73,18 @@ int selhint_installable(const struct catalog *cat, struct cuenv_err *err)
 	}
 	buf_release(&v);
 	return changed;
+}
+
+void selhint_not_installed(char *const *envp, const char *root, const char *exe,
+			   int quick, struct cuenv_err *err)
+{
+	struct catalog cat = { 0 };
+	struct cuenv_err e = CUENV_ERR_INIT;
+
+	selhint_skipped(root, err);
+	if (!quick && root && selhint_spec(err, NULL) &&
+	    !manifests_catalog_env(envp, root, exe, NULL, &cat, &e))
+		selhint_installable(&cat, err);
+	catalog_release(&cat);
+	err_release(&e);
 }

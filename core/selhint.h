@@ -34,4 +34,14 @@ int selhint_skipped(const char *root, struct cuenv_err *err);
  */
 int selhint_installable(const struct catalog *cat, struct cuenv_err *err);
 
+/*
+ * For a CUENV_E_NOT_INSTALLED that ends a command: selhint_skipped, then
+ * unless quick (the prompt hook: reading the catalogue takes its time)
+ * selhint_installable, the catalogue read as envp says
+ * (manifests_catalog_env for root and exe; no change when it cannot be
+ * read). Nothing when root is NULL (no store was set up).
+ */
+void selhint_not_installed(char *const *envp, const char *root, const char *exe,
+			   int quick, struct cuenv_err *err);
+
 #endif

@@ -96,6 +96,19 @@ static void test_env_get_reads_a_raw_environment(void **state)
 	assert_null(env_get(NULL, "PATH"));
 }
 
+static void test_env_get_nonempty_takes_empty_for_unset(void **state)
+{
+	char *envp[] = {"A=1", "B=", "AB=2", NULL};
+
+	(void)state;
+	assert_string_equal(env_get_nonempty(envp, "A"), "1");
+	assert_string_equal(env_get_nonempty(envp, "AB"), "2");
+	assert_null(env_get_nonempty(envp, "B"));
+	assert_string_equal(env_get(envp, "B"), "");
+	assert_null(env_get_nonempty(envp, "C"));
+	assert_null(env_get_nonempty(NULL, "A"));
+}
+
 static void test_envmap_set_replaces_or_adds(void **state)
 {
 	static const char *const vars[] = {"A=1", "B=2", NULL};
@@ -778,6 +791,7 @@ int main(void)
 	    cmocka_unit_test(test_envmap_from_copies_entries_with_equals),
 	    cmocka_unit_test(test_envmap_get_matches_whole_names),
 	    cmocka_unit_test(test_env_get_reads_a_raw_environment),
+	    cmocka_unit_test(test_env_get_nonempty_takes_empty_for_unset),
 	    cmocka_unit_test(test_envmap_set_replaces_or_adds),
 	    cmocka_unit_test(test_envmap_unset_removes_only_that_name),
 	    cmocka_unit_test(test_envmap_copy_is_independent),

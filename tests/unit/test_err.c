@@ -115,6 +115,27 @@ static void test_rc_values_are_fixed(void **state)
 	assert_int_equal(CUENV_E_BUG, 70);
 }
 
+static void test_err_render_message_then_hint(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	cuenv_fail(&err, CUENV_E_USAGE, "'x' is not a %s command", "cuenv");
+	err_render(&err, &out);
+	assert_string_equal(out.data,
+			    "cuenv: error: 'x' is not a cuenv command\n");
+	cuenv_hint(&err, "see: cuenv help");
+	/* appended to what out holds */
+	err_render(&err, &out);
+	assert_string_equal(out.data,
+			    "cuenv: error: 'x' is not a cuenv command\n"
+			    "cuenv: error: 'x' is not a cuenv command\n"
+			    "hint: see: cuenv help\n");
+	buf_release(&out);
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +146,7 @@ int main(void)
 	    cmocka_unit_test(test_cuenv_hint_replaces_earlier_hint),
 	    cmocka_unit_test(test_err_release_resets_to_ok),
 	    cmocka_unit_test(test_rc_values_are_fixed),
+	    cmocka_unit_test(test_err_render_message_then_hint),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 

@@ -888,6 +888,91 @@ static void test_needs_installed_load_lists_the_store(void **state)
 	free(root);
 }
 
+/* needs_installed_here: the store, and the selection in force in cwd. */
+static void test_needs_installed_here_prefers_the_selection(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct strv warnings = STRV_INIT;
+	struct buf ld = BUF_INIT;
+	struct store st;
+	struct install *old = install_at(fx, KIT_CUDA, "12.2.2", 12, "c122"),
+		       *new = install_at(fx, KIT_CUDA, "12.4.1", 12, "c124");
+	char *root = fx_path(fx, "store"), *proj = fx_path(fx, "proj");
+	char *foreign = fx_path(fx, "c118/lib64");
+	char *plain[] = {"HOME=/home/u", NULL};
+	char *shadowed[] = {NULL, NULL};
+
+	fake_cuda_classic(fx, "c122", 12);
+	fake_cuda_classic(fx, "c124", 12);
+	fake_cuda_classic(fx, "c118", 11);
+	free(old->dir);
+	old->dir = NULL;
+	free(new->dir);
+	new->dir = NULL;
+	if (store_open(&st, root, true, &err) ||
+	    store_register(&st, old, &err) || store_register(&st, new, &err))
+		fail_msg("registering: %s", err.msg.data);
+	store_release(&st);
+	fx_write(fx, "store/versions/cuda/9.9.9/.cuenv-receipt", "{");
+	needs_scan_init(&s);
+	add(&s, "/t/libt.so", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	/* nothing selected here: the newest */
+	fx_mkdir(fx, "proj");
+	needs_installed_init(&in);
+	assert_int_equal(needs_installed_here(root, proj, plain, &s, NULL, &in,
+					      &warnings, &err),
+			 CUENV_OK);
+	assert_string_equal(in.pick.cuda->version, "12.4.1");
+	assert_false(in.active);
+	assert_int_equal(warnings.n, 1);
+	assert_true(
+	    !strncmp(warnings.v[0], "skipped an incomplete version: ", 31));
+	assert_non_null(strstr(warnings.v[0], "9.9.9"));
+	needs_installed_release(&in);
+	strv_release(&warnings);
+	/* the selection in force wins when it gives what is needed */
+	fx_write(fx, "proj/.cuenv", "cuda = 12.2\n");
+	buf_printf(&ld, "LD_LIBRARY_PATH=%s", foreign);
+	shadowed[0] = ld.data;
+	needs_installed_init(&in);
+	assert_int_equal(needs_installed_here(root, proj, shadowed, &s, NULL,
+					      &in, &warnings, &err),
+			 CUENV_OK);
+	assert_string_equal(in.pick.cuda->version, "12.2.2");
+	assert_true(in.active);
+	/* the listing's warnings, then the activation's (its listing too) */
+	assert_int_equal(warnings.n, 3);
+	assert_non_null(strstr(warnings.v[0], "9.9.9"));
+	assert_non_null(strstr(warnings.v[1], "9.9.9"));
+	assert_true(!strncmp(warnings.v[2], "LD_LIBRARY_PATH entry ", 22));
+	assert_non_null(strstr(warnings.v[2], foreign));
+	needs_installed_release(&in);
+	strv_release(&warnings);
+	/* a selection that cannot be used is no selection */
+	fx_write(fx, "proj/.cuenv", "cuda = 12.3\n");
+	needs_installed_init(&in);
+	assert_int_equal(needs_installed_here(root, proj, plain, &s, NULL, &in,
+					      &warnings, &err),
+			 CUENV_OK);
+	assert_string_equal(in.pick.cuda->version, "12.4.1");
+	assert_false(in.active);
+	assert_int_equal(err.rc, CUENV_OK);
+	needs_installed_release(&in);
+	strv_release(&warnings);
+	needs_scan_release(&s);
+	install_free(old);
+	install_free(new);
+	buf_release(&ld);
+	err_release(&err);
+	free(root);
+	free(proj);
+	free(foreign);
+}
+
 /* ---- the catalogue ------------------------------------------------------- */
 
 #define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -1487,6 +1572,7 @@ int main(void)
 	    T(test_needs_installed_ignores_an_active_selection_that_lacks),
 	    T(test_needs_installed_must_suit_the_frameworks),
 	    T(test_needs_installed_load_lists_the_store),
+	    T(test_needs_installed_here_prefers_the_selection),
 	    cmocka_unit_test(test_needs_describe_ranges_by_minor),
 	    cmocka_unit_test(test_needs_describe_without_a_catalogue),
 	    cmocka_unit_test(test_needs_offer_takes_the_newest_that_gives_all),

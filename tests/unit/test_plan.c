@@ -544,6 +544,83 @@ static void test_plan_framework_notes_say_what_was_skipped(void **state)
 	free(shipped);
 }
 
+/* install --for and mirror --for: the tables found as the environment says. */
+static void test_plan_framework_for_reads_both_tables(void **state)
+{
+	struct fixture *fx = *state;
+	struct framework_builds out = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct strv notes = STRV_INIT;
+	struct catalog cat = {0};
+	struct buf only = BUF_INIT, none = BUF_INIT;
+	char *ship = fx_path(fx, "ship"), *root = fx_path(fx, "root");
+	char *envp[] = {NULL, NULL};
+
+	load(&cat);
+	fx_write(fx, "ship/compat/frameworks.tsv",
+		 TSV_HEAD "jax\tjax-0.4.30\t12.4\t\ts\t\n"
+			  "jax\tjax-0.5.0\t12.6\t\ts\t\n");
+	fx_mkdir(fx, "root");
+	buf_printf(&only, "CUENV_MANIFESTS=%s", ship);
+	envp[0] = only.data;
+	assert_int_equal(plan_framework_for(envp, NULL, root, "jax", &cat, NULL,
+					    -1, &notes, &out, &err),
+			 CUENV_OK);
+	assert_int_equal(out.n, 1);
+	assert_string_equal(out.v[0].version, "0.4.30");
+	assert_int_equal(notes.n, 2);
+	assert_true(
+	    !strncmp(notes.v[0], "skipped jax 0.5.0 with CUDA 12.6", 32));
+	assert_string_equal(notes.v[1], "jax 0.4.30 was built and tested with "
+					"CUDA 12.4");
+	framework_builds_release(&out);
+	memset(&out, 0, sizeof(out));
+	strv_release(&notes);
+	/* what `cuenv update --frameworks` read comes first */
+	fx_write(fx, "root/manifests/compat/frameworks.tsv",
+		 TSV_HEAD "jax\tjax-0.4.31\t12.4\t\ts\t\n");
+	assert_int_equal(plan_framework_for(envp, NULL, root, "jax", &cat, NULL,
+					    -1, &notes, &out, &err),
+			 CUENV_OK);
+	assert_int_equal(out.n, 1);
+	assert_string_equal(out.v[0].version, "0.4.31");
+	framework_builds_release(&out);
+	memset(&out, 0, sizeof(out));
+	strv_release(&notes);
+	/* none can be: the preferred build said, nothing picked */
+	assert_int_not_equal(plan_framework_for(envp, NULL, root, "jax==0.5.0",
+						&cat, NULL, -1, &notes, &out,
+						&err),
+			     CUENV_OK);
+	assert_non_null(strstr(err.msg.data, "12.6"));
+	assert_int_equal(out.n, 0);
+	assert_int_equal(notes.n, 1);
+	assert_string_equal(notes.v[0], "jax 0.5.0 was built and tested with "
+					"CUDA 12.6");
+	err_release(&err);
+	strv_release(&notes);
+	/* a bad argument is said before missing tables */
+	buf_printf(&none, "CUENV_MANIFESTS=%s/none", ship);
+	envp[0] = none.data;
+	assert_int_equal(plan_framework_for(envp, NULL, root, "numpy", &cat,
+					    NULL, -1, &notes, &out, &err),
+			 CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "numpy"));
+	err_release(&err);
+	assert_int_equal(plan_framework_for(envp, NULL, root, "jax", &cat, NULL,
+					    -1, &notes, &out, &err),
+			 CUENV_E_MANIFEST);
+	assert_int_equal(notes.n, 0);
+	assert_int_equal(out.n, 0);
+	err_release(&err);
+	strv_release(&notes);
+	catalog_release(&cat);
+	buf_release(&only);
+	buf_release(&none);
+	free(ship);
+	free(root);
+}
+
 /* --components and --runtime-only, as install, lock and mirror take them. */
 static void test_plan_opts_parse_and_check(void **state)
 {
@@ -663,6 +740,9 @@ int main(void)
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_plan_framework_notes_say_what_was_skipped, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_plan_framework_for_reads_both_tables, fx_setup,
 		fx_teardown),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");

@@ -652,6 +652,86 @@ static void test_select_resolve_cupti_needs_a_cupti_dir(void **state)
 
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* ---- select_install: remove's and uninstall's SPEC ----------------------- */
+
+static void register_at(const struct fixture *fx, struct store *st,
+			enum kit_kind kind, const char *version, unsigned major,
+			const char *rel)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *prefix = fx_path(fx, rel);
+	struct install *in;
+
+	if (kind == KIT_CUDA)
+		fake_cuda_classic(fx, rel, major);
+	else
+		fake_cudnn_tarball(fx, rel, "9.1.0");
+	in = fx_install_new(kind, version, major, prefix);
+	if (store_register(st, in, &err))
+		fail_msg("store_register: %s", err.msg.data);
+	install_free(in);
+	free(prefix);
+}
+
+static void test_select_install_finds_one_by_kind_and_spec(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct install_list list = {0};
+	const struct install *found;
+	struct store st;
+	char *root = fx_path(fx, "store");
+	char *one[] = {"11"}, *both[] = {"cudnn", "9.1"},
+	     *ambiguous[] = {"12.4"}, *missing[] = {"cuda", "10.2"},
+	     *kind[] = {"tensorrt", "12.4"};
+
+	assert_int_equal(store_open(&st, root, true, &err), CUENV_OK);
+	register_at(fx, &st, KIT_CUDA, "12.4.0", 12, "cuda-12.4.0");
+	register_at(fx, &st, KIT_CUDA, "12.4.1", 12, "cuda-12.4.1");
+	register_at(fx, &st, KIT_CUDA, "11.8.0", 11, "cuda-11.8.0");
+	register_at(fx, &st, KIT_CUDNN, "9.1.0.70", 12, "cudnn-9.1");
+	/* cuda is the kind when none is named */
+	assert_int_equal(
+	    select_install(&st, "remove", 1, one, &list, &found, &err),
+	    CUENV_OK);
+	assert_int_equal(found->kind, KIT_CUDA);
+	assert_string_equal(found->version, "11.8.0");
+	install_list_release(&list);
+	assert_int_equal(
+	    select_install(&st, "remove", 2, both, &list, &found, &err),
+	    CUENV_OK);
+	assert_int_equal(found->kind, KIT_CUDNN);
+	assert_string_equal(found->version, "9.1.0.70");
+	install_list_release(&list);
+	/* a prefix of two: name one exactly */
+	assert_int_equal(
+	    select_install(&st, "remove", 1, ambiguous, &list, &found, &err),
+	    CUENV_E_USAGE);
+	assert_null(found);
+	assert_string_equal(err.msg.data,
+			    "cuda 12.4 is ambiguous: 12.4.0, 12.4.1");
+	assert_string_equal(err.hint.data, "name one exactly");
+	err_release(&err);
+	install_list_release(&list);
+	assert_int_equal(
+	    select_install(&st, "uninstall", 2, missing, &list, &found, &err),
+	    CUENV_E_NOT_INSTALLED);
+	assert_string_equal(err.msg.data, "cuda 10.2 is not in the store");
+	assert_string_equal(err.hint.data, "see: cuenv versions");
+	err_release(&err);
+	install_list_release(&list);
+	assert_int_equal(
+	    select_install(&st, "uninstall", 2, kind, &list, &found, &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "uninstall: 'tensorrt' is not cuda or cudnn");
+	assert_string_equal(err.hint.data, "see: cuenv uninstall --help");
+	err_release(&err);
+	install_list_release(&list);
+	store_release(&st);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -686,6 +766,7 @@ int main(void)
 		test_select_resolve_missing_cudnn_names_cuda_major),
 	    cmocka_unit_test(test_select_resolve_missing_cupti_says_install),
 	    cmocka_unit_test(test_select_resolve_cupti_needs_a_cupti_dir),
+	    FS_TEST(test_select_install_finds_one_by_kind_and_spec),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 

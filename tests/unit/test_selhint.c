@@ -85,6 +85,55 @@ static void test_selhint_installable_only_when_the_catalogue_lacks_it(void **s)
 	free(dir);
 }
 
+static void test_selhint_not_installed_skipped_then_catalogue(void **s)
+{
+	struct fixture *fx = *s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf only = BUF_INIT, bad = BUF_INIT;
+	char *root = fx_path(fx, "root"), *m = fx_path(fx, "m");
+	char *envp[] = {"CUENV_PLATFORM=linux-x86_64", NULL, NULL};
+	const char *lacks = "cuda 10.1 is not in cuenv's catalogue";
+
+	fx_write(fx, "m/cuda-runfiles.tsv",
+		 "cuda_version\tplatform\turl\tsha256\tsource\tcross_check\n"
+		 "11.2.2\tlinux-x86_64\thttps://developer.download.nvidia.com/"
+		 "x.run\t5f79488b57fe6936bc95a56f9b7e2838ab2f2ee3313b1008942206"
+		 "eebe06352d\ttest\t-\n");
+	fx_mkdir(fx, "root");
+	buf_printf(&only, "CUENV_MANIFESTS=%s", m);
+	envp[1] = only.data;
+	/* the catalogue read as envp says */
+	cuenv_hint(&err, SELECT_HINT_INSTALL "10.1");
+	selhint_not_installed(envp, root, NULL, 0, &err);
+	assert_true(!strncmp(err.hint.data, lacks, strlen(lacks)));
+	/* not for the prompt hook, nor without a store */
+	buf_reset(&err.hint);
+	cuenv_hint(&err, SELECT_HINT_INSTALL "10.1");
+	selhint_not_installed(envp, root, NULL, 1, &err);
+	assert_string_equal(err.hint.data, SELECT_HINT_INSTALL "10.1");
+	selhint_not_installed(envp, NULL, NULL, 0, &err);
+	assert_string_equal(err.hint.data, SELECT_HINT_INSTALL "10.1");
+	/* a catalogue that cannot be read changes nothing */
+	buf_printf(&bad, "CUENV_MANIFESTS=%s/none", m);
+	envp[1] = bad.data;
+	selhint_not_installed(envp, root, NULL, 0, &err);
+	assert_string_equal(err.hint.data, SELECT_HINT_INSTALL "10.1");
+	/* skipped in the store: said so, quick or not, and nothing more */
+	envp[1] = only.data;
+	fx_mkdir(fx, "root/versions/cuda/10.1.2");
+	selhint_not_installed(envp, root, NULL, 1, &err);
+	assert_true(!strncmp(err.hint.data, "cuda 10.1.2 is in the store", 27));
+	buf_reset(&err.hint);
+	cuenv_hint(&err, SELECT_HINT_INSTALL "10.1");
+	selhint_not_installed(envp, root, NULL, 0, &err);
+	assert_true(!strncmp(err.hint.data, "cuda 10.1.2 is in the store", 27));
+	buf_release(&only);
+	buf_release(&bad);
+	err_release(&err);
+	free(root);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -95,6 +144,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_selhint_installable_only_when_the_catalogue_lacks_it,
 		fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_selhint_not_installed_skipped_then_catalogue, fx_setup,
+		fx_teardown),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -281,6 +281,7 @@ static void exec_checks(void)
 #include "install_checks.h"
 #include "detect_checks.h"
 #include "proc_checks.h"
+#include "startup_checks.h"
 
 int main(void)
 {
@@ -296,6 +297,7 @@ int main(void)
 	detect_checks();
 	proc_checks();
 	cwd_checks();
+	startup_checks();
 	printf("test_core: %d checks, %d failed\n", checked, failed);
 	return failed != 0;
 }

@@ -1,0 +1,189 @@
+/*
+ * main's set-up: cuenv's root from the environment, and the logical
+ * working directory.
+ */
+#include "fakes/fixture.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/startup.h"
+
+/* startup_root for the NULL-terminated "NAME=VALUE" list vars. */
+static int root_of(char *const *vars, struct buf *root, struct cuenv_err *err)
+{
+	buf_reset(root);
+	err_release(err);
+	return startup_root(vars, root, err);
+}
+
+static void test_startup_root_from_cuenv_root(void **state)
+{
+	char *plain[] = {"HOME=/home/u", "CUENV_ROOT=/srv/cuenv", NULL};
+	char *slashes[] = {"CUENV_ROOT=/srv/cuenv//", NULL};
+	char *top[] = {"CUENV_ROOT=///", NULL};
+	struct buf root = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(root_of(plain, &root, &err), CUENV_OK);
+	assert_string_equal(root.data, "/srv/cuenv");
+	assert_int_equal(root_of(slashes, &root, &err), CUENV_OK);
+	assert_string_equal(root.data, "/srv/cuenv");
+	/* the root folder keeps its own separator */
+	assert_int_equal(root_of(top, &root, &err), CUENV_OK);
+	assert_string_equal(root.data, "/");
+	buf_release(&root);
+	err_release(&err);
+}
+
+static void test_startup_root_defaults_to_home(void **state)
+{
+	char *home[] = {"HOME=/home/u/", "CUENV_ROOT=", NULL};
+	char *none[] = {"PATH=/bin", NULL};
+	char *empty[] = {"HOME=", NULL};
+	struct buf root = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	/* an empty CUENV_ROOT is no root */
+	assert_int_equal(root_of(home, &root, &err), CUENV_OK);
+	assert_string_equal(root.data, "/home/u/.cuenv");
+	assert_int_equal(root_of(none, &root, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "neither CUENV_ROOT nor HOME is set");
+	assert_int_equal(root_of(empty, &root, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "neither CUENV_ROOT nor HOME is set");
+	assert_int_equal(root_of(NULL, &root, &err), CUENV_E_USAGE);
+	buf_release(&root);
+	err_release(&err);
+}
+
+static void test_startup_root_must_be_absolute_and_listable(void **state)
+{
+	char *rel[] = {"CUENV_ROOT=my/root", NULL};
+	char *colon[] = {"CUENV_ROOT=/a:b", NULL};
+	char *home_colon[] = {"HOME=/x:y", NULL};
+	struct buf root = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(root_of(rel, &root, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "CUENV_ROOT must be an absolute "
+					  "path, not 'my/root'");
+	/* its folders go into PATH: a ':' would split them */
+	assert_int_equal(root_of(colon, &root, &err), CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "CUENV_ROOT '/a:b' holds a ':'"));
+	assert_int_equal(root_of(home_colon, &root, &err), CUENV_E_USAGE);
+	assert_non_null(
+	    strstr(err.msg.data, "cuenv's root '/x:y/.cuenv' holds a ':'"));
+	buf_release(&root);
+	err_release(&err);
+}
+
+/* ---- the working directory ---------------------------------------------- */
+
+struct here {
+	void *fx;  /* the fixture's state */
+	char *was; /* the working directory to go back to */
+};
+
+static int here_setup(void **state)
+{
+	struct here *h = calloc(1, sizeof(*h));
+
+	h->was = getcwd(NULL, 0);
+	if (!h->was || fx_setup(&h->fx))
+		return -1;
+	*state = h;
+	return 0;
+}
+
+static int here_teardown(void **state)
+{
+	struct here *h = *state;
+	int rc = chdir(h->was);
+
+	free(h->was);
+	rc |= fx_teardown(&h->fx);
+	free(h);
+	return rc;
+}
+
+static void test_startup_cwd_keeps_a_symlinked_pwd(void **state)
+{
+	struct here *h = *state;
+	struct fixture *fx = h->fx;
+	char *real = fx_path(fx, "real"), *link = fx_path(fx, "link"),
+	     *other = fx_path(fx, "other"), *dotted = fx_path(fx, "./real");
+	char *cwd;
+	int gone = 1;
+
+	fx_mkdir(fx, "real");
+	fx_mkdir(fx, "other");
+	fx_symlink(fx, real, "link");
+	assert_int_equal(chdir(real), 0);
+	cwd = startup_cwd(link, &gone);
+	assert_string_equal(cwd, link);
+	assert_int_equal(gone, 0);
+	free(cwd);
+	/* a PWD that names another folder, or is not clean: getcwd's */
+	cwd = startup_cwd(other, &gone);
+	assert_string_equal(cwd, real);
+	free(cwd);
+	cwd = startup_cwd(dotted, &gone);
+	assert_string_equal(cwd, real);
+	free(cwd);
+	cwd = startup_cwd("real", &gone);
+	assert_string_equal(cwd, real);
+	free(cwd);
+	cwd = startup_cwd(NULL, &gone);
+	assert_string_equal(cwd, real);
+	free(cwd);
+	free(real);
+	free(link);
+	free(other);
+	free(dotted);
+}
+
+static void test_startup_cwd_of_a_deleted_folder_is_pwd(void **state)
+{
+	struct here *h = *state;
+	struct fixture *fx = h->fx;
+	char *dir = fx_path(fx, "gone"), *cwd;
+	int gone = 0;
+
+	fx_mkdir(fx, "gone");
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(rmdir(dir), 0);
+	cwd = startup_cwd(dir, &gone);
+	assert_string_equal(cwd, dir);
+	assert_int_equal(gone, 1);
+	free(cwd);
+	/* with no PWD to fall back on there is none */
+	errno = 0;
+	assert_null(startup_cwd(NULL, &gone));
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(gone, 0);
+	free(dir);
+}
+
+#define HERE_TEST(t)                                                           \
+	cmocka_unit_test_setup_teardown(t, here_setup, here_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_startup_root_from_cuenv_root),
+	    cmocka_unit_test(test_startup_root_defaults_to_home),
+	    cmocka_unit_test(test_startup_root_must_be_absolute_and_listable),
+	    HERE_TEST(test_startup_cwd_keeps_a_symlinked_pwd),
+	    HERE_TEST(test_startup_cwd_of_a_deleted_folder_is_pwd),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
