@@ -24,6 +24,12 @@ void buf_release(struct buf *b)
 	buf_init(b);
 }
 
+void buf_release_each(struct buf *const *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_release(b[i]);
+}
+
 void buf_reset(struct buf *b)
 {
 	b->len = 0;
@@ -220,6 +226,12 @@ void strv_release(struct strv *sv)
 	free(sv->v);
 	sv->v = NULL;
 	sv->n = sv->cap = 0;
+}
+
+void strv_release_each(struct strv *const *sv, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strv_release(sv[i]);
 }
 
 void strv_split(struct strv *sv, const char *s, char sep)
