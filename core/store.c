@@ -27,21 +27,11 @@ void install_init(struct install *in, enum kit_kind kind)
 
 void install_release(struct install *in)
 {
-	free(in->version);
-	free(in->name);
-	free(in->dir);
-	free(in->prefix);
-	free(in->cupti_version);
-	strv_release(&in->bin);
-	strv_release(&in->lib);
-	strv_release(&in->include);
-	strv_release(&in->cupti);
-	strv_release(&in->notes);
-	strv_release(&in->sources);
-	strv_release(&in->warnings);
-	strv_release(&in->searched);
-	strv_release(&in->linked);
-	strv_release(&in->links);
+	FREE_EACH(in->version, in->name, in->dir, in->prefix,
+		  in->cupti_version);
+	STRV_RELEASE_EACH(&in->bin, &in->lib, &in->include, &in->cupti,
+			  &in->notes, &in->sources, &in->warnings,
+			  &in->searched, &in->linked, &in->links);
 	install_init(in, in->kind);
 }
 
@@ -489,12 +479,15 @@ static int cmp_install(const void *a, const void *b)
 {
 	const struct install *x = *(const struct install *const *)a;
 	const struct install *y = *(const struct install *const *)b;
-	int c = version_cmp_str(x->version, y->version);
 
-	if (c)
-		return c;
-	return (x->cuda_major > y->cuda_major) -
-	       (x->cuda_major < y->cuda_major);
+	return version_cmp_build(x->version, x->cuda_major, y->version,
+				 y->cuda_major);
+}
+
+void install_list_sort(struct install_list *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_install);
 }
 
 int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
@@ -546,8 +539,7 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 		out->v[out->n++] = in;
 	}
 	plat_closedir(d);
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_install);
+	install_list_sort(out);
 out:
 	buf_release(&dir);
 	buf_release(&sub);
