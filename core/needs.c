@@ -84,28 +84,20 @@ void needs_scan_release(struct needs_scan *s)
 	for (size_t i = 0; i < s->n; i++) {
 		struct needs_want *w = &s->v[i];
 
-		free(w->soname);
-		free(w->dll);
-		strv_release(&w->needed_by);
-		strv_release(&w->named_by);
-		free(w->provided_by);
-		free(w->found);
-		free(w->range);
+		FREE_EACH(w->soname, w->dll, w->provided_by, w->found,
+			  w->range);
+		STRV_RELEASE_EACH(&w->needed_by, &w->named_by);
 	}
 	free(s->v);
 	for (size_t i = 0; i < s->nrep; i++) {
 		struct needs_report *r = &s->rep[i];
 
-		free(r->framework);
-		free(r->version);
-		free(r->source);
-		free(r->cuda);
-		free(r->cudnn);
+		FREE_EACH(r->framework, r->version, r->source, r->cuda,
+			  r->cudnn);
 		strv_release(&r->dlls);
 	}
 	free(s->rep);
-	strv_release(&s->provides);
-	strv_release(&s->warnings);
+	STRV_RELEASE_EACH(&s->provides, &s->warnings);
 	needs_scan_init(s);
 }
 
@@ -1016,16 +1008,18 @@ void needs_python_init(struct needs_python *py, const char *exe)
 	py->exe = exe;
 }
 
+/* Free what f holds and empty it. */
+static void framework_clear(struct needs_framework *f)
+{
+	FREE_EACH(f->version, f->cuda, f->cudnn, f->absent, f->problem);
+	memset(f, 0, sizeof(*f));
+}
+
 void needs_python_release(struct needs_python *py)
 {
 	free(py->version);
-	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-		free(py->fw[i].version);
-		free(py->fw[i].cuda);
-		free(py->fw[i].cudnn);
-		free(py->fw[i].absent);
-		free(py->fw[i].problem);
-	}
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
+		framework_clear(&py->fw[i]);
 	needs_python_init(py, py->exe);
 }
 
@@ -1061,12 +1055,7 @@ int needs_python_parse(struct needs_python *py, const char *text, size_t len)
 
 		if (!json_is_object(o))
 			continue;
-		free(f->absent);
-		free(f->version);
-		free(f->cuda);
-		free(f->cudnn);
-		free(f->problem);
-		memset(f, 0, sizeof(*f));
+		framework_clear(f);
 		f->absent = json_str(o, "absent");
 		if (f->absent)
 			continue;

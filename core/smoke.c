@@ -26,20 +26,13 @@ void smoke_report_init(struct smoke_report *r)
 
 static void layer_release(struct smoke_layer *l)
 {
-	free(l->version);
-	free(l->soname);
-	free(l->file);
-	free(l->message);
-	free(l->fix);
-	strv_release(&l->details);
-	strv_release(&l->warnings);
+	FREE_EACH(l->version, l->soname, l->file, l->message, l->fix);
+	STRV_RELEASE_EACH(&l->details, &l->warnings);
 }
 
 void smoke_report_release(struct smoke_report *r)
 {
-	free(r->cuda);
-	free(r->cudnn);
-	free(r->cupti);
+	FREE_EACH(r->cuda, r->cudnn, r->cupti);
 	for (size_t i = 0; i < SMOKE_LAYERS; i++)
 		layer_release(&r->layer[i]);
 	smoke_report_init(r);
