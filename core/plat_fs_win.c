@@ -163,20 +163,25 @@ static int is_abs(const char *name)
 	return name[0] == '\\' || name[0] == '/' || (name[0] && name[1] == ':');
 }
 
-/* dir's path joined with name, or name alone (PLAT_AT_CWD, absolute). */
-static int at_path(int dir, const char *name, struct buf *out)
+/*
+ * dir's path joined with name, or name alone (PLAT_AT_CWD, absolute), as
+ * a heap string; NULL (errno set) when dir's path cannot be had. Windows
+ * has no *at() calls: each plat_*_at runs its path twin on this.
+ */
+static char *at_path(int dir, const char *name)
 {
-	buf_reset(out);
-	if (dir == PLAT_AT_CWD || is_abs(name)) {
-		buf_adds(out, name);
-		return 0;
+	struct buf out = BUF_INIT;
+
+	if (dir != PLAT_AT_CWD && !is_abs(name)) {
+		if (handle_path(handle_of(dir), &out)) {
+			buf_release(&out);
+			return NULL;
+		}
+		if (out.len && out.data[out.len - 1] != '\\')
+			buf_adds(&out, "\\");
 	}
-	if (handle_path(handle_of(dir), out))
-		return -1;
-	if (out->len && out->data[out->len - 1] != '\\')
-		buf_adds(out, "\\");
-	buf_adds(out, name);
-	return 0;
+	buf_adds(&out, name);
+	return buf_detach(&out);
 }
 
 static int64_t unix_time(FILETIME ft, long *ns)
@@ -305,12 +310,10 @@ int plat_open(const char *path, unsigned flags, unsigned perm)
 
 int plat_open_at(int dir, const char *name, unsigned flags, unsigned perm)
 {
-	struct buf p = BUF_INIT;
-	int fd = -1;
+	char *p = at_path(dir, name);
+	int fd = p ? plat_open(p, flags, perm) : -1;
 
-	if (!at_path(dir, name, &p))
-		fd = plat_open(p.data, flags, perm);
-	buf_release(&p);
+	free(p);
 	return fd;
 }
 
@@ -454,12 +457,10 @@ int plat_fstat(int fd, struct plat_stat *st)
 
 int plat_stat_at(int dir, const char *name, int nofollow, struct plat_stat *st)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? stat_path(p, nofollow, st) : -1;
 
-	if (!rc)
-		rc = stat_path(p.data, nofollow, st);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
@@ -494,12 +495,10 @@ int plat_chmod(const char *path, unsigned perm)
 
 int plat_chmod_at(int dir, const char *name, unsigned perm)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? plat_chmod(p, perm) : -1;
 
-	if (!rc)
-		rc = plat_chmod(p.data, perm);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
@@ -607,15 +606,10 @@ int plat_rename(const char *from, const char *to)
 static int at_pair(int (*op)(const char *, const char *), int from_dir,
 		   const char *from, int to_dir, const char *to)
 {
-	struct buf f = BUF_INIT, t = BUF_INIT;
-	int rc = at_path(from_dir, from, &f);
+	char *f = at_path(from_dir, from), *t = f ? at_path(to_dir, to) : NULL;
+	int rc = t ? op(f, t) : -1;
 
-	if (!rc)
-		rc = at_path(to_dir, to, &t);
-	if (!rc)
-		rc = op(f.data, t.data);
-	buf_release(&f);
-	buf_release(&t);
+	FREE_EACH(f, t);
 	return rc;
 }
 
@@ -650,12 +644,10 @@ int plat_unlink(const char *path)
 
 int plat_unlink_at(int dir, const char *name)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? plat_unlink(p) : -1;
 
-	if (!rc)
-		rc = plat_unlink(p.data);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
@@ -674,12 +666,10 @@ int plat_mkdir(const char *path, unsigned perm)
 
 int plat_mkdir_at(int dir, const char *name, unsigned perm)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? plat_mkdir(p, perm) : -1;
 
-	if (!rc)
-		rc = plat_mkdir(p.data, perm);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
@@ -697,12 +687,10 @@ int plat_rmdir(const char *path)
 
 int plat_rmdir_at(int dir, const char *name)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? plat_rmdir(p) : -1;
 
-	if (!rc)
-		rc = plat_rmdir(p.data);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
@@ -779,23 +767,19 @@ int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
 
 int plat_symlink_at(const char *target, int dir, const char *name)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? plat_symlink(target, p) : -1;
 
-	if (!rc)
-		rc = plat_symlink(target, p.data);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
 ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
 {
-	struct buf p = BUF_INIT;
-	ssize_t n = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	ssize_t n = p ? plat_readlink(p, buf, size) : -1;
 
-	if (!n)
-		n = plat_readlink(p.data, buf, size);
-	buf_release(&p);
+	free(p);
 	return n;
 }
 
