@@ -230,81 +230,57 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
 	buf_release(&so);
 }
 
-/*
- * What a file's read (rc) means for the scan: where the user named the
- * file, one not in the format is a usage error and a broken one an error;
- * inside a folder the first is skipped quietly, the second with a warning
- * (own's message).
- */
-static int scan_verdict(struct needs_scan *s, int rc, int named,
-			struct cuenv_err *err, const struct cuenv_err *own)
+int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
+		      size_t len, struct cuenv_err *err)
 {
-	if (named && rc == CUENV_NO)
-		err->rc = rc = CUENV_E_USAGE;
-	else if (!named && rc && rc != CUENV_NO)
-		add_warning(s, "skipped: %s", own->msg.data);
-	return named ? rc : CUENV_OK;
-}
-
-/* Read the PE file at path, as scan_file does an ELF file. */
-static int scan_pe_file(struct needs_scan *s, const char *path, int named,
-			struct cuenv_err *err)
-{
+	struct elf_info e;
 	struct pe_info p;
-	struct cuenv_err own = CUENV_ERR_INIT;
 	int rc;
 
+	elf_info_init(&e);
 	pe_info_init(&p);
-	rc = pe_read_file(path, &p, named ? err : &own);
-	if (!rc)
-		needs_scan_add_pe(s, path, &p);
-	rc = scan_verdict(s, rc, named, err, &own);
+	rc = elf_parse(data, len, path, &e, err);
+	if (!rc) {
+		needs_scan_add(s, path, &e);
+	} else if (rc == CUENV_NO) { /* a Windows DLL, .pyd or .exe? */
+		rc = pe_parse(data, len, path, &p, err);
+		if (!rc)
+			needs_scan_add_pe(s, path, &p);
+	}
+	elf_info_release(&e);
 	pe_info_release(&p);
-	err_release(&own);
 	return rc;
 }
 
 /*
- * Read one file. named: the user gave it as PATH, so a file that is not
- * ELF, or a broken one, is an error; inside a folder the first is skipped
- * quietly and the second with a warning.
+ * Read one file. named: the user gave it as PATH, so a file that is
+ * neither ELF nor PE, or a broken one, is an error; inside a folder the
+ * first is skipped quietly and the second with a warning.
  */
 static int scan_file(struct needs_scan *s, const char *path, int named,
 		     struct cuenv_err *err)
 {
-	struct elf_info e;
 	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc;
+	struct file_map m;
+	int rc = file_map(path, 2, &m, &own);
 
-	elf_info_init(&e);
-	rc = elf_read_file(path, &e, named ? err : &own);
-	if (rc == CUENV_NO) {
-		/* not ELF: a Windows DLL, .pyd or .exe? */
-		struct cuenv_err pe = CUENV_ERR_INIT;
-
-		elf_info_release(&e);
-		err_release(&own);
-		if (named) { /* ELF's "not an ELF file" is no longer the news */
-			err_release(err);
-			err_init(err);
-		}
-		rc = scan_pe_file(s, path, named, named ? &pe : NULL);
-		if (named && rc == CUENV_E_USAGE)
-			cuenv_fail(err, rc,
-				   "'%s' is not an ELF file, nor a "
-				   "Windows PE file",
-				   path);
-		else if (named && rc)
-			cuenv_fail(err, rc, "%s", pe.msg.data);
-		err_release(&pe);
-		return rc;
+	if (!rc) {
+		/* one pass from start to end: let the kernel read ahead */
+		plat_map_sequential(m.data, m.len);
+		rc = needs_scan_binary(s, path, m.data, m.len, &own);
+		file_unmap(&m);
 	}
-	if (!rc)
-		needs_scan_add(s, path, &e);
-	rc = scan_verdict(s, rc, named, err, &own);
-	elf_info_release(&e);
+	if (!named && rc && rc != CUENV_NO)
+		add_warning(s, "skipped: %s", own.msg.data);
+	else if (named && rc == CUENV_NO)
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"'%s' is not an ELF file, nor a Windows PE "
+				"file",
+				path);
+	else if (named && rc)
+		cuenv_fail(err, rc, "%s", own.msg.data);
 	err_release(&own);
-	return rc;
+	return named ? rc : CUENV_OK;
 }
 
 /* ---- what the frameworks' own files say ---------------------------------- */
