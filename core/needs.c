@@ -1105,6 +1105,24 @@ static int combo_has(const struct needs_combo *c, const char *name,
 }
 
 /*
+ * A framework's minimum (of what: "CUDA", "cuDNN") that the combination
+ * is below: named once in lacks when given ("CUDA 12.1+ (torch)", "cuDNN
+ * 9.x (jax)"). Returns 1, one request failed.
+ */
+static size_t below(struct strv *lacks, const char *what, const char *min,
+		    const char *name)
+{
+	struct buf why = BUF_INIT;
+
+	buf_printf(&why, "%s %s%s (%s)", what, min,
+		   strchr(min, '.') ? "+" : ".x", name);
+	if (lacks && strv_find(lacks, why.data) < 0)
+		strv_push(lacks, why.data);
+	buf_release(&why);
+	return 1;
+}
+
+/*
  * How many of the requests c fails, each named in lacks when given; with
  * record, the files it has go into the wants' found. The names that files
  * may load and c lacks are counted in *maybe (may be NULL), and listed in
@@ -1149,23 +1167,11 @@ static size_t combo_check(const struct needs_combo *c, struct needs_scan *s,
 	for (size_t i = 0; i < ncons(s, py); i++) {
 		struct constraint f = cons(s, py, i);
 
-		if (f.cuda && !at_least(c->cuda->version, f.cuda)) {
-			miss++;
-			buf_reset(&why);
-			buf_printf(&why, "CUDA %s%s (%s)", f.cuda,
-				   strchr(f.cuda, '.') ? "+" : ".x", f.name);
-			if (lacks && strv_find(lacks, why.data) < 0)
-				strv_push(lacks, why.data);
-		}
+		if (f.cuda && !at_least(c->cuda->version, f.cuda))
+			miss += below(lacks, "CUDA", f.cuda, f.name);
 		if (f.cudnn &&
-		    !(c->cudnn && at_least(c->cudnn->version, f.cudnn))) {
-			miss++;
-			buf_reset(&why);
-			buf_printf(&why, "cuDNN %s%s (%s)", f.cudnn,
-				   strchr(f.cudnn, '.') ? "+" : ".x", f.name);
-			if (lacks && strv_find(lacks, why.data) < 0)
-				strv_push(lacks, why.data);
-		}
+		    !(c->cudnn && at_least(c->cudnn->version, f.cudnn)))
+			miss += below(lacks, "cuDNN", f.cudnn, f.name);
 	}
 	buf_release(&found);
 	buf_release(&why);

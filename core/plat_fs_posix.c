@@ -283,16 +283,6 @@ ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
 	return n;
 }
 
-int plat_free_space(const char *path, uint64_t *bytes)
-{
-	struct statvfs vfs;
-
-	if (statvfs(path, &vfs))
-		return -1;
-	*bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
-	return 0;
-}
-
 int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
 {
 	struct statvfs vfs;
@@ -302,6 +292,13 @@ int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
 	*avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
 	*total = (uint64_t)vfs.f_blocks * (uint64_t)vfs.f_frsize;
 	return 0;
+}
+
+int plat_free_space(const char *path, uint64_t *bytes)
+{
+	uint64_t total;
+
+	return plat_disk_space(path, bytes, &total);
 }
 
 void *plat_map(int fd, size_t len)
