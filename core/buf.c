@@ -280,6 +280,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+long str_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], s))
+			return (long)i;
+	return -1;
+}
+
 void strv_sort(struct strv *sv)
 {
 	if (sv->n)

@@ -79,6 +79,12 @@ const void *mem_find(const void *hay, size_t hay_len, const void *needle,
 		     size_t n);
 const char *str_find_nocase(const char *s, const char *needle);
 
+/*
+ * The index of s among the n names (a NULL one matches nothing), or -1:
+ * an enum's parse, from the table of names its *_name reads.
+ */
+long str_index(const char *const *names, size_t n, const char *s);
+
 struct strv {
 	char **v;
 	size_t n;

@@ -52,24 +52,21 @@ void install_list_release(struct install_list *l)
 	l->n = 0;
 }
 
+/* By enum kit_kind. */
+static const char *const kind_names[KIT_KINDS] = { "cuda", "cudnn", "cupti" };
+
 const char *kit_kind_name(enum kit_kind kind)
 {
-	return kind == KIT_CUDA	   ? "cuda"
-	       : kind == KIT_CUDNN ? "cudnn"
-				   : "cupti";
+	return (unsigned)kind < KIT_KINDS ? kind_names[kind] : "cupti";
 }
 
 int kit_kind_parse(const char *s, enum kit_kind *kind)
 {
-	if (!strcmp(s, "cuda"))
-		*kind = KIT_CUDA;
-	else if (!strcmp(s, "cudnn"))
-		*kind = KIT_CUDNN;
-	else if (!strcmp(s, "cupti"))
-		*kind = KIT_CUPTI;
-	else
-		return -1;
-	return 0;
+	long i = str_index(kind_names, KIT_KINDS, s);
+
+	if (i >= 0)
+		*kind = (enum kit_kind)i;
+	return i < 0 ? -1 : 0;
 }
 
 char *install_make_name(const struct install *in)
