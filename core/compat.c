@@ -12,9 +12,7 @@
 
 void driver_req_release(struct driver_req *r)
 {
-	free(r->release);
-	free(r->compat);
-	free(r->row);
+	FREE_EACH(r->release, r->compat, r->row);
 	r->release = r->compat = r->row = NULL;
 }
 

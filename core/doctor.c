@@ -25,9 +25,7 @@
 void findings_release(struct findings *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].what);
-		free(f->v[i].why);
-		free(f->v[i].fix);
+		FREE_EACH(f->v[i].what, f->v[i].why, f->v[i].fix);
 		strv_release(&f->v[i].paths);
 	}
 	free(f->v);
