@@ -7,7 +7,6 @@
 #include "plat_fs.h"
 #include "plat_owner.h"
 #include "trust.h"
-#include "version.h"
 #include "xalloc.h"
 
 void activation_init(struct activation *a)
@@ -114,19 +113,6 @@ static int check_install(const char *root, const struct install *in,
 	return rc;
 }
 
-/* Keep each list sorted by version, as store_list gives it. */
-static int cmp_install(const void *x, const void *y)
-{
-	const struct install *a = *(const struct install *const *)x;
-	const struct install *b = *(const struct install *const *)y;
-	int c = version_cmp_str(a->version, b->version);
-
-	if (c)
-		return c;
-	return (a->cuda_major > b->cuda_major) -
-	       (a->cuda_major < b->cuda_major);
-}
-
 int activation_list(const char *root, const char *system_roots,
 		    struct activation *a, struct cuenv_err *err)
 {
@@ -159,9 +145,8 @@ int activation_list(const char *root, const char *system_roots,
 		for (size_t r = 0; r < roots.n && !rc; r++)
 			rc = list_root(roots.v[r], (enum kit_kind)k, lists[k],
 				       &a->warnings, err);
-		if (lists[k]->n > 1)
-			qsort(lists[k]->v, lists[k]->n, sizeof(*lists[k]->v),
-			      cmp_install);
+		/* roots merged: sorted again, as store_list gives each */
+		install_list_sort(lists[k]);
 	}
 	strv_release(&roots);
 	return rc;

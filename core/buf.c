@@ -24,6 +24,12 @@ void buf_release(struct buf *b)
 	buf_init(b);
 }
 
+void buf_release_each(struct buf *const *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_release(b[i]);
+}
+
 void buf_reset(struct buf *b)
 {
 	b->len = 0;
@@ -222,6 +228,12 @@ void strv_release(struct strv *sv)
 	sv->n = sv->cap = 0;
 }
 
+void strv_release_each(struct strv *const *sv, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strv_release(sv[i]);
+}
+
 void strv_split(struct strv *sv, const char *s, char sep)
 {
 	const char *p;
@@ -266,6 +278,14 @@ const char *str_find_nocase(const char *s, const char *needle)
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+long str_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], s))
+			return (long)i;
+	return -1;
 }
 
 void strv_sort(struct strv *sv)

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "xalloc.h"
+
 extern char buf_empty[];
 
 struct buf {
@@ -33,6 +35,10 @@ struct buf {
 
 void buf_init(struct buf *b);
 void buf_release(struct buf *b);
+/* buf_release each of the n buffers at b; BUF_RELEASE_EACH(&a, &b) */
+void buf_release_each(struct buf *const *b, size_t n);
+#define BUF_RELEASE_EACH(...)                                                  \
+	CALL_EACH(buf_release_each, struct buf, __VA_ARGS__)
 /* Keep the memory, forget the contents. */
 void buf_reset(struct buf *b);
 /* Make room for n more bytes (plus the NUL). */
@@ -73,6 +79,12 @@ const void *mem_find(const void *hay, size_t hay_len, const void *needle,
 		     size_t n);
 const char *str_find_nocase(const char *s, const char *needle);
 
+/*
+ * The index of s among the n names (a NULL one matches nothing), or -1:
+ * an enum's parse, from the table of names its *_name reads.
+ */
+long str_index(const char *const *names, size_t n, const char *s);
+
 struct strv {
 	char **v;
 	size_t n;
@@ -92,6 +104,10 @@ void strv_remove(struct strv *sv, size_t at);
 /* Index of the first s, or -1. */
 long strv_find(const struct strv *sv, const char *s);
 void strv_release(struct strv *sv);
+/* strv_release each of the n lists at sv; STRV_RELEASE_EACH(&a, &b) */
+void strv_release_each(struct strv *const *sv, size_t n);
+#define STRV_RELEASE_EACH(...)                                                 \
+	CALL_EACH(strv_release_each, struct strv, __VA_ARGS__)
 /* Split s on sep (empty fields kept, as PATH semantics need). */
 void strv_split(struct strv *sv, const char *s, char sep);
 /* Sort into byte order (strcmp). */

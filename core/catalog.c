@@ -20,10 +20,7 @@
 
 void part_release(struct part *p)
 {
-	free(p->name);
-	free(p->version);
-	free(p->url);
-	free(p->sha256);
+	FREE_EACH(p->name, p->version, p->url, p->sha256);
 }
 
 static void release_free(struct release *r)
@@ -32,9 +29,7 @@ static void release_free(struct release *r)
 		return;
 	for (size_t i = 0; i < r->nparts; i++)
 		part_release(&r->parts[i]);
-	free(r->parts);
-	free(r->version);
-	free(r->origin);
+	FREE_EACH(r->parts, r->version, r->origin);
 	free(r);
 }
 

@@ -12,9 +12,7 @@
 
 void driver_req_release(struct driver_req *r)
 {
-	free(r->release);
-	free(r->compat);
-	free(r->row);
+	FREE_EACH(r->release, r->compat, r->row);
 	r->release = r->compat = r->row = NULL;
 }
 
@@ -170,21 +168,13 @@ int compat_driver_os(const char *dir, const char *cuda, int windows,
 	}
 out:
 	strv_release(&lines);
-	buf_release(&path);
-	buf_release(&ver);
-	buf_release(&drv);
-	buf_release(&kind);
-	buf_release(&majx);
+	BUF_RELEASE_EACH(&path, &ver, &drv, &kind, &majx);
 	return rc;
 }
 
 static void build_release(struct framework_build *b)
 {
-	free(b->framework);
-	free(b->version);
-	free(b->cuda);
-	free(b->cudnn);
-	free(b->notes);
+	FREE_EACH(b->framework, b->version, b->cuda, b->cudnn, b->notes);
 }
 
 void framework_builds_release(struct framework_builds *b)
@@ -230,12 +220,7 @@ int compat_frameworks(const char *dir, const char *framework, const char *spec,
 		out->n++;
 	}
 	strv_release(&lines);
-	buf_release(&path);
-	buf_release(&f);
-	buf_release(&v);
-	buf_release(&cu);
-	buf_release(&dn);
-	buf_release(&notes);
+	BUF_RELEASE_EACH(&path, &f, &v, &cu, &dn, &notes);
 	return rc;
 }
 

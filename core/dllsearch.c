@@ -239,9 +239,6 @@ void dll_check(const struct dll_process *p, const char *name,
 
 void dll_finding_release(struct dll_finding *f)
 {
-	free(f->name);
-	free(f->loaded);
-	free(f->message);
-	free(f->fix);
+	FREE_EACH(f->name, f->loaded, f->message, f->fix);
 	memset(f, 0, sizeof(*f));
 }

@@ -7,6 +7,7 @@
  */
 #include "doctor.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,9 +25,7 @@
 void findings_release(struct findings *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].what);
-		free(f->v[i].why);
-		free(f->v[i].fix);
+		FREE_EACH(f->v[i].what, f->v[i].why, f->v[i].fix);
 		strv_release(&f->v[i].paths);
 	}
 	free(f->v);
@@ -75,6 +74,18 @@ void doctor_emit_with(struct findings *out, const char *id,
 	if (fix)
 		buf_adds(&d->fix, fix);
 	doctor_emit(out, id, s, d);
+}
+
+void doctor_emitf(struct findings *out, const char *id, enum doctor_severity s,
+		  const char *why, const char *fix, const char *fmt, ...)
+{
+	struct draft d = DRAFT_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&d.what, fmt, ap);
+	va_end(ap);
+	doctor_emit_with(out, id, s, &d, why, fix);
 }
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -226,7 +237,6 @@ static void choose_env(struct audit *au)
 	/* Windows' cmd takes cuenv env without __CUENV_STATE (no hook reads
 	 * it there): CUENV_ACTIVE alone says the shell carries it */
 	int carried = envmap_get(env, ENV_STATE_VAR) || au->in->win;
-	struct draft d = DRAFT_INIT;
 
 	au->eff = env;
 	if (!au->a->ok)
@@ -236,40 +246,35 @@ static void choose_env(struct audit *au)
 		return;
 	}
 	au->eff = &au->a->after;
-	if (carried && have) {
-		buf_printf(&d.what,
-			   "this shell carries cuda %s, but here %s is "
-			   "selected",
-			   have, au->label.data);
-		doctor_emit_with(au->out, "not-activated", DOCTOR_WARNING, &d,
-				 "programs started from this shell load the "
-				 "other selection's libraries; the shell hook "
-				 "switches at the next prompt, but a shell "
-				 "that ran eval \"$(cuenv env)\" elsewhere "
-				 "keeps what it got (doctor checked what the "
-				 "hook gives here)",
-				 au->in->win
-					 ? win_env_fix
-					 : "eval \"$(cuenv env)\" here, or "
-					   "set up the hook: eval \"$(cuenv "
-					   "init bash)\" in ~/.bashrc (see "
-					   "cuenv init)");
-		return;
-	}
-	buf_printf(&d.what,
-		   "this shell does not carry the selection (%s): doctor "
-		   "checked the environment the shell hook and cuenv exec "
-		   "give here",
-		   au->label.data);
-	doctor_emit_with(au->out, "not-activated", DOCTOR_INFO, &d,
-			 "programs started from this shell without cuenv "
-			 "exec see none of the selection's folders and load "
-			 "whatever CUDA the system has, or none",
-			 au->in->win ? win_env_fix
-				     : "eval \"$(cuenv init bash)\" in "
-				       "~/.bashrc (zsh: ~/.zshrc; fish: cuenv "
-				       "init fish | source), or run programs "
-				       "with: cuenv exec -- CMD");
+	if (carried && have)
+		doctor_emitf(au->out, "not-activated", DOCTOR_WARNING,
+			     "programs started from this shell load the "
+			     "other selection's libraries; the shell hook "
+			     "switches at the next prompt, but a shell that "
+			     "ran eval \"$(cuenv env)\" elsewhere keeps what "
+			     "it got (doctor checked what the hook gives here)",
+			     au->in->win ? win_env_fix
+					 : "eval \"$(cuenv env)\" here, or set "
+					   "up the hook: eval \"$(cuenv init "
+					   "bash)\" in ~/.bashrc (see cuenv "
+					   "init)",
+			     "this shell carries cuda %s, but here %s is "
+			     "selected",
+			     have, au->label.data);
+	else
+		doctor_emitf(au->out, "not-activated", DOCTOR_INFO,
+			     "programs started from this shell without cuenv "
+			     "exec see none of the selection's folders and "
+			     "load whatever CUDA the system has, or none",
+			     au->in->win ? win_env_fix
+					 : "eval \"$(cuenv init bash)\" in "
+					   "~/.bashrc (zsh: ~/.zshrc; fish: "
+					   "cuenv init fish | source), or run "
+					   "programs with: cuenv exec -- CMD",
+			     "this shell does not carry the selection (%s): "
+			     "doctor checked the environment the shell hook "
+			     "and cuenv exec give here",
+			     au->label.data);
 }
 
 static void add_dirs(struct audit *au, const struct strv *dirs)

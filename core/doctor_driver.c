@@ -115,17 +115,14 @@ static void no_driver(struct audit *au, const struct target *t)
 
 static void driver_unknown(struct audit *au, const struct target *t)
 {
-	struct draft d = DRAFT_INIT;
-
-	buf_printf(&d.what,
-		   "no minimum driver known for cuda %s (no "
-		   "compatibility table, or no row for it); the "
-		   "driver is %s",
-		   t->cuda, au->in->driver);
-	doctor_emit_with(au->out, "driver-requirement-unknown", DOCTOR_INFO, &d,
-			 "doctor cannot tell whether this driver runs it",
-			 "see NVIDIA's CUDA release notes, table \"CUDA "
-			 "Toolkit and Corresponding Driver Versions\"");
+	doctor_emitf(au->out, "driver-requirement-unknown", DOCTOR_INFO,
+		     "doctor cannot tell whether this driver runs it",
+		     "see NVIDIA's CUDA release notes, table \"CUDA "
+		     "Toolkit and Corresponding Driver Versions\"",
+		     "no minimum driver known for cuda %s (no "
+		     "compatibility table, or no row for it); the "
+		     "driver is %s",
+		     t->cuda, au->in->driver);
 }
 
 static void driver_minor_compat(struct audit *au, const struct target *t)

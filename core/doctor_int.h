@@ -54,6 +54,10 @@ void doctor_emit(struct findings *out, const char *id, enum doctor_severity s,
 void doctor_emit_with(struct findings *out, const char *id,
 		      enum doctor_severity s, struct draft *d, const char *why,
 		      const char *fix);
+/* A finding of its what (printf's fmt), why and fix, naming no path. */
+void doctor_emitf(struct findings *out, const char *id, enum doctor_severity s,
+		  const char *why, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /* ---- words and lists ---------------------------------------------------- */
 

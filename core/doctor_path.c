@@ -265,21 +265,16 @@ void doctor_check_ld_path(struct audit *au)
 	if (ld)
 		strv_split(&list, ld, ':');
 	first = scan_ld_path(au, &list, &drop);
-	if (au->shell_active && first < 0 && au->dirs.n) {
-		struct draft d = DRAFT_INIT;
-
-		buf_printf(&d.what,
-			   "this shell's LD_LIBRARY_PATH no longer holds the "
-			   "selection's folders (%s): it was set again after "
-			   "cuenv activated it",
-			   au->label.data);
-		doctor_emit_with(au->out, "not-activated", DOCTOR_WARNING, &d,
-				 "programs started from this shell load "
-				 "whatever the rest of LD_LIBRARY_PATH and "
-				 "the loader cache give, not the selection",
-				 "eval \"$(cuenv env)\" (or start a new "
-				 "shell)");
-	}
+	if (au->shell_active && first < 0 && au->dirs.n)
+		doctor_emitf(au->out, "not-activated", DOCTOR_WARNING,
+			     "programs started from this shell load whatever "
+			     "the rest of LD_LIBRARY_PATH and the loader "
+			     "cache give, not the selection",
+			     "eval \"$(cuenv env)\" (or start a new shell)",
+			     "this shell's LD_LIBRARY_PATH no longer holds the "
+			     "selection's folders (%s): it was set again after "
+			     "cuenv activated it",
+			     au->label.data);
 	for (size_t i = 0; i < list.n; i++) {
 		/* Each foreign folder once, where it first appears. */
 		if (strv_find(&drop, list.v[i]) < 0 ||

@@ -16,9 +16,7 @@ void dotfile_init(struct dotfile *df)
 
 void dotfile_release(struct dotfile *df)
 {
-	free(df->cuda);
-	free(df->cudnn);
-	free(df->cupti);
+	FREE_EACH(df->cuda, df->cudnn, df->cupti);
 	dotfile_init(df);
 }
 

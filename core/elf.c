@@ -18,8 +18,7 @@ void elf_info_init(struct elf_info *e)
 void elf_info_release(struct elf_info *e)
 {
 	free(e->soname);
-	strv_release(&e->needed);
-	strv_release(&e->cuda_named);
+	STRV_RELEASE_EACH(&e->needed, &e->cuda_named);
 	elf_info_init(e);
 }
 
@@ -72,14 +71,7 @@ static bool rd(const struct img *im, uint64_t off, size_t width, uint64_t *out)
 
 static int bad(const struct img *im, const char *what)
 {
-	struct buf shown = BUF_INIT;
-	int rc;
-
-	buf_add_display(&shown, im->name, 200);
-	rc = cuenv_fail(im->err, CUENV_E_MANIFEST, "corrupt ELF file '%s': %s",
-			shown.data, what);
-	buf_release(&shown);
-	return rc;
+	return file_corrupt(im->err, "ELF", im->name, what);
 }
 
 /* Is [off, off + size) inside the file? */

@@ -20,22 +20,13 @@ void explain_init(struct explain *ex)
 
 static void finding_release(struct explain_finding *f)
 {
-	free(f->name);
-	free(f->soname);
-	free(f->releases);
-	free(f->framework);
-	free(f->built);
-	free(f->loaded);
-	free(f->line);
-	for (size_t i = 0; i < f->nrows; i++) {
-		free(f->rows[i].framework);
-		free(f->rows[i].versions);
-		free(f->rows[i].cuda);
-		free(f->rows[i].cudnn);
-	}
+	FREE_EACH(f->name, f->soname, f->releases, f->framework, f->built,
+		  f->loaded, f->line);
+	for (size_t i = 0; i < f->nrows; i++)
+		FREE_EACH(f->rows[i].framework, f->rows[i].versions,
+			  f->rows[i].cuda, f->rows[i].cudnn);
 	free(f->rows);
-	strv_release(&f->store);
-	strv_release(&f->loader);
+	STRV_RELEASE_EACH(&f->store, &f->loader);
 }
 
 void explain_release(struct explain *ex)

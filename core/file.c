@@ -263,3 +263,16 @@ void file_unmap(struct file_map *m)
 	m->data = NULL;
 	m->len = 0;
 }
+
+int file_corrupt(struct cuenv_err *err, const char *kind, const char *name,
+		 const char *what)
+{
+	struct buf shown = BUF_INIT;
+	int rc;
+
+	buf_add_display(&shown, name, 200);
+	rc = cuenv_fail(err, CUENV_E_MANIFEST, "corrupt %s file '%s': %s", kind,
+			shown.data, what);
+	buf_release(&shown);
+	return rc;
+}

@@ -97,4 +97,12 @@ int file_map(const char *path, size_t min, struct file_map *m,
 	     struct cuenv_err *err);
 void file_unmap(struct file_map *m);
 
+/*
+ * For the readers of mapped files (elf, pe): record "corrupt KIND file
+ * 'NAME': WHAT" in err, name shown as buf_add_display shows it (at most
+ * 200 bytes). Returns CUENV_E_MANIFEST.
+ */
+int file_corrupt(struct cuenv_err *err, const char *kind, const char *name,
+		 const char *what);
+
 #endif

@@ -11,14 +11,11 @@ static int cmp_release(const void *a, const void *b)
 {
 	const struct release *x = *(const struct release *const *)a;
 	const struct release *y = *(const struct release *const *)b;
-	int c = version_cmp_str(x->version, y->version);
+	int c = version_cmp_build(x->version, x->cuda_major, y->version,
+				  y->cuda_major);
 
-	if (c)
-		return c;
-	if (x->cuda_major != y->cuda_major)
-		return x->cuda_major < y->cuda_major ? -1 : 1;
 	/* the same release from two sources: redist last, so it is shown */
-	return (x->source == SRC_REDIST) - (y->source == SRC_REDIST);
+	return c ? c : (x->source == SRC_REDIST) - (y->source == SRC_REDIST);
 }
 
 /* "12.4.1" and "12.4.0" share the minor "12.4". */

@@ -21,20 +21,13 @@ void lock_init(struct lockfile *lk)
 
 static void part_free(struct lock_part *p)
 {
-	free(p->release);
-	free(p->name);
-	free(p->version);
-	free(p->platform);
-	free(p->url);
-	free(p->sha256);
+	FREE_EACH(p->release, p->name, p->version, p->platform, p->url,
+		  p->sha256);
 }
 
 void lock_release(struct lockfile *lk)
 {
-	free(lk->cuda);
-	free(lk->cudnn);
-	free(lk->cupti);
-	free(lk->platform);
+	FREE_EACH(lk->cuda, lk->cudnn, lk->cupti, lk->platform);
 	strv_release(&lk->components);
 	for (size_t i = 0; i < lk->nparts; i++)
 		part_free(&lk->parts[i]);

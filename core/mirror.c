@@ -31,17 +31,12 @@ void mirror_plan_init(struct mirror_plan *p)
 
 static void file_release(struct mirror_file *f)
 {
-	free(f->path);
-	free(f->url);
-	free(f->sha256);
-	free(f->origin);
+	FREE_EACH(f->path, f->url, f->sha256, f->origin);
 }
 
 static void entry_release(struct mirror_entry *e)
 {
-	free(e->version);
-	free(e->platform);
-	free(e->components);
+	FREE_EACH(e->version, e->platform, e->components);
 }
 
 void mirror_plan_release(struct mirror_plan *p)

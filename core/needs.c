@@ -85,28 +85,20 @@ void needs_scan_release(struct needs_scan *s)
 	for (size_t i = 0; i < s->n; i++) {
 		struct needs_want *w = &s->v[i];
 
-		free(w->soname);
-		free(w->dll);
-		strv_release(&w->needed_by);
-		strv_release(&w->named_by);
-		free(w->provided_by);
-		free(w->found);
-		free(w->range);
+		FREE_EACH(w->soname, w->dll, w->provided_by, w->found,
+			  w->range);
+		STRV_RELEASE_EACH(&w->needed_by, &w->named_by);
 	}
 	free(s->v);
 	for (size_t i = 0; i < s->nrep; i++) {
 		struct needs_report *r = &s->rep[i];
 
-		free(r->framework);
-		free(r->version);
-		free(r->source);
-		free(r->cuda);
-		free(r->cudnn);
+		FREE_EACH(r->framework, r->version, r->source, r->cuda,
+			  r->cudnn);
 		strv_release(&r->dlls);
 	}
 	free(s->rep);
-	strv_release(&s->provides);
-	strv_release(&s->warnings);
+	STRV_RELEASE_EACH(&s->provides, &s->warnings);
 	needs_scan_init(s);
 }
 
@@ -239,81 +231,57 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
 	buf_release(&so);
 }
 
-/*
- * What a file's read (rc) means for the scan: where the user named the
- * file, one not in the format is a usage error and a broken one an error;
- * inside a folder the first is skipped quietly, the second with a warning
- * (own's message).
- */
-static int scan_verdict(struct needs_scan *s, int rc, int named,
-			struct cuenv_err *err, const struct cuenv_err *own)
+int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
+		      size_t len, struct cuenv_err *err)
 {
-	if (named && rc == CUENV_NO)
-		err->rc = rc = CUENV_E_USAGE;
-	else if (!named && rc && rc != CUENV_NO)
-		add_warning(s, "skipped: %s", own->msg.data);
-	return named ? rc : CUENV_OK;
-}
-
-/* Read the PE file at path, as scan_file does an ELF file. */
-static int scan_pe_file(struct needs_scan *s, const char *path, int named,
-			struct cuenv_err *err)
-{
+	struct elf_info e;
 	struct pe_info p;
-	struct cuenv_err own = CUENV_ERR_INIT;
 	int rc;
 
+	elf_info_init(&e);
 	pe_info_init(&p);
-	rc = pe_read_file(path, &p, named ? err : &own);
-	if (!rc)
-		needs_scan_add_pe(s, path, &p);
-	rc = scan_verdict(s, rc, named, err, &own);
+	rc = elf_parse(data, len, path, &e, err);
+	if (!rc) {
+		needs_scan_add(s, path, &e);
+	} else if (rc == CUENV_NO) { /* a Windows DLL, .pyd or .exe? */
+		rc = pe_parse(data, len, path, &p, err);
+		if (!rc)
+			needs_scan_add_pe(s, path, &p);
+	}
+	elf_info_release(&e);
 	pe_info_release(&p);
-	err_release(&own);
 	return rc;
 }
 
 /*
- * Read one file. named: the user gave it as PATH, so a file that is not
- * ELF, or a broken one, is an error; inside a folder the first is skipped
- * quietly and the second with a warning.
+ * Read one file. named: the user gave it as PATH, so a file that is
+ * neither ELF nor PE, or a broken one, is an error; inside a folder the
+ * first is skipped quietly and the second with a warning.
  */
 static int scan_file(struct needs_scan *s, const char *path, int named,
 		     struct cuenv_err *err)
 {
-	struct elf_info e;
 	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc;
+	struct file_map m;
+	int rc = file_map(path, 2, &m, &own);
 
-	elf_info_init(&e);
-	rc = elf_read_file(path, &e, named ? err : &own);
-	if (rc == CUENV_NO) {
-		/* not ELF: a Windows DLL, .pyd or .exe? */
-		struct cuenv_err pe = CUENV_ERR_INIT;
-
-		elf_info_release(&e);
-		err_release(&own);
-		if (named) { /* ELF's "not an ELF file" is no longer the news */
-			err_release(err);
-			err_init(err);
-		}
-		rc = scan_pe_file(s, path, named, named ? &pe : NULL);
-		if (named && rc == CUENV_E_USAGE)
-			cuenv_fail(err, rc,
-				   "'%s' is not an ELF file, nor a "
-				   "Windows PE file",
-				   path);
-		else if (named && rc)
-			cuenv_fail(err, rc, "%s", pe.msg.data);
-		err_release(&pe);
-		return rc;
+	if (!rc) {
+		/* one pass from start to end: let the kernel read ahead */
+		plat_map_sequential(m.data, m.len);
+		rc = needs_scan_binary(s, path, m.data, m.len, &own);
+		file_unmap(&m);
 	}
-	if (!rc)
-		needs_scan_add(s, path, &e);
-	rc = scan_verdict(s, rc, named, err, &own);
-	elf_info_release(&e);
+	if (!named && rc && rc != CUENV_NO)
+		add_warning(s, "skipped: %s", own.msg.data);
+	else if (named && rc == CUENV_NO)
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"'%s' is not an ELF file, nor a Windows PE "
+				"file",
+				path);
+	else if (named && rc)
+		cuenv_fail(err, rc, "%s", own.msg.data);
 	err_release(&own);
-	return rc;
+	return named ? rc : CUENV_OK;
 }
 
 /* ---- what the frameworks' own files say ---------------------------------- */
@@ -1017,16 +985,18 @@ void needs_python_init(struct needs_python *py, const char *exe)
 	py->exe = exe;
 }
 
+/* Free what f holds and empty it. */
+static void framework_clear(struct needs_framework *f)
+{
+	FREE_EACH(f->version, f->cuda, f->cudnn, f->absent, f->problem);
+	memset(f, 0, sizeof(*f));
+}
+
 void needs_python_release(struct needs_python *py)
 {
 	free(py->version);
-	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
-		free(py->fw[i].version);
-		free(py->fw[i].cuda);
-		free(py->fw[i].cudnn);
-		free(py->fw[i].absent);
-		free(py->fw[i].problem);
-	}
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
+		framework_clear(&py->fw[i]);
 	needs_python_init(py, py->exe);
 }
 
@@ -1062,12 +1032,7 @@ int needs_python_parse(struct needs_python *py, const char *text, size_t len)
 
 		if (!json_is_object(o))
 			continue;
-		free(f->absent);
-		free(f->version);
-		free(f->cuda);
-		free(f->cudnn);
-		free(f->problem);
-		memset(f, 0, sizeof(*f));
+		framework_clear(f);
 		f->absent = json_str(o, "absent");
 		if (f->absent)
 			continue;
@@ -1141,6 +1106,24 @@ static int combo_has(const struct needs_combo *c, const char *name,
 }
 
 /*
+ * A framework's minimum (of what: "CUDA", "cuDNN") that the combination
+ * is below: named once in lacks when given ("CUDA 12.1+ (torch)", "cuDNN
+ * 9.x (jax)"). Returns 1, one request failed.
+ */
+static size_t below(struct strv *lacks, const char *what, const char *min,
+		    const char *name)
+{
+	struct buf why = BUF_INIT;
+
+	buf_printf(&why, "%s %s%s (%s)", what, min,
+		   strchr(min, '.') ? "+" : ".x", name);
+	if (lacks && strv_find(lacks, why.data) < 0)
+		strv_push(lacks, why.data);
+	buf_release(&why);
+	return 1;
+}
+
+/*
  * How many of the requests c fails, each named in lacks when given; with
  * record, the files it has go into the wants' found. The names that files
  * may load and c lacks are counted in *maybe (may be NULL), and listed in
@@ -1185,23 +1168,11 @@ static size_t combo_check(const struct needs_combo *c, struct needs_scan *s,
 	for (size_t i = 0; i < ncons(s, py); i++) {
 		struct constraint f = cons(s, py, i);
 
-		if (f.cuda && !at_least(c->cuda->version, f.cuda)) {
-			miss++;
-			buf_reset(&why);
-			buf_printf(&why, "CUDA %s%s (%s)", f.cuda,
-				   strchr(f.cuda, '.') ? "+" : ".x", f.name);
-			if (lacks && strv_find(lacks, why.data) < 0)
-				strv_push(lacks, why.data);
-		}
+		if (f.cuda && !at_least(c->cuda->version, f.cuda))
+			miss += below(lacks, "CUDA", f.cuda, f.name);
 		if (f.cudnn &&
-		    !(c->cudnn && at_least(c->cudnn->version, f.cudnn))) {
-			miss++;
-			buf_reset(&why);
-			buf_printf(&why, "cuDNN %s%s (%s)", f.cudnn,
-				   strchr(f.cudnn, '.') ? "+" : ".x", f.name);
-			if (lacks && strv_find(lacks, why.data) < 0)
-				strv_push(lacks, why.data);
-		}
+		    !(c->cudnn && at_least(c->cudnn->version, f.cudnn)))
+			miss += below(lacks, "cuDNN", f.cudnn, f.name);
 	}
 	buf_release(&found);
 	buf_release(&why);

@@ -141,6 +141,15 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
 		       const struct pe_info *p);
 
 /*
+ * Read the bytes of the file path (data, len, in memory) as ELF, else as
+ * PE, and record what it asks for (needs_scan_add, needs_scan_add_pe).
+ * Returns CUENV_OK; CUENV_NO when it is neither (err says it is not PE);
+ * or the parser's error for a corrupt one (CUENV_E_MANIFEST), in err.
+ */
+int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
+		      size_t len, struct cuenv_err *err);
+
+/*
  * Scan path: an ELF or PE file, or every regular ELF file under a folder, in
  * name order, symbolic links not followed, no deeper than 64 folders.
  * Inside a folder a file that is not ELF is passed over quietly; a

@@ -40,20 +40,15 @@ static json_t *json_fetched(const struct needs_fetches *rms)
 	json_t *f = json_array();
 
 	for (size_t i = 0; i < rms->n; i++) {
-		json_t *x = json_object();
+		const struct needs_fetched *r = &rms->v[i];
 
-		json_object_set_new(x, "wheel", json_string(rms->v[i].wheel));
-		json_object_set_new(x, "index", json_string(rms->v[i].index));
-		json_object_set_new(x, "size",
-				    json_integer((json_int_t)rms->v[i].size));
-		json_object_set_new(x, "bytes_fetched",
-				    json_integer((json_int_t)rms->v[i].bytes));
-		json_object_set_new(x, "requests",
-				    json_integer(
-					    (json_int_t)rms->v[i].requests));
-		json_object_set_new(x, "core_metadata",
-				    json_boolean(rms->v[i].metadata));
-		json_array_append_new(f, x);
+		json_array_append_new(
+			f, json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "wheel",
+				     r->wheel, "index", r->index, "size",
+				     (json_int_t)r->size, "bytes_fetched",
+				     (json_int_t)r->bytes, "requests",
+				     (json_int_t)r->requests, "core_metadata",
+				     r->metadata));
 	}
 	return f;
 }
@@ -64,21 +59,18 @@ static json_t *json_sonames(const struct needs_scan *s)
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct needs_want *w = &s->v[i];
-		json_t *x = json_object();
 
-		json_object_set_new(x, "soname", json_string(w->soname));
-		json_object_set_new(x, "dll", json_str_or_null(w->dll));
-		json_object_set_new(x, "library",
-				    json_string(elf_cuda_lib_name(w->lib)));
-		json_object_set_new(x, "releases", json_string(w->range));
-		json_object_set_new(x, "needed_by", json_strv(&w->needed_by));
-		json_object_set_new(x, "named_by", json_strv(&w->named_by));
-		json_object_set_new(x, "provided_by",
-				    json_str_or_null(w->provided_by));
-		json_object_set_new(x, "found", json_str_or_null(w->found));
-		json_object_set_new(x, "required",
-				    json_boolean(needs_want_required(w)));
-		json_array_append_new(arr, x);
+		/* releases: none before needs_describe */
+		json_array_append_new(
+			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:s?, "
+				       "s:s?, s:b}",
+				       "soname", w->soname, "dll", w->dll,
+				       "library", elf_cuda_lib_name(w->lib),
+				       "releases", w->range, "needed_by",
+				       json_strv(&w->needed_by), "named_by",
+				       json_strv(&w->named_by), "provided_by",
+				       w->provided_by, "found", w->found,
+				       "required", needs_want_required(w)));
 	}
 	return arr;
 }
@@ -89,15 +81,13 @@ static json_t *json_reports(const struct needs_scan *s)
 
 	for (size_t i = 0; i < s->nrep; i++) {
 		const struct needs_report *r = &s->rep[i];
-		json_t *x = json_object();
 
-		json_object_set_new(x, "framework", json_string(r->framework));
-		json_object_set_new(x, "version", json_str_or_null(r->version));
-		json_object_set_new(x, "source", json_string(r->source));
-		json_object_set_new(x, "cuda_min", json_str_or_null(r->cuda));
-		json_object_set_new(x, "cudnn_min", json_str_or_null(r->cudnn));
-		json_object_set_new(x, "dlls", json_strv(&r->dlls));
-		json_array_append_new(arr, x);
+		json_array_append_new(
+			arr, json_pack("{s:s, s:s?, s:s, s:s?, s:s?, s:o}",
+				       "framework", r->framework, "version",
+				       r->version, "source", r->source,
+				       "cuda_min", r->cuda, "cudnn_min",
+				       r->cudnn, "dlls", json_strv(&r->dlls)));
 	}
 	return arr;
 }
@@ -107,42 +97,28 @@ static json_t *json_provides(const struct needs_scan *s)
 {
 	json_t *arr = json_array();
 
-	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
-		json_t *x = json_object();
-
-		json_object_set_new(x, "soname", json_string(s->provides.v[i]));
-		json_object_set_new(x, "path",
-				    json_string(s->provides.v[i + 1]));
-		json_array_append_new(arr, x);
-	}
+	for (size_t i = 0; i + 1 < s->provides.n; i += 2)
+		json_array_append_new(arr, json_pack("{s:s, s:s}", "soname",
+						     s->provides.v[i], "path",
+						     s->provides.v[i + 1]));
 	return arr;
 }
 
 static json_t *json_frameworks(const struct needs_python *py)
 {
-	json_t *f = json_object();
+	json_t *f = json_pack("{s:s, s:s?}", "python", py->exe,
+			      "python_version", py->version);
 
-	json_object_set_new(f, "python", json_string(py->exe));
-	json_object_set_new(f, "python_version", json_str_or_null(py->version));
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
 		const struct needs_framework *fw = &py->fw[i];
-		json_t *x = json_object();
 
-		if (fw->absent) {
-			json_object_set_new(x, "absent",
-					    json_string(fw->absent));
-		} else {
-			json_object_set_new(x, "version",
-					    json_string(fw->version));
-			json_object_set_new(x, "cuda",
-					    json_str_or_null(fw->cuda));
-			json_object_set_new(x, "cudnn",
-					    json_str_or_null(fw->cudnn));
-			if (fw->problem)
-				json_object_set_new(x, "problem",
-						    json_string(fw->problem));
-		}
-		json_object_set_new(f, needs_framework_names[i], x);
+		json_object_set_new(
+			f, needs_framework_names[i],
+			fw->absent ? json_pack("{s:s}", "absent", fw->absent)
+				   : json_pack("{s:s, s:s?, s:s?, s:s*}",
+					       "version", fw->version, "cuda",
+					       fw->cuda, "cudnn", fw->cudnn,
+					       "problem", fw->problem));
 	}
 	return f;
 }
@@ -151,35 +127,22 @@ static json_t *json_frameworks(const struct needs_python *py)
 static json_t *json_installed(const struct needs_installed *in)
 {
 	const struct needs_combo *c = &in->pick;
-	json_t *x = json_object();
 
-	json_object_set_new(x, "cuda", json_string(c->cuda->version));
-	json_object_set_new(x, "cudnn",
-			    json_str_or_null(c->cudnn ? c->cudnn->version
-						      : NULL));
-	json_object_set_new(x, "cupti",
-			    json_str_or_null(c->cupti ? c->cupti->version
-						      : NULL));
-	json_object_set_new(x, "active", json_boolean(in->active));
-	return x;
+	return json_pack("{s:s, s:s?, s:s?, s:b}", "cuda", c->cuda->version,
+			 "cudnn", c->cudnn ? c->cudnn->version : NULL, "cupti",
+			 c->cupti ? c->cupti->version : NULL, "active",
+			 in->active);
 }
 
 /* What the catalogue offers. */
 static json_t *json_offer(const struct needs_offer *o)
 {
-	json_t *x = json_object();
-
-	json_object_set_new(x, "cuda", json_string(o->cuda->version));
-	json_object_set_new(x, "cuda_source",
-			    json_string(source_name(o->cuda->source)));
-	json_object_set_new(x, "cudnn",
-			    json_str_or_null(o->cudnn ? o->cudnn->version
-						      : NULL));
-	json_object_set_new(x, "cupti",
-			    json_str_or_null(o->cupti ? o->cupti->version
-						      : NULL));
-	json_object_set_new(x, "install", json_string(o->line));
-	return x;
+	return json_pack("{s:s, s:s, s:s?, s:s?, s:s}", "cuda",
+			 o->cuda->version, "cuda_source",
+			 source_name(o->cuda->source), "cudnn",
+			 o->cudnn ? o->cudnn->version : NULL, "cupti",
+			 o->cupti ? o->cupti->version : NULL, "install",
+			 o->line);
 }
 
 json_t *needs_json(const struct needs_scan *s, const struct needs_python *py,

@@ -40,14 +40,7 @@ static bool rd(const struct img *im, uint64_t off, size_t width, uint64_t *out)
 
 static int bad(const struct img *im, const char *what)
 {
-	struct buf shown = BUF_INIT;
-	int rc;
-
-	buf_add_display(&shown, im->name, 200);
-	rc = cuenv_fail(im->err, CUENV_E_MANIFEST, "corrupt PE file '%s': %s",
-			shown.data, what);
-	buf_release(&shown);
-	return rc;
+	return file_corrupt(im->err, "PE", im->name, what);
 }
 
 /*
@@ -125,75 +118,91 @@ static void push_once(struct strv *v, char *s)
 	free(s);
 }
 
-/* The import directory: IMAGE_IMPORT_DESCRIPTORs (20 bytes) until an
- * all-zero one. */
-static int imports(const struct img *im, uint64_t rva, uint64_t size,
-		   struct strv *out)
+/*
+ * An IMAGE_IMPORT_DESCRIPTOR (20 bytes) at d: its name's RVA, or *end at
+ * the all-zero one that ends the import directory.
+ */
+static int import_entry(const struct img *im, uint64_t d, uint64_t *name,
+			bool *end)
 {
-	uint64_t off, room;
+	uint64_t w[5];
 
-	if (!rva && !size)
-		return CUENV_OK;
-	if (!rva_off(im, rva, &off, &room))
-		return bad(im, "the import directory is outside every section");
-	for (size_t i = 0;; i++) {
-		uint64_t d = off + 20 * (uint64_t)i, name_rva, w[5];
-		char *s;
-		int rc;
-
-		if (i >= PE_MAX_DESCRIPTORS || 20 * (uint64_t)(i + 1) > room)
-			return bad(im, "the import directory does not end");
-		for (int k = 0; k < 5; k++)
-			if (!rd(im, d + 4 * (uint64_t)k, 4, &w[k]))
-				return bad(im, "the import directory is "
-					       "truncated");
-		if (!w[0] && !w[1] && !w[2] && !w[3] && !w[4])
-			return CUENV_OK;
-		name_rva = w[3];
-		rc = read_name(im, name_rva,
-			       "an imported DLL name is "
-			       "outside the file or not a name",
-			       &s);
-		if (rc)
-			return rc;
-		push_once(out, s);
-	}
+	for (int k = 0; k < 5; k++)
+		if (!rd(im, d + 4 * (uint64_t)k, 4, &w[k]))
+			return bad(im, "the import directory is truncated");
+	*end = !w[0] && !w[1] && !w[2] && !w[3] && !w[4];
+	*name = w[3];
+	return CUENV_OK;
 }
 
-/* The delay-load directory: ImgDelayDescrs (32 bytes) until one whose
+/*
+ * An ImgDelayDescr (32 bytes) at d: its name's RVA, or *end where the
  * name is 0. Attributes bit 0 clear: the old form, with addresses (VAs)
- * instead of RVAs. */
-static int delay_imports(const struct img *im, uint64_t rva, uint64_t size,
-			 struct strv *out)
+ * instead of RVAs.
+ */
+static int delay_entry(const struct img *im, uint64_t d, uint64_t *name,
+		       bool *end)
+{
+	uint64_t attr;
+
+	if (!rd(im, d, 4, &attr) || !rd(im, d + 4, 4, name))
+		return bad(im, "the delay-load directory is truncated");
+	*end = !*name;
+	if (!*end && !(attr & 1)) {
+		if (*name < im->image_base)
+			return bad(im, "a delay-load DLL name is outside the "
+				       "image");
+		*name -= im->image_base;
+	}
+	return CUENV_OK;
+}
+
+/* The import directory and the delay-load one: tables of descriptors. */
+struct dll_table {
+	uint64_t width; /* of a descriptor */
+	int (*entry)(const struct img *im, uint64_t d, uint64_t *name,
+		     bool *end);
+	const char *outside, *no_end, *bad_name;
+};
+
+static const struct dll_table import_table = {
+	20,
+	import_entry,
+	"the import directory is outside every section",
+	"the import directory does not end",
+	"an imported DLL name is outside the file or not a name",
+};
+
+static const struct dll_table delay_table = {
+	32,
+	delay_entry,
+	"the delay-load directory is outside every section",
+	"the delay-load directory does not end",
+	"a delay-loaded DLL name is outside the file or not a name",
+};
+
+/* The DLL names the table t at rva (size bytes) names, each once. */
+static int dll_names(const struct img *im, const struct dll_table *t,
+		     uint64_t rva, uint64_t size, struct strv *out)
 {
 	uint64_t off, room;
 
 	if (!rva && !size)
 		return CUENV_OK;
 	if (!rva_off(im, rva, &off, &room))
-		return bad(im, "the delay-load directory is outside every "
-			       "section");
+		return bad(im, t->outside);
 	for (size_t i = 0;; i++) {
-		uint64_t d = off + 32 * (uint64_t)i, attr, name;
+		uint64_t name;
+		bool end;
 		char *s;
 		int rc;
 
-		if (i >= PE_MAX_DESCRIPTORS || 32 * (uint64_t)(i + 1) > room)
-			return bad(im, "the delay-load directory does not end");
-		if (!rd(im, d, 4, &attr) || !rd(im, d + 4, 4, &name))
-			return bad(im, "the delay-load directory is truncated");
-		if (!name)
-			return CUENV_OK;
-		if (!(attr & 1)) {
-			if (name < im->image_base)
-				return bad(im, "a delay-load DLL name is "
-					       "outside the image");
-			name -= im->image_base;
-		}
-		rc = read_name(im, name,
-			       "a delay-loaded DLL name is outside "
-			       "the file or not a name",
-			       &s);
+		if (i >= PE_MAX_DESCRIPTORS || t->width * (i + 1) > room)
+			return bad(im, t->no_end);
+		rc = t->entry(im, off + t->width * i, &name, &end);
+		if (rc || end)
+			return rc;
+		rc = read_name(im, name, t->bad_name, &s);
 		if (rc)
 			return rc;
 		push_once(out, s);
@@ -208,10 +217,8 @@ void pe_info_init(struct pe_info *p)
 void pe_info_release(struct pe_info *p)
 {
 	free(p->name);
-	strv_release(&p->imports);
-	strv_release(&p->delay);
-	strv_release(&p->cuda_named);
-	memset(p, 0, sizeof(*p));
+	STRV_RELEASE_EACH(&p->imports, &p->delay, &p->cuda_named);
+	pe_info_init(p);
 }
 
 bool pe_has_magic(const void *data, size_t len)
@@ -340,9 +347,10 @@ int pe_parse(const void *data, size_t len, const char *name,
 	if (!rc)
 		rc = directory(&im, &dirs, 13, &dl_rva, &dl_size);
 	if (!rc)
-		rc = imports(&im, imp_rva, imp_size, &out->imports);
+		rc = dll_names(&im, &import_table, imp_rva, imp_size,
+			       &out->imports);
 	if (!rc)
-		rc = delay_imports(&im, dl_rva, dl_size, &out->delay);
+		rc = dll_names(&im, &delay_table, dl_rva, dl_size, &out->delay);
 	if (!rc)
 		rc = export_name(&im, exp_rva, &out->name);
 	if (rc)

@@ -22,23 +22,21 @@
 
 static int open_flags(unsigned f)
 {
+	static const struct {
+		unsigned plat;
+		int posix;
+	} map[] = {
+		{ PLAT_O_CREATE, O_CREAT },	 { PLAT_O_EXCL, O_EXCL },
+		{ PLAT_O_TRUNC, O_TRUNC },	 { PLAT_O_APPEND, O_APPEND },
+		{ PLAT_O_NOFOLLOW, O_NOFOLLOW }, { PLAT_O_DIR, O_DIRECTORY },
+		{ PLAT_O_NONBLOCK, O_NONBLOCK },
+	};
 	int o = O_CLOEXEC | O_NOCTTY;
 
 	o |= f & PLAT_O_WRITE ? O_RDWR : O_RDONLY;
-	if (f & PLAT_O_CREATE)
-		o |= O_CREAT;
-	if (f & PLAT_O_EXCL)
-		o |= O_EXCL;
-	if (f & PLAT_O_TRUNC)
-		o |= O_TRUNC;
-	if (f & PLAT_O_APPEND)
-		o |= O_APPEND;
-	if (f & PLAT_O_NOFOLLOW)
-		o |= O_NOFOLLOW;
-	if (f & PLAT_O_DIR)
-		o |= O_DIRECTORY;
-	if (f & PLAT_O_NONBLOCK)
-		o |= O_NONBLOCK;
+	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
+		if (f & map[i].plat)
+			o |= map[i].posix;
 	return o;
 }
 
@@ -116,24 +114,25 @@ static void from_stat(const struct stat *s, struct plat_stat *st)
 	st->nlink = (uint64_t)s->st_nlink;
 }
 
-int plat_stat(const char *path, struct plat_stat *st)
+int plat_stat_at(int dir, const char *name, int nofollow, struct plat_stat *st)
 {
 	struct stat s;
 
-	if (stat(path, &s))
+	if (fstatat(dir == PLAT_AT_CWD ? AT_FDCWD : dir, name, &s,
+		    nofollow ? AT_SYMLINK_NOFOLLOW : 0))
 		return -1;
 	from_stat(&s, st);
 	return 0;
 }
 
+int plat_stat(const char *path, struct plat_stat *st)
+{
+	return plat_stat_at(PLAT_AT_CWD, path, 0, st);
+}
+
 int plat_lstat(const char *path, struct plat_stat *st)
 {
-	struct stat s;
-
-	if (lstat(path, &s))
-		return -1;
-	from_stat(&s, st);
-	return 0;
+	return plat_stat_at(PLAT_AT_CWD, path, 1, st);
 }
 
 int plat_fstat(int fd, struct plat_stat *st)
@@ -141,17 +140,6 @@ int plat_fstat(int fd, struct plat_stat *st)
 	struct stat s;
 
 	if (fstat(fd, &s))
-		return -1;
-	from_stat(&s, st);
-	return 0;
-}
-
-int plat_stat_at(int dir, const char *name, int nofollow, struct plat_stat *st)
-{
-	struct stat s;
-
-	if (fstatat(dir == PLAT_AT_CWD ? AT_FDCWD : dir, name, &s,
-		    nofollow ? AT_SYMLINK_NOFOLLOW : 0))
 		return -1;
 	from_stat(&s, st);
 	return 0;
@@ -295,16 +283,6 @@ ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
 	return n;
 }
 
-int plat_free_space(const char *path, uint64_t *bytes)
-{
-	struct statvfs vfs;
-
-	if (statvfs(path, &vfs))
-		return -1;
-	*bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
-	return 0;
-}
-
 int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
 {
 	struct statvfs vfs;
@@ -314,6 +292,13 @@ int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
 	*avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
 	*total = (uint64_t)vfs.f_blocks * (uint64_t)vfs.f_frsize;
 	return 0;
+}
+
+int plat_free_space(const char *path, uint64_t *bytes)
+{
+	uint64_t total;
+
+	return plat_disk_space(path, bytes, &total);
 }
 
 void *plat_map(int fd, size_t len)

@@ -163,20 +163,57 @@ static int is_abs(const char *name)
 	return name[0] == '\\' || name[0] == '/' || (name[0] && name[1] == ':');
 }
 
-/* dir's path joined with name, or name alone (PLAT_AT_CWD, absolute). */
-static int at_path(int dir, const char *name, struct buf *out)
+/*
+ * dir's path joined with name, or name alone (PLAT_AT_CWD, absolute), as
+ * a heap string; NULL (errno set) when dir's path cannot be had. Windows
+ * has no *at() calls: each plat_*_at runs its path twin on this.
+ */
+static char *at_path(int dir, const char *name)
 {
-	buf_reset(out);
-	if (dir == PLAT_AT_CWD || is_abs(name)) {
-		buf_adds(out, name);
-		return 0;
+	struct buf out = BUF_INIT;
+
+	if (dir != PLAT_AT_CWD && !is_abs(name)) {
+		if (handle_path(handle_of(dir), &out)) {
+			buf_release(&out);
+			return NULL;
+		}
+		if (out.len && out.data[out.len - 1] != '\\')
+			buf_adds(&out, "\\");
 	}
-	if (handle_path(handle_of(dir), out))
-		return -1;
-	if (out->len && out->data[out->len - 1] != '\\')
-		buf_adds(out, "\\");
-	buf_adds(out, name);
-	return 0;
+	buf_adds(&out, name);
+	return buf_detach(&out);
+}
+
+/* op on name relative to dir (unlink, rmdir). */
+static int at_name(int (*op)(const char *), int dir, const char *name)
+{
+	char *p = at_path(dir, name);
+	int rc = p ? op(p) : -1;
+
+	free(p);
+	return rc;
+}
+
+/* The same for an op with permissions (chmod, mkdir). */
+static int at_perm(int (*op)(const char *, unsigned), int dir, const char *name,
+		   unsigned perm)
+{
+	char *p = at_path(dir, name);
+	int rc = p ? op(p, perm) : -1;
+
+	free(p);
+	return rc;
+}
+
+/* op on two names, each relative to its folder (rename, link). */
+static int at_pair(int (*op)(const char *, const char *), int from_dir,
+		   const char *from, int to_dir, const char *to)
+{
+	char *f = at_path(from_dir, from), *t = f ? at_path(to_dir, to) : NULL;
+	int rc = t ? op(f, t) : -1;
+
+	FREE_EACH(f, t);
+	return rc;
 }
 
 static int64_t unix_time(FILETIME ft, long *ns)
@@ -305,12 +342,10 @@ int plat_open(const char *path, unsigned flags, unsigned perm)
 
 int plat_open_at(int dir, const char *name, unsigned flags, unsigned perm)
 {
-	struct buf p = BUF_INIT;
-	int fd = -1;
+	char *p = at_path(dir, name);
+	int fd = p ? plat_open(p, flags, perm) : -1;
 
-	if (!at_path(dir, name, &p))
-		fd = plat_open(p.data, flags, perm);
-	buf_release(&p);
+	free(p);
 	return fd;
 }
 
@@ -319,13 +354,18 @@ int plat_close(int fd)
 	return _close(fd);
 }
 
-ssize_t plat_read(int fd, void *buf, size_t n)
+/*
+ * ReadFile of at most 1 GiB at ov's offset, or at the file's position
+ * (ov NULL): read(2) and pread(2). A closed pipe, like the end of the
+ * file, reads 0 bytes.
+ */
+static ssize_t read_at(int fd, void *buf, size_t n, OVERLAPPED *ov)
 {
 	DWORD got;
 
 	if (n > 0x40000000u)
 		n = 0x40000000u;
-	if (!ReadFile(handle_of(fd), buf, (DWORD)n, &got, NULL)) {
+	if (!ReadFile(handle_of(fd), buf, (DWORD)n, &got, ov)) {
 		if (GetLastError() == ERROR_BROKEN_PIPE ||
 		    GetLastError() == ERROR_HANDLE_EOF)
 			return 0;
@@ -334,56 +374,56 @@ ssize_t plat_read(int fd, void *buf, size_t n)
 	return (ssize_t)got;
 }
 
-ssize_t plat_pread(int fd, void *buf, size_t n, int64_t off)
-{
-	OVERLAPPED ov;
-	DWORD got;
-
-	if (off < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (n > 0x40000000u)
-		n = 0x40000000u;
-	memset(&ov, 0, sizeof(ov));
-	ov.Offset = (DWORD)((uint64_t)off & 0xffffffffu);
-	ov.OffsetHigh = (DWORD)((uint64_t)off >> 32);
-	if (!ReadFile(handle_of(fd), buf, (DWORD)n, &got, &ov)) {
-		if (GetLastError() == ERROR_HANDLE_EOF)
-			return 0;
-		return fail_last();
-	}
-	return (ssize_t)got;
-}
-
-ssize_t plat_write(int fd, const void *buf, size_t n)
+/* The same for WriteFile: write(2) and pwrite(2). */
+static ssize_t write_at(int fd, const void *buf, size_t n, OVERLAPPED *ov)
 {
 	DWORD put;
 
 	if (n > 0x40000000u)
 		n = 0x40000000u;
-	if (!WriteFile(handle_of(fd), buf, (DWORD)n, &put, NULL))
+	if (!WriteFile(handle_of(fd), buf, (DWORD)n, &put, ov))
 		return fail_last();
 	return (ssize_t)put;
+}
+
+/*
+ * The OVERLAPPED that makes ReadFile or WriteFile work at off (a
+ * positioned read or write: pread, pwrite). -1 with EINVAL when off < 0.
+ */
+static int at_offset(int64_t off, OVERLAPPED *ov)
+{
+	if (off < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(ov, 0, sizeof(*ov));
+	ov->Offset = (DWORD)((uint64_t)off & 0xffffffffu);
+	ov->OffsetHigh = (DWORD)((uint64_t)off >> 32);
+	return 0;
+}
+
+ssize_t plat_read(int fd, void *buf, size_t n)
+{
+	return read_at(fd, buf, n, NULL);
+}
+
+ssize_t plat_pread(int fd, void *buf, size_t n, int64_t off)
+{
+	OVERLAPPED ov;
+
+	return at_offset(off, &ov) ? -1 : read_at(fd, buf, n, &ov);
+}
+
+ssize_t plat_write(int fd, const void *buf, size_t n)
+{
+	return write_at(fd, buf, n, NULL);
 }
 
 ssize_t plat_pwrite(int fd, const void *buf, size_t n, int64_t off)
 {
 	OVERLAPPED ov;
-	DWORD put;
 
-	if (off < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (n > 0x40000000u)
-		n = 0x40000000u;
-	memset(&ov, 0, sizeof(ov));
-	ov.Offset = (DWORD)((uint64_t)off & 0xffffffffu);
-	ov.OffsetHigh = (DWORD)((uint64_t)off >> 32);
-	if (!WriteFile(handle_of(fd), buf, (DWORD)n, &put, &ov))
-		return fail_last();
-	return (ssize_t)put;
+	return at_offset(off, &ov) ? -1 : write_at(fd, buf, n, &ov);
 }
 
 int plat_ftruncate(int fd, uint64_t len)
@@ -454,12 +494,10 @@ int plat_fstat(int fd, struct plat_stat *st)
 
 int plat_stat_at(int dir, const char *name, int nofollow, struct plat_stat *st)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? stat_path(p, nofollow, st) : -1;
 
-	if (!rc)
-		rc = stat_path(p.data, nofollow, st);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
@@ -494,13 +532,7 @@ int plat_chmod(const char *path, unsigned perm)
 
 int plat_chmod_at(int dir, const char *name, unsigned perm)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
-
-	if (!rc)
-		rc = plat_chmod(p.data, perm);
-	buf_release(&p);
-	return rc;
+	return at_perm(plat_chmod, dir, name, perm);
 }
 
 ssize_t plat_readlink(const char *path, char *buf, size_t size)
@@ -553,10 +585,24 @@ int plat_set_times(int fd, int64_t sec, long nsec)
 	return 0;
 }
 
-int plat_mkstemps(char *tmpl, size_t suffix)
+/* Six new characters for a template's XXXXXX at x (mkstemps, mkdtemp). */
+static void fill_x(char *x)
 {
 	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	static unsigned long counter;
+	LARGE_INTEGER t;
+	unsigned long long v;
+
+	QueryPerformanceCounter(&t);
+	v = (unsigned long long)t.QuadPart * 2654435761u ^
+	    (unsigned long long)GetCurrentProcessId() << 20 ^
+	    ++counter * 40503u;
+	for (int i = 0; i < 6; i++, v /= 36)
+		x[i] = set[v % 36];
+}
+
+int plat_mkstemps(char *tmpl, size_t suffix)
+{
 	size_t len = strlen(tmpl);
 	char *x;
 
@@ -566,16 +612,9 @@ int plat_mkstemps(char *tmpl, size_t suffix)
 	}
 	x = tmpl + len - suffix - 6;
 	for (int tries = 0; tries < 1000; tries++) {
-		LARGE_INTEGER t;
-		unsigned long long v;
 		HANDLE h;
 
-		QueryPerformanceCounter(&t);
-		v = (unsigned long long)t.QuadPart * 2654435761u ^
-		    (unsigned long long)GetCurrentProcessId() << 20 ^
-		    ++counter * 40503u;
-		for (int i = 0; i < 6; i++, v /= 36)
-			x[i] = set[v % 36];
+		fill_x(x);
 		h = create(tmpl, GENERIC_READ | GENERIC_WRITE, CREATE_NEW,
 			   FILE_ATTRIBUTE_NORMAL);
 		if (h != INVALID_HANDLE_VALUE)
@@ -603,60 +642,54 @@ int plat_rename(const char *from, const char *to)
 	return rc;
 }
 
-/* op on two names, each relative to its folder (rename, link). */
-static int at_pair(int (*op)(const char *, const char *), int from_dir,
-		   const char *from, int to_dir, const char *to)
-{
-	struct buf f = BUF_INIT, t = BUF_INIT;
-	int rc = at_path(from_dir, from, &f);
-
-	if (!rc)
-		rc = at_path(to_dir, to, &t);
-	if (!rc)
-		rc = op(f.data, t.data);
-	buf_release(&f);
-	buf_release(&t);
-	return rc;
-}
-
 int plat_rename_at(int from_dir, const char *from, int to_dir, const char *to)
 {
 	return at_pair(plat_rename, from_dir, from, to_dir, to);
 }
 
-int plat_unlink(const char *path)
+/* f (DeleteFileW, RemoveDirectoryW) on path: 0, or -1 with errno set. */
+static int on_wide(BOOL(WINAPI *f)(LPCWSTR), const char *path)
 {
 	wchar_t *w = wide(path);
-	int rc;
+	int rc = !w ? -1 : f(w) ? 0 : fail_last();
 
-	if (!w)
-		return -1;
-	rc = DeleteFileW(w) ? 0 : fail_last();
+	free(w);
+	return rc;
+}
+
+/*
+ * POSIX unlinks a read-only file; DeleteFileW does not: clear the
+ * attribute of such a file (not a folder). 0 when it was cleared.
+ */
+static int drop_readonly(const char *path)
+{
+	wchar_t *w = wide(path);
+	DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+	int cleared =
+		a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_READONLY) &&
+		!(a & FILE_ATTRIBUTE_DIRECTORY) &&
+		SetFileAttributesW(w, a & ~(DWORD)FILE_ATTRIBUTE_READONLY);
+
+	free(w);
+	return cleared ? 0 : -1;
+}
+
+int plat_unlink(const char *path)
+{
+	int rc = on_wide(DeleteFileW, path);
+
 	if (rc && errno == EACCES) {
-		/* POSIX unlinks a read-only file; DeleteFileW does not */
-		DWORD a = GetFileAttributesW(w);
-
-		if (a != INVALID_FILE_ATTRIBUTES &&
-		    (a & FILE_ATTRIBUTE_READONLY) &&
-		    !(a & FILE_ATTRIBUTE_DIRECTORY) &&
-		    SetFileAttributesW(w, a & ~(DWORD)FILE_ATTRIBUTE_READONLY))
-			rc = DeleteFileW(w) ? 0 : fail_last();
+		if (!drop_readonly(path))
+			rc = on_wide(DeleteFileW, path);
 		if (rc)
 			errno = EACCES;
 	}
-	free(w);
 	return rc;
 }
 
 int plat_unlink_at(int dir, const char *name)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
-
-	if (!rc)
-		rc = plat_unlink(p.data);
-	buf_release(&p);
-	return rc;
+	return at_name(plat_unlink, dir, name);
 }
 
 int plat_mkdir(const char *path, unsigned perm)
@@ -674,42 +707,21 @@ int plat_mkdir(const char *path, unsigned perm)
 
 int plat_mkdir_at(int dir, const char *name, unsigned perm)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
-
-	if (!rc)
-		rc = plat_mkdir(p.data, perm);
-	buf_release(&p);
-	return rc;
+	return at_perm(plat_mkdir, dir, name, perm);
 }
 
 int plat_rmdir(const char *path)
 {
-	wchar_t *w = wide(path);
-	int rc;
-
-	if (!w)
-		return -1;
-	rc = RemoveDirectoryW(w) ? 0 : fail_last();
-	free(w);
-	return rc;
+	return on_wide(RemoveDirectoryW, path);
 }
 
 int plat_rmdir_at(int dir, const char *name)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
-
-	if (!rc)
-		rc = plat_rmdir(p.data);
-	buf_release(&p);
-	return rc;
+	return at_name(plat_rmdir, dir, name);
 }
 
 char *plat_mkdtemp(char *tmpl)
 {
-	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	static unsigned long counter;
 	size_t len = strlen(tmpl);
 	char *x;
 
@@ -719,15 +731,7 @@ char *plat_mkdtemp(char *tmpl)
 	}
 	x = tmpl + len - 6;
 	for (int tries = 0; tries < 1000; tries++) {
-		LARGE_INTEGER t;
-		unsigned long long v;
-
-		QueryPerformanceCounter(&t);
-		v = (unsigned long long)t.QuadPart * 2654435761u ^
-		    (unsigned long long)GetCurrentProcessId() << 20 ^
-		    ++counter * 40503u;
-		for (int i = 0; i < 6; i++, v /= 36)
-			x[i] = set[v % 36];
+		fill_x(x);
 		if (!plat_mkdir(tmpl, 0700))
 			return tmpl;
 		if (errno != EEXIST)
@@ -779,39 +783,20 @@ int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
 
 int plat_symlink_at(const char *target, int dir, const char *name)
 {
-	struct buf p = BUF_INIT;
-	int rc = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	int rc = p ? plat_symlink(target, p) : -1;
 
-	if (!rc)
-		rc = plat_symlink(target, p.data);
-	buf_release(&p);
+	free(p);
 	return rc;
 }
 
 ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size)
 {
-	struct buf p = BUF_INIT;
-	ssize_t n = at_path(dir, name, &p);
+	char *p = at_path(dir, name);
+	ssize_t n = p ? plat_readlink(p, buf, size) : -1;
 
-	if (!n)
-		n = plat_readlink(p.data, buf, size);
-	buf_release(&p);
+	free(p);
 	return n;
-}
-
-int plat_free_space(const char *path, uint64_t *bytes)
-{
-	ULARGE_INTEGER avail;
-	wchar_t *w = wide(path);
-	int rc;
-
-	if (!w)
-		return -1;
-	rc = GetDiskFreeSpaceExW(w, &avail, NULL, NULL) ? 0 : fail_last();
-	if (!rc)
-		*bytes = avail.QuadPart;
-	free(w);
-	return rc;
 }
 
 int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
@@ -829,6 +814,13 @@ int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
 	}
 	free(w);
 	return rc;
+}
+
+int plat_free_space(const char *path, uint64_t *bytes)
+{
+	uint64_t total;
+
+	return plat_disk_space(path, bytes, &total);
 }
 
 void *plat_map(int fd, size_t len)

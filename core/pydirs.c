@@ -62,18 +62,18 @@ char *pydirs_version(const char *python, char *const *envp)
 {
 	static const char script[] = "import sys\n"
 				     "print('%d.%d' % sys.version_info[:2])\n";
-	struct buf out = BUF_INIT, v = BUF_INIT;
+	struct buf out = BUF_INIT;
 	unsigned maj, min;
+	char *v = NULL;
 
 	if (!ask(python, envp, script, 64, &out) &&
-	    sscanf(out.data, "%u.%u", &maj, &min) == 2)
-		buf_printf(&v, "%u.%u", maj, min);
-	buf_release(&out);
-	if (!v.len) {
-		buf_release(&v);
-		return NULL;
+	    sscanf(out.data, "%u.%u", &maj, &min) == 2) {
+		buf_reset(&out);
+		buf_printf(&out, "%u.%u", maj, min);
+		v = buf_detach(&out);
 	}
-	return buf_detach(&v);
+	buf_release(&out);
+	return v;
 }
 
 void pydirs_venv(const char *venv, struct strv *dirs)

@@ -15,12 +15,8 @@ void selection_init(struct selection *sel)
 
 void selection_release(struct selection *sel)
 {
-	free(sel->cuda);
-	free(sel->cudnn);
-	free(sel->cupti);
-	free(sel->origin_path);
-	strv_release(&sel->watch);
-	strv_release(&sel->absent);
+	FREE_EACH(sel->cuda, sel->cudnn, sel->cupti, sel->origin_path);
+	STRV_RELEASE_EACH(&sel->watch, &sel->absent);
 	selection_init(sel);
 }
 

@@ -2,36 +2,24 @@
 
 #include <string.h>
 
+/* By enum shell. */
+static const char *const names[] = {
+	"bash", "zsh", "fish", "sh", "pwsh", "cmd"
+};
+#define SHELLS (sizeof(names) / sizeof(*names))
+
 int shell_parse(const char *s, enum shell *out)
 {
-	static const char *const names[] = { "bash", "zsh",  "fish",
-					     "sh",   "pwsh", "cmd" };
+	long i = str_index(names, SHELLS, s);
 
-	for (int i = 0; i < 6; i++) {
-		if (!strcmp(s, names[i])) {
-			*out = (enum shell)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i >= 0)
+		*out = (enum shell)i;
+	return i < 0 ? -1 : 0;
 }
 
 const char *shell_name(enum shell sh)
 {
-	switch (sh) {
-	case SHELL_BASH:
-		return "bash";
-	case SHELL_ZSH:
-		return "zsh";
-	case SHELL_FISH:
-		return "fish";
-	case SHELL_PWSH:
-		return "pwsh";
-	case SHELL_CMD:
-		return "cmd";
-	default:
-		return "sh";
-	}
+	return (unsigned)sh < SHELLS ? names[sh] : "sh";
 }
 
 void shell_quote(enum shell sh, const char *s, struct buf *out)

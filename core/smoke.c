@@ -26,20 +26,13 @@ void smoke_report_init(struct smoke_report *r)
 
 static void layer_release(struct smoke_layer *l)
 {
-	free(l->version);
-	free(l->soname);
-	free(l->file);
-	free(l->message);
-	free(l->fix);
-	strv_release(&l->details);
-	strv_release(&l->warnings);
+	FREE_EACH(l->version, l->soname, l->file, l->message, l->fix);
+	STRV_RELEASE_EACH(&l->details, &l->warnings);
 }
 
 void smoke_report_release(struct smoke_report *r)
 {
-	free(r->cuda);
-	free(r->cudnn);
-	free(r->cupti);
+	FREE_EACH(r->cuda, r->cudnn, r->cupti);
 	for (size_t i = 0; i < SMOKE_LAYERS; i++)
 		layer_release(&r->layer[i]);
 	smoke_report_init(r);
@@ -57,30 +50,22 @@ int smoke_layer_rc(enum smoke_layer_id id)
 	return CUENV_E_DRIVER + (int)id;
 }
 
+/* By enum smoke_status. */
+static const char *const status_names[] = { "skip", "pass", "fail" };
+#define STATUSES (sizeof(status_names) / sizeof(*status_names))
+
 const char *smoke_status_name(enum smoke_status st)
 {
-	switch (st) {
-	case SMOKE_PASS:
-		return "pass";
-	case SMOKE_FAIL:
-		return "fail";
-	case SMOKE_SKIP:
-		break;
-	}
-	return "skip";
+	return (unsigned)st < STATUSES ? status_names[st] : "skip";
 }
 
 int smoke_status_parse(const char *s, enum smoke_status *st)
 {
-	if (!strcmp(s, "pass"))
-		*st = SMOKE_PASS;
-	else if (!strcmp(s, "fail"))
-		*st = SMOKE_FAIL;
-	else if (!strcmp(s, "skip"))
-		*st = SMOKE_SKIP;
-	else
-		return -1;
-	return 0;
+	long i = str_index(status_names, STATUSES, s);
+
+	if (i >= 0)
+		*st = (enum smoke_status)i;
+	return i < 0 ? -1 : 0;
 }
 
 void smoke_setstr(char **field, const char *s)

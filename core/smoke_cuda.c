@@ -582,11 +582,7 @@ static void step_driver(struct probe *pr, struct smoke_layer *l)
 			   p->driver_compat);
 	pr->driver_ok = l->status == SMOKE_PASS;
 out:
-	buf_release(&module);
-	buf_release(&source);
-	buf_release(&why);
-	buf_release(&missing);
-	buf_release(&cv);
+	BUF_RELEASE_EACH(&module, &source, &why, &missing, &cv);
 }
 
 /* ---- runtime ------------------------------------------------------------- */
@@ -900,11 +896,7 @@ static void step_runtime(struct probe *pr, struct smoke_layer *l)
 origin:
 	judge_origin(pr, l, fix.data);
 out:
-	buf_release(&why);
-	buf_release(&missing);
-	buf_release(&ver);
-	buf_release(&mm);
-	buf_release(&fix);
+	BUF_RELEASE_EACH(&why, &missing, &ver, &mm, &fix);
 }
 
 /* ---- CUPTI, first half: before the kernel -------------------------------- */
@@ -1085,13 +1077,7 @@ static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
 	}
 	pr->tracing = 1;
 out:
-	buf_release(&why);
-	buf_release(&missing);
-	buf_release(&fix);
-	buf_release(&rel);
-	buf_release(&mm);
-	buf_release(&e);
-	buf_release(&ver);
+	BUF_RELEASE_EACH(&why, &missing, &fix, &rel, &mm, &e, &ver);
 }
 
 /* ---- kernel -------------------------------------------------------------- */
@@ -1712,12 +1698,7 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 origin:
 	judge_origin(pr, l, fix.data);
 out:
-	buf_release(&why);
-	buf_release(&missing);
-	buf_release(&ver);
-	buf_release(&built);
-	buf_release(&fix);
-	buf_release(&mm);
+	BUF_RELEASE_EACH(&why, &missing, &ver, &built, &fix, &mm);
 }
 
 /* ---- CUPTI, second half: the trace --------------------------------------- */

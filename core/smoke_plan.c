@@ -14,11 +14,8 @@
 
 void smoke_plan_release(struct smoke_plan *pl)
 {
-	strv_release(&pl->argv);
-	free(pl->runtime);
-	free(pl->cudnn);
-	free(pl->cupti);
-	strv_release(&pl->own);
+	FREE_EACH(pl->runtime, pl->cudnn, pl->cupti);
+	STRV_RELEASE_EACH(&pl->argv, &pl->own);
 }
 
 static void add_dirs(struct strv *to, const struct strv *from)

@@ -27,21 +27,11 @@ void install_init(struct install *in, enum kit_kind kind)
 
 void install_release(struct install *in)
 {
-	free(in->version);
-	free(in->name);
-	free(in->dir);
-	free(in->prefix);
-	free(in->cupti_version);
-	strv_release(&in->bin);
-	strv_release(&in->lib);
-	strv_release(&in->include);
-	strv_release(&in->cupti);
-	strv_release(&in->notes);
-	strv_release(&in->sources);
-	strv_release(&in->warnings);
-	strv_release(&in->searched);
-	strv_release(&in->linked);
-	strv_release(&in->links);
+	FREE_EACH(in->version, in->name, in->dir, in->prefix,
+		  in->cupti_version);
+	STRV_RELEASE_EACH(&in->bin, &in->lib, &in->include, &in->cupti,
+			  &in->notes, &in->sources, &in->warnings,
+			  &in->searched, &in->linked, &in->links);
 	install_init(in, in->kind);
 }
 
@@ -62,24 +52,21 @@ void install_list_release(struct install_list *l)
 	l->n = 0;
 }
 
+/* By enum kit_kind. */
+static const char *const kind_names[KIT_KINDS] = { "cuda", "cudnn", "cupti" };
+
 const char *kit_kind_name(enum kit_kind kind)
 {
-	return kind == KIT_CUDA	   ? "cuda"
-	       : kind == KIT_CUDNN ? "cudnn"
-				   : "cupti";
+	return (unsigned)kind < KIT_KINDS ? kind_names[kind] : "cupti";
 }
 
 int kit_kind_parse(const char *s, enum kit_kind *kind)
 {
-	if (!strcmp(s, "cuda"))
-		*kind = KIT_CUDA;
-	else if (!strcmp(s, "cudnn"))
-		*kind = KIT_CUDNN;
-	else if (!strcmp(s, "cupti"))
-		*kind = KIT_CUPTI;
-	else
-		return -1;
-	return 0;
+	long i = str_index(kind_names, KIT_KINDS, s);
+
+	if (i >= 0)
+		*kind = (enum kit_kind)i;
+	return i < 0 ? -1 : 0;
 }
 
 char *install_make_name(const struct install *in)
@@ -489,12 +476,15 @@ static int cmp_install(const void *a, const void *b)
 {
 	const struct install *x = *(const struct install *const *)a;
 	const struct install *y = *(const struct install *const *)b;
-	int c = version_cmp_str(x->version, y->version);
 
-	if (c)
-		return c;
-	return (x->cuda_major > y->cuda_major) -
-	       (x->cuda_major < y->cuda_major);
+	return version_cmp_build(x->version, x->cuda_major, y->version,
+				 y->cuda_major);
+}
+
+void install_list_sort(struct install_list *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_install);
 }
 
 int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
@@ -546,8 +536,7 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 		out->v[out->n++] = in;
 	}
 	plat_closedir(d);
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_install);
+	install_list_sort(out);
 out:
 	buf_release(&dir);
 	buf_release(&sub);

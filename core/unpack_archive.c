@@ -858,18 +858,15 @@ static int extract(struct archive *in, const char *dest,
 		.opts = opts,
 		.stats = stats,
 		.reader = reader,
-		.raw = BUF_INIT,
-		.rel = BUF_INIT,
-		.full = BUF_INIT,
-		.link = BUF_INIT,
-		.target = BUF_INIT,
-		.wname = BUF_INIT,
-		.sym = BUF_INIT,
-		.hard = BUF_INIT,
 	};
+	/* the job's buffers, set up and released together */
+	struct buf *bufs[] = { &j.raw,	  &j.rel,   &j.full, &j.link,
+			       &j.target, &j.wname, &j.sym,  &j.hard };
 	struct archive_entry *e;
 	int rc = CUENV_OK;
 
+	for (size_t i = 0; i < sizeof(bufs) / sizeof(*bufs); i++)
+		buf_init(bufs[i]);
 	j.disk = archive_write_disk_new();
 	if (!j.disk)
 		BUG("cannot allocate an archive writer");
@@ -927,14 +924,7 @@ static int extract(struct archive *in, const char *dest,
 	}
 out:
 	archive_write_free(j.disk);
-	buf_release(&j.raw);
-	buf_release(&j.rel);
-	buf_release(&j.full);
-	buf_release(&j.link);
-	buf_release(&j.target);
-	buf_release(&j.wname);
-	buf_release(&j.sym);
-	buf_release(&j.hard);
+	buf_release_each(bufs, sizeof(bufs) / sizeof(*bufs));
 	return rc;
 }
 

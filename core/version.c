@@ -66,6 +66,14 @@ int version_cmp_str(const char *a, const char *b)
 	return version_cmp(&va, &vb);
 }
 
+int version_cmp_build(const char *a, unsigned a_major, const char *b,
+		      unsigned b_major)
+{
+	int c = version_cmp_str(a, b);
+
+	return c ? c : (a_major > b_major) - (a_major < b_major);
+}
+
 bool version_matches(const struct version *v, const struct version *spec)
 {
 	if (spec->n > v->n)

@@ -31,6 +31,13 @@ int version_cmp(const struct version *a, const struct version *b);
 unsigned long version_major(const char *s);
 /* Compare two valid version strings; BUG() on invalid input. */
 int version_cmp_str(const char *a, const char *b);
+/*
+ * Order builds: by version, then by the CUDA major they are for (a cuDNN
+ * 9.1.0.70 for CUDA 11 before the same for 12). The order in which the
+ * store and the catalogue list releases.
+ */
+int version_cmp_build(const char *a, unsigned a_major, const char *b,
+		      unsigned b_major);
 /* True when spec's parts are the first parts of v. */
 bool version_matches(const struct version *v, const struct version *spec);
 bool version_matches_str(const char *v, const char *spec);

@@ -272,10 +272,7 @@ out:
 
 void wheel_requirement_release(struct wheel_requirement *r)
 {
-	free(r->project);
-	free(r->version);
-	free(r->wheel);
-	free(r->url);
+	FREE_EACH(r->project, r->version, r->wheel, r->url);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "elf.h"
-#include "pe.h"
 #include "unpack.h"
 #include "wheel_local.h"
 
@@ -39,7 +37,6 @@ static int got_member(void *ctx, const char *name, const void *data, size_t len,
 		      struct cuenv_err *err)
 {
 	struct wheel_read *w = ctx;
-	struct elf_info e;
 	struct cuenv_err own = CUENV_ERR_INIT;
 	int rc;
 
@@ -50,24 +47,9 @@ static int got_member(void *ctx, const char *name, const void *data, size_t len,
 		needs_read_metadata(w->s, w->path.data, data, len);
 		return CUENV_OK;
 	}
-	elf_info_init(&e);
-	rc = elf_parse(data, len, w->path.data, &e, &own);
-	if (!rc)
-		needs_scan_add(w->s, w->path.data, &e);
-	else if (rc != CUENV_NO)
+	rc = needs_scan_binary(w->s, w->path.data, data, len, &own);
+	if (rc && rc != CUENV_NO) /* corrupt: said, and passed over */
 		strv_push(&w->s->warnings, own.msg.data);
-	elf_info_release(&e);
-	if (rc == CUENV_NO) {
-		struct pe_info p;
-
-		pe_info_init(&p);
-		rc = pe_parse(data, len, w->path.data, &p, &own);
-		if (!rc)
-			needs_scan_add_pe(w->s, w->path.data, &p);
-		else if (rc != CUENV_NO)
-			strv_push(&w->s->warnings, own.msg.data);
-		pe_info_release(&p);
-	}
 	err_release(&own);
 	return CUENV_OK;
 }

@@ -53,6 +53,12 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+void free_each(void *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i]);
+}
+
 void bug_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;

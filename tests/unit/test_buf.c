@@ -484,10 +484,44 @@ static void test_strv_find_returns_first_index_or_minus_one(void **state)
 	strv_release(&sv);
 }
 
+static void test_str_index_finds_a_name_or_says_minus_one(void **state)
+{
+	static const char *const names[] = {"pass", NULL, "fail"};
+
+	(void)state;
+	assert_int_equal(str_index(names, 3, "pass"), 0);
+	assert_int_equal(str_index(names, 3, "fail"), 2);
+	assert_int_equal(str_index(names, 3, "skip"), -1);
+	assert_int_equal(str_index(names, 3, ""), -1);
+	assert_int_equal(str_index(names, 1, "fail"), -1);
+}
+
+static void test_release_each_empties_every_buffer_and_list(void **state)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct strv x = STRV_INIT, y = STRV_INIT;
+
+	(void)state;
+	buf_adds(&a, "one");
+	buf_adds(&b, "two");
+	strv_push(&x, "one");
+	strv_push(&y, "two");
+	BUF_RELEASE_EACH(&a, &b);
+	STRV_RELEASE_EACH(&x, &y);
+	assert_ptr_equal(a.data, buf_empty);
+	assert_ptr_equal(b.data, buf_empty);
+	assert_int_equal(a.len + a.cap + b.len + b.cap, 0);
+	assert_null(x.v);
+	assert_null(y.v);
+	assert_int_equal(x.n + y.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_buf_init_is_empty_string_owning_nothing),
+	    cmocka_unit_test(test_release_each_empties_every_buffer_and_list),
+	    cmocka_unit_test(test_str_index_finds_a_name_or_says_minus_one),
 	    cmocka_unit_test(test_mem_find_finds_first_match_across_nul_bytes),
 	    cmocka_unit_test(test_str_find_nocase_ignores_ascii_case),
 	    cmocka_unit_test(test_buf_printf_grows_across_64_byte_boundary),

@@ -772,6 +772,19 @@ static void test_file_map_says_no_to_short_and_irregular_files(void **state)
 	free(dir);
 }
 
+static void test_file_corrupt_names_the_kind_and_shows_the_name(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(file_corrupt(&err, "PE", "a\nb.dll", "no end"),
+			 CUENV_E_MANIFEST);
+	assert_int_equal(err.rc, CUENV_E_MANIFEST);
+	assert_string_equal(err.msg.data,
+			    "corrupt PE file 'a\\x0ab.dll': no end");
+	err_release(&err);
+}
+
 static void test_file_map_of_missing_file_names_it(void **state)
 {
 	struct fixture *fx = *state;
@@ -815,6 +828,8 @@ int main(void)
 	    FS_TEST(test_file_map_maps_the_whole_file),
 	    FS_TEST(test_file_map_says_no_to_short_and_irregular_files),
 	    FS_TEST(test_file_map_of_missing_file_names_it),
+	    cmocka_unit_test(
+		test_file_corrupt_names_the_kind_and_shows_the_name),
 	    cmocka_unit_test(test_file_read_full_joins_short_reads),
 	    cmocka_unit_test(test_file_write_full_through_a_slow_reader),
 	    cmocka_unit_test(test_file_write_full_reports_errors),

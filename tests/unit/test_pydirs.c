@@ -57,6 +57,22 @@ static void test_pydirs_ask_failure_adds_nothing(void **state)
 	free(py);
 }
 
+static void test_pydirs_version_is_major_dot_minor_or_null(void **state)
+{
+	struct fixture *fx = *state;
+	char *py = python(fx, "echo 3.11\n"), *v = pydirs_version(py, env);
+
+	assert_string_equal(v, "3.11");
+	free(v);
+	free(py);
+	py = python(fx, "echo 3.11; exit 1\n");
+	assert_null(pydirs_version(py, env));
+	free(py);
+	py = python(fx, "echo three\n");
+	assert_null(pydirs_version(py, env));
+	free(py);
+}
+
 static void test_pydirs_venv_site_packages(void **state)
 {
 	struct fixture *fx = *state;
@@ -95,6 +111,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    T(test_pydirs_ask_keeps_absolute_folders_once),
 	    T(test_pydirs_ask_failure_adds_nothing),
+	    T(test_pydirs_version_is_major_dot_minor_or_null),
 	    T(test_pydirs_venv_site_packages),
 	};
 

@@ -171,6 +171,15 @@ static void test_version_prefix_sorts_before_its_extensions(void **state)
 	assert_int_equal(cmp("12", "12.0"), -1);
 }
 
+static void test_version_builds_order_by_version_then_cuda_major(void **state)
+{
+	(void)state;
+	assert_true(version_cmp_build("9.1.0.70", 12, "9.10.0.1", 11) < 0);
+	assert_true(version_cmp_build("9.1.0.70", 11, "9.1.0.70", 12) < 0);
+	assert_true(version_cmp_build("9.1.0.70", 12, "9.1.0.70", 11) > 0);
+	assert_int_equal(version_cmp_build("12.4", 12, "12.4", 12), 0);
+}
+
 static void test_version_equal_versions_compare_equal(void **state)
 {
 	struct version a, b;
@@ -258,6 +267,8 @@ int main(void)
 	    cmocka_unit_test(test_version_rejects_other_characters),
 	    cmocka_unit_test(test_version_orders_numerically),
 	    cmocka_unit_test(test_version_prefix_sorts_before_its_extensions),
+	    cmocka_unit_test(
+		test_version_builds_order_by_version_then_cuda_major),
 	    cmocka_unit_test(test_version_equal_versions_compare_equal),
 	    cmocka_unit_test(test_version_spec_matches_its_extensions),
 	    cmocka_unit_test(test_version_spec_does_not_match_longer_numbers),

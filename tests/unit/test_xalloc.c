@@ -140,10 +140,46 @@ static void test_xmalloc_aborts_with_message_when_out_of_memory(void **state)
 	buf_release(&out);
 }
 
+static size_t seen_n;
+static const char *seen[4];
+
+static void record(const char *const *p, size_t n)
+{
+	seen_n = n;
+	for (size_t i = 0; i < n && i < 4; i++)
+		seen[i] = p[i];
+}
+
+static void test_call_each_passes_the_list_and_its_length(void **state)
+{
+	const char *a = "a", *b = "b", *c = "c";
+
+	(void)state;
+	CALL_EACH(record, const char, a, b, c);
+	assert_int_equal(seen_n, 3);
+	assert_ptr_equal(seen[0], a);
+	assert_ptr_equal(seen[1], b);
+	assert_ptr_equal(seen[2], c);
+	CALL_EACH(record, const char, c);
+	assert_int_equal(seen_n, 1);
+	assert_ptr_equal(seen[0], c);
+}
+
+/* LeakSanitizer fails the run when one of them is left. */
+static void test_free_each_frees_every_pointer_and_takes_null(void **state)
+{
+	char *a = xstrdup("a"), *b = NULL, *c = xmalloc(64);
+
+	(void)state;
+	FREE_EACH(a, b, c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_xmalloc_of_zero_bytes_is_freeable),
+	    cmocka_unit_test(test_call_each_passes_the_list_and_its_length),
+	    cmocka_unit_test(test_free_each_frees_every_pointer_and_takes_null),
 	    cmocka_unit_test(test_xcalloc_zeroes_memory),
 	    cmocka_unit_test(test_xrealloc_keeps_contents),
 	    cmocka_unit_test(test_xstrdup_copies),
