@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "doctor_render.h"
+#include "json_util.h"
 #include "wrap.h"
 
 /* first, then text wrapped at spaces, further lines indented by indent. */
@@ -81,4 +82,13 @@ void doctor_render_text(struct buf *out, const struct activation *a,
 		   : nw ? "no problem found; the warnings can still bite"
 			: "no problem found");
 	buf_release(&sel);
+}
+
+void doctor_render(struct buf *out, const struct activation *a,
+		   const struct findings *f, int json)
+{
+	if (json)
+		json_add_report_take(out, doctor_report_json(a, f));
+	else
+		doctor_render_text(out, a, f);
 }

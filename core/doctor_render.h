@@ -22,4 +22,11 @@
 void doctor_render_text(struct buf *out, const struct activation *a,
 			const struct findings *f);
 
+/*
+ * Append what `cuenv doctor` prints: with json, doctor_report_json
+ * indented by 2 and a newline (--json); else doctor_render_text.
+ */
+void doctor_render(struct buf *out, const struct activation *a,
+		   const struct findings *f, int json);
+
 #endif

@@ -14,4 +14,11 @@ json_t *json_str_or_null(const char *s);
 /* v's strings as a JSON array. A new reference. */
 json_t *json_strv(const struct strv *v);
 
+/*
+ * Append j as the commands print a JSON report: indented by 2, then a
+ * newline (nothing when jansson cannot encode it). Takes j's reference
+ * (NULL: nothing), so that a report is built and printed in one call.
+ */
+void json_add_report_take(struct buf *out, json_t *j);
+
 #endif

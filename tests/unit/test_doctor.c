@@ -7,6 +7,7 @@
 
 #include "../../core/detect.h"
 #include "../../core/doctor.h"
+#include "../../core/doctor_gather.h"
 #include "../../core/plat_fs.h"
 #include "../../core/xalloc.h"
 
@@ -1011,6 +1012,148 @@ static void test_doctor_reads_the_first_driver_file(void **state)
 	buf_release(&from);
 }
 
+/* ---- gathering (doctor_gather) ----------------------------------------- */
+
+static void test_doctor_settings_default_and_refused(void **state)
+{
+	char *none[] = {NULL};
+	char *set[] = {"CUENV_DRIVER_VERSION=none", "CUENV_LD_SO_CACHE=/c",
+		       "CUENV_LD_SO_CONF=", NULL};
+	char *bad[] = {"CUENV_DRIVER_VERSION=5x0", NULL};
+	struct doctor_settings s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(doctor_settings_read(none, &s, &err), CUENV_OK);
+	assert_null(s.driver);
+	assert_string_equal(s.cache_path, "/etc/ld.so.cache");
+	assert_string_equal(s.conf_path, "/etc/ld.so.conf");
+	assert_int_equal(doctor_settings_read(set, &s, &err), CUENV_OK);
+	assert_string_equal(s.driver, "none");
+	assert_string_equal(s.cache_path, "/c");
+	assert_string_equal(s.conf_path, "/etc/ld.so.conf");
+	assert_int_equal(doctor_settings_read(bad, &s, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "CUENV_DRIVER_VERSION: '5x0' is not "
+					  "a driver version");
+	has(err.hint.data, "550.54.15");
+	err_release(&err);
+}
+
+/* doctor_gather in root/proj with w->env and these driver files. */
+static int gather(struct world *w, const char *const *driver_files,
+		  struct doctor_gathered *g)
+{
+	struct doctor_settings s;
+	struct doctor_where where = {
+	    .root = w->root,
+	    .cwd = at(w, "proj"),
+	    .envp = w->env.vars.v,
+	    .compat = COMPAT,
+	    .driver_files = driver_files,
+	};
+	int rc = doctor_settings_read(where.envp, &s, &w->err);
+
+	doctor_gathered_release(g);
+	doctor_gathered_init(g);
+	return rc ? rc : doctor_gather(&where, &s, g, &w->err);
+}
+
+static void test_doctor_gather_the_driver(void **state)
+{
+	struct world *w = *state;
+	struct doctor_gathered g;
+	const char *files[] = {at(w, "sys/version"), at(w, "proc/version"),
+			       at(w, "other"), NULL};
+	struct buf looked = BUF_INIT;
+
+	doctor_gathered_init(&g);
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_null(g.in.driver);
+	buf_printf(&looked, "looked at %s, %s and %s", files[0], files[1],
+		   files[2]);
+	assert_string_equal(g.in.driver_from, looked.data);
+	fx_write(w->fx, "proc/version", "535.104.05\n");
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_string_equal(g.in.driver, "535.104.05");
+	assert_string_equal(g.in.driver_from, files[1]);
+	setenv_w(w, "CUENV_DRIVER_VERSION", "550.54.15");
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_string_equal(g.in.driver, "550.54.15");
+	assert_string_equal(g.in.driver_from, "CUENV_DRIVER_VERSION");
+	setenv_w(w, "CUENV_DRIVER_VERSION", "none");
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_null(g.in.driver);
+	assert_string_equal(g.in.driver_from, "CUENV_DRIVER_VERSION");
+	setenv_w(w, "CUENV_DRIVER_VERSION", "new");
+	assert_int_equal(gather(w, files, &g), CUENV_E_USAGE);
+	doctor_gathered_release(&g);
+	buf_release(&looked);
+}
+
+static void test_doctor_gather_the_selection_and_its_need(void **state)
+{
+	struct world *w = *state;
+	struct doctor_gathered g;
+	const char *files[] = {NULL};
+
+	doctor_gathered_init(&g);
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_false(g.a.ok);
+	assert_null(g.in.need);
+	healthy_world(w);
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_int_equal(g.in.act_rc, CUENV_OK);
+	assert_true(g.in.a == &g.a && g.a.ok);
+	assert_string_equal(g.a.act.cuda->version, "12.4.1");
+	assert_non_null(g.in.need);
+	assert_string_equal(g.in.need->release, "550.54.15");
+	assert_true(g.in.env == &g.env);
+	assert_null(g.in.win); /* this is not Windows */
+	assert_null(g.in.cat);
+	/* a version not installed is a finding, not an error */
+	fx_write(w->fx, "proj/.cuenv", "cuda = 11.8\n");
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_int_equal(g.in.act_rc, CUENV_E_NOT_INSTALLED);
+	assert_true(g.in.act_err == &g.act_err && g.act_err.msg.len);
+	assert_non_null(g.in.need); /* the version named still needs one */
+	assert_string_equal(g.in.need->row, "11.8.0");
+	/* a root that cannot be is an error */
+	free(w->root);
+	w->root = strdup("relative/root");
+	assert_int_not_equal(gather(w, files, &g), CUENV_OK);
+	assert_true(w->err.msg.len > 0);
+	doctor_gathered_release(&g);
+}
+
+static void test_doctor_gather_the_loader_cache_and_site_dirs(void **state)
+{
+	struct world *w = *state;
+	struct doctor_gathered g;
+	const char *files[] = {NULL};
+
+	doctor_gathered_init(&g);
+	setenv_w(w, "CUENV_LD_SO_CACHE", at(w, "no-cache"));
+	setenv_w(w, "CUENV_LD_SO_CONF", at(w, "ld.so.conf"));
+	fx_write(w->fx, "ld.so.conf", "/opt/cuda/lib64\n");
+	fx_mkdir(w->fx, "venv/lib/python3.11/site-packages");
+	setenv_w(w, "VIRTUAL_ENV", at(w, "venv"));
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_null(g.in.cache);
+	assert_null(g.in.cache_error);
+	assert_string_equal(g.in.cache_path, at(w, "no-cache"));
+	assert_int_equal(g.conf.n, 1);
+	assert_null(g.in.python); /* PATH holds no python3 */
+	assert_int_equal(g.sites.n, 1);
+	assert_string_equal(g.sites.v[0],
+			    at(w, "venv/lib/python3.11/site-packages"));
+	fx_write(w->fx, "no-cache", "not a loader cache");
+	assert_int_equal(gather(w, files, &g), CUENV_OK);
+	assert_null(g.in.cache);
+	assert_non_null(g.in.cache_error);
+	has(g.in.cache_error, "no-cache");
+	doctor_gathered_release(&g);
+}
+
 /* ---- CUDA_HOME ---------------------------------------------------------- */
 
 static void test_doctor_reports_cuda_home_apart_from_nvcc(void **state)
@@ -1243,6 +1386,10 @@ int main(void)
 	    T(test_doctor_win_python37_searches_path),
 	    T(test_doctor_win_selection_without_its_dll),
 	    T(test_doctor_reads_the_first_driver_file),
+	    cmocka_unit_test(test_doctor_settings_default_and_refused),
+	    T(test_doctor_gather_the_driver),
+	    T(test_doctor_gather_the_selection_and_its_need),
+	    T(test_doctor_gather_the_loader_cache_and_site_dirs),
 	    T(test_doctor_reports_cuda_home_apart_from_nvcc),
 	    T(test_doctor_cuda_home_without_selection),
 	    T(test_doctor_reports_wheels_of_another_cuda),

@@ -123,10 +123,36 @@ static void test_doctor_render_fix_one_alternative_a_line(void **state)
 	buf_release(&out);
 }
 
+static void test_doctor_render_json_or_text(void **state)
+{
+	struct finding v[1];
+	struct findings f = {.v = v, .n = 1};
+	struct activation a;
+	struct buf out = BUF_INIT, text = BUF_INIT;
+
+	(void)state;
+	v[0] = finding("driver-old", DOCTOR_PROBLEM, "old", "why", "fix");
+	activation_init(&a);
+	doctor_render(&out, &a, &f, 0);
+	doctor_render_text(&text, &a, &f);
+	assert_string_equal(out.data, text.data);
+	buf_reset(&out);
+	doctor_render(&out, &a, &f, 1);
+	assert_int_equal(out.data[0], '{');
+	assert_non_null(strstr(out.data, "\n  \"findings\": [\n"));
+	assert_non_null(strstr(out.data, "\"id\": \"driver-old\""));
+	assert_non_null(strstr(out.data, "\n  \"problems\": 1,\n"));
+	assert_string_equal(out.data + out.len - 2, "}\n");
+	activation_release(&a);
+	buf_release(&out);
+	buf_release(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_doctor_render_nothing_found),
+	    cmocka_unit_test(test_doctor_render_json_or_text),
 	    cmocka_unit_test(test_doctor_render_groups_by_severity),
 	    cmocka_unit_test(test_doctor_render_wraps_at_79_columns),
 	    cmocka_unit_test(test_doctor_render_fix_one_alternative_a_line),

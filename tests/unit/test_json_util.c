@@ -39,11 +39,35 @@ static void test_json_strv_keeps_order(void **state)
 	strv_release(&v);
 }
 
+static void test_json_add_report_take_indents_and_ends_the_line(void **state)
+{
+	struct buf out = BUF_INIT;
+	json_t *j = json_pack("{s:s, s:[i]}", "a", "x", "b", 1);
+	size_t len;
+
+	(void)state;
+	buf_adds(&out, "before\n");
+	json_add_report_take(&out, j);
+	assert_string_equal(out.data, "before\n"
+				      "{\n"
+				      "  \"a\": \"x\",\n"
+				      "  \"b\": [\n"
+				      "    1\n"
+				      "  ]\n"
+				      "}\n");
+	len = out.len;
+	json_add_report_take(&out, NULL);
+	assert_int_equal(out.len, len);
+	buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_json_str_or_null),
 	    cmocka_unit_test(test_json_strv_keeps_order),
+	    cmocka_unit_test(
+		test_json_add_report_take_indents_and_ends_the_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

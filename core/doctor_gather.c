@@ -1,0 +1,199 @@
+/*
+ * doctor_gather.c: what `cuenv doctor` reads of this machine before it
+ * audits (see the header).
+ */
+#include "doctor_gather.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plat_path.h"
+#include "plat_sys.h"
+#include "pydirs.h"
+
+int doctor_settings_read(char *const *envp, struct doctor_settings *s,
+			 struct cuenv_err *err)
+{
+	const char *v = env_get(envp, "CUENV_DRIVER_VERSION");
+
+	/* The driver, before anything that could fail on a bad setting. */
+	if (v && *v && strcmp(v, "none") && compat_driver_cmp(v, v)) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "CUENV_DRIVER_VERSION: '%s' is not a driver "
+			   "version",
+			   v);
+		cuenv_hint(err, "such as 550.54.15; empty or none: no driver");
+		return CUENV_E_USAGE;
+	}
+	s->driver = v;
+	s->cache_path = env_get(envp, "CUENV_LD_SO_CACHE");
+	if (!s->cache_path || !*s->cache_path)
+		s->cache_path = "/etc/ld.so.cache";
+	s->conf_path = env_get(envp, "CUENV_LD_SO_CONF");
+	if (!s->conf_path || !*s->conf_path)
+		s->conf_path = "/etc/ld.so.conf";
+	return CUENV_OK;
+}
+
+void doctor_gathered_init(struct doctor_gathered *g)
+{
+	memset(g, 0, sizeof(*g));
+	activation_init(&g->a);
+	err_init(&g->act_err);
+	buf_init(&g->driver);
+	buf_init(&g->driver_from);
+	buf_init(&g->cache_error);
+}
+
+void doctor_gathered_release(struct doctor_gathered *g)
+{
+	activation_release(&g->a);
+	envmap_release(&g->env);
+	err_release(&g->act_err);
+	buf_release(&g->driver);
+	buf_release(&g->driver_from);
+	buf_release(&g->cache_error);
+	driver_req_release(&g->need);
+	ldcache_release(&g->cache);
+	ldconf_release(&g->conf);
+	strv_release(&g->sites);
+	free(g->python);
+	free(g->win_root);
+	free(g->win_python);
+	free(g->win_python_version);
+}
+
+/*
+ * Windows' loader: System32's folder (its parent is %SystemRoot%), and
+ * the python.exe on PATH, whose version says how it loads the DLLs of
+ * extension modules. Nothing where the system is not Windows.
+ */
+static void gather_win(const struct doctor_where *w, struct doctor_gathered *g)
+{
+	char *sys = plat_sys_system_dir();
+
+	if (!sys)
+		return;
+	g->win_root = plat_path_parent(plat_path_native(), sys);
+	free(sys);
+	g->win_python = env_which(&g->env, "python");
+	if (g->win_python)
+		g->win_python_version = pydirs_version(g->win_python, w->envp);
+	g->win = (struct doctor_win){
+		.system_root = g->win_root,
+		.cwd = w->cwd,
+		.python = g->win_python,
+		.python_version = g->win_python_version,
+		.exists = doctor_dll_exists,
+	};
+	g->in.win = &g->win;
+}
+
+/* The driver's version: the setting's, else the first file's. */
+static void gather_driver(const struct doctor_where *w,
+			  const struct doctor_settings *s,
+			  struct doctor_gathered *g)
+{
+	static const char *const driver_files[] = {
+		"/sys/module/nvidia/version", "/proc/driver/nvidia/version",
+		NULL
+	};
+	const char *const *files =
+		w->driver_files ? w->driver_files : driver_files;
+	const char *v = s->driver;
+	int found;
+
+	if (v) {
+		buf_sets(&g->driver, v);
+		buf_sets(&g->driver_from, "CUENV_DRIVER_VERSION");
+		found = *v && strcmp(v, "none");
+	} else if (g->in.win) {
+		/* Windows: no /sys; nvcuda.dll's presence is no-driver-dll */
+		buf_sets(&g->driver_from, "its version is not read on Windows: "
+					  "set CUENV_DRIVER_VERSION");
+		found = 0;
+	} else {
+		found = doctor_read_driver(files, &g->driver, &g->driver_from);
+		if (!found) {
+			buf_sets(&g->driver_from, "looked at ");
+			for (size_t i = 0; files[i]; i++)
+				buf_printf(&g->driver_from, "%s%s",
+					   !i		  ? ""
+					   : files[i + 1] ? ", "
+							  : " and ",
+					   files[i]);
+		}
+	}
+	g->in.driver = found ? g->driver.data : NULL;
+	g->in.driver_from = g->driver_from.data;
+}
+
+/* The driver the selected CUDA needs, from the compatibility tables. */
+static void gather_need(const struct doctor_where *w, struct doctor_gathered *g)
+{
+	const char *cuda = doctor_cuda_version(&g->a);
+	struct cuenv_err cerr = CUENV_ERR_INIT;
+	int windows = plat_path_native()->style == PLAT_PATH_WINDOWS;
+
+	/* Windows' drivers have their own column (NVIDIA's table) */
+	if (cuda && w->compat &&
+	    !compat_driver_os(w->compat, cuda, windows, &g->need, &cerr))
+		g->in.need = &g->need;
+	err_release(&cerr);
+}
+
+/* The loader cache and its configuration. */
+static void gather_cache(const struct doctor_settings *s,
+			 struct doctor_gathered *g)
+{
+	struct cuenv_err cerr = CUENV_ERR_INIT;
+
+	switch (ldcache_read(s->cache_path, &g->cache, &cerr)) {
+	case CUENV_OK:
+		g->in.cache = &g->cache;
+		break;
+	case CUENV_NO:
+		break;
+	default:
+		buf_sets(&g->cache_error, cerr.msg.data);
+		g->in.cache_error = g->cache_error.data;
+		break;
+	}
+	err_release(&cerr);
+	ldconf_read(s->conf_path, &g->conf);
+}
+
+int doctor_gather(const struct doctor_where *w, const struct doctor_settings *s,
+		  struct doctor_gathered *g, struct cuenv_err *err)
+{
+	int rc;
+
+	envmap_from(&g->env, w->envp);
+	gather_win(w, g);
+	gather_driver(w, s, g);
+	rc = activation_compute(w->root, w->cwd, &g->env, 0, &g->a,
+				&g->act_err);
+	if (rc && rc != CUENV_E_MANIFEST && rc != CUENV_E_NOT_INSTALLED) {
+		cuenv_fail(err, rc, "%s", g->act_err.msg.data);
+		if (g->act_err.hint.len)
+			cuenv_hint(err, "%s", g->act_err.hint.data);
+		return rc;
+	}
+	gather_need(w, g);
+	if (!g->in.win) /* Linux's loader cache */
+		gather_cache(s, g);
+	g->python = env_which(&g->env, "python3");
+	if (g->python)
+		pydirs_ask(g->python, w->envp, &g->sites);
+	pydirs_venv(envmap_get(&g->env, "VIRTUAL_ENV"), &g->sites);
+	g->in.env = &g->env;
+	g->in.a = &g->a;
+	g->in.act_rc = rc;
+	g->in.act_err = &g->act_err;
+	g->in.cache_path = s->cache_path;
+	g->in.conf = &g->conf;
+	g->in.site_dirs = &g->sites;
+	g->in.python = g->python;
+	g->in.cat = w->cat;
+	return CUENV_OK;
+}
