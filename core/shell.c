@@ -255,3 +255,144 @@ void shell_quote_word(struct buf *out, const char *s)
 	else
 		shell_quote(SHELL_SH, s, out);
 }
+
+/* ---- cuenv init ---------------------------------------------------------- */
+
+void shell_fill(struct buf *out, const char *tmpl, const char *bin,
+		const char *shell)
+{
+	const char *p = tmpl, *at;
+
+	while ((at = strchr(p, '@'))) {
+		buf_add(out, p, (size_t)(at - p));
+		if (!strncmp(at, "@CUENV_BIN@", 11)) {
+			buf_adds(out, bin);
+			p = at + 11;
+		} else if (!strncmp(at, "@CUENV_SHELL@", 13)) {
+			buf_adds(out, shell);
+			p = at + 13;
+		} else {
+			buf_addc(out, '@');
+			p = at + 1;
+		}
+	}
+	buf_adds(out, p);
+}
+
+int shell_fill_doskey(struct buf *out, const char *tmpl, const char *exe,
+		      struct cuenv_err *err)
+{
+	struct buf bin = BUF_INIT;
+
+	if (strpbrk(exe, "%\"\n\r")) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, exe, 200);
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "init: cmd cannot name '%s' in a doskey macro (it "
+			   "holds %% or a quote)",
+			   shown.data);
+		buf_release(&shown);
+		return cuenv_hint(err, "move cuenv to a folder without '%%'");
+	}
+	buf_addc(&bin, '"');
+	for (const char *p = exe; *p; p++) {
+		if (*p == '$')
+			buf_addc(&bin, '$');
+		buf_addc(&bin, *p);
+	}
+	buf_addc(&bin, '"');
+	shell_fill(out, tmpl, bin.data, "cmd");
+	buf_release(&bin);
+	return CUENV_OK;
+}
+
+const char *shell_word(const char *s)
+{
+	static const char *const known[] = { "bash", "zsh", "fish" };
+	const char *base = strrchr(s, '/');
+
+	base = base ? base + 1 : s;
+	if (*base == '-')
+		base++;
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+		if (!strcmp(base, known[i]))
+			return known[i];
+	return NULL;
+}
+
+const char *shell_detect(const char *parent, const char *env_shell)
+{
+	const char *found = parent ? shell_word(parent) : NULL;
+
+	return found ? found : env_shell ? shell_word(env_shell) : NULL;
+}
+
+/* The integration for sh (bash, zsh, fish: not SHELL_SH) or pwsh. */
+static void init_shell(const struct shell_templates *t, enum shell sh,
+		       const char *exe, struct buf *out)
+{
+	struct buf bin = BUF_INIT;
+
+	if (sh == SHELL_PWSH) {
+		shell_pwsh_quote(exe, &bin);
+		shell_fill(out, t->pwsh, bin.data, "pwsh");
+	} else {
+		shell_quote(sh, exe, &bin);
+		if (sh != SHELL_FISH)
+			shell_fill(out, t->sh, bin.data, shell_name(sh));
+		shell_fill(out,
+			   sh == SHELL_BASH  ? t->bash
+			   : sh == SHELL_ZSH ? t->zsh
+					     : t->fish,
+			   bin.data, shell_name(sh));
+	}
+	buf_release(&bin);
+}
+
+int shell_init_script(const struct shell_templates *t, const char *name,
+		      const char *exe, const char *detected, struct buf *out,
+		      struct cuenv_err *err)
+{
+	struct buf bin = BUF_INIT;
+	enum shell sh;
+
+	if (!name) {
+		cuenv_fail(err, CUENV_E_USAGE, "init: missing argument");
+		/* `init -` only where it would work from here. */
+		if (detected)
+			return cuenv_hint(err, "name the shell: cuenv init "
+					       "bash (or zsh, fish), or "
+					       "detect it: cuenv init -");
+		return cuenv_hint(err, "name the shell: cuenv init bash "
+				       "(or zsh, fish)");
+	}
+	if (!strcmp(name, "-") && !(name = detected)) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "init: cannot tell the shell: neither the parent "
+			   "process nor $SHELL is bash, zsh or fish");
+		return cuenv_hint(err, "name it: cuenv init bash (or zsh, "
+				       "fish)");
+	}
+	if (!strcmp(name, "direnv")) {
+		/* direnv evaluates .envrc and its libraries in bash. */
+		shell_quote(SHELL_BASH, exe, &bin);
+		shell_fill(out, t->direnv, bin.data, "bash");
+		buf_release(&bin);
+		return CUENV_OK;
+	}
+	if (shell_parse(name, &sh) || sh == SHELL_SH) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, name, 64);
+		cuenv_fail(err, CUENV_E_USAGE, "init: unsupported shell '%s'",
+			   shown.data);
+		buf_release(&shown);
+		return cuenv_hint(err, "shells: bash, zsh, fish, pwsh, cmd; or "
+				       "direnv");
+	}
+	if (sh == SHELL_CMD)
+		return shell_fill_doskey(out, t->doskey, exe, err);
+	init_shell(t, sh, exe, out);
+	return CUENV_OK;
+}

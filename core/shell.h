@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "env.h"
+#include "err.h"
 
 /*
  * SHELL_PWSH (PowerShell) and SHELL_CMD (Windows' cmd.exe) are the
@@ -85,5 +86,55 @@ int shell_cmd_export(const char *name, const char *value, struct buf *out);
  */
 void shell_pwsh_quote(const char *s, struct buf *out);
 void shell_pwsh_export(const char *name, const char *value, struct buf *out);
+
+/* ---- cuenv init ---------------------------------------------------------- */
+
+/* The integration's templates (shells/), embedded in the binary. */
+struct shell_templates {
+	const char *sh; /* bash and zsh share it, before their own */
+	const char *bash, *zsh, *fish;
+	const char *direnv; /* a direnv library (bash) */
+	const char *pwsh;   /* PowerShell */
+	const char *doskey; /* cmd: a doskey macro file */
+};
+
+/* Append tmpl with @CUENV_BIN@ and @CUENV_SHELL@ filled in. */
+void shell_fill(struct buf *out, const char *tmpl, const char *bin,
+		const char *shell);
+
+/*
+ * Append the doskey macro file tmpl names exe in, as "PATH" ($ doubled:
+ * doskey reads $ as its own). A '%' cannot be quoted on cmd's command
+ * line (it would expand %NAME%), nor a '"' inside quotes: an exe with
+ * either (or a line end) is CUENV_E_USAGE, nothing appended.
+ */
+int shell_fill_doskey(struct buf *out, const char *tmpl, const char *exe,
+		      struct cuenv_err *err);
+
+/*
+ * The shell a process name or $SHELL names, for `cuenv init -`: "bash",
+ * "-zsh" (a login shell), "/usr/bin/fish" give "bash", "zsh", "fish"
+ * (static); anything else NULL.
+ */
+const char *shell_word(const char *s);
+
+/*
+ * For `cuenv init -`, as pyenv's: the shell that parent (the name of
+ * the process that runs cuenv, or NULL) is, else the one env_shell
+ * ($SHELL, or NULL) is, else NULL.
+ */
+const char *shell_detect(const char *parent, const char *env_shell);
+
+/*
+ * Append what `cuenv init name` prints, naming the binary exe: the
+ * integration for bash, zsh, fish, pwsh or cmd, or the direnv library.
+ * name "-" is the shell detected (shell_detect's answer, or NULL).
+ * CUENV_E_USAGE, nothing appended, for a missing name (NULL: the hint
+ * offers `init -` where detected is not NULL), an unknown or
+ * undetectable shell, or an exe cmd cannot name.
+ */
+int shell_init_script(const struct shell_templates *t, const char *name,
+		      const char *exe, const char *detected, struct buf *out,
+		      struct cuenv_err *err);
 
 #endif

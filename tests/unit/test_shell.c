@@ -766,10 +766,145 @@ static void test_shell_quote_word_only_when_needed(void **state)
 	buf_release(&b);
 }
 
+/* ---- cuenv init ---------------------------------------------------------- */
+
+static void test_shell_fill_replaces_only_its_placeholders(void **state)
+{
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	buf_adds(&out, "> ");
+	shell_fill(&out, "@CUENV_BIN@ a@b @CUENV_SHELL@@CUENV_BIN@ @", "'/x'",
+		   "zsh");
+	assert_string_equal(out.data, "> '/x' a@b zsh'/x' @");
+	buf_release(&out);
+}
+
+static void test_shell_fill_doskey_doubles_dollars_refuses_percent(void **state)
+{
+	struct buf out = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(shell_fill_doskey(&out,
+					   "cuenv=@CUENV_BIN@ $* @CUENV_SHELL@",
+					   "C:\\a $b\\cuenv.exe", &err),
+			 CUENV_OK);
+	assert_string_equal(out.data, "cuenv=\"C:\\a $$b\\cuenv.exe\" $* cmd");
+	buf_reset(&out);
+	assert_int_equal(
+	    shell_fill_doskey(&out, "@CUENV_BIN@", "C:/100%/c.exe", &err),
+	    CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "init: cmd cannot name 'C:/100%/c.exe' in a doskey "
+			    "macro (it holds % or a quote)");
+	assert_string_equal(err.hint.data,
+			    "move cuenv to a folder without '%'");
+	assert_int_equal(
+	    shell_fill_doskey(&out, "@CUENV_BIN@", "C:\\a\"b", &err),
+	    CUENV_E_USAGE);
+	assert_int_equal(out.len, 0);
+	buf_release(&out);
+	err_release(&err);
+}
+
+static void test_shell_word_and_detect(void **state)
+{
+	(void)state;
+	assert_string_equal(shell_word("bash"), "bash");
+	assert_string_equal(shell_word("-zsh"), "zsh");
+	assert_string_equal(shell_word("/usr/bin/fish"), "fish");
+	assert_null(shell_word("/bin/sh"));
+	assert_null(shell_word("bashful"));
+	assert_null(shell_word("make"));
+	assert_string_equal(shell_detect("zsh", "/bin/bash"), "zsh");
+	assert_string_equal(shell_detect("make", "/bin/bash"), "bash");
+	assert_string_equal(shell_detect(NULL, "/usr/bin/fish"), "fish");
+	assert_null(shell_detect("make", "/bin/tcsh"));
+	assert_null(shell_detect(NULL, NULL));
+}
+
+static const struct shell_templates fake_templates = {
+    .sh = "SH(@CUENV_BIN@,@CUENV_SHELL@)",
+    .bash = "BASH(@CUENV_BIN@)",
+    .zsh = "ZSH(@CUENV_BIN@)",
+    .fish = "FISH(@CUENV_BIN@,@CUENV_SHELL@)",
+    .direnv = "DIRENV(@CUENV_BIN@,@CUENV_SHELL@)",
+    .pwsh = "PWSH(@CUENV_BIN@,@CUENV_SHELL@)",
+    .doskey = "DOSKEY(@CUENV_BIN@)",
+};
+
+/* shell_init_script's text for name (detected: zsh), or its error. */
+static int init_text(const char *name, const char *detected, struct buf *out,
+		     struct cuenv_err *err)
+{
+	buf_reset(out);
+	return shell_init_script(&fake_templates, name, "/o'k/cuenv", detected,
+				 out, err);
+}
+
+static void test_shell_init_script_each_shell(void **state)
+{
+	struct buf out = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(init_text("bash", NULL, &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "SH('/o'\\''k/cuenv',bash)"
+				      "BASH('/o'\\''k/cuenv')");
+	assert_int_equal(init_text("zsh", NULL, &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "SH('/o'\\''k/cuenv',zsh)"
+				      "ZSH('/o'\\''k/cuenv')");
+	assert_int_equal(init_text("fish", NULL, &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "FISH('/o\\'k/cuenv',fish)");
+	assert_int_equal(init_text("pwsh", NULL, &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "PWSH('/o''k/cuenv',pwsh)");
+	assert_int_equal(init_text("cmd", NULL, &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "DOSKEY(\"/o'k/cuenv\")");
+	assert_int_equal(init_text("direnv", NULL, &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "DIRENV('/o'\\''k/cuenv',bash)");
+	assert_int_equal(init_text("-", "zsh", &out, &err), CUENV_OK);
+	assert_string_equal(out.data, "SH('/o'\\''k/cuenv',zsh)"
+				      "ZSH('/o'\\''k/cuenv')");
+	buf_release(&out);
+	err_release(&err);
+}
+
+static void test_shell_init_script_refusals(void **state)
+{
+	struct buf out = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(init_text(NULL, "bash", &out, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "init: missing argument");
+	assert_non_null(strstr(err.hint.data, "detect it: cuenv init -"));
+	err_release(&err);
+	err_init(&err);
+	assert_int_equal(init_text(NULL, NULL, &out, &err), CUENV_E_USAGE);
+	assert_string_equal(err.hint.data,
+			    "name the shell: cuenv init bash (or zsh, fish)");
+	assert_int_equal(init_text("-", NULL, &out, &err), CUENV_E_USAGE);
+	assert_non_null(strstr(err.msg.data, "cannot tell the shell"));
+	assert_int_equal(init_text("sh", "bash", &out, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "init: unsupported shell 'sh'");
+	assert_int_equal(init_text("tc\nsh", NULL, &out, &err), CUENV_E_USAGE);
+	assert_null(strchr(err.msg.data, '\n'));
+	assert_int_equal(out.len, 0);
+	buf_release(&out);
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_shell_quote_word_only_when_needed),
+	    cmocka_unit_test(test_shell_fill_replaces_only_its_placeholders),
+	    cmocka_unit_test(
+		test_shell_fill_doskey_doubles_dollars_refuses_percent),
+	    cmocka_unit_test(test_shell_word_and_detect),
+	    cmocka_unit_test(test_shell_init_script_each_shell),
+	    cmocka_unit_test(test_shell_init_script_refusals),
 	    cmocka_unit_test(test_shell_pwsh_hook_lines_read_back),
 	    cmocka_unit_test(test_shell_cmd_hook_lines),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_spaces),
