@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detect.h"
+#include "env.h"
+#include "ldsearch.h"
 #include "trust.h"
+#include "version.h"
 
 int register_listable(const struct install *in, struct cuenv_err *err)
 {
@@ -132,5 +136,155 @@ int register_uninstall(struct store *st, const struct install *in,
 	if (!rc)
 		buf_printf(out, "uninstalled %s %s\n", kit_kind_name(in->kind),
 			   in->name);
+	return rc;
+}
+
+/* ---- cuenv add ----------------------------------------------------------- */
+
+int register_add_kind(const char *word, const char *as, unsigned cuda_major,
+		      enum kit_kind *kind, struct cuenv_err *err)
+{
+	int rc;
+
+	if (kit_kind_parse(word, kind)) {
+		cuenv_fail(err, CUENV_E_USAGE, "add: '%s' is not cuda or cudnn",
+			   word);
+		return cuenv_hint(err, "for example: cuenv add cuda "
+				       "/usr/local/cuda-12.4");
+	}
+	if (as && (rc = version_check(kit_kind_name(*kind), as, 0, err)))
+		return rc;
+	if (*kind == KIT_CUDA && cuda_major)
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "add: --cuda is for cudnn only");
+	return CUENV_OK;
+}
+
+/* Register in; an identical registration already there is fine. */
+static int record(const struct register_add *ra, struct install *in,
+		  struct cuenv_err *err)
+{
+	struct buf said = BUF_INIT;
+	int rc = register_record(ra->st, in, err);
+
+	if (rc == CUENV_NO) {
+		register_already(in, &said);
+		ra->said(ra->ctx, said.data);
+		rc = CUENV_OK;
+	}
+	buf_release(&said);
+	return rc;
+}
+
+static void describe(const struct register_add *ra, const struct install *in)
+{
+	struct buf line = BUF_INIT;
+
+	register_describe(in, &line);
+	ra->said(ra->ctx, line.data);
+	buf_release(&line);
+}
+
+/*
+ * The folders the loader searches without LD_LIBRARY_PATH (ldsearch.h;
+ * CUENV_LD_SO_CONF and CUENV_LD_SO_CACHE name other files).
+ */
+static void loader_dirs(char *const *envp, struct strv *out)
+{
+	const char *conf_path = env_get(envp, "CUENV_LD_SO_CONF");
+	const char *cache_path = env_get(envp, "CUENV_LD_SO_CACHE");
+
+	ldsearch_dirs(conf_path && *conf_path ? conf_path : "/etc/ld.so.conf",
+		      cache_path && *cache_path ? cache_path
+						: "/etc/ld.so.cache",
+		      out);
+}
+
+/*
+ * What the loader would find of the found installs (first, and the
+ * cuDNN inside a toolkit: also), checked, then recorded and described.
+ */
+static int add_found(const struct register_add *ra, struct install *first,
+		     struct install *also, struct cuenv_err *err)
+{
+	struct strv searched = STRV_INIT;
+	int rc;
+
+	loader_dirs(ra->envp, &searched);
+	detect_activation(first, &searched);
+	if (also)
+		detect_activation(also, &searched);
+	strv_release(&searched);
+	rc = register_listable(first, err);
+	if (!rc && also)
+		rc = register_listable(also, err);
+	if (!rc)
+		rc = record(ra, first, err);
+	if (rc || !first->dir) /* already there */
+		return rc;
+	describe(ra, first);
+	if (also)
+		rc = record(ra, also, err);
+	if (!rc && also && also->dir)
+		describe(ra, also);
+	return rc;
+}
+
+int register_add(const struct register_add *ra, enum kit_kind kind,
+		 const char *dir, const char *as, unsigned cuda_major,
+		 struct cuenv_err *err)
+{
+	struct install found, inner;
+	bool has_inner = false;
+	int rc = kind == KIT_CUDA
+			 ? detect_cuda(dir, as, &found, &inner, &has_inner, err)
+			 : detect_cudnn(dir, as, cuda_major, &found, err);
+
+	for (size_t i = 0; !rc && i < found.warnings.n; i++)
+		ra->warn(ra->ctx, found.warnings.v[i]);
+	if (!rc)
+		rc = add_found(ra, &found, has_inner ? &inner : NULL, err);
+	install_release(&found);
+	if (kind == KIT_CUDA)
+		install_release(&inner);
+	return rc;
+}
+
+int register_discover(const struct register_add *ra, struct cuenv_err *err)
+{
+	struct strv dirs = STRV_INIT, names = STRV_INIT;
+	size_t good = 0;
+	int rc = CUENV_OK;
+
+	detect_env_candidates(ra->envp, &dirs, &names);
+	for (size_t i = 0; i < dirs.n; i++) {
+		struct cuenv_err e = CUENV_ERR_INIT;
+		int one = register_add(ra, KIT_CUDA, dirs.v[i], NULL, 0, &e);
+
+		if (!one) {
+			good++;
+		} else if (one == CUENV_E_MANIFEST || one == CUENV_E_STORE) {
+			struct buf w = BUF_INIT;
+
+			buf_printf(&w, "%s=%s: %s", names.v[i], dirs.v[i],
+				   e.msg.data);
+			ra->warn(ra->ctx, w.data);
+			buf_release(&w);
+		} else {
+			rc = cuenv_fail(err, one, "%s", e.msg.data);
+		}
+		err_release(&e);
+		if (rc)
+			break;
+	}
+	if (!rc && !good) {
+		rc = cuenv_fail(err, CUENV_NO,
+				"add: no toolkit found in CUDA_PATH_V*, "
+				"CUDA_PATH or CUDA_HOME");
+		cuenv_hint(err, "register one by its folder: cuenv add cuda "
+				"PATH");
+	}
+	strv_release(&dirs);
+	strv_release(&names);
 	return rc;
 }

@@ -2,10 +2,11 @@
  * register.h: `cuenv add`'s decisions about a toolkit or cuDNN found on
  * disk (detect.h): whether its folders can go on a PATH-like list,
  * whether the store already has it (the same registration, or a
- * conflicting one), and the line that says it was registered; and
- * `cuenv remove`'s and `cuenv uninstall`'s: each takes out of the store
- * only what it may (remove what add registered, uninstall what cuenv
- * installed).
+ * conflicting one), and the line that says it was registered; the
+ * whole of `add cuda|cudnn PATH` and `add --discover` on top of them;
+ * and `cuenv remove`'s and `cuenv uninstall`'s: each takes out of the
+ * store only what it may (remove what add registered, uninstall what
+ * cuenv installed).
  */
 #ifndef CUENV_REGISTER_H
 #define CUENV_REGISTER_H
@@ -59,5 +60,55 @@ int register_remove(struct store *st, const struct install *in, struct buf *out,
  */
 int register_uninstall(struct store *st, const struct install *in,
 		       struct buf *out, struct cuenv_err *err);
+
+/* ---- cuenv add ----------------------------------------------------------- */
+
+/*
+ * What `cuenv add` works in, and where it says what it did: said gets
+ * text for stdout (register_describe's and register_already's lines),
+ * warn a warning's text for stderr, each as it happens.
+ */
+struct register_add {
+	struct store *st;  /* open, its lock held */
+	char *const *envp; /* CUENV_LD_SO_CONF and CUENV_LD_SO_CACHE name
+			       the loader's files (as for doctor), and
+			       CUDA_PATH_V*, CUDA_PATH, CUDA_HOME the folders
+			       --discover registers */
+	void (*said)(void *ctx, const char *text);
+	void (*warn)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+/*
+ * The KIND word of `cuenv add KIND PATH` into *kind, and --as (as, or
+ * NULL) and --cuda (cuda_major, 0: not given) checked against it: a
+ * word that is not cuda or cudnn, an as that is not a version, or
+ * --cuda with cuda is CUENV_E_USAGE.
+ */
+int register_add_kind(const char *word, const char *as, unsigned cuda_major,
+		      enum kit_kind *kind, struct cuenv_err *err);
+
+/*
+ * Detect the toolkit (kind KIT_CUDA) or cuDNN at dir (detect.h; as: the
+ * version instead of the detected one; cuda_major, cuDNN only: the CUDA
+ * it was built for, 0: detected), decide how activation exposes it from
+ * the folders the loader searches (ldsearch.h), check its folders and
+ * record it, and a cuDNN found inside a toolkit too. Detection's
+ * warnings go to warn, then one line each to said ("registered ...", or
+ * that it was already registered, which is no error). Returns CUENV_OK
+ * or detection's, register_listable's or register_record's code.
+ */
+int register_add(const struct register_add *ra, enum kit_kind kind,
+		 const char *dir, const char *as, unsigned cuda_major,
+		 struct cuenv_err *err);
+
+/*
+ * `cuenv add --discover`: register_add each toolkit the environment
+ * names (detect_env_candidates). One that is not a toolkit, or cannot
+ * be read, is a warning ("CUDA_PATH=DIR: why"); any other failure stops
+ * there with its code. CUENV_NO, with a hint, when none could be
+ * registered (already registered counts as registered).
+ */
+int register_discover(const struct register_add *ra, struct cuenv_err *err);
 
 #endif

@@ -228,6 +228,209 @@ static void test_register_uninstall_only_what_cuenv_installed(void **state)
 	buf_release(&want);
 }
 
+/* ---- cuenv add ----------------------------------------------------------- */
+
+static void test_register_add_kind_checks_the_options(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	enum kit_kind kind;
+
+	(void)state;
+	assert_int_equal(register_add_kind("cuda", "12.4.1", 0, &kind, &err),
+			 CUENV_OK);
+	assert_int_equal(kind, KIT_CUDA);
+	assert_int_equal(register_add_kind("cudnn", NULL, 12, &kind, &err),
+			 CUENV_OK);
+	assert_int_equal(kind, KIT_CUDNN);
+	assert_int_equal(register_add_kind("tensorflow", NULL, 0, &kind, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "add: 'tensorflow' is not cuda or cudnn");
+	assert_non_null(strstr(err.hint.data, "cuenv add cuda /usr/local/"));
+	assert_int_equal(register_add_kind("cuda", NULL, 12, &kind, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "add: --cuda is for cudnn only");
+	assert_int_equal(register_add_kind("cudnn", "../9", 0, &kind, &err),
+			 CUENV_E_USAGE);
+	err_release(&err);
+}
+
+/* What register_add said, as the command would print it. */
+struct heard {
+	struct buf out, warn;
+};
+
+static void heard_said(void *ctx, const char *text)
+{
+	buf_adds(&((struct heard *)ctx)->out, text);
+}
+
+static void heard_warn(void *ctx, const char *msg)
+{
+	buf_printf(&((struct heard *)ctx)->warn, "warning: %s\n", msg);
+}
+
+/* A store at root/store, and the loader's files at root (absent). */
+struct adding {
+	struct store st;
+	struct strv env;
+	struct heard h;
+	struct register_add ra;
+	struct cuenv_err err;
+};
+
+static void adding_open(const struct fixture *fx, struct adding *a)
+{
+	char *root = fx_path(fx, "store");
+
+	memset(a, 0, sizeof(*a));
+	buf_init(&a->h.out);
+	buf_init(&a->h.warn);
+	err_init(&a->err);
+	assert_int_equal(store_open(&a->st, root, true, &a->err), CUENV_OK);
+	strv_push_take(&a->env, fx_path(fx, "ld.so.conf"));
+	strv_push_take(&a->env, fx_path(fx, "ld.so.cache"));
+	buf_reset(&a->h.out);
+	a->ra = (struct register_add){
+	    .st = &a->st, .said = heard_said, .warn = heard_warn, .ctx = &a->h};
+	free(root);
+}
+
+/* a->env becomes these NAME=VALUE strings, then the loader's files. */
+static void adding_env(struct adding *a, const char *const *vars)
+{
+	struct strv keep = STRV_INIT;
+	struct buf v = BUF_INIT;
+
+	for (size_t i = a->env.n - 2; i < a->env.n; i++)
+		strv_push(&keep, a->env.v[i]);
+	strv_release(&a->env);
+	for (size_t i = 0; vars[i]; i++)
+		strv_push(&a->env, vars[i]);
+	buf_printf(&v, "CUENV_LD_SO_CONF=%s", keep.v[0]);
+	strv_push(&a->env, v.data);
+	buf_reset(&v);
+	buf_printf(&v, "CUENV_LD_SO_CACHE=%s", keep.v[1]);
+	strv_push(&a->env, v.data);
+	a->ra.envp = a->env.v;
+	strv_release(&keep);
+	buf_release(&v);
+}
+
+static void adding_close(struct adding *a)
+{
+	store_release(&a->st);
+	strv_release(&a->env);
+	buf_release(&a->h.out);
+	buf_release(&a->h.warn);
+	err_release(&a->err);
+}
+
+static void toolkit_124(const struct fixture *fx, const char *rel)
+{
+	struct buf p = BUF_INIT;
+
+	fake_cuda_classic(fx, rel, 12);
+	buf_printf(&p, "%s/version.json", rel);
+	fx_write(fx, p.data,
+		 "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": "
+		 "\"12.4.1\"}}\n");
+	buf_release(&p);
+}
+
+static void test_register_add_says_registered_then_already(void **state)
+{
+	struct fixture *fx = *state;
+	struct adding a;
+	const char *none[] = {NULL};
+	char *cu = fx_path(fx, "cuda-12.4"), *dn = fx_path(fx, "cudnn");
+	struct buf want = BUF_INIT;
+
+	adding_open(fx, &a);
+	adding_env(&a, none);
+	toolkit_124(fx, "cuda-12.4");
+	fake_cudnn_tarball(fx, "cudnn", "9.1.0");
+	assert_int_equal(register_add(&a.ra, KIT_CUDA, cu, NULL, 0, &a.err),
+			 CUENV_OK);
+	buf_printf(&want, "registered cuda 12.4.1 from %s (CUPTI 12)\n", cu);
+	assert_string_equal(a.h.out.data, want.data);
+	buf_reset(&a.h.out);
+	assert_int_equal(register_add(&a.ra, KIT_CUDA, cu, NULL, 0, &a.err),
+			 CUENV_OK);
+	buf_reset(&want);
+	buf_printf(&want, "cuda 12.4.1 is already registered from %s\n", cu);
+	assert_string_equal(a.h.out.data, want.data);
+	buf_reset(&a.h.out);
+	assert_int_equal(register_add(&a.ra, KIT_CUDNN, dn, NULL, 12, &a.err),
+			 CUENV_OK);
+	buf_reset(&want);
+	buf_printf(&want, "registered cudnn 9.1.0 for CUDA 12 from %s\n", dn);
+	assert_string_equal(a.h.out.data, want.data);
+	buf_reset(&a.h.out);
+	/* another folder under the same version: a conflict, nothing said */
+	toolkit_124(fx, "other");
+	free(cu);
+	cu = fx_path(fx, "other");
+	assert_int_equal(register_add(&a.ra, KIT_CUDA, cu, NULL, 0, &a.err),
+			 CUENV_E_CONFLICT);
+	assert_int_equal(register_add(&a.ra, KIT_CUDA, dn, NULL, 0, &a.err),
+			 CUENV_E_MANIFEST);
+	assert_int_equal(a.h.out.len, 0);
+	assert_int_equal(a.h.warn.len, 0);
+	adding_close(&a);
+	buf_release(&want);
+	free(cu);
+	free(dn);
+}
+
+static void test_register_discover_warns_of_what_is_no_toolkit(void **state)
+{
+	struct fixture *fx = *state;
+	struct adding a;
+	char *cu = fx_path(fx, "cuda-12.4"), *no = fx_path(fx, "empty");
+	struct buf home = BUF_INIT, path = BUF_INIT, want = BUF_INIT;
+	const char *both[] = {NULL, NULL, NULL}, *bad[] = {NULL, NULL},
+		   *none[] = {"HOME=/h", NULL};
+
+	adding_open(fx, &a);
+	toolkit_124(fx, "cuda-12.4");
+	fx_mkdir(fx, "empty");
+	buf_printf(&path, "CUDA_PATH=%s", cu);
+	buf_printf(&home, "CUDA_HOME=%s", no);
+	both[0] = path.data;
+	both[1] = home.data;
+	adding_env(&a, both);
+	assert_int_equal(register_discover(&a.ra, &a.err), CUENV_OK);
+	buf_printf(&want, "registered cuda 12.4.1 from %s (CUPTI 12)\n", cu);
+	assert_string_equal(a.h.out.data, want.data);
+	buf_reset(&want);
+	buf_printf(&want, "warning: CUDA_HOME=%s: ", no);
+	assert_memory_equal(a.h.warn.data, want.data, want.len);
+	/* one warning, one line */
+	assert_ptr_equal(strchr(a.h.warn.data, '\n'),
+			 a.h.warn.data + a.h.warn.len - 1);
+	/* again: already registered still counts */
+	buf_reset(&a.h.out);
+	assert_int_equal(register_discover(&a.ra, &a.err), CUENV_OK);
+	assert_non_null(strstr(a.h.out.data, "is already registered"));
+	bad[0] = home.data;
+	adding_env(&a, bad);
+	assert_int_equal(register_discover(&a.ra, &a.err), CUENV_NO);
+	assert_string_equal(a.err.msg.data, "add: no toolkit found in "
+					    "CUDA_PATH_V*, CUDA_PATH or "
+					    "CUDA_HOME");
+	assert_string_equal(a.err.hint.data,
+			    "register one by its folder: cuenv add cuda PATH");
+	adding_env(&a, none);
+	assert_int_equal(register_discover(&a.ra, &a.err), CUENV_NO);
+	adding_close(&a);
+	buf_release(&home);
+	buf_release(&path);
+	buf_release(&want);
+	free(cu);
+	free(no);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +444,13 @@ int main(void)
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_register_uninstall_only_what_cuenv_installed, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test(test_register_add_kind_checks_the_options),
+	    cmocka_unit_test_setup_teardown(
+		test_register_add_says_registered_then_already, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_register_discover_warns_of_what_is_no_toolkit, fx_setup,
 		fx_teardown),
 	};
 
