@@ -17,30 +17,10 @@
 #include "cmd.h"
 #include "cli/check.h"
 
-/* The probe's command line; the driver's minimum from the compat table. */
-static void make_plan(const struct cuenv_ctx *ctx, const struct activation *a,
-		      const char *probe, int device, struct smoke_plan *pl)
+static void warn(void *ctx, const char *msg)
 {
-	struct buf compat = BUF_INIT;
-	struct cuenv_err e = CUENV_ERR_INIT;
-	int found = !cmd_compat_dir(ctx, &compat, &e);
-
-	if (smoke_plan_for(&a->act, found ? compat.data : NULL, probe, device,
-			   pl, &e))
-		cmd_warn("the driver's minimum for CUDA %s is unknown: %s",
-			 a->act.cuda->version, e.msg.data);
-	buf_release(&compat);
-	err_release(&e);
-}
-
-static void print_report(const struct activation *a,
-			 const struct smoke_report *r, int rc, int first)
-{
-	struct buf out = BUF_INIT;
-
-	smoke_render_text(&out, &a->sel, r, rc, first);
-	fwrite(out.data, 1, out.len, stdout);
-	buf_release(&out);
+	(void)ctx;
+	cmd_warn("%s", msg);
 }
 
 /* ---- the smoke test, shared with `cuenv exec --check` --------------------- */
@@ -49,37 +29,29 @@ int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
 	      int device, unsigned timeout, int compile, struct smoke_report *r,
 	      int *first, struct cuenv_err *err)
 {
-	struct smoke_plan pl = SMOKE_PLAN_INIT;
-	struct buf tried = BUF_INIT;
-	const char *tmpdir;
-	char *probe;
+	struct buf tried = BUF_INIT, compat = BUF_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	char *probe =
+		manifests_helper(ctx->envp, ctx->exe, "cuenv-probe", &tried);
+	int found = !cmd_compat_dir(ctx, &compat, &e);
+	struct smoke_check c = {
+		.a = a,
+		.probe = probe,
+		.tried = tried.data,
+		.compat = found ? compat.data : NULL,
+		.compat_why = e.msg.data,
+		.device = device,
+		.timeout = timeout,
+		.compile = compile,
+		.warn = warn,
+	};
 	int rc;
 
-	*first = -1;
-	probe = manifests_helper(ctx->envp, ctx->exe, "cuenv-probe", &tried);
-	if (!probe) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"cuenv check needs cuenv-probe, which is not "
-				"installed (looked for %s)",
-				tried.data);
-		cuenv_hint(err, "install both: make install PREFIX=...");
-		goto out;
-	}
-	make_plan(ctx, a, probe, device, &pl);
 	fflush(stdout);
-	rc = smoke_run_probe(&pl, a, probe, timeout, r, err);
-	if (rc)
-		goto out;
-	if (compile) {
-		tmpdir = envmap_get(&a->after, "TMPDIR");
-		smoke_run_compile(a, tmpdir && *tmpdir == '/' ? tmpdir : "/tmp",
-				  device, timeout, r);
-	}
-	smoke_report_finish(r);
-	rc = smoke_report_rc(r, first);
-out:
-	smoke_plan_release(&pl);
+	rc = smoke_run_check(&c, r, first, err);
 	buf_release(&tried);
+	buf_release(&compat);
+	err_release(&e);
 	free(probe);
 	return rc;
 }
@@ -91,9 +63,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 {
 	struct activation a;
 	struct smoke_report r;
-	struct buf json = BUF_INIT;
-	int rc = CUENV_OK, json_out = opt_given(&ctx->opt, O_JSON),
-	    compile = opt_given(&ctx->opt, O_COMPILE),
+	struct buf out = BUF_INIT;
+	int rc = CUENV_OK, compile = opt_given(&ctx->opt, O_COMPILE),
 	    device = (int)ctx->opt.num[O_DEVICE], first;
 	unsigned long timeout =
 		opt_given(&ctx->opt, O_TIMEOUT) ? ctx->opt.num[O_TIMEOUT] : 300;
@@ -115,25 +86,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	/* the probe's own failures (not a failed layer) have no report */
 	if (rc && first < 0)
 		goto out;
-	if (json_out) {
-		smoke_report_to_json(&r, &json);
-		printf("%s\n", json.data);
-	} else {
-		print_report(&a, &r, rc, first);
-	}
-	if (rc) {
-		const struct smoke_layer *l = &r.layer[first];
-
-		cuenv_fail(err, rc, "%s: %s", smoke_layer_name(first),
-			   l->message ? l->message : "skipped");
-		if (l->fix)
-			cuenv_hint(err, "%s", l->fix);
-	}
+	smoke_render(&out, &a.sel, &r, rc, first, opt_given(&ctx->opt, O_JSON));
+	fwrite(out.data, 1, out.len, stdout);
+	if (rc)
+		smoke_run_fail(&r, first, rc, NULL, err);
 out:
 	fflush(stdout); /* the report before the error line */
 	activation_release(&a);
 	smoke_report_release(&r);
-	buf_release(&json);
+	buf_release(&out);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 
 #include "../core/plat_proc.h"
 #include "../core/smoke.h"
+#include "../core/smoke_run.h"
 #include "cmd.h"
 #include "cli/exec.h"
 
@@ -25,16 +26,8 @@ static int smoke_first(const struct cuenv_ctx *ctx, const struct activation *a,
 	}
 	smoke_report_init(&r);
 	rc = cmd_smoke(ctx, a, 0, 300, 0, &r, &first, err);
-	if (rc && first >= 0) {
-		const struct smoke_layer *l = &r.layer[first];
-
-		cuenv_fail(err, rc,
-			   "exec --check: the %s layer failed (%s); not "
-			   "running '%s'",
-			   smoke_layer_name(first),
-			   l->message ? l->message : "skipped", cmd);
-		cuenv_hint(err, "%s", l->fix ? l->fix : "details: cuenv check");
-	}
+	if (rc && first >= 0)
+		smoke_run_fail(&r, first, rc, cmd, err);
 	smoke_report_release(&r);
 	return rc;
 }

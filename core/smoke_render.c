@@ -53,3 +53,14 @@ void smoke_render_text(struct buf *out, const struct selection *sel,
 			   smoke_layer_name(first), rc);
 	buf_release(&origin);
 }
+
+void smoke_render(struct buf *out, const struct selection *sel,
+		  const struct smoke_report *r, int rc, int first, int json)
+{
+	if (json) {
+		smoke_report_to_json(r, out);
+		buf_addc(out, '\n');
+	} else {
+		smoke_render_text(out, sel, r, rc, first);
+	}
+}

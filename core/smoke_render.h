@@ -21,4 +21,11 @@
 void smoke_render_text(struct buf *out, const struct selection *sel,
 		       const struct smoke_report *r, int rc, int first);
 
+/*
+ * Append what `cuenv check` prints: with json, smoke_report_to_json's
+ * line and a newline (--json); else smoke_render_text.
+ */
+void smoke_render(struct buf *out, const struct selection *sel,
+		  const struct smoke_report *r, int rc, int first, int json);
+
 #endif

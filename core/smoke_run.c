@@ -295,3 +295,69 @@ out:
 	child_release(&c);
 	err_release(&e);
 }
+
+/* ---- the whole smoke test ------------------------------------------------ */
+
+int smoke_run_check(const struct smoke_check *c, struct smoke_report *r,
+		    int *first, struct cuenv_err *err)
+{
+	const struct activation *a = c->a;
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	const char *tmpdir;
+	int rc;
+
+	*first = -1;
+	if (!c->probe) {
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"cuenv check needs cuenv-probe, which is not "
+				"installed (looked for %s)",
+				c->tried);
+		cuenv_hint(err, "install both: make install PREFIX=...");
+		goto out;
+	}
+	if (!c->compat && c->compat_why)
+		cuenv_fail(&e, CUENV_E_MANIFEST, "%s", c->compat_why);
+	if (smoke_plan_for(&a->act, c->compat, c->probe, c->device, &pl, &e)) {
+		struct buf w = BUF_INIT;
+
+		buf_printf(&w,
+			   "the driver's minimum for CUDA %s is unknown: %s",
+			   a->act.cuda->version, e.msg.data);
+		c->warn(c->ctx, w.data);
+		buf_release(&w);
+	}
+	rc = smoke_run_probe(&pl, a, c->probe, c->timeout, r, err);
+	if (rc)
+		goto out;
+	if (c->compile) {
+		tmpdir = envmap_get(&a->after, "TMPDIR");
+		smoke_run_compile(a, tmpdir && *tmpdir == '/' ? tmpdir : "/tmp",
+				  c->device, c->timeout, r);
+	}
+	smoke_report_finish(r);
+	rc = smoke_report_rc(r, first);
+out:
+	smoke_plan_release(&pl);
+	err_release(&e);
+	return rc;
+}
+
+int smoke_run_fail(const struct smoke_report *r, int first, int rc,
+		   const char *cmd, struct cuenv_err *err)
+{
+	const struct smoke_layer *l = &r->layer[first];
+	const char *why = l->message ? l->message : "skipped";
+
+	if (!cmd) {
+		cuenv_fail(err, rc, "%s: %s", smoke_layer_name(first), why);
+		if (l->fix)
+			cuenv_hint(err, "%s", l->fix);
+		return rc;
+	}
+	cuenv_fail(err, rc,
+		   "exec --check: the %s layer failed (%s); not running '%s'",
+		   smoke_layer_name(first), why, cmd);
+	cuenv_hint(err, "%s", l->fix ? l->fix : "details: cuenv check");
+	return rc;
+}

@@ -61,4 +61,43 @@ int smoke_run_probe(const struct smoke_plan *pl, const struct activation *a,
 void smoke_run_compile(const struct activation *a, const char *tmpdir,
 		       int device, unsigned timeout, struct smoke_report *r);
 
+/* ---- the whole smoke test ------------------------------------------------ */
+
+/* What `cuenv check` (and `exec --check`) asks of smoke_run_check. */
+struct smoke_check {
+	const struct activation *a; /* a->ok: something is selected */
+	const char *probe;	    /* cuenv-probe's path, or NULL: not found */
+	const char *tried;	/* where it was looked for, for the message */
+	const char *compat;	/* the compatibility tables' folder, or NULL */
+	const char *compat_why; /* why there is none, when compat is NULL */
+	int device;
+	unsigned timeout; /* seconds, for each child */
+	int compile;	  /* --compile */
+	/* a warning's text for stderr, said before the probe starts */
+	void (*warn)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+/*
+ * The smoke test, in the order at the top of this file, into r
+ * (initialised): the plan (a warning when the driver's minimum for the
+ * selected CUDA is unknown), the probe, --compile's nvcc in a folder
+ * under a->after's TMPDIR (when absolute, else /tmp), then the report
+ * finished. Returns CUENV_OK, the code of the layer that failed (*first:
+ * its index), or, with *first -1 and no report: CUENV_E_USAGE when
+ * there is no probe (hint: install both), or smoke_run_probe's error.
+ */
+int smoke_run_check(const struct smoke_check *c, struct smoke_report *r,
+		    int *first, struct cuenv_err *err);
+
+/*
+ * The error for a finished report whose layer first failed with rc:
+ * for check (cmd NULL) "LAYER: MESSAGE" with the layer's fix as hint;
+ * for `exec --check` "exec --check: the LAYER layer failed (MESSAGE);
+ * not running 'CMD'", hinted with the fix or "details: cuenv check".
+ * A layer without a message was skipped. Returns rc.
+ */
+int smoke_run_fail(const struct smoke_report *r, int first, int rc,
+		   const char *cmd, struct cuenv_err *err);
+
 #endif

@@ -133,10 +133,38 @@ static void test_smoke_render_all_passed(void **state)
 	buf_release(&out);
 }
 
+static void test_smoke_render_json_or_text(void **state)
+{
+	struct smoke_report r;
+	struct selection sel;
+	struct buf out = BUF_INIT, want = BUF_INIT;
+
+	(void)state;
+	report(&r);
+	selection_init(&sel);
+	smoke_render(&out, &sel, &r, 0, -1, 0);
+	smoke_render_text(&want, &sel, &r, 0, -1);
+	assert_string_equal(out.data, want.data);
+	buf_reset(&out);
+	buf_reset(&want);
+	smoke_render(&out, &sel, &r, 0, -1, 1);
+	smoke_report_to_json(&r, &want);
+	buf_addc(&want, '\n');
+	assert_string_equal(out.data, want.data);
+	assert_int_equal(out.data[0], '{');
+	/* one line */
+	assert_ptr_equal(strchr(out.data, '\n'), out.data + out.len - 1);
+	selection_release(&sel);
+	smoke_report_release(&r);
+	buf_release(&out);
+	buf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_smoke_render_layers_and_passes),
+	    cmocka_unit_test(test_smoke_render_json_or_text),
 	    cmocka_unit_test(test_smoke_render_failure_names_the_layer),
 	    cmocka_unit_test(
 		test_smoke_render_pass_shows_fix_only_with_warning),

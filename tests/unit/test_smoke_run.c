@@ -318,6 +318,152 @@ static void test_smoke_run_compile_builds_and_runs(void **state)
 	activation_release(&a);
 }
 
+/* ---- the whole smoke test ------------------------------------------------ */
+
+static void heard(void *ctx, const char *msg)
+{
+	buf_printf(ctx, "warning: %s\n", msg);
+}
+
+/* The probe at root/probe answers: the driver passed, the runtime
+ * failed; nvcc at root/cu/bin/nvcc says where it builds into root/where. */
+static void failing_probe(const struct fixture *fx)
+{
+	struct smoke_report want;
+	struct buf json = BUF_INIT;
+
+	smoke_report_init(&want);
+	want.cuda = xstrdup("12.4.1");
+	smoke_set(&want.layer[SMOKE_DRIVER], SMOKE_PASS, "driver loaded");
+	smoke_set(&want.layer[SMOKE_RUNTIME], SMOKE_FAIL, "no device");
+	smoke_fix(&want.layer[SMOKE_RUNTIME], "check nvidia-smi");
+	smoke_report_to_json(&want, &json);
+	buf_addc(&json, '\n');
+	fx_write(fx, "report.json", json.data);
+	script(fx, "probe", "cat \"$(dirname \"$0\")/report.json\"\n");
+	script(fx, "cu/bin/nvcc",
+	       "dirname \"$2\" > \"$(dirname \"$0\")/../../where\"\nexit 1\n");
+	smoke_report_release(&want);
+	buf_release(&json);
+}
+
+static void test_smoke_run_check_without_probe_says_where(void **state)
+{
+	struct fixture *fx = *state;
+	struct activation a;
+	struct smoke_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf warned = BUF_INIT;
+	struct smoke_check c = {.tried = "/a/cuenv-probe, /b/cuenv-probe",
+				.warn = heard,
+				.ctx = &warned};
+	int first = 7;
+
+	activation(fx, &a);
+	c.a = &a;
+	smoke_report_init(&r);
+	assert_int_equal(smoke_run_check(&c, &r, &first, &err), CUENV_E_USAGE);
+	assert_int_equal(first, -1);
+	assert_string_equal(err.msg.data,
+			    "cuenv check needs cuenv-probe, which is not "
+			    "installed (looked for /a/cuenv-probe, "
+			    "/b/cuenv-probe)");
+	assert_string_equal(err.hint.data,
+			    "install both: make install PREFIX=...");
+	assert_int_equal(warned.len, 0);
+	smoke_report_release(&r);
+	activation_release(&a);
+	buf_release(&warned);
+	err_release(&err);
+}
+
+static void test_smoke_run_check_runs_plan_probe_compile(void **state)
+{
+	struct fixture *fx = *state;
+	struct activation a;
+	struct smoke_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf warned = BUF_INIT;
+	char *path = fx_path(fx, "probe"), *tmp = fx_path(fx, "tmp"), *where;
+	struct smoke_check c = {.probe = path,
+				.compat_why = "no tables here",
+				.timeout = 10,
+				.compile = 1,
+				.warn = heard,
+				.ctx = &warned};
+	int first;
+
+	activation(fx, &a);
+	c.a = &a;
+	failing_probe(fx);
+	fx_mkdir(fx, "tmp");
+	envmap_set(&a.after, "TMPDIR", tmp);
+	smoke_report_init(&r);
+	assert_int_equal(smoke_run_check(&c, &r, &first, &err),
+			 smoke_layer_rc(SMOKE_RUNTIME));
+	assert_int_equal(first, SMOKE_RUNTIME);
+	assert_string_equal(warned.data, "warning: the driver's minimum for "
+					 "CUDA 12.4.1 is unknown: no tables "
+					 "here\n");
+	/* --compile built in a folder under TMPDIR */
+	where = fx_read(fx, "where");
+	assert_true(!strncmp(where, tmp, strlen(tmp)));
+	free(where);
+	smoke_report_release(&r);
+
+	/* the tables found: no warning; TMPDIR not absolute: /tmp */
+	buf_reset(&warned);
+	c.compat = REAL_COMPAT;
+	envmap_set(&a.after, "TMPDIR", "tmp");
+	smoke_report_init(&r);
+	assert_int_equal(smoke_run_check(&c, &r, &first, &err),
+			 smoke_layer_rc(SMOKE_RUNTIME));
+	assert_int_equal(warned.len, 0);
+	where = fx_read(fx, "where");
+	assert_true(!strncmp(where, "/tmp/", 5));
+	free(where);
+	smoke_report_release(&r);
+	activation_release(&a);
+	buf_release(&warned);
+	err_release(&err);
+	free(path);
+	free(tmp);
+}
+
+static void test_smoke_run_fail_for_check_and_exec(void **state)
+{
+	struct smoke_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	smoke_report_init(&r);
+	smoke_set(&r.layer[SMOKE_RUNTIME], SMOKE_FAIL, "no device");
+	smoke_fix(&r.layer[SMOKE_RUNTIME], "check nvidia-smi");
+	assert_int_equal(smoke_run_fail(&r, SMOKE_RUNTIME, 11, NULL, &err), 11);
+	assert_string_equal(err.msg.data, "runtime: no device");
+	assert_string_equal(err.hint.data, "check nvidia-smi");
+	err_release(&err);
+	err_init(&err);
+	assert_int_equal(smoke_run_fail(&r, SMOKE_RUNTIME, 11, "python", &err),
+			 11);
+	assert_string_equal(err.msg.data, "exec --check: the runtime layer "
+					  "failed (no device); not running "
+					  "'python'");
+	assert_string_equal(err.hint.data, "check nvidia-smi");
+	err_release(&err);
+	err_init(&err);
+	/* a skipped layer, without a fix */
+	assert_int_equal(smoke_run_fail(&r, SMOKE_CUDNN, 13, NULL, &err), 13);
+	assert_string_equal(err.msg.data, "cudnn: skipped");
+	assert_int_equal(err.hint.len, 0);
+	assert_int_equal(smoke_run_fail(&r, SMOKE_CUDNN, 13, "x", &err), 13);
+	assert_string_equal(err.msg.data, "exec --check: the cudnn layer "
+					  "failed (skipped); not running 'x'");
+	assert_string_equal(err.hint.data, "details: cuenv check");
+	smoke_report_release(&r);
+	err_release(&err);
+}
+
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -332,6 +478,9 @@ int main(void)
 	    T(test_smoke_run_compile_without_nvcc_fails),
 	    T(test_smoke_run_compile_nvcc_error_says_why),
 	    T(test_smoke_run_compile_builds_and_runs),
+	    T(test_smoke_run_check_without_probe_says_where),
+	    T(test_smoke_run_check_runs_plan_probe_compile),
+	    cmocka_unit_test(test_smoke_run_fail_for_check_and_exec),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
