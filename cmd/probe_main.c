@@ -23,27 +23,11 @@
  * The exit status is the report's (0, or 10-14), 2 for a bad command
  * line.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../core/plat_sys.h"
 #include "../core/smoke.h"
-
-static const struct option opts[] = {
-	{ "cuda", required_argument, NULL, 'c' },
-	{ "cudnn", required_argument, NULL, 'd' },
-	{ "cupti", required_argument, NULL, 'p' },
-	{ "device", required_argument, NULL, 'n' },
-	{ "driver-need", required_argument, NULL, 'N' },
-	{ "driver-compat", required_argument, NULL, 'C' },
-	{ "runtime", required_argument, NULL, 'r' },
-	{ "cudnn-lib", required_argument, NULL, 'D' },
-	{ "cupti-lib", required_argument, NULL, 'P' },
-	{ "own", required_argument, NULL, 'o' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void print_stage(void *arg, const char *step)
 {
@@ -64,51 +48,15 @@ int main(int argc, char **argv)
 	struct smoke_probe p = { 0 };
 	struct smoke_report r;
 	struct buf out = BUF_INIT;
-	char *end;
-	int c, rc;
+	int rc;
 
 	p.driver_lib = plat_sys_cuda_driver();
 	p.module_root = "";
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			p.cuda = optarg;
-			break;
-		case 'd':
-			p.cudnn = optarg;
-			break;
-		case 'p':
-			p.cupti = optarg;
-			break;
-		case 'n':
-			p.device = (int)strtol(optarg, &end, 10);
-			if (*end || !*optarg || p.device < 0)
-				goto usage;
-			break;
-		case 'N':
-			p.driver_need = optarg;
-			break;
-		case 'C':
-			p.driver_compat = optarg;
-			break;
-		case 'r':
-			p.runtime_lib = optarg;
-			break;
-		case 'D':
-			p.cudnn_lib = optarg;
-			break;
-		case 'P':
-			p.cupti_lib = optarg;
-			break;
-		case 'o':
-			strv_push(&p.own, optarg);
-			break;
-		default:
-			goto usage;
-		}
+	if (smoke_probe_args(&p, argc, argv)) {
+		fputs(smoke_probe_usage, stderr);
+		strv_release(&p.own);
+		return CUENV_E_USAGE;
 	}
-	if (optind != argc || !p.cuda || !p.runtime_lib || !p.cupti_lib)
-		goto usage;
 	p.driver_module = env("CUENV_DRIVER_VERSION");
 	p.ld_library_path = env("LD_LIBRARY_PATH");
 	p.visible_devices = getenv("CUDA_VISIBLE_DEVICES");
@@ -125,12 +73,4 @@ int main(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		return CUENV_E_BUG;
 	return rc;
-usage:
-	fputs("usage: cuenv-probe --cuda V --runtime SONAME --cupti-lib SONAME"
-	      " [--cudnn-lib SONAME] [--cudnn V] [--cupti V] [--device N]"
-	      " [--driver-need V] [--driver-compat V] [--own DIR]...\n"
-	      "(run by cuenv check)\n",
-	      stderr);
-	strv_release(&p.own);
-	return CUENV_E_USAGE;
 }

@@ -687,3 +687,127 @@ char *smoke_find_soname(const struct strv *dirs, const char *stem)
 	buf_release(&p);
 	return best;
 }
+
+/* ---- cuenv-probe's command line ----------------------------------------- */
+
+const char smoke_probe_usage[] =
+	"usage: cuenv-probe --cuda V --runtime SONAME --cupti-lib SONAME"
+	" [--cudnn-lib SONAME] [--cudnn V] [--cupti V] [--device N]"
+	" [--driver-need V] [--driver-compat V] [--own DIR]...\n"
+	"(run by cuenv check)\n";
+
+enum probe_opt {
+	P_CUDA,
+	P_CUDNN,
+	P_CUPTI,
+	P_DEVICE,
+	P_DRIVER_NEED,
+	P_DRIVER_COMPAT,
+	P_RUNTIME,
+	P_CUDNN_LIB,
+	P_CUPTI_LIB,
+	P_OWN,
+	P_COUNT
+};
+
+static const char *const probe_opts[P_COUNT] = {
+	[P_CUDA] = "cuda",
+	[P_CUDNN] = "cudnn",
+	[P_CUPTI] = "cupti",
+	[P_DEVICE] = "device",
+	[P_DRIVER_NEED] = "driver-need",
+	[P_DRIVER_COMPAT] = "driver-compat",
+	[P_RUNTIME] = "runtime",
+	[P_CUDNN_LIB] = "cudnn-lib",
+	[P_CUPTI_LIB] = "cupti-lib",
+	[P_OWN] = "own",
+};
+
+/* The option name[0..n) names: its exact name, else the one it begins. */
+static int probe_opt_find(const char *name, size_t n)
+{
+	int found = -1;
+
+	for (int i = 0; i < P_COUNT; i++) {
+		if (strncmp(probe_opts[i], name, n))
+			continue;
+		if (!probe_opts[i][n])
+			return i;
+		found = found == -1 ? i : -2; /* a second: ambiguous */
+	}
+	return found;
+}
+
+static int probe_opt_set(struct smoke_probe *p, int opt, const char *v)
+{
+	char *end;
+
+	switch (opt) {
+	case P_CUDA:
+		p->cuda = v;
+		break;
+	case P_CUDNN:
+		p->cudnn = v;
+		break;
+	case P_CUPTI:
+		p->cupti = v;
+		break;
+	case P_DEVICE:
+		p->device = (int)strtol(v, &end, 10);
+		if (*end || !*v || p->device < 0)
+			return -1;
+		break;
+	case P_DRIVER_NEED:
+		p->driver_need = v;
+		break;
+	case P_DRIVER_COMPAT:
+		p->driver_compat = v;
+		break;
+	case P_RUNTIME:
+		p->runtime_lib = v;
+		break;
+	case P_CUDNN_LIB:
+		p->cudnn_lib = v;
+		break;
+	case P_CUPTI_LIB:
+		p->cupti_lib = v;
+		break;
+	default:
+		strv_push(&p->own, v);
+		break;
+	}
+	return 0;
+}
+
+int smoke_probe_args(struct smoke_probe *p, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq, *v;
+		int opt;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (strncmp(a, "--", 2))
+			return -1;
+		eq = strchr(a + 2, '=');
+		opt = probe_opt_find(a + 2,
+				     eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+		if (opt < 0)
+			return -1;
+		if (eq)
+			v = eq + 1;
+		else if (i + 1 < argc)
+			v = argv[++i];
+		else
+			return -1;
+		if (probe_opt_set(p, opt, v))
+			return -1;
+	}
+	if (i != argc || !p->cuda || !p->runtime_lib || !p->cupti_lib)
+		return -1;
+	return 0;
+}

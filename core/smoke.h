@@ -230,6 +230,22 @@ struct smoke_probe {
  */
 void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r);
 
+/*
+ * cuenv-probe's command line (argv[1..argc-1]; smoke_plan_make writes
+ * it) into p: --cuda, --cudnn, --cupti, --device N, --driver-need,
+ * --driver-compat, --runtime, --cudnn-lib, --cupti-lib and --own (each
+ * pushed onto p->own), each with its value as the next argument or
+ * after '=' (borrowed from argv), named in full or by a prefix only one
+ * of them has, as getopt_long takes them. Returns 0, or -1 for anything
+ * else, a device that is not a number from 0, or a missing --cuda,
+ * --runtime or --cupti-lib: then the caller prints smoke_probe_usage.
+ * p->own is the caller's to release either way.
+ */
+int smoke_probe_args(struct smoke_probe *p, int argc, char **argv);
+
+/* What cuenv-probe says on a bad command line. */
+extern const char smoke_probe_usage[];
+
 /* The PTX of the test kernel (entry "cuenv_vadd"), NUL-terminated. */
 extern const char smoke_vadd_ptx[];
 

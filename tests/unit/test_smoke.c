@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "../../core/smoke.h"
+#include "../../core/smoke_plan.h"
 #include "fakes/fixture.h"
 
 /* A report whose every layer passed. */
@@ -515,6 +516,109 @@ static void test_smoke_json_replaces_bad_utf8(void **state)
 	smoke_report_release(&r);
 }
 
+/* ---- cuenv-probe's command line ----------------------------------------- */
+
+/* smoke_probe_args on the NULL-terminated args after "cuenv-probe". */
+static int probe_args(struct smoke_probe *p, const char *const *args)
+{
+	char *argv[32] = {"cuenv-probe"};
+	int argc = 1;
+
+	memset(p, 0, sizeof(*p));
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	return smoke_probe_args(p, argc, argv);
+}
+
+static void test_smoke_probe_args_read_what_the_plan_writes(void **state)
+{
+	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/c");
+	struct install *dn = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/d");
+	struct active act = {.cuda = cu, .cudnn = dn};
+	struct driver_req req = {.release = "550.54.15", .compat = "525"};
+	struct smoke_plan pl = SMOKE_PLAN_INIT;
+	struct smoke_probe p = {0};
+
+	(void)state;
+	smoke_plan_make(&act, "/bin/cuenv-probe", 3, &req, &pl);
+	assert_int_equal(smoke_probe_args(&p, (int)pl.argv.n, pl.argv.v), 0);
+	assert_string_equal(p.cuda, "12.4.1");
+	assert_string_equal(p.cudnn, "9.1.0");
+	assert_null(p.cupti);
+	assert_int_equal(p.device, 3);
+	assert_string_equal(p.driver_need, "550.54.15");
+	assert_string_equal(p.driver_compat, "525");
+	assert_string_equal(p.runtime_lib, pl.runtime);
+	assert_string_equal(p.cupti_lib, pl.cupti);
+	assert_string_equal(p.cudnn_lib, pl.cudnn);
+	assert_int_equal(p.own.n, pl.own.n);
+	for (size_t i = 0; i < p.own.n; i++)
+		assert_string_equal(p.own.v[i], pl.own.v[i]);
+	strv_release(&p.own);
+	smoke_plan_release(&pl);
+	install_free(cu);
+	install_free(dn);
+}
+
+static void test_smoke_probe_args_forms_as_getopt_long(void **state)
+{
+	static const char *const forms[] = {
+	    "--cuda=11.8", "--runt", "libcudart.so.11.0", "--cupti-lib", "--x",
+	    "--own",	   "/a",     "--own=/b",	  "--dev=0",	 "--",
+	    NULL};
+	struct smoke_probe p;
+
+	(void)state;
+	assert_int_equal(probe_args(&p, forms), 0);
+	assert_string_equal(p.cuda, "11.8");
+	assert_string_equal(p.runtime_lib, "libcudart.so.11.0");
+	assert_string_equal(p.cupti_lib, "--x"); /* the value, whatever */
+	assert_int_equal(p.own.n, 2);
+	assert_string_equal(p.own.v[1], "/b");
+	assert_int_equal(p.device, 0);
+	strv_release(&p.own);
+}
+
+static void test_smoke_probe_args_refusals(void **state)
+{
+#define BASE "--cuda", "12.4", "--runtime", "r", "--cupti-lib", "c"
+	static const char *const ok[] = {BASE, NULL};
+	static const char *const refused[][10] = {
+	    {"--runtime", "r", "--cupti-lib", "c", NULL}, /* no --cuda */
+	    {"--cuda", "12.4", "--cupti-lib", "c", NULL}, /* no --runtime */
+	    {"--cuda", "12.4", "--runtime", "r", NULL},	  /* no --cupti-lib */
+	    {BASE, "--device", "-1", NULL},
+	    {BASE, "--device", "2x", NULL},
+	    {BASE, "--device=", NULL},
+	    {BASE, "--cud", "x", NULL}, /* cuda, cudnn, cudnn-lib */
+	    {BASE, "--cudnn-libs", "x", NULL},
+	    {BASE, "-c", "x", NULL},
+	    {BASE, "extra", NULL},
+	    {BASE, "--", "extra", NULL},
+	    {BASE, "--own", NULL}, /* no value */
+	};
+	struct smoke_probe p;
+
+	(void)state;
+	assert_int_equal(probe_args(&p, ok), 0);
+	strv_release(&p.own);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
+		if (probe_args(&p, refused[i]) != -1)
+			fail_msg("refused[%zu] was taken", i);
+		strv_release(&p.own);
+	}
+	/* an exact name wins over the longer ones it begins */
+	{
+		static const char *const exact[] = {BASE, "--cudnn", "9", NULL};
+
+		assert_int_equal(probe_args(&p, exact), 0);
+		assert_string_equal(p.cudnn, "9");
+		assert_null(p.cudnn_lib);
+	}
+	assert_non_null(strstr(smoke_probe_usage, "usage: cuenv-probe --cuda"));
+#undef BASE
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +659,9 @@ int main(void)
 		test_smoke_file_is_own_through_links, fx_setup, fx_teardown),
 	    cmocka_unit_test(test_smoke_json_has_the_documented_fields),
 	    cmocka_unit_test(test_smoke_json_replaces_bad_utf8),
+	    cmocka_unit_test(test_smoke_probe_args_read_what_the_plan_writes),
+	    cmocka_unit_test(test_smoke_probe_args_forms_as_getopt_long),
+	    cmocka_unit_test(test_smoke_probe_args_refusals),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
