@@ -373,6 +373,57 @@ void needs_fetches_add(struct needs_fetches *fs, const char *wheel,
 		       const char *index, const struct needs_fetched *f);
 void needs_fetches_release(struct needs_fetches *fs);
 
+/* ---- the command line (core/needs_args.c) --------------------------------- */
+
+/* What an argument of `cuenv needs` names. */
+enum needs_arg {
+	NEEDS_ARG_PATH,	       /* an ELF or PE file, or a folder */
+	NEEDS_ARG_WHEEL,       /* a .whl file, read by cuenv-net */
+	NEEDS_ARG_REQUIREMENT, /* NAME==VERSION on the package index */
+};
+
+/*
+ * arg's kind: a name ending in .whl is a wheel; NAME==VERSION (no '/')
+ * is a requirement unless a file of that name exists; anything else a
+ * path. Looks at the file system.
+ */
+enum needs_arg needs_arg_kind(const char *arg);
+
+/*
+ * Does this command line (argv[0] the command's name; options and "--"
+ * skipped) name a wheel or a requirement, so that cuenv-net runs it?
+ */
+int needs_args_want_net(int argc, char **argv);
+
+/*
+ * How a wheel or a requirement is read into s, with what was fetched
+ * added to fs (cuenv-net's wheel_needs_scan, core/wheel.h).
+ */
+typedef int needs_net_scan_fn(struct needs_scan *s, const char *arg,
+			      const char *index, const char *platform,
+			      struct needs_fetches *fs, struct cuenv_err *err);
+
+struct needs_args {
+	char **v; /* PATH|WHEEL|NAME==VERSION... */
+	int n;
+	int python;	      /* --python: then there may be no argument */
+	const char *index;    /* --index, or NULL: CUENV_PYPI_INDEX, else
+				 https://pypi.org/simple */
+	const char *platform; /* --platform, or NULL: this machine's */
+	char *const *envp;
+	needs_net_scan_fn *net; /* NULL: this binary is not cuenv-net */
+};
+
+/*
+ * Scan each of a's arguments into s in order (needs_scan_path, or a->net
+ * for a wheel or requirement), then needs_scan_finish. Warnings collect
+ * in s->warnings. Returns CUENV_OK, CUENV_E_USAGE when there is no
+ * argument and no --python, CUENV_E_BUG for a wheel or requirement
+ * without a->net, or the first failing scan's code.
+ */
+int needs_scan_args(struct needs_scan *s, const struct needs_args *a,
+		    struct needs_fetches *fs, struct cuenv_err *err);
+
 struct json_t;
 
 /*

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "json_util.h"
 #include "needs_render.h"
 
 static void render_files(struct buf *out, const char *how,
@@ -225,4 +226,17 @@ void needs_render_text(struct buf *out, const struct needs_scan *s,
 		render_satisfied(out, s, in);
 	else
 		render_offer(out, in, o);
+}
+
+void needs_render(struct buf *out, const struct needs_scan *s,
+		  const struct needs_python *py,
+		  const struct needs_installed *in, const struct needs_offer *o,
+		  const struct needs_fetches *fs, bool asked, bool satisfied,
+		  int json)
+{
+	if (json)
+		json_add_report_take(out,
+				     needs_json(s, py, in, o, fs, satisfied));
+	else
+		needs_render_text(out, s, py, in, o, fs, asked, satisfied);
 }

@@ -31,4 +31,14 @@ void needs_render_text(struct buf *out, const struct needs_scan *s,
 		       const struct needs_fetches *fs, bool asked,
 		       bool satisfied);
 
+/*
+ * Append what `cuenv needs` prints: with json, needs_json's object
+ * indented by 2 and a newline (--json); else needs_render_text.
+ */
+void needs_render(struct buf *out, const struct needs_scan *s,
+		  const struct needs_python *py,
+		  const struct needs_installed *in, const struct needs_offer *o,
+		  const struct needs_fetches *fs, bool asked, bool satisfied,
+		  int json);
+
 #endif

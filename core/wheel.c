@@ -7,6 +7,7 @@
 #include "digest.h"
 #include "pypi.h"
 #include "version.h"
+#include "wheel_local.h"
 #include "xalloc.h"
 
 /* The end record is 22 bytes plus a comment of at most 65535. */
@@ -499,5 +500,32 @@ out:
 	pypi_index_files_free(files, nfiles);
 	buf_release(&page);
 	buf_release(&seen);
+	return rc;
+}
+
+int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
+		     const char *platform, struct needs_fetches *fs,
+		     struct cuenv_err *err)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct wheel_requirement rm;
+	int rc;
+
+	if (needs_arg_kind(arg) == NEEDS_ARG_WHEEL)
+		return wheel_local_scan(s, arg, err);
+	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file = !strncmp(index, "file://", 7);
+	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
+	if (rm.wheel) {
+		struct needs_fetched x = {
+			.size = rm.st.size,
+			.bytes = rm.st.bytes,
+			.requests = rm.st.requests,
+			.metadata = rm.st.metadata,
+		};
+
+		needs_fetches_add(fs, rm.wheel, index, &x);
+	}
+	wheel_requirement_release(&rm);
 	return rc;
 }

@@ -112,4 +112,15 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   const struct fetch_opts *fo,
 			   struct wheel_requirement *r, struct cuenv_err *err);
 
+/*
+ * For `cuenv needs` (needs_net_scan_fn): scan arg into s, a .whl file in
+ * place (wheel_local_scan) or NAME==VERSION found on index
+ * (wheel_requirement_scan; an http:// or file:// index is allowed, the
+ * user named it), the wheel read that way added to fs with what it cost.
+ * Returns what those return. Network I/O.
+ */
+int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
+		     const char *platform, struct needs_fetches *fs,
+		     struct cuenv_err *err);
+
 #endif

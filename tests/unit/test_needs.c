@@ -1531,12 +1531,119 @@ static void test_needs_json_reports_scan_offer_and_fetches(void **state)
 	catalog_release(&cat);
 }
 
+/* ---- the command line (needs_args) -------------------------------------- */
+
+static void test_needs_arg_kind_by_name_and_disk(void **state)
+{
+	struct fixture *fx = *state;
+	char *here = getcwd(NULL, 0);
+	char *argv[] = {"needs",  "--index",	"https://i/simple",
+			"--json", "site/torch", NULL,
+			NULL};
+
+	assert_int_equal(needs_arg_kind("tf-2.6.whl"), NEEDS_ARG_WHEEL);
+	assert_int_equal(needs_arg_kind("/w/x.whl"), NEEDS_ARG_WHEEL);
+	assert_int_equal(needs_arg_kind(".whl"), NEEDS_ARG_PATH);
+	assert_int_equal(needs_arg_kind("tensorflow==2.6.5"),
+			 NEEDS_ARG_REQUIREMENT);
+	assert_int_equal(needs_arg_kind("==2.6"), NEEDS_ARG_PATH);
+	assert_int_equal(needs_arg_kind("tf=="), NEEDS_ARG_PATH);
+	assert_int_equal(needs_arg_kind("dir/tf==2.6"), NEEDS_ARG_PATH);
+	assert_int_equal(needs_arg_kind("/usr/lib"), NEEDS_ARG_PATH);
+	/* a file of that name is a path */
+	assert_int_equal(chdir(fx->root), 0);
+	assert_int_equal(needs_arg_kind("a==1"), NEEDS_ARG_REQUIREMENT);
+	fx_touch(fx, "a==1");
+	assert_int_equal(needs_arg_kind("a==1"), NEEDS_ARG_PATH);
+	assert_int_equal(chdir(here), 0);
+	assert_int_equal(needs_args_want_net(5, argv), 0);
+	argv[5] = "x.whl";
+	assert_int_equal(needs_args_want_net(6, argv), 1);
+	argv[5] = "--";
+	assert_int_equal(needs_args_want_net(6, argv), 0);
+	argv[4] = "torch==2.1";
+	assert_int_equal(needs_args_want_net(6, argv), 1);
+	argv[4] = "-torch==2.1"; /* an option */
+	assert_int_equal(needs_args_want_net(6, argv), 0);
+	free(here);
+}
+
+/* A net scan that records its arguments and adds nothing. */
+static int fake_net(struct needs_scan *s, const char *arg, const char *index,
+		    const char *platform, struct needs_fetches *fs,
+		    struct cuenv_err *err)
+{
+	struct needs_fetched f = {.size = 1};
+
+	(void)s;
+	(void)err;
+	needs_fetches_add(fs, arg, index, &f);
+	assert_string_equal(platform ? platform : "(none)",
+			    arg[0] == 'w' ? "win_amd64" : "(none)");
+	return CUENV_OK;
+}
+
+static void test_needs_scan_args_dispatch_and_index(void **state)
+{
+	struct fixture *fx = *state;
+	char *so = fx_path(fx, "empty");
+	char *v[] = {"tf==2.6", so, "x.whl"};
+	char *env_none[] = {NULL};
+	char *env_index[] = {"CUENV_PYPI_INDEX=http://mirror/simple", NULL};
+	struct needs_args a = {
+	    .v = v, .n = 3, .envp = env_none, .net = fake_net};
+	struct needs_scan s;
+	struct needs_fetches fs = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	fx_mkdir(fx, "empty");
+	needs_scan_init(&s);
+	assert_int_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_OK);
+	assert_int_equal(fs.n, 2);
+	assert_string_equal(fs.v[0].wheel, "tf==2.6");
+	assert_string_equal(fs.v[0].index, "https://pypi.org/simple");
+	assert_string_equal(fs.v[1].wheel, "x.whl");
+	a.envp = env_index;
+	a.n = 1;
+	assert_int_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_OK);
+	assert_string_equal(fs.v[2].index, "http://mirror/simple");
+	a.index = "file:///srv/simple"; /* --index wins */
+	v[0] = "w==1";
+	a.platform = "win_amd64";
+	assert_int_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_OK);
+	assert_string_equal(fs.v[3].index, "file:///srv/simple");
+	/* not cuenv-net: a bug to be asked */
+	a.net = NULL;
+	assert_int_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_E_BUG);
+	assert_string_equal(err.msg.data, "needs: 'w==1' is cuenv-net's to "
+					  "read");
+	/* a path that is not there stops the scan */
+	v[0] = "/nonexistent/lib.so";
+	v[1] = "t==1";
+	a.n = 2;
+	assert_int_not_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_OK);
+	assert_int_equal(fs.n, 4);
+	/* nothing to read: only with --python */
+	a.n = 0;
+	assert_int_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "needs: missing argument");
+	assert_string_equal(err.hint.data, "see: cuenv needs --help");
+	a.python = 1;
+	assert_int_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_OK);
+	needs_scan_release(&s);
+	needs_fetches_release(&fs);
+	err_release(&err);
+	free(so);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_needs_records_needed_and_named_sonames),
+	    T(test_needs_arg_kind_by_name_and_disk),
+	    T(test_needs_scan_args_dispatch_and_index),
 	    cmocka_unit_test(test_needs_json_reports_scan_offer_and_fetches),
 	    cmocka_unit_test(test_needs_finish_sorts_by_library_then_soname),
 	    cmocka_unit_test(

@@ -324,6 +324,28 @@ static void test_needs_render_fetches_say_bytes_and_share(void **state)
 			 "file read)\n");
 }
 
+static void test_needs_render_json_or_text(void **state)
+{
+	struct model *m = *state;
+	struct buf text = BUF_INIT;
+
+	add(&m->s, "/x/libtorch_cuda.so", "libcudart.so.12", "");
+	needs_scan_finish(&m->s);
+	needs_render(&m->out, &m->s, &m->py, &m->in, &m->o, &m->fs, true, false,
+		     0);
+	needs_render_text(&text, &m->s, &m->py, &m->in, &m->o, &m->fs, true,
+			  false);
+	assert_string_equal(m->out.data, text.data);
+	buf_reset(&m->out);
+	needs_render(&m->out, &m->s, &m->py, &m->in, &m->o, &m->fs, true, false,
+		     1);
+	assert_true(!strncmp(m->out.data, "{\n  \"", 5));
+	assert_non_null(strstr(m->out.data, "\"libcudart.so.12\""));
+	assert_non_null(strstr(m->out.data, "\n  \"satisfied\": false"));
+	assert_string_equal(m->out.data + m->out.len - 2, "}\n");
+	buf_release(&text);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -341,6 +363,7 @@ int main(void)
 	    T(test_needs_render_offer_names_releases_and_line),
 	    T(test_needs_render_no_offer_says_why),
 	    T(test_needs_render_fetches_say_bytes_and_share),
+	    T(test_needs_render_json_or_text),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

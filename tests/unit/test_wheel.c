@@ -324,6 +324,44 @@ static void test_wheel_local_refuses_what_is_not_a_wheel(void **state)
 	free(path);
 }
 
+static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_fetches fs = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path, *index = fx_path(fx, "simple"), *url;
+	struct buf u = BUF_INIT;
+
+	wheel_at(fx, "tf.whl", names, datas, 2, &path);
+	needs_scan_init(&s);
+	/* a wheel: read in place, nothing fetched */
+	assert_int_equal(wheel_needs_scan(&s, path, "https://unused/simple",
+					  NULL, &fs, &err),
+			 CUENV_OK);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].framework, "tensorflow");
+	assert_int_equal(fs.n, 0);
+	/* a requirement on a file:// index (allowed: the user named it)
+	 * that lists no such project: an error, nothing fetched */
+	fx_mkdir(fx, "simple");
+	buf_printf(&u, "file://%s", index);
+	url = buf_detach(&u);
+	assert_int_not_equal(
+	    wheel_needs_scan(&s, "nosuchproject==1.0", url, NULL, &fs, &err),
+	    CUENV_OK);
+	/* the file was looked for: file:// was allowed */
+	assert_non_null(strstr(err.msg.data, "/simple/nosuchproject/"));
+	assert_non_null(strstr(err.msg.data, "No such file or directory"));
+	assert_int_equal(fs.n, 0);
+	needs_scan_release(&s);
+	needs_fetches_release(&fs);
+	err_release(&err);
+	free(path);
+	free(index);
+	free(url);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +378,9 @@ int main(void)
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_local_refuses_what_is_not_a_wheel, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_needs_scan_reads_a_wheel_in_place, fx_setup,
 		fx_teardown),
 	};
 
