@@ -8,55 +8,13 @@
  * and cuDNN the text asks for). This file gathers the text, the tables,
  * the store, the loader's path and the catalogue, and prints.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <jansson.h>
 
 #include "../core/env.h"
 #include "../core/explain.h"
 #include "../core/explain_render.h"
-#include "../core/file.h"
-#include "../core/xalloc.h"
 #include "cmd.h"
 #include "cli/explain.h"
-
-/* A log pasted on standard input, at most this large. */
-#define STDIN_MAX (16u << 20)
-
-static int read_stdin(struct buf *out, struct cuenv_err *err)
-{
-	if (!file_read_fd(0, STDIN_MAX, out))
-		return CUENV_OK;
-	if (errno == EFBIG)
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "explain: standard input is larger than %u "
-				  "MiB",
-				  STDIN_MAX >> 20);
-	return cuenv_fail(err, CUENV_E_STORE, "cannot read standard input: %s",
-			  strerror(errno));
-}
-
-/* ---- text ---------------------------------------------------------------- */
-
-static void print_text(const struct explain *ex, const struct explain_fix *fx)
-{
-	struct buf out = BUF_INIT;
-
-	explain_render_text(&out, ex, fx);
-	fwrite(out.data, 1, out.len, stdout);
-	buf_release(&out);
-}
-
-static void print_json(const struct explain *ex, const struct explain_fix *fx)
-{
-	json_t *j = explain_json(ex, fx);
-
-	cmd_print_json(j);
-	json_decref(j);
-}
 
 /* ---- the command --------------------------------------------------------- */
 
@@ -67,7 +25,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct explain_fix fx;
 	struct catalog cat = { 0 };
 	struct ldcache cache = { 0 };
-	struct buf text = BUF_INIT, dir = BUF_INIT;
+	struct buf dir = BUF_INIT, out = BUF_INIT;
 	struct cuenv_err cerr = CUENV_ERR_INIT;
 	const char *cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
 	int rc = CUENV_OK, have_cache = 0;
@@ -75,25 +33,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	explain_init(&ex);
 	explain_fix_init(&fx);
 
-	if (argc - optind == 1 && !strcmp(argv[optind], "-")) {
-		rc = read_stdin(&text, err);
-		if (rc)
-			goto out;
-	} else {
-		for (int i = optind; i < argc; i++)
-			buf_printf(&text, "%s%s", i > optind ? " " : "",
-				   argv[i]);
-	}
-	explain_parse(&ex, text.data, text.len);
-	if (!ex.n) {
-		rc = cuenv_fail(err, CUENV_NO,
-				"nothing in the text names a CUDA library or a "
-				"CUDA error that cuenv knows");
-		cuenv_hint(err, "give the message as printed, a soname "
-				"(libcudnn.so.8) or a DLL name "
-				"(cudart64_110.dll)");
+	rc = explain_read(&ex, argv + optind, argc - optind, 0, err);
+	if (rc)
 		goto out;
-	}
 
 	/* The frameworks table; without one, say so and go on. */
 	if (cmd_compat_dir(ctx, &dir, &cerr) ||
@@ -120,22 +62,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	explain_fix_decide(&fx, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->envp, "LD_LIBRARY_PATH"));
-	if (opt_given(&ctx->opt, O_JSON))
-		print_json(&ex, &fx);
-	else
-		print_text(&ex, &fx);
-	if (!explain_recognised(&ex)) {
-		rc = cuenv_fail(err, CUENV_NO,
-				"no release ships %s under that name",
-				ex.v[0].name);
-	}
+	explain_render(&out, &ex, &fx, opt_given(&ctx->opt, O_JSON));
+	fwrite(out.data, 1, out.len, stdout);
+	rc = explain_verdict(&ex, err);
 out:
 	explain_release(&ex);
 	explain_fix_release(&fx);
 	catalog_release(&cat);
 	ldcache_release(&cache);
-	buf_release(&text);
 	buf_release(&dir);
+	buf_release(&out);
 	return rc;
 }
 

@@ -1,11 +1,13 @@
 #include "explain.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "compat.h"
+#include "file.h"
 #include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
@@ -794,4 +796,50 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		needs_scan_report(s, f->framework, "the message", cuda,
 				  f->built);
 	}
+}
+
+/* ---- the command's text and verdict -------------------------------------- */
+
+int explain_read(struct explain *ex, char **args, int n, int fd,
+		 struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	int rc = CUENV_OK;
+
+	if (n == 1 && !strcmp(args[0], "-")) {
+		if (!file_read_fd(fd, EXPLAIN_STDIN_MAX, &text))
+			rc = CUENV_OK;
+		else if (errno == EFBIG)
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"explain: standard input is larger "
+					"than %u MiB",
+					EXPLAIN_STDIN_MAX >> 20);
+		else
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot read standard input: %s",
+					strerror(errno));
+	} else {
+		for (int i = 0; i < n; i++)
+			buf_printf(&text, "%s%s", i ? " " : "", args[i]);
+	}
+	if (!rc)
+		explain_parse(ex, text.data, text.len);
+	if (!rc && !ex->n) {
+		rc = cuenv_fail(err, CUENV_NO,
+				"nothing in the text names a CUDA library or a "
+				"CUDA error that cuenv knows");
+		cuenv_hint(err, "give the message as printed, a soname "
+				"(libcudnn.so.8) or a DLL name "
+				"(cudart64_110.dll)");
+	}
+	buf_release(&text);
+	return rc;
+}
+
+int explain_verdict(const struct explain *ex, struct cuenv_err *err)
+{
+	if (explain_recognised(ex))
+		return CUENV_OK;
+	return cuenv_fail(err, CUENV_NO, "no release ships %s under that name",
+			  ex->v[0].name);
 }

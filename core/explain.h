@@ -100,6 +100,20 @@ void explain_release(struct explain *ex);
  */
 size_t explain_parse(struct explain *ex, const char *text, size_t len);
 
+/* A log pasted on standard input, at most this large. */
+#define EXPLAIN_STDIN_MAX (16u << 20)
+
+/*
+ * `cuenv explain TEXT...` or `cuenv explain -`: explain_parse the n
+ * args joined by spaces, or, when they are the one word "-", what is
+ * left to read from fd (at most EXPLAIN_STDIN_MAX bytes). Returns
+ * CUENV_OK; CUENV_NO, with a hint, when the text names nothing cuenv
+ * knows; CUENV_E_USAGE for input too large; CUENV_E_STORE when fd
+ * cannot be read.
+ */
+int explain_read(struct explain *ex, char **args, int n, int fd,
+		 struct cuenv_err *err);
+
 /*
  * Fill each finding's rows from dir/frameworks.tsv (TensorFlow, PyTorch,
  * JAX): the builds whose CUDA gives the library that soname (TensorFlow's
@@ -130,6 +144,13 @@ void explain_scan(const struct explain *ex, struct needs_scan *s);
 
 /* Does ex hold anything explained (anything but EXPLAIN_NO_RELEASE)? */
 bool explain_recognised(const struct explain *ex);
+
+/*
+ * explain's exit status once the report is printed: CUENV_OK when ex is
+ * recognised, else CUENV_NO, "no release ships NAME under that name"
+ * for its first finding.
+ */
+int explain_verdict(const struct explain *ex, struct cuenv_err *err);
 
 /* ---- the fix --------------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explain_render.h"
+#include "json_util.h"
 
 static const char *lib_word(const struct nvlib *lib)
 {
@@ -165,4 +166,13 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 			   fx->o.why.len ? fx->o.why.data : "not read");
 	for (size_t i = 0; i < fx->lines.n; i++)
 		buf_printf(out, "  fix: %s\n", fx->lines.v[i]);
+}
+
+void explain_render(struct buf *out, const struct explain *ex,
+		    const struct explain_fix *fx, int json)
+{
+	if (json)
+		json_add_report_take(out, explain_json(ex, fx));
+	else
+		explain_render_text(out, ex, fx);
 }

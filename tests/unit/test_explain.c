@@ -1,11 +1,14 @@
 #include "fakes/fixture.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "../../core/explain.h"
+#include "../../core/xalloc.h"
 
 /*
  * The messages are the frameworks' own, copied from their sources and
@@ -515,10 +518,87 @@ static void test_explain_fix_from_the_store_or_catalogue(void **state)
 	explain_release(&ex);
 }
 
+/* ---- the command's text and verdict -------------------------------------- */
+
+static void test_explain_read_joins_words_or_reads_the_fd(void **state)
+{
+	struct fixture *fx = *state;
+	char *words[] = {"Could", "not", "load", "'libcupti.so.11.2'"};
+	char *dash[] = {"-"};
+	char *none[] = {"hello", "world"};
+	char *log = fx_path(fx, "log");
+	struct explain ex;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int fd;
+
+	explain_init(&ex);
+	assert_int_equal(explain_read(&ex, words, 4, -1, &err), CUENV_OK);
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].name, "libcupti.so.11.2");
+	assert_string_equal(ex.v[0].line, "Could not load 'libcupti.so.11.2'");
+	explain_release(&ex);
+	explain_init(&ex);
+	fx_write(fx, "log", "line one\nfailed: cudnn64_8.dll not found\n");
+	fd = open(log, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(explain_read(&ex, dash, 1, fd, &err), CUENV_OK);
+	close(fd);
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].name, "cudnn64_8.dll");
+	explain_release(&ex);
+	explain_init(&ex);
+	assert_int_equal(explain_read(&ex, none, 2, -1, &err), CUENV_NO);
+	assert_string_equal(err.msg.data, "nothing in the text names a CUDA "
+					  "library or a CUDA error that cuenv "
+					  "knows");
+	assert_non_null(strstr(err.hint.data, "cudart64_110.dll"));
+	/* an fd that cannot be read */
+	assert_int_equal(explain_read(&ex, dash, 1, -1, &err), CUENV_E_STORE);
+	assert_true(!strncmp(err.msg.data, "cannot read standard input: ", 28));
+	/* a log larger than EXPLAIN_STDIN_MAX */
+	{
+		size_t n = EXPLAIN_STDIN_MAX + 1;
+		char *big = xmalloc(n);
+
+		memset(big, 'x', n);
+		fx_write_bytes(fx, "log", big, n);
+		free(big);
+	}
+	fd = open(log, O_RDONLY);
+	assert_int_equal(explain_read(&ex, dash, 1, fd, &err), CUENV_E_USAGE);
+	close(fd);
+	assert_string_equal(err.msg.data,
+			    "explain: standard input is larger than 16 MiB");
+	explain_release(&ex);
+	err_release(&err);
+	free(log);
+}
+
+static void test_explain_verdict_names_an_unshipped_name(void **state)
+{
+	struct explain ex;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	explain_init(&ex);
+	explain_parse(&ex, "libcudart.so.99", 15);
+	assert_int_equal(explain_verdict(&ex, &err), CUENV_NO);
+	assert_string_equal(err.msg.data,
+			    "no release ships libcudart.so.99 under that name");
+	explain_parse(&ex, "libcudnn.so.8", 13);
+	assert_int_equal(explain_verdict(&ex, &err), CUENV_OK);
+	explain_release(&ex);
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_explain_tensorflow_dso_loader_linux),
+	    cmocka_unit_test_setup_teardown(
+		test_explain_read_joins_words_or_reads_the_fd, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test(test_explain_verdict_names_an_unshipped_name),
 	    cmocka_unit_test(test_explain_cupti_is_one_release),
 	    cmocka_unit_test(test_explain_windows_dll),
 	    cmocka_unit_test(test_explain_bare_sonames),

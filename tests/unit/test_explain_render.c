@@ -263,6 +263,22 @@ static void test_explain_render_nothing_asked_no_fix(void **state)
 	assert_null(strstr(render(m, NULL), "installed:"));
 }
 
+static void test_explain_render_json_or_text(void **state)
+{
+	struct model *m = *state;
+	struct buf out = BUF_INIT;
+
+	render(m, dso_cudart);
+	explain_render(&out, &m->ex, &m->fx, 0);
+	assert_string_equal(out.data, m->out.data);
+	buf_reset(&out);
+	explain_render(&out, &m->ex, &m->fx, 1);
+	assert_true(!strncmp(out.data, "{\n  \"", 5));
+	assert_non_null(strstr(out.data, "\"libcudart.so.11.0\""));
+	assert_string_equal(out.data + out.len - 2, "}\n");
+	buf_release(&out);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -280,6 +296,7 @@ int main(void)
 	    T(test_explain_render_fix_reports_each_toolkit),
 	    T(test_explain_render_no_fix_says_why),
 	    T(test_explain_render_nothing_asked_no_fix),
+	    T(test_explain_render_json_or_text),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
