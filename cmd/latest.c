@@ -1,17 +1,8 @@
-#include <stdlib.h>
-#include <string.h>
+#include <stdio.h>
 
 #include "../core/version.h"
 #include "cmd.h"
 #include "cli/latest.h"
-
-/* Keep v in *best when it matches spec and is newer. */
-static void consider(const char *v, const char *spec, const char **best)
-{
-	if (version_matches_str(v, spec) &&
-	    (!*best || version_cmp_str(v, *best) > 0))
-		*best = v;
-}
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
@@ -20,7 +11,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct activation a;
 	struct catalog cat = { 0 };
 	const char *spec, *best = NULL;
-	int rc;
+	int rc, known = opt_given(&ctx->opt, O_KNOWN);
 
 	if (argc - optind == 2 &&
 	    (kit_kind_parse(argv[optind], &kind) || kind == KIT_CUPTI)) {
@@ -35,35 +26,18 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		return rc;
 	activation_init(&a);
-	if (opt_given(&ctx->opt, O_KNOWN)) {
+	if (known)
 		rc = cmd_catalog(ctx, &cat, err);
-		for (size_t i = 0; !rc && i < cat.n; i++)
-			if (cat.v[i]->kind == kind)
-				consider(cat.v[i]->version, spec, &best);
-	} else {
-		const struct install_list *l =
-			kind == KIT_CUDA ? &a.cudas : &a.cudnns;
-
+	else
 		rc = activation_list(ctx->root,
 				     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),
 				     &a, err);
-		for (size_t i = 0; !rc && i < l->n; i++)
-			consider(l->v[i]->version, spec, &best);
-	}
-	if (!rc && best) {
+	if (!rc)
+		rc = select_latest(kind, spec,
+				   kind == KIT_CUDA ? &a.cudas : &a.cudnns,
+				   known ? &cat : NULL, &best, err);
+	if (!rc)
 		printf("%s\n", best);
-	} else if (!rc) {
-		rc = cuenv_fail(err, CUENV_NO, "no %s %s %s",
-				kit_kind_name(kind), spec,
-				opt_given(&ctx->opt, O_KNOWN)
-					? "in the catalogue"
-					: "installed");
-		cuenv_hint(err,
-			   opt_given(&ctx->opt, O_KNOWN)
-				   ? "see: cuenv list-remote"
-				   : "see: cuenv versions, or cuenv latest "
-				     "--known SPEC");
-	}
 	activation_release(&a);
 	catalog_release(&cat);
 	return rc;

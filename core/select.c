@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "dotfile.h"
 #include "plat_path.h"
 #include "version.h"
@@ -316,4 +317,35 @@ int select_install(struct store *st, const char *command, int nwords,
 	}
 	buf_release(&names);
 	return rc;
+}
+
+/* Keep v in *best when it matches spec and is newer. */
+static void consider(const char *v, const char *spec, const char **best)
+{
+	if (version_matches_str(v, spec) &&
+	    (!*best || version_cmp_str(v, *best) > 0))
+		*best = v;
+}
+
+int select_latest(enum kit_kind kind, const char *spec,
+		  const struct install_list *installed,
+		  const struct catalog *cat, const char **best,
+		  struct cuenv_err *err)
+{
+	*best = NULL;
+	if (cat) {
+		for (size_t i = 0; i < cat->n; i++)
+			if (cat->v[i]->kind == kind)
+				consider(cat->v[i]->version, spec, best);
+	} else {
+		for (size_t i = 0; i < installed->n; i++)
+			consider(installed->v[i]->version, spec, best);
+	}
+	if (*best)
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_NO, "no %s %s %s", kit_kind_name(kind), spec,
+		   cat ? "in the catalogue" : "installed");
+	return cuenv_hint(err, cat ? "see: cuenv list-remote"
+				   : "see: cuenv versions, or cuenv latest "
+				     "--known SPEC");
 }

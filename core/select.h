@@ -117,4 +117,17 @@ int select_resolve(const struct selection *sel,
  */
 #define SELECT_HINT_INSTALL "install it: cuenv install "
 
+/*
+ * `cuenv latest`: the newest version of kind that spec matches (a
+ * version, or a prefix: 12 gives the newest 12.x, 12.4 the newest
+ * 12.4.x) among installed or, when cat is not NULL (--known), the
+ * catalogue's releases, into *best (borrowed from there). CUENV_NO,
+ * naming where it looked and with a hint, when none matches.
+ */
+struct catalog;
+int select_latest(enum kit_kind kind, const char *spec,
+		  const struct install_list *installed,
+		  const struct catalog *cat, const char **best,
+		  struct cuenv_err *err);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/catalog.h"
 #include "../../core/select.h"
 
 /* select_find from root/<cwd> with the store at root/store. */
@@ -732,6 +733,52 @@ static void test_select_install_finds_one_by_kind_and_spec(void **state)
 	free(root);
 }
 
+/* ---- cuenv latest -------------------------------------------------------- */
+
+static void test_select_latest_installed_or_known(void **state)
+{
+	struct install_list l = {0};
+	struct release r[3] = {
+	    {.kind = KIT_CUDA, .version = "12.8.0"},
+	    {.kind = KIT_CUDNN, .version = "12.9.9"},
+	    {.kind = KIT_CUDA, .version = "12.4.1"},
+	};
+	struct release *rv[3] = {&r[0], &r[1], &r[2]};
+	struct catalog cat = {.v = rv, .n = 3};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *best = "x";
+
+	(void)state;
+	fx_list_push(&l, fx_install_new(KIT_CUDA, "11.8.0", 11, "/a"));
+	fx_list_push(&l, fx_install_new(KIT_CUDA, "12.4.1", 12, "/b"));
+	fx_list_push(&l, fx_install_new(KIT_CUDA, "12.10.0", 12, "/c"));
+	assert_int_equal(select_latest(KIT_CUDA, "12", &l, NULL, &best, &err),
+			 CUENV_OK);
+	assert_string_equal(best, "12.10.0"); /* by version, not by name */
+	assert_int_equal(select_latest(KIT_CUDA, "12.4", &l, NULL, &best, &err),
+			 CUENV_OK);
+	assert_string_equal(best, "12.4.1");
+	assert_int_equal(select_latest(KIT_CUDA, "13", &l, NULL, &best, &err),
+			 CUENV_NO);
+	assert_null(best);
+	assert_string_equal(err.msg.data, "no cuda 13 installed");
+	assert_string_equal(
+	    err.hint.data, "see: cuenv versions, or cuenv latest --known SPEC");
+	/* --known: the catalogue's, of that kind only */
+	assert_int_equal(select_latest(KIT_CUDA, "12", &l, &cat, &best, &err),
+			 CUENV_OK);
+	assert_string_equal(best, "12.8.0");
+	assert_int_equal(select_latest(KIT_CUDNN, "12", &l, &cat, &best, &err),
+			 CUENV_OK);
+	assert_string_equal(best, "12.9.9");
+	assert_int_equal(select_latest(KIT_CUDNN, "9", &l, &cat, &best, &err),
+			 CUENV_NO);
+	assert_string_equal(err.msg.data, "no cudnn 9 in the catalogue");
+	assert_string_equal(err.hint.data, "see: cuenv list-remote");
+	install_list_release(&l);
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -767,6 +814,7 @@ int main(void)
 	    cmocka_unit_test(test_select_resolve_missing_cupti_says_install),
 	    cmocka_unit_test(test_select_resolve_cupti_needs_a_cupti_dir),
 	    FS_TEST(test_select_install_finds_one_by_kind_and_spec),
+	    cmocka_unit_test(test_select_latest_installed_or_known),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
