@@ -75,10 +75,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	activation_init(&a);
 	smoke_report_init(&r);
 	rc = cmd_activation(ctx, NULL, 0, &a, err);
-	if (!rc && !a.ok) {
-		rc = cuenv_fail(err, CUENV_NO, "nothing selected here");
-		cuenv_hint(err, "select one: cuenv local VERSION");
-	}
+	if (!rc)
+		rc = activation_selected(&a, err);
 	if (rc)
 		goto out;
 	rc = cmd_smoke(ctx, &a, device, (unsigned)timeout, compile, &r, &first,

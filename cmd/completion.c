@@ -1,15 +1,21 @@
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "../core/buf.h"
 #include "cmd.h"
 #include "cli/completion.h"
 
+static const struct shell_completions scripts = {
+	.bash = embedded_completion_bash,
+	.zsh = embedded_completion_zsh,
+	.fish = embedded_completion_fish,
+};
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	const char *name, *text;
+	const char *text;
+	int rc;
 
 	if (ctx->opt.arg[O_OPTIONS]) {
 		const struct cuenv_cmd *cmd = cmd_find(ctx->opt.arg[O_OPTIONS]);
@@ -25,23 +31,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		buf_release(&out);
 		return CUENV_OK;
 	}
-	if (optind == argc) {
-		cuenv_fail(err, CUENV_E_USAGE, "completion: missing argument");
-		return cuenv_hint(err, "name the shell: cuenv completion "
-				       "bash|zsh|fish");
-	}
-	name = argv[optind];
-	if (!strcmp(name, "bash"))
-		text = embedded_completion_bash;
-	else if (!strcmp(name, "zsh"))
-		text = embedded_completion_zsh;
-	else if (!strcmp(name, "fish"))
-		text = embedded_completion_fish;
-	else {
-		cuenv_fail(err, CUENV_E_USAGE, "completion: unknown shell '%s'",
-			   name);
-		return cuenv_hint(err, "shells: bash, zsh, fish");
-	}
+	rc = shell_completion_script(&scripts,
+				     optind < argc ? argv[optind] : NULL, &text,
+				     err);
+	if (rc)
+		return rc;
 	fputs(text, stdout);
 	return CUENV_OK;
 }

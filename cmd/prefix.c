@@ -24,10 +24,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	activation_init(&a);
 	if (optind == argc) {
 		rc = cmd_activation(ctx, NULL, 0, &a, err);
-		if (!rc && !a.ok) {
-			rc = cuenv_fail(err, CUENV_NO, "nothing selected here");
-			cuenv_hint(err, "select one: cuenv local VERSION");
-		}
+		if (!rc)
+			rc = activation_selected(&a, err);
 		if (!rc)
 			printf("%s\n", a.act.cuda->prefix);
 		goto out;

@@ -250,6 +250,38 @@ char *activation_which(const struct activation *a, const char *name)
 	return found;
 }
 
+int activation_selected(const struct activation *a, struct cuenv_err *err)
+{
+	if (a->ok)
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_NO, "nothing selected here");
+	return cuenv_hint(err, "select one: cuenv local VERSION");
+}
+
+int activation_which_report(const struct activation *a, const char *name,
+			    struct buf *out, struct cuenv_err *err)
+{
+	char *path;
+	struct buf shown = BUF_INIT;
+	int rc = activation_selected(a, err);
+
+	if (rc)
+		return rc;
+	path = activation_which(a, name);
+	if (path) {
+		buf_printf(out, "%s\n", path);
+		free(path);
+		return CUENV_OK;
+	}
+	buf_add_display(&shown, name, 128);
+	rc = cuenv_fail(err, CUENV_NO, "'%s' is not provided by cuda %s%s%s",
+			shown.data, a->act.cuda->version,
+			a->act.cudnn ? " + cudnn " : "",
+			a->act.cudnn ? a->act.cudnn->version : "");
+	buf_release(&shown);
+	return rc;
+}
+
 void activation_emit(const struct activation *a, const struct envmap *before,
 		     enum shell sh, const char *root, const char *stamp,
 		     struct buf *out)

@@ -71,6 +71,22 @@ int activation_list(const char *root, const char *system_roots,
  */
 char *activation_which(const struct activation *a, const char *name);
 
+/*
+ * For the commands that need a selection here (which, prefix, check):
+ * CUENV_OK when a has one (a->ok), else CUENV_NO, "nothing selected
+ * here", with the hint to select one.
+ */
+int activation_selected(const struct activation *a, struct cuenv_err *err);
+
+/*
+ * `cuenv which NAME`: activation_which's path and a newline, appended to
+ * out. CUENV_NO when nothing is selected (activation_selected), or when
+ * the selection does not provide name ("'NAME' is not provided by cuda
+ * 12.4.1 + cudnn 9.1.0", name shown through buf_add_display).
+ */
+int activation_which_report(const struct activation *a, const char *name,
+			    struct buf *out, struct cuenv_err *err);
+
 
 #include "shell.h"
 

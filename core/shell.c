@@ -396,3 +396,26 @@ int shell_init_script(const struct shell_templates *t, const char *name,
 	init_shell(t, sh, exe, out);
 	return CUENV_OK;
 }
+
+/* ---- cuenv completion ---------------------------------------------------- */
+
+int shell_completion_script(const struct shell_completions *c, const char *name,
+			    const char **text, struct cuenv_err *err)
+{
+	*text = NULL;
+	if (!name) {
+		cuenv_fail(err, CUENV_E_USAGE, "completion: missing argument");
+		return cuenv_hint(err, "name the shell: cuenv completion "
+				       "bash|zsh|fish");
+	}
+	if (!strcmp(name, "bash"))
+		*text = c->bash;
+	else if (!strcmp(name, "zsh"))
+		*text = c->zsh;
+	else if (!strcmp(name, "fish"))
+		*text = c->fish;
+	if (*text)
+		return CUENV_OK;
+	cuenv_fail(err, CUENV_E_USAGE, "completion: unknown shell '%s'", name);
+	return cuenv_hint(err, "shells: bash, zsh, fish");
+}

@@ -137,4 +137,19 @@ int shell_init_script(const struct shell_templates *t, const char *name,
 		      const char *exe, const char *detected, struct buf *out,
 		      struct cuenv_err *err);
 
+/* ---- cuenv completion ---------------------------------------------------- */
+
+/* The completion scripts (shells/completion.*), embedded in the binary. */
+struct shell_completions {
+	const char *bash, *zsh, *fish;
+};
+
+/*
+ * `cuenv completion NAME`: the script for name (bash, zsh or fish) into
+ * *text, borrowed from c. CUENV_E_USAGE with a hint for a missing name
+ * (NULL) or another shell.
+ */
+int shell_completion_script(const struct shell_completions *c, const char *name,
+			    const char **text, struct cuenv_err *err);
+
 #endif

@@ -524,6 +524,37 @@ static void test_activation_which_without_activation_is_null(void **state)
 	assert_null(activation_which(&w->a, "nvcc"));
 }
 
+static void test_activation_which_report_line_or_why(void **state)
+{
+	struct world *w = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT, want = BUF_INIT;
+
+	assert_int_equal(compute(w, "elsewhere", &w->start, 0), CUENV_OK);
+	assert_int_equal(activation_which_report(&w->a, "nvcc", &out, &err),
+			 CUENV_NO);
+	assert_string_equal(err.msg.data, "nothing selected here");
+	assert_string_equal(err.hint.data, "select one: cuenv local VERSION");
+	assert_int_equal(out.len, 0);
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\ncudnn = 9.1\n");
+	compute_ok(w, "proj", &w->start);
+	assert_int_equal(activation_selected(&w->a, &err), CUENV_OK);
+	assert_int_equal(activation_which_report(&w->a, "nvcc", &out, &err),
+			 CUENV_OK);
+	buf_path(&want, w->cuda, "bin/nvcc");
+	buf_addc(&want, '\n');
+	assert_string_equal(out.data, want.data);
+	buf_reset(&out);
+	assert_int_equal(activation_which_report(&w->a, "no\x1bpe", &out, &err),
+			 CUENV_NO);
+	assert_string_equal(err.msg.data, "'no\\x1bpe' is not provided by "
+					  "cuda 12.4.1 + cudnn 9.1.0.70");
+	assert_int_equal(out.len, 0);
+	buf_release(&out);
+	buf_release(&want);
+	err_release(&err);
+}
+
 /* ---- emit ---------------------------------------------------------------- */
 
 static void test_activation_emit_changes_and_watch_lists(void **state)
@@ -634,6 +665,7 @@ int main(void)
 	    WORLD_TEST(test_activation_which_finds_header_cudnn_first),
 	    WORLD_TEST(test_activation_which_rejects_paths_and_unknown_names),
 	    WORLD_TEST(test_activation_which_without_activation_is_null),
+	    WORLD_TEST(test_activation_which_report_line_or_why),
 	    WORLD_TEST(test_activation_emit_changes_and_watch_lists),
 	    WORLD_TEST(test_activation_emit_without_stamp_leaves_it_alone),
 	    cmocka_unit_test(test_activation_said_digests_warnings_and_error),

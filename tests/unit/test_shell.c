@@ -895,6 +895,36 @@ static void test_shell_init_script_refusals(void **state)
 	err_release(&err);
 }
 
+static void test_shell_completion_script_each_shell(void **state)
+{
+	static const struct shell_completions c = {
+	    .bash = "B", .zsh = "Z", .fish = "F"};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *text;
+
+	(void)state;
+	assert_int_equal(shell_completion_script(&c, "bash", &text, &err),
+			 CUENV_OK);
+	assert_string_equal(text, "B");
+	assert_int_equal(shell_completion_script(&c, "zsh", &text, &err),
+			 CUENV_OK);
+	assert_string_equal(text, "Z");
+	assert_int_equal(shell_completion_script(&c, "fish", &text, &err),
+			 CUENV_OK);
+	assert_string_equal(text, "F");
+	assert_int_equal(shell_completion_script(&c, "pwsh", &text, &err),
+			 CUENV_E_USAGE);
+	assert_null(text);
+	assert_string_equal(err.msg.data, "completion: unknown shell 'pwsh'");
+	assert_string_equal(err.hint.data, "shells: bash, zsh, fish");
+	assert_int_equal(shell_completion_script(&c, NULL, &text, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "completion: missing argument");
+	assert_string_equal(err.hint.data,
+			    "name the shell: cuenv completion bash|zsh|fish");
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -905,6 +935,7 @@ int main(void)
 	    cmocka_unit_test(test_shell_word_and_detect),
 	    cmocka_unit_test(test_shell_init_script_each_shell),
 	    cmocka_unit_test(test_shell_init_script_refusals),
+	    cmocka_unit_test(test_shell_completion_script_each_shell),
 	    cmocka_unit_test(test_shell_pwsh_hook_lines_read_back),
 	    cmocka_unit_test(test_shell_cmd_hook_lines),
 	    cmocka_unit_test(test_shell_quote_sh_keeps_spaces),
