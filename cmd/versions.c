@@ -1,49 +1,33 @@
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "../core/versions_report.h"
 #include "cmd.h"
 #include "cli/versions.h"
-
-/* --bare: the CUDA versions, one a line, as `cuenv use` takes them. */
-static int bare(const struct cuenv_ctx *ctx, int json, struct cuenv_err *err)
-{
-	struct activation a;
-	int rc;
-
-	if (json) {
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "versions: --bare and --json do not go together");
-		return cuenv_hint(err, "see: cuenv versions --help");
-	}
-	activation_init(&a);
-	rc = activation_list(ctx->root,
-			     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"), &a, err);
-	for (size_t i = 0; !rc && i < a.cudas.n; i++)
-		printf("%s\n", a.cudas.v[i]->version);
-	activation_release(&a);
-	return rc;
-}
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct activation a;
 	struct cuenv_err ignored = CUENV_ERR_INIT;
-	int rc = CUENV_OK, json = opt_given(&ctx->opt, O_JSON);
+	struct buf out = BUF_INIT;
+	int rc = CUENV_OK, json = opt_given(&ctx->opt, O_JSON),
+	    bare = opt_given(&ctx->opt, O_BARE);
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
-	if (opt_given(&ctx->opt, O_BARE))
-		return bare(ctx, json, err);
+	if (bare && json) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "versions: --bare and --json do not go together");
+		return cuenv_hint(err, "see: cuenv versions --help");
+	}
 	activation_init(&a);
 	/* A bad selection must not hide what is installed. */
-	cmd_activation(ctx, NULL, 0, &a, &ignored);
+	if (!bare)
+		cmd_activation(ctx, NULL, 0, &a, &ignored);
 	err_release(&ignored);
 	if (!a.ok) {
-		/* nothing active: list every root all the same */
+		/* nothing active (or --bare): list every root all the same */
 		install_list_release(&a.cudas);
 		install_list_release(&a.cudnns);
 		install_list_release(&a.cuptis);
@@ -51,30 +35,22 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		rc = activation_list(ctx->root,
 				     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),
 				     &a, err);
-		for (size_t i = 0; i < a.warnings.n; i++)
+		for (size_t i = 0; !bare && i < a.warnings.n; i++)
 			cmd_warn("%s", a.warnings.v[i]);
 		if (rc)
 			goto out;
 	}
-	if (json) {
-		json_t *j = versions_json(&a);
-
-		cmd_print_json(j);
-		json_decref(j);
-		goto out;
-	}
-	{
-		struct buf text = BUF_INIT;
-
-		versions_text(&text, &a, ctx->root);
-		fwrite(text.data, 1, text.len, stdout);
-		buf_release(&text);
-	}
-	if (!a.cudas.n && !a.cudnns.n && !a.cuptis.n)
+	versions_render(&out, &a, ctx->root,
+			bare   ? VERSIONS_BARE
+			: json ? VERSIONS_JSON
+			       : VERSIONS_TEXT);
+	fwrite(out.data, 1, out.len, stdout);
+	if (!bare && !json && versions_none(&a))
 		cmd_note("nothing installed yet: cuenv install VERSION, or "
 			 "register a toolkit with cuenv add cuda PATH");
 out:
 	activation_release(&a);
+	buf_release(&out);
 	return rc;
 }
 

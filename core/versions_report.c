@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "json_util.h"
 #include "versions_report.h"
 #include "xalloc.h"
 
@@ -107,4 +108,26 @@ json_t *versions_json(const struct activation *a)
 		json_object_set_new(j, kit_kind_name((enum kit_kind)k), arr);
 	}
 	return j;
+}
+
+void versions_render(struct buf *out, const struct activation *a,
+		     const char *root, enum versions_format f)
+{
+	switch (f) {
+	case VERSIONS_BARE:
+		for (size_t i = 0; i < a->cudas.n; i++)
+			buf_printf(out, "%s\n", a->cudas.v[i]->version);
+		break;
+	case VERSIONS_JSON:
+		json_add_report_take(out, versions_json(a));
+		break;
+	default:
+		versions_text(out, a, root);
+		break;
+	}
+}
+
+bool versions_none(const struct activation *a)
+{
+	return !a->cudas.n && !a->cudnns.n && !a->cuptis.n;
 }

@@ -31,4 +31,19 @@ void versions_text(struct buf *out, const struct activation *a,
  */
 struct json_t *versions_json(const struct activation *a);
 
+/* What `cuenv versions` prints. */
+enum versions_format {
+	VERSIONS_TEXT, /* versions_text */
+	VERSIONS_BARE, /* --bare: the CUDA versions, one a line, as `cuenv
+			  use` takes them */
+	VERSIONS_JSON, /* --json: versions_json indented by 2, a newline */
+};
+
+/* Append a's listing to out in format f (root: as versions_text). */
+void versions_render(struct buf *out, const struct activation *a,
+		     const char *root, enum versions_format f);
+
+/* Does a list nothing at all (no CUDA, cuDNN or CUPTI)? */
+bool versions_none(const struct activation *a);
+
 #endif

@@ -93,6 +93,35 @@ static void test_versions_json_by_kind(void **s)
 	activation_release(&a);
 }
 
+static void test_versions_render_each_format(void **s)
+{
+	struct activation a;
+	struct buf out = BUF_INIT, want = BUF_INIT;
+
+	(void)s;
+	listing(&a);
+	versions_render(&out, &a, "/r", VERSIONS_BARE);
+	assert_string_equal(out.data, "11.8.0\n12.4.1\n");
+	buf_reset(&out);
+	versions_render(&out, &a, "/r", VERSIONS_TEXT);
+	versions_text(&want, &a, "/r");
+	assert_string_equal(out.data, want.data);
+	buf_reset(&out);
+	versions_render(&out, &a, "/r", VERSIONS_JSON);
+	assert_true(!strncmp(out.data, "{\n  \"cuda\": [\n", 14));
+	assert_string_equal(out.data + out.len - 2, "}\n");
+	assert_false(versions_none(&a));
+	activation_release(&a);
+	activation_init(&a);
+	assert_true(versions_none(&a));
+	buf_reset(&out);
+	versions_render(&out, &a, "/r", VERSIONS_BARE);
+	assert_int_equal(out.len, 0);
+	activation_release(&a);
+	buf_release(&out);
+	buf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -100,6 +129,7 @@ int main(void)
 		test_versions_text_marks_active_registered_and_roots),
 	    cmocka_unit_test(test_versions_root_is_a_whole_folder_name),
 	    cmocka_unit_test(test_versions_json_by_kind),
+	    cmocka_unit_test(test_versions_render_each_format),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
