@@ -1,7 +1,5 @@
-#include <stdlib.h>
-#include <string.h>
+#include <stdio.h>
 
-#include "../core/version.h"
 #include "cmd.h"
 #include "cli/prefix.h"
 
@@ -9,39 +7,30 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct activation a;
-	struct selection sel;
-	struct active act;
-	int rc;
+	const char *spec = optind < argc ? argv[optind] : NULL, *prefix = NULL;
+	int rc = spec ? select_prefix_spec(spec, err) : CUENV_OK;
 
-	if (optind < argc && !strcmp(argv[optind], "system")) {
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "prefix: system is the machine's own CUDA, not "
-			   "cuenv's");
-		return cuenv_hint(err, "see: cuenv versions");
-	}
-	if (optind < argc && (rc = version_check("cuda", argv[optind], 0, err)))
+	if (rc)
 		return rc;
 	activation_init(&a);
-	if (optind == argc) {
+	if (!spec) {
 		rc = cmd_activation(ctx, NULL, 0, &a, err);
 		if (!rc)
 			rc = activation_selected(&a, err);
 		if (!rc)
-			printf("%s\n", a.act.cuda->prefix);
-		goto out;
+			prefix = a.act.cuda->prefix;
+	} else {
+		rc = activation_list(ctx->root,
+				     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),
+				     &a, err);
+		for (size_t i = 0; i < a.warnings.n; i++)
+			cmd_warn("%s", a.warnings.v[i]);
+		if (!rc)
+			rc = select_prefix(spec, &a.cudas, &a.cudnns, &a.cuptis,
+					   &prefix, err);
 	}
-	rc = activation_list(ctx->root,
-			     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"), &a, err);
-	for (size_t i = 0; i < a.warnings.n; i++)
-		cmd_warn("%s", a.warnings.v[i]);
-	selection_init(&sel);
-	sel.cuda = argv[optind];
 	if (!rc)
-		rc = select_resolve(&sel, &a.cudas, &a.cudnns, &a.cuptis, &act,
-				    err);
-	if (!rc)
-		printf("%s\n", act.cuda->prefix);
-out:
+		printf("%s\n", prefix);
 	activation_release(&a);
 	return rc;
 }

@@ -349,3 +349,30 @@ int select_latest(enum kit_kind kind, const char *spec,
 				   : "see: cuenv versions, or cuenv latest "
 				     "--known SPEC");
 }
+
+int select_prefix_spec(const char *spec, struct cuenv_err *err)
+{
+	if (!strcmp(spec, "system")) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "prefix: system is the machine's own CUDA, not "
+			   "cuenv's");
+		return cuenv_hint(err, "see: cuenv versions");
+	}
+	return version_check("cuda", spec, 0, err);
+}
+
+int select_prefix(const char *spec, const struct install_list *cudas,
+		  const struct install_list *cudnns,
+		  const struct install_list *cuptis, const char **prefix,
+		  struct cuenv_err *err)
+{
+	struct selection sel;
+	struct active act;
+	int rc;
+
+	selection_init(&sel);
+	sel.cuda = (char *)spec; /* borrowed: sel is not released */
+	rc = select_resolve(&sel, cudas, cudnns, cuptis, &act, err);
+	*prefix = rc ? NULL : act.cuda->prefix;
+	return rc;
+}

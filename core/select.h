@@ -130,4 +130,21 @@ int select_latest(enum kit_kind kind, const char *spec,
 		  const struct catalog *cat, const char **best,
 		  struct cuenv_err *err);
 
+/*
+ * `cuenv prefix SPEC`, before the store is read: SPEC names one of
+ * cuenv's CUDAs (a version or a prefix). "system", the machine's own
+ * CUDA, and what is not a version are CUENV_E_USAGE.
+ */
+int select_prefix_spec(const char *spec, struct cuenv_err *err);
+
+/*
+ * The prefix (borrowed from cudas) of the installed CUDA spec names, as
+ * `cuenv use` resolves it against what is installed (12.4 is the newest
+ * 12.4.x). Returns CUENV_OK or select_resolve's CUENV_E_NOT_INSTALLED.
+ */
+int select_prefix(const char *spec, const struct install_list *cudas,
+		  const struct install_list *cudnns,
+		  const struct install_list *cuptis, const char **prefix,
+		  struct cuenv_err *err);
+
 #endif

@@ -779,6 +779,40 @@ static void test_select_latest_installed_or_known(void **state)
 	err_release(&err);
 }
 
+/* ---- cuenv prefix -------------------------------------------------------- */
+
+static void test_select_prefix_of_a_spec(void **state)
+{
+	struct install_list cudas = {0}, none = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *prefix = "x";
+
+	(void)state;
+	assert_int_equal(select_prefix_spec("12.4", &err), CUENV_OK);
+	assert_int_equal(select_prefix_spec("system", &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "prefix: system is the machine's "
+					  "own CUDA, not cuenv's");
+	assert_string_equal(err.hint.data, "see: cuenv versions");
+	assert_int_equal(select_prefix_spec("../12", &err), CUENV_E_USAGE);
+	fx_list_push(&cudas, fx_install_new(KIT_CUDA, "12.4.0", 12, "/a"));
+	fx_list_push(&cudas, fx_install_new(KIT_CUDA, "12.4.1", 12, "/b"));
+	fx_list_push(&cudas, fx_install_new(KIT_CUDA, "12.6.2", 12, "/c"));
+	assert_int_equal(
+	    select_prefix("12.4", &cudas, &none, &none, &prefix, &err),
+	    CUENV_OK);
+	assert_string_equal(prefix, "/b");
+	assert_int_equal(
+	    select_prefix("12.6.2", &cudas, &none, &none, &prefix, &err),
+	    CUENV_OK);
+	assert_string_equal(prefix, "/c");
+	assert_int_equal(
+	    select_prefix("11", &cudas, &none, &none, &prefix, &err),
+	    CUENV_E_NOT_INSTALLED);
+	assert_null(prefix);
+	install_list_release(&cudas);
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -815,6 +849,7 @@ int main(void)
 	    cmocka_unit_test(test_select_resolve_cupti_needs_a_cupti_dir),
 	    FS_TEST(test_select_install_finds_one_by_kind_and_spec),
 	    cmocka_unit_test(test_select_latest_installed_or_known),
+	    cmocka_unit_test(test_select_prefix_of_a_spec),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
