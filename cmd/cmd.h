@@ -123,6 +123,17 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	     struct cuenv_err *err);
 
 /*
+ * For `remove` and `uninstall`: the one install `[cuda|cudnn] SPEC`
+ * (argv after the options) names (select_install), dropped by drop
+ * (register_remove, register_uninstall), whose lines go to stdout.
+ */
+int cmd_drop_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
+		     int argc, char **argv,
+		     int (*drop)(struct store *st, const struct install *in,
+				 struct buf *out, struct cuenv_err *err),
+		     struct cuenv_err *err);
+
+/*
  * For `local` and `global`: show, set (--cudnn, --cupti, --isolate,
  * --no-isolate, --force) or --unset the selection in the .cuenv-format
  * file: the store's default ($CUENV_ROOT/version) when global, else

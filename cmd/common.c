@@ -12,6 +12,7 @@
 #include "../core/manifests.h"
 #include "../core/needs.h"
 #include "../core/plan.h"
+#include "../core/select.h"
 #include "../core/selfile.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
@@ -148,6 +149,26 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 	fwrite(code.data, 1, code.len, stdout);
 	buf_release(&says);
 	buf_release(&code);
+	return rc;
+}
+
+int cmd_drop_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
+		     int argc, char **argv,
+		     int (*drop)(struct store *st, const struct install *in,
+				 struct buf *out, struct cuenv_err *err),
+		     struct cuenv_err *err)
+{
+	struct install_list list = { 0 };
+	struct buf out = BUF_INIT;
+	const struct install *in;
+	int rc = select_install(&ctx->store, cmd->cli.name, argc - optind,
+				argv + optind, &list, &in, err);
+
+	if (!rc)
+		rc = drop(&ctx->store, in, &out, err);
+	fputs(out.data, stdout);
+	install_list_release(&list);
+	buf_release(&out);
 	return rc;
 }
 

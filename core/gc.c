@@ -303,31 +303,34 @@ static double mb(uint64_t bytes)
 	return (double)bytes / 1e6;
 }
 
-/* "removed N WHAT[s] (X MB)", for a count and its bytes. */
-static void removed(struct buf *out, uint64_t n, const char *what,
-		    uint64_t bytes)
+/*
+ * "VERB N NOUN[s]REST", and " (X MB)" unless bytes is NULL: one line of
+ * what gc did, for a count.
+ */
+static void said(struct buf *out, const char *verb, uint64_t n,
+		 const char *noun, const char *rest, const uint64_t *bytes)
 {
-	buf_printf(out, "removed %llu %s%s (%.1f MB)\n", (unsigned long long)n,
-		   what, n == 1 ? "" : "s", mb(bytes));
+	buf_printf(out, "%s %llu %s%s%s", verb, (unsigned long long)n, noun,
+		   n == 1 ? "" : "s", rest);
+	if (bytes)
+		buf_printf(out, " (%.1f MB)", mb(*bytes));
+	buf_addc(out, '\n');
 }
 
 void gc_render(const struct gc_report *r, int cache, struct buf *out)
 {
-	removed(out, r->trees, "unused component", r->tree_bytes);
+	said(out, "removed", r->trees, "unused component", "", &r->tree_bytes);
 	if (r->leftovers)
-		buf_printf(out,
-			   "removed %llu folder%s left by interrupted "
-			   "installs or uninstalls (%.1f MB)\n",
-			   (unsigned long long)r->leftovers,
-			   r->leftovers == 1 ? "" : "s", mb(r->leftover_bytes));
+		said(out, "removed", r->leftovers, "folder",
+		     " left by interrupted installs or uninstalls",
+		     &r->leftover_bytes);
 	if (cache)
-		removed(out, r->archives, "cached archive", r->archive_bytes);
+		said(out, "removed", r->archives, "cached archive", "",
+		     &r->archive_bytes);
 	if (r->parts)
-		removed(out, r->parts, "partial download", r->part_bytes);
+		said(out, "removed", r->parts, "partial download", "",
+		     &r->part_bytes);
 	if (r->busy)
-		buf_printf(out,
-			   "kept %llu cached file%s a running install is "
-			   "using\n",
-			   (unsigned long long)r->busy,
-			   r->busy == 1 ? "" : "s");
+		said(out, "kept", r->busy, "cached file",
+		     " a running install is using", NULL);
 }

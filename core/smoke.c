@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "compat.h"
@@ -696,118 +698,65 @@ const char smoke_probe_usage[] =
 	" [--driver-need V] [--driver-compat V] [--own DIR]...\n"
 	"(run by cuenv check)\n";
 
-enum probe_opt {
-	P_CUDA,
-	P_CUDNN,
-	P_CUPTI,
-	P_DEVICE,
-	P_DRIVER_NEED,
-	P_DRIVER_COMPAT,
-	P_RUNTIME,
-	P_CUDNN_LIB,
-	P_CUPTI_LIB,
-	P_OWN,
-	P_COUNT
+/*
+ * cuenv-probe's options, for getopt_long: the i-th (its value i + 1, so
+ * that getopt_long tells an ambiguous abbreviation) sets the string
+ * field of struct smoke_probe at probe_field[i], but --device (a number)
+ * and --own (repeated).
+ */
+enum { P_DEVICE, P_OWN };
+
+static const struct option probe_opts[] = {
+	{ "device", required_argument, NULL, 1 },
+	{ "own", required_argument, NULL, 2 },
+	{ "cuda", required_argument, NULL, 3 },
+	{ "cudnn", required_argument, NULL, 4 },
+	{ "cupti", required_argument, NULL, 5 },
+	{ "driver-need", required_argument, NULL, 6 },
+	{ "driver-compat", required_argument, NULL, 7 },
+	{ "runtime", required_argument, NULL, 8 },
+	{ "cudnn-lib", required_argument, NULL, 9 },
+	{ "cupti-lib", required_argument, NULL, 10 },
+	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const probe_opts[P_COUNT] = {
-	[P_CUDA] = "cuda",
-	[P_CUDNN] = "cudnn",
-	[P_CUPTI] = "cupti",
-	[P_DEVICE] = "device",
-	[P_DRIVER_NEED] = "driver-need",
-	[P_DRIVER_COMPAT] = "driver-compat",
-	[P_RUNTIME] = "runtime",
-	[P_CUDNN_LIB] = "cudnn-lib",
-	[P_CUPTI_LIB] = "cupti-lib",
-	[P_OWN] = "own",
+static const size_t probe_field[] = {
+	0,
+	0,
+	offsetof(struct smoke_probe, cuda),
+	offsetof(struct smoke_probe, cudnn),
+	offsetof(struct smoke_probe, cupti),
+	offsetof(struct smoke_probe, driver_need),
+	offsetof(struct smoke_probe, driver_compat),
+	offsetof(struct smoke_probe, runtime_lib),
+	offsetof(struct smoke_probe, cudnn_lib),
+	offsetof(struct smoke_probe, cupti_lib),
 };
-
-/* The option name[0..n) names: its exact name, else the one it begins. */
-static int probe_opt_find(const char *name, size_t n)
-{
-	int found = -1;
-
-	for (int i = 0; i < P_COUNT; i++) {
-		if (strncmp(probe_opts[i], name, n))
-			continue;
-		if (!probe_opts[i][n])
-			return i;
-		found = found == -1 ? i : -2; /* a second: ambiguous */
-	}
-	return found;
-}
-
-static int probe_opt_set(struct smoke_probe *p, int opt, const char *v)
-{
-	char *end;
-
-	switch (opt) {
-	case P_CUDA:
-		p->cuda = v;
-		break;
-	case P_CUDNN:
-		p->cudnn = v;
-		break;
-	case P_CUPTI:
-		p->cupti = v;
-		break;
-	case P_DEVICE:
-		p->device = (int)strtol(v, &end, 10);
-		if (*end || !*v || p->device < 0)
-			return -1;
-		break;
-	case P_DRIVER_NEED:
-		p->driver_need = v;
-		break;
-	case P_DRIVER_COMPAT:
-		p->driver_compat = v;
-		break;
-	case P_RUNTIME:
-		p->runtime_lib = v;
-		break;
-	case P_CUDNN_LIB:
-		p->cudnn_lib = v;
-		break;
-	case P_CUPTI_LIB:
-		p->cupti_lib = v;
-		break;
-	default:
-		strv_push(&p->own, v);
-		break;
-	}
-	return 0;
-}
 
 int smoke_probe_args(struct smoke_probe *p, int argc, char **argv)
 {
-	int i;
+	int c, i;
+	char *end;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq, *v;
-		int opt;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", probe_opts, NULL)) != -1) {
+		i = c - 1;
+		if (i < 0 ||
+		    i >= (int)(sizeof(probe_field) / sizeof(*probe_field)))
+			return -1;
+		if (i == P_DEVICE) {
+			p->device = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || p->device < 0)
+				return -1;
+		} else if (i == P_OWN) {
+			strv_push(&p->own, optarg);
+		} else {
+			*(const char **)(void *)((char *)p + probe_field[i]) =
+				optarg;
 		}
-		if (strncmp(a, "--", 2))
-			return -1;
-		eq = strchr(a + 2, '=');
-		opt = probe_opt_find(a + 2,
-				     eq ? (size_t)(eq - a - 2) : strlen(a + 2));
-		if (opt < 0)
-			return -1;
-		if (eq)
-			v = eq + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else
-			return -1;
-		if (probe_opt_set(p, opt, v))
-			return -1;
 	}
-	if (i != argc || !p->cuda || !p->runtime_lib || !p->cupti_lib)
+	if (optind != argc || !p->cuda || !p->runtime_lib || !p->cupti_lib)
 		return -1;
 	return 0;
 }
