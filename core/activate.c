@@ -156,18 +156,11 @@ int activation_compute(const char *root, const char *cwd,
 		       const struct envmap *start, int isolate,
 		       struct activation *a, struct cuenv_err *err)
 {
-	struct select_in in = {
-		.cwd = cwd,
-		.root = root,
-		.env_cuda = envmap_get(start, "CUENV_VERSION"),
-		.env_cudnn = envmap_get(start, "CUENV_CUDNN_VERSION"),
-		.env_cupti = envmap_get(start, "CUENV_CUPTI_VERSION"),
-		.env_isolate = envmap_get(start, "CUENV_ISOLATE"),
-	};
+	struct select_in in;
+	const char *insecure = envmap_get(start, "CUENV_INSECURE_ROOTS");
 	int rc;
 
-	const char *insecure = envmap_get(start, "CUENV_INSECURE_ROOTS");
-
+	env_select_in(start, cwd, root, &in);
 	if (insecure && !strcmp(insecure, "1"))
 		a->insecure_roots = 1;
 	envmap_copy(&a->base, start);

@@ -81,6 +81,19 @@ const char *envmap_get(const struct envmap *env, const char *name)
 	return i < 0 ? NULL : env->vars.v[i] + strlen(name) + 1;
 }
 
+void env_select_in(const struct envmap *env, const char *cwd, const char *root,
+		   struct select_in *in)
+{
+	*in = (struct select_in){
+		.cwd = cwd,
+		.root = root,
+		.env_cuda = envmap_get(env, "CUENV_VERSION"),
+		.env_cudnn = envmap_get(env, "CUENV_CUDNN_VERSION"),
+		.env_cupti = envmap_get(env, "CUENV_CUPTI_VERSION"),
+		.env_isolate = envmap_get(env, "CUENV_ISOLATE"),
+	};
+}
+
 void envmap_set(struct envmap *env, const char *name, const char *value)
 {
 	struct buf b = BUF_INIT;

@@ -62,6 +62,13 @@ void envmap_from(struct envmap *env, char *const *envp);
 void envmap_copy(struct envmap *dst, const struct envmap *src);
 void envmap_release(struct envmap *env);
 const char *envmap_get(const struct envmap *env, const char *name);
+/*
+ * What select_find reads, from env: the working folder and root as given,
+ * and the selection cuenv use sets (CUENV_VERSION, CUENV_CUDNN_VERSION,
+ * CUENV_CUPTI_VERSION, CUENV_ISOLATE). in borrows env's strings.
+ */
+void env_select_in(const struct envmap *env, const char *cwd, const char *root,
+		   struct select_in *in);
 void envmap_set(struct envmap *env, const char *name, const char *value);
 void envmap_unset(struct envmap *env, const char *name);
 

@@ -164,15 +164,14 @@ int install_request_select(struct install_request *q, const char *cwd,
 			   const char *root, char *const *envp,
 			   struct selection *sel, struct cuenv_err *err)
 {
-	struct select_in in = {
-		.cwd = cwd,
-		.root = root,
-		.env_cuda = env_get(envp, "CUENV_VERSION"),
-		.env_cudnn = env_get(envp, "CUENV_CUDNN_VERSION"),
-		.env_cupti = env_get(envp, "CUENV_CUPTI_VERSION"),
-	};
-	int rc = select_find(&in, sel, err);
+	struct envmap env = ENVMAP_INIT;
+	struct select_in in;
+	int rc;
 
+	envmap_from(&env, envp);
+	env_select_in(&env, cwd, root, &in);
+	rc = select_find(&in, sel, err);
+	envmap_release(&env);
 	return rc ? rc : install_request_selected(q, sel, err);
 }
 

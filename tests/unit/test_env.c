@@ -784,9 +784,30 @@ static void test_env_which_finds_the_first_executable(void **state)
 
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* The selection cuenv use sets, as select_find reads it. */
+static void test_env_select_in_reads_the_selection_variables(void **state)
+{
+	char *envp[] = {"CUENV_VERSION=12.4", "CUENV_CUDNN_VERSION=9",
+			"CUENV_ISOLATE=1", "CUENV_CUPTI=x", NULL};
+	struct envmap env = ENVMAP_INIT;
+	struct select_in in;
+
+	(void)state;
+	envmap_from(&env, envp);
+	env_select_in(&env, "/w", "/r", &in);
+	assert_string_equal(in.cwd, "/w");
+	assert_string_equal(in.root, "/r");
+	assert_string_equal(in.env_cuda, "12.4");
+	assert_string_equal(in.env_cudnn, "9");
+	assert_null(in.env_cupti);
+	assert_string_equal(in.env_isolate, "1");
+	envmap_release(&env);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_env_select_in_reads_the_selection_variables),
 	    FS_TEST(test_env_which_finds_the_first_executable),
 	    cmocka_unit_test(test_envmap_from_copies_entries_with_equals),
 	    cmocka_unit_test(test_envmap_get_matches_whole_names),
