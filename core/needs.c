@@ -253,35 +253,52 @@ int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
 	return rc;
 }
 
-/*
- * Read one file. named: the user gave it as PATH, so a file that is
- * neither ELF nor PE, or a broken one, is an error; inside a folder the
- * first is skipped quietly and the second with a warning.
- */
-static int scan_file(struct needs_scan *s, const char *path, int named,
-		     struct cuenv_err *err)
+/* Map path and read it as ELF, else PE (needs_scan_binary). */
+static int map_and_scan(struct needs_scan *s, const char *path,
+			struct cuenv_err *err)
 {
-	struct cuenv_err own = CUENV_ERR_INIT;
 	struct file_map m;
-	int rc = file_map(path, 2, &m, &own);
+	int rc = file_map(path, 2, &m, err);
 
 	if (!rc) {
 		/* one pass from start to end: let the kernel read ahead */
 		plat_map_sequential(m.data, m.len);
-		rc = needs_scan_binary(s, path, m.data, m.len, &own);
+		rc = needs_scan_binary(s, path, m.data, m.len, err);
 		file_unmap(&m);
 	}
-	if (!named && rc && rc != CUENV_NO)
+	return rc;
+}
+
+/*
+ * A file inside a folder: one that is neither ELF nor PE is skipped
+ * quietly, a broken one with a warning.
+ */
+static void scan_folder_file(struct needs_scan *s, const char *path)
+{
+	struct cuenv_err own = CUENV_ERR_INIT;
+	int rc = map_and_scan(s, path, &own);
+
+	if (rc && rc != CUENV_NO)
 		add_warning(s, "skipped: %s", own.msg.data);
-	else if (named && rc == CUENV_NO)
+	err_release(&own);
+}
+
+/* A file the user gave as PATH: neither ELF nor PE, or broken, fails. */
+static int scan_file(struct needs_scan *s, const char *path,
+		     struct cuenv_err *err)
+{
+	struct cuenv_err own = CUENV_ERR_INIT;
+	int rc = map_and_scan(s, path, &own);
+
+	if (rc == CUENV_NO)
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"'%s' is not an ELF file, nor a Windows PE "
 				"file",
 				path);
-	else if (named && rc)
+	else if (rc)
 		cuenv_fail(err, rc, "%s", own.msg.data);
 	err_release(&own);
-	return named ? rc : CUENV_OK;
+	return rc;
 }
 
 /* ---- what the frameworks' own files say ---------------------------------- */
@@ -854,7 +871,7 @@ static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
 			if (needs_metadata_name(path->data))
 				read_metadata_file(s, path->data, NULL);
 			else
-				scan_file(s, path->data, 0, NULL);
+				scan_folder_file(s, path->data);
 		}
 		buf_setlen(path, keep);
 	}
@@ -878,7 +895,7 @@ int needs_scan_path(struct needs_scan *s, const char *path,
 	} else if (st.type == PLAT_F_REG && needs_metadata_name(path)) {
 		rc = read_metadata_file(s, path, err);
 	} else if (st.type == PLAT_F_REG) {
-		rc = scan_file(s, path, 1, err);
+		rc = scan_file(s, path, err);
 	} else {
 		rc = cuenv_fail(err, CUENV_E_USAGE,
 				"'%s' is not a file or a folder", shown.data);
