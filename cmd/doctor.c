@@ -15,29 +15,22 @@
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct doctor_settings s;
-	struct doctor_gathered g;
-	struct findings f = { 0 };
-	struct catalog cat = { 0 };
-	struct buf compat = BUF_INIT, out = BUF_INIT;
-	struct cuenv_err e = CUENV_ERR_INIT;
-	/* What the printed fixes may install; none read: they assume all. */
-	int have_cat = !cmd_catalog(ctx, &cat, &e);
-	/* The driver table; without it the driver check says so. */
-	int have_compat = !cmd_compat_dir(ctx, &compat, &e);
 	struct doctor_where w = {
 		.root = ctx->root,
 		.cwd = ctx->cwd,
 		.envp = ctx->envp,
-		.compat = have_compat ? compat.data : NULL,
-		.cat = have_cat ? &cat : NULL,
 	};
+	struct doctor_settings s;
+	struct doctor_gathered g;
+	struct findings f = { 0 };
+	struct buf out = BUF_INIT;
 	int rc;
 
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
 	doctor_gathered_init(&g);
+	doctor_gather_tables(&w, ctx->exe, &g);
 	rc = doctor_settings_read(ctx->envp, &s, err);
 	if (!rc)
 		rc = doctor_gather(&w, &s, &g, err);
@@ -50,10 +43,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	findings_release(&f);
 	doctor_gathered_release(&g);
-	catalog_release(&cat);
-	buf_release(&compat);
 	buf_release(&out);
-	err_release(&e);
 	return rc;
 }
 

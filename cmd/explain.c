@@ -70,8 +70,7 @@ out:
 	explain_fix_release(&fx);
 	catalog_release(&cat);
 	ldcache_release(&cache);
-	buf_release(&dir);
-	buf_release(&out);
+	BUF_RELEASE_EACH(&dir, &out);
 	return rc;
 }
 

@@ -42,8 +42,7 @@ out:
 	catalog_release(&cat);
 	selection_release(&sel);
 	strv_release(&comps);
-	buf_release(&path);
-	buf_release(&said);
+	BUF_RELEASE_EACH(&path, &said);
 	return rc;
 }
 

@@ -47,8 +47,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		printf("%s\n", written.v[i]);
 	install_list_release(&cudas);
 	install_list_release(&cudnns);
-	strv_release(&written);
-	strv_release(&skipped);
+	STRV_RELEASE_EACH(&written, &skipped);
 	buf_release(&dir);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifests.h"
 #include "plat_path.h"
 #include "plat_sys.h"
 #include "pydirs.h"
@@ -43,6 +44,7 @@ void doctor_gathered_init(struct doctor_gathered *g)
 	buf_init(&g->driver);
 	buf_init(&g->driver_from);
 	buf_init(&g->cache_error);
+	buf_init(&g->compat);
 }
 
 void doctor_gathered_release(struct doctor_gathered *g)
@@ -50,17 +52,27 @@ void doctor_gathered_release(struct doctor_gathered *g)
 	activation_release(&g->a);
 	envmap_release(&g->env);
 	err_release(&g->act_err);
-	buf_release(&g->driver);
-	buf_release(&g->driver_from);
-	buf_release(&g->cache_error);
+	BUF_RELEASE_EACH(&g->driver, &g->driver_from, &g->cache_error,
+			 &g->compat);
+	catalog_release(&g->cat);
 	driver_req_release(&g->need);
 	ldcache_release(&g->cache);
 	ldconf_release(&g->conf);
 	strv_release(&g->sites);
-	free(g->python);
-	free(g->win_root);
-	free(g->win_python);
+	FREE_EACH(g->python, g->win_root, g->win_python);
 	free(g->win_python_version);
+}
+
+void doctor_gather_tables(struct doctor_where *w, const char *exe,
+			  struct doctor_gathered *g)
+{
+	struct cuenv_err e = CUENV_ERR_INIT;
+
+	if (!manifests_catalog_env(w->envp, w->root, exe, NULL, &g->cat, &e))
+		w->cat = &g->cat;
+	if (!manifests_compat_env(w->envp, exe, &g->compat, &e))
+		w->compat = g->compat.data;
+	err_release(&e);
 }
 
 /*

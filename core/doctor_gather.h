@@ -60,10 +60,23 @@ struct doctor_gathered {
 	char *python;
 	struct doctor_win win; /* in.win points here on Windows */
 	char *win_root, *win_python, *win_python_version;
+	struct catalog cat; /* doctor_gather_tables' */
+	struct buf compat;
 };
 
 void doctor_gathered_init(struct doctor_gathered *g);
 void doctor_gathered_release(struct doctor_gathered *g);
+
+/*
+ * The catalogue (what the printed fixes may install) and the
+ * compatibility tables' folder (the driver table), as w->envp says
+ * (manifests_catalog_env, manifests_compat_env, exe: this program), into
+ * g, which owns them, with w->cat and w->compat pointed at them. One that
+ * cannot be read stays NULL: the fixes then assume every release
+ * installable, and the driver check says it has no table.
+ */
+void doctor_gather_tables(struct doctor_where *w, const char *exe,
+			  struct doctor_gathered *g);
 
 /*
  * Gather g (initialised) for w and s: the activation of w->cwd in w->root

@@ -341,15 +341,9 @@ int elf_parse(const void *data, size_t len, const char *name,
 	long self;
 	int rc;
 
-	if (!elf_has_magic(data, len)) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, name, 200);
-		rc = cuenv_fail(err, CUENV_NO, "'%s' is not an ELF file",
-				shown.data);
-		buf_release(&shown);
-		return rc;
-	}
+	if (!elf_has_magic(data, len))
+		return cuenv_fail_shown(err, CUENV_NO, name, 200,
+					"'%s' is not an ELF file");
 	rc = read_headers(&im, &h);
 	if (rc)
 		return rc;

@@ -646,11 +646,8 @@ void env_diff(const struct envmap *from, const struct envmap *to,
 
 void env_changes_release(struct env_changes *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i].name);
-		free(c->v[i].value);
-	}
+	for (size_t i = 0; i < c->n; i++)
+		FREE_EACH(c->v[i].name, c->v[i].value);
 	free(c->v);
-	c->v = NULL;
-	c->n = 0;
+	memset(c, 0, sizeof(*c));
 }

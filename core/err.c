@@ -29,6 +29,17 @@ int cuenv_fail(struct cuenv_err *err, int rc, const char *fmt, ...)
 	return rc;
 }
 
+int cuenv_fail_shown(struct cuenv_err *err, int rc, const char *value,
+		     size_t max, const char *fmt)
+{
+	struct buf shown = BUF_INIT;
+
+	buf_add_display(&shown, value, max);
+	cuenv_fail(err, rc, fmt, shown.data);
+	buf_release(&shown);
+	return rc;
+}
+
 int cuenv_hint(struct cuenv_err *err, const char *fmt, ...)
 {
 	va_list ap;

@@ -35,6 +35,14 @@ void err_release(struct cuenv_err *err);
 /* Record a failure (replacing any earlier one) and return rc. */
 int cuenv_fail(struct cuenv_err *err, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * cuenv_fail for a message about a value that came from outside: fmt's
+ * one %s is value as buf_add_display shows it (at most max bytes, its
+ * control characters escaped).
+ */
+int cuenv_fail_shown(struct cuenv_err *err, int rc, const char *value,
+		     size_t max, const char *fmt)
+	__attribute__((format(printf, 5, 0)));
 /* Set the hint line of the recorded failure; returns err->rc. */
 int cuenv_hint(struct cuenv_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

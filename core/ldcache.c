@@ -32,13 +32,10 @@
 
 void ldcache_release(struct ldcache *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i].soname);
-		free(c->v[i].path);
-	}
+	for (size_t i = 0; i < c->n; i++)
+		FREE_EACH(c->v[i].soname, c->v[i].path);
 	free(c->v);
-	c->v = NULL;
-	c->n = 0;
+	memset(c, 0, sizeof(*c));
 }
 
 unsigned ldcache_native_flags(void)
@@ -218,13 +215,10 @@ int ldcache_read(const char *path, struct ldcache *out, struct cuenv_err *err)
 
 void ldconf_release(struct ldconf *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i].dir);
-		free(c->v[i].file);
-	}
+	for (size_t i = 0; i < c->n; i++)
+		FREE_EACH(c->v[i].dir, c->v[i].file);
 	free(c->v);
-	c->v = NULL;
-	c->n = 0;
+	memset(c, 0, sizeof(*c));
 }
 
 static void conf_push(struct ldconf *c, const char *dir, size_t n,

@@ -70,14 +70,9 @@ void listing_select(const struct catalog *cat, int only, const char *prefix,
 
 static int bad_word(const char *word, struct cuenv_err *err)
 {
-	struct buf shown = BUF_INIT;
-
-	buf_add_display(&shown, word, 64);
-	cuenv_fail(err, CUENV_E_USAGE,
-		   "list-remote: '%s' is neither cuda, cudnn nor a version "
-		   "prefix",
-		   shown.data);
-	buf_release(&shown);
+	cuenv_fail_shown(
+		err, CUENV_E_USAGE, word, 64,
+		"list-remote: '%s' is neither cuda, cudnn nor a version prefix");
 	return cuenv_hint(err, "for example: cuenv list-remote cudnn 9; see: "
 			       "cuenv list-remote --help");
 }

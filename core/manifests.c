@@ -39,8 +39,6 @@ int manifests_data_dir(const char *exe, struct buf *out)
 int manifests_platform(const char *p, const char **platform,
 		       struct cuenv_err *err)
 {
-	struct buf shown = BUF_INIT;
-
 	if (!p || !*p) {
 		*platform = catalog_platform();
 		return CUENV_OK;
@@ -49,10 +47,8 @@ int manifests_platform(const char *p, const char **platform,
 		*platform = p;
 		return CUENV_OK;
 	}
-	buf_add_display(&shown, p, 64);
-	cuenv_fail(err, CUENV_E_USAGE, "CUENV_PLATFORM: unknown platform '%s'",
-		   shown.data);
-	buf_release(&shown);
+	cuenv_fail_shown(err, CUENV_E_USAGE, p, 64,
+			 "CUENV_PLATFORM: unknown platform '%s'");
 	return cuenv_hint(err, "platforms: linux-x86_64, linux-sbsa, "
 			       "linux-aarch64, linux-ppc64le, windows-x86_64");
 }

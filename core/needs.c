@@ -1216,8 +1216,7 @@ void needs_installed_release(struct needs_installed *in)
 	install_list_release(&in->cudas);
 	install_list_release(&in->cudnns);
 	install_list_release(&in->cuptis);
-	strv_release(&in->warnings);
-	strv_release(&in->report);
+	STRV_RELEASE_EACH(&in->warnings, &in->report);
 	needs_installed_init(in);
 }
 

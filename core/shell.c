@@ -285,14 +285,9 @@ int shell_fill_doskey(struct buf *out, const char *tmpl, const char *exe,
 	struct buf bin = BUF_INIT;
 
 	if (strpbrk(exe, "%\"\n\r")) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, exe, 200);
-		cuenv_fail(err, CUENV_E_USAGE,
-			   "init: cmd cannot name '%s' in a doskey macro (it "
-			   "holds %% or a quote)",
-			   shown.data);
-		buf_release(&shown);
+		cuenv_fail_shown(
+			err, CUENV_E_USAGE, exe, 200,
+			"init: cmd cannot name '%s' in a doskey macro (it holds %% or a quote)");
 		return cuenv_hint(err, "move cuenv to a folder without '%%'");
 	}
 	buf_addc(&bin, '"');
@@ -382,12 +377,8 @@ int shell_init_script(const struct shell_templates *t, const char *name,
 		return CUENV_OK;
 	}
 	if (shell_parse(name, &sh) || sh == SHELL_SH) {
-		struct buf shown = BUF_INIT;
-
-		buf_add_display(&shown, name, 64);
-		cuenv_fail(err, CUENV_E_USAGE, "init: unsupported shell '%s'",
-			   shown.data);
-		buf_release(&shown);
+		cuenv_fail_shown(err, CUENV_E_USAGE, name, 64,
+				 "init: unsupported shell '%s'");
 		return cuenv_hint(err, "shells: bash, zsh, fish, pwsh, cmd; or "
 				       "direnv");
 	}

@@ -412,9 +412,7 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 		ok = true;
 	}
 	err_release(&e);
-	buf_release(&url);
-	buf_release(&body);
-	buf_release(&why);
+	BUF_RELEASE_EACH(&url, &body, &why);
 	return ok;
 }
 

@@ -1090,6 +1090,31 @@ static void test_doctor_gather_the_driver(void **state)
 	buf_release(&looked);
 }
 
+/* The catalogue and the tables as CUENV_MANIFESTS says, or none. */
+static void test_doctor_gather_tables(void **state)
+{
+	struct world *w = *state;
+	struct doctor_gathered g;
+	struct doctor_where where = {.root = w->root, .envp = w->env.vars.v};
+
+	setenv_w(w, "CUENV_MANIFESTS", CUENV_SRCDIR "/manifests");
+	where.envp = w->env.vars.v;
+	doctor_gathered_init(&g);
+	doctor_gather_tables(&where, "/nowhere/cuenv", &g);
+	assert_ptr_equal(where.cat, &g.cat);
+	assert_true(g.cat.n > 0);
+	assert_string_equal(where.compat, COMPAT);
+	doctor_gathered_release(&g);
+
+	setenv_w(w, "CUENV_MANIFESTS", at(w, "no-such-folder"));
+	where = (struct doctor_where){.root = w->root, .envp = w->env.vars.v};
+	doctor_gathered_init(&g);
+	doctor_gather_tables(&where, "/nowhere/cuenv", &g);
+	assert_null(where.cat);
+	assert_null(where.compat);
+	doctor_gathered_release(&g);
+}
+
 static void test_doctor_gather_the_selection_and_its_need(void **state)
 {
 	struct world *w = *state;
@@ -1387,6 +1412,7 @@ int main(void)
 	    T(test_doctor_win_selection_without_its_dll),
 	    T(test_doctor_reads_the_first_driver_file),
 	    cmocka_unit_test(test_doctor_settings_default_and_refused),
+	    T(test_doctor_gather_tables),
 	    T(test_doctor_gather_the_driver),
 	    T(test_doctor_gather_the_selection_and_its_need),
 	    T(test_doctor_gather_the_loader_cache_and_site_dirs),

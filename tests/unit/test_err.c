@@ -136,9 +136,29 @@ static void test_err_render_message_then_hint(void **state)
 	err_release(&err);
 }
 
+/* A value from outside, shown escaped and cut, in the one %s. */
+static void test_fail_shown_escapes_and_bounds_the_value(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(cuenv_fail_shown(&err, CUENV_E_USAGE, "a\nb", 64,
+					  "bad '%s' (100%%)"),
+			 CUENV_E_USAGE);
+	assert_int_equal(err.rc, CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "bad 'a\\x0ab' (100%)");
+	assert_int_equal(
+	    cuenv_fail_shown(&err, CUENV_NO, "0123456789abcdef", 8, "[%s]"),
+	    CUENV_NO);
+	assert_true(strlen(err.msg.data) < strlen("[0123456789abcdef]"));
+	assert_true(!strncmp(err.msg.data, "[01234", 6));
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_fail_shown_escapes_and_bounds_the_value),
 	    cmocka_unit_test(test_err_init_is_ok_and_empty),
 	    cmocka_unit_test(test_cuenv_fail_returns_rc_and_records_message),
 	    cmocka_unit_test(test_cuenv_fail_replaces_earlier_failure_and_hint),
