@@ -373,6 +373,6 @@ int select_prefix(const char *spec, const struct install_list *cudas,
 	selection_init(&sel);
 	sel.cuda = (char *)spec; /* borrowed: sel is not released */
 	rc = select_resolve(&sel, cudas, cudnns, cuptis, &act, err);
-	*prefix = rc ? NULL : act.cuda->prefix;
+	*prefix = !rc && act.cuda ? act.cuda->prefix : NULL;
 	return rc;
 }

@@ -41,7 +41,7 @@ int selfile_check_installed(const struct dotfile *want, const char *root,
 	struct active act;
 	int rc;
 
-	if (!strcmp(want->cuda, DOTFILE_SYSTEM))
+	if (!want->cuda || !strcmp(want->cuda, DOTFILE_SYSTEM))
 		return CUENV_OK;
 	selection_init(&sel);
 	sel.cuda = want->cuda;
