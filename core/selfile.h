@@ -23,7 +23,8 @@ int selfile_read(const char *path, struct buf *text, struct dotfile *old,
  * Whether the store at root (and system_roots, a ':'-separated list or
  * NULL) has what want selects, as activation would resolve it; `system`
  * always has, and so has a want that names no CUDA. insecure_roots skips
- * the trust checks (core/trust.h). Returns CUENV_OK, or select_resolve's error (CUENV_E_NOT_INSTALLED).
+ * the trust checks (core/trust.h). Returns CUENV_OK, or select_resolve's
+ * error (CUENV_E_NOT_INSTALLED).
  */
 int selfile_check_installed(const struct dotfile *want, const char *root,
 			    const char *system_roots, int insecure_roots,
