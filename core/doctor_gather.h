@@ -5,9 +5,10 @@
  * loader cache and its configuration, the folders Python searches, and
  * where the loader is Windows', System32 and python.exe.
  *
- * The command finds the compatibility tables and the catalogue (they are
- * found relative to its binary) and prints; everything between is here,
- * so that doctor_run's inputs are made the same way in tests.
+ * The command passes its binary's path (the catalogue and the
+ * compatibility tables are found relative to it: doctor_gather_tables)
+ * and prints; everything between is here, so that doctor_run's inputs
+ * are made the same way in tests.
  *
  *	doctor_settings_read(envp, &s, err);
  *	doctor_gather(&where, &s, &g, err);

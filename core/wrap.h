@@ -1,6 +1,6 @@
 /*
  * wrap.h: words laid out in lines of at most a given width, for the
- * usage synopses (cmd/options.c) and doctor's findings.
+ * usage synopses (core/opts.c) and doctor's findings.
  */
 #ifndef CUENV_WRAP_H
 #define CUENV_WRAP_H
