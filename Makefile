@@ -369,7 +369,7 @@ $(BUILD)/tests/test_smoke_cuda: TEST_CFLAGS += \
 	$(if $(CUDA_INCLUDE),-DCUENV_CUDA_INCLUDE='"$(CUDA_INCLUDE)"' \
 		-isystem $(CUDA_INCLUDE))
 e2e: $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
-install: $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
+install: $(BUILD)/cuenv-probe
 
 unit: $(UNIT_BIN)
 	$(Q)sh tests/unit/run.sh $(UNIT_BIN)
@@ -498,7 +498,7 @@ COMPLETION_FILES := $(BASH_COMPLETIONSDIR)/cuenv \
 .PHONY: install-extras uninstall-extras
 install: install-extras
 uninstall: uninstall-extras
-install-extras:
+install-extras: $(BUILD)/cuenv.1
 	install -d $(DESTDIR)$(BASH_COMPLETIONSDIR) \
 		$(DESTDIR)$(ZSH_COMPLETIONSDIR) \
 		$(DESTDIR)$(FISH_COMPLETIONSDIR) \
