@@ -359,6 +359,9 @@ static void check(const struct cmd *c)
 		die("command '%s' has no usage", c->name);
 	if (strncmp(c->usage, "usage: cuenv ", 13))
 		die("'%s': usage must start 'usage: cuenv '", c->name);
+	/* the summary goes into a header's macro as it is */
+	if (strpbrk(c->summary, "\"\\"))
+		die("'%s': a summary holds no '\"' or '\\'", c->name);
 	for (int i = 0; i < c->nopts; i++) {
 		lineno = c->opts[i].line;
 		if (!*c->opts[i].help)

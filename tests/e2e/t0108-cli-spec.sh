@@ -62,6 +62,9 @@ option --x N: number 1..x" &&
 	bad 2 "unknown line 'usgae'" "command a: b
 usgae" &&
 	bad 1 "command 'a' has no usage" "command a: b" &&
+	bad 1 "'a': a summary holds no '\"' or '\\'" "command a: say \"hi\"
+usage
+${tab}usage: cuenv a" &&
 	bad 4 "no command 'zz' with options of its own" "command a: b
 usage
 ${tab}usage: cuenv a
