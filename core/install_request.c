@@ -12,18 +12,12 @@
 #include "store.h"
 #include "version.h"
 
-int install_request_count(const char *what, const char *s, uint64_t max,
-			  uint64_t *out, struct cuenv_err *err)
-{
-	return opts_count(what, s, max, out, err);
-}
-
 int install_request_env_count(char *const *envp, const char *name, uint64_t max,
 			      uint64_t *out, struct cuenv_err *err)
 {
 	const char *v = env_get(envp, name);
 
-	return v ? install_request_count(name, v, max, out, err) : CUENV_OK;
+	return v ? opts_count(name, v, max, out, err) : CUENV_OK;
 }
 
 int install_request_fetch_env(char *const *envp, struct fetch_opts *fo,

@@ -25,15 +25,7 @@
 #define INSTALL_PYPI_INDEX_DEFAULT "https://pypi.org/simple"
 
 /*
- * Parse s, a decimal count from 0 to max (no sign, no suffix, no
- * blanks), into *out; what names it in the error ("--timeout" or
- * "CUENV_FETCH_TIMEOUT"): CUENV_E_USAGE.
- */
-int install_request_count(const char *what, const char *s, uint64_t max,
-			  uint64_t *out, struct cuenv_err *err);
-
-/*
- * The same for the variable name of envp, when it is set: an unset one
+ * opts_count for the variable name of envp, when it is set: an unset one
  * leaves *out as it was; a set one that is not such a number ("", "abc",
  * "-1", "12x") fails naming the variable.
  */

@@ -122,8 +122,10 @@ int opts_parse(const struct opt_cmd *cmd, int stop_at_arg, int argc,
 	       struct cuenv_err *err);
 
 /*
- * Parse s, a decimal count from 0 to max, into *out. Else CUENV_E_USAGE:
- * "WHAT must be a whole number from 0 to MAX, not 'S'".
+ * Parse s, a decimal count from 0 to max (no sign, no suffix, no
+ * blanks), into *out; *out is left alone on failure. Else CUENV_E_USAGE:
+ * "WHAT must be a whole number from 0 to MAX, not 'S'", what naming it
+ * ("--timeout", "CUENV_FETCH_TIMEOUT").
  */
 int opts_count(const char *what, const char *s, uint64_t max, uint64_t *out,
 	       struct cuenv_err *err);

@@ -8,45 +8,6 @@
 #include "../../core/store.h"
 #include "../../core/version.h"
 
-static void test_install_count_digits_up_to_max(void **state)
-{
-	struct cuenv_err err = CUENV_ERR_INIT;
-	uint64_t v = 7;
-
-	(void)state;
-	assert_int_equal(install_request_count("--jobs", "12", 64, &v, &err),
-			 CUENV_OK);
-	assert_int_equal(v, 12);
-	assert_int_equal(install_request_count("--jobs", "0", 64, &v, &err),
-			 CUENV_OK);
-	assert_int_equal(v, 0);
-	assert_int_equal(install_request_count("X", "18446744073709551615",
-					       UINT64_MAX, &v, &err),
-			 CUENV_OK);
-	assert_true(v == UINT64_MAX);
-	v = 3;
-	assert_int_equal(install_request_count("X", "18446744073709551616",
-					       UINT64_MAX, &v, &err),
-			 CUENV_E_USAGE);
-	assert_int_equal(v, 3);
-	assert_int_equal(install_request_count("--jobs", "65", 64, &v, &err),
-			 CUENV_E_USAGE);
-	assert_string_equal(err.msg.data, "--jobs must be a whole number from "
-					  "0 to 64, not '65'");
-	assert_int_equal(install_request_count("N", "", 9, &v, &err),
-			 CUENV_E_USAGE);
-	assert_string_equal(err.msg.data,
-			    "N must be a whole number from 0 to 9, not ''");
-	assert_int_equal(install_request_count("N", "-1", 9, &v, &err),
-			 CUENV_E_USAGE);
-	assert_int_equal(install_request_count("N", "1x", 9, &v, &err),
-			 CUENV_E_USAGE);
-	assert_int_equal(install_request_count("N", " 1", 9, &v, &err),
-			 CUENV_E_USAGE);
-	assert_int_equal(v, 3);
-	err_release(&err);
-}
-
 static void test_install_env_reads_and_checks_each_variable(void **state)
 {
 	char *envp[] = {"CUENV_MIRROR=file:///srv/nv",
@@ -481,7 +442,6 @@ static void test_install_list_only_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_install_count_digits_up_to_max),
 	    cmocka_unit_test(test_install_env_reads_and_checks_each_variable),
 	    cmocka_unit_test(test_install_mode_four_and_their_conflicts),
 	    cmocka_unit_test(

@@ -280,6 +280,39 @@ static void test_count_rejects_what_is_not_a_count(void **state)
 	}
 }
 
+static void test_count_digits_overflow_and_what_names_it(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(opts_count("--jobs", "12", 64, &v, &err), CUENV_OK);
+	assert_int_equal(v, 12);
+	assert_int_equal(opts_count("--jobs", "0", 64, &v, &err), CUENV_OK);
+	assert_int_equal(v, 0);
+	assert_int_equal(
+	    opts_count("X", "18446744073709551615", UINT64_MAX, &v, &err),
+	    CUENV_OK);
+	assert_true(v == UINT64_MAX);
+	v = 3;
+	assert_int_equal(
+	    opts_count("X", "18446744073709551616", UINT64_MAX, &v, &err),
+	    CUENV_E_USAGE);
+	assert_int_equal(v, 3);
+	assert_int_equal(opts_count("--jobs", "65", 64, &v, &err),
+			 CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "--jobs must be a whole number from "
+					  "0 to 64, not '65'");
+	assert_int_equal(opts_count("N", "", 9, &v, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "N must be a whole number from 0 to 9, not ''");
+	assert_int_equal(opts_count("N", "-1", 9, &v, &err), CUENV_E_USAGE);
+	assert_int_equal(opts_count("N", "1x", 9, &v, &err), CUENV_E_USAGE);
+	assert_int_equal(opts_count("N", " 1", 9, &v, &err), CUENV_E_USAGE);
+	assert_int_equal(v, 3);
+	err_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +325,7 @@ int main(void)
 	    cmocka_unit_test(test_help_wins_over_an_error),
 	    cmocka_unit_test(test_count_takes_whole_numbers_up_to_max),
 	    cmocka_unit_test(test_count_rejects_what_is_not_a_count),
+	    cmocka_unit_test(test_count_digits_overflow_and_what_names_it),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
