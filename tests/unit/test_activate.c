@@ -23,15 +23,6 @@ struct world {
 	struct cuenv_err err;
 };
 
-static void register_one(struct store *st, struct install *in)
-{
-	struct cuenv_err err = CUENV_ERR_INIT;
-
-	if (store_register(st, in, &err))
-		fail_msg("store_register: %s", err.msg.data);
-	install_free(in);
-}
-
 static int world_setup(void **state)
 {
 	static const char *const vars[] = {
@@ -62,9 +53,9 @@ static int world_setup(void **state)
 	fx_mkdir(fx, "elsewhere");
 	if (store_open(&st, w->root, true, &err))
 		return -1;
-	register_one(&st, fx_install_new(KIT_CUDA, "12.4.1", 12, w->cuda));
-	register_one(&st, fx_install_new(KIT_CUDA, "11.8.0", 11, w->cuda11));
-	register_one(&st, fx_install_new(KIT_CUDNN, "9.1.0.70", 12, w->cudnn));
+	fx_register(&st, fx_install_new(KIT_CUDA, "12.4.1", 12, w->cuda));
+	fx_register(&st, fx_install_new(KIT_CUDA, "11.8.0", 11, w->cuda11));
+	fx_register(&st, fx_install_new(KIT_CUDNN, "9.1.0.70", 12, w->cudnn));
 	store_release(&st);
 	fx_env(&w->start, vars);
 	activation_init(&w->a);

@@ -309,6 +309,15 @@ static void push_dir(struct strv *sv, const char *prefix, const char *sub)
 	strv_push_take(sv, buf_detach(&b));
 }
 
+void fx_register(struct store *st, struct install *in)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	if (store_register(st, in, &err))
+		fail_msg("store_register: %s", err.msg.data);
+	install_free(in);
+}
+
 struct install *fx_install_new(enum kit_kind kind, const char *version,
 			       unsigned cuda_major, const char *prefix)
 {

@@ -93,6 +93,8 @@ void fake_cudnn_tarball(const struct fixture *fx, const char *rel,
  */
 struct install *fx_install_new(enum kit_kind kind, const char *version,
 			       unsigned cuda_major, const char *prefix);
+/* Register in (taking it) in the open store st; fail the test on error. */
+void fx_register(struct store *st, struct install *in);
 /* Append in (taking it) to l, which must stay sorted oldest first. */
 void fx_list_push(struct install_list *l, struct install *in);
 
