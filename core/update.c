@@ -180,14 +180,15 @@ static int table_row(const char *index, size_t p, const char *v,
 }
 
 int update_frameworks(const char *root, const char *index,
-		      struct update_table *t, struct cuenv_err *err)
+		      const struct fetch_opts *fetch, struct update_table *t,
+		      struct cuenv_err *err)
 {
-	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct fetch_opts fo = *fetch;
 	struct buf table = BUF_INIT;
 	int rc = CUENV_OK;
 
-	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
-	fo.allow_file = !strncmp(index, "file://", 7);
+	fo.allow_http |= !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file |= !strncmp(index, "file://", 7);
 	buf_adds(&table, "framework\tversion\tcuda\tcudnn\tsource\tnotes\n");
 	for (size_t p = 0;
 	     !rc && p < sizeof(fw_projects) / sizeof(*fw_projects); p++) {

@@ -502,17 +502,17 @@ out:
 }
 
 int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
-		     const char *platform, struct needs_fetches *fs,
-		     struct cuenv_err *err)
+		     const char *platform, const struct fetch_opts *fetch,
+		     struct needs_fetches *fs, struct cuenv_err *err)
 {
-	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct fetch_opts fo = *fetch;
 	struct wheel_requirement rm;
 	int rc;
 
 	if (needs_arg_kind(arg) == NEEDS_ARG_WHEEL)
 		return wheel_local_scan(s, arg, err);
-	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
-	fo.allow_file = !strncmp(index, "file://", 7);
+	fo.allow_http |= !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file |= !strncmp(index, "file://", 7);
 	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
 	if (rm.wheel) {
 		struct needs_fetched x = {

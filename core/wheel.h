@@ -115,12 +115,12 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 /*
  * For `cuenv needs` (needs_net_scan_fn): scan arg into s, a .whl file in
  * place (wheel_local_scan) or NAME==VERSION found on index
- * (wheel_requirement_scan; an http:// or file:// index is allowed, the
- * user named it), the wheel read that way added to fs with what it cost.
- * Returns what those return. Network I/O.
+ * (wheel_requirement_scan with fetch's settings; an http:// or file://
+ * index is allowed, the user named it), the wheel read that way added to
+ * fs with what it cost. Returns what those return. Network I/O.
  */
 int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
-		     const char *platform, struct needs_fetches *fs,
-		     struct cuenv_err *err);
+		     const char *platform, const struct fetch_opts *fetch,
+		     struct needs_fetches *fs, struct cuenv_err *err);
 
 #endif

@@ -329,6 +329,7 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	struct fixture *fx = *state;
 	struct needs_scan s;
 	struct needs_fetches fs = {0};
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *path, *index = fx_path(fx, "simple"), *url;
 	struct buf u = BUF_INIT;
@@ -336,8 +337,8 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	wheel_at(fx, "tf.whl", names, datas, 2, &path);
 	needs_scan_init(&s);
 	/* a wheel: read in place, nothing fetched */
-	assert_int_equal(wheel_needs_scan(&s, path, "https://unused/simple",
-					  NULL, &fs, &err),
+	assert_int_equal(wheel_needs_scan(&s, path, "https://unused/simple", NULL,
+					  &fo, &fs, &err),
 			 CUENV_OK);
 	assert_int_equal(s.nrep, 1);
 	assert_string_equal(s.rep[0].framework, "tensorflow");
@@ -348,7 +349,7 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	buf_printf(&u, "file://%s", index);
 	url = buf_detach(&u);
 	assert_int_not_equal(
-	    wheel_needs_scan(&s, "nosuchproject==1.0", url, NULL, &fs, &err),
+	    wheel_needs_scan(&s, "nosuchproject==1.0", url, NULL, &fo, &fs, &err),
 	    CUENV_OK);
 	/* the file was looked for: file:// was allowed */
 	assert_non_null(strstr(err.msg.data, "/simple/nosuchproject/"));
