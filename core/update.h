@@ -51,10 +51,12 @@ void update_table_release(struct update_table *t);
  * first, as its wheel says it was built (wheel_requirement_scan, by
  * range requests, with fetch's settings; an http:// or file:// index is
  * allowed, the user named it); then write it to
- * ROOT/manifests/compat/frameworks.tsv.
- * A project the index cannot list is skipped (t->skipped); no release
- * read at all is CUENV_E_FETCH and nothing is written. Returns CUENV_OK
- * or the first failure.
+ * ROOT/manifests/compat/frameworks.tsv. A project the index cannot list
+ * is skipped (t->skipped); no release read at all is CUENV_E_FETCH and
+ * nothing is written; a field the index gave that cannot be one
+ * (compat_row_add: a wheel named with a tab or a newline) is
+ * CUENV_E_MANIFEST, and nothing is written either. Returns CUENV_OK or
+ * the first failure.
  */
 int update_frameworks(const char *root, const char *index,
 		      const struct fetch_opts *fetch, struct update_table *t,
