@@ -144,8 +144,10 @@ int cmd_selection_file(const struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		       struct cuenv_err *err);
 
 /*
- * For install and mirror: the CUENV_FETCH_* variables of ctx->envp into
- * fo, each checked (install_request_fetch_env).
+ * The fetch settings of every command that downloads (install, mirror,
+ * update, needs): fetch's defaults, then the CUENV_FETCH_* variables of
+ * ctx->envp over them, each checked (install_request_fetch_env, which
+ * install_request_env also runs). CUENV_E_USAGE naming a bad variable.
  */
 struct fetch_opts;
 int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,

@@ -73,6 +73,7 @@ void cmd_print_json(const struct json_t *j)
 int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 		  struct cuenv_err *err)
 {
+	*fo = (struct fetch_opts)FETCH_OPTS_INIT;
 	return install_request_fetch_env(ctx->envp, fo, err);
 }
 

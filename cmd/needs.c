@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../core/fetch.h"
 #include "../core/needs.h"
 #include "../core/needs_ask.h"
 #include "../core/needs_render.h"
@@ -60,6 +61,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct needs_fetches rms = { 0 };
 	struct strv warnings = STRV_INIT;
 	struct buf out = BUF_INIT;
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	size_t warned = 0;
 	int rc, asked, satisfied = 1;
 	const struct needs_args args = {
@@ -72,6 +74,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 #ifdef CUENV_NET
 		.net = wheel_needs_scan,
 #endif
+		.fetch = &fo,
 	};
 
 	needs_scan_init(&s);
@@ -81,6 +84,11 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (args.python)
 		py.exe = *ctx->opt.arg[O_PYTHON] ? ctx->opt.arg[O_PYTHON]
 						 : "python3";
+#ifdef CUENV_NET
+	rc = cmd_fetch_env(ctx, &fo, err);
+	if (rc)
+		goto out;
+#endif
 	rc = needs_scan_args(&s, &args, &rms, err);
 	warn_new(&s.warnings, &warned);
 	if (!rc && py.exe) {

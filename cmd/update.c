@@ -12,14 +12,14 @@
 
 /* The framework table, from the package index. */
 static int frameworks(const struct cuenv_ctx *ctx, const char *index,
-		      struct cuenv_err *err)
+		      const struct fetch_opts *fo, struct cuenv_err *err)
 {
 	struct update_table t;
 	struct buf line = BUF_INIT;
 	int rc;
 
 	update_table_init(&t);
-	rc = update_frameworks(ctx->root, index, &t, err);
+	rc = update_frameworks(ctx->root, index, fo, &t, err);
 	for (size_t i = 0; i < t.skipped.n; i++)
 		cmd_warn("skipped %s", t.skipped.v[i]);
 	if (!rc)
@@ -33,7 +33,7 @@ static int frameworks(const struct cuenv_ctx *ctx, const char *index,
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct fetch_opts fo;
 	struct catalog cat = { 0 };
 	const char *mirror = env_get(ctx->envp, "CUENV_MIRROR");
 	struct buf base = BUF_INIT, pins = BUF_INIT, dir = BUF_INIT,
@@ -44,6 +44,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	(void)argc; /* options only: main checked there are no arguments */
 	(void)argv;
 
+	rc = cmd_fetch_env(ctx, &fo, err);
+	if (rc)
+		return rc;
 	if (ctx->opt.arg[O_MIRROR])
 		mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
@@ -54,7 +57,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			rc = store_lock(&ctx->store, err);
 		fetch_global_init();
 		if (!rc)
-			rc = frameworks(ctx, install_request_index(index), err);
+			rc = frameworks(ctx, install_request_index(index), &fo,
+					err);
 		return rc;
 	}
 	rc = update_base(mirror, &fo, &base, err);

@@ -78,8 +78,7 @@ static int read_table(const char *dir, const char *name, struct strv *lines,
 	return rc;
 }
 
-/* Field i of a tab-separated line, copied into out; 0 when missing. */
-static int field(const char *line, size_t i, struct buf *out)
+int compat_row_field(const char *line, size_t i, struct buf *out)
 {
 	const char *p = line, *tab;
 
@@ -93,6 +92,32 @@ static int field(const char *line, size_t i, struct buf *out)
 	buf_reset(out);
 	buf_add(out, p, tab ? (size_t)(tab - p) : strlen(p));
 	return 1;
+}
+
+int compat_row_add(struct buf *table, const char *const *fields, size_t n,
+		   const char *table_name, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		for (const char *p = fields[i]; *p; p++) {
+			if ((unsigned char)*p >= 0x20 && *p != 0x7f)
+				continue;
+			buf_add_display(&shown, fields[i], 300);
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"cannot write '%s' into %s: it holds a "
+					"tab, a newline or another control "
+					"character",
+					shown.data, table_name);
+			buf_release(&shown);
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		buf_printf(table, "%s%s", i ? "\t" : "", fields[i]);
+	buf_addc(table, '\n');
+	return CUENV_OK;
 }
 
 /* ">=550.54.15" -> "550.54.15"; NULL when not a version. */
@@ -134,8 +159,9 @@ int compat_driver_os(const char *dir, const char *cuda, int windows,
 
 		if (!*l)
 			continue;
-		if (!field(l, 0, &ver) || !field(l, windows ? 2 : 1, &drv) ||
-		    !field(l, 3, &kind)) {
+		if (!compat_row_field(l, 0, &ver) ||
+		    !compat_row_field(l, windows ? 2 : 1, &drv) ||
+		    !compat_row_field(l, 3, &kind)) {
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"bad table '%s': line %zu", path.data,
 					i + 2);
@@ -200,10 +226,12 @@ int compat_frameworks(const char *dir, const char *framework, const char *spec,
 	for (size_t i = 0; !rc && i < lines.n; i++) {
 		const char *l = lines.v[i], *ver, *dash;
 
-		if (!*l || !field(l, 0, &f) || strcmp(f.data, framework) ||
-		    !field(l, 1, &v) || !field(l, 2, &cu) || !field(l, 3, &dn))
+		if (!*l || !compat_row_field(l, 0, &f) ||
+		    strcmp(f.data, framework) || !compat_row_field(l, 1, &v) ||
+		    !compat_row_field(l, 2, &cu) ||
+		    !compat_row_field(l, 3, &dn))
 			continue;
-		field(l, 5, &notes);
+		compat_row_field(l, 5, &notes);
 		/* "tensorflow_gpu-2.6.0" -> "2.6.0" */
 		dash = strrchr(v.data, '-');
 		ver = dash ? dash + 1 : v.data;

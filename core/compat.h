@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "err.h"
 
 struct driver_req {
@@ -63,6 +64,21 @@ struct framework_builds {
 };
 
 void framework_builds_release(struct framework_builds *b);
+
+/*
+ * The tables' rows: fields separated by a tab, a row ended by a newline,
+ * the first row the header. compat_row_add appends the n fields as a row
+ * to table; a field holding a tab, a newline or another control
+ * character (0x00-0x1f, 0x7f) cannot be read back as one, so it is
+ * refused: CUENV_E_MANIFEST naming it (escaped, one line) and
+ * table_name, table left as it was. Every table cuenv writes from
+ * outside data (update --frameworks' frameworks.tsv, from the package
+ * index) goes through it. compat_row_field copies field i of a row into
+ * out, as the readers here take it; 0 when the row has fewer fields.
+ */
+int compat_row_add(struct buf *table, const char *const *fields, size_t n,
+		   const char *table_name, struct cuenv_err *err);
+int compat_row_field(const char *line, size_t i, struct buf *out);
 
 /*
  * Rows of dir/frameworks.tsv for framework ("tensorflow", "pytorch" or its

@@ -395,12 +395,16 @@ enum needs_arg needs_arg_kind(const char *arg);
  */
 int needs_args_want_net(int argc, char **argv);
 
+struct fetch_opts;
+
 /*
- * How a wheel or a requirement is read into s, with what was fetched
- * added to fs (cuenv-net's wheel_needs_scan, core/wheel.h).
+ * How a wheel or a requirement is read into s, fetching with fetch's
+ * settings, with what was fetched added to fs (cuenv-net's
+ * wheel_needs_scan, core/wheel.h).
  */
 typedef int needs_net_scan_fn(struct needs_scan *s, const char *arg,
 			      const char *index, const char *platform,
+			      const struct fetch_opts *fetch,
 			      struct needs_fetches *fs, struct cuenv_err *err);
 
 struct needs_args {
@@ -412,6 +416,8 @@ struct needs_args {
 	const char *platform; /* --platform, or NULL: this machine's */
 	char *const *envp;
 	needs_net_scan_fn *net; /* NULL: this binary is not cuenv-net */
+	/* the user's fetch settings (cmd_fetch_env), for net */
+	const struct fetch_opts *fetch;
 };
 
 /*

@@ -1044,7 +1044,15 @@ int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
 		if (!name || archive_entry_filetype(e) != AE_IFREG ||
 		    !r->want(r->ctx, name))
 			continue;
-		rc = read_member(a, name, r->max, &data, err);
+		/* what the directory claims, refused before inflating */
+		if (archive_entry_size_is_set(e) &&
+		    archive_entry_size(e) > (la_int64_t)r->max)
+			rc = cuenv_fail(err, CUENV_E_UNPACK,
+					"zip member '%s' is larger than %zu "
+					"bytes",
+					name, r->max);
+		else
+			rc = read_member(a, name, r->max, &data, err);
 		if (!rc)
 			rc = r->got(r->ctx, name, data.data, data.len, err);
 		if (rc)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "file.h"
 #include "install_request.h"
 #include "needs.h"
@@ -153,7 +154,7 @@ static int table_row(const char *index, size_t p, const char *v,
 {
 	struct needs_scan s;
 	struct wheel_requirement r;
-	struct buf req = BUF_INIT;
+	struct buf req = BUF_INIT, src = BUF_INIT;
 	const char *cuda, *dnn;
 	char *m = refresh_minor(v);
 	int rc;
@@ -165,30 +166,37 @@ static int table_row(const char *index, size_t p, const char *v,
 	cuda = needs_newest_report(&s, NULL, 0);
 	dnn = needs_newest_report(&s, NULL, 1);
 	if (!rc && cuda) {
-		buf_printf(table,
-			   "%s\t%s\t%s\t%s\tPyPI %s, read by cuenv update "
-			   "from %s\tPyPI default wheel\n",
-			   fw_projects[p].table, m, cuda, dnn ? dnn : "-",
+		buf_printf(&src, "PyPI %s, read by cuenv update from %s",
 			   r.wheel, index);
-		t->rows++;
+		rc = compat_row_add(table,
+				    (const char *const[]){
+					    fw_projects[p].table, m, cuda,
+					    dnn ? dnn : "-", src.data,
+					    "PyPI default wheel" },
+				    6, "frameworks.tsv", err);
+		t->rows += !rc;
 	}
 	free(m);
 	buf_release(&req);
+	buf_release(&src);
 	wheel_requirement_release(&r);
 	needs_scan_release(&s);
 	return rc;
 }
 
 int update_frameworks(const char *root, const char *index,
-		      struct update_table *t, struct cuenv_err *err)
+		      const struct fetch_opts *fetch, struct update_table *t,
+		      struct cuenv_err *err)
 {
-	struct fetch_opts fo = FETCH_OPTS_INIT;
+	static const char *const head[] = { "framework", "version", "cuda",
+					    "cudnn",	 "source",  "notes" };
+	struct fetch_opts fo = *fetch;
 	struct buf table = BUF_INIT;
-	int rc = CUENV_OK;
+	int rc;
 
-	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
-	fo.allow_file = !strncmp(index, "file://", 7);
-	buf_adds(&table, "framework\tversion\tcuda\tcudnn\tsource\tnotes\n");
+	fo.allow_http |= !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file |= !strncmp(index, "file://", 7);
+	rc = compat_row_add(&table, head, 6, "frameworks.tsv", err);
 	for (size_t p = 0;
 	     !rc && p < sizeof(fw_projects) / sizeof(*fw_projects); p++) {
 		struct strv vers = STRV_INIT;

@@ -49,13 +49,18 @@ void update_table_release(struct update_table *t);
  * notes) from the package index at index: for torch (from 2.0) and
  * tensorflow (from 2.4), the newest release of each minor, newest
  * first, as its wheel says it was built (wheel_requirement_scan, by
- * range requests); then write it to ROOT/manifests/compat/frameworks.tsv.
- * A project the index cannot list is skipped (t->skipped); no release
- * read at all is CUENV_E_FETCH and nothing is written. Returns CUENV_OK
- * or the first failure.
+ * range requests, with fetch's settings; an http:// or file:// index is
+ * allowed, the user named it); then write it to
+ * ROOT/manifests/compat/frameworks.tsv. A project the index cannot list
+ * is skipped (t->skipped); no release read at all is CUENV_E_FETCH and
+ * nothing is written; a field the index gave that cannot be one
+ * (compat_row_add: a wheel named with a tab or a newline) is
+ * CUENV_E_MANIFEST, and nothing is written either. Returns CUENV_OK or
+ * the first failure.
  */
 int update_frameworks(const char *root, const char *index,
-		      struct update_table *t, struct cuenv_err *err);
+		      const struct fetch_opts *fetch, struct update_table *t,
+		      struct cuenv_err *err);
 
 /* ---- what `cuenv update` runs and says ---------------------------------- */
 

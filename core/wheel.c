@@ -148,6 +148,70 @@ int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
 	return CUENV_OK;
 }
 
+/*
+ * The most compressed bytes n bytes may take: deflate's stored blocks add
+ * 5 bytes to each 64 KiB, and a stored member takes n.
+ */
+static uint64_t deflated_max(uint64_t n)
+{
+	return n + (n >> 10) + 64;
+}
+
+int wheel_zip_member_span(const struct wheel_zip_member *m, uint64_t end,
+			  size_t max, uint64_t *len, struct cuenv_err *err)
+{
+	uint64_t head = 30 + strlen(m->name);
+
+	*len = 0;
+	if (m->usize > max || m->csize > deflated_max(max))
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "zip member '%s' is larger than %zu bytes "
+				  "(%llu, %llu compressed)",
+				  m->name, max, (unsigned long long)m->usize,
+				  (unsigned long long)m->csize);
+	if (m->offset > end || head + m->csize > end - m->offset)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: member '%s' at byte %llu "
+				  "(%llu bytes) runs past byte %llu",
+				  m->name, (unsigned long long)m->offset,
+				  (unsigned long long)m->csize,
+				  (unsigned long long)end);
+	*len = head + LOCAL_SLACK + m->csize;
+	if (*len > end - m->offset)
+		*len = end - m->offset;
+	return CUENV_OK;
+}
+
+int wheel_zip_local_check(const void *local, size_t len,
+			  const struct wheel_zip_member *m, size_t max,
+			  struct cuenv_err *err)
+{
+	const unsigned char *p = local;
+	uint64_t c, u;
+
+	if (len < 30 || le32(p) != 0x04034b50)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: no local header for member "
+				  "'%s' at byte %llu",
+				  m->name, (unsigned long long)m->offset);
+	if (30u + le16(p + 26) + le16(p + 28) + m->csize > len)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: member '%s' runs past the %zu "
+				  "bytes of its local header and data",
+				  m->name, len);
+	/* sizes the header gives (not in a data descriptor, not zip64's) */
+	c = le32(p + 18);
+	u = le32(p + 22);
+	if (!(le16(p + 6) & 8) && ((u != 0xFFFFFFFF && u > max) ||
+				   (c != 0xFFFFFFFF && c > deflated_max(max))))
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "zip member '%s' is larger than %zu bytes "
+				  "(its local header: %llu, %llu compressed)",
+				  m->name, max, (unsigned long long)u,
+				  (unsigned long long)c);
+	return CUENV_OK;
+}
+
 /* len bytes of url from off into out (reset first); size: the file's. */
 static int fetch_range(const char *url, uint64_t off, uint64_t len,
 		       uint64_t size, const struct fetch_opts *fo,
@@ -236,20 +300,17 @@ int wheel_remote_each(const char *url, uint64_t size,
 
 		if (!r->want(r->ctx, m[i].name))
 			continue;
-		if (m[i].usize > r->max) {
-			rc = cuenv_fail(err, CUENV_E_UNPACK,
-					"zip member '%s' is larger than %zu "
-					"bytes",
-					m[i].name, r->max);
-			break;
-		}
-		want = 30 + strlen(m[i].name) + LOCAL_SLACK + m[i].csize;
-		if (m[i].offset > size)
-			want = 0;
-		else if (want > size - m[i].offset)
-			want = size - m[i].offset;
-		rc = fetch_range(url, m[i].offset, want, size, fo, &local, st,
-				 err);
+		/* what the directory claims, bounded before a byte of it
+		 * is fetched; what the local header claims, before it is
+		 * inflated (at most r->max bytes, whatever it claims) */
+		rc = wheel_zip_member_span(&m[i], end.cd_offset, r->max, &want,
+					   err);
+		if (!rc)
+			rc = fetch_range(url, m[i].offset, want, size, fo,
+					 &local, st, err);
+		if (!rc)
+			rc = wheel_zip_local_check(local.data, local.len, &m[i],
+						   r->max, err);
 		if (!rc)
 			rc = unpack_zip_member(local.data, local.len, r->max,
 					       &data, err);
@@ -267,9 +328,6 @@ out:
 }
 
 /* ---- a requirement on the index ------------------------------------------ */
-
-/* What a range request reads: metadata only. */
-#define METADATA_READ_MAX (8u << 20)
 
 void wheel_requirement_release(struct wheel_requirement *r)
 {
@@ -381,7 +439,7 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 
 	buf_printf(&url, "%s.metadata", f->url);
 	r->st.requests++;
-	if (fetch_to_buf(url.data, fo, METADATA_READ_MAX, &body, &e)) {
+	if (fetch_to_buf(url.data, fo, WHEEL_METADATA_MAX, &body, &e)) {
 		buf_printf(&why, "%s", e.msg.data);
 	} else if (f->metadata_sha256) {
 		struct digest *d = digest_new();
@@ -478,7 +536,7 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 	{
 		struct meta_read m = { s, r->wheel, BUF_INIT, false };
 		struct unpack_zip_reader rd = { want_metadata, got_metadata, &m,
-						METADATA_READ_MAX };
+						WHEEL_METADATA_MAX };
 		struct wheel_remote_stats st;
 		size_t before = s->nrep;
 
@@ -502,17 +560,17 @@ out:
 }
 
 int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
-		     const char *platform, struct needs_fetches *fs,
-		     struct cuenv_err *err)
+		     const char *platform, const struct fetch_opts *fetch,
+		     struct needs_fetches *fs, struct cuenv_err *err)
 {
-	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct fetch_opts fo = *fetch;
 	struct wheel_requirement rm;
 	int rc;
 
 	if (needs_arg_kind(arg) == NEEDS_ARG_WHEEL)
 		return wheel_local_scan(s, arg, err);
-	fo.allow_http = !strncmp(index, "http://", 7); /* the user asked */
-	fo.allow_file = !strncmp(index, "file://", 7);
+	fo.allow_http |= !strncmp(index, "http://", 7); /* the user asked */
+	fo.allow_file |= !strncmp(index, "file://", 7);
 	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
 	if (rm.wheel) {
 		struct needs_fetched x = {

@@ -57,6 +57,30 @@ int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
 			size_t *n, struct cuenv_err *err);
 void wheel_zip_members_free(struct wheel_zip_member *v, size_t n);
 
+/*
+ * The bytes to fetch for member m of a zip whose members end at end (its
+ * central directory's offset), from the member's local header on, into
+ * *len: the header (with up to 1 KiB more of extra field than the
+ * directory's name), then the data. Decided from what the directory
+ * claims, before anything is fetched: a member larger than max bytes
+ * (inflated, or compressed beyond what max bytes deflate to) is
+ * CUENV_E_UNPACK naming it, as is one whose header and data run past
+ * end. Pure.
+ */
+int wheel_zip_member_span(const struct wheel_zip_member *m, uint64_t end,
+			  size_t max, uint64_t *len, struct cuenv_err *err);
+
+/*
+ * Check the len bytes fetched for member m (wheel_zip_member_span) before
+ * they are inflated: a local header, whose name and extra field and m's
+ * compressed data lie within len, and whose sizes (unless a data
+ * descriptor or zip64 gives them) are within max as for
+ * wheel_zip_member_span. CUENV_OK or CUENV_E_UNPACK naming m. Pure.
+ */
+int wheel_zip_local_check(const void *local, size_t len,
+			  const struct wheel_zip_member *m, size_t max,
+			  struct cuenv_err *err);
+
 /* What reading a remote wheel cost. */
 struct wheel_remote_stats {
 	uint64_t size;	   /* the wheel's size */
@@ -69,7 +93,10 @@ struct wheel_remote_stats {
  * Read the members of the wheel at url that r wants, by range requests
  * (size: the wheel's size when the index said it, else 0 and one more
  * request asks the server), handing each to r->got as unpack_zip_each
- * does. *st counts what was fetched, also on failure. Returns CUENV_OK,
+ * does: a member over r->max bytes, as the directory or its local header
+ * claims it, is refused before it is fetched or inflated, and inflating
+ * stops at r->max. *st counts what was fetched, also on failure. Returns
+ * CUENV_OK,
  * CUENV_E_FETCH, CUENV_E_UNPACK, or what got() returned. Network I/O.
  */
 int wheel_remote_each(const char *url, uint64_t size,
@@ -115,12 +142,12 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 /*
  * For `cuenv needs` (needs_net_scan_fn): scan arg into s, a .whl file in
  * place (wheel_local_scan) or NAME==VERSION found on index
- * (wheel_requirement_scan; an http:// or file:// index is allowed, the
- * user named it), the wheel read that way added to fs with what it cost.
- * Returns what those return. Network I/O.
+ * (wheel_requirement_scan with fetch's settings; an http:// or file://
+ * index is allowed, the user named it), the wheel read that way added to
+ * fs with what it cost. Returns what those return. Network I/O.
  */
 int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
-		     const char *platform, struct needs_fetches *fs,
-		     struct cuenv_err *err);
+		     const char *platform, const struct fetch_opts *fetch,
+		     struct needs_fetches *fs, struct cuenv_err *err);
 
 #endif

@@ -59,12 +59,13 @@ int wheel_local_scan(struct needs_scan *s, const char *path,
 {
 	struct wheel_read w = { s, path, 0, BUF_INIT };
 	struct unpack_zip_reader r = { want_member, got_member, &w,
-				       WHEEL_LOCAL_MEMBER_MAX };
+				       WHEEL_METADATA_MAX };
 	size_t before = s->nrep;
 	int rc = unpack_zip_each(path, &r, err);
 
 	if (!rc && s->nrep == before) {
 		w.elf = 1;
+		r.max = WHEEL_LOCAL_MEMBER_MAX;
 		rc = unpack_zip_each(path, &r, err);
 	}
 	buf_release(&w.path);

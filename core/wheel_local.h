@@ -15,12 +15,20 @@
 
 /* A wheel's members are metadata or ELF/PE files, at most this large. */
 #define WHEEL_LOCAL_MEMBER_MAX (1u << 30)
+/*
+ * A metadata member (needs_metadata_name), on disk or on an index, and
+ * the index's metadata file (PEP 658), at most this large: the largest
+ * real one is tens of KiB.
+ */
+#define WHEEL_METADATA_MAX (8u << 20)
 
 /*
  * Scan the wheel at path into s, its members named "PATH/MEMBER". A
  * member that is not a valid ELF or PE file of its kind goes into
  * s->warnings; only the zip itself can fail: CUENV_E_STORE (cannot
- * open), CUENV_E_UNPACK (not a zip, corrupt, a member too large).
+ * open), CUENV_E_UNPACK (not a zip, corrupt, a member too large: a
+ * metadata member over WHEEL_METADATA_MAX, a binary over
+ * WHEEL_LOCAL_MEMBER_MAX).
  */
 int wheel_local_scan(struct needs_scan *s, const char *path,
 		     struct cuenv_err *err);

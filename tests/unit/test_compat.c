@@ -243,10 +243,66 @@ static void test_compat_frameworks_order_drops_other_os(void **state)
 	framework_builds_release(&b);
 }
 
+/* ---- writing rows ----------------------------------------------------- */
+
+static void test_compat_row_add_reads_back_as_written(void **state)
+{
+	const char *const row[] = {
+	    "pytorch", "2.1", "11.8", "-", "PyPI torch-2.1.2 \xc3\xa9", ""};
+	struct buf t = BUF_INIT, f = BUF_INIT;
+	struct strv lines = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(compat_row_add(&t, row, 6, "x.tsv", &err), CUENV_OK);
+	assert_string_equal(t.data, "pytorch\t2.1\t11.8\t-\tPyPI torch-2.1.2 "
+				    "\xc3\xa9\t\n");
+	/* read as the tables are: lines, then fields */
+	strv_split(&lines, t.data, '\n');
+	assert_int_equal(lines.n, 2);
+	assert_string_equal(lines.v[1], "");
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(compat_row_field(lines.v[0], i, &f), 1);
+		assert_string_equal(f.data, row[i]);
+	}
+	assert_int_equal(compat_row_field(lines.v[0], 6, &f), 0);
+	strv_release(&lines);
+	buf_release(&t);
+	buf_release(&f);
+}
+
+static void test_compat_row_add_refuses_tabs_newlines_controls(void **state)
+{
+	static const char *const bad[] = {"a\tb", "a\nb",    "a\rb",
+					  "\x01", "end\x7f", "\x1b[31m"};
+	struct buf t = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	buf_adds(&t, "head\n");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		const char *row[] = {"pytorch", "2.1", bad[i]};
+
+		assert_int_equal(
+		    compat_row_add(&t, row, 3, "frameworks.tsv", &err),
+		    CUENV_E_MANIFEST);
+		/* nothing written; one line, the field shown escaped */
+		assert_string_equal(t.data, "head\n");
+		assert_null(strchr(err.msg.data, '\n'));
+		assert_null(strchr(err.msg.data, '\t'));
+		assert_non_null(strstr(err.msg.data, "into frameworks.tsv"));
+		err_release(&err);
+	}
+	buf_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_compat_driver_for_an_exact_release),
+	    cmocka_unit_test(test_compat_row_add_reads_back_as_written),
+	    cmocka_unit_test(
+		test_compat_row_add_refuses_tabs_newlines_controls),
 	    cmocka_unit_test(test_compat_driver_for_a_minor_takes_its_newest),
 	    cmocka_unit_test(test_compat_driver_windows_column),
 	    cmocka_unit_test(

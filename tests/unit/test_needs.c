@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "../../core/fetch.h"
 #include "../../core/needs.h"
 #include "../../core/xalloc.h"
 
@@ -1568,15 +1569,18 @@ static void test_needs_arg_kind_by_name_and_disk(void **state)
 	free(here);
 }
 
-/* A net scan that records its arguments and adds nothing. */
+/* A net scan that records its arguments and adds nothing; the fetch
+ * settings it is given are the caller's (retries 7). */
 static int fake_net(struct needs_scan *s, const char *arg, const char *index,
-		    const char *platform, struct needs_fetches *fs,
-		    struct cuenv_err *err)
+		    const char *platform, const struct fetch_opts *fetch,
+		    struct needs_fetches *fs, struct cuenv_err *err)
 {
 	struct needs_fetched f = {.size = 1};
 
 	(void)s;
 	(void)err;
+	assert_non_null(fetch);
+	assert_int_equal(fetch->retries, 7);
 	needs_fetches_add(fs, arg, index, &f);
 	assert_string_equal(platform ? platform : "(none)",
 			    arg[0] == 'w' ? "win_amd64" : "(none)");
@@ -1590,12 +1594,14 @@ static void test_needs_scan_args_dispatch_and_index(void **state)
 	char *v[] = {"tf==2.6", so, "x.whl"};
 	char *env_none[] = {NULL};
 	char *env_index[] = {"CUENV_PYPI_INDEX=http://mirror/simple", NULL};
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct needs_args a = {
-	    .v = v, .n = 3, .envp = env_none, .net = fake_net};
+	    .v = v, .n = 3, .envp = env_none, .net = fake_net, .fetch = &fo};
 	struct needs_scan s;
 	struct needs_fetches fs = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 
+	fo.retries = 7; /* passed on as they are */
 	fx_mkdir(fx, "empty");
 	needs_scan_init(&s);
 	assert_int_equal(needs_scan_args(&s, &a, &fs, &err), CUENV_OK);

@@ -117,6 +117,7 @@ static void test_update_frameworks_empty_index_writes_nothing(void **state)
 {
 	struct fixture *fx = *state;
 	struct update_table t;
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *store = fx_path(fx, "store");
 	struct buf index = BUF_INIT, want = BUF_INIT;
@@ -124,7 +125,7 @@ static void test_update_frameworks_empty_index_writes_nothing(void **state)
 	buf_printf(&index, "file://%s/index", store);
 	fx_mkdir(fx, "store/index");
 	update_table_init(&t);
-	assert_int_equal(update_frameworks(store, index.data, &t, &err),
+	assert_int_equal(update_frameworks(store, index.data, &fo, &t, &err),
 			 CUENV_E_FETCH);
 	buf_printf(&want, "no framework release read from '%s'", index.data);
 	assert_string_equal(err.msg.data, want.data);

@@ -179,6 +179,34 @@ static void test_wheel_refuses_a_directory_past_the_end(void **state)
 }
 
 /*
+ * A directory whose offset and size each fit in the file but whose end
+ * does not: read from the tail, it would run past the bytes fetched.
+ */
+static void test_wheel_refuses_a_directory_running_past_the_end(void **state)
+{
+	struct buf z = BUF_INIT;
+	struct wheel_zip_end end;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t cd_at;
+	unsigned char *at;
+
+	(void)state;
+	make_zip(&z, names, datas, 2, 0, &cd_at);
+	/* the end record's directory offset, 30 bytes on */
+	at = (unsigned char *)z.data + z.len - 22 + 16;
+	cd_at += 30;
+	at[0] = (unsigned char)cd_at;
+	at[1] = (unsigned char)(cd_at >> 8);
+	assert_true(cd_at + (z.len - 22 - (cd_at - 30)) > z.len);
+	assert_int_equal(
+	    wheel_zip_end_parse(z.data + z.len - 22, 22, z.len, &end, &err),
+	    CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "corrupt zip: central directory"));
+	buf_release(&z);
+	err_release(&err);
+}
+
+/*
  * Found by fuzz_wheel: a zip64 locator whose offset is near 2^64 wrapped
  * the bounds check round, and the record was read from before the tail.
  * Here the 8 bytes before the tail hold a zip64 record's signature.
@@ -234,6 +262,117 @@ static void test_wheel_member_from_its_local_bytes(void **state)
 	buf_release(&z);
 	buf_release(&out);
 	err_release(&err);
+}
+
+/* ---- what a member claims ------------------------------------------------ */
+
+static void
+test_wheel_member_span_bounds_what_the_directory_claims(void **state)
+{
+	struct wheel_zip_member m = {.name = "t-1.dist-info/METADATA",
+				     .method = 8,
+				     .csize = 1u << 30,
+				     .usize = 100,
+				     .offset = 0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	uint64_t len = 1;
+
+	(void)state;
+	/* 1 GiB compressed for 8 MiB of metadata: refused, nothing to fetch */
+	assert_int_equal(
+	    wheel_zip_member_span(&m, 3ull << 30, 8u << 20, &len, &err),
+	    CUENV_E_UNPACK);
+	assert_int_equal(len, 0);
+	assert_non_null(strstr(err.msg.data, "zip member "
+					     "'t-1.dist-info/METADATA' is "
+					     "larger than 8388608 bytes"));
+	err_release(&err);
+	/* inflated larger than allowed */
+	m.csize = 1000;
+	m.usize = (8u << 20) + 1;
+	assert_int_equal(
+	    wheel_zip_member_span(&m, 3ull << 30, 8u << 20, &len, &err),
+	    CUENV_E_UNPACK);
+	err_release(&err);
+	/* within: its header, the slack for its extra field, its data */
+	m.usize = 8u << 20;
+	m.csize = 8u << 20; /* stored */
+	assert_int_equal(
+	    wheel_zip_member_span(&m, 3ull << 30, 8u << 20, &len, &err),
+	    CUENV_OK);
+	assert_int_equal(len, 30 + strlen(m.name) + 1024 + m.csize);
+	/* the slack stops at the directory */
+	m.csize = 10;
+	assert_int_equal(wheel_zip_member_span(&m, 30 + strlen(m.name) + 20,
+					       8u << 20, &len, &err),
+			 CUENV_OK);
+	assert_int_equal(len, 30 + strlen(m.name) + 20);
+}
+
+static void test_wheel_member_span_refuses_data_past_the_end(void **state)
+{
+	struct wheel_zip_member m = {
+	    .name = "a/METADATA", .csize = 100, .usize = 100, .offset = 900};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	uint64_t len;
+
+	(void)state;
+	/* header and data end at 900 + 40 + 100 = 1040, past 1000 */
+	assert_int_equal(wheel_zip_member_span(&m, 1000, 1024, &len, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "corrupt zip: member "
+					     "'a/METADATA' at byte 900"));
+	err_release(&err);
+	/* a header past the end */
+	m.offset = 2000;
+	assert_int_equal(wheel_zip_member_span(&m, 1000, 1024, &len, &err),
+			 CUENV_E_UNPACK);
+	err_release(&err);
+	/* exactly up to it */
+	m.offset = 860;
+	assert_int_equal(wheel_zip_member_span(&m, 1000, 1024, &len, &err),
+			 CUENV_OK);
+	assert_int_equal(len, 140);
+}
+
+static void test_wheel_local_check_refuses_what_runs_past(void **state)
+{
+	struct buf z = BUF_INIT;
+	struct wheel_zip_member m = {.name = (char *)names[0]};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t cd_at, one = 30 + strlen(names[0]) + strlen(datas[0]);
+	unsigned char *h;
+
+	(void)state;
+	make_zip(&z, names, datas, 2, 0, &cd_at);
+	m.csize = m.usize = strlen(datas[0]);
+	assert_int_equal(wheel_zip_local_check(z.data, one, &m, 1024, &err),
+			 CUENV_OK);
+	/* its data cut short */
+	assert_int_equal(wheel_zip_local_check(z.data, one - 1, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "runs past the"));
+	err_release(&err);
+	/* an extra field longer than the bytes read */
+	h = (unsigned char *)z.data;
+	h[28] = h[29] = 0xFF;
+	assert_int_equal(wheel_zip_local_check(z.data, z.len, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	err_release(&err);
+	h[28] = h[29] = 0;
+	/* its header claims more than allowed */
+	h[22 + 3] = 0x7F;
+	assert_int_equal(wheel_zip_local_check(z.data, one, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "its local header"));
+	err_release(&err);
+	h[22 + 3] = 0;
+	/* not a local header */
+	assert_int_equal(wheel_zip_local_check(z.data + 1, one, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "no local header"));
+	err_release(&err);
+	buf_release(&z);
 }
 
 /* ---- a wheel on disk (wheel_local) --------------------------------------- */
@@ -308,6 +447,33 @@ static void test_wheel_local_reads_binaries_without_metadata(void **state)
 	free(path);
 }
 
+/* A METADATA larger than the metadata limit: refused, not read whole up
+ * to the 1 GiB a library may have. */
+static void test_wheel_local_bounds_metadata(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t big = WHEEL_METADATA_MAX + 1;
+	char *meta = malloc(big + 1), *path;
+	const char *nv[] = {"big-1.0.dist-info/METADATA"};
+	const char *dv[] = {meta};
+
+	assert_non_null(meta);
+	memset(meta, 'x', big);
+	meta[big] = '\0';
+	wheel_at(fx, "big.whl", nv, dv, 1, &path);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_E_UNPACK);
+	assert_string_equal(err.msg.data,
+			    "zip member 'big-1.0.dist-info/METADATA' is "
+			    "larger than 8388608 bytes");
+	needs_scan_release(&s);
+	err_release(&err);
+	free(meta);
+	free(path);
+}
+
 static void test_wheel_local_refuses_what_is_not_a_wheel(void **state)
 {
 	struct fixture *fx = *state;
@@ -329,6 +495,7 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	struct fixture *fx = *state;
 	struct needs_scan s;
 	struct needs_fetches fs = {0};
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *path, *index = fx_path(fx, "simple"), *url;
 	struct buf u = BUF_INIT;
@@ -337,7 +504,7 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	needs_scan_init(&s);
 	/* a wheel: read in place, nothing fetched */
 	assert_int_equal(wheel_needs_scan(&s, path, "https://unused/simple",
-					  NULL, &fs, &err),
+					  NULL, &fo, &fs, &err),
 			 CUENV_OK);
 	assert_int_equal(s.nrep, 1);
 	assert_string_equal(s.rep[0].framework, "tensorflow");
@@ -347,9 +514,9 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	fx_mkdir(fx, "simple");
 	buf_printf(&u, "file://%s", index);
 	url = buf_detach(&u);
-	assert_int_not_equal(
-	    wheel_needs_scan(&s, "nosuchproject==1.0", url, NULL, &fs, &err),
-	    CUENV_OK);
+	assert_int_not_equal(wheel_needs_scan(&s, "nosuchproject==1.0", url,
+					      NULL, &fo, &fs, &err),
+			     CUENV_OK);
 	/* the file was looked for: file:// was allowed */
 	assert_non_null(strstr(err.msg.data, "/simple/nosuchproject/"));
 	assert_non_null(strstr(err.msg.data, "No such file or directory"));
@@ -368,6 +535,12 @@ int main(void)
 	    cmocka_unit_test(test_wheel_finds_the_end_and_the_directory),
 	    cmocka_unit_test(test_wheel_refuses_what_is_not_a_zip),
 	    cmocka_unit_test(test_wheel_refuses_a_directory_past_the_end),
+	    cmocka_unit_test(
+		test_wheel_refuses_a_directory_running_past_the_end),
+	    cmocka_unit_test(
+		test_wheel_member_span_bounds_what_the_directory_claims),
+	    cmocka_unit_test(test_wheel_member_span_refuses_data_past_the_end),
+	    cmocka_unit_test(test_wheel_local_check_refuses_what_runs_past),
 	    cmocka_unit_test(test_wheel_zip64_locator_out_of_reach),
 	    cmocka_unit_test(test_wheel_member_from_its_local_bytes),
 	    cmocka_unit_test_setup_teardown(
@@ -376,6 +549,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_local_reads_binaries_without_metadata, fx_setup,
 		fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_wheel_local_bounds_metadata,
+					    fx_setup, fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_local_refuses_what_is_not_a_wheel, fx_setup,
 		fx_teardown),
