@@ -151,6 +151,8 @@ CORE += pydirs
 CORE += versions_report
 # The folders the loader searches by itself (`cuenv add`).
 CORE += ldsearch
+# What the dynamic loader would load, predicted (issue 21).
+CORE += loader
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile

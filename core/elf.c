@@ -17,7 +17,7 @@ void elf_info_init(struct elf_info *e)
 
 void elf_info_release(struct elf_info *e)
 {
-	free(e->soname);
+	FREE_EACH(e->soname, e->rpath, e->runpath);
 	STRV_RELEASE_EACH(&e->needed, &e->cuda_named);
 	elf_info_init(e);
 }
@@ -97,6 +97,7 @@ struct dyn {
 };
 
 struct headers {
+	uint64_t machine;
 	uint64_t phoff, phnum, phentsize;
 	uint64_t shoff, shnum, shentsize;
 };
@@ -259,7 +260,12 @@ static int read_dynamic(const struct img *im, const struct dyn *d,
 			return bad(im, "dynamic entry out of range");
 		if (tag == DT_NULL)
 			break;
-		if (tag != DT_NEEDED && tag != DT_SONAME)
+		if (tag == DT_FLAGS_1) {
+			out->nodeflib = (val & DF_1_NODEFLIB) != 0;
+			continue;
+		}
+		if (tag != DT_NEEDED && tag != DT_SONAME && tag != DT_RPATH &&
+		    tag != DT_RUNPATH)
 			continue;
 		rc = dyn_string(im, d, val, &s);
 		if (rc)
@@ -268,8 +274,14 @@ static int read_dynamic(const struct img *im, const struct dyn *d,
 			if (out->needed.n >= NEEDED_MAX)
 				return bad(im, "too many DT_NEEDED entries");
 			strv_push(&out->needed, s);
-		} else if (!out->soname) {
-			out->soname = xstrdup(s);
+		} else {
+			/* the loader takes the first of each */
+			char **slot = tag == DT_SONAME	? &out->soname
+				      : tag == DT_RPATH ? &out->rpath
+							: &out->runpath;
+
+			if (!*slot)
+				*slot = xstrdup(s);
 		}
 	}
 	return CUENV_OK;
@@ -292,6 +304,7 @@ static int read_headers(struct img *im, struct headers *h)
 	im->be = id[EI_DATA] == ELFDATA2MSB;
 	if (im->len < SIZEOF(im, ehdr))
 		return bad(im, "truncated header");
+	FIELD(im, 0, ehdr, e_machine, &h->machine);
 	FIELD(im, 0, ehdr, e_phoff, &h->phoff);
 	FIELD(im, 0, ehdr, e_phnum, &h->phnum);
 	FIELD(im, 0, ehdr, e_phentsize, &h->phentsize);
@@ -331,14 +344,13 @@ static int read_headers(struct img *im, struct headers *h)
 	return CUENV_OK;
 }
 
-int elf_parse(const void *data, size_t len, const char *name,
-	      struct elf_info *out, struct cuenv_err *err)
+int elf_parse_dynamic(const void *data, size_t len, const char *name,
+		      struct elf_info *out, struct cuenv_err *err)
 {
 	struct img im = { .p = data, .len = len, .name = name, .err = err };
 	struct headers h = { 0 };
 	struct dyn d = { 0 };
 	bool found = false;
-	long self;
 	int rc;
 
 	if (!elf_has_magic(data, len))
@@ -349,11 +361,21 @@ int elf_parse(const void *data, size_t len, const char *name,
 		return rc;
 	out->bits = im.b64 ? 64 : 32;
 	out->big_endian = im.be;
+	out->machine = (unsigned)h.machine;
 	rc = dyn_from_segments(&im, &h, &d, &found);
 	if (!rc && !found)
 		rc = dyn_from_sections(&im, &h, &d, &found);
 	if (!rc && found)
 		rc = read_dynamic(&im, &d, out);
+	return rc;
+}
+
+int elf_parse(const void *data, size_t len, const char *name,
+	      struct elf_info *out, struct cuenv_err *err)
+{
+	long self;
+	int rc = elf_parse_dynamic(data, len, name, out, err);
+
 	if (rc)
 		return rc;
 	elf_scan_cuda_sonames(data, len, &out->cuda_named);
@@ -382,6 +404,386 @@ int elf_read_file(const char *path, struct elf_info *out, struct cuenv_err *err)
 	rc = elf_parse(m.data, m.len, path, out, err);
 	file_unmap(&m);
 	return rc;
+}
+
+/* ---- symbol versions ----------------------------------------------------- */
+
+/* Beyond any real library (cuBLAS exports ~10k): a bound for hostile ones. */
+#define SYMBOLS_MAX (1u << 20)
+#define VERSIONS_MAX 65535u
+
+void elf_symvers_init(struct elf_symvers *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+void elf_symvers_release(struct elf_symvers *v)
+{
+	for (size_t i = 0; i < v->nrefs; i++)
+		FREE_EACH(v->refs[i].file, v->refs[i].version);
+	for (size_t i = 0; i < v->nundef; i++)
+		FREE_EACH(v->undef[i].name, v->undef[i].version,
+			  v->undef[i].file);
+	FREE_EACH(v->refs, v->undef);
+	STRV_RELEASE_EACH(&v->defined_versions, &v->defined);
+	elf_symvers_init(v);
+}
+
+/* "name@version", as elf_symvers' defined list holds it */
+static char *sym_key(const char *name, const char *version)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "%s@%s", name, version);
+	return buf_detach(&b);
+}
+
+/* The dynamic entries the version reader needs (addresses, 0: absent). */
+struct tags {
+	uint64_t symtab, syment, hash, gnu_hash, versym;
+	uint64_t verdef, verdefnum, verneed, verneednum;
+};
+
+static int read_tags(const struct img *im, const struct dyn *d, struct tags *t)
+{
+	for (uint64_t e = d->off; d->size - (e - d->off) >= SIZEOF(im, dyn);
+	     e += SIZEOF(im, dyn)) {
+		uint64_t tag, val;
+
+		if (!FIELD(im, e, dyn, d_tag, &tag) ||
+		    !FIELD(im, e, dyn, d_un.d_val, &val))
+			return bad(im, "dynamic entry out of range");
+		if (tag == DT_NULL)
+			break;
+		switch (tag) {
+		case DT_SYMTAB:
+			t->symtab = val;
+			break;
+		case DT_SYMENT:
+			t->syment = val;
+			break;
+		case DT_HASH:
+			t->hash = val;
+			break;
+		case DT_GNU_HASH:
+			t->gnu_hash = val;
+			break;
+		case DT_VERSYM:
+			t->versym = val;
+			break;
+		case DT_VERDEF:
+			t->verdef = val;
+			break;
+		case DT_VERDEFNUM:
+			t->verdefnum = val;
+			break;
+		case DT_VERNEED:
+			t->verneed = val;
+			break;
+		case DT_VERNEEDNUM:
+			t->verneednum = val;
+			break;
+		default:
+			break;
+		}
+	}
+	return CUENV_OK;
+}
+
+/* The file offset of address addr with at least need bytes behind it. */
+static bool at(const struct img *im, const struct headers *h, uint64_t addr,
+	       uint64_t need, uint64_t *off)
+{
+	uint64_t room;
+
+	return addr && vaddr_to_off(im, h, addr, off, &room) && need <= room;
+}
+
+/* A 32-bit word of a hash table (always 4 bytes, in the file's order). */
+static bool word(const struct img *im, uint64_t off, uint64_t *out)
+{
+	return rd(im, off, 4, out);
+}
+
+/* How many symbols DT_GNU_HASH covers: past the last chain's end. */
+static bool gnu_hash_count(const struct img *im, const struct headers *h,
+			   uint64_t addr, uint64_t *count)
+{
+	uint64_t off, nbuckets, symoffset, bloom, buckets, last = 0, v;
+
+	if (!at(im, h, addr, 16, &off) || !word(im, off, &nbuckets) ||
+	    !word(im, off + 4, &symoffset) || !word(im, off + 8, &bloom))
+		return false;
+	buckets = off + 16 + bloom * (im->b64 ? 8 : 4);
+	if (nbuckets > SYMBOLS_MAX || !inside(im, buckets, nbuckets * 4))
+		return false;
+	for (uint64_t i = 0; i < nbuckets; i++) {
+		if (!word(im, buckets + i * 4, &v))
+			return false;
+		if (v > last)
+			last = v;
+	}
+	if (last < symoffset) {
+		*count = symoffset;
+		return true;
+	}
+	/* the chain entry of symbol n is at chains + (n - symoffset) * 4 */
+	for (uint64_t n = last; n < SYMBOLS_MAX; n++) {
+		uint64_t chains = buckets + nbuckets * 4;
+
+		if (!word(im, chains + (n - symoffset) * 4, &v))
+			return false;
+		if (v & 1) {
+			*count = n + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* How many entries the dynamic symbol table has (0 when unknown). */
+static uint64_t symbol_count(const struct img *im, const struct headers *h,
+			     const struct tags *t)
+{
+	uint64_t off, n = 0;
+
+	for (uint64_t i = 0; i < h->shnum; i++) {
+		uint64_t base = h->shoff + i * h->shentsize, type, addr, size,
+			 ent;
+
+		if (FIELD(im, base, shdr, sh_type, &type) &&
+		    type == SHT_DYNSYM &&
+		    FIELD(im, base, shdr, sh_addr, &addr) &&
+		    addr == t->symtab &&
+		    FIELD(im, base, shdr, sh_size, &size) &&
+		    FIELD(im, base, shdr, sh_entsize, &ent) && ent)
+			return size / ent;
+	}
+	if (at(im, h, t->hash, 8, &off) && word(im, off + 4, &n))
+		return n;
+	if (t->gnu_hash && gnu_hash_count(im, h, t->gnu_hash, &n))
+		return n;
+	return 0;
+}
+
+/* The name of version index idx, through verdef or verneed, into *name
+ * (and the library it is needed from into *file), NULL when none. */
+struct vname {
+	uint64_t idx;
+	const char *name, *file;
+	bool weak;
+};
+
+struct vtable {
+	struct vname *v;
+	size_t n;
+};
+
+static const struct vname *vtable_find(const struct vtable *t, uint64_t idx)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].idx == idx)
+			return &t->v[i];
+	return NULL;
+}
+
+static int read_verdef(const struct img *im, const struct headers *h,
+		       const struct dyn *d, const struct tags *t,
+		       struct elf_symvers *out, struct vtable *vt)
+{
+	uint64_t off;
+
+	if (!t->verdef)
+		return CUENV_OK;
+	if (t->verdefnum > VERSIONS_MAX ||
+	    !at(im, h, t->verdef, sizeof(struct elf_verdef), &off))
+		return bad(im, "DT_VERDEF out of range");
+	out->have_verdef = true;
+	for (uint64_t i = 0; i < t->verdefnum; i++) {
+		uint64_t flags, ndx, aux, next, name;
+		const char *s;
+		int rc;
+
+		if (!rd(im, off + 2, 2, &flags) || !rd(im, off + 4, 2, &ndx) ||
+		    !rd(im, off + 12, 4, &aux) || !rd(im, off + 16, 4, &next) ||
+		    !rd(im, off + aux, 4, &name))
+			return bad(im, "version definition out of range");
+		rc = dyn_string(im, d, name, &s);
+		if (rc)
+			return rc;
+		if (!(flags & VER_FLG_BASE))
+			strv_push(&out->defined_versions, s);
+		vt->v = xrealloc(vt->v, (vt->n + 1) * sizeof(*vt->v));
+		vt->v[vt->n++] = (struct vname){ ndx & 0x7fff, s, NULL, false };
+		if (!next)
+			break;
+		off += next;
+	}
+	return CUENV_OK;
+}
+
+static int read_verneed(const struct img *im, const struct headers *h,
+			const struct dyn *d, const struct tags *t,
+			struct elf_symvers *out, struct vtable *vt)
+{
+	uint64_t off;
+
+	if (!t->verneed)
+		return CUENV_OK;
+	if (t->verneednum > VERSIONS_MAX ||
+	    !at(im, h, t->verneed, sizeof(struct elf_verneed), &off))
+		return bad(im, "DT_VERNEED out of range");
+	for (uint64_t i = 0; i < t->verneednum; i++) {
+		uint64_t cnt, file, aux, next, a;
+		const char *fs;
+		int rc;
+
+		if (!rd(im, off + 2, 2, &cnt) || !rd(im, off + 4, 4, &file) ||
+		    !rd(im, off + 8, 4, &aux) || !rd(im, off + 12, 4, &next))
+			return bad(im, "version need out of range");
+		rc = dyn_string(im, d, file, &fs);
+		if (rc)
+			return rc;
+		a = off + aux;
+		for (uint64_t j = 0; j < cnt; j++) {
+			uint64_t flags, other, name, anext;
+			const char *ns;
+
+			if (!rd(im, a + 4, 2, &flags) ||
+			    !rd(im, a + 6, 2, &other) ||
+			    !rd(im, a + 8, 4, &name) ||
+			    !rd(im, a + 12, 4, &anext))
+				return bad(im, "version need out of range");
+			rc = dyn_string(im, d, name, &ns);
+			if (rc)
+				return rc;
+			out->refs =
+				xrealloc(out->refs,
+					 (out->nrefs + 1) * sizeof(*out->refs));
+			out->refs[out->nrefs++] =
+				(struct elf_verref){ xstrdup(fs), xstrdup(ns),
+						     (flags & VER_FLG_WEAK) !=
+							     0 };
+			vt->v = xrealloc(vt->v, (vt->n + 1) * sizeof(*vt->v));
+			vt->v[vt->n++] =
+				(struct vname){ other & 0x7fff, ns, fs,
+						(flags & VER_FLG_WEAK) != 0 };
+			if (!anext)
+				break;
+			a += anext;
+		}
+		if (!next)
+			break;
+		off += next;
+	}
+	return CUENV_OK;
+}
+
+/* Each symbol: a definition into out->defined, a strong undefined one
+ * with a version into out->undef. */
+static int read_symbols(const struct img *im, const struct headers *h,
+			const struct dyn *d, const struct tags *t,
+			const struct vtable *vt, struct elf_symvers *out)
+{
+	uint64_t n = symbol_count(im, h, t), ent = SIZEOF(im, sym), off,
+		 voff = 0;
+
+	if (!n || !t->symtab)
+		return CUENV_OK;
+	if (n > SYMBOLS_MAX || (t->syment && t->syment != ent) ||
+	    !at(im, h, t->symtab, n * ent, &off))
+		return bad(im, "dynamic symbol table out of range");
+	if (t->versym && !at(im, h, t->versym, n * 2, &voff))
+		return bad(im, "DT_VERSYM out of range");
+	out->symbols_known = true;
+	for (uint64_t i = 1; i < n; i++) {
+		uint64_t base = off + i * ent, name, info, shndx, ver = 1;
+		const struct vname *vn = NULL;
+		const char *s;
+		int rc;
+
+		if (!FIELD(im, base, sym, st_name, &name) ||
+		    !FIELD(im, base, sym, st_info, &info) ||
+		    !FIELD(im, base, sym, st_shndx, &shndx))
+			return bad(im, "symbol out of range");
+		if (voff && !rd(im, voff + i * 2, 2, &ver))
+			return bad(im, "DT_VERSYM out of range");
+		if (!name || (ver & 0x7fff) == 0)
+			continue; /* unnamed, or local */
+		rc = dyn_string(im, d, name, &s);
+		if (rc)
+			return rc;
+		if ((ver & 0x7fff) > 1)
+			vn = vtable_find(vt, ver & 0x7fff);
+		if (shndx != SHN_UNDEF) {
+			unsigned bind = (unsigned)(info >> 4);
+
+			if (bind != STB_GLOBAL && bind != STB_WEAK &&
+			    bind != STB_GNU_UNIQUE)
+				continue;
+			if (vn)
+				strv_push_take(&out->defined,
+					       sym_key(s, vn->name));
+			else
+				strv_push(&out->defined, s);
+		} else if ((info >> 4) != STB_WEAK && vn && vn->file) {
+			out->undef = xrealloc(out->undef,
+					      (out->nundef + 1) *
+						      sizeof(*out->undef));
+			out->undef[out->nundef++] = (struct elf_symref){
+				xstrdup(s), xstrdup(vn->name), xstrdup(vn->file)
+			};
+		}
+	}
+	strv_sort(&out->defined);
+	return CUENV_OK;
+}
+
+int elf_parse_symvers(const void *data, size_t len, const char *name,
+		      struct elf_symvers *out, struct cuenv_err *err)
+{
+	struct img im = { .p = data, .len = len, .name = name, .err = err };
+	struct headers h = { 0 };
+	struct dyn d = { 0 };
+	struct tags t = { 0 };
+	struct vtable vt = { 0 };
+	bool found = false;
+	int rc;
+
+	if (!elf_has_magic(data, len))
+		return cuenv_fail_shown(err, CUENV_NO, name, 200,
+					"'%s' is not an ELF file");
+	rc = read_headers(&im, &h);
+	if (!rc)
+		rc = dyn_from_segments(&im, &h, &d, &found);
+	if (rc || !found || !d.have_str)
+		goto out;
+	rc = read_tags(&im, &d, &t);
+	if (!rc)
+		rc = read_verdef(&im, &h, &d, &t, out, &vt);
+	if (!rc)
+		rc = read_verneed(&im, &h, &d, &t, out, &vt);
+	if (!rc)
+		rc = read_symbols(&im, &h, &d, &t, &vt, out);
+out:
+	free(vt.v);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool elf_symvers_defines(const struct elf_symvers *v, const char *sym,
+			 const char *version)
+{
+	char *key = version ? sym_key(sym, version) : xstrdup(sym);
+	bool hit = v->defined.n && bsearch(&key, v->defined.v, v->defined.n,
+					   sizeof(char *), cmp_str) != NULL;
+
+	free(key);
+	return hit;
 }
 
 /* ---- CUDA sonames -------------------------------------------------------- */

@@ -37,7 +37,12 @@
 struct elf_info {
 	unsigned bits; /* 32 or 64 */
 	bool big_endian;
+	unsigned machine;	/* e_machine: EM_X86_64 62, EM_AARCH64 183 */
 	char *soname;		/* DT_SONAME, or NULL */
+	char *rpath;		/* DT_RPATH as written ("$ORIGIN/../lib"), or
+				   NULL */
+	char *runpath;		/* DT_RUNPATH, or NULL */
+	bool nodeflib;		/* DF_1_NODEFLIB: no cache, no defaults */
 	struct strv needed;	/* DT_NEEDED entries, in file order */
 	struct strv cuda_named; /* CUDA sonames in the bytes, each once, in
 				   the order found; the file's own soname
@@ -68,6 +73,14 @@ int elf_parse(const void *data, size_t len, const char *name,
 	      struct elf_info *out, struct cuenv_err *err);
 
 /*
+ * elf_parse() without the scan of the bytes for CUDA sonames (cuda_named
+ * stays empty): the headers and the dynamic section only, which is all
+ * the loader reads, and touches only their pages of a mapped file.
+ */
+int elf_parse_dynamic(const void *data, size_t len, const char *name,
+		      struct elf_info *out, struct cuenv_err *err);
+
+/*
  * elf_parse() the file at path, mapped read-only (the file is never
  * written, and it must be a regular file). Returns elf_parse()'s codes,
  * or CUENV_E_STORE when the file cannot be opened or mapped.
@@ -83,6 +96,62 @@ int elf_read_file(const char *path, struct elf_info *out,
  * inside "xlibcudart.so.12" or "libcudart.so.12a" do not.
  */
 void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out);
+
+/* ---- symbol versions --------------------------------------------------- */
+
+/*
+ * What a file asks of the libraries it links by symbol version, and what
+ * it defines, for the loader's two checks (loader.h): at load, each
+ * version a DT_VERNEED entry names must be defined by the library of that
+ * name ("version `libcudnn.so.9' not found"); at binding, each undefined
+ * versioned symbol must be defined there with that version ("undefined
+ * symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12").
+ */
+struct elf_verref {
+	char *file;    /* vn_file: "libnvJitLink.so.12" */
+	char *version; /* vna_name: "libnvJitLink.so.12" */
+	bool weak;     /* VER_FLG_WEAK: a missing version is no error */
+};
+
+struct elf_symref {
+	char *name;    /* "__nvJitLinkAddData_12_1" */
+	char *version; /* its version, from verref of the same index */
+	char *file;    /* the library that version is needed from */
+};
+
+struct elf_symvers {
+	bool have_verdef;	      /* the file defines versions */
+	bool symbols_known;	      /* its symbol table could be counted */
+	struct strv defined_versions; /* vda_name of each verdef, not the
+					 file's own (VER_FLG_BASE) */
+	struct strv defined;	      /* "name@version" (or "name" where
+				       unversioned) of each global or weak
+				       definition, sorted */
+	struct elf_verref *refs;      /* DT_VERNEED's versions */
+	size_t nrefs;
+	struct elf_symref *undef; /* strong undefined symbols that carry a
+				       version */
+	size_t nundef;
+};
+
+void elf_symvers_init(struct elf_symvers *v);
+void elf_symvers_release(struct elf_symvers *v);
+
+/*
+ * Read the dynamic symbol table, DT_VERSYM, DT_VERDEF and DT_VERNEED of
+ * the ELF image data into out (initialised, empty). The number of symbols
+ * is taken from the SHT_DYNSYM section at DT_SYMTAB's address, else from
+ * DT_HASH, else from walking DT_GNU_HASH; when none gives it,
+ * symbols_known is false and only the version lists are read. Every
+ * offset and count is checked as elf_parse() checks them; returns its
+ * codes (CUENV_NO: not ELF; CUENV_E_MANIFEST: corrupt, naming what).
+ */
+int elf_parse_symvers(const void *data, size_t len, const char *name,
+		      struct elf_symvers *out, struct cuenv_err *err);
+
+/* Does v define symbol sym with version version (NULL: unversioned)? */
+bool elf_symvers_defines(const struct elf_symvers *v, const char *sym,
+			 const char *version);
 
 /* ---- CUDA sonames -------------------------------------------------------- */
 

@@ -10,7 +10,10 @@
  *   - on success, bits is 32 or 64, and every DT_NEEDED entry and the
  *     soname are strings found in the input;
  *   - every CUDA soname reported parses with elf_cuda_soname() and occurs
- *     in the input, once, and is not the file's own soname.
+ *     in the input, once, and is not the file's own soname;
+ *   - elf_parse_symvers() (the loader model's symbol versions) on the
+ *     same bytes answers with the same codes, and every version and
+ *     symbol name it reports is a string found in the input.
  *
  * The seeds in tests/fuzz/corpus/elf are small shared objects built with
  * cc and clang (32- and 64-bit, both byte orders) and truncated copies.
@@ -37,6 +40,35 @@ static void violation(const char *what, const char *detail)
 static int in_data(const uint8_t *data, size_t size, const char *s)
 {
 	return memmem(data, size, s, strlen(s) + 1) != NULL;
+}
+
+static void check_symvers(const uint8_t *data, size_t size)
+{
+	struct elf_symvers v;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	int rc;
+
+	elf_symvers_init(&v);
+	rc = elf_parse_symvers(data, size, "fuzz", &v, &err);
+	if (rc != CUENV_OK && rc != CUENV_NO && rc != CUENV_E_MANIFEST)
+		violation("symvers: an unexpected code", err.msg.data);
+	if (rc == CUENV_E_MANIFEST && !err.msg.len)
+		violation("symvers: a failure without a message", NULL);
+	for (size_t i = 0; i < v.nrefs; i++)
+		if (!in_data(data, size, v.refs[i].file) ||
+		    !in_data(data, size, v.refs[i].version))
+			violation("symvers: a needed version not in the file",
+				  v.refs[i].version);
+	for (size_t i = 0; i < v.nundef; i++)
+		if (!in_data(data, size, v.undef[i].name))
+			violation("symvers: a symbol not in the file",
+				  v.undef[i].name);
+	for (size_t i = 0; i < v.defined_versions.n; i++)
+		if (!in_data(data, size, v.defined_versions.v[i]))
+			violation("symvers: a defined version not in the file",
+				  v.defined_versions.v[i]);
+	elf_symvers_release(&v);
+	err_release(&err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -89,6 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	elf_info_release(&e);
+	check_symvers(copy, size);
 	err_release(&err);
 	free(copy);
 	return 0;
