@@ -487,14 +487,15 @@ static bool classify_so(const char *tok, struct explain_finding *f)
 static void read_name(struct explain *ex, const char *tok, bool dll,
 		      const char *line, bool missing)
 {
-	struct explain_finding *f, n = { .kind = EXPLAIN_LIBRARY };
+	struct explain_finding *f, fresh = { .kind = EXPLAIN_LIBRARY };
 
 	if (!seen(ex, tok, &f)) {
-		if (!(dll ? classify_dll(tok, &n) : classify_so(tok, &n))) {
-			finding_release(&n);
+		if (!(dll ? classify_dll(tok, &fresh)
+			  : classify_so(tok, &fresh))) {
+			finding_release(&fresh);
 			return;
 		}
-		f = add_named(ex, &n, tok, line);
+		f = add_named(ex, &fresh, tok, line);
 	}
 	if (f && missing)
 		f->missing = true;
