@@ -438,6 +438,7 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 		bash tests/bench/install.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/needs.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/explain.sh
 
 # ---- real artifacts ---------------------------------------------------------
 

@@ -102,9 +102,15 @@ static int write_windows(const struct envfmt *f, const struct env_changes *ch,
 
 		if (!strcmp(name, ENV_STATE_VAR))
 			continue;
-		if (f->kind == ENVFMT_POWERSHELL)
-			shell_pwsh_export(name, value, out);
-		else if (shell_cmd_export(name, value, out))
+		if (f->kind == ENVFMT_POWERSHELL) {
+			if (shell_pwsh_export(name, value, out) &&
+			    shell_name_ok(name))
+				return cuenv_fail(err, CUENV_E_USAGE,
+						  "env: %s holds bytes that are "
+						  "not UTF-8, which PowerShell "
+						  "cannot carry",
+						  name);
+		} else if (shell_cmd_export(name, value, out))
 			return cuenv_fail(
 				err, CUENV_E_USAGE,
 				"env: %s holds %s, which cmd's set cannot "

@@ -15,6 +15,105 @@
 /* A line longer than this is cut where it is kept (finding->line). */
 #define LINE_KEEP 300
 
+/* ---- the findings seen --------------------------------------------------- */
+
+/*
+ * Every finding's key, kept or not (past EXPLAIN_KEEP): its name, or for
+ * a mismatch its framework and versions, or for CUPTI's its kind. An
+ * open-addressing table (linear probing, at most half full), so that a
+ * log of many names is read in time linear in its length.
+ */
+#define OMITTED ((size_t)-1)
+
+struct explain_slot {
+	char *key; /* NULL: empty */
+	size_t at; /* the finding's index in ex->v, or OMITTED */
+};
+
+struct explain_keys {
+	struct explain_slot *v;
+	size_t cap, n; /* cap a power of two */
+};
+
+static uint64_t key_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* key's slot in k: its own, or the empty one where it would go. */
+static struct explain_slot *key_slot(const struct explain_keys *k,
+				     const char *key)
+{
+	size_t i = (size_t)key_hash(key) & (k->cap - 1);
+
+	while (k->v[i].key && strcmp(k->v[i].key, key))
+		i = (i + 1) & (k->cap - 1);
+	return &k->v[i];
+}
+
+static void keys_grow(struct explain_keys *k)
+{
+	struct explain_slot *old = k->v;
+	size_t ocap = k->cap;
+
+	k->cap = ocap ? 2 * ocap : 64;
+	k->v = xcalloc(k->cap, sizeof(*k->v));
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].key)
+			*key_slot(k, old[i].key) = old[i];
+	free(old);
+}
+
+static void keys_free(struct explain_keys *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->cap; i++)
+		free(k->v[i].key);
+	free(k->v);
+	free(k);
+}
+
+/* Was key seen? *f gets its finding, NULL when it was not kept. */
+static bool seen(const struct explain *ex, const char *key,
+		 struct explain_finding **f)
+{
+	const struct explain_slot *s;
+
+	*f = NULL;
+	if (!ex->keys || !ex->keys->n)
+		return false;
+	s = key_slot(ex->keys, key);
+	if (!s->key)
+		return false;
+	if (s->at != OMITTED)
+		*f = &ex->v[s->at];
+	return true;
+}
+
+/* Record key (not seen before) as the finding at, or OMITTED. */
+static void remember(struct explain *ex, const char *key, size_t at)
+{
+	struct explain_slot *s;
+
+	if (!ex->keys)
+		ex->keys = xcalloc(1, sizeof(*ex->keys));
+	if (2 * (ex->keys->n + 1) > ex->keys->cap)
+		keys_grow(ex->keys);
+	s = key_slot(ex->keys, key);
+	if (s->key)
+		BUG("explain: key '%s' remembered twice", key);
+	s->key = xstrdup(key);
+	s->at = at;
+	ex->keys->n++;
+}
+
+/* ---- reading the text ---------------------------------------------------- */
+
 void explain_init(struct explain *ex)
 {
 	memset(ex, 0, sizeof(*ex));
@@ -36,6 +135,7 @@ void explain_release(struct explain *ex)
 	for (size_t i = 0; i < ex->n; i++)
 		finding_release(&ex->v[i]);
 	free(ex->v);
+	keys_free(ex->keys);
 	explain_init(ex);
 }
 
@@ -47,37 +147,41 @@ bool explain_recognised(const struct explain *ex)
 	return false;
 }
 
-/* ---- reading the text ---------------------------------------------------- */
-
-/* The finding of that kind and name (NULL name: the kind's only one). */
-static struct explain_finding *find(struct explain *ex, enum explain_kind k,
-				    const char *name)
+/*
+ * Keep *f (new: its key not seen; its strings become ex's) as a finding
+ * of line, unless ex holds EXPLAIN_KEEP findings already: then f's
+ * strings are freed and it counts in ex->omitted. Returns the finding
+ * kept, or NULL.
+ */
+static struct explain_finding *keep(struct explain *ex,
+				    struct explain_finding *f, const char *key,
+				    const char *line)
 {
-	for (size_t i = 0; i < ex->n; i++) {
-		struct explain_finding *f = &ex->v[i];
-
-		if (f->kind != k)
-			continue;
-		if (!name || (f->name && !strcmp(f->name, name)))
-			return f;
-	}
-	return NULL;
-}
-
-static struct explain_finding *add(struct explain *ex, enum explain_kind k,
-				   const char *name, const char *line)
-{
-	struct explain_finding *f;
+	struct explain_finding *kept;
 	struct buf b = BUF_INIT;
 
+	if (ex->n >= EXPLAIN_KEEP) {
+		remember(ex, key, OMITTED);
+		ex->omitted++;
+		finding_release(f);
+		return NULL;
+	}
+	remember(ex, key, ex->n);
 	ex->v = xrealloc(ex->v, (ex->n + 1) * sizeof(*ex->v));
-	f = &ex->v[ex->n++];
-	memset(f, 0, sizeof(*f));
-	f->kind = k;
-	f->name = name ? xstrdup(name) : NULL;
+	kept = &ex->v[ex->n++];
+	*kept = *f;
 	buf_add_display(&b, line, LINE_KEEP);
-	f->line = buf_detach(&b);
-	return f;
+	kept->line = buf_detach(&b);
+	return kept;
+}
+
+/* A finding named name (a library's file or DLL name), kept or not. */
+static struct explain_finding *add_named(struct explain *ex,
+					 struct explain_finding *f,
+					 const char *name, const char *line)
+{
+	f->name = xstrdup(name);
+	return keep(ex, f, name, line);
 }
 
 /* Does the line say that a library could not be loaded? */
@@ -167,30 +271,30 @@ static char *torch_version_at(const char *p)
 static void add_mismatch(struct explain *ex, const char *line,
 			 const char *framework, char *built, char *loaded)
 {
-	struct explain_finding *f;
+	struct explain_finding *f, m = { .kind = EXPLAIN_CUDNN_MISMATCH };
+	struct buf key = BUF_INIT;
 
 	if (!built || !loaded) {
 		free(built);
 		free(loaded);
 		return;
 	}
-	for (size_t i = 0; i < ex->n; i++) {
-		f = &ex->v[i];
-		if (f->kind == EXPLAIN_CUDNN_MISMATCH &&
-		    !strcmp(f->framework, framework) &&
-		    !strcmp(f->built, built) && !strcmp(f->loaded, loaded)) {
-			free(built);
-			free(loaded);
-			return;
-		}
+	/* spaces: no name's key */
+	buf_printf(&key, "mismatch %s %s %s", framework, built, loaded);
+	if (seen(ex, key.data, &f)) {
+		free(built);
+		free(loaded);
+		goto out;
 	}
-	f = add(ex, EXPLAIN_CUDNN_MISMATCH, NULL, line);
-	f->framework = xstrdup(framework);
-	f->built = built;
-	f->loaded = loaded;
+	m.framework = xstrdup(framework);
+	m.built = built;
+	m.loaded = loaded;
 	/* what the machine has of it: its major's libcudnn */
-	f->lib = nvlib_get(NVLIB_CUDNN);
-	f->soname = nvlib_soname(f->lib, built);
+	m.lib = nvlib_get(NVLIB_CUDNN);
+	m.soname = nvlib_soname(m.lib, built);
+	keep(ex, &m, key.data, line);
+out:
+	buf_release(&key);
 }
 
 static void read_mismatches(struct explain *ex, const char *line)
@@ -227,16 +331,32 @@ static void read_mismatches(struct explain *ex, const char *line)
 	}
 }
 
+/* The one finding of kind k (a CUPTI trouble), once. */
+static struct explain_finding *add_once(struct explain *ex, enum explain_kind k,
+					const char *line)
+{
+	struct explain_finding *f, c = { .kind = k };
+	struct buf key = BUF_INIT;
+
+	buf_printf(&key, "kind %d", (int)k);
+	if (!seen(ex, key.data, &f))
+		f = keep(ex, &c, key.data, line);
+	buf_release(&key);
+	return f;
+}
+
 static void read_cupti(struct explain *ex, const char *line)
 {
-	if (strstr(line, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") &&
-	    !find(ex, EXPLAIN_CUPTI_PRIVILEGES, NULL))
-		add(ex, EXPLAIN_CUPTI_PRIVILEGES, NULL, line);
-	if ((str_find_nocase(line, "incompatible libcupti") ||
-	     strstr(line, "CUPTI could not be loaded")) &&
-	    !find(ex, EXPLAIN_CUPTI_LOAD, NULL))
-		add(ex, EXPLAIN_CUPTI_LOAD, NULL, line)->lib =
-			nvlib_get(NVLIB_CUPTI);
+	struct explain_finding *f;
+
+	if (strstr(line, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"))
+		add_once(ex, EXPLAIN_CUPTI_PRIVILEGES, line);
+	if (str_find_nocase(line, "incompatible libcupti") ||
+	    strstr(line, "CUPTI could not be loaded")) {
+		f = add_once(ex, EXPLAIN_CUPTI_LOAD, line);
+		if (f)
+			f->lib = nvlib_get(NVLIB_CUPTI);
+	}
 }
 
 /* The table's entry whose DLL prefix name starts with (cudart64_99.dll),
@@ -261,35 +381,28 @@ static const struct nvlib *dll_prefix(const char *name, bool *bare)
 	return NULL;
 }
 
-static void read_dll(struct explain *ex, const char *tok, const char *line)
+/* A DLL name's finding, into *f (not kept yet); false: not CUDA's. */
+static bool classify_dll(const char *tok, struct explain_finding *f)
 {
 	unsigned long majors;
 	const struct nvlib *lib;
-	struct explain_finding *f;
 	struct buf sv = BUF_INIT, b = BUF_INIT;
 	bool bare;
 
-	if (find(ex, EXPLAIN_LIBRARY, tok) || find(ex, EXPLAIN_DRIVER, tok) ||
-	    find(ex, EXPLAIN_NO_RELEASE, tok))
-		return;
 	if (!strcasecmp(tok, "nvcuda.dll")) {
-		add(ex, EXPLAIN_DRIVER, tok, line);
-		return;
+		f->kind = EXPLAIN_DRIVER;
+		return true;
 	}
+	f->dll = true;
 	lib = nvlib_match_dll(tok, &majors);
 	if (!lib) {
 		lib = dll_prefix(tok, &bare);
-		if (!lib)
-			return;
-		f = add(ex, bare ? EXPLAIN_LIBRARY : EXPLAIN_NO_RELEASE, tok,
-			line);
+		f->kind = bare ? EXPLAIN_LIBRARY : EXPLAIN_NO_RELEASE;
 		f->lib = lib;
-		f->dll = true;
-		return;
+		return lib;
 	}
-	f = add(ex, EXPLAIN_LIBRARY, tok, line);
+	f->kind = EXPLAIN_LIBRARY;
 	f->lib = lib;
-	f->dll = true;
 	if (lib->dll_style == NVLIB_DLL_YEAR) {
 		/* cupti64_2022.3.0.dll: CUPTI's own year version */
 		size_t pl = strlen(lib->dll);
@@ -312,36 +425,31 @@ static void read_dll(struct explain *ex, const char *tok, const char *line)
 	}
 	buf_release(&sv);
 	buf_release(&b);
+	return true;
 }
 
-static void read_so(struct explain *ex, const char *tok, const char *line)
+/* A file name's finding (libcudart.so.11.0), into *f (not kept yet);
+ * false: not CUDA's. */
+static bool classify_so(const char *tok, struct explain_finding *f)
 {
 	const struct nvlib *lib;
 	const char *ver;
-	struct explain_finding *f;
 	struct buf b = BUF_INIT;
 
-	if (find(ex, EXPLAIN_LIBRARY, tok) || find(ex, EXPLAIN_DRIVER, tok) ||
-	    find(ex, EXPLAIN_NO_RELEASE, tok))
-		return;
 	if (!strncmp(tok, "libcuda.so", 10) && (!tok[10] || tok[10] == '.')) {
-		add(ex, EXPLAIN_DRIVER, tok, line);
-		return;
+		f->kind = EXPLAIN_DRIVER;
+		return true;
 	}
 	lib = nvlib_match_file(tok, &ver);
 	if (!lib)
-		return;
+		return false;
+	f->kind = EXPLAIN_LIBRARY;
+	f->lib = lib;
 	if (!*ver) {
 		/* libcupti.so: no version asked for */
-		f = add(ex, EXPLAIN_LIBRARY, tok, line);
-		f->lib = lib;
-		return;
-	}
-	if (nvlib_describe_releases(lib, ver, &b)) {
+	} else if (nvlib_describe_releases(lib, ver, &b)) {
 		char *r = buf_detach(&b);
 
-		f = add(ex, EXPLAIN_LIBRARY, tok, line);
-		f->lib = lib;
 		f->soname = xstrdup(tok);
 		buf_printf(&b, "%s %s",
 			   lib->flags & NVLIB_OWN_VERSION
@@ -356,8 +464,6 @@ static void read_so(struct explain *ex, const char *tok, const char *line)
 		size_t stem = (size_t)(ver - tok);
 		unsigned long M = strtoul(ver, NULL, 10);
 
-		f = add(ex, EXPLAIN_LIBRARY, tok, line);
-		f->lib = lib;
 		buf_printf(&b, "%.*s%lu", (int)stem, tok, M);
 		f->soname = buf_detach(&b);
 		buf_printf(&b, "%s %lu.x",
@@ -365,24 +471,45 @@ static void read_so(struct explain *ex, const char *tok, const char *line)
 		f->releases = buf_detach(&b);
 	} else if (nvlib_majors(lib, ver)) {
 		/* a file's full version (libcudart.so.11.8.89) */
-		f = add(ex, EXPLAIN_LIBRARY, tok, line);
-		f->lib = lib;
 		buf_printf(&b, "CUDA %u", nvlib_major(lib, ver));
 		f->releases = buf_detach(&b);
 	} else {
-		f = add(ex, EXPLAIN_NO_RELEASE, tok, line);
-		f->lib = lib;
+		f->kind = EXPLAIN_NO_RELEASE;
 	}
 	buf_release(&b);
+	return true;
+}
+
+/*
+ * The name tok of line: its finding once (a name seen before, kept or
+ * not, is not read again), marked missing when line says so.
+ */
+static void read_name(struct explain *ex, const char *tok, bool dll,
+		      const char *line, bool missing)
+{
+	struct explain_finding *f, fresh = { .kind = EXPLAIN_LIBRARY };
+
+	if (!seen(ex, tok, &f)) {
+		if (!(dll ? classify_dll(tok, &fresh)
+			  : classify_so(tok, &fresh))) {
+			finding_release(&fresh);
+			return;
+		}
+		f = add_named(ex, &fresh, tok, line);
+	}
+	if (f && missing)
+		f->missing = true;
 }
 
 static void read_names(struct explain *ex, const char *line)
 {
 	const char *p = line;
 	struct buf tok = BUF_INIT;
+	int missing = -1; /* says_missing(line), once asked */
 
 	while (*p) {
 		size_t n = 0;
+		bool dll;
 
 		while (*p && !name_char(*p))
 			p++;
@@ -396,11 +523,14 @@ static void read_names(struct explain *ex, const char *line)
 		while (tok.len && (tok.data[tok.len - 1] == '.' ||
 				   tok.data[tok.len - 1] == '-'))
 			buf_setlen(&tok, tok.len - 1);
-		if (tok.len > 4 && !strcasecmp(tok.data + tok.len - 4, ".dll"))
-			read_dll(ex, tok.data, line);
-		else if (!strncmp(tok.data, "lib", 3) &&
-			 strstr(tok.data, ".so"))
-			read_so(ex, tok.data, line);
+		dll = tok.len > 4 &&
+		      !strcasecmp(tok.data + tok.len - 4, ".dll");
+		if (!dll &&
+		    (strncmp(tok.data, "lib", 3) || !strstr(tok.data, ".so")))
+			continue;
+		if (missing < 0)
+			missing = says_missing(line);
+		read_name(ex, tok.data, dll, line, missing);
 	}
 	buf_release(&tok);
 }
@@ -409,6 +539,7 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 {
 	size_t before = ex->n, i = 0;
 	struct buf line = BUF_INIT;
+	bool cupti_load = false;
 
 	while (i < len) {
 		size_t e = i;
@@ -423,18 +554,14 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 		read_mismatches(ex, line.data);
 		read_cupti(ex, line.data);
 		read_names(ex, line.data);
-		for (size_t k = before; k < ex->n; k++)
-			if (ex->v[k].name && strstr(line.data, ex->v[k].name) &&
-			    says_missing(line.data))
-				ex->v[k].missing = true;
 	}
 	/* a library that is found missing: its own name said so */
 	for (size_t k = before; k < ex->n; k++)
 		if (ex->v[k].kind == EXPLAIN_CUPTI_LOAD)
-			for (size_t j = before; j < ex->n; j++)
-				if (ex->v[j].lib &&
-				    ex->v[j].lib->id == NVLIB_CUPTI)
-					ex->v[j].missing = true;
+			cupti_load = true;
+	for (size_t j = before; cupti_load && j < ex->n; j++)
+		if (ex->v[j].lib && ex->v[j].lib->id == NVLIB_CUPTI)
+			ex->v[j].missing = true;
 	buf_release(&line);
 	return ex->n - before;
 }

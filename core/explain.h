@@ -85,9 +85,17 @@ struct explain_finding {
 	bool loader_exact;  /* the loader's path holds soname itself */
 };
 
+/* The findings an explain keeps: a log of many names reports the first
+ * ones (enough for any real log) and counts the rest. */
+#define EXPLAIN_KEEP 100
+
+struct explain_keys;
+
 struct explain {
 	struct explain_finding *v;
 	size_t n;
+	size_t omitted; /* distinct findings past EXPLAIN_KEEP, not kept */
+	struct explain_keys *keys; /* every finding's key, kept or not */
 };
 
 void explain_init(struct explain *ex);
@@ -96,7 +104,10 @@ void explain_release(struct explain *ex);
 /*
  * Read len bytes of text (a message, a log, a name; NUL bytes end
  * nothing) and add what it names into ex, each library once, in the
- * order first seen. Returns the number of findings added.
+ * order first seen, at most EXPLAIN_KEEP in all: the others are counted
+ * in ex->omitted, each once. A name is marked missing when a line that
+ * names it says it could not be loaded. Time linear in len. Returns the
+ * number of findings added.
  */
 size_t explain_parse(struct explain *ex, const char *text, size_t len);
 

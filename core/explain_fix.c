@@ -124,6 +124,9 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx)
 		json_array_append_new(a, x);
 	}
 	json_object_set_new(j, "findings", a);
+	/* distinct names past the findings kept (EXPLAIN_KEEP) */
+	json_object_set_new(j, "omitted",
+			    json_integer((json_int_t)ex->omitted));
 	json_object_set_new(j, "installed", json_str_or_null(fx->state));
 	json_object_set_new(j, "fix", json_strv(&fx->lines));
 	if (!fx->lines.n && !fx->state && fx->o.why.len)

@@ -151,6 +151,9 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 			buf_addc(out, '\n');
 		render_finding(out, &ex->v[i]);
 	}
+	if (ex->omitted)
+		buf_printf(out, "\n... and %zu more names not shown\n",
+			   ex->omitted);
 	if (!needs_asked(&fx->s, NULL))
 		return;
 	buf_addc(out, '\n');

@@ -73,6 +73,17 @@ struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
  */
 ssize_t fetch_read(struct fetch *f, const void **buf, struct cuenv_err *err);
 
+/*
+ * Does value, a 206's Content-Range ("bytes 100-199/200", or with "*"
+ * for the length), answer a request for the bytes from offset on of a
+ * file of size bytes (0: not known)? It must be well formed, start at
+ * offset, end at or after it and inside the file, whose length, when
+ * both are known, is size. NULL when it does, else why not, in words
+ * (static); value NULL (no header) does not.
+ */
+const char *fetch_content_range_check(const char *value, uint64_t offset,
+				      uint64_t size);
+
 /* Bytes delivered so far, counting the starting offset. */
 uint64_t fetch_offset(const struct fetch *f);
 /* The file's full size when the server said it (0 otherwise). */

@@ -1,9 +1,12 @@
 #include "fetch.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <curl/curl.h>
@@ -28,6 +31,9 @@ struct fetch {
 	uint64_t size;		  /* whole file, when known */
 	uint64_t limit;		  /* size, or opts.max_bytes when unknown */
 	int norange;		  /* the server ignores or refuses ranges */
+	uint64_t from;		  /* the range this attempt asked for */
+	int checked;		  /* ... its answer's Content-Range, once */
+	char *lie;		  /* why that answer is not the range asked */
 	int noted;		  /* ... and the user was told */
 	int over;		  /* failed for running past limit */
 	struct timespec deadline; /* opts.timeout_seconds after fetch_open */
@@ -97,12 +103,114 @@ void fetch_global_init(void)
 /* Above this much unread data, curl is paused: memory stays bounded. */
 #define HIGH_WATER (1 << 20)
 
+/* The digits at *p (no sign, no space) into *v; false on none or past
+ * UINT64_MAX. */
+static bool range_number(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
+			return false;
+		*v = *v * 10 + d;
+	}
+	*p = s;
+	return true;
+}
+
+const char *fetch_content_range_check(const char *value, uint64_t offset,
+				      uint64_t size)
+{
+	const char *p = value;
+	uint64_t first, last, total = 0;
+	bool star;
+
+	if (!p)
+		return "none";
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncasecmp(p, "bytes", 5) || (p[5] != ' ' && p[5] != '\t'))
+		return "not \"bytes FIRST-LAST/LENGTH\"";
+	for (p += 5; *p == ' ' || *p == '\t'; p++)
+		;
+	if (!range_number(&p, &first) || *p++ != '-' ||
+	    !range_number(&p, &last) || *p++ != '/')
+		return "not \"bytes FIRST-LAST/LENGTH\"";
+	star = *p == '*';
+	if (star)
+		p++;
+	else if (!range_number(&p, &total))
+		return "not \"bytes FIRST-LAST/LENGTH\"";
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p)
+		return "not \"bytes FIRST-LAST/LENGTH\"";
+	if (first != offset)
+		return "it does not start at the byte asked for";
+	if (last < first)
+		return "it ends before it starts";
+	if (!star && last >= total)
+		return "it ends past the file's length";
+	if (size && !star && total != size)
+		return "the file's length is not the size the catalogue "
+		       "names";
+	if (size && last >= size)
+		return "it ends past the size the catalogue names";
+	return NULL;
+}
+
+/*
+ * The first data of a 206: is its Content-Range the range asked for?
+ * False (f->lie says why) when it is not: the transfer stops, for good.
+ */
+static bool range_answered(struct fetch *f)
+{
+	struct curl_header *h = NULL;
+	const char *value = NULL, *why;
+	struct buf shown = BUF_INIT, b = BUF_INIT;
+
+	if (curl_easy_header(f->easy, "Content-Range", 0, CURLH_HEADER, -1,
+			     &h) == CURLHE_OK)
+		value = h->value;
+	why = fetch_content_range_check(value, f->from, f->size);
+	if (!why)
+		return true;
+	if (value) {
+		buf_add_display(&shown, value, 80);
+		buf_printf(&b,
+			   "the server answered the request for bytes "
+			   "%llu- with Content-Range '%s': %s",
+			   (unsigned long long)f->from, shown.data, why);
+	} else {
+		buf_printf(&b,
+			   "the server answered the request for bytes "
+			   "%llu- with 206 but no Content-Range",
+			   (unsigned long long)f->from);
+	}
+	free(f->lie);
+	f->lie = buf_detach(&b);
+	buf_release(&shown);
+	return false;
+}
+
 static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 {
 	struct fetch *f = ctx;
 	size_t len = size * n;
 	long status = 0;
 
+	if (!f->checked) {
+		f->checked = 1;
+		curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE, &status);
+		/* bytes of another range would be written as ours */
+		if (status == 206 && !range_answered(f))
+			return 0;
+	}
 	/* Never pause on an empty buffer: nothing would ever drain it. */
 	if (f->data.len && f->data.len + len > HIGH_WATER) {
 		f->paused = 1; /* curl delivers this chunk again on resume */
@@ -189,6 +297,8 @@ static int start(struct fetch *f)
 			 (unsigned long long)f->asked);
 		curl_easy_setopt(f->easy, CURLOPT_RANGE, range);
 	}
+	f->from = f->asked;
+	f->checked = 0;
 	f->errbuf[0] = '\0';
 	f->finished = 0;
 	f->paused = 0;
@@ -381,6 +491,11 @@ static int fail(struct fetch *f, long status, struct cuenv_err *err)
 	const char *why =
 		f->errbuf[0] ? f->errbuf : curl_easy_strerror(f->result);
 
+	if (f->lie) {
+		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
+			   f->url, f->lie);
+		return -1;
+	}
 	if (f->result == CURLE_OPERATION_TIMEDOUT && past_deadline(f)) {
 		cuenv_fail(err, CUENV_E_FETCH,
 			   "cannot download '%s': not done after %u s (at "
@@ -485,6 +600,12 @@ static int attempt_over(struct fetch *f, struct cuenv_err *err)
 
 	if (f->easy)
 		curl_easy_getinfo(f->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (f->lie) {
+		/* a server that answers another range: no retry helps */
+		fail(f, status, err);
+		stop(f);
+		return -1;
+	}
 	/*
 	 * Every byte of a known size is here: done, whatever the end of the
 	 * connection was (the hash decides).
@@ -599,6 +720,7 @@ void fetch_close(struct fetch *f)
 	if (f->fd >= 0)
 		plat_close(f->fd);
 	free(f->chunk);
+	free(f->lie);
 	if (f->multi)
 		curl_multi_cleanup(f->multi);
 	curl_slist_free_all(f->headers);

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "dotfile.h"
 #include "env.h"
 #include "lock.h"
 #include "store.h"
@@ -249,6 +250,54 @@ int install_request_lock_platform(const char *path, const char *lock_platform,
 			  lock_platform, platform);
 }
 
+/* "cuda 12.4", or "no cudnn" for none. */
+static void spec_words(struct buf *b, const char *key, const char *spec)
+{
+	buf_reset(b);
+	if (spec)
+		buf_printf(b, "%s %s", key, spec);
+	else
+		buf_printf(b, "no %s", key);
+}
+
+/*
+ * The .cuenv beside the lock at path must ask for what lk was made for,
+ * as `uv sync --locked` and `poetry install` refuse a lock their project
+ * file has moved away from: installing it would leave the .cuenv asking
+ * for something else. None beside it: the lock alone says what to install.
+ */
+static int lock_agrees(const char *path, const struct lockfile *lk,
+		       struct cuenv_err *err)
+{
+	static const char *const keys[] = { "cuda", "cudnn", "cupti" };
+	const char *have[] = { lk->cuda, lk->cudnn, lk->cupti };
+	struct dotfile df;
+	struct buf dot = BUF_INIT, a = BUF_INIT, b = BUF_INIT;
+	int rc;
+
+	/* lock_find's path: the .cuenv's own, ".lock" after it */
+	dotfile_init(&df);
+	buf_add(&dot, path, strlen(path) - strlen(".lock"));
+	rc = dotfile_read(dot.data, &df, err);
+	for (size_t i = 0; !rc && i < 3; i++) {
+		const char *want[] = { df.cuda, df.cudnn, df.cupti };
+
+		if (want[i] == have[i] ||
+		    (want[i] && have[i] && !strcmp(want[i], have[i])))
+			continue;
+		spec_words(&a, keys[i], want[i]);
+		spec_words(&b, keys[i], have[i]);
+		rc = cuenv_fail(err, CUENV_E_MANIFEST,
+				"install: '%s' asks for %s but '%s' was made "
+				"for %s",
+				dot.data, a.data, path, b.data);
+		cuenv_hint(err, "update the lock with: cuenv lock");
+	}
+	dotfile_release(&df);
+	BUF_RELEASE_EACH(&dot, &a, &b);
+	return rc == CUENV_NO ? CUENV_OK : rc;
+}
+
 int install_request_lock(const char *cwd, const char *platform,
 			 struct buf *path, struct lockfile *lk,
 			 struct cuenv_err *err)
@@ -265,5 +314,7 @@ int install_request_lock(const char *cwd, const char *platform,
 	if (!rc)
 		rc = install_request_lock_platform(path->data, lk->platform,
 						   platform, err);
+	if (!rc)
+		rc = lock_agrees(path->data, lk, err);
 	return rc;
 }

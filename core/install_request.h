@@ -172,9 +172,12 @@ int install_request_lock_platform(const char *path, const char *lock_platform,
 
 /*
  * --locked: the nearest .cuenv.lock at or above cwd, its path into path,
- * read into lk (initialised), and for this machine's platform. Returns
- * CUENV_OK; CUENV_E_USAGE, with a hint, when there is none or it is for
- * another platform; lock_read's error for a bad one.
+ * read into lk (initialised), for this machine's platform, and made for
+ * what the .cuenv beside it asks (when there is one). Returns CUENV_OK;
+ * CUENV_E_USAGE, with a hint, when there is none or it is for another
+ * platform; CUENV_E_MANIFEST, naming both files and values, with a hint,
+ * when the .cuenv asks for another cuda, cudnn or cupti; lock_read's or
+ * dotfile_read's error for a bad lock or .cuenv.
  */
 struct lockfile;
 int install_request_lock(const char *cwd, const char *platform,

@@ -231,7 +231,10 @@ static void prepend_updated(const char *updated, const char *name,
 	    !compat_frameworks(updated, name, spec, &mine, &ignored) &&
 	    mine.n) {
 		mine.v = xrealloc(mine.v, (mine.n + rows->n) * sizeof(*mine.v));
-		memcpy(mine.v + mine.n, rows->v, rows->n * sizeof(*rows->v));
+		/* the shipped table may have none: rows->v is NULL then */
+		if (rows->n)
+			memcpy(mine.v + mine.n, rows->v,
+			       rows->n * sizeof(*rows->v));
 		mine.n += rows->n;
 		free(rows->v);
 		*rows = mine;

@@ -1,5 +1,6 @@
 #include "shell.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* By enum shell. */
@@ -192,58 +193,114 @@ int shell_cmd_export(const char *name, const char *value, struct buf *out)
 }
 
 /*
- * PowerShell's about_Quoting_Rules: in a single-quoted string "the
- * string is passed to the command exactly as you type it. No
- * substitution is performed", and "To include a single quotation mark in
- * a single-quoted string, use a second consecutive single quote". The
- * language specification (2.3.5.2.2, verbatim-string-literal) counts as
- * single-quote-character U+0027 and the typographic U+2018 (left single
- * quotation mark), U+2019 (right), U+201A (single low-9) and U+201B
- * (single high-reversed-9): any of them ends the string, and any of them
- * doubled stands for itself. Newlines are literal inside the quotes.
+ * PowerShell reads a script in the console's code page when it has no
+ * byte order mark (Windows PowerShell 5.1 always; Invoke-Expression gets
+ * what the pipe decoded the same way): the UTF-8 bytes of U+0452, D1 92,
+ * are "Ñ’" in code page 1252, and that U+2019 ends a single-quoted string
+ * (the language specification, 2.3.5.2.2, counts U+0027 and U+2018 to
+ * U+201B as single-quote-character). So what is written is ASCII only,
+ * whatever the code page:
+ *
+ *  - an ASCII value as a verbatim string: about_Quoting_Rules, "No
+ *    substitution is performed", and "To include a single quotation mark
+ *    in a single-quoted string, use a second consecutive single quote";
+ *  - any other as an expandable string, "...", whose characters past
+ *    ASCII are subexpressions $([char]0x0452) (UTF-16 code units: two for
+ *    U+10000 and up), and whose ` $ and " are escaped with the backtick
+ *    (about_Special_Characters); newlines are literal in both.
  */
-static size_t pwsh_quote_char(const char *s)
+
+/* The code point of the UTF-8 sequence at s into *cp: its length, or 0
+ * when it is not one (truncated, overlong, a surrogate, past U+10FFFF). */
+static size_t utf8_at(const unsigned char *s, unsigned long *cp)
+{
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	static const unsigned long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+
+	if (!n || s[0] >= 0xf8)
+		return 0;
+	*cp = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	if (*cp < least[n] || *cp > 0x10ffff ||
+	    (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static bool ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+int shell_pwsh_quote(const char *s, struct buf *out)
 {
 	const unsigned char *u = (const unsigned char *)s;
+	int rc = 0;
 
-	if (u[0] == '\'')
-		return 1;
-	/* U+2018..U+201B in UTF-8: E2 80 98..9B */
-	if (u[0] == 0xe2 && u[1] == 0x80 && u[2] >= 0x98 && u[2] <= 0x9b)
-		return 3;
-	return 0;
-}
-
-void shell_pwsh_quote(const char *s, struct buf *out)
-{
-	buf_addc(out, '\'');
-	while (*s) {
-		size_t q = pwsh_quote_char(s);
-
-		if (q) {
-			buf_add(out, s, q);
-			buf_add(out, s, q);
-			s += q;
-		} else {
-			buf_addc(out, *s++);
+	if (ascii(s)) {
+		buf_addc(out, '\'');
+		for (; *s; s++) {
+			if (*s == '\'')
+				buf_addc(out, '\'');
+			buf_addc(out, *s);
 		}
+		buf_addc(out, '\'');
+		return 0;
 	}
-	buf_addc(out, '\'');
+	buf_addc(out, '"');
+	while (*u) {
+		unsigned long cp;
+		size_t n;
+
+		if (*u < 0x80) {
+			if (*u == '`' || *u == '$' || *u == '"')
+				buf_addc(out, '`');
+			buf_addc(out, (char)*u++);
+			continue;
+		}
+		n = utf8_at(u, &cp);
+		if (!n) {
+			/* not UTF-8: what a decoder would make of it */
+			cp = 0xfffd;
+			n = 1;
+			rc = -1;
+		}
+		u += n;
+		if (cp >= 0x10000) {
+			cp -= 0x10000;
+			buf_printf(out, "$([char]0x%04lX)",
+				   0xd800 + (cp >> 10));
+			cp = 0xdc00 + (cp & 0x3ff);
+		}
+		buf_printf(out, "$([char]0x%04lX)", cp);
+	}
+	buf_addc(out, '"');
+	return rc;
 }
 
-void shell_pwsh_export(const char *name, const char *value, struct buf *out)
+int shell_pwsh_export(const char *name, const char *value, struct buf *out)
 {
+	int rc;
+
 	if (!shell_name_ok(name))
-		return;
+		return -1;
 	if (!value) {
 		buf_printf(out,
 			   "Remove-Item Env:%s -ErrorAction SilentlyContinue\n",
 			   name);
-		return;
+		return 0;
 	}
 	buf_printf(out, "$env:%s = ", name);
-	shell_pwsh_quote(value, out);
+	rc = shell_pwsh_quote(value, out);
 	buf_addc(out, '\n');
+	return rc;
 }
 
 void shell_quote_word(struct buf *out, const char *s)

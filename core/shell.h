@@ -79,13 +79,18 @@ void shell_local(enum shell sh, const char *name, const char *value,
 int shell_cmd_export(const char *name, const char *value, struct buf *out);
 
 /*
- * PowerShell: `$env:NAME = '...'` (a verbatim string: every quote
- * character doubled, including U+2018, U+2019, U+201A and U+201B, which
- * PowerShell also takes as single quotes), or
- * `Remove-Item Env:NAME -ErrorAction SilentlyContinue` when value is NULL.
+ * PowerShell, in ASCII only (a script read in any console code page means
+ * the same): s as a verbatim string '...' (' doubled) when it is ASCII,
+ * else as an expandable string "..." with ` $ and " escaped by a backtick
+ * and every other character as $([char]0x0452) (UTF-16 code units).
+ * Returns 0, or -1 when s is not UTF-8 (each such byte written as
+ * U+FFFD, what PowerShell's own decoding would make of it).
+ * shell_pwsh_export: `$env:NAME = <that>`, or `Remove-Item Env:NAME
+ * -ErrorAction SilentlyContinue` when value is NULL; -1 also for a name
+ * no shell can carry (nothing written).
  */
-void shell_pwsh_quote(const char *s, struct buf *out);
-void shell_pwsh_export(const char *name, const char *value, struct buf *out);
+int shell_pwsh_quote(const char *s, struct buf *out);
+int shell_pwsh_export(const char *name, const char *value, struct buf *out);
 
 /* ---- cuenv init ---------------------------------------------------------- */
 

@@ -2,8 +2,10 @@
 # cuenv init pwsh and cuenv export pwsh, as text: PowerShell is not
 # available here, so its lines are read by a model of the subset cuenv
 # writes (pwsh_apply below, from about_Quoting_Rules: a single-quoted
-# string is verbatim and '' stands for one quote, as do the doubled
-# typographic quotes; tests/unit/test_shell.c has the grammar). With it,
+# string is verbatim and '' stands for one quote; a double-quoted one, for
+# a value that is not ASCII, has ` $ and " escaped with a backtick and
+# each character past ASCII as $([char]0xHHHH); every byte is ASCII;
+# tests/unit/test_shell.c has the grammar). With it,
 # the hook's lines take the session into a project and out again leaving
 # exactly the user's PATH, `cuenv use` (CUENV_SHELL=pwsh, as the
 # function sets it) overrides and --unset goes back, and the hook's
@@ -11,14 +13,40 @@
 # PowerShell has run any of it.
 . "$(dirname "$0")/lib.sh"
 
+need python3
 rq=$(printf '\342\200\231') # U+2019, a quote to PowerShell
+# pwsh_expandable: the value of the double-quoted string on stdin
+# (its quotes included), or failure when it is not one of cuenv's.
+pwsh_expandable() {
+	python3 -c '
+import re, sys
+s = sys.stdin.buffer.read().decode("ascii")
+m = re.fullmatch(r"\"((?:`[`$\"]|\$\(\[char\]0x[0-9A-F]{4}\)|[^`$\"])*)\"", s, re.S)
+if not m:
+    sys.exit("not an expandable string of cuenv: " + s)
+u = re.sub(r"`(.)|\$\(\[char\]0x([0-9A-F]{4})\)",
+           lambda c: c.group(1) or chr(int(c.group(2), 16)), m.group(1))
+sys.stdout.buffer.write(u.encode("utf-16", "surrogatepass").decode("utf-16").encode())
+'
+}
+
 # pwsh_apply FILE: the environment after PowerShell ran FILE, one
-# statement a line: $env:NAME = '...', Remove-Item Env:NAME -ErrorAction
-# SilentlyContinue, and $global:__cuenv_* (the hook's own: skipped).
-# Anything else, or a lone quote inside a string, fails.
+# statement a line: $env:NAME = '...' or "...", Remove-Item Env:NAME
+# -ErrorAction SilentlyContinue, and $global:__cuenv_* (the hook's own:
+# skipped). Anything else, a byte past ASCII, or a lone quote inside a
+# string, fails.
 pwsh_apply() {
+	if LC_ALL=C grep -q "$(printf '[\200-\377]')" "$1"; then
+		echo "not ASCII: $1" >&2 && return 1
+	fi
 	while IFS= read -r l; do
 		case $l in
+		'$env:'*' = "'*'"')
+			n=${l#?env:}
+			n=${n%% = *}
+			v=$(printf '%s' "${l#* = }" | pwsh_expandable) || return 1
+			export "$n=$v"
+			;;
 		'$env:'*" = '"*"'")
 			n=${l#?env:}
 			n=${n%% = *}
@@ -42,7 +70,7 @@ pwsh_apply() {
 
 t=$HOME/toolkits
 c=$t/"it's \$x $rq"
-cq="$t/it''s \$x $rq$rq"
+cq="$t/it's \`\$x \$([char]0x2019)"
 o=$t/cuda-11.8.0
 bin=$(readlink -f "$(command -v cuenv)")
 make_fake_cuda "$c" 12.4.1 &&
@@ -76,9 +104,9 @@ make_fake_cuda "$c" 12.4.1 &&
 	# Into the project: the hook's lines.
 	cd proj &&
 	expect_code 0 cuenv export pwsh --pid $$ &&
-	stdout_has "\$env:CUDA_PATH = '$cq'" &&
-	stdout_has "\$env:PATH = '$cq/bin:" &&
-	stdout_has "\$env:__CUENV_STATE = '1;" &&
+	stdout_has "\$env:CUDA_PATH = \"$cq\"" &&
+	stdout_has "\$env:PATH = \"$cq/bin:" &&
+	stdout_has "\$env:__CUENV_STATE = \"1;" &&
 	stdout_has "\$global:__cuenv_watch = @('" &&
 	stdout_has "'$HOME/proj/.cuenv'" &&
 	stdout_has "\$global:__cuenv_absent = @(" &&
@@ -119,6 +147,10 @@ make_fake_cuda "$c" 12.4.1 &&
 		sh -c 'echo "$PATH|${CUDA_PATH-unset}|${CUENV_ACTIVE-unset}|${__CUENV_STATE-unset}"' &&
 	# The model itself refuses what is not verbatim-quoted right.
 	printf "\$env:A = 'it's'\n" >"$HOME/bad.ps1" &&
+	! pwsh_apply "$HOME/bad.ps1" 2>/dev/null &&
+	printf '$env:A = "a $x"\n' >"$HOME/bad.ps1" &&
+	! pwsh_apply "$HOME/bad.ps1" 2>/dev/null &&
+	printf "\$env:A = '$rq'\n" >"$HOME/bad.ps1" &&
 	! pwsh_apply "$HOME/bad.ps1" 2>/dev/null &&
 	# sh and unknown names are still refused.
 	expect_code 2 env CUENV_SHELL=powershell cuenv use 11.8 &&

@@ -181,6 +181,30 @@ static void test_envfmt_write_cmd_refuses_bang_and_line_break(void **state)
 	buf_release(&out);
 }
 
+/* PowerShell: ASCII whatever the value; one that is not UTF-8 refused. */
+static void test_envfmt_write_powershell_ascii_or_refused(void **state)
+{
+	struct env_change v[] = {{.name = "X", .value = "C:\\\xd1\x92"}};
+	struct env_changes ch = {.v = v, .n = 1};
+	struct envfmt f;
+	struct buf out = BUF_INIT;
+	struct strv w = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(envfmt_parse("powershell", &f, &err), CUENV_OK);
+	assert_int_equal(envfmt_write(&f, &ch, &out, &w, &err), CUENV_OK);
+	assert_string_equal(out.data, "$env:X = \"C:\\$([char]0x0452)\"\n");
+	v[0].value = "C:\\\xd1";
+	assert_int_equal(envfmt_write(&f, &ch, &out, &w, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data, "env: X holds bytes that are not "
+					  "UTF-8, which PowerShell cannot "
+					  "carry");
+	err_release(&err);
+	strv_release(&w);
+	buf_release(&out);
+}
+
 /* No Windows hook reads __CUENV_STATE: cmd and PowerShell leave it out. */
 static void test_envfmt_write_windows_without_state(void **state)
 {
@@ -248,6 +272,7 @@ int main(void)
 	    cmocka_unit_test(test_envfmt_write_github_warns_of_unset),
 	    cmocka_unit_test(test_envfmt_write_dockerfile_stops_at_newline),
 	    cmocka_unit_test(test_envfmt_write_cmd_refuses_bang_and_line_break),
+	    cmocka_unit_test(test_envfmt_write_powershell_ascii_or_refused),
 	    cmocka_unit_test(test_envfmt_write_windows_without_state),
 	    cmocka_unit_test(test_envfmt_write_shell_and_json),
 	};

@@ -591,6 +591,105 @@ static void test_explain_verdict_names_an_unshipped_name(void **state)
 	err_release(&err);
 }
 
+/* torch's tuples are versions or nothing: a malformed one is no finding
+ * (not "9..0", which would reach the catalogue as a version). */
+static void test_explain_torch_tuple_must_be_a_version(void **state)
+{
+	static const char *const bad[] = {
+	    "(9,,0)", "(9, 26,)", "(,9, 1)", "()", "(9, x, 0)", "(9, 26, 0",
+	};
+	struct explain ex;
+	struct buf msg = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		/* the compiled-with tuple malformed, then the runtime one */
+		for (int which = 0; which < 2; which++) {
+			buf_reset(&msg);
+			buf_printf(&msg,
+				   "RuntimeError: cuDNN version incompatibility"
+				   ": PyTorch was compiled  against %s but "
+				   "found runtime version %s. PyTorch",
+				   which ? "(9, 26, 0)" : bad[i],
+				   which ? bad[i] : "(9, 19, 0)");
+			parse(&ex, msg.data);
+			if (ex.n)
+				fail_msg("%s: a finding, built '%s' loaded "
+					 "'%s'",
+					 msg.data, ex.v[0].built,
+					 ex.v[0].loaded);
+			explain_release(&ex);
+		}
+	}
+	buf_release(&msg);
+}
+
+/* Each name once, however often and in whatever order it comes; the
+ * first EXPLAIN_KEEP kept in the order first seen, the rest counted
+ * (each once); a kept name is marked missing by a later line. */
+static void test_explain_finding_set_keeps_names_once(void **state)
+{
+	struct explain ex;
+	struct buf text = BUF_INIT;
+	size_t total = 3 * EXPLAIN_KEEP;
+
+	(void)state;
+	/* all on one line, then again one a line backwards, then again */
+	for (size_t i = 0; i < total; i++)
+		buf_printf(&text, "cudart64_%zu.dll ", 100000 + i);
+	buf_addc(&text, '\n');
+	for (size_t i = total; i-- > 0;)
+		buf_printf(&text, "libcudart.so.11.0 cudart64_%zu.dll\n",
+			   100000 + i);
+	buf_printf(&text, "cudart64_%d.dll not found\n", 100000 + 7);
+	for (size_t i = 0; i < total; i++)
+		buf_printf(&text, "cudart64_%zu.dll\n", 100000 + i);
+	explain_init(&ex);
+	assert_int_equal(explain_parse(&ex, text.data, text.len), EXPLAIN_KEEP);
+	assert_int_equal(ex.n, EXPLAIN_KEEP);
+	/* libcudart.so.11.0 came after the first line's names: counted */
+	assert_int_equal(ex.omitted, total + 1 - EXPLAIN_KEEP);
+	for (size_t i = 0; i < ex.n; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "cudart64_%zu.dll", 100000 + i);
+		assert_string_equal(ex.v[i].name, want);
+		assert_int_equal(ex.v[i].kind, EXPLAIN_NO_RELEASE);
+		assert_int_equal(ex.v[i].missing, i == 7);
+	}
+	explain_release(&ex);
+
+	/* under the cap nothing is omitted, and a name's kinds are one */
+	parse(&ex, "libcudnn.so.8 cudnn64_8.dll libcudnn.so.8 libcuda.so.1\n"
+		   "cudnn64_8.dll libcuda.so.1 nvcuda.dll nvcuda.dll");
+	assert_int_equal(ex.n, 4);
+	assert_int_equal(ex.omitted, 0);
+	assert_int_equal(ex.v[2].kind, EXPLAIN_DRIVER);
+	assert_int_equal(ex.v[3].kind, EXPLAIN_DRIVER);
+	explain_release(&ex);
+	buf_release(&text);
+}
+
+/* Mismatches and CUPTI's troubles are findings once each too. */
+static void test_explain_finding_set_other_kinds_once(void **state)
+{
+	struct explain ex;
+	struct buf text = BUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		buf_printf(&text, "%s%s%s", torch_cudnn, cupti_privileges,
+			   tf_cudnn);
+	parse(&ex, text.data);
+	assert_int_equal(ex.n, 3);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_CUDNN_MISMATCH);
+	assert_int_equal(ex.v[1].kind, EXPLAIN_CUPTI_PRIVILEGES);
+	assert_int_equal(ex.v[2].kind, EXPLAIN_CUDNN_MISMATCH);
+	assert_string_equal(ex.v[2].framework, "tensorflow");
+	explain_release(&ex);
+	buf_release(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +704,9 @@ int main(void)
 	    cmocka_unit_test(test_explain_libraries_outside_the_toolkit),
 	    cmocka_unit_test(test_explain_no_release_gives_it),
 	    cmocka_unit_test(test_explain_cudnn_mismatches),
+	    cmocka_unit_test(test_explain_torch_tuple_must_be_a_version),
+	    cmocka_unit_test(test_explain_finding_set_keeps_names_once),
+	    cmocka_unit_test(test_explain_finding_set_other_kinds_once),
 	    cmocka_unit_test(test_explain_cupti_privileges),
 	    cmocka_unit_test_setup_teardown(test_explain_frameworks_that_ask,
 					    fx_setup, fx_teardown),

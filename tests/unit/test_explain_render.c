@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "../../core/explain_render.h"
 #include "../../core/xalloc.h"
 
@@ -279,6 +281,32 @@ static void test_explain_render_json_or_text(void **state)
 	buf_release(&out);
 }
 
+/* Past EXPLAIN_KEEP findings, the report says how many it left out. */
+static void test_explain_render_says_how_many_not_shown(void **state)
+{
+	struct model *m = *state;
+	struct buf text = BUF_INIT, out = BUF_INIT;
+	json_t *j;
+
+	for (int i = 0; i < EXPLAIN_KEEP + 25; i++)
+		buf_printf(&text, "cudart64_%d.dll\n", 1000 + i);
+	explain_parse(&m->ex, text.data, text.len);
+	render(m, NULL);
+	assert_non_null(strstr(m->out.data, "cudart64_1099.dll: "));
+	assert_null(strstr(m->out.data, "cudart64_1100.dll"));
+	assert_string_equal(m->out.data + m->out.len -
+				strlen("\n\n... and 25 more names not shown\n"),
+			    "\n\n... and 25 more names not shown\n");
+	explain_render(&out, &m->ex, &m->fx, 1);
+	j = json_loads(out.data, 0, NULL);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "omitted")), 25);
+	assert_int_equal(json_array_size(json_object_get(j, "findings")),
+			 EXPLAIN_KEEP);
+	json_decref(j);
+	BUF_RELEASE_EACH(&text, &out);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -297,6 +325,7 @@ int main(void)
 	    T(test_explain_render_no_fix_says_why),
 	    T(test_explain_render_nothing_asked_no_fix),
 	    T(test_explain_render_json_or_text),
+	    T(test_explain_render_says_how_many_not_shown),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -296,6 +296,62 @@ static void test_fetch_to_buf_limits_the_size(void **state)
 	free(url);
 }
 
+/* A 206's Content-Range must be the range asked for (bytes from offset
+ * on), of the file the catalogue names: each case refused says why. */
+static void test_fetch_content_range_check(void **state)
+{
+	static const struct {
+		const char *value;
+		uint64_t offset, size;
+		const char *why; /* NULL: accepted */
+	} cases[] = {
+	    {"bytes 100-199/200", 100, 200, NULL},
+	    {"bytes 100-199/200", 100, 0, NULL},
+	    {"bytes 100-199/*", 100, 200, NULL},
+	    {"bytes 100-149/200", 100, 200, NULL}, /* fewer bytes: resumed */
+	    {"BYTES  0-0/1 ", 0, 1, NULL},
+	    {NULL, 100, 200, "none"},
+	    {"", 100, 200, "not \"bytes"},
+	    {"bytes 101-199/200", 100, 200, "does not start at the byte"},
+	    {"bytes 99-199/200", 100, 200, "does not start at the byte"},
+	    {"bytes 0-199/200", 100, 200, "does not start at the byte"},
+	    {"bytes 100-99/200", 100, 200, "ends before it starts"},
+	    {"bytes 100-200/200", 100, 0, "ends past the file's length"},
+	    {"bytes 100-299/300", 100, 200, "not the size the catalogue"},
+	    {"bytes 100-200/*", 100, 200, "ends past the size the catalogue"},
+	    {"bytes 100-/200", 100, 200, "not \"bytes"},
+	    {"bytes -199/200", 100, 200, "not \"bytes"},
+	    {"bytes 100-199", 100, 200, "not \"bytes"},
+	    {"bytes 100-199/", 100, 200, "not \"bytes"},
+	    {"bytes 100-199/200x", 100, 200, "not \"bytes"},
+	    {"bytes 100-199/200/300", 100, 200, "not \"bytes"},
+	    {"bytes +100-199/200", 100, 200, "not \"bytes"},
+	    {"bytes */200", 100, 200, "not \"bytes"},
+	    {"items 100-199/200", 100, 200, "not \"bytes"},
+	    {"bytes100-199/200", 100, 200, "not \"bytes"},
+	    {"bytes 100-199/99999999999999999999", 100, 0, "not \"bytes"},
+	    {"bytes 18446744073709551615-18446744073709551615/*", UINT64_MAX, 0,
+	     NULL},
+	    {"bytes 18446744073709551616-18446744073709551616/*", 0, 0,
+	     "not \"bytes"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const char *why = fetch_content_range_check(
+		    cases[i].value, cases[i].offset, cases[i].size);
+
+		if (!cases[i].why && why)
+			fail_msg("'%s' from %llu: refused: %s", cases[i].value,
+				 (unsigned long long)cases[i].offset, why);
+		if (cases[i].why && (!why || !strstr(why, cases[i].why)))
+			fail_msg("'%s' from %llu: %s, not '%s'",
+				 cases[i].value ? cases[i].value : "(none)",
+				 (unsigned long long)cases[i].offset,
+				 why ? why : "accepted", cases[i].why);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +368,7 @@ int main(void)
 	    T(test_fetch_refuses_plain_http_unless_allowed),
 	    T(test_fetch_to_buf_limits_the_size),
 #undef T
+	    cmocka_unit_test(test_fetch_content_range_check),
 	};
 
 	fetch_global_init();

@@ -385,6 +385,70 @@ static void test_install_lock_found_read_and_for_here(void **state)
 	free(sub);
 }
 
+/* The .cuenv beside the lock must ask for what the lock was made for:
+ * else a refusal naming both files and values (none beside it: fine). */
+static void test_install_lock_refused_when_the_dotfile_moved_on(void **state)
+{
+	static const struct {
+		const char *dotfile, *msg; /* NULL: accepted */
+	} cases[] = {
+	    {"cuda = 12.4\n", NULL},
+	    {"12.4\n", NULL},
+	    {"# pinned\ncuda = 12.4\nisolate = true\n", NULL},
+	    {"cuda = 12.6\n",
+	     "asks for cuda 12.6 but '%s' was made for cuda 12.4"},
+	    {"cuda = 12.4.1\n",
+	     "asks for cuda 12.4.1 but '%s' was made for cuda 12.4"},
+	    {"cuda = 12.4\ncudnn = 9.1\n",
+	     "asks for cudnn 9.1 but '%s' was made for no cudnn"},
+	    {"cuda = 12.4\ncupti = 12.6\n",
+	     "asks for cupti 12.6 but '%s' was made for no cupti"},
+	    {"cuda = system\n",
+	     "asks for cuda system but '%s' was made for cuda 12.4"},
+	};
+	struct fixture *fx = *state;
+	struct lockfile lk;
+	struct buf path = BUF_INIT, want = BUF_INIT, lock = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *p = fx_path(fx, "p");
+
+	write_lock(fx, "p/.cuenv.lock", "linux-x86_64");
+	buf_printf(&lock, "%s/.cuenv.lock", p);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		int rc;
+
+		fx_write(fx, "p/.cuenv", cases[i].dotfile);
+		lock_init(&lk);
+		rc = install_request_lock(p, "linux-x86_64", &path, &lk, &err);
+		if (!cases[i].msg) {
+			if (rc)
+				fail_msg("'%s': refused: %s", cases[i].dotfile,
+					 err.msg.data);
+		} else {
+			assert_int_equal(rc, CUENV_E_MANIFEST);
+			buf_reset(&want);
+			buf_printf(&want, "install: '%s/.cuenv' ", p);
+			buf_printf(&want, cases[i].msg, lock.data);
+			assert_string_equal(err.msg.data, want.data);
+			assert_string_equal(err.hint.data,
+					    "update the lock with: cuenv lock");
+		}
+		err_release(&err);
+		lock_release(&lk);
+	}
+	/* a .cuenv that cannot be read is its own error */
+	fx_write(fx, "p/.cuenv", "cudaa = 12.4\n");
+	lock_init(&lk);
+	assert_int_equal(
+	    install_request_lock(p, "linux-x86_64", &path, &lk, &err),
+	    CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "cudaa"));
+	err_release(&err);
+	lock_release(&lk);
+	BUF_RELEASE_EACH(&path, &want, &lock);
+	free(p);
+}
+
 /* cuenv use's variables win over the .cuenv; a --cudnn given wins. */
 static void test_install_select_use_then_dotfile(void **state)
 {
@@ -459,6 +523,9 @@ int main(void)
 	    cmocka_unit_test(test_install_list_only_options),
 	    cmocka_unit_test_setup_teardown(
 		test_install_lock_found_read_and_for_here, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_install_lock_refused_when_the_dotfile_moved_on, fx_setup,
 		fx_teardown),
 	};
 

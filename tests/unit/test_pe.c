@@ -230,6 +230,50 @@ static void test_pe_rejects_every_truncation(void **state)
 	}
 }
 
+/*
+ * A field that starts inside the file and ends past it is not read: the
+ * bytes after len are those of the whole image here (not a heap copy's
+ * end), so a reader that checked only a field's start would read them
+ * and go on to a later check's message.
+ */
+static void test_pe_field_ending_past_the_end_is_not_read(void **state)
+{
+	static const struct {
+		size_t len;
+		const char *msg;
+	} cases[] = {
+	    /* e_lfanew at 0x3c, 4 bytes */
+	    {0x3d, "truncated DOS header"},
+	    {0x3f, "truncated DOS header"},
+	    /* the signature at 0x40 */
+	    {0x42, "no PE signature"},
+	    {0x43, "no PE signature"},
+	    /* SizeOfOptionalHeader at 0x54, 2 bytes */
+	    {0x55, "truncated COFF header"},
+	    /* NumberOfRvaAndSizes at OPT + 108, 4 bytes (PE32+) */
+	    {OPT + 109, "truncated optional header"},
+	    {OPT + 111, "truncated optional header"},
+	};
+	struct pe_img m;
+
+	(void)state;
+	pe_build(&m, 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct pe_info p;
+		struct cuenv_err err = CUENV_ERR_INIT;
+
+		pe_info_init(&p);
+		if (pe_parse(m.p, cases[i].len, "test.dll", &p, &err) !=
+		    CUENV_E_MANIFEST)
+			fail_msg("%zu bytes: not refused", cases[i].len);
+		if (!strstr(err.msg.data, cases[i].msg))
+			fail_msg("%zu bytes: '%s' lacks '%s'", cases[i].len,
+				 err.msg.data, cases[i].msg);
+		pe_info_release(&p);
+		err_release(&err);
+	}
+}
+
 /* Hostile headers: each a one-line error naming what is wrong. */
 static void test_pe_rejects_hostile_headers(void **state)
 {
@@ -429,6 +473,7 @@ int main(void)
 	    cmocka_unit_test(test_pe_old_delay_descriptors_hold_addresses),
 	    cmocka_unit_test(test_pe_refuses_what_is_not_pe),
 	    cmocka_unit_test(test_pe_rejects_every_truncation),
+	    cmocka_unit_test(test_pe_field_ending_past_the_end_is_not_read),
 	    cmocka_unit_test(test_pe_rejects_hostile_headers),
 	    cmocka_unit_test(test_pe_rejects_a_name_that_does_not_end),
 	    cmocka_unit_test_setup_teardown(test_pe_read_file_errors, fx_setup,

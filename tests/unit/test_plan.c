@@ -414,6 +414,35 @@ static void test_plan_framework_rows_updated_table_first(void **state)
 	free(empty);
 }
 
+/* A release only the updated table has (the shipped one has no row of
+ * it): the updated rows alone, nothing copied from an empty list (a
+ * memcpy from NULL, which SANITIZE=1 stops on). */
+static void test_plan_framework_rows_only_the_updated_table_has_it(void **state)
+{
+	struct fixture *fx = *state;
+	struct framework_builds rows = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *shipped, *updated;
+
+	fx_write(fx, "shipped/frameworks.tsv",
+		 TSV_HEAD "jax\tjax-0.4.30\t12.4\t9.1\ts\t\n");
+	fx_write(fx, "updated/frameworks.tsv",
+		 TSV_HEAD "jax\tjax-0.4.99\t12.8\t\tindex\t\n");
+	shipped = fx_path(fx, "shipped");
+	updated = fx_path(fx, "updated");
+	assert_int_equal(
+	    plan_framework_rows(shipped, updated, "jax", "0.4.99", &rows, &err),
+	    CUENV_OK);
+	assert_int_equal(rows.n, 1);
+	assert_string_equal(rows.v[0].version, "0.4.99");
+	assert_string_equal(rows.v[0].cuda, "12.8");
+	assert_null(rows.v[0].cudnn);
+	framework_builds_release(&rows);
+	err_release(&err);
+	free(shipped);
+	free(updated);
+}
+
 static void test_plan_framework_pick_first_installable(void **state)
 {
 	struct catalog cat = {0};
@@ -734,6 +763,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_plan_framework_rows_updated_table_first, fx_setup,
 		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_plan_framework_rows_only_the_updated_table_has_it,
+		fx_setup, fx_teardown),
 	    cmocka_unit_test(test_plan_framework_pick_first_installable),
 	    cmocka_unit_test_setup_teardown(
 		test_plan_framework_choose_rows_then_pick, fx_setup,

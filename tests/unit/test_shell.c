@@ -548,12 +548,24 @@ static void test_shell_cmd_export_refuses_what_set_cannot_carry(void **state)
 }
 
 /*
- * PowerShell's about_Quoting_Rules: a single-quoted string is verbatim
- * ("No substitution is performed"), and "To include a single quotation
- * mark in a single-quoted string, use a second consecutive single quote".
- * The language specification (verbatim-string-literal) counts U+0027,
- * U+2018, U+2019, U+201A and U+201B as single-quote-character. This model
- * of that grammar reads `'...'` back; returns the length read or 0.
+ * PowerShell's strings, as this model reads them back (written from the
+ * documents, not from shell.c):
+ *
+ *  - verbatim, about_Quoting_Rules: "No substitution is performed", and
+ *    "To include a single quotation mark in a single-quoted string, use a
+ *    second consecutive single quote"; the language specification
+ *    (verbatim-string-literal) counts U+0027 and U+2018..U+201B as
+ *    single-quote-character;
+ *  - expandable, "...": the backtick escapes the next character
+ *    (about_Special_Characters: `0 `a `b `e `f `n `r `t `u{} `v are
+ *    special, read here as not ours), $ starts a variable or a
+ *    subexpression, of which only $([char]0xHHHH) is read (a UTF-16 code
+ *    unit), "" is one quote, and U+201C..U+201E end it too.
+ *
+ * Every byte must be ASCII: under a console code page that is not UTF-8
+ * (1252: the bytes D1 92 of U+0452 read as "Ñ’", U+2019 a quote), only
+ * ASCII reads the same. Returns the length read, or 0 when s is not one
+ * whole string of that grammar.
  */
 static size_t pwsh_quote_len(const char *s)
 {
@@ -566,11 +578,85 @@ static size_t pwsh_quote_len(const char *s)
 	return 0;
 }
 
-static size_t pwsh_verbatim_model(const char *s, struct buf *value)
+static void utf8_put(struct buf *b, unsigned long cp)
+{
+	if (cp < 0x80) {
+		buf_addc(b, (char)cp);
+	} else if (cp < 0x800) {
+		buf_addc(b, (char)(0xc0 | cp >> 6));
+		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		buf_addc(b, (char)(0xe0 | cp >> 12));
+		buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
+	} else {
+		buf_addc(b, (char)(0xf0 | cp >> 18));
+		buf_addc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
+		buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
+	}
+}
+
+static size_t pwsh_expandable_model(const char *s, struct buf *value)
+{
+	const char *p = s + 1;
+	unsigned long hi = 0; /* a high surrogate waiting for its low one */
+
+	for (;;) {
+		unsigned long cu;
+		char *end;
+
+		if (!*p)
+			return 0;
+		if (*p == '"' && p[1] != '"')
+			return hi ? 0 : (size_t)(p + 1 - s);
+		if (hi && *p != '$')
+			return 0;
+		if (*p == '"') {
+			buf_addc(value, '"');
+			p += 2;
+		} else if (*p == '`') {
+			if (!p[1] || strchr("0abefnrtuv", p[1]))
+				return 0;
+			buf_addc(value, p[1]);
+			p += 2;
+		} else if (*p == '$') {
+			if (strncmp(p, "$([char]0x", 10))
+				return 0;
+			cu = strtoul(p + 10, &end, 16);
+			if (end == p + 10 || *end != ')' || cu > 0xffff)
+				return 0;
+			p = end + 1;
+			if (cu >= 0xd800 && cu <= 0xdbff) {
+				if (hi)
+					return 0;
+				hi = cu;
+			} else if (cu >= 0xdc00 && cu <= 0xdfff) {
+				if (!hi)
+					return 0;
+				utf8_put(value, 0x10000 +
+						    ((hi - 0xd800) << 10) +
+						    (cu - 0xdc00));
+				hi = 0;
+			} else {
+				utf8_put(value, cu);
+			}
+		} else {
+			buf_addc(value, *p++);
+		}
+	}
+}
+
+static size_t pwsh_string_model(const char *s, struct buf *value)
 {
 	const char *p = s;
 	size_t q = pwsh_quote_len(p);
 
+	for (size_t i = 0; s[i]; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			fail_msg("not ASCII: %s", s);
+	if (*s == '"')
+		return pwsh_expandable_model(s, value);
 	if (!q)
 		return 0;
 	p += q;
@@ -591,7 +677,7 @@ static size_t pwsh_verbatim_model(const char *s, struct buf *value)
 	}
 }
 
-static void test_shell_pwsh_quote_doubles_every_quote_character(void **state)
+static void test_shell_pwsh_quote_ascii_only_and_reads_back(void **state)
 {
 	/* expected literals written from the grammar above */
 	static const char *const cases[][2] = {
@@ -599,14 +685,21 @@ static void test_shell_pwsh_quote_doubles_every_quote_character(void **state)
 	    {"it's", "'it''s'"},
 	    {"$env:PATH `n $(id) @x \"d\"", "'$env:PATH `n $(id) @x \"d\"'"},
 	    {"C:\\Program Files\\NVIDIA", "'C:\\Program Files\\NVIDIA'"},
-	    {"\xe2\x80\x98l\xe2\x80\x99r",
-	     "'\xe2\x80\x98\xe2\x80\x98l\xe2\x80\x99\xe2\x80\x99r'"},
-	    {"\xe2\x80\x9a\xe2\x80\x9b",
-	     "'\xe2\x80\x9a\xe2\x80\x9a\xe2\x80\x9b\xe2\x80\x9b'"},
-	    /* U+201C (a double quote) and U+2017 are not single quotes */
-	    {"\xe2\x80\x9c\xe2\x80\x97", "'\xe2\x80\x9c\xe2\x80\x97'"},
 	    {"one\ntwo", "'one\ntwo'"},
-	    {"caf\xc3\xa9 '", "'caf\xc3\xa9 '''"},
+	    /* U+0452, whose second UTF-8 byte is U+2019 in code page 1252 */
+	    {"C:\\\xd1\x92'", "\"C:\\$([char]0x0452)'\""},
+	    {"\xe2\x80\x98l\xe2\x80\x99r",
+	     "\"$([char]0x2018)l$([char]0x2019)r\""},
+	    {"\xe2\x80\x9a\xe2\x80\x9b", "\"$([char]0x201A)$([char]0x201B)\""},
+	    /* U+201C..U+201E end an expandable string: escaped like the rest */
+	    {"\xe2\x80\x9c\xe2\x80\x9d\xe2\x80\x9e",
+	     "\"$([char]0x201C)$([char]0x201D)$([char]0x201E)\""},
+	    {"caf\xc3\xa9 '", "\"caf$([char]0x00E9) '\""},
+	    {"\xc3\xa9 $env:X `n $(id) \"d\"\nz",
+	     "\"$([char]0x00E9) `$env:X ``n `$(id) `\"d`\"\nz\""},
+	    /* past U+FFFF: a surrogate pair */
+	    {"\xf0\x9f\x98\x80!", "\"$([char]0xD83D)$([char]0xDE00)!\""},
+	    {"\xef\xbf\xbf", "\"$([char]0xFFFF)\""},
 	};
 	struct buf out = BUF_INIT, value = BUF_INIT;
 
@@ -615,11 +708,10 @@ static void test_shell_pwsh_quote_doubles_every_quote_character(void **state)
 		buf_reset(&out);
 		buf_reset(&value);
 		buf_adds(&value, "");
-		shell_pwsh_quote(cases[i][0], &out);
+		assert_int_equal(shell_pwsh_quote(cases[i][0], &out), 0);
 		assert_string_equal(out.data, cases[i][1]);
 		/* the literal ends exactly at its end, and reads back */
-		assert_int_equal(pwsh_verbatim_model(out.data, &value),
-				 out.len);
+		assert_int_equal(pwsh_string_model(out.data, &value), out.len);
 		assert_string_equal(value.data, cases[i][0]);
 	}
 	buf_reset(&out);
@@ -627,6 +719,36 @@ static void test_shell_pwsh_quote_doubles_every_quote_character(void **state)
 	assert_string_equal(out.data, "''");
 	buf_release(&out);
 	buf_release(&value);
+}
+
+/* Bytes that are not UTF-8 (a lone continuation byte, a truncated, an
+ * overlong or a surrogate's sequence) cannot be carried: U+FFFD each,
+ * still ASCII, and -1. */
+static void test_shell_pwsh_quote_refuses_what_is_not_utf8(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"a\x92z", "\"a$([char]0xFFFD)z\""},
+	    {"\xd1", "\"$([char]0xFFFD)\""},
+	    {"\xe2\x80z", "\"$([char]0xFFFD)$([char]0xFFFD)z\""},
+	    {"\xc0\xaf", "\"$([char]0xFFFD)$([char]0xFFFD)\""},
+	    {"\xed\xa0\x80",
+	     "\"$([char]0xFFFD)$([char]0xFFFD)$([char]0xFFFD)\""},
+	    {"\xf4\x90\x80\x80",
+	     "\"$([char]0xFFFD)$([char]0xFFFD)$([char]0xFFFD)$([char]0xFFFD)\""},
+	    {"\xff", "\"$([char]0xFFFD)\""},
+	};
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		buf_reset(&out);
+		assert_int_equal(shell_pwsh_quote(cases[i][0], &out), -1);
+		assert_string_equal(out.data, cases[i][1]);
+	}
+	buf_reset(&out);
+	assert_int_equal(shell_pwsh_export("X", "\xd1", &out), -1);
+	assert_string_equal(out.data, "$env:X = \"$([char]0xFFFD)\"\n");
+	buf_release(&out);
 }
 
 static void test_shell_pwsh_export_assigns_and_removes(void **state)
@@ -664,7 +786,7 @@ static void pwsh_array_model(const char *line, const char *name,
 		size_t n;
 
 		buf_adds(&v, "");
-		n = pwsh_verbatim_model(p, &v);
+		n = pwsh_string_model(p, &v);
 		assert_true(n > 0);
 		strv_push(items, v.data);
 		buf_release(&v);
@@ -976,8 +1098,8 @@ int main(void)
 	    cmocka_unit_test(test_shell_cmd_export_unsets_null_and_empty),
 	    cmocka_unit_test(
 		test_shell_cmd_export_refuses_what_set_cannot_carry),
-	    cmocka_unit_test(
-		test_shell_pwsh_quote_doubles_every_quote_character),
+	    cmocka_unit_test(test_shell_pwsh_quote_ascii_only_and_reads_back),
+	    cmocka_unit_test(test_shell_pwsh_quote_refuses_what_is_not_utf8),
 	    cmocka_unit_test(test_shell_pwsh_export_assigns_and_removes),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");

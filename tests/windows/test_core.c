@@ -117,11 +117,14 @@ static void shell_checks(void)
 	check(shell_cmd_export("X", "bang!", &out) == -1, "cmd refuses !", "0",
 	      "-1");
 	buf_reset(&out);
-	/* about_Quoting_Rules: '' in a single-quoted string is one ' */
-	shell_pwsh_export("CUDA_PATH", "C:\\it's \xe2\x80\x99", &out);
+	/* about_Quoting_Rules: '' in a single-quoted string is one '; past
+	 * ASCII, a double-quoted string of $([char]0x...) (ASCII only) */
+	shell_pwsh_export("CUDA_PATH", "C:\\it's", &out);
+	shell_pwsh_export("CUDNN_PATH", "C:\\it's \xe2\x80\x99", &out);
 	shell_pwsh_export("GONE", NULL, &out);
 	check_str("powershell lines", out.data,
-		  "$env:CUDA_PATH = 'C:\\it''s \xe2\x80\x99\xe2\x80\x99'\n"
+		  "$env:CUDA_PATH = 'C:\\it''s'\n"
+		  "$env:CUDNN_PATH = \"C:\\it's $([char]0x2019)\"\n"
 		  "Remove-Item Env:GONE -ErrorAction SilentlyContinue\n");
 	buf_reset(&out);
 	shell_export(SHELL_SH, "X", "it's", &out);
