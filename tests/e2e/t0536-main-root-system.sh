@@ -5,17 +5,24 @@
 # before anything is created or removed: as CUENV_ROOT, as the default
 # root (HOME=/), and as what a link or ".." resolves to. A cuenv that
 # took them would write into the machine's own /, so as root the refused
-# commands run as nobody, who cannot.
+# commands run as nobody, who cannot (from a copy of the binaries that
+# nobody can reach).
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" = 0 ]; then
 	need setpriv
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	chmod 711 "$E2E_SANDBOX" || exit 1
+	nb=$E2E_SANDBOX/nobody-bin
+	mkdir "$nb" && cp "$CUENV_BIN" "$nb/cuenv" || exit 1
+	net=$(dirname "$CUENV_BIN")/cuenv-net
+	if [ -e "$net" ]; then cp "$net" "$nb/" || exit 1; fi
+	chmod 755 "$nb" && chmod 711 "$E2E_SANDBOX" || exit 1
 	confined() {
 		setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" \
-			--clear-groups "$@"
+			--clear-groups env PATH="$nb:$PATH" "$@"
 	}
+	confined cuenv --version >/dev/null 2>&1 ||
+		skip "nobody cannot run a copy of cuenv here"
 else
 	confined() { "$@"; }
 fi
