@@ -8,7 +8,7 @@
 
 sha=$(printf '%064d' 42)
 c=$HOME/toolkits/cuda-12.4
-mkdir -p "$CUENV_ROOT/pool/$sha" "$CUENV_ROOT/cache" &&
+mkdir -p "$CUENV_ROOT/pool/$sha" "$CUENV_ROOT/cache" "$CUENV_ROOT/.locks" &&
 	echo data >"$CUENV_ROOT/pool/$sha/file" &&
 	echo data >"$CUENV_ROOT/cache/$sha" &&
 	echo data >"$CUENV_ROOT/cache/$sha.part" &&
@@ -20,8 +20,8 @@ removed 0 cached archives (0.0 MB)" cuenv gc --cache &&
 	file_is "$CUENV_ROOT/pool/$sha/file" data &&
 	file_is "$CUENV_ROOT/cache/$sha" data &&
 	file_is "$CUENV_ROOT/cache/$sha.part" data &&
+	check "gc made a record" [ ! -e "$CUENV_ROOT/.locks/$sha.lock" ] &&
 	# Once a record names them, they are the store's.
-	mkdir -p "$CUENV_ROOT/.locks" &&
 	: >"$CUENV_ROOT/.locks/$sha.lock" &&
 	expect_stdout "removed 1 unused component (0.0 MB)
 removed 1 cached archive (0.0 MB)

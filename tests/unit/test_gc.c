@@ -16,6 +16,7 @@
 
 #define SHA1 "1111111111111111111111111111111111111111111111111111111111111111"
 #define SHA2 "2222222222222222222222222222222222222222222222222222222222222222"
+#define SHA3 "3333333333333333333333333333333333333333333333333333333333333333"
 
 /* Set fx's file rel's mtime to age seconds ago. */
 static void age(const struct fixture *fx, const char *rel, time_t age)
@@ -181,7 +182,8 @@ static void test_gc_leaves_what_no_record_names(void **state)
 	age(fx, "root/cache/" SHA1 ".part", 7200);
 	fx_write(fx, "root/cache/" SHA2, "ours");
 	/* a record that is a folder is none */
-	fx_mkdir(fx, "root/.locks/" SHA1 ".lock");
+	fx_write(fx, "root/pool/" SHA3 "/file", "theirs");
+	fx_mkdir(fx, "root/.locks/" SHA3 ".lock");
 	open_store(fx, &st);
 	run_gc(&st, &o, &r);
 	assert_int_equal(r.trees, 1);
@@ -190,6 +192,8 @@ static void test_gc_leaves_what_no_record_names(void **state)
 	assert_true(fx_exists(fx, "root/pool/" SHA1 "/file"));
 	assert_true(fx_exists(fx, "root/pool/" SHA1 "-rt/file"));
 	assert_true(fx_exists(fx, "root/pool/notes/file"));
+	assert_true(fx_exists(fx, "root/pool/" SHA3 "/file"));
+	assert_false(fx_exists(fx, "root/.locks/" SHA1 ".lock"));
 	assert_false(fx_exists(fx, "root/pool/" SHA2 "-0123456789ab-rt"));
 	assert_true(fx_exists(fx, "root/cache/" SHA1));
 	assert_true(fx_exists(fx, "root/cache/" SHA1 ".part"));
