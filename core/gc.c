@@ -182,6 +182,25 @@ static int is_sha_name(const char *name, int *part)
 	return n == DIGEST_HEX_LEN && (!name[n] || *part);
 }
 
+/*
+ * The store's record of what it made in pool/ and cache/: an install
+ * creates .locks/<sha256>.lock before it writes anything of that archive
+ * (cache/<sha256>[.part], pool/<sha256>[-subset][-rt]), and never
+ * removes it. An entry without one is not cuenv's (a root made over an
+ * existing folder): gc leaves it. name starts with the sha256. Opens the
+ * record for writing (to try its lock): the fd, or -1 when there is none.
+ */
+static int open_record(const char *root, const char *name)
+{
+	struct buf p = BUF_INIT;
+	int fd;
+
+	buf_printf(&p, "%s/.locks/%.*s.lock", root, DIGEST_HEX_LEN, name);
+	fd = plat_open(p.data, PLAT_O_WRITE | PLAT_O_NOFOLLOW, 0);
+	buf_release(&p);
+	return fd;
+}
+
 struct prune_cache {
 	const char *root;
 	const struct gc_opts *o;
@@ -201,15 +220,14 @@ static void prune_cache_entry(struct gc *g, int d, const char *dir,
 		return;
 	if (!pc->o->cache && !(part && pc->now - sb.mtime > pc->o->part_age))
 		return;
-	buf_printf(&p, "%s/.locks/%.*s.lock", pc->root, DIGEST_HEX_LEN, name);
-	fd = plat_open(p.data, PLAT_O_WRITE, 0);
-	if (fd >= 0 && store_lock_now(fd)) {
+	fd = open_record(pc->root, name);
+	if (fd < 0)
+		return; /* not the store's */
+	if (store_lock_now(fd)) {
 		g->r->busy++;
 		plat_close(fd);
-		buf_release(&p);
 		return;
 	}
-	buf_reset(&p);
 	buf_path(&p, dir, name);
 	if (plat_unlink_at(d, name)) {
 		gc_failed(g, p.data, errno);
@@ -224,8 +242,7 @@ static void prune_cache_entry(struct gc *g, int d, const char *dir,
 			g->r->archive_bytes += freed;
 		}
 	}
-	if (fd >= 0)
-		plat_close(fd);
+	plat_close(fd);
 	buf_release(&p);
 }
 
@@ -245,13 +262,19 @@ static void prune_cache(const char *root, const struct gc_opts *o, struct gc *g)
 static void prune_pool_entry(struct gc *g, int d, const char *dir,
 			     const char *name, void *ctx)
 {
+	const char *root = ctx;
 	struct buf p = BUF_INIT;
 	struct tree_stats ts;
+	size_t n = strspn(name, "0123456789abcdef");
+	int fd;
 
 	(void)d;
-	(void)ctx;
-	if (name[0] == '.')
+	if (n != DIGEST_HEX_LEN || (name[n] && name[n] != '-'))
+		return; /* not a pool tree's name: not the store's */
+	fd = open_record(root, name);
+	if (fd < 0)
 		return;
+	plat_close(fd);
 	buf_path(&p, dir, name);
 	if (store_measure_tree(p.data, &ts)) {
 		gc_failed(g, p.data, errno);
@@ -265,10 +288,10 @@ static void prune_pool_entry(struct gc *g, int d, const char *dir,
 	buf_release(&p);
 }
 
-/* Pool trees no version links to. */
+/* Pool trees no version links to, of those the store's records name. */
 static void prune_pool(const char *root, struct gc *g)
 {
-	gc_each_entry(g, root, "pool", 1, prune_pool_entry, NULL);
+	gc_each_entry(g, root, "pool", 1, prune_pool_entry, (void *)root);
 }
 
 int gc_run(struct store *st, const struct gc_opts *o, struct gc_report *r,

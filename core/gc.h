@@ -37,8 +37,12 @@ struct gc_report {
  * died (trash-* first: its links keep pool trees in use), pool trees no
  * installed version links to, and in cache/ the partial downloads older
  * than o->part_age seconds, or with o->cache every archive and partial
- * download. A cache file whose .locks/<sha>.lock is held stays (counted
- * in r->busy). Trees of any depth are removed, never following links.
+ * download. Only what the store's records say it made goes: a pool tree
+ * or cache file whose sha256 has a .locks/<sha>.lock, which the install
+ * that fetched the archive created first; anything else in pool/ or
+ * cache/ stays. A cache file whose .locks/<sha>.lock is held stays
+ * (counted in r->busy). Trees of any depth are removed, never following
+ * links.
  * Fills *r with what was freed, also when it fails: then it went on with
  * the rest and returns CUENV_E_STORE naming the first path it could not
  * remove (which *r does not count).

@@ -403,7 +403,9 @@ struct part_paths {
 	struct buf tmp;	  /* .staging/install-X/<key>: extracting */
 	struct buf cache; /* cache/<sha256>: the verified archive */
 	struct buf part;  /* cache/<sha256>.part: being downloaded */
-	struct buf lock;  /* .locks/<sha256>.lock: its downloader's */
+	struct buf lock;  /* .locks/<sha256>.lock: its downloader's, and the
+			     store's record that the pool tree and cache
+			     files are cuenv's (gc.h): never removed */
 };
 
 static void part_paths_init(struct part_paths *f, const struct job *j)

@@ -131,7 +131,14 @@ int plat_owner_get(const char *path, struct plat_owner *o)
 						    : PLAT_UID_OTHER;
 	o->others_write = others_write(dacl, me);
 	o->perm = o->others_write ? 0777 : 0755;
+	o->sticky = 0;
+	o->link = 0;
 	free(me);
 	LocalFree(sd);
 	return 0;
+}
+
+int plat_owner_lget(const char *path, struct plat_owner *o)
+{
+	return plat_owner_get(path, o);
 }

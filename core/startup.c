@@ -31,6 +31,97 @@ static int default_root(char *const *envp, const struct plat_path_rules *rules,
 	return CUENV_OK;
 }
 
+/*
+ * Is path one the system shares, which cuenv may not take for its root:
+ * a file system's root, a folder directly beneath it (/usr, /home, /opt,
+ * C:\Windows), or on POSIX one directly beneath /usr or /var (/usr/local,
+ * /var/lib)? A ".." counts as a name: planned_root resolves them.
+ */
+static int is_system_folder(const struct plat_path_rules *r, const char *path)
+{
+	struct strv parts = STRV_INIT;
+	char *top = NULL;
+	int yes;
+
+	plat_path_split(r, path, &top, &parts);
+	yes = parts.n < 2 ||
+	      (parts.n == 2 && r->style == PLAT_PATH_POSIX &&
+	       (!strcmp(parts.v[0], "usr") || !strcmp(parts.v[0], "var")));
+	free(top);
+	strv_release(&parts);
+	return yes;
+}
+
+/*
+ * The folder root names once it is made: the real path of the longest
+ * part of it that exists (links followed), then the rest name by name,
+ * "." left out and ".." taking a name off, as making the folders would.
+ * malloc'd; NULL when a real path cannot be had but for an absence.
+ */
+static char *planned_root(const struct plat_path_rules *r, const char *root)
+{
+	struct strv parts = STRV_INIT;
+	struct buf out = BUF_INIT;
+	char *top = NULL, *real = NULL;
+	size_t k;
+
+	plat_path_split(r, root, &top, &parts);
+	for (k = parts.n;; k--) {
+		buf_sets(&out, top);
+		for (size_t i = 0; i < k; i++)
+			buf_path(&out, out.data, parts.v[i]);
+		real = plat_realpath(out.data);
+		if (real || (errno != ENOENT && errno != ENOTDIR) || !k)
+			break;
+	}
+	if (real) {
+		buf_sets(&out, real);
+		for (size_t i = k; i < parts.n; i++) {
+			if (!strcmp(parts.v[i], ".."))
+				plat_path_up(&out);
+			else
+				buf_path(&out, out.data, parts.v[i]);
+		}
+	}
+	free(top);
+	strv_release(&parts);
+	if (!real) {
+		buf_release(&out);
+		return NULL;
+	}
+	free(real);
+	return buf_detach(&out);
+}
+
+/*
+ * cuenv makes folders in its root (versions, pool, cache, .staging,
+ * .locks, run) and gc and uninstall remove what it made there: a folder
+ * the system shares is refused, as written and as it resolves.
+ */
+static int check_own_folder(const struct plat_path_rules *r, const char *root,
+			    const char *what, struct cuenv_err *err)
+{
+	char *real = planned_root(r, root);
+	int rc = CUENV_OK;
+
+	if (is_system_folder(r, root))
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"%s '%s' is a folder the system shares: "
+				"cuenv's root must be a folder of its own",
+				what, root);
+	else if (real && is_system_folder(r, real))
+		rc = cuenv_fail(err, CUENV_E_USAGE,
+				"%s '%s' is '%s', a folder the system shares: "
+				"cuenv's root must be a folder of its own",
+				what, root, real);
+	if (rc)
+		cuenv_hint(err,
+			   "set CUENV_ROOT to a folder two levels or more "
+			   "below the top, such as ~/.cuenv or /opt/cuenv");
+	free(real);
+	return rc;
+}
+
 int startup_root(char *const *envp, struct buf *root, struct cuenv_err *err)
 {
 	const struct plat_path_rules *rules = plat_path_native();
@@ -50,8 +141,11 @@ int startup_root(char *const *envp, struct buf *root, struct cuenv_err *err)
 				  "CUENV_ROOT must be an absolute path, not "
 				  "'%s'",
 				  root->data);
-	return trust_check_listable(root->data,
-				    r ? "CUENV_ROOT" : "cuenv's root", err);
+	if (trust_check_listable(root->data, r ? "CUENV_ROOT" : "cuenv's root",
+				 err))
+		return err->rc;
+	return check_own_folder(rules, root->data,
+				r ? "CUENV_ROOT" : "cuenv's root", err);
 }
 
 char *startup_cwd(const char *pwd, int *gone)

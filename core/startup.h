@@ -17,8 +17,15 @@
  * %LOCALAPPDATA%\cuenv, where programs keep a user's data. Trailing
  * separators are dropped (not the root's own: "/" stays "/"). Fails with
  * CUENV_E_USAGE when neither variable is set, when the root is not
- * absolute, or when it holds what would split a PATH entry
- * (trust_check_listable: its folders go into PATH).
+ * absolute, when it holds what would split a PATH entry
+ * (trust_check_listable: its folders go into PATH), or when it is a
+ * folder the system shares, as written or as it resolves (links
+ * followed, ".." taken off): a file system's root, a folder directly
+ * beneath one (/usr, /home, /opt, /tmp, C:\Windows), or on POSIX one
+ * directly beneath /usr or /var (/usr/local, /var/lib). cuenv makes its
+ * folders in its root and gc removes what it made there, so the root
+ * must be a folder of its own. Reads the file system (realpath), writes
+ * nothing.
  */
 int startup_root(char *const *envp, struct buf *root, struct cuenv_err *err);
 

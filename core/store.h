@@ -8,6 +8,13 @@
  *	  versions/<kind>/<name>/.cuenv-receipt   written last
  *	  version                          the global default (.cuenv format)
  *	  .staging/                        work in progress, never a version
+ *	  pool/<sha256>[-subset][-rt]/     an archive's verified tree, which
+ *	                                   versions hard-link into
+ *	  cache/<sha256>[.part]            downloaded archives
+ *	  .locks/<sha256>.lock             made before anything of that
+ *	                                   archive, never removed: the record
+ *	                                   that says its pool tree and cache
+ *	                                   files are cuenv's (core/gc.h)
  *	  run/                             per-shell stamps for the hooks
  *	  .lock                            lock for writers; holds a line
  *	                                   naming its holder and pid

@@ -17,10 +17,18 @@
  *     user and root, as ssh's StrictModes and sudo ask of their files:
  *     owned by the user or root, writable by neither group nor others.
  *     Otherwise another user could rewrite a receipt and have the next
- *     activation export their library folder. A caller may skip this
- *     check on the user's explicit word (CUENV_INSECURE_ROOTS=1).
+ *     activation export their library folder. The same holds for every
+ *     folder on the way from / (StrictModes again): whoever may write a
+ *     folder above a root may rename the root away and put a tree with
+ *     their own nvcc in its place. Links on the way are followed as the
+ *     system follows them, so both the folders that hold a link and
+ *     those of its target are checked. A folder others may write passes
+ *     only when it is sticky, as /tmp is, and the entry below it is the
+ *     user's or root's: then no one else can rename that entry. A caller
+ *     may skip this check on the user's explicit word
+ *     (CUENV_INSECURE_ROOTS=1).
  *
- * The checks cost a few stat() calls per activation.
+ * The checks cost a few lstat() calls per folder per activation.
  */
 #ifndef CUENV_TRUST_H
 #define CUENV_TRUST_H
@@ -50,12 +58,17 @@ int trust_check_listable(const char *path, const char *what,
 			 struct cuenv_err *err);
 
 /*
- * Fail with CUENV_E_STORE when path (followed through links) is owned by
- * someone other than uid or root, or is writable by its group or others;
- * a path that does not exist passes (there is nothing in it to take). The
- * message names the path and what is wrong; the hint is the command that
- * fixes it, runnable as printed (chown to owner, the uid that should own
- * it, and/or chmod go-w).
+ * Fail with CUENV_E_STORE when path (followed through links), or any
+ * folder on the way to it from /, is owned by someone other than uid or
+ * root, or is writable by its group or others (a folder on the way may
+ * be, when it is sticky and the entry below it is uid's or root's: a
+ * link there owned by another user fails instead). A path that does not
+ * exist passes (there is nothing in it to take). The message names the
+ * folder or file at fault and what is wrong (and, for a folder on the
+ * way, path); the hint is the command that fixes it, runnable as printed
+ * (chown, -h for a link, to owner, the uid that should own it, and/or
+ * chmod go-w). On Windows only path itself is checked: a drive's root
+ * lets every user create folders in it.
  */
 int trust_check_path(const char *path, plat_uid uid, plat_uid owner,
 		     struct cuenv_err *err);

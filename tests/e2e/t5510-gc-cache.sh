@@ -32,6 +32,9 @@ use_mirror &&
 	expect_code 0 cuenv install 12.4.1 &&
 	expect_stdout "$sums" ls "$c" &&
 	# 3 MB a dead download left two days ago, and one in progress.
+	# (Their downloads' records, .locks/<sha>.lock, as installs leave.)
+	: >"$CUENV_ROOT/.locks/$(printf '%064d' 1).lock" &&
+	: >"$CUENV_ROOT/.locks/$(printf '%064d' 2).lock" &&
 	dd if=/dev/zero of="$stale" bs=1000 count=3000 2>/dev/null &&
 	touch -d '2 days ago' "$stale" &&
 	echo partial >"$fresh" &&

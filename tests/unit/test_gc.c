@@ -16,6 +16,7 @@
 
 #define SHA1 "1111111111111111111111111111111111111111111111111111111111111111"
 #define SHA2 "2222222222222222222222222222222222222222222222222222222222222222"
+#define SHA3 "3333333333333333333333333333333333333333333333333333333333333333"
 
 /* Set fx's file rel's mtime to age seconds ago. */
 static void age(const struct fixture *fx, const char *rel, time_t age)
@@ -128,6 +129,9 @@ static void test_gc_prunes_unlinked_pool_trees_and_stale_parts(void **state)
 
 	fx_write(fx, "root/pool/" SHA1 "/lib/a", "0123456789");
 	fx_write(fx, "root/pool/" SHA2 "/lib/b", "xyz");
+	/* what the installs that made them left: the store's records */
+	fx_touch(fx, "root/.locks/" SHA1 ".lock");
+	fx_touch(fx, "root/.locks/" SHA2 ".lock");
 	fx_mkdir(fx, "root/versions/cuda/12.4.1/lib");
 	{
 		char *from = fx_path(fx, "root/pool/" SHA2 "/lib/b");
@@ -153,6 +157,47 @@ static void test_gc_prunes_unlinked_pool_trees_and_stale_parts(void **state)
 	assert_false(fx_exists(fx, "root/cache/" SHA1 ".part"));
 	assert_true(fx_exists(fx, "root/cache/" SHA2 ".part"));
 	assert_true(fx_exists(fx, "root/cache/" SHA1));
+	store_release(&st);
+}
+
+/*
+ * A root made over a folder that had a pool/ or cache/ of someone else's:
+ * what no record (.locks/<sha>.lock) names is not gc's to remove, even
+ * with a sha256 for a name; a recorded one beside it goes.
+ */
+static void test_gc_leaves_what_no_record_names(void **state)
+{
+	struct fixture *fx = *state;
+	struct gc_opts o = {.cache = 1, .part_age = 3600};
+	struct gc_report r;
+	struct store st;
+
+	fx_write(fx, "root/pool/" SHA1 "/file", "theirs");
+	fx_write(fx, "root/pool/" SHA1 "-rt/file", "theirs");
+	fx_write(fx, "root/pool/notes/file", "theirs");
+	fx_write(fx, "root/pool/" SHA2 "-0123456789ab-rt/lib/a", "ours");
+	fx_touch(fx, "root/.locks/" SHA2 ".lock");
+	fx_write(fx, "root/cache/" SHA1, "theirs");
+	fx_write(fx, "root/cache/" SHA1 ".part", "theirs");
+	age(fx, "root/cache/" SHA1 ".part", 7200);
+	fx_write(fx, "root/cache/" SHA2, "ours");
+	/* a record that is a folder is none */
+	fx_write(fx, "root/pool/" SHA3 "/file", "theirs");
+	fx_mkdir(fx, "root/.locks/" SHA3 ".lock");
+	open_store(fx, &st);
+	run_gc(&st, &o, &r);
+	assert_int_equal(r.trees, 1);
+	assert_int_equal(r.archives, 1);
+	assert_int_equal(r.parts, 0);
+	assert_true(fx_exists(fx, "root/pool/" SHA1 "/file"));
+	assert_true(fx_exists(fx, "root/pool/" SHA1 "-rt/file"));
+	assert_true(fx_exists(fx, "root/pool/notes/file"));
+	assert_true(fx_exists(fx, "root/pool/" SHA3 "/file"));
+	assert_false(fx_exists(fx, "root/.locks/" SHA1 ".lock"));
+	assert_false(fx_exists(fx, "root/pool/" SHA2 "-0123456789ab-rt"));
+	assert_true(fx_exists(fx, "root/cache/" SHA1));
+	assert_true(fx_exists(fx, "root/cache/" SHA1 ".part"));
+	assert_false(fx_exists(fx, "root/cache/" SHA2));
 	store_release(&st);
 }
 
@@ -233,6 +278,7 @@ int main(void)
 	    T(test_gc_sweeps_dead_staging_folders_and_keeps_live_ones),
 	    T(test_gc_sweep_removes_only_old_free_orphan_locks),
 	    T(test_gc_prunes_unlinked_pool_trees_and_stale_parts),
+	    T(test_gc_leaves_what_no_record_names),
 	    T(test_gc_on_an_empty_store_frees_nothing),
 	    cmocka_unit_test(test_gc_render_says_only_what_happened),
 	    cmocka_unit_test(test_gc_render_every_line_in_order),

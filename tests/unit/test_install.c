@@ -463,6 +463,15 @@ static void test_install_gc_removes_only_stale_partial_downloads(void **state)
 	buf_printf(&fresh, "root/cache/%064d.part", 2);
 	fx_write(fx, old.data, "0123456789");
 	fx_write(fx, fresh.data, "01234");
+	/* the records their downloads left (gc removes only what they name) */
+	buf_reset(&old);
+	buf_printf(&old, "root/.locks/%064d.lock", 1);
+	fx_touch(fx, old.data);
+	buf_reset(&old);
+	buf_printf(&old, "root/.locks/%064d.lock", 2);
+	fx_touch(fx, old.data);
+	buf_reset(&old);
+	buf_printf(&old, "root/cache/%064d.part", 1);
 	p = fx_path(fx, old.data);
 	age_file(p, 7200);
 	free(p);
@@ -497,6 +506,9 @@ static void test_install_gc_cache_empties_the_cache(void **state)
 	interrupted_uninstall(&w, "x", 0);
 	archive = fx_path(fx, "mirror/compute/cuda/redist/" REL);
 	assert_int_equal(stat(archive, &st), 0);
+	buf_printf(&part, "root/.locks/%064d.lock", 3);
+	fx_touch(fx, part.data); /* its download's record */
+	buf_reset(&part);
 	buf_printf(&part, "root/cache/%064d.part", 3);
 	fx_write(fx, part.data, "01234");
 	if (gc_run(&w.st, &go, &r, &err))

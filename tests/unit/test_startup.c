@@ -32,11 +32,125 @@ static void test_startup_root_from_cuenv_root(void **state)
 	assert_string_equal(root.data, "/srv/cuenv");
 	assert_int_equal(root_of(slashes, &root, &err), CUENV_OK);
 	assert_string_equal(root.data, "/srv/cuenv");
-	/* the root folder keeps its own separator */
-	assert_int_equal(root_of(top, &root, &err), CUENV_OK);
+	/* the root folder keeps its own separator, and is refused */
+	assert_int_equal(root_of(top, &root, &err), CUENV_E_USAGE);
 	assert_string_equal(root.data, "/");
+	assert_string_equal(err.msg.data,
+			    "CUENV_ROOT '/' is a folder the system shares: "
+			    "cuenv's root must be a folder of its own");
 	buf_release(&root);
 	err_release(&err);
+}
+
+/* CUENV_ROOT=value: startup_root's code. */
+static int root_code(const char *value)
+{
+	struct buf var = BUF_INIT, root = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *vars[] = {NULL, NULL};
+	int rc;
+
+	buf_printf(&var, "CUENV_ROOT=%s", value);
+	vars[0] = var.data;
+	rc = startup_root(vars, &root, &err);
+	if (rc == CUENV_E_USAGE)
+		assert_non_null(strstr(err.msg.data, "a folder the system "
+						     "shares"));
+	buf_release(&var);
+	buf_release(&root);
+	err_release(&err);
+	return rc;
+}
+
+static void test_startup_root_refuses_folders_the_system_shares(void **state)
+{
+	static const char *const shared[] = {
+	    "/",
+	    "/usr",
+	    "/etc",
+	    "/bin",
+	    "/lib64",
+	    "/var",
+	    "/opt/",
+	    "/home",
+	    "/tmp",
+	    "/srv",
+	    "/usr/local",
+	    "/usr/lib",
+	    "/var/lib",
+	    "/var/tmp",
+	    /* as they resolve, made or not */
+	    "/opt/..",
+	    "/usr/./lib",
+	    "/no-such-cuenv-dir/..",
+	    "/no-such-cuenv-dir/x/../../usr",
+	};
+	static const char *const own[] = {
+	    "/opt/cuenv",     "/srv/cuenv",	"/usr/local/cuenv",
+	    "/home/u/.cuenv", "/var/lib/cuenv", "/no-such-cuenv-dir/x",
+	};
+	char *home_slash[] = {"HOME=/", NULL};
+	struct buf root = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shared) / sizeof(*shared); i++)
+		if (root_code(shared[i]) != CUENV_E_USAGE)
+			fail_msg("'%s' was taken", shared[i]);
+	for (size_t i = 0; i < sizeof(own) / sizeof(*own); i++)
+		if (root_code(own[i]) != CUENV_OK)
+			fail_msg("'%s' was refused", own[i]);
+	/* the default root too: HOME=/ gives /.cuenv */
+	assert_int_equal(root_of(home_slash, &root, &err), CUENV_E_USAGE);
+	assert_string_equal(err.msg.data,
+			    "cuenv's root '/.cuenv' is a folder the system "
+			    "shares: cuenv's root must be a folder of its own");
+	assert_non_null(strstr(err.hint.data, "set CUENV_ROOT to"));
+	buf_release(&root);
+	err_release(&err);
+}
+
+/* A link to / or to /usr is refused as what it resolves to. */
+static void test_startup_root_refuses_link_to_system_folder(void **state)
+{
+	struct fixture *fx = *state;
+	struct buf want = BUF_INIT;
+	char *link = fx_path(fx, "slash"), *usr = fx_path(fx, "usr"),
+	     *below = fx_path(fx, "slash/new/../var"),
+	     *mine = fx_path(fx, "mine/cuenv");
+
+	fx_symlink(fx, "/", "slash");
+	fx_symlink(fx, "/usr/", "usr");
+	assert_int_equal(root_code(link), CUENV_E_USAGE);
+	assert_int_equal(root_code(usr), CUENV_E_USAGE);
+	/* "/var" once new is made: refused before anything is */
+	assert_int_equal(root_code(below), CUENV_E_USAGE);
+	assert_false(fx_exists(fx, "slash/new"));
+	assert_int_equal(root_code(mine), CUENV_OK);
+	{
+		struct cuenv_err err = CUENV_ERR_INIT;
+		struct buf root = BUF_INIT;
+		struct buf var = BUF_INIT;
+		char *vars[] = {NULL, NULL};
+
+		buf_printf(&var, "CUENV_ROOT=%s", link);
+		vars[0] = var.data;
+		assert_int_equal(startup_root(vars, &root, &err),
+				 CUENV_E_USAGE);
+		buf_printf(&want,
+			   "CUENV_ROOT '%s' is '/', a folder the system "
+			   "shares",
+			   link);
+		assert_non_null(strstr(err.msg.data, want.data));
+		buf_release(&var);
+		buf_release(&root);
+		err_release(&err);
+	}
+	buf_release(&want);
+	free(link);
+	free(usr);
+	free(below);
+	free(mine);
 }
 
 static void test_startup_root_defaults_to_home(void **state)
@@ -178,6 +292,11 @@ int main(void)
 	    cmocka_unit_test(test_startup_root_from_cuenv_root),
 	    cmocka_unit_test(test_startup_root_defaults_to_home),
 	    cmocka_unit_test(test_startup_root_must_be_absolute_and_listable),
+	    cmocka_unit_test(
+		test_startup_root_refuses_folders_the_system_shares),
+	    cmocka_unit_test_setup_teardown(
+		test_startup_root_refuses_link_to_system_folder, fx_setup,
+		fx_teardown),
 	    HERE_TEST(test_startup_cwd_keeps_a_symlinked_pwd),
 	    HERE_TEST(test_startup_cwd_of_a_deleted_folder_is_pwd),
 	};
