@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "env.h"
 #include "plat_fs.h"
@@ -32,21 +33,64 @@ static int default_root(char *const *envp, const struct plat_path_rules *rules,
 }
 
 /*
+ * The folders a system keeps directly beneath its top (the FHS's, and
+ * Windows' own beneath a drive): cuenv's gc and uninstall would remove
+ * what it made in them, beside what others keep there.
+ */
+static const char *const system_top[] = {
+	"bin",
+	"boot",
+	"dev",
+	"etc",
+	"home",
+	"lib",
+	"lib32",
+	"lib64",
+	"libx32",
+	"media",
+	"mnt",
+	"opt",
+	"proc",
+	"root",
+	"run",
+	"sbin",
+	"snap",
+	"srv",
+	"sys",
+	"tmp",
+	"usr",
+	"var",
+	"Windows",
+	"Program Files",
+	"Program Files (x86)",
+	"ProgramData",
+	"Users",
+};
+
+/*
  * Is path one the system shares, which cuenv may not take for its root:
- * a file system's root, a folder directly beneath it (/usr, /home, /opt,
- * C:\Windows), or on POSIX one directly beneath /usr or /var (/usr/local,
- * /var/lib)? A ".." counts as a name: planned_root resolves them.
+ * a file system's root, one of system_top beneath it (/usr, /home, /opt,
+ * C:\Windows), or on POSIX a folder directly beneath /usr or /var
+ * (/usr/local, /var/lib)? A folder of its own at the top (/cuenv, or
+ * /.cuenv for HOME=/ in a container) is no system folder. A ".." counts
+ * as a name: planned_root resolves them.
  */
 static int is_system_folder(const struct plat_path_rules *r, const char *path)
 {
 	struct strv parts = STRV_INIT;
 	char *top = NULL;
-	int yes;
+	int yes = 0;
 
 	plat_path_split(r, path, &top, &parts);
-	yes = parts.n < 2 ||
-	      (parts.n == 2 && r->style == PLAT_PATH_POSIX &&
-	       (!strcmp(parts.v[0], "usr") || !strcmp(parts.v[0], "var")));
+	if (parts.n == 0)
+		yes = 1;
+	for (size_t i = 0;
+	     parts.n == 1 && i < sizeof(system_top) / sizeof(*system_top); i++)
+		yes |= r->style == PLAT_PATH_POSIX
+			       ? !strcmp(parts.v[0], system_top[i])
+			       : !strcasecmp(parts.v[0], system_top[i]);
+	if (parts.n == 2 && r->style == PLAT_PATH_POSIX)
+		yes = !strcmp(parts.v[0], "usr") || !strcmp(parts.v[0], "var");
 	free(top);
 	strv_release(&parts);
 	return yes;
@@ -116,8 +160,8 @@ static int check_own_folder(const struct plat_path_rules *r, const char *root,
 				what, root, real);
 	if (rc)
 		cuenv_hint(err,
-			   "set CUENV_ROOT to a folder two levels or more "
-			   "below the top, such as ~/.cuenv or /opt/cuenv");
+			   "set CUENV_ROOT to a folder of cuenv's own, such "
+			   "as ~/.cuenv or /opt/cuenv");
 	free(real);
 	return rc;
 }
