@@ -66,6 +66,12 @@ struct active {
 	const struct install *cudnn; /* or NULL */
 	const struct install *cupti; /* CUPTI from another release, or NULL */
 	int isolate;
+	/*
+	 * Folders that go on LD_LIBRARY_PATH ahead of the selection's: the
+	 * NVIDIA wheels of the Python environment in use that the selection
+	 * would shadow (activation_compute, core/venvlib.h); NULL for none.
+	 */
+	const struct strv *first_libs;
 };
 
 /*
