@@ -116,6 +116,28 @@ static int check_install(const char *root, const struct install *in,
 	return rc;
 }
 
+/*
+ * A registered folder that is gone (install_is_missing) is refused: its
+ * paths would go on PATH and LD_LIBRARY_PATH naming nothing, and the
+ * programs would load whatever else the loader finds.
+ */
+static int check_present(const struct active *act, struct cuenv_err *err)
+{
+	const struct install *ins[] = { act->cuda, act->cudnn, act->cupti };
+
+	for (size_t i = 0; i < sizeof(ins) / sizeof(*ins); i++) {
+		if (!ins[i] || !install_is_missing(ins[i]))
+			continue;
+		cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+			   "%s %s was registered from '%s', which is gone",
+			   kit_kind_name(ins[i]->kind), ins[i]->name,
+			   ins[i]->prefix);
+		return cuenv_hint(err, "forget it: cuenv remove %s %s",
+				  kit_kind_name(ins[i]->kind), ins[i]->name);
+	}
+	return CUENV_OK;
+}
+
 int activation_list(const char *root, const char *system_roots,
 		    struct activation *a, struct cuenv_err *err)
 {
@@ -254,6 +276,8 @@ int activation_compute(const char *root, const char *cwd,
 	if (!rc)
 		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->cuptis,
 				    &a->act, err);
+	if (!rc)
+		rc = check_present(&a->act, err);
 	if (!rc && !a->insecure_roots) {
 		rc = check_install(root, a->act.cuda, err);
 		if (!rc && a->act.cudnn)

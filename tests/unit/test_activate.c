@@ -714,6 +714,26 @@ test_activate_venv_without_shared_sonames_is_left_alone(void **state)
 	envmap_release(&start);
 }
 
+static void test_activate_refuses_registered_folder_that_is_gone(void **state)
+{
+	struct world *w = *state;
+	struct buf want = BUF_INIT;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 11.8\n");
+	assert_int_equal(fx_remove_tree(w->cuda11), 0);
+	assert_int_equal(compute(w, "proj", &w->start, 0),
+			 CUENV_E_NOT_INSTALLED);
+	assert_false(w->a.ok);
+	buf_printf(&want, "cuda 11.8.0 was registered from '%s', which is gone",
+		   w->cuda11);
+	assert_string_equal(w->err.msg.data, want.data);
+	assert_string_equal(w->err.hint.data,
+			    "forget it: cuenv remove cuda 11.8.0");
+	/* nothing of it goes into the environment */
+	fx_assert_env_equal(&w->a.after, &w->a.base);
+	buf_release(&want);
+}
+
 #define WORLD_TEST(t)                                                          \
 	cmocka_unit_test_setup_teardown(t, world_setup, world_teardown)
 
@@ -741,6 +761,7 @@ int main(void)
 	    WORLD_TEST(test_activate_warns_about_shadowing_dir),
 	    WORLD_TEST(test_activate_isolate_argument_strips_shadowing_dir),
 	    WORLD_TEST(test_activate_reports_skipped_receipts),
+	    WORLD_TEST(test_activate_refuses_registered_folder_that_is_gone),
 	    WORLD_TEST(test_activate_keeps_venv_wheels_first),
 	    WORLD_TEST(test_activate_over_venv_puts_selection_first),
 	    WORLD_TEST(test_activate_venv_without_shared_sonames_is_left_alone),
