@@ -921,6 +921,13 @@ static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
  * (nvidia/cudnn, with lib/ and include/) is its prefix: CUDNN_PATH names
  * it, as builds that read CUDNN_PATH/include and CUDNN_PATH/lib expect.
  */
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
 static void wheel_prefix(struct install *in)
 {
 	const char *wheel = nvlib_get(NVLIB_CUDNN)->wheel_dir;
@@ -931,7 +938,13 @@ static void wheel_prefix(struct install *in)
 	buf_path(&lib, want.data, "lib");
 	for (size_t i = 0; i < in->lib.n && all; i++)
 		all = !strcmp(in->lib.v[i], lib.data);
+	for (size_t i = 0; i < in->include.n && all; i++)
+		all = below(in->include.v[i], want.data);
 	if (all) {
+		/* the other wheels' programs (cuda_nvcc/bin) are not cuDNN's */
+		for (size_t i = in->bin.n; i-- > 0;)
+			if (!below(in->bin.v[i], want.data))
+				strv_remove(&in->bin, i);
 		free(in->prefix);
 		in->prefix = buf_detach(&want);
 	}

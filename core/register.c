@@ -10,6 +10,7 @@
 #include "detect.h"
 #include "env.h"
 #include "ldsearch.h"
+#include "plat_fs.h"
 #include "trust.h"
 #include "version.h"
 
@@ -237,6 +238,40 @@ static void loader_dirs(char *const *envp, struct strv *out)
 }
 
 /*
+ * A toolkit without nvcc (NVIDIA's runtime wheels in a site-packages)
+ * gives CUDA_HOME a folder that builds nothing: said once, at add.
+ */
+static void warn_no_nvcc(const struct register_add *ra,
+			 const struct install *in)
+{
+	static const char *const names[] = { "nvcc", "nvcc.exe" };
+	struct buf w = BUF_INIT;
+
+	if (in->kind != KIT_CUDA)
+		return;
+	for (size_t i = 0; i < in->bin.n; i++)
+		for (size_t k = 0; k < 2; k++) {
+			struct buf p = BUF_INIT;
+			struct plat_stat st;
+			bool there;
+
+			buf_path(&p, in->bin.v[i], names[k]);
+			there = !plat_stat(p.data, &st) &&
+				st.type == PLAT_F_REG;
+			buf_release(&p);
+			if (there)
+				return;
+		}
+	buf_printf(&w,
+		   "cuda %s from %s has no bin/nvcc: CUDA_HOME names it, but "
+		   "building CUDA code (a PyTorch extension) needs a toolkit "
+		   "with nvcc (cuenv install %s)",
+		   in->version, in->prefix, in->version);
+	ra->warn(ra->ctx, w.data);
+	buf_release(&w);
+}
+
+/*
  * What the loader would find of the found installs (first, and the
  * cuDNN inside a toolkit: also), checked, then recorded and described.
  */
@@ -259,6 +294,7 @@ static int add_found(const struct register_add *ra, struct install *first,
 	if (rc || !first->dir) /* already there */
 		return rc;
 	describe(ra, first);
+	warn_no_nvcc(ra, first);
 	if (also)
 		rc = record_inner(ra, also, err);
 	if (!rc && also && also->dir)

@@ -384,8 +384,9 @@ static void test_register_add_says_registered_then_already(void **state)
 }
 
 /* A venv's site-packages (rel) with the CUDA 12.<minor> runtime's wheel
- * and cuDNN 9.1.0.70's. */
-static void wheel_site(const struct fixture *fx, const char *rel, int minor)
+ * and cuDNN 9.1.0.70's, and nvcc's wheel when nvcc. */
+static void wheel_site(const struct fixture *fx, const char *rel, int minor,
+		       bool nvcc)
 {
 	static const char *const files[] = {
 	    "nvidia/cuda_runtime/lib/libcudart.so.12",
@@ -405,6 +406,10 @@ static void wheel_site(const struct fixture *fx, const char *rel, int minor)
 		   rel);
 	buf_printf(&text, "#define CUDART_VERSION 120%d0\n", minor);
 	fx_write(fx, p.data, text.data);
+	buf_reset(&p);
+	buf_printf(&p, "%s/nvidia/cuda_nvcc/bin/nvcc", rel);
+	if (nvcc)
+		fx_touch_exec(fx, p.data);
 	buf_release(&p);
 	buf_release(&text);
 }
@@ -420,8 +425,8 @@ static void test_register_add_two_venvs_wheels_side_by_side(void **state)
 
 	adding_open(fx, &a);
 	adding_env(&a, none);
-	wheel_site(fx, "v1", 4);
-	wheel_site(fx, "v2", 1);
+	wheel_site(fx, "v1", 4, true);
+	wheel_site(fx, "v2", 1, false);
 	assert_int_equal(register_add(&a.ra, KIT_CUDA, one, NULL, 0, &a.err),
 			 CUENV_OK);
 	/* CUDNN_PATH: the cuDNN wheel's own folder */
@@ -430,6 +435,7 @@ static void test_register_add_two_venvs_wheels_side_by_side(void **state)
 		   "registered cudnn 9.1.0.70 for CUDA 12 from %s/cudnn\n",
 		   one, one);
 	assert_string_equal(a.h.out.data, want.data);
+	assert_int_equal(a.h.warn.len, 0);
 	buf_reset(&a.h.out);
 	/* the second venv: its CUDA, and the same cuDNN is no conflict */
 	assert_int_equal(register_add(&a.ra, KIT_CUDA, two, NULL, 0, &a.err),
@@ -441,6 +447,10 @@ static void test_register_add_two_venvs_wheels_side_by_side(void **state)
 		   "that copy, the same release, is used\n",
 		   two, one);
 	assert_string_equal(a.h.out.data, want.data);
+	/* the runtime's wheels alone have no compiler: said */
+	buf_reset(&want);
+	buf_printf(&want, "cuda 12.1 from %s has no bin/nvcc: CUDA_HOME", two);
+	assert_non_null(strstr(a.h.warn.data, want.data));
 	/* removing the first venv's CUDA takes the cuDNN inside it */
 	assert_int_equal(register_remove(&a.st,
 					 listed(&a.st, KIT_CUDA, "12.4", &l),
