@@ -147,6 +147,8 @@ CORE += smoke_run needs_ask
 CORE += mirror_args
 # The folders a Python searches (`cuenv doctor`).
 CORE += pydirs
+# A Python environment's NVIDIA wheels, which activation keeps first.
+CORE += venvlib
 # `cuenv versions`' listing, as text and JSON.
 CORE += versions_report
 # The folders the loader searches by itself (`cuenv add`).

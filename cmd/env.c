@@ -22,6 +22,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		return rc;
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
+	for (size_t i = 0; !rc && i < a.notes.n; i++)
+		cmd_note("%s", a.notes.v[i]);
 	if (!rc && !a.ok) {
 		rc = cuenv_fail(err, CUENV_NO, "nothing selected here");
 		cuenv_hint(err, "select one: cuenv local VERSION, or cuenv "

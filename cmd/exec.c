@@ -43,6 +43,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 
 	activation_init(&a);
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
+	for (size_t i = 0; !rc && i < a.notes.n; i++)
+		cmd_note("%s", a.notes.v[i]);
 	if (!rc && check)
 		rc = smoke_first(ctx, &a, argv[optind], err);
 	if (!rc) {

@@ -7,6 +7,7 @@
 #include "plat_fs.h"
 #include "plat_owner.h"
 #include "trust.h"
+#include "venvlib.h"
 #include "xalloc.h"
 
 void activation_init(struct activation *a)
@@ -24,6 +25,8 @@ void activation_release(struct activation *a)
 	envmap_release(&a->base);
 	envmap_release(&a->after);
 	strv_release(&a->warnings);
+	strv_release(&a->notes);
+	strv_release(&a->venv_first);
 	activation_init(a);
 }
 
@@ -113,6 +116,28 @@ static int check_install(const char *root, const struct install *in,
 	return rc;
 }
 
+/*
+ * A registered folder that is gone (install_is_missing) is refused: its
+ * paths would go on PATH and LD_LIBRARY_PATH naming nothing, and the
+ * programs would load whatever else the loader finds.
+ */
+static int check_present(const struct active *act, struct cuenv_err *err)
+{
+	const struct install *ins[] = { act->cuda, act->cudnn, act->cupti };
+
+	for (size_t i = 0; i < sizeof(ins) / sizeof(*ins); i++) {
+		if (!ins[i] || !install_is_missing(ins[i]))
+			continue;
+		cuenv_fail(err, CUENV_E_NOT_INSTALLED,
+			   "%s %s was registered from '%s', which is gone",
+			   kit_kind_name(ins[i]->kind), ins[i]->name,
+			   ins[i]->prefix);
+		return cuenv_hint(err, "forget it: cuenv remove %s %s",
+				  kit_kind_name(ins[i]->kind), ins[i]->name);
+	}
+	return CUENV_OK;
+}
+
 int activation_list(const char *root, const char *system_roots,
 		    struct activation *a, struct cuenv_err *err)
 {
@@ -152,6 +177,81 @@ int activation_list(const char *root, const char *system_roots,
 	return rc;
 }
 
+/* The selection's folders that env_activate puts on LD_LIBRARY_PATH. */
+static void selection_lib_dirs(const struct active *act, struct strv *out)
+{
+	const struct install *ins[] = { act->cudnn, act->cuda, act->cuda,
+					act->cupti };
+	const struct strv *lists[] = { act->cudnn ? &act->cudnn->lib : NULL,
+				       &act->cuda->lib, &act->cuda->cupti,
+				       act->cupti ? &act->cupti->cupti : NULL };
+
+	for (size_t k = 0; k < sizeof(lists) / sizeof(*lists); k++)
+		for (size_t i = 0; lists[k] && i < lists[k]->n; i++)
+			if (strv_find(&ins[k]->searched, lists[k]->v[i]) < 0 &&
+			    strv_find(out, lists[k]->v[i]) < 0)
+				strv_push(out, lists[k]->v[i]);
+}
+
+/* "libA, libB, libC and 4 more" of names. */
+static void some_names(const struct strv *names, struct buf *out)
+{
+	size_t shown = names->n > 4 ? 3 : names->n;
+
+	for (size_t i = 0; i < shown; i++)
+		buf_printf(out, "%s%s", i ? ", " : "", names->v[i]);
+	if (shown < names->n)
+		buf_printf(out, " and %zu more", names->n - shown);
+}
+
+/*
+ * The Python environment in use keeps the sonames its NVIDIA wheels ship
+ * (see activation_compute): their folders go first, or, with
+ * CUENV_OVER_VENV=1, the selection shadows them and a warning says so.
+ */
+static void keep_venv_first(struct activation *a, const struct envmap *start)
+{
+	const char *over = envmap_get(start, "CUENV_OVER_VENV");
+	struct venv_libs v = VENV_LIBS_INIT;
+	struct strv sel = STRV_INIT, names = STRV_INIT, first = STRV_INIT;
+	struct buf w = BUF_INIT, some = BUF_INIT;
+
+	venv_libs_find(&a->base, &v);
+	if (!v.dirs.n)
+		goto out;
+	selection_lib_dirs(&a->act, &sel);
+	if (!venv_libs_shadowed(&v, &sel, &first, &names))
+		goto out;
+	some_names(&names, &some);
+	if (over && !strcmp(over, "1")) {
+		buf_printf(
+			&w,
+			"cuda %s's libraries shadow the NVIDIA wheels of "
+			"the Python environment %s (%s), as CUENV_OVER_VENV=1 "
+			"asks: its frameworks may fail to load",
+			a->act.cuda->version, v.prefix, some.data);
+		strv_push_take(&a->warnings, buf_detach(&w));
+		goto out;
+	}
+	for (size_t i = 0; i < first.n; i++)
+		strv_push(&a->venv_first, first.v[i]);
+	a->act.first_libs = &a->venv_first;
+	buf_printf(&w,
+		   "the Python environment %s keeps its NVIDIA wheels' %s "
+		   "ahead of cuda %s's on LD_LIBRARY_PATH (CUENV_OVER_VENV=1 "
+		   "puts cuda %s's first)",
+		   v.prefix, some.data, a->act.cuda->version,
+		   a->act.cuda->version);
+	strv_push_take(&a->notes, buf_detach(&w));
+out:
+	venv_libs_release(&v);
+	strv_release(&sel);
+	strv_release(&names);
+	strv_release(&first);
+	buf_release(&w);
+	buf_release(&some);
+}
+
 int activation_compute(const char *root, const char *cwd,
 		       const struct envmap *start, int isolate,
 		       struct activation *a, struct cuenv_err *err)
@@ -176,6 +276,8 @@ int activation_compute(const char *root, const char *cwd,
 	if (!rc)
 		rc = select_resolve(&a->sel, &a->cudas, &a->cudnns, &a->cuptis,
 				    &a->act, err);
+	if (!rc)
+		rc = check_present(&a->act, err);
 	if (!rc && !a->insecure_roots) {
 		rc = check_install(root, a->act.cuda, err);
 		if (!rc && a->act.cudnn)
@@ -188,6 +290,7 @@ int activation_compute(const char *root, const char *cwd,
 		return rc;
 	if (isolate)
 		a->act.isolate = 1;
+	keep_venv_first(a, start);
 
 	struct strv shadow = STRV_INIT;
 	env_activate(&a->after, &a->act, &shadow);
@@ -322,6 +425,8 @@ void activation_said(const struct activation *a, int rc,
 
 	for (size_t i = 0; i < a->warnings.n; i++, any = 1)
 		h = fnv(h, a->warnings.v[i]);
+	for (size_t i = 0; i < a->notes.n; i++, any = 1)
+		h = fnv(h, a->notes.v[i]);
 	if (rc && rc != CUENV_E_BUG) {
 		h = fnv(fnv(h, err->msg.data), err->hint.data);
 		any = 1;

@@ -19,13 +19,16 @@ struct activation {
 	struct install_list cudas;
 	struct install_list cudnns;
 	struct install_list cuptis;
-	struct active act;    /* valid when ok */
-	int ok;		      /* a selection is resolved and applied */
-	struct envmap base;   /* start, with cuenv's earlier work undone */
-	struct envmap after;  /* base plus the selection (base when none) */
-	struct strv warnings; /* shadowing dirs, skipped receipts */
-	int insecure_roots;   /* skip the trust checks (core/trust.h) */
-	int untrusted;	      /* failed them: a chmod can fix it */
+	struct active act;	/* valid when ok */
+	int ok;			/* a selection is resolved and applied */
+	struct envmap base;	/* start, with cuenv's earlier work undone */
+	struct envmap after;	/* base plus the selection (base when none) */
+	struct strv warnings;	/* shadowing dirs, skipped receipts */
+	struct strv notes;	/* what activation did that the user should
+				 know: a venv's wheels kept first */
+	struct strv venv_first; /* act.first_libs points here */
+	int insecure_roots;	/* skip the trust checks (core/trust.h) */
+	int untrusted;		/* failed them: a chmod can fix it */
 };
 
 void activation_init(struct activation *a);
@@ -37,7 +40,15 @@ void activation_release(struct activation *a);
  * selection, whose CUENV_SYSTEM_ROOTS adds read-only roots: see
  * activation_list, and whose CUENV_INSECURE_ROOTS=1 sets
  * a->insecure_roots). isolate forces --isolate whatever the selection
- * says. The selected version folders and receipts must pass
+ * says.
+ *
+ * In a Python environment whose NVIDIA wheels ship sonames the
+ * selection's library folders also hold (venvlib.h), those wheels'
+ * folders go first on LD_LIBRARY_PATH (act.first_libs), so that the
+ * environment's frameworks keep their own copies, and a note in
+ * a->notes says so; PATH, CUDA_HOME, CPATH and LIBRARY_PATH are the
+ * selection's as ever. CUENV_OVER_VENV=1 in start puts the selection
+ * first instead, with a warning naming what it shadows. The selected version folders and receipts must pass
  * trust_check_path unless a->insecure_roots. On error (bad .cuenv:
  * CUENV_E_MANIFEST; missing version: CUENV_E_NOT_INSTALLED; unreadable or
  * untrusted store: CUENV_E_STORE; a bad root: CUENV_E_USAGE) a->after is

@@ -916,6 +916,42 @@ static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
 	return v;
 }
 
+/*
+ * In a site-packages/nvidia folder, cuDNN's own wheel folder
+ * (nvidia/cudnn, with lib/ and include/) is its prefix: CUDNN_PATH names
+ * it, as builds that read CUDNN_PATH/include and CUDNN_PATH/lib expect.
+ */
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
+static void wheel_prefix(struct install *in)
+{
+	const char *wheel = nvlib_get(NVLIB_CUDNN)->wheel_dir;
+	struct buf want = BUF_INIT, lib = BUF_INIT;
+	bool all = in->lib.n > 0;
+
+	buf_path(&want, in->prefix, wheel);
+	buf_path(&lib, want.data, "lib");
+	for (size_t i = 0; i < in->lib.n && all; i++)
+		all = !strcmp(in->lib.v[i], lib.data);
+	for (size_t i = 0; i < in->include.n && all; i++)
+		all = below(in->include.v[i], want.data);
+	if (all) {
+		/* the other wheels' programs (cuda_nvcc/bin) are not cuDNN's */
+		for (size_t i = in->bin.n; i-- > 0;)
+			if (!below(in->bin.v[i], want.data))
+				strv_remove(&in->bin, i);
+		free(in->prefix);
+		in->prefix = buf_detach(&want);
+	}
+	buf_release(&want);
+	buf_release(&lib);
+}
+
 static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 		      unsigned major, struct install *in, struct cuenv_err *err)
 {
@@ -935,6 +971,7 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 	keep_dirs_with(&in->lib, "libcudnn", "cudnn");
 	keep_dirs_with(&in->include, "cudnn", NULL);
 	scan_dist_info(prefix, &in->notes);
+	wheel_prefix(in);
 	if (!find_lib(in, "libcudnn.so", &name) &&
 	    !find_lib(in, "cudnn64_", &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,

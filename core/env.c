@@ -362,6 +362,36 @@ static bool undo_parse(const struct strv *recs, struct strv *fields,
 	return true;
 }
 
+/*
+ * A venv's activate saves PATH in _OLD_VIRTUAL_PATH and its deactivate
+ * puts it back: cuenv's PATH entries are kept the same there, so that
+ * a deactivate neither brings back a folder cuenv took out nor drops
+ * one it put in. Undoing takes each entry cuenv prepended out of it
+ * once (as the venv saved it from PATH, or as activation mirrored it).
+ */
+static void undo_venv_path(struct envmap *env, const struct strv *fields,
+			   size_t n)
+{
+	const char *old = envmap_get(env, ENV_VENV_PATH);
+	struct strv list = STRV_INIT;
+
+	if (!old || !*old)
+		return;
+	get_list(env, ENV_VENV_PATH, &list);
+	for (size_t i = 1; i < n; i++) {
+		long at;
+
+		if (strcmp(fields[i].v[0], "P") || fields[i].n != 3 ||
+		    strcmp(fields[i].v[1], "PATH"))
+			continue;
+		at = strv_find(&list, fields[i].v[2]);
+		if (at >= 0)
+			strv_remove(&list, (size_t)at);
+	}
+	set_list(env, ENV_VENV_PATH, &list);
+	strv_release(&list);
+}
+
 void env_undo(struct envmap *env)
 {
 	const char *state = envmap_get(env, ENV_STATE_VAR);
@@ -373,9 +403,11 @@ void env_undo(struct envmap *env)
 		strv_split(&recs, state, ';');
 		fields = xcalloc(recs.n, sizeof(*fields));
 		/* malformed: touch nothing */
-		if (undo_parse(&recs, fields, &names))
+		if (undo_parse(&recs, fields, &names)) {
 			for (size_t k = 0; k < names.n; k++)
 				undo_var(env, names.v[k], fields, recs.n);
+			undo_venv_path(env, fields, recs.n);
+		}
 	}
 	envmap_unset(env, ENV_STATE_VAR);
 	if (fields)
@@ -546,6 +578,21 @@ static void add_link(const struct plat_path_rules *r, struct strv *to,
 	add_unique_but(r, to, from, system ? &in->searched : NULL);
 }
 
+/* PATH's new entries, in front of a venv's saved PATH too (undo_venv_path). */
+static void venv_path(struct envmap *env, const struct strv *bin)
+{
+	const char *old = envmap_get(env, ENV_VENV_PATH);
+	struct strv list = STRV_INIT;
+
+	if (!old || !*old || !bin->n)
+		return;
+	get_list(env, ENV_VENV_PATH, &list);
+	for (size_t i = bin->n; i-- > 0;)
+		strv_insert(&list, 0, bin->v[i]);
+	set_list(env, ENV_VENV_PATH, &list);
+	strv_release(&list);
+}
+
 void env_activate(struct envmap *env, const struct active *act,
 		  struct strv *warnings)
 {
@@ -559,6 +606,8 @@ void env_activate(struct envmap *env, const struct active *act,
 
 	buf_adds(&state, "1");
 	add_own(r, &bin, act->cuda, &act->cuda->bin);
+	if (act->first_libs && !windows)
+		add_unique_but(r, &lib, act->first_libs, NULL);
 	if (act->cudnn) {
 		add_own(r, libs, act->cudnn, &act->cudnn->lib);
 		add_link(r, &link, act->cudnn, &act->cudnn->lib);
@@ -574,6 +623,7 @@ void env_activate(struct envmap *env, const struct active *act,
 	}
 	add_own(r, &inc, act->cuda, &act->cuda->include);
 
+	venv_path(env, &bin);
 	if (windows) {
 		apply_list(env, "PATH", &bin, act->isolate, warnings, &state);
 	} else {

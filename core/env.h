@@ -33,6 +33,15 @@
 #include "select.h"
 
 #define ENV_STATE_VAR "__CUENV_STATE"
+/*
+ * The PATH a Python venv's activate saved, which its deactivate puts
+ * back: activation prepends PATH's new entries to it as well, and undo
+ * takes each entry it prepended to PATH out of it once, so that a venv
+ * activated or deactivated inside or outside a project leaves cuenv's
+ * PATH as the selection has it (issue 21 item 8). Bash and zsh keep it
+ * unexported: their hook passes it to cuenv.
+ */
+#define ENV_VENV_PATH "_OLD_VIRTUAL_PATH"
 
 /*
  * A process environment: "NAME=VALUE" strings, owned. rules (NULL: the

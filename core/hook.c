@@ -142,6 +142,8 @@ int hook_emit(const struct hook_in *in, struct buf *says, struct buf *code,
 	quiet = last && said.len && !strcmp(last, said.data);
 	for (size_t i = 0; i < a.warnings.n && !quiet; i++)
 		buf_printf(says, "cuenv: warning: %s\n", a.warnings.v[i]);
+	for (size_t i = 0; i < a.notes.n && !quiet; i++)
+		buf_printf(says, "cuenv: %s\n", a.notes.v[i]);
 	if (in->pid > 0) {
 		hook_stamp(in->root, in->pid, &a, &stamp);
 		announce(&a, in->before, says);

@@ -10,6 +10,7 @@
 #include "detect.h"
 #include "env.h"
 #include "ldsearch.h"
+#include "plat_fs.h"
 #include "trust.h"
 #include "version.h"
 
@@ -83,6 +84,14 @@ void register_describe(const struct install *in, struct buf *out)
 
 /* ---- remove and uninstall ------------------------------------------------- */
 
+/* Is path prefix, or a folder below it (a wheel's nvidia/cudnn)? */
+static bool inside(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return !strncmp(path, prefix, n) && (!path[n] || path[n] == '/');
+}
+
 int register_remove(struct store *st, const struct install *in, struct buf *out,
 		    struct cuenv_err *err)
 {
@@ -107,7 +116,7 @@ int register_remove(struct store *st, const struct install *in, struct buf *out,
 	rc = store_list(st, KIT_CUDNN, &inner, err);
 	for (size_t i = 0; !rc && i < inner.n; i++) {
 		if (!inner.v[i]->registered ||
-		    strcmp(inner.v[i]->prefix, in->prefix))
+		    !inside(inner.v[i]->prefix, in->prefix))
 			continue;
 		rc = store_delete(st, inner.v[i], err);
 		if (!rc)
@@ -176,6 +185,34 @@ static int record(const struct register_add *ra, struct install *in,
 	return rc;
 }
 
+/*
+ * The cuDNN inside a toolkit (a second venv's nvidia/cudnn): the same
+ * release already registered from another folder is the same cuDNN, so
+ * it is said and kept, not a conflict that would leave the toolkit
+ * registered and the command failed (issue 21 item 7).
+ */
+static int record_inner(const struct register_add *ra, struct install *in,
+			struct cuenv_err *err)
+{
+	struct cuenv_err e = CUENV_ERR_INIT;
+	struct buf said = BUF_INIT;
+	int rc = record(ra, in, &e);
+
+	if (rc == CUENV_E_CONFLICT) {
+		buf_printf(&said, "%s: that copy, the same release, is used\n",
+			   e.msg.data);
+		ra->said(ra->ctx, said.data);
+		rc = CUENV_OK;
+	} else if (rc) {
+		rc = cuenv_fail(err, rc, "%s", e.msg.data);
+		if (e.hint.len)
+			cuenv_hint(err, "%s", e.hint.data);
+	}
+	err_release(&e);
+	buf_release(&said);
+	return rc;
+}
+
 static void describe(const struct register_add *ra, const struct install *in)
 {
 	struct buf line = BUF_INIT;
@@ -201,6 +238,40 @@ static void loader_dirs(char *const *envp, struct strv *out)
 }
 
 /*
+ * A toolkit without nvcc (NVIDIA's runtime wheels in a site-packages)
+ * gives CUDA_HOME a folder that builds nothing: said once, at add.
+ */
+static void warn_no_nvcc(const struct register_add *ra,
+			 const struct install *in)
+{
+	static const char *const names[] = { "nvcc", "nvcc.exe" };
+	struct buf w = BUF_INIT;
+
+	if (in->kind != KIT_CUDA)
+		return;
+	for (size_t i = 0; i < in->bin.n; i++)
+		for (size_t k = 0; k < 2; k++) {
+			struct buf p = BUF_INIT;
+			struct plat_stat st;
+			bool there;
+
+			buf_path(&p, in->bin.v[i], names[k]);
+			there = !plat_stat(p.data, &st) &&
+				st.type == PLAT_F_REG;
+			buf_release(&p);
+			if (there)
+				return;
+		}
+	buf_printf(&w,
+		   "cuda %s from %s has no bin/nvcc: CUDA_HOME names it, but "
+		   "building CUDA code (a PyTorch extension) needs a toolkit "
+		   "with nvcc (cuenv install %s)",
+		   in->version, in->prefix, in->version);
+	ra->warn(ra->ctx, w.data);
+	buf_release(&w);
+}
+
+/*
  * What the loader would find of the found installs (first, and the
  * cuDNN inside a toolkit: also), checked, then recorded and described.
  */
@@ -223,8 +294,9 @@ static int add_found(const struct register_add *ra, struct install *first,
 	if (rc || !first->dir) /* already there */
 		return rc;
 	describe(ra, first);
+	warn_no_nvcc(ra, first);
 	if (also)
-		rc = record(ra, also, err);
+		rc = record_inner(ra, also, err);
 	if (!rc && also && also->dir)
 		describe(ra, also);
 	return rc;

@@ -181,6 +181,8 @@ const struct install *select_pick(const struct install_list *l,
 {
 	struct version vs;
 
+	const struct install *newest = NULL;
+
 	if (version_parse(spec, &vs))
 		return NULL;
 	for (size_t i = l->n; i-- > 0;) {
@@ -188,11 +190,16 @@ const struct install *select_pick(const struct install_list *l,
 
 		if (cuda_major && l->v[i]->cuda_major != cuda_major)
 			continue;
-		if (!version_parse(l->v[i]->version, &v) &&
-		    version_matches(&v, &vs))
+		if (version_parse(l->v[i]->version, &v) ||
+		    !version_matches(&v, &vs))
+			continue;
+		/* the version itself, as pyenv picks a version's own name */
+		if (v.n == vs.n)
 			return l->v[i];
+		if (!newest)
+			newest = l->v[i];
 	}
-	return NULL;
+	return newest;
 }
 
 static void list_versions(const struct install_list *l, unsigned cuda_major,

@@ -66,11 +66,19 @@ struct active {
 	const struct install *cudnn; /* or NULL */
 	const struct install *cupti; /* CUPTI from another release, or NULL */
 	int isolate;
+	/*
+	 * Folders that go on LD_LIBRARY_PATH ahead of the selection's: the
+	 * NVIDIA wheels of the Python environment in use that the selection
+	 * would shadow (activation_compute, core/venvlib.h); NULL for none.
+	 */
+	const struct strv *first_libs;
 };
 
 /*
- * The newest install of cudas matching spec, or NULL. For cuDNN, only
- * builds for cuda_major count (0: any).
+ * The install of l whose version is spec itself (a toolkit registered as
+ * 12.1 beside an installed 12.1.1: `12.1` is the registered one, `12.1.1`
+ * the other), else the newest that spec is a prefix of, or NULL. For
+ * cuDNN, only builds for cuda_major count (0: any).
  */
 const struct install *select_pick(const struct install_list *l,
 				  const char *spec, unsigned cuda_major);

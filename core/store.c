@@ -79,6 +79,11 @@ char *install_make_name(const struct install *in)
 	return buf_detach(&b);
 }
 
+bool install_is_missing(const struct install *in)
+{
+	return in->registered && in->prefix && !store_is_dir(in->prefix);
+}
+
 bool install_name_is_valid(enum kit_kind kind, const char *name)
 {
 	const char *dash;

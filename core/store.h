@@ -88,6 +88,13 @@ int kit_kind_parse(const char *s, enum kit_kind *kind);
 char *install_make_name(const struct install *in);
 /* Is name a well-formed version directory name for kind? */
 bool install_name_is_valid(enum kit_kind kind, const char *name);
+/*
+ * Is in registered from a folder that is gone (a venv deleted, a toolkit
+ * uninstalled behind cuenv's back)? Its receipt stays until `cuenv
+ * remove`; `versions` shows it missing and activation refuses it. Stats
+ * in->prefix.
+ */
+bool install_is_missing(const struct install *in);
 
 struct store {
 	char *root;

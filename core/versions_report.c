@@ -50,11 +50,12 @@ void versions_text(struct buf *out, const struct activation *a,
 			buf_adds(&label, in->version);
 			if (k == KIT_CUDNN)
 				buf_printf(&label, " (cuda%u)", in->cuda_major);
-			buf_printf(out, "%c %-5s  %-20s  %s%s%s\n",
+			buf_printf(out, "%c %-5s  %-20s  %s%s%s%s\n",
 				   versions_is_active(a, in) ? '*' : ' ',
 				   kit_kind_name((enum kit_kind)k), label.data,
 				   in->prefix,
 				   in->registered ? "  (registered)" : "",
+				   install_is_missing(in) ? "  (missing)" : "",
 				   other_root(root, in) ? "  (system root)"
 							: "");
 			buf_release(&label);
@@ -71,6 +72,7 @@ static json_t *to_json(const struct install *in, int active)
 	json_object_set_new(o, "cuda_major", json_integer(in->cuda_major));
 	json_object_set_new(o, "prefix", json_string(in->prefix));
 	json_object_set_new(o, "registered", json_boolean(in->registered));
+	json_object_set_new(o, "missing", json_boolean(install_is_missing(in)));
 	json_object_set_new(o, "active", json_boolean(active));
 	json_object_set_new(o, "dir", json_string(in->dir));
 	if (in->kind == KIT_CUDA)

@@ -18,7 +18,8 @@ bool versions_is_active(const struct activation *a, const struct install *in);
  * Append a line per install of a, CUDA then cuDNN then CUPTI, oldest
  * first: "*" for an active one, the kind, the version (a cuDNN's with
  * the CUDA major it was built for), the prefix, "(registered)" for one
- * added by path and "(system root)" for one outside root.
+ * added by path, "(missing)" for one whose folder is gone
+ * (install_is_missing) and "(system root)" for one outside root.
  */
 void versions_text(struct buf *out, const struct activation *a,
 		   const char *root);
@@ -26,7 +27,7 @@ void versions_text(struct buf *out, const struct activation *a,
 /*
  * `cuenv versions --json`: an object of "cuda", "cudnn" and "cupti"
  * arrays, each install with its version, name, CUDA major, prefix,
- * folder, whether it is registered and active, its CUPTI (a toolkit's:
+ * folder, whether it is registered, missing and active, its CUPTI (a toolkit's:
  * the version, true, or false) and its components. A new reference.
  */
 struct json_t *versions_json(const struct activation *a);

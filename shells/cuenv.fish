@@ -27,7 +27,7 @@ end
 set -q __cuenv_root; or set -g __cuenv_root "$CUENV_ROOT"
 
 function __cuenv_mark
-    set -g __cuenv_key "$PWD"\x1f"$CUENV_ROOT"\x1f"$CUENV_VERSION"\x1f"$CUENV_CUDNN_VERSION"\x1f"$CUENV_CUPTI_VERSION"\x1f"$CUENV_ISOLATE"
+    set -g __cuenv_key "$PWD"\x1f"$CUENV_ROOT"\x1f"$CUENV_VERSION"\x1f"$CUENV_CUDNN_VERSION"\x1f"$CUENV_CUPTI_VERSION"\x1f"$CUENV_ISOLATE"\x1f"$VIRTUAL_ENV"\x1f"$CONDA_PREFIX"\x1f"$CUENV_OVER_VENV"
 end
 
 function __cuenv_stale

@@ -14,7 +14,7 @@ cuenv() {
   local __cuenv_out __cuenv_rc
   case "${1-}" in
   use)
-    __cuenv_out="$(CUENV_SHELL=@CUENV_SHELL@ @CUENV_BIN@ "$@")" || return $?
+    __cuenv_out="$(_OLD_VIRTUAL_PATH="${_OLD_VIRTUAL_PATH-}" CUENV_SHELL=@CUENV_SHELL@ @CUENV_BIN@ "$@")" || return $?
     eval "$__cuenv_out"
     __cuenv_mark
     ;;
@@ -40,7 +40,7 @@ cuenv() {
 __cuenv_root="${__cuenv_root-${CUENV_ROOT-}}"
 
 __cuenv_mark() {
-  __cuenv_key="$PWD"$'\037'"${CUENV_ROOT-}"$'\037'"${CUENV_VERSION-}"$'\037'"${CUENV_CUDNN_VERSION-}"$'\037'"${CUENV_CUPTI_VERSION-}"$'\037'"${CUENV_ISOLATE-}"
+  __cuenv_key="$PWD"$'\037'"${CUENV_ROOT-}"$'\037'"${CUENV_VERSION-}"$'\037'"${CUENV_CUDNN_VERSION-}"$'\037'"${CUENV_CUPTI_VERSION-}"$'\037'"${CUENV_ISOLATE-}"$'\037'"${VIRTUAL_ENV-}"$'\037'"${CONDA_PREFIX-}"$'\037'"${CUENV_OVER_VENV-}"
 }
 
 __cuenv_stale() {
@@ -54,6 +54,10 @@ __cuenv_stale() {
   return 1
 }
 
+# A venv's activate keeps the PATH it saved (_OLD_VIRTUAL_PATH) unexported:
+# cuenv is handed it, to keep its own PATH entries the same there. The
+# key holds the Python environment (VIRTUAL_ENV, CONDA_PREFIX), whose
+# NVIDIA wheels activation keeps first on LD_LIBRARY_PATH.
 # In a folder deleted under the shell, `cuenv export` works from $PWD as
 # it was, once (it prints one warning): the watch lists it gives back
 # hold only what still exists, so later prompts there start nothing.
@@ -62,7 +66,7 @@ _cuenv_hook() {
   __cuenv_mark
   if [[ $__cuenv_key != "$__cuenv_prev" ]] || __cuenv_stale; then
     __cuenv_root="${CUENV_ROOT-}"
-    eval "$(CUENV__SAID="${__cuenv_said-}" @CUENV_BIN@ export @CUENV_SHELL@ --pid $$)"
+    eval "$(_OLD_VIRTUAL_PATH="${_OLD_VIRTUAL_PATH-}" CUENV__SAID="${__cuenv_said-}" @CUENV_BIN@ export @CUENV_SHELL@ --pid $$)"
   fi
   # bash runs the rest of PROMPT_COMMAND with the status the hook returns:
   # give back the one it found. zsh gives each precmd function the

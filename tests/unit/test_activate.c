@@ -623,6 +623,117 @@ static void test_activation_said_digests_warnings_and_error(void **state)
 	activation_release(&a);
 }
 
+/* ---- a Python environment's NVIDIA wheels -------------------------------- */
+
+#define VENV_NV "venv/lib/python3.11/site-packages/nvidia"
+
+/* root/venv with cudart and cuSPARSE wheels; start with VIRTUAL_ENV. */
+static void venv_start(struct world *w, struct envmap *start, const char *over)
+{
+	char *venv = fx_path(w->fx, "venv");
+	struct buf var = BUF_INIT;
+
+	fx_write(w->fx, "venv/pyvenv.cfg", "home = /usr/bin\n");
+	fx_touch(w->fx, VENV_NV "/cuda_runtime/lib/libcudart.so.12");
+	fx_touch(w->fx, VENV_NV "/cusparse/lib/libcusparse.so.12");
+	envmap_copy(start, &w->start);
+	buf_printf(&var, "VIRTUAL_ENV=%s", venv);
+	strv_push(&start->vars, var.data);
+	if (over)
+		envmap_set(start, "CUENV_OVER_VENV", over);
+	buf_release(&var);
+	free(venv);
+}
+
+static void test_activate_keeps_venv_wheels_first(void **state)
+{
+	struct world *w = *state;
+	struct envmap start = ENVMAP_INIT, back = ENVMAP_INIT;
+	struct buf want = BUF_INIT;
+	char *rt = fx_path(w->fx, VENV_NV "/cuda_runtime/lib");
+
+	venv_start(w, &start, NULL);
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	compute_ok(w, "proj", &start);
+	/* cudart.so.12 is both's: the wheel's folder first; not cuSPARSE's */
+	buf_printf(&want, "%s:%s/lib64:%s/extras/CUPTI/lib64", rt, w->cuda,
+		   w->cuda);
+	assert_var(&w->a.after, "LD_LIBRARY_PATH", want.data);
+	buf_reset(&want);
+	buf_printf(&want, "%s/bin:/usr/bin:/bin", w->cuda);
+	assert_var(&w->a.after, "PATH", want.data);
+	assert_var(&w->a.after, "CUDA_HOME", w->cuda);
+	assert_int_equal(w->a.notes.n, 1);
+	assert_non_null(strstr(w->a.notes.v[0], "libcudart.so.12"));
+	assert_non_null(strstr(w->a.notes.v[0], "CUENV_OVER_VENV=1"));
+	assert_int_equal(w->a.warnings.n, 0);
+	/* undone, the wheel's folder goes again */
+	envmap_copy(&back, &w->a.after);
+	compute_ok(w, "proj", &back);
+	envmap_release(&back);
+	envmap_copy(&back, &w->a.base);
+	assert_null(envmap_get(&back, "LD_LIBRARY_PATH"));
+	envmap_release(&back);
+	envmap_release(&start);
+	buf_release(&want);
+	free(rt);
+}
+
+static void test_activate_over_venv_puts_selection_first(void **state)
+{
+	struct world *w = *state;
+	struct envmap start = ENVMAP_INIT;
+	struct buf want = BUF_INIT;
+
+	venv_start(w, &start, "1");
+	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\n");
+	compute_ok(w, "proj", &start);
+	buf_printf(&want, "%s/lib64:%s/extras/CUPTI/lib64", w->cuda, w->cuda);
+	assert_var(&w->a.after, "LD_LIBRARY_PATH", want.data);
+	assert_int_equal(w->a.notes.n, 0);
+	assert_int_equal(w->a.warnings.n, 1);
+	assert_non_null(strstr(w->a.warnings.v[0], "shadow the NVIDIA wheels"));
+	assert_non_null(strstr(w->a.warnings.v[0], "libcudart.so.12"));
+	envmap_release(&start);
+	buf_release(&want);
+}
+
+static void
+test_activate_venv_without_shared_sonames_is_left_alone(void **state)
+{
+	struct world *w = *state;
+	struct envmap start = ENVMAP_INIT;
+
+	venv_start(w, &start, NULL);
+	/* CUDA 11's libcudart.so.11.0 is not the wheel's libcudart.so.12 */
+	fx_write(w->fx, "proj/.cuenv", "cuda = 11.8\n");
+	compute_ok(w, "proj", &start);
+	assert_null(strstr(envmap_get(&w->a.after, "LD_LIBRARY_PATH"),
+			   "site-packages"));
+	assert_int_equal(w->a.notes.n, 0);
+	envmap_release(&start);
+}
+
+static void test_activate_refuses_registered_folder_that_is_gone(void **state)
+{
+	struct world *w = *state;
+	struct buf want = BUF_INIT;
+
+	fx_write(w->fx, "proj/.cuenv", "cuda = 11.8\n");
+	assert_int_equal(fx_remove_tree(w->cuda11), 0);
+	assert_int_equal(compute(w, "proj", &w->start, 0),
+			 CUENV_E_NOT_INSTALLED);
+	assert_false(w->a.ok);
+	buf_printf(&want, "cuda 11.8.0 was registered from '%s', which is gone",
+		   w->cuda11);
+	assert_string_equal(w->err.msg.data, want.data);
+	assert_string_equal(w->err.hint.data,
+			    "forget it: cuenv remove cuda 11.8.0");
+	/* nothing of it goes into the environment */
+	fx_assert_env_equal(&w->a.after, &w->a.base);
+	buf_release(&want);
+}
+
 #define WORLD_TEST(t)                                                          \
 	cmocka_unit_test_setup_teardown(t, world_setup, world_teardown)
 
@@ -650,6 +761,10 @@ int main(void)
 	    WORLD_TEST(test_activate_warns_about_shadowing_dir),
 	    WORLD_TEST(test_activate_isolate_argument_strips_shadowing_dir),
 	    WORLD_TEST(test_activate_reports_skipped_receipts),
+	    WORLD_TEST(test_activate_refuses_registered_folder_that_is_gone),
+	    WORLD_TEST(test_activate_keeps_venv_wheels_first),
+	    WORLD_TEST(test_activate_over_venv_puts_selection_first),
+	    WORLD_TEST(test_activate_venv_without_shared_sonames_is_left_alone),
 	    WORLD_TEST(test_activation_which_finds_executable),
 	    WORLD_TEST(test_activation_which_finds_library_soname),
 	    WORLD_TEST(test_activation_which_finds_cupti_of_another_release),

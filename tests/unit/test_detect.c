@@ -594,6 +594,28 @@ static void test_detect_cuda_reads_site_packages_nvidia_layout(void **state)
 	found_release(&f);
 }
 
+static void test_detect_wheel_cudnn_prefix_is_its_wheel_folder(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	char *want = fx_path(fx, "sp/nvidia/cudnn");
+	char *real;
+	bool same;
+
+	/* CUDNN_PATH is the prefix: nvidia/cudnn has its lib/ and include/ */
+	fake_site_packages_12(fx);
+	real = realpath(want, NULL);
+	expect_ok(detect_cuda_at(fx, "sp/nvidia", NULL, &f), &f);
+	assert_true(f.has_cudnn);
+	same = real && !strcmp(f.cudnn.prefix, real);
+	if (!same)
+		print_message("cudnn prefix: %s\n", f.cudnn.prefix);
+	found_release(&f);
+	free(want);
+	free(real);
+	assert_true(same);
+}
+
 static void
 test_detect_cuda_bundled_cudnn_lists_only_cudnn_lib_dirs(void **state)
 {
@@ -1008,6 +1030,7 @@ int main(void)
 	    FS_TEST(test_detect_cuda_notes_wheel_components),
 	    FS_TEST(test_detect_cuda_takes_version_from_wheel_dist_info),
 	    FS_TEST(test_detect_cuda_reads_site_packages_nvidia_layout),
+	    FS_TEST(test_detect_wheel_cudnn_prefix_is_its_wheel_folder),
 	    FS_TEST(test_detect_cuda_bundled_cudnn_lists_only_cudnn_lib_dirs),
 	    FS_TEST(test_detect_cuda_without_libcudart_fails),
 	    FS_TEST(test_detect_cuda_of_missing_path_fails),

@@ -653,6 +653,92 @@ static void test_env_activate_after_undo_gives_same_result(void **state)
 	kit_release(&k);
 }
 
+/* ---- a venv's saved PATH (_OLD_VIRTUAL_PATH) ----------------------------- */
+
+/* What a venv's deactivate does: PATH back to what it saved. */
+static void venv_deactivate(struct envmap *env)
+{
+	char *old = xstrdup(envmap_get(env, ENV_VENV_PATH));
+
+	envmap_set(env, "PATH", old);
+	envmap_unset(env, ENV_VENV_PATH);
+	free(old);
+}
+
+/* What a venv's activate does: save PATH, put its bin first. */
+static void venv_activate(struct envmap *env)
+{
+	char *old = xstrdup(envmap_get(env, "PATH"));
+	struct buf path = BUF_INIT;
+
+	envmap_set(env, ENV_VENV_PATH, old);
+	buf_printf(&path, "/v/bin:%s", old);
+	envmap_set(env, "PATH", path.data);
+	buf_release(&path);
+	free(old);
+}
+
+static void test_env_venv_deactivate_keeps_activation_path(void **state)
+{
+	static const char *const vars[] = {"PATH=/usr/bin", NULL};
+	struct envmap env = ENVMAP_INIT;
+	struct kit k;
+
+	(void)state;
+	kit_init(&k, CUDA, false);
+	fx_env(&env, vars);
+	venv_activate(&env);
+	env_activate(&env, &k.act, NULL); /* cd into the project */
+	assert_string_equal(envmap_get(&env, "PATH"),
+			    CUDA "/bin:/v/bin:/usr/bin");
+	assert_string_equal(envmap_get(&env, ENV_VENV_PATH),
+			    CUDA "/bin:/usr/bin");
+	venv_deactivate(&env);
+	assert_string_equal(envmap_get(&env, "PATH"), CUDA "/bin:/usr/bin");
+	env_undo(&env); /* cd out */
+	assert_string_equal(envmap_get(&env, "PATH"), "/usr/bin");
+	envmap_release(&env);
+	kit_release(&k);
+}
+
+static void test_env_undo_leaves_venv_saved_path_without_toolkit(void **state)
+{
+	static const char *const vars[] = {"PATH=/usr/bin", NULL};
+	struct envmap env = ENVMAP_INIT;
+	struct kit k;
+
+	(void)state;
+	kit_init(&k, CUDA, false);
+	fx_env(&env, vars);
+	env_activate(&env, &k.act, NULL); /* cd into the project */
+	venv_activate(&env);		  /* saves CUDA/bin:/usr/bin */
+	env_undo(&env);			  /* cd out */
+	assert_string_equal(envmap_get(&env, "PATH"), "/v/bin:/usr/bin");
+	assert_string_equal(envmap_get(&env, ENV_VENV_PATH), "/usr/bin");
+	venv_deactivate(&env);
+	assert_string_equal(envmap_get(&env, "PATH"), "/usr/bin");
+	envmap_release(&env);
+	kit_release(&k);
+}
+
+static void test_env_venv_saved_path_empty_is_left_alone(void **state)
+{
+	static const char *const vars[] = {"PATH=/usr/bin", ENV_VENV_PATH "=",
+					   NULL};
+	struct envmap env = ENVMAP_INIT;
+	struct kit k;
+
+	(void)state;
+	kit_init(&k, CUDA, false);
+	fx_env(&env, vars);
+	env_activate(&env, &k.act, NULL);
+	assert_string_equal(envmap_get(&env, ENV_VENV_PATH), "");
+	env_undo(&env);
+	assert_string_equal(envmap_get(&env, ENV_VENV_PATH), "");
+	envmap_release(&env);
+	kit_release(&k);
+}
+
 /* ---- CUDA library folders ------------------------------------------------ */
 
 static void test_env_dir_has_cuda_libs_names_one(void **state)
@@ -807,6 +893,10 @@ static void test_env_select_in_reads_the_selection_variables(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_env_venv_deactivate_keeps_activation_path),
+	    cmocka_unit_test(
+		test_env_undo_leaves_venv_saved_path_without_toolkit),
+	    cmocka_unit_test(test_env_venv_saved_path_empty_is_left_alone),
 	    cmocka_unit_test(test_env_select_in_reads_the_selection_variables),
 	    FS_TEST(test_env_which_finds_the_first_executable),
 	    cmocka_unit_test(test_envmap_from_copies_entries_with_equals),

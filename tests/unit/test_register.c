@@ -383,6 +383,93 @@ static void test_register_add_says_registered_then_already(void **state)
 	free(dn);
 }
 
+/* A venv's site-packages (rel) with the CUDA 12.<minor> runtime's wheel
+ * and cuDNN 9.1.0.70's, and nvcc's wheel when nvcc. */
+static void wheel_site(const struct fixture *fx, const char *rel, int minor,
+		       bool nvcc)
+{
+	static const char *const files[] = {
+	    "nvidia/cuda_runtime/lib/libcudart.so.12",
+	    "nvidia/cudnn/lib/libcudnn.so.9",
+	    "nvidia/cudnn/include/cudnn_version.h",
+	    "nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD",
+	};
+	struct buf p = BUF_INIT, text = BUF_INIT;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+		buf_reset(&p);
+		buf_printf(&p, "%s/%s", rel, files[i]);
+		fx_touch(fx, p.data);
+	}
+	buf_reset(&p);
+	buf_printf(&p, "%s/nvidia/cuda_runtime/include/cuda_runtime_api.h",
+		   rel);
+	buf_printf(&text, "#define CUDART_VERSION 120%d0\n", minor);
+	fx_write(fx, p.data, text.data);
+	buf_reset(&p);
+	buf_printf(&p, "%s/nvidia/cuda_nvcc/bin/nvcc", rel);
+	if (nvcc)
+		fx_touch_exec(fx, p.data);
+	buf_release(&p);
+	buf_release(&text);
+}
+
+static void test_register_add_two_venvs_wheels_side_by_side(void **state)
+{
+	struct fixture *fx = *state;
+	struct adding a;
+	struct install_list l = {0};
+	const char *none[] = {NULL};
+	char *one = fx_path(fx, "v1/nvidia"), *two = fx_path(fx, "v2/nvidia");
+	struct buf want = BUF_INIT, out = BUF_INIT;
+
+	adding_open(fx, &a);
+	adding_env(&a, none);
+	wheel_site(fx, "v1", 4, true);
+	wheel_site(fx, "v2", 1, false);
+	assert_int_equal(register_add(&a.ra, KIT_CUDA, one, NULL, 0, &a.err),
+			 CUENV_OK);
+	/* CUDNN_PATH: the cuDNN wheel's own folder */
+	buf_printf(&want,
+		   "registered cuda 12.4 from %s (no CUPTI)\n"
+		   "registered cudnn 9.1.0.70 for CUDA 12 from %s/cudnn\n",
+		   one, one);
+	assert_string_equal(a.h.out.data, want.data);
+	assert_int_equal(a.h.warn.len, 0);
+	buf_reset(&a.h.out);
+	/* the second venv: its CUDA, and the same cuDNN is no conflict */
+	assert_int_equal(register_add(&a.ra, KIT_CUDA, two, NULL, 0, &a.err),
+			 CUENV_OK);
+	buf_reset(&want);
+	buf_printf(&want,
+		   "registered cuda 12.1 from %s (no CUPTI)\n"
+		   "cudnn 9.1.0.70-cuda12 is already in the store (%s/cudnn): "
+		   "that copy, the same release, is used\n",
+		   two, one);
+	assert_string_equal(a.h.out.data, want.data);
+	/* the runtime's wheels alone have no compiler: said */
+	buf_reset(&want);
+	buf_printf(&want, "cuda 12.1 from %s has no bin/nvcc: CUDA_HOME", two);
+	assert_non_null(strstr(a.h.warn.data, want.data));
+	/* removing the first venv's CUDA takes the cuDNN inside it */
+	assert_int_equal(register_remove(&a.st,
+					 listed(&a.st, KIT_CUDA, "12.4", &l),
+					 &out, &a.err),
+			 CUENV_OK);
+	buf_reset(&want);
+	buf_printf(&want,
+		   "removed cuda 12.4 (%s, left in place)\n"
+		   "removed cudnn 9.1.0.70-cuda12 (inside it)\n",
+		   one);
+	assert_string_equal(out.data, want.data);
+	install_list_release(&l);
+	adding_close(&a);
+	buf_release(&want);
+	buf_release(&out);
+	free(one);
+	free(two);
+}
+
 static void test_register_discover_warns_of_what_is_no_toolkit(void **state)
 {
 	struct fixture *fx = *state;
@@ -451,6 +538,9 @@ int main(void)
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_register_discover_warns_of_what_is_no_toolkit, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_register_add_two_venvs_wheels_side_by_side, fx_setup,
 		fx_teardown),
 	};
 

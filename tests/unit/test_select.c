@@ -470,6 +470,21 @@ static void test_select_pick_takes_newest_match(void **state)
 	install_list_release(&l);
 }
 
+static void test_select_pick_prefers_the_version_itself(void **state)
+{
+	struct install_list l = {0};
+
+	(void)state;
+	cudas(&l);
+	/* registered from wheels, which name the release 12.4 */
+	fx_list_push(&l, fx_install_new(KIT_CUDA, "12.4", 12, "/venv/nvidia"));
+	install_list_sort(&l);
+	assert_string_equal(pick(&l, "12.4", 0), "/venv/nvidia");
+	assert_string_equal(pick(&l, "12.4.1", 0), "/opt/cuda-12.4.1");
+	assert_string_equal(pick(&l, "12", 0), "/opt/cuda-12.4.1");
+	install_list_release(&l);
+}
+
 static void test_select_pick_without_match_is_null(void **state)
 {
 	struct install_list l = {0};
@@ -836,6 +851,7 @@ int main(void)
 	    FS_TEST(test_select_describes_origin),
 	    cmocka_unit_test(test_select_named_name_then_version_then_prefix),
 	    cmocka_unit_test(test_select_pick_takes_newest_match),
+	    cmocka_unit_test(test_select_pick_prefers_the_version_itself),
 	    cmocka_unit_test(test_select_pick_without_match_is_null),
 	    cmocka_unit_test(test_select_pick_respects_cudnn_cuda_major),
 	    cmocka_unit_test(test_select_resolve_finds_every_part),

@@ -9,7 +9,8 @@
 #include "../../core/xalloc.h"
 
 /* An activation listing CUDA 11.8 and 12.4 (active) and a cuDNN
- * registered from a system root, as activation_list leaves it. */
+ * registered from a system root, as activation_list leaves it; the
+ * cuDNN's folder (/sys/cudnn) is gone. */
 static void listing(struct activation *a)
 {
 	struct install *old = fx_install_new(KIT_CUDA, "11.8.0", 11, "/r/11");
@@ -43,7 +44,7 @@ static void test_versions_text_marks_active_registered_and_roots(void **s)
 	    "  cuda   11.8.0                /r/11\n"
 	    "* cuda   12.4.1                /r/12\n"
 	    "  cudnn  9.1.0 (cuda12)        /sys/cudnn  (registered)  "
-	    "(system root)\n");
+	    "(missing)  (system root)\n");
 	/* nothing resolved: nothing marked */
 	a.ok = 0;
 	buf_reset(&out);
@@ -89,6 +90,9 @@ static void test_versions_json_by_kind(void **s)
 	assert_true(json_is_true(json_object_get(c, "registered")));
 	assert_false(json_is_true(json_object_get(c, "active")));
 	assert_null(json_object_get(c, "cupti")); /* a toolkit's only */
+	assert_true(json_is_true(json_object_get(c, "missing")));
+	c = json_array_get(json_object_get(j, "cuda"), 1);
+	assert_true(json_is_false(json_object_get(c, "missing")));
 	json_decref(j);
 	activation_release(&a);
 }
