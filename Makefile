@@ -153,6 +153,9 @@ CORE += versions_report
 CORE += ldsearch
 # What the dynamic loader would load, predicted (issue 21).
 CORE += loader
+# What a Python environment's frameworks load, judged (issue 21).
+CORE += pyload
+CORE_PARTS += doctor_venv
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile

@@ -1262,9 +1262,9 @@ static void test_doctor_reports_wheels_of_another_cuda(void **state)
 	has(f->what, "nvidia-cudnn-cu11 8.9.2.26");
 	has(f->why, "RPATH");
 	has(f->why, "not on the selection's CUDA 12");
-	has(f->fix, "python3 -m pip uninstall");
-	has(f->fix, "nvidia-cudnn-cu11");
-	has(f->fix, "nvidia-cuda-runtime-cu11");
+	/* no fix uninstalls a framework's wheels (issue 21 item 3) */
+	if (strstr(f->fix, "pip uninstall"))
+		fail_msg("a fix uninstalls the wheels: %s", f->fix);
 	has(f->fix, "cuenv local 11.8 --cudnn 8.9");
 	assert_int_equal(f->paths.n, 2);
 }
