@@ -454,6 +454,13 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/realworld/run.sh
 
+# The loader model against the real loader: torch 2.4.1 from the package
+# index in a venv, LD_LIBRARY_PATH cases, doctor's verdicts and fixes
+# (issue 21; online, cached, skips when the index is unreachable).
+.PHONY: loader-matrix
+loader-matrix: $(BUILD)/cuenv
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/loader-matrix/run.sh
+
 # ---- planted bugs ----------------------------------------------------------
 
 # Each entry of tools/mutations.txt is applied alone to a scratch copy of

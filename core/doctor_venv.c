@@ -320,8 +320,6 @@ static bool foreign_fix(const struct audit *au, const struct pyload_fw *fw,
 		strv_join(&tries[t], ':', &v);
 		if (clean_with(au, fw, v.len ? v.data : NULL)) {
 			ld_command(&tries[t], fix);
-			buf_adds(fix, " (the loader model then finds every "
-				      "library that framework loads whole)");
 			found = true;
 		}
 	}
@@ -350,16 +348,15 @@ static void selection_finding(struct audit *au, const struct pyload_fw *fw,
 			 "version incompatibility\") or runs a mixed cuDNN");
 	/* n is the prediction with cuenv off: none of these is in it */
 	doctor_setter(au, &d.fix);
+	buf_adds(&d.fix, " system");
 	if (n->issues.n)
-		buf_adds(&d.fix,
-			 " system (cuenv off here: the loader model "
-			 "then finds none of these; what LD_LIBRARY_PATH "
-			 "still breaks is python-foreign's)");
+		buf_adds(&d.why, "; with cuenv off here the loader model finds "
+				 "none of these (what LD_LIBRARY_PATH still "
+				 "breaks is python-foreign's)");
 	else
-		buf_adds(&d.fix, " system (cuenv off here: the loader model "
-				 "then finds every library that framework "
-				 "loads whole; its wheels are the CUDA it runs "
-				 "on)");
+		buf_adds(&d.why, "; with cuenv off here (the fix) the loader "
+				 "model finds every library it loads whole: "
+				 "its wheels are the CUDA it runs on");
 	for (size_t i = 0; i < s->issues.n; i++)
 		if (s->issues.v[i].path)
 			doctor_push_unique(&d.paths, s->issues.v[i].path);
@@ -387,7 +384,10 @@ static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
 				     "where the wheels' own RUNPATH does not "
 				     "name the folder");
 	buf_adds(&d.why, ", not from the environment's wheels");
-	if (!foreign_fix(au, fw, ld, &n->issues, &d.fix))
+	if (foreign_fix(au, fw, ld, &n->issues, &d.fix))
+		buf_adds(&d.why, "; with the fix the loader model finds every "
+				 "library it loads whole");
+	else
 		buf_adds(&d.fix, "no change of LD_LIBRARY_PATH makes the "
 				 "loader model find that framework whole: "
 				 "reinstall its NVIDIA wheels (pip install "
