@@ -144,16 +144,17 @@ static unsigned cudnn_front(const struct loader_obj *o)
  * found before the last leaves no miss.
  */
 static void dlopen_sub(struct loader *l, size_t front, const char *stem,
-		       unsigned major, const char *version, bool exact)
+		       unsigned major, const char *version, bool exact,
+		       bool optional)
 {
 	struct version v;
 	struct buf name = BUF_INIT;
-	size_t idx;
+	size_t idx, nmiss;
 
 	if (exact && version && !version_parse(version, &v) && v.n >= 3 &&
 	    v.part[0] == major) {
 		for (unsigned n = 3; n >= 2; n--) {
-			size_t nmiss = l->nmiss;
+			nmiss = l->nmiss;
 
 			buf_reset(&name);
 			buf_printf(&name, "%s.so", stem);
@@ -167,7 +168,11 @@ static void dlopen_sub(struct loader *l, size_t front, const char *stem,
 	}
 	buf_reset(&name);
 	buf_printf(&name, "%s.so.%u", stem, major);
-	loader_dlopen(l, front, name.data, &idx);
+	nmiss = l->nmiss;
+	/* one that is not there at all is not loaded when a model runs
+	 * either: the front library checks for it at its first call */
+	if (loader_dlopen(l, front, name.data, &idx) && optional)
+		loader_forget_misses(l, nmiss);
 out:
 	buf_release(&name);
 }
@@ -195,12 +200,13 @@ static void cudnn_dlopens(struct loader *l, size_t from, bool later)
 
 			for (size_t k = 0; k < n; k++)
 				dlopen_sub(l, i, subs[k], major,
-					   known ? ver.data : NULL, true);
+					   known ? ver.data : NULL, true,
+					   later);
 		} else if (later) {
 			for (size_t k = 0;
 			     k < sizeof(cudnn8_use) / sizeof(*cudnn8_use); k++)
 				dlopen_sub(l, i, cudnn8_use[k], major, NULL,
-					   false);
+					   false, true);
 		}
 		buf_release(&ver);
 	}
