@@ -155,6 +155,9 @@ CORE += versions_report
 CORE += ldsearch
 # What the dynamic loader would load, predicted (issue 21).
 CORE += loader
+# What a Python environment's frameworks load, judged (issue 21).
+CORE += pyload
+CORE_PARTS += doctor_venv
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile
@@ -452,6 +455,13 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 .PHONY: realworld
 realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/realworld/run.sh
+
+# The loader model against the real loader: torch 2.4.1 from the package
+# index in a venv, LD_LIBRARY_PATH cases, doctor's verdicts and fixes
+# (issue 21; online, cached, skips when the index is unreachable).
+.PHONY: loader-matrix
+loader-matrix: $(BUILD)/cuenv
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/loader-matrix/run.sh
 
 # ---- planted bugs ----------------------------------------------------------
 

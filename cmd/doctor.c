@@ -19,6 +19,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		.root = ctx->root,
 		.cwd = ctx->cwd,
 		.envp = ctx->envp,
+		.python = opt_given(&ctx->opt, O_PYTHON)
+				  ? ctx->opt.arg[O_PYTHON]
+				  : NULL,
 	};
 	struct doctor_settings s;
 	struct doctor_gathered g;

@@ -125,6 +125,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		     opt_given(&ctx->opt, O_JSON));
 	fwrite(out.data, 1, out.len, stdout);
 	rc = satisfied ? CUENV_OK : CUENV_NO;
+	/* a framework whose import fails is a problem, not an answer */
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
+		if (py.fw[i].absent && py.fw[i].problem)
+			rc = CUENV_NO;
 out:
 	needs_scan_release(&s);
 	needs_python_release(&py);

@@ -363,6 +363,8 @@ void doctor_run(const struct doctor_in *in, struct findings *out)
 	doctor_check_cuda_home(&au);
 	doctor_check_wheels(&au);
 	doctor_check_conda(&au);
+	if (!in->win)
+		doctor_check_python(&au);
 	sort_findings(out, from);
 	buf_release(&au.label);
 	strv_release(&au.dirs);

@@ -27,6 +27,13 @@
  *	pip-wheels               NVIDIA's wheels in Python's site-packages
  *	pip-wheels-mixed         ... of two CUDA majors, files overwritten
  *	conda-prefix             CUDA libraries in $CONDA_PREFIX/lib
+ *	python-loads             what a framework (torch) loads, predicted
+ *	                         by the loader model (info)
+ *	python-selection         the selection replaces a library it loads
+ *	                         from its wheels with an older one, mixes
+ *	                         cuDNN or leaves a symbol version unsatisfied
+ *	python-foreign           LD_LIBRARY_PATH or the loader cache does so
+ *	                         without a selection
  *
  * and where the loader is Windows' (doctor_in.win):
  *
@@ -122,9 +129,13 @@ struct doctor_in {
 	const struct ldconf *conf;	 /* the configuration behind it */
 	const struct strv *site_dirs;	 /* Python's sys.path folders */
 	const char *python;		 /* the interpreter asked, or NULL */
-	const struct catalog *cat;	 /* what cuenv can install, or NULL:
+	const struct strv *loader_defaults; /* the loader's default folders,
+					       in order, or NULL */
+	const char *loader_platform;	    /* $PLATFORM, or NULL */
+	const char *loader_lib;		    /* $LIB, or NULL */
+	const struct catalog *cat;	    /* what cuenv can install, or NULL:
 					    none could be read */
-	const struct doctor_win *win;	 /* Windows' loader, or NULL: the
+	const struct doctor_win *win;	    /* Windows' loader, or NULL: the
 					    loader is Linux's */
 };
 

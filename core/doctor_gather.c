@@ -7,10 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader.h"
 #include "manifests.h"
+#include "plat_fs.h"
 #include "plat_path.h"
 #include "plat_sys.h"
+#include "proc.h"
 #include "pydirs.h"
+#include "xalloc.h"
 
 int doctor_settings_read(char *const *envp, struct doctor_settings *s,
 			 struct cuenv_err *err)
@@ -59,7 +63,8 @@ void doctor_gathered_release(struct doctor_gathered *g)
 	ldcache_release(&g->cache);
 	ldconf_release(&g->conf);
 	strv_release(&g->sites);
-	FREE_EACH(g->python, g->win_root, g->win_python);
+	strv_release(&g->defaults);
+	FREE_EACH(g->python, g->win_root, g->win_python, g->loader_lib);
 	free(g->win_python_version);
 }
 
@@ -175,6 +180,82 @@ static void gather_cache(const struct doctor_settings *s,
 	ldconf_read(s->conf_path, &g->conf);
 }
 
+/* What `LDSO --help` prints, into out; false when it does not run. */
+static bool ldso_help(const char *ldso, struct buf *out)
+{
+	char *argv[] = { (char *)ldso, (char *)"--help", NULL };
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	bool ok;
+
+	p.argv = argv;
+	p.out_fd = 1;
+	p.max_output = 1u << 16;
+	p.kill_on_overflow = 1;
+	p.timeout_ms = 5000;
+	ok = !proc_run(&p, &e) && p.exit_code == 0;
+	if (ok)
+		buf_add(out, p.out.data, p.out.len);
+	proc_release(&p);
+	err_release(&e);
+	return ok;
+}
+
+/*
+ * The loader's default folders, in its order: what its --help says
+ * (glibc 2.33 on), else as glibc derives them; $PLATFORM and $LIB.
+ */
+static void gather_loader(const struct doctor_where *w,
+			  struct doctor_gathered *g)
+{
+	static const char *const ldsos[] = { "/lib64/ld-linux-x86-64.so.2",
+					     "/lib/ld-linux-aarch64.so.1",
+					     "/lib64/ld64.so.2", NULL };
+	const char *plat = plat_sys_platform();
+	const char *machine = !strcmp(plat, "linux-sbsa")      ? "aarch64"
+			      : !strcmp(plat, "linux-ppc64le") ? "ppc64le"
+							       : "x86_64";
+	struct buf help = BUF_INIT;
+	bool found = false;
+
+	for (size_t i = 0; !found && (w->ldso ? i < 1 : ldsos[i] != NULL);
+	     i++) {
+		buf_reset(&help);
+		found = ldso_help(w->ldso ? w->ldso : ldsos[i], &help) &&
+			loader_defaults_parse(help.data, &g->defaults);
+	}
+	if (!found)
+		loader_defaults_guess(machine, &g->defaults);
+	/* $LIB: the first default folder's, "lib/x86_64-linux-gnu" */
+	if (g->defaults.n && g->defaults.v[0][0] == '/')
+		g->loader_lib = xstrdup(g->defaults.v[0] + 1);
+	g->in.loader_defaults = &g->defaults;
+	g->in.loader_platform = machine;
+	g->in.loader_lib = g->loader_lib;
+	buf_release(&help);
+}
+
+/* The folder two above python (VENV/bin/python): its venv, when it
+ * has a pyvenv.cfg; heap, or NULL. */
+static char *venv_of(const char *python)
+{
+	char *bin = plat_path_parent(plat_path_native(), python);
+	char *top = bin ? plat_path_parent(plat_path_native(), bin) : NULL;
+	struct buf cfg = BUF_INIT;
+	struct plat_stat st;
+
+	if (top) {
+		buf_path(&cfg, top, "pyvenv.cfg");
+		if (plat_stat(cfg.data, &st) || st.type != PLAT_F_REG) {
+			free(top);
+			top = NULL;
+		}
+	}
+	free(bin);
+	buf_release(&cfg);
+	return top;
+}
+
 int doctor_gather(const struct doctor_where *w, const struct doctor_settings *s,
 		  struct doctor_gathered *g, struct cuenv_err *err)
 {
@@ -192,12 +273,37 @@ int doctor_gather(const struct doctor_where *w, const struct doctor_settings *s,
 		return rc;
 	}
 	gather_need(w, g);
-	if (!g->in.win) /* Linux's loader cache */
+	if (!g->in.win) { /* Linux's loader: its cache and defaults */
 		gather_cache(s, g);
-	g->python = env_which(&g->env, "python3");
-	if (g->python)
+		gather_loader(w, g);
+	}
+	if (w->python) {
+		struct plat_stat st;
+
+		g->python = strchr(w->python, '/')
+				    ? xstrdup(w->python)
+				    : env_which(&g->env, w->python);
+		if (!g->python || plat_stat(g->python, &st) ||
+		    st.type != PLAT_F_REG)
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "doctor --python: '%s' is not a "
+					  "file",
+					  w->python);
+	} else {
+		g->python = env_which(&g->env, "python3");
+	}
+	if (g->python) {
+		char *venv = venv_of(g->python);
+
 		pydirs_ask(g->python, w->envp, &g->sites);
-	pydirs_venv(envmap_get(&g->env, "VIRTUAL_ENV"), &g->sites);
+		/* the layout answers where python does not */
+		pydirs_venv(venv, &g->sites);
+		free(venv);
+	}
+	if (!w->python) {
+		pydirs_venv(envmap_get(&g->env, "VIRTUAL_ENV"), &g->sites);
+		pydirs_venv(envmap_get(&g->env, "CONDA_PREFIX"), &g->sites);
+	}
 	g->in.env = &g->env;
 	g->in.a = &g->a;
 	g->in.act_rc = rc;

@@ -45,6 +45,12 @@ struct doctor_where {
 	/* the files the driver's version is read from, NULL-terminated;
 	 * NULL: /sys/module/nvidia/version, /proc/driver/nvidia/version */
 	const char *const *driver_files;
+	/* the Python to audit (doctor --python), or NULL: python3 on PATH
+	 * and the active venv or conda environment */
+	const char *python;
+	/* the dynamic loader whose --help names its default folders, or
+	 * NULL: the system's (/lib64/ld-linux-x86-64.so.2, ...) */
+	const char *ldso;
 };
 
 /* Everything doctor_run is given (in), and what holds it. */
@@ -59,6 +65,8 @@ struct doctor_gathered {
 	struct ldconf conf;
 	struct strv sites;
 	char *python;
+	struct strv defaults;  /* the loader's default folders */
+	char *loader_lib;      /* $LIB */
 	struct doctor_win win; /* in.win points here on Windows */
 	char *win_root, *win_python, *win_python_version;
 	struct catalog cat; /* doctor_gather_tables' */
@@ -85,9 +93,11 @@ void doctor_gather_tables(struct doctor_where *w, const char *exe,
  * an error), the driver (s->driver, else the first of w->driver_files
  * with a version; on Windows not read), the minimum driver for the
  * selected CUDA from w->compat (Windows' column there), the loader cache
- * and configuration (not on Windows), python3's sys.path and
- * $VIRTUAL_ENV's site-packages. Runs python3 (and python.exe on
- * Windows) from envp's PATH. Returns CUENV_OK, or activation_compute's
+ * and configuration and the loader's default folders (`ld.so --help`,
+ * else as glibc derives them; not on Windows), the sys.path of w->python
+ * (else python3's from envp's PATH) and the site-packages of its venv,
+ * of $VIRTUAL_ENV and of $CONDA_PREFIX. Runs that python (and python.exe
+ * on Windows) and ld.so --help. Returns CUENV_OK, or activation_compute's
  * other errors (message and hint in err).
  */
 int doctor_gather(const struct doctor_where *w, const struct doctor_settings *s,

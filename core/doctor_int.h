@@ -11,6 +11,8 @@
  *	core/doctor_path.c    LD_LIBRARY_PATH, the loader cache, CUDA_HOME
  *	core/doctor_driver.c  the driver against what the toolkit needs
  *	core/doctor_pip.c     NVIDIA's pip wheels and conda's libraries
+ *	core/doctor_venv.c    a Python environment's frameworks, through
+ *	                      the loader model (core/pyload.h)
  *	core/doctor_dll.c     Windows' loader: the DLLs a program loads
  *
  * Each check reads struct audit and appends findings to au->out; only
@@ -100,5 +102,8 @@ void doctor_check_driver(struct audit *au);    /* doctor_driver.c */
 void doctor_check_cuda_home(struct audit *au); /* doctor_path.c */
 void doctor_check_wheels(struct audit *au);    /* doctor_pip.c */
 void doctor_check_conda(struct audit *au);
+void doctor_check_python(struct audit *au); /* doctor_venv.c */
+/* Does site hold a framework the loader model predicts (pyload.h)? */
+bool doctor_python_modelled(const struct audit *au, const char *site);
 
 #endif

@@ -376,9 +376,11 @@ static void cache_why(const struct audit *au, const struct cached *c,
 	} else if (c->example) {
 		buf_printf(why,
 			   ": where the selection has a soname its "
-			   "copy wins, but for one it lacks (here %s) "
-			   "the cache's copy is loaded silently, ",
-			   c->example);
+			   "copy wins, but for one it lacks that a CUDA %u "
+			   "program asks for (here ",
+			   au->a->act.cuda->cuda_major);
+		doctor_list(why, &c->lacks);
+		buf_adds(why, ") the cache's copy is loaded silently, ");
 		if (c->major)
 			buf_printf(why, "a CUDA %u library mixed with %s",
 				   c->major, au->label.data);
@@ -450,12 +452,32 @@ static void cache_fix_selection(const struct audit *au, const struct cached *c,
 	}
 }
 
+/*
+ * Does a program of CUDA major ask for soname? A CUDA 12 program never
+ * asks for libcublas.so.13, but CUDA 12 and 13 share libcusparse.so.12,
+ * libcurand.so.10, and cuDNN's and NCCL's sonames follow their own
+ * versions (libcudnn.so.9, libnccl.so.2) under any CUDA.
+ */
+static bool asked_by(const char *soname, unsigned major)
+{
+	const char *v;
+	const struct nvlib *e = nvlib_match_file(soname, &v);
+	unsigned long m;
+
+	if (!e || !major || (e->flags & NVLIB_OWN_VERSION))
+		return true;
+	m = nvlib_majors(e, v);
+	return !m || (m & 1UL << major);
+}
+
 /* Sort c's sonames out against the selection: fills, lacks, example. */
 static void cache_judge(const struct audit *au, struct cached *c)
 {
 	for (size_t j = 0; j < c->names->n; j++) {
 		const char *s = c->names->v[j];
 
+		if (au->a->ok && !asked_by(s, au->a->act.cuda->cuda_major))
+			continue;
 		if (strv_find(&au->missing, s) >= 0)
 			strv_push(&c->fills, s);
 		if (!doctor_provides(au, s))

@@ -173,11 +173,7 @@ static void add_bundle_why(const struct audit *au, const struct bundle *b,
 {
 	const struct active *act = &au->a->act;
 
-	buf_printf(why,
-		   "frameworks installed there %s, before "
-		   "LD_LIBRARY_PATH is searched, so cuenv's selection "
-		   "does not apply to them",
-		   how);
+	buf_printf(why, "frameworks installed there %s", how);
 	if (sev == DOCTOR_PROBLEM) {
 		buf_printf(why,
 			   ": they run on CUDA %u from here, not on the "
@@ -193,10 +189,6 @@ static void add_bundle_why(const struct audit *au, const struct bundle *b,
 			   "selection has cuDNN %s, and a library that "
 			   "reaches the selection's copy mixes the two",
 			   b->cudnn, act->cudnn->version);
-	} else if (au->a->ok) {
-		buf_adds(why, "; they are the same CUDA major as the "
-			      "selection, so this works as long as the "
-			      "versions agree");
 	}
 }
 
@@ -347,6 +339,7 @@ static void check_site(struct audit *au, const char *site)
 	struct plat_dir *dir;
 	const char *ent;
 	enum doctor_severity sev;
+	bool modelled;
 	const char *python = au->in->python ? au->in->python : "python3";
 
 	buf_path(&nv, site, "nvidia");
@@ -392,7 +385,10 @@ static void check_site(struct audit *au, const char *site)
 		    (mix.majors & 1UL << au->a->act.cuda->cuda_major))
 			b.major = au->a->act.cuda->cuda_major;
 	}
-	sev = bundle_severity(au, &b);
+	modelled = doctor_python_modelled(au, site);
+	/* where the loader model judges what the framework loads, its
+	 * python-* findings say whether anything breaks */
+	sev = modelled ? DOCTOR_INFO : bundle_severity(au, &b);
 	buf_adds(&d.what, "Python's ");
 	buf_add_display(&d.what, site, 4096);
 	buf_printf(&d.what, " (%s) holds NVIDIA's ", python);
@@ -407,20 +403,25 @@ static void check_site(struct audit *au, const char *site)
 	buf_adds(&d.what, ")");
 	add_bundle_why(au, &b, sev,
 		       "(PyTorch, TensorFlow's and-cuda, JAX) find these "
-		       "through their RPATH ($ORIGIN/../../nvidia/*/lib) or "
-		       "load them by path",
+		       "through their own DT_RPATH ($ORIGIN/../../nvidia/*/lib, "
+		       "searched before LD_LIBRARY_PATH) or load them by "
+		       "path; but the wheels' libraries carry DT_RUNPATH "
+		       "($ORIGIN), searched after LD_LIBRARY_PATH, so what "
+		       "they load in turn (nvJitLink under cuSPARSE, cuDNN's "
+		       "sub-libraries) comes from LD_LIBRARY_PATH first, a "
+		       "selection's when one is active",
 		       &d.why);
-	buf_printf(&d.fix, "%s -m pip uninstall", python);
-	for (size_t i = 0; i < b.names.n; i++) {
-		if (!strncmp(b.names.v[i], "nvidia/", 7))
-			continue;
-		buf_adds(&d.fix, " ");
-		shell_quote_word(&d.fix, b.names.v[i]);
+	if (modelled) {
+		buf_adds(&d.why, "; the loader model's verdict on what the "
+				 "framework loads is in the python-* "
+				 "findings");
+	} else if (sev != DOCTOR_INFO) {
+		/* never uninstall them: a framework from the index is not
+		 * built to use any other CUDA than its wheels */
+		buf_adds(&d.fix, "install the framework's build for the "
+				 "selected CUDA");
+		add_select_bundle(au, &b, &d.fix);
 	}
-	buf_adds(&d.fix, " (then a framework built to use the system's CUDA "
-			 "takes the selection's), or install the framework's "
-			 "build for the selected CUDA");
-	add_select_bundle(au, &b, &d.fix);
 	for (size_t i = 0; i < b.dirs.n; i++)
 		strv_push(&d.paths, b.dirs.v[i]);
 	doctor_emit(au->out, "pip-wheels", sev, &d);

@@ -337,6 +337,77 @@ static void add_miss(struct loader *l, const char *name, size_t by,
 		(struct loader_miss){ xstrdup(name), by, xstrdup(why) };
 }
 
+void loader_forget_misses(struct loader *l, size_t from)
+{
+	for (size_t i = from; i < l->nmiss; i++)
+		FREE_EACH(l->miss[i].name, l->miss[i].why);
+	if (from < l->nmiss)
+		l->nmiss = from;
+}
+
+bool loader_defaults_parse(const char *help, struct strv *out)
+{
+	static const char tag[] = " (system search path)";
+	struct strv lines = STRV_INIT;
+	bool any = false;
+
+	strv_split(&lines, help, '\n');
+	for (size_t i = 0; i < lines.n; i++) {
+		char *p = lines.v[i], *end = strstr(p, tag);
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != '/' || !end || end[sizeof(tag) - 1])
+			continue;
+		*end = '\0';
+		if (strv_find(out, p) < 0)
+			strv_push(out, p);
+		any = true;
+	}
+	strv_release(&lines);
+	return any;
+}
+
+static bool is_dir(const char *path)
+{
+	struct plat_stat st;
+
+	return !plat_stat(path, &st) && st.type == PLAT_F_DIR;
+}
+
+void loader_defaults_guess(const char *machine, struct strv *out)
+{
+	static const struct {
+		const char *machine, *triplet;
+	} arch[] = {
+		{ "x86_64", "x86_64-linux-gnu" },
+		{ "aarch64", "aarch64-linux-gnu" },
+		{ "ppc64le", "powerpc64le-linux-gnu" },
+	};
+	const char *triplet = NULL;
+	struct buf d = BUF_INIT;
+	const char *tops[] = { "/lib", "/usr/lib" };
+
+	for (size_t i = 0; i < sizeof(arch) / sizeof(*arch); i++)
+		if (machine && !strcmp(machine, arch[i].machine))
+			triplet = arch[i].triplet;
+	for (size_t i = 0; i < 2; i++) {
+		buf_reset(&d);
+		if (triplet)
+			buf_path(&d, tops[i], triplet);
+		if (!triplet || !is_dir(d.data)) {
+			buf_reset(&d);
+			buf_printf(&d, "%s64", tops[i]);
+		}
+		if (is_dir(d.data) && strv_find(out, d.data) < 0)
+			strv_push(out, d.data);
+	}
+	for (size_t i = 0; i < 2; i++)
+		if (is_dir(tops[i]) && strv_find(out, tops[i]) < 0)
+			strv_push(out, tops[i]);
+	buf_release(&d);
+}
+
 bool loader_failed(const struct loader *l)
 {
 	return l->nmiss > 0;

@@ -143,6 +143,28 @@ int loader_program(struct loader *l, const char *path, struct cuenv_err *err);
  */
 int loader_dlopen(struct loader *l, size_t by, const char *name, size_t *idx);
 
+/*
+ * Forget the misses from l->miss[from] on: a dlopen() whose caller tries
+ * another name when one fails (cuDNN's libcudnn_graph.so.9.1.0, then
+ * .9.1, then .9) leaves no trace of the names not found.
+ */
+void loader_forget_misses(struct loader *l, size_t from);
+
+/*
+ * The loader's default folders in its order, from the text `ld.so
+ * --help` prints (glibc 2.33 on: "  /lib/x86_64-linux-gnu (system search
+ * path)" lines), appended to out. False when the text names none.
+ */
+bool loader_defaults_parse(const char *help, struct strv *out);
+
+/*
+ * The default folders as glibc derives them where ld.so cannot say:
+ * Debian's multiarch /lib/TRIPLET and /usr/lib/TRIPLET (for the machine
+ * machine, "x86_64"), else /lib64 and /usr/lib64, then /lib and /usr/lib;
+ * only folders that exist. Appended to out.
+ */
+void loader_defaults_guess(const char *machine, struct strv *out);
+
 /* Did the loads so far leave a name unloaded? */
 bool loader_failed(const struct loader *l);
 

@@ -1051,6 +1051,12 @@ int needs_python_parse(struct needs_python *py, const char *text, size_t len)
 			continue;
 		framework_clear(f);
 		f->absent = json_str(o, "absent");
+		/* an import that raised anything but "No module named" is a
+		 * framework that is there and broken (issue 21: an
+		 * ImportError "undefined symbol ..., version ..."): a problem */
+		if (f->absent &&
+		    strncmp(f->absent, "ModuleNotFoundError: ", 21))
+			f->problem = xstrdup(f->absent);
 		if (f->absent)
 			continue;
 		f->version = json_str(o, "version");

@@ -105,7 +105,12 @@ static void render_frameworks(struct buf *out, const struct needs_scan *s,
 		const struct needs_framework *f = &py->fw[i];
 
 		buf_printf(out, "  %-11s ", needs_framework_names[i]);
-		if (f->absent) {
+		if (f->absent && f->problem) {
+			buf_adds(out, "its import fails: ");
+			buf_add_display(out, f->absent, 400);
+			buf_addc(out, '\n');
+			continue;
+		} else if (f->absent) {
 			buf_adds(out, "absent: ");
 			buf_add_display(out, f->absent, 120);
 			buf_addc(out, '\n');

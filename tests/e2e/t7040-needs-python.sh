@@ -3,7 +3,8 @@
 # they were built with (fake tensorflow and torch packages here, on
 # PYTHONPATH: TensorFlow's sysconfig.get_build_info(), torch.version.cuda
 # and torch.backends.cudnn.version()). One that does not import is
-# reported absent; what a framework prints while importing does not
+# reported absent, one whose import raises anything else a problem (exit
+# 1); what a framework prints while importing does not
 # garble the answer. Their versions narrow the choice: TensorFlow 2.6
 # alone gets 11.2 and cuDNN 8, with PyTorch 2.1+cu118 beside it 11.8 and
 # cuDNN 8.7; an installed 11.2 satisfies the first and not the second.
@@ -60,10 +61,16 @@ EOF_PY
 	expect_code 1 env PYTHONPATH="$p/both:$p/broken" cuenv needs --python python3 &&
 	cat "$E2E_OUT" &&
 	stdout_has "  torch       2.1.0+cu118, built with CUDA 11.8, cuDNN 8.7.0" &&
-	stdout_has "  jax         absent: ImportError: jaxlib is not installed" &&
+	stdout_has "  jax         its import fails: ImportError: jaxlib is not installed" &&
 	stdout_has "  cuenv install 11.8 --cudnn 8.7" &&
 	expect_code 0 env PYTHONPATH="$p/cpu" cuenv needs --python=python3 &&
 	stdout_has "  torch       2.1.0+cpu, built without CUDA" &&
+	# issue 21 item 1: a torch whose import raises is broken, not absent
+	mkdir -p "$p/skew/torch" &&
+	echo 'raise ImportError("libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12")' \
+		>"$p/skew/torch/__init__.py" &&
+	expect_code 1 env PYTHONPATH="$p/skew" cuenv needs --python python3 &&
+	stdout_has "  torch       its import fails: ImportError: libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12" &&
 	# With the framework's files too, against an installed 11.2 + cuDNN 8.1
 	fake_tensorflow "$HOME/site-packages/tensorflow" &&
 	make_installed_cuda 11.2.2 &&

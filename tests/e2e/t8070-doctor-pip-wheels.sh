@@ -1,6 +1,6 @@
 #!/bin/sh
 # NVIDIA's pip wheels that a framework loads through its RPATH before, or
-# instead of, the selection: CUDA 11 wheels (nvidia-cudnn-cu11,
+# instead of, the selection (never a fix that uninstalls them): CUDA 11 wheels (nvidia-cudnn-cu11,
 # nvidia-cuda-runtime-cu11) in a site-packages the python3 on PATH
 # searches, with CUDA 12.4 selected. Found by asking the machine's python3
 # (PYTHONPATH), and from VIRTUAL_ENV when python cannot answer.
@@ -33,7 +33,8 @@ need cc &&
 	said "RPATH" &&
 	said "not on the selection's CUDA 12" &&
 	said "libcudnn.so.N: cannot open shared object file" &&
-	said "-m pip uninstall" &&
+	# never uninstall a framework's wheels (issue 21 item 3)
+	stdout_lacks "pip uninstall" &&
 	said "nvidia-cudnn-cu11" &&
 	# 11.8 is not installed: the fix installs it first (issue 10 item 8)
 	said "or: select what they are built for: cuenv install 11.8 --cudnn 8.9 && cd $HOME/proj && cuenv local 11.8 --cudnn 8.9" &&
@@ -41,11 +42,11 @@ need cc &&
 	expect_code 15 env PYTHONPATH="$s" cuenv doctor --json &&
 	said '"id": "pip-wheels"' &&
 	said "\"$s/nvidia/cudnn/lib\"" &&
-	said "python3 -m pip uninstall" &&
+	stdout_lacks "pip uninstall" &&
 	# Wheels of the selected CUDA major: information.
 	doctor_cuda "$HOME/toolkits/cuda-11.8" 11.8.0 &&
 	cuenv add cuda "$HOME/toolkits/cuda-11.8" >/dev/null &&
 	printf 'cuda = 11.8\n' >.cuenv &&
 	expect_code 0 env PYTHONPATH="$s" cuenv doctor &&
 	said "[pip-wheels]" &&
-	said "same CUDA major as the selection"
+	stdout_lacks "pip uninstall"

@@ -880,11 +880,37 @@ static void test_doctor_loader_cache_in_a_shared_folder(void **state)
 	const struct finding *f;
 
 	healthy_world(w);
-	cache_add(w, "libcudart.so.11.0", "usr/lib");
+	cache_add(w, "libnccl.so.2", "usr/lib");
 	audit(w);
 	f = expect(w, "loader-cache", DOCTOR_WARNING);
 	has(f->fix, "shared with other software");
 	has(f->fix, "dpkg -S");
+}
+
+/*
+ * issue 21 item 5: a CUDA 12 program never asks for libcublas.so.13, so
+ * the cache's copy is no warning; a soname CUDA 12 and 13 share that the
+ * selection lacks (libnccl.so.2) is, and is named.
+ */
+static void
+test_doctor_loader_cache_only_sonames_the_major_asks_for(void **state)
+{
+	struct world *w = *state;
+	const struct finding *f;
+
+	healthy_world(w);
+	cache_add(w, "libcublas.so.13", "cuda-13.0/lib");
+	cache_add(w, "libcublasLt.so.13", "cuda-13.0/lib");
+	conf_naming(w, "cuda-13.0/lib");
+	audit(w);
+	f = expect(w, "loader-cache", DOCTOR_INFO);
+	assert_null(strstr(f->why, "loaded silently"));
+	cache_add(w, "libcusparse.so.12", "cuda-13.0/lib");
+	cache_add(w, "libnccl.so.2", "cuda-13.0/lib");
+	audit(w);
+	f = expect(w, "loader-cache", DOCTOR_WARNING);
+	/* the selection has its own libcusparse.so.12, not NCCL's */
+	has(f->why, "a CUDA 12 program asks for (here libnccl.so.2)");
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -1262,9 +1288,9 @@ static void test_doctor_reports_wheels_of_another_cuda(void **state)
 	has(f->what, "nvidia-cudnn-cu11 8.9.2.26");
 	has(f->why, "RPATH");
 	has(f->why, "not on the selection's CUDA 12");
-	has(f->fix, "python3 -m pip uninstall");
-	has(f->fix, "nvidia-cudnn-cu11");
-	has(f->fix, "nvidia-cuda-runtime-cu11");
+	/* no fix uninstalls a framework's wheels (issue 21 item 3) */
+	if (strstr(f->fix, "pip uninstall"))
+		fail_msg("a fix uninstalls the wheels: %s", f->fix);
 	has(f->fix, "cuenv local 11.8 --cudnn 8.9");
 	assert_int_equal(f->paths.n, 2);
 }
@@ -1418,6 +1444,7 @@ int main(void)
 	    T(test_doctor_gather_the_loader_cache_and_site_dirs),
 	    T(test_doctor_reports_cuda_home_apart_from_nvcc),
 	    T(test_doctor_cuda_home_without_selection),
+	    T(test_doctor_loader_cache_only_sonames_the_major_asks_for),
 	    T(test_doctor_reports_wheels_of_another_cuda),
 	    T(test_doctor_wheels_of_the_same_cuda_are_information),
 	    T(test_doctor_site_without_wheels_is_fine),

@@ -1,0 +1,497 @@
+/*
+ * pyload.c: what a Python environment's frameworks load (see pyload.h).
+ */
+#include "pyload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "file.h"
+#include "nvlib.h"
+#include "plat_fs.h"
+#include "version.h"
+#include "xalloc.h"
+
+#define RECORD_MAX (8u << 20) /* a wheel's RECORD file */
+
+/* ---- frameworks --------------------------------------------------------- */
+
+void pyload_fws_release(struct pyload_fws *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].site);
+		strv_release(&f->v[i].entries);
+	}
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+static bool is_file(const char *path)
+{
+	struct plat_stat st;
+
+	return !plat_stat(path, &st) && st.type == PLAT_F_REG;
+}
+
+/* site/dir's files named prefix*suffix, sorted, as paths into out. */
+static void files_like(const char *site, const char *dir, const char *prefix,
+		       const char *suffix, struct strv *out)
+{
+	struct buf d = BUF_INIT, p = BUF_INIT;
+	struct strv names = STRV_INIT;
+	struct plat_dir *pd;
+	const char *ent;
+	size_t ns = strlen(suffix);
+
+	buf_path(&d, site, dir);
+	pd = plat_opendir(d.data);
+	while (pd && (ent = plat_readdir(pd))) {
+		size_t n = strlen(ent);
+
+		if (!strncmp(ent, prefix, strlen(prefix)) && n > ns &&
+		    !strcmp(ent + n - ns, suffix))
+			strv_push(&names, ent);
+	}
+	if (pd)
+		plat_closedir(pd);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		buf_reset(&p);
+		buf_path(&p, d.data, names.v[i]);
+		if (is_file(p.data))
+			strv_push(out, p.data);
+	}
+	strv_release(&names);
+	BUF_RELEASE_EACH(&d, &p);
+}
+
+/*
+ * torch: `import torch` loads torch/lib/libtorch_global_deps.so (with
+ * RTLD_GLOBAL, torch/__init__.py's _load_global_deps) and then its _C
+ * extension, whose DT_NEEDED closure holds libtorch_cuda.so in a build
+ * for CUDA.
+ */
+static void find_torch(const char *site, struct pyload_fws *out)
+{
+	struct buf p = BUF_INIT;
+	struct pyload_fw fw = { .name = "torch" };
+
+	buf_path(&p, site, "torch/lib/libtorch_cuda.so");
+	if (!is_file(p.data))
+		goto out;
+	files_like(site, "torch/lib", "libtorch_global_deps.so", ".so",
+		   &fw.entries);
+	files_like(site, "torch", "_C.", ".so", &fw.entries);
+	if (!fw.entries.n)
+		goto out;
+	fw.site = xstrdup(site);
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v[out->n++] = fw;
+	memset(&fw, 0, sizeof(fw));
+out:
+	strv_release(&fw.entries);
+	buf_release(&p);
+}
+
+void pyload_find(const struct strv *sites, struct pyload_fws *out)
+{
+	struct strv seen = STRV_INIT;
+
+	for (size_t i = 0; sites && i < sites->n; i++) {
+		char *real = plat_realpath(sites->v[i]);
+
+		if (real && strv_find(&seen, real) < 0) {
+			strv_push(&seen, real);
+			find_torch(sites->v[i], out);
+		}
+		free(real);
+	}
+	strv_release(&seen);
+}
+
+/* ---- the prediction ----------------------------------------------------- */
+
+/* cuDNN 9's sub-libraries: graph at the first call, the rest on use. */
+static const char *const cudnn9_first[] = { "libcudnn_graph" };
+static const char *const cudnn9_use[] = {
+	"libcudnn_ops",
+	"libcudnn_cnn",
+	"libcudnn_adv",
+	"libcudnn_engines_precompiled",
+	"libcudnn_engines_runtime_compiled",
+	"libcudnn_heuristic",
+};
+/* cuDNN 8's front library loads these when a model runs. */
+static const char *const cudnn8_use[] = {
+	"libcudnn_ops_infer", "libcudnn_ops_train", "libcudnn_cnn_infer",
+	"libcudnn_cnn_train", "libcudnn_adv_infer", "libcudnn_adv_train",
+};
+
+/* The N of a cuDNN front library's soname libcudnn.so.N, or 0. */
+static unsigned cudnn_front(const struct loader_obj *o)
+{
+	const char *s = o->elf.soname;
+
+	if (!s || strncmp(s, "libcudnn.so.", 12) || s[12] < '1' || s[12] > '9')
+		return 0;
+	return (unsigned)strtoul(s + 12, NULL, 10);
+}
+
+/*
+ * dlopen(stem.so.M.m.p), then .M.m, then .M, as cuDNN 9's front library
+ * does (its own version's parts; .M alone when its version is not
+ * known): the first that loads is the sub-library. A name that is not
+ * found before the last leaves no miss.
+ */
+static void dlopen_sub(struct loader *l, size_t front, const char *stem,
+		       unsigned major, const char *version, bool exact,
+		       bool optional)
+{
+	struct version v;
+	struct buf name = BUF_INIT;
+	size_t idx, nmiss;
+
+	if (exact && version && !version_parse(version, &v) && v.n >= 3 &&
+	    v.part[0] == major) {
+		for (unsigned n = 3; n >= 2; n--) {
+			nmiss = l->nmiss;
+
+			buf_reset(&name);
+			buf_printf(&name, "%s.so", stem);
+			for (unsigned k = 0; k < n; k++)
+				buf_printf(&name, ".%lu", v.part[k]);
+			if (loader_dlopen(l, front, name.data, &idx) ==
+			    CUENV_OK)
+				goto out;
+			loader_forget_misses(l, nmiss);
+		}
+	}
+	buf_reset(&name);
+	buf_printf(&name, "%s.so.%u", stem, major);
+	nmiss = l->nmiss;
+	/* one that is not there at all is not loaded when a model runs
+	 * either: the front library checks for it at its first call */
+	if (loader_dlopen(l, front, name.data, &idx) && optional)
+		loader_forget_misses(l, nmiss);
+out:
+	buf_release(&name);
+}
+
+/* What each cuDNN front library among objects [from, nobj) dlopens. */
+static void cudnn_dlopens(struct loader *l, size_t from, bool later)
+{
+	size_t end = l->nobj;
+
+	for (size_t i = from; i < end; i++) {
+		unsigned major = cudnn_front(&l->obj[i]);
+		struct buf ver = BUF_INIT;
+		bool known;
+
+		if (!major)
+			continue;
+		known = pyload_file_version(l->obj[i].path, &ver);
+		if (major >= 9) {
+			const char *const *subs =
+				later ? cudnn9_use : cudnn9_first;
+			size_t n =
+				later ? sizeof(cudnn9_use) / sizeof(*cudnn9_use)
+				      : sizeof(cudnn9_first) /
+						sizeof(*cudnn9_first);
+
+			for (size_t k = 0; k < n; k++)
+				dlopen_sub(l, i, subs[k], major,
+					   known ? ver.data : NULL, true,
+					   later);
+		} else if (later) {
+			for (size_t k = 0;
+			     k < sizeof(cudnn8_use) / sizeof(*cudnn8_use); k++)
+				dlopen_sub(l, i, cudnn8_use[k], major, NULL,
+					   false, true);
+		}
+		buf_release(&ver);
+	}
+}
+
+void pyload_predict(struct loader *l, const char *python,
+		    const struct pyload_fw *fw, bool on_use,
+		    struct pyload_span *span)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	if (python && !l->nobj)
+		loader_program(l, python, &err); /* no program: no RPATH */
+	err_release(&err);
+	span->first = l->nobj;
+	for (size_t i = 0; i < fw->entries.n; i++) {
+		size_t idx;
+
+		loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
+	}
+	cudnn_dlopens(l, span->first, false);
+	span->on_use = l->nobj;
+	if (on_use)
+		cudnn_dlopens(l, span->first, true);
+	loader_check_versions(l);
+}
+
+/* ---- versions and the environment's own copies -------------------------- */
+
+/* "nvidia_nvjitlink_cu12-12.9.86.dist-info" -> "12.9.86" */
+static bool dist_info_version(const char *ent, struct buf *out)
+{
+	static const char sfx[] = ".dist-info";
+	size_t n = strlen(ent), ns = sizeof(sfx) - 1;
+	const char *dash = strchr(ent, '-');
+
+	if (!dash || n <= ns || strcmp(ent + n - ns, sfx))
+		return false;
+	buf_reset(out);
+	buf_add(out, dash + 1, (size_t)(ent + n - ns - (dash + 1)));
+	return version_is_valid(out->data);
+}
+
+/* Does the RECORD text list rel ("nvidia/x/lib/f,sha256=...,size")? */
+static bool record_lists(const char *text, const char *rel)
+{
+	size_t n = strlen(rel);
+
+	for (const char *p = text; (p = strstr(p, rel)); p += n)
+		if ((p == text || p[-1] == '\n') && p[n] == ',')
+			return true;
+	return false;
+}
+
+/* The version of the wheel in site whose RECORD lists rel. */
+static bool wheel_version(const char *site, const char *rel, struct buf *out)
+{
+	struct plat_dir *d = plat_opendir(site);
+	const char *ent;
+	bool found = false;
+
+	while (d && !found && (ent = plat_readdir(d))) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+		struct buf rec = BUF_INIT, text = BUF_INIT;
+
+		if (!strncmp(ent, "nvidia_", 7) &&
+		    dist_info_version(ent, out)) {
+			buf_path(&rec, site, ent);
+			buf_path(&rec, rec.data, "RECORD");
+			found = !file_read(rec.data, RECORD_MAX,
+					   FILE_MAY_BE_MISSING, &text, &err) &&
+				record_lists(text.data, rel);
+		}
+		BUF_RELEASE_EACH(&rec, &text);
+		err_release(&err);
+	}
+	if (d)
+		plat_closedir(d);
+	return found;
+}
+
+bool pyload_file_version(const char *path, struct buf *out)
+{
+	char *real = plat_realpath(path);
+	const char *base, *so, *nv;
+	struct version v;
+	bool ok = false;
+
+	if (!real)
+		return false;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	so = strstr(base, ".so.");
+	if (so && !version_parse(so + 4, &v) && v.n >= 3) {
+		buf_sets(out, so + 4);
+		ok = true;
+		goto out;
+	}
+	/* SITE/nvidia/NAME/lib/FILE, as the wheel's RECORD lists it */
+	nv = strstr(real, "/nvidia/");
+	while (nv && strstr(nv + 1, "/nvidia/"))
+		nv = strstr(nv + 1, "/nvidia/");
+	if (nv) {
+		char *site = xstrndup(real, (size_t)(nv - real));
+
+		ok = wheel_version(site, nv + 1, out);
+		free(site);
+	}
+out:
+	free(real);
+	return ok;
+}
+
+char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
+{
+	struct buf nv = BUF_INIT, p = BUF_INIT;
+	struct plat_dir *d;
+	const char *ent;
+	char *found = NULL;
+
+	buf_path(&nv, fw->site, "nvidia");
+	d = plat_opendir(nv.data);
+	while (d && !found && (ent = plat_readdir(d))) {
+		buf_reset(&p);
+		buf_path(&p, nv.data, ent);
+		buf_path(&p, p.data, "lib");
+		buf_path(&p, p.data, name);
+		if (is_file(p.data))
+			found = buf_detach(&p);
+	}
+	if (d)
+		plat_closedir(d);
+	BUF_RELEASE_EACH(&nv, &p);
+	return found;
+}
+
+/* ---- judging ------------------------------------------------------------ */
+
+void pyload_issues_release(struct pyload_issues *is)
+{
+	for (size_t i = 0; i < is->n; i++)
+		FREE_EACH(is->v[i].name, is->v[i].path, is->v[i].source,
+			  is->v[i].want, is->v[i].detail);
+	free(is->v);
+	memset(is, 0, sizeof(*is));
+}
+
+static void add_issue(struct pyload_issues *out, enum pyload_kind kind,
+		      const char *name, const struct loader_obj *o,
+		      const char *want, char *detail_take)
+{
+	struct pyload_issue *is;
+
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	is = &out->v[out->n++];
+	is->kind = kind;
+	is->name = xstrdup(name);
+	is->path = o ? xstrdup(o->path) : NULL;
+	is->source = o ? xstrdup(loader_source_name(o->source)) : NULL;
+	is->want = want ? xstrdup(want) : NULL;
+	is->detail = detail_take;
+}
+
+/* The real folder of path, heap, or NULL. */
+static char *real_dir(const char *path)
+{
+	char *real = plat_realpath(path), *slash;
+
+	if (!real)
+		return NULL;
+	slash = strrchr(real, '/');
+	if (slash && slash != real)
+		*slash = '\0';
+	return real;
+}
+
+static const char *obj_name(const struct loader_obj *o)
+{
+	return o->elf.soname ? o->elf.soname : o->names.v[0];
+}
+
+/* cuDNN's sub-libraries in another folder than their front library. */
+static void judge_mixed(const struct loader *l, const struct pyload_span *sp,
+			struct pyload_issues *out)
+{
+	for (size_t f = sp->first; f < l->nobj; f++) {
+		char *front;
+
+		if (!cudnn_front(&l->obj[f]))
+			continue;
+		front = real_dir(l->obj[f].path);
+		for (size_t i = sp->first; front && i < l->nobj; i++) {
+			const struct loader_obj *o = &l->obj[i];
+			const struct nvlib *e =
+				nvlib_match_file(obj_name(o), NULL);
+			char *dir;
+			struct buf d = BUF_INIT;
+
+			if (i == f || !e || e->id != NVLIB_CUDNN ||
+			    o->loader != f)
+				continue;
+			dir = real_dir(o->path);
+			if (dir && strcmp(dir, front)) {
+				buf_printf(&d, "its front library %s is in %s",
+					   obj_name(&l->obj[f]), front);
+				add_issue(out, PYLOAD_MIXED, obj_name(o), o,
+					  front, buf_detach(&d));
+			}
+			free(dir);
+			buf_release(&d);
+		}
+		free(front);
+	}
+}
+
+/* The environment's wheels' libraries loaded from elsewhere, older. */
+static void judge_older(const struct loader *l, const struct pyload_span *sp,
+			const struct pyload_fw *fw, struct pyload_issues *out)
+{
+	for (size_t i = sp->first; i < l->nobj; i++) {
+		const struct loader_obj *o = &l->obj[i];
+		const char *name = obj_name(o);
+		char *own, *ro = NULL, *rl = NULL;
+		struct buf vo = BUF_INIT, vl = BUF_INIT;
+
+		if (!nvlib_is_cuda_file(name))
+			continue;
+		own = pyload_own_copy(fw, name);
+		if (own) {
+			ro = plat_realpath(own);
+			rl = plat_realpath(o->path);
+		}
+		if (ro && rl && strcmp(ro, rl) &&
+		    pyload_file_version(own, &vo) &&
+		    pyload_file_version(o->path, &vl) &&
+		    version_cmp_str(vl.data, vo.data) < 0) {
+			struct buf d = BUF_INIT;
+
+			buf_printf(&d, "%s %s is older than the wheel's %s",
+				   name, vl.data, vo.data);
+			add_issue(out, PYLOAD_OLDER, name, o, own,
+				  buf_detach(&d));
+		}
+		FREE_EACH(own, ro, rl);
+		BUF_RELEASE_EACH(&vo, &vl);
+	}
+}
+
+void pyload_judge(const struct loader *l, const struct pyload_span *sp,
+		  const struct pyload_fw *fw, struct pyload_issues *out)
+{
+	for (size_t i = 0; i < l->nmiss; i++) {
+		const struct loader_miss *m = &l->miss[i];
+		struct buf d = BUF_INIT;
+
+		if (m->by != LOADER_NONE && m->by < sp->first)
+			continue; /* the interpreter's own */
+		buf_printf(&d, "%s: %s", m->name, m->why);
+		if (m->by != LOADER_NONE)
+			buf_printf(&d, " (needed by %s)", l->obj[m->by].path);
+		add_issue(out, PYLOAD_MISSING, m->name, NULL, NULL,
+			  buf_detach(&d));
+	}
+	for (size_t i = 0; i < l->nprob; i++) {
+		const struct loader_problem *p = &l->prob[i];
+		const struct loader_obj *prov = p->provider != LOADER_NONE
+							? &l->obj[p->provider]
+							: NULL;
+		struct buf d = BUF_INIT;
+		char *own;
+
+		if (p->user < sp->first)
+			continue;
+		if (p->symbol)
+			buf_printf(&d, "undefined symbol: %s, version %s",
+				   p->symbol, p->version);
+		else
+			buf_printf(&d, "version `%s' not found", p->version);
+		buf_printf(&d, " (required by %s)", l->obj[p->user].path);
+		own = prov ? pyload_own_copy(fw, obj_name(prov)) : NULL;
+		add_issue(out, PYLOAD_SYMBOL,
+			  prov ? obj_name(prov) : p->version, prov, own,
+			  buf_detach(&d));
+		free(own);
+	}
+	judge_mixed(l, sp, out);
+	judge_older(l, sp, fw, out);
+}
