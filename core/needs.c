@@ -16,10 +16,6 @@
 #include "version.h"
 #include "xalloc.h"
 
-/* Folders nested deeper than this are not entered (a loop guard). */
-#define WALK_DEPTH 64
-/* A metadata file larger than this is not metadata. */
-#define METADATA_MAX (4u << 20)
 
 /* The frameworks to look at: none when Python was not asked. */
 static int frameworks(const struct needs_python *py)
@@ -100,20 +96,6 @@ void needs_scan_release(struct needs_scan *s)
 	free(s->rep);
 	STRV_RELEASE_EACH(&s->provides, &s->warnings);
 	needs_scan_init(s);
-}
-
-static void add_warning(struct needs_scan *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct needs_scan *s, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	strv_push_take(&s->warnings, buf_detach(&b));
 }
 
 bool needs_want_managed(const struct needs_want *w)
@@ -250,54 +232,6 @@ int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
 	}
 	elf_info_release(&e);
 	pe_info_release(&p);
-	return rc;
-}
-
-/* Map path and read it as ELF, else PE (needs_scan_binary). */
-static int map_and_scan(struct needs_scan *s, const char *path,
-			struct cuenv_err *err)
-{
-	struct file_map m;
-	int rc = file_map(path, 2, &m, err);
-
-	if (!rc) {
-		/* one pass from start to end: let the kernel read ahead */
-		plat_map_sequential(m.data, m.len);
-		rc = needs_scan_binary(s, path, m.data, m.len, err);
-		file_unmap(&m);
-	}
-	return rc;
-}
-
-/*
- * A file inside a folder: one that is neither ELF nor PE is skipped
- * quietly, a broken one with a warning.
- */
-static void scan_folder_file(struct needs_scan *s, const char *path)
-{
-	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc = map_and_scan(s, path, &own);
-
-	if (rc && rc != CUENV_NO)
-		add_warning(s, "skipped: %s", own.msg.data);
-	err_release(&own);
-}
-
-/* A file the user gave as PATH: neither ELF nor PE, or broken, fails. */
-static int scan_file(struct needs_scan *s, const char *path,
-		     struct cuenv_err *err)
-{
-	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc = map_and_scan(s, path, &own);
-
-	if (rc == CUENV_NO)
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"'%s' is not an ELF file, nor a Windows PE "
-				"file",
-				path);
-	else if (rc)
-		cuenv_fail(err, rc, "%s", own.msg.data);
-	err_release(&own);
 	return rc;
 }
 
@@ -803,106 +737,6 @@ bool needs_read_metadata(struct needs_scan *s, const char *name,
 	else if (dist_info_metadata(name))
 		read_dist_metadata(s, name, text, len);
 	return s->nrep > before;
-}
-
-/*
- * Read a metadata file from disk. err: given as PATH, where errors count;
- * NULL: found in a folder, where they are warnings.
- */
-static int read_metadata_file(struct needs_scan *s, const char *path,
-			      struct cuenv_err *err)
-{
-	struct buf text = BUF_INIT;
-	int fd = plat_open(path, PLAT_O_READ, 0), rc = CUENV_OK;
-
-	if (fd < 0) {
-		if (err)
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot open '%s': %s", path,
-					strerror(errno));
-		else
-			add_warning(s, "skipped '%s': %s", path,
-				    strerror(errno));
-		goto out;
-	}
-	if (file_read_fd(fd, METADATA_MAX, &text)) {
-		add_warning(s, "skipped '%s': %s", path,
-			    errno == EFBIG ? "too large" : strerror(errno));
-		goto out;
-	}
-	needs_read_metadata(s, path, text.data, text.len);
-out:
-	if (fd >= 0)
-		plat_close(fd);
-	buf_release(&text);
-	return rc;
-}
-
-/* Every ELF file under path (a folder), in name order, links not followed. */
-static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
-{
-	struct strv names = STRV_INIT;
-	const char *ent;
-	struct plat_dir *d = plat_opendir(path->data);
-
-	if (!d) {
-		add_warning(s, "skipped '%s': %s", path->data, strerror(errno));
-		return;
-	}
-	while ((ent = plat_readdir(d)))
-		strv_push(&names, ent);
-	plat_closedir(d);
-	strv_sort(&names);
-	for (size_t i = 0; i < names.n; i++) {
-		size_t keep = path->len;
-		struct plat_stat st;
-
-		buf_path(path, path->data, names.v[i]);
-		if (plat_lstat(path->data, &st)) {
-			add_warning(s, "skipped '%s': %s", path->data,
-				    strerror(errno));
-		} else if (st.type == PLAT_F_DIR) {
-			if (depth < WALK_DEPTH)
-				walk(s, path, depth + 1);
-			else
-				add_warning(s, "skipped '%s': nested too deep",
-					    path->data);
-		} else if (st.type == PLAT_F_REG) {
-			if (needs_metadata_name(path->data))
-				read_metadata_file(s, path->data, NULL);
-			else
-				scan_folder_file(s, path->data);
-		}
-		buf_setlen(path, keep);
-	}
-	strv_release(&names);
-}
-
-int needs_scan_path(struct needs_scan *s, const char *path,
-		    struct cuenv_err *err)
-{
-	struct plat_stat st;
-	struct buf walked = BUF_INIT, shown = BUF_INIT;
-	int rc = CUENV_OK;
-
-	buf_add_display(&shown, path, 200);
-	if (plat_stat(path, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				shown.data, strerror(errno));
-	} else if (st.type == PLAT_F_DIR) {
-		buf_adds(&walked, path);
-		walk(s, &walked, 0);
-	} else if (st.type == PLAT_F_REG && needs_metadata_name(path)) {
-		rc = read_metadata_file(s, path, err);
-	} else if (st.type == PLAT_F_REG) {
-		rc = scan_file(s, path, err);
-	} else {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"'%s' is not a file or a folder", shown.data);
-	}
-	buf_release(&walked);
-	buf_release(&shown);
-	return rc;
 }
 
 static int cmp_want(const void *a, const void *b)

@@ -54,6 +54,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "catalog.h"
@@ -148,6 +149,82 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
  */
 int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
 		      size_t len, struct cuenv_err *err);
+
+/* ---- one reader over any tree (core/needs_tree.c) ------------------------ */
+
+/*
+ * A wheel on the index, a wheel file, an unpacked folder and an installed
+ * site-packages are the same tree of files read through different byte
+ * sources (range requests, a file, a folder). needs_scan_tree reads any of
+ * them the same way: the members needs_member_kind names, in the same
+ * order (by name, a folder's entries before a sibling that sorts after
+ * the folder's name), metadata as text, binaries as a stream of chunks
+ * (elf_stream: memory bounded whatever their size). So `needs NAME==V`,
+ * `needs WHEEL` and `needs FOLDER` cannot disagree.
+ */
+
+/*
+ * The next bytes of a member into *p (borrowed until the next call):
+ * their count, 0 at its end, -1 on failure (err).
+ */
+typedef ssize_t needs_read_fn(void *ctx, const void **p, struct cuenv_err *err);
+
+struct needs_member {
+	const char *name; /* in the tree, '/'-separated: "torch/lib/x.so" */
+	uint64_t size;	  /* as the tree says, 0 when unknown */
+	needs_read_fn *read;
+	void *ctx;
+};
+
+typedef int needs_visit_fn(void *arg, const struct needs_member *m,
+			   struct cuenv_err *err);
+
+/*
+ * A tree: each() calls visit for each regular member, in name order (see
+ * needs_member_cmp), and returns what visit returned when not CUENV_OK,
+ * else CUENV_OK or its own failure. A member visit does not read costs
+ * nothing. shown names the tree in reports ("dist/x.whl": its members are
+ * "dist/x.whl/MEMBER").
+ */
+struct needs_tree {
+	const char *shown;
+	int (*each)(void *ctx, needs_visit_fn *visit, void *arg,
+		    struct cuenv_err *err);
+	void *ctx;
+};
+
+enum needs_member_kind {
+	NEEDS_MEMBER_SKIP,
+	NEEDS_MEMBER_METADATA, /* needs_metadata_name */
+	NEEDS_MEMBER_BINARY,   /* "x.so", "x.so.12", .dll, .pyd, .exe */
+};
+
+/* What needs_scan_tree does with a member of this name. */
+enum needs_member_kind needs_member_kind(const char *name);
+
+/*
+ * strcmp, but '/' before every other byte: the order in which a walk of
+ * folders, each in name order, meets paths. For qsort over char *.
+ */
+int needs_member_cmp(const void *a, const void *b);
+
+/*
+ * Read the tree t into s: metadata members as text (at most 4 MiB),
+ * binary members streamed (needs_scan_stream). A member that cannot be
+ * read or is corrupt is a line in s->warnings naming it, never a failure;
+ * returns CUENV_OK or the tree's own failure.
+ */
+int needs_scan_tree(struct needs_scan *s, const struct needs_tree *t,
+		    struct cuenv_err *err);
+
+/*
+ * Read one binary, named path in reports, from read: ELF streamed
+ * (elf_stream), PE held in memory up to 32 MiB. Returns CUENV_OK;
+ * CUENV_NO when it is neither (err says so); CUENV_E_MANIFEST when
+ * corrupt or a PE file too large; the reader's failure.
+ */
+int needs_scan_stream(struct needs_scan *s, const char *path,
+		      needs_read_fn *read, void *ctx, struct cuenv_err *err);
 
 /*
  * Scan path: an ELF or PE file, or every regular ELF file under a folder, in
@@ -360,7 +437,9 @@ struct needs_fetched {
 	char *wheel, *index;
 	uint64_t size, bytes; /* the wheel's size, the bytes fetched */
 	unsigned requests;
-	bool metadata; /* its PEP 658 metadata file was read */
+	bool metadata;	 /* its PEP 658 metadata file was read */
+	const char *why; /* why this wheel: borrowed in, copied by
+			    needs_fetches_add; or NULL */
 };
 
 struct needs_fetches {
@@ -404,7 +483,7 @@ struct fetch_opts;
  */
 typedef int needs_net_scan_fn(struct needs_scan *s, const char *arg,
 			      const char *index, const char *platform,
-			      const struct fetch_opts *fetch,
+			      const char *py, const struct fetch_opts *fetch,
 			      struct needs_fetches *fs, struct cuenv_err *err);
 
 struct needs_args {
@@ -414,6 +493,8 @@ struct needs_args {
 	const char *index;    /* --index, or NULL: CUENV_PYPI_INDEX, else
 				 https://pypi.org/simple */
 	const char *platform; /* --platform, or NULL: this machine's */
+	const char *py;	      /* the interpreter's wheel tag ("cp311"), or
+				 NULL: any */
 	char *const *envp;
 	needs_net_scan_fn *net; /* NULL: this binary is not cuenv-net */
 	/* the user's fetch settings (cmd_fetch_env), for net */

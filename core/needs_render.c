@@ -54,6 +54,8 @@ static void render_fetches(struct buf *out, const struct needs_fetches *fs)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct needs_fetched *x = &fs->v[i];
 
+		if (x->why)
+			buf_printf(out, "chose %s\n", x->why);
 		buf_printf(out,
 			   "read %llu bytes of %s (%llu bytes, %.2f%%) in %u "
 			   "%srequests\n",

@@ -1572,11 +1572,13 @@ static void test_needs_arg_kind_by_name_and_disk(void **state)
 /* A net scan that records its arguments and adds nothing; the fetch
  * settings it is given are the caller's (retries 7). */
 static int fake_net(struct needs_scan *s, const char *arg, const char *index,
-		    const char *platform, const struct fetch_opts *fetch,
-		    struct needs_fetches *fs, struct cuenv_err *err)
+		    const char *platform, const char *py,
+		    const struct fetch_opts *fetch, struct needs_fetches *fs,
+		    struct cuenv_err *err)
 {
 	struct needs_fetched f = {.size = 1};
 
+	(void)py;
 	(void)s;
 	(void)err;
 	assert_non_null(fetch);
