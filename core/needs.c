@@ -83,7 +83,7 @@ void needs_scan_release(struct needs_scan *s)
 
 		FREE_EACH(w->soname, w->dll, w->provided_by, w->found,
 			  w->range);
-		STRV_RELEASE_EACH(&w->needed_by, &w->named_by);
+		STRV_RELEASE_EACH(&w->needed_by, &w->loaded_by, &w->named_by);
 	}
 	free(s->v);
 	for (size_t i = 0; i < s->nrep; i++) {
@@ -105,7 +105,8 @@ bool needs_want_managed(const struct needs_want *w)
 
 bool needs_want_required(const struct needs_want *w)
 {
-	return needs_want_managed(w) && w->needed_by.n > 0;
+	return needs_want_managed(w) &&
+	       (w->needed_by.n > 0 || w->loaded_by.n > 0);
 }
 
 static int is_toolkit(enum nvlib_id lib)
@@ -133,30 +134,129 @@ static struct needs_want *want_get(struct needs_scan *s, const char *soname)
 	return w;
 }
 
+/*
+ * A bundled copy's name as auditwheel renames it ("libcudnn-74a4c495.so.
+ * 9.1.0") as its library's ("libcudnn.so.9.1.0"), into out; false when
+ * name is not one.
+ */
+static bool unmangle(const char *name, struct buf *out)
+{
+	const char *so = strstr(name, ".so."), *dash;
+	enum nvlib_id lib;
+	const char *ver;
+
+	buf_reset(out);
+	if (!so || so - name < 10)
+		return false;
+	dash = so - 9;
+	if (*dash != '-' || strspn(dash + 1, "0123456789abcdef") != 8)
+		return false;
+	buf_add(out, name, (size_t)(dash - name));
+	buf_adds(out, so);
+	return elf_cuda_soname(out->data, &lib, &ver);
+}
+
+/* Push path onto l once. */
+static void push_once(struct strv *l, const char *path)
+{
+	if (strv_find(l, path) < 0)
+		strv_push(l, path);
+}
+
+/* Does the file name another soname of w's library than w's? */
+static bool has_alternative(const struct elf_info *e, const char *soname,
+			    enum nvlib_id lib)
+{
+	enum nvlib_id l2;
+	const char *v2;
+
+	const struct strv *lists[] = { &e->cuda_named, &e->needed };
+
+	for (size_t j = 0; j < 2; j++)
+		for (size_t k = 0; k < lists[j]->n; k++)
+			if (strcmp(lists[j]->v[k], soname) &&
+			    elf_cuda_soname(lists[j]->v[k], &l2, &v2) &&
+			    l2 == lib)
+				return true;
+	return false;
+}
+
+/* What a bundled copy of a CUDA library (own: its soname as its library
+ * gives it, "libcudnn.so.9.1.0") provides and loads. */
+static void add_bundled(struct needs_scan *s, const char *path,
+			const struct elf_info *e, const char *own)
+{
+	enum nvlib_id lib, l2;
+	const char *ver, *v2;
+	struct buf b = BUF_INIT;
+	struct needs_want *w;
+
+	if (!elf_cuda_soname(own, &lib, &ver))
+		return;
+	/* as the loader asks for it: cuDNN by its major */
+	buf_printf(&b, "%.*s%lu", (int)(ver - own), own, version_major(ver));
+	strv_push(&s->provides, b.data);
+	strv_push(&s->provides, path);
+	for (size_t i = 0; i < e->cuda_stems.n; i++) {
+		buf_reset(&b);
+		buf_printf(&b, "%s.%lu", e->cuda_stems.v[i],
+			   version_major(ver));
+		if (!elf_cuda_soname(b.data, &l2, &v2) || l2 != lib)
+			continue;
+		w = want_get(s, b.data);
+		if (w)
+			push_once(&w->loaded_by, path);
+	}
+	if (lib == NVLIB_CUDNN && e->cuda_stems.n) {
+		const char *base = strrchr(path, '/');
+
+		needs_scan_report(s, base ? base + 1 : path, path, NULL, ver);
+	}
+	buf_release(&b);
+}
+
 void needs_scan_add(struct needs_scan *s, const char *path,
 		    const struct elf_info *e)
 {
 	enum nvlib_id lib;
 	const char *ver;
 	struct needs_want *w;
+	struct buf own = BUF_INIT;
+	bool provider = false;
 
 	s->files++;
+	if (e->soname && elf_cuda_soname(e->soname, &lib, &ver)) {
+		strv_push(&s->provides, e->soname);
+		strv_push(&s->provides, path);
+		provider = true;
+	} else if (e->soname && unmangle(e->soname, &own)) {
+		add_bundled(s, path, e, own.data);
+		provider = true;
+	}
 	for (size_t i = 0; i < e->needed.n; i++) {
 		w = want_get(s, e->needed.v[i]);
-		if (w && strv_find(&w->needed_by, path) < 0)
-			strv_push(&w->needed_by, path);
+		if (w)
+			push_once(&w->needed_by, path);
 	}
 	for (size_t i = 0; i < e->cuda_named.n; i++) {
 		if (strv_find(&e->needed, e->cuda_named.v[i]) >= 0)
 			continue;
 		w = want_get(s, e->cuda_named.v[i]);
-		if (w && strv_find(&w->named_by, path) < 0)
-			strv_push(&w->named_by, path);
+		if (!w)
+			continue;
+		/*
+		 * dlopen'd by name: required, unless the file names another
+		 * soname of the library (an alternative), is NVIDIA's own
+		 * library (whose loads its selection provides), or loads the
+		 * profiler (CUPTI: only when profiling)
+		 */
+		if (provider || w->lib == NVLIB_CUPTI ||
+		    has_alternative(e, w->soname, w->lib))
+			push_once(&w->named_by, path);
+		else
+			push_once(&w->loaded_by, path);
 	}
-	if (e->soname && elf_cuda_soname(e->soname, &lib, &ver)) {
-		strv_push(&s->provides, e->soname);
-		strv_push(&s->provides, path);
-	}
+	buf_release(&own);
 }
 
 bool needs_scan_want(struct needs_scan *s, const char *soname, const char *who)
@@ -583,6 +683,19 @@ static char *requirement_pin(const char *p)
 }
 
 /*
+ * A dependency is not a build: NCCL, NVSHMEM and cuSPARSELt follow their
+ * own versions and link the CUDA runtime they need themselves (a package
+ * whose GPU code has CUDA linked in statically still depends on
+ * nvidia-nccl-cu12), so their -cuNN says nothing of what the package's
+ * own files were built with.
+ */
+static bool not_a_build(const char *stem)
+{
+	return !strcmp(stem, "nccl") || !strcmp(stem, "nvshmem") ||
+	       !strcmp(stem, "cusparselt");
+}
+
+/*
  * One Requires-Dist value: "nvidia-cudnn-cu12 (==8.9.2.26) ; platform_...",
  * "nvidia-cudnn-cu12==9.26.0.51; extra == 'cuda'".
  */
@@ -612,7 +725,7 @@ static void read_requirement(const char *v, struct meta_acc *a)
 			keep_higher_take(&a->cuda, version_cut(pin, 2));
 		else if (major && !a->major)
 			a->major = major;
-	} else if (major && !a->major) {
+	} else if (major && !a->major && !not_a_build(stem.data)) {
 		a->major = major;
 	}
 out:

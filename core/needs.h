@@ -72,7 +72,13 @@ struct needs_want {
 	enum nvlib_id lib;
 	const char *version;   /* into soname: "11.0" */
 	struct strv needed_by; /* files whose DT_NEEDED name it */
-	struct strv named_by;  /* files that name it in their bytes */
+	struct strv loaded_by; /* files that dlopen it by that name, no
+				  other soname of the library beside it: a
+				  requirement of their GPU path */
+	struct strv named_by;  /* files that name it among alternatives
+				  (libnvrtc.so.12 and .13), NVIDIA's own
+				  libraries, or name the profiler (CUPTI):
+				  they may load it */
 	char *provided_by;     /* a file scanned whose soname it is, or NULL */
 	char *found;	       /* the file in the installed pick, or NULL */
 	char *range;	       /* "CUDA 11.x": set by needs_describe */
@@ -108,9 +114,15 @@ void needs_scan_release(struct needs_scan *s);
 
 /*
  * Record what the ELF file at path (already read into e) asks for: each
- * CUDA soname among its DT_NEEDED entries (needed_by gets path) and each
- * one named in its bytes but not needed (named_by); other names are
- * ignored. A CUDA library soname of its own is recorded as provided.
+ * CUDA soname among its DT_NEEDED entries (needed_by gets path); each one
+ * named in its bytes but not needed: loaded_by when it is the only
+ * soname of its library the file names, the file is no CUDA library
+ * itself and the library is not the profiler (CUPTI), else named_by; other names are ignored. A CUDA library soname
+ * of its own is recorded as provided, a bundled copy's too (auditwheel's
+ * libcudnn-74a4c495.so.9.1.0 provides libcudnn.so.9); the names without a
+ * version such a copy completes at run time (cuda_stems: cuDNN's front
+ * library loads libcudnn_ops.so.9.1.0, .9) are loaded_by it at its major,
+ * and its version is a report: cuDNN at least 9.1.0, said by that file.
  * Counts the file in s->files.
  */
 void needs_scan_add(struct needs_scan *s, const char *path,
@@ -250,8 +262,10 @@ void needs_scan_finish(struct needs_scan *s);
 bool needs_want_managed(const struct needs_want *w);
 
 /*
- * Is w required: managed, and in some file's DT_NEEDED? A want only named
- * in bytes is one a file may load, an alternative among others.
+ * Is w required: managed, and in some file's DT_NEEDED, or loaded by a
+ * file that names no other soname of its library (loaded_by)? A want
+ * only named among alternatives, or by NVIDIA's own libraries, is one a
+ * file may load.
  */
 bool needs_want_required(const struct needs_want *w);
 

@@ -66,12 +66,13 @@ static json_t *json_sonames(const struct needs_scan *s)
 
 		/* releases: none before needs_describe */
 		json_array_append_new(
-			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:s?, "
-				       "s:s?, s:b}",
+			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:o, "
+				       "s:s?, s:s?, s:b}",
 				       "soname", w->soname, "dll", w->dll,
 				       "library", elf_cuda_lib_name(w->lib),
 				       "releases", w->range, "needed_by",
-				       json_strv(&w->needed_by), "named_by",
+				       json_strv(&w->needed_by), "loaded_by",
+				       json_strv(&w->loaded_by), "named_by",
 				       json_strv(&w->named_by), "provided_by",
 				       w->provided_by, "found", w->found,
 				       "required", needs_want_required(w)));

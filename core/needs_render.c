@@ -87,6 +87,7 @@ static void render_wants(struct buf *out, const struct needs_scan *s)
 				   ? " (may load: named, not linked)"
 				   : "");
 		render_files(out, "needed by", &w->needed_by);
+		render_files(out, "loaded by", &w->loaded_by);
 		render_files(out, "named by", &w->named_by);
 		if (w->provided_by)
 			buf_printf(out, "    %-11s %s (under PATH)\n",
