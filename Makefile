@@ -133,6 +133,8 @@ CORE_PARTS += doctor_gather
 CORE_PARTS += needs_json explain_fix
 # What the arguments of `cuenv needs` name, read into its scan.
 CORE_PARTS += needs_args
+# One reader over every tree needs reads (a folder, a wheel).
+CORE_PARTS += needs_tree
 # A wheel on disk read in place (cuenv needs WHEEL): tested by test_wheel.
 CORE_PARTS += wheel_local
 # What the commands print, built from core's models: the text reports of
@@ -649,7 +651,7 @@ WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
 	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
 	ldsearch update plan_index wheel_local install_request \
 	manifests selhint register opts hook suggest startup
-WIN_CORE += doctor_gather needs_args
+WIN_CORE += doctor_gather needs_args needs_tree
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

@@ -62,9 +62,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct strv warnings = STRV_INIT;
 	struct buf out = BUF_INIT;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct buf pytag = BUF_INIT;
 	size_t warned = 0;
 	int rc, asked, satisfied = 1;
-	const struct needs_args args = {
+	struct needs_args args = {
 		.v = argv + optind,
 		.n = argc - optind,
 		.python = opt_given(&ctx->opt, O_PYTHON),
@@ -88,6 +89,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = cmd_fetch_env(ctx, &fo, err);
 	if (rc)
 		goto out;
+	/* NAME==VERSION: the wheel pip would pick for this interpreter */
+	if (needs_args_want_net(argc, argv) && !ctx->opt.arg[O_PLATFORM]) {
+		const char *exe = py.exe ? py.exe : "python3";
+
+		if (!needs_python_tag(exe, ctx->envp, &pytag))
+			args.py = pytag.data;
+	}
 #endif
 	rc = needs_scan_args(&s, &args, &rms, err);
 	warn_new(&s.warnings, &warned);
@@ -138,6 +146,7 @@ out:
 	needs_fetches_release(&rms);
 	strv_release(&warnings);
 	buf_release(&out);
+	buf_release(&pytag);
 	return rc;
 }
 

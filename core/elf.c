@@ -18,7 +18,7 @@ void elf_info_init(struct elf_info *e)
 void elf_info_release(struct elf_info *e)
 {
 	FREE_EACH(e->soname, e->rpath, e->runpath);
-	STRV_RELEASE_EACH(&e->needed, &e->cuda_named);
+	STRV_RELEASE_EACH(&e->needed, &e->cuda_named, &e->cuda_stems);
 	elf_info_init(e);
 }
 
@@ -852,37 +852,101 @@ static size_t version_span(const unsigned char *s, size_t max)
 	return end;
 }
 
-void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
+/*
+ * Each CUDA library name standing alone in [base, base + len): a soname
+ * ("libcudart.so.12"), or with stems, a name without a version that ends
+ * at a NUL ("libcudnn_ops.so", which a loader completes at run time).
+ * hit() gets the name's start and length, whether it is a stem, and
+ * whether the bytes end right after it (more may follow in a stream).
+ */
+typedef void name_hit_fn(void *ctx, const unsigned char *start, size_t n,
+			 bool stem, bool at_end, bool mangled);
+
+/* "-74a4c495" before t: auditwheel's hash in a bundled copy's name
+ * (libcudnn-74a4c495.so.9.1.0); the start of its library name, or NULL. */
+static const unsigned char *mangled_start(const unsigned char *base,
+					  const unsigned char *t,
+					  const unsigned char *hit)
 {
-	const unsigned char *base = data, *p = base, *end = base + len, *hit;
+	const unsigned char *u;
+
+	if (hit - t != 8 || t - base < 2 || t[-1] != '-')
+		return NULL;
+	for (u = t; u < hit; u++)
+		if (!((*u >= '0' && *u <= '9') || (*u >= 'a' && *u <= 'f')))
+			return NULL;
+	for (u = t - 1; u > base && t - u < TOKEN_MAX && is_ident(u[-1]); u--)
+		;
+	return u > base && is_ident(u[-1]) ? NULL : u;
+}
+
+static void scan_names(const unsigned char *base, size_t len, bool stems,
+		       name_hit_fn *hit_fn, void *ctx)
+{
+	const unsigned char *p = base, *end = base + len, *hit, *m;
 
 	while (p < end &&
-	       (hit = mem_find(p, (size_t)(end - p), ".so.", 4)) != NULL) {
+	       (hit = mem_find(p, (size_t)(end - p), ".so", 3)) != NULL) {
 		const unsigned char *t = hit, *v = hit + 4;
 		enum nvlib_id lib;
 		size_t vn;
+		bool stem;
 
 		p = hit + 1;
+		if (hit + 3 >= end)
+			break;
+		stem = hit[3] == '\0';
+		if (!stem && hit[3] != '.')
+			continue;
+		if (stem && !stems)
+			continue;
 		while (t > base && hit - t < TOKEN_MAX && is_ident(t[-1]))
 			t--;
-		if (t > base && is_ident(t[-1]))
-			continue; /* longer than any name we know */
-		if (!lib_token(t, (size_t)(hit - t), &lib))
+		m = stem ? NULL : mangled_start(base, t, hit);
+		if (m && lib_token(m, (size_t)(t - 1 - m), &lib)) {
+			t = m;
+		} else {
+			m = NULL;
+			if (t > base && is_ident(t[-1]))
+				continue; /* longer than any name we know */
+			if (!lib_token(t, (size_t)(hit - t), &lib))
+				continue;
+		}
+		if (stem) {
+			hit_fn(ctx, t, (size_t)(hit + 3 - t), true, false,
+			       false);
+			p = hit + 3;
 			continue;
+		}
 		vn = version_span(v, (size_t)(end - v));
 		if (!vn || (v + vn < end && is_ident(v[vn])))
 			continue;
-		{
-			char *s =
-				xstrndup((const char *)t, (size_t)(v + vn - t));
-
-			if (strv_find(out, s) < 0)
-				strv_push_take(out, s);
-			else
-				free(s);
-		}
+		hit_fn(ctx, t, (size_t)(v + vn - t), false, v + vn == end,
+		       m != NULL);
 		p = v + vn;
 	}
+}
+
+static void push_name(void *ctx, const unsigned char *start, size_t n,
+		      bool stem, bool at_end, bool mangled)
+{
+	struct strv *out = ctx;
+	char *s;
+
+	(void)stem;
+	(void)at_end;
+	if (mangled)
+		return;
+	s = xstrndup((const char *)start, n);
+	if (strv_find(out, s) < 0)
+		strv_push_take(out, s);
+	else
+		free(s);
+}
+
+void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
+{
+	scan_names(data, len, false, push_name, out);
 }
 
 bool elf_cuda_soname(const char *name, enum nvlib_id *lib, const char **version)
@@ -912,4 +976,397 @@ bool elf_cuda_soname_version(enum nvlib_id lib, const char *cuda,
 	if (e->flags & NVLIB_OWN_VERSION)
 		return false;
 	return nvlib_soname_version(e, cuda, out);
+}
+
+/* ---- an ELF file read as a stream ---------------------------------------- */
+
+#define HEAD_KEEP (64u << 10) /* the first bytes, kept: the header */
+#define SPAN_MAX (1u << 20)   /* program headers, the dynamic segment */
+#define CARRY 256	      /* bytes kept from one chunk to the next */
+#define DECIDE                                                                 \
+	128		    /* a name starting this far from the end is
+				 whole: the longest is 48 + 4 + 40 */
+#define HITS_MAX (1u << 16) /* offsets of CUDA sonames kept */
+
+/* Bytes [off, off + len) of the stream, kept as they pass. */
+struct span {
+	uint64_t off, len;
+	struct buf got;
+	bool on;
+};
+
+struct hit {
+	uint64_t off;
+	size_t name; /* into names, or mangled */
+	bool mangled;
+};
+
+struct elf_stream {
+	char *name;
+	struct img im;	  /* its class and byte order; p: head or a span */
+	struct buf head;  /* the first HEAD_KEEP bytes */
+	struct buf win;	  /* the carry, then the chunk */
+	uint64_t pos;	  /* bytes fed */
+	uint64_t wo;	  /* the offset of win's first byte */
+	uint64_t decided; /* names starting before this are recorded */
+	int state;	  /* 0: too short to tell, 1: ELF, -1: not ELF */
+	bool parsed, dyn_known, full;
+	struct headers h;
+	struct span ph, dyn;
+	struct strv names, stems, mangled;
+	struct hit *hits;
+	size_t nhits;
+};
+
+struct elf_stream *elf_stream_new(const char *name)
+{
+	struct elf_stream *st = xcalloc(1, sizeof(*st));
+
+	st->name = xstrdup(name);
+	buf_init(&st->head);
+	buf_init(&st->win);
+	buf_init(&st->ph.got);
+	buf_init(&st->dyn.got);
+	st->im.name = st->name;
+	return st;
+}
+
+void elf_stream_free(struct elf_stream *st)
+{
+	if (!st)
+		return;
+	BUF_RELEASE_EACH(&st->head, &st->win, &st->ph.got, &st->dyn.got);
+	STRV_RELEASE_EACH(&st->names, &st->stems, &st->mangled);
+	free(st->hits);
+	free(st->name);
+	free(st);
+}
+
+/* An img over bytes p (len) with the stream's class and byte order. */
+static struct img stream_img(const struct elf_stream *st, const void *p,
+			     size_t len, struct cuenv_err *err)
+{
+	struct img im = st->im;
+
+	im.p = p;
+	im.len = len;
+	im.err = err;
+	return im;
+}
+
+/* Append to sp what [off, off + n) holds of the bytes it still lacks. */
+static void span_fill(struct span *sp, const unsigned char *p, uint64_t off,
+		      size_t n)
+{
+	uint64_t want = sp->off + sp->got.len, stop = sp->off + sp->len;
+
+	if (!sp->on || want >= stop || want < off || want >= off + n)
+		return;
+	buf_add(&sp->got, p + (want - off),
+		(size_t)((stop < off + n ? stop : off + n) - want));
+}
+
+static bool span_done(const struct span *sp)
+{
+	return sp->on && sp->got.len == sp->len;
+}
+
+/* Start keeping [off, off + len), from what head and the chunk hold. */
+static int span_start(struct elf_stream *st, struct span *sp, uint64_t off,
+		      uint64_t len, const unsigned char *chunk, uint64_t at,
+		      size_t n, struct cuenv_err *err)
+{
+	struct img im = stream_img(st, NULL, 0, err);
+
+	if (len > SPAN_MAX)
+		return bad(&im, sp == &st->ph ? "program headers larger than "
+						"1 MiB"
+					      : "dynamic segment larger than "
+						"1 MiB");
+	sp->off = off;
+	sp->len = len;
+	sp->on = true;
+	span_fill(sp, (const unsigned char *)st->head.data, 0, st->head.len);
+	span_fill(sp, chunk, at, n);
+	if (!span_done(sp) && sp->off + sp->got.len < at)
+		return bad(&im, "program headers or dynamic segment before "
+				"the bytes read");
+	return CUENV_OK;
+}
+
+static int stream_header(struct elf_stream *st, struct cuenv_err *err)
+{
+	const unsigned char *id = (const unsigned char *)st->head.data;
+	struct img im = stream_img(st, st->head.data, st->head.len, err);
+
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+		return bad(&im, "unknown class");
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		return bad(&im, "unknown byte order");
+	st->im.b64 = im.b64 = id[EI_CLASS] == ELFCLASS64;
+	st->im.be = im.be = id[EI_DATA] == ELFDATA2MSB;
+	if (im.len < SIZEOF(&im, ehdr))
+		return CUENV_OK; /* not yet */
+	FIELD(&im, 0, ehdr, e_machine, &st->h.machine);
+	FIELD(&im, 0, ehdr, e_phoff, &st->h.phoff);
+	FIELD(&im, 0, ehdr, e_phnum, &st->h.phnum);
+	FIELD(&im, 0, ehdr, e_phentsize, &st->h.phentsize);
+	if (st->h.phnum == PN_XNUM)
+		return bad(&im, "program header count in section 0");
+	if (st->h.phnum && st->h.phentsize < SIZEOF(&im, phdr))
+		return bad(&im, "program header entries too small");
+	st->parsed = true;
+	return CUENV_OK;
+}
+
+/* The segments, once read: start keeping PT_DYNAMIC's bytes. */
+static int stream_segments(struct elf_stream *st, const unsigned char *chunk,
+			   uint64_t at, size_t n, struct cuenv_err *err)
+{
+	struct img im = stream_img(st, st->ph.got.data, st->ph.got.len, err);
+
+	st->dyn_known = true;
+	for (uint64_t i = 0; i < st->h.phnum; i++) {
+		uint64_t base = i * st->h.phentsize, type, off, size;
+
+		if (!FIELD(&im, base, phdr, p_type, &type))
+			return bad(&im, "program header out of range");
+		if (type != PT_DYNAMIC)
+			continue;
+		if (!FIELD(&im, base, phdr, p_offset, &off) ||
+		    !FIELD(&im, base, phdr, p_filesz, &size))
+			return bad(&im, "program header out of range");
+		return span_start(st, &st->dyn, off, size, chunk, at, n, err);
+	}
+	return CUENV_OK;
+}
+
+static void record_name(void *ctx, const unsigned char *start, size_t n,
+			bool stem, bool at_end, bool mangled)
+{
+	struct elf_stream *st = ctx;
+	uint64_t off = st->wo +
+		       (uint64_t)(start - (const unsigned char *)st->win.data);
+	struct strv *list = stem ? &st->stems : &st->names;
+	char *s;
+	long k;
+
+	/* decided in the window before, or not whole yet */
+	if (off < st->decided ||
+	    (!st->full && (at_end || off + DECIDE >= st->wo + st->win.len)))
+		return;
+	s = xstrndup((const char *)start, n);
+	if (mangled) {
+		/* a bundled copy's own name: only its DT_SONAME or DT_NEEDED */
+		list = &st->mangled;
+	}
+	k = strv_find(list, s);
+	if (k < 0) {
+		strv_push_take(list, s);
+		k = (long)list->n - 1;
+	} else {
+		free(s);
+	}
+	if (!stem && st->nhits < HITS_MAX) {
+		st->hits =
+			xrealloc(st->hits, (st->nhits + 1) * sizeof(*st->hits));
+		st->hits[st->nhits].off = off;
+		st->hits[st->nhits].mangled = mangled;
+		st->hits[st->nhits++].name = (size_t)k;
+	}
+}
+
+/* Scan win (the carry, then the chunk) for names, then keep its tail. */
+static void stream_scan(struct elf_stream *st)
+{
+	size_t keep;
+
+	scan_names((const unsigned char *)st->win.data, st->win.len, true,
+		   record_name, st);
+	if (st->full)
+		return;
+	if (st->win.len > DECIDE && st->wo + st->win.len - DECIDE > st->decided)
+		st->decided = st->wo + st->win.len - DECIDE;
+	keep = st->win.len < CARRY ? st->win.len : CARRY;
+	memmove(st->win.data, st->win.data + st->win.len - keep, keep);
+	buf_setlen(&st->win, keep);
+	st->wo = st->pos - keep;
+}
+
+int elf_stream_feed(struct elf_stream *st, const void *data, size_t len,
+		    struct cuenv_err *err)
+{
+	const unsigned char *p = data;
+	uint64_t at = st->pos;
+	int rc = CUENV_OK;
+
+	if (st->state < 0)
+		return CUENV_NO;
+	if (st->head.len < HEAD_KEEP)
+		buf_add(&st->head, p,
+			len < HEAD_KEEP - st->head.len
+				? len
+				: HEAD_KEEP - st->head.len);
+	if (!st->state && st->head.len >= SELFMAG) {
+		st->state = elf_has_magic(st->head.data, st->head.len) ? 1 : -1;
+		if (st->state < 0)
+			return cuenv_fail_shown(err, CUENV_NO, st->name, 200,
+						"'%s' is not an ELF file");
+	}
+	if (st->state > 0 && !st->parsed && st->head.len >= EI_NIDENT) {
+		rc = stream_header(st, err);
+		if (!rc && st->parsed)
+			rc = span_start(st, &st->ph, st->h.phoff,
+					st->h.phnum * st->h.phentsize, p, at,
+					len, err);
+	} else {
+		span_fill(&st->ph, p, at, len);
+	}
+	if (!rc && span_done(&st->ph) && !st->dyn_known)
+		rc = stream_segments(st, p, at, len, err);
+	else if (!rc)
+		span_fill(&st->dyn, p, at, len);
+	st->pos += len;
+	buf_add(&st->win, p, len);
+	stream_scan(st);
+	return rc;
+}
+
+/* The file offset of address addr, through the PT_LOAD segments. */
+static bool stream_vaddr(const struct elf_stream *st, const struct img *ph,
+			 uint64_t addr, uint64_t *off, uint64_t *room)
+{
+	for (uint64_t i = 0; i < st->h.phnum; i++) {
+		uint64_t base = i * st->h.phentsize, type, o, va, fs;
+
+		if (!FIELD(ph, base, phdr, p_type, &type) || type != PT_LOAD ||
+		    !FIELD(ph, base, phdr, p_offset, &o) ||
+		    !FIELD(ph, base, phdr, p_vaddr, &va) ||
+		    !FIELD(ph, base, phdr, p_filesz, &fs))
+			continue;
+		if (addr < va || addr - va >= fs || o > st->pos ||
+		    fs > st->pos - o)
+			continue;
+		*off = o + (addr - va);
+		*room = fs - (addr - va);
+		return true;
+	}
+	return false;
+}
+
+static int cmp_hit(const void *k, const void *e)
+{
+	uint64_t a = *(const uint64_t *)k, b = ((const struct hit *)e)->off;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The CUDA soname that starts at offset off of the file, or NULL. */
+static const char *name_at(const struct elf_stream *st, uint64_t off)
+{
+	const struct hit *h = st->nhits ? bsearch(&off, st->hits, st->nhits,
+						  sizeof(*st->hits), cmp_hit)
+					: NULL;
+
+	if (!h)
+		return NULL;
+	return h->mangled ? st->mangled.v[h->name] : st->names.v[h->name];
+}
+
+int elf_stream_finish(struct elf_stream *st, struct elf_info *out,
+		      struct cuenv_err *err)
+{
+	struct img ph = stream_img(st, st->ph.got.data, st->ph.got.len, err),
+		   dy = stream_img(st, st->dyn.got.data, st->dyn.got.len, err);
+	uint64_t strtab = 0, strsz = 0, str_off = 0, room = 0, soname = 0;
+	bool have_strtab = false, have_strsz = false, have_soname = false;
+	struct strv needed = STRV_INIT;
+	uint64_t *vals = NULL;
+	size_t nvals = 0;
+	int rc = CUENV_OK;
+
+	if (st->state <= 0)
+		return cuenv_fail_shown(err, CUENV_NO, st->name, 200,
+					"'%s' is not an ELF file");
+	st->full = true;
+	stream_scan(st);
+	if (!st->parsed)
+		return bad(&ph, "truncated header");
+	if (!span_done(&st->ph) && st->h.phnum)
+		return bad(&ph, "program headers past the end of the file");
+	out->bits = st->im.b64 ? 64 : 32;
+	out->big_endian = st->im.be;
+	out->machine = (unsigned)st->h.machine;
+	if (st->dyn.on && !span_done(&st->dyn))
+		return bad(&ph, "dynamic segment past the end of the file");
+	for (uint64_t e = 0; st->dyn.on && st->dyn.len - e >= SIZEOF(&dy, dyn);
+	     e += SIZEOF(&dy, dyn)) {
+		uint64_t tag, val;
+
+		if (!FIELD(&dy, e, dyn, d_tag, &tag) ||
+		    !FIELD(&dy, e, dyn, d_un.d_val, &val)) {
+			rc = bad(&dy, "dynamic entry out of range");
+			goto out;
+		}
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_STRTAB) {
+			strtab = val;
+			have_strtab = true;
+		} else if (tag == DT_STRSZ) {
+			strsz = val;
+			have_strsz = true;
+		} else if (tag == DT_FLAGS_1) {
+			out->nodeflib = (val & DF_1_NODEFLIB) != 0;
+		} else if (tag == DT_SONAME && !have_soname) {
+			soname = val;
+			have_soname = true;
+		} else if (tag == DT_NEEDED) {
+			if (nvals >= NEEDED_MAX) {
+				rc = bad(&dy, "too many DT_NEEDED entries");
+				goto out;
+			}
+			vals = xrealloc(vals, (nvals + 1) * sizeof(*vals));
+			vals[nvals++] = val;
+		}
+	}
+	if (have_strtab) {
+		if (!stream_vaddr(st, &ph, strtab, &str_off, &room)) {
+			rc = bad(&ph, "DT_STRTAB is in no loaded segment");
+			goto out;
+		}
+		if (have_strsz && strsz > room) {
+			rc = bad(&ph, "DT_STRSZ runs past its segment");
+			goto out;
+		}
+		room = have_strsz ? strsz : room;
+	} else if (nvals || have_soname) {
+		rc = bad(&dy, "DT_NEEDED or DT_SONAME without a string table");
+		goto out;
+	}
+	for (size_t i = 0; i < nvals + have_soname; i++) {
+		uint64_t idx = i < nvals ? vals[i] : soname;
+		const char *name;
+
+		if (idx >= room) {
+			rc = bad(&dy, "name outside the string table");
+			goto out;
+		}
+		name = name_at(st, str_off + idx);
+		if (name && i < nvals)
+			strv_push(&needed, name);
+		else if (name)
+			out->soname = xstrdup(name);
+	}
+	for (size_t i = 0; i < needed.n; i++)
+		strv_push(&out->needed, needed.v[i]);
+	for (size_t i = 0; i < st->names.n; i++)
+		if (!out->soname || strcmp(out->soname, st->names.v[i]))
+			strv_push(&out->cuda_named, st->names.v[i]);
+	for (size_t i = 0; i < st->stems.n; i++)
+		strv_push(&out->cuda_stems, st->stems.v[i]);
+out:
+	strv_release(&needed);
+	free(vals);
+	return rc;
 }

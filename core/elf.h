@@ -47,6 +47,9 @@ struct elf_info {
 	struct strv cuda_named; /* CUDA sonames in the bytes, each once, in
 				   the order found; the file's own soname
 				   left out */
+	struct strv cuda_stems; /* elf_stream only: CUDA library names
+				   without a version ("libcudnn_ops.so"),
+				   each once */
 };
 
 void elf_info_init(struct elf_info *e);
@@ -96,6 +99,54 @@ int elf_read_file(const char *path, struct elf_info *out,
  * inside "xlibcudart.so.12" or "libcudart.so.12a" do not.
  */
 void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out);
+
+/* ---- an ELF file read as a stream ---------------------------------------- */
+
+/*
+ * What `cuenv needs` asks of a file it cannot hold in memory (a zip member
+ * inflated as it streams, a 2 GB library read in chunks): its bytes are
+ * fed in order, once, and only a bounded window is kept: the first 64 KiB
+ * (the header), the program headers and the dynamic segment (each at most
+ * 1 MiB), the CUDA sonames found so far with their offsets, and a few
+ * bytes of overlap between chunks. At the end, each DT_NEEDED and
+ * DT_SONAME offset into the string table is matched against the offsets
+ * where a CUDA soname was found, so the string table need not be kept,
+ * whether it lies before or after the dynamic segment. Hence, unlike
+ * elf_parse(): needed holds only the CUDA sonames among DT_NEEDED, soname
+ * only a CUDA soname (both also as auditwheel renames a bundled copy:
+ * "libcudnn-74a4c495.so.9.1.0"), rpath and runpath stay NULL, and a file without
+ * PT_DYNAMIC has no needed entries. cuda_stems gets the CUDA library names
+ * written without a version ("libcudnn_ops.so"), which a loader completes
+ * at run time. Peak memory does not grow with the file.
+ *
+ *	struct elf_stream *st = elf_stream_new("lib/x.so");
+ *	while (more bytes)
+ *		rc = elf_stream_feed(st, p, n, err);   (CUENV_NO: not ELF)
+ *	rc = elf_stream_finish(st, &info, err);
+ *	elf_stream_free(st);
+ */
+struct elf_stream;
+
+/* A stream for the file name (copied; used in messages). */
+struct elf_stream *elf_stream_new(const char *name);
+void elf_stream_free(struct elf_stream *st);
+
+/*
+ * Feed the next len bytes. Returns CUENV_OK; CUENV_NO once the first
+ * bytes show it is not ELF (feed no more); CUENV_E_MANIFEST for a header
+ * that is corrupt, naming the file.
+ */
+int elf_stream_feed(struct elf_stream *st, const void *data, size_t len,
+		    struct cuenv_err *err);
+
+/*
+ * After the last byte: fill out (initialised, empty) as described above.
+ * Returns CUENV_OK; CUENV_NO when it was not ELF (or shorter than its
+ * magic); CUENV_E_MANIFEST when truncated or corrupt (program headers or
+ * the dynamic segment past the end, a name outside the string table).
+ */
+int elf_stream_finish(struct elf_stream *st, struct elf_info *out,
+		      struct cuenv_err *err);
 
 /* ---- symbol versions --------------------------------------------------- */
 

@@ -16,10 +16,6 @@
 #include "version.h"
 #include "xalloc.h"
 
-/* Folders nested deeper than this are not entered (a loop guard). */
-#define WALK_DEPTH 64
-/* A metadata file larger than this is not metadata. */
-#define METADATA_MAX (4u << 20)
 
 /* The frameworks to look at: none when Python was not asked. */
 static int frameworks(const struct needs_python *py)
@@ -87,7 +83,7 @@ void needs_scan_release(struct needs_scan *s)
 
 		FREE_EACH(w->soname, w->dll, w->provided_by, w->found,
 			  w->range);
-		STRV_RELEASE_EACH(&w->needed_by, &w->named_by);
+		STRV_RELEASE_EACH(&w->needed_by, &w->loaded_by, &w->named_by);
 	}
 	free(s->v);
 	for (size_t i = 0; i < s->nrep; i++) {
@@ -102,20 +98,6 @@ void needs_scan_release(struct needs_scan *s)
 	needs_scan_init(s);
 }
 
-static void add_warning(struct needs_scan *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct needs_scan *s, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	strv_push_take(&s->warnings, buf_detach(&b));
-}
-
 bool needs_want_managed(const struct needs_want *w)
 {
 	return w->lib != NVLIB_NCCL && !w->provided_by;
@@ -123,7 +105,8 @@ bool needs_want_managed(const struct needs_want *w)
 
 bool needs_want_required(const struct needs_want *w)
 {
-	return needs_want_managed(w) && w->needed_by.n > 0;
+	return needs_want_managed(w) &&
+	       (w->needed_by.n > 0 || w->loaded_by.n > 0);
 }
 
 static int is_toolkit(enum nvlib_id lib)
@@ -151,30 +134,129 @@ static struct needs_want *want_get(struct needs_scan *s, const char *soname)
 	return w;
 }
 
+/*
+ * A bundled copy's name as auditwheel renames it ("libcudnn-74a4c495.so.
+ * 9.1.0") as its library's ("libcudnn.so.9.1.0"), into out; false when
+ * name is not one.
+ */
+static bool unmangle(const char *name, struct buf *out)
+{
+	const char *so = strstr(name, ".so."), *dash;
+	enum nvlib_id lib;
+	const char *ver;
+
+	buf_reset(out);
+	if (!so || so - name < 10)
+		return false;
+	dash = so - 9;
+	if (*dash != '-' || strspn(dash + 1, "0123456789abcdef") != 8)
+		return false;
+	buf_add(out, name, (size_t)(dash - name));
+	buf_adds(out, so);
+	return elf_cuda_soname(out->data, &lib, &ver);
+}
+
+/* Push path onto l once. */
+static void push_once(struct strv *l, const char *path)
+{
+	if (strv_find(l, path) < 0)
+		strv_push(l, path);
+}
+
+/* Does the file name another soname of w's library than w's? */
+static bool has_alternative(const struct elf_info *e, const char *soname,
+			    enum nvlib_id lib)
+{
+	enum nvlib_id l2;
+	const char *v2;
+
+	const struct strv *lists[] = { &e->cuda_named, &e->needed };
+
+	for (size_t j = 0; j < 2; j++)
+		for (size_t k = 0; k < lists[j]->n; k++)
+			if (strcmp(lists[j]->v[k], soname) &&
+			    elf_cuda_soname(lists[j]->v[k], &l2, &v2) &&
+			    l2 == lib)
+				return true;
+	return false;
+}
+
+/* What a bundled copy of a CUDA library (own: its soname as its library
+ * gives it, "libcudnn.so.9.1.0") provides and loads. */
+static void add_bundled(struct needs_scan *s, const char *path,
+			const struct elf_info *e, const char *own)
+{
+	enum nvlib_id lib, l2;
+	const char *ver, *v2;
+	struct buf b = BUF_INIT;
+	struct needs_want *w;
+
+	if (!elf_cuda_soname(own, &lib, &ver))
+		return;
+	/* as the loader asks for it: cuDNN by its major */
+	buf_printf(&b, "%.*s%lu", (int)(ver - own), own, version_major(ver));
+	strv_push(&s->provides, b.data);
+	strv_push(&s->provides, path);
+	for (size_t i = 0; i < e->cuda_stems.n; i++) {
+		buf_reset(&b);
+		buf_printf(&b, "%s.%lu", e->cuda_stems.v[i],
+			   version_major(ver));
+		if (!elf_cuda_soname(b.data, &l2, &v2) || l2 != lib)
+			continue;
+		w = want_get(s, b.data);
+		if (w)
+			push_once(&w->loaded_by, path);
+	}
+	if (lib == NVLIB_CUDNN && e->cuda_stems.n) {
+		const char *base = strrchr(path, '/');
+
+		needs_scan_report(s, base ? base + 1 : path, path, NULL, ver);
+	}
+	buf_release(&b);
+}
+
 void needs_scan_add(struct needs_scan *s, const char *path,
 		    const struct elf_info *e)
 {
 	enum nvlib_id lib;
 	const char *ver;
 	struct needs_want *w;
+	struct buf own = BUF_INIT;
+	bool provider = false;
 
 	s->files++;
+	if (e->soname && elf_cuda_soname(e->soname, &lib, &ver)) {
+		strv_push(&s->provides, e->soname);
+		strv_push(&s->provides, path);
+		provider = true;
+	} else if (e->soname && unmangle(e->soname, &own)) {
+		add_bundled(s, path, e, own.data);
+		provider = true;
+	}
 	for (size_t i = 0; i < e->needed.n; i++) {
 		w = want_get(s, e->needed.v[i]);
-		if (w && strv_find(&w->needed_by, path) < 0)
-			strv_push(&w->needed_by, path);
+		if (w)
+			push_once(&w->needed_by, path);
 	}
 	for (size_t i = 0; i < e->cuda_named.n; i++) {
 		if (strv_find(&e->needed, e->cuda_named.v[i]) >= 0)
 			continue;
 		w = want_get(s, e->cuda_named.v[i]);
-		if (w && strv_find(&w->named_by, path) < 0)
-			strv_push(&w->named_by, path);
+		if (!w)
+			continue;
+		/*
+		 * dlopen'd by name: required, unless the file names another
+		 * soname of the library (an alternative), is NVIDIA's own
+		 * library (whose loads its selection provides), or loads the
+		 * profiler (CUPTI: only when profiling)
+		 */
+		if (provider || w->lib == NVLIB_CUPTI ||
+		    has_alternative(e, w->soname, w->lib))
+			push_once(&w->named_by, path);
+		else
+			push_once(&w->loaded_by, path);
 	}
-	if (e->soname && elf_cuda_soname(e->soname, &lib, &ver)) {
-		strv_push(&s->provides, e->soname);
-		strv_push(&s->provides, path);
-	}
+	buf_release(&own);
 }
 
 bool needs_scan_want(struct needs_scan *s, const char *soname, const char *who)
@@ -250,54 +332,6 @@ int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
 	}
 	elf_info_release(&e);
 	pe_info_release(&p);
-	return rc;
-}
-
-/* Map path and read it as ELF, else PE (needs_scan_binary). */
-static int map_and_scan(struct needs_scan *s, const char *path,
-			struct cuenv_err *err)
-{
-	struct file_map m;
-	int rc = file_map(path, 2, &m, err);
-
-	if (!rc) {
-		/* one pass from start to end: let the kernel read ahead */
-		plat_map_sequential(m.data, m.len);
-		rc = needs_scan_binary(s, path, m.data, m.len, err);
-		file_unmap(&m);
-	}
-	return rc;
-}
-
-/*
- * A file inside a folder: one that is neither ELF nor PE is skipped
- * quietly, a broken one with a warning.
- */
-static void scan_folder_file(struct needs_scan *s, const char *path)
-{
-	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc = map_and_scan(s, path, &own);
-
-	if (rc && rc != CUENV_NO)
-		add_warning(s, "skipped: %s", own.msg.data);
-	err_release(&own);
-}
-
-/* A file the user gave as PATH: neither ELF nor PE, or broken, fails. */
-static int scan_file(struct needs_scan *s, const char *path,
-		     struct cuenv_err *err)
-{
-	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc = map_and_scan(s, path, &own);
-
-	if (rc == CUENV_NO)
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"'%s' is not an ELF file, nor a Windows PE "
-				"file",
-				path);
-	else if (rc)
-		cuenv_fail(err, rc, "%s", own.msg.data);
-	err_release(&own);
 	return rc;
 }
 
@@ -649,6 +683,19 @@ static char *requirement_pin(const char *p)
 }
 
 /*
+ * A dependency is not a build: NCCL, NVSHMEM and cuSPARSELt follow their
+ * own versions and link the CUDA runtime they need themselves (a package
+ * whose GPU code has CUDA linked in statically still depends on
+ * nvidia-nccl-cu12), so their -cuNN says nothing of what the package's
+ * own files were built with.
+ */
+static bool not_a_build(const char *stem)
+{
+	return !strcmp(stem, "nccl") || !strcmp(stem, "nvshmem") ||
+	       !strcmp(stem, "cusparselt");
+}
+
+/*
  * One Requires-Dist value: "nvidia-cudnn-cu12 (==8.9.2.26) ; platform_...",
  * "nvidia-cudnn-cu12==9.26.0.51; extra == 'cuda'".
  */
@@ -678,7 +725,7 @@ static void read_requirement(const char *v, struct meta_acc *a)
 			keep_higher_take(&a->cuda, version_cut(pin, 2));
 		else if (major && !a->major)
 			a->major = major;
-	} else if (major && !a->major) {
+	} else if (major && !a->major && !not_a_build(stem.data)) {
 		a->major = major;
 	}
 out:
@@ -803,106 +850,6 @@ bool needs_read_metadata(struct needs_scan *s, const char *name,
 	else if (dist_info_metadata(name))
 		read_dist_metadata(s, name, text, len);
 	return s->nrep > before;
-}
-
-/*
- * Read a metadata file from disk. err: given as PATH, where errors count;
- * NULL: found in a folder, where they are warnings.
- */
-static int read_metadata_file(struct needs_scan *s, const char *path,
-			      struct cuenv_err *err)
-{
-	struct buf text = BUF_INIT;
-	int fd = plat_open(path, PLAT_O_READ, 0), rc = CUENV_OK;
-
-	if (fd < 0) {
-		if (err)
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot open '%s': %s", path,
-					strerror(errno));
-		else
-			add_warning(s, "skipped '%s': %s", path,
-				    strerror(errno));
-		goto out;
-	}
-	if (file_read_fd(fd, METADATA_MAX, &text)) {
-		add_warning(s, "skipped '%s': %s", path,
-			    errno == EFBIG ? "too large" : strerror(errno));
-		goto out;
-	}
-	needs_read_metadata(s, path, text.data, text.len);
-out:
-	if (fd >= 0)
-		plat_close(fd);
-	buf_release(&text);
-	return rc;
-}
-
-/* Every ELF file under path (a folder), in name order, links not followed. */
-static void walk(struct needs_scan *s, struct buf *path, unsigned depth)
-{
-	struct strv names = STRV_INIT;
-	const char *ent;
-	struct plat_dir *d = plat_opendir(path->data);
-
-	if (!d) {
-		add_warning(s, "skipped '%s': %s", path->data, strerror(errno));
-		return;
-	}
-	while ((ent = plat_readdir(d)))
-		strv_push(&names, ent);
-	plat_closedir(d);
-	strv_sort(&names);
-	for (size_t i = 0; i < names.n; i++) {
-		size_t keep = path->len;
-		struct plat_stat st;
-
-		buf_path(path, path->data, names.v[i]);
-		if (plat_lstat(path->data, &st)) {
-			add_warning(s, "skipped '%s': %s", path->data,
-				    strerror(errno));
-		} else if (st.type == PLAT_F_DIR) {
-			if (depth < WALK_DEPTH)
-				walk(s, path, depth + 1);
-			else
-				add_warning(s, "skipped '%s': nested too deep",
-					    path->data);
-		} else if (st.type == PLAT_F_REG) {
-			if (needs_metadata_name(path->data))
-				read_metadata_file(s, path->data, NULL);
-			else
-				scan_folder_file(s, path->data);
-		}
-		buf_setlen(path, keep);
-	}
-	strv_release(&names);
-}
-
-int needs_scan_path(struct needs_scan *s, const char *path,
-		    struct cuenv_err *err)
-{
-	struct plat_stat st;
-	struct buf walked = BUF_INIT, shown = BUF_INIT;
-	int rc = CUENV_OK;
-
-	buf_add_display(&shown, path, 200);
-	if (plat_stat(path, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				shown.data, strerror(errno));
-	} else if (st.type == PLAT_F_DIR) {
-		buf_adds(&walked, path);
-		walk(s, &walked, 0);
-	} else if (st.type == PLAT_F_REG && needs_metadata_name(path)) {
-		rc = read_metadata_file(s, path, err);
-	} else if (st.type == PLAT_F_REG) {
-		rc = scan_file(s, path, err);
-	} else {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"'%s' is not a file or a folder", shown.data);
-	}
-	buf_release(&walked);
-	buf_release(&shown);
-	return rc;
 }
 
 static int cmp_want(const void *a, const void *b)

@@ -54,6 +54,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "catalog.h"
@@ -71,7 +72,13 @@ struct needs_want {
 	enum nvlib_id lib;
 	const char *version;   /* into soname: "11.0" */
 	struct strv needed_by; /* files whose DT_NEEDED name it */
-	struct strv named_by;  /* files that name it in their bytes */
+	struct strv loaded_by; /* files that dlopen it by that name, no
+				  other soname of the library beside it: a
+				  requirement of their GPU path */
+	struct strv named_by;  /* files that name it among alternatives
+				  (libnvrtc.so.12 and .13), NVIDIA's own
+				  libraries, or name the profiler (CUPTI):
+				  they may load it */
 	char *provided_by;     /* a file scanned whose soname it is, or NULL */
 	char *found;	       /* the file in the installed pick, or NULL */
 	char *range;	       /* "CUDA 11.x": set by needs_describe */
@@ -107,9 +114,15 @@ void needs_scan_release(struct needs_scan *s);
 
 /*
  * Record what the ELF file at path (already read into e) asks for: each
- * CUDA soname among its DT_NEEDED entries (needed_by gets path) and each
- * one named in its bytes but not needed (named_by); other names are
- * ignored. A CUDA library soname of its own is recorded as provided.
+ * CUDA soname among its DT_NEEDED entries (needed_by gets path); each one
+ * named in its bytes but not needed: loaded_by when it is the only
+ * soname of its library the file names, the file is no CUDA library
+ * itself and the library is not the profiler (CUPTI), else named_by; other names are ignored. A CUDA library soname
+ * of its own is recorded as provided, a bundled copy's too (auditwheel's
+ * libcudnn-74a4c495.so.9.1.0 provides libcudnn.so.9); the names without a
+ * version such a copy completes at run time (cuda_stems: cuDNN's front
+ * library loads libcudnn_ops.so.9.1.0, .9) are loaded_by it at its major,
+ * and its version is a report: cuDNN at least 9.1.0, said by that file.
  * Counts the file in s->files.
  */
 void needs_scan_add(struct needs_scan *s, const char *path,
@@ -149,6 +162,82 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
 int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
 		      size_t len, struct cuenv_err *err);
 
+/* ---- one reader over any tree (core/needs_tree.c) ------------------------ */
+
+/*
+ * A wheel on the index, a wheel file, an unpacked folder and an installed
+ * site-packages are the same tree of files read through different byte
+ * sources (range requests, a file, a folder). needs_scan_tree reads any of
+ * them the same way: the members needs_member_kind names, in the same
+ * order (by name, a folder's entries before a sibling that sorts after
+ * the folder's name), metadata as text, binaries as a stream of chunks
+ * (elf_stream: memory bounded whatever their size). So `needs NAME==V`,
+ * `needs WHEEL` and `needs FOLDER` cannot disagree.
+ */
+
+/*
+ * The next bytes of a member into *p (borrowed until the next call):
+ * their count, 0 at its end, -1 on failure (err).
+ */
+typedef ssize_t needs_read_fn(void *ctx, const void **p, struct cuenv_err *err);
+
+struct needs_member {
+	const char *name; /* in the tree, '/'-separated: "torch/lib/x.so" */
+	uint64_t size;	  /* as the tree says, 0 when unknown */
+	needs_read_fn *read;
+	void *ctx;
+};
+
+typedef int needs_visit_fn(void *arg, const struct needs_member *m,
+			   struct cuenv_err *err);
+
+/*
+ * A tree: each() calls visit for each regular member, in name order (see
+ * needs_member_cmp), and returns what visit returned when not CUENV_OK,
+ * else CUENV_OK or its own failure. A member visit does not read costs
+ * nothing. shown names the tree in reports ("dist/x.whl": its members are
+ * "dist/x.whl/MEMBER").
+ */
+struct needs_tree {
+	const char *shown;
+	int (*each)(void *ctx, needs_visit_fn *visit, void *arg,
+		    struct cuenv_err *err);
+	void *ctx;
+};
+
+enum needs_member_kind {
+	NEEDS_MEMBER_SKIP,
+	NEEDS_MEMBER_METADATA, /* needs_metadata_name */
+	NEEDS_MEMBER_BINARY,   /* "x.so", "x.so.12", .dll, .pyd, .exe */
+};
+
+/* What needs_scan_tree does with a member of this name. */
+enum needs_member_kind needs_member_kind(const char *name);
+
+/*
+ * strcmp, but '/' before every other byte: the order in which a walk of
+ * folders, each in name order, meets paths. For qsort over char *.
+ */
+int needs_member_cmp(const void *a, const void *b);
+
+/*
+ * Read the tree t into s: metadata members as text (at most 4 MiB),
+ * binary members streamed (needs_scan_stream). A member that cannot be
+ * read or is corrupt is a line in s->warnings naming it, never a failure;
+ * returns CUENV_OK or the tree's own failure.
+ */
+int needs_scan_tree(struct needs_scan *s, const struct needs_tree *t,
+		    struct cuenv_err *err);
+
+/*
+ * Read one binary, named path in reports, from read: ELF streamed
+ * (elf_stream), PE held in memory up to 32 MiB. Returns CUENV_OK;
+ * CUENV_NO when it is neither (err says so); CUENV_E_MANIFEST when
+ * corrupt or a PE file too large; the reader's failure.
+ */
+int needs_scan_stream(struct needs_scan *s, const char *path,
+		      needs_read_fn *read, void *ctx, struct cuenv_err *err);
+
 /*
  * Scan path: an ELF or PE file, or every regular ELF file under a folder, in
  * name order, symbolic links not followed, no deeper than 64 folders.
@@ -173,8 +262,10 @@ void needs_scan_finish(struct needs_scan *s);
 bool needs_want_managed(const struct needs_want *w);
 
 /*
- * Is w required: managed, and in some file's DT_NEEDED? A want only named
- * in bytes is one a file may load, an alternative among others.
+ * Is w required: managed, and in some file's DT_NEEDED, or loaded by a
+ * file that names no other soname of its library (loaded_by)? A want
+ * only named among alternatives, or by NVIDIA's own libraries, is one a
+ * file may load.
  */
 bool needs_want_required(const struct needs_want *w);
 
@@ -360,7 +451,9 @@ struct needs_fetched {
 	char *wheel, *index;
 	uint64_t size, bytes; /* the wheel's size, the bytes fetched */
 	unsigned requests;
-	bool metadata; /* its PEP 658 metadata file was read */
+	bool metadata;	 /* its PEP 658 metadata file was read */
+	const char *why; /* why this wheel: borrowed in, copied by
+			    needs_fetches_add; or NULL */
 };
 
 struct needs_fetches {
@@ -404,7 +497,7 @@ struct fetch_opts;
  */
 typedef int needs_net_scan_fn(struct needs_scan *s, const char *arg,
 			      const char *index, const char *platform,
-			      const struct fetch_opts *fetch,
+			      const char *py, const struct fetch_opts *fetch,
 			      struct needs_fetches *fs, struct cuenv_err *err);
 
 struct needs_args {
@@ -414,6 +507,8 @@ struct needs_args {
 	const char *index;    /* --index, or NULL: CUENV_PYPI_INDEX, else
 				 https://pypi.org/simple */
 	const char *platform; /* --platform, or NULL: this machine's */
+	const char *py;	      /* the interpreter's wheel tag ("cp311"), or
+				 NULL: any */
 	char *const *envp;
 	needs_net_scan_fn *net; /* NULL: this binary is not cuenv-net */
 	/* the user's fetch settings (cmd_fetch_env), for net */

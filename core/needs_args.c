@@ -52,8 +52,8 @@ int needs_scan_args(struct needs_scan *s, const struct needs_args *a,
 		if (needs_arg_kind(a->v[i]) == NEEDS_ARG_PATH)
 			rc = needs_scan_path(s, a->v[i], err);
 		else if (a->net)
-			rc = a->net(s, a->v[i], index, a->platform, a->fetch,
-				    fs, err);
+			rc = a->net(s, a->v[i], index, a->platform, a->py,
+				    a->fetch, fs, err);
 		else
 			rc = cuenv_fail(err, CUENV_E_BUG,
 					"needs: '%s' is cuenv-net's to read",

@@ -65,3 +65,36 @@ out:
 	proc_release(&p);
 	return rc;
 }
+
+int needs_python_tag(const char *exe, char *const *envp, struct buf *out)
+{
+	char *argv[] = { (char *)exe, "-c",
+			 "import sys\n"
+			 "i = sys.implementation.name\n"
+			 "print(('cp' if i == 'cpython' else i[:2]) + "
+			 "'%d%d' % sys.version_info[:2])\n",
+			 NULL };
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	int rc = -1;
+
+	p.argv = argv;
+	p.envp = envp;
+	p.search_path = 1;
+	p.out_fd = 1;
+	p.max_output = 64;
+	p.timeout_ms = 30000;
+	buf_reset(out);
+	if (!proc_run(&p, &e) && p.exit_code == 0) {
+		size_t n = strspn(p.out.data, "abcdefghijklmnopqrstuvwxyz"
+					      "0123456789");
+
+		if (n >= 3 && n < 16) {
+			buf_add(out, p.out.data, n);
+			rc = 0;
+		}
+	}
+	proc_release(&p);
+	err_release(&e);
+	return rc;
+}

@@ -31,4 +31,12 @@ int needs_ask_python(struct needs_python *py, char *const *envp,
 		     unsigned timeout_s, struct strv *warnings,
 		     struct cuenv_err *err);
 
+/*
+ * The wheel tag of the interpreter exe (a path, or a name looked up in
+ * envp's PATH): "cp311" for CPython 3.11, into out. Returns 0, or -1 when
+ * it cannot be run or answers nonsense (out empty). Runs a child process
+ * (30 s at most).
+ */
+int needs_python_tag(const char *exe, char *const *envp, struct buf *out);
+
 #endif

@@ -22,12 +22,14 @@ void needs_fetches_add(struct needs_fetches *fs, const char *wheel,
 	*x = *f;
 	x->wheel = xstrdup(wheel);
 	x->index = xstrdup(index);
+	x->why = f->why ? xstrdup(f->why) : NULL;
 }
 
 void needs_fetches_release(struct needs_fetches *fs)
 {
 	for (size_t i = 0; i < fs->n; i++) {
 		free(fs->v[i].wheel);
+		free((char *)fs->v[i].why);
 		free(fs->v[i].index);
 	}
 	free(fs->v);
@@ -41,14 +43,16 @@ static json_t *json_fetched(const struct needs_fetches *rms)
 
 	for (size_t i = 0; i < rms->n; i++) {
 		const struct needs_fetched *r = &rms->v[i];
+		json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "wheel",
+				      r->wheel, "index", r->index, "size",
+				      (json_int_t)r->size, "bytes_fetched",
+				      (json_int_t)r->bytes, "requests",
+				      (json_int_t)r->requests, "core_metadata",
+				      r->metadata);
 
-		json_array_append_new(
-			f, json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "wheel",
-				     r->wheel, "index", r->index, "size",
-				     (json_int_t)r->size, "bytes_fetched",
-				     (json_int_t)r->bytes, "requests",
-				     (json_int_t)r->requests, "core_metadata",
-				     r->metadata));
+		/* why this wheel of the release (pip's choice for here) */
+		json_object_set_new(o, "chosen", json_str_or_null(r->why));
+		json_array_append_new(f, o);
 	}
 	return f;
 }
@@ -62,12 +66,13 @@ static json_t *json_sonames(const struct needs_scan *s)
 
 		/* releases: none before needs_describe */
 		json_array_append_new(
-			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:s?, "
-				       "s:s?, s:b}",
+			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:o, "
+				       "s:s?, s:s?, s:b}",
 				       "soname", w->soname, "dll", w->dll,
 				       "library", elf_cuda_lib_name(w->lib),
 				       "releases", w->range, "needed_by",
-				       json_strv(&w->needed_by), "named_by",
+				       json_strv(&w->needed_by), "loaded_by",
+				       json_strv(&w->loaded_by), "named_by",
 				       json_strv(&w->named_by), "provided_by",
 				       w->provided_by, "found", w->found,
 				       "required", needs_want_required(w)));

@@ -54,6 +54,8 @@ static void render_fetches(struct buf *out, const struct needs_fetches *fs)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct needs_fetched *x = &fs->v[i];
 
+		if (x->why)
+			buf_printf(out, "chose %s\n", x->why);
 		buf_printf(out,
 			   "read %llu bytes of %s (%llu bytes, %.2f%%) in %u "
 			   "%srequests\n",
@@ -85,6 +87,7 @@ static void render_wants(struct buf *out, const struct needs_scan *s)
 				   ? " (may load: named, not linked)"
 				   : "");
 		render_files(out, "needed by", &w->needed_by);
+		render_files(out, "loaded by", &w->loaded_by);
 		render_files(out, "named by", &w->named_by);
 		if (w->provided_by)
 			buf_printf(out, "    %-11s %s (under PATH)\n",

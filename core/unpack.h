@@ -173,6 +173,27 @@ int unpack_zip_member(const void *local, size_t len, size_t max,
 		      struct buf *out, struct cuenv_err *err);
 
 /*
+ * One zip member inflated as it streams, memory bounded whatever its
+ * size: read() returns its bytes from its local header on (a file read
+ * in chunks, a range request), in order; unpack_member_read then hands
+ * out its content in blocks. name is for messages.
+ */
+typedef ssize_t unpack_read_fn(void *ctx, const void **p,
+			       struct cuenv_err *err);
+struct unpack_member;
+
+struct unpack_member *unpack_member_open(unpack_read_fn *read, void *ctx,
+					 const char *name);
+/*
+ * The next block of the member's content into *p (borrowed until the next
+ * call): its length, 0 at the end, -1 on failure (err: CUENV_E_UNPACK,
+ * or read()'s own code).
+ */
+ssize_t unpack_member_read(struct unpack_member *m, const void **p,
+			   struct cuenv_err *err);
+void unpack_member_close(struct unpack_member *m);
+
+/*
  * A makeself installer (NVIDIA's .run files) is a shell script followed by
  * a compressed tar payload. Given the first len bytes of the file (64 KiB
  * is plenty), find the payload's byte offset: the header's line count N

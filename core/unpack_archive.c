@@ -1090,6 +1090,92 @@ out:
 	return rc;
 }
 
+/* ---- one member, streamed ------------------------------------------------ */
+
+struct unpack_member {
+	struct archive *a;
+	unpack_read_fn *read;
+	void *ctx;
+	char *name;
+	struct cuenv_err err; /* read()'s failure */
+	bool started, failed;
+};
+
+static la_ssize_t member_source(struct archive *a, void *ctx, const void **p)
+{
+	struct unpack_member *m = ctx;
+	ssize_t n = m->read(m->ctx, p, &m->err);
+
+	if (n < 0) {
+		m->failed = true;
+		archive_set_error(a, EIO, "%s", m->err.msg.data);
+		return -1;
+	}
+	return (la_ssize_t)n;
+}
+
+struct unpack_member *unpack_member_open(unpack_read_fn *read, void *ctx,
+					 const char *name)
+{
+	struct unpack_member *m = xcalloc(1, sizeof(*m));
+
+	m->read = read;
+	m->ctx = ctx;
+	m->name = xstrdup(name);
+	err_init(&m->err);
+	return m;
+}
+
+static ssize_t member_failed(struct unpack_member *m, struct cuenv_err *err)
+{
+	if (m->failed) {
+		cuenv_fail(err, m->err.rc ? m->err.rc : CUENV_E_FETCH, "%s",
+			   m->err.msg.data);
+		return -1;
+	}
+	cuenv_fail(err, CUENV_E_UNPACK, "cannot read zip member '%s': %s",
+		   m->name, archive_error_string(m->a));
+	return -1;
+}
+
+ssize_t unpack_member_read(struct unpack_member *m, const void **p,
+			   struct cuenv_err *err)
+{
+	struct archive_entry *e;
+	size_t size;
+	la_int64_t off;
+	int h;
+
+	if (!m->started) {
+		m->started = true;
+		m->a = archive_read_new();
+		/* one local header and its data, read as a zip stream */
+		archive_read_support_format_zip_streamable(m->a);
+		if (archive_read_open(m->a, m, NULL, member_source, NULL) !=
+			    ARCHIVE_OK ||
+		    archive_read_next_header(m->a, &e) != ARCHIVE_OK)
+			return member_failed(m, err);
+	}
+	if (!m->a)
+		return member_failed(m, err);
+	h = archive_read_data_block(m->a, p, &size, &off);
+	if (h == ARCHIVE_EOF)
+		return 0;
+	if (h != ARCHIVE_OK && h != ARCHIVE_WARN)
+		return member_failed(m, err);
+	return (ssize_t)size;
+}
+
+void unpack_member_close(struct unpack_member *m)
+{
+	if (!m)
+		return;
+	archive_read_free(m->a);
+	err_release(&m->err);
+	free(m->name);
+	free(m);
+}
+
 /* ---- makeself ------------------------------------------------------------ */
 
 /*

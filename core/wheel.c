@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "digest.h"
@@ -327,6 +328,225 @@ out:
 	return rc;
 }
 
+/* ---- a wheel as a tree --------------------------------------------------- */
+
+/* A member larger than this is refused unread (no wheel comes near). */
+#define MEMBER_MAX                                                             \
+	((size_t)1 << 40 < SIZE_MAX >> 11 ? (size_t)1 << 40 : SIZE_MAX >> 11)
+
+/* [off, off + len) of src into out. */
+static int source_range(const struct wheel_source *src, uint64_t off,
+			uint64_t len, struct buf *out, struct cuenv_err *err)
+{
+	void *h = src->open(src->ctx, off, len);
+	const void *p;
+	ssize_t n = 0;
+	int rc = CUENV_OK;
+
+	buf_reset(out);
+	while (out->len < len && (n = src->next(h, &p, err)) > 0)
+		buf_add(out, p,
+			(size_t)n < len - out->len ? (size_t)n
+						   : (size_t)(len - out->len));
+	src->close(h);
+	if (n < 0)
+		rc = err->rc ? err->rc : CUENV_E_FETCH;
+	else if (out->len < len)
+		rc = cuenv_fail(err, CUENV_E_UNPACK,
+				"'%s' ended at byte %llu, before %llu",
+				src->shown,
+				(unsigned long long)(off + out->len),
+				(unsigned long long)(off + len));
+	return rc;
+}
+
+/* One member being read: its raw bytes from src, inflated. */
+struct member_read {
+	const struct wheel_source *src;
+	const struct wheel_zip_member *m;
+	uint64_t end; /* the central directory's offset */
+	void *h;
+	struct unpack_member *um;
+	uint64_t out; /* bytes handed out */
+};
+
+static ssize_t member_raw(void *ctx, const void **p, struct cuenv_err *err)
+{
+	struct member_read *r = ctx;
+
+	return r->src->next(r->h, p, err);
+}
+
+static ssize_t member_next(void *ctx, const void **p, struct cuenv_err *err)
+{
+	struct member_read *r = ctx;
+	ssize_t n;
+
+	if (!r->um) {
+		uint64_t len;
+
+		/* what the directory claims, bounded before a byte of it
+		 * is read */
+		if (wheel_zip_member_span(r->m, r->end, MEMBER_MAX, &len, err))
+			return -1;
+		r->h = r->src->open(r->src->ctx, r->m->offset, len);
+		r->um = unpack_member_open(member_raw, r, r->m->name);
+	}
+	n = unpack_member_read(r->um, p, err);
+	if (n > 0 && (uint64_t)n > r->m->usize - r->out) {
+		cuenv_fail(err, CUENV_E_UNPACK,
+			   "zip member '%s' inflates past the %llu bytes its "
+			   "directory says",
+			   r->m->name, (unsigned long long)r->m->usize);
+		return -1;
+	}
+	if (n > 0)
+		r->out += (uint64_t)n;
+	return n;
+}
+
+struct zip_tree {
+	const struct wheel_source *src;
+	struct wheel_zip_member *m;
+	size_t n;
+	uint64_t end;
+};
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct wheel_zip_member *x = a, *y = b;
+
+	return needs_member_cmp(&x->name, &y->name);
+}
+
+static int zip_each(void *ctx, needs_visit_fn *visit, void *arg,
+		    struct cuenv_err *err)
+{
+	struct zip_tree *z = ctx;
+	int rc = CUENV_OK;
+
+	for (size_t i = 0; !rc && i < z->n; i++) {
+		const struct wheel_zip_member *m = &z->m[i];
+		size_t len = strlen(m->name);
+		struct member_read r = { z->src, m, z->end, NULL, NULL, 0 };
+		struct needs_member nm = { m->name, m->usize, member_next, &r };
+
+		if (!len || m->name[len - 1] == '/')
+			continue; /* a folder */
+		rc = visit(arg, &nm, err);
+		unpack_member_close(r.um);
+		if (r.h)
+			z->src->close(r.h);
+	}
+	return rc;
+}
+
+int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
+		      struct cuenv_err *err)
+{
+	struct buf tail = BUF_INIT, cd = BUF_INIT;
+	struct zip_tree z = { src, NULL, 0, 0 };
+	struct wheel_zip_end end;
+	uint64_t tail_len = src->size < TAIL_MAX ? src->size : TAIL_MAX;
+	int rc;
+
+	rc = source_range(src, src->size - tail_len, tail_len, &tail, err);
+	if (!rc)
+		rc = wheel_zip_end_parse(tail.data, tail.len, src->size, &end,
+					 err);
+	if (rc)
+		goto out;
+	if (end.cd_offset >= src->size - tail_len)
+		buf_add(&cd,
+			tail.data + (end.cd_offset - (src->size - tail_len)),
+			(size_t)end.cd_size);
+	else
+		rc = source_range(src, end.cd_offset, end.cd_size, &cd, err);
+	buf_release(&tail);
+	if (!rc)
+		rc = wheel_zip_directory(cd.data, cd.len, &z.m, &z.n, err);
+	buf_release(&cd);
+	if (rc)
+		goto out;
+	if (z.n)
+		qsort(z.m, z.n, sizeof(*z.m), cmp_member);
+	z.end = end.cd_offset;
+	{
+		struct needs_tree t = { src->shown, zip_each, &z };
+
+		rc = needs_scan_tree(s, &t, err);
+	}
+out:
+	wheel_zip_members_free(z.m, z.n);
+	buf_release(&tail);
+	buf_release(&cd);
+	return rc;
+}
+
+/* ---- a URL, by range requests -------------------------------------------- */
+
+struct url_source {
+	const char *url;
+	const struct fetch_opts *fo;
+	uint64_t size;
+	struct wheel_remote_stats *st;
+};
+
+struct url_range {
+	struct url_source *u;
+	struct fetch *f;
+	uint64_t off, left;
+};
+
+static void *url_open(void *ctx, uint64_t off, uint64_t len)
+{
+	struct url_range *r = xcalloc(1, sizeof(*r));
+
+	r->u = ctx;
+	r->off = off;
+	r->left = len;
+	return r;
+}
+
+static ssize_t url_next(void *h, const void **p, struct cuenv_err *err)
+{
+	struct url_range *r = h;
+	ssize_t n;
+
+	if (!r->left)
+		return 0;
+	if (!r->f) {
+		r->f = fetch_open(r->u->url, r->off, r->u->size, r->u->fo);
+		r->u->st->requests++;
+	}
+	n = fetch_read(r->f, p, err);
+	if (n == 0) {
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "'%s' ended at byte %llu, %llu bytes short",
+			   r->u->url, (unsigned long long)fetch_offset(r->f),
+			   (unsigned long long)r->left);
+		return -1;
+	}
+	if (n < 0)
+		return -1;
+	if ((uint64_t)n > r->left)
+		n = (ssize_t)r->left;
+	r->left -= (uint64_t)n;
+	return n;
+}
+
+static void url_close(void *h)
+{
+	struct url_range *r = h;
+
+	if (r->f) {
+		/* what came over the wire, read or not */
+		r->u->st->bytes += fetch_offset(r->f) - r->off;
+		fetch_close(r->f);
+	}
+	free(r);
+}
+
 /* ---- a requirement on the index ------------------------------------------ */
 
 void wheel_requirement_release(struct wheel_requirement *r)
@@ -366,16 +586,136 @@ static char *wheel_version(const char *name)
 	return d2 ? xstrndup(d1 + 1, (size_t)(d2 - d1 - 1)) : NULL;
 }
 
-/* How well the wheel file name fits platform; 0: not at all. */
-static int platform_score(const char *name, const char *platform)
+/* ---- which wheel, like pip ---------------------------------------------- */
+
+/* The glibc minor of this machine (36 for 2.36), or 0 when not glibc. */
+static unsigned glibc_minor(void)
 {
-	if (platform)
-		return strstr(name, platform) ? 2 : 0;
-	if (strstr(name, "linux") && strstr(name, "x86_64"))
-		return 3;
-	if (strstr(name, "-none-any.whl"))
-		return 1;
+#ifdef _CS_GNU_LIBC_VERSION
+	char v[64];
+	const char *dot;
+
+	if (confstr(_CS_GNU_LIBC_VERSION, v, sizeof(v)) == 0 ||
+	    strncmp(v, "glibc 2.", 8))
+		return 0;
+	dot = v + 8;
+	return (unsigned)strtoul(dot, NULL, 10);
+#else
 	return 0;
+#endif
+}
+
+/*
+ * The field k (0-based, from the end: 0 platform, 1 abi, 2 python) of a
+ * wheel file name, into out.
+ */
+static bool wheel_tag(const char *name, unsigned k, struct buf *out)
+{
+	size_t n = strlen(name);
+	const char *end = name + n - 4, *p = end;
+
+	buf_reset(out);
+	if (n < 5 || strcmp(end, ".whl"))
+		return false;
+	for (unsigned i = 0; i <= k; i++) {
+		end = p;
+		while (p > name && p[-1] != '-')
+			p--;
+		if (p == name)
+			return false;
+		if (i < k)
+			p--;
+	}
+	buf_add(out, p, (size_t)(end - p));
+	return true;
+}
+
+/* Does the '.'-separated tag set hold tag? */
+static bool tag_has(const char *set, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	for (const char *p = set; p; p = strchr(p, '.'), p = p ? p + 1 : p)
+		if (!strncmp(p, tag, n) && (!p[n] || p[n] == '.'))
+			return true;
+	return false;
+}
+
+/*
+ * pip's order for the interpreter tag py ("cp311"; NULL: any): its own
+ * ABI, then abi3, then none; pure-Python wheels last. 0: not for it.
+ */
+static int python_score(const char *name, const char *py)
+{
+	struct buf pt = BUF_INIT, abi = BUF_INIT;
+	int sc = 0;
+
+	if (!wheel_tag(name, 2, &pt) || !wheel_tag(name, 1, &abi))
+		goto out;
+	if (!py) {
+		sc = 1;
+	} else if (tag_has(pt.data, py)) {
+		sc = tag_has(abi.data, py)	 ? 5
+		     : !strcmp(abi.data, "none") ? 3
+						 : 0;
+	} else if (!strcmp(abi.data, "abi3") && !strncmp(pt.data, "cp3", 3) &&
+		   !strncmp(py, "cp3", 3) &&
+		   strtoul(pt.data + 3, NULL, 10) <=
+			   strtoul(py + 3, NULL, 10)) {
+		sc = 4;
+	} else if (!strcmp(abi.data, "none") &&
+		   (tag_has(pt.data, "py3") || tag_has(pt.data, "py2.py3"))) {
+		sc = 2;
+	}
+out:
+	BUF_RELEASE_EACH(&pt, &abi);
+	return sc;
+}
+
+/*
+ * How well the platform tags fit: with platform, a tag holding it; else
+ * Linux on x86_64 as pip ranks it for this machine's glibc: the newest
+ * manylinux_2_Y it can run (manylinux1 is 2_5, 2010 2_12, 2014 2_17),
+ * then linux_x86_64, then "any". 0: not at all.
+ */
+static int platform_score(const char *name, const char *platform,
+			  unsigned glibc)
+{
+	struct buf pl = BUF_INIT;
+	int best = 0;
+
+	if (!wheel_tag(name, 0, &pl))
+		goto out;
+	if (platform) {
+		best = strstr(pl.data, platform) ? 2 : 0;
+		goto out;
+	}
+	for (const char *p = pl.data; p && *p;) {
+		const char *e = strchr(p, '.');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		int y = -1;
+
+		if (n > 7 && !strncmp(p + n - 7, "_x86_64", 7)) {
+			if (!strncmp(p, "manylinux1_", 11))
+				y = 5;
+			else if (!strncmp(p, "manylinux2010_", 14))
+				y = 12;
+			else if (!strncmp(p, "manylinux2014_", 14))
+				y = 17;
+			else if (!strncmp(p, "manylinux_2_", 12))
+				y = (int)strtoul(p + 12, NULL, 10);
+			else if (!strncmp(p, "linux_", 6))
+				y = 0;
+		}
+		if (y >= 0 && (!glibc || (unsigned)y <= glibc) && y + 3 > best)
+			best = y + 3;
+		if (n == 3 && !strncmp(p, "any", 3) && best < 1)
+			best = 1;
+		p = e ? e + 1 : NULL;
+	}
+out:
+	buf_release(&pl);
+	return best;
 }
 
 struct meta_read {
@@ -474,65 +814,111 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 	return ok;
 }
 
+/*
+ * The wheel of req on index that pip would install here (see
+ * wheel_requirement_scan; py: the interpreter's tag, "cp311", or NULL),
+ * into r (project, version, wheel, url, size) and *pick (into files).
+ * Why it was chosen goes into why when not NULL.
+ */
+static int choose_wheel(const char *req, const char *index,
+			const char *platform, const char *py,
+			const struct fetch_opts *fo,
+			struct wheel_requirement *r, struct index_file **files,
+			size_t *nfiles, const struct index_file **pick,
+			struct buf *why, struct cuenv_err *err)
+{
+	struct buf page = BUF_INIT, seen = BUF_INIT, t = BUF_INIT;
+	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
+	unsigned glibc = platform ? 0 : glibc_minor();
+	int rc, best[3] = { 0, 0, 0 };
+
+	memset(r, 0, sizeof(*r));
+	*pick = NULL;
+	if (!eq || eq == req || !version_is_valid(spec))
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "'%s' is not NAME==VERSION", req);
+	r->project = normal_name(req, (size_t)(eq - req));
+	rc = pypi_index_files(index, r->project, fo, &page, files, nfiles, err);
+	r->st.requests++;
+	r->st.bytes += page.len; /* the index's page counts too */
+	if (rc)
+		goto out;
+	/*
+	 * The newest release that spec names, then of its files the one
+	 * pip ranks first: the interpreter's tags, the newest manylinux
+	 * this glibc runs, then (a GPU build beside a CPU one) the larger
+	 */
+	for (size_t i = 0; i < *nfiles; i++) {
+		const struct index_file *f = &(*files)[i];
+		char *v = wheel_version(f->name);
+		int ps = python_score(f->name, py),
+		    sc = platform_score(f->name, platform, glibc), newer, same;
+
+		if (!v || !version_is_valid(v)) {
+			free(v);
+			continue;
+		}
+		if (sc && ps && !strstr(seen.data, v) && seen.len < 400)
+			buf_printf(&seen, "%s%s", seen.len ? ", " : "", v);
+		if (!sc || !ps || !version_matches_str(v, spec)) {
+			free(v);
+			continue;
+		}
+		newer = !r->version || version_cmp_str(v, r->version) > 0;
+		same = r->version && !version_cmp_str(v, r->version);
+		if (newer ||
+		    (same && (ps > best[0] || (ps == best[0] && sc > best[1]) ||
+			      (ps == best[0] && sc == best[1] &&
+			       f->size > (*pick)->size)))) {
+			free(r->version);
+			r->version = v;
+			best[0] = ps;
+			best[1] = sc;
+			*pick = f;
+		} else {
+			free(v);
+		}
+	}
+	if (!*pick) {
+		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
+				"no %s %s wheel for %s%s%s on '%s'", r->project,
+				spec, platform ? platform : "this machine",
+				py ? " and " : "", py ? py : "", page.data);
+		cuenv_hint(err, "%s%s%sanother platform: --platform win_amd64",
+			   seen.len ? "it has " : "", seen.data,
+			   seen.len ? "; " : "");
+		goto out;
+	}
+	r->wheel = xstrdup((*pick)->name);
+	r->url = xstrdup((*pick)->url);
+	r->st.size = (*pick)->size;
+	if (why) {
+		wheel_tag(r->wheel, 0, &t);
+		buf_printf(why, "%s for %s, %s", r->wheel,
+			   py ? py : "any Python", platform ? platform : "");
+		if (!platform && glibc)
+			buf_printf(why, "glibc 2.%u here", glibc);
+		else if (!platform)
+			buf_adds(why, "Linux x86_64");
+	}
+out:
+	BUF_RELEASE_EACH(&page, &seen, &t);
+	return rc;
+}
+
 int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   const char *index, const char *platform,
 			   const struct fetch_opts *fo,
 			   struct wheel_requirement *r, struct cuenv_err *err)
 {
 	struct index_file *files = NULL;
-	struct buf page = BUF_INIT, seen = BUF_INIT;
-	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
 	const struct index_file *pick = NULL;
 	size_t nfiles = 0;
-	int rc, best = 0;
+	int rc = choose_wheel(req, index, platform, NULL, fo, r, &files,
+			      &nfiles, &pick, NULL, err);
 
-	memset(r, 0, sizeof(*r));
-	if (!eq || eq == req || !version_is_valid(spec))
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "'%s' is not NAME==VERSION", req);
-	r->project = normal_name(req, (size_t)(eq - req));
-	rc = pypi_index_files(index, r->project, fo, &page, &files, &nfiles,
-			      err);
 	if (rc)
 		goto out;
-	/* the newest release that spec names, then the best file of it */
-	for (size_t i = 0; i < nfiles; i++) {
-		char *v = wheel_version(files[i].name);
-		int sc = platform_score(files[i].name, platform), newer;
-
-		if (!v || !version_is_valid(v)) {
-			free(v);
-			continue;
-		}
-		if (sc && !strstr(seen.data, v) && seen.len < 400)
-			buf_printf(&seen, "%s%s", seen.len ? ", " : "", v);
-		if (!sc || !version_matches_str(v, spec)) {
-			free(v);
-			continue;
-		}
-		newer = !r->version || version_cmp_str(v, r->version) > 0;
-		if (newer || (!version_cmp_str(v, r->version) && sc > best)) {
-			free(r->version);
-			r->version = v;
-			best = sc;
-			pick = &files[i];
-		} else {
-			free(v);
-		}
-	}
-	if (!pick) {
-		rc = cuenv_fail(err, CUENV_E_FETCH,
-				"no %s %s wheel for %s on '%s'", r->project,
-				spec, platform ? platform : "this machine",
-				page.data);
-		cuenv_hint(err, "%s%s%sanother platform: --platform win_amd64",
-			   seen.len ? "it has " : "", seen.data,
-			   seen.len ? "; " : "");
-		goto out;
-	}
-	r->wheel = xstrdup(pick->name);
-	r->url = xstrdup(pick->url);
-	r->st.size = pick->size;
 	{
 		struct meta_read m = { s, r->wheel, BUF_INIT, false };
 		struct unpack_zip_reader rd = { want_metadata, got_metadata, &m,
@@ -554,34 +940,78 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 	}
 out:
 	pypi_index_files_free(files, nfiles);
-	buf_release(&page);
-	buf_release(&seen);
+	return rc;
+}
+
+int wheel_requirement_tree(struct needs_scan *s, const char *req,
+			   const char *index, const char *platform,
+			   const char *py, const struct fetch_opts *fo,
+			   struct wheel_requirement *r, struct buf *why,
+			   struct cuenv_err *err)
+{
+	struct index_file *files = NULL;
+	const struct index_file *pick = NULL;
+	size_t nfiles = 0;
+	int rc = choose_wheel(req, index, platform, py, fo, r, &files, &nfiles,
+			      &pick, why, err);
+
+	if (!rc && !r->st.size) {
+		/* the size, from the first byte's answer */
+		struct fetch *f = fetch_open(r->url, 0, 0, fo);
+		const void *p;
+		ssize_t n = fetch_read(f, &p, err);
+
+		r->st.requests++;
+		r->st.bytes += fetch_offset(f);
+		r->st.size = fetch_size(f);
+		fetch_close(f);
+		if (n < 0)
+			rc = err->rc;
+		else if (!r->st.size)
+			rc = cuenv_fail(err, CUENV_E_FETCH,
+					"'%s': the server does not say its "
+					"size",
+					r->url);
+	}
+	if (!rc) {
+		struct url_source u = { r->url, fo, r->st.size, &r->st };
+		struct wheel_source src = { r->wheel, r->st.size, url_open,
+					    url_next, url_close,  &u };
+
+		rc = wheel_scan_source(s, &src, err);
+	}
+	pypi_index_files_free(files, nfiles);
 	return rc;
 }
 
 int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
-		     const char *platform, const struct fetch_opts *fetch,
-		     struct needs_fetches *fs, struct cuenv_err *err)
+		     const char *platform, const char *py,
+		     const struct fetch_opts *fetch, struct needs_fetches *fs,
+		     struct cuenv_err *err)
 {
 	struct fetch_opts fo = *fetch;
 	struct wheel_requirement rm;
+	struct buf why = BUF_INIT;
 	int rc;
 
 	if (needs_arg_kind(arg) == NEEDS_ARG_WHEEL)
 		return wheel_local_scan(s, arg, err);
 	fo.allow_http |= !strncmp(index, "http://", 7); /* the user asked */
 	fo.allow_file |= !strncmp(index, "file://", 7);
-	rc = wheel_requirement_scan(s, arg, index, platform, &fo, &rm, err);
+	rc = wheel_requirement_tree(s, arg, index, platform, py, &fo, &rm, &why,
+				    err);
 	if (rm.wheel) {
 		struct needs_fetched x = {
 			.size = rm.st.size,
 			.bytes = rm.st.bytes,
 			.requests = rm.st.requests,
 			.metadata = rm.st.metadata,
+			.why = why.data,
 		};
 
 		needs_fetches_add(fs, rm.wheel, index, &x);
 	}
 	wheel_requirement_release(&rm);
+	buf_release(&why);
 	return rc;
 }

@@ -81,6 +81,33 @@ int wheel_zip_local_check(const void *local, size_t len,
 			  const struct wheel_zip_member *m, size_t max,
 			  struct cuenv_err *err);
 
+/*
+ * A wheel's bytes, read at any offset: a file (core/wheel_local.c), or a
+ * URL by range requests. open() starts reading [off, off + len), next()
+ * hands out its bytes in order (0 at the end of the range, -1 on failure),
+ * close() ends it. shown names the wheel in reports.
+ */
+struct wheel_source {
+	const char *shown;
+	uint64_t size;
+	void *(*open)(void *ctx, uint64_t off, uint64_t len);
+	ssize_t (*next)(void *h, const void **p, struct cuenv_err *err);
+	void (*close)(void *h);
+	void *ctx;
+};
+
+/*
+ * Read the wheel src into s as the tree it is (needs_scan_tree): its end
+ * record and central directory, then each member needs_member_kind names,
+ * in needs_member_cmp's order, from its local header on, inflated as it
+ * streams (memory bounded whatever its size). A member that cannot be
+ * read is a warning in s naming it. Returns CUENV_OK, or CUENV_E_UNPACK
+ * (not a zip, a corrupt directory) or the source's failure for the
+ * directory. Reads through src only.
+ */
+int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
+		      struct cuenv_err *err);
+
 /* What reading a remote wheel cost. */
 struct wheel_remote_stats {
 	uint64_t size;	   /* the wheel's size */
@@ -140,14 +167,31 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   struct wheel_requirement *r, struct cuenv_err *err);
 
 /*
+ * For `cuenv needs NAME==VERSION`: the wheel of req chosen as pip would
+ * for the interpreter tag py ("cp311"; NULL: any) and this machine
+ * (platform NULL: the newest manylinux its glibc runs; of equal tags the
+ * larger file, a GPU build beside a CPU one), why it was chosen into why
+ * ("WHEEL for cp311, glibc 2.36 here"), then read whole as a tree
+ * (wheel_scan_source) by range requests: exactly the members the wheel
+ * read in place gives. r->st counts every byte fetched, the index's page
+ * included. Returns as wheel_requirement_scan. Network I/O.
+ */
+int wheel_requirement_tree(struct needs_scan *s, const char *req,
+			   const char *index, const char *platform,
+			   const char *py, const struct fetch_opts *fo,
+			   struct wheel_requirement *r, struct buf *why,
+			   struct cuenv_err *err);
+
+/*
  * For `cuenv needs` (needs_net_scan_fn): scan arg into s, a .whl file in
  * place (wheel_local_scan) or NAME==VERSION found on index
- * (wheel_requirement_scan with fetch's settings; an http:// or file://
+ * (wheel_requirement_tree with fetch's settings; an http:// or file://
  * index is allowed, the user named it), the wheel read that way added to
  * fs with what it cost. Returns what those return. Network I/O.
  */
 int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
-		     const char *platform, const struct fetch_opts *fetch,
-		     struct needs_fetches *fs, struct cuenv_err *err);
+		     const char *platform, const char *py,
+		     const struct fetch_opts *fetch, struct needs_fetches *fs,
+		     struct cuenv_err *err);
 
 #endif

@@ -1,73 +1,95 @@
 /*
  * wheel_local.c: a wheel on disk read in place for `cuenv needs` (see
- * wheel_local.h).
+ * wheel_local.h): a byte source over the file, read as a tree by
+ * core/wheel's wheel_scan_source, as a wheel on an index is.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "unpack.h"
+#include "plat_fs.h"
+#include "wheel.h"
 #include "wheel_local.h"
+#include "xalloc.h"
 
-struct wheel_read {
-	struct needs_scan *s;
-	const char *shown; /* the wheel, as reports name it */
-	int elf;	   /* this pass reads ELF members */
-	struct buf path;
+/* What one read of the file asks for. */
+#define CHUNK (1u << 20)
+
+struct file_source {
+	int fd;
+	const char *path;
+	char *chunk;
 };
 
-static bool want_member(void *ctx, const char *name)
-{
-	struct wheel_read *w = ctx;
-	const char *base = strrchr(name, '/');
-	size_t n;
+struct file_range {
+	struct file_source *f;
+	uint64_t off, left;
+};
 
-	base = base ? base + 1 : name;
-	if (!w->elf)
-		return needs_metadata_name(name);
-	if (strstr(base, ".so"))
-		return true;
-	/* Windows wheels: DLLs, extension modules, programs */
-	n = strlen(base);
-	return n > 4 && (!strcasecmp(base + n - 4, ".dll") ||
-			 !strcasecmp(base + n - 4, ".pyd") ||
-			 !strcasecmp(base + n - 4, ".exe"));
+static void *file_open(void *ctx, uint64_t off, uint64_t len)
+{
+	struct file_range *r = xcalloc(1, sizeof(*r));
+
+	r->f = ctx;
+	r->off = off;
+	r->left = len;
+	return r;
 }
 
-static int got_member(void *ctx, const char *name, const void *data, size_t len,
-		      struct cuenv_err *err)
+static ssize_t file_next(void *h, const void **p, struct cuenv_err *err)
 {
-	struct wheel_read *w = ctx;
-	struct cuenv_err own = CUENV_ERR_INIT;
-	int rc;
+	struct file_range *r = h;
+	size_t want = r->left < CHUNK ? (size_t)r->left : CHUNK;
+	ssize_t n;
 
-	(void)err;
-	buf_reset(&w->path);
-	buf_printf(&w->path, "%s/%s", w->shown, name);
-	if (!w->elf) {
-		needs_read_metadata(w->s, w->path.data, data, len);
-		return CUENV_OK;
+	if (!want)
+		return 0;
+	if (!r->f->chunk)
+		r->f->chunk = xmalloc(CHUNK);
+	n = plat_pread(r->f->fd, r->f->chunk, want, (int64_t)r->off);
+	if (n < 0) {
+		cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+			   r->f->path, strerror(errno));
+		return -1;
 	}
-	rc = needs_scan_binary(w->s, w->path.data, data, len, &own);
-	if (rc && rc != CUENV_NO) /* corrupt: said, and passed over */
-		strv_push(&w->s->warnings, own.msg.data);
-	err_release(&own);
-	return CUENV_OK;
+	if (n == 0) {
+		cuenv_fail(err, CUENV_E_UNPACK,
+			   "'%s' ended at byte %llu, %llu bytes short",
+			   r->f->path, (unsigned long long)r->off,
+			   (unsigned long long)r->left);
+		return -1;
+	}
+	r->off += (uint64_t)n;
+	r->left -= (uint64_t)n;
+	*p = r->f->chunk;
+	return n;
+}
+
+static void file_close(void *h)
+{
+	free(h);
 }
 
 int wheel_local_scan(struct needs_scan *s, const char *path,
 		     struct cuenv_err *err)
 {
-	struct wheel_read w = { s, path, 0, BUF_INIT };
-	struct unpack_zip_reader r = { want_member, got_member, &w,
-				       WHEEL_METADATA_MAX };
-	size_t before = s->nrep;
-	int rc = unpack_zip_each(path, &r, err);
+	struct file_source f = { plat_open(path, PLAT_O_READ, 0), path, NULL };
+	struct plat_stat st;
+	int rc;
 
-	if (!rc && s->nrep == before) {
-		w.elf = 1;
-		r.max = WHEEL_LOCAL_MEMBER_MAX;
-		rc = unpack_zip_each(path, &r, err);
+	if (f.fd < 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  path, strerror(errno));
+	if (plat_fstat(f.fd, &st)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				path, strerror(errno));
+	} else {
+		struct wheel_source src = { path,      st.size,	   file_open,
+					    file_next, file_close, &f };
+
+		rc = wheel_scan_source(s, &src, err);
 	}
-	buf_release(&w.path);
+	plat_close(f.fd);
+	free(f.chunk);
 	return rc;
 }

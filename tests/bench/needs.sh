@@ -3,11 +3,16 @@
 # 539 MB, downloaded once from the index into CUENV_CORPUS and checked
 # against the index's sha256):
 #
-#   1. read in place (`cuenv needs torch.whl`) against unzip-then-scan
-#      (`unzip` to a folder, then `cuenv needs FOLDER`): target <= 0.25x;
-#   2. `cuenv needs torch==2.15.0` from a local test index (tests/fixtures/
-#      server.py serving that wheel): the bytes fetched, target <= 2% of
-#      the wheel.
+#   1. read in place (`cuenv needs torch.whl`: every ELF member streamed)
+#      against unzip-then-scan (`unzip` to a folder, then `cuenv needs
+#      FOLDER`), in the same run: target <= 0.25x;
+#   2. the peak resident memory of `cuenv needs torch.whl` and of `cuenv
+#      needs FOLDER`: target <= 64 MiB each (issue 22: the members are
+#      streamed, whatever their size);
+#   3. `cuenv needs torch==2.15.0` from a local test index (tests/fixtures/
+#      server.py serving that wheel): the bytes fetched, the index's page
+#      included, over the wheel's size (it reads the members the wheel in
+#      place gives: about 1.0).
 #
 #   make bench    (or: CUENV_BIN=./cuenv bash tests/bench/needs.sh)
 #   BENCH_REPS=3
@@ -79,6 +84,13 @@ export CUENV_ROOT=$work/root
 export CUENV_MANIFESTS=$here/../../manifests
 
 now() { date +%s.%N; }
+# rss_kib CMD...: CMD's peak resident memory in KiB (cuenv-net included)
+rss_kib() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(0 if rc in (0, 1) else rc)' "$@"
+}
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 inplace=()
@@ -96,7 +108,9 @@ for ((i = 0; i < reps; i++)); do
 	inplace+=("$(echo "$t1 - $t0" | bc -l)")
 	unzipped+=("$(echo "$t2 - $t1" | bc -l)")
 done
+rss_dir=$(rss_kib "$cuenv_bin" needs "$work/unz") || die "needs FOLDER failed"
 rm -rf "$work/unz"
+rss_whl=$(rss_kib "$cuenv_bin" needs "$whl") || die "needs WHEEL failed"
 grep -q "cuDNN 9.26.0+" "$work/inplace.out" || die "in place: no cuDNN 9.26.0+ in: $(cat "$work/inplace.out")"
 a=$(printf '%s\n' "${inplace[@]}" | median)
 b=$(printf '%s\n' "${unzipped[@]}" | median)
@@ -106,6 +120,10 @@ printf '  read in place      %8.3f s\n' "$a"
 printf '  unzip, then scan   %8.3f s\n' "$b"
 printf '  ratio              %8.4f (target <= 0.25: %s)\n' "$ratio" \
 	"$(echo "$ratio <= 0.25" | bc -l | sed 's/1/met/;s/0/NOT met/')"
+for m in "in place:$rss_whl" "unzipped folder:$rss_dir"; do
+	printf '  peak memory, %-16s %6d KiB (target <= 65536: %s)\n' \
+		"${m%%:*}" "${m#*:}" "$( ((${m#*:} <= 65536)) && echo met || echo NOT met)"
+done
 
 # The same wheel on a local index, read by range requests.
 mkdir -p "$work/index/simple/torch" "$work/index/packages"
@@ -124,7 +142,6 @@ done
 "$cuenv_bin" needs --json --index "http://127.0.0.1:$(cat "$work/port")/simple" \
 	torch==2.15.0 >"$work/index.json" || [[ $? -eq 1 ]] || die "needs torch==2.15.0 failed"
 fetched=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["fetched"][0]["bytes_fetched"])' "$work/index.json")
-pct=$(echo "100 * $fetched / $size" | bc -l)
-printf '  needs torch==2.15.0 from a local index: %d of %d bytes (%.3f%%, target <= 2%%: %s), %d requests\n' \
-	"$fetched" "$size" "$pct" "$(echo "$pct <= 2" | bc -l | sed 's/1/met/;s/0/NOT met/')" \
-	"$(grep -c 'GET /packages/' "$work/log")"
+over=$(echo "$fetched / $size" | bc -l)
+printf '  needs torch==2.15.0 from a local index: %d of %d bytes (%.4f of the wheel, its page included), %d requests\n' \
+	"$fetched" "$size" "$over" "$(grep -c 'GET /packages/' "$work/log")"

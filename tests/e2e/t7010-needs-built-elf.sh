@@ -2,7 +2,9 @@
 # cuenv needs on ELF files built here the way frameworks ask for CUDA: a
 # folder like site-packages/tensorflow whose libraries need
 # libcudart.so.11.0 and libcudnn.so.8 (DT_NEEDED) and dlopen
-# libcupti.so.11.2 (a string: "may load", preferred, never required).
+# libcupti.so.11.2 (a string: the profiler, "may load", preferred, never
+# required) and libcudnn.so.8 (a string with no other cuDNN beside it:
+# loaded, required, issue 22).
 # With nothing installed it says which file
 # asks for which, which releases give each, and prints the real
 # catalogue's install line (exit 1); --json says the same. Links out of
@@ -30,7 +32,7 @@ libcupti.so.11.2       CUDA 11.2 (may load: named, not linked)
     named by    $fw
 libcudnn.so.8          cuDNN 8.x
     needed by   $py
-    named by    $fw
+    loaded by   $fw
 
 installed: nothing provides everything
   nothing is installed

@@ -8,8 +8,8 @@ the publishers' tables and the artifacts' own metadata).
 For each artifact of expected.tsv: `cuenv needs --json CORPUS_ROOT/ID`
 (the members the corpus fetched, as a folder), and for rows naming
 NAME==VERSION also `cuenv needs --json NAME==VERSION` against the package
-index (range requests, or the index's PEP 658 metadata file: the bytes
-fetched must stay under 2% of the wheel) and `cuenv install --for
+index (range requests over the members the wheel in place gives: the
+bytes fetched must not pass the wheel's size by more than 5%) and `cuenv install --for
 NAME==VERSION --dry-run` (the CUDA and cuDNN it would install must meet
 the row's minimums, same majors).
 
@@ -134,8 +134,10 @@ def main():
                 answer += " [%d of %d bytes, %.2f%%]" % (
                     fx["bytes_fetched"], fx["size"],
                     100.0 * fx["bytes_fetched"] / fx["size"])
-                if fx["bytes_fetched"] > 0.02 * fx["size"]:
-                    problems.append("fetched more than 2% of the wheel")
+                # issue 22: NAME==V reads the members the wheel in place
+                # gives (its ELF members whole), the index page included
+                if fx["bytes_fetched"] > 1.05 * fx["size"]:
+                    problems.append("fetched more than the wheel")
             exp = r["cuda"] if r["cuda"] == "provides" else \
                 "CUDA %s%s" % (r["cuda"], ", cuDNN %s" % r["cudnn"] if r["cudnn"] != "-" else "")
             if r["extra"] != "-":

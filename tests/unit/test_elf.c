@@ -284,6 +284,150 @@ static void test_elf_rejects_every_truncation(void **state)
 	}
 }
 
+/* ---- read as a stream ----------------------------------------------------- */
+
+/* Feed len bytes of data in pieces of chunk bytes, then finish. */
+static int stream_copy(const unsigned char *data, size_t len, size_t chunk,
+		       struct elf_info *e, struct cuenv_err *err)
+{
+	struct elf_stream *st = elf_stream_new("test.so");
+	int rc = CUENV_OK;
+
+	elf_info_init(e);
+	for (size_t at = 0; !rc && at < len; at += chunk) {
+		size_t n = len - at < chunk ? len - at : chunk;
+		unsigned char *copy = xmalloc(n);
+
+		memcpy(copy, data + at, n);
+		rc = elf_stream_feed(st, copy, n, err);
+		free(copy);
+	}
+	if (!rc)
+		rc = elf_stream_finish(st, e, err);
+	elf_stream_free(st);
+	return rc;
+}
+
+/*
+ * Whatever the pieces (one byte at a time to the whole), the stream finds
+ * what elf_parse finds of CUDA: the CUDA DT_NEEDED entries, and the names
+ * in the bytes, a name cut between two pieces included.
+ */
+static void test_elf_stream_reads_any_chunks(void **state)
+{
+	static const char *const needed[] = {"libcudart.so.11.0",
+					     "libcudnn.so.8"};
+	static const char *const named[] = {
+	    "libcudart.so.11.0", "libcudnn.so.8", "libcupti.so.11.2"};
+	static const size_t chunks[] = {1, 2, 3, 7, 64, 129, 1000, 1 << 20};
+
+	(void)state;
+	for (int b64 = 0; b64 < 2; b64++) {
+		for (int be = 0; be < 2; be++) {
+			struct synth s;
+
+			synth_build(&s, b64, be, 0);
+			for (size_t k = 0; k < sizeof(chunks) / sizeof(*chunks);
+			     k++) {
+				struct elf_info e;
+				struct cuenv_err err = CUENV_ERR_INIT;
+
+				if (stream_copy(s.p, s.len, chunks[k], &e,
+						&err))
+					fail_msg("%d-bit, chunks of %zu: %s",
+						 b64 ? 64 : 32, chunks[k],
+						 err.msg.data);
+				assert_int_equal(e.bits, b64 ? 64 : 32);
+				assert_int_equal(e.big_endian, be);
+				assert_null(e.soname); /* not CUDA's */
+				assert_strv(&e.needed, needed, 2);
+				assert_strv(&e.cuda_named, named, 3);
+				elf_info_release(&e);
+				err_release(&err);
+			}
+			free(s.p);
+		}
+	}
+}
+
+/* Every truncation is an error of the file, as for elf_parse, never a
+ * read past what was fed. */
+static void test_elf_stream_rejects_every_truncation(void **state)
+{
+	(void)state;
+	for (int b64 = 0; b64 < 2; b64++) {
+		struct synth s;
+
+		synth_build(&s, b64, b64, 0);
+		for (size_t n = 0; n < s.len; n++) {
+			struct elf_info e;
+			struct cuenv_err err = CUENV_ERR_INIT;
+			int rc = stream_copy(s.p, n, 5, &e, &err);
+
+			if (rc != (n < 4 ? CUENV_NO : CUENV_E_MANIFEST))
+				fail_msg("%zu of %zu bytes: rc %d (%s)", n,
+					 s.len, rc, err.msg.data);
+			elf_info_release(&e);
+			err_release(&err);
+		}
+		free(s.p);
+	}
+}
+
+/*
+ * A library bundled by auditwheel keeps its version in its renamed
+ * soname (libcudnn-74a4c495.so.9.1.0): the stream gives it as the soname,
+ * and the names without a version it completes at run time as stems.
+ */
+static void test_elf_stream_reads_a_bundled_copy(void **state)
+{
+	static const char str[] =
+	    "\0libcudnn-74a4c495.so.9.1.0\0libcudnn_ops.so"
+	    "\0libcudnn_cnn.so\0libcudnn.so.9\0";
+	struct synth s;
+	struct elf_info e;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	unsigned char *p;
+
+	(void)state;
+	synth_build(&s, 1, 0, 0);
+	/* the same file, its strings and rodata replaced by ours */
+	p = xcalloc(1, s.len + sizeof(str));
+	memcpy(p, s.p, s.len);
+	memcpy(p + s.str_off, str, sizeof(str));
+	/* DT_SONAME at index 1 of the string table; no DT_NEEDED of CUDA */
+	for (size_t i = 0; i < 3; i++)
+		put_dyn(&(struct synth){.p = p,
+					.len = s.len,
+					.b64 = 1,
+					.dynent = s.dynent,
+					.dyn_off = s.dyn_off},
+			i, 1 /* DT_NEEDED */, sizeof(str) - 1);
+	put_dyn(&(struct synth){.p = p,
+				.len = s.len,
+				.b64 = 1,
+				.dynent = s.dynent,
+				.dyn_off = s.dyn_off},
+		3, 14 /* DT_SONAME */, 1);
+	put_dyn(&(struct synth){.p = p,
+				.len = s.len,
+				.b64 = 1,
+				.dynent = s.dynent,
+				.dyn_off = s.dyn_off},
+		5, 10 /* DT_STRSZ */, sizeof(str));
+	if (stream_copy(p, s.len + sizeof(str), 3, &e, &err))
+		fail_msg("%s", err.msg.data);
+	assert_non_null(e.soname);
+	assert_string_equal(e.soname, "libcudnn-74a4c495.so.9.1.0");
+	assert_int_equal(e.cuda_stems.n, 2);
+	assert_string_equal(e.cuda_stems.v[0], "libcudnn_ops.so");
+	assert_string_equal(e.cuda_stems.v[1], "libcudnn_cnn.so");
+	elf_info_release(&e);
+	err_release(&err);
+	free(p);
+	free(s.p);
+}
+
 struct corruption {
 	const char *what;
 	void (*apply)(struct synth *s);
@@ -748,6 +892,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_elf_reads_every_class_and_byte_order),
+	    cmocka_unit_test(test_elf_stream_reads_any_chunks),
+	    cmocka_unit_test(test_elf_stream_rejects_every_truncation),
+	    cmocka_unit_test(test_elf_stream_reads_a_bundled_copy),
 	    cmocka_unit_test(test_elf_reads_the_dynamic_section_from_sections),
 	    cmocka_unit_test(test_elf_refuses_what_is_not_elf),
 	    cmocka_unit_test(test_elf_rejects_every_truncation),

@@ -189,7 +189,9 @@ static void test_needs_records_needed_and_named_sonames(void **state)
 	w = want_of(&s, "libcupti.so.11.2");
 	assert_non_null(w);
 	assert_int_equal(w->lib, NVLIB_CUPTI);
+	/* the profiler, dlopen'd by name: one it may load (issue 22) */
 	assert_files(&w->named_by, a, 1);
+	assert_int_equal(w->loaded_by.n, 0);
 	assert_int_equal(w->needed_by.n, 0);
 	assert_null(w->provided_by);
 	assert_true(needs_want_managed(w));
@@ -290,7 +292,7 @@ static void test_needs_scan_reads_a_folder_of_built_files(void **state)
 	assert_int_equal(w->needed_by.n, 0);
 	w = want_of(&s, "libcudnn.so.8");
 	assert_files(&w->needed_by, pyv, 1);
-	assert_files(&w->named_by, tfv, 1);
+	assert_files(&w->loaded_by, tfv, 1);
 	assert_true(needs_asked(&s, NULL));
 	needs_scan_release(&s);
 	err_release(&err);
@@ -1418,7 +1420,13 @@ static void test_needs_metadata_reads_nvidia_pins(void **state)
 	needs_scan_release(&s);
 }
 
-static void test_needs_named_only_soname_is_not_required(void **state)
+/*
+ * A soname named beside another of its library (libcudart.so.12 beside
+ * the linked .13) is an alternative the file may load; one dlopen'd with
+ * nothing beside it (libnvrtc.so.12) is required (issue 22).
+ */
+static void
+test_needs_named_soname_is_required_without_alternative(void **state)
 {
 	struct needs_scan s;
 
@@ -1429,8 +1437,63 @@ static void test_needs_named_only_soname_is_not_required(void **state)
 	needs_scan_finish(&s);
 	assert_true(needs_want_required(want_of(&s, "libcudart.so.13")));
 	assert_false(needs_want_required(want_of(&s, "libcudart.so.12")));
-	assert_false(needs_want_required(want_of(&s, "libnvrtc.so.12")));
+	assert_true(needs_want_required(want_of(&s, "libnvrtc.so.12")));
+	assert_int_equal(want_of(&s, "libnvrtc.so.12")->loaded_by.n, 1);
 	assert_true(needs_want_managed(want_of(&s, "libnvrtc.so.12")));
+	needs_scan_release(&s);
+}
+
+/*
+ * ctranslate2 4.5.0's bundled cuDNN front library (auditwheel's
+ * libcudnn-74a4c495.so.9.1.0) loads its sub-libraries by names it
+ * completes at run time (libcudnn_ops.so): each is required at cuDNN 9,
+ * its version (9.1.0) is the minimum, and it provides libcudnn.so.9.
+ * Old cuenv saw none of it: "satisfied" with only a CUDA runtime.
+ */
+static void
+test_needs_bundled_front_library_requires_its_sub_libraries(void **state)
+{
+	struct needs_scan s;
+	struct elf_info e;
+	const struct needs_want *w;
+
+	(void)state;
+	needs_scan_init(&s);
+	elf_of(&e, "libcudnn-74a4c495.so.9.1.0", "", "libcudnn.so.9");
+	strv_push(&e.cuda_stems, "libcudnn_ops.so");
+	strv_push(&e.cuda_stems, "libcudnn_cnn.so");
+	needs_scan_add(&s, "/w/ct2.libs/libcudnn-74a4c495.so.9.1.0", &e);
+	elf_info_release(&e);
+	needs_scan_finish(&s);
+	w = want_of(&s, "libcudnn_ops.so.9");
+	assert_non_null(w);
+	assert_true(needs_want_required(w));
+	assert_non_null(want_of(&s, "libcudnn_cnn.so.9"));
+	/* its own name is provided by itself, not asked of cuenv */
+	assert_non_null(want_of(&s, "libcudnn.so.9")->provided_by);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].cudnn, "9.1.0");
+	assert_null(s.rep[0].cuda);
+	needs_scan_release(&s);
+}
+
+/* A dependency is not a build: a package that depends on NCCL's wheel
+ * (nvidia-nccl-cu12) says nothing of the CUDA its own files need. */
+static void test_needs_metadata_nccl_dependency_is_not_a_build(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/pkg-1.0.dist-info/METADATA",
+		  "Name: pkg\nVersion: 1.0\nRequires-Dist: nvidia-nccl-cu12\n");
+	assert_int_equal(s.nrep, 0);
+	/* a runtime pin still says its CUDA */
+	read_meta(&s, "/sp/pkg-1.0.dist-info/METADATA",
+		  "Name: pkg\nVersion: 1.0\nRequires-Dist: nvidia-nccl-cu12\n"
+		  "Requires-Dist: nvidia-cublas-cu12\n");
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].cuda, "12");
 	needs_scan_release(&s);
 }
 
@@ -1496,7 +1559,11 @@ static void test_needs_json_reports_scan_offer_and_fetches(void **state)
 	w = json_array_get(json_object_get(j, "sonames"), 1);
 	assert_string_equal(json_string_value(json_object_get(w, "soname")),
 			    "libcudnn.so.8");
-	assert_false(json_is_true(json_object_get(w, "required")));
+	/* dlopen'd with no alternative: required, and said by whom */
+	assert_true(json_is_true(json_object_get(w, "required")));
+	assert_string_equal(json_string_value(json_array_get(
+				json_object_get(w, "loaded_by"), 0)),
+			    "/tf/libtf.so");
 	c = json_object_get(j, "catalogue");
 	assert_string_equal(json_string_value(json_object_get(c, "cuda")),
 			    "11.8.0");
@@ -1572,11 +1639,13 @@ static void test_needs_arg_kind_by_name_and_disk(void **state)
 /* A net scan that records its arguments and adds nothing; the fetch
  * settings it is given are the caller's (retries 7). */
 static int fake_net(struct needs_scan *s, const char *arg, const char *index,
-		    const char *platform, const struct fetch_opts *fetch,
-		    struct needs_fetches *fs, struct cuenv_err *err)
+		    const char *platform, const char *py,
+		    const struct fetch_opts *fetch, struct needs_fetches *fs,
+		    struct cuenv_err *err)
 {
 	struct needs_fetched f = {.size = 1};
 
+	(void)py;
 	(void)s;
 	(void)err;
 	assert_non_null(fetch);
@@ -1655,13 +1724,18 @@ int main(void)
 	    cmocka_unit_test(
 		test_needs_soname_provided_under_path_is_not_asked),
 	    cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
-	    cmocka_unit_test(test_needs_named_only_soname_is_not_required),
+	    cmocka_unit_test(
+		test_needs_named_soname_is_required_without_alternative),
 	    cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
 	    cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
 	    cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
 	    cmocka_unit_test(test_needs_metadata_reads_torch_version_py),
 	    cmocka_unit_test(test_needs_metadata_reads_nvidia_pins),
 	    T(test_needs_installed_minimum_cudnn_is_compared),
+	    cmocka_unit_test(
+		test_needs_bundled_front_library_requires_its_sub_libraries),
+	    cmocka_unit_test(
+		test_needs_metadata_nccl_dependency_is_not_a_build),
 	    T(test_needs_scan_reads_a_folder_of_built_files),
 	    T(test_needs_scan_marks_what_the_folder_provides),
 	    T(test_needs_scan_reads_a_file_named_as_path),

@@ -447,8 +447,8 @@ static void test_wheel_local_reads_binaries_without_metadata(void **state)
 	free(path);
 }
 
-/* A METADATA larger than the metadata limit: refused, not read whole up
- * to the 1 GiB a library may have. */
+/* A METADATA larger than the metadata limit: read no further than the
+ * limit, and a warning naming it, not a lost verdict (issue 22). */
 static void test_wheel_local_bounds_metadata(void **state)
 {
 	struct fixture *fx = *state;
@@ -464,10 +464,12 @@ static void test_wheel_local_bounds_metadata(void **state)
 	meta[big] = '\0';
 	wheel_at(fx, "big.whl", nv, dv, 1, &path);
 	needs_scan_init(&s);
-	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_E_UNPACK);
-	assert_string_equal(err.msg.data,
-			    "zip member 'big-1.0.dist-info/METADATA' is "
-			    "larger than 8388608 bytes");
+	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 0);
+	assert_int_equal(s.warnings.n, 1);
+	assert_non_null(strstr(s.warnings.v[0],
+			       "big.whl/big-1.0.dist-info/METADATA': larger "
+			       "than 4 MiB"));
 	needs_scan_release(&s);
 	err_release(&err);
 	free(meta);
@@ -504,7 +506,7 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	needs_scan_init(&s);
 	/* a wheel: read in place, nothing fetched */
 	assert_int_equal(wheel_needs_scan(&s, path, "https://unused/simple",
-					  NULL, &fo, &fs, &err),
+					  NULL, NULL, &fo, &fs, &err),
 			 CUENV_OK);
 	assert_int_equal(s.nrep, 1);
 	assert_string_equal(s.rep[0].framework, "tensorflow");
@@ -515,7 +517,7 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	buf_printf(&u, "file://%s", index);
 	url = buf_detach(&u);
 	assert_int_not_equal(wheel_needs_scan(&s, "nosuchproject==1.0", url,
-					      NULL, &fo, &fs, &err),
+					      NULL, NULL, &fo, &fs, &err),
 			     CUENV_OK);
 	/* the file was looked for: file:// was allowed */
 	assert_non_null(strstr(err.msg.data, "/simple/nosuchproject/"));
