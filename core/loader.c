@@ -217,28 +217,36 @@ static enum try_result try_list(struct loader *l, const char *list, size_t at,
 	return r;
 }
 
+/* Object o's DT_RPATH if the loader searches it: only without DT_RUNPATH. */
+static const char *rpath_of(const struct loader *l, size_t o)
+{
+	const struct elf_info *e;
+
+	if (!l->obj || o >= l->nobj)
+		return NULL;
+	e = &l->obj[o].elf;
+	return e->runpath ? NULL : e->rpath;
+}
+
 /* Step 3: the DT_RPATH of the loading chain, then of the program. */
 static enum try_result try_rpaths(struct loader *l, size_t by, const char *name,
 				  struct candidate *c, struct buf *path)
 {
 	enum try_result r = TRY_NONE;
 	bool program_seen = false;
+	const char *rpath;
 
-	for (size_t o = by; o != LOADER_NONE; o = l->obj[o].loader) {
-		const struct elf_info *e = &l->obj[o].elf;
-
+	for (size_t o = by; o < l->nobj; o = l->obj[o].loader) {
 		program_seen |= o == l->program;
-		if (e->rpath && !e->runpath)
-			r = try_list(l, e->rpath, o, name, c, path);
+		rpath = rpath_of(l, o);
+		if (rpath)
+			r = try_list(l, rpath, o, name, c, path);
 		if (r == TRY_FOUND || r == TRY_BAD)
 			return r;
 	}
-	if (!program_seen && l->program != LOADER_NONE) {
-		const struct elf_info *e = &l->obj[l->program].elf;
-
-		if (e->rpath && !e->runpath)
-			r = try_list(l, e->rpath, l->program, name, c, path);
-	}
+	rpath = program_seen ? NULL : rpath_of(l, l->program);
+	if (rpath)
+		r = try_list(l, rpath, l->program, name, c, path);
 	return r;
 }
 
