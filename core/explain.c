@@ -578,6 +578,38 @@ static const struct nvlib *dll_prefix(const char *name, bool *bare)
 	return NULL;
 }
 
+static bool classify_so(const char *tok, struct explain_finding *f);
+
+/*
+ * cuDNN's sub-libraries on Windows: cudnn_ops_infer64_8.dll,
+ * cudnn_cnn64_9.dll, NAME64_MAJOR.dll for libNAME.so.MAJOR; the Linux
+ * soname into b.
+ */
+static bool cudnn_part_dll(const char *tok, struct buf *b)
+{
+	size_t n = strlen(tok);
+	const char *u;
+	unsigned long M;
+	char *end;
+
+	if (n < 14 || strncasecmp(tok, "cudnn_", 6) ||
+	    strcasecmp(tok + n - 4, ".dll"))
+		return false;
+	u = strrchr(tok, '_');
+	if (u - tok < 8 || strncmp(u - 2, "64", 2) ||
+	    !isdigit((unsigned char)u[1]))
+		return false;
+	M = strtoul(u + 1, &end, 10);
+	if (strcasecmp(end, ".dll"))
+		return false;
+	buf_reset(b);
+	buf_adds(b, "lib");
+	for (const char *p = tok; p < u - 2; p++)
+		buf_addc(b, (char)tolower((unsigned char)*p));
+	buf_printf(b, ".so.%lu", M);
+	return true;
+}
+
 /* A DLL name's finding, into *f (not kept yet); false: not CUDA's. */
 static bool classify_dll(const char *tok, struct explain_finding *f)
 {
@@ -592,6 +624,15 @@ static bool classify_dll(const char *tok, struct explain_finding *f)
 	}
 	f->dll = true;
 	lib = nvlib_match_dll(tok, &majors);
+	if (!lib && cudnn_part_dll(tok, &b)) {
+		/* cudnn_ops_infer64_8.dll is libcudnn_ops_infer.so.8 */
+		bool yes = classify_so(b.data, f);
+
+		FREE_EACH(f->soname);
+		f->soname = buf_detach(&b);
+		f->dll = true;
+		return yes;
+	}
 	if (!lib) {
 		lib = dll_prefix(tok, &bare);
 		f->kind = bare ? EXPLAIN_LIBRARY : EXPLAIN_NO_RELEASE;
@@ -1189,41 +1230,65 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 {
 	const char *known = explain_context_cuda_known(&ex->ctx);
 	bool loaded_cupti = false, pinned = false, dnn = false, mm = false;
+	bool mixed = false, missing = false;
+	unsigned long major = 0;
+	struct buf agreed = BUF_INIT;
 
-	/* CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded */
-	for (size_t i = 0; i < ex->n; i++)
+	for (size_t i = 0; i < ex->n; i++) {
+		/* CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded */
 		if (ex->v[i].kind == EXPLAIN_CUPTI_PRIVILEGES)
 			loaded_cupti = true;
-	for (size_t i = 0; i < ex->n; i++) {
+		/* a symbol missing: another copy installed does not help */
+		if (ex->v[i].kind == EXPLAIN_MIXED)
+			mixed = true;
+		/* a log that says what failed: the names only mentioned
+		 * (paths listed, libraries found) ask for nothing */
+		if (ex->v[i].kind == EXPLAIN_LIBRARY && ex->v[i].missing)
+			missing = true;
+	}
+	for (size_t i = 0; i < ex->n && !mixed; i++) {
 		const struct explain_finding *f = &ex->v[i];
 		const char *cuda = NULL;
 
 		if (f->kind == EXPLAIN_LIBRARY && f->soname &&
-		    f->lib->id != NVLIB_NCCL &&
+		    f->lib->id != NVLIB_NCCL && (f->missing || !missing) &&
 		    !(loaded_cupti && f->lib->id == NVLIB_CUPTI)) {
 			needs_scan_want(s, f->soname, "the message");
-			if (f->lib->flags & NVLIB_OWN_VERSION)
+			if (f->lib->flags & NVLIB_OWN_VERSION) {
 				dnn = true;
-			else
+			} else {
 				pinned = true;
+				major = nvlib_major(f->lib,
+						    strstr(f->soname, ".so.") +
+							    4);
+			}
 			continue;
 		}
 		if (f->kind != EXPLAIN_CUDNN_MISMATCH)
 			continue;
 		mm = true;
 		/* the CUDA the text names, else the one all its builds in
-		 * the table agree on */
+		 * the table agree on: the release, or else the major */
+		buf_reset(&agreed);
 		for (size_t k = 0; !known && k < f->nrows; k++) {
-			if (k && strcmp(f->rows[k].cuda, cuda)) {
+			unsigned long M = strtoul(f->rows[k].cuda, NULL, 10);
+
+			if (!k)
+				cuda = f->rows[k].cuda;
+			else if (cuda && strcmp(f->rows[k].cuda, cuda))
 				cuda = NULL;
-				break;
-			}
-			cuda = f->rows[k].cuda;
+			if (!k)
+				buf_printf(&agreed, "%lu", M);
+			else if (agreed.len &&
+				 M != strtoul(agreed.data, NULL, 10))
+				buf_reset(&agreed);
 		}
+		if (!cuda && agreed.len)
+			cuda = agreed.data;
+		if (cuda && !version_is_valid(cuda)) /* "11.x" */
+			cuda = agreed.len ? agreed.data : NULL;
 		if (known)
 			cuda = known;
-		if (cuda && !version_is_valid(cuda))
-			cuda = NULL;
 		needs_scan_report(s, f->framework, "the message", cuda,
 				  f->built);
 	}
@@ -1234,6 +1299,16 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 				  ex->ctx.framework ? ex->ctx.framework
 						    : "the text",
 				  "the message", known, ex->ctx.cudnn);
+	/* a library of the toolkit's names the major; the text's release
+	 * of that major is the build's (TensorFlow 2.7: CUDA 11.2) */
+	if (pinned && !mm && known && major &&
+	    strtoul(known, NULL, 10) == major)
+		needs_scan_report(s,
+				  ex->ctx.framework ? ex->ctx.framework
+						    : "the text",
+				  "the message", known,
+				  dnn ? ex->ctx.cudnn : NULL);
+	buf_release(&agreed);
 }
 
 /* ---- the command's text and verdict -------------------------------------- */
@@ -1262,7 +1337,13 @@ int explain_read(struct explain *ex, char **args, int n, int fd,
 	}
 	if (!rc)
 		explain_parse(ex, text.data, text.len);
-	if (!rc && !ex->n) {
+	if (!rc && !ex->n && ex->ctx.loaded.n) {
+		rc = cuenv_fail(err, CUENV_NO,
+				"the text only says that %s was opened: "
+				"nothing in it failed",
+				ex->ctx.loaded.v[0]);
+		cuenv_hint(err, "give the lines that say what failed");
+	} else if (!rc && !ex->n) {
 		rc = cuenv_fail(err, CUENV_NO,
 				"nothing in the text names a CUDA library or a "
 				"CUDA error that cuenv knows");

@@ -413,6 +413,17 @@ static void read_built(struct explain_context *c, const char *line)
 		explain_context_cuda(c, ver, q, built[i].cudnn);
 		FREE_EACH(ver, q);
 	}
+	/* darknet: "CUDA-version: 11050 (11050), cuDNN: 8.3.0", the
+	 * CUDART_VERSION and CUDNN it was compiled with */
+	p = strstr(line, "CUDA-version: ");
+	if (p) {
+		char *cu = cuda_of_number(
+			strtoul(p + strlen("CUDA-version: "), NULL, 10));
+		char *q = quote(p, strcspn(p, "("));
+
+		explain_context_cuda(c, cu, q, false);
+		FREE_EACH(cu, q);
+	}
 	/* JAX: "Found CUDA version 12010, but JAX was built against version
 	 * 12020" */
 	p = strstr(line, "JAX was built against version ");
