@@ -79,25 +79,29 @@ def main():
             if r["library"] != "-" and r["library"] not in libs:
                 problems.append("libraries %s lack %s" % (sorted(libs),
                                                           r["library"]))
+            # (read with .get: an older cuenv's object lacks keys, and
+            # must fail here, not crash)
+            ctx_cuda = j.get("context", {}).get("cuda")
             cuda = r["cuda"]
-            if cuda == "unknown" and j["cuda_known"]:
+            if cuda == "unknown" and j.get("cuda_known", True):
                 problems.append("cuda_known, expected unknown")
-            elif cuda == "none" and j["context"]["cuda"] is not None:
-                problems.append("context CUDA %s, expected none" %
-                                j["context"]["cuda"])
-            elif cuda not in ("-", "unknown", "none") and \
-                    j["context"]["cuda"] != cuda:
+            elif cuda == "none" and ctx_cuda is not None:
+                problems.append("context CUDA %s, expected none" % ctx_cuda)
+            elif cuda not in ("-", "unknown", "none") and ctx_cuda != cuda:
                 problems.append("context CUDA %s, expected %s" %
-                                (j["context"]["cuda"], cuda))
-            fix = [" ".join(a) for a in j["fix"]]
-            decide = [" ".join(a) for a in j["decide"]]
+                                (ctx_cuda, cuda))
+            argvs = [a if isinstance(a, list) else a.split()
+                     for a in j.get("fix", []) + j.get("decide", [])]
+            fix = [a if isinstance(a, str) else " ".join(a)
+                   for a in j.get("fix", [])]
+            decide = [" ".join(a) for a in j.get("decide", [])]
             if fix != commands(r["fix"]):
                 problems.append("fix %s, expected %s" % (fix, r["fix"]))
             if decide != commands(r["decide"]):
                 problems.append("decide %s, expected %s" % (decide,
                                                             r["decide"]))
             # every command, run as printed, in this message's root
-            for argv in j["fix"] + j["decide"]:
+            for argv in argvs:
                 rc, out = run_printed(argv, env, proj)
                 ok = rc == 0 if argv[1] in ("install", "local") else \
                     rc not in (2, 126, 127)
