@@ -130,7 +130,7 @@ CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip doctor_dll
 CORE_PARTS += doctor_report
 # What doctor reads of the machine before it audits (issue 12).
 CORE_PARTS += doctor_gather
-CORE_PARTS += needs_json explain_fix
+CORE_PARTS += needs_json explain_fix explain_context
 # What the arguments of `cuenv needs` name, read into its scan.
 CORE_PARTS += needs_args
 # One reader over every tree needs reads (a folder, a wheel).
@@ -642,7 +642,8 @@ WIN_CORE += unpack_archive assemble install workers fetch_curl pypi wheel \
 # ldcache, doctor, check, explain, needs, modules, and the formats.
 WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
 	doctor_driver doctor_pip doctor_dll doctor_report smoke smoke_json smoke_plan \
-	smoke_cuda explain explain_fix needs needs_json modulefile envfmt \
+	smoke_cuda explain explain_fix explain_context needs needs_json \
+	modulefile envfmt \
 	listing wrap selfile json_util
 # main()'s arguments and environment in UTF-8.
 WIN_CORE += plat_main_win

@@ -28,14 +28,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct buf dir = BUF_INIT, out = BUF_INIT;
 	struct cuenv_err cerr = CUENV_ERR_INIT;
 	const char *cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
-	int rc = CUENV_OK, have_cache = 0;
+	int rc = CUENV_OK, have_cache = 0, json = opt_given(&ctx->opt, O_JSON);
 
 	explain_init(&ex);
 	explain_fix_init(&fx);
 
 	rc = explain_read(&ex, argv + optind, argc - optind, 0, err);
 	if (rc)
-		goto out;
+		goto report;
 
 	/* The frameworks table; without one, say so and go on. */
 	if (cmd_compat_dir(ctx, &dir, &cerr) ||
@@ -58,14 +58,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	needs_scan_finish(&fx.s);
 	rc = cmd_needs_installed(ctx, &fx.s, NULL, &fx.in, err);
 	if (rc)
-		goto out;
-	explain_fix_decide(&fx, &cat);
+		goto report;
+	explain_fix_decide(&fx, &ex, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->envp, "LD_LIBRARY_PATH"));
-	explain_render(&out, &ex, &fx, opt_given(&ctx->opt, O_JSON));
-	fwrite(out.data, 1, out.len, stdout);
 	rc = explain_verdict(&ex, err);
-out:
+report:
+	/* --json prints its object on every way out, the error in it */
+	if (json || !rc || ex.n)
+		explain_render(&out, &ex, &fx, json, err);
+	fwrite(out.data, 1, out.len, stdout);
 	explain_release(&ex);
 	explain_fix_release(&fx);
 	catalog_release(&cat);

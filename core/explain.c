@@ -122,7 +122,9 @@ void explain_init(struct explain *ex)
 static void finding_release(struct explain_finding *f)
 {
 	FREE_EACH(f->name, f->soname, f->releases, f->framework, f->built,
-		  f->loaded, f->line);
+		  f->loaded, f->line, f->driver_cuda, f->driver_min,
+		  f->driver_compat, f->driver_row, f->symbol, f->path,
+		  f->picked);
 	for (size_t i = 0; i < f->nrows; i++)
 		FREE_EACH(f->rows[i].framework, f->rows[i].versions,
 			  f->rows[i].cuda, f->rows[i].cudnn);
@@ -136,6 +138,7 @@ void explain_release(struct explain *ex)
 		finding_release(&ex->v[i]);
 	free(ex->v);
 	keys_free(ex->keys);
+	explain_context_release(&ex->ctx);
 	explain_init(ex);
 }
 
@@ -301,15 +304,20 @@ static void read_mismatches(struct explain *ex, const char *line)
 {
 	const char *p, *q;
 
-	/* TensorFlow's (and XLA's) stream_executor/cuda/cuda_dnn.cc */
+	/* TensorFlow's (and XLA's) stream_executor/cuda/cuda_dnn.cc; JAX
+	 * builds them as external/org_tensorflow, later external/xla,
+	 * TensorFlow 2.14 on as external/local_xla */
 	p = strstr(line, "Loaded runtime CuDNN library:");
 	if (p) {
+		const char *fw = "tensorflow";
+
+		if (strstr(line, "external/xla/"))
+			fw = "jax";
+		else if (strstr(line, "xla/") && !strstr(line, "tensorflow/") &&
+			 !strstr(line, "local_xla/"))
+			fw = "xla";
 		q = strstr(p, "compiled with:");
-		add_mismatch(ex, line,
-			     strstr(line, "xla/") &&
-					     !strstr(line, "tensorflow/")
-				     ? "xla"
-				     : "tensorflow",
+		add_mismatch(ex, line, fw,
 			     q ? version_at(q + strlen("compiled with:"))
 			       : NULL,
 			     version_at(p + strlen("Loaded runtime CuDNN "
@@ -329,6 +337,195 @@ static void read_mismatches(struct explain *ex, const char *line)
 				     torch_version_at(a + strlen("against")),
 				     torch_version_at(rv));
 	}
+	/* JAX's jaxlib/cuda versions check: "Found cuDNN version 8600, but
+	 * JAX was built against version 8906" */
+	p = strstr(line, "Found cuDNN version");
+	if (p && (q = strstr(p, "built against version")))
+		add_mismatch(ex, line, "jax",
+			     torch_version_at(q + strlen("built against "
+							 "version")),
+			     torch_version_at(p + strlen("Found cuDNN "
+							 "version")));
+	/* and, from 0.4.31, over several lines: "Outdated cuDNN installation
+	 * found." ... "Minimum supported: 9100" ... "Installed version: 8907" */
+	p = strstr(line, "Minimum supported:");
+	if (p) {
+		free(ex->ctx.pending_min);
+		ex->ctx.pending_min =
+			torch_version_at(p + strlen("Minimum supported:"));
+	}
+	p = strstr(line, "Installed version:");
+	if (p && ex->ctx.pending_min) {
+		char *min = ex->ctx.pending_min;
+
+		ex->ctx.pending_min = NULL;
+		add_mismatch(ex, line, "jax", min,
+			     torch_version_at(p +
+					      strlen("Installed version:")));
+	}
+	/* Paddle's gpu_resources.cc: "The installed Paddle is compiled with
+	 * CUDNN 8.4, but CUDNN version in your machine is 8.3" */
+	p = strstr(line, "Paddle is compiled with CUDNN");
+	if (p && (q = strstr(p, "CUDNN version in your machine is")))
+		add_mismatch(ex, line, "paddle",
+			     version_at(p + strlen("Paddle is compiled with "
+						   "CUDNN")),
+			     version_at(q + strlen("CUDNN version in your "
+						   "machine is")));
+}
+
+/* ---- the driver, a symbol missing ---------------------------------------- */
+
+static struct explain_finding *add_once(struct explain *ex, enum explain_kind k,
+					const char *line);
+
+/*
+ * cudaErrorInsufficientDriver (35) in its forms, and PyTorch's "The NVIDIA
+ * driver on your system is too old (found version 11040)": the CUDA the
+ * driver supports, 11.4, kept.
+ */
+static void read_driver(struct explain *ex, const char *line)
+{
+	static const char *const words[] = {
+		"driver version is insufficient for CUDA runtime",
+		"cudaErrorInsufficientDriver",
+		"cuda runtime error (35)",
+		"NVIDIA driver on your system is too old",
+	};
+	struct explain_finding *f;
+	const char *p;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++) {
+		if (!str_find_nocase(line, words[i]))
+			continue;
+		f = add_once(ex, EXPLAIN_DRIVER_OLD, line);
+		p = strstr(line, "(found version ");
+		if (f && p && !f->driver_cuda) {
+			unsigned long v = strtoul(p + 15, NULL, 10);
+			struct buf b = BUF_INIT;
+
+			if (v >= 1000 && v <= 99999) {
+				buf_printf(&b, "%lu.%lu", v / 1000,
+					   (v % 1000) / 10);
+				f->driver_cuda = buf_detach(&b);
+			}
+		}
+		return;
+	}
+}
+
+/* The library a symbol's name belongs to: cudnnGetLibConfig is
+ * libcudnn's, nvrtcGetCUBIN libnvrtc's; NULL for another's. */
+static const struct nvlib *symbol_lib(const char *sym)
+{
+	static const struct {
+		const char *prefix;
+		enum nvlib_id id;
+	} by[] = {
+		{ "cudnn", NVLIB_CUDNN },
+		{ "cublasLt", NVLIB_CUBLASLT },
+		{ "cublas", NVLIB_CUBLAS },
+		{ "nvrtc", NVLIB_NVRTC },
+		{ "cufft", NVLIB_CUFFT },
+		{ "cusparse", NVLIB_CUSPARSE },
+		{ "cusolver", NVLIB_CUSOLVER },
+		{ "curand", NVLIB_CURAND },
+		{ "__nvJitLink", NVLIB_NVJITLINK },
+		{ "nvJitLink", NVLIB_NVJITLINK },
+		{ "cupti", NVLIB_CUPTI },
+		{ "cuda", NVLIB_CUDART },
+		{ "_ZN5cudnn", NVLIB_CUDNN },
+		{ "_ZN11nvrtcHelpers", NVLIB_NVRTC },
+	};
+
+	for (size_t i = 0; i < sizeof(by) / sizeof(*by); i++)
+		if (!strncmp(sym, by[i].prefix, strlen(by[i].prefix)))
+			return nvlib_get(by[i].id);
+	return NULL;
+}
+
+/*
+ * "PATH: undefined symbol: SYM" where PATH is a CUDA library or SYM is
+ * one's: two releases of one library mixed in one process (a newer
+ * libcudnn_graph.so.9 beside an older libcudnn.so.9; an old CUDA's
+ * libnvrtc.so found before the one shipped). The form with ", version
+ * libY.so.N" after SYM is a symbol version the loader model explains,
+ * not read here. True when the line was read as one.
+ */
+static bool read_mixed(struct explain *ex, const char *line)
+{
+	const char *p = strstr(line, "undefined symbol: "), *sym, *e, *s;
+	struct explain_finding *f, m = { .kind = EXPLAIN_MIXED };
+	const struct nvlib *lib = NULL;
+	struct buf key = BUF_INIT, b = BUF_INIT;
+	char *path = NULL, *base, *symbol;
+	const char *ver = "";
+
+	if (!p)
+		return false;
+	sym = p + strlen("undefined symbol: ");
+	for (e = sym; *e && !isspace((unsigned char)*e) && *e != ',' &&
+		      *e != '"' && *e != '\'';
+	     e++)
+		;
+	if (e == sym || !strncmp(e, ", version lib", 13))
+		return false;
+	/* the file that lacks it: the path before ": undefined symbol" */
+	for (s = p; s > line && s[-1] == ' '; s--)
+		;
+	if (s > line && s[-1] == ':')
+		s--;
+	for (e = s; s > line && !isspace((unsigned char)s[-1]) &&
+		    s[-1] != '"' && s[-1] != '\'';
+	     s--)
+		;
+	if (e > s) {
+		path = xstrndup(s, (size_t)(e - s));
+		base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		lib = nvlib_match_file(base, &ver);
+	}
+	symbol = xstrndup(sym, strcspn(sym, " ,\"'"));
+	if (!lib) {
+		lib = symbol_lib(symbol);
+		ver = "";
+	}
+	if (!lib) {
+		FREE_EACH(path, symbol);
+		return false;
+	}
+	buf_printf(&key, "mixed %s", symbol);
+	if (!seen(ex, key.data, &f)) {
+		m.lib = lib;
+		m.symbol = symbol;
+		symbol = NULL;
+		base = path ? strrchr(path, '/') : NULL;
+		base = base ? base + 1 : path;
+		if (base && nvlib_match_file(base, &ver)) {
+			m.name = xstrdup(base);
+			nvlib_match_file(m.name, &ver);
+			if (*ver && nvlib_majors(lib, ver)) {
+				size_t stem = (size_t)(ver - m.name);
+
+				/* its soname: the major (cuDNN's) or the
+				 * release's own */
+				if (lib->flags & NVLIB_OWN_VERSION)
+					buf_printf(&b, "%.*s%lu", (int)stem,
+						   m.name,
+						   strtoul(ver, NULL, 10));
+				else
+					buf_adds(&b, m.name);
+				m.soname = buf_detach(&b);
+			}
+		}
+		m.path = path;
+		path = NULL;
+		keep(ex, &m, key.data, line);
+	}
+	FREE_EACH(path, symbol);
+	buf_release(&key);
+	buf_release(&b);
+	return true;
 }
 
 /* The one finding of kind k (a CUPTI trouble), once. */
@@ -381,6 +578,38 @@ static const struct nvlib *dll_prefix(const char *name, bool *bare)
 	return NULL;
 }
 
+static bool classify_so(const char *tok, struct explain_finding *f);
+
+/*
+ * cuDNN's sub-libraries on Windows: cudnn_ops_infer64_8.dll,
+ * cudnn_cnn64_9.dll, NAME64_MAJOR.dll for libNAME.so.MAJOR; the Linux
+ * soname into b.
+ */
+static bool cudnn_part_dll(const char *tok, struct buf *b)
+{
+	size_t n = strlen(tok);
+	const char *u;
+	unsigned long M;
+	char *end;
+
+	if (n < 14 || strncasecmp(tok, "cudnn_", 6) ||
+	    strcasecmp(tok + n - 4, ".dll"))
+		return false;
+	u = strrchr(tok, '_');
+	if (u - tok < 8 || strncmp(u - 2, "64", 2) ||
+	    !isdigit((unsigned char)u[1]))
+		return false;
+	M = strtoul(u + 1, &end, 10);
+	if (strcasecmp(end, ".dll"))
+		return false;
+	buf_reset(b);
+	buf_adds(b, "lib");
+	for (const char *p = tok; p < u - 2; p++)
+		buf_addc(b, (char)tolower((unsigned char)*p));
+	buf_printf(b, ".so.%lu", M);
+	return true;
+}
+
 /* A DLL name's finding, into *f (not kept yet); false: not CUDA's. */
 static bool classify_dll(const char *tok, struct explain_finding *f)
 {
@@ -395,6 +624,15 @@ static bool classify_dll(const char *tok, struct explain_finding *f)
 	}
 	f->dll = true;
 	lib = nvlib_match_dll(tok, &majors);
+	if (!lib && cudnn_part_dll(tok, &b)) {
+		/* cudnn_ops_infer64_8.dll is libcudnn_ops_infer.so.8 */
+		bool yes = classify_so(b.data, f);
+
+		FREE_EACH(f->soname);
+		f->soname = buf_detach(&b);
+		f->dll = true;
+		return yes;
+	}
 	if (!lib) {
 		lib = dll_prefix(tok, &bare);
 		f->kind = bare ? EXPLAIN_LIBRARY : EXPLAIN_NO_RELEASE;
@@ -506,6 +744,8 @@ static void read_names(struct explain *ex, const char *line)
 	const char *p = line;
 	struct buf tok = BUF_INIT;
 	int missing = -1; /* says_missing(line), once asked */
+	const char *alt = strchr(line, '{');
+	size_t before;
 
 	while (*p) {
 		size_t n = 0;
@@ -530,7 +770,15 @@ static void read_names(struct explain *ex, const char *line)
 			continue;
 		if (missing < 0)
 			missing = says_missing(line);
+		before = ex->n;
 		read_name(ex, tok.data, dll, line, missing);
+		/* "Unable to load any of {libcudnn_ops.so.9.1.0,
+		 * libcudnn_ops.so.9.1, ...}": one library's candidates, read
+		 * as the first that names a library */
+		if (ex->n > before && alt && alt < p && strchr(alt, '}')) {
+			p = strchr(alt, '}') + 1;
+			alt = NULL;
+		}
 	}
 	buf_release(&tok);
 }
@@ -551,9 +799,26 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 			buf_addc(&line,
 				 text[k] && text[k] != '\r' ? text[k] : ' ');
 		i = e + 1;
+		/* a library opened is context, never a finding */
+		if (explain_context_line(&ex->ctx, line.data))
+			continue;
 		read_mismatches(ex, line.data);
 		read_cupti(ex, line.data);
-		read_names(ex, line.data);
+		read_driver(ex, line.data);
+		if (!read_mixed(ex, line.data))
+			read_names(ex, line.data);
+	}
+	explain_context_finish(&ex->ctx);
+	/* a JAX log prints TensorFlow's and XLA's source paths */
+	for (size_t k = before; ex->ctx.jax && k < ex->n; k++) {
+		struct explain_finding *f = &ex->v[k];
+
+		if (f->kind == EXPLAIN_CUDNN_MISMATCH &&
+		    (!strcmp(f->framework, "xla") ||
+		     !strcmp(f->framework, "tensorflow"))) {
+			free(f->framework);
+			f->framework = xstrdup("jax");
+		}
 	}
 	/* a library that is found missing: its own name said so */
 	for (size_t k = before; k < ex->n; k++)
@@ -598,6 +863,17 @@ static bool cuda_gives(const struct explain_finding *f, const char *cuda,
 	return yes;
 }
 
+/* Are the table's rows of framework fw those of the mismatch printed by
+ * who ("torch", "tensorflow", "jax", "xla": TensorFlow or JAX)? */
+static bool mismatch_row(const char *who, const char *fw)
+{
+	if (!strcmp(who, "torch"))
+		return !strcmp(fw, "pytorch");
+	if (!strcmp(who, "xla"))
+		return !strcmp(fw, "tensorflow") || !strcmp(fw, "jax");
+	return !strcmp(who, fw);
+}
+
 static bool row_asks(const struct explain_finding *f,
 		     const struct framework_build *b)
 {
@@ -610,11 +886,7 @@ static bool row_asks(const struct explain_finding *f,
 
 		if (row_other_os(b) || !b->cudnn || version_parse(f->built, &v))
 			return false;
-		if (strcmp(f->framework, "torch")
-			    ? strcmp(b->framework, "tensorflow") &&
-				      (strcmp(f->framework, "xla") ||
-				       strcmp(b->framework, "jax"))
-			    : strcmp(b->framework, "pytorch"))
+		if (!mismatch_row(f->framework, b->framework))
 			return false;
 		buf_printf(&mm, "%lu.%lu", v.part[0], v.n > 1 ? v.part[1] : 0);
 		yes = version_matches_str(b->cudnn, mm.data);
@@ -674,9 +946,16 @@ static char *versions_text(struct strv *v, struct strv *all)
 }
 
 static void rows_for(struct explain_finding *f,
-		     const struct framework_builds *fw, size_t nfw)
+		     const struct framework_builds *fw, size_t nfw,
+		     const char *only)
 {
 	for (size_t t = 0; t < nfw; t++) {
+		/* the text says which framework printed it: its rows */
+		if (only && fw[t].n &&
+		    (!strcmp(only, "tensorflow") || !strcmp(only, "pytorch") ||
+		     !strcmp(only, "jax")) &&
+		    strcmp(fw[t].v[0].framework, only))
+			continue;
 		struct group *g = NULL;
 		size_t ng = 0;
 		struct strv all_lin = STRV_INIT, all_win = STRV_INIT;
@@ -728,6 +1007,10 @@ static void rows_for(struct explain_finding *f,
 	}
 }
 
+static int driver_needs(struct explain_finding *f,
+			const struct explain_context *c, const char *dir,
+			struct cuenv_err *err);
+
 int explain_frameworks(struct explain *ex, const char *dir,
 		       struct cuenv_err *err)
 {
@@ -738,11 +1021,39 @@ int explain_frameworks(struct explain *ex, const char *dir,
 	memset(fw, 0, sizeof(fw));
 	for (size_t t = 0; t < 3 && !rc; t++)
 		rc = compat_frameworks(dir, names[t], NULL, &fw[t], err);
+	for (size_t t = 0; t < 3 && !rc; t++)
+		if (ex->ctx.framework && !strcmp(ex->ctx.framework, names[t]))
+			explain_context_table(&ex->ctx, &fw[t]);
 	if (!rc)
 		for (size_t i = 0; i < ex->n; i++)
-			rows_for(&ex->v[i], fw, 3);
+			rows_for(&ex->v[i], fw, 3, ex->ctx.framework);
+	for (size_t i = 0; !rc && i < ex->n; i++)
+		if (ex->v[i].kind == EXPLAIN_DRIVER_OLD)
+			rc = driver_needs(&ex->v[i], &ex->ctx, dir, err);
 	for (size_t t = 0; t < 3; t++)
 		framework_builds_release(&fw[t]);
+	return rc;
+}
+
+/* What the table asks of a driver for the CUDA the text says is in use
+ * (nothing when it does not say). */
+static int driver_needs(struct explain_finding *f,
+			const struct explain_context *c, const char *dir,
+			struct cuenv_err *err)
+{
+	struct driver_req r = { 0 };
+	int rc;
+
+	if (!c->cuda || c->cuda_other)
+		return CUENV_OK;
+	rc = compat_driver(dir, c->cuda, &r, err);
+	if (!rc) {
+		f->driver_min = r.release;
+		f->driver_compat = r.compat;
+		f->driver_row = r.row;
+		memset(&r, 0, sizeof(r));
+	}
+	driver_req_release(&r);
 	return rc;
 }
 
@@ -851,8 +1162,12 @@ static void loader_dir(struct explain_finding *f, const char *dir)
 		buf_printf(&line, "LD_LIBRARY_PATH: %s/%s", dir, names.v[i]);
 		if (strv_find(&f->loader, line.data) < 0)
 			strv_push(&f->loader, line.data);
-		if (f->soname && !strcmp(names.v[i], f->soname))
+		if (f->soname && !strcmp(names.v[i], f->soname)) {
 			f->loader_exact = true;
+			/* LD_LIBRARY_PATH comes before the cache */
+			if (!f->picked)
+				f->picked = xstrdup(line.data);
+		}
 	}
 	strv_release(&names);
 	buf_release(&line);
@@ -890,6 +1205,15 @@ void explain_machine(struct explain *ex, const struct needs_installed *in,
 		for (size_t k = 0; k < dirs.n; k++)
 			if (*dirs.v[k])
 				loader_dir(f, dirs.v[k]);
+		for (size_t k = 0;
+		     !f->picked && f->soname && cache && k < cache->n; k++) {
+			if (strcmp(cache->v[k].soname, f->soname))
+				continue;
+			buf_reset(&line);
+			buf_printf(&line, "loader cache: %s => %s",
+				   cache->v[k].soname, cache->v[k].path);
+			f->picked = xstrdup(line.data);
+		}
 	}
 	strv_release(&dirs);
 	buf_release(&line);
@@ -897,32 +1221,94 @@ void explain_machine(struct explain *ex, const struct needs_installed *in,
 
 /* ---- what it requires ---------------------------------------------------- */
 
+const char *explain_context_cuda_known(const struct explain_context *c)
+{
+	return c->cuda && !c->cuda_other ? c->cuda : NULL;
+}
+
 void explain_scan(const struct explain *ex, struct needs_scan *s)
 {
+	const char *known = explain_context_cuda_known(&ex->ctx);
+	bool loaded_cupti = false, pinned = false, dnn = false, mm = false;
+	bool mixed = false, missing = false;
+	unsigned long major = 0;
+	struct buf agreed = BUF_INIT;
+
 	for (size_t i = 0; i < ex->n; i++) {
+		/* CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded */
+		if (ex->v[i].kind == EXPLAIN_CUPTI_PRIVILEGES)
+			loaded_cupti = true;
+		/* a symbol missing: another copy installed does not help */
+		if (ex->v[i].kind == EXPLAIN_MIXED)
+			mixed = true;
+		/* a log that says what failed: the names only mentioned
+		 * (paths listed, libraries found) ask for nothing */
+		if (ex->v[i].kind == EXPLAIN_LIBRARY && ex->v[i].missing)
+			missing = true;
+	}
+	for (size_t i = 0; i < ex->n && !mixed; i++) {
 		const struct explain_finding *f = &ex->v[i];
 		const char *cuda = NULL;
 
 		if (f->kind == EXPLAIN_LIBRARY && f->soname &&
-		    f->lib->id != NVLIB_NCCL) {
+		    f->lib->id != NVLIB_NCCL && (f->missing || !missing) &&
+		    !(loaded_cupti && f->lib->id == NVLIB_CUPTI)) {
 			needs_scan_want(s, f->soname, "the message");
+			if (f->lib->flags & NVLIB_OWN_VERSION) {
+				dnn = true;
+			} else {
+				pinned = true;
+				major = nvlib_major(f->lib,
+						    strstr(f->soname, ".so.") +
+							    4);
+			}
 			continue;
 		}
 		if (f->kind != EXPLAIN_CUDNN_MISMATCH)
 			continue;
-		/* the CUDA all its builds agree on */
-		for (size_t k = 0; k < f->nrows; k++) {
-			if (k && strcmp(f->rows[k].cuda, cuda)) {
+		mm = true;
+		/* the CUDA the text names, else the one all its builds in
+		 * the table agree on: the release, or else the major */
+		buf_reset(&agreed);
+		for (size_t k = 0; !known && k < f->nrows; k++) {
+			unsigned long M = strtoul(f->rows[k].cuda, NULL, 10);
+
+			if (!k)
+				cuda = f->rows[k].cuda;
+			else if (cuda && strcmp(f->rows[k].cuda, cuda))
 				cuda = NULL;
-				break;
-			}
-			cuda = f->rows[k].cuda;
+			if (!k)
+				buf_printf(&agreed, "%lu", M);
+			else if (agreed.len &&
+				 M != strtoul(agreed.data, NULL, 10))
+				buf_reset(&agreed);
 		}
-		if (cuda && !version_is_valid(cuda))
-			cuda = NULL;
+		if (!cuda && agreed.len)
+			cuda = agreed.data;
+		if (cuda && !version_is_valid(cuda)) /* "11.x" */
+			cuda = agreed.len ? agreed.data : NULL;
+		if (known)
+			cuda = known;
 		needs_scan_report(s, f->framework, "the message", cuda,
 				  f->built);
 	}
+	/* the CUDA of the build, when the names asked for leave it open
+	 * (cuDNN's own sonames are built for several) */
+	if (!pinned && !mm && dnn && known)
+		needs_scan_report(s,
+				  ex->ctx.framework ? ex->ctx.framework
+						    : "the text",
+				  "the message", known, ex->ctx.cudnn);
+	/* a library of the toolkit's names the major; the text's release
+	 * of that major is the build's (TensorFlow 2.7: CUDA 11.2) */
+	if (pinned && !mm && known && major &&
+	    strtoul(known, NULL, 10) == major)
+		needs_scan_report(s,
+				  ex->ctx.framework ? ex->ctx.framework
+						    : "the text",
+				  "the message", known,
+				  dnn ? ex->ctx.cudnn : NULL);
+	buf_release(&agreed);
 }
 
 /* ---- the command's text and verdict -------------------------------------- */
@@ -951,7 +1337,13 @@ int explain_read(struct explain *ex, char **args, int n, int fd,
 	}
 	if (!rc)
 		explain_parse(ex, text.data, text.len);
-	if (!rc && !ex->n) {
+	if (!rc && !ex->n && ex->ctx.loaded.n) {
+		rc = cuenv_fail(err, CUENV_NO,
+				"the text only says that %s was opened: "
+				"nothing in it failed",
+				ex->ctx.loaded.v[0]);
+		cuenv_hint(err, "give the lines that say what failed");
+	} else if (!rc && !ex->n) {
 		rc = cuenv_fail(err, CUENV_NO,
 				"nothing in the text names a CUDA library or a "
 				"CUDA error that cuenv knows");

@@ -49,6 +49,9 @@ enum explain_kind {
 	EXPLAIN_CUDNN_MISMATCH, /* built with cuDNN X, loaded Y */
 	EXPLAIN_CUPTI_PRIVILEGES,
 	EXPLAIN_CUPTI_LOAD, /* incompatible libcupti, CUPTI not loaded */
+	EXPLAIN_DRIVER_OLD, /* the driver is older than the CUDA runtime */
+	EXPLAIN_MIXED,	    /* a symbol missing in a CUDA library: mixed
+			       copies of one release and another */
 };
 
 /* Frameworks of one build that ask for a finding: "tensorflow", "2.5.0
@@ -83,7 +86,77 @@ struct explain_finding {
 			       => PATH", "LD_LIBRARY_PATH: PATH" */
 	bool store_exact;   /* an install holds soname itself */
 	bool loader_exact;  /* the loader's path holds soname itself */
+	/* EXPLAIN_DRIVER_OLD: the CUDA the driver supports, when the text
+	 * says ("11.4" for PyTorch's "found version 11040"), and what the
+	 * table asks of a driver for the CUDA in use (explain_frameworks) */
+	char *driver_cuda;
+	char *driver_min;    /* "520.61.05": that release's own minimum */
+	char *driver_compat; /* "450": its major's, minor-version compat */
+	char *driver_row;    /* the table's row used, "11.8.0" */
+	/* EXPLAIN_MIXED: the symbol and the file that lacks it, as written */
+	char *symbol;
+	char *path;
+	char *picked; /* explain_machine: the copy the loader picks */
 };
+
+/*
+ * What the text says around its findings, read from every line: the
+ * framework that printed it, that framework's version, and the CUDA and
+ * cuDNN its build uses (from a "+cu117" wheel version, a jaxlib's
+ * "+cuda11.cudnn86", an nvidia-*-cu12 or cupy-cuda12x wheel, a Paddle
+ * ".post112" build, a "compiled with CUDA 11.8" line, a library the
+ * program opened successfully, the frameworks table for the framework's
+ * version). Each with where it came from, in words; cuda_other is set
+ * when two lines name two CUDA majors: then the CUDA cannot be known.
+ */
+struct explain_context {
+	char *framework;      /* "jax", "tensorflow", "pytorch", "paddle",
+				 "ctranslate2", "onnxruntime", "cupy" */
+	char *framework_from; /* "external/xla/xla/" */
+	char *pin;	      /* "ctranslate2==4.5.0": the pip name and
+				 version the text gives, or NULL */
+	char *version;	      /* that version */
+	char *cuda, *cuda_from;
+	char *cuda_other, *cuda_other_from;
+	char *cudnn, *cudnn_from;
+	bool jax;	    /* anything in the text is JAX's */
+	char *org_tf;	    /* "external/org_tensorflow/...": TensorFlow
+				 built into JAX, or into TF Serving */
+	bool serving;	    /* the text is TensorFlow Serving's */
+	struct strv loaded; /* sonames the program opened */
+	char *pending_min;  /* JAX's "Outdated cuDNN installation" block:
+				 its "Minimum supported" so far */
+};
+
+/*
+ * Read one line of text into c. True when the line says a library was
+ * opened ("Successfully opened dynamic library libcudart.so.11.0"): its
+ * names are no finding, only context.
+ */
+bool explain_context_line(struct explain_context *c, const char *line);
+
+/* The CUDA the build uses, from the framework's version in the
+ * frameworks table: fw's rows (compat_frameworks) for c->version, when
+ * they agree on the major. */
+struct framework_builds;
+void explain_context_table(struct explain_context *c,
+			   const struct framework_builds *fw);
+
+void explain_context_release(struct explain_context *c);
+
+/* Once every line is read: what can only be decided from them all
+ * (external/org_tensorflow/ paths are JAX's unless the text is TF
+ * Serving's). */
+void explain_context_finish(struct explain_context *c);
+
+/* The CUDA release the text says its build uses ("11.7", "12"), or NULL
+ * when it says none or two majors. Borrowed from c. */
+const char *explain_context_cuda_known(const struct explain_context *c);
+
+/* Set c's CUDA (or, with cudnn, its cuDNN) to v, from (both copied); a
+ * second major makes the CUDA unknown (cuda_other). */
+void explain_context_cuda(struct explain_context *c, const char *v,
+			  const char *from, bool cudnn);
 
 /* The findings an explain keeps: a log of many names reports the first
  * ones (enough for any real log) and counts the rest. */
@@ -96,6 +169,7 @@ struct explain {
 	size_t n;
 	size_t omitted; /* distinct findings past EXPLAIN_KEEP, not kept */
 	struct explain_keys *keys; /* every finding's key, kept or not */
+	struct explain_context ctx;
 };
 
 void explain_init(struct explain *ex);
@@ -169,7 +243,12 @@ struct explain_fix {
 	struct needs_scan s;	   /* the libraries the text asks for */
 	struct needs_installed in; /* the store's answer */
 	struct needs_offer o; /* the catalogue's, when the store has none */
-	struct strv lines;    /* the commands that fix it, runnable */
+	struct strv lines;    /* the commands that fix it, one a line, each
+				 runnable as printed */
+	struct strv decide;   /* when the CUDA cannot be known: the
+				 commands that find it out, runnable */
+	char *unknown;	      /* why the CUDA cannot be known, or NULL */
+	char *note;	      /* what to do that is no command, or NULL */
 	char *state;	      /* what the store gives, in words */
 };
 
@@ -178,17 +257,33 @@ void explain_fix_release(struct explain_fix *fx);
 
 /*
  * The fix, once fx->s holds explain_scan's wants (finished) and fx->in
- * the store matched against them (needs_match_installed): an installed
- * match in force here -> `cuenv exec -- PROGRAM`; installed but not
- * selected -> `cuenv local` of it; else the catalogue's install line
- * followed by `cuenv local` of the same versions. Nothing asked: no fix.
+ * the store matched against them (needs_match_installed). Nothing asked:
+ * no fix. When neither a library asked for nor ex's context names the
+ * CUDA release (cuDNN's sonames are built for several): no fix, but
+ * fx->unknown says why and fx->decide holds `cuenv needs NAME==V` (the
+ * framework's version the text gives) and `cuenv needs --python`.
+ * Else an installed match in force here -> a note to run the program
+ * under `cuenv exec`; installed but not selected -> `cuenv local` of it;
+ * else the catalogue's `cuenv install` line, then `cuenv local` of the
+ * same versions, as two commands.
  */
-void explain_fix_decide(struct explain_fix *fx, const struct catalog *cat);
+void explain_fix_decide(struct explain_fix *fx, const struct explain *ex,
+			const struct catalog *cat);
+
+/* Does s name the CUDA release: a library of the toolkit's, or a
+ * framework's report of its CUDA? (cuDNN's and NCCL's sonames do not.) */
+bool explain_fix_cuda_named(const struct needs_scan *s);
 
 struct json_t;
 
-/* `cuenv explain --json`'s object: findings, installed, fix. New ref. */
+/*
+ * `cuenv explain --json`'s object: context, findings, installed, fix
+ * (each command an array of its arguments), decide, note; error (err's
+ * message) when err is given and holds one, so that every exit prints
+ * an object. New ref.
+ */
 struct json_t *explain_json(const struct explain *ex,
-			    const struct explain_fix *fx);
+			    const struct explain_fix *fx,
+			    const struct cuenv_err *err);
 
 #endif

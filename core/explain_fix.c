@@ -9,6 +9,7 @@
 
 #include "explain.h"
 #include "json_util.h"
+#include "xalloc.h"
 
 void explain_fix_init(struct explain_fix *fx)
 {
@@ -23,8 +24,8 @@ void explain_fix_release(struct explain_fix *fx)
 	needs_scan_release(&fx->s);
 	needs_installed_release(&fx->in);
 	needs_offer_release(&fx->o);
-	strv_release(&fx->lines);
-	free(fx->state);
+	STRV_RELEASE_EACH(&fx->lines, &fx->decide);
+	FREE_EACH(fx->state, fx->unknown, fx->note);
 	explain_fix_init(fx);
 }
 
@@ -38,18 +39,59 @@ static void local_line(const struct needs_combo *c, struct buf *b)
 		buf_printf(b, " --cupti %s", c->cupti->version);
 }
 
-void explain_fix_decide(struct explain_fix *fx, const struct catalog *cat)
+bool explain_fix_cuda_named(const struct needs_scan *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].lib != NVLIB_CUDNN && s->v[i].lib != NVLIB_NCCL)
+			return true;
+	for (size_t i = 0; i < s->nrep; i++)
+		if (s->rep[i].cuda)
+			return true;
+	return false;
+}
+
+/* Why the CUDA cannot be known, and the commands that find it out. */
+static void unknown_cuda(struct explain_fix *fx, const struct explain *ex)
+{
+	const struct explain_context *c = &ex->ctx;
+	struct buf b = BUF_INIT;
+
+	if (c->cuda_other)
+		buf_printf(&b, "the text names CUDA %s (%s) and CUDA %s (%s)",
+			   c->cuda, c->cuda_from, c->cuda_other,
+			   c->cuda_other_from);
+	else
+		buf_adds(&b, "the text names no CUDA release, and the cuDNN "
+			     "asked for is built for more than one");
+	fx->unknown = buf_detach(&b);
+	if (c->pin) {
+		buf_printf(&b, "cuenv needs %s", c->pin);
+		strv_push(&fx->decide, b.data);
+		buf_reset(&b);
+	}
+	strv_push(&fx->decide, "cuenv needs --python");
+	buf_release(&b);
+}
+
+void explain_fix_decide(struct explain_fix *fx, const struct explain *ex,
+			const struct catalog *cat)
 {
 	struct buf b = BUF_INIT;
 
 	if (!needs_asked(&fx->s, NULL))
 		goto out;
+	if (!explain_fix_cuda_named(&fx->s) || ex->ctx.cuda_other) {
+		unknown_cuda(fx, ex);
+		goto out;
+	}
 	if (fx->in.pick.cuda) {
 		needs_combo_describe(&fx->in.pick, &b);
 		if (fx->in.active) {
 			buf_adds(&b, ", the selection in force here, gives it");
 			fx->state = buf_detach(&b);
-			strv_push(&fx->lines, "cuenv exec -- PROGRAM");
+			fx->note = xstrdup("nothing to install: run the "
+					   "program under the selection, "
+					   "cuenv exec -- PROGRAM");
 		} else {
 			buf_adds(&b, " (installed) gives it");
 			fx->state = buf_detach(&b);
@@ -60,12 +102,60 @@ void explain_fix_decide(struct explain_fix *fx, const struct catalog *cat)
 	}
 	needs_find_offer(cat, &fx->s, NULL, &fx->o);
 	if (fx->o.line) {
-		buf_printf(&b, "%s, then cuenv local %s", fx->o.line,
+		strv_push(&fx->lines, fx->o.line);
+		buf_printf(&b, "cuenv local %s",
 			   fx->o.line + strlen("cuenv install "));
 		strv_push(&fx->lines, b.data);
 	}
 out:
 	buf_release(&b);
+}
+
+/* A command line as its arguments: cuenv's commands here hold no
+ * quoting, so words are split at spaces. */
+static json_t *argv_json(const char *line)
+{
+	json_t *a = json_array();
+	const char *p = line;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (n)
+			json_array_append_new(a, json_stringn(p, n));
+		p += n;
+		p += strspn(p, " ");
+	}
+	return a;
+}
+
+static json_t *commands_json(const struct strv *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->n; i++)
+		json_array_append_new(a, argv_json(v->v[i]));
+	return a;
+}
+
+static json_t *context_json(const struct explain_context *c)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "framework", json_str_or_null(c->framework));
+	json_object_set_new(j, "framework_from",
+			    json_str_or_null(c->framework_from));
+	json_object_set_new(j, "pin", json_str_or_null(c->pin));
+	json_object_set_new(j, "cuda",
+			    json_str_or_null(explain_context_cuda_known(c)));
+	json_object_set_new(j, "cuda_from", json_str_or_null(c->cuda_from));
+	json_object_set_new(j, "cuda_other", json_str_or_null(c->cuda_other));
+	json_object_set_new(j, "cuda_other_from",
+			    json_str_or_null(c->cuda_other_from));
+	json_object_set_new(j, "cudnn", json_str_or_null(c->cudnn));
+	json_object_set_new(j, "cudnn_from", json_str_or_null(c->cudnn_from));
+	json_object_set_new(j, "loaded", json_strv(&c->loaded));
+	return j;
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -77,12 +167,16 @@ static const char *const kind_names[] = {
 	[EXPLAIN_CUDNN_MISMATCH] = "cudnn-mismatch",
 	[EXPLAIN_CUPTI_PRIVILEGES] = "cupti-privileges",
 	[EXPLAIN_CUPTI_LOAD] = "cupti-load",
+	[EXPLAIN_DRIVER_OLD] = "driver-too-old",
+	[EXPLAIN_MIXED] = "mixed-copies",
 };
 
-json_t *explain_json(const struct explain *ex, const struct explain_fix *fx)
+json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
+		     const struct cuenv_err *err)
 {
 	json_t *j = json_object(), *a = json_array();
 
+	json_object_set_new(j, "context", context_json(&ex->ctx));
 	for (size_t i = 0; i < ex->n; i++) {
 		const struct explain_finding *f = &ex->v[i];
 		json_t *x = json_object(), *rows = json_array();
@@ -103,6 +197,24 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx)
 		json_object_set_new(x, "built", json_str_or_null(f->built));
 		json_object_set_new(x, "loaded", json_str_or_null(f->loaded));
 		json_object_set_new(x, "line", json_str_or_null(f->line));
+		if (f->kind == EXPLAIN_DRIVER_OLD) {
+			json_object_set_new(x, "driver_cuda",
+					    json_str_or_null(f->driver_cuda));
+			json_object_set_new(x, "driver_min",
+					    json_str_or_null(f->driver_min));
+			json_object_set_new(x, "driver_compat",
+					    json_str_or_null(f->driver_compat));
+			json_object_set_new(x, "driver_row",
+					    json_str_or_null(f->driver_row));
+		}
+		if (f->kind == EXPLAIN_MIXED) {
+			json_object_set_new(x, "symbol",
+					    json_str_or_null(f->symbol));
+			json_object_set_new(x, "path",
+					    json_str_or_null(f->path));
+			json_object_set_new(x, "picked",
+					    json_str_or_null(f->picked));
+		}
 		for (size_t k = 0; k < f->nrows; k++) {
 			json_t *r = json_object();
 
@@ -128,7 +240,14 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx)
 	json_object_set_new(j, "omitted",
 			    json_integer((json_int_t)ex->omitted));
 	json_object_set_new(j, "installed", json_str_or_null(fx->state));
-	json_object_set_new(j, "fix", json_strv(&fx->lines));
+	json_object_set_new(j, "cuda_known", json_boolean(!fx->unknown));
+	json_object_set_new(j, "cuda_unknown_why",
+			    json_str_or_null(fx->unknown));
+	json_object_set_new(j, "fix", commands_json(&fx->lines));
+	json_object_set_new(j, "decide", commands_json(&fx->decide));
+	json_object_set_new(j, "note", json_str_or_null(fx->note));
+	if (err && err->rc && err->msg.len)
+		json_object_set_new(j, "error", json_string(err->msg.data));
 	if (!fx->lines.n && !fx->state && fx->o.why.len)
 		json_object_set_new(j, "catalogue_problem",
 				    json_string(fx->o.why.data));

@@ -64,6 +64,71 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 		buf_adds(out, "  the program could not load it\n");
 }
 
+static void render_driver_old(struct buf *out, const struct explain_finding *f)
+{
+	buf_adds(out, "the NVIDIA driver is older than the CUDA runtime the "
+		      "program uses (cudaErrorInsufficientDriver, 35)\n");
+	if (f->driver_cuda)
+		buf_printf(out,
+			   "  the driver says it supports CUDA %s at most\n",
+			   f->driver_cuda);
+	if (f->driver_row && f->driver_min)
+		buf_printf(out,
+			   "  CUDA %s needs a driver %s on Linux (the table "
+			   "of NVIDIA's drivers)%s%s%s\n",
+			   f->driver_row, f->driver_min,
+			   f->driver_compat ? ", or " : "",
+			   f->driver_compat ? f->driver_compat : "",
+			   f->driver_compat ? " with minor-version "
+					      "compatibility"
+					    : "");
+	else if (f->driver_compat)
+		buf_printf(out,
+			   "  its CUDA major needs a driver %s on Linux (the "
+			   "table of NVIDIA's drivers)\n",
+			   f->driver_compat);
+	else
+		buf_adds(out, "  the CUDA release the program uses cannot be "
+			      "known from this text, so neither can the "
+			      "driver it needs (CUDA 11.x needs >= 450, 12.x "
+			      ">= 525, 13.x >= 580)\n");
+	buf_adds(out, "  no library is missing: cuenv does not install "
+		      "drivers\n");
+	buf_adds(out, "  note: update the NVIDIA driver (`cuenv check` shows "
+		      "the one loaded), or use a build of the program for an "
+		      "older CUDA\n");
+}
+
+static void render_mixed(struct buf *out, const struct explain_finding *f)
+{
+	buf_printf(out, "undefined symbol %s", f->symbol);
+	if (f->path)
+		buf_printf(out, " in %s", f->path);
+	buf_printf(out,
+		   ": two copies of lib%s from different releases are "
+		   "mixed in one process\n",
+		   f->lib->stem);
+	buf_adds(out, "  no library is missing: installing another copy does "
+		      "not help\n");
+	if (f->picked)
+		buf_printf(out, "  the loader picks: %s\n", f->picked);
+	if (!f->store.n && !f->loader.n) {
+		buf_printf(out,
+			   "  this machine: no other lib%s installed, "
+			   "registered or on the loader's path\n",
+			   f->lib->stem);
+	} else {
+		buf_adds(out, "  the copies on this machine:\n");
+		for (size_t k = 0; k < f->store.n; k++)
+			buf_printf(out, "    %s\n", f->store.v[k]);
+		for (size_t k = 0; k < f->loader.n; k++)
+			buf_printf(out, "    %s\n", f->loader.v[k]);
+	}
+	buf_adds(out, "  note: keep one release on the loader's path: remove "
+		      "the other from LD_LIBRARY_PATH, or let the framework's "
+		      "own copy (its pip wheels) load first\n");
+}
+
 static void render_finding(struct buf *out, const struct explain_finding *f)
 {
 	switch (f->kind) {
@@ -72,7 +137,8 @@ static void render_finding(struct buf *out, const struct explain_finding *f)
 			   "%s was built with cuDNN %s but loaded cuDNN %s\n",
 			   !strcmp(f->framework, "xla")
 				   ? "TensorFlow or JAX (XLA)"
-				   : f->framework,
+			   : !strcmp(f->framework, "jax") ? "JAX (XLA)"
+							  : f->framework,
 			   f->built, f->loaded);
 		buf_printf(
 			out,
@@ -95,6 +161,12 @@ static void render_finding(struct buf *out, const struct explain_finding *f)
 			 "in /etc/modprobe.d, then reboot (NVIDIA's "
 			 "ERR_NVGPUCTRPERM page)\n");
 		break;
+	case EXPLAIN_DRIVER_OLD:
+		render_driver_old(out, f);
+		return;
+	case EXPLAIN_MIXED:
+		render_mixed(out, f);
+		return;
 	case EXPLAIN_CUPTI_LOAD:
 		buf_adds(out,
 			 "CUPTI could not be used: libcupti was missing, or of "
@@ -143,9 +215,34 @@ static void render_finding(struct buf *out, const struct explain_finding *f)
 		buf_printf(out, "    none of them is %s\n", f->soname);
 }
 
+static void render_context(struct buf *out, const struct explain_context *c)
+{
+	if (!c->framework && !c->pin && !c->cuda && !c->cudnn)
+		return;
+	buf_adds(out, "read from the text:\n");
+	if (c->framework)
+		buf_printf(out, "  framework: %s (%s)\n", c->framework,
+			   c->framework_from);
+	if (c->pin)
+		buf_printf(out, "  version: %s\n", c->pin);
+	if (c->cuda && c->cuda_other)
+		buf_printf(out,
+			   "  CUDA %s (%s) and CUDA %s (%s): two majors, so "
+			   "the release cannot be known\n",
+			   c->cuda, c->cuda_from, c->cuda_other,
+			   c->cuda_other_from);
+	else if (c->cuda)
+		buf_printf(out, "  CUDA %s%s (%s)\n", c->cuda,
+			   strchr(c->cuda, '.') ? "" : ".x", c->cuda_from);
+	if (c->cudnn)
+		buf_printf(out, "  cuDNN %s (%s)\n", c->cudnn, c->cudnn_from);
+	buf_addc(out, '\n');
+}
+
 void explain_render_text(struct buf *out, const struct explain *ex,
 			 const struct explain_fix *fx)
 {
+	render_context(out, &ex->ctx);
 	for (size_t i = 0; i < ex->n; i++) {
 		if (i)
 			buf_addc(out, '\n');
@@ -157,6 +254,15 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 	if (!needs_asked(&fx->s, NULL))
 		return;
 	buf_addc(out, '\n');
+	if (fx->unknown) {
+		buf_printf(out,
+			   "CUDA: cannot be known from this text (%s); these "
+			   "commands read what the program was built for:\n",
+			   fx->unknown);
+		for (size_t i = 0; i < fx->decide.n; i++)
+			buf_printf(out, "  decide: %s\n", fx->decide.v[i]);
+		return;
+	}
 	if (fx->state)
 		buf_printf(out, "installed: %s\n", fx->state);
 	else if (fx->in.report.n)
@@ -169,13 +275,16 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 			   fx->o.why.len ? fx->o.why.data : "not read");
 	for (size_t i = 0; i < fx->lines.n; i++)
 		buf_printf(out, "  fix: %s\n", fx->lines.v[i]);
+	if (fx->note)
+		buf_printf(out, "  note: %s\n", fx->note);
 }
 
 void explain_render(struct buf *out, const struct explain *ex,
-		    const struct explain_fix *fx, int json)
+		    const struct explain_fix *fx, int json,
+		    const struct cuenv_err *err)
 {
 	if (json)
-		json_add_report_take(out, explain_json(ex, fx));
+		json_add_report_take(out, explain_json(ex, fx, err));
 	else
 		explain_render_text(out, ex, fx);
 }

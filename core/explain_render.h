@@ -20,9 +20,11 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 
 /*
  * Append what `cuenv explain` prints: with json, explain_json's object
- * indented by 2 and a newline (--json); else explain_render_text.
+ * (with err's message, when err holds one) indented by 2 and a newline
+ * (--json); else explain_render_text.
  */
 void explain_render(struct buf *out, const struct explain *ex,
-		    const struct explain_fix *fx, int json);
+		    const struct explain_fix *fx, int json,
+		    const struct cuenv_err *err);
 
 #endif

@@ -267,7 +267,8 @@ static void test_explain_cudnn_mismatches(void **state)
 
 	parse(&ex, xla_cudnn);
 	assert_int_equal(ex.n, 1);
-	assert_string_equal(ex.v[0].framework, "xla");
+	/* external/xla/: JAX's build of XLA (TensorFlow's is local_xla) */
+	assert_string_equal(ex.v[0].framework, "jax");
 	assert_string_equal(ex.v[0].built, "9.8.0");
 	assert_string_equal(ex.v[0].loaded, "9.5.1");
 	explain_release(&ex);
@@ -474,28 +475,27 @@ static void test_explain_fix_from_the_store_or_catalogue(void **state)
 
 	fx.in.pick.cuda = &cuda; /* as needs_match_installed picks */
 	fx.in.active = true;
-	explain_fix_decide(&fx, &cat);
+	explain_fix_decide(&fx, &ex, &cat);
 	assert_string_equal(
 	    fx.state, "cuda 11.2.2, the selection in force here, gives it");
-	assert_int_equal(fx.lines.n, 1);
-	assert_string_equal(fx.lines.v[0], "cuenv exec -- PROGRAM");
-	j = explain_json(&ex, &fx);
+	/* nothing to run as a fix: a template is no command */
+	assert_int_equal(fx.lines.n, 0);
+	assert_non_null(strstr(fx.note, "cuenv exec -- PROGRAM"));
+	j = explain_json(&ex, &fx, NULL);
 	assert_string_equal(json_string_value(json_object_get(j, "installed")),
 			    fx.state);
-	assert_string_equal(
-	    json_string_value(json_array_get(json_object_get(j, "fix"), 0)),
-	    "cuenv exec -- PROGRAM");
+	assert_int_equal(json_array_size(json_object_get(j, "fix")), 0);
 	assert_string_equal(
 	    json_string_value(json_object_get(
 		json_array_get(json_object_get(j, "findings"), 0), "soname")),
 	    "libcupti.so.11.2");
 	json_decref(j);
 	strv_release(&fx.lines);
-	free(fx.state);
-	fx.state = NULL;
+	FREE_EACH(fx.state, fx.note);
+	fx.state = fx.note = NULL;
 
 	fx.in.active = false;
-	explain_fix_decide(&fx, &cat);
+	explain_fix_decide(&fx, &ex, &cat);
 	assert_string_equal(fx.state, "cuda 11.2.2 (installed) gives it");
 	assert_string_equal(fx.lines.v[0], "cuenv local 11.2.2");
 	strv_release(&fx.lines);
@@ -504,12 +504,12 @@ static void test_explain_fix_from_the_store_or_catalogue(void **state)
 
 	/* Nothing installed, an empty catalogue: no line, the reason kept. */
 	fx.in.pick.cuda = NULL;
-	explain_fix_decide(&fx, &cat);
+	explain_fix_decide(&fx, &ex, &cat);
 	assert_null(fx.state);
 	assert_int_equal(fx.lines.n, 0);
 	assert_null(fx.o.line);
 	assert_true(fx.o.why.len > 0);
-	j = explain_json(&ex, &fx);
+	j = explain_json(&ex, &fx, NULL);
 	assert_true(json_is_null(json_object_get(j, "installed")));
 	assert_non_null(json_object_get(j, "catalogue_problem"));
 	json_decref(j);
@@ -685,15 +685,292 @@ static void test_explain_finding_set_other_kinds_once(void **state)
 	assert_int_equal(ex.v[0].kind, EXPLAIN_CUDNN_MISMATCH);
 	assert_int_equal(ex.v[1].kind, EXPLAIN_CUPTI_PRIVILEGES);
 	assert_int_equal(ex.v[2].kind, EXPLAIN_CUDNN_MISMATCH);
-	assert_string_equal(ex.v[2].framework, "tensorflow");
+	/* cupti_privileges' external/org_tensorflow/ path is JAX's copy of
+	 * TensorFlow: the log is JAX's, its TensorFlow-named lines too */
+	assert_string_equal(ex.v[2].framework, "jax");
 	explain_release(&ex);
 	buf_release(&text);
+}
+
+/* ---- issue 22: no CUDA guessed, the context, the new kinds --------------- */
+
+static const char cudnn9_ops[] =
+    "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, "
+    "libcudnn_ops.so.9, libcudnn_ops.so}\n"
+    "Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor\n";
+
+/* The fix of text, decided against an empty catalogue. */
+static void decide(struct explain *ex, struct explain_fix *fx, const char *text)
+{
+	struct catalog cat = {0};
+
+	parse(ex, text);
+	explain_fix_init(fx);
+	explain_scan(ex, &fx->s);
+	needs_scan_finish(&fx->s);
+	explain_fix_decide(fx, ex, &cat);
+}
+
+/* cuDNN 9's sonames are built for CUDA 11 and 12: nothing in the text
+ * says which, so no install line, but the commands that find out. */
+static void test_explain_cudnn_only_names_no_cuda(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx, cudnn9_ops);
+	/* one library's candidates: one finding */
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].soname, "libcudnn_ops.so.9");
+	assert_non_null(fx.unknown);
+	assert_int_equal(fx.lines.n, 0);
+	assert_int_equal(fx.decide.n, 1);
+	assert_string_equal(fx.decide.v[0], "cuenv needs --python");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* a version of the framework in the text: needs reads that build */
+	decide(&ex, &fx,
+	       "ctranslate2==4.5.0\n"
+	       "Unable to load any of "
+	       "{libcudnn_ops.so.9.1.0, libcudnn_ops.so}\n");
+	assert_int_equal(fx.decide.n, 2);
+	assert_string_equal(fx.decide.v[0], "cuenv needs ctranslate2==4.5.0");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* the build's CUDA in the text: the release is known */
+	decide(&ex, &fx,
+	       "torch==2.5.0+cu121\n"
+	       "Unable to load any of "
+	       "{libcudnn_ops.so.9.1.0, libcudnn_ops.so}\n");
+	assert_null(fx.unknown);
+	assert_int_equal(fx.s.nrep, 1);
+	assert_string_equal(fx.s.rep[0].cuda, "12.1");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+}
+
+/* Where the build's CUDA comes from, and what is not the build's. */
+static void test_explain_context_reads_the_build(void **state)
+{
+	static const struct {
+		const char *text, *cuda, *cudnn;
+	} cases[] = {
+	    {"site-packages/torch-2.0.1+cu117.dist-info", "11.7", NULL},
+	    {"jaxlib-0.4.7+cuda11.cudnn86-cp310", "11", "8.6"},
+	    {"Requirement already satisfied: nvidia-cublas-cu12 in ...", "12",
+	     NULL},
+	    {"pip install cupy-cuda11x", "11", NULL},
+	    {"paddlepaddle-gpu: 2.4.1.post112", "11.2", NULL},
+	    {"CUDA used to build PyTorch: 11.7", "11.7", NULL},
+	    {"W0814 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute "
+	     "Capability: 8.6, Driver API Version: 11.6, Runtime API "
+	     "Version: 11.6",
+	     "11.6", NULL},
+	    {"Found CUDA version 12010, but JAX was built against version "
+	     "12020",
+	     "12.2", NULL},
+	    {"CUDA-version: 11050 (11050), cuDNN: 8.3.0", "11.5", NULL},
+	    /* the driver's and the machine's, not the build's */
+	    {"| NVIDIA-SMI 535.129.03   Driver Version: 535.129.03   CUDA "
+	     "Version: 12.2 |",
+	     NULL, NULL},
+	    {"Cuda compilation tools, release 12.1, V12.1.66", NULL, NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct explain ex;
+
+		parse(&ex, cases[i].text);
+		if (cases[i].cuda)
+			assert_string_equal(ex.ctx.cuda, cases[i].cuda);
+		else
+			assert_null(ex.ctx.cuda);
+		if (cases[i].cudnn)
+			assert_string_equal(ex.ctx.cudnn, cases[i].cudnn);
+		explain_release(&ex);
+	}
+}
+
+/* Two majors in one text: the CUDA cannot be known. */
+static void test_explain_context_two_majors_unknown(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx,
+	       "torch 2.0.1+cu117\ncupy-cuda12x\n"
+	       "ImportError: "
+	       "libcudnn.so.8: cannot open shared object file\n");
+	assert_null(explain_context_cuda_known(&ex.ctx));
+	assert_string_equal(ex.ctx.cuda_other, "12");
+	assert_non_null(strstr(fx.unknown, "CUDA 11.7"));
+	assert_int_equal(fx.lines.n, 0);
+	explain_fix_release(&fx);
+	explain_release(&ex);
+}
+
+/* "Successfully opened dynamic library": no finding, only context; with
+ * CUPTI's privileges error nothing is installed. */
+static void test_explain_success_lines_are_context(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	parse(&ex, "I tensorflow/stream_executor/platform/default/"
+		   "dso_loader.cc:53] Successfully opened dynamic library "
+		   "libcudart.so.11.0\n");
+	assert_int_equal(ex.n, 0);
+	assert_int_equal(ex.ctx.loaded.n, 1);
+	assert_string_equal(ex.ctx.loaded.v[0], "libcudart.so.11.0");
+	assert_string_equal(ex.ctx.cuda, "11");
+	explain_release(&ex);
+
+	decide(&ex, &fx,
+	       "dso_loader.cc:48] Successfully opened dynamic library "
+	       "libcupti.so.10.1\n"
+	       "Could not load dynamic library "
+	       "'libcupti.so.10.1'\n"
+	       "cupti_tracer.cc:1441] function "
+	       "cupti_interface_->Subscribe( &subscriber_, (CUpti_CallbackFunc)"
+	       "ApiCallback, this)failed with error "
+	       "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\n");
+	assert_false(needs_asked(&fx.s, NULL));
+	assert_int_equal(fx.lines.n, 0);
+	explain_fix_release(&fx);
+	explain_release(&ex);
+}
+
+/* cudaErrorInsufficientDriver in its forms; PyTorch's found version. */
+static void test_explain_driver_too_old(void **state)
+{
+	static const char *const texts[] = {
+	    "ERROR: cudaGetDeviceCount CUDA driver version is insufficient "
+	    "for CUDA runtime version",
+	    "code=35(cudaErrorInsufficientDriver) \"cudaSetDevice(0)\"",
+	    "RuntimeError: cuda runtime error (35) : CUDA driver version is "
+	    "insufficient for CUDA runtime version at THCGeneral.cpp:70",
+	};
+	struct explain ex;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+		parse(&ex, texts[i]);
+		assert_int_equal(ex.n, 1);
+		assert_int_equal(ex.v[0].kind, EXPLAIN_DRIVER_OLD);
+		explain_release(&ex);
+	}
+	parse(&ex, "RuntimeError: The NVIDIA driver on your system is too "
+		   "old (found version 11040). Please update your GPU driver");
+	assert_int_equal(ex.v[0].kind, EXPLAIN_DRIVER_OLD);
+	assert_string_equal(ex.v[0].driver_cuda, "11.4");
+	explain_release(&ex);
+}
+
+/* A symbol missing in a CUDA library: mixed copies, nothing to install;
+ * the form with a symbol version is the loader model's. */
+static void test_explain_mixed_copies(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx,
+	       "Could not load symbol cudnnGetLibConfig. Error: /lib/x86_64-"
+	       "linux-gnu/libcudnn_graph.so.9: undefined symbol: "
+	       "cudnnGetLibConfig\n");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_MIXED);
+	assert_string_equal(ex.v[0].symbol, "cudnnGetLibConfig");
+	assert_string_equal(ex.v[0].soname, "libcudnn_graph.so.9");
+	assert_string_equal(ex.v[0].path,
+			    "/lib/x86_64-linux-gnu/libcudnn_graph.so.9");
+	assert_false(needs_asked(&fx.s, NULL));
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* a symbol of cuDNN's missing in another file */
+	parse(&ex, "ImportError: /usr/lib/pyyolo.so: undefined symbol: "
+		   "cudnnSetConvolutionGroupCount");
+	assert_int_equal(ex.v[0].kind, EXPLAIN_MIXED);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUDNN);
+	explain_release(&ex);
+
+	parse(&ex, "libcudnn_cnn_infer.so.8: undefined symbol: _ZN5cudnn3ops"
+		   "18GetInternalStreamsEP12cudnnContext, version "
+		   "libcudnn_ops_infer.so.8");
+	for (size_t i = 0; i < ex.n; i++)
+		assert_int_not_equal(ex.v[i].kind, EXPLAIN_MIXED);
+	explain_release(&ex);
+}
+
+/* JAX's logs carry TensorFlow's paths: the framework named is JAX. */
+static void test_explain_names_jax(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, "E external/org_tensorflow/tensorflow/stream_executor/cuda/"
+		   "cuda_dnn.cc:336] Loaded runtime CuDNN library: 8.0.5 but "
+		   "source was compiled with: 8.2.1.\n");
+	assert_string_equal(ex.ctx.framework, "jax");
+	assert_string_equal(ex.v[0].framework, "jax");
+	explain_release(&ex);
+	/* TensorFlow Serving builds TensorFlow as external/org_tensorflow */
+	parse(&ex, "I tensorflow_serving/model_servers/server.cc:387] "
+		   "Exporting\nE external/org_tensorflow/tensorflow/core/"
+		   "profiler/internal/gpu/cupti_tracer.cc:1441] failed with "
+		   "error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\n");
+	assert_string_equal(ex.ctx.framework, "tensorflow");
+	explain_release(&ex);
+}
+
+/* --json: each command an array of its words; the error of a way out. */
+static void test_explain_json_commands_and_error(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	json_t *j, *fix;
+
+	(void)state;
+	explain_init(&ex);
+	explain_fix_init(&fx);
+	strv_push(&fx.lines, "cuenv install 11.2");
+	strv_push(&fx.lines, "cuenv local 11.2");
+	cuenv_fail(&err, CUENV_NO, "nothing in the text");
+	j = explain_json(&ex, &fx, &err);
+	fix = json_object_get(j, "fix");
+	assert_int_equal(json_array_size(fix), 2);
+	assert_int_equal(json_array_size(json_array_get(fix, 0)), 3);
+	assert_string_equal(
+	    json_string_value(json_array_get(json_array_get(fix, 1), 1)),
+	    "local");
+	assert_string_equal(json_string_value(json_object_get(j, "error")),
+			    "nothing in the text");
+	json_decref(j);
+	err_release(&err);
+	explain_fix_release(&fx);
+	explain_release(&ex);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_explain_tensorflow_dso_loader_linux),
+	    cmocka_unit_test(test_explain_cudnn_only_names_no_cuda),
+	    cmocka_unit_test(test_explain_context_reads_the_build),
+	    cmocka_unit_test(test_explain_context_two_majors_unknown),
+	    cmocka_unit_test(test_explain_success_lines_are_context),
+	    cmocka_unit_test(test_explain_driver_too_old),
+	    cmocka_unit_test(test_explain_mixed_copies),
+	    cmocka_unit_test(test_explain_names_jax),
+	    cmocka_unit_test(test_explain_json_commands_and_error),
 	    cmocka_unit_test_setup_teardown(
 		test_explain_read_joins_words_or_reads_the_fd, fx_setup,
 		fx_teardown),
