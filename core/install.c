@@ -881,8 +881,8 @@ static int check_complete(const struct install *have, const struct release *rel,
 				"cuda %s is installed without %s", have->name,
 				missing.data);
 		cuenv_hint(err,
-			   "to replace it: cuenv uninstall cuda %s, then "
-			   "install it again",
+			   "to replace it: cuenv uninstall --force cuda %s, "
+			   "then install it again",
 			   have->name);
 	}
 	buf_release(&missing);
