@@ -1,9 +1,8 @@
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../core/env.h"
+#include "../core/plat_sys.h"
 #include "../core/register.h"
 #include "../core/select.h"
 #include "cmd.h"
@@ -44,6 +43,21 @@ static int users(struct cuenv_ctx *ctx, const struct install *in,
 	return rc;
 }
 
+/* Read one line of stdin (at most 64 bytes kept) into out; 0 at EOF. */
+static int read_answer(struct buf *out)
+{
+	int c, any = 0;
+
+	while ((c = getc(stdin)) != EOF) {
+		any = 1;
+		if (c == '\n')
+			break;
+		if (c != '\r' && out->len < 64)
+			buf_addc(out, (char)c);
+	}
+	return any;
+}
+
 /*
  * A version in use goes only with --force or a yes typed on the terminal
  * (stdin); without one to ask, CUENV_E_IN_USE. CUENV_NO for a no.
@@ -53,8 +67,7 @@ static int confirm(struct cuenv_ctx *ctx, const struct install *in,
 {
 	struct strv who = STRV_INIT;
 	struct buf list = BUF_INIT;
-	char *line = NULL;
-	size_t cap = 0;
+	struct buf line = BUF_INIT;
 	int rc;
 
 	if (in->registered || opt_given(&ctx->opt, O_FORCE))
@@ -63,7 +76,7 @@ static int confirm(struct cuenv_ctx *ctx, const struct install *in,
 	if (rc || !who.n)
 		goto out;
 	join_users(&who, &list);
-	if (!isatty(STDIN_FILENO)) {
+	if (!plat_sys_stdin_tty()) {
 		rc = cuenv_fail(err, CUENV_E_IN_USE,
 				"%s %s is in use: selected by %s",
 				kit_kind_name(in->kind), in->name, list.data);
@@ -75,16 +88,15 @@ static int confirm(struct cuenv_ctx *ctx, const struct install *in,
 	fprintf(stderr, "cuenv: %s %s is selected by %s; uninstall it? [y/N] ",
 		kit_kind_name(in->kind), in->name, list.data);
 	fflush(stderr);
-	if (getline(&line, &cap, stdin) < 0 ||
-	    (strcmp(line, "y\n") && strcmp(line, "yes\n") &&
-	     strcmp(line, "Y\n") && strcmp(line, "YES\n"))) {
-		if (!line || !*line)
-			fputc('\n', stderr);
+	if (!read_answer(&line))
+		fputc('\n', stderr);
+	if (strcmp(line.data, "y") && strcmp(line.data, "yes") &&
+	    strcmp(line.data, "Y") && strcmp(line.data, "YES")) {
 		cmd_note("kept %s %s", kit_kind_name(in->kind), in->name);
 		rc = CUENV_NO;
 	}
 out:
-	free(line);
+	buf_release(&line);
 	strv_release(&who);
 	buf_release(&list);
 	return rc;

@@ -429,8 +429,11 @@ void select_users(const struct select_in *in, const struct select_lists *l,
 	/* The project's: the walk, with no shell selection in front. */
 	files.env_cuda = NULL;
 	if (!select_find(&files, &sel, &err) && sel.origin == SEL_FILE &&
-	    sel_uses(&sel, l, target))
-		strv_push(who, sel.origin_path);
+	    sel_uses(&sel, l, target)) {
+		buf_add_display(&said, sel.origin_path, 4096);
+		strv_push(who, said.data);
+		buf_reset(&said);
+	}
 	selection_release(&sel);
 
 	/* The global default, even where a project's file hides it. */
