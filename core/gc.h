@@ -42,7 +42,10 @@ struct gc_report {
  * that fetched the archive created first; anything else in pool/ or
  * cache/ stays. A cache file whose .locks/<sha>.lock is held stays
  * (counted in r->busy). Trees of any depth are removed, never following
- * links.
+ * links. Last, the lock files of what is gone: .locks/<kind>-<name>.lock
+ * of versions not installed, .locks/<sha>.lock records that name no pool
+ * tree or cache file left; and the hook stamps of shells that ended
+ * (store_sweep_stamps).
  * Fills *r with what was freed, also when it fails: then it went on with
  * the rest and returns CUENV_E_STORE naming the first path it could not
  * remove (which *r does not count).

@@ -1122,6 +1122,7 @@ int install_run(struct store *st, const struct release *rel,
 	if (rc)
 		goto out;
 	gc_sweep_staging(st->root); /* best effort */
+	store_sweep_stamps(st->root);
 	rc = make_staging(st->root, &staging, &slock, err);
 	if (!rc)
 		rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
