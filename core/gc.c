@@ -294,6 +294,31 @@ static void prune_pool(const char *root, struct gc *g)
 	gc_each_entry(g, root, "pool", 1, prune_pool_entry, (void *)root);
 }
 
+static void count_cache_entry(struct gc *g, int d, const char *dir,
+			      const char *name, void *ctx)
+{
+	uint64_t *bytes = ctx;
+	struct plat_stat sb;
+	int part;
+
+	(void)g;
+	(void)dir;
+	if (is_sha_name(name, &part) && !plat_stat_at(d, name, 1, &sb) &&
+	    sb.type == PLAT_F_REG && sb.nlink == 1)
+		*bytes += sb.size;
+}
+
+uint64_t gc_cache_bytes(const char *root)
+{
+	struct gc_report unused = { 0 };
+	struct gc g = { &unused, 0, BUF_INIT };
+	uint64_t bytes = 0;
+
+	gc_each_entry(&g, root, "cache", 0, count_cache_entry, &bytes);
+	buf_release(&g.first);
+	return bytes;
+}
+
 /* ---- lock files ------------------------------------------------------------ */
 
 struct sweep_locks {

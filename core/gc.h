@@ -69,4 +69,11 @@ void gc_sweep_staging(const char *root);
  */
 void gc_render(const struct gc_report *r, int cache, struct buf *out);
 
+/*
+ * What root's download cache (cache/: archives and partial downloads)
+ * holds, in bytes: what `cuenv gc --cache` would free, less the files
+ * other links keep. Reads the folder; 0 when it cannot.
+ */
+uint64_t gc_cache_bytes(const char *root);
+
 #endif
