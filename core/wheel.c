@@ -474,13 +474,26 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 	return ok;
 }
 
+/* Add v to seen, kept in version order (2.9 before 2.10), once. */
+static void seen_add(struct strv *seen, const char *v)
+{
+	size_t at = 0;
+
+	if (strv_find(seen, v) >= 0)
+		return;
+	while (at < seen->n && version_cmp_str(seen->v[at], v) < 0)
+		at++;
+	strv_insert(seen, at, v);
+}
+
 int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   const char *index, const char *platform,
 			   const struct fetch_opts *fo,
 			   struct wheel_requirement *r, struct cuenv_err *err)
 {
 	struct index_file *files = NULL;
-	struct buf page = BUF_INIT, seen = BUF_INIT;
+	struct buf page = BUF_INIT, had = BUF_INIT;
+	struct strv seen = STRV_INIT;
 	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
 	const struct index_file *pick = NULL;
 	size_t nfiles = 0;
@@ -504,8 +517,8 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			free(v);
 			continue;
 		}
-		if (sc && !strstr(seen.data, v) && seen.len < 400)
-			buf_printf(&seen, "%s%s", seen.len ? ", " : "", v);
+		if (sc)
+			seen_add(&seen, v);
 		if (!sc || !version_matches_str(v, spec)) {
 			free(v);
 			continue;
@@ -521,13 +534,16 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 		}
 	}
 	if (!pick) {
-		rc = cuenv_fail(err, CUENV_E_FETCH,
+		/* the index answered: not there is "not in the index" */
+		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
 				"no %s %s wheel for %s on '%s'", r->project,
 				spec, platform ? platform : "this machine",
 				page.data);
-		cuenv_hint(err, "%s%s%sanother platform: --platform win_amd64",
-			   seen.len ? "it has " : "", seen.data,
-			   seen.len ? "; " : "");
+		for (size_t i = 0; i < seen.n; i++)
+			buf_printf(&had, "%s%s", i ? ", " : "it has ",
+				   seen.v[i]);
+		cuenv_hint(err, "%s%sanother platform: --platform win_amd64",
+			   had.data, had.len ? "; " : "");
 		goto out;
 	}
 	r->wheel = xstrdup(pick->name);
@@ -555,7 +571,8 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 out:
 	pypi_index_files_free(files, nfiles);
 	buf_release(&page);
-	buf_release(&seen);
+	buf_release(&had);
+	strv_release(&seen);
 	return rc;
 }
 
