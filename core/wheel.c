@@ -500,10 +500,10 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 	int rc, best = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (!eq || eq == req || !version_is_valid(spec))
+	if (eq ? eq == req || !version_is_valid(spec) : !needs_is_name(req))
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "'%s' is not NAME==VERSION", req);
-	r->project = normal_name(req, (size_t)(eq - req));
+	r->project = normal_name(req, eq ? (size_t)(eq - req) : strlen(req));
 	rc = pypi_index_files(index, r->project, fo, &page, &files, &nfiles,
 			      err);
 	if (rc)
@@ -519,7 +519,7 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 		}
 		if (sc)
 			seen_add(&seen, v);
-		if (!sc || !version_matches_str(v, spec)) {
+		if (!sc || (spec && !version_matches_str(v, spec))) {
 			free(v);
 			continue;
 		}
@@ -536,8 +536,9 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 	if (!pick) {
 		/* the index answered: not there is "not in the index" */
 		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
-				"no %s %s wheel for %s on '%s'", r->project,
-				spec, platform ? platform : "this machine",
+				"no %s%s%s wheel for %s on '%s'", r->project,
+				spec ? " " : "", spec ? spec : "",
+				platform ? platform : "this machine",
 				page.data);
 		for (size_t i = 0; i < seen.n; i++)
 			buf_printf(&had, "%s%s", i ? ", " : "it has ",

@@ -116,4 +116,12 @@ assert d["reports"][0]["cuda_min"] == "11.2", d
 	done &&
 	expect_code 17 cuenv needs --index "$PYPI_URL/simple" tensorflow==9.9 &&
 	stderr_has "cuenv: error: no tensorflow 9.9 wheel for this machine on '$PYPI_URL/simple/tensorflow/'" &&
-	stderr_has "hint: it has 2.6.5, 2.9.1, 2.10.0, 2.11.0; another platform: --platform win_amd64"
+	stderr_has "hint: it has 2.6.5, 2.9.1, 2.10.0, 2.11.0; another platform: --platform win_amd64" &&
+	# a name alone: its newest release, as install --for takes it (it
+	# read a file of that name); a file of that name is still read
+	expect_code 1 cuenv needs --index "$PYPI_URL/simple" tensorflow &&
+	stdout_has "tensorflow-2.11.0-cp39-cp39-manylinux2010_x86_64.whl (" &&
+	: >tensorflow &&
+	expect_code 2 cuenv needs --index "$PYPI_URL/simple" tensorflow &&
+	stderr_lacks "wheel" &&
+	rm tensorflow
