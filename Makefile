@@ -478,63 +478,66 @@ mutate:
 
 # ---- install ---------------------------------------------------------------
 
+# Everything lands under PREFIX (or the *DIR variables) and nothing
+# elsewhere: tools/install.sh records each file put and each folder made
+# in INSTALL_RECORD, and make uninstall removes exactly those (a file of
+# another install, or a folder that was there before, stays).
+INSTALL_RECORD ?= $(DATADIR)/cuenv/installed
+INSTALL_SH = DESTDIR='$(DESTDIR)' RECORD='$(INSTALL_RECORD)' sh tools/install.sh
+
 install: $(BUILD)/cuenv $(BUILD)/cuenv-net
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/cuenv \
-		$(DESTDIR)$(DATADIR)/cuenv
-	install -m 0755 $(BUILD)/cuenv $(DESTDIR)$(BINDIR)/cuenv
-	install -m 0755 $(BUILD)/cuenv-net $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
-	install -m 0755 $(BUILD)/cuenv-probe $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
-	rm -rf $(DESTDIR)$(DATADIR)/cuenv/manifests
-	cp -R manifests $(DESTDIR)$(DATADIR)/cuenv/manifests
+	$(INSTALL_SH) dirs $(BINDIR) $(LIBEXECDIR)/cuenv $(DATADIR)/cuenv
+	$(INSTALL_SH) file 0755 $(BUILD)/cuenv $(BINDIR)/cuenv
+	$(INSTALL_SH) file 0755 $(BUILD)/cuenv-net $(LIBEXECDIR)/cuenv/cuenv-net
+	$(INSTALL_SH) file 0755 $(BUILD)/cuenv-probe \
+		$(LIBEXECDIR)/cuenv/cuenv-probe
+	$(INSTALL_SH) tree manifests $(DATADIR)/cuenv/manifests
 
 # Completion scripts and the man page, where Debian's shells and man look.
 # bash-completion also searches share/bash-completion/completions beside
 # the bin/ that holds the command, so one place serves every PREFIX. zsh
 # searches /usr/local/share/zsh/site-functions, and the distribution's own
-# vendor-completions under /usr. fish searches /usr/share/fish/
-# vendor_completions.d, ~/.local/share/fish/vendor_completions.d and
-# /etc/fish/completions, but no /usr/local/share/fish (unless XDG_DATA_DIRS
-# names it): other prefixes use /etc's. Override with BASH_COMPLETIONSDIR,
-# ZSH_COMPLETIONSDIR or FISH_COMPLETIONSDIR.
-SYSCONFDIR ?= /etc
+# vendor-completions under /usr. fish searches share/fish/
+# vendor_completions.d under /usr, ~/.local and each XDG_DATA_DIRS entry;
+# for another PREFIX, XDG_DATA_DIRS must name PREFIX/share (or give
+# FISH_COMPLETIONSDIR=/etc/fish/completions, outside the prefix, as
+# root). Override with BASH_COMPLETIONSDIR, ZSH_COMPLETIONSDIR or
+# FISH_COMPLETIONSDIR.
 BASH_COMPLETIONSDIR ?= $(DATADIR)/bash-completion/completions
 ifeq ($(PREFIX),/usr)
 ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/vendor-completions
-FISH_COMPLETIONSDIR ?= $(DATADIR)/fish/vendor_completions.d
-else ifeq ($(PREFIX),$(HOME)/.local)
-ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/site-functions
-FISH_COMPLETIONSDIR ?= $(DATADIR)/fish/vendor_completions.d
 else
 ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/site-functions
-FISH_COMPLETIONSDIR ?= $(SYSCONFDIR)/fish/completions
 endif
-COMPLETION_FILES := $(BASH_COMPLETIONSDIR)/cuenv \
-	$(ZSH_COMPLETIONSDIR)/_cuenv \
-	$(FISH_COMPLETIONSDIR)/cuenv.fish \
-	$(DATADIR)/man/man1/cuenv.1
-.PHONY: install-extras uninstall-extras
+FISH_COMPLETIONSDIR ?= $(DATADIR)/fish/vendor_completions.d
+MAN1DIR ?= $(DATADIR)/man/man1
+# What an install made before it kept a record (make uninstall's guess
+# when there is none).
+UNRECORDED_FILES := $(BINDIR)/cuenv $(LIBEXECDIR)/cuenv/cuenv-net \
+	$(LIBEXECDIR)/cuenv/cuenv-probe $(BASH_COMPLETIONSDIR)/cuenv \
+	$(ZSH_COMPLETIONSDIR)/_cuenv $(FISH_COMPLETIONSDIR)/cuenv.fish \
+	$(MAN1DIR)/cuenv.1
+.PHONY: install-extras
 install: install-extras
-uninstall: uninstall-extras
 install-extras: $(BUILD)/cuenv.1
-	install -d $(DESTDIR)$(BASH_COMPLETIONSDIR) \
-		$(DESTDIR)$(ZSH_COMPLETIONSDIR) \
-		$(DESTDIR)$(FISH_COMPLETIONSDIR) \
-		$(DESTDIR)$(DATADIR)/man/man1
-	install -m 0644 shells/completion.bash \
-		$(DESTDIR)$(BASH_COMPLETIONSDIR)/cuenv
-	install -m 0644 shells/completion.zsh \
-		$(DESTDIR)$(ZSH_COMPLETIONSDIR)/_cuenv
-	install -m 0644 shells/completion.fish \
-		$(DESTDIR)$(FISH_COMPLETIONSDIR)/cuenv.fish
-	install -m 0644 $(BUILD)/cuenv.1 $(DESTDIR)$(DATADIR)/man/man1/cuenv.1
-uninstall-extras:
-	rm -f $(COMPLETION_FILES:%=$(DESTDIR)%)
+	$(INSTALL_SH) dirs $(BASH_COMPLETIONSDIR) $(ZSH_COMPLETIONSDIR) \
+		$(FISH_COMPLETIONSDIR) $(MAN1DIR)
+	$(INSTALL_SH) file 0644 shells/completion.bash \
+		$(BASH_COMPLETIONSDIR)/cuenv
+	$(INSTALL_SH) file 0644 shells/completion.zsh $(ZSH_COMPLETIONSDIR)/_cuenv
+	$(INSTALL_SH) file 0644 shells/completion.fish \
+		$(FISH_COMPLETIONSDIR)/cuenv.fish
+	$(INSTALL_SH) file 0644 $(BUILD)/cuenv.1 $(MAN1DIR)/cuenv.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/cuenv $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-net
-	rm -f $(DESTDIR)$(LIBEXECDIR)/cuenv/cuenv-probe
-	rm -rf $(DESTDIR)$(DATADIR)/cuenv
-	rmdir $(DESTDIR)$(LIBEXECDIR)/cuenv 2>/dev/null || :
+	@if [ -f '$(DESTDIR)$(INSTALL_RECORD)' ]; then \
+		echo "$(INSTALL_SH) uninstall"; $(INSTALL_SH) uninstall; \
+	else \
+		echo "rm -f $(UNRECORDED_FILES:%=$(DESTDIR)%)"; \
+		rm -f $(UNRECORDED_FILES:%=$(DESTDIR)%); \
+		rm -rf '$(DESTDIR)$(DATADIR)/cuenv'; \
+		rmdir '$(DESTDIR)$(LIBEXECDIR)/cuenv' 2>/dev/null || :; \
+	fi
 
 clean:
 	rm -rf build cuenv cuenv-net cuenv-probe

@@ -7,6 +7,8 @@
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
+	size_t width = 0;
+
 	(void)ctx;
 	if (optind < argc) {
 		const struct cuenv_cmd *cmd = cmd_find(argv[optind]);
@@ -33,9 +35,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	printf("usage: cuenv COMMAND [ARGS]\n\n"
 	       "Side-by-side CUDA, cuDNN and CUPTI versions, selected per "
 	       "project, per shell\nor globally.\n\nCommands:\n");
+	/* the summaries in one column, two spaces after the longest name */
+	for (size_t i = 0; i < cuenv_ncmds; i++) {
+		size_t n = strlen(cuenv_cmds[i]->cli.name);
+
+		if (!(cuenv_cmds[i]->flags & CMD_HIDDEN) && n > width)
+			width = n;
+	}
 	for (size_t i = 0; i < cuenv_ncmds; i++) {
 		if (!(cuenv_cmds[i]->flags & CMD_HIDDEN))
-			printf("  %-10s %s\n", cuenv_cmds[i]->cli.name,
+			printf("  %-*s  %s\n", (int)width,
+			       cuenv_cmds[i]->cli.name,
 			       cuenv_cmds[i]->cli.summary);
 	}
 	printf("\nRun `cuenv COMMAND --help` for one command; "

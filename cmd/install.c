@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "../core/compat.h"
+#include "../core/gc.h"
 #include "../core/install.h"
 #include "../core/install_request.h"
 #include "../core/lock.h"
@@ -24,8 +25,10 @@ static void to_stderr(void *ctx, const char *text)
 	fputs(text, stderr);
 }
 
+/* One release; *installed counts it when it was not there before. */
 static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
-		       struct install_opts *o, int quiet, struct cuenv_err *err)
+		       struct install_opts *o, int quiet, int *installed,
+		       struct cuenv_err *err)
 {
 	struct progress_show s;
 	struct install done;
@@ -35,6 +38,8 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	progress_show_init(&s, rel, quiet, to_stderr, NULL);
 	progress_show_attach(&s, o);
 	rc = install_run(&ctx->store, rel, o, &done, err);
+	if (rc == CUENV_OK)
+		(*installed)++;
 	/* s lives on this stack: leave no pointer to it behind */
 	progress_show_detach(o);
 	rc = progress_show_result(&s, rc, &done, o->mirror, &line, err);
@@ -45,12 +50,28 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	return rc;
 }
 
+/* What the download cache keeps after an install, and how to free it. */
+static void cache_note(const char *root)
+{
+	uint64_t bytes = gc_cache_bytes(root);
+	struct buf size = BUF_INIT;
+
+	if (bytes) {
+		progress_size(&size, (double)bytes, PROGRESS_TB);
+		cmd_note("the download cache keeps %s of archives for "
+			 "later installs; to free it: cuenv gc --cache",
+			 size.data);
+	}
+	buf_release(&size);
+}
+
 /* Each step's release in turn, with o narrowed as the step says. */
 static int install_steps(struct cuenv_ctx *ctx, const struct plan_step *steps,
 			 size_t n, const struct install_opts *o, int quiet,
 			 struct cuenv_err *err)
 {
 	int rc = store_open(&ctx->store, ctx->root, true, err);
+	int installed = 0;
 
 	if (rc)
 		return rc;
@@ -61,8 +82,11 @@ static int install_steps(struct cuenv_ctx *ctx, const struct plan_step *steps,
 
 		so.plan = steps[i].opts;
 		so.keep_partial = steps[i].keep_partial;
-		rc = install_one(ctx, &steps[i].rel, &so, quiet, err);
+		rc = install_one(ctx, &steps[i].rel, &so, quiet, &installed,
+				 err);
 	}
+	if (!rc && installed && !quiet)
+		cache_note(ctx->root);
 	return rc;
 }
 

@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 	struct buf root = BUF_INIT;
 	const struct cuenv_cmd *cmd;
 	char *cwd = NULL, *exe = NULL, **envp;
-	int rc, first_arg = 1, done;
+	int rc, first_arg = 1, done, bare;
 
 	ctx.store.lock_fd = -1;
 	/* the one read of the environment (and of argv in UTF-8) */
@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 	 * /dev/urandom for a seed.
 	 */
 	json_object_seed(1);
+	bare = argc < 2;
 	cmd = pick_command(&argc, &argv, &rc, &err);
 	if (!cmd)
 		goto out;
@@ -249,6 +250,9 @@ int main(int argc, char **argv)
 	exe = plat_sys_exe_path();
 	ctx.exe = exe ? exe : "cuenv";
 	rc = run_command(cmd, &ctx, argc, argv, first_arg, &root, &cwd, &err);
+	/* No command: the help, and a failure, as git and pyenv do. */
+	if (bare && !rc)
+		rc = CUENV_NO;
 out:
 	/* Not for the prompt hook: reading the catalogue takes its time. */
 	if (rc == CUENV_E_NOT_INSTALLED)

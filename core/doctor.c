@@ -209,8 +209,9 @@ void doctor_reinstall(const struct install *in, const char *cuda, struct buf *b)
 {
 	const char *kind = kit_kind_name(in->kind);
 
-	buf_printf(b, "cuenv %s %s ", in->registered ? "remove" : "uninstall",
-		   kind);
+	/* in is the selection's: uninstall would ask first */
+	buf_printf(b, "cuenv %s %s ",
+		   in->registered ? "remove" : "uninstall --force", kind);
 	shell_quote_word(b, in->name);
 	buf_adds(b, " && cuenv install ");
 	if (in->kind == KIT_CUDNN) {

@@ -185,8 +185,8 @@ static int is_sha_name(const char *name, int *part)
 /*
  * The store's record of what it made in pool/ and cache/: an install
  * creates .locks/<sha256>.lock before it writes anything of that archive
- * (cache/<sha256>[.part], pool/<sha256>[-subset][-rt]), and never
- * removes it. An entry without one is not cuenv's (a root made over an
+ * (cache/<sha256>[.part], pool/<sha256>[-subset][-rt]); only gc
+ * removes it, once none of those is left. An entry without one is not cuenv's (a root made over an
  * existing folder): gc leaves it. name starts with the sha256. Opens the
  * record for writing (to try its lock): the fd, or -1 when there is none.
  */
@@ -294,6 +294,120 @@ static void prune_pool(const char *root, struct gc *g)
 	gc_each_entry(g, root, "pool", 1, prune_pool_entry, (void *)root);
 }
 
+static void count_cache_entry(struct gc *g, int d, const char *dir,
+			      const char *name, void *ctx)
+{
+	uint64_t *bytes = ctx;
+	struct plat_stat sb;
+	int part;
+
+	(void)g;
+	(void)dir;
+	if (is_sha_name(name, &part) && !plat_stat_at(d, name, 1, &sb) &&
+	    sb.type == PLAT_F_REG && sb.nlink == 1)
+		*bytes += sb.size;
+}
+
+uint64_t gc_cache_bytes(const char *root)
+{
+	struct gc_report unused = { 0 };
+	struct gc g = { &unused, 0, BUF_INIT };
+	uint64_t bytes = 0;
+
+	gc_each_entry(&g, root, "cache", 0, count_cache_entry, &bytes);
+	buf_release(&g.first);
+	return bytes;
+}
+
+/* ---- lock files ------------------------------------------------------------ */
+
+struct sweep_locks {
+	const char *root;
+	struct strv pool; /* pool/'s names, read once */
+};
+
+static void list_pool_entry(struct gc *g, int d, const char *dir,
+			    const char *name, void *ctx)
+{
+	struct sweep_locks *sl = ctx;
+
+	(void)g;
+	(void)d;
+	(void)dir;
+	strv_push(&sl->pool, name);
+}
+
+/* Does the store still hold something of the archive sha names? */
+static int archive_kept(const struct sweep_locks *sl, const char *sha)
+{
+	struct buf p = BUF_INIT;
+	int kept = 0;
+
+	for (int part = 0; part < 2 && !kept; part++) {
+		buf_reset(&p);
+		buf_printf(&p, "%s/cache/%.*s%s", sl->root, DIGEST_HEX_LEN, sha,
+			   part ? ".part" : "");
+		kept = exists(p.data);
+	}
+	for (size_t i = 0; i < sl->pool.n && !kept; i++)
+		kept = !strncmp(sl->pool.v[i], sha, DIGEST_HEX_LEN) &&
+		       (!sl->pool.v[i][DIGEST_HEX_LEN] ||
+			sl->pool.v[i][DIGEST_HEX_LEN] == '-');
+	buf_release(&p);
+	return kept;
+}
+
+/*
+ * .locks/<kind>-<name>.lock (an install's of that version) goes when the
+ * version is not installed; .locks/<sha256>.lock (the record of an
+ * archive's pool tree and cache files) when none of those is left. Only
+ * a holder of the store's lock alone may: every install holds it shared
+ * while it has any of these open.
+ */
+static void sweep_lock_entry(struct gc *g, int d, const char *dir,
+			     const char *name, void *ctx)
+{
+	const struct sweep_locks *sl = ctx;
+	static const char *const kinds[] = { "cuda-", "cudnn-", "cupti-" };
+	size_t n = strlen(name), hex = strspn(name, "0123456789abcdef");
+	struct buf p = BUF_INIT;
+	int gone = 0;
+
+	(void)dir;
+	if (n <= 5 || strcmp(name + n - 5, ".lock"))
+		return;
+	if (hex == DIGEST_HEX_LEN && n == DIGEST_HEX_LEN + 5) {
+		gone = !archive_kept(sl, name);
+	} else {
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++) {
+			size_t kl = strlen(kinds[k]);
+
+			if (strncmp(name, kinds[k], kl) || n - 5 <= kl)
+				continue;
+			buf_printf(&p, "%s/versions/%.*s/%.*s", sl->root,
+				   (int)kl - 1, name, (int)(n - 5 - kl),
+				   name + kl);
+			gone = !exists(p.data);
+			break;
+		}
+	}
+	if (gone && plat_unlink_at(d, name) && errno != ENOENT) {
+		buf_reset(&p);
+		buf_printf(&p, "%s/%s", dir, name);
+		gc_failed(g, p.data, errno);
+	}
+	buf_release(&p);
+}
+
+static void sweep_locks(const char *root, struct gc *g)
+{
+	struct sweep_locks sl = { root, STRV_INIT };
+
+	gc_each_entry(g, root, "pool", 0, list_pool_entry, &sl);
+	gc_each_entry(g, root, ".locks", 1, sweep_lock_entry, &sl);
+	strv_release(&sl.pool);
+}
+
 int gc_run(struct store *st, const struct gc_opts *o, struct gc_report *r,
 	   struct cuenv_err *err)
 {
@@ -308,6 +422,8 @@ int gc_run(struct store *st, const struct gc_opts *o, struct gc_report *r,
 	sweep_staging(st->root, &g);
 	prune_pool(st->root, &g);
 	prune_cache(st->root, o, &g);
+	sweep_locks(st->root, &g);
+	store_sweep_stamps(st->root);
 	if (g.failed) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove %s",
 				g.first.data);

@@ -42,7 +42,10 @@ struct gc_report {
  * that fetched the archive created first; anything else in pool/ or
  * cache/ stays. A cache file whose .locks/<sha>.lock is held stays
  * (counted in r->busy). Trees of any depth are removed, never following
- * links.
+ * links. Last, the lock files of what is gone: .locks/<kind>-<name>.lock
+ * of versions not installed, .locks/<sha>.lock records that name no pool
+ * tree or cache file left; and the hook stamps of shells that ended
+ * (store_sweep_stamps).
  * Fills *r with what was freed, also when it fails: then it went on with
  * the rest and returns CUENV_E_STORE naming the first path it could not
  * remove (which *r does not count).
@@ -65,5 +68,12 @@ void gc_sweep_staging(const char *root);
  * kept for a running install. Sizes in MB (10^6 bytes), one decimal.
  */
 void gc_render(const struct gc_report *r, int cache, struct buf *out);
+
+/*
+ * What root's download cache (cache/: archives and partial downloads)
+ * holds, in bytes: what `cuenv gc --cache` would free, less the files
+ * other links keep. Reads the folder; 0 when it cannot.
+ */
+uint64_t gc_cache_bytes(const char *root);
 
 #endif

@@ -20,8 +20,8 @@ static void add_versions(struct buf *out, const struct activation *a)
 }
 
 /* What `use` says it did: where the version now comes from. */
-static void note_use(const struct activation *a, const struct envmap *start,
-		     struct buf *says)
+static void note_use(const struct activation *a, const struct envmap *before,
+		     const struct envmap *start, struct buf *says)
 {
 	struct buf why = BUF_INIT;
 
@@ -33,6 +33,17 @@ static void note_use(const struct activation *a, const struct envmap *start,
 		/* cuenv use system */
 		buf_adds(says, "cuenv: using the system's cuda in this shell "
 			       "(cuenv adds nothing)\n");
+	} else if (!envmap_get(before, "CUENV_VERSION")) {
+		/* --unset where use had set nothing */
+		buf_adds(says, "cuenv: this shell has no selection of its own "
+			       "to drop");
+		if (a->ok) {
+			selection_describe_origin(&a->sel, &why);
+			buf_adds(says, "; using ");
+			add_versions(says, a);
+			buf_printf(says, " (%s)", why.data);
+		}
+		buf_addc(says, '\n');
 	} else if (a->ok) {
 		selection_describe_origin(&a->sel, &why);
 		buf_adds(says, "cuenv: this shell's selection dropped: ");
@@ -121,6 +132,26 @@ static void hook_stamp(const char *root, long pid, const struct activation *a,
 }
 
 /*
+ * `use SPEC` of a version not installed: the message names no origin
+ * ("set by CUENV_VERSION, which cuenv use sets"), as use set nothing.
+ */
+static void unset_origin(const struct selection *sel, struct cuenv_err *err)
+{
+	struct buf why = BUF_INIT;
+	char *at;
+
+	buf_adds(&why, " (");
+	selection_describe_origin(sel, &why);
+	buf_addc(&why, ')');
+	at = strstr(err->msg.data, why.data);
+	if (at)
+		memmove(at, at + why.len, strlen(at + why.len) + 1);
+	if (at)
+		buf_setlen(&err->msg, err->msg.len - why.len);
+	buf_release(&why);
+}
+
+/*
  * The hook says nothing that the shell was told last (CUENV__SAID, see
  * activation_said): a prompt that runs it again for the same state (a
  * .cuenv written just before, a stamp within its 50 ms) or right after
@@ -155,7 +186,9 @@ int hook_emit(const struct hook_in *in, struct buf *says, struct buf *code,
 			rc = CUENV_OK;
 		}
 	} else if (!rc) {
-		note_use(&a, in->start, says);
+		note_use(&a, in->before, in->start, says);
+	} else if (rc == CUENV_E_NOT_INSTALLED && a.sel.origin == SEL_SHELL) {
+		unset_origin(&a.sel, err);
 	}
 	if ((in->pid > 0 || !rc) && in->sh == SHELL_CMD)
 		rc = cmd_carries(in->before, &a.after, err);

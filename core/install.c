@@ -881,8 +881,8 @@ static int check_complete(const struct install *have, const struct release *rel,
 				"cuda %s is installed without %s", have->name,
 				missing.data);
 		cuenv_hint(err,
-			   "to replace it: cuenv uninstall cuda %s, then "
-			   "install it again",
+			   "to replace it: cuenv uninstall --force cuda %s, "
+			   "then install it again",
 			   have->name);
 	}
 	buf_release(&missing);
@@ -1122,6 +1122,7 @@ int install_run(struct store *st, const struct release *rel,
 	if (rc)
 		goto out;
 	gc_sweep_staging(st->root); /* best effort */
+	store_sweep_stamps(st->root);
 	rc = make_staging(st->root, &staging, &slock, err);
 	if (!rc)
 		rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);

@@ -1155,6 +1155,79 @@ static int write_catalogue(const struct mirror_plan *p,
 
 /* ---- the run ---------------------------------------------------------------- */
 
+/* The folders a run makes before its first file, outermost first. */
+static const char *const run_dirs[] = {
+	"",
+	STATE,
+	STATE "/tmp",
+	"compute",
+	"compute/cuda",
+	"compute/cuda/redist",
+	"compute/cudnn",
+	"compute/cudnn/redist",
+};
+#define RUN_DIRS (sizeof(run_dirs) / sizeof(*run_dirs))
+
+/* Which of run_dirs under dir are not there yet: bit i for run_dirs[i]. */
+static unsigned missing_dirs(const char *dir)
+{
+	struct buf p = BUF_INIT;
+	struct plat_stat st;
+	unsigned made = 0;
+
+	for (size_t i = 0; i < RUN_DIRS; i++) {
+		buf_reset(&p);
+		buf_path(&p, dir, run_dirs[i]);
+		if (plat_stat(p.data, &st))
+			made |= 1u << i;
+	}
+	buf_release(&p);
+	return made;
+}
+
+/*
+ * After a failed run: its empty .part files go (nothing to resume), and
+ * when no file landed, its lock and the folders it made, deepest first
+ * (each only if empty). A run that fetched something keeps it all for
+ * the next one to resume.
+ */
+static void undo_failed_run(const char *dir, unsigned made, int landed)
+{
+	struct buf p = BUF_INIT;
+	struct plat_dir *d;
+	const char *name;
+
+	buf_printf(&p, "%s/" STATE "/tmp", dir);
+	d = plat_opendir(p.data);
+	while (d && (name = plat_readdir(d))) {
+		size_t n = strlen(name);
+		struct plat_stat st;
+
+		if (n < 6 || strcmp(name + n - 5, ".part"))
+			continue;
+		buf_reset(&p);
+		buf_printf(&p, "%s/" STATE "/tmp/%s", dir, name);
+		if (!plat_lstat(p.data, &st) && st.type == PLAT_F_REG &&
+		    !st.size)
+			plat_unlink(p.data);
+	}
+	if (d)
+		plat_closedir(d);
+	if (!landed && (made & 2u)) {
+		buf_reset(&p);
+		buf_printf(&p, "%s/" STATE "/lock", dir);
+		plat_unlink(p.data);
+	}
+	for (size_t i = RUN_DIRS; !landed && i-- > 0;) {
+		if (!(made & (1u << i)))
+			continue;
+		buf_reset(&p);
+		buf_path(&p, dir, run_dirs[i]);
+		plat_rmdir(p.data);
+	}
+	buf_release(&p);
+}
+
 int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	       struct mirror_report *r, struct cuenv_err *err)
 {
@@ -1163,6 +1236,7 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	struct mirror_plan all;
 	struct plat_stat ist;
 	char *abs = NULL;
+	unsigned made = missing_dirs(o->dir);
 	int lockfd = -1, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -1241,6 +1315,9 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	buf_path(&path, o->dir, "README.txt");
 	rc = put(path.data, text.data, err);
 out:
+	if (rc && lockfd >= 0)
+		undo_failed_run(o->dir, made,
+				r->fetched + r->cached + r->copied > 0);
 	if (lockfd >= 0)
 		plat_close(lockfd);
 	stamps_release(&run.stamps);

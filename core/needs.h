@@ -472,15 +472,19 @@ void needs_fetches_release(struct needs_fetches *fs);
 enum needs_arg {
 	NEEDS_ARG_PATH,	       /* an ELF or PE file, or a folder */
 	NEEDS_ARG_WHEEL,       /* a .whl file, read by cuenv-net */
-	NEEDS_ARG_REQUIREMENT, /* NAME==VERSION on the package index */
+	NEEDS_ARG_REQUIREMENT, /* NAME==VERSION or NAME on the package index */
 };
 
 /*
  * arg's kind: a name ending in .whl is a wheel; NAME==VERSION (no '/')
- * is a requirement unless a file of that name exists; anything else a
- * path. Looks at the file system.
+ * or a bare NAME (needs_is_name: tensorflow, its newest release, as
+ * `install --for tensorflow` takes) is a requirement unless a file of
+ * that name exists; anything else a path. Looks at the file system.
  */
 enum needs_arg needs_arg_kind(const char *arg);
+
+/* Is arg a package's name alone: letters, digits, '-' and '_', no dot? */
+int needs_is_name(const char *arg);
 
 /*
  * Does this command line (argv[0] the command's name; options and "--"

@@ -9,6 +9,14 @@
 #include "needs.h"
 #include "plat_fs.h"
 
+int needs_is_name(const char *arg)
+{
+	size_t n = strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_");
+
+	return n && !arg[n] && arg[0] != '-';
+}
+
 enum needs_arg needs_arg_kind(const char *arg)
 {
 	const char *eq = strstr(arg, "==");
@@ -17,7 +25,9 @@ enum needs_arg needs_arg_kind(const char *arg)
 
 	if (n > 4 && !strcmp(arg + n - 4, ".whl"))
 		return NEEDS_ARG_WHEEL;
-	if (eq && eq > arg && eq[2] && !strchr(arg, '/') && plat_stat(arg, &st))
+	if (((eq && eq > arg && eq[2] && !strchr(arg, '/')) ||
+	     needs_is_name(arg)) &&
+	    plat_stat(arg, &st))
 		return NEEDS_ARG_REQUIREMENT;
 	return NEEDS_ARG_PATH;
 }

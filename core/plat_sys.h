@@ -71,6 +71,12 @@ char *plat_sys_parent_name(void);
 int plat_sys_stderr_tty(unsigned *cols);
 
 /*
+ * Is stdin a terminal that a person can answer a question on (isatty(0);
+ * on Windows a console: GetConsoleMode)? Returns 1 or 0.
+ */
+int plat_sys_stdin_tty(void);
+
+/*
  * What killed a child, in words, for status 128 + sig (proc.h): POSIX's
  * strsignal ("Killed", "Segmentation fault"); on Windows, where proc
  * reports TerminateProcess as signal 9 and nothing else as a signal,

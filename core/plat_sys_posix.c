@@ -122,6 +122,11 @@ int plat_sys_stderr_tty(unsigned *cols)
 	return 1;
 }
 
+int plat_sys_stdin_tty(void)
+{
+	return isatty(0);
+}
+
 const char *plat_sys_signal_name(int sig)
 {
 	const char *s = strsignal(sig);

@@ -192,6 +192,14 @@ int plat_sys_stderr_tty(unsigned *cols)
 	return 1;
 }
 
+int plat_sys_stdin_tty(void)
+{
+	HANDLE h = GetStdHandle(STD_INPUT_HANDLE);
+	DWORD mode;
+
+	return h && h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode);
+}
+
 const char *plat_sys_signal_name(int sig)
 {
 	static char text[32];

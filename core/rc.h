@@ -29,6 +29,7 @@ enum cuenv_rc {
 	/* the store holds that version already, or the other way round */
 	CUENV_E_CONFLICT = 16, /* already there; installed vs registered */
 	CUENV_E_UNKNOWN = 17,  /* no such release in the catalogue */
+	CUENV_E_IN_USE = 18,   /* uninstall of a selected version, unasked */
 	CUENV_E_BUG = 70,      /* internal error (EX_SOFTWARE) */
 };
 

@@ -383,3 +383,81 @@ int select_prefix(const char *spec, const struct install_list *cudas,
 	*prefix = !rc && act.cuda ? act.cuda->prefix : NULL;
 	return rc;
 }
+
+/* ---- who uses an install ------------------------------------------------ */
+
+static int same_install(const struct install *a, const struct install *b)
+{
+	return a && a->kind == b->kind && !strcmp(a->dir, b->dir);
+}
+
+/* Does sel, resolved as select_resolve would against l, give target? */
+static int sel_uses(const struct selection *sel, const struct select_lists *l,
+		    const struct install *target)
+{
+	const struct install *cuda, *cupti = NULL;
+
+	if (!sel->cuda)
+		return 0;
+	cuda = select_pick(l->cudas, sel->cuda, 0);
+	if (!cuda)
+		return 0;
+	if (same_install(cuda, target))
+		return 1;
+	if (sel->cudnn &&
+	    same_install(select_pick(l->cudnns, sel->cudnn, cuda->cuda_major),
+			 target))
+		return 1;
+	if (sel->cupti) {
+		cupti = l->cuptis ? select_pick(l->cuptis, sel->cupti, 0)
+				  : NULL;
+		if (!cupti)
+			cupti = select_pick(l->cudas, sel->cupti, 0);
+	}
+	return same_install(cupti, target);
+}
+
+void select_users(const struct select_in *in, const struct select_lists *l,
+		  const struct install *target, struct strv *who)
+{
+	struct select_in files = *in;
+	struct selection sel;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct dotfile df;
+	struct buf path = BUF_INIT, said = BUF_INIT;
+
+	/* The shell's, when it has one. */
+	selection_init(&sel);
+	if (in->env_cuda && *in->env_cuda && !from_env(in, &sel, &err) &&
+	    sel_uses(&sel, l, target))
+		strv_push(who, "this shell's CUENV_VERSION");
+	selection_release(&sel);
+
+	/* The project's: the walk, with no shell selection in front. */
+	files.env_cuda = NULL;
+	if (!select_find(&files, &sel, &err) && sel.origin == SEL_FILE &&
+	    sel_uses(&sel, l, target)) {
+		buf_add_display(&said, sel.origin_path, 4096);
+		strv_push(who, said.data);
+		buf_reset(&said);
+	}
+	selection_release(&sel);
+
+	/* The global default, even where a project's file hides it. */
+	selection_init(&sel);
+	dotfile_init(&df);
+	buf_path(&path, in->root, "version");
+	if (!dotfile_read(path.data, &df, &err) &&
+	    take_file(&sel, &df, SEL_GLOBAL, path.data) &&
+	    sel_uses(&sel, l, target)) {
+		buf_adds(&said, "the global default (");
+		buf_add_display(&said, path.data, 4096);
+		buf_addc(&said, ')');
+		strv_push(who, said.data);
+	}
+	selection_release(&sel);
+	dotfile_release(&df);
+	err_release(&err);
+	buf_release(&path);
+	buf_release(&said);
+}

@@ -155,4 +155,26 @@ int select_prefix(const char *spec, const struct install_list *cudas,
 		  const struct install_list *cuptis, const char **prefix,
 		  struct cuenv_err *err);
 
+/* The store's installs of each kind, as select_users compares them. */
+struct select_lists {
+	const struct install_list *cudas;
+	const struct install_list *cudnns;
+	const struct install_list *cuptis;
+};
+
+/*
+ * Which selections use target (for `cuenv uninstall`), each looked at on
+ * its own, not only the one that wins here: the shell's (in's
+ * CUENV_VERSION and friends), the nearest .cuenv from in->cwd up, and the
+ * global default (in->root's version file). A selection uses target when
+ * it resolves to it against l (as its CUDA, its cuDNN or its CUPTI);
+ * targets are compared by kind and folder, so target may come from
+ * another listing. Appends one phrase per such selection to who: "this
+ * shell's CUENV_VERSION", "/p/.cuenv", "the global default (/r/version)".
+ * A selection that cannot be read or resolved uses nothing. Reads those
+ * files; never fails.
+ */
+void select_users(const struct select_in *in, const struct select_lists *l,
+		  const struct install *target, struct strv *who);
+
 #endif

@@ -1538,7 +1538,7 @@ static enum conv_next conv_check(struct conv *c)
 			  "the CPU reference says %g",
 			  c->ver, i, (double)c->y[i], (double)c->ref[i]);
 		smoke_fix(l,
-			  "install it again (cuenv uninstall cudnn %s, "
+			  "install it again (cuenv uninstall --force cudnn %s, "
 			  "then cuenv install %s --cudnn %s); if it "
 			  "stays wrong, the GPU computes wrong results "
 			  "(Xid errors in dmesg, ECC in nvidia-smi -q)",

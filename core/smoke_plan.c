@@ -334,7 +334,7 @@ void smoke_compile_no_nvcc(struct smoke_layer *l, const struct install *cuda)
 	else
 		smoke_fix(l,
 			  "install the whole toolkit, not "
-			  "--runtime-only: cuenv uninstall cuda %s && "
+			  "--runtime-only: cuenv uninstall --force cuda %s && "
 			  "cuenv install %s",
 			  cuda->version, cuda->version);
 }

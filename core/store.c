@@ -1086,6 +1086,11 @@ int store_delete(struct store *st, const struct install *in,
 				trash.data, strerror(errno));
 		buf_reset(&lock);
 	}
+	/* The version's install lock goes with it (see the contract). */
+	buf_reset(&trash);
+	buf_printf(&trash, "%s/.locks/%s-%s.lock", st->root,
+		   kit_kind_name(in->kind), in->name);
+	plat_unlink(trash.data);
 out:
 	if (lock.len)
 		plat_unlink(lock.data);
@@ -1127,6 +1132,15 @@ static void sweep_stamps(const char *dir)
 	}
 	plat_closedir(d);
 	buf_release(&p);
+}
+
+void store_sweep_stamps(const char *root)
+{
+	struct buf dir = BUF_INIT;
+
+	buf_path(&dir, root, "run");
+	sweep_stamps(dir.data);
+	buf_release(&dir);
 }
 
 void store_stamp(struct store *st, long pid, struct buf *out)

@@ -12,9 +12,12 @@
  *	                                   versions hard-link into
  *	  cache/<sha256>[.part]            downloaded archives
  *	  .locks/<sha256>.lock             made before anything of that
- *	                                   archive, never removed: the record
- *	                                   that says its pool tree and cache
- *	                                   files are cuenv's (core/gc.h)
+ *	                                   archive: the record that says its
+ *	                                   pool tree and cache files are
+ *	                                   cuenv's; gc removes it with the
+ *	                                   last of them (core/gc.h)
+ *	  .locks/<kind>-<name>.lock        one install of a version at a
+ *	                                   time; goes with the version
  *	  run/                             per-shell stamps for the hooks
  *	  .lock                            lock for writers; holds a line
  *	                                   naming its holder and pid
@@ -186,7 +189,9 @@ int store_commit(struct store *st, struct install *in, const char *staged,
  * or it fails) the sweep of the next install or `cuenv gc` can tell the
  * folder is dead and delete it. For a registered install
  * only the receipt directory goes; the files at its prefix are never
- * touched. Caller holds the lock.
+ * touched. The version's install lock, .locks/<kind>-<name>.lock, goes
+ * too. Caller holds the lock alone (store_lock): installs hold it shared
+ * while they have a version's lock file open.
  */
 int store_delete(struct store *st, const struct install *in,
 		 struct cuenv_err *err);
@@ -248,5 +253,11 @@ void store_global_path(const struct store *st, struct buf *out);
  * out is left empty (the hook then simply recomputes more often).
  */
 void store_stamp(struct store *st, long pid, struct buf *out);
+
+/*
+ * Remove root's hook stamps (run/<pid>.stamp) of processes that are gone:
+ * gc and install call it; a new stamp does too. Best effort.
+ */
+void store_sweep_stamps(const char *root);
 
 #endif

@@ -814,11 +814,25 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 	return ok;
 }
 
+/* Add v to seen, kept in version order (2.9 before 2.10), once. */
+static void seen_add(struct strv *seen, const char *v)
+{
+	size_t at = 0;
+
+	if (strv_find(seen, v) >= 0)
+		return;
+	while (at < seen->n && version_cmp_str(seen->v[at], v) < 0)
+		at++;
+	strv_insert(seen, at, v);
+}
+
 /*
- * The wheel of req on index that pip would install here (see
- * wheel_requirement_scan; py: the interpreter's tag, "cp311", or NULL),
- * into r (project, version, wheel, url, size) and *pick (into files).
- * Why it was chosen goes into why when not NULL.
+ * The wheel of req (NAME==VERSION, or NAME alone: its newest release) on
+ * index that pip would install here (see wheel_requirement_scan; py: the
+ * interpreter's tag, "cp311", or NULL), into r (project, version, wheel,
+ * url, size) and *pick (into files). Why it was chosen goes into why
+ * when not NULL. A release the index lacks is CUENV_E_UNKNOWN, its hint
+ * every release it has for this machine, in version order.
  */
 static int choose_wheel(const char *req, const char *index,
 			const char *platform, const char *py,
@@ -827,17 +841,18 @@ static int choose_wheel(const char *req, const char *index,
 			size_t *nfiles, const struct index_file **pick,
 			struct buf *why, struct cuenv_err *err)
 {
-	struct buf page = BUF_INIT, seen = BUF_INIT, t = BUF_INIT;
+	struct buf page = BUF_INIT, had = BUF_INIT, t = BUF_INIT;
+	struct strv seen = STRV_INIT;
 	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
 	unsigned glibc = platform ? 0 : glibc_minor();
 	int rc, best[3] = { 0, 0, 0 };
 
 	memset(r, 0, sizeof(*r));
 	*pick = NULL;
-	if (!eq || eq == req || !version_is_valid(spec))
+	if (eq ? eq == req || !version_is_valid(spec) : !needs_is_name(req))
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "'%s' is not NAME==VERSION", req);
-	r->project = normal_name(req, (size_t)(eq - req));
+	r->project = normal_name(req, eq ? (size_t)(eq - req) : strlen(req));
 	rc = pypi_index_files(index, r->project, fo, &page, files, nfiles, err);
 	r->st.requests++;
 	r->st.bytes += page.len; /* the index's page counts too */
@@ -858,9 +873,9 @@ static int choose_wheel(const char *req, const char *index,
 			free(v);
 			continue;
 		}
-		if (sc && ps && !strstr(seen.data, v) && seen.len < 400)
-			buf_printf(&seen, "%s%s", seen.len ? ", " : "", v);
-		if (!sc || !ps || !version_matches_str(v, spec)) {
+		if (sc && ps)
+			seen_add(&seen, v);
+		if (!sc || !ps || (spec && !version_matches_str(v, spec))) {
 			free(v);
 			continue;
 		}
@@ -880,13 +895,17 @@ static int choose_wheel(const char *req, const char *index,
 		}
 	}
 	if (!*pick) {
+		/* the index answered: not there is "not in the index" */
 		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
-				"no %s %s wheel for %s%s%s on '%s'", r->project,
-				spec, platform ? platform : "this machine",
+				"no %s%s%s wheel for %s%s%s on '%s'",
+				r->project, spec ? " " : "", spec ? spec : "",
+				platform ? platform : "this machine",
 				py ? " and " : "", py ? py : "", page.data);
-		cuenv_hint(err, "%s%s%sanother platform: --platform win_amd64",
-			   seen.len ? "it has " : "", seen.data,
-			   seen.len ? "; " : "");
+		for (size_t i = 0; i < seen.n; i++)
+			buf_printf(&had, "%s%s", i ? ", " : "it has ",
+				   seen.v[i]);
+		cuenv_hint(err, "%s%sanother platform: --platform win_amd64",
+			   had.data, had.len ? "; " : "");
 		goto out;
 	}
 	r->wheel = xstrdup((*pick)->name);
@@ -902,7 +921,8 @@ static int choose_wheel(const char *req, const char *index,
 			buf_adds(why, "Linux x86_64");
 	}
 out:
-	BUF_RELEASE_EACH(&page, &seen, &t);
+	BUF_RELEASE_EACH(&page, &had, &t);
+	strv_release(&seen);
 	return rc;
 }
 

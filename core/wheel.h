@@ -156,9 +156,11 @@ void wheel_requirement_release(struct wheel_requirement *r);
  * the metadata members (needs_metadata_name; METADATA left out when the
  * file gave it) are read by range requests into the wheel, their sources
  * named "WHEEL/MEMBER". *r says which wheel and what it cost, also on failure
- * once known. Returns CUENV_OK; CUENV_E_USAGE when req is not
- * NAME==VERSION; CUENV_E_FETCH (the index cannot be read, or has no such
- * wheel: the message says which releases it has), CUENV_E_UNPACK.
+ * once known. req may be a NAME alone: its newest release. Returns
+ * CUENV_OK; CUENV_E_USAGE when req is neither NAME==VERSION nor NAME;
+ * CUENV_E_FETCH when the index cannot be read; CUENV_E_UNKNOWN when it
+ * has no such wheel (the hint lists the releases it has, in version
+ * order); CUENV_E_UNPACK.
  * Network I/O.
  */
 int wheel_requirement_scan(struct needs_scan *s, const char *req,

@@ -26,6 +26,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 export CUENV_ROOT="$demo/root"
+# The user's HOME is not the demo's: the bash below would add its lines to
+# ~/.bash_history, and nothing else the demo runs has business there.
+mkdir "$demo/home"
+export HOME="$demo/home"
 PATH=$bindir:$PATH
 export PATH
 
@@ -94,7 +98,7 @@ PS1='$ '
 eval "$(cuenv init bash)"
 EOF
 printf '\n# A new bash with eval "$(cuenv init bash)" in its ~/.bashrc:\n'
-bash --noprofile --rcfile "$demo/bashrc" -i 2>&1 <<'EOF' |
+HISTFILE=/dev/null bash --noprofile --rcfile "$demo/bashrc" -i 2>&1 <<'EOF' |
 cd project
 echo "CUDA_HOME=$CUDA_HOME"
 cuenv version

@@ -193,6 +193,8 @@ check "no headers under /opt/cuenv" \
 check "no nvcc under /opt/cuenv" none find -L "$mnt/opt/cuenv" -name 'nvcc*'
 check "no static libraries under /opt/cuenv" \
 	none find -L "$mnt/opt/cuenv" -name '*.a'
+check "no lock files or download cache under /opt/cuenv" \
+	none find "$mnt/opt/cuenv" \( -name '*.lock' -o -name .locks -o -name cache \)
 check "no compiler in the image" test ! -e "$mnt/usr/bin/cc"
 check "no cuenv sources in the image" test ! -e "$mnt/src"
 check "cuenv and cuenv-probe in the image" \

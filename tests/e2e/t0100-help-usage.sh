@@ -1,5 +1,7 @@
 #!/bin/sh
-# cuenv help, --help, -h, no arguments, COMMAND --help and --version.
+# cuenv help, --help, -h, no arguments, COMMAND --help and --version. No
+# arguments prints the help and exits 1 (it exited 0); the summaries line
+# up after the longest command name (list-remote ran into its own).
 . "$(dirname "$0")/lib.sh"
 
 cmds="add env exec global help init local remove uninstall use version versions which"
@@ -37,7 +39,15 @@ expect_code 0 cuenv help &&
 	top=$(cat "$E2E_OUT") &&
 	expect_stdout "$top" cuenv --help &&
 	expect_stdout "$top" cuenv -h &&
-	expect_stdout "$top" cuenv &&
+	# no command: the help, and exit 1 (as git and pyenv)
+	expect_output 1 "$top" cuenv &&
+	# every summary starts in one column, two spaces or more after the
+	# longest name (list-remote ran into its summary)
+	cols=$(sed -n '/^Commands:$/,/^$/p' "$E2E_OUT" | grep '^  [a-z]' |
+		awk '{ match($0, /^  [a-z-]+ +/); print RLENGTH }' | sort -u) &&
+	check "summaries start in columns: $cols" [ "$(echo "$cols" | wc -l)" -eq 1 ] &&
+	check "a command runs into its summary" \
+		sh -c '! grep -Eq "^  [a-z-]+ [a-z]" "$1"' - "$E2E_OUT" &&
 	check_cmd_help &&
 	expect_code 0 cuenv --version &&
 	check "cuenv --version: '$(cat "$E2E_OUT")'" grep -Eq '^cuenv [0-9]+\.[0-9]+\.[0-9]+( \([0-9a-f]+\))?$' "$E2E_OUT" &&

@@ -37,6 +37,7 @@ meanings='0:success
 15:doctor
 16:already
 17:catalogue
+18:in use
 70:internal'
 
 codes=$(sed -n 's/^[[:space:]]*CUENV_[A-Z_]* = \([0-9]*\),.*/\1/p' "$src/core/rc.h")
@@ -103,6 +104,10 @@ make_fake_cuda "$t/a" 12.4.1 &&
 	said 16 "installed by cuenv, not registered" &&
 	expect_code 16 cuenv uninstall 12.4.1 &&
 	said 16 "was registered from" &&
+	cuenv global 11.8.0 >/dev/null &&
+	expect_code 18 cuenv uninstall 11.8.0 </dev/null &&
+	said 18 "in use" &&
+	rm "$CUENV_ROOT/version" &&
 	CUENV_MANIFESTS=$FX/manifests && export CUENV_MANIFESTS &&
 	expect_code 17 cuenv install 99 &&
 	said 17 "no CUDA 99 in the catalogue" &&

@@ -1,6 +1,10 @@
 #!/bin/sh
 # cuenv use under an integration prints code for that shell: evaluated,
 # it selects the version in this shell, over .cuenv; --unset undoes it.
+# A use of a version not installed names no origin (it said "set by
+# CUENV_VERSION, which cuenv use sets", though use set nothing), and
+# --unset in a shell use never set says there is nothing to drop (it said
+# the shell's selection was dropped).
 . "$(dirname "$0")/lib.sh"
 
 t=$HOME/toolkits
@@ -26,7 +30,15 @@ unset|$t/cuda-12.4|$t/cuda-12.4/bin:$PATH
 	# Errors print no code at all: the shell is left as it was.
 	expect_code 9 env CUENV_SHELL=bash cuenv use 10.2 &&
 	stdout_empty &&
-	stderr_has "cuda 10.2 is not installed" &&
+	stderr_has "cuda 10.2 is not installed; installed: 11.8.0, 12.4.1" &&
+	# use set nothing: no "(set by CUENV_VERSION, which cuenv use sets)"
+	stderr_lacks "set by" &&
+	# --unset where use had set nothing drops nothing, and says so
+	expect_code 0 env CUENV_SHELL=bash cuenv use --unset &&
+	stderr_has "cuenv: this shell has no selection of its own to drop; using cuda 12.4.1 (set by $HOME/proj/.cuenv)" &&
+	stderr_lacks "dropped" &&
+	expect_code 0 env CUENV_SHELL=bash CUENV_VERSION=11 cuenv use --unset &&
+	stderr_has "cuenv: this shell's selection dropped: cuda 12.4.1 (set by $HOME/proj/.cuenv)" &&
 	expect_code 2 env CUENV_SHELL=bash cuenv use '$(touch pwned)' &&
 	stdout_empty &&
 	stderr_has "invalid cuda version" &&

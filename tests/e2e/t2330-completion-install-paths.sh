@@ -1,10 +1,11 @@
 #!/bin/sh
 # make install puts each completion script where that shell looks, asked of
 # the real shells: for PREFIX=/usr/local, zsh's fpath holds the folder of
-# _cuenv and fish's fish_complete_path that of cuenv.fish (both were in
-# folders these shells do not search: share/zsh/vendor-completions and
-# share/fish/vendor_completions.d under /usr/local); for PREFIX=~/.local,
-# fish and bash-completion load cuenv's completion by themselves.
+# _cuenv (it was share/zsh/vendor-completions, which zsh does not search
+# there), and fish's fish_complete_path that of cuenv.fish once
+# XDG_DATA_DIRS names /usr/local/share, as the README says (the file stays
+# in the prefix, never /etc); for PREFIX=~/.local, fish and
+# bash-completion load cuenv's completion by themselves.
 . "$(dirname "$0")/lib.sh"
 
 src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
@@ -22,7 +23,8 @@ if command -v zsh >/dev/null 2>&1; then
 		check "zsh does not search $zdir" grep -qx "$zdir" "$HOME/fpath"
 fi
 if command -v fish >/dev/null 2>&1; then
-	fish -c 'string join \n $fish_complete_path' >"$HOME/fpath" &&
+	XDG_DATA_DIRS=/usr/local/share:/usr/share \
+		fish -c 'string join \n $fish_complete_path' >"$HOME/fpath" &&
 		check "fish does not search $fdir" grep -qx "$fdir" "$HOME/fpath"
 fi
 

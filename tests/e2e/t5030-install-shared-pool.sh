@@ -39,7 +39,7 @@ include/thrust/version.h 3 3" links &&
 	printf 'cuda = 12.4.1\n' >.cuenv &&
 	expect_stdout "cuenv-fixture libcublasLt 12.4.5.8 (CUDA 12.4.1)" \
 		dlid "$(cuenv which libcublasLt.so.12)" &&
-	expect_stdout "uninstalled cuda 12.4.1" cuenv uninstall 12.4.1 &&
+	expect_stdout "uninstalled cuda 12.4.1" cuenv uninstall --force 12.4.1 &&
 	expect_stdout "removed 6 unused components (1.7 MB)" cuenv gc &&
 	expect_stdout "" ls -A "$CUENV_ROOT/pool" &&
 	expect_stdout "removed 0 unused components (0.0 MB)" cuenv gc

@@ -24,7 +24,7 @@ use_mirror &&
 	printf 'cuda = 12.4.1\n' >.cuenv &&
 	expect_stdout "cuenv-fixture libcudart 12.4.127 (CUDA 12.4.1)" \
 		dlid "$(cuenv which libcudart.so.12)" &&
-	cuenv uninstall 12.4.1 >/dev/null &&
+	cuenv uninstall --force 12.4.1 >/dev/null &&
 	# --no-cache: everything from the network, nothing kept.
 	rm -rf "$CUENV_ROOT" &&
 	use_mirror &&

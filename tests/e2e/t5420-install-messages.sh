@@ -13,10 +13,21 @@ v=$CUENV_ROOT/versions/cuda/12.4.1
 use_mirror &&
 	expect_code 0 cuenv install 12.4.1 --components cuda_cudart &&
 	stderr_has "cuenv: installing cuda 12.4.1 (redist)" &&
+	# what the download cache keeps, and how to free it
+	kb=$(du -sk "$CUENV_ROOT/cache" | cut -f1) &&
+	check "nothing in the cache" [ "$kb" -gt 0 ] &&
+	stderr_has "cuenv: the download cache keeps " &&
+	stderr_has " of archives for later installs; to free it: cuenv gc --cache" &&
 	expect_code 0 cuenv install 12.4.1 --components cuda_cudart &&
 	expect_stdout "cuda 12.4.1 is already installed ($v)" \
 		cuenv install 12.4.1 --components cuda_cudart &&
-	stderr_empty || exit 1
+	stderr_empty &&
+	expect_code 0 cuenv install 12.4.0 --components cuda_cudart --quiet &&
+	stderr_lacks "download cache" &&
+	expect_code 0 cuenv gc --cache &&
+	expect_code 0 cuenv uninstall 12.4.0 &&
+	expect_code 0 cuenv install 12.4.0 --components cuda_cudart --no-cache &&
+	stderr_lacks "download cache" || exit 1
 
 # No mirror: NVIDIA's URLs, through a proxy that refuses
 unset CUENV_MIRROR

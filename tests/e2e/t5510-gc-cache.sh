@@ -73,7 +73,7 @@ wait "$holder"
 expect_stdout "removed 0 unused components (0.0 MB)
 removed 1 cached archive ($(cd "$c" && mb "$held") MB)" cuenv gc --cache &&
 	expect_stdout "notes.txt" ls "$c" &&
-	expect_stdout "uninstalled cuda 12.4.1" cuenv uninstall 12.4.1 &&
+	expect_stdout "uninstalled cuda 12.4.1" cuenv uninstall --force 12.4.1 &&
 	expect_code 0 cuenv gc &&
 	: >"$SERVER_LOG" &&
 	expect_code 0 cuenv install 12.4.1 &&

@@ -33,6 +33,6 @@ check_driver 550.54.15 12040 &&
 	rm "$v/cuda/12.4.1/bin/nvcc" &&
 	expect_code 12 cuenv check --compile &&
 	stderr_has "kernel: --compile: the selection (cuda 12.4.1) has no nvcc" &&
-	stderr_has "hint: install the whole toolkit, not --runtime-only: cuenv uninstall cuda 12.4.1 && cuenv install 12.4.1" &&
+	stderr_has "hint: install the whole toolkit, not --runtime-only: cuenv uninstall --force cuda 12.4.1 && cuenv install 12.4.1" &&
 	# without --compile nvcc is not needed
 	expect_code 0 cuenv check

@@ -112,6 +112,21 @@ assert d["reports"][0]["cuda_min"] == "11.2", d
 	expect_code 1 cuenv needs --index "$PYPI_URL/simple" tensorflow==2.6.5 &&
 	stdout_has "read " &&
 	stdout_has "  cuenv install 11.2 --cudnn 8" &&
-	# what is not there
+	# what is not there: 17, "not in the index" (it was 4, a failed
+	# download), and every release the index has, in version order (2.9
+	# before 2.10; they were in the index's order, cut at 400 bytes)
+	for v in 2.10.0 2.9.1 2.11.0; do
+		printf '<a href="../../packages/%s#sha256=%s">tensorflow-%s-%s-%s-manylinux2010_x86_64.whl</a><br/>\n' \
+			"$whl" "$sha" "$v" "$tag" "$tag" >>"$idx/simple/tensorflow/index.html" || exit 1
+	done &&
 	expect_code 17 cuenv needs --index "$PYPI_URL/simple" tensorflow==9.9 &&
-	stderr_has "cuenv: error: no tensorflow 9.9 wheel for this machine and $tag on '$PYPI_URL/simple/tensorflow/'"
+	stderr_has "cuenv: error: no tensorflow 9.9 wheel for this machine and $tag on '$PYPI_URL/simple/tensorflow/'" &&
+	stderr_has "hint: it has 2.6.5, 2.9.1, 2.10.0, 2.11.0; another platform: --platform win_amd64" &&
+	# a name alone: its newest release, as install --for takes it (it
+	# read a file of that name); a file of that name is still read
+	expect_code 1 cuenv needs --index "$PYPI_URL/simple" tensorflow &&
+	stdout_has "tensorflow-2.11.0-$tag-$tag-manylinux2010_x86_64.whl (" &&
+	: >tensorflow &&
+	expect_code 2 cuenv needs --index "$PYPI_URL/simple" tensorflow &&
+	stderr_lacks "wheel" &&
+	rm tensorflow

@@ -74,9 +74,26 @@ check "written outside CUENV_ROOT and the project: $changed" [ -z "$changed" ] &
 		grep -q "^ENV CUDA_HOME=\"$opt/versions/cuda/12.4.1\"" \
 		"$E2E_SANDBOX/build.out" || exit 1
 
+# Stage 2's /opt/cuenv, made as the Dockerfile's COPY --from=build lines
+# of it say (hard links kept within each, as COPY keeps them): the
+# versions, and no lock file (.lock and .locks/ were copied whole).
+rt=$E2E_SANDBOX/runtime/opt/cuenv
+sed -n 's|^COPY --from=build /opt/cuenv\([^ ]*\) /opt/cuenv\([^ ]*\)$|\1 \2|p' \
+	"$df" >"$E2E_SANDBOX/copies"
+check "the Dockerfile copies nothing of /opt/cuenv" [ -s "$E2E_SANDBOX/copies" ] &&
+	while read -r from to; do
+		mkdir -p "$(dirname "$rt$to")" &&
+			cp -a "$opt$from" "$rt$to" || exit 1
+	done <"$E2E_SANDBOX/copies" || exit 1
+locks=$(find "$rt" \( -name '*.lock' -o -name .locks -o -name cache \) -print)
+check "the runtime image holds lock files or the cache: $locks" [ -z "$locks" ] &&
+	check "libcudart is not whole in the runtime image" \
+		cat "$rt/versions/cuda/12.4.1/lib/libcudart.so.12" >/dev/null || exit 1
+
 # Stage 2: the entrypoint, from the project directory, still without HOME.
 cd "$app" || exit 1
 unset HOME
+opt=$rt
 export CUENV_ROOT="$opt"
 expect_code 0 cuenv exec -- sh -c 'echo "CUDA $CUENV_ACTIVE at $CUDA_HOME"' &&
 	stdout_has "CUDA 12.4.1 at $opt/versions/cuda/12.4.1" || exit 1
@@ -94,3 +111,5 @@ else
 		check "exec --check failed (exit $rc) with no report" \
 			[ -s "$E2E_SANDBOX/check.err" ]
 fi
+locks=$(find "$rt" \( -name '*.lock' -o -name .locks \) -print)
+check "running the image made lock files: $locks" [ -z "$locks" ]

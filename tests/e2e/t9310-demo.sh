@@ -18,6 +18,7 @@ E2E_HINTS=
 expect_code 0 env CUENV_DEMO_OFFLINE=1 CUENV_BIN="$CUENV_BIN" sh "$src/tools/demo.sh"
 rc=$?
 E2E_HINTS=$hints_were
+check "the demo wrote in HOME: $(ls -A "$HOME")" [ -z "$(ls -A "$HOME")" ]
 [ "$rc" -eq 0 ] &&
 	cp "$E2E_OUT" "$HOME/demo.out" &&
 	stdout_has "\$ cuenv exec -- sh -c 'echo \"LD_LIBRARY_PATH=\$LD_LIBRARY_PATH\"'" &&

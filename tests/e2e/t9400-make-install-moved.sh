@@ -24,7 +24,7 @@ not() { ! "$@"; }
 # their sources: -o, never rebuilt).
 mkdir -p "$copy/build/std" &&
 	cp -p "$src/Makefile" "$copy/" &&
-	cp -pR "$src/manifests" "$src/shells" "$copy/" &&
+	cp -pR "$src/manifests" "$src/shells" "$src/tools" "$copy/" &&
 	for b in cuenv cuenv-net cuenv-probe cuenv.1; do
 		cp -p "$bin/$b" "$copy/build/std/$b" || exit 1
 	done || exit 1
@@ -34,14 +34,22 @@ mk() {
 		-o build/std/manifests "$@"
 }
 
-# make uninstall removes what make install put, libexec/cuenv included.
+# make uninstall removes what make install put, libexec/cuenv included,
+# and the folders it made (it left bin/, share/man/man1 and the
+# completion folders, empty); everything under the prefix, nothing in
+# /etc (fish's completion went to /etc/fish/completions).
 d1=$E2E_SANDBOX/dest1
-expect_code 0 mk install DESTDIR="$d1" PREFIX=/opt/cuenv &&
+mkdir "$d1" &&
+	expect_code 0 mk install DESTDIR="$d1" PREFIX=/opt/cuenv &&
 	check "no libexec/cuenv/cuenv-net installed" \
 		[ -x "$d1/opt/cuenv/libexec/cuenv/cuenv-net" ] &&
+	check "installed outside the prefix: $(ls "$d1")" \
+		[ "$(ls "$d1")" = opt ] &&
+	check "no fish completion in the prefix" [ -f \
+		"$d1/opt/cuenv/share/fish/vendor_completions.d/cuenv.fish" ] &&
 	expect_code 0 mk uninstall DESTDIR="$d1" PREFIX=/opt/cuenv &&
-	check "make uninstall left files: $(find "$d1" ! -type d)" \
-		[ -z "$(find "$d1" ! -type d)" ] &&
+	check "make uninstall left: $(find "$d1" -mindepth 1)" \
+		[ -z "$(find "$d1" -mindepth 1)" ] &&
 	check "make uninstall left libexec/cuenv" \
 		[ ! -e "$d1/opt/cuenv/libexec/cuenv" ] &&
 	check "make uninstall left share/cuenv" \

@@ -17,6 +17,14 @@ bad_bins=
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-unit-run.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
+# The tests start shells (fish makes ~/.config/fish and ~/.local/share/fish
+# even with --no-config): they get a HOME of their own, not the user's.
+mkdir "$tmp/home" || exit 2
+HOME=$tmp/home
+XDG_CONFIG_HOME=$tmp/home/.config
+XDG_DATA_HOME=$tmp/home/.local/share
+XDG_CACHE_HOME=$tmp/home/.cache
+export HOME XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME
 
 for bin in "$@"; do
 	name=${bin##*/}

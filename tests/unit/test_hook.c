@@ -86,15 +86,16 @@ static int world_teardown(void **state)
  * hook_emit in root/<cwd> for shell sh, from w->env (before and start
  * alike, as `export` has them); pid 0 is `use`.
  */
-static int emit(struct world *w, const char *cwd, enum shell sh, long pid,
-		const char *last_said)
+/* hook_emit from start, the shell's environment being w->env. */
+static int emit_from(struct world *w, const char *cwd, enum shell sh, long pid,
+		     const char *last_said, const struct envmap *start)
 {
 	char *dir = fx_path(w->fx, cwd);
 	struct hook_in in = {
 	    .root = w->root,
 	    .cwd = dir,
 	    .before = &w->env,
-	    .start = &w->env,
+	    .start = start,
 	    .sh = sh,
 	    .pid = pid,
 	    .last_said = last_said,
@@ -107,6 +108,12 @@ static int emit(struct world *w, const char *cwd, enum shell sh, long pid,
 	rc = hook_emit(&in, &w->says, &w->code, &w->err);
 	free(dir);
 	return rc;
+}
+
+static int emit(struct world *w, const char *cwd, enum shell sh, long pid,
+		const char *last_said)
+{
+	return emit_from(w, cwd, sh, pid, last_said, &w->env);
 }
 
 /* The value of the bash assignment NAME='...' in code, or "" when none. */
@@ -155,6 +162,7 @@ static void test_hook_use_says_which_versions_this_shell_uses(void **state)
 static void test_hook_use_system_and_a_dropped_selection(void **state)
 {
 	struct world *w = *state;
+	struct envmap start = ENVMAP_INIT;
 	struct buf want = BUF_INIT;
 
 	envmap_set(&w->env, "CUENV_VERSION", "system");
@@ -164,17 +172,26 @@ static void test_hook_use_system_and_a_dropped_selection(void **state)
 			    "(cuenv adds nothing)\n");
 	assert_null(strstr(w->code.data, "CUDA_HOME"));
 	/* --unset: the directory's choice, and where it comes from */
-	envmap_unset(&w->env, "CUENV_VERSION");
+	envmap_copy(&start, &w->env);
+	envmap_unset(&start, "CUENV_VERSION");
 	fx_write(w->fx, "proj/.cuenv", "cuda = 12.4\ncudnn = 9\n");
-	assert_int_equal(emit(w, "proj", SHELL_BASH, 0, NULL), CUENV_OK);
+	assert_int_equal(emit_from(w, "proj", SHELL_BASH, 0, NULL, &start),
+			 CUENV_OK);
 	buf_printf(&want,
 		   "cuenv: this shell's selection dropped: cuda 12.4.1 + "
 		   "cudnn 9.1.0.70 (set by %s/proj/.cuenv)\n",
 		   w->fx->root);
 	assert_string_equal(w->says.data, want.data);
-	assert_int_equal(emit(w, "elsewhere", SHELL_BASH, 0, NULL), CUENV_OK);
+	assert_int_equal(emit_from(w, "elsewhere", SHELL_BASH, 0, NULL, &start),
+			 CUENV_OK);
 	assert_string_equal(w->says.data, "cuenv: this shell's selection "
 					  "dropped: nothing selected here\n");
+	/* --unset where use had set nothing: nothing is dropped */
+	envmap_unset(&w->env, "CUENV_VERSION");
+	assert_int_equal(emit(w, "elsewhere", SHELL_BASH, 0, NULL), CUENV_OK);
+	assert_string_equal(w->says.data, "cuenv: this shell has no selection "
+					  "of its own to drop\n");
+	envmap_release(&start);
 	buf_release(&want);
 }
 
@@ -186,6 +203,8 @@ static void test_hook_use_of_a_missing_version_prints_no_code(void **state)
 	assert_int_equal(emit(w, "elsewhere", SHELL_BASH, 0, NULL),
 			 CUENV_E_NOT_INSTALLED);
 	assert_non_null(strstr(w->err.msg.data, "10.2"));
+	/* use set nothing: no "set by CUENV_VERSION, which cuenv use sets" */
+	assert_null(strstr(w->err.msg.data, "set by"));
 	assert_string_equal(w->says.data, "");
 	assert_int_equal(w->code.len, 0);
 }

@@ -250,9 +250,10 @@ static void test_smoke_compile_no_nvcc_fix_depends_on_ownership(void **state)
 				    "remove 12.4.1, then cuenv add cuda PATH");
 	cu->registered = false;
 	smoke_compile_no_nvcc(l, cu);
-	assert_string_equal(l->fix, "install the whole toolkit, not "
-				    "--runtime-only: cuenv uninstall cuda "
-				    "12.4.1 && cuenv install 12.4.1");
+	assert_string_equal(l->fix,
+			    "install the whole toolkit, not "
+			    "--runtime-only: cuenv uninstall --force cuda "
+			    "12.4.1 && cuenv install 12.4.1");
 	smoke_report_release(&r);
 	install_free(cu);
 }
