@@ -158,7 +158,8 @@ _capture() {
 # ---- hints that work as printed ----------------------------------------------
 #
 # hint_lines: the "hint:" and "fix:" lines of the last command, prefix
-# dropped. hint_manual LINE: LINE is a manual action of hints-manual.txt.
+# dropped; consecutive "fix:" lines are one sequence (explain's "cuenv
+# install 11.8" then "cuenv local 11.8"), run as one command joined by &&. hint_manual LINE: LINE is a manual action of hints-manual.txt.
 # hint_commands LINE: the cuenv commands LINE names, one a line: each
 # alternative (", or", "; ", ", then" before words that are not a command)
 # less its label ("install it: ") and what follows in parentheses;
@@ -167,8 +168,12 @@ _capture() {
 # Templates (a placeholder: an upper-case word such as N or PATH, <word>
 # or "...") are left out.
 hint_lines() {
-	cat "$E2E_ERR" "$E2E_OUT" 2>/dev/null |
-		sed -n 's/^hint: //p; s/^ *fix: //p'
+	cat "$E2E_ERR" "$E2E_OUT" 2>/dev/null | awk '
+		/^ *fix: / { sub(/^ *fix: /, "")
+			seq = seq == "" ? $0 : seq " && " $0; next }
+		{ if (seq != "") print seq; seq = "" }
+		/^hint: / { sub(/^hint: /, ""); print }
+		END { if (seq != "") print seq }'
 }
 hint_manual() {
 	[ -s "$E2E_SANDBOX/.manual.re" ] ||
