@@ -87,29 +87,71 @@ int file_read_fd(int fd, size_t max, struct buf *out)
 	}
 }
 
+int file_open_read(int dir, const char *name, unsigned flags,
+		   struct plat_stat *st)
+{
+	unsigned how = PLAT_O_READ | PLAT_O_NONBLOCK;
+	struct plat_stat own;
+	int fd;
+
+	if (flags & FILE_NOFOLLOW)
+		how |= PLAT_O_NOFOLLOW;
+	if (!st)
+		st = &own;
+	fd = plat_open_at(dir, name, how, 0);
+	if (fd < 0)
+		return -1;
+	if (plat_fstat(fd, st)) {
+		int e = errno;
+
+		plat_close(fd);
+		errno = e;
+		return -1;
+	}
+	if (st->type != PLAT_F_REG) {
+		plat_close(fd);
+		return FILE_NOT_REGULAR;
+	}
+	return fd;
+}
+
+const char *file_type_name(enum plat_ftype type)
+{
+	switch (type) {
+	case PLAT_F_REG:
+		return "a file";
+	case PLAT_F_DIR:
+		return "a folder";
+	case PLAT_F_LINK:
+		return "a symbolic link";
+	default:
+		return "a FIFO, device or socket";
+	}
+}
+
 int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
 	      struct cuenv_err *err)
 {
-	int fd = plat_open(path, PLAT_O_READ | PLAT_O_NONBLOCK, 0);
 	int optional = !!(flags & FILE_MAY_BE_MISSING);
 	struct plat_stat st;
-	int rc = CUENV_OK;
+	int fd, rc = CUENV_OK;
 
 	buf_reset(out);
+	fd = file_open_read(PLAT_AT_CWD, path, 0, &st);
+	if (fd == FILE_NOT_REGULAR) {
+		/* a folder (~/.cuenv is cuenv's root) */
+		if (st.type == PLAT_F_DIR && optional)
+			return CUENV_NO;
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file",
+				  path);
+	}
 	if (fd < 0) {
 		if (optional && (errno == ENOENT || errno == ENOTDIR))
 			return CUENV_NO;
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
 	}
-	if (plat_fstat(fd, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				path, strerror(errno));
-	} else if (st.type == PLAT_F_DIR && optional) {
-		rc = CUENV_NO; /* a folder (~/.cuenv is cuenv's root) */
-	} else if (st.type != PLAT_F_REG) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file", path);
-	} else if (file_read_fd(fd, max, out)) {
+	if (file_read_fd(fd, max, out)) {
 		if (errno == EFBIG)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"'%s' is larger than %zu bytes", path,
@@ -234,14 +276,14 @@ int file_map(const char *path, size_t min, struct file_map *m,
 	int fd, rc = CUENV_OK;
 
 	memset(m, 0, sizeof(*m));
-	fd = plat_open(path, PLAT_O_READ, 0);
+	fd = file_open_read(PLAT_AT_CWD, path, 0, &st);
+	if (fd == FILE_NOT_REGULAR)
+		return CUENV_NO;
 	if (fd < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
-	if (plat_fstat(fd, &st))
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				path, strerror(errno));
-	else if (!(m->regular = st.type == PLAT_F_REG) || st.size < min)
+	m->regular = 1;
+	if (st.size < min)
 		rc = CUENV_NO;
 	if (!rc) {
 		m->data = plat_map(fd, (size_t)st.size);
