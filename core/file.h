@@ -89,6 +89,17 @@ int file_write(const char *path, const void *data, size_t len, int mode,
 	       struct cuenv_err *err);
 
 /*
+ * file_write for the file name in the folder open at dir (shown: its
+ * path, for messages): the temporary file beside it, the rename and the
+ * fsync of the folder all by the descriptor, so that no folder on the
+ * way is looked up again (a link put there since is never followed).
+ * A link as name is refused as file_write refuses it.
+ */
+int file_write_at(int dir, const char *name, const char *shown,
+		  const void *data, size_t len, int mode,
+		  struct cuenv_err *err);
+
+/*
  * Remove the file at path; none there is no error. A symbolic link is
  * refused as file_write refuses it. CUENV_OK or CUENV_E_STORE.
  */
