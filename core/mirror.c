@@ -13,6 +13,7 @@
 #include "plat_fs.h"
 #include "plat_path.h"
 #include "store.h"
+#include "version.h"
 #include "xalloc.h"
 
 #define STATE ".cuenv-mirror"
@@ -958,6 +959,26 @@ out:
 
 /* ---- the index ------------------------------------------------------------ */
 
+/* An index entry's components: names (catalog_name_ok), ", " between. */
+static int components_ok(const char *comps)
+{
+	char *copy = xstrdup(comps), *p = copy;
+	int ok = 1;
+
+	for (;;) {
+		char *end = strstr(p, ", ");
+
+		if (end)
+			*end = '\0';
+		ok = ok && catalog_name_ok(p);
+		if (!end)
+			break;
+		p = end + 2;
+	}
+	free(copy);
+	return ok;
+}
+
 static int parse_index(const char *name, const struct buf *text,
 		       struct mirror_plan *all, struct cuenv_err *err)
 {
@@ -1018,8 +1039,9 @@ static int parse_index(const char *name, const struct buf *text,
 		enum source_kind s;
 
 		if (!kind || kit_kind_parse(kind, &k) || !src ||
-		    source_parse(src, &s) || !ver || !plat || !comps ||
-		    !json_is_integer(major)) {
+		    source_parse(src, &s) || !ver || !version_is_valid(ver) ||
+		    !plat || !catalog_platform_known(plat) || !comps ||
+		    !components_ok(comps) || !json_is_integer(major)) {
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"bad mirror index '%s': bad release "
 					"entry %zu",
