@@ -959,12 +959,17 @@ out:
 
 /* ---- the index ------------------------------------------------------------ */
 
-/* An index entry's components: names (catalog_name_ok), ", " between. */
+/* An index entry's components: names (catalog_name_ok), ", " between;
+ * none for CUPTI from a release without cuda_cupti (its manifest only). */
 static int components_ok(const char *comps)
 {
 	char *copy = xstrdup(comps), *p = copy;
 	int ok = 1;
 
+	if (!*comps) {
+		free(copy);
+		return 1;
+	}
 	for (;;) {
 		char *end = strstr(p, ", ");
 
