@@ -125,6 +125,18 @@ static int bad(struct cuenv_err *err, const char *name, const char *what,
 	return err->rc;
 }
 
+bool catalog_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= CATALOG_NAME_MAX &&
+	       strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789",
+		      s[0]) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._-") == n;
+}
+
 /* A relative_path must stay on NVIDIA's redist tree. */
 static int relpath_ok(const char *p)
 {
@@ -233,6 +245,18 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 			 NULL);
 		goto out;
 	}
+	/* redistrib_12.4.json saying 12.4.99 would make 12.4 mean it. */
+	if (hint_label && strcmp(label, hint_label)) {
+		struct buf want = BUF_INIT;
+
+		buf_printf(&want, "is not %s, as the file name says",
+			   hint_label);
+		rc = bad(err, name, "release_label", label);
+		buf_adds(&err->msg, " ");
+		buf_add_display(&err->msg, want.data, 120);
+		buf_release(&want);
+		goto out;
+	}
 
 	if (!strcmp(product, "cuda")) {
 		r = release_new(KIT_CUDA, SRC_REDIST, label,
@@ -243,6 +267,12 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 
 			if (!json_is_object(pkg))
 				continue; /* release_date and friends */
+			/* A component's name becomes a folder and a word in
+			 * the mirror's index: checked on every platform. */
+			if (!catalog_name_ok(key)) {
+				rc = bad(err, name, "bad component name", key);
+				goto out;
+			}
 			v = json_string_value(json_object_get(pkg, "version"));
 			e = json_object_get(pkg, platform);
 			/* Entries split by CUDA variant (cuda_compat) skipped */
@@ -280,7 +310,8 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 			if (strncmp(key, "cuda", 4) || !json_is_object(e))
 				continue;
 			major = (unsigned)strtoul(key + 4, NULL, 10);
-			if (!major || major > 99) {
+			if (!major || major > 99 || !key[4] ||
+			    strspn(key + 4, "0123456789") != strlen(key + 4)) {
 				rc = bad(err, name, "bad CUDA variant", key);
 				goto out;
 			}

@@ -81,7 +81,10 @@ int catalog_load(struct catalog *cat, const char *dir, const char *platform,
  * Parse one NVIDIA redist manifest (name for messages). Older manifests
  * carry no release_label/release_product: then product and label (from
  * the folder and file name, redistrib_<label>.json) are used, or the
- * file is refused when they are NULL.
+ * file is refused when they are NULL. A release_label other than label
+ * (when label is given) is refused, and so is a component key that
+ * catalog_name_ok does not take, or a cuDNN variant other than cuda<N>:
+ * CUENV_E_MANIFEST naming the file and the value.
  */
 int catalog_parse_redist(struct catalog *cat, const char *name,
 			 const char *json, size_t len, const char *platform,
@@ -121,6 +124,17 @@ struct catalog_choice {
 int catalog_resolve(const struct catalog *cat, const char *cuda,
 		    const char *cudnn, const char *cupti, int source,
 		    struct catalog_choice *out, struct cuenv_err *err);
+
+/* The longest component name catalog_name_ok takes. */
+#define CATALOG_NAME_MAX 64
+
+/*
+ * Is s a component's name as NVIDIA's manifests write them ("cuda_cudart",
+ * "libcublas"): a letter or digit, then letters, digits, '.', '_' or '-',
+ * at most CATALOG_NAME_MAX bytes? No '/', no "../" start, no space or
+ * newline: a name is a folder in a mirror and a word in its index.
+ */
+bool catalog_name_ok(const char *s);
 
 /* The part named name, or NULL. */
 const struct part *release_part(const struct release *rel, const char *name);

@@ -1,10 +1,8 @@
 #include "digest.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -59,8 +57,12 @@ int digest_file(const char *path, char hex[DIGEST_HEX_LEN + 1],
 {
 	char buf[1 << 16];
 	struct digest *d;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = CUENV_OK;
+	struct plat_stat st;
+	int fd = file_open_read(PLAT_AT_CWD, path, 0, &st), rc = CUENV_OK;
 
+	if (fd == FILE_NOT_REGULAR)
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				  path, file_type_name(st.type));
 	if (fd < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
@@ -81,6 +83,6 @@ int digest_file(const char *path, char hex[DIGEST_HEX_LEN + 1],
 	if (!rc)
 		digest_final(d, hex);
 	digest_free(d);
-	close(fd);
+	plat_close(fd);
 	return rc;
 }

@@ -44,7 +44,8 @@ struct fetch {
 	unsigned failures;
 	char errbuf[CURL_ERROR_SIZE];
 	int fd;	      /* a file:// URL: read directly, or -1 */
-	int fd_errno; /* why it could not be opened */
+	int fd_errno; /* why it could not be opened; -1: not a regular
+			 file (a FIFO is never waited on), 0: another host */
 	char *chunk;  /* what the last read of that file got */
 	size_t chunk_len;
 	const char *broken; /* libcurl could not go on: why, or NULL */
@@ -353,7 +354,8 @@ static const char *local_path(const char *path)
  * A file:// URL (a mirror on disk) is read without libcurl: its file
  * protocol cannot pause, so it would pull a whole archive into memory at
  * once. libcurl still parses the URL. Returns 0 when url is not a local
- * file; otherwise f->fd is the open file, or -1 with f->fd_errno set.
+ * file; otherwise f->fd is the open file (file_open_read: a FIFO in a
+ * shared mirror is refused, never waited on), or -1 with f->fd_errno set.
  */
 static int open_local(struct fetch *f)
 {
@@ -368,18 +370,24 @@ static int open_local(struct fetch *f)
 	if (u && !curl_url_set(u, CURLUPART_URL, f->url, 0) &&
 	    !curl_url_get(u, CURLUPART_PATH, &path, CURLU_URLDECODE)) {
 		curl_url_get(u, CURLUPART_HOST, &host, 0);
-		if (host && *host && strcmp(host, "localhost"))
+		if (host && *host && strcmp(host, "localhost")) {
 			f->fd_errno = 0; /* another host's file */
-		else if ((f->fd = plat_open(local_path(path), PLAT_O_READ, 0)) <
-			 0)
+			goto out;
+		}
+		f->fd = file_open_read(PLAT_AT_CWD, local_path(path), 0, NULL);
+		if (f->fd == FILE_NOT_REGULAR) {
+			f->fd = -1;
+			f->fd_errno = -1; /* a folder, a FIFO */
+		} else if (f->fd < 0) {
 			f->fd_errno = errno;
-		else if (f->offset && plat_seek(f->fd, f->offset)) {
+		} else if (f->offset && plat_seek(f->fd, f->offset)) {
 			/* Never read from byte 0 as if it were offset. */
 			f->fd_errno = errno;
 			plat_close(f->fd);
 			f->fd = -1;
 		}
 	}
+out:
 	curl_free(host);
 	curl_free(path);
 	curl_url_cleanup(u);
@@ -395,8 +403,9 @@ static ssize_t read_local(struct fetch *f, const void **buf,
 	if (f->fd < 0) {
 		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
 			   f->url,
-			   f->fd_errno ? strerror(f->fd_errno)
-				       : "the file is on another host");
+			   f->fd_errno < 0 ? "not a regular file"
+			   : f->fd_errno   ? strerror(f->fd_errno)
+					   : "the file is on another host");
 		return -1;
 	}
 	f->offset += f->chunk_len;

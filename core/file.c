@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "plat_fs.h"
 #include "plat_path.h"
+#include "plat_sys.h"
 
 #define READ_BLOCK 4096
 
@@ -87,29 +89,71 @@ int file_read_fd(int fd, size_t max, struct buf *out)
 	}
 }
 
+int file_open_read(int dir, const char *name, unsigned flags,
+		   struct plat_stat *st)
+{
+	unsigned how = PLAT_O_READ | PLAT_O_NONBLOCK;
+	struct plat_stat own;
+	int fd;
+
+	if (flags & FILE_NOFOLLOW)
+		how |= PLAT_O_NOFOLLOW;
+	if (!st)
+		st = &own;
+	fd = plat_open_at(dir, name, how, 0);
+	if (fd < 0)
+		return -1;
+	if (plat_fstat(fd, st)) {
+		int e = errno;
+
+		plat_close(fd);
+		errno = e;
+		return -1;
+	}
+	if (st->type != PLAT_F_REG) {
+		plat_close(fd);
+		return FILE_NOT_REGULAR;
+	}
+	return fd;
+}
+
+const char *file_type_name(enum plat_ftype type)
+{
+	switch (type) {
+	case PLAT_F_REG:
+		return "a file";
+	case PLAT_F_DIR:
+		return "a folder";
+	case PLAT_F_LINK:
+		return "a symbolic link";
+	default:
+		return "a FIFO, device or socket";
+	}
+}
+
 int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
 	      struct cuenv_err *err)
 {
-	int fd = plat_open(path, PLAT_O_READ | PLAT_O_NONBLOCK, 0);
 	int optional = !!(flags & FILE_MAY_BE_MISSING);
 	struct plat_stat st;
-	int rc = CUENV_OK;
+	int fd, rc = CUENV_OK;
 
 	buf_reset(out);
+	fd = file_open_read(PLAT_AT_CWD, path, 0, &st);
+	if (fd == FILE_NOT_REGULAR) {
+		/* a folder (~/.cuenv is cuenv's root) */
+		if (st.type == PLAT_F_DIR && optional)
+			return CUENV_NO;
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file",
+				  path);
+	}
 	if (fd < 0) {
 		if (optional && (errno == ENOENT || errno == ENOTDIR))
 			return CUENV_NO;
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
 	}
-	if (plat_fstat(fd, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				path, strerror(errno));
-	} else if (st.type == PLAT_F_DIR && optional) {
-		rc = CUENV_NO; /* a folder (~/.cuenv is cuenv's root) */
-	} else if (st.type != PLAT_F_REG) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file", path);
-	} else if (file_read_fd(fd, max, out)) {
+	if (file_read_fd(fd, max, out)) {
 		if (errno == EFBIG)
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"'%s' is larger than %zu bytes", path,
@@ -129,17 +173,18 @@ int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
  * projects, or one another user planted). rename and unlink act on the
  * link itself, never its target, should it turn into one after this check.
  */
-static int refuse_link(const char *path, struct cuenv_err *err)
+static int refuse_link(int dir, const char *name, const char *path,
+		       struct cuenv_err *err)
 {
 	struct buf target = BUF_INIT;
 	struct plat_stat st;
 	ssize_t n;
 	int rc;
 
-	if (plat_lstat(path, &st) || st.type != PLAT_F_LINK)
+	if (plat_stat_at(dir, name, 1, &st) || st.type != PLAT_F_LINK)
 		return CUENV_OK;
 	buf_grow(&target, (size_t)st.size + 2);
-	n = plat_readlink(path, target.data, (size_t)st.size + 2);
+	n = plat_readlink_at(dir, name, target.data, (size_t)st.size + 2);
 	if (n >= 0 && (size_t)n <= (size_t)st.size)
 		target.len = (size_t)n;
 	else
@@ -179,7 +224,7 @@ int file_write(const char *path, const void *data, size_t len, int mode,
 {
 	struct buf tmp = BUF_INIT;
 	struct plat_stat st;
-	int fd = -1, rc = refuse_link(path, err);
+	int fd = -1, rc = refuse_link(PLAT_AT_CWD, path, path, err);
 
 	if (rc)
 		return rc;
@@ -217,9 +262,68 @@ out:
 	return rc;
 }
 
+int file_write_at(int dir, const char *name, const char *shown,
+		  const void *data, size_t len, int mode, struct cuenv_err *err)
+{
+	const unsigned how =
+		PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_EXCL | PLAT_O_NOFOLLOW;
+	struct buf tmp = BUF_INIT;
+	struct timespec now;
+	struct plat_stat st;
+	int fd = -1, rc = refuse_link(dir, name, shown, err);
+
+	if (rc)
+		return rc;
+	if (mode == FILE_MODE_KEEP)
+		mode = plat_stat_at(dir, name, 1, &st) ? 0644 : (int)st.perm;
+	/* mkstemp beneath a descriptor: names tried until one is new. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (unsigned i = 0; fd < 0 && i < 100; i++) {
+		buf_reset(&tmp);
+		buf_printf(&tmp, "%s.tmp%lx%x", name,
+			   (unsigned long)now.tv_nsec ^
+				   (unsigned long)plat_sys_pid(),
+			   i);
+		fd = plat_open_at(dir, tmp.data, how, 0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		buf_reset(&tmp);
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				shown, strerror(errno));
+		goto out;
+	}
+	if (plat_fchmod(fd, (unsigned)mode) || file_write_full(fd, data, len) ||
+	    plat_fsync(fd))
+		goto fail;
+	if (plat_close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (plat_rename_at(dir, tmp.data, dir, name))
+		goto fail;
+	buf_reset(&tmp);
+	/* A folder that cannot be synced (EINVAL) is left to the system. */
+	if (dir != PLAT_AT_CWD && plat_fsync(dir) && errno != EINVAL)
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
+				shown, strerror(errno));
+	goto out;
+fail:
+	rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s", shown,
+			strerror(errno));
+	if (fd >= 0)
+		plat_close(fd);
+	plat_unlink_at(dir, tmp.data);
+out:
+	buf_release(&tmp);
+	return rc;
+}
+
 int file_remove(const char *path, struct cuenv_err *err)
 {
-	int rc = refuse_link(path, err);
+	int rc = refuse_link(PLAT_AT_CWD, path, path, err);
 
 	if (!rc && plat_unlink(path) && errno != ENOENT)
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
@@ -234,14 +338,14 @@ int file_map(const char *path, size_t min, struct file_map *m,
 	int fd, rc = CUENV_OK;
 
 	memset(m, 0, sizeof(*m));
-	fd = plat_open(path, PLAT_O_READ, 0);
+	fd = file_open_read(PLAT_AT_CWD, path, 0, &st);
+	if (fd == FILE_NOT_REGULAR)
+		return CUENV_NO;
 	if (fd < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
-	if (plat_fstat(fd, &st))
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				path, strerror(errno));
-	else if (!(m->regular = st.type == PLAT_F_REG) || st.size < min)
+	m->regular = 1;
+	if (st.size < min)
 		rc = CUENV_NO;
 	if (!rc) {
 		m->data = plat_map(fd, (size_t)st.size);

@@ -28,9 +28,35 @@
 
 #include "buf.h"
 #include "err.h"
+#include "plat_fs.h"
 
 /* file_read: no such file, or a folder, is CUENV_NO (err untouched). */
 #define FILE_MAY_BE_MISSING 1u
+/* file_open_read: a symbolic link as the last name is refused (ELOOP). */
+#define FILE_NOFOLLOW 2u
+
+/* file_open_read's answer for a file that is there but is not a regular
+ * file. */
+#define FILE_NOT_REGULAR (-2)
+
+/*
+ * Open name (relative to the folder open at dir, or PLAT_AT_CWD for a
+ * path) for reading when it is a regular file, never waiting: the open is
+ * non-blocking, so that a FIFO (a user's, or one planted in a shared
+ * mirror) answers at once instead of waiting for a writer, then fstat
+ * says what was opened. Every read of a file cuenv did not write itself
+ * (a wheel, a mirror's manifest or archive, a catalogue file) opens it
+ * so. flags: FILE_NOFOLLOW. Returns the descriptor (its stat in *st when
+ * st is not NULL), -1 with errno set when it cannot be opened, or
+ * FILE_NOT_REGULAR with nothing left open (a folder, a FIFO, a device, a
+ * socket: st->type says which when st is not NULL).
+ */
+int file_open_read(int dir, const char *name, unsigned flags,
+		   struct plat_stat *st);
+
+/* "a folder", "a FIFO, device or socket", ...: what type names in a
+ * message ("'%s' is %s, not a regular file"). */
+const char *file_type_name(enum plat_ftype type);
 
 /*
  * Read the regular file at path (at most max bytes) into out, which is
@@ -61,6 +87,17 @@ int file_read_fd(int fd, size_t max, struct buf *out);
  */
 int file_write(const char *path, const void *data, size_t len, int mode,
 	       struct cuenv_err *err);
+
+/*
+ * file_write for the file name in the folder open at dir (shown: its
+ * path, for messages): the temporary file beside it, the rename and the
+ * fsync of the folder all by the descriptor, so that no folder on the
+ * way is looked up again (a link put there since is never followed).
+ * A link as name is refused as file_write refuses it.
+ */
+int file_write_at(int dir, const char *name, const char *shown,
+		  const void *data, size_t len, int mode,
+		  struct cuenv_err *err);
 
 /*
  * Remove the file at path; none there is no error. A symbolic link is

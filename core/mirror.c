@@ -13,6 +13,7 @@
 #include "plat_fs.h"
 #include "plat_path.h"
 #include "store.h"
+#include "version.h"
 #include "xalloc.h"
 
 #define STATE ".cuenv-mirror"
@@ -293,6 +294,133 @@ int mirror_plan_all(struct mirror_plan *p, const struct mirror_asked *q,
 	return rc;
 }
 
+/* ---- DIR, one name at a time ------------------------------------------------ */
+
+/*
+ * Every file and folder below DIR is reached from DIR's descriptor one
+ * name at a time, never through a link, as the store's walks do: a link
+ * at DIR/compute (or .cuenv-mirror, cuenv-catalogue, a component's
+ * folder) pointing elsewhere is refused, so that nothing outside DIR is
+ * created, replaced or read as the mirror's.
+ */
+#define DIR_FLAGS (PLAT_O_READ | PLAT_O_DIR | PLAT_O_NOFOLLOW)
+
+/* Why the folder name (in dir; shown: its path) could not be had. */
+static int no_folder(int dir, const char *name, const char *shown,
+		     const char *verb, int eno, struct cuenv_err *err)
+{
+	struct plat_stat st;
+
+	if (!plat_stat_at(dir, name, 1, &st) && st.type != PLAT_F_DIR)
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "'%s' is %s, not a folder: cuenv does not "
+				  "write through it",
+				  shown, file_type_name(st.type));
+	return cuenv_fail(err, CUENV_E_STORE, "cannot %s '%s': %s", verb, shown,
+			  strerror(eno));
+}
+
+/*
+ * Open the folder rel ("compute/cuda/redist"; "": DIR itself) below DIR
+ * (open at root; dir: its path, for messages), each name opened from the
+ * one before without following a link, and made when missing if create.
+ * *out: the open folder, the caller's to close. CUENV_OK; CUENV_NO when
+ * a folder is missing and !create; CUENV_E_STORE naming the path at
+ * fault (a link, a file where a folder should be).
+ */
+static int open_below(int root, const char *dir, const char *rel, int create,
+		      int *out, struct cuenv_err *err)
+{
+	struct buf shown = BUF_INIT, name = BUF_INIT;
+	const char *p = rel;
+	int fd = plat_open_at(root, ".", DIR_FLAGS, 0), rc = CUENV_OK;
+
+	buf_adds(&shown, dir);
+	if (fd < 0)
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s", dir,
+				strerror(errno));
+	while (!rc && *p) {
+		size_t n = strcspn(p, "/");
+		int next;
+
+		buf_reset(&name);
+		buf_add(&name, p, n);
+		buf_printf(&shown, "/%s", name.data);
+		p += n + (p[n] == '/');
+		if (create && plat_mkdir_at(fd, name.data, 0755) &&
+		    errno != EEXIST) {
+			rc = no_folder(fd, name.data, shown.data, "create",
+				       errno, err);
+			break;
+		}
+		next = plat_open_at(fd, name.data, DIR_FLAGS, 0);
+		if (next < 0 && !create && errno == ENOENT)
+			rc = CUENV_NO;
+		else if (next < 0)
+			rc = no_folder(fd, name.data, shown.data, "open", errno,
+				       err);
+		plat_close(fd);
+		fd = next;
+	}
+	if (rc && fd >= 0) {
+		plat_close(fd);
+		fd = -1;
+	}
+	*out = fd;
+	buf_release(&shown);
+	buf_release(&name);
+	return rc;
+}
+
+/*
+ * The folder holding rel (a file's path below DIR) by open_below, into
+ * *dir, and rel's last name into *leaf (a pointer into rel).
+ */
+static int parent_below(int root, const char *top, const char *rel, int create,
+			int *dir, const char **leaf, struct cuenv_err *err)
+{
+	const char *slash = strrchr(rel, '/');
+	char *folder = slash ? xstrndup(rel, (size_t)(slash - rel)) : NULL;
+	int rc = open_below(root, top, folder ? folder : "", create, dir, err);
+
+	*leaf = slash ? slash + 1 : rel;
+	free(folder);
+	return rc;
+}
+
+/*
+ * The regular file name in the folder open at dir (shown: its path) into
+ * out, at most TEXT_MAX bytes, never through a link nor from a FIFO.
+ * CUENV_OK; CUENV_NO when there is none (err untouched); CUENV_E_STORE
+ * naming shown.
+ */
+static int read_at(int dir, const char *name, const char *shown,
+		   struct buf *out, struct cuenv_err *err)
+{
+	struct plat_stat st;
+	int fd = file_open_read(dir, name, FILE_NOFOLLOW, &st), rc = CUENV_OK;
+
+	buf_reset(out);
+	if (fd == FILE_NOT_REGULAR)
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				  shown, file_type_name(st.type));
+	if (fd < 0 && errno == ENOENT)
+		return CUENV_NO;
+	if (fd < 0 && errno == ELOOP)
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "'%s' is a symbolic link: cuenv does not "
+				  "read through it",
+				  shown);
+	if (fd < 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  shown, strerror(errno));
+	if (file_read_fd(fd, TEXT_MAX, out))
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				shown, strerror(errno));
+	plat_close(fd);
+	return rc;
+}
+
 /* ---- stamps: files already hashed ----------------------------------------- */
 
 struct stamp {
@@ -376,13 +504,13 @@ static int stamp_matches(const struct stamps *s, const char *path,
 
 /* "sha size sec nsec ino taken path" per line; a line that does not parse is
  * dropped (the file is hashed again). */
-static void stamps_load(struct stamps *s, const char *file)
+static void stamps_load(struct stamps *s, int state, const char *shown)
 {
 	struct cuenv_err e = CUENV_ERR_INIT;
 	struct buf text = BUF_INIT;
 	char *line, *next;
 
-	if (file_read(file, TEXT_MAX, FILE_MAY_BE_MISSING, &text, &e))
+	if (read_at(state, "verified", shown, &text, &e))
 		goto out;
 	for (line = text.data; *line; line = next) {
 		struct stamp t = { 0 };
@@ -409,7 +537,7 @@ out:
 	buf_release(&text);
 }
 
-static int stamps_save(struct stamps *s, const char *file,
+static int stamps_save(struct stamps *s, int state, const char *shown,
 		       struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
@@ -426,7 +554,8 @@ static int stamps_save(struct stamps *s, const char *file,
 			   s->v[i].taken, s->v[i].path);
 	}
 	/* No stamps: the file is left as it is. */
-	rc = s->n ? file_write(file, text.data, text.len, FILE_MODE_KEEP, err)
+	rc = s->n ? file_write_at(state, "verified", shown, text.data, text.len,
+				  FILE_MODE_KEEP, err)
 		  : CUENV_OK;
 	buf_release(&text);
 	return rc;
@@ -437,45 +566,62 @@ static int stamps_save(struct stamps *s, const char *file,
 #define BLOCK (1 << 20)
 
 /*
- * Append the file at src to fd (when fd >= 0), hashing it into d; bytes
- * read into *n. CUENV_OK or CUENV_E_STORE naming src or dst.
+ * Read what is left of in (src names it) and append it to out (when out
+ * >= 0; dst names it), hashing it into d; bytes read into *n. CUENV_OK or
+ * CUENV_E_STORE naming src or dst.
  */
-static int copy_hashed(const char *src, int fd, const char *dst,
+static int copy_hashed(int in, const char *src, int out, const char *dst,
 		       struct digest *d, uint64_t *n, struct cuenv_err *err)
 {
 	char *buf = xmalloc(BLOCK);
-	int in = plat_open(src, PLAT_O_READ, 0), rc = CUENV_OK;
+	int rc = CUENV_OK;
 	ssize_t r;
 
-	if (in < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s", src,
-				strerror(errno));
-		goto out;
-	}
 	for (;;) {
 		r = file_read_full(in, buf, BLOCK);
 		if (r < 0) {
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot read '%s': %s", src,
 					strerror(errno));
-			goto out;
+			break;
 		}
 		if (!r)
 			break;
 		digest_update(d, buf, (size_t)r);
 		*n += (uint64_t)r;
-		if (fd >= 0 && file_write_full(fd, buf, (size_t)r)) {
+		if (out >= 0 && file_write_full(out, buf, (size_t)r)) {
 			rc = cuenv_fail(err, CUENV_E_STORE,
 					"cannot write '%s': %s", dst,
 					strerror(errno));
-			goto out;
+			break;
 		}
 	}
-out:
-	if (in >= 0)
-		plat_close(in);
 	free(buf);
 	return rc;
+}
+
+/* A file the mirror writes: its folder's descriptor, its name there, and
+ * its path for messages. */
+struct spot {
+	int dir;
+	const char *name;
+	const char *shown;
+};
+
+/* Open the regular file src from outside DIR (a manifest of the
+ * catalogue, a cached archive) for reading, never waiting on a FIFO. */
+static int open_source(const char *src, int *fd, struct cuenv_err *err)
+{
+	struct plat_stat st;
+
+	*fd = file_open_read(PLAT_AT_CWD, src, 0, &st);
+	if (*fd == FILE_NOT_REGULAR)
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				  src, file_type_name(st.type));
+	if (*fd < 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				  src, strerror(errno));
+	return CUENV_OK;
 }
 
 /* Compare what was read with what f must be; name says where from. */
@@ -521,27 +667,35 @@ static int finish_checked(const struct mirror_file *f, struct digest *d,
 
 /* Copy a local file (a manifest, a cached archive) to tmp, checked. */
 static int copy_checked(const struct mirror_file *f, const char *src,
-			const char *tmp, uint64_t *n, struct cuenv_err *err)
+			const struct spot *tmp, uint64_t *n,
+			struct cuenv_err *err)
 {
 	struct digest *d = digest_new();
-	int fd = plat_open(tmp, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_TRUNC,
-			   0644);
-	int rc;
+	int in = -1, fd = -1, rc;
 
 	*n = 0;
+	rc = open_source(src, &in, err);
+	if (rc)
+		goto out;
+	fd = plat_open_at(tmp->dir, tmp->name,
+			  PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_TRUNC |
+				  PLAT_O_NOFOLLOW | PLAT_O_NONBLOCK,
+			  0644);
 	if (fd < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp, strerror(errno));
+				tmp->shown, strerror(errno));
 		goto out;
 	}
-	rc = copy_hashed(src, fd, tmp, d, n, err);
-	rc = finish_checked(f, d, *n, src, rc, fd, tmp, err);
+	rc = copy_hashed(in, src, fd, tmp->shown, d, n, err);
+	rc = finish_checked(f, d, *n, src, rc, fd, tmp->shown, err);
 	fd = -1;
 out:
+	if (in >= 0)
+		plat_close(in);
 	if (fd >= 0)
 		plat_close(fd);
 	if (rc)
-		plat_unlink(tmp);
+		plat_unlink_at(tmp->dir, tmp->name);
 	digest_free(d);
 	return rc;
 }
@@ -551,7 +705,7 @@ out:
  * Only a network failure keeps them; *n: bytes that came over the network.
  */
 static int download(const struct mirror_file *f, const struct mirror_opts *o,
-		    const char *tmp, uint64_t *n, struct cuenv_err *err)
+		    const struct spot *tmp, uint64_t *n, struct cuenv_err *err)
 {
 	struct digest *d = digest_new();
 	char *url = install_mirror_url(f->url, o->upstream);
@@ -561,19 +715,28 @@ static int download(const struct mirror_file *f, const struct mirror_opts *o,
 	int fd, rc = CUENV_OK, keep = 0;
 
 	*n = 0;
-	fd = plat_open(tmp, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_APPEND, 0644);
+	/* Read back from the start (O_APPEND moves only the writes). */
+	fd = plat_open_at(tmp->dir, tmp->name,
+			  PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_APPEND |
+				  PLAT_O_NOFOLLOW | PLAT_O_NONBLOCK,
+			  0644);
 	if (fd < 0 || plat_fstat(fd, &st)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp, strerror(errno));
+				tmp->shown, strerror(errno));
+		goto out;
+	}
+	if (st.type != PLAT_F_REG) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				tmp->shown, file_type_name(st.type));
 		goto out;
 	}
 	if (f->size && st.size > f->size && plat_ftruncate(fd, 0)) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp, strerror(errno));
+				tmp->shown, strerror(errno));
 		goto out;
 	}
 	/* What an earlier run got is hashed, then the rest is asked for. */
-	rc = copy_hashed(tmp, -1, tmp, d, &have, err);
+	rc = copy_hashed(fd, tmp->shown, -1, tmp->shown, d, &have, err);
 	if (rc)
 		goto out;
 	if (!f->size || have < f->size) {
@@ -587,8 +750,8 @@ static int download(const struct mirror_file *f, const struct mirror_opts *o,
 			*n += (uint64_t)r;
 			if (file_write_full(fd, p, (size_t)r)) {
 				rc = cuenv_fail(err, CUENV_E_STORE,
-						"cannot write '%s': %s", tmp,
-						strerror(errno));
+						"cannot write '%s': %s",
+						tmp->shown, strerror(errno));
 				goto out;
 			}
 		}
@@ -598,13 +761,13 @@ static int download(const struct mirror_file *f, const struct mirror_opts *o,
 			goto out;
 		}
 	}
-	rc = finish_checked(f, d, have, url, CUENV_OK, fd, tmp, err);
+	rc = finish_checked(f, d, have, url, CUENV_OK, fd, tmp->shown, err);
 	fd = -1;
 out:
 	if (fd >= 0)
 		plat_close(fd);
 	if (rc && !keep)
-		plat_unlink(tmp);
+		plat_unlink_at(tmp->dir, tmp->name);
 	fetch_close(net);
 	digest_free(d);
 	free(url);
@@ -617,59 +780,106 @@ struct run {
 	const struct mirror_opts *o;
 	struct mirror_report *r;
 	struct stamps stamps;
+	int root;  /* DIR */
+	int state; /* DIR/.cuenv-mirror */
+	int tmp;   /* DIR/.cuenv-mirror/tmp */
 };
 
-/* Is DIR/f->path there with the right bytes? 1 yes, 0 no (absent or
- * damaged: *damaged), or an error. */
+/* What verified found at a file's place in DIR. */
+enum found {
+	FOUND_NONE,    /* nothing */
+	FOUND_GOOD,    /* the file, verified */
+	FOUND_DAMAGED, /* a file with wrong bytes, or a link: replaced */
+};
+
+/*
+ * Is f (at its place: dest) there with the right bytes? *found says; a
+ * regular file only, hashed now (verify, or no stamp of this mirror's
+ * that matches it) or stamped by an earlier run. A link is never
+ * followed (it is replaced); a folder, a FIFO or a device is refused.
+ * Returns CUENV_OK, or CUENV_E_STORE naming dest.
+ */
 static int verified(struct run *run, const struct mirror_file *f,
-		    const char *dest, int *damaged, struct cuenv_err *err)
+		    const struct spot *dest, enum found *found,
+		    struct cuenv_err *err)
 {
 	char hex[DIGEST_HEX_LEN + 1];
+	struct digest *d = NULL;
 	struct plat_stat st;
+	uint64_t n = 0;
+	int fd = -1, rc = CUENV_OK;
 
-	*damaged = 0;
-	if (plat_lstat(dest, &st)) {
+	*found = FOUND_NONE;
+	if (plat_stat_at(dest->dir, dest->name, 1, &st)) {
 		if (errno == ENOENT)
-			return 0;
+			return CUENV_OK;
 		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				  dest, strerror(errno));
+				  dest->shown, strerror(errno));
+	}
+	if (st.type == PLAT_F_LINK) {
+		*found = FOUND_DAMAGED;
+		return CUENV_OK;
 	}
 	if (st.type != PLAT_F_REG)
 		return cuenv_fail(err, CUENV_E_STORE,
-				  "'%s' is not a plain file", dest);
+				  "'%s' is %s where the mirror keeps a file: "
+				  "cuenv does not replace it",
+				  dest->shown, file_type_name(st.type));
 	if (!run->o->verify &&
-	    stamp_matches(&run->stamps, f->path, f->sha256, &st))
-		return 1;
-	*damaged = 1;
+	    stamp_matches(&run->stamps, f->path, f->sha256, &st)) {
+		*found = FOUND_GOOD;
+		return CUENV_OK;
+	}
+	*found = FOUND_DAMAGED;
 	if (f->size && st.size != f->size)
-		return 0;
-	if (digest_file(dest, hex, err))
-		return -1;
-	if (strcmp(hex, f->sha256))
-		return 0;
-	*damaged = 0;
-	stamp_set(&run->stamps, f->path, hex, &st);
-	return 1;
+		return CUENV_OK;
+	fd = file_open_read(dest->dir, dest->name, FILE_NOFOLLOW, &st);
+	if (fd < 0) /* changed since: looked at again on the next run */
+		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
+				  dest->shown,
+				  fd == FILE_NOT_REGULAR ? "not a regular file"
+							 : strerror(errno));
+	d = digest_new();
+	rc = copy_hashed(fd, dest->shown, -1, NULL, d, &n, err);
+	plat_close(fd);
+	if (!rc) {
+		digest_final(d, hex);
+		if (!strcmp(hex, f->sha256)) {
+			*found = FOUND_GOOD;
+			stamp_set(&run->stamps, f->path, hex, &st);
+		}
+	}
+	digest_free(d);
+	return rc;
 }
 
 static int ensure_file(struct run *run, const struct mirror_file *f,
 		       struct cuenv_err *err)
 {
 	const struct mirror_opts *o = run->o;
-	struct buf dest = BUF_INIT, tmp = BUF_INIT, cached = BUF_INIT;
+	struct buf shown = BUF_INIT, tname = BUF_INIT, tshown = BUF_INIT,
+		   cached = BUF_INIT;
+	struct spot dest = { -1, NULL, NULL }, tmp;
 	enum mirror_how how;
+	enum found found;
 	uint64_t n = 0;
 	struct plat_stat st;
-	int rc = CUENV_OK, damaged, ok;
-	char *parent;
+	int rc;
 
-	buf_path(&dest, o->dir, f->path);
-	ok = verified(run, f, dest.data, &damaged, err);
-	if (ok < 0) {
-		rc = err->rc;
+	buf_path(&shown, o->dir, f->path);
+	dest.shown = shown.data;
+	/* Its folders are made once it is here (a failed download of
+	 * another platform's archive leaves no folder named for it). */
+	found = FOUND_NONE;
+	rc = parent_below(run->root, o->dir, f->path, 0, &dest.dir, &dest.name,
+			  err);
+	if (!rc)
+		rc = verified(run, f, &dest, &found, err);
+	else if (rc == CUENV_NO)
+		rc = CUENV_OK;
+	if (rc)
 		goto out;
-	}
-	if (ok) {
+	if (found == FOUND_GOOD) {
 		run->r->had++;
 		run->r->had_bytes += f->size;
 		if (o->on_file)
@@ -677,47 +887,51 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 		goto out;
 	}
 	stamp_drop(&run->stamps, f->path);
-	/* Wrong bytes never stay under the final name, fetched or not. */
-	if (damaged && plat_unlink(dest.data) && errno != ENOENT) {
+	/* Wrong bytes never stay under the final name, fetched or not; a
+	 * link goes itself (never what it points to). */
+	if (found == FOUND_DAMAGED && plat_unlink_at(dest.dir, dest.name) &&
+	    errno != ENOENT) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot remove '%s': %s",
-				dest.data, strerror(errno));
+				dest.shown, strerror(errno));
 		goto out;
 	}
-	buf_printf(&tmp, "%s/" STATE "/tmp/%s.part", o->dir, f->sha256);
+	buf_printf(&tname, "%s.part", f->sha256);
+	buf_printf(&tshown, "%s/" STATE "/tmp/%s", o->dir, tname.data);
+	tmp = (struct spot){ run->tmp, tname.data, tshown.data };
 	if (o->cache)
 		buf_printf(&cached, "%s/%s", o->cache, f->sha256);
 	if (f->origin) {
 		how = MIRROR_COPIED;
-		rc = copy_checked(f, f->origin, tmp.data, &n, err);
+		rc = copy_checked(f, f->origin, &tmp, &n, err);
 	} else if (cached.len && !plat_stat(cached.data, &st) &&
 		   st.type == PLAT_F_REG) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 
 		how = MIRROR_CACHED;
 		/* A damaged cache file: the network has the truth. */
-		if (copy_checked(f, cached.data, tmp.data, &n, &e)) {
+		if (copy_checked(f, cached.data, &tmp, &n, &e)) {
 			how = MIRROR_FETCHED;
-			rc = download(f, o, tmp.data, &n, err);
+			rc = download(f, o, &tmp, &n, err);
 		}
 		err_release(&e);
 	} else {
 		how = MIRROR_FETCHED;
-		rc = download(f, o, tmp.data, &n, err);
+		rc = download(f, o, &tmp, &n, err);
 	}
 	if (rc)
-		goto out;
-	parent = plat_path_parent(plat_path_native(), dest.data);
-	rc = parent ? store_mkdir_p(parent, err) : CUENV_OK;
-	free(parent);
-	if (!rc && plat_rename(tmp.data, dest.data))
+		goto out; /* download kept what a broken transfer got */
+	if (dest.dir < 0)
+		rc = parent_below(run->root, o->dir, f->path, 1, &dest.dir,
+				  &dest.name, err);
+	if (!rc && plat_rename_at(tmp.dir, tmp.name, dest.dir, dest.name))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				dest.data, strerror(errno));
-	if (!rc && !plat_stat(dest.data, &st))
-		stamp_set(&run->stamps, f->path, f->sha256, &st);
+				dest.shown, strerror(errno));
 	if (rc) {
-		plat_unlink(tmp.data);
+		plat_unlink_at(tmp.dir, tmp.name);
 		goto out;
 	}
+	if (!plat_stat_at(dest.dir, dest.name, 1, &st))
+		stamp_set(&run->stamps, f->path, f->sha256, &st);
 	if (how == MIRROR_FETCHED) {
 		run->r->fetched++;
 		run->r->fetched_bytes += n;
@@ -727,20 +941,48 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	} else {
 		run->r->copied++;
 	}
-	if (damaged) {
+	if (found == FOUND_DAMAGED) {
 		run->r->repaired++;
 		how = MIRROR_REPAIRED;
 	}
 	if (o->on_file)
 		o->on_file(o->ctx, f, how, n);
 out:
-	buf_release(&dest);
-	buf_release(&tmp);
+	if (dest.dir >= 0)
+		plat_close(dest.dir);
+	buf_release(&shown);
+	buf_release(&tname);
+	buf_release(&tshown);
 	buf_release(&cached);
 	return rc;
 }
 
 /* ---- the index ------------------------------------------------------------ */
+
+/* An index entry's components: names (catalog_name_ok), ", " between;
+ * none for CUPTI from a release without cuda_cupti (its manifest only). */
+static int components_ok(const char *comps)
+{
+	char *copy = xstrdup(comps), *p = copy;
+	int ok = 1;
+
+	if (!*comps) {
+		free(copy);
+		return 1;
+	}
+	for (;;) {
+		char *end = strstr(p, ", ");
+
+		if (end)
+			*end = '\0';
+		ok = ok && catalog_name_ok(p);
+		if (!end)
+			break;
+		p = end + 2;
+	}
+	free(copy);
+	return ok;
+}
 
 static int parse_index(const char *name, const struct buf *text,
 		       struct mirror_plan *all, struct cuenv_err *err)
@@ -802,8 +1044,9 @@ static int parse_index(const char *name, const struct buf *text,
 		enum source_kind s;
 
 		if (!kind || kit_kind_parse(kind, &k) || !src ||
-		    source_parse(src, &s) || !ver || !plat || !comps ||
-		    !json_is_integer(major)) {
+		    source_parse(src, &s) || !ver || !version_is_valid(ver) ||
+		    !plat || !catalog_platform_known(plat) || !comps ||
+		    !components_ok(comps) || !json_is_integer(major)) {
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"bad mirror index '%s': bad release "
 					"entry %zu",
@@ -986,20 +1229,25 @@ static void format_readme(const struct mirror_plan *all,
 /* ---- the catalogue folder ------------------------------------------------- */
 
 /*
- * Write text to path (atomically) unless it already says that; an empty
- * text removes the file.
+ * Write text to name in the folder open at dir (shown: its path),
+ * atomically, unless it already says that; an empty text removes it.
  */
-static int put(const char *path, const char *text, struct cuenv_err *err)
+static int put(int dir, const char *name, const char *shown, const char *text,
+	       struct cuenv_err *err)
 {
 	struct cuenv_err e = CUENV_ERR_INIT;
 	struct buf old = BUF_INIT;
 	int rc = CUENV_OK;
 
-	if (file_read(path, TEXT_MAX, FILE_MAY_BE_MISSING, &old, &e) ||
-	    strcmp(old.data, text))
-		rc = *text ? file_write(path, text, strlen(text),
-					FILE_MODE_KEEP, err)
-			   : file_remove(path, err);
+	if (read_at(dir, name, shown, &old, &e) || strcmp(old.data, text)) {
+		if (*text)
+			rc = file_write_at(dir, name, shown, text, strlen(text),
+					   FILE_MODE_KEEP, err);
+		else if (plat_unlink_at(dir, name) && errno != ENOENT)
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot remove '%s': %s", shown,
+					strerror(errno));
+	}
 	err_release(&e);
 	buf_release(&old);
 	return rc;
@@ -1020,34 +1268,35 @@ static int row_has_url(const char *row, const struct mirror_plan *all)
 }
 
 /*
- * DIR/cuenv-catalogue/NAME: its header, and the rows (of the tables p
- * read, and of the table already there) whose url DIR holds.
+ * DIR/cuenv-catalogue/NAME (cat: that folder): its header, and the rows
+ * (of the tables p read, and of the table already there) whose url DIR
+ * holds.
  */
-static int write_table(const char *dir, const char *name,
+static int write_table(const struct run *run, int cat, const char *name,
 		       const struct mirror_plan *p,
 		       const struct mirror_plan *all, struct cuenv_err *err)
 {
 	struct buf out = BUF_INIT, path = BUF_INIT, text = BUF_INIT;
-	struct strv rows = STRV_INIT, srcs = STRV_INIT;
+	struct strv rows = STRV_INIT;
 	int rc = CUENV_OK;
 
-	buf_printf(&path, "%s/" CATALOGUE "/%s", dir, name);
-	strv_push(&srcs, path.data);
-	for (size_t i = 0; i < p->tables.n; i++) {
-		if (!strcmp(plat_path_last(p->tables.v[i]), name))
-			strv_push(&srcs, p->tables.v[i]);
-	}
-	for (size_t s = 0; s < srcs.n; s++) {
+	buf_printf(&path, "%s/" CATALOGUE "/%s", run->o->dir, name);
+	/* The table already there first (-1), then those p read. */
+	for (size_t s = 0; s <= p->tables.n; s++) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 		char *line, *next;
+		int got;
 
-		buf_reset(&text);
-		if (file_read(srcs.v[s], TEXT_MAX, FILE_MAY_BE_MISSING, &text,
-			      &e)) {
-			err_release(&e);
+		if (!s)
+			got = read_at(cat, name, path.data, &text, &e);
+		else if (strcmp(plat_path_last(p->tables.v[s - 1]), name))
 			continue;
-		}
+		else
+			got = file_read(p->tables.v[s - 1], TEXT_MAX,
+					FILE_MAY_BE_MISSING, &text, &e);
 		err_release(&e);
+		if (got)
+			continue;
 		for (line = text.data; *line; line = next) {
 			next = line + strcspn(line, "\n");
 			if (*next)
@@ -1065,90 +1314,117 @@ static int write_table(const char *dir, const char *name,
 	for (size_t i = 0; i < rows.n; i++)
 		buf_printf(&out, "%s\n", rows.v[i]);
 	if (rows.n)
-		rc = put(path.data, out.data, err);
+		rc = put(cat, name, path.data, out.data, err);
 	strv_release(&rows);
-	strv_release(&srcs);
 	buf_release(&out);
 	buf_release(&path);
 	buf_release(&text);
 	return rc;
 }
 
-/* Copy a (verified) file of DIR, or a compat table, into the catalogue. */
-static int copy_text(const char *src, const char *dst, struct cuenv_err *err)
+/*
+ * Copy DIR's verified manifest at path (below DIR) to base in the
+ * catalogue folder open at to (shown: its path). One an earlier run
+ * listed and someone removed since is left out.
+ */
+static int copy_manifest(const struct run *run, const char *path, int to,
+			 const char *base, const char *shown,
+			 struct cuenv_err *err)
 {
-	struct buf text = BUF_INIT;
-	int rc = file_read(src, TEXT_MAX, FILE_MAY_BE_MISSING, &text, err);
+	struct buf src = BUF_INIT, text = BUF_INIT;
+	const char *leaf;
+	int dir = -1, rc;
 
+	buf_path(&src, run->o->dir, path);
+	rc = parent_below(run->root, run->o->dir, path, 0, &dir, &leaf, err);
 	if (!rc)
-		rc = put(dst, text.data, err);
+		rc = read_at(dir, leaf, src.data, &text, err);
+	if (!rc)
+		rc = put(to, base, shown, text.data, err);
+	else if (rc == CUENV_NO)
+		rc = CUENV_OK;
+	if (dir >= 0)
+		plat_close(dir);
+	buf_release(&src);
 	buf_release(&text);
 	return rc;
 }
 
-static int write_catalogue(const struct mirror_plan *p,
-			   const struct mirror_plan *all,
-			   const struct mirror_opts *o, struct cuenv_err *err)
+/* Copy the compat/ tables (*.tsv) of o->compat into the catalogue. */
+static int copy_compat(const struct run *run, struct cuenv_err *err)
 {
-	struct buf dir = BUF_INIT, src = BUF_INIT, dst = BUF_INIT;
-	struct plat_stat sst;
-	int rc;
+	const struct mirror_opts *o = run->o;
+	struct plat_dir *d = plat_opendir(o->compat);
+	struct buf src = BUF_INIT, dst = BUF_INIT, text = BUF_INIT;
+	const char *name;
+	int to = -1, rc = CUENV_OK;
 
-	buf_printf(&dir, "%s/" CATALOGUE "/cuda", o->dir);
-	rc = store_mkdir_p(dir.data, err);
-	buf_reset(&dir);
-	buf_printf(&dir, "%s/" CATALOGUE "/cudnn", o->dir);
+	if (d)
+		rc = open_below(run->root, o->dir, CATALOGUE "/compat", 1, &to,
+				err);
+	while (!rc && d && (name = plat_readdir(d))) {
+		size_t n = strlen(name);
+
+		if (name[0] == '.' || n < 5 || strcmp(name + n - 4, ".tsv"))
+			continue;
+		buf_reset(&src);
+		buf_reset(&dst);
+		buf_path(&src, o->compat, name);
+		buf_printf(&dst, "%s/" CATALOGUE "/compat/%s", o->dir, name);
+		rc = file_read(src.data, TEXT_MAX, FILE_MAY_BE_MISSING, &text,
+			       err);
+		if (!rc)
+			rc = put(to, name, dst.data, text.data, err);
+	}
+	if (d)
+		plat_closedir(d);
+	if (to >= 0)
+		plat_close(to);
+	buf_release(&src);
+	buf_release(&dst);
+	buf_release(&text);
+	return rc;
+}
+
+static int write_catalogue(const struct run *run, const struct mirror_plan *p,
+			   const struct mirror_plan *all, struct cuenv_err *err)
+{
+	const struct mirror_opts *o = run->o;
+	struct buf dst = BUF_INIT;
+	int cat = -1, kinds[2] = { -1, -1 }, rc;
+
+	rc = open_below(run->root, o->dir, CATALOGUE "/cuda", 1, &kinds[0],
+			err);
 	if (!rc)
-		rc = store_mkdir_p(dir.data, err);
+		rc = open_below(run->root, o->dir, CATALOGUE "/cudnn", 1,
+				&kinds[1], err);
+	if (!rc)
+		rc = open_below(run->root, o->dir, CATALOGUE, 0, &cat, err);
 	for (size_t i = 0; !rc && i < all->nfiles; i++) {
-		const char *path = all->files[i].path, *kind;
+		const char *path = all->files[i].path;
 		const char *base = strrchr(path, '/') + 1;
+		int k = !strncmp(path, "compute/cudnn/redist/redistrib_", 31);
+		const char *kind = k ? "cudnn" : "cuda";
 
-		if (!strncmp(path, "compute/cuda/redist/redistrib_", 30))
-			kind = "cuda";
-		else if (!strncmp(path, "compute/cudnn/redist/redistrib_", 31))
-			kind = "cudnn";
-		else
+		if (!k && strncmp(path, "compute/cuda/redist/redistrib_", 30))
 			continue;
 		if (strchr(path + 8 + strlen(kind) + 8, '/'))
 			continue; /* only redist/redistrib_*.json */
-		buf_reset(&src);
 		buf_reset(&dst);
-		buf_path(&src, o->dir, path);
 		buf_printf(&dst, "%s/" CATALOGUE "/%s/%s", o->dir, kind, base);
-		/* One an earlier run listed and someone removed since: gone. */
-		if (plat_stat(src.data, &sst) && errno == ENOENT)
-			continue;
-		rc = copy_text(src.data, dst.data, err);
+		rc = copy_manifest(run, path, kinds[k], base, dst.data, err);
 	}
 	if (!rc)
-		rc = write_table(o->dir, "cuda-runfiles.tsv", p, all, err);
+		rc = write_table(run, cat, "cuda-runfiles.tsv", p, all, err);
 	if (!rc)
-		rc = write_table(o->dir, "cudnn-tarballs.tsv", p, all, err);
-	if (!rc && o->compat) {
-		struct plat_dir *d = plat_opendir(o->compat);
-		const char *name;
-
-		buf_reset(&dir);
-		buf_printf(&dir, "%s/" CATALOGUE "/compat", o->dir);
-		rc = d ? store_mkdir_p(dir.data, err) : CUENV_OK;
-		while (!rc && d && (name = plat_readdir(d))) {
-			size_t n = strlen(name);
-
-			if (name[0] == '.' || n < 5 ||
-			    strcmp(name + n - 4, ".tsv"))
-				continue;
-			buf_reset(&src);
-			buf_reset(&dst);
-			buf_path(&src, o->compat, name);
-			buf_path(&dst, dir.data, name);
-			rc = copy_text(src.data, dst.data, err);
-		}
-		if (d)
-			plat_closedir(d);
-	}
-	buf_release(&dir);
-	buf_release(&src);
+		rc = write_table(run, cat, "cudnn-tarballs.tsv", p, all, err);
+	if (!rc && o->compat)
+		rc = copy_compat(run, err);
+	for (int k = 0; k < 2; k++)
+		if (kinds[k] >= 0)
+			plat_close(kinds[k]);
+	if (cat >= 0)
+		plat_close(cat);
 	buf_release(&dst);
 	return rc;
 }
@@ -1228,84 +1504,107 @@ static void undo_failed_run(const char *dir, unsigned made, int landed)
 	buf_release(&p);
 }
 
+/* Take DIR's lock (.cuenv-mirror/lock), waiting for another run. */
+static int lock_dir(const struct run *run, int *fd, struct cuenv_err *err)
+{
+	const struct mirror_opts *o = run->o;
+	int r;
+
+	*fd = plat_open_at(run->state, "lock",
+			   PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_NOFOLLOW |
+				   PLAT_O_NONBLOCK,
+			   0644);
+	r = *fd < 0 ? -2 : store_lock_fd(*fd, 1, 0);
+	if (r == -1) {
+		if (o->waiting)
+			o->waiting(o->ctx, o->dir);
+		r = store_lock_fd(*fd, 1, 1);
+	}
+	if (r)
+		return cuenv_fail(err, CUENV_E_STORE,
+				  "cannot lock '%s/" STATE "/lock': %s", o->dir,
+				  strerror(errno));
+	return CUENV_OK;
+}
+
 int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	       struct mirror_report *r, struct cuenv_err *err)
 {
-	struct run run = { .o = o, .r = r };
+	struct run run = { .o = o, .r = r, .root = -1, .state = -1, .tmp = -1 };
 	struct buf path = BUF_INIT, text = BUF_INIT;
 	struct mirror_plan all;
-	struct plat_stat ist;
 	char *abs = NULL;
 	unsigned made = missing_dirs(o->dir);
 	int lockfd = -1, rc;
 
 	memset(r, 0, sizeof(*r));
 	mirror_plan_init(&all);
-	buf_printf(&path, "%s/" STATE "/tmp", o->dir);
-	rc = store_mkdir_p(path.data, err);
+	rc = store_mkdir_p(o->dir, err);
 	if (rc)
 		goto out;
-	buf_reset(&path);
-	buf_printf(&path, "%s/" STATE "/lock", o->dir);
-	lockfd = store_lock_path(path.data, 1, 0);
-	if (lockfd == -1) {
-		if (o->waiting)
-			o->waiting(o->ctx, o->dir);
-		lockfd = store_lock_path(path.data, 1, 1);
-	}
-	if (lockfd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot lock '%s': %s",
-				path.data, strerror(errno));
+	/* DIR itself is the user's to name (a link to a big disk is fine);
+	 * nothing below it is reached through a link. */
+	run.root = plat_open(o->dir, PLAT_O_READ | PLAT_O_DIR, 0);
+	if (run.root < 0) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				o->dir, strerror(errno));
 		goto out;
 	}
+	rc = open_below(run.root, o->dir, STATE "/tmp", 1, &run.tmp, err);
+	if (!rc)
+		rc = open_below(run.root, o->dir, STATE, 0, &run.state, err);
+	if (!rc)
+		rc = lock_dir(&run, &lockfd, err);
 	/*
 	 * Both redist folders, even empty: `cuenv update --mirror` lists
 	 * each, and a 404 for one would fail it.
 	 */
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; !rc && k < 2; k++) {
+		int fd = -1;
+
 		buf_reset(&path);
-		buf_printf(&path, "%s/compute/%s/redist", o->dir,
-			   k ? "cudnn" : "cuda");
-		rc = store_mkdir_p(path.data, err);
-		if (rc)
-			goto out;
+		buf_printf(&path, "compute/%s/redist", k ? "cudnn" : "cuda");
+		rc = open_below(run.root, o->dir, path.data, 1, &fd, err);
+		if (fd >= 0)
+			plat_close(fd);
 	}
+	if (rc)
+		goto out;
 	/* The index first: a damaged one stops the run before any work. */
 	buf_reset(&path);
 	buf_path(&path, o->dir, INDEX);
-	if (!plat_stat(path.data, &ist)) {
-		rc = file_read(path.data, TEXT_MAX, FILE_MAY_BE_MISSING, &text,
-			       err);
-		if (!rc)
-			rc = parse_index(path.data, &text, &all, err);
-		if (rc)
-			goto out;
-	}
+	rc = read_at(run.root, INDEX, path.data, &text, err);
+	if (!rc)
+		rc = parse_index(path.data, &text, &all, err);
+	else if (rc == CUENV_NO)
+		rc = CUENV_OK;
+	if (rc)
+		goto out;
 	buf_reset(&path);
 	buf_printf(&path, "%s/" STATE "/verified", o->dir);
-	stamps_load(&run.stamps, path.data);
+	stamps_load(&run.stamps, run.state, path.data);
 	for (size_t i = 0; i < p->nfiles && !rc; i++)
 		rc = ensure_file(&run, &p->files[i], err);
 	/* Whatever was verified stays known, also after a failure. */
 	if (rc) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 
-		stamps_save(&run.stamps, path.data, &e);
+		stamps_save(&run.stamps, run.state, path.data, &e);
 		err_release(&e);
 		goto out;
 	}
-	rc = stamps_save(&run.stamps, path.data, err);
+	rc = stamps_save(&run.stamps, run.state, path.data, err);
 	if (!rc)
 		rc = merge(&all, p, err);
 	if (!rc)
-		rc = write_catalogue(p, &all, o, err);
+		rc = write_catalogue(&run, p, &all, err);
 	if (rc)
 		goto out;
 	buf_reset(&text);
 	format_index(&all, &text);
 	buf_reset(&path);
 	buf_path(&path, o->dir, INDEX);
-	rc = put(path.data, text.data, err);
+	rc = put(run.root, INDEX, path.data, text.data, err);
 	if (rc)
 		goto out;
 	abs = plat_realpath(o->dir);
@@ -1313,13 +1612,19 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 	format_readme(&all, o, abs ? abs : o->dir, &text);
 	buf_reset(&path);
 	buf_path(&path, o->dir, "README.txt");
-	rc = put(path.data, text.data, err);
+	rc = put(run.root, "README.txt", path.data, text.data, err);
 out:
 	if (rc && lockfd >= 0)
 		undo_failed_run(o->dir, made,
 				r->fetched + r->cached + r->copied > 0);
 	if (lockfd >= 0)
 		plat_close(lockfd);
+	if (run.tmp >= 0)
+		plat_close(run.tmp);
+	if (run.state >= 0)
+		plat_close(run.state);
+	if (run.root >= 0)
+		plat_close(run.root);
 	stamps_release(&run.stamps);
 	mirror_plan_release(&all);
 	buf_release(&path);

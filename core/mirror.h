@@ -26,7 +26,13 @@
  * a file is hashed again only when its stamp (size, mtime, inode) no
  * longer matches, or when asked (verify), and downloaded again only when
  * that hash is wrong; one run at a time writes DIR (the lock), others
- * wait.
+ * wait. Below DIR, every folder is opened one name at a time from DIR's
+ * descriptor without following a link (a link at compute/, a
+ * component's folder, .cuenv-mirror/ or cuenv-catalogue/ is refused,
+ * naming it), and files are read and written by their folder's
+ * descriptor: nothing outside DIR is written or read as the mirror's. A
+ * file "already there" is a regular file: a link in its place is
+ * replaced, a folder or a FIFO refused.
  */
 #ifndef CUENV_MIRROR_H
 #define CUENV_MIRROR_H

@@ -264,11 +264,15 @@ static ssize_t chunk_read(void *ctx, const void **p, struct cuenv_err *err)
 	ssize_t n;
 
 	if (f->fd < 0 && !f->failed) {
-		f->fd = plat_open(f->path, PLAT_O_READ, 0);
+		f->fd = file_open_read(PLAT_AT_CWD, f->path, 0, NULL);
 		if (f->fd < 0) {
 			f->failed = true;
 			cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
-				   f->path, strerror(errno));
+				   f->path,
+				   f->fd == FILE_NOT_REGULAR
+					   ? "not a regular file"
+					   : strerror(errno));
+			f->fd = -1;
 			return -1;
 		}
 	}

@@ -11,6 +11,7 @@
 #include <archive_entry.h>
 
 #include "buf.h"
+#include "file.h"
 #include "plat_fs.h"
 #include "xalloc.h"
 
@@ -962,6 +963,7 @@ int unpack_file(const char *dest, const char *archive,
 {
 	struct archive *a = NULL;
 	struct job j = { 0 };
+	struct plat_stat st;
 	char *real = NULL;
 	int fd = -1, rc;
 
@@ -970,7 +972,12 @@ int unpack_file(const char *dest, const char *archive,
 	rc = open_dest(dest, &real, err);
 	if (rc)
 		goto out;
-	fd = plat_open(archive, PLAT_O_READ, 0);
+	fd = file_open_read(PLAT_AT_CWD, archive, 0, &st);
+	if (fd == FILE_NOT_REGULAR) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				archive, file_type_name(st.type));
+		goto out;
+	}
 	if (fd < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				archive, strerror(errno));
@@ -1023,8 +1030,14 @@ int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
 	struct archive *a = archive_read_new();
 	struct archive_entry *e;
 	struct buf data = BUF_INIT;
-	int fd = plat_open(zip, PLAT_O_READ, 0), rc = CUENV_OK, h;
+	struct plat_stat st;
+	int fd = file_open_read(PLAT_AT_CWD, zip, 0, &st), rc = CUENV_OK, h;
 
+	if (fd == FILE_NOT_REGULAR) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				zip, file_type_name(st.type));
+		goto out;
+	}
 	if (fd < 0) {
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s", zip,
 				strerror(errno));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "plat_fs.h"
 #include "wheel.h"
 #include "wheel_local.h"
@@ -73,22 +74,22 @@ static void file_close(void *h)
 int wheel_local_scan(struct needs_scan *s, const char *path,
 		     struct cuenv_err *err)
 {
-	struct file_source f = { plat_open(path, PLAT_O_READ, 0), path, NULL };
 	struct plat_stat st;
+	/* A FIFO named x.whl is refused, never waited on. */
+	struct file_source f = { file_open_read(PLAT_AT_CWD, path, 0, &st),
+				 path, NULL };
+	struct wheel_source src = { path,      0,	   file_open,
+				    file_next, file_close, &f };
 	int rc;
 
+	if (f.fd == FILE_NOT_REGULAR)
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				  path, file_type_name(st.type));
 	if (f.fd < 0)
 		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
 				  path, strerror(errno));
-	if (plat_fstat(f.fd, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				path, strerror(errno));
-	} else {
-		struct wheel_source src = { path,      st.size,	   file_open,
-					    file_next, file_close, &f };
-
-		rc = wheel_scan_source(s, &src, err);
-	}
+	src.size = st.size;
+	rc = wheel_scan_source(s, &src, err);
 	plat_close(f.fd);
 	free(f.chunk);
 	return rc;

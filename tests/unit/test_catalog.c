@@ -127,6 +127,81 @@ static void test_catalog_rejects_path_leaving_the_redist_tree(void **state)
 		   "relative_path");
 }
 
+/* A component key is a folder in a mirror and a word in its index: one
+ * that climbs, holds a '/' or a newline is refused, naming it. */
+static void test_catalog_rejects_bad_component_keys(void **state)
+{
+	static const char *const keys[] = {
+	    "../x", "a/b", "cuda_cudart\\n", "", ".hidden", "a b",
+	};
+	struct buf json = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		buf_reset(&json);
+		buf_printf(&json,
+			   "{\"release_label\": \"12.4.1\", "
+			   "\"release_product\": \"cuda\", \"cuda_cudart\": "
+			   "{\"version\": \"1\", \"linux-x86_64\": "
+			   "{\"relative_path\": \"a/b.tar.xz\", \"sha256\": "
+			   "\"" SHA_A "\"}}, \"%s\": {\"version\": \"1\", "
+			   "\"linux-sbsa\": {\"relative_path\": "
+			   "\"a/c.tar.xz\", \"sha256\": \"" SHA_A "\"}}}",
+			   keys[i]);
+		expect_bad(json.data, "bad component name");
+	}
+	buf_release(&json);
+	assert_true(catalog_name_ok("cuda_cudart"));
+	assert_true(catalog_name_ok("libnvidia_nscq"));
+	assert_false(catalog_name_ok("cuda_cudart\n"));
+	assert_false(catalog_name_ok(".."));
+	assert_false(catalog_name_ok(
+	    "a1234567890123456789012345678901234567890123456789012345678901234"));
+}
+
+/* cuDNN's variants are cuda<N>: "cuda12/../x" or "cuda12\n" is not 12. */
+static void test_catalog_rejects_bad_cudnn_variant_keys(void **state)
+{
+	(void)state;
+	expect_bad("{\"release_label\": \"9.1.0\", \"release_product\": "
+		   "\"cudnn\", \"cudnn\": {\"version\": \"9.1.0.70\", "
+		   "\"linux-x86_64\": {\"cuda12/../x\": {\"relative_path\": "
+		   "\"a/b.tar.xz\", \"sha256\": \"" SHA_A "\"}}}}",
+		   "bad CUDA variant 'cuda12/../x'");
+	expect_bad("{\"release_label\": \"9.1.0\", \"release_product\": "
+		   "\"cudnn\", \"cudnn\": {\"version\": \"9.1.0.70\", "
+		   "\"linux-x86_64\": {\"cuda12\\n\": {\"relative_path\": "
+		   "\"a/b.tar.xz\", \"sha256\": \"" SHA_A "\"}}}}",
+		   "bad CUDA variant");
+}
+
+/* redistrib_12.4.json saying release_label 12.4.99 would make `install
+ * 12.4` pick 12.4.99 where no pin says so: refused, naming both. */
+static void test_catalog_rejects_a_label_that_is_not_the_file_name(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(catalog_parse_redist(&cat, "redistrib_12.4.json",
+					      cuda_json, strlen(cuda_json),
+					      "linux-x86_64", "cuda", "12.4",
+					      &err),
+			 CUENV_E_MANIFEST);
+	assert_string_equal(err.msg.data,
+			    "bad catalogue file 'redistrib_12.4.json': "
+			    "release_label '12.4.1' is not 12.4, as the file "
+			    "name says");
+	assert_int_equal(cat.n, 0);
+	err_release(&err);
+	assert_int_equal(catalog_parse_redist(&cat, "redistrib_12.4.1.json",
+					      cuda_json, strlen(cuda_json),
+					      "linux-x86_64", "cuda", "12.4.1",
+					      &err),
+			 CUENV_OK);
+	catalog_release(&cat);
+}
+
 /* A cuda_cudart entry whose size is the JSON text size. */
 static char *cuda_with_size(const char *size)
 {
@@ -529,6 +604,10 @@ int main(void)
 	    cmocka_unit_test(test_catalog_rejects_truncated_json),
 	    cmocka_unit_test(test_catalog_rejects_bad_sha256),
 	    cmocka_unit_test(test_catalog_rejects_path_leaving_the_redist_tree),
+	    cmocka_unit_test(test_catalog_rejects_bad_component_keys),
+	    cmocka_unit_test(test_catalog_rejects_bad_cudnn_variant_keys),
+	    cmocka_unit_test(
+		test_catalog_rejects_a_label_that_is_not_the_file_name),
 	    cmocka_unit_test(test_catalog_reads_sizes_as_strings_or_integers),
 	    cmocka_unit_test(
 		test_catalog_rejects_a_size_that_is_not_a_whole_number),

@@ -772,6 +772,104 @@ static void test_file_map_says_no_to_short_and_irregular_files(void **state)
 	free(dir);
 }
 
+/* file_map on a FIFO (a library named x.so): no, at once (it opened the
+ * FIFO blocking before, waiting for a writer). */
+static void test_file_map_says_no_to_a_fifo_without_blocking(void **state)
+{
+	struct fixture *fx = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct file_map m;
+	char *path = fx_path(fx, "x.so");
+
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(5); /* a hang fails the test instead of stalling the run */
+	assert_int_equal(file_map(path, 1, &m, &err), CUENV_NO);
+	alarm(0);
+	assert_false(m.regular);
+	assert_int_equal(err.rc, CUENV_OK);
+	file_unmap(&m);
+	free(path);
+}
+
+/* ---- opening a file from outside ------------------------------------------ */
+
+static void test_file_open_read_opens_a_regular_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct plat_stat st;
+	char *path = fx_path(fx, "a");
+	char got[4] = {0};
+	int fd;
+
+	fx_write(fx, "a", "abc");
+	fd = file_open_read(PLAT_AT_CWD, path, 0, &st);
+	assert_true(fd >= 0);
+	assert_int_equal(st.type, PLAT_F_REG);
+	assert_int_equal(st.size, 3);
+	assert_int_equal(file_read_full(fd, got, 3), 3);
+	assert_string_equal(got, "abc");
+	close(fd);
+	free(path);
+}
+
+/* A FIFO, a folder, a device: FILE_NOT_REGULAR at once, nothing left
+ * open, the type said. */
+static void test_file_open_read_refuses_what_is_not_a_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct plat_stat st;
+	char *fifo = fx_path(fx, "redistrib_99.1.0.json");
+	char *dir = fx_path(fx, "d");
+	int before = dup(0), after;
+
+	assert_true(before >= 0);
+	close(before);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	alarm(5); /* a hang fails the test instead of stalling the run */
+	assert_int_equal(file_open_read(PLAT_AT_CWD, fifo, 0, &st),
+			 FILE_NOT_REGULAR);
+	alarm(0);
+	assert_int_equal(st.type, PLAT_F_OTHER);
+	assert_int_equal(file_open_read(PLAT_AT_CWD, dir, 0, &st),
+			 FILE_NOT_REGULAR);
+	assert_int_equal(st.type, PLAT_F_DIR);
+	assert_int_equal(file_open_read(PLAT_AT_CWD, "/dev/null", 0, NULL),
+			 FILE_NOT_REGULAR);
+	after = dup(0); /* the lowest free descriptor: none was leaked */
+	assert_int_equal(after, before);
+	close(after);
+	assert_string_equal(file_type_name(PLAT_F_DIR), "a folder");
+	assert_string_equal(file_type_name(PLAT_F_OTHER),
+			    "a FIFO, device or socket");
+	free(fifo);
+	free(dir);
+}
+
+/* Relative to a folder's descriptor; FILE_NOFOLLOW refuses a link as the
+ * last name (ELOOP), and a missing name is -1 with ENOENT. */
+static void test_file_open_read_at_a_folder_and_no_link(void **state)
+{
+	struct fixture *fx = *state;
+	char *dir = fx_path(fx, "");
+	char *link = fx_path(fx, "l");
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd;
+
+	assert_true(dfd >= 0);
+	fx_write(fx, "a", "abc");
+	assert_int_equal(symlink("a", link), 0);
+	fd = file_open_read(dfd, "l", 0, NULL);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(file_open_read(dfd, "l", FILE_NOFOLLOW, NULL), -1);
+	assert_int_equal(errno, ELOOP);
+	assert_int_equal(file_open_read(dfd, "none", 0, NULL), -1);
+	assert_int_equal(errno, ENOENT);
+	close(dfd);
+	free(dir);
+	free(link);
+}
+
 static void test_file_corrupt_names_the_kind_and_shows_the_name(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
@@ -828,6 +926,10 @@ int main(void)
 	    FS_TEST(test_file_map_maps_the_whole_file),
 	    FS_TEST(test_file_map_says_no_to_short_and_irregular_files),
 	    FS_TEST(test_file_map_of_missing_file_names_it),
+	    FS_TEST(test_file_map_says_no_to_a_fifo_without_blocking),
+	    FS_TEST(test_file_open_read_opens_a_regular_file),
+	    FS_TEST(test_file_open_read_refuses_what_is_not_a_file),
+	    FS_TEST(test_file_open_read_at_a_folder_and_no_link),
 	    cmocka_unit_test(
 		test_file_corrupt_names_the_kind_and_shows_the_name),
 	    cmocka_unit_test(test_file_read_full_joins_short_reads),

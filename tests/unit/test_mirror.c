@@ -588,6 +588,137 @@ static void test_mirror_run_refuses_a_damaged_index(void **state)
 	end_world(&w);
 }
 
+/* A folder where an archive should be: an error, with and without
+ * verify, never counted as had (verified() returned cuenv_fail()'s
+ * positive code, which ensure_file() read as "verified"). */
+static void test_mirror_run_refuses_a_folder_in_an_archives_place(void **state)
+{
+	struct world w;
+	struct mirror_plan p;
+	struct mirror_opts o;
+	struct mirror_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	plan_all(&w, &p);
+	fx_mkdir(w.fx, "m/" CUDART);
+	for (int verify = 0; verify < 2; verify++) {
+		o = run_opts(&w);
+		o.verify = verify;
+		assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_E_STORE);
+		assert_non_null(strstr(err.msg.data, "is a folder where the "
+						     "mirror keeps a file"));
+		assert_int_equal(r.had, 0);
+		assert_false(file_exists(w.fx, "m/cuenv-mirror.json"));
+		err_release(&err);
+	}
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
+/* A link (to a file of the right size and bytes, even) in an archive's
+ * place is not the mirror's file: replaced, its target left alone. */
+static void test_mirror_run_replaces_a_link_in_an_archives_place(void **state)
+{
+	struct world w;
+	struct mirror_plan p;
+	struct mirror_opts o;
+	struct mirror_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct stat st;
+	char *dest, *target;
+
+	make_world(*state, &w, -1);
+	plan_all(&w, &p);
+	o = run_opts(&w);
+	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
+	dest = fx_path(w.fx, "m/" CUDART);
+	target = fx_path(w.fx, "outside");
+	assert_int_equal(rename(dest, target), 0);
+	assert_int_equal(symlink(target, dest), 0);
+	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
+	assert_int_equal(r.had, 3);
+	assert_int_equal(r.repaired, 1);
+	assert_int_equal(lstat(dest, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(lstat(target, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	free(dest);
+	free(target);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
+/* A link at each folder below DIR: refused naming it, nothing written
+ * where it points. */
+static void test_mirror_run_never_writes_through_a_link(void **state)
+{
+	static const char *const at[] = {
+	    "compute",	      "compute/cuda",  "compute/cuda/redist",
+	    RD "cuda_cudart", ".cuenv-mirror", "cuenv-catalogue",
+	};
+	struct world w;
+	struct mirror_plan p;
+	struct mirror_opts o;
+	struct mirror_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	plan_all(&w, &p);
+	o = run_opts(&w);
+	for (size_t i = 0; i < sizeof(at) / sizeof(*at); i++) {
+		struct buf rel = BUF_INIT;
+		char *link, *target = fx_path(w.fx, "outside");
+
+		fx_remove_tree(w.dir);
+		fx_remove_tree(target);
+		fx_mkdir(w.fx, "outside");
+		buf_printf(&rel, "m/%s", at[i]);
+		link = fx_path(w.fx, rel.data);
+		fx_mkdir(w.fx, rel.data);
+		assert_int_equal(rmdir(link), 0);
+		assert_int_equal(symlink(target, link), 0);
+		assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_E_STORE);
+		if (!strstr(err.msg.data, link) ||
+		    !strstr(err.msg.data, "is a symbolic link, not a folder"))
+			fail_msg("%s: %s", at[i], err.msg.data);
+		err_release(&err);
+		/* nothing was made where the link points */
+		assert_int_equal(rmdir(target), 0);
+		free(link);
+		free(target);
+		buf_release(&rel);
+	}
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
+/* An index whose release names a component that is no name (a newline,
+ * a '/'): refused as damaged before anything is fetched. */
+static void test_mirror_run_refuses_an_index_with_a_bad_component(void **state)
+{
+	struct world w;
+	struct mirror_plan p;
+	struct mirror_opts o;
+	struct mirror_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	make_world(*state, &w, -1);
+	plan_all(&w, &p);
+	fx_write(w.fx, "m/cuenv-mirror.json",
+		 "{\"files\": [], \"releases\": [{\"kind\": \"cuda\", "
+		 "\"source\": \"redist\", \"version\": \"12.4.1\", "
+		 "\"cuda_major\": 12, \"platform\": \"linux-x86_64\", "
+		 "\"components\": \"cuda_cudart, ../x\\ny\"}]}");
+	o = run_opts(&w);
+	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "bad release entry 0"));
+	assert_int_equal(r.fetched, 0);
+	err_release(&err);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
 /* ---- mirror_plan_all ---------------------------------------------------------- */
 
 /* The fake sources: the world's catalogue folder (its linux-x86_64 rows,
@@ -780,6 +911,10 @@ int main(void)
 	    T(test_mirror_run_refuses_a_file_as_dir),
 	    T(test_mirror_run_index_keeps_earlier_runs),
 	    T(test_mirror_run_refuses_a_damaged_index),
+	    T(test_mirror_run_refuses_a_folder_in_an_archives_place),
+	    T(test_mirror_run_replaces_a_link_in_an_archives_place),
+	    T(test_mirror_run_never_writes_through_a_link),
+	    T(test_mirror_run_refuses_an_index_with_a_bad_component),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

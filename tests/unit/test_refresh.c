@@ -98,13 +98,17 @@ static void test_refresh_check_pin_compares_sha256(void **state)
 	err_release(&err);
 }
 
+/* A CUDA manifest whose release_label is label. */
+#define MANIFEST(label)                                                        \
+	"{\"release_label\": \"" label "\", \"release_product\": \"cuda\","    \
+	" \"cuda_cudart\": {\"version\": \"12.4.127\","                        \
+	"  \"linux-x86_64\": {\"relative_path\": \"c/a.tar.xz\","              \
+	"   \"sha256\": \"" SHA_ABC "\", \"size\": \"10\"}}}"
+
 static void test_refresh_accept_pin_parse_and_text(void **state)
 {
-	static const char json[] =
-	    "{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
-	    " \"cuda_cudart\": {\"version\": \"12.4.127\","
-	    "  \"linux-x86_64\": {\"relative_path\": \"c/a.tar.xz\","
-	    "   \"sha256\": \"" SHA_ABC "\", \"size\": \"10\"}}}";
+	static const char json[] = MANIFEST("12.4.1");
+	static const char json0[] = MANIFEST("12.4.0");
 	static const char pins[] =
 	    "product\tversion\turl\tsha256\n"
 	    "cuda\t12.4.1\thttps://h/cuda/redistrib_12.4.1.json\t" SHA_0 "\n"
@@ -118,8 +122,8 @@ static void test_refresh_accept_pin_parse_and_text(void **state)
 					strlen(json), "linux-x86_64", KIT_CUDA,
 					"12.4.1", &err),
 			 CUENV_OK);
-	assert_int_equal(refresh_accept(pins, "https://h/r.json", json,
-					strlen(json), "linux-x86_64", KIT_CUDA,
+	assert_int_equal(refresh_accept(pins, "https://h/r.json", json0,
+					strlen(json0), "linux-x86_64", KIT_CUDA,
 					"12.4.0", &err),
 			 CUENV_OK);
 	/* pinned to another sha256 */
@@ -141,6 +145,26 @@ static void test_refresh_accept_pin_parse_and_text(void **state)
 					KIT_CUDA, "12.3.0", &err),
 			 CUENV_E_MANIFEST);
 	assert_non_null(strstr(err.msg.data, "'https://h/n.json'"));
+	err_release(&err);
+}
+
+/* A mirror's redistrib_12.4.json that says release_label 12.4.99 (so
+ * that `install 12.4` would pick it where no pin exists): refused,
+ * naming the URL and both versions. */
+static void test_refresh_accept_refuses_a_label_not_the_file_name(void **state)
+{
+	static const char json[] = MANIFEST("12.4.99");
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(refresh_accept(NULL, "file:///m/redistrib_12.4.json",
+					json, strlen(json), "linux-x86_64",
+					KIT_CUDA, "12.4", &err),
+			 CUENV_E_MANIFEST);
+	assert_string_equal(
+	    err.msg.data, "bad catalogue file 'file:///m/redistrib_12.4.json': "
+			  "release_label '12.4.99' is not 12.4, as the file "
+			  "name says");
 	err_release(&err);
 }
 
@@ -192,6 +216,8 @@ int main(void)
 	    cmocka_unit_test(test_refresh_pin_reads_the_pin_list),
 	    cmocka_unit_test(test_refresh_check_pin_compares_sha256),
 	    cmocka_unit_test(test_refresh_accept_pin_parse_and_text),
+	    cmocka_unit_test(
+		test_refresh_accept_refuses_a_label_not_the_file_name),
 	    cmocka_unit_test(test_refresh_minor_keeps_two_parts),
 	    cmocka_unit_test(test_refresh_newest_linux_wheel_per_minor),
 	};
