@@ -156,11 +156,13 @@ static bool unmangle(const char *name, struct buf *out)
 	return elf_cuda_soname(out->data, &lib, &ver);
 }
 
-/* Push path onto l once. */
-static void push_once(struct strv *l, const char *path)
+/* Push path onto l once; true when it was not there. */
+static bool push_once(struct strv *l, const char *path)
 {
-	if (strv_find(l, path) < 0)
-		strv_push(l, path);
+	if (strv_find(l, path) >= 0)
+		return false;
+	strv_push(l, path);
+	return true;
 }
 
 /* Does the file name another soname of w's library than w's? */
@@ -188,14 +190,15 @@ static void add_bundled(struct needs_scan *s, const char *path,
 {
 	enum nvlib_id lib, l2;
 	const char *ver, *v2;
-	struct buf b = BUF_INIT;
+	struct buf b = BUF_INIT, b0 = BUF_INIT;
 	struct needs_want *w;
+	size_t subs = 0;
 
 	if (!elf_cuda_soname(own, &lib, &ver))
 		return;
 	/* as the loader asks for it: cuDNN by its major */
-	buf_printf(&b, "%.*s%lu", (int)(ver - own), own, version_major(ver));
-	strv_push(&s->provides, b.data);
+	buf_printf(&b0, "%.*s%lu", (int)(ver - own), own, version_major(ver));
+	strv_push(&s->provides, b0.data);
 	strv_push(&s->provides, path);
 	for (size_t i = 0; i < e->cuda_stems.n; i++) {
 		buf_reset(&b);
@@ -204,15 +207,32 @@ static void add_bundled(struct needs_scan *s, const char *path,
 		if (!elf_cuda_soname(b.data, &l2, &v2) || l2 != lib)
 			continue;
 		w = want_get(s, b.data);
-		if (w)
-			push_once(&w->loaded_by, path);
+		if (w && push_once(&w->loaded_by, path))
+			subs++;
 	}
-	if (lib == NVLIB_CUDNN && e->cuda_stems.n) {
+	/*
+	 * cuDNN 8's front library names its sub-libraries whole
+	 * ("libcudnn_ops_infer.so.8"), cuDNN 9's builds them from a stem:
+	 * either way a bundled front loads them from outside the wheel, at
+	 * its own major
+	 */
+	for (size_t i = 0; i < e->cuda_named.n; i++) {
+		const char *n = e->cuda_named.v[i];
+
+		if (!strcmp(n, b0.data) || !elf_cuda_soname(n, &l2, &v2) ||
+		    l2 != lib || version_major(v2) != version_major(ver))
+			continue;
+		w = want_get(s, n);
+		if (w && push_once(&w->loaded_by, path))
+			subs++;
+	}
+	if (lib == NVLIB_CUDNN && subs) {
 		const char *base = strrchr(path, '/');
 
 		needs_scan_report(s, base ? base + 1 : path, path, NULL, ver);
 	}
 	buf_release(&b);
+	buf_release(&b0);
 }
 
 void needs_scan_add(struct needs_scan *s, const char *path,
@@ -242,7 +262,7 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 		if (strv_find(&e->needed, e->cuda_named.v[i]) >= 0)
 			continue;
 		w = want_get(s, e->cuda_named.v[i]);
-		if (!w)
+		if (!w || strv_find(&w->loaded_by, path) >= 0)
 			continue;
 		/*
 		 * dlopen'd by name: required, unless the file names another

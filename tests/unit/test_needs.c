@@ -1477,6 +1477,40 @@ test_needs_bundled_front_library_requires_its_sub_libraries(void **state)
 	needs_scan_release(&s);
 }
 
+/*
+ * ctranslate2 3.24.0 and 4.0.0 bundle cuDNN 8's front library
+ * (libcudnn-f0ff4753.so.8.1.1), which names its sub-libraries whole
+ * (libcudnn_ops_infer.so.8): each is required, its version (8.1.1) is the
+ * minimum. Old cuenv called them "may load" and said no cuDNN minimum.
+ */
+static void
+test_needs_bundled_cudnn8_front_requires_its_named_sub_libraries(void **state)
+{
+	struct needs_scan s;
+	struct elf_info e;
+
+	(void)state;
+	needs_scan_init(&s);
+	elf_of(&e, "libcudnn-f0ff4753.so.8.1.1", "",
+	       "libcudnn.so.8 libcudnn_ops_infer.so.8 libcudnn_cnn_infer.so.8 "
+	       "libcudnn_ops_infer.so.7");
+	needs_scan_add(&s, "/w/ct2.libs/libcudnn-f0ff4753.so.8.1.1", &e);
+	elf_info_release(&e);
+	needs_scan_finish(&s);
+	assert_true(
+	    needs_want_required(want_of(&s, "libcudnn_ops_infer.so.8")));
+	assert_true(
+	    needs_want_required(want_of(&s, "libcudnn_cnn_infer.so.8")));
+	assert_int_equal(want_of(&s, "libcudnn_ops_infer.so.8")->named_by.n, 0);
+	/* another major is no sub-library of this front */
+	assert_false(
+	    needs_want_required(want_of(&s, "libcudnn_ops_infer.so.7")));
+	assert_non_null(want_of(&s, "libcudnn.so.8")->provided_by);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].cudnn, "8.1.1");
+	needs_scan_release(&s);
+}
+
 /* A dependency is not a build: a package that depends on NCCL's wheel
  * (nvidia-nccl-cu12) says nothing of the CUDA its own files need. */
 static void test_needs_metadata_nccl_dependency_is_not_a_build(void **state)
@@ -1734,6 +1768,8 @@ int main(void)
 	    T(test_needs_installed_minimum_cudnn_is_compared),
 	    cmocka_unit_test(
 		test_needs_bundled_front_library_requires_its_sub_libraries),
+	    cmocka_unit_test(
+		test_needs_bundled_cudnn8_front_requires_its_named_sub_libraries),
 	    cmocka_unit_test(
 		test_needs_metadata_nccl_dependency_is_not_a_build),
 	    T(test_needs_scan_reads_a_folder_of_built_files),
