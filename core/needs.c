@@ -398,7 +398,9 @@ static bool dist_info_metadata(const char *name)
 bool needs_metadata_name(const char *name)
 {
 	return path_ends(name, "tensorflow/python/platform/build_info.py") ||
-	       path_ends(name, "torch/version.py") || dist_info_metadata(name);
+	       path_ends(name, "torch/version.py") ||
+	       path_ends(name, "version/__init__.py") ||
+	       dist_info_metadata(name);
 }
 
 static bool ident_char(char c)
@@ -608,6 +610,42 @@ static void read_torch_version(struct needs_scan *s, const char *name,
 			r->version = xstrdup(b.data);
 	}
 	buf_release(&b);
+}
+
+/*
+ * A package's own version file, PKG/version/__init__.py (Paddle's:
+ * cuda_version = '11.8', cudnn_version = '8.6.0'; 'False' in a CPU
+ * build): the CUDA and cuDNN it was built with, reported as PKG's.
+ */
+static void read_version_file(struct needs_scan *s, const char *name,
+			      const char *text, size_t len)
+{
+	struct buf b = BUF_INIT, pkg = BUF_INIT;
+	struct needs_report *r;
+	char *cuda = NULL, *dnn = NULL;
+	size_t n = strlen(name) - strlen("/version/__init__.py");
+	size_t k = n;
+
+	if (py_value(text, len, "cuda_version", &b))
+		cuda = build_version(b.data, 1);
+	if (py_value(text, len, "cudnn_version", &b))
+		dnn = build_version(b.data, 0);
+	if (!cuda && !dnn)
+		goto out;
+	while (k > 0 && !is_sep(name[k - 1]))
+		k--;
+	buf_add(&pkg, name + k, n - k);
+	r = report_add(s, pkg.len ? pkg.data : name, name);
+	r->cuda = cuda;
+	r->cudnn = dnn;
+	if (py_value(text, len, "full_version", &b) && b.len)
+		r->version = xstrdup(b.data);
+	cuda = dnn = NULL;
+out:
+	free(cuda);
+	free(dnn);
+	buf_release(&b);
+	buf_release(&pkg);
 }
 
 /* "Nvidia_CuDNN-cu12" as PEP 503 normalises it: "nvidia-cudnn-cu12". */
@@ -867,6 +905,8 @@ bool needs_read_metadata(struct needs_scan *s, const char *name,
 		read_build_info(s, name, text, len);
 	else if (path_ends(name, "version.py"))
 		read_torch_version(s, name, text, len);
+	else if (path_ends(name, "version/__init__.py"))
+		read_version_file(s, name, text, len);
 	else if (dist_info_metadata(name))
 		read_dist_metadata(s, name, text, len);
 	return s->nrep > before;

@@ -273,7 +273,8 @@ bool needs_want_required(const struct needs_want *w);
 /*
  * Is name (a path, or a zip member's name) a file whose text
  * needs_read_metadata reads: .../tensorflow/python/platform/build_info.py,
- * .../torch/version.py, .../NAME.dist-info/METADATA, or a wheel's core
+ * .../torch/version.py, a package's own .../PKG/version/__init__.py,
+ * .../NAME.dist-info/METADATA, or a wheel's core
  * metadata served beside it (PEP 658: .../WHEEL.whl.metadata)?
  */
 bool needs_metadata_name(const char *name);
@@ -284,6 +285,9 @@ bool needs_metadata_name(const char *name);
  *   build_info.py  cuda_version, cudnn_version ("64_112" on Windows is
  *                  11.2), cudart_dll_name, cudnn_dll_name
  *   version.py     cuda ('12.1'; None: a build without CUDA)
+ *   PKG/version/__init__.py  cuda_version, cudnn_version (Paddle's
+ *                  '11.8', '8.6.0'; 'False' in a CPU build), reported
+ *                  as PKG's, with its full_version
  *   METADATA       Name, Version, and the Requires-Dist pins of NVIDIA's
  *                  wheels: nvidia-cudnn-cuNN (cuDNN at least the pin),
  *                  nvidia-cuda-runtime/-cupti/-nvrtc-cuNN (CUDA at least

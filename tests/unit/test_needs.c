@@ -1511,6 +1511,33 @@ test_needs_bundled_cudnn8_front_requires_its_named_sub_libraries(void **state)
 	needs_scan_release(&s);
 }
 
+/*
+ * A package's own version file (paddlepaddle-gpu 2.6.1's
+ * paddle/version/__init__.py) states the CUDA and cuDNN it was built
+ * with; a CPU build's 'False' states none. Old cuenv read no such file.
+ */
+static void test_needs_package_version_file_states_its_minimums(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	assert_true(needs_metadata_name("/sp/paddle/version/__init__.py"));
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/paddle/version/__init__.py",
+		  "full_version     = '2.6.1'\ncuda_version     = '11.8'\n"
+		  "cudnn_version    = '8.6.0'\nxpu_version = 'False'\n");
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].framework, "paddle");
+	assert_string_equal(s.rep[0].version, "2.6.1");
+	assert_string_equal(s.rep[0].cuda, "11.8");
+	assert_string_equal(s.rep[0].cudnn, "8.6.0");
+	read_meta(&s, "/sp/paddle/version/__init__.py",
+		  "full_version = '2.6.1'\ncuda_version = 'False'\n"
+		  "cudnn_version = 'False'\n");
+	assert_int_equal(s.nrep, 1);
+	needs_scan_release(&s);
+}
+
 /* A dependency is not a build: a package that depends on NCCL's wheel
  * (nvidia-nccl-cu12) says nothing of the CUDA its own files need. */
 static void test_needs_metadata_nccl_dependency_is_not_a_build(void **state)
