@@ -1798,6 +1798,8 @@ int main(void)
 	    cmocka_unit_test(
 		test_needs_bundled_cudnn8_front_requires_its_named_sub_libraries),
 	    cmocka_unit_test(
+		test_needs_package_version_file_states_its_minimums),
+	    cmocka_unit_test(
 		test_needs_metadata_nccl_dependency_is_not_a_build),
 	    T(test_needs_scan_reads_a_folder_of_built_files),
 	    T(test_needs_scan_marks_what_the_folder_provides),
