@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -92,6 +93,7 @@ void needs_scan_release(struct needs_scan *s)
 		FREE_EACH(r->framework, r->version, r->source, r->cuda,
 			  r->cudnn);
 		strv_release(&r->dlls);
+		strv_release(&r->notes);
 	}
 	free(s->rep);
 	STRV_RELEASE_EACH(&s->provides, &s->warnings);
@@ -566,6 +568,69 @@ static void keep_higher_take(char **slot, char *v)
 	}
 }
 
+/*
+ * The library whose DLL prefix dll has, followed by a release suffix
+ * (digits and '_', then ".dll"), whether or not any release ships that
+ * suffix: "cudart64_112.dll" is the runtime's. The longest prefix wins
+ * (cublasLt64_ over cublas64_ cannot clash: the next character differs).
+ */
+static const struct nvlib *dll_library(const char *dll)
+{
+	const struct nvlib *best = NULL;
+	size_t n = strlen(dll), bl = 0;
+
+	if (n < 5 || strcasecmp(dll + n - 4, ".dll"))
+		return NULL;
+	for (int i = 0; i < NVLIB_COUNT; i++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)i);
+		size_t pl = e->dll ? strlen(e->dll) : 0;
+
+		if (!pl || e->dll_style == NVLIB_DLL_NONE ||
+		    e->dll_style == NVLIB_DLL_YEAR || n <= pl + 4 ||
+		    strncasecmp(dll, e->dll, pl) ||
+		    strspn(dll + pl, "0123456789_") != n - pl - 4 || pl <= bl)
+			continue;
+		best = e;
+		bl = pl;
+	}
+	return best;
+}
+
+/*
+ * Add the DLL name a build file says it loads to r. NVIDIA's table wins
+ * over the file: a name of a known library that no release ships
+ * (TensorFlow 2.10's cudart64_112.dll; every CUDA 11.x runtime DLL is
+ * cudart64_110.dll) becomes the table's name for r's release, and the
+ * contradiction is said in r's notes.
+ */
+static void add_dll(struct needs_report *r, const char *dll)
+{
+	const struct nvlib *lib;
+	unsigned long majors;
+	struct buf fix = BUF_INIT, note = BUF_INIT;
+	const char *v;
+
+	lib = nvlib_match_dll(dll, &majors);
+	if (!lib)
+		lib = dll_library(dll);
+	v = lib && (lib->flags & NVLIB_OWN_VERSION) ? r->cudnn : r->cuda;
+	if (!lib || majors || !v || !nvlib_dll_name(lib, v, &fix) ||
+	    !strcasecmp(fix.data, dll)) {
+		strv_push(&r->dlls, dll);
+		goto out;
+	}
+	strv_push(&r->dlls, fix.data);
+	buf_printf(&note,
+		   "says %s, which no release ships: %s %s's is %s "
+		   "(NVIDIA's table)",
+		   dll, lib->flags & NVLIB_OWN_VERSION ? "cuDNN" : "CUDA", v,
+		   fix.data);
+	strv_push(&r->notes, note.data);
+out:
+	buf_release(&fix);
+	buf_release(&note);
+}
+
 static void read_build_info(struct needs_scan *s, const char *name,
 			    const char *text, size_t len)
 {
@@ -586,7 +651,7 @@ static void read_build_info(struct needs_scan *s, const char *name,
 	r->cudnn = dnn;
 	for (size_t i = 0; i < sizeof(dlls) / sizeof(*dlls); i++)
 		if (py_value(text, len, dlls[i], &b) && b.len)
-			strv_push(&r->dlls, b.data);
+			add_dll(r, b.data);
 	cuda = dnn = NULL;
 out:
 	free(cuda);

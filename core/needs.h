@@ -95,7 +95,8 @@ struct needs_report {
 	char *source;	 /* the file it was read from */
 	char *cuda;
 	char *cudnn;
-	struct strv dlls; /* Windows DLLs it loads by name (build_info.py) */
+	struct strv dlls;  /* Windows DLLs it loads by name (build_info.py) */
+	struct strv notes; /* where the file contradicts NVIDIA's table */
 };
 
 struct needs_scan {
@@ -283,7 +284,11 @@ bool needs_metadata_name(const char *name);
  * Read the text (len bytes, not NUL-terminated) of the metadata file
  * name (see needs_metadata_name) and add what it says into s's reports:
  *   build_info.py  cuda_version, cudnn_version ("64_112" on Windows is
- *                  11.2), cudart_dll_name, cudnn_dll_name
+ *                  11.2), cudart_dll_name, cudnn_dll_name; a DLL name
+ *                  that no release ships (TensorFlow 2.10's
+ *                  cudart64_112.dll) is replaced by the name NVIDIA's
+ *                  table gives for that release (cudart64_110.dll) and
+ *                  the contradiction kept in the report's notes
  *   version.py     cuda ('12.1'; None: a build without CUDA)
  *   PKG/version/__init__.py  cuda_version, cudnn_version (Paddle's
  *                  '11.8', '8.6.0'; 'False' in a CPU build), reported

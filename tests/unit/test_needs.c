@@ -1320,7 +1320,7 @@ static void test_needs_metadata_reads_tensorflow_build_info(void **state)
 	assert_string_equal(s.rep[1].cuda, "11.2");
 	assert_string_equal(s.rep[1].cudnn, "8");
 	assert_int_equal(s.rep[1].dlls.n, 3);
-	assert_string_equal(s.rep[1].dlls.v[0], "cudart64_112.dll");
+	assert_string_equal(s.rep[1].dlls.v[0], "cudart64_110.dll");
 	assert_string_equal(s.rep[1].dlls.v[1], "cudnn64_8.dll");
 	assert_true(needs_asked(&s, NULL));
 	needs_scan_release(&s);
@@ -1535,6 +1535,34 @@ static void test_needs_package_version_file_states_its_minimums(void **state)
 		  "full_version = '2.6.1'\ncuda_version = 'False'\n"
 		  "cudnn_version = 'False'\n");
 	assert_int_equal(s.nrep, 1);
+	needs_scan_release(&s);
+}
+
+/*
+ * TensorFlow 2.10's Windows build_info.py says cudart64_112.dll; no CUDA
+ * release ships it (every 11.x runtime DLL is cudart64_110.dll). NVIDIA's
+ * table wins and the contradiction is said (issue 22, item 10); a name
+ * the table knows (cudnn64_8.dll) is kept as it is. Old cuenv repeated
+ * the metadata's name.
+ */
+static void test_needs_build_info_dll_contradicting_table_loses(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/tensorflow/python/platform/build_info.py",
+		  "build_info = {'cuda_version': '64_112', "
+		  "'cudnn_version': '64_8', "
+		  "'cudart_dll_name': 'cudart64_112.dll', "
+		  "'cudnn_dll_name': 'cudnn64_8.dll'}\n");
+	assert_int_equal(s.nrep, 1);
+	assert_int_equal(s.rep[0].dlls.n, 2);
+	assert_string_equal(s.rep[0].dlls.v[0], "cudart64_110.dll");
+	assert_string_equal(s.rep[0].dlls.v[1], "cudnn64_8.dll");
+	assert_int_equal(s.rep[0].notes.n, 1);
+	assert_non_null(strstr(s.rep[0].notes.v[0], "cudart64_112.dll"));
+	assert_non_null(strstr(s.rep[0].notes.v[0], "cudart64_110.dll"));
 	needs_scan_release(&s);
 }
 
@@ -1799,6 +1827,8 @@ int main(void)
 		test_needs_bundled_cudnn8_front_requires_its_named_sub_libraries),
 	    cmocka_unit_test(
 		test_needs_package_version_file_states_its_minimums),
+	    cmocka_unit_test(
+		test_needs_build_info_dll_contradicting_table_loses),
 	    cmocka_unit_test(
 		test_needs_metadata_nccl_dependency_is_not_a_build),
 	    T(test_needs_scan_reads_a_folder_of_built_files),
