@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -92,6 +93,7 @@ void needs_scan_release(struct needs_scan *s)
 		FREE_EACH(r->framework, r->version, r->source, r->cuda,
 			  r->cudnn);
 		strv_release(&r->dlls);
+		strv_release(&r->notes);
 	}
 	free(s->rep);
 	STRV_RELEASE_EACH(&s->provides, &s->warnings);
@@ -156,11 +158,13 @@ static bool unmangle(const char *name, struct buf *out)
 	return elf_cuda_soname(out->data, &lib, &ver);
 }
 
-/* Push path onto l once. */
-static void push_once(struct strv *l, const char *path)
+/* Push path onto l once; true when it was not there. */
+static bool push_once(struct strv *l, const char *path)
 {
-	if (strv_find(l, path) < 0)
-		strv_push(l, path);
+	if (strv_find(l, path) >= 0)
+		return false;
+	strv_push(l, path);
+	return true;
 }
 
 /* Does the file name another soname of w's library than w's? */
@@ -188,14 +192,15 @@ static void add_bundled(struct needs_scan *s, const char *path,
 {
 	enum nvlib_id lib, l2;
 	const char *ver, *v2;
-	struct buf b = BUF_INIT;
+	struct buf b = BUF_INIT, b0 = BUF_INIT;
 	struct needs_want *w;
+	size_t subs = 0;
 
 	if (!elf_cuda_soname(own, &lib, &ver))
 		return;
 	/* as the loader asks for it: cuDNN by its major */
-	buf_printf(&b, "%.*s%lu", (int)(ver - own), own, version_major(ver));
-	strv_push(&s->provides, b.data);
+	buf_printf(&b0, "%.*s%lu", (int)(ver - own), own, version_major(ver));
+	strv_push(&s->provides, b0.data);
 	strv_push(&s->provides, path);
 	for (size_t i = 0; i < e->cuda_stems.n; i++) {
 		buf_reset(&b);
@@ -204,15 +209,32 @@ static void add_bundled(struct needs_scan *s, const char *path,
 		if (!elf_cuda_soname(b.data, &l2, &v2) || l2 != lib)
 			continue;
 		w = want_get(s, b.data);
-		if (w)
-			push_once(&w->loaded_by, path);
+		if (w && push_once(&w->loaded_by, path))
+			subs++;
 	}
-	if (lib == NVLIB_CUDNN && e->cuda_stems.n) {
+	/*
+	 * cuDNN 8's front library names its sub-libraries whole
+	 * ("libcudnn_ops_infer.so.8"), cuDNN 9's builds them from a stem:
+	 * either way a bundled front loads them from outside the wheel, at
+	 * its own major
+	 */
+	for (size_t i = 0; i < e->cuda_named.n; i++) {
+		const char *n = e->cuda_named.v[i];
+
+		if (!strcmp(n, b0.data) || !elf_cuda_soname(n, &l2, &v2) ||
+		    l2 != lib || version_major(v2) != version_major(ver))
+			continue;
+		w = want_get(s, n);
+		if (w && push_once(&w->loaded_by, path))
+			subs++;
+	}
+	if (lib == NVLIB_CUDNN && subs) {
 		const char *base = strrchr(path, '/');
 
 		needs_scan_report(s, base ? base + 1 : path, path, NULL, ver);
 	}
 	buf_release(&b);
+	buf_release(&b0);
 }
 
 void needs_scan_add(struct needs_scan *s, const char *path,
@@ -242,7 +264,7 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 		if (strv_find(&e->needed, e->cuda_named.v[i]) >= 0)
 			continue;
 		w = want_get(s, e->cuda_named.v[i]);
-		if (!w)
+		if (!w || strv_find(&w->loaded_by, path) >= 0)
 			continue;
 		/*
 		 * dlopen'd by name: required, unless the file names another
@@ -378,7 +400,9 @@ static bool dist_info_metadata(const char *name)
 bool needs_metadata_name(const char *name)
 {
 	return path_ends(name, "tensorflow/python/platform/build_info.py") ||
-	       path_ends(name, "torch/version.py") || dist_info_metadata(name);
+	       path_ends(name, "torch/version.py") ||
+	       path_ends(name, "version/__init__.py") ||
+	       dist_info_metadata(name);
 }
 
 static bool ident_char(char c)
@@ -544,6 +568,69 @@ static void keep_higher_take(char **slot, char *v)
 	}
 }
 
+/*
+ * The library whose DLL prefix dll has, followed by a release suffix
+ * (digits and '_', then ".dll"), whether or not any release ships that
+ * suffix: "cudart64_112.dll" is the runtime's. The longest prefix wins
+ * (cublasLt64_ over cublas64_ cannot clash: the next character differs).
+ */
+static const struct nvlib *dll_library(const char *dll)
+{
+	const struct nvlib *best = NULL;
+	size_t n = strlen(dll), bl = 0;
+
+	if (n < 5 || strcasecmp(dll + n - 4, ".dll"))
+		return NULL;
+	for (int i = 0; i < NVLIB_COUNT; i++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)i);
+		size_t pl = e->dll ? strlen(e->dll) : 0;
+
+		if (!pl || e->dll_style == NVLIB_DLL_NONE ||
+		    e->dll_style == NVLIB_DLL_YEAR || n <= pl + 4 ||
+		    strncasecmp(dll, e->dll, pl) ||
+		    strspn(dll + pl, "0123456789_") != n - pl - 4 || pl <= bl)
+			continue;
+		best = e;
+		bl = pl;
+	}
+	return best;
+}
+
+/*
+ * Add the DLL name a build file says it loads to r. NVIDIA's table wins
+ * over the file: a name of a known library that no release ships
+ * (TensorFlow 2.10's cudart64_112.dll; every CUDA 11.x runtime DLL is
+ * cudart64_110.dll) becomes the table's name for r's release, and the
+ * contradiction is said in r's notes.
+ */
+static void add_dll(struct needs_report *r, const char *dll)
+{
+	const struct nvlib *lib;
+	unsigned long majors;
+	struct buf fix = BUF_INIT, note = BUF_INIT;
+	const char *v;
+
+	lib = nvlib_match_dll(dll, &majors);
+	if (!lib)
+		lib = dll_library(dll);
+	v = lib && (lib->flags & NVLIB_OWN_VERSION) ? r->cudnn : r->cuda;
+	if (!lib || majors || !v || !nvlib_dll_name(lib, v, &fix) ||
+	    !strcasecmp(fix.data, dll)) {
+		strv_push(&r->dlls, dll);
+		goto out;
+	}
+	strv_push(&r->dlls, fix.data);
+	buf_printf(&note,
+		   "says %s, which no release ships: %s %s's is %s "
+		   "(NVIDIA's table)",
+		   dll, lib->flags & NVLIB_OWN_VERSION ? "cuDNN" : "CUDA", v,
+		   fix.data);
+	strv_push(&r->notes, note.data);
+out:
+	buf_release(&fix);
+	buf_release(&note);
+}
+
 static void read_build_info(struct needs_scan *s, const char *name,
 			    const char *text, size_t len)
 {
@@ -564,7 +651,7 @@ static void read_build_info(struct needs_scan *s, const char *name,
 	r->cudnn = dnn;
 	for (size_t i = 0; i < sizeof(dlls) / sizeof(*dlls); i++)
 		if (py_value(text, len, dlls[i], &b) && b.len)
-			strv_push(&r->dlls, b.data);
+			add_dll(r, b.data);
 	cuda = dnn = NULL;
 out:
 	free(cuda);
@@ -588,6 +675,42 @@ static void read_torch_version(struct needs_scan *s, const char *name,
 			r->version = xstrdup(b.data);
 	}
 	buf_release(&b);
+}
+
+/*
+ * A package's own version file, PKG/version/__init__.py (Paddle's:
+ * cuda_version = '11.8', cudnn_version = '8.6.0'; 'False' in a CPU
+ * build): the CUDA and cuDNN it was built with, reported as PKG's.
+ */
+static void read_version_file(struct needs_scan *s, const char *name,
+			      const char *text, size_t len)
+{
+	struct buf b = BUF_INIT, pkg = BUF_INIT;
+	struct needs_report *r;
+	char *cuda = NULL, *dnn = NULL;
+	size_t n = strlen(name) - strlen("/version/__init__.py");
+	size_t k = n;
+
+	if (py_value(text, len, "cuda_version", &b))
+		cuda = build_version(b.data, 1);
+	if (py_value(text, len, "cudnn_version", &b))
+		dnn = build_version(b.data, 0);
+	if (!cuda && !dnn)
+		goto out;
+	while (k > 0 && !is_sep(name[k - 1]))
+		k--;
+	buf_add(&pkg, name + k, n - k);
+	r = report_add(s, pkg.len ? pkg.data : name, name);
+	r->cuda = cuda;
+	r->cudnn = dnn;
+	if (py_value(text, len, "full_version", &b) && b.len)
+		r->version = xstrdup(b.data);
+	cuda = dnn = NULL;
+out:
+	free(cuda);
+	free(dnn);
+	buf_release(&b);
+	buf_release(&pkg);
 }
 
 /* "Nvidia_CuDNN-cu12" as PEP 503 normalises it: "nvidia-cudnn-cu12". */
@@ -847,6 +970,8 @@ bool needs_read_metadata(struct needs_scan *s, const char *name,
 		read_build_info(s, name, text, len);
 	else if (path_ends(name, "version.py"))
 		read_torch_version(s, name, text, len);
+	else if (path_ends(name, "version/__init__.py"))
+		read_version_file(s, name, text, len);
 	else if (dist_info_metadata(name))
 		read_dist_metadata(s, name, text, len);
 	return s->nrep > before;

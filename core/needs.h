@@ -95,7 +95,8 @@ struct needs_report {
 	char *source;	 /* the file it was read from */
 	char *cuda;
 	char *cudnn;
-	struct strv dlls; /* Windows DLLs it loads by name (build_info.py) */
+	struct strv dlls;  /* Windows DLLs it loads by name (build_info.py) */
+	struct strv notes; /* where the file contradicts NVIDIA's table */
 };
 
 struct needs_scan {
@@ -273,7 +274,8 @@ bool needs_want_required(const struct needs_want *w);
 /*
  * Is name (a path, or a zip member's name) a file whose text
  * needs_read_metadata reads: .../tensorflow/python/platform/build_info.py,
- * .../torch/version.py, .../NAME.dist-info/METADATA, or a wheel's core
+ * .../torch/version.py, a package's own .../PKG/version/__init__.py,
+ * .../NAME.dist-info/METADATA, or a wheel's core
  * metadata served beside it (PEP 658: .../WHEEL.whl.metadata)?
  */
 bool needs_metadata_name(const char *name);
@@ -282,8 +284,15 @@ bool needs_metadata_name(const char *name);
  * Read the text (len bytes, not NUL-terminated) of the metadata file
  * name (see needs_metadata_name) and add what it says into s's reports:
  *   build_info.py  cuda_version, cudnn_version ("64_112" on Windows is
- *                  11.2), cudart_dll_name, cudnn_dll_name
+ *                  11.2), cudart_dll_name, cudnn_dll_name; a DLL name
+ *                  that no release ships (TensorFlow 2.10's
+ *                  cudart64_112.dll) is replaced by the name NVIDIA's
+ *                  table gives for that release (cudart64_110.dll) and
+ *                  the contradiction kept in the report's notes
  *   version.py     cuda ('12.1'; None: a build without CUDA)
+ *   PKG/version/__init__.py  cuda_version, cudnn_version (Paddle's
+ *                  '11.8', '8.6.0'; 'False' in a CPU build), reported
+ *                  as PKG's, with its full_version
  *   METADATA       Name, Version, and the Requires-Dist pins of NVIDIA's
  *                  wheels: nvidia-cudnn-cuNN (cuDNN at least the pin),
  *                  nvidia-cuda-runtime/-cupti/-nvrtc-cuNN (CUDA at least

@@ -88,11 +88,12 @@ static json_t *json_reports(const struct needs_scan *s)
 		const struct needs_report *r = &s->rep[i];
 
 		json_array_append_new(
-			arr, json_pack("{s:s, s:s?, s:s, s:s?, s:s?, s:o}",
+			arr, json_pack("{s:s, s:s?, s:s, s:s?, s:s?, s:o, s:o}",
 				       "framework", r->framework, "version",
 				       r->version, "source", r->source,
 				       "cuda_min", r->cuda, "cudnn_min",
-				       r->cudnn, "dlls", json_strv(&r->dlls)));
+				       r->cudnn, "dlls", json_strv(&r->dlls),
+				       "notes", json_strv(&r->notes)));
 	}
 	return arr;
 }

@@ -46,6 +46,11 @@ static void render_reports(struct buf *out, const struct needs_scan *s)
 			buf_add_display(out, r->dlls.v[k], 60);
 			buf_addc(out, '\n');
 		}
+		for (size_t k = 0; k < r->notes.n; k++) {
+			buf_printf(out, "    %-11s ", k ? "" : "but");
+			buf_add_display(out, r->notes.v[k], 120);
+			buf_addc(out, '\n');
+		}
 	}
 }
 

@@ -5,8 +5,10 @@
 # here are copied byte for byte in form from real wheels (TF 2.6.5 Linux,
 # TF 2.10.1 win_amd64, torch 2.1.2's version.py and METADATA, cupy-cuda12x
 # METADATA) and give, per the publishers' tables: TF 2.6.5 CUDA 11.2 and
-# cuDNN 8; TF 2.10.1 on Windows cudart64_112.dll and cudnn64_8.dll (CUDA
-# 11.2, cuDNN 8); torch 2.1.2 CUDA 12.1 and cuDNN 8.9.2.26; cupy-cuda12x
+# cuDNN 8; TF 2.10.1 on Windows cudnn64_8.dll and the CUDA 11 runtime
+# (CUDA 11.2, cuDNN 8): its build_info.py says cudart64_112.dll, which no
+# release ships, so NVIDIA's name cudart64_110.dll wins and the
+# contradiction is said (issue 22); torch 2.1.2 CUDA 12.1 and cuDNN 8.9.2.26; cupy-cuda12x
 # any CUDA 12. Old cuenv said "no CUDA library is named by these files"
 # and exited 0.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
@@ -93,9 +95,11 @@ assert d["catalogue"]["install"] == "cuenv install 11.2 --cudnn 8", d
 	# TensorFlow 2.10.1 for Windows: the DLLs it loads by name
 	expect_code 1 cuenv needs "$HOME/tf2101win" &&
 	stdout_has "tensorflow built for CUDA 11.2+, cuDNN 8.x" &&
-	stdout_has "    loads       cudart64_112.dll
+	stdout_has "    loads       cudart64_110.dll
                 cudnn64_8.dll
                 nvcuda.dll" &&
+	stdout_lacks "loads       cudart64_112.dll" &&
+	stdout_has "    but         says cudart64_112.dll, which no release ships: CUDA 11.2's is cudart64_110.dll (NVIDIA's table)" &&
 	# A venv's site-packages: torch (version.py and its METADATA pins)
 	# and cupy-cuda12x, whose name says CUDA 12.
 	expect_code 1 cuenv needs "$HOME/venv" &&

@@ -2,7 +2,8 @@
 # make realworld: fetch the corpus of real artifacts (tests/realworld/
 # corpus.py: members read from the package index by range requests,
 # pinned by sha256, cached in CUENV_CORPUS) and compare cuenv's answers
-# with expected.tsv; abi.py compares core/cuda_abi.h with NVIDIA's own
+# with expected.tsv; builds.py runs needs three ways on 30 whole real
+# framework wheels (builds-expected.tsv); abi.py compares core/cuda_abi.h with NVIDIA's own
 # headers and libraries (wheels of CUDA 11, 12, 13), pe.py runs needs on
 # real Windows DLLs (pe-expected.tsv). Skips (exit 0,
 # saying so) when the index cannot be reached; CUENV_REALWORLD_REQUIRED=1
@@ -36,5 +37,18 @@ if [ "$rc" -eq 77 ]; then
 	[ "${CUENV_REALWORLD_REQUIRED:-0}" = 1 ] && exit 1
 elif [ "$rc" -ne 0 ]; then
 	exit "$rc"
+fi
+# issue 22: 30 real framework builds, whole wheels cached outside the
+# clone (builds.py), needs run on each in place, unpacked and as
+# NAME==VERSION against a local index serving the cached wheel
+python3 "$here/builds.py" fetch >/dev/null
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	echo "realworld: builds skipped: the package index cannot be reached"
+	[ "${CUENV_REALWORLD_REQUIRED:-0}" = 1 ] && exit 1
+elif [ "$rc" -ne 0 ]; then
+	exit "$rc"
+else
+	python3 "$here/builds.py" check "$CUENV_BIN" || exit 1
 fi
 exec python3 "$here/check.py" "$CUENV_BIN" "$root" ${CUENV_PYPI_INDEX:+--index "$CUENV_PYPI_INDEX"}

@@ -1320,7 +1320,7 @@ static void test_needs_metadata_reads_tensorflow_build_info(void **state)
 	assert_string_equal(s.rep[1].cuda, "11.2");
 	assert_string_equal(s.rep[1].cudnn, "8");
 	assert_int_equal(s.rep[1].dlls.n, 3);
-	assert_string_equal(s.rep[1].dlls.v[0], "cudart64_112.dll");
+	assert_string_equal(s.rep[1].dlls.v[0], "cudart64_110.dll");
 	assert_string_equal(s.rep[1].dlls.v[1], "cudnn64_8.dll");
 	assert_true(needs_asked(&s, NULL));
 	needs_scan_release(&s);
@@ -1474,6 +1474,95 @@ test_needs_bundled_front_library_requires_its_sub_libraries(void **state)
 	assert_int_equal(s.nrep, 1);
 	assert_string_equal(s.rep[0].cudnn, "9.1.0");
 	assert_null(s.rep[0].cuda);
+	needs_scan_release(&s);
+}
+
+/*
+ * ctranslate2 3.24.0 and 4.0.0 bundle cuDNN 8's front library
+ * (libcudnn-f0ff4753.so.8.1.1), which names its sub-libraries whole
+ * (libcudnn_ops_infer.so.8): each is required, its version (8.1.1) is the
+ * minimum. Old cuenv called them "may load" and said no cuDNN minimum.
+ */
+static void
+test_needs_bundled_cudnn8_front_requires_its_named_sub_libraries(void **state)
+{
+	struct needs_scan s;
+	struct elf_info e;
+
+	(void)state;
+	needs_scan_init(&s);
+	elf_of(&e, "libcudnn-f0ff4753.so.8.1.1", "",
+	       "libcudnn.so.8 libcudnn_ops_infer.so.8 libcudnn_cnn_infer.so.8 "
+	       "libcudnn_ops_infer.so.7");
+	needs_scan_add(&s, "/w/ct2.libs/libcudnn-f0ff4753.so.8.1.1", &e);
+	elf_info_release(&e);
+	needs_scan_finish(&s);
+	assert_true(
+	    needs_want_required(want_of(&s, "libcudnn_ops_infer.so.8")));
+	assert_true(
+	    needs_want_required(want_of(&s, "libcudnn_cnn_infer.so.8")));
+	assert_int_equal(want_of(&s, "libcudnn_ops_infer.so.8")->named_by.n, 0);
+	/* another major is no sub-library of this front */
+	assert_false(
+	    needs_want_required(want_of(&s, "libcudnn_ops_infer.so.7")));
+	assert_non_null(want_of(&s, "libcudnn.so.8")->provided_by);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].cudnn, "8.1.1");
+	needs_scan_release(&s);
+}
+
+/*
+ * A package's own version file (paddlepaddle-gpu 2.6.1's
+ * paddle/version/__init__.py) states the CUDA and cuDNN it was built
+ * with; a CPU build's 'False' states none. Old cuenv read no such file.
+ */
+static void test_needs_package_version_file_states_its_minimums(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	assert_true(needs_metadata_name("/sp/paddle/version/__init__.py"));
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/paddle/version/__init__.py",
+		  "full_version     = '2.6.1'\ncuda_version     = '11.8'\n"
+		  "cudnn_version    = '8.6.0'\nxpu_version = 'False'\n");
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].framework, "paddle");
+	assert_string_equal(s.rep[0].version, "2.6.1");
+	assert_string_equal(s.rep[0].cuda, "11.8");
+	assert_string_equal(s.rep[0].cudnn, "8.6.0");
+	read_meta(&s, "/sp/paddle/version/__init__.py",
+		  "full_version = '2.6.1'\ncuda_version = 'False'\n"
+		  "cudnn_version = 'False'\n");
+	assert_int_equal(s.nrep, 1);
+	needs_scan_release(&s);
+}
+
+/*
+ * TensorFlow 2.10's Windows build_info.py says cudart64_112.dll; no CUDA
+ * release ships it (every 11.x runtime DLL is cudart64_110.dll). NVIDIA's
+ * table wins and the contradiction is said (issue 22, item 10); a name
+ * the table knows (cudnn64_8.dll) is kept as it is. Old cuenv repeated
+ * the metadata's name.
+ */
+static void test_needs_build_info_dll_contradicting_table_loses(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/tensorflow/python/platform/build_info.py",
+		  "build_info = {'cuda_version': '64_112', "
+		  "'cudnn_version': '64_8', "
+		  "'cudart_dll_name': 'cudart64_112.dll', "
+		  "'cudnn_dll_name': 'cudnn64_8.dll'}\n");
+	assert_int_equal(s.nrep, 1);
+	assert_int_equal(s.rep[0].dlls.n, 2);
+	assert_string_equal(s.rep[0].dlls.v[0], "cudart64_110.dll");
+	assert_string_equal(s.rep[0].dlls.v[1], "cudnn64_8.dll");
+	assert_int_equal(s.rep[0].notes.n, 1);
+	assert_non_null(strstr(s.rep[0].notes.v[0], "cudart64_112.dll"));
+	assert_non_null(strstr(s.rep[0].notes.v[0], "cudart64_110.dll"));
 	needs_scan_release(&s);
 }
 
@@ -1734,6 +1823,12 @@ int main(void)
 	    T(test_needs_installed_minimum_cudnn_is_compared),
 	    cmocka_unit_test(
 		test_needs_bundled_front_library_requires_its_sub_libraries),
+	    cmocka_unit_test(
+		test_needs_bundled_cudnn8_front_requires_its_named_sub_libraries),
+	    cmocka_unit_test(
+		test_needs_package_version_file_states_its_minimums),
+	    cmocka_unit_test(
+		test_needs_build_info_dll_contradicting_table_loses),
 	    cmocka_unit_test(
 		test_needs_metadata_nccl_dependency_is_not_a_build),
 	    T(test_needs_scan_reads_a_folder_of_built_files),
