@@ -344,6 +344,15 @@ static int read_headers(struct img *im, struct headers *h)
 	return CUENV_OK;
 }
 
+/* The image's magic and headers: CUENV_NO without the magic. */
+static int open_image(struct img *im, struct headers *h)
+{
+	if (!elf_has_magic(im->p, im->len))
+		return cuenv_fail_shown(im->err, CUENV_NO, im->name, 200,
+					"'%s' is not an ELF file");
+	return read_headers(im, h);
+}
+
 int elf_parse_dynamic(const void *data, size_t len, const char *name,
 		      struct elf_info *out, struct cuenv_err *err)
 {
@@ -351,12 +360,8 @@ int elf_parse_dynamic(const void *data, size_t len, const char *name,
 	struct headers h = { 0 };
 	struct dyn d = { 0 };
 	bool found = false;
-	int rc;
+	int rc = open_image(&im, &h);
 
-	if (!elf_has_magic(data, len))
-		return cuenv_fail_shown(err, CUENV_NO, name, 200,
-					"'%s' is not an ELF file");
-	rc = read_headers(&im, &h);
 	if (rc)
 		return rc;
 	out->bits = im.b64 ? 64 : 32;
@@ -748,12 +753,8 @@ int elf_parse_symvers(const void *data, size_t len, const char *name,
 	struct tags t = { 0 };
 	struct vtable vt = { 0 };
 	bool found = false;
-	int rc;
+	int rc = open_image(&im, &h);
 
-	if (!elf_has_magic(data, len))
-		return cuenv_fail_shown(err, CUENV_NO, name, 200,
-					"'%s' is not an ELF file");
-	rc = read_headers(&im, &h);
 	if (!rc)
 		rc = dyn_from_segments(&im, &h, &d, &found);
 	if (rc || !found || !d.have_str)
