@@ -222,43 +222,11 @@ static int sync_folder(const char *path)
 int file_write(const char *path, const void *data, size_t len, int mode,
 	       struct cuenv_err *err)
 {
-	struct buf tmp = BUF_INIT;
-	struct plat_stat st;
-	int fd = -1, rc = refuse_link(PLAT_AT_CWD, path, path, err);
+	int rc = file_write_at(PLAT_AT_CWD, path, path, data, len, mode, err);
 
-	if (rc)
-		return rc;
-	if (mode == FILE_MODE_KEEP)
-		mode = plat_stat(path, &st) ? 0644 : (int)st.perm;
-	buf_printf(&tmp, "%s.tmpXXXXXX", path);
-	fd = plat_mkstemp(tmp.data);
-	if (fd < 0) {
+	if (!rc && sync_folder(path))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
 				path, strerror(errno));
-		goto out;
-	}
-	if (plat_fchmod(fd, (unsigned)mode) || file_write_full(fd, data, len) ||
-	    plat_fsync(fd))
-		goto fail;
-	if (plat_close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (plat_rename(tmp.data, path))
-		goto fail;
-	if (sync_folder(path))
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				path, strerror(errno));
-	goto out;
-fail:
-	rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s", path,
-			strerror(errno));
-	if (fd >= 0)
-		plat_close(fd);
-	plat_unlink(tmp.data);
-out:
-	buf_release(&tmp);
 	return rc;
 }
 
