@@ -272,6 +272,19 @@ static void on_note(void *ctx, const char *msg)
 	say(s, &text);
 }
 
+/* What the install adds and what its source lacks: before fetching. */
+static void on_say(void *ctx, const char *text)
+{
+	struct progress_show *s = ctx;
+	struct buf line = BUF_INIT;
+
+	begin(s);
+	if (s->quiet)
+		return;
+	buf_printf(&line, "cuenv: %s\n", text);
+	say(s, &line);
+}
+
 static void on_waiting(void *ctx, const char *what)
 {
 	struct progress_show *s = ctx;
@@ -290,6 +303,7 @@ void progress_show_attach(struct progress_show *s, struct install_opts *o)
 {
 	o->progress = on_progress;
 	o->waiting = on_waiting;
+	o->say = on_say;
 	o->progress_ctx = s;
 	o->fetch.note = on_note;
 	o->fetch.note_ctx = s;
@@ -299,6 +313,7 @@ void progress_show_detach(struct install_opts *o)
 {
 	o->progress = NULL;
 	o->waiting = NULL;
+	o->say = NULL;
 	o->progress_ctx = NULL;
 	o->fetch.note = NULL;
 	o->fetch.note_ctx = NULL;
