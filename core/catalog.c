@@ -111,6 +111,7 @@ static void add_part(struct release *r, const char *name, const char *version,
 	p->url = xstrdup(url);
 	p->sha256 = xstrdup(sha);
 	p->size = size;
+	p->index_holds = NULL;
 }
 
 static void push(struct catalog *cat, struct release *r)
@@ -473,6 +474,8 @@ static void mark_index(struct catalog *cat)
 
 		r->on_index = r->source == SRC_REDIST &&
 			      (r->kind != KIT_CUDA || !cat->nindex);
+		for (size_t j = 0; j < r->nparts; j++)
+			r->parts[j].index_holds = NULL;
 		for (size_t k = 0; k < cat->nindex && r->kind == KIT_CUDA &&
 				   r->source == SRC_REDIST;
 		     k++) {
