@@ -228,16 +228,28 @@ void install_request_what(const struct release *rel, struct buf *out)
 		buf_printf(out, " for CUDA %u", rel->cuda_major);
 }
 
-void install_request_fetch_hint(int rc, const char *mirror, int source,
+void install_request_fetch_hint(int rc, const char *mirror,
+				const struct release *rel,
 				struct cuenv_err *err)
 {
-	if (rc != CUENV_E_FETCH || err->hint.len || (mirror && *mirror) ||
-	    source == SRC_PYPI)
+	int mirrored = mirror && *mirror;
+
+	if (rc != CUENV_E_FETCH || err->hint.len || rel->source == SRC_PYPI)
 		return;
-	/* Offline machines and clusters: say where else to look. */
-	cuenv_hint(err, "if NVIDIA's servers cannot be reached from here, "
-			"install from a mirror: --mirror URL or CUENV_MIRROR "
-			"(README: Mirrors)");
+	/* Offline machines, proxies and clusters: say where else to look. */
+	if (rel->kind == KIT_CUDA && rel->source == SRC_REDIST &&
+	    rel->on_index)
+		cuenv_hint(err,
+			   "if %s cannot be reached from here, install from "
+			   "the package index%s: cuenv install %s --source "
+			   "pypi",
+			   mirrored ? "the mirror" : "NVIDIA's servers",
+			   mirrored ? "" : " (or a mirror: --mirror URL)",
+			   rel->version);
+	else if (!mirrored)
+		cuenv_hint(err, "if NVIDIA's servers cannot be reached from "
+				"here, install from a mirror: --mirror URL or "
+				"CUENV_MIRROR (README: Mirrors)");
 }
 
 int install_request_lock_platform(const char *path, const char *lock_platform,

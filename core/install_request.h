@@ -156,11 +156,15 @@ void install_request_dry_run(const struct catalog_choice *ch, int source,
 void install_request_what(const struct release *rel, struct buf *out);
 
 /*
- * After an install of a release from source failed with rc: when it
- * could not fetch (CUENV_E_FETCH), err has no hint yet, no mirror was
- * given and the release is not from a package index, hint at --mirror.
+ * After an install of rel failed with rc: when it could not fetch
+ * (CUENV_E_FETCH) and err has no hint yet, say where else to look: for
+ * a CUDA release from NVIDIA's archives that the package index has, the
+ * command that installs it from there ("cuenv install 12.4.1 --source
+ * pypi") and, with no mirror given, --mirror; for other releases not
+ * from a package index, --mirror when none was given.
  */
-void install_request_fetch_hint(int rc, const char *mirror, int source,
+void install_request_fetch_hint(int rc, const char *mirror,
+				const struct release *rel,
 				struct cuenv_err *err);
 
 /*

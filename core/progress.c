@@ -212,6 +212,7 @@ void progress_show_init(struct progress_show *s, const struct release *rel,
 	install_request_what(rel, &s->what);
 	s->source = source_name(rel->source);
 	s->src = (int)rel->source;
+	s->rel = rel;
 	s->write = write;
 	s->write_ctx = write_ctx;
 	s->columns = stderr_columns;
@@ -323,7 +324,7 @@ int progress_show_result(const struct progress_show *s, int rc,
 			 const struct install *done, const char *mirror,
 			 struct buf *out, struct cuenv_err *err)
 {
-	install_request_fetch_hint(rc, mirror, s->src, err);
+	install_request_fetch_hint(rc, mirror, s->rel, err);
 	if (rc == CUENV_NO) {
 		if (!s->quiet)
 			buf_printf(out, "%s is already installed (%s)\n",

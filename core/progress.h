@@ -66,6 +66,7 @@ struct progress_show {
 	struct buf what;    /* "cuda 12.4.1" (install_request_what) */
 	const char *source; /* "redist" */
 	int src;	    /* the same, an enum source_kind */
+	const struct release *rel; /* borrowed: it outlives s */
 	struct progress pg;
 	int begun; /* "installing ..." was written */
 	int noted; /* a transfer's note was written */
