@@ -683,9 +683,9 @@ static int index_hint(const struct catalog *cat, const char *cuda,
 		buf_adds(&has, "no release this catalogue knows");
 	if (near)
 		cuenv_hint(err,
-			   "the package index has CUDA %s; its newest "
-			   "of that major: cuenv install %s --source pypi",
-			   has.data, near->version);
+			   "the package index has CUDA %s; its newest CUDA "
+			   "%s: cuenv install %s --source pypi",
+			   has.data, major.data, near->version);
 	else if (nv)
 		cuenv_hint(err,
 			   "the package index has CUDA %s; from NVIDIA: "

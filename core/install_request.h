@@ -64,6 +64,16 @@ int install_request_env(char *const *envp, struct install_env *e,
 int install_request_mirror_url(const char *command, const char *url,
 			       struct fetch_opts *fo, struct cuenv_err *err);
 
+/*
+ * The source an install takes when --source is not given: CUENV_SOURCE
+ * from envp, else the `source =` line of the nearest .cuenv at or above
+ * cwd; *source stays -1 when neither says (NVIDIA's, as the catalogue
+ * prefers). Reads files. CUENV_E_USAGE naming a bad CUENV_SOURCE, or
+ * the .cuenv's CUENV_E_MANIFEST.
+ */
+int install_request_source(char *const *envp, const char *cwd, int *source,
+			   struct cuenv_err *err);
+
 /* What one `cuenv install` asks for: the versions are borrowed. */
 struct install_request {
 	const char *spec, *cudnn, *cupti;
