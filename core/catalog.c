@@ -96,6 +96,8 @@ static struct release *release_new(enum kit_kind kind, enum source_kind src,
 	r->version = xstrdup(version);
 	r->cuda_major = major;
 	r->origin = xstrdup(origin);
+	/* until a pypi.tsv says otherwise (mark_index) */
+	r->on_index = src == SRC_REDIST;
 	return r;
 }
 
@@ -416,6 +418,43 @@ static int component_ok(const char *c)
 	return 1;
 }
 
+/* Does row, a version or prefix, name release version? */
+static int row_names(const struct index_row *row, const char *version)
+{
+	struct version v, p;
+
+	return !version_parse(version, &v) &&
+	       !version_parse(row->release, &p) && version_matches(&v, &p);
+}
+
+/* Each release's on_index and its parts' index_holds, from cat->index. */
+static void mark_index(struct catalog *cat)
+{
+	for (size_t i = 0; i < cat->n; i++) {
+		struct release *r = cat->v[i];
+
+		r->on_index = r->source == SRC_REDIST &&
+			      (r->kind != KIT_CUDA || !cat->nindex);
+		for (size_t j = 0; j < r->nparts; j++)
+			r->parts[j].index_holds = NULL;
+		for (size_t k = 0; k < cat->nindex && r->kind == KIT_CUDA &&
+				   r->source == SRC_REDIST;
+		     k++) {
+			const struct index_row *row = &cat->index[k];
+
+			if (!row_names(row, r->version))
+				continue;
+			if (!strcmp(row->component, "*")) {
+				r->on_index = true;
+				continue;
+			}
+			for (size_t j = 0; j < r->nparts; j++)
+				if (!strcmp(r->parts[j].name, row->component))
+					r->parts[j].index_holds = row->holds;
+		}
+	}
+}
+
 int catalog_parse_index(struct catalog *cat, const char *name,
 			const char *text, size_t len, struct cuenv_err *err)
 {
@@ -454,44 +493,8 @@ int catalog_parse_index(struct catalog *cat, const char *name,
 		r->holds = xstrdup(f[2]);
 	}
 	free(copy);
+	mark_index(cat);
 	return rc;
-}
-
-/* Does row, a version or prefix, name release version? */
-static int row_names(const struct index_row *row, const char *version)
-{
-	struct version v, p;
-
-	return !version_parse(version, &v) &&
-	       !version_parse(row->release, &p) && version_matches(&v, &p);
-}
-
-/* Each release's on_index and its parts' index_holds, from cat->index. */
-static void mark_index(struct catalog *cat)
-{
-	for (size_t i = 0; i < cat->n; i++) {
-		struct release *r = cat->v[i];
-
-		r->on_index = r->source == SRC_REDIST &&
-			      (r->kind != KIT_CUDA || !cat->nindex);
-		for (size_t j = 0; j < r->nparts; j++)
-			r->parts[j].index_holds = NULL;
-		for (size_t k = 0; k < cat->nindex && r->kind == KIT_CUDA &&
-				   r->source == SRC_REDIST;
-		     k++) {
-			const struct index_row *row = &cat->index[k];
-
-			if (!row_names(row, r->version))
-				continue;
-			if (!strcmp(row->component, "*")) {
-				r->on_index = true;
-				continue;
-			}
-			for (size_t j = 0; j < r->nparts; j++)
-				if (!strcmp(r->parts[j].name, row->component))
-					r->parts[j].index_holds = row->holds;
-		}
-	}
 }
 
 /* ---- loading -------------------------------------------------------------- */

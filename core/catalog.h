@@ -117,8 +117,9 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
  * Parse pypi.tsv (name for messages): what NVIDIA's wheels on the
  * package index hold, per CUDA release ("*": the release is there) and
  * per component (what its wheel holds when that is less than the redist
- * component), each line with how it was checked. Into cat->index;
- * catalog_load then marks the releases (on_index, index_holds).
+ * component), each line with how it was checked. Into cat->index, and
+ * the releases of cat marked (on_index, index_holds); catalog_load marks
+ * again after loading every file.
  */
 int catalog_parse_index(struct catalog *cat, const char *name,
 			const char *text, size_t len, struct cuenv_err *err);
