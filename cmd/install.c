@@ -168,8 +168,8 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 	if (ctx->opt.arg[O_SOURCE] &&
 	    !source_parse(ctx->opt.arg[O_SOURCE], &sk))
 		q->r.source = (int)sk;
-	else if ((rc = install_request_source(ctx->envp, ctx->cwd,
-					      &q->r.source, err)))
+	else if ((rc = install_request_source(ctx->envp, ctx->cwd, &q->r.source,
+					      err)))
 		return rc;
 	if (ctx->opt.arg[O_MIRROR])
 		o->mirror = ctx->opt.arg[O_MIRROR];

@@ -455,8 +455,8 @@ static void mark_index(struct catalog *cat)
 	}
 }
 
-int catalog_parse_index(struct catalog *cat, const char *name,
-			const char *text, size_t len, struct cuenv_err *err)
+int catalog_parse_index(struct catalog *cat, const char *name, const char *text,
+			size_t len, struct cuenv_err *err)
 {
 	char *copy = xstrndup(text, len);
 	char *line = copy, *next;
@@ -623,8 +623,7 @@ const struct release *catalog_find(const struct catalog *cat,
 		struct version v;
 		int c;
 
-		if (r->kind != kind ||
-		    (source == SRC_PYPI && !r->on_index) ||
+		if (r->kind != kind || (source == SRC_PYPI && !r->on_index) ||
 		    (source >= 0 && source != SRC_PYPI &&
 		     (int)r->source != source))
 			continue;

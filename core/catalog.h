@@ -121,8 +121,8 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
  * the releases of cat marked (on_index, index_holds); catalog_load marks
  * again after loading every file.
  */
-int catalog_parse_index(struct catalog *cat, const char *name,
-			const char *text, size_t len, struct cuenv_err *err);
+int catalog_parse_index(struct catalog *cat, const char *name, const char *text,
+			size_t len, struct cuenv_err *err);
 
 /*
  * The newest release of kind matching spec (a version or prefix), from

@@ -32,10 +32,10 @@
 #define DOTFILE_SYSTEM "system"
 
 struct dotfile {
-	char *cuda;  /* a version, DOTFILE_SYSTEM, or NULL */
-	char *cudnn; /* a version or NULL */
-	char *cupti; /* a version or NULL */
-	int isolate; /* -1 when not given, else 0 or 1 */
+	char *cuda;   /* a version, DOTFILE_SYSTEM, or NULL */
+	char *cudnn;  /* a version or NULL */
+	char *cupti;  /* a version or NULL */
+	int isolate;  /* -1 when not given, else 0 or 1 */
 	char *source; /* one of DOTFILE_SOURCES, or NULL */
 };
 

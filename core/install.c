@@ -752,8 +752,8 @@ static int run_jobs(struct crew *c, const struct install_opts *o,
  * its file name in messages.
  */
 static int assemble_version(const struct crew *c, const char *root,
-			    const struct install *have,
-			    const char *version_dir, struct cuenv_err *err)
+			    const struct install *have, const char *version_dir,
+			    struct cuenv_err *err)
 {
 	struct assemble *a = NULL;
 	struct buf tree = BUF_INIT;
@@ -863,10 +863,10 @@ int install_resolve(const struct release *rel, const struct install_opts *o,
 						   rel->kind);
 
 			if (p && proj && !p->index_holds) {
-				rc = pypi_wheel_part(
-					index, proj, names->v[i], p->version,
-					&o->fetch, &ip->wheels[ip->nwheels],
-					err);
+				rc = pypi_wheel_part(index, proj, names->v[i],
+						     p->version, &o->fetch,
+						     &ip->wheels[ip->nwheels],
+						     err);
 				if (!rc)
 					ip->v[ip->n++] =
 						&ip->wheels[ip->nwheels++];
@@ -1134,8 +1134,7 @@ static int assemble_and_commit(struct store *st, const struct crew *c,
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				version_dir.data, strerror(errno));
 	else
-		rc = assemble_version(c, st->root, have, version_dir.data,
-				      err);
+		rc = assemble_version(c, st->root, have, version_dir.data, err);
 	if (!rc) {
 		if (have) { /* what it held stays in its receipt */
 			for (size_t i = 0; i < have->notes.n; i++)

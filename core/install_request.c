@@ -81,8 +81,7 @@ int install_request_source(char *const *envp, const char *cwd, int *source,
 		if (source_parse(v, &sk) || sk == SRC_TARBALL) {
 			cuenv_fail(err, CUENV_E_USAGE,
 				   "CUENV_SOURCE: unknown source '%s'", v);
-			return cuenv_hint(err,
-					  "sources are " DOTFILE_SOURCES);
+			return cuenv_hint(err, "sources are " DOTFILE_SOURCES);
 		}
 		*source = (int)sk;
 		return CUENV_OK;
@@ -271,8 +270,7 @@ void install_request_fetch_hint(int rc, const char *mirror,
 	if (rc != CUENV_E_FETCH || err->hint.len || rel->source == SRC_PYPI)
 		return;
 	/* Offline machines, proxies and clusters: say where else to look. */
-	if (rel->kind == KIT_CUDA && rel->source == SRC_REDIST &&
-	    rel->on_index)
+	if (rel->kind == KIT_CUDA && rel->source == SRC_REDIST && rel->on_index)
 		cuenv_hint(err,
 			   "if %s cannot be reached from here, install from "
 			   "the package index%s: cuenv install %s --source "

@@ -99,14 +99,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  NULL);
 	if (df.source && strcmp(df.source, "redist") &&
 	    strcmp(df.source, "runfile") && strcmp(df.source, "pypi"))
-		violation("source is redist, runfile or pypi", data, size,
-			  NULL, NULL);
+		violation("source is redist, runfile or pypi", data, size, NULL,
+			  NULL);
 	if (df.isolate < -1 || df.isolate > 1)
 		violation("isolate is -1, 0 or 1", data, size, NULL, NULL);
 	if (!df.cuda && !dotfile_is_empty(&df))
 		violation("cudnn, cupti, isolate and source come with cuda",
-			  data, size,
-			  NULL, NULL);
+			  data, size, NULL, NULL);
 
 	dotfile_rewrite(in, size, &df, 0, &text);
 	rc = dotfile_parse(NAME, text.data, text.len, &again, &err);

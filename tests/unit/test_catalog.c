@@ -488,9 +488,9 @@ static void test_catalog_index_marks_releases_and_partial_wheels(void **state)
 					      strlen(cuda_json), "linux-x86_64",
 					      NULL, NULL, &err),
 			 CUENV_OK);
-	assert_int_equal(catalog_parse_index(&cat, "pypi.tsv", tsv,
-					     strlen(tsv), &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    catalog_parse_index(&cat, "pypi.tsv", tsv, strlen(tsv), &err),
+	    CUENV_OK);
 	assert_true(cat.v[0]->on_index);
 	assert_string_equal(release_part(cat.v[0], "cuda_cudart")->index_holds,
 			    "lib/only");
@@ -498,9 +498,9 @@ static void test_catalog_index_marks_releases_and_partial_wheels(void **state)
 			 cat.v[0]);
 	catalog_index_releases(&cat, &has);
 	assert_string_equal(has.data, "12.4.1");
-	assert_int_equal(catalog_resolve(&cat, "12.4", NULL, NULL, SRC_PYPI,
-					 &ch, &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", NULL, NULL, SRC_PYPI, &ch, &err),
+	    CUENV_OK);
 	buf_release(&has);
 	catalog_release(&cat);
 }
@@ -521,16 +521,15 @@ static void test_catalog_index_lacks_an_unlisted_release(void **state)
 					      NULL, NULL, &err),
 			 CUENV_OK);
 	assert_true(cat.v[0]->on_index); /* no table yet: unknown, allowed */
-	assert_int_equal(catalog_parse_index(&cat, "pypi.tsv", tsv,
-					     strlen(tsv), &err),
-			 CUENV_OK);
+	assert_int_equal(
+	    catalog_parse_index(&cat, "pypi.tsv", tsv, strlen(tsv), &err),
+	    CUENV_OK);
 	assert_false(cat.v[0]->on_index);
 	assert_null(catalog_find(&cat, KIT_CUDA, "12.4", 0, SRC_PYPI));
-	assert_ptr_equal(catalog_find(&cat, KIT_CUDA, "12.4", 0, -1),
-			 cat.v[0]);
-	assert_int_equal(catalog_resolve(&cat, "12.4", NULL, NULL, SRC_PYPI,
-					 &ch, &err),
-			 CUENV_E_UNKNOWN);
+	assert_ptr_equal(catalog_find(&cat, KIT_CUDA, "12.4", 0, -1), cat.v[0]);
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", NULL, NULL, SRC_PYPI, &ch, &err),
+	    CUENV_E_UNKNOWN);
 	assert_string_equal(err.hint.data,
 			    "the package index has CUDA no release this "
 			    "catalogue knows; from NVIDIA: cuenv install "
@@ -547,9 +546,9 @@ static void test_catalog_index_rejects_a_malformed_line(void **state)
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(catalog_parse_index(&cat, "pypi.tsv", tsv,
-					     strlen(tsv), &err),
-			 CUENV_E_MANIFEST);
+	assert_int_equal(
+	    catalog_parse_index(&cat, "pypi.tsv", tsv, strlen(tsv), &err),
+	    CUENV_E_MANIFEST);
 	assert_string_equal(err.msg.data, "bad catalogue file 'pypi.tsv': "
 					  "line 2 is malformed");
 	err_release(&err);

@@ -174,12 +174,14 @@ static void test_install_dry_run_and_names(void **state)
 static void test_install_fetch_hint_only_when_it_helps(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct release redist = { .kind = KIT_CUDA, .source = SRC_REDIST,
-				  .version = (char *)"11.4.4" };
-	struct release runfile = { .kind = KIT_CUDA, .source = SRC_RUNFILE,
-				   .version = (char *)"11.2.2" };
-	struct release pypi = { .kind = KIT_CUDA, .source = SRC_PYPI,
-				.version = (char *)"12.4.1" };
+	struct release redist = {.kind = KIT_CUDA,
+				 .source = SRC_REDIST,
+				 .version = (char *)"11.4.4"};
+	struct release runfile = {.kind = KIT_CUDA,
+				  .source = SRC_RUNFILE,
+				  .version = (char *)"11.2.2"};
+	struct release pypi = {
+	    .kind = KIT_CUDA, .source = SRC_PYPI, .version = (char *)"12.4.1"};
 
 	(void)state;
 	install_request_fetch_hint(CUENV_E_FETCH, NULL, &redist, &err);
@@ -205,13 +207,15 @@ static void test_install_fetch_hint_only_when_it_helps(void **state)
 static void test_install_fetch_hint_names_the_index(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct release rel = { .kind = KIT_CUDA, .source = SRC_REDIST,
-			       .version = (char *)"12.4.1", .on_index = true };
+	struct release rel = {.kind = KIT_CUDA,
+			      .source = SRC_REDIST,
+			      .version = (char *)"12.4.1",
+			      .on_index = true};
 
 	(void)state;
 	install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, &err);
-	assert_non_null(strstr(err.hint.data,
-			       ": cuenv install 12.4.1 --source pypi"));
+	assert_non_null(
+	    strstr(err.hint.data, ": cuenv install 12.4.1 --source pypi"));
 	assert_non_null(strstr(err.hint.data, "NVIDIA's servers"));
 	err_release(&err);
 	install_request_fetch_hint(CUENV_E_FETCH, "http://127.0.0.1:1", &rel,
