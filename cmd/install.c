@@ -168,6 +168,9 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 	if (ctx->opt.arg[O_SOURCE] &&
 	    !source_parse(ctx->opt.arg[O_SOURCE], &sk))
 		q->r.source = (int)sk;
+	else if ((rc = install_request_source(ctx->envp, ctx->cwd, &q->r.source,
+					      err)))
+		return rc;
 	if (ctx->opt.arg[O_MIRROR])
 		o->mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
@@ -282,6 +285,39 @@ static int request_spec(struct cuenv_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
+/*
+ * --dry-run from the package index: each step's wheels, resolved as the
+ * install resolves them (install_resolve), and what the index lacks.
+ */
+static int dry_run_wheels(const struct plan_step *steps, size_t n,
+			  const struct install_opts *o, struct cuenv_err *err)
+{
+	int rc = CUENV_OK;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct install_opts so = *o;
+		struct install_parts ip = { 0 };
+		struct strv names = STRV_INIT;
+		struct buf lacking = BUF_INIT;
+
+		so.plan = steps[i].opts;
+		rc = plan_archives(&steps[i].rel, &so.plan, &names, err);
+		if (!rc)
+			rc = install_resolve(&steps[i].rel, &so, &names, &ip,
+					     err);
+		for (size_t k = 0; !rc && k < ip.n; k++)
+			printf("  %s %s %s\n", ip.v[k]->name, ip.v[k]->version,
+			       ip.v[k]->url);
+		install_lacking(&steps[i].rel, &so.plan, &lacking);
+		if (!rc && lacking.len)
+			printf("  pypi has no %s\n", lacking.data);
+		install_parts_release(&ip);
+		strv_release(&names);
+		buf_release(&lacking);
+	}
+	return rc;
+}
+
 /* The request's releases installed, or with --dry-run named. */
 static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 			   const struct catalog *cat, struct install_opts *o,
@@ -293,12 +329,14 @@ static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
 				 q->r.source, &found, err);
 
+	size_t n = rc ? 0 : plan_steps(&found, q->r.source, &o->plan, steps);
+
 	if (!rc && opt_given(&ctx->opt, O_DRY_RUN)) {
 		install_request_dry_run(&found, q->r.source, &line);
 		fputs(line.data, stdout);
+		if (q->r.source == SRC_PYPI)
+			rc = dry_run_wheels(steps, n, o, err);
 	} else if (!rc) {
-		size_t n = plan_steps(&found, q->r.source, &o->plan, steps);
-
 		rc = install_steps(ctx, steps, n, o, q->quiet, err);
 	}
 	buf_release(&line);

@@ -40,6 +40,12 @@ void catalog_release(struct catalog *cat)
 	free(cat->v);
 	cat->v = NULL;
 	cat->n = 0;
+	for (size_t i = 0; i < cat->nindex; i++)
+		FREE_EACH(cat->index[i].release, cat->index[i].component,
+			  cat->index[i].holds);
+	free(cat->index);
+	cat->index = NULL;
+	cat->nindex = 0;
 }
 
 const char *const catalog_platforms[] = {
@@ -90,6 +96,8 @@ static struct release *release_new(enum kit_kind kind, enum source_kind src,
 	r->version = xstrdup(version);
 	r->cuda_major = major;
 	r->origin = xstrdup(origin);
+	/* until a pypi.tsv says otherwise (mark_index) */
+	r->on_index = src == SRC_REDIST;
 	return r;
 }
 
@@ -105,6 +113,7 @@ static void add_part(struct release *r, const char *name, const char *version,
 	p->url = xstrdup(url);
 	p->sha256 = xstrdup(sha);
 	p->size = size;
+	p->index_holds = NULL;
 }
 
 static void push(struct catalog *cat, struct release *r)
@@ -426,6 +435,99 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
 	return rc;
 }
 
+/* A component name of the redist manifests, or "*". */
+static int component_ok(const char *c)
+{
+	if (!strcmp(c, "*"))
+		return 1;
+	if (!*c)
+		return 0;
+	for (; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+		      *c == '_'))
+			return 0;
+	return 1;
+}
+
+/* Does row, a version or prefix, name release version? */
+static int row_names(const struct index_row *row, const char *version)
+{
+	struct version v, p;
+
+	return !version_parse(version, &v) &&
+	       !version_parse(row->release, &p) && version_matches(&v, &p);
+}
+
+/* Each release's on_index and its parts' index_holds, from cat->index. */
+static void mark_index(struct catalog *cat)
+{
+	for (size_t i = 0; i < cat->n; i++) {
+		struct release *r = cat->v[i];
+
+		r->on_index = r->source == SRC_REDIST &&
+			      (r->kind != KIT_CUDA || !cat->nindex);
+		for (size_t j = 0; j < r->nparts; j++)
+			r->parts[j].index_holds = NULL;
+		for (size_t k = 0; k < cat->nindex && r->kind == KIT_CUDA &&
+				   r->source == SRC_REDIST;
+		     k++) {
+			const struct index_row *row = &cat->index[k];
+
+			if (!row_names(row, r->version))
+				continue;
+			if (!strcmp(row->component, "*")) {
+				r->on_index = true;
+				continue;
+			}
+			for (size_t j = 0; j < r->nparts; j++)
+				if (!strcmp(r->parts[j].name, row->component))
+					r->parts[j].index_holds = row->holds;
+		}
+	}
+}
+
+int catalog_parse_index(struct catalog *cat, const char *name, const char *text,
+			size_t len, struct cuenv_err *err)
+{
+	char *copy = xstrndup(text, len);
+	char *line = copy, *next;
+	unsigned lineno = 0;
+	int rc = CUENV_OK;
+
+	if (memchr(text, '\0', len)) {
+		free(copy);
+		return bad(err, name, "binary data", NULL);
+	}
+	for (; line && *line; line = next) {
+		char *f[4];
+		struct index_row *r;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (lineno == 1 || !*line || *line == '#')
+			continue; /* header, blank, comment */
+		if (fields(line, f, 4) < 4 || !version_is_valid(f[0]) ||
+		    !component_ok(f[1]) || !*f[2] || !*f[3]) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"bad catalogue file '%s': line %u is "
+					"malformed",
+					name, lineno);
+			break;
+		}
+		cat->index = xrealloc(cat->index,
+				      (cat->nindex + 1) * sizeof(*cat->index));
+		r = &cat->index[cat->nindex++];
+		r->release = xstrdup(f[0]);
+		r->component = xstrdup(f[1]);
+		r->holds = xstrdup(f[2]);
+	}
+	free(copy);
+	mark_index(cat);
+	return rc;
+}
+
 /* ---- loading -------------------------------------------------------------- */
 
 static int load_file(struct catalog *cat, const char *path, int table,
@@ -455,6 +557,24 @@ static int load_file(struct catalog *cat, const char *path, int table,
 		rc = err->rc = CUENV_E_MANIFEST;
 	buf_release(&text);
 	free(label);
+	return rc;
+}
+
+/* pypi.tsv, when there is one. */
+static int load_index(struct catalog *cat, const char *path,
+		      struct cuenv_err *err)
+{
+	struct buf text = BUF_INIT;
+	int rc = file_read(path, CATALOG_MAX_BYTES, FILE_MAY_BE_MISSING, &text,
+			   err);
+
+	if (rc == CUENV_NO)
+		rc = CUENV_OK;
+	else if (!rc)
+		rc = catalog_parse_index(cat, path, text.data, text.len, err);
+	if (rc == CUENV_E_STORE)
+		rc = err->rc = CUENV_E_MANIFEST;
+	buf_release(&text);
 	return rc;
 }
 
@@ -508,6 +628,12 @@ int catalog_load(struct catalog *cat, const char *dir, const char *platform,
 	buf_path(&p, dir, "cudnn-tarballs.tsv");
 	if (!rc)
 		rc = load_file(cat, p.data, 1, KIT_CUDNN, platform, err);
+	buf_reset(&p);
+	buf_path(&p, dir, "pypi.tsv");
+	if (!rc)
+		rc = load_index(cat, p.data, err);
+	if (!rc)
+		mark_index(cat);
 	buf_release(&p);
 	return rc;
 }
@@ -528,9 +654,9 @@ const struct release *catalog_find(const struct catalog *cat,
 		struct version v;
 		int c;
 
-		if (r->kind != kind ||
-		    (source >= 0 && (int)r->source != source &&
-		     !(source == SRC_PYPI && r->source == SRC_REDIST)))
+		if (r->kind != kind || (source == SRC_PYPI && !r->on_index) ||
+		    (source >= 0 && source != SRC_PYPI &&
+		     (int)r->source != source))
 			continue;
 		if (cuda_major && r->cuda_major != cuda_major)
 			continue;
@@ -552,6 +678,58 @@ const struct release *catalog_find(const struct catalog *cat,
 /* Where to look next when the catalogue lacks a release. */
 #define HINT_UPDATE "newer releases from NVIDIA: cuenv update"
 
+static int cmp_version(const void *a, const void *b)
+{
+	return version_cmp_str(*(char *const *)a, *(char *const *)b);
+}
+
+void catalog_index_releases(const struct catalog *cat, struct buf *out)
+{
+	struct strv seen = STRV_INIT;
+
+	for (size_t i = 0; i < cat->n; i++)
+		if (cat->v[i]->kind == KIT_CUDA && cat->v[i]->on_index &&
+		    strv_find(&seen, cat->v[i]->version) < 0)
+			strv_push(&seen, cat->v[i]->version);
+	if (seen.n)
+		qsort(seen.v, seen.n, sizeof(*seen.v), cmp_version);
+	for (size_t i = 0; i < seen.n; i++)
+		buf_printf(out, "%s%s", i ? ", " : "", seen.v[i]);
+	strv_release(&seen);
+}
+
+/*
+ * For a CUDA the index lacks: what it has, and the command that installs
+ * the newest release of the same major there.
+ */
+static int index_hint(const struct catalog *cat, const char *cuda,
+		      struct cuenv_err *err)
+{
+	struct buf has = BUF_INIT, major = BUF_INIT;
+	const struct release *near, *nv;
+
+	buf_printf(&major, "%lu", (unsigned long)version_major(cuda));
+	near = catalog_find(cat, KIT_CUDA, major.data, 0, SRC_PYPI);
+	nv = catalog_find(cat, KIT_CUDA, cuda, 0, -1);
+	catalog_index_releases(cat, &has);
+	if (!has.len)
+		buf_adds(&has, "no release this catalogue knows");
+	if (near)
+		cuenv_hint(err,
+			   "the package index has CUDA %s; its newest CUDA "
+			   "%s: cuenv install %s --source pypi",
+			   has.data, major.data, near->version);
+	else if (nv)
+		cuenv_hint(err,
+			   "the package index has CUDA %s; from NVIDIA: "
+			   "cuenv install %s --source %s",
+			   has.data, nv->version, source_name(nv->source));
+	else
+		cuenv_hint(err, "the package index has CUDA %s", has.data);
+	BUF_RELEASE_EACH(&has, &major);
+	return err->rc;
+}
+
 int catalog_resolve(const struct catalog *cat, const char *cuda,
 		    const char *cudnn, const char *cupti, int source,
 		    struct catalog_choice *out, struct cuenv_err *err)
@@ -565,6 +743,8 @@ int catalog_resolve(const struct catalog *cat, const char *cuda,
 			   source >= 0 ? " from " : "",
 			   source >= 0 ? source_name((enum source_kind)source)
 				       : "");
+		if (source == SRC_PYPI)
+			return index_hint(cat, cuda, err);
 		return cuenv_hint(err,
 				  "see: cuenv list-remote cuda; " HINT_UPDATE);
 	}

@@ -20,8 +20,10 @@
 #ifndef CUENV_CATALOG_H
 #define CUENV_CATALOG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "err.h"
 #include "kit.h"
 
@@ -41,6 +43,13 @@ struct part {
 	char *url;     /* absolute, on NVIDIA's host */
 	char *sha256;  /* 64 lowercase hex digits */
 	uint64_t size; /* bytes; 0 when the catalogue does not say */
+	/*
+	 * What the package index's wheel of this component holds, where
+	 * pypi.tsv says it is less than the component ("bin/ptxas": the
+	 * nvcc wheels of CUDA 12); NULL when the whole. Borrowed from the
+	 * catalogue.
+	 */
+	const char *index_holds;
 };
 
 struct release {
@@ -51,11 +60,23 @@ struct release {
 	char *origin;	     /* the catalogue file it came from */
 	struct part *parts;
 	size_t nparts;
+	/* The package index has it (pypi.tsv lists it, or there is no
+	 * pypi.tsv to ask): --source pypi can install it. */
+	bool on_index;
+};
+
+/* One line of pypi.tsv: what the package index holds. */
+struct index_row {
+	char *release;	 /* a CUDA version or prefix ("12.4.1", "12") */
+	char *component; /* "*": the release is on the index */
+	char *holds;	 /* what its wheel holds ("bin/ptxas"), or "*" */
 };
 
 struct catalog {
 	struct release **v;
 	size_t n;
+	struct index_row *index; /* pypi.tsv's lines */
+	size_t nindex;
 };
 
 void catalog_release(struct catalog *cat);
@@ -96,6 +117,17 @@ int catalog_parse_table(struct catalog *cat, enum kit_kind kind,
 			const char *platform, struct cuenv_err *err);
 
 /*
+ * Parse pypi.tsv (name for messages): what NVIDIA's wheels on the
+ * package index hold, per CUDA release ("*": the release is there) and
+ * per component (what its wheel holds when that is less than the redist
+ * component), each line with how it was checked. Into cat->index, and
+ * the releases of cat marked (on_index, index_holds); catalog_load marks
+ * again after loading every file.
+ */
+int catalog_parse_index(struct catalog *cat, const char *name, const char *text,
+			size_t len, struct cuenv_err *err);
+
+/*
  * The newest release of kind matching spec (a version or prefix), from
  * source (or any source when source < 0, preferring redist), for cuDNN
  * among builds for cuda_major (0: any). NULL when none.
@@ -117,8 +149,10 @@ struct catalog_choice {
  * from CUDA release cupti (NULL: none), each the newest matching its spec
  * (catalog_find). source (< 0: any) narrows CUDA and CUPTI to that
  * source, and a cuDNN only to SRC_PYPI, whose wheels exist for both.
- * Returns CUENV_OK with out filled, or CUENV_E_NOT_INSTALLED naming the
- * first one cat lacks, with a hint pointing at list-remote and update.
+ * Returns CUENV_OK with out filled, or CUENV_E_UNKNOWN naming the first
+ * one cat lacks, with a hint pointing at list-remote and update; for
+ * SRC_PYPI, the CUDA releases the index has and the command that
+ * installs the nearest of the same major.
  * `install --for` asks it of each framework build before choosing one.
  */
 int catalog_resolve(const struct catalog *cat, const char *cuda,
@@ -141,6 +175,12 @@ const struct part *release_part(const struct release *rel, const char *name);
 
 /* Free p's strings (not p). */
 void part_release(struct part *p);
+
+/*
+ * The CUDA releases of cat that the package index has (on_index), as
+ * "11.8.0, 12.4.1, ..." onto out, in version order, once each.
+ */
+void catalog_index_releases(const struct catalog *cat, struct buf *out);
 
 const char *source_name(enum source_kind s);
 int source_parse(const char *s, enum source_kind *out);

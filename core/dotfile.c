@@ -10,25 +10,34 @@
 
 void dotfile_init(struct dotfile *df)
 {
-	df->cuda = df->cudnn = df->cupti = NULL;
+	df->cuda = df->cudnn = df->cupti = df->source = NULL;
 	df->isolate = -1;
 }
 
 void dotfile_release(struct dotfile *df)
 {
-	FREE_EACH(df->cuda, df->cudnn, df->cupti);
+	FREE_EACH(df->cuda, df->cudnn, df->cupti, df->source);
 	dotfile_init(df);
 }
 
 int dotfile_is_empty(const struct dotfile *df)
 {
-	return !df->cuda && !df->cudnn && !df->cupti && df->isolate < 0;
+	return !df->cuda && !df->cudnn && !df->cupti && df->isolate < 0 &&
+	       !df->source;
 }
 
 /* ---- parsing ------------------------------------------------------------ */
 
-static const char *const keys[] = { "cuda", "cudnn", "cupti", "isolate" };
-enum { K_CUDA, K_CUDNN, K_CUPTI, K_ISOLATE, K_COUNT };
+static const char *const keys[] = { "cuda", "cudnn", "cupti", "isolate",
+				    "source" };
+enum { K_CUDA, K_CUDNN, K_CUPTI, K_ISOLATE, K_SOURCE, K_COUNT };
+
+/* One of DOTFILE_SOURCES? */
+static int source_ok(const char *v)
+{
+	return !strcmp(v, "redist") || !strcmp(v, "runfile") ||
+	       !strcmp(v, "pypi");
+}
 
 static int is_blank(char c)
 {
@@ -139,6 +148,17 @@ static int key_value(struct parse *ps, size_t k, const char *vs, const char *ve)
 		free(value);
 		return rc;
 	}
+	if (k == K_SOURCE) {
+		if (!source_ok(value)) {
+			rc = bad(ps->err, ps->name, ps->line, "unknown source",
+				 vs, ve);
+			cuenv_hint(ps->err, "sources are " DOTFILE_SOURCES);
+			free(value);
+			return rc;
+		}
+		ps->df.source = value;
+		return CUENV_OK;
+	}
 	if (!(k == K_CUDA && !strcmp(value, DOTFILE_SYSTEM)) &&
 	    !version_is_valid(value)) {
 		free(value);
@@ -178,7 +198,8 @@ static int key_line(struct parse *ps, const char *s, const char *eq,
 		int rc =
 			bad(ps->err, ps->name, ps->line, "unknown key", ks, ke);
 
-		cuenv_hint(ps->err, "keys are cuda, cudnn, cupti, isolate");
+		cuenv_hint(ps->err,
+			   "keys are cuda, cudnn, cupti, isolate, source");
 		return rc;
 	}
 	if (ps->seen[k])
@@ -211,8 +232,8 @@ int dotfile_parse(const char *name, const char *text, size_t len,
 	}
 	if (!rc && !ps.df.cuda && !dotfile_is_empty(&ps.df))
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
-				"%s: no 'cuda' key (cudnn, cupti and isolate "
-				"go with one)",
+				"%s: no 'cuda' key (cudnn, cupti, isolate and "
+				"source go with one)",
 				name);
 	if (!rc) {
 		*df = ps.df;
@@ -245,6 +266,8 @@ static const char *value_of(const struct dotfile *df, size_t k)
 		return df->cudnn;
 	case K_CUPTI:
 		return df->cupti;
+	case K_SOURCE:
+		return df->source;
 	default:
 		if (df->isolate < 0)
 			return NULL;

@@ -10,6 +10,8 @@
  *	cudnn = 9.1
  *	cupti = 11.2	# CUPTI from another CUDA release
  *	isolate = true	# strip foreign CUDA dirs from LD_LIBRARY_PATH
+ *	source = pypi	# where `cuenv install` gets it: redist, runfile,
+ *			# pypi (DOTFILE_SOURCES)
  *
  * A file holding just one version on its own line ("12.4") is accepted too,
  * as pyenv users write it. The value "system" for cuda means "cuenv stays
@@ -30,11 +32,16 @@
 #define DOTFILE_SYSTEM "system"
 
 struct dotfile {
-	char *cuda;  /* a version, DOTFILE_SYSTEM, or NULL */
-	char *cudnn; /* a version or NULL */
-	char *cupti; /* a version or NULL */
-	int isolate; /* -1 when not given, else 0 or 1 */
+	char *cuda;   /* a version, DOTFILE_SYSTEM, or NULL */
+	char *cudnn;  /* a version or NULL */
+	char *cupti;  /* a version or NULL */
+	int isolate;  /* -1 when not given, else 0 or 1 */
+	char *source; /* one of DOTFILE_SOURCES, or NULL */
 };
+
+/* The values of `source =`: the catalogue's source names an install
+ * takes (source_parse's, less the cuDNN tarball). */
+#define DOTFILE_SOURCES "redist, runfile, pypi"
 
 void dotfile_init(struct dotfile *df);
 void dotfile_release(struct dotfile *df);

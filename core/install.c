@@ -752,13 +752,24 @@ static int run_jobs(struct crew *c, const struct install_opts *o,
  * its file name in messages.
  */
 static int assemble_version(const struct crew *c, const char *root,
-			    const char *version_dir, struct cuenv_err *err)
+			    const struct install *have, const char *version_dir,
+			    struct cuenv_err *err)
 {
 	struct assemble *a = NULL;
 	struct buf tree = BUF_INIT;
 	int rc;
 
 	rc = assemble_open(&a, version_dir, err);
+	/* A version that grows: its files first, then the new ones. */
+	if (!rc && have)
+		rc = assemble_add(a, have->dir, have->dir, err);
+	if (!rc && have) {
+		buf_path(&tree, version_dir, RECEIPT_NAME);
+		if (plat_unlink(tree.data))
+			rc = cuenv_fail(err, CUENV_E_STORE,
+					"cannot remove '%s': %s", tree.data,
+					strerror(errno));
+	}
 	for (size_t i = 0; i < c->n && !rc; i++) {
 		const char *url = c->jobs[i].part->url;
 		const char *base = strrchr(url, '/');
@@ -774,50 +785,128 @@ static int assemble_version(const struct crew *c, const char *root,
 }
 
 
-/* ---- install ---------------------------------------------------------------- */
+/* ---- what a source offers ------------------------------------------------- */
 
-/* Jobs for rel: the archives to fetch and where they go in the pool. */
-static int make_jobs(const struct release *rel, const struct install_opts *o,
-		     const struct strv *names, struct part **wheels,
-		     size_t *nwheels, struct crew *c, struct cuenv_err *err)
+int install_source_offers(const struct release *rel, const char *comp,
+			  struct buf *why)
 {
-	const char *suffix = o->plan.runtime_only ? "-rt" : "";
+	const struct part *p = release_part(rel, comp);
+	char *proj;
+
+	if (rel->source != SRC_PYPI)
+		return 1;
+	proj = pypi_wheel_project(comp, rel->cuda_major, rel->kind);
+	if (!proj || !p) {
+		buf_printf(why, "%s (no wheel)", comp);
+		free(proj);
+		return 0;
+	}
+	if (p->index_holds) {
+		buf_printf(why, "%s (%s %s holds only %s)", comp, proj,
+			   p->version, p->index_holds);
+		free(proj);
+		return 0;
+	}
+	free(proj);
+	return 1;
+}
+
+/* names narrowed to what rel's source offers; the rest said in lacking. */
+static void offered(const struct release *rel, struct strv *names,
+		    struct buf *lacking)
+{
+	struct strv keep = STRV_INIT;
+	struct buf why = BUF_INIT;
+
+	for (size_t i = 0; i < names->n; i++) {
+		buf_reset(&why);
+		if (install_source_offers(rel, names->v[i], &why)) {
+			strv_push(&keep, names->v[i]);
+			continue;
+		}
+		buf_adds(lacking, lacking->len ? ", " : "");
+		buf_adds(lacking, why.data);
+	}
+	strv_release(names);
+	*names = keep;
+	buf_release(&why);
+}
+
+void install_lacking(const struct release *rel, const struct plan_opts *plan,
+		     struct buf *out)
+{
+	struct strv names = STRV_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	if (!plan_archives(rel, plan, &names, &err))
+		offered(rel, &names, out);
+	strv_release(&names);
+	err_release(&err);
+}
+
+int install_resolve(const struct release *rel, const struct install_opts *o,
+		    const struct strv *names, struct install_parts *ip,
+		    struct cuenv_err *err)
+{
 	int rc = CUENV_OK;
 
-	c->jobs = xcalloc(names->n + 1, sizeof(*c->jobs));
+	ip->v = xcalloc(names->n + 1, sizeof(*ip->v));
 	if (rel->source == SRC_PYPI) {
 		const char *index = o->pypi_index ? o->pypi_index
 						  : "https://pypi.org/simple";
 
-		*wheels = xcalloc(names->n, sizeof(**wheels));
-		for (size_t i = 0; i < names->n; i++) {
+		ip->wheels = xcalloc(names->n, sizeof(*ip->wheels));
+		for (size_t i = 0; i < names->n && !rc; i++) {
 			const struct part *p = release_part(rel, names->v[i]);
 			char *proj =
 				pypi_wheel_project(names->v[i], rel->cuda_major,
 						   rel->kind);
 
-			if (!p || !proj) {
-				free(proj);
-				continue; /* no wheel for that component */
+			if (p && proj && !p->index_holds) {
+				rc = pypi_wheel_part(index, proj, names->v[i],
+						     p->version, &o->fetch,
+						     &ip->wheels[ip->nwheels],
+						     err);
+				if (!rc)
+					ip->v[ip->n++] =
+						&ip->wheels[ip->nwheels++];
 			}
-			rc = pypi_wheel_part(index, proj, names->v[i],
-					     p->version, &o->fetch,
-					     &(*wheels)[*nwheels], err);
 			free(proj);
-			if (rc)
-				return rc;
-			c->jobs[c->n++].part = &(*wheels)[(*nwheels)++];
 		}
 	} else if (rel->source == SRC_REDIST) {
 		for (size_t i = 0; i < names->n; i++) {
 			const struct part *p = release_part(rel, names->v[i]);
 
 			if (p)
-				c->jobs[c->n++].part = p;
+				ip->v[ip->n++] = p;
 		}
 	} else {
-		c->jobs[c->n++].part = &rel->parts[0];
+		ip->v[ip->n++] = &rel->parts[0];
 	}
+	return rc;
+}
+
+void install_parts_release(struct install_parts *ip)
+{
+	for (size_t i = 0; i < ip->nwheels; i++)
+		part_release(&ip->wheels[i]);
+	free(ip->wheels);
+	free(ip->v);
+	memset(ip, 0, sizeof(*ip));
+}
+
+/* ---- install ---------------------------------------------------------------- */
+
+/* Jobs for the parts ip resolved: where each goes in the pool. */
+static int make_jobs(const struct release *rel, const struct install_opts *o,
+		     const struct strv *names, const struct install_parts *ip,
+		     struct crew *c)
+{
+	const char *suffix = o->plan.runtime_only ? "-rt" : "";
+
+	c->jobs = xcalloc(ip->n + 1, sizeof(*c->jobs));
+	for (size_t i = 0; i < ip->n; i++)
+		c->jobs[c->n++].part = ip->v[i];
 	for (size_t i = 0; i < c->n; i++) {
 		struct buf key = BUF_INIT;
 
@@ -839,31 +928,19 @@ static int make_jobs(const struct release *rel, const struct install_opts *o,
 		c->jobs[i].prog.name = c->jobs[i].part->name;
 		c->jobs[i].prog.total = c->jobs[i].part->size;
 	}
-	return rc;
-}
-
-static void release_wheels(struct part *w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		part_release(&w[i]);
-	free(w);
+	return CUENV_OK;
 }
 
 /*
- * An installed version that lacks components asked for now (it was
- * installed with --runtime-only or --components): say so, rather than
- * "already installed".
+ * Of names, those an installed version have lacks (its receipt's notes
+ * name each component it holds), into missing. A registered toolkit is
+ * the user's: what it holds is not ours to judge, nor to add to.
  */
-static int check_complete(const struct install *have, const struct release *rel,
-			  const struct strv *names, struct cuenv_err *err)
+static void missing_from(const struct install *have, const struct release *rel,
+			 const struct strv *names, struct strv *missing)
 {
-	struct buf missing = BUF_INIT;
-	int rc = CUENV_OK;
-
-	/* A registered toolkit is the user's: what it holds is not ours to
-	 * judge, and --cupti / --cudnn beside it still install. */
 	if (rel->kind != KIT_CUDA || have->registered)
-		return CUENV_OK;
+		return;
 	for (size_t i = 0; i < names->n; i++) {
 		size_t n = strlen(names->v[i]);
 		int found = 0;
@@ -871,22 +948,9 @@ static int check_complete(const struct install *have, const struct release *rel,
 		for (size_t k = 0; k < have->notes.n && !found; k++)
 			found = !strncmp(have->notes.v[k], names->v[i], n) &&
 				have->notes.v[k][n] == ' ';
-		if (!found) {
-			buf_adds(&missing, missing.len ? ", " : "");
-			buf_adds(&missing, names->v[i]);
-		}
+		if (!found)
+			strv_push(missing, names->v[i]);
 	}
-	if (missing.len) {
-		rc = cuenv_fail(err, CUENV_E_USAGE,
-				"cuda %s is installed without %s", have->name,
-				missing.data);
-		cuenv_hint(err,
-			   "to replace it: cuenv uninstall --force cuda %s, "
-			   "then install it again",
-			   have->name);
-	}
-	buf_release(&missing);
-	return rc;
 }
 
 /* Take the store's lock, shared with other installs, and make its folders. */
@@ -936,28 +1000,37 @@ static int lock_version(const struct store *st, const struct release *rel,
 }
 
 /*
- * The version as installed already, in *out: CUENV_NO (or the failure
- * to read it, or that it lacks components asked for), or CUENV_OK when
- * it is not installed.
+ * The version as installed already, in *have: CUENV_NO when it holds
+ * every one of names (or keep_partial), CUENV_OK when it is not
+ * installed or lacks some (*adding set, names narrowed to those), or the
+ * failure to read it.
  */
 static int installed_already(const struct store *st, const struct release *rel,
 			     const char *name, const struct install_opts *opts,
-			     const struct strv *names, struct install *out,
-			     struct cuenv_err *err)
+			     struct strv *names, struct install *have,
+			     int *adding, struct cuenv_err *err)
 {
 	struct buf p = BUF_INIT;
+	struct strv missing = STRV_INIT;
 	int rc = CUENV_OK;
 
 	buf_printf(&p, "%s/versions/%s/%s/" RECEIPT_NAME, st->root,
 		   kit_kind_name(rel->kind), name);
 	if (exists(p.data)) {
 		buf_setlen(&p, p.len - strlen("/" RECEIPT_NAME));
-		rc = store_read_receipt(p.data, out, err);
+		rc = store_read_receipt(p.data, have, err);
 		if (!rc && !opts->keep_partial)
-			rc = check_complete(out, rel, names, err);
-		if (!rc)
+			missing_from(have, rel, names, &missing);
+		if (!rc && !missing.n)
 			rc = CUENV_NO;
+		if (!rc) {
+			*adding = 1;
+			strv_release(names);
+			*names = missing;
+			missing = (struct strv)STRV_INIT;
+		}
 	}
+	strv_release(&missing);
 	buf_release(&p);
 	return rc;
 }
@@ -1035,8 +1108,10 @@ static void note_parts(const struct crew *c, const struct release *rel,
 		}
 		buf_printf(&line, "%s %s %s", pt->name, pt->sha256, pt->url);
 		strv_push_take(&in->sources, buf_detach(&line));
-		if (!strcmp(pt->name, "cuda_cupti"))
+		if (!strcmp(pt->name, "cuda_cupti")) {
+			free(in->cupti_version);
 			in->cupti_version = xstrdup(pt->version);
+		}
 	}
 }
 
@@ -1047,25 +1122,38 @@ static void note_parts(const struct crew *c, const struct release *rel,
 static int assemble_and_commit(struct store *st, const struct crew *c,
 			       const struct release *rel,
 			       const struct strv *names, const char *staging,
-			       struct install *in, struct cuenv_err *err)
+			       const struct install *have, struct install *in,
+			       struct cuenv_err *err)
 {
-	struct buf version_dir = BUF_INIT;
+	struct buf version_dir = BUF_INIT, old = BUF_INIT;
 	int rc;
 
 	buf_path(&version_dir, staging, "version");
+	buf_path(&old, staging, "old");
 	if (plat_mkdir(version_dir.data, 0755))
 		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
 				version_dir.data, strerror(errno));
 	else
-		rc = assemble_version(c, st->root, version_dir.data, err);
+		rc = assemble_version(c, st->root, have, version_dir.data, err);
 	if (!rc) {
+		if (have) { /* what it held stays in its receipt */
+			for (size_t i = 0; i < have->notes.n; i++)
+				strv_push(&in->notes, have->notes.v[i]);
+			for (size_t i = 0; i < have->sources.n; i++)
+				strv_push(&in->sources, have->sources.v[i]);
+			if (have->cupti_version)
+				in->cupti_version =
+					xstrdup(have->cupti_version);
+		}
 		note_parts(c, rel, names, in);
 		detect_layout(version_dir.data, in);
 		if (!in->cupti_version && in->cupti.n && rel->kind != KIT_CUDNN)
 			in->cupti_version = xstrdup(rel->version);
-		rc = store_commit(st, in, version_dir.data, err);
+		rc = have ? store_commit_over(st, in, version_dir.data,
+					      old.data, err)
+			  : store_commit(st, in, version_dir.data, err);
 	}
-	buf_release(&version_dir);
+	BUF_RELEASE_EACH(&version_dir, &old);
 	return rc;
 }
 
@@ -1092,20 +1180,55 @@ static void crew_release(struct crew *c)
 	workers_destroy(&c->w);
 }
 
+/* Tell the user, through opts, before anything is fetched. */
+static void say(const struct install_opts *opts, const char *text)
+{
+	if (opts->say)
+		opts->say(opts->progress_ctx, text);
+}
+
+/* What this install adds, and what its source lacks, said. */
+static void say_plan(const struct install_opts *opts, const struct release *rel,
+		     const char *name, const struct strv *names, int adding,
+		     const struct buf *lacking)
+{
+	struct buf b = BUF_INIT;
+
+	if (adding) {
+		buf_printf(&b, "adding to %s %s:", kit_kind_name(rel->kind),
+			   name);
+		for (size_t i = 0; i < names->n; i++)
+			buf_printf(&b, "%s %s", i ? "," : "", names->v[i]);
+		say(opts, b.data);
+		buf_reset(&b);
+	}
+	if (lacking->len) {
+		buf_printf(&b, "%s has no %s", source_name(rel->source),
+			   lacking->data);
+		if (rel->source == SRC_PYPI)
+			buf_printf(&b,
+				   "; NVIDIA's archives have them: cuenv "
+				   "install %s --source redist",
+				   rel->version);
+		say(opts, b.data);
+	}
+	buf_release(&b);
+}
+
 int install_run(struct store *st, const struct release *rel,
 		const struct install_opts *opts, struct install *out,
 		struct cuenv_err *err)
 {
-	struct buf staging = BUF_INIT;
+	struct buf staging = BUF_INIT, lacking = BUF_INIT;
 	struct strv names = STRV_INIT;
 	struct crew c = { 0 };
-	struct part *wheels = NULL;
-	size_t nwheels = 0;
-	struct install in;
+	struct install_parts ip = { 0 };
+	struct install in, have;
 	char *name = NULL;
-	int vlock = -1, slock = -1, rc;
+	int vlock = -1, slock = -1, adding = 0, rc;
 
 	install_init(&in, rel->kind);
+	install_init(&have, rel->kind);
 	install_init(out, rel->kind);
 	workers_init(&c.w);
 	in.version = xstrdup(rel->version);
@@ -1118,34 +1241,53 @@ int install_run(struct store *st, const struct release *rel,
 	if (!rc)
 		rc = plan_archives(rel, &opts->plan, &names, err);
 	if (!rc)
-		rc = installed_already(st, rel, name, opts, &names, out, err);
+		offered(rel, &names, &lacking);
+	if (!rc)
+		rc = installed_already(st, rel, name, opts, &names, &have,
+				       &adding, err);
+	if (rc == CUENV_NO) {
+		install_release(out);
+		*out = have;
+		install_init(&have, rel->kind);
+	}
+	if (!rc && !names.n)
+		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
+				"%s has none of what was asked of %s %s (it "
+				"has no %s)",
+				source_name(rel->source),
+				kit_kind_name(rel->kind), rel->version,
+				lacking.data);
 	if (rc)
 		goto out;
+	say_plan(opts, rel, name, &names, adding, &lacking);
 	gc_sweep_staging(st->root); /* best effort */
 	store_sweep_stamps(st->root);
 	rc = make_staging(st->root, &staging, &slock, err);
 	if (!rc)
-		rc = make_jobs(rel, opts, &names, &wheels, &nwheels, &c, err);
+		rc = install_resolve(rel, opts, &names, &ip, err);
+	if (!rc)
+		rc = make_jobs(rel, opts, &names, &ip, &c);
 	if (rc)
 		goto out;
 	crew_setup(&c, st, rel, opts, staging.data, &names);
 	rc = run_jobs(&c, opts, err);
 	if (!rc)
-		rc = assemble_and_commit(st, &c, rel, &names, staging.data, &in,
-					 err);
+		rc = assemble_and_commit(st, &c, rel, &names, staging.data,
+					 adding ? &have : NULL, &in, err);
 	if (!rc)
 		rc = store_read_receipt(in.dir, out, err);
 out:
 	crew_release(&c);
-	release_wheels(wheels, nwheels);
+	install_parts_release(&ip);
 	remove_staging(&staging);
 	if (slock >= 0)
 		plat_close(slock);
 	if (vlock >= 0)
 		plat_close(vlock);
 	install_release(&in);
+	install_release(&have);
 	strv_release(&names);
 	free(name);
-	buf_release(&staging);
+	BUF_RELEASE_EACH(&staging, &lacking);
 	return rc;
 }

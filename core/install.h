@@ -69,7 +69,7 @@ struct install_opts {
 	unsigned expand_ratio;
 	/*
 	 * A version already installed without some of the components asked
-	 * for stays as it is, rather than failing (install --cudnn/--cupti
+	 * for stays as it is, rather than growing (install --cudnn/--cupti
 	 * beside a --runtime-only toolkit: what they came for is the rest).
 	 */
 	int keep_partial;
@@ -83,17 +83,61 @@ struct install_opts {
 	void *progress_ctx;
 	/* Called once when the version lock is busy (another install). */
 	void (*waiting)(void *ctx, const char *what);
+	/* Called before anything is fetched with what the install adds to
+	 * a version and what its source lacks (progress_ctx). */
+	void (*say)(void *ctx, const char *text);
 };
 
 /*
+ * Does rel's source offer component comp? Every source offers what the
+ * catalogue lists, but the package index: a component with no wheel, or
+ * whose wheel pypi.tsv says holds less (the nvcc wheels of CUDA 12 hold
+ * only bin/ptxas), is not offered; why then says so ("cuda_nvcc
+ * (nvidia-cuda-nvcc-cu12 12.2.140 holds only bin/ptxas)"). Pure.
+ */
+int install_source_offers(const struct release *rel, const char *comp,
+			  struct buf *why);
+
+/* What rel's source lacks of what plan asks, as install_source_offers
+ * words it, comma-separated onto out (nothing when it has it all). */
+void install_lacking(const struct release *rel, const struct plan_opts *plan,
+		     struct buf *out);
+
+/* The archives an install fetches. */
+struct install_parts {
+	const struct part **v; /* borrowed from the release, or wheels */
+	size_t n;
+	struct part *wheels; /* owned: the index's wheels */
+	size_t nwheels;
+};
+
+/*
+ * The archives of rel's components names (plan_archives' list, narrowed
+ * to what the source offers) into ip, exactly as install_run fetches
+ * them: the catalogue's parts, or for the package index each component's
+ * wheel at the catalogue's version or its newest post-release
+ * (pypi_wheel_part: network I/O). `install --dry-run` prints these.
+ * Returns CUENV_OK or pypi_wheel_part's failure. Release ip with
+ * install_parts_release either way.
+ */
+int install_resolve(const struct release *rel, const struct install_opts *o,
+		    const struct strv *names, struct install_parts *ip,
+		    struct cuenv_err *err);
+void install_parts_release(struct install_parts *ip);
+
+/*
  * Install rel into st (which must be open). On success *out describes
- * the new version (as a receipt would). Returns CUENV_OK, CUENV_NO when
- * that version is already installed (nothing done), or the failure:
+ * the new version (as a receipt would). A version installed already
+ * without some of the components asked for (and offered by rel's
+ * source) grows: they are fetched and the version folder, its old files
+ * and the new ones, replaces the old one in one step (store_commit_over),
+ * its receipt naming all. Returns CUENV_OK, CUENV_NO when that version
+ * already holds all (nothing done), or the failure:
  * CUENV_E_FETCH, CUENV_E_INTEGRITY (sha256 or size mismatch: the message
  * names the file, the expected and the actual hash; it wins over any
  * extraction failure, a full disk included), CUENV_E_UNPACK (also an
- * archive expanding past expand_ratio),
- * CUENV_E_STORE, CUENV_E_USAGE.
+ * archive expanding past expand_ratio), CUENV_E_UNKNOWN when the source
+ * offers none of the components asked for, CUENV_E_STORE, CUENV_E_USAGE.
  */
 int install_run(struct store *st, const struct release *rel,
 		const struct install_opts *opts, struct install *out,

@@ -10,6 +10,7 @@
 #include "dotfile.h"
 #include "env.h"
 #include "lock.h"
+#include "plat_path.h"
 #include "store.h"
 #include "version.h"
 
@@ -65,6 +66,38 @@ int install_request_env(char *const *envp, struct install_env *e,
 					       1000000, &ratio, err);
 	e->expand_ratio = (unsigned)ratio;
 	return rc;
+}
+
+int install_request_source(char *const *envp, const char *cwd, int *source,
+			   struct cuenv_err *err)
+{
+	const char *v = env_get(envp, "CUENV_SOURCE");
+	struct buf dir = BUF_INIT, file = BUF_INIT;
+	struct dotfile df;
+	enum source_kind sk;
+	int rc = CUENV_NO;
+
+	if (v && *v) {
+		if (source_parse(v, &sk) || sk == SRC_TARBALL) {
+			cuenv_fail(err, CUENV_E_USAGE,
+				   "CUENV_SOURCE: unknown source '%s'", v);
+			return cuenv_hint(err, "sources are " DOTFILE_SOURCES);
+		}
+		*source = (int)sk;
+		return CUENV_OK;
+	}
+	dotfile_init(&df);
+	buf_sets(&dir, cwd);
+	do {
+		buf_reset(&file);
+		buf_path(&file, dir.data, ".cuenv");
+		rc = dotfile_read(file.data, &df, err);
+	} while (rc == CUENV_NO && plat_path_up(&dir));
+	if (!rc && df.source && !source_parse(df.source, &sk))
+		*source = (int)sk;
+	dotfile_release(&df);
+	BUF_RELEASE_EACH(&dir, &file);
+	return rc == CUENV_NO ? CUENV_OK : rc;
 }
 
 int install_request_mirror_url(const char *command, const char *url,
@@ -228,16 +261,27 @@ void install_request_what(const struct release *rel, struct buf *out)
 		buf_printf(out, " for CUDA %u", rel->cuda_major);
 }
 
-void install_request_fetch_hint(int rc, const char *mirror, int source,
+void install_request_fetch_hint(int rc, const char *mirror,
+				const struct release *rel,
 				struct cuenv_err *err)
 {
-	if (rc != CUENV_E_FETCH || err->hint.len || (mirror && *mirror) ||
-	    source == SRC_PYPI)
+	int mirrored = mirror && *mirror;
+
+	if (rc != CUENV_E_FETCH || err->hint.len || rel->source == SRC_PYPI)
 		return;
-	/* Offline machines and clusters: say where else to look. */
-	cuenv_hint(err, "if NVIDIA's servers cannot be reached from here, "
-			"install from a mirror: --mirror URL or CUENV_MIRROR "
-			"(README: Mirrors)");
+	/* Offline machines, proxies and clusters: say where else to look. */
+	if (rel->kind == KIT_CUDA && rel->source == SRC_REDIST && rel->on_index)
+		cuenv_hint(err,
+			   "if %s cannot be reached from here, install from "
+			   "the package index%s: cuenv install %s --source "
+			   "pypi",
+			   mirrored ? "the mirror" : "NVIDIA's servers",
+			   mirrored ? "" : " (or a mirror: --mirror URL)",
+			   rel->version);
+	else if (!mirrored)
+		cuenv_hint(err, "if NVIDIA's servers cannot be reached from "
+				"here, install from a mirror: --mirror URL or "
+				"CUENV_MIRROR (README: Mirrors)");
 }
 
 int install_request_lock_platform(const char *path, const char *lock_platform,

@@ -64,6 +64,16 @@ int install_request_env(char *const *envp, struct install_env *e,
 int install_request_mirror_url(const char *command, const char *url,
 			       struct fetch_opts *fo, struct cuenv_err *err);
 
+/*
+ * The source an install takes when --source is not given: CUENV_SOURCE
+ * from envp, else the `source =` line of the nearest .cuenv at or above
+ * cwd; *source stays -1 when neither says (NVIDIA's, as the catalogue
+ * prefers). Reads files. CUENV_E_USAGE naming a bad CUENV_SOURCE, or
+ * the .cuenv's CUENV_E_MANIFEST.
+ */
+int install_request_source(char *const *envp, const char *cwd, int *source,
+			   struct cuenv_err *err);
+
 /* What one `cuenv install` asks for: the versions are borrowed. */
 struct install_request {
 	const char *spec, *cudnn, *cupti;
@@ -156,11 +166,15 @@ void install_request_dry_run(const struct catalog_choice *ch, int source,
 void install_request_what(const struct release *rel, struct buf *out);
 
 /*
- * After an install of a release from source failed with rc: when it
- * could not fetch (CUENV_E_FETCH), err has no hint yet, no mirror was
- * given and the release is not from a package index, hint at --mirror.
+ * After an install of rel failed with rc: when it could not fetch
+ * (CUENV_E_FETCH) and err has no hint yet, say where else to look: for
+ * a CUDA release from NVIDIA's archives that the package index has, the
+ * command that installs it from there ("cuenv install 12.4.1 --source
+ * pypi") and, with no mirror given, --mirror; for other releases not
+ * from a package index, --mirror when none was given.
  */
-void install_request_fetch_hint(int rc, const char *mirror, int source,
+void install_request_fetch_hint(int rc, const char *mirror,
+				const struct release *rel,
 				struct cuenv_err *err);
 
 /*

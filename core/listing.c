@@ -112,17 +112,23 @@ void listing_render(const struct release *const *v, size_t n, int json,
 	for (size_t i = 0; i < n; i++) {
 		const struct release *r = v[i];
 
+		/* pypi.tsv tables the index's CUDA releases, not cuDNN's */
+		int index = r->kind == KIT_CUDA && r->on_index;
+
 		if (arr)
 			json_array_append_new(
 				arr,
-				json_pack("{s:s, s:s, s:i, s:s}", "kind",
-					  kit_kind_name(r->kind), "version",
-					  r->version, "cuda_major",
+				json_pack("{s:s, s:s, s:i, s:s, s:[s, s*]}",
+					  "kind", kit_kind_name(r->kind),
+					  "version", r->version, "cuda_major",
 					  (int)r->cuda_major, "source",
-					  source_name(r->source)));
+					  source_name(r->source), "sources",
+					  source_name(r->source),
+					  index ? "pypi" : NULL));
 		else if (r->kind == KIT_CUDA)
-			buf_printf(out, "cuda   %-12s %s\n", r->version,
-				   source_name(r->source));
+			buf_printf(out, "cuda   %-12s %s%s\n", r->version,
+				   source_name(r->source),
+				   index ? ", pypi" : "");
 		else
 			buf_printf(out, "cudnn  %-12s for CUDA %u (%s)\n",
 				   r->version, r->cuda_major,

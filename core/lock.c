@@ -584,6 +584,7 @@ int lock_to_release(const struct lockfile *lk, enum kit_kind kind,
 		np->url = p->url;
 		np->sha256 = p->sha256;
 		np->size = p->size;
+		np->index_holds = NULL;
 	}
 	return rel->nparts ? CUENV_OK : CUENV_NO;
 }

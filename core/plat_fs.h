@@ -124,6 +124,12 @@ int plat_set_times(int fd, int64_t sec, long nsec);
  * WRITE_THROUGH); with *_at, names relative to folders. */
 int plat_rename(const char *from, const char *to);
 int plat_rename_at(int from_dir, const char *from, int to_dir, const char *to);
+/*
+ * Swap two existing paths in one step (Linux renameat2 RENAME_EXCHANGE):
+ * at no moment is either name missing. -1 with errno ENOSYS or EINVAL
+ * where the system or file system cannot (Windows: always ENOSYS).
+ */
+int plat_rename_exchange(const char *a, const char *b);
 /* Remove a file (never a folder's contents, never a link's target). */
 int plat_unlink(const char *path);
 int plat_unlink_at(int dir, const char *name);

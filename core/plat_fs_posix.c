@@ -207,6 +207,18 @@ int plat_rename_at(int from_dir, const char *from, int to_dir, const char *to)
 			to_dir == PLAT_AT_CWD ? AT_FDCWD : to_dir, to);
 }
 
+int plat_rename_exchange(const char *a, const char *b)
+{
+#ifdef RENAME_EXCHANGE
+	return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+#else
+	(void)a;
+	(void)b;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 int plat_unlink(const char *path)
 {
 	return unlink(path);

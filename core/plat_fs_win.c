@@ -647,6 +647,14 @@ int plat_rename_at(int from_dir, const char *from, int to_dir, const char *to)
 	return at_pair(plat_rename, from_dir, from, to_dir, to);
 }
 
+int plat_rename_exchange(const char *a, const char *b)
+{
+	(void)a;
+	(void)b;
+	errno = ENOSYS;
+	return -1;
+}
+
 /* f (DeleteFileW, RemoveDirectoryW) on path: 0, or -1 with errno set. */
 static int on_wide(BOOL(WINAPI *f)(LPCWSTR), const char *path)
 {

@@ -212,6 +212,7 @@ void progress_show_init(struct progress_show *s, const struct release *rel,
 	install_request_what(rel, &s->what);
 	s->source = source_name(rel->source);
 	s->src = (int)rel->source;
+	s->rel = rel;
 	s->write = write;
 	s->write_ctx = write_ctx;
 	s->columns = stderr_columns;
@@ -272,6 +273,19 @@ static void on_note(void *ctx, const char *msg)
 	say(s, &text);
 }
 
+/* What the install adds and what its source lacks: before fetching. */
+static void on_say(void *ctx, const char *text)
+{
+	struct progress_show *s = ctx;
+	struct buf line = BUF_INIT;
+
+	begin(s);
+	if (s->quiet)
+		return;
+	buf_printf(&line, "cuenv: %s\n", text);
+	say(s, &line);
+}
+
 static void on_waiting(void *ctx, const char *what)
 {
 	struct progress_show *s = ctx;
@@ -290,6 +304,7 @@ void progress_show_attach(struct progress_show *s, struct install_opts *o)
 {
 	o->progress = on_progress;
 	o->waiting = on_waiting;
+	o->say = on_say;
 	o->progress_ctx = s;
 	o->fetch.note = on_note;
 	o->fetch.note_ctx = s;
@@ -299,6 +314,7 @@ void progress_show_detach(struct install_opts *o)
 {
 	o->progress = NULL;
 	o->waiting = NULL;
+	o->say = NULL;
 	o->progress_ctx = NULL;
 	o->fetch.note = NULL;
 	o->fetch.note_ctx = NULL;
@@ -308,7 +324,7 @@ int progress_show_result(const struct progress_show *s, int rc,
 			 const struct install *done, const char *mirror,
 			 struct buf *out, struct cuenv_err *err)
 {
-	install_request_fetch_hint(rc, mirror, s->src, err);
+	install_request_fetch_hint(rc, mirror, s->rel, err);
 	if (rc == CUENV_NO) {
 		if (!s->quiet)
 			buf_printf(out, "%s is already installed (%s)\n",

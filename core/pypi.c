@@ -266,6 +266,26 @@ void pypi_index_files_free(struct index_file *v, size_t n)
 	free(v);
 }
 
+long pypi_release_post(const char *wheel_version, const char *version)
+{
+	size_t n = strlen(version);
+	const char *p = wheel_version + n;
+	long post = 0;
+
+	if (strncmp(wheel_version, version, n))
+		return -1;
+	if (!*p)
+		return 0;
+	if (strncmp(p, ".post", 5) || !p[5])
+		return -1;
+	for (p += 5; *p; p++) {
+		if (*p < '0' || *p > '9' || post > 99999)
+			return -1;
+		post = post * 10 + (*p - '0');
+	}
+	return post + 1;
+}
+
 int pypi_wheel_part(const char *index, const char *project, const char *comp,
 		    const char *version, const struct fetch_opts *fetch,
 		    struct part *out, struct cuenv_err *err)
@@ -273,16 +293,19 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 	struct buf page = BUF_INIT, seen = BUF_INIT;
 	struct index_file *files = NULL;
 	size_t nfiles = 0;
+	long best = -1;
 	int rc;
 
+	memset(out, 0, sizeof(*out));
 	rc = pypi_index_files(index, project, fetch, &page, &files, &nfiles,
 			      err);
 	if (rc)
 		goto out;
 	rc = CUENV_E_FETCH;
-	for (size_t i = 0; i < nfiles && rc; i++) {
+	for (size_t i = 0; i < nfiles; i++) {
 		const char *name = files[i].name, *dash1, *dash2;
 		char *ver;
+		long post;
 
 		if (!wheel_fits(name, catalog_platform()))
 			continue;
@@ -295,7 +318,10 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 			buf_adds(&seen, seen.len ? ", " : "");
 			buf_adds(&seen, ver);
 		}
-		if (!strcmp(ver, version)) {
+		post = pypi_release_post(ver, version);
+		if (post > best) {
+			best = post;
+			part_release(out);
 			out->name = xstrdup(comp);
 			out->version = ver;
 			out->url = xstrdup(files[i].url);

@@ -58,9 +58,19 @@ void pypi_index_parse(const struct buf *body, struct index_file **v, size_t *n);
 char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k);
 
 /*
+ * How a wheel's version stands to the catalogue's version of its
+ * component: 0 when it is that version, N + 1 for its post-release N
+ * (NVIDIA republishes a wheel as "12.4.127.post1" with the same files
+ * for packaging fixes: it is the release the catalogue names), -1 for
+ * any other version. Pure.
+ */
+long pypi_release_post(const char *wheel_version, const char *version);
+
+/*
  * Find the wheel of project at version on the index that fits this
  * machine and describe it as the part of comp in *out (heap strings; the
- * index's sha256 is the one checked). Returns CUENV_OK, or CUENV_E_FETCH
+ * index's sha256 is the one checked): version itself, or its newest
+ * post-release (pypi_release_post) when the index has one. Returns CUENV_OK, or CUENV_E_FETCH
  * naming the versions found. Network I/O.
  */
 int pypi_wheel_part(const char *index, const char *project, const char *comp,

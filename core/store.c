@@ -669,6 +669,49 @@ out:
 	return rc;
 }
 
+int store_commit_over(struct store *st, struct install *in, const char *staged,
+		      const char *old, struct cuenv_err *err)
+{
+	struct buf dest = BUF_INIT;
+	int rc;
+
+	free(in->name);
+	in->name = install_make_name(in);
+	if (!install_name_is_valid(in->kind, in->name))
+		BUG("invalid install name '%s'", in->name);
+	buf_path(&dest, st->root, "versions");
+	buf_path(&dest, dest.data, kit_kind_name(in->kind));
+	buf_path(&dest, dest.data, in->name);
+	rc = write_receipt(staged, in, err);
+	if (rc)
+		goto out;
+	if (!plat_rename_exchange(staged, dest.data)) {
+		store_remove_tree(staged); /* the old files, now there */
+	} else if (errno != ENOSYS && errno != EINVAL) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot replace '%s': %s",
+				dest.data, strerror(errno));
+	} else if (plat_rename(dest.data, old)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot move '%s': %s",
+				dest.data, strerror(errno));
+	} else if (plat_rename(staged, dest.data)) {
+		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
+				dest.data, strerror(errno));
+		if (plat_rename(old, dest.data))
+			cuenv_hint(err, "its old files are in '%s'", old);
+	} else {
+		store_remove_tree(old);
+	}
+	if (rc)
+		goto out;
+	free(in->dir);
+	in->dir = buf_detach(&dest);
+	free(in->prefix);
+	in->prefix = xstrdup(in->dir);
+out:
+	buf_release(&dest);
+	return rc;
+}
+
 /* The folder of links made below, emptied and removed. */
 static void remove_links(const char *dir)
 {

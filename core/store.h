@@ -182,6 +182,18 @@ int store_commit(struct store *st, struct install *in, const char *staged,
 		 struct cuenv_err *err);
 
 /*
+ * store_commit for a version that is installed already and grows: the
+ * folder staged (its old files and the new ones) takes the place of
+ * versions/<kind>/<name> in one step (plat_rename_exchange), and the old
+ * folder, then at staged, is removed. Where the system cannot swap, the
+ * old folder is moved aside to old first (a crash between the two
+ * renames leaves it there, in the staging folder). Either way a failure
+ * leaves the old version as it was. Caller holds the version's lock.
+ */
+int store_commit_over(struct store *st, struct install *in, const char *staged,
+		      const char *old, struct cuenv_err *err);
+
+/*
  * Take the version directory out of the store: renamed into
  * .staging/trash-XXXXXX first (so it vanishes at once), then deleted.
  * The trash folder's lock file (trash-XXXXXX.lock) is created and held

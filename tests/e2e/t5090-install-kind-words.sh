@@ -31,11 +31,14 @@ use_mirror &&
 	expect_stdout "$(cuenv list-remote --json)" cuenv install --list --json &&
 	expect_code 2 cuenv install --json 12.4 &&
 	stderr_has "install: --all and --json go with --list" &&
-	# The toolkit is --runtime-only: asked for whole, install says so;
-	# with --cupti (or --cudnn: check's fix lines) it adds that beside it
-	# (it asked for the toolkit to be replaced first).
-	expect_code 2 cuenv install 12.4.1 &&
-	stderr_has "cuenv: error: cuda 12.4.1 is installed without" &&
+	# The toolkit has only some components: with --cupti (or --cudnn:
+	# check's fix lines) that goes beside it, the toolkit as it is;
+	# asked for whole, the toolkit grows by what it lacks (issue 23).
 	expect_code 0 cuenv install 12.4 --cupti 12.4 &&
 	stdout_has "cuda 12.4.1 is already installed" &&
-	stdout_has "installed cupti 12.4.1"
+	stdout_has "installed cupti 12.4.1" &&
+	expect_code 0 cuenv install 12.4.1 &&
+	stderr_has "cuenv: adding to cuda 12.4.1: cuda_nvcc, cuda_cccl" &&
+	stdout_has "installed cuda 12.4.1 in" &&
+	expect_code 0 cuenv install 12.4.1 &&
+	stdout_has "cuda 12.4.1 is already installed"

@@ -36,5 +36,5 @@ expect_code 4 env https_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 
 	CUENV_FETCH_RETRIES=0 cuenv install 11.8.0 --components cuda_cudart &&
 	stderr_has "cuenv: cuda_cudart failed (0 B of " &&
 	stderr_lacks "cuda_cudart failed ($(python3 -c "print('%.1f' % ($size / 1e6))") MB)" &&
-	stderr_has "hint: if NVIDIA's servers cannot be reached from here, install from a mirror: --mirror URL or CUENV_MIRROR" &&
+	stderr_has "hint: if NVIDIA's servers cannot be reached from here, install from the package index (or a mirror: --mirror URL): cuenv install 11.8.0 --source pypi" &&
 	nothing_half_made cuda 11.8.0

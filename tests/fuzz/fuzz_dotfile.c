@@ -57,7 +57,8 @@ static int same_str(const char *a, const char *b)
 static int same(const struct dotfile *a, const struct dotfile *b)
 {
 	return same_str(a->cuda, b->cuda) && same_str(a->cudnn, b->cudnn) &&
-	       same_str(a->cupti, b->cupti) && a->isolate == b->isolate;
+	       same_str(a->cupti, b->cupti) && a->isolate == b->isolate &&
+	       same_str(a->source, b->source);
 }
 
 static int valid_or_null(const char *v)
@@ -96,11 +97,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!valid_or_null(df.cudnn) || !valid_or_null(df.cupti))
 		violation("cudnn and cupti are versions", data, size, NULL,
 			  NULL);
+	if (df.source && strcmp(df.source, "redist") &&
+	    strcmp(df.source, "runfile") && strcmp(df.source, "pypi"))
+		violation("source is redist, runfile or pypi", data, size, NULL,
+			  NULL);
 	if (df.isolate < -1 || df.isolate > 1)
 		violation("isolate is -1, 0 or 1", data, size, NULL, NULL);
 	if (!df.cuda && !dotfile_is_empty(&df))
-		violation("cudnn, cupti and isolate come with cuda", data, size,
-			  NULL, NULL);
+		violation("cudnn, cupti, isolate and source come with cuda",
+			  data, size, NULL, NULL);
 
 	dotfile_rewrite(in, size, &df, 0, &text);
 	rc = dotfile_parse(NAME, text.data, text.len, &again, &err);

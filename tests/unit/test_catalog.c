@@ -545,6 +545,91 @@ static void test_catalog_takes_an_old_manifest_label_from_its_name(void **state)
 	catalog_release(&cat);
 }
 
+/* pypi.tsv: the index has 12.4.1; CUDA 12's cudart wheel (here) holds
+ * less than the redist archive (issue 23). */
+static void test_catalog_index_marks_releases_and_partial_wheels(void **state)
+{
+	static const char tsv[] = "cuda_release\tcomponent\tholds\tchecked\n"
+				  "# a comment\n"
+				  "12.4.1\t*\t*\tpip index versions\n"
+				  "12\tcuda_cudart\tlib/only\tunzip -l\n";
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog_choice ch;
+	struct buf has = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(catalog_parse_redist(&cat, "m.json", cuda_json,
+					      strlen(cuda_json), "linux-x86_64",
+					      NULL, NULL, &err),
+			 CUENV_OK);
+	assert_int_equal(
+	    catalog_parse_index(&cat, "pypi.tsv", tsv, strlen(tsv), &err),
+	    CUENV_OK);
+	assert_true(cat.v[0]->on_index);
+	assert_string_equal(release_part(cat.v[0], "cuda_cudart")->index_holds,
+			    "lib/only");
+	assert_ptr_equal(catalog_find(&cat, KIT_CUDA, "12.4", 0, SRC_PYPI),
+			 cat.v[0]);
+	catalog_index_releases(&cat, &has);
+	assert_string_equal(has.data, "12.4.1");
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", NULL, NULL, SRC_PYPI, &ch, &err),
+	    CUENV_OK);
+	buf_release(&has);
+	catalog_release(&cat);
+}
+
+/* A release pypi.tsv does not list is not the index's: --source pypi
+ * refuses it (17) and names what the index has, with its command. */
+static void test_catalog_index_lacks_an_unlisted_release(void **state)
+{
+	static const char tsv[] = "cuda_release\tcomponent\tholds\tchecked\n"
+				  "12.4.0\t*\t*\tx\n";
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct catalog_choice ch;
+
+	(void)state;
+	assert_int_equal(catalog_parse_redist(&cat, "m.json", cuda_json,
+					      strlen(cuda_json), "linux-x86_64",
+					      NULL, NULL, &err),
+			 CUENV_OK);
+	assert_true(cat.v[0]->on_index); /* no table yet: unknown, allowed */
+	assert_int_equal(
+	    catalog_parse_index(&cat, "pypi.tsv", tsv, strlen(tsv), &err),
+	    CUENV_OK);
+	assert_false(cat.v[0]->on_index);
+	assert_null(catalog_find(&cat, KIT_CUDA, "12.4", 0, SRC_PYPI));
+	assert_ptr_equal(catalog_find(&cat, KIT_CUDA, "12.4", 0, -1), cat.v[0]);
+	assert_int_equal(
+	    catalog_resolve(&cat, "12.4", NULL, NULL, SRC_PYPI, &ch, &err),
+	    CUENV_E_UNKNOWN);
+	assert_string_equal(err.hint.data,
+			    "the package index has CUDA no release this "
+			    "catalogue knows; from NVIDIA: cuenv install "
+			    "12.4.1 --source redist");
+	err_release(&err);
+	catalog_release(&cat);
+}
+
+static void test_catalog_index_rejects_a_malformed_line(void **state)
+{
+	static const char tsv[] = "cuda_release\tcomponent\tholds\tchecked\n"
+				  "12.4.1\tcuda/../x\t*\tx\n";
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(
+	    catalog_parse_index(&cat, "pypi.tsv", tsv, strlen(tsv), &err),
+	    CUENV_E_MANIFEST);
+	assert_string_equal(err.msg.data, "bad catalogue file 'pypi.tsv': "
+					  "line 2 is malformed");
+	err_release(&err);
+	catalog_release(&cat);
+}
+
 static void test_catalog_loads_the_shipped_manifests(void **state)
 {
 	struct catalog cat = {0};
@@ -628,6 +713,10 @@ int main(void)
 	    cmocka_unit_test(
 		test_catalog_takes_an_old_manifest_label_from_its_name),
 	    cmocka_unit_test(test_catalog_loads_the_shipped_manifests),
+	    cmocka_unit_test(
+		test_catalog_index_marks_releases_and_partial_wheels),
+	    cmocka_unit_test(test_catalog_index_lacks_an_unlisted_release),
+	    cmocka_unit_test(test_catalog_index_rejects_a_malformed_line),
 	    cmocka_unit_test_setup_teardown(
 		test_catalog_load_names_a_corrupt_file, fx_setup, fx_teardown),
 	};

@@ -283,6 +283,34 @@ static void test_dotfile_rejects_unknown_key(void **state)
 	REJECT("python = 3.11\ncuda = 12.4\n", ":1: unknown key 'python'");
 }
 
+/* source = chooses where install gets the project's CUDA (issue 23):
+ * kept, rewritten in place, removed with the rest; other words refused. */
+static void test_dotfile_source_key(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct dotfile df, set;
+	struct buf out = BUF_INIT;
+	const char *text = "cuda = 12.4\nsource = pypi # no NVIDIA here\n";
+
+	(void)state;
+	dotfile_init(&df);
+	dotfile_init(&set);
+	assert_int_equal(parse(text, &df, &err), CUENV_OK);
+	assert_string_equal(df.source, "pypi");
+	set.cuda = (char *)"12.2";
+	dotfile_rewrite(text, strlen(text), &set, 0, &out);
+	assert_string_equal(out.data,
+			    "cuda = 12.2\nsource = pypi # no NVIDIA here\n");
+	set.cuda = NULL;
+	dotfile_rewrite(text, strlen(text), &set, 1, &out);
+	assert_string_equal(out.data, "");
+	dotfile_release(&df);
+	REJECT("cuda = 12.4\nsource = conda\n", ":2: unknown source 'conda'");
+	REJECT("source = pypi\n",
+	       "no 'cuda' key (cudnn, cupti, isolate and source go with one)");
+	buf_release(&out);
+}
+
 static void test_dotfile_rejects_duplicate_key(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
@@ -796,6 +824,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_dotfile_parses_every_key),
 	    cmocka_unit_test(test_dotfile_leaves_missing_keys_unset),
+	    cmocka_unit_test(test_dotfile_source_key),
 	    cmocka_unit_test(test_dotfile_parses_bare_pyenv_style_version),
 	    cmocka_unit_test(test_dotfile_parses_bare_version_with_comments),
 	    cmocka_unit_test(test_dotfile_accepts_system_for_cuda),

@@ -174,24 +174,60 @@ static void test_install_dry_run_and_names(void **state)
 static void test_install_fetch_hint_only_when_it_helps(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
+	struct release redist = {.kind = KIT_CUDA,
+				 .source = SRC_REDIST,
+				 .version = (char *)"11.4.4"};
+	struct release runfile = {.kind = KIT_CUDA,
+				  .source = SRC_RUNFILE,
+				  .version = (char *)"11.2.2"};
+	struct release pypi = {
+	    .kind = KIT_CUDA, .source = SRC_PYPI, .version = (char *)"12.4.1"};
 
 	(void)state;
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, SRC_REDIST, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &redist, &err);
 	assert_non_null(strstr(err.hint.data, "--mirror URL or CUENV_MIRROR"));
 	err_release(&err);
-	install_request_fetch_hint(CUENV_E_FETCH, "", SRC_RUNFILE, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, "", &runfile, &err);
 	assert_true(err.hint.len > 0);
 	err_release(&err);
-	install_request_fetch_hint(CUENV_E_FETCH, "file:///m", SRC_REDIST,
-				   &err);
+	install_request_fetch_hint(CUENV_E_FETCH, "file:///m", &redist, &err);
 	assert_int_equal(err.hint.len, 0);
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, SRC_PYPI, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &pypi, &err);
 	assert_int_equal(err.hint.len, 0);
-	install_request_fetch_hint(CUENV_E_STORE, NULL, SRC_REDIST, &err);
+	install_request_fetch_hint(CUENV_E_STORE, NULL, &redist, &err);
 	assert_int_equal(err.hint.len, 0);
 	cuenv_hint(&err, "kept");
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, SRC_REDIST, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &redist, &err);
 	assert_string_equal(err.hint.data, "kept");
+	err_release(&err);
+}
+
+/* A release the index has: the command that installs it from there,
+ * with a mirror given or not (issue 23). */
+static void test_install_fetch_hint_names_the_index(void **state)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct release rel = {.kind = KIT_CUDA,
+			      .source = SRC_REDIST,
+			      .version = (char *)"12.4.1",
+			      .on_index = true};
+
+	(void)state;
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, &err);
+	assert_non_null(
+	    strstr(err.hint.data, ": cuenv install 12.4.1 --source pypi"));
+	assert_non_null(strstr(err.hint.data, "NVIDIA's servers"));
+	err_release(&err);
+	install_request_fetch_hint(CUENV_E_FETCH, "http://127.0.0.1:1", &rel,
+				   &err);
+	assert_non_null(strstr(err.hint.data,
+			       "if the mirror cannot be reached from here, "
+			       "install from the package index: cuenv "
+			       "install 12.4.1 --source pypi"));
+	err_release(&err);
+	rel.kind = KIT_CUDNN; /* its command would need a CUDA selected */
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, &err);
+	assert_null(strstr(err.hint.data, "--source pypi"));
 	err_release(&err);
 }
 
@@ -514,6 +550,7 @@ int main(void)
 	    cmocka_unit_test(test_install_index_default_and_http),
 	    cmocka_unit_test(test_install_dry_run_and_names),
 	    cmocka_unit_test(test_install_fetch_hint_only_when_it_helps),
+	    cmocka_unit_test(test_install_fetch_hint_names_the_index),
 	    cmocka_unit_test(test_install_lock_platform),
 	    cmocka_unit_test(test_install_mirror_url_schemes),
 	    cmocka_unit_test(test_install_kind_word_cuda_cudnn_or_none),

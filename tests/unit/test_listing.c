@@ -10,7 +10,8 @@ static struct release r[] = {
     {.kind = KIT_CUDA,
      .version = "12.4.1",
      .cuda_major = 12,
-     .source = SRC_REDIST},
+     .source = SRC_REDIST,
+     .on_index = true},
     {.kind = KIT_CUDNN,
      .version = "9.1.0.70",
      .cuda_major = 12,
@@ -137,9 +138,11 @@ static void test_listing_render_text_and_json(void **state)
 
 	(void)state;
 	listing_render(some, 3, 0, &out);
+	/* the index's CUDA releases say so (issue 23); cuDNN's are not
+	 * tabled */
 	assert_string_equal(out.data,
 			    "cuda   11.8.0       runfile\n"
-			    "cuda   12.4.1       redist\n"
+			    "cuda   12.4.1       redist, pypi\n"
 			    "cudnn  9.1.0.70     for CUDA 12 (redist)\n");
 	buf_reset(&out);
 	listing_render(some + 2, 1, 1, &out);
@@ -148,9 +151,18 @@ static void test_listing_render_text_and_json(void **state)
 				      "    \"kind\": \"cudnn\",\n"
 				      "    \"version\": \"9.1.0.70\",\n"
 				      "    \"cuda_major\": 12,\n"
-				      "    \"source\": \"redist\"\n"
+				      "    \"source\": \"redist\",\n"
+				      "    \"sources\": [\n"
+				      "      \"redist\"\n"
+				      "    ]\n"
 				      "  }\n"
 				      "]\n");
+	buf_reset(&out);
+	listing_render(some + 1, 1, 1, &out);
+	assert_non_null(strstr(out.data, "    \"sources\": [\n"
+					 "      \"redist\",\n"
+					 "      \"pypi\"\n"
+					 "    ]\n"));
 	buf_reset(&out);
 	listing_render(some, 0, 1, &out);
 	assert_string_equal(out.data, "[]\n");

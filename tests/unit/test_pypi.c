@@ -162,12 +162,29 @@ static void test_pypi_wheel_project_names(void **state)
 	assert_null(pypi_wheel_project("cuda_demo_suite", 12, KIT_CUDA));
 }
 
+/* NVIDIA's post-releases are the catalogue's release (issue 23: 12.4's
+ * cccl wheel is only 12.4.127.post1); nothing else near it is. */
+static void test_pypi_release_post_is_the_release(void **state)
+{
+	(void)state;
+	assert_int_equal(pypi_release_post("12.4.127", "12.4.127"), 0);
+	assert_int_equal(pypi_release_post("12.4.127.post1", "12.4.127"), 2);
+	assert_int_equal(pypi_release_post("12.4.127.post12", "12.4.127"), 13);
+	assert_int_equal(pypi_release_post("12.4.1270", "12.4.127"), -1);
+	assert_int_equal(pypi_release_post("12.4.127.1", "12.4.127"), -1);
+	assert_int_equal(pypi_release_post("12.4.127.post", "12.4.127"), -1);
+	assert_int_equal(pypi_release_post("12.4.127.post1a", "12.4.127"), -1);
+	assert_int_equal(pypi_release_post("12.4.127.dev1", "12.4.127"), -1);
+	assert_int_equal(pypi_release_post("12.4.99", "12.4.127"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pypi_index_parse_reads_core_metadata),
 	    cmocka_unit_test(test_pypi_index_parse_skips_yanked_and_unhashed),
 	    cmocka_unit_test(test_pypi_wheel_project_names),
+	    cmocka_unit_test(test_pypi_release_post_is_the_release),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
