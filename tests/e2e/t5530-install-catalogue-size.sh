@@ -55,7 +55,9 @@ use_mirror &&
 # cuenv update keeps no manifest it cannot read.
 mirror=$HOME/mirror/compute/cuda/redist
 mkdir -p "$mirror" "$HOME/mirror/compute/cudnn/redist" &&
-	cp "$FX/manifests/cuda/redistrib_12.4.1.json" "$mirror/redistrib_12.4.9.json" &&
+	sed 's/"release_label": *"12.4.1"/"release_label": "12.4.9"/' \
+		"$FX/manifests/cuda/redistrib_12.4.1.json" >"$mirror/redistrib_12.4.9.json" &&
+	grep -q '"release_label": "12.4.9"' "$mirror/redistrib_12.4.9.json" &&
 	set_size "$mirror/redistrib_12.4.9.json" '"-1"' &&
 	expect_code 3 cuenv update --mirror "file://$HOME/mirror" &&
 	stderr_has "cuenv: error: bad catalogue file 'file://$mirror/redistrib_12.4.9.json': 'cuda_cudart.linux-x86_64.size' must be a whole number of bytes, not \"-1\"" &&

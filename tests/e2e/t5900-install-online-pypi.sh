@@ -36,7 +36,7 @@ if ! cuenv list-remote cuda 12.4 >/dev/null 2>"$HOME/catalogue.err"; then
 			ln -s "$(cd "$e2e/../../manifests" && pwd)" "$CUENV_ROOT/manifests"
 	fi
 fi
-expect_stdout "cuda   11.8.0       redist" cuenv list-remote cuda 11.8 &&
+expect_stdout "cuda   11.8.0       redist, pypi" cuenv list-remote cuda 11.8 &&
 	expect_code 0 cuenv install 11.8 --source pypi --components cuda_cudart,cuda_cupti &&
 	stdout_has "installed cuda 11.8.0 in $c118 (" &&
 	expect_code 0 cuenv install 12.4 --source pypi --components cuda_cudart,cuda_cupti &&
