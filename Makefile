@@ -8,8 +8,9 @@
 #                         SANITIZE=1)
 #   make test SANITIZE=1  the same under ASan + UBSan
 #   make e2e-hints        the end-to-end tests, each command's printed hints
-#                         and fix lines also run where they were printed
-#                         (tests/e2e/lib.sh, hints-manual.txt)
+#                         and fix lines also run, in a copy of the state
+#                         where they were printed (tests/e2e/lib.sh,
+#                         hints-manual.txt)
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make fuzz             libFuzzer on the parsers of what cuenv reads
 #                         (.cuenv, archive entries, catalogue, ELF, ld.so

@@ -95,6 +95,24 @@ const char *cmd_suggest(const char *name);
 int cmd_check_args(const struct cuenv_cmd *cmd, int nargs,
 		   struct cuenv_err *err);
 
+/*
+ * Colour, decided once by main: --color=always|never|auto (auto, the
+ * default: on a terminal, unless NO_COLOR is set and not empty or TERM
+ * is dumb). Only the "cuenv: error:", "cuenv: warning:" and "hint:"
+ * prefixes and the headings of the reports (cmd_print_report) are
+ * coloured. cmd_color_parse: 0, or -1 for a WHEN that is none of those.
+ */
+enum cmd_color { CMD_COLOR_AUTO, CMD_COLOR_ALWAYS, CMD_COLOR_NEVER };
+int cmd_color_parse(const char *when, enum cmd_color *c);
+void cmd_color_setup(enum cmd_color c, char *const *envp);
+/*
+ * Print a text report (doctor, explain, needs) on stdout: where stdout
+ * is coloured, the label of each heading (a line that starts a section,
+ * "problems:", "libcudnn.so.8:", "installed:") is bold, problems red and
+ * warnings yellow.
+ */
+void cmd_print_report(const struct buf *text);
+
 /* Print a warning line to stderr: "cuenv: warning: ...". */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a note to stderr: "cuenv: ..." */

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../core/hook.h"
@@ -12,25 +13,113 @@
 #include "../core/manifests.h"
 #include "../core/needs.h"
 #include "../core/plan.h"
+#include "../core/plat_sys.h"
 #include "../core/select.h"
 #include "../core/selfile.h"
 #include "../core/xalloc.h"
 #include "cmd.h"
 #include "cli/local.h" /* local and global's options */
 
-static void say(const char *prefix, const char *fmt, va_list ap)
+/* ---- colour ------------------------------------------------------------- */
+
+#define SGR_BOLD "\033[1m"
+#define SGR_RED "\033[1;31m"
+#define SGR_YELLOW "\033[1;33m"
+#define SGR_CYAN "\033[1;36m"
+#define SGR_RESET "\033[m"
+
+/* Are stdout and stderr coloured? main decides, before any output. */
+static int color_out, color_err;
+
+int cmd_color_parse(const char *when, enum cmd_color *c)
 {
-	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	static const char *const words[] = { "auto", "always", "never" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(when, words[i])) {
+			*c = (enum cmd_color)i;
+			return 0;
+		}
+	return -1;
 }
+
+void cmd_color_setup(enum cmd_color c, char *const *envp)
+{
+	const char *term = env_get(envp, "TERM");
+
+	if (c != CMD_COLOR_AUTO) {
+		color_out = color_err = c == CMD_COLOR_ALWAYS;
+		return;
+	}
+	/* https://no-color.org: set and not empty */
+	if (env_get_nonempty(envp, "NO_COLOR") ||
+	    (term && !strcmp(term, "dumb")))
+		return;
+	color_out = plat_sys_color_tty(1);
+	color_err = plat_sys_color_tty(2);
+}
+
+/* prefix on stderr, in sgr where stderr is coloured */
+static void put_prefix(const char *sgr, const char *prefix)
+{
+	if (color_err)
+		fprintf(stderr, "%s%s" SGR_RESET " ", sgr, prefix);
+	else
+		fprintf(stderr, "%s ", prefix);
+}
+
+/* The label a heading line starts with ("problems:", "installed:"), as
+ * its length with the colon; 0 for any other line. */
+static size_t heading_label(const char *line, size_t len)
+{
+	const char *colon = memchr(line, ':', len);
+	size_t n;
+
+	if (!len || *line == ' ' || !colon)
+		return 0;
+	n = (size_t)(colon - line) + 1;
+	if (n > 40 || (n < len && line[n] != ' ') || memchr(line, ',', n))
+		return 0;
+	return n;
+}
+
+void cmd_print_report(const struct buf *text)
+{
+	const char *p = text->data, *end = text->data + text->len;
+
+	if (!color_out) {
+		fwrite(text->data, 1, text->len, stdout);
+		return;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t n = heading_label(p, len);
+
+		if (n) {
+			const char *sgr =
+				n == 9 && !strncmp(p, "problems:", 9) ? SGR_RED
+				: n == 9 && !strncmp(p, "warnings:", 9)
+					? SGR_YELLOW
+					: SGR_BOLD;
+
+			fprintf(stdout, "%s%.*s" SGR_RESET, sgr, (int)n, p);
+		}
+		fwrite(p + n, 1, len - n + (nl != NULL), stdout);
+		p += len + (nl != NULL);
+	}
+}
+
+/* ---- messages ------------------------------------------------------------ */
 
 void cmd_warn(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("cuenv: warning: ", fmt, ap);
+	put_prefix(SGR_YELLOW, "cuenv: warning:");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 	va_end(ap);
 }
 
@@ -39,7 +128,9 @@ void cmd_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("cuenv: ", fmt, ap);
+	fputs("cuenv: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 	va_end(ap);
 }
 
@@ -55,9 +146,32 @@ void cmd_print_help(const struct cuenv_cmd *cmd, FILE *f)
 void cmd_print_error(const struct cuenv_err *err)
 {
 	struct buf text = BUF_INIT;
+	static const char error[] = "cuenv: error:", hint[] = "hint:";
+	const char *p;
 
 	err_render(err, &text);
-	fputs(text.data, stderr);
+	if (!color_err) {
+		fputs(text.data, stderr);
+		goto out;
+	}
+	/* err_render's lines: "cuenv: error: MSG", then "hint: HINT" */
+	for (p = text.data; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+
+		if (!strncmp(p, error, sizeof(error) - 1)) {
+			put_prefix(SGR_RED, error);
+			p += sizeof(error);
+			len -= sizeof(error);
+		} else if (!strncmp(p, hint, sizeof(hint) - 1)) {
+			put_prefix(SGR_CYAN, hint);
+			p += sizeof(hint);
+			len -= sizeof(hint);
+		}
+		fwrite(p, 1, len, stderr);
+		p += len;
+	}
+out:
 	buf_release(&text);
 }
 

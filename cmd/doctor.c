@@ -40,7 +40,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc) {
 		doctor_run(&g.in, &f);
 		doctor_render(&out, &g.a, &f, opt_given(&ctx->opt, O_JSON));
-		fwrite(out.data, 1, out.len, stdout);
+		cmd_print_report(&out);
 		rc = findings_count(&f, DOCTOR_PROBLEM) ? CUENV_E_DOCTOR
 							: CUENV_OK;
 	}

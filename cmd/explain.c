@@ -67,7 +67,7 @@ report:
 	/* --json prints its object on every way out, the error in it */
 	if (json || !rc || ex.n)
 		explain_render(&out, &ex, &fx, json, err);
-	fwrite(out.data, 1, out.len, stdout);
+	cmd_print_report(&out);
 	explain_release(&ex);
 	explain_fix_release(&fx);
 	catalog_release(&cat);

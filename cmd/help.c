@@ -50,6 +50,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	printf("\nRun `cuenv COMMAND --help` for one command; "
 	       "`cuenv --version` for the version.\n"
+	       "Colour: cuenv --color=auto|always|never COMMAND (auto: on a "
+	       "terminal, unless NO_COLOR).\n"
 	       "Environment: CUENV_ROOT (default ~/.cuenv), CUENV_VERSION "
 	       "(set by cuenv use).\n");
 	return CUENV_OK;

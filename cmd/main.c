@@ -25,6 +25,9 @@
 
 /* ---- context -------------------------------------------------------------- */
 
+/* The last --color word before the command, for cuenv-net too; or NULL. */
+static const char *color_word;
+
 #ifndef CUENV_NET
 /*
  * Run cuenv-net with our arguments (manifests_helper says where it is
@@ -37,12 +40,22 @@ static int exec_net(const struct cuenv_ctx *ctx, char **argv,
 	char *net = manifests_helper(ctx->envp, ctx->exe, "cuenv-net", &tried);
 
 	if (net) {
-		int code;
+		int code, n = 0;
+		char **args;
 
 		fflush(stdout);
-		argv[0] = net;
+		while (argv[n])
+			n++;
+		/* net, its --color as given, the command and its words */
+		args = xcalloc((size_t)n + 2, sizeof(*args));
+		args[0] = net;
+		if (color_word)
+			args[1] = (char *)color_word;
+		memcpy(args + 1 + !!color_word, argv + 1,
+		       (size_t)(n - 1) * sizeof(*args));
 		/* Linux: in place of this process; Windows: its exit code. */
-		code = plat_exec(argv, ctx->envp);
+		code = plat_exec(args, ctx->envp);
+		free(args);
 		if (code >= 0) {
 			free(net);
 			buf_release(&tried);
@@ -109,6 +122,37 @@ static int finish_stdout(int rc)
 		return rc ? rc : CUENV_E_STORE;
 	}
 	return rc;
+}
+
+/*
+ * The global options before the command: --color[=WHEN] (alone: always),
+ * taken out of argv (argv[0] moves up). Then colour is set up, from them
+ * and the environment; a WHEN that is not auto, always or never is a
+ * usage error.
+ */
+static int global_options(int *argc, char ***argv, char *const *envp,
+			  struct cuenv_err *err)
+{
+	enum cmd_color c = CMD_COLOR_AUTO;
+
+	while (*argc > 1 && !strncmp((*argv)[1], "--color", 7) &&
+	       ((*argv)[1][7] == '=' || !(*argv)[1][7])) {
+		const char *w = (*argv)[1];
+
+		if (cmd_color_parse(w[7] ? w + 8 : "always", &c)) {
+			cmd_color_setup(CMD_COLOR_AUTO, envp);
+			return cuenv_fail(err, CUENV_E_USAGE,
+					  "bad --color '%s': auto, always or "
+					  "never",
+					  w + 8);
+		}
+		color_word = w;
+		(*argv)[1] = (*argv)[0];
+		(*argv)++;
+		(*argc)--;
+	}
+	cmd_color_setup(c, envp);
+	return CUENV_OK;
 }
 
 /*
@@ -228,7 +272,7 @@ int main(int argc, char **argv)
 	struct buf root = BUF_INIT;
 	const struct cuenv_cmd *cmd;
 	char *cwd = NULL, *exe = NULL, **envp;
-	int rc, first_arg = 1, done, bare;
+	int rc, first_arg = 1, done, bare = 0;
 
 	ctx.store.lock_fd = -1;
 	/* the one read of the environment (and of argv in UTF-8) */
@@ -240,6 +284,10 @@ int main(int argc, char **argv)
 	 * /dev/urandom for a seed.
 	 */
 	json_object_seed(1);
+	cmd = NULL;
+	rc = global_options(&argc, &argv, envp, &err);
+	if (rc)
+		goto out;
 	bare = argc < 2;
 	cmd = pick_command(&argc, &argv, &rc, &err);
 	if (!cmd)

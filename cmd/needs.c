@@ -131,7 +131,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	needs_render(&out, &s, &py, &in, &o, &rms, asked, satisfied,
 		     opt_given(&ctx->opt, O_JSON));
-	fwrite(out.data, 1, out.len, stdout);
+	cmd_print_report(&out);
 	rc = satisfied ? CUENV_OK : CUENV_NO;
 	/* a framework whose import fails is a problem, not an answer */
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)

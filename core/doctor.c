@@ -173,7 +173,10 @@ int doctor_provides(const struct audit *au, const char *name)
 void doctor_setter(const struct audit *au, struct buf *b)
 {
 	const struct selection *sel = &au->a->sel;
+	const char *shell = envmap_get(au->in->env, "CUENV_SHELL");
 
+	if (shell && !*shell)
+		shell = NULL;
 	if (sel->origin == SEL_FILE && sel->origin_path) {
 		char *dir = doctor_parent(sel->origin_path);
 
@@ -183,6 +186,10 @@ void doctor_setter(const struct audit *au, struct buf *b)
 		free(dir);
 	} else if (sel->origin == SEL_GLOBAL) {
 		buf_adds(b, "cuenv global");
+	} else if (sel->origin == SEL_SHELL && !shell && !au->in->win) {
+		/* CUENV_VERSION set by hand: cuenv use needs the shell's
+		 * integration, which this shell lacks */
+		buf_adds(b, "unset CUENV_VERSION && cuenv local");
 	} else {
 		buf_adds(b, "cuenv use");
 	}

@@ -587,7 +587,7 @@ void doctor_check_cuda_home(struct audit *au)
 	for (size_t i = 0; i < 2; i++) {
 		const char *home = envmap_get(au->eff, vars[i]);
 		struct draft d = DRAFT_INIT;
-		int sel_home, sel_has_nvcc = 0;
+		int sel_home, sel_has_nvcc = 0, rebuild;
 
 		if (!home || !*home)
 			continue;
@@ -633,7 +633,18 @@ void doctor_check_cuda_home(struct audit *au)
 				 "link or breaks at run time");
 			strv_push(&d.paths, nvcc);
 		}
-		if (sel_home && !sel_has_nvcc) {
+		/* installed from the index with its nvcc wheel: that wheel
+		 * has no nvcc, and a reinstall from it would bring none */
+		rebuild =
+			sel_home && !sel_has_nvcc &&
+			!install_part_from_wheel(au->a->act.cuda, "cuda_nvcc");
+		if (sel_home && !sel_has_nvcc && !rebuild)
+			buf_printf(&d.why,
+				   "; the selection's cuda_nvcc came from the "
+				   "package index, whose wheel of %s holds no "
+				   "nvcc: installing it again brings none",
+				   au->a->act.cuda->version);
+		if (rebuild) {
 			buf_adds(&d.fix, "give the selection its compiler: ");
 			doctor_reinstall(au->a->act.cuda,
 					 au->a->act.cuda->version, &d.fix);

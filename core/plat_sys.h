@@ -77,6 +77,13 @@ int plat_sys_stderr_tty(unsigned *cols);
 int plat_sys_stdin_tty(void);
 
 /*
+ * Does fd (1: stdout, 2: stderr) go to a terminal that shows ANSI colour
+ * sequences (isatty(fd); on Windows a console that takes virtual terminal
+ * sequences, which this turns on)? Returns 1 or 0.
+ */
+int plat_sys_color_tty(int fd);
+
+/*
  * What killed a child, in words, for status 128 + sig (proc.h): POSIX's
  * strsignal ("Killed", "Segmentation fault"); on Windows, where proc
  * reports TerminateProcess as signal 9 and nothing else as a signal,

@@ -127,6 +127,11 @@ int plat_sys_stdin_tty(void)
 	return isatty(0);
 }
 
+int plat_sys_color_tty(int fd)
+{
+	return isatty(fd);
+}
+
 const char *plat_sys_signal_name(int sig)
 {
 	const char *s = strsignal(sig);

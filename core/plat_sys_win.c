@@ -200,6 +200,17 @@ int plat_sys_stdin_tty(void)
 	return h && h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode);
 }
 
+int plat_sys_color_tty(int fd)
+{
+	HANDLE h = GetStdHandle(fd == 1 ? STD_OUTPUT_HANDLE : STD_ERROR_HANDLE);
+	DWORD mode;
+
+	if (!h || h == INVALID_HANDLE_VALUE || !GetConsoleMode(h, &mode))
+		return 0;
+	/* ENABLE_VIRTUAL_TERMINAL_PROCESSING: Windows 10 and later */
+	return (mode & 0x0004) || SetConsoleMode(h, mode | 0x0004);
+}
+
 const char *plat_sys_signal_name(int sig)
 {
 	static char text[32];

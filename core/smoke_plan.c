@@ -331,6 +331,14 @@ void smoke_compile_no_nvcc(struct smoke_layer *l, const struct install *cuda)
 			  "register a whole toolkit instead: cuenv "
 			  "remove %s, then cuenv add cuda PATH",
 			  cuda->version);
+	else if (install_part_from_wheel(cuda, "cuda_nvcc"))
+		/* a reinstall from the index brings no nvcc either */
+		smoke_fix(l,
+			  "its cuda_nvcc came from the package index, whose "
+			  "wheel of %s holds no nvcc: compile with a toolkit "
+			  "that has one (cuenv add cuda PATH registers one "
+			  "of another release)",
+			  cuda->version);
 	else
 		smoke_fix(l,
 			  "install the whole toolkit, not "

@@ -84,6 +84,24 @@ bool install_is_missing(const struct install *in)
 	return in->registered && in->prefix && !store_is_dir(in->prefix);
 }
 
+bool install_part_from_wheel(const struct install *in, const char *component)
+{
+	size_t n = strlen(component);
+
+	if (in->registered)
+		return false;
+	for (size_t i = 0; i < in->sources.n; i++) {
+		const char *s = in->sources.v[i], *url = strrchr(s, ' ');
+		size_t len;
+
+		if (strncmp(s, component, n) || s[n] != ' ' || !url)
+			continue;
+		len = strlen(url);
+		return len > 4 && !strcmp(url + len - 4, ".whl");
+	}
+	return false;
+}
+
 bool install_name_is_valid(enum kit_kind kind, const char *name)
 {
 	const char *dash;

@@ -98,6 +98,14 @@ bool install_name_is_valid(enum kit_kind kind, const char *name);
  * in->prefix.
  */
 bool install_is_missing(const struct install *in);
+/*
+ * Did cuenv install component (a redist name: "cuda_nvcc") into in from a
+ * wheel of the package index (its receipt's source ends in .whl)? Then
+ * what the component lacks there, installing it again from the index
+ * brings no more: the index's cuda_nvcc wheels before 12.4 hold ptxas,
+ * not nvcc. False for a registered toolkit and a component not recorded.
+ */
+bool install_part_from_wheel(const struct install *in, const char *component);
 
 struct store {
 	char *root;

@@ -45,7 +45,7 @@ if [ -z "${E2E_SANDBOX-}" ]; then
 	# The physical path: cuenv reports real paths.
 	_sb=$(cd "$_sb" && pwd -P) || exit 1
 	# Removed however the test ends (run.sh's time limit included).
-	trap '[ -S "$_sb/tmux.sock" ] && tmux -S "$_sb/tmux.sock" kill-server 2>/dev/null; chmod -R u+rwx "$_sb" 2>/dev/null; rm -rf "$_sb"' EXIT
+	trap '[ -S "$_sb/tmux.sock" ] && tmux -S "$_sb/tmux.sock" kill-server 2>/dev/null; chmod -R u+rwx "$_sb" "$_sb.hint" 2>/dev/null; rm -rf "$_sb" "$_sb.hint" "$_sb.hint".*' EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -157,23 +157,37 @@ _capture() {
 
 # ---- hints that work as printed ----------------------------------------------
 #
-# hint_lines: the "hint:" and "fix:" lines of the last command, prefix
-# dropped; consecutive "fix:" lines are one sequence (explain's "cuenv
-# install 11.8" then "cuenv local 11.8"), run as one command joined by &&. hint_manual LINE: LINE is a manual action of hints-manual.txt.
-# hint_commands LINE: the cuenv commands LINE names, one a line: each
-# alternative (", or", "; ", ", then" before words that are not a command)
-# less its label ("install it: ") and what follows in parentheses;
-# "(cuenv ...)" is the command itself. "X, then cuenv Y" (or "X, then
-# select it: cuenv Y") is one command, X && cuenv Y: Y needs what X did.
-# Templates (a placeholder: an upper-case word such as N or PATH, <word>
-# or "...") are left out.
+# hint_lines: the commands the last command printed for the user to run,
+# prefix dropped: "hint:" lines, fix lines ("fix:", doctor's "or:" and
+# "and:", check's), explain's "decide:" lines and the line after needs'
+# "install them with:". Explain's fix lines are steps, in order (install,
+# then local): they are one line, "STEP && STEP". hint_manual LINE: LINE is a manual action of
+# hints-manual.txt. hint_commands LINE: the cuenv commands LINE names, one
+# a line: each alternative (", or", "; ", ", then" before words that are
+# not a command) less its label ("install it: ") and what follows in
+# parentheses; "(cuenv ...)" is the command itself. "X, then cuenv Y" (or
+# "X, then select it: cuenv Y") is one command, X && cuenv Y: Y needs what
+# X did. Templates (a placeholder: an upper-case word such as N or PATH,
+# <word> or "...") are left out.
 hint_lines() {
 	cat "$E2E_ERR" "$E2E_OUT" 2>/dev/null | awk '
-		/^ *fix: / { sub(/^ *fix: /, "")
-			seq = seq == "" ? $0 : seq " && " $0; next }
-		{ if (seq != "") print seq; seq = "" }
-		/^hint: / { sub(/^hint: /, ""); print }
-		END { if (seq != "") print seq }'
+		function flush() {
+			if (steps != "")
+				print steps
+			steps = ""
+		}
+		want { want = 0; sub(/^  /, ""); print; next }
+		/^  fix: / {
+			sub(/^  fix: /, "")
+			steps = steps == "" ? $0 : steps " && " $0
+			next
+		}
+		{ flush() }
+		/^install them with:$/ { want = 1; next }
+		sub(/^hint: /, "") || sub(/^ *fix: /, "") ||
+			sub(/^     or: /, "") || sub(/^    and: /, "") ||
+			sub(/^  decide: /, "") { print }
+		END { flush() }'
 }
 hint_manual() {
 	[ -s "$E2E_SANDBOX/.manual.re" ] ||
@@ -192,37 +206,84 @@ hint_commands() {
 		grep -vE '(^| )[A-Z][A-Z_]*( |$|,)|<[a-z]+>|\.\.\.'
 }
 
-# CUENV_E2E_HINTS=1 (make e2e): after every command a test runs, each
-# cuenv command its hints name is run there, in that state, which is then
-# put back as it was (the sandbox, from a tar snapshot). The results go to
-# $E2E_CACHE/hints.log: "ok|FAILED<TAB>test<TAB>command<TAB>hint"; run.sh
-# sums them up and fails on any FAILED.
+# CUENV_E2E_HINTS=1 (make e2e-hints): after every command a test runs,
+# each cuenv command its hints and fix lines name is run, as printed, in a
+# copy of the sandbox as it is then ($E2E_SANDBOX.hint, made afresh for
+# each command and removed after it): what a fix changes never reaches
+# what the test checks next. The copy is the sandbox moved: paths into the
+# sandbox in the command, the environment, links and text files are
+# rewritten to the copy's. A command that fails, that leaves a sanitizer
+# report, or that changes a file of the live sandbox all the same fails.
+# The results go to $E2E_CACHE/hints.log, one a line:
+# "ok|offline|FAILED|manual|template<TAB>test<TAB>command<TAB>line"
+# (manual: hints-manual.txt; template: a line naming no command to run),
+# and each line collected to $E2E_CACHE/hints.lines; run.sh sums them up
+# and fails on any FAILED.
 _try_hints() {
-	hint_lines >"$E2E_SANDBOX/.hints" || return 0
-	[ -s "$E2E_SANDBOX/.hints" ] || return 0
+	_hl=$E2E_SANDBOX.hint.lines
+	hint_lines >"$_hl" || return 0
+	[ -s "$_hl" ] || {
+		rm -f "$_hl"
+		return 0
+	}
 	while IFS= read -r _h; do
-		hint_manual "$_h" && continue
-		hint_commands "$_h" >"$E2E_SANDBOX/.hintcmds"
+		printf '%s\t%s\n' "$(basename "$0" .sh)" "$_h" \
+			>>"$E2E_CACHE/hints.lines"
+		if hint_manual "$_h"; then
+			_hint_log manual - "$_h"
+			continue
+		fi
+		hint_commands "$_h" >"$_hl.cmds"
+		[ -s "$_hl.cmds" ] || _hint_log template - "$_h"
 		while IFS= read -r _c; do
 			_hint_run "$_c" "$_h"
-		done <"$E2E_SANDBOX/.hintcmds"
-	done <"$E2E_SANDBOX/.hints"
-	rm -f "$E2E_SANDBOX/.hints" "$E2E_SANDBOX/.hintcmds"
+		done <"$_hl.cmds"
+	done <"$_hl"
+	rm -f "$_hl" "$_hl.cmds"
+}
+_hint_log() {
+	printf '%s\t%s\t%s\t%s\n' "$1" "$(basename "$0" .sh)" "$2" "$3" \
+		>>"$E2E_CACHE/hints.log"
+}
+# _reloc FROM TO: stdin with every FROM replaced by TO (literally).
+_reloc() {
+	awk -v a="$1" -v b="$2" '{
+		o = ""
+		while ((i = index($0, a)) > 0) {
+			o = o substr($0, 1, i - 1) b
+			$0 = substr($0, i + length(a))
+		}
+		print o $0
+	}'
 }
 _hint_run() {
-	_snap=$E2E_CACHE/snap.$$.tar
+	_hsb=$E2E_SANDBOX
+	_cp=$E2E_SANDBOX.hint
+	_out=$_cp.out
+	rm -rf "$_cp" "$_out"
 	# The test's servers keep their state under $TMPDIR/cuenv-serve.*:
-	# left out of the snapshot (a restored log would be a new file the
-	# server no longer writes to); their request logs are cut back to
-	# where they were instead, so that a test counting requests sees none
-	# of the hint's.
-	for _l in "$E2E_SANDBOX"/tmp/cuenv-serve.*/log; do
+	# left out of the copy (they go on serving the live sandbox's files);
+	# their request logs are cut back to where they were instead, so
+	# that a test counting requests sees none of the hint's.
+	for _l in "$_hsb"/tmp/cuenv-serve.*/log; do
 		[ -f "$_l" ] && printf '%s %s\n' "$(wc -c <"$_l")" "$_l"
-	done >"$_snap.logs"
-	(cd "$E2E_SANDBOX" && find . \( -path ./san -o -path './tmp/cuenv-serve.*' \) \
-		-prune -o -print | sort) >"$_snap.list" &&
-		tar -C "$E2E_SANDBOX" -cf "$_snap" --exclude=./san \
-			--exclude='./tmp/cuenv-serve.*' . 2>/dev/null || return 0
+	done >"$_cp.logs"
+	mkdir -p "$_cp" &&
+		tar -C "$_hsb" -cf - --exclude=./san --exclude='./tmp/cuenv-serve.*' \
+			. 2>/dev/null | tar -C "$_cp" -xpf - 2>/dev/null
+	mkdir -p "$_cp/san" "$_cp/tmp"
+	# Moved: links and text files that name the sandbox name the copy.
+	find "$_cp" -type l | while IFS= read -r _l; do
+		_t=$(readlink "$_l")
+		case $_t in
+		"$_hsb" | "$_hsb"/*) ln -sfn "$_cp${_t#"$_hsb"}" "$_l" ;;
+		esac
+	done
+	grep -rlIF -- "$_hsb" "$_cp" 2>/dev/null | while IFS= read -r _f; do
+		_reloc "$_hsb" "$_cp" <"$_f" >"$_f.reloc" &&
+			cat "$_f.reloc" >"$_f" && rm -f "$_f.reloc"
+	done
+	_cmd=$(printf '%s\n' "$1" | _reloc "$_hsb" "$_cp")
 	# No mirror in this test: an install or update would go to NVIDIA's
 	# servers (hints-manual.txt, "offline"). It runs against a mirror that
 	# refuses at once instead; failing only at the download (exit 4) it
@@ -236,40 +297,55 @@ _hint_run() {
 		file://*) [ -e "${CUENV_MIRROR#file://}" ] || _off=$CUENV_MIRROR ;;
 		esac
 	fi
-	if [ -n "$_off" ]; then
-		CUENV_MIRROR=$_off timeout -k 5 30 sh -c "$1" \
-			>"$_snap.out" 2>&1 </dev/null
-	else
-		timeout -k 5 30 sh -c "$1" >"$_snap.out" 2>&1 </dev/null
-	fi
+	: >"$_cp.stamp"
+	(
+		case $PWD in
+		"$_hsb" | "$_hsb"/*) cd "$_cp${PWD#"$_hsb"}" || exit 125 ;;
+		esac
+		for _n in $(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p'); do
+			eval "_v=\${$_n-}"
+			case $_v in
+			*"$_hsb"*)
+				_v=$(printf '%s\n' "$_v" | _reloc "$_hsb" "$_cp")
+				export "$_n=$_v"
+				;;
+			esac
+		done
+		[ -z "$_off" ] || export CUENV_MIRROR="$_off"
+		exec timeout -k 5 30 sh -c "$_cmd"
+	) >"$_out" 2>&1 </dev/null
 	_hrc=$?
-	if [ "$_hrc" -eq 0 ]; then
+	# What the command changed in the live sandbox (its servers' state
+	# and the sanitizers' reports aside) it should have changed in the copy.
+	_leak=$(find "$_hsb" \( -path "$_hsb/san" -o -path "$_hsb/tmp/cuenv-serve.*" \
+		-o -path "$E2E_CACHE" \) -prune -o -newer "$_cp.stamp" -print)
+	_san=$(cat "$_cp"/san/* 2>/dev/null)
+	if [ -n "$_leak" ] || [ -n "$_san" ]; then
+		_r=FAILED
+	elif [ "$_hrc" -eq 0 ]; then
 		_r=ok
 	elif [ -n "$_off" ] && [ "$_hrc" -eq 4 ] &&
 		grep -qF -e "cannot download '$_off/" \
-			-e "cannot read '$_off/" "$_snap.out"; then
+			-e "cannot read '$_off/" "$_out"; then
 		_r=offline
 	else
 		_r=FAILED
+	fi
+	if [ "$_r" = FAILED ]; then
 		{
 			printf '  %s (exit %s): %s\n' "$(basename "$0" .sh)" "$_hrc" "$1"
-			sed 's/^/    /' "$_snap.out"
+			sed 's/^/    /' "$_out"
+			[ -z "$_leak" ] ||
+				printf '    changed the live sandbox: %s\n' $_leak
+			[ -z "$_san" ] || printf '%s\n' "$_san" | sed 's/^/    /'
 		} >>"$E2E_CACHE/hints.out"
 	fi
-	printf '%s\t%s\t%s\t%s\n' "$_r" "$(basename "$0" .sh)" "$1" "$2" \
-		>>"$E2E_CACHE/hints.log"
-	# Put the sandbox back: what the hint made goes, what it changed
-	# comes back (folders stay where they are: the shell may be in one).
-	(cd "$E2E_SANDBOX" && find . \( -path ./san -o -path './tmp/cuenv-serve.*' \) \
-		-prune -o -print | sort) |
-		comm -13 "$_snap.list" - | sort -r | while IFS= read -r _p; do
-		rm -rf "$E2E_SANDBOX/$_p"
-	done
-	tar -C "$E2E_SANDBOX" -xpf "$_snap" 2>/dev/null
+	_hint_log "$_r" "$1" "$2"
 	while read -r _n _l; do
 		truncate -s "$_n" "$_l"
-	done <"$_snap.logs"
-	rm -f "$_snap" "$_snap.list" "$_snap.out" "$_snap.logs"
+	done <"$_cp.logs"
+	chmod -R u+rwx "$_cp" 2>/dev/null
+	rm -rf "$_cp" "$_cp.logs" "$_cp.stamp" "$_out"
 }
 
 _why() {

@@ -8,8 +8,8 @@
 #   CUENV_E2E_TIMEOUT  seconds allowed per test (default 60)
 #   CUENV_E2E_VERBOSE  1: show every test's output, not only failures'
 #   CUENV_E2E_HINTS    1: after each command, run the cuenv commands its
-#                      hints name, there (lib.sh); any that fails fails
-#                      the run (slower: about 2x)
+#                      hint and fix lines name, in a copy of its state
+#                      (lib.sh); any that fails fails the run (slower)
 #
 # Ends with "e2e: N passed, N failed, N skipped"; exits 1 on any failure.
 
@@ -85,15 +85,22 @@ if [ $((passed + failed + skipped)) -eq 0 ]; then
 	failures=none
 fi
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
-# CUENV_E2E_HINTS=1: every hint command the tests' commands printed was run
-# where it was printed (lib.sh, _try_hints); each must have worked.
+# CUENV_E2E_HINTS=1: every command the tests' commands printed as a hint or
+# a fix was run, as printed, in a copy of the sandbox where it was printed
+# (lib.sh, _try_hints); each must have worked.
 if [ "${CUENV_E2E_HINTS-}" = 1 ]; then
 	h=$work/cache/hints.log
 	[ -f "$h" ] || : >"$h"
+	lines=$(cat "$work/cache/hints.lines" 2>/dev/null | wc -l)
+	manual=$(grep -c '^manual' "$h")
+	tmpl=$(grep -c '^template' "$h")
+	ran=$(grep -cE '^(ok|offline|FAILED)' "$h")
 	bad=$(grep -c '^FAILED' "$h")
 	off=$(grep -c '^offline' "$h")
-	echo "hints: $(wc -l <"$h") commands run, $bad failed, $off offline" \
-		"(no mirror: they got as far as the download; hints-manual.txt)"
+	echo "hints: $lines hint and fix lines collected ($manual manual," \
+		"$tmpl templates), $ran commands run in a copy of their" \
+		"test's state: $((ran - bad - off)) ok, $off offline (no mirror:" \
+		"they got as far as the download), $bad failed"
 	if [ "$bad" -gt 0 ]; then
 		grep '^FAILED' "$h" | sort -u -t '	' -k3,3 |
 			awk -F '\t' '{ print "  " $2 ": " $3 "\n      hint: " $4 }'

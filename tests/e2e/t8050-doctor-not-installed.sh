@@ -1,6 +1,8 @@
 #!/bin/sh
 # Field failure (e): a .cuenv naming a version that is not installed. The
-# same from CUENV_VERSION (cuenv use) and from the global default.
+# same from CUENV_VERSION (cuenv use; set by hand without the shell
+# integration, the fix unsets it and writes a .cuenv instead) and from the
+# global default.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-doctor.sh"
 
@@ -21,6 +23,14 @@ need cc &&
 	said "\"$HOME/proj/.cuenv\"" &&
 	expect_code 15 env CUENV_VERSION=11 cuenv doctor &&
 	said "cuda 11 is not installed (set by CUENV_VERSION, which cuenv use sets)" &&
+	# set by hand, in a shell without the integration, where cuenv use
+	# cannot change it (issue 23: the fix failed as printed, exit 2)
+	said "or: choose one installed: unset CUENV_VERSION && cuenv local 12.4.1" &&
+	# with it: cuenv use (not through expect_code: make e2e-hints would
+	# run the fix in this test's shell, which has no integration)
+	{ env CUENV_VERSION=11 CUENV_SHELL=bash cuenv doctor >"$E2E_OUT" 2>"$E2E_ERR"
+	[ $? -eq 15 ] || fail "doctor with the integration: not exit 15"; } &&
+	said "or: choose one installed: cuenv use 12.4.1" &&
 	cd "$HOME" &&
 	printf 'cuda = 10.2\n' >"$CUENV_ROOT/version" &&
 	expect_code 15 cuenv doctor &&
