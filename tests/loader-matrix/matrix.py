@@ -1,30 +1,37 @@
 #!/usr/bin/env python3
-"""The loader model against the real loader, in a real venv (issue 21).
+"""The loader model against the real loader, in real venvs (issue 21).
 
-torch 2.4.1 (CUDA 12.1, with its nvidia-*-cu12 wheels) is installed from
-the package index into a venv, every wheel pinned by sha256
-(torch-2.4.1.txt), and three single wheels into folders of their own
+Three venvs from the package index, every wheel pinned by sha256: torch
+2.4.1 (CUDA 12.1, torch-2.4.1.txt), tensorflow[and-cuda] 2.16.1
+(tensorflow-2.16.1.txt) and jax[cuda12] 0.4.31 (jax-0.4.31.txt, sharing
+torch's nvidia wheels); and three single wheels in folders of their own
 (side.txt: an older nvJitLink, a newer CUDA runtime, an older cuDNN 9).
-Each case of the matrix sets LD_LIBRARY_PATH (nothing; one of those
-folders; the machine's CUDA 13 folder from the loader cache; two at once)
-and then:
+Each case sets LD_LIBRARY_PATH (nothing; one of those folders; the
+machine's CUDA 13 folder from the loader cache; two at once), for each
+venv, and then:
 
-  real    `import torch` and torch.backends.cudnn.version() (which loads
-          cuDNN's graph library) in the venv's python, no GPU needed; the
-          CUDA libraries /proc/self/maps shows. The real verdict is
-          "broken" when the import or the cuDNN check raises, when maps
-          shows cuDNN's libraries from two folders, or a CUDA library from
-          outside the venv older than the venv's own wheel (versions from
-          the wheels' RECORDs).
+  real    the framework's import in the venv's python, no GPU needed
+          (torch: also torch.backends.cudnn.version(), which loads cuDNN's
+          graph library; jax: jax.devices()); then what the framework
+          loads only on a GPU is asked of the real loader in the same
+          process: each NVIDIA wheel's front library dlopen'd through a
+          helper library (cc) whose RUNPATH or RPATH is that of the
+          framework's loader object ($ORIGIN spelled out), and cuDNN's
+          sub-libraries through one with its front library's, names
+          tried as cuDNN does. The CUDA libraries /proc/self/maps then
+          shows. "Broken" when any of that fails, when cuDNN comes from
+          two folders, or a CUDA library from outside the venv is older
+          than the venv's own wheel (versions from RECORDs or file
+          names).
   model   `cuenv doctor --python VENV/bin/python --json`: the files its
-          python-loads finding predicts must equal, by real path, the CUDA
+          python-loads finding lists must equal, by real path, the CUDA
           libraries maps shows; its verdict (a python-selection or
           python-foreign problem, exit 15) must equal the real one.
   fix     each such problem's fix is run as printed (sh -c 'FIX; exec
-          python ...') and the import re-checked: it must then work.
+          python ...') and the whole re-checked: it must then work.
 
 The wheels are cached in ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/loader-matrix
-(about 3.9 GB, fetched once), the venv and folders beside them (rebuilt
+(about 6 GB, fetched once), the venvs and folders beside them (rebuilt
 when a requirements file changes). Exits 77 when the index cannot be
 reached and nothing is cached, or no CPython 3.11 is found (run.sh skips).
 
