@@ -174,7 +174,7 @@ static void loads_finding(struct audit *au, const struct pyload_fw *fw,
 			  const struct outcome *o)
 {
 	struct draft d = DRAFT_INIT;
-	size_t n = 0, from_site = 0;
+	size_t n = 0, from_site = 0, later = 0;
 	struct strv others = STRV_INIT;
 	const char *python = au->in->python ? au->in->python : "python3";
 	char *site = plat_realpath(fw->site);
@@ -196,6 +196,16 @@ static void loads_finding(struct audit *au, const struct pyload_fw *fw,
 			strv_push_take(&others, doctor_parent(ob->path));
 		free(real);
 	}
+	/* then what it loads when it computes: paths lists those too */
+	for (size_t i = o->span.on_use; i < o->l.nobj; i++) {
+		const struct loader_obj *ob = &o->l.obj[i];
+
+		if (nvlib_is_cuda_file(ob->elf.soname ? ob->elf.soname
+						      : ob->names.v[0])) {
+			later++;
+			strv_push(&d.paths, ob->path);
+		}
+	}
 	buf_printf(&d.what, "%s in ", fw->name);
 	buf_add_display(&d.what, fw->site, 4096);
 	buf_printf(&d.what,
@@ -206,9 +216,12 @@ static void loads_finding(struct audit *au, const struct pyload_fw *fw,
 		buf_adds(&d.what, ", the rest from ");
 		doctor_list(&d.what, &others);
 	}
+	if (later)
+		buf_printf(&d.what, "; %zu more when it computes", later);
 	buf_adds(&d.why, "as the loader model predicts it for the environment "
-			 "programs get here (each file is in paths), with no "
-			 "GPU and nothing imported");
+			 "programs get here (each file is in paths, those "
+			 "loaded at import first), with no GPU and nothing "
+			 "imported");
 	doctor_emit(au->out, "python-loads", DOCTOR_INFO, &d);
 	strv_release(&others);
 	free(site);

@@ -246,6 +246,20 @@ static int dyn_string(const struct img *im, const struct dyn *d, uint64_t idx,
 	return CUENV_OK;
 }
 
+/*
+ * Is the string at idx longer than NAME_MAX_LEN (and terminated inside
+ * the table)? A C++ symbol can be (TensorFlow's libtensorflow_cc.so.2
+ * has mangled names of several KiB); no versioned C symbol of a CUDA
+ * library is, so the version checks pass over such a symbol rather than
+ * call the file corrupt.
+ */
+static bool long_name(const struct img *im, const struct dyn *d, uint64_t idx)
+{
+	return d->have_str && idx < d->str_size &&
+	       d->str_size - idx > NAME_MAX_LEN &&
+	       !memchr(im->p + d->str_off + idx, '\0', NAME_MAX_LEN);
+}
+
 static int read_dynamic(const struct img *im, const struct dyn *d,
 			struct elf_info *out)
 {
@@ -715,6 +729,8 @@ static int read_symbols(const struct img *im, const struct headers *h,
 			return bad(im, "DT_VERSYM out of range");
 		if (!name || (ver & 0x7fff) == 0)
 			continue; /* unnamed, or local */
+		if (long_name(im, d, name))
+			continue; /* a C++ name past the bound: no CUDA API's */
 		rc = dyn_string(im, d, name, &s);
 		if (rc)
 			return rc;

@@ -19,8 +19,8 @@
 void pyload_fws_release(struct pyload_fws *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].site);
-		strv_release(&f->v[i].entries);
+		FREE_EACH(f->v[i].site, f->v[i].dlopener);
+		STRV_RELEASE_EACH(&f->v[i].entries, &f->v[i].dlnames);
 	}
 	free(f->v);
 	memset(f, 0, sizeof(*f));
@@ -66,30 +66,158 @@ static void files_like(const char *site, const char *dir, const char *prefix,
 }
 
 /*
+ * The sonames of the NVIDIA wheels' front libraries in site: each file
+ * site/nvidia/NAME/lib/lib<stem>.so.<version> of a library frameworks
+ * load by name (NVLIB_FRAMEWORK), not a family's sub-library
+ * (libcudnn_ops.so.9 is its front library's to load). The CUDA runtime
+ * first, then by name.
+ */
+static void wheel_fronts(const char *site, struct strv *out)
+{
+	struct buf nv = BUF_INIT, lib = BUF_INIT;
+	struct strv dirs = STRV_INIT, names = STRV_INIT;
+	struct plat_dir *d;
+	const char *ent;
+
+	buf_path(&nv, site, "nvidia");
+	d = plat_opendir(nv.data);
+	while (d && (ent = plat_readdir(d)))
+		if (*ent != '.')
+			strv_push(&dirs, ent);
+	if (d)
+		plat_closedir(d);
+	for (size_t i = 0; i < dirs.n; i++) {
+		buf_reset(&lib);
+		buf_path(&lib, nv.data, dirs.v[i]);
+		buf_path(&lib, lib.data, "lib");
+		d = plat_opendir(lib.data);
+		while (d && (ent = plat_readdir(d))) {
+			const char *ver;
+			const struct nvlib *e = nvlib_match_file(ent, &ver);
+			size_t ns = e ? strlen(e->stem) : 0;
+
+			if (e && (e->flags & NVLIB_FRAMEWORK) && *ver &&
+			    !strncmp(ent, "lib", 3) &&
+			    !strncmp(ent + 3, e->stem, ns) &&
+			    !strncmp(ent + 3 + ns, ".so.", 4) &&
+			    !strchr(ver, '.'))
+				strv_push(&names, ent);
+		}
+		if (d)
+			plat_closedir(d);
+	}
+	strv_sort(&names);
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < names.n; i++)
+			if ((nvlib_match_file(names.v[i], NULL)->id ==
+			     NVLIB_CUDART) == !pass &&
+			    strv_find(out, names.v[i]) < 0)
+				strv_push(out, names.v[i]);
+	STRV_RELEASE_EACH(&dirs, &names);
+	BUF_RELEASE_EACH(&nv, &lib);
+}
+
+/*
+ * What each framework's files are (paths under site-packages; "*" in a
+ * file name is any text, the matches sorted):
+ *
  * torch: `import torch` loads torch/lib/libtorch_global_deps.so (with
  * RTLD_GLOBAL, torch/__init__.py's _load_global_deps) and then its _C
- * extension, whose DT_NEEDED closure holds libtorch_cuda.so in a build
- * for CUDA.
+ * extension, whose DT_NEEDED closure holds libtorch_cuda.so (CUDA 11 and
+ * 12 builds alike) and every CUDA library it uses.
+ *
+ * TensorFlow: `import tensorflow` loads _pywrap_tensorflow_internal.so,
+ * which needs libtensorflow_cc.so.2 and libtensorflow_framework.so.2;
+ * the framework library's DSO loader dlopens the CUDA libraries by name
+ * (the runtime at import, to count devices; the rest when a GPU is set
+ * up), with the framework library's RUNPATH.
+ *
+ * JAX: its CUDA plugin (jax_plugins/xla_cudaNN/xla_cuda_plugin.so, with
+ * DT_RPATH into the wheels) and the plugin's extension modules carry no
+ * CUDA DT_NEEDED entry; the plugin dlopens every CUDA library when a GPU
+ * client is made.
  */
-static void find_torch(const char *site, struct pyload_fws *out)
+struct fw_kind {
+	const char *name;
+	const char *marker;	   /* a file only a CUDA build has */
+	const char *entries[3][2]; /* folder, file pattern */
+	const char *dlopener;	   /* the object calling dlopen, or NULL */
+	size_t at_import;	   /* dlnames loaded by the import */
+};
+
+static const struct fw_kind fw_kinds[] = {
+	{ "torch",
+	  "torch/lib/libtorch_cuda.so",
+	  { { "torch/lib", "libtorch_global_deps.so" },
+	    { "torch", "_C.*.so" } },
+	  NULL,
+	  0 },
+	{ "tensorflow",
+	  "tensorflow/libtensorflow_framework.so.2",
+	  { { "tensorflow/python", "_pywrap_tensorflow_internal.so" } },
+	  "tensorflow/libtensorflow_framework.so.2",
+	  1 },
+	{ "jax",
+	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+	  { { "jax_plugins/xla_cuda12", "xla_cuda_plugin.so" },
+	    { "jax_cuda12_plugin", "*.so" } },
+	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+	  0 },
+	{ "jax",
+	  "jax_plugins/xla_cuda11/xla_cuda_plugin.so",
+	  { { "jax_plugins/xla_cuda11", "xla_cuda_plugin.so" },
+	    { "jax_cuda11_plugin", "*.so" } },
+	  "jax_plugins/xla_cuda11/xla_cuda_plugin.so",
+	  0 },
+};
+
+static void find_kind(const char *site, const struct fw_kind *k,
+		      struct pyload_fws *out)
 {
 	struct buf p = BUF_INIT;
-	struct pyload_fw fw = { .name = "torch" };
+	struct pyload_fw fw = { .name = k->name };
 
-	buf_path(&p, site, "torch/lib/libtorch_cuda.so");
+	buf_path(&p, site, k->marker);
 	if (!is_file(p.data))
 		goto out;
-	files_like(site, "torch/lib", "libtorch_global_deps.so", ".so",
-		   &fw.entries);
-	files_like(site, "torch", "_C.", ".so", &fw.entries);
+	for (size_t i = 0; i < 3 && k->entries[i][0]; i++) {
+		const char *pat = k->entries[i][1], *star = strchr(pat, '*');
+		char *prefix;
+
+		if (!star) { /* one file by its name */
+			buf_reset(&p);
+			buf_path(&p, site, k->entries[i][0]);
+			buf_path(&p, p.data, pat);
+			if (is_file(p.data))
+				strv_push(&fw.entries, p.data);
+			continue;
+		}
+		prefix = xstrndup(pat, (size_t)(star - pat));
+		files_like(site, k->entries[i][0], prefix, star + 1,
+			   &fw.entries);
+		free(prefix);
+	}
 	if (!fw.entries.n)
 		goto out;
+	if (k->dlopener) {
+		buf_reset(&p);
+		buf_path(&p, site, k->dlopener);
+		fw.dlopener = buf_detach(&p);
+		wheel_fronts(site, &fw.dlnames);
+		fw.at_import = k->at_import < fw.dlnames.n ? k->at_import
+							   : fw.dlnames.n;
+		/* what the import loads is the CUDA runtime, if a wheel has it */
+		if (fw.at_import && fw.dlnames.n &&
+		    nvlib_match_file(fw.dlnames.v[0], NULL)->id != NVLIB_CUDART)
+			fw.at_import = 0;
+	}
 	fw.site = xstrdup(site);
 	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
 	out->v[out->n++] = fw;
 	memset(&fw, 0, sizeof(fw));
 out:
-	strv_release(&fw.entries);
+	FREE_EACH(fw.dlopener);
+	STRV_RELEASE_EACH(&fw.entries, &fw.dlnames);
 	buf_release(&p);
 }
 
@@ -102,7 +230,9 @@ void pyload_find(const struct strv *sites, struct pyload_fws *out)
 
 		if (real && strv_find(&seen, real) < 0) {
 			strv_push(&seen, real);
-			find_torch(sites->v[i], out);
+			for (size_t k = 0;
+			     k < sizeof(fw_kinds) / sizeof(*fw_kinds); k++)
+				find_kind(sites->v[i], &fw_kinds[k], out);
 		}
 		free(real);
 	}
@@ -212,6 +342,39 @@ static void cudnn_dlopens(struct loader *l, size_t from, bool later)
 	}
 }
 
+/* The loaded object that is the file path (by real path), or LOADER_NONE. */
+static size_t loaded_file(const struct loader *l, const char *path)
+{
+	char *want = plat_realpath(path);
+	size_t found = LOADER_NONE;
+
+	for (size_t i = 0; want && i < l->nobj && found == LOADER_NONE; i++) {
+		char *got = plat_realpath(l->obj[i].path);
+
+		if (got && !strcmp(got, want))
+			found = i;
+		free(got);
+	}
+	free(want);
+	return found;
+}
+
+/* fw's dlopener asks for dlnames [from, to), each once. */
+static void fw_dlopens(struct loader *l, const struct pyload_fw *fw,
+		       size_t from, size_t to)
+{
+	size_t by, idx;
+
+	if (!fw->dlopener || from >= to)
+		return;
+	by = loaded_file(l, fw->dlopener);
+	if (by == LOADER_NONE &&
+	    loader_dlopen(l, LOADER_NONE, fw->dlopener, &by) != CUENV_OK)
+		return;
+	for (size_t i = from; i < to; i++)
+		loader_dlopen(l, by, fw->dlnames.v[i], &idx);
+}
+
 void pyload_predict(struct loader *l, const char *python,
 		    const struct pyload_fw *fw, bool on_use,
 		    struct pyload_span *span)
@@ -228,9 +391,15 @@ void pyload_predict(struct loader *l, const char *python,
 		loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
 	}
 	cudnn_dlopens(l, span->first, false);
+	fw_dlopens(l, fw, 0, fw->at_import);
 	span->on_use = l->nobj;
-	if (on_use)
+	if (on_use) {
+		size_t from = l->nobj;
+
+		fw_dlopens(l, fw, fw->at_import, fw->dlnames.n);
+		cudnn_dlopens(l, from, false);
 		cudnn_dlopens(l, span->first, true);
+	}
 	loader_check_versions(l);
 }
 
@@ -464,11 +633,15 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 
 		if (m->by != LOADER_NONE && m->by < sp->first)
 			continue; /* the interpreter's own */
+		char *own = pyload_own_copy(fw, m->name);
+
 		buf_printf(&d, "%s: %s", m->name, m->why);
 		if (m->by != LOADER_NONE)
 			buf_printf(&d, " (needed by %s)", l->obj[m->by].path);
-		add_issue(out, PYLOAD_MISSING, m->name, NULL, NULL,
+		/* the wheel's copy the asking object cannot reach */
+		add_issue(out, PYLOAD_MISSING, m->name, NULL, own,
 			  buf_detach(&d));
+		free(own);
 	}
 	for (size_t i = 0; i < l->nprob; i++) {
 		const struct loader_problem *p = &l->prob[i];

@@ -12,7 +12,10 @@
  * first: a cuenv selection or a foreign folder there replaces it.
  *
  * pyload_find() finds the frameworks of some site-packages folders by
- * their files alone (a torch built for CUDA: torch/lib/libtorch_cuda.so);
+ * their files alone (a torch built for CUDA 11 or 12:
+ * torch/lib/libtorch_cuda.so; TensorFlow:
+ * tensorflow/libtensorflow_framework.so.2; JAX's CUDA plugin:
+ * jax_plugins/xla_cudaNN/xla_cuda_plugin.so);
  * pyload_predict() loads, in the model, what `import torch` loads (the
  * interpreter, torch's libtorch_global_deps.so, its _C extension and
  * their DT_NEEDED closure) and the names the libraries dlopen (cuDNN 9's
@@ -39,11 +42,31 @@
 #include "buf.h"
 #include "loader.h"
 
-/* A framework found in site-packages, built to load CUDA. */
+/*
+ * A framework found in site-packages, built to load CUDA. What it loads
+ * is modelled by one rule for every framework: its extension modules
+ * (entries) and their DT_NEEDED closure, then the CUDA libraries it
+ * dlopens by name (dlnames), each asked for by the framework's object
+ * that calls dlopen (dlopener: TensorFlow's libtensorflow_framework.so.2,
+ * JAX's xla_cuda_plugin.so), with that object's own search path: its
+ * DT_RUNPATH alone, so TensorFlow 2.16, whose framework library's
+ * RUNPATH names only nvidia/cuda_runtime/lib, finds the other wheels
+ * through LD_LIBRARY_PATH or the cache or not at all. The names are
+ * those of the NVIDIA wheels in site-packages (nvlib.h's NVLIB_FRAMEWORK
+ * libraries, each wheel's front library: libcublas.so.12,
+ * libcudnn.so.8): a framework that requires a wheel loads it. The first
+ * at_import of them are loaded by the import itself (TensorFlow's CUDA
+ * runtime, which its import asks for the number of devices); the rest
+ * when the framework computes.
+ */
 struct pyload_fw {
 	const char *name;    /* "torch": static */
 	char *site;	     /* the site-packages folder it is in */
 	struct strv entries; /* the objects its import dlopens, in order */
+	char *dlopener;	     /* the object whose calls dlopen CUDA by name,
+				or NULL (torch: DT_NEEDED only) */
+	struct strv dlnames; /* the sonames it dlopens, in order */
+	size_t at_import;    /* how many of dlnames its import loads */
 };
 
 struct pyload_fws {

@@ -1,30 +1,37 @@
 #!/usr/bin/env python3
-"""The loader model against the real loader, in a real venv (issue 21).
+"""The loader model against the real loader, in real venvs (issue 21).
 
-torch 2.4.1 (CUDA 12.1, with its nvidia-*-cu12 wheels) is installed from
-the package index into a venv, every wheel pinned by sha256
-(torch-2.4.1.txt), and three single wheels into folders of their own
+Three venvs from the package index, every wheel pinned by sha256: torch
+2.4.1 (CUDA 12.1, torch-2.4.1.txt), tensorflow[and-cuda] 2.16.1
+(tensorflow-2.16.1.txt) and jax[cuda12] 0.4.31 (jax-0.4.31.txt, sharing
+torch's nvidia wheels); and three single wheels in folders of their own
 (side.txt: an older nvJitLink, a newer CUDA runtime, an older cuDNN 9).
-Each case of the matrix sets LD_LIBRARY_PATH (nothing; one of those
-folders; the machine's CUDA 13 folder from the loader cache; two at once)
-and then:
+Each case sets LD_LIBRARY_PATH (nothing; one of those folders; the
+machine's CUDA 13 folder from the loader cache; two at once), for each
+venv, and then:
 
-  real    `import torch` and torch.backends.cudnn.version() (which loads
-          cuDNN's graph library) in the venv's python, no GPU needed; the
-          CUDA libraries /proc/self/maps shows. The real verdict is
-          "broken" when the import or the cuDNN check raises, when maps
-          shows cuDNN's libraries from two folders, or a CUDA library from
-          outside the venv older than the venv's own wheel (versions from
-          the wheels' RECORDs).
+  real    the framework's import in the venv's python, no GPU needed
+          (torch: also torch.backends.cudnn.version(), which loads cuDNN's
+          graph library; jax: jax.devices()); then what the framework
+          loads only on a GPU is asked of the real loader in the same
+          process: each NVIDIA wheel's front library dlopen'd through a
+          helper library (cc) whose RUNPATH or RPATH is that of the
+          framework's loader object ($ORIGIN spelled out), and cuDNN's
+          sub-libraries through one with its front library's, names
+          tried as cuDNN does. The CUDA libraries /proc/self/maps then
+          shows. "Broken" when any of that fails, when cuDNN comes from
+          two folders, or a CUDA library from outside the venv is older
+          than the venv's own wheel (versions from RECORDs or file
+          names).
   model   `cuenv doctor --python VENV/bin/python --json`: the files its
-          python-loads finding predicts must equal, by real path, the CUDA
+          python-loads finding lists must equal, by real path, the CUDA
           libraries maps shows; its verdict (a python-selection or
           python-foreign problem, exit 15) must equal the real one.
   fix     each such problem's fix is run as printed (sh -c 'FIX; exec
-          python ...') and the import re-checked: it must then work.
+          python ...') and the whole re-checked: it must then work.
 
 The wheels are cached in ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/loader-matrix
-(about 3.9 GB, fetched once), the venv and folders beside them (rebuilt
+(about 6 GB, fetched once), the venvs and folders beside them (rebuilt
 when a requirements file changes). Exits 77 when the index cannot be
 reached and nothing is cached, or no CPython 3.11 is found (run.sh skips).
 
@@ -53,17 +60,95 @@ SIDES = {  # folder name: (its line in side.txt, the lib folder in it)
     "cudnn-9.0": ("nvidia-cudnn-cu12==9.0.0.312", "nvidia/cudnn/lib"),
 }
 
+# Each venv: its requirements file, what the probe imports, and the
+# object its framework dlopens CUDA from (None: torch, DT_NEEDED only).
+VENVS = {
+    "torch-2.4.1": ("torch-2.4.1.txt", "torch", None),
+    "tensorflow-2.16.1": ("tensorflow-2.16.1.txt", "tensorflow",
+                          "tensorflow/libtensorflow_framework.so.2"),
+    "jax-0.4.31": ("jax-0.4.31.txt", "jax", "jax_plugins/xla_cuda12/xla_cuda_plugin.so"),
+}
+FRONT = re.compile(r"^lib(cudart|cupti|cublas|cublasLt|cufft|curand|cusolver|cusparse|"
+                   r"nvrtc|nvJitLink|cudnn|nccl)\.so\.[0-9]+$")
+CUDNN9_SUBS = ["libcudnn_graph", "libcudnn_ops", "libcudnn_cnn", "libcudnn_adv",
+               "libcudnn_engines_precompiled", "libcudnn_engines_runtime_compiled",
+               "libcudnn_heuristic"]
+CUDNN8_SUBS = ["libcudnn_ops_infer", "libcudnn_ops_train", "libcudnn_cnn_infer",
+               "libcudnn_cnn_train", "libcudnn_adv_infer", "libcudnn_adv_train"]
+HELPER_C = r"""
+#include <dlfcn.h>
+const char *cuenv_probe_dlopen(const char *name)
+{
+	return dlopen(name, RTLD_NOW | RTLD_LOCAL) ? "" : dlerror();
+}
+"""
+
 PROBE = r"""
-import json, os, sys
+import ctypes, json, os, sys
 ok, msg = True, ""
+fw = os.environ["MATRIX_FW"]
 try:
-    import torch
-    try:
-        msg = "cudnn %s" % torch.backends.cudnn.version()
-    except Exception as e:
-        ok, msg = False, "cudnn: %s" % e
+    if fw == "torch":
+        import torch
+        try:
+            msg = "cudnn %s" % torch.backends.cudnn.version()
+        except Exception as e:
+            ok, msg = False, "cudnn: %s" % e
+    elif fw == "tensorflow":
+        import tensorflow
+        msg = "tensorflow %s" % tensorflow.__version__
+    else:
+        import jax
+        msg = "jax %s on %s" % (jax.__version__, jax.devices()[0].platform)
 except Exception as e:
     ok, msg = False, "%s: %s" % (type(e).__name__, e)
+# what the framework dlopens when it computes (it needs a GPU to get
+# there): each name asked for through a helper whose search path is the
+# asking object's own (its RUNPATH or RPATH, $ORIGIN spelled out), by
+# the real loader, in this process
+def maps():
+    out = set()
+    for line in open("/proc/self/maps"):
+        p = line.split()
+        if len(p) >= 6 and ".so" in p[5]:
+            out.add(os.path.realpath(p[5]))
+    return out
+def ask(helper, names):
+    f = ctypes.CDLL(helper).cuenv_probe_dlopen
+    f.restype = ctypes.c_char_p
+    for n in names:
+        err = f(n.encode()).decode()
+        if not err:
+            return None
+    return err
+plan = json.loads(os.environ.get("MATRIX_DLOPENS", "[]"))
+for helper, names in plan:
+    if ok and names:
+        err = ask(helper, names)
+        if err:
+            ok, msg = False, "dlopen: " + err
+sub = json.loads(os.environ.get("MATRIX_CUDNN", "{}"))
+while ok and sub:
+    fronts = [p for p in maps() if os.path.basename(p).startswith("libcudnn.so.")]
+    if not fronts:
+        break
+    front = sorted(fronts)[0]
+    helper = sub.get("helpers", {}).get(os.path.dirname(front))
+    if not helper:
+        ok, msg = False, "no helper for cuDNN in " + os.path.dirname(front)
+        break
+    ver = sub.get("versions", {}).get(front, "")
+    major = os.path.basename(front).split(".so.")[1].split(".")[0]
+    stems = sub["subs9"] if int(major) >= 9 else sub["subs8"]
+    for stem in stems:
+        v = ver.split(".")
+        names = ([stem + ".so." + ".".join(v[:3]), stem + ".so." + ".".join(v[:2])]
+                 if int(major) >= 9 and len(v) >= 3 and v[0] == major else [])
+        names.append(stem + ".so." + major)
+        err = ask(helper, names)
+        if err and "cannot open shared object file" not in err:
+            ok, msg = False, "dlopen: " + err
+    break
 libs = set()
 for line in open("/proc/self/maps"):
     p = line.split()
@@ -108,25 +193,27 @@ def fetch(req, py):
 
 
 def build(py):
-    """The venv and the side folders, rebuilt when their pins change."""
-    reqs = [os.path.join(HERE, "torch-2.4.1.txt"), os.path.join(HERE, "side.txt")]
+    """The venvs and the side folders, rebuilt when their pins change."""
+    reqs = [os.path.join(HERE, r) for r, _, _ in VENVS.values()] + [os.path.join(HERE, "side.txt")]
     stamp = os.path.join(CACHE, "built-" + digest(reqs))
-    venv = os.path.join(CACHE, "venv-torch-2.4.1")
+    venvs = {name: os.path.join(CACHE, "venv-" + name) for name in VENVS}
     if os.path.exists(stamp):
-        return venv
+        return venvs
     for r in reqs:
         if not fetch(r, py):
             return None
-    shutil.rmtree(venv, ignore_errors=True)
     os.environ["PIP_ROOT_USER_ACTION"] = "ignore"
-    subprocess.run([py, "-m", "venv", venv], check=True)
-    subprocess.run([os.path.join(venv, "bin", "python"), "-m", "pip", "install", "-q",
-                    "--no-index", "--find-links", WHEELS, "--no-deps",
-                    "--require-hashes", "-r", reqs[0]], check=True)
+    for name, (req, _, _) in VENVS.items():
+        venv = venvs[name]
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([py, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(venv, "bin", "python"), "-m", "pip", "install", "-q",
+                        "--no-index", "--find-links", WHEELS, "--no-deps",
+                        "--require-hashes", "-r", os.path.join(HERE, req)], check=True)
     for name, (pin, _) in SIDES.items():
         d = os.path.join(CACHE, "side", name)
         shutil.rmtree(d, ignore_errors=True)
-        line = [l for l in open(reqs[1]) if l.startswith(pin + " ")][0]
+        line = [l for l in open(reqs[-1]) if l.startswith(pin + " ")][0]
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as t:
             t.write(line)
             t.flush()
@@ -137,7 +224,48 @@ def build(py):
         if old.startswith("built-"):
             os.remove(os.path.join(CACHE, old))
     open(stamp, "w").close()
-    return venv
+    return venvs
+
+
+def search_path(obj):
+    """(RUNPATH or RPATH, the list with $ORIGIN spelled out) of obj."""
+    p = run(["readelf", "-d", obj])
+    for kind in ("RUNPATH", "RPATH"):
+        m = re.search(r"\(%s\)\s+Library \w+: \[(.*)\]" % kind, p.stdout)
+        if m:
+            origin = os.path.dirname(os.path.realpath(obj))
+            dirs = [d.replace("${ORIGIN}", origin).replace("$ORIGIN", origin)
+                    for d in m.group(1).split(":")]
+            return kind, ":".join(os.path.normpath(d) for d in dirs if d)
+    return None, ""
+
+
+def helper(obj, root):
+    """A library whose dlopen searches what obj's own would: cc, cached."""
+    kind, dirs = search_path(obj)
+    h = os.path.join(root, "helper-%s.so" % hashlib.sha256(
+        ("%s %s" % (kind, dirs)).encode()).hexdigest()[:12])
+    if not os.path.exists(h):
+        src = os.path.join(root, "helper.c")
+        open(src, "w").write(HELPER_C)
+        argv = ["cc", "-shared", "-fPIC", "-o", h, src, "-ldl"]
+        if kind:
+            argv += ["-Wl,--%s-new-dtags" % ("enable" if kind == "RUNPATH" else "disable"),
+                     "-Wl,-rpath," + dirs]
+        subprocess.run(argv, check=True)
+    return h
+
+
+def fronts(site):
+    """The wheels' front libraries in site, the CUDA runtime first."""
+    names = set()
+    nv = os.path.join(site, "nvidia")
+    for d in os.listdir(nv) if os.path.isdir(nv) else []:
+        lib = os.path.join(nv, d, "lib")
+        for f in os.listdir(lib) if os.path.isdir(lib) else []:
+            if FRONT.match(f):
+                names.add(f)
+    return sorted(names, key=lambda n: (not n.startswith("libcudart."), n))
 
 
 def wheel_versions(site):
@@ -168,15 +296,21 @@ def real_verdict(r, site, versions):
         return True, "cuDNN from " + ", ".join(sorted(cudnn_dirs))
     own = {os.path.basename(p): v for p, v in versions.items() if p.startswith(site)}
     for p in cuda:
-        if p.startswith(site) or p not in versions:
+        if p.startswith(site):
             continue
-        mine = own.get(os.path.basename(p))
-        if mine and vkey(versions[p]) < vkey(mine):
-            return True, "%s %s older than the venv's %s" % (p, versions[p], mine)
+        m = re.search(r"\.so\.([0-9]+\.[0-9]+\.[0-9.]+)$", p)
+        theirs = versions.get(p) or (m and m.group(1))
+        # the venv's copy of the same soname: the file a name in maps
+        # stands for (libcusparse.so.12.0.0.76 -> libcusparse.so.12)
+        so = re.sub(r"(\.so\.[0-9]+)\..*$", r"\1", os.path.basename(p))
+        mine = own.get(os.path.basename(p)) or own.get(so)
+        if theirs and mine and vkey(theirs) < vkey(mine):
+            return True, "%s %s older than the venv's %s" % (p, theirs, mine)
     return False, r["msg"]
 
 
 def real(py, env, prefix=None):
+    env = dict(env)
     cmd = [py, "-c", PROBE] if prefix is None else \
         ["sh", "-c", prefix + "; exec \"$0\" -c \"$1\"", py, PROBE]
     p = run(cmd, env=env, timeout=300)
@@ -207,6 +341,28 @@ def cuda13_dir():
     return None
 
 
+def plans(venv, fw_obj, root, versions, cudnn_dirs):
+    """The probe's environment: what the framework's object dlopens, and
+    a helper for each folder a cuDNN front library may come from."""
+    site = os.path.join(venv, "lib", "python3.11", "site-packages")
+    dl = []
+    if fw_obj:
+        dl.append([helper(os.path.join(site, fw_obj), root), fronts(site)])
+    # one dlopen per name: each its own list of one
+    dl = [[h, [n]] for h, names in dl for n in names]
+    helpers, vers = {}, {}
+    for d in cudnn_dirs:
+        for f in os.listdir(d) if os.path.isdir(d) else []:
+            if f.startswith("libcudnn.so."):
+                front = os.path.realpath(os.path.join(d, f))
+                helpers[os.path.dirname(front)] = helper(front, root)
+                m = re.search(r"\.so\.([0-9]+\.[0-9]+\.[0-9.]+)$", front)
+                vers[front] = versions.get(front) or (m.group(1) if m else "")
+    return {"MATRIX_DLOPENS": json.dumps(dl),
+            "MATRIX_CUDNN": json.dumps({"helpers": helpers, "versions": vers,
+                                        "subs9": CUDNN9_SUBS, "subs8": CUDNN8_SUBS})}
+
+
 def main():
     cuenv = os.path.abspath(sys.argv[1])
     py = python311()
@@ -214,72 +370,83 @@ def main():
         print("loader-matrix: skipped: no CPython 3.11 (the pinned wheels are cp311)")
         return 77
     try:
-        venv = build(py)
+        venvs = build(py)
     except subprocess.CalledProcessError as e:
-        print("loader-matrix: building the venv failed: %s" % e, file=sys.stderr)
+        print("loader-matrix: building the venvs failed: %s" % e, file=sys.stderr)
         return 1
-    if not venv:
+    if not venvs:
         return 77
-    vpy = os.path.join(venv, "bin", "python")
-    site = os.path.realpath(os.path.join(venv, "lib", "python3.11", "site-packages"))
-    versions = wheel_versions(site)
-    side = {}
+    side, versions = {}, {}
     for name, (_, lib) in SIDES.items():
         d = os.path.join(CACHE, "side", name)
         versions.update(wheel_versions(d))
         side[name] = os.path.join(d, lib)
     c13 = cuda13_dir()
     cases = [("none", None),
-             ("older minor: nvJitLink 12.0 on LD_LIBRARY_PATH", side["nvjitlink-12.0"]),
-             ("newer minor: CUDA runtime 12.4 on LD_LIBRARY_PATH", side["cudart-12.4"]),
-             ("mixed cuDNN: cuDNN 9.0 on LD_LIBRARY_PATH", side["cudnn-9.0"])]
+             ("older minor: nvJitLink 12.0", side["nvjitlink-12.0"]),
+             ("newer minor: CUDA runtime 12.4", side["cudart-12.4"]),
+             ("mixed cuDNN: cuDNN 9.0", side["cudnn-9.0"])]
     if c13:
-        cases.append(("the machine's CUDA 13 (%s) on LD_LIBRARY_PATH" % c13, c13))
+        cases.append(("other major: the machine's CUDA 13", c13))
         cases.append(("CUDA 13 and nvJitLink 12.0", c13 + ":" + side["nvjitlink-12.0"]))
         cases.append(("CUDA 13 and CUDA runtime 12.4", c13 + ":" + side["cudart-12.4"]))
     root = tempfile.mkdtemp(prefix="cuenv-matrix.")
     base = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "VIRTUAL_ENV",
                                                              "CONDA_PREFIX", "CUENV_VERSION")}
     base.update(CUENV_ROOT=root, CUENV_DRIVER_VERSION="", PATH="/usr/bin:/bin",
-                PIP_ROOT_USER_ACTION="ignore")
-    bad = 0
-    print("%-52s %-10s %-8s %-8s %s" % ("case", "files", "doctor", "real", "fix re-checked"))
-    for name, ld in cases:
-        env = dict(base)
-        if ld:
-            env["LD_LIBRARY_PATH"] = ld
-        r = real(vpy, env)
-        broken, why = real_verdict(r, site, versions)
-        rc, loads, problems = model(cuenv, vpy, env)
-        maps = {p for p in r["libs"] if CUDA.match(os.path.basename(p))}
-        files_ok = loads == maps if r["ok"] else True  # a failed import unmaps
-        verdict_ok = bool(problems) == broken and (rc == 15) == bool(problems)
-        fixes = []
-        for f in problems:
-            for alt in f["fix"].split("; or "):
-                fr = real(vpy, env, prefix=alt)
-                fb, fwhy = real_verdict(fr, site, versions)
-                fixes.append((alt, not fb, fwhy))
-        fix_ok = all(ok for _, ok, _ in fixes)
-        bad += not (files_ok and verdict_ok and fix_ok)
-        print("%-52s %-10s %-8s %-8s %s" % (
-            name[:52], "%d %s" % (len(maps), "agree" if files_ok else "DIFFER"),
-            "problem" if problems else "ok", "broken" if broken else "works",
-            ", ".join("%s: %s" % (a[:40], "works" if ok else "BROKEN") for a, ok, _ in fixes) or "-"))
-        if not files_ok:
-            for p in sorted(loads - maps):
-                print("    model only: " + p)
-            for p in sorted(maps - loads):
-                print("    real only:  " + p)
-        if not verdict_ok or broken:
-            print("    real: " + why)
+                PIP_ROOT_USER_ACTION="ignore", TF_CPP_MIN_LOG_LEVEL="3",
+                JAX_PLATFORMS="")
+    bad = total = 0
+    print("%-18s %-36s %-10s %-8s %-8s %s" % ("venv", "LD_LIBRARY_PATH", "files", "doctor",
+                                            "real", "fix re-checked"))
+    for vname, (_, fwname, fw_obj) in VENVS.items():
+        venv = venvs[vname]
+        vpy = os.path.join(venv, "bin", "python")
+        site = os.path.realpath(os.path.join(venv, "lib", "python3.11", "site-packages"))
+        vers = dict(versions)
+        vers.update(wheel_versions(site))
+        cudnn_dirs = [os.path.join(site, "nvidia", "cudnn", "lib"),
+                      side["cudnn-9.0"]] + ([c13] if c13 else [])
+        extra = plans(venv, fw_obj, root, vers, cudnn_dirs)
+        extra["MATRIX_FW"] = fwname
+        for name, ld in cases:
+            total += 1
+            env = dict(base)
+            if ld:
+                env["LD_LIBRARY_PATH"] = ld
+            r = real(vpy, dict(env, **extra))
+            broken, why = real_verdict(r, site, vers)
+            rc, loads, problems = model(cuenv, vpy, env)
+            maps = {p for p in r["libs"] if CUDA.match(os.path.basename(p))}
+            files_ok = loads == maps if r["ok"] else True  # a failed load unmaps
+            verdict_ok = bool(problems) == broken and (rc == 15) == bool(problems)
+            fixes = []
             for f in problems:
-                print("    doctor: " + f["what"][:300])
-        for a, ok, w in fixes:
-            if not ok:
-                print("    fix '%s' leaves: %s" % (a, w))
+                for alt in f["fix"].split("; or "):
+                    fr = real(vpy, dict(env, **extra), prefix=alt)
+                    fb, fwhy = real_verdict(fr, site, vers)
+                    fixes.append((alt, not fb, fwhy))
+            fix_ok = all(ok for _, ok, _ in fixes)
+            bad += not (files_ok and verdict_ok and fix_ok)
+            print("%-18s %-36s %-10s %-8s %-8s %s" % (
+                vname, name[:36], "%d %s" % (len(maps), "agree" if files_ok else "DIFFER"),
+                "problem" if problems else "ok", "broken" if broken else "works",
+                ", ".join("%s: %s" % (a[:30], "works" if ok else "BROKEN")
+                          for a, ok, _ in fixes) or "-"))
+            if not files_ok:
+                for p in sorted(loads - maps):
+                    print("    model only: " + p)
+                for p in sorted(maps - loads):
+                    print("    real only:  " + p)
+            if not verdict_ok or broken:
+                print("    real: " + why[:300])
+                for f in problems:
+                    print("    doctor: " + f["what"][:300])
+            for a, ok, w in fixes:
+                if not ok:
+                    print("    fix '%s' leaves: %s" % (a, w[:300]))
     shutil.rmtree(root, ignore_errors=True)
-    print("loader-matrix: %d cases, %d agree" % (len(cases), len(cases) - bad))
+    print("loader-matrix: %d cases, %d agree" % (total, total - bad))
     return 1 if bad else 0
 
 

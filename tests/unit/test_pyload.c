@@ -372,6 +372,150 @@ static void test_pyload_a_missing_library_is_an_issue(void **state)
 }
 
 /* The defaults ld.so names, in its order; the guess agrees here. */
+/* ---- TensorFlow and JAX: what their loader object dlopens --------------- */
+
+#define TFSITE "tf/lib/python3.11/site-packages"
+
+/*
+ * A site-packages with a CUDA runtime wheel and a cuSPARSE wheel (12.2),
+ * and either TensorFlow's shape (_pywrap_tensorflow_internal.so needing
+ * libtensorflow_framework.so.2, whose RUNPATH names only
+ * nvidia/cuda_runtime/lib) or JAX's (xla_cuda_plugin.so with DT_RPATH
+ * into both wheels).
+ */
+static void tf_site(const struct fixture *fx, bool jax)
+{
+	fx_mkdir(fx, TFSITE "/nvidia/cuda_runtime/lib");
+	fx_mkdir(fx, TFSITE "/nvidia/cusparse/lib");
+	lib(fx, TFSITE "/nvidia/cuda_runtime/lib/libcudart.so.12",
+	    "libcudart.so.12", "int rt(void) { return 0; }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	wheel(fx, TFSITE, "nvidia_cuda_runtime_cu12-12.3.101",
+	      "nvidia/cuda_runtime/lib/libcudart.so.12");
+	lib(fx, TFSITE "/nvidia/cusparse/lib/libcusparse.so.12",
+	    "libcusparse.so.12", "int sp(void) { return 0; }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	wheel(fx, TFSITE, "nvidia_cusparse_cu12-12.2.0.103",
+	      "nvidia/cusparse/lib/libcusparse.so.12");
+	if (jax) {
+		fx_mkdir(fx, TFSITE "/jax_plugins/xla_cuda12");
+		fx_mkdir(fx, TFSITE "/jax_cuda12_plugin");
+		lib(fx, TFSITE "/jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+		    "xla_cuda_plugin.so", "int pj(void) { return 0; }\n",
+		    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
+		    "cusparse/lib:$ORIGIN/../../nvidia/cuda_runtime/lib");
+		lib(fx, TFSITE "/jax_cuda12_plugin/_versions.so",
+		    "_versions.so", "int v(void) { return 0; }\n", "");
+		return;
+	}
+	fx_mkdir(fx, TFSITE "/tensorflow/python");
+	lib(fx, TFSITE "/tensorflow/libtensorflow_framework.so.2",
+	    "libtensorflow_framework.so.2", "int fw(void) { return 0; }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/:$ORIGIN/../nvidia/"
+	    "cuda_runtime/lib");
+	lib(fx, TFSITE "/tensorflow/python/_pywrap_tensorflow_internal.so",
+	    "_pywrap_tensorflow_internal.so", "int pw(void) { return 0; }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/.. -L" TFSITE
+	    "/tensorflow -l:libtensorflow_framework.so.2");
+}
+
+static void judge_site(const struct fixture *fx, const char *ld,
+		       struct judged *j)
+{
+	struct strv sites = STRV_INIT;
+	struct loader_env env = {.library_path = ld};
+
+	memset(j, 0, sizeof(*j));
+	loader_defaults_guess("x86_64", &j->defaults);
+	env.defaults = &j->defaults;
+	strv_push_take(&sites, fx_path(fx, TFSITE));
+	pyload_find(&sites, &j->fws);
+	assert_int_equal(j->fws.n, 1);
+	loader_init(&j->l, &env);
+	pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
+	pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
+	strv_release(&sites);
+}
+
+/* issue 21 item 4: TensorFlow's framework library reaches only cudart */
+static void
+test_pyload_tensorflow_dlopens_from_its_framework_library(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+
+	NEED_CC();
+	tf_site(fx, false);
+	judge_site(fx, NULL, &j);
+	assert_string_equal(j.fws.v[0].name, "tensorflow");
+	assert_int_equal(j.fws.v[0].dlnames.n, 2);
+	assert_string_equal(j.fws.v[0].dlnames.v[0], "libcudart.so.12");
+	assert_int_equal(j.fws.v[0].at_import, 1);
+	/* the runtime at import, through the framework library's RUNPATH */
+	assert_loaded(fx, &j, "libcudart.so.12",
+		      TFSITE "/nvidia/cuda_runtime/lib/libcudart.so.12");
+	assert_true(loader_find(&j.l, "libcudart.so.12") - j.l.obj <
+		    (long)j.span.on_use);
+	/* cuSPARSE: not on that RUNPATH, nowhere else: the wheel is unseen */
+	assert_null(loader_find(&j.l, "libcusparse.so.12"));
+	is = issue(&j, PYLOAD_MISSING, "libcusparse.so.12");
+	assert_non_null(is->want);
+	assert_non_null(strstr(is->want, "nvidia/cusparse/lib"));
+	judged_release(&j);
+}
+
+/* what TensorFlow cannot reach in its wheels comes from LD_LIBRARY_PATH */
+static void
+test_pyload_tensorflow_takes_an_older_copy_from_the_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+	char *dir = fx_path(fx, "c12");
+
+	NEED_CC();
+	tf_site(fx, false);
+	fx_mkdir(fx, "c12");
+	lib(fx, "c12/libcusparse.so.12.0.0.76", "libcusparse.so.12",
+	    "int sp(void) { return 0; }\n", "");
+	fx_symlink(fx, "libcusparse.so.12.0.0.76", "c12/libcusparse.so.12");
+	judge_site(fx, dir, &j);
+	assert_loaded(fx, &j, "libcusparse.so.12",
+		      "c12/libcusparse.so.12.0.0.76");
+	is = issue(&j, PYLOAD_OLDER, "libcusparse.so.12");
+	assert_non_null(strstr(is->detail, "12.0.0.76 is older than the "
+					   "wheel's 12.2.0.103"));
+	judged_release(&j);
+	free(dir);
+}
+
+/* JAX's plugin carries DT_RPATH: its dlopens find the wheels first */
+static void test_pyload_jax_plugin_rpath_keeps_the_wheels(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	char *dir = fx_path(fx, "c12");
+
+	NEED_CC();
+	tf_site(fx, true);
+	fx_mkdir(fx, "c12");
+	lib(fx, "c12/libcusparse.so.12", "libcusparse.so.12",
+	    "int sp(void) { return 0; }\n", "");
+	judge_site(fx, dir, &j);
+	assert_string_equal(j.fws.v[0].name, "jax");
+	assert_int_equal(j.fws.v[0].entries.n, 2);
+	assert_int_equal(j.fws.v[0].at_import, 0);
+	assert_loaded(fx, &j, "libcusparse.so.12",
+		      TFSITE "/nvidia/cusparse/lib/libcusparse.so.12");
+	/* loaded when a GPU client is made, not at import */
+	assert_true(loader_find(&j.l, "libcudart.so.12") - j.l.obj >=
+		    (long)j.span.on_use);
+	assert_int_equal(j.is.n, 0);
+	judged_release(&j);
+	free(dir);
+}
+
 static void test_loader_defaults_from_ld_so_help(void **state)
 {
 	static const char help[] =
@@ -422,6 +566,9 @@ int main(void)
 	    T(test_pyload_cudnn_sub_library_from_elsewhere_is_mixed),
 	    T(test_pyload_cudnn_exact_version_name_first),
 	    T(test_pyload_a_missing_library_is_an_issue),
+	    T(test_pyload_tensorflow_dlopens_from_its_framework_library),
+	    T(test_pyload_tensorflow_takes_an_older_copy_from_the_path),
+	    T(test_pyload_jax_plugin_rpath_keeps_the_wheels),
 #undef T
 	};
 

@@ -1,0 +1,49 @@
+#!/bin/sh
+# doctor --python on a venv shaped like the index's tensorflow[and-cuda]
+# 2.16.1 (issue 21 item 4), built with cc: _pywrap_tensorflow_internal.so
+# needs libtensorflow_framework.so.2, whose DT_RUNPATH names only
+# nvidia/cuda_runtime/lib, and the framework library dlopens the wheels'
+# libraries by name. The CUDA runtime is found (at import); cuFFT's wheel
+# is not: a problem (exit 15) with no LD_LIBRARY_PATH, whose fix, checked
+# by the model before it is printed, puts the wheels' folders on
+# LD_LIBRARY_PATH; run as printed, it clears the problem.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-doctor.sh"
+
+v=$HOME/venv
+s=$v/lib/python3.11/site-packages
+
+# so DIR/NAME SONAME SRC [cc args]
+so() {
+	_o=$1 _n=$2 _src=$3
+	shift 3
+	printf '%s\n' "$_src" >"$_o.c" &&
+		cc -fPIC -shared -Wl,-soname,"$_n" -Wl,--no-as-needed -o "$_o" "$_o.c" "$@" &&
+		rm -f "$_o.c"
+}
+record() {
+	mkdir -p "$s/$1.dist-info" && printf '%s,sha256=x,1\n' "$2" >"$s/$1.dist-info/RECORD"
+}
+
+need cc &&
+	mkdir -p "$v/bin" "$s/nvidia/cuda_runtime/lib" "$s/nvidia/cufft/lib" "$s/tensorflow/python" &&
+	touch "$v/pyvenv.cfg" && ln -s /bin/true "$v/bin/python" &&
+	so "$s/nvidia/cuda_runtime/lib/libcudart.so.12" libcudart.so.12 'int rt(void){return 0;}' \
+		-Wl,--enable-new-dtags '-Wl,-rpath,$ORIGIN' &&
+	record nvidia_cuda_runtime_cu12-12.3.101 nvidia/cuda_runtime/lib/libcudart.so.12 &&
+	so "$s/nvidia/cufft/lib/libcufft.so.11" libcufft.so.11 'int ff(void){return 0;}' \
+		-Wl,--enable-new-dtags '-Wl,-rpath,$ORIGIN' &&
+	record nvidia_cufft_cu12-11.0.12.1 nvidia/cufft/lib/libcufft.so.11 &&
+	so "$s/tensorflow/libtensorflow_framework.so.2" libtensorflow_framework.so.2 'int fw(void){return 0;}' \
+		-Wl,--enable-new-dtags '-Wl,-rpath,$ORIGIN/:$ORIGIN/../nvidia/cuda_runtime/lib' &&
+	so "$s/tensorflow/python/_pywrap_tensorflow_internal.so" _pywrap_tensorflow_internal.so \
+		'int pw(void){return 0;}' -Wl,--enable-new-dtags '-Wl,-rpath,$ORIGIN/..' \
+		-L"$s/tensorflow" -l:libtensorflow_framework.so.2 &&
+	expect_code 15 env -u LD_LIBRARY_PATH cuenv doctor --python "$v/bin/python" &&
+	said "[python-loads] tensorflow in $s" &&
+	said "loads 1 CUDA libraries at import, 1 of them from that environment" &&
+	said "[python-foreign] the loader's search breaks tensorflow in $s" &&
+	said "libcufft.so.11: cannot open shared object file" &&
+	said "fix: export LD_LIBRARY_PATH='$s/nvidia/cufft/lib'" &&
+	expect_code 0 sh -c "export LD_LIBRARY_PATH='$s/nvidia/cufft/lib'; exec cuenv doctor --python '$v/bin/python'" &&
+	said "1 more when it computes"
