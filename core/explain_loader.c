@@ -335,7 +335,7 @@ static void fixes_for(struct explain_finding *f, const struct pyload_fw *fw,
 		without(sel ? base : cur, bad, &kept);
 		if (kept.len) {
 			buf_adds(&cmd, "export LD_LIBRARY_PATH=");
-			shell_quote(SHELL_SH, kept.data, &cmd);
+			shell_quote_word(&cmd, kept.data);
 		} else {
 			buf_adds(&cmd, "unset LD_LIBRARY_PATH");
 		}
