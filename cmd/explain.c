@@ -46,7 +46,14 @@ static void model(const struct cuenv_ctx *ctx, struct explain *ex,
 	struct envmap start = ENVMAP_INIT;
 	struct venv_libs v = VENV_LIBS_INIT;
 	const char *base;
+	bool asks = false;
 
+	/* only a symbol version or a cuDNN mismatch asks the model */
+	for (size_t i = 0; i < ex->n; i++)
+		asks |= ex->v[i].kind == EXPLAIN_SYMBOL ||
+			ex->v[i].kind == EXPLAIN_CUDNN_MISMATCH;
+	if (!asks)
+		return;
 	activation_init(&a);
 	envmap_from(&start, ctx->envp);
 	mi.library_path = env_get(ctx->envp, "LD_LIBRARY_PATH");

@@ -955,6 +955,12 @@ static void test_explain_symbol_version_is_one_finding(void **state)
 	parse(&ex, "/usr/lib/x.so: undefined symbol: foo, version GLIBC_2.34");
 	assert_int_equal(ex.n, 0);
 	explain_release(&ex);
+	/* a cuDNN-like name bound to another library's version: not two
+	 * copies of cuDNN mixed */
+	parse(&ex, "ImportError: /usr/lib/pyyolo.so: undefined symbol: "
+		   "cudnnSetConvolutionGroupCount, version libyolo.so.1");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
 }
 
 /* JAX's logs carry TensorFlow's paths: the framework named is JAX. */
