@@ -161,6 +161,8 @@ CORE += loader
 # What a Python environment's frameworks load, judged (issue 21).
 CORE += pyload
 CORE_PARTS += doctor_venv
+# What the loader model says of explain's findings (issue 21).
+CORE += explain_loader
 CORE_PARTS += plat_dl_posix plat_proc_posix
 # The text of `cuenv modules`' modulefiles.
 CORE += modulefile

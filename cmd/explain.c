@@ -10,11 +10,82 @@
  */
 #include <stdio.h>
 
+#include <string.h>
+
+#include "../core/activate.h"
 #include "../core/env.h"
 #include "../core/explain.h"
+#include "../core/explain_loader.h"
 #include "../core/explain_render.h"
+#include "../core/loader.h"
+#include "../core/plat_sys.h"
+#include "../core/pydirs.h"
+#include "../core/venvlib.h"
 #include "cmd.h"
 #include "cli/explain.h"
+
+/* ---- the loader model ---------------------------------------------------- */
+
+/*
+ * The loader model's inputs for this shell (explain_loader.h): its
+ * LD_LIBRARY_PATH, the selection in force in it and the commands that
+ * turn it off or change it, the loader's default folders (as glibc
+ * derives them), the environment in use's site-packages.
+ */
+static void model(const struct cuenv_ctx *ctx, struct explain *ex,
+		  struct explain_fix *fx, const struct ldcache *cache)
+{
+	const char *plat = plat_sys_platform();
+	const char *machine = !strcmp(plat, "linux-sbsa")      ? "aarch64"
+			      : !strcmp(plat, "linux-ppc64le") ? "ppc64le"
+							       : "x86_64";
+	struct explain_model_in mi = { 0 };
+	struct activation a;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+	struct strv defaults = STRV_INIT, sites = STRV_INIT;
+	struct envmap start = ENVMAP_INIT;
+	struct venv_libs v = VENV_LIBS_INIT;
+	const char *base;
+	bool asks = false;
+
+	/* only a symbol version or a cuDNN mismatch asks the model */
+	for (size_t i = 0; i < ex->n; i++)
+		asks |= ex->v[i].kind == EXPLAIN_SYMBOL ||
+			ex->v[i].kind == EXPLAIN_CUDNN_MISMATCH;
+	if (!asks)
+		return;
+	activation_init(&a);
+	envmap_from(&start, ctx->envp);
+	mi.library_path = env_get(ctx->envp, "LD_LIBRARY_PATH");
+	/* a selection the hook put in this shell: what it was before */
+	if (!activation_compute(ctx->root, ctx->cwd, &start, 0, &a, &ignored) &&
+	    a.ok) {
+		base = envmap_get(&a.base, "LD_LIBRARY_PATH");
+		mi.base_path = base ? base : "";
+		mi.drop = a.sel.origin == SEL_FILE     ? "cuenv local system"
+			  : a.sel.origin == SEL_GLOBAL ? "cuenv global system"
+						       : "cuenv use system";
+	}
+	mi.select = a.sel.origin == SEL_GLOBAL	? "cuenv global"
+		    : a.sel.origin == SEL_SHELL ? "cuenv use"
+						: "cuenv local";
+	loader_defaults_guess(machine, &defaults);
+	mi.defaults = &defaults;
+	mi.platform = machine;
+	mi.lib = defaults.n && defaults.v[0][0] == '/' ? defaults.v[0] + 1
+						       : NULL;
+	mi.cache = cache;
+	mi.in = &fx->in;
+	venv_libs_find(&start, &v);
+	pydirs_venv(v.prefix, &sites);
+	mi.site = sites.n ? sites.v[0] : NULL;
+	explain_model(ex, fx, &mi);
+	activation_release(&a);
+	err_release(&ignored);
+	envmap_release(&start);
+	venv_libs_release(&v);
+	STRV_RELEASE_EACH(&defaults, &sites);
+}
 
 /* ---- the command --------------------------------------------------------- */
 
@@ -62,6 +133,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	explain_fix_decide(&fx, &ex, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->envp, "LD_LIBRARY_PATH"));
+	model(ctx, &ex, &fx, have_cache ? &cache : NULL);
 	rc = explain_verdict(&ex, err);
 report:
 	/* --json prints its object on every way out, the error in it */

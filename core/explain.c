@@ -124,7 +124,12 @@ static void finding_release(struct explain_finding *f)
 	FREE_EACH(f->name, f->soname, f->releases, f->framework, f->built,
 		  f->loaded, f->line, f->driver_cuda, f->driver_min,
 		  f->driver_compat, f->driver_row, f->symbol, f->path,
-		  f->picked);
+		  f->picked, f->symver, f->model_file, f->model_version,
+		  f->absent, f->site);
+	for (size_t i = 0; i < f->ncopies; i++)
+		FREE_EACH(f->copies[i].path, f->copies[i].where,
+			  f->copies[i].version);
+	free(f->copies);
 	for (size_t i = 0; i < f->nrows; i++)
 		FREE_EACH(f->rows[i].framework, f->rows[i].versions,
 			  f->rows[i].cuda, f->rows[i].cudnn);
@@ -445,16 +450,112 @@ static const struct nvlib *symbol_lib(const char *sym)
 }
 
 /*
+ * The file before ": undefined symbol" at p in line (the path an
+ * ImportError names), heap, or NULL.
+ */
+static char *asker_path(const char *line, const char *p)
+{
+	const char *s, *e;
+
+	for (s = p; s > line && s[-1] == ' '; s--)
+		;
+	if (s > line && s[-1] == ':')
+		s--;
+	for (e = s; s > line && !isspace((unsigned char)s[-1]) &&
+		    s[-1] != '"' && s[-1] != '\'';
+	     s--)
+		;
+	return e > s ? xstrndup(s, (size_t)(e - s)) : NULL;
+}
+
+/*
+ * The release a versioned symbol's name asks for: NVIDIA names the
+ * entry points a release added after it (__nvJitLinkAddData_12_1 is
+ * 12.1's), "12.1"; NULL when the name ends otherwise.
+ */
+static char *symbol_release(const char *sym)
+{
+	size_t n = strlen(sym), b, a;
+	struct buf out = BUF_INIT;
+
+	for (b = n; b > 0 && isdigit((unsigned char)sym[b - 1]); b--)
+		;
+	if (b == n || b < 2 || sym[b - 1] != '_')
+		return NULL;
+	for (a = b - 1; a > 0 && isdigit((unsigned char)sym[a - 1]); a--)
+		;
+	if (a == b - 1 || a < 1 || sym[a - 1] != '_')
+		return NULL;
+	buf_printf(&out, "%.*s.%s", (int)(b - 1 - a), sym + a, sym + b);
+	return buf_detach(&out);
+}
+
+/*
+ * "PATH: undefined symbol: SYM, version libY.so.N" (Python's ImportError,
+ * ld.so's at binding): PATH asks for SYM at the version libY.so.N and
+ * the copy of libY that was loaded does not define it. A CUDA library's
+ * (by the version's name, else PATH's); the loader model on this
+ * machine says which copy that is (explain_model). True when the line
+ * was read as one.
+ */
+static bool read_symbol(struct explain *ex, const char *line)
+{
+	const char *p = strstr(line, "undefined symbol: "), *sym, *e, *v;
+	struct explain_finding *f, m = { .kind = EXPLAIN_SYMBOL };
+	const struct nvlib *lib;
+	struct buf key = BUF_INIT;
+	char *path, *base, *symbol, *version;
+	const char *ver;
+
+	if (!p)
+		return false;
+	sym = p + strlen("undefined symbol: ");
+	e = sym + strcspn(sym, " ,\"'\t");
+	if (e == sym || strncmp(e, ", version ", 10))
+		return false;
+	v = e + 10;
+	if (!name_char(*v))
+		return false;
+	version = xstrndup(v, strcspn(v, " ,\"'\t"));
+	lib = nvlib_match_file(version, &ver);
+	path = asker_path(line, p);
+	if (!lib && path) {
+		base = strrchr(path, '/');
+		lib = nvlib_match_file(base ? base + 1 : path, &ver);
+	}
+	if (!lib) {
+		FREE_EACH(path, version);
+		return false;
+	}
+	symbol = xstrndup(sym, (size_t)(e - sym));
+	buf_printf(&key, "symbol %s %s", symbol, version);
+	if (!seen(ex, key.data, &f)) {
+		m.lib = lib;
+		m.built = symbol_release(symbol);
+		if (nvlib_match_file(version, &ver) == lib)
+			m.soname = xstrdup(version);
+		m.symbol = symbol;
+		m.symver = version;
+		m.path = path;
+		symbol = version = path = NULL;
+		keep(ex, &m, key.data, line);
+	}
+	FREE_EACH(path, symbol, version);
+	buf_release(&key);
+	return true;
+}
+
+/*
  * "PATH: undefined symbol: SYM" where PATH is a CUDA library or SYM is
  * one's: two releases of one library mixed in one process (a newer
  * libcudnn_graph.so.9 beside an older libcudnn.so.9; an old CUDA's
  * libnvrtc.so found before the one shipped). The form with ", version
- * libY.so.N" after SYM is a symbol version the loader model explains,
- * not read here. True when the line was read as one.
+ * libY.so.N" after SYM is read_symbol's, for the loader model. True when
+ * the line was read as one.
  */
 static bool read_mixed(struct explain *ex, const char *line)
 {
-	const char *p = strstr(line, "undefined symbol: "), *sym, *e, *s;
+	const char *p = strstr(line, "undefined symbol: "), *sym, *e;
 	struct explain_finding *f, m = { .kind = EXPLAIN_MIXED };
 	const struct nvlib *lib = NULL;
 	struct buf key = BUF_INIT, b = BUF_INIT;
@@ -471,16 +572,8 @@ static bool read_mixed(struct explain *ex, const char *line)
 	if (e == sym || !strncmp(e, ", version lib", 13))
 		return false;
 	/* the file that lacks it: the path before ": undefined symbol" */
-	for (s = p; s > line && s[-1] == ' '; s--)
-		;
-	if (s > line && s[-1] == ':')
-		s--;
-	for (e = s; s > line && !isspace((unsigned char)s[-1]) &&
-		    s[-1] != '"' && s[-1] != '\'';
-	     s--)
-		;
-	if (e > s) {
-		path = xstrndup(s, (size_t)(e - s));
+	path = asker_path(line, p);
+	if (path) {
 		base = strrchr(path, '/');
 		base = base ? base + 1 : path;
 		lib = nvlib_match_file(base, &ver);
@@ -805,7 +898,7 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 		read_mismatches(ex, line.data);
 		read_cupti(ex, line.data);
 		read_driver(ex, line.data);
-		if (!read_mixed(ex, line.data))
+		if (!read_symbol(ex, line.data) && !read_mixed(ex, line.data))
 			read_names(ex, line.data);
 	}
 	explain_context_finish(&ex->ctx);
@@ -1186,7 +1279,9 @@ void explain_machine(struct explain *ex, const struct needs_installed *in,
 	for (size_t i = 0; i < ex->n; i++) {
 		struct explain_finding *f = &ex->v[i];
 
-		if (!f->lib || f->kind == EXPLAIN_DRIVER)
+		/* a symbol's copies are explain_model's, judged */
+		if (!f->lib || f->kind == EXPLAIN_DRIVER ||
+		    f->kind == EXPLAIN_SYMBOL)
 			continue;
 		for (size_t l = 0; l < 3; l++)
 			for (size_t k = lists[l]->n; k-- > 0;)
@@ -1238,8 +1333,10 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		/* CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded */
 		if (ex->v[i].kind == EXPLAIN_CUPTI_PRIVILEGES)
 			loaded_cupti = true;
-		/* a symbol missing: another copy installed does not help */
-		if (ex->v[i].kind == EXPLAIN_MIXED)
+		/* a symbol missing: another copy installed does not help;
+		 * which copy to load is explain_model's fix */
+		if (ex->v[i].kind == EXPLAIN_MIXED ||
+		    ex->v[i].kind == EXPLAIN_SYMBOL)
 			mixed = true;
 		/* a log that says what failed: the names only mentioned
 		 * (paths listed, libraries found) ask for nothing */

@@ -52,6 +52,18 @@ enum explain_kind {
 	EXPLAIN_DRIVER_OLD, /* the driver is older than the CUDA runtime */
 	EXPLAIN_MIXED,	    /* a symbol missing in a CUDA library: mixed
 			       copies of one release and another */
+	EXPLAIN_SYMBOL,	    /* "undefined symbol: S, version libY.so.N":
+			       the copy of libY loaded lacks S@libY.so.N */
+};
+
+/* A copy of a library on this machine, judged by the loader model
+ * (explain_model): where it is, whether it gives what the text asks. */
+struct explain_copy {
+	char *path;
+	char *where;   /* "beside it (RUNPATH)", "LD_LIBRARY_PATH",
+			  "cuda 12.4.1 (installed)", "ld.so.cache" */
+	char *version; /* "12.9.86", or NULL when nothing says */
+	bool satisfies;
 };
 
 /* Frameworks of one build that ask for a finding: "tensorflow", "2.5.0
@@ -97,6 +109,25 @@ struct explain_finding {
 	char *symbol;
 	char *path;
 	char *picked; /* explain_machine: the copy the loader picks */
+	/* EXPLAIN_SYMBOL: the version S is asked at ("libnvJitLink.so.12",
+	 * also soname when it names a library of the table); built: the
+	 * release the symbol's name asks for ("12.1" of _12_1), or NULL */
+	char *symver;
+	/* explain_model, for EXPLAIN_SYMBOL (the loader run for path) and a
+	 * cuDNN mismatch (for the framework's library in its site-packages):
+	 * the file the loader picks here, its source, its version, whether
+	 * it satisfies; the copies here; absent: why it could not run */
+	bool modelled;
+	char *model_file;
+	const char *model_from;
+	char *model_version;
+	bool model_ok;
+	bool by_selection; /* model_file's folder is the selection's, on
+			      LD_LIBRARY_PATH */
+	char *absent;
+	char *site; /* the site-packages folder the model read */
+	struct explain_copy *copies;
+	size_t ncopies;
 };
 
 /*
@@ -126,6 +157,8 @@ struct explain_context {
 	struct strv loaded; /* sonames the program opened */
 	char *pending_min;  /* JAX's "Outdated cuDNN installation" block:
 				 its "Minimum supported" so far */
+	char *site;	    /* the first ".../site-packages" folder a line
+			       names (a traceback's), or NULL */
 };
 
 /*

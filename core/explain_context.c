@@ -23,7 +23,7 @@ void explain_context_release(struct explain_context *c)
 {
 	FREE_EACH(c->framework, c->framework_from, c->pin, c->version, c->cuda,
 		  c->cuda_from, c->cuda_other, c->cuda_other_from, c->cudnn,
-		  c->cudnn_from, c->pending_min, c->org_tf);
+		  c->cudnn_from, c->pending_min, c->org_tf, c->site);
 	strv_release(&c->loaded);
 	memset(c, 0, sizeof(*c));
 }
@@ -491,8 +491,27 @@ void explain_context_finish(struct explain_context *c)
 	c->framework_from = xstrdup(c->org_tf);
 }
 
+/* The first absolute ".../site-packages" folder a line names (a
+ * traceback's File "/venv/lib/python3.11/site-packages/torch/...",
+ * an ImportError's path): where the loader model looks. */
+static void read_site(struct explain_context *c, const char *line)
+{
+	static const char tag[] = "/site-packages/";
+	const char *p = c->site ? NULL : strstr(line, tag), *s;
+
+	if (!p)
+		return;
+	for (s = p; s > line && s[-1] != ' ' && s[-1] != '"' && s[-1] != '\'' &&
+		    s[-1] != '(' && s[-1] != '=';
+	     s--)
+		;
+	if (*s == '/')
+		c->site = xstrndup(s, (size_t)(p - s) + sizeof(tag) - 2);
+}
+
 bool explain_context_line(struct explain_context *c, const char *line)
 {
+	read_site(c, line);
 	read_framework(c, line);
 	read_pin(c, line);
 	read_local_versions(c, line);

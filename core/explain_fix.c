@@ -111,21 +111,37 @@ out:
 	buf_release(&b);
 }
 
-/* A command line as its arguments: cuenv's commands here hold no
- * quoting, so words are split at spaces. */
+/* A command line as its arguments: words split at spaces, a '...' word
+ * (shell_quote's, for a folder list) taken as it reads. */
 static json_t *argv_json(const char *line)
 {
 	json_t *a = json_array();
+	struct buf w = BUF_INIT;
 	const char *p = line;
 
 	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (n)
-			json_array_append_new(a, json_stringn(p, n));
-		p += n;
 		p += strspn(p, " ");
+		if (!*p)
+			break;
+		buf_reset(&w);
+		while (*p && *p != ' ') {
+			const char *q;
+
+			if (*p != '\'' || !(q = strchr(p + 1, '\''))) {
+				buf_addc(&w, *p++);
+				continue;
+			}
+			buf_add(&w, p + 1, (size_t)(q - p - 1));
+			p = q + 1;
+			/* '\'' inside quotes: one quote */
+			if (p[0] == '\\' && p[1] == '\'') {
+				buf_addc(&w, '\'');
+				p += 2;
+			}
+		}
+		json_array_append_new(a, json_stringn(w.data, w.len));
 	}
+	buf_release(&w);
 	return a;
 }
 
@@ -169,7 +185,43 @@ static const char *const kind_names[] = {
 	[EXPLAIN_CUPTI_LOAD] = "cupti-load",
 	[EXPLAIN_DRIVER_OLD] = "driver-too-old",
 	[EXPLAIN_MIXED] = "mixed-copies",
+	[EXPLAIN_SYMBOL] = "symbol-version",
 };
+
+/* The loader model's reading (explain_loader.h), for a symbol version
+ * and a cuDNN mismatch. */
+static void model_json(json_t *x, const struct explain_finding *f)
+{
+	json_t *copies = json_array(), *loads = json_null();
+
+	if (f->model_file) {
+		loads = json_object();
+		json_object_set_new(loads, "file", json_string(f->model_file));
+		json_object_set_new(loads, "from",
+				    json_str_or_null(f->model_from));
+		json_object_set_new(loads, "version",
+				    json_str_or_null(f->model_version));
+		json_object_set_new(loads, "satisfies",
+				    json_boolean(f->model_ok));
+	}
+	for (size_t k = 0; k < f->ncopies; k++) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "path", json_string(f->copies[k].path));
+		json_object_set_new(c, "where",
+				    json_string(f->copies[k].where));
+		json_object_set_new(c, "version",
+				    json_str_or_null(f->copies[k].version));
+		json_object_set_new(c, "satisfies",
+				    json_boolean(f->copies[k].satisfies));
+		json_array_append_new(copies, c);
+	}
+	json_object_set_new(x, "modelled", json_boolean(f->modelled));
+	json_object_set_new(x, "absent", json_str_or_null(f->absent));
+	json_object_set_new(x, "site", json_str_or_null(f->site));
+	json_object_set_new(x, "loads", loads);
+	json_object_set_new(x, "copies", copies);
+}
 
 json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 		     const struct cuenv_err *err)
@@ -215,6 +267,17 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 			json_object_set_new(x, "picked",
 					    json_str_or_null(f->picked));
 		}
+		if (f->kind == EXPLAIN_SYMBOL) {
+			json_object_set_new(x, "symbol",
+					    json_str_or_null(f->symbol));
+			json_object_set_new(x, "version",
+					    json_str_or_null(f->symver));
+			json_object_set_new(x, "path",
+					    json_str_or_null(f->path));
+		}
+		if (f->kind == EXPLAIN_SYMBOL ||
+		    f->kind == EXPLAIN_CUDNN_MISMATCH)
+			model_json(x, f);
 		for (size_t k = 0; k < f->nrows; k++) {
 			json_t *r = json_object();
 

@@ -6,6 +6,7 @@
 
 #include "explain_render.h"
 #include "json_util.h"
+#include "xalloc.h"
 
 static const char *lib_word(const struct nvlib *lib)
 {
@@ -129,6 +130,126 @@ static void render_mixed(struct buf *out, const struct explain_finding *f)
 		      "own copy (its pip wheels) load first\n");
 }
 
+/* What the loader model found here (explain_loader.h). */
+static void render_model(struct buf *out, const struct explain_finding *f,
+			 const char *yes, const char *no)
+{
+	bool any = false;
+
+	if (f->absent) {
+		buf_adds(out, "  on this machine: ");
+		if (f->kind == EXPLAIN_SYMBOL && f->path) {
+			buf_add_display(out, f->path, 4096);
+			buf_adds(out, " is ");
+		}
+		buf_printf(out, "%s\n", f->absent);
+		return;
+	}
+	if (!f->modelled)
+		return;
+	if (!f->model_file) {
+		buf_printf(out,
+			   "  the loader here (as glibc's ld.so searches) "
+			   "finds no %s for it\n",
+			   f->kind == EXPLAIN_SYMBOL ? f->symver : f->soname);
+	} else {
+		buf_printf(out, "  the loader here (as glibc's ld.so searches) "
+				"loads ");
+		buf_add_display(out, f->model_file, 4096);
+		buf_printf(out, " (%s%s%s)", f->model_from,
+			   f->model_version ? ", " : "",
+			   f->model_version ? f->model_version : "");
+		if (f->model_ok)
+			buf_printf(out,
+				   ", which %s: the error came from "
+				   "another environment than this shell's "
+				   "(a selection or LD_LIBRARY_PATH not in "
+				   "force here)\n",
+				   yes);
+		else
+			buf_printf(out, ", which %s\n", no);
+	}
+	for (size_t k = 0; k < f->ncopies; k++) {
+		const struct explain_copy *c = &f->copies[k];
+
+		if (!c->satisfies)
+			continue;
+		if (!any)
+			buf_adds(out, "  the copies here that would do:\n");
+		any = true;
+		buf_adds(out, "    ");
+		buf_add_display(out, c->path, 4096);
+		buf_printf(out, " (%s%s%s)\n", c->where, c->version ? ", " : "",
+			   c->version ? c->version : "");
+	}
+	if (!any)
+		buf_adds(out, "  no copy here would do\n");
+	for (size_t k = 0; !f->model_ok && f->model_file && k < f->ncopies;
+	     k++) {
+		const struct explain_copy *c = &f->copies[k];
+		const char *from = f->model_from ? f->model_from : "";
+		const char *slash = strrchr(f->model_file, '/');
+		char *dir;
+
+		/* the copy loaded came first though one on the asker's own
+		 * RUNPATH would do */
+		if (!c->satisfies || !strstr(c->where, "RUNPATH") ||
+		    strcmp(from, "LD_LIBRARY_PATH") || !slash)
+			continue;
+		buf_adds(out, "  LD_LIBRARY_PATH is searched before the asking "
+			      "library's RUNPATH: its folder ");
+		dir = xstrndup(f->model_file, (size_t)(slash - f->model_file));
+		buf_add_display(out, dir, 4096);
+		free(dir);
+		buf_printf(out, " (%s) shadows the copy %s with an older one",
+			   f->by_selection ? "the cuenv selection's"
+					   : "not cuenv's",
+			   strstr(c->where, "environment") ? "the environment "
+							     "ships"
+							   : "beside it");
+		if (f->model_version && c->version)
+			buf_printf(out, " (%s is older than %s)",
+				   f->model_version, c->version);
+		buf_addc(out, '\n');
+		break;
+	}
+}
+
+/* "undefined symbol: S, version libY.so.N" */
+static void render_symbol(struct buf *out, const struct explain_finding *f)
+{
+	struct buf yes = BUF_INIT, no = BUF_INIT;
+
+	buf_printf(out, "undefined symbol %s, version %s", f->symbol,
+		   f->symver);
+	if (f->path) {
+		buf_adds(out, ", asked for by ");
+		buf_add_display(out, f->path, 4096);
+	}
+	buf_addc(out, '\n');
+	buf_printf(out,
+		   "  the %s that was loaded does not define it: an older "
+		   "lib%s than the one the asking library was built against",
+		   f->symver, f->lib->stem);
+	if (f->built)
+		buf_printf(out, " (the symbol is %s's, so %s or newer)",
+			   f->built, f->built);
+	buf_adds(out, "\n  no library is missing: installing another copy "
+		      "does not help, loading the right one does\n");
+	buf_printf(&yes, "defines %s@%s", f->symbol, f->symver);
+	buf_printf(&no, "does not define %s@%s", f->symbol, f->symver);
+	render_model(out, f, yes.data, no.data);
+	if (f->absent)
+		buf_printf(
+			out,
+			"  note: LD_LIBRARY_PATH (or a cuenv selection on it) "
+			"comes before a library's RUNPATH: an older %s on it "
+			"shadows the one a venv's wheels ship beside the "
+			"asking library (nvidia/*/lib)\n",
+			f->symver);
+	BUF_RELEASE_EACH(&yes, &no);
+}
+
 static void render_finding(struct buf *out, const struct explain_finding *f)
 {
 	switch (f->kind) {
@@ -145,6 +266,14 @@ static void render_finding(struct buf *out, const struct explain_finding *f)
 			"  it needs cuDNN %lu.x, at least %s: the same major, "
 			"the same or a newer minor\n",
 			strtoul(f->built, NULL, 10), f->built);
+		if (f->modelled || f->absent) {
+			struct buf yes = BUF_INIT, no = BUF_INIT;
+
+			buf_printf(&yes, "is cuDNN %s or newer", f->built);
+			buf_printf(&no, "is older than cuDNN %s", f->built);
+			render_model(out, f, yes.data, no.data);
+			BUF_RELEASE_EACH(&yes, &no);
+		}
 		break;
 	case EXPLAIN_CUPTI_PRIVILEGES:
 		buf_adds(out,
@@ -166,6 +295,9 @@ static void render_finding(struct buf *out, const struct explain_finding *f)
 		return;
 	case EXPLAIN_MIXED:
 		render_mixed(out, f);
+		return;
+	case EXPLAIN_SYMBOL:
+		render_symbol(out, f);
 		return;
 	case EXPLAIN_CUPTI_LOAD:
 		buf_adds(out,
@@ -251,8 +383,13 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 	if (ex->omitted)
 		buf_printf(out, "\n... and %zu more names not shown\n",
 			   ex->omitted);
-	if (!needs_asked(&fx->s, NULL))
+	if (!needs_asked(&fx->s, NULL)) {
+		/* the loader model's fixes (explain_loader.h) */
+		for (size_t i = 0; i < fx->lines.n; i++)
+			buf_printf(out, "%s  fix: %s\n", i ? "" : "\n",
+				   fx->lines.v[i]);
 		return;
+	}
 	buf_addc(out, '\n');
 	if (fx->unknown) {
 		buf_printf(out,

@@ -909,6 +909,60 @@ static void test_explain_mixed_copies(void **state)
 	explain_release(&ex);
 }
 
+/*
+ * Python's ImportError for a symbol version (issue 21 item 6): one
+ * finding of the asking file, the symbol, its version and the release
+ * the symbol's name gives; no library findings, so no framework rows.
+ */
+static void test_explain_symbol_version_is_one_finding(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx,
+	       "ImportError: /v/lib/python3.11/site-packages/nvidia/cusparse/"
+	       "lib/libcusparse.so.12: undefined symbol: "
+	       "__nvJitLinkAddData_12_1, version libnvJitLink.so.12\n"
+	       "ImportError: /v/lib/python3.11/site-packages/nvidia/cusparse/"
+	       "lib/libcusparse.so.12: undefined symbol: "
+	       "__nvJitLinkAddData_12_1, version libnvJitLink.so.12\n");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_SYMBOL);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_NVJITLINK);
+	assert_string_equal(ex.v[0].symbol, "__nvJitLinkAddData_12_1");
+	assert_string_equal(ex.v[0].symver, "libnvJitLink.so.12");
+	assert_string_equal(ex.v[0].soname, "libnvJitLink.so.12");
+	assert_string_equal(ex.v[0].built, "12.1");
+	assert_string_equal(ex.v[0].path,
+			    "/v/lib/python3.11/site-packages/nvidia/cusparse/"
+			    "lib/libcusparse.so.12");
+	assert_string_equal(ex.ctx.site, "/v/lib/python3.11/site-packages");
+	/* installing another copy does not help: needs is asked nothing */
+	assert_false(needs_asked(&fx.s, NULL));
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* a symbol whose name gives no release; a version no CUDA
+	 * library's, asked by a file that is not one either: no finding */
+	parse(&ex, "libcudnn_cnn_infer.so.8: undefined symbol: _ZN5cudnn3ops"
+		   "18GetInternalStreamsEP12cudnnContext, version "
+		   "libcudnn_ops_infer.so.8");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_SYMBOL);
+	assert_null(ex.v[0].built);
+	explain_release(&ex);
+	parse(&ex, "/usr/lib/x.so: undefined symbol: foo, version GLIBC_2.34");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+	/* a cuDNN-like name bound to another library's version: not two
+	 * copies of cuDNN mixed */
+	parse(&ex, "ImportError: /usr/lib/pyyolo.so: undefined symbol: "
+		   "cudnnSetConvolutionGroupCount, version libyolo.so.1");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+}
+
 /* JAX's logs carry TensorFlow's paths: the framework named is JAX. */
 static void test_explain_names_jax(void **state)
 {
@@ -943,10 +997,16 @@ static void test_explain_json_commands_and_error(void **state)
 	explain_fix_init(&fx);
 	strv_push(&fx.lines, "cuenv install 11.2");
 	strv_push(&fx.lines, "cuenv local 11.2");
+	strv_push(&fx.lines, "export LD_LIBRARY_PATH='/a b:/c'\\''d'");
 	cuenv_fail(&err, CUENV_NO, "nothing in the text");
 	j = explain_json(&ex, &fx, &err);
 	fix = json_object_get(j, "fix");
-	assert_int_equal(json_array_size(fix), 2);
+	assert_int_equal(json_array_size(fix), 3);
+	/* a quoted word is one argument, as the shell reads it */
+	assert_int_equal(json_array_size(json_array_get(fix, 2)), 2);
+	assert_string_equal(
+	    json_string_value(json_array_get(json_array_get(fix, 2), 1)),
+	    "LD_LIBRARY_PATH=/a b:/c'd");
 	assert_int_equal(json_array_size(json_array_get(fix, 0)), 3);
 	assert_string_equal(
 	    json_string_value(json_array_get(json_array_get(fix, 1), 1)),
@@ -970,6 +1030,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_driver_too_old),
 	    cmocka_unit_test(test_explain_mixed_copies),
 	    cmocka_unit_test(test_explain_names_jax),
+	    cmocka_unit_test(test_explain_symbol_version_is_one_finding),
 	    cmocka_unit_test(test_explain_json_commands_and_error),
 	    cmocka_unit_test_setup_teardown(
 		test_explain_read_joins_words_or_reads_the_fd, fx_setup,
