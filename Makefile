@@ -659,6 +659,9 @@ WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
 	ldsearch update plan_index wheel_local install_request \
 	manifests selhint register opts hook suggest startup
 WIN_CORE += doctor_gather needs_args needs_tree
+# The loader model and what it judges: a venv's frameworks (doctor,
+# explain) and activation's wheels-first rule (issue 21).
+WIN_CORE += loader pyload venvlib doctor_venv explain_loader
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
