@@ -97,7 +97,8 @@ static int check_root(const char *root, int system, struct cuenv_err *err)
 	return rc;
 }
 
-/* Is the selected install's folder and receipt trusted? */
+/* Are the selected install's folder, receipt and (registered) files
+ * trusted? */
 static int check_install(const char *root, const struct install *in,
 			 struct cuenv_err *err)
 {
@@ -112,6 +113,14 @@ static int check_install(const char *root, const struct install *in,
 	buf_path(&p, in->dir, RECEIPT_NAME);
 	if (!rc)
 		rc = trust_check_path(p.data, plat_owner_self(), owner, err);
+	/*
+	 * A registered install's files are where it was added from: the
+	 * folders down to them are checked as a root's are, or their owner
+	 * could put another nvcc there after `cuenv add`.
+	 */
+	if (!rc && in->registered && in->prefix)
+		rc = trust_check_path(in->prefix, plat_owner_self(),
+				      plat_owner_self(), err);
 	buf_release(&p);
 	return rc;
 }
