@@ -1163,6 +1163,14 @@ bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
 	for (size_t i = 0; i < s->n; i++)
 		if (needs_want_managed(&s->v[i]))
 			return true;
+	/*
+	 * A minimum (metadata's, a version file's) applies to the libraries
+	 * asked of cuenv: where the files name libraries and those under
+	 * PATH provide every one (a site-packages with NVIDIA's wheels),
+	 * nothing is asked. Without a library read, the minimum is the ask.
+	 */
+	if (s->n && (!py || !py->exe))
+		return false;
 	for (size_t i = 0; i < ncons(s, py); i++)
 		if (cons(s, py, i).cuda || cons(s, py, i).cudnn)
 			return true;

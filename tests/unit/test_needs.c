@@ -240,6 +240,39 @@ static void test_needs_soname_provided_under_path_is_not_asked(void **state)
 	needs_scan_release(&s);
 }
 
+/*
+ * A minimum from metadata (torch's pins: CUDA 12.1+, cuDNN 9.1.0+) asks
+ * cuenv only for what the files do not provide themselves: a whole
+ * site-packages, whose NVIDIA wheels provide every soname torch names,
+ * asks nothing (it printed an install line, exit 1). With no library
+ * read, the minimum alone is the ask (NAME==V read by metadata).
+ */
+static void test_needs_minimum_asks_only_what_is_not_provided(void **state)
+{
+	struct needs_scan s;
+	struct needs_report rep = {.framework = (char *)"torch",
+				   .source = (char *)"/sp/torch/version.py",
+				   .cuda = (char *)"12.1"};
+
+	(void)state;
+	needs_scan_init(&s);
+	s.rep = &rep;
+	s.nrep = 1;
+	assert_true(needs_asked(&s, NULL));
+	add(&s, "/sp/torch/lib/libtorch_cuda.so", NULL, "libcudart.so.12", "");
+	add(&s, "/sp/nvidia/cuda_runtime/lib/libcudart.so.12",
+	    "libcudart.so.12", "", "");
+	needs_scan_finish(&s);
+	assert_false(needs_asked(&s, NULL));
+	/* one library the wheels lack: asked, with the minimum */
+	add(&s, "/sp/torch/lib/libtorch_cuda.so", NULL, "libcublas.so.12", "");
+	needs_scan_finish(&s);
+	assert_true(needs_asked(&s, NULL));
+	s.rep = NULL;
+	s.nrep = 0;
+	needs_scan_release(&s);
+}
+
 static void test_needs_nccl_is_reported_but_not_asked(void **state)
 {
 	struct needs_scan s;
@@ -1813,6 +1846,7 @@ int main(void)
 	    cmocka_unit_test(
 		test_needs_soname_provided_under_path_is_not_asked),
 	    cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
+	    cmocka_unit_test(test_needs_minimum_asks_only_what_is_not_provided),
 	    cmocka_unit_test(
 		test_needs_named_soname_is_required_without_alternative),
 	    cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
