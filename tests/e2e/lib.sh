@@ -328,6 +328,13 @@ _hint_run() {
 		grep -qF -e "cannot download '$_off/" \
 			-e "cannot read '$_off/" "$_out"; then
 		_r=offline
+	elif [ "$_hrc" -eq 4 ] &&
+		printf '%s\n' "$1" | grep -qE '(^|[;&|] *)cuenv install .*--source pypi' &&
+		grep -qE "cannot download '[^']*/simple/[^']*': (HTTP 404|Failed to connect)" "$_out"; then
+		# From the package index: the sandbox's refuses (CUENV_PYPI_INDEX,
+		# 127.0.0.1:9) and a test's own serves only the wheels it uses;
+		# checked up to the download, as a mirror's above.
+		_r=offline
 	else
 		_r=FAILED
 	fi
