@@ -263,25 +263,37 @@ void install_request_what(const struct release *rel, struct buf *out)
 
 void install_request_fetch_hint(int rc, const char *mirror,
 				const struct release *rel,
+				const struct plan_opts *plan,
 				struct cuenv_err *err)
 {
 	int mirrored = mirror && *mirror;
+	struct buf asked = BUF_INIT;
 
 	if (rc != CUENV_E_FETCH || err->hint.len || rel->source == SRC_PYPI)
 		return;
+	/* the request as it was made: the hint installs what it asked */
+	if (plan && plan->components) {
+		buf_adds(&asked, " --components ");
+		for (size_t i = 0; i < plan->components->n; i++)
+			buf_printf(&asked, "%s%s", i ? "," : "",
+				   plan->components->v[i]);
+	} else if (plan && plan->runtime_only) {
+		buf_adds(&asked, " --runtime-only");
+	}
 	/* Offline machines, proxies and clusters: say where else to look. */
 	if (rel->kind == KIT_CUDA && rel->source == SRC_REDIST && rel->on_index)
 		cuenv_hint(err,
 			   "if %s cannot be reached from here, install from "
 			   "the package index%s: cuenv install %s --source "
-			   "pypi",
+			   "pypi%s",
 			   mirrored ? "the mirror" : "NVIDIA's servers",
 			   mirrored ? "" : " (or a mirror: --mirror URL)",
-			   rel->version);
+			   rel->version, asked.data);
 	else if (!mirrored)
 		cuenv_hint(err, "if NVIDIA's servers cannot be reached from "
 				"here, install from a mirror: --mirror URL or "
 				"CUENV_MIRROR (README: Mirrors)");
+	buf_release(&asked);
 }
 
 int install_request_lock_platform(const char *path, const char *lock_platform,

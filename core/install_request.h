@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "err.h"
 #include "fetch.h"
+#include "plan.h"
 #include "select.h"
 
 /* The index --source pypi and --for read when none is given. */
@@ -170,11 +171,14 @@ void install_request_what(const struct release *rel, struct buf *out);
  * (CUENV_E_FETCH) and err has no hint yet, say where else to look: for
  * a CUDA release from NVIDIA's archives that the package index has, the
  * command that installs it from there ("cuenv install 12.4.1 --source
- * pypi") and, with no mirror given, --mirror; for other releases not
- * from a package index, --mirror when none was given.
+ * pypi", with the --components or --runtime-only of plan, the request
+ * as it was made; plan may be NULL) and, with no mirror given, --mirror;
+ * for other releases not from a package index, --mirror when none was
+ * given.
  */
 void install_request_fetch_hint(int rc, const char *mirror,
 				const struct release *rel,
+				const struct plan_opts *plan,
 				struct cuenv_err *err);
 
 /*

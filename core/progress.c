@@ -302,6 +302,7 @@ static void on_waiting(void *ctx, const char *what)
 
 void progress_show_attach(struct progress_show *s, struct install_opts *o)
 {
+	s->plan = &o->plan;
 	o->progress = on_progress;
 	o->waiting = on_waiting;
 	o->say = on_say;
@@ -324,7 +325,7 @@ int progress_show_result(const struct progress_show *s, int rc,
 			 const struct install *done, const char *mirror,
 			 struct buf *out, struct cuenv_err *err)
 {
-	install_request_fetch_hint(rc, mirror, s->rel, err);
+	install_request_fetch_hint(rc, mirror, s->rel, s->plan, err);
 	if (rc == CUENV_NO) {
 		if (!s->quiet)
 			buf_printf(out, "%s is already installed (%s)\n",

@@ -62,11 +62,12 @@ void progress_size(struct buf *out, double bytes, enum progress_unit top);
 /* ---- one release's install, as the user sees it --------------------------- */
 
 struct progress_show {
-	int quiet;		   /* errors only: nothing is written */
-	struct buf what;	   /* "cuda 12.4.1" (install_request_what) */
-	const char *source;	   /* "redist" */
-	int src;		   /* the same, an enum source_kind */
-	const struct release *rel; /* borrowed: it outlives s */
+	int quiet;		      /* errors only: nothing is written */
+	struct buf what;	      /* "cuda 12.4.1" (install_request_what) */
+	const char *source;	      /* "redist" */
+	int src;		      /* the same, an enum source_kind */
+	const struct release *rel;    /* borrowed: it outlives s */
+	const struct plan_opts *plan; /* what was asked (attach's), or NULL */
 	struct progress pg;
 	int begun; /* "installing ..." was written */
 	int noted; /* a transfer's note was written */

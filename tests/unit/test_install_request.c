@@ -184,20 +184,21 @@ static void test_install_fetch_hint_only_when_it_helps(void **state)
 	    .kind = KIT_CUDA, .source = SRC_PYPI, .version = (char *)"12.4.1"};
 
 	(void)state;
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, &redist, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &redist, NULL, &err);
 	assert_non_null(strstr(err.hint.data, "--mirror URL or CUENV_MIRROR"));
 	err_release(&err);
-	install_request_fetch_hint(CUENV_E_FETCH, "", &runfile, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, "", &runfile, NULL, &err);
 	assert_true(err.hint.len > 0);
 	err_release(&err);
-	install_request_fetch_hint(CUENV_E_FETCH, "file:///m", &redist, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, "file:///m", &redist, NULL,
+				   &err);
 	assert_int_equal(err.hint.len, 0);
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, &pypi, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &pypi, NULL, &err);
 	assert_int_equal(err.hint.len, 0);
-	install_request_fetch_hint(CUENV_E_STORE, NULL, &redist, &err);
+	install_request_fetch_hint(CUENV_E_STORE, NULL, &redist, NULL, &err);
 	assert_int_equal(err.hint.len, 0);
 	cuenv_hint(&err, "kept");
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, &redist, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &redist, NULL, &err);
 	assert_string_equal(err.hint.data, "kept");
 	err_release(&err);
 }
@@ -213,20 +214,42 @@ static void test_install_fetch_hint_names_the_index(void **state)
 			      .on_index = true};
 
 	(void)state;
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, NULL, &err);
 	assert_non_null(
 	    strstr(err.hint.data, ": cuenv install 12.4.1 --source pypi"));
 	assert_non_null(strstr(err.hint.data, "NVIDIA's servers"));
 	err_release(&err);
 	install_request_fetch_hint(CUENV_E_FETCH, "http://127.0.0.1:1", &rel,
-				   &err);
+				   NULL, &err);
 	assert_non_null(strstr(err.hint.data,
 			       "if the mirror cannot be reached from here, "
 			       "install from the package index: cuenv "
 			       "install 12.4.1 --source pypi"));
 	err_release(&err);
+	/* the request as it was made: its components, or runtime only */
+	{
+		struct strv comps = STRV_INIT;
+		struct plan_opts plan = {.components = &comps};
+
+		strv_push(&comps, "cuda_cudart");
+		strv_push(&comps, "cuda_nvrtc");
+		install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, &plan,
+					   &err);
+		assert_non_null(strstr(err.hint.data,
+				       ": cuenv install 12.4.1 --source pypi "
+				       "--components cuda_cudart,cuda_nvrtc"));
+		err_release(&err);
+		plan.components = NULL;
+		plan.runtime_only = 1;
+		install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, &plan,
+					   &err);
+		assert_non_null(strstr(err.hint.data, "--source pypi "
+						      "--runtime-only"));
+		err_release(&err);
+		strv_release(&comps);
+	}
 	rel.kind = KIT_CUDNN; /* its command would need a CUDA selected */
-	install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, &err);
+	install_request_fetch_hint(CUENV_E_FETCH, NULL, &rel, NULL, &err);
 	assert_null(strstr(err.hint.data, "--source pypi"));
 	err_release(&err);
 }
