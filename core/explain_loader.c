@@ -87,7 +87,7 @@ static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 
 			v->rpath = list ? xstrdup(list) : NULL;
 		}
-	} else {
+	} else if (fw) {
 		struct pyload_span span;
 
 		pyload_predict(&l, NULL, fw, false, &span);
