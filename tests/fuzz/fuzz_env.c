@@ -86,7 +86,7 @@ static void set_prefix(struct install *in, const char *prefix)
 static void round_trip(const struct strv *lines)
 {
 	struct install cuda, cudnn, cupti;
-	struct active act = { &cuda, NULL, NULL, 0 };
+	struct active act = { .cuda = &cuda };
 	struct envmap start = ENVMAP_INIT, env = ENVMAP_INIT,
 		      first = ENVMAP_INIT;
 	struct strv warnings = STRV_INIT;
