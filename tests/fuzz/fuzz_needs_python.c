@@ -5,9 +5,11 @@
  * may print or crash. py starts as an earlier answer read. Aborts unless:
  *
  *   - a failure (-1) leaves py exactly as it was;
- *   - after a success, each framework is absent (a reason, nothing else)
- *     or present (a version, "?" at least), and its cuda and cudnn are
- *     valid versions or NULL;
+ *   - after a success, each framework is absent (a reason, and the same
+ *     reason as its problem exactly when the import raised something
+ *     other than ModuleNotFoundError: there and broken) or present (a
+ *     version, "?" at least), and its cuda and cudnn are valid versions
+ *     or NULL;
  *   - reading the same answer again changes nothing.
  */
 #include <stdint.h>
@@ -71,9 +73,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
 		const struct needs_framework *f = &py.fw[i];
 
-		if (f->absent &&
-		    (f->version || f->cuda || f->cudnn || f->problem))
+		if (f->absent && (f->version || f->cuda || f->cudnn))
 			violation("an absent framework has only its reason");
+		if (f->absent &&
+		    !strncmp(f->absent, "ModuleNotFoundError: ", 21) !=
+			    !f->problem)
+			violation("a problem exactly when the import broke");
+		if (f->absent && f->problem && strcmp(f->absent, f->problem))
+			violation("a broken import's problem is its reason");
 		if (!f->absent && f->version && !*f->version)
 			violation("a version is not empty");
 		if ((f->cuda && !version_is_valid(f->cuda)) ||
