@@ -40,8 +40,13 @@ static void startup_root_checks(void)
 		  CUENV_OK);
 	check_str("  without its final separators", root.data, "D:\\cuenv");
 	buf_reset(&root);
-	check_int("root D:\\", startup_root(drive, &root, &err), CUENV_OK);
-	check_str("  keeps the drive's separator", root.data, "D:\\");
+	/* a drive's root is the system's (issue 20): refused */
+	check_int("root D:\\", startup_root(drive, &root, &err),
+		  CUENV_E_USAGE);
+	check_str("  refused", err.msg.data,
+		  "CUENV_ROOT 'D:\\' is a folder the system shares: "
+		  "cuenv's root must be a folder of its own");
+	err_release(&err);
 	buf_reset(&root);
 	check_int("relative root", startup_root(relative, &root, &err),
 		  CUENV_E_USAGE);
