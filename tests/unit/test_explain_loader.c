@@ -24,36 +24,6 @@
 #define SITE "venv/lib/python3.11/site-packages"
 #define SP SITE "/nvidia/cusparse/lib/libcusparse.so.12"
 
-/* cc -fPIC -shared with a soname, the source and extra arguments. */
-static void lib(const struct fixture *fx, const char *rel, const char *soname,
-		const char *src, const char *extra)
-{
-	struct strv argv = STRV_INIT, ex = STRV_INIT;
-	struct buf got = BUF_INIT, srcname = BUF_INIT, so = BUF_INIT;
-	char *o = fx_path(fx, rel), *c;
-
-	buf_printf(&srcname, "%s.c", rel);
-	fx_write(fx, srcname.data, src);
-	c = fx_path(fx, srcname.data);
-	buf_printf(&so, "-Wl,-soname,%s", soname);
-	strv_push(&argv, "cc");
-	strv_push(&argv, "-fPIC");
-	strv_push(&argv, "-shared");
-	strv_push(&argv, so.data);
-	strv_push(&argv, "-Wl,--no-as-needed");
-	strv_push(&argv, "-o");
-	strv_push(&argv, o);
-	strv_push(&argv, c);
-	strv_split(&ex, extra, ' ');
-	for (size_t i = 0; i < ex.n; i++)
-		if (*ex.v[i])
-			strv_push(&argv, ex.v[i]);
-	if (fx_run(argv.v, &got))
-		fail_msg("cc %s failed: %s", rel, got.data);
-	STRV_RELEASE_EACH(&argv, &ex);
-	BUF_RELEASE_EACH(&got, &srcname, &so);
-	FREE_EACH(o, c);
-}
 
 /* nvJitLink with __nvJitLinkAddData_12_0 up to 12_minor, at rel. */
 static void jitlink(const struct fixture *fx, const char *rel, int minor)
@@ -64,11 +34,12 @@ static void jitlink(const struct fixture *fx, const char *rel, int minor)
 			      "__nvJitLinkAddData_12_1; local: *; };\n"
 			    : "libnvJitLink.so.12 { global: "
 			      "__nvJitLinkAddData_12_0; local: *; };\n");
-	lib(fx, rel, "libnvJitLink.so.12",
-	    minor >= 1 ? "int __nvJitLinkAddData_12_0(void) { return 0; }\n"
-			 "int __nvJitLinkAddData_12_1(void) { return 0; }\n"
-		       : "int __nvJitLinkAddData_12_0(void) { return 0; }\n",
-	    "-Wl,--version-script=jit.map");
+	fx_cc_lib(fx, rel, "libnvJitLink.so.12",
+		  minor >= 1
+		      ? "int __nvJitLinkAddData_12_0(void) { return 0; }\n"
+			"int __nvJitLinkAddData_12_1(void) { return 0; }\n"
+		      : "int __nvJitLinkAddData_12_0(void) { return 0; }\n",
+		  "-Wl,--version-script=jit.map");
 }
 
 /*
@@ -100,30 +71,31 @@ static int setup(void **state)
 	jitlink(fx, SITE "/nvidia/nvjitlink/lib/libnvJitLink.so.12", 1);
 	fx_write(fx, SITE "/nvidia_nvjitlink_cu12-12.9.86.dist-info/RECORD",
 		 "nvidia/nvjitlink/lib/libnvJitLink.so.12,sha256=x,1\n");
-	lib(fx, SP, "libcusparse.so.12",
-	    "int __nvJitLinkAddData_12_1(void);\n"
-	    "int sp(void) { return __nvJitLinkAddData_12_1(); }\n",
-	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN:$ORIGIN/../../"
-	    "nvjitlink/lib -L" SITE "/nvidia/nvjitlink/lib "
-	    "-l:libnvJitLink.so.12");
+	fx_cc_lib(fx, SP, "libcusparse.so.12",
+		  "int __nvJitLinkAddData_12_1(void);\n"
+		  "int sp(void) { return __nvJitLinkAddData_12_1(); }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN:$ORIGIN/../../"
+		  "nvjitlink/lib -L" SITE "/nvidia/nvjitlink/lib "
+		  "-l:libnvJitLink.so.12");
 	jitlink(fx, "old/libnvJitLink.so.12.0.140", 0);
 	fx_symlink(fx, "libnvJitLink.so.12.0.140", "old/libnvJitLink.so.12");
 	jitlink(fx, "tk12.0/lib64/libnvJitLink.so.12", 0);
 	jitlink(fx, "tk12.9/lib64/libnvJitLink.so.12", 1);
-	lib(fx, "dnn90/libcudnn.so.9.0.0", "libcudnn.so.9",
-	    "int cudnnGetVersion(void) { return 90000; }\n", "");
+	fx_cc_lib(fx, "dnn90/libcudnn.so.9.0.0", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 90000; }\n", "");
 	fx_symlink(fx, "libcudnn.so.9.0.0", "dnn90/libcudnn.so.9");
-	lib(fx, "dnn91/libcudnn.so.9.1.0", "libcudnn.so.9",
-	    "int cudnnGetVersion(void) { return 90100; }\n", "");
+	fx_cc_lib(fx, "dnn91/libcudnn.so.9.1.0", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 90100; }\n", "");
 	fx_symlink(fx, "libcudnn.so.9.1.0", "dnn91/libcudnn.so.9");
-	lib(fx, SITE "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
-	    "int tc(void) { return 0; }\n", "-Ldnn91 -l:libcudnn.so.9");
-	lib(fx, SITE "/torch/lib/libtorch_global_deps.so",
-	    "libtorch_global_deps.so", "int gd(void) { return 0; }\n", "");
-	lib(fx, SITE "/torch/_C.cpython-311-x86_64-linux-gnu.so", "_C.so",
-	    "int c(void) { return 0; }\n",
-	    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/lib -L" SITE
-	    "/torch/lib -l:libtorch_cuda.so -Ldnn91");
+	fx_cc_lib(fx, SITE "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+		  "int tc(void) { return 0; }\n", "-Ldnn91 -l:libcudnn.so.9");
+	fx_cc_lib(fx, SITE "/torch/lib/libtorch_global_deps.so",
+		  "libtorch_global_deps.so", "int gd(void) { return 0; }\n",
+		  "");
+	fx_cc_lib(fx, SITE "/torch/_C.cpython-311-x86_64-linux-gnu.so", "_C.so",
+		  "int c(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/lib -L" SITE
+		  "/torch/lib -l:libtorch_cuda.so -Ldnn91");
 	return 0;
 }
 

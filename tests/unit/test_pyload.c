@@ -20,36 +20,6 @@
 
 #define SITE "venv/lib/python3.11/site-packages"
 
-/* cc -fPIC -shared with a soname, the source and extra arguments. */
-static void lib(const struct fixture *fx, const char *rel, const char *soname,
-		const char *src, const char *extra)
-{
-	struct strv argv = STRV_INIT, ex = STRV_INIT;
-	struct buf got = BUF_INIT, srcname = BUF_INIT, so = BUF_INIT;
-	char *o = fx_path(fx, rel), *c;
-
-	buf_printf(&srcname, "%s.c", rel);
-	fx_write(fx, srcname.data, src);
-	c = fx_path(fx, srcname.data);
-	buf_printf(&so, "-Wl,-soname,%s", soname);
-	strv_push(&argv, "cc");
-	strv_push(&argv, "-fPIC");
-	strv_push(&argv, "-shared");
-	strv_push(&argv, so.data);
-	strv_push(&argv, "-Wl,--no-as-needed");
-	strv_push(&argv, "-o");
-	strv_push(&argv, o);
-	strv_push(&argv, c);
-	strv_split(&ex, extra, ' ');
-	for (size_t i = 0; i < ex.n; i++)
-		if (*ex.v[i])
-			strv_push(&argv, ex.v[i]);
-	if (fx_run(argv.v, &got))
-		fail_msg("cc %s failed: %s", rel, got.data);
-	STRV_RELEASE_EACH(&argv, &ex);
-	BUF_RELEASE_EACH(&got, &srcname, &so);
-	FREE_EACH(o, c);
-}
 
 /* nvJitLink with the symbols up to 12.minor, at rel. */
 static void jitlink(const struct fixture *fx, const char *rel, int minor)
@@ -59,11 +29,11 @@ static void jitlink(const struct fixture *fx, const char *rel, int minor)
 			      "jit_12_1; local: *; };\n"
 			    : "libnvJitLink.so.12 { global: jit_12_0; "
 			      "local: *; };\n");
-	lib(fx, rel, "libnvJitLink.so.12",
-	    minor >= 1 ? "int jit_12_0(void) { return 0; }\n"
-			 "int jit_12_1(void) { return 0; }\n"
-		       : "int jit_12_0(void) { return 0; }\n",
-	    "-Wl,--version-script=jit.map");
+	fx_cc_lib(fx, rel, "libnvJitLink.so.12",
+		  minor >= 1 ? "int jit_12_0(void) { return 0; }\n"
+			       "int jit_12_1(void) { return 0; }\n"
+			     : "int jit_12_0(void) { return 0; }\n",
+		  "-Wl,--version-script=jit.map");
 }
 
 /* A wheel's dist-info whose RECORD lists rel (under site). */
@@ -103,37 +73,38 @@ static int setup(void **state)
 	jitlink(fx, SITE "/nvidia/nvjitlink/lib/libnvJitLink.so.12", 1);
 	wheel(fx, SITE, "nvidia_nvjitlink_cu12-12.9.86",
 	      "nvidia/nvjitlink/lib/libnvJitLink.so.12");
-	lib(fx, SITE "/nvidia/cusparse/lib/libcusparse.so.12",
-	    "libcusparse.so.12",
-	    "int jit_12_1(void);\nint sp(void) { return jit_12_1(); }\n",
-	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN:$ORIGIN/../../"
-	    "nvjitlink/lib -L" SITE "/nvidia/nvjitlink/lib "
-	    "-l:libnvJitLink.so.12");
+	fx_cc_lib(fx, SITE "/nvidia/cusparse/lib/libcusparse.so.12",
+		  "libcusparse.so.12",
+		  "int jit_12_1(void);\nint sp(void) { return jit_12_1(); }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN:$ORIGIN/../../"
+		  "nvjitlink/lib -L" SITE "/nvidia/nvjitlink/lib "
+		  "-l:libnvJitLink.so.12");
 	wheel(fx, SITE, "nvidia_cusparse_cu12-12.1.0.106",
 	      "nvidia/cusparse/lib/libcusparse.so.12");
-	lib(fx, SITE "/nvidia/cudnn/lib/libcudnn.so.9", "libcudnn.so.9",
-	    "int cudnnGetVersion(void) { return 90100; }\n",
-	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
-	lib(fx, SITE "/nvidia/cudnn/lib/libcudnn_graph.so.9",
-	    "libcudnn_graph.so.9", "int g(void) { return 0; }\n", "");
-	lib(fx, SITE "/nvidia/cudnn/lib/libcudnn_ops.so.9", "libcudnn_ops.so.9",
-	    "int o(void) { return 0; }\n", "");
+	fx_cc_lib(fx, SITE "/nvidia/cudnn/lib/libcudnn.so.9", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 90100; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	fx_cc_lib(fx, SITE "/nvidia/cudnn/lib/libcudnn_graph.so.9",
+		  "libcudnn_graph.so.9", "int g(void) { return 0; }\n", "");
+	fx_cc_lib(fx, SITE "/nvidia/cudnn/lib/libcudnn_ops.so.9",
+		  "libcudnn_ops.so.9", "int o(void) { return 0; }\n", "");
 	wheel(fx, SITE, "nvidia_cudnn_cu12-9.1.0.70",
 	      "nvidia/cudnn/lib/libcudnn.so.9");
-	lib(fx, SITE "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
-	    "int tc(void) { return 0; }\n",
-	    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
-	    "cusparse/lib:$ORIGIN/../../nvidia/cudnn/lib -L" SITE
-	    "/nvidia/cusparse/lib -L" SITE "/nvidia/cudnn/lib "
-	    "-l:libcusparse.so.12 -l:libcudnn.so.9 -Wl,-rpath-link," SITE
-	    "/nvidia/nvjitlink/lib");
-	lib(fx, SITE "/torch/lib/libtorch_global_deps.so",
-	    "libtorch_global_deps.so", "int gd(void) { return 0; }\n", "");
-	lib(fx, SITE "/torch/_C.cpython-311-x86_64-linux-gnu.so", "_C.so",
-	    "int c(void) { return 0; }\n",
-	    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/lib -L" SITE
-	    "/torch/lib -l:libtorch_cuda.so -Wl,-rpath-link," SITE
-	    "/nvidia/nvjitlink/lib");
+	fx_cc_lib(fx, SITE "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+		  "int tc(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
+		  "cusparse/lib:$ORIGIN/../../nvidia/cudnn/lib -L" SITE
+		  "/nvidia/cusparse/lib -L" SITE "/nvidia/cudnn/lib "
+		  "-l:libcusparse.so.12 -l:libcudnn.so.9 -Wl,-rpath-link," SITE
+		  "/nvidia/nvjitlink/lib");
+	fx_cc_lib(fx, SITE "/torch/lib/libtorch_global_deps.so",
+		  "libtorch_global_deps.so", "int gd(void) { return 0; }\n",
+		  "");
+	fx_cc_lib(fx, SITE "/torch/_C.cpython-311-x86_64-linux-gnu.so", "_C.so",
+		  "int c(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/lib -L" SITE
+		  "/torch/lib -l:libtorch_cuda.so -Wl,-rpath-link," SITE
+		  "/nvidia/nvjitlink/lib");
 	return 0;
 }
 
@@ -300,10 +271,10 @@ static void test_pyload_rpath_keeps_torch_own_libraries(void **state)
 
 	NEED_CC();
 	fx_mkdir(fx, "other");
-	lib(fx, "other/libcusparse.so.12", "libcusparse.so.12",
-	    "int sp(void) { return 0; }\n", "");
-	lib(fx, "other/libcudnn.so.9", "libcudnn.so.9",
-	    "int cudnnGetVersion(void) { return 90000; }\n", "");
+	fx_cc_lib(fx, "other/libcusparse.so.12", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "other/libcudnn.so.9", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 90000; }\n", "");
 	judge(fx, dir, &j);
 	assert_loaded(fx, &j, "libcusparse.so.12",
 		      SITE "/nvidia/cusparse/lib/libcusparse.so.12");
@@ -324,8 +295,8 @@ static void test_pyload_cudnn_sub_library_from_elsewhere_is_mixed(void **state)
 
 	NEED_CC();
 	fx_mkdir(fx, "c13");
-	lib(fx, "c13/libcudnn_graph.so.9", "libcudnn_graph.so.9",
-	    "int g(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c13/libcudnn_graph.so.9", "libcudnn_graph.so.9",
+		  "int g(void) { return 0; }\n", "");
 	judge(fx, dir, &j);
 	assert_loaded(fx, &j, "libcudnn_graph.so.9", "c13/libcudnn_graph.so.9");
 	is = issue(&j, PYLOAD_MIXED, "libcudnn_graph.so.9");
@@ -347,8 +318,8 @@ static void test_pyload_cudnn_exact_version_name_first(void **state)
 
 	NEED_CC();
 	fx_mkdir(fx, "exact");
-	lib(fx, "exact/libcudnn_graph.so.9.1.0", "libcudnn_graph.so.9",
-	    "int g(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "exact/libcudnn_graph.so.9.1.0", "libcudnn_graph.so.9",
+		  "int g(void) { return 0; }\n", "");
 	judge(fx, dir, &j);
 	assert_loaded(fx, &j, "libcudnn_graph.so.9.1.0",
 		      "exact/libcudnn_graph.so.9.1.0");
@@ -387,33 +358,36 @@ static void tf_site(const struct fixture *fx, bool jax)
 {
 	fx_mkdir(fx, TFSITE "/nvidia/cuda_runtime/lib");
 	fx_mkdir(fx, TFSITE "/nvidia/cusparse/lib");
-	lib(fx, TFSITE "/nvidia/cuda_runtime/lib/libcudart.so.12",
-	    "libcudart.so.12", "int rt(void) { return 0; }\n",
-	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	fx_cc_lib(fx, TFSITE "/nvidia/cuda_runtime/lib/libcudart.so.12",
+		  "libcudart.so.12", "int rt(void) { return 0; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
 	wheel(fx, TFSITE, "nvidia_cuda_runtime_cu12-12.3.101",
 	      "nvidia/cuda_runtime/lib/libcudart.so.12");
-	lib(fx, TFSITE "/nvidia/cusparse/lib/libcusparse.so.12",
-	    "libcusparse.so.12", "int sp(void) { return 0; }\n",
-	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	fx_cc_lib(fx, TFSITE "/nvidia/cusparse/lib/libcusparse.so.12",
+		  "libcusparse.so.12", "int sp(void) { return 0; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
 	wheel(fx, TFSITE, "nvidia_cusparse_cu12-12.2.0.103",
 	      "nvidia/cusparse/lib/libcusparse.so.12");
 	if (jax) {
 		fx_mkdir(fx, TFSITE "/jax_plugins/xla_cuda12");
 		fx_mkdir(fx, TFSITE "/jax_cuda12_plugin");
-		lib(fx, TFSITE "/jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+		fx_cc_lib(
+		    fx, TFSITE "/jax_plugins/xla_cuda12/xla_cuda_plugin.so",
 		    "xla_cuda_plugin.so", "int pj(void) { return 0; }\n",
 		    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
 		    "cusparse/lib:$ORIGIN/../../nvidia/cuda_runtime/lib");
-		lib(fx, TFSITE "/jax_cuda12_plugin/_versions.so",
-		    "_versions.so", "int v(void) { return 0; }\n", "");
+		fx_cc_lib(fx, TFSITE "/jax_cuda12_plugin/_versions.so",
+			  "_versions.so", "int v(void) { return 0; }\n", "");
 		return;
 	}
 	fx_mkdir(fx, TFSITE "/tensorflow/python");
-	lib(fx, TFSITE "/tensorflow/libtensorflow_framework.so.2",
+	fx_cc_lib(
+	    fx, TFSITE "/tensorflow/libtensorflow_framework.so.2",
 	    "libtensorflow_framework.so.2", "int fw(void) { return 0; }\n",
 	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/:$ORIGIN/../nvidia/"
 	    "cuda_runtime/lib");
-	lib(fx, TFSITE "/tensorflow/python/_pywrap_tensorflow_internal.so",
+	fx_cc_lib(
+	    fx, TFSITE "/tensorflow/python/_pywrap_tensorflow_internal.so",
 	    "_pywrap_tensorflow_internal.so", "int pw(void) { return 0; }\n",
 	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/.. -L" TFSITE
 	    "/tensorflow -l:libtensorflow_framework.so.2");
@@ -477,8 +451,8 @@ test_pyload_tensorflow_takes_an_older_copy_from_the_path(void **state)
 	NEED_CC();
 	tf_site(fx, false);
 	fx_mkdir(fx, "c12");
-	lib(fx, "c12/libcusparse.so.12.0.0.76", "libcusparse.so.12",
-	    "int sp(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c12/libcusparse.so.12.0.0.76", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
 	fx_symlink(fx, "libcusparse.so.12.0.0.76", "c12/libcusparse.so.12");
 	judge_site(fx, dir, &j);
 	assert_loaded(fx, &j, "libcusparse.so.12",
@@ -500,8 +474,8 @@ static void test_pyload_jax_plugin_rpath_keeps_the_wheels(void **state)
 	NEED_CC();
 	tf_site(fx, true);
 	fx_mkdir(fx, "c12");
-	lib(fx, "c12/libcusparse.so.12", "libcusparse.so.12",
-	    "int sp(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c12/libcusparse.so.12", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
 	judge_site(fx, dir, &j);
 	assert_string_equal(j.fws.v[0].name, "jax");
 	assert_int_equal(j.fws.v[0].entries.n, 2);

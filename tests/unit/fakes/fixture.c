@@ -497,3 +497,33 @@ bool fx_have_program(const char *name)
 	strv_release(&dirs);
 	return found;
 }
+
+void fx_cc_lib(const struct fixture *fx, const char *rel, const char *soname,
+	       const char *src, const char *extra)
+{
+	struct strv argv = STRV_INIT, ex = STRV_INIT;
+	struct buf got = BUF_INIT, srcname = BUF_INIT, so = BUF_INIT;
+	char *o = fx_path(fx, rel), *c;
+
+	buf_printf(&srcname, "%s.c", rel);
+	fx_write(fx, srcname.data, src);
+	c = fx_path(fx, srcname.data);
+	buf_printf(&so, "-Wl,-soname,%s", soname);
+	strv_push(&argv, "cc");
+	strv_push(&argv, "-fPIC");
+	strv_push(&argv, "-shared");
+	strv_push(&argv, so.data);
+	strv_push(&argv, "-Wl,--no-as-needed");
+	strv_push(&argv, "-o");
+	strv_push(&argv, o);
+	strv_push(&argv, c);
+	strv_split(&ex, extra, ' ');
+	for (size_t i = 0; i < ex.n; i++)
+		if (*ex.v[i])
+			strv_push(&argv, ex.v[i]);
+	if (fx_run(argv.v, &got))
+		fail_msg("cc %s failed: %s", rel, got.data);
+	STRV_RELEASE_EACH(&argv, &ex);
+	BUF_RELEASE_EACH(&got, &srcname, &so);
+	FREE_EACH(o, c);
+}

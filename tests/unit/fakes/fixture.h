@@ -127,5 +127,12 @@ bool fx_have_program(const char *name);
  */
 int fx_cc_shared(const struct fixture *fx, const char *rel, const char *soname,
 		 const char *src, const char *libdir, const char *links);
+/*
+ * cc -fPIC -shared the C source src into root/rel with soname (linked
+ * --no-as-needed) and the extra arguments (space-separated: -Wl options,
+ * -L and -l, a version script); the test fails when cc does.
+ */
+void fx_cc_lib(const struct fixture *fx, const char *rel, const char *soname,
+	       const char *src, const char *extra);
 
 #endif
