@@ -99,19 +99,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	if (chdir("/"))
-		return -1;
-	return fx_teardown(state);
-}
-
-#define NEED_CC()                                                              \
-	do {                                                                   \
-		if (!fx_have_program("cc"))                                    \
-			skip();                                                \
-	} while (0)
-
 /* One explain of text, judged on the fixture's machine. */
 struct run {
 	struct explain ex;
@@ -237,7 +224,7 @@ static void test_explain_loader_older_copy_on_the_path(void **state)
 	char *text;
 	const struct explain_finding *f;
 
-	NEED_CC();
+	FX_NEED_CC();
 	start(&r);
 	text = symbol_error(fx);
 	r.ld = dirs(fx, "old");
@@ -272,7 +259,7 @@ static void test_explain_loader_keeps_other_folders(void **state)
 	char *text, *want;
 	struct buf b = BUF_INIT;
 
-	NEED_CC();
+	FX_NEED_CC();
 	start(&r);
 	text = symbol_error(fx);
 	r.ld = dirs(fx, "dnn91:old");
@@ -292,7 +279,7 @@ static void test_explain_loader_selection_shadows_the_venv(void **state)
 	struct run r;
 	char *text;
 
-	NEED_CC();
+	FX_NEED_CC();
 	start(&r);
 	text = symbol_error(fx);
 	/* the hook put the selection's folder before the user's own */
@@ -321,7 +308,7 @@ static void test_explain_loader_fix_only_when_it_works(void **state)
 	struct run r;
 	char *text;
 
-	NEED_CC();
+	FX_NEED_CC();
 	start(&r);
 	text = symbol_error(fx);
 	/* the base also holds an older copy: turning the selection off
@@ -342,7 +329,7 @@ static void test_explain_loader_satisfied_here(void **state)
 	struct run r;
 	char *text;
 
-	NEED_CC();
+	FX_NEED_CC();
 	start(&r);
 	text = symbol_error(fx);
 	finish(&r, text);
@@ -397,7 +384,7 @@ static void test_explain_loader_cudnn_mismatch_names_the_copy(void **state)
 	char *text;
 	const struct explain_finding *f;
 
-	NEED_CC();
+	FX_NEED_CC();
 	start(&r);
 	text = mismatch_error(fx);
 	r.ld = dirs(fx, "dnn90:dnn91");
@@ -441,20 +428,23 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(
-		test_explain_loader_older_copy_on_the_path, setup, teardown),
+		test_explain_loader_older_copy_on_the_path, setup,
+		fx_teardown_chdir),
 	    cmocka_unit_test_setup_teardown(
-		test_explain_loader_keeps_other_folders, setup, teardown),
+		test_explain_loader_keeps_other_folders, setup,
+		fx_teardown_chdir),
 	    cmocka_unit_test_setup_teardown(
 		test_explain_loader_selection_shadows_the_venv, setup,
-		teardown),
+		fx_teardown_chdir),
 	    cmocka_unit_test_setup_teardown(
-		test_explain_loader_fix_only_when_it_works, setup, teardown),
+		test_explain_loader_fix_only_when_it_works, setup,
+		fx_teardown_chdir),
 	    cmocka_unit_test_setup_teardown(test_explain_loader_satisfied_here,
-					    setup, teardown),
+					    setup, fx_teardown_chdir),
 	    cmocka_unit_test(test_explain_loader_log_from_elsewhere),
 	    cmocka_unit_test_setup_teardown(
 		test_explain_loader_cudnn_mismatch_names_the_copy, setup,
-		teardown),
+		fx_teardown_chdir),
 	    cmocka_unit_test(test_explain_loader_cudnn_mismatch_without_torch),
 	};
 

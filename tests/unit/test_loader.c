@@ -104,13 +104,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	if (chdir("/"))
-		return -1;
-	return fx_teardown(state);
-}
-
 /* The model's answer and the real loader's, for dlopen(path) [+ call]. */
 struct run {
 	struct loader l;
@@ -221,12 +214,6 @@ static void assert_from(const struct fixture *fx, const struct run *r,
 	FREE_EACH(want, a, b);
 }
 
-#define NEED_CC()                                                              \
-	do {                                                                   \
-		if (!fx_have_program("cc"))                                    \
-			skip();                                                \
-	} while (0)
-
 static const char b_src[] = "int b(void) { return 0; }\n";
 
 /* Two copies of libb: one where LD_LIBRARY_PATH points, one in dep/. */
@@ -245,7 +232,7 @@ static void test_loader_runpath_after_library_path(void **state)
 	struct run r;
 	char *llp = fx_path(fx, "llp");
 
-	NEED_CC();
+	FX_NEED_CC();
 	two_copies(fx);
 	lib(fx, "liba.so", "liba.so",
 	    "int b(void);\nint a(void) { return b(); }\n",
@@ -269,7 +256,7 @@ static void test_loader_rpath_before_library_path(void **state)
 	struct run r;
 	char *llp = fx_path(fx, "llp");
 
-	NEED_CC();
+	FX_NEED_CC();
 	two_copies(fx);
 	lib(fx, "liba.so", "liba.so",
 	    "int b(void);\nint a(void) { return b(); }\n",
@@ -292,7 +279,7 @@ static void test_loader_rpath_of_the_loading_chain(void **state)
 	struct fixture *fx = *state;
 	struct run r;
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "dep");
 	lib(fx, "dep/libleaf.so.1", "libleaf.so.1", b_src, "");
 	lib(fx, "dep/libmid.so.1", "libmid.so.1",
@@ -331,7 +318,7 @@ static void test_loader_dlopen_from_a_runpath_library(void **state)
 	struct run r;
 	char *llp = fx_path(fx, "llp");
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "front");
 	fx_mkdir(fx, "llp");
 	lib(fx, "front/libsub.so.9", "libsub.so.9", b_src, "");
@@ -361,7 +348,7 @@ static void test_loader_already_loaded_soname_wins(void **state)
 	struct run r;
 	char *llp = fx_path(fx, "llp");
 
-	NEED_CC();
+	FX_NEED_CC();
 	two_copies(fx);
 	/* first the dep/ copy by its path, then a library that needs it */
 	lib(fx, "libuser.so", "libuser.so",
@@ -391,7 +378,7 @@ static void test_loader_symbol_versions(void **state)
 	struct run r;
 	char *llp = fx_path(fx, "llp");
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "new");
 	fx_mkdir(fx, "llp");
 	fx_write(fx, "new.map", "libv.so.12 { global: old_fn; new_fn; };\n");
@@ -447,7 +434,7 @@ static void test_loader_not_elf_and_missing(void **state)
 	struct run r;
 	char *llp = fx_path(fx, "llp");
 
-	NEED_CC();
+	FX_NEED_CC();
 	two_copies(fx);
 	fx_write(fx, "llp/libb.so.1", "/* GNU ld script */\n");
 	lib(fx, "liba.so", "liba.so",
@@ -487,7 +474,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_loader_expand),
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, fx_teardown_chdir)
 	    T(test_loader_runpath_after_library_path),
 	    T(test_loader_rpath_before_library_path),
 	    T(test_loader_rpath_of_the_loading_chain),

@@ -108,19 +108,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	if (chdir("/"))
-		return -1;
-	return fx_teardown(state);
-}
-
-#define NEED_CC()                                                              \
-	do {                                                                   \
-		if (!fx_have_program("cc"))                                    \
-			skip();                                                \
-	} while (0)
-
 /* A prediction of the fixture's torch and its verdict. */
 struct judged {
 	struct pyload_fws fws;
@@ -186,7 +173,7 @@ static void test_pyload_finds_torch_entries_in_import_order(void **state)
 	struct fixture *fx = *state;
 	struct judged j;
 
-	NEED_CC();
+	FX_NEED_CC();
 	judge(fx, NULL, &j);
 	assert_string_equal(j.fws.v[0].name, "torch");
 	assert_int_equal(j.fws.v[0].entries.n, 2);
@@ -201,7 +188,7 @@ static void test_pyload_a_whole_environment_has_no_issue(void **state)
 	struct fixture *fx = *state;
 	struct judged j;
 
-	NEED_CC();
+	FX_NEED_CC();
 	judge(fx, NULL, &j);
 	assert_loaded(fx, &j, "libnvJitLink.so.12",
 		      SITE "/nvidia/nvjitlink/lib/libnvJitLink.so.12");
@@ -224,7 +211,7 @@ static void test_pyload_older_nvjitlink_on_the_path_breaks(void **state)
 	const struct pyload_issue *is;
 	char *old = fx_path(fx, "old");
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "old");
 	jitlink(fx, "old/libnvJitLink.so.12.0.140", 0);
 	fx_symlink(fx, "libnvJitLink.so.12.0.140", "old/libnvJitLink.so.12");
@@ -250,7 +237,7 @@ static void test_pyload_newer_copy_on_the_path_is_no_issue(void **state)
 	struct judged j;
 	char *dir = fx_path(fx, "newer");
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "newer");
 	jitlink(fx, "newer/libnvJitLink.so.12.9.90", 1);
 	fx_symlink(fx, "libnvJitLink.so.12.9.90", "newer/libnvJitLink.so.12");
@@ -269,7 +256,7 @@ static void test_pyload_rpath_keeps_torch_own_libraries(void **state)
 	struct judged j;
 	char *dir = fx_path(fx, "other");
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "other");
 	fx_cc_lib(fx, "other/libcusparse.so.12", "libcusparse.so.12",
 		  "int sp(void) { return 0; }\n", "");
@@ -293,7 +280,7 @@ static void test_pyload_cudnn_sub_library_from_elsewhere_is_mixed(void **state)
 	const struct pyload_issue *is;
 	char *dir = fx_path(fx, "c13");
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "c13");
 	fx_cc_lib(fx, "c13/libcudnn_graph.so.9", "libcudnn_graph.so.9",
 		  "int g(void) { return 0; }\n", "");
@@ -316,7 +303,7 @@ static void test_pyload_cudnn_exact_version_name_first(void **state)
 	struct judged j;
 	char *dir = fx_path(fx, "exact");
 
-	NEED_CC();
+	FX_NEED_CC();
 	fx_mkdir(fx, "exact");
 	fx_cc_lib(fx, "exact/libcudnn_graph.so.9.1.0", "libcudnn_graph.so.9",
 		  "int g(void) { return 0; }\n", "");
@@ -334,7 +321,7 @@ static void test_pyload_a_missing_library_is_an_issue(void **state)
 	struct judged j;
 	char *p = fx_path(fx, SITE "/nvidia/nvjitlink/lib/libnvJitLink.so.12");
 
-	NEED_CC();
+	FX_NEED_CC();
 	unlink(p);
 	judge(fx, NULL, &j);
 	issue(&j, PYLOAD_MISSING, "libnvJitLink.so.12");
@@ -419,7 +406,7 @@ test_pyload_tensorflow_dlopens_from_its_framework_library(void **state)
 	struct judged j;
 	const struct pyload_issue *is;
 
-	NEED_CC();
+	FX_NEED_CC();
 	tf_site(fx, false);
 	judge_site(fx, NULL, &j);
 	assert_string_equal(j.fws.v[0].name, "tensorflow");
@@ -448,7 +435,7 @@ test_pyload_tensorflow_takes_an_older_copy_from_the_path(void **state)
 	const struct pyload_issue *is;
 	char *dir = fx_path(fx, "c12");
 
-	NEED_CC();
+	FX_NEED_CC();
 	tf_site(fx, false);
 	fx_mkdir(fx, "c12");
 	fx_cc_lib(fx, "c12/libcusparse.so.12.0.0.76", "libcusparse.so.12",
@@ -471,7 +458,7 @@ static void test_pyload_jax_plugin_rpath_keeps_the_wheels(void **state)
 	struct judged j;
 	char *dir = fx_path(fx, "c12");
 
-	NEED_CC();
+	FX_NEED_CC();
 	tf_site(fx, true);
 	fx_mkdir(fx, "c12");
 	fx_cc_lib(fx, "c12/libcusparse.so.12", "libcusparse.so.12",
@@ -531,7 +518,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_loader_defaults_from_ld_so_help),
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, fx_teardown_chdir)
 	    T(test_pyload_finds_torch_entries_in_import_order),
 	    T(test_pyload_a_whole_environment_has_no_issue),
 	    T(test_pyload_older_nvjitlink_on_the_path_breaks),

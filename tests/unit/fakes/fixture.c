@@ -527,3 +527,10 @@ void fx_cc_lib(const struct fixture *fx, const char *rel, const char *soname,
 	BUF_RELEASE_EACH(&got, &srcname, &so);
 	FREE_EACH(o, c);
 }
+
+int fx_teardown_chdir(void **state)
+{
+	if (chdir("/"))
+		return -1;
+	return fx_teardown(state);
+}

@@ -134,5 +134,16 @@ int fx_cc_shared(const struct fixture *fx, const char *rel, const char *soname,
  */
 void fx_cc_lib(const struct fixture *fx, const char *rel, const char *soname,
 	       const char *src, const char *extra);
+/* Skip the test where there is no cc to build its libraries. */
+#define FX_NEED_CC()                                                           \
+	do {                                                                   \
+		if (!fx_have_program("cc"))                                    \
+			skip();                                                \
+	} while (0)
+/*
+ * fx_teardown for a test whose setup went into the fixture's root (cc's
+ * relative -L and version scripts): out to / first, then removed.
+ */
+int fx_teardown_chdir(void **state);
 
 #endif
