@@ -67,6 +67,14 @@ struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
 			 const struct fetch_opts *opts);
 
 /*
+ * fetch_open for the bytes [offset, end) only: the request names its end,
+ * so a server sends no more (a reader that stops early pays for nothing
+ * it did not read). end 0, or at or past size: to the file's end.
+ */
+struct fetch *fetch_open_range(const char *url, uint64_t offset, uint64_t end,
+			       uint64_t size, const struct fetch_opts *opts);
+
+/*
  * Point *buf at the next bytes and return how many (valid until the next
  * call), 0 at the end, or -1 on a final failure (err filled, code
  * CUENV_E_FETCH).

@@ -27,9 +27,10 @@ struct fetch {
 	uint64_t offset;	  /* absolute position of data's first byte */
 	uint64_t asked;		  /* the offset this attempt asked for */
 	uint64_t skip;		  /* bytes to drop: server ignored the range */
-	uint64_t told;		  /* the size a whole-file answer gave */
+	uint64_t told;		  /* the size the server gave */
 	uint64_t size;		  /* whole file, when known */
 	uint64_t limit;		  /* size, or opts.max_bytes when unknown */
+	uint64_t end;		  /* a bounded range's end, or 0: the file's */
 	int norange;		  /* the server ignores or refuses ranges */
 	uint64_t from;		  /* the range this attempt asked for */
 	int checked;		  /* ... its answer's Content-Range, once */
@@ -179,8 +180,14 @@ static bool range_answered(struct fetch *f)
 			     &h) == CURLHE_OK)
 		value = h->value;
 	why = fetch_content_range_check(value, f->from, f->size);
-	if (!why)
+	if (!why) {
+		/* the file's length, when it says (checked well formed) */
+		const char *len = strrchr(value, '/');
+
+		if (!f->told && len[1] != '*')
+			f->told = strtoull(len + 1, NULL, 10);
 		return true;
+	}
 	if (value) {
 		buf_add_display(&shown, value, 80);
 		buf_printf(&b,
@@ -287,15 +294,22 @@ static int start(struct fetch *f)
 		/* Read from the start, dropping what we have. */
 		f->skip = f->asked;
 		f->asked = 0;
-	} else if (f->asked) {
+	} else if (f->asked || f->end) {
 		/*
 		 * CURLOPT_RANGE, not RESUME_FROM: libcurl fails a resume that
 		 * gets a 200 ("Cannot resume"); on_data copes with it instead.
+		 * A bounded range asks for its end too: what is not asked for
+		 * is not sent.
 		 */
-		char range[32];
+		char range[48];
 
-		snprintf(range, sizeof(range), "%llu-",
-			 (unsigned long long)f->asked);
+		if (f->end)
+			snprintf(range, sizeof(range), "%llu-%llu",
+				 (unsigned long long)f->asked,
+				 (unsigned long long)(f->end - 1));
+		else
+			snprintf(range, sizeof(range), "%llu-",
+				 (unsigned long long)f->asked);
 		curl_easy_setopt(f->easy, CURLOPT_RANGE, range);
 	}
 	f->from = f->asked;
@@ -410,9 +424,14 @@ static ssize_t read_local(struct fetch *f, const void **buf,
 	}
 	f->offset += f->chunk_len;
 	f->chunk_len = 0;
+	if (f->end && f->offset >= f->end)
+		return 0; /* the range asked for is read */
 	if (!f->chunk)
 		f->chunk = xmalloc(CHUNK);
-	n = file_read_full(f->fd, f->chunk, CHUNK);
+	n = file_read_full(f->fd, f->chunk,
+			   f->end && f->end - f->offset < CHUNK
+				   ? (size_t)(f->end - f->offset)
+				   : CHUNK);
 	if (n < 0) {
 		cuenv_fail(err, CUENV_E_FETCH, "cannot download '%s': %s",
 			   f->url, strerror(errno));
@@ -436,11 +455,18 @@ static ssize_t read_local(struct fetch *f, const void **buf,
 struct fetch *fetch_open(const char *url, uint64_t offset, uint64_t size,
 			 const struct fetch_opts *opts)
 {
+	return fetch_open_range(url, offset, 0, size, opts);
+}
+
+struct fetch *fetch_open_range(const char *url, uint64_t offset, uint64_t end,
+			       uint64_t size, const struct fetch_opts *opts)
+{
 	struct fetch *f = xcalloc(1, sizeof(*f));
 
 	f->url = xstrdup(url);
 	f->opts = *opts;
 	f->offset = offset;
+	f->end = end > offset && (!size || end < size) ? end : 0;
 	f->size = size;
 	f->limit = size ? size : opts->max_bytes;
 	f->fd = -1;
@@ -605,6 +631,7 @@ static int range_refused(struct fetch *f, long status)
 static int attempt_over(struct fetch *f, struct cuenv_err *err)
 {
 	long status = 0;
+	uint64_t want;
 	int r;
 
 	if (f->easy)
@@ -616,13 +643,14 @@ static int attempt_over(struct fetch *f, struct cuenv_err *err)
 		return -1;
 	}
 	/*
-	 * Every byte of a known size is here: done, whatever the end of the
-	 * connection was (the hash decides).
+	 * Every byte asked for (a bounded range, or a known size) is here:
+	 * done, whatever the end of the connection was (the hash decides).
 	 */
-	if (f->size && f->offset >= f->size)
+	want = f->end ? f->end : f->size;
+	if (want && f->offset >= want)
 		f->result = CURLE_OK;
-	/* A clean end that is short of the size: broken. */
-	if (f->result == CURLE_OK && f->size && f->offset < f->size)
+	/* A clean end that is short of it: broken. */
+	if (f->result == CURLE_OK && want && f->offset < want)
 		f->result = CURLE_PARTIAL_FILE;
 	if (f->result == CURLE_OK) {
 		stop(f);

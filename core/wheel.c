@@ -219,7 +219,7 @@ static int fetch_range(const char *url, uint64_t off, uint64_t len,
 		       struct buf *out, struct wheel_remote_stats *st,
 		       struct cuenv_err *err)
 {
-	struct fetch *f = fetch_open(url, off, size, fo);
+	struct fetch *f = fetch_open_range(url, off, off + len, size, fo);
 	const void *p;
 	ssize_t n;
 	int rc = CUENV_OK;
@@ -492,10 +492,21 @@ struct url_source {
 	struct wheel_remote_stats *st;
 };
 
+/*
+ * A member is read in windows that grow fourfold, each its own bounded
+ * request: a reader that stops early (a header, a lying size) has
+ * fetched at most one small window more than it read, whatever the
+ * member claims; a whole library takes a handful of requests.
+ */
+#define WINDOW_FIRST ((uint64_t)64 << 10)
+#define WINDOW_MAX ((uint64_t)64 << 20)
+
 struct url_range {
 	struct url_source *u;
 	struct fetch *f;
-	uint64_t off, left;
+	uint64_t off, left; /* the next byte to hand out; bytes after it */
+	uint64_t from, end; /* the open window */
+	uint64_t window;    /* the next window's length */
 };
 
 static void *url_open(void *ctx, uint64_t off, uint64_t len)
@@ -505,7 +516,18 @@ static void *url_open(void *ctx, uint64_t off, uint64_t len)
 	r->u = ctx;
 	r->off = off;
 	r->left = len;
+	r->window = WINDOW_FIRST;
 	return r;
+}
+
+/* Close the open window, counting what came over the wire for it. */
+static void url_window_close(struct url_range *r)
+{
+	if (!r->f)
+		return;
+	r->u->st->bytes += fetch_offset(r->f) - r->from;
+	fetch_close(r->f);
+	r->f = NULL;
 }
 
 static ssize_t url_next(void *h, const void **p, struct cuenv_err *err)
@@ -515,9 +537,16 @@ static ssize_t url_next(void *h, const void **p, struct cuenv_err *err)
 
 	if (!r->left)
 		return 0;
+	if (r->f && r->off == r->end)
+		url_window_close(r);
 	if (!r->f) {
-		r->f = fetch_open(r->u->url, r->off, r->u->size, r->u->fo);
+		r->from = r->off;
+		r->end = r->off + (r->left < r->window ? r->left : r->window);
+		r->f = fetch_open_range(r->u->url, r->from, r->end, r->u->size,
+					r->u->fo);
 		r->u->st->requests++;
+		if (r->window < WINDOW_MAX)
+			r->window *= 4;
 	}
 	n = fetch_read(r->f, p, err);
 	if (n == 0) {
@@ -529,22 +558,17 @@ static ssize_t url_next(void *h, const void **p, struct cuenv_err *err)
 	}
 	if (n < 0)
 		return -1;
-	if ((uint64_t)n > r->left)
-		n = (ssize_t)r->left;
+	if ((uint64_t)n > r->end - r->off)
+		n = (ssize_t)(r->end - r->off);
+	r->off += (uint64_t)n;
 	r->left -= (uint64_t)n;
 	return n;
 }
 
 static void url_close(void *h)
 {
-	struct url_range *r = h;
-
-	if (r->f) {
-		/* what came over the wire, read or not */
-		r->u->st->bytes += fetch_offset(r->f) - r->off;
-		fetch_close(r->f);
-	}
-	free(r);
+	url_window_close(h);
+	free(h);
 }
 
 /* ---- a requirement on the index ------------------------------------------ */

@@ -78,6 +78,33 @@ static void test_fetch_resumes_from_an_offset(void **state)
 	free(url);
 }
 
+static void test_fetch_range_stops_at_its_end(void **state)
+{
+	struct fixture *fx = *state;
+	struct fetch_opts o = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf out = BUF_INIT;
+	char *url;
+	struct fetch *f;
+
+	fx_write(fx, "a.bin", "0123456789");
+	url = file_url(fx, "a.bin");
+	o.allow_file = 1;
+	f = fetch_open_range(url, 2, 5, 10, &o);
+	assert_int_equal(read_all(f, &out, &err), 0);
+	assert_string_equal(out.data, "234");
+	assert_int_equal(fetch_offset(f), 5);
+	fetch_close(f);
+	buf_reset(&out);
+	/* an end past the file's is the file's */
+	f = fetch_open_range(url, 8, 99, 10, &o);
+	assert_int_equal(read_all(f, &out, &err), 0);
+	assert_string_equal(out.data, "89");
+	fetch_close(f);
+	buf_release(&out);
+	free(url);
+}
+
 static void test_fetch_refuses_more_bytes_than_the_size(void **state)
 {
 	struct fixture *fx = *state;
@@ -358,6 +385,7 @@ int main(void)
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 	    T(test_fetch_reads_a_whole_file),
 	    T(test_fetch_resumes_from_an_offset),
+	    T(test_fetch_range_stops_at_its_end),
 	    T(test_fetch_refuses_more_bytes_than_the_size),
 	    T(test_fetch_bounds_a_file_of_unknown_size),
 	    T(test_fetch_missing_file_is_final_and_names_the_url),
