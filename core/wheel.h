@@ -94,6 +94,12 @@ struct wheel_source {
 	ssize_t (*next)(void *h, const void **p, struct cuenv_err *err);
 	void (*close)(void *h);
 	void *ctx;
+	/*
+	 * Members read at once on up to this many threads (0: one per
+	 * core), when open/next/close may run on several threads for
+	 * different ranges; 1: one at a time.
+	 */
+	unsigned threads;
 };
 
 /*
