@@ -1090,7 +1090,7 @@ int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
 	int rc;
 
 	if (needs_arg_kind(arg) == NEEDS_ARG_WHEEL)
-		return wheel_local_scan(s, arg, err);
+		return wheel_local_scan(s, arg, 0, err);
 	fo.allow_http |= !strncmp(index, "http://", 7); /* the user asked */
 	fo.allow_file |= !strncmp(index, "file://", 7);
 	rc = wheel_requirement_tree(s, arg, index, platform, py, &fo, &rm, &why,

@@ -75,7 +75,7 @@ static void file_close(void *h)
 	free(r);
 }
 
-int wheel_local_scan(struct needs_scan *s, const char *path,
+int wheel_local_scan(struct needs_scan *s, const char *path, unsigned threads,
 		     struct cuenv_err *err)
 {
 	struct plat_stat st;
@@ -83,7 +83,7 @@ int wheel_local_scan(struct needs_scan *s, const char *path,
 	struct file_source f = { file_open_read(PLAT_AT_CWD, path, 0, &st),
 				 path };
 	struct wheel_source src = { path,	0,  file_open, file_next,
-				    file_close, &f, 0 };
+				    file_close, &f, threads };
 	int rc;
 
 	if (f.fd == FILE_NOT_REGULAR)

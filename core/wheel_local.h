@@ -26,9 +26,10 @@
  * member that cannot be read, or is not a valid ELF or PE file of its
  * kind, goes into s->warnings; only the zip itself can fail:
  * CUENV_E_STORE (cannot open or read), CUENV_E_UNPACK (not a zip, a
- * corrupt central directory).
+ * corrupt central directory). Its members are read on up to threads
+ * threads (0: one per core; the answer is the same for any number).
  */
-int wheel_local_scan(struct needs_scan *s, const char *path,
+int wheel_local_scan(struct needs_scan *s, const char *path, unsigned threads,
 		     struct cuenv_err *err);
 
 #endif
