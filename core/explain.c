@@ -121,8 +121,8 @@ void explain_init(struct explain *ex)
 
 static void finding_release(struct explain_finding *f)
 {
-	FREE_EACH(f->name, f->soname, f->releases, f->framework, f->built,
-		  f->loaded, f->line, f->driver_cuda, f->driver_min,
+	FREE_EACH(f->name, f->soname, f->releases, f->wanted_by, f->framework,
+		  f->built, f->loaded, f->line, f->driver_cuda, f->driver_min,
 		  f->driver_compat, f->driver_row, f->symbol, f->path,
 		  f->picked, f->symver, f->model_file, f->model_version,
 		  f->absent, f->site);
@@ -832,12 +832,40 @@ static void read_name(struct explain *ex, const char *tok, bool dll,
 		f->missing = true;
 }
 
+/*
+ * The library the loader's error names, when it is not the one the line
+ * says was being loaded: "Could not load library libcudnn_cnn_infer.so.8.
+ * Error: libcuda.so: cannot open shared object file" found cuDNN's file
+ * and failed on the driver's it needs. NULL for anything else; *at gets
+ * where the error's name starts.
+ */
+static char *failed_dependency(const char *line, const char **at)
+{
+	const char *e = strstr(line, ": cannot open shared object file");
+	const char *s = e;
+	char *name;
+
+	if (!e)
+		return NULL;
+	while (s > line && name_char(s[-1]))
+		s--;
+	name = xstrndup(s, (size_t)(e - s));
+	if (strncmp(name, "lib", 3) || !strstr(name, ".so")) {
+		free(name);
+		return NULL;
+	}
+	*at = s;
+	return name;
+}
+
 static void read_names(struct explain *ex, const char *line)
 {
 	const char *p = line;
 	struct buf tok = BUF_INIT;
 	int missing = -1; /* says_missing(line), once asked */
-	const char *alt = strchr(line, '{');
+	const char *alt = strchr(line, '{'), *dep_at = NULL;
+	char *dep = failed_dependency(line, &dep_at), *found = NULL;
+	struct explain_finding *df;
 	size_t before;
 
 	while (*p) {
@@ -861,6 +889,12 @@ static void read_names(struct explain *ex, const char *line)
 		if (!dll &&
 		    (strncmp(tok.data, "lib", 3) || !strstr(tok.data, ".so")))
 			continue;
+		/* found by the loader: its dependency failed, not it */
+		if (dep && p <= dep_at && strcmp(tok.data, dep)) {
+			if (!found)
+				found = xstrdup(tok.data);
+			continue;
+		}
 		if (missing < 0)
 			missing = says_missing(line);
 		before = ex->n;
@@ -873,6 +907,11 @@ static void read_names(struct explain *ex, const char *line)
 			alt = NULL;
 		}
 	}
+	if (found && seen(ex, dep, &df) && df && !df->wanted_by) {
+		df->wanted_by = found;
+		found = NULL;
+	}
+	FREE_EACH(dep, found);
 	buf_release(&tok);
 }
 
@@ -1326,7 +1365,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 	const char *known = explain_context_cuda_known(&ex->ctx);
 	bool loaded_cupti = false, pinned = false, dnn = false, mm = false;
 	bool mixed = false, missing = false;
-	unsigned long major = 0;
+	unsigned long majors = 0;
 	struct buf agreed = BUF_INIT;
 
 	for (size_t i = 0; i < ex->n; i++) {
@@ -1354,10 +1393,13 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 			if (f->lib->flags & NVLIB_OWN_VERSION) {
 				dnn = true;
 			} else {
+				/* every major that ships all the names
+				 * (libcusolver.so.11: 11 and 12) */
+				unsigned long m = nvlib_majors(
+					f->lib, strstr(f->soname, ".so.") + 4);
+
+				majors = pinned ? majors & m : m;
 				pinned = true;
-				major = nvlib_major(f->lib,
-						    strstr(f->soname, ".so.") +
-							    4);
 			}
 			continue;
 		}
@@ -1396,10 +1438,11 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 				  ex->ctx.framework ? ex->ctx.framework
 						    : "the text",
 				  "the message", known, ex->ctx.cudnn);
-	/* a library of the toolkit's names the major; the text's release
-	 * of that major is the build's (TensorFlow 2.7: CUDA 11.2) */
-	if (pinned && !mm && known && major &&
-	    strtoul(known, NULL, 10) == major)
+	/* the libraries of the toolkit name the majors that ship them; the
+	 * text's release, of one of those majors, is the build's
+	 * (TensorFlow 2.7: CUDA 11.2; libcusolver.so.11 is 11 and 12) */
+	if (pinned && !mm && known && strtoul(known, NULL, 10) < 64 &&
+	    (majors >> strtoul(known, NULL, 10) & 1))
 		needs_scan_report(s,
 				  ex->ctx.framework ? ex->ctx.framework
 						    : "the text",

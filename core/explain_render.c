@@ -20,12 +20,24 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 	switch (f->kind) {
 	case EXPLAIN_DRIVER:
 		buf_printf(out, "%s: the NVIDIA driver's library\n", f->name);
+		if (f->wanted_by)
+			buf_printf(out,
+				   "  %s was found; it could not load the "
+				   "driver's library\n",
+				   f->wanted_by);
 		buf_adds(out,
 			 "  it comes with the driver, not with a CUDA toolkit: "
 			 "cuenv does not install it\n");
 		buf_adds(out,
 			 "  note: install NVIDIA's driver (`cuenv check` says "
 			 "whether one is loaded and how old it is)\n");
+		if (!f->dll)
+			buf_adds(
+				out,
+				"  note: on WSL the driver is Windows' and its "
+				"libcuda.so is in /usr/lib/wsl/lib: that folder "
+				"must be on the loader's path "
+				"(LD_LIBRARY_PATH=/usr/lib/wsl/lib)\n");
 		return;
 	case EXPLAIN_NO_RELEASE:
 		buf_printf(out,
@@ -63,6 +75,9 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 			 "version, which does not name a CUDA release\n");
 	if (f->missing)
 		buf_adds(out, "  the program could not load it\n");
+	if (f->wanted_by)
+		buf_printf(out, "  %s was found; it could not load this one\n",
+			   f->wanted_by);
 }
 
 static void render_driver_old(struct buf *out, const struct explain_finding *f)
