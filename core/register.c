@@ -239,13 +239,15 @@ static void loader_dirs(char *const *envp, struct strv *out)
 
 /*
  * A toolkit without nvcc (NVIDIA's runtime wheels in a site-packages)
- * gives CUDA_HOME a folder that builds nothing: said once, at add.
+ * gives CUDA_HOME a folder that builds nothing (the runtime wheel's
+ * folder, install_cuda_home): said once, at add.
  */
 static void warn_no_nvcc(const struct register_add *ra,
 			 const struct install *in)
 {
 	static const char *const names[] = { "nvcc", "nvcc.exe" };
 	struct buf w = BUF_INIT;
+	char *home;
 
 	if (in->kind != KIT_CUDA)
 		return;
@@ -262,13 +264,18 @@ static void warn_no_nvcc(const struct register_add *ra,
 			if (there)
 				return;
 		}
+	home = install_cuda_home(in);
 	buf_printf(&w,
-		   "cuda %s from %s has no bin/nvcc: CUDA_HOME names it, but "
-		   "building CUDA code (a PyTorch extension) needs a toolkit "
-		   "with nvcc (cuenv install %s)",
-		   in->version, in->prefix, in->version);
+		   "cuda %s from %s has no bin/nvcc: CUDA_HOME and CUDA_PATH "
+		   "name %s%s, but building CUDA code (a PyTorch extension) "
+		   "needs a toolkit with nvcc (cuenv install %s)",
+		   in->version, in->prefix, home,
+		   strcmp(home, in->prefix) ? " (its headers and libraries)"
+					    : "",
+		   in->version);
 	ra->warn(ra->ctx, w.data);
 	buf_release(&w);
+	free(home);
 }
 
 /*
