@@ -153,9 +153,10 @@ char *install_cuda_home(const struct install *in)
 			const char *d = in->include.v[i];
 
 			n = wheel_part(d, in->prefix, "include");
-			if (n && (any || (n >= rn && !strncmp(d + n - rn, rt, rn) &&
-					  (d[n - rn - 1] == '/' ||
-					   d[n - rn - 1] == '\\'))))
+			if (n &&
+			    (any ||
+			     (n > rn && !strncmp(d + n - rn, rt, rn) &&
+			      (d[n - rn - 1] == '/' || d[n - rn - 1] == '\\'))))
 				return xstrndup(d, n);
 		}
 	return xstrdup(in->prefix);
