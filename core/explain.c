@@ -546,6 +546,65 @@ static bool read_symbol(struct explain *ex, const char *line)
 }
 
 /*
+ * "LIB: version `V' not found (required by PATH)" (ld.so's, at loading):
+ * PATH's DT_VERNEED asks LIB's soname for the version node V (glibc's
+ * GLIBC_2.38; NVIDIA's libnvJitLink.so.12.4, a release's own node) and
+ * the copy loaded (LIB) has no such node. Read as the versioned form
+ * above with no symbol, when LIB or V is a CUDA library's: the model
+ * says which copy loads for PATH and which copies have V. True when the
+ * line was read as one.
+ */
+static bool read_version_missing(struct explain *ex, const char *line)
+{
+	const char *p = strstr(line, ": version "), *v, *e, *by;
+	struct explain_finding *f, m = { .kind = EXPLAIN_SYMBOL };
+	const struct nvlib *lib, *named;
+	struct buf key = BUF_INIT;
+	char *loaded = NULL, *version = NULL, *path = NULL;
+	const char *base, *ver, *bver;
+	bool ok = false;
+
+	if (!p)
+		return false;
+	v = p + strlen(": version ");
+	if (*v != '`' && *v != '\'' && *v != '"')
+		return false;
+	v++;
+	e = v + strcspn(v, "`'\" \t");
+	if (e == v || !*e || strncmp(e + 1, " not found (required by ", 24))
+		return false;
+	by = e + 1 + 24;
+	version = xstrndup(v, (size_t)(e - v));
+	path = xstrndup(by, strcspn(by, ")"));
+	loaded = asker_path(line, p + 2);
+	base = loaded ? strrchr(loaded, '/') : NULL;
+	base = base ? base + 1 : loaded;
+	named = nvlib_match_file(version, &ver);
+	lib = base ? nvlib_match_file(base, &bver) : NULL;
+	if (!lib || !*path)
+		goto out;
+	if (named && named != lib)
+		goto out;
+	ok = true;
+	buf_printf(&key, "version %s %s", base, version);
+	if (!seen(ex, key.data, &f)) {
+		m.lib = lib;
+		/* libnvJitLink.so.12.4: release 12.4's node */
+		if (named && strchr(ver, '.'))
+			m.built = xstrdup(ver);
+		m.soname = xstrdup(base);
+		m.symver = version;
+		m.path = path;
+		version = path = NULL;
+		keep(ex, &m, key.data, line);
+	}
+out:
+	FREE_EACH(loaded, version, path);
+	buf_release(&key);
+	return ok;
+}
+
+/*
  * "PATH: undefined symbol: SYM" where PATH is a CUDA library or SYM is
  * one's: two releases of one library mixed in one process (a newer
  * libcudnn_graph.so.9 beside an older libcudnn.so.9; an old CUDA's
@@ -937,7 +996,9 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 		read_mismatches(ex, line.data);
 		read_cupti(ex, line.data);
 		read_driver(ex, line.data);
-		if (!read_symbol(ex, line.data) && !read_mixed(ex, line.data))
+		if (!read_symbol(ex, line.data) &&
+		    !read_version_missing(ex, line.data) &&
+		    !read_mixed(ex, line.data))
 			read_names(ex, line.data);
 	}
 	explain_context_finish(&ex->ctx);

@@ -166,7 +166,8 @@ static void render_model(struct buf *out, const struct explain_finding *f,
 		buf_printf(out,
 			   "  the loader here (as glibc's ld.so searches) "
 			   "finds no %s for it\n",
-			   f->kind == EXPLAIN_SYMBOL ? f->symver : f->soname);
+			   f->kind == EXPLAIN_SYMBOL && f->symbol ? f->symver
+								  : f->soname);
 	} else {
 		buf_printf(out, "  the loader here (as glibc's ld.so searches) "
 				"loads ");
@@ -235,24 +236,35 @@ static void render_symbol(struct buf *out, const struct explain_finding *f)
 {
 	struct buf yes = BUF_INIT, no = BUF_INIT;
 
-	buf_printf(out, "undefined symbol %s, version %s", f->symbol,
-		   f->symver);
+	const char *so = f->symbol ? f->symver : f->soname;
+
+	if (f->symbol)
+		buf_printf(out, "undefined symbol %s, version %s", f->symbol,
+			   f->symver);
+	else
+		buf_printf(out, "version %s not found in %s", f->symver, so);
 	if (f->path) {
 		buf_adds(out, ", asked for by ");
 		buf_add_display(out, f->path, 4096);
 	}
 	buf_addc(out, '\n');
 	buf_printf(out,
-		   "  the %s that was loaded does not define it: an older "
+		   "  the %s that was loaded does not define %s: an older "
 		   "lib%s than the one the asking library was built against",
-		   f->symver, f->lib->stem);
+		   so, f->symbol ? "it" : "that version", f->lib->stem);
 	if (f->built)
-		buf_printf(out, " (the symbol is %s's, so %s or newer)",
-			   f->built, f->built);
+		buf_printf(out, " (the %s is %s's, so %s or newer)",
+			   f->symbol ? "symbol" : "version", f->built,
+			   f->built);
 	buf_adds(out, "\n  no library is missing: installing another copy "
 		      "does not help, loading the right one does\n");
-	buf_printf(&yes, "defines %s@%s", f->symbol, f->symver);
-	buf_printf(&no, "does not define %s@%s", f->symbol, f->symver);
+	if (f->symbol) {
+		buf_printf(&yes, "defines %s@%s", f->symbol, f->symver);
+		buf_printf(&no, "does not define %s@%s", f->symbol, f->symver);
+	} else {
+		buf_printf(&yes, "defines version %s", f->symver);
+		buf_printf(&no, "does not define version %s", f->symver);
+	}
 	render_model(out, f, yes.data, no.data);
 	if (f->absent)
 		buf_printf(
@@ -261,7 +273,7 @@ static void render_symbol(struct buf *out, const struct explain_finding *f)
 			"comes before a library's RUNPATH: an older %s on it "
 			"shadows the one a venv's wheels ship beside the "
 			"asking library (nvidia/*/lib)\n",
-			f->symver);
+			so);
 	BUF_RELEASE_EACH(&yes, &no);
 }
 
