@@ -314,13 +314,16 @@ static void read_mismatches(struct explain *ex, const char *line)
 	 * TensorFlow 2.14 on as external/local_xla */
 	p = strstr(line, "Loaded runtime CuDNN library:");
 	if (p) {
-		const char *fw = "tensorflow";
+		/* without a source path (absl's "E0607 ... cuda_dnn.cc:522]",
+		 * TensorFlow 2.18 and jaxlib 0.4.36 on, or the bare
+		 * sentence): TensorFlow or JAX, as the rest of the text says */
+		const char *fw = "xla";
 
 		if (strstr(line, "external/xla/"))
 			fw = "jax";
-		else if (strstr(line, "xla/") && !strstr(line, "tensorflow/") &&
-			 !strstr(line, "local_xla/"))
-			fw = "xla";
+		else if (strstr(line, "tensorflow/") ||
+			 strstr(line, "local_xla/"))
+			fw = "tensorflow";
 		q = strstr(p, "compiled with:");
 		add_mismatch(ex, line, fw,
 			     q ? version_at(q + strlen("compiled with:"))
@@ -1002,16 +1005,23 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 			read_names(ex, line.data);
 	}
 	explain_context_finish(&ex->ctx);
-	/* a JAX log prints TensorFlow's and XLA's source paths */
-	for (size_t k = before; ex->ctx.jax && k < ex->n; k++) {
+	/* a JAX log prints TensorFlow's and XLA's source paths; a
+	 * TensorFlow one without them names TensorFlow elsewhere */
+	for (size_t k = before; k < ex->n; k++) {
 		struct explain_finding *f = &ex->v[k];
+		const char *fw =
+			ex->ctx.jax ? "jax"
+			: ex->ctx.framework &&
+					!strcmp(ex->ctx.framework, "tensorflow")
+				? "tensorflow"
+				: NULL;
 
-		if (f->kind == EXPLAIN_CUDNN_MISMATCH &&
-		    (!strcmp(f->framework, "xla") ||
-		     !strcmp(f->framework, "tensorflow"))) {
-			free(f->framework);
-			f->framework = xstrdup("jax");
-		}
+		if (f->kind != EXPLAIN_CUDNN_MISMATCH || !fw ||
+		    (strcmp(f->framework, "xla") &&
+		     (!ex->ctx.jax || strcmp(f->framework, "tensorflow"))))
+			continue;
+		free(f->framework);
+		f->framework = xstrdup(fw);
 	}
 	/* a library that is found missing: its own name said so */
 	for (size_t k = before; k < ex->n; k++)

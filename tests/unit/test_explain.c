@@ -1059,6 +1059,40 @@ static void test_explain_names_jax(void **state)
 	explain_release(&ex);
 }
 
+/*
+ * TensorFlow 2.18's and jaxlib 0.4.36's absl logs print cuda_dnn.cc
+ * without its folder: the line alone is TensorFlow's or JAX's ("xla"),
+ * the rest of the text says which.
+ */
+static void test_explain_mismatch_without_a_path(void **state)
+{
+	static const char line[] =
+	    "E0607 11:27:34.427160    7414 cuda_dnn.cc:522] Loaded runtime "
+	    "CuDNN library: 9.5.1 but source was compiled with: 9.8.0.\n";
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, line);
+	assert_int_equal(ex.n, 1);
+	assert_string_equal(ex.v[0].framework, "xla");
+	assert_string_equal(ex.v[0].built, "9.8.0");
+	assert_string_equal(ex.v[0].loaded, "9.5.1");
+	explain_release(&ex);
+	parse(&ex, "python -c 'import jax; jax.numpy.sin(3)'\n"
+		   "E0607 11:27:34.427160    7414 cuda_dnn.cc:522] Loaded "
+		   "runtime CuDNN library: 9.5.1 but source was compiled "
+		   "with: 9.8.0.\n");
+	assert_string_equal(ex.v[0].framework, "jax");
+	explain_release(&ex);
+	parse(&ex, "E0000 00:00:1738697930.202924    7665 cuda_dnn.cc:522] "
+		   "Loaded runtime CuDNN library: 9.1.0 but source was "
+		   "compiled with: 9.3.0.\n2025-02-04 20:38:50.230519: W "
+		   "tensorflow/core/framework/op_kernel.cc:1841] "
+		   "OP_REQUIRES failed\n");
+	assert_string_equal(ex.v[0].framework, "tensorflow");
+	explain_release(&ex);
+}
+
 /* --json: each command an array of its words; the error of a way out. */
 static void test_explain_json_commands_and_error(void **state)
 {
@@ -1119,6 +1153,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_libraries_outside_the_toolkit),
 	    cmocka_unit_test(test_explain_no_release_gives_it),
 	    cmocka_unit_test(test_explain_cudnn_mismatches),
+	    cmocka_unit_test(test_explain_mismatch_without_a_path),
 	    cmocka_unit_test(test_explain_torch_tuple_must_be_a_version),
 	    cmocka_unit_test(test_explain_finding_set_keeps_names_once),
 	    cmocka_unit_test(test_explain_finding_set_other_kinds_once),
