@@ -66,6 +66,7 @@ static void model(const struct cuenv_ctx *ctx, struct explain *ex,
 			  : a.sel.origin == SEL_GLOBAL ? "cuenv global system"
 						       : "cuenv use system";
 	}
+	mi.cuda = selection_active(&a.sel) ? a.sel.cuda : NULL;
 	mi.select = a.sel.origin == SEL_GLOBAL	? "cuenv global"
 		    : a.sel.origin == SEL_SHELL ? "cuenv use"
 						: "cuenv local";

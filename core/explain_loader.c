@@ -68,6 +68,27 @@ static const char *wanted(const struct explain_finding *f)
 	return f->kind == EXPLAIN_SYMBOL && f->symbol ? f->symver : f->soname;
 }
 
+/*
+ * The framework's own dlopen(name) (TensorFlow's and XLA's DSO loader ask
+ * for libcudnn.so.M by name whether or not a wheel of the environment
+ * ships it), from its dlopener with that object's search path.
+ */
+static void framework_dlopen(struct loader *l, const struct pyload_fw *fw,
+			     const char *name)
+{
+	size_t by = LOADER_NONE, idx;
+
+	if (!fw->dlopener)
+		return;
+	for (size_t i = 0; i < l->nobj && by == LOADER_NONE; i++)
+		if (!strcmp(l->obj[i].path, fw->dlopener))
+			by = i;
+	if (by == LOADER_NONE &&
+	    loader_dlopen(l, LOADER_NONE, fw->dlopener, &by) != CUENV_OK)
+		return;
+	loader_dlopen(l, by, name, &idx);
+}
+
 static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 		  const struct explain_model_in *mi, const char *ld,
 		  struct verdict *v)
@@ -95,7 +116,11 @@ static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 	} else if (fw) {
 		struct pyload_span span;
 
-		pyload_predict(&l, NULL, fw, false, &span);
+		/* TensorFlow and JAX dlopen cuDNN when they compute; torch
+		 * needs it at import */
+		pyload_predict(&l, NULL, fw, fw->dlopener != NULL, &span);
+		if (!loader_find(&l, wanted(f)))
+			framework_dlopen(&l, fw, wanted(f));
 	}
 	o = loader_find(&l, wanted(f));
 	if (o) {
@@ -319,6 +344,69 @@ static char *bad_folder(const struct explain_finding *f)
 		     : NULL;
 }
 
+/* The installed CUDA a cuDNN built for CUDA major goes with: the one
+ * selected now when it is of that major, else the newest of it. */
+static const struct install *cuda_for(const struct explain_model_in *mi,
+				      unsigned major)
+{
+	const struct install_list *list = &mi->in->cudas;
+
+	for (size_t k = list->n; mi->cuda && k-- > 0;)
+		if (list->v[k]->cuda_major == major &&
+		    !strcmp(list->v[k]->version, mi->cuda))
+			return list->v[k];
+	for (size_t k = list->n; k-- > 0;)
+		if (list->v[k]->cuda_major == major)
+			return list->v[k];
+	return NULL;
+}
+
+/*
+ * Selecting an installed cuDNN of the built major, at least built (the
+ * newest first), with a CUDA of the major it was built for: its folders
+ * come first on LD_LIBRARY_PATH (the activation's order), then what was
+ * there without a selection (after). The first the model says satisfies
+ * is the fix.
+ */
+static void cudnn_fix(const struct explain_finding *f,
+		      const struct pyload_fw *fw,
+		      const struct explain_model_in *mi, const char *after,
+		      struct strv *fixes)
+{
+	const struct install_list *list;
+	struct buf ld = BUF_INIT, cmd = BUF_INIT;
+
+	if (!mi->select || !mi->in)
+		return;
+	list = &mi->in->cudnns;
+	for (size_t k = list->n; k-- > 0;) {
+		const struct install *dn = list->v[k];
+		const struct install *cuda = cuda_for(mi, dn->cuda_major);
+		size_t before = fixes->n;
+
+		if (!cuda || !new_enough(dn->version, f->built))
+			continue;
+		buf_reset(&ld);
+		for (size_t i = 0; i < dn->lib.n; i++)
+			buf_printf(&ld, "%s%s", ld.len ? ":" : "",
+				   dn->lib.v[i]);
+		for (size_t i = 0; i < cuda->lib.n; i++)
+			buf_printf(&ld, "%s%s", ld.len ? ":" : "",
+				   cuda->lib.v[i]);
+		if (after && *after)
+			buf_printf(&ld, "%s%s", ld.len ? ":" : "", after);
+		buf_reset(&cmd);
+		buf_printf(&cmd, "%s ", mi->select);
+		shell_quote_word(&cmd, cuda->version);
+		buf_adds(&cmd, " --cudnn ");
+		shell_quote_word(&cmd, dn->version);
+		try_fix(f, fw, mi, ld.data, cmd.data, fixes);
+		if (fixes->n > before)
+			break;
+	}
+	BUF_RELEASE_EACH(&ld, &cmd);
+}
+
 static void fixes_for(struct explain_finding *f, const struct pyload_fw *fw,
 		      const struct explain_model_in *mi, struct strv *fixes)
 {
@@ -375,6 +463,9 @@ static void fixes_for(struct explain_finding *f, const struct pyload_fw *fw,
 		}
 		break;
 	}
+	/* 4. an installed cuDNN new enough, with a CUDA of its major */
+	if (f->kind == EXPLAIN_CUDNN_MISMATCH)
+		cudnn_fix(f, fw, mi, sel ? base : cur, fixes);
 out:
 	free(bad);
 	BUF_RELEASE_EACH(&ld, &kept, &cmd);
@@ -416,6 +507,15 @@ static void model_symbol(struct explain_finding *f,
 	fixes_for(f, NULL, mi, fixes);
 }
 
+/* Is the framework pyload calls name the one the text says printed the
+ * mismatch ("torch", "tensorflow", "jax"; "xla": TensorFlow or JAX)? */
+static bool printed_by(const char *who, const char *name)
+{
+	if (!strcmp(who, "xla"))
+		return !strcmp(name, "tensorflow") || !strcmp(name, "jax");
+	return !strcmp(who, name);
+}
+
 static void model_mismatch(struct explain_finding *f, const char *site,
 			   const struct explain_model_in *mi,
 			   struct strv *fixes)
@@ -433,12 +533,14 @@ static void model_mismatch(struct explain_finding *f, const char *site,
 	strv_push(&sites, site);
 	pyload_find(&sites, &fws);
 	for (size_t i = 0; i < fws.n && !fw; i++)
-		if (!strcmp(fws.v[i].name, "torch"))
+		if (printed_by(f->framework, fws.v[i].name))
 			fw = &fws.v[i];
 	if (!fw) {
 		struct buf b = BUF_INIT;
 
-		buf_adds(&b, "no torch built for CUDA in ");
+		buf_printf(&b, "no %s built for CUDA in ",
+			   !strcmp(f->framework, "xla") ? "tensorflow or jax"
+							: f->framework);
 		buf_add_display(&b, site, 4096);
 		buf_adds(&b, " on this machine: read from the text only");
 		f->absent = buf_detach(&b);
@@ -466,8 +568,7 @@ void explain_model(struct explain *ex, struct explain_fix *fx,
 
 		if (f->kind == EXPLAIN_SYMBOL && f->lib)
 			model_symbol(f, mi, &fixes);
-		else if (f->kind == EXPLAIN_CUDNN_MISMATCH && f->soname &&
-			 !strcmp(f->framework, "torch"))
+		else if (f->kind == EXPLAIN_CUDNN_MISMATCH && f->soname)
 			model_mismatch(f, site, mi, &fixes);
 	}
 	/* the checked fixes first, then what needs decided */

@@ -10,16 +10,20 @@
  *    to, from which source, and whether that copy defines S@libY.so.N;
  *    then which copies here do (beside PATH through its own RUNPATH,
  *    the environment's wheels, LD_LIBRARY_PATH, the store, the cache).
- *  - a cuDNN mismatch printed by torch: torch's libraries in the
- *    site-packages the text names (else the environment in use) are
- *    predicted as pyload does: which libcudnn.so.M it loads, from where,
- *    its version against the one torch was built with; the copies here
- *    that are new enough.
+ *  - a cuDNN mismatch ("built with V1, loaded V2": torch, TensorFlow,
+ *    JAX; the same major, at least V1): the framework that printed it,
+ *    in the site-packages the text names (else the environment in use),
+ *    is predicted as pyload does (torch's DT_NEEDED, TensorFlow's and
+ *    JAX's dlopen of libcudnn.so.M from their DSO loader): which copy it
+ *    loads, from where, its version against V1; the copies here that
+ *    are new enough.
  *
  * A fix is printed only when the model, run again in the environment
  * the command leaves, picks a copy that satisfies: turning the selection
  * off, LD_LIBRARY_PATH without the folder of the bad copy, selecting an
- * installed version whose copy satisfies. When PATH is not on this
+ * installed version whose copy satisfies (for a cuDNN mismatch, an
+ * installed cuDNN of V1's major, at least V1, with a CUDA of the major it
+ * was built for). No fix uninstalls anything. When PATH is not on this
  * machine (a log from elsewhere) the finding says so and keeps the
  * text's reading. Reads the files it resolves; runs nothing.
  */
@@ -39,6 +43,7 @@ struct explain_model_in {
 				     off here ("cuenv local system") */
 	const char *select;	  /* the command that selects a version
 				     here, less the version ("cuenv local") */
+	const char *cuda;	  /* the CUDA version selected, or NULL */
 	const struct ldcache *cache;
 	const struct strv *defaults;	  /* the loader's default folders */
 	const char *platform, *lib;	  /* $PLATFORM, $LIB */

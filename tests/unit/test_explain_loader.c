@@ -424,6 +424,168 @@ static void test_explain_loader_cudnn_mismatch_without_torch(void **state)
 	run_release(&r);
 }
 
+/* cuDNN 8.5.0 in dnn85/, 8.6.0 in dnn86/ (their files' names say). */
+static void cudnn8(const struct fixture *fx)
+{
+	fx_mkdir(fx, "dnn85");
+	fx_mkdir(fx, "dnn86");
+	fx_cc_lib(fx, "dnn85/libcudnn.so.8.5.0", "libcudnn.so.8",
+		  "int cudnnGetVersion(void) { return 8500; }\n", "");
+	fx_symlink(fx, "libcudnn.so.8.5.0", "dnn85/libcudnn.so.8");
+	fx_cc_lib(fx, "dnn86/libcudnn.so.8.6.0", "libcudnn.so.8",
+		  "int cudnnGetVersion(void) { return 8600; }\n", "");
+	fx_symlink(fx, "libcudnn.so.8.6.0", "dnn86/libcudnn.so.8");
+}
+
+/*
+ * TensorFlow 2.12 from the index without its cuDNN wheel: its framework
+ * library's RUNPATH names only nvidia/cuda_runtime/lib, its DSO loader
+ * dlopens libcudnn.so.8 when it computes. LD_LIBRARY_PATH has cuDNN 8.5
+ * before 8.6: the model names 8.5 as the copy TensorFlow loads, 8.6 as
+ * one that does, and the fix is LD_LIBRARY_PATH without 8.5's folder.
+ */
+static void test_explain_loader_tensorflow_mismatch(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	struct buf text = BUF_INIT;
+	char *site, *dnn86;
+	const struct explain_finding *f;
+
+	FX_NEED_CC();
+	cudnn8(fx);
+	fx_mkdir(fx, SITE "/tensorflow/python");
+	fx_cc_lib(fx, SITE "/tensorflow/libtensorflow_framework.so.2",
+		  "libtensorflow_framework.so.2",
+		  "int tf(void) { return 0; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/../nvidia/"
+		  "cuda_runtime/lib");
+	fx_cc_lib(fx, SITE "/tensorflow/python/_pywrap_tensorflow_internal.so",
+		  "_pywrap_tensorflow_internal.so",
+		  "int tf(void);\nint pw(void) { return tf(); }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/.. -L" SITE
+		  "/tensorflow -l:libtensorflow_framework.so.2");
+	site = fx_path(fx, SITE);
+	buf_printf(&text,
+		   "  File \"%s/tensorflow/python/eager/execute.py\", line "
+		   "52, in quick_execute\n"
+		   "2023-06-20 10:11:12.123456: E tensorflow/compiler/xla/"
+		   "stream_executor/cuda/cuda_dnn.cc:439] Loaded runtime "
+		   "CuDNN library: 8.5.0 but source was compiled with: "
+		   "8.6.0.  CuDNN library needs to have matching major "
+		   "version and equal or higher minor version.\n",
+		   site);
+	start(&r);
+	r.ld = dirs(fx, "dnn85:dnn86");
+	finish(&r, text.data);
+	assert_int_equal(r.ex.n, 1);
+	f = &r.ex.v[0];
+	assert_int_equal(f->kind, EXPLAIN_CUDNN_MISMATCH);
+	assert_string_equal(f->framework, "tensorflow");
+	assert_true(f->modelled);
+	assert_ends(f->model_file, "/dnn85/libcudnn.so.8");
+	assert_string_equal(f->model_from, "LD_LIBRARY_PATH");
+	assert_string_equal(f->model_version, "8.5.0");
+	assert_false(f->model_ok);
+	assert_true(copy(&r, "dnn86/libcudnn.so.8")->satisfies);
+	assert_false(copy(&r, "dnn85/libcudnn.so.8")->satisfies);
+	dnn86 = fx_path(fx, "dnn86");
+	assert_int_equal(r.fx.lines.n, 1);
+	assert_true(!strncmp(r.fx.lines.v[0], "export LD_LIBRARY_PATH=", 23));
+	assert_string_equal(r.fx.lines.v[0] + 23, dnn86);
+	run_release(&r);
+	FREE_EACH(site, dnn86);
+	buf_release(&text);
+}
+
+/*
+ * JAX's CUDA plugin under a selection whose cuDNN (8.5) is older than
+ * the one it was built with (8.6), nothing else on the loader's path:
+ * turning the selection off leaves no cuDNN at all, so that is not
+ * printed; selecting the installed cuDNN 8.6 with the CUDA 12 it was
+ * built for is, with the CUDA the selection has.
+ */
+static void test_explain_loader_jax_mismatch_selects_cudnn(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	struct buf text = BUF_INIT;
+	struct install *dn;
+	char *site;
+	const struct explain_finding *f;
+
+	FX_NEED_CC();
+	cudnn8(fx);
+	fx_mkdir(fx, SITE "/jax_plugins/xla_cuda12");
+	fx_cc_lib(fx, SITE "/jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+		  "xla_cuda_plugin.so", "int pj(void) { return 0; }\n", "");
+	site = fx_path(fx, SITE);
+	buf_printf(&text,
+		   "  File \"%s/jax/_src/xla_bridge.py\", line 9\n"
+		   "2023-05-17 16:12:37.123456: E external/xla/xla/"
+		   "stream_executor/cuda/cuda_dnn.cc:427] Loaded runtime "
+		   "CuDNN library: 8.5.0 but source was compiled with: "
+		   "8.6.0.\n",
+		   site);
+	start(&r);
+	add_cuda(fx, &r, "12.9.1", "tk12.9");
+	r.in.cudas.v[0]->cuda_major = 12;
+	dn = xcalloc(1, sizeof(*dn));
+	install_init(dn, KIT_CUDNN);
+	dn->version = xstrdup("8.6.0.163");
+	dn->cuda_major = 12;
+	dn->prefix = fx_path(fx, "dnn86");
+	dn->dir = xstrdup(dn->prefix);
+	dn->name = xstrdup("8.6.0.163-cuda12");
+	strv_push_take(&dn->lib, fx_path(fx, "dnn86"));
+	r.in.cudnns.v = xrealloc(r.in.cudnns.v, sizeof(*r.in.cudnns.v));
+	r.in.cudnns.v[r.in.cudnns.n++] = dn;
+	r.ld = dirs(fx, "dnn85");
+	r.base = xstrdup("");
+	r.mi.drop = "cuenv local system";
+	r.mi.cuda = "12.9.1";
+	finish(&r, text.data);
+	assert_int_equal(r.ex.n, 1);
+	f = &r.ex.v[0];
+	assert_string_equal(f->framework, "jax");
+	assert_true(f->modelled);
+	assert_ends(f->model_file, "/dnn85/libcudnn.so.8");
+	assert_false(f->model_ok);
+	assert_int_equal(r.fx.lines.n, 1);
+	assert_string_equal(r.fx.lines.v[0],
+			    "cuenv local 12.9.1 --cudnn 8.6.0.163");
+	run_release(&r);
+	free(site);
+	buf_release(&text);
+}
+
+/* A TensorFlow mismatch with no TensorFlow in the site-packages named:
+ * read from the text only, no fix from the model. */
+static void test_explain_loader_mismatch_framework_absent(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	struct buf text = BUF_INIT;
+	char *site;
+
+	FX_NEED_CC();
+	site = fx_path(fx, SITE);
+	buf_printf(&text,
+		   "  File \"%s/keras/src/x.py\", line 1\n"
+		   "E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] "
+		   "Loaded runtime CuDNN library: 8.0.4 but source was "
+		   "compiled with: 8.1.0.\n",
+		   site);
+	start(&r);
+	finish(&r, text.data);
+	assert_false(r.ex.v[0].modelled);
+	assert_non_null(strstr(r.ex.v[0].absent, "no tensorflow built"));
+	assert_int_equal(r.fx.lines.n, 0);
+	run_release(&r);
+	free(site);
+	buf_release(&text);
+}
+
 /*
  * ld.so's "LIB: version `libnvJitLink.so.12.4' not found (required by
  * PATH)": v4/sp's cuSPARSE asks nvJitLink for the node 12.4, which its
@@ -505,6 +667,15 @@ int main(void)
 		test_explain_loader_cudnn_mismatch_names_the_copy, setup,
 		fx_teardown_chdir),
 	    cmocka_unit_test(test_explain_loader_cudnn_mismatch_without_torch),
+	    cmocka_unit_test_setup_teardown(
+		test_explain_loader_tensorflow_mismatch, setup,
+		fx_teardown_chdir),
+	    cmocka_unit_test_setup_teardown(
+		test_explain_loader_jax_mismatch_selects_cudnn, setup,
+		fx_teardown_chdir),
+	    cmocka_unit_test_setup_teardown(
+		test_explain_loader_mismatch_framework_absent, setup,
+		fx_teardown_chdir),
 	    cmocka_unit_test_setup_teardown(
 		test_explain_loader_version_not_found, setup,
 		fx_teardown_chdir),
