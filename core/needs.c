@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "activate.h"
+#include "compat.h"
 #include "explain.h"
 #include "file.h"
 #include "plat_fs.h"
@@ -988,6 +989,147 @@ out:
 	buf_release(&line);
 	buf_release(&name);
 	buf_release(&version);
+}
+
+/* ---- a plugin's parent framework (frameworks.tsv) ----------------------- */
+
+const char *needs_plugin_parent(const char *package)
+{
+	/*
+	 * JAX's GPU support ships as packages released with jax and versioned
+	 * as it is (jax's METADATA: jax-cuda12-plugin[with-cuda]==V under
+	 * extra "cuda12"): jax-cudaNN-plugin, jax-cudaNN-pjrt, jaxlib.
+	 */
+	if (!strncmp(package, "jax-cuda", 8) || !strcmp(package, "jaxlib"))
+		return "jax";
+	return NULL;
+}
+
+/*
+ * The minimum the notes of a frameworks.tsv row state for what ("CUDA",
+ * "cuDNN"): "compatible with CUDA >=12.1 and cuDNN >=9.1, <10.0" says
+ * 12.1 and 9.1; NULL when they state none (the row's versions are then
+ * the ones it was built with).
+ */
+static char *notes_minimum(const char *notes, const char *what)
+{
+	const char *p = strstr(notes, "compatible with ");
+	struct buf key = BUF_INIT, b = BUF_INIT;
+	char *v = NULL;
+
+	buf_printf(&key, "%s >=", what);
+	if (p)
+		p = strstr(p, key.data);
+	if (p) {
+		p += key.len;
+		buf_add(&b, p, strspn(p, "0123456789."));
+		while (b.len && b.data[b.len - 1] == '.')
+			buf_setlen(&b, b.len - 1);
+		if (version_is_valid(b.data))
+			v = buf_detach(&b);
+	}
+	BUF_RELEASE_EACH(&key, &b);
+	return v;
+}
+
+/* Do a and b (either may be NULL) state different minimums? */
+static bool differ(const char *a, const char *b)
+{
+	return a && b && version_cmp_str(a, b) != 0;
+}
+
+/* Each of own and row says what the other states instead. */
+static void note_disagreement(struct needs_report *own,
+			      struct needs_report *row, const char *what,
+			      const char *mine, const char *table)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "frameworks.tsv's %s %s row says %s >= %s",
+		   row->framework, row->version, what, table);
+	strv_push(&own->notes, b.data);
+	buf_reset(&b);
+	buf_printf(&b, "%s %s's own metadata says %s >= %s", own->framework,
+		   own->version, what, mine);
+	strv_push(&row->notes, b.data);
+	buf_release(&b);
+}
+
+/* One plugin report (index i: s->rep may move) against rows. */
+static void parent_row(struct needs_scan *s, size_t i, const char *parent,
+		       const struct framework_builds *rows)
+{
+	struct buf ver = BUF_INIT, src = BUF_INIT;
+	const struct framework_build *hit = NULL;
+	struct needs_report *r, *own;
+	size_t n = 0, plus;
+	unsigned long major;
+
+	own = &s->rep[i];
+	/* jaxlib 0.4.25+cuda12.cudnn89: jax 0.4.25 */
+	plus = strcspn(own->version, "+");
+	buf_add(&ver, own->version, plus);
+	major = own->cuda ? version_major(own->cuda) : 0;
+	for (size_t k = 0; k < rows->n; k++) {
+		const struct framework_build *b = &rows->v[k];
+
+		if (strcmp(b->framework, parent) ||
+		    strcmp(b->version, ver.data) ||
+		    (major && version_major(b->cuda) != major))
+			continue;
+		if (!hit)
+			hit = b;
+		/* the same build twice (an updated table) is one */
+		if (b == hit || strcmp(b->cuda, hit->cuda) ||
+		    !b->cudnn != !hit->cudnn ||
+		    (b->cudnn && strcmp(b->cudnn, hit->cudnn)))
+			n++;
+	}
+	if (!hit)
+		goto out;
+	buf_printf(&src, "frameworks.tsv: %s %s (the parent of %s %s)", parent,
+		   ver.data, own->framework, own->version);
+	if (n > 1) {
+		/* no CUDA major to choose by: say so rather than choose */
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b,
+			   "%s: %zu builds of %s %s, and %s does not say "
+			   "which CUDA major it is for",
+			   src.data, n, parent, ver.data, own->source);
+		strv_push(&own->notes, b.data);
+		buf_release(&b);
+		goto out;
+	}
+	r = report_add(s, parent, src.data);
+	own = &s->rep[i];
+	r->version = buf_detach(&ver);
+	r->cuda = notes_minimum(hit->notes, "CUDA");
+	if (!r->cuda)
+		r->cuda = xstrdup(hit->cuda);
+	r->cudnn = notes_minimum(hit->notes, "cuDNN");
+	if (!r->cudnn && hit->cudnn)
+		r->cudnn = xstrdup(hit->cudnn);
+	/* a bare major ("12", from a package name) states no minimum */
+	if (own->cuda && strchr(own->cuda, '.') && differ(own->cuda, r->cuda))
+		note_disagreement(own, r, "CUDA", own->cuda, r->cuda);
+	if (differ(own->cudnn, r->cudnn))
+		note_disagreement(own, r, "cuDNN", own->cudnn, r->cudnn);
+out:
+	BUF_RELEASE_EACH(&ver, &src);
+}
+
+void needs_parent_rows(struct needs_scan *s, const char *parent,
+		       const struct framework_builds *rows)
+{
+	size_t n = s->nrep;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = needs_plugin_parent(s->rep[i].framework);
+
+		if (p && !strcmp(p, parent) && s->rep[i].version)
+			parent_row(s, i, parent, rows);
+	}
 }
 
 bool needs_read_metadata(struct needs_scan *s, const char *name,
