@@ -770,7 +770,41 @@ static unsigned cu_suffix(const char *name)
 struct meta_acc {
 	char *cuda, *cudnn;
 	unsigned major; /* a CUDA major said without a version, or 0 */
+	char *extra;	/* the extra the first pin used sits behind
+			   ("with-cuda"), or NULL: said in the source */
 };
+
+/*
+ * The name of the extra a requirement's marker (after its ';') asks for:
+ * "extra == 'with_cuda'" is "with_cuda"; NULL when there is none.
+ */
+static char *marker_extra(const char *semi)
+{
+	const char *p = strstr(semi, "extra");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 5;
+	p += strspn(p, " ");
+	if (strncmp(p, "==", 2))
+		return NULL;
+	p += 2;
+	p += strspn(p, " ");
+	if (*p != '\'' && *p != '"')
+		return NULL;
+	n = strcspn(p + 1, "'\"");
+	if (!n || p[1 + n] != *p)
+		return NULL;
+	return xstrndup(p + 1, n);
+}
+
+/* A pin behind an extra was used: remember the first such extra. */
+static void used_extra(struct meta_acc *a, const char *semi)
+{
+	if (semi && !a->extra)
+		a->extra = marker_extra(semi);
+}
 
 /*
  * The CUDA part a normalised requirement name names, into stem ("cudnn",
@@ -868,15 +902,18 @@ static void read_requirement(const char *v, struct meta_acc *a)
 		goto out;
 	pin = requirement_pin(v + n);
 	if (!strcmp(stem.data, "cudnn")) {
-		if (pin)
+		if (pin) {
 			keep_higher_take(&a->cudnn,
 					 version_cut(pin, extra ? 2 : 3));
+			used_extra(a, semi);
+		}
 	} else if (!strcmp(stem.data, "cuda-runtime") ||
 		   !strcmp(stem.data, "cuda-cupti") ||
 		   !strcmp(stem.data, "cuda-nvrtc")) {
-		if (pin)
+		if (pin) {
 			keep_higher_take(&a->cuda, version_cut(pin, 2));
-		else if (major && !a->major)
+			used_extra(a, semi);
+		} else if (major && !a->major)
 			a->major = major;
 	} else if (major && !a->major && !not_a_build(stem.data)) {
 		a->major = major;
@@ -976,7 +1013,15 @@ static void read_dist_metadata(struct needs_scan *s, const char *path,
 		a.cuda = buf_detach(&b);
 	}
 	if (a.cuda || a.cudnn) {
-		struct needs_report *r = report_add(s, name.data, path);
+		struct buf src = BUF_INIT;
+		struct needs_report *r;
+
+		/* the pins of an extra that installs the GPU support */
+		buf_adds(&src, path);
+		if (a.extra)
+			buf_printf(&src, " (extra %s)", a.extra);
+		r = report_add(s, name.data, src.data);
+		buf_release(&src);
 
 		r->version = version.len ? xstrdup(version.data) : NULL;
 		r->cuda = a.cuda;
@@ -986,6 +1031,7 @@ static void read_dist_metadata(struct needs_scan *s, const char *path,
 out:
 	free(a.cuda);
 	free(a.cudnn);
+	free(a.extra);
 	buf_release(&line);
 	buf_release(&name);
 	buf_release(&version);
