@@ -9,10 +9,12 @@
  * selection and the catalogue, and prints the report core builds
  * (core/needs_render).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../core/compat.h"
 #include "../core/fetch.h"
 #include "../core/needs.h"
 #include "../core/needs_ask.h"
@@ -48,6 +50,42 @@ static void warn_new(const struct strv *warnings, size_t *shown)
 static int wants_net(int argc, char **argv)
 {
 	return needs_args_want_net(argc, argv);
+}
+
+/*
+ * Each parent framework a report's package is a plugin of (jax for
+ * jax-cuda12-plugin): its rows of the frameworks table, into s.
+ */
+static int parent_rows(const struct cuenv_ctx *ctx, struct needs_scan *s,
+		       struct cuenv_err *err)
+{
+	struct buf dir = BUF_INIT;
+	struct strv done = STRV_INIT;
+	int rc = CUENV_OK;
+	size_t n = s->nrep;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *p = needs_plugin_parent(s->rep[i].framework);
+		struct framework_builds rows = { 0 };
+
+		bool seen = false;
+
+		for (size_t k = 0; p && k < done.n; k++)
+			seen = seen || !strcmp(done.v[k], p);
+		if (!p || seen)
+			continue;
+		strv_push(&done, p);
+		if (!dir.len)
+			rc = cmd_compat_dir(ctx, &dir, err);
+		if (!rc)
+			rc = compat_frameworks(dir.data, p, NULL, &rows, err);
+		if (!rc)
+			needs_parent_rows(s, p, &rows);
+		framework_builds_release(&rows);
+	}
+	buf_release(&dir);
+	strv_release(&done);
+	return rc;
 }
 
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
@@ -108,6 +146,17 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	}
 	if (rc)
 		goto out;
+
+	/* A plugin's parent framework: its row of the frameworks table. */
+	{
+		struct cuenv_err cerr = CUENV_ERR_INIT;
+
+		if (parent_rows(ctx, &s, &cerr))
+			cmd_warn("%s; the parent framework's minimums are not "
+				 "shown",
+				 cerr.msg.data);
+		err_release(&cerr);
+	}
 
 	/* The catalogue describes the sonames; without one, say so. */
 	{

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "activate.h"
+#include "compat.h"
 #include "explain.h"
 #include "file.h"
 #include "plat_fs.h"
@@ -769,7 +770,41 @@ static unsigned cu_suffix(const char *name)
 struct meta_acc {
 	char *cuda, *cudnn;
 	unsigned major; /* a CUDA major said without a version, or 0 */
+	char *extra;	/* the extra the first pin used sits behind
+			   ("with-cuda"), or NULL: said in the source */
 };
+
+/*
+ * The name of the extra a requirement's marker (after its ';') asks for:
+ * "extra == 'with_cuda'" is "with_cuda"; NULL when there is none.
+ */
+static char *marker_extra(const char *semi)
+{
+	const char *p = strstr(semi, "extra");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 5;
+	p += strspn(p, " ");
+	if (strncmp(p, "==", 2))
+		return NULL;
+	p += 2;
+	p += strspn(p, " ");
+	if (*p != '\'' && *p != '"')
+		return NULL;
+	n = strcspn(p + 1, "'\"");
+	if (!n || p[1 + n] != *p)
+		return NULL;
+	return xstrndup(p + 1, n);
+}
+
+/* A pin behind an extra was used: remember the first such extra. */
+static void used_extra(struct meta_acc *a, const char *semi)
+{
+	if (semi && !a->extra)
+		a->extra = marker_extra(semi);
+}
 
 /*
  * The CUDA part a normalised requirement name names, into stem ("cudnn",
@@ -867,15 +902,18 @@ static void read_requirement(const char *v, struct meta_acc *a)
 		goto out;
 	pin = requirement_pin(v + n);
 	if (!strcmp(stem.data, "cudnn")) {
-		if (pin)
+		if (pin) {
 			keep_higher_take(&a->cudnn,
 					 version_cut(pin, extra ? 2 : 3));
+			used_extra(a, semi);
+		}
 	} else if (!strcmp(stem.data, "cuda-runtime") ||
 		   !strcmp(stem.data, "cuda-cupti") ||
 		   !strcmp(stem.data, "cuda-nvrtc")) {
-		if (pin)
+		if (pin) {
 			keep_higher_take(&a->cuda, version_cut(pin, 2));
-		else if (major && !a->major)
+			used_extra(a, semi);
+		} else if (major && !a->major)
 			a->major = major;
 	} else if (major && !a->major && !not_a_build(stem.data)) {
 		a->major = major;
@@ -975,7 +1013,15 @@ static void read_dist_metadata(struct needs_scan *s, const char *path,
 		a.cuda = buf_detach(&b);
 	}
 	if (a.cuda || a.cudnn) {
-		struct needs_report *r = report_add(s, name.data, path);
+		struct buf src = BUF_INIT;
+		struct needs_report *r;
+
+		/* the pins of an extra that installs the GPU support */
+		buf_adds(&src, path);
+		if (a.extra)
+			buf_printf(&src, " (extra %s)", a.extra);
+		r = report_add(s, name.data, src.data);
+		buf_release(&src);
 
 		r->version = version.len ? xstrdup(version.data) : NULL;
 		r->cuda = a.cuda;
@@ -985,9 +1031,151 @@ static void read_dist_metadata(struct needs_scan *s, const char *path,
 out:
 	free(a.cuda);
 	free(a.cudnn);
+	free(a.extra);
 	buf_release(&line);
 	buf_release(&name);
 	buf_release(&version);
+}
+
+/* ---- a plugin's parent framework (frameworks.tsv) ----------------------- */
+
+const char *needs_plugin_parent(const char *package)
+{
+	/*
+	 * JAX's GPU support ships as packages released with jax and versioned
+	 * as it is (jax's METADATA: jax-cuda12-plugin[with-cuda]==V under
+	 * extra "cuda12"): jax-cudaNN-plugin, jax-cudaNN-pjrt, jaxlib.
+	 */
+	if (!strncmp(package, "jax-cuda", 8) || !strcmp(package, "jaxlib"))
+		return "jax";
+	return NULL;
+}
+
+/*
+ * The minimum the notes of a frameworks.tsv row state for what ("CUDA",
+ * "cuDNN"): "compatible with CUDA >=12.1 and cuDNN >=9.1, <10.0" says
+ * 12.1 and 9.1; NULL when they state none (the row's versions are then
+ * the ones it was built with).
+ */
+static char *notes_minimum(const char *notes, const char *what)
+{
+	const char *p = strstr(notes, "compatible with ");
+	struct buf key = BUF_INIT, b = BUF_INIT;
+	char *v = NULL;
+
+	buf_printf(&key, "%s >=", what);
+	if (p)
+		p = strstr(p, key.data);
+	if (p) {
+		p += key.len;
+		buf_add(&b, p, strspn(p, "0123456789."));
+		while (b.len && b.data[b.len - 1] == '.')
+			buf_setlen(&b, b.len - 1);
+		if (version_is_valid(b.data))
+			v = buf_detach(&b);
+	}
+	BUF_RELEASE_EACH(&key, &b);
+	return v;
+}
+
+/* Do a and b (either may be NULL) state different minimums? */
+static bool differ(const char *a, const char *b)
+{
+	return a && b && version_cmp_str(a, b) != 0;
+}
+
+/* Each of own and row says what the other states instead. */
+static void note_disagreement(struct needs_report *own,
+			      struct needs_report *row, const char *what,
+			      const char *mine, const char *table)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "frameworks.tsv's %s %s row says %s >= %s",
+		   row->framework, row->version, what, table);
+	strv_push(&own->notes, b.data);
+	buf_reset(&b);
+	buf_printf(&b, "%s %s's own metadata says %s >= %s", own->framework,
+		   own->version, what, mine);
+	strv_push(&row->notes, b.data);
+	buf_release(&b);
+}
+
+/* One plugin report (index i: s->rep may move) against rows. */
+static void parent_row(struct needs_scan *s, size_t i, const char *parent,
+		       const struct framework_builds *rows)
+{
+	struct buf ver = BUF_INIT, src = BUF_INIT;
+	const struct framework_build *hit = NULL;
+	struct needs_report *r, *own;
+	size_t n = 0, plus;
+	unsigned long major;
+
+	own = &s->rep[i];
+	/* jaxlib 0.4.25+cuda12.cudnn89: jax 0.4.25 */
+	plus = strcspn(own->version, "+");
+	buf_add(&ver, own->version, plus);
+	major = own->cuda ? version_major(own->cuda) : 0;
+	for (size_t k = 0; k < rows->n; k++) {
+		const struct framework_build *b = &rows->v[k];
+
+		if (strcmp(b->framework, parent) ||
+		    strcmp(b->version, ver.data) ||
+		    (major && version_major(b->cuda) != major))
+			continue;
+		if (!hit)
+			hit = b;
+		/* the same build twice (an updated table) is one */
+		if (b == hit || strcmp(b->cuda, hit->cuda) ||
+		    !b->cudnn != !hit->cudnn ||
+		    (b->cudnn && strcmp(b->cudnn, hit->cudnn)))
+			n++;
+	}
+	if (!hit)
+		goto out;
+	buf_printf(&src, "frameworks.tsv: %s %s (the parent of %s %s)", parent,
+		   ver.data, own->framework, own->version);
+	if (n > 1) {
+		/* no CUDA major to choose by: say so rather than choose */
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b,
+			   "%s: %zu builds of %s %s, and %s does not say "
+			   "which CUDA major it is for",
+			   src.data, n, parent, ver.data, own->source);
+		strv_push(&own->notes, b.data);
+		buf_release(&b);
+		goto out;
+	}
+	r = report_add(s, parent, src.data);
+	own = &s->rep[i];
+	r->version = buf_detach(&ver);
+	r->cuda = notes_minimum(hit->notes, "CUDA");
+	if (!r->cuda)
+		r->cuda = xstrdup(hit->cuda);
+	r->cudnn = notes_minimum(hit->notes, "cuDNN");
+	if (!r->cudnn && hit->cudnn)
+		r->cudnn = xstrdup(hit->cudnn);
+	/* a bare major ("12", from a package name) states no minimum */
+	if (own->cuda && strchr(own->cuda, '.') && differ(own->cuda, r->cuda))
+		note_disagreement(own, r, "CUDA", own->cuda, r->cuda);
+	if (differ(own->cudnn, r->cudnn))
+		note_disagreement(own, r, "cuDNN", own->cudnn, r->cudnn);
+out:
+	BUF_RELEASE_EACH(&ver, &src);
+}
+
+void needs_parent_rows(struct needs_scan *s, const char *parent,
+		       const struct framework_builds *rows)
+{
+	size_t n = s->nrep;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = needs_plugin_parent(s->rep[i].framework);
+
+		if (p && !strcmp(p, parent) && s->rep[i].version)
+			parent_row(s, i, parent, rows);
+	}
 }
 
 bool needs_read_metadata(struct needs_scan *s, const char *name,

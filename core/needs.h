@@ -319,6 +319,30 @@ bool needs_read_metadata(struct needs_scan *s, const char *name,
 			 const char *text, size_t len);
 
 /*
+ * The framework whose version a package shares and whose releases its
+ * GPU support comes with ("jax" for jax-cuda12-plugin, jax-cuda12-pjrt,
+ * jaxlib), or NULL. Such a plugin's own metadata often pins nothing; its
+ * parent's row of frameworks.tsv says what that release needs.
+ */
+const char *needs_plugin_parent(const char *package);
+
+/*
+ * For each report in s of a plugin of parent (needs_plugin_parent) with
+ * a version: the row of rows (parent's rows of frameworks.tsv, from
+ * compat_frameworks) of the same version, and of the report's CUDA major
+ * when it states one, becomes a report of its own: framework parent,
+ * source "frameworks.tsv: jax 0.4.25 (the parent of jax-cuda12-plugin
+ * 0.4.25)", the minimums the row's notes state ("compatible with CUDA
+ * >=12.1 and cuDNN >=9.1"), else the versions it was built with. Where
+ * the plugin's own minimum differs, both reports get a note saying so;
+ * where several rows fit (no major to choose by), the plugin's report
+ * gets a note and no row is chosen. Reads nothing.
+ */
+struct framework_builds;
+void needs_parent_rows(struct needs_scan *s, const char *parent,
+		       const struct framework_builds *rows);
+
+/*
  * Set each want's range, from the CUDA releases in cat: "CUDA 11.x",
  * "CUDA 11.2", "CUDA 11.2-11.8, 12.x" (by minor; a major all of whose
  * minors give the soname is "M.x"), "cuDNN 8.x", "NCCL (cuenv does not

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "../../core/compat.h"
 #include "../../core/fetch.h"
 #include "../../core/needs.h"
 #include "../../core/xalloc.h"
@@ -1646,6 +1647,176 @@ static void test_needs_build_info_dll_contradicting_table_loses(void **state)
 
 /* A dependency is not a build: a package that depends on NCCL's wheel
  * (nvidia-nccl-cu12) says nothing of the CUDA its own files need. */
+/* A minimum from pins behind an extra says which extra in its source. */
+static void test_needs_metadata_source_names_the_extra(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/jax_cuda12_plugin-0.6.2.dist-info/METADATA",
+		  "Name: jax-cuda12-plugin\nVersion: 0.6.2\n"
+		  "Requires-Dist: jax-cuda12-pjrt==0.6.2\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu12>=12.1.105; extra == "
+		  "\"with-cuda\"\n"
+		  "Requires-Dist: nvidia-cudnn-cu12<10.0,>=9.8; extra == "
+		  "\"with-cuda\"\n");
+	read_meta(&s, "/sp/torch-2.1.2.dist-info/METADATA",
+		  "Name: torch\nVersion: 2.1.2\n"
+		  "Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; "
+		  "platform_system == \"Linux\"\n");
+	assert_int_equal(s.nrep, 2);
+	assert_string_equal(s.rep[0].source,
+			    "/sp/jax_cuda12_plugin-0.6.2.dist-info/METADATA "
+			    "(extra with-cuda)");
+	assert_string_equal(s.rep[0].cudnn, "9.8");
+	/* a pin of the package itself: the file alone */
+	assert_string_equal(s.rep[1].source,
+			    "/sp/torch-2.1.2.dist-info/METADATA");
+	needs_scan_release(&s);
+}
+
+static void add_row(struct framework_builds *b, const char *fw, const char *v,
+		    const char *cuda, const char *cudnn, const char *notes)
+{
+	b->v = xrealloc(b->v, (b->n + 1) * sizeof(*b->v));
+	b->v[b->n].framework = xstrdup(fw);
+	b->v[b->n].version = xstrdup(v);
+	b->v[b->n].cuda = xstrdup(cuda);
+	b->v[b->n].cudnn = xstrdup(cudnn);
+	b->v[b->n].notes = xstrdup(notes);
+	b->n++;
+}
+
+static void test_needs_plugin_parent_names_jax(void **state)
+{
+	(void)state;
+	assert_string_equal(needs_plugin_parent("jax-cuda12-plugin"), "jax");
+	assert_string_equal(needs_plugin_parent("jax-cuda11-pjrt"), "jax");
+	assert_string_equal(needs_plugin_parent("jaxlib"), "jax");
+	assert_null(needs_plugin_parent("jax"));
+	assert_null(needs_plugin_parent("cupy-cuda12x"));
+}
+
+/*
+ * A plugin whose metadata pins nothing (jax-cuda11-plugin 0.4.25): its
+ * parent's row of the same version and CUDA major is a minimum, said to
+ * come from the table.
+ */
+static void test_needs_plugin_takes_parent_row_of_its_major(void **state)
+{
+	struct needs_scan s;
+	struct framework_builds rows = {0};
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/jax_cuda11_plugin-0.4.25.dist-info/METADATA",
+		  "Name: jax-cuda11-plugin\nVersion: 0.4.25\n"
+		  "Requires-Dist: jax-cuda11-pjrt ==0.4.25\n");
+	add_row(&rows, "jax", "0.4.26", "12.3", "8.9", "");
+	add_row(&rows, "jax", "0.4.25", "12.3", "8.9", "\"built with\" line");
+	add_row(&rows, "jax", "0.4.25", "11.8", "8.6", "\"built with\" line");
+	needs_parent_rows(&s, "jax", &rows);
+	assert_int_equal(s.nrep, 2);
+	assert_string_equal(s.rep[0].cuda, "11");
+	assert_null(s.rep[0].cudnn);
+	assert_string_equal(s.rep[1].framework, "jax");
+	assert_string_equal(s.rep[1].version, "0.4.25");
+	assert_string_equal(s.rep[1].cuda, "11.8");
+	assert_string_equal(s.rep[1].cudnn, "8.6");
+	assert_string_equal(s.rep[1].source,
+			    "frameworks.tsv: jax 0.4.25 (the parent of "
+			    "jax-cuda11-plugin 0.4.25)");
+	/* a bare major states no minimum: nothing to disagree with */
+	assert_int_equal(s.rep[0].notes.n, 0);
+	assert_int_equal(s.rep[1].notes.n, 0);
+	framework_builds_release(&rows);
+	needs_scan_release(&s);
+}
+
+/*
+ * The row's notes state the minimum ("compatible with CUDA >=12.1"), not
+ * the release it was built with (12.3); jaxlib's local version is cut.
+ */
+static void test_needs_plugin_parent_row_minimum_from_notes(void **state)
+{
+	struct needs_scan s;
+	struct framework_builds rows = {0};
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/jax_cuda12_pjrt-0.4.35.dist-info/METADATA",
+		  "Name: jax-cuda12-pjrt\nVersion: 0.4.35\n");
+	read_meta(&s, "/sp/jaxlib-0.4.25+cuda12.cudnn89.dist-info/METADATA",
+		  "Name: jaxlib\nVersion: 0.4.25+cuda12.cudnn89\n");
+	add_row(&rows, "jax", "0.4.35", "12.3", "9.1",
+		"wheel built with CUDA 12.3 / cuDNN 9.1; compatible with CUDA "
+		">=12.1 and cuDNN >=9.1, <10.0");
+	add_row(&rows, "jax", "0.4.25", "12.3", "8.9", "\"built with\" line");
+	add_row(&rows, "jax", "0.4.25", "11.8", "8.6", "\"built with\" line");
+	needs_parent_rows(&s, "jax", &rows);
+	assert_int_equal(s.nrep, 4);
+	assert_string_equal(s.rep[2].version, "0.4.35");
+	assert_string_equal(s.rep[2].cuda, "12.1");
+	assert_string_equal(s.rep[2].cudnn, "9.1");
+	assert_string_equal(s.rep[3].version, "0.4.25");
+	assert_string_equal(s.rep[3].cuda, "12.3");
+	assert_string_equal(s.rep[3].cudnn, "8.9");
+	framework_builds_release(&rows);
+	needs_scan_release(&s);
+}
+
+/* The plugin's own pin and the parent's row differ: both say so. */
+static void test_needs_plugin_own_pin_and_parent_row_disagree(void **state)
+{
+	struct needs_scan s;
+	struct framework_builds rows = {0};
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/jax_cuda12_plugin-0.6.2.dist-info/METADATA",
+		  "Name: jax-cuda12-plugin\nVersion: 0.6.2\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu12>=12.1.105; extra == "
+		  "\"with-cuda\"\n"
+		  "Requires-Dist: nvidia-cudnn-cu12<10.0,>=9.8; extra == "
+		  "\"with-cuda\"\n");
+	add_row(&rows, "jax", "0.6.2", "12.3", "9.1",
+		"compatible with CUDA >=12.1 and cuDNN >=9.1, <10.0");
+	needs_parent_rows(&s, "jax", &rows);
+	assert_int_equal(s.nrep, 2);
+	assert_string_equal(s.rep[1].cudnn, "9.1");
+	assert_int_equal(s.rep[0].notes.n, 1);
+	assert_string_equal(s.rep[0].notes.v[0],
+			    "frameworks.tsv's jax 0.6.2 row says cuDNN >= 9.1");
+	assert_int_equal(s.rep[1].notes.n, 1);
+	assert_string_equal(s.rep[1].notes.v[0],
+			    "jax-cuda12-plugin 0.6.2's own metadata says "
+			    "cuDNN >= 9.8");
+	framework_builds_release(&rows);
+	needs_scan_release(&s);
+}
+
+/* Two builds fit and the plugin names no major: said, not chosen. */
+static void test_needs_plugin_parent_rows_of_two_majors_not_chosen(void **state)
+{
+	struct needs_scan s;
+	struct framework_builds rows = {0};
+
+	(void)state;
+	needs_scan_init(&s);
+	needs_scan_report(&s, "jaxlib", "/sp/jaxlib-0.4.25.dist-info/METADATA",
+			  NULL, "8.6");
+	s.rep[0].version = xstrdup("0.4.25");
+	add_row(&rows, "jax", "0.4.25", "12.3", "8.9", "");
+	add_row(&rows, "jax", "0.4.25", "11.8", "8.6", "");
+	needs_parent_rows(&s, "jax", &rows);
+	assert_int_equal(s.nrep, 1);
+	assert_int_equal(s.rep[0].notes.n, 1);
+	assert_non_null(strstr(s.rep[0].notes.v[0], "2 builds of jax 0.4.25"));
+	framework_builds_release(&rows);
+	needs_scan_release(&s);
+}
+
 static void test_needs_metadata_nccl_dependency_is_not_a_build(void **state)
 {
 	struct needs_scan s;
@@ -1899,6 +2070,13 @@ int main(void)
 	    cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
 	    cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
 	    cmocka_unit_test(test_needs_metadata_reads_torch_version_py),
+	    cmocka_unit_test(test_needs_metadata_source_names_the_extra),
+	    cmocka_unit_test(test_needs_plugin_parent_names_jax),
+	    cmocka_unit_test(test_needs_plugin_takes_parent_row_of_its_major),
+	    cmocka_unit_test(test_needs_plugin_parent_row_minimum_from_notes),
+	    cmocka_unit_test(test_needs_plugin_own_pin_and_parent_row_disagree),
+	    cmocka_unit_test(
+		test_needs_plugin_parent_rows_of_two_majors_not_chosen),
 	    cmocka_unit_test(test_needs_metadata_reads_nvidia_pins),
 	    T(test_needs_installed_minimum_cudnn_is_compared),
 	    cmocka_unit_test(
