@@ -52,7 +52,9 @@ FUZZ_SECONDS ?= 60
 # Where objects go; parallel work trees can each use their own.
 BUILDROOT ?= build
 
-VERSION := 0.1.0
+# The version's one place: the VERSION file (the Debian changelog's top
+# entry must agree: debian/rules checks it).
+VERSION := $(shell cat VERSION)
 GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
 VERSION_STRING := $(VERSION)$(if $(GIT_REV), ($(GIT_REV)))
 
@@ -542,8 +544,32 @@ uninstall:
 		rmdir '$(DESTDIR)$(LIBEXECDIR)/cuenv' 2>/dev/null || :; \
 	fi
 
+# ---- release archives ------------------------------------------------------
+
+# make dist: DISTDIR/cuenv-VERSION-linux-ARCH.tar.gz and its .sha256, the
+# make install tree (bin/, libexec/cuenv/, share/) under one top folder,
+# and DISTDIR/LATEST (the version, for install.sh). ARCH is the compiler's
+# target: CC=aarch64-linux-gnu-gcc PKG_CONFIG=aarch64-linux-gnu-pkg-config
+# (with a BUILDROOT of its own) gives the aarch64 archive. cuenv is a
+# static PIE; cuenv-probe needs glibc only; cuenv-net links libcurl,
+# OpenSSL, libarchive and jansson as shared libraries, since Debian ships
+# no static libnghttp2, libpsl, libssh2, librtmp, libgssapi_krb5 or
+# libldap for libcurl.a's own needs. tools/dist.sh prints what each
+# binary needs (readelf -d) and the newest glibc it asks for.
+DISTDIR ?= dist
+DIST_ARCH ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
+DIST_NAME = cuenv-$(VERSION)-linux-$(DIST_ARCH)
+.PHONY: dist
+dist: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
+	$(Q)rm -rf '$(DISTDIR)/$(DIST_NAME)'
+	$(Q)$(MAKE) --no-print-directory -s install PREFIX= \
+		DESTDIR='$(abspath $(DISTDIR))/$(DIST_NAME)' \
+		INSTALL_RECORD=/.dist-record
+	$(Q)rm -f '$(DISTDIR)/$(DIST_NAME)/.dist-record'
+	$(Q)sh tools/dist.sh '$(DISTDIR)' '$(DIST_NAME)' '$(VERSION)'
+
 clean:
-	rm -rf build cuenv cuenv-net cuenv-probe
+	rm -rf build cuenv cuenv-net cuenv-probe dist
 
 # The tree's own style (.clang-format, clang-format 14). format rewrites
 # the files; format-check only says which lines differ, and fails then.
