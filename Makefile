@@ -559,13 +559,14 @@ uninstall:
 DISTDIR ?= dist
 DIST_ARCH ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 DIST_NAME = cuenv-$(VERSION)-linux-$(DIST_ARCH)
+# The tree is staged by make install itself (its variables set for dist and
+# what dist makes), the install record left out.
 .PHONY: dist
-dist: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe $(BUILD)/cuenv.1
-	$(Q)rm -rf '$(DISTDIR)/$(DIST_NAME)'
-	$(Q)$(MAKE) --no-print-directory -s install PREFIX= \
-		DESTDIR='$(abspath $(DISTDIR))/$(DIST_NAME)' \
-		INSTALL_RECORD=/.dist-record
-	$(Q)rm -f '$(DISTDIR)/$(DIST_NAME)/.dist-record'
+dist: override PREFIX =
+dist: override DESTDIR = $(abspath $(DISTDIR))/$(DIST_NAME)
+dist: override INSTALL_RECORD = /.dist-record
+dist: install
+	$(Q)rm -f '$(DESTDIR)$(INSTALL_RECORD)'
 	$(Q)sh tools/dist.sh '$(DISTDIR)' '$(DIST_NAME)' '$(VERSION)'
 
 clean:
