@@ -643,6 +643,15 @@ gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 test-containers: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/containers/build.sh
 
+# The Debian package (debian/): built with dpkg-buildpackage in a copy of
+# the tree, checked by lintian (no errors, no warnings), installed with apt
+# in a clean Debian 12 image (buildah, as test-containers), used (an
+# install from the fixtures' mirror, the bash hook), then purged: nothing
+# may be left. As root; see tests/deb/run.sh.
+.PHONY: test-deb
+test-deb:
+	$(Q)bash tests/deb/run.sh
+
 # examples/github-actions.yml checked with actionlint (from PyPI, into a
 # virtual environment in CUENV_CI_CACHE) and shellcheck.
 check-examples:
