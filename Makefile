@@ -643,6 +643,14 @@ gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 test-containers: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/containers/build.sh
 
+# The README's quick start (sh .ci/deps && make demo, then make test) in
+# a clean Debian 12 image with only what .ci/deps installs
+# (tests/containers/quickstart.sh; as root, after test-containers or
+# test-deb made the image).
+.PHONY: test-quickstart
+test-quickstart:
+	$(Q)bash tests/containers/quickstart.sh
+
 # The Debian package (debian/): built with dpkg-buildpackage in a copy of
 # the tree, checked by lintian (no errors, no warnings), installed with apt
 # in a clean Debian 12 image (buildah, as test-containers), used (an
@@ -656,6 +664,14 @@ test-deb:
 # virtual environment in CUENV_CI_CACHE) and shellcheck.
 check-examples:
 	$(Q)sh tests/examples/actionlint.sh
+
+# What building and testing need (the README's quick start), and what CI
+# needs besides (buildah, lintian, wine, Lmod, the analyzers...).
+.PHONY: deps deps-ci
+deps:
+	$(Q)sh .ci/deps
+deps-ci:
+	$(Q)sh .ci/deps-ci
 
 demo: all
 	$(Q)CUENV_BIN=$(CURDIR)/cuenv sh tools/demo.sh

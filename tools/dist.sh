@@ -35,9 +35,14 @@ for b in bin/cuenv libexec/cuenv/cuenv-net libexec/cuenv/cuenv-probe; do
 	f=$t/$name/$b
 	needed=$(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
 		tr '\n' ' ')
-	glibc=$(readelf -W --dyn-syms "$f" | grep -o 'GLIBC_[0-9.]*' |
-		sort -uV | tail -n 1)
-	printf '          %-26s needs: %s(%s)\n' "$b" \
-		"${needed:-nothing, static }" "${glibc:-no glibc symbols}"
+	# The symbol versions asked for: glibc's newest, and the others
+	# (CURL_OPENSSL_4 is Debian's and Ubuntu's libcurl4).
+	vers=$(readelf -V "$f" | sed -n '/Version needs/,$ s/.*Name: \([^ ]*\).*/\1/p')
+	glibc=$(printf '%s\n' "$vers" | grep '^GLIBC_' | sort -V | tail -n 1)
+	other=$(printf '%s\n' "$vers" | grep -v -e '^GLIBC_' -e '^$' |
+		grep -v '\.so\.' | sort -u | tr '\n' ' ')
+	printf '          %-26s needs: %s(%s%s)\n' "$b" \
+		"${needed:-nothing, static }" "${glibc:-no glibc symbols}" \
+		"${other:+, ${other% }}"
 done
 cat "$dir/$name.tar.gz.sha256"
