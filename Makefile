@@ -282,11 +282,12 @@ $(BUILD)/cli-gen: tools/cli.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O1 -o $@ $<
 
-$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt docs/cuenv.1.in
+$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt docs/cuenv.1.in VERSION
 	@mkdir -p $(BUILD)/cli
 	@echo "  GEN     $@"
 	$(Q)$(BUILD)/cli-gen docs/cli.txt $@ $(BUILD)/cli docs/cuenv.1.in \
 		$(BUILD)/cuenv.1
+	$(Q)sed -i 's/@VERSION@/$(VERSION)/' $(BUILD)/cuenv.1
 
 # The manual page: docs/cuenv.1.in with each command's options from
 # docs/cli.txt, made with cli.c.
