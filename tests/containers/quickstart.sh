@@ -38,7 +38,8 @@ mkdir -p "$work/tree"
 (cd "$src" && git ls-files -z -co --exclude-standard |
 	tar --null -T - -cf -) | tar -C "$work/tree" -xf -
 bah copy "$ctr" "$work/tree" /src >/dev/null
-used() { bah run "$ctr" -- df -Pm / | awk 'NR == 2 { print $3 }'; }
+# The image's own files (df would see the host's file system).
+used() { bah run "$ctr" -- du -sxm / | cut -f1; }
 u0=$(used)
 
 say "sh .ci/deps && make demo"
