@@ -52,7 +52,9 @@ FUZZ_SECONDS ?= 60
 # Where objects go; parallel work trees can each use their own.
 BUILDROOT ?= build
 
-VERSION := 0.1.0
+# The version's one place: the VERSION file (the Debian changelog's top
+# entry must agree: debian/rules checks it).
+VERSION := $(shell cat VERSION)
 GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
 VERSION_STRING := $(VERSION)$(if $(GIT_REV), ($(GIT_REV)))
 
@@ -280,11 +282,12 @@ $(BUILD)/cli-gen: tools/cli.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O1 -o $@ $<
 
-$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt docs/cuenv.1.in
+$(BUILD)/cli.c: $(BUILD)/cli-gen docs/cli.txt docs/cuenv.1.in VERSION
 	@mkdir -p $(BUILD)/cli
 	@echo "  GEN     $@"
 	$(Q)$(BUILD)/cli-gen docs/cli.txt $@ $(BUILD)/cli docs/cuenv.1.in \
 		$(BUILD)/cuenv.1
+	$(Q)sed -i 's/@VERSION@/$(VERSION)/' $(BUILD)/cuenv.1
 
 # The manual page: docs/cuenv.1.in with each command's options from
 # docs/cli.txt, made with cli.c.
@@ -542,8 +545,33 @@ uninstall:
 		rmdir '$(DESTDIR)$(LIBEXECDIR)/cuenv' 2>/dev/null || :; \
 	fi
 
+# ---- release archives ------------------------------------------------------
+
+# make dist: DISTDIR/cuenv-VERSION-linux-ARCH.tar.gz and its .sha256, the
+# make install tree (bin/, libexec/cuenv/, share/) under one top folder,
+# and DISTDIR/LATEST (the version, for install.sh). ARCH is the compiler's
+# target: CC=aarch64-linux-gnu-gcc PKG_CONFIG=aarch64-linux-gnu-pkg-config
+# (with a BUILDROOT of its own) gives the aarch64 archive. cuenv is a
+# static PIE; cuenv-probe needs glibc only; cuenv-net links libcurl,
+# OpenSSL, libarchive and jansson as shared libraries, since Debian ships
+# no static libnghttp2, libpsl, libssh2, librtmp, libgssapi_krb5 or
+# libldap for libcurl.a's own needs. tools/dist.sh prints what each
+# binary needs (readelf -d) and the newest glibc it asks for.
+DISTDIR ?= dist
+DIST_ARCH ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
+DIST_NAME = cuenv-$(VERSION)-linux-$(DIST_ARCH)
+# The tree is staged by make install itself (its variables set for dist and
+# what dist makes), the install record left out.
+.PHONY: dist
+dist: override PREFIX =
+dist: override DESTDIR = $(abspath $(DISTDIR))/$(DIST_NAME)
+dist: override INSTALL_RECORD = /.dist-record
+dist: install
+	$(Q)rm -f '$(DESTDIR)$(INSTALL_RECORD)'
+	$(Q)sh tools/dist.sh '$(DISTDIR)' '$(DIST_NAME)' '$(VERSION)'
+
 clean:
-	rm -rf build cuenv cuenv-net cuenv-probe
+	rm -rf build cuenv cuenv-net cuenv-probe dist
 
 # The tree's own style (.clang-format, clang-format 14). format rewrites
 # the files; format-check only says which lines differ, and fails then.
@@ -616,10 +644,35 @@ gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 test-containers: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/containers/build.sh
 
+# The README's quick start (sh .ci/deps && make demo, then make test) in
+# a clean Debian 12 image with only what .ci/deps installs
+# (tests/containers/quickstart.sh; as root, after test-containers or
+# test-deb made the image).
+.PHONY: test-quickstart
+test-quickstart:
+	$(Q)bash tests/containers/quickstart.sh
+
+# The Debian package (debian/): built with dpkg-buildpackage in a copy of
+# the tree, checked by lintian (no errors, no warnings), installed with apt
+# in a clean Debian 12 image (buildah, as test-containers), used (an
+# install from the fixtures' mirror, the bash hook), then purged: nothing
+# may be left. As root; see tests/deb/run.sh.
+.PHONY: test-deb
+test-deb:
+	$(Q)bash tests/deb/run.sh
+
 # examples/github-actions.yml checked with actionlint (from PyPI, into a
 # virtual environment in CUENV_CI_CACHE) and shellcheck.
 check-examples:
 	$(Q)sh tests/examples/actionlint.sh
+
+# What building and testing need (the README's quick start), and what CI
+# needs besides (buildah, lintian, wine, Lmod, the analyzers...).
+.PHONY: deps deps-ci
+deps:
+	$(Q)sh .ci/deps
+deps-ci:
+	$(Q)sh .ci/deps-ci
 
 demo: all
 	$(Q)CUENV_BIN=$(CURDIR)/cuenv sh tools/demo.sh

@@ -19,8 +19,10 @@
 #include "../core/xalloc.h"
 #include "cmd.h"
 
+/* The Makefile defines it from VERSION; the analyzers read this file
+ * without the build's definitions. */
 #ifndef CUENV_VERSION_STRING
-#define CUENV_VERSION_STRING "0.1.0"
+#define CUENV_VERSION_STRING "unknown"
 #endif
 
 /* ---- context -------------------------------------------------------------- */

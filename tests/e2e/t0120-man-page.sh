@@ -2,7 +2,8 @@
 # The manual page (docs/cuenv.1.in with the options of docs/cli.txt, built
 # beside cuenv) renders without a warning (groff -ww, and man -l when
 # man-db is there) and names every command of cmd/table.c, every exit
-# code of core/rc.h, and its sections.
+# code of core/rc.h, and its sections; its title has the VERSION file's
+# version.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 
@@ -18,6 +19,11 @@ if command -v man >/dev/null 2>&1; then
 	expect_code 0 env MANWIDTH=80 man --warnings -l "$page" &&
 		stderr_empty || exit 1
 fi
+# Its version is the VERSION file's, as cuenv --version's is.
+v=$(cat "$src/VERSION") || fail "no VERSION file in $src"
+[ -z "$v" ] ||
+	check "the page's title names cuenv $v" \
+		grep -q "^\.TH CUENV 1 \"[^\"]*\" \"cuenv $v\" " "$page"
 for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS ENVIRONMENT \
 	"EXIT STATUS" FILES; do
 	check "section $s" grep -q "^$s\$" "$HOME/page.txt"
