@@ -326,15 +326,28 @@ static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 	struct catalog_choice found;
 	struct plan_step steps[KIT_KINDS];
 	struct buf line = BUF_INIT;
-	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
-				 q->r.source, &found, err);
+	int source = q->r.source;
+	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti, source,
+				 &found, err);
+	size_t n;
 
-	size_t n = rc ? 0 : plan_steps(&found, q->r.source, &o->plan, steps);
+	/* No source chosen: NVIDIA's, or the index when NVIDIA's host
+	 * cannot be reached (said once). */
+	if (!rc && source < 0 &&
+	    install_falls_back(&found, o->mirror, &o->fetch)) {
+		if (!q->quiet)
+			cmd_note("NVIDIA's host cannot be reached; installing "
+				 "from the package index (--source pypi)");
+		source = SRC_PYPI;
+		rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
+				     source, &found, err);
+	}
+	n = rc ? 0 : plan_steps(&found, source, &o->plan, steps);
 
 	if (!rc && opt_given(&ctx->opt, O_DRY_RUN)) {
-		install_request_dry_run(&found, q->r.source, &line);
+		install_request_dry_run(&found, source, &line);
 		fputs(line.data, stdout);
-		if (q->r.source == SRC_PYPI)
+		if (source == SRC_PYPI)
 			rc = dry_run_wheels(steps, n, o, err);
 	} else if (!rc) {
 		rc = install_steps(ctx, steps, n, o, q->quiet, err);

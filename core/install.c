@@ -42,6 +42,18 @@ char *install_mirror_url(const char *url, const char *mirror)
 	return xstrdup(url);
 }
 
+int install_falls_back(const struct catalog_choice *found, const char *mirror,
+		       const struct fetch_opts *fo)
+{
+	const struct release *c = found->cuda;
+
+	/* A mirror is a source chosen: its failure is the user's to hear. */
+	if ((mirror && *mirror) || !c || c->source == SRC_PYPI ||
+	    !c->on_index || !c->nparts)
+		return 0;
+	return !fetch_reachable(c->parts[0].url, fo);
+}
+
 /* ---- small filesystem helpers -------------------------------------------- */
 
 static int exists(const char *path)
