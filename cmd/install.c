@@ -1,6 +1,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../core/compat.h"
 #include "../core/gc.h"
@@ -110,6 +111,11 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
 		rc = lock_verify(&lk, &cat, err);
+	/* The index's wheels as pinned: an http index's too (sha256 holds) */
+	for (size_t i = 0; !rc && i < lk.nparts; i++)
+		if (lk.parts[i].source == SRC_PYPI &&
+		    !strncmp(lk.parts[i].url, "http://", 7))
+			o->fetch.allow_http = 1;
 	if (!rc) {
 		n = lock_steps(&lk, &o->plan, steps, names);
 		rc = install_steps(ctx, steps, n, o, quiet, err);

@@ -856,6 +856,14 @@ void install_lacking(const struct release *rel, const struct plan_opts *plan,
 	err_release(&err);
 }
 
+/* A part that is a wheel already (a lock's), not a component to look up. */
+static int wheel_pinned(const struct part *p)
+{
+	size_t n = strlen(p->url);
+
+	return n > 4 && !strcmp(p->url + n - 4, ".whl");
+}
+
 int install_resolve(const struct release *rel, const struct install_opts *o,
 		    const struct strv *names, struct install_parts *ip,
 		    struct cuenv_err *err)
@@ -874,7 +882,10 @@ int install_resolve(const struct release *rel, const struct install_opts *o,
 				pypi_wheel_project(names->v[i], rel->cuda_major,
 						   rel->kind);
 
-			if (p && proj && !p->index_holds) {
+			if (p && wheel_pinned(p)) {
+				/* a lock's wheel: its url and sha256 as pinned */
+				ip->v[ip->n++] = p;
+			} else if (p && proj && !p->index_holds) {
 				rc = pypi_wheel_part(index, proj, names->v[i],
 						     p->version, &o->fetch,
 						     &ip->wheels[ip->nwheels],

@@ -116,7 +116,8 @@ struct install_parts {
  * to what the source offers) into ip, exactly as install_run fetches
  * them: the catalogue's parts, or for the package index each component's
  * wheel at the catalogue's version or its newest post-release
- * (pypi_wheel_part: network I/O). `install --dry-run` prints these.
+ * (pypi_wheel_part: network I/O), or the wheel a part names already (a
+ * lock's: its url ends in .whl), as it is. `install --dry-run` prints these.
  * Returns CUENV_OK or pypi_wheel_part's failure. Release ip with
  * install_parts_release either way.
  */
