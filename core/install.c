@@ -1261,6 +1261,12 @@ int install_run(struct store *st, const struct release *rel,
 	rc = open_store(st, rel, name, err);
 	if (!rc)
 		rc = lock_version(st, rel, name, opts, &vlock, err);
+	/* Every install sweeps, one that finds its version done too: a
+	 * dead add's old folder (killed after the swap) goes now. */
+	if (!rc) {
+		gc_sweep_staging(st->root); /* best effort */
+		store_sweep_stamps(st->root);
+	}
 	if (!rc)
 		rc = plan_archives(rel, &opts->plan, &names, err);
 	if (!rc)
@@ -1283,8 +1289,6 @@ int install_run(struct store *st, const struct release *rel,
 	if (rc)
 		goto out;
 	say_plan(opts, rel, name, &names, adding, &lacking);
-	gc_sweep_staging(st->root); /* best effort */
-	store_sweep_stamps(st->root);
 	rc = make_staging(st->root, &staging, &slock, err);
 	if (!rc)
 		rc = install_resolve(rel, opts, &names, &ip, err);
