@@ -144,9 +144,12 @@ static const char *noted_version(const struct install *in, const char *name)
 /* Does the receipt name a wheel of the package index? */
 static int has_wheel(const struct install *in)
 {
-	for (size_t i = 0; i < in->sources.n; i++)
-		if (is_wheel(strrchr(in->sources.v[i], ' ') + 1))
+	for (size_t i = 0; i < in->sources.n; i++) {
+		const char *url = strrchr(in->sources.v[i], ' ');
+
+		if (url && is_wheel(url + 1))
 			return 1;
+	}
 	return 0;
 }
 
