@@ -1,6 +1,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../core/compat.h"
 #include "../core/gc.h"
@@ -110,6 +111,28 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 		rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
 		rc = lock_verify(&lk, &cat, err);
+	/* The index's wheels as pinned (an http index's too: the sha256
+	 * holds), or a mirror's copies of them (cuenv mirror --source pypi
+	 * keeps them as pypi/packages/<file name>). */
+	for (size_t i = 0; !rc && i < lk.nparts; i++) {
+		struct lock_part *lp = &lk.parts[i];
+
+		if (lp->source != SRC_PYPI)
+			continue;
+		if (o->mirror && *o->mirror) {
+			struct buf u = BUF_INIT;
+
+			buf_adds(&u, o->mirror);
+			while (u.len && u.data[u.len - 1] == '/')
+				buf_setlen(&u, u.len - 1);
+			buf_printf(&u, "/pypi/packages/%s",
+				   strrchr(lp->url, '/') + 1);
+			free(lp->url);
+			lp->url = buf_detach(&u);
+		} else if (!strncmp(lp->url, "http://", 7)) {
+			o->fetch.allow_http = 1;
+		}
+	}
 	if (!rc) {
 		n = lock_steps(&lk, &o->plan, steps, names);
 		rc = install_steps(ctx, steps, n, o, quiet, err);
@@ -149,6 +172,7 @@ struct request {
 	struct strv comps;
 	struct selection sel;
 	struct framework_builds fw;
+	struct buf index; /* --mirror's pypi/simple, for --source pypi */
 };
 
 /* The options into o (over what the environment said) and q. */
@@ -173,8 +197,17 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 		return rc;
 	if (ctx->opt.arg[O_MIRROR])
 		o->mirror = ctx->opt.arg[O_MIRROR];
-	if (ctx->opt.arg[O_INDEX])
+	if (ctx->opt.arg[O_INDEX]) {
 		o->pypi_index = ctx->opt.arg[O_INDEX];
+	} else if (ctx->opt.arg[O_MIRROR] && *ctx->opt.arg[O_MIRROR] &&
+		   q->r.source == SRC_PYPI) {
+		/* a cuenv mirror's wheels: its pypi/simple is an index */
+		buf_adds(&q->index, ctx->opt.arg[O_MIRROR]);
+		while (q->index.len && q->index.data[q->index.len - 1] == '/')
+			buf_setlen(&q->index, q->index.len - 1);
+		buf_adds(&q->index, "/pypi/simple");
+		o->pypi_index = q->index.data;
+	}
 	if (opt_given(&ctx->opt, O_JOBS))
 		o->jobs = (unsigned)ctx->opt.num[O_JOBS];
 	o->no_cache = opt_given(&ctx->opt, O_NO_CACHE);
@@ -326,15 +359,28 @@ static int install_request(struct cuenv_ctx *ctx, const struct request *q,
 	struct catalog_choice found;
 	struct plan_step steps[KIT_KINDS];
 	struct buf line = BUF_INIT;
-	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
-				 q->r.source, &found, err);
+	int source = q->r.source;
+	int rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti, source,
+				 &found, err);
+	size_t n;
 
-	size_t n = rc ? 0 : plan_steps(&found, q->r.source, &o->plan, steps);
+	/* No source chosen: NVIDIA's, or the index when NVIDIA's host
+	 * cannot be reached (said once). */
+	if (!rc && source < 0 &&
+	    install_falls_back(&found, o->mirror, &o->fetch)) {
+		if (!q->quiet)
+			cmd_note("NVIDIA's host cannot be reached; installing "
+				 "from the package index (--source pypi)");
+		source = SRC_PYPI;
+		rc = catalog_resolve(cat, q->r.spec, q->r.cudnn, q->r.cupti,
+				     source, &found, err);
+	}
+	n = rc ? 0 : plan_steps(&found, source, &o->plan, steps);
 
 	if (!rc && opt_given(&ctx->opt, O_DRY_RUN)) {
-		install_request_dry_run(&found, q->r.source, &line);
+		install_request_dry_run(&found, source, &line);
 		fputs(line.data, stdout);
-		if (q->r.source == SRC_PYPI)
+		if (source == SRC_PYPI)
 			rc = dry_run_wheels(steps, n, o, err);
 	} else if (!rc) {
 		rc = install_steps(ctx, steps, n, o, q->quiet, err);
@@ -350,7 +396,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 				   .expand_ratio =
 					   INSTALL_EXPAND_RATIO_DEFAULT };
 	struct install_opts o = { 0 };
-	struct request q = { .r.source = -1, .comps = STRV_INIT };
+	struct request q = { .r.source = -1,
+			     .comps = STRV_INIT,
+			     .index = BUF_INIT };
 	struct catalog cat = { 0 };
 	int rc, locked = 0;
 
@@ -377,6 +425,7 @@ out:
 	framework_builds_release(&q.fw);
 	selection_release(&q.sel);
 	strv_release(&q.comps);
+	buf_release(&q.index);
 	catalog_release(&cat);
 	return rc;
 }

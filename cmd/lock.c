@@ -1,5 +1,6 @@
 #include <stdio.h>
 
+#include "../core/install_request.h"
 #include "../core/lock.h"
 #include "cmd.h"
 #include "cli/lock.h"
@@ -13,6 +14,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct catalog cat = { 0 };
 	struct lockfile have;
 	struct buf path = BUF_INIT, said = BUF_INIT;
+	struct lock_from from = { .root = ctx->root, .source = -1 };
+	enum source_kind sk;
 	int rc = CUENV_OK, check = opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* options only: main checked there are no arguments */
@@ -25,6 +28,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 			     err);
 	if (!rc)
 		rc = plan_opts_check(cmd_lock.cli.name, &o, err);
+	/* --source as install takes it (main checked its word) */
+	if (!rc && ctx->opt.arg[O_SOURCE] &&
+	    !source_parse(ctx->opt.arg[O_SOURCE], &sk))
+		from.source = (int)sk;
+	else if (!rc)
+		rc = install_request_source(ctx->envp, ctx->cwd, &from.source,
+					    err);
 	if (!rc)
 		rc = lock_prepare(ctx->cwd, ctx->root, check, &sel, &path,
 				  &have, &o, err);
@@ -32,8 +42,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
-		rc = lock_settle(&sel, &cat, &o, catalog_platform(), check,
-				 path.data, &have, &said, err);
+		rc = lock_settle(&sel, &cat, &o, catalog_platform(), &from,
+				 check, path.data, &have, &said, err);
 	else if (check) /* a lock the catalogue cannot check: no match */
 		rc = CUENV_NO;
 	fputs(said.data, stdout);

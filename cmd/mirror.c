@@ -1,5 +1,6 @@
 #include <stdlib.h>
 
+#include "../core/install_request.h"
 #include "../core/mirror.h"
 #include "../core/mirror_render.h"
 #include "../core/plat_fs.h"
@@ -60,6 +61,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct mirror_sources src = { load_catalog, pick_framework, ctx };
 	struct buf cache = BUF_INIT, compat = BUF_INIT, command = BUF_INIT;
 	struct mirror_show show = { .write = to_stderr };
+	struct fetch_opts pf;
 	const char *dir;
 	int rc = CUENV_OK;
 
@@ -91,6 +93,13 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	q.specs = argv + optind + 1;
 	q.nspecs = argc - optind - 1;
 	rc = mirror_args_check(&q, &mo.upstream, &mo.fetch, dir, err);
+	/* --source pypi: the wheels from CUENV_PYPI_INDEX, as install's */
+	plan.pypi_index =
+		install_request_index(env_get(ctx->envp, "CUENV_PYPI_INDEX"));
+	pf = mo.fetch;
+	if (install_request_index_http(plan.pypi_index))
+		pf.allow_http = mo.fetch.allow_http = 1;
+	plan.pypi_fetch = &pf;
 	if (!rc)
 		rc = mirror_plan_all(&plan, &q, &src, err);
 	if (rc)

@@ -113,6 +113,16 @@ int fetch_to_buf(const char *url, const struct fetch_opts *opts, size_t max,
  */
 char *fetch_resolve_url(const char *base, const char *ref);
 
+/*
+ * Can url's host be reached? 0 only when no connection could be made to
+ * it (or to the proxy the environment names): its name does not resolve,
+ * the connection is refused, or it does not answer in time. Anything
+ * else, an HTTP error or a TLS failure included, is 1: the download
+ * itself then says what is wrong. A file:// url is 1. Network I/O: one
+ * connection, closed at once, nothing requested.
+ */
+int fetch_reachable(const char *url, const struct fetch_opts *opts);
+
 /* Call once before any thread starts a transfer. */
 void fetch_global_init(void);
 

@@ -102,6 +102,36 @@ void fetch_global_init(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+int fetch_reachable(const char *url, const struct fetch_opts *opts)
+{
+	CURL *easy;
+	CURLcode res;
+
+	if (!strncmp(url, "file:", 5))
+		return 1;
+	easy = curl_easy_init();
+	if (!easy)
+		return 1; /* no verdict: let the download try */
+	curl_easy_setopt(easy, CURLOPT_URL, url);
+	curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR,
+			 opts->allow_http ? "https,http" : "https");
+	curl_easy_setopt(easy, CURLOPT_CONNECT_ONLY, 1L);
+	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 20L);
+	curl_easy_setopt(easy, CURLOPT_USERAGENT, "cuenv/0.1");
+	res = curl_easy_perform(easy);
+	curl_easy_cleanup(easy);
+	switch (res) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_OPERATION_TIMEDOUT:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 /* Above this much unread data, curl is paused: memory stays bounded. */
 #define HIGH_WATER (1 << 20)
 

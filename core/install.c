@@ -42,6 +42,18 @@ char *install_mirror_url(const char *url, const char *mirror)
 	return xstrdup(url);
 }
 
+int install_falls_back(const struct catalog_choice *found, const char *mirror,
+		       const struct fetch_opts *fo)
+{
+	const struct release *c = found->cuda;
+
+	/* A mirror is a source chosen: its failure is the user's to hear. */
+	if ((mirror && *mirror) || !c || c->source == SRC_PYPI ||
+	    !c->on_index || !c->nparts)
+		return 0;
+	return !fetch_reachable(c->parts[0].url, fo);
+}
+
 /* ---- small filesystem helpers -------------------------------------------- */
 
 static int exists(const char *path)
@@ -844,6 +856,14 @@ void install_lacking(const struct release *rel, const struct plan_opts *plan,
 	err_release(&err);
 }
 
+/* A part that is a wheel already (a lock's), not a component to look up. */
+static int wheel_pinned(const struct part *p)
+{
+	size_t n = strlen(p->url);
+
+	return n > 4 && !strcmp(p->url + n - 4, ".whl");
+}
+
 int install_resolve(const struct release *rel, const struct install_opts *o,
 		    const struct strv *names, struct install_parts *ip,
 		    struct cuenv_err *err)
@@ -862,7 +882,10 @@ int install_resolve(const struct release *rel, const struct install_opts *o,
 				pypi_wheel_project(names->v[i], rel->cuda_major,
 						   rel->kind);
 
-			if (p && proj && !p->index_holds) {
+			if (p && wheel_pinned(p)) {
+				/* a lock's wheel: its url and sha256 as pinned */
+				ip->v[ip->n++] = p;
+			} else if (p && proj && !p->index_holds) {
 				rc = pypi_wheel_part(index, proj, names->v[i],
 						     p->version, &o->fetch,
 						     &ip->wheels[ip->nwheels],
@@ -1238,6 +1261,12 @@ int install_run(struct store *st, const struct release *rel,
 	rc = open_store(st, rel, name, err);
 	if (!rc)
 		rc = lock_version(st, rel, name, opts, &vlock, err);
+	/* Every install sweeps, one that finds its version done too: a
+	 * dead add's old folder (killed after the swap) goes now. */
+	if (!rc) {
+		gc_sweep_staging(st->root); /* best effort */
+		store_sweep_stamps(st->root);
+	}
 	if (!rc)
 		rc = plan_archives(rel, &opts->plan, &names, err);
 	if (!rc)
@@ -1260,8 +1289,6 @@ int install_run(struct store *st, const struct release *rel,
 	if (rc)
 		goto out;
 	say_plan(opts, rel, name, &names, adding, &lacking);
-	gc_sweep_staging(st->root); /* best effort */
-	store_sweep_stamps(st->root);
 	rc = make_staging(st->root, &staging, &slock, err);
 	if (!rc)
 		rc = install_resolve(rel, opts, &names, &ip, err);

@@ -116,7 +116,8 @@ struct install_parts {
  * to what the source offers) into ip, exactly as install_run fetches
  * them: the catalogue's parts, or for the package index each component's
  * wheel at the catalogue's version or its newest post-release
- * (pypi_wheel_part: network I/O). `install --dry-run` prints these.
+ * (pypi_wheel_part: network I/O), or the wheel a part names already (a
+ * lock's: its url ends in .whl), as it is. `install --dry-run` prints these.
  * Returns CUENV_OK or pypi_wheel_part's failure. Release ip with
  * install_parts_release either way.
  */
@@ -142,6 +143,16 @@ void install_parts_release(struct install_parts *ip);
 int install_run(struct store *st, const struct release *rel,
 		const struct install_opts *opts, struct install *out,
 		struct cuenv_err *err);
+
+/*
+ * With no source chosen, should the install of found go to the package
+ * index instead? 1 when found's CUDA comes from NVIDIA's host (no mirror
+ * given: a mirror is a source chosen), the index has that release, and
+ * NVIDIA's host cannot be reached (fetch_reachable: no name, no
+ * connection; never a 404 or a checksum). Network I/O: one connection.
+ */
+int install_falls_back(const struct catalog_choice *found, const char *mirror,
+		       const struct fetch_opts *fo);
 
 /* Replace NVIDIA's host in url by mirror (a heap string either way). */
 char *install_mirror_url(const char *url, const char *mirror);

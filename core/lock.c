@@ -83,16 +83,17 @@ static int add_release(struct lockfile *lk, const struct release *rel,
 	return rc;
 }
 
-int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
-	       const char *cudnn, const char *cupti,
-	       const struct plan_opts *opts, const char *platform,
-	       struct cuenv_err *err)
+/* lock_build from source (< 0: any, as install with none chosen). */
+static int build(struct lockfile *lk, const struct catalog *cat,
+		 const char *cuda, const char *cudnn, const char *cupti,
+		 int source, const struct plan_opts *opts, const char *platform,
+		 struct cuenv_err *err)
 {
 	struct catalog_choice ch;
 	int rc;
 
 	/* What install would fetch: the same resolution. */
-	rc = catalog_resolve(cat, cuda, cudnn, cupti, -1, &ch, err);
+	rc = catalog_resolve(cat, cuda, cudnn, cupti, source, &ch, err);
 	if (rc)
 		return rc;
 	lk->cuda = xstrdup(cuda);
@@ -108,6 +109,159 @@ int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
 		rc = add_release(lk, ch.cudnn, KIT_CUDNN, opts, platform, err);
 	if (!rc && ch.cupti)
 		rc = add_release(lk, ch.cupti, KIT_CUPTI, opts, platform, err);
+	return rc;
+}
+
+int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
+	       const char *cudnn, const char *cupti,
+	       const struct plan_opts *opts, const char *platform,
+	       struct cuenv_err *err)
+{
+	return build(lk, cat, cuda, cudnn, cupti, -1, opts, platform, err);
+}
+
+/* ---- what is installed ---------------------------------------------------- */
+
+static int is_wheel(const char *url)
+{
+	size_t n = strlen(url);
+
+	return n > 4 && !strcmp(url + n - 4, ".whl");
+}
+
+/* The version a receipt's notes give component name, or NULL. */
+static const char *noted_version(const struct install *in, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < in->notes.n; i++)
+		if (!strncmp(in->notes.v[i], name, n) &&
+		    in->notes.v[i][n] == ' ')
+			return in->notes.v[i] + n + 1;
+	return NULL;
+}
+
+/* Does the receipt name a wheel of the package index? */
+static int has_wheel(const struct install *in)
+{
+	for (size_t i = 0; i < in->sources.n; i++) {
+		const char *url = strrchr(in->sources.v[i], ' ');
+
+		if (url && is_wheel(url + 1))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * lk's parts of kind, first (a template: release, major, platform), made
+ * from the receipt in: a wheel as installed (pypi, its url and sha256);
+ * another archive as the catalogue's part of that name and sha256 that
+ * lk had (NVIDIA's url, not a mirror's), else dropped.
+ */
+static void take_receipt(struct lockfile *lk, enum kit_kind kind,
+			 const struct install *in)
+{
+	struct lockfile old = *lk;
+	const struct lock_part *t = NULL;
+
+	lk->parts = NULL;
+	lk->nparts = 0;
+	for (size_t i = 0; i < old.nparts && !t; i++)
+		if (old.parts[i].kind == kind)
+			t = &old.parts[i];
+	for (size_t i = 0; i < old.nparts; i++)
+		if (old.parts[i].kind != kind) {
+			*add_part(lk) = old.parts[i];
+			memset(&old.parts[i], 0, sizeof(old.parts[i]));
+		}
+	for (size_t i = 0; i < in->sources.n; i++) {
+		char *line = xstrdup(in->sources.v[i]);
+		char *sha = strchr(line, ' '), *url;
+		const struct lock_part *cp = NULL;
+		const char *v;
+		struct lock_part *lp;
+
+		if (!sha || !(url = strchr(sha + 1, ' '))) {
+			free(line);
+			continue;
+		}
+		*sha++ = '\0';
+		*url++ = '\0';
+		for (size_t k = 0; k < old.nparts && !cp; k++)
+			if (old.parts[k].name && old.parts[k].kind == kind &&
+			    !strcmp(old.parts[k].name, line) &&
+			    !strcmp(old.parts[k].sha256, sha))
+				cp = &old.parts[k];
+		if (!is_wheel(url) && !cp) {
+			free(line);
+			continue;
+		}
+		lp = add_part(lk);
+		lp->kind = kind;
+		lp->source = cp ? cp->source : SRC_PYPI;
+		lp->release = xstrdup(t->release);
+		lp->cuda_major = t->cuda_major;
+		lp->name = xstrdup(line);
+		v = noted_version(in, line);
+		lp->version = xstrdup(cp ? cp->version : v ? v : t->release);
+		lp->platform = xstrdup(t->platform);
+		lp->url = xstrdup(cp ? cp->url : url);
+		lp->sha256 = xstrdup(sha);
+		lp->size = cp ? cp->size : 0;
+		free(line);
+	}
+	for (size_t i = 0; i < old.nparts; i++)
+		part_free(&old.parts[i]);
+	free(old.parts);
+}
+
+int lock_take_installed(struct lockfile *lk, const char *root, int source,
+			struct cuenv_err *err)
+{
+	static const enum kit_kind kinds[] = { KIT_CUDA, KIT_CUDNN, KIT_CUPTI };
+	int rc = CUENV_OK;
+
+	for (size_t k = 0; k < 3 && !rc; k++) {
+		const struct lock_part *t = NULL;
+		struct install in;
+		struct cuenv_err rerr = CUENV_ERR_INIT;
+		struct buf dir = BUF_INIT;
+		char *name;
+		int got;
+
+		for (size_t i = 0; i < lk->nparts && !t; i++)
+			if (lk->parts[i].kind == kinds[k])
+				t = &lk->parts[i];
+		if (!t)
+			continue;
+		install_init(&in, kinds[k]);
+		in.version = xstrdup(t->release);
+		in.cuda_major = t->cuda_major;
+		name = install_make_name(&in);
+		install_release(&in);
+		buf_printf(&dir, "%s/versions/%s/%s", root,
+			   kit_kind_name(kinds[k]), name);
+		got = !store_read_receipt(dir.data, &in, &rerr) &&
+		      !in.registered && has_wheel(&in);
+		if (got) {
+			take_receipt(lk, kinds[k], &in);
+		} else if (source == SRC_PYPI) {
+			rc = cuenv_fail(err, CUENV_E_USAGE,
+					"lock: %s %s is not installed from the "
+					"package index",
+					kit_kind_name(kinds[k]), name);
+			cuenv_hint(err,
+				   "install it from there first: cuenv "
+				   "install %s%s%s --source pypi",
+				   lk->cuda, lk->cudnn ? " --cudnn " : "",
+				   lk->cudnn ? lk->cudnn : "");
+		}
+		install_release(&in);
+		err_release(&rerr);
+		buf_release(&dir);
+		free(name);
+	}
 	return rc;
 }
 
@@ -207,6 +361,23 @@ static int url_ok(const char *u)
 	return 1;
 }
 
+/* A wheel's url from a package index: http(s), a .whl, no '..' segment. */
+static int wheel_url_ok(const char *u)
+{
+	const char *path = NULL;
+	size_t n = strlen(u);
+
+	if (!strncmp(u, "https://", 8))
+		path = u + 8;
+	else if (!strncmp(u, "http://", 7))
+		path = u + 7;
+	if (!path || n < 5 || strcmp(u + n - 4, ".whl") ||
+	    strpbrk(u, " \t\r\n\\?#") || strstr(path, "/../") ||
+	    strstr(path, "/./"))
+		return 0;
+	return 1;
+}
+
 static int bad(struct cuenv_err *err, const char *name, const char *fmt,
 	       const char *what, size_t i)
 {
@@ -283,10 +454,13 @@ static int parse_part(const char *name, json_t *j, struct lock_part *p,
 			 0);
 		goto out;
 	}
-	if (!url_ok(p->url)) {
+	if (p->source == SRC_PYPI ? !wheel_url_ok(p->url) : !url_ok(p->url)) {
 		rc = bad(err, name,
-			 "url of %s is not on NVIDIA's host or climbs "
-			 "with '..'",
+			 p->source == SRC_PYPI
+				 ? "url of %s is not a wheel's (http or https, "
+				   "no '..')"
+				 : "url of %s is not on NVIDIA's host or climbs "
+				   "with '..'",
 			 p->name, 0);
 		goto out;
 	}
@@ -517,7 +691,10 @@ static const struct release *cat_release(const struct catalog *cat,
 	for (size_t i = 0; i < cat->n; i++) {
 		const struct release *r = cat->v[i];
 
-		if (r->kind == k && r->source == p->source &&
+		/* The index's releases are the catalogue's it has. */
+		if (r->kind == k &&
+		    (p->source == SRC_PYPI ? r->on_index
+					   : r->source == p->source) &&
 		    !strcmp(r->version, p->release) &&
 		    (k != KIT_CUDNN || r->cuda_major == p->cuda_major))
 			return r;
@@ -543,6 +720,9 @@ int lock_verify(const struct lockfile *lk, const struct catalog *cat,
 			return cuenv_hint(err, "refresh it with: cuenv update, "
 					       "or lock again: cuenv lock");
 		}
+		/* A wheel's url and sha256 are the index's: the lock's own. */
+		if (p->source == SRC_PYPI)
+			continue;
 		if (strcmp(cp->sha256, p->sha256))
 			return cuenv_fail(err, CUENV_E_INTEGRITY,
 					  "lock and catalogue disagree on "
@@ -684,8 +864,9 @@ int lock_prepare(const char *cwd, const char *root, int check,
 }
 
 int lock_settle(const struct selection *sel, const struct catalog *cat,
-		const struct plan_opts *o, const char *platform, int check,
-		const char *path, const struct lockfile *have, struct buf *said,
+		const struct plan_opts *o, const char *platform,
+		const struct lock_from *from, int check, const char *path,
+		const struct lockfile *have, struct buf *said,
 		struct cuenv_err *err)
 {
 	struct lockfile want;
@@ -693,8 +874,10 @@ int lock_settle(const struct selection *sel, const struct catalog *cat,
 	int rc;
 
 	lock_init(&want);
-	rc = lock_build(&want, cat, sel->cuda, sel->cudnn, sel->cupti, o,
-			platform, err);
+	rc = build(&want, cat, sel->cuda, sel->cudnn, sel->cupti, from->source,
+		   o, platform, err);
+	if (!rc && from->root)
+		rc = lock_take_installed(&want, from->root, from->source, err);
 	if (rc) {
 		if (check)
 			rc = CUENV_NO;

@@ -3,7 +3,9 @@
  *
  * It pins what `cuenv install` (with no SPEC) would install for the
  * `.cuenv`'s selection: every archive of every release, with NVIDIA's url
- * (never a mirror's), its sha256 and size, so that `cuenv install --locked`
+ * (never a mirror's), its sha256 and size, or, for a release installed
+ * from the package index, each wheel as installed (source "pypi", the
+ * index's url and sha256, from the receipt), so that `cuenv install --locked`
  * installs exactly that and `cuenv lock --check` can tell when the `.cuenv`
  * or the catalogue has moved on. It is JSON:
  *
@@ -18,7 +20,7 @@
  *	      "sha256": "...", "size": 1234 }, ... ] }
  *
  * The file is data: every url must be on NVIDIA's host with no '..'
- * segment, every sha256 64 lowercase hex digits; errors name the file.
+ * segment (a pypi part's: an http(s) url of a .whl), every sha256 64 lowercase hex digits; errors name the file.
  */
 #ifndef CUENV_LOCK_H
 #define CUENV_LOCK_H
@@ -161,8 +163,29 @@ int lock_prepare(const char *cwd, const char *root, int check,
 		 struct selection *sel, struct buf *path, struct lockfile *have,
 		 struct plan_opts *o, struct cuenv_err *err);
 
+/* Where `cuenv lock` looks besides the catalogue. */
+struct lock_from {
+	const char *root; /* the store whose receipts count, or NULL */
+	int source;	  /* --source (or CUENV_SOURCE, source =); < 0: any */
+};
+
 /*
- * Then: the lock cat gives for sel and o on platform (lock_build). With
+ * What is installed, as lk's parts: for each release lk pins that root's
+ * store holds installed from the package index (wholly or partly: its
+ * receipt names a wheel), lk's parts of that kind become the receipt's
+ * archives: each wheel with source pypi, its url and sha256 as
+ * installed (size 0: the receipt does not say); each other archive as
+ * the catalogue's (NVIDIA's url, never a mirror's). With source SRC_PYPI,
+ * a release not installed so is CUENV_E_USAGE with the command that
+ * installs it (the wheels' urls and hashes are the index's, known only
+ * once fetched). Reads receipts; writes nothing.
+ */
+int lock_take_installed(struct lockfile *lk, const char *root, int source,
+			struct cuenv_err *err);
+
+/*
+ * Then: the lock cat gives for sel and o on platform (lock_build from
+ * from->source, then lock_take_installed from from->root). With
  * check, compared with have (lock_check): "PATH matches ORIGIN\n" onto
  * said when it does, CUENV_NO when it does not or when cat cannot give
  * one (err says why). Else written to path, replacing it atomically:
@@ -170,8 +193,9 @@ int lock_prepare(const char *cwd, const char *root, int check,
  * be written.
  */
 int lock_settle(const struct selection *sel, const struct catalog *cat,
-		const struct plan_opts *o, const char *platform, int check,
-		const char *path, const struct lockfile *have, struct buf *said,
+		const struct plan_opts *o, const char *platform,
+		const struct lock_from *from, int check, const char *path,
+		const struct lockfile *have, struct buf *said,
 		struct cuenv_err *err);
 
 #endif

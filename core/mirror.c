@@ -224,6 +224,124 @@ out:
 	return rc;
 }
 
+/* A wheel's url into its path in a mirror: pypi/packages/<file name>;
+ * NULL when it is no wheel or its name is not a plain one. */
+static char *wheel_path(const char *url)
+{
+	const char *base = strrchr(url, '/');
+	size_t n;
+	struct buf b = BUF_INIT;
+
+	if (!base || strncmp(url, "http", 4))
+		return NULL;
+	base++;
+	n = strlen(base);
+	if (n < 5 || strcmp(base + n - 4, ".whl") || base[0] == '.' ||
+	    strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._-+") != n)
+		return NULL;
+	buf_printf(&b, "pypi/packages/%s", base);
+	return buf_detach(&b);
+}
+
+/* Where a file of url sits in a mirror: NVIDIA's path, or a wheel's. */
+static char *file_path(const char *url)
+{
+	char *path = mirror_path(url);
+
+	return path ? path : wheel_path(url);
+}
+
+/* The catalogue folder a release came from: its origin's grandparent. */
+static void catalogue_dir(const struct release *rel, struct buf *out)
+{
+	const char *o = rel->origin, *end = o ? strrchr(o, '/') : NULL;
+
+	buf_reset(out);
+	while (end && end > o && end[-1] != '/')
+		end--; /* the kind's folder's start */
+	if (end && end > o)
+		buf_add(out, o, (size_t)(end - o - 1));
+}
+
+int mirror_plan_add_wheels(struct mirror_plan *p, const struct release *rel,
+			   enum kit_kind kind, const struct plan_opts *opts,
+			   const char *platform, struct cuenv_err *err)
+{
+	struct release r = *rel;
+	struct install_opts io = { 0 };
+	struct install_parts ip = { 0 };
+	struct strv names = STRV_INIT;
+	struct buf comps = BUF_INIT, tsv = BUF_INIT;
+	struct plat_stat st;
+	struct mirror_entry *e;
+	int rc;
+
+	if (strcmp(platform, catalog_platform()))
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "mirror: the package index's wheels are "
+				  "this machine's (%s), not %s's",
+				  catalog_platform(), platform);
+	r.kind = kind;
+	r.source = SRC_PYPI;
+	io.plan = plan_opts_for(kind, opts);
+	io.pypi_index = p->pypi_index;
+	if (p->pypi_fetch)
+		io.fetch = *p->pypi_fetch;
+	rc = plan_archives(&r, &io.plan, &names, err);
+	if (!rc)
+		rc = install_resolve(&r, &io, &names, &ip, err);
+	for (size_t i = 0; !rc && i < ip.n; i++) {
+		const struct part *w = ip.v[i];
+		char *path = wheel_path(w->url);
+
+		if (!path) {
+			rc = cuenv_fail(err, CUENV_E_MANIFEST,
+					"cannot mirror '%s': not a wheel's "
+					"plain name",
+					w->url);
+			break;
+		}
+		rc = add_file(p, path, w->url, w->sha256, w->size, NULL, err);
+		buf_printf(&comps, "%s%s", comps.len ? ", " : "", w->name);
+	}
+	if (!rc && rel->source == SRC_REDIST)
+		rc = add_manifest(p, rel, err);
+	catalogue_dir(rel, &tsv);
+	if (tsv.len) {
+		buf_adds(&tsv, "/pypi.tsv");
+		if (!plat_stat(tsv.data, &st) &&
+		    strv_find(&p->tables, tsv.data) < 0)
+			strv_push(&p->tables, tsv.data);
+	}
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if (e->kind == kind && e->source == SRC_PYPI &&
+		    e->cuda_major == rel->cuda_major &&
+		    !strcmp(e->version, rel->version) &&
+		    !strcmp(e->platform, platform) &&
+		    !strcmp(e->components, comps.data))
+			goto out;
+	}
+	p->entries =
+		xrealloc(p->entries, (p->nentries + 1) * sizeof(*p->entries));
+	e = &p->entries[p->nentries++];
+	e->kind = kind;
+	e->source = SRC_PYPI;
+	e->version = xstrdup(rel->version);
+	e->cuda_major = rel->cuda_major;
+	e->platform = xstrdup(platform);
+	e->components = buf_detach(&comps);
+out:
+	install_parts_release(&ip);
+	strv_release(&names);
+	buf_release(&comps);
+	buf_release(&tsv);
+	return rc;
+}
+
 int mirror_plan_request(struct mirror_plan *p, const struct catalog *cat,
 			const char *cuda, const char *cudnn, const char *cupti,
 			int source, const char *platform,
@@ -237,6 +355,17 @@ int mirror_plan_request(struct mirror_plan *p, const struct catalog *cat,
 		/* Another machine's platform: say which. */
 		if (strcmp(platform, catalog_platform()))
 			buf_printf(&err->msg, " for %s", platform);
+		return rc;
+	}
+	if (source == SRC_PYPI) {
+		rc = mirror_plan_add_wheels(p, ch.cuda, KIT_CUDA, opts,
+					    platform, err);
+		if (!rc && ch.cudnn)
+			rc = mirror_plan_add_wheels(p, ch.cudnn, KIT_CUDNN,
+						    opts, platform, err);
+		if (!rc && ch.cupti)
+			rc = mirror_plan_add_wheels(p, ch.cupti, KIT_CUPTI,
+						    opts, platform, err);
 		return rc;
 	}
 	rc = mirror_plan_add(p, ch.cuda, KIT_CUDA, opts, platform, err);
@@ -1010,7 +1139,7 @@ static int parse_index(const char *name, const struct buf *text,
 		const char *sha =
 			json_string_value(json_object_get(v, "sha256"));
 		json_t *size = json_object_get(v, "size");
-		char *mp = url ? mirror_path(url) : NULL;
+		char *mp = url ? file_path(url) : NULL;
 
 		if (!path || !mp || strcmp(mp, path) || !sha ||
 		    !digest_hex_valid(sha) || !json_is_integer(size) ||
@@ -1203,6 +1332,17 @@ static void format_readme(const struct mirror_plan *all,
 			buf_printf(out,
 				   "  cuenv install --mirror file://%s "
 				   "SPEC --cudnn %s\n",
+				   abs, e->version);
+			break;
+		}
+	}
+	for (size_t i = 0; i < all->nentries; i++) {
+		const struct mirror_entry *e = &all->entries[i];
+
+		if (e->kind == KIT_CUDA && e->source == SRC_PYPI) {
+			buf_printf(out,
+				   "  cuenv install --mirror file://%s %s "
+				   "--source pypi    (its wheels)\n",
 				   abs, e->version);
 			break;
 		}
@@ -1418,6 +1558,19 @@ static int write_catalogue(const struct run *run, const struct mirror_plan *p,
 		rc = write_table(run, cat, "cuda-runfiles.tsv", p, all, err);
 	if (!rc)
 		rc = write_table(run, cat, "cudnn-tarballs.tsv", p, all, err);
+	/* What the index holds (pypi.tsv), verbatim, for wheels' sake. */
+	for (size_t i = 0; !rc && i < p->tables.n; i++) {
+		struct buf text = BUF_INIT;
+
+		if (strcmp(plat_path_last(p->tables.v[i]), "pypi.tsv"))
+			continue;
+		buf_reset(&dst);
+		buf_printf(&dst, "%s/" CATALOGUE "/pypi.tsv", o->dir);
+		rc = file_read(p->tables.v[i], TEXT_MAX, 0, &text, err);
+		if (!rc)
+			rc = put(cat, "pypi.tsv", dst.data, text.data, err);
+		buf_release(&text);
+	}
 	if (!rc && o->compat)
 		rc = copy_compat(run, err);
 	for (int k = 0; k < 2; k++)
@@ -1426,6 +1579,82 @@ static int write_catalogue(const struct run *run, const struct mirror_plan *p,
 	if (cat >= 0)
 		plat_close(cat);
 	buf_release(&dst);
+	return rc;
+}
+
+/* ---- the package index's pages -------------------------------------------- */
+
+/* A wheel file name's project, normalised as PEP 503 says. */
+static void wheel_project(const char *file, struct buf *out)
+{
+	buf_reset(out);
+	for (const char *c = file; *c && *c != '-'; c++) {
+		char ch = *c;
+
+		if (ch == '_' || ch == '.')
+			ch = '-';
+		else if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		buf_addc(out, ch);
+	}
+}
+
+/*
+ * DIR/pypi/simple/<project>/index.html for each project with wheels in
+ * all: a PEP 503 page linking each (relative, with its sha256), so that
+ * DIR/pypi/simple is an index, over HTTP or file://.
+ */
+static int write_pages(const struct run *run, const struct mirror_plan *all,
+		       struct cuenv_err *err)
+{
+	static const char pre[] = "pypi/packages/";
+	struct strv done = STRV_INIT;
+	struct buf proj = BUF_INIT, other = BUF_INIT, page = BUF_INIT,
+		   rel = BUF_INIT, shown = BUF_INIT;
+	int rc = CUENV_OK;
+
+	for (size_t i = 0; !rc && i < all->nfiles; i++) {
+		const char *path = all->files[i].path;
+		int fd = -1;
+
+		if (strncmp(path, pre, sizeof(pre) - 1))
+			continue;
+		wheel_project(path + sizeof(pre) - 1, &proj);
+		if (!proj.len || strv_find(&done, proj.data) >= 0)
+			continue;
+		strv_push(&done, proj.data);
+		buf_reset(&page);
+		buf_printf(&page,
+			   "<!DOCTYPE html>\n<html><body>\n"
+			   "<h1>Links for %s</h1>\n",
+			   proj.data);
+		for (size_t k = i; k < all->nfiles; k++) {
+			const struct mirror_file *f = &all->files[k];
+			const char *file = f->path + sizeof(pre) - 1;
+
+			if (strncmp(f->path, pre, sizeof(pre) - 1))
+				continue;
+			wheel_project(file, &other);
+			if (strcmp(other.data, proj.data))
+				continue;
+			buf_printf(&page,
+				   "<a href=\"../../packages/%s#sha256=%s\">"
+				   "%s</a><br>\n",
+				   file, f->sha256, file);
+		}
+		buf_adds(&page, "</body></html>\n");
+		buf_reset(&rel);
+		buf_printf(&rel, "pypi/simple/%s", proj.data);
+		rc = open_below(run->root, run->o->dir, rel.data, 1, &fd, err);
+		buf_reset(&shown);
+		buf_printf(&shown, "%s/%s/index.html", run->o->dir, rel.data);
+		if (!rc)
+			rc = put(fd, "index.html", shown.data, page.data, err);
+		if (fd >= 0)
+			plat_close(fd);
+	}
+	strv_release(&done);
+	BUF_RELEASE_EACH(&proj, &other, &page, &rel, &shown);
 	return rc;
 }
 
@@ -1441,6 +1670,8 @@ static const char *const run_dirs[] = {
 	"compute/cuda/redist",
 	"compute/cudnn",
 	"compute/cudnn/redist",
+	"pypi",
+	"pypi/packages",
 };
 #define RUN_DIRS (sizeof(run_dirs) / sizeof(*run_dirs))
 
@@ -1598,6 +1829,8 @@ int mirror_run(const struct mirror_plan *p, const struct mirror_opts *o,
 		rc = merge(&all, p, err);
 	if (!rc)
 		rc = write_catalogue(&run, p, &all, err);
+	if (!rc)
+		rc = write_pages(&run, &all, err);
 	if (rc)
 		goto out;
 	buf_reset(&text);

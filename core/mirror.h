@@ -11,9 +11,16 @@
  *	DIR/compute/...              archives and manifests, NVIDIA's paths
  *	                             (compute/{cuda,cudnn}/redist/ always
  *	                             exist: update lists both)
+ *	DIR/pypi/packages/           the package index's wheels (--source
+ *	                             pypi), by their file names
+ *	DIR/pypi/simple/<project>/index.html
+ *	                             a PEP 503 page of each project's wheels
+ *	                             there: DIR/pypi/simple is an index that
+ *	                             `install --source pypi` reads
  *	DIR/cuenv-catalogue/         a catalogue folder (CUENV_MANIFESTS) of
  *	                             what the mirror holds: the manifests,
- *	                             the runfile and tarball rows, compat/
+ *	                             the runfile and tarball rows, pypi.tsv,
+ *	                             compat/
  *	DIR/cuenv-mirror.json        the index: releases and files (sha256,
  *	                             size), all runs into DIR together
  *	DIR/README.txt               what it holds and the commands to use
@@ -69,7 +76,11 @@ struct mirror_plan {
 	size_t nfiles;
 	struct mirror_entry *entries;
 	size_t nentries;
-	struct strv tables; /* runfile and tarball tables the rows came from */
+	struct strv tables; /* runfile, tarball and pypi.tsv tables read */
+	/* For --source pypi, set before planning (borrowed): the package
+	 * index the wheels are looked up on and how it is fetched. */
+	const char *pypi_index;
+	const struct fetch_opts *pypi_fetch;
 };
 
 void mirror_plan_init(struct mirror_plan *p);
@@ -96,9 +107,22 @@ int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
 		    const char *platform, struct cuenv_err *err);
 
 /*
+ * Add to p what `cuenv install --source pypi` fetches for rel installed
+ * as kind on this machine: each component's wheel as install_resolve
+ * finds it on p->pypi_index (network I/O), as pypi/packages/<file name>,
+ * the release's manifest (for the mirror's catalogue) and the
+ * catalogue's pypi.tsv. Returns CUENV_OK, CUENV_E_USAGE (another
+ * platform: the wheels are this machine's), install_resolve's failure.
+ */
+int mirror_plan_add_wheels(struct mirror_plan *p, const struct release *rel,
+			   enum kit_kind kind, const struct plan_opts *opts,
+			   const char *platform, struct cuenv_err *err);
+
+/*
  * Add to p what cat (platform's catalogue) gives for CUDA spec cuda with
  * cudnn and cupti (NULL: none), from source as catalog_resolve takes it:
- * each release resolved, by mirror_plan_add. Returns CUENV_OK, or
+ * each release resolved, by mirror_plan_add (SRC_PYPI:
+ * mirror_plan_add_wheels). Returns CUENV_OK, or
  * catalog_resolve's error (" for PLATFORM" added when platform is not
  * this machine's) or mirror_plan_add's.
  */

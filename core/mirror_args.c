@@ -42,15 +42,13 @@ int mirror_source_parse(const char *word, int *source, struct cuenv_err *err)
 	enum source_kind sk;
 
 	if (source_parse(word, &sk) ||
-	    (sk != SRC_REDIST && sk != SRC_RUNFILE)) {
+	    (sk != SRC_REDIST && sk != SRC_RUNFILE && sk != SRC_PYPI)) {
 		struct buf shown = BUF_INIT;
 
 		buf_add_display(&shown, word, 64);
 		cuenv_fail(err, CUENV_E_USAGE, "mirror: unknown source '%s'",
 			   shown.data);
-		cuenv_hint(err, "sources: redist, runfile (for pypi, "
-				"mirror the package index with a PyPI "
-				"mirror)");
+		cuenv_hint(err, "sources: redist, runfile, pypi");
 		buf_release(&shown);
 		return err->rc;
 	}

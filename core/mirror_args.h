@@ -33,8 +33,8 @@ struct mirror_asked {
  */
 int mirror_check_dir(const char *dir, struct cuenv_err *err);
 
-/* --source word: redist or runfile (enum source_kind) into *source; pypi
- * has mirrors of its own. Returns CUENV_OK or CUENV_E_USAGE. */
+/* --source word: redist, runfile or pypi (enum source_kind) into
+ * *source. Returns CUENV_OK or CUENV_E_USAGE. */
 int mirror_source_parse(const char *word, int *source, struct cuenv_err *err);
 
 /* Each of plats a platform NVIDIA names; none given: this machine's is

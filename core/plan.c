@@ -157,8 +157,8 @@ struct plan_opts plan_locked_opts(const struct release *rel, enum kit_kind kind,
 	if (kind != KIT_CUDA) {
 		o.components = NULL;
 		o.runtime_only = 0;
-	} else if (rel->source == SRC_REDIST && !asked->components &&
-		   !asked->runtime_only) {
+	} else if ((rel->source == SRC_REDIST || rel->source == SRC_PYPI) &&
+		   !asked->components && !asked->runtime_only) {
 		for (size_t k = 0; k < rel->nparts; k++)
 			strv_push(names, rel->parts[k].name);
 		o.components = names;

@@ -85,7 +85,7 @@ size_t plan_steps(const struct catalog_choice *ch, int source,
 /*
  * The options for rel, read back from a lock as kind (lock_to_release),
  * when installing with `install --locked` and asked: a redist toolkit
- * gets exactly the locked components (pushed onto names, which the
+ * (or the index's wheels of one) gets exactly the locked components (pushed onto names, which the
  * result then points at) unless asked narrows them, another toolkit
  * asked as it is; cuDNN and CUPTI neither a component list nor
  * runtime_only.

@@ -237,6 +237,10 @@ int pypi_index_files(const char *index, const char *project,
 	while (page->len && page->data[page->len - 1] == '/')
 		buf_setlen(page, page->len - 1);
 	buf_printf(page, "/%s/", project);
+	/* A folder over file:// (a cuenv mirror's pypi/simple) is not
+	 * served as a page: its index.html is. */
+	if (!strncmp(page->data, "file:", 5))
+		buf_adds(page, "index.html");
 	fo.accept = "application/vnd.pypi.simple.v1+json, "
 		    "text/html;q=0.1";
 	*v = NULL;

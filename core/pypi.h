@@ -35,7 +35,8 @@ struct index_file {
  * The files of project on the package index at index (a simple API root
  * such as https://pypi.org/simple): its page (PEP 691 JSON, or PEP 503
  * HTML as proxies serve) fetched with fetch's options, its URL into
- * page, the files with a sha256 and not yanked into *v and *n (free them
+ * page (over file://, the folder's index.html: a cuenv mirror's pages),
+ * the files with a sha256 and not yanked into *v and *n (free them
  * with pypi_index_files_free). Returns CUENV_OK or CUENV_E_FETCH.
  * Network I/O.
  */

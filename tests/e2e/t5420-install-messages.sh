@@ -29,11 +29,12 @@ use_mirror &&
 	expect_code 0 cuenv install 12.4.0 --components cuda_cudart --no-cache &&
 	stderr_lacks "download cache" || exit 1
 
-# No mirror: NVIDIA's URLs, through a proxy that refuses
+# No mirror: NVIDIA's URLs, through a proxy that refuses (NVIDIA's
+# chosen: with no source chosen the install would turn to the index)
 unset CUENV_MIRROR
 size=$(comp 11.8.0 cuda_cudart size)
 expect_code 4 env https_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 \
-	CUENV_FETCH_RETRIES=0 cuenv install 11.8.0 --components cuda_cudart &&
+	CUENV_FETCH_RETRIES=0 cuenv install 11.8.0 --components cuda_cudart --source redist &&
 	stderr_has "cuenv: cuda_cudart failed (0 B of " &&
 	stderr_lacks "cuda_cudart failed ($(python3 -c "print('%.1f' % ($size / 1e6))") MB)" &&
 	stderr_has "hint: if NVIDIA's servers cannot be reached from here, install from the package index (or a mirror: --mirror URL): cuenv install 11.8.0 --source pypi" &&

@@ -24,8 +24,8 @@ expect_code 17 cuenv mirror "$m" 99.9 &&
 	stderr_has "cuenv: error: no CUDA 11.2 in the catalogue for linux-sbsa" &&
 	expect_code 2 cuenv mirror "$m" 12.4.1 --platform linux-x86_64,linux-foo &&
 	stderr_has "cuenv: error: mirror: unknown platform 'linux-foo'" && one_line &&
-	expect_code 2 cuenv mirror "$m" 12.4.1 --source pypi &&
-	stderr_has "cuenv: error: mirror: unknown source 'pypi'" &&
+	expect_code 2 cuenv mirror "$m" 12.4.1 --source conda &&
+	stderr_has "cuenv: error: mirror: unknown source 'conda'" &&
 	expect_code 2 cuenv mirror "$m" ../12 &&
 	stderr_has "'../12'" &&
 	expect_code 2 cuenv mirror "$m" &&

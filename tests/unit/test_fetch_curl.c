@@ -13,6 +13,10 @@
 
 #include <cmocka.h>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "../../core/fetch.h"
 #include "fakes/fixture.h"
 
@@ -303,6 +307,53 @@ static void test_fetch_refuses_plain_http_unless_allowed(void **state)
 	buf_release(&out);
 }
 
+/* A socket listening on a loopback port (its number into *url), or -1. */
+static int listening(int do_listen, char url[64])
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	if (do_listen)
+		assert_int_equal(listen(fd, 4), 0);
+	snprintf(url, 64, "http://127.0.0.1:%u/compute/x.tar.xz",
+		 (unsigned)ntohs(a.sin_port));
+	return fd;
+}
+
+static void test_fetch_reachable_when_a_connection_is_made(void **state)
+{
+	struct fetch_opts o = FETCH_OPTS_INIT;
+	char url[64];
+	int fd;
+
+	(void)state;
+	o.allow_http = 1;
+	/* Accepted by the kernel, never answered: nothing is requested, so
+	 * what the server would say (a 404) is no verdict on its host. */
+	fd = listening(1, url);
+	assert_int_equal(fetch_reachable(url, &o), 1);
+	close(fd);
+}
+
+static void test_fetch_unreachable_when_refused(void **state)
+{
+	struct fetch_opts o = FETCH_OPTS_INIT;
+	char url[64];
+	int fd;
+
+	(void)state;
+	o.allow_http = 1;
+	fd = listening(0, url); /* bound, not listening: refused */
+	assert_int_equal(fetch_reachable(url, &o), 0);
+	close(fd);
+	assert_int_equal(fetch_reachable("file:///nonexistent", &o), 1);
+}
+
 static void test_fetch_to_buf_limits_the_size(void **state)
 {
 	struct fixture *fx = *state;
@@ -397,6 +448,8 @@ int main(void)
 	    T(test_fetch_to_buf_limits_the_size),
 #undef T
 	    cmocka_unit_test(test_fetch_content_range_check),
+	    cmocka_unit_test(test_fetch_reachable_when_a_connection_is_made),
+	    cmocka_unit_test(test_fetch_unreachable_when_refused),
 	};
 
 	fetch_global_init();

@@ -292,6 +292,7 @@ static int lock_in_p(const struct fixture *fx, const struct catalog *cat,
 	struct selection sel;
 	struct lockfile have;
 	struct plan_opts o = {0};
+	struct lock_from from = {.root = root, .source = -1};
 	struct buf path = BUF_INIT;
 	int rc;
 
@@ -299,7 +300,7 @@ static int lock_in_p(const struct fixture *fx, const struct catalog *cat,
 	lock_init(&have);
 	rc = lock_prepare(cwd, root, check, &sel, &path, &have, &o, err);
 	if (!rc)
-		rc = lock_settle(&sel, cat, &o, "linux-x86_64", check,
+		rc = lock_settle(&sel, cat, &o, "linux-x86_64", &from, check,
 				 path.data, &have, said, err);
 	selection_release(&sel);
 	lock_release(&have);

@@ -33,7 +33,7 @@ static void test_mirror_check_dir_missing_or_a_writable_folder(void **state)
 	free(file);
 }
 
-static void test_mirror_source_redist_or_runfile(void **state)
+static void test_mirror_source_redist_runfile_or_pypi(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	int source = -1;
@@ -45,10 +45,14 @@ static void test_mirror_source_redist_or_runfile(void **state)
 	assert_int_equal(mirror_source_parse("redist", &source, &err),
 			 CUENV_OK);
 	assert_int_equal(source, SRC_REDIST);
-	assert_int_equal(mirror_source_parse("pypi", &source, &err),
+	assert_int_equal(mirror_source_parse("pypi", &source, &err), CUENV_OK);
+	assert_int_equal(source, SRC_PYPI);
+	assert_int_equal(mirror_source_parse("conda", &source, &err),
 			 CUENV_E_USAGE);
-	assert_string_equal(err.msg.data, "mirror: unknown source 'pypi'");
-	assert_non_null(strstr(err.hint.data, "PyPI mirror"));
+	assert_string_equal(err.msg.data, "mirror: unknown source 'conda'");
+	assert_string_equal(err.hint.data, "sources: redist, runfile, pypi");
+	err_release(&err);
+	source = SRC_REDIST;
 	/* what the user typed is shown escaped */
 	assert_int_equal(mirror_source_parse("x\ny", &source, &err),
 			 CUENV_E_USAGE);
@@ -203,7 +207,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_mirror_check_dir_missing_or_a_writable_folder, fx_setup,
 		fx_teardown),
-	    cmocka_unit_test(test_mirror_source_redist_or_runfile),
+	    cmocka_unit_test(test_mirror_source_redist_runfile_or_pypi),
 	    cmocka_unit_test(test_mirror_platforms_known_or_this_machine),
 	    cmocka_unit_test_setup_teardown(test_mirror_args_check_order,
 					    fx_setup, fx_teardown),
