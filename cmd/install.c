@@ -3,10 +3,12 @@
 #include <stdlib.h>
 
 #include "../core/compat.h"
+#include "../core/env.h"
 #include "../core/gc.h"
 #include "../core/install.h"
 #include "../core/install_request.h"
 #include "../core/lock.h"
+#include "../core/manifests.h"
 #include "../core/plan_index.h"
 #include "../core/progress.h"
 #include "../core/version.h"
@@ -175,6 +177,11 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 		o->mirror = ctx->opt.arg[O_MIRROR];
 	if (ctx->opt.arg[O_INDEX])
 		o->pypi_index = ctx->opt.arg[O_INDEX];
+	/* the catalogue's platform (cmd_catalog) is the wheels' too */
+	rc = manifests_platform(env_get(ctx->envp, "CUENV_PLATFORM"),
+				&o->platform, err);
+	if (rc)
+		return rc;
 	if (opt_given(&ctx->opt, O_JOBS))
 		o->jobs = (unsigned)ctx->opt.num[O_JOBS];
 	o->no_cache = opt_given(&ctx->opt, O_NO_CACHE);

@@ -864,7 +864,8 @@ int install_resolve(const struct release *rel, const struct install_opts *o,
 
 			if (p && proj && !p->index_holds) {
 				rc = pypi_wheel_part(index, proj, names->v[i],
-						     p->version, &o->fetch,
+						     p->version, o->platform,
+						     &o->fetch,
 						     &ip->wheels[ip->nwheels],
 						     err);
 				if (!rc)
