@@ -61,6 +61,15 @@ bool catalog_platform_known(const char *p)
 	return false;
 }
 
+const char *catalog_platform_machine(const char *p)
+{
+	if (!strcmp(p, "linux-sbsa") || !strcmp(p, "linux-aarch64"))
+		return "aarch64";
+	if (!strcmp(p, "linux-ppc64le"))
+		return "ppc64le";
+	return "x86_64";
+}
+
 const char *catalog_platform(void)
 {
 	return plat_sys_platform();

@@ -90,6 +90,21 @@ static void test_catalog_skips_release_not_for_platform(void **state)
 	catalog_release(&cat);
 }
 
+/* doctor's and explain's loader model take the processor from this:
+ * a Jetson is aarch64 too (issue 25: it was taken for x86_64). */
+static void test_catalog_platform_machine(void **state)
+{
+	(void)state;
+	assert_string_equal(catalog_platform_machine("linux-sbsa"), "aarch64");
+	assert_string_equal(catalog_platform_machine("linux-aarch64"),
+			    "aarch64");
+	assert_string_equal(catalog_platform_machine("linux-ppc64le"),
+			    "ppc64le");
+	assert_string_equal(catalog_platform_machine("linux-x86_64"), "x86_64");
+	assert_string_equal(catalog_platform_machine("windows-x86_64"),
+			    "x86_64");
+}
+
 static void test_catalog_reads_cudnn_variants_per_cuda_major(void **state)
 {
 	struct catalog cat = {0};
@@ -715,6 +730,7 @@ int main(void)
 	    cmocka_unit_test(test_catalog_platforms_known),
 	    cmocka_unit_test(test_catalog_reads_cuda_redist_for_platform),
 	    cmocka_unit_test(test_catalog_skips_release_not_for_platform),
+	    cmocka_unit_test(test_catalog_platform_machine),
 	    cmocka_unit_test(test_catalog_reads_cudnn_variants_per_cuda_major),
 	    cmocka_unit_test(test_catalog_rejects_truncated_json),
 	    cmocka_unit_test(test_catalog_rejects_bad_sha256),
