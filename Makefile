@@ -430,14 +430,17 @@ QEMU ?= qemu-$(CROSS)-static
 UNIT_ENV := CUENV_UNIT_RUNNER='$(QEMU)' \
 	CUENV_UNIT_KNOWN=tests/$(CROSS)/unit-known.txt
 endif
-.PHONY: cross-aarch64 test-aarch64 cross-binaries e2e-cross
+.PHONY: cross-aarch64 test-aarch64 cross-binaries e2e-cross unit-binaries
 cross-binaries: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe \
 		$(BUILD)/cuenv.1
 cross-aarch64:
 	$(Q)$(MAKE) --no-print-directory CROSS=aarch64 cross-binaries
+# Built in parallel, then run one after the other.
 test-aarch64:
-	$(Q)$(MAKE) --no-print-directory CROSS=aarch64 cross-binaries unit \
-		e2e-cross
+	$(Q)$(MAKE) --no-print-directory CROSS=aarch64 cross-binaries \
+		unit-binaries
+	$(Q)$(MAKE) --no-print-directory -j1 CROSS=aarch64 unit e2e-cross
+unit-binaries: $(UNIT_BIN)
 e2e-cross: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 	$(Q)QEMU='$(QEMU)' CROSS_BUILD=$(CURDIR)/$(BUILD) sh tests/aarch64/run.sh
 
