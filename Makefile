@@ -62,6 +62,9 @@ BUILDROOT ?= build
 HOST_CC ?= cc
 ifneq ($(CROSS),)
 CROSS_TRIPLE := $(CROSS)-linux-gnu
+# Plain `make CROSS=aarch64` builds BUILD's binaries only: `all` would copy
+# them over the native ./cuenv.
+.DEFAULT_GOAL := cross-binaries
 ifeq ($(origin CC),default)
 CC := $(CROSS_TRIPLE)-gcc
 endif
