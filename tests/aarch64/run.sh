@@ -49,7 +49,8 @@ wrap "$w/libexec/cuenv-net" "$CROSS_BUILD/cuenv-net" &&
 CUENV_PLATFORM=\${CUENV_PLATFORM:-linux-x86_64}; export CUENV_PLATFORM
 " &&
 	ln -sf "$CROSS_BUILD/cuenv.1" "$w/cuenv.1" &&
-	ln -sf "$CROSS_BUILD/cuenv.1" "$w/fixtures/cuenv.1" || exit 2
+	ln -sf "$CROSS_BUILD/cuenv.1" "$w/fixtures/cuenv.1" &&
+	ln -sf "$CROSS_BUILD/cli-gen" "$w/fixtures/cli-gen" || exit 2
 
 passed=0
 failed=0
