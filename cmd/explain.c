@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../core/activate.h"
+#include "../core/catalog.h"
 #include "../core/env.h"
 #include "../core/explain.h"
 #include "../core/explain_loader.h"
@@ -35,10 +36,7 @@
 static void model(const struct cuenv_ctx *ctx, struct explain *ex,
 		  struct explain_fix *fx, const struct ldcache *cache)
 {
-	const char *plat = plat_sys_platform();
-	const char *machine = !strcmp(plat, "linux-sbsa")      ? "aarch64"
-			      : !strcmp(plat, "linux-ppc64le") ? "ppc64le"
-							       : "x86_64";
+	const char *machine = catalog_platform_machine(plat_sys_platform());
 	struct explain_model_in mi = { 0 };
 	struct activation a;
 	struct cuenv_err ignored = CUENV_ERR_INIT;

@@ -4,10 +4,12 @@
 #include <string.h>
 
 #include "../core/compat.h"
+#include "../core/env.h"
 #include "../core/gc.h"
 #include "../core/install.h"
 #include "../core/install_request.h"
 #include "../core/lock.h"
+#include "../core/manifests.h"
 #include "../core/plan_index.h"
 #include "../core/progress.h"
 #include "../core/version.h"
@@ -208,6 +210,11 @@ static int read_options(struct cuenv_ctx *ctx, struct install_opts *o,
 		buf_adds(&q->index, "/pypi/simple");
 		o->pypi_index = q->index.data;
 	}
+	/* the catalogue's platform (cmd_catalog) is the wheels' too */
+	rc = manifests_platform(env_get(ctx->envp, "CUENV_PLATFORM"),
+				&o->platform, err);
+	if (rc)
+		return rc;
 	if (opt_given(&ctx->opt, O_JOBS))
 		o->jobs = (unsigned)ctx->opt.num[O_JOBS];
 	o->no_cache = opt_given(&ctx->opt, O_NO_CACHE);

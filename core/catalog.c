@@ -61,6 +61,15 @@ bool catalog_platform_known(const char *p)
 	return false;
 }
 
+const char *catalog_platform_machine(const char *p)
+{
+	if (!strcmp(p, "linux-sbsa") || !strcmp(p, "linux-aarch64"))
+		return "aarch64";
+	if (!strcmp(p, "linux-ppc64le"))
+		return "ppc64le";
+	return "x86_64";
+}
+
 const char *catalog_platform(void)
 {
 	return plat_sys_platform();
@@ -268,6 +277,8 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 	}
 
 	if (!strcmp(product, "cuda")) {
+		size_t ncomp = 0; /* components, on any platform */
+
 		r = release_new(KIT_CUDA, SRC_REDIST, label,
 				version_major(label), name);
 		json_object_foreach(j, key, pkg) {
@@ -283,6 +294,7 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 				goto out;
 			}
 			v = json_string_value(json_object_get(pkg, "version"));
+			ncomp += v != NULL;
 			e = json_object_get(pkg, platform);
 			/* Entries split by CUDA variant (cuda_compat) skipped */
 			if (!v || !json_is_object(e) ||
@@ -296,6 +308,10 @@ int catalog_parse_redist(struct catalog *cat, const char *name,
 			if (rc)
 				goto out;
 		}
+		/* Released, but not for this platform: CUDA 11.4's and
+		 * 13's manifests have no linux-aarch64 (Jetson) archives. */
+		if (ncomp && !r->nparts)
+			goto out;
 		if (!release_part(r, "cuda_cudart")) {
 			rc = bad(err, name, "no cuda_cudart for", platform);
 			goto out;

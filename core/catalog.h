@@ -91,6 +91,13 @@ extern const char *const catalog_platforms[];
 bool catalog_platform_known(const char *p);
 
 /*
+ * The processor of platform p as glibc and uname(2) name it: "aarch64"
+ * for both ARM platforms (linux-sbsa, a server; linux-aarch64, a Jetson),
+ * "ppc64le", else "x86_64". Pure.
+ */
+const char *catalog_platform_machine(const char *p);
+
+/*
  * Load every file of the catalogue folder dir for platform. A file that
  * cannot be read or parsed fails the load (CUENV_E_MANIFEST naming it);
  * a missing folder or table is just empty.

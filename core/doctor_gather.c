@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "loader.h"
 #include "manifests.h"
 #include "plat_fs.h"
@@ -211,10 +212,7 @@ static void gather_loader(const struct doctor_where *w,
 	static const char *const ldsos[] = { "/lib64/ld-linux-x86-64.so.2",
 					     "/lib/ld-linux-aarch64.so.1",
 					     "/lib64/ld64.so.2", NULL };
-	const char *plat = plat_sys_platform();
-	const char *machine = !strcmp(plat, "linux-sbsa")      ? "aarch64"
-			      : !strcmp(plat, "linux-ppc64le") ? "ppc64le"
-							       : "x86_64";
+	const char *machine = catalog_platform_machine(plat_sys_platform());
 	struct buf help = BUF_INIT;
 	bool found = false;
 

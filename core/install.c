@@ -887,7 +887,8 @@ int install_resolve(const struct release *rel, const struct install_opts *o,
 				ip->v[ip->n++] = p;
 			} else if (p && proj && !p->index_holds) {
 				rc = pypi_wheel_part(index, proj, names->v[i],
-						     p->version, &o->fetch,
+						     p->version, o->platform,
+						     &o->fetch,
 						     &ip->wheels[ip->nwheels],
 						     err);
 				if (!rc)

@@ -58,9 +58,11 @@ struct part_progress {
 struct install_opts {
 	const char *mirror;	/* replaces NVIDIA's host, or NULL */
 	const char *pypi_index; /* for SRC_PYPI: a PEP 691 simple index */
-	unsigned jobs;		/* archives in flight (0: one per core) */
-	int no_cache;		/* neither read nor write the cache */
-	struct plan_opts plan;	/* which archives (plan_archives) */
+	/* whose wheels SRC_PYPI takes (CUENV_PLATFORM), NULL: this machine's */
+	const char *platform;
+	unsigned jobs;	       /* archives in flight (0: one per core) */
+	int no_cache;	       /* neither read nor write the cache */
+	struct plan_opts plan; /* which archives (plan_archives) */
 	/*
 	 * An archive of known size may expand to this many times its size
 	 * (INSTALL_EXPAND_RATIO_DEFAULT; 0: no bound); extraction also stops

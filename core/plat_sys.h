@@ -2,9 +2,10 @@
  * plat_sys.h: facts about the running system (issue 13).
  *
  * plat_sys_platform: the platform name NVIDIA's redistrib manifests use
- * for this machine: uname(2)'s machine on Linux ("linux-x86_64",
- * "linux-sbsa" for aarch64, "linux-ppc64le"), "windows-x86_64" on Windows
- * (the only Windows platform in NVIDIA's manifests).
+ * for this machine: on Linux from uname(2)'s machine and, on aarch64, the
+ * files that tell a Jetson from a server (plat_sys_linux_platform);
+ * "windows-x86_64" on Windows (the only Windows platform in NVIDIA's
+ * manifests).
  * plat_sys_cpus: processors this process may run on, at least 1
  * (sysconf(_SC_NPROCESSORS_ONLN); GetActiveProcessorCount).
  */
@@ -14,6 +15,21 @@
 #include <stdint.h>
 
 const char *plat_sys_platform(void);
+
+/*
+ * Linux only: the platform of a machine whose uname(2) machine is machine,
+ * reading the files under root ("/" for this one; a test's folder).
+ * "x86_64" (and anything unknown) is "linux-x86_64", "ppc64le"
+ * "linux-ppc64le". "aarch64" is a Jetson, "linux-aarch64" (the CUDA of
+ * NVIDIA's L4T, built for its integrated GPU), when root/etc/
+ * nv_tegra_release exists (L4T writes it: "# R36 (release), ...") or
+ * one of the strings of root/proc/device-tree/compatible starts with
+ * "nvidia,tegra"; else a server, "linux-sbsa" (Grace, DGX Spark, other
+ * SBSA machines with a discrete GPU). L4T R38 and later (JetPack 7) and
+ * Thor ("nvidia,tegra264") take the server CUDA: "linux-sbsa", as CUDA
+ * 13's manifests, which have no linux-aarch64 rows, expect.
+ */
+const char *plat_sys_linux_platform(const char *machine, const char *root);
 unsigned plat_sys_cpus(void);
 
 /*

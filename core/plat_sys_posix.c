@@ -13,17 +13,78 @@
 
 #include "buf.h"
 
+/* ---- which platform: a server or a Jetson (issue 25) ------------------- */
+
+/*
+ * The first size - 1 bytes at most of root/rel into out, NUL-terminated
+ * (a NUL inside stays: the device tree separates its strings so); the
+ * count read, or -1 when the file cannot be read.
+ */
+static long read_head(const char *root, const char *rel, char *out, size_t size)
+{
+	struct buf p = BUF_INIT;
+	FILE *f;
+	size_t n = 0;
+
+	buf_path(&p, root, rel);
+	f = fopen(p.data, "rb");
+	buf_release(&p);
+	if (!f)
+		return -1;
+	n = fread(out, 1, size - 1, f);
+	out[n] = '\0';
+	if (ferror(f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return (long)n;
+}
+
+/* Does the NUL-separated list of n bytes hold a string starting with s? */
+static int list_has_prefix(const char *list, size_t n, const char *s)
+{
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < n; i += strlen(list + i) + 1)
+		if (!strncmp(list + i, s, len))
+			return 1;
+	return 0;
+}
+
+const char *plat_sys_linux_platform(const char *machine, const char *root)
+{
+	char text[4096];
+	long n;
+
+	if (!strcmp(machine, "ppc64le"))
+		return "linux-ppc64le";
+	if (strcmp(machine, "aarch64"))
+		return "linux-x86_64";
+	/* L4T's "# R36 (release), REVISION: 4.0, ..." */
+	n = read_head(root, "etc/nv_tegra_release", text, sizeof(text));
+	if (n >= 0) {
+		unsigned long major = 0;
+		const char *r = strstr(text, "# R");
+
+		if (r && r[3] >= '0' && r[3] <= '9')
+			major = strtoul(r + 3, NULL, 10);
+		return major >= 38 ? "linux-sbsa" : "linux-aarch64";
+	}
+	n = read_head(root, "proc/device-tree/compatible", text, sizeof(text));
+	if (n > 0 && !list_has_prefix(text, (size_t)n, "nvidia,tegra264") &&
+	    list_has_prefix(text, (size_t)n, "nvidia,tegra"))
+		return "linux-aarch64";
+	return "linux-sbsa";
+}
+
 const char *plat_sys_platform(void)
 {
 	struct utsname u;
 
 	if (uname(&u))
 		return "linux-x86_64";
-	if (!strcmp(u.machine, "aarch64"))
-		return "linux-sbsa";
-	if (!strcmp(u.machine, "ppc64le"))
-		return "linux-ppc64le";
-	return "linux-x86_64";
+	return plat_sys_linux_platform(u.machine, "/");
 }
 
 unsigned plat_sys_cpus(void)

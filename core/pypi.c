@@ -46,15 +46,16 @@ char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k)
 	return buf_detach(&b);
 }
 
-/* Does a wheel file name fit this machine? */
-static int wheel_fits(const char *name, const char *platform)
+int pypi_wheel_fits(const char *name, const char *platform)
 {
-	const char *arch = !strcmp(platform, "linux-sbsa")	? "aarch64"
+	const char *arch = !strcmp(platform, "linux-x86_64")	? "x86_64"
+			   : !strcmp(platform, "linux-sbsa")	? "aarch64"
 			   : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
-								: "x86_64";
+								: NULL;
 	size_t n = strlen(name);
 
-	return n > 4 && !strcmp(name + n - 4, ".whl") &&
+	/* Jetson (linux-aarch64) and Windows: none of NVIDIA's wheels */
+	return arch && n > 4 && !strcmp(name + n - 4, ".whl") &&
 	       strstr(name, "linux") && strstr(name, arch);
 }
 
@@ -291,8 +292,9 @@ long pypi_release_post(const char *wheel_version, const char *version)
 }
 
 int pypi_wheel_part(const char *index, const char *project, const char *comp,
-		    const char *version, const struct fetch_opts *fetch,
-		    struct part *out, struct cuenv_err *err)
+		    const char *version, const char *platform,
+		    const struct fetch_opts *fetch, struct part *out,
+		    struct cuenv_err *err)
 {
 	struct buf page = BUF_INIT, seen = BUF_INIT;
 	struct index_file *files = NULL;
@@ -306,12 +308,14 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 	if (rc)
 		goto out;
 	rc = CUENV_E_FETCH;
+	if (!platform)
+		platform = catalog_platform();
 	for (size_t i = 0; i < nfiles; i++) {
 		const char *name = files[i].name, *dash1, *dash2;
 		char *ver;
 		long post;
 
-		if (!wheel_fits(name, catalog_platform()))
+		if (!pypi_wheel_fits(name, platform))
 			continue;
 		dash1 = strchr(name, '-');
 		dash2 = dash1 ? strchr(dash1 + 1, '-') : NULL;
@@ -338,8 +342,8 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 	}
 	if (rc)
 		cuenv_fail(err, CUENV_E_FETCH,
-			   "no %s wheel %s for this machine on '%s' (found: %s)",
-			   project, version, page.data,
+			   "no %s wheel %s for %s on '%s' (found: %s)", project,
+			   version, platform, page.data,
 			   seen.len ? seen.data : "none");
 out:
 	pypi_index_files_free(files, nfiles);

@@ -68,14 +68,26 @@ char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k);
 long pypi_release_post(const char *wheel_version, const char *version);
 
 /*
- * Find the wheel of project at version on the index that fits this
- * machine and describe it as the part of comp in *out (heap strings; the
- * index's sha256 is the one checked): version itself, or its newest
- * post-release (pypi_release_post) when the index has one. Returns CUENV_OK, or CUENV_E_FETCH
- * naming the versions found. Network I/O.
+ * Is the wheel file name for platform (catalog_platforms)? Its name must
+ * end in ".whl" and name linux and the platform's processor: x86_64 for
+ * linux-x86_64, aarch64 for linux-sbsa (NVIDIA's manylinux aarch64
+ * wheels are its server builds), ppc64le. No wheel is for linux-aarch64
+ * (a Jetson: L4T's CUDA is not on the index) nor for windows-x86_64.
+ * Pure.
+ */
+int pypi_wheel_fits(const char *name, const char *platform);
+
+/*
+ * Find the wheel of project at version on the index that fits platform
+ * (pypi_wheel_fits; NULL: this machine's) and describe it as the part of
+ * comp in *out (heap strings; the index's sha256 is the one checked):
+ * version itself, or its newest post-release (pypi_release_post) when
+ * the index has one. Returns CUENV_OK, or CUENV_E_FETCH naming the
+ * versions found. Network I/O.
  */
 int pypi_wheel_part(const char *index, const char *project, const char *comp,
-		    const char *version, const struct fetch_opts *fetch,
-		    struct part *out, struct cuenv_err *err);
+		    const char *version, const char *platform,
+		    const struct fetch_opts *fetch, struct part *out,
+		    struct cuenv_err *err);
 
 #endif

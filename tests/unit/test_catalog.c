@@ -61,6 +61,50 @@ static void test_catalog_reads_cuda_redist_for_platform(void **state)
 	catalog_release(&cat);
 }
 
+/* A release with no archive for the platform is not offered there (a
+ * Jetson, linux-aarch64, reads CUDA 11.4's and 13's manifests: issue
+ * 25); one with archives but no runtime is still refused. */
+static void test_catalog_skips_release_not_for_platform(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	static const char no_cudart[] =
+	    "{\"release_label\": \"12.4.1\", \"release_product\": \"cuda\","
+	    " \"cuda_cupti\": {\"version\": \"12.4.127\","
+	    "  \"linux-aarch64\": {\"relative_path\": \"c/a.tar.xz\","
+	    "   \"sha256\": \"" SHA_A "\", \"size\": \"1\"}}}";
+
+	(void)state;
+	assert_int_equal(
+	    catalog_parse_redist(&cat, "m.json", cuda_json, strlen(cuda_json),
+				 "linux-aarch64", NULL, NULL, &err),
+	    CUENV_OK);
+	assert_int_equal(cat.n, 0);
+	assert_int_equal(
+	    catalog_parse_redist(&cat, "n.json", no_cudart, strlen(no_cudart),
+				 "linux-aarch64", NULL, NULL, &err),
+	    CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "no cuda_cudart for"));
+	assert_int_equal(cat.n, 0);
+	err_release(&err);
+	catalog_release(&cat);
+}
+
+/* doctor's and explain's loader model take the processor from this:
+ * a Jetson is aarch64 too (issue 25: it was taken for x86_64). */
+static void test_catalog_platform_machine(void **state)
+{
+	(void)state;
+	assert_string_equal(catalog_platform_machine("linux-sbsa"), "aarch64");
+	assert_string_equal(catalog_platform_machine("linux-aarch64"),
+			    "aarch64");
+	assert_string_equal(catalog_platform_machine("linux-ppc64le"),
+			    "ppc64le");
+	assert_string_equal(catalog_platform_machine("linux-x86_64"), "x86_64");
+	assert_string_equal(catalog_platform_machine("windows-x86_64"),
+			    "x86_64");
+}
+
 static void test_catalog_reads_cudnn_variants_per_cuda_major(void **state)
 {
 	struct catalog cat = {0};
@@ -685,6 +729,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_catalog_platforms_known),
 	    cmocka_unit_test(test_catalog_reads_cuda_redist_for_platform),
+	    cmocka_unit_test(test_catalog_skips_release_not_for_platform),
+	    cmocka_unit_test(test_catalog_platform_machine),
 	    cmocka_unit_test(test_catalog_reads_cudnn_variants_per_cuda_major),
 	    cmocka_unit_test(test_catalog_rejects_truncated_json),
 	    cmocka_unit_test(test_catalog_rejects_bad_sha256),

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -679,6 +680,92 @@ static void test_getcwd_is_the_current_folder(void **state)
 
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* ---- the platform: a server or a Jetson (issue 25) ---------------------- */
+
+/* An aarch64 machine with neither file of a Jetson is a server. */
+static void test_sys_aarch64_server_is_sbsa(void **state)
+{
+	struct fixture *fx = *state;
+	static const char ampere[] = "ampere,mtjade\0arm,sbsa";
+
+	assert_string_equal(plat_sys_linux_platform("aarch64", fx->root),
+			    "linux-sbsa");
+	/* a device tree of another maker's board */
+	fx_write_bytes(fx, "proc/device-tree/compatible", ampere,
+		       sizeof(ampere));
+	assert_string_equal(plat_sys_linux_platform("aarch64", fx->root),
+			    "linux-sbsa");
+}
+
+/* L4T's release file makes a Jetson, whatever the device tree says. */
+static void test_sys_aarch64_l4t_release_is_jetson(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx_write(fx, "etc/nv_tegra_release",
+		 "# R36 (release), REVISION: 4.0, GCID: 37537400, BOARD: "
+		 "generic, EABI: aarch64, DATE: Fri Sep 13 04:36:44 UTC "
+		 "2024\n");
+	assert_string_equal(plat_sys_linux_platform("aarch64", fx->root),
+			    "linux-aarch64");
+	/* an empty or unreadable-format one still says L4T */
+	fx_write(fx, "etc/nv_tegra_release", "");
+	assert_string_equal(plat_sys_linux_platform("aarch64", fx->root),
+			    "linux-aarch64");
+}
+
+/* Without the release file, a Tegra SoC in the device tree (the second
+ * of its NUL-separated strings here) makes a Jetson. */
+static void test_sys_aarch64_tegra_device_tree_is_jetson(void **state)
+{
+	struct fixture *fx = *state;
+	static const char orin[] = "nvidia,p3737-0000+p3701-0005\0"
+				   "nvidia,p3701-0005\0nvidia,tegra234";
+
+	fx_write_bytes(fx, "proc/device-tree/compatible", orin, sizeof(orin));
+	assert_string_equal(plat_sys_linux_platform("aarch64", fx->root),
+			    "linux-aarch64");
+}
+
+/* JetPack 7 (L4T R38) and Thor use NVIDIA's server CUDA. */
+static void test_sys_aarch64_jetpack7_and_thor_are_sbsa(void **state)
+{
+	struct fixture *fx = *state;
+	static const char thor[] = "nvidia,p3971-0080+p3834-0008\0"
+				   "nvidia,tegra264";
+
+	fx_write_bytes(fx, "proc/device-tree/compatible", thor, sizeof(thor));
+	assert_string_equal(plat_sys_linux_platform("aarch64", fx->root),
+			    "linux-sbsa");
+	fx_write(fx, "etc/nv_tegra_release",
+		 "# R38 (release), REVISION: 2.0, BOARD: generic\n");
+	assert_string_equal(plat_sys_linux_platform("aarch64", fx->root),
+			    "linux-sbsa");
+}
+
+/* The files of a Jetson mean nothing on another machine. */
+static void test_sys_other_machines_ignore_tegra_files(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx_write(fx, "etc/nv_tegra_release", "# R35 (release)\n");
+	assert_string_equal(plat_sys_linux_platform("x86_64", fx->root),
+			    "linux-x86_64");
+	assert_string_equal(plat_sys_linux_platform("ppc64le", fx->root),
+			    "linux-ppc64le");
+}
+
+/* This machine's answer is the rule's over "/". */
+static void test_sys_platform_is_the_rule_over_root(void **state)
+{
+	struct utsname u;
+
+	(void)state;
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(plat_sys_platform(),
+			    plat_sys_linux_platform(u.machine, "/"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +783,12 @@ int main(void)
 	    FS_TEST(test_install_pipeline_calls),
 	    FS_TEST(test_glob_sorted_hidden_left_out),
 	    cmocka_unit_test(test_sys_facts),
+	    FS_TEST(test_sys_aarch64_server_is_sbsa),
+	    FS_TEST(test_sys_aarch64_l4t_release_is_jetson),
+	    FS_TEST(test_sys_aarch64_tegra_device_tree_is_jetson),
+	    FS_TEST(test_sys_aarch64_jetpack7_and_thor_are_sbsa),
+	    FS_TEST(test_sys_other_machines_ignore_tegra_files),
+	    cmocka_unit_test(test_sys_platform_is_the_rule_over_root),
 	    cmocka_unit_test(test_sys_clock_ms_is_monotonic),
 	    cmocka_unit_test(test_sys_exe_path_is_this_program),
 	    cmocka_unit_test(test_sys_system_dir_is_none),

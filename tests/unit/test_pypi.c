@@ -178,6 +178,36 @@ static void test_pypi_release_post_is_the_release(void **state)
 	assert_int_equal(pypi_release_post("12.4.99", "12.4.127"), -1);
 }
 
+/* Which of NVIDIA's wheels (their real file names) each platform takes:
+ * a server ARM machine the manylinux aarch64 ones, a Jetson none (issue
+ * 25: it took the x86_64 ones), Windows none. */
+static void test_pypi_wheel_fits_each_platform(void **state)
+{
+	static const char *const x86 =
+	    "nvidia_cuda_runtime_cu12-12.4.127-py3-none-"
+	    "manylinux2014_x86_64.whl";
+	static const char *const arm =
+	    "nvidia_cuda_runtime_cu12-12.4.127-py3-none-"
+	    "manylinux2014_aarch64.whl";
+	static const char *const arm228 =
+	    "nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux_2_28_aarch64.whl";
+	static const char *const win =
+	    "nvidia_cuda_runtime_cu12-12.4.127-py3-none-win_amd64.whl";
+
+	(void)state;
+	assert_true(pypi_wheel_fits(x86, "linux-x86_64"));
+	assert_false(pypi_wheel_fits(arm, "linux-x86_64"));
+	assert_true(pypi_wheel_fits(arm, "linux-sbsa"));
+	assert_true(pypi_wheel_fits(arm228, "linux-sbsa"));
+	assert_false(pypi_wheel_fits(x86, "linux-sbsa"));
+	assert_false(pypi_wheel_fits(x86, "linux-aarch64"));
+	assert_false(pypi_wheel_fits(arm, "linux-aarch64"));
+	assert_false(pypi_wheel_fits(win, "windows-x86_64"));
+	assert_false(pypi_wheel_fits(x86, "windows-x86_64"));
+	assert_false(pypi_wheel_fits("nvidia_cuda_runtime_cu12-12.4.127.tar.gz",
+				     "linux-x86_64"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +215,7 @@ int main(void)
 	    cmocka_unit_test(test_pypi_index_parse_skips_yanked_and_unhashed),
 	    cmocka_unit_test(test_pypi_wheel_project_names),
 	    cmocka_unit_test(test_pypi_release_post_is_the_release),
+	    cmocka_unit_test(test_pypi_wheel_fits_each_platform),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -13,7 +13,8 @@
 #define SHA_ABC                                                                \
 	"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 
-/* A redist manifest cuenv reads, of CUDA ver. */
+/* A redist manifest cuenv reads, of CUDA ver, for this machine's platform
+ * (make test-aarch64 runs this on aarch64: linux-sbsa). */
 static void manifest(const struct fixture *fx, const char *ver)
 {
 	struct buf rel = BUF_INIT, json = BUF_INIT;
@@ -22,9 +23,9 @@ static void manifest(const struct fixture *fx, const char *ver)
 	buf_printf(&json,
 		   "{\"release_label\": \"%s\", \"release_product\": "
 		   "\"cuda\", \"cuda_cudart\": {\"version\": \"12.4.127\", "
-		   "\"linux-x86_64\": {\"relative_path\": \"c/a.tar.xz\", "
+		   "\"%s\": {\"relative_path\": \"c/a.tar.xz\", "
 		   "\"sha256\": \"" SHA_ABC "\", \"size\": \"10\"}}}",
-		   ver);
+		   ver, catalog_platform());
 	fx_write(fx, rel.data, json.data);
 	buf_release(&rel);
 	buf_release(&json);
