@@ -106,7 +106,7 @@ endif
 
 # Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
 # OpenSSL and libarchive and only cuenv-net links it.
-CORE := buf err xalloc file version nvlib dotfile store detect select env \
+CORE := buf err xalloc file version nvlib kit dotfile store detect select env \
 	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
 	proc plat_path json_util plat_cmdline
 CORE += selfile
@@ -637,7 +637,7 @@ test-windows-deps:
 # BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
 # others and why: docs/windows-port.md. test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
-WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
+WIN_CORE := buf err xalloc version nvlib kit shell plat_path digest_bcrypt \
 	dllsearch plat_cmdline plat_dl_win plat_proc_win plat_fs_win file \
 	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win proc \
 	store plan catalog select activate lock gc
