@@ -129,6 +129,8 @@ CORE += trust
 # (doctor: tests/unit/test_doctor.c).
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip doctor_dll
 CORE_PARTS += doctor_report
+# The environment as a value (tested by test_env).
+CORE_PARTS += envmap
 # What doctor reads of the machine before it audits (issue 12).
 CORE_PARTS += doctor_gather
 CORE_PARTS += needs_json explain_fix explain_context

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../core/activate.h"
-#include "../core/env.h"
+#include "../core/envmap.h"
 #include "../core/explain.h"
 #include "../core/explain_loader.h"
 #include "../core/explain_render.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "doctor_int.h"
+#include "env.h"
 #include "nvlib.h"
 #include "plat_fs.h"
 #include "plat_path.h"

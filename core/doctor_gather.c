@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "loader.h"
 #include "manifests.h"
 #include "plat_fs.h"

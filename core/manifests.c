@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "env.h"
+#include "envmap.h"
 #include "plat_fs.h"
 #include "plat_path.h"
 #include "store.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "detect.h"
-#include "env.h"
+#include "envmap.h"
 #include "ldsearch.h"
 #include "plat_fs.h"
 #include "trust.h"
