@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "plat_path.h"
 #include "compat.h"
 #include "file.h"
 #include "plat_fs.h"

@@ -7,6 +7,7 @@
 
 #include "modulefile.h"
 
+#include "plat_path.h"
 #include "file.h"
 
 struct fmt {

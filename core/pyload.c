@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "file.h"
 #include "nvlib.h"
 #include "plat_fs.h"

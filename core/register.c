@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "detect.h"
 #include "envmap.h"
 #include "ldsearch.h"
