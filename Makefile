@@ -134,6 +134,8 @@ CORE_PARTS += envmap
 # What doctor reads of the machine before it audits (issue 12).
 CORE_PARTS += doctor_gather
 CORE_PARTS += needs_json explain_fix explain_context
+# What frameworks' messages say of cuDNN, read by needs and explain.
+CORE += fwmsg
 # What the arguments of `cuenv needs` name, read into its scan.
 CORE_PARTS += needs_args
 # One reader over every tree needs reads (a folder, a wheel).
@@ -660,7 +662,7 @@ WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
 	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
 	ldsearch update plan_index wheel_local install_request \
 	manifests selhint register opts hook suggest startup
-WIN_CORE += doctor_gather needs_args needs_tree
+WIN_CORE += doctor_gather needs_args needs_tree fwmsg
 # The loader model and what it judges: a venv's frameworks (doctor,
 # explain) and activation's wheels-first rule (issue 21).
 WIN_CORE += loader pyload venvlib doctor_venv explain_loader
