@@ -129,6 +129,8 @@ CORE += trust
 # (doctor: tests/unit/test_doctor.c).
 CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip doctor_dll
 CORE_PARTS += doctor_report
+# The findings and the helpers every check of doctor writes them with.
+CORE_PARTS += doctor_findings
 # The environment as a value (tested by test_env).
 CORE_PARTS += envmap
 # What doctor reads of the machine before it audits (issue 12).
@@ -651,7 +653,7 @@ WIN_CORE += unpack_archive assemble install workers fetch_curl pypi wheel \
 # What cuenv reads of a machine and a wheel (issue 13): detect, pe, elf,
 # ldcache, doctor, check, explain, needs, modules, and the formats.
 WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
-	doctor_driver doctor_pip doctor_dll doctor_report smoke smoke_json smoke_plan \
+	doctor_driver doctor_pip doctor_dll doctor_report doctor_findings smoke smoke_json smoke_plan \
 	smoke_cuda explain explain_fix explain_context needs needs_json \
 	modulefile envfmt \
 	listing wrap selfile json_util
