@@ -8,7 +8,6 @@
 #include "digest.h"
 #include "pypi.h"
 #include "version.h"
-#include "wheel_local.h"
 #include "xalloc.h"
 
 /* The end record is 22 bytes plus a comment of at most 65535. */

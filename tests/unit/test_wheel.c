@@ -6,7 +6,6 @@
 #include "../../core/buf.h"
 #include "../../core/unpack.h"
 #include "../../core/wheel.h"
-#include "../../core/wheel_local.h"
 
 /* ---- a zip, written by hand ---------------------------------------------- */
 
