@@ -22,6 +22,8 @@
 #                         finding
 #   make format-check     clang-format (.clang-format): fails on any line
 #                         it would change (make format changes them)
+#   make layers           core/'s layers (tools/layer-check) and NVIDIA's
+#                         names only in core/nvidia (tools/nvidia-names-check)
 #   make bench            the hook's cost per prompt, against direnv; then
 #                         a cold install's time and memory, against a
 #                         hand-written script and parallel xz -d
@@ -514,6 +516,15 @@ format:
 
 format-check:
 	$(Q)clang-format --dry-run -Werror $(FORMAT_FILES)
+
+# The tree's plan, checked (CI runs it): no include runs up a layer of
+# core/ or makes a circle (tools/layer-check), and no NVIDIA library is
+# named outside core/nvidia but in the allowed texts of
+# tools/nvidia-names-allow.txt (tools/nvidia-names-check).
+.PHONY: layers
+layers:
+	$(Q)python3 tools/layer-check
+	$(Q)python3 tools/nvidia-names-check
 
 # The analyzers CI runs; each fails on any finding. A finding that is
 # proven wrong is silenced on its line with a NOLINT comment that says
