@@ -92,6 +92,25 @@ static int has_cupti(const struct strv *libs)
 }
 
 /*
+ * Is real (a real path) a folder activation itself put first on
+ * LD_LIBRARY_PATH: the venv's NVIDIA wheels it keeps ahead of the
+ * selection (activate.h, act.first_libs)? Then it is not foreign.
+ */
+static bool venv_first(const struct audit *au, const char *real)
+{
+	const struct strv *first = au->a->act.first_libs;
+	bool found = false;
+
+	for (size_t i = 0; first && i < first->n && !found; i++) {
+		char *r = plat_realpath(first->v[i]);
+
+		found = r && !strcmp(r, real);
+		free(r);
+	}
+	return found;
+}
+
+/*
  * LD_LIBRARY_PATH's foreign CUDA folders into drop; returns the index in
  * list of the first of the selection's folders, or -1.
  */
@@ -106,6 +125,8 @@ static long scan_ld_path(const struct audit *au, const struct strv *list,
 		if (real && strv_find(&au->real_dirs, real) >= 0) {
 			if (first < 0)
 				first = (long)i;
+		} else if (real && venv_first(au, real)) {
+			/* cuenv's own order, not a foreign folder */
 		} else if (*list->v[i]) {
 			struct strv libs = STRV_INIT;
 

@@ -1,5 +1,6 @@
 #include "elf.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,28 @@
 #include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
+
+/* The marker of NVIDIA's CUDA runtime linked into a file: the name of
+ * its shared-memory segment, in libcudart_static.a's data since CUDA 11
+ * ("/cudart.shm.%x.%x.%llx"); a file that only loads libcudart.so has
+ * no such string, and a stripped one keeps it. */
+#define CUDART_STATIC "/cudart.shm."
+
+static bool has_cudart_static(const unsigned char *p, size_t n)
+{
+	size_t m = sizeof(CUDART_STATIC) - 1;
+	const unsigned char *q = p, *end = p + n;
+
+	while (end - q >= (ptrdiff_t)m) {
+		q = memchr(q, '/', (size_t)(end - q) - m + 1);
+		if (!q)
+			return false;
+		if (!memcmp(q, CUDART_STATIC, m))
+			return true;
+		q++;
+	}
+	return false;
+}
 
 void elf_info_init(struct elf_info *e)
 {
@@ -398,6 +421,7 @@ int elf_parse(const void *data, size_t len, const char *name,
 	if (rc)
 		return rc;
 	elf_scan_cuda_sonames(data, len, &out->cuda_named);
+	out->cudart_static = has_cudart_static(data, len);
 	/* a library names itself: that is no request */
 	self = out->soname ? strv_find(&out->cuda_named, out->soname) : -1;
 	if (self >= 0)
@@ -1027,7 +1051,7 @@ struct elf_stream {
 	uint64_t wo;	  /* the offset of win's first byte */
 	uint64_t decided; /* names starting before this are recorded */
 	int state;	  /* 0: too short to tell, 1: ELF, -1: not ELF */
-	bool parsed, dyn_known, full;
+	bool parsed, dyn_known, full, cudart_static;
 	struct headers h;
 	struct span ph, dyn;
 	struct strv names, stems, mangled;
@@ -1200,6 +1224,10 @@ static void stream_scan(struct elf_stream *st)
 
 	scan_names((const unsigned char *)st->win.data, st->win.len, true,
 		   record_name, st);
+	if (!st->cudart_static)
+		st->cudart_static =
+			has_cudart_static((const unsigned char *)st->win.data,
+					  st->win.len);
 	if (st->full)
 		return;
 	if (st->win.len > DECIDE && st->wo + st->win.len - DECIDE > st->decided)
@@ -1382,6 +1410,7 @@ int elf_stream_finish(struct elf_stream *st, struct elf_info *out,
 			strv_push(&out->cuda_named, st->names.v[i]);
 	for (size_t i = 0; i < st->stems.n; i++)
 		strv_push(&out->cuda_stems, st->stems.v[i]);
+	out->cudart_static = st->cudart_static;
 out:
 	strv_release(&needed);
 	free(vals);

@@ -50,6 +50,8 @@ struct elf_info {
 	struct strv cuda_stems; /* elf_stream only: CUDA library names
 				   without a version ("libcudnn_ops.so"),
 				   each once */
+	bool cudart_static;	/* the bytes carry the static CUDA
+				   runtime's data: it is linked in */
 };
 
 void elf_info_init(struct elf_info *e);

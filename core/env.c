@@ -508,6 +508,7 @@ void env_activate(struct envmap *env, const struct active *act,
 	/* Windows' loader searches PATH: the libraries go there. */
 	struct strv *libs = windows ? &bin : &lib;
 	struct buf state = BUF_INIT, label = BUF_INIT;
+	char *home;
 
 	buf_adds(&state, "1");
 	add_own(r, &bin, act->cuda, &act->cuda->bin);
@@ -538,8 +539,10 @@ void env_activate(struct envmap *env, const struct active *act,
 		apply_list(env, "LIBRARY_PATH", &link, 0, NULL, &state);
 		apply_list(env, "CPATH", &inc, 0, NULL, &state);
 	}
-	apply_scalar(env, "CUDA_HOME", act->cuda->prefix, &state);
-	apply_scalar(env, "CUDA_PATH", act->cuda->prefix, &state);
+	home = install_cuda_home(act->cuda);
+	apply_scalar(env, "CUDA_HOME", home, &state);
+	apply_scalar(env, "CUDA_PATH", home, &state);
+	free(home);
 	if (act->cudnn)
 		apply_scalar(env, "CUDNN_PATH", act->cudnn->prefix, &state);
 	buf_adds(&label, act->cuda->version);

@@ -123,8 +123,8 @@ void explain_init(struct explain *ex)
 
 static void finding_release(struct explain_finding *f)
 {
-	FREE_EACH(f->name, f->soname, f->releases, f->framework, f->built,
-		  f->loaded, f->line, f->driver_cuda, f->driver_min,
+	FREE_EACH(f->name, f->soname, f->releases, f->wanted_by, f->framework,
+		  f->built, f->loaded, f->line, f->driver_cuda, f->driver_min,
 		  f->driver_compat, f->driver_row, f->symbol, f->path,
 		  f->picked, f->symver, f->model_file, f->model_version,
 		  f->absent, f->site);
@@ -427,6 +427,65 @@ static bool read_symbol(struct explain *ex, const char *line)
 }
 
 /*
+ * "LIB: version `V' not found (required by PATH)" (ld.so's, at loading):
+ * PATH's DT_VERNEED asks LIB's soname for the version node V (glibc's
+ * GLIBC_2.38; NVIDIA's libnvJitLink.so.12.4, a release's own node) and
+ * the copy loaded (LIB) has no such node. Read as the versioned form
+ * above with no symbol, when LIB or V is a CUDA library's: the model
+ * says which copy loads for PATH and which copies have V. True when the
+ * line was read as one.
+ */
+static bool read_version_missing(struct explain *ex, const char *line)
+{
+	const char *p = strstr(line, ": version "), *v, *e, *by;
+	struct explain_finding *f, m = { .kind = EXPLAIN_SYMBOL };
+	const struct nvlib *lib, *named;
+	struct buf key = BUF_INIT;
+	char *loaded = NULL, *version = NULL, *path = NULL;
+	const char *base, *ver, *bver;
+	bool ok = false;
+
+	if (!p)
+		return false;
+	v = p + strlen(": version ");
+	if (*v != '`' && *v != '\'' && *v != '"')
+		return false;
+	v++;
+	e = v + strcspn(v, "`'\" \t");
+	if (e == v || !*e || strncmp(e + 1, " not found (required by ", 24))
+		return false;
+	by = e + 1 + 24;
+	version = xstrndup(v, (size_t)(e - v));
+	path = xstrndup(by, strcspn(by, ")"));
+	loaded = asker_path(line, p + 2);
+	base = loaded ? strrchr(loaded, '/') : NULL;
+	base = base ? base + 1 : loaded;
+	named = nvlib_match_file(version, &ver);
+	lib = base ? nvlib_match_file(base, &bver) : NULL;
+	if (!lib || !*path)
+		goto out;
+	if (named && named != lib)
+		goto out;
+	ok = true;
+	buf_printf(&key, "version %s %s", base, version);
+	if (!seen(ex, key.data, &f)) {
+		m.lib = lib;
+		/* libnvJitLink.so.12.4: release 12.4's node */
+		if (named && strchr(ver, '.'))
+			m.built = xstrdup(ver);
+		m.soname = xstrdup(base);
+		m.symver = version;
+		m.path = path;
+		version = path = NULL;
+		keep(ex, &m, key.data, line);
+	}
+out:
+	FREE_EACH(loaded, version, path);
+	buf_release(&key);
+	return ok;
+}
+
+/*
  * "PATH: undefined symbol: SYM" where PATH is a CUDA library or SYM is
  * one's: two releases of one library mixed in one process (a newer
  * libcudnn_graph.so.9 beside an older libcudnn.so.9; an old CUDA's
@@ -713,12 +772,40 @@ static void read_name(struct explain *ex, const char *tok, bool dll,
 		f->missing = true;
 }
 
+/*
+ * The library the loader's error names, when it is not the one the line
+ * says was being loaded: "Could not load library libcudnn_cnn_infer.so.8.
+ * Error: libcuda.so: cannot open shared object file" found cuDNN's file
+ * and failed on the driver's it needs. NULL for anything else; *at gets
+ * where the error's name starts.
+ */
+static char *failed_dependency(const char *line, const char **at)
+{
+	const char *e = strstr(line, ": cannot open shared object file");
+	const char *s = e;
+	char *name;
+
+	if (!e)
+		return NULL;
+	while (s > line && name_char(s[-1]))
+		s--;
+	name = xstrndup(s, (size_t)(e - s));
+	if (strncmp(name, "lib", 3) || !strstr(name, ".so")) {
+		free(name);
+		return NULL;
+	}
+	*at = s;
+	return name;
+}
+
 static void read_names(struct explain *ex, const char *line)
 {
 	const char *p = line;
 	struct buf tok = BUF_INIT;
 	int missing = -1; /* says_missing(line), once asked */
-	const char *alt = strchr(line, '{');
+	const char *alt = strchr(line, '{'), *dep_at = NULL;
+	char *dep = failed_dependency(line, &dep_at), *found = NULL;
+	struct explain_finding *df;
 	size_t before;
 
 	while (*p) {
@@ -742,6 +829,12 @@ static void read_names(struct explain *ex, const char *line)
 		if (!dll &&
 		    (strncmp(tok.data, "lib", 3) || !strstr(tok.data, ".so")))
 			continue;
+		/* found by the loader: its dependency failed, not it */
+		if (dep && p <= dep_at && strcmp(tok.data, dep)) {
+			if (!found)
+				found = xstrdup(tok.data);
+			continue;
+		}
 		if (missing < 0)
 			missing = says_missing(line);
 		before = ex->n;
@@ -754,6 +847,11 @@ static void read_names(struct explain *ex, const char *line)
 			alt = NULL;
 		}
 	}
+	if (found && seen(ex, dep, &df) && df && !df->wanted_by) {
+		df->wanted_by = found;
+		found = NULL;
+	}
+	FREE_EACH(dep, found);
 	buf_release(&tok);
 }
 
@@ -779,7 +877,9 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 		read_mismatches(ex, line.data);
 		read_cupti(ex, line.data);
 		read_driver(ex, line.data);
-		if (!read_symbol(ex, line.data) && !read_mixed(ex, line.data))
+		if (!read_symbol(ex, line.data) &&
+		    !read_version_missing(ex, line.data) &&
+		    !read_mixed(ex, line.data))
 			read_names(ex, line.data);
 	}
 	explain_context_finish(&ex->ctx);
@@ -1207,7 +1307,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 	const char *known = explain_context_cuda_known(&ex->ctx);
 	bool loaded_cupti = false, pinned = false, dnn = false, mm = false;
 	bool mixed = false, missing = false;
-	unsigned long major = 0;
+	unsigned long majors = 0;
 	struct buf agreed = BUF_INIT;
 
 	for (size_t i = 0; i < ex->n; i++) {
@@ -1235,10 +1335,13 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 			if (f->lib->flags & NVLIB_OWN_VERSION) {
 				dnn = true;
 			} else {
+				/* every major that ships all the names
+				 * (libcusolver.so.11: 11 and 12) */
+				unsigned long m = nvlib_majors(
+					f->lib, strstr(f->soname, ".so.") + 4);
+
+				majors = pinned ? majors & m : m;
 				pinned = true;
-				major = nvlib_major(f->lib,
-						    strstr(f->soname, ".so.") +
-							    4);
 			}
 			continue;
 		}
@@ -1277,10 +1380,11 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 				  ex->ctx.framework ? ex->ctx.framework
 						    : "the text",
 				  "the message", known, ex->ctx.cudnn);
-	/* a library of the toolkit's names the major; the text's release
-	 * of that major is the build's (TensorFlow 2.7: CUDA 11.2) */
-	if (pinned && !mm && known && major &&
-	    strtoul(known, NULL, 10) == major)
+	/* the libraries of the toolkit name the majors that ship them; the
+	 * text's release, of one of those majors, is the build's
+	 * (TensorFlow 2.7: CUDA 11.2; libcusolver.so.11 is 11 and 12) */
+	if (pinned && !mm && known && strtoul(known, NULL, 10) < 64 &&
+	    (majors >> strtoul(known, NULL, 10) & 1))
 		needs_scan_report(s,
 				  ex->ctx.framework ? ex->ctx.framework
 						    : "the text",

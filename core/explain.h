@@ -86,6 +86,9 @@ struct explain_finding {
 			     for cudart64_110.dll), or NULL (no version) */
 	char *releases;	 /* "CUDA 11.2", "CUDA 11.x", "cuDNN 8.x", or NULL */
 	bool missing;	 /* the text says it could not be loaded */
+	char *wanted_by; /* a library the loader found whose loading failed
+			    on this one ("libcudnn_cnn_infer.so.8. Error:
+			    libcuda.so: cannot open ..."), or NULL */
 	char *framework; /* mismatch: "tensorflow", "torch" */
 	char *built;	 /* mismatch: the cuDNN it was compiled with */
 	char *loaded;	 /* mismatch: the cuDNN it found */

@@ -39,14 +39,45 @@ static void local_line(const struct needs_combo *c, struct buf *b)
 		buf_printf(b, " --cupti %s", c->cupti->version);
 }
 
+/* The CUDA majors that ship every toolkit library s asks for (nvlib's
+ * rules: libcusolver.so.11 is in 11.1-11.8 and 12.x), and in *shared the
+ * first soname that more than one major ships; 0 when s asks for none. */
+static unsigned long toolkit_majors(const struct needs_scan *s,
+				    const struct needs_want **shared)
+{
+	unsigned long mask = 0;
+	bool any = false;
+
+	*shared = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct nvlib *lib = nvlib_get(s->v[i].lib);
+		unsigned long m;
+
+		if (lib->flags & NVLIB_OWN_VERSION)
+			continue;
+		m = nvlib_majors(lib, s->v[i].version);
+		if (!*shared && (m & (m - 1)))
+			*shared = &s->v[i];
+		mask = any ? mask & m : m;
+		any = true;
+	}
+	return mask;
+}
+
 bool explain_fix_cuda_named(const struct needs_scan *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].lib != NVLIB_CUDNN && s->v[i].lib != NVLIB_NCCL)
-			return true;
+	const struct needs_want *shared;
+	unsigned long mask;
+
 	for (size_t i = 0; i < s->nrep; i++)
 		if (s->rep[i].cuda)
 			return true;
+	mask = toolkit_majors(s, &shared);
+	/* one major, or names no one major ships together (the catalogue
+	 * then says so); several: the text does not decide */
+	for (size_t i = 0; i < s->n; i++)
+		if (!(nvlib_get(s->v[i].lib)->flags & NVLIB_OWN_VERSION))
+			return !(mask & (mask - 1));
 	return false;
 }
 
@@ -54,12 +85,20 @@ bool explain_fix_cuda_named(const struct needs_scan *s)
 static void unknown_cuda(struct explain_fix *fx, const struct explain *ex)
 {
 	const struct explain_context *c = &ex->ctx;
-	struct buf b = BUF_INIT;
+	const struct needs_want *shared;
+	struct buf b = BUF_INIT, r = BUF_INIT;
 
+	toolkit_majors(&fx->s, &shared);
 	if (c->cuda_other)
 		buf_printf(&b, "the text names CUDA %s (%s) and CUDA %s (%s)",
 			   c->cuda, c->cuda_from, c->cuda_other,
 			   c->cuda_other_from);
+	else if (shared && nvlib_describe_releases(nvlib_get(shared->lib),
+						   shared->version, &r))
+		buf_printf(&b,
+			   "the text names no CUDA release, and %s ships "
+			   "with CUDA %s",
+			   shared->soname, r.data);
 	else
 		buf_adds(&b, "the text names no CUDA release, and the cuDNN "
 			     "asked for is built for more than one");
@@ -70,7 +109,7 @@ static void unknown_cuda(struct explain_fix *fx, const struct explain *ex)
 		buf_reset(&b);
 	}
 	strv_push(&fx->decide, "cuenv needs --python");
-	buf_release(&b);
+	BUF_RELEASE_EACH(&b, &r);
 }
 
 void explain_fix_decide(struct explain_fix *fx, const struct explain *ex,
@@ -244,6 +283,8 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 		json_object_set_new(x, "releases",
 				    json_str_or_null(f->releases));
 		json_object_set_new(x, "missing", json_boolean(f->missing));
+		json_object_set_new(x, "wanted_by",
+				    json_str_or_null(f->wanted_by));
 		json_object_set_new(x, "framework",
 				    json_str_or_null(f->framework));
 		json_object_set_new(x, "built", json_str_or_null(f->built));

@@ -32,10 +32,15 @@ static void verdict_release(struct verdict *v)
 }
 
 /* Does a copy with versions v define sym at version ver? One without
- * version definitions matches any version (glibc's check_match). */
+ * version definitions matches any version (glibc's check_match). No sym
+ * ("version V not found"): does it define the node ver at all? glibc
+ * only warns of a copy without version definitions. */
 static bool defines(const struct elf_symvers *v, const char *sym,
 		    const char *ver)
 {
+	if (!sym)
+		return !v->have_verdef ||
+		       strv_find(&v->defined_versions, ver) >= 0;
 	return elf_symvers_defines(v, sym, ver) ||
 	       (!v->have_verdef && elf_symvers_defines(v, sym, NULL));
 }
@@ -61,7 +66,7 @@ static char *file_version(const char *path)
 /* The name a finding's copies go by: libnvJitLink.so.12, libcudnn.so.9. */
 static const char *wanted(const struct explain_finding *f)
 {
-	return f->kind == EXPLAIN_SYMBOL ? f->symver : f->soname;
+	return f->kind == EXPLAIN_SYMBOL && f->symbol ? f->symver : f->soname;
 }
 
 static void judge(const struct explain_finding *f, const struct pyload_fw *fw,

@@ -20,12 +20,24 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 	switch (f->kind) {
 	case EXPLAIN_DRIVER:
 		buf_printf(out, "%s: the NVIDIA driver's library\n", f->name);
+		if (f->wanted_by)
+			buf_printf(out,
+				   "  %s was found; it could not load the "
+				   "driver's library\n",
+				   f->wanted_by);
 		buf_adds(out,
 			 "  it comes with the driver, not with a CUDA toolkit: "
 			 "cuenv does not install it\n");
 		buf_adds(out,
 			 "  note: install NVIDIA's driver (`cuenv check` says "
 			 "whether one is loaded and how old it is)\n");
+		if (!f->dll)
+			buf_adds(
+				out,
+				"  note: on WSL the driver is Windows' and its "
+				"libcuda.so is in /usr/lib/wsl/lib: that folder "
+				"must be on the loader's path "
+				"(LD_LIBRARY_PATH=/usr/lib/wsl/lib)\n");
 		return;
 	case EXPLAIN_NO_RELEASE:
 		buf_printf(out,
@@ -63,6 +75,9 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 			 "version, which does not name a CUDA release\n");
 	if (f->missing)
 		buf_adds(out, "  the program could not load it\n");
+	if (f->wanted_by)
+		buf_printf(out, "  %s was found; it could not load this one\n",
+			   f->wanted_by);
 }
 
 static void render_driver_old(struct buf *out, const struct explain_finding *f)
@@ -151,7 +166,8 @@ static void render_model(struct buf *out, const struct explain_finding *f,
 		buf_printf(out,
 			   "  the loader here (as glibc's ld.so searches) "
 			   "finds no %s for it\n",
-			   f->kind == EXPLAIN_SYMBOL ? f->symver : f->soname);
+			   f->kind == EXPLAIN_SYMBOL && f->symbol ? f->symver
+								  : f->soname);
 	} else {
 		buf_printf(out, "  the loader here (as glibc's ld.so searches) "
 				"loads ");
@@ -220,24 +236,35 @@ static void render_symbol(struct buf *out, const struct explain_finding *f)
 {
 	struct buf yes = BUF_INIT, no = BUF_INIT;
 
-	buf_printf(out, "undefined symbol %s, version %s", f->symbol,
-		   f->symver);
+	const char *so = f->symbol ? f->symver : f->soname;
+
+	if (f->symbol)
+		buf_printf(out, "undefined symbol %s, version %s", f->symbol,
+			   f->symver);
+	else
+		buf_printf(out, "version %s not found in %s", f->symver, so);
 	if (f->path) {
 		buf_adds(out, ", asked for by ");
 		buf_add_display(out, f->path, 4096);
 	}
 	buf_addc(out, '\n');
 	buf_printf(out,
-		   "  the %s that was loaded does not define it: an older "
+		   "  the %s that was loaded does not define %s: an older "
 		   "lib%s than the one the asking library was built against",
-		   f->symver, f->lib->stem);
+		   so, f->symbol ? "it" : "that version", f->lib->stem);
 	if (f->built)
-		buf_printf(out, " (the symbol is %s's, so %s or newer)",
-			   f->built, f->built);
+		buf_printf(out, " (the %s is %s's, so %s or newer)",
+			   f->symbol ? "symbol" : "version", f->built,
+			   f->built);
 	buf_adds(out, "\n  no library is missing: installing another copy "
 		      "does not help, loading the right one does\n");
-	buf_printf(&yes, "defines %s@%s", f->symbol, f->symver);
-	buf_printf(&no, "does not define %s@%s", f->symbol, f->symver);
+	if (f->symbol) {
+		buf_printf(&yes, "defines %s@%s", f->symbol, f->symver);
+		buf_printf(&no, "does not define %s@%s", f->symbol, f->symver);
+	} else {
+		buf_printf(&yes, "defines version %s", f->symver);
+		buf_printf(&no, "does not define version %s", f->symver);
+	}
 	render_model(out, f, yes.data, no.data);
 	if (f->absent)
 		buf_printf(
@@ -246,7 +273,7 @@ static void render_symbol(struct buf *out, const struct explain_finding *f)
 			"comes before a library's RUNPATH: an older %s on it "
 			"shadows the one a venv's wheels ship beside the "
 			"asking library (nvidia/*/lib)\n",
-			f->symver);
+			so);
 	BUF_RELEASE_EACH(&yes, &no);
 }
 

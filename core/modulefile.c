@@ -3,6 +3,7 @@
  * and Environment Modules (Tcl), from an install's folders.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "modulefile.h"
@@ -109,6 +110,7 @@ void modulefile_cuda(int tcl, const struct install *in, struct buf *out)
 	size_t n = strlen(in->prefix);
 	/* the linker reads no ld.so.cache: only /usr's folders are its own */
 	bool system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
+	char *home = install_cuda_home(in);
 
 	header(f, "CUDA", in);
 	buf_adds(f->out, f->tcl ? "conflict cuda\n" : "conflict(\"cuda\")\n");
@@ -123,14 +125,15 @@ void modulefile_cuda(int tcl, const struct install *in, struct buf *out)
 	prepend(f, "LD_LIBRARY_PATH", &lib);
 	prepend(f, "LIBRARY_PATH", &link);
 	prepend(f, "CPATH", &inc);
-	setvar(f, "setenv", "CUDA_HOME", in->prefix);
-	setvar(f, "setenv", "CUDA_PATH", in->prefix);
+	setvar(f, "setenv", "CUDA_HOME", home);
+	setvar(f, "setenv", "CUDA_PATH", home);
 	/* pushenv: unloading a cuDNN module on top gives this back. */
 	setvar(f, "pushenv", "CUENV_ACTIVE", in->version);
 	strv_release(&lib);
 	strv_release(&bin);
 	strv_release(&inc);
 	strv_release(&link);
+	free(home);
 }
 
 void modulefile_cudnn(int tcl, const struct install *in,

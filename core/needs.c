@@ -237,6 +237,29 @@ static void add_bundled(struct needs_scan *s, const char *path,
 	buf_release(&b0);
 }
 
+/*
+ * Is the file at path a Python extension module that binds only lib, a
+ * library outside the toolkit ("cupy_backends/cuda/libs/cudnn.cpython-
+ * 311-x86_64-linux-gnu.so" for cuDNN, "nccl.abi3.so")? Such a module is
+ * imported for that library's feature alone: the package may use the
+ * library, its GPU path does not need it.
+ */
+static bool optional_module(const char *path, enum nvlib_id lib)
+{
+	const struct nvlib *l = nvlib_get(lib);
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	if (!(l->flags & NVLIB_OWN_VERSION))
+		return false;
+	if (!strstr(base, ".cpython-") && !strstr(base, ".abi3.so"))
+		return false;
+	base += *base == '_';
+	n = strcspn(base, ".");
+	return n == strlen(l->stem) && !strncmp(base, l->stem, n);
+}
+
 void needs_scan_add(struct needs_scan *s, const char *path,
 		    const struct elf_info *e)
 {
@@ -257,7 +280,9 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 	}
 	for (size_t i = 0; i < e->needed.n; i++) {
 		w = want_get(s, e->needed.v[i]);
-		if (w)
+		if (w && optional_module(path, w->lib))
+			push_once(&w->named_by, path);
+		else if (w)
 			push_once(&w->needed_by, path);
 	}
 	for (size_t i = 0; i < e->cuda_named.n; i++) {
@@ -269,10 +294,14 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 		/*
 		 * dlopen'd by name: required, unless the file names another
 		 * soname of the library (an alternative), is NVIDIA's own
-		 * library (whose loads its selection provides), or loads the
-		 * profiler (CUPTI: only when profiling)
+		 * library (whose loads its selection provides), loads the
+		 * profiler (CUPTI: only when profiling), carries the runtime
+		 * it names (libcudart_static linked in), or is an optional
+		 * module of that library alone
 		 */
 		if (provider || w->lib == NVLIB_CUPTI ||
+		    (w->lib == NVLIB_CUDART && e->cudart_static) ||
+		    optional_module(path, w->lib) ||
 		    has_alternative(e, w->soname, w->lib))
 			push_once(&w->named_by, path);
 		else

@@ -231,6 +231,18 @@ int needs_scan_tree(struct needs_scan *s, const struct needs_tree *t,
 		    struct cuenv_err *err);
 
 /*
+ * needs_scan_tree's visit of one member in two steps, for a tree whose
+ * members can be read at once on several threads: needs_read_member
+ * reads it (touching nothing shared; NULL for a member needs_member_kind
+ * skips), and needs_read_add, called in the tree's order, adds what was
+ * found, or the warning that says why not, to s and frees it.
+ */
+struct needs_read;
+struct needs_read *needs_read_member(const char *shown,
+				     const struct needs_member *m);
+void needs_read_add(struct needs_scan *s, struct needs_read *r);
+
+/*
  * Read one binary, named path in reports, from read: ELF streamed
  * (elf_stream), PE held in memory up to 32 MiB. Returns CUENV_OK;
  * CUENV_NO when it is neither (err says so); CUENV_E_MANIFEST when

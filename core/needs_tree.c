@@ -26,10 +26,9 @@
 /* What one read of a file asks for. */
 #define CHUNK (1u << 20)
 
-static void warnf(struct strv *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static char *msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-static void warnf(struct strv *w, const char *fmt, ...)
+static char *msgf(const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
@@ -37,7 +36,7 @@ static void warnf(struct strv *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	strv_push_take(w, buf_detach(&b));
+	return buf_detach(&b);
 }
 
 enum needs_member_kind needs_member_kind(const char *name)
@@ -78,16 +77,24 @@ int needs_member_cmp(const void *a, const void *b)
 
 /* ---- one binary ---------------------------------------------------------- */
 
-static int scan_elf(struct needs_scan *s, const char *path, const void *p,
-		    size_t n, needs_read_fn *read, void *ctx,
-		    struct cuenv_err *err)
-{
-	struct elf_stream *st = elf_stream_new(path);
+/* A member read apart from the scan, added to it later (needs.h). */
+struct needs_read {
+	enum needs_member_kind kind;
+	char *path;
+	char *warning;	 /* why it was skipped, or NULL */
+	struct buf text; /* NEEDS_MEMBER_METADATA */
+	bool elf, pe;	 /* which of the two below was read */
 	struct elf_info e;
+	struct pe_info pi;
+};
+
+static int read_elf(struct needs_read *r, const void *p, size_t n,
+		    needs_read_fn *read, void *ctx, struct cuenv_err *err)
+{
+	struct elf_stream *st = elf_stream_new(r->path);
 	ssize_t got = (ssize_t)n;
 	int rc = CUENV_OK;
 
-	elf_info_init(&e);
 	while (!rc && got > 0) {
 		rc = elf_stream_feed(st, p, (size_t)got, err);
 		if (!rc) {
@@ -97,30 +104,25 @@ static int scan_elf(struct needs_scan *s, const char *path, const void *p,
 		}
 	}
 	if (!rc)
-		rc = elf_stream_finish(st, &e, err);
-	if (!rc)
-		needs_scan_add(s, path, &e);
-	elf_info_release(&e);
+		rc = elf_stream_finish(st, &r->e, err);
+	r->elf = !rc;
 	elf_stream_free(st);
 	return rc;
 }
 
-static int scan_pe(struct needs_scan *s, const char *path, const void *p,
-		   size_t n, needs_read_fn *read, void *ctx,
-		   struct cuenv_err *err)
+static int read_pe(struct needs_read *r, const void *p, size_t n,
+		   needs_read_fn *read, void *ctx, struct cuenv_err *err)
 {
 	struct buf all = BUF_INIT;
-	struct pe_info pi;
 	ssize_t got = (ssize_t)n;
 	int rc = CUENV_OK;
 
-	pe_info_init(&pi);
 	while (got > 0) {
 		if (all.len + (size_t)got > PE_MAX) {
 			rc = cuenv_fail(err, CUENV_E_MANIFEST,
 					"'%s': a PE file larger than %u MiB is "
 					"not read",
-					path, PE_MAX >> 20);
+					r->path, PE_MAX >> 20);
 			goto out;
 		}
 		buf_add(&all, p, (size_t)got);
@@ -130,17 +132,16 @@ static int scan_pe(struct needs_scan *s, const char *path, const void *p,
 		rc = err->rc ? err->rc : CUENV_E_STORE;
 		goto out;
 	}
-	rc = pe_parse(all.data, all.len, path, &pi, err);
-	if (!rc)
-		needs_scan_add_pe(s, path, &pi);
+	rc = pe_parse(all.data, all.len, r->path, &r->pi, err);
+	r->pe = !rc;
 out:
-	pe_info_release(&pi);
 	buf_release(&all);
 	return rc;
 }
 
-int needs_scan_stream(struct needs_scan *s, const char *path,
-		      needs_read_fn *read, void *ctx, struct cuenv_err *err)
+/* A binary from read into r (r->path names it): ELF or PE. */
+static int read_binary(struct needs_read *r, needs_read_fn *read, void *ctx,
+		       struct cuenv_err *err)
 {
 	struct buf first = BUF_INIT;
 	const void *p = NULL;
@@ -158,17 +159,16 @@ int needs_scan_stream(struct needs_scan *s, const char *path,
 	} else if (first.len) {
 		/* a start in pieces: fed as one, then the rest */
 		rc = elf_has_magic(first.data, first.len)
-			     ? scan_elf(s, path, first.data, first.len, read,
-					ctx, err)
+			     ? read_elf(r, first.data, first.len, read, ctx,
+					err)
 		     : pe_has_magic(first.data, first.len)
-			     ? scan_pe(s, path, first.data, first.len, read,
-				       ctx, err)
+			     ? read_pe(r, first.data, first.len, read, ctx, err)
 			     : CUENV_NO;
 	} else if (got > 0) {
 		rc = elf_has_magic(p, (size_t)got)
-			     ? scan_elf(s, path, p, (size_t)got, read, ctx, err)
+			     ? read_elf(r, p, (size_t)got, read, ctx, err)
 		     : pe_has_magic(p, (size_t)got)
-			     ? scan_pe(s, path, p, (size_t)got, read, ctx, err)
+			     ? read_pe(r, p, (size_t)got, read, ctx, err)
 			     : CUENV_NO;
 	} else {
 		rc = CUENV_NO;
@@ -177,8 +177,51 @@ int needs_scan_stream(struct needs_scan *s, const char *path,
 		cuenv_fail(err, CUENV_NO,
 			   "'%s' is not an ELF file, nor a "
 			   "Windows PE file",
-			   path);
+			   r->path);
 	buf_release(&first);
+	return rc;
+}
+
+static struct needs_read *read_new(const char *path)
+{
+	struct needs_read *r = xcalloc(1, sizeof(*r));
+
+	r->path = xstrdup(path);
+	buf_init(&r->text);
+	elf_info_init(&r->e);
+	pe_info_init(&r->pi);
+	return r;
+}
+
+static void read_free(struct needs_read *r)
+{
+	if (!r)
+		return;
+	free(r->path);
+	free(r->warning);
+	buf_release(&r->text);
+	elf_info_release(&r->e);
+	pe_info_release(&r->pi);
+	free(r);
+}
+
+/* r's findings into s; r is freed. */
+static void read_add(struct needs_scan *s, struct needs_read *r)
+{
+	if (r->elf)
+		needs_scan_add(s, r->path, &r->e);
+	if (r->pe)
+		needs_scan_add_pe(s, r->path, &r->pi);
+	read_free(r);
+}
+
+int needs_scan_stream(struct needs_scan *s, const char *path,
+		      needs_read_fn *read, void *ctx, struct cuenv_err *err)
+{
+	struct needs_read *r = read_new(path);
+	int rc = read_binary(r, read, ctx, err);
+
+	read_add(s, r);
 	return rc;
 }
 
@@ -187,7 +230,6 @@ int needs_scan_stream(struct needs_scan *s, const char *path,
 struct tree_scan {
 	struct needs_scan *s;
 	const struct needs_tree *t;
-	struct buf path;
 };
 
 static int read_text(const struct needs_member *m, struct buf *out,
@@ -206,48 +248,64 @@ static int read_text(const struct needs_member *m, struct buf *out,
 	return got < 0 ? (err->rc ? err->rc : CUENV_E_STORE) : CUENV_OK;
 }
 
+struct needs_read *needs_read_member(const char *shown,
+				     const struct needs_member *m)
+{
+	struct cuenv_err own = CUENV_ERR_INIT;
+	enum needs_member_kind kind = needs_member_kind(m->name);
+	struct buf path = BUF_INIT;
+	struct needs_read *r;
+	int rc;
+
+	if (kind == NEEDS_MEMBER_SKIP)
+		return NULL;
+	buf_printf(&path, "%s/%s", shown, m->name);
+	r = read_new(path.data);
+	buf_release(&path);
+	r->kind = kind;
+	if (kind == NEEDS_MEMBER_METADATA) {
+		rc = read_text(m, &r->text, &own);
+		if (rc)
+			r->warning =
+				msgf("skipped '%s': %s", r->path, own.msg.data);
+	} else {
+		rc = read_binary(r, m->read, m->ctx, &own);
+		/* corrupt, unreadable: said, and passed over */
+		if (rc && rc != CUENV_NO)
+			r->warning = msgf("skipped: %s", own.msg.data);
+	}
+	err_release(&own);
+	return r;
+}
+
+void needs_read_add(struct needs_scan *s, struct needs_read *r)
+{
+	if (!r)
+		return;
+	if (r->warning)
+		strv_push_take(&s->warnings, r->warning);
+	else if (r->kind == NEEDS_MEMBER_METADATA)
+		needs_read_metadata(s, r->path, r->text.data, r->text.len);
+	r->warning = NULL;
+	read_add(s, r);
+}
+
 static int visit_member(void *arg, const struct needs_member *m,
 			struct cuenv_err *err)
 {
 	struct tree_scan *ts = arg;
-	struct cuenv_err own = CUENV_ERR_INIT;
-	struct buf text = BUF_INIT;
-	enum needs_member_kind kind = needs_member_kind(m->name);
-	int rc;
 
 	(void)err;
-	if (kind == NEEDS_MEMBER_SKIP)
-		return CUENV_OK;
-	buf_reset(&ts->path);
-	buf_printf(&ts->path, "%s/%s", ts->t->shown, m->name);
-	if (kind == NEEDS_MEMBER_METADATA) {
-		rc = read_text(m, &text, &own);
-		if (rc)
-			warnf(&ts->s->warnings, "skipped '%s': %s",
-			      ts->path.data, own.msg.data);
-		else
-			needs_read_metadata(ts->s, ts->path.data, text.data,
-					    text.len);
-	} else {
-		rc = needs_scan_stream(ts->s, ts->path.data, m->read, m->ctx,
-				       &own);
-		/* corrupt, unreadable: said, and passed over */
-		if (rc && rc != CUENV_NO)
-			warnf(&ts->s->warnings, "skipped: %s", own.msg.data);
-	}
-	err_release(&own);
-	buf_release(&text);
+	needs_read_add(ts->s, needs_read_member(ts->t->shown, m));
 	return CUENV_OK;
 }
 
 int needs_scan_tree(struct needs_scan *s, const struct needs_tree *t,
 		    struct cuenv_err *err)
 {
-	struct tree_scan ts = { s, t, BUF_INIT };
-	int rc = t->each(t->ctx, visit_member, &ts, err);
+	struct tree_scan ts = { s, t };
 
-	buf_release(&ts.path);
-	return rc;
+	return t->each(t->ctx, visit_member, &ts, err);
 }
 
 /* ---- a file, read in chunks ---------------------------------------------- */
@@ -319,8 +377,9 @@ static int walk(struct folder *fo, unsigned depth, needs_visit_fn *visit,
 	int rc = CUENV_OK;
 
 	if (!d) {
-		warnf(&fo->s->warnings, "skipped '%s': %s", fo->path.data,
-		      strerror(errno));
+		strv_push_take(&fo->s->warnings,
+			       msgf("skipped '%s': %s", fo->path.data,
+				    strerror(errno)));
 		return CUENV_OK;
 	}
 	while ((ent = plat_readdir(d)))
@@ -333,15 +392,17 @@ static int walk(struct folder *fo, unsigned depth, needs_visit_fn *visit,
 
 		buf_path(&fo->path, fo->path.data, names.v[i]);
 		if (plat_lstat(fo->path.data, &st)) {
-			warnf(&fo->s->warnings, "skipped '%s': %s",
-			      fo->path.data, strerror(errno));
+			strv_push_take(&fo->s->warnings,
+				       msgf("skipped '%s': %s", fo->path.data,
+					    strerror(errno)));
 		} else if (st.type == PLAT_F_DIR) {
 			if (depth < WALK_DEPTH)
 				rc = walk(fo, depth + 1, visit, arg, err);
 			else
-				warnf(&fo->s->warnings,
-				      "skipped '%s': nested too deep",
-				      fo->path.data);
+				strv_push_take(&fo->s->warnings,
+					       msgf("skipped '%s': nested too "
+						    "deep",
+						    fo->path.data));
 		} else if (st.type == PLAT_F_REG) {
 			struct chunk_reader f = { fo->path.data, -1, false,
 						  NULL };

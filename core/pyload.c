@@ -125,7 +125,10 @@ static void wheel_fronts(const char *site, struct strv *out)
  * torch: `import torch` loads torch/lib/libtorch_global_deps.so (with
  * RTLD_GLOBAL, torch/__init__.py's _load_global_deps) and then its _C
  * extension, whose DT_NEEDED closure holds libtorch_cuda.so (CUDA 11 and
- * 12 builds alike) and every CUDA library it uses.
+ * 12 builds alike) and every CUDA library it uses. torch 1.13 to 2.0
+ * also dlopen torch/lib/libnvfuser_codegen.so at import (libtorch_cuda's
+ * static initialiser; found through libtorch.so's RPATH, $ORIGIN), which
+ * needs NVRTC (libnvrtc.so.11.2 in 2.0.1, from the wheel by its RPATH).
  *
  * TensorFlow: `import tensorflow` loads _pywrap_tensorflow_internal.so,
  * which needs libtensorflow_cc.so.2 and libtensorflow_framework.so.2;
@@ -150,7 +153,8 @@ static const struct fw_kind fw_kinds[] = {
 	{ "torch",
 	  "torch/lib/libtorch_cuda.so",
 	  { { "torch/lib", "libtorch_global_deps.so" },
-	    { "torch", "_C.*.so" } },
+	    { "torch", "_C.*.so" },
+	    { "torch/lib", "libnvfuser_codegen.so" } },
 	  NULL,
 	  0 },
 	{ "tensorflow",

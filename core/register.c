@@ -11,9 +11,11 @@
 #include "detect.h"
 #include "envmap.h"
 #include "ldsearch.h"
+#include "nvlib.h"
 #include "plat_fs.h"
 #include "trust.h"
 #include "version.h"
+#include "xalloc.h"
 
 int register_listable(const struct install *in, struct cuenv_err *err)
 {
@@ -186,6 +188,62 @@ static int record(const struct register_add *ra, struct install *in,
 	return rc;
 }
 
+/* The runtime wheel's own version among in's notes ("12.1.105"), or NULL. */
+static const char *runtime_wheel_version(const struct install *in)
+{
+	const char *stem = nvlib_get(NVLIB_CUDART)->wheel_dir;
+	size_t n = strlen(stem);
+
+	for (size_t i = 0; i < in->notes.n; i++) {
+		const char *note = in->notes.v[i], *sp = strchr(note, ' ');
+
+		if (sp && !strncmp(note, stem, n) &&
+		    (note[n] == ' ' || note[n] == '_') &&
+		    version_is_valid(sp + 1))
+			return sp + 1;
+	}
+	return NULL;
+}
+
+/*
+ * A toolkit named by what it holds (no --as) whose name another folder
+ * has taken: a second venv's wheels, read as the same `12.1`. Its runtime
+ * wheel's exact version ("12.1.105") names it instead, selectable as
+ * such, and the command says so; when that is taken too, or there is
+ * none, the conflict stands with its --as hint (issue 21 item 7).
+ */
+static int record_toolkit(const struct register_add *ra, struct install *in,
+			  bool named, struct cuenv_err *err)
+{
+	struct cuenv_err e = CUENV_ERR_INIT;
+	const char *exact = runtime_wheel_version(in);
+	char *was;
+	struct buf said = BUF_INIT;
+	int rc = record(ra, in, err);
+
+	if (rc != CUENV_E_CONFLICT || named || in->kind != KIT_CUDA || !exact ||
+	    !strcmp(exact, in->version))
+		return rc;
+	was = in->version;
+	in->version = xstrdup(exact);
+	if (record(ra, in, &e)) {
+		free(in->version);
+		in->version = was;
+		err_release(&e);
+		return rc;
+	}
+	err_release(err);
+	*err = (struct cuenv_err)CUENV_ERR_INIT;
+	buf_printf(&said,
+		   "cuda %s is registered from another folder: this one is "
+		   "cuda %s, its runtime wheel's version (select it as %s)\n",
+		   was, in->version, in->version);
+	ra->said(ra->ctx, said.data);
+	buf_release(&said);
+	free(was);
+	return CUENV_OK;
+}
+
 /*
  * The cuDNN inside a toolkit (a second venv's nvidia/cudnn): the same
  * release already registered from another folder is the same cuDNN, so
@@ -240,13 +298,15 @@ static void loader_dirs(char *const *envp, struct strv *out)
 
 /*
  * A toolkit without nvcc (NVIDIA's runtime wheels in a site-packages)
- * gives CUDA_HOME a folder that builds nothing: said once, at add.
+ * gives CUDA_HOME a folder that builds nothing (the runtime wheel's
+ * folder, install_cuda_home): said once, at add.
  */
 static void warn_no_nvcc(const struct register_add *ra,
 			 const struct install *in)
 {
 	static const char *const names[] = { "nvcc", "nvcc.exe" };
 	struct buf w = BUF_INIT;
+	char *home;
 
 	if (in->kind != KIT_CUDA)
 		return;
@@ -263,13 +323,18 @@ static void warn_no_nvcc(const struct register_add *ra,
 			if (there)
 				return;
 		}
+	home = install_cuda_home(in);
 	buf_printf(&w,
-		   "cuda %s from %s has no bin/nvcc: CUDA_HOME names it, but "
-		   "building CUDA code (a PyTorch extension) needs a toolkit "
-		   "with nvcc (cuenv install %s)",
-		   in->version, in->prefix, in->version);
+		   "cuda %s from %s has no bin/nvcc: CUDA_HOME and CUDA_PATH "
+		   "name %s%s, but building CUDA code (a PyTorch extension) "
+		   "needs a toolkit with nvcc (cuenv install %s)",
+		   in->version, in->prefix, home,
+		   strcmp(home, in->prefix) ? " (its headers and libraries)"
+					    : "",
+		   in->version);
 	ra->warn(ra->ctx, w.data);
 	buf_release(&w);
+	free(home);
 }
 
 /*
@@ -277,7 +342,7 @@ static void warn_no_nvcc(const struct register_add *ra,
  * cuDNN inside a toolkit: also), checked, then recorded and described.
  */
 static int add_found(const struct register_add *ra, struct install *first,
-		     struct install *also, struct cuenv_err *err)
+		     struct install *also, bool named, struct cuenv_err *err)
 {
 	struct strv searched = STRV_INIT;
 	int rc;
@@ -291,7 +356,7 @@ static int add_found(const struct register_add *ra, struct install *first,
 	if (!rc && also)
 		rc = register_listable(also, err);
 	if (!rc)
-		rc = record(ra, first, err);
+		rc = record_toolkit(ra, first, named, err);
 	if (rc || !first->dir) /* already there */
 		return rc;
 	describe(ra, first);
@@ -316,7 +381,8 @@ int register_add(const struct register_add *ra, enum kit_kind kind,
 	for (size_t i = 0; !rc && i < found.warnings.n; i++)
 		ra->warn(ra->ctx, found.warnings.v[i]);
 	if (!rc)
-		rc = add_found(ra, &found, has_inner ? &inner : NULL, err);
+		rc = add_found(ra, &found, has_inner ? &inner : NULL,
+			       as != NULL, err);
 	install_release(&found);
 	if (kind == KIT_CUDA)
 		install_release(&inner);

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "file.h"
+#include "nvlib.h"
 #include "plat_fs.h"
 #include "plat_lock.h"
 #include "plat_path.h"
@@ -83,6 +84,65 @@ bool install_part_from_wheel(const struct install *in, const char *component)
 		return len > 4 && !strcmp(url + len - 4, ".whl");
 	}
 	return false;
+}
+
+/* Is dir prefix/SUB/leaf, one folder SUB deep? Then its length less
+ * "/leaf" (the folder prefix/SUB). */
+static size_t wheel_part(const char *dir, const char *prefix, const char *leaf)
+{
+	size_t n = strlen(prefix), len = strlen(dir), l = strlen(leaf);
+	const char *sub = dir + n + 1, *end = dir + len - l - 1;
+
+	if (len <= n + l + 2 || strncmp(dir, prefix, n) ||
+	    (dir[n] != '/' && dir[n] != '\\') || strcmp(end + 1, leaf) ||
+	    (*end != '/' && *end != '\\'))
+		return 0;
+	for (const char *c = sub; c < end; c++)
+		if (*c == '/' || *c == '\\')
+			return 0;
+	return (size_t)(end - dir);
+}
+
+static bool lists(const struct strv *v, const char *prefix, const char *leaf)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t i = 0; i < v->n; i++)
+		if (!strncmp(v->v[i], prefix, n) &&
+		    (v->v[i][n] == '/' || v->v[i][n] == '\\') &&
+		    !strcmp(v->v[i] + n + 1, leaf))
+			return true;
+	return false;
+}
+
+char *install_cuda_home(const struct install *in)
+{
+	const char *rt = nvlib_get(NVLIB_CUDART)->wheel_dir;
+	size_t n, rn = strlen(rt);
+
+	if (!in->prefix)
+		return NULL;
+	if (lists(&in->bin, in->prefix, "bin") ||
+	    lists(&in->include, in->prefix, "include"))
+		return xstrdup(in->prefix);
+	for (size_t i = 0; i < in->bin.n; i++) {
+		n = wheel_part(in->bin.v[i], in->prefix, "bin");
+		if (n)
+			return xstrndup(in->bin.v[i], n);
+	}
+	/* the runtime's wheel (cuda_runtime.h) before cuBLAS's and the rest */
+	for (int any = 0; any < 2; any++)
+		for (size_t i = 0; i < in->include.n; i++) {
+			const char *d = in->include.v[i];
+
+			n = wheel_part(d, in->prefix, "include");
+			if (n &&
+			    (any ||
+			     (n > rn && !strncmp(d + n - rn, rt, rn) &&
+			      (d[n - rn - 1] == '/' || d[n - rn - 1] == '\\'))))
+				return xstrndup(d, n);
+		}
+	return xstrdup(in->prefix);
 }
 
 bool install_name_is_valid(enum kit_kind kind, const char *name)

@@ -104,6 +104,17 @@ bool install_is_missing(const struct install *in);
  * not nvcc. False for a registered toolkit and a component not recorded.
  */
 bool install_part_from_wheel(const struct install *in, const char *component);
+/*
+ * The folder CUDA_HOME and CUDA_PATH name for the toolkit in: its prefix
+ * when that has bin/ or include/ of its own (every toolkit layout); in a
+ * site-packages/nvidia (NVIDIA's wheels, one folder each) the wheel
+ * folder whose bin/ the toolkit uses (cuda_nvcc, cu13), else the one
+ * whose include/ it uses first (cuda_runtime, with cuda_runtime.h), as
+ * `.../nvidia` itself has neither and builds that read CUDA_HOME/include
+ * or CUDA_HOME/bin/nvcc find nothing there. Reads only in's lists; the
+ * string is the caller's.
+ */
+char *install_cuda_home(const struct install *in);
 
 struct store {
 	char *root;

@@ -8,6 +8,7 @@
 #include "digest.h"
 #include "pypi.h"
 #include "version.h"
+#include "workers.h"
 #include "xalloc.h"
 
 /* The end record is 22 bytes plus a comment of at most 65535. */
@@ -440,6 +441,51 @@ static int zip_each(void *ctx, needs_visit_fn *visit, void *arg,
 	return rc;
 }
 
+/*
+ * zip_each's work on several threads: each member read on its own (its own
+ * range of the source, its own inflater), what was found added in the
+ * members' order, so the answer is the one zip_each gives.
+ */
+struct zip_jobs {
+	struct zip_tree *z;
+	struct needs_read **found;
+};
+
+static int zip_job(void *ctx, size_t i)
+{
+	struct zip_jobs *j = ctx;
+	const struct wheel_zip_member *m = &j->z->m[i];
+	size_t len = strlen(m->name);
+	struct member_read r = { j->z->src, m, j->z->end, NULL, NULL, 0 };
+	struct needs_member nm = { m->name, m->usize, member_next, &r };
+
+	if (!len || m->name[len - 1] == '/')
+		return 0; /* a folder */
+	j->found[i] = needs_read_member(j->z->src->shown, &nm);
+	unpack_member_close(r.um);
+	if (r.h)
+		j->z->src->close(r.h);
+	return 0;
+}
+
+static int zip_read_at_once(struct needs_scan *s, struct zip_tree *z,
+			    unsigned threads)
+{
+	struct zip_jobs j = { z, xcalloc(z->n ? z->n : 1, sizeof(*j.found)) };
+	struct workers w;
+
+	workers_init(&w);
+	w.n = z->n;
+	w.run = zip_job;
+	w.ctx = &j;
+	workers_run(&w, threads);
+	workers_destroy(&w);
+	for (size_t i = 0; i < z->n; i++)
+		needs_read_add(s, j.found[i]);
+	free(j.found);
+	return CUENV_OK;
+}
+
 int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
 		      struct cuenv_err *err)
 {
@@ -470,7 +516,9 @@ int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
 	if (z.n)
 		qsort(z.m, z.n, sizeof(*z.m), cmp_member);
 	z.end = end.cd_offset;
-	{
+	if (src->threads != 1) {
+		rc = zip_read_at_once(s, &z, src->threads);
+	} else {
 		struct needs_tree t = { src->shown, zip_each, &z };
 
 		rc = needs_scan_tree(s, &t, err);
@@ -524,7 +572,9 @@ static void url_window_close(struct url_range *r)
 {
 	if (!r->f)
 		return;
-	r->u->st->bytes += fetch_offset(r->f) - r->from;
+	/* members are read on several threads (wheel_scan_source) */
+	__atomic_fetch_add(&r->u->st->bytes, fetch_offset(r->f) - r->from,
+			   __ATOMIC_RELAXED);
 	fetch_close(r->f);
 	r->f = NULL;
 }
@@ -543,7 +593,7 @@ static ssize_t url_next(void *h, const void **p, struct cuenv_err *err)
 		r->end = r->off + (r->left < r->window ? r->left : r->window);
 		r->f = fetch_open_range(r->u->url, r->from, r->end, r->u->size,
 					r->u->fo);
-		r->u->st->requests++;
+		__atomic_fetch_add(&r->u->st->requests, 1, __ATOMIC_RELAXED);
 		if (r->window < WINDOW_MAX)
 			r->window *= 4;
 	}
@@ -1019,7 +1069,8 @@ int wheel_requirement_tree(struct needs_scan *s, const char *req,
 	if (!rc) {
 		struct url_source u = { r->url, fo, r->st.size, &r->st };
 		struct wheel_source src = { r->wheel, r->st.size, url_open,
-					    url_next, url_close,  &u };
+					    url_next, url_close,  &u,
+					    0 };
 
 		rc = wheel_scan_source(s, &src, err);
 	}
@@ -1038,7 +1089,7 @@ int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
 	int rc;
 
 	if (needs_arg_kind(arg) == NEEDS_ARG_WHEEL)
-		return wheel_local_scan(s, arg, err);
+		return wheel_local_scan(s, arg, 0, err);
 	fo.allow_http |= !strncmp(index, "http://", 7); /* the user asked */
 	fo.allow_file |= !strncmp(index, "file://", 7);
 	rc = wheel_requirement_tree(s, arg, index, platform, py, &fo, &rm, &why,

@@ -94,6 +94,12 @@ struct wheel_source {
 	ssize_t (*next)(void *h, const void **p, struct cuenv_err *err);
 	void (*close)(void *h);
 	void *ctx;
+	/*
+	 * Members read at once on up to this many threads (0: one per
+	 * core), when open/next/close may run on several threads for
+	 * different ranges; 1: one at a time.
+	 */
+	unsigned threads;
 };
 
 /*
@@ -219,9 +225,10 @@ int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
  * member that cannot be read, or is not a valid ELF or PE file of its
  * kind, goes into s->warnings; only the zip itself can fail:
  * CUENV_E_STORE (cannot open or read), CUENV_E_UNPACK (not a zip, a
- * corrupt central directory).
+ * corrupt central directory). Its members are read on up to threads
+ * threads (0: one per core; the answer is the same for any number).
  */
-int wheel_local_scan(struct needs_scan *s, const char *path,
+int wheel_local_scan(struct needs_scan *s, const char *path, unsigned threads,
 		     struct cuenv_err *err);
 
 #endif

@@ -18,12 +18,13 @@
 struct file_source {
 	int fd;
 	const char *path;
-	char *chunk;
 };
 
+/* One range: ranges are read on several threads at once (pread). */
 struct file_range {
 	struct file_source *f;
 	uint64_t off, left;
+	char *chunk;
 };
 
 static void *file_open(void *ctx, uint64_t off, uint64_t len)
@@ -44,9 +45,9 @@ static ssize_t file_next(void *h, const void **p, struct cuenv_err *err)
 
 	if (!want)
 		return 0;
-	if (!r->f->chunk)
-		r->f->chunk = xmalloc(CHUNK);
-	n = plat_pread(r->f->fd, r->f->chunk, want, (int64_t)r->off);
+	if (!r->chunk)
+		r->chunk = xmalloc(CHUNK);
+	n = plat_pread(r->f->fd, r->chunk, want, (int64_t)r->off);
 	if (n < 0) {
 		cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
 			   r->f->path, strerror(errno));
@@ -61,24 +62,27 @@ static ssize_t file_next(void *h, const void **p, struct cuenv_err *err)
 	}
 	r->off += (uint64_t)n;
 	r->left -= (uint64_t)n;
-	*p = r->f->chunk;
+	*p = r->chunk;
 	return n;
 }
 
 static void file_close(void *h)
 {
-	free(h);
+	struct file_range *r = h;
+
+	free(r->chunk);
+	free(r);
 }
 
-int wheel_local_scan(struct needs_scan *s, const char *path,
+int wheel_local_scan(struct needs_scan *s, const char *path, unsigned threads,
 		     struct cuenv_err *err)
 {
 	struct plat_stat st;
 	/* A FIFO named x.whl is refused, never waited on. */
 	struct file_source f = { file_open_read(PLAT_AT_CWD, path, 0, &st),
-				 path, NULL };
-	struct wheel_source src = { path,      0,	   file_open,
-				    file_next, file_close, &f };
+				 path };
+	struct wheel_source src = { path,	0,  file_open, file_next,
+				    file_close, &f, threads };
 	int rc;
 
 	if (f.fd == FILE_NOT_REGULAR)
@@ -90,6 +94,5 @@ int wheel_local_scan(struct needs_scan *s, const char *path,
 	src.size = st.size;
 	rc = wheel_scan_source(s, &src, err);
 	plat_close(f.fd);
-	free(f.chunk);
 	return rc;
 }

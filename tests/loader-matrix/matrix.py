@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """The loader model against the real loader, in real venvs (issue 21).
 
-Three venvs from the package index, every wheel pinned by sha256: torch
+Four venvs from the package index, every wheel pinned by sha256: torch
 2.4.1 (CUDA 12.1, torch-2.4.1.txt), tensorflow[and-cuda] 2.16.1
-(tensorflow-2.16.1.txt) and jax[cuda12] 0.4.31 (jax-0.4.31.txt, sharing
-torch's nvidia wheels); and three single wheels in folders of their own
-(side.txt: an older nvJitLink, a newer CUDA runtime, an older cuDNN 9).
-Each case sets LD_LIBRARY_PATH (nothing; one of those folders; the
-machine's CUDA 13 folder from the loader cache; two at once), for each
-venv, and then:
+(tensorflow-2.16.1.txt), jax[cuda12] 0.4.31 (jax-0.4.31.txt, sharing
+torch's nvidia wheels) and torch 2.0.1 (CUDA 11.7, its nvidia-*-cu11
+wheels, torch-2.0.1.txt); and four single wheels in folders of their own
+(side.txt: an older nvJitLink, a newer CUDA runtime, an older cuDNN 9, a
+CUDA 11.8 runtime). Each case, for each venv whose CUDA major it fits,
+sets LD_LIBRARY_PATH (nothing; one of those folders; the machine's CUDA
+13 folder from the loader cache; two at once), or makes a real selection
+(the folders registered with `cuenv add` in the matrix's CUENV_ROOT,
+CUENV_VERSION as `cuenv use` sets it, the venv active, with and without
+CUENV_OVER_VENV=1) that the probe and doctor run under through `cuenv
+exec`, as in a hooked shell; and then:
 
   real    the framework's import in the venv's python, no GPU needed
           (torch: also torch.backends.cudnn.version(), which loads cuDNN's
@@ -31,8 +36,9 @@ venv, and then:
           python ...') and the whole re-checked: it must then work.
 
 The wheels are cached in ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/loader-matrix
-(about 6 GB, fetched once), the venvs and folders beside them (rebuilt
-when a requirements file changes). Exits 77 when the index cannot be
+(about 8 GB, fetched once), the venvs and folders beside them (each
+rebuilt when what it holds differs from its own pins; MATRIX_ONLY="venv
+..." runs those venvs only). Exits 77 when the index cannot be
 reached and nothing is cached, or no CPython 3.11 is found (run.sh skips).
 
     matrix.py CUENV_BIN
@@ -58,15 +64,18 @@ SIDES = {  # folder name: (its line in side.txt, the lib folder in it)
     "nvjitlink-12.0": ("nvidia-nvjitlink-cu12==12.0.140", "nvidia/nvjitlink/lib"),
     "cudart-12.4": ("nvidia-cuda-runtime-cu12==12.4.127", "nvidia/cuda_runtime/lib"),
     "cudnn-9.0": ("nvidia-cudnn-cu12==9.0.0.312", "nvidia/cudnn/lib"),
+    "cudart-11.8": ("nvidia-cuda-runtime-cu11==11.8.89", "nvidia/cuda_runtime/lib"),
 }
 
-# Each venv: its requirements file, what the probe imports, and the
-# object its framework dlopens CUDA from (None: torch, DT_NEEDED only).
+# Each venv: its requirements file, what the probe imports, the object
+# its framework dlopens CUDA from (None: torch, DT_NEEDED only), and the
+# CUDA major of its wheels (which cases apply).
 VENVS = {
-    "torch-2.4.1": ("torch-2.4.1.txt", "torch", None),
+    "torch-2.4.1": ("torch-2.4.1.txt", "torch", None, 12),
     "tensorflow-2.16.1": ("tensorflow-2.16.1.txt", "tensorflow",
-                          "tensorflow/libtensorflow_framework.so.2"),
-    "jax-0.4.31": ("jax-0.4.31.txt", "jax", "jax_plugins/xla_cuda12/xla_cuda_plugin.so"),
+                          "tensorflow/libtensorflow_framework.so.2", 12),
+    "jax-0.4.31": ("jax-0.4.31.txt", "jax", "jax_plugins/xla_cuda12/xla_cuda_plugin.so", 12),
+    "torch-2.0.1": ("torch-2.0.1.txt", "torch", None, 11),
 }
 FRONT = re.compile(r"^lib(cudart|cupti|cublas|cublasLt|cufft|curand|cusolver|cusparse|"
                    r"nvrtc|nvJitLink|cudnn|nccl)\.so\.[0-9]+$")
@@ -192,38 +201,57 @@ def fetch(req, py):
     return p.returncode == 0
 
 
+def pinned(req):
+    """(name, version) of each line of req, names as dist-info spells them."""
+    out = set()
+    for l in open(req):
+        if l.strip() and not l.startswith("#"):
+            name, ver = l.split()[0].split("==")
+            out.add((re.sub(r"[-_.]+", "_", name).lower(), ver))
+    return out
+
+
+def current(site, req):
+    """Does site hold exactly what req pins (each name at its version)?
+    A venv or folder is rebuilt only when its own pins change."""
+    have = set()
+    for d in os.listdir(site) if os.path.isdir(site) else []:
+        m = re.match(r"(.+)-([^-]+)\.dist-info$", d)
+        if m:
+            have.add((re.sub(r"[-_.]+", "_", m.group(1)).lower(), m.group(2)))
+    return pinned(req) <= have
+
+
 def build(py):
-    """The venvs and the side folders, rebuilt when their pins change."""
-    reqs = [os.path.join(HERE, r) for r, _, _ in VENVS.values()] + [os.path.join(HERE, "side.txt")]
-    stamp = os.path.join(CACHE, "built-" + digest(reqs))
+    """The venvs and the side folders, each rebuilt when its pins change."""
     venvs = {name: os.path.join(CACHE, "venv-" + name) for name in VENVS}
-    if os.path.exists(stamp):
-        return venvs
-    for r in reqs:
-        if not fetch(r, py):
-            return None
+    side_req = os.path.join(HERE, "side.txt")
     os.environ["PIP_ROOT_USER_ACTION"] = "ignore"
-    for name, (req, _, _) in VENVS.items():
-        venv = venvs[name]
+    for name, (req, _, _, _) in VENVS.items():
+        venv, req = venvs[name], os.path.join(HERE, req)
+        if current(os.path.join(venv, "lib", "python3.11", "site-packages"), req):
+            continue
+        if not fetch(req, py):
+            return None
         shutil.rmtree(venv, ignore_errors=True)
         subprocess.run([py, "-m", "venv", venv], check=True)
         subprocess.run([os.path.join(venv, "bin", "python"), "-m", "pip", "install", "-q",
                         "--no-index", "--find-links", WHEELS, "--no-deps",
-                        "--require-hashes", "-r", os.path.join(HERE, req)], check=True)
+                        "--require-hashes", "-r", req], check=True)
     for name, (pin, _) in SIDES.items():
         d = os.path.join(CACHE, "side", name)
-        shutil.rmtree(d, ignore_errors=True)
-        line = [l for l in open(reqs[-1]) if l.startswith(pin + " ")][0]
+        line = [l for l in open(side_req) if l.startswith(pin + " ")][0]
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as t:
             t.write(line)
             t.flush()
+            if current(d, t.name):
+                continue
+            if not fetch(t.name, py):
+                return None
+            shutil.rmtree(d, ignore_errors=True)
             subprocess.run([py, "-m", "pip", "install", "-q", "--no-index",
                             "--find-links", WHEELS, "--no-deps", "--require-hashes",
                             "--target", d, "-r", t.name], check=True)
-    for old in os.listdir(CACHE):
-        if old.startswith("built-"):
-            os.remove(os.path.join(CACHE, old))
-    open(stamp, "w").close()
     return venvs
 
 
@@ -309,18 +337,23 @@ def real_verdict(r, site, versions):
     return False, r["msg"]
 
 
-def real(py, env, prefix=None):
+def real(py, env, prefix=None, via=None):
+    """The probe in py; through `via exec` (a real cuenv selection) when
+    via names cuenv; after the shell code prefix (a fix) when given."""
     env = dict(env)
-    cmd = [py, "-c", PROBE] if prefix is None else \
-        ["sh", "-c", prefix + "; exec \"$0\" -c \"$1\"", py, PROBE]
+    run_py = '"$0" -c "$1"' if not via else '"$2" exec "$0" -c "$1"'
+    cmd = ["sh", "-c", (prefix + "; " if prefix else "") + "exec " + run_py,
+           py, PROBE] + ([via] if via else [])
     p = run(cmd, env=env, timeout=300)
     if p.returncode:
         return {"ok": False, "msg": "probe exit %d: %s" % (p.returncode, p.stderr[-300:]), "libs": []}
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def model(cuenv, py, env):
-    p = run([cuenv, "doctor", "--python", py, "--json"], env=env, timeout=120)
+def model(cuenv, py, env, via=False):
+    """doctor's account; via: inside `cuenv exec` (an activated shell)."""
+    p = run(([cuenv, "exec"] if via else []) + [cuenv, "doctor", "--python", py, "--json"],
+            env=env, timeout=120)
     rep = json.loads(p.stdout)
     loads = set()
     problems = []
@@ -382,24 +415,50 @@ def main():
         versions.update(wheel_versions(d))
         side[name] = os.path.join(d, lib)
     c13 = cuda13_dir()
-    cases = [("none", None),
-             ("older minor: nvJitLink 12.0", side["nvjitlink-12.0"]),
-             ("newer minor: CUDA runtime 12.4", side["cudart-12.4"]),
-             ("mixed cuDNN: cuDNN 9.0", side["cudnn-9.0"])]
+    # (name, LD_LIBRARY_PATH, the CUDA majors of the venvs it is run
+    # for, a real selection: CUENV_* for `cuenv exec`, or None)
+    cases = [("none", None, (11, 12), None),
+             ("older minor: nvJitLink 12.0", side["nvjitlink-12.0"], (12,), None),
+             ("newer minor: CUDA runtime 12.4", side["cudart-12.4"], (11, 12), None),
+             ("mixed cuDNN: cuDNN 9.0", side["cudnn-9.0"], (12,), None),
+             ("CUDA 11: CUDA runtime 11.8", side["cudart-11.8"], (11,), None)]
     if c13:
-        cases.append(("other major: the machine's CUDA 13", c13))
-        cases.append(("CUDA 13 and nvJitLink 12.0", c13 + ":" + side["nvjitlink-12.0"]))
-        cases.append(("CUDA 13 and CUDA runtime 12.4", c13 + ":" + side["cudart-12.4"]))
+        cases.append(("other major: the machine's CUDA 13", c13, (11, 12), None))
+        cases.append(("CUDA 13 and nvJitLink 12.0", c13 + ":" + side["nvjitlink-12.0"],
+                      (12,), None))
+        cases.append(("CUDA 13 and CUDA runtime 12.4", c13 + ":" + side["cudart-12.4"],
+                      (12,), None))
+    # through a real selection: the side folders registered (cuenv add)
+    # in the matrix's CUENV_ROOT, selected as `cuenv use` does, the venv
+    # active (VIRTUAL_ENV, its bin first on PATH)
+    sel = {"CUENV_VERSION": "12.4", "CUENV_CUDNN_VERSION": "9.0"}
+    cases += [("exec: cuda 12.4, cudnn 9.0", None, (11, 12), sel),
+              ("exec: 12.4, cudnn 9.0, OVER_VENV", None, (12,),
+               dict(sel, CUENV_OVER_VENV="1")),
+              ("exec: cuda 11.8", None, (11,), {"CUENV_VERSION": "11.8"}),
+              ("exec: cuda 11.8, OVER_VENV", None, (11,),
+               {"CUENV_VERSION": "11.8", "CUENV_OVER_VENV": "1"})]
     root = tempfile.mkdtemp(prefix="cuenv-matrix.")
     base = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "VIRTUAL_ENV",
                                                              "CONDA_PREFIX", "CUENV_VERSION")}
     base.update(CUENV_ROOT=root, CUENV_DRIVER_VERSION="", PATH="/usr/bin:/bin",
                 PIP_ROOT_USER_ACTION="ignore", TF_CPP_MIN_LOG_LEVEL="3",
                 JAX_PLATFORMS="")
+    for what, d in (("cuda", side["cudart-12.4"] + "/../.."),
+                    ("cudnn", side["cudnn-9.0"] + "/.."),
+                    ("cuda", side["cudart-11.8"] + "/../..")):
+        p = run([cuenv, "add", what, os.path.normpath(d)], env=base)
+        if p.returncode:
+            print("loader-matrix: cuenv add %s %s: %s" % (what, d, p.stderr.strip()),
+                  file=sys.stderr)
+            return 1
+    only = os.environ.get("MATRIX_ONLY", "").split()
     bad = total = 0
     print("%-18s %-36s %-10s %-8s %-8s %s" % ("venv", "LD_LIBRARY_PATH", "files", "doctor",
                                             "real", "fix re-checked"))
-    for vname, (_, fwname, fw_obj) in VENVS.items():
+    for vname, (_, fwname, fw_obj, major) in VENVS.items():
+        if only and vname not in only:
+            continue
         venv = venvs[vname]
         vpy = os.path.join(venv, "bin", "python")
         site = os.path.realpath(os.path.join(venv, "lib", "python3.11", "site-packages"))
@@ -409,21 +468,31 @@ def main():
                       side["cudnn-9.0"]] + ([c13] if c13 else [])
         extra = plans(venv, fw_obj, root, vers, cudnn_dirs)
         extra["MATRIX_FW"] = fwname
-        for name, ld in cases:
+        for name, ld, majors, selection in cases:
+            if major not in majors:
+                continue
             total += 1
             env = dict(base)
+            via = cuenv if selection else None
             if ld:
                 env["LD_LIBRARY_PATH"] = ld
-            r = real(vpy, dict(env, **extra))
+            if selection:
+                env.update(selection, VIRTUAL_ENV=venv,
+                           PATH=os.path.join(venv, "bin") + ":" + env["PATH"])
+            r = real(vpy, dict(env, **extra), via=via)
             broken, why = real_verdict(r, site, vers)
-            rc, loads, problems = model(cuenv, vpy, env)
+            rc, loads, problems = model(cuenv, vpy, env, via=bool(via))
             maps = {p for p in r["libs"] if CUDA.match(os.path.basename(p))}
             files_ok = loads == maps if r["ok"] else True  # a failed load unmaps
-            verdict_ok = bool(problems) == broken and (rc == 15) == bool(problems)
+            # through a selection, doctor may also find the thin registered
+            # folders incomplete (no CUPTI): a problem, exit 15, that is
+            # not the environment's; the verdict is its python- findings'
+            verdict_ok = bool(problems) == broken and (
+                rc == 15 if problems else (rc != 15 or bool(selection)))
             fixes = []
             for f in problems:
                 for alt in f["fix"].split("; or "):
-                    fr = real(vpy, dict(env, **extra), prefix=alt)
+                    fr = real(vpy, dict(env, **extra), prefix=alt, via=via)
                     fb, fwhy = real_verdict(fr, site, vers)
                     fixes.append((alt, not fb, fwhy))
             fix_ok = all(ok for _, ok, _ in fixes)
@@ -440,6 +509,8 @@ def main():
                     print("    real only:  " + p)
             if not verdict_ok or broken:
                 print("    real: " + why[:300])
+                if not verdict_ok:
+                    print("    doctor exit %d" % rc)
                 for f in problems:
                     print("    doctor: " + f["what"][:300])
             for a, ok, w in fixes:

@@ -794,6 +794,38 @@ static void test_elf_leaves_out_its_own_soname(void **state)
 	free(s.p);
 }
 
+/* The static CUDA runtime's data ("/cudart.shm.") in the bytes: read
+ * whole and in any pieces, a marker cut between two included. */
+static void test_elf_sees_a_static_runtime(void **state)
+{
+	static const size_t chunks[] = {1, 5, 64, 1 << 20};
+	struct synth s;
+	struct elf_info e;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t at;
+
+	(void)state;
+	synth_build(&s, 1, 0, 0);
+	assert_int_equal(parse_copy(s.p, s.len, &e, &err), CUENV_OK);
+	assert_false(e.cudart_static);
+	elf_info_release(&e);
+	/* "libfake.so.1" of the rodata becomes the runtime's marker */
+	at = s.str_off + s.str_len + (sizeof(rodata) - 1 - 12);
+	assert_memory_equal(s.p + at, "libfake.so.1", 12);
+	memcpy(s.p + at, "/cudart.shm.", 12);
+	assert_int_equal(parse_copy(s.p, s.len, &e, &err), CUENV_OK);
+	assert_true(e.cudart_static);
+	elf_info_release(&e);
+	for (size_t k = 0; k < sizeof(chunks) / sizeof(*chunks); k++) {
+		assert_int_equal(stream_copy(s.p, s.len, chunks[k], &e, &err),
+				 CUENV_OK);
+		assert_true(e.cudart_static);
+		elf_info_release(&e);
+	}
+	err_release(&err);
+	free(s.p);
+}
+
 /* ---- CUDA sonames -------------------------------------------------------- */
 
 static void test_elf_cuda_soname_parses_library_and_version(void **state)
@@ -907,6 +939,7 @@ int main(void)
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test(test_elf_scan_finds_names_that_stand_alone),
 	    cmocka_unit_test(test_elf_leaves_out_its_own_soname),
+	    cmocka_unit_test(test_elf_sees_a_static_runtime),
 	    cmocka_unit_test(test_elf_cuda_soname_parses_library_and_version),
 	    cmocka_unit_test(test_elf_cuda_soname_version_follows_releases),
 	};

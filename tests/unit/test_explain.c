@@ -752,6 +752,81 @@ static void test_explain_cudnn_only_names_no_cuda(void **state)
 	explain_release(&ex);
 }
 
+/* A toolkit soname more than one CUDA major ships (nvlib's rules:
+ * libcusolver.so.11 is 11.1-11.8 and 12.x) does not name the release:
+ * no install line unless the text's context picks one of those majors. */
+static void test_explain_shared_soname_names_no_cuda(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx,
+	       "Could not load dynamic library 'libcusolver.so.11'; dlerror: "
+	       "libcusolver.so.11: cannot open shared object file\n");
+	assert_false(explain_fix_cuda_named(&fx.s));
+	assert_non_null(fx.unknown);
+	assert_non_null(strstr(fx.unknown, "libcusolver.so.11"));
+	assert_int_equal(fx.lines.n, 0);
+	assert_int_equal(fx.decide.n, 1);
+	assert_string_equal(fx.decide.v[0], "cuenv needs --python");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* with a library of one major beside it, that major is the build's */
+	decide(&ex, &fx,
+	       "ImportError: libcusolver.so.11: cannot open shared object "
+	       "file\nImportError: libcudart.so.11.0: cannot open shared "
+	       "object file\n");
+	assert_true(explain_fix_cuda_named(&fx.s));
+	assert_null(fx.unknown);
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* the text's CUDA, one of the majors that ship it: the build's */
+	decide(&ex, &fx,
+	       "Successfully opened dynamic library libcudart.so.11.0\n"
+	       "Could not load dynamic library 'libcusolver.so.10'; dlerror: "
+	       "libcusolver.so.10: cannot open shared object file\n");
+	assert_null(fx.unknown);
+	assert_int_equal(fx.s.nrep, 1);
+	assert_string_equal(fx.s.rep[0].cuda, "11");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+}
+
+/* cuDNN's error names the file it loads, then the library that file
+ * could not load: the driver's libcuda.so is what is missing (WSL). */
+static void test_explain_failed_dependency_is_the_finding(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx,
+	       "Could not load library libcudnn_cnn_infer.so.8. Error: "
+	       "libcuda.so: cannot open shared object file: No such file or "
+	       "directory\n");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_DRIVER);
+	assert_string_equal(ex.v[0].name, "libcuda.so");
+	assert_string_equal(ex.v[0].wanted_by, "libcudnn_cnn_infer.so.8");
+	/* nothing of the toolkit's asked for: no install, nothing to decide */
+	assert_false(needs_asked(&fx.s, NULL));
+	assert_int_equal(fx.lines.n, 0);
+	assert_int_equal(fx.decide.n, 0);
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* the same name in both places: that library is the one missing */
+	parse(&ex, "Could not load dynamic library 'libcudnn.so.8'; dlerror: "
+		   "libcudnn.so.8: cannot open shared object file\n");
+	assert_int_equal(ex.n, 1);
+	assert_true(ex.v[0].missing);
+	assert_null(ex.v[0].wanted_by);
+	explain_release(&ex);
+}
+
 /* Where the build's CUDA comes from, and what is not the build's. */
 static void test_explain_context_reads_the_build(void **state)
 {
@@ -1024,6 +1099,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_explain_tensorflow_dso_loader_linux),
 	    cmocka_unit_test(test_explain_cudnn_only_names_no_cuda),
+	    cmocka_unit_test(test_explain_shared_soname_names_no_cuda),
+	    cmocka_unit_test(test_explain_failed_dependency_is_the_finding),
 	    cmocka_unit_test(test_explain_context_reads_the_build),
 	    cmocka_unit_test(test_explain_context_two_majors_unknown),
 	    cmocka_unit_test(test_explain_success_lines_are_context),

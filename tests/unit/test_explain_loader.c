@@ -424,6 +424,65 @@ static void test_explain_loader_cudnn_mismatch_without_torch(void **state)
 	run_release(&r);
 }
 
+/*
+ * ld.so's "LIB: version `libnvJitLink.so.12.4' not found (required by
+ * PATH)": v4/sp's cuSPARSE asks nvJitLink for the node 12.4, which its
+ * own v4/jit copy (its RUNPATH) defines and old/'s, first on
+ * LD_LIBRARY_PATH, lacks. The model names old/'s copy as the one loaded,
+ * not satisfying, the RUNPATH copy as one that does, and the fix.
+ */
+static void test_explain_loader_version_not_found(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	struct buf text = BUF_INIT;
+	char *sp, *old;
+	const struct explain_finding *f;
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "v4/jit");
+	fx_mkdir(fx, "v4/sp");
+	fx_write(
+	    fx, "jit4.map",
+	    "libnvJitLink.so.12 { global: j120; };\n"
+	    "libnvJitLink.so.12.4 { global: j124; } libnvJitLink.so.12;\n");
+	fx_cc_lib(fx, "v4/jit/libnvJitLink.so.12", "libnvJitLink.so.12",
+		  "int j120(void) { return 0; }\n"
+		  "int j124(void) { return 0; }\n",
+		  "-Wl,--version-script=jit4.map");
+	fx_cc_lib(fx, "v4/sp/libcusparse.so.12", "libcusparse.so.12",
+		  "int j124(void);\nint sp(void) { return j124(); }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/../jit -Lv4/jit "
+		  "-l:libnvJitLink.so.12");
+	sp = fx_path(fx, "v4/sp/libcusparse.so.12");
+	old = fx_path(fx, "old/libnvJitLink.so.12");
+	buf_printf(&text,
+		   "ImportError: %s: version `libnvJitLink.so.12.4' not "
+		   "found (required by %s)\n",
+		   old, sp);
+	start(&r);
+	r.ld = dirs(fx, "old");
+	finish(&r, text.data);
+	assert_int_equal(r.ex.n, 1);
+	f = &r.ex.v[0];
+	assert_int_equal(f->kind, EXPLAIN_SYMBOL);
+	assert_null(f->symbol);
+	assert_string_equal(f->soname, "libnvJitLink.so.12");
+	assert_string_equal(f->symver, "libnvJitLink.so.12.4");
+	assert_string_equal(f->built, "12.4");
+	assert_true(f->modelled);
+	assert_ends(f->model_file, "/old/libnvJitLink.so.12");
+	assert_string_equal(f->model_from, "LD_LIBRARY_PATH");
+	assert_false(f->model_ok);
+	assert_true(copy(&r, "/jit/libnvJitLink.so.12")->satisfies);
+	assert_false(copy(&r, "old/libnvJitLink.so.12")->satisfies);
+	assert_int_equal(r.fx.lines.n, 1);
+	assert_string_equal(r.fx.lines.v[0], "unset LD_LIBRARY_PATH");
+	run_release(&r);
+	FREE_EACH(sp, old);
+	buf_release(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +505,9 @@ int main(void)
 		test_explain_loader_cudnn_mismatch_names_the_copy, setup,
 		fx_teardown_chdir),
 	    cmocka_unit_test(test_explain_loader_cudnn_mismatch_without_torch),
+	    cmocka_unit_test_setup_teardown(
+		test_explain_loader_version_not_found, setup,
+		fx_teardown_chdir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

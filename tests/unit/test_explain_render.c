@@ -109,7 +109,11 @@ static void test_explain_render_the_driver_is_not_cuenvs(void **state)
 			    "  it comes with the driver, not with a CUDA "
 			    "toolkit: cuenv does not install it\n"
 			    "  note: install NVIDIA's driver (`cuenv check` "
-			    "says whether one is loaded and how old it is)\n");
+			    "says whether one is loaded and how old it is)\n"
+			    "  note: on WSL the driver is Windows' and its "
+			    "libcuda.so is in /usr/lib/wsl/lib: that folder "
+			    "must be on the loader's path "
+			    "(LD_LIBRARY_PATH=/usr/lib/wsl/lib)\n");
 }
 
 static void test_explain_render_no_release_gives_the_name(void **state)
@@ -194,7 +198,7 @@ static void test_explain_render_separates_findings(void **state)
 	struct model *m = *state;
 	const char *t = render(m, "libcuda.so.1 libcuda.so.1 libcudart.so.99");
 
-	assert_non_null(strstr(t, "how old it is)\n\nlibcudart.so.99: "));
+	assert_non_null(strstr(t, "/usr/lib/wsl/lib)\n\nlibcudart.so.99: "));
 }
 
 /* ---- the fix ------------------------------------------------------------- */

@@ -198,6 +198,51 @@ static void test_needs_records_needed_and_named_sonames(void **state)
 	needs_scan_release(&s);
 }
 
+/* A Python module that binds one library outside the toolkit (cupy's
+ * cudnn.cpython-*.so) may use it; a file carrying the static runtime does
+ * not need the libcudart it names (cupy's runtime module). */
+static void test_needs_optional_module_and_static_runtime(void **state)
+{
+	struct needs_scan s;
+	struct elf_info e;
+	const struct needs_want *w;
+
+	(void)state;
+	needs_scan_init(&s);
+	add(&s,
+	    "/w/cupy_backends/cuda/libs/cudnn.cpython-311-x86_64-linux-gnu.so",
+	    NULL, "libcudnn.so.8", "libcudnn.so.8");
+	add(&s, "/w/cupy_backends/cuda/libs/nccl.abi3.so", NULL, "libnccl.so.2",
+	    "");
+	/* a toolkit library's binding module is no optional feature */
+	add(&s,
+	    "/w/cupy_backends/cuda/libs/cublas.cpython-311-x86_64-linux-gnu.so",
+	    NULL, "libcublas.so.12", "");
+	elf_of(&e, NULL, "", "libcudart.so.12");
+	e.cudart_static = true;
+	needs_scan_add(&s, "/w/cupy_backends/cuda/api/runtime.so", &e);
+	elf_info_release(&e);
+	needs_scan_finish(&s);
+	w = want_of(&s, "libcudnn.so.8");
+	assert_non_null(w);
+	assert_false(needs_want_required(w));
+	assert_int_equal(w->named_by.n, 1);
+	assert_false(needs_want_required(want_of(&s, "libnccl.so.2")));
+	assert_true(needs_want_required(want_of(&s, "libcublas.so.12")));
+	assert_false(needs_want_required(want_of(&s, "libcudart.so.12")));
+	needs_scan_release(&s);
+
+	/* the same names from a framework's own library: required */
+	needs_scan_init(&s);
+	add(&s, "/w/torch/lib/libtorch_cuda.so", NULL, "libcudnn.so.8", "");
+	add(&s, "/w/x/_core.cpython-311-x86_64-linux-gnu.so", NULL, "",
+	    "libcudart.so.12");
+	needs_scan_finish(&s);
+	assert_true(needs_want_required(want_of(&s, "libcudnn.so.8")));
+	assert_true(needs_want_required(want_of(&s, "libcudart.so.12")));
+	needs_scan_release(&s);
+}
+
 static void test_needs_finish_sorts_by_library_then_soname(void **state)
 {
 	struct needs_scan s;
@@ -1839,6 +1884,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_needs_records_needed_and_named_sonames),
+	    cmocka_unit_test(test_needs_optional_module_and_static_runtime),
 	    T(test_needs_arg_kind_by_name_and_disk),
 	    T(test_needs_scan_args_dispatch_and_index),
 	    cmocka_unit_test(test_needs_json_reports_scan_offer_and_fetches),

@@ -183,6 +183,28 @@ static void test_pyload_finds_torch_entries_in_import_order(void **state)
 	judged_release(&j);
 }
 
+/* torch 2.0's libtorch_cuda dlopens libnvfuser_codegen.so at import */
+static void test_pyload_torch_nvfuser_codegen_is_loaded_last(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+
+	FX_NEED_CC();
+	fx_cc_lib(fx, SITE "/torch/lib/libnvfuser_codegen.so",
+		  "libnvfuser_codegen.so", "int nf(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
+		  "cusparse/lib -L" SITE "/nvidia/cusparse/lib "
+		  "-l:libcusparse.so.12 -Wl,-rpath-link," SITE
+		  "/nvidia/nvjitlink/lib");
+	judge(fx, NULL, &j);
+	assert_int_equal(j.fws.v[0].entries.n, 3);
+	assert_non_null(strstr(j.fws.v[0].entries.v[2],
+			       "/torch/lib/libnvfuser_codegen.so"));
+	assert_loaded(fx, &j, "libnvfuser_codegen.so",
+		      SITE "/torch/lib/libnvfuser_codegen.so");
+	judged_release(&j);
+}
+
 static void test_pyload_a_whole_environment_has_no_issue(void **state)
 {
 	struct fixture *fx = *state;
@@ -520,6 +542,7 @@ int main(void)
 	    cmocka_unit_test(test_loader_defaults_from_ld_so_help),
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, fx_teardown_chdir)
 	    T(test_pyload_finds_torch_entries_in_import_order),
+	    T(test_pyload_torch_nvfuser_codegen_is_loaded_last),
 	    T(test_pyload_a_whole_environment_has_no_issue),
 	    T(test_pyload_older_nvjitlink_on_the_path_breaks),
 	    T(test_pyload_newer_copy_on_the_path_is_no_issue),

@@ -2,8 +2,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../core/buf.h"
+#include "../../core/file.h"
 #include "../../core/unpack.h"
 #include "../../core/wheel.h"
 
@@ -22,11 +24,11 @@ static void put32(struct buf *b, unsigned long v)
 	put16(b, (unsigned)(v >> 16));
 }
 
-static unsigned long crc32_of(const char *s)
+static unsigned long crc32_of(const char *s, size_t n)
 {
 	unsigned long c = 0xFFFFFFFFul;
 
-	for (; *s; s++) {
+	for (; n--; s++) {
 		c ^= (unsigned char)*s;
 		for (int k = 0; k < 8; k++)
 			c = c & 1 ? (c >> 1) ^ 0xEDB88320ul : c >> 1;
@@ -35,33 +37,33 @@ static unsigned long crc32_of(const char *s)
 }
 
 /*
- * A zip of stored members (names[i] holding datas[i]), with a comment of
- * comment_len bytes after the end record; *cd_at gets the central
- * directory's offset.
+ * A zip of stored members (names[i] holding datas[i], of lens[i] bytes;
+ * lens NULL: strings), with a comment of comment_len bytes after the end
+ * record; *cd_at gets the central directory's offset.
  */
-static void make_zip(struct buf *z, const char *const *names,
-		     const char *const *datas, size_t n, size_t comment_len,
-		     size_t *cd_at)
+static void make_zip_n(struct buf *z, const char *const *names,
+		       const char *const *datas, const size_t *lens, size_t n,
+		       size_t comment_len, size_t *cd_at)
 {
 	struct buf cd = BUF_INIT;
 
 	buf_reset(z);
 	for (size_t i = 0; i < n; i++) {
 		size_t at = z->len, nl = strlen(names[i]),
-		       dl = strlen(datas[i]);
+		       dl = lens ? lens[i] : strlen(datas[i]);
 
 		put32(z, 0x04034b50);
 		put16(z, 20);
 		put16(z, 0);
 		put16(z, 0); /* stored */
 		put32(z, 0);
-		put32(z, crc32_of(datas[i]));
+		put32(z, crc32_of(datas[i], dl));
 		put32(z, dl);
 		put32(z, dl);
 		put16(z, (unsigned)nl);
 		put16(z, 0);
 		buf_adds(z, names[i]);
-		buf_adds(z, datas[i]);
+		buf_add(z, datas[i], dl);
 
 		put32(&cd, 0x02014b50);
 		put16(&cd, 20);
@@ -69,7 +71,7 @@ static void make_zip(struct buf *z, const char *const *names,
 		put16(&cd, 0);
 		put16(&cd, 0);
 		put32(&cd, 0);
-		put32(&cd, crc32_of(datas[i]));
+		put32(&cd, crc32_of(datas[i], dl));
 		put32(&cd, dl);
 		put32(&cd, dl);
 		put16(&cd, (unsigned)nl);
@@ -94,6 +96,13 @@ static void make_zip(struct buf *z, const char *const *names,
 	for (size_t i = 0; i < comment_len; i++)
 		buf_adds(z, "c");
 	buf_release(&cd);
+}
+
+static void make_zip(struct buf *z, const char *const *names,
+		     const char *const *datas, size_t n, size_t comment_len,
+		     size_t *cd_at)
+{
+	make_zip_n(z, names, datas, NULL, n, comment_len, cd_at);
 }
 
 static const char *const names[] = {
@@ -401,7 +410,7 @@ static void test_wheel_local_reads_metadata_in_place(void **state)
 
 	wheel_at(fx, "tf.whl", names, datas, 2, &path);
 	needs_scan_init(&s);
-	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_OK);
+	assert_int_equal(wheel_local_scan(&s, path, 0, &err), CUENV_OK);
 	assert_int_equal(s.nrep, 1);
 	assert_string_equal(s.rep[0].framework, "tensorflow");
 	assert_string_equal(s.rep[0].cuda, "11.2");
@@ -434,7 +443,7 @@ static void test_wheel_local_reads_binaries_without_metadata(void **state)
 
 	wheel_at(fx, "pkg.whl", nv, dv, 3, &path);
 	needs_scan_init(&s);
-	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_OK);
+	assert_int_equal(wheel_local_scan(&s, path, 0, &err), CUENV_OK);
 	assert_int_equal(s.nrep, 0);
 	/* the truncated ELF file is passed over with a warning naming it;
 	 * the text file is not read */
@@ -463,7 +472,7 @@ static void test_wheel_local_bounds_metadata(void **state)
 	meta[big] = '\0';
 	wheel_at(fx, "big.whl", nv, dv, 1, &path);
 	needs_scan_init(&s);
-	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_OK);
+	assert_int_equal(wheel_local_scan(&s, path, 0, &err), CUENV_OK);
 	assert_int_equal(s.nrep, 0);
 	assert_int_equal(s.warnings.n, 1);
 	assert_non_null(strstr(s.warnings.v[0],
@@ -475,6 +484,108 @@ static void test_wheel_local_bounds_metadata(void **state)
 	free(path);
 }
 
+/* The members of tests/unit's ELF libraries, read serially and on four
+ * threads: the same scan, in the same order. */
+static void same_scan(const struct needs_scan *a, const struct needs_scan *b)
+{
+	assert_int_equal(a->files, b->files);
+	assert_int_equal(a->nrep, b->nrep);
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct needs_want *x = &a->v[i], *y = &b->v[i];
+
+		assert_string_equal(x->soname, y->soname);
+		assert_int_equal(x->needed_by.n, y->needed_by.n);
+		for (size_t j = 0; j < x->needed_by.n; j++)
+			assert_string_equal(x->needed_by.v[j],
+					    y->needed_by.v[j]);
+		assert_int_equal(x->loaded_by.n, y->loaded_by.n);
+		assert_int_equal(x->named_by.n, y->named_by.n);
+	}
+	assert_int_equal(a->warnings.n, b->warnings.n);
+	for (size_t i = 0; i < a->warnings.n; i++)
+		assert_string_equal(a->warnings.v[i], b->warnings.v[i]);
+	assert_int_equal(a->provides.n, b->provides.n);
+	for (size_t i = 0; i < a->provides.n; i++)
+		assert_string_equal(a->provides.v[i], b->provides.v[i]);
+}
+
+static void test_wheel_local_threads_give_the_serial_answer(void **state)
+{
+	static const char *const libs[] = {
+	    "libcudart.so.12", "libcublas.so.12", "libcufft.so.11",
+	    "libcudnn.so.9",   "libnccl.so.2",	  "libcupti.so.12",
+	};
+	struct fixture *fx = *state;
+	const char *nv[16], *dv[16];
+	size_t lens[16];
+	struct buf data[16], z = BUF_INIT;
+	size_t cd_at;
+	struct needs_scan one, four;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t n = 0;
+	char *path, *lib;
+
+	FX_NEED_CC();
+	assert_int_equal(chdir(fx->root), 0); /* cc's -Lstub */
+	for (size_t i = 0; i < 6; i++) {
+		struct buf rel = BUF_INIT, src = BUF_INIT, ex = BUF_INIT;
+
+		buf_printf(&rel, "stub/%s", libs[i]);
+		fx_cc_lib(fx, rel.data, libs[i], "int f(void){return 0;}", "");
+		/* a framework library: needs the stubs up to i, dlopens
+		 * the next one by name */
+		buf_printf(&src,
+			   "const char *n = \"%s\"; int g(void){return 1;}",
+			   libs[(i + 1) % 6]);
+		buf_printf(&ex, "-Lstub");
+		for (size_t j = 0; j <= i; j++)
+			buf_printf(&ex, " -l:%s", libs[j]);
+		buf_reset(&rel);
+		buf_printf(&rel, "pkg/lib%zu.so", i);
+		fx_cc_lib(fx, rel.data, rel.data + 4, src.data, ex.data);
+		buf_init(&data[n]);
+		lib = fx_path(fx, rel.data);
+		assert_int_equal(file_read(lib, 1 << 20, 0, &data[n], &err),
+				 CUENV_OK);
+		free(lib);
+		nv[n] = xstrdup(rel.data);
+		dv[n] = data[n].data;
+		lens[n] = data[n].len;
+		n++;
+		buf_release(&rel);
+		buf_release(&src);
+		buf_release(&ex);
+	}
+	nv[n] = "pkg/libtorn.so"; /* cut short: a warning, in its place */
+	dv[n] = "\177ELF\002\001\001";
+	lens[n] = strlen(dv[n]);
+	n++;
+	nv[n] = "pkg-1.0.dist-info/METADATA";
+	dv[n] = "Name: pkg\nVersion: 1.0\n";
+	lens[n] = strlen(dv[n]);
+	n++;
+	make_zip_n(&z, nv, dv, lens, n, 0, &cd_at);
+	fx_write_bytes(fx, "pkg.whl", z.data, z.len);
+	path = fx_path(fx, "pkg.whl");
+	buf_release(&z);
+	needs_scan_init(&one);
+	needs_scan_init(&four);
+	assert_int_equal(wheel_local_scan(&one, path, 1, &err), CUENV_OK);
+	assert_int_equal(wheel_local_scan(&four, path, 4, &err), CUENV_OK);
+	assert_int_equal(one.files, 6);
+	assert_int_equal(one.warnings.n, 1);
+	same_scan(&one, &four);
+	needs_scan_release(&one);
+	needs_scan_release(&four);
+	for (size_t i = 0; i < 6; i++) {
+		free((char *)nv[i]);
+		buf_release(&data[i]);
+	}
+	err_release(&err);
+	free(path);
+}
+
 static void test_wheel_local_refuses_what_is_not_a_wheel(void **state)
 {
 	struct fixture *fx = *state;
@@ -483,9 +594,9 @@ static void test_wheel_local_refuses_what_is_not_a_wheel(void **state)
 	char *path = fx_path(fx, "x.whl");
 
 	needs_scan_init(&s);
-	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_E_STORE);
+	assert_int_equal(wheel_local_scan(&s, path, 0, &err), CUENV_E_STORE);
 	fx_write(fx, "x.whl", "not a zip at all\n");
-	assert_int_equal(wheel_local_scan(&s, path, &err), CUENV_E_UNPACK);
+	assert_int_equal(wheel_local_scan(&s, path, 0, &err), CUENV_E_UNPACK);
 	needs_scan_release(&s);
 	err_release(&err);
 	free(path);
@@ -552,6 +663,9 @@ int main(void)
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_wheel_local_bounds_metadata,
 					    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_local_threads_give_the_serial_answer, fx_setup,
+		fx_teardown_chdir),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_local_refuses_what_is_not_a_wheel, fx_setup,
 		fx_teardown),
