@@ -22,6 +22,8 @@
 #                         finding
 #   make format-check     clang-format (.clang-format): fails on any line
 #                         it would change (make format changes them)
+#   make layers           core/'s layers (tools/layer-check) and NVIDIA's
+#                         names only in core/nvidia (tools/nvidia-names-check)
 #   make bench            the hook's cost per prompt, against direnv; then
 #                         a cold install's time and memory, against a
 #                         hand-written script and parallel xz -d
@@ -105,10 +107,19 @@ CUENV_LIBS ?= $(PKG_LIBS)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
 
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 \
-	-Wno-format-nonliteral
+# Warnings are errors for the tree's developers and CI (DEVELOPER=1,
+# as git does); a packager's newer compiler only warns.
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wvla -Wformat=2 -Wno-format-nonliteral
+ifeq ($(DEVELOPER),1)
+WARN += -Werror
+endif
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+# Quoted includes name their folder below core/ ("base/buf.h", as curl's
+# "vtls/vtls.h"); -iquote leaves <elf.h> and <net/if.h> the system's.
+INCLUDES := -iquote core
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(INCLUDES) \
+	$(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS := -Wl,--as-needed $(LDFLAGS)
 
 ifneq ($(SANITIZE),)
@@ -129,82 +140,23 @@ else
 Q := @
 endif
 
-# Modules the prompt hook's binary uses; NET_CORE pulls in libcurl,
-# OpenSSL and libarchive and only cuenv-net links it.
-CORE := buf err xalloc file version nvlib dotfile store detect select env \
-	shell activate catalog compat elf pe ldcache doctor plan lock needs explain \
-	proc plat_path json_util plat_cmdline
-CORE += selfile
-CORE += wrap opts
-CORE += envfmt
-CORE += listing
-CORE += dllsearch
-NET_CORE := digest_openssl fetch_curl unpack_archive assemble install workers \
-	pypi gc wheel mirror refresh update plan_index
+# core/ in folders by layer (docs/DESIGN.md; tools/layer-check keeps the
+# order): every .c below it is a module of libcuenv.a, found here, so a
+# new file in a folder is built without editing this list. The platform
+# layer's *_posix.c and *_win.c, and the hash library's two sides, pick
+# the system; everything else is built for both.
+CORE_SRC := $(sort $(wildcard core/*.c core/*/*.c core/*/*/*.c))
+CORE_H := $(sort $(wildcard core/*.h core/*/*.h core/*/*/*.h))
+WIN_ONLY := $(filter %_win.c %/digest_bcrypt.c,$(CORE_SRC))
+POSIX_ONLY := $(filter %_posix.c %/digest_openssl.c,$(CORE_SRC))
+LINUX_SRC := $(filter-out $(WIN_ONLY),$(CORE_SRC))
+WIN_SRC := $(filter-out $(POSIX_ONLY),$(CORE_SRC))
+# One library, libcuenv.a: each binary takes from it what it calls, so
+# only cuenv-net (and the tests) pull in core/net's libcurl, OpenSSL and
+# libarchive.
 CMDS := main table common add doctor env exec export global help init \
 	list_remote local lock needs remove uninstall use version versions which \
 	install gc mirror update latest prefix root explain
-# cuenv check: smoke (the report) and smoke_json (jansson) for cuenv,
-# smoke_cuda (dlopens CUDA) for cuenv-probe only; smoke_plan: the probe's
-# command line.
-CORE += smoke smoke_json smoke_cuda smoke_plan
-# Which roots and paths activation may take directories from.
-CORE += trust
-# Parts of a module, tested through the module's own unit test
-# (doctor: tests/unit/test_doctor.c).
-CORE_PARTS := doctor_select doctor_path doctor_driver doctor_pip doctor_dll
-CORE_PARTS += doctor_report
-# What doctor reads of the machine before it audits (issue 12).
-CORE_PARTS += doctor_gather
-CORE_PARTS += needs_json explain_fix explain_context
-# What the arguments of `cuenv needs` name, read into its scan.
-CORE_PARTS += needs_args
-# One reader over every tree needs reads (a folder, a wheel).
-CORE_PARTS += needs_tree
-# A wheel on disk read in place (cuenv needs WHEEL): tested by test_wheel.
-CORE_PARTS += wheel_local
-# What the commands print, built from core's models: the text reports of
-# `cuenv needs`, `explain`, `check` and `doctor`, and the progress lines of
-# install and mirror.
-CORE += needs_render explain_render smoke_render progress doctor_render \
-	mirror_render
-# The children `cuenv check` (cuenv-probe, --compile's nvcc) and `cuenv
-# needs --python` run, and what they say.
-CORE += smoke_run needs_ask
-# What `cuenv mirror` is asked, checked before it reads or fetches.
-CORE += mirror_args
-# The folders a Python searches (`cuenv doctor`).
-CORE += pydirs
-# A Python environment's NVIDIA wheels, which activation keeps first.
-CORE += venvlib
-# `cuenv versions`' listing, as text and JSON.
-CORE += versions_report
-# The folders the loader searches by itself (`cuenv add`).
-CORE += ldsearch
-# What the dynamic loader would load, predicted (issue 21).
-CORE += loader
-# What a Python environment's frameworks load, judged (issue 21).
-CORE += pyload
-CORE_PARTS += doctor_venv
-# What the loader model says of explain's findings (issue 21).
-CORE += explain_loader
-CORE_PARTS += plat_dl_posix plat_proc_posix
-# The text of `cuenv modules`' modulefiles.
-CORE += modulefile
-# What one `cuenv install` asks for: its environment and request modes.
-CORE += install_request
-# Where the catalogue and compat tables are read from; the hints a
-# selection that cannot be used gets.
-CORE += manifests selhint
-# What `cuenv add` decides of what it found.
-CORE += register
-# What `use` and the hook's `export` print, the command a mistyped name
-# meant, and the root and working directory main sets up.
-CORE += hook suggest startup
-# The platform layer's POSIX side (issue 13); the Windows library takes
-# the *_win.c siblings (WIN_CORE). Tested by test_plat_fs.
-PLAT := plat_fs_posix plat_owner_posix plat_sys_posix plat_lock_posix \
-	plat_main_posix
 CMDS += check
 CMDS += completion
 CMDS += modules
@@ -222,14 +174,17 @@ SHELLS += shells/cuenv.direnv shells/cuenv.ps1 shells/cuenv.doskey
 # to the source tree's manifests for the binaries run from there.
 CMD_DEFS := -DCUENV_VERSION_STRING='"$(VERSION_STRING)"'
 
-CORE_OBJ := $(CORE:%=$(BUILD)/core/%.o) $(CORE_PARTS:%=$(BUILD)/core/%.o) \
-	$(NET_CORE:%=$(BUILD)/core/%.o) $(PLAT:%=$(BUILD)/core/%.o)
+CORE_OBJ := $(LINUX_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/shells.o $(BUILD)/cli.o
 NET_OBJ := $(NET_CMDS:%=$(BUILD)/cmd/%.o) $(BUILD)/cli.o
 LIB := $(BUILD)/libcuenv.a
 
-UNIT := $(CORE:%=test_%) $(NET_CORE:%=test_%) test_table test_plat_fs
+# One test binary per tests/unit/**/test_*.c (the folders mirror core's),
+# each at BUILD/tests/test_<name>.
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c))
+UNIT := $(notdir $(UNIT_SRC:.c=))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
+vpath test_%.c $(sort $(dir $(UNIT_SRC)))
 
 .PHONY: all test unit e2e e2e-hints install uninstall clean format format-check \
 	lint analyze compdb fuzz bench demo gpu-evidence
@@ -285,7 +240,7 @@ FORCE:
 $(BUILD)/core/%.o: core/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -DCUENV_TESTING -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # A command includes its "cli/<name>.h", generated from docs/cli.txt.
 $(BUILD)/cmd/%.o: cmd/%.c $(BUILD)/flags | $(BUILD)/cli.c
@@ -348,7 +303,8 @@ test: unit $(if $(SANITIZE),e2e,e2e-hints)
 FAKES := fixture
 FAKE_OBJ := $(FAKES:%=$(BUILD)/tests/fakes/%.o)
 TABLE_OBJ := $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ))
-TEST_CFLAGS := $(ALL_CFLAGS) -DCUENV_TESTING -DCUENV_SRCDIR='"$(CURDIR)"' $(CMOCKA_CFLAGS)
+TEST_CFLAGS := $(ALL_CFLAGS) -iquote tests/unit -DCUENV_TESTING \
+	-DCUENV_SRCDIR='"$(CURDIR)"' $(CMOCKA_CFLAGS)
 TEST_LIBS := $(FAKE_OBJ) $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS_ALL) $(CMOCKA_LIBS)
 
 $(BUILD)/tests/fakes/%.o: tests/unit/fakes/%.c $(BUILD)/flags
@@ -356,7 +312,7 @@ $(BUILD)/tests/fakes/%.o: tests/unit/fakes/%.c $(BUILD)/flags
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(FAKE_OBJ) $(LIB) $(BUILD)/flags
+$(BUILD)/tests/test_%: test_%.c $(FAKE_OBJ) $(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LIBS)
@@ -377,6 +333,8 @@ FAKE_CUDA_DIR := $(BUILD)/tests/fakes/cuda
 FAKE_CUDA_SO := $(FAKE_CUDA_DIR)/libcuda.so $(FAKE_CUDA_DIR)/libcudart.so \
 	$(FAKE_CUDA_DIR)/libcudnn.so $(FAKE_CUDA_DIR)/libcupti.so \
 	$(FAKE_CUDA_DIR)/libcudart11.so
+# They define NVIDIA's functions, whose prototypes are NVIDIA's headers'.
+FAKE_CUDA_WARN := -Wno-missing-prototypes
 SONAME_libcuda := libcuda.so.1
 SONAME_libcudart := libcudart.so.12
 SONAME_libcudnn := libcudnn.so.9
@@ -388,7 +346,7 @@ $(FAKE_CUDA_DIR)/%.so: tests/unit/fakes/cuda/%.c \
 		tests/unit/fakes/cuda/fake.h core/cuda_abi.h $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared \
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(FAKE_CUDA_WARN) -O1 -g -fPIC -shared \
 		-Wl,-soname,$(SONAME_$*) -o $@ $< -ldl
 
 # CUDA 11.8's runtime: soname libcudart.so.11.0, and no version without
@@ -397,7 +355,7 @@ $(FAKE_CUDA_DIR)/libcudart11.so: tests/unit/fakes/cuda/libcudart.c \
 		tests/unit/fakes/cuda/fake.h core/cuda_abi.h $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared \
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(FAKE_CUDA_WARN) -O1 -g -fPIC -shared \
 		-DFAKE_DEFAULT_VERSION=11080 -Wl,-soname,libcudart.so.11.0 \
 		-o $@ $< -ldl
 
@@ -457,8 +415,9 @@ e2e-cross: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 # core carries the fuzzer's coverage instrumentation. Crashes land in
 # $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_<name> FILE`.
 FUZZ := $(BUILDROOT)/fuzz
-FUZZ_SRC := $(CORE:%=core/%.c) $(CORE_PARTS:%=core/%.c) $(NET_CORE:%=core/%.c) $(PLAT:%=core/%.c)
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer \
+FUZZ_SRC := $(LINUX_SRC)
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(INCLUDES) -g -O1 \
+	-fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 $(FUZZ)/flags: FORCE
@@ -466,7 +425,7 @@ $(FUZZ)/flags: FORCE
 	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' | \
 		cmp -s - $@ || echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' > $@
 
-$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard core/*.h) \
+$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(CORE_H) \
 		$(FUZZ)/flags
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $@"
@@ -626,9 +585,10 @@ clean:
 
 # The tree's own style (.clang-format, clang-format 14). format rewrites
 # the files; format-check only says which lines differ, and fails then.
-FORMAT_FILES = $(wildcard core/*.c core/*.h cmd/*.c cmd/*.h tests/unit/*.c \
-	tests/unit/fakes/*.c tests/unit/fakes/*.h tests/unit/fakes/cuda/*.c \
-	tests/unit/fakes/cuda/*.h tests/fuzz/*.c tools/*.c)
+FORMAT_FILES = $(CORE_SRC) $(CORE_H) $(wildcard cmd/*.c cmd/*.h \
+	$(UNIT_SRC) tests/unit/fakes/*.c tests/unit/fakes/*.h \
+	tests/unit/fakes/cuda/*.c tests/unit/fakes/cuda/*.h tests/fuzz/*.c \
+	tools/*.c)
 
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -636,17 +596,25 @@ format:
 format-check:
 	$(Q)clang-format --dry-run -Werror $(FORMAT_FILES)
 
+# The tree's plan, checked (CI runs it): no include runs up a layer of
+# core/ or makes a circle (tools/layer-check), and no NVIDIA library is
+# named outside core/nvidia but in the allowed texts of
+# tools/nvidia-names-allow.txt (tools/nvidia-names-check).
+.PHONY: layers
+layers:
+	$(Q)python3 tools/layer-check
+	$(Q)python3 tools/nvidia-names-check
+
 # The analyzers CI runs; each fails on any finding. A finding that is
 # proven wrong is silenced on its line with a NOLINT comment that says
 # why. LINT_JOBS files at a time (clang-tidy is ~3 min of one core).
 # cmd/ is read twice: as cuenv's and, where it differs, as cuenv-net's.
 LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-LINT_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(PKG_CFLAGS) -I$(BUILD)
+LINT_CFLAGS := -std=c11 -D_GNU_SOURCE $(INCLUDES) $(PKG_CFLAGS) -I$(BUILD)
 # Windows-only sources (built by the mingw targets below) are left out of
 # clang-tidy and gcc's analyzer, which would need Windows' headers;
 # cppcheck reads them.
-WIN_ONLY := core/digest_bcrypt.c $(wildcard core/*_win.c)
-LINT_SRC ?= $(filter-out $(WIN_ONLY),$(wildcard core/*.c cmd/*.c))
+LINT_SRC ?= $(LINUX_SRC) $(wildcard cmd/*.c)
 NET_SRC = $(shell grep -l CUENV_NET $(filter cmd/%,$(LINT_SRC)) /dev/null)
 
 # One file per clang-tidy, its "N warnings generated." (from headers,
@@ -664,10 +632,10 @@ lint: $(BUILD)/cli.c
 # gcc's static analyzer (-fanalyzer: leaks, double frees, use after free,
 # NULL dereferences) over every file, with the build's flags but at -O0:
 # gcc 12's optimisations hide paths from it (a double free through an
-# alias goes unseen at -O1 and -O2). -Icore is never given (core/elf.h
-# would shadow <elf.h>).
+# alias goes unseen at -O1 and -O2). core/ is given as -iquote only
+# (INCLUDES), which <elf.h> never searches.
 ANALYZE_CC ?= gcc
-ANALYZE_CFLAGS := -std=c11 -D_GNU_SOURCE -DCUENV_TESTING $(WARN) -O0 \
+ANALYZE_CFLAGS := -std=c11 -D_GNU_SOURCE $(INCLUDES) $(WARN) -O0 \
 	$(PKG_CFLAGS) $(CMD_DEFS) -I$(BUILD) -fanalyzer
 
 analyze: $(BUILD)/cli.c
@@ -679,7 +647,12 @@ analyze: $(BUILD)/cli.c
 compdb:
 	bear -- $(MAKE) -B
 
--include $(shell find $(BUILDROOT) -name '*.d' 2>/dev/null)
+# A dependency file whose source is gone (moved into a folder by
+# tools/relayout) is left out: its target is built again from the source
+# where it is now, which writes the file anew.
+-include $(shell find $(BUILDROOT) -name '*.d' -exec awk 'FNR == 1 { \
+	s = $$2; if (s == "" || (getline x < s) >= 0) print FILENAME; \
+	close(s) }' {} + 2>/dev/null)
 
 # On a machine with an NVIDIA GPU: install its own CUDA libraries through
 # cuenv from a file:// mirror, check them healthy and broken, and keep the
@@ -737,35 +710,12 @@ windows-deps:
 test-windows-deps:
 	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/deps-smoke.sh
 
-# The core modules that cross-compile for Windows as they are, into
-# BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh); the
-# others and why: docs/windows-port.md. test-windows-core runs
+# The core modules for Windows (WIN_SRC: every module but the POSIX
+# platform layer's and OpenSSL's side), cross-compiled into
+# BUILDROOT/windows/core/libcuenv-core.a (tools/windows-core.sh; what was
+# ported and why: docs/windows-port.md). test-windows-core runs
 # tests/windows/test_core.c's checks of them under wine64.
-WIN_CORE := buf err xalloc version nvlib shell plat_path digest_bcrypt \
-	dllsearch plat_cmdline plat_dl_win plat_proc_win plat_fs_win file \
-	plat_owner_win trust plat_sys_win dotfile compat env plat_lock_win proc \
-	store plan catalog select activate lock gc
-# The install pipeline (cuenv-net.exe's core): on the platform layer.
-WIN_CORE += unpack_archive assemble install workers fetch_curl pypi wheel \
-	mirror refresh
-# What cuenv reads of a machine and a wheel (issue 13): detect, pe, elf,
-# ldcache, doctor, check, explain, needs, modules, and the formats.
-WIN_CORE += detect pe elf ldcache doctor doctor_select doctor_path \
-	doctor_driver doctor_pip doctor_dll doctor_report smoke smoke_json smoke_plan \
-	smoke_cuda explain explain_fix explain_context needs needs_json \
-	modulefile envfmt \
-	listing wrap selfile json_util
-# main()'s arguments and environment in UTF-8.
-WIN_CORE += plat_main_win
-# What the commands print and decide, moved out of cmd/ (issue 12).
-WIN_CORE += needs_render explain_render smoke_render progress doctor_render \
-	mirror_render versions_report needs_ask smoke_run pydirs mirror_args \
-	ldsearch update plan_index wheel_local install_request \
-	manifests selhint register opts hook suggest startup
-WIN_CORE += doctor_gather needs_args needs_tree
-# The loader model and what it judges: a venv's frameworks (doctor,
-# explain) and activation's wheels-first rule (issue 21).
-WIN_CORE += loader pyload venvlib doctor_venv explain_loader
+WIN_CORE := $(WIN_SRC)
 .PHONY: windows-core test-windows-core test-windows windows test-windows-e2e
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../core/hook.h"
+#include "../core/plat_path.h"
 #include "../core/install_request.h"
 #include "../core/manifests.h"
 #include "../core/needs.h"

@@ -15,6 +15,7 @@
 #include "../core/activate.h"
 #include "../core/catalog.h"
 #include "../core/env.h"
+#include "../core/envmap.h"
 #include "../core/explain.h"
 #include "../core/explain_loader.h"
 #include "../core/explain_render.h"

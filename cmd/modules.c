@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../core/modulefile.h"
+#include "../core/plat_path.h"
 #include "cmd.h"
 #include "cli/modules.h"
 

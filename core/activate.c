@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
+#include "env.h"
 #include "plat_fs.h"
 #include "plat_owner.h"
 #include "trust.h"

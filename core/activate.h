@@ -10,7 +10,7 @@
 #ifndef CUENV_ACTIVATE_H
 #define CUENV_ACTIVATE_H
 
-#include "env.h"
+#include "envmap.h"
 #include "select.h"
 #include "store.h"
 

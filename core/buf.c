@@ -5,7 +5,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "plat_path.h"
 #include "xalloc.h"
 
 char buf_empty[1];
@@ -127,7 +126,11 @@ char *buf_detach(struct buf *b)
 void buf_add_display(struct buf *b, const char *s, size_t max)
 {
 	/* Windows' separator is shown as it is: paths are full of it. */
-	int keep_backslash = plat_path_native()->sep == '\\';
+#ifdef _WIN32
+	int keep_backslash = 1;
+#else
+	int keep_backslash = 0;
+#endif
 	size_t i;
 
 	for (i = 0; s[i]; i++) {
@@ -142,27 +145,6 @@ void buf_add_display(struct buf *b, const char *s, size_t max)
 		else
 			buf_addc(b, (char)c);
 	}
-}
-
-void buf_path(struct buf *b, const char *dir, const char *name)
-{
-	const struct plat_path_rules *r = plat_path_native();
-	size_t from;
-
-	if (dir != b->data)
-		buf_adds(b, dir);
-	while (b->len > 1 && plat_path_is_sep(r, b->data[b->len - 1]))
-		buf_setlen(b, b->len - 1);
-	if (!b->len || !plat_path_is_sep(r, b->data[b->len - 1]))
-		buf_addc(b, r->sep);
-	while (plat_path_is_sep(r, *name))
-		name++;
-	from = b->len;
-	buf_adds(b, name);
-	/* Windows: "bin/x64" below C:\CUDA is C:\CUDA\bin\x64. */
-	for (size_t i = from; i < b->len; i++)
-		if (plat_path_is_sep(r, b->data[i]))
-			b->data[i] = r->sep;
 }
 
 /* ---- string vectors ---------------------------------------------------- */

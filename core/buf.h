@@ -62,12 +62,6 @@ char *buf_detach(struct buf *b);
  */
 void buf_add_display(struct buf *b, const char *s, size_t max);
 
-/*
- * Append dir and name joined by exactly one separator: '/', or on Windows
- * '\\', which also replaces the '/'s of name ("extras/CUPTI/lib64"). dir
- * may be b->data itself, which extends b by one path component.
- */
-void buf_path(struct buf *b, const char *dir, const char *name);
 
 /*
  * The first n-byte needle in the hay bytes (memmem), and the first

@@ -11,7 +11,7 @@
 #include "plat_path.h"
 #include "plat_sys.h"
 #include "digest.h"
-#include "store.h"
+#include "kit.h"
 #include "version.h"
 #include "xalloc.h"
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "buf.h"
 #include "file.h"
 #include "version.h"

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "plat_path.h"
 #include "file.h"
 #include "elf.h"
 #include "nvlib.h"

@@ -55,32 +55,9 @@
 #include "activate.h"
 #include "catalog.h"
 #include "compat.h"
+#include "doctor_findings.h"
 #include "ldcache.h"
 
-enum doctor_severity {
-	DOCTOR_PROBLEM, /* this breaks: exit CUENV_E_DOCTOR */
-	DOCTOR_WARNING, /* this can break, or mixes releases */
-	DOCTOR_INFO,	/* worth knowing */
-};
-
-struct finding {
-	const char *id; /* static, stable */
-	enum doctor_severity severity;
-	char *what;	   /* the fact: what is wrong */
-	char *why;	   /* how it breaks */
-	char *fix;	   /* the command(s) that fix it; "" when none */
-	struct strv paths; /* the files and folders involved */
-};
-
-struct findings {
-	struct finding *v;
-	size_t n;
-};
-
-void findings_release(struct findings *f);
-size_t findings_count(const struct findings *f, enum doctor_severity s);
-/* "problem", "warning", "info" */
-const char *doctor_severity_name(enum doctor_severity s);
 
 /*
  * The selection in a line: "cuda 12.4.1 + cudnn 9.1.0.70 (set by
@@ -99,45 +76,6 @@ struct json_t;
 struct json_t *doctor_report_json(const struct activation *a,
 				  const struct findings *f);
 
-/*
- * Windows' loader, for doctor_check_dlls (core/dllsearch.h): the folders
- * it searches besides PATH, and how to tell whether one holds a file.
- */
-struct doctor_win {
-	const char *system_root;    /* %SystemRoot%: C:\Windows */
-	const char *cwd;	    /* the current folder */
-	const char *python;	    /* python.exe on PATH, or NULL */
-	const char *python_version; /* its "3.10", or NULL: not known */
-	bool (*exists)(void *ctx, const char *dir, const char *name);
-	void *ctx;
-};
-
-/* exists for the real file system: dir holds name, not a folder. */
-bool doctor_dll_exists(void *ctx, const char *dir, const char *name);
-
-struct doctor_in {
-	const struct envmap *env;	 /* this process's environment */
-	const struct activation *a;	 /* activation_compute() from env */
-	int act_rc;			 /* what it returned */
-	const struct cuenv_err *act_err; /* its message when act_rc */
-	const char *driver;		 /* "550.54.15", NULL: none found */
-	const char *driver_from;	 /* where driver was read */
-	const struct driver_req *need;	 /* for the selected CUDA, or NULL */
-	const struct ldcache *cache;	 /* NULL: not read */
-	const char *cache_path;		 /* for messages */
-	const char *cache_error;	 /* why it could not be read, or NULL */
-	const struct ldconf *conf;	 /* the configuration behind it */
-	const struct strv *site_dirs;	 /* Python's sys.path folders */
-	const char *python;		 /* the interpreter asked, or NULL */
-	const struct strv *loader_defaults; /* the loader's default folders,
-					       in order, or NULL */
-	const char *loader_platform;	    /* $PLATFORM, or NULL */
-	const char *loader_lib;		    /* $LIB, or NULL */
-	const struct catalog *cat;	    /* what cuenv can install, or NULL:
-					    none could be read */
-	const struct doctor_win *win;	    /* Windows' loader, or NULL: the
-					    loader is Linux's */
-};
 
 /*
  * Audit in and append the findings to out, problems first, then

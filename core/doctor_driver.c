@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doctor.h"
 #include "doctor_int.h"
 #include "file.h"
 #include "plat_path.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "env.h"
 #include "loader.h"
 #include "manifests.h"
 #include "plat_fs.h"

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "doctor_int.h"
+#include "plat_path.h"
+#include "env.h"
 #include "nvlib.h"
 #include "plat_fs.h"
 #include "shell.h"

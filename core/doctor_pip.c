@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "detect.h"
+#include "plat_path.h"
 #include "doctor_int.h"
 #include "file.h"
 #include "plat_fs.h"

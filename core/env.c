@@ -4,82 +4,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "plat_path.h"
 #include "nvlib.h"
 #include "plat_fs.h"
 #include "trust.h"
 #include "xalloc.h"
-
-/* ---- envmap --------------------------------------------------------------- */
-
-void envmap_from(struct envmap *env, char *const *envp)
-{
-	for (; envp && *envp; envp++)
-		if (strchr(*envp, '='))
-			strv_push(&env->vars, *envp);
-}
-
-void envmap_copy(struct envmap *dst, const struct envmap *src)
-{
-	dst->rules = src->rules;
-	for (size_t i = 0; i < src->vars.n; i++)
-		strv_push(&dst->vars, src->vars.v[i]);
-}
-
-void envmap_release(struct envmap *env)
-{
-	strv_release(&env->vars);
-}
-
-static const struct plat_path_rules *rules_of(const struct envmap *env)
-{
-	return env->rules ? env->rules : plat_path_native();
-}
-
-/* Is var "NAME=..." for this name (nl bytes)? */
-static int is_var(const struct plat_path_rules *r, const char *var,
-		  const char *name, size_t nl)
-{
-	int same = r->fold_case ? !strncasecmp(var, name, nl)
-				: !strncmp(var, name, nl);
-
-	return same && var[nl] == '=';
-}
-
-static long find_var(const struct envmap *env, const char *name)
-{
-	const struct plat_path_rules *r = rules_of(env);
-	size_t nl = strlen(name);
-
-	for (size_t i = 0; i < env->vars.n; i++)
-		if (is_var(r, env->vars.v[i], name, nl))
-			return (long)i;
-	return -1;
-}
-
-const char *env_get(char *const *envp, const char *name)
-{
-	const struct plat_path_rules *r = plat_path_native();
-	size_t nl = strlen(name);
-
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (is_var(r, envp[i], name, nl))
-			return envp[i] + nl + 1;
-	return NULL;
-}
-
-const char *env_get_nonempty(char *const *envp, const char *name)
-{
-	const char *v = env_get(envp, name);
-
-	return v && *v ? v : NULL;
-}
-
-const char *envmap_get(const struct envmap *env, const char *name)
-{
-	long i = find_var(env, name);
-
-	return i < 0 ? NULL : env->vars.v[i] + strlen(name) + 1;
-}
 
 void env_select_in(const struct envmap *env, const char *cwd, const char *root,
 		   struct select_in *in)
@@ -94,36 +23,12 @@ void env_select_in(const struct envmap *env, const char *cwd, const char *root,
 	};
 }
 
-void envmap_set(struct envmap *env, const char *name, const char *value)
-{
-	struct buf b = BUF_INIT;
-	long i = find_var(env, name);
-
-	if (i < 0) {
-		buf_printf(&b, "%s=%s", name, value);
-		strv_push_take(&env->vars, buf_detach(&b));
-		return;
-	}
-	/* The name as it was spelled (Windows' "Path" stays "Path"). */
-	buf_printf(&b, "%.*s=%s", (int)strlen(name), env->vars.v[i], value);
-	free(env->vars.v[i]);
-	env->vars.v[i] = buf_detach(&b);
-}
-
-void envmap_unset(struct envmap *env, const char *name)
-{
-	long i = find_var(env, name);
-
-	if (i >= 0)
-		strv_remove(&env->vars, (size_t)i);
-}
-
 /* dir/name (and on Windows, name + each of PATHEXT's when name has no
  * extension) when it is an executable file, as a heap path. */
 static char *which_in(const struct envmap *env, const char *dir,
 		      const char *name)
 {
-	const struct plat_path_rules *r = rules_of(env);
+	const struct plat_path_rules *r = envmap_rules(env);
 	const char *exts = envmap_get(env, "PATHEXT");
 	struct strv tries = STRV_INIT;
 	char *found = NULL;
@@ -149,7 +54,7 @@ static char *which_in(const struct envmap *env, const char *dir,
 
 char *env_which(const struct envmap *env, const char *name)
 {
-	const struct plat_path_rules *r = rules_of(env);
+	const struct plat_path_rules *r = envmap_rules(env);
 	const char *path = envmap_get(env, "PATH");
 	struct strv list = STRV_INIT;
 	char *found = NULL;
@@ -229,7 +134,7 @@ static void get_list(const struct envmap *env, const char *name,
 	const char *v = envmap_get(env, name);
 
 	if (v && *v)
-		strv_split(out, v, rules_of(env)->list_sep);
+		strv_split(out, v, envmap_rules(env)->list_sep);
 }
 
 static void set_list(struct envmap *env, const char *name,
@@ -237,7 +142,7 @@ static void set_list(struct envmap *env, const char *name,
 {
 	struct buf b = BUF_INIT;
 
-	strv_join(list, rules_of(env)->list_sep, &b);
+	strv_join(list, envmap_rules(env)->list_sep, &b);
 	envmap_set(env, name, b.data);
 	buf_release(&b);
 }
@@ -474,7 +379,7 @@ static void apply_list(struct envmap *env, const char *name,
 	const char *cur = envmap_get(env, name);
 	/* The list the loader searches: LD_LIBRARY_PATH; Windows' PATH. */
 	int check_foreign =
-		!strcmp(name, rules_of(env)->style == PLAT_PATH_WINDOWS
+		!strcmp(name, envmap_rules(env)->style == PLAT_PATH_WINDOWS
 				      ? "PATH"
 				      : "LD_LIBRARY_PATH");
 
@@ -596,7 +501,7 @@ static void venv_path(struct envmap *env, const struct strv *bin)
 void env_activate(struct envmap *env, const struct active *act,
 		  struct strv *warnings)
 {
-	const struct plat_path_rules *r = rules_of(env);
+	const struct plat_path_rules *r = envmap_rules(env);
 	int windows = r->style == PLAT_PATH_WINDOWS;
 	struct strv bin = STRV_INIT, lib = STRV_INIT, inc = STRV_INIT;
 	struct strv link = STRV_INIT;
@@ -654,53 +559,4 @@ void env_activate(struct envmap *env, const struct active *act,
 	strv_release(&inc);
 	buf_release(&state);
 	buf_release(&label);
-}
-
-/* ---- diff ------------------------------------------------------------------ */
-
-static int cmp_change(const void *a, const void *b)
-{
-	return strcmp(((const struct env_change *)a)->name,
-		      ((const struct env_change *)b)->name);
-}
-
-static void push_change(struct env_changes *out, const char *name, size_t nl,
-			const char *value)
-{
-	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
-	out->v[out->n].name = xstrndup(name, nl);
-	out->v[out->n].value = value ? xstrdup(value) : NULL;
-	out->n++;
-}
-
-void env_diff(const struct envmap *from, const struct envmap *to,
-	      struct env_changes *out)
-{
-	for (size_t i = 0; i < to->vars.n; i++) {
-		const char *s = to->vars.v[i], *eq = strchr(s, '=');
-		char *name = xstrndup(s, (size_t)(eq - s));
-		const char *old = envmap_get(from, name);
-
-		if (!old || strcmp(old, eq + 1))
-			push_change(out, s, (size_t)(eq - s), eq + 1);
-		free(name);
-	}
-	for (size_t i = 0; i < from->vars.n; i++) {
-		const char *s = from->vars.v[i], *eq = strchr(s, '=');
-		char *name = xstrndup(s, (size_t)(eq - s));
-
-		if (!envmap_get(to, name))
-			push_change(out, s, (size_t)(eq - s), NULL);
-		free(name);
-	}
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_change);
-}
-
-void env_changes_release(struct env_changes *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		FREE_EACH(c->v[i].name, c->v[i].value);
-	free(c->v);
-	memset(c, 0, sizeof(*c));
 }

@@ -29,6 +29,7 @@
 #define CUENV_ENV_H
 
 #include "buf.h"
+#include "envmap.h"
 #include "plat_path.h"
 #include "select.h"
 
@@ -44,42 +45,12 @@
 #define ENV_VENV_PATH "_OLD_VIRTUAL_PATH"
 
 /*
- * A process environment: "NAME=VALUE" strings, owned. rules (NULL: the
- * running system's) say how names compare (Windows: without case, so
- * "Path" is PATH) and how PATH-style lists are split and joined.
- */
-struct envmap {
-	struct strv vars;
-	const struct plat_path_rules *rules;
-};
-
-#define ENVMAP_INIT                                                            \
-	{                                                                      \
-		STRV_INIT, NULL                                                \
-	}
-
-/*
- * NAME's value in envp ("NAME=VALUE" strings, NULL-terminated; NULL: none)
- * as a pointer into it, or NULL when unset. What cmd/ reads of the
- * environment main captured (ctx->envp) instead of calling getenv().
- */
-const char *env_get(char *const *envp, const char *name);
-/* The same, NULL also when NAME is set to "". */
-const char *env_get_nonempty(char *const *envp, const char *name);
-
-void envmap_from(struct envmap *env, char *const *envp);
-void envmap_copy(struct envmap *dst, const struct envmap *src);
-void envmap_release(struct envmap *env);
-const char *envmap_get(const struct envmap *env, const char *name);
-/*
  * What select_find reads, from env: the working folder and root as given,
  * and the selection cuenv use sets (CUENV_VERSION, CUENV_CUDNN_VERSION,
  * CUENV_CUPTI_VERSION, CUENV_ISOLATE). in borrows env's strings.
  */
 void env_select_in(const struct envmap *env, const char *cwd, const char *root,
 		   struct select_in *in);
-void envmap_set(struct envmap *env, const char *name, const char *value);
-void envmap_unset(struct envmap *env, const char *name);
 
 /*
  * Undo the activation recorded in env's __CUENV_STATE (if any) and remove
@@ -110,21 +81,5 @@ int env_dir_has_cuda_libs(const char *dir, struct buf *example);
  * .BAT;.CMD), as cmd.exe does.
  */
 char *env_which(const struct envmap *env, const char *name);
-
-/* A change between two environments: value NULL means unset. */
-struct env_change {
-	char *name;
-	char *value;
-};
-
-struct env_changes {
-	struct env_change *v;
-	size_t n;
-};
-
-/* Every variable whose value differs between from and to, sorted by name. */
-void env_diff(const struct envmap *from, const struct envmap *to,
-	      struct env_changes *out);
-void env_changes_release(struct env_changes *c);
 
 #endif

@@ -1,3 +1,4 @@
+#include "env.h"
 #include "envfmt.h"
 
 #include <jansson.h>

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "file.h"
 #include "loader.h"
 #include "plat_fs.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plat_path.h"
 #include "digest.h"
 #include "plat_fs.h"
 

@@ -11,7 +11,7 @@
 #define CUENV_HOOK_H
 
 #include "buf.h"
-#include "env.h"
+#include "envmap.h"
 #include "err.h"
 #include "shell.h"
 

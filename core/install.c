@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "plat_path.h"
 #include "assemble.h"
 #include "detect.h"
 #include "digest.h"

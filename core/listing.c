@@ -3,7 +3,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "store.h"
+#include "kit.h"
 #include "version.h"
 #include "xalloc.h"
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "file.h"
 #include "plat_fs.h"
 #include "xalloc.h"

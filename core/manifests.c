@@ -6,11 +6,18 @@
 
 #include <stdlib.h>
 
-#include "env.h"
+#include "envmap.h"
 #include "plat_fs.h"
 #include "plat_path.h"
-#include "store.h"
 #include "xalloc.h"
+
+/* A folder (through links), as store_is_dir says, without the store. */
+static int is_dir(const char *path)
+{
+	struct plat_stat st;
+
+	return !plat_stat(path, &st) && st.type == PLAT_F_DIR;
+}
 
 int manifests_data_dir(const char *exe, struct buf *out)
 {
@@ -28,7 +35,7 @@ int manifests_data_dir(const char *exe, struct buf *out)
 	     i++) {
 		buf_reset(out);
 		buf_path(out, here, rel[i]);
-		found = store_is_dir(out->data);
+		found = is_dir(out->data);
 	}
 	if (!found)
 		buf_reset(out);
@@ -63,7 +70,7 @@ int manifests_catalog(struct catalog *cat, const char *only,
 
 	if (only && *only) {
 		/* Instead of the shipped one; what update fetched still counts */
-		if (!store_is_dir(only))
+		if (!is_dir(only))
 			return cuenv_fail(err, CUENV_E_MANIFEST,
 					  "CUENV_MANIFESTS: '%s' is not a "
 					  "folder",
@@ -76,7 +83,7 @@ int manifests_catalog(struct catalog *cat, const char *only,
 	}
 	/* What `cuenv update` fetched since. */
 	buf_path(&dir, root, "manifests");
-	if (!rc && store_is_dir(dir.data)) {
+	if (!rc && is_dir(dir.data)) {
 		found = 1;
 		rc = catalog_load(cat, dir.data, platform, err);
 	}
@@ -106,7 +113,7 @@ int manifests_compat_dir(const char *only, const char *data_dir,
 				       "set CUENV_MANIFESTS");
 	}
 	buf_adds(out, "/compat");
-	if (!store_is_dir(out->data))
+	if (!is_dir(out->data))
 		return cuenv_fail(err, CUENV_E_MANIFEST, "no folder '%s'",
 				  out->data);
 	return CUENV_OK;

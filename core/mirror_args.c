@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "plat_path.h"
 #include "install_request.h"
 #include "mirror_args.h"
 #include "store.h"

@@ -8,6 +8,7 @@
 
 #include "modulefile.h"
 
+#include "plat_path.h"
 #include "file.h"
 
 struct fmt {

@@ -11,7 +11,7 @@
 
 #include "activate.h"
 #include "compat.h"
-#include "explain.h"
+#include "fwmsg.h"
 #include "file.h"
 #include "plat_fs.h"
 #include "plat_path.h"
@@ -1360,16 +1360,8 @@ int needs_python_parse(struct needs_python *py, const char *text, size_t len)
 		f->problem = json_str(o, "problem");
 		/* torch's cuDNN check failed: the version it was built with
 		 * is in its message, read where explain reads it */
-		if (!f->cudnn && f->problem) {
-			struct explain ex;
-
-			explain_init(&ex);
-			explain_parse(&ex, f->problem, strlen(f->problem));
-			for (size_t k = 0; k < ex.n && !f->cudnn; k++)
-				if (ex.v[k].kind == EXPLAIN_CUDNN_MISMATCH)
-					f->cudnn = xstrdup(ex.v[k].built);
-			explain_release(&ex);
-		}
+		if (!f->cudnn && f->problem)
+			f->cudnn = fwmsg_cudnn_built(f->problem);
 	}
 	json_decref(j);
 	return 0;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "env.h"
+#include "envmap.h"
 #include "needs.h"
 #include "plat_fs.h"
 

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "file.h"
+#include "plat_path.h"
 #include "needs.h"
 #include "pe.h"
 #include "plat_fs.h"

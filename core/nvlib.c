@@ -640,3 +640,40 @@ bool nvlib_cupti_api_release(long api, struct buf *out)
 	}
 	return false;
 }
+
+/* ---- lists of NVIDIA's names that are not one library ------------------- */
+
+const char *const nvlib_cuda_default_components[] = {
+	"cuda_cudart", "cuda_cupti",   "cuda_nvcc",	    "cuda_nvrtc",
+	"cuda_cccl",   "cuda_nvtx",    "cuda_profiler_api", "cuda_crt",
+	"libnvvm",     "cuda_culibos", "libcublas",	    "libcufft",
+	"libcurand",   "libcusolver",  "libcusparse",	    "libnvjitlink",
+	NULL,
+};
+
+const char *const nvlib_cuda_runtime_components[] = {
+	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",    "libcufft",
+	"libcurand",   "libcusolver", "libcusparse", "libnvjitlink", NULL,
+};
+
+const char *const nvlib_cudnn9_first[] = { "libcudnn_graph", NULL };
+
+const char *const nvlib_cudnn9_later[] = {
+	"libcudnn_ops",
+	"libcudnn_cnn",
+	"libcudnn_adv",
+	"libcudnn_engines_precompiled",
+	"libcudnn_engines_runtime_compiled",
+	"libcudnn_heuristic",
+	NULL,
+};
+
+const char *const nvlib_cudnn8_later[] = {
+	"libcudnn_ops_infer",
+	"libcudnn_ops_train",
+	"libcudnn_cnn_infer",
+	"libcudnn_cnn_train",
+	"libcudnn_adv_infer",
+	"libcudnn_adv_train",
+	NULL,
+};

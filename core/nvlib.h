@@ -195,4 +195,25 @@ bool nvlib_dll_soname(const char *name, struct buf *out);
  */
 bool nvlib_cupti_api_release(long api, struct buf *out);
 
+/* ---- lists of NVIDIA's names that are not one library ------------------- */
+
+/*
+ * The components of a CUDA release `cuenv install` takes (NULL-ended
+ * redistrib names): by default what a framework and a build need
+ * (runtime, CUPTI, compiler, headers, math libraries); with --runtime the
+ * shared libraries an application loads. Components a release lacks are
+ * skipped.
+ */
+extern const char *const nvlib_cuda_default_components[];
+extern const char *const nvlib_cuda_runtime_components[];
+
+/*
+ * The sub-libraries (stems, NULL-ended) cuDNN's front library loads by
+ * itself: cuDNN 9's graph library at the first call and the rest later, on
+ * use; cuDNN 8's when a model runs.
+ */
+extern const char *const nvlib_cudnn9_first[];
+extern const char *const nvlib_cudnn9_later[];
+extern const char *const nvlib_cudnn8_later[];
+
 #endif

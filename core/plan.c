@@ -4,27 +4,12 @@
 #include <string.h>
 
 #include "manifests.h"
+#include "nvlib.h"
 #include "plat_fs.h"
 #include "version.h"
 #include "xalloc.h"
 
 /* ---- the archives of one release ----------------------------------------- */
-
-/* What a framework and a build need: runtime, CUPTI, compiler, headers,
- * math libraries. Components a release lacks are skipped. */
-static const char *const cuda_default[] = {
-	"cuda_cudart", "cuda_cupti",   "cuda_nvcc",	    "cuda_nvrtc",
-	"cuda_cccl",   "cuda_nvtx",    "cuda_profiler_api", "cuda_crt",
-	"libnvvm",     "cuda_culibos", "libcublas",	    "libcufft",
-	"libcurand",   "libcusolver",  "libcusparse",	    "libnvjitlink",
-	NULL,
-};
-
-/* The shared libraries an application loads. */
-static const char *const cuda_runtime[] = {
-	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",    "libcufft",
-	"libcurand",   "libcusolver", "libcusparse", "libnvjitlink", NULL,
-};
 
 int plan_opts_parse(const char *command, const char *list, int runtime_only,
 		    struct strv *comps, struct plan_opts *o,
@@ -61,7 +46,9 @@ int plan_opts_check(const char *command, const struct plan_opts *o,
 int plan_archives(const struct release *rel, const struct plan_opts *o,
 		  struct strv *names, struct cuenv_err *err)
 {
-	const char *const *set = o->runtime_only ? cuda_runtime : cuda_default;
+	const char *const *set = o->runtime_only
+					 ? nvlib_cuda_runtime_components
+					 : nvlib_cuda_default_components;
 
 	if (rel->kind == KIT_CUPTI) {
 		strv_push(names, "cuda_cupti");

@@ -274,3 +274,26 @@ int plat_path_equal(const struct plat_path_rules *r, const char *a,
 	free(nb);
 	return eq;
 }
+
+/* ---- joining in a struct buf ---------------------------------------------- */
+
+void buf_path(struct buf *b, const char *dir, const char *name)
+{
+	const struct plat_path_rules *r = plat_path_native();
+	size_t from;
+
+	if (dir != b->data)
+		buf_adds(b, dir);
+	while (b->len > 1 && plat_path_is_sep(r, b->data[b->len - 1]))
+		buf_setlen(b, b->len - 1);
+	if (!b->len || !plat_path_is_sep(r, b->data[b->len - 1]))
+		buf_addc(b, r->sep);
+	while (plat_path_is_sep(r, *name))
+		name++;
+	from = b->len;
+	buf_adds(b, name);
+	/* Windows: "bin/x64" below C:\CUDA is C:\CUDA\bin\x64. */
+	for (size_t i = from; i < b->len; i++)
+		if (plat_path_is_sep(r, b->data[i]))
+			b->data[i] = r->sep;
+}

@@ -102,4 +102,11 @@ int plat_path_up(struct buf *dir);
 int plat_path_equal(const struct plat_path_rules *r, const char *a,
 		    const char *b);
 
+/*
+ * Append dir and name joined by exactly one separator: '/', or on Windows
+ * '\\', which also replaces the '/'s of name ("extras/CUPTI/lib64"). dir
+ * may be b->data itself, which extends b by one path component.
+ */
+void buf_path(struct buf *b, const char *dir, const char *name);
+
 #endif

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "env.h"
+#include "envmap.h"
 
 extern char **environ;
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "plat_path.h"
 
 /* ---- which platform: a server or a Jetson (issue 25) ------------------- */
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "file.h"
 #include "nvlib.h"
 #include "plat_fs.h"
@@ -245,22 +246,6 @@ void pyload_find(const struct strv *sites, struct pyload_fws *out)
 
 /* ---- the prediction ----------------------------------------------------- */
 
-/* cuDNN 9's sub-libraries: graph at the first call, the rest on use. */
-static const char *const cudnn9_first[] = { "libcudnn_graph" };
-static const char *const cudnn9_use[] = {
-	"libcudnn_ops",
-	"libcudnn_cnn",
-	"libcudnn_adv",
-	"libcudnn_engines_precompiled",
-	"libcudnn_engines_runtime_compiled",
-	"libcudnn_heuristic",
-};
-/* cuDNN 8's front library loads these when a model runs. */
-static const char *const cudnn8_use[] = {
-	"libcudnn_ops_infer", "libcudnn_ops_train", "libcudnn_cnn_infer",
-	"libcudnn_cnn_train", "libcudnn_adv_infer", "libcudnn_adv_train",
-};
-
 /* The N of a cuDNN front library's soname libcudnn.so.N, or 0. */
 static unsigned cudnn_front(const struct loader_obj *o)
 {
@@ -326,21 +311,16 @@ static void cudnn_dlopens(struct loader *l, size_t from, bool later)
 		known = pyload_file_version(l->obj[i].path, &ver);
 		if (major >= 9) {
 			const char *const *subs =
-				later ? cudnn9_use : cudnn9_first;
-			size_t n =
-				later ? sizeof(cudnn9_use) / sizeof(*cudnn9_use)
-				      : sizeof(cudnn9_first) /
-						sizeof(*cudnn9_first);
+				later ? nvlib_cudnn9_later : nvlib_cudnn9_first;
 
-			for (size_t k = 0; k < n; k++)
+			for (size_t k = 0; subs[k]; k++)
 				dlopen_sub(l, i, subs[k], major,
 					   known ? ver.data : NULL, true,
 					   later);
 		} else if (later) {
-			for (size_t k = 0;
-			     k < sizeof(cudnn8_use) / sizeof(*cudnn8_use); k++)
-				dlopen_sub(l, i, cudnn8_use[k], major, NULL,
-					   false, true);
+			for (size_t k = 0; nvlib_cudnn8_later[k]; k++)
+				dlopen_sub(l, i, nvlib_cudnn8_later[k], major,
+					   NULL, false, true);
 		}
 		buf_release(&ver);
 	}

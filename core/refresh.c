@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "digest.h"
-#include "store.h"
+#include "kit.h"
 #include "version.h"
 #include "xalloc.h"
 

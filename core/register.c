@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "detect.h"
-#include "env.h"
+#include "envmap.h"
 #include "ldsearch.h"
 #include "nvlib.h"
 #include "plat_fs.h"

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "plat_path.h"
 #include "manifests.h"
 #include "plat_fs.h"
 #include "select.h"

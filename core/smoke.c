@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "compat.h"
 #include "plat_fs.h"
 #include "plat_sys.h"

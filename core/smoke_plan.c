@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "plat_path.h"
 #include "detect.h"
 #include "nvlib.h"
 #include "plat_fs.h"

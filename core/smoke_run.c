@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "plat_path.h"
 #include "plat_fs.h"
 #include "plat_sys.h"
 #include "proc.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "env.h"
+#include "envmap.h"
 #include "plat_fs.h"
 #include "plat_path.h"
 #include "trust.h"

@@ -53,23 +53,6 @@ void install_list_release(struct install_list *l)
 	l->n = 0;
 }
 
-/* By enum kit_kind. */
-static const char *const kind_names[KIT_KINDS] = { "cuda", "cudnn", "cupti" };
-
-const char *kit_kind_name(enum kit_kind kind)
-{
-	return (unsigned)kind < KIT_KINDS ? kind_names[kind] : "cupti";
-}
-
-int kit_kind_parse(const char *s, enum kit_kind *kind)
-{
-	long i = str_index(kind_names, KIT_KINDS, s);
-
-	if (i >= 0)
-		*kind = (enum kit_kind)i;
-	return i < 0 ? -1 : 0;
-}
-
 char *install_make_name(const struct install *in)
 {
 	struct buf b = BUF_INIT;

@@ -85,8 +85,6 @@ void install_list_release(struct install_list *l);
 /* Sort l by version, then CUDA major (version_cmp_build): store_list's
  * order. */
 void install_list_sort(struct install_list *l);
-const char *kit_kind_name(enum kit_kind kind);
-int kit_kind_parse(const char *s, enum kit_kind *kind);
 /* The directory name for an install: "12.4.1" or "9.1.0.70-cuda12". */
 char *install_make_name(const struct install *in);
 /* Is name a well-formed version directory name for kind? */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_path.h"
 #include "plat_fs.h"
 #include "plat_owner.h"
 #include "shell.h"

@@ -10,6 +10,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "plat_path.h"
 #include "buf.h"
 #include "file.h"
 #include "plat_fs.h"

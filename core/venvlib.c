@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "plat_fs.h"
 #include "plat_path.h"
 #include "pydirs.h"

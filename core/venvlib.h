@@ -19,7 +19,7 @@
 #define CUENV_VENVLIB_H
 
 #include "buf.h"
-#include "env.h"
+#include "envmap.h"
 
 struct venv_libs {
 	char *prefix;	  /* the environment in use, or NULL */

@@ -8,7 +8,6 @@
 #include "digest.h"
 #include "pypi.h"
 #include "version.h"
-#include "wheel_local.h"
 #include "workers.h"
 #include "xalloc.h"
 

@@ -1,6 +1,6 @@
 /*
  * wheel_local.c: a wheel on disk read in place for `cuenv needs` (see
- * wheel_local.h): a byte source over the file, read as a tree by
+ * wheel.h): a byte source over the file, read as a tree by
  * core/wheel's wheel_scan_source, as a wheel on an index is.
  */
 #include <errno.h>
@@ -10,7 +10,6 @@
 #include "file.h"
 #include "plat_fs.h"
 #include "wheel.h"
-#include "wheel_local.h"
 #include "xalloc.h"
 
 /* What one read of the file asks for. */

@@ -26,7 +26,8 @@ prefix=$(sh tools/windows-deps.sh)
 CPPFLAGS_W=$(sed -n 's/^WIN_DEPS_CPPFLAGS=//p' "$prefix/cuenv-win.mk")
 LIBS_W=$(sed -n 's/^WIN_DEPS_LIBS=//p' "$prefix/cuenv-win.mk")
 CFLAGS_W="-std=c11 -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 -O2 -g
--Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-format"
+-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+-Wvla -Wno-format -iquote core"
 VERSION_DEF="-DCUENV_VERSION_STRING=\"${CUENV_VERSION_STRING:-$(cat VERSION)}\""
 LIB="$OUT/core/libcuenv-core.a"
 

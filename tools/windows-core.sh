@@ -10,7 +10,8 @@
 # the Linux build keeps every format check. Headers of the cross-built
 # libraries come from tools/windows-deps.sh's cached prefix.
 #
-#   WIN_CORE   the modules (default: the list in the Makefile)
+#   WIN_CORE   the modules' sources (the Makefile's WIN_SRC: every .c below
+#              core/ but the POSIX side's); a bare name is found below core/
 #   BUILDROOT  object folder (default build): outputs in BUILDROOT/windows/core
 #   CUENV_WINEPREFIX  wine prefix, reused (default /tmp/cuenv-wine-UID)
 set -eu
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 HOST=x86_64-w64-mingw32
 WINE=/usr/lib/wine/wine64
 OUT=${BUILDROOT:-build}/windows/core
-MODULES=${WIN_CORE:-buf err xalloc version nvlib shell plat_path digest_bcrypt}
+MODULES=${WIN_CORE:-buf err xalloc version nvlib kit shell plat_path envmap digest_bcrypt}
 
 fail() { echo "windows-core: FAIL: $*" >&2; exit 1; }
 
@@ -30,15 +31,27 @@ prefix=$(sh tools/windows-deps.sh)
 CPPFLAGS_W=$(sed -n 's/^WIN_DEPS_CPPFLAGS=//p' "$prefix/cuenv-win.mk")
 LIBS_W=$(sed -n 's/^WIN_DEPS_LIBS=//p' "$prefix/cuenv-win.mk")
 CFLAGS_W="-std=c11 -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 -O2 -g
--Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-format"
+-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+-Wvla -Wno-format -iquote core"
+
+# core/<folder>/<name>.c for a bare module name, in either layout.
+src_of() {
+	case $1 in
+	*.c) echo "$1" ;;
+	*) find core -name "$1.c" | sed -n 1p ;;
+	esac
+}
 
 mkdir -p "$OUT"
 objs=
 for m in $MODULES; do
-	echo "  CC      $OUT/$m.o"
+	src=$(src_of "$m")
+	[ -n "$src" ] || fail "no source for module $m below core/"
+	o=$OUT/$(basename "$src" .c).o
+	echo "  CC      $o"
 	# shellcheck disable=SC2086
-	$HOST-gcc $CFLAGS_W $CPPFLAGS_W -c "core/$m.c" -o "$OUT/$m.o"
-	objs="$objs $OUT/$m.o"
+	$HOST-gcc $CFLAGS_W $CPPFLAGS_W -c "$src" -o "$o"
+	objs="$objs $o"
 done
 rm -f "$OUT/libcuenv-core.a"
 # shellcheck disable=SC2086

@@ -7,7 +7,7 @@
 #
 #   HOME        $E2E_SANDBOX/home (also the working directory at start)
 #   CUENV_ROOT  $E2E_SANDBOX/root (not the default ~/.cuenv: a test that
-#               wants that unsets it; t0520 does)
+#               wants that unsets it; t0170 does)
 #   PATH        $E2E_SANDBOX/bin (the cuenv under test) then /usr/bin:/bin
 #   TMPDIR      $E2E_SANDBOX/tmp
 #   CUENV_PYPI_INDEX  http://127.0.0.1:9/simple, which refuses at once:

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../core/plat_path.h"
 #include "../../core/activate.h"
 
 /*

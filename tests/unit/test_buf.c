@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/plat_path.h"
 #include "../../core/buf.h"
 #include "../../core/xalloc.h"
 

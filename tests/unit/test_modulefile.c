@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/plat_path.h"
 #include "../../core/modulefile.h"
 #include "../../core/xalloc.h"
 

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "../../core/plat_path.h"
 #include "../../core/store.h"
 
 /* Open (creating) the store at root/store. */

@@ -8,7 +8,6 @@
 #include "../../core/file.h"
 #include "../../core/unpack.h"
 #include "../../core/wheel.h"
-#include "../../core/wheel_local.h"
 
 /* ---- a zip, written by hand ---------------------------------------------- */
 

@@ -38,8 +38,9 @@ WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 mkdir -p "$OUT"
 objs=
 for m in digest_bcrypt err buf plat_path xalloc; do
+	src=$(find core -name "$m.c" | sed -n 1p)
 	# shellcheck disable=SC2086
-	$HOST-gcc -std=c11 -O2 $WARN -c "core/$m.c" -o "$OUT/$m.o"
+	$HOST-gcc -std=c11 -O2 $WARN -iquote core -c "$src" -o "$OUT/$m.o"
 	objs="$objs $OUT/$m.o"
 done
 # shellcheck disable=SC2086

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../../core/plat_path.h"
 #include "../../../core/version.h"
 #include "../../../core/xalloc.h"
 

@@ -1,0 +1,36 @@
+/*
+ * fwmsg.h: what a framework's own messages say of the cuDNN it was built
+ * with and the one it loaded (TensorFlow's and XLA's cuda_dnn.cc,
+ * PyTorch's torch.backends.cudnn, JAX's version check, Paddle's).
+ *
+ * Below both explain (which reads a pasted log) and needs (which reads a
+ * framework's failed import), so that neither includes the other to read
+ * a message. Versions are returned as "9.1.0"-style heap strings.
+ */
+#ifndef CUENV_FWMSG_H
+#define CUENV_FWMSG_H
+
+/*
+ * Called for each mismatch a line says: framework ("tensorflow", "jax",
+ * "xla", "torch", "paddle"; static) and the two versions, each a heap
+ * string or NULL when it could not be read. found takes both.
+ */
+typedef void fwmsg_found_fn(void *arg, const char *line, const char *framework,
+			    char *built, char *loaded);
+
+/*
+ * Read one line (no '\n'). JAX says its minimum and the installed
+ * version on two lines: *pending_min (heap or NULL, the caller's; start
+ * with NULL and free it after the last line) carries the first to the
+ * second.
+ */
+void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
+			    fwmsg_found_fn *found, void *arg);
+
+/*
+ * The cuDNN version the first mismatch in text ('\n'-separated lines)
+ * was built with, as a heap string, or NULL when text says none.
+ */
+char *fwmsg_cudnn_built(const char *text);
+
+#endif
