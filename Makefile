@@ -318,17 +318,17 @@ $(BUILD)/tests/test_%: test_%.c $(FAKE_OBJ) $(LIB) $(BUILD)/flags
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LIBS)
 
 # test_table also reads cmd/ to check that every command is listed.
-$(BUILD)/tests/test_table: tests/unit/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
+$(BUILD)/tests/test_table: tests/unit/cmd/test_table.c $(TABLE_OBJ) $(FAKE_OBJ) \
 		$(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< \
 		$(TABLE_OBJ) $(TEST_LIBS)
 
-# The fake CUDA libraries (tests/unit/fakes/cuda/fake.h): test_smoke_cuda
+# The fake CUDA libraries (tests/unit/fakes/cuda/fake.h): test_check_cuda
 # loads these by path; the e2e tests build their own with the sonames
 # they need. With a toolkit installed (CUDA_INCLUDE=DIR/include), the
-# test also checks core/cuda_abi.h against NVIDIA's headers.
+# test also checks core/nvidia/cuda_abi.h against NVIDIA's headers.
 FAKE_CUDA_DIR := $(BUILD)/tests/fakes/cuda
 FAKE_CUDA_SO := $(FAKE_CUDA_DIR)/libcuda.so $(FAKE_CUDA_DIR)/libcudart.so \
 	$(FAKE_CUDA_DIR)/libcudnn.so $(FAKE_CUDA_DIR)/libcupti.so \
@@ -343,7 +343,7 @@ CUDA_INCLUDE ?= $(patsubst %/cupti_activity.h,%,$(firstword \
 	$(wildcard /usr/local/cuda/include/cupti_activity.h)))
 
 $(FAKE_CUDA_DIR)/%.so: tests/unit/fakes/cuda/%.c \
-		tests/unit/fakes/cuda/fake.h core/cuda_abi.h $(BUILD)/flags
+		tests/unit/fakes/cuda/fake.h core/nvidia/cuda_abi.h $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(FAKE_CUDA_WARN) -O1 -g -fPIC -shared \
@@ -352,15 +352,15 @@ $(FAKE_CUDA_DIR)/%.so: tests/unit/fakes/cuda/%.c \
 # CUDA 11.8's runtime: soname libcudart.so.11.0, and no version without
 # a driver, as NVIDIA's is.
 $(FAKE_CUDA_DIR)/libcudart11.so: tests/unit/fakes/cuda/libcudart.c \
-		tests/unit/fakes/cuda/fake.h core/cuda_abi.h $(BUILD)/flags
+		tests/unit/fakes/cuda/fake.h core/nvidia/cuda_abi.h $(BUILD)/flags
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(FAKE_CUDA_WARN) -O1 -g -fPIC -shared \
 		-DFAKE_DEFAULT_VERSION=11080 -Wl,-soname,libcudart.so.11.0 \
 		-o $@ $< -ldl
 
-$(BUILD)/tests/test_smoke_cuda: $(FAKE_CUDA_SO)
-$(BUILD)/tests/test_smoke_cuda: TEST_CFLAGS += \
+$(BUILD)/tests/test_check_cuda: $(FAKE_CUDA_SO)
+$(BUILD)/tests/test_check_cuda: TEST_CFLAGS += \
 	-DCUENV_FAKE_CUDA_DIR='"$(CURDIR)/$(FAKE_CUDA_DIR)"' \
 	$(if $(CUDA_INCLUDE),-DCUENV_CUDA_INCLUDE='"$(CUDA_INCLUDE)"' \
 		-isystem $(CUDA_INCLUDE))

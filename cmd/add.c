@@ -1,6 +1,6 @@
 #include <stdio.h>
 
-#include "../core/register.h"
+#include "store/register.h"
 #include "cmd.h"
 #include "cli/add.h"
 

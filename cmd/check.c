@@ -1,5 +1,5 @@
 /*
- * check.c: `cuenv check`, the selection proved on the GPU (core/smoke.h).
+ * check.c: `cuenv check`, the selection proved on the GPU (core/check/check.h).
  *
  * cuenv never loads CUDA itself: this file computes the activation and
  * finds cuenv-probe (cmd/probe_main.c); core/smoke_run runs it with an
@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/manifests.h"
-#include "../core/smoke.h"
-#include "../core/smoke_render.h"
-#include "../core/smoke_run.h"
+#include "nvidia/manifests.h"
+#include "check/check.h"
+#include "check/check_render.h"
+#include "check/check_run.h"
 #include "cmd.h"
 #include "cli/check.h"
 

@@ -12,13 +12,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/activate.h"
-#include "../core/catalog.h"
-#include "../core/err.h"
-#include "../core/plan.h"
-#include "../core/shell.h"
-#include "../core/store.h"
-#include "../core/opts.h"
+#include "select/activate.h"
+#include "nvidia/catalog.h"
+#include "base/err.h"
+#include "install/plan.h"
+#include "plat/shell.h"
+#include "store/store.h"
+#include "base/opts.h"
 
 enum {
 	CMD_NEEDS_STORE = 1 << 0, /* open (creating) and lock the store first */
@@ -65,7 +65,7 @@ struct cuenv_ctx {
 };
 
 struct cuenv_cmd {
-	/* name, summary, usage, options, notes: docs/cli.txt (core/opts.h) */
+	/* name, summary, usage, options, notes: docs/cli.txt (core/base/opts.h) */
 	struct opt_cmd cli;
 	int min_args; /* positional arguments, after options */
 	int max_args; /* -1: no limit */
@@ -117,7 +117,7 @@ void cmd_print_report(const struct buf *text);
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a note to stderr: "cuenv: ..." */
 void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print cmd's help (core/opts.h) to f. */
+/* Print cmd's help (core/base/opts.h) to f. */
 void cmd_print_help(const struct cuenv_cmd *cmd, FILE *f);
 /* Print err on stderr (err_render): main does, for the command's error. */
 void cmd_print_error(const struct cuenv_err *err);

@@ -8,16 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/hook.h"
-#include "../core/plat_path.h"
-#include "../core/install_request.h"
-#include "../core/manifests.h"
-#include "../core/needs.h"
-#include "../core/plan.h"
-#include "../core/plat_sys.h"
-#include "../core/select.h"
-#include "../core/selfile.h"
-#include "../core/xalloc.h"
+#include "select/hook.h"
+#include "plat/plat_path.h"
+#include "install/install_request.h"
+#include "nvidia/manifests.h"
+#include "needs/needs.h"
+#include "install/plan.h"
+#include "plat/plat_sys.h"
+#include "select/select.h"
+#include "select/selfile.h"
+#include "base/xalloc.h"
 #include "cmd.h"
 #include "cli/local.h" /* local and global's options */
 

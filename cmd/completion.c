@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../core/buf.h"
+#include "base/buf.h"
 #include "cmd.h"
 #include "cli/completion.h"
 

@@ -5,8 +5,8 @@
  */
 #include <stdio.h>
 
-#include "../core/doctor_gather.h"
-#include "../core/doctor_render.h"
+#include "doctor/doctor_gather.h"
+#include "doctor/doctor_render.h"
 #include "cmd.h"
 #include "cli/doctor.h"
 

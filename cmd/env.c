@@ -1,4 +1,4 @@
-#include "../core/envfmt.h"
+#include "select/envfmt.h"
 #include "cmd.h"
 #include "cli/env.h"
 

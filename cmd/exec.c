@@ -1,9 +1,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../core/plat_proc.h"
-#include "../core/smoke.h"
-#include "../core/smoke_run.h"
+#include "plat/plat_proc.h"
+#include "check/check.h"
+#include "check/check_run.h"
 #include "cmd.h"
 #include "cli/exec.h"
 

@@ -12,17 +12,17 @@
 
 #include <string.h>
 
-#include "../core/activate.h"
-#include "../core/catalog.h"
-#include "../core/env.h"
-#include "../core/envmap.h"
-#include "../core/explain.h"
-#include "../core/explain_loader.h"
-#include "../core/explain_render.h"
-#include "../core/loader.h"
-#include "../core/plat_sys.h"
-#include "../core/pydirs.h"
-#include "../core/venvlib.h"
+#include "select/activate.h"
+#include "nvidia/catalog.h"
+#include "select/env.h"
+#include "plat/envmap.h"
+#include "explain/explain.h"
+#include "explain/explain_loader.h"
+#include "explain/explain_render.h"
+#include "artifact/loader.h"
+#include "plat/plat_sys.h"
+#include "artifact/pydirs.h"
+#include "select/venvlib.h"
 #include "cmd.h"
 #include "cli/explain.h"
 

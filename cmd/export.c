@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../core/shell.h"
+#include "plat/shell.h"
 #include "cmd.h"
 #include "cli/export.h"
 

@@ -1,6 +1,6 @@
 #include <unistd.h>
 
-#include "../core/gc.h"
+#include "install/gc.h"
 #include "cmd.h"
 #include "cli/gc.h"
 

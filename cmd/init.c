@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/plat_sys.h"
-#include "../core/shell.h"
+#include "plat/plat_sys.h"
+#include "plat/shell.h"
 #include "cmd.h"
 #include "cli/init.h"
 

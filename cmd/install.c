@@ -3,17 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/compat.h"
-#include "../core/env.h"
-#include "../core/gc.h"
-#include "../core/install.h"
-#include "../core/install_request.h"
-#include "../core/lock.h"
-#include "../core/manifests.h"
-#include "../core/plan_index.h"
-#include "../core/progress.h"
-#include "../core/version.h"
-#include "../core/xalloc.h"
+#include "nvidia/compat.h"
+#include "select/env.h"
+#include "install/gc.h"
+#include "install/install.h"
+#include "install/install_request.h"
+#include "install/lockfile.h"
+#include "nvidia/manifests.h"
+#include "install/plan_index.h"
+#include "install/progress.h"
+#include "base/version.h"
+#include "base/xalloc.h"
 #include "cmd.h"
 #include "cli/install.h"
 

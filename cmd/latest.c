@@ -1,6 +1,6 @@
 #include <stdio.h>
 
-#include "../core/version.h"
+#include "base/version.h"
 #include "cmd.h"
 #include "cli/latest.h"
 

@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "../core/listing.h"
+#include "nvidia/listing.h"
 #include "cmd.h"
 #include "cli/list_remote.h"
 

@@ -1,7 +1,7 @@
 #include <stdio.h>
 
-#include "../core/install_request.h"
-#include "../core/lock.h"
+#include "install/install_request.h"
+#include "install/lockfile.h"
 #include "cmd.h"
 #include "cli/lock.h"
 

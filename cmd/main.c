@@ -9,14 +9,14 @@
 
 #include <jansson.h>
 
-#include "../core/manifests.h"
-#include "../core/plat_main.h"
-#include "../core/plat_proc.h"
-#include "../core/plat_sys.h"
-#include "../core/selhint.h"
-#include "../core/startup.h"
-#include "../core/suggest.h"
-#include "../core/xalloc.h"
+#include "nvidia/manifests.h"
+#include "plat/plat_main.h"
+#include "plat/plat_proc.h"
+#include "plat/plat_sys.h"
+#include "select/selhint.h"
+#include "select/startup.h"
+#include "base/suggest.h"
+#include "base/xalloc.h"
 #include "cmd.h"
 
 /* The Makefile defines it from VERSION; the analyzers read this file

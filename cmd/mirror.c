@@ -1,10 +1,10 @@
 #include <stdlib.h>
 
-#include "../core/install_request.h"
-#include "../core/mirror.h"
-#include "../core/mirror_render.h"
-#include "../core/plat_fs.h"
-#include "../core/manifests.h"
+#include "install/install_request.h"
+#include "install/mirror.h"
+#include "install/mirror_render.h"
+#include "plat/plat_fs.h"
+#include "nvidia/manifests.h"
 #include "cmd.h"
 #include "cli/mirror.h"
 

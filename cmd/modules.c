@@ -1,11 +1,11 @@
 /*
  * modules.c: `cuenv modules`, the modulefiles of every installed CUDA and
- * cuDNN (their text and files: core/modulefile.c).
+ * cuDNN (their text and files: core/select/modulefile.c).
  */
 #include <stdio.h>
 
-#include "../core/modulefile.h"
-#include "../core/plat_path.h"
+#include "select/modulefile.h"
+#include "plat/plat_path.h"
 #include "cmd.h"
 #include "cli/modules.h"
 

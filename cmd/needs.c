@@ -14,15 +14,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../core/compat.h"
-#include "../core/fetch.h"
-#include "../core/needs.h"
-#include "../core/needs_ask.h"
-#include "../core/needs_render.h"
+#include "nvidia/compat.h"
+#include "net/fetch.h"
+#include "needs/needs.h"
+#include "needs/needs_ask.h"
+#include "needs/needs_render.h"
 #include "cmd.h"
 #include "cli/needs.h"
 #ifdef CUENV_NET
-#include "../core/wheel.h"
+#include "needs/wheel.h"
 #endif
 
 /*

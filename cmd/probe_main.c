@@ -17,7 +17,7 @@
  *
  * stdout is JSON lines: {"stage":"NAME"} as each step starts (flushed, so
  * that cuenv can tell where a crash happened), then the report
- * (core/smoke.h). The environment gives CUENV_DRIVER_VERSION (the kernel
+ * (core/check/check.h). The environment gives CUENV_DRIVER_VERSION (the kernel
  * module's version on machines without one, and for tests), and
  * LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES for the advice in messages.
  * The exit status is the report's (0, or 10-14), 2 for a bad command
@@ -26,8 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/plat_sys.h"
-#include "../core/smoke.h"
+#include "plat/plat_sys.h"
+#include "check/check.h"
 
 static void print_stage(void *arg, const char *step)
 {

@@ -1,4 +1,4 @@
-#include "../core/register.h"
+#include "store/register.h"
 #include "cmd.h"
 #include "cli/remove.h"
 

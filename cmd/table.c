@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "../core/suggest.h"
+#include "base/suggest.h"
 #include "cmd.h"
 
 #ifndef CUENV_NET

@@ -1,10 +1,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/env.h"
-#include "../core/plat_sys.h"
-#include "../core/register.h"
-#include "../core/select.h"
+#include "select/env.h"
+#include "plat/plat_sys.h"
+#include "store/register.h"
+#include "select/select.h"
 #include "cmd.h"
 #include "cli/uninstall.h"
 

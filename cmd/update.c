@@ -1,10 +1,10 @@
 #include <stdio.h>
 
-#include "../core/catalog.h"
-#include "../core/fetch.h"
-#include "../core/install_request.h"
-#include "../core/update.h"
-#include "../core/manifests.h"
+#include "nvidia/catalog.h"
+#include "net/fetch.h"
+#include "install/install_request.h"
+#include "install/update.h"
+#include "nvidia/manifests.h"
 #include "cmd.h"
 #include "cli/update.h"
 

@@ -1,6 +1,6 @@
 #include <unistd.h>
 
-#include "../core/hook.h"
+#include "select/hook.h"
 #include "cmd.h"
 #include "cli/use.h"
 

@@ -1,6 +1,6 @@
 #include <stdio.h>
 
-#include "../core/versions_report.h"
+#include "select/versions_report.h"
 #include "cmd.h"
 #include "cli/versions.h"
 

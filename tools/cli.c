@@ -607,7 +607,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(out,
 		"/* generated from %s by tools/cli.c: do not edit */\n"
-		"#include <stdint.h>\n\n#include \"core/opts.h\"\n",
+		"#include <stdint.h>\n\n#include \"core/base/opts.h\"\n",
 		spec);
 	for (int i = 0; i < ncmds; i++) {
 		char path[4096];

@@ -1,6 +1,6 @@
 #!/bin/sh
 # On aarch64 cuenv reads the catalogue's server rows (linux-sbsa) unless
-# the machine is a Jetson (issue 25; core/plat_sys.h): L4T's
+# the machine is a Jetson (issue 25; core/plat/plat_sys.h): L4T's
 # /etc/nv_tegra_release or a Tegra in /proc/device-tree/compatible make
 # it linux-aarch64, except L4T R38 and Thor, which take the server CUDA.
 # Run by the aarch64 cuenv under qemu (tests/aarch64/run.sh): qemu looks

@@ -2,7 +2,7 @@
 # The manual page (docs/cuenv.1.in with the options of docs/cli.txt, built
 # beside cuenv) renders without a warning (groff -ww, and man -l when
 # man-db is there) and names every command of cmd/table.c, every exit
-# code of core/rc.h, and its sections; its title has the VERSION file's
+# code of core/base/rc.h, and its sections; its title has the VERSION file's
 # version.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
@@ -37,7 +37,7 @@ for n in $names; do
 	check "command $n" grep -q "^       $n\\b" "$HOME/page.txt"
 done
 # Every exit code of core/rc.h.
-for c in $(grep -o '= [0-9]*,' "$src/core/rc.h" | tr -dc '0-9\n'); do
+for c in $(grep -o '= [0-9]*,' "$src/core/base/rc.h" | tr -dc '0-9\n'); do
 	check "exit code $c" grep -qE "^       $c( |\$)" "$HOME/page.txt"
 done
 # At 80 columns each command's entry starts with its whole synopsis on one

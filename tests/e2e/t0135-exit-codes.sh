@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every exit code of core/rc.h is in the README's table and the man page's
+# Every exit code of core/base/rc.h is in the README's table and the man page's
 # EXIT STATUS with the meaning it is used for, and neither documents a code
 # that rc.h lacks (cuenv exec's 126 and 127 aside). Each code that can be
 # reached without a GPU or a hostile archive is then produced by the
@@ -40,8 +40,8 @@ meanings='0:success
 18:in use
 70:internal'
 
-codes=$(sed -n 's/^[[:space:]]*CUENV_[A-Z_]* = \([0-9]*\),.*/\1/p' "$src/core/rc.h")
-[ -n "$codes" ] || fail "no codes read from core/rc.h"
+codes=$(sed -n 's/^[[:space:]]*CUENV_[A-Z_]* = \([0-9]*\),.*/\1/p' "$src/core/base/rc.h")
+[ -n "$codes" ] || fail "no codes read from core/base/rc.h"
 # The README's "Exit codes" table: "| N | meaning |"
 sed -n '/^## Exit codes/,/^## /p' "$readme" |
 	sed -n 's/^| \([0-9][0-9]*\) | \(.*\) |$/\1	\2/p' >"$HOME/readme.tsv"
@@ -56,14 +56,14 @@ sed -n '/^\.SH EXIT STATUS/,/^\.SH [A-Z]/p' "$man" | awk '
 
 for c in $codes; do
 	word=$(printf '%s\n' "$meanings" | sed -n "s/^$c://p")
-	check "core/rc.h's $c has no meaning in this test" [ -n "$word" ] &&
+	check "core/base/rc.h's $c has no meaning in this test" [ -n "$word" ] &&
 		check "README: no row for exit code $c with '$word'" \
 			grep -q "^$c	.*$word" "$HOME/readme.tsv" &&
 		check "man page: no entry for exit code $c with '$word'" \
 			grep -qi "^$c	.*$word" "$HOME/man.tsv"
 done
 for c in $(cut -f1 "$HOME/readme.tsv") $(cut -f1 "$HOME/man.tsv"); do
-	check "exit code $c is documented but not in core/rc.h" \
+	check "exit code $c is documented but not in core/base/rc.h" \
 		sh -c 'printf "%s\n" "$1" | grep -qx "$2"' - "$codes" "$c"
 done
 grep -q '126.*127\|126/127' "$readme" || fail "README: exec's 126/127"

@@ -9,7 +9,7 @@
 # expansion off (the default) and on. A value holding '!' is refused.
 # Skips when wine64 is not installed (Debian: apt-get install wine64).
 # PowerShell is not available here: --format powershell has unit tests
-# only (tests/unit/test_shell.c).
+# only (tests/unit/plat/test_shell.c).
 . "$(dirname "$0")/lib.sh"
 
 WINE=/usr/lib/wine/wine64

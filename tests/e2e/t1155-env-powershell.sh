@@ -7,7 +7,7 @@
 # " escaped by a backtick and each character past ASCII written as
 # $([char]0x0452). PowerShell is not available here: the lines are checked
 # as text, written by hand from about_Quoting_Rules and
-# about_Special_Characters (tests/unit/test_shell.c reads them back with a
+# about_Special_Characters (tests/unit/plat/test_shell.c reads them back with a
 # model of that grammar); no real PowerShell has run them.
 . "$(dirname "$0")/lib.sh"
 

@@ -5,7 +5,7 @@
 # string is verbatim and '' stands for one quote; a double-quoted one, for
 # a value that is not ASCII, has ` $ and " escaped with a backtick and
 # each character past ASCII as $([char]0xHHHH); every byte is ASCII;
-# tests/unit/test_shell.c has the grammar). With it,
+# tests/unit/plat/test_shell.c has the grammar). With it,
 # the hook's lines take the session into a project and out again leaving
 # exactly the user's PATH, `cuenv use` (CUENV_SHELL=pwsh, as the
 # function sets it) overrides and --unset goes back, and the hook's

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Each command's options are declared once, in docs/cli.txt (core/opts.h),
+# Each command's options are declared once, in docs/cli.txt (core/base/opts.h),
 # which `cuenv completion --options CMD` prints. For every command that
 # `cuenv help` lists (cmd/table.c less the hidden ones):
 #  - its usage synopsis (the lines of `cuenv CMD --help` down to the first

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cuenv explain, fed the frameworks' real messages (sources in the
-# comments; the same texts as tests/unit/test_explain.c): TensorFlow's
+# comments; the same texts as tests/unit/explain/test_explain.c): TensorFlow's
 # dso_loader line for libcupti.so.11.2 names CUPTI of CUDA 11.2, the
 # TensorFlow releases of manifests/compat/frameworks.tsv built with CUDA
 # 11.2 (2.5.0 to 2.11.0, cuDNN 8.1), what the machine has instead (a

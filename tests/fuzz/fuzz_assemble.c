@@ -64,10 +64,10 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "../../core/assemble.h"
-#include "../../core/buf.h"
-#include "../../core/err.h"
-#include "../../core/unpack.h"
+#include "store/assemble.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "net/unpack.h"
 
 #define MAX_COMPONENTS 8
 #define END 0xff

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/catalog.h"
-#include "../../core/digest.h"
-#include "../../core/version.h"
+#include "nvidia/catalog.h"
+#include "net/digest.h"
+#include "base/version.h"
 
 static void check(const struct catalog *cat)
 {

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/buf.h"
-#include "../../core/dotfile.h"
-#include "../../core/err.h"
-#include "../../core/version.h"
+#include "base/buf.h"
+#include "select/dotfile.h"
+#include "base/err.h"
+#include "base/version.h"
 
 #define NAME ".cuenv"
 

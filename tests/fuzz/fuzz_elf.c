@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/elf.h"
-#include "../../core/err.h"
+#include "artifact/elf.h"
+#include "base/err.h"
 
 static void violation(const char *what, const char *detail)
 {

@@ -37,9 +37,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../core/buf.h"
-#include "../../core/err.h"
-#include "../../core/unpack.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "net/unpack.h"
 
 static const mode_t types[] = { S_IFREG, S_IFDIR, S_IFLNK,  S_IFCHR,
 				S_IFBLK, S_IFIFO, S_IFSOCK, 0 };

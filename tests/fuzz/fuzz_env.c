@@ -1,5 +1,5 @@
 /*
- * fuzz_env.c: libFuzzer target for activation and its undo (core/env.c):
+ * fuzz_env.c: libFuzzer target for activation and its undo (core/select/env.c):
  * __CUENV_STATE is read back from the environment, where anything may
  * have changed it. The first byte picks one of two checks; the rest is
  * lines.
@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/buf.h"
-#include "../../core/env.h"
-#include "../../core/store.h"
-#include "../../core/xalloc.h"
+#include "base/buf.h"
+#include "select/env.h"
+#include "store/store.h"
+#include "base/xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /*
  * fuzz_frameworks.c: libFuzzer target for the writer of the framework
  * table that `cuenv update --frameworks` fills from the package index
- * (core/compat.c: compat_row_add), read back the way the tables are read
+ * (core/nvidia/compat.c: compat_row_add), read back the way the tables are read
  * (lines, then compat_row_field).
  *
  * The input is cut at NUL bytes into fields, six to a row (the table's
@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/buf.h"
-#include "../../core/compat.h"
-#include "../../core/err.h"
+#include "base/buf.h"
+#include "nvidia/compat.h"
+#include "base/err.h"
 
 #define COLUMNS 6
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_ldcache.c: libFuzzer target for the loader cache's parser
- * (ldcache_parse, core/ldcache.c), which reads /etc/ld.so.cache: data
+ * (ldcache_parse, core/artifact/ldcache.c), which reads /etc/ld.so.cache: data
  * from the disk. Aborts unless:
  *
  *   - a failure is CUENV_E_MANIFEST with a message, and leaves out as it
@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/err.h"
-#include "../../core/ldcache.h"
-#include "../../core/xalloc.h"
+#include "base/err.h"
+#include "artifact/ldcache.h"
+#include "base/xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

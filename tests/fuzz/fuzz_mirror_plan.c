@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/catalog.h"
-#include "../../core/digest.h"
-#include "../../core/mirror.h"
-#include "../../core/plan.h"
-#include "../../core/version.h"
+#include "nvidia/catalog.h"
+#include "net/digest.h"
+#include "install/mirror.h"
+#include "install/plan.h"
+#include "base/version.h"
 
 static char dir[] = "/tmp/fuzz_mirror_plan.XXXXXX";
 static char path[sizeof(dir) + 40];

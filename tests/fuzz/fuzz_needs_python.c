@@ -1,6 +1,6 @@
 /*
  * fuzz_needs_python.c: libFuzzer target for reading what the frameworks
- * said (needs_python_parse, core/needs.c): the output of `python -c
+ * said (needs_python_parse, core/needs/needs.c): the output of `python -c
  * needs_python_script`, run in the user's environment, where any import
  * may print or crash. py starts as an earlier answer read. Aborts unless:
  *
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/needs.h"
-#include "../../core/version.h"
+#include "needs/needs.h"
+#include "base/version.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -27,9 +27,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../core/err.h"
-#include "../../core/nvlib.h"
-#include "../../core/pe.h"
+#include "base/err.h"
+#include "nvidia/nvlib.h"
+#include "artifact/pe.h"
 
 static void violation(const char *what, const char *detail)
 {

@@ -1,6 +1,6 @@
 /*
  * fuzz_smoke_json.c: libFuzzer target for reading cuenv-probe's report
- * (smoke_report_from_json, core/smoke_json.c): cuenv reads what a child
+ * (smoke_report_from_json, core/check/check_json.c): cuenv reads what a child
  * process wrote, in an environment that may be anything. Aborts unless:
  *
  *   - a failure is CUENV_E_GPU with a message;
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/buf.h"
-#include "../../core/err.h"
-#include "../../core/smoke.h"
-#include "../../core/xalloc.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "check/check.h"
+#include "base/xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

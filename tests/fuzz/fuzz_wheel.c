@@ -1,6 +1,6 @@
 /*
  * fuzz_wheel.c: libFuzzer target for the zip reader `cuenv needs` uses on
- * remote wheels (core/wheel.c): the end record (wheel_zip_end_parse) and
+ * remote wheels (core/needs/wheel.c): the end record (wheel_zip_end_parse) and
  * the central directory (wheel_zip_directory), both from a server.
  *
  * The first byte says how much of the end of the file the tail holds
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/err.h"
-#include "../../core/wheel.h"
+#include "base/err.h"
+#include "needs/wheel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

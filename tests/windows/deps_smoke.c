@@ -28,7 +28,7 @@
 #include <archive_entry.h>
 #include <jansson.h>
 
-#include "../../core/digest.h"
+#include "../../core/net/digest.h"
 
 #define MAX_ENTRIES 32
 

@@ -13,11 +13,11 @@
  * cuDNN 8's sub-libraries name the toolkit's cuBLAS. Expected values are
  * written by hand (tests/e2e/t0290 registers the same layouts on Linux).
  */
-#include "../../core/detect.h"
-#include "../../core/explain.h"
-#include "../../core/ldcache.h"
-#include "../../core/pe.h"
-#include "../../core/smoke.h"
+#include "../../core/store/detect.h"
+#include "../../core/explain/explain.h"
+#include "../../core/artifact/ldcache.h"
+#include "../../core/artifact/pe.h"
+#include "../../core/check/check.h"
 
 /* The folder test_core.exe is in (UTF-8, no final separator). */
 static int exe_dir(struct buf *out)

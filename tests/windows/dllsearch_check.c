@@ -13,8 +13,8 @@
 #include <string.h>
 #include <windows.h>
 
-#include "../../core/dllsearch.h"
-#include "../../core/plat_path.h"
+#include "../../core/artifact/dllsearch.h"
+#include "../../core/plat/plat_path.h"
 
 #define NAME "cuenvfake64_110.dll"
 

@@ -10,14 +10,14 @@
 #include <windows.h>
 #include <aclapi.h>
 
-#include "../../core/file.h"
-#include "../../core/gc.h"
-#include "../../core/plat_fs.h"
-#include "../../core/plat_lock.h"
-#include "../../core/plat_owner.h"
-#include "../../core/store.h"
-#include "../../core/plat_sys.h"
-#include "../../core/trust.h"
+#include "../../core/plat/file.h"
+#include "../../core/install/gc.h"
+#include "../../core/plat/plat_fs.h"
+#include "../../core/plat/plat_lock.h"
+#include "../../core/plat/plat_owner.h"
+#include "../../core/store/store.h"
+#include "../../core/plat/plat_sys.h"
+#include "../../core/store/trust.h"
 
 static void check_int(const char *what, long long got, long long want)
 {

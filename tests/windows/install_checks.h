@@ -14,12 +14,12 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "../../core/assemble.h"
-#include "../../core/catalog.h"
-#include "../../core/digest.h"
-#include "../../core/fetch.h"
-#include "../../core/install.h"
-#include "../../core/unpack.h"
+#include "../../core/store/assemble.h"
+#include "../../core/nvidia/catalog.h"
+#include "../../core/net/digest.h"
+#include "../../core/net/fetch.h"
+#include "../../core/install/install.h"
+#include "../../core/net/unpack.h"
 
 #define GRUSSE_H                                                               \
 	"Gr\xc3\xbc\xc3\x9f"                                                   \

@@ -5,7 +5,7 @@
  * (tests/windows/proc_child.c), built beside test_core.exe; cmd.exe is
  * found on the child's Path.
  */
-#include "../../core/proc.h"
+#include "../../core/plat/proc.h"
 
 static double now_s(void)
 {

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <windows.h>
 
-#include "../../core/plat_sys.h"
+#include "../../core/plat/plat_sys.h"
 
 static void put(int fd, const char *s, size_t n)
 {

@@ -8,9 +8,9 @@
  * test_core.c after fs_checks.h (uses check, check_str, check_int,
  * put_text). Expected values are written by hand.
  */
-#include "../../core/hook.h"
-#include "../../core/manifests.h"
-#include "../../core/startup.h"
+#include "../../core/select/hook.h"
+#include "../../core/nvidia/manifests.h"
+#include "../../core/select/startup.h"
 
 static void startup_root_checks(void)
 {

@@ -2,8 +2,8 @@
  * tests/windows/test_core.c: core modules cross-built for Windows
  * (make windows-core: libcuenv-core.a), checked under wine
  * (make test-windows-core). Plain C: cmocka is not cross-built. The
- * path cases are the ones tests/unit/test_plat_path.c runs on Linux
- * (tests/unit/plat_path_cases.h); here plat_path_native() must be the
+ * path cases are the ones tests/unit/plat/test_plat_path.c runs on Linux
+ * (tests/unit/plat/plat_path_cases.h); here plat_path_native() must be the
  * Windows rules. Expected values are written by hand (see each check).
  */
 #include <errno.h>
@@ -13,18 +13,18 @@
 #include <windows.h>
 #include <shellapi.h>
 
-#include "../../core/buf.h"
-#include "../../core/err.h"
-#include "../../core/nvlib.h"
-#include "../../core/plat_cmdline.h"
-#include "../../core/plat_dl.h"
-#include "../../core/plat_sys.h"
-#include "../../core/plat_proc.h"
-#include "../../core/plat_path.h"
-#include "../../core/shell.h"
-#include "../../core/version.h"
-#include "../../core/xalloc.h"
-#include "../unit/plat_path_cases.h"
+#include "../../core/base/buf.h"
+#include "../../core/base/err.h"
+#include "../../core/nvidia/nvlib.h"
+#include "../../core/plat/plat_cmdline.h"
+#include "../../core/plat/plat_dl.h"
+#include "../../core/plat/plat_sys.h"
+#include "../../core/plat/plat_proc.h"
+#include "../../core/plat/plat_path.h"
+#include "../../core/plat/shell.h"
+#include "../../core/base/version.h"
+#include "../../core/base/xalloc.h"
+#include "../unit/plat/plat_path_cases.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
 

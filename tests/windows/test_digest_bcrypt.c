@@ -1,5 +1,5 @@
 /*
- * test_digest_bcrypt.c: core/digest_bcrypt.c under wine (run by
+ * test_digest_bcrypt.c: core/net/digest_bcrypt.c under wine (run by
  * tests/windows/deps-smoke.sh). Expected digests are FIPS 180-2's
  * SHA-256 examples (appendix B) and the empty message's.
  * Plain C, no cmocka (not cross-built yet): prints one line per failure,
@@ -11,7 +11,7 @@
 
 #include <windows.h>
 
-#include "../../core/digest.h"
+#include "../../core/net/digest.h"
 
 static int failures;
 

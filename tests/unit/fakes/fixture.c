@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../../core/plat_path.h"
-#include "../../../core/version.h"
-#include "../../../core/xalloc.h"
+#include "plat/plat_path.h"
+#include "base/version.h"
+#include "base/xalloc.h"
 
 extern char **environ;
 

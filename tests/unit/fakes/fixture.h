@@ -33,9 +33,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "../../../core/buf.h"
-#include "../../../core/env.h"
-#include "../../../core/store.h"
+#include "base/buf.h"
+#include "select/env.h"
+#include "store/store.h"
 
 struct fixture {
 	char *root; /* real path of the mkdtemp folder */

@@ -4,7 +4,7 @@
  * libcuda.c, libcudart.c, libcudnn.c and libcupti.c are each built into a
  * shared library with the soname a test needs (cc -shared -Wl,-soname,
  * libcudart.so.12 ...) and implement, on the CPU, every symbol that
- * cuenv-probe (core/smoke_cuda.c) looks up, with the signatures of
+ * cuenv-probe (core/check/check_cuda.c) looks up, with the signatures of
  * core/cuda_abi.h. "Device memory" is host memory, so the fakes can hand
  * pointers to one another as the real libraries do.
  *
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../../../../core/cuda_abi.h"
+#include "../../../../core/nvidia/cuda_abi.h"
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 

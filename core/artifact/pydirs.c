@@ -1,0 +1,112 @@
+/*
+ * pydirs.c: the folders a Python searches (see pydirs.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "plat/plat_fs.h"
+#include "plat/plat_path.h"
+#include "plat/proc.h"
+#include "artifact/pydirs.h"
+
+/*
+ * Run python -c script with envp; its stdout into out when it exits 0
+ * within PYDIRS_TIMEOUT_MS having said at most max bytes. 0 then.
+ */
+static int ask(const char *python, char *const *envp, const char *script,
+	       size_t max, struct buf *out)
+{
+	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	int ok;
+
+	p.argv = argv;
+	p.envp = envp;
+	p.out_fd = 1;
+	p.max_output = max;
+	p.kill_on_overflow = 1;
+	p.timeout_ms = PYDIRS_TIMEOUT_MS;
+	ok = !proc_run(&p, &e) && p.exit_code == 0;
+	if (ok)
+		buf_add(out, p.out.data, p.out.len);
+	proc_release(&p);
+	err_release(&e);
+	return ok ? 0 : -1;
+}
+
+void pydirs_ask(const char *python, char *const *envp, struct strv *dirs)
+{
+	static const char script[] = "import sys\n"
+				     "for p in sys.path:\n"
+				     "    if p: print(p)\n";
+	struct buf out = BUF_INIT;
+	struct strv lines = STRV_INIT;
+
+	if (!ask(python, envp, script, PYDIRS_OUT_MAX, &out)) {
+		/* Windows' python prints \r\n */
+		for (size_t i = 0; i < out.len; i++)
+			if (out.data[i] == '\r')
+				out.data[i] = '\n';
+		strv_split(&lines, out.data, '\n');
+	}
+	for (size_t i = 0; i < lines.n; i++)
+		if (plat_path_is_abs(plat_path_native(), lines.v[i]) &&
+		    strv_find(dirs, lines.v[i]) < 0)
+			strv_push(dirs, lines.v[i]);
+	strv_release(&lines);
+	buf_release(&out);
+}
+
+char *pydirs_version(const char *python, char *const *envp)
+{
+	static const char script[] = "import sys\n"
+				     "print('%d.%d' % sys.version_info[:2])\n";
+	struct buf out = BUF_INIT;
+	unsigned maj, min;
+	char *v = NULL;
+
+	if (!ask(python, envp, script, 64, &out) &&
+	    sscanf(out.data, "%u.%u", &maj, &min) == 2) {
+		buf_reset(&out);
+		buf_printf(&out, "%u.%u", maj, min);
+		v = buf_detach(&out);
+	}
+	buf_release(&out);
+	return v;
+}
+
+void pydirs_venv(const char *venv, struct strv *dirs)
+{
+	struct strv found = STRV_INIT;
+	struct buf lib = BUF_INIT, p = BUF_INIT;
+	struct plat_dir *d;
+	struct plat_stat st;
+	const char *name;
+
+	if (!venv || !plat_path_is_abs(plat_path_native(), venv))
+		return;
+	buf_path(&lib, venv, "lib");
+	d = plat_opendir(lib.data);
+	if (d) {
+		while ((name = plat_readdir(d)))
+			if (!strncmp(name, "python", 6)) {
+				buf_reset(&p);
+				buf_path(&p, lib.data, name);
+				buf_path(&p, p.data, "site-packages");
+				strv_push(&found, p.data);
+			}
+		plat_closedir(d);
+	}
+	strv_sort(&found);
+	buf_reset(&p);
+	buf_path(&p, venv, "Lib/site-packages");
+	strv_push(&found, p.data);
+	for (size_t i = 0; i < found.n; i++)
+		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR &&
+		    strv_find(dirs, found.v[i]) < 0)
+			strv_push(dirs, found.v[i]);
+	strv_release(&found);
+	buf_release(&lib);
+	buf_release(&p);
+}

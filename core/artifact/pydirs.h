@@ -1,0 +1,36 @@
+/*
+ * pydirs.h: the folders a Python searches for packages, for `cuenv
+ * doctor`'s pip and conda checks (which CUDA wheels it would import).
+ *
+ * The interpreter itself is asked first (sys.path, with the user's
+ * environment, so that a virtualenv, PYTHONPATH or the user's site count
+ * as they do for the user's programs); a virtualenv's site-packages are
+ * added in case its python did not answer. Best effort throughout: what
+ * cannot be found adds nothing.
+ */
+#ifndef CUENV_PYDIRS_H
+#define CUENV_PYDIRS_H
+
+#include "base/buf.h"
+
+/* How long python may take, and how much it may say. */
+#define PYDIRS_TIMEOUT_MS 10000
+#define PYDIRS_OUT_MAX (1u << 20)
+
+/*
+ * Run python (a path) with envp and push each absolute folder of its
+ * sys.path onto dirs, once. Nothing on any failure (not started,
+ * non-zero exit, killed after PYDIRS_TIMEOUT_MS or for saying more than
+ * PYDIRS_OUT_MAX).
+ */
+void pydirs_ask(const char *python, char *const *envp, struct strv *dirs);
+
+/* python's "3.10" (malloc'd), or NULL when it does not answer so. */
+char *pydirs_version(const char *python, char *const *envp);
+
+/* Push each folder VENV/lib/pythonX.Y/site-packages (POSIX) and
+ * VENV/Lib/site-packages (Windows) there is onto dirs, once, in name
+ * order; venv NULL or not absolute: nothing. */
+void pydirs_venv(const char *venv, struct strv *dirs);
+
+#endif

@@ -1,0 +1,654 @@
+/*
+ * pyload.c: what a Python environment's frameworks load (see pyload.h).
+ */
+#include "artifact/pyload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plat/plat_path.h"
+#include "plat/file.h"
+#include "nvidia/nvlib.h"
+#include "plat/plat_fs.h"
+#include "base/version.h"
+#include "base/xalloc.h"
+
+#define RECORD_MAX (8u << 20) /* a wheel's RECORD file */
+
+/* ---- frameworks --------------------------------------------------------- */
+
+void pyload_fws_release(struct pyload_fws *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		FREE_EACH(f->v[i].site, f->v[i].dlopener);
+		STRV_RELEASE_EACH(&f->v[i].entries, &f->v[i].dlnames);
+	}
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+static bool is_file(const char *path)
+{
+	struct plat_stat st;
+
+	return !plat_stat(path, &st) && st.type == PLAT_F_REG;
+}
+
+/* site/dir's files named prefix*suffix, sorted, as paths into out. */
+static void files_like(const char *site, const char *dir, const char *prefix,
+		       const char *suffix, struct strv *out)
+{
+	struct buf d = BUF_INIT, p = BUF_INIT;
+	struct strv names = STRV_INIT;
+	struct plat_dir *pd;
+	const char *ent;
+	size_t ns = strlen(suffix);
+
+	buf_path(&d, site, dir);
+	pd = plat_opendir(d.data);
+	while (pd && (ent = plat_readdir(pd))) {
+		size_t n = strlen(ent);
+
+		if (!strncmp(ent, prefix, strlen(prefix)) && n > ns &&
+		    !strcmp(ent + n - ns, suffix))
+			strv_push(&names, ent);
+	}
+	if (pd)
+		plat_closedir(pd);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		buf_reset(&p);
+		buf_path(&p, d.data, names.v[i]);
+		if (is_file(p.data))
+			strv_push(out, p.data);
+	}
+	strv_release(&names);
+	BUF_RELEASE_EACH(&d, &p);
+}
+
+/*
+ * The sonames of the NVIDIA wheels' front libraries in site: each file
+ * site/nvidia/NAME/lib/lib<stem>.so.<version> of a library frameworks
+ * load by name (NVLIB_FRAMEWORK), not a family's sub-library
+ * (libcudnn_ops.so.9 is its front library's to load). The CUDA runtime
+ * first, then by name.
+ */
+static void wheel_fronts(const char *site, struct strv *out)
+{
+	struct buf nv = BUF_INIT, lib = BUF_INIT;
+	struct strv dirs = STRV_INIT, names = STRV_INIT;
+	struct plat_dir *d;
+	const char *ent;
+
+	buf_path(&nv, site, "nvidia");
+	d = plat_opendir(nv.data);
+	while (d && (ent = plat_readdir(d)))
+		if (*ent != '.')
+			strv_push(&dirs, ent);
+	if (d)
+		plat_closedir(d);
+	for (size_t i = 0; i < dirs.n; i++) {
+		buf_reset(&lib);
+		buf_path(&lib, nv.data, dirs.v[i]);
+		buf_path(&lib, lib.data, "lib");
+		d = plat_opendir(lib.data);
+		while (d && (ent = plat_readdir(d))) {
+			const char *ver;
+			const struct nvlib *e = nvlib_match_file(ent, &ver);
+			size_t ns = e ? strlen(e->stem) : 0;
+
+			if (e && (e->flags & NVLIB_FRAMEWORK) && *ver &&
+			    !strncmp(ent, "lib", 3) &&
+			    !strncmp(ent + 3, e->stem, ns) &&
+			    !strncmp(ent + 3 + ns, ".so.", 4) &&
+			    !strchr(ver, '.'))
+				strv_push(&names, ent);
+		}
+		if (d)
+			plat_closedir(d);
+	}
+	strv_sort(&names);
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < names.n; i++)
+			if ((nvlib_match_file(names.v[i], NULL)->id ==
+			     NVLIB_CUDART) == !pass &&
+			    strv_find(out, names.v[i]) < 0)
+				strv_push(out, names.v[i]);
+	STRV_RELEASE_EACH(&dirs, &names);
+	BUF_RELEASE_EACH(&nv, &lib);
+}
+
+/*
+ * What each framework's files are (paths under site-packages; "*" in a
+ * file name is any text, the matches sorted):
+ *
+ * torch: `import torch` loads torch/lib/libtorch_global_deps.so (with
+ * RTLD_GLOBAL, torch/__init__.py's _load_global_deps) and then its _C
+ * extension, whose DT_NEEDED closure holds libtorch_cuda.so (CUDA 11 and
+ * 12 builds alike) and every CUDA library it uses. torch 1.13 to 2.0
+ * also dlopen torch/lib/libnvfuser_codegen.so at import (libtorch_cuda's
+ * static initialiser; found through libtorch.so's RPATH, $ORIGIN), which
+ * needs NVRTC (libnvrtc.so.11.2 in 2.0.1, from the wheel by its RPATH).
+ *
+ * TensorFlow: `import tensorflow` loads _pywrap_tensorflow_internal.so,
+ * which needs libtensorflow_cc.so.2 and libtensorflow_framework.so.2;
+ * the framework library's DSO loader dlopens the CUDA libraries by name
+ * (the runtime at import, to count devices; the rest when a GPU is set
+ * up), with the framework library's RUNPATH.
+ *
+ * JAX: its CUDA plugin (jax_plugins/xla_cudaNN/xla_cuda_plugin.so, with
+ * DT_RPATH into the wheels) and the plugin's extension modules carry no
+ * CUDA DT_NEEDED entry; the plugin dlopens every CUDA library when a GPU
+ * client is made.
+ */
+struct fw_kind {
+	const char *name;
+	const char *marker;	   /* a file only a CUDA build has */
+	const char *entries[3][2]; /* folder, file pattern */
+	const char *dlopener;	   /* the object calling dlopen, or NULL */
+	size_t at_import;	   /* dlnames loaded by the import */
+};
+
+static const struct fw_kind fw_kinds[] = {
+	{ "torch",
+	  "torch/lib/libtorch_cuda.so",
+	  { { "torch/lib", "libtorch_global_deps.so" },
+	    { "torch", "_C.*.so" },
+	    { "torch/lib", "libnvfuser_codegen.so" } },
+	  NULL,
+	  0 },
+	{ "tensorflow",
+	  "tensorflow/libtensorflow_framework.so.2",
+	  { { "tensorflow/python", "_pywrap_tensorflow_internal.so" } },
+	  "tensorflow/libtensorflow_framework.so.2",
+	  1 },
+	{ "jax",
+	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+	  { { "jax_plugins/xla_cuda12", "xla_cuda_plugin.so" },
+	    { "jax_cuda12_plugin", "*.so" } },
+	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+	  0 },
+	{ "jax",
+	  "jax_plugins/xla_cuda11/xla_cuda_plugin.so",
+	  { { "jax_plugins/xla_cuda11", "xla_cuda_plugin.so" },
+	    { "jax_cuda11_plugin", "*.so" } },
+	  "jax_plugins/xla_cuda11/xla_cuda_plugin.so",
+	  0 },
+};
+
+static void find_kind(const char *site, const struct fw_kind *k,
+		      struct pyload_fws *out)
+{
+	struct buf p = BUF_INIT;
+	struct pyload_fw fw = { .name = k->name };
+
+	buf_path(&p, site, k->marker);
+	if (!is_file(p.data))
+		goto out;
+	for (size_t i = 0; i < 3 && k->entries[i][0]; i++) {
+		const char *pat = k->entries[i][1], *star = strchr(pat, '*');
+		char *prefix;
+
+		if (!star) { /* one file by its name */
+			buf_reset(&p);
+			buf_path(&p, site, k->entries[i][0]);
+			buf_path(&p, p.data, pat);
+			if (is_file(p.data))
+				strv_push(&fw.entries, p.data);
+			continue;
+		}
+		prefix = xstrndup(pat, (size_t)(star - pat));
+		files_like(site, k->entries[i][0], prefix, star + 1,
+			   &fw.entries);
+		free(prefix);
+	}
+	if (!fw.entries.n)
+		goto out;
+	if (k->dlopener) {
+		buf_reset(&p);
+		buf_path(&p, site, k->dlopener);
+		fw.dlopener = buf_detach(&p);
+		wheel_fronts(site, &fw.dlnames);
+		fw.at_import = k->at_import < fw.dlnames.n ? k->at_import
+							   : fw.dlnames.n;
+		/* what the import loads is the CUDA runtime, if a wheel has it */
+		if (fw.at_import && fw.dlnames.n &&
+		    nvlib_match_file(fw.dlnames.v[0], NULL)->id != NVLIB_CUDART)
+			fw.at_import = 0;
+	}
+	fw.site = xstrdup(site);
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v[out->n++] = fw;
+	memset(&fw, 0, sizeof(fw));
+out:
+	FREE_EACH(fw.dlopener);
+	STRV_RELEASE_EACH(&fw.entries, &fw.dlnames);
+	buf_release(&p);
+}
+
+void pyload_find(const struct strv *sites, struct pyload_fws *out)
+{
+	struct strv seen = STRV_INIT;
+
+	for (size_t i = 0; sites && i < sites->n; i++) {
+		char *real = plat_realpath(sites->v[i]);
+
+		if (real && strv_find(&seen, real) < 0) {
+			strv_push(&seen, real);
+			for (size_t k = 0;
+			     k < sizeof(fw_kinds) / sizeof(*fw_kinds); k++)
+				find_kind(sites->v[i], &fw_kinds[k], out);
+		}
+		free(real);
+	}
+	strv_release(&seen);
+}
+
+/* ---- the prediction ----------------------------------------------------- */
+
+/* The N of a cuDNN front library's soname libcudnn.so.N, or 0. */
+static unsigned cudnn_front(const struct loader_obj *o)
+{
+	const char *s = o->elf.soname;
+
+	if (!s || strncmp(s, "libcudnn.so.", 12) || s[12] < '1' || s[12] > '9')
+		return 0;
+	return (unsigned)strtoul(s + 12, NULL, 10);
+}
+
+/*
+ * dlopen(stem.so.M.m.p), then .M.m, then .M, as cuDNN 9's front library
+ * does (its own version's parts; .M alone when its version is not
+ * known): the first that loads is the sub-library. A name that is not
+ * found before the last leaves no miss.
+ */
+static void dlopen_sub(struct loader *l, size_t front, const char *stem,
+		       unsigned major, const char *version, bool exact,
+		       bool optional)
+{
+	struct version v;
+	struct buf name = BUF_INIT;
+	size_t idx, nmiss;
+
+	if (exact && version && !version_parse(version, &v) && v.n >= 3 &&
+	    v.part[0] == major) {
+		for (unsigned n = 3; n >= 2; n--) {
+			nmiss = l->nmiss;
+
+			buf_reset(&name);
+			buf_printf(&name, "%s.so", stem);
+			for (unsigned k = 0; k < n; k++)
+				buf_printf(&name, ".%lu", v.part[k]);
+			if (loader_dlopen(l, front, name.data, &idx) ==
+			    CUENV_OK)
+				goto out;
+			loader_forget_misses(l, nmiss);
+		}
+	}
+	buf_reset(&name);
+	buf_printf(&name, "%s.so.%u", stem, major);
+	nmiss = l->nmiss;
+	/* one that is not there at all is not loaded when a model runs
+	 * either: the front library checks for it at its first call */
+	if (loader_dlopen(l, front, name.data, &idx) && optional)
+		loader_forget_misses(l, nmiss);
+out:
+	buf_release(&name);
+}
+
+/* What each cuDNN front library among objects [from, nobj) dlopens. */
+static void cudnn_dlopens(struct loader *l, size_t from, bool later)
+{
+	size_t end = l->nobj;
+
+	for (size_t i = from; i < end; i++) {
+		unsigned major = cudnn_front(&l->obj[i]);
+		struct buf ver = BUF_INIT;
+		bool known;
+
+		if (!major)
+			continue;
+		known = pyload_file_version(l->obj[i].path, &ver);
+		if (major >= 9) {
+			const char *const *subs =
+				later ? nvlib_cudnn9_later : nvlib_cudnn9_first;
+
+			for (size_t k = 0; subs[k]; k++)
+				dlopen_sub(l, i, subs[k], major,
+					   known ? ver.data : NULL, true,
+					   later);
+		} else if (later) {
+			for (size_t k = 0; nvlib_cudnn8_later[k]; k++)
+				dlopen_sub(l, i, nvlib_cudnn8_later[k], major,
+					   NULL, false, true);
+		}
+		buf_release(&ver);
+	}
+}
+
+/* The loaded object that is the file path (by real path), or LOADER_NONE. */
+static size_t loaded_file(const struct loader *l, const char *path)
+{
+	char *want = plat_realpath(path);
+	size_t found = LOADER_NONE;
+
+	for (size_t i = 0; want && i < l->nobj && found == LOADER_NONE; i++) {
+		char *got = plat_realpath(l->obj[i].path);
+
+		if (got && !strcmp(got, want))
+			found = i;
+		free(got);
+	}
+	free(want);
+	return found;
+}
+
+/* fw's dlopener asks for dlnames [from, to), each once. */
+static void fw_dlopens(struct loader *l, const struct pyload_fw *fw,
+		       size_t from, size_t to)
+{
+	size_t by, idx;
+
+	if (!fw->dlopener || from >= to)
+		return;
+	by = loaded_file(l, fw->dlopener);
+	if (by == LOADER_NONE &&
+	    loader_dlopen(l, LOADER_NONE, fw->dlopener, &by) != CUENV_OK)
+		return;
+	for (size_t i = from; i < to; i++)
+		loader_dlopen(l, by, fw->dlnames.v[i], &idx);
+}
+
+void pyload_predict(struct loader *l, const char *python,
+		    const struct pyload_fw *fw, bool on_use,
+		    struct pyload_span *span)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	if (python && !l->nobj)
+		loader_program(l, python, &err); /* no program: no RPATH */
+	err_release(&err);
+	span->first = l->nobj;
+	for (size_t i = 0; i < fw->entries.n; i++) {
+		size_t idx;
+
+		loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
+	}
+	cudnn_dlopens(l, span->first, false);
+	fw_dlopens(l, fw, 0, fw->at_import);
+	span->on_use = l->nobj;
+	if (on_use) {
+		size_t from = l->nobj;
+
+		fw_dlopens(l, fw, fw->at_import, fw->dlnames.n);
+		cudnn_dlopens(l, from, false);
+		cudnn_dlopens(l, span->first, true);
+	}
+	loader_check_versions(l);
+}
+
+/* ---- versions and the environment's own copies -------------------------- */
+
+/* "nvidia_nvjitlink_cu12-12.9.86.dist-info" -> "12.9.86" */
+static bool dist_info_version(const char *ent, struct buf *out)
+{
+	static const char sfx[] = ".dist-info";
+	size_t n = strlen(ent), ns = sizeof(sfx) - 1;
+	const char *dash = strchr(ent, '-');
+
+	if (!dash || n <= ns || strcmp(ent + n - ns, sfx))
+		return false;
+	buf_reset(out);
+	buf_add(out, dash + 1, (size_t)(ent + n - ns - (dash + 1)));
+	return version_is_valid(out->data);
+}
+
+/* Does the RECORD text list rel ("nvidia/x/lib/f,sha256=...,size")? */
+static bool record_lists(const char *text, const char *rel)
+{
+	size_t n = strlen(rel);
+
+	for (const char *p = text; (p = strstr(p, rel)); p += n)
+		if ((p == text || p[-1] == '\n') && p[n] == ',')
+			return true;
+	return false;
+}
+
+/* The version of the wheel in site whose RECORD lists rel. */
+static bool wheel_version(const char *site, const char *rel, struct buf *out)
+{
+	struct plat_dir *d = plat_opendir(site);
+	const char *ent;
+	bool found = false;
+
+	while (d && !found && (ent = plat_readdir(d))) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+		struct buf rec = BUF_INIT, text = BUF_INIT;
+
+		if (!strncmp(ent, "nvidia_", 7) &&
+		    dist_info_version(ent, out)) {
+			buf_path(&rec, site, ent);
+			buf_path(&rec, rec.data, "RECORD");
+			found = !file_read(rec.data, RECORD_MAX,
+					   FILE_MAY_BE_MISSING, &text, &err) &&
+				record_lists(text.data, rel);
+		}
+		BUF_RELEASE_EACH(&rec, &text);
+		err_release(&err);
+	}
+	if (d)
+		plat_closedir(d);
+	return found;
+}
+
+bool pyload_file_version(const char *path, struct buf *out)
+{
+	char *real = plat_realpath(path);
+	const char *base, *so, *nv;
+	struct version v;
+	bool ok = false;
+
+	if (!real)
+		return false;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	so = strstr(base, ".so.");
+	if (so && !version_parse(so + 4, &v) && v.n >= 3) {
+		buf_sets(out, so + 4);
+		ok = true;
+		goto out;
+	}
+	/* SITE/nvidia/NAME/lib/FILE, as the wheel's RECORD lists it */
+	nv = strstr(real, "/nvidia/");
+	while (nv && strstr(nv + 1, "/nvidia/"))
+		nv = strstr(nv + 1, "/nvidia/");
+	if (nv) {
+		char *site = xstrndup(real, (size_t)(nv - real));
+
+		ok = wheel_version(site, nv + 1, out);
+		free(site);
+	}
+out:
+	free(real);
+	return ok;
+}
+
+char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
+{
+	struct buf nv = BUF_INIT, p = BUF_INIT;
+	struct plat_dir *d;
+	const char *ent;
+	char *found = NULL;
+
+	buf_path(&nv, fw->site, "nvidia");
+	d = plat_opendir(nv.data);
+	while (d && !found && (ent = plat_readdir(d))) {
+		buf_reset(&p);
+		buf_path(&p, nv.data, ent);
+		buf_path(&p, p.data, "lib");
+		buf_path(&p, p.data, name);
+		if (is_file(p.data))
+			found = buf_detach(&p);
+	}
+	if (d)
+		plat_closedir(d);
+	BUF_RELEASE_EACH(&nv, &p);
+	return found;
+}
+
+/* ---- judging ------------------------------------------------------------ */
+
+void pyload_issues_release(struct pyload_issues *is)
+{
+	for (size_t i = 0; i < is->n; i++)
+		FREE_EACH(is->v[i].name, is->v[i].path, is->v[i].source,
+			  is->v[i].want, is->v[i].detail);
+	free(is->v);
+	memset(is, 0, sizeof(*is));
+}
+
+static void add_issue(struct pyload_issues *out, enum pyload_kind kind,
+		      const char *name, const struct loader_obj *o,
+		      const char *want, char *detail_take)
+{
+	struct pyload_issue *is;
+
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	is = &out->v[out->n++];
+	is->kind = kind;
+	is->name = xstrdup(name);
+	is->path = o ? xstrdup(o->path) : NULL;
+	is->source = o ? xstrdup(loader_source_name(o->source)) : NULL;
+	is->want = want ? xstrdup(want) : NULL;
+	is->detail = detail_take;
+}
+
+/* The real folder of path, heap, or NULL. */
+static char *real_dir(const char *path)
+{
+	char *real = plat_realpath(path), *slash;
+
+	if (!real)
+		return NULL;
+	slash = strrchr(real, '/');
+	if (slash && slash != real)
+		*slash = '\0';
+	return real;
+}
+
+static const char *obj_name(const struct loader_obj *o)
+{
+	return o->elf.soname ? o->elf.soname : o->names.v[0];
+}
+
+/* cuDNN's sub-libraries in another folder than their front library. */
+static void judge_mixed(const struct loader *l, const struct pyload_span *sp,
+			struct pyload_issues *out)
+{
+	for (size_t f = sp->first; f < l->nobj; f++) {
+		char *front;
+
+		if (!cudnn_front(&l->obj[f]))
+			continue;
+		front = real_dir(l->obj[f].path);
+		for (size_t i = sp->first; front && i < l->nobj; i++) {
+			const struct loader_obj *o = &l->obj[i];
+			const struct nvlib *e =
+				nvlib_match_file(obj_name(o), NULL);
+			char *dir;
+			struct buf d = BUF_INIT;
+
+			if (i == f || !e || e->id != NVLIB_CUDNN ||
+			    o->loader != f)
+				continue;
+			dir = real_dir(o->path);
+			if (dir && strcmp(dir, front)) {
+				buf_printf(&d, "its front library %s is in %s",
+					   obj_name(&l->obj[f]), front);
+				add_issue(out, PYLOAD_MIXED, obj_name(o), o,
+					  front, buf_detach(&d));
+			}
+			free(dir);
+			buf_release(&d);
+		}
+		free(front);
+	}
+}
+
+/* The environment's wheels' libraries loaded from elsewhere, older. */
+static void judge_older(const struct loader *l, const struct pyload_span *sp,
+			const struct pyload_fw *fw, struct pyload_issues *out)
+{
+	for (size_t i = sp->first; i < l->nobj; i++) {
+		const struct loader_obj *o = &l->obj[i];
+		const char *name = obj_name(o);
+		char *own, *ro = NULL, *rl = NULL;
+		struct buf vo = BUF_INIT, vl = BUF_INIT;
+
+		if (!nvlib_is_cuda_file(name))
+			continue;
+		own = pyload_own_copy(fw, name);
+		if (own) {
+			ro = plat_realpath(own);
+			rl = plat_realpath(o->path);
+		}
+		if (ro && rl && strcmp(ro, rl) &&
+		    pyload_file_version(own, &vo) &&
+		    pyload_file_version(o->path, &vl) &&
+		    version_cmp_str(vl.data, vo.data) < 0) {
+			struct buf d = BUF_INIT;
+
+			buf_printf(&d, "%s %s is older than the wheel's %s",
+				   name, vl.data, vo.data);
+			add_issue(out, PYLOAD_OLDER, name, o, own,
+				  buf_detach(&d));
+		}
+		FREE_EACH(own, ro, rl);
+		BUF_RELEASE_EACH(&vo, &vl);
+	}
+}
+
+void pyload_judge(const struct loader *l, const struct pyload_span *sp,
+		  const struct pyload_fw *fw, struct pyload_issues *out)
+{
+	for (size_t i = 0; i < l->nmiss; i++) {
+		const struct loader_miss *m = &l->miss[i];
+		struct buf d = BUF_INIT;
+
+		if (m->by != LOADER_NONE && m->by < sp->first)
+			continue; /* the interpreter's own */
+		char *own = pyload_own_copy(fw, m->name);
+
+		buf_printf(&d, "%s: %s", m->name, m->why);
+		if (m->by != LOADER_NONE)
+			buf_printf(&d, " (needed by %s)", l->obj[m->by].path);
+		/* the wheel's copy the asking object cannot reach */
+		add_issue(out, PYLOAD_MISSING, m->name, NULL, own,
+			  buf_detach(&d));
+		free(own);
+	}
+	for (size_t i = 0; i < l->nprob; i++) {
+		const struct loader_problem *p = &l->prob[i];
+		const struct loader_obj *prov = p->provider != LOADER_NONE
+							? &l->obj[p->provider]
+							: NULL;
+		struct buf d = BUF_INIT;
+		char *own;
+
+		if (p->user < sp->first)
+			continue;
+		if (p->symbol)
+			buf_printf(&d, "undefined symbol: %s, version %s",
+				   p->symbol, p->version);
+		else
+			buf_printf(&d, "version `%s' not found", p->version);
+		buf_printf(&d, " (required by %s)", l->obj[p->user].path);
+		own = prov ? pyload_own_copy(fw, obj_name(prov)) : NULL;
+		add_issue(out, PYLOAD_SYMBOL,
+			  prov ? obj_name(prov) : p->version, prov, own,
+			  buf_detach(&d));
+		free(own);
+	}
+	judge_mixed(l, sp, out);
+	judge_older(l, sp, fw, out);
+}

@@ -1,0 +1,147 @@
+/*
+ * pyload.h: what a Python environment's frameworks load, predicted with
+ * the loader model (loader.h) and judged, without importing anything.
+ *
+ * A framework from the package index (torch with its nvidia-*-cuNN
+ * wheels) works because each library finds the right copy of the next:
+ * torch's own libraries carry DT_RPATH into site-packages/nvidia/NAME/lib,
+ * which comes before LD_LIBRARY_PATH; NVIDIA's wheel libraries carry
+ * DT_RUNPATH ($ORIGIN, $ORIGIN/../../nvjitlink/lib), which comes after it.
+ * So what the wheels load in turn (nvJitLink under cuSPARSE, cuDNN's
+ * sub-libraries under its front library) is taken from LD_LIBRARY_PATH
+ * first: a cuenv selection or a foreign folder there replaces it.
+ *
+ * pyload_find() finds the frameworks of some site-packages folders by
+ * their files alone (a torch built for CUDA 11 or 12:
+ * torch/lib/libtorch_cuda.so; TensorFlow:
+ * tensorflow/libtensorflow_framework.so.2; JAX's CUDA plugin:
+ * jax_plugins/xla_cudaNN/xla_cuda_plugin.so);
+ * pyload_predict() loads, in the model, what `import torch` loads (the
+ * interpreter, torch's libtorch_global_deps.so, its _C extension and
+ * their DT_NEEDED closure) and the names the libraries dlopen (cuDNN 9's
+ * front library asks for libcudnn_graph.so.M.m.p, then .M.m, then .M, at
+ * its first call; the other sub-libraries when a model runs);
+ * pyload_judge() says what in a prediction breaks the framework:
+ *
+ *	PYLOAD_MISSING  a name that cannot be loaded
+ *	PYLOAD_SYMBOL   a symbol version no loaded copy defines
+ *	PYLOAD_MIXED    cuDNN's front library from one folder, a sub-library
+ *	                from another
+ *	PYLOAD_OLDER    a library the environment's wheels provide, loaded
+ *	                from elsewhere in an older version
+ *
+ * A copy from elsewhere that is not older, and libraries the framework
+ * never loads, are no issue. Reads the files it resolves and the wheels'
+ * RECORD files; runs nothing, writes nothing.
+ */
+#ifndef CUENV_PYLOAD_H
+#define CUENV_PYLOAD_H
+
+#include <stdbool.h>
+
+#include "base/buf.h"
+#include "artifact/loader.h"
+
+/*
+ * A framework found in site-packages, built to load CUDA. What it loads
+ * is modelled by one rule for every framework: its extension modules
+ * (entries) and their DT_NEEDED closure, then the CUDA libraries it
+ * dlopens by name (dlnames), each asked for by the framework's object
+ * that calls dlopen (dlopener: TensorFlow's libtensorflow_framework.so.2,
+ * JAX's xla_cuda_plugin.so), with that object's own search path: its
+ * DT_RUNPATH alone, so TensorFlow 2.16, whose framework library's
+ * RUNPATH names only nvidia/cuda_runtime/lib, finds the other wheels
+ * through LD_LIBRARY_PATH or the cache or not at all. The names are
+ * those of the NVIDIA wheels in site-packages (nvlib.h's NVLIB_FRAMEWORK
+ * libraries, each wheel's front library: libcublas.so.12,
+ * libcudnn.so.8): a framework that requires a wheel loads it. The first
+ * at_import of them are loaded by the import itself (TensorFlow's CUDA
+ * runtime, which its import asks for the number of devices); the rest
+ * when the framework computes.
+ */
+struct pyload_fw {
+	const char *name;    /* "torch": static */
+	char *site;	     /* the site-packages folder it is in */
+	struct strv entries; /* the objects its import dlopens, in order */
+	char *dlopener;	     /* the object whose calls dlopen CUDA by name,
+				or NULL (torch: DT_NEEDED only) */
+	struct strv dlnames; /* the sonames it dlopens, in order */
+	size_t at_import;    /* how many of dlnames its import loads */
+};
+
+struct pyload_fws {
+	struct pyload_fw *v;
+	size_t n;
+};
+
+void pyload_fws_release(struct pyload_fws *f);
+
+/* Append the frameworks of each folder of sites, once each, to out. */
+void pyload_find(const struct strv *sites, struct pyload_fws *out);
+
+/* Which of a prediction's objects are the framework's. */
+struct pyload_span {
+	size_t first;  /* the first object past the interpreter's own */
+	size_t on_use; /* from here on: loaded when the framework computes,
+			  not at import (== l->nobj without on_use) */
+};
+
+/*
+ * Predict, in l (loader_init'ed with the environment to judge), what
+ * python (the interpreter, or NULL) loads when it imports fw: the
+ * interpreter and its libraries, fw's entries and their DT_NEEDED
+ * closure, then what the libraries dlopen at their first call (cuDNN's
+ * graph library) and, with on_use, when the framework computes (cuDNN's
+ * other sub-libraries); then the symbol-version checks.
+ */
+void pyload_predict(struct loader *l, const char *python,
+		    const struct pyload_fw *fw, bool on_use,
+		    struct pyload_span *span);
+
+enum pyload_kind {
+	PYLOAD_MISSING,
+	PYLOAD_SYMBOL,
+	PYLOAD_MIXED,
+	PYLOAD_OLDER,
+};
+
+struct pyload_issue {
+	enum pyload_kind kind;
+	char *name;   /* the soname (or missing name) */
+	char *path;   /* the file loaded for it, or NULL (missing) */
+	char *source; /* loader_source_name() of path, or NULL */
+	char *want;   /* the copy that would do: the wheel's file, the front
+			 library's folder, or NULL */
+	char *detail; /* "libnvJitLink.so.12 12.0.140 is older than
+			 12.9.86", the symbol, the reason */
+};
+
+struct pyload_issues {
+	struct pyload_issue *v;
+	size_t n;
+};
+
+void pyload_issues_release(struct pyload_issues *is);
+
+/*
+ * Judge the prediction in l (span's objects) against the wheels
+ * of fw's site-packages; append what breaks to out.
+ */
+void pyload_judge(const struct loader *l, const struct pyload_span *span,
+		  const struct pyload_fw *fw, struct pyload_issues *out);
+
+/*
+ * The version of the library file path, into out: from its real file
+ * name when that carries a full version (libnvJitLink.so.12.0.140), else
+ * from the RECORD of the wheel that installed it (its dist-info's
+ * version: nvidia_nvjitlink_cu12-12.9.86). False when neither says.
+ */
+bool pyload_file_version(const char *path, struct buf *out);
+
+/*
+ * The file in site's NVIDIA wheels (site/nvidia/NAME/lib/name) or fw's
+ * own library folder for soname name, as a heap path, or NULL.
+ */
+char *pyload_own_copy(const struct pyload_fw *fw, const char *name);
+
+#endif

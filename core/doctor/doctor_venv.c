@@ -1,0 +1,460 @@
+/*
+ * doctor_venv.c: doctor's checks of a Python environment's frameworks
+ * with the loader model (pyload.h): what torch loads under the
+ * environment programs get here and under no selection, judged, and the
+ * fixes the model says resolve what it finds.
+ *
+ *	python-loads      what each framework loads, and from where (info)
+ *	python-selection  the selection replaces a library the framework
+ *	                  loads from its wheels with an older one, mixes
+ *	                  cuDNN or leaves a symbol version unsatisfied
+ *	python-foreign    LD_LIBRARY_PATH or the loader cache does, with no
+ *	                  selection
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor/doctor_int.h"
+#include "nvidia/nvlib.h"
+#include "plat/plat_fs.h"
+#include "artifact/pyload.h"
+#include "base/xalloc.h"
+
+/* One prediction: the loader's state, the span and what it breaks. */
+struct outcome {
+	struct loader l;
+	struct pyload_span span;
+	struct pyload_issues issues;
+};
+
+static void predict(const struct audit *au, const struct pyload_fw *fw,
+		    const char *library_path, struct outcome *o)
+{
+	const struct doctor_in *in = au->in;
+	struct loader_env env = {
+		.library_path = library_path,
+		.cache = in->cache,
+		.defaults = in->loader_defaults,
+		.platform = in->loader_platform,
+		.lib = in->loader_lib,
+	};
+
+	memset(o, 0, sizeof(*o));
+	loader_init(&o->l, &env);
+	pyload_predict(&o->l, in->python, fw, true, &o->span);
+	pyload_judge(&o->l, &o->span, fw, &o->issues);
+}
+
+static void outcome_release(struct outcome *o)
+{
+	loader_release(&o->l);
+	pyload_issues_release(&o->issues);
+}
+
+/* Does list hold an issue of the same kind, name and file as is? */
+static bool has_issue(const struct pyload_issues *list,
+		      const struct pyload_issue *is)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		const struct pyload_issue *o = &list->v[i];
+
+		if (o->kind == is->kind && !strcmp(o->name, is->name) &&
+		    !o->path == !is->path &&
+		    (!o->path || !strcmp(o->path, is->path)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The first MIXED issue of a folder (list->v[at]) says every sub-library
+ * from there: "cuDNN's libcudnn_graph.so.9, ... from DIR (SOURCE) under
+ * its front library from WANT"; the later ones say nothing.
+ */
+static void add_mixed(struct buf *b, const struct pyload_issues *list,
+		      const struct pyload_issues *except, size_t at)
+{
+	char *dir = doctor_parent(list->v[at].path);
+	struct strv names = STRV_INIT;
+
+	for (size_t i = at; i < list->n; i++) {
+		char *d;
+
+		if (list->v[i].kind != PYLOAD_MIXED ||
+		    (except && has_issue(except, &list->v[i])))
+			continue;
+		d = doctor_parent(list->v[i].path);
+		if (!strcmp(d, dir))
+			strv_push(&names, list->v[i].name);
+		free(d);
+	}
+	buf_adds(b, "cuDNN's ");
+	doctor_list(b, &names);
+	buf_adds(b, " from ");
+	buf_add_display(b, dir, 4096);
+	buf_printf(b, " (%s) under its front library from ",
+		   list->v[at].source);
+	buf_add_display(b, list->v[at].want, 4096);
+	buf_adds(b, ": a mixed cuDNN");
+	strv_release(&names);
+	free(dir);
+}
+
+/* Is list->v[at] a MIXED issue whose folder an earlier one said? */
+static bool mixed_said(const struct pyload_issues *list,
+		       const struct pyload_issues *except, size_t at)
+{
+	char *dir = doctor_parent(list->v[at].path);
+	bool said = false;
+
+	for (size_t i = 0; i < at && !said; i++) {
+		char *d;
+
+		if (list->v[i].kind != PYLOAD_MIXED ||
+		    (except && has_issue(except, &list->v[i])))
+			continue;
+		d = doctor_parent(list->v[i].path);
+		said = !strcmp(d, dir);
+		free(d);
+	}
+	free(dir);
+	return said;
+}
+
+/* "libnvJitLink.so.12 from DIR (LD_LIBRARY_PATH): DETAIL" for each. */
+static void add_issues(struct buf *b, const struct pyload_issues *list,
+		       const struct pyload_issues *except)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < list->n; i++) {
+		const struct pyload_issue *is = &list->v[i];
+
+		if ((except && has_issue(except, is)) ||
+		    (is->kind == PYLOAD_MIXED && mixed_said(list, except, i)))
+			continue;
+		buf_adds(b, k++ ? "; " : "");
+		if (is->kind == PYLOAD_MIXED) {
+			add_mixed(b, list, except, i);
+			continue;
+		}
+		if (is->path) {
+			buf_printf(b, "%s from ", is->name);
+			buf_add_display(b, is->path, 4096);
+			buf_printf(b, " (%s): ", is->source);
+		}
+		buf_add_display(b, is->detail, 4096);
+	}
+}
+
+/* Issues of list that except lacks, as a count. */
+static size_t count_new(const struct pyload_issues *list,
+			const struct pyload_issues *except)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < list->n; i++)
+		n += !except || !has_issue(except, &list->v[i]);
+	return n;
+}
+
+static const char why_runpath[] =
+	"torch's own libraries (libtorch_cuda.so) carry DT_RPATH into the "
+	"wheels' nvidia/*/lib folders, which the loader searches before "
+	"LD_LIBRARY_PATH; but NVIDIA's wheel libraries carry DT_RUNPATH "
+	"($ORIGIN, $ORIGIN/../../nvjitlink/lib), and for an object with "
+	"DT_RUNPATH the loader searches LD_LIBRARY_PATH first, for its "
+	"DT_NEEDED entries and its dlopen calls alike: what they load in turn "
+	"(nvJitLink under cuSPARSE, cuDNN's sub-libraries under its front "
+	"library) comes from ";
+
+/* ---- what it loads ------------------------------------------------------ */
+
+static void loads_finding(struct audit *au, const struct pyload_fw *fw,
+			  const struct outcome *o)
+{
+	struct draft d = DRAFT_INIT;
+	size_t n = 0, from_site = 0, later = 0;
+	struct strv others = STRV_INIT;
+	const char *python = au->in->python ? au->in->python : "python3";
+	char *site = plat_realpath(fw->site);
+
+	for (size_t i = o->span.first; i < o->span.on_use; i++) {
+		const struct loader_obj *ob = &o->l.obj[i];
+		const char *name =
+			ob->elf.soname ? ob->elf.soname : ob->names.v[0];
+		char *real;
+
+		if (!nvlib_is_cuda_file(name))
+			continue;
+		n++;
+		strv_push(&d.paths, ob->path);
+		real = plat_realpath(ob->path);
+		if (real && site && !strncmp(real, site, strlen(site)))
+			from_site++;
+		else
+			strv_push_take(&others, doctor_parent(ob->path));
+		free(real);
+	}
+	/* then what it loads when it computes: paths lists those too */
+	for (size_t i = o->span.on_use; i < o->l.nobj; i++) {
+		const struct loader_obj *ob = &o->l.obj[i];
+
+		if (nvlib_is_cuda_file(ob->elf.soname ? ob->elf.soname
+						      : ob->names.v[0])) {
+			later++;
+			strv_push(&d.paths, ob->path);
+		}
+	}
+	buf_printf(&d.what, "%s in ", fw->name);
+	buf_add_display(&d.what, fw->site, 4096);
+	buf_printf(&d.what,
+		   " (%s) loads %zu CUDA libraries at import, %zu "
+		   "of them from that environment",
+		   python, n, from_site);
+	if (others.n) {
+		buf_adds(&d.what, ", the rest from ");
+		doctor_list(&d.what, &others);
+	}
+	if (later)
+		buf_printf(&d.what, "; %zu more when it computes", later);
+	buf_adds(&d.why, "as the loader model predicts it for the environment "
+			 "programs get here (each file is in paths, those "
+			 "loaded at import first), with no GPU and nothing "
+			 "imported");
+	doctor_emit(au->out, "python-loads", DOCTOR_INFO, &d);
+	strv_release(&others);
+	free(site);
+}
+
+/* ---- fixes the model checks --------------------------------------------- */
+
+/*
+ * LD_LIBRARY_PATH without the folders the issues' copies came from
+ * there, into out (NULL when nothing is left). True when a folder went.
+ */
+static bool drop_folders(const char *ld, const struct pyload_issues *list,
+			 struct strv *kept)
+{
+	struct strv dirs = STRV_INIT, bad = STRV_INIT;
+	bool dropped = false;
+
+	for (size_t i = 0; i < list->n; i++)
+		if (list->v[i].path && list->v[i].source &&
+		    !strcmp(list->v[i].source, "LD_LIBRARY_PATH"))
+			strv_push_take(&bad, doctor_parent(list->v[i].path));
+	if (ld)
+		strv_split(&dirs, ld, ':');
+	for (size_t i = 0; i < dirs.n; i++) {
+		if (strv_find(&bad, dirs.v[i]) >= 0 || !*dirs.v[i]) {
+			dropped |= *dirs.v[i] != '\0';
+			continue;
+		}
+		strv_push(kept, dirs.v[i]);
+	}
+	STRV_RELEASE_EACH(&dirs, &bad);
+	return dropped;
+}
+
+/* The wheels' folders holding the copies issues want instead. */
+static void want_folders(const struct pyload_issues *list, struct strv *out)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		const struct pyload_issue *is = &list->v[i];
+		char *dir;
+
+		if (!is->want)
+			continue;
+		dir = is->kind == PYLOAD_MIXED ? xstrdup(is->want)
+					       : doctor_parent(is->want);
+		doctor_push_unique(out, dir);
+		free(dir);
+	}
+}
+
+/* Does fw load cleanly with LD_LIBRARY_PATH ld (NULL: unset)? */
+static bool clean_with(const struct audit *au, const struct pyload_fw *fw,
+		       const char *ld)
+{
+	struct outcome o;
+	bool clean;
+
+	predict(au, fw, ld, &o);
+	clean = o.issues.n == 0;
+	outcome_release(&o);
+	return clean;
+}
+
+/* "export LD_LIBRARY_PATH=..." or "unset LD_LIBRARY_PATH" for dirs. */
+static void ld_command(const struct strv *dirs, struct buf *b)
+{
+	struct buf v = BUF_INIT;
+
+	strv_join(dirs, ':', &v);
+	if (v.len) {
+		buf_adds(b, "export LD_LIBRARY_PATH=");
+		shell_quote(SHELL_SH, v.data, b);
+	} else {
+		buf_adds(b, "unset LD_LIBRARY_PATH");
+	}
+	buf_release(&v);
+}
+
+/*
+ * The first LD_LIBRARY_PATH the model says fw loads cleanly with, as a
+ * command into fix: without the folders that gave the bad copies, then
+ * unset, then the wheels' own folders first. False when none does.
+ */
+static bool foreign_fix(const struct audit *au, const struct pyload_fw *fw,
+			const char *ld, const struct pyload_issues *list,
+			struct buf *fix)
+{
+	struct strv kept = STRV_INIT, want = STRV_INIT, tries[3];
+	struct buf v = BUF_INIT;
+	bool found = false;
+
+	for (size_t i = 0; i < 3; i++)
+		tries[i] = (struct strv)STRV_INIT;
+	if (drop_folders(ld, list, &kept))
+		for (size_t i = 0; i < kept.n; i++)
+			strv_push(&tries[0], kept.v[i]);
+	/* tries[1]: empty, unset */
+	want_folders(list, &want);
+	for (size_t i = 0; i < want.n; i++)
+		strv_push(&tries[2], want.v[i]);
+	for (size_t i = 0; want.n && i < kept.n; i++)
+		doctor_push_unique(&tries[2], kept.v[i]);
+	for (size_t t = 0; t < 3 && !found; t++) {
+		if (t == 0 && !tries[0].n && !kept.n)
+			continue;
+		if (t == 2 && !want.n)
+			continue;
+		buf_reset(&v);
+		strv_join(&tries[t], ':', &v);
+		if (clean_with(au, fw, v.len ? v.data : NULL)) {
+			ld_command(&tries[t], fix);
+			found = true;
+		}
+	}
+	for (size_t i = 0; i < 3; i++)
+		strv_release(&tries[i]);
+	STRV_RELEASE_EACH(&kept, &want);
+	buf_release(&v);
+	return found;
+}
+
+/* ---- the findings ------------------------------------------------------- */
+
+static void selection_finding(struct audit *au, const struct pyload_fw *fw,
+			      const struct outcome *s, const struct outcome *n)
+{
+	struct draft d = DRAFT_INIT;
+
+	buf_printf(&d.what, "the selection (%s) breaks %s in ", au->label.data,
+		   fw->name);
+	buf_add_display(&d.what, fw->site, 4096);
+	buf_adds(&d.what, ": ");
+	add_issues(&d.what, &s->issues, &n->issues);
+	buf_adds(&d.why, why_runpath);
+	buf_adds(&d.why, "the selection, and `import torch` fails (\"undefined "
+			 "symbol ..., version libnvJitLink.so.12\", \"cuDNN "
+			 "version incompatibility\") or runs a mixed cuDNN");
+	/* n is the prediction with cuenv off: none of these is in it */
+	doctor_setter(au, &d.fix);
+	buf_adds(&d.fix, " system");
+	if (n->issues.n)
+		buf_adds(&d.why, "; with cuenv off here the loader model finds "
+				 "none of these (what LD_LIBRARY_PATH still "
+				 "breaks is python-foreign's)");
+	else
+		buf_adds(&d.why, "; with cuenv off here (the fix) the loader "
+				 "model finds every library it loads whole: "
+				 "its wheels are the CUDA it runs on");
+	for (size_t i = 0; i < s->issues.n; i++)
+		if (s->issues.v[i].path)
+			doctor_push_unique(&d.paths, s->issues.v[i].path);
+	doctor_emit(au->out, "python-selection", DOCTOR_PROBLEM, &d);
+}
+
+static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
+			    const struct outcome *n, const char *ld)
+{
+	struct draft d = DRAFT_INIT;
+	bool ld_source = false;
+
+	for (size_t i = 0; i < n->issues.n; i++)
+		ld_source |= n->issues.v[i].source &&
+			     !strcmp(n->issues.v[i].source, "LD_LIBRARY_PATH");
+	buf_printf(&d.what, "%s%s breaks %s in ",
+		   ld_source ? "LD_LIBRARY_PATH" : "the loader's search",
+		   au->a->ok ? " (without the selection)" : "", fw->name);
+	buf_add_display(&d.what, fw->site, 4096);
+	buf_adds(&d.what, ": ");
+	add_issues(&d.what, &n->issues, NULL);
+	buf_adds(&d.why, why_runpath);
+	buf_adds(&d.why, ld_source ? "LD_LIBRARY_PATH's folders"
+				   : "the loader cache or the default folders "
+				     "where the wheels' own RUNPATH does not "
+				     "name the folder");
+	buf_adds(&d.why, ", not from the environment's wheels");
+	if (foreign_fix(au, fw, ld, &n->issues, &d.fix))
+		buf_adds(&d.why, "; with the fix the loader model finds every "
+				 "library it loads whole");
+	else
+		buf_adds(&d.fix, "no change of LD_LIBRARY_PATH makes the "
+				 "loader model find that framework whole: "
+				 "reinstall its NVIDIA wheels (pip install "
+				 "--force-reinstall of the framework's "
+				 "nvidia-* requirements)");
+	for (size_t i = 0; i < n->issues.n; i++)
+		if (n->issues.v[i].path)
+			doctor_push_unique(&d.paths, n->issues.v[i].path);
+	doctor_emit(au->out, "python-foreign", DOCTOR_PROBLEM, &d);
+}
+
+static void check_fw(struct audit *au, const struct pyload_fw *fw)
+{
+	const char *ld = envmap_get(au->eff, "LD_LIBRARY_PATH");
+	const char *base_ld =
+		au->a->ok ? envmap_get(&au->a->base, "LD_LIBRARY_PATH") : ld;
+	struct outcome s, n;
+
+	predict(au, fw, ld, &s);
+	loads_finding(au, fw, &s);
+	if (au->a->ok) {
+		predict(au, fw, base_ld, &n);
+		if (count_new(&s.issues, &n.issues))
+			selection_finding(au, fw, &s, &n);
+		if (n.issues.n)
+			foreign_finding(au, fw, &n, base_ld);
+		outcome_release(&n);
+	} else if (s.issues.n) {
+		foreign_finding(au, fw, &s, ld);
+	}
+	outcome_release(&s);
+}
+
+void doctor_check_python(struct audit *au)
+{
+	struct pyload_fws fws = { 0 };
+
+	pyload_find(au->in->site_dirs, &fws);
+	for (size_t i = 0; i < fws.n; i++)
+		check_fw(au, &fws.v[i]);
+	pyload_fws_release(&fws);
+}
+
+bool doctor_python_modelled(const struct audit *au, const char *site)
+{
+	struct pyload_fws fws = { 0 };
+	struct strv one = STRV_INIT;
+	bool found;
+
+	strv_push(&one, site);
+	pyload_find(&one, &fws);
+	found = fws.n > 0;
+	pyload_fws_release(&fws);
+	strv_release(&one);
+	(void)au;
+	return found;
+}

@@ -1,0 +1,2097 @@
+#include "needs/needs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "select/activate.h"
+#include "nvidia/compat.h"
+#include "artifact/fwmsg.h"
+#include "plat/file.h"
+#include "plat/plat_fs.h"
+#include "plat/plat_path.h"
+#include "base/version.h"
+#include "base/xalloc.h"
+
+
+/* The frameworks to look at: none when Python was not asked. */
+static int frameworks(const struct needs_python *py)
+{
+	return py && py->exe ? NEEDS_FRAMEWORKS : 0;
+}
+
+/*
+ * What the frameworks ask for, from Python's answers and the scanned
+ * files' own metadata alike: constraint k of ncons(s, py).
+ */
+struct constraint {
+	const char *name, *cuda, *cudnn;
+};
+
+static size_t ncons(const struct needs_scan *s, const struct needs_python *py)
+{
+	return (size_t)frameworks(py) + (s ? s->nrep : 0);
+}
+
+static struct constraint cons(const struct needs_scan *s,
+			      const struct needs_python *py, size_t k)
+{
+	struct constraint c;
+
+	if (k < (size_t)frameworks(py)) {
+		c.name = needs_framework_names[k];
+		c.cuda = py->fw[k].cuda;
+		c.cudnn = py->fw[k].cudnn;
+	} else {
+		const struct needs_report *r = &s->rep[k - frameworks(py)];
+
+		c.name = r->framework;
+		c.cuda = r->cuda;
+		c.cudnn = r->cudnn;
+	}
+	return c;
+}
+
+/* ---- versions ------------------------------------------------------------ */
+
+/* Does version v satisfy a framework built with want: same major, and at
+ * least want (minor-version compatibility)? */
+static int at_least(const char *v, const char *want)
+{
+	struct version a, b;
+
+	if (version_parse(v, &a) || version_parse(want, &b) ||
+	    a.part[0] != b.part[0])
+		return 0;
+	return version_matches(&a, &b) || version_cmp(&a, &b) > 0;
+}
+
+/* ---- what the files ask for ---------------------------------------------- */
+
+void needs_scan_init(struct needs_scan *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void needs_scan_release(struct needs_scan *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct needs_want *w = &s->v[i];
+
+		FREE_EACH(w->soname, w->dll, w->provided_by, w->found,
+			  w->range);
+		STRV_RELEASE_EACH(&w->needed_by, &w->loaded_by, &w->named_by);
+	}
+	free(s->v);
+	for (size_t i = 0; i < s->nrep; i++) {
+		struct needs_report *r = &s->rep[i];
+
+		FREE_EACH(r->framework, r->version, r->source, r->cuda,
+			  r->cudnn);
+		strv_release(&r->dlls);
+		strv_release(&r->notes);
+	}
+	free(s->rep);
+	STRV_RELEASE_EACH(&s->provides, &s->warnings);
+	needs_scan_init(s);
+}
+
+bool needs_want_managed(const struct needs_want *w)
+{
+	return w->lib != NVLIB_NCCL && !w->provided_by;
+}
+
+bool needs_want_required(const struct needs_want *w)
+{
+	return needs_want_managed(w) &&
+	       (w->needed_by.n > 0 || w->loaded_by.n > 0);
+}
+
+static int is_toolkit(enum nvlib_id lib)
+{
+	return lib != NVLIB_CUDNN && lib != NVLIB_NCCL;
+}
+
+static struct needs_want *want_get(struct needs_scan *s, const char *soname)
+{
+	struct needs_want *w;
+	enum nvlib_id lib;
+	const char *ver;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].soname, soname))
+			return &s->v[i];
+	if (!elf_cuda_soname(soname, &lib, &ver))
+		return NULL;
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	w = &s->v[s->n++];
+	memset(w, 0, sizeof(*w));
+	w->soname = xstrdup(soname);
+	w->lib = lib;
+	w->version = w->soname + (ver - soname);
+	return w;
+}
+
+/*
+ * A bundled copy's name as auditwheel renames it ("libcudnn-74a4c495.so.
+ * 9.1.0") as its library's ("libcudnn.so.9.1.0"), into out; false when
+ * name is not one.
+ */
+static bool unmangle(const char *name, struct buf *out)
+{
+	const char *so = strstr(name, ".so."), *dash;
+	enum nvlib_id lib;
+	const char *ver;
+
+	buf_reset(out);
+	if (!so || so - name < 10)
+		return false;
+	dash = so - 9;
+	if (*dash != '-' || strspn(dash + 1, "0123456789abcdef") != 8)
+		return false;
+	buf_add(out, name, (size_t)(dash - name));
+	buf_adds(out, so);
+	return elf_cuda_soname(out->data, &lib, &ver);
+}
+
+/* Push path onto l once; true when it was not there. */
+static bool push_once(struct strv *l, const char *path)
+{
+	if (strv_find(l, path) >= 0)
+		return false;
+	strv_push(l, path);
+	return true;
+}
+
+/* Does the file name another soname of w's library than w's? */
+static bool has_alternative(const struct elf_info *e, const char *soname,
+			    enum nvlib_id lib)
+{
+	enum nvlib_id l2;
+	const char *v2;
+
+	const struct strv *lists[] = { &e->cuda_named, &e->needed };
+
+	for (size_t j = 0; j < 2; j++)
+		for (size_t k = 0; k < lists[j]->n; k++)
+			if (strcmp(lists[j]->v[k], soname) &&
+			    elf_cuda_soname(lists[j]->v[k], &l2, &v2) &&
+			    l2 == lib)
+				return true;
+	return false;
+}
+
+/* What a bundled copy of a CUDA library (own: its soname as its library
+ * gives it, "libcudnn.so.9.1.0") provides and loads. */
+static void add_bundled(struct needs_scan *s, const char *path,
+			const struct elf_info *e, const char *own)
+{
+	enum nvlib_id lib, l2;
+	const char *ver, *v2;
+	struct buf b = BUF_INIT, b0 = BUF_INIT;
+	struct needs_want *w;
+	size_t subs = 0;
+
+	if (!elf_cuda_soname(own, &lib, &ver))
+		return;
+	/* as the loader asks for it: cuDNN by its major */
+	buf_printf(&b0, "%.*s%lu", (int)(ver - own), own, version_major(ver));
+	strv_push(&s->provides, b0.data);
+	strv_push(&s->provides, path);
+	for (size_t i = 0; i < e->cuda_stems.n; i++) {
+		buf_reset(&b);
+		buf_printf(&b, "%s.%lu", e->cuda_stems.v[i],
+			   version_major(ver));
+		if (!elf_cuda_soname(b.data, &l2, &v2) || l2 != lib)
+			continue;
+		w = want_get(s, b.data);
+		if (w && push_once(&w->loaded_by, path))
+			subs++;
+	}
+	/*
+	 * cuDNN 8's front library names its sub-libraries whole
+	 * ("libcudnn_ops_infer.so.8"), cuDNN 9's builds them from a stem:
+	 * either way a bundled front loads them from outside the wheel, at
+	 * its own major
+	 */
+	for (size_t i = 0; i < e->cuda_named.n; i++) {
+		const char *n = e->cuda_named.v[i];
+
+		if (!strcmp(n, b0.data) || !elf_cuda_soname(n, &l2, &v2) ||
+		    l2 != lib || version_major(v2) != version_major(ver))
+			continue;
+		w = want_get(s, n);
+		if (w && push_once(&w->loaded_by, path))
+			subs++;
+	}
+	if (lib == NVLIB_CUDNN && subs) {
+		const char *base = strrchr(path, '/');
+
+		needs_scan_report(s, base ? base + 1 : path, path, NULL, ver);
+	}
+	buf_release(&b);
+	buf_release(&b0);
+}
+
+/*
+ * Is the file at path a Python extension module that binds only lib, a
+ * library outside the toolkit ("cupy_backends/cuda/libs/cudnn.cpython-
+ * 311-x86_64-linux-gnu.so" for cuDNN, "nccl.abi3.so")? Such a module is
+ * imported for that library's feature alone: the package may use the
+ * library, its GPU path does not need it.
+ */
+static bool optional_module(const char *path, enum nvlib_id lib)
+{
+	const struct nvlib *l = nvlib_get(lib);
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	if (!(l->flags & NVLIB_OWN_VERSION))
+		return false;
+	if (!strstr(base, ".cpython-") && !strstr(base, ".abi3.so"))
+		return false;
+	base += *base == '_';
+	n = strcspn(base, ".");
+	return n == strlen(l->stem) && !strncmp(base, l->stem, n);
+}
+
+void needs_scan_add(struct needs_scan *s, const char *path,
+		    const struct elf_info *e)
+{
+	enum nvlib_id lib;
+	const char *ver;
+	struct needs_want *w;
+	struct buf own = BUF_INIT;
+	bool provider = false;
+
+	s->files++;
+	if (e->soname && elf_cuda_soname(e->soname, &lib, &ver)) {
+		strv_push(&s->provides, e->soname);
+		strv_push(&s->provides, path);
+		provider = true;
+	} else if (e->soname && unmangle(e->soname, &own)) {
+		add_bundled(s, path, e, own.data);
+		provider = true;
+	}
+	for (size_t i = 0; i < e->needed.n; i++) {
+		w = want_get(s, e->needed.v[i]);
+		if (w && optional_module(path, w->lib))
+			push_once(&w->named_by, path);
+		else if (w)
+			push_once(&w->needed_by, path);
+	}
+	for (size_t i = 0; i < e->cuda_named.n; i++) {
+		if (strv_find(&e->needed, e->cuda_named.v[i]) >= 0)
+			continue;
+		w = want_get(s, e->cuda_named.v[i]);
+		if (!w || strv_find(&w->loaded_by, path) >= 0)
+			continue;
+		/*
+		 * dlopen'd by name: required, unless the file names another
+		 * soname of the library (an alternative), is NVIDIA's own
+		 * library (whose loads its selection provides), loads the
+		 * profiler (CUPTI: only when profiling), carries the runtime
+		 * it names (libcudart_static linked in), or is an optional
+		 * module of that library alone
+		 */
+		if (provider || w->lib == NVLIB_CUPTI ||
+		    (w->lib == NVLIB_CUDART && e->cudart_static) ||
+		    optional_module(path, w->lib) ||
+		    has_alternative(e, w->soname, w->lib))
+			push_once(&w->named_by, path);
+		else
+			push_once(&w->loaded_by, path);
+	}
+	buf_release(&own);
+}
+
+bool needs_scan_want(struct needs_scan *s, const char *soname, const char *who)
+{
+	struct needs_want *w = want_get(s, soname);
+
+	if (!w)
+		return false;
+	if (strv_find(&w->needed_by, who) < 0)
+		strv_push(&w->needed_by, who);
+	return true;
+}
+
+/* The want for a Windows DLL name, or NULL when it is no CUDA DLL. */
+static struct needs_want *want_dll(struct needs_scan *s, const char *dll)
+{
+	struct buf so = BUF_INIT;
+	struct needs_want *w = NULL;
+
+	if (nvlib_dll_soname(dll, &so))
+		w = want_get(s, so.data);
+	if (w && !w->dll)
+		w->dll = xstrdup(dll);
+	buf_release(&so);
+	return w;
+}
+
+void needs_scan_add_pe(struct needs_scan *s, const char *path,
+		       const struct pe_info *p)
+{
+	const struct strv *linked[] = { &p->imports, &p->delay };
+	struct needs_want *w;
+	struct buf so = BUF_INIT;
+
+	s->files++;
+	s->pe_files++;
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < linked[k]->n; i++) {
+			w = want_dll(s, linked[k]->v[i]);
+			if (w && strv_find(&w->needed_by, path) < 0)
+				strv_push(&w->needed_by, path);
+		}
+	for (size_t i = 0; i < p->cuda_named.n; i++) {
+		w = want_dll(s, p->cuda_named.v[i]);
+		/* a name the import tables hold is needed, not only named */
+		if (w && strv_find(&w->needed_by, path) < 0 &&
+		    strv_find(&w->named_by, path) < 0)
+			strv_push(&w->named_by, path);
+	}
+	if (p->name && nvlib_dll_soname(p->name, &so)) {
+		strv_push(&s->provides, so.data);
+		strv_push(&s->provides, path);
+	}
+	buf_release(&so);
+}
+
+int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
+		      size_t len, struct cuenv_err *err)
+{
+	struct elf_info e;
+	struct pe_info p;
+	int rc;
+
+	elf_info_init(&e);
+	pe_info_init(&p);
+	rc = elf_parse(data, len, path, &e, err);
+	if (!rc) {
+		needs_scan_add(s, path, &e);
+	} else if (rc == CUENV_NO) { /* a Windows DLL, .pyd or .exe? */
+		rc = pe_parse(data, len, path, &p, err);
+		if (!rc)
+			needs_scan_add_pe(s, path, &p);
+	}
+	elf_info_release(&e);
+	pe_info_release(&p);
+	return rc;
+}
+
+/* ---- what the frameworks' own files say ---------------------------------- */
+
+/* Does name end with the path suffix, at a '/' or as the whole of it? */
+/* A separator in an archive member's name ('/') or a local path (Windows:
+ * '\\' too). */
+static bool is_sep(char c)
+{
+	return c == '/' || plat_path_is_sep(plat_path_native(), c);
+}
+
+static bool path_ends(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	if (n < k)
+		return false;
+	for (size_t i = 0; i < k; i++) {
+		char a = name[n - k + i];
+
+		if (a != suffix[i] && !(suffix[i] == '/' && is_sep(a)))
+			return false;
+	}
+	return n == k || is_sep(name[n - k - 1]);
+}
+
+/* ".../x.dist-info/METADATA", or a wheel's PEP 658 "x.whl.metadata" */
+static bool dist_info_metadata(const char *name)
+{
+	size_t n = strlen(name);
+	const char *d;
+
+	if (n > sizeof(".whl.metadata") &&
+	    !strcmp(name + n - (sizeof(".whl.metadata") - 1), ".whl.metadata"))
+		return true;
+	if (!path_ends(name, "METADATA") || n < sizeof("a.dist-info/METADATA"))
+		return false;
+	d = name + n - sizeof("METADATA");
+	return d - name >= 10 && !strncmp(d - 10, ".dist-info", 10);
+}
+
+bool needs_metadata_name(const char *name)
+{
+	return path_ends(name, "tensorflow/python/platform/build_info.py") ||
+	       path_ends(name, "torch/version.py") ||
+	       path_ends(name, "version/__init__.py") ||
+	       dist_info_metadata(name);
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_quote(char c)
+{
+	return c == '\'' || c == '"';
+}
+
+/*
+ * After a key (at q): past its closing quote or ']' and the separator
+ * before its value: ':' (with an annotation, on to its '='), '=', or ','
+ * in a pair. NULL where none follows.
+ */
+static const char *py_separator(const char *q, const char *end, bool pair)
+{
+	while (q < end && (is_quote(*q) || *q == ']' || blank(*q)))
+		q++;
+	if (q < end && *q == ':') {
+		for (q++; q < end && blank(*q); q++)
+			;
+		if (q < end && !is_quote(*q)) {
+			/* an annotation: on to its '=' */
+			while (q < end && *q != '=' && *q != '\n')
+				q++;
+			if (q == end || *q != '=')
+				return NULL;
+			q++;
+		}
+		return q;
+	}
+	if (q < end && (*q == '=' || (*q == ',' && pair)))
+		return q + 1;
+	return NULL;
+}
+
+/* The quoted string at q, after blanks and on one line, into out. */
+static bool py_string(const char *q, const char *end, struct buf *out)
+{
+	const char *v;
+	char quote;
+
+	while (q < end && blank(*q))
+		q++;
+	if (q == end || !is_quote(*q))
+		return false;
+	quote = *q++;
+	for (v = q; q < end && *q != quote && *q != '\n'; q++)
+		;
+	if (q == end || *q != quote)
+		return false;
+	buf_reset(out);
+	buf_add(out, v, (size_t)(q - v));
+	return true;
+}
+
+/*
+ * The quoted string that Python source gives key, in any of the forms
+ * generated files use: key = 'v', key: Optional[str] = 'v', ('key', 'v'),
+ * 'key': 'v', d['key'] = 'v'. false when there is none (None, a number,
+ * a list).
+ */
+static bool py_value(const char *text, size_t len, const char *key,
+		     struct buf *out)
+{
+	const char *end = text + len, *p = text;
+	size_t kl = strlen(key);
+
+	while ((p = mem_find(p, (size_t)(end - p), key, kl))) {
+		const char *q = p + kl;
+		/* ('key', 'v'), not a list ['key', 'other'] */
+		bool pair = p - text >= 2 && is_quote(p[-1]) && p[-2] == '(';
+
+		p = q;
+		if ((q - kl > text && ident_char(q[-kl - 1])) ||
+		    (q < end && ident_char(*q)))
+			continue;
+		q = py_separator(q, end, pair);
+		if (q && py_string(q, end, out))
+			return true;
+	}
+	return false;
+}
+
+static struct needs_report *report_add(struct needs_scan *s,
+				       const char *framework,
+				       const char *source)
+{
+	struct needs_report *r;
+
+	s->rep = xrealloc(s->rep, (s->nrep + 1) * sizeof(*s->rep));
+	r = &s->rep[s->nrep++];
+	memset(r, 0, sizeof(*r));
+	r->framework = xstrdup(framework);
+	r->source = xstrdup(source);
+	return r;
+}
+
+void needs_scan_report(struct needs_scan *s, const char *framework,
+		       const char *source, const char *cuda, const char *cudnn)
+{
+	struct needs_report *r = report_add(s, framework, source);
+
+	r->cuda = cuda ? xstrdup(cuda) : NULL;
+	r->cudnn = cudnn ? xstrdup(cudnn) : NULL;
+}
+
+/*
+ * A CUDA version as build files spell it: "11.2"; Windows' TensorFlow
+ * "64_112" (11.2) and "64_8" (cuDNN 8); "121" from a "+cu121" tag. NULL
+ * when it is none.
+ */
+static char *build_version(const char *v, int cuda)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (!strncmp(v, "64_", 3))
+		v += 3;
+	n = strlen(v);
+	if (cuda && n >= 3 && n <= 4 && strspn(v, "0123456789") == n)
+		buf_printf(&b, "%.*s.%s", (int)(n - 1), v, v + n - 1);
+	else
+		buf_adds(&b, v);
+	if (!version_is_valid(b.data)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* The first n parts of version v (fewer when it has fewer). */
+static char *version_cut(const char *v, unsigned n)
+{
+	struct buf b = BUF_INIT;
+	unsigned k = 0;
+
+	for (const char *p = v; *p; p++) {
+		if (*p == '.' && ++k == n)
+			break;
+		buf_add(&b, p, 1);
+	}
+	return buf_detach(&b);
+}
+
+/* Keep in *slot the higher of it and v (taken), when of the same major or
+ * when *slot is empty. */
+static void keep_higher_take(char **slot, char *v)
+{
+	if (v && (!*slot || version_cmp_str(v, *slot) > 0)) {
+		free(*slot);
+		*slot = v;
+	} else {
+		free(v);
+	}
+}
+
+/*
+ * The library whose DLL prefix dll has, followed by a release suffix
+ * (digits and '_', then ".dll"), whether or not any release ships that
+ * suffix: "cudart64_112.dll" is the runtime's. The longest prefix wins
+ * (cublasLt64_ over cublas64_ cannot clash: the next character differs).
+ */
+static const struct nvlib *dll_library(const char *dll)
+{
+	const struct nvlib *best = NULL;
+	size_t n = strlen(dll), bl = 0;
+
+	if (n < 5 || strcasecmp(dll + n - 4, ".dll"))
+		return NULL;
+	for (int i = 0; i < NVLIB_COUNT; i++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)i);
+		size_t pl = e->dll ? strlen(e->dll) : 0;
+
+		if (!pl || e->dll_style == NVLIB_DLL_NONE ||
+		    e->dll_style == NVLIB_DLL_YEAR || n <= pl + 4 ||
+		    strncasecmp(dll, e->dll, pl) ||
+		    strspn(dll + pl, "0123456789_") != n - pl - 4 || pl <= bl)
+			continue;
+		best = e;
+		bl = pl;
+	}
+	return best;
+}
+
+/*
+ * Add the DLL name a build file says it loads to r. NVIDIA's table wins
+ * over the file: a name of a known library that no release ships
+ * (TensorFlow 2.10's cudart64_112.dll; every CUDA 11.x runtime DLL is
+ * cudart64_110.dll) becomes the table's name for r's release, and the
+ * contradiction is said in r's notes.
+ */
+static void add_dll(struct needs_report *r, const char *dll)
+{
+	const struct nvlib *lib;
+	unsigned long majors;
+	struct buf fix = BUF_INIT, note = BUF_INIT;
+	const char *v;
+
+	lib = nvlib_match_dll(dll, &majors);
+	if (!lib)
+		lib = dll_library(dll);
+	v = lib && (lib->flags & NVLIB_OWN_VERSION) ? r->cudnn : r->cuda;
+	if (!lib || majors || !v || !nvlib_dll_name(lib, v, &fix) ||
+	    !strcasecmp(fix.data, dll)) {
+		strv_push(&r->dlls, dll);
+		goto out;
+	}
+	strv_push(&r->dlls, fix.data);
+	buf_printf(&note,
+		   "says %s, which no release ships: %s %s's is %s "
+		   "(NVIDIA's table)",
+		   dll, lib->flags & NVLIB_OWN_VERSION ? "cuDNN" : "CUDA", v,
+		   fix.data);
+	strv_push(&r->notes, note.data);
+out:
+	buf_release(&fix);
+	buf_release(&note);
+}
+
+static void read_build_info(struct needs_scan *s, const char *name,
+			    const char *text, size_t len)
+{
+	static const char *const dlls[] = { "cudart_dll_name", "cudnn_dll_name",
+					    "nvcuda_dll_name" };
+	struct buf b = BUF_INIT;
+	struct needs_report *r;
+	char *cuda = NULL, *dnn = NULL;
+
+	if (py_value(text, len, "cuda_version", &b))
+		cuda = build_version(b.data, 1);
+	if (py_value(text, len, "cudnn_version", &b))
+		dnn = build_version(b.data, 0);
+	if (!cuda && !dnn)
+		goto out;
+	r = report_add(s, "tensorflow", name);
+	r->cuda = cuda;
+	r->cudnn = dnn;
+	for (size_t i = 0; i < sizeof(dlls) / sizeof(*dlls); i++)
+		if (py_value(text, len, dlls[i], &b) && b.len)
+			add_dll(r, b.data);
+	cuda = dnn = NULL;
+out:
+	free(cuda);
+	free(dnn);
+	buf_release(&b);
+}
+
+static void read_torch_version(struct needs_scan *s, const char *name,
+			       const char *text, size_t len)
+{
+	struct buf b = BUF_INIT;
+	struct needs_report *r;
+	char *cuda = NULL;
+
+	if (py_value(text, len, "cuda", &b))
+		cuda = build_version(b.data, 1);
+	if (cuda) {
+		r = report_add(s, "torch", name);
+		r->cuda = cuda;
+		if (py_value(text, len, "__version__", &b))
+			r->version = xstrdup(b.data);
+	}
+	buf_release(&b);
+}
+
+/*
+ * A package's own version file, PKG/version/__init__.py (Paddle's:
+ * cuda_version = '11.8', cudnn_version = '8.6.0'; 'False' in a CPU
+ * build): the CUDA and cuDNN it was built with, reported as PKG's.
+ */
+static void read_version_file(struct needs_scan *s, const char *name,
+			      const char *text, size_t len)
+{
+	struct buf b = BUF_INIT, pkg = BUF_INIT;
+	struct needs_report *r;
+	char *cuda = NULL, *dnn = NULL;
+	size_t n = strlen(name) - strlen("/version/__init__.py");
+	size_t k = n;
+
+	if (py_value(text, len, "cuda_version", &b))
+		cuda = build_version(b.data, 1);
+	if (py_value(text, len, "cudnn_version", &b))
+		dnn = build_version(b.data, 0);
+	if (!cuda && !dnn)
+		goto out;
+	while (k > 0 && !is_sep(name[k - 1]))
+		k--;
+	buf_add(&pkg, name + k, n - k);
+	r = report_add(s, pkg.len ? pkg.data : name, name);
+	r->cuda = cuda;
+	r->cudnn = dnn;
+	if (py_value(text, len, "full_version", &b) && b.len)
+		r->version = xstrdup(b.data);
+	cuda = dnn = NULL;
+out:
+	free(cuda);
+	free(dnn);
+	buf_release(&b);
+	buf_release(&pkg);
+}
+
+/* "Nvidia_CuDNN-cu12" as PEP 503 normalises it: "nvidia-cudnn-cu12". */
+static void normalise_name(const char *p, size_t n, struct buf *out)
+{
+	buf_reset(out);
+	for (size_t i = 0; i < n; i++) {
+		char c = (char)tolower((unsigned char)p[i]);
+
+		buf_add(out, c == '_' || c == '.' ? "-" : &c, 1);
+	}
+}
+
+/* "-cu12" at the end of name: 12; 0 when there is none. */
+static unsigned cu_suffix(const char *name)
+{
+	const char *d = strrchr(name, '-');
+	char *e;
+	unsigned long m;
+
+	if (!d || strncmp(d, "-cu", 3) || !isdigit((unsigned char)d[3]))
+		return 0;
+	m = strtoul(d + 3, &e, 10);
+	return *e || m > 99 ? 0 : (unsigned)m;
+}
+
+struct meta_acc {
+	char *cuda, *cudnn;
+	unsigned major; /* a CUDA major said without a version, or 0 */
+	char *extra;	/* the extra the first pin used sits behind
+			   ("with-cuda"), or NULL: said in the source */
+};
+
+/*
+ * The name of the extra a requirement's marker (after its ';') asks for:
+ * "extra == 'with_cuda'" is "with_cuda"; NULL when there is none.
+ */
+static char *marker_extra(const char *semi)
+{
+	const char *p = strstr(semi, "extra");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 5;
+	p += strspn(p, " ");
+	if (strncmp(p, "==", 2))
+		return NULL;
+	p += 2;
+	p += strspn(p, " ");
+	if (*p != '\'' && *p != '"')
+		return NULL;
+	n = strcspn(p + 1, "'\"");
+	if (!n || p[1 + n] != *p)
+		return NULL;
+	return xstrndup(p + 1, n);
+}
+
+/* A pin behind an extra was used: remember the first such extra. */
+static void used_extra(struct meta_acc *a, const char *semi)
+{
+	if (semi && !a->extra)
+		a->extra = marker_extra(semi);
+}
+
+/*
+ * The CUDA part a normalised requirement name names, into stem ("cudnn",
+ * "cuda-runtime"), with the CUDA major of its "-cu12" suffix, or 0; false
+ * for a package that is not NVIDIA's.
+ */
+static bool requirement_stem(const char *name, struct buf *stem,
+			     unsigned *major)
+{
+	*major = 0;
+	if (!strcmp(name, "cuda-toolkit")) {
+		/* NVIDIA's metapackage: cuda-toolkit[cudart,cupti]==13.2.2 */
+		buf_adds(stem, "cuda-runtime");
+		return true;
+	}
+	if (strncmp(name, "nvidia-", 7))
+		return false;
+	*major = cu_suffix(name);
+	buf_adds(stem, name + 7);
+	if (*major)
+		buf_setlen(stem, stem->len - strlen(strrchr(stem->data, '-')));
+	return true;
+}
+
+static bool lower_bound(const char *p)
+{
+	return !strncmp(p, "==", 2) || !strncmp(p, ">=", 2) ||
+	       !strncmp(p, "~=", 2);
+}
+
+/*
+ * The version of the first lower bound among the specifiers at p
+ * ("[extra] <10.0,>=9.1 ; ..."), trailing dots cut; NULL where there is
+ * none or it is not a version.
+ */
+static char *requirement_pin(const char *p)
+{
+	struct buf b = BUF_INIT;
+	char *pin = NULL;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '[' && strchr(p, ']'))
+		p = strchr(p, ']') + 1;
+	for (const char *q = p; *q && *q != ';'; q++) {
+		if (lower_bound(q)) {
+			p = q;
+			break;
+		}
+	}
+	if (!lower_bound(p))
+		return NULL;
+	p += 2;
+	while (*p == ' ')
+		p++;
+	buf_add(&b, p, strspn(p, "0123456789."));
+	while (b.len && b.data[b.len - 1] == '.')
+		buf_setlen(&b, b.len - 1);
+	if (version_is_valid(b.data))
+		pin = buf_detach(&b);
+	buf_release(&b);
+	return pin;
+}
+
+/*
+ * A dependency is not a build: NCCL, NVSHMEM and cuSPARSELt follow their
+ * own versions and link the CUDA runtime they need themselves (a package
+ * whose GPU code has CUDA linked in statically still depends on
+ * nvidia-nccl-cu12), so their -cuNN says nothing of what the package's
+ * own files were built with.
+ */
+static bool not_a_build(const char *stem)
+{
+	return !strcmp(stem, "nccl") || !strcmp(stem, "nvshmem") ||
+	       !strcmp(stem, "cusparselt");
+}
+
+/*
+ * One Requires-Dist value: "nvidia-cudnn-cu12 (==8.9.2.26) ; platform_...",
+ * "nvidia-cudnn-cu12==9.26.0.51; extra == 'cuda'".
+ */
+static void read_requirement(const char *v, struct meta_acc *a)
+{
+	struct buf name = BUF_INIT, stem = BUF_INIT;
+	size_t n =
+		strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			  "0123456789._-");
+	const char *semi = strchr(v, ';');
+	bool extra = semi && strstr(semi, "extra");
+	unsigned major;
+	char *pin = NULL;
+
+	normalise_name(v, n, &name);
+	if (!requirement_stem(name.data, &stem, &major))
+		goto out;
+	pin = requirement_pin(v + n);
+	if (!strcmp(stem.data, "cudnn")) {
+		if (pin) {
+			keep_higher_take(&a->cudnn,
+					 version_cut(pin, extra ? 2 : 3));
+			used_extra(a, semi);
+		}
+	} else if (!strcmp(stem.data, "cuda-runtime") ||
+		   !strcmp(stem.data, "cuda-cupti") ||
+		   !strcmp(stem.data, "cuda-nvrtc")) {
+		if (pin) {
+			keep_higher_take(&a->cuda, version_cut(pin, 2));
+			used_extra(a, semi);
+		} else if (major && !a->major)
+			a->major = major;
+	} else if (major && !a->major && !not_a_build(stem.data)) {
+		a->major = major;
+	}
+out:
+	free(pin);
+	buf_release(&name);
+	buf_release(&stem);
+}
+
+/* "+cu121" (torch) or "+cuda12.cudnn89" (jaxlib) in a local version. */
+static void read_local_version(const char *v, struct meta_acc *a)
+{
+	const char *plus = strchr(v, '+');
+	char *e;
+	unsigned long m;
+
+	if (!plus)
+		return;
+	if (!strncmp(plus, "+cu", 3) && isdigit((unsigned char)plus[3]) &&
+	    strspn(plus + 3, "0123456789") == strlen(plus + 3))
+		keep_higher_take(&a->cuda, build_version(plus + 3, 1));
+	if (!strncmp(plus, "+cuda", 5) && isdigit((unsigned char)plus[5])) {
+		m = strtoul(plus + 5, &e, 10);
+		if (m && m < 100 && !a->major)
+			a->major = (unsigned)m;
+		if (!strncmp(e, ".cudnn", 6) && isdigit((unsigned char)e[6]) &&
+		    isdigit((unsigned char)e[7]) && !e[8]) {
+			struct buf b = BUF_INIT;
+
+			buf_printf(&b, "%c.%c", e[6], e[7]);
+			keep_higher_take(&a->cudnn, buf_detach(&b));
+		}
+	}
+}
+
+/* cupy-cuda12x: 12; cupy-cuda102: 10.2; jax-cuda12-plugin: 12. */
+static void read_package_name(const char *name, struct meta_acc *a)
+{
+	const char *p = strstr(name, "-cuda");
+	size_t d;
+
+	if (!p || !(!strncmp(name, "cupy-", 5) || !strncmp(name, "jax", 3)))
+		return;
+	p += 5;
+	d = strspn(p, "0123456789");
+	/* CuPy's install guide: cupy-cuda11x is for CUDA 11.2 to 11.8 */
+	if (!strncmp(name, "cupy-cuda11x", 12) && !name[12])
+		keep_higher_take(&a->cuda, xstrdup("11.2"));
+	else if (d == 2 && (p[2] == 'x' || p[2] == '-' || !p[2]) && !a->major)
+		a->major = (unsigned)strtoul(p, NULL, 10);
+	else if (d == 3 && !p[3])
+		keep_higher_take(&a->cuda, build_version(p, 1));
+}
+
+static void read_dist_metadata(struct needs_scan *s, const char *path,
+			       const char *text, size_t len)
+{
+	struct meta_acc a = { 0 };
+	struct buf line = BUF_INIT, name = BUF_INIT, version = BUF_INIT;
+	const char *end = text + len;
+
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (!n)
+			break; /* the headers end at the first blank line */
+		buf_reset(&line);
+		buf_add(&line, p, n);
+		if (!strncmp(line.data, "Name:", 5))
+			normalise_name(line.data + 5 +
+					       strspn(line.data + 5, " "),
+				       strlen(line.data + 5 +
+					      strspn(line.data + 5, " ")),
+				       &name);
+		else if (!strncmp(line.data, "Version:", 8))
+			buf_sets(&version,
+				 line.data + 8 + strspn(line.data + 8, " "));
+		else if (!strncmp(line.data, "Requires-Dist:", 14))
+			read_requirement(line.data + 14 +
+						 strspn(line.data + 14, " "),
+					 &a);
+		p = nl ? nl + 1 : end;
+	}
+	/* NVIDIA's own wheels provide CUDA; they do not ask for it */
+	if (!name.len || !strncmp(name.data, "nvidia-", 7))
+		goto out;
+	read_local_version(version.data, &a);
+	read_package_name(name.data, &a);
+	if (!a.cuda && a.major) {
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b, "%u", a.major);
+		a.cuda = buf_detach(&b);
+	}
+	if (a.cuda || a.cudnn) {
+		struct buf src = BUF_INIT;
+		struct needs_report *r;
+
+		/* the pins of an extra that installs the GPU support */
+		buf_adds(&src, path);
+		if (a.extra)
+			buf_printf(&src, " (extra %s)", a.extra);
+		r = report_add(s, name.data, src.data);
+		buf_release(&src);
+
+		r->version = version.len ? xstrdup(version.data) : NULL;
+		r->cuda = a.cuda;
+		r->cudnn = a.cudnn;
+		a.cuda = a.cudnn = NULL;
+	}
+out:
+	free(a.cuda);
+	free(a.cudnn);
+	free(a.extra);
+	buf_release(&line);
+	buf_release(&name);
+	buf_release(&version);
+}
+
+/* ---- a plugin's parent framework (frameworks.tsv) ----------------------- */
+
+const char *needs_plugin_parent(const char *package)
+{
+	/*
+	 * JAX's GPU support ships as packages released with jax and versioned
+	 * as it is (jax's METADATA: jax-cuda12-plugin[with-cuda]==V under
+	 * extra "cuda12"): jax-cudaNN-plugin, jax-cudaNN-pjrt, jaxlib.
+	 */
+	if (!strncmp(package, "jax-cuda", 8) || !strcmp(package, "jaxlib"))
+		return "jax";
+	return NULL;
+}
+
+/*
+ * The minimum the notes of a frameworks.tsv row state for what ("CUDA",
+ * "cuDNN"): "compatible with CUDA >=12.1 and cuDNN >=9.1, <10.0" says
+ * 12.1 and 9.1; NULL when they state none (the row's versions are then
+ * the ones it was built with).
+ */
+static char *notes_minimum(const char *notes, const char *what)
+{
+	const char *p = strstr(notes, "compatible with ");
+	struct buf key = BUF_INIT, b = BUF_INIT;
+	char *v = NULL;
+
+	buf_printf(&key, "%s >=", what);
+	if (p)
+		p = strstr(p, key.data);
+	if (p) {
+		p += key.len;
+		buf_add(&b, p, strspn(p, "0123456789."));
+		while (b.len && b.data[b.len - 1] == '.')
+			buf_setlen(&b, b.len - 1);
+		if (version_is_valid(b.data))
+			v = buf_detach(&b);
+	}
+	BUF_RELEASE_EACH(&key, &b);
+	return v;
+}
+
+/* Do a and b (either may be NULL) state different minimums? */
+static bool differ(const char *a, const char *b)
+{
+	return a && b && version_cmp_str(a, b) != 0;
+}
+
+/* Each of own and row says what the other states instead. */
+static void note_disagreement(struct needs_report *own,
+			      struct needs_report *row, const char *what,
+			      const char *mine, const char *table)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "frameworks.tsv's %s %s row says %s >= %s",
+		   row->framework, row->version, what, table);
+	strv_push(&own->notes, b.data);
+	buf_reset(&b);
+	buf_printf(&b, "%s %s's own metadata says %s >= %s", own->framework,
+		   own->version, what, mine);
+	strv_push(&row->notes, b.data);
+	buf_release(&b);
+}
+
+/* One plugin report (index i: s->rep may move) against rows. */
+static void parent_row(struct needs_scan *s, size_t i, const char *parent,
+		       const struct framework_builds *rows)
+{
+	struct buf ver = BUF_INIT, src = BUF_INIT;
+	const struct framework_build *hit = NULL;
+	struct needs_report *r, *own;
+	size_t n = 0, plus;
+	unsigned long major;
+
+	own = &s->rep[i];
+	/* jaxlib 0.4.25+cuda12.cudnn89: jax 0.4.25 */
+	plus = strcspn(own->version, "+");
+	buf_add(&ver, own->version, plus);
+	major = own->cuda ? version_major(own->cuda) : 0;
+	for (size_t k = 0; k < rows->n; k++) {
+		const struct framework_build *b = &rows->v[k];
+
+		if (strcmp(b->framework, parent) ||
+		    strcmp(b->version, ver.data) ||
+		    (major && version_major(b->cuda) != major))
+			continue;
+		if (!hit)
+			hit = b;
+		/* the same build twice (an updated table) is one */
+		if (b == hit || strcmp(b->cuda, hit->cuda) ||
+		    !b->cudnn != !hit->cudnn ||
+		    (b->cudnn && strcmp(b->cudnn, hit->cudnn)))
+			n++;
+	}
+	if (!hit)
+		goto out;
+	buf_printf(&src, "frameworks.tsv: %s %s (the parent of %s %s)", parent,
+		   ver.data, own->framework, own->version);
+	if (n > 1) {
+		/* no CUDA major to choose by: say so rather than choose */
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b,
+			   "%s: %zu builds of %s %s, and %s does not say "
+			   "which CUDA major it is for",
+			   src.data, n, parent, ver.data, own->source);
+		strv_push(&own->notes, b.data);
+		buf_release(&b);
+		goto out;
+	}
+	r = report_add(s, parent, src.data);
+	own = &s->rep[i];
+	r->version = buf_detach(&ver);
+	r->cuda = notes_minimum(hit->notes, "CUDA");
+	if (!r->cuda)
+		r->cuda = xstrdup(hit->cuda);
+	r->cudnn = notes_minimum(hit->notes, "cuDNN");
+	if (!r->cudnn && hit->cudnn)
+		r->cudnn = xstrdup(hit->cudnn);
+	/* a bare major ("12", from a package name) states no minimum */
+	if (own->cuda && strchr(own->cuda, '.') && differ(own->cuda, r->cuda))
+		note_disagreement(own, r, "CUDA", own->cuda, r->cuda);
+	if (differ(own->cudnn, r->cudnn))
+		note_disagreement(own, r, "cuDNN", own->cudnn, r->cudnn);
+out:
+	BUF_RELEASE_EACH(&ver, &src);
+}
+
+void needs_parent_rows(struct needs_scan *s, const char *parent,
+		       const struct framework_builds *rows)
+{
+	size_t n = s->nrep;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = needs_plugin_parent(s->rep[i].framework);
+
+		if (p && !strcmp(p, parent) && s->rep[i].version)
+			parent_row(s, i, parent, rows);
+	}
+}
+
+bool needs_read_metadata(struct needs_scan *s, const char *name,
+			 const char *text, size_t len)
+{
+	size_t before = s->nrep;
+
+	if (path_ends(name, "build_info.py"))
+		read_build_info(s, name, text, len);
+	else if (path_ends(name, "version.py"))
+		read_torch_version(s, name, text, len);
+	else if (path_ends(name, "version/__init__.py"))
+		read_version_file(s, name, text, len);
+	else if (dist_info_metadata(name))
+		read_dist_metadata(s, name, text, len);
+	return s->nrep > before;
+}
+
+static int cmp_want(const void *a, const void *b)
+{
+	const struct needs_want *x = a, *y = b;
+
+	if (x->lib != y->lib)
+		return x->lib < y->lib ? -1 : 1;
+	return strcmp(x->soname, y->soname);
+}
+
+void needs_scan_finish(struct needs_scan *s)
+{
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_want);
+	for (size_t i = 0; i < s->n; i++) {
+		long k = strv_find(&s->provides, s->v[i].soname);
+
+		/* provides holds pairs: an even index is a soname */
+		for (size_t j = 0; k >= 0 && j + 1 < s->provides.n; j += 2) {
+			if (!strcmp(s->provides.v[j], s->v[i].soname)) {
+				free(s->v[i].provided_by);
+				s->v[i].provided_by =
+					xstrdup(s->provides.v[j + 1]);
+				break;
+			}
+		}
+	}
+}
+
+/* ---- what Python's frameworks report ------------------------------------- */
+
+/*
+ * fd 3 keeps the answer apart from whatever the frameworks print on
+ * stdout or stderr. Versions come back as strings: cuDNN's integer
+ * (8902, 90100) as "8.9.2", "9.1.0".
+ */
+const char needs_python_script[] =
+	"import json, os, sys\n"
+	"os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')\n"
+	"def dnn(v):\n"
+	"    if v is None:\n"
+	"        return None\n"
+	"    v = int(v)\n"
+	"    if v >= 10000:\n"
+	"        return '%d.%d.%d' % (v // 10000, v % 10000 // 100, v % 100)\n"
+	"    return '%d.%d.%d' % (v // 1000, v % 1000 // 100, v % 100)\n"
+	"def tensorflow():\n"
+	"    import tensorflow as m\n"
+	"    b = dict(m.sysconfig.get_build_info())\n"
+	"    return {'version': m.__version__, 'cuda': b.get('cuda_version'),\n"
+	"            'cudnn': b.get('cudnn_version')}\n"
+	"def torch():\n"
+	"    import torch as m\n"
+	"    c = p = None\n"
+	"    try:\n"
+	"        c = dnn(m.backends.cudnn.version())\n"
+	"    except Exception as e:\n"
+	"        p = '%s: %s' % (type(e).__name__, e)\n"
+	"    r = {'version': m.__version__, 'cuda': m.version.cuda,\n"
+	"         'cudnn': c}\n"
+	"    if p:\n"
+	"        r['problem'] = p\n"
+	"    return r\n"
+	"def jax():\n"
+	"    import jax as m\n"
+	"    r = {'version': m.__version__, 'cuda': None, 'cudnn': None}\n"
+	"    try:\n"
+	"        from jax._src.lib import cuda_versions as cv\n"
+	"        if cv is not None:\n"
+	"            v = int(cv.cuda_runtime_build_version())\n"
+	"            r['cuda'] = '%d.%d' % (v // 1000, v % 1000 // 10)\n"
+	"            r['cudnn'] = dnn(cv.cudnn_build_version())\n"
+	"    except Exception:\n"
+	"        pass\n"
+	"    return r\n"
+	"out = {'python': sys.version.split()[0], 'frameworks': {}}\n"
+	"for name, f in (('tensorflow', tensorflow), ('torch', torch),\n"
+	"                ('jax', jax)):\n"
+	"    try:\n"
+	"        r = f()\n"
+	"        out['frameworks'][name] = dict(\n"
+	"            (k, None if v is None else str(v))\n"
+	"            for k, v in r.items())\n"
+	"    except BaseException as e:\n"
+	"        out['frameworks'][name] = {\n"
+	"            'absent': '%s: %s' % (type(e).__name__, e)}\n"
+	"with os.fdopen(3, 'w') as f:\n"
+	"    json.dump(out, f)\n";
+
+const char *const needs_framework_names[NEEDS_FRAMEWORKS] = { "tensorflow",
+							      "torch", "jax" };
+
+void needs_python_init(struct needs_python *py, const char *exe)
+{
+	memset(py, 0, sizeof(*py));
+	py->exe = exe;
+}
+
+/* Free what f holds and empty it. */
+static void framework_clear(struct needs_framework *f)
+{
+	FREE_EACH(f->version, f->cuda, f->cudnn, f->absent, f->problem);
+	memset(f, 0, sizeof(*f));
+}
+
+void needs_python_release(struct needs_python *py)
+{
+	free(py->version);
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
+		framework_clear(&py->fw[i]);
+	needs_python_init(py, py->exe);
+}
+
+static char *json_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A version from Python, or NULL when it is none ("11.2" yes, "None" no). */
+static char *json_version(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s && version_is_valid(s) ? xstrdup(s) : NULL;
+}
+
+int needs_python_parse(struct needs_python *py, const char *text, size_t len)
+{
+	json_t *j = json_loadb(text, len, 0, NULL), *fws;
+
+	if (!j || !json_is_object(j)) {
+		json_decref(j);
+		return -1;
+	}
+	free(py->version);
+	py->version = json_str(j, "python");
+	fws = json_object_get(j, "frameworks");
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
+		json_t *o = json_object_get(fws, needs_framework_names[i]);
+		struct needs_framework *f = &py->fw[i];
+
+		if (!json_is_object(o))
+			continue;
+		framework_clear(f);
+		f->absent = json_str(o, "absent");
+		/* an import that raised anything but "No module named" is a
+		 * framework that is there and broken (issue 21: an
+		 * ImportError "undefined symbol ..., version ..."): a problem */
+		if (f->absent &&
+		    strncmp(f->absent, "ModuleNotFoundError: ", 21))
+			f->problem = xstrdup(f->absent);
+		if (f->absent)
+			continue;
+		f->version = json_str(o, "version");
+		if (f->version && !*f->version) {
+			free(f->version); /* an empty __version__ */
+			f->version = NULL;
+		}
+		if (!f->version)
+			f->version = xstrdup("?");
+		f->cuda = json_version(o, "cuda");
+		f->cudnn = json_version(o, "cudnn");
+		f->problem = json_str(o, "problem");
+		/* torch's cuDNN check failed: the version it was built with
+		 * is in its message, read where explain reads it */
+		if (!f->cudnn && f->problem)
+			f->cudnn = fwmsg_cudnn_built(f->problem);
+	}
+	json_decref(j);
+	return 0;
+}
+
+bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (needs_want_managed(&s->v[i]))
+			return true;
+	/*
+	 * A minimum (metadata's, a version file's) applies to the libraries
+	 * asked of cuenv: where the files name libraries and those under
+	 * PATH provide every one (a site-packages with NVIDIA's wheels),
+	 * nothing is asked. Without a library read, the minimum is the ask.
+	 */
+	if (s->n && (!py || !py->exe))
+		return false;
+	for (size_t i = 0; i < ncons(s, py); i++)
+		if (cons(s, py, i).cuda || cons(s, py, i).cudnn)
+			return true;
+	return false;
+}
+
+/* ---- installed selections ------------------------------------------------ */
+
+static int dirs_have(const struct strv *dirs, const char *name,
+		     struct buf *found)
+{
+	struct plat_stat st;
+
+	for (size_t i = 0; i < dirs->n; i++) {
+		buf_reset(found);
+		buf_path(found, dirs->v[i], name);
+		if (!plat_stat(found->data, &st) && st.type == PLAT_F_REG)
+			return 1;
+	}
+	return 0;
+}
+
+static int install_has(const struct install *in, const char *name,
+		       struct buf *found)
+{
+	return in && (dirs_have(&in->lib, name, found) ||
+		      dirs_have(&in->cupti, name, found));
+}
+
+static int combo_has(const struct needs_combo *c, const char *name,
+		     struct buf *found)
+{
+	return install_has(c->cuda, name, found) ||
+	       install_has(c->cudnn, name, found) ||
+	       install_has(c->cupti, name, found);
+}
+
+/*
+ * A framework's minimum (of what: "CUDA", "cuDNN") that the combination
+ * is below: named once in lacks when given ("CUDA 12.1+ (torch)", "cuDNN
+ * 9.x (jax)"). Returns 1, one request failed.
+ */
+static size_t below(struct strv *lacks, const char *what, const char *min,
+		    const char *name)
+{
+	struct buf why = BUF_INIT;
+
+	buf_printf(&why, "%s %s%s (%s)", what, min,
+		   strchr(min, '.') ? "+" : ".x", name);
+	if (lacks && strv_find(lacks, why.data) < 0)
+		strv_push(lacks, why.data);
+	buf_release(&why);
+	return 1;
+}
+
+/*
+ * How many of the requests c fails, each named in lacks when given; with
+ * record, the files it has go into the wants' found. The names that files
+ * may load and c lacks are counted in *maybe (may be NULL), and listed in
+ * lacks with "(may load)".
+ */
+static size_t combo_check(const struct needs_combo *c, struct needs_scan *s,
+			  const struct needs_python *py, struct strv *lacks,
+			  int record, size_t *maybe)
+{
+	struct buf found = BUF_INIT, why = BUF_INIT;
+	size_t miss = 0;
+
+	if (maybe)
+		*maybe = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct needs_want *w = &s->v[i];
+		int has;
+
+		if (w->provided_by)
+			continue;
+		has = combo_has(c, w->soname, &found);
+		if (has && record) {
+			free(w->found);
+			w->found = xstrdup(found.data);
+		}
+		if (has || !needs_want_managed(w))
+			continue;
+		if (!needs_want_required(w)) {
+			if (maybe)
+				(*maybe)++;
+			buf_reset(&why);
+			buf_printf(&why, "%s (may load)", w->soname);
+			if (lacks)
+				strv_push(lacks, why.data);
+			continue;
+		}
+		miss++;
+		if (lacks)
+			strv_push(lacks, w->soname);
+	}
+	for (size_t i = 0; i < ncons(s, py); i++) {
+		struct constraint f = cons(s, py, i);
+
+		if (f.cuda && !at_least(c->cuda->version, f.cuda))
+			miss += below(lacks, "CUDA", f.cuda, f.name);
+		if (f.cudnn &&
+		    !(c->cudnn && at_least(c->cudnn->version, f.cudnn)))
+			miss += below(lacks, "cuDNN", f.cudnn, f.name);
+	}
+	buf_release(&found);
+	buf_release(&why);
+	return miss;
+}
+
+void needs_combo_describe(const struct needs_combo *c, struct buf *out)
+{
+	buf_printf(out, "cuda %s", c->cuda->version);
+	if (c->cudnn)
+		buf_printf(out, " + cudnn %s (cuda%u)", c->cudnn->version,
+			   c->cudnn->cuda_major);
+	if (c->cupti)
+		buf_printf(out, " + cupti %s", c->cupti->version);
+}
+
+void needs_installed_init(struct needs_installed *in)
+{
+	memset(in, 0, sizeof(*in));
+}
+
+void needs_installed_release(struct needs_installed *in)
+{
+	install_list_release(&in->cudas);
+	install_list_release(&in->cudnns);
+	install_list_release(&in->cuptis);
+	STRV_RELEASE_EACH(&in->warnings, &in->report);
+	needs_installed_init(in);
+}
+
+int needs_installed_load(struct needs_installed *in, const char *root,
+			 struct cuenv_err *err)
+{
+	struct store st;
+	int rc;
+
+	rc = store_open(&st, root, false, err);
+	if (!rc)
+		rc = store_list(&st, KIT_CUDA, &in->cudas, err);
+	if (!rc)
+		rc = store_list(&st, KIT_CUDNN, &in->cudnns, err);
+	if (!rc)
+		rc = store_list(&st, KIT_CUPTI, &in->cuptis, err);
+	for (size_t i = 0; i < st.warnings.n; i++)
+		strv_push(&in->warnings, st.warnings.v[i]);
+	store_release(&st);
+	return rc;
+}
+
+/* The install of l in the same folder as x, or NULL. */
+static const struct install *same_install(const struct install_list *l,
+					  const struct install *x)
+{
+	const struct install *found = NULL;
+
+	for (size_t i = 0; x && i < l->n; i++)
+		if (!strcmp(l->v[i]->dir, x->dir))
+			found = l->v[i];
+	return found;
+}
+
+/*
+ * The best combo for toolkit cu: fewest requirements missed (into *miss),
+ * then fewest names it may load missed (into *maybe).
+ */
+static struct needs_combo best_for(const struct install *cu,
+				   struct needs_scan *s,
+				   const struct needs_python *py,
+				   const struct needs_installed *in,
+				   int want_dnn, size_t *miss, size_t *maybe)
+{
+	struct needs_combo best = { cu, NULL, NULL };
+	size_t best_miss = (size_t)-1, best_maybe = (size_t)-1;
+
+	/*
+	 * Each cuDNN for this major, newest first, then none; or, when
+	 * nothing asks for cuDNN, none first. CUPTI: none first, then each,
+	 * newest first.
+	 */
+	for (size_t k = in->cudnns.n + 1; k-- > 0;) {
+		size_t ni =
+			want_dnn ? (k + in->cudnns.n) % (in->cudnns.n + 1) : k;
+		const struct install *dn =
+			ni == in->cudnns.n ? NULL : in->cudnns.v[ni];
+
+		if (dn && dn->cuda_major != cu->cuda_major)
+			continue;
+		for (size_t pi = in->cuptis.n + 1; pi-- > 0;) {
+			struct needs_combo c = { cu, dn,
+						 pi == in->cuptis.n
+							 ? NULL
+							 : in->cuptis.v[pi] };
+			size_t may, m = combo_check(&c, s, py, NULL, 0, &may);
+
+			if (m < best_miss ||
+			    (m == best_miss && may < best_maybe)) {
+				best = c;
+				best_miss = m;
+				best_maybe = may;
+			}
+		}
+	}
+	*miss = best_miss;
+	*maybe = best_maybe;
+	return best;
+}
+
+/* "cuda 12.4.1: lacks x, y" or "...: provides everything", into report. */
+static void report_combo(const struct needs_combo *c, struct needs_scan *s,
+			 const struct needs_python *py, struct strv *report)
+{
+	struct strv lacks = STRV_INIT;
+	struct buf line = BUF_INIT;
+
+	combo_check(c, s, py, &lacks, 0, NULL);
+	needs_combo_describe(c, &line);
+	if (lacks.n) {
+		buf_adds(&line, ": lacks ");
+		for (size_t k = 0; k < lacks.n; k++)
+			buf_printf(&line, "%s%s", k ? ", " : "", lacks.v[k]);
+	} else {
+		buf_adds(&line, ": provides everything");
+	}
+	strv_push(report, line.data);
+	strv_release(&lacks);
+	buf_release(&line);
+}
+
+void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
+			   const struct needs_combo *active,
+			   struct needs_installed *in)
+{
+	struct needs_combo loose = { 0 };
+	int want_dnn = 0;
+
+	if (active && active->cuda &&
+	    !combo_check(active, s, py, NULL, 0, NULL)) {
+		/* the same installs, from our own lists */
+		in->pick.cuda = same_install(&in->cudas, active->cuda);
+		in->pick.cudnn = same_install(&in->cudnns, active->cudnn);
+		in->pick.cupti = same_install(&in->cuptis, active->cupti);
+		in->active = in->pick.cuda &&
+			     !!in->pick.cudnn == !!active->cudnn &&
+			     !!in->pick.cupti == !!active->cupti;
+		if (!in->active)
+			memset(&in->pick, 0, sizeof(in->pick));
+	}
+
+	for (size_t i = 0; i < s->n; i++)
+		want_dnn |= needs_want_managed(&s->v[i]) &&
+			    s->v[i].lib == NVLIB_CUDNN;
+	for (size_t i = 0; i < ncons(s, py); i++)
+		want_dnn |= cons(s, py, i).cudnn != NULL;
+	/*
+	 * The newest that gives everything, names it may load too; else the
+	 * newest that gives every requirement.
+	 */
+	for (size_t ci = in->cudas.n; ci-- > 0;) {
+		size_t miss, maybe;
+		struct needs_combo best = best_for(in->cudas.v[ci], s, py, in,
+						   want_dnn, &miss, &maybe);
+
+		if (!miss && !maybe && !in->pick.cuda)
+			in->pick = best;
+		if (!miss && !loose.cuda)
+			loose = best;
+		report_combo(&best, s, py, &in->report);
+	}
+	if (!in->pick.cuda)
+		in->pick = loose;
+	if (in->pick.cuda)
+		combo_check(&in->pick, s, py, NULL, 1, NULL);
+}
+
+/* ---- the catalogue ------------------------------------------------------- */
+
+void needs_offer_init(struct needs_offer *o)
+{
+	memset(o, 0, sizeof(*o));
+	buf_init(&o->why);
+}
+
+void needs_offer_release(struct needs_offer *o)
+{
+	free(o->line);
+	buf_release(&o->why);
+	needs_offer_init(o);
+}
+
+static int cmp_version_desc(const void *a, const void *b)
+{
+	return version_cmp_str(*(char *const *)b, *(char *const *)a);
+}
+
+/* Every CUDA version the catalogue offers, newest first. */
+static void cuda_versions(const struct catalog *cat, struct strv *out)
+{
+	for (size_t i = 0; i < cat->n; i++)
+		if (cat->v[i]->kind == KIT_CUDA &&
+		    strv_find(out, cat->v[i]->version) < 0)
+			strv_push(out, cat->v[i]->version);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_version_desc);
+}
+
+/* Does release v give w's library under w's soname? */
+static int gives(const char *v, const struct needs_want *w, struct buf *tmp)
+{
+	return elf_cuda_soname_version(w->lib, v, tmp) &&
+	       version_matches_str(w->version, tmp->data);
+}
+
+/*
+ * "CUDA 11.x", "CUDA 11.2", "CUDA 11.2-11.8, 12.x": the releases in all
+ * (newest first) that give w, by minor; a major whose every minor does is
+ * "M.x".
+ */
+static void describe_range(const struct strv *all, const struct needs_want *w,
+			   struct buf *out)
+{
+	struct buf tmp = BUF_INIT;
+	struct version *minors = NULL;
+	int *hit = NULL;
+	size_t n = 0, shown = 0;
+
+	/* the distinct minors, oldest first, and whether any release of
+	 * each gives w */
+	for (size_t i = all->n; i-- > 0;) {
+		struct version v;
+		int g = gives(all->v[i], w, &tmp);
+
+		if (version_parse(all->v[i], &v) || v.n < 2)
+			continue;
+		v.n = 2;
+		if (n && !version_cmp(&minors[n - 1], &v)) {
+			hit[n - 1] |= g;
+			continue;
+		}
+		minors = xrealloc(minors, (n + 1) * sizeof(*minors));
+		hit = xrealloc(hit, (n + 1) * sizeof(*hit));
+		minors[n] = v;
+		hit[n++] = g;
+	}
+	buf_reset(out);
+	for (size_t i = 0; i < n;) {
+		unsigned long M = minors[i].part[0];
+		size_t end = i, hits = 0;
+
+		while (end < n && minors[end].part[0] == M)
+			hits += (size_t)hit[end++];
+		if (hits && hits == end - i) {
+			buf_printf(out, "%s%lu.x", shown++ ? ", " : "", M);
+		} else {
+			for (size_t k = i; k < end; k++) {
+				size_t r = k;
+
+				if (!hit[k])
+					continue;
+				while (r + 1 < end && hit[r + 1])
+					r++;
+				buf_printf(out, "%s%lu.%lu",
+					   shown++ ? ", " : "", M,
+					   minors[k].part[1]);
+				if (r > k)
+					buf_printf(out, "-%lu.%lu", M,
+						   minors[r].part[1]);
+				k = r;
+			}
+		}
+		i = end;
+	}
+	if (shown) {
+		struct buf t = BUF_INIT;
+
+		buf_printf(&t, "CUDA %s", out->data);
+		buf_sets(out, t.data);
+		buf_release(&t);
+	}
+	free(minors);
+	free(hit);
+	buf_release(&tmp);
+}
+
+void needs_describe(struct needs_scan *s, const struct catalog *cat)
+{
+	struct strv all = STRV_INIT;
+	struct buf b = BUF_INIT;
+
+	cuda_versions(cat, &all);
+	for (size_t i = 0; i < s->n; i++) {
+		struct needs_want *w = &s->v[i];
+
+		buf_reset(&b);
+		if (w->lib == NVLIB_CUDNN)
+			buf_printf(&b, "cuDNN %lu.x",
+				   version_major(w->version));
+		else if (w->lib == NVLIB_NCCL)
+			buf_adds(&b, "NCCL (cuenv does not install it)");
+		else
+			describe_range(&all, w, &b);
+		if (!b.len)
+			buf_adds(&b, "no CUDA release in the catalogue");
+		free(w->range);
+		w->range = buf_detach(&b);
+	}
+	buf_release(&b);
+	strv_release(&all);
+}
+
+/*
+ * The shortest prefix of version that the catalogue resolves to it; for
+ * CUDA at least major.minor, as people name CUDA releases (12.4).
+ */
+static char *short_spec(const struct catalog *cat, enum kit_kind kind,
+			const char *version, unsigned cuda_major,
+			unsigned min_parts)
+{
+	struct version v;
+	struct buf b = BUF_INIT;
+	unsigned first;
+
+	if (version_parse(version, &v))
+		return xstrdup(version);
+	first = kind == KIT_CUDA && v.n > 1 ? 2 : 1;
+	if (min_parts > first)
+		first = min_parts < v.n ? min_parts : v.n;
+	for (unsigned n = first; n <= v.n; n++) {
+		const struct release *r;
+
+		buf_reset(&b);
+		for (unsigned k = 0; k < n; k++)
+			buf_printf(&b, "%s%lu", k ? "." : "", v.part[k]);
+		r = catalog_find(cat, kind, b.data, cuda_major, -1);
+		if (r && !strcmp(r->version, version))
+			return buf_detach(&b);
+	}
+	buf_release(&b);
+	return xstrdup(version);
+}
+
+const char *needs_newest_report(const struct needs_scan *s,
+				const struct needs_python *py, int cudnn)
+{
+	const char *top = NULL;
+
+	for (size_t k = 0; k < ncons(s, py); k++) {
+		struct constraint c = cons(s, py, k);
+		const char *v = cudnn ? c.cudnn : c.cuda;
+
+		if (v && (!top || version_cmp_str(v, top) > 0))
+			top = v;
+	}
+	return top;
+}
+
+/* Does v suit every framework's report (at least it, same major), and,
+ * with top, match top itself? */
+static int suits(const char *v, const struct needs_scan *s,
+		 const struct needs_python *py, int cudnn, const char *top)
+{
+	for (size_t k = 0; k < ncons(s, py); k++) {
+		struct constraint c = cons(s, py, k);
+		const char *want = cudnn ? c.cudnn : c.cuda;
+
+		if (want && !at_least(v, want))
+			return 0;
+	}
+	return !top || version_matches_str(v, top);
+}
+
+/*
+ * The newest cuDNN for CUDA major M that gives every cuDNN soname asked
+ * for (one major, or 0) and suits every framework; with top, of that
+ * very version.
+ */
+static const struct release *pick_cudnn(const struct catalog *cat, unsigned M,
+					unsigned long dnn_major,
+					const struct needs_scan *s,
+					const struct needs_python *py,
+					const char *top)
+{
+	const struct release *best = NULL;
+
+	for (size_t i = 0; i < cat->n; i++) {
+		const struct release *r = cat->v[i];
+
+		if (r->kind != KIT_CUDNN || r->cuda_major != M ||
+		    (dnn_major && version_major(r->version) != dnn_major) ||
+		    !suits(r->version, s, py, 1, top))
+			continue;
+		if (!best || version_cmp_str(r->version, best->version) > 0)
+			best = r;
+	}
+	return best;
+}
+
+/* Can CUDA release v give everything (CUPTI from elsewhere when
+ * !own_cupti: then *cupti is the CUPTI soname version it must add)?
+ * strict: the names files may load count too. */
+static int toolkit_fits(const char *v, const struct needs_scan *s,
+			const struct needs_python *py, int own_cupti,
+			int strict, const char *top, const char **cupti)
+{
+	struct buf tmp = BUF_INIT;
+	int ok = 1;
+
+	*cupti = NULL;
+	for (size_t i = 0; ok && i < s->n; i++) {
+		const struct needs_want *w = &s->v[i];
+
+		if (!needs_want_managed(w) || !is_toolkit(w->lib) ||
+		    (!strict && !needs_want_required(w)) || gives(v, w, &tmp))
+			continue;
+		if (w->lib == NVLIB_CUPTI && !own_cupti &&
+		    (!*cupti || !strcmp(*cupti, w->version)))
+			*cupti = w->version;
+		else
+			ok = 0;
+	}
+	buf_release(&tmp);
+	return ok && suits(v, s, py, 0, top);
+}
+
+/* The release in all whose CUPTI has soname version cupti, or NULL. */
+static const struct release *cupti_release(const struct catalog *cat,
+					   const struct strv *all,
+					   const char *cupti)
+{
+	const struct release *cp = NULL;
+	struct buf t = BUF_INIT;
+
+	for (size_t k = 0; k < all->n && !cp; k++)
+		if (elf_cuda_soname_version(NVLIB_CUPTI, all->v[k], &t) &&
+		    !strcmp(t.data, cupti))
+			cp = catalog_find(cat, KIT_CUDA, all->v[k], 0, -1);
+	buf_release(&t);
+	return cp;
+}
+
+/*
+ * The `cuenv install` line for what o holds; a cuDNN that a framework
+ * asks for by minor (9.26.0+) is named to its minor (--cudnn 9.27), so
+ * that the line says more than the major.
+ */
+static char *install_line(const struct catalog *cat,
+			  const struct needs_offer *o, const char *top_dnn)
+{
+	struct buf line = BUF_INIT;
+	char *c = short_spec(cat, KIT_CUDA, o->cuda->version, 0, 0);
+
+	buf_printf(&line, "cuenv install %s", c);
+	free(c);
+	if (o->cudnn) {
+		char *d = short_spec(cat, KIT_CUDNN, o->cudnn->version,
+				     o->cuda->cuda_major,
+				     top_dnn && strchr(top_dnn, '.') ? 2 : 0);
+
+		buf_printf(&line, " --cudnn %s", d);
+		free(d);
+	}
+	if (o->cupti) {
+		char *p = short_spec(cat, KIT_CUDA, o->cupti->version, 0, 0);
+
+		buf_printf(&line, " --cupti %s", p);
+		free(p);
+	}
+	return buf_detach(&line);
+}
+
+/*
+ * The newest CUDA release of all that suits s and py (strict: names that
+ * files may load too), with the cuDNN and CUPTI it needs, into o: the
+ * newest version a framework reports first (11.8 for 11.2 and 11.8), then
+ * any that suits them all; CUPTI of its own first.
+ */
+static void find_release(const struct catalog *cat, const struct strv *all,
+			 const struct needs_scan *s,
+			 const struct needs_python *py, int strict,
+			 int need_dnn, unsigned long dnn_major,
+			 const char *top_cuda, const char *top_dnn,
+			 struct needs_offer *o)
+{
+	for (int exact = top_cuda != NULL; exact >= 0 && !o->cuda; exact--) {
+		for (int own = 1; own >= 0 && !o->cuda; own--) {
+			for (size_t i = 0; i < all->n && !o->cuda; i++) {
+				const char *v = all->v[i], *cupti = NULL;
+				const struct release *dn = NULL, *cp = NULL;
+				unsigned M = (unsigned)version_major(v);
+
+				if (!toolkit_fits(v, s, py, own, strict,
+						  exact ? top_cuda : NULL,
+						  &cupti))
+					continue;
+				if (need_dnn) {
+					if (top_dnn)
+						dn = pick_cudnn(cat, M,
+								dnn_major, s,
+								py, top_dnn);
+					if (!dn)
+						dn = pick_cudnn(cat, M,
+								dnn_major, s,
+								py, NULL);
+					if (!dn)
+						continue;
+				}
+				if (cupti) {
+					cp = cupti_release(cat, all, cupti);
+					if (!cp)
+						continue;
+				}
+				o->cuda = catalog_find(cat, KIT_CUDA, v, 0, -1);
+				o->cudnn = dn;
+				o->cupti = cp;
+			}
+		}
+	}
+}
+
+void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
+		      const struct needs_python *py, struct needs_offer *o)
+{
+	struct strv all = STRV_INIT;
+	const char *top_cuda = needs_newest_report(s, py, 0),
+		   *top_dnn = needs_newest_report(s, py, 1);
+
+	cuda_versions(cat, &all);
+	/*
+	 * First what gives the names files may load too, then what gives
+	 * what they need.
+	 */
+	for (int strict = 1; strict >= 0 && !o->cuda; strict--) {
+		unsigned long dnn_major = 0;
+		int need_dnn = 0, two = 0;
+
+		for (size_t i = 0; i < s->n && !two; i++) {
+			const struct needs_want *w = &s->v[i];
+
+			if (!needs_want_managed(w) || w->lib != NVLIB_CUDNN ||
+			    (!strict && !needs_want_required(w)))
+				continue;
+			if (dnn_major &&
+			    dnn_major != version_major(w->version)) {
+				two = 1;
+				if (strict)
+					break;
+				buf_printf(&o->why,
+					   "they ask for two cuDNN "
+					   "majors (%lu and %lu)",
+					   dnn_major,
+					   version_major(w->version));
+				goto out;
+			}
+			dnn_major = version_major(w->version);
+			need_dnn = 1;
+		}
+		if (two)
+			continue;
+		need_dnn |= top_dnn != NULL;
+		find_release(cat, &all, s, py, strict, need_dnn, dnn_major,
+			     top_cuda, top_dnn, o);
+	}
+	if (!o->cuda) {
+		buf_adds(&o->why, "no CUDA release in the catalogue gives all "
+				  "of them");
+		goto out;
+	}
+	o->line = install_line(cat, o, top_dnn);
+out:
+	strv_release(&all);
+}
+
+int needs_installed_here(const char *root, const char *cwd, char *const *envp,
+			 struct needs_scan *s, const struct needs_python *py,
+			 struct needs_installed *in, struct strv *warnings,
+			 struct cuenv_err *err)
+{
+	struct activation a;
+	struct envmap start = ENVMAP_INIT;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+	struct needs_combo act = { 0 };
+	const struct needs_combo *active = NULL;
+	struct buf line = BUF_INIT;
+	int rc = needs_installed_load(in, root, err);
+
+	for (size_t i = 0; i < in->warnings.n; i++) {
+		buf_reset(&line);
+		buf_printf(&line, "skipped an incomplete version: %s",
+			   in->warnings.v[i]);
+		strv_push(warnings, line.data);
+	}
+	buf_release(&line);
+	if (rc)
+		return rc;
+	activation_init(&a);
+	envmap_from(&start, envp);
+	rc = activation_compute(root, cwd, &start, 0, &a, &ignored);
+	for (size_t i = 0; i < a.warnings.n; i++)
+		strv_push(warnings, a.warnings.v[i]);
+	if (!rc && a.ok) {
+		act.cuda = a.act.cuda;
+		act.cudnn = a.act.cudnn;
+		act.cupti = a.act.cupti;
+		active = &act;
+	}
+	needs_match_installed(s, py, active, in);
+	activation_release(&a);
+	envmap_release(&start);
+	err_release(&ignored);
+	return CUENV_OK;
+}

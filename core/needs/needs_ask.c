@@ -1,0 +1,100 @@
+/*
+ * needs_ask.c: asking a Python interpreter about its frameworks (see
+ * needs_ask.h).
+ */
+#include <string.h>
+
+#include "needs/needs_ask.h"
+#include "plat/proc.h"
+
+int needs_ask_python(struct needs_python *py, char *const *envp,
+		     unsigned timeout_s, struct strv *warnings,
+		     struct cuenv_err *err)
+{
+	char *argv[] = { (char *)py->exe, "-c", (char *)needs_python_script,
+			 NULL };
+	struct proc p = PROC_INIT;
+	struct buf warn = BUF_INIT;
+	int rc;
+
+	/* until it answers */
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
+		struct buf why = BUF_INIT;
+
+		buf_printf(&why, "no answer from %s", py->exe);
+		py->fw[i].absent = buf_detach(&why);
+	}
+	p.argv = argv;
+	p.envp = envp;
+	p.search_path = 1;
+	p.out_fd = 3;
+	p.max_output = NEEDS_ASK_OUT_MAX;
+	p.kill_on_overflow = 1;
+	p.timeout_ms = timeout_s * 1000;
+	rc = proc_run(&p, err);
+	if (rc && p.start_errno) {
+		struct buf shown = BUF_INIT;
+
+		buf_add_display(&shown, py->exe, 200);
+		rc = cuenv_fail(err, CUENV_E_USAGE, "cannot run '%s': %s",
+				shown.data, strerror(p.start_errno));
+		cuenv_hint(err, "name the interpreter: --python=/path/to/"
+				"python3");
+		buf_release(&shown);
+	}
+	if (rc)
+		goto out;
+	if (p.timed_out || p.overflowed)
+		buf_printf(&warn,
+			   "%s took too long to import the frameworks; "
+			   "stopped it",
+			   py->exe);
+	else if (p.exit_code)
+		buf_printf(&warn,
+			   "%s failed while importing the frameworks (%s %d)",
+			   py->exe, p.signal ? "signal" : "exit",
+			   p.signal ? p.signal : p.exit_code);
+	else if (needs_python_parse(py, p.out.data, p.out.len))
+		buf_printf(&warn,
+			   "%s said nothing readable about its frameworks",
+			   py->exe);
+	if (warn.len)
+		strv_push(warnings, warn.data);
+out:
+	buf_release(&warn);
+	proc_release(&p);
+	return rc;
+}
+
+int needs_python_tag(const char *exe, char *const *envp, struct buf *out)
+{
+	char *argv[] = { (char *)exe, "-c",
+			 "import sys\n"
+			 "i = sys.implementation.name\n"
+			 "print(('cp' if i == 'cpython' else i[:2]) + "
+			 "'%d%d' % sys.version_info[:2])\n",
+			 NULL };
+	struct proc p = PROC_INIT;
+	struct cuenv_err e = CUENV_ERR_INIT;
+	int rc = -1;
+
+	p.argv = argv;
+	p.envp = envp;
+	p.search_path = 1;
+	p.out_fd = 1;
+	p.max_output = 64;
+	p.timeout_ms = 30000;
+	buf_reset(out);
+	if (!proc_run(&p, &e) && p.exit_code == 0) {
+		size_t n = strspn(p.out.data, "abcdefghijklmnopqrstuvwxyz"
+					      "0123456789");
+
+		if (n >= 3 && n < 16) {
+			buf_add(out, p.out.data, n);
+			rc = 0;
+		}
+	}
+	proc_release(&p);
+	err_release(&e);
+	return rc;
+}

@@ -1,0 +1,42 @@
+/*
+ * needs_ask.h: `cuenv needs --python`: ask an interpreter what the
+ * frameworks it imports were built with.
+ *
+ * The interpreter runs needs_python_script (core/needs/needs.h) with its
+ * stdin, stdout and stderr on /dev/null and answers on descriptor 3, so
+ * that what an import prints cannot be taken for the answer. Importing
+ * TensorFlow takes seconds; a hung import is killed, and an answer
+ * larger than NEEDS_ASK_OUT_MAX stops the child.
+ */
+#ifndef CUENV_NEEDS_ASK_H
+#define CUENV_NEEDS_ASK_H
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "needs/needs.h"
+
+#define NEEDS_ASK_OUT_MAX (1 << 20)
+#define NEEDS_ASK_SECONDS 300
+
+/*
+ * Run py->exe (a path, or a name looked up in envp's PATH) with envp,
+ * killed after timeout_s seconds, and read its answer into py. Until it
+ * answers, every framework is absent with "no answer from EXE". Only an
+ * interpreter that cannot be started is an error (CUENV_E_USAGE, with a
+ * hint naming --python); one that fails, hangs or answers nonsense adds
+ * a line to warnings and its frameworks stay absent. Returns CUENV_OK
+ * otherwise, or proc_run's code when the child could not be read.
+ */
+int needs_ask_python(struct needs_python *py, char *const *envp,
+		     unsigned timeout_s, struct strv *warnings,
+		     struct cuenv_err *err);
+
+/*
+ * The wheel tag of the interpreter exe (a path, or a name looked up in
+ * envp's PATH): "cp311" for CPython 3.11, into out. Returns 0, or -1 when
+ * it cannot be run or answers nonsense (out empty). Runs a child process
+ * (30 s at most).
+ */
+int needs_python_tag(const char *exe, char *const *envp, struct buf *out);
+
+#endif

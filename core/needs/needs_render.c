@@ -1,0 +1,255 @@
+/*
+ * needs_render.c: `cuenv needs`' text report (see needs_render.h).
+ */
+#include <string.h>
+
+#include "nvidia/catalog.h"
+#include "base/json_util.h"
+#include "needs/needs_render.h"
+
+static void render_files(struct buf *out, const char *how,
+			 const struct strv *files)
+{
+	for (size_t i = 0; i < files->n && i < NEEDS_SHOW_FILES; i++)
+		buf_printf(out, "    %-11s %s\n", i ? "" : how, files->v[i]);
+	if (files->n > NEEDS_SHOW_FILES)
+		buf_printf(out, "    %-11s ... and %zu more\n", "",
+			   files->n - NEEDS_SHOW_FILES);
+}
+
+/* "CUDA 11.2+" (at least 11.2, same major) or "CUDA 12.x". */
+static void render_minimum(struct buf *out, const char *what, const char *v,
+			   const char *sep)
+{
+	buf_printf(out, "%s%s %s%s", sep, what, v, strchr(v, '.') ? "+" : ".x");
+}
+
+static void render_reports(struct buf *out, const struct needs_scan *s)
+{
+	for (size_t i = 0; i < s->nrep; i++) {
+		const struct needs_report *r = &s->rep[i];
+
+		buf_add_display(out, r->framework, 60);
+		if (r->version) {
+			buf_addc(out, ' ');
+			buf_add_display(out, r->version, 40);
+		}
+		buf_adds(out, " built for");
+		if (r->cuda)
+			render_minimum(out, "CUDA", r->cuda, " ");
+		if (r->cudnn)
+			render_minimum(out, "cuDNN", r->cudnn,
+				       r->cuda ? ", " : " ");
+		buf_printf(out, "\n    %-11s %s\n", "says", r->source);
+		for (size_t k = 0; k < r->dlls.n; k++) {
+			buf_printf(out, "    %-11s ", k ? "" : "loads");
+			buf_add_display(out, r->dlls.v[k], 60);
+			buf_addc(out, '\n');
+		}
+		for (size_t k = 0; k < r->notes.n; k++) {
+			buf_printf(out, "    %-11s ", k ? "" : "but");
+			buf_add_display(out, r->notes.v[k], 120);
+			buf_addc(out, '\n');
+		}
+	}
+}
+
+static void render_fetches(struct buf *out, const struct needs_fetches *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct needs_fetched *x = &fs->v[i];
+
+		if (x->why)
+			buf_printf(out, "chose %s\n", x->why);
+		buf_printf(out,
+			   "read %llu bytes of %s (%llu bytes, %.2f%%) in %u "
+			   "%srequests\n",
+			   (unsigned long long)x->bytes, x->wheel,
+			   (unsigned long long)x->size,
+			   x->size ? 100.0 * (double)x->bytes / (double)x->size
+				   : 0.0,
+			   x->requests, x->metadata ? "" : "range ");
+		if (x->metadata)
+			buf_printf(out,
+				   "    the index's metadata file (PEP 658)%s\n",
+				   x->requests > 1 ? ", then range requests "
+						     "into the wheel"
+						   : "");
+	}
+	if (fs->n)
+		buf_addc(out, '\n');
+}
+
+static void render_wants(struct buf *out, const struct needs_scan *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct needs_want *w = &s->v[i];
+
+		/* a Windows DLL by its own name: the range says the rest */
+		buf_printf(out, "%-22s %s%s\n", w->dll ? w->dll : w->soname,
+			   w->range,
+			   needs_want_managed(w) && !needs_want_required(w)
+				   ? " (may load: named, not linked)"
+				   : "");
+		render_files(out, "needed by", &w->needed_by);
+		render_files(out, "loaded by", &w->loaded_by);
+		render_files(out, "named by", &w->named_by);
+		if (w->provided_by)
+			buf_printf(out, "    %-11s %s (under PATH)\n",
+				   "provided by", w->provided_by);
+		else if (w->found)
+			buf_printf(out, "    %-11s %s\n", "found in", w->found);
+	}
+}
+
+/* What the python found says of each framework. */
+static void render_frameworks(struct buf *out, const struct needs_scan *s,
+			      const struct needs_python *py)
+{
+	buf_printf(out, "%sframeworks (%s%s%s):\n", s->n || s->nrep ? "\n" : "",
+		   py->exe, py->version ? " " : "",
+		   py->version ? py->version : "");
+	for (int i = 0; i < NEEDS_FRAMEWORKS; i++) {
+		const struct needs_framework *f = &py->fw[i];
+
+		buf_printf(out, "  %-11s ", needs_framework_names[i]);
+		if (f->absent && f->problem) {
+			buf_adds(out, "its import fails: ");
+			buf_add_display(out, f->absent, 400);
+			buf_addc(out, '\n');
+			continue;
+		} else if (f->absent) {
+			buf_adds(out, "absent: ");
+			buf_add_display(out, f->absent, 120);
+			buf_addc(out, '\n');
+		} else if (!f->cuda && !f->cudnn) {
+			buf_add_display(out, f->version, 40);
+			buf_adds(out, ", built without CUDA\n");
+		} else {
+			buf_add_display(out, f->version, 40);
+			buf_printf(out, ", built with CUDA %s%s%s\n",
+				   f->cuda ? f->cuda : "?",
+				   f->cudnn ? ", cuDNN " : "",
+				   f->cudnn ? f->cudnn : "");
+		}
+		if (f->problem) {
+			buf_printf(out, "  %-11s problem: ", "");
+			buf_add_display(out, f->problem, 400);
+			buf_addc(out, '\n');
+		}
+	}
+}
+
+/* What is installed provides everything: say which, and how to pick it. */
+static void render_satisfied(struct buf *out, const struct needs_scan *s,
+			     const struct needs_installed *in)
+{
+	struct buf b = BUF_INIT;
+	struct buf maybe = BUF_INIT;
+
+	needs_combo_describe(&in->pick, &b);
+	for (size_t i = 0; i < s->n; i++)
+		if (needs_want_managed(&s->v[i]) && !s->v[i].found)
+			buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
+				   s->v[i].soname);
+	if (maybe.len)
+		buf_printf(out,
+			   "installed: %s provides what the files need%s;"
+			   " not %s, which they may load\n",
+			   b.data, in->active ? " (the active selection)" : "",
+			   maybe.data);
+	else
+		buf_printf(out, "installed: %s provides everything%s\n", b.data,
+			   in->active ? " (the active selection)" : "");
+	if (!in->active) {
+		buf_printf(out, "select it with:\n  cuenv local %s",
+			   in->pick.cuda->version);
+		if (in->pick.cudnn)
+			buf_printf(out, " --cudnn %s", in->pick.cudnn->version);
+		if (in->pick.cupti)
+			buf_printf(out, " --cupti %s", in->pick.cupti->version);
+		buf_addc(out, '\n');
+	}
+	buf_release(&maybe);
+	buf_release(&b);
+}
+
+/* Nothing installed does: what is, and what the catalogue offers. */
+static void render_offer(struct buf *out, const struct needs_installed *in,
+			 const struct needs_offer *o)
+{
+	buf_adds(out, "installed: nothing provides everything\n");
+	if (!in->report.n)
+		buf_adds(out, "  nothing is installed\n");
+	for (size_t i = 0; i < in->report.n; i++)
+		buf_printf(out, "  %s\n", in->report.v[i]);
+	if (!o->line) {
+		buf_printf(out, "catalogue: %s\n",
+			   o->why.len ? o->why.data : "not read");
+		return;
+	}
+	buf_printf(out, "catalogue: cuda %s (%s)", o->cuda->version,
+		   source_name(o->cuda->source));
+	if (o->cudnn)
+		buf_printf(out, " + cudnn %s for CUDA %u (%s)",
+			   o->cudnn->version, o->cudnn->cuda_major,
+			   source_name(o->cudnn->source));
+	if (o->cupti)
+		buf_printf(out, " + CUPTI of cuda %s", o->cupti->version);
+	buf_printf(out, "\ninstall them with:\n  %s\n", o->line);
+}
+
+/* Nothing is asked of cuenv: say why. */
+static void render_nothing_asked(struct buf *out, const struct needs_scan *s)
+{
+	if (!s->n && !s->pe_files)
+		buf_printf(out,
+			   "no CUDA library is named by these files (%zu "
+			   "ELF file%s read)\n",
+			   s->files, s->files == 1 ? "" : "s");
+	else if (!s->n)
+		buf_printf(out,
+			   "no CUDA library is named by these files (%zu "
+			   "ELF and %zu PE file%s read)\n",
+			   s->files - s->pe_files, s->pe_files,
+			   s->pe_files == 1 ? "" : "s");
+	else
+		buf_adds(out, "nothing here is asked of cuenv: the files "
+			      "under PATH provide every CUDA library they "
+			      "name\n");
+}
+
+void needs_render_text(struct buf *out, const struct needs_scan *s,
+		       const struct needs_python *py,
+		       const struct needs_installed *in,
+		       const struct needs_offer *o,
+		       const struct needs_fetches *fs, bool asked,
+		       bool satisfied)
+{
+	render_fetches(out, fs);
+	render_reports(out, s);
+	render_wants(out, s);
+	if (py->exe)
+		render_frameworks(out, s, py);
+	if (s->n || s->nrep || py->exe)
+		buf_addc(out, '\n');
+	if (!asked)
+		render_nothing_asked(out, s);
+	else if (satisfied)
+		render_satisfied(out, s, in);
+	else
+		render_offer(out, in, o);
+}
+
+void needs_render(struct buf *out, const struct needs_scan *s,
+		  const struct needs_python *py,
+		  const struct needs_installed *in, const struct needs_offer *o,
+		  const struct needs_fetches *fs, bool asked, bool satisfied,
+		  int json)
+{
+	if (json)
+		json_add_report_take(out,
+				     needs_json(s, py, in, o, fs, satisfied));
+	else
+		needs_render_text(out, s, py, in, o, fs, asked, satisfied);
+}

@@ -1,0 +1,353 @@
+/*
+ * pypi.c: pypi.h, the package index: project pages (PEP 691 JSON, PEP 503
+ * HTML, PEP 658/714 metadata attributes), the wheel of a component for
+ * this machine, and NVIDIA's wheel project names.
+ */
+#include "nvidia/pypi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "net/digest.h"
+#include "nvidia/nvlib.h"
+#include "base/xalloc.h"
+
+/*
+ * NVIDIA's wheel for a redist component ("cuda_cudart" for CUDA 12): the
+ * library table's wheel name; components that ship no library of that
+ * table (the compiler, headers) are named here.
+ */
+char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k)
+{
+	static const char *const tools[][2] = {
+		{ "cuda_nvcc", "nvidia-cuda-nvcc" },
+		{ "cuda_cccl", "nvidia-cuda-cccl" },
+	};
+	const char *wheel = NULL;
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < NVLIB_COUNT && !wheel; i++) {
+		const struct nvlib *e = nvlib_get((enum nvlib_id)i);
+
+		if (e->component && e->wheel && !strcmp(e->component, comp))
+			wheel = e->wheel;
+	}
+	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools) && !wheel; i++)
+		if (!strcmp(comp, tools[i][0]))
+			wheel = tools[i][1];
+	if (!wheel)
+		return NULL;
+	buf_adds(&b, wheel);
+	/* CUDA 13's wheels dropped the suffix; cuDNN's kept it. */
+	if (major < 13 || k == KIT_CUDNN)
+		buf_printf(&b, "-cu%u", major);
+	return buf_detach(&b);
+}
+
+int pypi_wheel_fits(const char *name, const char *platform)
+{
+	const char *arch = !strcmp(platform, "linux-x86_64")	? "x86_64"
+			   : !strcmp(platform, "linux-sbsa")	? "aarch64"
+			   : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
+								: NULL;
+	size_t n = strlen(name);
+
+	/* Jetson (linux-aarch64) and Windows: none of NVIDIA's wheels */
+	return arch && n > 4 && !strcmp(name + n - 4, ".whl") &&
+	       strstr(name, "linux") && strstr(name, arch);
+}
+
+static void wheel_add(struct index_file **v, size_t *n, const char *name,
+		      size_t name_len, const char *url, size_t url_len,
+		      const char *sha, uint64_t size)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[*n].name = xstrndup(name, name_len);
+	(*v)[*n].url = xstrndup(url, url_len);
+	(*v)[*n].sha256 = xstrdup(sha);
+	(*v)[*n].size = size;
+	(*v)[*n].metadata = false;
+	(*v)[*n].metadata_sha256 = NULL;
+	(*n)++;
+}
+
+/*
+ * PEP 658's value, as HTML writes it: "true", or "sha256=HEX" (another
+ * hash name counts as served without a sha256). Fills f.
+ */
+static void metadata_attr(struct index_file *f, const char *v, size_t n)
+{
+	if (n == 7 + DIGEST_HEX_LEN && !strncmp(v, "sha256=", 7)) {
+		char *sha = xstrndup(v + 7, DIGEST_HEX_LEN);
+
+		f->metadata = digest_hex_valid(sha);
+		if (f->metadata)
+			f->metadata_sha256 = sha;
+		else
+			free(sha);
+	} else if ((n == 4 && !strncmp(v, "true", 4)) ||
+		   (n > 0 && memchr(v, '=', n))) {
+		f->metadata = true;
+	}
+}
+
+/* PEP 691's value: true, false, or {"sha256": HEX, ...}. */
+static void metadata_json(struct index_file *f, const json_t *file)
+{
+	const json_t *m = json_object_get(file, "core-metadata");
+	const char *sha;
+
+	if (!m)
+		m = json_object_get(file, "data-dist-info-metadata");
+	if (json_is_true(m)) {
+		f->metadata = true;
+	} else if (json_is_object(m)) {
+		f->metadata = true;
+		sha = json_string_value(json_object_get(m, "sha256"));
+		if (sha && digest_hex_valid(sha))
+			f->metadata_sha256 = xstrdup(sha);
+	}
+}
+
+/* A PEP 691 JSON page: {"files": [{filename, url, hashes: {sha256}}]}. */
+static int wheels_from_json(const struct buf *body, struct index_file **v,
+			    size_t *n)
+{
+	json_t *j = json_loadb(body->data, body->len, 0, NULL), *f;
+	size_t i;
+
+	if (!json_is_array(json_object_get(j, "files"))) {
+		json_decref(j);
+		return -1;
+	}
+	json_array_foreach(json_object_get(j, "files"), i, f) {
+		const char *name =
+			json_string_value(json_object_get(f, "filename"));
+		const char *url = json_string_value(json_object_get(f, "url"));
+		const char *sha = json_string_value(
+			json_object_get(json_object_get(f, "hashes"),
+					"sha256"));
+		json_t *y = json_object_get(f, "yanked");
+
+		if (!name || !url || !sha || !digest_hex_valid(sha) ||
+		    json_is_true(y) || json_is_string(y))
+			continue;
+		wheel_add(v, n, name, strlen(name), url, strlen(url), sha,
+			  (uint64_t)json_integer_value(
+				  json_object_get(f, "size")));
+		metadata_json(&(*v)[*n - 1], f);
+	}
+	json_decref(j);
+	return 0;
+}
+
+/* The PEP 658 attribute within the tag from p to end, if any. */
+static void html_metadata(struct index_file *f, const char *p, const char *end)
+{
+	static const char *const attrs[] = { "data-core-metadata=\"",
+					     "data-dist-info-metadata=\"" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *a = strstr(p, attrs[i]), *q;
+
+		if (!a || a > end)
+			continue;
+		a += strlen(attrs[i]);
+		q = memchr(a, '"', (size_t)(end - a));
+		if (!q)
+			continue;
+		/* HTML may escape '=' in an attribute: sha256&#61;HEX */
+		if (q - a > 11 && !strncmp(a, "sha256&#61;", 11)) {
+			struct buf b = BUF_INIT;
+
+			buf_adds(&b, "sha256=");
+			buf_add(&b, a + 11, (size_t)(q - a - 11));
+			metadata_attr(f, b.data, b.len);
+			buf_release(&b);
+		} else {
+			metadata_attr(f, a, (size_t)(q - a));
+		}
+		return;
+	}
+}
+
+/*
+ * A PEP 503 HTML page, as proxies and older indexes serve:
+ * <a href="URL#sha256=HEX" ...>FILENAME</a>. Links without a sha256 are
+ * of no use: nothing could be checked.
+ */
+static void wheels_from_html(const struct buf *body, struct index_file **v,
+			     size_t *n)
+{
+	const char *p = body->data;
+
+	while ((p = strstr(p, "<a "))) {
+		const char *tag_end = strchr(p, '>'), *href, *q, *close, *hash;
+
+		if (!tag_end)
+			break;
+		href = strstr(p, "href=\"");
+		close = strstr(tag_end, "</a>");
+		if (!href || href > tag_end || !close) {
+			p = tag_end;
+			continue;
+		}
+		href += 6;
+		q = strchr(href, '"');
+		hash = q ? strstr(href, "#sha256=") : NULL;
+		/* data-yanked of this tag only: a later yanked file must not
+		 * hide this one */
+		if (q && hash && hash < q &&
+		    (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
+		    !mem_find(p, (size_t)(tag_end - p), "data-yanked", 11)) {
+			char sha[DIGEST_HEX_LEN + 1];
+
+			memcpy(sha, hash + 8, DIGEST_HEX_LEN);
+			sha[DIGEST_HEX_LEN] = '\0';
+			if (digest_hex_valid(sha)) {
+				wheel_add(v, n, tag_end + 1,
+					  (size_t)(close - tag_end - 1), href,
+					  (size_t)(hash - href), sha, 0);
+				html_metadata(&(*v)[*n - 1], p, tag_end);
+			}
+		}
+		p = close;
+	}
+}
+
+void pypi_index_parse(const struct buf *body, struct index_file **v, size_t *n)
+{
+	*v = NULL;
+	*n = 0;
+	if (wheels_from_json(body, v, n))
+		wheels_from_html(body, v, n);
+}
+
+int pypi_index_files(const char *index, const char *project,
+		     const struct fetch_opts *fetch, struct buf *page,
+		     struct index_file **v, size_t *n, struct cuenv_err *err)
+{
+	struct fetch_opts fo = *fetch;
+	struct buf body = BUF_INIT;
+	int rc;
+
+	buf_reset(page);
+	buf_adds(page, index);
+	while (page->len && page->data[page->len - 1] == '/')
+		buf_setlen(page, page->len - 1);
+	buf_printf(page, "/%s/", project);
+	/* A folder over file:// (a cuenv mirror's pypi/simple) is not
+	 * served as a page: its index.html is. */
+	if (!strncmp(page->data, "file:", 5))
+		buf_adds(page, "index.html");
+	fo.accept = "application/vnd.pypi.simple.v1+json, "
+		    "text/html;q=0.1";
+	*v = NULL;
+	*n = 0;
+	rc = fetch_to_buf(page->data, &fo, 64 << 20, &body, err);
+	if (!rc) {
+		pypi_index_parse(&body, v, n);
+		for (size_t i = 0; i < *n; i++) {
+			char *u = fetch_resolve_url(page->data, (*v)[i].url);
+
+			free((*v)[i].url);
+			(*v)[i].url = u;
+		}
+	}
+	buf_release(&body);
+	return rc;
+}
+
+void pypi_index_files_free(struct index_file *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].url);
+		free(v[i].sha256);
+		free(v[i].metadata_sha256);
+	}
+	free(v);
+}
+
+long pypi_release_post(const char *wheel_version, const char *version)
+{
+	size_t n = strlen(version);
+	const char *p = wheel_version + n;
+	long post = 0;
+
+	if (strncmp(wheel_version, version, n))
+		return -1;
+	if (!*p)
+		return 0;
+	if (strncmp(p, ".post", 5) || !p[5])
+		return -1;
+	for (p += 5; *p; p++) {
+		if (*p < '0' || *p > '9' || post > 99999)
+			return -1;
+		post = post * 10 + (*p - '0');
+	}
+	return post + 1;
+}
+
+int pypi_wheel_part(const char *index, const char *project, const char *comp,
+		    const char *version, const char *platform,
+		    const struct fetch_opts *fetch, struct part *out,
+		    struct cuenv_err *err)
+{
+	struct buf page = BUF_INIT, seen = BUF_INIT;
+	struct index_file *files = NULL;
+	size_t nfiles = 0;
+	long best = -1;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = pypi_index_files(index, project, fetch, &page, &files, &nfiles,
+			      err);
+	if (rc)
+		goto out;
+	rc = CUENV_E_FETCH;
+	if (!platform)
+		platform = catalog_platform();
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *name = files[i].name, *dash1, *dash2;
+		char *ver;
+		long post;
+
+		if (!pypi_wheel_fits(name, platform))
+			continue;
+		dash1 = strchr(name, '-');
+		dash2 = dash1 ? strchr(dash1 + 1, '-') : NULL;
+		if (!dash2)
+			continue;
+		ver = xstrndup(dash1 + 1, (size_t)(dash2 - dash1 - 1));
+		if (!strstr(seen.data, ver)) {
+			buf_adds(&seen, seen.len ? ", " : "");
+			buf_adds(&seen, ver);
+		}
+		post = pypi_release_post(ver, version);
+		if (post > best) {
+			best = post;
+			part_release(out);
+			out->name = xstrdup(comp);
+			out->version = ver;
+			out->url = xstrdup(files[i].url);
+			out->sha256 = xstrdup(files[i].sha256);
+			out->size = files[i].size;
+			rc = CUENV_OK;
+			continue;
+		}
+		free(ver);
+	}
+	if (rc)
+		cuenv_fail(err, CUENV_E_FETCH,
+			   "no %s wheel %s for %s on '%s' (found: %s)", project,
+			   version, platform, page.data,
+			   seen.len ? seen.data : "none");
+out:
+	pypi_index_files_free(files, nfiles);
+	buf_release(&page);
+	buf_release(&seen);
+	return rc;
+}

@@ -1,0 +1,93 @@
+/*
+ * What frameworks' messages say of the cuDNN they were built with
+ * (core/artifact/fwmsg.h), read by needs (a failed import) and explain (a log).
+ */
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "artifact/fwmsg.h"
+
+static void test_fwmsg_reads_torchs_built_version(void **state)
+{
+	char *v = fwmsg_cudnn_built(
+	    "Traceback (most recent call last):\r\n"
+	    "RuntimeError: cuDNN version incompatibility: PyTorch was "
+	    "compiled  against (9, 26, 0) but found runtime version "
+	    "(9, 19, 0). PyTorch already comes bundled with cuDNN.\n");
+
+	(void)state;
+	assert_non_null(v);
+	assert_string_equal(v, "9.26.0");
+	free(v);
+}
+
+static void test_fwmsg_reads_jaxs_minimum_over_two_lines(void **state)
+{
+	char *v = fwmsg_cudnn_built("Outdated cuDNN installation found.\n"
+				    "Minimum supported: 9100\n"
+				    "Installed version: 8907\n");
+
+	(void)state;
+	assert_non_null(v);
+	assert_string_equal(v, "9.1.0");
+	free(v);
+}
+
+static void test_fwmsg_says_nothing_without_both_versions(void **state)
+{
+	(void)state;
+	assert_null(fwmsg_cudnn_built("ImportError: libcudnn.so.9: cannot "
+				      "open shared object file\n"));
+	/* the installed version alone, no minimum before it */
+	assert_null(fwmsg_cudnn_built("Installed version: 8907\n"));
+	assert_null(fwmsg_cudnn_built(""));
+}
+
+static void found(void *arg, const char *line, const char *framework,
+		  char *built, char *loaded)
+{
+	struct buf *b = arg;
+
+	(void)line;
+	buf_printf(b, "%s %s %s;", framework, built ? built : "-",
+		   loaded ? loaded : "-");
+	free(built);
+	free(loaded);
+}
+
+static void test_fwmsg_names_the_framework_of_each_line(void **state)
+{
+	struct buf b = BUF_INIT;
+	char *pending = NULL;
+
+	(void)state;
+	fwmsg_cudnn_mismatches(
+	    "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Loaded "
+	    "runtime CuDNN library: 8.6.0 but source was compiled with: "
+	    "8.9.4.",
+	    &pending, found, &b);
+	fwmsg_cudnn_mismatches("The installed Paddle is compiled with CUDNN "
+			       "8.4, but CUDNN version in your machine is 8.3",
+			       &pending, found, &b);
+	assert_string_equal(b.data, "jax 8.9.4 8.6.0;paddle 8.4 8.3;");
+	assert_null(pending);
+	buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_fwmsg_reads_torchs_built_version),
+	    cmocka_unit_test(test_fwmsg_reads_jaxs_minimum_over_two_lines),
+	    cmocka_unit_test(test_fwmsg_says_nothing_without_both_versions),
+	    cmocka_unit_test(test_fwmsg_names_the_framework_of_each_line),
+	};
+	const char *filter = getenv("CUENV_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

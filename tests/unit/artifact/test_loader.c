@@ -1,0 +1,489 @@
+/*
+ * The loader model against the real loader: each test builds small
+ * libraries with cc (rpath, runpath, version scripts), asks the model
+ * what a program that dlopen()s one of them would load, then runs such a
+ * program (probe.c below) and compares with what /proc/self/maps shows it
+ * really loaded, or with the error ld.so really gave. The expectations
+ * written in each test come from glibc's documented order (ld.so(8)); the
+ * real loader is the judge that they were right.
+ */
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "artifact/ldcache.h"
+#include "artifact/loader.h"
+
+/* dlopen argv[1] (RTLD_NOW, as Python imports); call argv[2] if given;
+ * print each mapped file once, or "error: " and dlerror(). */
+static const char probe_src[] =
+    "#include <dlfcn.h>\n"
+    "#include <stdio.h>\n"
+    "#include <string.h>\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "	char line[4096], seen[256][512];\n"
+    "	int n = 0;\n"
+    "	void *h = dlopen(argv[1], RTLD_NOW);\n"
+    "	FILE *m;\n"
+    "	if (!h) { printf(\"error: %s\\n\", dlerror()); return 1; }\n"
+    "	if (argc > 2) {\n"
+    "		int (*f)(void) = (int (*)(void))dlsym(h, argv[2]);\n"
+    "		if (!f || f()) { printf(\"error: %s\\n\", dlerror());\n"
+    "			return 1; }\n"
+    "	}\n"
+    "	m = fopen(\"/proc/self/maps\", \"r\");\n"
+    "	while (m && fgets(line, sizeof line, m)) {\n"
+    "		char *p = strchr(line, '/');\n"
+    "		int dup = 0;\n"
+    "		if (!p || !strstr(p, \".so\")) continue;\n"
+    "		p[strcspn(p, \"\\n\")] = 0;\n"
+    "		for (int i = 0; i < n; i++) dup |= !strcmp(seen[i], p);\n"
+    "		if (dup || n == 256) continue;\n"
+    "		snprintf(seen[n++], 512, \"%s\", p);\n"
+    "		printf(\"%s\\n\", p);\n"
+    "	}\n"
+    "	return 0;\n"
+    "}\n";
+
+/* cc with the given extra arguments (space separated) and the source. */
+static void cc(const struct fixture *fx, const char *out, const char *src,
+	       const char *extra)
+{
+	struct strv argv = STRV_INIT, ex = STRV_INIT;
+	struct buf got = BUF_INIT, srcname = BUF_INIT;
+	char *o = fx_path(fx, out), *c;
+
+	buf_printf(&srcname, "%s.c", out);
+	fx_write(fx, srcname.data, src);
+	c = fx_path(fx, srcname.data);
+	strv_push(&argv, "cc");
+	strv_push(&argv, "-fPIC");
+	strv_push(&argv, "-o");
+	strv_push(&argv, o);
+	strv_push(&argv, c);
+	strv_split(&ex, extra, ' ');
+	for (size_t i = 0; i < ex.n; i++)
+		if (*ex.v[i])
+			strv_push(&argv, ex.v[i]);
+	if (fx_run(argv.v, &got))
+		fail_msg("cc %s failed", extra);
+	STRV_RELEASE_EACH(&argv, &ex);
+	BUF_RELEASE_EACH(&got, &srcname);
+	FREE_EACH(o, c);
+}
+
+/* A library rel with soname; extra: -Wl options, links to others. */
+static void lib(const struct fixture *fx, const char *rel, const char *soname,
+		const char *src, const char *extra)
+{
+	struct buf a = BUF_INIT;
+
+	buf_printf(&a, "-shared -Wl,-soname,%s -Wl,--no-as-needed %s", soname,
+		   extra);
+	cc(fx, rel, src, a.data);
+	buf_release(&a);
+}
+
+static int setup(void **state)
+{
+	struct fixture *fx;
+	int rc = fx_setup(state);
+
+	if (rc)
+		return rc;
+	if (!fx_have_program("cc"))
+		return 0;
+	fx = *state;
+	/* cc's relative paths (-Ldep, version scripts) are the fixture's */
+	if (chdir(fx->root))
+		return -1;
+	cc(fx, "probe", probe_src, "-ldl");
+	return 0;
+}
+
+/* The model's answer and the real loader's, for dlopen(path) [+ call]. */
+struct run {
+	struct loader l;
+	struct ldcache cache;
+	struct strv model; /* real paths the model loads */
+	struct strv real;  /* real paths the probe mapped */
+	bool real_failed;
+	struct buf real_out;
+};
+
+static void predict_and_run(const struct fixture *fx, struct run *r,
+			    const char *ld_library_path, const char *target,
+			    const char *call, const char *call_dlopens)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct loader_env env = {0};
+	char *probe = fx_path(fx, "probe"), *path = fx_path(fx, target);
+	size_t idx;
+	char *argv[] = {probe, path, (char *)call, NULL};
+
+	memset(r, 0, sizeof(*r));
+	if (ldcache_read("/etc/ld.so.cache", &r->cache, &err) > CUENV_NO)
+		fail_msg("%s", err.msg.data);
+	env.library_path = ld_library_path;
+	env.cache = &r->cache;
+	env.platform = "x86_64";
+	env.lib = "lib/x86_64-linux-gnu";
+	loader_init(&r->l, &env);
+	if (loader_program(&r->l, probe, &err))
+		fail_msg("%s", err.msg.data);
+	if (!loader_dlopen(&r->l, LOADER_NONE, path, &idx) && call_dlopens) {
+		size_t sub;
+
+		loader_dlopen(&r->l, idx, call_dlopens, &sub);
+	}
+	loader_check_versions(&r->l);
+	/* the program is no ".so" in the probe's list */
+	for (size_t i = 1; i < r->l.nobj; i++)
+		strv_push_take(&r->model, realpath(r->l.obj[i].path, NULL));
+	strv_sort(&r->model);
+
+	if (ld_library_path)
+		setenv("LD_LIBRARY_PATH", ld_library_path, 1);
+	else
+		unsetenv("LD_LIBRARY_PATH");
+	r->real_failed = fx_run(argv, &r->real_out) != 0;
+	unsetenv("LD_LIBRARY_PATH");
+	if (!r->real_failed) {
+		strv_split(&r->real, r->real_out.data, '\n');
+		for (size_t i = 0; i < r->real.n; i++)
+			if (!*r->real.v[i])
+				strv_remove(&r->real, i--);
+		strv_sort(&r->real);
+	}
+	err_release(&err);
+	FREE_EACH(probe, path);
+}
+
+static void run_release(struct run *r)
+{
+	loader_release(&r->l);
+	ldcache_release(&r->cache);
+	STRV_RELEASE_EACH(&r->model, &r->real);
+	buf_release(&r->real_out);
+}
+
+/* The model and the real loader agree on success and on every file. */
+static void assert_agree(const struct run *r)
+{
+	bool model_failed = loader_failed(&r->l) || r->l.nprob;
+
+	if (model_failed != r->real_failed)
+		fail_msg("model %s, real loader: %s",
+			 model_failed ? "fails" : "loads", r->real_out.data);
+	if (r->real_failed)
+		return;
+	for (size_t i = 0; i < r->real.n || i < r->model.n; i++) {
+		const char *a = i < r->model.n ? r->model.v[i] : "(none)",
+			   *b = i < r->real.n ? r->real.v[i] : "(none)";
+
+		if (strcmp(a, b))
+			fail_msg("model loads %s where the real loader has %s",
+				 a, b);
+	}
+}
+
+/* Where the model found name, and from which source. */
+static const struct loader_obj *found(const struct run *r, const char *name)
+{
+	const struct loader_obj *o = loader_find(&r->l, name);
+
+	if (!o)
+		fail_msg("the model did not load %s", name);
+	return o;
+}
+
+static void assert_from(const struct fixture *fx, const struct run *r,
+			const char *name, const char *rel,
+			enum loader_source src)
+{
+	const struct loader_obj *o = found(r, name);
+	char *want = fx_path(fx, rel), *a = realpath(o->path, NULL),
+	     *b = realpath(want, NULL);
+
+	if (!a || !b || strcmp(a, b))
+		fail_msg("%s: model has %s, expected %s", name, o->path, want);
+	assert_int_equal(o->source, src);
+	FREE_EACH(want, a, b);
+}
+
+static const char b_src[] = "int b(void) { return 0; }\n";
+
+/* Two copies of libb: one where LD_LIBRARY_PATH points, one in dep/. */
+static void two_copies(const struct fixture *fx)
+{
+	fx_mkdir(fx, "dep");
+	fx_mkdir(fx, "llp");
+	lib(fx, "dep/libb.so.1", "libb.so.1", b_src, "");
+	lib(fx, "llp/libb.so.1", "libb.so.1", b_src, "");
+}
+
+/* DT_RUNPATH comes after LD_LIBRARY_PATH: NVIDIA's wheels' case. */
+static void test_loader_runpath_after_library_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	char *llp = fx_path(fx, "llp");
+
+	FX_NEED_CC();
+	two_copies(fx);
+	lib(fx, "liba.so", "liba.so",
+	    "int b(void);\nint a(void) { return b(); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/dep -Ldep -l:libb.so.1");
+	predict_and_run(fx, &r, llp, "liba.so", NULL, NULL);
+	assert_agree(&r);
+	assert_from(fx, &r, "libb.so.1", "llp/libb.so.1", LOADER_LIBRARY_PATH);
+	run_release(&r);
+	/* without LD_LIBRARY_PATH, the runpath */
+	predict_and_run(fx, &r, NULL, "liba.so", NULL, NULL);
+	assert_agree(&r);
+	assert_from(fx, &r, "libb.so.1", "dep/libb.so.1", LOADER_RUNPATH);
+	run_release(&r);
+	free(llp);
+}
+
+/* DT_RPATH comes before LD_LIBRARY_PATH: torch's own libraries' case. */
+static void test_loader_rpath_before_library_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	char *llp = fx_path(fx, "llp");
+
+	FX_NEED_CC();
+	two_copies(fx);
+	lib(fx, "liba.so", "liba.so",
+	    "int b(void);\nint a(void) { return b(); }\n",
+	    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/dep -Ldep "
+	    "-l:libb.so.1");
+	predict_and_run(fx, &r, llp, "liba.so", NULL, NULL);
+	assert_agree(&r);
+	assert_from(fx, &r, "libb.so.1", "dep/libb.so.1", LOADER_RPATH);
+	run_release(&r);
+	free(llp);
+}
+
+/*
+ * A library without a path of its own takes its loader's DT_RPATH, but
+ * not when it has a DT_RUNPATH: then only LD_LIBRARY_PATH, its own
+ * runpath and the system remain.
+ */
+static void test_loader_rpath_of_the_loading_chain(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "dep");
+	lib(fx, "dep/libleaf.so.1", "libleaf.so.1", b_src, "");
+	lib(fx, "dep/libmid.so.1", "libmid.so.1",
+	    "int b(void);\nint m(void) { return b(); }\n",
+	    "-Ldep -l:libleaf.so.1");
+	lib(fx, "libtop.so", "libtop.so",
+	    "int m(void);\nint t(void) { return m(); }\n",
+	    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/dep -Ldep "
+	    "-l:libmid.so.1");
+	predict_and_run(fx, &r, NULL, "libtop.so", NULL, NULL);
+	assert_agree(&r);
+	assert_from(fx, &r, "libleaf.so.1", "dep/libleaf.so.1", LOADER_RPATH);
+	run_release(&r);
+
+	/* the middle one with a DT_RUNPATH elsewhere: the chain is cut */
+	fx_mkdir(fx, "empty");
+	lib(fx, "dep/libmid.so.1", "libmid.so.1",
+	    "int b(void);\nint m(void) { return b(); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/../empty -Ldep "
+	    "-l:libleaf.so.1");
+	predict_and_run(fx, &r, NULL, "libtop.so", NULL, NULL);
+	assert_agree(&r);
+	assert_true(r.real_failed);
+	assert_int_equal(r.l.nmiss, 1);
+	assert_string_equal(r.l.miss[0].name, "libleaf.so.1");
+	run_release(&r);
+}
+
+/*
+ * A dlopen() from a library searches that library's DT_RUNPATH, after
+ * LD_LIBRARY_PATH: cuDNN's front library loading its sub-libraries.
+ */
+static void test_loader_dlopen_from_a_runpath_library(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	char *llp = fx_path(fx, "llp");
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "front");
+	fx_mkdir(fx, "llp");
+	lib(fx, "front/libsub.so.9", "libsub.so.9", b_src, "");
+	lib(fx, "llp/libsub.so.9", "libsub.so.9", b_src, "");
+	lib(fx, "front/libfront.so.9", "libfront.so.9",
+	    "#include <dlfcn.h>\n"
+	    "int load(void) { return !dlopen(\"libsub.so.9\", RTLD_NOW); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN -ldl");
+	predict_and_run(fx, &r, NULL, "front/libfront.so.9", "load",
+			"libsub.so.9");
+	assert_agree(&r);
+	assert_from(fx, &r, "libsub.so.9", "front/libsub.so.9", LOADER_RUNPATH);
+	run_release(&r);
+	predict_and_run(fx, &r, llp, "front/libfront.so.9", "load",
+			"libsub.so.9");
+	assert_agree(&r);
+	assert_from(fx, &r, "libsub.so.9", "llp/libsub.so.9",
+		    LOADER_LIBRARY_PATH);
+	run_release(&r);
+	free(llp);
+}
+
+/* A soname loaded already is not searched again, wherever it lies. */
+static void test_loader_already_loaded_soname_wins(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	char *llp = fx_path(fx, "llp");
+
+	FX_NEED_CC();
+	two_copies(fx);
+	/* first the dep/ copy by its path, then a library that needs it */
+	lib(fx, "libuser.so", "libuser.so",
+	    "int b(void);\nint u(void) { return b(); }\n",
+	    "-Ldep -l:libb.so.1");
+	lib(fx, "libboth.so", "libboth.so", "int both(void) { return 0; }\n",
+	    "-Ldep -Wl,-rpath,$ORIGIN/dep -l:libb.so.1 -L. -l:libuser.so "
+	    "-Wl,--disable-new-dtags");
+	predict_and_run(fx, &r, llp, "libboth.so", NULL, NULL);
+	assert_agree(&r);
+	/* libuser.so asks for libb.so.1: the copy loaded through the
+	 * RPATH of libboth.so, not LD_LIBRARY_PATH's */
+	assert_from(fx, &r, "libb.so.1", "dep/libb.so.1", LOADER_RPATH);
+	run_release(&r);
+	free(llp);
+}
+
+/*
+ * Symbol versions: a library built against a newer copy, given an older
+ * one by LD_LIBRARY_PATH: "undefined symbol: X, version V" (nvJitLink's
+ * case), and a version node the older copy lacks: "version `V' not
+ * found".
+ */
+static void test_loader_symbol_versions(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	char *llp = fx_path(fx, "llp");
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "new");
+	fx_mkdir(fx, "llp");
+	fx_write(fx, "new.map", "libv.so.12 { global: old_fn; new_fn; };\n");
+	fx_write(fx, "old.map", "libv.so.12 { global: old_fn; };\n");
+	lib(fx, "new/libv.so.12", "libv.so.12",
+	    "int old_fn(void) { return 0; }\nint new_fn(void) { return 0; }\n",
+	    "-Wl,--version-script=new.map");
+	lib(fx, "llp/libv.so.12", "libv.so.12",
+	    "int old_fn(void) { return 0; }\n", "-Wl,--version-script=old.map");
+	lib(fx, "new/libuser.so", "libuser.so",
+	    "int new_fn(void);\nint u(void) { return new_fn(); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN -Lnew -l:libv.so.12");
+	predict_and_run(fx, &r, NULL, "new/libuser.so", NULL, NULL);
+	assert_agree(&r);
+	assert_int_equal(r.l.nprob, 0);
+	run_release(&r);
+
+	predict_and_run(fx, &r, llp, "new/libuser.so", NULL, NULL);
+	assert_agree(&r);
+	assert_true(r.real_failed);
+	assert_non_null(strstr(r.real_out.data, "new_fn"));
+	assert_int_equal(r.l.nprob, 1);
+	assert_string_equal(r.l.prob[0].symbol, "new_fn");
+	assert_string_equal(r.l.prob[0].version, "libv.so.12");
+	assert_from(fx, &r, "libv.so.12", "llp/libv.so.12",
+		    LOADER_LIBRARY_PATH);
+	run_release(&r);
+
+	/* a version node the older copy does not define */
+	fx_write(fx, "new.map",
+		 "libv.so.12 { global: old_fn; };\n"
+		 "libv.so.12.1 { global: new_fn; } libv.so.12;\n");
+	lib(fx, "new/libv.so.12", "libv.so.12",
+	    "int old_fn(void) { return 0; }\nint new_fn(void) { return 0; }\n",
+	    "-Wl,--version-script=new.map");
+	lib(fx, "new/libuser.so", "libuser.so",
+	    "int new_fn(void);\nint u(void) { return new_fn(); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN -Lnew -l:libv.so.12");
+	predict_and_run(fx, &r, llp, "new/libuser.so", NULL, NULL);
+	assert_agree(&r);
+	assert_non_null(strstr(r.real_out.data, "libv.so.12.1"));
+	assert_true(r.l.nprob >= 1);
+	assert_null(r.l.prob[0].symbol);
+	assert_string_equal(r.l.prob[0].version, "libv.so.12.1");
+	run_release(&r);
+	free(llp);
+}
+
+/* A file that is not ELF stops the search; an empty entry is the cwd. */
+static void test_loader_not_elf_and_missing(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	char *llp = fx_path(fx, "llp");
+
+	FX_NEED_CC();
+	two_copies(fx);
+	fx_write(fx, "llp/libb.so.1", "/* GNU ld script */\n");
+	lib(fx, "liba.so", "liba.so",
+	    "int b(void);\nint a(void) { return b(); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/dep -Ldep -l:libb.so.1");
+	predict_and_run(fx, &r, llp, "liba.so", NULL, NULL);
+	assert_agree(&r);
+	assert_true(r.real_failed);
+	assert_string_equal(r.l.miss[0].why, "invalid ELF header");
+	run_release(&r);
+	free(llp);
+}
+
+/* $ORIGIN, ${ORIGIN}, $LIB, $PLATFORM; an unknown token drops the entry. */
+static void test_loader_expand(void **state)
+{
+	struct loader_env env = {.platform = "x86_64",
+				 .lib = "lib/x86_64-linux-gnu"};
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	assert_true(loader_expand(&env, "/v/nvidia/cusparse/lib",
+				  "$ORIGIN:$ORIGIN/../../nvjitlink/lib", &out));
+	assert_string_equal(out.data, "/v/nvidia/cusparse/lib:/v/nvidia/"
+				      "cusparse/lib/../../nvjitlink/lib");
+	assert_true(
+	    loader_expand(&env, "/o", "${ORIGIN}/$LIB/$PLATFORM", &out));
+	assert_string_equal(out.data, "/o/lib/x86_64-linux-gnu/x86_64");
+	assert_false(loader_expand(&env, "/o", "$ORIGINAL/x", &out));
+	assert_false(loader_expand(&env, "/o", "$FOO", &out));
+	env.platform = NULL;
+	assert_false(loader_expand(&env, "/o", "$PLATFORM", &out));
+	buf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_loader_expand),
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, fx_teardown_chdir)
+	    T(test_loader_runpath_after_library_path),
+	    T(test_loader_rpath_before_library_path),
+	    T(test_loader_rpath_of_the_loading_chain),
+	    T(test_loader_dlopen_from_a_runpath_library),
+	    T(test_loader_already_loaded_soname_wins),
+	    T(test_loader_symbol_versions),
+	    T(test_loader_not_elf_and_missing),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

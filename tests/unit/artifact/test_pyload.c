@@ -1,0 +1,560 @@
+/*
+ * What a Python environment's frameworks load (core/pyload): a small
+ * torch built with cc in a fixture site-packages, shaped like the index's
+ * (torch's own libraries with DT_RPATH into nvidia/NAME/lib, the wheels'
+ * libraries with DT_RUNPATH $ORIGIN, cuSPARSE needing a versioned symbol
+ * of nvJitLink, cuDNN's front library whose graph library is dlopen'd),
+ * predicted under several LD_LIBRARY_PATHs and judged. That the real
+ * loader agrees with such predictions is test_loader's and `make
+ * loader-matrix`'s (real torch) business; here: what the judge makes of
+ * them, and the loader's default folders.
+ */
+#include "fakes/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "artifact/loader.h"
+#include "artifact/pyload.h"
+
+#define SITE "venv/lib/python3.11/site-packages"
+
+
+/* nvJitLink with the symbols up to 12.minor, at rel. */
+static void jitlink(const struct fixture *fx, const char *rel, int minor)
+{
+	fx_write(fx, "jit.map",
+		 minor >= 1 ? "libnvJitLink.so.12 { global: jit_12_0; "
+			      "jit_12_1; local: *; };\n"
+			    : "libnvJitLink.so.12 { global: jit_12_0; "
+			      "local: *; };\n");
+	fx_cc_lib(fx, rel, "libnvJitLink.so.12",
+		  minor >= 1 ? "int jit_12_0(void) { return 0; }\n"
+			       "int jit_12_1(void) { return 0; }\n"
+			     : "int jit_12_0(void) { return 0; }\n",
+		  "-Wl,--version-script=jit.map");
+}
+
+/* A wheel's dist-info whose RECORD lists rel (under site). */
+static void wheel(const struct fixture *fx, const char *site, const char *dist,
+		  const char *rel)
+{
+	struct buf p = BUF_INIT, t = BUF_INIT;
+
+	buf_printf(&p, "%s/%s.dist-info/RECORD", site, dist);
+	buf_printf(&t, "%s,sha256=x,1\n", rel);
+	fx_write(fx, p.data, t.data);
+	BUF_RELEASE_EACH(&p, &t);
+}
+
+/*
+ * The fixture's torch: _C -> libtorch_cuda.so (RPATH into the wheels)
+ * -> libcusparse.so.12 (RUNPATH $ORIGIN/../../nvjitlink/lib, needs
+ * jit_12_1@libnvJitLink.so.12) and libcudnn.so.9 (RUNPATH $ORIGIN).
+ */
+static int setup(void **state)
+{
+	struct fixture *fx;
+	int rc = fx_setup(state);
+
+	if (rc)
+		return rc;
+	if (!fx_have_program("cc"))
+		return 0;
+	fx = *state;
+	if (chdir(fx->root))
+		return -1;
+	fx_mkdir(fx, SITE "/nvidia/nvjitlink/lib");
+	fx_mkdir(fx, SITE "/nvidia/cusparse/lib");
+	fx_mkdir(fx, SITE "/nvidia/cudnn/lib");
+	fx_mkdir(fx, SITE "/torch/lib");
+	fx_touch(fx, "venv/pyvenv.cfg");
+	jitlink(fx, SITE "/nvidia/nvjitlink/lib/libnvJitLink.so.12", 1);
+	wheel(fx, SITE, "nvidia_nvjitlink_cu12-12.9.86",
+	      "nvidia/nvjitlink/lib/libnvJitLink.so.12");
+	fx_cc_lib(fx, SITE "/nvidia/cusparse/lib/libcusparse.so.12",
+		  "libcusparse.so.12",
+		  "int jit_12_1(void);\nint sp(void) { return jit_12_1(); }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN:$ORIGIN/../../"
+		  "nvjitlink/lib -L" SITE "/nvidia/nvjitlink/lib "
+		  "-l:libnvJitLink.so.12");
+	wheel(fx, SITE, "nvidia_cusparse_cu12-12.1.0.106",
+	      "nvidia/cusparse/lib/libcusparse.so.12");
+	fx_cc_lib(fx, SITE "/nvidia/cudnn/lib/libcudnn.so.9", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 90100; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	fx_cc_lib(fx, SITE "/nvidia/cudnn/lib/libcudnn_graph.so.9",
+		  "libcudnn_graph.so.9", "int g(void) { return 0; }\n", "");
+	fx_cc_lib(fx, SITE "/nvidia/cudnn/lib/libcudnn_ops.so.9",
+		  "libcudnn_ops.so.9", "int o(void) { return 0; }\n", "");
+	wheel(fx, SITE, "nvidia_cudnn_cu12-9.1.0.70",
+	      "nvidia/cudnn/lib/libcudnn.so.9");
+	fx_cc_lib(fx, SITE "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+		  "int tc(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
+		  "cusparse/lib:$ORIGIN/../../nvidia/cudnn/lib -L" SITE
+		  "/nvidia/cusparse/lib -L" SITE "/nvidia/cudnn/lib "
+		  "-l:libcusparse.so.12 -l:libcudnn.so.9 -Wl,-rpath-link," SITE
+		  "/nvidia/nvjitlink/lib");
+	fx_cc_lib(fx, SITE "/torch/lib/libtorch_global_deps.so",
+		  "libtorch_global_deps.so", "int gd(void) { return 0; }\n",
+		  "");
+	fx_cc_lib(fx, SITE "/torch/_C.cpython-311-x86_64-linux-gnu.so", "_C.so",
+		  "int c(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/lib -L" SITE
+		  "/torch/lib -l:libtorch_cuda.so -Wl,-rpath-link," SITE
+		  "/nvidia/nvjitlink/lib");
+	return 0;
+}
+
+/* A prediction of the fixture's torch and its verdict. */
+struct judged {
+	struct pyload_fws fws;
+	struct loader l;
+	struct pyload_span span;
+	struct pyload_issues is;
+	struct strv defaults;
+};
+
+static void judge(const struct fixture *fx, const char *ld, struct judged *j)
+{
+	struct strv sites = STRV_INIT;
+	struct loader_env env = {.library_path = ld};
+
+	memset(j, 0, sizeof(*j));
+	/* libc and friends: from the default folders */
+	loader_defaults_guess("x86_64", &j->defaults);
+	env.defaults = &j->defaults;
+	strv_push_take(&sites, fx_path(fx, SITE));
+	pyload_find(&sites, &j->fws);
+	assert_int_equal(j->fws.n, 1);
+	loader_init(&j->l, &env);
+	pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
+	pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
+	strv_release(&sites);
+}
+
+static void judged_release(struct judged *j)
+{
+	pyload_issues_release(&j->is);
+	loader_release(&j->l);
+	pyload_fws_release(&j->fws);
+	strv_release(&j->defaults);
+}
+
+/* The object loaded as name is the fixture's file rel. */
+static void assert_loaded(const struct fixture *fx, const struct judged *j,
+			  const char *name, const char *rel)
+{
+	const struct loader_obj *o = loader_find(&j->l, name);
+	char *want = fx_path(fx, rel), *rw = realpath(want, NULL),
+	     *got = o ? realpath(o->path, NULL) : NULL;
+
+	if (!got || !rw || strcmp(got, rw))
+		fail_msg("%s: loaded %s, expected %s", name,
+			 got ? got : "nothing", rel);
+	FREE_EACH(want, rw, got);
+}
+
+static const struct pyload_issue *issue(const struct judged *j,
+					enum pyload_kind kind, const char *name)
+{
+	for (size_t i = 0; i < j->is.n; i++)
+		if (j->is.v[i].kind == kind && !strcmp(j->is.v[i].name, name))
+			return &j->is.v[i];
+	fail_msg("no issue of kind %d for %s (%zu issues)", (int)kind, name,
+		 j->is.n);
+	return NULL;
+}
+
+static void test_pyload_finds_torch_entries_in_import_order(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+
+	FX_NEED_CC();
+	judge(fx, NULL, &j);
+	assert_string_equal(j.fws.v[0].name, "torch");
+	assert_int_equal(j.fws.v[0].entries.n, 2);
+	assert_non_null(
+	    strstr(j.fws.v[0].entries.v[0], "libtorch_global_deps.so"));
+	assert_non_null(strstr(j.fws.v[0].entries.v[1], "/torch/_C."));
+	judged_release(&j);
+}
+
+/* torch 2.0's libtorch_cuda dlopens libnvfuser_codegen.so at import */
+static void test_pyload_torch_nvfuser_codegen_is_loaded_last(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+
+	FX_NEED_CC();
+	fx_cc_lib(fx, SITE "/torch/lib/libnvfuser_codegen.so",
+		  "libnvfuser_codegen.so", "int nf(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
+		  "cusparse/lib -L" SITE "/nvidia/cusparse/lib "
+		  "-l:libcusparse.so.12 -Wl,-rpath-link," SITE
+		  "/nvidia/nvjitlink/lib");
+	judge(fx, NULL, &j);
+	assert_int_equal(j.fws.v[0].entries.n, 3);
+	assert_non_null(strstr(j.fws.v[0].entries.v[2],
+			       "/torch/lib/libnvfuser_codegen.so"));
+	assert_loaded(fx, &j, "libnvfuser_codegen.so",
+		      SITE "/torch/lib/libnvfuser_codegen.so");
+	judged_release(&j);
+}
+
+static void test_pyload_a_whole_environment_has_no_issue(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+
+	FX_NEED_CC();
+	judge(fx, NULL, &j);
+	assert_loaded(fx, &j, "libnvJitLink.so.12",
+		      SITE "/nvidia/nvjitlink/lib/libnvJitLink.so.12");
+	/* dlopen'd by the front library at its first call: at import */
+	assert_loaded(fx, &j, "libcudnn_graph.so.9",
+		      SITE "/nvidia/cudnn/lib/libcudnn_graph.so.9");
+	assert_true(loader_find(&j.l, "libcudnn_graph.so.9") - j.l.obj <
+		    (long)j.span.on_use);
+	/* the .9.1.0 and .9.1 names tried first leave no miss */
+	assert_int_equal(j.l.nmiss, 0);
+	assert_int_equal(j.is.n, 0);
+	judged_release(&j);
+}
+
+/* issue 21 item 1: LD_LIBRARY_PATH comes before the wheels' RUNPATH */
+static void test_pyload_older_nvjitlink_on_the_path_breaks(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+	char *old = fx_path(fx, "old");
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "old");
+	jitlink(fx, "old/libnvJitLink.so.12.0.140", 0);
+	fx_symlink(fx, "libnvJitLink.so.12.0.140", "old/libnvJitLink.so.12");
+	judge(fx, old, &j);
+	assert_loaded(fx, &j, "libnvJitLink.so.12",
+		      "old/libnvJitLink.so.12.0.140");
+	is = issue(&j, PYLOAD_SYMBOL, "libnvJitLink.so.12");
+	assert_non_null(strstr(is->detail, "undefined symbol: jit_12_1, "
+					   "version libnvJitLink.so.12"));
+	assert_string_equal(is->source, "LD_LIBRARY_PATH");
+	is = issue(&j, PYLOAD_OLDER, "libnvJitLink.so.12");
+	assert_non_null(strstr(is->detail, "12.0.140 is older than the "
+					   "wheel's 12.9.86"));
+	assert_non_null(strstr(is->want, "nvidia/nvjitlink/lib"));
+	judged_release(&j);
+	free(old);
+}
+
+/* a copy from elsewhere that is newer and complete: no issue */
+static void test_pyload_newer_copy_on_the_path_is_no_issue(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	char *dir = fx_path(fx, "newer");
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "newer");
+	jitlink(fx, "newer/libnvJitLink.so.12.9.90", 1);
+	fx_symlink(fx, "libnvJitLink.so.12.9.90", "newer/libnvJitLink.so.12");
+	judge(fx, dir, &j);
+	assert_loaded(fx, &j, "libnvJitLink.so.12",
+		      "newer/libnvJitLink.so.12.9.90");
+	assert_int_equal(j.is.n, 0);
+	judged_release(&j);
+	free(dir);
+}
+
+/* torch's own DT_RPATH comes before LD_LIBRARY_PATH: no harm there */
+static void test_pyload_rpath_keeps_torch_own_libraries(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	char *dir = fx_path(fx, "other");
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "other");
+	fx_cc_lib(fx, "other/libcusparse.so.12", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "other/libcudnn.so.9", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 90000; }\n", "");
+	judge(fx, dir, &j);
+	assert_loaded(fx, &j, "libcusparse.so.12",
+		      SITE "/nvidia/cusparse/lib/libcusparse.so.12");
+	assert_loaded(fx, &j, "libcudnn.so.9",
+		      SITE "/nvidia/cudnn/lib/libcudnn.so.9");
+	assert_int_equal(j.is.n, 0);
+	judged_release(&j);
+	free(dir);
+}
+
+/* issue 21 items 2 and 4: cuDNN's sub-libraries from LD_LIBRARY_PATH */
+static void test_pyload_cudnn_sub_library_from_elsewhere_is_mixed(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+	char *dir = fx_path(fx, "c13");
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "c13");
+	fx_cc_lib(fx, "c13/libcudnn_graph.so.9", "libcudnn_graph.so.9",
+		  "int g(void) { return 0; }\n", "");
+	judge(fx, dir, &j);
+	assert_loaded(fx, &j, "libcudnn_graph.so.9", "c13/libcudnn_graph.so.9");
+	is = issue(&j, PYLOAD_MIXED, "libcudnn_graph.so.9");
+	assert_non_null(strstr(is->want, "nvidia/cudnn/lib"));
+	/* ops is the wheel's own still: the same front, no issue for it */
+	assert_loaded(fx, &j, "libcudnn_ops.so.9",
+		      SITE "/nvidia/cudnn/lib/libcudnn_ops.so.9");
+	assert_int_equal(j.is.n, 1);
+	judged_release(&j);
+	free(dir);
+}
+
+/* the front library asks for its exact version first: .9.1.0 */
+static void test_pyload_cudnn_exact_version_name_first(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	char *dir = fx_path(fx, "exact");
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "exact");
+	fx_cc_lib(fx, "exact/libcudnn_graph.so.9.1.0", "libcudnn_graph.so.9",
+		  "int g(void) { return 0; }\n", "");
+	judge(fx, dir, &j);
+	assert_loaded(fx, &j, "libcudnn_graph.so.9.1.0",
+		      "exact/libcudnn_graph.so.9.1.0");
+	assert_int_equal(j.l.nmiss, 0);
+	judged_release(&j);
+	free(dir);
+}
+
+static void test_pyload_a_missing_library_is_an_issue(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	char *p = fx_path(fx, SITE "/nvidia/nvjitlink/lib/libnvJitLink.so.12");
+
+	FX_NEED_CC();
+	unlink(p);
+	judge(fx, NULL, &j);
+	issue(&j, PYLOAD_MISSING, "libnvJitLink.so.12");
+	judged_release(&j);
+	free(p);
+}
+
+/* The defaults ld.so names, in its order; the guess agrees here. */
+/* ---- TensorFlow and JAX: what their loader object dlopens --------------- */
+
+#define TFSITE "tf/lib/python3.11/site-packages"
+
+/*
+ * A site-packages with a CUDA runtime wheel and a cuSPARSE wheel (12.2),
+ * and either TensorFlow's shape (_pywrap_tensorflow_internal.so needing
+ * libtensorflow_framework.so.2, whose RUNPATH names only
+ * nvidia/cuda_runtime/lib) or JAX's (xla_cuda_plugin.so with DT_RPATH
+ * into both wheels).
+ */
+static void tf_site(const struct fixture *fx, bool jax)
+{
+	fx_mkdir(fx, TFSITE "/nvidia/cuda_runtime/lib");
+	fx_mkdir(fx, TFSITE "/nvidia/cusparse/lib");
+	fx_cc_lib(fx, TFSITE "/nvidia/cuda_runtime/lib/libcudart.so.12",
+		  "libcudart.so.12", "int rt(void) { return 0; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	wheel(fx, TFSITE, "nvidia_cuda_runtime_cu12-12.3.101",
+	      "nvidia/cuda_runtime/lib/libcudart.so.12");
+	fx_cc_lib(fx, TFSITE "/nvidia/cusparse/lib/libcusparse.so.12",
+		  "libcusparse.so.12", "int sp(void) { return 0; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	wheel(fx, TFSITE, "nvidia_cusparse_cu12-12.2.0.103",
+	      "nvidia/cusparse/lib/libcusparse.so.12");
+	if (jax) {
+		fx_mkdir(fx, TFSITE "/jax_plugins/xla_cuda12");
+		fx_mkdir(fx, TFSITE "/jax_cuda12_plugin");
+		fx_cc_lib(
+		    fx, TFSITE "/jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+		    "xla_cuda_plugin.so", "int pj(void) { return 0; }\n",
+		    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../../nvidia/"
+		    "cusparse/lib:$ORIGIN/../../nvidia/cuda_runtime/lib");
+		fx_cc_lib(fx, TFSITE "/jax_cuda12_plugin/_versions.so",
+			  "_versions.so", "int v(void) { return 0; }\n", "");
+		return;
+	}
+	fx_mkdir(fx, TFSITE "/tensorflow/python");
+	fx_cc_lib(
+	    fx, TFSITE "/tensorflow/libtensorflow_framework.so.2",
+	    "libtensorflow_framework.so.2", "int fw(void) { return 0; }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/:$ORIGIN/../nvidia/"
+	    "cuda_runtime/lib");
+	fx_cc_lib(
+	    fx, TFSITE "/tensorflow/python/_pywrap_tensorflow_internal.so",
+	    "_pywrap_tensorflow_internal.so", "int pw(void) { return 0; }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/.. -L" TFSITE
+	    "/tensorflow -l:libtensorflow_framework.so.2");
+}
+
+static void judge_site(const struct fixture *fx, const char *ld,
+		       struct judged *j)
+{
+	struct strv sites = STRV_INIT;
+	struct loader_env env = {.library_path = ld};
+
+	memset(j, 0, sizeof(*j));
+	loader_defaults_guess("x86_64", &j->defaults);
+	env.defaults = &j->defaults;
+	strv_push_take(&sites, fx_path(fx, TFSITE));
+	pyload_find(&sites, &j->fws);
+	assert_int_equal(j->fws.n, 1);
+	loader_init(&j->l, &env);
+	pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
+	pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
+	strv_release(&sites);
+}
+
+/* issue 21 item 4: TensorFlow's framework library reaches only cudart */
+static void
+test_pyload_tensorflow_dlopens_from_its_framework_library(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+
+	FX_NEED_CC();
+	tf_site(fx, false);
+	judge_site(fx, NULL, &j);
+	assert_string_equal(j.fws.v[0].name, "tensorflow");
+	assert_int_equal(j.fws.v[0].dlnames.n, 2);
+	assert_string_equal(j.fws.v[0].dlnames.v[0], "libcudart.so.12");
+	assert_int_equal(j.fws.v[0].at_import, 1);
+	/* the runtime at import, through the framework library's RUNPATH */
+	assert_loaded(fx, &j, "libcudart.so.12",
+		      TFSITE "/nvidia/cuda_runtime/lib/libcudart.so.12");
+	assert_true(loader_find(&j.l, "libcudart.so.12") - j.l.obj <
+		    (long)j.span.on_use);
+	/* cuSPARSE: not on that RUNPATH, nowhere else: the wheel is unseen */
+	assert_null(loader_find(&j.l, "libcusparse.so.12"));
+	is = issue(&j, PYLOAD_MISSING, "libcusparse.so.12");
+	assert_non_null(is->want);
+	assert_non_null(strstr(is->want, "nvidia/cusparse/lib"));
+	judged_release(&j);
+}
+
+/* what TensorFlow cannot reach in its wheels comes from LD_LIBRARY_PATH */
+static void
+test_pyload_tensorflow_takes_an_older_copy_from_the_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+	char *dir = fx_path(fx, "c12");
+
+	FX_NEED_CC();
+	tf_site(fx, false);
+	fx_mkdir(fx, "c12");
+	fx_cc_lib(fx, "c12/libcusparse.so.12.0.0.76", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
+	fx_symlink(fx, "libcusparse.so.12.0.0.76", "c12/libcusparse.so.12");
+	judge_site(fx, dir, &j);
+	assert_loaded(fx, &j, "libcusparse.so.12",
+		      "c12/libcusparse.so.12.0.0.76");
+	is = issue(&j, PYLOAD_OLDER, "libcusparse.so.12");
+	assert_non_null(strstr(is->detail, "12.0.0.76 is older than the "
+					   "wheel's 12.2.0.103"));
+	judged_release(&j);
+	free(dir);
+}
+
+/* JAX's plugin carries DT_RPATH: its dlopens find the wheels first */
+static void test_pyload_jax_plugin_rpath_keeps_the_wheels(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	char *dir = fx_path(fx, "c12");
+
+	FX_NEED_CC();
+	tf_site(fx, true);
+	fx_mkdir(fx, "c12");
+	fx_cc_lib(fx, "c12/libcusparse.so.12", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
+	judge_site(fx, dir, &j);
+	assert_string_equal(j.fws.v[0].name, "jax");
+	assert_int_equal(j.fws.v[0].entries.n, 2);
+	assert_int_equal(j.fws.v[0].at_import, 0);
+	assert_loaded(fx, &j, "libcusparse.so.12",
+		      TFSITE "/nvidia/cusparse/lib/libcusparse.so.12");
+	/* loaded when a GPU client is made, not at import */
+	assert_true(loader_find(&j.l, "libcudart.so.12") - j.l.obj >=
+		    (long)j.span.on_use);
+	assert_int_equal(j.is.n, 0);
+	judged_release(&j);
+	free(dir);
+}
+
+static void test_loader_defaults_from_ld_so_help(void **state)
+{
+	static const char help[] =
+	    "Shared library search path:\n"
+	    "  (libraries located via /etc/ld.so.cache)\n"
+	    "  /lib/x86_64-linux-gnu (system search path)\n"
+	    "  /usr/lib/x86_64-linux-gnu (system search path)\n"
+	    "  /lib (system search path)\n"
+	    "  /usr/lib (system search path)\n"
+	    "\n"
+	    "Subdirectories of glibc-hwcaps directories, in priority "
+	    "order:\n"
+	    "  x86-64-v3 (supported, searched)\n";
+	struct strv d = STRV_INIT, guess = STRV_INIT;
+	char *argv[] = {(char *)"/lib64/ld-linux-x86-64.so.2", (char *)"--help",
+			NULL};
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	assert_true(loader_defaults_parse(help, &d));
+	assert_int_equal(d.n, 4);
+	assert_string_equal(d.v[0], "/lib/x86_64-linux-gnu");
+	assert_string_equal(d.v[3], "/usr/lib");
+	strv_release(&d);
+	assert_false(loader_defaults_parse("no such lines\n", &d));
+	/* this machine's own loader, where it says them */
+	if (!access(argv[0], X_OK) && !fx_run(argv, &out) &&
+	    loader_defaults_parse(out.data, &d)) {
+		loader_defaults_guess("x86_64", &guess);
+		assert_int_equal(guess.n, d.n);
+		for (size_t i = 0; i < d.n; i++)
+			assert_string_equal(guess.v[i], d.v[i]);
+	}
+	STRV_RELEASE_EACH(&d, &guess);
+	buf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_loader_defaults_from_ld_so_help),
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, fx_teardown_chdir)
+	    T(test_pyload_finds_torch_entries_in_import_order),
+	    T(test_pyload_torch_nvfuser_codegen_is_loaded_last),
+	    T(test_pyload_a_whole_environment_has_no_issue),
+	    T(test_pyload_older_nvjitlink_on_the_path_breaks),
+	    T(test_pyload_newer_copy_on_the_path_is_no_issue),
+	    T(test_pyload_rpath_keeps_torch_own_libraries),
+	    T(test_pyload_cudnn_sub_library_from_elsewhere_is_mixed),
+	    T(test_pyload_cudnn_exact_version_name_first),
+	    T(test_pyload_a_missing_library_is_an_issue),
+	    T(test_pyload_tensorflow_dlopens_from_its_framework_library),
+	    T(test_pyload_tensorflow_takes_an_older_copy_from_the_path),
+	    T(test_pyload_jax_plugin_rpath_keeps_the_wheels),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,206 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "check/check.h"
+#include "fakes/fixture.h"
+
+/* A report with something in every field. */
+static void sample(struct smoke_report *r)
+{
+	smoke_report_init(r);
+	smoke_setstr(&r->cuda, "12.4.1");
+	smoke_setstr(&r->cudnn, "9.1.0.70");
+	smoke_setstr(&r->cupti, "11.2");
+	r->device = 1;
+	for (int i = 0; i < SMOKE_LAYERS; i++) {
+		struct smoke_layer *l = &r->layer[i];
+
+		smoke_set(l, SMOKE_PASS, "layer %d: \"quoted\", tab\there", i);
+		smoke_setstr(&l->version, "1.2.3");
+		smoke_setstr(&l->soname, "libx.so.1");
+		smoke_setstr(&l->file, "/opt/caf\xc3\xa9/libx.so.1");
+		l->ms = 1.25 * (i + 1);
+		smoke_detail(l, "key", "value %d", i);
+		smoke_detail(l, "other", "x=y");
+	}
+	r->layer[SMOKE_CUDNN].asked = false;
+	smoke_set(&r->layer[SMOKE_CUDNN], SMOKE_SKIP, "no cuDNN selected");
+	smoke_set(&r->layer[SMOKE_CUPTI], SMOKE_FAIL, "foreign");
+	r->layer[SMOKE_CUPTI].foreign = true;
+	smoke_fix(&r->layer[SMOKE_CUPTI], "cuenv local 12.4 --isolate");
+	smoke_warn(&r->layer[SMOKE_DRIVER], "old driver");
+}
+
+static void assert_layers_equal(const struct smoke_layer *a,
+				const struct smoke_layer *b)
+{
+	assert_int_equal(a->status, b->status);
+	assert_int_equal(a->asked, b->asked);
+	assert_int_equal(a->foreign, b->foreign);
+	assert_string_equal(a->version, b->version);
+	assert_string_equal(a->soname, b->soname);
+	assert_string_equal(a->file, b->file);
+	assert_string_equal(a->message, b->message);
+	if (a->fix || b->fix)
+		assert_string_equal(a->fix, b->fix);
+	assert_true(a->ms - b->ms < 0.001 && b->ms - a->ms < 0.001);
+	assert_int_equal(a->details.n, b->details.n);
+	for (size_t i = 0; i < a->details.n; i++)
+		assert_string_equal(a->details.v[i], b->details.v[i]);
+	assert_int_equal(a->warnings.n, b->warnings.n);
+	for (size_t i = 0; i < a->warnings.n; i++)
+		assert_string_equal(a->warnings.v[i], b->warnings.v[i]);
+}
+
+static void test_smoke_json_round_trip(void **state)
+{
+	struct smoke_report a, b;
+	struct buf text = BUF_INIT, again = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	sample(&a);
+	smoke_report_init(&b);
+	smoke_report_to_json(&a, &text);
+	assert_int_equal(smoke_report_from_json(text.data, &b, &err), CUENV_OK);
+	assert_string_equal(b.cuda, "12.4.1");
+	assert_string_equal(b.cudnn, "9.1.0.70");
+	assert_string_equal(b.cupti, "11.2");
+	assert_int_equal(b.device, 1);
+	for (int i = 0; i < SMOKE_LAYERS; i++)
+		assert_layers_equal(&a.layer[i], &b.layer[i]);
+	assert_int_equal(smoke_report_rc(&b, NULL), CUENV_E_CUPTI);
+	/* and the same text again */
+	smoke_report_to_json(&b, &again);
+	assert_string_equal(text.data, again.data);
+	buf_release(&text);
+	buf_release(&again);
+	smoke_report_release(&a);
+	smoke_report_release(&b);
+	err_release(&err);
+}
+
+static void test_smoke_json_nulls_stay_null(void **state)
+{
+	struct smoke_report a, b;
+	struct buf text = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	smoke_report_init(&a);
+	smoke_report_init(&b);
+	smoke_report_to_json(&a, &text);
+	assert_non_null(strstr(text.data, "\"cuda\":null"));
+	assert_int_equal(smoke_report_from_json(text.data, &b, &err), CUENV_OK);
+	assert_null(b.cuda);
+	assert_null(b.layer[SMOKE_DRIVER].file);
+	assert_null(b.layer[SMOKE_DRIVER].fix);
+	buf_release(&text);
+	smoke_report_release(&a);
+	smoke_report_release(&b);
+	err_release(&err);
+}
+
+/* A detail with an empty key (found by fuzz_smoke_json) is dropped: a
+ * detail is "key=value" with a key, as smoke_detail_get reads it. */
+static void test_smoke_json_drops_a_detail_without_key(void **state)
+{
+	struct smoke_report a, b;
+	struct buf text = BUF_INIT, edited = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const char *at;
+
+	(void)state;
+	smoke_report_init(&a);
+	smoke_report_init(&b);
+	smoke_detail(&a.layer[SMOKE_DRIVER], "module", "%s", "550.54.15");
+	smoke_report_to_json(&a, &text);
+	at = strstr(text.data, "\"details\":{");
+	assert_non_null(at);
+	at += strlen("\"details\":{");
+	buf_add(&edited, text.data, (size_t)(at - text.data));
+	buf_adds(&edited, "\"\":\"11.8\",");
+	buf_adds(&edited, at);
+	assert_int_equal(smoke_report_from_json(edited.data, &b, &err),
+			 CUENV_OK);
+	assert_int_equal(b.layer[SMOKE_DRIVER].details.n, 1);
+	assert_string_equal(smoke_detail_get(&b.layer[SMOKE_DRIVER], "module"),
+			    "550.54.15");
+	buf_release(&text);
+	buf_release(&edited);
+	smoke_report_release(&a);
+	smoke_report_release(&b);
+	err_release(&err);
+}
+
+static void test_smoke_json_replaces_an_old_report(void **state)
+{
+	struct smoke_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	sample(&r);
+	assert_int_equal(
+	    smoke_report_from_json(
+		"{\"layers\":[{\"name\":\"driver\",\"status\":\"fail\","
+		"\"message\":\"no driver\"},{\"name\":\"future\","
+		"\"status\":\"pass\"}]}",
+		&r, &err),
+	    CUENV_OK);
+	assert_null(r.cuda);
+	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_FAIL);
+	assert_string_equal(r.layer[SMOKE_DRIVER].message, "no driver");
+	assert_int_equal(r.layer[SMOKE_DRIVER].warnings.n, 0);
+	/* layers it does not name are skips */
+	assert_int_equal(r.layer[SMOKE_CUPTI].status, SMOKE_SKIP);
+	assert_null(r.layer[SMOKE_CUPTI].message);
+	smoke_report_release(&r);
+	err_release(&err);
+}
+
+static void test_smoke_json_rejects_what_is_not_a_report(void **state)
+{
+	static const char *const bad[] = {
+	    "",
+	    "not json",
+	    "[1,2]",
+	    "{\"schema\":1}",
+	    "{\"layers\":{}}",
+	    "{\"layers\":[{\"name\":\"driver\"}]}",
+	    "{\"layers\":[{\"name\":\"driver\",\"status\":\"passed\"}]}",
+	};
+	struct smoke_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	(void)state;
+	smoke_report_init(&r);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_int_equal(smoke_report_from_json(bad[i], &r, &err),
+				 CUENV_E_GPU);
+		assert_non_null(strstr(err.msg.data, "cuenv-probe"));
+	}
+	smoke_report_release(&r);
+	err_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_smoke_json_round_trip),
+	    cmocka_unit_test(test_smoke_json_nulls_stay_null),
+	    cmocka_unit_test(test_smoke_json_drops_a_detail_without_key),
+	    cmocka_unit_test(test_smoke_json_replaces_an_old_report),
+	    cmocka_unit_test(test_smoke_json_rejects_what_is_not_a_report),
+	};
+
+	if (getenv("CUENV_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
