@@ -136,6 +136,33 @@ static int add_archive(struct mirror_plan *p, const struct part *pt,
 	return add_file(p, path, pt->url, pt->sha256, pt->size, NULL, err);
 }
 
+/* The mirror's entry for rel's kind from source, once; comps is taken. */
+static void add_entry(struct mirror_plan *p, enum kit_kind kind,
+		      enum source_kind source, const struct release *rel,
+		      const char *platform, struct buf *comps)
+{
+	struct mirror_entry *e;
+
+	for (size_t i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if (e->kind == kind && e->source == source &&
+		    e->cuda_major == rel->cuda_major &&
+		    !strcmp(e->version, rel->version) &&
+		    !strcmp(e->platform, platform) &&
+		    !strcmp(e->components, comps->data))
+			return;
+	}
+	p->entries =
+		xrealloc(p->entries, (p->nentries + 1) * sizeof(*p->entries));
+	e = &p->entries[p->nentries++];
+	e->kind = kind;
+	e->source = source;
+	e->version = xstrdup(rel->version);
+	e->cuda_major = rel->cuda_major;
+	e->platform = xstrdup(platform);
+	e->components = buf_detach(comps);
+}
+
 /* A redist release's manifest, verbatim, where NVIDIA keeps it. */
 static int add_manifest(struct mirror_plan *p, const struct release *rel,
 			struct cuenv_err *err)
@@ -173,7 +200,6 @@ int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
 	struct plan_opts o = plan_opts_for(kind, opts);
 	struct strv names = STRV_INIT;
 	struct buf comps = BUF_INIT;
-	struct mirror_entry *e;
 	int rc;
 
 	r.kind = kind;
@@ -200,24 +226,7 @@ int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
 	}
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < p->nentries; i++) {
-		e = &p->entries[i];
-		if (e->kind == kind && e->source == rel->source &&
-		    e->cuda_major == rel->cuda_major &&
-		    !strcmp(e->version, rel->version) &&
-		    !strcmp(e->platform, platform) &&
-		    !strcmp(e->components, comps.data))
-			goto out;
-	}
-	p->entries =
-		xrealloc(p->entries, (p->nentries + 1) * sizeof(*p->entries));
-	e = &p->entries[p->nentries++];
-	e->kind = kind;
-	e->source = rel->source;
-	e->version = xstrdup(rel->version);
-	e->cuda_major = rel->cuda_major;
-	e->platform = xstrdup(platform);
-	e->components = buf_detach(&comps);
+	add_entry(p, kind, rel->source, rel, platform, &comps);
 out:
 	strv_release(&names);
 	buf_release(&comps);
@@ -274,7 +283,6 @@ int mirror_plan_add_wheels(struct mirror_plan *p, const struct release *rel,
 	struct strv names = STRV_INIT;
 	struct buf comps = BUF_INIT, tsv = BUF_INIT;
 	struct plat_stat st;
-	struct mirror_entry *e;
 	int rc;
 
 	if (strcmp(platform, catalog_platform()))
@@ -316,24 +324,7 @@ int mirror_plan_add_wheels(struct mirror_plan *p, const struct release *rel,
 	}
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < p->nentries; i++) {
-		e = &p->entries[i];
-		if (e->kind == kind && e->source == SRC_PYPI &&
-		    e->cuda_major == rel->cuda_major &&
-		    !strcmp(e->version, rel->version) &&
-		    !strcmp(e->platform, platform) &&
-		    !strcmp(e->components, comps.data))
-			goto out;
-	}
-	p->entries =
-		xrealloc(p->entries, (p->nentries + 1) * sizeof(*p->entries));
-	e = &p->entries[p->nentries++];
-	e->kind = kind;
-	e->source = SRC_PYPI;
-	e->version = xstrdup(rel->version);
-	e->cuda_major = rel->cuda_major;
-	e->platform = xstrdup(platform);
-	e->components = buf_detach(&comps);
+	add_entry(p, kind, SRC_PYPI, rel, platform, &comps);
 out:
 	install_parts_release(&ip);
 	strv_release(&names);
