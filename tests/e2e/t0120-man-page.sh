@@ -36,7 +36,7 @@ names=$(sed -n '/^const struct cuenv_cmd \*const cuenv_cmds\[\] = {/,/^};/p' \
 for n in $names; do
 	check "command $n" grep -q "^       $n\\b" "$HOME/page.txt"
 done
-# Every exit code of core/rc.h.
+# Every exit code of core/base/rc.h.
 for c in $(grep -o '= [0-9]*,' "$src/core/base/rc.h" | tr -dc '0-9\n'); do
 	check "exit code $c" grep -qE "^       $c( |\$)" "$HOME/page.txt"
 done

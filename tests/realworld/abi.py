@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""abi.py: core/cuda_abi.h against NVIDIA's real headers and libraries.
+"""abi.py: core/nvidia/cuda_abi.h against NVIDIA's real headers and libraries.
 
-cuenv never links CUDA: core/cuda_abi.h declares the values, signatures
-and CUPTI record offsets `cuenv check` relies on, and core/smoke_cuda.c
+cuenv never links CUDA: core/nvidia/cuda_abi.h declares the values, signatures
+and CUPTI record offsets `cuenv check` relies on, and core/check/check_cuda.c
 looks the functions up with dlsym. This script takes, for every CUDA
 major cuenv supports (11, 12, 13), the headers (include/) and the
 libraries (libcudart, libcupti, libcudnn) out of NVIDIA's own wheels on
@@ -11,7 +11,7 @@ members pinned by sha256 in abi-pins.tsv, cached in CUENV_CORPUS), and:
 
   1. compiles and runs, per major and cuDNN, a C program that includes
      NVIDIA's cuda.h, cuda_runtime_api.h, cupti.h, cudnn.h and
-     core/cuda_abi.h, and prints each value cuda_abi.h declares beside the
+     core/nvidia/cuda_abi.h, and prints each value cuda_abi.h declares beside the
      header's own (enum constants, sizes, offsetof in every
      CUpti_ActivityKernelN record the header defines);
   2. compiles, in that program, a call of every function smoke_cuda.c
@@ -181,7 +181,7 @@ UNDECLARED = {"cuDevicePrimaryCtxRelease"}
 
 def lookups():
     """[(typedef, symbol)] of every function smoke_cuda.c looks up."""
-    src = open(os.path.join(TOP, "core", "smoke_cuda.c")).read()
+    src = open(os.path.join(TOP, "core", "check", "check_cuda.c")).read()
     out = [("cuenv_%s_fn" % m.group(1), m.group(1))
            for m in re.finditer(r"(?<!define )\bSYM\(\s*[^,]+,\s*[^,]+,\s*(\w+)\s*,", src)]
     out += [(m.group(1), m.group(2)) for m in re.finditer(
@@ -190,7 +190,7 @@ def lookups():
 
 
 def abi_header():
-    return open(os.path.join(TOP, "core", "cuda_abi.h")).read()
+    return open(os.path.join(TOP, "core", "nvidia", "cuda_abi.h")).read()
 
 
 def typedefs(text):
@@ -238,7 +238,7 @@ def program(cupti_inc, rows):
     ptrs = pointer_types(text)
     c = ["#include <stddef.h>", "#include <stdio.h>", "#include <cuda.h>",
          "#include <cuda_runtime_api.h>", "#include <cupti.h>",
-         "#include <cudnn.h>", '#include "cuda_abi.h"', "",
+         "#include <cudnn.h>", '#include "nvidia/cuda_abi.h"', "",
          "#define ROW(name, ours, theirs) printf(\"%s %lld %lld\\n\", name,"
          " (long long)(ours), (long long)(theirs))", ""]
     # 2. signatures: one call per looked-up function, never run

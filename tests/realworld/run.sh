@@ -3,7 +3,7 @@
 # corpus.py: members read from the package index by range requests,
 # pinned by sha256, cached in CUENV_CORPUS) and compare cuenv's answers
 # with expected.tsv; builds.py runs needs three ways on 30 whole real
-# framework wheels (builds-expected.tsv); abi.py compares core/cuda_abi.h with NVIDIA's own
+# framework wheels (builds-expected.tsv); abi.py compares core/nvidia/cuda_abi.h with NVIDIA's own
 # headers and libraries (wheels of CUDA 11, 12, 13), pe.py runs needs on
 # real Windows DLLs (pe-expected.tsv). Skips (exit 0,
 # saying so) when the index cannot be reached; CUENV_REALWORLD_REQUIRED=1
@@ -20,7 +20,7 @@ if [ "$rc" -eq 77 ]; then
 	exit 0
 fi
 [ "$rc" -eq 0 ] || exit "$rc"
-# core/cuda_abi.h against NVIDIA's headers and libraries of CUDA 11-13
+# core/nvidia/cuda_abi.h against NVIDIA's headers and libraries of CUDA 11-13
 python3 "$here/abi.py"
 rc=$?
 if [ "$rc" -eq 77 ]; then

@@ -5,7 +5,7 @@
  * shared library with the soname a test needs (cc -shared -Wl,-soname,
  * libcudart.so.12 ...) and implement, on the CPU, every symbol that
  * cuenv-probe (core/check/check_cuda.c) looks up, with the signatures of
- * core/cuda_abi.h. "Device memory" is host memory, so the fakes can hand
+ * core/nvidia/cuda_abi.h. "Device memory" is host memory, so the fakes can hand
  * pointers to one another as the real libraries do.
  *
  * Versions and failures come from the environment at the time of each
