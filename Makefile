@@ -416,8 +416,9 @@ e2e-cross: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 # $(FUZZ)/artifacts; replay one with `$(FUZZ)/fuzz_<name> FILE`.
 FUZZ := $(BUILDROOT)/fuzz
 FUZZ_SRC := $(LINUX_SRC)
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(INCLUDES) -g -O1 \
-	-fno-omit-frame-pointer \
+# LLVMFuzzerTestOneInput is libFuzzer's entry point, declared in no header.
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Wno-missing-prototypes \
+	$(INCLUDES) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 $(FUZZ)/flags: FORCE
