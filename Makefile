@@ -435,7 +435,7 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(CORE_H) \
 
 # Each target runs FUZZ_SECONDS from its seeds in tests/fuzz/corpus/<name>/,
 # with tests/fuzz/<name>.dict when there is one; the first crash stops.
-FUZZ_TARGETS := dotfile entry catalog elf pe assemble ldcache env smoke_json \
+FUZZ_TARGETS := dotfile entry catalog elf pe assemble ldcache env check_json \
 	needs_python wheel frameworks mirror_plan
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)

@@ -178,7 +178,7 @@ int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
  */
 void cmd_store_waiting(struct store *st, const char *what);
 
-struct smoke_report;
+struct check_report;
 /*
  * `cuenv check`'s smoke test (check.c), for check and `exec --check`: run
  * cuenv-probe on device in a's environment (killed after timeout
@@ -186,9 +186,9 @@ struct smoke_report;
  * CUENV_OK, the code of the failed layer (*first: its index), or an error
  * running the probe itself (*first: -1; err says why).
  */
-int cmd_smoke(const struct cuenv_ctx *ctx, const struct activation *a,
-	      int device, unsigned timeout, int compile, struct smoke_report *r,
-	      int *first, struct cuenv_err *err);
+int cmd_check_run(const struct cuenv_ctx *ctx, const struct activation *a,
+		  int device, unsigned timeout, int compile,
+		  struct check_report *r, int *first, struct cuenv_err *err);
 
 /* Shell snippets embedded at build time (build/shells.c). */
 extern const char embedded_cuenv_sh[]; /* bash and zsh share it */

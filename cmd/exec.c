@@ -11,10 +11,10 @@
  * --check: the smoke test, its report kept off stdout (COMMAND's); on
  * failure one line naming the layer, its message and fix, on stderr.
  */
-static int smoke_first(const struct cuenv_ctx *ctx, const struct activation *a,
+static int check_first(const struct cuenv_ctx *ctx, const struct activation *a,
 		       const char *cmd, struct cuenv_err *err)
 {
-	struct smoke_report r;
+	struct check_report r;
 	int rc, first;
 
 	if (!a->ok) {
@@ -24,11 +24,11 @@ static int smoke_first(const struct cuenv_ctx *ctx, const struct activation *a,
 			   cmd);
 		return cuenv_hint(err, "select one: cuenv local VERSION");
 	}
-	smoke_report_init(&r);
-	rc = cmd_smoke(ctx, a, 0, 300, 0, &r, &first, err);
+	check_report_init(&r);
+	rc = cmd_check_run(ctx, a, 0, 300, 0, &r, &first, err);
 	if (rc && first >= 0)
-		smoke_run_fail(&r, first, rc, cmd, err);
-	smoke_report_release(&r);
+		check_run_fail(&r, first, rc, cmd, err);
+	check_report_release(&r);
 	return rc;
 }
 
@@ -46,7 +46,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	for (size_t i = 0; !rc && i < a.notes.n; i++)
 		cmd_note("%s", a.notes.v[i]);
 	if (!rc && check)
-		rc = smoke_first(ctx, &a, argv[optind], err);
+		rc = check_first(ctx, &a, argv[optind], err);
 	if (!rc) {
 		int code, e;
 

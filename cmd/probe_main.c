@@ -45,15 +45,15 @@ static const char *env(const char *name)
 
 int main(int argc, char **argv)
 {
-	struct smoke_probe p = { 0 };
-	struct smoke_report r;
+	struct check_probe p = { 0 };
+	struct check_report r;
 	struct buf out = BUF_INIT;
 	int rc;
 
 	p.driver_lib = plat_sys_cuda_driver();
 	p.module_root = "";
-	if (smoke_probe_args(&p, argc, argv)) {
-		fputs(smoke_probe_usage, stderr);
+	if (check_probe_args(&p, argc, argv)) {
+		fputs(check_probe_usage, stderr);
 		strv_release(&p.own);
 		return CUENV_E_USAGE;
 	}
@@ -62,13 +62,13 @@ int main(int argc, char **argv)
 	p.visible_devices = getenv("CUDA_VISIBLE_DEVICES");
 	p.stage = print_stage;
 
-	smoke_report_init(&r);
-	smoke_probe_run(&p, &r);
-	rc = smoke_report_rc(&r, NULL);
-	smoke_report_to_json(&r, &out);
+	check_report_init(&r);
+	check_probe_run(&p, &r);
+	rc = check_report_rc(&r, NULL);
+	check_report_to_json(&r, &out);
 	printf("%s\n", out.data);
 	buf_release(&out);
-	smoke_report_release(&r);
+	check_report_release(&r);
 	strv_release(&p.own);
 	if (fflush(stdout) || ferror(stdout))
 		return CUENV_E_BUG;

@@ -16,62 +16,62 @@
 
 /* ---- the report ---------------------------------------------------------- */
 
-static const char *const layer_names[SMOKE_LAYERS] = {
+static const char *const layer_names[CHECK_LAYERS] = {
 	"driver", "runtime", "kernel", "cudnn", "cupti",
 };
 
-void smoke_report_init(struct smoke_report *r)
+void check_report_init(struct check_report *r)
 {
 	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; i < SMOKE_LAYERS; i++)
+	for (size_t i = 0; i < CHECK_LAYERS; i++)
 		r->layer[i].asked = true;
 }
 
-static void layer_release(struct smoke_layer *l)
+static void layer_release(struct check_layer *l)
 {
 	FREE_EACH(l->version, l->soname, l->file, l->message, l->fix);
 	STRV_RELEASE_EACH(&l->details, &l->warnings);
 }
 
-void smoke_report_release(struct smoke_report *r)
+void check_report_release(struct check_report *r)
 {
 	FREE_EACH(r->cuda, r->cudnn, r->cupti);
-	for (size_t i = 0; i < SMOKE_LAYERS; i++)
+	for (size_t i = 0; i < CHECK_LAYERS; i++)
 		layer_release(&r->layer[i]);
-	smoke_report_init(r);
+	check_report_init(r);
 }
 
-const char *smoke_layer_name(enum smoke_layer_id id)
+const char *check_layer_name(enum check_layer_id id)
 {
-	if ((unsigned)id >= SMOKE_LAYERS)
+	if ((unsigned)id >= CHECK_LAYERS)
 		BUG("no layer %d", (int)id);
 	return layer_names[id];
 }
 
-int smoke_layer_rc(enum smoke_layer_id id)
+int check_layer_rc(enum check_layer_id id)
 {
 	return CUENV_E_DRIVER + (int)id;
 }
 
-/* By enum smoke_status. */
+/* By enum check_status. */
 static const char *const status_names[] = { "skip", "pass", "fail" };
 #define STATUSES (sizeof(status_names) / sizeof(*status_names))
 
-const char *smoke_status_name(enum smoke_status st)
+const char *check_status_name(enum check_status st)
 {
 	return (unsigned)st < STATUSES ? status_names[st] : "skip";
 }
 
-int smoke_status_parse(const char *s, enum smoke_status *st)
+int check_status_parse(const char *s, enum check_status *st)
 {
 	long i = str_index(status_names, STATUSES, s);
 
 	if (i >= 0)
-		*st = (enum smoke_status)i;
+		*st = (enum check_status)i;
 	return i < 0 ? -1 : 0;
 }
 
-void smoke_setstr(char **field, const char *s)
+void check_setstr(char **field, const char *s)
 {
 	char *copy = s ? xstrdup(s) : NULL;
 
@@ -96,7 +96,7 @@ static void vreplace(char **slot, const char *fmt, va_list ap)
 	*slot = s;
 }
 
-void smoke_set(struct smoke_layer *l, enum smoke_status st, const char *fmt,
+void check_set(struct check_layer *l, enum check_status st, const char *fmt,
 	       ...)
 {
 	va_list ap;
@@ -107,7 +107,7 @@ void smoke_set(struct smoke_layer *l, enum smoke_status st, const char *fmt,
 	va_end(ap);
 }
 
-void smoke_fix(struct smoke_layer *l, const char *fmt, ...)
+void check_fix(struct check_layer *l, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -116,7 +116,7 @@ void smoke_fix(struct smoke_layer *l, const char *fmt, ...)
 	va_end(ap);
 }
 
-void smoke_warn(struct smoke_layer *l, const char *fmt, ...)
+void check_warn(struct check_layer *l, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -125,7 +125,7 @@ void smoke_warn(struct smoke_layer *l, const char *fmt, ...)
 	va_end(ap);
 }
 
-static long detail_index(const struct smoke_layer *l, const char *key)
+static long detail_index(const struct check_layer *l, const char *key)
 {
 	size_t kl = strlen(key);
 
@@ -136,7 +136,7 @@ static long detail_index(const struct smoke_layer *l, const char *key)
 	return -1;
 }
 
-void smoke_detail(struct smoke_layer *l, const char *key, const char *fmt, ...)
+void check_detail(struct check_layer *l, const char *key, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
@@ -154,7 +154,7 @@ void smoke_detail(struct smoke_layer *l, const char *key, const char *fmt, ...)
 	}
 }
 
-const char *smoke_detail_get(const struct smoke_layer *l, const char *key)
+const char *check_detail_get(const struct check_layer *l, const char *key)
 {
 	long at = detail_index(l, key);
 
@@ -164,36 +164,36 @@ const char *smoke_detail_get(const struct smoke_layer *l, const char *key)
 /* ---- rules --------------------------------------------------------------- */
 
 /* The layers each one needs to have passed before its GPU part can run. */
-static const unsigned needs[SMOKE_LAYERS] = {
-	[SMOKE_DRIVER] = 0,
-	[SMOKE_RUNTIME] = 1u << SMOKE_DRIVER,
-	[SMOKE_KERNEL] = 1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME,
-	[SMOKE_CUDNN] = 1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME,
-	[SMOKE_CUPTI] =
-		1u << SMOKE_DRIVER | 1u << SMOKE_RUNTIME | 1u << SMOKE_KERNEL,
+static const unsigned needs[CHECK_LAYERS] = {
+	[CHECK_DRIVER] = 0,
+	[CHECK_RUNTIME] = 1u << CHECK_DRIVER,
+	[CHECK_KERNEL] = 1u << CHECK_DRIVER | 1u << CHECK_RUNTIME,
+	[CHECK_CUDNN] = 1u << CHECK_DRIVER | 1u << CHECK_RUNTIME,
+	[CHECK_CUPTI] =
+		1u << CHECK_DRIVER | 1u << CHECK_RUNTIME | 1u << CHECK_KERNEL,
 };
 
-void smoke_report_finish(struct smoke_report *r)
+void check_report_finish(struct check_report *r)
 {
-	for (size_t i = 0; i < SMOKE_LAYERS; i++) {
-		struct smoke_layer *l = &r->layer[i];
+	for (size_t i = 0; i < CHECK_LAYERS; i++) {
+		struct check_layer *l = &r->layer[i];
 
-		if (l->status != SMOKE_PASS)
+		if (l->status != CHECK_PASS)
 			continue;
 		for (size_t d = 0; d < i; d++) {
 			if (!(needs[i] & 1u << d) ||
-			    r->layer[d].status == SMOKE_PASS)
+			    r->layer[d].status == CHECK_PASS)
 				continue;
 			{
 				char *was = l->message;
 
 				l->message = NULL;
-				smoke_set(l, SMOKE_SKIP,
+				check_set(l, CHECK_SKIP,
 					  "%s%snot counted as a pass: the %s "
 					  "layer %s",
 					  was ? was : "", was ? "; " : "",
 					  layer_names[d],
-					  r->layer[d].status == SMOKE_FAIL
+					  r->layer[d].status == CHECK_FAIL
 						  ? "failed"
 						  : "was skipped");
 				free(was);
@@ -203,25 +203,25 @@ void smoke_report_finish(struct smoke_report *r)
 	}
 }
 
-int smoke_report_rc(const struct smoke_report *r, int *first)
+int check_report_rc(const struct check_report *r, int *first)
 {
 	int skipped = -1;
 
-	for (int i = 0; i < SMOKE_LAYERS; i++) {
-		const struct smoke_layer *l = &r->layer[i];
+	for (int i = 0; i < CHECK_LAYERS; i++) {
+		const struct check_layer *l = &r->layer[i];
 
-		if (l->status == SMOKE_FAIL) {
+		if (l->status == CHECK_FAIL) {
 			if (first)
 				*first = i;
-			return smoke_layer_rc((enum smoke_layer_id)i);
+			return check_layer_rc((enum check_layer_id)i);
 		}
-		if (l->status == SMOKE_SKIP && l->asked && skipped < 0)
+		if (l->status == CHECK_SKIP && l->asked && skipped < 0)
 			skipped = i;
 	}
 	if (first)
 		*first = skipped;
 	return skipped < 0 ? CUENV_OK
-			   : smoke_layer_rc((enum smoke_layer_id)skipped);
+			   : check_layer_rc((enum check_layer_id)skipped);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -308,12 +308,12 @@ static void json_field(struct buf *b, const char *key, const char *val)
 	buf_addc(b, ',');
 }
 
-static void layer_to_json(const struct smoke_layer *l, const char *name,
+static void layer_to_json(const struct check_layer *l, const char *name,
 			  struct buf *b)
 {
 	buf_addc(b, '{');
 	json_field(b, "name", name);
-	json_field(b, "status", smoke_status_name(l->status));
+	json_field(b, "status", check_status_name(l->status));
 	buf_printf(b, "\"asked\":%s,", l->asked ? "true" : "false");
 	json_field(b, "version", l->version);
 	json_field(b, "soname", l->soname);
@@ -342,9 +342,9 @@ static void layer_to_json(const struct smoke_layer *l, const char *name,
 	buf_adds(b, "]}");
 }
 
-void smoke_report_to_json(const struct smoke_report *r, struct buf *out)
+void check_report_to_json(const struct check_report *r, struct buf *out)
 {
-	int first, rc = smoke_report_rc(r, &first);
+	int first, rc = check_report_rc(r, &first);
 
 	buf_adds(out, "{\"schema\":1,");
 	json_field(out, "cuda", r->cuda);
@@ -353,7 +353,7 @@ void smoke_report_to_json(const struct smoke_report *r, struct buf *out)
 	buf_printf(out, "\"device\":%d,\"exit\":%d,", r->device, rc);
 	json_field(out, "failed", first >= 0 ? layer_names[first] : NULL);
 	buf_adds(out, "\"layers\":[");
-	for (size_t i = 0; i < SMOKE_LAYERS; i++) {
+	for (size_t i = 0; i < CHECK_LAYERS; i++) {
 		if (i)
 			buf_addc(out, ',');
 		layer_to_json(&r->layer[i], layer_names[i], out);
@@ -363,12 +363,12 @@ void smoke_report_to_json(const struct smoke_report *r, struct buf *out)
 
 /* ---- versions ------------------------------------------------------------ */
 
-void smoke_cuda_version(int v, struct buf *out)
+void check_cuda_version(int v, struct buf *out)
 {
 	buf_printf(out, "%d.%d", v / 1000, v % 1000 / 10);
 }
 
-void smoke_cudnn_version(size_t v, struct buf *out)
+void check_cudnn_version(size_t v, struct buf *out)
 {
 	/* cuDNN 9 counts majors in ten thousands, earlier ones in thousands */
 	size_t major_unit = v >= 90000 ? 10000 : 1000;
@@ -377,7 +377,7 @@ void smoke_cudnn_version(size_t v, struct buf *out)
 		   v % 100);
 }
 
-void smoke_cupti_version(unsigned v, struct buf *out)
+void check_cupti_version(unsigned v, struct buf *out)
 {
 	/* From CUDA 13 the API version is xxyyzz: 130001 is 13.0.1. */
 	if (v >= 100000)
@@ -395,7 +395,7 @@ static bool is_driver_version(const char *s)
 }
 
 /* The failure for a driver too old for release cuda. */
-static void driver_too_old(struct smoke_layer *l, const char *cuda,
+static void driver_too_old(struct check_layer *l, const char *cuda,
 			   const struct version *sel, const char *shown,
 			   const char *need, const char *compat,
 			   int driver_cuda)
@@ -420,18 +420,18 @@ static void driver_too_old(struct smoke_layer *l, const char *cuda,
 			   compat);
 	if (driver_cuda) {
 		buf_adds(&why, "; this one supports CUDA ");
-		smoke_cuda_version(driver_cuda, &why);
+		check_cuda_version(driver_cuda, &why);
 	}
 	buf_printf(&pkg, "cuda-compat-%lu-%lu", major, minor);
-	smoke_set(l, SMOKE_FAIL, "%s is too old for CUDA %s: %s", shown, cuda,
+	check_set(l, CHECK_FAIL, "%s is too old for CUDA %s: %s", shown, cuda,
 		  why.data);
 	/* NVIDIA's forward compatibility exists for Linux only */
 	if (plat_sys_lib_naming() == PLAT_LIB_DLL) {
-		smoke_fix(l, "%s (NVIDIA's driver download for this GPU)",
+		check_fix(l, "%s (NVIDIA's driver download for this GPU)",
 			  inst.data);
 		goto out;
 	}
-	smoke_fix(l,
+	check_fix(l,
 		  "%s; or, on a data-center GPU, NVIDIA's forward-compatibility"
 		  " package %s (apt install %s, then put "
 		  "/usr/local/cuda-%lu.%lu/compat first on LD_LIBRARY_PATH)",
@@ -443,7 +443,7 @@ out:
 }
 
 /* Old, but runs under minor version compatibility: a pass with a warning. */
-static void driver_minor_compat(struct smoke_layer *l, const char *cuda,
+static void driver_minor_compat(struct check_layer *l, const char *cuda,
 				const char *shown, const char *need,
 				const char *compat, int driver_cuda)
 {
@@ -451,30 +451,30 @@ static void driver_minor_compat(struct smoke_layer *l, const char *cuda,
 
 	if (driver_cuda) {
 		buf_printf(&what, "%s supports CUDA ", shown);
-		smoke_cuda_version(driver_cuda, &what);
+		check_cuda_version(driver_cuda, &what);
 	} else {
 		buf_printf(&what, "%s is older than %s", shown, need);
 	}
-	smoke_set(l, SMOKE_PASS,
+	check_set(l, CHECK_PASS,
 		  "%s, older than CUDA %s: it runs under minor version "
 		  "compatibility%s%s%s",
 		  what.data, cuda, compat ? " (>= " : "", compat ? compat : "",
 		  compat ? ")" : "");
-	smoke_warn(l,
+	check_warn(l,
 		   "%s is older than %s, the minimum for CUDA %s: applications"
 		   " run, but PTX built by this toolkit cannot be JIT-compiled"
 		   " and newer APIs fail",
 		   shown, need ? need : "the driver it was released with",
 		   cuda);
 	if (need)
-		smoke_fix(l,
+		check_fix(l,
 			  "install an NVIDIA driver >= %s for the whole "
 			  "feature set",
 			  need);
 	buf_release(&what);
 }
 
-void smoke_judge_driver(struct smoke_layer *l, const char *cuda,
+void check_judge_driver(struct check_layer *l, const char *cuda,
 			const char *module, int driver_cuda, const char *need,
 			const char *compat)
 {
@@ -483,7 +483,7 @@ void smoke_judge_driver(struct smoke_layer *l, const char *cuda,
 	int want, libcuda_old, same_major, mod_need = -2, mod_compat = -2;
 
 	if (version_parse(cuda, &sel)) {
-		smoke_set(l, SMOKE_FAIL, "'%s' is not a CUDA version", cuda);
+		check_set(l, CHECK_FAIL, "'%s' is not a CUDA version", cuda);
 		return;
 	}
 	want = (int)(sel.part[0] * 1000 + (sel.n > 1 ? sel.part[1] : 0) * 10);
@@ -497,15 +497,15 @@ void smoke_judge_driver(struct smoke_layer *l, const char *cuda,
 		buf_printf(&shown, "driver %s", module);
 	else
 		buf_adds(&shown, "the driver");
-	smoke_cuda_version(driver_cuda, &dv);
+	check_cuda_version(driver_cuda, &dv);
 
 	if (libcuda_old && mod_need >= 0) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "libcuda.so.1 supports only CUDA %s, although the "
 			  "kernel module (driver %s) is new enough for CUDA %s:"
 			  " this libcuda.so.1 is not the driver's own",
 			  dv.data, module, cuda);
-		smoke_fix(l,
+		check_fix(l,
 			  "take the folder of %s off LD_LIBRARY_PATH, or "
 			  "reinstall the driver",
 			  l->file ? l->file : "that libcuda.so.1");
@@ -516,7 +516,7 @@ void smoke_judge_driver(struct smoke_layer *l, const char *cuda,
 		driver_too_old(l, cuda, &sel, shown.data, need, compat,
 			       driver_cuda);
 	} else if (mod_need == -1 && driver_cuda) {
-		smoke_set(l, SMOKE_PASS,
+		check_set(l, CHECK_PASS,
 			  "libcuda.so.1 supports CUDA %s over kernel module %s,"
 			  " which is older than %s (the minimum for CUDA %s): "
 			  "NVIDIA's forward compatibility (cuda-compat)",
@@ -536,7 +536,7 @@ void smoke_judge_driver(struct smoke_layer *l, const char *cuda,
 		if (need)
 			buf_printf(&what, "; CUDA %s needs %s or newer", cuda,
 				   need);
-		smoke_set(l, SMOKE_PASS, "%s", what.data);
+		check_set(l, CHECK_PASS, "%s", what.data);
 		buf_release(&what);
 	}
 	buf_release(&shown);
@@ -569,7 +569,7 @@ static bool first_driver_word(const char *s, struct buf *out)
 	return false;
 }
 
-bool smoke_module_version(const char *root, struct buf *out, struct buf *source)
+bool check_module_version(const char *root, struct buf *out, struct buf *source)
 {
 	static const char *const files[] = { "sys/module/nvidia/version",
 					     "proc/driver/nvidia/version" };
@@ -611,7 +611,7 @@ bool smoke_module_version(const char *root, struct buf *out, struct buf *source)
 
 /* ---- files and sonames --------------------------------------------------- */
 
-bool smoke_file_is_own(const char *file, const char *soname,
+bool check_file_is_own(const char *file, const char *soname,
 		       const struct strv *own, char **provided)
 {
 	char *real = file ? plat_realpath(file) : NULL;
@@ -659,7 +659,7 @@ static unsigned soname_parts(const char *name, const char *stem)
 	return *p ? 0 : parts;
 }
 
-char *smoke_find_soname(const struct strv *dirs, const char *stem)
+char *check_find_soname(const struct strv *dirs, const char *stem)
 {
 	char *best = NULL;
 	unsigned best_parts = 0;
@@ -693,7 +693,7 @@ char *smoke_find_soname(const struct strv *dirs, const char *stem)
 
 /* ---- cuenv-probe's command line ----------------------------------------- */
 
-const char smoke_probe_usage[] =
+const char check_probe_usage[] =
 	"usage: cuenv-probe --cuda V --runtime SONAME --cupti-lib SONAME"
 	" [--cudnn-lib SONAME] [--cudnn V] [--cupti V] [--device N]"
 	" [--driver-need V] [--driver-compat V] [--own DIR]...\n"
@@ -702,7 +702,7 @@ const char smoke_probe_usage[] =
 /*
  * cuenv-probe's options, for getopt_long: the i-th (its value i + 1, so
  * that getopt_long tells an ambiguous abbreviation) sets the string
- * field of struct smoke_probe at probe_field[i], but --device (a number)
+ * field of struct check_probe at probe_field[i], but --device (a number)
  * and --own (repeated).
  */
 enum { P_DEVICE, P_OWN };
@@ -724,17 +724,17 @@ static const struct option probe_opts[] = {
 static const size_t probe_field[] = {
 	0,
 	0,
-	offsetof(struct smoke_probe, cuda),
-	offsetof(struct smoke_probe, cudnn),
-	offsetof(struct smoke_probe, cupti),
-	offsetof(struct smoke_probe, driver_need),
-	offsetof(struct smoke_probe, driver_compat),
-	offsetof(struct smoke_probe, runtime_lib),
-	offsetof(struct smoke_probe, cudnn_lib),
-	offsetof(struct smoke_probe, cupti_lib),
+	offsetof(struct check_probe, cuda),
+	offsetof(struct check_probe, cudnn),
+	offsetof(struct check_probe, cupti),
+	offsetof(struct check_probe, driver_need),
+	offsetof(struct check_probe, driver_compat),
+	offsetof(struct check_probe, runtime_lib),
+	offsetof(struct check_probe, cudnn_lib),
+	offsetof(struct check_probe, cupti_lib),
 };
 
-int smoke_probe_args(struct smoke_probe *p, int argc, char **argv)
+int check_probe_args(struct check_probe *p, int argc, char **argv)
 {
 	int c, i;
 	char *end;

@@ -1,5 +1,5 @@
 /*
- * smoke.h: `cuenv check`, proving a selection on the GPU layer by layer.
+ * check.h: `cuenv check`, proving a selection on the GPU layer by layer.
  *
  * Five layers, in this order, each with a distinct exit code (rc.h):
  *
@@ -15,12 +15,12 @@
  * The work runs in a child process, cuenv-probe (cmd/probe_main.c), whose
  * environment is exactly the activated one and which loads every library
  * by soname through the dynamic loader, as an application would; cuenv
- * itself never loads CUDA. smoke_cuda.c is the only file that dlopens
+ * itself never loads CUDA. check_cuda.c is the only file that dlopens
  * anything; this module holds the report, the rules that judge it, and
  * its JSON form (written here with no library, so that the probe links
- * libc and libdl only; read back with jansson in smoke_json.c).
+ * libc and libdl only; read back with jansson in check_json.c).
  *
- * Invariants of a finished report (smoke_report_finish):
+ * Invariants of a finished report (check_report_finish):
  *   - a layer whose prerequisite did not pass is never "pass": the
  *     runtime's device checks need the driver, the kernel needs both, the
  *     convolution needs the runtime, the trace needs the kernel;
@@ -32,8 +32,8 @@
  * with no driver, libcudart, cuDNN and CUPTI are still loaded and their
  * versions and files reported.
  */
-#ifndef CUENV_SMOKE_H
-#define CUENV_SMOKE_H
+#ifndef CUENV_CHECK_H
+#define CUENV_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,19 +41,19 @@
 #include "base/buf.h"
 #include "base/err.h"
 
-enum smoke_layer_id {
-	SMOKE_DRIVER,
-	SMOKE_RUNTIME,
-	SMOKE_KERNEL,
-	SMOKE_CUDNN,
-	SMOKE_CUPTI,
+enum check_layer_id {
+	CHECK_DRIVER,
+	CHECK_RUNTIME,
+	CHECK_KERNEL,
+	CHECK_CUDNN,
+	CHECK_CUPTI,
 };
-#define SMOKE_LAYERS 5
+#define CHECK_LAYERS 5
 
-enum smoke_status { SMOKE_SKIP, SMOKE_PASS, SMOKE_FAIL };
+enum check_status { CHECK_SKIP, CHECK_PASS, CHECK_FAIL };
 
-struct smoke_layer {
-	enum smoke_status status;
+struct check_layer {
+	enum check_status status;
 	bool asked;	     /* part of what was asked for (cuDNN may not be) */
 	char *version;	     /* "550.54.15", "12.4", "9.1.0", or NULL */
 	char *soname;	     /* what was asked of the loader */
@@ -66,54 +66,54 @@ struct smoke_layer {
 	struct strv warnings;
 };
 
-struct smoke_report {
+struct check_report {
 	char *cuda;  /* the selection: CUDA version */
 	char *cudnn; /* cuDNN version, or NULL */
 	char *cupti; /* CUPTI from another release, or NULL */
 	int device;
-	struct smoke_layer layer[SMOKE_LAYERS];
+	struct check_layer layer[CHECK_LAYERS];
 };
 
-void smoke_report_init(struct smoke_report *r);
-void smoke_report_release(struct smoke_report *r);
+void check_report_init(struct check_report *r);
+void check_report_release(struct check_report *r);
 
 /* "driver", "runtime", "kernel", "cudnn", "cupti". */
-const char *smoke_layer_name(enum smoke_layer_id id);
+const char *check_layer_name(enum check_layer_id id);
 /* The exit code of a failure in layer id: CUENV_E_DRIVER + id. */
-int smoke_layer_rc(enum smoke_layer_id id);
+int check_layer_rc(enum check_layer_id id);
 /* "pass", "fail", "skip"; parse returns -1 for anything else. */
-const char *smoke_status_name(enum smoke_status st);
-int smoke_status_parse(const char *s, enum smoke_status *st);
+const char *check_status_name(enum check_status st);
+int check_status_parse(const char *s, enum check_status *st);
 
 /* Set l's status and message (replacing both). */
-void smoke_set(struct smoke_layer *l, enum smoke_status st, const char *fmt,
+void check_set(struct check_layer *l, enum check_status st, const char *fmt,
 	       ...) __attribute__((format(printf, 3, 4)));
 /* Set l's fix (replacing it). */
-void smoke_fix(struct smoke_layer *l, const char *fmt, ...)
+void check_fix(struct check_layer *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void smoke_warn(struct smoke_layer *l, const char *fmt, ...)
+void check_warn(struct check_layer *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Set detail key (replacing an earlier value of the same key). */
-void smoke_detail(struct smoke_layer *l, const char *key, const char *fmt, ...)
+void check_detail(struct check_layer *l, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The value of detail key, borrowed, or NULL. */
-const char *smoke_detail_get(const struct smoke_layer *l, const char *key);
+const char *check_detail_get(const struct check_layer *l, const char *key);
 /* Replace the string *field with a copy of s (NULL clears it). */
-void smoke_setstr(char **field, const char *s);
+void check_setstr(char **field, const char *s);
 
 /*
  * Apply the dependency rules above: a layer that claims "pass" while a
  * prerequisite did not pass becomes "skip", saying which one failed.
  * Idempotent; cuenv runs it again on what the probe reported.
  */
-void smoke_report_finish(struct smoke_report *r);
+void check_report_finish(struct check_report *r);
 
 /*
  * The exit code of a finished report: CUENV_OK, or the code of the first
  * layer that failed, or of the first asked-for layer that was skipped.
  * *first, when not NULL, is set to that layer (or -1).
  */
-int smoke_report_rc(const struct smoke_report *r, int *first);
+int check_report_rc(const struct check_report *r, int *first);
 
 /*
  * The report as one line of JSON (README "cuenv check --json" lists the
@@ -121,15 +121,15 @@ int smoke_report_rc(const struct smoke_report *r, int *first);
  * bytes) have the bad bytes replaced by U+FFFD, so the line always
  * parses.
  */
-void smoke_report_to_json(const struct smoke_report *r, struct buf *out);
+void check_report_to_json(const struct check_report *r, struct buf *out);
 
 /*
- * Parse a report written by smoke_report_to_json (text is NUL-terminated)
+ * Parse a report written by check_report_to_json (text is NUL-terminated)
  * into r, which must be initialised and is replaced. Unknown fields are
  * ignored; a missing layer is "skip". Returns CUENV_OK, or CUENV_E_GPU
- * with a message when text is not such a report. (smoke_json.c: jansson.)
+ * with a message when text is not such a report. (check_json.c: jansson.)
  */
-int smoke_report_from_json(const char *text, struct smoke_report *r,
+int check_report_from_json(const char *text, struct check_report *r,
 			   struct cuenv_err *err);
 
 /* ---- judging ------------------------------------------------------------- */
@@ -154,7 +154,7 @@ int smoke_report_from_json(const char *text, struct smoke_report *r,
  *                                          NVIDIA's cuda-compat-M-m
  *                                          package for data-center GPUs
  */
-void smoke_judge_driver(struct smoke_layer *l, const char *cuda,
+void check_judge_driver(struct check_layer *l, const char *cuda,
 			const char *module, int driver_cuda, const char *need,
 			const char *compat);
 
@@ -165,7 +165,7 @@ void smoke_judge_driver(struct smoke_layer *l, const char *cuda,
  * selection has a file by that name, *provided (when not NULL) gets a
  * heap copy of its path, else NULL.
  */
-bool smoke_file_is_own(const char *file, const char *soname,
+bool check_file_is_own(const char *file, const char *soname,
 		       const struct strv *own, char **provided);
 
 /*
@@ -175,16 +175,16 @@ bool smoke_file_is_own(const char *file, const char *soname,
  * the fewest parts, which is the soname link ldconfig makes (libcudart.so
  * .11.0 beside libcudart.so.11.8.89). Heap string, or NULL when none.
  */
-char *smoke_find_soname(const struct strv *dirs, const char *stem);
+char *check_find_soname(const struct strv *dirs, const char *stem);
 
 /* ---- versions as people read them ---------------------------------------- */
 
 /* 12040 -> "12.4", 11080 -> "11.8" (CUDA's 1000 * major + 10 * minor). */
-void smoke_cuda_version(int v, struct buf *out);
+void check_cuda_version(int v, struct buf *out);
 /* cudnnGetVersion(): 8907 -> "8.9.7", 90100 -> "9.1.0", 91900 -> "9.19.0". */
-void smoke_cudnn_version(size_t v, struct buf *out);
+void check_cudnn_version(size_t v, struct buf *out);
 /* cuptiGetVersion(): 22 -> "22" (API version), 130001 -> "13.0.1". */
-void smoke_cupti_version(unsigned v, struct buf *out);
+void check_cupti_version(unsigned v, struct buf *out);
 
 /*
  * The NVIDIA kernel module's version, read before any library is loaded:
@@ -193,13 +193,13 @@ void smoke_cupti_version(unsigned v, struct buf *out);
  * success out has the version and source the file it came from; returns
  * false when neither says (no driver loaded).
  */
-bool smoke_module_version(const char *root, struct buf *out,
+bool check_module_version(const char *root, struct buf *out,
 			  struct buf *source);
 
-/* ---- the probe (smoke_cuda.c) -------------------------------------------- */
+/* ---- the probe (check_cuda.c) -------------------------------------------- */
 
 /* What cuenv-probe is asked to check (all strings borrowed). */
-struct smoke_probe {
+struct check_probe {
 	int device;
 	const char *cuda;	   /* the selected CUDA version (required) */
 	const char *cudnn;	   /* the selected cuDNN version, or NULL */
@@ -228,25 +228,25 @@ struct smoke_probe {
  * exits right after, and unloading CUDA libraries runs their destructors
  * in an order they were not written for.
  */
-void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r);
+void check_probe_run(const struct check_probe *p, struct check_report *r);
 
 /*
- * cuenv-probe's command line (argv[1..argc-1]; smoke_plan_make writes
+ * cuenv-probe's command line (argv[1..argc-1]; check_plan_make writes
  * it) into p: --cuda, --cudnn, --cupti, --device N, --driver-need,
  * --driver-compat, --runtime, --cudnn-lib, --cupti-lib and --own (each
  * pushed onto p->own), each with its value as the next argument or
  * after '=' (borrowed from argv), named in full or by a prefix only one
  * of them has, as getopt_long takes them. Returns 0, or -1 for anything
  * else, a device that is not a number from 0, or a missing --cuda,
- * --runtime or --cupti-lib: then the caller prints smoke_probe_usage.
+ * --runtime or --cupti-lib: then the caller prints check_probe_usage.
  * p->own is the caller's to release either way.
  */
-int smoke_probe_args(struct smoke_probe *p, int argc, char **argv);
+int check_probe_args(struct check_probe *p, int argc, char **argv);
 
 /* What cuenv-probe says on a bad command line. */
-extern const char smoke_probe_usage[];
+extern const char check_probe_usage[];
 
 /* The PTX of the test kernel (entry "cuenv_vadd"), NUL-terminated. */
-extern const char smoke_vadd_ptx[];
+extern const char check_vadd_ptx[];
 
 #endif

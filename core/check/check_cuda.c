@@ -1,5 +1,5 @@
 /*
- * smoke_cuda.c: the layers of `cuenv check`, run inside cuenv-probe. This
+ * check_cuda.c: the layers of `cuenv check`, run inside cuenv-probe. This
  * is the only file that loads CUDA: every library is loaded (plat_dl.h:
  * dlopen, LoadLibraryExW on Windows) by the name an application would
  * use, so the loader picks the file it would pick for the application,
@@ -38,7 +38,7 @@
  * (checked with ptxas of CUDA 13.0 for sm_75 to sm_120).
  */
 /* clang-format off */
-const char smoke_vadd_ptx[] =
+const char check_vadd_ptx[] =
 	".version 6.0\n"
 	".target sm_50\n"
 	".address_size 64\n"
@@ -156,8 +156,8 @@ struct cupti_fns {
 };
 
 struct probe {
-	const struct smoke_probe *p;
-	struct smoke_report *r;
+	const struct check_probe *p;
+	struct check_report *r;
 	void *h_driver, *h_runtime, *h_cudnn, *h_cupti;
 	struct driver_fns cu;
 	struct runtime_fns rt;
@@ -193,16 +193,16 @@ static void stage(struct probe *pr, const char *step)
  * The layer fails: lib, the file the loader picked, lacks the symbols in
  * missing; not_what, where given, is what that makes it not ("cuDNN").
  */
-static void lacks(struct smoke_layer *l, const char *lib, const char *not_what,
+static void lacks(struct check_layer *l, const char *lib, const char *not_what,
 		  const char *missing)
 {
 	const char *file = l->file ? l->file : "?";
 
 	if (not_what)
-		smoke_set(l, SMOKE_FAIL, "%s (%s) is not %s: it lacks %s", lib,
+		check_set(l, CHECK_FAIL, "%s (%s) is not %s: it lacks %s", lib,
 			  file, not_what, missing);
 	else
-		smoke_set(l, SMOKE_FAIL, "%s (%s) lacks %s", lib, file,
+		check_set(l, CHECK_FAIL, "%s (%s) lacks %s", lib, file,
 			  missing);
 }
 
@@ -211,15 +211,15 @@ static void lacks(struct smoke_layer *l, const char *lib, const char *not_what,
  * and which file the loader picked. On failure returns NULL with the
  * loader's message in why.
  */
-static void *load(struct smoke_layer *l, const char *soname, struct buf *why)
+static void *load(struct check_layer *l, const char *soname, struct buf *why)
 {
 	struct buf file = BUF_INIT;
 	void *h;
 
-	smoke_setstr(&l->soname, soname);
+	check_setstr(&l->soname, soname);
 	h = plat_dl_open(soname, why);
 	if (h && !plat_dl_path(h, &file) && file.len)
-		smoke_setstr(&l->file, file.data);
+		check_setstr(&l->file, file.data);
 	buf_release(&file);
 	return h;
 }
@@ -282,7 +282,7 @@ static void windows_origin_fix(const char *file, const char *provided,
  * (a failure found earlier stays, and this becomes a warning): it is the
  * "incompatible libcupti picked up from another CUDA directory" case.
  */
-static void judge_origin(struct probe *pr, struct smoke_layer *l,
+static void judge_origin(struct probe *pr, struct check_layer *l,
 			 const char *fix_install)
 {
 	char *provided = NULL, *dir = NULL, *slash;
@@ -291,13 +291,13 @@ static void judge_origin(struct probe *pr, struct smoke_layer *l,
 
 	if (!pr->p->own.n || !l->file || !l->soname)
 		return;
-	if (smoke_file_is_own(l->file, l->soname, &pr->p->own, &provided)) {
+	if (check_file_is_own(l->file, l->soname, &pr->p->own, &provided)) {
 		free(provided);
 		return;
 	}
 	l->foreign = true;
 	if (provided) {
-		smoke_detail(l, "expected", "%s", provided);
+		check_detail(l, "expected", "%s", provided);
 		buf_printf(&msg,
 			   "%s was loaded from %s, not from the selection's %s:"
 			   " a foreign copy shadows it",
@@ -331,11 +331,11 @@ static void judge_origin(struct probe *pr, struct smoke_layer *l,
 				     "its own: "
 				   : "",
 			   fix_install);
-	if (l->status == SMOKE_FAIL) {
-		smoke_warn(l, "%s", msg.data);
+	if (l->status == CHECK_FAIL) {
+		check_warn(l, "%s", msg.data);
 	} else {
-		smoke_set(l, SMOKE_FAIL, "%s", msg.data);
-		smoke_fix(l, "%s", fix.data);
+		check_set(l, CHECK_FAIL, "%s", msg.data);
+		check_fix(l, "%s", fix.data);
 	}
 	free(provided);
 	free(dir);
@@ -410,15 +410,15 @@ static void cu_error(struct probe *pr, cuenv_CUresult rc, struct buf *out)
 	error_text(out, name, (int)rc, "CUDA driver error");
 }
 
-static void driver_install_fix(struct probe *pr, struct smoke_layer *l)
+static void driver_install_fix(struct probe *pr, struct check_layer *l)
 {
 	if (pr->p->driver_need)
-		smoke_fix(l,
+		check_fix(l,
 			  "install an NVIDIA driver >= %s (the minimum for "
 			  "CUDA %s), then check that nvidia-smi works",
 			  pr->p->driver_need, pr->p->cuda);
 	else
-		smoke_fix(l,
+		check_fix(l,
 			  "install an NVIDIA driver for CUDA %s, then check "
 			  "that nvidia-smi works",
 			  pr->p->cuda);
@@ -457,7 +457,7 @@ static void driver_symbols(struct probe *pr, struct buf *missing)
 }
 
 /* cuInit's failures that say something precise about the set-up. */
-static void driver_init_failed(struct probe *pr, struct smoke_layer *l,
+static void driver_init_failed(struct probe *pr, struct check_layer *l,
 			       cuenv_CUresult rc, const char *module)
 {
 	struct buf e = BUF_INIT;
@@ -469,30 +469,30 @@ static void driver_init_failed(struct probe *pr, struct smoke_layer *l,
 	cu_error(pr, rc, &e);
 	switch (rc) {
 	case CUENV_CUDA_ERROR_STUB_LIBRARY:
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "the loader picked NVIDIA's stub libcuda.so.1 (%s), "
 			  "which exists only to link against: %s",
 			  l->file ? l->file : "?", e.data);
-		smoke_fix(l,
+		check_fix(l,
 			  "take %s off LD_LIBRARY_PATH (the driver's own "
 			  "libcuda.so.1 must come first)",
 			  dir);
 		break;
 	case CUENV_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "libcuda.so.1 (%s) and the kernel module (%s) come "
 			  "from different drivers: %s",
 			  l->file ? l->file : "?", module ? module : "unknown",
 			  e.data);
-		smoke_fix(l, "reboot after a driver update, or take a foreign "
+		check_fix(l, "reboot after a driver update, or take a foreign "
 			     "libcuda.so.1 off LD_LIBRARY_PATH");
 		break;
 	case CUENV_CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "libcuda.so.1 (%s) is NVIDIA's forward-compatibility "
 			  "package, which this GPU does not support: %s",
 			  l->file ? l->file : "?", e.data);
-		smoke_fix(l,
+		check_fix(l,
 			  "take %s off LD_LIBRARY_PATH and install an NVIDIA"
 			  " driver >= %s",
 			  dir,
@@ -500,8 +500,8 @@ static void driver_init_failed(struct probe *pr, struct smoke_layer *l,
 					     : "the toolkit's");
 		break;
 	default:
-		smoke_set(l, SMOKE_FAIL, "cuInit failed: %s", e.data);
-		smoke_fix(l, "check that nvidia-smi works; the kernel log "
+		check_set(l, CHECK_FAIL, "cuInit failed: %s", e.data);
+		check_fix(l, "check that nvidia-smi works; the kernel log "
 			     "(dmesg) shows the driver's own errors");
 		break;
 	}
@@ -509,9 +509,9 @@ static void driver_init_failed(struct probe *pr, struct smoke_layer *l,
 	buf_release(&e);
 }
 
-static void step_driver(struct probe *pr, struct smoke_layer *l)
+static void step_driver(struct probe *pr, struct check_layer *l)
 {
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 	struct buf module = BUF_INIT, source = BUF_INIT, why = BUF_INIT,
 		   missing = BUF_INIT, cv = BUF_INIT;
 	const char *mod = NULL;
@@ -522,35 +522,35 @@ static void step_driver(struct probe *pr, struct smoke_layer *l)
 	if (p->driver_module && *p->driver_module) {
 		mod = p->driver_module;
 		buf_adds(&source, "CUENV_DRIVER_VERSION");
-	} else if (smoke_module_version(p->module_root ? p->module_root : "",
+	} else if (check_module_version(p->module_root ? p->module_root : "",
 					&module, &source)) {
 		mod = module.data;
 	}
 	if (mod) {
-		smoke_setstr(&l->version, mod);
-		smoke_detail(l, "module", "%s", mod);
-		smoke_detail(l, "module_source", "%s", source.data);
+		check_setstr(&l->version, mod);
+		check_detail(l, "module", "%s", mod);
+		check_detail(l, "module_source", "%s", source.data);
 	}
 	if (p->driver_need)
-		smoke_detail(l, "required", "%s", p->driver_need);
+		check_detail(l, "required", "%s", p->driver_need);
 	if (p->driver_compat)
-		smoke_detail(l, "compat_min", "%s", p->driver_compat);
+		check_detail(l, "compat_min", "%s", p->driver_compat);
 
 	pr->h_driver = load(l, p->driver_lib, &why);
 	if (!pr->h_driver) {
 		if (mod) {
-			smoke_set(l, SMOKE_FAIL,
+			check_set(l, CHECK_FAIL,
 				  "the NVIDIA kernel module %s is loaded, but "
 				  "its user-space library libcuda.so.1 cannot "
 				  "be: %s",
 				  mod, why.data);
-			smoke_fix(l,
+			check_fix(l,
 				  "install the user-space libraries of "
 				  "driver %s (the package that holds "
 				  "libcuda.so.1)",
 				  mod);
 		} else {
-			smoke_set(l, SMOKE_FAIL,
+			check_set(l, CHECK_FAIL,
 				  "no NVIDIA driver: %s cannot be loaded (%s)",
 				  p->driver_lib, why.data);
 			driver_install_fix(pr, l);
@@ -569,18 +569,18 @@ static void step_driver(struct probe *pr, struct smoke_layer *l)
 		goto out;
 	}
 	if (rc == CUENV_CUDA_ERROR_NO_DEVICE)
-		smoke_detail(l, "devices", "0");
+		check_detail(l, "devices", "0");
 	if (pr->cu.cuDriverGetVersion(&v) != CUENV_CUDA_SUCCESS)
 		v = 0;
 	if (v) {
-		smoke_cuda_version(v, &cv);
-		smoke_detail(l, "cuda", "%s", cv.data);
+		check_cuda_version(v, &cv);
+		check_detail(l, "cuda", "%s", cv.data);
 		if (!l->version)
-			smoke_setstr(&l->version, cv.data);
+			check_setstr(&l->version, cv.data);
 	}
-	smoke_judge_driver(l, p->cuda, mod, v, p->driver_need,
+	check_judge_driver(l, p->cuda, mod, v, p->driver_need,
 			   p->driver_compat);
-	pr->driver_ok = l->status == SMOKE_PASS;
+	pr->driver_ok = l->status == CHECK_PASS;
 out:
 	BUF_RELEASE_EACH(&module, &source, &why, &missing, &cv);
 }
@@ -597,28 +597,28 @@ static const char *rt_error(struct probe *pr, int e, struct buf *out)
 }
 
 /* The message for a library the loader could not load at all. */
-static void load_failed(struct probe *pr, struct smoke_layer *l,
+static void load_failed(struct probe *pr, struct check_layer *l,
 			const char *soname, const char *why,
 			const char *fix_install)
 {
 	char *provided = NULL;
 
-	smoke_file_is_own(NULL, soname, &pr->p->own, &provided);
+	check_file_is_own(NULL, soname, &pr->p->own, &provided);
 	if (provided) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "could not load dynamic library '%s': the selection's "
 			  "%s is there but does not load: %s",
 			  soname, provided, why);
-		smoke_fix(l,
+		check_fix(l,
 			  "%s (a library it needs is missing, or the file "
 			  "is damaged)",
 			  fix_install);
 	} else {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "could not load dynamic library '%s': the selection "
 			  "(cuda %s) does not provide it (%s)",
 			  soname, pr->p->cuda, why);
-		smoke_fix(l, "%s", fix_install);
+		check_fix(l, "%s", fix_install);
 	}
 	free(provided);
 }
@@ -639,10 +639,10 @@ static void runtime_symbols(struct probe *pr, struct buf *missing)
 }
 
 /* The device checks; returns with l set. */
-static void runtime_devices(struct probe *pr, struct smoke_layer *l,
+static void runtime_devices(struct probe *pr, struct check_layer *l,
 			    const char *version)
 {
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 	struct buf e = BUF_INIT, vis = BUF_INIT;
 	int n = 0, e1, major = 0, minor = 0;
 	char name[256] = "";
@@ -652,23 +652,23 @@ static void runtime_devices(struct probe *pr, struct smoke_layer *l,
 			   p->visible_devices);
 	e1 = pr->rt.cudaGetDeviceCount(&n);
 	if (e1 == CUENV_CUDART_ERROR_INSUFFICIENT_DRIVER) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "the driver is too old for this CUDA runtime (%s): "
 			  "%s",
 			  version, rt_error(pr, e1, &e));
-		smoke_fix(l, "install an NVIDIA driver >= %s",
+		check_fix(l, "install an NVIDIA driver >= %s",
 			  p->driver_need ? p->driver_need
 					 : "the one this CUDA needs");
 		goto out;
 	}
 	if (e1 == CUENV_CUDART_ERROR_NO_DEVICE ||
 	    (e1 == CUENV_CUDART_SUCCESS && n <= 0)) {
-		smoke_detail(l, "devices", "0");
-		smoke_set(l, SMOKE_FAIL,
+		check_detail(l, "devices", "0");
+		check_set(l, CHECK_FAIL,
 			  "no CUDA device: cudaGetDeviceCount "
 			  "says %s%s",
 			  e1 ? rt_error(pr, e1, &e) : "0 devices", vis.data);
-		smoke_fix(l,
+		check_fix(l,
 			  "check that nvidia-smi lists a GPU%s; in a "
 			  "container, start it with the GPUs passed in "
 			  "(docker run --gpus all)",
@@ -677,22 +677,22 @@ static void runtime_devices(struct probe *pr, struct smoke_layer *l,
 		goto out;
 	}
 	if (e1) {
-		smoke_set(l, SMOKE_FAIL, "cudaGetDeviceCount failed: %s",
+		check_set(l, CHECK_FAIL, "cudaGetDeviceCount failed: %s",
 			  rt_error(pr, e1, &e));
-		smoke_fix(l, "check that nvidia-smi works; the kernel log "
+		check_fix(l, "check that nvidia-smi works; the kernel log "
 			     "(dmesg) shows the driver's own errors");
 		goto out;
 	}
-	smoke_detail(l, "devices", "%d", n);
+	check_detail(l, "devices", "%d", n);
 	if (p->device < 0 || p->device >= n) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "there is no device %d: %d device%s "
 			  "visible%s",
 			  p->device, n, n == 1 ? " is" : "s are", vis.data);
 		if (n == 1)
-			smoke_fix(l, "cuenv check --device 0 (the only one)");
+			check_fix(l, "cuenv check --device 0 (the only one)");
 		else
-			smoke_fix(l,
+			check_fix(l,
 				  "cuenv check --device N, with N from 0 to %d",
 				  n - 1);
 		goto out;
@@ -706,22 +706,22 @@ static void runtime_devices(struct probe *pr, struct smoke_layer *l,
 	    pr->cu.cuDeviceGetName(name, (int)sizeof(name) - 1, pr->dev))
 		name[0] = '\0';
 	name[sizeof(name) - 1] = '\0';
-	smoke_detail(l, "device", "%d", p->device);
+	check_detail(l, "device", "%d", p->device);
 	if (name[0])
-		smoke_detail(l, "name", "%s", name);
-	smoke_detail(l, "compute", "%d.%d", major, minor);
+		check_detail(l, "name", "%s", name);
+	check_detail(l, "compute", "%d.%d", major, minor);
 	e1 = pr->rt.cudaSetDevice(p->device);
 	if (!e1)
 		e1 = pr->rt.cudaFree(NULL); /* creates the primary context */
 	if (e1) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "cannot create a context on device %d: %s", p->device,
 			  rt_error(pr, e1, &e));
-		smoke_fix(l, "check nvidia-smi: the GPU may be in exclusive-"
+		check_fix(l, "check nvidia-smi: the GPU may be in exclusive-"
 			     "process mode and busy, or out of memory");
 		goto out;
 	}
-	smoke_set(l, SMOKE_PASS,
+	check_set(l, CHECK_PASS,
 		  "CUDA runtime %s; device %d: %s, compute capability %d.%d "
 		  "(%d device%s)",
 		  version, p->device, name[0] ? name : "unnamed", major, minor,
@@ -797,10 +797,10 @@ static int runtime_file_version(const struct probe *pr, const char *file,
  * is skipped, its version read from the file or the receipt. Only a
  * runtime that fails with a working driver is blamed.
  */
-static void runtime_without_version(struct probe *pr, struct smoke_layer *l,
+static void runtime_without_version(struct probe *pr, struct check_layer *l,
 				    int e1, const char *fix)
 {
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 	struct buf e = BUF_INIT, ver = BUF_INIT;
 	const char *src = NULL;
 	int ok;
@@ -808,18 +808,18 @@ static void runtime_without_version(struct probe *pr, struct smoke_layer *l,
 	if (!pr->driver_ok) {
 		ok = runtime_file_version(pr, l->file, &ver, &src);
 		if (ok <= 0) { /* another release's name, or soname */
-			smoke_set(l, SMOKE_FAIL,
+			check_set(l, CHECK_FAIL,
 				  ok ? "%s has the soname %s, not CUDA %s's: "
 				       "the file is damaged or from another "
 				       "release"
 				     : "%s is CUDA %s by its name, not the "
 				       "selected CUDA %s",
 				  l->file, ver.data, p->cuda);
-			smoke_fix(l, "%s", fix);
+			check_fix(l, "%s", fix);
 			goto out;
 		}
-		smoke_setstr(&l->version, ver.data);
-		smoke_set(l, SMOKE_SKIP,
+		check_setstr(&l->version, ver.data);
+		check_set(l, CHECK_SKIP,
 			  "skipped: no driver; CUDA runtime %s (read from "
 			  "%s) loaded, and it tells its version only through "
 			  "a driver (cudaRuntimeGetVersion: %s)",
@@ -827,26 +827,26 @@ static void runtime_without_version(struct probe *pr, struct smoke_layer *l,
 		goto out;
 	}
 	if (e1 == CUENV_CUDART_ERROR_INSUFFICIENT_DRIVER) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "the driver is too old for this CUDA runtime: "
 			  "cudaRuntimeGetVersion says %s",
 			  rt_error(pr, e1, &e));
-		smoke_fix(l, "install an NVIDIA driver >= %s",
+		check_fix(l, "install an NVIDIA driver >= %s",
 			  p->driver_need ? p->driver_need
 					 : "the one this CUDA needs");
 		goto out;
 	}
-	smoke_set(l, SMOKE_FAIL, "cudaRuntimeGetVersion gave no version%s%s",
+	check_set(l, CHECK_FAIL, "cudaRuntimeGetVersion gave no version%s%s",
 		  e1 ? ": " : "", e1 ? rt_error(pr, e1, &e) : "");
-	smoke_fix(l, "%s", fix);
+	check_fix(l, "%s", fix);
 out:
 	buf_release(&e);
 	buf_release(&ver);
 }
 
-static void step_runtime(struct probe *pr, struct smoke_layer *l)
+static void step_runtime(struct probe *pr, struct check_layer *l)
 {
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
 		   mm = BUF_INIT, fix = BUF_INIT;
 	int v = 0, e1;
@@ -862,7 +862,7 @@ static void step_runtime(struct probe *pr, struct smoke_layer *l)
 	runtime_symbols(pr, &missing);
 	if (missing.len) {
 		lacks(l, p->runtime_lib, "a CUDA runtime", missing.data);
-		smoke_fix(l, "%s", fix.data);
+		check_fix(l, "%s", fix.data);
 		goto out;
 	}
 	e1 = pr->rt.cudaRuntimeGetVersion(&v);
@@ -871,22 +871,22 @@ static void step_runtime(struct probe *pr, struct smoke_layer *l)
 		goto origin;
 	}
 	pr->runtime_version = v;
-	smoke_cuda_version(v, &ver);
-	smoke_setstr(&l->version, ver.data);
+	check_cuda_version(v, &ver);
+	check_setstr(&l->version, ver.data);
 	if ((unsigned long)(v / 1000) != version_major(p->cuda)) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "%s is CUDA %s, not the selected CUDA %s", l->file,
 			  ver.data, p->cuda);
-		smoke_fix(l, "%s", fix.data);
+		check_fix(l, "%s", fix.data);
 	} else if (strcmp(ver.data, mm.data)) {
-		smoke_warn(l, "%s says CUDA %s, the selection is %s",
+		check_warn(l, "%s says CUDA %s, the selection is %s",
 			   l->file ? l->file : p->runtime_lib, ver.data,
 			   p->cuda);
 	}
-	if (l->status == SMOKE_FAIL)
+	if (l->status == CHECK_FAIL)
 		goto origin;
 	if (!pr->driver_ok) {
-		smoke_set(l, SMOKE_SKIP,
+		check_set(l, CHECK_SKIP,
 			  "CUDA runtime %s loaded; its device checks need the "
 			  "driver layer, which failed",
 			  ver.data);
@@ -994,7 +994,7 @@ static void cupti_name(const char *version, struct buf *out)
 }
 
 /* The release whose CUPTI p->cupti_lib is: "11.2" for libcupti.so.11.2. */
-static void cupti_release(const struct smoke_probe *p, struct buf *out)
+static void cupti_release(const struct check_probe *p, struct buf *out)
 {
 	const char *v = strstr(p->cupti_lib, ".so.");
 	struct buf mm = BUF_INIT;
@@ -1010,9 +1010,9 @@ static void cupti_release(const struct smoke_probe *p, struct buf *out)
 	buf_release(&mm);
 }
 
-static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
+static void step_cupti_begin(struct probe *pr, struct check_layer *l)
 {
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 	struct buf why = BUF_INIT, missing = BUF_INIT, fix = BUF_INIT,
 		   rel = BUF_INIT, mm = BUF_INIT, e = BUF_INIT, ver = BUF_INIT;
 	uint32_t api = 0;
@@ -1039,19 +1039,19 @@ static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
 	SYM(pr->h_cupti, pr->pti, cuptiActivityGetNextRecord, &missing);
 	if (missing.len) {
 		lacks(l, p->cupti_lib, NULL, missing.data);
-		smoke_fix(l, "%s", fix.data);
+		check_fix(l, "%s", fix.data);
 		goto out;
 	}
 	rc = pr->pti.cuptiGetVersion(&api);
 	if (rc) {
-		smoke_set(l, SMOKE_FAIL, "cuptiGetVersion failed: %s",
+		check_set(l, CHECK_FAIL, "cuptiGetVersion failed: %s",
 			  pti_error(pr, rc, &e));
-		smoke_fix(l, "%s", fix.data);
+		check_fix(l, "%s", fix.data);
 		goto out;
 	}
-	smoke_cupti_version(api, &ver);
-	smoke_setstr(&l->version, ver.data);
-	smoke_detail(l, "api", "%u", api);
+	check_cupti_version(api, &ver);
+	check_setstr(&l->version, ver.data);
+	check_detail(l, "api", "%u", api);
 	pr->cupti_layout_known = api >= CUENV_CUPTI_KERNEL_MIN_API;
 	if (!pr->driver_ok || pr->missing_kernel_fns.len)
 		goto out; /* no kernel will run to be traced */
@@ -1066,10 +1066,10 @@ static void step_cupti_begin(struct probe *pr, struct smoke_layer *l)
 		struct buf nm = BUF_INIT;
 
 		cupti_name(ver.data, &nm);
-		smoke_set(l, SMOKE_FAIL, "%s cannot trace kernels: %s", nm.data,
+		check_set(l, CHECK_FAIL, "%s cannot trace kernels: %s", nm.data,
 			  pti_error(pr, rc, &e));
 		buf_release(&nm);
-		smoke_fix(l,
+		check_fix(l,
 			  "use the CUPTI of the selected release (%s), not "
 			  "one from another CUDA: %s",
 			  mm.data, fix.data);
@@ -1093,8 +1093,8 @@ static const char *blocker(const struct probe *pr)
 
 static const char *blocker_state(const struct probe *pr)
 {
-	return pr->r->layer[pr->driver_ok ? SMOKE_RUNTIME : SMOKE_DRIVER]
-				       .status == SMOKE_FAIL
+	return pr->r->layer[pr->driver_ok ? CHECK_RUNTIME : CHECK_DRIVER]
+				       .status == CHECK_FAIL
 		       ? "failed"
 		       : "was skipped";
 }
@@ -1102,7 +1102,7 @@ static const char *blocker_state(const struct probe *pr)
 /* The vector add: what it holds, released by kernel_release. */
 struct vadd {
 	struct probe *pr;
-	struct smoke_layer *l;
+	struct check_layer *l;
 	cuenv_CUmodule mod;
 	cuenv_CUfunction fn;
 	cuenv_CUdeviceptr dev[3]; /* a, b, c on the device */
@@ -1116,26 +1116,26 @@ struct vadd {
 enum vadd_next { VADD_GO, VADD_FAILED, VADD_DONE };
 
 /* Whether the kernel can run; if not, the layer says why. */
-static bool kernel_ready(struct probe *pr, struct smoke_layer *l)
+static bool kernel_ready(struct probe *pr, struct check_layer *l)
 {
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 
 	if (!pr->driver_ok || !pr->device_ok) {
-		smoke_set(l, SMOKE_SKIP, "not run: the %s layer %s",
+		check_set(l, CHECK_SKIP, "not run: the %s layer %s",
 			  blocker(pr), blocker_state(pr));
 		return false;
 	}
 	if (pr->missing_kernel_fns.len) {
-		smoke_set(l, SMOKE_FAIL, "libcuda.so.1 lacks %s",
+		check_set(l, CHECK_FAIL, "libcuda.so.1 lacks %s",
 			  pr->missing_kernel_fns.data);
-		smoke_fix(l, "install an NVIDIA driver >= %s",
+		check_fix(l, "install an NVIDIA driver >= %s",
 			  p->driver_need ? p->driver_need : "this CUDA's");
 		return false;
 	}
-	smoke_setstr(&l->version, "PTX 6.0");
-	smoke_detail(l, "kernel", "%s", VADD_NAME);
-	smoke_detail(l, "elements", "%u", VADD_N);
-	smoke_detail(l, "source", "PTX, compiled by the driver");
+	check_setstr(&l->version, "PTX 6.0");
+	check_detail(l, "kernel", "%s", VADD_NAME);
+	check_detail(l, "elements", "%u", VADD_N);
+	check_detail(l, "source", "PTX, compiled by the driver");
 	return true;
 }
 
@@ -1164,17 +1164,17 @@ static enum vadd_next vadd_context(struct vadd *k)
 static enum vadd_next vadd_module(struct vadd *k)
 {
 	struct probe *pr = k->pr;
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 	struct buf e = BUF_INIT;
 
-	k->rc = pr->cu.cuModuleLoadData(&k->mod, smoke_vadd_ptx);
+	k->rc = pr->cu.cuModuleLoadData(&k->mod, check_vadd_ptx);
 	if (k->rc) {
 		cu_error(pr, k->rc, &e);
-		smoke_set(k->l, SMOKE_FAIL,
+		check_set(k->l, CHECK_FAIL,
 			  "the driver cannot compile the test kernel's PTX "
 			  "(ISA 6.0) for device %d: %s",
 			  p->device, e.data);
-		smoke_fix(k->l, "install an NVIDIA driver >= %s",
+		check_fix(k->l, "install an NVIDIA driver >= %s",
 			  p->driver_need ? p->driver_need : "this CUDA's");
 		buf_release(&e);
 		return VADD_DONE;
@@ -1251,18 +1251,18 @@ static enum vadd_next vadd_check(struct vadd *k)
 			first = i;
 	}
 	if (wrong) {
-		smoke_set(k->l, SMOKE_FAIL,
+		check_set(k->l, CHECK_FAIL,
 			  "the kernel ran but its result is wrong: c[%u] = %g, "
 			  "expected %g (%u of %u elements wrong)",
 			  first, (double)c[first],
 			  (double)(a[first] + b[first]), wrong, k->n);
-		smoke_fix(k->l,
+		check_fix(k->l,
 			  "the GPU computes wrong results: look for Xid "
 			  "errors in dmesg and ECC errors in nvidia-smi -q, "
 			  "then reset the GPU (nvidia-smi -r) or reboot");
 		return VADD_DONE;
 	}
-	smoke_set(k->l, SMOKE_PASS,
+	check_set(k->l, CHECK_PASS,
 		  "vector add of %u floats: PTX compiled by the driver, run on "
 		  "device %d, result checked on the host",
 		  k->n, k->pr->p->device);
@@ -1280,7 +1280,7 @@ static void vadd_release(struct vadd *k)
 		free(k->host[v]);
 }
 
-static void step_kernel(struct probe *pr, struct smoke_layer *l)
+static void step_kernel(struct probe *pr, struct check_layer *l)
 {
 	static enum vadd_next (*const steps[])(struct vadd *) = {
 		vadd_context, vadd_module, vadd_upload, vadd_launch, vadd_check,
@@ -1299,8 +1299,8 @@ static void step_kernel(struct probe *pr, struct smoke_layer *l)
 		struct buf e = BUF_INIT;
 
 		cu_error(pr, k.rc, &e);
-		smoke_set(k.l, SMOKE_FAIL, "%s failed: %s", k.what, e.data);
-		smoke_fix(k.l,
+		check_set(k.l, CHECK_FAIL, "%s failed: %s", k.what, e.data);
+		check_fix(k.l,
 			  "check that nvidia-smi works; the kernel log (dmesg) "
 			  "shows the driver's own errors (Xid)");
 		buf_release(&e);
@@ -1382,7 +1382,7 @@ static void conv_reference(const float *x, const float *w, float *y)
 /* The convolution: what it holds, released by conv_release. */
 struct conv {
 	struct probe *pr;
-	struct smoke_layer *l;
+	struct check_layer *l;
 	const char *ver, *built;
 	cuenv_cudnnHandle h;
 	void *xd, *yd, *wd, *cd; /* descriptors */
@@ -1449,7 +1449,7 @@ static enum conv_next conv_describe(struct conv *c)
 	}
 	if (!c->st &&
 	    (on != 1 || oc != 1 || oh != CONV_OUT || ow != CONV_OUT)) {
-		smoke_set(c->l, SMOKE_FAIL,
+		check_set(c->l, CHECK_FAIL,
 			  "cuDNN %s computes a %dx%dx%dx%d output for a "
 			  "1x1x%dx%d input and a 1x1x%dx%d filter, not "
 			  "1x1x%dx%d",
@@ -1526,18 +1526,18 @@ static enum conv_next conv_forward(struct conv *c)
 /* y against the CPU's reference. */
 static enum conv_next conv_check(struct conv *c)
 {
-	struct smoke_layer *l = c->l;
+	struct check_layer *l = c->l;
 
 	for (int i = 0; i < CONV_OUT * CONV_OUT; i++) {
 		float d = c->y[i] - c->ref[i];
 
 		if (d >= -1e-3f && d <= 1e-3f)
 			continue;
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "cuDNN %s's convolution is wrong: y[%d] = %g, "
 			  "the CPU reference says %g",
 			  c->ver, i, (double)c->y[i], (double)c->ref[i]);
-		smoke_fix(l,
+		check_fix(l,
 			  "install it again (cuenv uninstall --force cudnn %s, "
 			  "then cuenv install %s --cudnn %s); if it "
 			  "stays wrong, the GPU computes wrong results "
@@ -1545,9 +1545,9 @@ static enum conv_next conv_check(struct conv *c)
 			  c->ver, c->pr->p->cuda, c->ver);
 		return CONV_DONE;
 	}
-	smoke_detail(l, "convolution", "1x1x%dx%d * 1x1x%dx%d -> 1x1x%dx%d",
+	check_detail(l, "convolution", "1x1x%dx%d * 1x1x%dx%d -> 1x1x%dx%d",
 		     CONV_IN, CONV_IN, CONV_K, CONV_K, CONV_OUT, CONV_OUT);
-	smoke_set(l, SMOKE_PASS,
+	check_set(l, CHECK_PASS,
 		  "cuDNN %s (built for CUDA %s): a 1x1x%dx%d by 1x1x%dx%d "
 		  "convolution matches the CPU reference",
 		  c->ver, c->built, CONV_IN, CONV_IN, CONV_K, CONV_K);
@@ -1580,7 +1580,7 @@ static void conv_release(struct conv *c)
 }
 
 /* The convolution on the GPU; returns with l set. */
-static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
+static void cudnn_conv(struct probe *pr, struct check_layer *l, const char *ver,
 		       const char *built)
 {
 	static enum conv_next (*const steps[])(struct conv *) = {
@@ -1602,13 +1602,13 @@ static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
 	for (size_t i = 0; next == CONV_GO && i < COUNT(steps); i++)
 		next = steps[i](c);
 	if (next == CONV_RT_FAILED)
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "the CUDA runtime failed under cuDNN: %s",
 			  rt_error(pr, c->rt_e, &e));
 	if (next == CONV_DNN_FAILED) {
-		smoke_set(l, SMOKE_FAIL, "%s failed: %s", c->what,
+		check_set(l, CHECK_FAIL, "%s failed: %s", c->what,
 			  dnn_error(pr, c->st, &e));
-		smoke_fix(l,
+		check_fix(l,
 			  "use the cuDNN built for this CUDA: cuenv install %s "
 			  "--cudnn %s",
 			  pr->p->cuda, ver);
@@ -1617,9 +1617,9 @@ static void cudnn_conv(struct probe *pr, struct smoke_layer *l, const char *ver,
 	buf_release(&e);
 }
 
-static void step_cudnn(struct probe *pr, struct smoke_layer *l)
+static void step_cudnn(struct probe *pr, struct check_layer *l)
 {
-	const struct smoke_probe *p = pr->p;
+	const struct check_probe *p = pr->p;
 	struct buf why = BUF_INIT, missing = BUF_INIT, ver = BUF_INIT,
 		   built = BUF_INIT, fix = BUF_INIT, mm = BUF_INIT;
 	size_t v, cv;
@@ -1627,7 +1627,7 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 
 	if (!p->cudnn_lib) {
 		l->asked = false;
-		smoke_set(l, SMOKE_SKIP, "no cuDNN selected");
+		check_set(l, CHECK_SKIP, "no cuDNN selected");
 		goto out;
 	}
 	version_major_minor(p->cuda, &mm);
@@ -1646,17 +1646,17 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 	cudnn_symbols(pr, &missing);
 	if (!pr->dnn.cudnnGetVersion || !pr->dnn.cudnnGetCudartVersion) {
 		lacks(l, p->cudnn_lib, "cuDNN", missing.data);
-		smoke_fix(l, "%s", fix.data);
+		check_fix(l, "%s", fix.data);
 		goto out;
 	}
 	v = pr->dnn.cudnnGetVersion();
 	cv = pr->dnn.cudnnGetCudartVersion();
-	smoke_cudnn_version(v, &ver);
-	smoke_cuda_version((int)cv, &built);
-	smoke_setstr(&l->version, ver.data);
-	smoke_detail(l, "cuda", "%s", built.data);
+	check_cudnn_version(v, &ver);
+	check_cuda_version((int)cv, &built);
+	check_setstr(&l->version, ver.data);
+	check_detail(l, "cuda", "%s", built.data);
 	if (p->cudnn && strncmp(p->cudnn, ver.data, ver.len))
-		smoke_warn(l, "%s says cuDNN %s, the selection is %s",
+		check_warn(l, "%s says cuDNN %s, the selection is %s",
 			   l->file ? l->file : p->cudnn_lib, ver.data,
 			   p->cudnn);
 	want_major = pr->runtime_version
@@ -1666,16 +1666,16 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 		struct buf rt = BUF_INIT;
 
 		if (pr->runtime_version)
-			smoke_cuda_version(pr->runtime_version, &rt);
+			check_cuda_version(pr->runtime_version, &rt);
 		else
 			buf_printf(&rt, "%lu (the selection's)", want_major);
-		smoke_set(
-			l, SMOKE_FAIL,
+		check_set(
+			l, CHECK_FAIL,
 			"cuDNN %s was built for CUDA %zu (cudnnGetCudartVersion"
 			" %zu), but the CUDA runtime is %s",
 			ver.data, cv / 1000, cv, rt.data);
 		buf_release(&rt);
-		smoke_fix(l,
+		check_fix(l,
 			  "use a cuDNN %zu built for CUDA %lu: cuenv install %s "
 			  "--cudnn %zu",
 			  v >= 90000 ? v / 10000 : v / 1000, want_major,
@@ -1684,11 +1684,11 @@ static void step_cudnn(struct probe *pr, struct smoke_layer *l)
 	}
 	if (missing.len) {
 		lacks(l, p->cudnn_lib, NULL, missing.data);
-		smoke_fix(l, "%s", fix.data);
+		check_fix(l, "%s", fix.data);
 		goto origin;
 	}
 	if (!pr->driver_ok || !pr->device_ok) {
-		smoke_set(l, SMOKE_SKIP,
+		check_set(l, CHECK_SKIP,
 			  "cuDNN %s (built for CUDA %s) loaded; the "
 			  "convolution needs the %s layer, which %s",
 			  ver.data, built.data, blocker(pr), blocker_state(pr));
@@ -1710,7 +1710,7 @@ struct trace_seen {
 };
 
 /* The fix for a trace that failed. */
-static void cupti_trace_fix(struct probe *pr, struct smoke_layer *l,
+static void cupti_trace_fix(struct probe *pr, struct check_layer *l,
 			    struct buf *fix)
 {
 	struct buf rel = BUF_INIT, mm = BUF_INIT;
@@ -1734,33 +1734,33 @@ static void cupti_trace_fix(struct probe *pr, struct smoke_layer *l,
 }
 
 /* The verdict on the records of a trace that was flushed (rc). */
-static void cupti_judge_trace(struct probe *pr, struct smoke_layer *l, int rc,
+static void cupti_judge_trace(struct probe *pr, struct check_layer *l, int rc,
 			      const struct trace_seen *s, const char *fix)
 {
 	uint64_t slack = 50000000ull; /* 50 ms, in ns */
 	struct buf e = BUF_INIT;
 
 	if (rc) {
-		smoke_set(l, SMOKE_FAIL, "cuptiActivityFlushAll failed: %s",
+		check_set(l, CHECK_FAIL, "cuptiActivityFlushAll failed: %s",
 			  pti_error(pr, rc, &e));
-		smoke_fix(l, "%s", fix);
+		check_fix(l, "%s", fix);
 	} else if (!pr->cupti_layout_known) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "CUPTI API version %s is older than CUDA 9: cuenv "
 			  "cannot read its kernel records",
 			  l->version ? l->version : "?");
-		smoke_fix(l, "select CUDA 10.1 or newer");
+		check_fix(l, "select CUDA 10.1 or newer");
 	} else if (!s->ours) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "CUPTI's activity trace did not record the test "
 			  "kernel (%u records, %u of them kernels): a "
 			  "profiler would see nothing",
 			  s->records, s->kernels);
-		smoke_fix(l, "%s", fix);
+		check_fix(l, "%s", fix);
 	} else if (!s->start || s->start >= s->end ||
 		   s->end - s->start > 5000000000ull ||
 		   s->start + slack < pr->t0 || s->end > pr->t1 + slack) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "CUPTI recorded the test kernel with impossible "
 			  "timestamps: start %llu, end %llu ns, but it ran "
 			  "between %llu and %llu",
@@ -1768,12 +1768,12 @@ static void cupti_judge_trace(struct probe *pr, struct smoke_layer *l, int rc,
 			  (unsigned long long)s->end,
 			  (unsigned long long)pr->t0,
 			  (unsigned long long)pr->t1);
-		smoke_fix(l, "%s", fix);
+		check_fix(l, "%s", fix);
 	} else {
-		smoke_detail(l, "kernel_ns", "%llu",
+		check_detail(l, "kernel_ns", "%llu",
 			     (unsigned long long)(s->end - s->start));
 		cupti_name(l->version, &e);
-		smoke_set(l, SMOKE_PASS,
+		check_set(l, CHECK_PASS,
 			  "%s traced %s: %.1f us, within the launch", e.data,
 			  VADD_NAME, (double)(s->end - s->start) / 1e3);
 	}
@@ -1781,7 +1781,7 @@ static void cupti_judge_trace(struct probe *pr, struct smoke_layer *l, int rc,
 }
 
 /* Tracing stopped, its records counted and judged. */
-static void cupti_collect(struct probe *pr, struct smoke_layer *l)
+static void cupti_collect(struct probe *pr, struct check_layer *l)
 {
 	struct trace_seen seen;
 	struct buf fix = BUF_INIT;
@@ -1796,15 +1796,15 @@ static void cupti_collect(struct probe *pr, struct smoke_layer *l)
 	seen.start = trace.start;
 	seen.end = trace.end;
 	pthread_mutex_unlock(&trace.lock);
-	smoke_detail(l, "records", "%u", seen.records);
-	smoke_detail(l, "kernel_records", "%u", seen.kernels);
+	check_detail(l, "records", "%u", seen.records);
+	check_detail(l, "kernel_records", "%u", seen.kernels);
 	cupti_trace_fix(pr, l, &fix);
 	cupti_judge_trace(pr, l, rc, &seen, fix.data);
 	buf_release(&fix);
 }
 
 /* Where the loaded CUPTI came from, judged with its install command. */
-static void cupti_origin(struct probe *pr, struct smoke_layer *l)
+static void cupti_origin(struct probe *pr, struct check_layer *l)
 {
 	struct buf install = BUF_INIT, rel = BUF_INIT, mm = BUF_INIT;
 
@@ -1820,20 +1820,20 @@ static void cupti_origin(struct probe *pr, struct smoke_layer *l)
 	buf_release(&mm);
 }
 
-static void step_cupti_end(struct probe *pr, struct smoke_layer *l)
+static void step_cupti_end(struct probe *pr, struct check_layer *l)
 {
 
-	if (l->status == SMOKE_FAIL || !pr->h_cupti) {
+	if (l->status == CHECK_FAIL || !pr->h_cupti) {
 		/* nothing to trace */
 	} else if (!pr->tracing || !pr->launched) {
 		struct buf nm = BUF_INIT;
 
 		cupti_name(l->version, &nm);
-		smoke_set(l, SMOKE_SKIP,
+		check_set(l, CHECK_SKIP,
 			  "%s loaded; the trace needs the kernel layer, "
 			  "which %s",
 			  nm.data,
-			  pr->r->layer[SMOKE_KERNEL].status == SMOKE_FAIL
+			  pr->r->layer[CHECK_KERNEL].status == CHECK_FAIL
 				  ? "failed"
 				  : "did not run");
 		buf_release(&nm);
@@ -1852,37 +1852,37 @@ static void step_cupti_end(struct probe *pr, struct smoke_layer *l)
  */
 static const struct step {
 	const char *stage;
-	enum smoke_layer_id layer;
-	void (*run)(struct probe *pr, struct smoke_layer *l);
+	enum check_layer_id layer;
+	void (*run)(struct probe *pr, struct check_layer *l);
 } probe_steps[] = {
-	{ "driver", SMOKE_DRIVER, step_driver },
-	{ "cupti", SMOKE_CUPTI, step_cupti_begin },
-	{ "runtime", SMOKE_RUNTIME, step_runtime },
-	{ "kernel", SMOKE_KERNEL, step_kernel },
-	{ "cudnn", SMOKE_CUDNN, step_cudnn },
-	{ "cupti-trace", SMOKE_CUPTI, step_cupti_end },
+	{ "driver", CHECK_DRIVER, step_driver },
+	{ "cupti", CHECK_CUPTI, step_cupti_begin },
+	{ "runtime", CHECK_RUNTIME, step_runtime },
+	{ "kernel", CHECK_KERNEL, step_kernel },
+	{ "cudnn", CHECK_CUDNN, step_cudnn },
+	{ "cupti-trace", CHECK_CUPTI, step_cupti_end },
 };
 
-void smoke_probe_run(const struct smoke_probe *p, struct smoke_report *r)
+void check_probe_run(const struct check_probe *p, struct check_report *r)
 {
 	struct probe pr = { 0 };
 
 	pr.p = p;
 	pr.r = r;
-	smoke_setstr(&r->cuda, p->cuda);
-	smoke_setstr(&r->cudnn, p->cudnn);
-	smoke_setstr(&r->cupti, p->cupti);
+	check_setstr(&r->cuda, p->cuda);
+	check_setstr(&r->cudnn, p->cudnn);
+	check_setstr(&r->cupti, p->cupti);
 	r->device = p->device;
 	for (size_t i = 0; i < COUNT(probe_steps); i++) {
 		const struct step *s = &probe_steps[i];
-		struct smoke_layer *l = &r->layer[s->layer];
+		struct check_layer *l = &r->layer[s->layer];
 		double t = now_ms();
 
 		stage(&pr, s->stage);
 		s->run(&pr, l);
 		l->ms += now_ms() - t;
 	}
-	smoke_report_finish(r);
+	check_report_finish(r);
 	stage(&pr, "done");
 
 	if (pr.ctx_retained && pr.cu.cuDevicePrimaryCtxRelease)

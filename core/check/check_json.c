@@ -1,5 +1,5 @@
 /*
- * smoke_json.c: reading a report back (jansson). Kept apart from smoke.c,
+ * check_json.c: reading a report back (jansson). Kept apart from check.c,
  * which writes reports without any library, so that cuenv-probe links
  * libc and libdl only.
  */
@@ -26,28 +26,28 @@ static int bad(struct cuenv_err *err, const char *what)
 			  "cuenv-probe's report is not valid: %s", what);
 }
 
-static int read_layer(json_t *o, struct smoke_layer *l, struct cuenv_err *err)
+static int read_layer(json_t *o, struct check_layer *l, struct cuenv_err *err)
 {
 	const char *status = member_str(o, "status"), *key;
 	json_t *details = json_object_get(o, "details"),
 	       *warnings = json_object_get(o, "warnings"), *v;
 	size_t i;
 
-	if (!status || smoke_status_parse(status, &l->status))
+	if (!status || check_status_parse(status, &l->status))
 		return bad(err, "a layer has no valid status");
 	l->asked = !json_is_false(json_object_get(o, "asked"));
-	smoke_setstr(&l->version, member_str(o, "version"));
-	smoke_setstr(&l->soname, member_str(o, "soname"));
-	smoke_setstr(&l->file, member_str(o, "file"));
-	smoke_setstr(&l->message, member_str(o, "message"));
-	smoke_setstr(&l->fix, member_str(o, "fix"));
+	check_setstr(&l->version, member_str(o, "version"));
+	check_setstr(&l->soname, member_str(o, "soname"));
+	check_setstr(&l->file, member_str(o, "file"));
+	check_setstr(&l->message, member_str(o, "message"));
+	check_setstr(&l->fix, member_str(o, "fix"));
 	l->foreign = json_is_true(json_object_get(o, "foreign"));
 	v = json_object_get(o, "ms");
 	l->ms = json_is_number(v) ? json_number_value(v) : 0.0;
 	if (json_is_object(details)) {
 		json_object_foreach(details, key, v) {
 			if (json_is_string(v) && *key && !strchr(key, '='))
-				smoke_detail(l, key, "%s",
+				check_detail(l, key, "%s",
 					     json_string_value(v));
 		}
 	}
@@ -60,7 +60,7 @@ static int read_layer(json_t *o, struct smoke_layer *l, struct cuenv_err *err)
 	return CUENV_OK;
 }
 
-int smoke_report_from_json(const char *text, struct smoke_report *r,
+int check_report_from_json(const char *text, struct check_report *r,
 			   struct cuenv_err *err)
 {
 	json_error_t jerr;
@@ -68,7 +68,7 @@ int smoke_report_from_json(const char *text, struct smoke_report *r,
 	size_t i;
 	int rc = CUENV_OK;
 
-	smoke_report_release(r);
+	check_report_release(r);
 	if (!root)
 		return cuenv_fail(
 			err, CUENV_E_GPU,
@@ -79,17 +79,17 @@ int smoke_report_from_json(const char *text, struct smoke_report *r,
 		rc = bad(err, "no layers");
 		goto out;
 	}
-	smoke_setstr(&r->cuda, member_str(root, "cuda"));
-	smoke_setstr(&r->cudnn, member_str(root, "cudnn"));
-	smoke_setstr(&r->cupti, member_str(root, "cupti"));
+	check_setstr(&r->cuda, member_str(root, "cuda"));
+	check_setstr(&r->cudnn, member_str(root, "cudnn"));
+	check_setstr(&r->cupti, member_str(root, "cupti"));
 	v = json_object_get(root, "device");
 	r->device = json_is_integer(v) ? (int)json_integer_value(v) : 0;
 	json_array_foreach(layers, i, v) {
 		const char *name = member_str(v, "name");
 		int id = -1;
 
-		for (int k = 0; name && k < SMOKE_LAYERS; k++)
-			if (!strcmp(name, smoke_layer_name(k)))
+		for (int k = 0; name && k < CHECK_LAYERS; k++)
+			if (!strcmp(name, check_layer_name(k)))
 				id = k;
 		if (id < 0)
 			continue; /* a layer from a newer probe */

@@ -13,7 +13,7 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
-void smoke_plan_release(struct smoke_plan *pl)
+void check_plan_release(struct check_plan *pl)
 {
 	FREE_EACH(pl->runtime, pl->cudnn, pl->cupti);
 	STRV_RELEASE_EACH(&pl->argv, &pl->own);
@@ -103,7 +103,7 @@ static char *soname_of(const struct strv *dirs, const char *stem,
 		free(lib);
 		return s;
 	}
-	s = smoke_find_soname(dirs, stem);
+	s = check_find_soname(dirs, stem);
 	if (!s)
 		s = detect_soname(lib, version);
 	free(lib);
@@ -118,8 +118,8 @@ static void arg2(struct strv *argv, const char *opt, const char *value)
 	strv_push(argv, value);
 }
 
-void smoke_plan_make(const struct active *act, const char *probe, int device,
-		     const struct driver_req *req, struct smoke_plan *pl)
+void check_plan_make(const struct active *act, const char *probe, int device,
+		     const struct driver_req *req, struct check_plan *pl)
 {
 	const struct install *cu = act->cuda;
 	struct strv dirs = STRV_INIT;
@@ -158,7 +158,7 @@ void smoke_plan_make(const struct active *act, const char *probe, int device,
 		pl->cudnn = soname_of(&act->cudnn->lib, "libcudnn.so",
 				      act->cudnn->version);
 	else if (plat_sys_lib_naming() == PLAT_LIB_SONAME)
-		pl->cudnn = smoke_find_soname(&cu->lib, "libcudnn.so");
+		pl->cudnn = check_find_soname(&cu->lib, "libcudnn.so");
 	else
 		pl->cudnn = dll_in(&cu->lib, nvlib_get(NVLIB_CUDNN));
 	arg2(&pl->argv, "--runtime", pl->runtime);
@@ -182,15 +182,15 @@ void smoke_plan_make(const struct active *act, const char *probe, int device,
 
 /* ---- when the probe dies ------------------------------------------------- */
 
-int smoke_step_layer(const char *step)
+int check_step_layer(const char *step)
 {
 	static const struct {
 		const char *step;
 		int layer;
 	} steps[] = {
-		{ "driver", SMOKE_DRIVER }, { "runtime", SMOKE_RUNTIME },
-		{ "cupti", SMOKE_CUPTI },   { "kernel", SMOKE_KERNEL },
-		{ "cudnn", SMOKE_CUDNN },   { "cupti-trace", SMOKE_CUPTI },
+		{ "driver", CHECK_DRIVER }, { "runtime", CHECK_RUNTIME },
+		{ "cupti", CHECK_CUPTI },   { "kernel", CHECK_KERNEL },
+		{ "cudnn", CHECK_CUDNN },   { "cupti-trace", CHECK_CUPTI },
 	};
 
 	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
@@ -201,26 +201,26 @@ int smoke_step_layer(const char *step)
 
 /* What to do when the library of layer crashed the probe. */
 static void crash_fix(const struct active *act, int layer,
-		      struct smoke_layer *l)
+		      struct check_layer *l)
 {
 	const char *cuda = act->cuda->version;
 
 	switch (layer) {
-	case SMOKE_DRIVER:
-		smoke_fix(l,
+	case CHECK_DRIVER:
+		check_fix(l,
 			  "the NVIDIA driver crashed: check nvidia-smi and "
 			  "the kernel log (dmesg), and reinstall the driver");
 		break;
-	case SMOKE_CUDNN:
-		smoke_fix(l, "install cuDNN again: cuenv install %s --cudnn %s",
+	case CHECK_CUDNN:
+		check_fix(l, "install cuDNN again: cuenv install %s --cudnn %s",
 			  cuda, act->cudnn ? act->cudnn->version : "9");
 		break;
-	case SMOKE_CUPTI:
-		smoke_fix(l, "install CUPTI again: cuenv install %s --cupti %s",
+	case CHECK_CUPTI:
+		check_fix(l, "install CUPTI again: cuenv install %s --cupti %s",
 			  cuda, act->cupti ? act->cupti->version : cuda);
 		break;
 	default:
-		smoke_fix(l,
+		check_fix(l,
 			  "install the toolkit again (cuenv install %s), and "
 			  "check nvidia-smi and the kernel log (dmesg)",
 			  cuda);
@@ -228,25 +228,25 @@ static void crash_fix(const struct active *act, int layer,
 	}
 }
 
-void smoke_plan_blame(const struct smoke_plan *pl, const struct active *act,
+void check_plan_blame(const struct check_plan *pl, const struct active *act,
 		      int layer, const char *step, const char *why,
-		      const char *tail, struct smoke_report *r)
+		      const char *tail, struct check_report *r)
 {
-	smoke_setstr(&r->cuda, act->cuda->version);
-	smoke_setstr(&r->cudnn, act->cudnn ? act->cudnn->version : NULL);
-	smoke_setstr(&r->cupti, act->cupti ? act->cupti->version : NULL);
-	smoke_setstr(&r->layer[SMOKE_DRIVER].soname, plat_sys_cuda_driver());
-	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, pl->runtime);
-	smoke_setstr(&r->layer[SMOKE_CUDNN].soname, pl->cudnn);
-	smoke_setstr(&r->layer[SMOKE_CUPTI].soname, pl->cupti);
-	r->layer[SMOKE_CUDNN].asked = pl->cudnn != NULL;
-	for (int i = 0; i < SMOKE_LAYERS; i++)
+	check_setstr(&r->cuda, act->cuda->version);
+	check_setstr(&r->cudnn, act->cudnn ? act->cudnn->version : NULL);
+	check_setstr(&r->cupti, act->cupti ? act->cupti->version : NULL);
+	check_setstr(&r->layer[CHECK_DRIVER].soname, plat_sys_cuda_driver());
+	check_setstr(&r->layer[CHECK_RUNTIME].soname, pl->runtime);
+	check_setstr(&r->layer[CHECK_CUDNN].soname, pl->cudnn);
+	check_setstr(&r->layer[CHECK_CUPTI].soname, pl->cupti);
+	r->layer[CHECK_CUDNN].asked = pl->cudnn != NULL;
+	for (int i = 0; i < CHECK_LAYERS; i++)
 		if (i != layer)
-			smoke_set(&r->layer[i], SMOKE_SKIP,
+			check_set(&r->layer[i], CHECK_SKIP,
 				  "not known: cuenv-probe %s during the %s "
 				  "layer",
-				  why, smoke_layer_name(layer));
-	smoke_set(&r->layer[layer], SMOKE_FAIL,
+				  why, check_layer_name(layer));
+	check_set(&r->layer[layer], CHECK_FAIL,
 		  "cuenv-probe %s in its %s step: the library that layer "
 		  "loads crashed or hung%s%s",
 		  why, step, *tail ? ": " : "", tail);
@@ -256,7 +256,7 @@ void smoke_plan_blame(const struct smoke_plan *pl, const struct active *act,
 /* ---- --compile ----------------------------------------------------------- */
 
 /* clang-format off */
-const char smoke_compile_src[] =
+const char check_compile_src[] =
 	"// cuenv check --compile: built by the selection's own nvcc\n"
 	"#include <cstdio>\n"
 	"#include <cstdlib>\n"
@@ -314,85 +314,85 @@ const char smoke_compile_src[] =
 
 #define COMPILED_OK "cuenv-check-compiled: 1000 elements"
 
-bool smoke_compile_output_ok(const char *out)
+bool check_compile_output_ok(const char *out)
 {
 	return strstr(out, COMPILED_OK) != NULL;
 }
 
-void smoke_compile_no_nvcc(struct smoke_layer *l, const struct install *cuda)
+void check_compile_no_nvcc(struct check_layer *l, const struct install *cuda)
 {
-	smoke_set(l, SMOKE_FAIL,
+	check_set(l, CHECK_FAIL,
 		  "--compile: the selection (cuda %s) "
 		  "has no nvcc",
 		  cuda->version);
 	/* install refuses a version installed without
 	 * components asked for now: it goes first. */
 	if (cuda->registered)
-		smoke_fix(l,
+		check_fix(l,
 			  "register a whole toolkit instead: cuenv "
 			  "remove %s, then cuenv add cuda PATH",
 			  cuda->version);
 	else if (install_part_from_wheel(cuda, "cuda_nvcc"))
 		/* a reinstall from the index brings no nvcc either */
-		smoke_fix(l,
+		check_fix(l,
 			  "its cuda_nvcc came from the package index, whose "
 			  "wheel of %s holds no nvcc: compile with a toolkit "
 			  "that has one (cuenv add cuda PATH registers one "
 			  "of another release)",
 			  cuda->version);
 	else
-		smoke_fix(l,
+		check_fix(l,
 			  "install the whole toolkit, not "
 			  "--runtime-only: cuenv uninstall --force cuda %s && "
 			  "cuenv install %s",
 			  cuda->version, cuda->version);
 }
 
-void smoke_compile_not_built(struct smoke_layer *l, const char *nvcc,
+void check_compile_not_built(struct check_layer *l, const char *nvcc,
 			     bool timed_out, const char *tail)
 {
-	smoke_set(l, SMOKE_FAIL,
+	check_set(l, CHECK_FAIL,
 		  "%s could not build a small CUDA program (%s): %s", nvcc,
 		  timed_out ? "timed out" : "it exited with an error", tail);
-	smoke_fix(l, "nvcc needs a host compiler it supports (g++) and "
+	check_fix(l, "nvcc needs a host compiler it supports (g++) and "
 		     "the selection's headers and libraries: see "
 		     "cuenv exec -- nvcc --version");
 }
 
-bool smoke_compile_built(struct smoke_report *r, const char *nvcc)
+bool check_compile_built(struct check_report *r, const char *nvcc)
 {
-	struct smoke_layer *l = &r->layer[SMOKE_KERNEL];
-	bool gpu = r->layer[SMOKE_DRIVER].status == SMOKE_PASS &&
-		   r->layer[SMOKE_RUNTIME].status == SMOKE_PASS;
+	struct check_layer *l = &r->layer[CHECK_KERNEL];
+	bool gpu = r->layer[CHECK_DRIVER].status == CHECK_PASS &&
+		   r->layer[CHECK_RUNTIME].status == CHECK_PASS;
 
-	smoke_detail(l, "compile", "ok");
-	if (!gpu && l->status == SMOKE_SKIP)
-		smoke_set(l, SMOKE_SKIP,
+	check_detail(l, "compile", "ok");
+	if (!gpu && l->status == CHECK_SKIP)
+		check_set(l, CHECK_SKIP,
 			  "%s built the test program; running it "
 			  "needs the driver and runtime layers",
 			  nvcc);
 	return gpu;
 }
 
-void smoke_compile_run_failed(struct smoke_layer *l, int status,
+void check_compile_run_failed(struct check_layer *l, int status,
 			      const char *tail)
 {
-	smoke_set(l, SMOKE_FAIL,
+	check_set(l, CHECK_FAIL,
 		  "the program nvcc built did not run right (status "
 		  "%d): %s",
 		  status, tail);
-	smoke_fix(l, "the toolkit's runtime and the driver disagree: "
+	check_fix(l, "the toolkit's runtime and the driver disagree: "
 		     "run cuenv check without --compile to see which");
 }
 
-void smoke_compile_ran(struct smoke_layer *l, const char *nvcc)
+void check_compile_ran(struct check_layer *l, const char *nvcc)
 {
-	smoke_detail(l, "compiled_run", "ok");
-	if (l->status == SMOKE_PASS) {
+	check_detail(l, "compiled_run", "ok");
+	if (l->status == CHECK_PASS) {
 		char *m = l->message;
 
 		l->message = NULL;
-		smoke_set(l, SMOKE_PASS,
+		check_set(l, CHECK_PASS,
 			  "%s; and a program built by %s ran "
 			  "right",
 			  m ? m : "", nvcc);

@@ -1,10 +1,10 @@
 /*
- * smoke_plan.h: how `cuenv check` runs cuenv-probe for a selection.
+ * check_plan.h: how `cuenv check` runs cuenv-probe for a selection.
  *
  * The probe's command line names every version, the device, the driver
  * the toolkit needs (compat.h), each library's soname and the folders
  * the selection owns; the probe loads nothing by path. A soname is the
- * one the selection's own folders hold (smoke_find_soname), else the one
+ * one the selection's own folders hold (check_find_soname), else the one
  * NVIDIA gives that release (detect_soname), so that a missing library
  * is still named. cuDNN is asked for when selected, or when the toolkit
  * carries one (wheels); CUPTI comes from a separately selected CUPTI
@@ -14,8 +14,8 @@
  * selection's nvcc and runs it; its verdicts on the kernel layer are
  * here, beside the program and the line it prints when it ran right.
  */
-#ifndef CUENV_SMOKE_PLAN_H
-#define CUENV_SMOKE_PLAN_H
+#ifndef CUENV_CHECK_PLAN_H
+#define CUENV_CHECK_PLAN_H
 
 #include <stdbool.h>
 
@@ -25,18 +25,18 @@
 #include "check/check.h"
 #include "store/store.h"
 
-struct smoke_plan {
+struct check_plan {
 	struct strv argv;	       /* the probe's command line */
 	char *runtime, *cudnn, *cupti; /* sonames; NULL: none */
 	struct strv own;	       /* lib folders of the selection */
 };
 
-#define SMOKE_PLAN_INIT                                                        \
+#define CHECK_PLAN_INIT                                                        \
 	{                                                                      \
 		STRV_INIT, NULL, NULL, NULL, STRV_INIT                         \
 	}
 
-void smoke_plan_release(struct smoke_plan *pl);
+void check_plan_release(struct check_plan *pl);
 
 /*
  * Fill pl (initialised) for the selection act, probe being the probe's
@@ -44,14 +44,14 @@ void smoke_plan_release(struct smoke_plan *pl);
  * or NULL when unknown (then the probe is not told one). Looks at the
  * selection's library folders.
  */
-void smoke_plan_make(const struct active *act, const char *probe, int device,
-		     const struct driver_req *req, struct smoke_plan *pl);
+void check_plan_make(const struct active *act, const char *probe, int device,
+		     const struct driver_req *req, struct check_plan *pl);
 
 /* ---- when the probe dies ------------------------------------------------- */
 
-/* The layer (enum smoke_layer_id) a probe step ("driver", "runtime",
+/* The layer (enum check_layer_id) a probe step ("driver", "runtime",
  * "kernel", "cudnn", "cupti", "cupti-trace") belongs to, or -1. */
-int smoke_step_layer(const char *step);
+int check_step_layer(const char *step);
 
 /*
  * The report, into r, for a probe that died or hung (why: "was killed by
@@ -61,25 +61,25 @@ int smoke_step_layer(const char *step);
  * driver); every other layer is skipped as not known. The versions and
  * sonames are those the probe was asked for (act, pl).
  */
-void smoke_plan_blame(const struct smoke_plan *pl, const struct active *act,
+void check_plan_blame(const struct check_plan *pl, const struct active *act,
 		      int layer, const char *step, const char *why,
-		      const char *tail, struct smoke_report *r);
+		      const char *tail, struct check_report *r);
 
 /* ---- --compile ----------------------------------------------------------- */
 
 /* The program: CUDA C++ that scales 1000 floats on device argv[1]. */
-extern const char smoke_compile_src[];
+extern const char check_compile_src[];
 
 /* Did the program's stdout say it ran right? */
-bool smoke_compile_output_ok(const char *out);
+bool check_compile_output_ok(const char *out);
 
 /* The kernel layer l fails: the selection's toolkit cuda has no nvcc; the
  * fix reinstalls (or re-registers) a whole toolkit. */
-void smoke_compile_no_nvcc(struct smoke_layer *l, const struct install *cuda);
+void check_compile_no_nvcc(struct check_layer *l, const struct install *cuda);
 
 /* l fails: nvcc did not build the program (timed_out, or it exited with
  * an error); tail is the end of what it printed. */
-void smoke_compile_not_built(struct smoke_layer *l, const char *nvcc,
+void check_compile_not_built(struct check_layer *l, const char *nvcc,
 			     bool timed_out, const char *tail);
 
 /*
@@ -87,14 +87,14 @@ void smoke_compile_not_built(struct smoke_layer *l, const char *nvcc,
  * run it, which needs the driver and runtime layers to have passed;
  * when not, a kernel layer still skipped says the program was built.
  */
-bool smoke_compile_built(struct smoke_report *r, const char *nvcc);
+bool check_compile_built(struct check_report *r, const char *nvcc);
 
 /* l fails: the program exited with status or printed the wrong thing;
  * tail is the end of what it printed. */
-void smoke_compile_run_failed(struct smoke_layer *l, int status,
+void check_compile_run_failed(struct check_layer *l, int status,
 			      const char *tail);
 
 /* The program ran right: noted on l, and a passing l says so. */
-void smoke_compile_ran(struct smoke_layer *l, const char *nvcc);
+void check_compile_ran(struct check_layer *l, const char *nvcc);
 
 #endif

@@ -1,13 +1,13 @@
 /*
- * smoke_render.c: `cuenv check`'s text report (see smoke_render.h).
+ * check_render.c: `cuenv check`'s text report (see check_render.h).
  */
 #include "check/check_render.h"
 
-static void render_layer(struct buf *out, const struct smoke_layer *l,
+static void render_layer(struct buf *out, const struct check_layer *l,
 			 const char *name)
 {
-	const char *st = l->status == SMOKE_FAIL   ? "FAIL"
-			 : l->status == SMOKE_PASS ? "pass"
+	const char *st = l->status == CHECK_FAIL   ? "FAIL"
+			 : l->status == CHECK_PASS ? "pass"
 						   : "skip";
 	const char *what = l->file ? l->file : l->soname;
 
@@ -20,12 +20,12 @@ static void render_layer(struct buf *out, const struct smoke_layer *l,
 	for (size_t i = 0; i < l->warnings.n; i++)
 		buf_printf(out, "         warning: %s\n", l->warnings.v[i]);
 	/* a pass shows its fix only with a warning (minor version compat) */
-	if (l->fix && (l->status != SMOKE_PASS || l->warnings.n))
+	if (l->fix && (l->status != CHECK_PASS || l->warnings.n))
 		buf_printf(out, "         fix: %s\n", l->fix);
 }
 
-void smoke_render_text(struct buf *out, const struct selection *sel,
-		       const struct smoke_report *r, int rc, int first)
+void check_render_text(struct buf *out, const struct selection *sel,
+		       const struct check_report *r, int rc, int first)
 {
 	struct buf origin = BUF_INIT;
 	int passed = 0;
@@ -37,30 +37,30 @@ void smoke_render_text(struct buf *out, const struct selection *sel,
 	if (r->cupti)
 		buf_printf(out, " + cupti from %s", r->cupti);
 	buf_printf(out, ", device %d (%s)\n\n", r->device, origin.data);
-	for (int i = 0; i < SMOKE_LAYERS; i++) {
-		render_layer(out, &r->layer[i], smoke_layer_name(i));
-		passed += r->layer[i].status == SMOKE_PASS;
+	for (int i = 0; i < CHECK_LAYERS; i++) {
+		render_layer(out, &r->layer[i], check_layer_name(i));
+		passed += r->layer[i].status == CHECK_PASS;
 	}
 	buf_addc(out, '\n');
 	if (!rc)
 		buf_printf(out, "ok: %d of %d layers passed%s\n", passed,
-			   SMOKE_LAYERS,
-			   passed < SMOKE_LAYERS ? ", the others were not "
+			   CHECK_LAYERS,
+			   passed < CHECK_LAYERS ? ", the others were not "
 						   "asked for"
 						 : "");
 	else
 		buf_printf(out, "failed: the %s layer (exit %d)\n",
-			   smoke_layer_name(first), rc);
+			   check_layer_name(first), rc);
 	buf_release(&origin);
 }
 
-void smoke_render(struct buf *out, const struct selection *sel,
-		  const struct smoke_report *r, int rc, int first, int json)
+void check_render(struct buf *out, const struct selection *sel,
+		  const struct check_report *r, int rc, int first, int json)
 {
 	if (json) {
-		smoke_report_to_json(r, out);
+		check_report_to_json(r, out);
 		buf_addc(out, '\n');
 	} else {
-		smoke_render_text(out, sel, r, rc, first);
+		check_render_text(out, sel, r, rc, first);
 	}
 }

@@ -1,10 +1,10 @@
 /*
- * smoke_render.h: `cuenv check`'s text report, built from the smoke
- * report (smoke.h) that --json writes. Pure: it only appends to a
+ * check_render.h: `cuenv check`'s text report, built from the smoke
+ * report (check.h) that --json writes. Pure: it only appends to a
  * buffer; cmd/check.c writes the buffer.
  */
-#ifndef CUENV_SMOKE_RENDER_H
-#define CUENV_SMOKE_RENDER_H
+#ifndef CUENV_CHECK_RENDER_H
+#define CUENV_CHECK_RENDER_H
 
 #include "base/buf.h"
 #include "select/select.h"
@@ -18,14 +18,14 @@
  * with a warning); then the verdict: rc 0, how many layers passed; else
  * the layer first that failed and rc, its exit status.
  */
-void smoke_render_text(struct buf *out, const struct selection *sel,
-		       const struct smoke_report *r, int rc, int first);
+void check_render_text(struct buf *out, const struct selection *sel,
+		       const struct check_report *r, int rc, int first);
 
 /*
- * Append what `cuenv check` prints: with json, smoke_report_to_json's
- * line and a newline (--json); else smoke_render_text.
+ * Append what `cuenv check` prints: with json, check_report_to_json's
+ * line and a newline (--json); else check_render_text.
  */
-void smoke_render(struct buf *out, const struct selection *sel,
-		  const struct smoke_report *r, int rc, int first, int json);
+void check_render(struct buf *out, const struct selection *sel,
+		  const struct check_report *r, int rc, int first, int json);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * smoke_run.c: running cuenv-probe and --compile's program for `cuenv
- * check` (see smoke_run.h).
+ * check_run.c: running cuenv-probe and --compile's program for `cuenv
+ * check` (see check_run.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -97,8 +97,8 @@ static void tail_lines(const char *text, size_t n, struct buf *out)
 
 /* ---- what to ask the probe ----------------------------------------------- */
 
-int smoke_plan_for(const struct active *act, const char *compat_dir,
-		   const char *probe, int device, struct smoke_plan *pl,
+int check_plan_for(const struct active *act, const char *compat_dir,
+		   const char *probe, int device, struct check_plan *pl,
 		   struct cuenv_err *err)
 {
 	struct driver_req req = { 0 };
@@ -108,7 +108,7 @@ int smoke_plan_for(const struct active *act, const char *compat_dir,
 		rc = compat_driver_os(compat_dir, act->cuda->version,
 				      plat_sys_lib_naming() == PLAT_LIB_DLL,
 				      &req, err);
-	smoke_plan_make(act, probe, device, rc ? NULL : &req, pl);
+	check_plan_make(act, probe, device, rc ? NULL : &req, pl);
 	driver_req_release(&req);
 	return rc;
 }
@@ -121,7 +121,7 @@ int smoke_plan_for(const struct active *act, const char *compat_dir,
  */
 static int read_probe(const struct child *c, const char *probe,
 		      unsigned timeout, const struct activation *a,
-		      const struct smoke_plan *pl, struct smoke_report *r,
+		      const struct check_plan *pl, struct check_report *r,
 		      struct cuenv_err *err)
 {
 	struct strv lines = STRV_INIT;
@@ -146,7 +146,7 @@ static int read_probe(const struct child *c, const char *probe,
 		}
 	}
 	if (report && !c->timed_out) {
-		rc = smoke_report_from_json(report, r, err);
+		rc = check_report_from_json(report, r, err);
 		goto out;
 	}
 	if (c->timed_out)
@@ -159,13 +159,13 @@ static int read_probe(const struct child *c, const char *probe,
 		buf_printf(&why, "exited with status %d before reporting",
 			   c->status);
 	tail_lines(c->err.data, 3, &tail);
-	layer = smoke_step_layer(step);
+	layer = check_step_layer(step);
 	if (layer < 0) {
 		rc = cuenv_fail(err, CUENV_E_GPU, "%s %s%s%s", probe, why.data,
 				tail.len ? ": " : "", tail.data);
 		goto out;
 	}
-	smoke_plan_blame(pl, &a->act, layer, step, why.data, tail.data, r);
+	check_plan_blame(pl, &a->act, layer, step, why.data, tail.data, r);
 out:
 	strv_release(&lines);
 	buf_release(&why);
@@ -173,8 +173,8 @@ out:
 	return rc;
 }
 
-int smoke_run_probe(const struct smoke_plan *pl, const struct activation *a,
-		    const char *probe, unsigned timeout, struct smoke_report *r,
+int check_run_probe(const struct check_plan *pl, const struct activation *a,
+		    const char *probe, unsigned timeout, struct check_report *r,
 		    struct cuenv_err *err)
 {
 	struct child c = CHILD_INIT;
@@ -205,7 +205,7 @@ static int write_file(const char *path, const char *text)
  * printed (the kernel layer l).
  */
 static void run_built(const struct activation *a, const char *exe, int device,
-		      unsigned timeout, const char *nvcc, struct smoke_layer *l)
+		      unsigned timeout, const char *nvcc, struct check_layer *l)
 {
 	struct child c = CHILD_INIT;
 	struct buf dev = BUF_INIT, tail = BUF_INIT;
@@ -215,16 +215,16 @@ static void run_built(const struct activation *a, const char *exe, int device,
 	buf_printf(&dev, "%d", device);
 	argv[1] = dev.data;
 	if (run_child(argv, a->after.vars.v, timeout, &c, &e)) {
-		smoke_set(l, SMOKE_FAIL, "--compile: %s", e.msg.data);
+		check_set(l, CHECK_FAIL, "--compile: %s", e.msg.data);
 		goto out;
 	}
-	if (c.status || !smoke_compile_output_ok(c.out.data)) {
+	if (c.status || !check_compile_output_ok(c.out.data)) {
 		buf_adds(&c.out, c.err.data);
 		tail_lines(c.out.data, 3, &tail);
-		smoke_compile_run_failed(l, c.status, tail.data);
+		check_compile_run_failed(l, c.status, tail.data);
 		goto out;
 	}
-	smoke_compile_ran(l, nvcc);
+	check_compile_ran(l, nvcc);
 out:
 	child_release(&c);
 	buf_release(&dev);
@@ -232,10 +232,10 @@ out:
 	err_release(&e);
 }
 
-void smoke_run_compile(const struct activation *a, const char *tmpdir,
-		       int device, unsigned timeout, struct smoke_report *r)
+void check_run_compile(const struct activation *a, const char *tmpdir,
+		       int device, unsigned timeout, struct check_report *r)
 {
-	struct smoke_layer *l = &r->layer[SMOKE_KERNEL];
+	struct check_layer *l = &r->layer[CHECK_KERNEL];
 	char *nvcc = activation_which(a, "nvcc");
 	struct buf dir = BUF_INIT, src = BUF_INIT, exe = BUF_INIT,
 		   tail = BUF_INIT;
@@ -244,13 +244,13 @@ void smoke_run_compile(const struct activation *a, const char *tmpdir,
 	double t = now_s();
 
 	if (!nvcc) {
-		smoke_compile_no_nvcc(l, a->act.cuda);
+		check_compile_no_nvcc(l, a->act.cuda);
 		goto out;
 	}
-	smoke_detail(l, "nvcc", "%s", nvcc);
+	check_detail(l, "nvcc", "%s", nvcc);
 	buf_path(&dir, tmpdir, "cuenv-check.XXXXXX");
 	if (!plat_mkdtemp(dir.data)) {
-		smoke_set(l, SMOKE_FAIL,
+		check_set(l, CHECK_FAIL,
 			  "--compile: cannot make a folder in "
 			  "%s: %s",
 			  tmpdir, strerror(errno));
@@ -259,8 +259,8 @@ void smoke_run_compile(const struct activation *a, const char *tmpdir,
 	}
 	buf_path(&src, dir.data, "check.cu");
 	buf_path(&exe, dir.data, "check");
-	if (write_file(src.data, smoke_compile_src)) {
-		smoke_set(l, SMOKE_FAIL, "--compile: cannot write %s: %s",
+	if (write_file(src.data, check_compile_src)) {
+		check_set(l, CHECK_FAIL, "--compile: cannot write %s: %s",
 			  src.data, strerror(errno));
 		goto out;
 	}
@@ -268,17 +268,17 @@ void smoke_run_compile(const struct activation *a, const char *tmpdir,
 		char *argv[] = { nvcc, "-o", exe.data, src.data, NULL };
 
 		if (run_child(argv, a->after.vars.v, timeout, &c, &e)) {
-			smoke_set(l, SMOKE_FAIL, "--compile: %s", e.msg.data);
+			check_set(l, CHECK_FAIL, "--compile: %s", e.msg.data);
 			goto out;
 		}
 	}
 	if (c.status || c.timed_out) {
 		buf_adds(&c.out, c.err.data);
 		tail_lines(c.out.data, 4, &tail);
-		smoke_compile_not_built(l, nvcc, c.timed_out, tail.data);
+		check_compile_not_built(l, nvcc, c.timed_out, tail.data);
 		goto out;
 	}
-	if (smoke_compile_built(r, nvcc))
+	if (check_compile_built(r, nvcc))
 		run_built(a, exe.data, device, timeout, nvcc, l);
 out:
 	l->ms += (now_s() - t) * 1e3;
@@ -299,11 +299,11 @@ out:
 
 /* ---- the whole smoke test ------------------------------------------------ */
 
-int smoke_run_check(const struct smoke_check *c, struct smoke_report *r,
-		    int *first, struct cuenv_err *err)
+int check_run_all(const struct check_request *c, struct check_report *r,
+		  int *first, struct cuenv_err *err)
 {
 	const struct activation *a = c->a;
-	struct smoke_plan pl = SMOKE_PLAN_INIT;
+	struct check_plan pl = CHECK_PLAN_INIT;
 	struct cuenv_err e = CUENV_ERR_INIT;
 	const char *tmpdir;
 	int rc;
@@ -319,7 +319,7 @@ int smoke_run_check(const struct smoke_check *c, struct smoke_report *r,
 	}
 	if (!c->compat && c->compat_why)
 		cuenv_fail(&e, CUENV_E_MANIFEST, "%s", c->compat_why);
-	if (smoke_plan_for(&a->act, c->compat, c->probe, c->device, &pl, &e)) {
+	if (check_plan_for(&a->act, c->compat, c->probe, c->device, &pl, &e)) {
 		struct buf w = BUF_INIT;
 
 		buf_printf(&w,
@@ -328,37 +328,37 @@ int smoke_run_check(const struct smoke_check *c, struct smoke_report *r,
 		c->warn(c->ctx, w.data);
 		buf_release(&w);
 	}
-	rc = smoke_run_probe(&pl, a, c->probe, c->timeout, r, err);
+	rc = check_run_probe(&pl, a, c->probe, c->timeout, r, err);
 	if (rc)
 		goto out;
 	if (c->compile) {
 		tmpdir = envmap_get(&a->after, "TMPDIR");
-		smoke_run_compile(a, tmpdir && *tmpdir == '/' ? tmpdir : "/tmp",
+		check_run_compile(a, tmpdir && *tmpdir == '/' ? tmpdir : "/tmp",
 				  c->device, c->timeout, r);
 	}
-	smoke_report_finish(r);
-	rc = smoke_report_rc(r, first);
+	check_report_finish(r);
+	rc = check_report_rc(r, first);
 out:
-	smoke_plan_release(&pl);
+	check_plan_release(&pl);
 	err_release(&e);
 	return rc;
 }
 
-int smoke_run_fail(const struct smoke_report *r, int first, int rc,
+int check_run_fail(const struct check_report *r, int first, int rc,
 		   const char *cmd, struct cuenv_err *err)
 {
-	const struct smoke_layer *l = &r->layer[first];
+	const struct check_layer *l = &r->layer[first];
 	const char *why = l->message ? l->message : "skipped";
 
 	if (!cmd) {
-		cuenv_fail(err, rc, "%s: %s", smoke_layer_name(first), why);
+		cuenv_fail(err, rc, "%s: %s", check_layer_name(first), why);
 		if (l->fix)
 			cuenv_hint(err, "%s", l->fix);
 		return rc;
 	}
 	cuenv_fail(err, rc,
 		   "exec --check: the %s layer failed (%s); not running '%s'",
-		   smoke_layer_name(first), why, cmd);
+		   check_layer_name(first), why, cmd);
 	cuenv_hint(err, "%s", l->fix ? l->fix : "details: cuenv check");
 	return rc;
 }

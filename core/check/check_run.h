@@ -1,22 +1,22 @@
 /*
- * smoke_run.h: `cuenv check` and `cuenv exec --check` run cuenv-probe,
+ * check_run.h: `cuenv check` and `cuenv exec --check` run cuenv-probe,
  * and for --compile the selection's nvcc and the program it builds, in
  * exactly the activated environment, and turn what they say (or how
- * they died) into the smoke report (smoke.h). cuenv never loads CUDA
+ * they died) into the smoke report (check.h). cuenv never loads CUDA
  * itself: every library is loaded by a child.
  *
  * The order, as cmd/check.c runs it:
  *
- *	smoke_plan_for(&a->act, compat_dir, probe, device, &pl, &e);
- *	smoke_run_probe(&pl, a, probe, timeout, &r, err);
- *	smoke_run_compile(a, tmpdir, device, timeout, &r);  (--compile)
- *	smoke_report_finish(&r);
+ *	check_plan_for(&a->act, compat_dir, probe, device, &pl, &e);
+ *	check_run_probe(&pl, a, probe, timeout, &r, err);
+ *	check_run_compile(a, tmpdir, device, timeout, &r);  (--compile)
+ *	check_report_finish(&r);
  *
  * These start processes (core/proc) and, for --compile, write and remove
  * a temporary folder; they print nothing.
  */
-#ifndef CUENV_SMOKE_RUN_H
-#define CUENV_SMOKE_RUN_H
+#ifndef CUENV_CHECK_RUN_H
+#define CUENV_CHECK_RUN_H
 
 #include "select/activate.h"
 #include "base/err.h"
@@ -24,7 +24,7 @@
 #include "check/check_plan.h"
 
 /*
- * smoke_plan_make for act into pl (initialised), with the driver act's
+ * check_plan_make for act into pl (initialised), with the driver act's
  * CUDA needs read from compat_dir/cuda-driver.tsv (compat.h; its Windows
  * column on Windows, compat_driver_os). When that
  * is unknown the plan is made without it (the probe is then told none)
@@ -33,38 +33,38 @@
  * as it was; an unreadable table gives compat_driver's code and message.
  * Reads the table and the selection's library folders.
  */
-int smoke_plan_for(const struct active *act, const char *compat_dir,
-		   const char *probe, int device, struct smoke_plan *pl,
+int check_plan_for(const struct active *act, const char *compat_dir,
+		   const char *probe, int device, struct check_plan *pl,
 		   struct cuenv_err *err);
 
 /*
  * Run the probe (pl->argv, probe being its path) in a->after, stdin from
  * /dev/null, killed after timeout seconds, and fill r from its report
  * line. A probe that died or hung in a step before reporting gives a
- * report that blames that step's layer (smoke_plan_blame) with the end
+ * report that blames that step's layer (check_plan_blame) with the end
  * of its stderr. Returns CUENV_OK with r filled; CUENV_E_GPU when the
  * probe could not be started, or died before any step ("PROBE exited
  * with status 3 before reporting: LAST LINES"); a report line that is
- * not the probe's JSON gives smoke_report_from_json's code.
+ * not the probe's JSON gives check_report_from_json's code.
  */
-int smoke_run_probe(const struct smoke_plan *pl, const struct activation *a,
-		    const char *probe, unsigned timeout, struct smoke_report *r,
+int check_run_probe(const struct check_plan *pl, const struct activation *a,
+		    const char *probe, unsigned timeout, struct check_report *r,
 		    struct cuenv_err *err);
 
 /*
- * --compile: build smoke_compile_src with the selection's nvcc in a
+ * --compile: build check_compile_src with the selection's nvcc in a
  * folder made under tmpdir (removed after), in a->after, and run it on
  * device when the driver and runtime layers passed. The verdicts go to
- * r's kernel layer (smoke_plan.h's smoke_compile_*), and the time taken
+ * r's kernel layer (check_plan.h's check_compile_*), and the time taken
  * is added to it; each child is killed after timeout seconds.
  */
-void smoke_run_compile(const struct activation *a, const char *tmpdir,
-		       int device, unsigned timeout, struct smoke_report *r);
+void check_run_compile(const struct activation *a, const char *tmpdir,
+		       int device, unsigned timeout, struct check_report *r);
 
 /* ---- the whole smoke test ------------------------------------------------ */
 
-/* What `cuenv check` (and `exec --check`) asks of smoke_run_check. */
-struct smoke_check {
+/* What `cuenv check` (and `exec --check`) asks of check_run_all. */
+struct check_request {
 	const struct activation *a; /* a->ok: something is selected */
 	const char *probe;	    /* cuenv-probe's path, or NULL: not found */
 	const char *tried;	/* where it was looked for, for the message */
@@ -85,10 +85,10 @@ struct smoke_check {
  * under a->after's TMPDIR (when absolute, else /tmp), then the report
  * finished. Returns CUENV_OK, the code of the layer that failed (*first:
  * its index), or, with *first -1 and no report: CUENV_E_USAGE when
- * there is no probe (hint: install both), or smoke_run_probe's error.
+ * there is no probe (hint: install both), or check_run_probe's error.
  */
-int smoke_run_check(const struct smoke_check *c, struct smoke_report *r,
-		    int *first, struct cuenv_err *err);
+int check_run_all(const struct check_request *c, struct check_report *r,
+		  int *first, struct cuenv_err *err);
 
 /*
  * The error for a finished report whose layer first failed with rc:
@@ -97,7 +97,7 @@ int smoke_run_check(const struct smoke_check *c, struct smoke_report *r,
  * not running 'CMD'", hinted with the fix or "details: cuenv check".
  * A layer without a message was skipped. Returns rc.
  */
-int smoke_run_fail(const struct smoke_report *r, int first, int rc,
+int check_run_fail(const struct check_report *r, int first, int rc,
 		   const char *cmd, struct cuenv_err *err);
 
 #endif

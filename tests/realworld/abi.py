@@ -14,13 +14,13 @@ members pinned by sha256 in abi-pins.tsv, cached in CUENV_CORPUS), and:
      core/nvidia/cuda_abi.h, and prints each value cuda_abi.h declares beside the
      header's own (enum constants, sizes, offsetof in every
      CUpti_ActivityKernelN record the header defines);
-  2. compiles, in that program, a call of every function smoke_cuda.c
+  2. compiles, in that program, a call of every function check_cuda.c
      looks up, declared by NVIDIA's header, with as many arguments as
      cuda_abi.h's typedef has (pointers as pointers, integers as
      integers), and checks the return types' sizes: a parameter count
      that differs does not compile;
   3. reads the dynamic symbol tables (nm -D) of the wheel's libcudart,
-     libcupti and libcudnn and checks that every name smoke_cuda.c passes
+     libcupti and libcudnn and checks that every name check_cuda.c passes
      to dlsym for them is exported.
 
 The expected side is always NVIDIA's: header constants by their NVIDIA
@@ -173,14 +173,14 @@ SIZES = [
     ("int", "CUptiResult"), ("int", "CUpti_ActivityKind"),
 ]
 
-# Names smoke_cuda.c asks dlsym for that NVIDIA's headers of these majors
+# Names check_cuda.c asks dlsym for that NVIDIA's headers of these majors
 # no longer declare: the pre-11 driver's cuDevicePrimaryCtxRelease (a
 # fallback; cuda.h maps the name to _v2).
 UNDECLARED = {"cuDevicePrimaryCtxRelease"}
 
 
 def lookups():
-    """[(typedef, symbol)] of every function smoke_cuda.c looks up."""
+    """[(typedef, symbol)] of every function check_cuda.c looks up."""
     src = open(os.path.join(TOP, "core", "check", "check_cuda.c")).read()
     out = [("cuenv_%s_fn" % m.group(1), m.group(1))
            for m in re.finditer(r"(?<!define )\bSYM\(\s*[^,]+,\s*[^,]+,\s*(\w+)\s*,", src)]

@@ -3,7 +3,7 @@
  * detect (a toolkit and a cuDNN laid out as NVIDIA's Windows installer and
  * zip lay them out, in a folder whose path has spaces), pe (the import
  * table of a real DLL built by mingw), explain (TensorFlow's Windows
- * message), smoke_cuda's loader path (no nvcuda.dll: error 126, named)
+ * message), check_cuda's loader path (no nvcuda.dll: error 126, named)
  * and ldcache's include globbing (plat_glob). Included by test_core.c
  * after fs_checks.h (uses check, check_str, check_int, put_text).
  *
@@ -233,15 +233,15 @@ static void explain_checks(void)
 }
 
 /*
- * smoke_cuda on a machine without NVIDIA's driver: nvcuda.dll cannot be
+ * check_cuda on a machine without NVIDIA's driver: nvcuda.dll cannot be
  * loaded, error 126 named, and the runtime's DLL is named as well.
  */
-static void smoke_cuda_checks(const char *root)
+static void check_cuda_checks(const char *root)
 {
-	struct smoke_probe p = { 0 };
-	struct smoke_report r;
-	const struct smoke_layer *drv = &r.layer[SMOKE_DRIVER],
-				 *rt = &r.layer[SMOKE_RUNTIME];
+	struct check_probe p = { 0 };
+	struct check_report r;
+	const struct check_layer *drv = &r.layer[CHECK_DRIVER],
+				 *rt = &r.layer[CHECK_RUNTIME];
 
 	p.cuda = "11.2";
 	p.driver_need = "452.39";
@@ -250,10 +250,10 @@ static void smoke_cuda_checks(const char *root)
 	p.runtime_lib = "cudart64_110.dll";
 	p.cupti_lib = "cupti64_2020.3.1.dll";
 	p.unload = true;
-	smoke_report_init(&r);
-	smoke_probe_run(&p, &r);
-	check(drv->status == SMOKE_FAIL, "driver layer fails",
-	      smoke_status_name(drv->status), "fail");
+	check_report_init(&r);
+	check_probe_run(&p, &r);
+	check(drv->status == CHECK_FAIL, "driver layer fails",
+	      check_status_name(drv->status), "fail");
 	check_str("driver layer's message", drv->message,
 		  "no NVIDIA driver: nvcuda.dll cannot be loaded (nvcuda.dll: "
 		  "the specified module could not be found (error 126))");
@@ -261,14 +261,14 @@ static void smoke_cuda_checks(const char *root)
 	check(drv->fix && strstr(drv->fix, ">= 452.39"),
 	      "driver layer's fix names the minimum driver", drv->fix,
 	      "install an NVIDIA driver >= 452.39 ...");
-	check(rt->status != SMOKE_PASS && rt->message &&
+	check(rt->status != CHECK_PASS && rt->message &&
 		      strstr(rt->message, "cudart64_110.dll") &&
 		      strstr(rt->message, "error 126"),
 	      "runtime layer names cudart64_110.dll, error 126", rt->message,
 	      "... cudart64_110.dll ... (error 126) ...");
-	check(smoke_report_rc(&r, NULL) == smoke_layer_rc(SMOKE_DRIVER),
+	check(check_report_rc(&r, NULL) == check_layer_rc(CHECK_DRIVER),
 	      "the driver's exit code", "other", "the driver layer's");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /*
@@ -353,7 +353,7 @@ static void detect_checks(void)
 		goto out;
 	}
 	detect_layout_checks(root.data, fixtures.data);
-	smoke_cuda_checks(root.data);
+	check_cuda_checks(root.data);
 	ldconf_checks(root.data);
 	check(!store_remove_tree(root.data), "remove the detect folder",
 	      root.data, "removed");

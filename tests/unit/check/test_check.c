@@ -13,368 +13,368 @@
 #include "fakes/fixture.h"
 
 /* A report whose every layer passed. */
-static void all_pass(struct smoke_report *r)
+static void all_pass(struct check_report *r)
 {
-	smoke_report_init(r);
-	smoke_setstr(&r->cuda, "12.4.1");
-	for (int i = 0; i < SMOKE_LAYERS; i++)
-		smoke_set(&r->layer[i], SMOKE_PASS, "fine");
+	check_report_init(r);
+	check_setstr(&r->cuda, "12.4.1");
+	for (int i = 0; i < CHECK_LAYERS; i++)
+		check_set(&r->layer[i], CHECK_PASS, "fine");
 }
 
 /* ---- the model ----------------------------------------------------------- */
 
-static void test_smoke_layers_are_in_order_with_their_codes(void **state)
+static void test_check_layers_are_in_order_with_their_codes(void **state)
 {
 	static const char *const names[] = {"driver", "runtime", "kernel",
 					    "cudnn", "cupti"};
 
 	(void)state;
-	for (int i = 0; i < SMOKE_LAYERS; i++) {
-		assert_string_equal(smoke_layer_name(i), names[i]);
-		assert_int_equal(smoke_layer_rc(i), 10 + i);
+	for (int i = 0; i < CHECK_LAYERS; i++) {
+		assert_string_equal(check_layer_name(i), names[i]);
+		assert_int_equal(check_layer_rc(i), 10 + i);
 	}
-	assert_int_equal(smoke_layer_rc(SMOKE_DRIVER), CUENV_E_DRIVER);
-	assert_int_equal(smoke_layer_rc(SMOKE_CUPTI), CUENV_E_CUPTI);
+	assert_int_equal(check_layer_rc(CHECK_DRIVER), CUENV_E_DRIVER);
+	assert_int_equal(check_layer_rc(CHECK_CUPTI), CUENV_E_CUPTI);
 }
 
-static void test_smoke_status_names_round_trip(void **state)
+static void test_check_status_names_round_trip(void **state)
 {
-	enum smoke_status st;
+	enum check_status st;
 
 	(void)state;
-	for (int s = SMOKE_SKIP; s <= SMOKE_FAIL; s++) {
-		assert_int_equal(smoke_status_parse(smoke_status_name(s), &st),
+	for (int s = CHECK_SKIP; s <= CHECK_FAIL; s++) {
+		assert_int_equal(check_status_parse(check_status_name(s), &st),
 				 0);
 		assert_int_equal(st, s);
 	}
-	assert_int_equal(smoke_status_parse("passed", &st), -1);
-	assert_int_equal(smoke_status_parse("", &st), -1);
+	assert_int_equal(check_status_parse("passed", &st), -1);
+	assert_int_equal(check_status_parse("", &st), -1);
 }
 
-static void test_smoke_detail_replaces_a_key(void **state)
+static void test_check_detail_replaces_a_key(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_RUNTIME];
-	smoke_detail(l, "devices", "%d", 1);
-	smoke_detail(l, "device", "%d", 0);
-	smoke_detail(l, "devices", "%d", 2);
+	check_report_init(&r);
+	l = &r.layer[CHECK_RUNTIME];
+	check_detail(l, "devices", "%d", 1);
+	check_detail(l, "device", "%d", 0);
+	check_detail(l, "devices", "%d", 2);
 	assert_int_equal(l->details.n, 2);
-	assert_string_equal(smoke_detail_get(l, "devices"), "2");
-	assert_string_equal(smoke_detail_get(l, "device"), "0");
-	assert_null(smoke_detail_get(l, "dev"));
-	smoke_report_release(&r);
+	assert_string_equal(check_detail_get(l, "devices"), "2");
+	assert_string_equal(check_detail_get(l, "device"), "0");
+	assert_null(check_detail_get(l, "dev"));
+	check_report_release(&r);
 }
 
-static void test_smoke_new_report_asks_for_every_layer(void **state)
+static void test_check_new_report_asks_for_every_layer(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 
 	(void)state;
-	smoke_report_init(&r);
-	for (int i = 0; i < SMOKE_LAYERS; i++) {
+	check_report_init(&r);
+	for (int i = 0; i < CHECK_LAYERS; i++) {
 		assert_true(r.layer[i].asked);
-		assert_int_equal(r.layer[i].status, SMOKE_SKIP);
+		assert_int_equal(r.layer[i].status, CHECK_SKIP);
 	}
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* ---- rules --------------------------------------------------------------- */
 
-static void test_smoke_all_passed_exits_0(void **state)
+static void test_check_all_passed_exits_0(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	int first = 7;
 
 	(void)state;
 	all_pass(&r);
-	smoke_report_finish(&r);
-	assert_int_equal(smoke_report_rc(&r, &first), CUENV_OK);
+	check_report_finish(&r);
+	assert_int_equal(check_report_rc(&r, &first), CUENV_OK);
 	assert_int_equal(first, -1);
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_skip_not_asked_for_still_exits_0(void **state)
+static void test_check_skip_not_asked_for_still_exits_0(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 
 	(void)state;
 	all_pass(&r);
-	r.layer[SMOKE_CUDNN].asked = false;
-	smoke_set(&r.layer[SMOKE_CUDNN], SMOKE_SKIP, "no cuDNN selected");
-	smoke_report_finish(&r);
-	assert_int_equal(smoke_report_rc(&r, NULL), CUENV_OK);
-	smoke_report_release(&r);
+	r.layer[CHECK_CUDNN].asked = false;
+	check_set(&r.layer[CHECK_CUDNN], CHECK_SKIP, "no cuDNN selected");
+	check_report_finish(&r);
+	assert_int_equal(check_report_rc(&r, NULL), CUENV_OK);
+	check_report_release(&r);
 }
 
-static void test_smoke_asked_for_skip_is_not_success(void **state)
+static void test_check_asked_for_skip_is_not_success(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	int first;
 
 	(void)state;
 	all_pass(&r);
-	smoke_set(&r.layer[SMOKE_CUDNN], SMOKE_SKIP, "nothing ran");
-	assert_int_equal(smoke_report_rc(&r, &first), CUENV_E_CUDNN);
-	assert_int_equal(first, SMOKE_CUDNN);
-	smoke_report_release(&r);
+	check_set(&r.layer[CHECK_CUDNN], CHECK_SKIP, "nothing ran");
+	assert_int_equal(check_report_rc(&r, &first), CUENV_E_CUDNN);
+	assert_int_equal(first, CHECK_CUDNN);
+	check_report_release(&r);
 }
 
-static void test_smoke_first_failure_gives_the_code(void **state)
+static void test_check_first_failure_gives_the_code(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	int first;
 
 	(void)state;
 	all_pass(&r);
-	smoke_set(&r.layer[SMOKE_CUPTI], SMOKE_FAIL, "no trace");
-	smoke_set(&r.layer[SMOKE_CUDNN], SMOKE_FAIL, "built for CUDA 11");
-	smoke_report_finish(&r);
-	assert_int_equal(smoke_report_rc(&r, &first), CUENV_E_CUDNN);
-	assert_int_equal(first, SMOKE_CUDNN);
-	smoke_report_release(&r);
+	check_set(&r.layer[CHECK_CUPTI], CHECK_FAIL, "no trace");
+	check_set(&r.layer[CHECK_CUDNN], CHECK_FAIL, "built for CUDA 11");
+	check_report_finish(&r);
+	assert_int_equal(check_report_rc(&r, &first), CUENV_E_CUDNN);
+	assert_int_equal(first, CHECK_CUDNN);
+	check_report_release(&r);
 }
 
-static void test_smoke_failed_driver_never_leaves_a_pass(void **state)
+static void test_check_failed_driver_never_leaves_a_pass(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	int first;
 
 	(void)state;
 	all_pass(&r);
-	smoke_set(&r.layer[SMOKE_DRIVER], SMOKE_FAIL, "no driver");
-	smoke_report_finish(&r);
-	for (int i = SMOKE_RUNTIME; i < SMOKE_LAYERS; i++) {
-		assert_int_equal(r.layer[i].status, SMOKE_SKIP);
+	check_set(&r.layer[CHECK_DRIVER], CHECK_FAIL, "no driver");
+	check_report_finish(&r);
+	for (int i = CHECK_RUNTIME; i < CHECK_LAYERS; i++) {
+		assert_int_equal(r.layer[i].status, CHECK_SKIP);
 		assert_non_null(
 		    strstr(r.layer[i].message, "the driver layer failed"));
 	}
-	assert_int_equal(smoke_report_rc(&r, &first), CUENV_E_DRIVER);
-	assert_int_equal(first, SMOKE_DRIVER);
-	smoke_report_release(&r);
+	assert_int_equal(check_report_rc(&r, &first), CUENV_E_DRIVER);
+	assert_int_equal(first, CHECK_DRIVER);
+	check_report_release(&r);
 }
 
-static void test_smoke_failed_kernel_skips_only_cupti(void **state)
+static void test_check_failed_kernel_skips_only_cupti(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 
 	(void)state;
 	all_pass(&r);
-	smoke_set(&r.layer[SMOKE_KERNEL], SMOKE_FAIL, "wrong result");
-	smoke_report_finish(&r);
-	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_PASS);
-	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_PASS);
-	assert_int_equal(r.layer[SMOKE_CUDNN].status, SMOKE_PASS);
-	assert_int_equal(r.layer[SMOKE_CUPTI].status, SMOKE_SKIP);
-	assert_non_null(strstr(r.layer[SMOKE_CUPTI].message, "fine; "));
+	check_set(&r.layer[CHECK_KERNEL], CHECK_FAIL, "wrong result");
+	check_report_finish(&r);
+	assert_int_equal(r.layer[CHECK_DRIVER].status, CHECK_PASS);
+	assert_int_equal(r.layer[CHECK_RUNTIME].status, CHECK_PASS);
+	assert_int_equal(r.layer[CHECK_CUDNN].status, CHECK_PASS);
+	assert_int_equal(r.layer[CHECK_CUPTI].status, CHECK_SKIP);
+	assert_non_null(strstr(r.layer[CHECK_CUPTI].message, "fine; "));
 	assert_non_null(
-	    strstr(r.layer[SMOKE_CUPTI].message, "the kernel layer failed"));
-	assert_int_equal(smoke_report_rc(&r, NULL), CUENV_E_KERNEL);
-	smoke_report_release(&r);
+	    strstr(r.layer[CHECK_CUPTI].message, "the kernel layer failed"));
+	assert_int_equal(check_report_rc(&r, NULL), CUENV_E_KERNEL);
+	check_report_release(&r);
 }
 
-static void test_smoke_failure_after_a_failure_stays_a_failure(void **state)
+static void test_check_failure_after_a_failure_stays_a_failure(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 
 	(void)state;
 	all_pass(&r);
-	smoke_set(&r.layer[SMOKE_DRIVER], SMOKE_FAIL, "no driver");
-	smoke_set(&r.layer[SMOKE_CUDNN], SMOKE_FAIL, "built for CUDA 11");
-	smoke_report_finish(&r);
-	assert_int_equal(r.layer[SMOKE_CUDNN].status, SMOKE_FAIL);
-	assert_int_equal(smoke_report_rc(&r, NULL), CUENV_E_DRIVER);
-	smoke_report_release(&r);
+	check_set(&r.layer[CHECK_DRIVER], CHECK_FAIL, "no driver");
+	check_set(&r.layer[CHECK_CUDNN], CHECK_FAIL, "built for CUDA 11");
+	check_report_finish(&r);
+	assert_int_equal(r.layer[CHECK_CUDNN].status, CHECK_FAIL);
+	assert_int_equal(check_report_rc(&r, NULL), CUENV_E_DRIVER);
+	check_report_release(&r);
 }
 
-static void test_smoke_finish_is_idempotent(void **state)
+static void test_check_finish_is_idempotent(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	char *once;
 
 	(void)state;
 	all_pass(&r);
-	smoke_set(&r.layer[SMOKE_RUNTIME], SMOKE_FAIL, "no device");
-	smoke_report_finish(&r);
-	once = strdup(r.layer[SMOKE_KERNEL].message);
-	smoke_report_finish(&r);
-	assert_string_equal(r.layer[SMOKE_KERNEL].message, once);
+	check_set(&r.layer[CHECK_RUNTIME], CHECK_FAIL, "no device");
+	check_report_finish(&r);
+	once = strdup(r.layer[CHECK_KERNEL].message);
+	check_report_finish(&r);
+	assert_string_equal(r.layer[CHECK_KERNEL].message, once);
 	free(once);
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* ---- the driver ---------------------------------------------------------- */
 
-static void judge(struct smoke_layer *l, const char *module, int dcuda)
+static void judge(struct check_layer *l, const char *module, int dcuda)
 {
-	smoke_judge_driver(l, "12.4.1", module, dcuda, "550.54.15", "525");
+	check_judge_driver(l, "12.4.1", module, dcuda, "550.54.15", "525");
 }
 
-static void test_smoke_driver_new_enough_passes(void **state)
+static void test_check_driver_new_enough_passes(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
 	judge(l, "550.54.15", 12040);
-	assert_int_equal(l->status, SMOKE_PASS);
+	assert_int_equal(l->status, CHECK_PASS);
 	assert_int_equal(l->warnings.n, 0);
 	judge(l, "560.35.03", 12060);
-	assert_int_equal(l->status, SMOKE_PASS);
+	assert_int_equal(l->status, CHECK_PASS);
 	assert_int_equal(l->warnings.n, 0);
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_driver_too_old_fails_naming_fixes(void **state)
+static void test_check_driver_too_old_fails_naming_fixes(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
 	judge(l, "470.82.01", 11040);
-	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_int_equal(l->status, CHECK_FAIL);
 	assert_non_null(strstr(l->message, "470.82.01 is too old"));
 	assert_non_null(strstr(l->message, "550.54.15"));
 	assert_non_null(strstr(l->message, "525"));
 	assert_non_null(
 	    strstr(l->fix, "install an NVIDIA driver >= 550.54.15"));
 	assert_non_null(strstr(l->fix, "cuda-compat-12-4"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_driver_minor_compat_passes_with_warning(void **state)
+static void test_check_driver_minor_compat_passes_with_warning(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
 	judge(l, "535.104.05", 12020);
-	assert_int_equal(l->status, SMOKE_PASS);
+	assert_int_equal(l->status, CHECK_PASS);
 	assert_non_null(strstr(l->message, "minor version compatibility"));
 	assert_int_equal(l->warnings.n, 1);
 	assert_non_null(strstr(l->warnings.v[0], "550.54.15"));
 	assert_non_null(strstr(l->fix, ">= 550.54.15"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_driver_below_compat_min_fails(void **state)
+static void test_check_driver_below_compat_min_fails(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
 	/* a 12.x libcuda over a module older than 12.x's 525 */
 	judge(l, "520.61.05", 12000);
-	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_int_equal(l->status, CHECK_FAIL);
 	assert_non_null(strstr(l->fix, "cuda-compat-12-4"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_driver_forward_compat_passes(void **state)
+static void test_check_driver_forward_compat_passes(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
 	/* libcuda.so.1 from cuda-compat-12-4 over a 470 kernel module */
 	judge(l, "470.82.01", 12040);
-	assert_int_equal(l->status, SMOKE_PASS);
+	assert_int_equal(l->status, CHECK_PASS);
 	assert_non_null(strstr(l->message, "forward compatibility"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_driver_old_libcuda_over_new_module_fails(void **state)
+static void test_check_driver_old_libcuda_over_new_module_fails(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
-	smoke_setstr(&l->file, "/opt/old/libcuda.so.1");
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
+	check_setstr(&l->file, "/opt/old/libcuda.so.1");
 	judge(l, "550.54.15", 11040);
-	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_int_equal(l->status, CHECK_FAIL);
 	assert_non_null(strstr(l->message, "not the driver's own"));
 	assert_non_null(strstr(l->fix, "/opt/old/libcuda.so.1"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_driver_without_module_uses_libcuda(void **state)
+static void test_check_driver_without_module_uses_libcuda(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
 	judge(l, NULL, 12040);
-	assert_int_equal(l->status, SMOKE_PASS);
+	assert_int_equal(l->status, CHECK_PASS);
 	judge(l, NULL, 11080);
-	assert_int_equal(l->status, SMOKE_FAIL);
+	assert_int_equal(l->status, CHECK_FAIL);
 	assert_non_null(strstr(l->message, "supports CUDA 11.8"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_driver_without_table_row(void **state)
+static void test_check_driver_without_table_row(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 
 	(void)state;
-	smoke_report_init(&r);
-	l = &r.layer[SMOKE_DRIVER];
-	smoke_judge_driver(l, "12.4.1", "550.54.15", 12040, NULL, NULL);
-	assert_int_equal(l->status, SMOKE_PASS);
-	smoke_judge_driver(l, "12.4.1", NULL, 11040, NULL, NULL);
-	assert_int_equal(l->status, SMOKE_FAIL);
+	check_report_init(&r);
+	l = &r.layer[CHECK_DRIVER];
+	check_judge_driver(l, "12.4.1", "550.54.15", 12040, NULL, NULL);
+	assert_int_equal(l->status, CHECK_PASS);
+	check_judge_driver(l, "12.4.1", NULL, 11040, NULL, NULL);
+	assert_int_equal(l->status, CHECK_FAIL);
 	assert_non_null(strstr(l->fix, "driver for CUDA 12.4"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* ---- versions ------------------------------------------------------------ */
 
-static void test_smoke_versions_read_as_people_write_them(void **state)
+static void test_check_versions_read_as_people_write_them(void **state)
 {
 	struct buf b = BUF_INIT;
 
 	(void)state;
-	smoke_cuda_version(12040, &b);
+	check_cuda_version(12040, &b);
 	assert_string_equal(b.data, "12.4");
 	buf_reset(&b);
-	smoke_cuda_version(11080, &b);
+	check_cuda_version(11080, &b);
 	assert_string_equal(b.data, "11.8");
 	buf_reset(&b);
-	smoke_cudnn_version(8907, &b);
+	check_cudnn_version(8907, &b);
 	assert_string_equal(b.data, "8.9.7");
 	buf_reset(&b);
-	smoke_cudnn_version(90100, &b);
+	check_cudnn_version(90100, &b);
 	assert_string_equal(b.data, "9.1.0");
 	buf_reset(&b);
-	smoke_cudnn_version(91900, &b);
+	check_cudnn_version(91900, &b);
 	assert_string_equal(b.data, "9.19.0");
 	buf_reset(&b);
-	smoke_cupti_version(22, &b);
+	check_cupti_version(22, &b);
 	assert_string_equal(b.data, "22");
 	buf_reset(&b);
-	smoke_cupti_version(130001, &b);
+	check_cupti_version(130001, &b);
 	assert_string_equal(b.data, "13.0.1");
 	buf_release(&b);
 }
 
-static void test_smoke_module_version_from_sys(void **state)
+static void test_check_module_version_from_sys(void **state)
 {
 	struct fixture *fx = *state;
 	struct buf v = BUF_INIT, src = BUF_INIT;
@@ -382,14 +382,14 @@ static void test_smoke_module_version_from_sys(void **state)
 	fx_write(fx, "sys/module/nvidia/version", "550.54.15\n");
 	fx_write(fx, "proc/driver/nvidia/version",
 		 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.1  x\n");
-	assert_true(smoke_module_version(fx->root, &v, &src));
+	assert_true(check_module_version(fx->root, &v, &src));
 	assert_string_equal(v.data, "550.54.15");
 	assert_string_equal(src.data, "/sys/module/nvidia/version");
 	buf_release(&v);
 	buf_release(&src);
 }
 
-static void test_smoke_module_version_from_proc(void **state)
+static void test_check_module_version_from_proc(void **state)
 {
 	struct fixture *fx = *state;
 	struct buf v = BUF_INIT, src = BUF_INIT;
@@ -398,28 +398,28 @@ static void test_smoke_module_version_from_proc(void **state)
 		 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
 		 "535.104.05  Release Build  (dvs-builder@U16)  Thu Aug 24\n"
 		 "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n");
-	assert_true(smoke_module_version(fx->root, &v, &src));
+	assert_true(check_module_version(fx->root, &v, &src));
 	assert_string_equal(v.data, "535.104.05");
 	assert_string_equal(src.data, "/proc/driver/nvidia/version");
 	buf_release(&v);
 	buf_release(&src);
 }
 
-static void test_smoke_module_version_none(void **state)
+static void test_check_module_version_none(void **state)
 {
 	struct fixture *fx = *state;
 	struct buf v = BUF_INIT, src = BUF_INIT;
 
-	assert_false(smoke_module_version(fx->root, &v, &src));
+	assert_false(check_module_version(fx->root, &v, &src));
 	fx_write(fx, "sys/module/nvidia/version", "garbage\n");
-	assert_false(smoke_module_version(fx->root, &v, &src));
+	assert_false(check_module_version(fx->root, &v, &src));
 	buf_release(&v);
 	buf_release(&src);
 }
 
 /* ---- files and sonames --------------------------------------------------- */
 
-static void test_smoke_find_soname_takes_the_shortest(void **state)
+static void test_check_find_soname_takes_the_shortest(void **state)
 {
 	struct fixture *fx = *state;
 	struct strv dirs = STRV_INIT;
@@ -433,19 +433,19 @@ static void test_smoke_find_soname_takes_the_shortest(void **state)
 	fx_symlink(fx, "missing", "lib64/libcudnn.so.8");
 	fx_touch(fx, "lib64/libcudnn.so.8.x");
 	strv_push(&dirs, lib);
-	s = smoke_find_soname(&dirs, "libcudart.so");
+	s = check_find_soname(&dirs, "libcudart.so");
 	assert_string_equal(s, "libcudart.so.11.0");
 	free(s);
-	s = smoke_find_soname(&dirs, "libcupti.so");
+	s = check_find_soname(&dirs, "libcupti.so");
 	assert_string_equal(s, "libcupti.so.11.8");
 	free(s);
 	/* a dangling link and a non-numeric suffix do not count */
-	assert_null(smoke_find_soname(&dirs, "libcudnn.so"));
+	assert_null(check_find_soname(&dirs, "libcudnn.so"));
 	free(lib);
 	strv_release(&dirs);
 }
 
-static void test_smoke_file_is_own_through_links(void **state)
+static void test_check_file_is_own_through_links(void **state)
 {
 	struct fixture *fx = *state;
 	struct strv own = STRV_INIT;
@@ -459,14 +459,14 @@ static void test_smoke_file_is_own_through_links(void **state)
 	fx_touch(fx, "other/libcupti.so.12");
 	strv_push(&own, lib64);
 	/* the loader's name goes through lib, the selection lists lib64 */
-	assert_true(smoke_file_is_own(file, "libcupti.so.12", &own, NULL));
+	assert_true(check_file_is_own(file, "libcupti.so.12", &own, NULL));
 	assert_false(
-	    smoke_file_is_own(other, "libcupti.so.12", &own, &provided));
+	    check_file_is_own(other, "libcupti.so.12", &own, &provided));
 	assert_non_null(provided);
 	assert_non_null(strstr(provided, "cuda/lib64/libcupti.so.12"));
 	free(provided);
 	assert_false(
-	    smoke_file_is_own(other, "libcupti.so.11.2", &own, &provided));
+	    check_file_is_own(other, "libcupti.so.11.2", &own, &provided));
 	assert_null(provided);
 	free(lib);
 	free(lib64);
@@ -477,18 +477,18 @@ static void test_smoke_file_is_own_through_links(void **state)
 
 /* ---- JSON writing -------------------------------------------------------- */
 
-static void test_smoke_json_has_the_documented_fields(void **state)
+static void test_check_json_has_the_documented_fields(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	struct buf b = BUF_INIT;
 
 	(void)state;
 	all_pass(&r);
-	smoke_set(&r.layer[SMOKE_CUPTI], SMOKE_FAIL, "no \"trace\"\n");
-	smoke_fix(&r.layer[SMOKE_CUPTI], "cuenv install 12.4 --cupti 12.4");
-	smoke_setstr(&r.layer[SMOKE_CUPTI].file, "/x/libcupti.so.12");
-	smoke_detail(&r.layer[SMOKE_CUPTI], "api", "22");
-	smoke_report_to_json(&r, &b);
+	check_set(&r.layer[CHECK_CUPTI], CHECK_FAIL, "no \"trace\"\n");
+	check_fix(&r.layer[CHECK_CUPTI], "cuenv install 12.4 --cupti 12.4");
+	check_setstr(&r.layer[CHECK_CUPTI].file, "/x/libcupti.so.12");
+	check_detail(&r.layer[CHECK_CUPTI], "api", "22");
+	check_report_to_json(&r, &b);
 	assert_non_null(strstr(b.data, "\"schema\":1"));
 	assert_non_null(strstr(b.data, "\"exit\":14"));
 	assert_non_null(strstr(b.data, "\"failed\":\"cupti\""));
@@ -497,29 +497,29 @@ static void test_smoke_json_has_the_documented_fields(void **state)
 	assert_non_null(strstr(b.data, "\"file\":\"/x/libcupti.so.12\""));
 	assert_null(strchr(b.data, '\n'));
 	buf_release(&b);
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_json_replaces_bad_utf8(void **state)
+static void test_check_json_replaces_bad_utf8(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	struct buf b = BUF_INIT;
 
 	(void)state;
-	smoke_report_init(&r);
-	smoke_setstr(&r.layer[0].file, "/opt/\xff\xc3(/libcuda.so.1");
-	smoke_setstr(&r.layer[0].message, "caf\xc3\xa9 \x01");
-	smoke_report_to_json(&r, &b);
+	check_report_init(&r);
+	check_setstr(&r.layer[0].file, "/opt/\xff\xc3(/libcuda.so.1");
+	check_setstr(&r.layer[0].message, "caf\xc3\xa9 \x01");
+	check_report_to_json(&r, &b);
 	assert_non_null(strstr(b.data, "/opt/\\ufffd\\ufffd(/libcuda.so.1"));
 	assert_non_null(strstr(b.data, "caf\xc3\xa9 \\u0001"));
 	buf_release(&b);
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* ---- cuenv-probe's command line ----------------------------------------- */
 
-/* smoke_probe_args on the NULL-terminated args after "cuenv-probe". */
-static int probe_args(struct smoke_probe *p, const char *const *args)
+/* check_probe_args on the NULL-terminated args after "cuenv-probe". */
+static int probe_args(struct check_probe *p, const char *const *args)
 {
 	char *argv[32] = {"cuenv-probe"};
 	int argc = 1;
@@ -527,21 +527,21 @@ static int probe_args(struct smoke_probe *p, const char *const *args)
 	memset(p, 0, sizeof(*p));
 	while (*args)
 		argv[argc++] = (char *)*args++;
-	return smoke_probe_args(p, argc, argv);
+	return check_probe_args(p, argc, argv);
 }
 
-static void test_smoke_probe_args_read_what_the_plan_writes(void **state)
+static void test_check_probe_args_read_what_the_plan_writes(void **state)
 {
 	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/c");
 	struct install *dn = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/d");
 	struct active act = {.cuda = cu, .cudnn = dn};
 	struct driver_req req = {.release = "550.54.15", .compat = "525"};
-	struct smoke_plan pl = SMOKE_PLAN_INIT;
-	struct smoke_probe p = {0};
+	struct check_plan pl = CHECK_PLAN_INIT;
+	struct check_probe p = {0};
 
 	(void)state;
-	smoke_plan_make(&act, "/bin/cuenv-probe", 3, &req, &pl);
-	assert_int_equal(smoke_probe_args(&p, (int)pl.argv.n, pl.argv.v), 0);
+	check_plan_make(&act, "/bin/cuenv-probe", 3, &req, &pl);
+	assert_int_equal(check_probe_args(&p, (int)pl.argv.n, pl.argv.v), 0);
 	assert_string_equal(p.cuda, "12.4.1");
 	assert_string_equal(p.cudnn, "9.1.0");
 	assert_null(p.cupti);
@@ -555,18 +555,18 @@ static void test_smoke_probe_args_read_what_the_plan_writes(void **state)
 	for (size_t i = 0; i < p.own.n; i++)
 		assert_string_equal(p.own.v[i], pl.own.v[i]);
 	strv_release(&p.own);
-	smoke_plan_release(&pl);
+	check_plan_release(&pl);
 	install_free(cu);
 	install_free(dn);
 }
 
-static void test_smoke_probe_args_forms_as_getopt_long(void **state)
+static void test_check_probe_args_forms_as_getopt_long(void **state)
 {
 	static const char *const forms[] = {
 	    "--cuda=11.8", "--runt", "libcudart.so.11.0", "--cupti-lib", "--x",
 	    "--own",	   "/a",     "--own=/b",	  "--dev=0",	 "--",
 	    NULL};
-	struct smoke_probe p;
+	struct check_probe p;
 
 	(void)state;
 	assert_int_equal(probe_args(&p, forms), 0);
@@ -579,7 +579,7 @@ static void test_smoke_probe_args_forms_as_getopt_long(void **state)
 	strv_release(&p.own);
 }
 
-static void test_smoke_probe_args_refusals(void **state)
+static void test_check_probe_args_refusals(void **state)
 {
 #define BASE "--cuda", "12.4", "--runtime", "r", "--cupti-lib", "c"
 	static const char *const ok[] = {BASE, NULL};
@@ -597,7 +597,7 @@ static void test_smoke_probe_args_refusals(void **state)
 	    {BASE, "--", "extra", NULL},
 	    {BASE, "--own", NULL}, /* no value */
 	};
-	struct smoke_probe p;
+	struct check_probe p;
 
 	(void)state;
 	assert_int_equal(probe_args(&p, ok), 0);
@@ -615,53 +615,53 @@ static void test_smoke_probe_args_refusals(void **state)
 		assert_string_equal(p.cudnn, "9");
 		assert_null(p.cudnn_lib);
 	}
-	assert_non_null(strstr(smoke_probe_usage, "usage: cuenv-probe --cuda"));
+	assert_non_null(strstr(check_probe_usage, "usage: cuenv-probe --cuda"));
 #undef BASE
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_smoke_layers_are_in_order_with_their_codes),
-	    cmocka_unit_test(test_smoke_status_names_round_trip),
-	    cmocka_unit_test(test_smoke_detail_replaces_a_key),
-	    cmocka_unit_test(test_smoke_new_report_asks_for_every_layer),
-	    cmocka_unit_test(test_smoke_all_passed_exits_0),
-	    cmocka_unit_test(test_smoke_skip_not_asked_for_still_exits_0),
-	    cmocka_unit_test(test_smoke_asked_for_skip_is_not_success),
-	    cmocka_unit_test(test_smoke_first_failure_gives_the_code),
-	    cmocka_unit_test(test_smoke_failed_driver_never_leaves_a_pass),
-	    cmocka_unit_test(test_smoke_failed_kernel_skips_only_cupti),
+	    cmocka_unit_test(test_check_layers_are_in_order_with_their_codes),
+	    cmocka_unit_test(test_check_status_names_round_trip),
+	    cmocka_unit_test(test_check_detail_replaces_a_key),
+	    cmocka_unit_test(test_check_new_report_asks_for_every_layer),
+	    cmocka_unit_test(test_check_all_passed_exits_0),
+	    cmocka_unit_test(test_check_skip_not_asked_for_still_exits_0),
+	    cmocka_unit_test(test_check_asked_for_skip_is_not_success),
+	    cmocka_unit_test(test_check_first_failure_gives_the_code),
+	    cmocka_unit_test(test_check_failed_driver_never_leaves_a_pass),
+	    cmocka_unit_test(test_check_failed_kernel_skips_only_cupti),
 	    cmocka_unit_test(
-		test_smoke_failure_after_a_failure_stays_a_failure),
-	    cmocka_unit_test(test_smoke_finish_is_idempotent),
-	    cmocka_unit_test(test_smoke_driver_new_enough_passes),
-	    cmocka_unit_test(test_smoke_driver_too_old_fails_naming_fixes),
+		test_check_failure_after_a_failure_stays_a_failure),
+	    cmocka_unit_test(test_check_finish_is_idempotent),
+	    cmocka_unit_test(test_check_driver_new_enough_passes),
+	    cmocka_unit_test(test_check_driver_too_old_fails_naming_fixes),
 	    cmocka_unit_test(
-		test_smoke_driver_minor_compat_passes_with_warning),
-	    cmocka_unit_test(test_smoke_driver_below_compat_min_fails),
-	    cmocka_unit_test(test_smoke_driver_forward_compat_passes),
+		test_check_driver_minor_compat_passes_with_warning),
+	    cmocka_unit_test(test_check_driver_below_compat_min_fails),
+	    cmocka_unit_test(test_check_driver_forward_compat_passes),
 	    cmocka_unit_test(
-		test_smoke_driver_old_libcuda_over_new_module_fails),
-	    cmocka_unit_test(test_smoke_driver_without_module_uses_libcuda),
-	    cmocka_unit_test(test_smoke_driver_without_table_row),
-	    cmocka_unit_test(test_smoke_versions_read_as_people_write_them),
-	    cmocka_unit_test_setup_teardown(test_smoke_module_version_from_sys,
+		test_check_driver_old_libcuda_over_new_module_fails),
+	    cmocka_unit_test(test_check_driver_without_module_uses_libcuda),
+	    cmocka_unit_test(test_check_driver_without_table_row),
+	    cmocka_unit_test(test_check_versions_read_as_people_write_them),
+	    cmocka_unit_test_setup_teardown(test_check_module_version_from_sys,
 					    fx_setup, fx_teardown),
-	    cmocka_unit_test_setup_teardown(test_smoke_module_version_from_proc,
+	    cmocka_unit_test_setup_teardown(test_check_module_version_from_proc,
 					    fx_setup, fx_teardown),
-	    cmocka_unit_test_setup_teardown(test_smoke_module_version_none,
+	    cmocka_unit_test_setup_teardown(test_check_module_version_none,
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test_setup_teardown(
-		test_smoke_find_soname_takes_the_shortest, fx_setup,
+		test_check_find_soname_takes_the_shortest, fx_setup,
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
-		test_smoke_file_is_own_through_links, fx_setup, fx_teardown),
-	    cmocka_unit_test(test_smoke_json_has_the_documented_fields),
-	    cmocka_unit_test(test_smoke_json_replaces_bad_utf8),
-	    cmocka_unit_test(test_smoke_probe_args_read_what_the_plan_writes),
-	    cmocka_unit_test(test_smoke_probe_args_forms_as_getopt_long),
-	    cmocka_unit_test(test_smoke_probe_args_refusals),
+		test_check_file_is_own_through_links, fx_setup, fx_teardown),
+	    cmocka_unit_test(test_check_json_has_the_documented_fields),
+	    cmocka_unit_test(test_check_json_replaces_bad_utf8),
+	    cmocka_unit_test(test_check_probe_args_read_what_the_plan_writes),
+	    cmocka_unit_test(test_check_probe_args_forms_as_getopt_long),
+	    cmocka_unit_test(test_check_probe_args_refusals),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

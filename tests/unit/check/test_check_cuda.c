@@ -54,7 +54,7 @@ static int clear_env(void **state)
 }
 
 /* What cuenv check would ask for CUDA 12.4.1 + cuDNN 9 on a 550 driver. */
-static void probe_init(struct smoke_probe *p)
+static void probe_init(struct check_probe *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->cuda = "12.4.1";
@@ -70,11 +70,11 @@ static void probe_init(struct smoke_probe *p)
 	p->unload = true;
 }
 
-static int run_probe(struct smoke_probe *p, struct smoke_report *r)
+static int run_probe(struct check_probe *p, struct check_report *r)
 {
-	smoke_report_init(r);
-	smoke_probe_run(p, r);
-	return smoke_report_rc(r, NULL);
+	check_report_init(r);
+	check_probe_run(p, r);
+	return check_report_rc(r, NULL);
 }
 
 static void assert_contains(const char *s, const char *part)
@@ -85,36 +85,36 @@ static void assert_contains(const char *s, const char *part)
 
 /* ---- every layer --------------------------------------------------------- */
 
-static void test_smoke_cuda_every_layer_passes(void **state)
+static void test_check_cuda_every_layer_passes(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	assert_int_equal(run_probe(&p, &r), CUENV_OK);
-	for (int i = 0; i < SMOKE_LAYERS; i++)
-		if (r.layer[i].status != SMOKE_PASS)
-			fail_msg("%s: %s", smoke_layer_name(i),
+	for (int i = 0; i < CHECK_LAYERS; i++)
+		if (r.layer[i].status != CHECK_PASS)
+			fail_msg("%s: %s", check_layer_name(i),
 				 r.layer[i].message);
-	assert_string_equal(r.layer[SMOKE_DRIVER].version, "550.54.15");
-	assert_string_equal(r.layer[SMOKE_DRIVER].file, FAKE("libcuda.so"));
-	assert_string_equal(smoke_detail_get(&r.layer[SMOKE_DRIVER], "cuda"),
+	assert_string_equal(r.layer[CHECK_DRIVER].version, "550.54.15");
+	assert_string_equal(r.layer[CHECK_DRIVER].file, FAKE("libcuda.so"));
+	assert_string_equal(check_detail_get(&r.layer[CHECK_DRIVER], "cuda"),
 			    "12.4");
-	assert_string_equal(r.layer[SMOKE_RUNTIME].version, "12.4");
-	assert_string_equal(r.layer[SMOKE_RUNTIME].file, FAKE("libcudart.so"));
+	assert_string_equal(r.layer[CHECK_RUNTIME].version, "12.4");
+	assert_string_equal(r.layer[CHECK_RUNTIME].file, FAKE("libcudart.so"));
 	assert_string_equal(
-	    smoke_detail_get(&r.layer[SMOKE_RUNTIME], "compute"), "8.0");
-	assert_string_equal(smoke_detail_get(&r.layer[SMOKE_RUNTIME], "name"),
+	    check_detail_get(&r.layer[CHECK_RUNTIME], "compute"), "8.0");
+	assert_string_equal(check_detail_get(&r.layer[CHECK_RUNTIME], "name"),
 			    "cuenv fake GPU");
-	assert_string_equal(r.layer[SMOKE_CUDNN].version, "9.1.0");
-	assert_string_equal(smoke_detail_get(&r.layer[SMOKE_CUDNN], "cuda"),
+	assert_string_equal(r.layer[CHECK_CUDNN].version, "9.1.0");
+	assert_string_equal(check_detail_get(&r.layer[CHECK_CUDNN], "cuda"),
 			    "12.2");
-	assert_string_equal(r.layer[SMOKE_CUPTI].version, "22");
-	assert_string_equal(smoke_detail_get(&r.layer[SMOKE_CUPTI], "records"),
+	assert_string_equal(r.layer[CHECK_CUPTI].version, "22");
+	assert_string_equal(check_detail_get(&r.layer[CHECK_CUPTI], "records"),
 			    "2");
-	assert_contains(r.layer[SMOKE_CUPTI].message, "traced cuenv_vadd");
-	smoke_report_release(&r);
+	assert_contains(r.layer[CHECK_CUPTI].message, "traced cuenv_vadd");
+	check_report_release(&r);
 }
 
 static void collect(void *arg, const char *step)
@@ -124,10 +124,10 @@ static void collect(void *arg, const char *step)
 	strv_push(steps, step);
 }
 
-static void test_smoke_cuda_reports_each_step_as_it_starts(void **state)
+static void test_check_cuda_reports_each_step_as_it_starts(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 	struct strv steps = STRV_INIT;
 	struct buf all = BUF_INIT;
 
@@ -142,34 +142,34 @@ static void test_smoke_cuda_reports_each_step_as_it_starts(void **state)
 	    all.data, "driver cupti runtime kernel cudnn cupti-trace done");
 	buf_release(&all);
 	strv_release(&steps);
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* ---- driver -------------------------------------------------------------- */
 
-static void test_smoke_cuda_no_driver_still_loads_the_rest(void **state)
+static void test_check_cuda_no_driver_still_loads_the_rest(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	p.driver_lib = FAKE("libcuda-none.so");
 	p.driver_module = NULL; /* and none in /nonexistent/sys */
 	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
-	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_FAIL);
-	assert_contains(r.layer[SMOKE_DRIVER].message, "no NVIDIA driver");
-	assert_contains(r.layer[SMOKE_DRIVER].message, "cannot be loaded");
-	assert_contains(r.layer[SMOKE_DRIVER].fix, ">= 550.54.15");
-	for (int i = SMOKE_RUNTIME; i < SMOKE_LAYERS; i++)
-		assert_int_equal(r.layer[i].status, SMOKE_SKIP);
+	assert_int_equal(r.layer[CHECK_DRIVER].status, CHECK_FAIL);
+	assert_contains(r.layer[CHECK_DRIVER].message, "no NVIDIA driver");
+	assert_contains(r.layer[CHECK_DRIVER].message, "cannot be loaded");
+	assert_contains(r.layer[CHECK_DRIVER].fix, ">= 550.54.15");
+	for (int i = CHECK_RUNTIME; i < CHECK_LAYERS; i++)
+		assert_int_equal(r.layer[i].status, CHECK_SKIP);
 	/* what needs no GPU was still learnt */
-	assert_string_equal(r.layer[SMOKE_RUNTIME].version, "12.4");
-	assert_string_equal(r.layer[SMOKE_RUNTIME].file, FAKE("libcudart.so"));
-	assert_string_equal(r.layer[SMOKE_CUDNN].version, "9.1.0");
-	assert_string_equal(r.layer[SMOKE_CUPTI].version, "22");
-	assert_contains(r.layer[SMOKE_CUDNN].message, "driver layer");
-	smoke_report_release(&r);
+	assert_string_equal(r.layer[CHECK_RUNTIME].version, "12.4");
+	assert_string_equal(r.layer[CHECK_RUNTIME].file, FAKE("libcudart.so"));
+	assert_string_equal(r.layer[CHECK_CUDNN].version, "9.1.0");
+	assert_string_equal(r.layer[CHECK_CUPTI].version, "22");
+	assert_contains(r.layer[CHECK_CUDNN].message, "driver layer");
+	check_report_release(&r);
 }
 
 /*
@@ -179,10 +179,10 @@ static void test_smoke_cuda_no_driver_still_loads_the_rest(void **state)
  * read from the receipt, and never blamed.
  */
 static void
-test_smoke_cuda_cuda11_runtime_without_driver_is_skipped(void **state)
+test_check_cuda_cuda11_runtime_without_driver_is_skipped(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
@@ -191,22 +191,22 @@ test_smoke_cuda_cuda11_runtime_without_driver_is_skipped(void **state)
 	p.driver_lib = FAKE("libcuda-none.so");
 	p.driver_module = NULL;
 	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
-	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_FAIL);
-	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_SKIP);
-	assert_string_equal(r.layer[SMOKE_RUNTIME].version, "11.8");
-	assert_contains(r.layer[SMOKE_RUNTIME].message, "skipped: no driver");
-	assert_contains(r.layer[SMOKE_RUNTIME].message, "receipt");
-	assert_contains(r.layer[SMOKE_RUNTIME].message,
+	assert_int_equal(r.layer[CHECK_DRIVER].status, CHECK_FAIL);
+	assert_int_equal(r.layer[CHECK_RUNTIME].status, CHECK_SKIP);
+	assert_string_equal(r.layer[CHECK_RUNTIME].version, "11.8");
+	assert_contains(r.layer[CHECK_RUNTIME].message, "skipped: no driver");
+	assert_contains(r.layer[CHECK_RUNTIME].message, "receipt");
+	assert_contains(r.layer[CHECK_RUNTIME].message,
 			"cudaErrorInsufficientDriver");
-	assert_null(r.layer[SMOKE_RUNTIME].fix);
-	smoke_report_release(&r);
+	assert_null(r.layer[CHECK_RUNTIME].fix);
+	check_report_release(&r);
 }
 
 /* A runtime whose soname is not its release's is damaged: blamed. */
-static void test_smoke_cuda_cuda11_runtime_with_wrong_soname(void **state)
+static void test_check_cuda_cuda11_runtime_with_wrong_soname(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
@@ -215,20 +215,20 @@ static void test_smoke_cuda_cuda11_runtime_with_wrong_soname(void **state)
 	p.driver_module = NULL;
 	setenv("FAKE_CUDART_VERSION", "11080", 1); /* soname libcudart.so.12 */
 	run_probe(&p, &r);
-	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_FAIL);
-	assert_contains(r.layer[SMOKE_RUNTIME].message,
+	assert_int_equal(r.layer[CHECK_RUNTIME].status, CHECK_FAIL);
+	assert_contains(r.layer[CHECK_RUNTIME].message,
 			"has the soname libcudart.so.12, not CUDA 11.8.0's");
-	assert_contains(r.layer[SMOKE_RUNTIME].fix,
+	assert_contains(r.layer[CHECK_RUNTIME].fix,
 			"install the toolkit again");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* A runtime whose real file name says another major is the wrong file. */
-static void test_smoke_cuda_cuda11_runtime_named_for_another_major(void **state)
+static void test_check_cuda_cuda11_runtime_named_for_another_major(void **state)
 {
 	struct fixture *fx = *state;
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 	char *link = fx_path(fx, "libcudart.so.12.4.127");
 	FILE *in = fopen(FAKE("libcudart11.so"), "rb"),
 	     *out = fopen(link, "wb");
@@ -249,137 +249,137 @@ static void test_smoke_cuda_cuda11_runtime_named_for_another_major(void **state)
 	p.driver_module = NULL;
 	setenv("FAKE_CUDART_VERSION", "11080", 1);
 	run_probe(&p, &r);
-	assert_int_equal(r.layer[SMOKE_RUNTIME].status, SMOKE_FAIL);
-	assert_contains(r.layer[SMOKE_RUNTIME].message,
+	assert_int_equal(r.layer[CHECK_RUNTIME].status, CHECK_FAIL);
+	assert_contains(r.layer[CHECK_RUNTIME].message,
 			"is CUDA 12 by its name");
-	assert_contains(r.layer[SMOKE_RUNTIME].fix,
+	assert_contains(r.layer[CHECK_RUNTIME].fix,
 			"install the toolkit again");
-	smoke_report_release(&r);
+	check_report_release(&r);
 	free(link);
 	unsetenv("FAKE_CUDART_VERSION");
 }
 
-static void test_smoke_cuda_driver_too_old(void **state)
+static void test_check_cuda_driver_too_old(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	p.driver_module = "470.82.01";
 	setenv("FAKE_CUDA_DRIVER_VERSION", "11040", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
-	assert_contains(r.layer[SMOKE_DRIVER].message, "too old");
-	assert_contains(r.layer[SMOKE_DRIVER].fix, "cuda-compat-12-4");
+	assert_contains(r.layer[CHECK_DRIVER].message, "too old");
+	assert_contains(r.layer[CHECK_DRIVER].fix, "cuda-compat-12-4");
 	assert_string_equal(
-	    smoke_detail_get(&r.layer[SMOKE_DRIVER], "module_source"),
+	    check_detail_get(&r.layer[CHECK_DRIVER], "module_source"),
 	    "CUENV_DRIVER_VERSION");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_reads_the_module_version(void **state)
+static void test_check_cuda_reads_the_module_version(void **state)
 {
 	struct fixture *fx = *state;
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	probe_init(&p);
 	p.driver_module = NULL;
 	p.module_root = fx->root;
 	fx_write(fx, "sys/module/nvidia/version", "555.42.06\n");
 	assert_int_equal(run_probe(&p, &r), CUENV_OK);
-	assert_string_equal(r.layer[SMOKE_DRIVER].version, "555.42.06");
+	assert_string_equal(r.layer[CHECK_DRIVER].version, "555.42.06");
 	assert_string_equal(
-	    smoke_detail_get(&r.layer[SMOKE_DRIVER], "module_source"),
+	    check_detail_get(&r.layer[CHECK_DRIVER], "module_source"),
 	    "/sys/module/nvidia/version");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_stub_driver_is_named(void **state)
+static void test_check_cuda_stub_driver_is_named(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUDA_INIT_ERROR", "34", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
-	assert_contains(r.layer[SMOKE_DRIVER].message, "stub libcuda.so.1");
-	assert_contains(r.layer[SMOKE_DRIVER].message,
+	assert_contains(r.layer[CHECK_DRIVER].message, "stub libcuda.so.1");
+	assert_contains(r.layer[CHECK_DRIVER].message,
 			"CUDA_ERROR_STUB_LIBRARY");
-	assert_contains(r.layer[SMOKE_DRIVER].fix, "off LD_LIBRARY_PATH");
-	smoke_report_release(&r);
+	assert_contains(r.layer[CHECK_DRIVER].fix, "off LD_LIBRARY_PATH");
+	check_report_release(&r);
 }
 
 /* ---- runtime and kernel -------------------------------------------------- */
 
-static void test_smoke_cuda_no_device(void **state)
+static void test_check_cuda_no_device(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUDA_DEVICES", "0", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_RUNTIME);
-	assert_int_equal(r.layer[SMOKE_DRIVER].status, SMOKE_PASS);
-	assert_contains(r.layer[SMOKE_RUNTIME].message, "no CUDA device");
-	assert_contains(r.layer[SMOKE_RUNTIME].message, "cudaErrorNoDevice");
-	assert_int_equal(r.layer[SMOKE_KERNEL].status, SMOKE_SKIP);
-	smoke_report_release(&r);
+	assert_int_equal(r.layer[CHECK_DRIVER].status, CHECK_PASS);
+	assert_contains(r.layer[CHECK_RUNTIME].message, "no CUDA device");
+	assert_contains(r.layer[CHECK_RUNTIME].message, "cudaErrorNoDevice");
+	assert_int_equal(r.layer[CHECK_KERNEL].status, CHECK_SKIP);
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_runtime_of_another_major(void **state)
+static void test_check_cuda_runtime_of_another_major(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUDART_VERSION", "11080", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_RUNTIME);
-	assert_contains(r.layer[SMOKE_RUNTIME].message,
+	assert_contains(r.layer[CHECK_RUNTIME].message,
 			"is CUDA 11.8, not the selected CUDA 12.4.1");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_wrong_kernel_result(void **state)
+static void test_check_cuda_wrong_kernel_result(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_KERNEL_WRONG", "1", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_KERNEL);
-	assert_contains(r.layer[SMOKE_KERNEL].message, "c[7]");
-	assert_contains(r.layer[SMOKE_KERNEL].message, "1 of 4096");
-	assert_int_equal(r.layer[SMOKE_CUPTI].status, SMOKE_SKIP);
-	smoke_report_release(&r);
+	assert_contains(r.layer[CHECK_KERNEL].message, "c[7]");
+	assert_contains(r.layer[CHECK_KERNEL].message, "1 of 4096");
+	assert_int_equal(r.layer[CHECK_CUPTI].status, CHECK_SKIP);
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_failed_launch(void **state)
+static void test_check_cuda_failed_launch(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUDA_LAUNCH_ERROR", "719", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_KERNEL);
-	assert_contains(r.layer[SMOKE_KERNEL].message,
+	assert_contains(r.layer[CHECK_KERNEL].message,
 			"cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED");
-	assert_contains(r.layer[SMOKE_CUPTI].message,
+	assert_contains(r.layer[CHECK_CUPTI].message,
 			"needs the kernel layer, which failed");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* ---- cuDNN --------------------------------------------------------------- */
 
-static void test_smoke_cuda_cudnn_built_for_another_cuda(void **state)
+static void test_check_cuda_cudnn_built_for_another_cuda(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
@@ -387,48 +387,48 @@ static void test_smoke_cuda_cudnn_built_for_another_cuda(void **state)
 	setenv("FAKE_CUDNN_VERSION", "8907", 1);
 	setenv("FAKE_CUDNN_CUDART_VERSION", "11080", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_CUDNN);
-	assert_string_equal(r.layer[SMOKE_CUDNN].version, "8.9.7");
-	assert_contains(r.layer[SMOKE_CUDNN].message, "built for CUDA 11");
-	assert_contains(r.layer[SMOKE_CUDNN].fix,
+	assert_string_equal(r.layer[CHECK_CUDNN].version, "8.9.7");
+	assert_contains(r.layer[CHECK_CUDNN].message, "built for CUDA 11");
+	assert_contains(r.layer[CHECK_CUDNN].fix,
 			"cuenv install 12.4 --cudnn 8");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_wrong_convolution(void **state)
+static void test_check_cuda_wrong_convolution(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUDNN_WRONG", "1", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_CUDNN);
-	assert_contains(r.layer[SMOKE_CUDNN].message, "y[4]");
-	assert_contains(r.layer[SMOKE_CUDNN].message, "CPU reference");
-	smoke_report_release(&r);
+	assert_contains(r.layer[CHECK_CUDNN].message, "y[4]");
+	assert_contains(r.layer[CHECK_CUDNN].message, "CPU reference");
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_no_cudnn_asked(void **state)
+static void test_check_cuda_no_cudnn_asked(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	p.cudnn = NULL;
 	p.cudnn_lib = NULL;
 	assert_int_equal(run_probe(&p, &r), CUENV_OK);
-	assert_false(r.layer[SMOKE_CUDNN].asked);
-	assert_int_equal(r.layer[SMOKE_CUDNN].status, SMOKE_SKIP);
-	smoke_report_release(&r);
+	assert_false(r.layer[CHECK_CUDNN].asked);
+	assert_int_equal(r.layer[CHECK_CUDNN].status, CHECK_SKIP);
+	check_report_release(&r);
 }
 
 /* ---- CUPTI --------------------------------------------------------------- */
 
-static void test_smoke_cuda_missing_cupti(void **state)
+static void test_check_cuda_missing_cupti(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
@@ -441,19 +441,19 @@ static void test_smoke_cuda_missing_cupti(void **state)
 	setenv("FAKE_CUDA_DRIVER_VERSION", "11020", 1);
 	setenv("FAKE_CUDART_VERSION", "11020", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_CUPTI);
-	assert_contains(r.layer[SMOKE_CUPTI].message,
+	assert_contains(r.layer[CHECK_CUPTI].message,
 			"could not load dynamic library 'libcupti.so.11.2'");
-	assert_contains(r.layer[SMOKE_CUPTI].fix, "--cupti 11.2");
-	smoke_report_release(&r);
+	assert_contains(r.layer[CHECK_CUPTI].fix, "--cupti 11.2");
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_cupti_record_layouts(void **state)
+static void test_check_cuda_cupti_record_layouts(void **state)
 {
 	/* CUDA 10.x, 11.0, 11.2, 11.6, 11.8, 12.0, 12.4, 13.0 */
 	static const char *const apis[] = {"12", "13", "15", "17",
 					   "18", "19", "22", "130001"};
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
@@ -461,80 +461,80 @@ static void test_smoke_cuda_cupti_record_layouts(void **state)
 		setenv("FAKE_CUPTI_VERSION", apis[i], 1);
 		if (run_probe(&p, &r))
 			fail_msg("CUPTI API %s: %s", apis[i],
-				 r.layer[SMOKE_CUPTI].message);
+				 r.layer[CHECK_CUPTI].message);
 		assert_string_equal(
-		    smoke_detail_get(&r.layer[SMOKE_CUPTI], "api"), apis[i]);
+		    check_detail_get(&r.layer[CHECK_CUPTI], "api"), apis[i]);
 		assert_string_equal(
-		    smoke_detail_get(&r.layer[SMOKE_CUPTI], "kernel_records"),
+		    check_detail_get(&r.layer[CHECK_CUPTI], "kernel_records"),
 		    "1");
-		smoke_report_release(&r);
+		check_report_release(&r);
 	}
 }
 
-static void test_smoke_cuda_cupti_older_than_cuda_9(void **state)
+static void test_check_cuda_cupti_older_than_cuda_9(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUPTI_VERSION", "9", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_CUPTI);
-	assert_contains(r.layer[SMOKE_CUPTI].message, "older than CUDA 9");
-	smoke_report_release(&r);
+	assert_contains(r.layer[CHECK_CUPTI].message, "older than CUDA 9");
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_cupti_records_nothing(void **state)
+static void test_check_cuda_cupti_records_nothing(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUPTI_NO_RECORDS", "1", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_CUPTI);
-	assert_contains(r.layer[SMOKE_CUPTI].message,
+	assert_contains(r.layer[CHECK_CUPTI].message,
 			"did not record the test kernel");
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_cupti_impossible_timestamps(void **state)
+static void test_check_cuda_cupti_impossible_timestamps(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUPTI_BAD_TIMES", "1", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_CUPTI);
-	assert_contains(r.layer[SMOKE_CUPTI].message, "impossible timestamps");
-	smoke_report_release(&r);
+	assert_contains(r.layer[CHECK_CUPTI].message, "impossible timestamps");
+	check_report_release(&r);
 }
 
-static void test_smoke_cuda_cupti_cannot_trace(void **state)
+static void test_check_cuda_cupti_cannot_trace(void **state)
 {
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	probe_init(&p);
 	setenv("FAKE_CUPTI_ENABLE_ERROR", "1", 1);
 	assert_int_equal(run_probe(&p, &r), CUENV_E_CUPTI);
-	assert_contains(r.layer[SMOKE_CUPTI].message, "cannot trace kernels");
-	assert_contains(r.layer[SMOKE_CUPTI].message,
+	assert_contains(r.layer[CHECK_CUPTI].message, "cannot trace kernels");
+	assert_contains(r.layer[CHECK_CUPTI].message,
 			"CUPTI_ERROR_INVALID_PARAMETER");
 	/* the kernel itself is fine */
-	assert_int_equal(r.layer[SMOKE_KERNEL].status, SMOKE_PASS);
-	smoke_report_release(&r);
+	assert_int_equal(r.layer[CHECK_KERNEL].status, CHECK_PASS);
+	check_report_release(&r);
 }
 
 /* ---- the selection's files ----------------------------------------------- */
 
-static void test_smoke_cuda_library_outside_the_selection_fails(void **state)
+static void test_check_cuda_library_outside_the_selection_fails(void **state)
 {
 	struct fixture *fx = *state;
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 	char *own = fx_path(fx, "selection/lib64");
 
 	probe_init(&p);
@@ -542,26 +542,26 @@ static void test_smoke_cuda_library_outside_the_selection_fails(void **state)
 	strv_push(&p.own, own);
 	p.ld_library_path = CUENV_FAKE_CUDA_DIR;
 	assert_int_equal(run_probe(&p, &r), CUENV_E_RUNTIME);
-	for (int i = SMOKE_RUNTIME; i < SMOKE_LAYERS; i++) {
-		if (i == SMOKE_KERNEL)
+	for (int i = CHECK_RUNTIME; i < CHECK_LAYERS; i++) {
+		if (i == CHECK_KERNEL)
 			continue;
 		assert_true(r.layer[i].foreign);
 		assert_contains(r.layer[i].message, "foreign copy");
 		assert_contains(r.layer[i].fix, "--isolate");
 	}
-	assert_false(r.layer[SMOKE_DRIVER].foreign);
+	assert_false(r.layer[CHECK_DRIVER].foreign);
 	strv_release(&p.own);
 	free(own);
-	smoke_report_release(&r);
+	check_report_release(&r);
 }
 
 /* ---- against NVIDIA's headers -------------------------------------------- */
 
-static void test_smoke_cuda_ptx_names_its_entry(void **state)
+static void test_check_cuda_ptx_names_its_entry(void **state)
 {
 	(void)state;
-	assert_non_null(strstr(smoke_vadd_ptx, ".visible .entry cuenv_vadd("));
-	assert_non_null(strstr(smoke_vadd_ptx, ".version 6.0"));
+	assert_non_null(strstr(check_vadd_ptx, ".visible .entry cuenv_vadd("));
+	assert_non_null(strstr(check_vadd_ptx, ".version 6.0"));
 }
 
 #ifdef CUENV_CUDA_INCLUDE
@@ -598,7 +598,7 @@ static void kernel_record_layout(void)
 			 CUENV_CUPTI_KERNEL_PREFIX);
 }
 
-static void test_smoke_cuda_abi_matches_nvidia_headers(void **state)
+static void test_check_cuda_abi_matches_nvidia_headers(void **state)
 {
 	(void)state;
 	assert_int_equal(CUENV_CUDA_SUCCESS, CUDA_SUCCESS);
@@ -690,11 +690,11 @@ static char *nvidia_stub(void)
 }
 
 /*
- * The driver symbols smoke_cuda.c looks up exist in NVIDIA's libcuda (its
+ * The driver symbols check_cuda.c looks up exist in NVIDIA's libcuda (its
  * link stub carries the same exports), and the probe names the stub as
  * such when the loader picks it: cuInit returns CUDA_ERROR_STUB_LIBRARY.
  */
-static void test_smoke_cuda_nvidia_stub_driver(void **state)
+static void test_check_cuda_nvidia_stub_driver(void **state)
 {
 	static const char *const names[] = {
 	    "cuInit",
@@ -717,8 +717,8 @@ static void test_smoke_cuda_nvidia_stub_driver(void **state)
 	};
 	char *stub = nvidia_stub();
 	void *h;
-	struct smoke_probe p;
-	struct smoke_report r;
+	struct check_probe p;
+	struct check_report r;
 
 	(void)state;
 	if (!stub)
@@ -732,15 +732,15 @@ static void test_smoke_cuda_nvidia_stub_driver(void **state)
 	probe_init(&p);
 	p.driver_lib = stub;
 	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
-	assert_contains(r.layer[SMOKE_DRIVER].message, "stub libcuda.so.1");
-	assert_contains(r.layer[SMOKE_DRIVER].message,
+	assert_contains(r.layer[CHECK_DRIVER].message, "stub libcuda.so.1");
+	assert_contains(r.layer[CHECK_DRIVER].message,
 			"CUDA_ERROR_STUB_LIBRARY (34)");
-	smoke_report_release(&r);
+	check_report_release(&r);
 	free(stub);
 }
 
 /* The toolkit's ptxas compiles the embedded kernel for current GPUs. */
-static void test_smoke_cuda_ptx_compiles_with_ptxas(void **state)
+static void test_check_cuda_ptx_compiles_with_ptxas(void **state)
 {
 	struct fixture *fx = *state;
 	char *ptxas = NULL, *ptx = fx_path(fx, "vadd.ptx");
@@ -755,7 +755,7 @@ static void test_smoke_cuda_ptx_compiles_with_ptxas(void **state)
 		free(ptx);
 		skip();
 	}
-	fx_write(fx, "vadd.ptx", smoke_vadd_ptx);
+	fx_write(fx, "vadd.ptx", check_vadd_ptx);
 	for (size_t i = 0; i < sizeof(archs) / sizeof(*archs); i++) {
 		char arch[32];
 		char *argv[] = {ptxas, arch, "-o", "/dev/null", ptx, NULL};
@@ -769,19 +769,19 @@ static void test_smoke_cuda_ptx_compiles_with_ptxas(void **state)
 	free(ptx);
 }
 #else
-static void test_smoke_cuda_abi_matches_nvidia_headers(void **state)
+static void test_check_cuda_abi_matches_nvidia_headers(void **state)
 {
 	(void)state;
 	skip(); /* no CUDA toolkit at build time */
 }
 
-static void test_smoke_cuda_ptx_compiles_with_ptxas(void **state)
+static void test_check_cuda_ptx_compiles_with_ptxas(void **state)
 {
 	(void)state;
 	skip();
 }
 
-static void test_smoke_cuda_nvidia_stub_driver(void **state)
+static void test_check_cuda_nvidia_stub_driver(void **state)
 {
 	(void)state;
 	skip();
@@ -800,39 +800,39 @@ static int fx_setup_env(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_smoke_cuda_every_layer_passes),
-	    T(test_smoke_cuda_reports_each_step_as_it_starts),
-	    T(test_smoke_cuda_no_driver_still_loads_the_rest),
-	    T(test_smoke_cuda_cuda11_runtime_without_driver_is_skipped),
-	    T(test_smoke_cuda_cuda11_runtime_with_wrong_soname),
+	    T(test_check_cuda_every_layer_passes),
+	    T(test_check_cuda_reports_each_step_as_it_starts),
+	    T(test_check_cuda_no_driver_still_loads_the_rest),
+	    T(test_check_cuda_cuda11_runtime_without_driver_is_skipped),
+	    T(test_check_cuda_cuda11_runtime_with_wrong_soname),
 	    cmocka_unit_test_setup_teardown(
-		test_smoke_cuda_cuda11_runtime_named_for_another_major,
+		test_check_cuda_cuda11_runtime_named_for_another_major,
 		fx_setup_env, fx_teardown),
-	    T(test_smoke_cuda_driver_too_old),
+	    T(test_check_cuda_driver_too_old),
 	    cmocka_unit_test_setup_teardown(
-		test_smoke_cuda_reads_the_module_version, fx_setup_env,
+		test_check_cuda_reads_the_module_version, fx_setup_env,
 		fx_teardown),
-	    T(test_smoke_cuda_stub_driver_is_named),
-	    T(test_smoke_cuda_no_device),
-	    T(test_smoke_cuda_runtime_of_another_major),
-	    T(test_smoke_cuda_wrong_kernel_result),
-	    T(test_smoke_cuda_failed_launch),
-	    T(test_smoke_cuda_cudnn_built_for_another_cuda),
-	    T(test_smoke_cuda_wrong_convolution),
-	    T(test_smoke_cuda_no_cudnn_asked),
-	    T(test_smoke_cuda_missing_cupti),
-	    T(test_smoke_cuda_cupti_record_layouts),
-	    T(test_smoke_cuda_cupti_older_than_cuda_9),
-	    T(test_smoke_cuda_cupti_records_nothing),
-	    T(test_smoke_cuda_cupti_impossible_timestamps),
-	    T(test_smoke_cuda_cupti_cannot_trace),
+	    T(test_check_cuda_stub_driver_is_named),
+	    T(test_check_cuda_no_device),
+	    T(test_check_cuda_runtime_of_another_major),
+	    T(test_check_cuda_wrong_kernel_result),
+	    T(test_check_cuda_failed_launch),
+	    T(test_check_cuda_cudnn_built_for_another_cuda),
+	    T(test_check_cuda_wrong_convolution),
+	    T(test_check_cuda_no_cudnn_asked),
+	    T(test_check_cuda_missing_cupti),
+	    T(test_check_cuda_cupti_record_layouts),
+	    T(test_check_cuda_cupti_older_than_cuda_9),
+	    T(test_check_cuda_cupti_records_nothing),
+	    T(test_check_cuda_cupti_impossible_timestamps),
+	    T(test_check_cuda_cupti_cannot_trace),
 	    cmocka_unit_test_setup_teardown(
-		test_smoke_cuda_library_outside_the_selection_fails,
+		test_check_cuda_library_outside_the_selection_fails,
 		fx_setup_env, fx_teardown),
-	    cmocka_unit_test(test_smoke_cuda_ptx_names_its_entry),
-	    cmocka_unit_test(test_smoke_cuda_abi_matches_nvidia_headers),
-	    TFX(test_smoke_cuda_ptx_compiles_with_ptxas),
-	    T(test_smoke_cuda_nvidia_stub_driver),
+	    cmocka_unit_test(test_check_cuda_ptx_names_its_entry),
+	    cmocka_unit_test(test_check_cuda_abi_matches_nvidia_headers),
+	    TFX(test_check_cuda_ptx_compiles_with_ptxas),
+	    T(test_check_cuda_nvidia_stub_driver),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

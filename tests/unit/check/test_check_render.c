@@ -8,21 +8,21 @@
 
 /* A report as cuenv-probe gives it: CUDA 12.4 and cuDNN on device 1,
  * the driver and runtime passed, the rest as each test sets. */
-static void report(struct smoke_report *r)
+static void report(struct check_report *r)
 {
-	smoke_report_init(r);
+	check_report_init(r);
 	r->cuda = xstrdup("12.4.1");
 	r->cudnn = xstrdup("9.1.0");
 	r->device = 1;
-	smoke_set(&r->layer[SMOKE_DRIVER], SMOKE_PASS, "driver 550 loaded");
-	smoke_setstr(&r->layer[SMOKE_DRIVER].version, "550.54.15");
-	smoke_setstr(&r->layer[SMOKE_DRIVER].file, "/usr/lib/libcuda.so.1");
-	r->layer[SMOKE_DRIVER].ms = 12.34;
-	smoke_set(&r->layer[SMOKE_RUNTIME], SMOKE_PASS, "device 1: sm_90");
-	smoke_setstr(&r->layer[SMOKE_RUNTIME].soname, "libcudart.so.12");
+	check_set(&r->layer[CHECK_DRIVER], CHECK_PASS, "driver 550 loaded");
+	check_setstr(&r->layer[CHECK_DRIVER].version, "550.54.15");
+	check_setstr(&r->layer[CHECK_DRIVER].file, "/usr/lib/libcuda.so.1");
+	r->layer[CHECK_DRIVER].ms = 12.34;
+	check_set(&r->layer[CHECK_RUNTIME], CHECK_PASS, "device 1: sm_90");
+	check_setstr(&r->layer[CHECK_RUNTIME].soname, "libcudart.so.12");
 }
 
-static void render(const struct smoke_report *r, int rc, int first,
+static void render(const struct check_report *r, int rc, int first,
 		   struct buf *out)
 {
 	struct selection sel;
@@ -31,13 +31,13 @@ static void render(const struct smoke_report *r, int rc, int first,
 	sel.origin = SEL_FILE;
 	sel.origin_path = xstrdup("/p/.cuenv");
 	buf_reset(out);
-	smoke_render_text(out, &sel, r, rc, first);
+	check_render_text(out, &sel, r, rc, first);
 	selection_release(&sel);
 }
 
-static void test_smoke_render_layers_and_passes(void **state)
+static void test_check_render_layers_and_passes(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -56,25 +56,25 @@ static void test_smoke_render_layers_and_passes(void **state)
 	    "cupti    skip  -                0.0 ms\n"
 	    "\n"
 	    "ok: 2 of 5 layers passed, the others were not asked for\n");
-	smoke_report_release(&r);
+	check_report_release(&r);
 	buf_release(&out);
 }
 
-static void test_smoke_render_failure_names_the_layer(void **state)
+static void test_check_render_failure_names_the_layer(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 	struct buf out = BUF_INIT;
 
 	(void)state;
 	report(&r);
-	l = &r.layer[SMOKE_CUPTI];
-	smoke_set(l, SMOKE_FAIL, "libcupti.so.12 is not the selection's");
-	smoke_setstr(&l->file, "/opt/cupti/libcupti.so.12");
+	l = &r.layer[CHECK_CUPTI];
+	check_set(l, CHECK_FAIL, "libcupti.so.12 is not the selection's");
+	check_setstr(&l->file, "/opt/cupti/libcupti.so.12");
 	l->foreign = true;
-	smoke_fix(l, "unset LD_LIBRARY_PATH");
-	smoke_setstr(&r.cupti, "12.6.0");
-	render(&r, 14, SMOKE_CUPTI, &out);
+	check_fix(l, "unset LD_LIBRARY_PATH");
+	check_setstr(&r.cupti, "12.6.0");
+	render(&r, 14, CHECK_CUPTI, &out);
 	assert_true(!strncmp(out.data,
 			     "cuda 12.4.1 + cudnn 9.1.0 + cupti from 12.6.0, "
 			     "device 1 (set by /p/.cuenv)\n",
@@ -88,74 +88,74 @@ static void test_smoke_render_failure_names_the_layer(void **state)
 			     "         fix: unset LD_LIBRARY_PATH\n"
 			     "\n"
 			     "failed: the cupti layer (exit 14)\n"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 	buf_release(&out);
 }
 
-static void test_smoke_render_pass_shows_fix_only_with_warning(void **state)
+static void test_check_render_pass_shows_fix_only_with_warning(void **state)
 {
-	struct smoke_report r;
-	struct smoke_layer *l;
+	struct check_report r;
+	struct check_layer *l;
 	struct buf out = BUF_INIT;
 
 	(void)state;
 	report(&r);
-	l = &r.layer[SMOKE_DRIVER];
-	smoke_fix(l, "update the driver");
+	l = &r.layer[CHECK_DRIVER];
+	check_fix(l, "update the driver");
 	render(&r, 0, -1, &out);
 	assert_null(strstr(out.data, "fix:"));
-	smoke_warn(l, "minor version compatibility");
+	check_warn(l, "minor version compatibility");
 	render(&r, 0, -1, &out);
 	assert_non_null(strstr(out.data,
 			       "         driver 550 loaded\n"
 			       "         warning: minor version compatibility\n"
 			       "         fix: update the driver\n"
 			       "runtime  "));
-	smoke_report_release(&r);
+	check_report_release(&r);
 	buf_release(&out);
 }
 
-static void test_smoke_render_all_passed(void **state)
+static void test_check_render_all_passed(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	struct buf out = BUF_INIT;
 
 	(void)state;
 	report(&r);
-	for (int i = 0; i < SMOKE_LAYERS; i++)
-		smoke_set(&r.layer[i], SMOKE_PASS, "ok");
+	for (int i = 0; i < CHECK_LAYERS; i++)
+		check_set(&r.layer[i], CHECK_PASS, "ok");
 	free(r.cuda);
 	r.cuda = NULL;
 	render(&r, 0, -1, &out);
 	assert_true(!strncmp(out.data, "cuda ? + cudnn 9.1.0, device 1", 30));
 	assert_non_null(strstr(out.data, "\n\nok: 5 of 5 layers passed\n"));
-	smoke_report_release(&r);
+	check_report_release(&r);
 	buf_release(&out);
 }
 
-static void test_smoke_render_json_or_text(void **state)
+static void test_check_render_json_or_text(void **state)
 {
-	struct smoke_report r;
+	struct check_report r;
 	struct selection sel;
 	struct buf out = BUF_INIT, want = BUF_INIT;
 
 	(void)state;
 	report(&r);
 	selection_init(&sel);
-	smoke_render(&out, &sel, &r, 0, -1, 0);
-	smoke_render_text(&want, &sel, &r, 0, -1);
+	check_render(&out, &sel, &r, 0, -1, 0);
+	check_render_text(&want, &sel, &r, 0, -1);
 	assert_string_equal(out.data, want.data);
 	buf_reset(&out);
 	buf_reset(&want);
-	smoke_render(&out, &sel, &r, 0, -1, 1);
-	smoke_report_to_json(&r, &want);
+	check_render(&out, &sel, &r, 0, -1, 1);
+	check_report_to_json(&r, &want);
 	buf_addc(&want, '\n');
 	assert_string_equal(out.data, want.data);
 	assert_int_equal(out.data[0], '{');
 	/* one line */
 	assert_ptr_equal(strchr(out.data, '\n'), out.data + out.len - 1);
 	selection_release(&sel);
-	smoke_report_release(&r);
+	check_report_release(&r);
 	buf_release(&out);
 	buf_release(&want);
 }
@@ -163,12 +163,12 @@ static void test_smoke_render_json_or_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_smoke_render_layers_and_passes),
-	    cmocka_unit_test(test_smoke_render_json_or_text),
-	    cmocka_unit_test(test_smoke_render_failure_names_the_layer),
+	    cmocka_unit_test(test_check_render_layers_and_passes),
+	    cmocka_unit_test(test_check_render_json_or_text),
+	    cmocka_unit_test(test_check_render_failure_names_the_layer),
 	    cmocka_unit_test(
-		test_smoke_render_pass_shows_fix_only_with_warning),
-	    cmocka_unit_test(test_smoke_render_all_passed),
+		test_check_render_pass_shows_fix_only_with_warning),
+	    cmocka_unit_test(test_check_render_all_passed),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
