@@ -147,7 +147,8 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
  */
 int cmd_drop_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		     int argc, char **argv,
-		     int (*drop)(struct store *st, const struct install *in,
+		     int (*drop)(struct store *st,
+				 const struct store_version *in,
 				 struct buf *out, struct cuenv_err *err),
 		     struct cuenv_err *err);
 

@@ -270,20 +270,21 @@ int cmd_emit(const struct cuenv_ctx *ctx, struct envmap *before,
 
 int cmd_drop_install(struct cuenv_ctx *ctx, const struct cuenv_cmd *cmd,
 		     int argc, char **argv,
-		     int (*drop)(struct store *st, const struct install *in,
+		     int (*drop)(struct store *st,
+				 const struct store_version *in,
 				 struct buf *out, struct cuenv_err *err),
 		     struct cuenv_err *err)
 {
-	struct install_list list = { 0 };
+	struct store_version_list list = { 0 };
 	struct buf out = BUF_INIT;
-	const struct install *in;
+	const struct store_version *in;
 	int rc = select_install(&ctx->store, cmd->cli.name, argc - optind,
 				argv + optind, &list, &in, err);
 
 	if (!rc)
 		rc = drop(&ctx->store, in, &out, err);
 	fputs(out.data, stdout);
-	install_list_release(&list);
+	store_version_list_release(&list);
 	buf_release(&out);
 	return rc;
 }

@@ -34,7 +34,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 		       struct cuenv_err *err)
 {
 	struct progress_show s;
-	struct install done;
+	struct store_version done;
 	struct buf line = BUF_INIT;
 	int rc;
 
@@ -47,7 +47,7 @@ static int install_one(struct cuenv_ctx *ctx, const struct release *rel,
 	progress_show_detach(o);
 	rc = progress_show_result(&s, rc, &done, o->mirror, &line, err);
 	fputs(line.data, stdout);
-	install_release(&done);
+	store_version_release(&done);
 	progress_show_release(&s);
 	buf_release(&line);
 	return rc;

@@ -12,7 +12,7 @@
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_list cudas = { 0 }, cudnns = { 0 };
+	struct store_version_list cudas = { 0 }, cudnns = { 0 };
 	struct strv written = STRV_INIT, skipped = STRV_INIT;
 	struct buf dir = BUF_INIT;
 	struct store st;
@@ -46,8 +46,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		cmd_warn("%s", skipped.v[i]);
 	for (size_t i = 0; i < written.n; i++)
 		printf("%s\n", written.v[i]);
-	install_list_release(&cudas);
-	install_list_release(&cudnns);
+	store_version_list_release(&cudas);
+	store_version_list_release(&cudnns);
 	STRV_RELEASE_EACH(&written, &skipped);
 	buf_release(&dir);
 	return rc;

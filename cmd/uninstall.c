@@ -19,10 +19,10 @@ static void join_users(const struct strv *who, struct buf *out)
 }
 
 /* Which selections use in (select_users), listed from ctx's store. */
-static int users(struct cuenv_ctx *ctx, const struct install *in,
+static int users(struct cuenv_ctx *ctx, const struct store_version *in,
 		 struct strv *who, struct cuenv_err *err)
 {
-	struct install_list lists[KIT_KINDS] = { { 0 } };
+	struct store_version_list lists[KIT_KINDS] = { { 0 } };
 	struct envmap env = ENVMAP_INIT;
 	struct select_in sin;
 	int rc = CUENV_OK;
@@ -38,7 +38,7 @@ static int users(struct cuenv_ctx *ctx, const struct install *in,
 		select_users(&sin, &l, in, who);
 	}
 	for (int k = 0; k < KIT_KINDS; k++)
-		install_list_release(&lists[k]);
+		store_version_list_release(&lists[k]);
 	envmap_release(&env);
 	return rc;
 }
@@ -62,7 +62,7 @@ static int read_answer(struct buf *out)
  * A version in use goes only with --force or a yes typed on the terminal
  * (stdin); without one to ask, CUENV_E_IN_USE. CUENV_NO for a no.
  */
-static int confirm(struct cuenv_ctx *ctx, const struct install *in,
+static int confirm(struct cuenv_ctx *ctx, const struct store_version *in,
 		   struct cuenv_err *err)
 {
 	struct strv who = STRV_INIT;
@@ -105,9 +105,9 @@ out:
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
-	struct install_list list = { 0 };
+	struct store_version_list list = { 0 };
 	struct buf out = BUF_INIT;
-	const struct install *in;
+	const struct store_version *in;
 	int rc = select_install(&ctx->store, cmd_uninstall.cli.name,
 				argc - optind, argv + optind, &list, &in, err);
 
@@ -116,7 +116,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = register_uninstall(&ctx->store, in, &out, err);
 	fputs(out.data, stdout);
-	install_list_release(&list);
+	store_version_list_release(&list);
 	buf_release(&out);
 	return rc;
 }

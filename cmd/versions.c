@@ -28,9 +28,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	err_release(&ignored);
 	if (!a.ok) {
 		/* nothing active (or --bare): list every root all the same */
-		install_list_release(&a.cudas);
-		install_list_release(&a.cudnns);
-		install_list_release(&a.cuptis);
+		store_version_list_release(&a.cudas);
+		store_version_list_release(&a.cudnns);
+		store_version_list_release(&a.cuptis);
 		strv_release(&a.warnings);
 		rc = activation_list(ctx->root,
 				     env_get(ctx->envp, "CUENV_SYSTEM_ROOTS"),

@@ -121,7 +121,7 @@ static void arg2(struct strv *argv, const char *opt, const char *value)
 void check_plan_make(const struct active *act, const char *probe, int device,
 		     const struct driver_req *req, struct check_plan *pl)
 {
-	const struct install *cu = act->cuda;
+	const struct store_version *cu = act->cuda;
 	struct strv dirs = STRV_INIT;
 	struct buf dev = BUF_INIT;
 
@@ -319,7 +319,8 @@ bool check_compile_output_ok(const char *out)
 	return strstr(out, COMPILED_OK) != NULL;
 }
 
-void check_compile_no_nvcc(struct check_layer *l, const struct install *cuda)
+void check_compile_no_nvcc(struct check_layer *l,
+			   const struct store_version *cuda)
 {
 	check_set(l, CHECK_FAIL,
 		  "--compile: the selection (cuda %s) "
@@ -332,7 +333,7 @@ void check_compile_no_nvcc(struct check_layer *l, const struct install *cuda)
 			  "register a whole toolkit instead: cuenv "
 			  "remove %s, then cuenv add cuda PATH",
 			  cuda->version);
-	else if (install_part_from_wheel(cuda, "cuda_nvcc"))
+	else if (store_version_part_from_wheel(cuda, "cuda_nvcc"))
 		/* a reinstall from the index brings no nvcc either */
 		check_fix(l,
 			  "its cuda_nvcc came from the package index, whose "

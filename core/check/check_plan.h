@@ -75,7 +75,8 @@ bool check_compile_output_ok(const char *out);
 
 /* The kernel layer l fails: the selection's toolkit cuda has no nvcc; the
  * fix reinstalls (or re-registers) a whole toolkit. */
-void check_compile_no_nvcc(struct check_layer *l, const struct install *cuda);
+void check_compile_no_nvcc(struct check_layer *l,
+			   const struct store_version *cuda);
 
 /* l fails: nvcc did not build the program (timed_out, or it exited with
  * an error); tail is the end of what it printed. */

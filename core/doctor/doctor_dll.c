@@ -24,7 +24,7 @@ static const struct plat_path_rules *const W = &plat_path_windows;
 struct want {
 	char *name;
 	const char *dir; /* borrowed from the selection's folders; NULL: none */
-	const struct install *in;
+	const struct store_version *in;
 };
 
 struct dll_audit {
@@ -49,7 +49,7 @@ static void push_dirs(struct dll_audit *d, const struct strv *dirs)
 	}
 }
 
-static void push_install(struct dll_audit *d, const struct install *in)
+static void push_install(struct dll_audit *d, const struct store_version *in)
 {
 	if (!in)
 		return;
@@ -67,7 +67,8 @@ static const char *holder(const struct dll_audit *d, const char *name)
 	return NULL;
 }
 
-static void want(struct dll_audit *d, char *name, const struct install *in)
+static void want(struct dll_audit *d, char *name,
+		 const struct store_version *in)
 {
 	d->v = xrealloc(d->v, (d->n + 1) * sizeof(*d->v));
 	d->v[d->n].name = name;
@@ -77,7 +78,7 @@ static void want(struct dll_audit *d, char *name, const struct install *in)
 
 /* The selection's DLL named after lib and release version, if it has one. */
 static void want_named(struct dll_audit *d, const char *stem,
-		       const char *version, const struct install *in)
+		       const char *version, const struct store_version *in)
 {
 	struct buf name = BUF_INIT;
 
@@ -87,7 +88,7 @@ static void want_named(struct dll_audit *d, const char *stem,
 }
 
 /* CUPTI's DLL is named after its own year: the one in the CUPTI folders. */
-static void want_cupti(struct dll_audit *d, const struct install *in)
+static void want_cupti(struct dll_audit *d, const struct store_version *in)
 {
 	const struct nvlib *cupti = nvlib_by_stem("cupti");
 	struct strv found = STRV_INIT;

@@ -208,7 +208,8 @@ void doctor_install_cmd(const struct selection *sel, const char *cuda,
 }
 
 /* How to rebuild an install whose files lack something. */
-void doctor_reinstall(const struct install *in, const char *cuda, struct buf *b)
+void doctor_reinstall(const struct store_version *in, const char *cuda,
+		      struct buf *b)
 {
 	const char *kind = kit_kind_name(in->kind);
 

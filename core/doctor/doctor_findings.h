@@ -142,7 +142,7 @@ void doctor_setter(const struct audit *au, struct buf *b);
 void doctor_install_cmd(const struct selection *sel, const char *cuda,
 			struct buf *b);
 /* How to rebuild an install whose files lack something. */
-void doctor_reinstall(const struct install *in, const char *cuda,
+void doctor_reinstall(const struct store_version *in, const char *cuda,
 		      struct buf *b);
 
 #endif

@@ -658,9 +658,9 @@ void doctor_check_cuda_home(struct audit *au)
 		}
 		/* installed from the index with its nvcc wheel: that wheel
 		 * has no nvcc, and a reinstall from it would bring none */
-		rebuild =
-			sel_home && !sel_has_nvcc &&
-			!install_part_from_wheel(au->a->act.cuda, "cuda_nvcc");
+		rebuild = sel_home && !sel_has_nvcc &&
+			  !store_version_part_from_wheel(au->a->act.cuda,
+							 "cuda_nvcc");
 		if (sel_home && !sel_has_nvcc && !rebuild)
 			buf_printf(&d.why,
 				   "; the selection's cuda_nvcc came from the "

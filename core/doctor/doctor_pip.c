@@ -43,7 +43,7 @@ struct bundle {
 static bool add_get_first(const struct audit *au, const char *cuda,
 			  const char *cudnn, struct buf *b)
 {
-	const struct install *have = select_pick(&au->a->cudas, cuda, 0);
+	const struct store_version *have = select_pick(&au->a->cudas, cuda, 0);
 	const struct release *r;
 	unsigned major;
 

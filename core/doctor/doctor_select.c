@@ -30,8 +30,8 @@ static bool installable(const struct audit *au, const char *cuda)
  * when the catalogue has such a build; else the manual step.
  */
 static void add_cudnn_install(const struct audit *au,
-			      const struct install *cuda, const char *cudnn,
-			      struct buf *b)
+			      const struct store_version *cuda,
+			      const char *cudnn, struct buf *b)
 {
 	if (au->in->cat && (!installable(au, cuda->version) ||
 			    !catalog_find(au->in->cat, KIT_CUDNN, cudnn,
@@ -88,7 +88,7 @@ static void cuda_not_installed(struct audit *au, const char *msg,
 			   sel->cuda);
 	}
 	if (a->cudas.n) {
-		const struct install *have = a->cudas.v[a->cudas.n - 1];
+		const struct store_version *have = a->cudas.v[a->cudas.n - 1];
 
 		buf_adds(&d->fix, "; or choose one installed: ");
 		doctor_setter(au, &d->fix);
@@ -99,12 +99,14 @@ static void cuda_not_installed(struct audit *au, const char *msg,
 }
 
 /* The selection's cuDNN is installed only for another CUDA major. */
-static void cudnn_other_major(struct audit *au, const struct install *cuda,
-			      const struct install *other, struct draft *d)
+static void cudnn_other_major(struct audit *au,
+			      const struct store_version *cuda,
+			      const struct store_version *other,
+			      struct draft *d)
 {
 	const struct activation *a = au->a;
 	const struct selection *sel = &a->sel;
-	const struct install *pair = NULL;
+	const struct store_version *pair = NULL;
 	struct buf spec = BUF_INIT;
 
 	buf_printf(&spec, "%u", other->cuda_major);
@@ -145,7 +147,8 @@ static void cudnn_other_major(struct audit *au, const struct install *cuda,
 }
 
 /* The selection's cuDNN is not installed (for any CUDA). */
-static void cudnn_not_installed(struct audit *au, const struct install *cuda,
+static void cudnn_not_installed(struct audit *au,
+				const struct store_version *cuda,
 				const char *msg, struct draft *d)
 {
 	buf_adds(&d->what, msg);
@@ -159,7 +162,7 @@ static void cudnn_not_installed(struct audit *au, const struct install *cuda,
 }
 
 /* The selection's CUPTI is not installed. */
-static void cupti_not_installed(const struct install *cuda,
+static void cupti_not_installed(const struct store_version *cuda,
 				const struct selection *sel, const char *msg,
 				struct draft *d)
 {
@@ -181,10 +184,10 @@ static void not_installed(struct audit *au)
 	const struct activation *a = au->a;
 	const struct selection *sel = &a->sel;
 	const char *msg = au->in->act_err ? au->in->act_err->msg.data : "";
-	const struct install *cuda = select_pick(&a->cudas, sel->cuda, 0);
+	const struct store_version *cuda = select_pick(&a->cudas, sel->cuda, 0);
 	int no_cudnn = cuda && sel->cudnn &&
 		       !select_pick(&a->cudnns, sel->cudnn, cuda->cuda_major);
-	const struct install *other =
+	const struct store_version *other =
 		no_cudnn ? select_pick(&a->cudnns, sel->cudnn, 0) : NULL;
 	struct draft d = DRAFT_INIT;
 	const char *id = "selection-not-installed";
@@ -256,7 +259,7 @@ void doctor_check_selection(struct audit *au)
 /* ---- sonames the selection lacks ---------------------------------------- */
 
 static void missing_soname(struct audit *au, const char *soname,
-			   const struct install *in, const char *stem)
+			   const struct store_version *in, const char *stem)
 {
 	const struct active *act = &au->a->act;
 	struct draft d = DRAFT_INIT;

@@ -1140,7 +1140,7 @@ static int driver_needs(struct explain_finding *f,
 
 /* ---- this machine -------------------------------------------------------- */
 
-static const char *kind_word(const struct install *in)
+static const char *kind_word(const struct store_version *in)
 {
 	return in->kind == KIT_CUDNN   ? "cudnn"
 	       : in->kind == KIT_CUPTI ? "cupti"
@@ -1149,7 +1149,7 @@ static const char *kind_word(const struct install *in)
 
 /* The soname in's release gives f's library, when one of its folders
  * holds it: into f->store. */
-static void store_one(struct explain_finding *f, const struct install *in)
+static void store_one(struct explain_finding *f, const struct store_version *in)
 {
 	struct buf path = BUF_INIT, line = BUF_INIT;
 	char *so;
@@ -1257,8 +1257,8 @@ static void loader_dir(struct explain_finding *f, const char *dir)
 void explain_machine(struct explain *ex, const struct needs_installed *in,
 		     const struct ldcache *cache, const char *ld_library_path)
 {
-	const struct install_list *lists[3] = { &in->cudas, &in->cudnns,
-						&in->cuptis };
+	const struct store_version_list *lists[3] = { &in->cudas, &in->cudnns,
+						      &in->cuptis };
 	struct strv dirs = STRV_INIT;
 	struct buf line = BUF_INIT;
 

@@ -230,7 +230,7 @@ static void find_copies(struct explain_finding *f,
 			const struct explain_model_in *mi,
 			const struct verdict *now, const char *site)
 {
-	const struct install_list *list;
+	const struct store_version_list *list;
 	struct strv dirs = STRV_INIT;
 	struct buf b = BUF_INIT, origin = BUF_INIT;
 	struct loader_env env = { .platform = mi->platform, .lib = mi->lib };
@@ -265,7 +265,7 @@ static void find_copies(struct explain_finding *f,
 	       : f->lib->flags & NVLIB_OWN_VERSION ? &mi->in->cudnns
 						   : &mi->in->cudas;
 	for (size_t i = list ? list->n : 0; i-- > 0;) {
-		const struct install *in = list->v[i];
+		const struct store_version *in = list->v[i];
 
 		buf_reset(&b);
 		buf_printf(&b, "%s %s (%s)",
@@ -347,10 +347,10 @@ static char *bad_folder(const struct explain_finding *f)
 
 /* The installed CUDA a cuDNN built for CUDA major goes with: the one
  * selected now when it is of that major, else the newest of it. */
-static const struct install *cuda_for(const struct explain_model_in *mi,
-				      unsigned major)
+static const struct store_version *cuda_for(const struct explain_model_in *mi,
+					    unsigned major)
 {
-	const struct install_list *list = &mi->in->cudas;
+	const struct store_version_list *list = &mi->in->cudas;
 
 	for (size_t k = list->n; mi->cuda && k-- > 0;)
 		if (list->v[k]->cuda_major == major &&
@@ -374,15 +374,15 @@ static void cudnn_fix(const struct explain_finding *f,
 		      const struct explain_model_in *mi, const char *after,
 		      struct strv *fixes)
 {
-	const struct install_list *list;
+	const struct store_version_list *list;
 	struct buf ld = BUF_INIT, cmd = BUF_INIT;
 
 	if (!mi->select || !mi->in)
 		return;
 	list = &mi->in->cudnns;
 	for (size_t k = list->n; k-- > 0;) {
-		const struct install *dn = list->v[k];
-		const struct install *cuda = cuda_for(mi, dn->cuda_major);
+		const struct store_version *dn = list->v[k];
+		const struct store_version *cuda = cuda_for(mi, dn->cuda_major);
 		size_t before = fixes->n;
 
 		if (!cuda || !new_enough(dn->version, f->built))
@@ -439,13 +439,13 @@ static void fixes_for(struct explain_finding *f, const struct pyload_fw *fw,
 	for (size_t i = 0; f->kind == EXPLAIN_SYMBOL && mi->select && mi->in &&
 			   i < f->ncopies;
 	     i++) {
-		const struct install_list *list = &mi->in->cudas;
+		const struct store_version_list *list = &mi->in->cudas;
 
 		if (!f->copies[i].satisfies ||
 		    strncmp(f->copies[i].where, "cuda ", 5))
 			continue;
 		for (size_t k = list->n; k-- > 0;) {
-			const struct install *in = list->v[k];
+			const struct store_version *in = list->v[k];
 			const char *after = sel ? base : cur;
 
 			if (!strstr(f->copies[i].where, in->version) ||

@@ -765,8 +765,8 @@ static int run_jobs(struct crew *c, const struct install_opts *o,
  * its file name in messages.
  */
 static int assemble_version(const struct crew *c, const char *root,
-			    const struct install *have, const char *version_dir,
-			    struct cuenv_err *err)
+			    const struct store_version *have,
+			    const char *version_dir, struct cuenv_err *err)
 {
 	struct assemble *a = NULL;
 	struct buf tree = BUF_INIT;
@@ -961,8 +961,9 @@ static int make_jobs(const struct release *rel, const struct install_opts *o,
  * name each component it holds), into missing. A registered toolkit is
  * the user's: what it holds is not ours to judge, nor to add to.
  */
-static void missing_from(const struct install *have, const struct release *rel,
-			 const struct strv *names, struct strv *missing)
+static void missing_from(const struct store_version *have,
+			 const struct release *rel, const struct strv *names,
+			 struct strv *missing)
 {
 	if (rel->kind != KIT_CUDA || have->registered)
 		return;
@@ -1032,7 +1033,7 @@ static int lock_version(const struct store *st, const struct release *rel,
  */
 static int installed_already(const struct store *st, const struct release *rel,
 			     const char *name, const struct install_opts *opts,
-			     struct strv *names, struct install *have,
+			     struct strv *names, struct store_version *have,
 			     int *adding, struct cuenv_err *err)
 {
 	struct buf p = BUF_INIT;
@@ -1114,7 +1115,7 @@ static void crew_setup(struct crew *c, const struct store *st,
 
 /* The receipt's notes ("component version") and sources of c's archives. */
 static void note_parts(const struct crew *c, const struct release *rel,
-		       const struct strv *names, struct install *in)
+		       const struct strv *names, struct store_version *in)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct part *pt = c->jobs[i].part;
@@ -1147,8 +1148,8 @@ static void note_parts(const struct crew *c, const struct release *rel,
 static int assemble_and_commit(struct store *st, const struct crew *c,
 			       const struct release *rel,
 			       const struct strv *names, const char *staging,
-			       const struct install *have, struct install *in,
-			       struct cuenv_err *err)
+			       const struct store_version *have,
+			       struct store_version *in, struct cuenv_err *err)
 {
 	struct buf version_dir = BUF_INIT, old = BUF_INIT;
 	int rc;
@@ -1241,24 +1242,24 @@ static void say_plan(const struct install_opts *opts, const struct release *rel,
 }
 
 int install_run(struct store *st, const struct release *rel,
-		const struct install_opts *opts, struct install *out,
+		const struct install_opts *opts, struct store_version *out,
 		struct cuenv_err *err)
 {
 	struct buf staging = BUF_INIT, lacking = BUF_INIT;
 	struct strv names = STRV_INIT;
 	struct crew c = { 0 };
 	struct install_parts ip = { 0 };
-	struct install in, have;
+	struct store_version in, have;
 	char *name = NULL;
 	int vlock = -1, slock = -1, adding = 0, rc;
 
-	install_init(&in, rel->kind);
-	install_init(&have, rel->kind);
-	install_init(out, rel->kind);
+	store_version_init(&in, rel->kind);
+	store_version_init(&have, rel->kind);
+	store_version_init(out, rel->kind);
 	workers_init(&c.w);
 	in.version = xstrdup(rel->version);
 	in.cuda_major = rel->cuda_major;
-	name = install_make_name(&in);
+	name = store_version_make_name(&in);
 
 	rc = open_store(st, rel, name, err);
 	if (!rc)
@@ -1277,9 +1278,9 @@ int install_run(struct store *st, const struct release *rel,
 		rc = installed_already(st, rel, name, opts, &names, &have,
 				       &adding, err);
 	if (rc == CUENV_NO) {
-		install_release(out);
+		store_version_release(out);
 		*out = have;
-		install_init(&have, rel->kind);
+		store_version_init(&have, rel->kind);
 	}
 	if (!rc && !names.n)
 		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
@@ -1313,8 +1314,8 @@ out:
 		plat_close(slock);
 	if (vlock >= 0)
 		plat_close(vlock);
-	install_release(&in);
-	install_release(&have);
+	store_version_release(&in);
+	store_version_release(&have);
 	strv_release(&names);
 	free(name);
 	BUF_RELEASE_EACH(&staging, &lacking);

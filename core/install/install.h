@@ -143,7 +143,7 @@ void install_parts_release(struct install_parts *ip);
  * offers none of the components asked for, CUENV_E_STORE, CUENV_E_USAGE.
  */
 int install_run(struct store *st, const struct release *rel,
-		const struct install_opts *opts, struct install *out,
+		const struct install_opts *opts, struct store_version *out,
 		struct cuenv_err *err);
 
 /*

@@ -130,7 +130,8 @@ static int is_wheel(const char *url)
 }
 
 /* The version a receipt's notes give component name, or NULL. */
-static const char *noted_version(const struct install *in, const char *name)
+static const char *noted_version(const struct store_version *in,
+				 const char *name)
 {
 	size_t n = strlen(name);
 
@@ -142,7 +143,7 @@ static const char *noted_version(const struct install *in, const char *name)
 }
 
 /* Does the receipt name a wheel of the package index? */
-static int has_wheel(const struct install *in)
+static int has_wheel(const struct store_version *in)
 {
 	for (size_t i = 0; i < in->sources.n; i++) {
 		const char *url = strrchr(in->sources.v[i], ' ');
@@ -160,7 +161,7 @@ static int has_wheel(const struct install *in)
  * lk had (NVIDIA's url, not a mirror's), else dropped.
  */
 static void take_receipt(struct lockfile *lk, enum kit_kind kind,
-			 const struct install *in)
+			 const struct store_version *in)
 {
 	struct lockfile old = *lk;
 	const struct lock_part *t = NULL;
@@ -224,7 +225,7 @@ int lock_take_installed(struct lockfile *lk, const char *root, int source,
 
 	for (size_t k = 0; k < 3 && !rc; k++) {
 		const struct lock_part *t = NULL;
-		struct install in;
+		struct store_version in;
 		struct cuenv_err rerr = CUENV_ERR_INIT;
 		struct buf dir = BUF_INIT;
 		char *name;
@@ -235,11 +236,11 @@ int lock_take_installed(struct lockfile *lk, const char *root, int source,
 				t = &lk->parts[i];
 		if (!t)
 			continue;
-		install_init(&in, kinds[k]);
+		store_version_init(&in, kinds[k]);
 		in.version = xstrdup(t->release);
 		in.cuda_major = t->cuda_major;
-		name = install_make_name(&in);
-		install_release(&in);
+		name = store_version_make_name(&in);
+		store_version_release(&in);
 		buf_printf(&dir, "%s/versions/%s/%s", root,
 			   kit_kind_name(kinds[k]), name);
 		got = !store_read_receipt(dir.data, &in, &rerr) &&
@@ -257,7 +258,7 @@ int lock_take_installed(struct lockfile *lk, const char *root, int source,
 				   lk->cuda, lk->cudnn ? " --cudnn " : "",
 				   lk->cudnn ? lk->cudnn : "");
 		}
-		install_release(&in);
+		store_version_release(&in);
 		err_release(&rerr);
 		buf_release(&dir);
 		free(name);

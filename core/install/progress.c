@@ -322,7 +322,7 @@ void progress_show_detach(struct install_opts *o)
 }
 
 int progress_show_result(const struct progress_show *s, int rc,
-			 const struct install *done, const char *mirror,
+			 const struct store_version *done, const char *mirror,
 			 struct buf *out, struct cuenv_err *err)
 {
 	install_request_fetch_hint(rc, mirror, s->rel, s->plan, err);

@@ -1402,7 +1402,7 @@ static int dirs_have(const struct strv *dirs, const char *name,
 	return 0;
 }
 
-static int install_has(const struct install *in, const char *name,
+static int install_has(const struct store_version *in, const char *name,
 		       struct buf *found)
 {
 	return in && (dirs_have(&in->lib, name, found) ||
@@ -1508,9 +1508,9 @@ void needs_installed_init(struct needs_installed *in)
 
 void needs_installed_release(struct needs_installed *in)
 {
-	install_list_release(&in->cudas);
-	install_list_release(&in->cudnns);
-	install_list_release(&in->cuptis);
+	store_version_list_release(&in->cudas);
+	store_version_list_release(&in->cudnns);
+	store_version_list_release(&in->cuptis);
 	STRV_RELEASE_EACH(&in->warnings, &in->report);
 	needs_installed_init(in);
 }
@@ -1535,10 +1535,11 @@ int needs_installed_load(struct needs_installed *in, const char *root,
 }
 
 /* The install of l in the same folder as x, or NULL. */
-static const struct install *same_install(const struct install_list *l,
-					  const struct install *x)
+static const struct store_version *
+	same_install(const struct store_version_list *l,
+		     const struct store_version *x)
 {
-	const struct install *found = NULL;
+	const struct store_version *found = NULL;
 
 	for (size_t i = 0; x && i < l->n; i++)
 		if (!strcmp(l->v[i]->dir, x->dir))
@@ -1550,7 +1551,7 @@ static const struct install *same_install(const struct install_list *l,
  * The best combo for toolkit cu: fewest requirements missed (into *miss),
  * then fewest names it may load missed (into *maybe).
  */
-static struct needs_combo best_for(const struct install *cu,
+static struct needs_combo best_for(const struct store_version *cu,
 				   struct needs_scan *s,
 				   const struct needs_python *py,
 				   const struct needs_installed *in,
@@ -1567,7 +1568,7 @@ static struct needs_combo best_for(const struct install *cu,
 	for (size_t k = in->cudnns.n + 1; k-- > 0;) {
 		size_t ni =
 			want_dnn ? (k + in->cudnns.n) % (in->cudnns.n + 1) : k;
-		const struct install *dn =
+		const struct store_version *dn =
 			ni == in->cudnns.n ? NULL : in->cudnns.v[ni];
 
 		if (dn && dn->cuda_major != cu->cuda_major)

@@ -412,14 +412,15 @@ const char *needs_newest_report(const struct needs_scan *s,
 /* ---- installed selections ------------------------------------------------ */
 
 struct needs_combo {
-	const struct install *cuda, *cudnn, *cupti; /* cudnn, cupti: or NULL */
+	const struct store_version *cuda, *cudnn,
+		*cupti; /* cudnn, cupti: or NULL */
 };
 
 /* Append "cuda 11.2.2 + cudnn 8.1.1 (cuda11) + cupti 11.2.2" to out. */
 void needs_combo_describe(const struct needs_combo *c, struct buf *out);
 
 struct needs_installed {
-	struct install_list cudas, cudnns, cuptis; /* oldest first */
+	struct store_version_list cudas, cudnns, cuptis; /* oldest first */
 	struct strv warnings;	 /* receipts skipped while listing */
 	struct needs_combo pick; /* pick.cuda NULL: nothing satisfies */
 	bool active;		 /* pick is the active selection */

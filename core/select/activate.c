@@ -21,9 +21,9 @@ void activation_init(struct activation *a)
 void activation_release(struct activation *a)
 {
 	selection_release(&a->sel);
-	install_list_release(&a->cudas);
-	install_list_release(&a->cudnns);
-	install_list_release(&a->cuptis);
+	store_version_list_release(&a->cudas);
+	store_version_list_release(&a->cudnns);
+	store_version_list_release(&a->cuptis);
 	envmap_release(&a->base);
 	envmap_release(&a->after);
 	strv_release(&a->warnings);
@@ -34,10 +34,10 @@ void activation_release(struct activation *a)
 
 /* Append root's installs of kind that no earlier root has by name. */
 static int list_root(const char *root, enum kit_kind kind,
-		     struct install_list *out, struct strv *warnings,
+		     struct store_version_list *out, struct strv *warnings,
 		     struct cuenv_err *err)
 {
-	struct install_list l = { 0 };
+	struct store_version_list l = { 0 };
 	struct store st;
 	int rc = store_open(&st, root, false, err);
 
@@ -57,7 +57,7 @@ static int list_root(const char *root, enum kit_kind kind,
 		for (size_t k = 0; k < out->n && !shadowed; k++)
 			shadowed = !strcmp(out->v[k]->name, l.v[i]->name);
 		if (shadowed) {
-			install_free(l.v[i]);
+			store_version_free(l.v[i]);
 			continue;
 		}
 		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
@@ -101,7 +101,7 @@ static int check_root(const char *root, int system, struct cuenv_err *err)
 
 /* Are the selected install's folder, receipt and (registered) files
  * trusted? */
-static int check_install(const char *root, const struct install *in,
+static int check_install(const char *root, const struct store_version *in,
 			 struct cuenv_err *err)
 {
 	const struct plat_path_rules *r = plat_path_native();
@@ -128,16 +128,17 @@ static int check_install(const char *root, const struct install *in,
 }
 
 /*
- * A registered folder that is gone (install_is_missing) is refused: its
+ * A registered folder that is gone (store_version_is_missing) is refused: its
  * paths would go on PATH and LD_LIBRARY_PATH naming nothing, and the
  * programs would load whatever else the loader finds.
  */
 static int check_present(const struct active *act, struct cuenv_err *err)
 {
-	const struct install *ins[] = { act->cuda, act->cudnn, act->cupti };
+	const struct store_version *ins[] = { act->cuda, act->cudnn,
+					      act->cupti };
 
 	for (size_t i = 0; i < sizeof(ins) / sizeof(*ins); i++) {
-		if (!ins[i] || !install_is_missing(ins[i]))
+		if (!ins[i] || !store_version_is_missing(ins[i]))
 			continue;
 		cuenv_fail(err, CUENV_E_NOT_INSTALLED,
 			   "%s %s was registered from '%s', which is gone",
@@ -152,8 +153,8 @@ static int check_present(const struct active *act, struct cuenv_err *err)
 int activation_list(const char *root, const char *system_roots,
 		    struct activation *a, struct cuenv_err *err)
 {
-	struct install_list *lists[KIT_KINDS] = { &a->cudas, &a->cudnns,
-						  &a->cuptis };
+	struct store_version_list *lists[KIT_KINDS] = { &a->cudas, &a->cudnns,
+							&a->cuptis };
 	struct strv roots = STRV_INIT;
 	int rc = CUENV_OK;
 
@@ -182,7 +183,7 @@ int activation_list(const char *root, const char *system_roots,
 			rc = list_root(roots.v[r], (enum kit_kind)k, lists[k],
 				       &a->warnings, err);
 		/* roots merged: sorted again, as store_list gives each */
-		install_list_sort(lists[k]);
+		store_version_list_sort(lists[k]);
 	}
 	strv_release(&roots);
 	return rc;
@@ -191,8 +192,8 @@ int activation_list(const char *root, const char *system_roots,
 /* The selection's folders that env_activate puts on LD_LIBRARY_PATH. */
 static void selection_lib_dirs(const struct active *act, struct strv *out)
 {
-	const struct install *ins[] = { act->cudnn, act->cuda, act->cuda,
-					act->cupti };
+	const struct store_version *ins[] = { act->cudnn, act->cuda, act->cuda,
+					      act->cupti };
 	const struct strv *lists[] = { act->cudnn ? &act->cudnn->lib : NULL,
 				       &act->cuda->lib, &act->cuda->cupti,
 				       act->cupti ? &act->cupti->cupti : NULL };

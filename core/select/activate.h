@@ -16,9 +16,9 @@
 
 struct activation {
 	struct selection sel;
-	struct install_list cudas;
-	struct install_list cudnns;
-	struct install_list cuptis;
+	struct store_version_list cudas;
+	struct store_version_list cudnns;
+	struct store_version_list cuptis;
 	struct active act;	/* valid when ok */
 	int ok;			/* a selection is resolved and applied */
 	struct envmap base;	/* start, with cuenv's earlier work undone */

@@ -464,7 +464,7 @@ static void add_unique_but(const struct plat_path_rules *r, struct strv *to,
  * the path they would shadow everything else the system has there.
  */
 static void add_own(const struct plat_path_rules *r, struct strv *to,
-		    const struct install *in, const struct strv *from)
+		    const struct store_version *in, const struct strv *from)
 {
 	add_unique_but(r, to, from, &in->searched);
 }
@@ -475,7 +475,7 @@ static void add_own(const struct plat_path_rules *r, struct strv *to,
  * searches by default.
  */
 static void add_link(const struct plat_path_rules *r, struct strv *to,
-		     const struct install *in, const struct strv *from)
+		     const struct store_version *in, const struct strv *from)
 {
 	size_t n = in->prefix ? strlen(in->prefix) : 0;
 	bool system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
@@ -539,7 +539,7 @@ void env_activate(struct envmap *env, const struct active *act,
 		apply_list(env, "LIBRARY_PATH", &link, 0, NULL, &state);
 		apply_list(env, "CPATH", &inc, 0, NULL, &state);
 	}
-	home = install_cuda_home(act->cuda);
+	home = store_version_cuda_home(act->cuda);
 	apply_scalar(env, "CUDA_HOME", home, &state);
 	apply_scalar(env, "CUDA_PATH", home, &state);
 	free(home);

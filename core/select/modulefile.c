@@ -79,7 +79,7 @@ static void add_unique(struct strv *to, const struct strv *from,
 }
 
 static void header(const struct fmt *f, const char *what,
-		   const struct install *in)
+		   const struct store_version *in)
 {
 	struct buf desc = BUF_INIT;
 
@@ -102,7 +102,7 @@ static void header(const struct fmt *f, const char *what,
 	buf_release(&desc);
 }
 
-void modulefile_cuda(int tcl, const struct install *in, struct buf *out)
+void modulefile_cuda(int tcl, const struct store_version *in, struct buf *out)
 {
 	const struct fmt fmt = { tcl, out }, *f = &fmt;
 	struct strv lib = STRV_INIT, bin = STRV_INIT, inc = STRV_INIT;
@@ -110,7 +110,7 @@ void modulefile_cuda(int tcl, const struct install *in, struct buf *out)
 	size_t n = strlen(in->prefix);
 	/* the linker reads no ld.so.cache: only /usr's folders are its own */
 	bool system = n >= 4 && !strcmp(in->prefix + n - 4, "/usr");
-	char *home = install_cuda_home(in);
+	char *home = store_version_cuda_home(in);
 
 	header(f, "CUDA", in);
 	buf_adds(f->out, f->tcl ? "conflict cuda\n" : "conflict(\"cuda\")\n");
@@ -136,8 +136,8 @@ void modulefile_cuda(int tcl, const struct install *in, struct buf *out)
 	free(home);
 }
 
-void modulefile_cudnn(int tcl, const struct install *in,
-		      const struct install_list *cudas, struct buf *out)
+void modulefile_cudnn(int tcl, const struct store_version *in,
+		      const struct store_version_list *cudas, struct buf *out)
 {
 	const struct fmt fmt = { tcl, out }, *f = &fmt;
 	struct buf label = BUF_INIT;
@@ -182,8 +182,8 @@ void modulefile_cudnn(int tcl, const struct install *in,
 	buf_release(&label);
 }
 
-int modulefile_for(int tcl, const struct install *in,
-		   const struct install_list *cudas, struct buf *name,
+int modulefile_for(int tcl, const struct store_version *in,
+		   const struct store_version_list *cudas, struct buf *name,
 		   struct buf *out)
 {
 	size_t k = 0;
@@ -218,9 +218,10 @@ int modulefile_format(const char *format, int *tcl, struct cuenv_err *err)
 
 /* The modules of list into dir/kind (see modulefile_write_all). */
 static int write_kind(int tcl, const char *dir, const char *kind,
-		      const struct install_list *list,
-		      const struct install_list *cudas, struct strv *written,
-		      struct strv *skipped, struct cuenv_err *err)
+		      const struct store_version_list *list,
+		      const struct store_version_list *cudas,
+		      struct strv *written, struct strv *skipped,
+		      struct cuenv_err *err)
 {
 	struct buf sub = BUF_INIT, path = BUF_INIT, data = BUF_INIT,
 		   name = BUF_INIT;
@@ -228,7 +229,7 @@ static int write_kind(int tcl, const char *dir, const char *kind,
 
 	buf_path(&sub, dir, kind);
 	for (size_t i = 0; i < list->n && !rc; i++) {
-		const struct install *in = list->v[i];
+		const struct store_version *in = list->v[i];
 
 		buf_reset(&name);
 		buf_reset(&data);
@@ -258,8 +259,8 @@ static int write_kind(int tcl, const char *dir, const char *kind,
 }
 
 int modulefile_write_all(int tcl, const char *dir,
-			 const struct install_list *cudas,
-			 const struct install_list *cudnns,
+			 const struct store_version_list *cudas,
+			 const struct store_version_list *cudnns,
 			 struct strv *written, struct strv *skipped,
 			 struct cuenv_err *err)
 {

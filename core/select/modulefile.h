@@ -18,15 +18,15 @@
  * the shell search already), CUDA_HOME, CUDA_PATH, and CUENV_ACTIVE
  * pushed; it conflicts with any other cuda module.
  */
-void modulefile_cuda(int tcl, const struct install *in, struct buf *out);
+void modulefile_cuda(int tcl, const struct store_version *in, struct buf *out);
 
 /*
  * A cuDNN's module, appended to out: it needs one of the cuda modules of
  * its CUDA major among cudas loaded, and puts its folders in front of
  * that CUDA's, as activation does.
  */
-void modulefile_cudnn(int tcl, const struct install *in,
-		      const struct install_list *cudas, struct buf *out);
+void modulefile_cudnn(int tcl, const struct store_version *in,
+		      const struct store_version_list *cudas, struct buf *out);
 
 /*
  * The module of in (a CUDA's or a cuDNN's, as above): its file's name
@@ -35,8 +35,8 @@ void modulefile_cudnn(int tcl, const struct install *in,
  * or CUENV_NO, nothing written, for a cuDNN no CUDA of its major among
  * cudas can carry.
  */
-int modulefile_for(int tcl, const struct install *in,
-		   const struct install_list *cudas, struct buf *name,
+int modulefile_for(int tcl, const struct store_version *in,
+		   const struct store_version_list *cudas, struct buf *name,
 		   struct buf *out);
 
 /*
@@ -56,8 +56,8 @@ int modulefile_format(const char *format, int *tcl, struct cuenv_err *err);
  * written.
  */
 int modulefile_write_all(int tcl, const char *dir,
-			 const struct install_list *cudas,
-			 const struct install_list *cudnns,
+			 const struct store_version_list *cudas,
+			 const struct store_version_list *cudnns,
 			 struct strv *written, struct strv *skipped,
 			 struct cuenv_err *err);
 

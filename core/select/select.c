@@ -149,8 +149,8 @@ out:
 	return rc;
 }
 
-size_t select_named(const struct install_list *l, const char *spec,
-		    const struct install **hit, struct buf *names)
+size_t select_named(const struct store_version_list *l, const char *spec,
+		    const struct store_version **hit, struct buf *names)
 {
 	size_t hits = 0;
 
@@ -158,7 +158,7 @@ size_t select_named(const struct install_list *l, const char *spec,
 	/* An exact name wins; then exact versions; then prefixes. */
 	for (int pass = 0; pass < 3 && !hits; pass++) {
 		for (size_t i = 0; i < l->n; i++) {
-			const struct install *in = l->v[i];
+			const struct store_version *in = l->v[i];
 			int match = pass == 0 ? !strcmp(in->name, spec)
 				    : pass == 1
 					    ? !strcmp(in->version, spec)
@@ -176,12 +176,12 @@ size_t select_named(const struct install_list *l, const char *spec,
 	return hits;
 }
 
-const struct install *select_pick(const struct install_list *l,
-				  const char *spec, unsigned cuda_major)
+const struct store_version *select_pick(const struct store_version_list *l,
+					const char *spec, unsigned cuda_major)
 {
 	struct version vs;
 
-	const struct install *newest = NULL;
+	const struct store_version *newest = NULL;
 
 	if (version_parse(spec, &vs))
 		return NULL;
@@ -202,8 +202,8 @@ const struct install *select_pick(const struct install_list *l,
 	return newest;
 }
 
-static void list_versions(const struct install_list *l, unsigned cuda_major,
-			  struct buf *out)
+static void list_versions(const struct store_version_list *l,
+			  unsigned cuda_major, struct buf *out)
 {
 	size_t shown = 0;
 
@@ -218,9 +218,9 @@ static void list_versions(const struct install_list *l, unsigned cuda_major,
 }
 
 int select_resolve(const struct selection *sel,
-		   const struct install_list *cudas,
-		   const struct install_list *cudnns,
-		   const struct install_list *cuptis, struct active *act,
+		   const struct store_version_list *cudas,
+		   const struct store_version_list *cudnns,
+		   const struct store_version_list *cuptis, struct active *act,
 		   struct cuenv_err *err)
 {
 	struct buf why = BUF_INIT, have = BUF_INIT;
@@ -285,12 +285,12 @@ out:
 }
 
 int select_install(struct store *st, const char *command, int nwords,
-		   char **words, struct install_list *list,
-		   const struct install **found, struct cuenv_err *err)
+		   char **words, struct store_version_list *list,
+		   const struct store_version **found, struct cuenv_err *err)
 {
 	enum kit_kind kind = KIT_CUDA;
 	const char *spec;
-	const struct install *hit = NULL;
+	const struct store_version *hit = NULL;
 	size_t hits = 0;
 	struct buf names = BUF_INIT;
 	int rc;
@@ -335,7 +335,7 @@ static void consider(const char *v, const char *spec, const char **best)
 }
 
 int select_latest(enum kit_kind kind, const char *spec,
-		  const struct install_list *installed,
+		  const struct store_version_list *installed,
 		  const struct catalog *cat, const char **best,
 		  struct cuenv_err *err)
 {
@@ -368,9 +368,9 @@ int select_prefix_spec(const char *spec, struct cuenv_err *err)
 	return version_check("cuda", spec, 0, err);
 }
 
-int select_prefix(const char *spec, const struct install_list *cudas,
-		  const struct install_list *cudnns,
-		  const struct install_list *cuptis, const char **prefix,
+int select_prefix(const char *spec, const struct store_version_list *cudas,
+		  const struct store_version_list *cudnns,
+		  const struct store_version_list *cuptis, const char **prefix,
 		  struct cuenv_err *err)
 {
 	struct selection sel;
@@ -386,16 +386,17 @@ int select_prefix(const char *spec, const struct install_list *cudas,
 
 /* ---- who uses an install ------------------------------------------------ */
 
-static int same_install(const struct install *a, const struct install *b)
+static int same_install(const struct store_version *a,
+			const struct store_version *b)
 {
 	return a && a->kind == b->kind && !strcmp(a->dir, b->dir);
 }
 
 /* Does sel, resolved as select_resolve would against l, give target? */
 static int sel_uses(const struct selection *sel, const struct select_lists *l,
-		    const struct install *target)
+		    const struct store_version *target)
 {
-	const struct install *cuda, *cupti = NULL;
+	const struct store_version *cuda, *cupti = NULL;
 
 	if (!sel->cuda)
 		return 0;
@@ -418,7 +419,7 @@ static int sel_uses(const struct selection *sel, const struct select_lists *l,
 }
 
 void select_users(const struct select_in *in, const struct select_lists *l,
-		  const struct install *target, struct strv *who)
+		  const struct store_version *target, struct strv *who)
 {
 	struct select_in files = *in;
 	struct selection sel;

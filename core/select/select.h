@@ -62,9 +62,10 @@ int select_find(const struct select_in *in, struct selection *sel,
 
 /* The resolved selection: borrowed pointers into the lists it came from. */
 struct active {
-	const struct install *cuda;
-	const struct install *cudnn; /* or NULL */
-	const struct install *cupti; /* CUPTI from another release, or NULL */
+	const struct store_version *cuda;
+	const struct store_version *cudnn; /* or NULL */
+	const struct store_version
+		*cupti; /* CUPTI from another release, or NULL */
 	int isolate;
 	/*
 	 * Folders that go on LD_LIBRARY_PATH ahead of the selection's: the
@@ -80,8 +81,8 @@ struct active {
  * the other), else the newest that spec is a prefix of, or NULL. For
  * cuDNN, only builds for cuda_major count (0: any).
  */
-const struct install *select_pick(const struct install_list *l,
-				  const char *spec, unsigned cuda_major);
+const struct store_version *select_pick(const struct store_version_list *l,
+					const char *spec, unsigned cuda_major);
 
 /*
  * The installs of l that spec names (for remove and uninstall): those
@@ -90,8 +91,8 @@ const struct install *select_pick(const struct install_list *l,
  * 12.4.1). Returns how many; *hit is the last of them (NULL for none),
  * and their names are appended to names, joined by ", ".
  */
-size_t select_named(const struct install_list *l, const char *spec,
-		    const struct install **hit, struct buf *names);
+size_t select_named(const struct store_version_list *l, const char *spec,
+		    const struct store_version **hit, struct buf *names);
 
 /*
  * For `remove` and `uninstall` (command, named in errors): the one
@@ -102,8 +103,8 @@ size_t select_named(const struct install_list *l, const char *spec,
  * CUENV_E_NOT_INSTALLED for one naming none; store_list's errors.
  */
 int select_install(struct store *st, const char *command, int nwords,
-		   char **words, struct install_list *list,
-		   const struct install **found, struct cuenv_err *err);
+		   char **words, struct store_version_list *list,
+		   const struct store_version **found, struct cuenv_err *err);
 
 /*
  * Resolve sel (which must be active) against what is installed. CUPTI
@@ -113,9 +114,9 @@ int select_install(struct store *st, const char *command, int nwords,
  * installed and the command that installs what is missing.
  */
 int select_resolve(const struct selection *sel,
-		   const struct install_list *cudas,
-		   const struct install_list *cudnns,
-		   const struct install_list *cuptis, struct active *act,
+		   const struct store_version_list *cudas,
+		   const struct store_version_list *cudnns,
+		   const struct store_version_list *cuptis, struct active *act,
 		   struct cuenv_err *err);
 
 /*
@@ -134,7 +135,7 @@ int select_resolve(const struct selection *sel,
  */
 struct catalog;
 int select_latest(enum kit_kind kind, const char *spec,
-		  const struct install_list *installed,
+		  const struct store_version_list *installed,
 		  const struct catalog *cat, const char **best,
 		  struct cuenv_err *err);
 
@@ -150,16 +151,16 @@ int select_prefix_spec(const char *spec, struct cuenv_err *err);
  * `cuenv use` resolves it against what is installed (12.4 is the newest
  * 12.4.x). Returns CUENV_OK or select_resolve's CUENV_E_NOT_INSTALLED.
  */
-int select_prefix(const char *spec, const struct install_list *cudas,
-		  const struct install_list *cudnns,
-		  const struct install_list *cuptis, const char **prefix,
+int select_prefix(const char *spec, const struct store_version_list *cudas,
+		  const struct store_version_list *cudnns,
+		  const struct store_version_list *cuptis, const char **prefix,
 		  struct cuenv_err *err);
 
 /* The store's installs of each kind, as select_users compares them. */
 struct select_lists {
-	const struct install_list *cudas;
-	const struct install_list *cudnns;
-	const struct install_list *cuptis;
+	const struct store_version_list *cudas;
+	const struct store_version_list *cudnns;
+	const struct store_version_list *cuptis;
 };
 
 /*
@@ -175,6 +176,6 @@ struct select_lists {
  * files; never fails.
  */
 void select_users(const struct select_in *in, const struct select_lists *l,
-		  const struct install *target, struct strv *who);
+		  const struct store_version *target, struct strv *who);
 
 #endif

@@ -11,14 +11,15 @@
 #include "base/xalloc.h"
 
 /* The root an install lives in, when it is not the user's own. */
-static const char *other_root(const char *root, const struct install *in)
+static const char *other_root(const char *root, const struct store_version *in)
 {
 	size_t n = strlen(root);
 
 	return strncmp(in->dir, root, n) || in->dir[n] != '/' ? in->dir : NULL;
 }
 
-bool versions_is_active(const struct activation *a, const struct install *in)
+bool versions_is_active(const struct activation *a,
+			const struct store_version *in)
 {
 	if (!a->ok)
 		return false;
@@ -29,7 +30,7 @@ bool versions_is_active(const struct activation *a, const struct install *in)
 
 /* a's lists, by kind. */
 static void lists_of(const struct activation *a,
-		     const struct install_list *lists[KIT_KINDS])
+		     const struct store_version_list *lists[KIT_KINDS])
 {
 	lists[KIT_CUDA] = &a->cudas;
 	lists[KIT_CUDNN] = &a->cudnns;
@@ -39,12 +40,12 @@ static void lists_of(const struct activation *a,
 void versions_text(struct buf *out, const struct activation *a,
 		   const char *root)
 {
-	const struct install_list *lists[KIT_KINDS];
+	const struct store_version_list *lists[KIT_KINDS];
 
 	lists_of(a, lists);
 	for (int k = 0; k < KIT_KINDS; k++) {
 		for (size_t i = 0; i < lists[k]->n; i++) {
-			const struct install *in = lists[k]->v[i];
+			const struct store_version *in = lists[k]->v[i];
 			struct buf label = BUF_INIT;
 
 			buf_adds(&label, in->version);
@@ -55,7 +56,8 @@ void versions_text(struct buf *out, const struct activation *a,
 				   kit_kind_name((enum kit_kind)k), label.data,
 				   in->prefix,
 				   in->registered ? "  (registered)" : "",
-				   install_is_missing(in) ? "  (missing)" : "",
+				   store_version_is_missing(in) ? "  (missing)"
+								: "",
 				   other_root(root, in) ? "  (system root)"
 							: "");
 			buf_release(&label);
@@ -63,7 +65,7 @@ void versions_text(struct buf *out, const struct activation *a,
 	}
 }
 
-static json_t *to_json(const struct install *in, int active)
+static json_t *to_json(const struct store_version *in, int active)
 {
 	json_t *o = json_object(), *comp = json_object();
 
@@ -72,7 +74,8 @@ static json_t *to_json(const struct install *in, int active)
 	json_object_set_new(o, "cuda_major", json_integer(in->cuda_major));
 	json_object_set_new(o, "prefix", json_string(in->prefix));
 	json_object_set_new(o, "registered", json_boolean(in->registered));
-	json_object_set_new(o, "missing", json_boolean(install_is_missing(in)));
+	json_object_set_new(o, "missing",
+			    json_boolean(store_version_is_missing(in)));
 	json_object_set_new(o, "active", json_boolean(active));
 	json_object_set_new(o, "dir", json_string(in->dir));
 	if (in->kind == KIT_CUDA)
@@ -95,7 +98,7 @@ static json_t *to_json(const struct install *in, int active)
 
 json_t *versions_json(const struct activation *a)
 {
-	const struct install_list *lists[KIT_KINDS];
+	const struct store_version_list *lists[KIT_KINDS];
 	json_t *j = json_object();
 
 	lists_of(a, lists);

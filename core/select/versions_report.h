@@ -12,14 +12,15 @@
 struct json_t;
 
 /* Is in one of the installs a's selection resolved to (a->ok)? */
-bool versions_is_active(const struct activation *a, const struct install *in);
+bool versions_is_active(const struct activation *a,
+			const struct store_version *in);
 
 /*
  * Append a line per install of a, CUDA then cuDNN then CUPTI, oldest
  * first: "*" for an active one, the kind, the version (a cuDNN's with
  * the CUDA major it was built for), the prefix, "(registered)" for one
  * added by path, "(missing)" for one whose folder is gone
- * (install_is_missing) and "(system root)" for one outside root.
+ * (store_version_is_missing) and "(system root)" for one outside root.
  */
 void versions_text(struct buf *out, const struct activation *a,
 		   const char *root);

@@ -146,7 +146,7 @@ static void add_dir(struct strv *dirs, struct strv *reals, const char *dir)
 	strv_push(dirs, dir);
 }
 
-void detect_layout(const char *prefix, struct install *in)
+void detect_layout(const char *prefix, struct store_version *in)
 {
 	struct strv reals = STRV_INIT;
 	struct buf sub = BUF_INIT, d = BUF_INIT;
@@ -225,7 +225,7 @@ static void keep_dirs_with(struct strv *dirs, const char *stem, const char *dll)
 }
 
 /* The library file stem ("libcudnn.so") in any lib dir: its longest name. */
-static bool find_lib(const struct install *in, const char *stem,
+static bool find_lib(const struct store_version *in, const char *stem,
 		     struct buf *name)
 {
 	for (size_t i = 0; i < in->lib.n; i++)
@@ -411,7 +411,7 @@ static char *cuda_version_txt(const char *prefix)
 	return v;
 }
 
-static char *cuda_version_headers(const struct install *in)
+static char *cuda_version_headers(const struct store_version *in)
 {
 	long n = header_define(&in->include, "cuda_runtime_api.h",
 			       "CUDART_VERSION");
@@ -429,14 +429,14 @@ static char *cuda_version_headers(const struct install *in)
  * NVIDIA's cuda-runtime wheel is versioned by its cudart (13.0.96), not by
  * the CUDA release, so only its major.minor names the release.
  */
-static char *cuda_version_wheel(const struct install *in)
+static char *cuda_version_wheel(const struct store_version *in)
 {
 	const char *v = note_version(&in->notes, "cuda_runtime", NULL);
 
 	return v ? version_cut(v, 2) : NULL;
 }
 
-static char *cuda_version_lib(const struct install *in)
+static char *cuda_version_lib(const struct store_version *in)
 {
 	struct buf name = BUF_INIT;
 	char *v = NULL, *cut = NULL;
@@ -457,7 +457,7 @@ static char *cuda_version_lib(const struct install *in)
 /* ---- CUPTI -------------------------------------------------------------- */
 
 /* cupti_version.h's CUPTI_API_VERSION, as the release it stands for. */
-static char *cupti_version_header(const struct install *in)
+static char *cupti_version_header(const struct store_version *in)
 {
 	const struct nvlib *c = nvlib_get(NVLIB_CUPTI);
 	long api = header_define(&in->include, c->version_header,
@@ -476,7 +476,7 @@ static char *cupti_version_header(const struct install *in)
  * libcupti.so.11.8, "12" in libcupti.so.12), never a year
  * (libcupti.so.2024.3.2 names no release).
  */
-static char *cupti_version_file(const struct install *in)
+static char *cupti_version_file(const struct store_version *in)
 {
 	const struct nvlib *c = nvlib_get(NVLIB_CUPTI);
 	char *best = NULL;
@@ -521,7 +521,7 @@ static bool same_release(const char *a, const char *b)
  * when none of them is there. Sources that disagree leave a warning
  * naming both; the first one wins.
  */
-static void cupti_version(const char *prefix, struct install *cuda)
+static void cupti_version(const char *prefix, struct store_version *cuda)
 {
 	struct buf wheel_name = BUF_INIT, own = BUF_INIT;
 	const char *wheel;
@@ -605,8 +605,8 @@ static int real_prefix(const char *path, char **out, struct cuenv_err *err)
 	return CUENV_OK;
 }
 
-static int set_version(struct install *in, const char *forced, char *found,
-		       const char *path, struct cuenv_err *err)
+static int set_version(struct store_version *in, const char *forced,
+		       char *found, const char *path, struct cuenv_err *err)
 {
 	struct version v;
 
@@ -632,7 +632,7 @@ static int set_version(struct install *in, const char *forced, char *found,
 }
 
 static int fill_cudnn(const char *path, const char *prefix, const char *forced,
-		      unsigned major, struct install *in,
+		      unsigned major, struct store_version *in,
 		      struct cuenv_err *err);
 
 /*
@@ -665,16 +665,17 @@ static void debian_prefix(char **prefix)
 }
 
 
-int detect_cuda(const char *path, const char *version, struct install *cuda,
-		struct install *cudnn, bool *has_cudnn, struct cuenv_err *err)
+int detect_cuda(const char *path, const char *version,
+		struct store_version *cuda, struct store_version *cudnn,
+		bool *has_cudnn, struct cuenv_err *err)
 {
 	struct buf name = BUF_INIT;
 	char *prefix = NULL, *found;
 	int rc;
 
 	*has_cudnn = false;
-	install_init(cuda, KIT_CUDA);
-	install_init(cudnn, KIT_CUDNN);
+	store_version_init(cuda, KIT_CUDA);
+	store_version_init(cudnn, KIT_CUDNN);
 	rc = real_prefix(path, &prefix, err);
 	if (rc)
 		goto out;
@@ -718,7 +719,7 @@ int detect_cuda(const char *path, const char *version, struct install *cuda,
 				&e2))
 			*has_cudnn = true;
 		else
-			install_release(cudnn);
+			store_version_release(cudnn);
 		err_release(&e2);
 	}
 out:
@@ -791,7 +792,7 @@ static bool is_cudnn_file(const char *name)
 	       !strcasecmp(name + n - 4, ".dll") && strstr(name, "64_");
 }
 
-unsigned detect_cudnn_libs_major(const struct install *cudnn, size_t most,
+unsigned detect_cudnn_libs_major(const struct store_version *cudnn, size_t most,
 				 off_t max_size, struct buf *file)
 {
 	struct sized_file *v = NULL;
@@ -859,7 +860,8 @@ static unsigned cudnn_major_from_path(const char *prefix)
 	return major;
 }
 
-static char *cudnn_version_found(struct install *in, unsigned *wheel_major)
+static char *cudnn_version_found(struct store_version *in,
+				 unsigned *wheel_major)
 {
 	struct buf name = BUF_INIT;
 	const char *wheel = note_version(&in->notes, "cudnn", &name);
@@ -929,7 +931,7 @@ static bool below(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && path[n] == '/';
 }
 
-static void wheel_prefix(struct install *in)
+static void wheel_prefix(struct store_version *in)
 {
 	const char *wheel = nvlib_get(NVLIB_CUDNN)->wheel_dir;
 	struct buf want = BUF_INIT, lib = BUF_INIT;
@@ -954,7 +956,8 @@ static void wheel_prefix(struct install *in)
 }
 
 static int fill_cudnn(const char *path, const char *prefix, const char *forced,
-		      unsigned major, struct install *in, struct cuenv_err *err)
+		      unsigned major, struct store_version *in,
+		      struct cuenv_err *err)
 {
 	struct buf name = BUF_INIT;
 	unsigned wheel_major;
@@ -1004,12 +1007,12 @@ out:
 }
 
 int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
-		 struct install *cudnn, struct cuenv_err *err)
+		 struct store_version *cudnn, struct cuenv_err *err)
 {
 	char *prefix = NULL;
 	int rc;
 
-	install_init(cudnn, KIT_CUDNN);
+	store_version_init(cudnn, KIT_CUDNN);
 	rc = real_prefix(path, &prefix, err);
 	if (rc)
 		return rc;
@@ -1294,7 +1297,7 @@ static void cuda_files(const char *dir, struct strv *out)
 		plat_closedir(d);
 }
 
-void detect_activation(struct install *in, const struct strv *loader_dirs)
+void detect_activation(struct store_version *in, const struct strv *loader_dirs)
 {
 	struct strv defaults = STRV_INIT;
 	struct buf meta = BUF_INIT;

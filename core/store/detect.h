@@ -30,22 +30,23 @@
  * detected version. Returns CUENV_OK, CUENV_E_STORE (unreadable path) or
  * CUENV_E_MANIFEST (not a toolkit, or no version found).
  */
-int detect_cuda(const char *path, const char *version, struct install *cuda,
-		struct install *cudnn, bool *has_cudnn, struct cuenv_err *err);
+int detect_cuda(const char *path, const char *version,
+		struct store_version *cuda, struct store_version *cudnn,
+		bool *has_cudnn, struct cuenv_err *err);
 
 /*
  * Examine the cuDNN at path. cuda_major, when not 0, says which CUDA major
  * it was built for and wins over detection. Same codes as detect_cuda.
  */
 int detect_cudnn(const char *path, const char *version, unsigned cuda_major,
-		 struct install *cudnn, struct cuenv_err *err);
+		 struct store_version *cudnn, struct cuenv_err *err);
 
 /*
  * Fill in's bin, lib, include and cupti folders from what is under prefix
  * (the layouts listed above), each folder once even when reached twice
  * through links.
  */
-void detect_layout(const char *prefix, struct install *in);
+void detect_layout(const char *prefix, struct store_version *in);
 
 /*
  * The soname NVIDIA gives library lib ("cudart", "cupti", "cublas",
@@ -69,7 +70,7 @@ unsigned detect_cuda_major_in_file(const char *path);
  * bigger than max_size (0: any size). The file that names it goes into
  * file, when not NULL. 0 when none does.
  */
-unsigned detect_cudnn_libs_major(const struct install *cudnn, size_t most,
+unsigned detect_cudnn_libs_major(const struct store_version *cudnn, size_t most,
 				 off_t max_size, struct buf *file);
 
 /* ---- how activation exposes an install ---------------------------------- */
@@ -101,7 +102,8 @@ void detect_loader_defaults(struct strv *out);
  *    libraries (nvlib.h) instead, made in the store at registration.
  * Reads the folders; writes nothing.
  */
-void detect_activation(struct install *in, const struct strv *loader_dirs);
+void detect_activation(struct store_version *in,
+		       const struct strv *loader_dirs);
 
 /* ---- NVIDIA's wheels of several CUDA majors in one site-packages ---- */
 

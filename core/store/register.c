@@ -17,7 +17,7 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
-int register_listable(const struct install *in, struct cuenv_err *err)
+int register_listable(const struct store_version *in, struct cuenv_err *err)
 {
 	const struct strv *lists[] = { &in->bin, &in->lib, &in->include,
 				       &in->cupti };
@@ -30,14 +30,15 @@ int register_listable(const struct install *in, struct cuenv_err *err)
 	return rc;
 }
 
-int register_record(struct store *st, struct install *in, struct cuenv_err *err)
+int register_record(struct store *st, struct store_version *in,
+		    struct cuenv_err *err)
 {
-	struct install_list list = { 0 };
-	char *name = install_make_name(in);
+	struct store_version_list list = { 0 };
+	char *name = store_version_make_name(in);
 	int rc = store_list(st, in->kind, &list, err);
 
 	for (size_t i = 0; !rc && i < list.n; i++) {
-		const struct install *old = list.v[i];
+		const struct store_version *old = list.v[i];
 
 		if (strcmp(old->name, name))
 			continue;
@@ -59,20 +60,20 @@ int register_record(struct store *st, struct install *in, struct cuenv_err *err)
 	if (!rc)
 		rc = store_register(st, in, err);
 	free(name);
-	install_list_release(&list);
+	store_version_list_release(&list);
 	return rc;
 }
 
-void register_already(const struct install *in, struct buf *out)
+void register_already(const struct store_version *in, struct buf *out)
 {
-	char *name = install_make_name(in);
+	char *name = store_version_make_name(in);
 
 	buf_printf(out, "%s %s is already registered from %s\n",
 		   kit_kind_name(in->kind), name, in->prefix);
 	free(name);
 }
 
-void register_describe(const struct install *in, struct buf *out)
+void register_describe(const struct store_version *in, struct buf *out)
 {
 	buf_printf(out, "registered %s %s", kit_kind_name(in->kind),
 		   in->version);
@@ -95,10 +96,10 @@ static bool inside(const char *path, const char *prefix)
 	return !strncmp(path, prefix, n) && (!path[n] || path[n] == '/');
 }
 
-int register_remove(struct store *st, const struct install *in, struct buf *out,
-		    struct cuenv_err *err)
+int register_remove(struct store *st, const struct store_version *in,
+		    struct buf *out, struct cuenv_err *err)
 {
-	struct install_list inner = { 0 };
+	struct store_version_list inner = { 0 };
 	int rc;
 
 	if (!in->registered) {
@@ -126,11 +127,11 @@ int register_remove(struct store *st, const struct install *in, struct buf *out,
 			buf_printf(out, "removed cudnn %s (inside it)\n",
 				   inner.v[i]->name);
 	}
-	install_list_release(&inner);
+	store_version_list_release(&inner);
 	return rc;
 }
 
-int register_uninstall(struct store *st, const struct install *in,
+int register_uninstall(struct store *st, const struct store_version *in,
 		       struct buf *out, struct cuenv_err *err)
 {
 	int rc;
@@ -173,7 +174,7 @@ int register_add_kind(const char *word, const char *as, unsigned cuda_major,
 }
 
 /* Register in; an identical registration already there is fine. */
-static int record(const struct register_add *ra, struct install *in,
+static int record(const struct register_add *ra, struct store_version *in,
 		  struct cuenv_err *err)
 {
 	struct buf said = BUF_INIT;
@@ -189,7 +190,7 @@ static int record(const struct register_add *ra, struct install *in,
 }
 
 /* The runtime wheel's own version among in's notes ("12.1.105"), or NULL. */
-static const char *runtime_wheel_version(const struct install *in)
+static const char *runtime_wheel_version(const struct store_version *in)
 {
 	const char *stem = nvlib_get(NVLIB_CUDART)->wheel_dir;
 	size_t n = strlen(stem);
@@ -212,8 +213,9 @@ static const char *runtime_wheel_version(const struct install *in)
  * such, and the command says so; when that is taken too, or there is
  * none, the conflict stands with its --as hint (issue 21 item 7).
  */
-static int record_toolkit(const struct register_add *ra, struct install *in,
-			  bool named, struct cuenv_err *err)
+static int record_toolkit(const struct register_add *ra,
+			  struct store_version *in, bool named,
+			  struct cuenv_err *err)
 {
 	struct cuenv_err e = CUENV_ERR_INIT;
 	const char *exact = runtime_wheel_version(in);
@@ -250,7 +252,7 @@ static int record_toolkit(const struct register_add *ra, struct install *in,
  * it is said and kept, not a conflict that would leave the toolkit
  * registered and the command failed (issue 21 item 7).
  */
-static int record_inner(const struct register_add *ra, struct install *in,
+static int record_inner(const struct register_add *ra, struct store_version *in,
 			struct cuenv_err *err)
 {
 	struct cuenv_err e = CUENV_ERR_INIT;
@@ -272,7 +274,8 @@ static int record_inner(const struct register_add *ra, struct install *in,
 	return rc;
 }
 
-static void describe(const struct register_add *ra, const struct install *in)
+static void describe(const struct register_add *ra,
+		     const struct store_version *in)
 {
 	struct buf line = BUF_INIT;
 
@@ -299,10 +302,10 @@ static void loader_dirs(char *const *envp, struct strv *out)
 /*
  * A toolkit without nvcc (NVIDIA's runtime wheels in a site-packages)
  * gives CUDA_HOME a folder that builds nothing (the runtime wheel's
- * folder, install_cuda_home): said once, at add.
+ * folder, store_version_cuda_home): said once, at add.
  */
 static void warn_no_nvcc(const struct register_add *ra,
-			 const struct install *in)
+			 const struct store_version *in)
 {
 	static const char *const names[] = { "nvcc", "nvcc.exe" };
 	struct buf w = BUF_INIT;
@@ -323,7 +326,7 @@ static void warn_no_nvcc(const struct register_add *ra,
 			if (there)
 				return;
 		}
-	home = install_cuda_home(in);
+	home = store_version_cuda_home(in);
 	buf_printf(&w,
 		   "cuda %s from %s has no bin/nvcc: CUDA_HOME and CUDA_PATH "
 		   "name %s%s, but building CUDA code (a PyTorch extension) "
@@ -341,8 +344,9 @@ static void warn_no_nvcc(const struct register_add *ra,
  * What the loader would find of the found installs (first, and the
  * cuDNN inside a toolkit: also), checked, then recorded and described.
  */
-static int add_found(const struct register_add *ra, struct install *first,
-		     struct install *also, bool named, struct cuenv_err *err)
+static int add_found(const struct register_add *ra, struct store_version *first,
+		     struct store_version *also, bool named,
+		     struct cuenv_err *err)
 {
 	struct strv searched = STRV_INIT;
 	int rc;
@@ -372,7 +376,7 @@ int register_add(const struct register_add *ra, enum kit_kind kind,
 		 const char *dir, const char *as, unsigned cuda_major,
 		 struct cuenv_err *err)
 {
-	struct install found, inner;
+	struct store_version found, inner;
 	bool has_inner = false;
 	int rc = kind == KIT_CUDA
 			 ? detect_cuda(dir, as, &found, &inner, &has_inner, err)
@@ -383,9 +387,9 @@ int register_add(const struct register_add *ra, enum kit_kind kind,
 	if (!rc)
 		rc = add_found(ra, &found, has_inner ? &inner : NULL,
 			       as != NULL, err);
-	install_release(&found);
+	store_version_release(&found);
 	if (kind == KIT_CUDA)
-		install_release(&inner);
+		store_version_release(&inner);
 	return rc;
 }
 

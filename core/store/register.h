@@ -20,7 +20,7 @@
  * goes into a PATH-like variable: trust_check_listable's error for the
  * first that cannot (one holding the list separator).
  */
-int register_listable(const struct install *in, struct cuenv_err *err);
+int register_listable(const struct store_version *in, struct cuenv_err *err);
 
 /*
  * Register in in st (store_register), unless the store has its name: the
@@ -28,17 +28,17 @@ int register_listable(const struct install *in, struct cuenv_err *err);
  * another one, or one cuenv installed, is CUENV_E_CONFLICT with a hint.
  * Caller holds the lock.
  */
-int register_record(struct store *st, struct install *in,
+int register_record(struct store *st, struct store_version *in,
 		    struct cuenv_err *err);
 
 /* "cuda 12.4 is already registered from PREFIX\n", for CUENV_NO above. */
-void register_already(const struct install *in, struct buf *out);
+void register_already(const struct store_version *in, struct buf *out);
 
 /*
  * "registered cuda 12.4.1 from PREFIX (CUPTI 12.4.127)\n", "registered
  * cudnn 9.1.0 for CUDA 12 from PREFIX\n".
  */
-void register_describe(const struct install *in, struct buf *out);
+void register_describe(const struct store_version *in, struct buf *out);
 
 /*
  * `cuenv remove`: unregister in (one of st's), leaving its files in
@@ -49,8 +49,8 @@ void register_describe(const struct install *in, struct buf *out);
  * install cuenv made; store_list's and store_delete's errors. Caller
  * holds the lock.
  */
-int register_remove(struct store *st, const struct install *in, struct buf *out,
-		    struct cuenv_err *err);
+int register_remove(struct store *st, const struct store_version *in,
+		    struct buf *out, struct cuenv_err *err);
 
 /*
  * `cuenv uninstall`: delete in (one of st's) and its files, with a line
@@ -58,7 +58,7 @@ int register_remove(struct store *st, const struct install *in, struct buf *out,
  * remove command as hint, for a registered install (cuenv does not delete
  * files it did not install); store_delete's errors. Caller holds the lock.
  */
-int register_uninstall(struct store *st, const struct install *in,
+int register_uninstall(struct store *st, const struct store_version *in,
 		       struct buf *out, struct cuenv_err *err);
 
 /* ---- cuenv add ----------------------------------------------------------- */

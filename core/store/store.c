@@ -20,40 +20,40 @@
 
 /* ---- installs ----------------------------------------------------------- */
 
-void install_init(struct install *in, enum kit_kind kind)
+void store_version_init(struct store_version *in, enum kit_kind kind)
 {
 	memset(in, 0, sizeof(*in));
 	in->kind = kind;
 }
 
-void install_release(struct install *in)
+void store_version_release(struct store_version *in)
 {
 	FREE_EACH(in->version, in->name, in->dir, in->prefix,
 		  in->cupti_version);
 	STRV_RELEASE_EACH(&in->bin, &in->lib, &in->include, &in->cupti,
 			  &in->notes, &in->sources, &in->warnings,
 			  &in->searched, &in->linked, &in->links);
-	install_init(in, in->kind);
+	store_version_init(in, in->kind);
 }
 
-void install_free(struct install *in)
+void store_version_free(struct store_version *in)
 {
 	if (!in)
 		return;
-	install_release(in);
+	store_version_release(in);
 	free(in);
 }
 
-void install_list_release(struct install_list *l)
+void store_version_list_release(struct store_version_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		install_free(l->v[i]);
+		store_version_free(l->v[i]);
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
 }
 
-char *install_make_name(const struct install *in)
+char *store_version_make_name(const struct store_version *in)
 {
 	struct buf b = BUF_INIT;
 
@@ -63,12 +63,13 @@ char *install_make_name(const struct install *in)
 	return buf_detach(&b);
 }
 
-bool install_is_missing(const struct install *in)
+bool store_version_is_missing(const struct store_version *in)
 {
 	return in->registered && in->prefix && !store_is_dir(in->prefix);
 }
 
-bool install_part_from_wheel(const struct install *in, const char *component)
+bool store_version_part_from_wheel(const struct store_version *in,
+				   const char *component)
 {
 	size_t n = strlen(component);
 
@@ -115,7 +116,7 @@ static bool lists(const struct strv *v, const char *prefix, const char *leaf)
 	return false;
 }
 
-char *install_cuda_home(const struct install *in)
+char *store_version_cuda_home(const struct store_version *in)
 {
 	const char *rt = nvlib_get(NVLIB_CUDART)->wheel_dir;
 	size_t n, rn = strlen(rt);
@@ -145,7 +146,7 @@ char *install_cuda_home(const struct install *in)
 	return xstrdup(in->prefix);
 }
 
-bool install_name_is_valid(enum kit_kind kind, const char *name)
+bool store_version_name_is_valid(enum kit_kind kind, const char *name)
 {
 	const char *dash;
 	char *v;
@@ -418,7 +419,7 @@ static int dirs_from_json(json_t *a, const char *prefix, struct strv *out)
  * A registered install whose library folders are shared with other
  * software: its <dir>/lib of links stands in for them.
  */
-static void use_links(struct install *in)
+static void use_links(struct store_version *in)
 {
 	struct strv *lists[] = { &in->lib, &in->cupti };
 	struct buf own = BUF_INIT;
@@ -439,7 +440,7 @@ static void use_links(struct install *in)
 	buf_release(&own);
 }
 
-int store_read_receipt(const char *dir, struct install *in,
+int store_read_receipt(const char *dir, struct store_version *in,
 		       struct cuenv_err *err)
 {
 	struct buf path = BUF_INIT;
@@ -452,7 +453,7 @@ int store_read_receipt(const char *dir, struct install *in,
 	enum kit_kind kk;
 	int rc = CUENV_OK;
 
-	install_init(in, KIT_CUDA);
+	store_version_init(in, KIT_CUDA);
 	buf_path(&path, dir, RECEIPT_NAME);
 	/* Not json_load_file: its fopen takes Windows' ANSI code page. */
 	if (file_read(path.data, RECEIPT_MAX, 0, &text, &ferr)) {
@@ -500,7 +501,7 @@ int store_read_receipt(const char *dir, struct install *in,
 	    (json_object_get(j, "linked") &&
 	     dirs_from_json(json_object_get(j, "linked"), in->prefix,
 			    &in->linked))) {
-		install_release(in);
+		store_version_release(in);
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"bad directory list in receipt '%s'",
 				path.data);
@@ -540,21 +541,21 @@ out:
 
 static int cmp_install(const void *a, const void *b)
 {
-	const struct install *x = *(const struct install *const *)a;
-	const struct install *y = *(const struct install *const *)b;
+	const struct store_version *x = *(const struct store_version *const *)a;
+	const struct store_version *y = *(const struct store_version *const *)b;
 
 	return version_cmp_build(x->version, x->cuda_major, y->version,
 				 y->cuda_major);
 }
 
-void install_list_sort(struct install_list *l)
+void store_version_list_sort(struct store_version_list *l)
 {
 	if (l->n > 1)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_install);
 }
 
-int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
-	       struct cuenv_err *err)
+int store_list(struct store *st, enum kit_kind kind,
+	       struct store_version_list *out, struct cuenv_err *err)
 {
 	struct buf dir = BUF_INIT, sub = BUF_INIT;
 	const char *name;
@@ -573,14 +574,14 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 	}
 	while ((name = plat_readdir(d))) {
 		struct cuenv_err e2 = CUENV_ERR_INIT;
-		struct install *in;
+		struct store_version *in;
 		struct plat_stat sst;
 
 		if (name[0] == '.')
 			continue;
 		buf_reset(&sub);
 		buf_path(&sub, dir.data, name);
-		if (!install_name_is_valid(kind, name)) {
+		if (!store_version_name_is_valid(kind, name)) {
 			strv_push(&st->warnings, sub.data);
 			continue;
 		}
@@ -591,7 +592,7 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 		buf_setlen(&sub, sub.len - strlen("/" RECEIPT_NAME));
 		in = xmalloc(sizeof(*in));
 		if (store_read_receipt(sub.data, in, &e2) || in->kind != kind) {
-			install_release(in);
+			store_version_release(in);
 			strv_push(&st->warnings,
 				  e2.rc ? e2.msg.data : sub.data);
 			err_release(&e2);
@@ -602,14 +603,14 @@ int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
 		out->v[out->n++] = in;
 	}
 	plat_closedir(d);
-	install_list_sort(out);
+	store_version_list_sort(out);
 out:
 	buf_release(&dir);
 	buf_release(&sub);
 	return rc;
 }
 
-static int write_receipt(const char *dir, const struct install *in,
+static int write_receipt(const char *dir, const struct store_version *in,
 			 struct cuenv_err *err)
 {
 	struct buf path = BUF_INIT;
@@ -689,15 +690,15 @@ static int write_receipt(const char *dir, const struct install *in,
 	return rc;
 }
 
-int store_commit(struct store *st, struct install *in, const char *staged,
+int store_commit(struct store *st, struct store_version *in, const char *staged,
 		 struct cuenv_err *err)
 {
 	struct buf dest = BUF_INIT;
 	int rc;
 
 	free(in->name);
-	in->name = install_make_name(in);
-	if (!install_name_is_valid(in->kind, in->name))
+	in->name = store_version_make_name(in);
+	if (!store_version_name_is_valid(in->kind, in->name))
 		BUG("invalid install name '%s'", in->name);
 	buf_path(&dest, st->root, "versions");
 	buf_path(&dest, dest.data, kit_kind_name(in->kind));
@@ -730,15 +731,16 @@ out:
 	return rc;
 }
 
-int store_commit_over(struct store *st, struct install *in, const char *staged,
-		      const char *old, struct cuenv_err *err)
+int store_commit_over(struct store *st, struct store_version *in,
+		      const char *staged, const char *old,
+		      struct cuenv_err *err)
 {
 	struct buf dest = BUF_INIT;
 	int rc;
 
 	free(in->name);
-	in->name = install_make_name(in);
-	if (!install_name_is_valid(in->kind, in->name))
+	in->name = store_version_make_name(in);
+	if (!store_version_name_is_valid(in->kind, in->name))
 		BUG("invalid install name '%s'", in->name);
 	buf_path(&dest, st->root, "versions");
 	buf_path(&dest, dest.data, kit_kind_name(in->kind));
@@ -793,7 +795,7 @@ static void remove_links(const char *dir)
 }
 
 /* in->links as links in staged/lib, one per file name. */
-static int make_links(const struct install *in, const char *staged,
+static int make_links(const struct store_version *in, const char *staged,
 		      struct cuenv_err *err)
 {
 	struct buf dir = BUF_INIT, p = BUF_INIT;
@@ -821,7 +823,8 @@ out:
 	return rc;
 }
 
-int store_register(struct store *st, struct install *in, struct cuenv_err *err)
+int store_register(struct store *st, struct store_version *in,
+		   struct cuenv_err *err)
 {
 	struct buf stage = BUF_INIT, r = BUF_INIT;
 	int rc;
@@ -1144,7 +1147,7 @@ int store_lock_now(int fd)
  * and is held before the folder does: a sweep that can take the lock
  * knows the uninstall died (kill -9, power loss) and may finish its work.
  */
-int store_delete(struct store *st, const struct install *in,
+int store_delete(struct store *st, const struct store_version *in,
 		 struct cuenv_err *err)
 {
 	struct buf trash = BUF_INIT, lock = BUF_INIT;

@@ -44,7 +44,13 @@
 
 #define RECEIPT_NAME ".cuenv-receipt"
 
-struct install {
+/*
+ * One version in the store, as its receipt records it: installed by cuenv
+ * (its files under versions/<kind>/<name>/) or registered (files at
+ * prefix, elsewhere). Not to be confused with the install pipeline
+ * (core/install/install.h), which makes these.
+ */
+struct store_version {
 	enum kit_kind kind;
 	char *version;	     /* "12.4.1", "9.1.0.70" */
 	unsigned cuda_major; /* CUDA: its own; cuDNN: the one it was built for */
@@ -73,29 +79,29 @@ struct install {
 				 folder links to; not saved */
 };
 
-struct install_list {
-	struct install **v;
+struct store_version_list {
+	struct store_version **v;
 	size_t n;
 };
 
-void install_init(struct install *in, enum kit_kind kind);
-void install_release(struct install *in);
-void install_free(struct install *in);
-void install_list_release(struct install_list *l);
+void store_version_init(struct store_version *in, enum kit_kind kind);
+void store_version_release(struct store_version *in);
+void store_version_free(struct store_version *in);
+void store_version_list_release(struct store_version_list *l);
 /* Sort l by version, then CUDA major (version_cmp_build): store_list's
  * order. */
-void install_list_sort(struct install_list *l);
-/* The directory name for an install: "12.4.1" or "9.1.0.70-cuda12". */
-char *install_make_name(const struct install *in);
+void store_version_list_sort(struct store_version_list *l);
+/* The directory name for a version: "12.4.1" or "9.1.0.70-cuda12". */
+char *store_version_make_name(const struct store_version *in);
 /* Is name a well-formed version directory name for kind? */
-bool install_name_is_valid(enum kit_kind kind, const char *name);
+bool store_version_name_is_valid(enum kit_kind kind, const char *name);
 /*
  * Is in registered from a folder that is gone (a venv deleted, a toolkit
  * uninstalled behind cuenv's back)? Its receipt stays until `cuenv
  * remove`; `versions` shows it missing and activation refuses it. Stats
  * in->prefix.
  */
-bool install_is_missing(const struct install *in);
+bool store_version_is_missing(const struct store_version *in);
 /*
  * Did cuenv install component (a redist name: "cuda_nvcc") into in from a
  * wheel of the package index (its receipt's source ends in .whl)? Then
@@ -103,7 +109,8 @@ bool install_is_missing(const struct install *in);
  * brings no more: the index's cuda_nvcc wheels before 12.4 hold ptxas,
  * not nvcc. False for a registered toolkit and a component not recorded.
  */
-bool install_part_from_wheel(const struct install *in, const char *component);
+bool store_version_part_from_wheel(const struct store_version *in,
+				   const char *component);
 /*
  * The folder CUDA_HOME and CUDA_PATH name for the toolkit in: its prefix
  * when that has bin/ or include/ of its own (every toolkit layout); in a
@@ -114,7 +121,7 @@ bool install_part_from_wheel(const struct install *in, const char *component);
  * or CUDA_HOME/bin/nvcc find nothing there. Reads only in's lists; the
  * string is the caller's.
  */
-char *install_cuda_home(const struct install *in);
+char *store_version_cuda_home(const struct store_version *in);
 
 struct store {
 	char *root;
@@ -167,8 +174,8 @@ int store_lock_fd(int fd, int exclusive, int wait);
  * first). Unreadable receipts are skipped and described in st->warnings.
  * A missing versions folder is an empty list.
  */
-int store_list(struct store *st, enum kit_kind kind, struct install_list *out,
-	       struct cuenv_err *err);
+int store_list(struct store *st, enum kit_kind kind,
+	       struct store_version_list *out, struct cuenv_err *err);
 
 /*
  * Take the store's lock shared with other installs (which only add to the
@@ -179,7 +186,7 @@ int store_lock_shared(struct store *st, struct cuenv_err *err);
 
 /* Read one receipt; dir is the version directory. in is initialised
  * either way: release it. */
-int store_read_receipt(const char *dir, struct install *in,
+int store_read_receipt(const char *dir, struct store_version *in,
 		       struct cuenv_err *err);
 
 /*
@@ -187,7 +194,8 @@ int store_read_receipt(const char *dir, struct install *in,
  * versions/<kind>/<name>. Fails with CUENV_E_STORE when the name is taken.
  * Fills in->name and in->dir. Caller holds the lock.
  */
-int store_register(struct store *st, struct install *in, struct cuenv_err *err);
+int store_register(struct store *st, struct store_version *in,
+		   struct cuenv_err *err);
 
 /*
  * Move the folder staged (which holds an installed version's files, on
@@ -195,7 +203,7 @@ int store_register(struct store *st, struct install *in, struct cuenv_err *err);
  * in's receipt into it first. Fills in->name, in->dir and in->prefix.
  * Fails with CUENV_E_STORE when the name is taken.
  */
-int store_commit(struct store *st, struct install *in, const char *staged,
+int store_commit(struct store *st, struct store_version *in, const char *staged,
 		 struct cuenv_err *err);
 
 /*
@@ -207,8 +215,9 @@ int store_commit(struct store *st, struct install *in, const char *staged,
  * renames leaves it there, in the staging folder). Either way a failure
  * leaves the old version as it was. Caller holds the version's lock.
  */
-int store_commit_over(struct store *st, struct install *in, const char *staged,
-		      const char *old, struct cuenv_err *err);
+int store_commit_over(struct store *st, struct store_version *in,
+		      const char *staged, const char *old,
+		      struct cuenv_err *err);
 
 /*
  * Take the version directory out of the store: renamed into
@@ -222,7 +231,7 @@ int store_commit_over(struct store *st, struct install *in, const char *staged,
  * too. Caller holds the lock alone (store_lock): installs hold it shared
  * while they have a version's lock file open.
  */
-int store_delete(struct store *st, const struct install *in,
+int store_delete(struct store *st, const struct store_version *in,
 		 struct cuenv_err *err);
 
 /*

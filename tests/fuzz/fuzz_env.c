@@ -77,7 +77,7 @@ static int take(const char *line, const char *key, const char **value)
 	return 1;
 }
 
-static void set_prefix(struct install *in, const char *prefix)
+static void set_prefix(struct store_version *in, const char *prefix)
 {
 	free(in->prefix);
 	in->prefix = xstrdup(prefix);
@@ -85,16 +85,16 @@ static void set_prefix(struct install *in, const char *prefix)
 
 static void round_trip(const struct strv *lines)
 {
-	struct install cuda, cudnn, cupti;
+	struct store_version cuda, cudnn, cupti;
 	struct active act = { .cuda = &cuda };
 	struct envmap start = ENVMAP_INIT, env = ENVMAP_INIT,
 		      first = ENVMAP_INIT;
 	struct strv warnings = STRV_INIT;
 	const char *v;
 
-	install_init(&cuda, KIT_CUDA);
-	install_init(&cudnn, KIT_CUDNN);
-	install_init(&cupti, KIT_CUDA);
+	store_version_init(&cuda, KIT_CUDA);
+	store_version_init(&cudnn, KIT_CUDNN);
+	store_version_init(&cupti, KIT_CUDA);
 	cuda.version = xstrdup("12.4.1");
 	cudnn.version = xstrdup("9.1.0.70");
 	cupti.version = xstrdup("12.6.3");
@@ -149,9 +149,9 @@ static void round_trip(const struct strv *lines)
 	envmap_release(&env);
 	envmap_release(&first);
 	strv_release(&warnings);
-	install_release(&cuda);
-	install_release(&cudnn);
-	install_release(&cupti);
+	store_version_release(&cuda);
+	store_version_release(&cudnn);
+	store_version_release(&cupti);
 }
 
 static void any_undo(const struct strv *lines)

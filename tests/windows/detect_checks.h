@@ -119,7 +119,7 @@ static void detect_layout_checks(const char *root, const char *fixtures)
 {
 	struct buf kit = BUF_INIT, dnn = BUF_INIT, p = BUF_INIT,
 		   from = BUF_INIT;
-	struct install cuda, cudnn, dn;
+	struct store_version cuda, cudnn, dn;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	bool has = false;
 	char *real;
@@ -165,8 +165,8 @@ static void detect_layout_checks(const char *root, const char *fixtures)
 	      cuda.cupti.n ? cuda.cupti.v[0] : "(none)",
 	      "...\\extras\\CUPTI\\lib64");
 	check(!has, "no cuDNN inside the toolkit", "one", "none");
-	install_release(&cuda);
-	install_release(&cudnn);
+	store_version_release(&cuda);
+	store_version_release(&cudnn);
 	err_release(&err);
 
 	make_dirs(root, "cudnn-11.2-windows-x64-v8.1.1.33/cuda", &dnn);
@@ -183,7 +183,7 @@ static void detect_layout_checks(const char *root, const char *fixtures)
 	rc = detect_cudnn(dnn.data, NULL, 0, &dn, &err);
 	check(rc == CUENV_E_MANIFEST, "cuDNN alone: its CUDA is not known",
 	      err.msg.data, "CUENV_E_MANIFEST");
-	install_release(&dn);
+	store_version_release(&dn);
 	err_release(&err);
 
 	buf_sets(&from, fixtures);
@@ -199,7 +199,7 @@ static void detect_layout_checks(const char *root, const char *fixtures)
 	      err.msg.data, "OK");
 	check_str("cuDNN's version", dn.version, "8.1.1");
 	check_int("the CUDA major its DLL imports", dn.cuda_major, 11);
-	install_release(&dn);
+	store_version_release(&dn);
 	err_release(&err);
 	buf_release(&kit);
 	buf_release(&dnn);

@@ -180,13 +180,13 @@ static void install_run_checks(const char *root)
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct catalog cat = { 0 };
 	struct store s = { 0 };
-	struct install out, back;
+	struct store_version out, back;
 	struct install_opts o = { .fetch = FETCH_OPTS_INIT };
 	char sha[DIGEST_HEX_LEN + 1] = "";
 	struct plat_stat st;
 	int rc;
 
-	install_init(&out, KIT_CUDA);
+	store_version_init(&out, KIT_CUDA);
 	buf_printf(&p,
 		   "%s\\mirror\\compute\\cuda\\redist\\cuda_cudart"
 		   "\\windows-x86_64",
@@ -240,14 +240,14 @@ static void install_run_checks(const char *root)
 	check(rc == 0, "  its receipt", err.msg.data, "0");
 	check_str("  version", back.version, "12.4.1");
 	check_int("  a bin folder", (long long)back.bin.n, 1);
-	install_release(&back);
+	store_version_release(&back);
 	/* again: already there */
-	install_release(&out);
-	install_init(&out, KIT_CUDA);
+	store_version_release(&out);
+	store_version_init(&out, KIT_CUDA);
 	rc = install_run(&s, cat.v[0], &o, &out, &err);
 	check_int("  again: CUENV_NO", rc, CUENV_NO);
 out:
-	install_release(&out);
+	store_version_release(&out);
 	catalog_release(&cat);
 	store_release(&s);
 	buf_release(&p);
@@ -288,8 +288,8 @@ static void install_checks(void)
 	struct unpack_stats stats;
 	struct plat_stat st;
 	struct store s = { 0 }, rel = { 0 };
-	struct install in, back;
-	struct install_list list = { 0 };
+	struct store_version in, back;
+	struct store_version_list list = { 0 };
 	struct assemble *a = NULL;
 	uint64_t avail = 0, total = 0;
 	int rc;
@@ -428,7 +428,7 @@ static void install_checks(void)
 	check(rc == 0 && !plat_stat(p.data, &st) && st.type == PLAT_F_DIR,
 	      "store_mkdir_p a\\b/c", err.msg.data, "a folder");
 
-	install_init(&in, KIT_CUDA);
+	store_version_init(&in, KIT_CUDA);
 	in.version = xstrdup("12.4.1");
 	in.cuda_major = 12;
 	buf_reset(&p);
@@ -479,17 +479,17 @@ static void install_checks(void)
 	buf_reset(&p);
 	buf_printf(&p, "%s/cuda/include/" GRUSSE_H, in.dir);
 	check_file("  the files came along", p.data, "#define GRUSSE 1\n");
-	install_release(&back);
+	store_version_release(&back);
 	rc = store_list(&s, KIT_CUDA, &list, &err);
 	check(rc == 0 && list.n == 1, "store_list", err.msg.data, "one");
 	check_str("  listed", list.n ? list.v[0]->version : NULL, "12.4.1");
-	install_list_release(&list);
+	store_version_list_release(&list);
 
 	check_int("remove the store", store_remove_tree(sroot.data), 0);
 	check_int("remove the test folder", store_remove_tree(root.data), 0);
 	errno = 0;
 	check_int("  gone", plat_stat(root.data, &st), -1);
-	install_release(&in);
+	store_version_release(&in);
 	store_release(&s);
 	buf_release(&root);
 	buf_release(&zip);

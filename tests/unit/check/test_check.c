@@ -532,8 +532,8 @@ static int probe_args(struct check_probe *p, const char *const *args)
 
 static void test_check_probe_args_read_what_the_plan_writes(void **state)
 {
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/c");
-	struct install *dn = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/d");
+	struct store_version *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/c");
+	struct store_version *dn = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/d");
 	struct active act = {.cuda = cu, .cudnn = dn};
 	struct driver_req req = {.release = "550.54.15", .compat = "525"};
 	struct check_plan pl = CHECK_PLAN_INIT;
@@ -556,8 +556,8 @@ static void test_check_probe_args_read_what_the_plan_writes(void **state)
 		assert_string_equal(p.own.v[i], pl.own.v[i]);
 	strv_release(&p.own);
 	check_plan_release(&pl);
-	install_free(cu);
-	install_free(dn);
+	store_version_free(cu);
+	store_version_free(dn);
 }
 
 static void test_check_probe_args_forms_as_getopt_long(void **state)

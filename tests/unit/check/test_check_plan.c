@@ -22,7 +22,8 @@ static char *joined(const struct check_plan *pl)
 
 static void test_check_plan_names_release_sonames_when_absent(void **state)
 {
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
+	struct store_version *cu =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
 	struct active act = {.cuda = cu};
 	struct driver_req req = {.release = "550.54.15", .compat = "525"};
 	struct check_plan pl = CHECK_PLAN_INIT;
@@ -41,12 +42,13 @@ static void test_check_plan_names_release_sonames_when_absent(void **state)
 	assert_null(pl.cudnn);
 	free(line);
 	check_plan_release(&pl);
-	install_free(cu);
+	store_version_free(cu);
 }
 
 static void test_check_plan_cuda_11_runtime_soname(void **state)
 {
-	struct install *cu = fx_install_new(KIT_CUDA, "11.8.0", 11, "/t/cu");
+	struct store_version *cu =
+	    fx_install_new(KIT_CUDA, "11.8.0", 11, "/t/cu");
 	struct active act = {.cuda = cu};
 	struct check_plan pl = CHECK_PLAN_INIT;
 
@@ -57,7 +59,7 @@ static void test_check_plan_cuda_11_runtime_soname(void **state)
 	assert_int_equal(strv_find(&pl.argv, "--driver-need"), -1);
 	assert_int_equal(strv_find(&pl.argv, "--driver-compat"), -1);
 	check_plan_release(&pl);
-	install_free(cu);
+	store_version_free(cu);
 }
 
 static void test_check_plan_takes_sonames_from_the_selection(void **state)
@@ -65,9 +67,11 @@ static void test_check_plan_takes_sonames_from_the_selection(void **state)
 	struct fixture *fx = *state;
 	char *pc = fx_path(fx, "cu"), *pd = fx_path(fx, "dnn"),
 	     *pt = fx_path(fx, "cupti");
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc),
-		       *dnn = fx_install_new(KIT_CUDNN, "9.1.0.70", 12, pd),
-		       *cupti = fx_install_new(KIT_CUPTI, "12.6.3", 12, pt);
+	struct store_version *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc),
+			     *dnn =
+				 fx_install_new(KIT_CUDNN, "9.1.0.70", 12, pd),
+			     *cupti =
+				 fx_install_new(KIT_CUPTI, "12.6.3", 12, pt);
 	struct active act = {.cuda = cu, .cudnn = dnn, .cupti = cupti};
 	struct check_plan pl = CHECK_PLAN_INIT;
 	struct buf want = BUF_INIT;
@@ -95,9 +99,9 @@ static void test_check_plan_takes_sonames_from_the_selection(void **state)
 	free(line);
 	buf_release(&want);
 	check_plan_release(&pl);
-	install_free(cu);
-	install_free(dnn);
-	install_free(cupti);
+	store_version_free(cu);
+	store_version_free(dnn);
+	store_version_free(cupti);
 	free(pc);
 	free(pd);
 	free(pt);
@@ -107,7 +111,7 @@ static void test_check_plan_asks_for_a_toolkits_own_cudnn(void **state)
 {
 	struct fixture *fx = *state;
 	char *pc = fx_path(fx, "wheels");
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc);
+	struct store_version *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, pc);
 	struct active act = {.cuda = cu};
 	struct check_plan pl = CHECK_PLAN_INIT;
 
@@ -119,7 +123,7 @@ static void test_check_plan_asks_for_a_toolkits_own_cudnn(void **state)
 	assert_true(strv_find(&pl.argv, "--cudnn-lib") >= 0);
 	assert_int_equal(strv_find(&pl.argv, "--cudnn"), -1);
 	check_plan_release(&pl);
-	install_free(cu);
+	store_version_free(cu);
 	free(pc);
 }
 
@@ -140,8 +144,10 @@ static void test_check_step_layer_maps_every_step(void **state)
 
 static void test_check_plan_blame_fails_the_step_and_skips_others(void **state)
 {
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu"),
-		       *dnn = fx_install_new(KIT_CUDNN, "9.1.0.70", 12, "/t/d");
+	struct store_version *cu = fx_install_new(KIT_CUDA, "12.4.1", 12,
+						  "/t/cu"),
+			     *dnn = fx_install_new(KIT_CUDNN, "9.1.0.70", 12,
+						   "/t/d");
 	struct active act = {.cuda = cu, .cudnn = dnn};
 	struct check_plan pl = CHECK_PLAN_INIT;
 	struct check_report r;
@@ -174,13 +180,14 @@ static void test_check_plan_blame_fails_the_step_and_skips_others(void **state)
 			    "(Segmentation fault) during the cudnn layer");
 	check_report_release(&r);
 	check_plan_release(&pl);
-	install_free(cu);
-	install_free(dnn);
+	store_version_free(cu);
+	store_version_free(dnn);
 }
 
 static void test_check_plan_blame_fix_for_each_layer(void **state)
 {
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
+	struct store_version *cu =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
 	struct active act = {.cuda = cu};
 	struct check_plan pl = CHECK_PLAN_INIT;
 	struct check_report r;
@@ -213,7 +220,7 @@ static void test_check_plan_blame_fix_for_each_layer(void **state)
 			    "and check nvidia-smi and the kernel log (dmesg)");
 	check_report_release(&r);
 	check_plan_release(&pl);
-	install_free(cu);
+	store_version_free(cu);
 }
 
 /* ---- --compile ----------------------------------------------------------- */
@@ -236,7 +243,8 @@ static void test_check_compile_program_prints_what_is_checked(void **state)
 
 static void test_check_compile_no_nvcc_fix_depends_on_ownership(void **state)
 {
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
+	struct store_version *cu =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/t/cu");
 	struct check_report r;
 	struct check_layer *l = &r.layer[CHECK_KERNEL];
 
@@ -255,7 +263,7 @@ static void test_check_compile_no_nvcc_fix_depends_on_ownership(void **state)
 			    "--runtime-only: cuenv uninstall --force cuda "
 			    "12.4.1 && cuenv install 12.4.1");
 	check_report_release(&r);
-	install_free(cu);
+	store_version_free(cu);
 }
 
 static void test_check_compile_build_failure_says_why(void **state)

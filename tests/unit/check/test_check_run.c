@@ -20,7 +20,8 @@ static void activation(const struct fixture *fx, struct activation *a)
 {
 	static const char *const vars[] = {"PATH=/usr/bin:/bin", NULL};
 	char *prefix = fx_path(fx, "cu");
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, prefix);
+	struct store_version *cu =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, prefix);
 
 	activation_init(a);
 	fx_mkdir(fx, "cu");

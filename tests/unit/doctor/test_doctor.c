@@ -166,13 +166,14 @@ static void reg(struct world *w, enum kit_kind kind, const char *version,
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct store st;
-	struct install *in = fx_install_new(kind, version, major, at(w, rel));
+	struct store_version *in =
+	    fx_install_new(kind, version, major, at(w, rel));
 
 	if (store_open(&st, w->root, true, &err) ||
 	    store_register(&st, in, &err))
 		fail_msg("registering %s: %s", version, err.msg.data);
 	store_release(&st);
-	install_free(in);
+	store_version_free(in);
 }
 
 static void setenv_w(struct world *w, const char *name, const char *value)

@@ -464,7 +464,7 @@ static void test_explain_fix_from_the_store_or_catalogue(void **state)
 	struct explain ex;
 	struct explain_fix fx;
 	struct catalog cat = {0};
-	struct install cuda = {.kind = KIT_CUDA, .version = "11.2.2"};
+	struct store_version cuda = {.kind = KIT_CUDA, .version = "11.2.2"};
 	json_t *j;
 
 	(void)state;

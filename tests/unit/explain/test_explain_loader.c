@@ -113,10 +113,10 @@ struct run {
 static void add_cuda(const struct fixture *fx, struct run *r,
 		     const char *version, const char *rel)
 {
-	struct install *in = xcalloc(1, sizeof(*in));
-	struct install_list *l = &r->in.cudas;
+	struct store_version *in = xcalloc(1, sizeof(*in));
+	struct store_version_list *l = &r->in.cudas;
 
-	install_init(in, KIT_CUDA);
+	store_version_init(in, KIT_CUDA);
 	in->version = xstrdup(version);
 	in->prefix = fx_path(fx, rel);
 	in->dir = xstrdup(in->prefix);
@@ -510,7 +510,7 @@ static void test_explain_loader_jax_mismatch_selects_cudnn(void **state)
 	struct fixture *fx = *state;
 	struct run r;
 	struct buf text = BUF_INIT;
-	struct install *dn;
+	struct store_version *dn;
 	char *site;
 	const struct explain_finding *f;
 
@@ -531,7 +531,7 @@ static void test_explain_loader_jax_mismatch_selects_cudnn(void **state)
 	add_cuda(fx, &r, "12.9.1", "tk12.9");
 	r.in.cudas.v[0]->cuda_major = 12;
 	dn = xcalloc(1, sizeof(*dn));
-	install_init(dn, KIT_CUDNN);
+	store_version_init(dn, KIT_CUDNN);
 	dn->version = xstrdup("8.6.0.163");
 	dn->cuda_major = 12;
 	dn->prefix = fx_path(fx, "dnn86");

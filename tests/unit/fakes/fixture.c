@@ -310,26 +310,26 @@ static void push_dir(struct strv *sv, const char *prefix, const char *sub)
 	strv_push_take(sv, buf_detach(&b));
 }
 
-void fx_register(struct store *st, struct install *in)
+void fx_register(struct store *st, struct store_version *in)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	if (store_register(st, in, &err))
 		fail_msg("store_register: %s", err.msg.data);
-	install_free(in);
+	store_version_free(in);
 }
 
-struct install *fx_install_new(enum kit_kind kind, const char *version,
-			       unsigned cuda_major, const char *prefix)
+struct store_version *fx_install_new(enum kit_kind kind, const char *version,
+				     unsigned cuda_major, const char *prefix)
 {
-	struct install *in = xmalloc(sizeof(*in));
+	struct store_version *in = xmalloc(sizeof(*in));
 
-	install_init(in, kind);
+	store_version_init(in, kind);
 	in->version = xstrdup(version);
 	in->cuda_major = cuda_major;
 	in->prefix = xstrdup(prefix);
 	in->registered = true;
-	in->name = install_make_name(in);
+	in->name = store_version_make_name(in);
 	if (kind == KIT_CUDA) {
 		push_dir(&in->bin, prefix, "bin");
 		push_dir(&in->lib, prefix, "lib64");
@@ -343,7 +343,7 @@ struct install *fx_install_new(enum kit_kind kind, const char *version,
 	return in;
 }
 
-void fx_list_push(struct install_list *l, struct install *in)
+void fx_list_push(struct store_version_list *l, struct store_version *in)
 {
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = in;

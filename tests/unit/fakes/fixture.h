@@ -89,14 +89,14 @@ void fake_cudnn_tarball(const struct fixture *fx, const char *rel,
  * A heap install (kind, version, cuda_major) registered at prefix, with
  * the directory lists a detection would give: bin, lib64, include and
  * extras/CUPTI/lib64 (as cupti, also on lib) for CUDA; lib and include
- * for cuDNN. Nothing is created on disk. Free with install_free().
+ * for cuDNN. Nothing is created on disk. Free with store_version_free().
  */
-struct install *fx_install_new(enum kit_kind kind, const char *version,
-			       unsigned cuda_major, const char *prefix);
+struct store_version *fx_install_new(enum kit_kind kind, const char *version,
+				     unsigned cuda_major, const char *prefix);
 /* Register in (taking it) in the open store st; fail the test on error. */
-void fx_register(struct store *st, struct install *in);
+void fx_register(struct store *st, struct store_version *in);
 /* Append in (taking it) to l, which must stay sorted oldest first. */
-void fx_list_push(struct install_list *l, struct install *in);
+void fx_list_push(struct store_version_list *l, struct store_version *in);
 
 /* ---- environments ---------------------------------------------------- */
 

@@ -130,7 +130,7 @@ static void test_install_puts_a_verified_version_in_place(void **state)
 	struct fixture *fx = *state;
 	struct world w;
 	struct install_opts o;
-	struct install in;
+	struct store_version in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct stat st;
 	char *lib;
@@ -143,7 +143,7 @@ static void test_install_puts_a_verified_version_in_place(void **state)
 	assert_false(in.registered);
 	assert_int_equal(in.lib.n, 1);
 	assert_int_equal(in.sources.n, 1);
-	install_release(&in);
+	store_version_release(&in);
 	lib =
 	    fx_path(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12.4.127");
 	assert_int_equal(stat(lib, &st), 0);
@@ -155,7 +155,7 @@ static void test_install_puts_a_verified_version_in_place(void **state)
 	/* a second install finds it done */
 	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
 			 CUENV_NO);
-	install_release(&in);
+	store_version_release(&in);
 	end_world(&w);
 }
 
@@ -164,14 +164,14 @@ static void test_install_sha_mismatch_installs_nothing(void **state)
 	struct fixture *fx = *state;
 	struct world w;
 	struct install_opts o;
-	struct install in;
+	struct store_version in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(fx, &w, 1);
 	o = file_opts(&w);
 	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
 			 CUENV_E_INTEGRITY);
-	install_release(&in);
+	store_version_release(&in);
 	assert_non_null(strstr(err.msg.data, "sha256 mismatch"));
 	assert_non_null(strstr(err.msg.data, w.sha)); /* the actual hash */
 	assert_non_null(strstr(err.msg.data, TOP));   /* the file */
@@ -188,7 +188,7 @@ static void test_install_reinstalls_from_the_cache_offline(void **state)
 	struct fixture *fx = *state;
 	struct world w;
 	struct install_opts o;
-	struct install in;
+	struct store_version in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct gc_opts go = {0};
 	struct gc_report r;
@@ -199,7 +199,7 @@ static void test_install_reinstalls_from_the_cache_offline(void **state)
 	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
 			 CUENV_OK);
 	assert_int_equal(store_delete(&w.st, &in, &err), CUENV_OK);
-	install_release(&in);
+	store_version_release(&in);
 	assert_int_equal(gc_run(&w.st, &go, &r, &err), CUENV_OK);
 	store_release(&w.st);
 	vdir = fx_path(fx, "root");
@@ -213,7 +213,7 @@ static void test_install_reinstalls_from_the_cache_offline(void **state)
 	free(archive);
 	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
 		fail_msg("%s", err.msg.data);
-	install_release(&in);
+	store_version_release(&in);
 	end_world(&w);
 }
 
@@ -222,7 +222,7 @@ static void test_install_runtime_only_keeps_shared_libraries(void **state)
 	struct fixture *fx = *state;
 	struct world w;
 	struct install_opts o;
-	struct install in;
+	struct store_version in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(fx, &w, 0);
@@ -230,7 +230,7 @@ static void test_install_runtime_only_keeps_shared_libraries(void **state)
 	o.plan.runtime_only = 1;
 	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
 		fail_msg("%s", err.msg.data);
-	install_release(&in);
+	store_version_release(&in);
 	assert_true(
 	    fx_exists(fx, "root/versions/cuda/12.4.1/lib/libcudart.so.12"));
 	assert_false(fx_exists(fx, "root/versions/cuda/12.4.1/include"));
@@ -243,7 +243,7 @@ static void test_install_sweeps_a_dead_install_staging(void **state)
 	struct fixture *fx = *state;
 	struct world w;
 	struct install_opts o;
-	struct install in;
+	struct store_version in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	make_world(fx, &w, 0);
@@ -253,7 +253,7 @@ static void test_install_sweeps_a_dead_install_staging(void **state)
 	o = file_opts(&w);
 	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
 		fail_msg("%s", err.msg.data);
-	install_release(&in);
+	store_version_release(&in);
 	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
 	end_world(&w);
 }
@@ -263,7 +263,7 @@ static void test_install_missing_archive_is_a_fetch_error(void **state)
 	struct fixture *fx = *state;
 	struct world w;
 	struct install_opts o;
-	struct install in;
+	struct store_version in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *archive;
 
@@ -274,7 +274,7 @@ static void test_install_missing_archive_is_a_fetch_error(void **state)
 	o = file_opts(&w);
 	assert_int_equal(install_run(&w.st, w.cat.v[0], &o, &in, &err),
 			 CUENV_E_FETCH);
-	install_release(&in);
+	store_version_release(&in);
 	assert_non_null(strstr(err.msg.data, TOP));
 	assert_int_equal(fx_count_entries(fx, "root/versions/cuda"), 0);
 	err_release(&err);
@@ -333,7 +333,7 @@ static void release_holder(struct holder *h)
 static void interrupted_uninstall(struct world *w, const char *id, int lockless)
 {
 	struct install_opts o = file_opts(w);
-	struct install in;
+	struct store_version in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf trash = BUF_INIT;
 
@@ -349,7 +349,7 @@ static void interrupted_uninstall(struct world *w, const char *id, int lockless)
 	assert_int_equal(mkdir(trash.data, 0700), 0);
 	buf_adds(&trash, "/v");
 	assert_int_equal(rename(in.dir, trash.data), 0);
-	install_release(&in);
+	store_version_release(&in);
 	buf_release(&trash);
 }
 
@@ -423,7 +423,7 @@ static void test_install_sweeps_an_interrupted_uninstall(void **state)
 	struct fixture *fx = *state;
 	struct install_opts o;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install in;
+	struct store_version in;
 	struct world w;
 
 	make_world(fx, &w, 0);
@@ -431,7 +431,7 @@ static void test_install_sweeps_an_interrupted_uninstall(void **state)
 	o = file_opts(&w);
 	if (install_run(&w.st, w.cat.v[0], &o, &in, &err))
 		fail_msg("%s", err.msg.data);
-	install_release(&in);
+	store_version_release(&in);
 	assert_int_equal(fx_count_entries(fx, "root/.staging"), 0);
 	end_world(&w);
 }

@@ -278,7 +278,7 @@ static void test_progress_show_quiet_says_nothing(void **state)
 	struct progress_show s;
 	struct install_opts o = {0};
 	struct part_progress p[2];
-	struct install done;
+	struct store_version done;
 	struct buf said = BUF_INIT, out = BUF_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 
@@ -290,7 +290,7 @@ static void test_progress_show_quiet_says_nothing(void **state)
 	o.fetch.note(o.fetch.note_ctx, "note");
 	o.waiting(o.progress_ctx, "cuda 12.4.1");
 	assert_int_equal(said.len, 0);
-	install_init(&done, KIT_CUDA);
+	store_version_init(&done, KIT_CUDA);
 	done.dir = strdup("/r/versions/cuda/12.4.1");
 	assert_int_equal(
 	    progress_show_result(&s, CUENV_NO, &done, NULL, &out, &err),
@@ -299,7 +299,7 @@ static void test_progress_show_quiet_says_nothing(void **state)
 	    progress_show_result(&s, CUENV_OK, &done, NULL, &out, &err),
 	    CUENV_OK);
 	assert_int_equal(out.len, 0);
-	install_release(&done);
+	store_version_release(&done);
 	progress_show_release(&s);
 	buf_release(&said);
 }
@@ -307,13 +307,13 @@ static void test_progress_show_quiet_says_nothing(void **state)
 static void test_progress_show_result_lines_and_hint(void **state)
 {
 	struct progress_show s;
-	struct install done;
+	struct store_version done;
 	struct buf said = BUF_INIT, out = BUF_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 
 	(void)state;
 	show_init(&s, 0, &said);
-	install_init(&done, KIT_CUDA);
+	store_version_init(&done, KIT_CUDA);
 	done.dir = strdup("/r/versions/cuda/12.4.1");
 	assert_int_equal(
 	    progress_show_result(&s, CUENV_NO, &done, NULL, &out, &err),
@@ -341,7 +341,7 @@ static void test_progress_show_result_lines_and_hint(void **state)
 	assert_int_equal(out.len, 0);
 	assert_int_equal(said.len, 0);
 	err_release(&err);
-	install_release(&done);
+	store_version_release(&done);
 	progress_show_release(&s);
 	buf_release(&said);
 	buf_release(&out);

@@ -118,19 +118,19 @@ static int scan(const struct fixture *fx, struct needs_scan *s, const char *rel,
 }
 
 /* A heap install at root/rel (its dir too), its files made by the test. */
-static struct install *install_at(const struct fixture *fx, enum kit_kind kind,
-				  const char *version, unsigned major,
-				  const char *rel)
+static struct store_version *install_at(const struct fixture *fx,
+					enum kit_kind kind, const char *version,
+					unsigned major, const char *rel)
 {
 	char *prefix = fx_path(fx, rel);
-	struct install *in = fx_install_new(kind, version, major, prefix);
+	struct store_version *in = fx_install_new(kind, version, major, prefix);
 
 	in->dir = prefix;
 	return in;
 }
 
 /* Push a CUDA install at root/<version> holding the files (relative). */
-static void cuda_at(const struct fixture *fx, struct install_list *l,
+static void cuda_at(const struct fixture *fx, struct store_version_list *l,
 		    const char *version, unsigned major, const char *files)
 {
 	struct strv names = STRV_INIT;
@@ -148,7 +148,7 @@ static void cuda_at(const struct fixture *fx, struct install_list *l,
 }
 
 /* Push a cuDNN for CUDA major at root/cudnn-<version>-<major>. */
-static void cudnn_at(const struct fixture *fx, struct install_list *l,
+static void cudnn_at(const struct fixture *fx, struct store_version_list *l,
 		     const char *version, unsigned major)
 {
 	struct buf rel = BUF_INIT, lib = BUF_INIT;
@@ -846,7 +846,8 @@ static void test_needs_installed_prefers_the_active_selection(void **state)
 	struct needs_scan s;
 	struct needs_installed in;
 	/* the activation's own copy of the 12.2.2 install */
-	struct install *mine = install_at(fx, KIT_CUDA, "12.2.2", 12, "12.2.2");
+	struct store_version *mine =
+	    install_at(fx, KIT_CUDA, "12.2.2", 12, "12.2.2");
 	struct needs_combo active = {mine, NULL, NULL};
 
 	needs_scan_init(&s);
@@ -868,7 +869,7 @@ static void test_needs_installed_prefers_the_active_selection(void **state)
 	/* the store's install, not the activation's */
 	assert_ptr_equal(in.pick.cuda, in.cudas.v[0]);
 	needs_installed_release(&in);
-	install_free(mine);
+	store_version_free(mine);
 	needs_scan_release(&s);
 }
 
@@ -878,7 +879,8 @@ test_needs_installed_ignores_an_active_selection_that_lacks(void **state)
 	struct fixture *fx = *state;
 	struct needs_scan s;
 	struct needs_installed in;
-	struct install *mine = install_at(fx, KIT_CUDA, "11.8.0", 11, "11.8.0");
+	struct store_version *mine =
+	    install_at(fx, KIT_CUDA, "11.8.0", 11, "11.8.0");
 	struct needs_combo active = {mine, NULL, NULL};
 
 	needs_scan_init(&s);
@@ -891,7 +893,7 @@ test_needs_installed_ignores_an_active_selection_that_lacks(void **state)
 	assert_false(in.active);
 	assert_string_equal(in.pick.cuda->version, "12.4.1");
 	needs_installed_release(&in);
-	install_free(mine);
+	store_version_free(mine);
 	needs_scan_release(&s);
 }
 
@@ -941,8 +943,10 @@ static void test_needs_installed_load_lists_the_store(void **state)
 	struct needs_installed in;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct store st;
-	struct install *cu = install_at(fx, KIT_CUDA, "12.4.1", 12, "toolkit"),
-		       *dn = install_at(fx, KIT_CUDNN, "8.9.7", 12, "cudnn");
+	struct store_version *cu = install_at(fx, KIT_CUDA, "12.4.1", 12,
+					      "toolkit"),
+			     *dn = install_at(fx, KIT_CUDNN, "8.9.7", 12,
+					      "cudnn");
 	char *root = fx_path(fx, "store");
 
 	free(cu->dir);
@@ -964,8 +968,8 @@ static void test_needs_installed_load_lists_the_store(void **state)
 	assert_int_equal(in.warnings.n, 1);
 	assert_non_null(strstr(in.warnings.v[0], "9.9.9"));
 	needs_installed_release(&in);
-	install_free(cu);
-	install_free(dn);
+	store_version_free(cu);
+	store_version_free(dn);
 	err_release(&err);
 	free(root);
 }
@@ -980,8 +984,10 @@ static void test_needs_installed_here_prefers_the_selection(void **state)
 	struct strv warnings = STRV_INIT;
 	struct buf ld = BUF_INIT;
 	struct store st;
-	struct install *old = install_at(fx, KIT_CUDA, "12.2.2", 12, "c122"),
-		       *new = install_at(fx, KIT_CUDA, "12.4.1", 12, "c124");
+	struct store_version *old =
+				 install_at(fx, KIT_CUDA, "12.2.2", 12, "c122"),
+			     *new =
+				 install_at(fx, KIT_CUDA, "12.4.1", 12, "c124");
 	char *root = fx_path(fx, "store"), *proj = fx_path(fx, "proj");
 	char *foreign = fx_path(fx, "c118/lib64");
 	char *plain[] = {"HOME=/home/u", NULL};
@@ -1046,8 +1052,8 @@ static void test_needs_installed_here_prefers_the_selection(void **state)
 	needs_installed_release(&in);
 	strv_release(&warnings);
 	needs_scan_release(&s);
-	install_free(old);
-	install_free(new);
+	store_version_free(old);
+	store_version_free(new);
 	buf_release(&ld);
 	err_release(&err);
 	free(root);

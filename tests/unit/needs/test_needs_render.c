@@ -220,8 +220,10 @@ static void test_needs_render_python_frameworks_escape_their_text(void **state)
 static void test_needs_render_installed_pick_and_how_to_select(void **state)
 {
 	struct model *m = *state;
-	struct install *cuda = fx_install_new(KIT_CUDA, "11.8.0", 11, "/c");
-	struct install *cudnn = fx_install_new(KIT_CUDNN, "8.9.7", 11, "/d");
+	struct store_version *cuda =
+	    fx_install_new(KIT_CUDA, "11.8.0", 11, "/c");
+	struct store_version *cudnn =
+	    fx_install_new(KIT_CUDNN, "8.9.7", 11, "/d");
 
 	fx_list_push(&m->in.cudas, cuda);
 	fx_list_push(&m->in.cudnns, cudnn);
@@ -243,7 +245,8 @@ static void test_needs_render_installed_pick_and_how_to_select(void **state)
 static void test_needs_render_installed_names_what_may_load(void **state)
 {
 	struct model *m = *state;
-	struct install *cuda = fx_install_new(KIT_CUDA, "12.4.1", 12, "/c");
+	struct store_version *cuda =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/c");
 
 	add(&m->s, "/fw/lib.so", "libcudart.so.12", "libnvrtc.so.12");
 	needs_scan_finish(&m->s);

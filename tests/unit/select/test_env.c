@@ -10,8 +10,8 @@
 
 /* An activation of CUDA 12.4.1 at CUDA (cudnn optional). */
 struct kit {
-	struct install *cuda;
-	struct install *cudnn;
+	struct store_version *cuda;
+	struct store_version *cudnn;
 	struct active act;
 };
 
@@ -28,8 +28,8 @@ static void kit_init(struct kit *k, const char *prefix, bool with_cudnn)
 
 static void kit_release(struct kit *k)
 {
-	install_free(k->cuda);
-	install_free(k->cudnn);
+	store_version_free(k->cuda);
+	store_version_free(k->cudnn);
 }
 
 /* Activate k on a copy of start, then undo; the result must be start. */
@@ -196,7 +196,7 @@ static void win_kit_init(struct kit *k)
 	k->cuda = fx_install_new(KIT_CUDA, "11.2.2", 11, "/unused");
 	k->cudnn = fx_install_new(KIT_CUDNN, "8.1.1", 11, "/unused");
 	for (int i = 0; i < 2; i++) {
-		struct install *in = i ? k->cudnn : k->cuda;
+		struct store_version *in = i ? k->cudnn : k->cuda;
 
 		strv_release(&in->bin);
 		strv_release(&in->lib);

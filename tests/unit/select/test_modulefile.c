@@ -13,10 +13,10 @@
 #include "select/modulefile.h"
 #include "base/xalloc.h"
 
-static void make(struct install *in, enum kit_kind kind, const char *version,
-		 unsigned major, const char *prefix)
+static void make(struct store_version *in, enum kit_kind kind,
+		 const char *version, unsigned major, const char *prefix)
 {
-	install_init(in, kind);
+	store_version_init(in, kind);
 	in->version = xstrdup(version);
 	in->cuda_major = major;
 	in->prefix = xstrdup(prefix);
@@ -32,7 +32,7 @@ static void add_dir(struct strv *v, const char *prefix, const char *sub)
 
 static void test_modulefile_cuda_lua(void **state)
 {
-	struct install in;
+	struct store_version in;
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -59,7 +59,7 @@ static void test_modulefile_cuda_lua(void **state)
 	    "setenv(\"CUDA_PATH\", \"/opt/cuda-12.4\")\n"
 	    "pushenv(\"CUENV_ACTIVE\", \"12.4.1\")\n");
 	buf_release(&out);
-	install_release(&in);
+	store_version_release(&in);
 }
 
 /* Debian's toolkit in /usr: what the loader and shell search stays off
@@ -67,7 +67,7 @@ static void test_modulefile_cuda_lua(void **state)
  * no ld.so.cache: /usr's folders are its own). */
 static void test_modulefile_cuda_system_tcl(void **state)
 {
-	struct install in;
+	struct store_version in;
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -93,10 +93,11 @@ static void test_modulefile_cuda_system_tcl(void **state)
 	    "setenv CUDA_PATH \"/usr\"\n"
 	    "pushenv CUENV_ACTIVE \"12.0.140\"\n");
 	buf_release(&out);
-	install_release(&in);
+	store_version_release(&in);
 }
 
-static void cudas_of(struct install_list *l, struct install *v, size_t n)
+static void cudas_of(struct store_version_list *l, struct store_version *v,
+		     size_t n)
 {
 	l->v = xcalloc(n, sizeof(*l->v));
 	for (size_t i = 0; i < n; i++)
@@ -108,8 +109,8 @@ static void cudas_of(struct install_list *l, struct install *v, size_t n)
  * backslashed, so the folder is one word and runs nothing. */
 static void test_modulefile_cudnn_tcl_quotes(void **state)
 {
-	struct install in, c[3];
-	struct install_list cudas = {0};
+	struct store_version in, c[3];
+	struct store_version_list cudas = {0};
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -142,9 +143,9 @@ static void test_modulefile_cudnn_tcl_quotes(void **state)
 	    "}\n"
 	    "pushenv CUENV_ACTIVE $cuenv_cuda\n");
 	buf_release(&out);
-	install_release(&in);
+	store_version_release(&in);
 	for (size_t i = 0; i < 3; i++)
-		install_release(&c[i]);
+		store_version_release(&c[i]);
 	free(cudas.v);
 }
 
@@ -152,8 +153,8 @@ static void test_modulefile_cudnn_tcl_quotes(void **state)
  * are plain characters in a Lua string. */
 static void test_modulefile_cudnn_lua_quotes(void **state)
 {
-	struct install in, c;
-	struct install_list cudas = {0};
+	struct store_version in, c;
+	struct store_version_list cudas = {0};
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -171,15 +172,15 @@ static void test_modulefile_cudnn_lua_quotes(void **state)
 	    "pushenv(\"CUENV_ACTIVE\", (os.getenv(\"CUENV_ACTIVE\") or \"\") .. "
 	    "\"+cudnn9.1.0.70\")\n");
 	buf_release(&out);
-	install_release(&in);
-	install_release(&c);
+	store_version_release(&in);
+	store_version_release(&c);
 	free(cudas.v);
 }
 
 /* Tcl's control byte is \ooo, octal: a newline is \012, not \010. */
 static void test_modulefile_tcl_control_byte_is_octal(void **state)
 {
-	struct install in;
+	struct store_version in;
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -187,15 +188,15 @@ static void test_modulefile_tcl_control_byte_is_octal(void **state)
 	modulefile_cuda(1, &in, &out);
 	assert_non_null(strstr(out.data, "setenv CUDA_HOME \"/a\\012b\"\n"));
 	buf_release(&out);
-	install_release(&in);
+	store_version_release(&in);
 }
 
 /* The file's name per kind and format; no module for a cuDNN without
  * a CUDA of its major. */
 static void test_modulefile_for_names_and_needs_a_cuda(void **state)
 {
-	struct install in, c;
-	struct install_list cudas = {0};
+	struct store_version in, c;
+	struct store_version_list cudas = {0};
 	struct buf name = BUF_INIT, out = BUF_INIT, want = BUF_INIT;
 
 	(void)state;
@@ -221,8 +222,8 @@ static void test_modulefile_for_names_and_needs_a_cuda(void **state)
 	buf_release(&name);
 	buf_release(&out);
 	buf_release(&want);
-	install_release(&in);
-	install_release(&c);
+	store_version_release(&in);
+	store_version_release(&c);
 	free(cudas.v);
 }
 
@@ -248,10 +249,13 @@ static void test_modulefile_format_lua_or_tcl(void **state)
 static void test_modulefile_write_all_files_and_skips(void **state)
 {
 	struct fixture *fx = *state;
-	struct install *c = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
-	struct install *d11 = fx_install_new(KIT_CUDNN, "8.9.7", 11, "/o/d11");
-	struct install *d12 = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/o/d12");
-	struct install_list cudas = {0}, cudnns = {0};
+	struct store_version *c =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
+	struct store_version *d11 =
+	    fx_install_new(KIT_CUDNN, "8.9.7", 11, "/o/d11");
+	struct store_version *d12 =
+	    fx_install_new(KIT_CUDNN, "9.1.0", 12, "/o/d12");
+	struct store_version_list cudas = {0}, cudnns = {0};
 	struct strv written = STRV_INIT, skipped = STRV_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf want = BUF_INIT, dir = BUF_INIT, path = BUF_INIT;
@@ -281,8 +285,8 @@ static void test_modulefile_write_all_files_and_skips(void **state)
 	assert_int_equal(fx_count_entries(fx, "m/cudnn"), 1);
 	strv_release(&written);
 	strv_release(&skipped);
-	install_list_release(&cudas);
-	install_list_release(&cudnns);
+	store_version_list_release(&cudas);
+	store_version_list_release(&cudnns);
 	buf_release(&want);
 	buf_release(&dir);
 	buf_release(&path);
@@ -292,9 +296,11 @@ static void test_modulefile_write_all_files_and_skips(void **state)
 static void test_modulefile_write_all_stops_at_a_failure(void **state)
 {
 	struct fixture *fx = *state;
-	struct install *c = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
-	struct install *d = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/opt/d");
-	struct install_list cudas = {0}, cudnns = {0};
+	struct store_version *c =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c");
+	struct store_version *d =
+	    fx_install_new(KIT_CUDNN, "9.1.0", 12, "/opt/d");
+	struct store_version_list cudas = {0}, cudnns = {0};
 	struct strv written = STRV_INIT, skipped = STRV_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct buf dir = BUF_INIT;
@@ -311,8 +317,8 @@ static void test_modulefile_write_all_stops_at_a_failure(void **state)
 	err_release(&err);
 	strv_release(&written);
 	strv_release(&skipped);
-	install_list_release(&cudas);
-	install_list_release(&cudnns);
+	store_version_list_release(&cudas);
+	store_version_list_release(&cudnns);
 	buf_release(&dir);
 }
 

@@ -387,7 +387,7 @@ static void test_select_describes_origin(void **state)
 
 /* ---- picking ------------------------------------------------------------- */
 
-static void cudas(struct install_list *l)
+static void cudas(struct store_version_list *l)
 {
 	static const char *const v[] = {"11.8.0", "12.2.0", "12.4.0", "12.4.1"};
 
@@ -400,7 +400,7 @@ static void cudas(struct install_list *l)
 	}
 }
 
-static void cudnns(struct install_list *l)
+static void cudnns(struct store_version_list *l)
 {
 	fx_list_push(l, fx_install_new(KIT_CUDNN, "8.9.7", 12, "/opt/cudnn-a"));
 	fx_list_push(l,
@@ -410,10 +410,10 @@ static void cudnns(struct install_list *l)
 	fx_list_push(l, fx_install_new(KIT_CUDNN, "9.2.0", 11, "/opt/cudnn-d"));
 }
 
-static const char *pick(const struct install_list *l, const char *spec,
+static const char *pick(const struct store_version_list *l, const char *spec,
 			unsigned major)
 {
-	const struct install *in = select_pick(l, spec, major);
+	const struct store_version *in = select_pick(l, spec, major);
 
 	return in ? in->prefix : NULL;
 }
@@ -421,8 +421,8 @@ static const char *pick(const struct install_list *l, const char *spec,
 /* remove and uninstall: a folder name, then a version, then a prefix. */
 static void test_select_named_name_then_version_then_prefix(void **state)
 {
-	struct install_list l = {0};
-	const struct install *hit;
+	struct store_version_list l = {0};
+	const struct store_version *hit;
 	struct buf names = BUF_INIT;
 
 	(void)state;
@@ -453,12 +453,12 @@ static void test_select_named_name_then_version_then_prefix(void **state)
 	assert_null(hit);
 	assert_string_equal(names.data, "");
 	buf_release(&names);
-	install_list_release(&l);
+	store_version_list_release(&l);
 }
 
 static void test_select_pick_takes_newest_match(void **state)
 {
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 
 	(void)state;
 	cudas(&l);
@@ -467,27 +467,27 @@ static void test_select_pick_takes_newest_match(void **state)
 	assert_string_equal(pick(&l, "12.2", 0), "/opt/cuda-12.2.0");
 	assert_string_equal(pick(&l, "12.4.0", 0), "/opt/cuda-12.4.0");
 	assert_string_equal(pick(&l, "11", 0), "/opt/cuda-11.8.0");
-	install_list_release(&l);
+	store_version_list_release(&l);
 }
 
 static void test_select_pick_prefers_the_version_itself(void **state)
 {
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 
 	(void)state;
 	cudas(&l);
 	/* registered from wheels, which name the release 12.4 */
 	fx_list_push(&l, fx_install_new(KIT_CUDA, "12.4", 12, "/venv/nvidia"));
-	install_list_sort(&l);
+	store_version_list_sort(&l);
 	assert_string_equal(pick(&l, "12.4", 0), "/venv/nvidia");
 	assert_string_equal(pick(&l, "12.4.1", 0), "/opt/cuda-12.4.1");
 	assert_string_equal(pick(&l, "12", 0), "/opt/cuda-12.4.1");
-	install_list_release(&l);
+	store_version_list_release(&l);
 }
 
 static void test_select_pick_without_match_is_null(void **state)
 {
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 
 	(void)state;
 	cudas(&l);
@@ -496,13 +496,13 @@ static void test_select_pick_without_match_is_null(void **state)
 	assert_null(pick(&l, "1", 0));
 	assert_null(pick(&l, "12.4.1.1", 0));
 	assert_null(pick(&l, "../12", 0));
-	install_list_release(&l);
+	store_version_list_release(&l);
 	assert_null(pick(&l, "12", 0)); /* empty list */
 }
 
 static void test_select_pick_respects_cudnn_cuda_major(void **state)
 {
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 
 	(void)state;
 	cudnns(&l);
@@ -513,7 +513,7 @@ static void test_select_pick_respects_cudnn_cuda_major(void **state)
 	assert_string_equal(pick(&l, "8", 12), "/opt/cudnn-a");
 	assert_null(pick(&l, "8", 11));
 	assert_null(pick(&l, "9", 13));
-	install_list_release(&l);
+	store_version_list_release(&l);
 }
 
 /* ---- resolving ----------------------------------------------------------- */
@@ -531,7 +531,7 @@ static void sel_set(struct selection *sel, const char *cuda, const char *cudnn,
 
 static void test_select_resolve_finds_every_part(void **state)
 {
-	struct install_list lc = {0}, ld = {0};
+	struct store_version_list lc = {0}, ld = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct selection sel;
 	struct active act;
@@ -548,14 +548,14 @@ static void test_select_resolve_finds_every_part(void **state)
 	assert_ptr_equal(act.cupti, lc.v[0]);
 	assert_int_equal(act.isolate, 1);
 	selection_release(&sel);
-	install_list_release(&lc);
-	install_list_release(&ld);
+	store_version_list_release(&lc);
+	store_version_list_release(&ld);
 }
 
 static void
 test_select_resolve_names_installed_versions_and_install(void **state)
 {
-	struct install_list lc = {0}, ld = {0};
+	struct store_version_list lc = {0}, ld = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct selection sel;
 	struct active act;
@@ -574,12 +574,12 @@ test_select_resolve_names_installed_versions_and_install(void **state)
 	assert_null(act.cuda);
 	err_release(&err);
 	selection_release(&sel);
-	install_list_release(&lc);
+	store_version_list_release(&lc);
 }
 
 static void test_select_resolve_with_nothing_installed_says_none(void **state)
 {
-	struct install_list lc = {0}, ld = {0};
+	struct store_version_list lc = {0}, ld = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct selection sel;
 	struct active act;
@@ -595,7 +595,7 @@ static void test_select_resolve_with_nothing_installed_says_none(void **state)
 
 static void test_select_resolve_missing_cudnn_names_cuda_major(void **state)
 {
-	struct install_list lc = {0}, ld = {0};
+	struct store_version_list lc = {0}, ld = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct selection sel;
 	struct active act;
@@ -622,13 +622,13 @@ static void test_select_resolve_missing_cudnn_names_cuda_major(void **state)
 					      "9.2"));
 	err_release(&err);
 	selection_release(&sel);
-	install_list_release(&lc);
-	install_list_release(&ld);
+	store_version_list_release(&lc);
+	store_version_list_release(&ld);
 }
 
 static void test_select_resolve_missing_cupti_says_install(void **state)
 {
-	struct install_list lc = {0}, ld = {0};
+	struct store_version_list lc = {0}, ld = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct selection sel;
 	struct active act;
@@ -644,12 +644,12 @@ static void test_select_resolve_missing_cupti_says_install(void **state)
 	assert_null(act.cupti);
 	err_release(&err);
 	selection_release(&sel);
-	install_list_release(&lc);
+	store_version_list_release(&lc);
 }
 
 static void test_select_resolve_cupti_needs_a_cupti_dir(void **state)
 {
-	struct install_list lc = {0}, ld = {0};
+	struct store_version_list lc = {0}, ld = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct selection sel;
 	struct active act;
@@ -663,7 +663,7 @@ static void test_select_resolve_cupti_needs_a_cupti_dir(void **state)
 	assert_null(act.cupti);
 	err_release(&err);
 	selection_release(&sel);
-	install_list_release(&lc);
+	store_version_list_release(&lc);
 }
 
 #define FS_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
@@ -676,7 +676,7 @@ static void register_at(const struct fixture *fx, struct store *st,
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *prefix = fx_path(fx, rel);
-	struct install *in;
+	struct store_version *in;
 
 	if (kind == KIT_CUDA)
 		fake_cuda_classic(fx, rel, major);
@@ -685,7 +685,7 @@ static void register_at(const struct fixture *fx, struct store *st,
 	in = fx_install_new(kind, version, major, prefix);
 	if (store_register(st, in, &err))
 		fail_msg("store_register: %s", err.msg.data);
-	install_free(in);
+	store_version_free(in);
 	free(prefix);
 }
 
@@ -693,8 +693,8 @@ static void test_select_install_finds_one_by_kind_and_spec(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list list = {0};
-	const struct install *found;
+	struct store_version_list list = {0};
+	const struct store_version *found;
 	struct store st;
 	char *root = fx_path(fx, "store");
 	char *one[] = {"11"}, *both[] = {"cudnn", "9.1"},
@@ -712,13 +712,13 @@ static void test_select_install_finds_one_by_kind_and_spec(void **state)
 	    CUENV_OK);
 	assert_int_equal(found->kind, KIT_CUDA);
 	assert_string_equal(found->version, "11.8.0");
-	install_list_release(&list);
+	store_version_list_release(&list);
 	assert_int_equal(
 	    select_install(&st, "remove", 2, both, &list, &found, &err),
 	    CUENV_OK);
 	assert_int_equal(found->kind, KIT_CUDNN);
 	assert_string_equal(found->version, "9.1.0.70");
-	install_list_release(&list);
+	store_version_list_release(&list);
 	/* a prefix of two: name one exactly */
 	assert_int_equal(
 	    select_install(&st, "remove", 1, ambiguous, &list, &found, &err),
@@ -728,14 +728,14 @@ static void test_select_install_finds_one_by_kind_and_spec(void **state)
 			    "cuda 12.4 is ambiguous: 12.4.0, 12.4.1");
 	assert_string_equal(err.hint.data, "name one exactly");
 	err_release(&err);
-	install_list_release(&list);
+	store_version_list_release(&list);
 	assert_int_equal(
 	    select_install(&st, "uninstall", 2, missing, &list, &found, &err),
 	    CUENV_E_NOT_INSTALLED);
 	assert_string_equal(err.msg.data, "cuda 10.2 is not in the store");
 	assert_string_equal(err.hint.data, "see: cuenv versions");
 	err_release(&err);
-	install_list_release(&list);
+	store_version_list_release(&list);
 	assert_int_equal(
 	    select_install(&st, "uninstall", 2, kind, &list, &found, &err),
 	    CUENV_E_USAGE);
@@ -743,7 +743,7 @@ static void test_select_install_finds_one_by_kind_and_spec(void **state)
 			    "uninstall: 'tensorrt' is not cuda or cudnn");
 	assert_string_equal(err.hint.data, "see: cuenv uninstall --help");
 	err_release(&err);
-	install_list_release(&list);
+	store_version_list_release(&list);
 	store_release(&st);
 	free(root);
 }
@@ -752,7 +752,7 @@ static void test_select_install_finds_one_by_kind_and_spec(void **state)
 
 static void test_select_latest_installed_or_known(void **state)
 {
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct release r[3] = {
 	    {.kind = KIT_CUDA, .version = "12.8.0"},
 	    {.kind = KIT_CUDNN, .version = "12.9.9"},
@@ -790,7 +790,7 @@ static void test_select_latest_installed_or_known(void **state)
 			 CUENV_NO);
 	assert_string_equal(err.msg.data, "no cudnn 9 in the catalogue");
 	assert_string_equal(err.hint.data, "see: cuenv list-remote");
-	install_list_release(&l);
+	store_version_list_release(&l);
 	err_release(&err);
 }
 
@@ -798,7 +798,7 @@ static void test_select_latest_installed_or_known(void **state)
 
 static void test_select_prefix_of_a_spec(void **state)
 {
-	struct install_list cudas = {0}, none = {0};
+	struct store_version_list cudas = {0}, none = {0};
 	struct cuenv_err err = CUENV_ERR_INIT;
 	const char *prefix = "x";
 
@@ -824,7 +824,7 @@ static void test_select_prefix_of_a_spec(void **state)
 	    select_prefix("11", &cudas, &none, &none, &prefix, &err),
 	    CUENV_E_NOT_INSTALLED);
 	assert_null(prefix);
-	install_list_release(&cudas);
+	store_version_list_release(&cudas);
 	err_release(&err);
 }
 

@@ -13,9 +13,11 @@
  * cuDNN's folder (/sys/cudnn) is gone. */
 static void listing(struct activation *a)
 {
-	struct install *old = fx_install_new(KIT_CUDA, "11.8.0", 11, "/r/11");
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/r/12");
-	struct install *dnn =
+	struct store_version *old =
+	    fx_install_new(KIT_CUDA, "11.8.0", 11, "/r/11");
+	struct store_version *cu =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/r/12");
+	struct store_version *dnn =
 	    fx_install_new(KIT_CUDNN, "9.1.0", 12, "/sys/cudnn");
 
 	activation_init(a);

@@ -8,8 +8,8 @@
 #include "store/detect.h"
 
 struct found {
-	struct install cuda;
-	struct install cudnn;
+	struct store_version cuda;
+	struct store_version cudnn;
 	bool has_cudnn;
 	struct cuenv_err err;
 	char *path; /* the path examined */
@@ -30,14 +30,14 @@ static int detect_cudnn_at(const struct fixture *fx, const char *rel,
 {
 	f->path = fx_path(fx, rel);
 	err_init(&f->err);
-	install_init(&f->cuda, KIT_CUDA);
+	store_version_init(&f->cuda, KIT_CUDA);
 	return detect_cudnn(f->path, version, major, &f->cudnn, &f->err);
 }
 
 static void found_release(struct found *f)
 {
-	install_release(&f->cuda);
-	install_release(&f->cudnn);
+	store_version_release(&f->cuda);
+	store_version_release(&f->cudnn);
 	err_release(&f->err);
 	free(f->path);
 }

@@ -8,17 +8,18 @@
 static void test_register_listable_every_folder(void **state)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install *in = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/cu");
+	struct store_version *in =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/cu");
 
 	(void)state;
 	assert_int_equal(register_listable(in, &err), CUENV_OK);
 	strv_push(&in->lib, "/opt/cu/a:b");
 	assert_int_equal(register_listable(in, &err), CUENV_E_USAGE);
 	assert_non_null(strstr(err.msg.data, "/opt/cu/a:b"));
-	install_free(in);
+	store_version_free(in);
 	in = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/c:u");
 	assert_int_equal(register_listable(in, &err), CUENV_E_USAGE);
-	install_free(in);
+	store_version_free(in);
 	err_release(&err);
 }
 
@@ -29,9 +30,9 @@ static void test_register_record_once_then_same_or_conflict(void **state)
 	struct store st;
 	char *root = fx_path(fx, "store");
 	char *a = fx_path(fx, "a"), *b = fx_path(fx, "b");
-	struct install *one = fx_install_new(KIT_CUDA, "12.4.1", 12, a),
-		       *again = fx_install_new(KIT_CUDA, "12.4.1", 12, a),
-		       *other = fx_install_new(KIT_CUDA, "12.4.1", 12, b);
+	struct store_version *one = fx_install_new(KIT_CUDA, "12.4.1", 12, a),
+			     *again = fx_install_new(KIT_CUDA, "12.4.1", 12, a),
+			     *other = fx_install_new(KIT_CUDA, "12.4.1", 12, b);
 	struct buf said = BUF_INIT, want = BUF_INIT;
 
 	assert_int_equal(store_open(&st, root, true, &err), CUENV_OK);
@@ -48,9 +49,9 @@ static void test_register_record_once_then_same_or_conflict(void **state)
 	assert_string_equal(err.msg.data, want.data);
 	assert_non_null(strstr(err.hint.data, "cuenv remove cuda 12.4.1"));
 	store_release(&st);
-	install_free(one);
-	install_free(again);
-	install_free(other);
+	store_version_free(one);
+	store_version_free(again);
+	store_version_free(other);
 	buf_release(&said);
 	buf_release(&want);
 	err_release(&err);
@@ -61,8 +62,10 @@ static void test_register_record_once_then_same_or_conflict(void **state)
 
 static void test_register_describe_each_kind(void **state)
 {
-	struct install *cu = fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/cu");
-	struct install *dn = fx_install_new(KIT_CUDNN, "9.1.0", 12, "/opt/dn");
+	struct store_version *cu =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/opt/cu");
+	struct store_version *dn =
+	    fx_install_new(KIT_CUDNN, "9.1.0", 12, "/opt/dn");
 	struct buf out = BUF_INIT;
 
 	(void)state;
@@ -83,20 +86,21 @@ static void test_register_describe_each_kind(void **state)
 	register_describe(dn, &out);
 	assert_string_equal(
 	    out.data, "registered cudnn 9.1.0 for CUDA 12 from /opt/dn\n");
-	install_free(cu);
-	install_free(dn);
+	store_version_free(cu);
+	store_version_free(dn);
 	buf_release(&out);
 }
 
 /* ---- remove and uninstall ------------------------------------------------- */
 
 /* st's only install of kind named name. */
-static struct install *listed(struct store *st, enum kit_kind kind,
-			      const char *name, struct install_list *l)
+static struct store_version *listed(struct store *st, enum kit_kind kind,
+				    const char *name,
+				    struct store_version_list *l)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 
-	install_list_release(l);
+	store_version_list_release(l);
 	memset(l, 0, sizeof(*l));
 	if (store_list(st, kind, l, &err))
 		fail_msg("store_list: %s", err.msg.data);
@@ -117,7 +121,7 @@ static void remove_world(const struct fixture *fx, struct store *st)
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *root = fx_path(fx, "store"), *cu = fx_path(fx, "cu"),
 	     *dn = fx_path(fx, "dn");
-	struct install *v[] = {
+	struct store_version *v[] = {
 	    fx_install_new(KIT_CUDA, "12.4.1", 12, cu),
 	    fx_install_new(KIT_CUDNN, "9.1.0.70", 12, cu),
 	    fx_install_new(KIT_CUDNN, "8.9.7.29", 12, dn),
@@ -129,7 +133,7 @@ static void remove_world(const struct fixture *fx, struct store *st)
 	assert_int_equal(store_open(st, root, true, &err), CUENV_OK);
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(register_record(st, v[i], &err), CUENV_OK);
-		install_free(v[i]);
+		store_version_free(v[i]);
 	}
 	fx_write(fx, "store/versions/cuda/12.2.0/.cuenv-receipt",
 		 "{\"kind\":\"cuda\",\"version\":\"12.2.0\","
@@ -145,7 +149,7 @@ static void test_register_remove_takes_the_cudnn_inside_too(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct buf out = BUF_INIT, want = BUF_INIT;
 	struct store st;
 	char *cu = fx_path(fx, "cu");
@@ -187,7 +191,7 @@ static void test_register_remove_takes_the_cudnn_inside_too(void **state)
 		   "removed cudnn 8.9.7.29-cuda12 (%s/dn, left in place)\n",
 		   fx->root);
 	assert_string_equal(out.data, want.data);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	store_release(&st);
 	buf_release(&out);
 	buf_release(&want);
@@ -198,7 +202,7 @@ static void test_register_uninstall_only_what_cuenv_installed(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct buf out = BUF_INIT, want = BUF_INIT;
 	struct store st;
 
@@ -222,7 +226,7 @@ static void test_register_uninstall_only_what_cuenv_installed(void **state)
 			 CUENV_OK);
 	assert_string_equal(out.data, "uninstalled cuda 12.2.0\n");
 	assert_false(fx_exists(fx, "store/versions/cuda/12.2.0"));
-	install_list_release(&l);
+	store_version_list_release(&l);
 	store_release(&st);
 	buf_release(&out);
 	buf_release(&want);
@@ -418,7 +422,7 @@ static void test_register_add_two_venvs_wheels_side_by_side(void **state)
 {
 	struct fixture *fx = *state;
 	struct adding a;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	const char *none[] = {NULL};
 	char *one = fx_path(fx, "v1/nvidia"), *two = fx_path(fx, "v2/nvidia");
 	struct buf want = BUF_INIT, out = BUF_INIT;
@@ -462,7 +466,7 @@ static void test_register_add_two_venvs_wheels_side_by_side(void **state)
 		   "removed cudnn 9.1.0.70-cuda12 (inside it)\n",
 		   one);
 	assert_string_equal(out.data, want.data);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	adding_close(&a);
 	buf_release(&want);
 	buf_release(&out);

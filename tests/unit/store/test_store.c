@@ -26,18 +26,18 @@ static void open_store(const struct fixture *fx, struct store *st)
 }
 
 /* A registered CUDA install whose files would be at root/<rel>. */
-static struct install *cuda_at(const struct fixture *fx, const char *version,
-			       const char *rel)
+static struct store_version *cuda_at(const struct fixture *fx,
+				     const char *version, const char *rel)
 {
 	char *prefix = fx_path(fx, rel);
-	struct install *in;
+	struct store_version *in;
 
 	in = fx_install_new(KIT_CUDA, version, (unsigned)atoi(version), prefix);
 	free(prefix);
 	return in;
 }
 
-static void register_ok(struct store *st, struct install *in)
+static void register_ok(struct store *st, struct store_version *in)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 
@@ -50,19 +50,19 @@ static void register_ok(struct store *st, struct install *in)
 static void
 test_install_name_is_version_or_version_dash_cuda_major(void **state)
 {
-	struct install in;
+	struct store_version in;
 	char *name;
 
 	(void)state;
-	install_init(&in, KIT_CUDA);
+	store_version_init(&in, KIT_CUDA);
 	in.version = "12.4.1";
 	in.cuda_major = 12;
-	name = install_make_name(&in);
+	name = store_version_make_name(&in);
 	assert_string_equal(name, "12.4.1");
 	free(name);
 	in.kind = KIT_CUDNN;
 	in.version = "9.1.0.70";
-	name = install_make_name(&in);
+	name = store_version_make_name(&in);
 	assert_string_equal(name, "9.1.0.70-cuda12");
 	free(name);
 }
@@ -70,28 +70,32 @@ test_install_name_is_version_or_version_dash_cuda_major(void **state)
 static void test_install_name_validation_for_cuda(void **state)
 {
 	(void)state;
-	assert_true(install_name_is_valid(KIT_CUDA, "12.4.1"));
-	assert_true(install_name_is_valid(KIT_CUDA, "11"));
-	assert_false(install_name_is_valid(KIT_CUDA, "12.4.1-cuda12"));
-	assert_false(install_name_is_valid(KIT_CUDA, ".."));
-	assert_false(install_name_is_valid(KIT_CUDA, "../12.4"));
-	assert_false(install_name_is_valid(KIT_CUDA, "12.4.tmp"));
-	assert_false(install_name_is_valid(KIT_CUDA, ""));
+	assert_true(store_version_name_is_valid(KIT_CUDA, "12.4.1"));
+	assert_true(store_version_name_is_valid(KIT_CUDA, "11"));
+	assert_false(store_version_name_is_valid(KIT_CUDA, "12.4.1-cuda12"));
+	assert_false(store_version_name_is_valid(KIT_CUDA, ".."));
+	assert_false(store_version_name_is_valid(KIT_CUDA, "../12.4"));
+	assert_false(store_version_name_is_valid(KIT_CUDA, "12.4.tmp"));
+	assert_false(store_version_name_is_valid(KIT_CUDA, ""));
 }
 
 static void test_install_name_validation_for_cudnn(void **state)
 {
 	(void)state;
-	assert_true(install_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda12"));
-	assert_true(install_name_is_valid(KIT_CUDNN, "8.9-cuda11"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "9.1.0.70"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda012"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda1234"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda12x"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda-12"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "../9-cuda12"));
-	assert_false(install_name_is_valid(KIT_CUDNN, "-cuda12"));
+	assert_true(store_version_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda12"));
+	assert_true(store_version_name_is_valid(KIT_CUDNN, "8.9-cuda11"));
+	assert_false(store_version_name_is_valid(KIT_CUDNN, "9.1.0.70"));
+	assert_false(store_version_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda"));
+	assert_false(
+	    store_version_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda012"));
+	assert_false(
+	    store_version_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda1234"));
+	assert_false(
+	    store_version_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda12x"));
+	assert_false(
+	    store_version_name_is_valid(KIT_CUDNN, "9.1.0.70-cuda-12"));
+	assert_false(store_version_name_is_valid(KIT_CUDNN, "../9-cuda12"));
+	assert_false(store_version_name_is_valid(KIT_CUDNN, "-cuda12"));
 }
 
 static void test_kit_kind_names_round_trip(void **state)
@@ -212,10 +216,10 @@ static void test_store_register_then_list_round_trips(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
-	struct install *in = cuda_at(fx, "12.4.1", "cuda-12.4");
+	struct store_version_list l = {0};
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda-12.4");
 	char *dir = fx_path(fx, "store/versions/cuda/12.4.1");
-	const struct install *got;
+	const struct store_version *got;
 	struct store st;
 
 	in->cupti_version = strdup("12.4.127");
@@ -249,8 +253,8 @@ static void test_store_register_then_list_round_trips(void **state)
 	assert_string_equal(got->notes.v[0], "cuda_cupti 12.4.127");
 	assert_int_equal(st.warnings.n, 0);
 
-	install_list_release(&l);
-	install_free(in);
+	store_version_list_release(&l);
+	store_version_free(in);
 	store_release(&st);
 	free(dir);
 }
@@ -259,7 +263,7 @@ static void
 test_store_receipt_is_json_with_dirs_relative_to_prefix(void **state)
 {
 	struct fixture *fx = *state;
-	struct install *in = cuda_at(fx, "12.4.1", "cuda-12.4");
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda-12.4");
 	char *path = fx_path(fx, "store/versions/cuda/12.4.1/" RECEIPT_NAME);
 	json_error_t jerr;
 	json_t *j, *lib;
@@ -300,7 +304,7 @@ test_store_receipt_is_json_with_dirs_relative_to_prefix(void **state)
 				json_object_get(j, "components"), "cuda_nvcc")),
 			    "12.4.131");
 	json_decref(j);
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 	free(path);
 }
@@ -308,14 +312,14 @@ test_store_receipt_is_json_with_dirs_relative_to_prefix(void **state)
 static void test_store_register_leaves_nothing_in_staging(void **state)
 {
 	struct fixture *fx = *state;
-	struct install *in = cuda_at(fx, "12.4.1", "cuda-12.4");
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda-12.4");
 	struct store st;
 
 	open_store(fx, &st);
 	register_ok(&st, in);
 	assert_int_equal(fx_count_entries(fx, "store/.staging"), 0);
 	assert_int_equal(fx_count_entries(fx, "store/versions/cuda/12.4.1"), 1);
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 }
 
@@ -323,9 +327,10 @@ static void test_store_register_of_cudnn_names_cuda_major(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	char *prefix = fx_path(fx, "cudnn");
-	struct install *in = fx_install_new(KIT_CUDNN, "9.1.0.70", 12, prefix);
+	struct store_version *in =
+	    fx_install_new(KIT_CUDNN, "9.1.0.70", 12, prefix);
 	struct store st;
 
 	open_store(fx, &st);
@@ -337,11 +342,11 @@ static void test_store_register_of_cudnn_names_cuda_major(void **state)
 	assert_int_equal(l.n, 1);
 	assert_int_equal(l.v[0]->kind, KIT_CUDNN);
 	assert_int_equal(l.v[0]->cuda_major, 12);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	/* and it is no CUDA */
 	assert_int_equal(store_list(&st, KIT_CUDA, &l, &err), CUENV_OK);
 	assert_int_equal(l.n, 0);
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 	free(prefix);
 }
@@ -354,21 +359,21 @@ static void test_store_list_sorts_oldest_first(void **state)
 					   "12.10.0"};
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct store st;
 
 	open_store(fx, &st);
 	for (size_t i = 0; i < 5; i++) {
-		struct install *in = cuda_at(fx, order[i], "cuda");
+		struct store_version *in = cuda_at(fx, order[i], "cuda");
 
 		register_ok(&st, in);
-		install_free(in);
+		store_version_free(in);
 	}
 	assert_int_equal(store_list(&st, KIT_CUDA, &l, &err), CUENV_OK);
 	assert_int_equal(l.n, 5);
 	for (size_t i = 0; i < 5; i++)
 		assert_string_equal(l.v[i]->version, want[i]);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	store_release(&st);
 }
 
@@ -376,7 +381,7 @@ static void test_store_list_of_missing_versions_folder_is_empty(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	char *root = fx_path(fx, "nothing-here");
 	struct store st;
 
@@ -393,8 +398,8 @@ test_store_list_skips_version_dir_without_receipt_silently(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
-	struct install *in = cuda_at(fx, "12.4.1", "cuda");
+	struct store_version_list l = {0};
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda");
 	struct store st;
 
 	open_store(fx, &st);
@@ -405,8 +410,8 @@ test_store_list_skips_version_dir_without_receipt_silently(void **state)
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0]->version, "12.4.1");
 	assert_int_equal(st.warnings.n, 0);
-	install_list_release(&l);
-	install_free(in);
+	store_version_list_release(&l);
+	store_version_free(in);
 	store_release(&st);
 }
 
@@ -414,7 +419,7 @@ static void test_store_list_skips_hidden_entries(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct store st;
 
 	open_store(fx, &st);
@@ -429,8 +434,8 @@ static void test_store_list_reports_corrupt_receipt_in_warnings(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
-	struct install *in = cuda_at(fx, "12.4.1", "cuda");
+	struct store_version_list l = {0};
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda");
 	struct store st;
 
 	open_store(fx, &st);
@@ -442,8 +447,8 @@ static void test_store_list_reports_corrupt_receipt_in_warnings(void **state)
 	assert_string_equal(l.v[0]->version, "12.4.1");
 	assert_int_equal(st.warnings.n, 1);
 	assert_non_null(strstr(st.warnings.v[0], "versions/cuda/12.2.0"));
-	install_list_release(&l);
-	install_free(in);
+	store_version_list_release(&l);
+	store_version_free(in);
 	store_release(&st);
 }
 
@@ -464,7 +469,7 @@ static void write_receipt(const struct fixture *fx, const char *name,
 static void assert_receipt_skipped(const struct fixture *fx, const char *json)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct store st;
 
 	open_store(fx, &st);
@@ -480,7 +485,7 @@ static void test_store_list_reads_hand_written_registered_receipt(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct store st;
 
 	/* the receipts below differ from this one in one field each */
@@ -495,7 +500,7 @@ static void test_store_list_reads_hand_written_registered_receipt(void **state)
 	assert_string_equal(l.v[0]->prefix, "/opt/cuda");
 	assert_string_equal(l.v[0]->lib.v[0], "/opt/cuda/lib64");
 	assert_int_equal(st.warnings.n, 0);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	store_release(&st);
 }
 
@@ -561,7 +566,7 @@ static void test_store_register_writes_receipt_0644_whatever_umask(void **state)
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *prefix = fx_path(fx, "cuda");
 	char *receipt = fx_path(fx, "store/versions/cuda/12.4.1/" RECEIPT_NAME);
-	struct install *in;
+	struct store_version *in;
 	struct store st;
 	struct stat sb;
 	mode_t old = umask(0);
@@ -573,7 +578,7 @@ static void test_store_register_writes_receipt_0644_whatever_umask(void **state)
 	umask(old);
 	assert_int_equal(stat(receipt, &sb), 0);
 	assert_int_equal(sb.st_mode & 07777, 0644);
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 	free(prefix);
 	free(receipt);
@@ -612,7 +617,7 @@ test_store_list_reads_installed_receipt_with_dir_as_prefix(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	char *dir = fx_path(fx, "store/versions/cuda/12.2.0");
 	char *bin = fx_path(fx, "store/versions/cuda/12.2.0/bin");
 	struct store st;
@@ -628,7 +633,7 @@ test_store_list_reads_installed_receipt_with_dir_as_prefix(void **state)
 	assert_false(l.v[0]->registered);
 	assert_string_equal(l.v[0]->prefix, dir);
 	assert_string_equal(l.v[0]->bin.v[0], bin);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	store_release(&st);
 	free(dir);
 	free(bin);
@@ -638,9 +643,9 @@ static void test_store_register_of_taken_name_fails(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install *a = cuda_at(fx, "12.4.1", "cuda-a");
-	struct install *b = cuda_at(fx, "12.4.1", "cuda-b");
-	struct install_list l = {0};
+	struct store_version *a = cuda_at(fx, "12.4.1", "cuda-a");
+	struct store_version *b = cuda_at(fx, "12.4.1", "cuda-b");
+	struct store_version_list l = {0};
 	struct store st;
 
 	open_store(fx, &st);
@@ -652,9 +657,9 @@ static void test_store_register_of_taken_name_fails(void **state)
 	assert_int_equal(store_list(&st, KIT_CUDA, &l, &err), CUENV_OK);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0]->prefix, a->prefix);
-	install_list_release(&l);
-	install_free(a);
-	install_free(b);
+	store_version_list_release(&l);
+	store_version_free(a);
+	store_version_free(b);
 	store_release(&st);
 	err_release(&err);
 }
@@ -665,8 +670,8 @@ static void test_store_delete_removes_the_version_dir(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install *in = cuda_at(fx, "12.4.1", "cuda-12.4");
-	struct install_list l = {0};
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda-12.4");
+	struct store_version_list l = {0};
 	struct store st;
 
 	open_store(fx, &st);
@@ -676,7 +681,7 @@ static void test_store_delete_removes_the_version_dir(void **state)
 	assert_int_equal(fx_count_entries(fx, "store/.staging"), 0);
 	assert_int_equal(store_list(&st, KIT_CUDA, &l, &err), CUENV_OK);
 	assert_int_equal(l.n, 0);
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 }
 
@@ -685,7 +690,7 @@ test_store_delete_of_registered_install_keeps_its_files(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install *in = cuda_at(fx, "12.4.1", "cuda-12.4");
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda-12.4");
 	struct store st;
 
 	fake_cuda_classic(fx, "cuda-12.4", 12);
@@ -694,7 +699,7 @@ test_store_delete_of_registered_install_keeps_its_files(void **state)
 	assert_int_equal(store_delete(&st, in, &err), CUENV_OK);
 	assert_true(fx_exists(fx, "cuda-12.4/bin/nvcc"));
 	assert_true(fx_exists(fx, "cuda-12.4/lib64/libcudart.so.12"));
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 }
 
@@ -702,7 +707,7 @@ static void test_store_delete_removes_installed_tree(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct store st;
 
 	open_store(fx, &st);
@@ -715,7 +720,7 @@ static void test_store_delete_removes_installed_tree(void **state)
 	assert_int_equal(store_delete(&st, l.v[0], &err), CUENV_OK);
 	assert_int_equal(fx_count_entries(fx, "store/versions/cuda"), 0);
 	assert_int_equal(fx_count_entries(fx, "store/.staging"), 0);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	store_release(&st);
 }
 
@@ -723,7 +728,7 @@ static void test_store_delete_of_missing_dir_fails(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install *in = cuda_at(fx, "12.4.1", "cuda-12.4");
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda-12.4");
 	struct store st;
 
 	open_store(fx, &st);
@@ -731,7 +736,7 @@ static void test_store_delete_of_missing_dir_fails(void **state)
 	assert_int_equal(store_delete(&st, in, &err), CUENV_E_STORE);
 	assert_non_null(strstr(err.msg.data, "cannot remove"));
 	err_release(&err);
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 }
 
@@ -739,7 +744,7 @@ static void test_store_delete_failure_leaves_staging_empty(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install *in = cuda_at(fx, "12.4.1", "cuda-12.4");
+	struct store_version *in = cuda_at(fx, "12.4.1", "cuda-12.4");
 	struct store st;
 	int rc, left;
 
@@ -748,7 +753,7 @@ static void test_store_delete_failure_leaves_staging_empty(void **state)
 	rc = store_delete(&st, in, &err);
 	left = fx_count_entries(fx, "store/.staging");
 	err_release(&err);
-	install_free(in);
+	store_version_free(in);
 	store_release(&st);
 	assert_int_equal(rc, CUENV_E_STORE);
 	/* like store_register, a failure leaves nothing in .staging */
@@ -880,7 +885,7 @@ static void test_store_delete_leaves_no_trash_lock(void **state)
 {
 	struct fixture *fx = *state;
 	struct cuenv_err err = CUENV_ERR_INIT;
-	struct install_list l = {0};
+	struct store_version_list l = {0};
 	struct store st;
 
 	open_store(fx, &st);
@@ -893,7 +898,7 @@ static void test_store_delete_leaves_no_trash_lock(void **state)
 	assert_int_equal(store_delete(&st, l.v[0], &err), CUENV_OK);
 	assert_int_equal(fx_count_entries(fx, "store/versions/cuda"), 0);
 	assert_int_equal(fx_count_entries(fx, "store/.staging"), 0);
-	install_list_release(&l);
+	store_version_list_release(&l);
 	store_release(&st);
 }
 
