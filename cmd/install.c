@@ -358,10 +358,11 @@ static int dry_run_wheels(const struct plan_step *steps, size_t n,
 	return rc;
 }
 
-/* The request's releases installed, or with --dry-run named. */
-static int install_request(struct cuenv_ctx *ctx, const struct request *q,
-			   const struct catalog *cat, struct install_opts *o,
-			   struct cuenv_err *err)
+/* The request resolved against the catalogue and its releases installed,
+ * or with --dry-run named. */
+static int resolve_and_install(struct cuenv_ctx *ctx, const struct request *q,
+			       const struct catalog *cat,
+			       struct install_opts *o, struct cuenv_err *err)
 {
 	struct catalog_choice found;
 	struct plan_step steps[KIT_KINDS];
@@ -427,7 +428,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (!rc && locked)
 		rc = install_locked(ctx, &o, q.quiet, err);
 	else if (!rc)
-		rc = install_request(ctx, &q, &cat, &o, err);
+		rc = resolve_and_install(ctx, &q, &cat, &o, err);
 out:
 	framework_builds_release(&q.fw);
 	selection_release(&q.sel);
