@@ -1,7 +1,16 @@
 /*
- * update.h: `cuenv update`'s downloading and writing; what it decides on
- * the way (which manifests are new, whether one may be kept, which
- * wheels stand for a minor release) is core/refresh's.
+ * update.h: `cuenv update`, in one module: what it decides while it
+ * refreshes the catalogue (which manifests are new, whether one may be
+ * kept, which wheels stand for a minor release), pure functions of text,
+ * and the downloading and writing that use them.
+ *
+ * NVIDIA's redist folders are read as listings (an HTML index, or a
+ * mirror folder's names, one a line) that name redistrib_<version>.json
+ * files; a manifest the catalogue already holds is not fetched again;
+ * one whose sha256 the shipped pin list (redistrib-json-sha256.tsv:
+ * product, version, url, sha256 a line) knows must have it. For the
+ * framework table, the package index's wheels are reduced to the newest
+ * release of each minor version.
  *
  * The catalogue's redist manifests are added under ROOT/manifests/<kind>/
  * and the framework table is written to ROOT/manifests/compat/
@@ -11,19 +20,74 @@
 #ifndef CUENV_UPDATE_H
 #define CUENV_UPDATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/buf.h"
 #include "nvidia/catalog.h"
 #include "base/err.h"
 #include "net/fetch.h"
+#include "nvidia/pypi.h"
+#include "base/kit.h"
+
+/* ---- what update decides ------------------------------------------------ */
+
+/* Every version <v> of a "redistrib_<v>.json" that listing names (valid
+ * versions only), onto versions, once each, in listing order. */
+void update_listed(const char *listing, struct strv *versions);
+
+/* Is redistrib_<ver>.json of kind already one of cat's redist files? */
+int update_known(const struct catalog *cat, enum kit_kind kind,
+		 const char *ver);
+
+/*
+ * The sha256 that pins (the text of redistrib-json-sha256.tsv) gives
+ * NVIDIA's manifest of product ("cuda", "cudnn") version ver, as a heap
+ * string of 64 lowercase hex digits; NULL when it names none (or a
+ * malformed one).
+ */
+char *update_pin(const char *pins, const char *product, const char *ver);
+
+/*
+ * Check the len bytes at body, fetched from url, against pin (NULL:
+ * nothing to check). Returns CUENV_OK, or CUENV_E_INTEGRITY naming url,
+ * the pinned and the actual sha256.
+ */
+int update_check_pin(const char *pin, const char *url, const void *body,
+		     size_t len, struct cuenv_err *err);
+
+/*
+ * Whether cuenv update may keep the manifest of kind version ver, the
+ * len bytes at body fetched from url: its sha256 the one pins (the text
+ * of redistrib-json-sha256.tsv; NULL: no pin list) gives, when it gives
+ * one; a redistrib file cuenv reads (for platform); no NUL byte. Returns
+ * CUENV_OK, or CUENV_E_INTEGRITY or CUENV_E_MANIFEST naming url.
+ */
+int update_accept(const char *pins, const char *url, const char *body,
+		  size_t len, const char *platform, enum kit_kind kind,
+		  const char *ver, struct cuenv_err *err);
+
+/* "2.14.1" -> "2.14" (a version without a second dot: itself), as a heap
+ * string. */
+char *update_minor(const char *version);
+
+/*
+ * The newest release of each minor version among the n files of a
+ * project on the index (only Linux x86_64 wheels, named
+ * project-version-...; versions older than floor are left out), onto
+ * out, each minor's first sighting fixing its place.
+ */
+void update_newest_per_minor(const struct index_file *files, size_t n,
+			     const char *floor, struct strv *out);
+
+/* ---- the downloading and writing ---------------------------------------- */
 
 /*
  * Read the listing of base's redist folder for kind
  * (BASE/compute/<kind>/redist/: an HTML index, or, for a file:// base,
  * the folder's names), and fetch each redistrib_<v>.json it names that
  * known does not hold and ROOT/manifests/<kind>/ does not have yet:
- * accepted by refresh_accept (pins: the pin list's text, NULL for none),
+ * accepted by update_accept (pins: the pin list's text, NULL for none),
  * then written there. Each version written is pushed onto added, also
  * when a later one fails. Returns CUENV_OK or the first failure
  * (CUENV_E_FETCH, CUENV_E_INTEGRITY, CUENV_E_MANIFEST, CUENV_E_STORE).
