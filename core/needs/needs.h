@@ -47,6 +47,10 @@
  *
  * Nothing here prints: what a scan skips goes into its warnings, for the
  * caller to show.
+ *
+ * The scanning (init to finish, and Python's report) is needs_scan.c; the
+ * matching (needs_asked onwards: installed selections, the verdict, the
+ * catalogue's offer) is needs_match.c.
  */
 #ifndef CUENV_NEEDS_H
 #define CUENV_NEEDS_H
