@@ -24,7 +24,8 @@ void dll_search_release(struct dll_search *s)
 	dll_search_init(s);
 }
 
-const char *dll_where_name(enum dll_where w)
+/* "the application's folder", "System32", "PATH", ...: for messages. */
+static const char *dll_where_name(enum dll_where w)
 {
 	static const char *const names[] = {
 		[DLL_MODULE_DIR] = "the extension module's folder",

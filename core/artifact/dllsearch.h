@@ -81,9 +81,6 @@ void dll_search_release(struct dll_search *s);
 void dll_search(const struct dll_process *p, const char *name,
 		dll_exists_fn exists, void *ctx, struct dll_search *s);
 
-/* "the application's folder", "System32", "PATH", ...: for messages. */
-const char *dll_where_name(enum dll_where w);
-
 /* ---- a selection's DLLs ---------------------------------------------------- */
 
 enum dll_verdict {

@@ -473,7 +473,11 @@ out:
 	return ok;
 }
 
-char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
+/*
+ * The file in site's NVIDIA wheels (site/nvidia/NAME/lib/name) or fw's
+ * own library folder for soname name, as a heap path, or NULL.
+ */
+static char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
 {
 	struct buf nv = BUF_INIT, p = BUF_INIT;
 	struct plat_dir *d;

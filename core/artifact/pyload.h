@@ -138,10 +138,4 @@ void pyload_judge(const struct loader *l, const struct pyload_span *span,
  */
 bool pyload_file_version(const char *path, struct buf *out);
 
-/*
- * The file in site's NVIDIA wheels (site/nvidia/NAME/lib/name) or fw's
- * own library folder for soname name, as a heap path, or NULL.
- */
-char *pyload_own_copy(const struct pyload_fw *fw, const char *name);
-
 #endif

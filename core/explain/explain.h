@@ -189,11 +189,6 @@ void explain_context_finish(struct explain_context *c);
  * when it says none or two majors. Borrowed from c. */
 const char *explain_context_cuda_known(const struct explain_context *c);
 
-/* Set c's CUDA (or, with cudnn, its cuDNN) to v, from (both copied); a
- * second major makes the CUDA unknown (cuda_other). */
-void explain_context_cuda(struct explain_context *c, const char *v,
-			  const char *from, bool cudnn);
-
 /* The findings an explain keeps: a log of many names reports the first
  * ones (enough for any real log) and counts the rest. */
 #define EXPLAIN_KEEP 100

@@ -34,8 +34,10 @@ static unsigned long major_of(const char *v)
 	return strtoul(v, NULL, 10);
 }
 
-void explain_context_cuda(struct explain_context *c, const char *v,
-			  const char *from, bool cudnn)
+/* Set c's CUDA (or, with cudnn, its cuDNN) to v, from (both copied); a
+ * second major makes the CUDA unknown (cuda_other). */
+static void explain_context_cuda(struct explain_context *c, const char *v,
+				 const char *from, bool cudnn)
 {
 	char **cur = cudnn ? &c->cudnn : &c->cuda;
 	char **cur_from = cudnn ? &c->cudnn_from : &c->cuda_from;

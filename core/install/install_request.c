@@ -14,8 +14,14 @@
 #include "store/store.h"
 #include "base/version.h"
 
-int install_request_env_count(char *const *envp, const char *name, uint64_t max,
-			      uint64_t *out, struct cuenv_err *err)
+/*
+ * opts_count for the variable name of envp, when it is set: an unset one
+ * leaves *out as it was; a set one that is not such a number ("", "abc",
+ * "-1", "12x") fails naming the variable.
+ */
+static int install_request_env_count(char *const *envp, const char *name,
+				     uint64_t max, uint64_t *out,
+				     struct cuenv_err *err)
 {
 	const char *v = env_get(envp, name);
 

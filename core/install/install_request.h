@@ -26,14 +26,6 @@
 #define INSTALL_PYPI_INDEX_DEFAULT "https://pypi.org/simple"
 
 /*
- * opts_count for the variable name of envp, when it is set: an unset one
- * leaves *out as it was; a set one that is not such a number ("", "abc",
- * "-1", "12x") fails naming the variable.
- */
-int install_request_env_count(char *const *envp, const char *name, uint64_t max,
-			      uint64_t *out, struct cuenv_err *err);
-
-/*
  * CUENV_FETCH_RETRIES, _STALL_SECONDS, _BACKOFF_MS, _LOW_SPEED, _TIMEOUT
  * and _MAX_BYTES of envp into fo (install and mirror), each checked as
  * install_request_env_count does; the first bad one fails.

@@ -170,20 +170,6 @@ struct lock_from {
 };
 
 /*
- * What is installed, as lk's parts: for each release lk pins that root's
- * store holds installed from the package index (wholly or partly: its
- * receipt names a wheel), lk's parts of that kind become the receipt's
- * archives: each wheel with source pypi, its url and sha256 as
- * installed (size 0: the receipt does not say); each other archive as
- * the catalogue's (NVIDIA's url, never a mirror's). With source SRC_PYPI,
- * a release not installed so is CUENV_E_USAGE with the command that
- * installs it (the wheels' urls and hashes are the index's, known only
- * once fetched). Reads receipts; writes nothing.
- */
-int lock_take_installed(struct lockfile *lk, const char *root, int source,
-			struct cuenv_err *err);
-
-/*
  * Then: the lock cat gives for sel and o on platform (lock_build from
  * from->source, then lock_take_installed from from->root). With
  * check, compared with have (lock_check): "PATH matches ORIGIN\n" onto

@@ -158,15 +158,6 @@ void needs_scan_report(struct needs_scan *s, const char *framework,
 void needs_scan_add_pe(struct needs_scan *s, const char *path,
 		       const struct pe_info *p);
 
-/*
- * Read the bytes of the file path (data, len, in memory) as ELF, else as
- * PE, and record what it asks for (needs_scan_add, needs_scan_add_pe).
- * Returns CUENV_OK; CUENV_NO when it is neither (err says it is not PE);
- * or the parser's error for a corrupt one (CUENV_E_MANIFEST), in err.
- */
-int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
-		      size_t len, struct cuenv_err *err);
-
 /* ---- one reader over any tree (core/needs/needs_tree.c) ------------------------ */
 
 /*
@@ -216,9 +207,6 @@ enum needs_member_kind {
 	NEEDS_MEMBER_BINARY,   /* "x.so", "x.so.12", .dll, .pyd, .exe */
 };
 
-/* What needs_scan_tree does with a member of this name. */
-enum needs_member_kind needs_member_kind(const char *name);
-
 /*
  * strcmp, but '/' before every other byte: the order in which a walk of
  * folders, each in name order, meets paths. For qsort over char *.
@@ -245,15 +233,6 @@ struct needs_read;
 struct needs_read *needs_read_member(const char *shown,
 				     const struct needs_member *m);
 void needs_read_add(struct needs_scan *s, struct needs_read *r);
-
-/*
- * Read one binary, named path in reports, from read: ELF streamed
- * (elf_stream), PE held in memory up to 32 MiB. Returns CUENV_OK;
- * CUENV_NO when it is neither (err says so); CUENV_E_MANIFEST when
- * corrupt or a PE file too large; the reader's failure.
- */
-int needs_scan_stream(struct needs_scan *s, const char *path,
-		      needs_read_fn *read, void *ctx, struct cuenv_err *err);
 
 /*
  * Scan path: an ELF or PE file, or every regular ELF file under a folder, in
@@ -285,7 +264,6 @@ bool needs_want_managed(const struct needs_want *w);
  * file may load.
  */
 bool needs_want_required(const struct needs_want *w);
-
 
 /*
  * Is name (a path, or a zip member's name) a file whose text

@@ -309,28 +309,6 @@ void needs_scan_add_pe(struct needs_scan *s, const char *path,
 	buf_release(&so);
 }
 
-int needs_scan_binary(struct needs_scan *s, const char *path, const void *data,
-		      size_t len, struct cuenv_err *err)
-{
-	struct elf_info e;
-	struct pe_info p;
-	int rc;
-
-	elf_info_init(&e);
-	pe_info_init(&p);
-	rc = elf_parse(data, len, path, &e, err);
-	if (!rc) {
-		needs_scan_add(s, path, &e);
-	} else if (rc == CUENV_NO) { /* a Windows DLL, .pyd or .exe? */
-		rc = pe_parse(data, len, path, &p, err);
-		if (!rc)
-			needs_scan_add_pe(s, path, &p);
-	}
-	elf_info_release(&e);
-	pe_info_release(&p);
-	return rc;
-}
-
 /* ---- what the frameworks' own files say ---------------------------------- */
 
 /* Does name end with the path suffix, at a '/' or as the whole of it? */

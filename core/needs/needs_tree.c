@@ -39,7 +39,8 @@ static char *msgf(const char *fmt, ...)
 	return buf_detach(&b);
 }
 
-enum needs_member_kind needs_member_kind(const char *name)
+/* What needs_scan_tree does with a member of this name. */
+static enum needs_member_kind needs_member_kind(const char *name)
 {
 	const char *base = strrchr(name, '/'), *so;
 	size_t n;
@@ -215,8 +216,15 @@ static void read_add(struct needs_scan *s, struct needs_read *r)
 	read_free(r);
 }
 
-int needs_scan_stream(struct needs_scan *s, const char *path,
-		      needs_read_fn *read, void *ctx, struct cuenv_err *err)
+/*
+ * Read one binary, named path in reports, from read: ELF streamed
+ * (elf_stream), PE held in memory up to 32 MiB. Returns CUENV_OK;
+ * CUENV_NO when it is neither (err says so); CUENV_E_MANIFEST when
+ * corrupt or a PE file too large; the reader's failure.
+ */
+static int needs_scan_stream(struct needs_scan *s, const char *path,
+			     needs_read_fn *read, void *ctx,
+			     struct cuenv_err *err)
 {
 	struct needs_read *r = read_new(path);
 	int rc = read_binary(r, read, ctx, err);

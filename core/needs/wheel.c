@@ -1036,11 +1036,21 @@ out:
 	return rc;
 }
 
-int wheel_requirement_tree(struct needs_scan *s, const char *req,
-			   const char *index, const char *platform,
-			   const char *py, const struct fetch_opts *fo,
-			   struct wheel_requirement *r, struct buf *why,
-			   struct cuenv_err *err)
+/*
+ * For `cuenv needs NAME==VERSION`: the wheel of req chosen as pip would
+ * for the interpreter tag py ("cp311"; NULL: any) and this machine
+ * (platform NULL: the newest manylinux its glibc runs; of equal tags the
+ * larger file, a GPU build beside a CPU one), why it was chosen into why
+ * ("WHEEL for cp311, glibc 2.36 here"), then read whole as a tree
+ * (wheel_scan_source) by range requests: exactly the members the wheel
+ * read in place gives. r->st counts every byte fetched, the index's page
+ * included. Returns as wheel_requirement_scan. Network I/O.
+ */
+static int wheel_requirement_tree(struct needs_scan *s, const char *req,
+				  const char *index, const char *platform,
+				  const char *py, const struct fetch_opts *fo,
+				  struct wheel_requirement *r, struct buf *why,
+				  struct cuenv_err *err)
 {
 	struct index_file *files = NULL;
 	const struct index_file *pick = NULL;

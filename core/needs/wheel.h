@@ -125,11 +125,10 @@ struct wheel_remote_stats {
 /*
  * Read the members of the wheel at url that r wants, by range requests
  * (size: the wheel's size when the index said it, else 0 and one more
- * request asks the server), handing each to r->got as unpack_zip_each
- * does: a member over r->max bytes, as the directory or its local header
- * claims it, is refused before it is fetched or inflated, and inflating
- * stops at r->max. *st counts what was fetched, also on failure. Returns
- * CUENV_OK,
+ * request asks the server), handing each to r->got: a member over r->max
+ * bytes, as the directory or its local header claims it, is refused
+ * before it is fetched or inflated, and inflating stops at r->max. *st
+ * counts what was fetched, also on failure. Returns CUENV_OK,
  * CUENV_E_FETCH, CUENV_E_UNPACK, or what got() returned. Network I/O.
  */
 int wheel_remote_each(const char *url, uint64_t size,
@@ -173,22 +172,6 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   const char *index, const char *platform,
 			   const struct fetch_opts *fo,
 			   struct wheel_requirement *r, struct cuenv_err *err);
-
-/*
- * For `cuenv needs NAME==VERSION`: the wheel of req chosen as pip would
- * for the interpreter tag py ("cp311"; NULL: any) and this machine
- * (platform NULL: the newest manylinux its glibc runs; of equal tags the
- * larger file, a GPU build beside a CPU one), why it was chosen into why
- * ("WHEEL for cp311, glibc 2.36 here"), then read whole as a tree
- * (wheel_scan_source) by range requests: exactly the members the wheel
- * read in place gives. r->st counts every byte fetched, the index's page
- * included. Returns as wheel_requirement_scan. Network I/O.
- */
-int wheel_requirement_tree(struct needs_scan *s, const char *req,
-			   const char *index, const char *platform,
-			   const char *py, const struct fetch_opts *fo,
-			   struct wheel_requirement *r, struct buf *why,
-			   struct cuenv_err *err);
 
 /*
  * For `cuenv needs` (needs_net_scan_fn): scan arg into s, a .whl file in

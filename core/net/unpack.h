@@ -156,15 +156,6 @@ struct unpack_zip_reader {
 };
 
 /*
- * Walk the zip at path zip by its central directory: regular members
- * that r wants are inflated into memory, the others skipped unread.
- * Returns CUENV_OK, CUENV_E_STORE (cannot open), CUENV_E_UNPACK (not a
- * zip, corrupt, a member over r->max), or what got() returned.
- */
-int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
-		    struct cuenv_err *err);
-
-/*
  * Inflate one zip member from local (len bytes: its local file header,
  * then its data, as a range request into a remote zip returns them) into
  * out, at most max bytes. Returns CUENV_OK or CUENV_E_UNPACK.

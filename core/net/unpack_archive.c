@@ -1025,64 +1025,6 @@ static int read_member(struct archive *a, const char *name, size_t max,
 	return CUENV_OK;
 }
 
-int unpack_zip_each(const char *zip, const struct unpack_zip_reader *r,
-		    struct cuenv_err *err)
-{
-	struct archive *a = archive_read_new();
-	struct archive_entry *e;
-	struct buf data = BUF_INIT;
-	struct plat_stat st;
-	int fd = file_open_read(PLAT_AT_CWD, zip, 0, &st), rc = CUENV_OK, h;
-
-	if (fd == FILE_NOT_REGULAR) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
-				zip, file_type_name(st.type));
-		goto out;
-	}
-	if (fd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s", zip,
-				strerror(errno));
-		goto out;
-	}
-	/* the central directory: members not wanted are skipped unread */
-	archive_read_support_format_zip_seekable(a);
-	if (archive_read_open_fd(a, fd, FILE_BLOCK) != ARCHIVE_OK) {
-		rc = cuenv_fail(err, CUENV_E_UNPACK, "'%s' is not a zip: %s",
-				zip, archive_error_string(a));
-		goto out;
-	}
-	while ((h = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
-	       h == ARCHIVE_WARN) {
-		const char *name = archive_entry_pathname(e);
-
-		if (!name || archive_entry_filetype(e) != AE_IFREG ||
-		    !r->want(r->ctx, name))
-			continue;
-		/* what the directory claims, refused before inflating */
-		if (archive_entry_size_is_set(e) &&
-		    archive_entry_size(e) > (la_int64_t)r->max)
-			rc = cuenv_fail(err, CUENV_E_UNPACK,
-					"zip member '%s' is larger than %zu "
-					"bytes",
-					name, r->max);
-		else
-			rc = read_member(a, name, r->max, &data, err);
-		if (!rc)
-			rc = r->got(r->ctx, name, data.data, data.len, err);
-		if (rc)
-			goto out;
-	}
-	if (h != ARCHIVE_EOF)
-		rc = cuenv_fail(err, CUENV_E_UNPACK, "corrupt zip '%s': %s",
-				zip, archive_error_string(a));
-out:
-	archive_read_free(a);
-	if (fd >= 0)
-		plat_close(fd);
-	buf_release(&data);
-	return rc;
-}
-
 int unpack_zip_member(const void *local, size_t len, size_t max,
 		      struct buf *out, struct cuenv_err *err)
 {

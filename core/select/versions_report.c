@@ -18,8 +18,9 @@ static const char *other_root(const char *root, const struct store_version *in)
 	return strncmp(in->dir, root, n) || in->dir[n] != '/' ? in->dir : NULL;
 }
 
-bool versions_is_active(const struct activation *a,
-			const struct store_version *in)
+/* Is in one of the installs a's selection resolved to (a->ok)? */
+static bool versions_is_active(const struct activation *a,
+			       const struct store_version *in)
 {
 	if (!a->ok)
 		return false;

@@ -11,10 +11,6 @@
 
 struct json_t;
 
-/* Is in one of the installs a's selection resolved to (a->ok)? */
-bool versions_is_active(const struct activation *a,
-			const struct store_version *in);
-
 /*
  * Append a line per install of a, CUDA then cuDNN then CUPTI, oldest
  * first: "*" for an active one, the kind, the version (a cuDNN's with
