@@ -165,7 +165,8 @@ bool loader_defaults_parse(const char *help, struct strv *out);
  */
 void loader_defaults_guess(const char *machine, struct strv *out);
 
-/* Did the loads so far leave a name unloaded? */
+/* Did the loads so far leave a name unloaded? Only test_loader asks (the
+ * callers read l->miss); kept beside the struct it reads. */
 bool loader_failed(const struct loader *l);
 
 /*

@@ -122,7 +122,9 @@ int unpack_check_entry(const char *path, mode_t type, mode_t mode,
 
 /*
  * unpack_check_entry, and also unpack_windows_name_problem of path and of
- * the link targets: the check of every entry of a zip archive.
+ * the link targets: the check of every entry of a zip archive. The unzip
+ * calls the check inside unpack_archive.c; this entry point exists for
+ * test_unpack_archive's table of names.
  */
 int unpack_check_entry_windows(const char *path, mode_t type, mode_t mode,
 			       const char *symlink, const char *hardlink,

@@ -1,15 +1,10 @@
 /*
- * plat_cmdline.c: Windows command-line quoting and splitting (see
- * plat_cmdline.h for the rules).
+ * plat_cmdline.c: Windows command-line quoting (see plat_cmdline.h for
+ * the rules).
  */
 #include "plat/plat_cmdline.h"
 
 #include <string.h>
-
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
 
 static void add_backslashes(struct buf *b, size_t n)
 {
@@ -62,62 +57,4 @@ int plat_cmdline_quote(struct buf *out, const char *const *argv)
 		quote_arg(out, argv[i]);
 	}
 	return 0;
-}
-
-static const char *split_program(struct strv *args, const char *p)
-{
-	struct buf a = BUF_INIT;
-
-	if (*p == '"') {
-		const char *end = strchr(++p, '"');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		buf_add(&a, p, n);
-		p += n + (end != NULL);
-	} else {
-		while (*p && !is_space(*p))
-			buf_addc(&a, *p++);
-	}
-	strv_push_take(args, buf_detach(&a));
-	return p;
-}
-
-void plat_cmdline_split(struct strv *args, const char *p)
-{
-	p = split_program(args, p);
-	for (;;) {
-		struct buf a = BUF_INIT;
-		int quoted = 0;
-
-		while (is_space(*p))
-			p++;
-		if (!*p)
-			return;
-		while (*p && (quoted || !is_space(*p))) {
-			size_t slashes = 0;
-
-			while (*p == '\\') {
-				slashes++;
-				p++;
-			}
-			if (*p != '"') {
-				/* Literal; what follows is looked at anew. */
-				add_backslashes(&a, slashes);
-				if (!slashes)
-					buf_addc(&a, *p++);
-				continue;
-			}
-			add_backslashes(&a, slashes / 2);
-			if (slashes % 2) {
-				buf_addc(&a, '"');
-			} else if (quoted && p[1] == '"') {
-				buf_addc(&a, '"');
-				p++;
-			} else {
-				quoted = !quoted;
-			}
-			p++;
-		}
-		strv_push_take(args, buf_detach(&a));
-	}
 }
