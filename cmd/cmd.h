@@ -121,9 +121,6 @@ void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cmd_print_help(const struct cuenv_cmd *cmd, FILE *f);
 /* Print err on stderr (err_render): main does, for the command's error. */
 void cmd_print_error(const struct cuenv_err *err);
-/* Print a JSON value on stdout, indented by 2, and a newline. */
-struct json_t;
-void cmd_print_json(const struct json_t *j);
 
 /*
  * Compute the activation for ctx, starting from start (NULL: the process's

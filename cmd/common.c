@@ -176,15 +176,6 @@ out:
 	buf_release(&text);
 }
 
-void cmd_print_json(const struct json_t *j)
-{
-	char *text = json_dumps(j, JSON_INDENT(2));
-
-	if (text)
-		printf("%s\n", text);
-	free(text);
-}
-
 int cmd_fetch_env(const struct cuenv_ctx *ctx, struct fetch_opts *fo,
 		  struct cuenv_err *err)
 {
