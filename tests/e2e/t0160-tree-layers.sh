@@ -27,9 +27,9 @@ fresh && printf '#include "install/install.h"\n' >>"$t/core/base/buf.c" &&
 	stdout_has "install (layer 9) is above base (layer 0)" || exit 1
 
 # needs and doctor are peers: neither includes the other
-fresh && printf '#include "doctor/doctor.h"\n' >>"$t/core/needs/needs.c" &&
+fresh && printf '#include "doctor/doctor.h"\n' >>"$t/core/needs/needs_match.c" &&
 	expect_code 1 lc &&
-	stdout_has "core/needs/needs.c:" &&
+	stdout_has "core/needs/needs_match.c:" &&
 	stdout_has "doctor (layer 7) is beside needs (layer 7)" || exit 1
 
 # a circle inside one folder

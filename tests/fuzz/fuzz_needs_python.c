@@ -1,6 +1,6 @@
 /*
  * fuzz_needs_python.c: libFuzzer target for reading what the frameworks
- * said (needs_python_parse, core/needs/needs.c): the output of `python -c
+ * said (needs_python_parse, core/needs/needs_scan.c): the output of `python -c
  * needs_python_script`, run in the user's environment, where any import
  * may print or crash. py starts as an earlier answer read. Aborts unless:
  *
