@@ -29,7 +29,7 @@ mkdir -p "$base/app" "$base/cwd" "$base/p1" "$base/p2"
 printf 'int __declspec(dllexport) cuenv_fake(void) { return 110; }\n' >"$base/fake.c"
 $HOST-gcc -shared -o "$base/fake.dll" "$base/fake.c"
 $HOST-gcc -std=c11 -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 -O2 \
-	-Wall -Wextra -Werror -Wno-format tests/windows/dllsearch_check.c \
+	-Wall -Wextra -Werror -Wno-format -iquote core tests/windows/dllsearch_check.c \
 	"$OUT/libcuenv-core.a" -static -o "$base/app/dllsearch_check.exe"
 "$WINE" "$base/app/dllsearch_check.exe" 'C:\cuenv-dlltest' \
 	'C:\cuenv-dlltest\fake.dll' || fail "the model and the loader differ"
