@@ -13,6 +13,7 @@
 #include "store/detect.h"
 #include "net/digest.h"
 #include "plat/file.h"
+#include "install/download.h"
 #include "install/gc.h"
 #include "plat/plat_fs.h"
 #include "nvidia/pypi.h"
@@ -84,21 +85,10 @@ static int lock_path(const char *path, int exclusive, int wait)
 
 /* ---- sources: network or cache, hashed, teed into the cache ---------------- */
 
-struct job;
-
 struct src {
-	struct job *job;
-	struct digest *sha;
-	int file;	  /* reading the cache (complete or .part), or -1 */
-	int file_is_part; /* ... a partial download: network follows */
-	int tee;	  /* appending downloaded bytes to the .part, or -1 */
-	struct fetch *net;
+	struct download dl;
+	int from_cache; /* reading a complete file from the cache */
 	char *url;
-	uint64_t pos;	      /* bytes delivered (and hashed) */
-	int eof;	      /* the end was reached: stays there */
-	int from_cache;	      /* reading a complete file from the cache */
-	const char *tee_path; /* the .part file downloaded bytes go to */
-	char *buf;	      /* for file reads */
 	/* runfile: the payload starts after a shell header */
 	int skip_header;
 	int header_done;
@@ -135,56 +125,15 @@ static void set_cached(struct job *j)
 	pthread_mutex_unlock(j->lock);
 }
 
-#define FILE_BLOCK (1 << 20)
+static void on_bytes(void *ctx, uint64_t pos)
+{
+	job_progress(ctx, pos);
+}
 
-/* The raw bytes of the archive, each hashed once. */
+/* The raw bytes of the archive, each hashed once (download.h). */
 static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
 {
-	ssize_t n;
-
-	if (s->eof)
-		return 0;
-	if (s->file >= 0) {
-		n = file_read_full(s->file, s->buf, FILE_BLOCK);
-		if (n < 0)
-			return cuenv_fail(err, CUENV_E_STORE,
-					  "cannot read the cache for '%s': %s",
-					  s->url, strerror(errno)),
-			       -1;
-		if (n > 0) {
-			digest_update(s->sha, s->buf, (size_t)n);
-			s->pos += (uint64_t)n;
-			job_progress(s->job, s->pos);
-			*out = s->buf;
-			return n;
-		}
-		plat_close(s->file);
-		s->file = -1;
-		/* A .part as long as the catalogue says is whole: no request. */
-		if (!s->file_is_part ||
-		    (s->job->part->size && s->pos == s->job->part->size)) {
-			s->eof = 1;
-			return 0;
-		}
-		/* The rest of a partial download comes from the network. */
-	}
-	if (!s->net)
-		s->net = fetch_open(s->url, s->pos, s->job->part->size,
-				    &s->job->opts->fetch);
-	n = fetch_read(s->net, out, err);
-	if (n == 0)
-		s->eof = 1;
-	if (n <= 0)
-		return n;
-	/* Hashed is consumed: a failed write below leaves pos true. */
-	digest_update(s->sha, *out, (size_t)n);
-	s->pos += (uint64_t)n;
-	job_progress(s->job, s->pos);
-	if (s->tee >= 0 && file_write_full(s->tee, *out, (size_t)n))
-		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				  s->tee_path, strerror(errno)),
-		       -1;
-	return n;
+	return download_read(&s->dl, out, err);
 }
 
 /* What the unpacker reads: the raw bytes, past a runfile's header. */
@@ -313,88 +262,34 @@ static bool is_zip(const struct job *j)
 static int open_cache(struct job *j, struct src *s, const char *cache,
 		      const char *part, struct cuenv_err *err)
 {
-	struct plat_stat st;
+	int fd;
 
 	if (j->opts->no_cache) {
 		/* A zip is read from a file even then. */
-		if (is_zip(j)) {
-			s->tee_path = part;
-			s->tee = plat_open(part,
-					   PLAT_O_WRITE | PLAT_O_CREATE |
-						   PLAT_O_TRUNC,
-					   0644);
-			if (s->tee < 0)
-				return cuenv_fail(err, CUENV_E_STORE,
-						  "cannot write '%s': %s", part,
-						  strerror(errno));
-		}
+		if (is_zip(j))
+			return download_restart(&s->dl, PLAT_AT_CWD, part, part,
+						0, err);
 		return CUENV_OK;
 	}
-	s->file = plat_open(cache, PLAT_O_READ, 0);
-	if (s->file >= 0) {
+	fd = plat_open(cache, PLAT_O_READ, 0);
+	if (fd >= 0) {
 		s->from_cache = 1;
 		set_cached(j);
+		download_from_fd_take(&s->dl, fd, cache);
 		return CUENV_OK;
 	}
-	s->tee_path = part;
-	s->tee = plat_open(part, PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_APPEND,
-			   0644);
-	if (s->tee < 0)
-		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				  part, strerror(errno));
-	if (plat_fstat(s->tee, &st))
-		return cuenv_fail(err, CUENV_E_STORE, "cannot read '%s': %s",
-				  part, strerror(errno));
-	if (j->part->size && st.size > j->part->size) {
-		/* Longer than the file can be: nothing in it to keep. */
-		if (plat_ftruncate(s->tee, 0))
-			return cuenv_fail(err, CUENV_E_STORE,
-					  "cannot write '%s': %s", part,
-					  strerror(errno));
-		st.size = 0;
-	}
-	if (st.size > 0) {
-		/* Resume: re-read (and hash) what an earlier run got. */
-		s->file = plat_open(part, PLAT_O_READ, 0);
-		s->file_is_part = 1;
-		if (s->file < 0)
-			return cuenv_fail(err, CUENV_E_STORE,
-					  "cannot read '%s': %s", part,
-					  strerror(errno));
-	}
-	return CUENV_OK;
+	return download_resume(&s->dl, PLAT_AT_CWD, part, part, 0, err);
 }
 
-static int finish_hash(struct job *j, struct src *s, const char *partfile,
+/* Verified, or the .part goes: never resume from bad bytes. */
+static int finish_hash(struct src *s, const char *partfile,
 		       struct cuenv_err *err)
 {
-	char hex[DIGEST_HEX_LEN + 1];
-	const void *p;
-	ssize_t n;
+	int rc = download_verify(&s->dl, err);
 
-	/* The archive may end before the file does: hash the rest. */
-	while ((n = raw_read(s, &p, err)) > 0)
-		;
-	if (n < 0)
-		return err->rc;
-	digest_final(s->sha, hex);
-	if (j->part->size && s->pos != j->part->size) {
+	if (rc == CUENV_E_INTEGRITY)
 		plat_unlink(partfile);
-		return cuenv_fail(err, CUENV_E_INTEGRITY,
-				  "size mismatch for '%s': expected %llu bytes, "
-				  "got %llu",
-				  s->url, (unsigned long long)j->part->size,
-				  (unsigned long long)s->pos);
-	}
-	if (strcmp(hex, j->part->sha256)) {
-		/* Those bytes are bad: never resume from them. */
-		plat_unlink(partfile);
-		return cuenv_fail(
-			err, CUENV_E_INTEGRITY,
-			"sha256 mismatch for '%s': expected %s, got %s", s->url,
-			j->part->sha256, hex);
-	}
-	return CUENV_OK;
+	return rc;
 }
 
 /* Rename a verified tree into the pool; another install may have won. */
@@ -458,27 +353,15 @@ static int fetch_zip(struct job *j, struct src *s, const struct part_paths *f,
 {
 	struct unpack_opts uo = { 0 };
 	struct unpack_stats stats = { 0 };
-	const void *p;
-	ssize_t n;
 	int rc;
 
-	while ((n = raw_read(s, &p, err)) > 0)
-		;
-	rc = n < 0 ? err->rc : finish_hash(j, s, f->part.data, err);
+	rc = finish_hash(s, f->part.data, err);
 	/* on failure the .part stays open: discard_part closes it */
-	if (!rc && s->tee >= 0) {
-		int bad = plat_close(s->tee);
-
-		s->tee = -1;
-		if (bad)
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", f->part.data,
-					strerror(errno));
-	}
-	if (!rc && !j->opts->no_cache && !j->prog.cached &&
-	    plat_rename(f->part.data, f->cache.data))
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				f->cache.data, strerror(errno));
+	if (!rc && j->opts->no_cache)
+		rc = download_close_part(&s->dl, err);
+	else if (!rc)
+		rc = download_keep(&s->dl, PLAT_AT_CWD, f->cache.data,
+				   f->cache.data, err);
 	if (j->source == SRC_PYPI) {
 		uo.map = map_wheel;
 	} else {
@@ -514,12 +397,9 @@ static int unpack_failed(struct job *j, struct src *s,
 {
 	struct cuenv_err e2 = CUENV_ERR_INIT;
 
-	if (s->tee >= 0) {
-		plat_close(s->tee);
-		s->tee = -1;
+	if (download_drop_part(&s->dl))
 		plat_unlink(f->part.data);
-	}
-	if (finish_hash(j, s, f->part.data, &e2) == CUENV_E_INTEGRITY) {
+	if (finish_hash(s, f->part.data, &e2) == CUENV_E_INTEGRITY) {
 		err_release(err);
 		err_init(err);
 		rc = cuenv_fail(err, CUENV_E_INTEGRITY, "%s", e2.msg.data);
@@ -531,24 +411,6 @@ static int unpack_failed(struct job *j, struct src *s,
 	}
 	err_release(&e2);
 	return rc;
-}
-
-/* The download verified: its .part becomes the cache's file. */
-static int keep_download(struct src *s, const struct part_paths *f,
-			 struct cuenv_err *err)
-{
-	if (s->tee < 0)
-		return CUENV_OK;
-	if (plat_fsync(s->tee) || plat_close(s->tee)) {
-		s->tee = -1;
-		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				  f->part.data, strerror(errno));
-	}
-	s->tee = -1;
-	if (plat_rename(f->part.data, f->cache.data))
-		return cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				  f->cache.data, strerror(errno));
-	return CUENV_OK;
 }
 
 /* A tarball or runfile: extracted as its bytes arrive. */
@@ -575,15 +437,17 @@ static int stream_archive(struct job *j, struct src *s,
 	if (rc && rc != CUENV_E_FETCH)
 		rc = unpack_failed(j, s, f, &stats, rc, err);
 	else if (!rc)
-		rc = finish_hash(j, s, f->part.data, err);
+		rc = finish_hash(s, f->part.data, err);
 	if (rc == CUENV_E_INTEGRITY && s->from_cache) {
 		/* A damaged cache file would fail every later install. */
 		plat_unlink(f->cache.data);
 		cuenv_hint(err, "the damaged copy in the cache was removed; "
 				"run the install again to download it afresh");
 	}
+	/* The download verified: its .part becomes the cache's file. */
 	if (!rc)
-		rc = keep_download(s, f, err);
+		rc = download_keep(&s->dl, PLAT_AT_CWD, f->cache.data,
+				   f->cache.data, err);
 	if (!rc)
 		rc = to_pool(f->tmp.data, f->pool.data, err);
 	return rc;
@@ -595,10 +459,6 @@ static int fetch_locked(struct job *j, struct src *s,
 {
 	int rc;
 
-	s->job = j;
-	s->sha = digest_new();
-	s->buf = xmalloc(FILE_BLOCK);
-	s->url = install_mirror_url(j->part->url, j->opts->mirror);
 	rc = open_cache(j, s, f->cache.data, f->part.data, err);
 	if (rc)
 		return rc;
@@ -619,13 +479,12 @@ static int fetch_locked(struct job *j, struct src *s,
  * disk are not kept. A job that never got the archive's lock touches
  * no file of it (locked 0): another install holds them.
  */
-static void discard_part(struct job *j, const struct src *s,
-			 struct part_paths *f, int locked, int rc)
+static void discard_part(struct job *j, struct src *s, struct part_paths *f,
+			 int locked, int rc)
 {
 	if (!locked)
 		buf_reset(&f->part);
-	if (rc && f->part.len &&
-	    (rc != CUENV_E_FETCH || fetch_too_long(s->net)))
+	if (rc && f->part.len && !download_resumable(&s->dl, rc))
 		plat_unlink(f->part.data);
 	/* A download that failed before its first byte leaves no trace. */
 	if (rc && f->part.len) {
@@ -634,19 +493,14 @@ static void discard_part(struct job *j, const struct src *s,
 		if (!plat_stat(f->part.data, &pst) && !pst.size)
 			plat_unlink(f->part.data);
 	}
-	if (s->file >= 0)
-		plat_close(s->file);
-	if (s->tee >= 0)
-		plat_close(s->tee);
+	download_release(&s->dl);
 	if (j->opts->no_cache && f->part.len)
 		plat_unlink(f->part.data);
 }
 
 static void src_release(struct src *s)
 {
-	fetch_close(s->net);
-	digest_free(s->sha);
-	free(s->buf);
+	download_release(&s->dl);
 	free(s->url);
 	buf_release(&s->head);
 }
@@ -654,9 +508,14 @@ static void src_release(struct src *s)
 static int fetch_part(struct job *j, struct cuenv_err *err)
 {
 	struct part_paths f;
-	struct src s = { .file = -1, .tee = -1 };
+	struct src s = { 0 };
 	int lockfd = -1, rc = CUENV_OK;
 
+	s.url = install_mirror_url(j->part->url, j->opts->mirror);
+	download_init(&s.dl, s.url, j->part->sha256, j->part->size,
+		      &j->opts->fetch);
+	s.dl.progress = on_bytes;
+	s.dl.ctx = j;
 	part_paths_init(&f, j);
 	if (exists(f.pool.data))
 		goto cached;

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "install/download.h"
 #include "nvidia/compat.h"
 #include "net/digest.h"
 #include "plat/file.h"
@@ -686,12 +687,11 @@ static int stamps_save(struct stamps *s, int state, const char *shown,
 #define BLOCK (1 << 20)
 
 /*
- * Read what is left of in (src names it) and append it to out (when out
- * >= 0; dst names it), hashing it into d; bytes read into *n. CUENV_OK or
- * CUENV_E_STORE naming src or dst.
+ * Hash what is left of in (src names it) into d; bytes read into *n.
+ * CUENV_OK or CUENV_E_STORE naming src.
  */
-static int copy_hashed(int in, const char *src, int out, const char *dst,
-		       struct digest *d, uint64_t *n, struct cuenv_err *err)
+static int hash_rest(int in, const char *src, struct digest *d, uint64_t *n,
+		     struct cuenv_err *err)
 {
 	char *buf = xmalloc(BLOCK);
 	int rc = CUENV_OK;
@@ -709,12 +709,6 @@ static int copy_hashed(int in, const char *src, int out, const char *dst,
 			break;
 		digest_update(d, buf, (size_t)r);
 		*n += (uint64_t)r;
-		if (out >= 0 && file_write_full(out, buf, (size_t)r)) {
-			rc = cuenv_fail(err, CUENV_E_STORE,
-					"cannot write '%s': %s", dst,
-					strerror(errno));
-			break;
-		}
 	}
 	free(buf);
 	return rc;
@@ -744,153 +738,58 @@ static int open_source(const char *src, int *fd, struct cuenv_err *err)
 	return CUENV_OK;
 }
 
-/* Compare what was read with what f must be; name says where from. */
-static int check_bytes(const struct mirror_file *f, struct digest *d,
-		       uint64_t n, const char *name, struct cuenv_err *err)
-{
-	char hex[DIGEST_HEX_LEN + 1];
-
-	digest_final(d, hex);
-	if (f->size && n != f->size)
-		return cuenv_fail(err, CUENV_E_INTEGRITY,
-				  "size mismatch for '%s': expected %llu "
-				  "bytes, got %llu",
-				  name, (unsigned long long)f->size,
-				  (unsigned long long)n);
-	if (strcmp(hex, f->sha256))
-		return cuenv_fail(
-			err, CUENV_E_INTEGRITY,
-			"sha256 mismatch for '%s': expected %s, got %s", name,
-			f->sha256, hex);
-	return CUENV_OK;
-}
+/* The .part below tmp/ is the mirror's: never a link followed, never a
+ * FIFO waited on. */
+#define PART_FLAGS (PLAT_O_NOFOLLOW | PLAT_O_NONBLOCK)
 
 /*
- * The end of writing f's bytes to tmp through fd: unless rc already says
- * it failed, check them (n bytes hashed into d, from name), then make them
- * durable. Closes fd in every case; returns the outcome.
+ * Copy a local file (a manifest, a cached archive) to tmp, verified (d
+ * names src in a mismatch); on failure d is released and tmp removed.
  */
-static int finish_checked(const struct mirror_file *f, struct digest *d,
-			  uint64_t n, const char *name, int rc, int fd,
-			  const char *tmp, struct cuenv_err *err)
+static int copy_checked(struct download *d, const char *src,
+			const struct spot *tmp, struct cuenv_err *err)
 {
-	if (!rc)
-		rc = check_bytes(f, d, n, name, err);
-	if (!rc && plat_fsync(fd))
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp, strerror(errno));
-	if (plat_close(fd) && !rc)
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp, strerror(errno));
-	return rc;
-}
+	int in = -1, rc;
 
-/* Copy a local file (a manifest, a cached archive) to tmp, checked. */
-static int copy_checked(const struct mirror_file *f, const char *src,
-			const struct spot *tmp, uint64_t *n,
-			struct cuenv_err *err)
-{
-	struct digest *d = digest_new();
-	int in = -1, fd = -1, rc;
-
-	*n = 0;
 	rc = open_source(src, &in, err);
-	if (rc)
-		goto out;
-	fd = plat_open_at(tmp->dir, tmp->name,
-			  PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_TRUNC |
-				  PLAT_O_NOFOLLOW | PLAT_O_NONBLOCK,
-			  0644);
-	if (fd < 0) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp->shown, strerror(errno));
-		goto out;
+	if (!rc)
+		rc = download_restart(d, tmp->dir, tmp->name, tmp->shown,
+				      PART_FLAGS, err);
+	if (!rc) {
+		download_from_fd_take(d, in, src);
+		in = -1;
+		d->name = src;
+		rc = download_verify(d, err);
 	}
-	rc = copy_hashed(in, src, fd, tmp->shown, d, n, err);
-	rc = finish_checked(f, d, *n, src, rc, fd, tmp->shown, err);
-	fd = -1;
-out:
 	if (in >= 0)
 		plat_close(in);
-	if (fd >= 0)
-		plat_close(fd);
-	if (rc)
+	if (rc) {
+		download_release(d);
 		plat_unlink_at(tmp->dir, tmp->name);
-	digest_free(d);
+	}
 	return rc;
 }
 
 /*
- * Download f into tmp, resuming from the bytes a failed run left there.
- * Only a network failure keeps them; *n: bytes that came over the network.
+ * Download d's file into tmp, verified, resuming from the bytes a failed
+ * run left there. On failure d is released, and only a network failure
+ * keeps those bytes.
  */
-static int download(const struct mirror_file *f, const struct mirror_opts *o,
-		    const struct spot *tmp, uint64_t *n, struct cuenv_err *err)
+static int fetch_checked(struct download *d, const struct spot *tmp,
+			 struct cuenv_err *err)
 {
-	struct digest *d = digest_new();
-	char *url = install_mirror_url(f->url, o->upstream);
-	struct fetch *net = NULL;
-	uint64_t have = 0;
-	struct plat_stat st;
-	int fd, rc = CUENV_OK, keep = 0;
+	int rc, keep;
 
-	*n = 0;
-	/* Read back from the start (O_APPEND moves only the writes). */
-	fd = plat_open_at(tmp->dir, tmp->name,
-			  PLAT_O_WRITE | PLAT_O_CREATE | PLAT_O_APPEND |
-				  PLAT_O_NOFOLLOW | PLAT_O_NONBLOCK,
-			  0644);
-	if (fd < 0 || plat_fstat(fd, &st)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp->shown, strerror(errno));
-		goto out;
+	rc = download_resume(d, tmp->dir, tmp->name, tmp->shown, PART_FLAGS,
+			     err);
+	if (!rc)
+		rc = download_verify(d, err);
+	if (rc) {
+		keep = download_resumable(d, rc);
+		download_release(d);
+		if (!keep)
+			plat_unlink_at(tmp->dir, tmp->name);
 	}
-	if (st.type != PLAT_F_REG) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
-				tmp->shown, file_type_name(st.type));
-		goto out;
-	}
-	if (f->size && st.size > f->size && plat_ftruncate(fd, 0)) {
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot write '%s': %s",
-				tmp->shown, strerror(errno));
-		goto out;
-	}
-	/* What an earlier run got is hashed, then the rest is asked for. */
-	rc = copy_hashed(fd, tmp->shown, -1, tmp->shown, d, &have, err);
-	if (rc)
-		goto out;
-	if (!f->size || have < f->size) {
-		const void *p;
-		ssize_t r;
-
-		net = fetch_open(url, have, f->size, &o->fetch);
-		while ((r = fetch_read(net, &p, err)) > 0) {
-			digest_update(d, p, (size_t)r);
-			have += (uint64_t)r;
-			*n += (uint64_t)r;
-			if (file_write_full(fd, p, (size_t)r)) {
-				rc = cuenv_fail(err, CUENV_E_STORE,
-						"cannot write '%s': %s",
-						tmp->shown, strerror(errno));
-				goto out;
-			}
-		}
-		if (r < 0) {
-			rc = err->rc;
-			keep = !fetch_too_long(net);
-			goto out;
-		}
-	}
-	rc = finish_checked(f, d, have, url, CUENV_OK, fd, tmp->shown, err);
-	fd = -1;
-out:
-	if (fd >= 0)
-		plat_close(fd);
-	if (rc && !keep)
-		plat_unlink_at(tmp->dir, tmp->name);
-	fetch_close(net);
-	digest_free(d);
-	free(url);
 	return rc;
 }
 
@@ -960,7 +859,7 @@ static int verified(struct run *run, const struct mirror_file *f,
 				  fd == FILE_NOT_REGULAR ? "not a regular file"
 							 : strerror(errno));
 	d = digest_new();
-	rc = copy_hashed(fd, dest->shown, -1, NULL, d, &n, err);
+	rc = hash_rest(fd, dest->shown, d, &n, err);
 	plat_close(fd);
 	if (!rc) {
 		digest_final(d, hex);
@@ -980,12 +879,15 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	struct buf shown = BUF_INIT, tname = BUF_INIT, tshown = BUF_INIT,
 		   cached = BUF_INIT;
 	struct spot dest = { -1, NULL, NULL }, tmp;
+	struct download d;
+	char *url = install_mirror_url(f->url, o->upstream);
 	enum mirror_how how;
 	enum found found;
 	uint64_t n = 0;
 	struct plat_stat st;
 	int rc;
 
+	download_init(&d, url, f->sha256, f->size, &o->fetch);
 	buf_path(&shown, o->dir, f->path);
 	dest.shown = shown.data;
 	/* Its folders are made once it is here (a failed download of
@@ -1022,31 +924,34 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 		buf_printf(&cached, "%s/%s", o->cache, f->sha256);
 	if (f->origin) {
 		how = MIRROR_COPIED;
-		rc = copy_checked(f, f->origin, &tmp, &n, err);
+		rc = copy_checked(&d, f->origin, &tmp, err);
 	} else if (cached.len && !plat_stat(cached.data, &st) &&
 		   st.type == PLAT_F_REG) {
 		struct cuenv_err e = CUENV_ERR_INIT;
 
 		how = MIRROR_CACHED;
 		/* A damaged cache file: the network has the truth. */
-		if (copy_checked(f, cached.data, &tmp, &n, &e)) {
+		if (copy_checked(&d, cached.data, &tmp, &e)) {
 			how = MIRROR_FETCHED;
-			rc = download(f, o, &tmp, &n, err);
+			download_init(&d, url, f->sha256, f->size, &o->fetch);
+			rc = fetch_checked(&d, &tmp, err);
 		}
 		err_release(&e);
 	} else {
 		how = MIRROR_FETCHED;
-		rc = download(f, o, &tmp, &n, err);
+		rc = fetch_checked(&d, &tmp, err);
 	}
 	if (rc)
-		goto out; /* download kept what a broken transfer got */
+		goto out; /* fetch_checked kept what a broken transfer got */
+	/* Counted: the network's bytes, or all that were copied. */
+	n = how == MIRROR_FETCHED ? d.fetched : d.pos;
 	if (dest.dir < 0)
 		rc = parent_below(run->root, o->dir, f->path, 1, &dest.dir,
 				  &dest.name, err);
-	if (!rc && plat_rename_at(tmp.dir, tmp.name, dest.dir, dest.name))
-		rc = cuenv_fail(err, CUENV_E_STORE, "cannot create '%s': %s",
-				dest.shown, strerror(errno));
+	if (!rc)
+		rc = download_keep(&d, dest.dir, dest.name, dest.shown, err);
 	if (rc) {
+		download_release(&d);
 		plat_unlink_at(tmp.dir, tmp.name);
 		goto out;
 	}
@@ -1068,6 +973,8 @@ static int ensure_file(struct run *run, const struct mirror_file *f,
 	if (o->on_file)
 		o->on_file(o->ctx, f, how, n);
 out:
+	download_release(&d);
+	free(url);
 	if (dest.dir >= 0)
 		plat_close(dest.dir);
 	buf_release(&shown);
