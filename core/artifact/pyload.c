@@ -250,10 +250,11 @@ void pyload_find(const struct strv *sites, struct pyload_fws *out)
 static unsigned cudnn_front(const struct loader_obj *o)
 {
 	const char *s = o->elf.soname;
+	const char *v = s ? nvlib_so_version(nvlib_get(NVLIB_CUDNN), s) : NULL;
 
-	if (!s || strncmp(s, "libcudnn.so.", 12) || s[12] < '1' || s[12] > '9')
+	if (!v || *v < '1' || *v > '9')
 		return 0;
-	return (unsigned)strtoul(s + 12, NULL, 10);
+	return (unsigned)strtoul(v, NULL, 10);
 }
 
 /*

@@ -461,7 +461,7 @@ static void driver_init_failed(struct probe *pr, struct check_layer *l,
 			       cuenv_CUresult rc, const char *module)
 {
 	struct buf e = BUF_INIT;
-	char *dir = xstrdup(l->file ? l->file : "libcuda.so.1"), *slash;
+	char *dir = xstrdup(l->file ? l->file : plat_sys_cuda_driver()), *slash;
 
 	slash = strrchr(dir, '/');
 	if (slash)

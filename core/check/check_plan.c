@@ -89,24 +89,19 @@ static char *dll_of(const struct strv *dirs, const struct nvlib *lib,
 	return s;
 }
 
-/* The soname of stem in dirs, or the one version's release gives it; on
+/* The soname of lib in dirs, or the one version's release gives it; on
  * Windows the DLL (dll_of). */
-static char *soname_of(const struct strv *dirs, const char *stem,
+static char *soname_of(const struct strv *dirs, enum nvlib_id id,
 		       const char *version)
 {
-	char *s, *lib;
+	const struct nvlib *lib = nvlib_get(id);
+	char *s;
 
-	/* "libcudart.so" -> "cudart" */
-	lib = xstrndup(stem + 3, strlen(stem) - 6);
-	if (plat_sys_lib_naming() == PLAT_LIB_DLL) {
-		s = dll_of(dirs, nvlib_by_stem(lib), version);
-		free(lib);
-		return s;
-	}
-	s = check_find_soname(dirs, stem);
+	if (plat_sys_lib_naming() == PLAT_LIB_DLL)
+		return dll_of(dirs, lib, version);
+	s = check_find_soname(dirs, lib->so);
 	if (!s)
-		s = detect_soname(lib, version);
-	free(lib);
+		s = detect_soname(lib->stem, version);
 	return s;
 }
 
@@ -138,27 +133,28 @@ void check_plan_make(const struct active *act, const char *probe, int device,
 		arg2(&pl->argv, "--driver-compat", req->compat);
 	}
 
-	pl->runtime = soname_of(&cu->lib, "libcudart.so", cu->version);
+	pl->runtime = soname_of(&cu->lib, NVLIB_CUDART, cu->version);
 	if (act->cupti) {
 		add_dirs(&dirs, &act->cupti->cupti);
 		add_dirs(&dirs, &act->cupti->lib);
-		pl->cupti = soname_of(&dirs, "libcupti.so",
+		pl->cupti = soname_of(&dirs, NVLIB_CUPTI,
 				      act->cupti->cupti_version
 					      ? act->cupti->cupti_version
 					      : act->cupti->version);
 	} else {
 		add_dirs(&dirs, &cu->cupti);
 		add_dirs(&dirs, &cu->lib);
-		pl->cupti = soname_of(&dirs, "libcupti.so",
+		pl->cupti = soname_of(&dirs, NVLIB_CUPTI,
 				      cu->cupti_version ? cu->cupti_version
 							: cu->version);
 	}
 	/* cuDNN when selected, or when the toolkit carries one (wheels) */
 	if (act->cudnn)
-		pl->cudnn = soname_of(&act->cudnn->lib, "libcudnn.so",
+		pl->cudnn = soname_of(&act->cudnn->lib, NVLIB_CUDNN,
 				      act->cudnn->version);
 	else if (plat_sys_lib_naming() == PLAT_LIB_SONAME)
-		pl->cudnn = check_find_soname(&cu->lib, "libcudnn.so");
+		pl->cudnn =
+			check_find_soname(&cu->lib, nvlib_get(NVLIB_CUDNN)->so);
 	else
 		pl->cudnn = dll_in(&cu->lib, nvlib_get(NVLIB_CUDNN));
 	arg2(&pl->argv, "--runtime", pl->runtime);

@@ -220,7 +220,7 @@ static void driver_finding(struct dll_audit *d)
 	struct dll_finding f;
 	struct draft dr = DRAFT_INIT;
 
-	dll_check(&d->p, "nvcuda.dll", NULL, d->w->exists, d->w->ctx, &f);
+	dll_check(&d->p, NVLIB_DRIVER_DLL, NULL, d->w->exists, d->w->ctx, &f);
 	if (f.loaded) {
 		strv_push(&dr.paths, f.loaded);
 		buf_printf(&dr.what,

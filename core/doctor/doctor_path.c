@@ -85,8 +85,11 @@ static void add_isolate_fix(const struct audit *au, const struct strv *drop,
 /* Does libs hold a libcupti? */
 static int has_cupti(const struct strv *libs)
 {
+	const char *pre = nvlib_get(NVLIB_CUPTI)->prefix;
+	size_t n = strlen(pre);
+
 	for (size_t i = 0; i < libs->n; i++)
-		if (!strncmp(libs->v[i], "libcupti.", 9))
+		if (!strncmp(libs->v[i], pre, n) && libs->v[i][n] == '.')
 			return 1;
 	return 0;
 }
@@ -460,7 +463,7 @@ static void cache_fix_selection(const struct audit *au, const struct cached *c,
 		buf_adds(fix, "; or make the selection complete: ");
 		doctor_install_cmd(&a->sel, a->act.cuda->version, fix);
 	} else if (c->sev == DOCTOR_WARNING && c->example &&
-		   !strncmp(c->example, "libcudnn.so.", 12)) {
+		   nvlib_so_version(nvlib_get(NVLIB_CUDNN), c->example)) {
 		/* The cache's build fits only its own CUDA major. */
 		buf_adds(fix, "; or select the cuDNN your framework "
 			      "needs, so that the selection provides "
@@ -508,8 +511,8 @@ static void cache_judge(const struct audit *au, struct cached *c)
 	}
 	/* A soname frameworks ask for: cuDNN's, when none is chosen. */
 	for (size_t j = 0; j < c->lacks.n && !c->example; j++)
-		if (!strncmp(c->lacks.v[j], "libcudnn.so.", 12) && au->a->ok &&
-		    !au->a->act.cudnn)
+		if (nvlib_so_version(nvlib_get(NVLIB_CUDNN), c->lacks.v[j]) &&
+		    au->a->ok && !au->a->act.cudnn)
 			c->example = c->lacks.v[j];
 	if (!c->example && c->lacks.n)
 		c->example = c->lacks.v[0];

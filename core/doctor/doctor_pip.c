@@ -12,6 +12,7 @@
 #include "store/detect.h"
 #include "plat/plat_path.h"
 #include "doctor/doctor_int.h"
+#include "nvidia/nvlib.h"
 #include "plat/file.h"
 #include "plat/plat_fs.h"
 #include "base/version.h"
@@ -78,11 +79,11 @@ static bool add_get_first(const struct audit *au, const char *cuda,
 static unsigned cudnn_soname_major(const struct strv *libs)
 {
 	for (size_t i = 0; i < libs->n; i++) {
-		const char *p = libs->v[i];
+		const char *v =
+			nvlib_so_version(nvlib_get(NVLIB_CUDNN), libs->v[i]);
 
-		if (!strncmp(p, "libcudnn.so.", 12) && p[12] >= '1' &&
-		    p[12] <= '9')
-			return (unsigned)strtoul(p + 12, NULL, 10);
+		if (v && *v >= '1' && *v <= '9')
+			return (unsigned)strtoul(v, NULL, 10);
 	}
 	return 0;
 }

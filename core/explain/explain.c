@@ -8,6 +8,7 @@
 
 #include "plat/plat_path.h"
 #include "nvidia/compat.h"
+#include "nvidia/nvlib.h"
 #include "plat/file.h"
 #include "artifact/fwmsg.h"
 #include "plat/plat_fs.h"
@@ -651,7 +652,7 @@ static bool classify_dll(const char *tok, struct explain_finding *f)
 	struct buf sv = BUF_INIT, b = BUF_INIT;
 	bool bare;
 
-	if (!strcasecmp(tok, "nvcuda.dll")) {
+	if (!strcasecmp(tok, NVLIB_DRIVER_DLL)) {
 		f->kind = EXPLAIN_DRIVER;
 		return true;
 	}
@@ -706,8 +707,9 @@ static bool classify_so(const char *tok, struct explain_finding *f)
 	const struct nvlib *lib;
 	const char *ver;
 	struct buf b = BUF_INIT;
+	size_t n = strlen(NVLIB_DRIVER_SO);
 
-	if (!strncmp(tok, "libcuda.so", 10) && (!tok[10] || tok[10] == '.')) {
+	if (!strncmp(tok, NVLIB_DRIVER_SO, n) && (!tok[n] || tok[n] == '.')) {
 		f->kind = EXPLAIN_DRIVER;
 		return true;
 	}

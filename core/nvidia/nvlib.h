@@ -98,6 +98,10 @@ struct nvlib_rule {
 struct nvlib {
 	enum nvlib_id id;
 	const char *stem;      /* "cudart": lib<stem>.so */
+	const char *prefix;    /* "libcudart": lib<stem>, how the names of
+				  its files (a family's too) start */
+	const char *so;	       /* "libcudart.so": lib<stem>.so, its link
+				  name and the start of its sonames */
 	unsigned flags;	       /* NVLIB_* above */
 	const char *component; /* "cuda_cudart": redistrib and version.json */
 	const char *wheel;     /* "nvidia-cuda-runtime" (then -cuNN) */
@@ -125,6 +129,13 @@ const struct nvlib *nvlib_by_stem(const char *stem);
  * with trailing junk.
  */
 const struct nvlib *nvlib_match_file(const char *name, const char **version);
+
+/*
+ * Is name lib's soname or a file named after one, lib->so then a dot
+ * ("libcudnn.so.9", "libcudnn.so.9.1.0" for cuDNN; not libcudnn_ops)?
+ * The text after that dot ("9", "9.1.0"), or NULL.
+ */
+const char *nvlib_so_version(const struct nvlib *lib, const char *name);
 
 /* Is name a shared library in the table (nvlib_match_file() != NULL)? */
 bool nvlib_is_cuda_file(const char *name);
@@ -196,6 +207,16 @@ bool nvlib_dll_soname(const char *name, struct buf *out);
 bool nvlib_cupti_api_release(long api, struct buf *out);
 
 /* ---- lists of NVIDIA's names that are not one library ------------------- */
+
+/*
+ * The driver's user-space library, which is not in the table (the driver
+ * is the system's: cuenv neither installs nor selects it): its name on
+ * Linux (the soname is NVLIB_DRIVER_SO ".1") and its DLL on Windows. The
+ * platform layer, below core/nvidia, names it again to load it
+ * (plat_sys_cuda_driver).
+ */
+#define NVLIB_DRIVER_SO "libcuda.so"
+#define NVLIB_DRIVER_DLL "nvcuda.dll"
 
 /*
  * The components of a CUDA release `cuenv install` takes (NULL-ended

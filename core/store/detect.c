@@ -193,14 +193,16 @@ void detect_layout(const char *prefix, struct store_version *in)
 		buf_reset(&d);
 		buf_path(&d, prefix, "lib");
 		buf_path(&d, d.data, triplets[i]);
-		if (find_prefixed(d.data, "libcudart.so", &sub))
+		if (find_prefixed(d.data, nvlib_get(NVLIB_CUDART)->so, &sub))
 			add_dir(&in->lib, &reals, d.data);
 	}
 	for (size_t i = 0; i < in->lib.n; i++) {
 		struct buf name = BUF_INIT;
 
-		if (find_prefixed(in->lib.v[i], "libcupti.so", &name) ||
-		    find_prefixed(in->lib.v[i], "cupti64_", &name))
+		if (find_prefixed(in->lib.v[i], nvlib_get(NVLIB_CUPTI)->so,
+				  &name) ||
+		    find_prefixed(in->lib.v[i], nvlib_get(NVLIB_CUPTI)->dll,
+				  &name))
 			strv_push(&in->cupti, in->lib.v[i]);
 		buf_release(&name);
 	}
@@ -441,8 +443,8 @@ static char *cuda_version_lib(const struct store_version *in)
 	struct buf name = BUF_INIT;
 	char *v = NULL, *cut = NULL;
 
-	if (find_lib(in, "libcudart.so", &name))
-		v = soname_version(name.data, "libcudart.so");
+	if (find_lib(in, nvlib_get(NVLIB_CUDART)->so, &name))
+		v = soname_version(name.data, nvlib_get(NVLIB_CUDART)->so);
 	/*
 	 * libcudart.so.11.0 is the soname of every 11.x and libcudart.so.12
 	 * names only a major: neither says which release this is.
@@ -650,7 +652,7 @@ static void debian_prefix(char **prefix)
 		buf_reset(&d);
 		buf_add(&d, *prefix, n - 4);
 		buf_adds(&d, triplets[i]);
-		if (find_prefixed(d.data, "libcudart.so", &name)) {
+		if (find_prefixed(d.data, nvlib_get(NVLIB_CUDART)->so, &name)) {
 			char *up = xstrndup(*prefix, n - 9);
 
 			free(*prefix);
@@ -685,8 +687,8 @@ int detect_cuda(const char *path, const char *version,
 	detect_layout(prefix, cuda);
 	scan_dist_info(prefix, &cuda->notes);
 	warn_wheel_mix(prefix, &cuda->warnings);
-	if (!find_lib(cuda, "libcudart.so", &name) &&
-	    !find_lib(cuda, "cudart64_", &name)) {
+	if (!find_lib(cuda, nvlib_get(NVLIB_CUDART)->so, &name) &&
+	    !find_lib(cuda, nvlib_get(NVLIB_CUDART)->dll, &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"no CUDA runtime (libcudart.so) under '%s'",
 				path);
@@ -711,8 +713,8 @@ int detect_cuda(const char *path, const char *version,
 
 	/* A cuDNN inside the toolkit (the wheel layout has one; on Windows,
 	 * NVIDIA's guide copies cuDNN's files into the toolkit's folders) */
-	if (find_lib(cuda, "libcudnn.so", &name) ||
-	    find_lib(cuda, "cudnn64_", &name)) {
+	if (find_lib(cuda, nvlib_get(NVLIB_CUDNN)->so, &name) ||
+	    find_lib(cuda, nvlib_get(NVLIB_CUDNN)->dll, &name)) {
 		struct cuenv_err e2 = CUENV_ERR_INIT;
 
 		if (!fill_cudnn(path, prefix, NULL, cuda->cuda_major, cudnn,
@@ -784,9 +786,10 @@ static int cmp_size(const void *a, const void *b)
 /* libcudnn*.so*, or Windows' cudnn*64_*.dll */
 static bool is_cudnn_file(const char *name)
 {
+	const char *pre = nvlib_get(NVLIB_CUDNN)->prefix;
 	size_t n = strlen(name);
 
-	if (!strncmp(name, "libcudnn", 8))
+	if (!strncmp(name, pre, strlen(pre)))
 		return strstr(name, ".so") != NULL;
 	return !strncmp(name, "cudnn", 5) && n > 4 &&
 	       !strcasecmp(name + n - 4, ".dll") && strstr(name, "64_");
@@ -894,8 +897,8 @@ static char *cudnn_version_found(struct store_version *in,
 		hdr = buf_detach(&b);
 	}
 	buf_reset(&name);
-	if (find_lib(in, "libcudnn.so", &name))
-		lib = soname_version(name.data, "libcudnn.so");
+	if (find_lib(in, nvlib_get(NVLIB_CUDNN)->so, &name))
+		lib = soname_version(name.data, nvlib_get(NVLIB_CUDNN)->so);
 
 	/* The wheel's four-part version, when it agrees with the headers. */
 	if (wheel && (!hdr || version_matches_str(wheel, hdr))) {
@@ -972,12 +975,13 @@ static int fill_cudnn(const char *path, const char *prefix, const char *forced,
 	 * folders that hold cuDNN: activation puts cuDNN's folders first, and
 	 * the toolkit's other libraries must not come with them.
 	 */
-	keep_dirs_with(&in->lib, "libcudnn", "cudnn");
+	keep_dirs_with(&in->lib, nvlib_get(NVLIB_CUDNN)->prefix,
+		       nvlib_get(NVLIB_CUDNN)->stem);
 	keep_dirs_with(&in->include, "cudnn", NULL);
 	scan_dist_info(prefix, &in->notes);
 	wheel_prefix(in);
-	if (!find_lib(in, "libcudnn.so", &name) &&
-	    !find_lib(in, "cudnn64_", &name)) {
+	if (!find_lib(in, nvlib_get(NVLIB_CUDNN)->so, &name) &&
+	    !find_lib(in, nvlib_get(NVLIB_CUDNN)->dll, &name)) {
 		rc = cuenv_fail(err, CUENV_E_MANIFEST,
 				"no cuDNN (libcudnn.so) under '%s'", path);
 		goto out;
