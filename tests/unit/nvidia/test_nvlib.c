@@ -1,5 +1,6 @@
 #include "fakes/fixture.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,6 +263,41 @@ static void test_nvlib_cupti_api_versions(void **state)
 	buf_release(&b);
 }
 
+static void test_nvlib_prefix_and_link_name_come_from_the_stem(void **state)
+{
+	char want[64];
+
+	(void)state;
+	for (int id = 0; id < NVLIB_COUNT; id++) {
+		const struct nvlib *lib = nvlib_get((enum nvlib_id)id);
+
+		snprintf(want, sizeof(want), "lib%s", lib->stem);
+		assert_string_equal(lib->prefix, want);
+		snprintf(want, sizeof(want), "lib%s.so", lib->stem);
+		assert_string_equal(lib->so, want);
+	}
+	assert_string_equal(nvlib_get(NVLIB_CUDNN)->so, "libcudnn.so");
+	assert_string_equal(nvlib_get(NVLIB_CUBLASLT)->prefix, "libcublasLt");
+}
+
+static void test_nvlib_so_version_reads_the_librarys_own_sonames(void **state)
+{
+	const struct nvlib *cudnn = nvlib_get(NVLIB_CUDNN);
+	const struct nvlib *cupti = nvlib_get(NVLIB_CUPTI);
+
+	(void)state;
+	assert_string_equal(nvlib_so_version(cudnn, "libcudnn.so.9"), "9");
+	assert_string_equal(nvlib_so_version(cudnn, "libcudnn.so.8.9.7"),
+			    "8.9.7");
+	assert_string_equal(nvlib_so_version(cupti, "libcupti.so.2024.3.2"),
+			    "2024.3.2");
+	/* a family member, the link name, another library: none */
+	assert_null(nvlib_so_version(cudnn, "libcudnn_ops.so.9"));
+	assert_null(nvlib_so_version(cudnn, "libcudnn.so"));
+	assert_null(nvlib_so_version(cudnn, "libcudnnx.so.9"));
+	assert_null(nvlib_so_version(cupti, "libcudnn.so.9"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +311,10 @@ int main(void)
 	    cmocka_unit_test(test_nvlib_reads_windows_dll_names),
 	    cmocka_unit_test(test_nvlib_components_and_wheels),
 	    cmocka_unit_test(test_nvlib_cupti_api_versions),
+	    cmocka_unit_test(
+		test_nvlib_prefix_and_link_name_come_from_the_stem),
+	    cmocka_unit_test(
+		test_nvlib_so_version_reads_the_librarys_own_sonames),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 
