@@ -130,13 +130,8 @@ static void on_bytes(void *ctx, uint64_t pos)
 	job_progress(ctx, pos);
 }
 
-/* The raw bytes of the archive, each hashed once (download.h). */
-static ssize_t raw_read(struct src *s, const void **out, struct cuenv_err *err)
-{
-	return download_read(&s->dl, out, err);
-}
-
-/* What the unpacker reads: the raw bytes, past a runfile's header. */
+/* What the unpacker reads: the raw bytes (each hashed once: download.h),
+ * past a runfile's header. */
 static ssize_t src_read(void *ctx, const void **out, struct cuenv_err *err)
 {
 	struct src *s = ctx;
@@ -144,10 +139,10 @@ static ssize_t src_read(void *ctx, const void **out, struct cuenv_err *err)
 	ssize_t n;
 
 	if (!s->skip_header || s->header_done)
-		return raw_read(s, out, err);
+		return download_read(&s->dl, out, err);
 	/* A makeself header is a few hundred lines: read 64 KiB (or all). */
 	while (s->head.len < 65536) {
-		n = raw_read(s, &p, err);
+		n = download_read(&s->dl, &p, err);
 		if (n < 0)
 			return -1;
 		if (!n)
@@ -161,7 +156,7 @@ static ssize_t src_read(void *ctx, const void **out, struct cuenv_err *err)
 		*out = s->head.data + s->payload;
 		return (ssize_t)(s->head.len - s->payload);
 	}
-	return raw_read(s, out, err);
+	return download_read(&s->dl, out, err);
 }
 
 /* ---- mapping archive paths ------------------------------------------------ */
