@@ -44,10 +44,10 @@ for m in digest_bcrypt err buf plat_path xalloc; do
 	objs="$objs $OUT/$m.o"
 done
 # shellcheck disable=SC2086
-$HOST-gcc -std=c11 -O2 $WARN $CPPFLAGS_W tests/windows/deps_smoke.c $objs \
+$HOST-gcc -std=c11 -O2 $WARN -iquote core $CPPFLAGS_W tests/windows/deps_smoke.c $objs \
 	-static $LIBS_W -o "$OUT/deps_smoke.exe"
 # shellcheck disable=SC2086
-$HOST-gcc -std=c11 -O2 $WARN tests/windows/test_digest_bcrypt.c $objs \
+$HOST-gcc -std=c11 -O2 $WARN -iquote core tests/windows/test_digest_bcrypt.c $objs \
 	-static -lbcrypt -o "$OUT/test_digest_bcrypt.exe"
 
 for exe in "$OUT/deps_smoke.exe" "$OUT/test_digest_bcrypt.exe"; do
