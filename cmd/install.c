@@ -375,7 +375,7 @@ static int resolve_and_install(struct cuenv_ctx *ctx, const struct request *q,
 	/* No source chosen: NVIDIA's, or the index when NVIDIA's host
 	 * cannot be reached (said once). */
 	if (!rc && source < 0 &&
-	    install_falls_back(&found, o->mirror, &o->fetch)) {
+	    install_falls_back(&found, o->mirror, o->platform, &o->fetch)) {
 		if (!q->quiet)
 			cmd_note("NVIDIA's host cannot be reached; installing "
 				 "from the package index (--source pypi)");

@@ -45,13 +45,15 @@ char *install_mirror_url(const char *url, const char *mirror)
 }
 
 int install_falls_back(const struct catalog_choice *found, const char *mirror,
-		       const struct fetch_opts *fo)
+		       const char *platform, const struct fetch_opts *fo)
 {
 	const struct release *c = found->cuda;
 
-	/* A mirror is a source chosen: its failure is the user's to hear. */
+	/* A mirror is a source chosen: its failure is the user's to hear.
+	 * Windows and Jetson: the index has no wheel to turn to. */
 	if ((mirror && *mirror) || !c || c->source == SRC_PYPI ||
-	    !c->on_index || !c->nparts)
+	    !c->on_index || !c->nparts ||
+	    (platform && !pypi_platform_has_wheels(platform)))
 		return 0;
 	return !fetch_reachable(c->parts[0].url, fo);
 }

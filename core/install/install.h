@@ -149,12 +149,13 @@ int install_run(struct store *st, const struct release *rel,
 /*
  * With no source chosen, should the install of found go to the package
  * index instead? 1 when found's CUDA comes from NVIDIA's host (no mirror
- * given: a mirror is a source chosen), the index has that release, and
+ * given: a mirror is a source chosen), the index has that release and
+ * wheels for platform (pypi_platform_has_wheels; NULL: not asked), and
  * NVIDIA's host cannot be reached (fetch_reachable: no name, no
  * connection; never a 404 or a checksum). Network I/O: one connection.
  */
 int install_falls_back(const struct catalog_choice *found, const char *mirror,
-		       const struct fetch_opts *fo);
+		       const char *platform, const struct fetch_opts *fo);
 
 /* Replace NVIDIA's host in url by mirror (a heap string either way). */
 char *install_mirror_url(const char *url, const char *mirror);

@@ -46,12 +46,24 @@ char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k)
 	return buf_detach(&b);
 }
 
+/* The machine name in the wheels for platform, or NULL: Jetson
+ * (linux-aarch64) and Windows have none of NVIDIA's wheels. */
+static const char *wheel_arch(const char *platform)
+{
+	return !strcmp(platform, "linux-x86_64")    ? "x86_64"
+	       : !strcmp(platform, "linux-sbsa")    ? "aarch64"
+	       : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
+						    : NULL;
+}
+
+bool pypi_platform_has_wheels(const char *platform)
+{
+	return wheel_arch(platform) != NULL;
+}
+
 int pypi_wheel_fits(const char *name, const char *platform)
 {
-	const char *arch = !strcmp(platform, "linux-x86_64")	? "x86_64"
-			   : !strcmp(platform, "linux-sbsa")	? "aarch64"
-			   : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
-								: NULL;
+	const char *arch = wheel_arch(platform);
 	size_t n = strlen(name);
 
 	/* Jetson (linux-aarch64) and Windows: none of NVIDIA's wheels */

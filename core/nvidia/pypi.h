@@ -77,6 +77,10 @@ long pypi_release_post(const char *wheel_version, const char *version);
  */
 int pypi_wheel_fits(const char *name, const char *platform);
 
+/* Does the index carry NVIDIA's wheels for platform ("linux-sbsa": yes;
+ * "linux-aarch64", Jetson, and "windows-x86_64": no)? */
+bool pypi_platform_has_wheels(const char *platform);
+
 /*
  * Find the wheel of project at version on the index that fits platform
  * (pypi_wheel_fits; NULL: this machine's) and describe it as the part of

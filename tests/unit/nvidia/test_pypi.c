@@ -208,9 +208,21 @@ static void test_pypi_wheel_fits_each_platform(void **state)
 				     "linux-x86_64"));
 }
 
+/* What install's turn to the index asks first (install_falls_back): a
+ * platform the index has none of NVIDIA's wheels for keeps NVIDIA's. */
+static void test_pypi_platform_has_wheels(void **state)
+{
+	(void)state;
+	assert_true(pypi_platform_has_wheels("linux-x86_64"));
+	assert_true(pypi_platform_has_wheels("linux-sbsa"));
+	assert_false(pypi_platform_has_wheels("linux-aarch64"));
+	assert_false(pypi_platform_has_wheels("windows-x86_64"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_pypi_platform_has_wheels),
 	    cmocka_unit_test(test_pypi_index_parse_reads_core_metadata),
 	    cmocka_unit_test(test_pypi_index_parse_skips_yanked_and_unhashed),
 	    cmocka_unit_test(test_pypi_wheel_project_names),
