@@ -656,8 +656,15 @@ static int assemble_version(const struct crew *c, const char *root,
 
 /* ---- what a source offers ------------------------------------------------- */
 
-int install_source_offers(const struct release *rel, const char *comp,
-			  struct buf *why)
+/*
+ * Does rel's source offer component comp? Every source offers what the
+ * catalogue lists, but the package index: a component with no wheel, or
+ * whose wheel pypi.tsv says holds less (the nvcc wheels of CUDA 12 hold
+ * only bin/ptxas), is not offered; why then says so ("cuda_nvcc
+ * (nvidia-cuda-nvcc-cu12 12.2.140 holds only bin/ptxas)"). Pure.
+ */
+static int install_source_offers(const struct release *rel, const char *comp,
+				 struct buf *why)
 {
 	const struct part *p = release_part(rel, comp);
 	char *proj;

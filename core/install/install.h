@@ -90,18 +90,8 @@ struct install_opts {
 	void (*say)(void *ctx, const char *text);
 };
 
-/*
- * Does rel's source offer component comp? Every source offers what the
- * catalogue lists, but the package index: a component with no wheel, or
- * whose wheel pypi.tsv says holds less (the nvcc wheels of CUDA 12 hold
- * only bin/ptxas), is not offered; why then says so ("cuda_nvcc
- * (nvidia-cuda-nvcc-cu12 12.2.140 holds only bin/ptxas)"). Pure.
- */
-int install_source_offers(const struct release *rel, const char *comp,
-			  struct buf *why);
-
-/* What rel's source lacks of what plan asks, as install_source_offers
- * words it, comma-separated onto out (nothing when it has it all). */
+/* What rel's source lacks of what plan asks (the package index: a
+ * component with no wheel, or whose wheel holds less), in words, comma-separated onto out (nothing when it has it all). */
 void install_lacking(const struct release *rel, const struct plan_opts *plan,
 		     struct buf *out);
 

@@ -274,9 +274,18 @@ static void catalogue_dir(const struct release *rel, struct buf *out)
 		buf_add(out, o, (size_t)(end - o - 1));
 }
 
-int mirror_plan_add_wheels(struct mirror_plan *p, const struct release *rel,
-			   enum kit_kind kind, const struct plan_opts *opts,
-			   const char *platform, struct cuenv_err *err)
+/*
+ * Add to p what `cuenv install --source pypi` fetches for rel installed
+ * as kind on this machine: each component's wheel as install_resolve
+ * finds it on p->pypi_index (network I/O), as pypi/packages/<file name>,
+ * the release's manifest (for the mirror's catalogue) and the
+ * catalogue's pypi.tsv. Returns CUENV_OK, CUENV_E_USAGE (another
+ * platform: the wheels are this machine's), install_resolve's failure.
+ */
+static int mirror_plan_add_wheels(struct mirror_plan *p,
+				  const struct release *rel, enum kit_kind kind,
+				  const struct plan_opts *opts,
+				  const char *platform, struct cuenv_err *err)
 {
 	struct release r = *rel;
 	struct install_opts io = { 0 };

@@ -107,22 +107,10 @@ int mirror_plan_add(struct mirror_plan *p, const struct release *rel,
 		    const char *platform, struct cuenv_err *err);
 
 /*
- * Add to p what `cuenv install --source pypi` fetches for rel installed
- * as kind on this machine: each component's wheel as install_resolve
- * finds it on p->pypi_index (network I/O), as pypi/packages/<file name>,
- * the release's manifest (for the mirror's catalogue) and the
- * catalogue's pypi.tsv. Returns CUENV_OK, CUENV_E_USAGE (another
- * platform: the wheels are this machine's), install_resolve's failure.
- */
-int mirror_plan_add_wheels(struct mirror_plan *p, const struct release *rel,
-			   enum kit_kind kind, const struct plan_opts *opts,
-			   const char *platform, struct cuenv_err *err);
-
-/*
  * Add to p what cat (platform's catalogue) gives for CUDA spec cuda with
  * cudnn and cupti (NULL: none), from source as catalog_resolve takes it:
- * each release resolved, by mirror_plan_add (SRC_PYPI:
- * mirror_plan_add_wheels). Returns CUENV_OK, or
+ * each release resolved, by mirror_plan_add (SRC_PYPI: its wheels as
+ * install fetches them). Returns CUENV_OK, or
  * catalog_resolve's error (" for PLATFORM" added when platform is not
  * this machine's) or mirror_plan_add's.
  */
