@@ -133,7 +133,7 @@ char *update_minor(const char *version)
 void update_newest_per_minor(const struct index_file *files, size_t n,
 			     const char *floor, struct strv *out)
 {
-	struct strv minors = STRV_INIT;
+	struct strv minors = STRV_INIT, best = STRV_INIT; /* in step */
 
 	for (size_t i = 0; i < n; i++) {
 		const char *name = files[i].name, *d1 = strchr(name, '-'), *d2;
@@ -152,18 +152,21 @@ void update_newest_per_minor(const struct index_file *files, size_t n,
 		}
 		m = update_minor(v);
 		k = strv_find(&minors, m);
-		if (k < 0) {
+		if (k < 0 || (size_t)k >= best.n) {
 			strv_push(&minors, m);
-			strv_push_take(out, v);
-		} else if (version_cmp_str(v, out->v[k]) > 0) {
-			free(out->v[k]);
-			out->v[k] = v;
+			strv_push_take(&best, v);
+		} else if (version_cmp_str(v, best.v[k]) > 0) {
+			free(best.v[k]);
+			best.v[k] = v;
 		} else {
 			free(v);
 		}
 		free(m);
 	}
+	for (size_t i = 0; i < best.n; i++)
+		strv_push(out, best.v[i]);
 	strv_release(&minors);
+	strv_release(&best);
 }
 
 /* ---- the redist manifests ------------------------------------------------- */
