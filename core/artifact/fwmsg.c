@@ -8,10 +8,12 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
-/* "8.1.0" at p (digits and dots, a final dot left out), or NULL. */
+/* The version at p ("8.6.0"), or NULL when what is there is none
+ * (version_is_valid: "000...000" from a mangled log is not). */
 static char *version_at(const char *p)
 {
 	size_t n = 0;
+	char *v;
 
 	while (p[n] == ' ')
 		p++;
@@ -21,7 +23,12 @@ static char *version_at(const char *p)
 		n--;
 	if (!n)
 		return NULL;
-	return xstrndup(p, n);
+	v = xstrndup(p, n);
+	if (!version_is_valid(v)) {
+		free(v);
+		return NULL;
+	}
+	return v;
 }
 
 /*
