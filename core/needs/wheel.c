@@ -419,32 +419,11 @@ static int cmp_member(const void *a, const void *b)
 	return needs_member_cmp(&x->name, &y->name);
 }
 
-static int zip_each(void *ctx, needs_visit_fn *visit, void *arg,
-		    struct cuenv_err *err)
-{
-	struct zip_tree *z = ctx;
-	int rc = CUENV_OK;
-
-	for (size_t i = 0; !rc && i < z->n; i++) {
-		const struct wheel_zip_member *m = &z->m[i];
-		size_t len = strlen(m->name);
-		struct member_read r = { z->src, m, z->end, NULL, NULL, 0 };
-		struct needs_member nm = { m->name, m->usize, member_next, &r };
-
-		if (!len || m->name[len - 1] == '/')
-			continue; /* a folder */
-		rc = visit(arg, &nm, err);
-		unpack_member_close(r.um);
-		if (r.h)
-			z->src->close(r.h);
-	}
-	return rc;
-}
-
 /*
- * zip_each's work on several threads: each member read on its own (its own
- * range of the source, its own inflater), what was found added in the
- * members' order, so the answer is the one zip_each gives.
+ * The members read on up to threads threads, each on its own (its own
+ * range of the source, its own inflater): needs_scan_tree's visit in its
+ * two steps, what was found added in the members' order, so the answer
+ * is the same for any number of threads.
  */
 struct zip_jobs {
 	struct zip_tree *z;
@@ -516,13 +495,7 @@ int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
 	if (z.n)
 		qsort(z.m, z.n, sizeof(*z.m), cmp_member);
 	z.end = end.cd_offset;
-	if (src->threads != 1) {
-		rc = zip_read_at_once(s, &z, src->threads);
-	} else {
-		struct needs_tree t = { src->shown, zip_each, &z };
-
-		rc = needs_scan_tree(s, &t, err);
-	}
+	rc = zip_read_at_once(s, &z, src->threads);
 out:
 	wheel_zip_members_free(z.m, z.n);
 	buf_release(&tail);

@@ -576,6 +576,16 @@ static void test_wheel_local_threads_give_the_serial_answer(void **state)
 	assert_int_equal(one.files, 6);
 	assert_int_equal(one.warnings.n, 1);
 	same_scan(&one, &four);
+	/* in the members' order: every library needs libcudart.so.12 */
+	for (size_t i = 0; i < one.n; i++) {
+		const struct strv *by = &one.v[i].needed_by;
+
+		if (strcmp(one.v[i].soname, "libcudart.so.12"))
+			continue;
+		assert_int_equal(by->n, 6);
+		assert_non_null(strstr(by->v[0], "pkg.whl/pkg/lib0.so"));
+		assert_non_null(strstr(by->v[5], "pkg.whl/pkg/lib5.so"));
+	}
 	needs_scan_release(&one);
 	needs_scan_release(&four);
 	for (size_t i = 0; i < 6; i++) {
