@@ -40,6 +40,8 @@ static void render_reports(struct buf *out, const struct needs_scan *s)
 		if (r->cudnn)
 			render_minimum(out, "cuDNN", r->cudnn,
 				       r->cuda ? ", " : " ");
+		if (!r->cuda && !r->cudnn)
+			buf_adds(out, ": no one CUDA release");
 		buf_printf(out, "\n    %-11s %s\n", "says", r->source);
 		for (size_t k = 0; k < r->dlls.n; k++) {
 			buf_printf(out, "    %-11s ", k ? "" : "loads");

@@ -689,12 +689,48 @@ static unsigned cu_suffix(const char *name)
 	return *e || m > 99 ? 0 : (unsigned)m;
 }
 
+/* What a set of requirements (those under no extra, or one extra's) asks. */
 struct meta_acc {
 	char *cuda, *cudnn;
 	unsigned major; /* a CUDA major said without a version, or 0 */
-	char *extra;	/* the extra the first pin used sits behind
-			   ("with-cuda"), or NULL: said in the source */
 };
+
+/*
+ * A METADATA's requirements: those every install gets, and each extra's
+ * apart, in the order met (jax 0.4.25's "cuda11_pip" pins CUDA 11, its
+ * "cuda12" CUDA 12: no one answer).
+ */
+struct meta_read {
+	struct meta_acc base;
+	struct strv extras; /* names of x[] */
+	struct meta_acc *x;
+};
+
+static void meta_acc_release(struct meta_acc *a)
+{
+	free(a->cuda);
+	free(a->cudnn);
+	memset(a, 0, sizeof(*a));
+}
+
+static unsigned acc_major(const struct meta_acc *a)
+{
+	return a->cuda ? (unsigned)version_major(a->cuda) : a->major;
+}
+
+static bool acc_says(const struct meta_acc *a)
+{
+	return a->cuda || a->cudnn || a->major;
+}
+
+/* b's minimums into a (b unchanged). */
+static void acc_merge(struct meta_acc *a, const struct meta_acc *b)
+{
+	keep_higher_take(&a->cuda, b->cuda ? xstrdup(b->cuda) : NULL);
+	keep_higher_take(&a->cudnn, b->cudnn ? xstrdup(b->cudnn) : NULL);
+	if (!a->major)
+		a->major = b->major;
+}
 
 /*
  * The name of the extra a requirement's marker (after its ';') asks for:
@@ -719,13 +755,6 @@ static char *marker_extra(const char *semi)
 	if (!n || p[1 + n] != *p)
 		return NULL;
 	return xstrndup(p + 1, n);
-}
-
-/* A pin behind an extra was used: remember the first such extra. */
-static void used_extra(struct meta_acc *a, const char *semi)
-{
-	if (semi && !a->extra)
-		a->extra = marker_extra(semi);
 }
 
 /*
@@ -804,48 +833,6 @@ static bool not_a_build(const char *stem)
 	       !strcmp(stem, "cusparselt");
 }
 
-/*
- * One Requires-Dist value: "nvidia-cudnn-cu12 (==8.9.2.26) ; platform_...",
- * "nvidia-cudnn-cu12==9.26.0.51; extra == 'cuda'".
- */
-static void read_requirement(const char *v, struct meta_acc *a)
-{
-	struct buf name = BUF_INIT, stem = BUF_INIT;
-	size_t n =
-		strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			  "0123456789._-");
-	const char *semi = strchr(v, ';');
-	bool extra = semi && strstr(semi, "extra");
-	unsigned major;
-	char *pin = NULL;
-
-	normalise_name(v, n, &name);
-	if (!requirement_stem(name.data, &stem, &major))
-		goto out;
-	pin = requirement_pin(v + n);
-	if (!strcmp(stem.data, "cudnn")) {
-		if (pin) {
-			keep_higher_take(&a->cudnn,
-					 version_cut(pin, extra ? 2 : 3));
-			used_extra(a, semi);
-		}
-	} else if (!strcmp(stem.data, "cuda-runtime") ||
-		   !strcmp(stem.data, "cuda-cupti") ||
-		   !strcmp(stem.data, "cuda-nvrtc")) {
-		if (pin) {
-			keep_higher_take(&a->cuda, version_cut(pin, 2));
-			used_extra(a, semi);
-		} else if (major && !a->major)
-			a->major = major;
-	} else if (major && !a->major && !not_a_build(stem.data)) {
-		a->major = major;
-	}
-out:
-	free(pin);
-	buf_release(&name);
-	buf_release(&stem);
-}
-
 /* "+cu121" (torch) or "+cuda12.cudnn89" (jaxlib) in a local version. */
 static void read_local_version(const char *v, struct meta_acc *a)
 {
@@ -891,16 +878,177 @@ static void read_package_name(const char *name, struct meta_acc *a)
 		keep_higher_take(&a->cuda, build_version(p, 1));
 }
 
+/* The set of requirements a marker puts a requirement in (semi: its ';'). */
+static struct meta_acc *meta_slot(struct meta_read *m, const char *semi)
+{
+	char *extra = semi ? marker_extra(semi) : NULL;
+	size_t i;
+
+	if (!extra)
+		return &m->base;
+	for (i = 0; i < m->extras.n && strcmp(m->extras.v[i], extra); i++)
+		;
+	if (i == m->extras.n) {
+		strv_push(&m->extras, extra);
+		m->x = xrealloc(m->x, m->extras.n * sizeof(*m->x));
+		memset(&m->x[i], 0, sizeof(m->x[i]));
+	}
+	free(extra);
+	return &m->x[i];
+}
+
+/*
+ * A pin's local version names the build it asks for, whoever's it is:
+ * "jaxlib ==0.4.25+cuda11.cudnn86 ; extra == 'cuda11_pip'".
+ */
+static void read_pinned_build(const char *p, struct meta_acc *a)
+{
+	const char *eq = strstr(p, "==");
+	struct buf b = BUF_INIT;
+
+	if (!eq)
+		return;
+	eq += 2;
+	eq += strspn(eq, " ");
+	buf_add(&b, eq, strcspn(eq, " ,;)"));
+	if (strchr(b.data, '+'))
+		read_local_version(b.data, a);
+	buf_release(&b);
+}
+
+/*
+ * One Requires-Dist value: "nvidia-cudnn-cu12 (==8.9.2.26) ; platform_...",
+ * "nvidia-cudnn-cu12==9.26.0.51; extra == 'cuda'", into the set its
+ * marker names.
+ */
+static void read_requirement(const char *v, struct meta_read *m)
+{
+	struct buf name = BUF_INIT, stem = BUF_INIT;
+	size_t n =
+		strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			  "0123456789._-");
+	const char *semi = strchr(v, ';');
+	struct meta_acc *a = meta_slot(m, semi);
+	unsigned major;
+	char *pin = NULL;
+
+	normalise_name(v, n, &name);
+	if (!requirement_stem(name.data, &stem, &major)) {
+		read_pinned_build(v + n, a);
+		goto out;
+	}
+	pin = requirement_pin(v + n);
+	if (!strcmp(stem.data, "cudnn")) {
+		if (pin)
+			keep_higher_take(&a->cudnn,
+					 version_cut(pin, a != &m->base ? 2 : 3));
+	} else if (!strcmp(stem.data, "cuda-runtime") ||
+		   !strcmp(stem.data, "cuda-cupti") ||
+		   !strcmp(stem.data, "cuda-nvrtc")) {
+		if (pin)
+			keep_higher_take(&a->cuda, version_cut(pin, 2));
+		else if (major && !a->major)
+			a->major = major;
+	} else if (major && !a->major && !not_a_build(stem.data)) {
+		a->major = major;
+	}
+out:
+	free(pin);
+	buf_release(&name);
+	buf_release(&stem);
+}
+
+/* "CUDA 11.8+, cuDNN 8.8+" for what a asks. */
+static void acc_describe(const struct meta_acc *a, struct buf *out)
+{
+	if (a->cuda)
+		buf_printf(out, "CUDA %s%s", a->cuda,
+			   strchr(a->cuda, '.') ? "+" : ".x");
+	else if (a->major)
+		buf_printf(out, "CUDA %u.x", a->major);
+	if (a->cudnn)
+		buf_printf(out, "%scuDNN %s+", a->cuda || a->major ? ", " : "",
+			   a->cudnn);
+}
+
+/*
+ * The extras' minimums into m->base, the names of those used into used.
+ * Extras that agree on the CUDA major (or name none) add to what every
+ * install gets. Where they are for two majors or more (jax 0.4.25:
+ * cuda11_pip and cuda12), the package does not say which it needs: the
+ * extra installed does. Each major's extras are then said in notes, and
+ * only what every install gets is a minimum.
+ */
+static void resolve_extras(struct meta_read *m, struct strv *used,
+			   struct strv *notes)
+{
+	unsigned majors[8], nm = 0, base = acc_major(&m->base);
+
+	for (size_t i = 0; i < m->extras.n; i++) {
+		unsigned M = acc_major(&m->x[i]);
+		unsigned k = 0;
+
+		while (k < nm && majors[k] != M)
+			k++;
+		if (M && k == nm && nm < 8 && (!base || M != base))
+			majors[nm++] = M;
+	}
+	if (nm + (base != 0) <= 1) {
+		for (size_t i = 0; i < m->extras.n; i++) {
+			if (!acc_says(&m->x[i]))
+				continue;
+			acc_merge(&m->base, &m->x[i]);
+			strv_push(used, m->extras.v[i]);
+		}
+		return;
+	}
+	for (size_t i = 0; base && i < m->extras.n; i++) {
+		unsigned M = acc_major(&m->x[i]);
+
+		if (acc_says(&m->x[i]) && (!M || M == base)) {
+			acc_merge(&m->base, &m->x[i]);
+			strv_push(used, m->extras.v[i]);
+		}
+	}
+	for (unsigned k = 0; k < nm; k++) {
+		struct meta_acc g = { 0 };
+		struct buf b = BUF_INIT, names = BUF_INIT;
+		size_t n = 0;
+
+		for (size_t i = 0; i < m->extras.n; i++) {
+			unsigned M = acc_major(&m->x[i]);
+
+			if ((M != majors[k] && M) || !acc_says(&m->x[i]))
+				continue;
+			acc_merge(&g, &m->x[i]);
+			buf_printf(&names, "%s%s", n++ ? ", " : "",
+				   m->extras.v[i]);
+		}
+		buf_printf(&b, "extra%s %s ask%s for ", n > 1 ? "s" : "",
+			   names.data, n > 1 ? "" : "s");
+		buf_release(&names);
+		acc_describe(&g, &b);
+		strv_push(notes, b.data);
+		buf_release(&b);
+		meta_acc_release(&g);
+	}
+	strv_push(notes, "its extras are for different CUDA majors: the one "
+			 "installed decides (`cuenv needs --python` reads it)");
+}
+
 static void read_dist_metadata(struct needs_scan *s, const char *path,
 			       const char *text, size_t len)
 {
-	struct meta_acc a = { 0 };
+	struct meta_read m = { .extras = STRV_INIT };
+	struct strv used = STRV_INIT, notes = STRV_INIT;
 	struct buf line = BUF_INIT, name = BUF_INIT, version = BUF_INIT;
 	const char *end = text + len;
+	struct meta_acc *a = &m.base;
 
 	for (const char *p = text; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
+		const char *v;
 
 		if (n && p[n - 1] == '\r')
 			n--;
@@ -908,55 +1056,56 @@ static void read_dist_metadata(struct needs_scan *s, const char *path,
 			break; /* the headers end at the first blank line */
 		buf_reset(&line);
 		buf_add(&line, p, n);
+		v = strchr(line.data, ':');
+		v = v ? v + 1 + strspn(v + 1, " ") : line.data;
 		if (!strncmp(line.data, "Name:", 5))
-			normalise_name(line.data + 5 +
-					       strspn(line.data + 5, " "),
-				       strlen(line.data + 5 +
-					      strspn(line.data + 5, " ")),
-				       &name);
+			normalise_name(v, strlen(v), &name);
 		else if (!strncmp(line.data, "Version:", 8))
-			buf_sets(&version,
-				 line.data + 8 + strspn(line.data + 8, " "));
+			buf_sets(&version, v);
 		else if (!strncmp(line.data, "Requires-Dist:", 14))
-			read_requirement(line.data + 14 +
-						 strspn(line.data + 14, " "),
-					 &a);
+			read_requirement(v, &m);
 		p = nl ? nl + 1 : end;
 	}
 	/* NVIDIA's own wheels provide CUDA; they do not ask for it */
 	if (!name.len || !strncmp(name.data, "nvidia-", 7))
 		goto out;
-	read_local_version(version.data, &a);
-	read_package_name(name.data, &a);
-	if (!a.cuda && a.major) {
+	read_local_version(version.data, a);
+	read_package_name(name.data, a);
+	resolve_extras(&m, &used, &notes);
+	if (!a->cuda && a->major) {
 		struct buf b = BUF_INIT;
 
-		buf_printf(&b, "%u", a.major);
-		a.cuda = buf_detach(&b);
+		buf_printf(&b, "%u", a->major);
+		a->cuda = buf_detach(&b);
 	}
-	if (a.cuda || a.cudnn) {
+	if (a->cuda || a->cudnn || notes.n) {
 		struct buf src = BUF_INIT;
 		struct needs_report *r;
 
-		/* the pins of an extra that installs the GPU support */
+		/* the pins of the extras that install the GPU support */
 		buf_adds(&src, path);
-		if (a.extra)
-			buf_printf(&src, " (extra %s)", a.extra);
+		for (size_t i = 0; i < used.n; i++)
+			buf_printf(&src, "%s%s", i ? ", " : " (extra ",
+				   used.v[i]);
+		if (used.n)
+			buf_addc(&src, ')');
 		r = report_add(s, name.data, src.data);
 		buf_release(&src);
 
 		r->version = version.len ? xstrdup(version.data) : NULL;
-		r->cuda = a.cuda;
-		r->cudnn = a.cudnn;
-		a.cuda = a.cudnn = NULL;
+		r->cuda = a->cuda;
+		r->cudnn = a->cudnn;
+		a->cuda = a->cudnn = NULL;
+		for (size_t i = 0; i < notes.n; i++)
+			strv_push(&r->notes, notes.v[i]);
 	}
 out:
-	free(a.cuda);
-	free(a.cudnn);
-	free(a.extra);
-	buf_release(&line);
-	buf_release(&name);
-	buf_release(&version);
+	meta_acc_release(&m.base);
+	for (size_t i = 0; i < m.extras.n; i++)
+		meta_acc_release(&m.x[i]);
+	free(m.x);
+	STRV_RELEASE_EACH(&m.extras, &used, &notes);
+	BUF_RELEASE_EACH(&line, &name, &version);
 }
 
 /* ---- a plugin's parent framework (frameworks.tsv) ----------------------- */

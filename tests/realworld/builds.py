@@ -77,6 +77,9 @@ ARTIFACTS = [
     ("jax-cuda12-pjrt-0.4.35", "jax-cuda12-pjrt", "0.4.35",
      "jax_cuda12_pjrt-0.4.35-py3-none-manylinux2014_x86_64.whl",
      100760554, "0ffe7e1ba65659bd5738c2cc5addaf0a56205d2188eec5da194b63c068e1fdd2"),
+    ("jax-0.4.25", "jax", "0.4.25",
+     "jax-0.4.25-py3-none-any.whl",
+     1812358, "8158c837e5ecc195074b421609e85329a962785b36f9fe5ff53e844e8ad87dbc"),
     ("tensorflow-2.15.1", "tensorflow", "2.15.1",
      "tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
      475258663, "bb0edd69103c154245c5f209f0507355cc68ba7e4de350084bc31edc562478e4"),
@@ -256,7 +259,8 @@ def norm(d, prefix):
                         tuple(sorted(rel(x) for x in s.get("needed_by", [])))))
     reps = ((r.get("framework"), r.get("version"), rel(r.get("source")),
                    r.get("cuda_min"), r.get("cudnn_min"),
-                   tuple(r.get("dlls", []))) for r in d.get("reports", []))
+                   tuple(r.get("dlls", [])), tuple(r.get("notes", [])))
+            for r in d.get("reports", []))
     reps = sorted(reps, key=repr)
     prov = sorted(p["soname"] for p in d.get("provides", []))
     return {"sonames": sorted(sonames), "reports": reps, "provides": prov,

@@ -1682,6 +1682,64 @@ static void test_needs_metadata_source_names_the_extra(void **state)
 	needs_scan_release(&s);
 }
 
+/*
+ * Extras for two CUDA majors (jax 0.4.25's METADATA, lines as PyPI has
+ * them): no one answer, each major's extras said; the higher major is
+ * not chosen. Extras of one major add up (onnxruntime-gpu 1.20's cuda
+ * and cudnn), and a pin's local version (+cuda11.cudnn86) counts.
+ */
+static void test_needs_metadata_extras_for_two_majors(void **state)
+{
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	read_meta(&s, "/sp/jax-0.4.25.dist-info/METADATA",
+		  "Name: jax\nVersion: 0.4.25\n"
+		  "Requires-Dist: numpy >=1.22\n"
+		  "Requires-Dist: jaxlib ==0.4.25+cuda11.cudnn86 ; extra == "
+		  "'cuda'\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu11 >=11.8 ; extra == "
+		  "'cuda11_pip'\n"
+		  "Requires-Dist: nvidia-cudnn-cu11 >=8.8 ; extra == "
+		  "'cuda11_pip'\n"
+		  "Requires-Dist: nvidia-nccl-cu11 >=2.18.3 ; extra == "
+		  "'cuda11_pip'\n"
+		  "Requires-Dist: jax-cuda12-plugin ==0.4.25 ; extra == "
+		  "'cuda12'\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu12 >=12.3.101 ; extra "
+		  "== 'cuda12'\n"
+		  "Requires-Dist: nvidia-cudnn-cu12 >=8.9.7.29 ; extra == "
+		  "'cuda12'\n"
+		  "Requires-Dist: jaxlib ==0.4.25+cuda12.cudnn89 ; extra == "
+		  "'cuda12_local'\n"
+		  "Requires-Dist: requests ; extra == 'tpu'\n");
+	read_meta(&s, "/sp/onnxruntime_gpu-1.20.1.dist-info/METADATA",
+		  "Name: onnxruntime-gpu\nVersion: 1.20.1\n"
+		  "Requires-Dist: nvidia-cuda-runtime-cu12~=12.0; extra == "
+		  "\"cuda\"\n"
+		  "Requires-Dist: nvidia-cudnn-cu12~=9.0; extra == \"cudnn\"\n");
+	assert_int_equal(s.nrep, 2);
+	assert_string_equal(s.rep[0].framework, "jax");
+	assert_null(s.rep[0].cuda);
+	assert_null(s.rep[0].cudnn);
+	assert_string_equal(s.rep[0].source, "/sp/jax-0.4.25.dist-info/METADATA");
+	assert_int_equal(s.rep[0].notes.n, 3);
+	assert_string_equal(s.rep[0].notes.v[0],
+			    "extras cuda, cuda11_pip ask for CUDA 11.8+, "
+			    "cuDNN 8.8+");
+	assert_string_equal(s.rep[0].notes.v[1],
+			    "extras cuda12, cuda12_local ask for CUDA 12.3+, "
+			    "cuDNN 8.9+");
+	assert_non_null(strstr(s.rep[0].notes.v[2], "cuenv needs --python"));
+	assert_string_equal(s.rep[1].cuda, "12.0");
+	assert_string_equal(s.rep[1].cudnn, "9.0");
+	assert_string_equal(s.rep[1].source,
+			    "/sp/onnxruntime_gpu-1.20.1.dist-info/METADATA "
+			    "(extra cuda, cudnn)");
+	needs_scan_release(&s);
+}
+
 static void add_row(struct framework_builds *b, const char *fw, const char *v,
 		    const char *cuda, const char *cudnn, const char *notes)
 {
@@ -2074,6 +2132,7 @@ int main(void)
 		test_needs_named_soname_is_required_without_alternative),
 	    cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
 	    cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
+	    cmocka_unit_test(test_needs_metadata_extras_for_two_majors),
 	    cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
 	    cmocka_unit_test(test_needs_metadata_reads_torch_version_py),
 	    cmocka_unit_test(test_needs_metadata_source_names_the_extra),
