@@ -417,11 +417,6 @@ void loader_defaults_guess(const char *machine, struct strv *out)
 	buf_release(&d);
 }
 
-bool loader_failed(const struct loader *l)
-{
-	return l->nmiss > 0;
-}
-
 /* Name an object by name too (what a later request matches). */
 static void add_name(struct loader_obj *o, const char *name)
 {

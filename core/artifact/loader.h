@@ -139,7 +139,7 @@ int loader_program(struct loader *l, const char *path, struct cuenv_err *err);
  * to. Returns CUENV_OK, or CUENV_NO when name itself cannot be loaded (its
  * reason is the last entry of l->miss). A dependency that cannot be
  * loaded is recorded in l->miss without failing the call (ld.so would fail
- * the whole dlopen: loader_failed() says whether it did).
+ * the whole dlopen: l->nmiss > 0 says whether it did).
  */
 int loader_dlopen(struct loader *l, size_t by, const char *name, size_t *idx);
 
@@ -164,10 +164,6 @@ bool loader_defaults_parse(const char *help, struct strv *out);
  * only folders that exist. Appended to out.
  */
 void loader_defaults_guess(const char *machine, struct strv *out);
-
-/* Did the loads so far leave a name unloaded? Only test_loader asks (the
- * callers read l->miss); kept beside the struct it reads. */
-bool loader_failed(const struct loader *l);
 
 /*
  * Run the symbol-version checks over every object loaded, filling

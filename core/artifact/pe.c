@@ -365,20 +365,6 @@ int pe_parse(const void *data, size_t len, const char *name,
 	return CUENV_OK;
 }
 
-int pe_read_file(const char *path, struct pe_info *out, struct cuenv_err *err)
-{
-	struct file_map m;
-	int rc = file_map(path, 2, &m, err);
-
-	if (rc == CUENV_NO)
-		return cuenv_fail(err, CUENV_NO, "'%s' is not a PE file", path);
-	if (rc)
-		return rc;
-	rc = pe_parse(m.data, m.len, path, out, err);
-	file_unmap(&m);
-	return rc;
-}
-
 /* ---- CUDA DLL names in the bytes ---------------------------------------- */
 
 static bool dll_char(unsigned c)

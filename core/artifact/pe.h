@@ -53,14 +53,6 @@ int pe_parse(const void *data, size_t len, const char *name,
 	     struct pe_info *out, struct cuenv_err *err);
 
 /*
- * pe_parse() the regular file at path, mapped read-only. Returns
- * pe_parse()'s codes, CUENV_NO for a file that is not regular, or
- * CUENV_E_STORE when it cannot be opened or mapped. Core parses the
- * bytes it already holds; the unit and Windows tests read real files.
- */
-int pe_read_file(const char *path, struct pe_info *out, struct cuenv_err *err);
-
-/*
  * Append to out each CUDA DLL name (one nvlib_dll_soname() maps to a
  * release) found in data that out does not hold yet, in
  * ASCII or UTF-16LE, case as found. A match must stand alone: the bytes

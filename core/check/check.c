@@ -154,13 +154,6 @@ void check_detail(struct check_layer *l, const char *key, const char *fmt, ...)
 	}
 }
 
-const char *check_detail_get(const struct check_layer *l, const char *key)
-{
-	long at = detail_index(l, key);
-
-	return at < 0 ? NULL : l->details.v[at] + strlen(key) + 1;
-}
-
 /* ---- rules --------------------------------------------------------------- */
 
 /* The layers each one needs to have passed before its GPU part can run. */

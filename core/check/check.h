@@ -96,10 +96,6 @@ void check_warn(struct check_layer *l, const char *fmt, ...)
 /* Set detail key (replacing an earlier value of the same key). */
 void check_detail(struct check_layer *l, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The value of detail key, borrowed, or NULL. Only the unit tests and
- * the fuzz target read a detail back (core writes them, the JSON carries
- * them); it reads check.c's own layout, so it lives here. */
-const char *check_detail_get(const struct check_layer *l, const char *key);
 /* Replace the string *field with a copy of s (NULL clears it). */
 void check_setstr(char **field, const char *s);
 

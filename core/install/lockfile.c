@@ -83,11 +83,10 @@ static int add_release(struct lockfile *lk, const struct release *rel,
 	return rc;
 }
 
-/* lock_build from source (< 0: any, as install with none chosen). */
-static int build(struct lockfile *lk, const struct catalog *cat,
-		 const char *cuda, const char *cudnn, const char *cupti,
-		 int source, const struct plan_opts *opts, const char *platform,
-		 struct cuenv_err *err)
+int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
+	       const char *cudnn, const char *cupti, int source,
+	       const struct plan_opts *opts, const char *platform,
+	       struct cuenv_err *err)
 {
 	struct catalog_choice ch;
 	int rc;
@@ -110,14 +109,6 @@ static int build(struct lockfile *lk, const struct catalog *cat,
 	if (!rc && ch.cupti)
 		rc = add_release(lk, ch.cupti, KIT_CUPTI, opts, platform, err);
 	return rc;
-}
-
-int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
-	       const char *cudnn, const char *cupti,
-	       const struct plan_opts *opts, const char *platform,
-	       struct cuenv_err *err)
-{
-	return build(lk, cat, cuda, cudnn, cupti, -1, opts, platform, err);
 }
 
 /* ---- what is installed ---------------------------------------------------- */
@@ -886,8 +877,8 @@ int lock_settle(const struct selection *sel, const struct catalog *cat,
 	int rc;
 
 	lock_init(&want);
-	rc = build(&want, cat, sel->cuda, sel->cudnn, sel->cupti, from->source,
-		   o, platform, err);
+	rc = lock_build(&want, cat, sel->cuda, sel->cudnn, sel->cupti,
+			from->source, o, platform, err);
 	if (!rc && from->root)
 		rc = lock_take_installed(&want, from->root, from->source, err);
 	if (rc) {

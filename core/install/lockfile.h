@@ -65,13 +65,13 @@ void lock_init(struct lockfile *lk);
 void lock_release(struct lockfile *lk);
 
 /*
- * Resolve the specs against cat as `cuenv install` does, plan each
- * release's archives from opts as install does (plan_opts_for) and fill
- * lk. Returns CUENV_OK,
+ * Resolve the specs against cat as `cuenv install` does, from source
+ * (< 0: any, as install with none chosen), plan each release's archives
+ * from opts as install does (plan_opts_for) and fill lk. Returns CUENV_OK,
  * CUENV_E_NOT_INSTALLED (nothing in the catalogue) or CUENV_E_USAGE.
  */
 int lock_build(struct lockfile *lk, const struct catalog *cat, const char *cuda,
-	       const char *cudnn, const char *cupti,
+	       const char *cudnn, const char *cupti, int source,
 	       const struct plan_opts *opts, const char *platform,
 	       struct cuenv_err *err);
 

@@ -941,7 +941,8 @@ static void read_requirement(const char *v, struct meta_read *m)
 	if (!strcmp(stem.data, "cudnn")) {
 		if (pin)
 			keep_higher_take(&a->cudnn,
-					 version_cut(pin, a != &m->base ? 2 : 3));
+					 version_cut(pin,
+						     a != &m->base ? 2 : 3));
 	} else if (!strcmp(stem.data, "cuda-runtime") ||
 		   !strcmp(stem.data, "cuda-cupti") ||
 		   !strcmp(stem.data, "cuda-nvrtc")) {

@@ -98,9 +98,6 @@ uint64_t fetch_offset(const struct fetch *f);
 uint64_t fetch_size(const struct fetch *f);
 /* Did the last failure run past the size bound (catalogue or max)? */
 int fetch_too_long(const struct fetch *f);
-/* Attempts that failed and were retried. Only test_fetch_curl asks: it
- * proves a retry happened, which no result of the transfer shows. */
-unsigned fetch_retries(const struct fetch *f);
 
 void fetch_close(struct fetch *f);
 

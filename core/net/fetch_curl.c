@@ -774,11 +774,6 @@ int fetch_too_long(const struct fetch *f)
 	return f && f->over;
 }
 
-unsigned fetch_retries(const struct fetch *f)
-{
-	return f->failures;
-}
-
 void fetch_close(struct fetch *f)
 {
 	if (!f)

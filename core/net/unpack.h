@@ -111,24 +111,16 @@ int unpack_file(const char *dest, const char *archive,
  * entry's path after strip and map; type is S_IFREG, S_IFDIR, S_IFLNK,
  * S_IFCHR, ... (0 is accepted for a hard link, whose type is its
  * target's); mode its permission bits; symlink and hardlink the link
- * targets or NULL (hardlink after strip and map). Whether a hard link's
+ * targets or NULL (hardlink after strip and map); windows: also
+ * unpack_windows_name_problem of path and of the link targets, as for
+ * every entry of a zip archive. Whether a hard link's
  * target is a symbolic link needs the disk, so unpack_stream checks that
  * itself. Returns CUENV_OK or CUENV_E_UNPACK with a message such as
  * "refused archive entry '../x': path leaves the destination".
  */
 int unpack_check_entry(const char *path, mode_t type, mode_t mode,
-		       const char *symlink, const char *hardlink,
+		       const char *symlink, const char *hardlink, bool windows,
 		       struct cuenv_err *err);
-
-/*
- * unpack_check_entry, and also unpack_windows_name_problem of path and of
- * the link targets: the check of every entry of a zip archive. The unzip
- * calls the check inside unpack_archive.c; this entry point exists for
- * test_unpack_archive's table of names.
- */
-int unpack_check_entry_windows(const char *path, mode_t type, mode_t mode,
-			       const char *symlink, const char *hardlink,
-			       struct cuenv_err *err);
 
 /*
  * Why path (an entry's path, '/'-separated) cannot be written as it is

@@ -289,18 +289,10 @@ static int check_entry(const char *name, const char *path, mode_t type,
 }
 
 int unpack_check_entry(const char *path, mode_t type, mode_t mode,
-		       const char *symlink, const char *hardlink,
+		       const char *symlink, const char *hardlink, bool windows,
 		       struct cuenv_err *err)
 {
-	return check_entry(path, path, type, mode, symlink, hardlink, false,
-			   err);
-}
-
-int unpack_check_entry_windows(const char *path, mode_t type, mode_t mode,
-			       const char *symlink, const char *hardlink,
-			       struct cuenv_err *err)
-{
-	return check_entry(path, path, type, mode, symlink, hardlink, true,
+	return check_entry(path, path, type, mode, symlink, hardlink, windows,
 			   err);
 }
 

@@ -113,9 +113,6 @@ ssize_t plat_readlink(const char *path, char *buf, size_t size);
  * Create a new file from tmpl, whose last six characters are "XXXXXX" and
  * are replaced (mkstemp): open for reading and writing, mode 0600.
  */
-int plat_mkstemp(char *tmpl);
-/* The same with suffix characters after the "XXXXXX" (mkostemps): what
- * core calls; plat_mkstemp is the tests' short form, on both systems. */
 int plat_mkstemps(char *tmpl, size_t suffix);
 
 /* Set a file's access and modification times (futimens). */
@@ -149,20 +146,16 @@ char *plat_mkdtemp(char *tmpl);
  * create links (EPERM without).
  */
 int plat_symlink(const char *target, const char *path);
-/* A hard link to an existing file: EEXIST when to is there. (Core links
- * by names in folders, below; this is the tests' form and Windows'
- * building block.) */
-int plat_link(const char *from, const char *to);
-/* The same by names in folders: linkat(..., 0), which follows neither
- * name's link; symlinkat; readlinkat (plat_readlink's contract). */
+/* A hard link to an existing file, by names in folders (PLAT_AT_CWD: the
+ * working directory): EEXIST when to is there; linkat(..., 0), which
+ * follows neither name's link. symlinkat; readlinkat (plat_readlink's
+ * contract). */
 int plat_link_at(int from_dir, const char *from, int to_dir, const char *to);
 int plat_symlink_at(const char *target, int dir, const char *name);
 ssize_t plat_readlink_at(int dir, const char *name, char *buf, size_t size);
 
-/* Free bytes for this user on the file system holding path. (Core asks
- * plat_disk_space; this short form is the tests', on both systems.) */
-int plat_free_space(const char *path, uint64_t *bytes);
-/* The same, and the file system's whole size (statvfs's f_blocks). */
+/* Free bytes for this user on the file system holding path, and its
+ * whole size (statvfs's f_bavail and f_blocks). */
 int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total);
 
 /*

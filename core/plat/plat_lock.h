@@ -22,8 +22,4 @@
  */
 int plat_lock(int fd, int exclusive, int wait);
 
-/* Drop fd's lock (closing fd drops it too). 0, or -1 with errno. Core
- * closes instead; the lock's other half, tested on both systems. */
-int plat_unlock(int fd);
-
 #endif

@@ -224,7 +224,8 @@ static int add_symlink(struct walk *w, int from, int to, const char *name,
 	 * Its folders in the assembled tree are folders (never links), so
 	 * where it sits there is its path in its own tree.
 	 */
-	rc = unpack_check_entry(w->rel.data, AE_IFLNK, 0, target, NULL, err);
+	rc = unpack_check_entry(w->rel.data, AE_IFLNK, 0, target, NULL, false,
+				err);
 	if (rc) {
 		char *why = buf_detach(&err->msg);
 

@@ -8,7 +8,7 @@
  *     JSON that reads back (the same report: written once more, the
  *     same bytes);
  *   - every detail is "key=value" with a key without '=' (what
- *     check_detail_get relies on), and a layer's status is one of three.
+ *     check.c's detail lookup relies on), and a layer's status is one of three.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  *
  *	byte 0     bits 0-2: the type (regular, folder, link, char and block
  *	           device, FIFO, socket, 0); bit 3: symlink given; bit 4:
- *	           hardlink given
+ *	           hardlink given; bit 5: Windows' name checks too (a zip)
  *	bytes 1-2  the mode bits, little-endian, & 07777
  *	the rest   path NUL symlink NUL hardlink (a missing field is "")
  *
@@ -157,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.hardlink = head[0] & 16 ? fields[2] : NULL;
 
 	rc = unpack_check_entry(in.path, in.type, in.mode, in.symlink,
-				in.hardlink, &err);
+				in.hardlink, head[0] & 32, &err);
 	if (rc != CUENV_OK) {
 		if (rc != CUENV_E_UNPACK)
 			violation("a refusal is CUENV_E_UNPACK", &in, &err);

@@ -176,11 +176,6 @@ ssize_t plat_readlink(const char *path, char *buf, size_t size)
 	return n;
 }
 
-int plat_mkstemp(char *tmpl)
-{
-	return mkostemp(tmpl, O_CLOEXEC);
-}
-
 int plat_mkstemps(char *tmpl, size_t suffix)
 {
 	return mkostemps(tmpl, (int)suffix, O_CLOEXEC);
@@ -260,11 +255,6 @@ int plat_symlink(const char *target, const char *path)
 	return symlink(target, path);
 }
 
-int plat_link(const char *from, const char *to)
-{
-	return link(from, to);
-}
-
 static int at_dir(int dir)
 {
 	return dir == PLAT_AT_CWD ? AT_FDCWD : dir;
@@ -304,13 +294,6 @@ int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
 	*avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
 	*total = (uint64_t)vfs.f_blocks * (uint64_t)vfs.f_frsize;
 	return 0;
-}
-
-int plat_free_space(const char *path, uint64_t *bytes)
-{
-	uint64_t total;
-
-	return plat_disk_space(path, bytes, &total);
 }
 
 void *plat_map(int fd, size_t len)

@@ -35,8 +35,3 @@ int plat_lock(int fd, int exclusive, int wait)
 {
 	return set(fd, exclusive ? F_WRLCK : F_RDLCK, wait);
 }
-
-int plat_unlock(int fd)
-{
-	return set(fd, F_UNLCK, 0);
-}

@@ -567,11 +567,6 @@ ssize_t plat_readlink(const char *path, char *buf, size_t size)
 	return (ssize_t)n;
 }
 
-int plat_mkstemp(char *tmpl)
-{
-	return plat_mkstemps(tmpl, 0);
-}
-
 int plat_set_times(int fd, int64_t sec, long nsec)
 {
 	uint64_t t = (uint64_t)(sec + INT64_C(11644473600)) * 10000000u +
@@ -772,7 +767,7 @@ int plat_symlink(const char *target, const char *path)
 	return rc;
 }
 
-int plat_link(const char *from, const char *to)
+static int link_paths(const char *from, const char *to)
 {
 	wchar_t *wf = wide(from), *wt = wf ? wide(to) : NULL;
 	int rc = -1;
@@ -786,7 +781,7 @@ int plat_link(const char *from, const char *to)
 
 int plat_link_at(int from_dir, const char *from, int to_dir, const char *to)
 {
-	return at_pair(plat_link, from_dir, from, to_dir, to);
+	return at_pair(link_paths, from_dir, from, to_dir, to);
 }
 
 int plat_symlink_at(const char *target, int dir, const char *name)
@@ -822,13 +817,6 @@ int plat_disk_space(const char *path, uint64_t *avail, uint64_t *total)
 	}
 	free(w);
 	return rc;
-}
-
-int plat_free_space(const char *path, uint64_t *bytes)
-{
-	uint64_t total;
-
-	return plat_disk_space(path, bytes, &total);
 }
 
 void *plat_map(int fd, size_t len)

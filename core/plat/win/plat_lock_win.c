@@ -26,15 +26,3 @@ int plat_lock(int fd, int exclusive, int wait)
 			: EIO;
 	return -1;
 }
-
-int plat_unlock(int fd)
-{
-	HANDLE h = (HANDLE)_get_osfhandle(fd);
-	OVERLAPPED ov;
-
-	memset(&ov, 0, sizeof(ov));
-	if (UnlockFileEx(h, 0, MAXDWORD, MAXDWORD, &ov))
-		return 0;
-	errno = GetLastError() == ERROR_NOT_LOCKED ? 0 : EIO;
-	return errno ? -1 : 0;
-}

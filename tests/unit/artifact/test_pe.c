@@ -343,34 +343,6 @@ static void test_pe_rejects_a_name_that_does_not_end(void **state)
 	err_release(&err);
 }
 
-static void test_pe_read_file_errors(void **state)
-{
-	struct fixture *fx = *state;
-	struct pe_info p;
-	struct cuenv_err err = CUENV_ERR_INIT;
-	struct pe_img m;
-	char *path;
-
-	pe_build(&m, 1);
-	fx_write_bytes(fx, "x.dll", m.p, m.len);
-	fx_mkdir(fx, "dir");
-	path = fx_path(fx, "x.dll");
-	pe_info_init(&p);
-	if (pe_read_file(path, &p, &err))
-		fail_msg("%s", err.msg.data);
-	assert_int_equal(p.imports.n, 2);
-	pe_info_release(&p);
-	free(path);
-	path = fx_path(fx, "missing.dll");
-	assert_int_equal(pe_read_file(path, &p, &err), CUENV_E_STORE);
-	free(path);
-	path = fx_path(fx, "dir");
-	assert_int_equal(pe_read_file(path, &p, &err), CUENV_NO);
-	free(path);
-	pe_info_release(&p);
-	err_release(&err);
-}
-
 static void test_pe_scan_finds_names_that_stand_alone(void **state)
 {
 	const char data[] =
@@ -476,8 +448,6 @@ int main(void)
 	    cmocka_unit_test(test_pe_field_ending_past_the_end_is_not_read),
 	    cmocka_unit_test(test_pe_rejects_hostile_headers),
 	    cmocka_unit_test(test_pe_rejects_a_name_that_does_not_end),
-	    cmocka_unit_test_setup_teardown(test_pe_read_file_errors, fx_setup,
-					    fx_teardown),
 	    cmocka_unit_test(test_pe_scan_finds_names_that_stand_alone),
 	    cmocka_unit_test(test_pe_dll_names_map_to_sonames),
 	    cmocka_unit_test(test_pe_feeds_needs),

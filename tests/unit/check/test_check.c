@@ -63,9 +63,9 @@ static void test_check_detail_replaces_a_key(void **state)
 	check_detail(l, "device", "%d", 0);
 	check_detail(l, "devices", "%d", 2);
 	assert_int_equal(l->details.n, 2);
-	assert_string_equal(check_detail_get(l, "devices"), "2");
-	assert_string_equal(check_detail_get(l, "device"), "0");
-	assert_null(check_detail_get(l, "dev"));
+	assert_string_equal(FX_DETAIL(l, "devices"), "2");
+	assert_string_equal(FX_DETAIL(l, "device"), "0");
+	assert_null(FX_DETAIL(l, "dev"));
 	check_report_release(&r);
 }
 

@@ -99,20 +99,17 @@ static void test_check_cuda_every_layer_passes(void **state)
 				 r.layer[i].message);
 	assert_string_equal(r.layer[CHECK_DRIVER].version, "550.54.15");
 	assert_string_equal(r.layer[CHECK_DRIVER].file, FAKE("libcuda.so"));
-	assert_string_equal(check_detail_get(&r.layer[CHECK_DRIVER], "cuda"),
-			    "12.4");
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_DRIVER], "cuda"), "12.4");
 	assert_string_equal(r.layer[CHECK_RUNTIME].version, "12.4");
 	assert_string_equal(r.layer[CHECK_RUNTIME].file, FAKE("libcudart.so"));
-	assert_string_equal(
-	    check_detail_get(&r.layer[CHECK_RUNTIME], "compute"), "8.0");
-	assert_string_equal(check_detail_get(&r.layer[CHECK_RUNTIME], "name"),
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_RUNTIME], "compute"),
+			    "8.0");
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_RUNTIME], "name"),
 			    "cuenv fake GPU");
 	assert_string_equal(r.layer[CHECK_CUDNN].version, "9.1.0");
-	assert_string_equal(check_detail_get(&r.layer[CHECK_CUDNN], "cuda"),
-			    "12.2");
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_CUDNN], "cuda"), "12.2");
 	assert_string_equal(r.layer[CHECK_CUPTI].version, "22");
-	assert_string_equal(check_detail_get(&r.layer[CHECK_CUPTI], "records"),
-			    "2");
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_CUPTI], "records"), "2");
 	assert_contains(r.layer[CHECK_CUPTI].message, "traced cuenv_vadd");
 	check_report_release(&r);
 }
@@ -271,9 +268,8 @@ static void test_check_cuda_driver_too_old(void **state)
 	assert_int_equal(run_probe(&p, &r), CUENV_E_DRIVER);
 	assert_contains(r.layer[CHECK_DRIVER].message, "too old");
 	assert_contains(r.layer[CHECK_DRIVER].fix, "cuda-compat-12-4");
-	assert_string_equal(
-	    check_detail_get(&r.layer[CHECK_DRIVER], "module_source"),
-	    "CUENV_DRIVER_VERSION");
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_DRIVER], "module_source"),
+			    "CUENV_DRIVER_VERSION");
 	check_report_release(&r);
 }
 
@@ -289,9 +285,8 @@ static void test_check_cuda_reads_the_module_version(void **state)
 	fx_write(fx, "sys/module/nvidia/version", "555.42.06\n");
 	assert_int_equal(run_probe(&p, &r), CUENV_OK);
 	assert_string_equal(r.layer[CHECK_DRIVER].version, "555.42.06");
-	assert_string_equal(
-	    check_detail_get(&r.layer[CHECK_DRIVER], "module_source"),
-	    "/sys/module/nvidia/version");
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_DRIVER], "module_source"),
+			    "/sys/module/nvidia/version");
 	check_report_release(&r);
 }
 
@@ -462,11 +457,10 @@ static void test_check_cuda_cupti_record_layouts(void **state)
 		if (run_probe(&p, &r))
 			fail_msg("CUPTI API %s: %s", apis[i],
 				 r.layer[CHECK_CUPTI].message);
+		assert_string_equal(FX_DETAIL(&r.layer[CHECK_CUPTI], "api"),
+				    apis[i]);
 		assert_string_equal(
-		    check_detail_get(&r.layer[CHECK_CUPTI], "api"), apis[i]);
-		assert_string_equal(
-		    check_detail_get(&r.layer[CHECK_CUPTI], "kernel_records"),
-		    "1");
+		    FX_DETAIL(&r.layer[CHECK_CUPTI], "kernel_records"), "1");
 		check_report_release(&r);
 	}
 }

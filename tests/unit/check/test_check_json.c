@@ -109,7 +109,7 @@ static void test_check_json_nulls_stay_null(void **state)
 }
 
 /* A detail with an empty key (found by fuzz_check_json) is dropped: a
- * detail is "key=value" with a key, as check_detail_get reads it. */
+ * detail is "key=value" with a key, as check.c reads it. */
 static void test_check_json_drops_a_detail_without_key(void **state)
 {
 	struct check_report a, b;
@@ -131,7 +131,7 @@ static void test_check_json_drops_a_detail_without_key(void **state)
 	assert_int_equal(check_report_from_json(edited.data, &b, &err),
 			 CUENV_OK);
 	assert_int_equal(b.layer[CHECK_DRIVER].details.n, 1);
-	assert_string_equal(check_detail_get(&b.layer[CHECK_DRIVER], "module"),
+	assert_string_equal(FX_DETAIL(&b.layer[CHECK_DRIVER], "module"),
 			    "550.54.15");
 	buf_release(&text);
 	buf_release(&edited);

@@ -296,7 +296,7 @@ static void test_check_compile_runs_only_with_driver_and_runtime(void **state)
 	check_set(&r.layer[CHECK_RUNTIME], CHECK_PASS, "runtime ok");
 	check_set(l, CHECK_PASS, "vector add ok");
 	assert_true(check_compile_built(&r, "/t/nvcc"));
-	assert_string_equal(check_detail_get(l, "compile"), "ok");
+	assert_string_equal(FX_DETAIL(l, "compile"), "ok");
 	assert_string_equal(l->message, "vector add ok");
 	check_report_release(&r);
 
@@ -323,7 +323,7 @@ static void test_check_compile_run_verdicts(void **state)
 	assert_int_equal(l->status, CHECK_PASS);
 	assert_string_equal(l->message, "vector add ok; and a program built "
 					"by /t/nvcc ran right");
-	assert_string_equal(check_detail_get(l, "compiled_run"), "ok");
+	assert_string_equal(FX_DETAIL(l, "compiled_run"), "ok");
 	check_compile_run_failed(l, 1, "wrong: y[3] = 0");
 	assert_int_equal(l->status, CHECK_FAIL);
 	assert_string_equal(l->message, "the program nvcc built did not run "

@@ -276,8 +276,7 @@ static void test_check_run_compile_nvcc_error_says_why(void **state)
 		   "with an error): nvcc fatal: no g++",
 		   nvcc);
 	assert_string_equal(r.layer[CHECK_KERNEL].message, want.data);
-	assert_string_equal(check_detail_get(&r.layer[CHECK_KERNEL], "nvcc"),
-			    nvcc);
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_KERNEL], "nvcc"), nvcc);
 	check_report_release(&r);
 	activation_release(&a);
 	buf_release(&want);
@@ -300,8 +299,8 @@ static void test_check_run_compile_builds_and_runs(void **state)
 	       "chmod +x \"$2\"\n");
 	compile(fx, &a, &r);
 	assert_int_equal(r.layer[CHECK_KERNEL].status, CHECK_PASS);
-	assert_string_equal(
-	    check_detail_get(&r.layer[CHECK_KERNEL], "compiled_run"), "ok");
+	assert_string_equal(FX_DETAIL(&r.layer[CHECK_KERNEL], "compiled_run"),
+			    "ok");
 	check_report_release(&r);
 
 	/* the program printed the wrong thing */

@@ -535,3 +535,13 @@ int fx_teardown_chdir(void **state)
 		return -1;
 	return fx_teardown(state);
 }
+
+const char *fx_kv(const struct strv *facts, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (size_t i = 0; i < facts->n; i++)
+		if (!strncmp(facts->v[i], key, n) && facts->v[i][n] == '=')
+			return facts->v[i] + n + 1;
+	return NULL;
+}

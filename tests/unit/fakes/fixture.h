@@ -146,4 +146,9 @@ void fx_cc_lib(const struct fixture *fx, const char *rel, const char *soname,
  */
 int fx_teardown_chdir(void **state);
 
+/* The value of key among "key=value" facts (a check layer's details), or
+ * NULL: FX_DETAIL(layer, "devices"). */
+const char *fx_kv(const struct strv *facts, const char *key);
+#define FX_DETAIL(layer, key) fx_kv(&(layer)->details, (key))
+
 #endif

@@ -383,7 +383,7 @@ static void write_lock(const struct fixture *fx, const char *rel,
 			 CUENV_OK);
 	lock_init(&lk);
 	assert_int_equal(
-	    lock_build(&lk, &cat, "12.4", NULL, NULL, &o, platform, &err),
+	    lock_build(&lk, &cat, "12.4", NULL, NULL, -1, &o, platform, &err),
 	    CUENV_OK);
 	lock_format(&lk, &text);
 	fx_write(fx, rel, text.data);

@@ -48,9 +48,9 @@ static void build(struct lockfile *lk, struct catalog *cat, int runtime)
 
 	o.runtime_only = runtime;
 	lock_init(lk);
-	assert_int_equal(
-	    lock_build(lk, cat, "12.4", "9.1", NULL, &o, "linux-x86_64", &err),
-	    CUENV_OK);
+	assert_int_equal(lock_build(lk, cat, "12.4", "9.1", NULL, -1, &o,
+				    "linux-x86_64", &err),
+			 CUENV_OK);
 	err_release(&err);
 }
 

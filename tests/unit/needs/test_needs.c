@@ -1714,16 +1714,18 @@ static void test_needs_metadata_extras_for_two_majors(void **state)
 		  "Requires-Dist: jaxlib ==0.4.25+cuda12.cudnn89 ; extra == "
 		  "'cuda12_local'\n"
 		  "Requires-Dist: requests ; extra == 'tpu'\n");
-	read_meta(&s, "/sp/onnxruntime_gpu-1.20.1.dist-info/METADATA",
-		  "Name: onnxruntime-gpu\nVersion: 1.20.1\n"
-		  "Requires-Dist: nvidia-cuda-runtime-cu12~=12.0; extra == "
-		  "\"cuda\"\n"
-		  "Requires-Dist: nvidia-cudnn-cu12~=9.0; extra == \"cudnn\"\n");
+	read_meta(
+	    &s, "/sp/onnxruntime_gpu-1.20.1.dist-info/METADATA",
+	    "Name: onnxruntime-gpu\nVersion: 1.20.1\n"
+	    "Requires-Dist: nvidia-cuda-runtime-cu12~=12.0; extra == "
+	    "\"cuda\"\n"
+	    "Requires-Dist: nvidia-cudnn-cu12~=9.0; extra == \"cudnn\"\n");
 	assert_int_equal(s.nrep, 2);
 	assert_string_equal(s.rep[0].framework, "jax");
 	assert_null(s.rep[0].cuda);
 	assert_null(s.rep[0].cudnn);
-	assert_string_equal(s.rep[0].source, "/sp/jax-0.4.25.dist-info/METADATA");
+	assert_string_equal(s.rep[0].source,
+			    "/sp/jax-0.4.25.dist-info/METADATA");
 	assert_int_equal(s.rep[0].notes.n, 3);
 	assert_string_equal(s.rep[0].notes.v[0],
 			    "extras cuda, cuda11_pip ask for CUDA 11.8+, "

@@ -1309,8 +1309,9 @@ static void test_check_entry_table(void **state)
 		const struct check *c = &checks[i];
 		struct cuenv_err err = CUENV_ERR_INIT;
 		struct buf quoted = BUF_INIT;
-		int rc = unpack_check_entry(c->path, c->type, c->mode,
-					    c->symlink, c->hardlink, &err);
+		int rc =
+		    unpack_check_entry(c->path, c->type, c->mode, c->symlink,
+				       c->hardlink, false, &err);
 
 		if (!c->why) {
 			if (rc != CUENV_OK)
@@ -1400,31 +1401,31 @@ static void test_check_entry_windows_also_checks_links(void **state)
 
 	(void)state;
 	assert_int_equal(
-	    unpack_check_entry("a\\b", S_IFREG, 0644, NULL, NULL, &err),
+	    unpack_check_entry("a\\b", S_IFREG, 0644, NULL, NULL, false, &err),
 	    CUENV_OK);
 	assert_int_equal(
-	    unpack_check_entry_windows("a\\b", S_IFREG, 0644, NULL, NULL, &err),
+	    unpack_check_entry("a\\b", S_IFREG, 0644, NULL, NULL, true, &err),
 	    CUENV_E_UNPACK);
 	/* the name shown with its backslash escaped, as every name is */
 	assert_contains(err.msg.data, "refused archive entry 'a\\x5cb': "
 				      "backslash in a name");
 	err_release(&err);
 	err_init(&err);
-	assert_int_equal(unpack_check_entry_windows("lib/a.dll", S_IFLNK, 0777,
-						    "..\\..\\x", NULL, &err),
+	assert_int_equal(unpack_check_entry("lib/a.dll", S_IFLNK, 0777,
+					    "..\\..\\x", NULL, true, &err),
 			 CUENV_E_UNPACK);
 	assert_contains(err.msg.data, "symbolic link to '..\\x5c..\\x5cx'");
 	err_release(&err);
 	err_init(&err);
-	assert_int_equal(unpack_check_entry_windows("lib/h", S_IFREG, 0644,
-						    NULL, "lib/aux", &err),
+	assert_int_equal(unpack_check_entry("lib/h", S_IFREG, 0644, NULL,
+					    "lib/aux", true, &err),
 			 CUENV_E_UNPACK);
 	assert_contains(err.msg.data, "hard link to 'lib/aux'");
 	err_release(&err);
 	err_init(&err);
 	/* the POSIX checks come first */
 	assert_int_equal(
-	    unpack_check_entry_windows("../x", S_IFREG, 0644, NULL, NULL, &err),
+	    unpack_check_entry("../x", S_IFREG, 0644, NULL, NULL, true, &err),
 	    CUENV_E_UNPACK);
 	assert_contains(err.msg.data, "path leaves the destination");
 	err_release(&err);
@@ -1436,7 +1437,7 @@ static void test_check_entry_shows_control_characters_escaped(void **state)
 
 	(void)state;
 	assert_int_equal(
-	    unpack_check_entry("/a\nb", S_IFREG, 0644, NULL, NULL, &err),
+	    unpack_check_entry("/a\nb", S_IFREG, 0644, NULL, NULL, false, &err),
 	    CUENV_E_UNPACK);
 	assert_null(strchr(err.msg.data, '\n'));
 	assert_contains(err.msg.data, "'/a\\x0ab'");
