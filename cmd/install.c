@@ -107,10 +107,10 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 	int rc;
 
 	lock_init(&lk);
-	rc = install_request_lock(ctx->cwd, catalog_platform(), &path, &lk,
-				  err);
+	rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
-		rc = cmd_catalog(ctx, &cat, err);
+		rc = install_request_lock(ctx->cwd, catalog_platform_of(&cat),
+					  &path, &lk, err);
 	if (!rc)
 		rc = lock_verify(&lk, &cat, err);
 	/* The index's wheels as pinned (an http index's too: the sha256

@@ -42,8 +42,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		goto out;
 	rc = cmd_catalog(ctx, &cat, err);
 	if (!rc)
-		rc = lock_settle(&sel, &cat, &o, catalog_platform(), &from,
-				 check, path.data, &have, &said, err);
+		rc = lock_settle(&sel, &cat, &o, catalog_platform_of(&cat),
+				 &from, check, path.data, &have, &said, err);
 	else if (check) /* a lock the catalogue cannot check: no match */
 		rc = CUENV_NO;
 	fputs(said.data, stdout);

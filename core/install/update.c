@@ -225,7 +225,8 @@ int update_redist(const char *root, const char *base,
 		rc = fetch_to_buf(url.data, fo, 16 << 20, &body, err);
 		if (!rc)
 			rc = update_accept(pins, url.data, body.data, body.len,
-					   catalog_platform(), kind, v, err);
+					   catalog_platform_of(known), kind, v,
+					   err);
 		if (!rc)
 			rc = file_write(path.data, body.data, body.len,
 					FILE_MODE_KEEP, err);

@@ -46,6 +46,13 @@ void catalog_release(struct catalog *cat)
 	free(cat->index);
 	cat->index = NULL;
 	cat->nindex = 0;
+	free(cat->platform);
+	cat->platform = NULL;
+}
+
+const char *catalog_platform_of(const struct catalog *cat)
+{
+	return cat->platform ? cat->platform : catalog_platform();
 }
 
 const char *const catalog_platforms[] = {
@@ -630,6 +637,10 @@ int catalog_load(struct catalog *cat, const char *dir, const char *platform,
 	struct buf p = BUF_INIT;
 	int rc;
 
+	if (!cat->platform || strcmp(cat->platform, platform)) {
+		free(cat->platform);
+		cat->platform = xstrdup(platform);
+	}
 	buf_path(&p, dir, "cuda");
 	rc = load_dir(cat, p.data, KIT_CUDA, platform, err);
 	buf_reset(&p);

@@ -77,12 +77,17 @@ struct catalog {
 	size_t n;
 	struct index_row *index; /* pypi.tsv's lines */
 	size_t nindex;
+	char *platform; /* what catalog_load read it for: what a lock, an
+			   update's check and an install act for */
 };
 
 void catalog_release(struct catalog *cat);
 
 /* "linux-x86_64", "linux-sbsa" or "linux-ppc64le" for this machine. */
 const char *catalog_platform(void);
+/* The platform cat was loaded for (CUENV_PLATFORM's), else this
+ * machine's. */
+const char *catalog_platform_of(const struct catalog *cat);
 
 /* The platforms NVIDIA's redistrib manifests name, NULL-terminated. */
 extern const char *const catalog_platforms[];

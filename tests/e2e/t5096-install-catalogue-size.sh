@@ -11,13 +11,13 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 m=$HOME/manifests
 f=$m/cuda/redistrib_12.4.1.json
-# set_size FILE RAW: cuda_cudart's linux-x86_64 size becomes the JSON
-# text RAW.
+# set_size FILE RAW [PLATFORM]: cuda_cudart's size for PLATFORM (default
+# linux-x86_64) becomes the JSON text RAW.
 set_size() {
-	python3 - "$1" "$2" <<'EOF'
+	python3 - "$1" "$2" "${3:-linux-x86_64}" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["cuda_cudart"]["linux-x86_64"]["size"] = "@@SIZE@@"
+d["cuda_cudart"][sys.argv[3]]["size"] = "@@SIZE@@"
 text = json.dumps(d, indent=1).replace('"@@SIZE@@"', sys.argv[2])
 open(sys.argv[1], "w").write(text)
 EOF
@@ -62,4 +62,18 @@ mkdir -p "$mirror" "$HOME/mirror/compute/cudnn/redist" &&
 	expect_code 3 cuenv update --mirror "file://$HOME/mirror" &&
 	stderr_has "cuenv: error: bad catalogue file 'file://$mirror/redistrib_12.4.9.json': 'cuda_cudart.linux-x86_64.size' must be a whole number of bytes, not \"-1\"" &&
 	check "update kept a manifest with a negative size" \
-		[ ! -e "$CUENV_ROOT/manifests/cuda/redistrib_12.4.9.json" ]
+		[ ! -e "$CUENV_ROOT/manifests/cuda/redistrib_12.4.9.json" ] || exit 1
+
+# update checks a manifest for the platform the catalogue is read for:
+# CUENV_PLATFORM's when set (as list-remote, lock and install read it),
+# not this machine's.
+sed 's/"release_label": *"12.4.1"/"release_label": "12.4.8"/' \
+	"$FX/manifests/cuda/redistrib_12.4.1.json" >"$mirror/redistrib_12.4.8.json" &&
+	rm -f "$mirror/redistrib_12.4.9.json" &&
+	set_size "$mirror/redistrib_12.4.8.json" '"-1"' linux-sbsa &&
+	CUENV_PLATFORM=linux-sbsa expect_code 3 cuenv update --mirror "file://$HOME/mirror" &&
+	stderr_has "'cuda_cudart.linux-sbsa.size' must be a whole number of bytes, not \"-1\"" &&
+	check "update kept a manifest its platform cannot read" \
+		[ ! -e "$CUENV_ROOT/manifests/cuda/redistrib_12.4.8.json" ] &&
+	CUENV_PLATFORM=linux-x86_64 expect_code 0 cuenv update --mirror "file://$HOME/mirror" &&
+	stdout_has "added cuda 12.4.8"

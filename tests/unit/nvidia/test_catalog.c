@@ -696,6 +696,27 @@ static void test_catalog_loads_the_shipped_manifests(void **state)
 	catalog_release(&cat);
 }
 
+/* A catalogue says the platform it was read for: what lock, update and
+ * install --locked act for (CUENV_PLATFORM's, not this machine's). */
+static void test_catalog_says_its_platform(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	const struct release *r;
+
+	(void)state;
+	assert_string_equal(catalog_platform_of(&cat), catalog_platform());
+	if (catalog_load(&cat, CUENV_SRCDIR "/manifests", "linux-sbsa", &err))
+		fail_msg("%s", err.msg.data);
+	assert_string_equal(catalog_platform_of(&cat), "linux-sbsa");
+	r = catalog_find(&cat, KIT_CUDA, "12.4", 0, -1);
+	assert_non_null(r);
+	assert_non_null(
+	    strstr(release_part(r, "cuda_cudart")->url, "/linux-sbsa/"));
+	catalog_release(&cat);
+	assert_null(cat.platform);
+}
+
 static void test_catalog_load_names_a_corrupt_file(void **state)
 {
 	struct fixture *fx = *state;
@@ -759,6 +780,7 @@ int main(void)
 	    cmocka_unit_test(
 		test_catalog_takes_an_old_manifest_label_from_its_name),
 	    cmocka_unit_test(test_catalog_loads_the_shipped_manifests),
+	    cmocka_unit_test(test_catalog_says_its_platform),
 	    cmocka_unit_test(
 		test_catalog_index_marks_releases_and_partial_wheels),
 	    cmocka_unit_test(test_catalog_index_lacks_an_unlisted_release),
