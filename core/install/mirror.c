@@ -279,8 +279,8 @@ static void catalogue_dir(const struct release *rel, struct buf *out)
  * as kind on this machine: each component's wheel as install_resolve
  * finds it on p->pypi_index (network I/O), as pypi/packages/<file name>,
  * the release's manifest (for the mirror's catalogue) and the
- * catalogue's pypi.tsv. Returns CUENV_OK, CUENV_E_USAGE (another
- * platform: the wheels are this machine's), install_resolve's failure.
+ * catalogue's pypi.tsv, the wheels of platform (linux-sbsa's are
+ * manylinux aarch64). Returns CUENV_OK or install_resolve's failure.
  */
 static int mirror_plan_add_wheels(struct mirror_plan *p,
 				  const struct release *rel, enum kit_kind kind,
@@ -295,15 +295,11 @@ static int mirror_plan_add_wheels(struct mirror_plan *p,
 	struct plat_stat st;
 	int rc;
 
-	if (strcmp(platform, catalog_platform()))
-		return cuenv_fail(err, CUENV_E_USAGE,
-				  "mirror: the package index's wheels are "
-				  "this machine's (%s), not %s's",
-				  catalog_platform(), platform);
 	r.kind = kind;
 	r.source = SRC_PYPI;
 	io.plan = plan_opts_for(kind, opts);
 	io.pypi_index = p->pypi_index;
+	io.platform = platform; /* as install under CUENV_PLATFORM */
 	if (p->pypi_fetch)
 		io.fetch = *p->pypi_fetch;
 	rc = plan_archives(&r, &io.plan, &names, err);
