@@ -276,11 +276,11 @@ static void catalogue_dir(const struct release *rel, struct buf *out)
 
 /*
  * Add to p what `cuenv install --source pypi` fetches for rel installed
- * as kind on this machine: each component's wheel as install_resolve
- * finds it on p->pypi_index (network I/O), as pypi/packages/<file name>,
- * the release's manifest (for the mirror's catalogue) and the
- * catalogue's pypi.tsv, the wheels of platform (linux-sbsa's are
- * manylinux aarch64). Returns CUENV_OK or install_resolve's failure.
+ * as kind for platform (linux-sbsa's wheels are manylinux aarch64): each
+ * component's wheel as install_resolve finds it on p->pypi_index (network
+ * I/O), as pypi/packages/<file name>, the release's manifest (for the
+ * mirror's catalogue) and the catalogue's pypi.tsv. Returns CUENV_OK or
+ * install_resolve's failure.
  */
 static int mirror_plan_add_wheels(struct mirror_plan *p,
 				  const struct release *rel, enum kit_kind kind,
