@@ -66,7 +66,8 @@ static char *torch_version_at(const char *p)
 		else if (v >= 1000)
 			buf_printf(&b, "%lu.%lu.%lu", v / 1000,
 				   (v % 1000) / 100, v % 100);
-		if (b.len)
+		/* a huge number (strtoul's ULONG_MAX) is no version */
+		if (b.len && version_is_valid(b.data))
 			return buf_detach(&b);
 	}
 	buf_release(&b);

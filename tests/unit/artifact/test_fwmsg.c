@@ -44,6 +44,11 @@ static void test_fwmsg_says_nothing_without_both_versions(void **state)
 	/* the installed version alone, no minimum before it */
 	assert_null(fwmsg_cudnn_built("Installed version: 8907\n"));
 	assert_null(fwmsg_cudnn_built(""));
+	/* a number past any version (strtoul's ULONG_MAX) is none (CI's
+	 * fuzz run: "Minimum supported:99999999999999999999") */
+	assert_null(fwmsg_cudnn_built("Minimum supported: "
+				      "99999999999999999999\n"
+				      "Installed version: 8907\n"));
 }
 
 static void found(void *arg, const char *line, const char *framework,
