@@ -148,6 +148,11 @@ bool needs_scan_want(struct needs_scan *s, const char *soname, const char *who);
 void needs_scan_report(struct needs_scan *s, const char *framework,
 		       const char *source, const char *cuda, const char *cudnn);
 
+/* Append sep, then what's minimum v: "CUDA 11.2+" (at least 11.2, same
+ * major) or "CUDA 12.x" (a bare major). */
+void needs_minimum_text(struct buf *out, const char *what, const char *v,
+			const char *sep);
+
 /*
  * The same for a Windows PE file: each DLL its import or delay-load
  * table names that nvlib_dll_soname() maps to a CUDA library counts as

@@ -17,13 +17,6 @@ static void render_files(struct buf *out, const char *how,
 			   files->n - NEEDS_SHOW_FILES);
 }
 
-/* "CUDA 11.2+" (at least 11.2, same major) or "CUDA 12.x". */
-static void render_minimum(struct buf *out, const char *what, const char *v,
-			   const char *sep)
-{
-	buf_printf(out, "%s%s %s%s", sep, what, v, strchr(v, '.') ? "+" : ".x");
-}
-
 static void render_reports(struct buf *out, const struct needs_scan *s)
 {
 	for (size_t i = 0; i < s->nrep; i++) {
@@ -36,10 +29,10 @@ static void render_reports(struct buf *out, const struct needs_scan *s)
 		}
 		buf_adds(out, " built for");
 		if (r->cuda)
-			render_minimum(out, "CUDA", r->cuda, " ");
+			needs_minimum_text(out, "CUDA", r->cuda, " ");
 		if (r->cudnn)
-			render_minimum(out, "cuDNN", r->cudnn,
-				       r->cuda ? ", " : " ");
+			needs_minimum_text(out, "cuDNN", r->cudnn,
+					   r->cuda ? ", " : " ");
 		if (!r->cuda && !r->cudnn)
 			buf_adds(out, ": no one CUDA release");
 		buf_printf(out, "\n    %-11s %s\n", "says", r->source);

@@ -461,6 +461,12 @@ static struct needs_report *report_add(struct needs_scan *s,
 	return r;
 }
 
+void needs_minimum_text(struct buf *out, const char *what, const char *v,
+			const char *sep)
+{
+	buf_printf(out, "%s%s %s%s", sep, what, v, strchr(v, '.') ? "+" : ".x");
+}
+
 void needs_scan_report(struct needs_scan *s, const char *framework,
 		       const char *source, const char *cuda, const char *cudnn)
 {
@@ -583,31 +589,46 @@ out:
 	buf_release(&note);
 }
 
-static void read_build_info(struct needs_scan *s, const char *name,
-			    const char *text, size_t len)
+/*
+ * A report of framework, from the Python file name, when text assigns a
+ * CUDA or a cuDNN version (cuda_version = '11.8', cudnn_version = '8'):
+ * TensorFlow's build_info.py and a package's version file say them
+ * alike. NULL when it assigns neither.
+ */
+static struct needs_report *versions_report(struct needs_scan *s,
+					    const char *framework,
+					    const char *name, const char *text,
+					    size_t len)
 {
-	static const char *const dlls[] = { "cudart_dll_name", "cudnn_dll_name",
-					    "nvcuda_dll_name" };
 	struct buf b = BUF_INIT;
-	struct needs_report *r;
+	struct needs_report *r = NULL;
 	char *cuda = NULL, *dnn = NULL;
 
 	if (py_value(text, len, "cuda_version", &b))
 		cuda = build_version(b.data, 1);
 	if (py_value(text, len, "cudnn_version", &b))
 		dnn = build_version(b.data, 0);
-	if (!cuda && !dnn)
-		goto out;
-	r = report_add(s, "tensorflow", name);
-	r->cuda = cuda;
-	r->cudnn = dnn;
-	for (size_t i = 0; i < sizeof(dlls) / sizeof(*dlls); i++)
+	if (cuda || dnn) {
+		r = report_add(s, framework, name);
+		r->cuda = cuda;
+		r->cudnn = dnn;
+	}
+	buf_release(&b);
+	return r;
+}
+
+static void read_build_info(struct needs_scan *s, const char *name,
+			    const char *text, size_t len)
+{
+	static const char *const dlls[] = { "cudart_dll_name", "cudnn_dll_name",
+					    "nvcuda_dll_name" };
+	struct needs_report *r =
+		versions_report(s, "tensorflow", name, text, len);
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; r && i < sizeof(dlls) / sizeof(*dlls); i++)
 		if (py_value(text, len, dlls[i], &b) && b.len)
 			add_dll(r, b.data);
-	cuda = dnn = NULL;
-out:
-	free(cuda);
-	free(dnn);
 	buf_release(&b);
 }
 
@@ -639,28 +660,15 @@ static void read_version_file(struct needs_scan *s, const char *name,
 {
 	struct buf b = BUF_INIT, pkg = BUF_INIT;
 	struct needs_report *r;
-	char *cuda = NULL, *dnn = NULL;
 	size_t n = strlen(name) - strlen("/version/__init__.py");
 	size_t k = n;
 
-	if (py_value(text, len, "cuda_version", &b))
-		cuda = build_version(b.data, 1);
-	if (py_value(text, len, "cudnn_version", &b))
-		dnn = build_version(b.data, 0);
-	if (!cuda && !dnn)
-		goto out;
 	while (k > 0 && !is_sep(name[k - 1]))
 		k--;
 	buf_add(&pkg, name + k, n - k);
-	r = report_add(s, pkg.len ? pkg.data : name, name);
-	r->cuda = cuda;
-	r->cudnn = dnn;
-	if (py_value(text, len, "full_version", &b) && b.len)
+	r = versions_report(s, pkg.len ? pkg.data : name, name, text, len);
+	if (r && py_value(text, len, "full_version", &b) && b.len)
 		r->version = xstrdup(b.data);
-	cuda = dnn = NULL;
-out:
-	free(cuda);
-	free(dnn);
 	buf_release(&b);
 	buf_release(&pkg);
 }
@@ -963,13 +971,12 @@ out:
 static void acc_describe(const struct meta_acc *a, struct buf *out)
 {
 	if (a->cuda)
-		buf_printf(out, "CUDA %s%s", a->cuda,
-			   strchr(a->cuda, '.') ? "+" : ".x");
+		needs_minimum_text(out, "CUDA", a->cuda, "");
 	else if (a->major)
 		buf_printf(out, "CUDA %u.x", a->major);
 	if (a->cudnn)
-		buf_printf(out, "%scuDNN %s+", a->cuda || a->major ? ", " : "",
-			   a->cudnn);
+		needs_minimum_text(out, "cuDNN", a->cudnn,
+				   a->cuda || a->major ? ", " : "");
 }
 
 /*
