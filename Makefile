@@ -53,6 +53,14 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 # Where objects go; parallel work trees can each use their own.
 BUILDROOT ?= build
+# Where the online tests keep their downloads, images and venvs between
+# runs (CUENV_CI_CACHE), and the Windows libraries (CUENV_WIN_CACHE): in
+# the tree's build folder unless given (CI gives folders outside the
+# clone); nothing is written anywhere else. make ci-cache lists them
+# against their budget, make ci-cache-prune trims them (tools/ci-cache.sh).
+CUENV_CI_CACHE ?= $(abspath $(BUILDROOT))/cache
+CUENV_WIN_CACHE ?= $(abspath $(BUILDROOT))/win-cache
+export CUENV_CI_CACHE CUENV_WIN_CACHE
 
 # ---- cross-building (issue 25: aarch64) ------------------------------------
 # CROSS=aarch64 builds for 64-bit ARM with Debian's cross toolchain
@@ -676,7 +684,7 @@ gpu-evidence: $(BUILD)/cuenv $(BUILD)/cuenv-net $(BUILD)/cuenv-probe
 # examples/Dockerfile built with buildah (as root; vfs storage, chroot
 # isolation) from a debootstrapped Debian 12, run, and its runtime image
 # checked; the base images and buildah's storage are cached in
-# CUENV_CI_CACHE (default /var/cache/cuenv-ci). See tests/containers/build.sh.
+# CUENV_CI_CACHE (above). See tests/containers/build.sh.
 .PHONY: test-containers check-examples
 test-containers: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/containers/build.sh
@@ -715,13 +723,22 @@ demo: all
 	$(Q)CUENV_BIN=$(CURDIR)/cuenv sh tools/demo.sh
 
 # Windows (issue 13): the dependency layer, cross-built with Debian's
-# mingw-w64 and cached outside the tree (CUENV_WIN_CACHE, default
-# /var/cache/cuenv-win), and its proof under Debian's wine64.
+# mingw-w64 and cached in CUENV_WIN_CACHE (set
+# above), and its proof under Debian's wine64.
+.PHONY: ci-cache ci-cache-prune
+ci-cache:
+	$(Q)sh tools/ci-cache.sh report
+ci-cache-prune:
+	$(Q)sh tools/ci-cache.sh prune
+
 .PHONY: windows-deps test-windows-deps
 windows-deps:
 	$(Q)sh tools/windows-deps.sh
+# Each test-windows* target runs in a wine prefix of its own, removed
+# afterwards (tools/with-wine-prefix.sh); test-windows's three share one.
+WITH_WINE := sh tools/with-wine-prefix.sh
 test-windows-deps:
-	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/deps-smoke.sh
+	$(Q)BUILDROOT=$(BUILDROOT) $(WITH_WINE) sh tests/windows/deps-smoke.sh
 
 # The core modules for Windows (WIN_SRC: every module but the POSIX
 # platform layer's and OpenSSL's side), cross-compiled into
@@ -733,8 +750,8 @@ WIN_CORE := $(WIN_SRC)
 windows-core:
 	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh
 test-windows-core:
-	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" sh tools/windows-core.sh test
-	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/dllsearch.sh
+	$(Q)BUILDROOT=$(BUILDROOT) WIN_CORE="$(WIN_CORE)" $(WITH_WINE) sh -c \
+		'sh tools/windows-core.sh test && sh tests/windows/dllsearch.sh'
 
 # cuenv.exe, cuenv-net.exe and cuenv-probe.exe (tools/windows-build.sh),
 # static, in BUILDROOT/windows with the catalogue beside them; the
@@ -747,11 +764,11 @@ windows:
 		WIN_NET_CMDS="$(WIN_NET_CMDS)" \
 		CUENV_VERSION_STRING='$(VERSION_STRING)' sh tools/windows-build.sh
 test-windows-e2e: windows
-	$(Q)BUILDROOT=$(BUILDROOT) sh tests/windows/e2e.sh
+	$(Q)BUILDROOT=$(BUILDROOT) $(WITH_WINE) sh tests/windows/e2e.sh
 
 # Everything of the Windows port that runs here, under wine64, one after
 # the other (they share the wine prefix).
 test-windows:
-	$(Q)$(MAKE) --no-print-directory test-windows-deps
-	$(Q)$(MAKE) --no-print-directory test-windows-core
-	$(Q)$(MAKE) --no-print-directory test-windows-e2e
+	$(Q)$(WITH_WINE) sh -c '$(MAKE) --no-print-directory test-windows-deps && \
+		$(MAKE) --no-print-directory test-windows-core && \
+		$(MAKE) --no-print-directory test-windows-e2e'

@@ -13,7 +13,8 @@
 #   WIN_CORE   the modules' sources (the Makefile's WIN_SRC: every .c below
 #              core/ but the POSIX side's); a bare name is found below core/
 #   BUILDROOT  object folder (default build): outputs in BUILDROOT/windows/core
-#   CUENV_WINEPREFIX  wine prefix, reused (default /tmp/cuenv-wine-UID)
+#   CUENV_WINEPREFIX  the wine prefix (required; make makes one per run:
+#                     tools/with-wine-prefix.sh)
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -81,7 +82,7 @@ $HOST-gcc $CFLAGS_W tests/windows/proc_child.c "$OUT/libcuenv-core.a" \
 	-static -o "$OUT/proc_child.exe"
 echo "  LD      $OUT/proc_child.exe"
 [ -x "$WINE" ] || fail "wine64 is not installed ($WINE): apt-get install wine64"
-export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
+export WINEPREFIX="${CUENV_WINEPREFIX:?set CUENV_WINEPREFIX to a wine prefix of your own (make runs this through tools/with-wine-prefix.sh)}"
 export WINEDEBUG=-all
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
 	echo "windows-core: creating wine prefix $WINEPREFIX"

@@ -6,10 +6,20 @@
 #   tools/windows-deps.sh            build if needed; print the prefix
 #   tools/windows-deps.sh --prefix   print the prefix only (no build;
 #                                    exit 1 when it is not complete)
+#   tools/windows-deps.sh --fetch-only DIR
+#                                    fetch the sources into DIR only
+#                                    (apt and a deb-src entry set up
+#                                    already) and print "pkg version"
 #
-#   CUENV_WIN_CACHE   cache folder (default /var/cache/cuenv-win); the
-#                     prefix is CUENV_WIN_CACHE/<key>, key = the source
-#                     packages' versions + this script's hash
+#   CUENV_WIN_CACHE   cache folder (default /var/cache/cuenv-win; the
+#                     Makefile's is BUILDROOT/win-cache); the prefix is
+#                     CUENV_WIN_CACHE/<key>, key = the versions built +
+#                     this script's hash. Each source package is fetched
+#                     at the newest version apt lists that the mirror
+#                     really serves (fetch_src); a cached prefix is
+#                     reused while apt still lists all its versions.
+#   APT_GET, APT_CACHE  the apt-get and apt-cache that fetch and list
+#                     the sources (tests: fakes)
 #   CUENV_WIN_JOBS    make -j (default 2)
 #
 # What is built, and what is left out:
@@ -97,23 +107,94 @@ ensure_deb_src() {
 	as_root apt-get update -qq
 }
 
-# The version apt-get source would fetch now (from the .dsc name).
-src_version() {
-	apt-get source --print-uris -qq "$1" 2>/dev/null |
-		sed -n "s/^'[^']*' $1_\(.*\)\.dsc .*/\1/p" | head -n 1
+# Every version of source package $1 that apt lists (apt-cache showsrc),
+# newest first, one a line. A mirror may list a version it does not serve
+# (a security update whose files are not there yet, or are gone):
+# fetch_src tries each in turn.
+src_versions() {
+	${APT_CACHE:-apt-cache} showsrc "$1" 2>/dev/null |
+		awk -v p="$1" '/^Package: / { ok = ($2 == p) }
+			ok && /^Version: / { print $2 }' | sort -u | newest_first
 }
 
-compute_key() {
-	KEY=
-	for p in $PKGS; do
-		v=$(src_version "$p")
-		[ -n "$v" ] || die "apt-get source cannot find '$p' (is a deb-src entry configured?)"
-		VERSIONS="${VERSIONS:-}$p $v
-"
-		KEY="$KEY$p-$(echo "$v" | tr ':~+' '.._')_"
+# Debian versions on stdin, newest first (dpkg's order; sort -V's is not).
+newest_first() {
+	_l=
+	while IFS= read -r _v; do
+		[ -n "$_v" ] || continue
+		_out=''
+		_put=''
+		for _w in $_l; do
+			if [ -z "$_put" ] && dpkg --compare-versions "$_v" gt "$_w"; then
+				_out="$_out $_v"
+				_put=1
+			fi
+			_out="$_out $_w"
+		done
+		[ -n "$_put" ] || _out="$_out $_v"
+		_l=$_out
 	done
-	KEY="${KEY}$(sha256sum "$SELF" | cut -c1-12)"
-	PREFIX=$BASE/$KEY
+	for _w in $_l; do echo "$_w"; done
+}
+
+# The cache folder's name for the "pkg version" lines on stdin: the
+# versions built, then this script's hash.
+key_of() {
+	_k=
+	while read -r _p _v; do
+		_k="$_k$_p-$(echo "$_v" | tr ':~+' '.._')_"
+	done
+	echo "$_k$(sha256sum "$SELF" | cut -c1-12)"
+}
+
+# find_cached: sets PREFIX to a complete prefix this script built whose
+# every version apt still lists (the last in name order when several
+# are). A build of a version apt no longer lists is not reused.
+find_cached() {
+	_hash=$(sha256sum "$SELF" | cut -c1-12)
+	for _d in $(find "$BASE" -mindepth 1 -maxdepth 1 -name "*_$_hash" \
+		2>/dev/null | sort -r); do
+		if [ ! -f "$_d/.complete" ] || [ ! -f "$_d/versions.txt" ]; then
+			continue
+		fi
+		_ok=1
+		while read -r _p _v; do
+			src_versions "$_p" | grep -qxF "$_v" || { _ok=; break; }
+		done <"$_d/versions.txt"
+		[ -n "$_ok" ] || continue
+		PREFIX=$_d
+		return 0
+	done
+	return 1
+}
+
+# fetch_src PKG DIR: `apt-get source PKG=V` into DIR/PKG for each version
+# apt lists, newest first, until one comes whole (apt-get checks every
+# file's size and checksums against the signed index: a 404 or a mismatch
+# fails that version). Appends "PKG V" to VERSIONS and says which versions
+# failed and why. APT_GET stands for apt-get (the tests' fake).
+fetch_src() {
+	_vs=$(src_versions "$1")
+	[ -n "$_vs" ] ||
+		die "apt-cache showsrc lists no version of '$1' (is a deb-src entry configured?)"
+	_failed=
+	for _v in $_vs; do
+		rm -rf "${2:?}/$1"
+		mkdir -p "$2/$1"
+		chmod 755 "$2/$1" # apt-get source's download user reads it
+		if (cd "$2/$1" && ${APT_GET:-apt-get} source -qq "$1=$_v") \
+			>"$2/$1.log" 2>&1; then
+			[ -z "$_failed" ] || say "$1: using $_v"
+			VERSIONS="${VERSIONS:-}$1 $_v
+"
+			return 0
+		fi
+		_why=$(grep -E '^(E|W|Err):' "$2/$1.log" | head -n 2 | tr '\n' ' ')
+		say "$1 $_v: apt-get source failed: ${_why:-$(tail -n 1 "$2/$1.log")}"
+		_failed=1
+	done
+	die "$1: none of the versions apt lists could be fetched:" \
+		"$(echo "$_vs" | tr '\n' ' ')"
 }
 
 toolchain() {
@@ -141,7 +222,7 @@ cmake_build() { # SRCDIR BUILDDIR [TARGET] -- options...
 # Debian's zlib source (dfsg) drops win32/, and zlib's configure refuses
 # mingw: the library is its fifteen C files, compiled here.
 build_zlib() {
-	d=$(echo "$WORK"/src/zlib-*/)
+	d=$(echo "$WORK"/src/zlib/zlib-*/)
 	mkdir -p "$WORK/b-zlib"
 	for f in adler32 compress crc32 deflate gzclose gzlib gzread gzwrite \
 		infback inffast inflate inftrees trees uncompr zutil; do
@@ -153,7 +234,7 @@ build_zlib() {
 }
 
 build_jansson() {
-	cmake_build "$(echo "$WORK"/src/jansson-*/)" "$WORK/b-jansson" \
+	cmake_build "$(echo "$WORK"/src/jansson/jansson-*/)" "$WORK/b-jansson" \
 		-DJANSSON_BUILD_SHARED_LIBS=OFF -DJANSSON_BUILD_DOCS=OFF \
 		-DJANSSON_WITHOUT_TESTS=ON -DJANSSON_EXAMPLES=OFF
 	cmake --build "$WORK/b-jansson" -j "$JOBS" >>"$LOG" 2>&1
@@ -161,7 +242,7 @@ build_jansson() {
 }
 
 build_libarchive() {
-	src=$(echo "$WORK"/src/libarchive-*/)
+	src=$(echo "$WORK"/src/libarchive/libarchive-*/)
 	b=$WORK/b-libarchive
 	# ZLIB_WINAPI is a run test, which cross cmake cannot run: the answer
 	# is no (zlib above is built without it).
@@ -189,7 +270,7 @@ build_libarchive() {
 }
 
 build_curl() {
-	cmake_build "$(echo "$WORK"/src/curl-*/)" "$WORK/b-curl" \
+	cmake_build "$(echo "$WORK"/src/curl/curl-*/)" "$WORK/b-curl" \
 		-DBUILD_SHARED_LIBS=OFF -DBUILD_CURL_EXE=OFF -DBUILD_TESTING=OFF \
 		-DENABLE_MANUAL=OFF -DCURL_USE_SCHANNEL=ON -DCURL_USE_OPENSSL=OFF \
 		-DCURL_ZLIB=ON -DZLIB_ROOT="$PREFIX" \
@@ -222,18 +303,24 @@ EOF
 }
 
 if [ "${1:-}" = --prefix ]; then
-	compute_key
-	[ -f "$PREFIX/.complete" ] || exit 1
+	find_cached || exit 1
 	echo "$PREFIX"
 	exit 0
 fi
-[ $# = 0 ] || die "usage: tools/windows-deps.sh [--prefix]"
+if [ "${1:-}" = --fetch-only ] && [ $# = 2 ]; then
+	mkdir -p "$2"
+	for p in $PKGS; do
+		fetch_src "$p" "$2"
+	done
+	printf '%s' "$VERSIONS"
+	exit 0
+fi
+[ $# = 0 ] || die "usage: tools/windows-deps.sh [--prefix | --fetch-only DIR]"
 
 ensure_apt
 ensure_deb_src
-compute_key
-if [ -f "$PREFIX/.complete" ]; then
-	say "cached: $PREFIX"
+if find_cached; then
+	say "cached: $PREFIX ($(tr '\n' ' ' <"$PREFIX/versions.txt"))"
 	echo "$PREFIX"
 	exit 0
 fi
@@ -242,27 +329,33 @@ as_root mkdir -p "$BASE"
 [ -w "$BASE" ] || as_root chown "$(id -u):$(id -g)" "$BASE"
 exec 9>"$BASE/.lock"
 flock 9
-if [ -f "$PREFIX/.complete" ]; then	# built while we waited
+if find_cached; then # built while we waited
 	echo "$PREFIX"
 	exit 0
 fi
 start=$(date +%s)
-# Under the lock: leftovers of interrupted or failed builds (any key) go.
+# Under the lock: leftovers of interrupted or failed builds go.
 for d in "$BASE"/* "$BASE"/.work-*; do
 	[ -d "$d" ] && [ ! -f "$d/.complete" ] && rm -rf "$d"
 done
-WORK=$BASE/.work-$KEY
+WORK=$BASE/.work-$$
 LOG=$WORK/build.log
-mkdir -p "$WORK/src" "$PREFIX/include" "$PREFIX/lib"
-chmod 755 "$WORK/src"	# apt-get source's download user reads it
-toolchain "$WORK/toolchain.cmake"
+mkdir -p "$WORK/src"
 # set -e stops at the first failing step: show why
 trap '[ $? = 0 ] || say "failed; last lines of $LOG:
-$(tail -n 25 "$LOG")"' EXIT
-say "building in $WORK (log: $LOG)"
+$(tail -n 25 "$LOG" 2>/dev/null)"' EXIT
+: >"$LOG"
+# The sources first: the prefix is named by the versions fetched.
 for p in $PKGS; do
 	say "$p: apt-get source"
-	(cd "$WORK/src" && apt-get source -qq "$p" >>"$LOG" 2>&1)
+	fetch_src "$p" "$WORK/src"
+	cat "$WORK/src/$p.log" >>"$LOG"
+done
+PREFIX=$BASE/$(printf '%s' "$VERSIONS" | key_of)
+mkdir -p "$PREFIX/include" "$PREFIX/lib"
+toolchain "$WORK/toolchain.cmake"
+say "building $(printf '%s' "$VERSIONS" | tr '\n' ' ')in $WORK (log: $LOG)"
+for p in $PKGS; do
 	say "$p: build"
 	"build_$p"
 done

@@ -42,7 +42,7 @@ command -v unzip >/dev/null || {
 }
 cache=${CUENV_CORPUS:-}
 if [[ -z $cache ]]; then
-	for c in /var/cache/cuenv-corpus "$HOME/.cache/cuenv-corpus"; do
+	for c in ${CUENV_CI_CACHE:+"$CUENV_CI_CACHE/corpus"} "$HOME/.cache/cuenv-corpus"; do
 		if mkdir -p "$c" 2>/dev/null && [[ -w $c ]]; then
 			cache=$c
 			break

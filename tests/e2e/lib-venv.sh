@@ -3,47 +3,31 @@
 # real wheels from the package index, and an older CUDA 12 whose
 # libnvJitLink.so.12 lacks the symbol versions the wheels' cuSPARSE asks.
 #
-# ONLINE the first time: the wheels (nvidia-cuda-runtime-cu12 12.1.105,
+# ONLINE the first time: the wheels of venv-wheels.txt
+# (nvidia-cuda-runtime-cu12 12.1.105,
 # nvidia-nvjitlink-cu12 12.9.86, nvidia-cusparse-cu12 12.1.0.106; 236 MB,
-# pinned by sha256) are downloaded into
-# ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/venv-wheels (outside the clone)
-# and installed from there afterwards without the network; a test skips
-# when they are not cached and https://pypi.org/simple/ does not answer.
+# pinned by sha256) are downloaded into $CUENV_CI_CACHE/venv-wheels and
+# installed into a template once per run, before the tests start
+# (prepare-venv.sh, called by run.sh); a test skips when they could not
+# be had (offline, nothing cached).
 
-VENV_WHEELS="nvidia-cuda-runtime-cu12==12.1.105 --hash=sha256:6e258468ddf5796e25f1dc591a31029fa317d97a0a94ed93468fc86301d61e40
-nvidia-nvjitlink-cu12==12.9.86 --hash=sha256:e3f1171dbdc83c5932a45f0f4c99180a70de9bd2718c1ab77d14104f6d7147f9
-nvidia-cusparse-cu12==12.1.0.106 --hash=sha256:f3b50f42cf363f86ab21f720998517a659a48131e8d538dc02f8768237bd884c"
-
-# make_wheel_venv DIR: a venv at DIR with the three wheels above; sets
-# NV to its site-packages/nvidia. Skips when they cannot be had.
+# make_wheel_venv DIR: a venv at DIR (python3 -m venv, without pip) with
+# the three wheels, copied from the template run.sh installed once
+# (prepare-venv.sh); sets NV to its site-packages/nvidia. Skips when they
+# could not be had.
 make_wheel_venv() {
 	need python3
-	_vcache=${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/venv-wheels
-	if ! mkdir -p "$_vcache" 2>/dev/null || [ ! -w "$_vcache" ]; then
-		_vcache=$E2E_CACHE/venv-wheels
-		mkdir -p "$_vcache" || return 1
-	fi
-	printf '%s\n' "$VENV_WHEELS" >"$E2E_SANDBOX/tmp/wheels.txt" &&
-		python3 -m venv "$1" >/dev/null 2>&1 ||
+	_tpl=$E2E_CACHE/venv-template
+	[ -d "$_tpl/nvidia" ] ||
+		skip "the venv tests' wheels were not prepared (run.sh's prepare-venv.sh: offline, with nothing cached)"
+	python3 -m venv --without-pip "$1" >/dev/null 2>&1 ||
 		skip "python3 cannot make a venv (python3-venv missing)"
-	if ! "$1/bin/pip" install -q --no-index --no-deps --require-hashes \
-		--find-links "$_vcache" -r "$E2E_SANDBOX/tmp/wheels.txt" \
-		>/dev/null 2>&1; then
-		python3 -c 'import urllib.request
-urllib.request.urlopen("https://pypi.org/simple/", timeout=5).read(1)' \
-			2>/dev/null ||
-			skip "the wheels are not in $_vcache and https://pypi.org/simple/ is not reachable within 5 s (offline)"
-		"$1/bin/pip" download -q --no-deps --require-hashes \
-			--index-url https://pypi.org/simple/ -d "$_vcache" \
-			-r "$E2E_SANDBOX/tmp/wheels.txt" >&2 &&
-			"$1/bin/pip" install -q --no-index --no-deps \
-				--require-hashes --find-links "$_vcache" \
-				-r "$E2E_SANDBOX/tmp/wheels.txt" >&2 || {
-			fail "cannot install the wheels from $_vcache"
-			return 1
-		}
-	fi
-	NV=$(echo "$1"/lib/python3.*/site-packages/nvidia)
+	_sp=$(echo "$1"/lib/python3.*/site-packages)
+	cp -R "$_tpl"/. "$_sp"/ || {
+		fail "cannot copy the wheels into $_sp"
+		return 1
+	}
+	NV=$_sp/nvidia
 	[ -e "$NV/cusparse/lib/libcusparse.so.12" ] ||
 		fail "no libcusparse.so.12 in $NV"
 }

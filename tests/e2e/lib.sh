@@ -19,6 +19,10 @@
 #   CUENV_BIN            the binary under test (absolute path, required)
 #   E2E_HOST_CUDA_HOME   the caller's CUDA_HOME
 #   E2E_HOST_PATH        the caller's PATH (to find the machine's nvcc)
+#   E2E_CI_CACHE         CUENV_CI_CACHE: downloads kept between runs (the
+#                        online tests'), empty when unset
+#   E2E_LOAD             CUENV_E2E_LOAD (default 3): the factor of
+#                        load_bound, the tests' wall-clock bounds
 #   E2E_CACHE            CUENV_E2E_CACHE: where fake libraries are kept
 #                        between tests (run.sh makes one per run)
 #
@@ -63,6 +67,8 @@ if [ -z "${E2E_SANDBOX-}" ]; then
 		TERM=dumb \
 		E2E_SANDBOX="$_sb" \
 		E2E_CACHE="$_cache" \
+		E2E_LOAD="${CUENV_E2E_LOAD:-3}" \
+		E2E_CI_CACHE="${CUENV_CI_CACHE-}" \
 		E2E_HINTS="${CUENV_E2E_HINTS-}" \
 		CUENV_BIN="$CUENV_BIN" \
 		E2E_HOST_CUDA_HOME="${CUDA_HOME-}" \
@@ -312,7 +318,7 @@ _hint_run() {
 			esac
 		done
 		[ -z "$_off" ] || export CUENV_MIRROR="$_off"
-		exec timeout -k 5 30 sh -c "$_cmd"
+		exec timeout -k 5 "$(load_bound 30)" sh -c "$_cmd"
 	) >"$_out" 2>&1 </dev/null
 	_hrc=$?
 	# What the command changed in the live sandbox (its servers' state
@@ -478,6 +484,24 @@ stderr_empty() {
 	[ ! -s "$E2E_ERR" ] && return 0
 	_show "(last command)"
 	fail "stderr is not empty"
+}
+
+# load_bound N: N seconds times E2E_LOAD. A test's wall-clock bound (a
+# deadline that must cut a transfer, a hung probe that must be killed) is
+# written for an idle machine and stretched by the load factor, so that
+# it measures the code and not the machine; a bound must stay well below
+# the time the bug it guards against would take (an endless transfer, a
+# probe sleeping 300 s).
+load_bound() {
+	echo $(($1 * ${E2E_LOAD:-3}))
+}
+
+# took_at_most T0 N: at most load_bound N seconds have passed since T0
+# (a `date +%s`).
+took_at_most() {
+	_took=$(($(date +%s) - $1))
+	check "it took ${_took}s, more than $(load_bound "$2")s ($2 s times the load factor ${E2E_LOAD:-3})" \
+		[ "$_took" -le "$(load_bound "$2")" ]
 }
 
 # check MSG cmd...: fail with MSG unless cmd succeeds; for a condition in

@@ -5,7 +5,19 @@
 #   CUENV_BIN=/abs/path/cuenv sh tests/e2e/run.sh
 #
 #   CUENV_E2E_FILTER   run only the tests whose file name contains it
-#   CUENV_E2E_TIMEOUT  seconds allowed per test (default 60)
+#   CUENV_E2E_TIMEOUT  the base deadline per test, in seconds (default
+#                      120); a test with a "# e2e-deadline: N" line is
+#                      allowed N times that (the venv tests, which copy
+#                      hundreds of MB). It catches hangs only: no test's
+#                      result depends on the machine's speed.
+#   CUENV_E2E_LOAD     the load factor of the tests' own wall-clock
+#                      bounds (lib.sh's load_bound; default 3)
+#   CUENV_E2E_KEEP     1: keep a failed test's sandbox (its path is
+#                      printed); otherwise every sandbox goes as its
+#                      test ends, and the run's folder when the run ends
+#   CUENV_CI_CACHE     where downloads are kept between runs (the venv
+#                      tests' wheels, in venv-wheels/); unset, they are
+#                      fetched into this run's folder and go with it
 #   CUENV_E2E_VERBOSE  1: show every test's output, not only failures'
 #   CUENV_E2E_HINTS    1: after each command, run the cuenv commands its
 #                      hint and fix lines name, in a copy of its state
@@ -27,13 +39,38 @@ if [ ! -x "$CUENV_BIN" ]; then
 	exit 2
 fi
 
-limit=${CUENV_E2E_TIMEOUT:-60}
+base=${CUENV_E2E_TIMEOUT:-120}
+case $base in
+'' | *[!0-9]* | 0)
+	echo "run.sh: CUENV_E2E_TIMEOUT must be a whole number of seconds, not '$base'" >&2
+	exit 2
+	;;
+esac
+# Everything a run makes lives in its own folder: the tests' sandboxes
+# (sb/), the fakes they share (cache/: fake libraries, the template venv,
+# the wine prefix), nothing in /tmp beside it; all of it goes at the end.
 work=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-e2e-run.XXXXXX") || exit 2
-trap 'rm -rf "$work"' EXIT
+cleanup() {
+	if [ -d "$work/cache/wine" ] && command -v wineserver >/dev/null 2>&1; then
+		WINEPREFIX=$work/cache/wine wineserver -k 2>/dev/null
+	fi
+	chmod -R u+rwx "$work" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
-mkdir "$work/cache" || exit 2
+mkdir "$work/cache" "$work/sb" || exit 2
 CUENV_E2E_CACHE=$work/cache
 export CUENV_BIN CUENV_E2E_CACHE
+
+# The venv tests' wheels, fetched (or found in CUENV_CI_CACHE) and
+# installed into a template once, before any test runs: no test waits on
+# a download or on another run filling the cache.
+if grep -l 'venv\.sh' "$here"/t[0-9]*.sh 2>/dev/null |
+	grep -qF -e "${CUENV_E2E_FILTER-}"; then
+	sh "$here/prepare-venv.sh" "${CUENV_CI_CACHE:-$work/cache}/venv-wheels" \
+		"$work/cache/venv-template"
+fi
 
 passed=0
 failed=0
@@ -49,8 +86,10 @@ for t in "$here"/t[0-9]*.sh; do
 	*) continue ;;
 	esac
 	log=$work/$name.log
+	n=$(sed -n 's/^# e2e-deadline: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+	limit=$((base * ${n:-1}))
 	t0=$(date +%s)
-	timeout -k 5 "$limit" sh "$t" >"$log" 2>&1 </dev/null
+	TMPDIR=$work/sb timeout -k 5 "$limit" sh "$t" >"$log" 2>&1 </dev/null
 	rc=$?
 	secs=$(($(date +%s) - t0))
 	case $rc in
@@ -75,6 +114,15 @@ for t in "$here"/t[0-9]*.sh; do
 		sed 's/^/    | /' "$log"
 		;;
 	esac
+	# A test killed at its deadline could not remove its sandbox.
+	if [ -n "$(ls -A "$work/sb")" ]; then
+		if [ "${CUENV_E2E_KEEP-}" = 1 ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
+			k=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-e2e-kept.XXXXXX") &&
+				mv "$work/sb"/* "$k/" && echo "      kept: $k"
+		fi
+		chmod -R u+rwx "$work/sb" 2>/dev/null
+		rm -rf "${work:?}/sb"/* "$work/sb"/.[!.]* 2>/dev/null
+	fi
 done
 
 total=$(($(date +%s) - start))

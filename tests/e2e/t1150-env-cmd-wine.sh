@@ -15,7 +15,8 @@
 WINE=/usr/lib/wine/wine64
 [ -x "$WINE" ] || skip "wine64 is not installed ($WINE): apt-get install wine64"
 need jq
-export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
+# The run's own prefix (run.sh stops its wineserver and removes it).
+export WINEPREFIX="$E2E_CACHE/wine"
 export WINEDEBUG=-all
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
 	"$WINE" wineboot -i >/dev/null 2>&1

@@ -15,12 +15,12 @@ mkdir -p "$HOME/m" &&
 	cp -R "$FX/mirror/compute" "$HOME/m/" &&
 	rm "$HOME/m$cudart" &&
 	mkfifo "$HOME/m$cudart" &&
-	expect_code 4 timeout 20 cuenv install 12.4.1 --mirror "file://$HOME/m" &&
+	expect_code 4 timeout "$(load_bound 20)" cuenv install 12.4.1 --mirror "file://$HOME/m" &&
 	stderr_has "cuenv: error: cannot download 'file://$HOME/m$cudart': not a regular file" &&
 	nothing_half_made cuda 12.4.1 &&
 	# A folder there is refused the same way.
 	rm "$HOME/m$cudart" &&
 	mkdir "$HOME/m$cudart" &&
-	expect_code 4 timeout 20 cuenv install 12.4.1 --mirror "file://$HOME/m" &&
+	expect_code 4 timeout "$(load_bound 20)" cuenv install 12.4.1 --mirror "file://$HOME/m" &&
 	stderr_has "cuenv: error: cannot download 'file://$HOME/m$cudart': not a regular file" &&
 	nothing_half_made cuda 12.4.1

@@ -16,7 +16,7 @@ export CUENV_MANIFESTS="$FX/manifests"
 r=$HOME/m/compute/cuda/redist
 mkdir -p "$r" "$HOME/m/compute/cudnn/redist" &&
 	mkfifo "$r/redistrib_99.1.0.json" &&
-	expect_code 4 timeout 20 cuenv update --mirror "file://$HOME/m" &&
+	expect_code 4 timeout "$(load_bound 20)" cuenv update --mirror "file://$HOME/m" &&
 	stderr_has "cuenv: error: cannot download 'file://$r/redistrib_99.1.0.json': not a regular file" &&
 	check "a manifest was added" [ ! -e "$CUENV_ROOT/manifests/cuda/redistrib_99.1.0.json" ] &&
 	rm "$r/redistrib_99.1.0.json" &&
@@ -26,6 +26,6 @@ d = json.load(open(sys.argv[1]))
 d["release_label"] = "12.4.99"
 json.dump(d, open(sys.argv[2], "w"))
 EOF_PY
-	expect_code 3 timeout 20 cuenv update --mirror "file://$HOME/m" &&
+	expect_code 3 timeout "$(load_bound 20)" cuenv update --mirror "file://$HOME/m" &&
 	stderr_has "cuenv: error: bad catalogue file 'file://$r/redistrib_12.4.json': release_label '12.4.99' is not 12.4, as the file name says" &&
 	check "a manifest was added" [ ! -e "$CUENV_ROOT/manifests/cuda/redistrib_12.4.json" ]

@@ -11,7 +11,7 @@ mkdir -p "$HOME/libexec" &&
 	printf '%s\n' '#!/bin/sh' \
 		"echo '{\"stage\":\"driver\"}'" \
 		'exec >&- 2>&-' \
-		"exec $sleep_bin 30" >"$HOME/libexec/cuenv-probe" &&
+		"exec $sleep_bin 300" >"$HOME/libexec/cuenv-probe" &&
 	chmod +x "$HOME/libexec/cuenv-probe" &&
 	check_driver 550.54.15 12040 &&
 	check_cuda 12.4.1 &&
@@ -19,7 +19,6 @@ mkdir -p "$HOME/libexec" &&
 	printf 'cuda = 12.4\n' >.cuenv &&
 	t0=$(date +%s) &&
 	expect_code 10 env CUENV_LIBEXEC="$HOME/libexec" cuenv check --timeout 1 &&
-	t1=$(date +%s) &&
 	stderr_has "cuenv: error: driver: cuenv-probe did not finish within 1 seconds in its driver step" &&
-	check "killed after 1 s, not after the probe's 30 s ($((t1 - t0)) s)" \
-		[ $((t1 - t0)) -lt 10 ]
+	# killed after 1 s, not after the probe's 300 s
+	took_at_most "$t0" 10

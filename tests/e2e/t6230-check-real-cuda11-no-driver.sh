@@ -11,8 +11,9 @@
 # and its dist-info) and registered with `cuenv add` (version 11.8 from
 # the dist-info's 11.8.89) gives the same report. On a machine with a driver
 # the runtime layer gets that far on its own, and the test says so.
-# Downloads are kept in ${CUENV_TEST_CACHE:-/var/cache/cuenv-test} when
-# that can be written (cuenv's own cache, checked by sha256 each time).
+# Downloads are kept in $CUENV_CI_CACHE/cuenv-test (lib.sh's E2E_CI_CACHE)
+# when it is set, else in the run's cache (cuenv's own cache, checked by
+# sha256 each time).
 # Skipped when https://pypi.org/simple/ does not answer within 5 s.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
@@ -28,7 +29,7 @@ urllib.request.urlopen("https://pypi.org/simple/", timeout=5).read(1)' 2>/dev/nu
 fi || skip "https://pypi.org/simple/ is not reachable within 5 s (offline)"
 
 unset CUENV_MANIFESTS CUENV_MIRROR CUENV_PYPI_INDEX
-cache=${CUENV_TEST_CACHE:-/var/cache/cuenv-test}/cuenv-cache
+cache=${E2E_CI_CACHE:-$E2E_CACHE}/cuenv-test/cuenv-cache
 mkdir -p "$CUENV_ROOT" &&
 	if mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; then
 		ln -s "$cache" "$CUENV_ROOT/cache"

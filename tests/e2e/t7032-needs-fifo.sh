@@ -8,8 +8,8 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 need mkfifo || exit 0
 mkfifo "$HOME/x-1-py3-none-any.whl" "$HOME/x.so" &&
-	expect_code 7 timeout 10 cuenv needs "$HOME/x-1-py3-none-any.whl" &&
+	expect_code 7 timeout "$(load_bound 10)" cuenv needs "$HOME/x-1-py3-none-any.whl" &&
 	stderr_has "cuenv: error: '$HOME/x-1-py3-none-any.whl' is a FIFO, device or socket, not a file" &&
 	assert_eq "$(grep -c '^cuenv: error: ' "$E2E_ERR")" 1 "error lines" &&
-	expect_code 2 timeout 10 cuenv needs "$HOME/x.so" &&
+	expect_code 2 timeout "$(load_bound 10)" cuenv needs "$HOME/x.so" &&
 	stderr_has "is not a file or a folder"

@@ -7,9 +7,9 @@ hundreds of megabytes, so only the few members cuenv reads are fetched, by
 HTTP range requests into the zip: the end-of-central-directory record, the
 central directory, then each member's local header and data. Every member
 is pinned by its own sha256 (MEMBERS below), so a changed wheel or a lying
-mirror is caught. The cache (CUENV_CORPUS, default
-/var/cache/cuenv-corpus, else ~/.cache/cuenv-corpus) keeps them between
-runs: a second run fetches nothing.
+mirror is caught. The cache (CUENV_CORPUS, default $CUENV_CI_CACHE/corpus,
+else ~/.cache/cuenv-corpus) keeps them between runs: a second run fetches
+nothing.
 
     corpus.py fetch            fetch what is missing; print the cache root
     corpus.py pins [ID...]     fetch and print each member's sha256
@@ -171,8 +171,9 @@ def cache_root():
     c = os.environ.get("CUENV_CORPUS")
     if c:
         return c
-    for c in ("/var/cache/cuenv-corpus",
-              os.path.expanduser("~/.cache/cuenv-corpus")):
+    ci = os.environ.get("CUENV_CI_CACHE")
+    for c in ([os.path.join(ci, "corpus")] if ci else []) + [
+            os.path.expanduser("~/.cache/cuenv-corpus")]:
         try:
             os.makedirs(c, exist_ok=True)
             if os.access(c, os.W_OK):

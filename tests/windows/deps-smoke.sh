@@ -11,15 +11,15 @@
 # value is checked against what Python's hashlib/zipfile/json computed.
 #
 #   BUILDROOT   object folder (default build): outputs in BUILDROOT/windows
-#   CUENV_WINEPREFIX  wine prefix, reused between runs
-#                     (default /tmp/cuenv-wine-UID)
+#   CUENV_WINEPREFIX  the wine prefix (required; make makes one per run:
+#                     tools/with-wine-prefix.sh)
 set -eu
 
 cd "$(dirname "$0")/../.."
 HOST=x86_64-w64-mingw32
 WINE=/usr/lib/wine/wine64
 OUT=${BUILDROOT:-build}/windows
-export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
+export WINEPREFIX="${CUENV_WINEPREFIX:?set CUENV_WINEPREFIX to a wine prefix of your own (make runs this through tools/with-wine-prefix.sh)}"
 export WINEDEBUG=-all
 # Windows' own DLLs, the only imports allowed (lowercase)
 SYSTEM_DLLS=" kernel32.dll msvcrt.dll advapi32.dll bcrypt.dll crypt32.dll \

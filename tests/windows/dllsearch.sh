@@ -16,7 +16,7 @@ fail() { echo "dllsearch: FAIL: $*" >&2; exit 1; }
 
 [ -x "$WINE" ] || fail "wine64 is not installed ($WINE): apt-get install wine64"
 [ -f "$OUT/libcuenv-core.a" ] || fail "no $OUT/libcuenv-core.a: make windows-core"
-export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
+export WINEPREFIX="${CUENV_WINEPREFIX:?set CUENV_WINEPREFIX to a wine prefix of your own (make runs this through tools/with-wine-prefix.sh)}"
 export WINEDEBUG=-all
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
 	"$WINE" wineboot -i >/dev/null 2>&1 || true

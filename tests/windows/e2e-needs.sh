@@ -11,7 +11,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/windows/lib-e2e.sh
 
-corpus=${CUENV_CORPUS:-/var/cache/cuenv-corpus}/tf-2.10.1-win
+corpus=${CUENV_CORPUS:-${CUENV_CI_CACHE:-$HOME/.cache}/corpus}/tf-2.10.1-win
 if [ ! -f "$corpus/.done" ]; then
 	echo "$part: skipped: no $corpus (make realworld fetches it)"
 	finish

@@ -5,7 +5,8 @@
 # Ends with "windows-e2e: N passed, N failed"; exits 1 on any failure.
 #
 #   BUILDROOT  where make windows put the programs (default build)
-#   CUENV_WINEPREFIX  wine prefix, reused (default /tmp/cuenv-wine-UID)
+#   CUENV_WINEPREFIX  the wine prefix (required; make makes one per run:
+#                     tools/with-wine-prefix.sh)
 #   CUENV_WIN_E2E_FILTER  run only the parts whose name contains it
 cd "$(dirname "$0")/../.." || exit 2
 

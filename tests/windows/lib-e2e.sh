@@ -7,7 +7,8 @@
 # runs its checks and ends with `finish`.
 #
 #   BUILDROOT  where make windows put the programs (default build)
-#   CUENV_WINEPREFIX  wine prefix, reused (default /tmp/cuenv-wine-UID)
+#   CUENV_WINEPREFIX  the wine prefix (required; make makes one per run:
+#                     tools/with-wine-prefix.sh)
 
 HOST=x86_64-w64-mingw32
 WINE=/usr/lib/wine/wine64
@@ -18,7 +19,7 @@ die() { echo "$part: FAIL: $*" >&2; exit 1; }
 [ -x "$WINE" ] || die "wine64 is not installed ($WINE): apt-get install wine64"
 [ -f "$BIN/cuenv-windows-x86_64.zip" ] ||
 	die "no $BIN/cuenv-windows-x86_64.zip: make windows"
-export WINEPREFIX="${CUENV_WINEPREFIX:-/tmp/cuenv-wine-$(id -u)}"
+export WINEPREFIX="${CUENV_WINEPREFIX:?set CUENV_WINEPREFIX to a wine prefix of your own (make runs this through tools/with-wine-prefix.sh)}"
 export WINEDEBUG=-all
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
 	echo "$part: creating wine prefix $WINEPREFIX"
