@@ -111,11 +111,17 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 	if (!rc)
 		rc = install_request_lock(ctx->cwd, catalog_platform_of(&cat),
 					  &path, &lk, err);
+	/* A lock comes with a clone: its wheels must be the index's in
+	 * force (plain http only when that index is http, as any install
+	 * allows), or a mirror's copies of them. */
 	if (!rc)
-		rc = lock_verify(&lk, &cat, err);
-	/* The index's wheels as pinned (an http index's too: the sha256
-	 * holds), or a mirror's copies of them (cuenv mirror --source pypi
-	 * keeps them as pypi/packages/<file name>). */
+		rc = lock_verify(&lk, &cat,
+				 o->mirror && *o->mirror
+					 ? NULL
+					 : install_request_index(o->pypi_index),
+				 err);
+	/* A mirror keeps the wheels as pypi/packages/<file name> (cuenv
+	 * mirror --source pypi). */
 	for (size_t i = 0; !rc && i < lk.nparts; i++) {
 		struct lock_part *lp = &lk.parts[i];
 
@@ -131,8 +137,6 @@ static int install_locked(struct cuenv_ctx *ctx, struct install_opts *o,
 				   strrchr(lp->url, '/') + 1);
 			free(lp->url);
 			lp->url = buf_detach(&u);
-		} else if (!strncmp(lp->url, "http://", 7)) {
-			o->fetch.allow_http = 1;
 		}
 	}
 	if (!rc) {

@@ -14,7 +14,12 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct catalog cat = { 0 };
 	struct lockfile have;
 	struct buf path = BUF_INIT, said = BUF_INIT;
-	struct lock_from from = { .root = ctx->root, .source = -1 };
+	struct lock_from from = {
+		.root = ctx->root,
+		.source = -1,
+		.index = install_request_index(
+			env_get(ctx->envp, "CUENV_PYPI_INDEX")),
+	};
 	enum source_kind sk;
 	int rc = CUENV_OK, check = opt_given(&ctx->opt, O_CHECK);
 

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "nvidia/pypi.h"
 #include "plat/file.h"
 #include "plat/plat_fs.h"
 #include "plat/plat_path.h"
@@ -555,9 +556,21 @@ int lock_parse(const char *name, const char *text, size_t len,
 		rc = bad(err, name, "%s", "no components", (size_t)-1);
 		goto out;
 	}
+	if (json_array_size(parts) > LOCK_MAX_PARTS) {
+		rc = bad(err, name, "%s",
+			 "more components than any release has", (size_t)-1);
+		goto out;
+	}
 	for (size_t i = 0; i < json_array_size(parts) && !rc; i++)
 		rc = parse_part(name, json_array_get(parts, i), add_part(&l),
 				err);
+	/* At most LOCK_MAX_PARTS: the pairs are few. */
+	for (size_t i = 0; i < l.nparts && !rc; i++)
+		for (size_t j = 0; j < i && !rc; j++)
+			if (l.parts[i].kind == l.parts[j].kind &&
+			    !strcmp(l.parts[i].name, l.parts[j].name))
+				rc = bad(err, name, "%s pinned twice",
+					 l.parts[i].name, 0);
 out:
 	json_decref(root);
 	if (rc) {
@@ -705,15 +718,66 @@ static const struct release *cat_release(const struct catalog *cat,
 	return NULL;
 }
 
+/*
+ * A wheel the lock pins for p (of the catalogue's release r, whose part
+ * is cp): the index's project for that component and CUDA major, at the
+ * catalogue's version of it, for the lock's platform, on the index in
+ * force (pypi_pin_check); and the lock's own version and major the
+ * catalogue's. Its sha256 is the lock's: what is fetched must have it.
+ */
+static int verify_wheel(const struct lock_part *p, const struct release *r,
+			const struct part *cp, const char *index,
+			struct cuenv_err *err)
+{
+	const char *k = kit_kind_name(p->kind);
+	const char *v = cp->version ? cp->version : r->version;
+	char *proj = pypi_wheel_project(p->name, r->cuda_major, r->kind);
+	int rc = CUENV_OK;
+
+	if (!proj)
+		rc = cuenv_fail(err, CUENV_E_INTEGRITY,
+				"the lock pins a wheel for %s %s %s, which "
+				"the package index does not have",
+				k, p->release, p->name);
+	else if (p->cuda_major != r->cuda_major)
+		rc = cuenv_fail(err, CUENV_E_INTEGRITY,
+				"the lock says %s %s %s is for CUDA %u; the "
+				"catalogue says CUDA %u",
+				k, p->release, p->name, p->cuda_major,
+				r->cuda_major);
+	else if (pypi_release_post(p->version, v) < 0)
+		rc = cuenv_fail(err, CUENV_E_INTEGRITY,
+				"the lock says %s %s %s is version %s; the "
+				"catalogue says %s",
+				k, p->release, p->name, p->version, v);
+	else
+		rc = pypi_pin_check(p->url, index, proj, v, p->platform, err);
+	free(proj);
+	return rc;
+}
+
 int lock_verify(const struct lockfile *lk, const struct catalog *cat,
-		struct cuenv_err *err)
+		const char *index, struct cuenv_err *err)
 {
 	for (size_t i = 0; i < lk->nparts; i++) {
 		const struct lock_part *p = &lk->parts[i];
 		const struct release *r = cat_release(cat, p);
 		const struct part *cp = r ? release_part(r, p->name) : NULL;
 		const char *k = kit_kind_name(p->kind);
+		int rc;
 
+		const char *spec = p->kind == KIT_CUDA	  ? lk->cuda
+				   : p->kind == KIT_CUDNN ? lk->cudnn
+							  : NULL;
+
+		if (p->kind != KIT_CUPTI &&
+		    (!spec || !version_matches_str(p->release, spec))) {
+			cuenv_fail(err, CUENV_E_INTEGRITY,
+				   "the lock pins %s %s, which its selection "
+				   "(%s %s) does not ask for",
+				   k, p->release, k, spec ? spec : "none");
+			return cuenv_hint(err, "lock again: cuenv lock");
+		}
 		if (!r || !cp) {
 			cuenv_fail(err, CUENV_E_UNKNOWN,
 				   "the catalogue no longer has %s %s %s (%s) "
@@ -723,9 +787,23 @@ int lock_verify(const struct lockfile *lk, const struct catalog *cat,
 			return cuenv_hint(err, "refresh it with: cuenv update, "
 					       "or lock again: cuenv lock");
 		}
-		/* A wheel's url and sha256 are the index's: the lock's own. */
-		if (p->source == SRC_PYPI)
+		if (p->source == SRC_PYPI) {
+			rc = verify_wheel(p, r, cp, index, err);
+			if (rc)
+				return cuenv_hint(err,
+						  "lock again from the index "
+						  "in force: cuenv lock "
+						  "--source pypi");
 			continue;
+		}
+		if (strcmp(cp->version ? cp->version : r->version, p->version))
+			return cuenv_fail(err, CUENV_E_INTEGRITY,
+					  "lock and catalogue disagree on the "
+					  "version of %s %s %s (lock %s, "
+					  "catalogue %s)",
+					  k, p->release, p->name, p->version,
+					  cp->version ? cp->version
+						      : r->version);
 		if (strcmp(cp->sha256, p->sha256))
 			return cuenv_fail(err, CUENV_E_INTEGRITY,
 					  "lock and catalogue disagree on "
@@ -885,7 +963,13 @@ int lock_settle(const struct selection *sel, const struct catalog *cat,
 		if (check)
 			rc = CUENV_NO;
 	} else if (check) {
-		rc = lock_check(have, &want, path, err);
+		/* A lock edited to pin what the catalogue and the index do
+		 * not give is no match, whatever is installed (a lock for
+		 * another platform is none either: lock_check says so). */
+		if (same(have->platform, want.platform))
+			rc = lock_verify(have, cat, from->index, err);
+		if (!rc)
+			rc = lock_check(have, &want, path, err);
 		if (!rc)
 			buf_printf(said, "%s matches %s\n", path,
 				   sel->origin_path);

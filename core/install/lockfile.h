@@ -36,8 +36,10 @@
 
 #define LOCK_NAME ".cuenv.lock"
 #define LOCK_SCHEMA 1
-/* Largest lock file read. */
+/* Largest lock file read, and most components it may pin (a release
+ * has about 40; three kinds). */
 #define LOCK_MAX_BYTES (4u << 20)
+#define LOCK_MAX_PARTS 512u
 
 struct lock_part {
 	enum kit_kind kind;
@@ -122,12 +124,18 @@ int lock_compare(const struct lockfile *have, const struct lockfile *want,
 		 struct buf *why);
 
 /*
- * Check every part of lk against cat: the release and component must
- * still be there, with the same sha256. CUENV_E_NOT_INSTALLED or
- * CUENV_E_INTEGRITY naming the component otherwise.
+ * The trust rule for a lock, which comes with a clone and is outside
+ * data: every part of lk checked against cat. The release and component
+ * must be there; an archive of NVIDIA's must have the catalogue's url,
+ * sha256 and version; a wheel must be the index's project for that
+ * component and the catalogue's CUDA major, at the catalogue's version
+ * (or a post-release), for the lock's platform, on index, the index in
+ * force (NULL: a mirror's copy, whose url install makes itself):
+ * pypi_pin_check. CUENV_E_UNKNOWN or CUENV_E_INTEGRITY naming the
+ * component otherwise.
  */
 int lock_verify(const struct lockfile *lk, const struct catalog *cat,
-		struct cuenv_err *err);
+		const char *index, struct cuenv_err *err);
 
 /*
  * The release of kind that lk pins, in rel (its strings and parts are
@@ -165,8 +173,9 @@ int lock_prepare(const char *cwd, const char *root, int check,
 
 /* Where `cuenv lock` looks besides the catalogue. */
 struct lock_from {
-	const char *root; /* the store whose receipts count, or NULL */
-	int source;	  /* --source (or CUENV_SOURCE, source =); < 0: any */
+	const char *root;  /* the store whose receipts count, or NULL */
+	int source;	   /* --source (or CUENV_SOURCE, source =); < 0: any */
+	const char *index; /* the index in force, for lock_verify */
 };
 
 /*

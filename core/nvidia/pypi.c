@@ -1,7 +1,7 @@
 /*
  * pypi.c: pypi.h, the package index: project pages (PEP 691 JSON, PEP 503
- * HTML, PEP 658/714 metadata attributes), the wheel of a component for
- * this machine, and NVIDIA's wheel project names.
+ * HTML, PEP 658/714 metadata attributes) and the wheel of a component for
+ * this machine, fetched (the names alone: pypi_names.c).
  */
 #include "nvidia/pypi.h"
 
@@ -11,65 +11,7 @@
 #include <jansson.h>
 
 #include "net/digest.h"
-#include "nvidia/nvlib.h"
 #include "base/xalloc.h"
-
-/*
- * NVIDIA's wheel for a redist component ("cuda_cudart" for CUDA 12): the
- * library table's wheel name; components that ship no library of that
- * table (the compiler, headers) are named here.
- */
-char *pypi_wheel_project(const char *comp, unsigned major, enum kit_kind k)
-{
-	static const char *const tools[][2] = {
-		{ "cuda_nvcc", "nvidia-cuda-nvcc" },
-		{ "cuda_cccl", "nvidia-cuda-cccl" },
-	};
-	const char *wheel = NULL;
-	struct buf b = BUF_INIT;
-
-	for (size_t i = 0; i < NVLIB_COUNT && !wheel; i++) {
-		const struct nvlib *e = nvlib_get((enum nvlib_id)i);
-
-		if (e->component && e->wheel && !strcmp(e->component, comp))
-			wheel = e->wheel;
-	}
-	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools) && !wheel; i++)
-		if (!strcmp(comp, tools[i][0]))
-			wheel = tools[i][1];
-	if (!wheel)
-		return NULL;
-	buf_adds(&b, wheel);
-	/* CUDA 13's wheels dropped the suffix; cuDNN's kept it. */
-	if (major < 13 || k == KIT_CUDNN)
-		buf_printf(&b, "-cu%u", major);
-	return buf_detach(&b);
-}
-
-/* The machine name in the wheels for platform, or NULL: Jetson
- * (linux-aarch64) and Windows have none of NVIDIA's wheels. */
-static const char *wheel_arch(const char *platform)
-{
-	return !strcmp(platform, "linux-x86_64")    ? "x86_64"
-	       : !strcmp(platform, "linux-sbsa")    ? "aarch64"
-	       : !strcmp(platform, "linux-ppc64le") ? "ppc64le"
-						    : NULL;
-}
-
-bool pypi_platform_has_wheels(const char *platform)
-{
-	return wheel_arch(platform) != NULL;
-}
-
-int pypi_wheel_fits(const char *name, const char *platform)
-{
-	const char *arch = wheel_arch(platform);
-	size_t n = strlen(name);
-
-	/* Jetson (linux-aarch64) and Windows: none of NVIDIA's wheels */
-	return arch && n > 4 && !strcmp(name + n - 4, ".whl") &&
-	       strstr(name, "linux") && strstr(name, arch);
-}
 
 static void wheel_add(struct index_file **v, size_t *n, const char *name,
 		      size_t name_len, const char *url, size_t url_len,
@@ -283,26 +225,6 @@ void pypi_index_files_free(struct index_file *v, size_t n)
 	free(v);
 }
 
-long pypi_release_post(const char *wheel_version, const char *version)
-{
-	size_t n = strlen(version);
-	const char *p = wheel_version + n;
-	long post = 0;
-
-	if (strncmp(wheel_version, version, n))
-		return -1;
-	if (!*p)
-		return 0;
-	if (strncmp(p, ".post", 5) || !p[5])
-		return -1;
-	for (p += 5; *p; p++) {
-		if (*p < '0' || *p > '9' || post > 99999)
-			return -1;
-		post = post * 10 + (*p - '0');
-	}
-	return post + 1;
-}
-
 int pypi_wheel_part(const char *index, const char *project, const char *comp,
 		    const char *version, const char *platform,
 		    const struct fetch_opts *fetch, struct part *out,
@@ -327,7 +249,10 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 		char *ver;
 		long post;
 
-		if (!pypi_wheel_fits(name, platform))
+		/* a page lists its own project's files only: another's,
+		 * however new, is not this component */
+		if (!pypi_wheel_fits(name, platform) ||
+		    !pypi_wheel_is_of(name, project))
 			continue;
 		dash1 = strchr(name, '-');
 		dash2 = dash1 ? strchr(dash1 + 1, '-') : NULL;

@@ -77,6 +77,29 @@ long pypi_release_post(const char *wheel_version, const char *version);
  */
 int pypi_wheel_fits(const char *name, const char *platform);
 
+/*
+ * Is file (a wheel's file name) a distribution of project? Both are
+ * compared in PEP 503's normal form (case folded, each run of '-', '_'
+ * and '.' one separator): nvidia_cuda_runtime_cu12-12.4.127-... is of
+ * nvidia-cuda-runtime-cu12, evil_project-... is not. Pure.
+ */
+int pypi_wheel_is_of(const char *file, const char *project);
+/*
+ * Is url on the package index at index: the same scheme, host and port
+ * (https://pypi.org's files: https://files.pythonhosted.org)? Pure.
+ */
+int pypi_url_on_index(const char *url, const char *index);
+/*
+ * The trust rule for a wheel pinned outside the index's own page (a
+ * lockfile's, a mirror's): its file name (url's last segment) is a wheel
+ * of project (pypi_wheel_is_of) at version or a post-release of it
+ * (pypi_release_post), for platform (pypi_wheel_fits), and url is on
+ * index (pypi_url_on_index; NULL: not checked, a mirror's copy). Returns
+ * CUENV_OK, or CUENV_E_INTEGRITY saying which does not hold. Pure.
+ */
+int pypi_pin_check(const char *url, const char *index, const char *project,
+		   const char *version, const char *platform,
+		   struct cuenv_err *err);
 /* Does the index carry NVIDIA's wheels for platform ("linux-sbsa": yes;
  * "linux-aarch64", Jetson, and "windows-x86_64": no)? */
 bool pypi_platform_has_wheels(const char *platform);

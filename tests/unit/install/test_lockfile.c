@@ -98,7 +98,7 @@ static void test_lock_round_trip(void **state)
 	lock_format(&back, &again);
 	assert_string_equal(text.data, again.data);
 	assert_int_equal(lock_compare(&back, &lk, &why), 0);
-	assert_int_equal(lock_verify(&back, &cat, &err), CUENV_OK);
+	assert_int_equal(lock_verify(&back, &cat, NULL, &err), CUENV_OK);
 	assert_int_equal(lock_to_release(&back, KIT_CUDA, &rel), CUENV_OK);
 	assert_int_equal(rel.nparts, 2);
 	assert_string_equal(rel.version, "12.4.1");
@@ -109,9 +109,29 @@ static void test_lock_round_trip(void **state)
 	back.cuda = strdup("12.5");
 	assert_int_equal(lock_compare(&back, &lk, &why), 1);
 	assert_non_null(strstr(why.data, "cuda 12.4"));
+	/* a release its own selection does not ask for is refused */
+	assert_int_equal(lock_verify(&back, &cat, NULL, &err),
+			 CUENV_E_INTEGRITY);
+	assert_non_null(strstr(err.msg.data,
+			       "the lock pins cuda 12.4.1, which its "
+			       "selection (cuda 12.5) does not ask for"));
+	free(back.cuda);
+	back.cuda = strdup("12.4");
+	/* a version the catalogue does not give is refused */
+	free(back.parts[0].version);
+	back.parts[0].version = strdup("12.4.99");
+	assert_int_equal(lock_verify(&back, &cat, NULL, &err),
+			 CUENV_E_INTEGRITY);
+	assert_non_null(strstr(err.msg.data,
+			       "disagree on the version of cuda 12.4.1 "
+			       "cuda_cudart (lock 12.4.99, catalogue "
+			       "12.4.127)"));
+	free(back.parts[0].version);
+	back.parts[0].version = strdup("12.4.127");
 	/* a sha256 the catalogue does not have is refused */
 	memset(back.parts[0].sha256, 'a', 64);
-	assert_int_equal(lock_verify(&back, &cat, &err), CUENV_E_INTEGRITY);
+	assert_int_equal(lock_verify(&back, &cat, NULL, &err),
+			 CUENV_E_INTEGRITY);
 	assert_non_null(strstr(err.msg.data,
 			       "lock and catalogue disagree on "
 			       "sha256 of cuda 12.4.1 cuda_cudart"));
@@ -121,6 +141,78 @@ static void test_lock_round_trip(void **state)
 	buf_release(&text);
 	buf_release(&again);
 	buf_release(&why);
+	err_release(&err);
+}
+
+/* A lock whose part differs from a fresh resolution in its sha256 alone
+ * (the same url, version and size) does not match it. */
+static void test_lock_compare_sha256_alone(void **state)
+{
+	struct catalog cat = {0};
+	struct lockfile have, want;
+	struct buf why = BUF_INIT;
+
+	(void)state;
+	load(&cat);
+	build(&have, &cat, 0);
+	build(&want, &cat, 0);
+	assert_int_equal(lock_compare(&have, &want, &why), 0);
+	memset(have.parts[1].sha256, 'c', 64);
+	assert_int_equal(lock_compare(&have, &want, &why), 1);
+	assert_string_equal(why.data, "cuda 12.4.1 cuda_nvcc differs between "
+				      "the lock and the catalogue");
+	lock_release(&have);
+	lock_release(&want);
+	catalog_release(&cat);
+	buf_release(&why);
+}
+
+/* Twice the same component, or more components than any release has:
+ * refused, as 500 copies of one entry once were not. */
+static void test_lock_parse_refuses_duplicates(void **state)
+{
+	struct catalog cat = {0};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct lockfile lk, back;
+	struct buf text = BUF_INIT, b = BUF_INIT;
+	const char *open, *close;
+
+	(void)state;
+	load(&cat);
+	build(&lk, &cat, 0);
+	lock_format(&lk, &text);
+	/* the first component object, once more after itself */
+	open = strstr(text.data, "\"components\": [");
+	open = strchr(open, '{');
+	close = strstr(open, "}");
+	buf_add(&b, text.data, (size_t)(close + 1 - text.data));
+	buf_adds(&b, ", ");
+	buf_add(&b, open, (size_t)(close + 1 - open));
+	buf_adds(&b, close + 1);
+	lock_init(&back);
+	assert_int_equal(
+	    lock_parse("/p/.cuenv.lock", b.data, b.len, &back, &err),
+	    CUENV_E_MANIFEST);
+	assert_string_equal(err.msg.data, "bad lock file '/p/.cuenv.lock': "
+					  "cuda_cudart pinned twice");
+	/* LOCK_MAX_PARTS + 1 */
+	buf_reset(&b);
+	buf_add(&b, text.data, (size_t)(close + 1 - text.data));
+	for (unsigned i = 0; i < LOCK_MAX_PARTS; i++) {
+		buf_adds(&b, ", ");
+		buf_add(&b, open, (size_t)(close + 1 - open));
+	}
+	buf_adds(&b, close + 1);
+	assert_int_equal(
+	    lock_parse("/p/.cuenv.lock", b.data, b.len, &back, &err),
+	    CUENV_E_MANIFEST);
+	assert_non_null(strstr(err.msg.data, "more components than any "
+					     "release has"));
+	lock_release(&back);
+	lock_release(&lk);
+	catalog_release(&cat);
+	buf_release(&text);
+	buf_release(&b);
 	err_release(&err);
 }
 
@@ -404,6 +496,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lock_build_follows_the_install_plan),
 	    cmocka_unit_test(test_lock_round_trip),
+	    cmocka_unit_test(test_lock_compare_sha256_alone),
+	    cmocka_unit_test(test_lock_parse_refuses_duplicates),
 	    cmocka_unit_test(test_lock_rejects_malformed),
 	    cmocka_unit_test(test_lock_rejects_tampered_sha256),
 	    cmocka_unit_test(test_lock_rejects_foreign_or_climbing_url),
