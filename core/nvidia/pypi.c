@@ -234,6 +234,7 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 	struct index_file *files = NULL;
 	size_t nfiles = 0;
 	long best = -1;
+	size_t off = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -254,6 +255,12 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 		if (!pypi_wheel_fits(name, platform) ||
 		    !pypi_wheel_is_of(name, project))
 			continue;
+		/* nor a file on another host than the index's: what is
+		 * fetched, stored or pinned comes from the index in force */
+		if (!pypi_url_on_index(files[i].url, index)) {
+			off++;
+			continue;
+		}
 		dash1 = strchr(name, '-');
 		dash2 = dash1 ? strchr(dash1 + 1, '-') : NULL;
 		if (!dash2)
@@ -279,9 +286,12 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 	}
 	if (rc)
 		cuenv_fail(err, CUENV_E_FETCH,
-			   "no %s wheel %s for %s on '%s' (found: %s)", project,
-			   version, platform, page.data,
-			   seen.len ? seen.data : "none");
+			   "no %s wheel %s for %s on '%s' (found: %s%s)",
+			   project, version, platform, page.data,
+			   seen.len ? seen.data : "none",
+			   off ? "; files on another host than the index's "
+				 "are not taken"
+			       : "");
 out:
 	pypi_index_files_free(files, nfiles);
 	buf_release(&page);

@@ -447,6 +447,47 @@ static void test_mirror_run_verify_hashes_even_stamped_files(void **state)
 	end_world(&w);
 }
 
+/* A stamp records the sha256 it was taken for: when the catalogue's
+ * sha256 of that path changes (the same size, the file untouched), the
+ * stamp does not vouch for the new one. */
+static void test_mirror_run_stamp_is_for_its_sha256(void **state)
+{
+	struct world w;
+	struct mirror_plan p;
+	struct mirror_opts o;
+	struct mirror_report r;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path;
+	struct stat st;
+	struct timespec t[2];
+	size_t i;
+
+	make_world(*state, &w, -1);
+	plan_all(&w, &p);
+	o = run_opts(&w);
+	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
+	/* old enough for its stamp to be trusted */
+	path = fx_path(w.fx, "m/" CUDART);
+	assert_int_equal(stat(path, &st), 0);
+	t[0] = st.st_atim;
+	t[1] = st.st_mtim;
+	t[1].tv_sec -= 100;
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+	free(path);
+	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
+	assert_int_equal(r.had, 4);
+	for (i = 0; i < p.nfiles && strcmp(p.files[i].path, CUDART); i++)
+		;
+	assert_true(i < p.nfiles);
+	memset(p.files[i].sha256, 'e', 64);
+	/* hashed again: the file is not what the catalogue now says, and
+	 * upstream's copy is not either */
+	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_E_INTEGRITY);
+	err_release(&err);
+	mirror_plan_release(&p);
+	end_world(&w);
+}
+
 static void test_mirror_run_wrong_sha_leaves_no_file(void **state)
 {
 	struct world w;
@@ -906,6 +947,7 @@ int main(void)
 	    T(test_mirror_run_fetches_once_then_keeps),
 	    T(test_mirror_run_replaces_a_damaged_file),
 	    T(test_mirror_run_verify_hashes_even_stamped_files),
+	    T(test_mirror_run_stamp_is_for_its_sha256),
 	    T(test_mirror_run_wrong_sha_leaves_no_file),
 	    T(test_mirror_run_resumes_a_partial_download),
 	    T(test_mirror_run_refuses_a_file_as_dir),
