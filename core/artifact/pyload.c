@@ -622,6 +622,10 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 
 		if (m->by != LOADER_NONE && m->by < sp->first)
 			continue; /* the interpreter's own */
+		if (!strcmp(m->name, NVLIB_DRIVER_SO ".1")) {
+			out->driver_missing = true; /* the machine's */
+			continue;
+		}
 		char *own = pyload_own_copy(fw, m->name);
 
 		buf_printf(&d, "%s: %s", m->name, m->why);

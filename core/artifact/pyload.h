@@ -119,6 +119,13 @@ struct pyload_issue {
 struct pyload_issues {
 	struct pyload_issue *v;
 	size_t n;
+	/*
+	 * The driver's library (NVLIB_DRIVER_SO ".1") was asked for and not
+	 * found: not an issue of the environment (the driver is the
+	 * machine's; a login node or build container has none), but the
+	 * GPU path beyond it cannot be judged.
+	 */
+	bool driver_missing;
 };
 
 void pyload_issues_release(struct pyload_issues *is);

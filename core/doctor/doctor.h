@@ -33,7 +33,11 @@
  *	                         from its wheels with an older one, mixes
  *	                         cuDNN or leaves a symbol version unsatisfied
  *	python-foreign           LD_LIBRARY_PATH or the loader cache does so
- *	                         without a selection
+ *	                         without a selection (info when only the
+ *	                         state without the selection has it)
+ *	python-no-driver         the framework's libcuda.so.1 is not found:
+ *	                         info with no driver on the machine (its GPU
+ *	                         path cannot be checked here), else a problem
  *
  * and where the loader is Windows' (doctor_in.win):
  *

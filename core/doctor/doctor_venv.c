@@ -376,8 +376,60 @@ static void selection_finding(struct audit *au, const struct pyload_fw *fw,
 	doctor_emit(au->out, "python-selection", DOCTOR_PROBLEM, &d);
 }
 
+/*
+ * The framework asks for the driver's libcuda.so.1 and the loader finds
+ * none. With no driver on this machine (a login node, a build
+ * container) that is no fault of the environment: said, as information,
+ * with what was checked. With a driver, the loader not finding its
+ * library is a problem.
+ */
+static void driver_finding(struct audit *au, const struct pyload_fw *fw)
+{
+	struct buf where = BUF_INIT;
+
+	buf_add_display(&where, fw->site, 4096);
+	if (!au->in->driver)
+		doctor_emitf(au->out, "python-no-driver", DOCTOR_INFO,
+			     "the driver's library is the machine's, not the "
+			     "environment's; what the framework loads from "
+			     "the environment and the selection is checked "
+			     "above all the same",
+			     "on a machine with an NVIDIA driver: cuenv doctor",
+			     "the GPU path of %s in %s cannot be checked here: "
+			     "no driver (its libcuda.so.1 is not on this "
+			     "machine)",
+			     fw->name, where.data);
+	else
+		doctor_emitf(au->out, "python-no-driver", DOCTOR_PROBLEM,
+			     "the driver is installed, but the loader's "
+			     "search (LD_LIBRARY_PATH, the loader cache, the "
+			     "default folders) finds no libcuda.so.1",
+			     "ldconfig -p | grep libcuda.so.1",
+			     "%s in %s cannot load the driver %s's "
+			     "libcuda.so.1",
+			     fw->name, where.data, au->in->driver);
+	buf_release(&where);
+}
+
+/* Does list hold any issue of other? */
+static bool shares_issue(const struct pyload_issues *list,
+			 const struct pyload_issues *other)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (has_issue(other, &list->v[i]))
+			return true;
+	return false;
+}
+
+/*
+ * What LD_LIBRARY_PATH or the loader's search breaks in fw (n's issues).
+ * sev: a problem for the state the user is in; information for the state
+ * without the selection (au->a->ok), unless the selection leaves those
+ * issues in place.
+ */
 static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
-			    const struct outcome *n, const char *ld)
+			    const struct outcome *n, const char *ld,
+			    enum doctor_severity sev)
 {
 	struct draft d = DRAFT_INIT;
 	bool ld_source = false;
@@ -409,7 +461,7 @@ static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
 	for (size_t i = 0; i < n->issues.n; i++)
 		if (n->issues.v[i].path)
 			doctor_push_unique(&d.paths, n->issues.v[i].path);
-	doctor_emit(au->out, "python-foreign", DOCTOR_PROBLEM, &d);
+	doctor_emit(au->out, "python-foreign", sev, &d);
 }
 
 static void check_fw(struct audit *au, const struct pyload_fw *fw)
@@ -421,15 +473,20 @@ static void check_fw(struct audit *au, const struct pyload_fw *fw)
 
 	predict(au, fw, ld, &s);
 	loads_finding(au, fw, &s);
+	if (s.issues.driver_missing)
+		driver_finding(au, fw);
 	if (au->a->ok) {
 		predict(au, fw, base_ld, &n);
 		if (count_new(&s.issues, &n.issues))
 			selection_finding(au, fw, &s, &n);
 		if (n.issues.n)
-			foreign_finding(au, fw, &n, base_ld);
+			foreign_finding(au, fw, &n, base_ld,
+					shares_issue(&n.issues, &s.issues)
+						? DOCTOR_PROBLEM
+						: DOCTOR_INFO);
 		outcome_release(&n);
 	} else if (s.issues.n) {
-		foreign_finding(au, fw, &s, ld);
+		foreign_finding(au, fw, &s, ld, DOCTOR_PROBLEM);
 	}
 	outcome_release(&s);
 }
