@@ -189,7 +189,7 @@ fetch_src() {
 "
 			return 0
 		fi
-		_why=$(grep -E '^(E|W|Err):' "$2/$1.log" | head -n 2 | tr '\n' ' ')
+		_why=$(grep -E '^(E|Err):' "$2/$1.log" | head -n 2 | tr '\n' ' ')
 		say "$1 $_v: apt-get source failed: ${_why:-$(tail -n 1 "$2/$1.log")}"
 		_failed=1
 	done

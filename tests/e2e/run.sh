@@ -60,6 +60,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir "$work/cache" "$work/sb" || exit 2
+# Searchable by others as /tmp is: a test that runs a command as another
+# user (t0185, as nobody) opens its own sandbox to it, not this folder.
+chmod 755 "$work" "$work/sb" || exit 2
 CUENV_E2E_CACHE=$work/cache
 export CUENV_BIN CUENV_E2E_CACHE
 
