@@ -9,6 +9,8 @@
  */
 #include "fakes/fixture.h"
 
+#include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -427,6 +429,169 @@ static void test_loader_symbol_versions(void **state)
 	free(llp);
 }
 
+/* ---- crafted objects: what cc alone does not make -------------------- */
+
+/* The fixture file rel, whole, into b; written back by put_file. */
+static void get_file(const struct fixture *fx, const char *rel, struct buf *b)
+{
+	char *p = fx_path(fx, rel);
+	FILE *f = fopen(p, "rb");
+	char chunk[4096];
+	size_t n;
+
+	assert_non_null(f);
+	buf_reset(b);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(b, chunk, n);
+	fclose(f);
+	free(p);
+}
+
+static void put_file(const struct fixture *fx, const char *rel,
+		     const struct buf *b)
+{
+	char *p = fx_path(fx, rel);
+	FILE *f = fopen(p, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b->data, 1, b->len, f), b->len);
+	assert_int_equal(fclose(f), 0);
+	free(p);
+}
+
+/*
+ * Give the 64-bit object rel a DT_RUNPATH beside its DT_RPATH (as old
+ * linkers' --enable-new-dtags wrote both): the first spare DT_NULL of its
+ * dynamic section becomes DT_RUNPATH, naming the RPATH string's suffix
+ * from skip bytes on.
+ */
+static void add_runpath(const struct fixture *fx, const char *rel, size_t skip)
+{
+	struct buf b = BUF_INIT;
+	const Elf64_Ehdr *eh;
+	Elf64_Dyn *dyn = NULL;
+	size_t n = 0, rpath = (size_t)-1;
+
+	get_file(fx, rel, &b);
+	eh = (const Elf64_Ehdr *)b.data;
+	for (size_t i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph =
+		    (const Elf64_Phdr *)(b.data + eh->e_phoff +
+					 i * eh->e_phentsize);
+
+		if (ph->p_type == PT_DYNAMIC) {
+			dyn = (Elf64_Dyn *)(b.data + ph->p_offset);
+			n = ph->p_filesz / sizeof(*dyn);
+		}
+	}
+	assert_non_null(dyn);
+	for (size_t i = 0; i < n; i++) {
+		if (dyn[i].d_tag == DT_RPATH)
+			rpath = dyn[i].d_un.d_val;
+		if (dyn[i].d_tag == DT_NULL) {
+			assert_true(rpath != (size_t)-1 && i + 1 < n);
+			dyn[i].d_tag = DT_RUNPATH;
+			dyn[i].d_un.d_val = rpath + skip;
+			break;
+		}
+	}
+	put_file(fx, rel, &b);
+	buf_release(&b);
+}
+
+/*
+ * An object with both DT_RPATH and DT_RUNPATH: glibc ignores its RPATH,
+ * for its own needs and for those of the objects it loads. The chain
+ * probe -> libp.so -> libl.so.1 -> libd.so.1, libd only in a folder
+ * libp's RPATH names: not found, as the real loader says.
+ */
+static void test_loader_runpath_hides_rpath_of_the_chain(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	static const char rp[] = "$ORIGIN/rp:";
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "rp");
+	fx_mkdir(fx, "lib");
+	lib(fx, "rp/libd.so.1", "libd.so.1", b_src, "");
+	lib(fx, "lib/libl.so.1", "libl.so.1",
+	    "int b(void);\nint l(void) { return b(); }\n", "-Lrp -l:libd.so.1");
+	lib(fx, "libp.so", "libp.so",
+	    "int l(void);\nint p(void) { return l(); }\n",
+	    "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/rp:$ORIGIN/lib -Llib "
+	    "-l:libl.so.1 -Wl,-rpath-link,rp");
+	/* RPATH alone: libp's RPATH serves its chain, libd is found */
+	predict_and_run(fx, &r, NULL, "libp.so", NULL, NULL);
+	assert_agree(&r);
+	assert_from(fx, &r, "libd.so.1", "rp/libd.so.1", LOADER_RPATH);
+	run_release(&r);
+	/* with a RUNPATH of "$ORIGIN/lib" beside it */
+	add_runpath(fx, "libp.so", sizeof(rp) - 1);
+	predict_and_run(fx, &r, NULL, "libp.so", NULL, NULL);
+	assert_agree(&r);
+	assert_true(r.real_failed);
+	assert_int_equal(r.l.nmiss, 1);
+	assert_string_equal(r.l.miss[0].name, "libd.so.1");
+	run_release(&r);
+}
+
+/*
+ * A versioned need (DT_VERNEED) met by a provider that defines no
+ * versions at all (no DT_VERDEF): glibc accepts it, and so must the
+ * model.
+ */
+static void test_loader_verneed_against_no_verdef(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "v");
+	fx_write(fx, "v.map", "libq.so.1 { global: q; local: *; };\n");
+	lib(fx, "v/libq.so.1", "libq.so.1", "int q(void) { return 0; }\n",
+	    "-Wl,--version-script=v.map");
+	lib(fx, "libu.so", "libu.so",
+	    "int q(void);\nint u(void) { return q(); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/v -Lv -l:libq.so.1");
+	/* the same library again, built without a version script */
+	lib(fx, "v/libq.so.1", "libq.so.1", "int q(void) { return 0; }\n", "");
+	predict_and_run(fx, &r, NULL, "libu.so", "u", NULL);
+	assert_agree(&r);
+	assert_false(r.real_failed);
+	assert_int_equal(r.l.nprob, 0);
+	run_release(&r);
+}
+
+/*
+ * A library of this class but another machine (an aarch64 libb.so.1
+ * first on LD_LIBRARY_PATH) is skipped, as ld.so skips it: the x86_64
+ * copy further on is the one loaded.
+ */
+static void test_loader_skips_another_machine(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	struct buf b = BUF_INIT;
+	char *llp = fx_path(fx, "llp");
+
+	FX_NEED_CC();
+	two_copies(fx);
+	get_file(fx, "llp/libb.so.1", &b);
+	((Elf64_Ehdr *)b.data)->e_machine = EM_AARCH64;
+	put_file(fx, "llp/libb.so.1", &b);
+	lib(fx, "liba.so", "liba.so",
+	    "int b(void);\nint a(void) { return b(); }\n",
+	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/dep -Ldep -l:libb.so.1");
+	predict_and_run(fx, &r, llp, "liba.so", NULL, NULL);
+	assert_agree(&r);
+	assert_false(r.real_failed);
+	assert_from(fx, &r, "libb.so.1", "dep/libb.so.1", LOADER_RUNPATH);
+	run_release(&r);
+	buf_release(&b);
+	free(llp);
+}
+
 /* A file that is not ELF stops the search; an empty entry is the cwd. */
 static void test_loader_not_elf_and_missing(void **state)
 {
@@ -481,6 +646,9 @@ int main(void)
 	    T(test_loader_dlopen_from_a_runpath_library),
 	    T(test_loader_already_loaded_soname_wins),
 	    T(test_loader_symbol_versions),
+	    T(test_loader_runpath_hides_rpath_of_the_chain),
+	    T(test_loader_verneed_against_no_verdef),
+	    T(test_loader_skips_another_machine),
 	    T(test_loader_not_elf_and_missing),
 #undef T
 	};
