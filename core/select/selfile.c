@@ -60,16 +60,11 @@ int selfile_check_installed(const struct dotfile *want, const char *root,
 void selfile_rewrite(const struct buf *text, const struct dotfile *set,
 		     int unset, struct buf *out)
 {
-	if (set->cuda && !strcmp(set->cuda, DOTFILE_SYSTEM)) {
-		/* a cudnn or cupti the file kept would only mislead */
-		struct buf bare = BUF_INIT;
-
-		dotfile_rewrite(text->data, text->len, set, 1, &bare);
-		dotfile_rewrite(bare.data, bare.len, set, 0, out);
-		buf_release(&bare);
-	} else {
-		dotfile_rewrite(text->data, text->len, set, unset, out);
-	}
+	/* "system" replaces the cuda line alone: cudnn, cupti and isolate
+	 * stay, unused while cuda is the system's (selection_active), and
+	 * apply again when a version comes back, as pyenv's "system" keeps
+	 * the rest of a project's settings. */
+	dotfile_rewrite(text->data, text->len, set, unset, out);
 }
 
 int selfile_write(const char *path, const struct buf *text,
@@ -90,6 +85,9 @@ int selfile_show(const char *path, struct buf *out, struct cuenv_err *err)
 	if (rc == CUENV_NO || (!rc && dotfile_is_empty(&df))) {
 		buf_printf(out, "none (no %s)\n", path);
 		rc = CUENV_NO;
+	} else if (!rc && !strcmp(df.cuda, DOTFILE_SYSTEM)) {
+		/* the other keys wait for a version: they select nothing */
+		buf_printf(out, "%s (%s)\n", df.cuda, path);
 	} else if (!rc) {
 		buf_printf(out, "%s", df.cuda);
 		if (df.cudnn)

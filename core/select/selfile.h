@@ -32,8 +32,8 @@ int selfile_check_installed(const struct dotfile *want, const char *root,
 
 /*
  * The file's new text into out: text with set written, or with unset,
- * cuenv's keys taken out. Selecting `system` also drops the cudnn and
- * cupti the file had, since cuenv adds nothing then.
+ * cuenv's keys taken out. Selecting `system` changes the cuda line alone:
+ * the file's other lines stay (unused while cuda is the system's).
  */
 void selfile_rewrite(const struct buf *text, const struct dotfile *set,
 		     int unset, struct buf *out);

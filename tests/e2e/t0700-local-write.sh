@@ -38,7 +38,9 @@ isolate = false" &&
 cudnn = 9
 isolate = false" &&
 	expect_code 0 cuenv local system &&
-	file_is .cuenv "cuda = system" &&
+	file_is .cuenv "cuda = system
+cudnn = 9
+isolate = false" &&
 	for bad in ../../../bin '12.4; touch pwned' '$(touch pwned)' '12.4 ' '' 12..4 v12; do
 		expect_code 2 cuenv local "$bad" &&
 			stderr_has "invalid cuda version" || break
@@ -46,5 +48,7 @@ isolate = false" &&
 	expect_code 2 cuenv local 12.4 --cudnn '`touch pwned`' &&
 	expect_code 2 cuenv local 12.4 --bogus &&
 	expect_code 2 cuenv local 12.4 11.8 &&
-	file_is .cuenv "cuda = system" &&
+	file_is .cuenv "cuda = system
+cudnn = 9
+isolate = false" &&
 	nothing_named pwned

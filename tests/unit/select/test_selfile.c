@@ -53,7 +53,7 @@ static void test_selfile_read_missing_bad_and_folder(void **state)
 	free(dir);
 }
 
-static void test_selfile_rewrite_system_drops_cudnn_and_cupti(void **state)
+static void test_selfile_rewrite_system_keeps_the_other_lines(void **state)
 {
 	struct buf text = BUF_INIT, out = BUF_INIT;
 	struct dotfile set;
@@ -69,7 +69,8 @@ static void test_selfile_rewrite_system_drops_cudnn_and_cupti(void **state)
 	set.cudnn = NULL;
 	set.cuda = DOTFILE_SYSTEM;
 	selfile_rewrite(&text, &set, 0, &out);
-	assert_string_equal(out.data, "# mine\ncuda = system\n");
+	assert_string_equal(
+	    out.data, "# mine\ncuda = system\ncudnn = 9.1\ncupti = 11.8\n");
 	buf_reset(&out);
 	set.cuda = NULL;
 	selfile_rewrite(&text, &set, 1, &out);
@@ -258,7 +259,7 @@ static void test_selfile_update_writes_only_what_is_installed(void **state)
 	buf_reset(&note);
 	assert_int_equal(selfile_update(&r, &out, &note, &err), CUENV_OK);
 	text = fx_read(fx, ".cuenv");
-	assert_string_equal(text, "# mine\ncuda = system\n");
+	assert_string_equal(text, "# mine\ncuda = system\ncudnn = 9.1\n");
 	assert_string_equal(note.data, want.data);
 	free(text);
 	buf_release(&out);
@@ -357,7 +358,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_selfile_read_missing_bad_and_folder, fx_setup,
 		fx_teardown),
-	    cmocka_unit_test(test_selfile_rewrite_system_drops_cudnn_and_cupti),
+	    cmocka_unit_test(test_selfile_rewrite_system_keeps_the_other_lines),
 	    cmocka_unit_test_setup_teardown(test_selfile_write_or_remove,
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test_setup_teardown(
