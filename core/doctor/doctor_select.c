@@ -179,6 +179,43 @@ static void cupti_not_installed(const struct store_version *cuda,
 	}
 }
 
+/*
+ * One of what the selection picks was registered from a folder that is
+ * gone (a deleted venv or toolkit): nothing to install, the entry to
+ * forget, as activation's own hint says. True when it said so.
+ */
+static bool gone_registration(struct audit *au,
+			      const struct store_version *const *picked,
+			      size_t n)
+{
+	const struct selection *sel = &au->a->sel;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct store_version *v = picked[i];
+		struct draft d = DRAFT_INIT;
+
+		if (!v || !store_version_is_missing(v))
+			continue;
+		buf_printf(&d.what, "%s %s was registered from ",
+			   kit_kind_name(v->kind), v->name);
+		buf_add_display(&d.what, v->prefix, 4096);
+		buf_adds(&d.what, ", which is gone");
+		add_origin(sel, &d.paths);
+		doctor_push_unique(&d.paths, v->prefix);
+		buf_printf(&d.fix, "forget it: cuenv remove %s %s",
+			   kit_kind_name(v->kind), v->name);
+		doctor_emit_with(au->out, "selection-not-installed",
+				 DOCTOR_PROBLEM, &d,
+				 "the shell hook deactivates cuenv and cuenv "
+				 "exec refuses to run: its folders would name "
+				 "nothing, and programs would load whatever "
+				 "else the loader finds",
+				 NULL);
+		return true;
+	}
+	return false;
+}
+
 static void not_installed(struct audit *au)
 {
 	const struct activation *a = au->a;
@@ -191,7 +228,15 @@ static void not_installed(struct audit *au)
 		no_cudnn ? select_pick(&a->cudnns, sel->cudnn, 0) : NULL;
 	struct draft d = DRAFT_INIT;
 	const char *id = "selection-not-installed";
+	const struct store_version *picked[] = {
+		cuda,
+		cuda && sel->cudnn
+			? select_pick(&a->cudnns, sel->cudnn, cuda->cuda_major)
+			: NULL,
+	};
 
+	if (gone_registration(au, picked, 2))
+		return;
 	add_origin(sel, &d.paths);
 	if (!cuda) {
 		cuda_not_installed(au, msg, &d);

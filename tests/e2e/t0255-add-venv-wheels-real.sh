@@ -30,5 +30,11 @@ make_wheel_venv "$v" &&
 	expect_code 9 cuenv exec true &&
 	stderr_has "cuenv: error: cuda 12.1 was registered from '$NV', which is gone" &&
 	stderr_has "hint: forget it: cuenv remove cuda 12.1" &&
+	# doctor's fix is the same command, not an install
+	expect_code 15 cuenv doctor &&
+	check "doctor does not say the registration is gone" sh -c \
+		"tr '\n' ' ' <'$E2E_OUT' | tr -s ' ' | grep -qF '[selection-not-installed] cuda 12.1 was registered from $NV, which is gone'" &&
+	stdout_has "fix: forget it: cuenv remove cuda 12.1" &&
+	stdout_lacks "cuenv install" &&
 	expect_code 0 cuenv remove cuda 12.1 &&
 	expect_stdout "12.1.1" cuenv versions --bare
