@@ -719,6 +719,34 @@ static void test_needs_installed_toolkit_that_gives_all_is_picked(void **state)
 	free(cupti);
 }
 
+/* A build's own statement "CUDA 12.1+" is met by 12.1 itself: the
+ * minimum counts as enough (minor-version compatibility from there). */
+static void test_needs_installed_at_the_minimum_is_enough(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_installed in;
+	struct needs_report *r;
+
+	needs_scan_init(&s);
+	needs_installed_init(&in);
+	add(&s, "/t/libt.so", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	s.rep = xrealloc(s.rep, (s.nrep + 1) * sizeof(*s.rep));
+	r = &s.rep[s.nrep++];
+	memset(r, 0, sizeof(*r));
+	r->framework = xstrdup("torch");
+	r->source = xstrdup("/t/version.py");
+	r->cuda = xstrdup("12.1");
+	cuda_at(fx, &in.cudas, "12.1", 12, "lib64/libcudart.so.12");
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_string_equal(in.pick.cuda->version, "12.1");
+	assert_string_equal(in.report.v[0], "cuda 12.1: provides everything");
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+}
+
 static void test_needs_installed_that_lacks_a_soname_is_not_picked(void **state)
 {
 	struct fixture *fx = *state;
@@ -2173,6 +2201,7 @@ int main(void)
 	    cmocka_unit_test(test_needs_python_parse_empty_version_is_unknown),
 	    T(test_needs_installed_toolkit_that_gives_all_is_picked),
 	    T(test_needs_installed_that_lacks_a_soname_is_not_picked),
+	    T(test_needs_installed_at_the_minimum_is_enough),
 	    T(test_needs_installed_cudnn_must_be_built_for_the_cuda),
 	    T(test_needs_installed_cupti_of_another_release),
 	    T(test_needs_installed_prefers_the_active_selection),

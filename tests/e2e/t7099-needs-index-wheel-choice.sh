@@ -1,0 +1,57 @@
+#!/bin/sh
+# needs NAME==V chooses the wheel pip would for this Python and glibc
+# (wheel.c python_score, platform_score), each choice seen in the wheel
+# the report names:
+#  - abi3: a cp38-abi3 wheel runs on this cp3X, a cp3(X+1)-abi3 one does
+#    not (abi3 wheels run on their Python and later ones only);
+#  - manylinux: a manylinux_2_99 wheel needs a glibc this machine lacks,
+#    so the manylinux_2_17 one is taken, however newer the other's tag.
+e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
+. "$e2e/lib.sh"
+. "$e2e/lib-install.sh"
+
+need python3
+minor=$(python3 -c 'import sys; print(sys.version_info[1])') || exit 1
+glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')
+[ -n "$glibc" ] || skip "not glibc: no manylinux ranking to check"
+idx=$HOME/index
+mkdir -p "$idx/packages" "$idx/simple/abi" "$idx/simple/glib" &&
+	python3 - "$idx" "$minor" <<'EOF_PY' || exit 1
+import hashlib, json, os, sys, zipfile
+idx, minor = sys.argv[1], int(sys.argv[2])
+def wheel(name, marker):
+    with zipfile.ZipFile(os.path.join(idx, "packages", name), "w") as z:
+        z.writestr(name.split("-")[0] + "/version.py",
+                   "cuda = '%s'\n" % marker)
+        z.writestr("%s-1.0.dist-info/METADATA" % name.split("-")[0],
+                   "Name: %s\nVersion: 1.0\n" % name.split("-")[0])
+def page(project, names):
+    files = []
+    for n in names:
+        data = open(os.path.join(idx, "packages", n), "rb").read()
+        files.append({"filename": n, "url": "../../packages/" + n,
+                      "hashes": {"sha256": hashlib.sha256(data).hexdigest()},
+                      "size": len(data)})
+    json.dump({"meta": {"api-version": "1.1"}, "name": project,
+               "files": files},
+              open(os.path.join(idx, "simple", project, "index.json"), "w"))
+later = "abi-1.0-cp3%d-abi3-manylinux2014_x86_64.whl" % (minor + 1)
+older = "abi-1.0-cp38-abi3-manylinux2014_x86_64.whl"
+wheel(later, "later"); wheel(older, "older")
+page("abi", [later, older])
+new = "glib-1.0-py3-none-manylinux_2_99_x86_64.whl"
+old = "glib-1.0-py3-none-manylinux_2_17_x86_64.whl"
+wheel(new, "new"); wheel(old, "old")
+page("glib", [new, old])
+EOF_PY
+serve_start "$idx" PYPI &&
+	expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" abi==1.0 &&
+	check "abi3: not the cp38 wheel: $(cat "$E2E_OUT")" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fetched"][0]["wheel"] == "abi-1.0-cp38-abi3-manylinux2014_x86_64.whl", d["fetched"]' "$E2E_OUT" &&
+	expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" glib==1.0 &&
+	check "manylinux: not the 2_17 wheel: $(cat "$E2E_OUT")" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fetched"][0]["wheel"] == "glib-1.0-py3-none-manylinux_2_17_x86_64.whl", d["fetched"]' "$E2E_OUT"
