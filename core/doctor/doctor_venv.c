@@ -377,7 +377,7 @@ static void selection_finding(struct audit *au, const struct pyload_fw *fw,
 }
 
 /*
- * The framework asks for the driver's libcuda.so.1 and the loader finds
+ * The framework asks for the driver's library and the loader finds
  * none. With no driver on this machine (a login node, a build
  * container) that is no fault of the environment: said, as information,
  * with what was checked. With a driver, the loader not finding its
@@ -396,18 +396,19 @@ static void driver_finding(struct audit *au, const struct pyload_fw *fw)
 			     "above all the same",
 			     "on a machine with an NVIDIA driver: cuenv doctor",
 			     "the GPU path of %s in %s cannot be checked here: "
-			     "no driver (its libcuda.so.1 is not on this "
-			     "machine)",
+			     "no driver (its " NVLIB_DRIVER_SO ".1 is not on "
+			     "this machine)",
 			     fw->name, where.data);
 	else
-		doctor_emitf(au->out, "python-no-driver", DOCTOR_PROBLEM,
-			     "the driver is installed, but the loader's "
-			     "search (LD_LIBRARY_PATH, the loader cache, the "
-			     "default folders) finds no libcuda.so.1",
-			     "ldconfig -p | grep libcuda.so.1",
-			     "%s in %s cannot load the driver %s's "
-			     "libcuda.so.1",
-			     fw->name, where.data, au->in->driver);
+		doctor_emitf(
+			au->out, "python-no-driver", DOCTOR_PROBLEM,
+			"the driver is installed, but the loader's "
+			"search (LD_LIBRARY_PATH, the loader cache, the "
+			"default folders) finds no " NVLIB_DRIVER_SO ".1",
+			"ldconfig -p | grep " NVLIB_DRIVER_SO ".1",
+			"%s in %s cannot load the driver %s's " NVLIB_DRIVER_SO
+			".1",
+			fw->name, where.data, au->in->driver);
 	buf_release(&where);
 }
 
