@@ -22,8 +22,10 @@
 #                         finding
 #   make format-check     clang-format (.clang-format): fails on any line
 #                         it would change (make format changes them)
-#   make layers           core/'s layers (tools/layer-check) and NVIDIA's
+#   make layers           core/'s layers (tools/layer-check), NVIDIA's
 #                         names only in core/nvidia (tools/nvidia-names-check)
+#                         and files cuenv did not write opened only through
+#                         core/plat/file.h (tools/outside-open-check)
 #   make bench            the hook's cost per prompt, against direnv; then
 #                         a cold install's time and memory, against a
 #                         hand-written script and parallel xz -d
@@ -625,6 +627,7 @@ format-check:
 layers:
 	$(Q)python3 tools/layer-check
 	$(Q)python3 tools/nvidia-names-check
+	$(Q)python3 tools/outside-open-check
 
 # The analyzers CI runs; each fails on any finding. A finding that is
 # proven wrong is silenced on its line with a NOLINT comment that says

@@ -186,6 +186,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
 		if (py.fw[i].absent && py.fw[i].problem)
 			rc = CUENV_NO;
+	/* what could not be read may ask for anything: never an answer */
+	if (s.unread.n)
+		rc = needs_unread_fail(&s, err);
 out:
 	needs_scan_release(&s);
 	needs_python_release(&py);

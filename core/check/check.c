@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "plat/file.h"
 #include "plat/plat_path.h"
 #include "nvidia/compat.h"
 #include "plat/plat_fs.h"
@@ -562,43 +563,58 @@ static bool first_driver_word(const char *s, struct buf *out)
 	return false;
 }
 
+/* The driver's version files are a line or two; sysfs says 4096 bytes. */
+#define MODULE_TEXT_MAX (64u << 10)
+
+/*
+ * The driver version in text, a version file's contents: its first line
+ * (sys), else the rest of a line after "Kernel Module" (proc). text is
+ * cut into lines in place.
+ */
+static bool module_text_version(char *text, bool first_line, struct buf *out)
+{
+	for (char *line = text, *nl; line; line = nl) {
+		const char *p;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		/* one line: "550.54.15" */
+		if (first_line)
+			return first_driver_word(line, out);
+		/* "NVRM version: NVIDIA UNIX [Open] Kernel Module [for
+		 * x86_64]  550.54.15  Release Build ..." */
+		p = strstr(line, "Kernel Module");
+		if (p && first_driver_word(p + strlen("Kernel Module"), out))
+			return true;
+	}
+	return false;
+}
+
 bool check_module_version(const char *root, struct buf *out, struct buf *source)
 {
 	static const char *const files[] = { "sys/module/nvidia/version",
 					     "proc/driver/nvidia/version" };
-	struct buf path = BUF_INIT;
-	char line[512];
+	struct buf path = BUF_INIT, text = BUF_INIT;
 	bool found = false;
 
 	for (size_t i = 0; i < 2 && !found; i++) {
-		FILE *f;
+		struct cuenv_err e = CUENV_ERR_INIT;
 
 		buf_reset(&path);
 		buf_printf(&path, "%s/%s", root, files[i]);
-		f = fopen(path.data, "r");
-		if (!f)
-			continue;
-		if (i == 0) {
-			/* one line: "550.54.15" */
-			found = fgets(line, sizeof(line), f) &&
-				first_driver_word(line, out);
-		}
-		/* "NVRM version: NVIDIA UNIX [Open] Kernel Module [for
-		 * x86_64]  550.54.15  Release Build ..." */
-		while (i == 1 && !found && fgets(line, sizeof(line), f)) {
-			const char *p = strstr(line, "Kernel Module");
-
-			if (p)
-				found = first_driver_word(
-					p + strlen("Kernel Module"), out);
-		}
-		fclose(f);
+		/* not there, not a file, too large: the next one, or none */
+		found = !file_read(path.data, MODULE_TEXT_MAX,
+				   FILE_MAY_BE_MISSING, &text, &e) &&
+			module_text_version(text.data, i == 0, out);
+		err_release(&e);
 		if (found) {
 			buf_reset(source);
 			buf_printf(source, "/%s", files[i]);
 		}
 	}
 	buf_release(&path);
+	buf_release(&text);
 	return found;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "nvidia/compat.h"
+#include "plat/file.h"
 #include "plat/plat_path.h"
 #include "plat/plat_fs.h"
 #include "plat/plat_sys.h"
@@ -188,18 +189,6 @@ int check_run_probe(const struct check_plan *pl, const struct activation *a,
 
 /* ---- --compile ----------------------------------------------------------- */
 
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	int bad;
-
-	if (!f)
-		return -1;
-	bad = fputs(text, f) == EOF;
-	bad |= fclose(f) != 0;
-	return bad ? -1 : 0;
-}
-
 /*
  * Run the program built at exe on device, in a->after, and judge what it
  * printed (the kernel layer l).
@@ -259,9 +248,9 @@ void check_run_compile(const struct activation *a, const char *tmpdir,
 	}
 	buf_path(&src, dir.data, "check.cu");
 	buf_path(&exe, dir.data, "check");
-	if (write_file(src.data, check_compile_src)) {
-		check_set(l, CHECK_FAIL, "--compile: cannot write %s: %s",
-			  src.data, strerror(errno));
+	if (file_write(src.data, check_compile_src, strlen(check_compile_src),
+		       FILE_MODE_KEEP, &e)) {
+		check_set(l, CHECK_FAIL, "--compile: %s", e.msg.data);
 		goto out;
 	}
 	{

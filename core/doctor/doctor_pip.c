@@ -464,24 +464,23 @@ static void conda_packages(const char *prefix, struct bundle *b)
 	buf_path(&meta, prefix, "conda-meta");
 	d = plat_opendir(meta.data);
 	while (d && (ent = plat_readdir(d))) {
-		struct buf p = BUF_INIT;
-		json_t *j, *files, *f;
-		json_error_t jerr;
+		struct buf p = BUF_INIT, text = BUF_INIT;
+		struct cuenv_err e = CUENV_ERR_INIT;
+		json_t *j = NULL, *files, *f;
 		size_t n = strlen(ent), i;
-		struct plat_stat st;
 		const char *name, *version;
 		int hit = 0;
 
 		if (n < 6 || strcmp(ent + n - 5, ".json"))
 			continue;
+		/* one that is not a file, or too large, is passed over */
 		buf_path(&p, meta.data, ent);
-		if (plat_stat(p.data, &st) || st.type != PLAT_F_REG ||
-		    st.size > META_MAX) {
-			buf_release(&p);
-			continue;
-		}
-		j = json_load_file(p.data, 0, &jerr);
+		if (!file_read(p.data, META_MAX, FILE_MAY_BE_MISSING, &text,
+			       &e))
+			j = json_loadb(text.data, text.len, 0, NULL);
+		err_release(&e);
 		buf_release(&p);
+		buf_release(&text);
 		files = j ? json_object_get(j, "files") : NULL;
 		name = j ? json_string_value(json_object_get(j, "name")) : NULL;
 		version = j ? json_string_value(json_object_get(j, "version"))

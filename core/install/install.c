@@ -268,7 +268,8 @@ static int open_cache(struct job *j, struct src *s, const char *cache,
 						0, err);
 		return CUENV_OK;
 	}
-	fd = plat_open(cache, PLAT_O_READ, 0);
+	/* not there, or not a file: downloaded again, and replaced */
+	fd = file_open_read(PLAT_AT_CWD, cache, 0, NULL);
 	if (fd >= 0) {
 		s->from_cache = 1;
 		set_cached(j);

@@ -112,6 +112,11 @@ struct needs_scan {
 	size_t pe_files;      /* of which PE (Windows) */
 	struct strv provides; /* soname, path, soname, path, ... */
 	struct strv warnings; /* "skipped: ...": what was passed over */
+	struct strv unread;   /* the files, members and folders of them
+				 that could not be read (corrupt,
+				 unreadable, too large, not a file): each
+				 has its warning, and the answer leaves it
+				 out, so it cannot be "satisfied" */
 };
 
 void needs_scan_init(struct needs_scan *s);
@@ -221,8 +226,8 @@ int needs_member_cmp(const void *a, const void *b);
 /*
  * Read the tree t into s: metadata members as text (at most 4 MiB),
  * binary members streamed (needs_scan_stream). A member that cannot be
- * read or is corrupt is a line in s->warnings naming it, never a failure;
- * returns CUENV_OK or the tree's own failure.
+ * read or is corrupt is a line in s->warnings naming it and its name in
+ * s->unread, never a failure; returns CUENV_OK or the tree's own failure.
  */
 int needs_scan_tree(struct needs_scan *s, const struct needs_tree *t,
 		    struct cuenv_err *err);
@@ -232,7 +237,8 @@ int needs_scan_tree(struct needs_scan *s, const struct needs_tree *t,
  * members can be read at once on several threads: needs_read_member
  * reads it (touching nothing shared; NULL for a member needs_member_kind
  * skips), and needs_read_add, called in the tree's order, adds what was
- * found, or the warning that says why not, to s and frees it.
+ * found, or the warning that says why not (and the member's name in
+ * s->unread), to s and frees it.
  */
 struct needs_read;
 struct needs_read *needs_read_member(const char *shown,
@@ -243,8 +249,10 @@ void needs_read_add(struct needs_scan *s, struct needs_read *r);
  * Scan path: an ELF or PE file, or every regular ELF file under a folder, in
  * name order, symbolic links not followed, no deeper than 64 folders.
  * Inside a folder a file that is not ELF is passed over quietly; a
- * corrupt one, an unreadable file or folder, and a folder nested too deep
- * are passed over with a line in s->warnings. Returns CUENV_OK;
+ * corrupt one, an unreadable file or folder, one with a binary's or
+ * metadata's name that is not a file (a FIFO), and a folder nested too
+ * deep are passed over with a line in s->warnings and their path in
+ * s->unread. Returns CUENV_OK;
  * CUENV_E_STORE when path cannot be read (stat); for a file named as
  * path, CUENV_E_USAGE when it is not ELF, CUENV_E_MANIFEST when it is
  * corrupt, CUENV_E_STORE when it cannot be opened; CUENV_E_USAGE when it
@@ -568,8 +576,9 @@ struct json_t;
  * `cuenv needs --json`'s object: the wheels fetched (when any), the files
  * read, the sonames asked for and by whom, the frameworks' own reports,
  * the libraries the files provide, the Python frameworks (when py->exe),
- * whether an installed selection satisfies everything, which one, and
- * what the catalogue offers otherwise (or why nothing). A new reference.
+ * whether an installed selection satisfies everything (never when a file
+ * could not be read: s->unread, listed as "unread"), which one, and what
+ * the catalogue offers otherwise (or why nothing). A new reference.
  */
 struct json_t *needs_json(const struct needs_scan *s,
 			  const struct needs_python *py,

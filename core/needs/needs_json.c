@@ -167,7 +167,10 @@ json_t *needs_json(const struct needs_scan *s, const struct needs_python *py,
 	json_object_set_new(j, "provides", json_provides(s));
 	if (py->exe)
 		json_object_set_new(j, "frameworks", json_frameworks(py));
-	json_object_set_new(j, "satisfied", json_boolean(satisfied));
+	json_object_set_new(j, "satisfied",
+			    json_boolean(satisfied && !s->unread.n));
+	if (s->unread.n)
+		json_object_set_new(j, "unread", json_strv(&s->unread));
 	json_object_set_new(j, "installed",
 			    in->pick.cuda ? json_installed(in) : json_null());
 	if (o->line) {

@@ -147,7 +147,14 @@ static void render_satisfied(struct buf *out, const struct needs_scan *s,
 		if (needs_want_managed(&s->v[i]) && !s->v[i].found)
 			buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
 				   s->v[i].soname);
-	if (maybe.len)
+	if (s->unread.n)
+		buf_printf(out,
+			   "installed: %s provides what the files read "
+			   "need%s; not known for the %zu that could not be "
+			   "read\n",
+			   b.data, in->active ? " (the active selection)" : "",
+			   s->unread.n);
+	else if (maybe.len)
 		buf_printf(out,
 			   "installed: %s provides what the files need%s;"
 			   " not %s, which they may load\n",
@@ -247,4 +254,27 @@ void needs_render(struct buf *out, const struct needs_scan *s,
 				     needs_json(s, py, in, o, fs, satisfied));
 	else
 		needs_render_text(out, s, py, in, o, fs, asked, satisfied);
+}
+
+int needs_unread_fail(const struct needs_scan *s, struct cuenv_err *err)
+{
+	struct buf names = BUF_INIT;
+	size_t n = s->unread.n,
+	       shown = n < NEEDS_SHOW_FILES ? n : NEEDS_SHOW_FILES;
+	int rc;
+
+	if (!n)
+		return CUENV_OK;
+	for (size_t i = 0; i < shown; i++) {
+		buf_adds(&names, i ? (i + 1 == n ? " and '" : ", '") : "'");
+		buf_add_display(&names, s->unread.v[i], 200);
+		buf_addc(&names, '\'');
+	}
+	if (n > shown)
+		buf_printf(&names, " and %zu more", n - shown);
+	rc = cuenv_fail(err, CUENV_E_STORE,
+			"could not read %s: the answer leaves %s out",
+			names.data, n == 1 ? "it" : "them");
+	buf_release(&names);
+	return rc;
 }

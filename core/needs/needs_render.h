@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "base/buf.h"
+#include "base/err.h"
 #include "needs/needs.h"
 
 /* Files listed under each soname in the text report. */
@@ -30,6 +31,15 @@ void needs_render_text(struct buf *out, const struct needs_scan *s,
 		       const struct needs_offer *o,
 		       const struct needs_fetches *fs, bool asked,
 		       bool satisfied);
+
+/*
+ * When some of what s was to read could not be (s->unread), record in
+ * err "could not read 'a', 'b' and N more: the answer leaves them out"
+ * (at most NEEDS_SHOW_FILES named, each as buf_add_display shows it) and
+ * return CUENV_E_STORE: the answer is then never "satisfied" (exit 0),
+ * whatever the files read ask for. Else CUENV_OK, err untouched.
+ */
+int needs_unread_fail(const struct needs_scan *s, struct cuenv_err *err);
 
 /*
  * Append what `cuenv needs` prints: with json, needs_json's object

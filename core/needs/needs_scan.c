@@ -46,7 +46,7 @@ void needs_scan_release(struct needs_scan *s)
 		strv_release(&r->notes);
 	}
 	free(s->rep);
-	STRV_RELEASE_EACH(&s->provides, &s->warnings);
+	STRV_RELEASE_EACH(&s->provides, &s->warnings, &s->unread);
 	needs_scan_init(s);
 }
 

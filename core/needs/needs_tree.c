@@ -290,9 +290,10 @@ void needs_read_add(struct needs_scan *s, struct needs_read *r)
 {
 	if (!r)
 		return;
-	if (r->warning)
+	if (r->warning) {
 		strv_push_take(&s->warnings, r->warning);
-	else if (r->kind == NEEDS_MEMBER_METADATA)
+		strv_push(&s->unread, r->path);
+	} else if (r->kind == NEEDS_MEMBER_METADATA)
 		needs_read_metadata(s, r->path, r->text.data, r->text.len);
 	r->warning = NULL;
 	read_add(s, r);
@@ -376,6 +377,31 @@ struct folder {
 	size_t root;	      /* path's length at the folder itself */
 };
 
+/* What cannot be read at fo->path: a warning, and it is unread. */
+static void folder_skip(struct folder *fo, const char *why)
+{
+	strv_push_take(&fo->s->warnings,
+		       msgf("skipped '%s': %s", fo->path.data, why));
+	strv_push(&fo->s->unread, fo->path.data);
+}
+
+/*
+ * A FIFO, device or socket at fo->path: unread when its name is a
+ * binary's or metadata's (a FIFO named x.so), else passed over quietly
+ * as any other file the scan does not read.
+ */
+static void folder_other(struct folder *fo, enum plat_ftype type)
+{
+	struct buf why = BUF_INIT;
+
+	if (needs_member_kind(fo->path.data + fo->root + 1) ==
+	    NEEDS_MEMBER_SKIP)
+		return;
+	buf_printf(&why, "%s, not a file", file_type_name(type));
+	folder_skip(fo, why.data);
+	buf_release(&why);
+}
+
 static int walk(struct folder *fo, unsigned depth, needs_visit_fn *visit,
 		void *arg, struct cuenv_err *err)
 {
@@ -385,9 +411,7 @@ static int walk(struct folder *fo, unsigned depth, needs_visit_fn *visit,
 	int rc = CUENV_OK;
 
 	if (!d) {
-		strv_push_take(&fo->s->warnings,
-			       msgf("skipped '%s': %s", fo->path.data,
-				    strerror(errno)));
+		folder_skip(fo, strerror(errno));
 		return CUENV_OK;
 	}
 	while ((ent = plat_readdir(d)))
@@ -400,17 +424,14 @@ static int walk(struct folder *fo, unsigned depth, needs_visit_fn *visit,
 
 		buf_path(&fo->path, fo->path.data, names.v[i]);
 		if (plat_lstat(fo->path.data, &st)) {
-			strv_push_take(&fo->s->warnings,
-				       msgf("skipped '%s': %s", fo->path.data,
-					    strerror(errno)));
+			folder_skip(fo, strerror(errno));
 		} else if (st.type == PLAT_F_DIR) {
 			if (depth < WALK_DEPTH)
 				rc = walk(fo, depth + 1, visit, arg, err);
 			else
-				strv_push_take(&fo->s->warnings,
-					       msgf("skipped '%s': nested too "
-						    "deep",
-						    fo->path.data));
+				folder_skip(fo, "nested too deep");
+		} else if (st.type == PLAT_F_OTHER) {
+			folder_other(fo, st.type);
 		} else if (st.type == PLAT_F_REG) {
 			struct chunk_reader f = { fo->path.data, -1, false,
 						  NULL };

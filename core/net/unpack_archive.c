@@ -1109,7 +1109,8 @@ ssize_t unpack_member_read(struct unpack_member *m, const void **p,
 	h = archive_read_data_block(m->a, p, &size, &off);
 	if (h == ARCHIVE_EOF)
 		return 0;
-	if (h != ARCHIVE_OK && h != ARCHIVE_WARN)
+	/* ARCHIVE_WARN at the end: a bad CRC, a size that does not match */
+	if (h != ARCHIVE_OK)
 		return member_failed(m, err);
 	return (ssize_t)size;
 }

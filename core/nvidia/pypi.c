@@ -65,6 +65,22 @@ static void metadata_json(struct index_file *f, const json_t *file)
 	}
 }
 
+/* No wheel comes near this; PyPI refuses files a thousand times smaller. */
+#define INDEX_SIZE_MAX ((json_int_t)1 << 40)
+
+/*
+ * A file's "size" as the index gives it, or 0 (unknown) when it gives
+ * none, or one that is no size: not an integer, negative (some proxies
+ * write -1), or past INDEX_SIZE_MAX. Read as unsigned, -1 was 16 EiB
+ * ("18446744073.7 GB") and the offset of the ranges asked for.
+ */
+static uint64_t index_size(const json_t *v)
+{
+	json_int_t n = json_integer_value(v);
+
+	return n > 0 && n <= INDEX_SIZE_MAX ? (uint64_t)n : 0;
+}
+
 /* A PEP 691 JSON page: {"files": [{filename, url, hashes: {sha256}}]}. */
 static int wheels_from_json(const struct buf *body, struct index_file **v,
 			    size_t *n)
@@ -89,8 +105,7 @@ static int wheels_from_json(const struct buf *body, struct index_file **v,
 		    json_is_true(y) || json_is_string(y))
 			continue;
 		wheel_add(v, n, name, strlen(name), url, strlen(url), sha,
-			  (uint64_t)json_integer_value(
-				  json_object_get(f, "size")));
+			  index_size(json_object_get(f, "size")));
 		metadata_json(&(*v)[*n - 1], f);
 	}
 	json_decref(j);

@@ -19,7 +19,8 @@ struct index_file {
 	char *name;    /* "torch-2.1.2-cp39-cp39-manylinux1_x86_64.whl" */
 	char *url;     /* absolute */
 	char *sha256;  /* the index's, 64 hex digits */
-	uint64_t size; /* 0: the index did not say (PEP 503 HTML) */
+	uint64_t size; /* 0: the index did not say (PEP 503 HTML), or
+			  gave no size (-1, a string, over 1 TiB) */
 	/*
 	 * Its core metadata as a file of its own at url + ".metadata" (PEP
 	 * 658 and 714: JSON "core-metadata" or "data-dist-info-metadata",

@@ -144,8 +144,8 @@ int file_read(const char *path, size_t max, unsigned flags, struct buf *out,
 		/* a folder (~/.cuenv is cuenv's root) */
 		if (st.type == PLAT_F_DIR && optional)
 			return CUENV_NO;
-		return cuenv_fail(err, CUENV_E_STORE, "'%s' is not a file",
-				  path);
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				  path, file_type_name(st.type));
 	}
 	if (fd < 0) {
 		if (optional && (errno == ENOENT || errno == ENOTDIR))

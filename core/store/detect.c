@@ -364,26 +364,48 @@ static const char *note_version(const struct strv *notes, const char *stem,
 
 /* ---- CUDA --------------------------------------------------------------- */
 
+/* NVIDIA's version.json is a few KB; anything near this is not one. */
+#define VERSION_JSON_MAX (1u << 20)
+
+/*
+ * Read prefix/version.json into *j: NULL when there is none (or a folder
+ * of that name) and when it is not JSON, so that the other sources are
+ * asked. Returns CUENV_OK, or CUENV_E_STORE naming the file when it is
+ * there but cannot be read: not a regular file (a FIFO answers at once),
+ * larger than VERSION_JSON_MAX, a read error.
+ */
+static int version_json_load(const char *prefix, json_t **j,
+			     struct cuenv_err *err)
+{
+	struct buf p = BUF_INIT, text = BUF_INIT;
+	int rc;
+
+	*j = NULL;
+	buf_path(&p, prefix, "version.json");
+	rc = file_read(p.data, VERSION_JSON_MAX, FILE_MAY_BE_MISSING, &text,
+		       err);
+	if (rc == CUENV_NO)
+		rc = CUENV_OK;
+	else if (!rc)
+		*j = json_loadb(text.data, text.len, 0, NULL);
+	buf_release(&p);
+	buf_release(&text);
+	return rc;
+}
+
 /*
  * version.json's version of one component: "cuda" (the toolkit's release,
  * "12.4.1"), "cuda_cupti" ("12.4.127"), as runfiles and redist archives
- * write it. NULL when absent or not a version.
+ * write it. NULL when j is NULL, or the key is absent or not a version.
  */
-static char *version_json(const char *prefix, const char *key)
+static char *version_json(json_t *j, const char *key)
 {
-	struct buf p = BUF_INIT;
-	json_t *j;
-	char *v = NULL;
 	const char *s = NULL;
 
-	buf_path(&p, prefix, "version.json");
-	j = json_load_file(p.data, 0, NULL);
 	if (j && !json_unpack(j, "{s:{s:s}}", key, "version", &s) &&
 	    version_is_valid(s))
-		v = xstrdup(s);
-	json_decref(j);
-	buf_release(&p);
-	return v;
+		return xstrdup(s);
+	return NULL;
 }
 
 static char *cuda_version_txt(const char *prefix)
@@ -523,7 +545,8 @@ static bool same_release(const char *a, const char *b)
  * when none of them is there. Sources that disagree leave a warning
  * naming both; the first one wins.
  */
-static void cupti_version(const char *prefix, struct store_version *cuda)
+static void cupti_version(const char *prefix, json_t *vj,
+			  struct store_version *cuda)
 {
 	struct buf wheel_name = BUF_INIT, own = BUF_INIT;
 	const char *wheel;
@@ -534,8 +557,7 @@ static void cupti_version(const char *prefix, struct store_version *cuda)
 	if (!wheel)
 		wheel = note_version(&cuda->notes, "cuda_cupti", &wheel_name);
 	char *src[4] = { wheel ? xstrdup(wheel) : NULL,
-			 version_json(prefix,
-				      nvlib_get(NVLIB_CUPTI)->component),
+			 version_json(vj, nvlib_get(NVLIB_CUPTI)->component),
 			 cupti_version_header(cuda), cupti_version_file(cuda) };
 	static const char *const what[4] = {
 		"its wheel's dist-info",
@@ -666,6 +688,33 @@ static void debian_prefix(char **prefix)
 	buf_release(&name);
 }
 
+/*
+ * The toolkit's version.json into *j (version_json_load). One that is
+ * there but cannot be read fails the registration, naming it, since the
+ * other sources may give a less precise version; when the version is
+ * forced (--as), it is a warning in cuda's instead and only CUPTI's
+ * other sources are asked.
+ */
+static int version_json_read(const char *path, const char *prefix,
+			     const char *forced, json_t **j,
+			     struct store_version *cuda, struct cuenv_err *err)
+{
+	struct cuenv_err e = CUENV_ERR_INIT;
+	int rc = version_json_load(prefix, j, &e);
+
+	if (rc && forced) {
+		struct buf w = BUF_INIT;
+
+		buf_printf(&w, "%s: not read", e.msg.data);
+		strv_push_take(&cuda->warnings, buf_detach(&w));
+		rc = CUENV_OK;
+	} else if (rc) {
+		cuenv_fail(err, rc, "%s", e.msg.data);
+		hint_path(err, "cuda", path, "--as VERSION");
+	}
+	err_release(&e);
+	return rc;
+}
 
 int detect_cuda(const char *path, const char *version,
 		struct store_version *cuda, struct store_version *cudnn,
@@ -673,6 +722,7 @@ int detect_cuda(const char *path, const char *version,
 {
 	struct buf name = BUF_INIT;
 	char *prefix = NULL, *found;
+	json_t *vj = NULL;
 	int rc;
 
 	*has_cudnn = false;
@@ -696,7 +746,10 @@ int detect_cuda(const char *path, const char *version,
 				"/usr/local/cuda-12.4");
 		goto out;
 	}
-	found = version_json(prefix, "cuda");
+	rc = version_json_read(path, prefix, version, &vj, cuda, err);
+	if (rc)
+		goto out;
+	found = version_json(vj, "cuda");
 	if (!found)
 		found = cuda_version_txt(prefix);
 	if (!found)
@@ -709,7 +762,7 @@ int detect_cuda(const char *path, const char *version,
 	if (rc)
 		goto out;
 
-	cupti_version(prefix, cuda);
+	cupti_version(prefix, vj, cuda);
 
 	/* A cuDNN inside the toolkit (the wheel layout has one; on Windows,
 	 * NVIDIA's guide copies cuDNN's files into the toolkit's folders) */
@@ -725,6 +778,7 @@ int detect_cuda(const char *path, const char *version,
 		err_release(&e2);
 	}
 out:
+	json_decref(vj);
 	buf_release(&name);
 	return rc;
 }

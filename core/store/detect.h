@@ -27,7 +27,9 @@
  * Examine the toolkit at path and fill cuda (a registered install whose
  * prefix is path's real path). When a cuDNN lives inside it too, fill
  * cudnn as well and set *has_cudnn. version, when not NULL, overrides the
- * detected version. Returns CUENV_OK, CUENV_E_STORE (unreadable path) or
+ * detected version. Returns CUENV_OK, CUENV_E_STORE (unreadable path; a
+ * version.json there that cannot be read, such as a FIFO or one over
+ * 1 MiB, unless version is given: then it is a warning in cuda's) or
  * CUENV_E_MANIFEST (not a toolkit, or no version found).
  */
 int detect_cuda(const char *path, const char *version,

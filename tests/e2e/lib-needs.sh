@@ -96,14 +96,3 @@ json.dump({"meta": {"api-version": "1.1"}, "name": "torch", "files": files},
           open(os.path.join(idx, "simple", "torch", "index.json"), "w"))
 EOF_PY
 }
-
-# peak_rss FILE CMD...: run CMD; its peak resident memory in KiB (its
-# children's included: cuenv execs cuenv-net) into FILE; CMD's status
-# (128 + N for signal N).
-peak_rss() {
-	python3 -c 'import resource, subprocess, sys
-rc = subprocess.call(sys.argv[2:])
-with open(sys.argv[1], "w") as f:
-    f.write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-sys.exit(rc if rc >= 0 else 128 - rc)' "$@"
-}

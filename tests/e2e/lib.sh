@@ -504,6 +504,17 @@ took_at_most() {
 		[ "$_took" -le "$(load_bound "$2")" ]
 }
 
+# peak_rss FILE CMD...: run CMD under python3; its peak resident memory
+# in KiB (its children's included: cuenv execs cuenv-net) into FILE;
+# CMD's status (128 + N for signal N).
+peak_rss() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as f:
+    f.write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc if rc >= 0 else 128 - rc)' "$@"
+}
+
 # check MSG cmd...: fail with MSG unless cmd succeeds; for a condition in
 # a chain:  a && check "x is missing" [ -f x ] && b
 check() {

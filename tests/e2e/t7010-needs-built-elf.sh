@@ -9,7 +9,7 @@
 # asks for which, which releases give each, and prints the real
 # catalogue's install line (exit 1); --json says the same. Links out of
 # the folder are not followed, non-ELF files are skipped quietly and a
-# corrupt one with a warning.
+# corrupt one with a warning, and then no answer is given (exit 7).
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-needs.sh"
@@ -22,8 +22,6 @@ fake_tensorflow "$tf" &&
 	mkso "$HOME/outside/libevil.so" libevil.so 'const char s[] = "libcudnn.so.7";' &&
 	ln -s "$HOME/outside/libevil.so" "$tf/python/evil.so" &&
 	ln -s "$HOME/outside" "$tf/outside" &&
-	# a broken copy: skipped with a warning
-	head -c 200 "$fw" >"$tf/python/broken.so" &&
 	expect_code 1 cuenv needs "$tf" &&
 	cat "$E2E_OUT" &&
 	expect_output 1 "libcudart.so.11.0      CUDA 11.x
@@ -41,7 +39,7 @@ install them with:
   cuenv install 11.2 --cudnn 8" cuenv needs "$tf" &&
 	stdout_has "catalogue: cuda 11.2.2 (runfile) + cudnn 8." &&
 	stdout_lacks "libcudnn.so.7" &&
-	stderr_has "cuenv: warning: skipped: corrupt ELF file '$tf/python/broken.so'" &&
+	stderr_empty &&
 	# The same from the files named one by one.
 	expect_code 1 cuenv needs "$fw" "$py" &&
 	stdout_has "  cuenv install 11.2 --cudnn 8" &&
@@ -65,6 +63,13 @@ assert s["libcupti.so.11.2"]["releases"] == "CUDA 11.2", s
 assert s["libcupti.so.11.2"]["required"] is False, s
 assert s["libcudart.so.11.0"]["required"] is True, s
 ' "$E2E_OUT" "$fw" &&
+	# a broken copy: skipped with a warning, and the answer is not given
+	head -c 200 "$fw" >"$tf/python/broken.so" &&
+	expect_code 7 cuenv needs "$tf" &&
+	stdout_has "  cuenv install 11.2 --cudnn 8" &&
+	stderr_has "cuenv: warning: skipped: corrupt ELF file '$tf/python/broken.so'" &&
+	stderr_has "cuenv: error: could not read '$tf/python/broken.so': the answer leaves it out" &&
+	rm "$tf/python/broken.so" &&
 	# A library of CUDA 12 that dlopens 11.2's CUPTI: CUPTI from another
 	# release, as `cuenv install --cupti` adds it.
 	mkso "$HOME/prof/libprof.so" libprof.so 'const char s[] = "libcupti.so.11.2";' libcudart.so.12 &&

@@ -8,7 +8,8 @@
 # asked for by bounded range requests, whatever the server could send). A
 # 2 MB wheel on disk whose METADATA inflates to 512 MiB (a zip bomb):
 # needs stops at 4 MiB with a warning naming it, the rest of the wheel
-# still read (issue 22). Each run stays under 128 MiB of memory; old cuenv
+# still read (issue 22), and exits 7 naming it: unread metadata may pin
+# anything, so the answer is no "satisfied". Each run stays under 128 MiB of memory; old cuenv
 # fetched the claimed gigabyte into memory, and inflated the bomb whole
 # (its local limit was the 1 GiB of a library).
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
@@ -69,6 +70,7 @@ assert f["bytes_fetched"] < 256 << 10, f
 	stderr_has "cuenv: error: zip member '$meta' " &&
 	small "update --frameworks" &&
 	check "a table was written" [ ! -e "$CUENV_ROOT/manifests/compat/frameworks.tsv" ] &&
-	expect_code 0 peak_rss "$HOME/rss" cuenv needs "$idx/bomb-1.0-py3-none-any.whl" &&
+	expect_code 7 peak_rss "$HOME/rss" cuenv needs "$idx/bomb-1.0-py3-none-any.whl" &&
 	stderr_has "cuenv: warning: skipped '$idx/bomb-1.0-py3-none-any.whl/bomb-1.0.dist-info/METADATA': larger than 4 MiB" &&
+	stderr_has "cuenv: error: could not read '$idx/bomb-1.0-py3-none-any.whl/bomb-1.0.dist-info/METADATA': the answer leaves it out" &&
 	small "needs bomb.whl"

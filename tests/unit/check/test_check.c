@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -417,6 +419,29 @@ static void test_check_module_version_none(void **state)
 	buf_release(&src);
 }
 
+/* A FIFO in the sys file's place is passed over at once, for proc's. */
+static void test_check_module_version_fifo_passed_over(void **state)
+{
+	struct fixture *fx = *state;
+	struct buf v = BUF_INIT, src = BUF_INIT;
+	char *fifo;
+
+	fx_mkdir(fx, "sys/module/nvidia");
+	fifo = fx_path(fx, "sys/module/nvidia/version");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	fx_write(
+	    fx, "proc/driver/nvidia/version",
+	    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.1.2  x\n");
+	alarm(5); /* a hang fails the test instead of stalling the run */
+	assert_true(check_module_version(fx->root, &v, &src));
+	alarm(0);
+	assert_string_equal(v.data, "470.1.2");
+	assert_string_equal(src.data, "/proc/driver/nvidia/version");
+	buf_release(&v);
+	buf_release(&src);
+	free(fifo);
+}
+
 /* ---- files and sonames --------------------------------------------------- */
 
 static void test_check_find_soname_takes_the_shortest(void **state)
@@ -652,6 +677,9 @@ int main(void)
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_check_module_version_none,
 					    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_check_module_version_fifo_passed_over, fx_setup,
+		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_check_find_soname_takes_the_shortest, fx_setup,
 		fx_teardown),

@@ -262,6 +262,64 @@ static void test_needs_render_installed_names_what_may_load(void **state)
 			       "libnvrtc.so.12, which they may load\n"));
 }
 
+/* What could not be read: the pick provides only what was read. */
+static void test_needs_render_installed_with_unread_files(void **state)
+{
+	struct model *m = *state;
+	struct store_version *cuda =
+	    fx_install_new(KIT_CUDA, "12.4.1", 12, "/c");
+
+	strv_push(&m->s.unread, "/w.whl/gpu/libbad.so");
+	fx_list_push(&m->in.cudas, cuda);
+	m->in.pick.cuda = cuda;
+	m->in.active = true;
+	render(m, true, true);
+	assert_string_equal(m->out.data,
+			    "installed: cuda 12.4.1 provides what the files "
+			    "read need (the active selection); not known for "
+			    "the 1 that could not be read\n");
+}
+
+/* An unread file is the command's failure, naming it: never exit 0. */
+static void test_needs_unread_fail_names_them(void **state)
+{
+	struct model *m = *state;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	assert_int_equal(needs_unread_fail(&m->s, &err), CUENV_OK);
+	assert_int_equal(err.msg.len, 0);
+	strv_push(&m->s.unread, "/a.whl/x.so");
+	assert_int_equal(needs_unread_fail(&m->s, &err), CUENV_E_STORE);
+	assert_string_equal(err.msg.data, "could not read '/a.whl/x.so': the "
+					  "answer leaves it out");
+	strv_push(&m->s.unread, "/d/y.so");
+	assert_int_equal(needs_unread_fail(&m->s, &err), CUENV_E_STORE);
+	assert_string_equal(err.msg.data,
+			    "could not read '/a.whl/x.so' and '/d/y.so': the "
+			    "answer leaves them out");
+	for (int i = 0; i < 4; i++)
+		strv_push(&m->s.unread, "/d/\033z.so");
+	assert_int_equal(needs_unread_fail(&m->s, &err), CUENV_E_STORE);
+	assert_non_null(strstr(err.msg.data, "'/a.whl/x.so', '/d/y.so', "));
+	assert_non_null(strstr(err.msg.data, " and 2 more: the answer leaves "
+					     "them out"));
+	assert_null(strchr(err.msg.data, '\033'));
+	err_release(&err);
+}
+
+/* --json: never "satisfied" with a file unread, which it lists. */
+static void test_needs_json_unread_is_not_satisfied(void **state)
+{
+	struct model *m = *state;
+
+	strv_push(&m->s.unread, "/w.whl/gpu/libbad.so");
+	needs_render(&m->out, &m->s, &m->py, &m->in, &m->o, &m->fs, false, true,
+		     1);
+	assert_non_null(strstr(m->out.data, "\n  \"satisfied\": false"));
+	assert_non_null(strstr(m->out.data, "\"unread\": [\n    "
+					    "\"/w.whl/gpu/libbad.so\"\n  ]"));
+}
+
 static void test_needs_render_offer_names_releases_and_line(void **state)
 {
 	struct model *m = *state;
@@ -363,6 +421,9 @@ int main(void)
 	    T(test_needs_render_python_frameworks_escape_their_text),
 	    T(test_needs_render_installed_pick_and_how_to_select),
 	    T(test_needs_render_installed_names_what_may_load),
+	    T(test_needs_render_installed_with_unread_files),
+	    T(test_needs_unread_fail_names_them),
+	    T(test_needs_json_unread_is_not_satisfied),
 	    T(test_needs_render_offer_names_releases_and_line),
 	    T(test_needs_render_no_offer_says_why),
 	    T(test_needs_render_fetches_say_bytes_and_share),

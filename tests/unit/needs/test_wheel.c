@@ -449,6 +449,8 @@ static void test_wheel_local_reads_binaries_without_metadata(void **state)
 	 * the text file is not read */
 	assert_int_equal(s.warnings.n, 1);
 	assert_non_null(strstr(s.warnings.v[0], "pkg.whl/pkg/libbad.so"));
+	assert_int_equal(s.unread.n, 1);
+	assert_non_null(strstr(s.unread.v[0], "pkg.whl/pkg/libbad.so"));
 	assert_int_equal(s.n, 0);
 	needs_scan_release(&s);
 	err_release(&err);
@@ -478,9 +480,42 @@ static void test_wheel_local_bounds_metadata(void **state)
 	assert_non_null(strstr(s.warnings.v[0],
 			       "big.whl/big-1.0.dist-info/METADATA': larger "
 			       "than 4 MiB"));
+	assert_int_equal(s.unread.n, 1);
 	needs_scan_release(&s);
 	err_release(&err);
 	free(meta);
+	free(path);
+}
+
+/* Bytes that are not those the member's CRC-32 was made of: unread,
+ * never taken for its content. */
+static void test_wheel_local_wrong_crc_is_unread(void **state)
+{
+	static const char *const nv[] = {"torch/version.py"};
+	static const char *const dv[] = {"cuda = '12.1'\n"};
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf z = BUF_INIT;
+	size_t cd_at;
+	char *path, *at;
+
+	make_zip(&z, nv, dv, 1, 0, &cd_at);
+	at = memmem(z.data, z.len, "12.1", 4);
+	assert_non_null(at);
+	at[1] = '3'; /* "13.1": the CRC-32 says otherwise */
+	fx_write_bytes(fx, "x.whl", z.data, z.len);
+	path = fx_path(fx, "x.whl");
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, 0, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 0);
+	assert_int_equal(s.warnings.n, 1);
+	assert_non_null(strstr(s.warnings.v[0], "bad CRC"));
+	assert_int_equal(s.unread.n, 1);
+	assert_non_null(strstr(s.unread.v[0], "x.whl/torch/version.py"));
+	needs_scan_release(&s);
+	buf_release(&z);
+	err_release(&err);
 	free(path);
 }
 
@@ -673,6 +708,8 @@ int main(void)
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_wheel_local_bounds_metadata,
 					    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_local_wrong_crc_is_unread, fx_setup, fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_local_threads_give_the_serial_answer, fx_setup,
 		fx_teardown_chdir),

@@ -84,6 +84,41 @@ static void test_pypi_index_parse_reads_core_metadata(void **state)
 	buf_release(&page);
 }
 
+/* A size that is none (-1 from a proxy, a string, over 1 TiB, a
+ * fraction) is unknown, 0: never 16 EiB ("18446744073.7 GB"). */
+static void test_pypi_index_parse_absurd_size_is_unknown(void **state)
+{
+	static const char *const sizes[] = {
+	    "-1",   "\"7\"", "1099511627777", "9223372036854775807", "7.5",
+	    "null", "0",
+	};
+	struct buf page = BUF_INIT;
+	struct index_file *v;
+	size_t n;
+
+	(void)state;
+	buf_adds(&page, "{\"files\": [");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
+		buf_printf(&page,
+			   "{\"filename\": \"a-%zu-py3-none-any.whl\", "
+			   "\"url\": \"a.whl\", \"hashes\": {\"sha256\": "
+			   "\"%s\"}, \"size\": %s},",
+			   i, A64, sizes[i]);
+	buf_printf(&page,
+		   "{\"filename\": \"b-1-py3-none-any.whl\", \"url\": "
+		   "\"b.whl\", \"hashes\": {\"sha256\": \"%s\"}, "
+		   "\"size\": 1099511627776}]}",
+		   A64);
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, sizeof(sizes) / sizeof(*sizes) + 1);
+	for (size_t i = 0; i + 1 < n; i++)
+		assert_int_equal(v[i].size, 0);
+	/* 1 TiB itself is a size */
+	assert_int_equal(v[n - 1].size, (uint64_t)1 << 40);
+	pypi_index_files_free(v, n);
+	buf_release(&page);
+}
+
 /* Yanked files and files without a usable sha256 are left out. */
 static void test_pypi_index_parse_skips_yanked_and_unhashed(void **state)
 {
@@ -225,6 +260,7 @@ int main(void)
 	    cmocka_unit_test(test_pypi_platform_has_wheels),
 	    cmocka_unit_test(test_pypi_index_parse_reads_core_metadata),
 	    cmocka_unit_test(test_pypi_index_parse_skips_yanked_and_unhashed),
+	    cmocka_unit_test(test_pypi_index_parse_absurd_size_is_unknown),
 	    cmocka_unit_test(test_pypi_wheel_project_names),
 	    cmocka_unit_test(test_pypi_release_post_is_the_release),
 	    cmocka_unit_test(test_pypi_wheel_fits_each_platform),

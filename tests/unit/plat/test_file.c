@@ -120,7 +120,7 @@ static void test_file_read_of_folder(void **state)
 			 CUENV_NO);
 	assert_int_equal(err.msg.len, 0);
 	assert_int_equal(file_read(path, 100, 0, &text, &err), CUENV_E_STORE);
-	assert_true(asprintf(&want, "'%s' is not a file", path) > 0);
+	assert_true(asprintf(&want, "'%s' is a folder, not a file", path) > 0);
 	assert_string_equal(err.msg.data, want);
 	err_release(&err);
 	free(want);
@@ -140,7 +140,8 @@ static void test_file_read_refuses_fifo_without_blocking(void **state)
 	assert_int_equal(file_read(path, 100, FILE_MAY_BE_MISSING, &text, &err),
 			 CUENV_E_STORE);
 	alarm(0);
-	assert_non_null(strstr(err.msg.data, "is not a file"));
+	assert_non_null(
+	    strstr(err.msg.data, "is a FIFO, device or socket, not a file"));
 	assert_non_null(strstr(err.msg.data, path));
 	err_release(&err);
 	free(path);

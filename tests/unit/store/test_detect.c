@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/detect.h"
@@ -106,6 +107,61 @@ static void test_detect_cuda_prefers_version_json_to_txt(void **state)
 	expect_ok(detect_cuda_at(fx, "cuda", NULL, &f), &f);
 	assert_string_equal(f.cuda.version, "11.1.1");
 	found_release(&f);
+}
+
+/* A FIFO named version.json answers at once, naming it: never a hang. */
+static void test_detect_cuda_version_json_fifo_fails_at_once(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	char *fifo = fx_path(fx, "cuda/version.json");
+
+	fake_cuda_classic(fx, "cuda", 12);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(5); /* a hang fails the test instead of stalling the run */
+	assert_int_equal(detect_cuda_at(fx, "cuda", NULL, &f), CUENV_E_STORE);
+	alarm(0);
+	assert_non_null(strstr(f.err.msg.data, fifo));
+	assert_non_null(
+	    strstr(f.err.msg.data, "is a FIFO, device or socket, not a file"));
+	assert_non_null(strstr(f.err.hint.data, "--as VERSION"));
+	found_release(&f);
+	free(fifo);
+}
+
+/* One past 1 MiB is refused after reading that much, not read whole. */
+static void test_detect_cuda_version_json_too_large_fails(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	char *big = fx_path(fx, "cuda/version.json");
+
+	fake_cuda_classic(fx, "cuda", 12);
+	fx_write(fx, "cuda/version.json", "{}");
+	assert_int_equal(truncate(big, (1 << 20) + 1), 0);
+	assert_int_equal(detect_cuda_at(fx, "cuda", NULL, &f), CUENV_E_STORE);
+	assert_non_null(strstr(f.err.msg.data, big));
+	assert_non_null(strstr(f.err.msg.data, "is larger than 1048576 bytes"));
+	found_release(&f);
+	free(big);
+}
+
+/* --as names the version: the unreadable file is a warning instead. */
+static void test_detect_cuda_version_json_unread_with_as_warns(void **state)
+{
+	struct fixture *fx = *state;
+	struct found f;
+	char *fifo = fx_path(fx, "cuda/version.json");
+
+	fake_cuda_classic(fx, "cuda", 12);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	expect_ok(detect_cuda_at(fx, "cuda", "12.4.1", &f), &f);
+	assert_string_equal(f.cuda.version, "12.4.1");
+	assert_int_equal(f.cuda.warnings.n, 1);
+	assert_non_null(strstr(f.cuda.warnings.v[0], fifo));
+	assert_non_null(strstr(f.cuda.warnings.v[0], ": not read"));
+	found_release(&f);
+	free(fifo);
 }
 
 static void test_detect_cuda_reads_version_from_runtime_header(void **state)
@@ -1005,6 +1061,9 @@ int main(void)
 	    FS_TEST(test_detect_cuda_reads_version_json),
 	    FS_TEST(test_detect_cuda_reads_version_txt),
 	    FS_TEST(test_detect_cuda_prefers_version_json_to_txt),
+	    FS_TEST(test_detect_cuda_version_json_fifo_fails_at_once),
+	    FS_TEST(test_detect_cuda_version_json_too_large_fails),
+	    FS_TEST(test_detect_cuda_version_json_unread_with_as_warns),
 	    FS_TEST(test_detect_cuda_reads_version_from_runtime_header),
 	    FS_TEST(test_detect_cuda_reads_version_from_cuda_h),
 	    FS_TEST(test_detect_cuda_falls_back_to_library_file_name),
