@@ -35,10 +35,10 @@ exec`, as in a hooked shell; and then:
   fix     each such problem's fix is run as printed (sh -c 'FIX; exec
           python ...') and the whole re-checked: it must then work.
 
-The wheels are cached in ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/loader-matrix
-(about 8 GB, fetched once), the venvs and folders beside them (each
-rebuilt when what it holds differs from its own pins; MATRIX_ONLY="venv
-..." runs those venvs only). Exits 77 when the index cannot be
+The venvs and folders are cached in ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/
+loader-matrix (about 17 GB), each rebuilt when what it holds differs from
+its own pins, from wheels fetched then (about 8 GB, removed once every
+venv is built; MATRIX_ONLY="venv ..." runs those venvs only). Exits 77 when the index cannot be
 reached and nothing is cached, or no CPython 3.11 is found (run.sh skips).
 
     matrix.py CUENV_BIN
@@ -252,6 +252,9 @@ def build(py):
             subprocess.run([py, "-m", "pip", "install", "-q", "--no-index",
                             "--find-links", WHEELS, "--no-deps", "--require-hashes",
                             "--target", d, "-r", t.name], check=True)
+    # Installed, the venvs and folders are the cache: the downloads (8 GB)
+    # would only be kept twice; a change of pins fetches again.
+    shutil.rmtree(WHEELS, ignore_errors=True)
     return venvs
 
 

@@ -12,8 +12,10 @@ real index. The three answers must agree, and equal the hand-written
 table builds-expected.tsv.
 
 The cache (CUENV_CORPUS/builds, else ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}
-/builds) is outside the clone: wheels/ (the downloads), tree/ID (each
-unpacked), simple/ (the local index). A second run fetches nothing.
+/builds) is outside the clone: wheels/ (the downloads) and simple/ (the
+local index). A second run fetches nothing. Each wheel is unpacked for the
+folder reading into a scratch folder of its own, removed as soon as its
+checks are done: the unpacked trees (13 GB) are never kept.
 
     builds.py fetch           fetch and unpack what is missing; print root
     builds.py check CUENV     run needs the three ways, print the table
@@ -195,14 +197,11 @@ def fetch_wheel(root, art):
     return path
 
 
-def unpack(root, art, whl):
-    d = os.path.join(root, "tree", art[0])
-    if os.path.exists(d + "/.done"):
-        return d
-    shutil.rmtree(d, ignore_errors=True)
+def unpack(whl):
+    """whl unpacked into a new scratch folder (the caller removes it)."""
+    d = tempfile.mkdtemp(prefix="cuenv-builds-tree.")
     with zipfile.ZipFile(whl) as z:
         z.extractall(d)
-    open(d + "/.done", "w").close()
     return d
 
 
@@ -229,8 +228,9 @@ def fetch(only=()):
     for a in ARTIFACTS:
         if only and a[0] not in only:
             continue
-        whl = fetch_wheel(root, a)
-        unpack(root, a, whl)
+        fetch_wheel(root, a)
+    # trees an earlier layout kept
+    shutil.rmtree(os.path.join(root, "tree"), ignore_errors=True)
     local_index(root)
     print("builds: %s (%d bytes fetched in %.1f s)" % (root, FETCHED[0], time.time() - t0),
           file=sys.stderr)
@@ -294,7 +294,14 @@ def run_needs(cuenv, env, argv):
 def one(cuenv, env, root, art, url, live):
     aid, project, version, fn = art[:4]
     whl = os.path.join(root, "wheels", fn)
-    tree = os.path.join(root, "tree", aid)
+    tree = unpack(whl)
+    try:
+        return aid, three_ways(cuenv, env, whl, tree, url, project, version, fn, live)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+def three_ways(cuenv, env, whl, tree, url, project, version, fn, live):
     runs = [("wheel", [whl], [whl]), ("folder", [tree], [tree]),
             ("index", ["--index", url, "%s==%s" % (project, version)], [fn])]
     if live:
@@ -309,7 +316,7 @@ def one(cuenv, env, root, art, url, live):
             continue
         fx = (d.get("fetched") or [{}])[0]
         out.append((how, rc, norm(d, prefix), err, dt, fx))
-    return aid, out
+    return out
 
 
 def serve(root):
