@@ -62,3 +62,32 @@ said() {
 	_show "(last command)"
 	fail "stdout does not say '$1'"
 }
+
+# so DIR/NAME SONAME SRC [cc args]: a shared library built from SRC.
+so() {
+	_o=$1 _n=$2 _src=$3
+	shift 3
+	printf '%s\n' "$_src" >"$_o.c" &&
+		cc -fPIC -shared -Wl,-soname,"$_n" -Wl,--no-as-needed -o "$_o" "$_o.c" "$@" &&
+		rm -f "$_o.c"
+}
+
+# jit FILE MINOR: a libnvJitLink.so.12 whose version node has the symbols
+# jit_12_0 up to jit_12_MINOR (0 or 1).
+jit() {
+	if [ "$2" -ge 1 ]; then
+		echo 'libnvJitLink.so.12 { global: jit_12_0; jit_12_1; local: *; };' >"$HOME/jit.map"
+		so "$1" libnvJitLink.so.12 'int jit_12_0(void){return 0;} int jit_12_1(void){return 0;}' \
+			-Wl,--version-script="$HOME/jit.map"
+	else
+		echo 'libnvJitLink.so.12 { global: jit_12_0; local: *; };' >"$HOME/jit.map"
+		so "$1" libnvJitLink.so.12 'int jit_12_0(void){return 0;}' \
+			-Wl,--version-script="$HOME/jit.map"
+	fi
+}
+
+# record DIST FILE: site-packages $s holds DIST's dist-info, its RECORD
+# naming FILE.
+record() {
+	mkdir -p "$s/$1.dist-info" && printf '%s,sha256=x,1\n' "$2" >"$s/$1.dist-info/RECORD"
+}

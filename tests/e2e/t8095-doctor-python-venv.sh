@@ -14,29 +14,6 @@
 v=$HOME/venv
 s=$v/lib/python3.11/site-packages
 
-# so DIR/NAME SONAME SRC [cc args]
-so() {
-	_o=$1 _n=$2 _src=$3
-	shift 3
-	printf '%s\n' "$_src" >"$_o.c" &&
-		cc -fPIC -shared -Wl,-soname,"$_n" -Wl,--no-as-needed -o "$_o" "$_o.c" "$@" &&
-		rm -f "$_o.c"
-}
-# jit DIR/FILE MINOR: nvJitLink with the symbols up to 12.MINOR
-jit() {
-	if [ "$2" -ge 1 ]; then
-		echo 'libnvJitLink.so.12 { global: jit_12_0; jit_12_1; local: *; };' >"$HOME/jit.map"
-		so "$1" libnvJitLink.so.12 'int jit_12_0(void){return 0;} int jit_12_1(void){return 0;}' \
-			-Wl,--version-script="$HOME/jit.map"
-	else
-		echo 'libnvJitLink.so.12 { global: jit_12_0; local: *; };' >"$HOME/jit.map"
-		so "$1" libnvJitLink.so.12 'int jit_12_0(void){return 0;}' \
-			-Wl,--version-script="$HOME/jit.map"
-	fi
-}
-record() {
-	mkdir -p "$s/$1.dist-info" && printf '%s,sha256=x,1\n' "$2" >"$s/$1.dist-info/RECORD"
-}
 
 need cc &&
 	mkdir -p "$v/bin" "$s/nvidia/nvjitlink/lib" "$s/nvidia/cusparse/lib" \

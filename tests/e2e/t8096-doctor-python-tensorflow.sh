@@ -13,17 +13,6 @@
 v=$HOME/venv
 s=$v/lib/python3.11/site-packages
 
-# so DIR/NAME SONAME SRC [cc args]
-so() {
-	_o=$1 _n=$2 _src=$3
-	shift 3
-	printf '%s\n' "$_src" >"$_o.c" &&
-		cc -fPIC -shared -Wl,-soname,"$_n" -Wl,--no-as-needed -o "$_o" "$_o.c" "$@" &&
-		rm -f "$_o.c"
-}
-record() {
-	mkdir -p "$s/$1.dist-info" && printf '%s,sha256=x,1\n' "$2" >"$s/$1.dist-info/RECORD"
-}
 
 need cc &&
 	mkdir -p "$v/bin" "$s/nvidia/cuda_runtime/lib" "$s/nvidia/cufft/lib" "$s/tensorflow/python" &&
