@@ -406,6 +406,19 @@ static void test_mirror_run_replaces_a_damaged_file(void **state)
 	end_world(&w);
 }
 
+/* Make path 100 s older, keeping its atime; its times into t (a stamp
+ * taken just after a write is not trusted: an old file's is). */
+static void age(const char *path, struct timespec t[2])
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	t[0] = st.st_atim;
+	t[1] = st.st_mtim;
+	t[1].tv_sec -= 100;
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
 static void test_mirror_run_verify_hashes_even_stamped_files(void **state)
 {
 	struct world w;
@@ -414,7 +427,6 @@ static void test_mirror_run_verify_hashes_even_stamped_files(void **state)
 	struct mirror_report r;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *path;
-	struct stat st;
 	struct timespec t[2];
 	FILE *f;
 
@@ -422,13 +434,8 @@ static void test_mirror_run_verify_hashes_even_stamped_files(void **state)
 	plan_all(&w, &p);
 	o = run_opts(&w);
 	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
-	/* An old file (a stamp taken just after a write is not trusted) */
 	path = fx_path(w.fx, "m/" CUDART);
-	assert_int_equal(stat(path, &st), 0);
-	t[0] = st.st_atim;
-	t[1] = st.st_mtim;
-	t[1].tv_sec -= 100;
-	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+	age(path, t);
 	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
 	assert_int_equal(r.had, 4);
 	/* ... damaged keeping its size and mtime: the stamp cannot see it. */
@@ -458,7 +465,6 @@ static void test_mirror_run_stamp_is_for_its_sha256(void **state)
 	struct mirror_report r;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	char *path;
-	struct stat st;
 	struct timespec t[2];
 	size_t i;
 
@@ -466,13 +472,8 @@ static void test_mirror_run_stamp_is_for_its_sha256(void **state)
 	plan_all(&w, &p);
 	o = run_opts(&w);
 	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
-	/* old enough for its stamp to be trusted */
 	path = fx_path(w.fx, "m/" CUDART);
-	assert_int_equal(stat(path, &st), 0);
-	t[0] = st.st_atim;
-	t[1] = st.st_mtim;
-	t[1].tv_sec -= 100;
-	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+	age(path, t);
 	free(path);
 	assert_int_equal(mirror_run(&p, &o, &r, &err), CUENV_OK);
 	assert_int_equal(r.had, 4);
