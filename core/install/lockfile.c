@@ -792,8 +792,9 @@ int lock_verify(const struct lockfile *lk, const struct catalog *cat,
 			if (rc)
 				return cuenv_hint(err,
 						  "lock again from the index "
-						  "in force: cuenv lock "
-						  "--source pypi");
+						  "in force: cuenv install "
+						  "--source pypi, then cuenv "
+						  "lock --source pypi");
 			continue;
 		}
 		if (strcmp(cp->version ? cp->version : r->version, p->version))
