@@ -860,16 +860,53 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 	return ok;
 }
 
-/* Add v to seen, kept in version order (2.9 before 2.10), once. */
-static void seen_add(struct strv *seen, const char *v)
-{
-	size_t at = 0;
+/* A release a page has, parsed once for sorting. */
+struct had {
+	struct version v;
+	const char *s;
+};
 
-	if (strv_find(seen, v) >= 0)
-		return;
-	while (at < seen->n && version_cmp_str(seen->v[at], v) < 0)
-		at++;
-	strv_insert(seen, at, v);
+static int cmp_had(const void *a, const void *b)
+{
+	const struct had *x = a, *y = b;
+	int c = version_cmp(&x->v, &y->v);
+
+	return c ? c : strcmp(x->s, y->s);
+}
+
+/* The most releases a hint lists: the newest of them. */
+#define HAD_MAX 32
+
+/*
+ * "it has 2.6.5, 2.9.1, 2.10.0" for the releases seen (valid versions,
+ * in any order, repeated), each once and in version order (2.9 before
+ * 2.10); past HAD_MAX, the count and the newest. Sorted once: n log n
+ * for a page of n files (a list kept in order as it grew was n * n: 39 s
+ * for 50k releases).
+ */
+static void had_list(const struct strv *seen, struct buf *out)
+{
+	struct had *h = xcalloc(seen->n ? seen->n : 1, sizeof(*h));
+	size_t n = 0, from;
+
+	for (size_t i = 0; i < seen->n; i++) {
+		h[i].s = seen->v[i];
+		if (version_parse(h[i].s, &h[i].v))
+			BUG("release '%s' is not a version", h[i].s);
+	}
+	if (seen->n)
+		qsort(h, seen->n, sizeof(*h), cmp_had);
+	for (size_t i = 0; i < seen->n; i++)
+		if (!n || strcmp(h[n - 1].s, h[i].s))
+			h[n++] = h[i];
+	from = n > HAD_MAX ? n - HAD_MAX : 0;
+	if (from)
+		buf_printf(out, "it has %zu releases, the newest ", n);
+	else if (n)
+		buf_adds(out, "it has ");
+	for (size_t i = from; i < n; i++)
+		buf_printf(out, "%s%s", i > from ? ", " : "", h[i].s);
+	free(h);
 }
 
 /*
@@ -878,7 +915,8 @@ static void seen_add(struct strv *seen, const char *v)
  * interpreter's tag, "cp311", or NULL), into r (project, version, wheel,
  * url, size) and *pick (into files). Why it was chosen goes into why
  * when not NULL. A release the index lacks is CUENV_E_UNKNOWN, its hint
- * every release it has for this machine, in version order.
+ * every release it has for this machine, in version order (past 32, the
+ * newest).
  */
 static int choose_wheel(const char *req, const char *index,
 			const char *platform, const char *py,
@@ -920,7 +958,7 @@ static int choose_wheel(const char *req, const char *index,
 			continue;
 		}
 		if (sc && ps)
-			seen_add(&seen, v);
+			strv_push(&seen, v);
 		if (!sc || !ps || (spec && !version_matches_str(v, spec))) {
 			free(v);
 			continue;
@@ -947,9 +985,7 @@ static int choose_wheel(const char *req, const char *index,
 				r->project, spec ? " " : "", spec ? spec : "",
 				platform ? platform : "this machine",
 				py ? " and " : "", py ? py : "", page.data);
-		for (size_t i = 0; i < seen.n; i++)
-			buf_printf(&had, "%s%s", i ? ", " : "it has ",
-				   seen.v[i]);
+		had_list(&seen, &had);
 		cuenv_hint(err, "%s%sanother platform: --platform win_amd64",
 			   had.data, had.len ? "; " : "");
 		goto out;
