@@ -250,6 +250,43 @@ static void test_wheel_zip64_locator_out_of_reach(void **state)
 	err_release(&err);
 }
 
+/*
+ * A zip64 locator pointing at a record that starts within the tail but
+ * has fewer than its 56 bytes in it: refused, never read past the tail.
+ * The bytes past the tail (in memory here) would make a valid record.
+ */
+static void test_wheel_zip64_record_cut_by_the_tail(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct wheel_zip_end end;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t tail;
+
+	(void)state;
+	put32(&b, 0x07064b50); /* the zip64 locator */
+	put32(&b, 0);
+	put32(&b, 20 + 22); /* the record: the tail's last 4 bytes */
+	put32(&b, 0);
+	put32(&b, 1);
+	put32(&b, 0x06054b50); /* the end record, its counts in zip64 */
+	put32(&b, 0);
+	put16(&b, 0xFFFF);
+	put16(&b, 0xFFFF);
+	put32(&b, 0xFFFFFFFFul);
+	put32(&b, 0xFFFFFFFFul);
+	put16(&b, 4);	       /* a comment: */
+	put32(&b, 0x06064b50); /* the record's signature */
+	tail = b.len;
+	for (size_t i = 4; i < 56; i++)	       /* past the tail: a record of */
+		buf_addc(&b, i == 32 ? 1 : 0); /* one entry at 0, 0 bytes */
+	assert_int_equal(tail, 20 + 22 + 4);
+	assert_int_equal(wheel_zip_end_parse(b.data, tail, tail, &end, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "zip64 end record out of reach"));
+	buf_release(&b);
+	err_release(&err);
+}
+
 static void test_wheel_member_from_its_local_bytes(void **state)
 {
 	struct buf z = BUF_INIT, out = BUF_INIT;
@@ -664,6 +701,7 @@ int main(void)
 	    cmocka_unit_test(test_wheel_member_span_refuses_data_past_the_end),
 	    cmocka_unit_test(test_wheel_local_check_refuses_what_runs_past),
 	    cmocka_unit_test(test_wheel_zip64_locator_out_of_reach),
+	    cmocka_unit_test(test_wheel_zip64_record_cut_by_the_tail),
 	    cmocka_unit_test(test_wheel_member_from_its_local_bytes),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_local_reads_metadata_in_place, fx_setup,
