@@ -105,6 +105,83 @@ static void make_zip(struct buf *z, const char *const *names,
 	make_zip_n(z, names, datas, NULL, n, comment_len, cd_at);
 }
 
+/*
+ * A zip of stored members as make_zip_n writes them, each as zm[i] says:
+ * a local header that names another name, a data descriptor (flag bit
+ * 3, the local header's CRC and sizes 0) whose sizes are desc_off more
+ * than the data's, or a directory whose uncompressed size is dir_off
+ * more (the local header then giving no CRC or sizes: 0).
+ */
+struct zmember {
+	const char *name, *data;
+	const char *local_name; /* NULL: name */
+	bool descriptor;
+	unsigned desc_off, dir_off;
+};
+
+static void make_zip_x(struct buf *z, const struct zmember *zm, size_t n,
+		       size_t *cd_at)
+{
+	struct buf cd = BUF_INIT;
+
+	buf_reset(z);
+	for (size_t i = 0; i < n; i++) {
+		const char *local =
+		    zm[i].local_name ? zm[i].local_name : zm[i].name;
+		size_t at = z->len, dl = strlen(zm[i].data);
+		unsigned long crc = crc32_of(zm[i].data, dl);
+		bool given = !zm[i].descriptor && !zm[i].dir_off;
+
+		put32(z, 0x04034b50);
+		put16(z, 20);
+		put16(z, zm[i].descriptor ? 8 : 0);
+		put16(z, 0); /* stored */
+		put32(z, 0);
+		put32(z, given ? crc : 0);
+		put32(z, given ? dl : 0);
+		put32(z, given ? dl : 0);
+		put16(z, (unsigned)strlen(local));
+		put16(z, 0);
+		buf_adds(z, local);
+		buf_add(z, zm[i].data, dl);
+		if (zm[i].descriptor) {
+			put32(z, 0x08074b50);
+			put32(z, crc);
+			put32(z, dl + zm[i].desc_off);
+			put32(z, dl + zm[i].desc_off);
+		}
+
+		put32(&cd, 0x02014b50);
+		put16(&cd, 20);
+		put16(&cd, 20);
+		put16(&cd, zm[i].descriptor ? 8 : 0);
+		put16(&cd, 0);
+		put32(&cd, 0);
+		put32(&cd, crc);
+		put32(&cd, dl);
+		put32(&cd, dl + zm[i].dir_off);
+		put16(&cd, (unsigned)strlen(zm[i].name));
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put32(&cd, 0);
+		put32(&cd, at);
+		buf_adds(&cd, zm[i].name);
+	}
+	*cd_at = z->len;
+	buf_add(z, cd.data, cd.len);
+	put32(z, 0x06054b50);
+	put16(z, 0);
+	put16(z, 0);
+	put16(z, (unsigned)n);
+	put16(z, (unsigned)n);
+	put32(z, cd.len);
+	put32(z, *cd_at);
+	put16(z, 0);
+	buf_release(&cd);
+}
+
 static const char *const names[] = {
     "tensorflow/python/platform/build_info.py",
     "tensorflow-2.6.5.dist-info/METADATA",
@@ -391,6 +468,7 @@ static void test_wheel_local_check_refuses_what_runs_past(void **state)
 	(void)state;
 	make_zip(&z, names, datas, 2, 0, &cd_at);
 	m.csize = m.usize = strlen(datas[0]);
+	m.crc = (uint32_t)crc32_of(datas[0], m.usize);
 	assert_int_equal(wheel_zip_local_check(z.data, one, &m, 1024, &err),
 			 CUENV_OK);
 	/* its data cut short */
@@ -688,6 +766,166 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	free(url);
 }
 
+/* ---- members that disagree ------------------------------------------- */
+
+static const char metadata_name[] = "tensorflow-2.6.5.dist-info/METADATA";
+static const char build_name[] = "tensorflow/python/platform/build_info.py";
+static const char build_data[] = "build_info = {'cuda_version': '11.2'}\n";
+
+/* The zip zm (n members) at rel; *path gets its path. */
+static void zip_at(const struct fixture *fx, const char *rel,
+		   const struct zmember *zm, size_t n, char **path)
+{
+	struct buf z = BUF_INIT;
+	size_t cd_at;
+
+	make_zip_x(&z, zm, n, &cd_at);
+	fx_write_bytes(fx, rel, z.data, z.len);
+	*path = fx_path(fx, rel);
+	buf_release(&z);
+}
+
+/* needs reads the wheel at path: no report, one warning naming member
+ * and saying why. */
+static void assert_member_refused(const char *path, const char *member,
+				  const char *why)
+{
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf shown = BUF_INIT;
+
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, 1, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 0);
+	assert_int_equal(s.warnings.n, 1);
+	buf_printf(&shown, "%s/%s", path, member);
+	assert_non_null(strstr(s.warnings.v[0], shown.data));
+	if (!strstr(s.warnings.v[0], why))
+		fail_msg("'%s' does not say '%s'", s.warnings.v[0], why);
+	needs_scan_release(&s);
+	buf_release(&shown);
+	err_release(&err);
+}
+
+/* install's check of the zip at path refuses it, saying why. */
+static void assert_check_refuses(const char *path, const char *why)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	assert_int_equal(wheel_local_check(path, &err), CUENV_E_UNPACK);
+	if (!strstr(err.msg.data, why))
+		fail_msg("'%s' does not say '%s'", err.msg.data, why);
+	err_release(&err);
+}
+
+/*
+ * Two members of one name: which one a reader keeps is its own choice
+ * (libarchive's install wrote the last), so the wheel is refused, by
+ * needs and by install's check alike.
+ */
+static void test_wheel_refuses_two_members_of_one_name(void **state)
+{
+	const struct zmember zm[] = {
+	    {.name = build_name, .data = "build_info = {}\n"},
+	    {.name = metadata_name, .data = "Name: tensorflow\n"},
+	    {.name = build_name, .data = build_data},
+	};
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path;
+
+	zip_at(fx, "tf.whl", zm, 3, &path);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, 1, &err), CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "corrupt zip: two members named "
+					     "'tensorflow/python/platform/"
+					     "build_info.py'"));
+	err_release(&err);
+	assert_check_refuses(path, "two members named");
+	needs_scan_release(&s);
+	free(path);
+}
+
+/*
+ * A member whose local header names another file: install (libarchive
+ * takes the local name) and needs (the directory's) would see two trees
+ * of one wheel. Refused where the local header is read: needs passes the
+ * member over with a warning, install's check refuses the zip, as does
+ * the check of a member fetched by range requests.
+ */
+static void test_wheel_refuses_a_local_name_not_the_directorys(void **state)
+{
+	const struct zmember zm[] = {
+	    {.name = build_name,
+	     .data = build_data,
+	     .local_name = "tensorflow/python/platform/build_infx.py"},
+	};
+	struct fixture *fx = *state;
+	struct wheel_zip_member m = {.name = (char *)build_name};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf z = BUF_INIT;
+	size_t cd_at;
+	char *path;
+
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name,
+			      "is named 'tensorflow/python/platform/"
+			      "build_infx.py' in its local header");
+	assert_check_refuses(path, "is named");
+	make_zip_x(&z, zm, 1, &cd_at);
+	m.csize = m.usize = strlen(build_data);
+	m.crc = (uint32_t)crc32_of(build_data, m.usize);
+	assert_int_equal(wheel_zip_local_check(z.data, cd_at, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "in its local header"));
+	err_release(&err);
+	buf_release(&z);
+	free(path);
+}
+
+/*
+ * Sizes that are not what was inflated: a data descriptor's (bit 3),
+ * and a directory's whose local header gives none. needs passes the
+ * member over with a warning; install's check refuses a descriptor
+ * that is not the directory's. A true descriptor reads as before.
+ */
+static void test_wheel_checks_sizes_against_what_inflates(void **state)
+{
+	struct zmember zm[] = {
+	    {.name = build_name, .data = build_data, .descriptor = true},
+	};
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path;
+
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, 1, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].cuda, "11.2");
+	assert_int_equal(wheel_local_check(path, &err), CUENV_OK);
+	needs_scan_release(&s);
+	free(path);
+
+	zm[0].desc_off = 1;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name, "wrong size");
+	assert_check_refuses(path, "its data descriptor's CRC or sizes are "
+				   "not its directory's");
+	free(path);
+
+	zm[0].desc_off = 0;
+	zm[0].descriptor = false;
+	zm[0].dir_off = 5;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name,
+			      "inflates to 0 bytes, its directory says 43");
+	err_release(&err);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,7 +958,18 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_needs_scan_reads_a_wheel_in_place, fx_setup,
 		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_refuses_two_members_of_one_name, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_refuses_a_local_name_not_the_directorys, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_checks_sizes_against_what_inflates, fx_setup,
+		fx_teardown),
 	};
 
+	if (getenv("CUENV_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
