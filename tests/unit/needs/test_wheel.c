@@ -107,16 +107,16 @@ static void make_zip(struct buf *z, const char *const *names,
 
 /*
  * A zip of stored members as make_zip_n writes them, each as zm[i] says:
- * a local header that names another name, a data descriptor (flag bit
- * 3, the local header's CRC and sizes 0) whose sizes are desc_off more
- * than the data's, or a directory whose uncompressed size is dir_off
- * more (the local header then giving no CRC or sizes: 0).
+ * a local header that names another name, or gives no CRC or sizes (0:
+ * hide), a data descriptor (flag bit 3, the local header then giving
+ * none) whose sizes are desc_off more than the data's, a directory whose
+ * uncompressed size is dir_off more, or whose CRC is crc_off more.
  */
 struct zmember {
 	const char *name, *data;
 	const char *local_name; /* NULL: name */
-	bool descriptor;
-	unsigned desc_off, dir_off;
+	bool hide, descriptor;
+	unsigned desc_off, dir_off, crc_off;
 };
 
 static void make_zip_x(struct buf *z, const struct zmember *zm, size_t n,
@@ -130,7 +130,7 @@ static void make_zip_x(struct buf *z, const struct zmember *zm, size_t n,
 		    zm[i].local_name ? zm[i].local_name : zm[i].name;
 		size_t at = z->len, dl = strlen(zm[i].data);
 		unsigned long crc = crc32_of(zm[i].data, dl);
-		bool given = !zm[i].descriptor && !zm[i].dir_off;
+		bool given = !zm[i].descriptor && !zm[i].hide;
 
 		put32(z, 0x04034b50);
 		put16(z, 20);
@@ -157,7 +157,7 @@ static void make_zip_x(struct buf *z, const struct zmember *zm, size_t n,
 		put16(&cd, zm[i].descriptor ? 8 : 0);
 		put16(&cd, 0);
 		put32(&cd, 0);
-		put32(&cd, crc);
+		put32(&cd, crc + zm[i].crc_off);
 		put32(&cd, dl);
 		put32(&cd, dl + zm[i].dir_off);
 		put16(&cd, (unsigned)strlen(zm[i].name));
@@ -892,12 +892,17 @@ static void test_wheel_refuses_a_local_name_not_the_directorys(void **state)
  */
 static void test_wheel_checks_sizes_against_what_inflates(void **state)
 {
+	static const char descriptor_differs[] =
+	    "its data descriptor's CRC or sizes are not its directory's";
 	struct zmember zm[] = {
 	    {.name = build_name, .data = build_data, .descriptor = true},
 	};
 	struct fixture *fx = *state;
+	struct wheel_zip_member m = {.name = (char *)build_name};
 	struct needs_scan s;
 	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf z = BUF_INIT;
+	size_t cd_at;
 	char *path;
 
 	zip_at(fx, "tf.whl", zm, 1, &path);
@@ -909,21 +914,88 @@ static void test_wheel_checks_sizes_against_what_inflates(void **state)
 	needs_scan_release(&s);
 	free(path);
 
+	/* a descriptor's sizes that are not the data's (libarchive's
+	 * check), nor the directory's */
 	zm[0].desc_off = 1;
 	zip_at(fx, "tf.whl", zm, 1, &path);
 	assert_member_refused(path, build_name, "wrong size");
-	assert_check_refuses(path, "its data descriptor's CRC or sizes are "
-				   "not its directory's");
+	assert_check_refuses(path, descriptor_differs);
+	free(path);
+	make_zip_x(&z, zm, 1, &cd_at);
+	m.csize = m.usize = strlen(build_data);
+	m.crc = (uint32_t)crc32_of(build_data, m.usize);
+	assert_int_equal(wheel_zip_local_check(z.data, z.len, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, descriptor_differs));
+	err_release(&err);
+
+	/* a descriptor true to the data, whose CRC is not the directory's */
+	zm[0].desc_off = 0;
+	zm[0].crc_off = 1;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name, descriptor_differs);
 	free(path);
 
-	zm[0].desc_off = 0;
+	/* no descriptor: the local header's sizes, or else the data's, are
+	 * not the directory's */
 	zm[0].descriptor = false;
+	zm[0].crc_off = 0;
 	zm[0].dir_off = 5;
 	zip_at(fx, "tf.whl", zm, 1, &path);
 	assert_member_refused(path, build_name,
-			      "inflates to 0 bytes, its directory says 43");
-	err_release(&err);
+			      "its local header's CRC or sizes are not its "
+			      "directory's");
+	assert_check_refuses(path, "its local header's CRC or sizes");
 	free(path);
+	zm[0].hide = true;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name,
+			      "inflates to 0 bytes, its directory says 43");
+	buf_release(&z);
+	free(path);
+}
+
+/*
+ * A release the index lacks: the hint lists the releases it has in
+ * version order, past 32 their count and the newest 32 (a page of 50k
+ * releases was a hint of 50k, kept in order by insertion: 39 s).
+ */
+static void test_wheel_needs_scan_hint_names_the_newest(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_fetches fs = {0};
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf page = BUF_INIT, url = BUF_INIT;
+	char *index = fx_path(fx, "simple");
+
+	buf_adds(&page, "{\"files\": [");
+	for (unsigned i = 0; i < 40; i++)
+		buf_printf(&page,
+			   "%s{\"filename\": \"pkg-1.0.%u-py3-none-any.whl\", "
+			   "\"url\": \"p/%u.whl\", \"hashes\": "
+			   "{\"sha256\": \"%064u\"}}",
+			   i ? ", " : "", (i * 7) % 40, i, 0);
+	buf_adds(&page, "]}");
+	fx_mkdir(fx, "simple");
+	fx_mkdir(fx, "simple/pkg");
+	fx_write(fx, "simple/pkg/index.html", page.data);
+	buf_printf(&url, "file://%s", index);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_needs_scan(&s, "pkg==9.9", url.data, NULL, NULL,
+					  &fo, &fs, &err),
+			 CUENV_E_UNKNOWN);
+	assert_non_null(strstr(err.hint.data,
+			       "it has 40 releases, the newest 1.0.8, 1.0.9, "
+			       "1.0.10, "));
+	assert_non_null(strstr(err.hint.data, ", 1.0.38, 1.0.39; "));
+	assert_null(strstr(err.hint.data, "1.0.7,"));
+	needs_scan_release(&s);
+	needs_fetches_release(&fs);
+	BUF_RELEASE_EACH(&page, &url);
+	err_release(&err);
+	free(index);
 }
 
 int main(void)
@@ -957,6 +1029,9 @@ int main(void)
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_needs_scan_reads_a_wheel_in_place, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_needs_scan_hint_names_the_newest, fx_setup,
 		fx_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_refuses_two_members_of_one_name, fx_setup,
