@@ -28,7 +28,8 @@
 #                         core/plat/file.h (tools/outside-open-check)
 #   make bench            the hook's cost per prompt, against direnv; then
 #                         a cold install's time and memory, against a
-#                         hand-written script and parallel xz -d
+#                         hand-written script and parallel xz -d; then
+#                         modules, needs, explain and index pages
 #   make mutate           planted bugs: each one-line change to core in
 #                         tools/mutations.txt is built in a scratch copy
 #                         and must be caught by the unit and e2e tests
@@ -485,6 +486,7 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/modules.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/needs.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/explain.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/pages.sh
 
 # ---- real artifacts ---------------------------------------------------------
 

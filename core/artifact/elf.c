@@ -617,17 +617,70 @@ struct vname {
 	bool weak;
 };
 
+/*
+ * Every version entry read, and an index by version number: slot[idx] is
+ * 1 + the first entry of index idx (0: none), so that each symbol's
+ * version is found at once (a linear search per symbol was 65,536
+ * symbols times 65,535 versions: 53 s). An index is 15 bits, so slot has
+ * at most 32,768 entries.
+ *
+ * A DT_VERNEED record points at its chain of entries by an offset, and
+ * nothing stops many records from pointing at one long chain: each
+ * level is bounded, their product is not (64 records sharing a chain of
+ * 65,535 entries: 59 s and 855 MB). Entries are 16 bytes or more and
+ * never overlap in a linked file, so bound is the most it can hold (and
+ * VERSIONS_MAX): counted over every record, verdef's and verneed's, a
+ * chain revisited shows as more entries than that.
+ */
 struct vtable {
 	struct vname *v;
-	size_t n;
+	size_t n, cap;
+	uint64_t bound;
+	uint32_t *slot;
+	size_t nslot;
 };
+
+static void vtable_init(struct vtable *t, const struct img *im)
+{
+	memset(t, 0, sizeof(*t));
+	t->bound = im->len / 16 < VERSIONS_MAX ? im->len / 16 : VERSIONS_MAX;
+}
+
+static void vtable_release(struct vtable *t)
+{
+	FREE_EACH(t->v, t->slot);
+}
+
+/* One more entry; more than the file has room for is refused. */
+static int vtable_add(const struct img *im, struct vtable *t, uint64_t idx,
+		      const char *name, const char *file, bool weak)
+{
+	if (t->n >= t->bound)
+		return bad(im, "more symbol versions than the file has room "
+			       "for (records that share one chain)");
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	t->v[t->n++] = (struct vname){ idx, name, file, weak };
+	return CUENV_OK;
+}
+
+/* Index the entries by version number, the first of each number kept. */
+static void vtable_index(struct vtable *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].idx >= t->nslot)
+			t->nslot = (size_t)t->v[i].idx + 1;
+	t->slot = xcalloc(t->nslot ? t->nslot : 1, sizeof(*t->slot));
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->slot[t->v[i].idx])
+			t->slot[t->v[i].idx] = (uint32_t)i + 1;
+}
 
 static const struct vname *vtable_find(const struct vtable *t, uint64_t idx)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].idx == idx)
-			return &t->v[i];
-	return NULL;
+	return idx < t->nslot && t->slot[idx] ? &t->v[t->slot[idx] - 1] : NULL;
 }
 
 static int read_verdef(const struct img *im, const struct headers *h,
@@ -654,10 +707,11 @@ static int read_verdef(const struct img *im, const struct headers *h,
 		rc = dyn_string(im, d, name, &s);
 		if (rc)
 			return rc;
+		rc = vtable_add(im, vt, ndx & 0x7fff, s, NULL, false);
+		if (rc)
+			return rc;
 		if (!(flags & VER_FLG_BASE))
 			strv_push(&out->defined_versions, s);
-		vt->v = xrealloc(vt->v, (vt->n + 1) * sizeof(*vt->v));
-		vt->v[vt->n++] = (struct vname){ ndx & 0x7fff, s, NULL, false };
 		if (!next)
 			break;
 		off += next;
@@ -698,8 +752,13 @@ static int read_verneed(const struct img *im, const struct headers *h,
 			    !rd(im, a + 12, 4, &anext))
 				return bad(im, "version need out of range");
 			rc = dyn_string(im, d, name, &ns);
+			if (!rc)
+				rc = vtable_add(im, vt, other & 0x7fff, ns, fs,
+						(flags & VER_FLG_WEAK) != 0);
 			if (rc)
 				return rc;
+			/* vtable_add bounds nrefs: its growth by one is
+			 * at most VERSIONS_MAX copies */
 			out->refs =
 				xrealloc(out->refs,
 					 (out->nrefs + 1) * sizeof(*out->refs));
@@ -707,10 +766,6 @@ static int read_verneed(const struct img *im, const struct headers *h,
 				(struct elf_verref){ xstrdup(fs), xstrdup(ns),
 						     (flags & VER_FLG_WEAK) !=
 							     0 };
-			vt->v = xrealloc(vt->v, (vt->n + 1) * sizeof(*vt->v));
-			vt->v[vt->n++] =
-				(struct vname){ other & 0x7fff, ns, fs,
-						(flags & VER_FLG_WEAK) != 0 };
 			if (!anext)
 				break;
 			a += anext;
@@ -791,10 +846,11 @@ int elf_parse_symvers(const void *data, size_t len, const char *name,
 	struct headers h = { 0 };
 	struct dyn d = { 0 };
 	struct tags t = { 0 };
-	struct vtable vt = { 0 };
+	struct vtable vt;
 	bool found = false;
 	int rc = open_image(&im, &h);
 
+	vtable_init(&vt, &im);
 	if (!rc)
 		rc = dyn_from_segments(&im, &h, &d, &found);
 	if (rc || !found || !d.have_str)
@@ -804,10 +860,12 @@ int elf_parse_symvers(const void *data, size_t len, const char *name,
 		rc = read_verdef(&im, &h, &d, &t, out, &vt);
 	if (!rc)
 		rc = read_verneed(&im, &h, &d, &t, out, &vt);
-	if (!rc)
+	if (!rc) {
+		vtable_index(&vt);
 		rc = read_symbols(&im, &h, &d, &t, &vt, out);
+	}
 out:
-	free(vt.v);
+	vtable_release(&vt);
 	return rc;
 }
 

@@ -196,8 +196,12 @@ void elf_symvers_release(struct elf_symvers *v);
  * is taken from the SHT_DYNSYM section at DT_SYMTAB's address, else from
  * DT_HASH, else from walking DT_GNU_HASH; when none gives it,
  * symbols_known is false and only the version lists are read. Every
- * offset and count is checked as elf_parse() checks them; returns its
- * codes (CUENV_NO: not ELF; CUENV_E_MANIFEST: corrupt, naming what).
+ * offset and count is checked as elf_parse() checks them, and the
+ * version entries walked, over every DT_VERDEF and DT_VERNEED record
+ * (records may share a chain), are at most what the file has room for
+ * (16 bytes each) and 65,535: the work is bounded by the file's size,
+ * and each symbol's version is found in constant time. Returns its codes
+ * (CUENV_NO: not ELF; CUENV_E_MANIFEST: corrupt, naming what).
  */
 int elf_parse_symvers(const void *data, size_t len, const char *name,
 		      struct elf_symvers *out, struct cuenv_err *err);

@@ -1,5 +1,6 @@
 #include "artifact/loader.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,11 @@ void loader_release(struct loader *l)
 		FREE_EACH(l->miss[i].name, l->miss[i].why);
 	for (size_t i = 0; i < l->nprob; i++)
 		FREE_EACH(l->prob[i].version, l->prob[i].symbol);
-	FREE_EACH(l->obj, l->miss, l->prob);
+	for (size_t i = 0; i < l->ndirs; i++) {
+		free(l->dirs[i].path);
+		strv_release(&l->dirs[i].names);
+	}
+	FREE_EACH(l->obj, l->miss, l->prob, l->dirs);
 	strv_release(&l->library_path);
 	memset(l, 0, sizeof(*l));
 }
@@ -168,6 +173,74 @@ static enum try_result try_file(struct loader *l, const char *path,
 	return res;
 }
 
+/* ---- folders, listed once ------------------------------------------------ */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* List folder path into d (d->path set). */
+static void dir_list(struct loader_dir *d)
+{
+	const char *at = *d->path ? d->path : ".", *name;
+	struct plat_dir *dir = plat_opendir(at);
+	struct plat_stat st;
+
+	d->names = (struct strv)STRV_INIT;
+	if (!dir) {
+		/* ld.so's open() fails in a folder that is not there */
+		d->state = plat_stat(at, &st) || st.type != PLAT_F_DIR
+				   ? LOADER_DIR_ABSENT
+				   : LOADER_DIR_UNLISTED;
+		return;
+	}
+	while ((name = plat_readdir(dir)))
+		strv_push(&d->names, name);
+	d->state = errno ? LOADER_DIR_UNLISTED : LOADER_DIR_LISTED;
+	plat_closedir(dir);
+	strv_sort(&d->names);
+}
+
+/* Folder path, listed the first time it is asked for. */
+static const struct loader_dir *dir_get(struct loader *l, const char *path)
+{
+	size_t lo = 0, hi = l->ndirs;
+	struct loader_dir *d;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->dirs[mid].path, path);
+
+		if (!c)
+			return &l->dirs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	l->dirs = xrealloc(l->dirs, (l->ndirs + 1) * sizeof(*l->dirs));
+	memmove(&l->dirs[lo + 1], &l->dirs[lo],
+		(l->ndirs - lo) * sizeof(*l->dirs));
+	l->ndirs++;
+	d = &l->dirs[lo];
+	d->path = xstrdup(path);
+	dir_list(d);
+	return d;
+}
+
+/* Could folder dir hold name? Only a listing without it says no. */
+static bool dir_may_have(struct loader *l, const char *dir, const char *name)
+{
+	const struct loader_dir *d = dir_get(l, dir);
+
+	if (d->state == LOADER_DIR_ABSENT)
+		return false;
+	return d->state != LOADER_DIR_LISTED ||
+	       (d->names.n && bsearch(&name, d->names.v, d->names.n,
+				      sizeof(char *), cmp_name));
+}
+
 /* Search folder dir (after expansion) for name. */
 static enum try_result try_dir(struct loader *l, const char *dir,
 			       const char *name, struct candidate *c,
@@ -175,6 +248,8 @@ static enum try_result try_dir(struct loader *l, const char *dir,
 {
 	enum try_result r;
 
+	if (!dir_may_have(l, dir, name))
+		return TRY_NONE;
 	buf_reset(path);
 	buf_printf(path, "%s%s%s", dir, *dir ? "/" : "", name);
 	r = try_file(l, path->data, c);

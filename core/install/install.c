@@ -18,6 +18,7 @@
 #include "plat/plat_fs.h"
 #include "nvidia/pypi.h"
 #include "net/unpack.h"
+#include "needs/wheel.h"
 #include "base/version.h"
 #include "net/workers.h"
 #include "base/xalloc.h"
@@ -372,7 +373,12 @@ static int fetch_zip(struct job *j, struct src *s, const struct part_paths *f,
 		const char *wheel =
 			j->opts->no_cache ? f->part.data : f->cache.data;
 
-		rc = unpack_file(f->tmp.data, wheel, &uo, &stats, err);
+		/* the members libarchive will take (by their local
+		 * headers) are those the directory lists, each once:
+		 * the tree `cuenv needs` reads */
+		rc = wheel_local_check(wheel, err);
+		if (!rc)
+			rc = unpack_file(f->tmp.data, wheel, &uo, &stats, err);
 		/* refused as a stream archive is: not kept for next time */
 		if (rc == CUENV_E_UNPACK && wheel == f->cache.data)
 			(void)plat_unlink(wheel);

@@ -112,6 +112,31 @@ static void zip64_extra(const unsigned char *x, size_t len,
 	}
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Two members of one name are refused (sorted once: n log n). */
+static int members_unique(const struct wheel_zip_member *v, size_t n,
+			  struct cuenv_err *err)
+{
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	int rc = CUENV_OK;
+
+	for (size_t i = 0; i < n; i++)
+		names[i] = v[i].name;
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (size_t i = 1; i < n && !rc; i++)
+		if (!strcmp(names[i - 1], names[i]))
+			rc = cuenv_fail(err, CUENV_E_UNPACK,
+					"corrupt zip: two members named '%s'",
+					names[i]);
+	free(names);
+	return rc;
+}
+
 int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
 			size_t *n, struct cuenv_err *err)
 {
@@ -127,6 +152,7 @@ int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
 		if ((size_t)(end - p) < 46 + nlen + xlen + clen)
 			break;
 		m.method = le16(p + 10);
+		m.crc = le32(p + 16);
 		m.csize = le32(p + 20);
 		m.usize = le32(p + 24);
 		m.offset = le32(p + 42);
@@ -145,6 +171,12 @@ int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
 				  "corrupt zip: central directory entry at "
 				  "byte %zu",
 				  (size_t)(p - (const unsigned char *)cd));
+	}
+	if (members_unique(*v, *n, err)) {
+		wheel_zip_members_free(*v, *n);
+		*v = NULL;
+		*n = 0;
+		return CUENV_E_UNPACK;
 	}
 	return CUENV_OK;
 }
@@ -183,12 +215,105 @@ int wheel_zip_member_span(const struct wheel_zip_member *m, uint64_t end,
 	return CUENV_OK;
 }
 
+/* The local header at p (30 bytes): its length with its name and extra
+ * field, where the member's data starts. */
+static size_t local_len(const unsigned char *p)
+{
+	return 30u + le16(p + 26) + le16(p + 28);
+}
+
+/*
+ * Does the local header at p (len bytes, its name within them) agree with
+ * m, the directory's? Its name must be m's; without a data descriptor
+ * (flag bit 3), the CRC and sizes it gives must be m's (0 is "not
+ * given", as some writers leave them; 0xFFFFFFFF is zip64's).
+ */
+static int local_agrees(const unsigned char *p, size_t len,
+			const struct wheel_zip_member *m, struct cuenv_err *err)
+{
+	size_t nlen;
+	uint32_t crc, c, u;
+
+	if (len < 30 || le32(p) != 0x04034b50)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: no local header for member "
+				  "'%s' at byte %llu",
+				  m->name, (unsigned long long)m->offset);
+	nlen = le16(p + 26);
+	if (len - 30 < nlen)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: member '%s' runs past the %zu "
+				  "bytes of its local header and data",
+				  m->name, len);
+	if (nlen != strlen(m->name) || memcmp(p + 30, m->name, nlen)) {
+		struct buf shown = BUF_INIT;
+		char *local = xstrndup((const char *)p + 30, nlen);
+
+		buf_add_display(&shown, local, 200);
+		cuenv_fail(err, CUENV_E_UNPACK,
+			   "corrupt zip: member '%s' is named '%s' in its "
+			   "local header",
+			   m->name, shown.data);
+		buf_release(&shown);
+		free(local);
+		return CUENV_E_UNPACK;
+	}
+	crc = le32(p + 14);
+	c = le32(p + 18);
+	u = le32(p + 22);
+	if (!(le16(p + 6) & 8) && ((crc && crc != m->crc) ||
+				   (c && c != 0xFFFFFFFF && c != m->csize) ||
+				   (u && u != 0xFFFFFFFF && u != m->usize)))
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: member '%s': its local "
+				  "header's CRC or sizes are not its "
+				  "directory's",
+				  m->name);
+	return CUENV_OK;
+}
+
+/*
+ * Does the data descriptor at d (len bytes of it) give m's CRC and sizes?
+ * It may start with its signature, and its sizes are 4 bytes, or 8 in a
+ * zip64 member: any of those layouts that fits within len may say so.
+ */
+static bool descriptor_agrees(const unsigned char *d, size_t len,
+			      const struct wheel_zip_member *m)
+{
+	for (size_t sig = 0; sig <= 4; sig += 4) {
+		if (sig && (len < 4 || le32(d) != 0x08074b50))
+			continue;
+		for (size_t w = 4; w <= 8; w += 4) {
+			const unsigned char *f = d + sig + 4;
+
+			if (len < sig + 4 + 2 * w || le32(d + sig) != m->crc)
+				continue;
+			if (w == 4 && le32(f) == m->csize &&
+			    le32(f + 4) == m->usize)
+				return true;
+			if (w == 8 && le64(f) == m->csize &&
+			    le64(f + 8) == m->usize)
+				return true;
+		}
+	}
+	return false;
+}
+
+static int descriptor_differs(const struct wheel_zip_member *m,
+			      struct cuenv_err *err)
+{
+	return cuenv_fail(err, CUENV_E_UNPACK,
+			  "corrupt zip: member '%s': its data descriptor's "
+			  "CRC or sizes are not its directory's",
+			  m->name);
+}
+
 int wheel_zip_local_check(const void *local, size_t len,
 			  const struct wheel_zip_member *m, size_t max,
 			  struct cuenv_err *err)
 {
 	const unsigned char *p = local;
-	uint64_t c, u;
+	uint64_t c, u, d;
 
 	if (len < 30 || le32(p) != 0x04034b50)
 		return cuenv_fail(err, CUENV_E_UNPACK,
@@ -210,7 +335,24 @@ int wheel_zip_local_check(const void *local, size_t len,
 				  "(its local header: %llu, %llu compressed)",
 				  m->name, max, (unsigned long long)u,
 				  (unsigned long long)c);
+	if (local_agrees(p, len, m, err))
+		return CUENV_E_UNPACK;
+	/* the descriptor, when all of its longest form was fetched */
+	d = local_len(p) + m->csize;
+	if ((le16(p + 6) & 8) && len - d >= 24 &&
+	    !descriptor_agrees(p + d, len - d, m))
+		return descriptor_differs(m, err);
 	return CUENV_OK;
+}
+
+static int inflated_differs(const struct wheel_zip_member *m, uint64_t n,
+			    struct cuenv_err *err)
+{
+	return cuenv_fail(err, CUENV_E_UNPACK,
+			  "zip member '%s' inflates to %llu bytes, its "
+			  "directory says %llu",
+			  m->name, (unsigned long long)n,
+			  (unsigned long long)m->usize);
 }
 
 /* len bytes of url from off into out (reset first); size: the file's. */
@@ -315,6 +457,8 @@ int wheel_remote_each(const char *url, uint64_t size,
 		if (!rc)
 			rc = unpack_zip_member(local.data, local.len, r->max,
 					       &data, err);
+		if (!rc && data.len != m[i].usize)
+			rc = inflated_differs(&m[i], data.len, err);
 		if (!rc)
 			rc = r->got(r->ctx, m[i].name, data.data, data.len,
 				    err);
@@ -360,21 +504,92 @@ static int source_range(const struct wheel_source *src, uint64_t off,
 	return rc;
 }
 
-/* One member being read: its raw bytes from src, inflated. */
+/*
+ * One member being read: its raw bytes from src, inflated. The raw bytes
+ * are watched as they go by: the local header, checked against the
+ * directory as soon as it is whole, and the data descriptor's bytes,
+ * checked at the end.
+ */
 struct member_read {
 	const struct wheel_source *src;
 	const struct wheel_zip_member *m;
 	uint64_t end; /* the central directory's offset */
 	void *h;
 	struct unpack_member *um;
-	uint64_t out; /* bytes handed out */
+	uint64_t out;	  /* bytes handed out */
+	uint64_t raw;	  /* raw bytes seen */
+	struct buf head;  /* the local header, as it arrives */
+	bool head_done;	  /* ... whole, and agreeing */
+	bool descriptor;  /* flag bit 3: a data descriptor follows */
+	uint64_t desc_at; /* where, from the local header */
+	unsigned char desc[24];
+	size_t ndesc; /* its bytes seen, from desc_at */
 };
+
+/* The raw bytes [p, p + n) of r's member have arrived. */
+static int raw_seen(struct member_read *r, const unsigned char *p, size_t n,
+		    struct cuenv_err *err)
+{
+	uint64_t at = r->raw, lo, hi;
+	size_t used = 0;
+
+	r->raw += n;
+	while (!r->head_done) {
+		size_t need = r->head.len < 30
+				      ? 30
+				      : local_len((const void *)r->head.data);
+		size_t take = n - used;
+
+		if (r->head.len >= need && r->head.len >= 30) {
+			if (local_agrees((const void *)r->head.data,
+					 r->head.len, r->m, err))
+				return -1;
+			r->head_done = true;
+			r->descriptor =
+				le16((const void *)(r->head.data + 6)) & 8;
+			r->desc_at = need + r->m->csize;
+			break;
+		}
+		if (!take)
+			break;
+		if (take > need - r->head.len)
+			take = need - r->head.len;
+		buf_add(&r->head, p + used, take);
+		used += take;
+	}
+	if (!r->descriptor)
+		return 0;
+	lo = at > r->desc_at ? at : r->desc_at;
+	hi = at + n < r->desc_at + sizeof(r->desc)
+		     ? at + n
+		     : r->desc_at + sizeof(r->desc);
+	if (lo < hi) {
+		memcpy(r->desc + (lo - r->desc_at), p + (lo - at),
+		       (size_t)(hi - lo));
+		if (hi - r->desc_at > r->ndesc)
+			r->ndesc = (size_t)(hi - r->desc_at);
+	}
+	return 0;
+}
 
 static ssize_t member_raw(void *ctx, const void **p, struct cuenv_err *err)
 {
 	struct member_read *r = ctx;
+	ssize_t n = r->src->next(r->h, p, err);
 
-	return r->src->next(r->h, p, err);
+	if (n > 0 && raw_seen(r, *p, (size_t)n, err))
+		return -1;
+	return n;
+}
+
+/* At the member's end: what was inflated is what the directory says. */
+static int member_end(const struct member_read *r, struct cuenv_err *err)
+{
+	if (r->out != r->m->usize)
+		return inflated_differs(r->m, r->out, err);
+	if (r->descriptor && !descriptor_agrees(r->desc, r->ndesc, r->m))
+		return descriptor_differs(r->m, err);
+	return CUENV_OK;
 }
 
 static ssize_t member_next(void *ctx, const void **p, struct cuenv_err *err)
@@ -383,16 +598,22 @@ static ssize_t member_next(void *ctx, const void **p, struct cuenv_err *err)
 	ssize_t n;
 
 	if (!r->um) {
-		uint64_t len;
+		uint64_t len, more;
 
 		/* what the directory claims, bounded before a byte of it
 		 * is read */
 		if (wheel_zip_member_span(r->m, r->end, MEMBER_MAX, &len, err))
 			return -1;
-		r->h = r->src->open(r->src->ctx, r->m->offset, len);
+		/* libarchive reads 24 bytes at a data descriptor, which is
+		 * 16 before the directory: the directory's first bytes */
+		more = r->src->size - r->m->offset - len;
+		r->h = r->src->open(r->src->ctx, r->m->offset,
+				    len + (more < 24 ? more : 24));
 		r->um = unpack_member_open(member_raw, r, r->m->name);
 	}
 	n = unpack_member_read(r->um, p, err);
+	if (n == 0 && member_end(r, err))
+		return -1;
 	if (n > 0 && (uint64_t)n > r->m->usize - r->out) {
 		cuenv_fail(err, CUENV_E_UNPACK,
 			   "zip member '%s' inflates past the %llu bytes its "
@@ -435,15 +656,17 @@ static int zip_job(void *ctx, size_t i)
 	struct zip_jobs *j = ctx;
 	const struct wheel_zip_member *m = &j->z->m[i];
 	size_t len = strlen(m->name);
-	struct member_read r = { j->z->src, m, j->z->end, NULL, NULL, 0 };
+	struct member_read r = { .src = j->z->src, .m = m, .end = j->z->end };
 	struct needs_member nm = { m->name, m->usize, member_next, &r };
 
 	if (!len || m->name[len - 1] == '/')
 		return 0; /* a folder */
+	buf_init(&r.head);
 	j->found[i] = needs_read_member(j->z->src->shown, &nm);
 	unpack_member_close(r.um);
 	if (r.h)
 		j->z->src->close(r.h);
+	buf_release(&r.head);
 	return 0;
 }
 
@@ -465,11 +688,11 @@ static int zip_read_at_once(struct needs_scan *s, struct zip_tree *z,
 	return CUENV_OK;
 }
 
-int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
-		      struct cuenv_err *err)
+/* src's end record and central directory into z (src set). */
+static int read_directory(struct zip_tree *z, struct cuenv_err *err)
 {
+	const struct wheel_source *src = z->src;
 	struct buf tail = BUF_INIT, cd = BUF_INIT;
-	struct zip_tree z = { src, NULL, 0, 0 };
 	struct wheel_zip_end end;
 	uint64_t tail_len = src->size < TAIL_MAX ? src->size : TAIL_MAX;
 	int rc;
@@ -486,20 +709,71 @@ int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
 			(size_t)end.cd_size);
 	else
 		rc = source_range(src, end.cd_offset, end.cd_size, &cd, err);
-	buf_release(&tail);
 	if (!rc)
-		rc = wheel_zip_directory(cd.data, cd.len, &z.m, &z.n, err);
-	buf_release(&cd);
-	if (rc)
-		goto out;
-	if (z.n)
-		qsort(z.m, z.n, sizeof(*z.m), cmp_member);
-	z.end = end.cd_offset;
-	rc = zip_read_at_once(s, &z, src->threads);
+		rc = wheel_zip_directory(cd.data, cd.len, &z->m, &z->n, err);
+	z->end = end.cd_offset;
 out:
-	wheel_zip_members_free(z.m, z.n);
 	buf_release(&tail);
 	buf_release(&cd);
+	return rc;
+}
+
+int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
+		      struct cuenv_err *err)
+{
+	struct zip_tree z = { src, NULL, 0, 0 };
+	int rc = read_directory(&z, err);
+
+	if (!rc && z.n)
+		qsort(z.m, z.n, sizeof(*z.m), cmp_member);
+	if (!rc)
+		rc = zip_read_at_once(s, &z, src->threads);
+	wheel_zip_members_free(z.m, z.n);
+	return rc;
+}
+
+/* Member m's local header (with its name and extra field) and data
+ * descriptor agree with the directory (the zip's members end at end). */
+static int check_member(const struct wheel_source *src,
+			const struct wheel_zip_member *m, uint64_t end,
+			struct buf *b, struct cuenv_err *err)
+{
+	uint64_t span, head, at;
+	int rc = wheel_zip_member_span(m, end, MEMBER_MAX, &span, err);
+
+	if (!rc)
+		rc = source_range(src, m->offset, 30, b, err);
+	if (rc)
+		return rc;
+	head = local_len((const void *)b->data);
+	if (head + m->csize > end - m->offset)
+		return cuenv_fail(err, CUENV_E_UNPACK,
+				  "corrupt zip: member '%s' at byte %llu "
+				  "runs past byte %llu",
+				  m->name, (unsigned long long)m->offset,
+				  (unsigned long long)end);
+	rc = source_range(src, m->offset, head, b, err);
+	if (!rc)
+		rc = local_agrees((const void *)b->data, b->len, m, err);
+	if (rc || !(le16((const void *)(b->data + 6)) & 8))
+		return rc;
+	at = m->offset + head + m->csize;
+	rc = source_range(src, at, end - at < 24 ? end - at : 24, b, err);
+	if (!rc && !descriptor_agrees((const void *)b->data, b->len, m))
+		rc = descriptor_differs(m, err);
+	return rc;
+}
+
+int wheel_check_source(const struct wheel_source *src, struct cuenv_err *err)
+{
+	struct zip_tree z = { src, NULL, 0, 0 };
+	struct buf b = BUF_INIT;
+	int rc = read_directory(&z, err);
+
+	for (size_t i = 0; !rc && i < z.n; i++)
+		rc = check_member(src, &z.m[i], z.end, &b, err);
+	wheel_zip_members_free(z.m, z.n);
+	buf_release(&b);
 	return rc;
 }
 
@@ -860,16 +1134,53 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 	return ok;
 }
 
-/* Add v to seen, kept in version order (2.9 before 2.10), once. */
-static void seen_add(struct strv *seen, const char *v)
-{
-	size_t at = 0;
+/* A release a page has, parsed once for sorting. */
+struct had {
+	struct version v;
+	const char *s;
+};
 
-	if (strv_find(seen, v) >= 0)
-		return;
-	while (at < seen->n && version_cmp_str(seen->v[at], v) < 0)
-		at++;
-	strv_insert(seen, at, v);
+static int cmp_had(const void *a, const void *b)
+{
+	const struct had *x = a, *y = b;
+	int c = version_cmp(&x->v, &y->v);
+
+	return c ? c : strcmp(x->s, y->s);
+}
+
+/* The most releases a hint lists: the newest of them. */
+#define HAD_MAX 32
+
+/*
+ * "it has 2.6.5, 2.9.1, 2.10.0" for the releases seen (valid versions,
+ * in any order, repeated), each once and in version order (2.9 before
+ * 2.10); past HAD_MAX, the count and the newest. Sorted once: n log n
+ * for a page of n files (a list kept in order as it grew was n * n: 39 s
+ * for 50k releases).
+ */
+static void had_list(const struct strv *seen, struct buf *out)
+{
+	struct had *h = xcalloc(seen->n ? seen->n : 1, sizeof(*h));
+	size_t n = 0, from;
+
+	for (size_t i = 0; i < seen->n; i++) {
+		h[i].s = seen->v[i];
+		if (version_parse(h[i].s, &h[i].v))
+			BUG("release '%s' is not a version", h[i].s);
+	}
+	if (seen->n)
+		qsort(h, seen->n, sizeof(*h), cmp_had);
+	for (size_t i = 0; i < seen->n; i++)
+		if (!n || strcmp(h[n - 1].s, h[i].s))
+			h[n++] = h[i];
+	from = n > HAD_MAX ? n - HAD_MAX : 0;
+	if (from)
+		buf_printf(out, "it has %zu releases, the newest ", n);
+	else if (n)
+		buf_adds(out, "it has ");
+	for (size_t i = from; i < n; i++)
+		buf_printf(out, "%s%s", i > from ? ", " : "", h[i].s);
+	free(h);
 }
 
 /*
@@ -878,7 +1189,8 @@ static void seen_add(struct strv *seen, const char *v)
  * interpreter's tag, "cp311", or NULL), into r (project, version, wheel,
  * url, size) and *pick (into files). Why it was chosen goes into why
  * when not NULL. A release the index lacks is CUENV_E_UNKNOWN, its hint
- * every release it has for this machine, in version order.
+ * every release it has for this machine, in version order (past 32, the
+ * newest).
  */
 static int choose_wheel(const char *req, const char *index,
 			const char *platform, const char *py,
@@ -920,7 +1232,7 @@ static int choose_wheel(const char *req, const char *index,
 			continue;
 		}
 		if (sc && ps)
-			seen_add(&seen, v);
+			strv_push(&seen, v);
 		if (!sc || !ps || (spec && !version_matches_str(v, spec))) {
 			free(v);
 			continue;
@@ -947,9 +1259,7 @@ static int choose_wheel(const char *req, const char *index,
 				r->project, spec ? " " : "", spec ? spec : "",
 				platform ? platform : "this machine",
 				py ? " and " : "", py ? py : "", page.data);
-		for (size_t i = 0; i < seen.n; i++)
-			buf_printf(&had, "%s%s", i ? ", " : "it has ",
-				   seen.v[i]);
+		had_list(&seen, &had);
 		cuenv_hint(err, "%s%sanother platform: --platform win_amd64",
 			   had.data, had.len ? "; " : "");
 		goto out;

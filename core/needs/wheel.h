@@ -46,12 +46,14 @@ struct wheel_zip_member {
 	char *name;
 	unsigned method;	       /* 0 stored, 8 deflated */
 	uint64_t csize, usize, offset; /* offset: of its local header */
+	uint32_t crc;		       /* of its inflated bytes */
 };
 
 /*
  * Parse the central directory (len bytes) into *v and *n (free with
  * wheel_zip_members_free). Returns CUENV_OK or CUENV_E_UNPACK (truncated
- * or corrupt).
+ * or corrupt, or two members of one name: which one a reader takes is
+ * its own choice, so install and needs could read different trees).
  */
 int wheel_zip_directory(const void *cd, size_t len, struct wheel_zip_member **v,
 			size_t *n, struct cuenv_err *err);
@@ -75,7 +77,12 @@ int wheel_zip_member_span(const struct wheel_zip_member *m, uint64_t end,
  * they are inflated: a local header, whose name and extra field and m's
  * compressed data lie within len, and whose sizes (unless a data
  * descriptor or zip64 gives them) are within max as for
- * wheel_zip_member_span. CUENV_OK or CUENV_E_UNPACK naming m. Pure.
+ * wheel_zip_member_span. The local header must agree with the central
+ * directory: the same name (a reader that takes one and a reader that
+ * takes the other would see two trees), and the CRC and sizes it gives
+ * (0 is "not given"), or, with a data descriptor (flag bit 3), the
+ * descriptor's when it lies within len. CUENV_OK or CUENV_E_UNPACK
+ * naming m. Pure.
  */
 int wheel_zip_local_check(const void *local, size_t len,
 			  const struct wheel_zip_member *m, size_t max,
@@ -107,12 +114,26 @@ struct wheel_source {
  * record and central directory, then each member needs_member_kind names,
  * in needs_member_cmp's order, from its local header on, inflated as it
  * streams (memory bounded whatever its size). A member that cannot be
- * read is a warning in s naming it. Returns CUENV_OK, or CUENV_E_UNPACK
- * (not a zip, a corrupt directory) or the source's failure for the
- * directory. Reads through src only.
+ * read is a warning in s naming it; so is one whose local header or data
+ * descriptor disagrees with the directory (wheel_zip_local_check's
+ * rule), or whose inflated bytes are not the size and CRC they say. Returns
+ * CUENV_OK, or CUENV_E_UNPACK (not a zip, a corrupt directory) or the
+ * source's failure for the directory. Reads through src only.
  */
 int wheel_scan_source(struct needs_scan *s, const struct wheel_source *src,
 		      struct cuenv_err *err);
+
+/*
+ * What install asks of a zip before libarchive extracts it (libarchive
+ * takes each member's name from its local header, and its sizes from
+ * the central directory): its end record and directory (two members of
+ * one name refused), and each member's local header and data descriptor
+ * agreeing with the directory, as wheel_zip_local_check says. So the
+ * zip `cuenv install` unpacks is the tree `cuenv needs` reads. Returns
+ * CUENV_OK, CUENV_E_UNPACK naming the member, or the source's failure.
+ * Reads the directory and a few bytes around each member's data.
+ */
+int wheel_check_source(const struct wheel_source *src, struct cuenv_err *err);
 
 /* What reading a remote wheel cost. */
 struct wheel_remote_stats {
@@ -213,5 +234,12 @@ int wheel_needs_scan(struct needs_scan *s, const char *arg, const char *index,
  */
 int wheel_local_scan(struct needs_scan *s, const char *path, unsigned threads,
 		     struct cuenv_err *err);
+
+/*
+ * wheel_check_source on the zip at path (a wheel, or NVIDIA's Windows
+ * archive), before install unpacks it. Returns CUENV_OK, CUENV_E_UNPACK
+ * naming what disagrees, or CUENV_E_STORE (cannot open or read).
+ */
+int wheel_local_check(const char *path, struct cuenv_err *err);
 
 #endif

@@ -74,25 +74,51 @@ static void file_close(void *h)
 	free(r);
 }
 
+/* The file at path as a source (its size set), *fd open: close it. */
+static int open_source(const char *path, struct file_source *f,
+		       struct wheel_source *src, struct cuenv_err *err)
+{
+	struct plat_stat st;
+
+	/* A FIFO named x.whl is refused, never waited on. */
+	f->fd = file_open_read(PLAT_AT_CWD, path, 0, &st);
+	f->path = path;
+	*src = (struct wheel_source){ path,	  0, file_open, file_next,
+				      file_close, f, 0 };
+	if (f->fd == FILE_NOT_REGULAR)
+		return cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
+				  path, file_type_name(st.type));
+	if (f->fd < 0)
+		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
+				  path, strerror(errno));
+	src->size = st.size;
+	return CUENV_OK;
+}
+
 int wheel_local_scan(struct needs_scan *s, const char *path, unsigned threads,
 		     struct cuenv_err *err)
 {
-	struct plat_stat st;
-	/* A FIFO named x.whl is refused, never waited on. */
-	struct file_source f = { file_open_read(PLAT_AT_CWD, path, 0, &st),
-				 path };
-	struct wheel_source src = { path,	0,  file_open, file_next,
-				    file_close, &f, threads };
-	int rc;
+	struct file_source f;
+	struct wheel_source src;
+	int rc = open_source(path, &f, &src, err);
 
-	if (f.fd == FILE_NOT_REGULAR)
-		return cuenv_fail(err, CUENV_E_STORE, "'%s' is %s, not a file",
-				  path, file_type_name(st.type));
-	if (f.fd < 0)
-		return cuenv_fail(err, CUENV_E_STORE, "cannot open '%s': %s",
-				  path, strerror(errno));
-	src.size = st.size;
+	if (rc)
+		return rc;
+	src.threads = threads;
 	rc = wheel_scan_source(s, &src, err);
+	plat_close(f.fd);
+	return rc;
+}
+
+int wheel_local_check(const char *path, struct cuenv_err *err)
+{
+	struct file_source f;
+	struct wheel_source src;
+	int rc = open_source(path, &f, &src, err);
+
+	if (rc)
+		return rc;
+	rc = wheel_check_source(&src, err);
 	plat_close(f.fd);
 	return rc;
 }

@@ -172,8 +172,8 @@ struct unpack_member *unpack_member_open(unpack_read_fn *read, void *ctx,
 /*
  * The next block of the member's content into *p (borrowed until the next
  * call): its length, 0 at the end, -1 on failure (err: CUENV_E_UNPACK,
- * or read()'s own code). Bytes whose CRC-32 or size is not the one the
- * member's header says are a failure at its end.
+ * or read()'s own code), which includes content whose size or CRC is not
+ * what its local header or data descriptor says.
  */
 ssize_t unpack_member_read(struct unpack_member *m, const void **p,
 			   struct cuenv_err *err);

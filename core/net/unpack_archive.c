@@ -1109,7 +1109,9 @@ ssize_t unpack_member_read(struct unpack_member *m, const void **p,
 	h = archive_read_data_block(m->a, p, &size, &off);
 	if (h == ARCHIVE_EOF)
 		return 0;
-	/* ARCHIVE_WARN at the end: a bad CRC, a size that does not match */
+	/* ARCHIVE_WARN at the end: the bytes inflated are not the size or
+	 * CRC that the local header or data descriptor says (libarchive
+	 * checks; install's copy_data fails on it too) */
 	if (h != ARCHIVE_OK)
 		return member_failed(m, err);
 	return (ssize_t)size;

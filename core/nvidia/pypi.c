@@ -13,18 +13,36 @@
 #include "net/digest.h"
 #include "base/xalloc.h"
 
-static void wheel_add(struct index_file **v, size_t *n, const char *name,
-		      size_t name_len, const char *url, size_t url_len,
-		      const char *sha, uint64_t size)
+/*
+ * The files a page lists, as they are found: the array grows by half
+ * again each time it is full, so a page of n files costs n copies, not
+ * n * n / 2.
+ */
+struct found {
+	struct index_file *v;
+	size_t n, cap;
+};
+
+/* A new file at the end of f, filled in, with no metadata yet. */
+static struct index_file *wheel_add(struct found *f, const char *name,
+				    size_t name_len, const char *url,
+				    size_t url_len, const char *sha,
+				    uint64_t size)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n].name = xstrndup(name, name_len);
-	(*v)[*n].url = xstrndup(url, url_len);
-	(*v)[*n].sha256 = xstrdup(sha);
-	(*v)[*n].size = size;
-	(*v)[*n].metadata = false;
-	(*v)[*n].metadata_sha256 = NULL;
-	(*n)++;
+	struct index_file *w;
+
+	if (f->n == f->cap) {
+		f->cap = f->cap < 16 ? 16 : f->cap + f->cap / 2;
+		f->v = xrealloc(f->v, f->cap * sizeof(*f->v));
+	}
+	w = &f->v[f->n++];
+	w->name = xstrndup(name, name_len);
+	w->url = xstrndup(url, url_len);
+	w->sha256 = xstrdup(sha);
+	w->size = size;
+	w->metadata = false;
+	w->metadata_sha256 = NULL;
+	return w;
 }
 
 /*
@@ -82,8 +100,7 @@ static uint64_t index_size(const json_t *v)
 }
 
 /* A PEP 691 JSON page: {"files": [{filename, url, hashes: {sha256}}]}. */
-static int wheels_from_json(const struct buf *body, struct index_file **v,
-			    size_t *n)
+static int wheels_from_json(const struct buf *body, struct found *out)
 {
 	json_t *j = json_loadb(body->data, body->len, 0, NULL), *f;
 	size_t i;
@@ -104,12 +121,20 @@ static int wheels_from_json(const struct buf *body, struct index_file **v,
 		if (!name || !url || !sha || !digest_hex_valid(sha) ||
 		    json_is_true(y) || json_is_string(y))
 			continue;
-		wheel_add(v, n, name, strlen(name), url, strlen(url), sha,
-			  index_size(json_object_get(f, "size")));
-		metadata_json(&(*v)[*n - 1], f);
+		metadata_json(wheel_add(out, name, strlen(name), url,
+					strlen(url), sha,
+					index_size(json_object_get(f, "size"))),
+			      f);
 	}
 	json_decref(j);
 	return 0;
+}
+
+/* The first needle in [p, end), or NULL: a search that stops where the
+ * caller's bound does, never at the page's end. */
+static const char *find(const char *p, const char *end, const char *needle)
+{
+	return mem_find(p, (size_t)(end - p), needle, strlen(needle));
 }
 
 /* The PEP 658 attribute within the tag from p to end, if any. */
@@ -119,9 +144,9 @@ static void html_metadata(struct index_file *f, const char *p, const char *end)
 					     "data-dist-info-metadata=\"" };
 
 	for (size_t i = 0; i < 2; i++) {
-		const char *a = strstr(p, attrs[i]), *q;
+		const char *a = find(p, end, attrs[i]), *q;
 
-		if (!a || a > end)
+		if (!a)
 			continue;
 		a += strlen(attrs[i]);
 		q = memchr(a, '"', (size_t)(end - a));
@@ -143,55 +168,75 @@ static void html_metadata(struct index_file *f, const char *p, const char *end)
 }
 
 /*
+ * The link of the tag [p, end) ("<a ...", its '>' at end): its href's
+ * URL into [*url, *hash) and its sha256 (hex, at *hash + 8). False when
+ * the tag has no href, no "#sha256=" of the right length in it, or is
+ * yanked (data-yanked of this tag only: a later yanked file must not
+ * hide this one). Looks at the tag's bytes only.
+ */
+static bool html_link(const char *p, const char *end, const char **url,
+		      const char **hash)
+{
+	const char *href = find(p, end, "href=\""), *q;
+
+	if (!href)
+		return false;
+	href += 6;
+	q = memchr(href, '"', (size_t)(end - href));
+	*url = href;
+	*hash = q ? find(href, q, "#sha256=") : NULL;
+	return *hash && (size_t)(q - *hash - 8) == DIGEST_HEX_LEN &&
+	       !find(p, end, "data-yanked");
+}
+
+/*
  * A PEP 503 HTML page, as proxies and older indexes serve:
  * <a href="URL#sha256=HEX" ...>FILENAME</a>. Links without a sha256 are
- * of no use: nothing could be checked.
+ * of no use: nothing could be checked. Linear in the page's length:
+ * every search runs within one tag or from where the last one stopped,
+ * and each byte is passed over a bounded number of times (a page of
+ * "<a x>" repeated, or of links without metadata, rescanned the rest of
+ * the page for each tag: 56 s for 800 KB).
  */
-static void wheels_from_html(const struct buf *body, struct index_file **v,
-			     size_t *n)
+static void wheels_from_html(const struct buf *body, struct found *out)
 {
-	const char *p = body->data;
+	const char *p = body->data, *end = body->data + body->len;
 
-	while ((p = strstr(p, "<a "))) {
-		const char *tag_end = strchr(p, '>'), *href, *q, *close, *hash;
+	while ((p = find(p, end, "<a "))) {
+		const char *tag_end = memchr(p, '>', (size_t)(end - p)), *close;
+		const char *url, *hash;
+		char sha[DIGEST_HEX_LEN + 1];
 
 		if (!tag_end)
 			break;
-		href = strstr(p, "href=\"");
-		close = strstr(tag_end, "</a>");
-		if (!href || href > tag_end || !close) {
+		if (!html_link(p, tag_end, &url, &hash)) {
 			p = tag_end;
 			continue;
 		}
-		href += 6;
-		q = strchr(href, '"');
-		hash = q ? strstr(href, "#sha256=") : NULL;
-		/* data-yanked of this tag only: a later yanked file must not
-		 * hide this one */
-		if (q && hash && hash < q &&
-		    (size_t)(q - hash - 8) == DIGEST_HEX_LEN &&
-		    !mem_find(p, (size_t)(tag_end - p), "data-yanked", 11)) {
-			char sha[DIGEST_HEX_LEN + 1];
-
-			memcpy(sha, hash + 8, DIGEST_HEX_LEN);
-			sha[DIGEST_HEX_LEN] = '\0';
-			if (digest_hex_valid(sha)) {
-				wheel_add(v, n, tag_end + 1,
-					  (size_t)(close - tag_end - 1), href,
-					  (size_t)(hash - href), sha, 0);
-				html_metadata(&(*v)[*n - 1], p, tag_end);
-			}
-		}
+		/* none: no later link has one either */
+		close = find(tag_end, end, "</a>");
+		if (!close)
+			break;
+		memcpy(sha, hash + 8, DIGEST_HEX_LEN);
+		sha[DIGEST_HEX_LEN] = '\0';
+		if (digest_hex_valid(sha))
+			html_metadata(wheel_add(out, tag_end + 1,
+						(size_t)(close - tag_end - 1),
+						url, (size_t)(hash - url), sha,
+						0),
+				      p, tag_end);
 		p = close;
 	}
 }
 
 void pypi_index_parse(const struct buf *body, struct index_file **v, size_t *n)
 {
-	*v = NULL;
-	*n = 0;
-	if (wheels_from_json(body, v, n))
-		wheels_from_html(body, v, n);
+	struct found f = { NULL, 0, 0 };
+
+	if (wheels_from_json(body, &f))
+		wheels_from_html(body, &f);
+	*v = f.v;
+	*n = f.n;
 }
 
 int pypi_index_files(const char *index, const char *project,
@@ -240,16 +285,32 @@ void pypi_index_files_free(struct index_file *v, size_t n)
 	free(v);
 }
 
+/* The versions a failure lists: the first SEEN_MAX, each once (a page
+ * of 400k releases must not cost 400k searches of a growing list). */
+#define SEEN_MAX 32
+
+static void seen_add(struct strv *seen, bool *more, const char *ver)
+{
+	if (strv_find(seen, ver) >= 0)
+		return;
+	if (seen->n < SEEN_MAX)
+		strv_push(seen, ver);
+	else
+		*more = true;
+}
+
 int pypi_wheel_part(const char *index, const char *project, const char *comp,
 		    const char *version, const char *platform,
 		    const struct fetch_opts *fetch, struct part *out,
 		    struct cuenv_err *err)
 {
-	struct buf page = BUF_INIT, seen = BUF_INIT;
+	struct buf page = BUF_INIT, shown = BUF_INIT;
+	struct strv seen = STRV_INIT;
 	struct index_file *files = NULL;
 	size_t nfiles = 0;
 	long best = -1;
 	size_t off = 0;
+	bool more = false;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -281,10 +342,7 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 		if (!dash2)
 			continue;
 		ver = xstrndup(dash1 + 1, (size_t)(dash2 - dash1 - 1));
-		if (!strstr(seen.data, ver)) {
-			buf_adds(&seen, seen.len ? ", " : "");
-			buf_adds(&seen, ver);
-		}
+		seen_add(&seen, &more, ver);
 		post = pypi_release_post(ver, version);
 		if (post > best) {
 			best = post;
@@ -299,17 +357,21 @@ int pypi_wheel_part(const char *index, const char *project, const char *comp,
 		}
 		free(ver);
 	}
-	if (rc)
+	if (rc) {
+		for (size_t i = 0; i < seen.n; i++)
+			buf_printf(&shown, "%s%s", i ? ", " : "", seen.v[i]);
 		cuenv_fail(err, CUENV_E_FETCH,
-			   "no %s wheel %s for %s on '%s' (found: %s%s)",
+			   "no %s wheel %s for %s on '%s' (found: %s%s%s)",
 			   project, version, platform, page.data,
-			   seen.len ? seen.data : "none",
+			   seen.n ? shown.data : "none", more ? ", ..." : "",
 			   off ? "; files on another host than the index's "
 				 "are not taken"
 			       : "");
+	}
 out:
 	pypi_index_files_free(files, nfiles);
 	buf_release(&page);
-	buf_release(&seen);
+	buf_release(&shown);
+	strv_release(&seen);
 	return rc;
 }

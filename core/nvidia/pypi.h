@@ -48,7 +48,8 @@ void pypi_index_files_free(struct index_file *v, size_t n);
 
 /*
  * The files of a project page already fetched (body: PEP 691 JSON, else
- * PEP 503 HTML) into *v and *n, their URLs as the page gives them. Pure.
+ * PEP 503 HTML) into *v and *n, their URLs as the page gives them. Pure,
+ * and linear in the page's length, whatever it holds.
  */
 void pypi_index_parse(const struct buf *body, struct index_file **v, size_t *n);
 

@@ -16,7 +16,10 @@
  *     symbol name it reports is a string found in the input.
  *
  * The seeds in tests/fuzz/corpus/elf are small shared objects built with
- * cc and clang (32- and 64-bit, both byte orders) and truncated copies.
+ * cc and clang (32- and 64-bit, both byte orders), truncated copies, and
+ * crafted ones: verneed-records-share-one-chain (16 DT_VERNEED records
+ * pointing at one chain of 64 versions, more than its 1,893 bytes hold:
+ * refused).
  *
  *	make fuzz [FUZZ_SECONDS=60]
  */

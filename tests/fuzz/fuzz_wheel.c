@@ -11,7 +11,8 @@
  *     directory, no members);
  *   - an end record read gives a directory inside the file;
  *   - a directory read has members that fit in it: 46 bytes and the
- *     name's at least each, names no longer than the directory.
+ *     name's at least each, names no longer than the directory, no two
+ *     of one name.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,10 @@ static void directory(const uint8_t *cd, size_t len)
 	}
 	if (used > len)
 		violation("the members fit in the directory");
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(v[i].name, v[j].name))
+				violation("no two members have one name");
 	wheel_zip_members_free(v, n);
 	err_release(&err);
 }

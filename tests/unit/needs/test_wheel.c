@@ -105,6 +105,83 @@ static void make_zip(struct buf *z, const char *const *names,
 	make_zip_n(z, names, datas, NULL, n, comment_len, cd_at);
 }
 
+/*
+ * A zip of stored members as make_zip_n writes them, each as zm[i] says:
+ * a local header that names another name, or gives no CRC or sizes (0:
+ * hide), a data descriptor (flag bit 3, the local header then giving
+ * none) whose sizes are desc_off more than the data's, a directory whose
+ * uncompressed size is dir_off more, or whose CRC is crc_off more.
+ */
+struct zmember {
+	const char *name, *data;
+	const char *local_name; /* NULL: name */
+	bool hide, descriptor;
+	unsigned desc_off, dir_off, crc_off;
+};
+
+static void make_zip_x(struct buf *z, const struct zmember *zm, size_t n,
+		       size_t *cd_at)
+{
+	struct buf cd = BUF_INIT;
+
+	buf_reset(z);
+	for (size_t i = 0; i < n; i++) {
+		const char *local =
+		    zm[i].local_name ? zm[i].local_name : zm[i].name;
+		size_t at = z->len, dl = strlen(zm[i].data);
+		unsigned long crc = crc32_of(zm[i].data, dl);
+		bool given = !zm[i].descriptor && !zm[i].hide;
+
+		put32(z, 0x04034b50);
+		put16(z, 20);
+		put16(z, zm[i].descriptor ? 8 : 0);
+		put16(z, 0); /* stored */
+		put32(z, 0);
+		put32(z, given ? crc : 0);
+		put32(z, given ? dl : 0);
+		put32(z, given ? dl : 0);
+		put16(z, (unsigned)strlen(local));
+		put16(z, 0);
+		buf_adds(z, local);
+		buf_add(z, zm[i].data, dl);
+		if (zm[i].descriptor) {
+			put32(z, 0x08074b50);
+			put32(z, crc);
+			put32(z, dl + zm[i].desc_off);
+			put32(z, dl + zm[i].desc_off);
+		}
+
+		put32(&cd, 0x02014b50);
+		put16(&cd, 20);
+		put16(&cd, 20);
+		put16(&cd, zm[i].descriptor ? 8 : 0);
+		put16(&cd, 0);
+		put32(&cd, 0);
+		put32(&cd, crc + zm[i].crc_off);
+		put32(&cd, dl);
+		put32(&cd, dl + zm[i].dir_off);
+		put16(&cd, (unsigned)strlen(zm[i].name));
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put16(&cd, 0);
+		put32(&cd, 0);
+		put32(&cd, at);
+		buf_adds(&cd, zm[i].name);
+	}
+	*cd_at = z->len;
+	buf_add(z, cd.data, cd.len);
+	put32(z, 0x06054b50);
+	put16(z, 0);
+	put16(z, 0);
+	put16(z, (unsigned)n);
+	put16(z, (unsigned)n);
+	put32(z, cd.len);
+	put32(z, *cd_at);
+	put16(z, 0);
+	buf_release(&cd);
+}
+
 static const char *const names[] = {
     "tensorflow/python/platform/build_info.py",
     "tensorflow-2.6.5.dist-info/METADATA",
@@ -250,6 +327,43 @@ static void test_wheel_zip64_locator_out_of_reach(void **state)
 	err_release(&err);
 }
 
+/*
+ * A zip64 locator pointing at a record that starts within the tail but
+ * has fewer than its 56 bytes in it: refused, never read past the tail.
+ * The bytes past the tail (in memory here) would make a valid record.
+ */
+static void test_wheel_zip64_record_cut_by_the_tail(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct wheel_zip_end end;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	size_t tail;
+
+	(void)state;
+	put32(&b, 0x07064b50); /* the zip64 locator */
+	put32(&b, 0);
+	put32(&b, 20 + 22); /* the record: the tail's last 4 bytes */
+	put32(&b, 0);
+	put32(&b, 1);
+	put32(&b, 0x06054b50); /* the end record, its counts in zip64 */
+	put32(&b, 0);
+	put16(&b, 0xFFFF);
+	put16(&b, 0xFFFF);
+	put32(&b, 0xFFFFFFFFul);
+	put32(&b, 0xFFFFFFFFul);
+	put16(&b, 4);	       /* a comment: */
+	put32(&b, 0x06064b50); /* the record's signature */
+	tail = b.len;
+	for (size_t i = 4; i < 56; i++)	       /* past the tail: a record of */
+		buf_addc(&b, i == 32 ? 1 : 0); /* one entry at 0, 0 bytes */
+	assert_int_equal(tail, 20 + 22 + 4);
+	assert_int_equal(wheel_zip_end_parse(b.data, tail, tail, &end, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "zip64 end record out of reach"));
+	buf_release(&b);
+	err_release(&err);
+}
+
 static void test_wheel_member_from_its_local_bytes(void **state)
 {
 	struct buf z = BUF_INIT, out = BUF_INIT;
@@ -354,6 +468,7 @@ static void test_wheel_local_check_refuses_what_runs_past(void **state)
 	(void)state;
 	make_zip(&z, names, datas, 2, 0, &cd_at);
 	m.csize = m.usize = strlen(datas[0]);
+	m.crc = (uint32_t)crc32_of(datas[0], m.usize);
 	assert_int_equal(wheel_zip_local_check(z.data, one, &m, 1024, &err),
 			 CUENV_OK);
 	/* its data cut short */
@@ -686,6 +801,238 @@ static void test_wheel_needs_scan_reads_a_wheel_in_place(void **state)
 	free(url);
 }
 
+/* ---- members that disagree ------------------------------------------- */
+
+static const char metadata_name[] = "tensorflow-2.6.5.dist-info/METADATA";
+static const char build_name[] = "tensorflow/python/platform/build_info.py";
+static const char build_data[] = "build_info = {'cuda_version': '11.2'}\n";
+
+/* The zip zm (n members) at rel; *path gets its path. */
+static void zip_at(const struct fixture *fx, const char *rel,
+		   const struct zmember *zm, size_t n, char **path)
+{
+	struct buf z = BUF_INIT;
+	size_t cd_at;
+
+	make_zip_x(&z, zm, n, &cd_at);
+	fx_write_bytes(fx, rel, z.data, z.len);
+	*path = fx_path(fx, rel);
+	buf_release(&z);
+}
+
+/* needs reads the wheel at path: no report, one warning naming member
+ * and saying why. */
+static void assert_member_refused(const char *path, const char *member,
+				  const char *why)
+{
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf shown = BUF_INIT;
+
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, 1, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 0);
+	assert_int_equal(s.warnings.n, 1);
+	buf_printf(&shown, "%s/%s", path, member);
+	assert_non_null(strstr(s.warnings.v[0], shown.data));
+	if (!strstr(s.warnings.v[0], why))
+		fail_msg("'%s' does not say '%s'", s.warnings.v[0], why);
+	needs_scan_release(&s);
+	buf_release(&shown);
+	err_release(&err);
+}
+
+/* install's check of the zip at path refuses it, saying why. */
+static void assert_check_refuses(const char *path, const char *why)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	assert_int_equal(wheel_local_check(path, &err), CUENV_E_UNPACK);
+	if (!strstr(err.msg.data, why))
+		fail_msg("'%s' does not say '%s'", err.msg.data, why);
+	err_release(&err);
+}
+
+/*
+ * Two members of one name: which one a reader keeps is its own choice
+ * (libarchive's install wrote the last), so the wheel is refused, by
+ * needs and by install's check alike.
+ */
+static void test_wheel_refuses_two_members_of_one_name(void **state)
+{
+	const struct zmember zm[] = {
+	    {.name = build_name, .data = "build_info = {}\n"},
+	    {.name = metadata_name, .data = "Name: tensorflow\n"},
+	    {.name = build_name, .data = build_data},
+	};
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	char *path;
+
+	zip_at(fx, "tf.whl", zm, 3, &path);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, 1, &err), CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "corrupt zip: two members named "
+					     "'tensorflow/python/platform/"
+					     "build_info.py'"));
+	err_release(&err);
+	assert_check_refuses(path, "two members named");
+	needs_scan_release(&s);
+	free(path);
+}
+
+/*
+ * A member whose local header names another file: install (libarchive
+ * takes the local name) and needs (the directory's) would see two trees
+ * of one wheel. Refused where the local header is read: needs passes the
+ * member over with a warning, install's check refuses the zip, as does
+ * the check of a member fetched by range requests.
+ */
+static void test_wheel_refuses_a_local_name_not_the_directorys(void **state)
+{
+	const struct zmember zm[] = {
+	    {.name = build_name,
+	     .data = build_data,
+	     .local_name = "tensorflow/python/platform/build_infx.py"},
+	};
+	struct fixture *fx = *state;
+	struct wheel_zip_member m = {.name = (char *)build_name};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf z = BUF_INIT;
+	size_t cd_at;
+	char *path;
+
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name,
+			      "is named 'tensorflow/python/platform/"
+			      "build_infx.py' in its local header");
+	assert_check_refuses(path, "is named");
+	make_zip_x(&z, zm, 1, &cd_at);
+	m.csize = m.usize = strlen(build_data);
+	m.crc = (uint32_t)crc32_of(build_data, m.usize);
+	assert_int_equal(wheel_zip_local_check(z.data, cd_at, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, "in its local header"));
+	err_release(&err);
+	buf_release(&z);
+	free(path);
+}
+
+/*
+ * Sizes that are not what was inflated: a data descriptor's (bit 3),
+ * and a directory's whose local header gives none. needs passes the
+ * member over with a warning; install's check refuses a descriptor
+ * that is not the directory's. A true descriptor reads as before.
+ */
+static void test_wheel_checks_sizes_against_what_inflates(void **state)
+{
+	static const char descriptor_differs[] =
+	    "its data descriptor's CRC or sizes are not its directory's";
+	struct zmember zm[] = {
+	    {.name = build_name, .data = build_data, .descriptor = true},
+	};
+	struct fixture *fx = *state;
+	struct wheel_zip_member m = {.name = (char *)build_name};
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf z = BUF_INIT;
+	size_t cd_at;
+	char *path;
+
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_local_scan(&s, path, 1, &err), CUENV_OK);
+	assert_int_equal(s.nrep, 1);
+	assert_string_equal(s.rep[0].cuda, "11.2");
+	assert_int_equal(wheel_local_check(path, &err), CUENV_OK);
+	needs_scan_release(&s);
+	free(path);
+
+	/* a descriptor's sizes that are not the data's (libarchive's
+	 * check), nor the directory's */
+	zm[0].desc_off = 1;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name, "wrong size");
+	assert_check_refuses(path, descriptor_differs);
+	free(path);
+	make_zip_x(&z, zm, 1, &cd_at);
+	m.csize = m.usize = strlen(build_data);
+	m.crc = (uint32_t)crc32_of(build_data, m.usize);
+	assert_int_equal(wheel_zip_local_check(z.data, z.len, &m, 1024, &err),
+			 CUENV_E_UNPACK);
+	assert_non_null(strstr(err.msg.data, descriptor_differs));
+	err_release(&err);
+
+	/* a descriptor true to the data, whose CRC is not the directory's */
+	zm[0].desc_off = 0;
+	zm[0].crc_off = 1;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name, descriptor_differs);
+	free(path);
+
+	/* no descriptor: the local header's sizes, or else the data's, are
+	 * not the directory's */
+	zm[0].descriptor = false;
+	zm[0].crc_off = 0;
+	zm[0].dir_off = 5;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name,
+			      "its local header's CRC or sizes are not its "
+			      "directory's");
+	assert_check_refuses(path, "its local header's CRC or sizes");
+	free(path);
+	zm[0].hide = true;
+	zip_at(fx, "tf.whl", zm, 1, &path);
+	assert_member_refused(path, build_name,
+			      "inflates to 0 bytes, its directory says 43");
+	buf_release(&z);
+	free(path);
+}
+
+/*
+ * A release the index lacks: the hint lists the releases it has in
+ * version order, past 32 their count and the newest 32 (a page of 50k
+ * releases was a hint of 50k, kept in order by insertion: 39 s).
+ */
+static void test_wheel_needs_scan_hint_names_the_newest(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct needs_fetches fs = {0};
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf page = BUF_INIT, url = BUF_INIT;
+	char *index = fx_path(fx, "simple");
+
+	buf_adds(&page, "{\"files\": [");
+	for (unsigned i = 0; i < 40; i++)
+		buf_printf(&page,
+			   "%s{\"filename\": \"pkg-1.0.%u-py3-none-any.whl\", "
+			   "\"url\": \"p/%u.whl\", \"hashes\": "
+			   "{\"sha256\": \"%064u\"}}",
+			   i ? ", " : "", (i * 7) % 40, i, 0);
+	buf_adds(&page, "]}");
+	fx_mkdir(fx, "simple");
+	fx_mkdir(fx, "simple/pkg");
+	fx_write(fx, "simple/pkg/index.html", page.data);
+	buf_printf(&url, "file://%s", index);
+	needs_scan_init(&s);
+	assert_int_equal(wheel_needs_scan(&s, "pkg==9.9", url.data, NULL, NULL,
+					  &fo, &fs, &err),
+			 CUENV_E_UNKNOWN);
+	assert_non_null(strstr(err.hint.data,
+			       "it has 40 releases, the newest 1.0.8, 1.0.9, "
+			       "1.0.10, "));
+	assert_non_null(strstr(err.hint.data, ", 1.0.38, 1.0.39; "));
+	assert_null(strstr(err.hint.data, "1.0.7,"));
+	needs_scan_release(&s);
+	needs_fetches_release(&fs);
+	BUF_RELEASE_EACH(&page, &url);
+	err_release(&err);
+	free(index);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +1046,7 @@ int main(void)
 	    cmocka_unit_test(test_wheel_member_span_refuses_data_past_the_end),
 	    cmocka_unit_test(test_wheel_local_check_refuses_what_runs_past),
 	    cmocka_unit_test(test_wheel_zip64_locator_out_of_reach),
+	    cmocka_unit_test(test_wheel_zip64_record_cut_by_the_tail),
 	    cmocka_unit_test(test_wheel_member_from_its_local_bytes),
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_local_reads_metadata_in_place, fx_setup,
@@ -719,7 +1067,21 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_wheel_needs_scan_reads_a_wheel_in_place, fx_setup,
 		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_needs_scan_hint_names_the_newest, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_refuses_two_members_of_one_name, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_refuses_a_local_name_not_the_directorys, fx_setup,
+		fx_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_wheel_checks_sizes_against_what_inflates, fx_setup,
+		fx_teardown),
 	};
 
+	if (getenv("CUENV_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUENV_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

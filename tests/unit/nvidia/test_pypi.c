@@ -167,6 +167,99 @@ static void test_pypi_index_parse_skips_yanked_and_unhashed(void **state)
 	buf_release(&page);
 }
 
+/* The page's bytes: times copies of unit. */
+static void repeat(struct buf *page, const char *unit, size_t times)
+{
+	buf_reset(page);
+	for (size_t i = 0; i < times; i++)
+		buf_adds(page, unit);
+}
+
+/*
+ * Pages built to make a parser rescan the rest of the page for each tag
+ * (2 MB of tags without href, of links without "</a>", of hrefs without
+ * a closing quote) give nothing, in time linear in their length; a
+ * link after 2 MB of such tags is still found.
+ */
+static void test_pypi_index_parse_reads_hostile_pages_through(void **state)
+{
+	struct buf page = BUF_INIT;
+	struct index_file *v;
+	size_t n;
+
+	(void)state;
+	repeat(&page, "<a x>", 400000);
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, 0);
+	pypi_index_files_free(v, n);
+
+	repeat(&page, "<a href=\"u.whl#sha256=" A64 "\">", 20000);
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, 0);
+	pypi_index_files_free(v, n);
+
+	repeat(&page, "<a href=\"u.whl#sha256=>", 20000);
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, 0);
+	pypi_index_files_free(v, n);
+
+	repeat(&page, "<a x>", 400000);
+	buf_adds(&page, "<a href=\"z.whl#sha256=" A64 "\">z.whl</a>");
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].name, "z.whl");
+	assert_string_equal(v[0].url, "z.whl");
+	pypi_index_files_free(v, n);
+	buf_release(&page);
+}
+
+/*
+ * A page of 20k honest links, none with PEP 658 metadata (each tag's
+ * attributes are searched within the tag, not to the page's end), and
+ * the same files as PEP 691 JSON: every file, in order.
+ */
+static void test_pypi_index_parse_reads_large_pages(void **state)
+{
+	struct buf page = BUF_INIT, want = BUF_INIT;
+	struct index_file *v;
+	size_t n;
+
+	(void)state;
+	for (unsigned i = 0; i < 20000; i++)
+		buf_printf(&page,
+			   "<a href=\"../../p/pkg-1.0.%u-py3-none-any.whl"
+			   "#sha256=" A64
+			   "\">pkg-1.0.%u-py3-none-any.whl</a>\n",
+			   i, i);
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, 20000);
+	for (size_t i = 0; i < n; i += 4999) {
+		buf_reset(&want);
+		buf_printf(&want, "pkg-1.0.%zu-py3-none-any.whl", i);
+		assert_string_equal(v[i].name, want.data);
+		assert_false(v[i].metadata);
+	}
+	assert_string_equal(v[n - 1].url,
+			    "../../p/pkg-1.0.19999-py3-none-any.whl");
+	pypi_index_files_free(v, n);
+
+	buf_reset(&page);
+	buf_adds(&page, "{\"files\": [");
+	for (unsigned i = 0; i < 20000; i++)
+		buf_printf(&page,
+			   "%s{\"filename\": \"pkg-1.0.%u-py3-none-any.whl\", "
+			   "\"url\": \"p/%u.whl\", "
+			   "\"hashes\": {\"sha256\": \"" A64 "\"}}",
+			   i ? ", " : "", i, i);
+	buf_adds(&page, "]}");
+	pypi_index_parse(&page, &v, &n);
+	assert_int_equal(n, 20000);
+	assert_string_equal(v[n - 1].name, "pkg-1.0.19999-py3-none-any.whl");
+	assert_string_equal(v[n - 1].url, "p/19999.whl");
+	pypi_index_files_free(v, n);
+	BUF_RELEASE_EACH(&page, &want);
+}
+
 /* The names NVIDIA publishes its wheels under on pypi.org. */
 static void test_pypi_wheel_project_names(void **state)
 {
@@ -261,6 +354,8 @@ int main(void)
 	    cmocka_unit_test(test_pypi_index_parse_reads_core_metadata),
 	    cmocka_unit_test(test_pypi_index_parse_skips_yanked_and_unhashed),
 	    cmocka_unit_test(test_pypi_index_parse_absurd_size_is_unknown),
+	    cmocka_unit_test(test_pypi_index_parse_reads_hostile_pages_through),
+	    cmocka_unit_test(test_pypi_index_parse_reads_large_pages),
 	    cmocka_unit_test(test_pypi_wheel_project_names),
 	    cmocka_unit_test(test_pypi_release_post_is_the_release),
 	    cmocka_unit_test(test_pypi_wheel_fits_each_platform),
