@@ -4,7 +4,8 @@
 # whose central directory gives its METADATA a 1 GiB compressed size:
 # `update --frameworks` refuses the member before fetching it (exit 6,
 # naming it); `needs torch==2.1.2` streams it and stops where its local
-# header ends: its tail, and one 64 KiB window (under 256 KiB fetched,
+# header, whose sizes are not the directory's, ends: a corrupt member,
+# exit 7 naming it (fail closed); its tail, and one 64 KiB window (under 256 KiB fetched,
 # asked for by bounded range requests, whatever the server could send). A
 # 2 MB wheel on disk whose METADATA inflates to 512 MiB (a zip bomb):
 # needs stops at 4 MiB with a warning naming it, the rest of the wheel
@@ -59,7 +60,8 @@ with zipfile.ZipFile(os.path.join(idx, "bomb-1.0-py3-none-any.whl"), "w",
             m.write(chunk)
 EOF_PY
 	serve_start "$idx" PYPI &&
-	expect_code 0 peak_rss "$HOME/rss" cuenv needs --json --index "$PYPI_URL/simple" torch==2.1.2 &&
+	expect_code 7 peak_rss "$HOME/rss" cuenv needs --json --index "$PYPI_URL/simple" torch==2.1.2 &&
+	stderr_has "its local header's CRC or sizes are not its directory's" &&
 	small "needs torch==2.1.2" &&
 	check "needs fetched the claimed gigabyte" python3 -c '
 import json, sys
