@@ -283,3 +283,18 @@ EOF_CAT
 	use_mirror "$HOME/bomb/mirror" &&
 		CUENV_MANIFESTS=$HOME/bomb/manifests
 }
+
+# index_only: the fixtures' package index served (PYPI_URL) and in force,
+# NVIDIA's host out of reach (its proxy refuses), no retries; rt the file
+# name of the index's cudart 12.4.127 wheel for Linux x86_64.
+index_only() {
+	fixtures &&
+		serve_start "$FX/pypi" PYPI &&
+		CUENV_MANIFESTS=$FX/manifests CUENV_PYPI_INDEX=$PYPI_URL/simple &&
+		CUENV_FETCH_RETRIES=0 &&
+		https_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 &&
+		no_proxy=127.0.0.1 NO_PROXY=127.0.0.1 &&
+		export CUENV_MANIFESTS CUENV_PYPI_INDEX CUENV_FETCH_RETRIES \
+			https_proxy HTTPS_PROXY no_proxy NO_PROXY &&
+		rt=$(fxq '[f["filename"] for f in d["pypi_projects"]["nvidia-cuda-runtime-cu12"] if f["version"] == "12.4.127" and "manylinux" in f["tag"]][0]')
+}

@@ -12,16 +12,8 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib-mirror.sh"
 
 m=$HOME/shared/mirror
-fixtures &&
-	serve_start "$FX/pypi" PYPI &&
+index_only &&
 	serve_start "$FX/mirror" SERVER &&
-	CUENV_MANIFESTS=$FX/manifests CUENV_PYPI_INDEX=$PYPI_URL/simple &&
-	CUENV_FETCH_RETRIES=0 &&
-	https_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 &&
-	no_proxy=127.0.0.1 NO_PROXY=127.0.0.1 &&
-	export CUENV_MANIFESTS CUENV_PYPI_INDEX CUENV_FETCH_RETRIES \
-		https_proxy HTTPS_PROXY no_proxy NO_PROXY &&
-	rt=$(fxq '[f["filename"] for f in d["pypi_projects"]["nvidia-cuda-runtime-cu12"] if f["version"] == "12.4.127" and "manylinux" in f["tag"]][0]') &&
 	# The project, from the index, locked.
 	printf 'cuda = 12.4\ncudnn = 9\n' >.cuenv &&
 	expect_code 0 cuenv install --source pypi --components cuda_cudart,cuda_cupti &&
