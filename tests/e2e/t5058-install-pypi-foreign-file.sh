@@ -30,6 +30,8 @@ d["files"].append({"filename": "nvidia_cuda_runtime_cu12-12.4.127.post9-py3-none
 json.dump(d, open(page, "w"))
 EOS
 	serve_start "$HOME/pypi" PYPI &&
+	# the fixture index's wheels are x86_64's, whatever runs the test
+	CUENV_PLATFORM=linux-x86_64 && export CUENV_PLATFORM &&
 	expect_code 0 env CUENV_MANIFESTS="$FX/manifests" \
 		CUENV_PYPI_INDEX="$PYPI_URL/simple" \
 		cuenv install 12.4 --source pypi --components cuda_cudart &&
