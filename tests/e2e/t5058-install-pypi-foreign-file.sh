@@ -42,7 +42,8 @@ EOS
 		grep -q 'GET /packages/nvidia_cuda_runtime_cu12-12.4.127-' "$PYPI_LOG" &&
 	expect_code 0 env CUENV_MANIFESTS="$FX/manifests" \
 		CUENV_PYPI_INDEX="$PYPI_URL/simple" \
-		cuenv mirror "$HOME/m" 12.4 --source pypi --components cuda_cudart &&
+		cuenv mirror "$HOME/m" 12.4 --source pypi --components cuda_cudart \
+			--platform linux-x86_64 &&
 	check "the mirror stored another project's or host's file" \
 		sh -c "! ls -R '$HOME/m' | grep -q 'evil_project\|post9'" &&
 	check "the mirror lacks the wheel" \
