@@ -10,13 +10,13 @@
 #include "fakes/fixture.h"
 
 #include <elf.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "artifact/ldcache.h"
 #include "artifact/loader.h"
+#include "plat/file.h"
 
 /* dlopen argv[1] (RTLD_NOW, as Python imports); call argv[2] if given;
  * print each mapped file once, or "error: " and dlerror(). */
@@ -431,31 +431,14 @@ static void test_loader_symbol_versions(void **state)
 
 /* ---- crafted objects: what cc alone does not make -------------------- */
 
-/* The fixture file rel, whole, into b; written back by put_file. */
+/* The fixture file rel, whole, into b (written back by fx_write_bytes). */
 static void get_file(const struct fixture *fx, const char *rel, struct buf *b)
 {
+	struct cuenv_err err = CUENV_ERR_INIT;
 	char *p = fx_path(fx, rel);
-	FILE *f = fopen(p, "rb");
-	char chunk[4096];
-	size_t n;
 
-	assert_non_null(f);
-	buf_reset(b);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(b, chunk, n);
-	fclose(f);
-	free(p);
-}
-
-static void put_file(const struct fixture *fx, const char *rel,
-		     const struct buf *b)
-{
-	char *p = fx_path(fx, rel);
-	FILE *f = fopen(p, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(b->data, 1, b->len, f), b->len);
-	assert_int_equal(fclose(f), 0);
+	assert_int_equal(file_read(p, 64u << 20, 0, b, &err), CUENV_OK);
+	err_release(&err);
 	free(p);
 }
 
@@ -495,7 +478,7 @@ static void add_runpath(const struct fixture *fx, const char *rel, size_t skip)
 			break;
 		}
 	}
-	put_file(fx, rel, &b);
+	fx_write_bytes(fx, rel, b.data, b.len);
 	buf_release(&b);
 }
 
@@ -579,7 +562,7 @@ static void test_loader_skips_another_machine(void **state)
 	two_copies(fx);
 	get_file(fx, "llp/libb.so.1", &b);
 	((Elf64_Ehdr *)b.data)->e_machine = EM_AARCH64;
-	put_file(fx, "llp/libb.so.1", &b);
+	fx_write_bytes(fx, "llp/libb.so.1", b.data, b.len);
 	lib(fx, "liba.so", "liba.so",
 	    "int b(void);\nint a(void) { return b(); }\n",
 	    "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN/dep -Ldep -l:libb.so.1");
