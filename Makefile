@@ -487,6 +487,7 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/needs.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/explain.sh
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/pages.sh
+	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv bash tests/bench/doctor.sh
 
 # ---- real artifacts ---------------------------------------------------------
 

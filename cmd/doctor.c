@@ -22,6 +22,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		.python = opt_given(&ctx->opt, O_PYTHON)
 				  ? ctx->opt.arg[O_PYTHON]
 				  : NULL,
+		.no_import = opt_given(&ctx->opt, O_NO_IMPORT),
 	};
 	struct doctor_settings s;
 	struct doctor_gathered g;

@@ -17,6 +17,7 @@ static const char *const source_names[] = {
 	[LOADER_RUNPATH] = "RUNPATH",
 	[LOADER_CACHE] = "ld.so.cache",
 	[LOADER_DEFAULT] = "default folders",
+	[LOADER_MAPPED] = "mapped",
 };
 
 const char *loader_source_name(enum loader_source s)
@@ -592,6 +593,21 @@ int loader_program(struct loader *l, const char *path, struct cuenv_err *err)
 	l->program = idx;
 	load_deps(l, first);
 	return CUENV_OK;
+}
+
+bool loader_adopt(struct loader *l, const char *path, bool program)
+{
+	size_t idx, first = l->nobj, nmiss = l->nmiss;
+
+	if (!resolve(l, LOADER_NONE, path, &idx)) {
+		loader_forget_misses(l, nmiss); /* not ELF: a data file */
+		return false;
+	}
+	if (idx >= first)
+		l->obj[idx].source = LOADER_MAPPED;
+	if (program)
+		l->program = idx;
+	return true;
 }
 
 int loader_dlopen(struct loader *l, size_t by, const char *name, size_t *idx)

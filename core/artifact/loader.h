@@ -66,6 +66,7 @@ enum loader_source {
 	LOADER_RUNPATH,	     /* the asking object's DT_RUNPATH */
 	LOADER_CACHE,	     /* the ld.so cache */
 	LOADER_DEFAULT,	     /* the loader's default folders */
+	LOADER_MAPPED,	     /* observed: mapped in a real process */
 };
 
 /* "RPATH", "LD_LIBRARY_PATH", "ld.so.cache", ...: for messages. */
@@ -164,6 +165,17 @@ int loader_program(struct loader *l, const char *path, struct cuenv_err *err);
  * the whole dlopen: l->nmiss > 0 says whether it did).
  */
 int loader_dlopen(struct loader *l, size_t by, const char *name, size_t *idx);
+
+/*
+ * Take the file at path as an object a real process has mapped (pyobs.h:
+ * what /proc/self/maps showed), under its path and soname, its DT_NEEDED
+ * entries not resolved (the real loader did: they are mapped too);
+ * program: it is the program (its DT_RPATH ends every chain). What the
+ * model loads later reuses it as ld.so reuses a loaded object. False, and
+ * nothing kept, for a file that is not an ELF object of the first one's
+ * class and machine (a locale archive, a font).
+ */
+bool loader_adopt(struct loader *l, const char *path, bool program);
 
 /*
  * Forget the misses from l->miss[from] on: a dlopen() whose caller tries

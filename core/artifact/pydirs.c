@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plat/file.h"
 #include "plat/plat_fs.h"
 #include "plat/plat_path.h"
 #include "plat/proc.h"
@@ -76,6 +77,64 @@ char *pydirs_version(const char *python, char *const *envp)
 	return v;
 }
 
+void pydirs_pth(const char *site, struct strv *dirs)
+{
+	struct strv names = STRV_INIT, lines = STRV_INIT;
+	struct buf p = BUF_INIT, text = BUF_INIT;
+	struct plat_dir *d = plat_opendir(site);
+	const struct plat_path_rules *r = plat_path_native();
+	struct plat_stat st;
+	const char *name;
+
+	while (d && (name = plat_readdir(d))) {
+		size_t n = strlen(name);
+
+		if (n > 4 && !strcmp(name + n - 4, ".pth") && *name != '.')
+			strv_push(&names, name);
+	}
+	if (d)
+		plat_closedir(d);
+	strv_sort(&names); /* site.py reads them in name order */
+	for (size_t i = 0; i < names.n; i++) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+
+		buf_reset(&p);
+		buf_path(&p, site, names.v[i]);
+		buf_reset(&text);
+		strv_release(&lines);
+		if (file_read(p.data, PYDIRS_PTH_MAX, FILE_MAY_BE_MISSING,
+			      &text, &err) ||
+		    !text.data) {
+			err_release(&err);
+			continue;
+		}
+		strv_split(&lines, text.data, '\n');
+		for (size_t k = 0; k < lines.n; k++) {
+			char *l = lines.v[k];
+			size_t n = strlen(l);
+
+			while (n && (l[n - 1] == '\r' || l[n - 1] == ' ' ||
+				     l[n - 1] == '\t'))
+				l[--n] = '\0';
+			/* a comment, or code site.py runs: not a folder */
+			if (!n || *l == '#' || !strncmp(l, "import ", 7) ||
+			    !strncmp(l, "import\t", 7))
+				continue;
+			buf_reset(&p);
+			if (plat_path_is_abs(r, l))
+				buf_sets(&p, l);
+			else
+				buf_path(&p, site, l);
+			if (!plat_stat(p.data, &st) && st.type == PLAT_F_DIR &&
+			    strv_find(dirs, p.data) < 0)
+				strv_push(dirs, p.data);
+		}
+		err_release(&err);
+	}
+	STRV_RELEASE_EACH(&names, &lines);
+	BUF_RELEASE_EACH(&p, &text);
+}
+
 void pydirs_venv(const char *venv, struct strv *dirs)
 {
 	struct strv found = STRV_INIT;
@@ -103,9 +162,11 @@ void pydirs_venv(const char *venv, struct strv *dirs)
 	buf_path(&p, venv, "Lib/site-packages");
 	strv_push(&found, p.data);
 	for (size_t i = 0; i < found.n; i++)
-		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR &&
-		    strv_find(dirs, found.v[i]) < 0)
-			strv_push(dirs, found.v[i]);
+		if (!plat_stat(found.v[i], &st) && st.type == PLAT_F_DIR) {
+			if (strv_find(dirs, found.v[i]) < 0)
+				strv_push(dirs, found.v[i]);
+			pydirs_pth(found.v[i], dirs);
+		}
 	strv_release(&found);
 	buf_release(&lib);
 	buf_release(&p);

@@ -30,7 +30,19 @@ char *pydirs_version(const char *python, char *const *envp);
 
 /* Push each folder VENV/lib/pythonX.Y/site-packages (POSIX) and
  * VENV/Lib/site-packages (Windows) there is onto dirs, once, in name
- * order; venv NULL or not absolute: nothing. */
+ * order, each followed by the folders its .pth files name
+ * (pydirs_pth); venv NULL or not absolute: nothing. */
 void pydirs_venv(const char *venv, struct strv *dirs);
+
+/*
+ * Push the folders site's .pth files name onto dirs, once each, as
+ * site.py adds them to sys.path: the files in name order, a line a
+ * folder (relative ones to site), blank lines, '#' comments and
+ * "import" lines (code site.py runs: what it adds cannot be known
+ * without running it) skipped, folders that do not exist left out. A
+ * .pth file over PYDIRS_PTH_MAX bytes is not read.
+ */
+#define PYDIRS_PTH_MAX (1u << 20)
+void pydirs_pth(const char *site, struct strv *dirs);
 
 #endif

@@ -2,9 +2,11 @@
  * pyload.c: what a Python environment's frameworks load (see pyload.h).
  */
 #include "artifact/pyload.h"
+#include "artifact/pyobs.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "plat/plat_path.h"
 #include "plat/file.h"
@@ -20,7 +22,7 @@
 void pyload_fws_release(struct pyload_fws *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
-		FREE_EACH(f->v[i].site, f->v[i].dlopener);
+		FREE_EACH(f->v[i].name, f->v[i].site, f->v[i].dlopener);
 		STRV_RELEASE_EACH(&f->v[i].entries, &f->v[i].dlnames);
 	}
 	free(f->v);
@@ -142,7 +144,8 @@ static void wheel_fronts(const char *site, struct strv *out)
  * client is made.
  */
 struct fw_kind {
-	const char *name;
+	const char *name;	   /* what is imported */
+	const char *calls;	   /* its own preload (pyobs.h) */
 	const char *marker;	   /* a file only a CUDA build has */
 	const char *entries[3][2]; /* folder, file pattern */
 	const char *dlopener;	   /* the object calling dlopen, or NULL */
@@ -151,6 +154,7 @@ struct fw_kind {
 
 static const struct fw_kind fw_kinds[] = {
 	{ "torch",
+	  "backends.cudnn.version",
 	  "torch/lib/libtorch_cuda.so",
 	  { { "torch/lib", "libtorch_global_deps.so" },
 	    { "torch", "_C.*.so" },
@@ -158,17 +162,20 @@ static const struct fw_kind fw_kinds[] = {
 	  NULL,
 	  0 },
 	{ "tensorflow",
+	  "config.list_physical_devices",
 	  "tensorflow/libtensorflow_framework.so.2",
 	  { { "tensorflow/python", "_pywrap_tensorflow_internal.so" } },
 	  "tensorflow/libtensorflow_framework.so.2",
 	  1 },
 	{ "jax",
+	  "devices",
 	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
 	  { { "jax_plugins/xla_cuda12", "xla_cuda_plugin.so" },
 	    { "jax_cuda12_plugin", "*.so" } },
 	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
 	  0 },
 	{ "jax",
+	  "devices",
 	  "jax_plugins/xla_cuda11/xla_cuda_plugin.so",
 	  { { "jax_plugins/xla_cuda11", "xla_cuda_plugin.so" },
 	    { "jax_cuda11_plugin", "*.so" } },
@@ -180,7 +187,7 @@ static void find_kind(const char *site, const struct fw_kind *k,
 		      struct pyload_fws *out)
 {
 	struct buf p = BUF_INIT;
-	struct pyload_fw fw = { .name = k->name };
+	struct pyload_fw fw = { .calls = k->calls };
 
 	buf_path(&p, site, k->marker);
 	if (!is_file(p.data))
@@ -216,6 +223,7 @@ static void find_kind(const char *site, const struct fw_kind *k,
 		    nvlib_match_file(fw.dlnames.v[0], NULL)->id != NVLIB_CUDART)
 			fw.at_import = 0;
 	}
+	fw.name = xstrdup(k->name);
 	fw.site = xstrdup(site);
 	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
 	out->v[out->n++] = fw;
@@ -223,6 +231,140 @@ static void find_kind(const char *site, const struct fw_kind *k,
 out:
 	FREE_EACH(fw.dlopener);
 	STRV_RELEASE_EACH(&fw.entries, &fw.dlnames);
+	buf_release(&p);
+}
+
+/* ---- any other framework ------------------------------------------------ */
+
+/* Does the ELF file at path need a CUDA library by DT_NEEDED? */
+static bool needs_cuda(const char *path)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct elf_info e;
+	struct file_map m;
+	bool yes = false;
+
+	if (file_map(path, 64, &m, &err) == CUENV_OK &&
+	    elf_has_magic(m.data, m.len)) {
+		elf_info_init(&e);
+		if (!elf_parse_dynamic(m.data, m.len, path, &e, &err))
+			for (size_t i = 0; !yes && i < e.needed.n; i++)
+				yes = nvlib_is_cuda_file(e.needed.v[i]);
+		elf_info_release(&e);
+	}
+	file_unmap(&m);
+	err_release(&err);
+	return yes;
+}
+
+/* Is name a shared library's file name: "x.so", "x.so.2", "x.cpython-311-x86_64-linux-gnu.so"? */
+static bool is_so_name(const char *name)
+{
+	const char *so = strstr(name, ".so");
+
+	return so && (so[3] == '\0' || so[3] == '.');
+}
+
+/* The CUDA-needing ELF files under dir, depth folders down, into out. */
+static void scan_package(const char *dir, unsigned depth, size_t *budget,
+			 struct strv *out)
+{
+	struct plat_dir *d = plat_opendir(dir);
+	struct strv names = STRV_INIT;
+	struct buf p = BUF_INIT;
+	const char *ent;
+
+	while (d && (ent = plat_readdir(d)))
+		if (*ent != '.' && strcmp(ent, "__pycache__"))
+			strv_push(&names, ent);
+	if (d)
+		plat_closedir(d);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n && *budget; i++) {
+		struct plat_stat st;
+
+		buf_reset(&p);
+		buf_path(&p, dir, names.v[i]);
+		/* lstat: a link out of the package is not the package's */
+		if (plat_lstat(p.data, &st))
+			continue;
+		(*budget)--;
+		if (st.type == PLAT_F_DIR && depth > 1)
+			scan_package(p.data, depth - 1, budget, out);
+		else if (st.type == PLAT_F_REG && is_so_name(names.v[i]) &&
+			 needs_cuda(p.data))
+			strv_push(out, p.data);
+	}
+	strv_release(&names);
+	buf_release(&p);
+}
+
+/* Is name a package folder Python can import by that name? */
+static bool importable(const char *name)
+{
+	if (!*name || (*name >= '0' && *name <= '9'))
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') ||
+		      (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+			return false;
+	return strcmp(name, "nvidia") != 0; /* the wheels themselves */
+}
+
+/* Does out already hold a framework of site whose files are under pkg? */
+static bool known_package(const struct pyload_fws *out, size_t from,
+			  const char *pkg)
+{
+	for (size_t i = from; i < out->n; i++)
+		for (size_t k = 0; k < out->v[i].entries.n; k++) {
+			const char *e = out->v[i].entries.v[k];
+			size_t n = strlen(pkg);
+
+			if (!strncmp(e, pkg, n) && e[n] == '/')
+				return true;
+		}
+	return false;
+}
+
+static void find_others(const char *site, size_t from, struct pyload_fws *out)
+{
+	struct plat_dir *d = plat_opendir(site);
+	struct strv names = STRV_INIT;
+	struct buf p = BUF_INIT;
+	const char *ent;
+
+	while (d && (ent = plat_readdir(d)))
+		if (importable(ent))
+			strv_push(&names, ent);
+	if (d)
+		plat_closedir(d);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		struct pyload_fw fw = { 0 };
+		size_t budget = PYLOAD_SCAN_FILES;
+		struct plat_stat st;
+
+		buf_reset(&p);
+		buf_path(&p, site, names.v[i]);
+		if (plat_lstat(p.data, &st) || st.type != PLAT_F_DIR ||
+		    known_package(out, from, p.data))
+			continue;
+		buf_path(&p, p.data, "__init__.py"); /* a package, not a lib */
+		if (!is_file(p.data))
+			continue;
+		buf_reset(&p);
+		buf_path(&p, site, names.v[i]);
+		scan_package(p.data, PYLOAD_SCAN_DEPTH, &budget, &fw.entries);
+		if (!fw.entries.n)
+			continue;
+		fw.name = xstrdup(names.v[i]);
+		fw.calls = strcmp(names.v[i], "onnxruntime") ? NULL
+							     : "?preload_dlls";
+		fw.site = xstrdup(site);
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = fw;
+	}
+	strv_release(&names);
 	buf_release(&p);
 }
 
@@ -234,10 +376,13 @@ void pyload_find(const struct strv *sites, struct pyload_fws *out)
 		char *real = plat_realpath(sites->v[i]);
 
 		if (real && strv_find(&seen, real) < 0) {
+			size_t from = out->n;
+
 			strv_push(&seen, real);
 			for (size_t k = 0;
 			     k < sizeof(fw_kinds) / sizeof(*fw_kinds); k++)
 				find_kind(sites->v[i], &fw_kinds[k], out);
+			find_others(sites->v[i], from, out);
 		}
 		free(real);
 	}
@@ -369,7 +514,7 @@ void pyload_predict(struct loader *l, const char *python,
 	if (python && !l->nobj)
 		loader_program(l, python, &err); /* no program: no RPATH */
 	err_release(&err);
-	span->first = l->nobj;
+	span->first = span->predicted = l->nobj;
 	for (size_t i = 0; i < fw->entries.n; i++) {
 		size_t idx;
 
@@ -385,6 +530,26 @@ void pyload_predict(struct loader *l, const char *python,
 		cudnn_dlopens(l, from, false);
 		cudnn_dlopens(l, span->first, true);
 	}
+	loader_check_versions(l);
+}
+
+void pyload_observed(struct loader *l, const struct pyobs *obs,
+		     const struct pyload_fw *fw, struct pyload_span *span)
+{
+	for (size_t i = 0; i < obs->maps.n; i++)
+		loader_adopt(l, obs->maps.v[i],
+			     obs->executable &&
+				     !strcmp(obs->maps.v[i], obs->executable));
+	span->first = 0;
+	span->predicted = span->on_use = l->nobj;
+	for (size_t i = 0; i < fw->entries.n; i++) {
+		size_t idx;
+
+		loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
+	}
+	fw_dlopens(l, fw, 0, fw->dlnames.n);
+	cudnn_dlopens(l, 0, false);
+	cudnn_dlopens(l, 0, true);
 	loader_check_versions(l);
 }
 
@@ -415,37 +580,62 @@ static bool record_lists(const char *text, const char *rel)
 	return false;
 }
 
-/* The version of the wheel in site whose RECORD lists rel. */
-static bool wheel_version(const char *site, const char *rel, struct buf *out)
+/*
+ * The dist-info folder name of the NVIDIA wheel in site whose RECORD
+ * lists rel ("nvidia_nvjitlink_cu12-12.9.86.dist-info"), into out.
+ */
+static bool wheel_of(const char *site, const char *rel, struct buf *out)
 {
 	struct plat_dir *d = plat_opendir(site);
 	const char *ent;
 	bool found = false;
+	struct buf ver = BUF_INIT;
 
 	while (d && !found && (ent = plat_readdir(d))) {
 		struct cuenv_err err = CUENV_ERR_INIT;
 		struct buf rec = BUF_INIT, text = BUF_INIT;
 
 		if (!strncmp(ent, "nvidia_", 7) &&
-		    dist_info_version(ent, out)) {
+		    dist_info_version(ent, &ver)) {
 			buf_path(&rec, site, ent);
 			buf_path(&rec, rec.data, "RECORD");
 			found = !file_read(rec.data, RECORD_MAX,
 					   FILE_MAY_BE_MISSING, &text, &err) &&
 				record_lists(text.data, rel);
+			if (found)
+				buf_sets(out, ent);
 		}
 		BUF_RELEASE_EACH(&rec, &text);
 		err_release(&err);
 	}
 	if (d)
 		plat_closedir(d);
+	buf_release(&ver);
 	return found;
+}
+
+/* SITE/nvidia/NAME/lib/FILE (path real): the dist-info of its wheel. */
+static bool wheel_of_file(const char *real, struct buf *out)
+{
+	const char *nv = strstr(real, "/nvidia/");
+	char *site;
+	bool ok;
+
+	while (nv && strstr(nv + 1, "/nvidia/"))
+		nv = strstr(nv + 1, "/nvidia/");
+	if (!nv)
+		return false;
+	site = xstrndup(real, (size_t)(nv - real));
+	ok = wheel_of(site, nv + 1, out);
+	free(site);
+	return ok;
 }
 
 bool pyload_file_version(const char *path, struct buf *out)
 {
+	struct buf dist = BUF_INIT;
 	char *real = plat_realpath(path);
-	const char *base, *so, *nv;
+	const char *base, *so;
 	struct version v;
 	bool ok = false;
 
@@ -460,17 +650,11 @@ bool pyload_file_version(const char *path, struct buf *out)
 		goto out;
 	}
 	/* SITE/nvidia/NAME/lib/FILE, as the wheel's RECORD lists it */
-	nv = strstr(real, "/nvidia/");
-	while (nv && strstr(nv + 1, "/nvidia/"))
-		nv = strstr(nv + 1, "/nvidia/");
-	if (nv) {
-		char *site = xstrndup(real, (size_t)(nv - real));
-
-		ok = wheel_version(site, nv + 1, out);
-		free(site);
-	}
+	if (wheel_of_file(real, &dist))
+		ok = dist_info_version(dist.data, out);
 out:
 	free(real);
+	buf_release(&dist);
 	return ok;
 }
 
@@ -499,6 +683,98 @@ static char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
 		plat_closedir(d);
 	BUF_RELEASE_EACH(&nv, &p);
 	return found;
+}
+
+/* ---- the wheel a missing library comes from ----------------------------- */
+
+#define METADATA_MAX (4u << 20)
+
+/*
+ * Does line ("Requires-Dist: nvidia-cufft-cu12==11.3.0.4; ...") pin a
+ * wheel named wheel ("nvidia-cufft", then "-cuNN" or nothing)? The
+ * requirement "nvidia-cufft-cu12==11.3.0.4" into out.
+ */
+static bool pins(const char *line, size_t len, const char *wheel,
+		 struct buf *out)
+{
+	static const char key[] = "Requires-Dist:";
+	size_t nk = sizeof(key) - 1, nw = strlen(wheel), i;
+	const char *p = line + nk, *end = line + len;
+
+	if (len < nk || strncmp(line, key, nk))
+		return false;
+	while (p < end && *p == ' ')
+		p++;
+	if ((size_t)(end - p) < nw || strncasecmp(p, wheel, nw))
+		return false;
+	i = nw;
+	if (p + i + 3 <= end && !strncmp(p + i, "-cu", 3)) {
+		i += 3;
+		while (p + i < end && p[i] >= '0' && p[i] <= '9')
+			i++;
+	}
+	while (p + i < end && p[i] == ' ')
+		i++;
+	if (p + i + 2 > end || strncmp(p + i, "==", 2))
+		return false;
+	for (i += 2; p + i < end && p[i] == ' '; i++)
+		;
+	while (p + i < end && p[i] != ';' && p[i] != ' ' && p[i] != ',' &&
+	       p[i] != '\r')
+		i++;
+	buf_reset(out);
+	for (size_t k = 0; k < i; k++)
+		if (p[k] != ' ')
+			buf_addc(out, p[k]);
+	return true;
+}
+
+bool pyload_wheel_pin(const char *site, const char *soname, struct buf *out)
+{
+	const struct nvlib *e = nvlib_match_file(soname, NULL);
+	struct plat_dir *d;
+	const char *ent;
+	struct strv found = STRV_INIT;
+	struct buf req = BUF_INIT;
+	bool ok;
+
+	if (!e || !e->wheel)
+		return false;
+	d = plat_opendir(site);
+	while (d && (ent = plat_readdir(d))) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+		struct buf path = BUF_INIT, text = BUF_INIT;
+		size_t n = strlen(ent);
+
+		if (n > 10 && !strcmp(ent + n - 10, ".dist-info") &&
+		    strncmp(ent, "nvidia_", 7)) {
+			buf_path(&path, site, ent);
+			buf_path(&path, path.data, "METADATA");
+			if (!file_read(path.data, METADATA_MAX,
+				       FILE_MAY_BE_MISSING, &text, &err))
+				for (const char *l = text.data; l && *l;) {
+					const char *nl = strchr(l, '\n');
+					size_t len = nl ? (size_t)(nl - l)
+							: strlen(l);
+
+					if (pins(l, len, e->wheel, &req) &&
+					    strv_find(&found, req.data) < 0)
+						strv_push(&found, req.data);
+					l = nl ? nl + 1 : NULL;
+				}
+		}
+		BUF_RELEASE_EACH(&path, &text);
+		err_release(&err);
+	}
+	if (d)
+		plat_closedir(d);
+	/* two packages pinning two versions: no one command is right */
+	ok = found.n == 1;
+	if (ok)
+		buf_sets(out, found.v[0]);
+	strv_release(&found);
+	buf_release(&req);
+	return ok;
 }
 
 /* ---- judging ------------------------------------------------------------ */
@@ -613,6 +889,170 @@ static void judge_older(const struct loader *l, const struct pyload_span *sp,
 	}
 }
 
+/* ---- CUDA majors -------------------------------------------------------- */
+
+/* Bit N of "..._cuN-..." in a dist-info name, or 0. */
+static unsigned long dist_major(const char *dist)
+{
+	const char *cu = strstr(dist, "_cu"), *dash = strchr(dist, '-');
+	char *end;
+	unsigned long m;
+
+	if (!cu || !dash || cu > dash || cu[3] < '1' || cu[3] > '9')
+		return 0;
+	m = strtoul(cu + 3, &end, 10);
+	return end == dash && m < 64 ? 1ul << m : 0;
+}
+
+/* The majors the soname of a CUDA toolkit library says (not cuDNN's). */
+static unsigned long soname_majors(const char *name)
+{
+	const char *ver;
+	const struct nvlib *e = nvlib_match_file(name, &ver);
+	const char *sv = e ? nvlib_so_version(e, name) : NULL;
+
+	if (!e || (e->flags & NVLIB_OWN_VERSION) || !sv || !*sv)
+		return 0;
+	return nvlib_majors(e, sv);
+}
+
+/* The majors the CUDA runtime beside the file (its real folder) says. */
+static unsigned long beside_majors(const char *real)
+{
+	char *dir = xstrdup(real), *slash = strrchr(dir, '/');
+	struct plat_dir *d;
+	const char *ent;
+	unsigned long m = 0;
+
+	if (slash)
+		*slash = '\0';
+	d = plat_opendir(dir);
+	while (d && !m && (ent = plat_readdir(d))) {
+		const struct nvlib *e = nvlib_match_file(ent, NULL);
+		const char *sv = e && e->id == NVLIB_CUDART
+					 ? nvlib_so_version(e, ent)
+					 : NULL;
+
+		if (sv && *sv)
+			m = nvlib_majors(e, sv);
+	}
+	if (d)
+		plat_closedir(d);
+	free(dir);
+	return m;
+}
+
+/*
+ * The CUDA majors of a loaded CUDA library: what its soname, its
+ * wheel's name and the runtime beside it say, together (0: nothing
+ * does). cuDNN and NCCL follow their own versions: only their wheel's
+ * name says which CUDA they are built for.
+ */
+static unsigned long file_majors(const struct loader_obj *o)
+{
+	const struct nvlib *e = nvlib_match_file(obj_name(o), NULL);
+	char *real = plat_realpath(o->path);
+	struct buf dist = BUF_INIT;
+	unsigned long all = ~0ul, m;
+
+	if (!e || !real)
+		goto out;
+	if ((m = soname_majors(obj_name(o))))
+		all &= m;
+	if (wheel_of_file(real, &dist) && (m = dist_major(dist.data)))
+		all &= m;
+	if (!(e->flags & NVLIB_OWN_VERSION) && (m = beside_majors(real)))
+		all &= m;
+out:
+	free(real);
+	buf_release(&dist);
+	return all == ~0ul ? 0 : all;
+}
+
+/* Is real (a real path) under the real folder dir? */
+static bool under(const char *real, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return real && !strncmp(real, dir, n) && real[n] == '/';
+}
+
+unsigned long pyload_fw_majors(const struct loader *l,
+			       const struct pyload_fw *fw)
+{
+	char *site = plat_realpath(fw->site);
+	struct buf nv = BUF_INIT;
+	unsigned long all = ~0ul;
+	struct plat_dir *d;
+	const char *ent;
+
+	if (!site)
+		return 0;
+	buf_path(&nv, site, "nvidia");
+	for (size_t i = 0; i < l->nobj; i++) {
+		char *real = plat_realpath(l->obj[i].path);
+
+		if (under(real, site) && !under(real, nv.data))
+			for (size_t k = 0; k < l->obj[i].elf.needed.n; k++) {
+				unsigned long m = soname_majors(
+					l->obj[i].elf.needed.v[k]);
+
+				all &= m ? m : ~0ul;
+			}
+		free(real);
+	}
+	/* no CUDA DT_NEEDED (TensorFlow, JAX dlopen): the wheels say */
+	d = all == ~0ul ? plat_opendir(site) : NULL;
+	while (d && (ent = plat_readdir(d))) {
+		unsigned long m =
+			strncmp(ent, "nvidia_", 7) ? 0 : dist_major(ent);
+
+		all &= m ? m : ~0ul;
+	}
+	if (d)
+		plat_closedir(d);
+	free(site);
+	buf_release(&nv);
+	return all == ~0ul ? 0 : all;
+}
+
+/* The lowest CUDA major of a mask. */
+static unsigned low_major(unsigned long m)
+{
+	unsigned n = 0;
+
+	while (m && !(m & 1ul)) {
+		m >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/* CUDA libraries of another major than fw's build. */
+static void judge_major(const struct loader *l, const struct pyload_span *sp,
+			const struct pyload_fw *fw, struct pyload_issues *out)
+{
+	unsigned long want = pyload_fw_majors(l, fw);
+
+	for (size_t i = sp->first; want && i < l->nobj; i++) {
+		const struct loader_obj *o = &l->obj[i];
+		unsigned long m =
+			nvlib_is_cuda_file(obj_name(o)) ? file_majors(o) : 0;
+		struct buf d = BUF_INIT;
+
+		if (!m || (m & want))
+			continue;
+		buf_printf(&d,
+			   "%s is CUDA %u's; %s is a CUDA %u build (there is "
+			   "no compatibility across CUDA majors)",
+			   obj_name(o), low_major(m), fw->name,
+			   low_major(want));
+		add_issue(out, PYLOAD_MAJOR, obj_name(o), o, NULL,
+			  buf_detach(&d));
+		buf_release(&d);
+	}
+}
+
 void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 		  const struct pyload_fw *fw, struct pyload_issues *out)
 {
@@ -644,8 +1084,8 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 		struct buf d = BUF_INIT;
 		char *own;
 
-		if (p->user < sp->first)
-			continue;
+		if (p->user < sp->predicted)
+			continue; /* the interpreter's, or mapped: it bound */
 		if (p->symbol)
 			buf_printf(&d, "undefined symbol: %s, version %s",
 				   p->symbol, p->version);
@@ -660,4 +1100,23 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 	}
 	judge_mixed(l, sp, out);
 	judge_older(l, sp, fw, out);
+	judge_major(l, sp, fw, out);
+}
+
+void pyload_judge_observed(const struct loader *l,
+			   const struct pyload_span *span,
+			   const struct pyobs *obs, const struct pyload_fw *fw,
+			   struct pyload_issues *out)
+{
+	if (obs->ran && !obs->imported) {
+		const char *e = obs->error ? obs->error : "it failed";
+
+		/* the machine's driver, not the environment's fault */
+		if (strstr(e, NVLIB_DRIVER_SO ".1"))
+			out->driver_missing = true;
+		else
+			add_issue(out, PYLOAD_IMPORT, fw->name, NULL, NULL,
+				  xstrdup(e));
+	}
+	pyload_judge(l, span, fw, out);
 }

@@ -29,6 +29,12 @@
  *	                from another
  *	PYLOAD_OLDER    a library the environment's wheels provide, loaded
  *	                from elsewhere in an older version
+ *	PYLOAD_MAJOR    a CUDA library of another CUDA major than the
+ *	                framework's build (its objects' DT_NEEDED CUDA
+ *	                sonames, else its wheels' -cuNN names): by its
+ *	                soname (libnvJitLink.so.13), its wheel's name, or
+ *	                the CUDA runtime beside it (a toolkit's lib64)
+ *	PYLOAD_IMPORT   (observed) the import itself failed
  *
  * A copy from elsewhere that is not older, and libraries the framework
  * never loads, are no issue. Reads the files it resolves and the wheels'
@@ -60,7 +66,8 @@
  * when the framework computes.
  */
 struct pyload_fw {
-	const char *name;    /* "torch": static */
+	char *name;	     /* "torch", "onnxruntime": what is imported */
+	const char *calls;   /* its own preload, for pyobs_run(), or NULL */
 	char *site;	     /* the site-packages folder it is in */
 	struct strv entries; /* the objects its import dlopens, in order */
 	char *dlopener;	     /* the object whose calls dlopen CUDA by name,
@@ -76,13 +83,24 @@ struct pyload_fws {
 
 void pyload_fws_release(struct pyload_fws *f);
 
-/* Append the frameworks of each folder of sites, once each, to out. */
+/*
+ * Append the frameworks of each folder of sites, once each, to out: the
+ * kinds above by their files, then any other package (a folder of site
+ * with an importable name) whose ELF files, up to PYLOAD_SCAN_DEPTH
+ * folders down, have a DT_NEEDED entry naming a CUDA library
+ * (onnxruntime's providers, cupy's extension modules, ctranslate2's
+ * library): those files are its entries, dlopened when it computes.
+ */
+#define PYLOAD_SCAN_DEPTH 4
+#define PYLOAD_SCAN_FILES 4096 /* files looked at in one package, at most */
 void pyload_find(const struct strv *sites, struct pyload_fws *out);
 
 /* Which of a prediction's objects are the framework's. */
 struct pyload_span {
-	size_t first;  /* the first object past the interpreter's own */
-	size_t on_use; /* from here on: loaded when the framework computes,
+	size_t first;	  /* the first object past the interpreter's own */
+	size_t predicted; /* from here on: the model's (before it: mapped
+			     in a real process, pyload_observed) */
+	size_t on_use;	  /* from here on: loaded when the framework computes,
 			  not at import (== l->nobj without on_use) */
 };
 
@@ -98,7 +116,21 @@ void pyload_predict(struct loader *l, const char *python,
 		    const struct pyload_fw *fw, bool on_use,
 		    struct pyload_span *span);
 
+/*
+ * The same from what a real import mapped (obs, pyobs.h: its files taken
+ * as loaded objects, loader_adopt): then what fw would load when it
+ * computes, predicted from that state (its entries not mapped yet, the
+ * names its dlopener asks for, cuDNN's sub-libraries), an already mapped
+ * soname reused as ld.so does; then the symbol-version checks of what
+ * was predicted. span->predicted says where the model's part starts.
+ */
+struct pyobs;
+void pyload_observed(struct loader *l, const struct pyobs *obs,
+		     const struct pyload_fw *fw, struct pyload_span *span);
+
 enum pyload_kind {
+	PYLOAD_IMPORT, /* the observed import failed */
+	PYLOAD_MAJOR,  /* a CUDA library of another major than fw's build */
 	PYLOAD_MISSING,
 	PYLOAD_SYMBOL,
 	PYLOAD_MIXED,
@@ -137,6 +169,21 @@ void pyload_issues_release(struct pyload_issues *is);
 void pyload_judge(const struct loader *l, const struct pyload_span *span,
 		  const struct pyload_fw *fw, struct pyload_issues *out);
 
+/* The same after pyload_observed, the import's failure first. */
+void pyload_judge_observed(const struct loader *l,
+			   const struct pyload_span *span,
+			   const struct pyobs *obs, const struct pyload_fw *fw,
+			   struct pyload_issues *out);
+
+/*
+ * The CUDA majors fw is built for, as a bit mask (bit M: CUDA M), from
+ * the CUDA sonames its own objects among l's (those in fw->site outside
+ * nvidia/) need, else from its site's NVIDIA wheels' -cuNN names; 0 when
+ * neither says.
+ */
+unsigned long pyload_fw_majors(const struct loader *l,
+			       const struct pyload_fw *fw);
+
 /*
  * The version of the library file path, into out: from its real file
  * name when that carries a full version (libnvJitLink.so.12.0.140), else
@@ -144,5 +191,13 @@ void pyload_judge(const struct loader *l, const struct pyload_span *span,
  * version: nvidia_nvjitlink_cu12-12.9.86). False when neither says.
  */
 bool pyload_file_version(const char *path, struct buf *out);
+
+/*
+ * The exact requirement ("nvidia-cufft-cu12==11.3.0.4") by which the
+ * packages of site (their dist-info METADATA's Requires-Dist) pin the
+ * NVIDIA wheel that provides soname, into out (reset). False when none
+ * pins it exactly, or two pin different versions.
+ */
+bool pyload_wheel_pin(const char *site, const char *soname, struct buf *out);
 
 #endif

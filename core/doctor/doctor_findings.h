@@ -70,6 +70,8 @@ struct doctor_in {
 	const struct ldconf *conf;	 /* the configuration behind it */
 	const struct strv *site_dirs;	 /* Python's sys.path folders */
 	const char *python;		 /* the interpreter asked, or NULL */
+	bool observe;	    /* import each framework in python (pyobs.h) */
+	unsigned import_ms; /* the deadline of one import (0: default) */
 	const struct strv *loader_defaults; /* the loader's default folders,
 					       in order, or NULL */
 	const char *loader_platform;	    /* $PLATFORM, or NULL */

@@ -25,12 +25,15 @@ struct doctor_settings {
 	const char *driver;	/* CUENV_DRIVER_VERSION, or NULL: unset */
 	const char *cache_path; /* CUENV_LD_SO_CACHE or /etc/ld.so.cache */
 	const char *conf_path;	/* CUENV_LD_SO_CONF or /etc/ld.so.conf */
+	unsigned import_ms;	/* CUENV_IMPORT_TIMEOUT (seconds) in ms, or
+				   0: pyobs.h's default */
 };
 
 /*
  * Read s from envp (its strings are borrowed from there). A
  * CUENV_DRIVER_VERSION that is set, not empty, not "none" and not a
- * driver version is CUENV_E_USAGE with a hint; else CUENV_OK.
+ * driver version, or a CUENV_IMPORT_TIMEOUT that is not a number of
+ * seconds from 1 to 3600, is CUENV_E_USAGE with a hint; else CUENV_OK.
  */
 int doctor_settings_read(char *const *envp, struct doctor_settings *s,
 			 struct cuenv_err *err);
@@ -48,6 +51,7 @@ struct doctor_where {
 	/* the Python to audit (doctor --python), or NULL: python3 on PATH
 	 * and the active venv or conda environment */
 	const char *python;
+	bool no_import; /* doctor --no-import: the model alone */
 	/* the dynamic loader whose --help names its default folders, or
 	 * NULL: the system's (/lib64/ld-linux-x86-64.so.2, ...) */
 	const char *ldso;

@@ -18,21 +18,31 @@
 #include "nvidia/nvlib.h"
 #include "plat/plat_fs.h"
 #include "artifact/pyload.h"
+#include "artifact/pyobs.h"
 #include "base/xalloc.h"
 
-/* One prediction: the loader's state, the span and what it breaks. */
+/*
+ * One outcome: what the import mapped (obs, when it ran), the loader's
+ * state, the span and what it breaks.
+ */
 struct outcome {
+	struct pyobs obs;
 	struct loader l;
 	struct pyload_span span;
 	struct pyload_issues issues;
 };
 
+/*
+ * fw under the environment env (programs get it): imported in a child
+ * and the rest predicted from what it mapped, or, with --no-import or
+ * when the child does not answer, predicted from nothing.
+ */
 static void predict(const struct audit *au, const struct pyload_fw *fw,
-		    const char *library_path, struct outcome *o)
+		    const struct envmap *env, struct outcome *o)
 {
 	const struct doctor_in *in = au->in;
-	struct loader_env env = {
-		.library_path = library_path,
+	struct loader_env le = {
+		.library_path = envmap_get(env, "LD_LIBRARY_PATH"),
 		.cache = in->cache,
 		.defaults = in->loader_defaults,
 		.platform = in->loader_platform,
@@ -40,13 +50,38 @@ static void predict(const struct audit *au, const struct pyload_fw *fw,
 	};
 
 	memset(o, 0, sizeof(*o));
-	loader_init(&o->l, &env);
-	pyload_predict(&o->l, in->python, fw, true, &o->span);
-	pyload_judge(&o->l, &o->span, fw, &o->issues);
+	loader_init(&o->l, &le);
+	if (in->observe && in->python)
+		pyobs_run(in->python, env->vars.v, fw->name, fw->calls,
+			  in->import_ms, &o->obs);
+	if (o->obs.ran) {
+		pyload_observed(&o->l, &o->obs, fw, &o->span);
+		pyload_judge_observed(&o->l, &o->span, &o->obs, fw, &o->issues);
+	} else {
+		pyload_predict(&o->l, in->python, fw, true, &o->span);
+		pyload_judge(&o->l, &o->span, fw, &o->issues);
+	}
+}
+
+/* The same with LD_LIBRARY_PATH ld (NULL: unset) in base. */
+static void predict_ld(const struct audit *au, const struct pyload_fw *fw,
+		       const struct envmap *base, const char *ld,
+		       struct outcome *o)
+{
+	struct envmap env = ENVMAP_INIT;
+
+	envmap_copy(&env, base);
+	if (ld)
+		envmap_set(&env, "LD_LIBRARY_PATH", ld);
+	else
+		envmap_unset(&env, "LD_LIBRARY_PATH");
+	predict(au, fw, &env, o);
+	envmap_release(&env);
 }
 
 static void outcome_release(struct outcome *o)
 {
+	pyobs_release(&o->obs);
 	loader_release(&o->l);
 	pyload_issues_release(&o->issues);
 }
@@ -134,6 +169,11 @@ static void add_issues(struct buf *b, const struct pyload_issues *list,
 		    (is->kind == PYLOAD_MIXED && mixed_said(list, except, i)))
 			continue;
 		buf_adds(b, k++ ? "; " : "");
+		if (is->kind == PYLOAD_IMPORT) {
+			buf_printf(b, "`import %s` fails: ", is->name);
+			buf_add_display(b, is->detail, 4096);
+			continue;
+		}
 		if (is->kind == PYLOAD_MIXED) {
 			add_mixed(b, list, except, i);
 			continue;
@@ -168,6 +208,65 @@ static const char why_runpath[] =
 	"(nvJitLink under cuSPARSE, cuDNN's sub-libraries under its front "
 	"library) comes from ";
 
+/* Does list hold an issue of kind k? */
+static bool has_kind(const struct pyload_issues *list, enum pyload_kind k)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (list->v[i].kind == k)
+			return true;
+	return false;
+}
+
+/*
+ * How list's issues break fw, into b: the RUNPATH rule for a copy from
+ * elsewhere (from: where those copies come from), the CUDA majors, the
+ * import that failed.
+ */
+static void add_why(struct buf *b, const struct pyload_issues *list,
+		    const char *from)
+{
+	const char *sep = "";
+	bool runpath = has_kind(list, PYLOAD_SYMBOL) ||
+		       has_kind(list, PYLOAD_MIXED) ||
+		       has_kind(list, PYLOAD_OLDER),
+	     absent = false;
+
+	for (size_t i = 0; i < list->n; i++)
+		if (list->v[i].kind == PYLOAD_MISSING) {
+			runpath |= list->v[i].want != NULL;
+			absent |= list->v[i].want == NULL;
+		}
+	if (runpath) {
+		buf_adds(b, why_runpath);
+		buf_adds(b, from);
+		buf_adds(b, ", not from the environment's wheels");
+		sep = "; ";
+	}
+	if (absent) {
+		buf_printf(b,
+			   "%sno folder the loader searches holds a library "
+			   "the framework needs, and the environment has no "
+			   "wheel that provides it",
+			   sep);
+		sep = "; ";
+	}
+	if (has_kind(list, PYLOAD_MAJOR)) {
+		buf_printf(b,
+			   "%sa CUDA library of another major than the "
+			   "framework's build (the CUDA sonames its own "
+			   "libraries need, else its wheels' -cuNN names) is "
+			   "another ABI: it fails to load, or fails at its "
+			   "first call on a GPU",
+			   sep);
+		sep = "; ";
+	}
+	if (has_kind(list, PYLOAD_IMPORT))
+		buf_printf(b,
+			   "%sthe import was run in a child with this "
+			   "environment, and failed as quoted",
+			   sep);
+}
+
 /* ---- what it loads ------------------------------------------------------ */
 
 static void loads_finding(struct audit *au, const struct pyload_fw *fw,
@@ -178,6 +277,7 @@ static void loads_finding(struct audit *au, const struct pyload_fw *fw,
 	struct strv others = STRV_INIT;
 	const char *python = au->in->python ? au->in->python : "python3";
 	char *site = plat_realpath(fw->site);
+	bool seen = o->obs.ran;
 
 	for (size_t i = o->span.first; i < o->span.on_use; i++) {
 		const struct loader_obj *ob = &o->l.obj[i];
@@ -192,8 +292,12 @@ static void loads_finding(struct audit *au, const struct pyload_fw *fw,
 		real = plat_realpath(ob->path);
 		if (real && site && !strncmp(real, site, strlen(site)))
 			from_site++;
-		else
-			strv_push_take(&others, doctor_parent(ob->path));
+		else {
+			char *dir = doctor_parent(ob->path);
+
+			doctor_push_unique(&others, dir);
+			free(dir);
+		}
 		free(real);
 	}
 	/* then what it loads when it computes: paths lists those too */
@@ -209,19 +313,32 @@ static void loads_finding(struct audit *au, const struct pyload_fw *fw,
 	buf_printf(&d.what, "%s in ", fw->name);
 	buf_add_display(&d.what, fw->site, 4096);
 	buf_printf(&d.what,
-		   " (%s) loads %zu CUDA libraries at import, %zu "
+		   " (%s) %s %zu CUDA libraries at import, %zu "
 		   "of them from that environment",
-		   python, n, from_site);
+		   python, seen ? "mapped" : "loads", n, from_site);
 	if (others.n) {
 		buf_adds(&d.what, ", the rest from ");
 		doctor_list(&d.what, &others);
 	}
 	if (later)
-		buf_printf(&d.what, "; %zu more when it computes", later);
-	buf_adds(&d.why, "as the loader model predicts it for the environment "
-			 "programs get here (each file is in paths, those "
-			 "loaded at import first), with no GPU and nothing "
-			 "imported");
+		buf_printf(&d.what, "; %zu more when it computes (predicted)",
+			   later);
+	if (seen)
+		buf_printf(&d.why,
+			   "observed: `import %s` run by %s in a child with "
+			   "the environment programs get here%s; the files "
+			   "it mapped (/proc/self/maps) come first in paths, "
+			   "then what the loader model predicts it loads "
+			   "only on a GPU, from that state",
+			   fw->name, python,
+			   o->obs.imported ? "" : " (the import failed)");
+	else
+		buf_printf(&d.why,
+			   "predicted, nothing imported (%s): as the loader "
+			   "model predicts it for the environment programs "
+			   "get here (each file is in paths, those loaded at "
+			   "import first), with no GPU",
+			   o->obs.why ? o->obs.why : "--no-import");
 	doctor_emit(au->out, "python-loads", DOCTOR_INFO, &d);
 	strv_release(&others);
 	free(site);
@@ -272,14 +389,17 @@ static void want_folders(const struct pyload_issues *list, struct strv *out)
 	}
 }
 
-/* Does fw load cleanly with LD_LIBRARY_PATH ld (NULL: unset)? */
+/*
+ * Does fw load cleanly in base with LD_LIBRARY_PATH ld (NULL: unset)?
+ * Observed again when the finding was: a fix is checked as it was found.
+ */
 static bool clean_with(const struct audit *au, const struct pyload_fw *fw,
-		       const char *ld)
+		       const struct envmap *base, const char *ld)
 {
 	struct outcome o;
 	bool clean;
 
-	predict(au, fw, ld, &o);
+	predict_ld(au, fw, base, ld, &o);
 	clean = o.issues.n == 0;
 	outcome_release(&o);
 	return clean;
@@ -306,9 +426,10 @@ static void ld_command(const struct strv *dirs, struct buf *b)
  * unset, then the wheels' own folders first. False when none does.
  */
 static bool foreign_fix(const struct audit *au, const struct pyload_fw *fw,
-			const char *ld, const struct pyload_issues *list,
-			struct buf *fix)
+			const struct envmap *base,
+			const struct pyload_issues *list, struct buf *fix)
 {
+	const char *ld = envmap_get(base, "LD_LIBRARY_PATH");
 	struct strv kept = STRV_INIT, want = STRV_INIT, tries[3];
 	struct buf v = BUF_INIT;
 	bool found = false;
@@ -331,7 +452,7 @@ static bool foreign_fix(const struct audit *au, const struct pyload_fw *fw,
 			continue;
 		buf_reset(&v);
 		strv_join(&tries[t], ':', &v);
-		if (clean_with(au, fw, v.len ? v.data : NULL)) {
+		if (clean_with(au, fw, base, v.len ? v.data : NULL)) {
 			ld_command(&tries[t], fix);
 			found = true;
 		}
@@ -341,6 +462,39 @@ static bool foreign_fix(const struct audit *au, const struct pyload_fw *fw,
 	STRV_RELEASE_EACH(&kept, &want);
 	buf_release(&v);
 	return found;
+}
+
+/*
+ * A wheel's library missing from the environment (deleted, or never
+ * installed): the exact pins the framework's metadata gives for each
+ * missing library, as one `PYTHON -m pip install` into fix. False when
+ * a missing library has no such pin, or nothing is missing.
+ */
+static bool pip_fix(const struct audit *au, const struct pyload_fw *fw,
+		    const struct pyload_issues *list, struct buf *fix)
+{
+	struct strv reqs = STRV_INIT;
+	struct buf req = BUF_INIT;
+	bool all = true;
+
+	for (size_t i = 0; all && i < list->n; i++) {
+		if (list->v[i].kind != PYLOAD_MISSING)
+			continue;
+		all = pyload_wheel_pin(fw->site, list->v[i].name, &req);
+		if (all)
+			doctor_push_unique(&reqs, req.data);
+	}
+	if (all && reqs.n && au->in->python) {
+		shell_quote(SHELL_SH, au->in->python, fix);
+		buf_adds(fix, " -m pip install");
+		for (size_t i = 0; i < reqs.n; i++) {
+			buf_addc(fix, ' ');
+			shell_quote(SHELL_SH, reqs.v[i], fix);
+		}
+	}
+	strv_release(&reqs);
+	buf_release(&req);
+	return fix->len > 0;
 }
 
 /* ---- the findings ------------------------------------------------------- */
@@ -355,10 +509,10 @@ static void selection_finding(struct audit *au, const struct pyload_fw *fw,
 	buf_add_display(&d.what, fw->site, 4096);
 	buf_adds(&d.what, ": ");
 	add_issues(&d.what, &s->issues, &n->issues);
-	buf_adds(&d.why, why_runpath);
-	buf_adds(&d.why, "the selection, and `import torch` fails (\"undefined "
-			 "symbol ..., version libnvJitLink.so.12\", \"cuDNN "
-			 "version incompatibility\") or runs a mixed cuDNN");
+	add_why(&d.why, &s->issues,
+		"the selection, and the import fails (\"undefined symbol ..., "
+		"version libnvJitLink.so.12\", \"cuDNN version "
+		"incompatibility\") or runs a mixed cuDNN");
 	/* n is the prediction with cuenv off: none of these is in it */
 	doctor_setter(au, &d.fix);
 	buf_adds(&d.fix, " system");
@@ -429,31 +583,36 @@ static bool shares_issue(const struct pyload_issues *list,
  * issues in place.
  */
 static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
-			    const struct outcome *n, const char *ld,
+			    const struct outcome *n, const struct envmap *base,
 			    enum doctor_severity sev)
 {
 	struct draft d = DRAFT_INIT;
-	bool ld_source = false;
+	bool ld_source = false, copies = false;
+	const char *hyp = au->a->ok ? " (without the selection)" : "";
 
-	for (size_t i = 0; i < n->issues.n; i++)
+	for (size_t i = 0; i < n->issues.n; i++) {
 		ld_source |= n->issues.v[i].source &&
 			     !strcmp(n->issues.v[i].source, "LD_LIBRARY_PATH");
-	buf_printf(&d.what, "%s%s breaks %s in ",
-		   ld_source ? "LD_LIBRARY_PATH" : "the loader's search",
-		   au->a->ok ? " (without the selection)" : "", fw->name);
+		copies |= n->issues.v[i].kind != PYLOAD_IMPORT;
+	}
+	if (copies)
+		buf_printf(&d.what, "%s%s breaks %s in ",
+			   ld_source ? "LD_LIBRARY_PATH"
+				     : "the loader's search",
+			   hyp, fw->name);
+	else
+		buf_printf(&d.what, "%s%s fails in ", fw->name, hyp);
 	buf_add_display(&d.what, fw->site, 4096);
 	buf_adds(&d.what, ": ");
 	add_issues(&d.what, &n->issues, NULL);
-	buf_adds(&d.why, why_runpath);
-	buf_adds(&d.why, ld_source ? "LD_LIBRARY_PATH's folders"
-				   : "the loader cache or the default folders "
-				     "where the wheels' own RUNPATH does not "
-				     "name the folder");
-	buf_adds(&d.why, ", not from the environment's wheels");
-	if (foreign_fix(au, fw, ld, &n->issues, &d.fix))
+	add_why(&d.why, &n->issues,
+		ld_source ? "LD_LIBRARY_PATH's folders"
+			  : "the loader cache or the default folders where "
+			    "the wheels' own RUNPATH does not name the folder");
+	if (foreign_fix(au, fw, base, &n->issues, &d.fix))
 		buf_adds(&d.why, "; with the fix the loader model finds every "
 				 "library it loads whole");
-	else
+	else if (!pip_fix(au, fw, &n->issues, &d.fix))
 		buf_adds(&d.fix, "no change of LD_LIBRARY_PATH makes the "
 				 "loader model find that framework whole: "
 				 "reinstall its NVIDIA wheels (pip install "
@@ -467,27 +626,25 @@ static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
 
 static void check_fw(struct audit *au, const struct pyload_fw *fw)
 {
-	const char *ld = envmap_get(au->eff, "LD_LIBRARY_PATH");
-	const char *base_ld =
-		au->a->ok ? envmap_get(&au->a->base, "LD_LIBRARY_PATH") : ld;
+	const struct envmap *base = au->a->ok ? &au->a->base : au->eff;
 	struct outcome s, n;
 
-	predict(au, fw, ld, &s);
+	predict(au, fw, au->eff, &s);
 	loads_finding(au, fw, &s);
 	if (s.issues.driver_missing)
 		driver_finding(au, fw);
 	if (au->a->ok) {
-		predict(au, fw, base_ld, &n);
+		predict(au, fw, base, &n);
 		if (count_new(&s.issues, &n.issues))
 			selection_finding(au, fw, &s, &n);
 		if (n.issues.n)
-			foreign_finding(au, fw, &n, base_ld,
+			foreign_finding(au, fw, &n, base,
 					shares_issue(&n.issues, &s.issues)
 						? DOCTOR_PROBLEM
 						: DOCTOR_INFO);
 		outcome_release(&n);
 	} else if (s.issues.n) {
-		foreign_finding(au, fw, &s, ld, DOCTOR_PROBLEM);
+		foreign_finding(au, fw, &s, au->eff, DOCTOR_PROBLEM);
 	}
 	outcome_release(&s);
 }

@@ -742,6 +742,50 @@ static void test_loader_expand(void **state)
 	buf_release(&out);
 }
 
+/*
+ * What a real process mapped, adopted: the object keeps its path and
+ * soname, its DT_NEEDED entries are not searched (the real loader did),
+ * a later request for its soname is that object, and a file that is not
+ * ELF (a locale archive) is no object and leaves no miss.
+ */
+static void test_loader_adopt_is_reused(void **state)
+{
+	struct fixture *fx = *state;
+	struct loader l;
+	struct loader_env env = {0};
+	char *dep = fx_path(fx, "dep/libb.so.1"), *data = fx_path(fx, "data");
+	char *user = fx_path(fx, "libuser.so");
+	size_t idx, n;
+
+	FX_NEED_CC();
+	two_copies(fx);
+	lib(fx, "libuser.so", "libuser.so",
+	    "int b(void);\nint u(void) { return b(); }\n",
+	    "-Ldep -l:libb.so.1");
+	fx_write(fx, "data", "not an object\n");
+	loader_init(&l, &env);
+	/* libuser.so needs libb.so.1, found nowhere here: not searched */
+	assert_true(loader_adopt(&l, user, true));
+	assert_int_equal(l.nmiss, 0);
+	assert_int_equal(l.program, 0);
+	assert_false(loader_adopt(&l, data, false));
+	assert_int_equal(l.nobj, 1);
+	assert_int_equal(l.nmiss, 0);
+	assert_true(loader_adopt(&l, dep, false));
+	assert_int_equal(l.obj[1].source, LOADER_MAPPED);
+	assert_string_equal(loader_source_name(LOADER_MAPPED), "mapped");
+	n = l.nobj;
+	/* asked for by soname later: the mapped object, nothing new */
+	assert_int_equal(loader_dlopen(&l, 0, "libb.so.1", &idx), CUENV_OK);
+	assert_int_equal(idx, 1);
+	assert_int_equal(l.nobj, n);
+	/* adopting the same file twice is one object */
+	assert_true(loader_adopt(&l, dep, false));
+	assert_int_equal(l.nobj, n);
+	loader_release(&l);
+	FREE_EACH(dep, data, user);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -757,6 +801,7 @@ int main(void)
 	    T(test_loader_verneed_against_no_verdef),
 	    T(test_loader_skips_another_machine),
 	    T(test_loader_not_elf_and_missing),
+	    T(test_loader_adopt_is_reused),
 #undef T
 	    cmocka_unit_test_setup_teardown(test_loader_lists_each_folder_once,
 					    fx_setup, fx_teardown_chdir),

@@ -352,6 +352,116 @@ static void test_pyload_a_missing_library_is_an_issue(void **state)
 }
 
 /* The defaults ld.so names, in its order; the guess agrees here. */
+/* ---- any framework, CUDA majors, wheel pins ----------------------------- */
+
+#define GSITE "g/lib/python3.11/site-packages"
+
+/*
+ * A package no table knows (onnxruntime's shape): g/.../ortlike with an
+ * __init__.py and capi/libprov.so needing libcudart.so.12 and
+ * libcusparse.so.12 by DT_NEEDED, found on LD_LIBRARY_PATH. c12 holds a
+ * CUDA 12 runtime and cuSPARSE; c13 a cuSPARSE beside CUDA 13's runtime
+ * (libcusparse.so.12 is the soname of CUDA 12 and 13 alike).
+ */
+static void ortlike(const struct fixture *fx)
+{
+	fx_mkdir(fx, GSITE "/ortlike/capi");
+	fx_mkdir(fx, GSITE "/notpkg/lib");
+	fx_mkdir(fx, "c12");
+	fx_mkdir(fx, "c13");
+	fx_write(fx, GSITE "/ortlike/__init__.py", "");
+	fx_cc_lib(fx, "c12/libcudart.so.12", "libcudart.so.12",
+		  "int r(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c12/libcusparse.so.12", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c13/libcudart.so.13", "libcudart.so.13",
+		  "int r(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c13/libcusparse.so.12", "libcusparse.so.12",
+		  "int sp(void) { return 0; }\n", "");
+	fx_cc_lib(fx, GSITE "/ortlike/capi/libprov.so", "libprov.so",
+		  "int p(void) { return 0; }\n",
+		  "-Lc12 -l:libcudart.so.12 -l:libcusparse.so.12");
+	/* a folder of libraries without __init__.py is no framework */
+	fx_cc_lib(fx, GSITE "/notpkg/lib/libx.so", "libx.so",
+		  "int x(void) { return 0; }\n", "-Lc12 -l:libcudart.so.12");
+}
+
+static void judge_g(const struct fixture *fx, const char *ld, struct judged *j)
+{
+	struct strv sites = STRV_INIT;
+	struct loader_env env = {.library_path = ld};
+
+	memset(j, 0, sizeof(*j));
+	loader_defaults_guess("x86_64", &j->defaults);
+	env.defaults = &j->defaults;
+	strv_push_take(&sites, fx_path(fx, GSITE));
+	pyload_find(&sites, &j->fws);
+	assert_int_equal(j->fws.n, 1);
+	assert_string_equal(j->fws.v[0].name, "ortlike");
+	assert_int_equal(j->fws.v[0].entries.n, 1);
+	loader_init(&j->l, &env);
+	pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
+	pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
+	strv_release(&sites);
+}
+
+static void test_pyload_any_package_needing_cuda_is_a_framework(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+
+	FX_NEED_CC();
+	ortlike(fx);
+	judge_g(fx, "c12", &j);
+	assert_loaded(fx, &j, "libcusparse.so.12", "c12/libcusparse.so.12");
+	assert_int_equal(j.is.n, 0);
+	/* its build: CUDA 12 (libcudart.so.12 says so; cuSPARSE's 12|13) */
+	assert_int_equal(pyload_fw_majors(&j.l, &j.fws.v[0]), 1ul << 12);
+	judged_release(&j);
+}
+
+static void test_pyload_another_cuda_major_is_an_issue(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+
+	FX_NEED_CC();
+	ortlike(fx);
+	/* cuSPARSE from c13: CUDA 13's, by the runtime beside it */
+	judge_g(fx, "c13:c12", &j);
+	assert_loaded(fx, &j, "libcusparse.so.12", "c13/libcusparse.so.12");
+	is = issue(&j, PYLOAD_MAJOR, "libcusparse.so.12");
+	assert_non_null(strstr(is->detail, "is CUDA 13's; ortlike is a CUDA "
+					   "12 build"));
+	assert_int_equal(j.is.n, 1);
+	judged_release(&j);
+}
+
+static void test_pyload_wheel_pin_is_exact_or_nothing(void **state)
+{
+	struct fixture *fx = *state;
+	struct buf req = BUF_INIT;
+	char *site = fx_path(fx, "s");
+
+	fx_write(fx, "s/fw-1.0.dist-info/METADATA",
+		 "Name: fw\nRequires-Dist: nvidia-cusparselt-cu12==0.6.3\n"
+		 "Requires-Dist: nvidia-cufft-cu12>=11\n"
+		 "Requires-Dist: nvidia-cusparse-cu12==12.5.4.2; "
+		 "platform_system == \"Linux\"\n");
+	assert_true(pyload_wheel_pin(site, "libcusparse.so.12", &req));
+	assert_string_equal(req.data, "nvidia-cusparse-cu12==12.5.4.2");
+	/* a range is not a pin; a soname no wheel gives has none */
+	assert_false(pyload_wheel_pin(site, "libcufft.so.11", &req));
+	assert_false(pyload_wheel_pin(site, "libfoo.so.1", &req));
+	/* two packages pinning two versions: no one command */
+	fx_write(fx, "s/other-2.0.dist-info/METADATA",
+		 "Requires-Dist: nvidia-cusparse-cu12 == 12.1.0.106\n");
+	assert_false(pyload_wheel_pin(site, "libcusparse.so.12", &req));
+	buf_release(&req);
+	free(site);
+}
+
 /* ---- TensorFlow and JAX: what their loader object dlopens --------------- */
 
 #define TFSITE "tf/lib/python3.11/site-packages"
@@ -541,6 +651,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_loader_defaults_from_ld_so_help),
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, fx_teardown_chdir)
+	    T(test_pyload_any_package_needing_cuda_is_a_framework),
+	    T(test_pyload_another_cuda_major_is_an_issue),
+	    T(test_pyload_wheel_pin_is_exact_or_nothing),
 	    T(test_pyload_finds_torch_entries_in_import_order),
 	    T(test_pyload_torch_nvfuser_codegen_is_loaded_last),
 	    T(test_pyload_a_whole_environment_has_no_issue),

@@ -71,6 +71,37 @@ static void test_venvlib_finds_virtual_env_wheel_folders(void **state)
 	envmap_release(&env);
 }
 
+/*
+ * A venv whose packages live elsewhere, named by a .pth file (issue 31
+ * item 6): that folder's wheels count as the venv's own.
+ */
+static void test_venvlib_pth_folder_wheels_count(void **state)
+{
+	struct fixture *fx = *state;
+	struct envmap env = ENVMAP_INIT;
+	struct venv_libs v = VENV_LIBS_INIT;
+	char *pkgs = fx_path(fx, "pkgs");
+	struct buf pth = BUF_INIT;
+
+	fx_write(fx, "venv/pyvenv.cfg", "home = /usr/bin\n");
+	fx_touch(fx, "pkgs/nvidia/cudnn/lib/libcudnn.so.9");
+	fx_touch(fx, "rel/nvidia/nvjitlink/lib/libnvJitLink.so.12");
+	buf_printf(&pth,
+		   "# a comment\n\nimport os; os.environ\n%s\r\n"
+		   "../../../../rel\n/does/not/exist\n",
+		   pkgs);
+	fx_write(fx, "venv/lib/python3.11/site-packages/b.pth", pth.data);
+	env_of(fx, "VIRTUAL_ENV", "venv", &env);
+	venv_libs_find(&env, &v);
+	assert_int_equal(v.dirs.n, 2);
+	assert_dir(fx, v.dirs.v[0], "pkgs/nvidia/cudnn/lib");
+	assert_non_null(strstr(v.dirs.v[1], "/rel/nvidia/nvjitlink/lib"));
+	venv_libs_release(&v);
+	envmap_release(&env);
+	buf_release(&pth);
+	free(pkgs);
+}
+
 static void test_venvlib_conda_prefix_counts_too(void **state)
 {
 	struct fixture *fx = *state;
@@ -190,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    T(test_venvlib_finds_virtual_env_wheel_folders),
 	    T(test_venvlib_conda_prefix_counts_too),
+	    T(test_venvlib_pth_folder_wheels_count),
 	    T(test_venvlib_python3_first_on_path_of_a_venv),
 	    T(test_venvlib_no_environment_finds_nothing),
 	    T(test_venvlib_shadowed_names_the_shared_sonames),
