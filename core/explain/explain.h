@@ -124,6 +124,9 @@ struct explain_finding {
 	char *model_file;
 	const char *model_from;
 	char *model_version;
+	char *model_mixed; /* "libcudnn_graph.so.9 from DIR": a cuDNN
+			      sub-library the model loads from another
+			      folder than the front library, or NULL */
 	bool model_ok;
 	bool by_selection; /* model_file's folder is the selection's, on
 			      LD_LIBRARY_PATH */

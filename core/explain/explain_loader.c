@@ -22,12 +22,13 @@ struct verdict {
 	enum loader_source from;
 	char *version; /* its version, or NULL */
 	bool ok;       /* it satisfies the finding */
+	char *mixed;   /* a cuDNN sub-library from another folder, or NULL */
 	char *rpath;   /* EXPLAIN_SYMBOL: the asker's RUNPATH (or RPATH) */
 };
 
 static void verdict_release(struct verdict *v)
 {
-	FREE_EACH(v->file, v->version, v->rpath);
+	FREE_EACH(v->file, v->version, v->rpath, v->mixed);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -119,9 +120,23 @@ static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 
 		/* TensorFlow and JAX dlopen cuDNN when they compute; torch
 		 * needs it at import */
+		struct pyload_issues is = { 0 };
+
 		pyload_predict(&l, NULL, fw, fw->dlopener != NULL, &span);
 		if (!loader_find(&l, wanted(f)))
 			framework_dlopen(&l, fw, wanted(f));
+		/* sub-libraries from elsewhere: a mixed cuDNN, whatever the
+		 * front library's version */
+		pyload_judge(&l, &span, fw, &is);
+		for (size_t i = 0; i < is.n && !v->mixed; i++)
+			if (is.v[i].kind == PYLOAD_MIXED) {
+				struct buf m = BUF_INIT;
+
+				buf_printf(&m, "%s from ", is.v[i].name);
+				buf_add_display(&m, is.v[i].path, 4096);
+				v->mixed = buf_detach(&m);
+			}
+		pyload_issues_release(&is);
 	}
 	o = loader_find(&l, wanted(f));
 	if (o) {
@@ -130,7 +145,7 @@ static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 		v->version = file_version(o->path);
 		v->ok = f->kind == EXPLAIN_SYMBOL
 				? defines(&o->vers, f->symbol, f->symver)
-				: new_enough(v->version, f->built);
+				: new_enough(v->version, f->built) && !v->mixed;
 	}
 	loader_release(&l);
 }
@@ -481,7 +496,8 @@ static void take_verdict(struct explain_finding *f, struct verdict *now)
 	f->model_from = now->file ? loader_source_name(now->from) : NULL;
 	f->model_version = now->version;
 	f->model_ok = now->ok;
-	now->file = now->version = NULL;
+	f->model_mixed = now->mixed;
+	now->file = now->version = now->mixed = NULL;
 }
 
 static void model_symbol(struct explain_finding *f,

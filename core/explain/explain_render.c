@@ -175,7 +175,12 @@ static void render_model(struct buf *out, const struct explain_finding *f,
 		buf_printf(out, " (%s%s%s)", f->model_from,
 			   f->model_version ? ", " : "",
 			   f->model_version ? f->model_version : "");
-		if (f->model_ok)
+		if (f->model_mixed)
+			buf_printf(out,
+				   ", but cuDNN's %s under it: a mixed "
+				   "cuDNN, which gives this error\n",
+				   f->model_mixed);
+		else if (f->model_ok)
 			buf_printf(out,
 				   ", which %s: the error came from "
 				   "another environment than this shell's "

@@ -408,6 +408,52 @@ static void test_explain_loader_cudnn_mismatch_names_the_copy(void **state)
 	free(text);
 }
 
+/*
+ * cuDNN's sub-libraries first on LD_LIBRARY_PATH, its front library of
+ * the right version (issue 31 item 5): the front library satisfies the
+ * message's version, but what it dlopens comes from another folder: a
+ * mixed cuDNN, the cause here, not "another environment".
+ */
+static void test_explain_loader_cudnn_mixed_is_the_cause(void **state)
+{
+	struct fixture *fx = *state;
+	struct run r;
+	char *text;
+	const struct explain_finding *f;
+
+	FX_NEED_CC();
+	fx_mkdir(fx, "dnnmix");
+	fx_mkdir(fx, "subs");
+	fx_cc_lib(fx, "dnnmix/libcudnn.so.9.1.0", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 90100; }\n",
+		  "-Wl,--enable-new-dtags -Wl,-rpath,$ORIGIN");
+	fx_symlink(fx, "libcudnn.so.9.1.0", "dnnmix/libcudnn.so.9");
+	fx_cc_lib(fx, "dnnmix/libcudnn_graph.so.9", "libcudnn_graph.so.9",
+		  "int g(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "subs/libcudnn_graph.so.9", "libcudnn_graph.so.9",
+		  "int g(void) { return 0; }\n", "");
+	start(&r);
+	text = mismatch_error(fx);
+	r.ld = dirs(fx, "subs:dnnmix");
+	finish(&r, text);
+	f = &r.ex.v[0];
+	assert_true(f->modelled);
+	assert_ends(f->model_file, "/dnnmix/libcudnn.so.9");
+	assert_non_null(f->model_mixed);
+	assert_non_null(strstr(f->model_mixed, "/subs/libcudnn_graph.so.9"));
+	assert_false(f->model_ok);
+	run_release(&r);
+	free(text);
+	/* the sub-library beside its front library: no mix */
+	start(&r);
+	text = mismatch_error(fx);
+	r.ld = dirs(fx, "dnnmix");
+	finish(&r, text);
+	assert_null(r.ex.v[0].model_mixed);
+	run_release(&r);
+	free(text);
+}
+
 static void test_explain_loader_cudnn_mismatch_without_torch(void **state)
 {
 	static const char text[] =
@@ -665,6 +711,9 @@ int main(void)
 	    cmocka_unit_test(test_explain_loader_log_from_elsewhere),
 	    cmocka_unit_test_setup_teardown(
 		test_explain_loader_cudnn_mismatch_names_the_copy, setup,
+		fx_teardown_chdir),
+	    cmocka_unit_test_setup_teardown(
+		test_explain_loader_cudnn_mixed_is_the_cause, setup,
 		fx_teardown_chdir),
 	    cmocka_unit_test(test_explain_loader_cudnn_mismatch_without_torch),
 	    cmocka_unit_test_setup_teardown(
