@@ -497,6 +497,14 @@ static bool pip_fix(const struct audit *au, const struct pyload_fw *fw,
 	return fix->len > 0;
 }
 
+/* Who judged o: "the import, observed," or "the loader model". */
+static const char *judge_of(const struct outcome *o)
+{
+	return o->obs.ran ? "the import (observed, and predicted on from "
+			    "there)"
+			  : "the loader model";
+}
+
 /* ---- the findings ------------------------------------------------------- */
 
 static void selection_finding(struct audit *au, const struct pyload_fw *fw,
@@ -517,13 +525,17 @@ static void selection_finding(struct audit *au, const struct pyload_fw *fw,
 	doctor_setter(au, &d.fix);
 	buf_adds(&d.fix, " system");
 	if (n->issues.n)
-		buf_adds(&d.why, "; with cuenv off here the loader model finds "
-				 "none of these (what LD_LIBRARY_PATH still "
-				 "breaks is python-foreign's)");
+		buf_printf(&d.why,
+			   "; with cuenv off here %s finds none of these "
+			   "(what LD_LIBRARY_PATH still breaks is "
+			   "python-foreign's)",
+			   judge_of(n));
 	else
-		buf_adds(&d.why, "; with cuenv off here (the fix) the loader "
-				 "model finds every library it loads whole: "
-				 "its wheels are the CUDA it runs on");
+		buf_printf(&d.why,
+			   "; with cuenv off here (the fix) %s finds every "
+			   "library it loads whole: its wheels are the CUDA it "
+			   "runs on",
+			   judge_of(n));
 	for (size_t i = 0; i < s->issues.n; i++)
 		if (s->issues.v[i].path)
 			doctor_push_unique(&d.paths, s->issues.v[i].path);
@@ -610,9 +622,14 @@ static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
 			  : "the loader cache or the default folders where "
 			    "the wheels' own RUNPATH does not name the folder");
 	if (foreign_fix(au, fw, base, &n->issues, &d.fix))
-		buf_adds(&d.why, "; with the fix the loader model finds every "
-				 "library it loads whole");
-	else if (!pip_fix(au, fw, &n->issues, &d.fix))
+		buf_printf(&d.why,
+			   "; with the fix %s finds every library it "
+			   "loads whole",
+			   judge_of(n));
+	else if (pip_fix(au, fw, &n->issues, &d.fix))
+		buf_adds(&d.why, "; the fix installs the wheels its metadata "
+				 "pins (not tried here: it downloads)");
+	else
 		buf_adds(&d.fix, "no change of LD_LIBRARY_PATH makes the "
 				 "loader model find that framework whole: "
 				 "reinstall its NVIDIA wheels (pip install "
