@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "plat/plat_path.h"
 #include "plat/plat_proc.h"
 #include "check/check.h"
 #include "check/check_run.h"
@@ -36,12 +37,21 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
 	struct activation a;
+	struct buf prog = BUF_INIT;
 	int rc = CUENV_OK, isolate = opt_given(&ctx->opt, O_ISOLATE),
 	    check = opt_given(&ctx->opt, O_CHECK);
 
 	(void)argc; /* main checked how many arguments */
 
 	activation_init(&a);
+	/* a program by path (venv/bin/python): its venv's wheels count */
+	if (strchr(argv[optind], '/')) {
+		if (plat_path_is_abs(plat_path_native(), argv[optind]))
+			buf_sets(&prog, argv[optind]);
+		else
+			buf_path(&prog, ctx->cwd, argv[optind]);
+		a.program = prog.data;
+	}
 	rc = cmd_activation(ctx, NULL, isolate, &a, err);
 	for (size_t i = 0; !rc && i < a.notes.n; i++)
 		cmd_note("%s", a.notes.v[i]);
@@ -62,6 +72,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		}
 	}
 	activation_release(&a);
+	buf_release(&prog);
 	return rc;
 }
 

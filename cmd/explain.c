@@ -76,7 +76,7 @@ static void model(const struct cuenv_ctx *ctx, struct explain *ex,
 						       : NULL;
 	mi.cache = cache;
 	mi.in = &fx->in;
-	venv_libs_find(&start, &v);
+	venv_libs_find(&start, NULL, &v);
 	pydirs_venv(v.prefix, &sites);
 	mi.site = sites.n ? sites.v[0] : NULL;
 	explain_model(ex, fx, &mi);

@@ -228,7 +228,7 @@ static void keep_venv_first(struct activation *a, const struct envmap *start)
 	struct strv sel = STRV_INIT, names = STRV_INIT, first = STRV_INIT;
 	struct buf w = BUF_INIT, some = BUF_INIT;
 
-	venv_libs_find(&a->base, &v);
+	venv_libs_find(&a->base, a->program, &v);
 	if (!v.dirs.n)
 		goto out;
 	selection_lib_dirs(&a->act, &sel);

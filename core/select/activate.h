@@ -27,6 +27,10 @@ struct activation {
 	struct strv notes;	/* what activation did that the user should
 				 know: a venv's wheels kept first */
 	struct strv venv_first; /* act.first_libs points here */
+	const char *program;	/* set by the caller before computing: the
+				   program it will run (cuenv exec), whose
+				   venv, when it is a venv's python by path,
+				   is the one kept first; or NULL */
 	int insecure_roots;	/* skip the trust checks (core/store/trust.h) */
 	int untrusted;		/* failed them: a chmod can fix it */
 };

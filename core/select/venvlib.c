@@ -50,17 +50,14 @@ static bool has_lib(const char *dir)
 	return found;
 }
 
-/* The venv whose bin/python3 is the first python3 on PATH, or NULL. */
-static char *path_venv(const struct envmap *env)
+/* PREFIX when py is PREFIX/bin/NAME and PREFIX has pyvenv.cfg, or NULL. */
+static char *venv_of_python(const char *py)
 {
-	char *py = env_which(env, "python3");
 	struct buf top = BUF_INIT, cfg = BUF_INIT;
 	struct plat_stat st;
 	const char *last;
 	char *found = NULL;
 
-	if (!py)
-		return NULL;
 	/* PREFIX/bin/python3: PREFIX is a venv when it has pyvenv.cfg */
 	last = plat_path_last(py);
 	buf_add(&top, py, (size_t)(last - py));
@@ -72,9 +69,18 @@ static char *path_venv(const struct envmap *env)
 		if (!plat_stat(cfg.data, &st) && st.type == PLAT_F_REG)
 			found = buf_detach(&top);
 	}
-	free(py);
 	buf_release(&top);
 	buf_release(&cfg);
+	return found;
+}
+
+/* The venv whose bin/python3 is the first python3 on PATH, or NULL. */
+static char *path_venv(const struct envmap *env)
+{
+	char *py = env_which(env, "python3");
+	char *found = py ? venv_of_python(py) : NULL;
+
+	free(py);
 	return found;
 }
 
@@ -108,12 +114,18 @@ static void wheel_dirs(const char *site, struct strv *out)
 	buf_release(&p);
 }
 
-void venv_libs_find(const struct envmap *env, struct venv_libs *v)
+void venv_libs_find(const struct envmap *env, const char *program,
+		    struct venv_libs *v)
 {
 	static const char *const vars[] = { "VIRTUAL_ENV", "CONDA_PREFIX" };
 	const struct plat_path_rules *r = plat_path_native();
 	struct strv sites = STRV_INIT;
 
+	/* what runs is a venv's python, by its path: that venv */
+	if (program && plat_path_is_abs(r, program)) {
+		v->prefix = venv_of_python(program);
+		v->from = v->prefix ? "the program" : NULL;
+	}
 	for (size_t i = 0; i < 2 && !v->prefix; i++) {
 		const char *p = envmap_get(env, vars[i]);
 

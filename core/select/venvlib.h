@@ -23,8 +23,9 @@
 
 struct venv_libs {
 	char *prefix;	  /* the environment in use, or NULL */
-	const char *from; /* what named it: "VIRTUAL_ENV", "CONDA_PREFIX",
-			     "PATH" (its python3 is a venv's) */
+	const char *from; /* what named it: "the program", "VIRTUAL_ENV",
+			     "CONDA_PREFIX", "PATH" (its python3 is a
+			     venv's) */
 	struct strv dirs; /* its wheels' library folders (site-packages/
 			     nvidia/<wheel>/lib), in name order */
 };
@@ -37,7 +38,10 @@ struct venv_libs {
 void venv_libs_release(struct venv_libs *v);
 
 /*
- * The Python environment env uses, most explicit first: VIRTUAL_ENV,
+ * The Python environment env uses, most explicit first: program's
+ * (an absolute path PREFIX/bin/NAME whose PREFIX holds pyvenv.cfg: the
+ * venv's python that `cuenv exec` runs, activated or not; NULL: none),
+ * then VIRTUAL_ENV,
  * then CONDA_PREFIX (each an absolute folder), then the venv whose
  * bin/python3 is the first python3 on PATH (its parent folder holds
  * pyvenv.cfg: `uv run`, a venv's python called by PATH). Fills
@@ -45,7 +49,8 @@ void venv_libs_release(struct venv_libs *v);
  * under it (lib/pythonX.Y/site-packages, pydirs_venv) that holds a
  * shared library. Nothing found leaves v empty. Reads folders only.
  */
-void venv_libs_find(const struct envmap *env, struct venv_libs *v);
+void venv_libs_find(const struct envmap *env, const char *program,
+		    struct venv_libs *v);
 
 /*
  * Of v->dirs, the folders that hold a library file (lib*.so*) whose name

@@ -6,7 +6,8 @@
 # with the selection first the wheels' cuSPARSE would load CUDA 12.0's
 # nvJitLink and fail ("undefined symbol: __nvJitLinkAddData_12_1",
 # issue 21 item 1). `cuenv exec` and `cuenv env` in the venv (named by
-# VIRTUAL_ENV, or by its python3 first on PATH) keep the wheels' folders
+# VIRTUAL_ENV, by its python3 first on PATH, or by the venv's python being
+# what exec runs) keep the wheels' folders
 # first: the loader maps the venv's own cuSPARSE and nvJitLink
 # (/proc/self/maps), while nvcc, CUDA_HOME and CPATH are CUDA 12.0's.
 # CUENV_OVER_VENV=1 puts the selection first, as before, with a warning;
@@ -34,6 +35,11 @@ $NV/nvjitlink/lib/libnvJitLink.so.12" &&
 $c
 $c/include" env VIRTUAL_ENV="$v" \
 		cuenv exec sh -c 'command -v nvcc; echo "$CUDA_HOME"; echo "$CPATH"' &&
+	# its python run by path, nothing activated (issue 31 item 6): that
+	# venv, absolute or relative to where cuenv runs
+	expect_stdout "$own" cuenv exec "$v/bin/python" "$HOME/loads.py" "$sp" &&
+	stderr_has "cuenv: the Python environment $v keeps its NVIDIA wheels'" &&
+	expect_stdout "$own" cuenv exec ../venv/bin/python "$HOME/loads.py" "$sp" &&
 	# its python3 first on PATH is enough (uv run, a venv's bin on PATH)
 	expect_stdout "$own" env PATH="$v/bin:$PATH" \
 		cuenv exec python3 "$HOME/loads.py" "$sp" &&

@@ -59,7 +59,7 @@ static void test_venvlib_finds_virtual_env_wheel_folders(void **state)
 
 	make_venv(fx);
 	env_of(fx, "VIRTUAL_ENV", "venv", &env);
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	assert_dir(fx, v.prefix, "venv");
 	assert_string_equal(v.from, "VIRTUAL_ENV");
 	/* name order; nvtx/lib holds no library */
@@ -92,7 +92,7 @@ static void test_venvlib_pth_folder_wheels_count(void **state)
 		   pkgs);
 	fx_write(fx, "venv/lib/python3.11/site-packages/b.pth", pth.data);
 	env_of(fx, "VIRTUAL_ENV", "venv", &env);
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	assert_int_equal(v.dirs.n, 2);
 	assert_dir(fx, v.dirs.v[0], "pkgs/nvidia/cudnn/lib");
 	assert_non_null(strstr(v.dirs.v[1], "/rel/nvidia/nvjitlink/lib"));
@@ -110,7 +110,7 @@ static void test_venvlib_conda_prefix_counts_too(void **state)
 
 	make_venv(fx);
 	env_of(fx, "CONDA_PREFIX", "venv", &env);
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	assert_string_equal(v.from, "CONDA_PREFIX");
 	assert_int_equal(v.dirs.n, 3);
 	venv_libs_release(&v);
@@ -129,14 +129,14 @@ static void test_venvlib_python3_first_on_path_of_a_venv(void **state)
 	make_venv(fx);
 	buf_printf(&path, "PATH=%s:/usr/bin:/bin", bin);
 	strv_push(&env.vars, path.data);
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	assert_dir(fx, v.prefix, "venv");
 	assert_string_equal(v.from, "PATH");
 	assert_int_equal(v.dirs.n, 3);
 	venv_libs_release(&v);
 	/* without pyvenv.cfg it is no venv */
 	assert_int_equal(remove(cfg), 0);
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	assert_null(v.prefix);
 	assert_int_equal(v.dirs.n, 0);
 	venv_libs_release(&v);
@@ -155,7 +155,7 @@ static void test_venvlib_no_environment_finds_nothing(void **state)
 	make_venv(fx);
 	env_of(fx, "VIRTUAL_ENV", NULL, &env);
 	strv_push(&env.vars, "CONDA_PREFIX=relative/env");
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	assert_null(v.prefix);
 	assert_int_equal(v.dirs.n, 0);
 	envmap_release(&env);
@@ -176,7 +176,7 @@ static void test_venvlib_shadowed_names_the_shared_sonames(void **state)
 	fx_touch(fx, "cuda-12.0/lib64/libcufft.so.11");
 	strv_push(&sel, lib);
 	env_of(fx, "VIRTUAL_ENV", "venv", &env);
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	assert_int_equal(venv_libs_shadowed(&v, &sel, &first, &names), 2);
 	assert_int_equal(first.n, 2);
 	assert_dir(fx, first.v[0], SITE "/cuda_runtime/lib");
@@ -201,7 +201,7 @@ static void test_venvlib_selection_of_the_wheels_shadows_nothing(void **state)
 
 	make_venv(fx);
 	env_of(fx, "VIRTUAL_ENV", "venv", &env);
-	venv_libs_find(&env, &v);
+	venv_libs_find(&env, NULL, &v);
 	/* registered from the venv itself: its folders are the selection's */
 	for (size_t i = 0; i < v.dirs.n; i++)
 		strv_push(&sel, v.dirs.v[i]);
