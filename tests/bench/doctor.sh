@@ -12,17 +12,8 @@
 # the import alone. Exit 0 when it ran (or there is no torch venv: it
 # says so); non-zero when something failed.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-reps=${BENCH_REPS:-3}
-die() {
-	printf 'bench: error: %s\n' "$*" >&2
-	exit 1
-}
-case $reps in *[!0-9]* | '') die "BENCH_REPS is a number" ;; esac
-((reps > 0)) || die "BENCH_REPS must be positive"
-cuenv_bin=${CUENV_BIN:-./cuenv}
-[[ -x $cuenv_bin && -f $cuenv_bin ]] ||
-	die "no cuenv binary at '$cuenv_bin' (build it, or set CUENV_BIN)"
 venv=${BENCH_VENV:-}
 if [[ -z $venv ]]; then
 	for v in "${CUENV_CI_CACHE:-/var/cache/cuenv-ci}"/loader-matrix/venv-torch-*; do
@@ -40,8 +31,6 @@ mkdir -p "$work/home" "$work/root"
 sandbox=(env -i "HOME=$work/home" "PATH=/usr/bin:/bin" LC_ALL=C
 	"CUENV_ROOT=$work/root" "CUENV_DRIVER_VERSION=")
 
-now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # time_of LABEL CMD...: the median of reps runs (exit 0 or 15 is a run)
 time_of() {

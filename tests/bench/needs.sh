@@ -21,21 +21,13 @@
 # Exit 0 when it ran (target met or not), non-zero when something failed;
 # skips (0) when the wheel cannot be had (offline) or unzip is missing.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-reps=${BENCH_REPS:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 wheel_name=torch-2.15.0-cp311-cp311-manylinux_2_28_x86_64.whl
 wheel_sha=48c2d861134c0b5697c7602cb5ffa68f62a2989fdcd1717e593356f67996ca1e
 index=${BENCH_INDEX:-https://pypi.org/simple}
 
-die() {
-	printf 'bench: error: %s\n' "$*" >&2
-	exit 1
-}
-cuenv_bin=${CUENV_BIN:-./cuenv}
-[[ -x $cuenv_bin && -f $cuenv_bin ]] ||
-	die "no cuenv binary at '$cuenv_bin' (build it, or set CUENV_BIN)"
-cuenv_bin=$(cd "$(dirname "$cuenv_bin")" && pwd -P)/$(basename "$cuenv_bin")
 command -v unzip >/dev/null || {
 	echo "bench needs: skipped: no unzip"
 	exit 0
@@ -83,7 +75,6 @@ trap 'exit 143' TERM
 export CUENV_ROOT=$work/root
 export CUENV_MANIFESTS=$here/../../manifests
 
-now() { date +%s.%N; }
 # rss_kib CMD...: CMD's peak resident memory in KiB (cuenv-net included)
 rss_kib() {
 	python3 -c 'import resource, subprocess, sys
@@ -91,7 +82,6 @@ rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 sys.exit(0 if rc in (0, 1) else rc)' "$@"
 }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 inplace=()
 unzipped=()

@@ -25,20 +25,10 @@
 # 10 MB page took under 1 s (the target). Exit 0 when it ran, target met
 # or not; non-zero when something failed.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-reps=${BENCH_REPS:-3}
 target=1
 
-die() {
-	printf 'bench: error: %s\n' "$*" >&2
-	exit 1
-}
-case $reps in *[!0-9]* | '') die "BENCH_REPS is a number" ;; esac
-((reps > 0)) || die "BENCH_REPS must be positive"
-cuenv_bin=${CUENV_BIN:-./cuenv}
-[[ -x $cuenv_bin && -f $cuenv_bin ]] ||
-	die "no cuenv binary at '$cuenv_bin' (build it, or set CUENV_BIN)"
-cuenv_bin=$(cd "$(dirname "$cuenv_bin")" && pwd -P)/$(basename "$cuenv_bin")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cuenv-bench-pages.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -48,8 +38,6 @@ mkdir -p "$work/home" "$work/root" "$work/simple/pkg"
 sandbox=(env -i "HOME=$work/home" "PATH=/usr/bin:/bin" LC_ALL=C
 	"CUENV_ROOT=$work/root" "CUENV_LD_SO_CACHE=$work/no-cache")
 
-now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # page KIND BYTES: a page of that kind, at least BYTES long, on stdout.
 page() {

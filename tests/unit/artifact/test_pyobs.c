@@ -18,14 +18,7 @@ static char *const env[] = {"PATH=/usr/bin:/bin", NULL};
 /* root/py: a script that runs body. */
 static char *python(const struct fixture *fx, const char *body)
 {
-	char *path = fx_path(fx, "py");
-	struct buf text = BUF_INIT;
-
-	buf_printf(&text, "#!/bin/sh\n%s", body);
-	fx_write(fx, "py", text.data);
-	assert_int_equal(chmod(path, 0755), 0);
-	buf_release(&text);
-	return path;
+	return fx_script(fx, "py", body);
 }
 
 static void test_pyobs_answer_is_read_once_each(void **state)

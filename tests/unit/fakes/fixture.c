@@ -189,6 +189,16 @@ void fx_touch_exec(const struct fixture *fx, const char *rel)
 	write_file(fx, rel, "#!/bin/sh\n", 10, 0755);
 }
 
+char *fx_script(const struct fixture *fx, const char *rel, const char *body)
+{
+	struct buf text = BUF_INIT;
+
+	buf_printf(&text, "#!/bin/sh\n%s", body);
+	write_file(fx, rel, text.data, text.len, 0755);
+	buf_release(&text);
+	return fx_path(fx, rel);
+}
+
 void fx_symlink(const struct fixture *fx, const char *target, const char *rel)
 {
 	char *p = fx_path(fx, rel);

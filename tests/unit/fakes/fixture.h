@@ -59,6 +59,9 @@ void fx_write_bytes(const struct fixture *fx, const char *rel, const void *data,
 /* An empty file (a stand-in for a library), or an executable one. */
 void fx_touch(const struct fixture *fx, const char *rel);
 void fx_touch_exec(const struct fixture *fx, const char *rel);
+/* root/rel: an executable shell script running body (a stand-in for a
+ * program: python, nvcc); its path, heap. */
+char *fx_script(const struct fixture *fx, const char *rel, const char *body);
 /* root/rel becomes a symbolic link to target (taken as given). */
 void fx_symlink(const struct fixture *fx, const char *target, const char *rel);
 bool fx_exists(const struct fixture *fx, const char *rel);

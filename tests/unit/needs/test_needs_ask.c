@@ -14,14 +14,7 @@
 /* root/bin/py: an executable shell script with body. */
 static char *python(const struct fixture *fx, const char *body)
 {
-	char *path = fx_path(fx, "bin/py");
-	struct buf text = BUF_INIT;
-
-	buf_printf(&text, "#!/bin/sh\n%s", body);
-	fx_write(fx, "bin/py", text.data);
-	assert_int_equal(chmod(path, 0755), 0);
-	buf_release(&text);
-	return path;
+	return fx_script(fx, "bin/py", body);
 }
 
 /* Ask exe with PATH=root/bin:/usr/bin:/bin; its warnings into w. */
