@@ -15,7 +15,8 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
-#define RECORD_MAX (8u << 20) /* a wheel's RECORD file */
+#define RECORD_MAX (8u << 20)	/* a wheel's RECORD file */
+#define METADATA_MAX (4u << 20) /* its METADATA, top_level.txt */
 
 /* ---- frameworks --------------------------------------------------------- */
 
@@ -326,12 +327,50 @@ static bool known_package(const struct pyload_fws *out, size_t from,
 	return false;
 }
 
+/*
+ * The dist-info folder of site whose top_level.txt names pkg (cupy's
+ * cupy, cupy_backends and cupyx are one distribution), heap, or NULL.
+ */
+static char *dist_of(const char *site, const char *pkg)
+{
+	struct plat_dir *d = plat_opendir(site);
+	const char *ent;
+	char *found = NULL;
+
+	while (d && !found && (ent = plat_readdir(d))) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+		struct buf path = BUF_INIT, text = BUF_INIT;
+		struct strv lines = STRV_INIT;
+		size_t n = strlen(ent);
+
+		if (n > 10 && !strcmp(ent + n - 10, ".dist-info")) {
+			buf_path(&path, site, ent);
+			buf_path(&path, path.data, "top_level.txt");
+			if (!file_read(path.data, METADATA_MAX,
+				       FILE_MAY_BE_MISSING, &text, &err) &&
+			    text.data) {
+				strv_split(&lines, text.data, '\n');
+				for (size_t i = 0; !found && i < lines.n; i++)
+					if (!strcmp(lines.v[i], pkg))
+						found = xstrdup(ent);
+			}
+		}
+		strv_release(&lines);
+		BUF_RELEASE_EACH(&path, &text);
+		err_release(&err);
+	}
+	if (d)
+		plat_closedir(d);
+	return found;
+}
+
 static void find_others(const char *site, size_t from, struct pyload_fws *out)
 {
 	struct plat_dir *d = plat_opendir(site);
-	struct strv names = STRV_INIT;
+	struct strv names = STRV_INIT, dists = STRV_INIT;
 	struct buf p = BUF_INIT;
 	const char *ent;
+	size_t first = out->n; /* the packages found here */
 
 	while (d && (ent = plat_readdir(d)))
 		if (importable(ent))
@@ -357,6 +396,21 @@ static void find_others(const char *site, size_t from, struct pyload_fws *out)
 		scan_package(p.data, PYLOAD_SCAN_DEPTH, &budget, &fw.entries);
 		if (!fw.entries.n)
 			continue;
+		/* another package of a distribution found here: the same
+		 * framework, named by its first package */
+		char *dist = dist_of(site, names.v[i]);
+		long at = dist ? strv_find(&dists, dist) : -1;
+
+		if (at >= 0) {
+			struct pyload_fw *same = &out->v[first + (size_t)at];
+
+			for (size_t k = 0; k < fw.entries.n; k++)
+				strv_push(&same->entries, fw.entries.v[k]);
+			strv_release(&fw.entries);
+			free(dist);
+			continue;
+		}
+		strv_push_take(&dists, dist ? dist : xstrdup(""));
 		fw.name = xstrdup(names.v[i]);
 		fw.calls = strcmp(names.v[i], "onnxruntime") ? NULL
 							     : "?preload_dlls";
@@ -364,7 +418,7 @@ static void find_others(const char *site, size_t from, struct pyload_fws *out)
 		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
 		out->v[out->n++] = fw;
 	}
-	strv_release(&names);
+	STRV_RELEASE_EACH(&names, &dists);
 	buf_release(&p);
 }
 
@@ -686,8 +740,6 @@ static char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
 }
 
 /* ---- the wheel a missing library comes from ----------------------------- */
-
-#define METADATA_MAX (4u << 20)
 
 /*
  * Does line ("Requires-Dist: nvidia-cufft-cu12==11.3.0.4; ...") pin a

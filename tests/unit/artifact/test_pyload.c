@@ -438,6 +438,34 @@ static void test_pyload_another_cuda_major_is_an_issue(void **state)
 	judged_release(&j);
 }
 
+static void test_pyload_one_distribution_is_one_framework(void **state)
+{
+	struct fixture *fx = *state;
+	struct strv sites = STRV_INIT;
+	struct pyload_fws fws = { 0 };
+
+	FX_NEED_CC();
+	ortlike(fx);
+	/* cupy's shape: cupy, cupy_backends and cupyx, one wheel */
+	fx_write(fx, GSITE "/ortlike_b/__init__.py", "");
+	fx_cc_lib(fx, GSITE "/ortlike_b/libb.so", "libb.so",
+		  "int b(void) { return 0; }\n", "-Lc12 -l:libcudart.so.12");
+	fx_write(fx, GSITE "/ortlike-1.0.dist-info/top_level.txt",
+		 "ortlike\nortlike_b\n");
+	strv_push_take(&sites, fx_path(fx, GSITE));
+	pyload_find(&sites, &fws);
+	assert_int_equal(fws.n, 1);
+	assert_string_equal(fws.v[0].name, "ortlike");
+	assert_int_equal(fws.v[0].entries.n, 2);
+	pyload_fws_release(&fws);
+	/* without the metadata: two packages, two frameworks */
+	unlink(GSITE "/ortlike-1.0.dist-info/top_level.txt");
+	pyload_find(&sites, &fws);
+	assert_int_equal(fws.n, 2);
+	pyload_fws_release(&fws);
+	strv_release(&sites);
+}
+
 static void test_pyload_wheel_pin_is_exact_or_nothing(void **state)
 {
 	struct fixture *fx = *state;
@@ -654,6 +682,7 @@ int main(void)
 	    T(test_pyload_any_package_needing_cuda_is_a_framework),
 	    T(test_pyload_another_cuda_major_is_an_issue),
 	    T(test_pyload_wheel_pin_is_exact_or_nothing),
+	    T(test_pyload_one_distribution_is_one_framework),
 	    T(test_pyload_finds_torch_entries_in_import_order),
 	    T(test_pyload_torch_nvfuser_codegen_is_loaded_last),
 	    T(test_pyload_a_whole_environment_has_no_issue),
