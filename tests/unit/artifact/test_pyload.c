@@ -442,7 +442,7 @@ static void test_pyload_one_distribution_is_one_framework(void **state)
 {
 	struct fixture *fx = *state;
 	struct strv sites = STRV_INIT;
-	struct pyload_fws fws = { 0 };
+	struct pyload_fws fws = {0};
 
 	FX_NEED_CC();
 	ortlike(fx);
