@@ -367,11 +367,19 @@ static char *dist_of(const char *site, const char *pkg)
 static void find_others(const char *site, size_t from, struct pyload_fws *out)
 {
 	struct plat_dir *d = plat_opendir(site);
-	struct strv names = STRV_INIT, dists = STRV_INIT;
+	struct strv names = STRV_INIT, dists = STRV_INIT, known = STRV_INIT;
 	struct buf p = BUF_INIT;
 	const char *ent;
 	size_t first = out->n; /* the packages found here */
 
+	/* the known frameworks' distributions: their other packages (torch
+	 * 2.0's nvfuser, functorch) are that framework, judged by its import */
+	for (size_t i = from; i < first; i++) {
+		char *dist = dist_of(site, out->v[i].name);
+
+		if (dist)
+			strv_push_take(&known, dist);
+	}
 	while (d && (ent = plat_readdir(d)))
 		if (importable(ent))
 			strv_push(&names, ent);
@@ -401,6 +409,11 @@ static void find_others(const char *site, size_t from, struct pyload_fws *out)
 		char *dist = dist_of(site, names.v[i]);
 		long at = dist ? strv_find(&dists, dist) : -1;
 
+		if (dist && strv_find(&known, dist) >= 0) {
+			strv_release(&fw.entries);
+			free(dist);
+			continue;
+		}
 		if (at >= 0) {
 			struct pyload_fw *same = &out->v[first + (size_t)at];
 
@@ -418,7 +431,7 @@ static void find_others(const char *site, size_t from, struct pyload_fws *out)
 		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
 		out->v[out->n++] = fw;
 	}
-	STRV_RELEASE_EACH(&names, &dists);
+	STRV_RELEASE_EACH(&names, &dists, &known);
 	buf_release(&p);
 }
 

@@ -466,6 +466,37 @@ static void test_pyload_one_distribution_is_one_framework(void **state)
 	strv_release(&sites);
 }
 
+/* torch 2.0's wheel also holds nvfuser, whose import alone fails: it is
+ * torch's, judged by torch's import, not a framework of its own */
+static void test_pyload_a_known_framework_owns_its_distribution(void **state)
+{
+	struct fixture *fx = *state;
+	struct strv sites = STRV_INIT;
+	struct pyload_fws fws = {0};
+	struct judged j;
+
+	FX_NEED_CC();
+	fx_write(fx, SITE "/nvfuser/__init__.py", "from . import _C\n");
+	fx_cc_lib(fx, SITE "/nvfuser/_C.so", "_C.so",
+		  "int nv(void) { return 0; }\n",
+		  "-L" SITE "/nvidia/cusparse/lib -l:libcusparse.so.12 "
+		  "-Wl,-rpath-link," SITE "/nvidia/nvjitlink/lib");
+	fx_write(fx, SITE "/torch-2.0.1.dist-info/top_level.txt",
+		 "functorch\nnvfuser\ntorch\ntorchgen\n");
+	judge(fx, NULL, &j); /* one framework */
+	assert_string_equal(j.fws.v[0].name, "torch");
+	assert_int_equal(j.fws.v[0].entries.n, 2);
+	judged_release(&j);
+	/* without the metadata, nvfuser is a framework of its own */
+	unlink(SITE "/torch-2.0.1.dist-info/top_level.txt");
+	strv_push_take(&sites, fx_path(fx, SITE));
+	pyload_find(&sites, &fws);
+	assert_int_equal(fws.n, 2);
+	assert_string_equal(fws.v[1].name, "nvfuser");
+	pyload_fws_release(&fws);
+	strv_release(&sites);
+}
+
 static void test_pyload_wheel_pin_is_exact_or_nothing(void **state)
 {
 	struct fixture *fx = *state;
@@ -683,6 +714,7 @@ int main(void)
 	    T(test_pyload_another_cuda_major_is_an_issue),
 	    T(test_pyload_wheel_pin_is_exact_or_nothing),
 	    T(test_pyload_one_distribution_is_one_framework),
+	    T(test_pyload_a_known_framework_owns_its_distribution),
 	    T(test_pyload_finds_torch_entries_in_import_order),
 	    T(test_pyload_torch_nvfuser_codegen_is_loaded_last),
 	    T(test_pyload_a_whole_environment_has_no_issue),
