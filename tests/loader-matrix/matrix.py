@@ -1,33 +1,47 @@
 #!/usr/bin/env python3
-"""The loader model against the real loader, in real venvs (issue 21).
+"""The loader model against the real loader, in real venvs (issues 21, 31).
 
-Four venvs from the package index, every wheel pinned by sha256: torch
-2.4.1 (CUDA 12.1, torch-2.4.1.txt), tensorflow[and-cuda] 2.16.1
-(tensorflow-2.16.1.txt), jax[cuda12] 0.4.31 (jax-0.4.31.txt, sharing
-torch's nvidia wheels) and torch 2.0.1 (CUDA 11.7, its nvidia-*-cu11
-wheels, torch-2.0.1.txt); and four single wheels in folders of their own
-(side.txt: an older nvJitLink, a newer CUDA runtime, an older cuDNN 9, a
-CUDA 11.8 runtime). Each case, for each venv whose CUDA major it fits,
-sets LD_LIBRARY_PATH (nothing; one of those folders; the machine's CUDA
-13 folder from the loader cache; two at once), or makes a real selection
-(the folders registered with `cuenv add` in the matrix's CUENV_ROOT,
-CUENV_VERSION as `cuenv use` sets it, the venv active, with and without
-CUENV_OVER_VENV=1) that the probe and doctor run under through `cuenv
-exec`, as in a hooked shell; and then:
+Eight venvs from the package index, every wheel pinned by sha256: torch
+2.7.1 (CUDA 12.6, torch-2.7.1.txt), tensorflow[and-cuda] 2.16.1
+(tensorflow-2.16.1.txt), jax[cuda12] 0.4.31 (jax-0.4.31.txt), torch
+2.0.1 (CUDA 11.7, its nvidia-*-cu11 wheels, torch-2.0.1.txt),
+onnxruntime-gpu 1.20.2 (CUDA 12, cuDNN 9), onnxruntime-gpu 1.18.0 (a
+CUDA 11.8 + cuDNN 8 build, without the cu11 wheels: it cannot work on a
+machine with CUDA 12 and 13 only), cupy-cuda12x 13.6.0 and ctranslate2
+4.6.0, the CUDA 12 ones pinning torch 2.7.1's nvidia wheels (their
+files hard-linked, one copy on disk); a ninth, torch-2.7.1-pth, whose
+site-packages holds only a .pth file naming torch 2.7.1's; and five
+single wheels in folders of their own (side.txt: an older nvJitLink,
+CUDA runtimes 12.4 and 12.9, an older cuDNN 9, a CUDA 11.8 runtime).
+Each case, for each venv whose CUDA major it fits, sets LD_LIBRARY_PATH
+(nothing; one of those folders; the venv's own nvidia/*/lib folders,
+alone or after cuDNN 9.0; the machine's CUDA 13 folder from the loader
+cache; two at once), or makes a real selection (the folders registered
+with `cuenv add` in the matrix's CUENV_ROOT, CUENV_VERSION as `cuenv
+use` sets it, with and without CUENV_OVER_VENV=1) that the probe and
+doctor run under through `cuenv exec`, as in a hooked shell, the venv
+active (VIRTUAL_ENV, its bin on PATH) or not (its python by path); and
+then:
 
   real    the framework's import in the venv's python, no GPU needed
           (torch: also torch.backends.cudnn.version(), which loads cuDNN's
-          graph library; jax: jax.devices()); then what the framework
-          loads only on a GPU is asked of the real loader in the same
-          process: each NVIDIA wheel's front library dlopen'd through a
-          helper library (cc) whose RUNPATH or RPATH is that of the
-          framework's loader object ($ORIGIN spelled out), and cuDNN's
-          sub-libraries through one with its front library's, names
-          tried as cuDNN does. The CUDA libraries /proc/self/maps then
-          shows. "Broken" when any of that fails, when cuDNN comes from
-          two folders, or a CUDA library from outside the venv is older
-          than the venv's own wheel (versions from RECORDs or file
-          names).
+          graph library; torch >= 2.6 itself dlopens the wheels' NVRTC
+          and nvJitLink by path on import; jax: jax.devices(); cupy: the
+          extension modules it imports on use, each DT_NEEDing its CUDA
+          library); then what the framework loads only on a GPU is asked
+          of the real loader in the same process: each NVIDIA wheel's
+          front library (tensorflow, jax), the names it dlopens (cupy's
+          libnvrtc.so.12, ctranslate2's libcublas.so.12), or each CUDA
+          library its provider DT_NEEDs (onnxruntime, after preload_dlls()
+          where it has it), dlopen'd through a helper library (cc) whose
+          RUNPATH or RPATH is that of the asking object ($ORIGIN spelled
+          out), and cuDNN's sub-libraries through one with its front
+          library's (a wheel's, or one bundled under an auditwheel
+          name), names tried as cuDNN does. The CUDA libraries
+          /proc/self/maps then shows. "Broken" when any of that fails,
+          when cuDNN comes from two folders, or a CUDA library from
+          outside the venv is older than the venv's own wheel (versions
+          from RECORDs or file names).
   model   `cuenv doctor --python VENV/bin/python --json`: the files its
           python-loads finding lists must equal, by real path, the CUDA
           libraries maps shows; its verdict (a python-selection or
@@ -36,10 +50,12 @@ exec`, as in a hooked shell; and then:
           python ...') and the whole re-checked: it must then work.
 
 The venvs and folders are cached in ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/
-loader-matrix (about 17 GB), each rebuilt when what it holds differs from
-its own pins, from wheels fetched then (about 8 GB, removed once every
-venv is built; MATRIX_ONLY="venv ..." runs those venvs only). Exits 77 when the index cannot be
-reached and nothing is cached, or no CPython 3.11 is found (run.sh skips).
+loader-matrix (about 17 GB once identical files are hard-linked), each
+rebuilt when what it holds differs from its own pins, a venv no longer
+here removed, from wheels fetched then (about 9 GB, removed once every
+venv is built; MATRIX_ONLY="venv ..." runs those venvs only). Exits 77
+when the index cannot be reached and nothing is cached, or no CPython
+3.11 is found (run.sh skips).
 
     matrix.py CUENV_BIN
 """
@@ -353,7 +369,7 @@ def build(py):
     freed = share([venvs[n] for n in VENVS] + [os.path.join(CACHE, "side")])
     if freed:
         print("loader-matrix: %d MB of identical files hard-linked" % (freed >> 20))
-    # Installed, the venvs and folders are the cache: the downloads (8 GB)
+    # Installed, the venvs and folders are the cache: the downloads (9 GB)
     # would only be kept twice; a change of pins fetches again.
     shutil.rmtree(WHEELS, ignore_errors=True)
     return venvs
