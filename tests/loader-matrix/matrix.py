@@ -74,8 +74,8 @@ CACHE = os.path.join(os.environ.get("CUENV_CI_CACHE", "/var/cache/cuenv-ci"),
                      "loader-matrix")
 WHEELS = os.path.join(CACHE, "wheels")
 CUDA = re.compile(r"^lib(cudart|cublas|cublasLt|cufft|cufftw|curand|cusolver|"
-                  r"cusolverMg|cusparse|nvrtc|nvrtc-builtins|nvJitLink|cudnn|"
-                  r"cudnn_[a-z_]+|nccl|nvToolsExt|cupti|nvperf_host|"
+                  r"cusolverMg|cusparse|cusparseLt|cufile|nvrtc|nvrtc-builtins|"
+                  r"nvJitLink|cudnn|cudnn_[a-z_]+|nccl|nvToolsExt|cupti|nvperf_host|"
                   r"nvperf_target)\.so(\.[0-9.]+)?$")
 SIDES = {  # folder name: (its line in side.txt, the lib folder in it)
     "nvjitlink-12.0": ("nvidia-nvjitlink-cu12==12.0.140", "nvidia/nvjitlink/lib"),
