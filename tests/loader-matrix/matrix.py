@@ -1,33 +1,47 @@
 #!/usr/bin/env python3
-"""The loader model against the real loader, in real venvs (issue 21).
+"""The loader model against the real loader, in real venvs (issues 21, 31).
 
-Four venvs from the package index, every wheel pinned by sha256: torch
-2.4.1 (CUDA 12.1, torch-2.4.1.txt), tensorflow[and-cuda] 2.16.1
-(tensorflow-2.16.1.txt), jax[cuda12] 0.4.31 (jax-0.4.31.txt, sharing
-torch's nvidia wheels) and torch 2.0.1 (CUDA 11.7, its nvidia-*-cu11
-wheels, torch-2.0.1.txt); and four single wheels in folders of their own
-(side.txt: an older nvJitLink, a newer CUDA runtime, an older cuDNN 9, a
-CUDA 11.8 runtime). Each case, for each venv whose CUDA major it fits,
-sets LD_LIBRARY_PATH (nothing; one of those folders; the machine's CUDA
-13 folder from the loader cache; two at once), or makes a real selection
-(the folders registered with `cuenv add` in the matrix's CUENV_ROOT,
-CUENV_VERSION as `cuenv use` sets it, the venv active, with and without
-CUENV_OVER_VENV=1) that the probe and doctor run under through `cuenv
-exec`, as in a hooked shell; and then:
+Eight venvs from the package index, every wheel pinned by sha256: torch
+2.7.1 (CUDA 12.6, torch-2.7.1.txt), tensorflow[and-cuda] 2.16.1
+(tensorflow-2.16.1.txt), jax[cuda12] 0.4.31 (jax-0.4.31.txt), torch
+2.0.1 (CUDA 11.7, its nvidia-*-cu11 wheels, torch-2.0.1.txt),
+onnxruntime-gpu 1.20.2 (CUDA 12, cuDNN 9), onnxruntime-gpu 1.18.0 (a
+CUDA 11.8 + cuDNN 8 build, without the cu11 wheels: it cannot work on a
+machine with CUDA 12 and 13 only), cupy-cuda12x 13.6.0 and ctranslate2
+4.6.0, the CUDA 12 ones pinning torch 2.7.1's nvidia wheels (their
+files hard-linked, one copy on disk); a ninth, torch-2.7.1-pth, whose
+site-packages holds only a .pth file naming torch 2.7.1's; and five
+single wheels in folders of their own (side.txt: an older nvJitLink,
+CUDA runtimes 12.4 and 12.9, an older cuDNN 9, a CUDA 11.8 runtime).
+Each case, for each venv whose CUDA major it fits, sets LD_LIBRARY_PATH
+(nothing; one of those folders; the venv's own nvidia/*/lib folders,
+alone or after cuDNN 9.0; the machine's CUDA 13 folder from the loader
+cache; two at once), or makes a real selection (the folders registered
+with `cuenv add` in the matrix's CUENV_ROOT, CUENV_VERSION as `cuenv
+use` sets it, with and without CUENV_OVER_VENV=1) that the probe and
+doctor run under through `cuenv exec`, as in a hooked shell, the venv
+active (VIRTUAL_ENV, its bin on PATH) or not (its python by path); and
+then:
 
   real    the framework's import in the venv's python, no GPU needed
           (torch: also torch.backends.cudnn.version(), which loads cuDNN's
-          graph library; jax: jax.devices()); then what the framework
-          loads only on a GPU is asked of the real loader in the same
-          process: each NVIDIA wheel's front library dlopen'd through a
-          helper library (cc) whose RUNPATH or RPATH is that of the
-          framework's loader object ($ORIGIN spelled out), and cuDNN's
-          sub-libraries through one with its front library's, names
-          tried as cuDNN does. The CUDA libraries /proc/self/maps then
-          shows. "Broken" when any of that fails, when cuDNN comes from
-          two folders, or a CUDA library from outside the venv is older
-          than the venv's own wheel (versions from RECORDs or file
-          names).
+          graph library; torch >= 2.6 itself dlopens the wheels' NVRTC
+          and nvJitLink by path on import; jax: jax.devices(); cupy: the
+          extension modules it imports on use, each DT_NEEDing its CUDA
+          library); then what the framework loads only on a GPU is asked
+          of the real loader in the same process: each NVIDIA wheel's
+          front library (tensorflow, jax), the names it dlopens (cupy's
+          libnvrtc.so.12, ctranslate2's libcublas.so.12), or each CUDA
+          library its provider DT_NEEDs (onnxruntime, after preload_dlls()
+          where it has it), dlopen'd through a helper library (cc) whose
+          RUNPATH or RPATH is that of the asking object ($ORIGIN spelled
+          out), and cuDNN's sub-libraries through one with its front
+          library's (a wheel's, or one bundled under an auditwheel
+          name), names tried as cuDNN does. The CUDA libraries
+          /proc/self/maps then shows. "Broken" when any of that fails,
+          when cuDNN comes from two folders, or a CUDA library from
+          outside the venv is older than the venv's own wheel (versions
+          from RECORDs or file names).
   model   `cuenv doctor --python VENV/bin/python --json`: the files its
           python-loads finding lists must equal, by real path, the CUDA
           libraries maps shows; its verdict (a python-selection or
@@ -36,10 +50,12 @@ exec`, as in a hooked shell; and then:
           python ...') and the whole re-checked: it must then work.
 
 The venvs and folders are cached in ${CUENV_CI_CACHE:-/var/cache/cuenv-ci}/
-loader-matrix (about 17 GB), each rebuilt when what it holds differs from
-its own pins, from wheels fetched then (about 8 GB, removed once every
-venv is built; MATRIX_ONLY="venv ..." runs those venvs only). Exits 77 when the index cannot be
-reached and nothing is cached, or no CPython 3.11 is found (run.sh skips).
+loader-matrix (about 17 GB once identical files are hard-linked), each
+rebuilt when what it holds differs from its own pins, a venv no longer
+here removed, from wheels fetched then (about 9 GB, removed once every
+venv is built; MATRIX_ONLY="venv ..." runs those venvs only). Exits 77
+when the index cannot be reached and nothing is cached, or no CPython
+3.11 is found (run.sh skips).
 
     matrix.py CUENV_BIN
 """
@@ -48,6 +64,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -57,33 +74,61 @@ CACHE = os.path.join(os.environ.get("CUENV_CI_CACHE", "/var/cache/cuenv-ci"),
                      "loader-matrix")
 WHEELS = os.path.join(CACHE, "wheels")
 CUDA = re.compile(r"^lib(cudart|cublas|cublasLt|cufft|cufftw|curand|cusolver|"
-                  r"cusolverMg|cusparse|nvrtc|nvrtc-builtins|nvJitLink|cudnn|"
-                  r"cudnn_[a-z_]+|nccl|nvToolsExt|cupti|nvperf_host|"
+                  r"cusolverMg|cusparse|cusparseLt|cufile|nvrtc|nvrtc-builtins|"
+                  r"nvJitLink|cudnn|cudnn_[a-z_]+|nccl|nvToolsExt|cupti|nvperf_host|"
                   r"nvperf_target)\.so(\.[0-9.]+)?$")
 SIDES = {  # folder name: (its line in side.txt, the lib folder in it)
     "nvjitlink-12.0": ("nvidia-nvjitlink-cu12==12.0.140", "nvidia/nvjitlink/lib"),
     "cudart-12.4": ("nvidia-cuda-runtime-cu12==12.4.127", "nvidia/cuda_runtime/lib"),
+    "cudart-12.9": ("nvidia-cuda-runtime-cu12==12.9.79", "nvidia/cuda_runtime/lib"),
     "cudnn-9.0": ("nvidia-cudnn-cu12==9.0.0.312", "nvidia/cudnn/lib"),
     "cudart-11.8": ("nvidia-cuda-runtime-cu11==11.8.89", "nvidia/cuda_runtime/lib"),
 }
 
-# Each venv: its requirements file, what the probe imports, the object
-# its framework dlopens CUDA from (None: torch, DT_NEEDED only), and the
-# CUDA major of its wheels (which cases apply).
-VENVS = {
-    "torch-2.4.1": ("torch-2.4.1.txt", "torch", None, 12),
-    "tensorflow-2.16.1": ("tensorflow-2.16.1.txt", "tensorflow",
-                          "tensorflow/libtensorflow_framework.so.2", 12),
-    "jax-0.4.31": ("jax-0.4.31.txt", "jax", "jax_plugins/xla_cuda12/xla_cuda_plugin.so", 12),
-    "torch-2.0.1": ("torch-2.0.1.txt", "torch", None, 11),
-}
-FRONT = re.compile(r"^lib(cudart|cupti|cublas|cublasLt|cufft|curand|cusolver|cusparse|"
-                   r"nvrtc|nvJitLink|cudnn|nccl)\.so\.[0-9]+$")
 CUDNN9_SUBS = ["libcudnn_graph", "libcudnn_ops", "libcudnn_cnn", "libcudnn_adv",
                "libcudnn_engines_precompiled", "libcudnn_engines_runtime_compiled",
                "libcudnn_heuristic"]
 CUDNN8_SUBS = ["libcudnn_ops_infer", "libcudnn_ops_train", "libcudnn_cnn_infer",
                "libcudnn_cnn_train", "libcudnn_adv_infer", "libcudnn_adv_train"]
+
+# onnxruntime dlopens its CUDA provider by path when a CUDA session is
+# made (RTLD_NOW); with no driver, 1.20's crashes in its own initializer
+# once the loader has bound it, so the probe asks the real loader for
+# each CUDA library it DT_NEEDs ("NEEDED"), through a helper with its
+# search path (1.20: none; 1.18: RPATH $ORIGIN/../../onnxruntime_gpu.libs).
+ORT_CUDA = [("onnxruntime/capi/libonnxruntime_providers_cuda.so", "NEEDED")]
+
+# Each venv: its requirements file, what the probe imports, the object
+# its framework dlopens CUDA from by name (the wheels' front libraries;
+# or a list of objects, each with the names it asks for; None: by
+# DT_NEEDED, or by path from Python, only), and the CUDA major of its
+# wheels (which cases apply).
+VENVS = {
+    "torch-2.7.1": ("torch-2.7.1.txt", "torch", None, 12),
+    "tensorflow-2.16.1": ("tensorflow-2.16.1.txt", "tensorflow",
+                          "tensorflow/libtensorflow_framework.so.2", 12),
+    "jax-0.4.31": ("jax-0.4.31.txt", "jax", "jax_plugins/xla_cuda12/xla_cuda_plugin.so", 12),
+    "torch-2.0.1": ("torch-2.0.1.txt", "torch", None, 11),
+    "onnxruntime-1.20.2": ("onnxruntime-1.20.2.txt", "onnxruntime", ORT_CUDA, 12),
+    "onnxruntime-1.18.0": ("onnxruntime-1.18.0.txt", "onnxruntime", ORT_CUDA, 11),
+    "cupy-13.6.0": ("cupy-13.6.0.txt", "cupy",
+                    [("cupy_backends/cuda/libs/nvrtc.cpython-311-x86_64-linux-gnu.so",
+                      ["libnvrtc.so.12"])], 12),
+    "ctranslate2-4.6.0": ("ctranslate2-4.6.0.txt", "ctranslate2",
+                          [("ctranslate2.libs/libctranslate2-c75cca97.so.4.6.0",
+                            ["libcublas.so.12"])], 12),
+}
+# Venvs whose site-packages holds only a .pth file naming another
+# venv's site-packages, where the packages really are.
+PTH = {"torch-2.7.1-pth": "torch-2.7.1"}
+# The extension modules cupy imports when it computes, each DT_NEEDing
+# its CUDA library (cuDNN, NCCL and cuTENSOR are optional to it).
+CUPY_MODULES = ["cupy_backends.cuda.libs.cublas", "cupy_backends.cuda.libs.cusolver",
+                "cupy_backends.cuda.libs.cusparse", "cupy_backends.cuda.libs.curand",
+                "cupy_backends.cuda.libs.nvrtc", "cupy.cuda.cufft", "cupy.cuda.jitify",
+                "cupyx.cusolver"]
+FRONT = re.compile(r"^lib(cudart|cupti|cublas|cublasLt|cufft|curand|cusolver|cusparse|"
+                   r"nvrtc|nvJitLink|cudnn|nccl)\.so\.[0-9]+$")
 HELPER_C = r"""
 #include <dlfcn.h>
 const char *cuenv_probe_dlopen(const char *name)
@@ -93,9 +138,16 @@ const char *cuenv_probe_dlopen(const char *name)
 """
 
 PROBE = r"""
-import ctypes, json, os, sys
+import ctypes, json, os, re, sys
 ok, msg = True, ""
 fw = os.environ["MATRIX_FW"]
+def maps():
+    out = set()
+    for line in open("/proc/self/maps"):
+        p = line.split()
+        if len(p) >= 6 and ".so" in p[5]:
+            out.add(os.path.realpath(p[5]))
+    return out
 try:
     if fw == "torch":
         import torch
@@ -106,6 +158,21 @@ try:
     elif fw == "tensorflow":
         import tensorflow
         msg = "tensorflow %s" % tensorflow.__version__
+    elif fw == "onnxruntime":
+        import onnxruntime
+        if hasattr(onnxruntime, "preload_dlls"):
+            onnxruntime.preload_dlls()
+        msg = "onnxruntime %s" % onnxruntime.__version__
+    elif fw == "ctranslate2":
+        import ctranslate2
+        msg = "ctranslate2 %s, %d CUDA devices" % (ctranslate2.__version__,
+                                                   ctranslate2.get_cuda_device_count())
+    elif fw == "cupy":
+        import importlib
+        import cupy
+        for m in json.loads(os.environ["MATRIX_CUPY"]):
+            importlib.import_module(m)
+        msg = "cupy %s" % cupy.__version__
     else:
         import jax
         msg = "jax %s on %s" % (jax.__version__, jax.devices()[0].platform)
@@ -115,13 +182,6 @@ except Exception as e:
 # there): each name asked for through a helper whose search path is the
 # asking object's own (its RUNPATH or RPATH, $ORIGIN spelled out), by
 # the real loader, in this process
-def maps():
-    out = set()
-    for line in open("/proc/self/maps"):
-        p = line.split()
-        if len(p) >= 6 and ".so" in p[5]:
-            out.add(os.path.realpath(p[5]))
-    return out
 def ask(helper, names):
     f = ctypes.CDLL(helper).cuenv_probe_dlopen
     f.restype = ctypes.c_char_p
@@ -138,7 +198,10 @@ for helper, names in plan:
             ok, msg = False, "dlopen: " + err
 sub = json.loads(os.environ.get("MATRIX_CUDNN", "{}"))
 while ok and sub:
-    fronts = [p for p in maps() if os.path.basename(p).startswith("libcudnn.so.")]
+    # its front library: the wheel's, or one a wheel bundles under an
+    # auditwheel name (libcudnn-HASH.so.9.1.0)
+    fronts = [p for p in maps() if re.match(r"libcudnn(-[0-9a-f]{8})?\.so\.",
+                                            os.path.basename(p))]
     if not fronts:
         break
     front = sorted(fronts)[0]
@@ -222,11 +285,49 @@ def current(site, req):
     return pinned(req) <= have
 
 
+def share(roots):
+    """Hard-link identical files across roots (same size, mode and
+    sha256), the duplicate replaced atomically (a link under a temporary
+    name, then os.replace): venvs pinning the same nvidia wheels keep one
+    copy of their files on disk. Returns the bytes freed."""
+    groups = {}
+    for r in roots:
+        for dp, _, fns in os.walk(r):
+            for f in fns:
+                p = os.path.join(dp, f)
+                st = os.lstat(p)
+                if stat.S_ISREG(st.st_mode) and st.st_size >= 65536:
+                    groups.setdefault((st.st_dev, st.st_size, st.st_mode), {}).setdefault(
+                        st.st_ino, p)
+    freed = 0
+    for (_, size, _), inodes in groups.items():
+        if len(inodes) < 2:
+            continue
+        by_hash = {}
+        for p in inodes.values():
+            h = hashlib.sha256()
+            with open(p, "rb") as f:
+                for b in iter(lambda: f.read(1 << 20), b""):
+                    h.update(b)
+            by_hash.setdefault(h.digest(), []).append(p)
+        for keep, *dups in by_hash.values():
+            for p in dups:
+                tmp = p + ".matrix-link"
+                os.link(keep, tmp)
+                os.replace(tmp, p)
+                freed += size
+    return freed
+
+
 def build(py):
-    """The venvs and the side folders, each rebuilt when its pins change."""
+    """The venvs and the side folders, each rebuilt when its pins change;
+    venvs no longer in the matrix removed; identical files hard-linked."""
     venvs = {name: os.path.join(CACHE, "venv-" + name) for name in VENVS}
     side_req = os.path.join(HERE, "side.txt")
     os.environ["PIP_ROOT_USER_ACTION"] = "ignore"
+    for d in os.listdir(CACHE) if os.path.isdir(CACHE) else []:
+        if d.startswith("venv-") and d[5:] not in VENVS and d[5:] not in PTH:
+            shutil.rmtree(os.path.join(CACHE, d), ignore_errors=True)
     for name, (req, _, _, _) in VENVS.items():
         venv, req = venvs[name], os.path.join(HERE, req)
         if current(os.path.join(venv, "lib", "python3.11", "site-packages"), req):
@@ -252,7 +353,23 @@ def build(py):
             subprocess.run([py, "-m", "pip", "install", "-q", "--no-index",
                             "--find-links", WHEELS, "--no-deps", "--require-hashes",
                             "--target", d, "-r", t.name], check=True)
-    # Installed, the venvs and folders are the cache: the downloads (8 GB)
+    # A .pth venv: made with no packages, its site-packages given one
+    # file naming the other venv's (a line python's site appends to
+    # sys.path)
+    for name, of in PTH.items():
+        venv = venvs[name] = os.path.join(CACHE, "venv-" + name)
+        site = os.path.join(venv, "lib", "python3.11", "site-packages")
+        line = os.path.join(venvs[of], "lib", "python3.11", "site-packages") + "\n"
+        pth = os.path.join(site, "matrix.pth")
+        if os.path.isfile(pth) and open(pth).read() == line and os.listdir(site) == ["matrix.pth"]:
+            continue
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([py, "-m", "venv", "--without-pip", venv], check=True)
+        open(pth, "w").write(line)
+    freed = share([venvs[n] for n in VENVS] + [os.path.join(CACHE, "side")])
+    if freed:
+        print("loader-matrix: %d MB of identical files hard-linked" % (freed >> 20))
+    # Installed, the venvs and folders are the cache: the downloads (9 GB)
     # would only be kept twice; a change of pins fetches again.
     shutil.rmtree(WHEELS, ignore_errors=True)
     return venvs
@@ -377,19 +494,24 @@ def cuda13_dir():
     return None
 
 
-def plans(venv, fw_obj, root, versions, cudnn_dirs):
+def plans(site, fw_obj, root, versions, cudnn_dirs):
     """The probe's environment: what the framework's object dlopens, and
     a helper for each folder a cuDNN front library may come from."""
-    site = os.path.join(venv, "lib", "python3.11", "site-packages")
     dl = []
-    if fw_obj:
-        dl.append([helper(os.path.join(site, fw_obj), root), fronts(site)])
+    for obj, names in ([(fw_obj, fronts(site))] if isinstance(fw_obj, str)
+                       else fw_obj or []):
+        obj = os.path.join(site, obj)
+        if names == "NEEDED":
+            names = [n for n in re.findall(r"\(NEEDED\)\s+Shared library: \[(.*)\]",
+                                           run(["readelf", "-d", obj]).stdout)
+                     if CUDA.match(n)]
+        dl.append([helper(obj, root), names])
     # one dlopen per name: each its own list of one
     dl = [[h, [n]] for h, names in dl for n in names]
     helpers, vers = {}, {}
     for d in cudnn_dirs:
         for f in os.listdir(d) if os.path.isdir(d) else []:
-            if f.startswith("libcudnn.so."):
+            if re.match(r"libcudnn(-[0-9a-f]{8})?\.so\.", f):
                 front = os.path.realpath(os.path.join(d, f))
                 helpers[os.path.dirname(front)] = helper(front, root)
                 m = re.search(r"\.so\.([0-9]+\.[0-9]+\.[0-9.]+)$", front)
@@ -420,27 +542,38 @@ def main():
     c13 = cuda13_dir()
     # (name, LD_LIBRARY_PATH, the CUDA majors of the venvs it is run
     # for, a real selection: CUENV_* for `cuenv exec`, or None)
-    cases = [("none", None, (11, 12), None),
-             ("older minor: nvJitLink 12.0", side["nvjitlink-12.0"], (12,), None),
-             ("newer minor: CUDA runtime 12.4", side["cudart-12.4"], (11, 12), None),
-             ("mixed cuDNN: cuDNN 9.0", side["cudnn-9.0"], (12,), None),
-             ("CUDA 11: CUDA runtime 11.8", side["cudart-11.8"], (11,), None)]
+    cases = [("none", None, (11, 12), None, True),
+             ("older minor: nvJitLink 12.0", side["nvjitlink-12.0"], (12,), None, True),
+             ("other minor: CUDA runtime 12.4", side["cudart-12.4"], (11, 12), None, True),
+             ("newer minor: CUDA runtime 12.9", side["cudart-12.9"], (12,), None, True),
+             ("mixed cuDNN: cuDNN 9.0", side["cudnn-9.0"], (12,), None, True),
+             ("CUDA 11: CUDA runtime 11.8", side["cudart-11.8"], (11,), None, True),
+             # WHEELS: the venv's own nvidia/*/lib folders (what the
+             # frameworks without a RUNPATH to them are told to use)
+             ("own wheels: the venv's nvidia libs", "WHEELS", (11, 12), None, True),
+             ("cuDNN 9.0, then the venv's wheels", side["cudnn-9.0"] + ":WHEELS", (12,),
+              None, True)]
     if c13:
-        cases.append(("other major: the machine's CUDA 13", c13, (11, 12), None))
+        cases.append(("other major: the machine's CUDA 13", c13, (11, 12), None, True))
         cases.append(("CUDA 13 and nvJitLink 12.0", c13 + ":" + side["nvjitlink-12.0"],
-                      (12,), None))
+                      (12,), None, True))
         cases.append(("CUDA 13 and CUDA runtime 12.4", c13 + ":" + side["cudart-12.4"],
-                      (12,), None))
+                      (12,), None, True))
     # through a real selection: the side folders registered (cuenv add)
     # in the matrix's CUENV_ROOT, selected as `cuenv use` does, the venv
-    # active (VIRTUAL_ENV, its bin first on PATH)
+    # active (VIRTUAL_ENV, its bin first on PATH), or not (its python
+    # run by path, no VIRTUAL_ENV)
     sel = {"CUENV_VERSION": "12.4", "CUENV_CUDNN_VERSION": "9.0"}
-    cases += [("exec: cuda 12.4, cudnn 9.0", None, (11, 12), sel),
+    cases += [("exec: cuda 12.4, cudnn 9.0", None, (11, 12), sel, True),
               ("exec: 12.4, cudnn 9.0, OVER_VENV", None, (12,),
-               dict(sel, CUENV_OVER_VENV="1")),
-              ("exec: cuda 11.8", None, (11,), {"CUENV_VERSION": "11.8"}),
+               dict(sel, CUENV_OVER_VENV="1"), True),
+              ("exec: cuda 11.8", None, (11,), {"CUENV_VERSION": "11.8"}, True),
               ("exec: cuda 11.8, OVER_VENV", None, (11,),
-               {"CUENV_VERSION": "11.8", "CUENV_OVER_VENV": "1"})]
+               {"CUENV_VERSION": "11.8", "CUENV_OVER_VENV": "1"}, True),
+              ("exec, inactive: cuda 12.4, cudnn 9.0", None, (11, 12), sel, False),
+              ("exec, inactive: 12.4, 9.0, OVER_VENV", None, (12,),
+               dict(sel, CUENV_OVER_VENV="1"), False),
+              ("exec, inactive: cuda 11.8", None, (11,), {"CUENV_VERSION": "11.8"}, False)]
     root = tempfile.mkdtemp(prefix="cuenv-matrix.")
     base = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "VIRTUAL_ENV",
                                                              "CONDA_PREFIX", "CUENV_VERSION")}
@@ -459,29 +592,38 @@ def main():
     bad = total = 0
     print("%-18s %-36s %-10s %-8s %-8s %s" % ("venv", "LD_LIBRARY_PATH", "files", "doctor",
                                             "real", "fix re-checked"))
-    for vname, (_, fwname, fw_obj, major) in VENVS.items():
+    for vname, (_, fwname, fw_obj, major) in list(VENVS.items()) + [
+            (n, VENVS[of]) for n, of in PTH.items()]:
         if only and vname not in only:
             continue
         venv = venvs[vname]
         vpy = os.path.join(venv, "bin", "python")
-        site = os.path.realpath(os.path.join(venv, "lib", "python3.11", "site-packages"))
+        # where its packages are: its own site-packages, or the folder
+        # its .pth names
+        site = os.path.realpath(os.path.join(venvs.get(PTH.get(vname), venv), "lib",
+                                             "python3.11", "site-packages"))
         vers = dict(versions)
         vers.update(wheel_versions(site))
         cudnn_dirs = [os.path.join(site, "nvidia", "cudnn", "lib"),
-                      side["cudnn-9.0"]] + ([c13] if c13 else [])
-        extra = plans(venv, fw_obj, root, vers, cudnn_dirs)
-        extra["MATRIX_FW"] = fwname
-        for name, ld, majors, selection in cases:
-            if major not in majors:
+                      side["cudnn-9.0"]] + ([c13] if c13 else []) + [
+                          os.path.join(site, d) for d in os.listdir(site) if d.endswith(".libs")]
+        extra = plans(site, fw_obj, root, vers, cudnn_dirs)
+        extra.update(MATRIX_FW=fwname, MATRIX_CUPY=json.dumps(CUPY_MODULES))
+        own = ":".join(sorted(os.path.join(site, "nvidia", d, "lib") for d in (
+            os.listdir(os.path.join(site, "nvidia")) if os.path.isdir(os.path.join(site, "nvidia"))
+            else []) if os.path.isdir(os.path.join(site, "nvidia", d, "lib"))))
+        for name, ld, majors, selection, active in cases:
+            if major not in majors or (ld and "WHEELS" in ld and not own):
                 continue
             total += 1
             env = dict(base)
             via = cuenv if selection else None
             if ld:
-                env["LD_LIBRARY_PATH"] = ld
+                env["LD_LIBRARY_PATH"] = ld.replace("WHEELS", own)
             if selection:
-                env.update(selection, VIRTUAL_ENV=venv,
-                           PATH=os.path.join(venv, "bin") + ":" + env["PATH"])
+                env.update(selection)
+            if selection and active:
+                env.update(VIRTUAL_ENV=venv, PATH=os.path.join(venv, "bin") + ":" + env["PATH"])
             r = real(vpy, dict(env, **extra), via=via)
             broken, why = real_verdict(r, site, vers)
             rc, loads, problems = model(cuenv, vpy, env, via=bool(via))
