@@ -87,6 +87,11 @@ static const struct nvlib_rule r_nvtoolsext[] = {
 	{ 13, 0, NVLIB_NONE, NULL }, /* 13 ships NVTX 3 headers only */
 	END,
 };
+static const struct nvlib_rule r_cufile[] = {
+	{ 0, 0, NVLIB_NONE, NULL },
+	{ 11, 4, NVLIB_FIXED, "0" },
+	END,
+};
 static const struct nvlib_rule r_unversioned[] = {
 	{ 0, 0, NVLIB_NONE, NULL }, /* libnvperf_host.so: no soname version */
 	END,
@@ -180,6 +185,15 @@ static const struct nvlib table[NVLIB_COUNT] = {
 				  "cuda_cupti", "nvidia-cuda-cupti",
 				  "cuda_cupti", NULL, NVLIB_DLL_NONE, NULL,
 				  NULL, r_unversioned },
+	/* torch 2.7 links both (cusparselt/lib, nvidia/cufile/lib) */
+	[NVLIB_CUSPARSELT] = { NVLIB_CUSPARSELT, STEM("cusparseLt"),
+			       NVLIB_OWN_VERSION, "libcusparse_lt",
+			       "nvidia-cusparselt", "cusparselt", NULL,
+			       NVLIB_DLL_NONE, "cusparseLt.h",
+			       "CUSPARSELT_VER_MAJOR", NULL },
+	[NVLIB_CUFILE] = { NVLIB_CUFILE, STEM("cufile"), 0, "libcufile",
+			   "nvidia-cufile", "cufile", NULL, NVLIB_DLL_NONE,
+			   "cufile.h", NULL, r_cufile },
 };
 
 const char *nvlib_so_version(const struct nvlib *lib, const char *name)

@@ -62,6 +62,8 @@ enum nvlib_id {
 	NVLIB_NVTOOLSEXT,
 	NVLIB_NVPERF_HOST,
 	NVLIB_NVPERF_TARGET,
+	NVLIB_CUSPARSELT, /* its own version: libcusparseLt.so.0 (0.6, 0.7) */
+	NVLIB_CUFILE,	  /* GPUDirect Storage: libcufile.so.0 since 11.4 */
 	NVLIB_COUNT
 };
 

@@ -110,6 +110,10 @@ static void test_nvlib_matches_real_file_names(void **state)
 	assert_file("libnvjpeg.so.12", NVLIB_NVJPEG, "12");
 	assert_file("libnvperf_host.so", NVLIB_NVPERF_HOST, "");
 	assert_file("libnvToolsExt.so.1", NVLIB_NVTOOLSEXT, "1");
+	/* torch 2.7 links both; cuSPARSELt is not cuSPARSE */
+	assert_file("libcusparseLt.so.0", NVLIB_CUSPARSELT, "0");
+	assert_file("libcusparse.so.12", NVLIB_CUSPARSE, "12");
+	assert_file("libcufile.so.0", NVLIB_CUFILE, "0");
 }
 
 static void test_nvlib_rejects_what_is_not_a_toolkit_library(void **state)
