@@ -237,8 +237,37 @@ out:
 
 /* ---- any other framework ------------------------------------------------ */
 
-/* Does the ELF file at path need a CUDA library by DT_NEEDED? */
-static bool needs_cuda(const char *path)
+/* Does libs/name exist and name a CUDA library other than the driver in
+ * its bytes or DT_NEEDED? */
+static bool names_cuda(const char *libs, const char *name)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct elf_info e;
+	struct buf p = BUF_INIT;
+	bool yes = false;
+
+	buf_path(&p, libs, name);
+	elf_info_init(&e);
+	if (!strchr(name, '/') && is_file(p.data) &&
+	    elf_read_file(p.data, &e, &err) == CUENV_OK) {
+		for (size_t i = 0; !yes && i < e.cuda_named.n; i++)
+			yes = strcmp(e.cuda_named.v[i], NVLIB_DRIVER_SO ".1");
+		for (size_t i = 0; !yes && i < e.needed.n; i++)
+			yes = nvlib_is_cuda_file(e.needed.v[i]);
+	}
+	elf_info_release(&e);
+	err_release(&err);
+	buf_release(&p);
+	return yes;
+}
+
+/*
+ * Does the ELF file at path need a CUDA library by DT_NEEDED, or need a
+ * library of libs (its package's auditwheel folder, site/PKG.libs, or
+ * NULL) whose bytes name one (ctranslate2's _ext needs
+ * libctranslate2-HASH.so, which dlopens libcublas.so.12)?
+ */
+static bool needs_cuda(const char *path, const char *libs)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct elf_info e;
@@ -250,7 +279,8 @@ static bool needs_cuda(const char *path)
 		elf_info_init(&e);
 		if (!elf_parse_dynamic(m.data, m.len, path, &e, &err))
 			for (size_t i = 0; !yes && i < e.needed.n; i++)
-				yes = nvlib_is_cuda_file(e.needed.v[i]);
+				yes = nvlib_is_cuda_file(e.needed.v[i]) ||
+				      (libs && names_cuda(libs, e.needed.v[i]));
 		elf_info_release(&e);
 	}
 	file_unmap(&m);
@@ -267,8 +297,8 @@ static bool is_so_name(const char *name)
 }
 
 /* The CUDA-needing ELF files under dir, depth folders down, into out. */
-static void scan_package(const char *dir, unsigned depth, size_t *budget,
-			 struct strv *out)
+static void scan_package(const char *dir, const char *libs, unsigned depth,
+			 size_t *budget, struct strv *out)
 {
 	struct plat_dir *d = plat_opendir(dir);
 	struct strv names = STRV_INIT;
@@ -291,9 +321,9 @@ static void scan_package(const char *dir, unsigned depth, size_t *budget,
 			continue;
 		(*budget)--;
 		if (st.type == PLAT_F_DIR && depth > 1)
-			scan_package(p.data, depth - 1, budget, out);
+			scan_package(p.data, libs, depth - 1, budget, out);
 		else if (st.type == PLAT_F_REG && is_so_name(names.v[i]) &&
-			 needs_cuda(p.data))
+			 needs_cuda(p.data, libs))
 			strv_push(out, p.data);
 	}
 	strv_release(&names);
@@ -399,9 +429,14 @@ static void find_others(const char *site, size_t from, struct pyload_fws *out)
 		buf_path(&p, p.data, "__init__.py"); /* a package, not a lib */
 		if (!is_file(p.data))
 			continue;
+		struct buf libs = BUF_INIT;
+
 		buf_reset(&p);
 		buf_path(&p, site, names.v[i]);
-		scan_package(p.data, PYLOAD_SCAN_DEPTH, &budget, &fw.entries);
+		buf_printf(&libs, "%s.libs", p.data);
+		scan_package(p.data, libs.data, PYLOAD_SCAN_DEPTH, &budget,
+			     &fw.entries);
+		buf_release(&libs);
 		if (!fw.entries.n)
 			continue;
 		/* another package of a distribution found here: the same
@@ -425,6 +460,7 @@ static void find_others(const char *site, size_t from, struct pyload_fws *out)
 		}
 		strv_push_take(&dists, dist ? dist : xstrdup(""));
 		fw.name = xstrdup(names.v[i]);
+		fw.by_strings = true;
 		fw.calls = strcmp(names.v[i], "onnxruntime") ? NULL
 							     : "?preload_dlls";
 		fw.site = xstrdup(site);
@@ -572,6 +608,94 @@ static void fw_dlopens(struct loader *l, const struct pyload_fw *fw,
 		loader_dlopen(l, by, fw->dlnames.v[i], &idx);
 }
 
+/* Is real (a real path) under the real folder dir? */
+static bool under(const char *real, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return real && !strncmp(real, dir, n) && real[n] == '/';
+}
+
+/*
+ * Is n a copy of lib bundled under auditwheel's name
+ * (libcudnn-74a4c495.so.9.1.0: lib<stem>-<8 hex digits>.so...)?
+ */
+static bool bundled(const char *n, const struct nvlib *lib)
+{
+	const char *dash = n ? strchr(n, '-') : NULL;
+	struct buf plain = BUF_INIT;
+	bool same;
+
+	if (!dash || strspn(dash + 1, "0123456789abcdef") != 8 ||
+	    strncmp(dash + 9, ".so", 3))
+		return false;
+	buf_add(&plain, n, (size_t)(dash - n));
+	buf_adds(&plain, dash + 9);
+	same = nvlib_match_file(plain.data, NULL) == lib;
+	buf_release(&plain);
+	return same;
+}
+
+/* Is the object e, or one it needs, a bundled copy of lib? */
+static bool has_bundled(const struct elf_info *e, const struct nvlib *lib)
+{
+	for (size_t i = 0; i < e->needed.n; i++)
+		if (bundled(e->needed.v[i], lib))
+			return true;
+	return bundled(e->soname, lib);
+}
+
+/*
+ * A framework no kind describes dlopens, when it computes, the CUDA
+ * sonames its own objects (under its site-packages, not the wheels')
+ * name in their bytes and do not DT_NEED, each through the object that
+ * names it (ctranslate2 asks for libcublas.so.12 so). Not the driver:
+ * that is the machine's.
+ */
+static void strings_dlopens(struct loader *l, const struct pyload_fw *fw,
+			    size_t from)
+{
+	char *site = plat_realpath(fw->site);
+	struct buf nv = BUF_INIT;
+	size_t end = l->nobj, idx;
+
+	if (!fw->by_strings || !site)
+		goto out;
+	buf_path(&nv, site, "nvidia");
+	for (size_t i = from; i < end; i++) {
+		struct cuenv_err err = CUENV_ERR_INIT;
+		char *real = plat_realpath(l->obj[i].path);
+		struct elf_info e; /* the loader reads no more than it needs */
+
+		elf_info_init(&e);
+		if (under(real, site) && !under(real, nv.data) &&
+		    elf_read_file(real, &e, &err) == CUENV_OK)
+			for (size_t k = 0; k < e.cuda_named.n; k++) {
+				const char *name = e.cuda_named.v[k];
+
+				const struct nvlib *lib =
+					nvlib_match_file(name, NULL);
+				size_t nmiss = l->nmiss;
+
+				if (strv_find(&e.needed, name) >= 0 ||
+				    !strcmp(name, NVLIB_DRIVER_SO ".1") ||
+				    !lib || has_bundled(&e, lib))
+					continue;
+				/* multi-GPU and profiling: asked for when used */
+				if (loader_dlopen(l, i, name, &idx) &&
+				    (lib->id == NVLIB_NCCL ||
+				     lib->id == NVLIB_CUPTI))
+					loader_forget_misses(l, nmiss);
+			}
+		elf_info_release(&e);
+		err_release(&err);
+		free(real);
+	}
+out:
+	free(site);
+	buf_release(&nv);
+}
+
 void pyload_predict(struct loader *l, const char *python,
 		    const struct pyload_fw *fw, bool on_use,
 		    struct pyload_span *span)
@@ -594,6 +718,7 @@ void pyload_predict(struct loader *l, const char *python,
 		size_t from = l->nobj;
 
 		fw_dlopens(l, fw, fw->at_import, fw->dlnames.n);
+		strings_dlopens(l, fw, span->first);
 		cudnn_dlopens(l, from, false);
 		cudnn_dlopens(l, span->first, true);
 	}
@@ -615,6 +740,7 @@ void pyload_observed(struct loader *l, const struct pyobs *obs,
 		loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
 	}
 	fw_dlopens(l, fw, 0, fw->dlnames.n);
+	strings_dlopens(l, fw, 0);
 	cudnn_dlopens(l, 0, false);
 	cudnn_dlopens(l, 0, true);
 	loader_check_versions(l);
@@ -725,22 +851,17 @@ out:
 	return ok;
 }
 
-/*
- * The file in site's NVIDIA wheels (site/nvidia/NAME/lib/name) or fw's
- * own library folder for soname name, as a heap path, or NULL.
- */
-static char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
+/* The file DIR/lib/name for a folder DIR in top, as a heap path, or NULL. */
+static char *lib_in(const char *top, const char *name)
 {
-	struct buf nv = BUF_INIT, p = BUF_INIT;
-	struct plat_dir *d;
+	struct plat_dir *d = plat_opendir(top);
+	struct buf p = BUF_INIT;
 	const char *ent;
 	char *found = NULL;
 
-	buf_path(&nv, fw->site, "nvidia");
-	d = plat_opendir(nv.data);
 	while (d && !found && (ent = plat_readdir(d))) {
 		buf_reset(&p);
-		buf_path(&p, nv.data, ent);
+		buf_path(&p, top, ent);
 		buf_path(&p, p.data, "lib");
 		buf_path(&p, p.data, name);
 		if (is_file(p.data))
@@ -748,7 +869,26 @@ static char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
 	}
 	if (d)
 		plat_closedir(d);
-	BUF_RELEASE_EACH(&nv, &p);
+	buf_release(&p);
+	return found;
+}
+
+/*
+ * The environment's own copy of soname name, as a heap path, or NULL: a
+ * file in site's NVIDIA wheels (site/nvidia/NAME/lib/name, CUDA 13's
+ * site/nvidia/cu13/lib/name), else in a wheel's own lib folder beside
+ * them (torch 2.7's site/cusparselt/lib/libcusparseLt.so.0).
+ */
+static char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
+{
+	struct buf nv = BUF_INIT;
+	char *found;
+
+	buf_path(&nv, fw->site, "nvidia");
+	found = lib_in(nv.data, name);
+	if (!found)
+		found = lib_in(fw->site, name);
+	buf_release(&nv);
 	return found;
 }
 
@@ -963,7 +1103,10 @@ static unsigned long dist_major(const char *dist)
 	char *end;
 	unsigned long m;
 
-	if (!cu || !dash || cu > dash || cu[3] < '1' || cu[3] > '9')
+	/* the "_cu" before digits: nvidia_cuda_runtime_cu12's second */
+	while (cu && (cu[3] < '1' || cu[3] > '9'))
+		cu = strstr(cu + 1, "_cu");
+	if (!cu || !dash || cu > dash)
 		return 0;
 	m = strtoul(cu + 3, &end, 10);
 	return end == dash && m < 64 ? 1ul << m : 0;
@@ -1032,14 +1175,6 @@ out:
 	free(real);
 	buf_release(&dist);
 	return all == ~0ul ? 0 : all;
-}
-
-/* Is real (a real path) under the real folder dir? */
-static bool under(const char *real, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return real && !strncmp(real, dir, n) && real[n] == '/';
 }
 
 unsigned long pyload_fw_majors(const struct loader *l,
@@ -1112,9 +1247,12 @@ static void judge_major(const struct loader *l, const struct pyload_span *sp,
 			   "no compatibility across CUDA majors)",
 			   obj_name(o), low_major(m), fw->name,
 			   low_major(want));
-		add_issue(out, PYLOAD_MAJOR, obj_name(o), o, NULL,
+		char *own = pyload_own_copy(fw, obj_name(o));
+
+		add_issue(out, PYLOAD_MAJOR, obj_name(o), o, own,
 			  buf_detach(&d));
 		buf_release(&d);
+		free(own);
 	}
 }
 

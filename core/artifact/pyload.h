@@ -74,6 +74,9 @@ struct pyload_fw {
 				or NULL (torch: DT_NEEDED only) */
 	struct strv dlnames; /* the sonames it dlopens, in order */
 	size_t at_import;    /* how many of dlnames its import loads */
+	bool by_strings;     /* found by its files, not a kind: its objects
+				dlopen the CUDA sonames their bytes name
+				(ctranslate2's libcublas.so.12) */
 };
 
 struct pyload_fws {

@@ -420,6 +420,94 @@ static void test_pyload_any_package_needing_cuda_is_a_framework(void **state)
 	judged_release(&j);
 }
 
+/* No CUDA DT_NEEDED (TensorFlow dlopens): the wheels' -cuNN names say,
+ * the "_cu" before digits, not the one of nvidia_cuda_runtime's name */
+static void test_pyload_wheel_names_give_the_build_major(void **state)
+{
+	struct fixture *fx = *state;
+	struct loader_env env = {0};
+	struct pyload_fw fw = {0};
+	struct loader l;
+
+	fx_mkdir(fx, "s/nvidia_cuda_runtime_cu12-12.3.101.dist-info");
+	fx_mkdir(fx, "s/nvidia_cufft_cu12-11.0.12.1.dist-info");
+	fw.site = fx_path(fx, "s");
+	loader_init(&l, &env);
+	assert_int_equal(pyload_fw_majors(&l, &fw), 1ul << 12);
+	/* wheels of two majors: no one build */
+	fx_mkdir(fx, "s/nvidia_cublas_cu11-11.11.3.6.dist-info");
+	assert_int_equal(pyload_fw_majors(&l, &fw), 0);
+	loader_release(&l);
+	free(fw.site);
+}
+
+#define HSITE "h/lib/python3.11/site-packages"
+
+/*
+ * ctranslate2's shape: its extension needs only a library of its
+ * auditwheel folder (ctlike.libs), which bundles cuDNN under a hashed
+ * name and dlopens cuSPARSE and NCCL by the names in its bytes.
+ */
+static void test_pyload_names_in_bytes_are_dlopened(void **state)
+{
+	struct fixture *fx = *state;
+	struct strv sites = STRV_INIT, defaults = STRV_INIT;
+	struct loader_env env = {0};
+	struct pyload_fws fws = {0};
+	struct pyload_span span;
+	struct pyload_issues is = {0};
+	struct loader l;
+
+	FX_NEED_CC();
+	ortlike(fx); /* c12/: libcudart.so.12, libcusparse.so.12 */
+	fx_mkdir(fx, HSITE "/ctlike");
+	fx_mkdir(fx, HSITE "/ctlike.libs");
+	fx_write(fx, HSITE "/ctlike/__init__.py", "");
+	fx_cc_lib(fx, HSITE "/ctlike.libs/libcudnn-74a4c495.so.9.1.0",
+		  "libcudnn-74a4c495.so.9.1.0",
+		  "const char *n = \"libcudnn.so.9\";\n", "");
+	fx_cc_lib(fx, HSITE "/ctlike.libs/libct-c75cca97.so.4",
+		  "libct-c75cca97.so.4",
+		  "const char *a = \"libcusparse.so.12\", *b = "
+		  "\"libnccl.so.2\", *c = \"libcudnn.so.9\", *d = "
+		  "\"libcuda.so.1\";\n",
+		  "-L" HSITE "/ctlike.libs -l:libcudnn-74a4c495.so.9.1.0");
+	fx_cc_lib(fx, HSITE "/ctlike/_ext.so", "_ext.so",
+		  "int e(void) { return 0; }\n",
+		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../ctlike.libs "
+		  "-L" HSITE "/ctlike.libs -l:libct-c75cca97.so.4 "
+		  "-Wl,-rpath-link," HSITE "/ctlike.libs");
+	strv_push_take(&sites, fx_path(fx, HSITE));
+	pyload_find(&sites, &fws);
+	assert_int_equal(fws.n, 1);
+	assert_string_equal(fws.v[0].name, "ctlike");
+	assert_true(fws.v[0].by_strings);
+	loader_defaults_guess("x86_64", &defaults);
+	env.defaults = &defaults;
+	/* nothing on the path: cuSPARSE is missing, NCCL (asked for when
+	 * used) is not, cuDNN is the bundled copy, the driver the machine's */
+	loader_init(&l, &env);
+	pyload_predict(&l, NULL, &fws.v[0], true, &span);
+	pyload_judge(&l, &span, &fws.v[0], &is);
+	assert_int_equal(is.n, 1);
+	assert_string_equal(is.v[0].name, "libcusparse.so.12");
+	assert_int_equal(is.v[0].kind, PYLOAD_MISSING);
+	pyload_issues_release(&is);
+	loader_release(&l);
+	/* with c12 on LD_LIBRARY_PATH it is found, through libct */
+	env.library_path = "c12";
+	loader_init(&l, &env);
+	pyload_predict(&l, NULL, &fws.v[0], true, &span);
+	pyload_judge(&l, &span, &fws.v[0], &is);
+	assert_int_equal(is.n, 0);
+	assert_non_null(loader_find(&l, "libcusparse.so.12"));
+	assert_null(loader_find(&l, "libcudnn.so.9"));
+	pyload_issues_release(&is);
+	loader_release(&l);
+	pyload_fws_release(&fws);
+	STRV_RELEASE_EACH(&sites, &defaults);
+}
+
 static void test_pyload_another_cuda_major_is_an_issue(void **state)
 {
 	struct fixture *fx = *state;
@@ -714,6 +802,8 @@ int main(void)
 	    T(test_pyload_another_cuda_major_is_an_issue),
 	    T(test_pyload_wheel_pin_is_exact_or_nothing),
 	    T(test_pyload_one_distribution_is_one_framework),
+	    T(test_pyload_names_in_bytes_are_dlopened),
+	    T(test_pyload_wheel_names_give_the_build_major),
 	    T(test_pyload_a_known_framework_owns_its_distribution),
 	    T(test_pyload_finds_torch_entries_in_import_order),
 	    T(test_pyload_torch_nvfuser_codegen_is_loaded_last),
