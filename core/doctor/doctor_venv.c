@@ -392,15 +392,20 @@ static void want_folders(const struct pyload_issues *list, struct strv *out)
 /*
  * Does fw load cleanly in base with LD_LIBRARY_PATH ld (NULL: unset)?
  * Observed again when the finding was: a fix is checked as it was found.
+ * Where it does not, the folders of the environment's own copies of what
+ * is still wrong are added to want (when not NULL).
  */
 static bool clean_with(const struct audit *au, const struct pyload_fw *fw,
-		       const struct envmap *base, const char *ld)
+		       const struct envmap *base, const char *ld,
+		       struct strv *want)
 {
 	struct outcome o;
 	bool clean;
 
 	predict_ld(au, fw, base, ld, &o);
 	clean = o.issues.n == 0;
+	if (want)
+		want_folders(&o.issues, want);
 	outcome_release(&o);
 	return clean;
 }
@@ -420,47 +425,57 @@ static void ld_command(const struct strv *dirs, struct buf *b)
 	buf_release(&v);
 }
 
+/* Is fw clean with LD_LIBRARY_PATH dirs (none: unset)? Its command into
+ * fix when it is; clean_with's want otherwise. */
+static bool try_ld(const struct audit *au, const struct pyload_fw *fw,
+		   const struct envmap *base, const struct strv *dirs,
+		   struct strv *want, struct buf *fix)
+{
+	struct buf v = BUF_INIT;
+	bool clean;
+
+	strv_join(dirs, ':', &v);
+	clean = clean_with(au, fw, base, v.len ? v.data : NULL, want);
+	if (clean)
+		ld_command(dirs, fix);
+	buf_release(&v);
+	return clean;
+}
+
 /*
- * The first LD_LIBRARY_PATH the model says fw loads cleanly with, as a
- * command into fix: without the folders that gave the bad copies, then
- * unset, then the wheels' own folders first. False when none does.
+ * The first LD_LIBRARY_PATH fw loads cleanly with, as a command into
+ * fix: without the folders that gave the bad copies, then unset, then
+ * the environment's own folders for what is wrong first, each try's
+ * remaining issues adding theirs (TensorFlow 2.16 finds its wheels'
+ * cuBLAS that way, and then takes CUDA 13's cuRAND from the loader
+ * cache: its wheel's folder is next). False when none does.
  */
 static bool foreign_fix(const struct audit *au, const struct pyload_fw *fw,
 			const struct envmap *base,
 			const struct pyload_issues *list, struct buf *fix)
 {
 	const char *ld = envmap_get(base, "LD_LIBRARY_PATH");
-	struct strv kept = STRV_INIT, want = STRV_INIT, tries[3];
-	struct buf v = BUF_INIT;
+	struct strv kept = STRV_INIT, want = STRV_INIT, none = STRV_INIT;
 	bool found = false;
 
-	for (size_t i = 0; i < 3; i++)
-		tries[i] = (struct strv)STRV_INIT;
-	if (drop_folders(ld, list, &kept))
-		for (size_t i = 0; i < kept.n; i++)
-			strv_push(&tries[0], kept.v[i]);
-	/* tries[1]: empty, unset */
+	if (drop_folders(ld, list, &kept) && kept.n)
+		found = try_ld(au, fw, base, &kept, NULL, fix);
+	if (!found && ld && *ld)
+		found = try_ld(au, fw, base, &none, NULL, fix);
 	want_folders(list, &want);
-	for (size_t i = 0; i < want.n; i++)
-		strv_push(&tries[2], want.v[i]);
-	for (size_t i = 0; want.n && i < kept.n; i++)
-		doctor_push_unique(&tries[2], kept.v[i]);
-	for (size_t t = 0; t < 3 && !found; t++) {
-		if (t == 0 && !tries[0].n && !kept.n)
-			continue;
-		if (t == 2 && !want.n)
-			continue;
-		buf_reset(&v);
-		strv_join(&tries[t], ':', &v);
-		if (clean_with(au, fw, base, v.len ? v.data : NULL)) {
-			ld_command(&tries[t], fix);
-			found = true;
-		}
+	for (size_t round = 0, tried = 0; !found && want.n > tried && round < 4;
+	     round++) {
+		struct strv t = STRV_INIT;
+
+		tried = want.n;
+		for (size_t i = 0; i < want.n; i++)
+			strv_push(&t, want.v[i]);
+		for (size_t i = 0; i < kept.n; i++)
+			doctor_push_unique(&t, kept.v[i]);
+		found = try_ld(au, fw, base, &t, &want, fix);
+		strv_release(&t);
 	}
-	for (size_t i = 0; i < 3; i++)
-		strv_release(&tries[i]);
 	STRV_RELEASE_EACH(&kept, &want);
-	buf_release(&v);
 	return found;
 }
 
@@ -480,7 +495,9 @@ static bool pip_fix(const struct audit *au, const struct pyload_fw *fw,
 	for (size_t i = 0; all && i < list->n; i++) {
 		if (list->v[i].kind != PYLOAD_MISSING)
 			continue;
-		all = pyload_wheel_pin(fw->site, list->v[i].name, &req);
+		/* a wheel that is there: installing it again changes nothing */
+		all = !list->v[i].want &&
+		      pyload_wheel_pin(fw->site, list->v[i].name, &req);
 		if (all)
 			doctor_push_unique(&reqs, req.data);
 	}

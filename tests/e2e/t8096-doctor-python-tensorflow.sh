@@ -36,3 +36,40 @@ need cc &&
 	said "fix: export LD_LIBRARY_PATH='$s/nvidia/cufft/lib'" &&
 	expect_code 0 sh -c "export LD_LIBRARY_PATH='$s/nvidia/cufft/lib'; exec cuenv doctor --python '$v/bin/python'" &&
 	said "1 more when it computes"
+
+# ---- the next copy wrong once the first are found -----------------------
+# The loader cache lists a folder of CUDA 13 (its libcudart.so.13), whose
+# cuRAND is libcurand.so.10 too, as the machine's CUDA 13 is: a CUDA 12
+# build takes it. The fix must put the wheel's cuRAND folder first as
+# well (not print pip install for wheels that are there), and works as
+# printed.
+ldconfig=
+for _p in /sbin/ldconfig /usr/sbin/ldconfig; do
+	[ -x "$_p" ] && ldconfig=$_p && break
+done
+[ -n "$ldconfig" ] || skip "no ldconfig"
+o=$HOME/opt/cuda-13/lib
+mkdir -p "$o" "$s/nvidia/curand/lib" &&
+	so "$s/nvidia/curand/lib/libcurand.so.10" libcurand.so.10 'int rn(void){return 0;}' \
+		-Wl,--enable-new-dtags '-Wl,-rpath,$ORIGIN' &&
+	record nvidia_curand_cu12-10.3.4.107 nvidia/curand/lib/libcurand.so.10 &&
+	so "$o/libcurand.so.10.4.0.35" libcurand.so.10 'int rn(void){return 0;}' &&
+	ln -s libcurand.so.10.4.0.35 "$o/libcurand.so.10" &&
+	so "$o/libcudart.so.13" libcudart.so.13 'int rt(void){return 0;}' &&
+	printf '%s\n' "$o" >"$HOME/ld.so.conf" &&
+	"$ldconfig" -X -C "$HOME/ld.so.cache" -f "$HOME/ld.so.conf" 2>/dev/null &&
+	CUENV_LD_SO_CACHE=$HOME/ld.so.cache && export CUENV_LD_SO_CACHE &&
+	expect_code 15 env -u LD_LIBRARY_PATH cuenv doctor --python "$v/bin/python" &&
+	said "libcurand.so.10 is CUDA 13's" &&
+	stdout_lacks "pip install" &&
+	expect_code 15 env -u LD_LIBRARY_PATH cuenv doctor --json --python "$v/bin/python" &&
+	fix=$(/usr/bin/python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    if f["id"] == "python-foreign":
+        print(f["fix"])' <"$E2E_OUT") &&
+	case $fix in
+	*"$s/nvidia/cufft/lib"*"$s/nvidia/curand/lib"* | *"$s/nvidia/curand/lib"*"$s/nvidia/cufft/lib"*) ;;
+	*) fail "the fix does not put both wheels' folders first: $fix" ;;
+	esac &&
+	expect_code 0 env -u LD_LIBRARY_PATH sh -c "$fix; exec cuenv doctor --python '$v/bin/python'"
