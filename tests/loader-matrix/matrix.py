@@ -59,6 +59,7 @@ when the index cannot be reached and nothing is cached, or no CPython
 
     matrix.py CUENV_BIN
 """
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -68,6 +69,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CACHE = os.path.join(os.environ.get("CUENV_CI_CACHE", "/var/cache/cuenv-ci"),
@@ -393,6 +395,15 @@ def helper(obj, root):
     kind, dirs = search_path(obj)
     h = os.path.join(root, "helper-%s.so" % hashlib.sha256(
         ("%s %s" % (kind, dirs)).encode()).hexdigest()[:12])
+    with HELPERS:  # venvs run side by side (one_venv)
+        return made(h, root, kind, dirs)
+
+
+HELPERS = threading.Lock()
+
+
+def made(h, root, kind, dirs):
+    """h, compiled from HELPER_C with that search path if not there."""
     if not os.path.exists(h):
         src = os.path.join(root, "helper.c")
         open(src, "w").write(HELPER_C)
@@ -457,11 +468,15 @@ def real_verdict(r, site, versions):
     return False, r["msg"]
 
 
-def real(py, env, prefix=None, via=None):
+def real(py, env, prefix=None, via=None, active=True):
     """The probe in py; through `via exec` (a real cuenv selection) when
-    via names cuenv; after the shell code prefix (a fix) when given."""
+    via names cuenv; after the shell code prefix (a fix) when given.
+    Not active: py run by path with the environment a hooked shell gives
+    every program (`cuenv exec env PY`), as doctor in that shell sees it;
+    `cuenv exec PY` itself keeps the venv's wheels first (t3030)."""
     env = dict(env)
-    run_py = '"$0" -c "$1"' if not via else '"$2" exec "$0" -c "$1"'
+    run_py = ('"$0" -c "$1"' if not via else
+              '"$2" exec "$0" -c "$1"' if active else '"$2" exec env "$0" -c "$1"')
     cmd = ["sh", "-c", (prefix + "; " if prefix else "") + "exec " + run_py,
            py, PROBE] + ([via] if via else [])
     p = run(cmd, env=env, timeout=300)
@@ -519,6 +534,80 @@ def plans(site, fw_obj, root, versions, cudnn_dirs):
     return {"MATRIX_DLOPENS": json.dumps(dl),
             "MATRIX_CUDNN": json.dumps({"helpers": helpers, "versions": vers,
                                         "subs9": CUDNN9_SUBS, "subs8": CUDNN8_SUBS})}
+
+
+def one_venv(vname, spec, c):
+    """The cases of one venv: (the lines it prints, cases, disagreements)."""
+    _, fwname, fw_obj, major = spec
+    cases, side, c13, versions = c["cases"], c["side"], c["c13"], c["versions"]
+    base, root, cuenv, venvs = c["base"], c["root"], c["cuenv"], c["venvs"]
+    out, bad, total = [], 0, 0
+    venv = venvs[vname]
+    vpy = os.path.join(venv, "bin", "python")
+    # where its packages are: its own site-packages, or the folder
+    # its .pth names
+    site = os.path.realpath(os.path.join(venvs.get(PTH.get(vname), venv), "lib",
+                                         "python3.11", "site-packages"))
+    vers = dict(versions)
+    vers.update(wheel_versions(site))
+    cudnn_dirs = [os.path.join(site, "nvidia", "cudnn", "lib"),
+                  side["cudnn-9.0"]] + ([c13] if c13 else []) + [
+                      os.path.join(site, d) for d in os.listdir(site) if d.endswith(".libs")]
+    extra = plans(site, fw_obj, root, vers, cudnn_dirs)
+    extra.update(MATRIX_FW=fwname, MATRIX_CUPY=json.dumps(CUPY_MODULES))
+    own = ":".join(sorted(os.path.join(site, "nvidia", d, "lib") for d in (
+        os.listdir(os.path.join(site, "nvidia")) if os.path.isdir(os.path.join(site, "nvidia"))
+        else []) if os.path.isdir(os.path.join(site, "nvidia", d, "lib"))))
+    for name, ld, majors, selection, active in cases:
+        if major not in majors or (ld and "WHEELS" in ld and not own):
+            continue
+        total += 1
+        env = dict(base)
+        via = cuenv if selection else None
+        if ld:
+            env["LD_LIBRARY_PATH"] = ld.replace("WHEELS", own)
+        if selection:
+            env.update(selection)
+        if selection and active:
+            env.update(VIRTUAL_ENV=venv, PATH=os.path.join(venv, "bin") + ":" + env["PATH"])
+        r = real(vpy, dict(env, **extra), via=via, active=active)
+        broken, why = real_verdict(r, site, vers)
+        rc, loads, problems = model(cuenv, vpy, env, via=bool(via))
+        maps = {p for p in r["libs"] if CUDA.match(os.path.basename(p))}
+        files_ok = loads == maps if r["ok"] else True  # a failed load unmaps
+        # through a selection, doctor may also find the thin registered
+        # folders incomplete (no CUPTI): a problem, exit 15, that is
+        # not the environment's; the verdict is its python- findings'
+        verdict_ok = bool(problems) == broken and (
+            rc == 15 if problems else (rc != 15 or bool(selection)))
+        fixes = []
+        for f in problems:
+            for alt in f["fix"].split("; or "):
+                fr = real(vpy, dict(env, **extra), prefix=alt, via=via, active=active)
+                fb, fwhy = real_verdict(fr, site, vers)
+                fixes.append((alt, not fb, fwhy))
+        fix_ok = all(ok for _, ok, _ in fixes)
+        bad += not (files_ok and verdict_ok and fix_ok)
+        out.append("%-18s %-36s %-10s %-8s %-8s %s" % (
+            vname, name[:36], "%d %s" % (len(maps), "agree" if files_ok else "DIFFER"),
+            "problem" if problems else "ok", "broken" if broken else "works",
+            ", ".join("%s: %s" % (a[:30], "works" if ok else "BROKEN")
+                      for a, ok, _ in fixes) or "-"))
+        if not files_ok:
+            for p in sorted(loads - maps):
+                out.append("    model only: " + p)
+            for p in sorted(maps - loads):
+                out.append("    real only:  " + p)
+        if not verdict_ok or broken:
+            out.append("    real: " + why[:300])
+            if not verdict_ok:
+                out.append("    doctor exit %d" % rc)
+            for f in problems:
+                out.append("    doctor: " + f["what"][:300])
+        for a, ok, w in fixes:
+            if not ok:
+                out.append("    fix '%s' leaves: %s" % (a, w[:300]))
+    return out, total, bad
 
 
 def main():
@@ -592,75 +681,18 @@ def main():
     bad = total = 0
     print("%-18s %-36s %-10s %-8s %-8s %s" % ("venv", "LD_LIBRARY_PATH", "files", "doctor",
                                             "real", "fix re-checked"))
-    for vname, (_, fwname, fw_obj, major) in list(VENVS.items()) + [
-            (n, VENVS[of]) for n, of in PTH.items()]:
-        if only and vname not in only:
-            continue
-        venv = venvs[vname]
-        vpy = os.path.join(venv, "bin", "python")
-        # where its packages are: its own site-packages, or the folder
-        # its .pth names
-        site = os.path.realpath(os.path.join(venvs.get(PTH.get(vname), venv), "lib",
-                                             "python3.11", "site-packages"))
-        vers = dict(versions)
-        vers.update(wheel_versions(site))
-        cudnn_dirs = [os.path.join(site, "nvidia", "cudnn", "lib"),
-                      side["cudnn-9.0"]] + ([c13] if c13 else []) + [
-                          os.path.join(site, d) for d in os.listdir(site) if d.endswith(".libs")]
-        extra = plans(site, fw_obj, root, vers, cudnn_dirs)
-        extra.update(MATRIX_FW=fwname, MATRIX_CUPY=json.dumps(CUPY_MODULES))
-        own = ":".join(sorted(os.path.join(site, "nvidia", d, "lib") for d in (
-            os.listdir(os.path.join(site, "nvidia")) if os.path.isdir(os.path.join(site, "nvidia"))
-            else []) if os.path.isdir(os.path.join(site, "nvidia", d, "lib"))))
-        for name, ld, majors, selection, active in cases:
-            if major not in majors or (ld and "WHEELS" in ld and not own):
-                continue
-            total += 1
-            env = dict(base)
-            via = cuenv if selection else None
-            if ld:
-                env["LD_LIBRARY_PATH"] = ld.replace("WHEELS", own)
-            if selection:
-                env.update(selection)
-            if selection and active:
-                env.update(VIRTUAL_ENV=venv, PATH=os.path.join(venv, "bin") + ":" + env["PATH"])
-            r = real(vpy, dict(env, **extra), via=via)
-            broken, why = real_verdict(r, site, vers)
-            rc, loads, problems = model(cuenv, vpy, env, via=bool(via))
-            maps = {p for p in r["libs"] if CUDA.match(os.path.basename(p))}
-            files_ok = loads == maps if r["ok"] else True  # a failed load unmaps
-            # through a selection, doctor may also find the thin registered
-            # folders incomplete (no CUPTI): a problem, exit 15, that is
-            # not the environment's; the verdict is its python- findings'
-            verdict_ok = bool(problems) == broken and (
-                rc == 15 if problems else (rc != 15 or bool(selection)))
-            fixes = []
-            for f in problems:
-                for alt in f["fix"].split("; or "):
-                    fr = real(vpy, dict(env, **extra), prefix=alt, via=via)
-                    fb, fwhy = real_verdict(fr, site, vers)
-                    fixes.append((alt, not fb, fwhy))
-            fix_ok = all(ok for _, ok, _ in fixes)
-            bad += not (files_ok and verdict_ok and fix_ok)
-            print("%-18s %-36s %-10s %-8s %-8s %s" % (
-                vname, name[:36], "%d %s" % (len(maps), "agree" if files_ok else "DIFFER"),
-                "problem" if problems else "ok", "broken" if broken else "works",
-                ", ".join("%s: %s" % (a[:30], "works" if ok else "BROKEN")
-                          for a, ok, _ in fixes) or "-"))
-            if not files_ok:
-                for p in sorted(loads - maps):
-                    print("    model only: " + p)
-                for p in sorted(maps - loads):
-                    print("    real only:  " + p)
-            if not verdict_ok or broken:
-                print("    real: " + why[:300])
-                if not verdict_ok:
-                    print("    doctor exit %d" % rc)
-                for f in problems:
-                    print("    doctor: " + f["what"][:300])
-            for a, ok, w in fixes:
-                if not ok:
-                    print("    fix '%s' leaves: %s" % (a, w[:300]))
+    ctx = dict(cases=cases, side=side, c13=c13, versions=versions, base=base, root=root,
+               cuenv=cuenv, venvs=venvs)
+    todo = [(n, s) for n, s in list(VENVS.items()) + [(n, VENVS[of]) for n, of in PTH.items()]
+            if not only or n in only]
+    # venvs side by side (MATRIX_JOBS, default 2): each case waits on
+    # its children, and the venvs share nothing but the compiled helpers
+    jobs = int(os.environ.get("MATRIX_JOBS", "2"))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for lines, n, b in pool.map(lambda t: one_venv(t[0], t[1], ctx), todo):
+            print("\n".join(lines), flush=True)
+            total += n
+            bad += b
     shutil.rmtree(root, ignore_errors=True)
     print("loader-matrix: %d cases, %d agree" % (total, total - bad))
     return 1 if bad else 0
