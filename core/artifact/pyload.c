@@ -1153,8 +1153,10 @@ static unsigned long beside_majors(const char *real)
 /*
  * The CUDA majors of a loaded CUDA library: what its soname, its
  * wheel's name and the runtime beside it say, together (0: nothing
- * does). cuDNN and NCCL follow their own versions: only their wheel's
- * name says which CUDA they are built for.
+ * does). cuDNN and NCCL follow their own versions: their wheel's name,
+ * or the CUDA runtime of the folder they were put in (the machine's
+ * CUDA 13 lib/ holds cuDNN 9.19 for CUDA 13), says which CUDA they are
+ * built for.
  */
 static unsigned long file_majors(const struct loader_obj *o)
 {
@@ -1169,7 +1171,8 @@ static unsigned long file_majors(const struct loader_obj *o)
 		all &= m;
 	if (wheel_of_file(real, &dist) && (m = dist_major(dist.data)))
 		all &= m;
-	if (!(e->flags & NVLIB_OWN_VERSION) && (m = beside_majors(real)))
+	/* cuDNN and NCCL too: a copy in a CUDA N folder is its build */
+	if ((m = beside_majors(real)))
 		all &= m;
 out:
 	free(real);
@@ -1269,6 +1272,11 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 			out->driver_missing = true; /* the machine's */
 			continue;
 		}
+		/* a package's plugin for another product (onnxruntime's
+		 * TensorRT provider needs libnvinfer.so.10) is loaded only
+		 * when asked for; its import, observed, fails on its own */
+		if (fw->by_strings && !nvlib_is_cuda_file(m->name))
+			continue;
 		char *own = pyload_own_copy(fw, m->name);
 
 		buf_printf(&d, "%s: %s", m->name, m->why);

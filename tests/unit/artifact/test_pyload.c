@@ -477,6 +477,14 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 		  "-Wl,--disable-new-dtags -Wl,-rpath,$ORIGIN/../ctlike.libs "
 		  "-L" HSITE "/ctlike.libs -l:libct-c75cca97.so.4 "
 		  "-Wl,-rpath-link," HSITE "/ctlike.libs");
+	/* a plugin for another product, whose library is not here (as
+	 * onnxruntime's TensorRT provider needs libnvinfer.so.10) */
+	fx_cc_lib(fx, "trt/libtrtlike.so.10", "libtrtlike.so.10",
+		  "int t(void) { return 0; }\n", "");
+	fx_cc_lib(fx, HSITE "/ctlike/_trt.so", "_trt.so",
+		  "int tp(void) { return 0; }\n",
+		  "-Ltrt -l:libtrtlike.so.10 -Lc12 -l:libcudart.so.12");
+	unlink("trt/libtrtlike.so.10");
 	strv_push_take(&sites, fx_path(fx, HSITE));
 	pyload_find(&sites, &fws);
 	assert_int_equal(fws.n, 1);
@@ -484,14 +492,19 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	assert_true(fws.v[0].by_strings);
 	loader_defaults_guess("x86_64", &defaults);
 	env.defaults = &defaults;
-	/* nothing on the path: cuSPARSE is missing, NCCL (asked for when
-	 * used) is not, cuDNN is the bundled copy, the driver the machine's */
+	/* nothing on the path: cuSPARSE and the plugin's CUDA runtime are
+	 * missing; NCCL (asked for when used) and the plugin's libtrtlike
+	 * are not issues; cuDNN is the bundled copy, the driver the
+	 * machine's */
 	loader_init(&l, &env);
 	pyload_predict(&l, NULL, &fws.v[0], true, &span);
 	pyload_judge(&l, &span, &fws.v[0], &is);
-	assert_int_equal(is.n, 1);
-	assert_string_equal(is.v[0].name, "libcusparse.so.12");
-	assert_int_equal(is.v[0].kind, PYLOAD_MISSING);
+	assert_int_equal(is.n, 2);
+	for (size_t i = 0; i < is.n; i++) {
+		assert_int_equal(is.v[i].kind, PYLOAD_MISSING);
+		assert_true(!strcmp(is.v[i].name, "libcusparse.so.12") ||
+			    !strcmp(is.v[i].name, "libcudart.so.12"));
+	}
 	pyload_issues_release(&is);
 	loader_release(&l);
 	/* with c12 on LD_LIBRARY_PATH it is found, through libct */
@@ -523,6 +536,29 @@ static void test_pyload_another_cuda_major_is_an_issue(void **state)
 	assert_non_null(strstr(is->detail, "is CUDA 13's; ortlike is a CUDA "
 					   "12 build"));
 	assert_int_equal(j.is.n, 1);
+	judged_release(&j);
+}
+
+/* cuDNN follows its own version: the CUDA runtime of the folder it was
+ * put in says its build (the machine's CUDA 13 lib/ with cuDNN 9.19) */
+static void test_pyload_cudnn_in_another_majors_folder_is_an_issue(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+
+	FX_NEED_CC();
+	ortlike(fx);
+	fx_cc_lib(fx, "c13/libcudnn.so.9", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 91900; }\n", "");
+	fx_cc_lib(fx, GSITE "/ortlike/capi/libprov.so", "libprov.so",
+		  "int p(void) { return 0; }\n",
+		  "-Lc12 -l:libcudart.so.12 -l:libcusparse.so.12 -Lc13 "
+		  "-l:libcudnn.so.9");
+	judge_g(fx, "c12:c13", &j);
+	assert_loaded(fx, &j, "libcudnn.so.9", "c13/libcudnn.so.9");
+	is = issue(&j, PYLOAD_MAJOR, "libcudnn.so.9");
+	assert_non_null(strstr(is->detail, "is CUDA 13's"));
 	judged_release(&j);
 }
 
@@ -802,6 +838,7 @@ int main(void)
 	    T(test_pyload_another_cuda_major_is_an_issue),
 	    T(test_pyload_wheel_pin_is_exact_or_nothing),
 	    T(test_pyload_one_distribution_is_one_framework),
+	    T(test_pyload_cudnn_in_another_majors_folder_is_an_issue),
 	    T(test_pyload_names_in_bytes_are_dlopened),
 	    T(test_pyload_wheel_names_give_the_build_major),
 	    T(test_pyload_a_known_framework_owns_its_distribution),
