@@ -20,6 +20,7 @@
 #include "explain/explain_loader.h"
 #include "explain/explain_render.h"
 #include "artifact/loader.h"
+#include "artifact/pyobs.h"
 #include "plat/plat_sys.h"
 #include "artifact/pydirs.h"
 #include "select/venvlib.h"
@@ -35,7 +36,8 @@
  * derives them), the environment in use's site-packages.
  */
 static void model(const struct cuenv_ctx *ctx, struct explain *ex,
-		  struct explain_fix *fx, const struct ldcache *cache)
+		  struct explain_fix *fx, const struct ldcache *cache,
+		  unsigned import_ms)
 {
 	const char *machine = catalog_platform_machine(plat_sys_platform());
 	struct explain_model_in mi = { 0 };
@@ -79,6 +81,9 @@ static void model(const struct cuenv_ctx *ctx, struct explain *ex,
 	venv_libs_find(&start, NULL, &v);
 	pydirs_venv(v.prefix, &sites);
 	mi.site = sites.n ? sites.v[0] : NULL;
+	if (!opt_given(&ctx->opt, O_NO_IMPORT))
+		mi.envp = ctx->envp;
+	mi.import_ms = import_ms;
 	explain_model(ex, fx, &mi);
 	activation_release(&a);
 	err_release(&ignored);
@@ -100,9 +105,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct cuenv_err cerr = CUENV_ERR_INIT;
 	const char *cache_path = env_get(ctx->envp, "CUENV_LD_SO_CACHE");
 	int rc = CUENV_OK, have_cache = 0, json = opt_given(&ctx->opt, O_JSON);
+	unsigned import_ms = 0;
 
 	explain_init(&ex);
 	explain_fix_init(&fx);
+	rc = pyobs_timeout(env_get(ctx->envp, "CUENV_IMPORT_TIMEOUT"),
+			   &import_ms, err);
+	if (rc)
+		goto report;
 
 	rc = explain_read(&ex, argv + optind, argc - optind, 0, err);
 	if (rc)
@@ -133,7 +143,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	explain_fix_decide(&fx, &ex, &cat);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->envp, "LD_LIBRARY_PATH"));
-	model(ctx, &ex, &fx, have_cache ? &cache : NULL);
+	model(ctx, &ex, &fx, have_cache ? &cache : NULL, import_ms);
 	rc = explain_verdict(&ex, err);
 report:
 	/* --json prints its object on every way out, the error in it */

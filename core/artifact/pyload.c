@@ -649,18 +649,42 @@ static bool has_bundled(const struct elf_info *e, const struct nvlib *lib)
  * A framework no kind describes dlopens, when it computes, the CUDA
  * sonames its own objects (under its site-packages, not the wheels')
  * name in their bytes and do not DT_NEED, each through the object that
- * names it (ctranslate2 asks for libcublas.so.12 so). Not the driver:
- * that is the machine's.
+ * names it (ctranslate2 asks for libcublas.so.12 so). Not the driver
+ * (the machine's), nor NCCL and CUPTI, named for several GPUs and
+ * profilers.
  */
+static unsigned long soname_majors(const char *name);
+
+/*
+ * Does e name, beside name, a soname of the same library of a major in
+ * want? cupy's NVRTC module names libnvrtc.so.12 and .so.13 and takes
+ * the first that loads: a CUDA 12 build's is .12.
+ */
+static bool other_major_named(const struct elf_info *e, const char *name,
+			      const struct nvlib *lib, unsigned long want)
+{
+	unsigned long m = soname_majors(name);
+
+	if (!want || !m || (m & want))
+		return false;
+	for (size_t k = 0; k < e->cuda_named.n; k++)
+		if (nvlib_match_file(e->cuda_named.v[k], NULL) == lib &&
+		    (soname_majors(e->cuda_named.v[k]) & want))
+			return true;
+	return false;
+}
+
 static void strings_dlopens(struct loader *l, const struct pyload_fw *fw,
 			    size_t from)
 {
 	char *site = plat_realpath(fw->site);
 	struct buf nv = BUF_INIT;
 	size_t end = l->nobj, idx;
+	unsigned long want;
 
 	if (!fw->by_strings || !site)
 		goto out;
+	want = pyload_fw_majors(l, fw);
 	buf_path(&nv, site, "nvidia");
 	for (size_t i = from; i < end; i++) {
 		struct cuenv_err err = CUENV_ERR_INIT;
@@ -672,20 +696,19 @@ static void strings_dlopens(struct loader *l, const struct pyload_fw *fw,
 		    elf_read_file(real, &e, &err) == CUENV_OK)
 			for (size_t k = 0; k < e.cuda_named.n; k++) {
 				const char *name = e.cuda_named.v[k];
-
 				const struct nvlib *lib =
 					nvlib_match_file(name, NULL);
-				size_t nmiss = l->nmiss;
 
+				/* NCCL and CUPTI: asked for only on several
+				 * GPUs or by a profiler, not predicted */
 				if (strv_find(&e.needed, name) >= 0 ||
 				    !strcmp(name, NVLIB_DRIVER_SO ".1") ||
-				    !lib || has_bundled(&e, lib))
+				    !lib || has_bundled(&e, lib) ||
+				    lib->id == NVLIB_NCCL ||
+				    lib->id == NVLIB_CUPTI ||
+				    other_major_named(&e, name, lib, want))
 					continue;
-				/* multi-GPU and profiling: asked for when used */
-				if (loader_dlopen(l, i, name, &idx) &&
-				    (lib->id == NVLIB_NCCL ||
-				     lib->id == NVLIB_CUPTI))
-					loader_forget_misses(l, nmiss);
+				loader_dlopen(l, i, name, &idx);
 			}
 		elf_info_release(&e);
 		err_release(&err);
@@ -899,7 +922,7 @@ static char *pyload_own_copy(const struct pyload_fw *fw, const char *name)
  * wheel named wheel ("nvidia-cufft", then "-cuNN" or nothing)? The
  * requirement "nvidia-cufft-cu12==11.3.0.4" into out.
  */
-static bool pins(const char *line, size_t len, const char *wheel,
+static bool pins(const char *line, size_t len, const char *wheel, bool exact,
 		 struct buf *out)
 {
 	static const char key[] = "Requires-Dist:";
@@ -918,8 +941,17 @@ static bool pins(const char *line, size_t len, const char *wheel,
 		while (p + i < end && p[i] >= '0' && p[i] <= '9')
 			i++;
 	}
+	if (p + i < end &&
+	    (p[i] == '-' || p[i] == '_' || (p[i] >= 'a' && p[i] <= 'z') ||
+	     (p[i] >= 'A' && p[i] <= 'Z')))
+		return false; /* a longer name: nvidia-cublasmp */
 	while (p + i < end && p[i] == ' ')
 		i++;
+	if (!exact) { /* any requirement of it: the name alone */
+		buf_reset(out);
+		buf_add(out, p, nw);
+		return true;
+	}
 	if (p + i + 2 > end || strncmp(p + i, "==", 2))
 		return false;
 	for (i += 2; p + i < end && p[i] == ' '; i++)
@@ -934,17 +966,18 @@ static bool pins(const char *line, size_t len, const char *wheel,
 	return true;
 }
 
-bool pyload_wheel_pin(const char *site, const char *soname, struct buf *out)
+/* The requirements of site's packages (not NVIDIA's wheels) on the wheel
+ * of soname's library, each once, into found: exact pins, or any. */
+static void wheel_requirements(const char *site, const char *soname, bool exact,
+			       struct strv *found)
 {
 	const struct nvlib *e = nvlib_match_file(soname, NULL);
 	struct plat_dir *d;
 	const char *ent;
-	struct strv found = STRV_INIT;
 	struct buf req = BUF_INIT;
-	bool ok;
 
 	if (!e || !e->wheel)
-		return false;
+		return;
 	d = plat_opendir(site);
 	while (d && (ent = plat_readdir(d))) {
 		struct cuenv_err err = CUENV_ERR_INIT;
@@ -962,9 +995,10 @@ bool pyload_wheel_pin(const char *site, const char *soname, struct buf *out)
 					size_t len = nl ? (size_t)(nl - l)
 							: strlen(l);
 
-					if (pins(l, len, e->wheel, &req) &&
-					    strv_find(&found, req.data) < 0)
-						strv_push(&found, req.data);
+					if (pins(l, len, e->wheel, exact,
+						 &req) &&
+					    strv_find(found, req.data) < 0)
+						strv_push(found, req.data);
 					l = nl ? nl + 1 : NULL;
 				}
 		}
@@ -973,12 +1007,20 @@ bool pyload_wheel_pin(const char *site, const char *soname, struct buf *out)
 	}
 	if (d)
 		plat_closedir(d);
+	buf_release(&req);
+}
+
+bool pyload_wheel_pin(const char *site, const char *soname, struct buf *out)
+{
+	struct strv found = STRV_INIT;
+	bool ok;
+
+	wheel_requirements(site, soname, true, &found);
 	/* two packages pinning two versions: no one command is right */
 	ok = found.n == 1;
 	if (ok)
 		buf_sets(out, found.v[0]);
 	strv_release(&found);
-	buf_release(&req);
 	return ok;
 }
 
@@ -1259,6 +1301,37 @@ static void judge_major(const struct loader *l, const struct pyload_span *sp,
 	}
 }
 
+/* Has site a wheel of soname name's library (nvidia_cudnn_cu12-...,
+ * CUDA 13's nvidia_cublas-...), or a package there that requires one? */
+static bool family_wheel(const char *site, const char *name)
+{
+	const struct nvlib *e = nvlib_match_file(name, NULL);
+	struct plat_dir *d = e && e->wheel ? plat_opendir(site) : NULL;
+	struct buf stem = BUF_INIT;
+	const char *ent;
+	bool yes = false;
+
+	if (!d)
+		return false;
+	for (const char *c = e->wheel; *c; c++) /* nvidia-cudnn: nvidia_cudnn */
+		buf_addc(&stem, *c == '-' ? '_' : *c);
+	while (!yes && (ent = plat_readdir(d)))
+		yes = !strncmp(ent, stem.data, stem.len) &&
+		      (!strncmp(ent + stem.len, "_cu", 3) ||
+		       ent[stem.len] == '-') &&
+		      strstr(ent, ".dist-info");
+	plat_closedir(d);
+	buf_release(&stem);
+	if (!yes) { /* or a package here asks for it */
+		struct strv reqs = STRV_INIT;
+
+		wheel_requirements(site, name, false, &reqs);
+		yes = reqs.n > 0;
+		strv_release(&reqs);
+	}
+	return yes;
+}
+
 void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 		  const struct pyload_fw *fw, struct pyload_issues *out)
 {
@@ -1279,6 +1352,11 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 			continue;
 		char *own = pyload_own_copy(fw, m->name);
 
+		/* nor one for a library of which the environment has no
+		 * wheel at all (cupy's cuDNN, cuTENSOR modules): a feature
+		 * that package leaves to the user */
+		if (fw->by_strings && !own && !family_wheel(fw->site, m->name))
+			continue;
 		buf_printf(&d, "%s: %s", m->name, m->why);
 		if (m->by != LOADER_NONE)
 			buf_printf(&d, " (needed by %s)", l->obj[m->by].path);

@@ -95,6 +95,27 @@ bool pyobs_parse(const char *text, size_t len, struct pyobs *out)
 	return true;
 }
 
+int pyobs_timeout(const char *v, unsigned *ms, struct cuenv_err *err)
+{
+	char *end;
+	unsigned long sec;
+
+	*ms = 0;
+	if (!v || !*v)
+		return CUENV_OK;
+	sec = strtoul(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || sec < 1 || sec > 3600) {
+		cuenv_fail(err, CUENV_E_USAGE,
+			   "CUENV_IMPORT_TIMEOUT: '%s' is not a number of "
+			   "seconds from 1 to 3600",
+			   v);
+		cuenv_hint(err, "such as 120; unset: 120");
+		return CUENV_E_USAGE;
+	}
+	*ms = (unsigned)sec * 1000u;
+	return CUENV_OK;
+}
+
 void pyobs_run(const char *python, char *const *envp, const char *module,
 	       const char *calls, unsigned timeout_ms, struct pyobs *out)
 {

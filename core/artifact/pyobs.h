@@ -24,6 +24,7 @@
 #include <stdbool.h>
 
 #include "base/buf.h"
+#include "base/err.h"
 
 #define PYOBS_TIMEOUT_MS 120000u /* default deadline of one import */
 #define PYOBS_OUT_MAX (4u << 20) /* the answer: maps of a large process */
@@ -39,6 +40,13 @@ struct pyobs {
 };
 
 void pyobs_release(struct pyobs *o);
+
+/*
+ * CUENV_IMPORT_TIMEOUT's value v (NULL or "": the default, 0) as the
+ * milliseconds pyobs_run takes, into *ms. CUENV_E_USAGE naming it when
+ * it is not a number of seconds from 1 to 3600.
+ */
+int pyobs_timeout(const char *v, unsigned *ms, struct cuenv_err *err);
 
 /*
  * Import module in python (a path) run with envp and call each of calls

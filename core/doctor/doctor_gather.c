@@ -3,6 +3,7 @@
  * audits (see the header).
  */
 #include "doctor/doctor_gather.h"
+#include "artifact/pyobs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,22 +34,9 @@ int doctor_settings_read(char *const *envp, struct doctor_settings *s,
 		return CUENV_E_USAGE;
 	}
 	s->driver = v;
-	v = env_get(envp, "CUENV_IMPORT_TIMEOUT");
-	s->import_ms = 0;
-	if (v && *v) {
-		char *end;
-		unsigned long sec = strtoul(v, &end, 10);
-
-		if (*v < '0' || *v > '9' || *end || sec < 1 || sec > 3600) {
-			cuenv_fail(err, CUENV_E_USAGE,
-				   "CUENV_IMPORT_TIMEOUT: '%s' is not a number "
-				   "of seconds from 1 to 3600",
-				   v);
-			cuenv_hint(err, "such as 120; unset: 120");
-			return CUENV_E_USAGE;
-		}
-		s->import_ms = (unsigned)sec * 1000u;
-	}
+	if (pyobs_timeout(env_get(envp, "CUENV_IMPORT_TIMEOUT"), &s->import_ms,
+			  err))
+		return CUENV_E_USAGE;
 	s->cache_path = env_get(envp, "CUENV_LD_SO_CACHE");
 	if (!s->cache_path || !*s->cache_path)
 		s->cache_path = "/etc/ld.so.cache";

@@ -128,7 +128,8 @@ static void finding_release(struct explain_finding *f)
 		  f->built, f->loaded, f->line, f->driver_cuda, f->driver_min,
 		  f->driver_compat, f->driver_row, f->symbol, f->path,
 		  f->picked, f->symver, f->model_file, f->model_version,
-		  f->model_mixed, f->absent, f->site);
+		  f->model_mixed, f->model_mixed_dir, f->model_observed,
+		  f->model_error, f->absent, f->site);
 	for (size_t i = 0; i < f->ncopies; i++)
 		FREE_EACH(f->copies[i].path, f->copies[i].where,
 			  f->copies[i].version);

@@ -128,7 +128,14 @@ struct explain_finding {
 			      sub-library the model loads from another
 			      folder than the front library, or NULL */
 	bool model_ok;
-	bool by_selection; /* model_file's folder is the selection's, on
+	char *model_mixed_dir; /* that sub-library's folder, when it is one
+				  of LD_LIBRARY_PATH's, or NULL */
+	char *model_observed;  /* the python whose import was observed
+				 (pyobs.h): what it mapped is fact, the rest
+				 predicted from there; NULL: the model alone */
+	char *model_error;     /* that import's error ("RuntimeError: cuDNN
+				 version incompatibility: ..."), or NULL */
+	bool by_selection;     /* model_file's folder is the selection's, on
 			      LD_LIBRARY_PATH */
 	char *absent;
 	char *site; /* the site-packages folder the model read */

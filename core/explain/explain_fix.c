@@ -243,6 +243,9 @@ static void model_json(json_t *x, const struct explain_finding *f)
 		json_object_set_new(loads, "satisfies",
 				    json_boolean(f->model_ok));
 	}
+	json_object_set_new(x, "observed", json_str_or_null(f->model_observed));
+	json_object_set_new(x, "import_error",
+			    json_str_or_null(f->model_error));
 	for (size_t k = 0; k < f->ncopies; k++) {
 		json_t *c = json_object();
 

@@ -12,6 +12,8 @@
 #include "artifact/loader.h"
 #include "plat/plat_fs.h"
 #include "artifact/pyload.h"
+#include "artifact/pyobs.h"
+#include "plat/envmap.h"
 #include "plat/shell.h"
 #include "base/version.h"
 #include "base/xalloc.h"
@@ -20,15 +22,19 @@
 struct verdict {
 	char *file; /* the copy loaded, or NULL (none) */
 	enum loader_source from;
-	char *version; /* its version, or NULL */
-	bool ok;       /* it satisfies the finding */
-	char *mixed;   /* a cuDNN sub-library from another folder, or NULL */
-	char *rpath;   /* EXPLAIN_SYMBOL: the asker's RUNPATH (or RPATH) */
+	char *version;	 /* its version, or NULL */
+	bool ok;	 /* it satisfies the finding */
+	char *mixed;	 /* a cuDNN sub-library from another folder, or NULL */
+	char *mixed_dir; /* its folder, when LD_LIBRARY_PATH gave it */
+	char *rpath;	 /* EXPLAIN_SYMBOL: the asker's RUNPATH (or RPATH) */
+	char *observed;	 /* the python whose import was observed, or NULL */
+	char *error;	 /* that import's error, or NULL */
 };
 
 static void verdict_release(struct verdict *v)
 {
-	FREE_EACH(v->file, v->version, v->rpath, v->mixed);
+	FREE_EACH(v->file, v->version, v->rpath, v->mixed, v->mixed_dir,
+		  v->observed, v->error);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -91,6 +97,58 @@ static void framework_dlopen(struct loader *l, const struct pyload_fw *fw,
 	loader_dlopen(l, by, name, &idx);
 }
 
+/*
+ * The python of site (PREFIX/lib/pythonX.Y/site-packages):
+ * PREFIX/bin/pythonX.Y, heap, or NULL when there is none.
+ */
+static char *site_python(const char *site)
+{
+	const struct plat_path_rules *sep = plat_path_native();
+	char *lib = plat_path_parent(sep, site);
+	char *top = lib ? plat_path_parent(sep, lib) : NULL;
+	char *prefix = top ? plat_path_parent(sep, top) : NULL;
+	const char *ver = lib ? plat_path_last(lib) : NULL;
+	struct buf py = BUF_INIT;
+	struct plat_stat st;
+
+	if (prefix && ver && !strncmp(ver, "python", 6)) {
+		buf_path(&py, prefix, "bin");
+		buf_path(&py, py.data, ver);
+	}
+	FREE_EACH(lib, top, prefix);
+	if (!py.len || plat_stat(py.data, &st) || st.type != PLAT_F_REG) {
+		buf_release(&py);
+		return NULL;
+	}
+	return buf_detach(&py);
+}
+
+/*
+ * fw imported in a child of its site's python with the environment
+ * programs get here, LD_LIBRARY_PATH ld (NULL: unset), into obs; false
+ * when nothing ran (--no-import, no python there, no answer).
+ */
+static bool observe(const struct pyload_fw *fw,
+		    const struct explain_model_in *mi, const char *ld,
+		    struct pyobs *obs, char **python)
+{
+	struct envmap env = ENVMAP_INIT;
+
+	*python = mi->envp ? site_python(fw->site) : NULL;
+	if (!*python)
+		return false;
+	envmap_from(&env, mi->envp);
+	if (ld)
+		envmap_set(&env, "LD_LIBRARY_PATH", ld);
+	else
+		envmap_unset(&env, "LD_LIBRARY_PATH");
+	pyobs_run(*python, env.vars.v, fw->name, fw->calls, mi->import_ms, obs);
+	envmap_release(&env);
+	if (!obs->ran)
+		FREE_EACH(*python);
+	return obs->ran;
+}
+
 static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 		  const struct explain_model_in *mi, const char *ld,
 		  struct verdict *v)
@@ -117,12 +175,21 @@ static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 		}
 	} else if (fw) {
 		struct pyload_span span;
-
-		/* TensorFlow and JAX dlopen cuDNN when they compute; torch
-		 * needs it at import */
 		struct pyload_issues is = { 0 };
+		struct pyobs obs = { 0 };
 
-		pyload_predict(&l, NULL, fw, fw->dlopener != NULL, &span);
+		if (observe(fw, mi, ld, &obs, &v->observed)) {
+			/* what it mapped is fact; its error the verdict */
+			pyload_observed(&l, &obs, fw, &span);
+			if (!obs.imported && obs.error)
+				v->error = xstrdup(obs.error);
+		} else {
+			/* TensorFlow and JAX dlopen cuDNN when they compute;
+			 * torch needs it at import */
+			pyload_predict(&l, NULL, fw, fw->dlopener != NULL,
+				       &span);
+		}
+		pyobs_release(&obs);
 		if (!loader_find(&l, wanted(f)))
 			framework_dlopen(&l, fw, wanted(f));
 		/* sub-libraries from elsewhere: a mixed cuDNN, whatever the
@@ -135,6 +202,13 @@ static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 				buf_printf(&m, "%s from ", is.v[i].name);
 				buf_add_display(&m, is.v[i].path, 4096);
 				v->mixed = buf_detach(&m);
+				if (is.v[i].source &&
+				    !strcmp(is.v[i].source,
+					    loader_source_name(
+						    LOADER_LIBRARY_PATH)))
+					v->mixed_dir = plat_path_parent(
+						plat_path_native(),
+						is.v[i].path);
 			}
 		pyload_issues_release(&is);
 	}
@@ -147,6 +221,7 @@ static void judge(const struct explain_finding *f, const struct pyload_fw *fw,
 				? defines(&o->vers, f->symbol, f->symver)
 				: new_enough(v->version, f->built) && !v->mixed;
 	}
+	v->ok &= !v->error; /* the observed import failed */
 	loader_release(&l);
 }
 
@@ -348,16 +423,26 @@ static void try_fix(const struct explain_finding *f, const struct pyload_fw *fw,
 }
 
 /* The folder of the bad copy, when it came from LD_LIBRARY_PATH. */
-static char *bad_folder(const struct explain_finding *f)
+static char *bad_folder(const struct explain_finding *f, const char *ld)
 {
 	const char *slash;
+	char *dir;
 
+	/* a mixed cuDNN: the folder of the sub-library from elsewhere */
+	if (f->model_mixed_dir && !f->model_ok)
+		return xstrdup(f->model_mixed_dir);
 	if (!f->model_file || f->model_ok ||
-	    strcmp(f->model_from, loader_source_name(LOADER_LIBRARY_PATH)))
+	    !(slash = strrchr(f->model_file, '/')))
 		return NULL;
-	slash = strrchr(f->model_file, '/');
-	return slash ? xstrndup(f->model_file, (size_t)(slash - f->model_file))
-		     : NULL;
+	dir = xstrndup(f->model_file, (size_t)(slash - f->model_file));
+	/* what the import mapped came from where it is: LD_LIBRARY_PATH's
+	 * when its folder is one of them */
+	if (!strcmp(f->model_from, loader_source_name(LOADER_LIBRARY_PATH)) ||
+	    (!strcmp(f->model_from, loader_source_name(LOADER_MAPPED)) && ld &&
+	     in_list(ld, dir)))
+		return dir;
+	free(dir);
+	return NULL;
 }
 
 /* The installed CUDA a cuDNN built for CUDA major goes with: the one
@@ -429,7 +514,7 @@ static void fixes_for(struct explain_finding *f, const struct pyload_fw *fw,
 	const char *cur = mi->library_path;
 	const char *base = mi->base_path;
 	bool sel = base && mi->drop && (!cur || strcmp(base, cur));
-	char *bad = bad_folder(f);
+	char *bad = bad_folder(f, cur);
 	struct buf ld = BUF_INIT, kept = BUF_INIT, cmd = BUF_INIT;
 
 	f->by_selection = bad && sel && !in_list(base, bad);
@@ -497,7 +582,11 @@ static void take_verdict(struct explain_finding *f, struct verdict *now)
 	f->model_version = now->version;
 	f->model_ok = now->ok;
 	f->model_mixed = now->mixed;
-	now->file = now->version = now->mixed = NULL;
+	f->model_mixed_dir = now->mixed_dir;
+	f->model_observed = now->observed;
+	f->model_error = now->error;
+	now->file = now->version = now->mixed = now->mixed_dir = NULL;
+	now->observed = now->error = NULL;
 }
 
 static void model_symbol(struct explain_finding *f,

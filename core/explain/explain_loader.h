@@ -18,6 +18,13 @@
  *    loads, from where, its version against V1; the copies here that
  *    are new enough.
  *
+ * For a cuDNN mismatch whose site-packages has its python on this
+ * machine (PREFIX/bin/pythonX.Y of PREFIX/lib/pythonX.Y/site-packages),
+ * the framework is imported in a child of that python (pyobs.h) with
+ * the environment programs get here, LD_LIBRARY_PATH as judged: what it
+ * mapped is fact and its error the verdict; the model predicts only the
+ * rest, as doctor does.
+ *
  * A fix is printed only when the model, run again in the environment
  * the command leaves, picks a copy that satisfies: turning the selection
  * off, LD_LIBRARY_PATH without the folder of the bad copy, selecting an
@@ -25,7 +32,8 @@
  * installed cuDNN of V1's major, at least V1, with a CUDA of the major it
  * was built for). No fix uninstalls anything. When PATH is not on this
  * machine (a log from elsewhere) the finding says so and keeps the
- * text's reading. Reads the files it resolves; runs nothing.
+ * text's reading. Reads the files it resolves; runs nothing but that
+ * import.
  */
 #ifndef CUENV_EXPLAIN_LOADER_H
 #define CUENV_EXPLAIN_LOADER_H
@@ -48,8 +56,12 @@ struct explain_model_in {
 	const struct strv *defaults;	  /* the loader's default folders */
 	const char *platform, *lib;	  /* $PLATFORM, $LIB */
 	const struct needs_installed *in; /* the store's versions, or NULL */
-	const char *site; /* the site-packages of the environment in use,
+	const char *site;   /* the site-packages of the environment in use,
 			     for a text that names none, or NULL */
+	char *const *envp;  /* the environment programs get here, for the
+			      import observed in the site's python; NULL:
+			      nothing is run (--no-import) */
+	unsigned import_ms; /* its deadline (0: PYOBS_TIMEOUT_MS) */
 };
 
 /*

@@ -162,6 +162,18 @@ static void render_model(struct buf *out, const struct explain_finding *f,
 	}
 	if (!f->modelled)
 		return;
+	if (f->model_observed) {
+		buf_printf(out, "  imported here by ");
+		buf_add_display(out, f->model_observed, 4096);
+		buf_adds(out, " in a child (observed, the rest predicted): ");
+		if (f->model_error) {
+			buf_adds(out, "it fails: ");
+			buf_add_display(out, f->model_error, 300);
+		} else {
+			buf_adds(out, "it works");
+		}
+		buf_addc(out, '\n');
+	}
 	if (!f->model_file) {
 		buf_printf(out,
 			   "  the loader here (as glibc's ld.so searches) "

@@ -173,4 +173,4 @@ expect_code 1 cuenv explain "libcudart.so.99: cannot open shared object file: No
 	stderr_has "cuenv: error: nothing in the text names a CUDA library" &&
 	expect_code 2 cuenv explain &&
 	expect_code 0 cuenv help explain &&
-	stdout_has "usage: cuenv explain [--json] TEXT..."
+	stdout_has "usage: cuenv explain [--json] [--no-import] TEXT..."

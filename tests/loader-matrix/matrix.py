@@ -587,9 +587,10 @@ def one_venv(vname, spec, c):
                 fb, fwhy = real_verdict(fr, site, vers)
                 fixes.append((alt, not fb, fwhy))
         fix_ok = all(ok for _, ok, _ in fixes)
-        bad += not (files_ok and verdict_ok and fix_ok)
-        out.append("%-18s %-36s %-10s %-8s %-8s %s" % (
-            vname, name[:36], "%d %s" % (len(maps), "agree" if files_ok else "DIFFER"),
+        agree = files_ok and verdict_ok and fix_ok
+        bad += not agree
+        out.append("%s %-18s %-36s %-10s %-8s %-8s %s" % (
+            " " if agree else "!", vname, name[:36], "%d %s" % (len(maps), "agree" if files_ok else "DIFFER"),
             "problem" if problems else "ok", "broken" if broken else "works",
             ", ".join("%s: %s" % (a[:30], "works" if ok else "BROKEN")
                       for a, ok, _ in fixes) or "-"))
@@ -679,7 +680,7 @@ def main():
             return 1
     only = os.environ.get("MATRIX_ONLY", "").split()
     bad = total = 0
-    print("%-18s %-36s %-10s %-8s %-8s %s" % ("venv", "LD_LIBRARY_PATH", "files", "doctor",
+    print("%s %-18s %-36s %-10s %-8s %-8s %s" % ("!", "venv", "LD_LIBRARY_PATH", "files", "doctor",
                                             "real", "fix re-checked"))
     ctx = dict(cases=cases, side=side, c13=c13, versions=versions, base=base, root=root,
                cuenv=cuenv, venvs=venvs)
@@ -689,10 +690,14 @@ def main():
     # its children, and the venvs share nothing but the compiled helpers
     jobs = int(os.environ.get("MATRIX_JOBS", "2"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for lines, n, b in pool.map(lambda t: one_venv(t[0], t[1], ctx), todo):
+        per = []
+        for (vname, _), (lines, n, b) in zip(todo, pool.map(
+                lambda t: one_venv(t[0], t[1], ctx), todo)):
             print("\n".join(lines), flush=True)
+            per.append("%s %d/%d" % (vname, n - b, n))
             total += n
             bad += b
+    print("loader-matrix: agree by venv: " + ", ".join(per))
     shutil.rmtree(root, ignore_errors=True)
     print("loader-matrix: %d cases, %d agree" % (total, total - bad))
     return 1 if bad else 0

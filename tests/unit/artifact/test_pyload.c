@@ -470,7 +470,8 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 		  "libct-c75cca97.so.4",
 		  "const char *a = \"libcusparse.so.12\", *b = "
 		  "\"libnccl.so.2\", *c = \"libcudnn.so.9\", *d = "
-		  "\"libcuda.so.1\";\n",
+		  "\"libcuda.so.1\", *e = \"libnvrtc.so.12\", *f = "
+		  "\"libnvrtc.so.13\";\n",
 		  "-L" HSITE "/ctlike.libs -l:libcudnn-74a4c495.so.9.1.0");
 	fx_cc_lib(fx, HSITE "/ctlike/_ext.so", "_ext.so",
 		  "int e(void) { return 0; }\n",
@@ -484,7 +485,22 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	fx_cc_lib(fx, HSITE "/ctlike/_trt.so", "_trt.so",
 		  "int tp(void) { return 0; }\n",
 		  "-Ltrt -l:libtrtlike.so.10 -Lc12 -l:libcudart.so.12");
+	/* a module for a library no wheel here gives (cupy's cuDNN module) */
+	fx_cc_lib(fx, "trt/libcufft.so.11", "libcufft.so.11",
+		  "int f(void) { return 0; }\n", "");
+	fx_cc_lib(fx, HSITE "/ctlike/_fft.so", "_fft.so",
+		  "int ff(void) { return 0; }\n", "-Ltrt -l:libcufft.so.11");
 	unlink("trt/libtrtlike.so.10");
+	unlink("trt/libcufft.so.11");
+	/* the wheels it requires, not installed whole (their lib folders
+	 * are not there) */
+	fx_mkdir(fx, HSITE "/nvidia_cusparse_cu12-12.5.4.2.dist-info");
+	fx_mkdir(fx, HSITE "/nvidia_cuda_runtime_cu12-12.6.77.dist-info");
+	fx_mkdir(fx, HSITE "/nvidia_cuda_nvrtc_cu12-12.6.77.dist-info");
+	fx_cc_lib(fx, "c12/libnvrtc.so.12", "libnvrtc.so.12",
+		  "int n(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c13/libnvrtc.so.13", "libnvrtc.so.13",
+		  "int n(void) { return 0; }\n", "");
 	strv_push_take(&sites, fx_path(fx, HSITE));
 	pyload_find(&sites, &fws);
 	assert_int_equal(fws.n, 1);
@@ -492,28 +508,33 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	assert_true(fws.v[0].by_strings);
 	loader_defaults_guess("x86_64", &defaults);
 	env.defaults = &defaults;
-	/* nothing on the path: cuSPARSE and the plugin's CUDA runtime are
-	 * missing; NCCL (asked for when used) and the plugin's libtrtlike
-	 * are not issues; cuDNN is the bundled copy, the driver the
-	 * machine's */
+	/* nothing on the path: cuSPARSE, NVRTC 12 (its build's of the two
+	 * NVRTCs named) and the plugin's CUDA runtime are missing; NCCL
+	 * (asked for when used), the plugin's libtrtlike and cuFFT (no
+	 * wheel of it here) are not issues; cuDNN is the bundled copy, the
+	 * driver the machine's */
 	loader_init(&l, &env);
 	pyload_predict(&l, NULL, &fws.v[0], true, &span);
 	pyload_judge(&l, &span, &fws.v[0], &is);
-	assert_int_equal(is.n, 2);
+	assert_int_equal(is.n, 3);
 	for (size_t i = 0; i < is.n; i++) {
 		assert_int_equal(is.v[i].kind, PYLOAD_MISSING);
 		assert_true(!strcmp(is.v[i].name, "libcusparse.so.12") ||
+			    !strcmp(is.v[i].name, "libnvrtc.so.12") ||
 			    !strcmp(is.v[i].name, "libcudart.so.12"));
 	}
 	pyload_issues_release(&is);
 	loader_release(&l);
-	/* with c12 on LD_LIBRARY_PATH it is found, through libct */
-	env.library_path = "c12";
+	/* with c12 (and CUDA 13's NVRTC) on LD_LIBRARY_PATH they are
+	 * found, through libct; NVRTC 13 is not asked for */
+	env.library_path = "c12:c13";
 	loader_init(&l, &env);
 	pyload_predict(&l, NULL, &fws.v[0], true, &span);
 	pyload_judge(&l, &span, &fws.v[0], &is);
 	assert_int_equal(is.n, 0);
 	assert_non_null(loader_find(&l, "libcusparse.so.12"));
+	assert_non_null(loader_find(&l, "libnvrtc.so.12"));
+	assert_null(loader_find(&l, "libnvrtc.so.13"));
 	assert_null(loader_find(&l, "libcudnn.so.9"));
 	pyload_issues_release(&is);
 	loader_release(&l);
