@@ -514,6 +514,27 @@ static bool pip_fix(const struct audit *au, const struct pyload_fw *fw,
 	return fix->len > 0;
 }
 
+/*
+ * No LD_LIBRARY_PATH finds fw whole here and no pin names what is
+ * missing (onnxruntime 1.18, a CUDA 11 build, on a machine with CUDA 12
+ * and 13 only): the command that decides it, `cuenv needs SITE/PKG`,
+ * which names the CUDA and cuDNN the package's files ask for and the
+ * install line that gives them.
+ */
+static void needs_fix(const struct pyload_fw *fw, struct draft *d)
+{
+	struct buf pkg = BUF_INIT;
+
+	buf_path(&pkg, fw->site, fw->name);
+	buf_adds(&d->fix, "cuenv needs ");
+	shell_quote(SHELL_SH, pkg.data, &d->fix);
+	buf_adds(&d->why, "; no LD_LIBRARY_PATH here finds the framework "
+			  "whole and no wheel its metadata pins gives what "
+			  "is missing: the fix names the CUDA and cuDNN its "
+			  "files ask for and the command that installs them");
+	buf_release(&pkg);
+}
+
 /* Who judged o: "the import, observed," or "the loader model". */
 static const char *judge_of(const struct outcome *o)
 {
@@ -647,11 +668,7 @@ static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
 		buf_adds(&d.why, "; the fix installs the wheels its metadata "
 				 "pins (not tried here: it downloads)");
 	else
-		buf_adds(&d.fix, "no change of LD_LIBRARY_PATH makes the "
-				 "loader model find that framework whole: "
-				 "reinstall its NVIDIA wheels (pip install "
-				 "--force-reinstall of the framework's "
-				 "nvidia-* requirements)");
+		needs_fix(fw, &d);
 	for (size_t i = 0; i < n->issues.n; i++)
 		if (n->issues.v[i].path)
 			doctor_push_unique(&d.paths, n->issues.v[i].path);

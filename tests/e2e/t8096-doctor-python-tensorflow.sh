@@ -73,3 +73,22 @@ for f in json.load(sys.stdin)["findings"]:
 	*) fail "the fix does not put both wheels' folders first: $fix" ;;
 	esac &&
 	expect_code 0 env -u LD_LIBRARY_PATH sh -c "$fix; exec cuenv doctor --python '$v/bin/python'"
+
+# ---- a wheel gone, and nothing pins it --------------------------------
+# The extension links cuFFT now, whose wheel is gone, and no metadata
+# pins it: no LD_LIBRARY_PATH can find it, so the fix is the command
+# that decides what to install (cuenv needs on the package's folder),
+# which works as printed: exit 1 (not satisfied here), naming the
+# library and the install line.
+mkdir -p "$HOME/stub" &&
+	so "$HOME/stub/libcufft.so.11" libcufft.so.11 'int ff(void){return 0;}' &&
+	so "$s/tensorflow/python/_pywrap_tensorflow_internal.so" _pywrap_tensorflow_internal.so \
+		'int pw(void){return 0;}' -Wl,--enable-new-dtags '-Wl,-rpath,$ORIGIN/..' \
+		-L"$s/tensorflow" -l:libtensorflow_framework.so.2 -L"$HOME/stub" -l:libcufft.so.11 &&
+	rm -rf "$HOME/stub" "$s/nvidia/cufft" "$s/nvidia_cufft_cu12-11.0.12.1.dist-info" &&
+	expect_code 15 env -u LD_LIBRARY_PATH cuenv doctor --python "$v/bin/python" &&
+	said "fix: cuenv needs '$s/tensorflow'" &&
+	stdout_lacks "pip install" &&
+	expect_code 1 cuenv needs "$s/tensorflow" &&
+	said "libcufft.so.11 CUDA 12.x" &&
+	said "install them with: cuenv install 12."

@@ -64,6 +64,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -583,6 +584,15 @@ def one_venv(vname, spec, c):
         fixes = []
         for f in problems:
             for alt in f["fix"].split("; or "):
+                # `cuenv needs SITE/PKG` changes nothing: it decides what
+                # to install (onnxruntime 1.18's CUDA 11); it is run and
+                # must answer, the import is not re-checked
+                if alt.startswith("cuenv needs "):
+                    d = run(["sh", "-c", alt.replace("cuenv", shlex.quote(cuenv), 1)],
+                            env=env)
+                    fixes.append((alt, "install them with:" in d.stdout,
+                                  "decides: " + d.stdout[-200:]))
+                    continue
                 fr = real(vpy, dict(env, **extra), prefix=alt, via=via, active=active)
                 fb, fwhy = real_verdict(fr, site, vers)
                 fixes.append((alt, not fb, fwhy))
@@ -592,7 +602,8 @@ def one_venv(vname, spec, c):
         out.append("%s %-18s %-36s %-10s %-8s %-8s %s" % (
             " " if agree else "!", vname, name[:36], "%d %s" % (len(maps), "agree" if files_ok else "DIFFER"),
             "problem" if problems else "ok", "broken" if broken else "works",
-            ", ".join("%s: %s" % (a[:30], "works" if ok else "BROKEN")
+            ", ".join("%s: %s" % (a[:30], ("decides" if a.startswith("cuenv needs ")
+                                            else "works") if ok else "BROKEN")
                       for a, ok, _ in fixes) or "-"))
         if not files_ok:
             for p in sorted(loads - maps):
