@@ -1273,34 +1273,6 @@ static unsigned low_major(unsigned long m)
 	return n;
 }
 
-/* CUDA libraries of another major than fw's build. */
-static void judge_major(const struct loader *l, const struct pyload_span *sp,
-			const struct pyload_fw *fw, struct pyload_issues *out)
-{
-	unsigned long want = pyload_fw_majors(l, fw);
-
-	for (size_t i = sp->first; want && i < l->nobj; i++) {
-		const struct loader_obj *o = &l->obj[i];
-		unsigned long m =
-			nvlib_is_cuda_file(obj_name(o)) ? file_majors(o) : 0;
-		struct buf d = BUF_INIT;
-
-		if (!m || (m & want))
-			continue;
-		buf_printf(&d,
-			   "%s is CUDA %u's; %s is a CUDA %u build (there is "
-			   "no compatibility across CUDA majors)",
-			   obj_name(o), low_major(m), fw->name,
-			   low_major(want));
-		char *own = pyload_own_copy(fw, obj_name(o));
-
-		add_issue(out, PYLOAD_MAJOR, obj_name(o), o, own,
-			  buf_detach(&d));
-		buf_release(&d);
-		free(own);
-	}
-}
-
 /* Has site a wheel of soname name's library (nvidia_cudnn_cu12-...,
  * CUDA 13's nvidia_cublas-...), or a package there that requires one? */
 static bool family_wheel(const char *site, const char *name)
@@ -1332,6 +1304,55 @@ static bool family_wheel(const char *site, const char *name)
 	return yes;
 }
 
+
+/*
+ * Is soname name, which fw cannot have here (missing, or of another
+ * CUDA major), an add-on that package leaves to the user? For a package
+ * found by its files: a library outside the toolkit (cuDNN, NCCL,
+ * cuTENSOR: their own versions) of which the environment has no wheel
+ * nor a requirement, as cupy's cuDNN and NCCL modules. The toolkit's
+ * own libraries are never optional.
+ */
+static bool optional_lib(const struct pyload_fw *fw, const char *name,
+			 const char *own)
+{
+	const struct nvlib *e = nvlib_match_file(name, NULL);
+
+	return fw->by_strings && !own && e && (e->flags & NVLIB_OWN_VERSION) &&
+	       !family_wheel(fw->site, name);
+}
+
+/* CUDA libraries of another major than fw's build. */
+static void judge_major(const struct loader *l, const struct pyload_span *sp,
+			const struct pyload_fw *fw, struct pyload_issues *out)
+{
+	unsigned long want = pyload_fw_majors(l, fw);
+
+	for (size_t i = sp->first; want && i < l->nobj; i++) {
+		const struct loader_obj *o = &l->obj[i];
+		unsigned long m =
+			nvlib_is_cuda_file(obj_name(o)) ? file_majors(o) : 0;
+		struct buf d = BUF_INIT;
+
+		if (!m || (m & want))
+			continue;
+		char *own = pyload_own_copy(fw, obj_name(o));
+
+		if (!optional_lib(fw, obj_name(o), own)) {
+			buf_printf(&d,
+				   "%s is CUDA %u's; %s is a CUDA %u build "
+				   "(there is no compatibility across CUDA "
+				   "majors)",
+				   obj_name(o), low_major(m), fw->name,
+				   low_major(want));
+			add_issue(out, PYLOAD_MAJOR, obj_name(o), o, own,
+				  buf_detach(&d));
+		}
+		buf_release(&d);
+		free(own);
+	}
+}
+
 void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 		  const struct pyload_fw *fw, struct pyload_issues *out)
 {
@@ -1352,11 +1373,10 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 			continue;
 		char *own = pyload_own_copy(fw, m->name);
 
-		/* nor one for a library of which the environment has no
-		 * wheel at all (cupy's cuDNN, cuTENSOR modules): a feature
-		 * that package leaves to the user */
-		if (fw->by_strings && !own && !family_wheel(fw->site, m->name))
+		if (optional_lib(fw, m->name, own)) {
+			free(own);
 			continue;
+		}
 		buf_printf(&d, "%s: %s", m->name, m->why);
 		if (m->by != LOADER_NONE)
 			buf_printf(&d, " (needed by %s)", l->obj[m->by].path);

@@ -485,13 +485,14 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	fx_cc_lib(fx, HSITE "/ctlike/_trt.so", "_trt.so",
 		  "int tp(void) { return 0; }\n",
 		  "-Ltrt -l:libtrtlike.so.10 -Lc12 -l:libcudart.so.12");
-	/* a module for a library no wheel here gives (cupy's cuDNN module) */
-	fx_cc_lib(fx, "trt/libcufft.so.11", "libcufft.so.11",
+	/* a module for an add-on no wheel here gives (cupy's cuDNN 8
+	 * module) */
+	fx_cc_lib(fx, "trt/libcudnn.so.8", "libcudnn.so.8",
 		  "int f(void) { return 0; }\n", "");
-	fx_cc_lib(fx, HSITE "/ctlike/_fft.so", "_fft.so",
-		  "int ff(void) { return 0; }\n", "-Ltrt -l:libcufft.so.11");
+	fx_cc_lib(fx, HSITE "/ctlike/_dnn.so", "_dnn.so",
+		  "int ff(void) { return 0; }\n", "-Ltrt -l:libcudnn.so.8");
 	unlink("trt/libtrtlike.so.10");
-	unlink("trt/libcufft.so.11");
+	unlink("trt/libcudnn.so.8");
 	/* the wheels it requires, not installed whole (their lib folders
 	 * are not there) */
 	fx_mkdir(fx, HSITE "/nvidia_cusparse_cu12-12.5.4.2.dist-info");
@@ -510,9 +511,9 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	env.defaults = &defaults;
 	/* nothing on the path: cuSPARSE, NVRTC 12 (its build's of the two
 	 * NVRTCs named) and the plugin's CUDA runtime are missing; NCCL
-	 * (asked for when used), the plugin's libtrtlike and cuFFT (no
-	 * wheel of it here) are not issues; cuDNN is the bundled copy, the
-	 * driver the machine's */
+	 * (asked for when used), the plugin's libtrtlike and cuDNN 8 (an
+	 * add-on, no wheel of it here) are not issues; cuDNN 9 is the
+	 * bundled copy, the driver the machine's */
 	loader_init(&l, &env);
 	pyload_predict(&l, NULL, &fws.v[0], true, &span);
 	pyload_judge(&l, &span, &fws.v[0], &is);
@@ -572,6 +573,8 @@ static void test_pyload_cudnn_in_another_majors_folder_is_an_issue(void **state)
 	ortlike(fx);
 	fx_cc_lib(fx, "c13/libcudnn.so.9", "libcudnn.so.9",
 		  "int cudnnGetVersion(void) { return 91900; }\n", "");
+	/* it asks for cuDNN (its wheel is here): not an add-on */
+	fx_mkdir(fx, GSITE "/nvidia_cudnn_cu12-9.5.1.17.dist-info");
 	fx_cc_lib(fx, GSITE "/ortlike/capi/libprov.so", "libprov.so",
 		  "int p(void) { return 0; }\n",
 		  "-Lc12 -l:libcudart.so.12 -l:libcusparse.so.12 -Lc13 "
@@ -580,6 +583,12 @@ static void test_pyload_cudnn_in_another_majors_folder_is_an_issue(void **state)
 	assert_loaded(fx, &j, "libcudnn.so.9", "c13/libcudnn.so.9");
 	is = issue(&j, PYLOAD_MAJOR, "libcudnn.so.9");
 	assert_non_null(strstr(is->detail, "is CUDA 13's"));
+	judged_release(&j);
+	/* no cuDNN wheel, nothing asks for one: an add-on the package
+	 * leaves to the user, no issue */
+	rmdir(GSITE "/nvidia_cudnn_cu12-9.5.1.17.dist-info");
+	judge_g(fx, "c12:c13", &j);
+	assert_int_equal(j.is.n, 0);
 	judged_release(&j);
 }
 
