@@ -55,6 +55,16 @@ real_python() {
 		skip "python3 is not installed (not on /usr/bin:/bin)"
 }
 
+# real_venv: a venv of the machine's python3 in $HOME/venv, without pip
+# (skip when there is none or it cannot make one): v its folder, s its
+# site-packages.
+real_venv() {
+	real_python
+	v=$HOME/venv
+	python3 -m venv --without-pip "$v" >/dev/null 2>&1 || skip "python3 has no venv module"
+	s=$(echo "$v"/lib/python3*/site-packages)
+}
+
 # said TEXT: the last command's stdout says TEXT, its lines joined (doctor
 # wraps its prose at 79 columns, so a phrase may span lines).
 said() {

@@ -16,11 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-doctor.sh"
 
-real_python
 need cc
-v=$HOME/venv
-python3 -m venv --without-pip "$v" >/dev/null 2>&1 || skip "python3 has no venv module"
-s=$(echo "$v"/lib/python3*/site-packages)
+real_venv
 ver=$(basename "$(dirname "$s")")
 py=$v/bin/$ver
 
