@@ -546,7 +546,8 @@ static const char *judge_of(const struct outcome *o)
 /* ---- the findings ------------------------------------------------------- */
 
 static void selection_finding(struct audit *au, const struct pyload_fw *fw,
-			      const struct outcome *s, const struct outcome *n)
+			      const struct outcome *s, const struct outcome *n,
+			      const char *ldfix)
 {
 	struct draft d = DRAFT_INIT;
 
@@ -562,7 +563,13 @@ static void selection_finding(struct audit *au, const struct pyload_fw *fw,
 	/* n is the prediction with cuenv off: none of these is in it */
 	doctor_setter(au, &d.fix);
 	buf_adds(&d.fix, " system");
-	if (n->issues.n)
+	if (ldfix) { /* what breaks without it too, cleared with it */
+		buf_printf(&d.fix, " && %s", ldfix);
+		buf_printf(&d.why,
+			   "; with cuenv off here and that LD_LIBRARY_PATH (the "
+			   "fix) %s finds every library it loads whole",
+			   judge_of(n));
+	} else if (n->issues.n)
 		buf_printf(&d.why,
 			   "; with cuenv off here %s finds none of these "
 			   "(what LD_LIBRARY_PATH still breaks is "
@@ -627,13 +634,14 @@ static bool shares_issue(const struct pyload_issues *list,
 }
 
 /*
- * What LD_LIBRARY_PATH or the loader's search breaks in fw (n's issues).
+ * What LD_LIBRARY_PATH or the loader's search breaks in fw (n's issues),
+ * ldfix the LD_LIBRARY_PATH that clears them (foreign_fix), or NULL.
  * sev: a problem for the state the user is in; information for the state
  * without the selection (au->a->ok), unless the selection leaves those
  * issues in place.
  */
 static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
-			    const struct outcome *n, const struct envmap *base,
+			    const struct outcome *n, const char *ldfix,
 			    enum doctor_severity sev)
 {
 	struct draft d = DRAFT_INIT;
@@ -659,12 +667,18 @@ static void foreign_finding(struct audit *au, const struct pyload_fw *fw,
 		ld_source ? "LD_LIBRARY_PATH's folders"
 			  : "the loader cache or the default folders where "
 			    "the wheels' own RUNPATH does not name the folder");
-	if (foreign_fix(au, fw, base, &n->issues, &d.fix))
+	if (ldfix) {
+		/* under a selection, cuenv's folders would come first again */
+		if (au->a->ok) {
+			doctor_setter(au, &d.fix);
+			buf_adds(&d.fix, " system && ");
+		}
+		buf_adds(&d.fix, ldfix);
 		buf_printf(&d.why,
 			   "; with the fix %s finds every library it "
 			   "loads whole",
 			   judge_of(n));
-	else if (pip_fix(au, fw, &n->issues, &d.fix))
+	} else if (pip_fix(au, fw, &n->issues, &d.fix))
 		buf_adds(&d.why, "; the fix installs the wheels its metadata "
 				 "pins (not tried here: it downloads)");
 	else
@@ -679,6 +693,8 @@ static void check_fw(struct audit *au, const struct pyload_fw *fw)
 {
 	const struct envmap *base = au->a->ok ? &au->a->base : au->eff;
 	struct outcome s, n;
+	struct buf ld = BUF_INIT; /* the LD_LIBRARY_PATH that clears n */
+	bool have_ld = false;
 
 	predict(au, fw, au->eff, &s);
 	loads_finding(au, fw, &s);
@@ -686,18 +702,24 @@ static void check_fw(struct audit *au, const struct pyload_fw *fw)
 		driver_finding(au, fw);
 	if (au->a->ok) {
 		predict(au, fw, base, &n);
+		if (n.issues.n && foreign_fix(au, fw, base, &n.issues, &ld))
+			have_ld = true;
 		if (count_new(&s.issues, &n.issues))
-			selection_finding(au, fw, &s, &n);
+			selection_finding(au, fw, &s, &n,
+					  have_ld ? ld.data : NULL);
 		if (n.issues.n)
-			foreign_finding(au, fw, &n, base,
+			foreign_finding(au, fw, &n, have_ld ? ld.data : NULL,
 					shares_issue(&n.issues, &s.issues)
 						? DOCTOR_PROBLEM
 						: DOCTOR_INFO);
 		outcome_release(&n);
 	} else if (s.issues.n) {
-		foreign_finding(au, fw, &s, au->eff, DOCTOR_PROBLEM);
+		have_ld = foreign_fix(au, fw, au->eff, &s.issues, &ld);
+		foreign_finding(au, fw, &s, have_ld ? ld.data : NULL,
+				DOCTOR_PROBLEM);
 	}
 	outcome_release(&s);
+	buf_release(&ld);
 }
 
 void doctor_check_python(struct audit *au)

@@ -74,6 +74,30 @@ for f in json.load(sys.stdin)["findings"]:
 	esac &&
 	expect_code 0 env -u LD_LIBRARY_PATH sh -c "$fix; exec cuenv doctor --python '$v/bin/python'"
 
+# ---- a selection over it, and what breaks without it too ---------------
+# A project selects CUDA 12.0.1, whose older runtime replaces the
+# wheel's: python-selection. Without the selection cuFFT and cuRAND
+# still break (above): turning cuenv off alone would not do, so the fix
+# is both, as checked, and works as printed.
+c=$HOME/toolkits/cuda-12.0.1
+mkdir -p "$HOME/proj" &&
+	doctor_cuda "$c" 12.0.1 &&
+	cuenv add cuda "$c" >/dev/null &&
+	printf 'cuda = 12.0\n' >"$HOME/proj/.cuenv" &&
+	cd "$HOME/proj" &&
+	expect_code 15 env -u LD_LIBRARY_PATH cuenv doctor --json --python "$v/bin/python" &&
+	fix=$(/usr/bin/python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    if f["id"] == "python-selection":
+        print(f["fix"])' <"$E2E_OUT") &&
+	case $fix in
+	"cd $HOME/proj && cuenv local system && export LD_LIBRARY_PATH="*"$s/nvidia/curand/lib"*) ;;
+	*) fail "the selection's fix is not cuenv off and the wheels first: $fix" ;;
+	esac &&
+	expect_code 0 env -u LD_LIBRARY_PATH sh -c "$fix; exec cuenv doctor --python '$v/bin/python'" &&
+	cd "$HOME" && cuenv remove cuda 12.0.1 >/dev/null || exit 1
+
 # ---- a wheel gone, and nothing pins it --------------------------------
 # The extension links cuFFT now, whose wheel is gone, and no metadata
 # pins it: no LD_LIBRARY_PATH can find it, so the fix is the command
