@@ -494,15 +494,48 @@ void pyload_find(const struct strv *sites, struct pyload_fws *out)
 
 /* ---- the prediction ----------------------------------------------------- */
 
-/* The N of a cuDNN front library's soname libcudnn.so.N, or 0. */
-static unsigned cudnn_front(const struct loader_obj *o)
+/*
+ * Is n a copy of lib bundled under auditwheel's name
+ * (libcudnn-74a4c495.so.9.1.0: lib<stem>-<8 hex digits>.so...)?
+ */
+static bool bundled(const char *n, const struct nvlib *lib)
 {
-	const char *s = o->elf.soname;
-	const char *v = s ? nvlib_so_version(nvlib_get(NVLIB_CUDNN), s) : NULL;
+	const char *dash = n ? strchr(n, '-') : NULL;
+	struct buf plain = BUF_INIT;
+	bool same;
 
+	if (!dash || strspn(dash + 1, "0123456789abcdef") != 8 ||
+	    strncmp(dash + 9, ".so", 3))
+		return false;
+	buf_add(&plain, n, (size_t)(dash - n));
+	buf_adds(&plain, dash + 9);
+	same = nvlib_match_file(plain.data, NULL) == lib;
+	buf_release(&plain);
+	return same;
+}
+
+/*
+ * The N of a cuDNN front library's soname libcudnn.so.N, or 0; with
+ * bundled_too, also of one a wheel bundles under auditwheel's name
+ * (ctranslate2's libcudnn-74a4c495.so.9.1.0, which dlopens its
+ * sub-libraries as any cuDNN 9 does).
+ */
+static unsigned cudnn_front_of(const struct loader_obj *o, bool bundled_too)
+{
+	const struct nvlib *dnn = nvlib_get(NVLIB_CUDNN);
+	const char *s = o->elf.soname, *dash;
+	const char *v = s ? nvlib_so_version(dnn, s) : NULL;
+
+	if (!v && bundled_too && bundled(s, dnn) && (dash = strchr(s, '-')))
+		v = dash + 9 + 4; /* after "-HASHHASH.so." */
 	if (!v || *v < '1' || *v > '9')
 		return 0;
 	return (unsigned)strtoul(v, NULL, 10);
+}
+
+static unsigned cudnn_front(const struct loader_obj *o)
+{
+	return cudnn_front_of(o, false);
 }
 
 /*
@@ -551,7 +584,7 @@ static void cudnn_dlopens(struct loader *l, size_t from, bool later)
 	size_t end = l->nobj;
 
 	for (size_t i = from; i < end; i++) {
-		unsigned major = cudnn_front(&l->obj[i]);
+		unsigned major = cudnn_front_of(&l->obj[i], true);
 		struct buf ver = BUF_INIT;
 		bool known;
 
@@ -614,26 +647,6 @@ static bool under(const char *real, const char *dir)
 	size_t n = strlen(dir);
 
 	return real && !strncmp(real, dir, n) && real[n] == '/';
-}
-
-/*
- * Is n a copy of lib bundled under auditwheel's name
- * (libcudnn-74a4c495.so.9.1.0: lib<stem>-<8 hex digits>.so...)?
- */
-static bool bundled(const char *n, const struct nvlib *lib)
-{
-	const char *dash = n ? strchr(n, '-') : NULL;
-	struct buf plain = BUF_INIT;
-	bool same;
-
-	if (!dash || strspn(dash + 1, "0123456789abcdef") != 8 ||
-	    strncmp(dash + 9, ".so", 3))
-		return false;
-	buf_add(&plain, n, (size_t)(dash - n));
-	buf_adds(&plain, dash + 9);
-	same = nvlib_match_file(plain.data, NULL) == lib;
-	buf_release(&plain);
-	return same;
 }
 
 /* Is the object e, or one it needs, a bundled copy of lib? */
@@ -1076,6 +1089,8 @@ static void judge_mixed(const struct loader *l, const struct pyload_span *sp,
 	for (size_t f = sp->first; f < l->nobj; f++) {
 		char *front;
 
+		/* not a bundled front: whether cuDNN takes a wheel's
+		 * sub-libraries under it is decided on a GPU, not here */
 		if (!cudnn_front(&l->obj[f]))
 			continue;
 		front = real_dir(l->obj[f].path);

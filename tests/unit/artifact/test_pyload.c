@@ -502,6 +502,8 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 		  "int n(void) { return 0; }\n", "");
 	fx_cc_lib(fx, "c13/libnvrtc.so.13", "libnvrtc.so.13",
 		  "int n(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c12/libcudnn_graph.so.9", "libcudnn_graph.so.9",
+		  "int g(void) { return 0; }\n", "");
 	strv_push_take(&sites, fx_path(fx, HSITE));
 	pyload_find(&sites, &fws);
 	assert_int_equal(fws.n, 1);
@@ -537,6 +539,8 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	assert_non_null(loader_find(&l, "libnvrtc.so.12"));
 	assert_null(loader_find(&l, "libnvrtc.so.13"));
 	assert_null(loader_find(&l, "libcudnn.so.9"));
+	/* the bundled front dlopens its sub-libraries as cuDNN 9 does */
+	assert_non_null(loader_find(&l, "libcudnn_graph.so.9"));
 	pyload_issues_release(&is);
 	loader_release(&l);
 	pyload_fws_release(&fws);
