@@ -330,6 +330,13 @@ _hint_run() {
 		_r=FAILED
 	elif [ "$_hrc" -eq 0 ]; then
 		_r=ok
+	elif [ "$_hrc" -eq 1 ] &&
+		printf '%s\n' "$1" | grep -qE '^cuenv needs ' &&
+		grep -qx 'install them with:' "$_out"; then
+		# a command that decides (doctor's fix where nothing here can
+		# do): needs' exit 1 is its answer, "missing", with the install
+		# line that gives it
+		_r=ok
 	elif [ -n "$_off" ] && [ "$_hrc" -eq 4 ] &&
 		grep -qF -e "cannot download '$_off/" \
 			-e "cannot read '$_off/" "$_out"; then
