@@ -64,7 +64,6 @@ import hashlib
 import json
 import os
 import re
-import shlex
 import shutil
 import stat
 import subprocess
@@ -469,7 +468,7 @@ def real_verdict(r, site, versions):
     return False, r["msg"]
 
 
-def real(py, env, prefix=None, via=None, active=True):
+def real(py, env, prefix=None, via=None, active=True, cwd=None):
     """The probe in py; through `via exec` (a real cuenv selection) when
     via names cuenv; after the shell code prefix (a fix) when given.
     Not active: py run by path with the environment a hooked shell gives
@@ -480,7 +479,7 @@ def real(py, env, prefix=None, via=None, active=True):
               '"$2" exec "$0" -c "$1"' if active else '"$2" exec env "$0" -c "$1"')
     cmd = ["sh", "-c", (prefix + "; " if prefix else "") + "exec " + run_py,
            py, PROBE] + ([via] if via else [])
-    p = run(cmd, env=env, timeout=300)
+    p = run(cmd, env=env, timeout=300, cwd=cwd)
     if p.returncode:
         return {"ok": False, "msg": "probe exit %d: %s" % (p.returncode, p.stderr[-300:]), "libs": []}
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -588,12 +587,15 @@ def one_venv(vname, spec, c):
                 # to install (onnxruntime 1.18's CUDA 11); it is run and
                 # must answer, the import is not re-checked
                 if alt.startswith("cuenv needs "):
-                    d = run(["sh", "-c", alt.replace("cuenv", shlex.quote(cuenv), 1)],
-                            env=env)
+                    d = run(["sh", "-c", alt], env=env)
                     fixes.append((alt, "install them with:" in d.stdout,
                                   "decides: " + d.stdout[-200:]))
                     continue
-                fr = real(vpy, dict(env, **extra), prefix=alt, via=via, active=active)
+                # in a folder of its own: what `cuenv local` writes
+                # there reaches no other case (the venvs run side by side)
+                with tempfile.TemporaryDirectory(prefix="cuenv-matrix-fix.") as here:
+                    fr = real(vpy, dict(env, **extra), prefix=alt, via=via, active=active,
+                              cwd=here)
                 fb, fwhy = real_verdict(fr, site, vers)
                 fixes.append((alt, not fb, fwhy))
         fix_ok = all(ok for _, ok, _ in fixes)
@@ -678,7 +680,10 @@ def main():
     root = tempfile.mkdtemp(prefix="cuenv-matrix.")
     base = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "VIRTUAL_ENV",
                                                              "CONDA_PREFIX", "CUENV_VERSION")}
-    base.update(CUENV_ROOT=root, CUENV_DRIVER_VERSION="", PATH="/usr/bin:/bin",
+    # the cuenv under test first on PATH: a fix's `cuenv local system`
+    # runs as the user who pastes it runs it
+    base.update(CUENV_ROOT=root, CUENV_DRIVER_VERSION="",
+                PATH=os.path.dirname(cuenv) + ":/usr/bin:/bin",
                 PIP_ROOT_USER_ACTION="ignore", TF_CPP_MIN_LOG_LEVEL="3",
                 JAX_PLATFORMS="")
     for what, d in (("cuda", side["cudart-12.4"] + "/../.."),
