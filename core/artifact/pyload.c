@@ -719,6 +719,9 @@ static void strings_dlopens(struct loader *l, const struct pyload_fw *fw,
 				    !lib || has_bundled(&e, lib) ||
 				    lib->id == NVLIB_NCCL ||
 				    lib->id == NVLIB_CUPTI ||
+				    /* the runtime linked in: not dlopened */
+				    (lib->id == NVLIB_CUDART &&
+				     e.cudart_static) ||
 				    other_major_named(&e, name, lib, want))
 					continue;
 				loader_dlopen(l, i, name, &idx);
@@ -732,6 +735,47 @@ out:
 	buf_release(&nv);
 }
 
+static bool optional_lib(const struct pyload_fw *fw, const char *name,
+			 const char *own);
+static char *pyload_own_copy(const struct pyload_fw *fw, const char *name);
+
+/*
+ * Is the entry at path a module for an add-on the package leaves to the
+ * user (optional_lib: cupy's NCCL and cuDNN 8 modules)? It is imported
+ * only by who has that add-on: not predicted.
+ */
+static bool addon_module(const struct pyload_fw *fw, const char *path)
+{
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct elf_info e;
+	bool yes = false;
+
+	if (!fw->by_strings)
+		return false;
+	elf_info_init(&e);
+	if (elf_read_file(path, &e, &err) == CUENV_OK)
+		for (size_t i = 0; !yes && i < e.needed.n; i++) {
+			char *own = pyload_own_copy(fw, e.needed.v[i]);
+
+			yes = optional_lib(fw, e.needed.v[i], own);
+			free(own);
+		}
+	elf_info_release(&e);
+	err_release(&err);
+	return yes;
+}
+
+/* What fw's import and use dlopen by path: its entries, in order. */
+static void dlopen_entries(struct loader *l, const struct pyload_fw *fw)
+{
+	for (size_t i = 0; i < fw->entries.n; i++) {
+		size_t idx;
+
+		if (!addon_module(fw, fw->entries.v[i]))
+			loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
+	}
+}
+
 void pyload_predict(struct loader *l, const char *python,
 		    const struct pyload_fw *fw, bool on_use,
 		    struct pyload_span *span)
@@ -742,11 +786,7 @@ void pyload_predict(struct loader *l, const char *python,
 		loader_program(l, python, &err); /* no program: no RPATH */
 	err_release(&err);
 	span->first = span->predicted = l->nobj;
-	for (size_t i = 0; i < fw->entries.n; i++) {
-		size_t idx;
-
-		loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
-	}
+	dlopen_entries(l, fw);
 	cudnn_dlopens(l, span->first, false);
 	fw_dlopens(l, fw, 0, fw->at_import);
 	span->on_use = l->nobj;
@@ -770,11 +810,7 @@ void pyload_observed(struct loader *l, const struct pyobs *obs,
 				     !strcmp(obs->maps.v[i], obs->executable));
 	span->first = 0;
 	span->predicted = span->on_use = l->nobj;
-	for (size_t i = 0; i < fw->entries.n; i++) {
-		size_t idx;
-
-		loader_dlopen(l, LOADER_NONE, fw->entries.v[i], &idx);
-	}
+	dlopen_entries(l, fw);
 	fw_dlopens(l, fw, 0, fw->dlnames.n);
 	strings_dlopens(l, fw, 0);
 	cudnn_dlopens(l, 0, false);

@@ -539,6 +539,8 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	assert_non_null(loader_find(&l, "libnvrtc.so.12"));
 	assert_null(loader_find(&l, "libnvrtc.so.13"));
 	assert_null(loader_find(&l, "libcudnn.so.9"));
+	/* the add-on's module is imported only by who has cuDNN 8 */
+	assert_null(loader_find(&l, "_dnn.so"));
 	/* the bundled front dlopens its sub-libraries as cuDNN 9 does */
 	assert_non_null(loader_find(&l, "libcudnn_graph.so.9"));
 	pyload_issues_release(&is);
