@@ -65,6 +65,16 @@ real_venv() {
 	s=$(echo "$v"/lib/python3*/site-packages)
 }
 
+# fix_of ID: the fix of the last command's (doctor --json) finding ID.
+fix_of() {
+	/usr/bin/python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    if f["id"] == sys.argv[1]:
+        print(f["fix"])
+        break' "$1" <"$E2E_OUT"
+}
+
 # said TEXT: the last command's stdout says TEXT, its lines joined (doctor
 # wraps its prose at 79 columns, so a phrase may span lines).
 said() {

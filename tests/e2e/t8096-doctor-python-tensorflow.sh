@@ -63,11 +63,7 @@ mkdir -p "$o" "$s/nvidia/curand/lib" &&
 	said "libcurand.so.10 is CUDA 13's" &&
 	stdout_lacks "pip install" &&
 	expect_code 15 env -u LD_LIBRARY_PATH cuenv doctor --json --python "$v/bin/python" &&
-	fix=$(/usr/bin/python3 -c '
-import json, sys
-for f in json.load(sys.stdin)["findings"]:
-    if f["id"] == "python-foreign":
-        print(f["fix"])' <"$E2E_OUT") &&
+	fix=$(fix_of python-foreign) &&
 	case $fix in
 	*"$s/nvidia/cufft/lib"*"$s/nvidia/curand/lib"* | *"$s/nvidia/curand/lib"*"$s/nvidia/cufft/lib"*) ;;
 	*) fail "the fix does not put both wheels' folders first: $fix" ;;
@@ -86,11 +82,7 @@ mkdir -p "$HOME/proj" &&
 	printf 'cuda = 12.0\n' >"$HOME/proj/.cuenv" &&
 	cd "$HOME/proj" &&
 	expect_code 15 env -u LD_LIBRARY_PATH cuenv doctor --json --python "$v/bin/python" &&
-	fix=$(/usr/bin/python3 -c '
-import json, sys
-for f in json.load(sys.stdin)["findings"]:
-    if f["id"] == "python-selection":
-        print(f["fix"])' <"$E2E_OUT") &&
+	fix=$(fix_of python-selection) &&
 	case $fix in
 	"cd $HOME/proj && cuenv local system && export LD_LIBRARY_PATH="*"$s/nvidia/curand/lib"*) ;;
 	*) fail "the selection's fix is not cuenv off and the wheels first: $fix" ;;
