@@ -741,8 +741,9 @@ static char *pyload_own_copy(const struct pyload_fw *fw, const char *name);
 
 /*
  * Is the entry at path a module for an add-on the package leaves to the
- * user (optional_lib: cupy's NCCL and cuDNN 8 modules)? It is imported
- * only by who has that add-on: not predicted.
+ * user, every CUDA library it links one (optional_lib: cupy's NCCL and
+ * cuDNN 8 modules)? It is imported only by who has that add-on: not
+ * predicted.
  */
 static bool addon_module(const struct pyload_fw *fw, const char *path)
 {
@@ -754,10 +755,20 @@ static bool addon_module(const struct pyload_fw *fw, const char *path)
 		return false;
 	elf_info_init(&e);
 	if (elf_read_file(path, &e, &err) == CUENV_OK)
-		for (size_t i = 0; !yes && i < e.needed.n; i++) {
-			char *own = pyload_own_copy(fw, e.needed.v[i]);
+		for (size_t i = 0; i < e.needed.n; i++) {
+			char *own;
 
-			yes = optional_lib(fw, e.needed.v[i], own);
+			if (!nvlib_is_cuda_file(e.needed.v[i]))
+				continue;
+			own = pyload_own_copy(fw, e.needed.v[i]);
+			/* one toolkit library (onnxruntime 1.18's provider):
+			 * the package's own CUDA path, not an add-on's */
+			if (!optional_lib(fw, e.needed.v[i], own)) {
+				free(own);
+				yes = false;
+				break;
+			}
+			yes = true;
 			free(own);
 		}
 	elf_info_release(&e);
