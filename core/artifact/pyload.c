@@ -267,24 +267,38 @@ static bool names_cuda(const char *libs, const char *name)
  * NULL) whose bytes name one (ctranslate2's _ext needs
  * libctranslate2-HASH.so, which dlopens libcublas.so.12)?
  */
-static bool needs_cuda(const char *path, const char *libs)
+/*
+ * The DT_NEEDED entries of the ELF file at path into needed (nothing
+ * when it is not one): its dynamic section only, not a scan of its bytes.
+ */
+static void needed_of(const char *path, struct strv *needed)
 {
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct elf_info e;
 	struct file_map m;
-	bool yes = false;
 
 	if (file_map(path, 64, &m, &err) == CUENV_OK &&
 	    elf_has_magic(m.data, m.len)) {
 		elf_info_init(&e);
 		if (!elf_parse_dynamic(m.data, m.len, path, &e, &err))
-			for (size_t i = 0; !yes && i < e.needed.n; i++)
-				yes = nvlib_is_cuda_file(e.needed.v[i]) ||
-				      (libs && names_cuda(libs, e.needed.v[i]));
+			for (size_t i = 0; i < e.needed.n; i++)
+				strv_push(needed, e.needed.v[i]);
 		elf_info_release(&e);
 	}
 	file_unmap(&m);
 	err_release(&err);
+}
+
+static bool needs_cuda(const char *path, const char *libs)
+{
+	struct strv needed = STRV_INIT;
+	bool yes = false;
+
+	needed_of(path, &needed);
+	for (size_t i = 0; !yes && i < needed.n; i++)
+		yes = nvlib_is_cuda_file(needed.v[i]) ||
+		      (libs && names_cuda(libs, needed.v[i]));
+	strv_release(&needed);
 	return yes;
 }
 
@@ -747,33 +761,26 @@ static char *pyload_own_copy(const struct pyload_fw *fw, const char *name);
  */
 static bool addon_module(const struct pyload_fw *fw, const char *path)
 {
-	struct cuenv_err err = CUENV_ERR_INIT;
-	struct elf_info e;
-	bool yes = false;
+	struct strv needed = STRV_INIT;
+	bool yes = false, all = true;
 
 	if (!fw->by_strings)
 		return false;
-	elf_info_init(&e);
-	if (elf_read_file(path, &e, &err) == CUENV_OK)
-		for (size_t i = 0; i < e.needed.n; i++) {
-			char *own;
+	needed_of(path, &needed);
+	for (size_t i = 0; all && i < needed.n; i++) {
+		char *own;
 
-			if (!nvlib_is_cuda_file(e.needed.v[i]))
-				continue;
-			own = pyload_own_copy(fw, e.needed.v[i]);
-			/* one toolkit library (onnxruntime 1.18's provider):
-			 * the package's own CUDA path, not an add-on's */
-			if (!optional_lib(fw, e.needed.v[i], own)) {
-				free(own);
-				yes = false;
-				break;
-			}
-			yes = true;
-			free(own);
-		}
-	elf_info_release(&e);
-	err_release(&err);
-	return yes;
+		if (!nvlib_is_cuda_file(needed.v[i]))
+			continue;
+		own = pyload_own_copy(fw, needed.v[i]);
+		/* one toolkit library (onnxruntime 1.18's provider): the
+		 * package's own CUDA path, not an add-on's */
+		all = optional_lib(fw, needed.v[i], own);
+		yes = true;
+		free(own);
+	}
+	strv_release(&needed);
+	return yes && all;
 }
 
 /* What fw's import and use dlopen by path: its entries, in order. */
