@@ -498,6 +498,9 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	 * same: a toolkit library, not an add-on */
 	fx_mkdir(fx, HSITE "/nvidia_cusparse_cu12-12.5.4.2.dist-info");
 	fx_mkdir(fx, HSITE "/nvidia_cuda_nvrtc_cu12-12.6.77.dist-info");
+	/* NCCL's wheel is required too, and it is not predicted all the
+	 * same: it is dlopened on several GPUs only */
+	fx_mkdir(fx, HSITE "/nvidia_nccl_cu12-2.26.2.dist-info");
 	fx_cc_lib(fx, "c12/libnvrtc.so.12", "libnvrtc.so.12",
 		  "int n(void) { return 0; }\n", "");
 	fx_cc_lib(fx, "c13/libnvrtc.so.13", "libnvrtc.so.13",
