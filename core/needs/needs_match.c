@@ -70,22 +70,41 @@ static int is_toolkit(enum nvlib_id lib)
 	return lib != NVLIB_CUDNN && lib != NVLIB_NCCL;
 }
 
+/* Do the files under PATH hold a library of the family: cuDNN, or a
+ * toolkit library (NCCL is neither)? */
+static bool provides_family(const struct needs_scan *s, bool cudnn)
+{
+	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
+		const struct nvlib *e = nvlib_match_file(s->provides.v[i], NULL);
+
+		if (e && (cudnn ? e->id == NVLIB_CUDNN
+				: is_toolkit(e->id) && e->id != NVLIB_CUPTI))
+			return true;
+	}
+	return false;
+}
+
 bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
 {
+	bool files = s->n && (!py || !py->exe);
+
 	for (size_t i = 0; i < s->n; i++)
 		if (needs_want_managed(&s->v[i]))
 			return true;
 	/*
-	 * A minimum (metadata's, a version file's) applies to the libraries
-	 * asked of cuenv: where the files name libraries and those under
-	 * PATH provide every one (a site-packages with NVIDIA's wheels),
-	 * nothing is asked. Without a library read, the minimum is the ask.
+	 * A minimum (metadata's, a version file's) is asked of cuenv unless
+	 * the files under PATH hold that family themselves (a site-packages
+	 * with NVIDIA's wheels): Paddle's version file says CUDA 11.8 and
+	 * cuDNN 8.6, and its loader dlopens names no file holds (libcublas.so,
+	 * built at run time); that NCCL is named too changes nothing.
 	 */
-	if (s->n && (!py || !py->exe))
-		return false;
-	for (size_t i = 0; i < ncons(s, py); i++)
-		if (cons(s, py, i).cuda || cons(s, py, i).cudnn)
+	for (size_t i = 0; i < ncons(s, py); i++) {
+		struct constraint c = cons(s, py, i);
+
+		if ((c.cuda && !(files && provides_family(s, false))) ||
+		    (c.cudnn && !(files && provides_family(s, true))))
 			return true;
+	}
 	return false;
 }
 

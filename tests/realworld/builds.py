@@ -282,6 +282,19 @@ def answer(n):
     return cuda, dnn, req, prov
 
 
+NOT_ASKED = re.compile(r"^lib(nccl|nvinfer[a-z_]*)\.so")
+
+
+def brings(e):
+    """Does a build with the expected row e bring all it needs itself?"""
+    prov = [] if e["provides"] == "-" else e["provides"].split(",")
+    req = [] if e["required"] == "-" else e["required"].split(",")
+    toolkit = [p for p in prov if not re.match(r"^lib(cudnn|nccl|cupti)", p)]
+    return (all(r in prov or NOT_ASKED.match(r) for r in req) and
+            (e["cuda"] == "-" or bool(toolkit)) and
+            (e["cudnn"] == "-" or any(p.startswith("libcudnn") for p in prov)))
+
+
 def run_needs(cuenv, env, argv):
     p = subprocess.run([cuenv, "needs", "--json"] + argv, env=env,
                        capture_output=True, text=True)
@@ -400,6 +413,12 @@ def check(cuenv, only=()):
                 # exit 1 exactly when not satisfied, 0 when satisfied
                 if rc != (0 if n["satisfied"] else 1):
                     problems.append("exit %d" % rc)
+                # nothing is installed (an empty CUENV_ROOT): satisfied
+                # only when the build brings what the table says it
+                # needs (a stated minimum with no library of its family
+                # in provides is asked, as Paddle's CUDA 11.8)
+                if e and e["cuenv"] == "-" and n["satisfied"] != brings(e):
+                    problems.append("satisfied %s, expected %s" % (n["satisfied"], brings(e)))
             extra = ""
             if fx:
                 extra = " [%d of %d bytes]" % (fx.get("bytes_fetched", 0), fx.get("size", 0))

@@ -319,6 +319,40 @@ static void test_needs_minimum_asks_only_what_is_not_provided(void **state)
 	needs_scan_release(&s);
 }
 
+/*
+ * Paddle's version file says CUDA 11.8 and cuDNN 8.6; its loader dlopens
+ * names built at run time, so its files name only NCCL: the minimum is
+ * asked all the same, of each family the files do not hold.
+ */
+static void test_needs_minimum_of_a_family_not_held_is_asked(void **state)
+{
+	struct needs_scan s;
+	struct needs_report rep = {.framework = (char *)"paddle",
+				   .source = (char *)"/sp/paddle/version/__init__.py",
+				   .cuda = (char *)"11.8",
+				   .cudnn = (char *)"8.6.0"};
+
+	(void)state;
+	needs_scan_init(&s);
+	s.rep = &rep;
+	s.nrep = 1;
+	add(&s, "/sp/paddle/libs/libphi.so", NULL, "", "libnccl.so.2");
+	needs_scan_finish(&s);
+	assert_true(needs_asked(&s, NULL));
+	/* the toolkit held, cuDNN not: still asked */
+	add(&s, "/sp/nvidia/cublas/lib/libcublas.so.11", "libcublas.so.11",
+	    "", "");
+	needs_scan_finish(&s);
+	assert_true(needs_asked(&s, NULL));
+	/* both held: nothing asked */
+	add(&s, "/sp/nvidia/cudnn/lib/libcudnn.so.8", "libcudnn.so.8", "", "");
+	needs_scan_finish(&s);
+	assert_false(needs_asked(&s, NULL));
+	s.rep = NULL;
+	s.nrep = 0;
+	needs_scan_release(&s);
+}
+
 static void test_needs_nccl_is_reported_but_not_asked(void **state)
 {
 	struct needs_scan s;
@@ -2156,6 +2190,7 @@ int main(void)
 	    cmocka_unit_test(test_needs_finish_sorts_by_library_then_soname),
 	    cmocka_unit_test(
 		test_needs_soname_provided_under_path_is_not_asked),
+	    cmocka_unit_test(test_needs_minimum_of_a_family_not_held_is_asked),
 	    cmocka_unit_test(test_needs_nccl_is_reported_but_not_asked),
 	    cmocka_unit_test(test_needs_minimum_asks_only_what_is_not_provided),
 	    cmocka_unit_test(
