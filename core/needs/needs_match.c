@@ -75,7 +75,8 @@ static int is_toolkit(enum nvlib_id lib)
 static bool provides_family(const struct needs_scan *s, bool cudnn)
 {
 	for (size_t i = 0; i + 1 < s->provides.n; i += 2) {
-		const struct nvlib *e = nvlib_match_file(s->provides.v[i], NULL);
+		const struct nvlib *e =
+			nvlib_match_file(s->provides.v[i], NULL);
 
 		if (e && (cudnn ? e->id == NVLIB_CUDNN
 				: is_toolkit(e->id) && e->id != NVLIB_CUPTI))

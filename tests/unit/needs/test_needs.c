@@ -328,7 +328,8 @@ static void test_needs_minimum_of_a_family_not_held_is_asked(void **state)
 {
 	struct needs_scan s;
 	struct needs_report rep = {.framework = (char *)"paddle",
-				   .source = (char *)"/sp/paddle/version/__init__.py",
+				   .source =
+				       (char *)"/sp/paddle/version/__init__.py",
 				   .cuda = (char *)"11.8",
 				   .cudnn = (char *)"8.6.0"};
 
@@ -340,8 +341,8 @@ static void test_needs_minimum_of_a_family_not_held_is_asked(void **state)
 	needs_scan_finish(&s);
 	assert_true(needs_asked(&s, NULL));
 	/* the toolkit held, cuDNN not: still asked */
-	add(&s, "/sp/nvidia/cublas/lib/libcublas.so.11", "libcublas.so.11",
-	    "", "");
+	add(&s, "/sp/nvidia/cublas/lib/libcublas.so.11", "libcublas.so.11", "",
+	    "");
 	needs_scan_finish(&s);
 	assert_true(needs_asked(&s, NULL));
 	/* both held: nothing asked */
