@@ -3,6 +3,7 @@
  */
 #include "artifact/pyload.h"
 #include "artifact/pyobs.h"
+#include "artifact/pysrc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -143,15 +144,37 @@ static void wheel_fronts(const char *site, struct strv *out)
  * DT_RPATH into the wheels) and the plugin's extension modules carry no
  * CUDA DT_NEEDED entry; the plugin dlopens every CUDA library when a GPU
  * client is made.
+ *
+ * Paddle: `import paddle` loads paddle/base/libpaddle.so (2.6; 2.5's is
+ * paddle/fluid/), which needs libphi.so; the CUDA runtime is linked in,
+ * and libphi's dynamic loader (phi/backends/dynload/dynamic_loader.cc)
+ * dlopens the other libraries by their plain names (libcublas.so,
+ * libcudnn.so: its names are built in code, no file carries them),
+ * first by LD_LIBRARY_PATH and the loader cache, then
+ * /usr/local/cuda/lib64. Its CUDA is what paddle/version/__init__.py
+ * says (cuda_version = '11.8'; 'False' in a CPU build). A build for
+ * NVIDIA's wheels dlopens their sonames instead: the wheels' fronts.
  */
 struct fw_kind {
-	const char *name;	   /* what is imported */
-	const char *calls;	   /* its own preload (pyobs.h) */
-	const char *marker;	   /* a file only a CUDA build has */
-	const char *entries[3][2]; /* folder, file pattern */
-	const char *dlopener;	   /* the object calling dlopen, or NULL */
-	size_t at_import;	   /* dlnames loaded by the import */
+	const char *name;	    /* what is imported */
+	const char *calls;	    /* its own preload (pyobs.h) */
+	const char *marker;	    /* a file only a CUDA build has */
+	const char *entries[3][2];  /* folder, file pattern */
+	const char *dlopener;	    /* the object calling dlopen, or NULL */
+	size_t at_import;	    /* dlnames loaded by the import */
+	const enum nvlib_id *plain; /* the libraries it dlopens by their
+				       link names (nvlib's so) when no
+				       wheel's front library is there,
+				       ending with NVLIB_COUNT; or NULL */
+	const char *stated;	    /* the file saying its CUDA, or NULL */
 };
+
+/* What Paddle 2.6's dynamic loader raises on when it cannot load it,
+ * and cuDNN. */
+static const enum nvlib_id paddle_plain[] = { NVLIB_CUBLAS,   NVLIB_CUBLASLT,
+					      NVLIB_CUDNN,    NVLIB_CURAND,
+					      NVLIB_CUSOLVER, NVLIB_CUSPARSE,
+					      NVLIB_CUFFT,    NVLIB_COUNT };
 
 static const struct fw_kind fw_kinds[] = {
 	{ "torch",
@@ -161,28 +184,69 @@ static const struct fw_kind fw_kinds[] = {
 	    { "torch", "_C.*.so" },
 	    { "torch/lib", "libnvfuser_codegen.so" } },
 	  NULL,
-	  0 },
+	  0,
+	  NULL,
+	  NULL },
 	{ "tensorflow",
 	  "config.list_physical_devices",
 	  "tensorflow/libtensorflow_framework.so.2",
 	  { { "tensorflow/python", "_pywrap_tensorflow_internal.so" } },
 	  "tensorflow/libtensorflow_framework.so.2",
-	  1 },
+	  1,
+	  NULL,
+	  NULL },
 	{ "jax",
 	  "devices",
 	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
 	  { { "jax_plugins/xla_cuda12", "xla_cuda_plugin.so" },
 	    { "jax_cuda12_plugin", "*.so" } },
 	  "jax_plugins/xla_cuda12/xla_cuda_plugin.so",
-	  0 },
+	  0,
+	  NULL,
+	  NULL },
 	{ "jax",
 	  "devices",
 	  "jax_plugins/xla_cuda11/xla_cuda_plugin.so",
 	  { { "jax_plugins/xla_cuda11", "xla_cuda_plugin.so" },
 	    { "jax_cuda11_plugin", "*.so" } },
 	  "jax_plugins/xla_cuda11/xla_cuda_plugin.so",
-	  0 },
+	  0,
+	  NULL,
+	  NULL },
+	{ "paddle",
+	  "device.get_cudnn_version",
+	  "paddle/version/__init__.py",
+	  { { "paddle/base", "libpaddle.so" },
+	    { "paddle/fluid", "libpaddle.so" } },
+	  "paddle/libs/libphi.so",
+	  0,
+	  paddle_plain,
+	  "paddle/version/__init__.py" },
 };
+
+/* A version file is a few kB (Paddle's: 4 kB); more is not one. */
+#define PYLOAD_STATED_MAX (1u << 16)
+
+/* The CUDA majors (a mask) the Python file rel under site says its
+ * build has (cuda_version = '11.8'); 0 when it says none ('False'). */
+static unsigned long stated_majors(const char *site, const char *rel)
+{
+	struct buf p = BUF_INIT, text = BUF_INIT, v = BUF_INIT;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	unsigned long m = 0, major;
+	char *end;
+
+	buf_path(&p, site, rel);
+	if (file_read(p.data, PYLOAD_STATED_MAX, FILE_MAY_BE_MISSING, &text,
+		      &err) == CUENV_OK &&
+	    pysrc_value(text.data, text.len, "cuda_version", &v) &&
+	    (major = strtoul(v.data, &end, 10)) > 0 && major < 64 &&
+	    (*end == '.' || !*end) && end != v.data)
+		m = 1ul << major;
+	BUF_RELEASE_EACH(&p, &text, &v);
+	err_release(&err);
+	return m;
+}
 
 static void find_kind(const char *site, const struct fw_kind *k,
 		      struct pyload_fws *out)
@@ -212,11 +276,18 @@ static void find_kind(const char *site, const struct fw_kind *k,
 	}
 	if (!fw.entries.n)
 		goto out;
+	/* a CPU build says no CUDA */
+	if (k->stated && !(fw.stated = stated_majors(site, k->stated)))
+		goto out;
 	if (k->dlopener) {
 		buf_reset(&p);
 		buf_path(&p, site, k->dlopener);
 		fw.dlopener = buf_detach(&p);
 		wheel_fronts(site, &fw.dlnames);
+		if (!fw.dlnames.n && k->plain) /* its loader's own names */
+			for (size_t i = 0; k->plain[i] != NVLIB_COUNT; i++)
+				strv_push(&fw.dlnames,
+					  nvlib_get(k->plain[i])->so);
 		fw.at_import = k->at_import < fw.dlnames.n ? k->at_import
 							   : fw.dlnames.n;
 		/* what the import loads is the CUDA runtime, if a wheel has it */
@@ -1315,7 +1386,10 @@ unsigned long pyload_fw_majors(const struct loader *l,
 			}
 		free(real);
 	}
-	/* no CUDA DT_NEEDED (TensorFlow, JAX dlopen): the wheels say */
+	/* no CUDA DT_NEEDED (TensorFlow, JAX dlopen): the wheels say, or
+	 * what the framework says of its build (Paddle's version file) */
+	if (all == ~0ul && fw->stated)
+		all = fw->stated;
 	d = all == ~0ul ? plat_opendir(site) : NULL;
 	while (d && (ent = plat_readdir(d))) {
 		unsigned long m =

@@ -66,15 +66,17 @@
  * when the framework computes.
  */
 struct pyload_fw {
-	char *name;	     /* "torch", "onnxruntime": what is imported */
-	const char *calls;   /* its own preload, for pyobs_run(), or NULL */
-	char *site;	     /* the site-packages folder it is in */
-	struct strv entries; /* the objects its import dlopens, in order */
-	char *dlopener;	     /* the object whose calls dlopen CUDA by name,
+	char *name;	      /* "torch", "onnxruntime": what is imported */
+	const char *calls;    /* its own preload, for pyobs_run(), or NULL */
+	char *site;	      /* the site-packages folder it is in */
+	struct strv entries;  /* the objects its import dlopens, in order */
+	char *dlopener;	      /* the object whose calls dlopen CUDA by name,
 				or NULL (torch: DT_NEEDED only) */
-	struct strv dlnames; /* the sonames it dlopens, in order */
-	size_t at_import;    /* how many of dlnames its import loads */
-	bool by_strings;     /* found by its files, not a kind: its objects
+	struct strv dlnames;  /* the sonames it dlopens, in order */
+	size_t at_import;     /* how many of dlnames its import loads */
+	unsigned long stated; /* the CUDA majors its own file says its
+				 build has (Paddle's version file), or 0 */
+	bool by_strings;      /* found by its files, not a kind: its objects
 				dlopen the CUDA sonames their bytes name
 				(ctranslate2's libcublas.so.12) */
 };

@@ -569,13 +569,24 @@ static void selection_finding(struct audit *au, const struct pyload_fw *fw,
 			   "; with cuenv off here and that LD_LIBRARY_PATH (the "
 			   "fix) %s finds every library it loads whole",
 			   judge_of(n));
-	} else if (n->issues.n)
-		buf_printf(&d.why,
-			   "; with cuenv off here %s finds none of these "
-			   "(what LD_LIBRARY_PATH still breaks is "
-			   "python-foreign's)",
-			   judge_of(n));
-	else
+	} else if (n->issues.n) {
+		/* cuenv off breaks it too, and no LD_LIBRARY_PATH mends it:
+		 * the wheels its metadata pins, or the selection it needs */
+		struct buf pip = BUF_INIT;
+
+		if (pip_fix(au, fw, &n->issues, &pip)) {
+			buf_printf(&d.fix, " && %s", pip.data);
+			buf_printf(&d.why,
+				   "; with cuenv off here %s finds what the "
+				   "fix's wheels give missing (not tried "
+				   "here: it downloads)",
+				   judge_of(n));
+		} else {
+			buf_reset(&d.fix);
+			needs_fix(fw, &d);
+		}
+		buf_release(&pip);
+	} else
 		buf_printf(&d.why,
 			   "; with cuenv off here (the fix) %s finds every "
 			   "library it loads whole: its wheels are the CUDA it "

@@ -16,6 +16,7 @@
 #include "install/download.h"
 #include "install/gc.h"
 #include "plat/plat_fs.h"
+#include "nvidia/nvlib.h"
 #include "nvidia/pypi.h"
 #include "net/unpack.h"
 #include "needs/wheel.h"
@@ -661,6 +662,63 @@ static int assemble_version(const struct crew *c, const char *root,
 }
 
 
+/*
+ * The linker names NVIDIA's archives carry and its wheels do not: in
+ * lib/ and lib64/, libcublas.so -> libcublas.so.11 for each CUDA library
+ * whose soname file is there and its plain name is not. A toolkit from
+ * the package index then links as one from the archives does (nvcc
+ * -lcublas), and the frameworks that dlopen the plain names (Paddle's
+ * libcublas.so, libcudnn.so) find them in the selection rather than in
+ * whatever the loader cache holds. Nothing there is replaced.
+ */
+static int add_linker_names(const char *version_dir, struct cuenv_err *err)
+{
+	static const char *const dirs[] = { "lib", "lib64" };
+	struct buf dir = BUF_INIT, p = BUF_INIT;
+	int rc = CUENV_OK;
+
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		struct strv names = STRV_INIT;
+		struct plat_dir *d;
+		const char *ent;
+
+		buf_reset(&dir);
+		buf_path(&dir, version_dir, dirs[i]);
+		if (!(d = plat_opendir(dir.data)))
+			continue;
+		while ((ent = plat_readdir(d)))
+			strv_push(&names, ent);
+		plat_closedir(d);
+		strv_sort(&names);
+		/* sorted: the shortest of libcupti.so.11.8, .11.8.87 first */
+		for (size_t k = 0; k < names.n && !rc; k++) {
+			const char *so = strstr(names.v[k], ".so.");
+			struct buf plain = BUF_INIT;
+
+			if (!so || strncmp(names.v[k], "lib", 3) ||
+			    !nvlib_match_file(names.v[k], NULL))
+				continue;
+			buf_add(&plain, names.v[k],
+				(size_t)(so - names.v[k]) + 3);
+			if (strv_find(&names, plain.data) < 0) {
+				buf_reset(&p);
+				buf_path(&p, dir.data, plain.data);
+				if (plat_symlink(names.v[k], p.data) &&
+				    errno != EEXIST)
+					rc = cuenv_fail(err, CUENV_E_STORE,
+							"cannot link '%s': %s",
+							p.data,
+							strerror(errno));
+				strv_push(&names, plain.data);
+			}
+			buf_release(&plain);
+		}
+		strv_release(&names);
+	}
+	BUF_RELEASE_EACH(&dir, &p);
+	return rc;
+}
+
 /* ---- what a source offers ------------------------------------------------- */
 
 /*
@@ -1031,6 +1089,8 @@ static int assemble_and_commit(struct store *st, const struct crew *c,
 				version_dir.data, strerror(errno));
 	else
 		rc = assemble_version(c, st->root, have, version_dir.data, err);
+	if (!rc)
+		rc = add_linker_names(version_dir.data, err);
 	if (!rc) {
 		if (have) { /* what it held stays in its receipt */
 			for (size_t i = 0; i < have->notes.n; i++)

@@ -16,6 +16,7 @@
 
 #include "nvidia/compat.h"
 #include "artifact/fwmsg.h"
+#include "artifact/pysrc.h"
 #include "plat/plat_path.h"
 #include "base/version.h"
 #include "base/xalloc.h"
@@ -357,96 +358,6 @@ bool needs_metadata_name(const char *name)
 	       dist_info_metadata(name);
 }
 
-static bool ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool is_quote(char c)
-{
-	return c == '\'' || c == '"';
-}
-
-/*
- * After a key (at q): past its closing quote or ']' and the separator
- * before its value: ':' (with an annotation, on to its '='), '=', or ','
- * in a pair. NULL where none follows.
- */
-static const char *py_separator(const char *q, const char *end, bool pair)
-{
-	while (q < end && (is_quote(*q) || *q == ']' || blank(*q)))
-		q++;
-	if (q < end && *q == ':') {
-		for (q++; q < end && blank(*q); q++)
-			;
-		if (q < end && !is_quote(*q)) {
-			/* an annotation: on to its '=' */
-			while (q < end && *q != '=' && *q != '\n')
-				q++;
-			if (q == end || *q != '=')
-				return NULL;
-			q++;
-		}
-		return q;
-	}
-	if (q < end && (*q == '=' || (*q == ',' && pair)))
-		return q + 1;
-	return NULL;
-}
-
-/* The quoted string at q, after blanks and on one line, into out. */
-static bool py_string(const char *q, const char *end, struct buf *out)
-{
-	const char *v;
-	char quote;
-
-	while (q < end && blank(*q))
-		q++;
-	if (q == end || !is_quote(*q))
-		return false;
-	quote = *q++;
-	for (v = q; q < end && *q != quote && *q != '\n'; q++)
-		;
-	if (q == end || *q != quote)
-		return false;
-	buf_reset(out);
-	buf_add(out, v, (size_t)(q - v));
-	return true;
-}
-
-/*
- * The quoted string that Python source gives key, in any of the forms
- * generated files use: key = 'v', key: Optional[str] = 'v', ('key', 'v'),
- * 'key': 'v', d['key'] = 'v'. false when there is none (None, a number,
- * a list).
- */
-static bool py_value(const char *text, size_t len, const char *key,
-		     struct buf *out)
-{
-	const char *end = text + len, *p = text;
-	size_t kl = strlen(key);
-
-	while ((p = mem_find(p, (size_t)(end - p), key, kl))) {
-		const char *q = p + kl;
-		/* ('key', 'v'), not a list ['key', 'other'] */
-		bool pair = p - text >= 2 && is_quote(p[-1]) && p[-2] == '(';
-
-		p = q;
-		if ((q - kl > text && ident_char(q[-kl - 1])) ||
-		    (q < end && ident_char(*q)))
-			continue;
-		q = py_separator(q, end, pair);
-		if (q && py_string(q, end, out))
-			return true;
-	}
-	return false;
-}
-
 static struct needs_report *report_add(struct needs_scan *s,
 				       const char *framework,
 				       const char *source)
@@ -604,9 +515,9 @@ static struct needs_report *versions_report(struct needs_scan *s,
 	struct needs_report *r = NULL;
 	char *cuda = NULL, *dnn = NULL;
 
-	if (py_value(text, len, "cuda_version", &b))
+	if (pysrc_value(text, len, "cuda_version", &b))
 		cuda = build_version(b.data, 1);
-	if (py_value(text, len, "cudnn_version", &b))
+	if (pysrc_value(text, len, "cudnn_version", &b))
 		dnn = build_version(b.data, 0);
 	if (cuda || dnn) {
 		r = report_add(s, framework, name);
@@ -627,7 +538,7 @@ static void read_build_info(struct needs_scan *s, const char *name,
 	struct buf b = BUF_INIT;
 
 	for (size_t i = 0; r && i < sizeof(dlls) / sizeof(*dlls); i++)
-		if (py_value(text, len, dlls[i], &b) && b.len)
+		if (pysrc_value(text, len, dlls[i], &b) && b.len)
 			add_dll(r, b.data);
 	buf_release(&b);
 }
@@ -639,12 +550,12 @@ static void read_torch_version(struct needs_scan *s, const char *name,
 	struct needs_report *r;
 	char *cuda = NULL;
 
-	if (py_value(text, len, "cuda", &b))
+	if (pysrc_value(text, len, "cuda", &b))
 		cuda = build_version(b.data, 1);
 	if (cuda) {
 		r = report_add(s, "torch", name);
 		r->cuda = cuda;
-		if (py_value(text, len, "__version__", &b))
+		if (pysrc_value(text, len, "__version__", &b))
 			r->version = xstrdup(b.data);
 	}
 	buf_release(&b);
@@ -667,7 +578,7 @@ static void read_version_file(struct needs_scan *s, const char *name,
 		k--;
 	buf_add(&pkg, name + k, n - k);
 	r = versions_report(s, pkg.len ? pkg.data : name, name, text, len);
-	if (r && py_value(text, len, "full_version", &b) && b.len)
+	if (r && pysrc_value(text, len, "full_version", &b) && b.len)
 		r->version = xstrdup(b.data);
 	buf_release(&b);
 	buf_release(&pkg);

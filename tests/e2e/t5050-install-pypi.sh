@@ -45,6 +45,12 @@ $c124/dist-info/nvidia_cuda_runtime_cu12-12.4.127.dist-info/METADATA" \
 	(cd p12 && expect_stdout "$c124/lib/libcupti.so.12" cuenv which libcupti.so.12) &&
 	(cd p11 && expect_stdout "$c118/lib/libcudart.so.11.0" cuenv which libcudart.so.11.0) &&
 	(cd p11 && expect_stdout "$c118/lib/libcupti.so.11.8" cuenv which libcupti.so.11.8) &&
+	# the linker names NVIDIA's archives carry, the wheels not: each to
+	# its soname file (CUPTI's is libcupti.so.11.8)
+	expect_stdout "libcudart.so.12" readlink "$c124/lib/libcudart.so" &&
+	expect_stdout "libcudart.so.11.0" readlink "$c118/lib/libcudart.so" &&
+	expect_stdout "libcupti.so.11.8" readlink "$c118/lib/libcupti.so" &&
+	expect_stdout "0 12040" dlver "$c124/lib/libcudart.so" cudaRuntimeGetVersion &&
 	expect_stdout "0 12040" dlver "$c124/lib/libcudart.so.12" cudaRuntimeGetVersion &&
 	expect_stdout "0 11080" dlver "$c118/lib/libcudart.so.11.0" cudaRuntimeGetVersion &&
 	expect_stdout "cuenv-fixture libcupti 11.8.87 (CUDA 11.8.0)" \
@@ -53,6 +59,7 @@ $c124/dist-info/nvidia_cuda_runtime_cu12-12.4.127.dist-info/METADATA" \
 	expect_code 0 cuenv install 12.4 --source pypi --cudnn 9 --components cuda_cudart &&
 	stdout_has "cuda 12.4.1 is already installed" &&
 	stdout_has "installed cudnn 9.1.0.70 for CUDA 12 in $CUENV_ROOT/versions/cudnn/9.1.0.70-cuda12 (" &&
+	expect_stdout "libcudnn.so.9" readlink "$CUENV_ROOT/versions/cudnn/9.1.0.70-cuda12/lib/libcudnn.so" &&
 	# A wrong sha256 on the index page: refused, nothing kept.
 	cp -R "$FX/pypi" bad-index &&
 	chmod -R u+w bad-index &&

@@ -100,6 +100,12 @@ CUDNN8_SUBS = ["libcudnn_ops_infer", "libcudnn_ops_train", "libcudnn_cnn_infer",
 # search path (1.20: none; 1.18: RPATH $ORIGIN/../../onnxruntime_gpu.libs).
 ORT_CUDA = [("onnxruntime/capi/libonnxruntime_providers_cuda.so", "NEEDED")]
 
+# What Paddle's dynamic loader dlopens when it computes, each by its
+# plain name from libphi.so (phi/backends/dynload/dynamic_loader.cc of
+# 2.6: the ones whose failure it raises, and cuDNN).
+PADDLE_NAMES = ["libcublas.so", "libcublasLt.so", "libcudnn.so", "libcurand.so",
+                "libcusolver.so", "libcusparse.so", "libcufft.so"]
+
 # Each venv: its requirements file, what the probe imports, the object
 # its framework dlopens CUDA from by name (the wheels' front libraries;
 # or a list of objects, each with the names it asks for; None: by
@@ -116,6 +122,8 @@ VENVS = {
     "cupy-13.6.0": ("cupy-13.6.0.txt", "cupy",
                     [("cupy_backends/cuda/libs/nvrtc.cpython-311-x86_64-linux-gnu.so",
                       ["libnvrtc.so.12"])], 12),
+    "paddle-2.6.1": ("paddle-2.6.1.txt", "paddle",
+                     [("paddle/libs/libphi.so", [n]) for n in PADDLE_NAMES], 11),
     "ctranslate2-4.6.0": ("ctranslate2-4.6.0.txt", "ctranslate2",
                           [("ctranslate2.libs/libctranslate2-c75cca97.so.4.6.0",
                             ["libcublas.so.12"])], 12),
@@ -169,6 +177,9 @@ try:
         import ctranslate2
         msg = "ctranslate2 %s, %d CUDA devices" % (ctranslate2.__version__,
                                                    ctranslate2.get_cuda_device_count())
+    elif fw == "paddle":
+        import paddle
+        msg = "paddle %s, cuDNN %s" % (paddle.__version__, paddle.device.get_cudnn_version())
     elif fw == "cupy":
         import importlib
         import cupy
@@ -445,11 +456,17 @@ def vkey(v):
     return [int(x) for x in v.split(".")]
 
 
-def real_verdict(r, site, versions):
+def real_verdict(r, site, versions, major, c13):
     """Broken, and why, from what the real loader did."""
     if not r["ok"]:
         return True, r["msg"]
     cuda = [p for p in r["libs"] if CUDA.match(os.path.basename(p))]
+    # the machine's CUDA 13 folder (its cuDNN 9.19 is CUDA 13's too) in a
+    # build of another major: no compatibility across majors
+    other = [p for p in cuda if major != 13 and c13 and p.startswith(c13 + "/")]
+    if other:
+        return True, "CUDA 13's %s in a CUDA %d build" % (", ".join(
+            sorted(os.path.basename(p) for p in other)), major)
     cudnn_dirs = {os.path.dirname(p) for p in cuda if os.path.basename(p).startswith("libcudnn")}
     if len(cudnn_dirs) > 1:
         return True, "cuDNN from " + ", ".join(sorted(cudnn_dirs))
@@ -571,7 +588,7 @@ def one_venv(vname, spec, c):
         if selection and active:
             env.update(VIRTUAL_ENV=venv, PATH=os.path.join(venv, "bin") + ":" + env["PATH"])
         r = real(vpy, dict(env, **extra), via=via, active=active)
-        broken, why = real_verdict(r, site, vers)
+        broken, why = real_verdict(r, site, vers, major, c13)
         rc, loads, problems = model(cuenv, vpy, env, via=bool(via))
         maps = {p for p in r["libs"] if CUDA.match(os.path.basename(p))}
         files_ok = loads == maps if r["ok"] else True  # a failed load unmaps
@@ -596,7 +613,7 @@ def one_venv(vname, spec, c):
                 with tempfile.TemporaryDirectory(prefix="cuenv-matrix-fix.") as here:
                     fr = real(vpy, dict(env, **extra), prefix=alt, via=via, active=active,
                               cwd=here)
-                fb, fwhy = real_verdict(fr, site, vers)
+                fb, fwhy = real_verdict(fr, site, vers, major, c13)
                 fixes.append((alt, not fb, fwhy))
         fix_ok = all(ok for _, ok, _ in fixes)
         agree = files_ok and verdict_ok and fix_ok

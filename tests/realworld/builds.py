@@ -42,7 +42,10 @@ import zipfile
 
 INDEX = os.environ.get("CUENV_CORPUS_INDEX", "https://pypi.org/simple")
 
-# id, project, version, wheel file name, size, the index's sha256. The
+# id, project, version, wheel file name, size, the index's sha256. (TF
+# 2.15.1 and torch 2.0.1 left on 2026-12-03, for the cache budget: the
+# loader matrix installs torch 2.0.1 and TF 2.16.1, and TF 2.16.1's and
+# torch 2.1.2's rows here read the same files by the same rules.) The
 # wheels are those pip picks for CPython 3.11 on x86_64 Linux (this
 # machine), so NAME==VERSION asked of the local index chooses the same.
 ARTIFACTS = [
@@ -82,9 +85,6 @@ ARTIFACTS = [
     ("jax-0.4.25", "jax", "0.4.25",
      "jax-0.4.25-py3-none-any.whl",
      1812358, "8158c837e5ecc195074b421609e85329a962785b36f9fe5ff53e844e8ad87dbc"),
-    ("tensorflow-2.15.1", "tensorflow", "2.15.1",
-     "tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
-     475258663, "bb0edd69103c154245c5f209f0507355cc68ba7e4de350084bc31edc562478e4"),
     ("tensorflow-2.16.1", "tensorflow", "2.16.1",
      "tensorflow-2.16.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
      589831274, "930c61100cce3a5cb63d30fe6776504405214e8398a26ca968222ecb8b8f9404"),
@@ -115,9 +115,6 @@ ARTIFACTS = [
     ("onnxruntime-gpu-1.19.0", "onnxruntime-gpu", "1.19.0",
      "onnxruntime_gpu-1.19.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl",
      223132057, "c8bae9164d9586cbf7c7976915b515584d077470307a255b7ca03cf425ce38bf"),
-    ("torch-2.0.1", "torch", "2.0.1",
-     "torch-2.0.1-cp311-cp311-manylinux1_x86_64.whl",
-     619895009, "e617b1d0abaf6ced02dbb9486803abfef0d581609b09641b34fa315c9c40766d"),
     ("torch-2.1.2", "torch", "2.1.2",
      "torch-2.1.2-cp311-cp311-manylinux1_x86_64.whl",
      670210421, "a6ebbe517097ef289cc7952783588c72de071d4b15ce0f8b285093f0916b1162"),

@@ -601,6 +601,121 @@ static void test_pyload_cudnn_in_another_majors_folder_is_an_issue(void **state)
 	judged_release(&j);
 }
 
+#define PSITE "pd/lib/python3.11/site-packages"
+
+/*
+ * Paddle's shape: paddle/base/libpaddle.so needs libphi.so (RUNPATH
+ * $ORIGIN/../libs), which dlopens libcublas.so, libcudnn.so, ... by
+ * their plain names; the version file says the build's CUDA. k11 is a
+ * CUDA 11 folder with the linker names (an install from NVIDIA's
+ * archives, or cuenv's from the index); c13's libcublas.so is CUDA 13's.
+ */
+static void paddlelike(const struct fixture *fx)
+{
+	/* each library's soname major in CUDA 11 and in CUDA 13 */
+	static const char *const libs[][3] = {
+	    {"cublas", "11", "13"},   {"cublasLt", "11", "13"},
+	    {"curand", "10", "10"},   {"cusolver", "11", "12"},
+	    {"cusparse", "11", "12"}, {"cufft", "10", "12"},
+	};
+	fx_mkdir(fx, PSITE "/paddle/base");
+	fx_mkdir(fx, PSITE "/paddle/libs");
+	fx_mkdir(fx, PSITE "/paddle/version");
+	fx_mkdir(fx, "k11");
+	fx_mkdir(fx, "c13");
+	fx_write(fx, PSITE "/paddle/__init__.py", "");
+	fx_write(fx, PSITE "/paddle/version/__init__.py",
+		 "full_version    = '2.6.1'\ncuda_version    = '11.8'\n"
+		 "cudnn_version   = '8.6.0'\n");
+	fx_cc_lib(fx, PSITE "/paddle/libs/libphi.so", "libphi.so",
+		  "int phi(void) { return 0; }\n", "");
+	fx_cc_lib(fx, PSITE "/paddle/base/libpaddle.so", "libpaddle.so",
+		  "int pd(void) { return 0; }\n",
+		  "-Wl,-rpath,$ORIGIN/../libs -L" PSITE
+		  "/paddle/libs -l:libphi.so");
+	fx_cc_lib(fx, "k11/libcudart.so.11.0", "libcudart.so.11.0",
+		  "int r(void) { return 0; }\n", "");
+	fx_cc_lib(fx, "c13/libcudart.so.13", "libcudart.so.13",
+		  "int r(void) { return 0; }\n", "");
+	for (size_t i = 0; i < sizeof(libs) / sizeof(*libs); i++)
+		for (size_t k = 1; k < 3; k++) {
+			const char *dir = k == 1 ? "k11" : "c13";
+			struct buf so = BUF_INIT, at = BUF_INIT;
+
+			buf_printf(&so, "lib%s.so.%s", libs[i][0], libs[i][k]);
+			buf_printf(&at, "%s/%s", dir, so.data);
+			fx_cc_lib(fx, at.data, so.data,
+				  "int f(void) { return 0; }\n", "");
+			buf_reset(&at);
+			buf_printf(&at, "%s/lib%s.so", dir, libs[i][0]);
+			fx_symlink(fx, so.data, at.data);
+			BUF_RELEASE_EACH(&so, &at);
+		}
+	fx_cc_lib(fx, "k11/libcudnn.so.8", "libcudnn.so.8",
+		  "int cudnnGetVersion(void) { return 8600; }\n", "");
+	fx_symlink(fx, "libcudnn.so.8", "k11/libcudnn.so");
+	fx_cc_lib(fx, "c13/libcudnn.so.9", "libcudnn.so.9",
+		  "int cudnnGetVersion(void) { return 91900; }\n", "");
+	fx_symlink(fx, "libcudnn.so.9", "c13/libcudnn.so");
+}
+
+static void judge_p(const struct fixture *fx, const char *ld, struct judged *j)
+{
+	struct strv sites = STRV_INIT;
+	struct loader_env env = {.library_path = ld};
+
+	memset(j, 0, sizeof(*j));
+	loader_defaults_guess("x86_64", &j->defaults);
+	env.defaults = &j->defaults;
+	strv_push_take(&sites, fx_path(fx, PSITE));
+	pyload_find(&sites, &j->fws);
+	if (j->fws.n) {
+		loader_init(&j->l, &env);
+		pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
+		pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
+	}
+	strv_release(&sites);
+}
+
+static void test_pyload_paddle_dlopens_plain_names_of_its_build(void **state)
+{
+	struct fixture *fx = *state;
+	struct judged j;
+	const struct pyload_issue *is;
+
+	FX_NEED_CC();
+	paddlelike(fx);
+	/* the CUDA 11 folder first: every plain name from it, no issue */
+	judge_p(fx, "k11:c13", &j);
+	assert_int_equal(j.fws.n, 1);
+	assert_string_equal(j.fws.v[0].name, "paddle");
+	assert_int_equal(j.fws.v[0].dlnames.n, 7);
+	assert_loaded(fx, &j, "libcublas.so.11", "k11/libcublas.so.11");
+	assert_loaded(fx, &j, "libcudnn.so.8", "k11/libcudnn.so.8");
+	assert_int_equal(j.is.n, 0);
+	judged_release(&j);
+	/* CUDA 13's first (or in the loader cache): a CUDA 11 build
+	 * mapping CUDA 13's libraries, cuDNN 9 among them */
+	judge_p(fx, "c13:k11", &j);
+	assert_loaded(fx, &j, "libcublas.so.13", "c13/libcublas.so.13");
+	is = issue(&j, PYLOAD_MAJOR, "libcublas.so.13");
+	assert_non_null(strstr(is->detail, "is CUDA 13's; paddle is a CUDA "
+					   "11 build"));
+	issue(&j, PYLOAD_MAJOR, "libcudnn.so.9");
+	judged_release(&j);
+	/* none on the path: missing, each by its plain name */
+	judge_p(fx, NULL, &j);
+	issue(&j, PYLOAD_MISSING, "libcublas.so");
+	issue(&j, PYLOAD_MISSING, "libcudnn.so");
+	judged_release(&j);
+	/* a CPU build ('False'): no CUDA framework */
+	fx_write(fx, PSITE "/paddle/version/__init__.py",
+		 "cuda_version    = 'False'\n");
+	judge_p(fx, NULL, &j);
+	assert_int_equal(j.fws.n, 0);
+	judged_release(&j);
+}
+
 static void test_pyload_one_distribution_is_one_framework(void **state)
 {
 	struct fixture *fx = *state;
@@ -876,6 +991,7 @@ int main(void)
 	    T(test_pyload_any_package_needing_cuda_is_a_framework),
 	    T(test_pyload_another_cuda_major_is_an_issue),
 	    T(test_pyload_wheel_pin_is_exact_or_nothing),
+	    T(test_pyload_paddle_dlopens_plain_names_of_its_build),
 	    T(test_pyload_one_distribution_is_one_framework),
 	    T(test_pyload_cudnn_in_another_majors_folder_is_an_issue),
 	    T(test_pyload_names_in_bytes_are_dlopened),
