@@ -1170,7 +1170,23 @@ void pyload_issues_release(struct pyload_issues *is)
 		FREE_EACH(is->v[i].name, is->v[i].path, is->v[i].source,
 			  is->v[i].want, is->v[i].detail);
 	free(is->v);
+	strv_release(&is->unseen);
 	memset(is, 0, sizeof(*is));
+}
+
+/* path as under fw's site-packages ("onnxruntime/capi/..."), or whole. */
+static const char *in_site(const struct pyload_fw *fw, const char *path)
+{
+	size_t n = strlen(fw->site);
+
+	return !strncmp(path, fw->site, n) && path[n] == '/' ? path + n + 1
+							     : path;
+}
+
+static void add_unseen(struct pyload_issues *out, const char *line)
+{
+	if (strv_find(&out->unseen, line) < 0)
+		strv_push(&out->unseen, line);
 }
 
 static void add_issue(struct pyload_issues *out, enum pyload_kind kind,
@@ -1499,6 +1515,19 @@ static void judge_major(const struct loader *l, const struct pyload_span *sp,
 void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 		  const struct pyload_fw *fw, struct pyload_issues *out)
 {
+	struct strv plugins = STRV_INIT, plugin_needs = STRV_INIT;
+	struct buf u = BUF_INIT;
+
+	for (size_t i = 0; i < fw->entries.n; i++)
+		if (addon_module(fw, fw->entries.v[i])) {
+			buf_reset(&u);
+			buf_printf(&u,
+				   "%s, an add-on's module (it links what no "
+				   "wheel here gives and nothing here asks "
+				   "for)",
+				   in_site(fw, fw->entries.v[i]));
+			add_unseen(out, u.data);
+		}
 	for (size_t i = 0; i < l->nmiss; i++) {
 		const struct loader_miss *m = &l->miss[i];
 		struct buf d = BUF_INIT;
@@ -1512,11 +1541,34 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 		/* a package's plugin for another product (onnxruntime's
 		 * TensorRT provider needs libnvinfer.so.10) is loaded only
 		 * when asked for; its import, observed, fails on its own */
-		if (fw->by_strings && !nvlib_is_cuda_file(m->name))
+		if (fw->by_strings && !nvlib_is_cuda_file(m->name)) {
+			const char *by =
+				m->by != LOADER_NONE
+					? in_site(fw, l->obj[m->by].path)
+					: m->name;
+			long k = strv_find(&plugins, by);
+
+			if (k < 0) {
+				strv_push(&plugins, by);
+				strv_push(&plugin_needs, m->name);
+			} else {
+				buf_reset(&u);
+				buf_printf(&u, "%s, %s", plugin_needs.v[k],
+					   m->name);
+				free(plugin_needs.v[k]);
+				plugin_needs.v[k] = buf_detach(&u);
+			}
 			continue;
+		}
 		char *own = pyload_own_copy(fw, m->name);
 
 		if (optional_lib(fw, m->name, own)) {
+			buf_reset(&u);
+			buf_printf(&u,
+				   "%s, an add-on's library (no wheel here "
+				   "gives or pins it)",
+				   m->name);
+			add_unseen(out, u.data);
 			free(own);
 			continue;
 		}
@@ -1550,9 +1602,19 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 			  buf_detach(&d));
 		free(own);
 	}
+	for (size_t i = 0; i < plugins.n; i++) {
+		buf_reset(&u);
+		buf_printf(&u,
+			   "%s, a plugin for another product (it needs %s, "
+			   "not here)",
+			   plugins.v[i], plugin_needs.v[i]);
+		add_unseen(out, u.data);
+	}
 	judge_mixed(l, sp, out);
 	judge_older(l, sp, fw, out);
 	judge_major(l, sp, fw, out);
+	STRV_RELEASE_EACH(&plugins, &plugin_needs);
+	buf_release(&u);
 }
 
 void pyload_judge_observed(const struct loader *l,

@@ -163,6 +163,14 @@ struct pyload_issues {
 	 * GPU path beyond it cannot be judged.
 	 */
 	bool driver_missing;
+	/*
+	 * What the model leaves out and cannot judge here, a line each: an
+	 * add-on's module (cupy's cuDNN module, where no wheel gives cuDNN
+	 * and nothing asks for it), a plugin for another product whose
+	 * library is not here (onnxruntime's TensorRT provider). Said, not
+	 * guessed: whether they load is decided where the add-on is.
+	 */
+	struct strv unseen;
 };
 
 void pyload_issues_release(struct pyload_issues *is);

@@ -634,6 +634,33 @@ static void driver_finding(struct audit *au, const struct pyload_fw *fw)
 	buf_release(&where);
 }
 
+/*
+ * What the model leaves out in fw (pyload_issues.unseen): said as
+ * information, never as "no problem" about it: whether an add-on's
+ * module or another product's plugin loads is decided where that
+ * add-on or product is installed.
+ */
+static void unseen_finding(struct audit *au, const struct pyload_fw *fw,
+			   const struct strv *unseen)
+{
+	struct draft d = DRAFT_INIT;
+
+	buf_printf(&d.what, "not judged here in %s in ", fw->name);
+	buf_add_display(&d.what, fw->site, 4096);
+	buf_adds(&d.what, ": ");
+	for (size_t i = 0; i < unseen->n; i++) {
+		if (i)
+			buf_adds(&d.what, "; ");
+		buf_add_display(&d.what, unseen->v[i], 4096);
+	}
+	buf_adds(&d.why, "these load only where what they need is installed "
+			 "(an add-on the package leaves to the user, or "
+			 "another product): nothing here says which version "
+			 "that would be, so they are neither predicted nor "
+			 "judged; doctor there judges them");
+	doctor_emit(au->out, "python-unseen", DOCTOR_INFO, &d);
+}
+
 /* Does list hold any issue of other? */
 static bool shares_issue(const struct pyload_issues *list,
 			 const struct pyload_issues *other)
@@ -711,6 +738,8 @@ static void check_fw(struct audit *au, const struct pyload_fw *fw)
 	loads_finding(au, fw, &s);
 	if (s.issues.driver_missing)
 		driver_finding(au, fw);
+	if (s.issues.unseen.n)
+		unseen_finding(au, fw, &s.issues.unseen);
 	if (au->a->ok) {
 		predict(au, fw, base, &n);
 		if (n.issues.n && foreign_fix(au, fw, base, &n.issues, &ld))

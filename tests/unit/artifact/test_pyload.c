@@ -448,6 +448,15 @@ static void test_pyload_wheel_names_give_the_build_major(void **state)
  * auditwheel folder (ctlike.libs), which bundles cuDNN under a hashed
  * name and dlopens cuSPARSE and NCCL by the names in its bytes.
  */
+/* Does a line of is->unseen hold text? */
+static bool has_unseen(const struct pyload_issues *is, const char *text)
+{
+	for (size_t i = 0; i < is->unseen.n; i++)
+		if (strstr(is->unseen.v[i], text))
+			return true;
+	return false;
+}
+
 static void test_pyload_names_in_bytes_are_dlopened(void **state)
 {
 	struct fixture *fx = *state;
@@ -523,6 +532,16 @@ static void test_pyload_names_in_bytes_are_dlopened(void **state)
 	pyload_predict(&l, NULL, &fws.v[0], true, &span);
 	pyload_judge(&l, &span, &fws.v[0], &is);
 	assert_int_equal(is.n, 3);
+	/* what it leaves out is said: the add-on's module, the plugin,
+	 * the sub-library the bundled cuDNN front asks for that no wheel
+	 * here gives */
+	assert_int_equal(is.unseen.n, 3);
+	assert_true(has_unseen(&is, "ctlike/_dnn.so, an add-on's module"));
+	assert_true(has_unseen(&is, "ctlike/_trt.so, a plugin for another "
+				    "product (it needs libtrtlike.so.10, not "
+				    "here)"));
+	assert_true(has_unseen(&is, "libcudnn_graph.so.9, an add-on's library "
+				    "(no wheel here gives or pins it)"));
 	for (size_t i = 0; i < is.n; i++) {
 		assert_int_equal(is.v[i].kind, PYLOAD_MISSING);
 		assert_true(!strcmp(is.v[i].name, "libcusparse.so.12") ||
