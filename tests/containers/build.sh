@@ -97,6 +97,8 @@ if ! has_image "$base"; then
 		>"$work/base/Containerfile"
 	bah bud --quiet -f "$work/base/Containerfile" -t "$base" "$work/base"
 	rm -rf "$work/base"
+	# the image holds it now: a month's next runs find the image
+	rm -f "$tarball"
 fi
 
 # ---- 2. the builder image: base + the build stage's apt line ----------------
