@@ -117,7 +117,10 @@ struct judged {
 	struct strv defaults;
 };
 
-static void judge(const struct fixture *fx, const char *ld, struct judged *j)
+/* The frameworks of site-packages site (under the fixture), the first
+ * predicted with LD_LIBRARY_PATH ld and judged; none found: nothing. */
+static void judge_site(const struct fixture *fx, const char *site,
+		       const char *ld, struct judged *j)
 {
 	struct strv sites = STRV_INIT;
 	struct loader_env env = {.library_path = ld};
@@ -126,13 +129,20 @@ static void judge(const struct fixture *fx, const char *ld, struct judged *j)
 	/* libc and friends: from the default folders */
 	loader_defaults_guess("x86_64", &j->defaults);
 	env.defaults = &j->defaults;
-	strv_push_take(&sites, fx_path(fx, SITE));
+	strv_push_take(&sites, fx_path(fx, site));
 	pyload_find(&sites, &j->fws);
-	assert_int_equal(j->fws.n, 1);
-	loader_init(&j->l, &env);
-	pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
-	pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
+	if (j->fws.n) {
+		loader_init(&j->l, &env);
+		pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
+		pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
+	}
 	strv_release(&sites);
+}
+
+static void judge(const struct fixture *fx, const char *ld, struct judged *j)
+{
+	judge_site(fx, SITE, ld, j);
+	assert_int_equal(j->fws.n, 1);
 }
 
 static void judged_release(struct judged *j)
@@ -388,21 +398,10 @@ static void ortlike(const struct fixture *fx)
 
 static void judge_g(const struct fixture *fx, const char *ld, struct judged *j)
 {
-	struct strv sites = STRV_INIT;
-	struct loader_env env = {.library_path = ld};
-
-	memset(j, 0, sizeof(*j));
-	loader_defaults_guess("x86_64", &j->defaults);
-	env.defaults = &j->defaults;
-	strv_push_take(&sites, fx_path(fx, GSITE));
-	pyload_find(&sites, &j->fws);
+	judge_site(fx, GSITE, ld, j);
 	assert_int_equal(j->fws.n, 1);
 	assert_string_equal(j->fws.v[0].name, "ortlike");
 	assert_int_equal(j->fws.v[0].entries.n, 1);
-	loader_init(&j->l, &env);
-	pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
-	pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
-	strv_release(&sites);
 }
 
 static void test_pyload_any_package_needing_cuda_is_a_framework(void **state)
@@ -678,23 +677,6 @@ static void paddlelike(const struct fixture *fx)
 	fx_symlink(fx, "libcudnn.so.9", "c13/libcudnn.so");
 }
 
-static void judge_p(const struct fixture *fx, const char *ld, struct judged *j)
-{
-	struct strv sites = STRV_INIT;
-	struct loader_env env = {.library_path = ld};
-
-	memset(j, 0, sizeof(*j));
-	loader_defaults_guess("x86_64", &j->defaults);
-	env.defaults = &j->defaults;
-	strv_push_take(&sites, fx_path(fx, PSITE));
-	pyload_find(&sites, &j->fws);
-	if (j->fws.n) {
-		loader_init(&j->l, &env);
-		pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
-		pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
-	}
-	strv_release(&sites);
-}
 
 static void test_pyload_paddle_dlopens_plain_names_of_its_build(void **state)
 {
@@ -705,7 +687,7 @@ static void test_pyload_paddle_dlopens_plain_names_of_its_build(void **state)
 	FX_NEED_CC();
 	paddlelike(fx);
 	/* the CUDA 11 folder first: every plain name from it, no issue */
-	judge_p(fx, "k11:c13", &j);
+	judge_site(fx, PSITE, "k11:c13", &j);
 	assert_int_equal(j.fws.n, 1);
 	assert_string_equal(j.fws.v[0].name, "paddle");
 	assert_int_equal(j.fws.v[0].dlnames.n, 7);
@@ -715,7 +697,7 @@ static void test_pyload_paddle_dlopens_plain_names_of_its_build(void **state)
 	judged_release(&j);
 	/* CUDA 13's first (or in the loader cache): a CUDA 11 build
 	 * mapping CUDA 13's libraries, cuDNN 9 among them */
-	judge_p(fx, "c13:k11", &j);
+	judge_site(fx, PSITE, "c13:k11", &j);
 	assert_loaded(fx, &j, "libcublas.so.13", "c13/libcublas.so.13");
 	is = issue(&j, PYLOAD_MAJOR, "libcublas.so.13");
 	assert_non_null(strstr(is->detail, "is CUDA 13's; paddle is a CUDA "
@@ -723,14 +705,14 @@ static void test_pyload_paddle_dlopens_plain_names_of_its_build(void **state)
 	issue(&j, PYLOAD_MAJOR, "libcudnn.so.9");
 	judged_release(&j);
 	/* none on the path: missing, each by its plain name */
-	judge_p(fx, NULL, &j);
+	judge_site(fx, PSITE, NULL, &j);
 	issue(&j, PYLOAD_MISSING, "libcublas.so");
 	issue(&j, PYLOAD_MISSING, "libcudnn.so");
 	judged_release(&j);
 	/* a CPU build ('False'): no CUDA framework */
 	fx_write(fx, PSITE "/paddle/version/__init__.py",
 		 "cuda_version    = 'False'\n");
-	judge_p(fx, NULL, &j);
+	judge_site(fx, PSITE, NULL, &j);
 	assert_int_equal(j.fws.n, 0);
 	judged_release(&j);
 }
@@ -868,22 +850,10 @@ static void tf_site(const struct fixture *fx, bool jax)
 	    "/tensorflow -l:libtensorflow_framework.so.2");
 }
 
-static void judge_site(const struct fixture *fx, const char *ld,
-		       struct judged *j)
+static void judge_tf(const struct fixture *fx, const char *ld, struct judged *j)
 {
-	struct strv sites = STRV_INIT;
-	struct loader_env env = {.library_path = ld};
-
-	memset(j, 0, sizeof(*j));
-	loader_defaults_guess("x86_64", &j->defaults);
-	env.defaults = &j->defaults;
-	strv_push_take(&sites, fx_path(fx, TFSITE));
-	pyload_find(&sites, &j->fws);
+	judge_site(fx, TFSITE, ld, j);
 	assert_int_equal(j->fws.n, 1);
-	loader_init(&j->l, &env);
-	pyload_predict(&j->l, NULL, &j->fws.v[0], true, &j->span);
-	pyload_judge(&j->l, &j->span, &j->fws.v[0], &j->is);
-	strv_release(&sites);
 }
 
 /* issue 21 item 4: TensorFlow's framework library reaches only cudart */
@@ -896,7 +866,7 @@ test_pyload_tensorflow_dlopens_from_its_framework_library(void **state)
 
 	FX_NEED_CC();
 	tf_site(fx, false);
-	judge_site(fx, NULL, &j);
+	judge_tf(fx, NULL, &j);
 	assert_string_equal(j.fws.v[0].name, "tensorflow");
 	assert_int_equal(j.fws.v[0].dlnames.n, 2);
 	assert_string_equal(j.fws.v[0].dlnames.v[0], "libcudart.so.12");
@@ -929,7 +899,7 @@ test_pyload_tensorflow_takes_an_older_copy_from_the_path(void **state)
 	fx_cc_lib(fx, "c12/libcusparse.so.12.0.0.76", "libcusparse.so.12",
 		  "int sp(void) { return 0; }\n", "");
 	fx_symlink(fx, "libcusparse.so.12.0.0.76", "c12/libcusparse.so.12");
-	judge_site(fx, dir, &j);
+	judge_tf(fx, dir, &j);
 	assert_loaded(fx, &j, "libcusparse.so.12",
 		      "c12/libcusparse.so.12.0.0.76");
 	is = issue(&j, PYLOAD_OLDER, "libcusparse.so.12");
@@ -951,7 +921,7 @@ static void test_pyload_jax_plugin_rpath_keeps_the_wheels(void **state)
 	fx_mkdir(fx, "c12");
 	fx_cc_lib(fx, "c12/libcusparse.so.12", "libcusparse.so.12",
 		  "int sp(void) { return 0; }\n", "");
-	judge_site(fx, dir, &j);
+	judge_tf(fx, dir, &j);
 	assert_string_equal(j.fws.v[0].name, "jax");
 	assert_int_equal(j.fws.v[0].entries.n, 2);
 	assert_int_equal(j.fws.v[0].at_import, 0);
