@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "net/digest.h"
 #include "nvidia/pypi.h"
+#include "base/pep440.h"
 #include "base/version.h"
 #include "net/workers.h"
 #include "base/xalloc.h"
@@ -1184,6 +1185,18 @@ static void had_list(const struct strv *seen, struct buf *out)
 }
 
 /*
+ * Does a release v answer ==spec? Numbers alone as CUDA's versions do
+ * (2.16 takes the newest 2.16.x); anything else as PEP 440 says
+ * (0.0.28.post3, 2.1.2+cu121; a spec without a local label takes any).
+ */
+static bool spec_matches(const char *v, const char *spec)
+{
+	if (version_is_valid(spec) && version_is_valid(v))
+		return version_matches_str(v, spec);
+	return pep440_equal_spec(v, spec);
+}
+
+/*
  * The wheel of req (NAME==VERSION, or NAME alone: its newest release) on
  * index that pip would install here (see wheel_requirement_scan; py: the
  * interpreter's tag, "cp311", or NULL), into r (project, version, wheel,
@@ -1204,10 +1217,11 @@ static int choose_wheel(const char *req, const char *index,
 	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
 	unsigned glibc = platform ? 0 : glibc_minor();
 	int rc, best[3] = { 0, 0, 0 };
+	struct pep440 pv;
 
 	memset(r, 0, sizeof(*r));
 	*pick = NULL;
-	if (eq ? eq == req || !version_is_valid(spec) : !needs_is_name(req))
+	if (eq ? eq == req || !pep440_valid(spec) : !needs_is_name(req))
 		return cuenv_fail(err, CUENV_E_USAGE,
 				  "'%s' is not NAME==VERSION", req);
 	r->project = normal_name(req, eq ? (size_t)(eq - req) : strlen(req));
@@ -1227,18 +1241,20 @@ static int choose_wheel(const char *req, const char *index,
 		int ps = python_score(f->name, py),
 		    sc = platform_score(f->name, platform, glibc), newer, same;
 
-		if (!v || !version_is_valid(v)) {
+		if (!v || pep440_parse(v, &pv)) {
 			free(v);
 			continue;
 		}
 		if (sc && ps)
 			strv_push(&seen, v);
-		if (!sc || !ps || (spec && !version_matches_str(v, spec))) {
+		/* NAME alone: the newest final release, as pip takes */
+		if (!sc || !ps || (spec && !spec_matches(v, spec)) ||
+		    (!spec && (pv.pre >= 0 || pv.dev >= 0))) {
 			free(v);
 			continue;
 		}
-		newer = !r->version || version_cmp_str(v, r->version) > 0;
-		same = r->version && !version_cmp_str(v, r->version);
+		newer = !r->version || pep440_cmp_str(v, r->version) > 0;
+		same = r->version && !pep440_cmp_str(v, r->version);
 		if (newer ||
 		    (same && (ps > best[0] || (ps == best[0] && sc > best[1]) ||
 			      (ps == best[0] && sc == best[1] &&

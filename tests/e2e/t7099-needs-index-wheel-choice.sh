@@ -5,7 +5,10 @@
 #  - abi3: a cp38-abi3 wheel runs on this cp3X, a cp3(X+1)-abi3 one does
 #    not (abi3 wheels run on their Python and later ones only);
 #  - manylinux: a manylinux_2_99 wheel needs a glibc this machine lacks,
-#    so the manylinux_2_17 one is taken, however newer the other's tag.
+#    so the manylinux_2_17 one is taken, however newer the other's tag;
+#  - versions are PEP 440's: ==1.0.post3 is that post-release, NAME
+#    alone the newest final release (1.0.post3, not 1.1rc1), ==1.1rc1
+#    the pre-release.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
@@ -15,7 +18,7 @@ minor=$(python3 -c 'import sys; print(sys.version_info[1])') || exit 1
 glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')
 [ -n "$glibc" ] || skip "not glibc: no manylinux ranking to check"
 idx=$HOME/index
-mkdir -p "$idx/packages" "$idx/simple/abi" "$idx/simple/glib" &&
+mkdir -p "$idx/packages" "$idx/simple/abi" "$idx/simple/glib" "$idx/simple/pep" &&
 	python3 - "$idx" "$minor" <<'EOF_PY' || exit 1
 import hashlib, json, os, sys, zipfile
 idx, minor = sys.argv[1], int(sys.argv[2])
@@ -43,6 +46,10 @@ new = "glib-1.0-py3-none-manylinux_2_99_x86_64.whl"
 old = "glib-1.0-py3-none-manylinux_2_17_x86_64.whl"
 wheel(new, "new"); wheel(old, "old")
 page("glib", [new, old])
+peps = ["pep-%s-py3-none-manylinux2014_x86_64.whl" % v for v in ("1.0", "1.0.post3", "1.1rc1")]
+for n in peps:
+    wheel(n, n)
+page("pep", peps)
 EOF_PY
 serve_start "$idx" PYPI &&
 	expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" abi==1.0 &&
@@ -54,4 +61,13 @@ assert d["fetched"][0]["wheel"] == "abi-1.0-cp38-abi3-manylinux2014_x86_64.whl",
 	check "manylinux: not the 2_17 wheel: $(cat "$E2E_OUT")" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["fetched"][0]["wheel"] == "glib-1.0-py3-none-manylinux_2_17_x86_64.whl", d["fetched"]' "$E2E_OUT"
+assert d["fetched"][0]["wheel"] == "glib-1.0-py3-none-manylinux_2_17_x86_64.whl", d["fetched"]' "$E2E_OUT" &&
+	for want in "pep==1.0.post3 1.0.post3" "pep 1.0.post3" "pep==1.1rc1 1.1rc1" "pep==1.0 1.0"; do
+		set -- $want
+		expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" "$1" &&
+			check "$1: not pep-$2: $(cat "$E2E_OUT")" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fetched"][0]["wheel"] == "pep-%s-py3-none-manylinux2014_x86_64.whl" % sys.argv[2], d["fetched"]' "$E2E_OUT" "$2" ||
+			exit 1
+	done
