@@ -1213,7 +1213,7 @@ static int choose_wheel(const char *req, const char *index,
 			struct buf *why, struct cuenv_err *err)
 {
 	struct buf page = BUF_INIT, had = BUF_INIT, t = BUF_INIT;
-	struct strv seen = STRV_INIT;
+	struct strv seen = STRV_INIT, elsewhere = STRV_INIT;
 	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
 	unsigned glibc = platform ? 0 : glibc_minor();
 	int rc, best[3] = { 0, 0, 0 };
@@ -1247,6 +1247,14 @@ static int choose_wheel(const char *req, const char *index,
 		}
 		if (sc && ps)
 			strv_push(&seen, v);
+		/* the release asked for, on another platform: the hint's */
+		if (!sc && ps && (!spec || spec_matches(v, spec)) &&
+		    wheel_tag(f->name, 0, &t)) {
+			t.len = strcspn(t.data, "."); /* its first tag */
+			t.data[t.len] = '\0';
+			if (strv_find(&elsewhere, t.data) < 0)
+				strv_push(&elsewhere, t.data);
+		}
 		/* NAME alone: the newest final release, as pip takes */
 		if (!sc || !ps || (spec && !spec_matches(v, spec)) ||
 		    (!spec && (pv.pre >= 0 || pv.dev >= 0))) {
@@ -1276,8 +1284,18 @@ static int choose_wheel(const char *req, const char *index,
 				platform ? platform : "this machine",
 				py ? " and " : "", py ? py : "", page.data);
 		had_list(&seen, &had);
-		cuenv_hint(err, "%s%sanother platform: --platform win_amd64",
-			   had.data, had.len ? "; " : "");
+		if (elsewhere.n) {
+			strv_sort(&elsewhere);
+			buf_reset(&t);
+			for (size_t i = 0; i < elsewhere.n; i++)
+				buf_printf(&t, "%s%s", i ? ", " : "",
+					   elsewhere.v[i]);
+			cuenv_hint(err,
+				   "%s%sit has wheels for %s: --platform %s",
+				   had.data, had.len ? "; " : "", t.data,
+				   elsewhere.v[0]);
+		} else if (had.len)
+			cuenv_hint(err, "%s", had.data);
 		goto out;
 	}
 	r->wheel = xstrdup((*pick)->name);
@@ -1294,7 +1312,7 @@ static int choose_wheel(const char *req, const char *index,
 	}
 out:
 	BUF_RELEASE_EACH(&page, &had, &t);
-	strv_release(&seen);
+	STRV_RELEASE_EACH(&seen, &elsewhere);
 	return rc;
 }
 

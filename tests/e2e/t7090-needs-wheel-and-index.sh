@@ -121,7 +121,13 @@ assert d["reports"][0]["cuda_min"] == "11.2", d
 	done &&
 	expect_code 17 cuenv needs --index "$PYPI_URL/simple" tensorflow==9.9 &&
 	stderr_has "cuenv: error: no tensorflow 9.9 wheel for this machine and $tag on '$PYPI_URL/simple/tensorflow/'" &&
-	stderr_has "hint: it has 2.6.5, 2.9.1, 2.10.0, 2.11.0; another platform: --platform win_amd64" &&
+	check "the hint ends at its releases: $(cat "$E2E_ERR")" grep -qx "hint: it has 2.6.5, 2.9.1, 2.10.0, 2.11.0" "$E2E_ERR" &&
+	# a release only on another platform than the one asked: the hint
+	# names the platforms it is on, never the one given, and works
+	expect_code 17 cuenv needs --index "$PYPI_URL/simple" --platform win_amd64 tensorflow==2.9.1 &&
+	stderr_has "it has wheels for manylinux2010_x86_64: --platform manylinux2010_x86_64" &&
+	stderr_lacks "--platform win_amd64" &&
+	expect_code 1 cuenv needs --index "$PYPI_URL/simple" --platform manylinux2010_x86_64 tensorflow==2.9.1 &&
 	# a name alone: its newest release, as install --for takes it (it
 	# read a file of that name); a file of that name is still read
 	expect_code 1 cuenv needs --index "$PYPI_URL/simple" tensorflow &&
