@@ -1515,7 +1515,7 @@ static void judge_major(const struct loader *l, const struct pyload_span *sp,
 void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 		  const struct pyload_fw *fw, struct pyload_issues *out)
 {
-	struct strv plugins = STRV_INIT, plugin_needs = STRV_INIT;
+	struct strv plugins = STRV_INIT; /* plugin, names, plugin, ... */
 	struct buf u = BUF_INIT;
 
 	for (size_t i = 0; i < fw->entries.n; i++)
@@ -1546,17 +1546,20 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 				m->by != LOADER_NONE
 					? in_site(fw, l->obj[m->by].path)
 					: m->name;
-			long k = strv_find(&plugins, by);
+			size_t k = 0;
 
-			if (k < 0) {
+			/* plugins: the plugin, then the names it needs */
+			while (k < plugins.n && strcmp(plugins.v[k], by))
+				k += 2;
+			if (k >= plugins.n) {
 				strv_push(&plugins, by);
-				strv_push(&plugin_needs, m->name);
+				strv_push(&plugins, m->name);
 			} else {
 				buf_reset(&u);
-				buf_printf(&u, "%s, %s", plugin_needs.v[k],
+				buf_printf(&u, "%s, %s", plugins.v[k + 1],
 					   m->name);
-				free(plugin_needs.v[k]);
-				plugin_needs.v[k] = buf_detach(&u);
+				free(plugins.v[k + 1]);
+				plugins.v[k + 1] = buf_detach(&u);
 			}
 			continue;
 		}
@@ -1602,18 +1605,18 @@ void pyload_judge(const struct loader *l, const struct pyload_span *sp,
 			  buf_detach(&d));
 		free(own);
 	}
-	for (size_t i = 0; i < plugins.n; i++) {
+	for (size_t i = 0; i + 1 < plugins.n; i += 2) {
 		buf_reset(&u);
 		buf_printf(&u,
 			   "%s, a plugin for another product (it needs %s, "
 			   "not here)",
-			   plugins.v[i], plugin_needs.v[i]);
+			   plugins.v[i], plugins.v[i + 1]);
 		add_unseen(out, u.data);
 	}
 	judge_mixed(l, sp, out);
 	judge_older(l, sp, fw, out);
 	judge_major(l, sp, fw, out);
-	STRV_RELEASE_EACH(&plugins, &plugin_needs);
+	strv_release(&plugins);
 	buf_release(&u);
 }
 

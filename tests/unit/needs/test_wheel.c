@@ -1024,7 +1024,9 @@ static void test_wheel_needs_scan_hint_names_the_newest(void **state)
 	assert_non_null(strstr(err.hint.data,
 			       "it has 40 releases, the newest 1.0.8, 1.0.9, "
 			       "1.0.10, "));
-	assert_non_null(strstr(err.hint.data, ", 1.0.38, 1.0.39; "));
+	/* the last release ends the hint: no platform has 9.9 */
+	assert_non_null(strstr(err.hint.data, ", 1.0.38, 1.0.39"));
+	assert_null(strstr(err.hint.data, "--platform"));
 	assert_null(strstr(err.hint.data, "1.0.7,"));
 	needs_scan_release(&s);
 	needs_fetches_release(&fs);
