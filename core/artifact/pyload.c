@@ -234,14 +234,12 @@ static unsigned long stated_majors(const char *site, const char *rel)
 	struct buf p = BUF_INIT, text = BUF_INIT, v = BUF_INIT;
 	struct cuenv_err err = CUENV_ERR_INIT;
 	unsigned long m = 0, major;
-	char *end;
 
 	buf_path(&p, site, rel);
 	if (file_read(p.data, PYLOAD_STATED_MAX, FILE_MAY_BE_MISSING, &text,
 		      &err) == CUENV_OK &&
 	    pysrc_value(text.data, text.len, "cuda_version", &v) &&
-	    (major = strtoul(v.data, &end, 10)) > 0 && major < 64 &&
-	    (*end == '.' || !*end) && end != v.data)
+	    (major = version_major(v.data)) > 0 && major < 64)
 		m = 1ul << major;
 	BUF_RELEASE_EACH(&p, &text, &v);
 	err_release(&err);
@@ -333,12 +331,6 @@ static bool names_cuda(const char *libs, const char *name)
 }
 
 /*
- * Does the ELF file at path need a CUDA library by DT_NEEDED, or need a
- * library of libs (its package's auditwheel folder, site/PKG.libs, or
- * NULL) whose bytes name one (ctranslate2's _ext needs
- * libctranslate2-HASH.so, which dlopens libcublas.so.12)?
- */
-/*
  * The DT_NEEDED entries of the ELF file at path into needed (nothing
  * when it is not one): its dynamic section only, not a scan of its bytes.
  */
@@ -360,6 +352,12 @@ static void needed_of(const char *path, struct strv *needed)
 	err_release(&err);
 }
 
+/*
+ * Does the ELF file at path need a CUDA library by DT_NEEDED, or need a
+ * library of libs (its package's auditwheel folder, site/PKG.libs, or
+ * NULL) whose bytes name one (ctranslate2's _ext needs
+ * libctranslate2-HASH.so, which dlopens libcublas.so.12)?
+ */
 static bool needs_cuda(const char *path, const char *libs)
 {
 	struct strv needed = STRV_INIT;

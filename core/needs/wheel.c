@@ -1217,7 +1217,7 @@ static int choose_wheel(const char *req, const char *index,
 	const char *eq = strstr(req, "=="), *spec = eq ? eq + 2 : NULL;
 	unsigned glibc = platform ? 0 : glibc_minor();
 	int rc, best[3] = { 0, 0, 0 };
-	struct pep440 pv;
+	struct pep440 pv, picked; /* a candidate's version, the pick's */
 
 	memset(r, 0, sizeof(*r));
 	*pick = NULL;
@@ -1239,7 +1239,8 @@ static int choose_wheel(const char *req, const char *index,
 		const struct index_file *f = &(*files)[i];
 		char *v = wheel_version(f->name);
 		int ps = python_score(f->name, py),
-		    sc = platform_score(f->name, platform, glibc), newer, same;
+		    sc = platform_score(f->name, platform, glibc), newer, same,
+		    c;
 
 		if (!v || pep440_parse(v, &pv)) {
 			free(v);
@@ -1261,14 +1262,16 @@ static int choose_wheel(const char *req, const char *index,
 			free(v);
 			continue;
 		}
-		newer = !r->version || pep440_cmp_str(v, r->version) > 0;
-		same = r->version && !pep440_cmp_str(v, r->version);
+		c = r->version ? pep440_cmp(&pv, &picked) : 1;
+		newer = c > 0;
+		same = !c;
 		if (newer ||
 		    (same && (ps > best[0] || (ps == best[0] && sc > best[1]) ||
 			      (ps == best[0] && sc == best[1] &&
 			       f->size > (*pick)->size)))) {
 			free(r->version);
 			r->version = v;
+			picked = pv;
 			best[0] = ps;
 			best[1] = sc;
 			*pick = f;
