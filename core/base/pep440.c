@@ -1,6 +1,7 @@
 #include "base/pep440.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -174,11 +175,11 @@ static int cmp_local(const char *a, const char *b)
 
 /* The pre-release key: a dev release of a final sorts before every
  * pre-release, a final after them. */
-static long pre_key(const struct pep440 *v)
+static long long pre_key(const struct pep440 *v)
 {
 	if (v->pre < 0)
-		return v->post < 0 && v->dev >= 0 ? -1 : 1L << 40;
-	return (long)v->pre << 32 | (long)v->pre_n;
+		return v->post < 0 && v->dev >= 0 ? -1 : 1LL << 40;
+	return (long long)v->pre << 32 | (long long)v->pre_n;
 }
 
 int pep440_cmp(const struct pep440 *a, const struct pep440 *b)
@@ -194,8 +195,8 @@ int pep440_cmp(const struct pep440 *a, const struct pep440 *b)
 	if (!c)
 		c = (a->post > b->post) - (a->post < b->post);
 	if (!c) { /* no dev release after every dev release */
-		long da = a->dev < 0 ? 1L << 40 : a->dev,
-		     db = b->dev < 0 ? 1L << 40 : b->dev;
+		long da = a->dev < 0 ? LONG_MAX : a->dev,
+		     db = b->dev < 0 ? LONG_MAX : b->dev;
 
 		c = (da > db) - (da < db);
 	}
