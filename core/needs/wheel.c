@@ -964,9 +964,10 @@ static bool tag_has(const char *set, const char *tag)
 
 /*
  * pip's order for the interpreter tag py ("cp311"; NULL: any): its own
- * ABI, then abi3, then none; pure-Python wheels last. 0: not for it.
+ * ABI; then abi3 of the newest CPython it runs (cp311, cp310, ... cp32);
+ * then none; pure-Python wheels last. 0: not for it.
  */
-static int python_score(const char *name, const char *py)
+int wheel_python_rank(const char *name, const char *py)
 {
 	struct buf pt = BUF_INIT, abi = BUF_INIT;
 	int sc = 0;
@@ -976,14 +977,17 @@ static int python_score(const char *name, const char *py)
 	if (!py) {
 		sc = 1;
 	} else if (tag_has(pt.data, py)) {
-		sc = tag_has(abi.data, py)	 ? 5
+		sc = tag_has(abi.data, py)	 ? 300
 		     : !strcmp(abi.data, "none") ? 3
 						 : 0;
 	} else if (!strcmp(abi.data, "abi3") && !strncmp(pt.data, "cp3", 3) &&
-		   !strncmp(py, "cp3", 3) &&
-		   strtoul(pt.data + 3, NULL, 10) <=
-			   strtoul(py + 3, NULL, 10)) {
-		sc = 4;
+		   !strncmp(py, "cp3", 3)) {
+		unsigned long built = strtoul(pt.data + 3, NULL, 10),
+			      here = strtoul(py + 3, NULL, 10);
+
+		/* an abi3 wheel runs on its CPython and every later one */
+		if (built <= here && here < 100)
+			sc = 100 + (int)built;
 	} else if (!strcmp(abi.data, "none") &&
 		   (tag_has(pt.data, "py3") || tag_has(pt.data, "py2.py3"))) {
 		sc = 2;
@@ -993,14 +997,22 @@ out:
 	return sc;
 }
 
+/* The machine's architecture as Linux wheels' platform tags end. */
+#if defined(__aarch64__)
+#define WHEEL_ARCH "_aarch64"
+#elif defined(__powerpc64__)
+#define WHEEL_ARCH "_ppc64le"
+#else
+#define WHEEL_ARCH "_x86_64"
+#endif
+
 /*
  * How well the platform tags fit: with platform, a tag holding it; else
- * Linux on x86_64 as pip ranks it for this machine's glibc: the newest
- * manylinux_2_Y it can run (manylinux1 is 2_5, 2010 2_12, 2014 2_17),
- * then linux_x86_64, then "any". 0: not at all.
+ * Linux on this machine's architecture as pip ranks it for glibc 2.glibc
+ * (0: any): the newest manylinux_2_Y it can run (manylinux1 is 2_5, 2010
+ * 2_12, 2014 2_17), then linux_ARCH, then "any". 0: not at all.
  */
-static int platform_score(const char *name, const char *platform,
-			  unsigned glibc)
+int wheel_platform_rank(const char *name, const char *platform, unsigned glibc)
 {
 	struct buf pl = BUF_INIT;
 	int best = 0;
@@ -1014,9 +1026,10 @@ static int platform_score(const char *name, const char *platform,
 	for (const char *p = pl.data; p && *p;) {
 		const char *e = strchr(p, '.');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
+		size_t an = sizeof(WHEEL_ARCH) - 1;
 		int y = -1;
 
-		if (n > 7 && !strncmp(p + n - 7, "_x86_64", 7)) {
+		if (n > an && !strncmp(p + n - an, WHEEL_ARCH, an)) {
 			if (!strncmp(p, "manylinux1_", 11))
 				y = 5;
 			else if (!strncmp(p, "manylinux2010_", 14))
@@ -1238,9 +1251,9 @@ static int choose_wheel(const char *req, const char *index,
 	for (size_t i = 0; i < *nfiles; i++) {
 		const struct index_file *f = &(*files)[i];
 		char *v = wheel_version(f->name);
-		int ps = python_score(f->name, py),
-		    sc = platform_score(f->name, platform, glibc), newer, same,
-		    c;
+		int ps = wheel_python_rank(f->name, py),
+		    sc = wheel_platform_rank(f->name, platform, glibc), newer,
+		    same, c;
 
 		if (!v || pep440_parse(v, &pv)) {
 			free(v);

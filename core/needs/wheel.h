@@ -172,7 +172,7 @@ void wheel_requirement_release(struct wheel_requirement *r);
  * Find the wheel of req ("tensorflow==2.6.5"; a version prefix such as
  * "torch==2.1" means its newest release, pre-releases left out) on the
  * package index at index (a simple API root), for platform (a tag
- * found in the file name, "win_amd64"; NULL: Linux on x86_64, else a
+ * found in the file name, "win_amd64"; NULL: Linux on this machine's architecture, else a
  * pure-Python wheel), and read its metadata into s's reports. Where the
  * index serves the wheel's core metadata as a file of its own (PEP 658,
  * checked against the index's sha256), that small file comes first,
@@ -193,6 +193,15 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
 			   const char *index, const char *platform,
 			   const struct fetch_opts *fo,
 			   struct wheel_requirement *r, struct cuenv_err *err);
+
+/*
+ * How pip ranks a wheel file name's tags, higher first, 0 where it does
+ * not install it: the interpreter tag py ("cp311"; NULL: any) and the
+ * platform (a tag, "win_amd64"; NULL: Linux on this machine's
+ * architecture with glibc 2.glibc, 0: any glibc).
+ */
+int wheel_python_rank(const char *name, const char *py);
+int wheel_platform_rank(const char *name, const char *platform, unsigned glibc);
 
 /*
  * For `cuenv needs` (needs_net_scan_fn): scan arg into s, a .whl file in

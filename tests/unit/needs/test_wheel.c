@@ -1035,10 +1035,56 @@ static void test_wheel_needs_scan_hint_names_the_newest(void **state)
 	free(index);
 }
 
+/*
+ * pip's tags: a manylinux newer than this glibc is not installable
+ * (glibc 2.28: manylinux_2_17 yes, manylinux_2_34 no), the newest it
+ * runs first; abi3 runs on its CPython and later ones only, the newest
+ * first, below the interpreter's own ABI and above none.
+ */
+static void test_wheel_ranks_tags_as_pip(void **state)
+{
+#if defined(__x86_64__)
+	const char *old = "t-1-cp311-cp311-manylinux_2_17_x86_64.whl",
+		   *new = "t-1-cp311-cp311-manylinux_2_34_x86_64.whl",
+		   *both = "t-1-cp311-cp311-manylinux_2_17_x86_64."
+			   "manylinux_2_34_x86_64.whl";
+
+	assert_true(wheel_platform_rank(old, NULL, 28) > 0);
+	assert_int_equal(wheel_platform_rank(new, NULL, 28), 0);
+	assert_int_equal(wheel_platform_rank(both, NULL, 28),
+			 wheel_platform_rank(old, NULL, 28));
+	assert_true(wheel_platform_rank(new, NULL, 36) >
+		    wheel_platform_rank(old, NULL, 36));
+	assert_true(wheel_platform_rank(new, NULL, 0) > 0);
+	assert_int_equal(
+	    wheel_platform_rank("t-1-cp311-cp311-manylinux_2_17_aarch64.whl",
+				NULL, 36),
+	    0);
+	assert_true(wheel_platform_rank("t-1-cp311-cp311-manylinux1_x86_64.whl",
+					NULL, 36) <
+		    wheel_platform_rank(old, NULL, 36));
+#endif
+	(void)state;
+	assert_int_equal(wheel_python_rank("t-1-cp312-abi3-any.whl", "cp311"),
+			 0);
+	assert_true(wheel_python_rank("t-1-cp38-abi3-any.whl", "cp311") > 0);
+	assert_true(wheel_python_rank("t-1-cp39-abi3-any.whl", "cp311") >
+		    wheel_python_rank("t-1-cp38-abi3-any.whl", "cp311"));
+	assert_true(wheel_python_rank("t-1-cp311-cp311-any.whl", "cp311") >
+		    wheel_python_rank("t-1-cp311-abi3-any.whl", "cp311"));
+	assert_true(wheel_python_rank("t-1-cp38-abi3-any.whl", "cp311") >
+		    wheel_python_rank("t-1-cp311-none-any.whl", "cp311"));
+	assert_true(wheel_python_rank("t-1-cp311-none-any.whl", "cp311") >
+		    wheel_python_rank("t-1-py3-none-any.whl", "cp311"));
+	assert_int_equal(wheel_python_rank("t-1-cp310-cp310-any.whl", "cp311"),
+			 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_wheel_finds_the_end_and_the_directory),
+	    cmocka_unit_test(test_wheel_ranks_tags_as_pip),
 	    cmocka_unit_test(test_wheel_refuses_what_is_not_a_zip),
 	    cmocka_unit_test(test_wheel_refuses_a_directory_past_the_end),
 	    cmocka_unit_test(
