@@ -181,7 +181,8 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	needs_render(&out, &s, &py, &in, &o, &rms, asked, satisfied,
 		     opt_given(&ctx->opt, O_JSON));
 	cmd_print_report(&out);
-	rc = satisfied ? CUENV_OK : CUENV_NO;
+	/* a load no file fixes the version of: not known, not satisfied */
+	rc = satisfied && !needs_unknown(&s, &py, NULL) ? CUENV_OK : CUENV_NO;
 	/* a framework whose import fails is a problem, not an answer */
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
 		if (py.fw[i].absent && py.fw[i].problem)

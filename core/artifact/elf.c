@@ -909,7 +909,8 @@ static bool is_digit(unsigned char c)
  * Which library is the token [s, s + n) ("libcudart", "libcudnn_ops")? Only
  * the table's entries that frameworks load by name (NVLIB_FRAMEWORK).
  */
-static bool lib_token(const unsigned char *s, size_t n, enum nvlib_id *lib)
+static bool lib_token_of(const unsigned char *s, size_t n, unsigned flags,
+			 enum nvlib_id *lib)
 {
 	char name[TOKEN_MAX + 8];
 	const struct nvlib *e;
@@ -919,7 +920,7 @@ static bool lib_token(const unsigned char *s, size_t n, enum nvlib_id *lib)
 	memcpy(name, s, n);
 	memcpy(name + n, ".so", 4);
 	e = nvlib_match_file(name, NULL);
-	if (!e || !(e->flags & NVLIB_FRAMEWORK))
+	if (!e || (e->flags & flags) != flags)
 		return false;
 	*lib = e->id;
 	return true;
@@ -1002,14 +1003,18 @@ static void scan_names(const unsigned char *base, size_t len, bool stems,
 		while (t > base && hit - t < TOKEN_MAX && is_ident(t[-1]))
 			t--;
 		m = stem ? NULL : mangled_start(base, t, hit);
-		if (m && lib_token(m, (size_t)(t - 1 - m), &lib)) {
+		if (m && lib_token_of(m, (size_t)(t - 1 - m), 0, &lib)) {
 			t = m;
 		} else {
 			m = NULL;
 			if (t > base && is_ident(t[-1]))
 				continue; /* longer than any name we know */
-			if (!lib_token(t, (size_t)(hit - t), &lib))
+			if (!lib_token_of(t, (size_t)(hit - t), 0, &lib))
 				continue;
+		}
+		if (stem && !(nvlib_get(lib)->flags & NVLIB_FRAMEWORK)) {
+			p = hit + 3;
+			continue;
 		}
 		if (stem) {
 			hit_fn(ctx, t, (size_t)(hit + 3 - t), true, false,
@@ -1026,6 +1031,20 @@ static void scan_names(const unsigned char *base, size_t len, bool stems,
 	}
 }
 
+/*
+ * Is the soname one frameworks load by name (NVLIB_FRAMEWORK)? The names
+ * of every other library of nvlib's table are found too, for what
+ * DT_NEEDED names (libcufile.so.0), but a mention in a file's bytes is
+ * no load.
+ */
+static bool framework_loads(const char *soname)
+{
+	enum nvlib_id lib;
+	const char *ver;
+
+	return elf_cuda_soname(soname, &lib, &ver);
+}
+
 static void push_name(void *ctx, const unsigned char *start, size_t n,
 		      bool stem, bool at_end, bool mangled)
 {
@@ -1037,7 +1056,7 @@ static void push_name(void *ctx, const unsigned char *start, size_t n,
 	if (mangled)
 		return;
 	s = xstrndup((const char *)start, n);
-	if (strv_find(out, s) < 0)
+	if (framework_loads(s) && strv_find(out, s) < 0)
 		strv_push_take(out, s);
 	else
 		free(s);
@@ -1048,7 +1067,8 @@ void elf_scan_cuda_sonames(const void *data, size_t len, struct strv *out)
 	scan_names(data, len, false, push_name, out);
 }
 
-bool elf_cuda_soname(const char *name, enum nvlib_id *lib, const char **version)
+static bool soname_of(const char *name, unsigned flags, enum nvlib_id *lib,
+		      const char **version)
 {
 	const char *so = strstr(name, ".so.");
 	const unsigned char *v;
@@ -1056,7 +1076,8 @@ bool elf_cuda_soname(const char *name, enum nvlib_id *lib, const char **version)
 
 	if (!so || strstr(so + 1, ".so."))
 		return false;
-	if (!lib_token((const unsigned char *)name, (size_t)(so - name), lib))
+	if (!lib_token_of((const unsigned char *)name, (size_t)(so - name),
+			  flags, lib))
 		return false;
 	v = (const unsigned char *)so + 4;
 	vn = version_span(v, strlen((const char *)v));
@@ -1064,6 +1085,17 @@ bool elf_cuda_soname(const char *name, enum nvlib_id *lib, const char **version)
 		return false;
 	*version = (const char *)v;
 	return true;
+}
+
+bool elf_cuda_soname(const char *name, enum nvlib_id *lib, const char **version)
+{
+	return soname_of(name, NVLIB_FRAMEWORK, lib, version);
+}
+
+bool elf_nvidia_soname(const char *name, enum nvlib_id *lib,
+		       const char **version)
+{
+	return soname_of(name, 0, lib, version);
 }
 
 bool elf_cuda_soname_version(enum nvlib_id lib, const char *cuda,
@@ -1464,7 +1496,8 @@ int elf_stream_finish(struct elf_stream *st, struct elf_info *out,
 	for (size_t i = 0; i < needed.n; i++)
 		strv_push(&out->needed, needed.v[i]);
 	for (size_t i = 0; i < st->names.n; i++)
-		if (!out->soname || strcmp(out->soname, st->names.v[i]))
+		if ((!out->soname || strcmp(out->soname, st->names.v[i])) &&
+		    framework_loads(st->names.v[i]))
 			strv_push(&out->cuda_named, st->names.v[i]);
 	for (size_t i = 0; i < st->stems.n; i++)
 		strv_push(&out->cuda_stems, st->stems.v[i]);

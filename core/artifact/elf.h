@@ -229,6 +229,15 @@ bool elf_cuda_soname(const char *name, enum nvlib_id *lib,
 		     const char **version);
 
 /*
+ * The same for any library of nvlib's table, those frameworks do not
+ * load by name too (cuFile's libcufile.so.0, cuSPARSELt's
+ * libcusparseLt.so.0, NVTX's libnvToolsExt.so.1): what a DT_NEEDED
+ * entry may name.
+ */
+bool elf_nvidia_soname(const char *name, enum nvlib_id *lib,
+		       const char **version);
+
+/*
  * The version in the soname that CUDA release cuda ("11.2.2", "12.4")
  * gives the toolkit library lib, into out (reset first): cudart "11.0"
  * for every 11.x and "12" for 12.x, CUPTI "11.2" for 11.2 only, NVRTC

@@ -1,6 +1,6 @@
 /*
- * pysrc.c: values read from Python source without running it (see
- * pysrc.h).
+ * pysrc.c: values read from Python source and JSON without running
+ * anything (see pysrc.h).
  */
 #include "artifact/pysrc.h"
 
@@ -23,18 +23,19 @@ static bool is_quote(char c)
 }
 
 /*
- * After a key (at q): past its closing quote or ']' and the separator
- * before its value: ':' (with an annotation, on to its '='), '=', or ','
- * in a pair. NULL where none follows.
+ * After a key (at q, past it): past a closing ']' and the separator
+ * before its value: ':' (after an identifier, an annotation: on to its
+ * '='), '=' (not '=='), or ',' in a pair. NULL where none follows.
  */
-static const char *py_separator(const char *q, const char *end, bool pair)
+static const char *separator(const char *q, const char *end, bool quoted,
+			     bool pair)
 {
-	while (q < end && (is_quote(*q) || *q == ']' || blank(*q)))
+	while (q < end && (*q == ']' || blank(*q)))
 		q++;
 	if (q < end && *q == ':') {
 		for (q++; q < end && blank(*q); q++)
 			;
-		if (q < end && !is_quote(*q)) {
+		if (!quoted && q < end && !is_quote(*q)) {
 			/* an annotation: on to its '=' */
 			while (q < end && *q != '=' && *q != '\n')
 				q++;
@@ -44,49 +45,130 @@ static const char *py_separator(const char *q, const char *end, bool pair)
 		}
 		return q;
 	}
-	if (q < end && (*q == '=' || (*q == ',' && pair)))
+	if (q < end && *q == '=' && (q + 1 == end || q[1] != '='))
+		return q + 1;
+	if (q < end && *q == ',' && pair)
 		return q + 1;
 	return NULL;
 }
 
-/* The quoted string at q, after blanks and on one line, into out. */
-static bool py_string(const char *q, const char *end, struct buf *out)
+/* The quoted string at q, on one line: its text in [*v, *ve); past it. */
+static const char *string_at(const char *q, const char *end, const char **v,
+			     const char **ve)
 {
-	const char *v;
-	char quote;
+	char quote = *q++;
 
-	while (q < end && blank(*q))
-		q++;
-	if (q == end || !is_quote(*q))
-		return false;
-	quote = *q++;
-	for (v = q; q < end && *q != quote && *q != '\n'; q++)
+	for (*v = q; q < end && *q != quote && *q != '\n'; q++)
 		;
 	if (q == end || *q != quote)
-		return false;
-	buf_reset(out);
-	buf_add(out, v, (size_t)(q - v));
-	return true;
+		return NULL;
+	*ve = q;
+	return q + 1;
+}
+
+/* Past the triple-quoted string at p (a docstring): its text is no code. */
+static const char *long_string_end(const char *p, const char *end)
+{
+	char q = *p;
+
+	for (p += 3; end - p >= 3; p++) {
+		if (*p == '\\')
+			p++;
+		else if (p[0] == q && p[1] == q && p[2] == q)
+			return p + 3;
+	}
+	return end;
+}
+
+/* Does a statement begin at p: nothing but blanks before it on its line? */
+static bool line_start(const char *text, const char *p)
+{
+	while (p > text && blank(p[-1]))
+		p--;
+	return p == text || p[-1] == '\n';
+}
+
+void pysrc_each(const char *text, size_t len, pysrc_pair_fn *fn, void *ctx)
+{
+	const char *end = text + len, *p = text;
+
+	while (p < end) {
+		const char *k, *ke, *q, *v, *ve;
+		bool quoted = is_quote(*p), pair;
+
+		if (*p == '#') { /* a comment, to the end of its line */
+			while (p < end && *p != '\n')
+				p++;
+			continue;
+		}
+		if (quoted && end - p >= 3 && p[1] == *p && p[2] == *p) {
+			p = long_string_end(p, end);
+			continue;
+		}
+		if (quoted) {
+			q = string_at(p, end, &k, &ke);
+			if (!q) {
+				p++;
+				continue;
+			}
+		} else if ((isalpha((unsigned char)*p) || *p == '_') &&
+			   line_start(text, p)) {
+			for (k = p, q = p; q < end && ident_char(*q); q++)
+				;
+			ke = q;
+		} else {
+			p++;
+			continue;
+		}
+		/* ('key', 'v'), not a list ['key', 'other'] */
+		pair = quoted && p > text && p[-1] == '(';
+		p = q;
+		q = separator(q, end, quoted, pair);
+		if (!q)
+			continue;
+		while (q < end && blank(*q))
+			q++;
+		if (q < end && is_quote(*q)) {
+			const char *after = string_at(q, end, &v, &ve);
+
+			if (!after)
+				continue;
+			fn(k, (size_t)(ke - k), v, (size_t)(ve - v), true, ctx);
+			p = after;
+		} else if (q < end && isdigit((unsigned char)*q)) {
+			for (v = q; q < end && (ident_char(*q) || *q == '.');
+			     q++)
+				;
+			fn(k, (size_t)(ke - k), v, (size_t)(q - v), false, ctx);
+			p = q;
+		}
+	}
+}
+
+struct first {
+	const char *key;
+	struct buf *out;
+	bool found;
+};
+
+static void take_first(const char *k, size_t kl, const char *v, size_t vl,
+		       bool quoted, void *ctx)
+{
+	struct first *f = ctx;
+
+	if (f->found || !quoted || strlen(f->key) != kl ||
+	    memcmp(k, f->key, kl))
+		return;
+	buf_reset(f->out);
+	buf_add(f->out, v, vl);
+	f->found = true;
 }
 
 /* See pysrc.h. */
 bool pysrc_value(const char *text, size_t len, const char *key, struct buf *out)
 {
-	const char *end = text + len, *p = text;
-	size_t kl = strlen(key);
+	struct first f = { key, out, false };
 
-	while ((p = mem_find(p, (size_t)(end - p), key, kl))) {
-		const char *q = p + kl;
-		/* ('key', 'v'), not a list ['key', 'other'] */
-		bool pair = p - text >= 2 && is_quote(p[-1]) && p[-2] == '(';
-
-		p = q;
-		if ((q - kl > text && ident_char(q[-kl - 1])) ||
-		    (q < end && ident_char(*q)))
-			continue;
-		q = py_separator(q, end, pair);
-		if (q && py_string(q, end, out))
-			return true;
-	}
-	return false;
+	pysrc_each(text, len, take_first, &f);
+	return f.found;
 }

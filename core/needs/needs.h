@@ -86,6 +86,20 @@ struct needs_want {
 	char *provided_by;     /* a file scanned whose soname it is, or NULL */
 	char *found;	       /* the file in the installed pick, or NULL */
 	char *range;	       /* "CUDA 11.x": set by needs_describe */
+	bool alternative;      /* only builds of a needs_alt require it */
+};
+
+/*
+ * Builds of one library for several CUDA releases in one folder, the
+ * same name but for a CUDA tag (bitsandbytes 0.45.5's
+ * libbitsandbytes_cuda117.so ... _cuda128.so): the package loads one of
+ * them, the one for the CUDA in use, so they are one requirement that
+ * any member meets with every library it needs.
+ */
+struct needs_alt {
+	char *pattern;	   /* "x.whl/bitsandbytes/libbitsandbytes_cuda*.so" */
+	struct strv files; /* its members, sorted */
+	char *met;	   /* the newest member the pick gives, or NULL */
 };
 
 /*
@@ -103,11 +117,29 @@ struct needs_report {
 	struct strv notes; /* where the file contradicts NVIDIA's table */
 };
 
+/*
+ * A load no file fixes the version of: a Python module's ctypes call
+ * (nvidia-cudnn-frontend 1.8.0's cudnn/__init__.py loads
+ * "libcudnn.so.*[0-9]", else "libcudnn.so"), a binary's unversioned
+ * soname (its _compiled_module names "libcudart.so"): what it takes is
+ * what the machine has at run time.
+ */
+struct needs_unseen {
+	char *who;  /* the file */
+	char *name; /* "libcudnn.so" */
+	enum nvlib_id lib;
+	bool ctypes; /* from Python, not a binary */
+};
+
 struct needs_scan {
 	struct needs_want *v; /* by library, then soname, once finished */
 	size_t n;
 	struct needs_report *rep; /* in the order read */
 	size_t nrep;
+	struct needs_alt *alt; /* set by needs_scan_finish */
+	size_t nalt;
+	struct needs_unseen *unseen; /* in the order met */
+	size_t nunseen;
 	size_t files;	      /* ELF and PE files read */
 	size_t pe_files;      /* of which PE (Windows) */
 	struct strv provides; /* soname, path, soname, path, ... */
@@ -267,14 +299,35 @@ int needs_scan_path(struct needs_scan *s, const char *path,
  */
 void needs_scan_finish(struct needs_scan *s);
 
+/*
+ * The newest member of a whose every required want ok() accepts (a want
+ * of a member: in its needed_by or loaded_by, managed), or NULL.
+ */
+const char *needs_alt_met(const struct needs_scan *s, const struct needs_alt *a,
+			  bool (*ok)(const struct needs_want *w, void *ctx),
+			  void *ctx);
+
+/*
+ * The loads of s->unseen that nothing else answers, each a line into
+ * out ("cudnn/__init__.py loads libcudnn.so with ctypes"): none of the
+ * files links or names a soname of that library, and no report or
+ * framework states a minimum of its family (cuDNN; CUDA for the rest).
+ * Returns their count: when not 0, what the GPU path loads is unknown
+ * (never "satisfied"), and importing it decides.
+ */
+struct needs_python;
+size_t needs_unknown(const struct needs_scan *s, const struct needs_python *py,
+		     struct strv *out);
+
 /* Is w asked of cuenv: not provided under the scanned paths, not NCCL? */
 bool needs_want_managed(const struct needs_want *w);
 
 /*
  * Is w required: managed, and in some file's DT_NEEDED, or loaded by a
- * file that names no other soname of its library (loaded_by)? A want
- * only named among alternatives, or by NVIDIA's own libraries, is one a
- * file may load.
+ * file that names no other soname of its library (loaded_by), one not
+ * of a needs_alt? A want only named among alternatives, or by NVIDIA's
+ * own libraries, is one a file may load; one that only builds of a
+ * needs_alt require is asked through it (needs_alt_met).
  */
 bool needs_want_required(const struct needs_want *w);
 
@@ -282,8 +335,9 @@ bool needs_want_required(const struct needs_want *w);
  * Is name (a path, or a zip member's name) a file whose text
  * needs_read_metadata reads: .../tensorflow/python/platform/build_info.py,
  * .../torch/version.py, a package's own .../PKG/version/__init__.py,
- * .../NAME.dist-info/METADATA, or a wheel's core
- * metadata served beside it (PEP 658: .../WHEEL.whl.metadata)?
+ * .../NAME.dist-info/METADATA, a wheel's core metadata served beside it
+ * (PEP 658: .../WHEEL.whl.metadata), or a .py or .json at the top of a
+ * tree (at most one folder deep: xformers/cpp_lib.json)?
  */
 bool needs_metadata_name(const char *name);
 
@@ -305,9 +359,15 @@ bool needs_metadata_name(const char *name);
  *                  nvidia-cuda-runtime/-cupti/-nvrtc-cuNN (CUDA at least
  *                  the pin's major.minor), any other nvidia-*-cuNN (CUDA
  *                  NN); pins behind an extra (tensorflow[and-cuda]) count
- *                  to major.minor only. A name cupy-cudaNNx or cupy-cudaNNN
- *                  says CUDA NN (NN.N). NVIDIA's own wheels and files that
- *                  say nothing of CUDA add no report.
+ *                  to major.minor only. A '-' word of the name cuNN or
+ *                  cudaNN(x) says CUDA NN, cuNNN and cudaNNN NN.N
+ *                  (cupy-cuda12x, spconv-cu120). NVIDIA's own wheels and
+ *                  files that say nothing of CUDA add no report.
+ *   any other .py, .json: the first constant naming CUDA and the first
+ *                  naming cuDNN with a version (cuda_version = '12.1',
+ *                  "cuda": 1201, CUDA_VERSION = 12010, CUDNN_VERSION =
+ *                  8600), else a version's +cuNNN label, reported as
+ *                  the package of the folder holding it
  * Returns true when a report was added. Reads nothing but text.
  */
 bool needs_read_metadata(struct needs_scan *s, const char *name,

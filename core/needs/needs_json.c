@@ -67,7 +67,7 @@ static json_t *json_sonames(const struct needs_scan *s)
 		/* releases: none before needs_describe */
 		json_array_append_new(
 			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:o, "
-				       "s:s?, s:s?, s:b}",
+				       "s:s?, s:s?, s:b, s:b}",
 				       "soname", w->soname, "dll", w->dll,
 				       "library", elf_cuda_lib_name(w->lib),
 				       "releases", w->range, "needed_by",
@@ -75,8 +75,23 @@ static json_t *json_sonames(const struct needs_scan *s)
 				       json_strv(&w->loaded_by), "named_by",
 				       json_strv(&w->named_by), "provided_by",
 				       w->provided_by, "found", w->found,
-				       "required", needs_want_required(w)));
+				       "required", needs_want_required(w),
+				       "alternative", w->alternative));
 	}
+	return arr;
+}
+
+/* builds of one library for several CUDA releases (needs_alt) */
+static json_t *json_alternatives(const struct needs_scan *s)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < s->nalt; i++)
+		json_array_append_new(arr,
+				      json_pack("{s:s, s:o, s:s?}", "pattern",
+						s->alt[i].pattern, "builds",
+						json_strv(&s->alt[i].files),
+						"met_by", s->alt[i].met));
 	return arr;
 }
 
@@ -164,11 +179,20 @@ json_t *needs_json(const struct needs_scan *s, const struct needs_python *py,
 			    json_integer((json_int_t)s->files));
 	json_object_set_new(j, "sonames", json_sonames(s));
 	json_object_set_new(j, "reports", json_reports(s));
+	json_object_set_new(j, "alternatives", json_alternatives(s));
+	{
+		struct strv u = STRV_INIT;
+
+		needs_unknown(s, py, &u);
+		json_object_set_new(j, "unknown", json_strv(&u));
+		strv_release(&u);
+	}
 	json_object_set_new(j, "provides", json_provides(s));
 	if (py->exe)
 		json_object_set_new(j, "frameworks", json_frameworks(py));
 	json_object_set_new(j, "satisfied",
-			    json_boolean(satisfied && !s->unread.n));
+			    json_boolean(satisfied && !s->unread.n &&
+					 !needs_unknown(s, py, NULL)));
 	if (s->unread.n)
 		json_object_set_new(j, "unread", json_strv(&s->unread));
 	json_object_set_new(j, "installed",

@@ -92,6 +92,8 @@ bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
 	for (size_t i = 0; i < s->n; i++)
 		if (needs_want_managed(&s->v[i]))
 			return true;
+	if (s->nalt)
+		return true;
 	/*
 	 * A minimum (metadata's, a version file's) is asked of cuenv unless
 	 * the files under PATH hold that family themselves (a site-packages
@@ -107,6 +109,38 @@ bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
 			return true;
 	}
 	return false;
+}
+
+size_t needs_unknown(const struct needs_scan *s, const struct needs_python *py,
+		     struct strv *out)
+{
+	struct buf b = BUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nunseen; i++) {
+		const struct needs_unseen *u = &s->unseen[i];
+		bool known = false;
+
+		for (size_t j = 0; !known && j < s->n; j++)
+			known = s->v[j].lib == u->lib;
+		for (size_t k = 0; !known && k < ncons(s, py); k++) {
+			struct constraint c = cons(s, py, k);
+
+			known = u->lib == NVLIB_CUDNN ? c.cudnn != NULL
+						      : c.cuda != NULL;
+		}
+		if (known)
+			continue;
+		n++;
+		if (!out)
+			continue;
+		buf_reset(&b);
+		buf_printf(&b, "%s loads %s%s", u->who, u->name,
+			   u->ctypes ? " with ctypes" : ", no version named");
+		strv_push(out, b.data);
+	}
+	buf_release(&b);
+	return n;
 }
 
 /* ---- installed selections ------------------------------------------------ */
@@ -138,6 +172,25 @@ static int combo_has(const struct needs_combo *c, const char *name,
 	return install_has(c->cuda, name, found) ||
 	       install_has(c->cudnn, name, found) ||
 	       install_has(c->cupti, name, found);
+}
+
+struct combo_find {
+	const struct needs_combo *c;
+	struct buf *found;
+};
+
+static bool combo_gives(const struct needs_want *w, void *ctx)
+{
+	struct combo_find *cf = ctx;
+
+	return combo_has(cf->c, w->soname, cf->found);
+}
+
+static const char *path_base(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
 }
 
 /*
@@ -185,7 +238,7 @@ static size_t combo_check(const struct needs_combo *c, struct needs_scan *s,
 			free(w->found);
 			w->found = xstrdup(found.data);
 		}
-		if (has || !needs_want_managed(w))
+		if (has || !needs_want_managed(w) || w->alternative)
 			continue;
 		if (!needs_want_required(w)) {
 			if (maybe)
@@ -199,6 +252,24 @@ static size_t combo_check(const struct needs_combo *c, struct needs_scan *s,
 		miss++;
 		if (lacks)
 			strv_push(lacks, w->soname);
+	}
+	for (size_t i = 0; i < s->nalt; i++) {
+		struct needs_alt *a = &s->alt[i];
+		struct combo_find cf = { c, &found };
+		const char *met = needs_alt_met(s, a, combo_gives, &cf);
+
+		if (record) {
+			free(a->met);
+			a->met = met ? xstrdup(met) : NULL;
+		}
+		if (met)
+			continue;
+		miss++;
+		buf_reset(&why);
+		buf_printf(&why, "what any one of %s's %zu builds needs",
+			   path_base(a->pattern), a->files.n);
+		if (lacks)
+			strv_push(lacks, why.data);
 	}
 	for (size_t i = 0; i < ncons(s, py); i++) {
 		struct constraint f = cons(s, py, i);
@@ -500,6 +571,7 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
 	cuda_versions(cat, &all);
 	for (size_t i = 0; i < s->n; i++) {
 		struct needs_want *w = &s->v[i];
+		const struct nvlib *lib = nvlib_get(w->lib);
 
 		buf_reset(&b);
 		if (w->lib == NVLIB_CUDNN)
@@ -509,6 +581,11 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
 			buf_adds(&b, "NCCL (cuenv does not install it)");
 		else
 			describe_range(&all, w, &b);
+		if (w->lib != NVLIB_NCCL && !nvlib_cuenv_installs(lib))
+			buf_printf(&b,
+				   "%s(cuenv does not install it: NVIDIA's "
+				   "wheel %s-cuNN has it)",
+				   b.len ? " " : "", lib->wheel);
 		if (!b.len)
 			buf_adds(&b, "no CUDA release in the catalogue");
 		free(w->range);
@@ -605,6 +682,20 @@ static const struct release *pick_cudnn(const struct catalog *cat, unsigned M,
 	return best;
 }
 
+struct release_find {
+	const char *v;
+	struct buf *tmp;
+};
+
+/* A toolkit library of an alternative that release v gives (cuDNN is
+ * chosen apart). */
+static bool release_gives(const struct needs_want *w, void *ctx)
+{
+	struct release_find *rf = ctx;
+
+	return !is_toolkit(w->lib) || gives(rf->v, w, rf->tmp);
+}
+
 /* Can CUDA release v give everything (CUPTI from elsewhere when
  * !own_cupti: then *cupti is the CUPTI soname version it must add)?
  * strict: the names files may load count too. */
@@ -620,13 +711,19 @@ static int toolkit_fits(const char *v, const struct needs_scan *s,
 		const struct needs_want *w = &s->v[i];
 
 		if (!needs_want_managed(w) || !is_toolkit(w->lib) ||
-		    (!strict && !needs_want_required(w)) || gives(v, w, &tmp))
+		    w->alternative || (!strict && !needs_want_required(w)) ||
+		    gives(v, w, &tmp))
 			continue;
 		if (w->lib == NVLIB_CUPTI && !own_cupti &&
 		    (!*cupti || !strcmp(*cupti, w->version)))
 			*cupti = w->version;
 		else
 			ok = 0;
+	}
+	for (size_t i = 0; ok && i < s->nalt; i++) {
+		struct release_find rf = { v, &tmp };
+
+		ok = needs_alt_met(s, &s->alt[i], release_gives, &rf) != NULL;
 	}
 	buf_release(&tmp);
 	return ok && suits(v, s, py, 0, top);
@@ -747,6 +844,7 @@ void needs_find_offer(const struct catalog *cat, const struct needs_scan *s,
 			const struct needs_want *w = &s->v[i];
 
 			if (!needs_want_managed(w) || w->lib != NVLIB_CUDNN ||
+			    w->alternative ||
 			    (!strict && !needs_want_required(w)))
 				continue;
 			if (dnn_major &&

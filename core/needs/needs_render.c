@@ -83,7 +83,8 @@ static void render_wants(struct buf *out, const struct needs_scan *s)
 		/* a Windows DLL by its own name: the range says the rest */
 		buf_printf(out, "%-22s %s%s\n", w->dll ? w->dll : w->soname,
 			   w->range,
-			   needs_want_managed(w) && !needs_want_required(w)
+			   w->alternative ? " (of alternative builds)"
+			   : needs_want_managed(w) && !needs_want_required(w)
 				   ? " (may load: named, not linked)"
 				   : "");
 		render_files(out, "needed by", &w->needed_by);
@@ -94,6 +95,17 @@ static void render_wants(struct buf *out, const struct needs_scan *s)
 				   "provided by", w->provided_by);
 		else if (w->found)
 			buf_printf(out, "    %-11s %s\n", "found in", w->found);
+	}
+	for (size_t i = 0; i < s->nalt; i++) {
+		const struct needs_alt *a = &s->alt[i];
+
+		buf_printf(out,
+			   "%s: %zu builds, one loaded (the one for the CUDA "
+			   "in use): any one with all it needs is enough\n",
+			   a->pattern, a->files.n);
+		render_files(out, "builds", &a->files);
+		if (a->met)
+			buf_printf(out, "    %-11s %s\n", "met by", a->met);
 	}
 }
 
@@ -144,7 +156,8 @@ static void render_satisfied(struct buf *out, const struct needs_scan *s,
 
 	needs_combo_describe(&in->pick, &b);
 	for (size_t i = 0; i < s->n; i++)
-		if (needs_want_managed(&s->v[i]) && !s->v[i].found)
+		if (needs_want_managed(&s->v[i]) && !s->v[i].found &&
+		    !s->v[i].alternative)
 			buf_printf(&maybe, "%s%s", maybe.len ? ", " : "",
 				   s->v[i].soname);
 	if (s->unread.n)
@@ -215,10 +228,91 @@ static void render_nothing_asked(struct buf *out, const struct needs_scan *s)
 			   "ELF and %zu PE file%s read)\n",
 			   s->files - s->pe_files, s->pe_files,
 			   s->pe_files == 1 ? "" : "s");
-	else
-		buf_adds(out, "nothing here is asked of cuenv: the files "
-			      "under PATH provide every CUDA library they "
-			      "name\n");
+	else {
+		struct buf elsewhere = BUF_INIT;
+
+		/* what cuenv does not install, none of it under PATH */
+		for (size_t i = 0; i < s->n; i++)
+			if (!s->v[i].provided_by &&
+			    (s->v[i].needed_by.n || s->v[i].loaded_by.n))
+				buf_printf(&elsewhere, "%s%s",
+					   elsewhere.len ? ", " : "",
+					   s->v[i].soname);
+		if (elsewhere.len)
+			buf_printf(out,
+				   "nothing here is asked of cuenv, which does "
+				   "not install %s: the files need it from "
+				   "elsewhere (NVIDIA's wheels on the index "
+				   "have it)\n",
+				   elsewhere.data);
+		else
+			buf_adds(out, "nothing here is asked of cuenv: the "
+				      "files under PATH provide every CUDA "
+				      "library they name\n");
+		buf_release(&elsewhere);
+	}
+}
+
+/* The import name of the package a file lies in: its folder's. */
+static void module_of(const char *who, struct buf *out)
+{
+	const char *base = strrchr(who, '/'), *dir;
+
+	base = base ? base : who;
+	for (dir = base; dir > who && dir[-1] != '/'; dir--)
+		;
+	buf_reset(out);
+	buf_add(out, dir, (size_t)(base - dir));
+}
+
+/*
+ * Loads the files do not fix the version of: said, with the command
+ * that shows what an import really maps. false when there are none.
+ */
+static bool render_unknown(struct buf *out, const struct needs_scan *s,
+			   const struct needs_python *py)
+{
+	struct strv lines = STRV_INIT, mods = STRV_INIT, libs = STRV_INIT;
+	struct buf m = BUF_INIT, alt = BUF_INIT;
+
+	if (!needs_unknown(s, py, &lines))
+		return false;
+	buf_adds(out, "unknown for the GPU path: what these load is chosen "
+		      "at run time, not named in the files:\n");
+	for (size_t i = 0; i < lines.n; i++)
+		buf_printf(out, "  %s\n", lines.v[i]);
+	for (size_t i = 0; i < s->nunseen; i++) {
+		const char *so = s->unseen[i].name;
+
+		module_of(s->unseen[i].who, &m);
+		if (m.len &&
+		    strspn(m.data, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_") == m.len &&
+		    strv_find(&mods, m.data) < 0)
+			strv_push(&mods, m.data);
+		buf_reset(&m);
+		buf_add(&m, so + 3, strlen(so) - 6); /* "cudnn" */
+		if (strv_find(&libs, m.data) < 0)
+			strv_push(&libs, m.data);
+	}
+	for (size_t i = 0; i < libs.n; i++)
+		buf_printf(&alt, "%s%s", i ? "|" : "", libs.v[i]);
+	if (mods.n) {
+		buf_adds(out,
+			 "what an import maps decides it (with the package "
+			 "installed):\n  LD_DEBUG=libs python3 -c 'import ");
+		for (size_t i = 0; i < mods.n; i++)
+			buf_printf(out, "%s%s", i ? ", " : "", mods.v[i]);
+		buf_printf(out,
+			   "' 2>&1 | grep -E 'calling init: .*/lib(%s)\\.so'"
+			   "\n",
+			   alt.data);
+	}
+	buf_addc(out, '\n');
+	STRV_RELEASE_EACH(&lines, &mods, &libs);
+	BUF_RELEASE_EACH(&m, &alt);
+	return true;
 }
 
 void needs_render_text(struct buf *out, const struct needs_scan *s,
@@ -235,6 +329,8 @@ void needs_render_text(struct buf *out, const struct needs_scan *s,
 		render_frameworks(out, s, py);
 	if (s->n || s->nrep || py->exe)
 		buf_addc(out, '\n');
+	if (render_unknown(out, s, py) && !asked)
+		return;
 	if (!asked)
 		render_nothing_asked(out, s);
 	else if (satisfied)

@@ -47,19 +47,56 @@ void needs_scan_release(struct needs_scan *s)
 		strv_release(&r->notes);
 	}
 	free(s->rep);
+	for (size_t i = 0; i < s->nalt; i++) {
+		FREE_EACH(s->alt[i].pattern, s->alt[i].met);
+		strv_release(&s->alt[i].files);
+	}
+	free(s->alt);
+	for (size_t i = 0; i < s->nunseen; i++)
+		FREE_EACH(s->unseen[i].who, s->unseen[i].name);
+	free(s->unseen);
 	STRV_RELEASE_EACH(&s->provides, &s->warnings, &s->unread);
 	needs_scan_init(s);
 }
 
 bool needs_want_managed(const struct needs_want *w)
 {
-	return w->lib != NVLIB_NCCL && !w->provided_by;
+	return nvlib_cuenv_installs(nvlib_get(w->lib)) && !w->provided_by;
+}
+
+/* Is w required by some file, alternative or not? */
+static bool asked_by_a_file(const struct needs_want *w)
+{
+	return needs_want_managed(w) &&
+	       (w->needed_by.n > 0 || w->loaded_by.n > 0);
 }
 
 bool needs_want_required(const struct needs_want *w)
 {
-	return needs_want_managed(w) &&
-	       (w->needed_by.n > 0 || w->loaded_by.n > 0);
+	return asked_by_a_file(w) && !w->alternative;
+}
+
+static bool want_of(const struct needs_want *w, const char *file)
+{
+	return strv_find(&w->needed_by, file) >= 0 ||
+	       strv_find(&w->loaded_by, file) >= 0;
+}
+
+const char *needs_alt_met(const struct needs_scan *s, const struct needs_alt *a,
+			  bool (*ok)(const struct needs_want *w, void *ctx),
+			  void *ctx)
+{
+	for (size_t k = a->files.n; k-- > 0;) {
+		const char *f = a->files.v[k];
+		size_t i = 0;
+
+		while (i < s->n && (!asked_by_a_file(&s->v[i]) ||
+				    !want_of(&s->v[i], f) || ok(&s->v[i], ctx)))
+			i++;
+		if (i == s->n)
+			return f;
+	}
+	return NULL;
 }
 
 static struct needs_want *want_get(struct needs_scan *s, const char *soname)
@@ -71,7 +108,8 @@ static struct needs_want *want_get(struct needs_scan *s, const char *soname)
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->v[i].soname, soname))
 			return &s->v[i];
-	if (!elf_cuda_soname(soname, &lib, &ver))
+	/* names found in bytes are the framework-loaded ones already */
+	if (!elf_nvidia_soname(soname, &lib, &ver))
 		return NULL;
 	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
 	w = &s->v[s->n++];
@@ -206,6 +244,22 @@ static bool optional_module(const char *path, enum nvlib_id lib)
 	return n == strlen(l->stem) && !strncmp(base, l->stem, n);
 }
 
+static void unseen_add(struct needs_scan *s, const char *who, const char *name,
+		       enum nvlib_id lib, bool ctypes)
+{
+	struct needs_unseen *u;
+
+	for (size_t i = 0; i < s->nunseen; i++)
+		if (s->unseen[i].lib == lib && !strcmp(s->unseen[i].who, who))
+			return;
+	s->unseen = xrealloc(s->unseen, (s->nunseen + 1) * sizeof(*s->unseen));
+	u = &s->unseen[s->nunseen++];
+	u->who = xstrdup(who);
+	u->name = xstrdup(name);
+	u->lib = lib;
+	u->ctypes = ctypes;
+}
+
 void needs_scan_add(struct needs_scan *s, const char *path,
 		    const struct elf_info *e)
 {
@@ -252,6 +306,14 @@ void needs_scan_add(struct needs_scan *s, const char *path,
 			push_once(&w->named_by, path);
 		else
 			push_once(&w->loaded_by, path);
+	}
+	/* an unversioned name a file of NVIDIA's own does not complete */
+	for (size_t i = 0; !provider && i < e->cuda_stems.n; i++) {
+		const struct nvlib *l =
+			nvlib_match_file(e->cuda_stems.v[i], NULL);
+
+		if (l)
+			unseen_add(s, path, e->cuda_stems.v[i], l->id, false);
 	}
 	buf_release(&own);
 }
@@ -350,12 +412,24 @@ static bool dist_info_metadata(const char *name)
 	return d - name >= 10 && !strncmp(d - 10, ".dist-info", 10);
 }
 
+/* A .py or .json at the top of a package: one read_statements reads. */
+static bool statement_name(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	unsigned depth = 0;
+
+	for (const char *p = name; *p; p++)
+		depth += is_sep(*p);
+	return dot && depth <= 1 &&
+	       (!strcmp(dot, ".py") || !strcmp(dot, ".json"));
+}
+
 bool needs_metadata_name(const char *name)
 {
 	return path_ends(name, "tensorflow/python/platform/build_info.py") ||
 	       path_ends(name, "torch/version.py") ||
 	       path_ends(name, "version/__init__.py") ||
-	       dist_info_metadata(name);
+	       dist_info_metadata(name) || statement_name(name);
 }
 
 static struct needs_report *report_add(struct needs_scan *s,
@@ -584,6 +658,211 @@ static void read_version_file(struct needs_scan *s, const char *name,
 	buf_release(&pkg);
 }
 
+/* ---- what any other build says of itself --------------------------------- */
+
+/*
+ * Does key (a constant's name: cuda, cuda_version, CUDA_VERSION,
+ * cudaVersion) name the version of what ("cuda", "cudnn")? Not when a
+ * word of it says it is something else: a GPU architecture list, a
+ * path, the driver, another product's.
+ */
+static bool key_names(const char *k, size_t kl, const char *what)
+{
+	static const char *const other[] = {
+		"arch",		"archs",   "arches",   "list", "capability",
+		"capabilities", "compute", "driver",   "home", "path",
+		"dir",		"root",	   "hip",      "rocm", "flags",
+		"min",		"max",	   "supported"
+	};
+	struct buf w = BUF_INIT;
+	bool hit = false, bad = false;
+	size_t wl = strlen(what);
+
+	for (size_t i = 0; i <= kl && !bad; i++) {
+		if (i < kl && isalnum((unsigned char)k[i])) {
+			char c = (char)tolower((unsigned char)k[i]);
+
+			buf_add(&w, &c, 1);
+			continue;
+		}
+		if (w.len >= wl && !strncmp(w.data, what, wl) &&
+		    (!w.data[wl] || !strcmp(w.data + wl, "version") ||
+		     !strcmp(w.data + wl, "ver")))
+			hit = true;
+		for (size_t j = 0; j < sizeof(other) / sizeof(*other); j++)
+			if (w.len && !strcmp(w.data, other[j]))
+				bad = true;
+		buf_reset(&w);
+	}
+	buf_release(&w);
+	return hit && !bad;
+}
+
+/*
+ * The version a constant's value states of CUDA (cudnn: of cuDNN):
+ * "12.1", "12.1.105", "12", "12.x", "cu121"; digits alone as CUDA and
+ * cuDNN write them in numbers: CUDA 118 (11.8), 1201 (12.1, xformers'
+ * major * 100 + minor), 12010 (CUDA_VERSION); cuDNN 8600 and 90100
+ * (CUDNN_VERSION). NULL for any other value, and for a major no release
+ * of its kind could have (CUDA 7 to 29, cuDNN 5 to 29).
+ */
+static char *stated_version(const char *v, size_t n, bool cudnn)
+{
+	struct buf b = BUF_INIT;
+	unsigned long x, M;
+	size_t d;
+
+	if (!cudnn && n > 2 && !strncmp(v, "cu", 2) &&
+	    isdigit((unsigned char)v[2])) {
+		v += 2;
+		n -= 2;
+	}
+	d = 0;
+	while (d < n && isdigit((unsigned char)v[d]))
+		d++;
+	if (!d || d > 5)
+		return NULL;
+	x = strtoul(v, NULL, 10);
+	if (d < n) {
+		/* 12.1, 12.1.105, 12.x */
+		buf_add(&b, v, n);
+		if (n > 2 && !strcmp(b.data + n - 2, ".x"))
+			buf_setlen(&b, n - 2);
+	} else if (!cudnn && d == 3) {
+		buf_printf(&b, "%lu.%lu", x / 10, x % 10);
+	} else if (!cudnn && d == 4) {
+		buf_printf(&b, "%lu.%lu", x / 100, x % 100);
+	} else if (!cudnn && d == 5) {
+		buf_printf(&b, "%lu.%lu", x / 1000, x % 1000 / 10);
+	} else if (cudnn && d == 4) {
+		buf_printf(&b, "%lu.%lu", x / 1000, x % 1000 / 100);
+	} else if (cudnn && d == 5) {
+		buf_printf(&b, "%lu.%lu", x / 10000, x % 10000 / 100);
+	} else if (d <= 2) {
+		buf_printf(&b, "%lu", x);
+	}
+	M = b.len ? version_major(b.data) : 0;
+	if (!b.len || !version_is_valid(b.data) || M < (cudnn ? 5 : 7) ||
+	    M > 29) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* What one text member says: the first CUDA, cuDNN, +cuNNN label. */
+struct statement {
+	char *cuda, *cudnn, *label, *version;
+};
+
+static void take_statement(const char *k, size_t kl, const char *v, size_t vl,
+			   bool quoted, void *ctx)
+{
+	struct statement *st = ctx;
+	const char *plus = quoted ? memchr(v, '+', vl) : NULL;
+
+	if (!st->cudnn && key_names(k, kl, "cudnn"))
+		st->cudnn = stated_version(v, vl, true);
+	else if (!st->cuda && key_names(k, kl, "cuda"))
+		st->cuda = stated_version(v, vl, false);
+	/* a version with a CUDA label: 2.5.1+cu124 (torchaudio's own,
+	 * or the torch xformers was built against) */
+	if (plus && isdigit((unsigned char)*v) && !st->label &&
+	    (size_t)(plus - v) + 4 < vl && !strncmp(plus + 1, "cu", 2) &&
+	    isdigit((unsigned char)plus[3]))
+		st->label = stated_version(plus + 1,
+					   vl - (size_t)(plus - v) - 1, false);
+	if (!st->version && kl == 11 && !memcmp(k, "__version__", 11) && quoted)
+		st->version = xstrndup(v, vl);
+}
+
+/*
+ * The package a member belongs to, from its path: the folder holding it
+ * ("x.whl/xformers/cpp_lib.json", "SITE/torchaudio/version.py"), or a
+ * wheel's project when it lies at the wheel's top.
+ */
+static void member_package(const char *name, struct buf *out)
+{
+	const char *base = name + strlen(name), *dir;
+
+	while (base > name && !is_sep(base[-1]))
+		base--;
+	dir = base > name ? base - 1 : base;
+	while (dir > name && !is_sep(dir[-1]))
+		dir--;
+	buf_reset(out);
+	buf_add(out, dir, base > dir ? (size_t)(base - dir - 1) : 0);
+	if (out->len > 4 && !strcmp(out->data + out->len - 4, ".whl"))
+		buf_setlen(out, strcspn(out->data, "-"));
+}
+
+/*
+ * Any other text member a build carries at its top (a .py or .json
+ * beside its modules): each constant that names CUDA or cuDNN and a
+ * version (key_names, stated_version), else a +cuNNN label in a version
+ * it gives, is what the package was built with. Nothing when it names
+ * neither.
+ */
+/*
+ * The libraries Python source loads with ctypes by a name without a
+ * version ("libcudnn.so", "libcudnn.so.*[0-9]"): unseen loads of name.
+ */
+static void read_ctypes(struct needs_scan *s, const char *name,
+			const char *text, size_t len)
+{
+	if (!mem_find(text, len, "ctypes", 6))
+		return;
+	for (int i = 0; i < NVLIB_COUNT; i++) {
+		const struct nvlib *l = nvlib_get((enum nvlib_id)i);
+		size_t n = strlen(l->so);
+		const char *p = text, *end = text + len;
+
+		if (!(l->flags & NVLIB_FRAMEWORK))
+			continue;
+		while ((p = mem_find(p, (size_t)(end - p), l->so, n))) {
+			const char *q = p + n;
+
+			p = q;
+			/* the name alone, or a glob: not libcudnn_ops, not
+			 * libcudnn.so.9 */
+			if (q < end &&
+			    (isalnum((unsigned char)*q) || *q == '_' ||
+			     (*q == '.' && q + 1 < end &&
+			      isdigit((unsigned char)q[1]))))
+				continue;
+			unseen_add(s, name, l->so, l->id, true);
+			break;
+		}
+	}
+}
+
+static void read_statements(struct needs_scan *s, const char *name,
+			    const char *text, size_t len)
+{
+	struct statement st = { 0 };
+	struct buf pkg = BUF_INIT;
+
+	read_ctypes(s, name, text, len);
+	pysrc_each(text, len, take_statement, &st);
+	if (!st.cuda) {
+		st.cuda = st.label;
+		st.label = NULL;
+	}
+	if (st.cuda || st.cudnn) {
+		struct needs_report *r;
+
+		member_package(name, &pkg);
+		r = report_add(s, pkg.len ? pkg.data : name, name);
+		r->cuda = st.cuda;
+		r->cudnn = st.cudnn;
+		r->version = st.version;
+		st.cuda = st.cudnn = st.version = NULL;
+	}
+	FREE_EACH(st.cuda, st.cudnn, st.label, st.version);
+	buf_release(&pkg);
+}
+
+
 /* "Nvidia_CuDNN-cu12" as PEP 503 normalises it: "nvidia-cudnn-cu12". */
 static void normalise_name(const char *p, size_t n, struct buf *out)
 {
@@ -778,23 +1057,44 @@ static void read_local_version(const char *v, struct meta_acc *a)
 	}
 }
 
-/* cupy-cuda12x: 12; cupy-cuda102: 10.2; jax-cuda12-plugin: 12. */
+/*
+ * The CUDA tag of a package's own name, one '-' word of it: cuNN and
+ * cudaNN(x) say CUDA NN (cupy-cuda12x, jax-cuda12-plugin, cudf-cu12,
+ * tensorrt-cu12); cuNNN and cudaNNN say NN.N (spconv-cu120,
+ * mxnet-cu112, cupy-cuda102); a pair of digits past 29 is N.N
+ * (mxnet-cu92: 9.2).
+ */
 static void read_package_name(const char *name, struct meta_acc *a)
 {
-	const char *p = strstr(name, "-cuda");
-	size_t d;
+	for (const char *w = name; *w; w += *w == '-') {
+		size_t n = strcspn(w, "-"), pre = 0, d;
+		const char *p;
 
-	if (!p || !(!strncmp(name, "cupy-", 5) || !strncmp(name, "jax", 3)))
+		if (n > 4 && !strncmp(w, "cuda", 4))
+			pre = 4;
+		else if (n > 2 && !strncmp(w, "cu", 2))
+			pre = 2;
+		p = w + pre;
+		w += n;
+		d = pre ? strspn(p, "0123456789") : 0;
+		if (!d || (pre + d != n && (pre + d + 1 != n || p[d] != 'x')))
+			continue;
+		/* CuPy's install guide: cupy-cuda11x is for CUDA 11.2 to 11.8 */
+		if (!strcmp(name, "cupy-cuda11x")) {
+			keep_higher_take(&a->cuda, xstrdup("11.2"));
+		} else if (d == 2 && strtoul(p, NULL, 10) >= 30 &&
+			   p[d] != 'x') {
+			struct buf b = BUF_INIT;
+
+			buf_printf(&b, "%c.%c", p[0], p[1]);
+			keep_higher_take(&a->cuda, buf_detach(&b));
+		} else if (d == 2 && strtoul(p, NULL, 10) >= 7 && !a->major) {
+			a->major = (unsigned)strtoul(p, NULL, 10);
+		} else if (d == 3 && p[d] != 'x') {
+			keep_higher_take(&a->cuda, build_version(p, 1));
+		}
 		return;
-	p += 5;
-	d = strspn(p, "0123456789");
-	/* CuPy's install guide: cupy-cuda11x is for CUDA 11.2 to 11.8 */
-	if (!strncmp(name, "cupy-cuda11x", 12) && !name[12])
-		keep_higher_take(&a->cuda, xstrdup("11.2"));
-	else if (d == 2 && (p[2] == 'x' || p[2] == '-' || !p[2]) && !a->major)
-		a->major = (unsigned)strtoul(p, NULL, 10);
-	else if (d == 3 && !p[3])
-		keep_higher_take(&a->cuda, build_version(p, 1));
+	}
 }
 
 /* The set of requirements a marker puts a requirement in (semi: its ';'). */
@@ -1173,14 +1473,16 @@ bool needs_read_metadata(struct needs_scan *s, const char *name,
 {
 	size_t before = s->nrep;
 
-	if (path_ends(name, "build_info.py"))
+	if (path_ends(name, "tensorflow/python/platform/build_info.py"))
 		read_build_info(s, name, text, len);
-	else if (path_ends(name, "version.py"))
+	else if (path_ends(name, "torch/version.py"))
 		read_torch_version(s, name, text, len);
 	else if (path_ends(name, "version/__init__.py"))
 		read_version_file(s, name, text, len);
 	else if (dist_info_metadata(name))
 		read_dist_metadata(s, name, text, len);
+	else
+		read_statements(s, name, text, len);
 	return s->nrep > before;
 }
 
@@ -1191,6 +1493,97 @@ static int cmp_want(const void *a, const void *b)
 	if (x->lib != y->lib)
 		return x->lib < y->lib ? -1 : 1;
 	return strcmp(x->soname, y->soname);
+}
+
+/*
+ * The name path has with its CUDA tag as "*" (".../libx_cuda*.so" for
+ * ".../libx_cuda118.so": "cu" or "cuda" and two or three digits after a
+ * '_', '-' or '.' of the file's name), into out; false when it has none.
+ */
+static bool alt_pattern(const char *path, struct buf *out)
+{
+	const char *base = strrchr(path, '/'), *p;
+
+	base = base ? base + 1 : path;
+	for (p = base; (p = strstr(p, "cu")); p++) {
+		const char *d = p + (strncmp(p, "cuda", 4) ? 2 : 4);
+		size_t n = strspn(d, "0123456789");
+
+		if (p == base || !strchr("_-.", p[-1]) || n < 2 || n > 3 ||
+		    isalnum((unsigned char)d[n]))
+			continue;
+		buf_reset(out);
+		buf_add(out, path, (size_t)(d - path));
+		buf_printf(out, "*%s", d + n);
+		return true;
+	}
+	return false;
+}
+
+/* Add file to the alternative of pattern (a new one when none). */
+static void alt_add(struct needs_scan *s, const char *pattern, const char *file)
+{
+	size_t i = 0;
+
+	while (i < s->nalt && strcmp(s->alt[i].pattern, pattern))
+		i++;
+	if (i == s->nalt) {
+		s->alt = xrealloc(s->alt, (s->nalt + 1) * sizeof(*s->alt));
+		memset(&s->alt[i], 0, sizeof(s->alt[i]));
+		s->alt[i].pattern = xstrdup(pattern);
+		s->nalt++;
+	}
+	if (strv_find(&s->alt[i].files, file) < 0)
+		strv_push(&s->alt[i].files, file);
+}
+
+/*
+ * The files that require a want, grouped by alt_pattern: a group of two
+ * or more is a needs_alt, and a want only its members require is marked
+ * alternative.
+ */
+static void find_alternatives(struct needs_scan *s)
+{
+	struct buf pat = BUF_INIT;
+	size_t keep = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct strv *by[] = { &s->v[i].needed_by,
+					    &s->v[i].loaded_by };
+
+		for (size_t b = 0; asked_by_a_file(&s->v[i]) && b < 2; b++)
+			for (size_t j = 0; j < by[b]->n; j++)
+				if (alt_pattern(by[b]->v[j], &pat))
+					alt_add(s, pat.data, by[b]->v[j]);
+	}
+	for (size_t i = 0; i < s->nalt; i++) {
+		if (s->alt[i].files.n < 2) {
+			free(s->alt[i].pattern);
+			strv_release(&s->alt[i].files);
+			continue;
+		}
+		strv_sort(&s->alt[i].files);
+		s->alt[keep++] = s->alt[i];
+	}
+	s->nalt = keep;
+	for (size_t i = 0; i < s->n; i++) {
+		struct needs_want *w = &s->v[i];
+		const struct strv *by[] = { &w->needed_by, &w->loaded_by };
+		bool all = asked_by_a_file(w);
+
+		for (size_t b = 0; all && b < 2; b++)
+			for (size_t j = 0; all && j < by[b]->n; j++) {
+				size_t k = 0;
+
+				while (k < s->nalt &&
+				       strv_find(&s->alt[k].files,
+						 by[b]->v[j]) < 0)
+					k++;
+				all = k < s->nalt;
+			}
+		w->alternative = all;
+	}
+	buf_release(&pat);
 }
 
 void needs_scan_finish(struct needs_scan *s)
@@ -1210,6 +1603,7 @@ void needs_scan_finish(struct needs_scan *s)
 			}
 		}
 	}
+	find_alternatives(s);
 }
 
 /* ---- what Python's frameworks report ------------------------------------- */

@@ -480,8 +480,11 @@ int needs_scan_path(struct needs_scan *s, const char *path,
 		buf_release(&fo.path);
 	} else if (st.type == PLAT_F_REG) {
 		struct chunk_reader f = { path, -1, false, NULL };
+		const char *base = strrchr(path, '/');
 
-		if (needs_metadata_name(path)) {
+		/* a version file given alone is read wherever it lies */
+		if (needs_metadata_name(path) ||
+		    needs_metadata_name(base ? base + 1 : path)) {
 			struct needs_member m = { path, (uint64_t)st.size,
 						  chunk_read, &f };
 

@@ -679,6 +679,17 @@ const char *const nvlib_cuda_default_components[] = {
 	NULL,
 };
 
+bool nvlib_cuenv_installs(const struct nvlib *lib)
+{
+	if (lib->id == NVLIB_CUDNN)
+		return true;
+	for (size_t i = 0; nvlib_cuda_default_components[i]; i++)
+		if (lib->component &&
+		    !strcmp(lib->component, nvlib_cuda_default_components[i]))
+			return true;
+	return false;
+}
+
 const char *const nvlib_cuda_runtime_components[] = {
 	"cuda_cudart", "cuda_cupti",  "cuda_nvrtc",  "libcublas",    "libcufft",
 	"libcurand",   "libcusolver", "libcusparse", "libnvjitlink", NULL,

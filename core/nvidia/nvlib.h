@@ -228,6 +228,12 @@ bool nvlib_cupti_api_release(long api, struct buf *out);
  * skipped.
  */
 extern const char *const nvlib_cuda_default_components[];
+
+/*
+ * Does `cuenv install` put lib in a selection: cuDNN, or a library of a
+ * default component? NCCL, cuFile, cuSPARSELt, nvJPEG, NPP: no.
+ */
+bool nvlib_cuenv_installs(const struct nvlib *lib);
 extern const char *const nvlib_cuda_runtime_components[];
 
 /*

@@ -42,4 +42,8 @@ stubs &&
 	mkso "$HOME/nccl/libapp.so" libapp.so 'int app(void) { return 0; }' libcudart.so.12 &&
 	expect_code 0 cuenv needs "$HOME/nccl" &&
 	stdout_has "    provided by $HOME/nccl/libcudart.so.12 (under PATH)" &&
+	stdout_has "nothing here is asked of cuenv, which does not install libnccl.so.2: the files need it from elsewhere (NVIDIA's wheels on the index have it)" &&
+	# Without NCCL, what is under PATH is all they need.
+	rm "$HOME/nccl/libuser.so" &&
+	expect_code 0 cuenv needs "$HOME/nccl" &&
 	stdout_has "nothing here is asked of cuenv: the files under PATH provide every CUDA library they name"

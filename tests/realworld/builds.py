@@ -42,9 +42,9 @@ import zipfile
 
 INDEX = os.environ.get("CUENV_CORPUS_INDEX", "https://pypi.org/simple")
 
-# id, project, version, wheel file name, size, the index's sha256. (Five
+# id, project, version, wheel file name, size, the index's sha256. (Six
 # rows left on 2026-12-03, for the cache budget, each a rule another row
-# keeps: TF 2.15.1 (TF 2.16.1's), torch 2.0.1 (torch 2.1.2's),
+# keeps: ctranslate2 4.4.0 (4.0.0's), TF 2.15.1 (TF 2.16.1's), torch 2.0.1 (torch 2.1.2's),
 # xgboost 1.7.6 (2.1.1's, catboost's, warp's: the runtime linked in);
 # cupy-cuda12x 13.6.0 and onnxruntime-gpu 1.18.0 are installed whole in
 # the loader matrix, whose doctor fixes run `cuenv needs` on them.) The
@@ -57,9 +57,6 @@ ARTIFACTS = [
     ("ctranslate2-4.0.0", "ctranslate2", "4.0.0",
      "ctranslate2-4.0.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
      36076948, "8c185580ef598c45e343ec3af33bcdb634c723100aef01d26b937da7b2f263dc"),
-    ("ctranslate2-4.4.0", "ctranslate2", "4.4.0",
-     "ctranslate2-4.4.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
-     37422944, "7653f1f22da29bbb0ba5704ac27b1a3fbde1f34b2b65a703dd20f7e2331eb03c"),
     ("ctranslate2-4.5.0", "ctranslate2", "4.5.0",
      "ctranslate2-4.5.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
      38615237, "89db5b18dfc7f7bf84cafaf7cc36e885aafcaeac936977eefd3e4768fd7b2879"),
@@ -114,6 +111,18 @@ ARTIFACTS = [
     ("faiss-gpu-cu12-1.9.0.0", "faiss-gpu-cu12", "1.9.0.0",
      "faiss_gpu_cu12-1.9.0.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
      65338394, "499ef1ba499db19ce1b4423f5268c0194a1a8dab87624012e0cf68cb39783949"),
+    ("bitsandbytes-0.45.5", "bitsandbytes", "0.45.5",
+     "bitsandbytes-0.45.5-py3-none-manylinux_2_24_x86_64.whl",
+     76059261, "a5453f30cc6aab6ccaac364e6bf51a7808d3da5f71763dffeb6d9694c59136e4"),
+    ("nvidia-cudnn-frontend-1.8.0", "nvidia-cudnn-frontend", "1.8.0",
+     "nvidia_cudnn_frontend-1.8.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl",
+     1514424, "e3abf6a1dc03999be12714cbaf719e1d5b5a59d9fd5fa5214bca1022f9edcb7f"),
+    ("torchaudio-2.5.1", "torchaudio", "2.5.1",
+     "torchaudio-2.5.1-cp311-cp311-manylinux1_x86_64.whl",
+     3374576, "7af3f7f92fd33bc9f036a60cdeda4cbeb6bccebd18eae89776dd1e8ed042672e"),
+    ("xformers-0.0.28.post3", "xformers", "0.0.28.post3",
+     "xformers-0.0.28.post3-cp311-cp311-manylinux_2_28_x86_64.whl",
+     16715691, "825563e129f6b22885c2a91e464ff617382f4d78876cc92d96ff618e875aaee3"),
     ("nvidia-cuda-runtime-cu11-11.8.89", "nvidia-cuda-runtime-cu11", "11.8.89",
      "nvidia_cuda_runtime_cu11-11.8.89-py3-none-manylinux1_x86_64.whl",
      875585, "f587bd726eb2f7612cf77ce38a2c1e65cf23251ff49437f6161ce0d647f64f7c"),
@@ -219,8 +228,13 @@ def fetch(only=()):
         if only and a[0] not in only:
             continue
         fetch_wheel(root, a)
-    # trees an earlier layout kept
+    # trees an earlier layout kept, wheels of rows since dropped
     shutil.rmtree(os.path.join(root, "tree"), ignore_errors=True)
+    kept = {a[3] for a in ARTIFACTS}
+    wheels = os.path.join(root, "wheels")
+    for name in [] if only else sorted(os.listdir(wheels)):
+        if name.endswith(".whl") and name not in kept:
+            os.remove(os.path.join(wheels, name))
     local_index(root)
     print("builds: %s (%d bytes fetched in %.1f s)" % (root, FETCHED[0], time.time() - t0),
           file=sys.stderr)
@@ -253,7 +267,10 @@ def norm(d, prefix):
             for r in d.get("reports", []))
     reps = sorted(reps, key=repr)
     prov = sorted(p["soname"] for p in d.get("provides", []))
+    alts = sorted(rel(a["pattern"]) for a in d.get("alternatives", []))
+    unknown = sorted(set(re.findall(r" loads (lib[^ ,]+)", " ".join(d.get("unknown", [])))))
     return {"sonames": sorted(sonames), "reports": reps, "provides": prov,
+            "alternatives": alts, "unknown": unknown,
             "satisfied": d.get("satisfied"), "catalogue": d.get("catalogue"),
             "files_read": d.get("files_read")}
 
@@ -267,7 +284,12 @@ def answer(n):
     reps = n["reports"]
     cuda = max((r[3] for r in reps if r[3]), key=vkey, default="-")
     dnn = max((r[4] for r in reps if r[4]), key=vkey, default="-")
-    req = ",".join(sorted(s[0] for s in n["sonames"] if s[1])) or "-"
+    # builds for several CUDA releases, one of which is loaded: "any:" and
+    # the builds' name with its CUDA tag as "*"
+    req = ",".join(sorted([s[0] for s in n["sonames"] if s[1]] +
+                          ["any:" + os.path.basename(a)
+                           for a in n["alternatives"]] +
+                          ["unknown:" + u for u in n["unknown"]])) or "-"
     prov = ",".join(n["provides"]) or "-"
     return cuda, dnn, req, prov
 

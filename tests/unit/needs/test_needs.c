@@ -447,6 +447,85 @@ static void test_needs_scan_marks_what_the_folder_provides(void **state)
 	free(provider);
 }
 
+/*
+ * What a file links of NVIDIA's beyond what frameworks load by name is
+ * listed (torch 2.7.1's libtorch_cuda.so needs libcufile.so.0 and
+ * libcusparseLt.so.0): not asked of cuenv, which does not install them;
+ * such a name in the bytes alone is no load.
+ */
+static void test_needs_lists_what_cuenv_does_not_install(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+
+	stub(fx, "libcufile.so.0");
+	stub(fx, "libcusparseLt.so.0");
+	stub(fx, "libnvToolsExt.so.1");
+	cc_so(fx, "t/libtorch_cuda.so", "libtorch_cuda.so",
+	      "const char s[] = \"libnvjpeg.so.12\";\n",
+	      "libcufile.so.0 libcusparseLt.so.0 libnvToolsExt.so.1");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "t", &err), CUENV_OK);
+	needs_scan_finish(&s);
+	assert_int_equal(s.n, 3);
+	for (size_t i = 0; i < s.n; i++) {
+		bool nvtx = !strcmp(s.v[i].soname, "libnvToolsExt.so.1");
+
+		assert_int_equal(s.v[i].needed_by.n, 1);
+		/* NVTX is a component of the toolkit cuenv installs */
+		assert_int_equal(needs_want_managed(&s.v[i]), nvtx);
+		assert_int_equal(needs_want_required(&s.v[i]), nvtx);
+	}
+	needs_scan_release(&s);
+	err_release(&err);
+}
+
+/*
+ * Loads whose version no file fixes (nvidia-cudnn-frontend 1.8.0: its
+ * cudnn/__init__.py loads "libcudnn.so.*[0-9]", else "libcudnn.so", with
+ * ctypes; its module names "libcudart.so") leave the GPU path unknown,
+ * unless a file links that library or a report states its family.
+ */
+static void test_needs_unseen_loads_are_unknown(void **state)
+{
+	struct fixture *fx = *state;
+	struct needs_scan s;
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct strv lines = STRV_INIT;
+
+	cc_so(fx, "fe/cudnn/_compiled.so", "_compiled.so",
+	      "const char s[] = \"libcudart.so\";\n", "");
+	fx_write(fx, "fe/cudnn/__init__.py",
+		 "import ctypes, glob\n"
+		 "p = glob.glob('nvidia/cudnn/lib/libcudnn.so.*[0-9]')\n"
+		 "lib = ctypes.CDLL(p[0] if p else 'libcudnn.so')\n"
+		 "ops = 'libcudnn_ops.so.9'\n");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "fe", &err), CUENV_OK);
+	needs_scan_finish(&s);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(needs_unknown(&s, NULL, &lines), 2);
+	/* in the walk's order: __init__.py before _compiled.so */
+	assert_non_null(strstr(lines.v[0], "cudnn/__init__.py loads "
+					   "libcudnn.so with ctypes"));
+	assert_non_null(strstr(lines.v[1], "libcudart.so, no version named"));
+	/* a report of cuDNN and CUDA answers both */
+	needs_scan_report(&s, "cudnn", "x", "12.1", "9.1");
+	assert_int_equal(needs_unknown(&s, NULL, NULL), 0);
+	needs_scan_release(&s);
+
+	/* a versioned name, and source without ctypes, are no unseen load */
+	fx_write(fx, "fe2/mod/__init__.py", "name = 'libcudnn.so'\n");
+	needs_scan_init(&s);
+	assert_int_equal(scan(fx, &s, "fe2", &err), CUENV_OK);
+	needs_scan_finish(&s);
+	assert_int_equal(needs_unknown(&s, NULL, NULL), 0);
+	needs_scan_release(&s);
+	strv_release(&lines);
+	err_release(&err);
+}
+
 static void test_needs_scan_reads_a_file_named_as_path(void **state)
 {
 	struct fixture *fx = *state;
@@ -1368,6 +1447,74 @@ static void test_needs_offer_follows_the_frameworks(void **state)
 	needs_python_release(&py);
 }
 
+/*
+ * Builds of one library for several CUDA releases (bitsandbytes 0.45.5's
+ * libbitsandbytes_cuda117.so ... _cuda128.so, each linking its CUDA's
+ * runtime and cuBLAS) are one requirement: any one with all it needs
+ * meets it; a build without a CUDA tag (_cpu) is none of them, and one
+ * tagged file alone is no alternative.
+ */
+static void test_needs_alternative_builds_are_one_requirement(void **state)
+{
+	struct fixture *fx = *state;
+	struct catalog cat = {0};
+	struct needs_scan s;
+	struct needs_installed in;
+	struct needs_offer o;
+
+	needs_scan_init(&s);
+	add(&s, "/p/bnb/libbitsandbytes_cuda118.so", NULL,
+	    "libcudart.so.11.0 libcublas.so.11", "");
+	add(&s, "/p/bnb/libbitsandbytes_cuda126.so", NULL,
+	    "libcudart.so.12 libcublas.so.12", "");
+	add(&s, "/p/bnb/libbitsandbytes_cpu.so", NULL, "", "");
+	add(&s, "/p/other/libops_cuda12.so", NULL, "libcufft.so.11", "");
+	needs_scan_finish(&s);
+	assert_int_equal(s.nalt, 1);
+	assert_string_equal(s.alt[0].pattern,
+			    "/p/bnb/libbitsandbytes_cuda*.so");
+	assert_int_equal(s.alt[0].files.n, 2);
+	for (size_t i = 0; i < s.n; i++)
+		assert_int_equal(s.v[i].alternative,
+				 strcmp(s.v[i].soname, "libcufft.so.11") != 0);
+	assert_true(needs_asked(&s, NULL));
+
+	/* CUDA 12's runtime and cuBLAS (and cuFFT 11's file): the _cuda126
+	 * build has all it needs */
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.4.1", 12,
+		"lib64/libcudart.so.12 lib64/libcublas.so.12 "
+		"lib64/libcufft.so.11");
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_non_null(in.pick.cuda);
+	assert_string_equal(s.alt[0].met, "/p/bnb/libbitsandbytes_cuda126.so");
+	needs_installed_release(&in);
+
+	/* the runtime without cuBLAS: no build has all it needs */
+	needs_installed_init(&in);
+	cuda_at(fx, &in.cudas, "12.5.0", 12,
+		"lib64/libcudart.so.12 lib64/libcufft.so.11");
+	needs_match_installed(&s, NULL, NULL, &in);
+	assert_null(in.pick.cuda);
+	needs_installed_release(&in);
+	needs_scan_release(&s);
+
+	/* the catalogue: a release that gives one build's libraries, not
+	 * one that gives both builds' (none does) */
+	catalogue(&cat);
+	needs_scan_init(&s);
+	needs_offer_init(&o);
+	add(&s, "/p/libx_cu118.so", NULL, "libcudart.so.11.0", "");
+	add(&s, "/p/libx_cu124.so", NULL, "libcudart.so.12", "");
+	needs_scan_finish(&s);
+	needs_find_offer(&cat, &s, NULL, &o);
+	assert_non_null(o.line);
+	assert_int_equal(o.cuda->cuda_major, 12);
+	needs_offer_release(&o);
+	needs_scan_release(&s);
+	catalog_release(&cat);
+}
+
 static void test_needs_offer_without_a_catalogue(void **state)
 {
 	struct catalog cat = {0};
@@ -1565,6 +1712,68 @@ static void test_needs_metadata_reads_nvidia_pins(void **state)
 	assert_string_equal(s.rep[5].cuda, "12");
 	assert_null(s.rep[5].cudnn);
 	assert_string_equal(s.rep[6].cuda, "10.2");
+	needs_scan_release(&s);
+}
+
+/*
+ * What any build says of itself, in a .py or .json at its top, is read
+ * by one rule: a constant naming CUDA or cuDNN and a version (texts of
+ * xformers 0.0.28.post3's cpp_lib.json and torchaudio 2.5.1's
+ * version.py), not a GPU architecture list, a path or the driver; and
+ * a CUDA tag in a package's own name (spconv-cu120, mxnet-cu92).
+ */
+static void test_needs_metadata_reads_what_any_build_states(void **state)
+{
+	static const char none[] = "cuda = '2.1'\ncudnn = 'none'\n"
+				   "cuda_driver_version = '12.4'\n"
+				   "nccl_version = '2.21'\n";
+	struct needs_scan s;
+
+	(void)state;
+	assert_true(needs_metadata_name("xformers/cpp_lib.json"));
+	assert_true(needs_metadata_name("version.py"));
+	assert_false(needs_metadata_name("xformers/ops/fmha/cutlass.py"));
+	assert_false(needs_metadata_name("xformers/cpp_lib.jsonl"));
+	needs_scan_init(&s);
+	read_meta(&s, "x.whl/xformers/cpp_lib.json",
+		  "{\"version\": {\"cuda\": 1201, \"hip\": null, \"torch\": "
+		  "\"2.5.1+cu121\"}, \"env\": {\"TORCH_CUDA_ARCH_LIST\": "
+		  "\"6.0+PTX 7.0\"}}");
+	read_meta(&s, "/sp/torchaudio/version.py",
+		  "__version__ = '2.5.1+cu124'\ngit_version = '1661daf'\n");
+	read_meta(&s, "/sp/cumm/build_meta.py",
+		  "CUDA_HOME = '/usr/local/cuda-11.8'\ncuda_arch = '8.0'\n"
+		  "CUDA_VERSION = 11080\nCUDNN_VERSION = 8600\n");
+	read_meta(&s, "/sp/pkg/_cfg.py",
+		  "cudnn_version = 90100\n"
+		  "cudaVersion = \"12.x\"\n");
+	assert_false(needs_metadata_name("/sp/a/b/c.py"));
+	assert_int_equal(s.nrep, 4);
+	assert_string_equal(s.rep[0].framework, "xformers");
+	assert_string_equal(s.rep[0].cuda, "12.1");
+	assert_string_equal(s.rep[1].framework, "torchaudio");
+	assert_string_equal(s.rep[1].cuda, "12.4");
+	assert_string_equal(s.rep[1].version, "2.5.1+cu124");
+	assert_string_equal(s.rep[2].cuda, "11.8");
+	assert_string_equal(s.rep[2].cudnn, "8.6");
+	assert_string_equal(s.rep[3].cuda, "12");
+	assert_string_equal(s.rep[3].cudnn, "9.1");
+	/* nothing a release could be, or another's version: no report */
+	assert_false(
+	    needs_read_metadata(&s, "/sp/p/v.py", none, sizeof(none) - 1));
+	read_meta(&s, "/sp/spconv_cu120-2.3.6.dist-info/METADATA",
+		  "Name: spconv-cu120\nVersion: 2.3.6\n");
+	read_meta(&s, "/sp/mxnet_cu92-1.5.dist-info/METADATA",
+		  "Name: mxnet-cu92\nVersion: 1.5.0\n");
+	read_meta(&s, "/sp/cudf_cu12-24.8.dist-info/METADATA",
+		  "Name: cudf-cu12\nVersion: 24.8.3\n");
+	read_meta(&s, "/sp/cuda_python-12.6.dist-info/METADATA",
+		  "Name: cuda-python\nVersion: 12.6.0\n");
+	assert_int_equal(s.nrep, 7);
+	assert_string_equal(s.rep[4].cuda, "12.0");
+	assert_string_equal(s.rep[5].cuda, "9.2");
+	assert_string_equal(s.rep[6].framework, "cudf-cu12");
+	assert_string_equal(s.rep[6].cuda, "12");
 	needs_scan_release(&s);
 }
 
@@ -2197,6 +2406,7 @@ int main(void)
 	    cmocka_unit_test(
 		test_needs_named_soname_is_required_without_alternative),
 	    cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
+	    cmocka_unit_test(test_needs_metadata_reads_what_any_build_states),
 	    cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
 	    cmocka_unit_test(test_needs_metadata_extras_for_two_majors),
 	    cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
@@ -2254,6 +2464,9 @@ int main(void)
 	    cmocka_unit_test(test_needs_offer_adds_cupti_of_another_release),
 	    cmocka_unit_test(test_needs_offer_follows_the_frameworks),
 	    cmocka_unit_test(test_needs_offer_without_a_catalogue),
+	    T(test_needs_alternative_builds_are_one_requirement),
+	    T(test_needs_lists_what_cuenv_does_not_install),
+	    T(test_needs_unseen_loads_are_unknown),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
