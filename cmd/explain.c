@@ -136,6 +136,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	err_release(&cerr);
 
 	explain_scan(&ex, &fx.s);
+	explain_fix_minimums(&fx, &ex, &cat);
 	needs_scan_finish(&fx.s);
 	rc = cmd_needs_installed(ctx, &fx.s, NULL, &fx.in, err);
 	if (rc)

@@ -74,6 +74,110 @@ static char *torch_version_at(const char *p)
 	return NULL;
 }
 
+/*
+ * JAX's names of the libraries its version check reads, and how each
+ * version is a number there (jaxlib/cuda/versions_helpers.cc: what
+ * cudaRuntimeGetVersion, cublasGetVersion, cufftGetVersion,
+ * cusolverGetVersion, cusparseGetProperty return).
+ */
+static const struct jax_lib {
+	const char *name;
+	unsigned long major, minor; /* v / major, v % major / minor */
+} jax_libs[] = {
+	{ "cuDNN", 0, 0 }, /* torch_version_at: 8906, 90100 */
+	{ "CUDA", 1000, 10 },	   { "cuBLAS", 10000, 100 },
+	{ "cuFFT", 1000, 100 },	   { "cuSOLVER", 1000, 100 },
+	{ "cuSPARSE", 1000, 100 },
+};
+
+/* The library of JAX's check named at p ("cuBLAS version"), or NULL. */
+static const struct jax_lib *jax_lib_at(const char *p)
+{
+	for (size_t i = 0; i < sizeof(jax_libs) / sizeof(*jax_libs); i++) {
+		size_t n = strlen(jax_libs[i].name);
+
+		if (!strncmp(p, jax_libs[i].name, n) && p[n] == ' ')
+			return &jax_libs[i];
+	}
+	return NULL;
+}
+
+/* A version of l as JAX prints it (12030: CUDA 12.3), or NULL. */
+static char *jax_version_at(const struct jax_lib *l, const char *p)
+{
+	struct buf b = BUF_INIT;
+	unsigned long v;
+	char *end;
+
+	if (!l->major)
+		return torch_version_at(p);
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	v = strtoul(p, &end, 10);
+	if (v < l->major || v / l->major > 99)
+		return NULL;
+	buf_printf(&b, "%lu.%lu", v / l->major, v % l->major / l->minor);
+	if (l->minor > 10)
+		buf_printf(&b, ".%lu", v % l->minor);
+	if (!version_is_valid(b.data)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * JAX's version check (jax_plugins/cuda/__init__.py): "Found cuBLAS
+ * version 120205, but JAX was built against version 120304", or, from
+ * 0.4.31, a block: "Outdated cuDNN installation found." ... "Minimum
+ * supported: 9100" ... "Installed version: 8907". *pending carries the
+ * block's library ("cuBLAS"), then its minimum ("cuBLAS 120100").
+ */
+static void jax_check(const char *line, char **pending, fwmsg_found_fn *found,
+		      void *arg)
+{
+	const struct jax_lib *l;
+	const char *p, *q;
+
+	p = strstr(line, "Found ");
+	if (p && (l = jax_lib_at(p + 6)) &&
+	    !strncmp(p + 6 + strlen(l->name), " version", 8) &&
+	    (q = strstr(p, "built against version")))
+		found(arg, line, "jax", l->name,
+		      jax_version_at(l, q + strlen("built against version")),
+		      jax_version_at(l, p + 6 + strlen(l->name) + 8));
+	p = strstr(line, "Outdated ");
+	if (p && (l = jax_lib_at(p + 9)) &&
+	    !strncmp(p + 9 + strlen(l->name), " installation found", 19)) {
+		free(*pending);
+		*pending = xstrdup(l->name);
+	}
+	p = strstr(line, "Minimum supported:");
+	if (p && *pending && !strchr(*pending, ' ')) {
+		struct buf b = BUF_INIT;
+
+		p += strlen("Minimum supported:");
+		buf_printf(&b, "%s %.*s", *pending, (int)strcspn(p, "\r\n"), p);
+		free(*pending);
+		*pending = buf_detach(&b);
+	}
+	p = strstr(line, "Installed version:");
+	if (p && *pending && strchr(*pending, ' ')) {
+		char *min = *pending;
+
+		*pending = NULL;
+		l = jax_lib_at(min);
+		if (l)
+			found(arg, line, "jax", l->name,
+			      jax_version_at(l, strchr(min, ' ')),
+			      jax_version_at(l, p + strlen("Installed "
+							   "version:")));
+		free(min);
+	}
+}
+
 void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
 			    fwmsg_found_fn *found, void *arg)
 {
@@ -95,7 +199,7 @@ void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
 			 strstr(line, "local_xla/"))
 			fw = "tensorflow";
 		q = strstr(p, "compiled with:");
-		found(arg, line, fw,
+		found(arg, line, fw, "cuDNN",
 		      q ? version_at(q + strlen("compiled with:")) : NULL,
 		      version_at(p + strlen("Loaded runtime CuDNN "
 					    "library:")));
@@ -110,40 +214,16 @@ void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
 		else if (a && (q = strstr(a + 7, "linked against")))
 			rv = q + strlen("linked against");
 		if (rv)
-			found(arg, line, "torch",
+			found(arg, line, "torch", "cuDNN",
 			      torch_version_at(a + strlen("against")),
 			      torch_version_at(rv));
 	}
-	/* JAX's jaxlib/cuda versions check: "Found cuDNN version 8600, but
-	 * JAX was built against version 8906" */
-	p = strstr(line, "Found cuDNN version");
-	if (p && (q = strstr(p, "built against version")))
-		found(arg, line, "jax",
-		      torch_version_at(q + strlen("built against "
-						  "version")),
-		      torch_version_at(p + strlen("Found cuDNN "
-						  "version")));
-	/* and, from 0.4.31, over several lines: "Outdated cuDNN installation
-	 * found." ... "Minimum supported: 9100" ... "Installed version: 8907" */
-	p = strstr(line, "Minimum supported:");
-	if (p) {
-		free(*pending_min);
-		*pending_min =
-			torch_version_at(p + strlen("Minimum supported:"));
-	}
-	p = strstr(line, "Installed version:");
-	if (p && *pending_min) {
-		char *min = *pending_min;
-
-		*pending_min = NULL;
-		found(arg, line, "jax", min,
-		      torch_version_at(p + strlen("Installed version:")));
-	}
+	jax_check(line, pending_min, found, arg);
 	/* Paddle's gpu_resources.cc: "The installed Paddle is compiled with
 	 * CUDNN 8.4, but CUDNN version in your machine is 8.3" */
 	p = strstr(line, "Paddle is compiled with CUDNN");
 	if (p && (q = strstr(p, "CUDNN version in your machine is")))
-		found(arg, line, "paddle",
+		found(arg, line, "paddle", "cuDNN",
 		      version_at(p + strlen("Paddle is compiled with "
 					    "CUDNN")),
 		      version_at(q + strlen("CUDNN version in your "
@@ -155,13 +235,13 @@ struct first_built {
 };
 
 static void keep_first(void *arg, const char *line, const char *framework,
-		       char *built, char *loaded)
+		       const char *what, char *built, char *loaded)
 {
 	struct first_built *fb = arg;
 
 	(void)line;
 	(void)framework;
-	if (!fb->built && built && loaded) {
+	if (!fb->built && built && loaded && !strcmp(what, "cuDNN")) {
 		fb->built = built;
 		built = NULL;
 	}

@@ -12,17 +12,22 @@
 
 /*
  * Called for each mismatch a line says: framework ("tensorflow", "jax",
- * "xla", "torch", "paddle"; static) and the two versions, each a heap
- * string or NULL when it could not be read. found takes both.
+ * "xla", "torch", "paddle"; static), the library as the message names
+ * it (what: "cuDNN"; JAX's version check also "CUDA" for the runtime,
+ * "cuBLAS", "cuFFT", "cuSOLVER", "cuSPARSE"; static) and the two
+ * versions, what it was built with (or, in JAX's block, the minimum it
+ * supports) and what was loaded, each a heap string ("12.1.0") or NULL
+ * when it could not be read. found takes both.
  */
 typedef void fwmsg_found_fn(void *arg, const char *line, const char *framework,
-			    char *built, char *loaded);
+			    const char *what, char *built, char *loaded);
 
 /*
- * Read one line (no '\n'). JAX says its minimum and the installed
- * version on two lines: *pending_min (heap or NULL, the caller's; start
- * with NULL and free it after the last line) carries the first to the
- * second.
+ * Read one line (no '\n'). JAX says which library ("Outdated cuBLAS
+ * installation found."), its minimum and the installed version on
+ * lines of their own: *pending_min (heap or NULL, the caller's; start
+ * with NULL and free it after the last line) carries the library, then
+ * the minimum, to the last.
  */
 void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
 			    fwmsg_found_fn *found, void *arg);

@@ -251,10 +251,57 @@ out:
 	buf_release(&key);
 }
 
-static void found_mismatch(void *arg, const char *line, const char *framework,
-			   char *built, char *loaded)
+/* JAX's name of a toolkit library its check reads: its entry. */
+static const struct nvlib *jax_library(const char *what)
 {
-	add_mismatch(arg, line, framework, built, loaded);
+	static const struct {
+		const char *what;
+		enum nvlib_id id;
+	} libs[] = { { "CUDA", NVLIB_CUDART },
+		     { "cuBLAS", NVLIB_CUBLAS },
+		     { "cuFFT", NVLIB_CUFFT },
+		     { "cuSOLVER", NVLIB_CUSOLVER },
+		     { "cuSPARSE", NVLIB_CUSPARSE } };
+
+	for (size_t i = 0; i < sizeof(libs) / sizeof(*libs); i++)
+		if (!strcmp(libs[i].what, what))
+			return nvlib_get(libs[i].id);
+	return NULL;
+}
+
+/* A toolkit library older than the framework asks: its own finding. */
+static void add_too_old(struct explain *ex, const char *line,
+			const char *framework, const char *what,
+			const struct nvlib *lib, char *built, char *loaded)
+{
+	struct explain_finding *f, m = { .kind = EXPLAIN_TOO_OLD };
+	struct buf key = BUF_INIT;
+
+	buf_printf(&key, "too-old %s %s %s", lib->stem, built, loaded);
+	if (seen(ex, key.data, &f)) {
+		FREE_EACH(built, loaded);
+	} else {
+		m.framework = xstrdup(framework);
+		m.name = xstrdup(what);
+		m.lib = lib;
+		m.built = built;
+		m.loaded = loaded;
+		keep(ex, &m, key.data, line);
+	}
+	buf_release(&key);
+}
+
+static void found_mismatch(void *arg, const char *line, const char *framework,
+			   const char *what, char *built, char *loaded)
+{
+	const struct nvlib *lib = jax_library(what);
+
+	if (!strcmp(what, "cuDNN"))
+		add_mismatch(arg, line, framework, built, loaded);
+	else if (lib && built && loaded)
+		add_too_old(arg, line, framework, what, lib, built, loaded);
+	else
+		FREE_EACH(built, loaded);
 }
 
 static void read_mismatches(struct explain *ex, const char *line)

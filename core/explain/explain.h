@@ -54,6 +54,8 @@ enum explain_kind {
 			       copies of one release and another */
 	EXPLAIN_SYMBOL,	    /* "undefined symbol: S, version libY.so.N":
 			       the copy of libY loaded lacks S@libY.so.N */
+	EXPLAIN_TOO_OLD,    /* a toolkit library older than the framework
+			       asks (JAX's check: cuBLAS, the runtime) */
 };
 
 /* A copy of a library on this machine, judged by the loader model
@@ -90,8 +92,9 @@ struct explain_finding {
 			    on this one ("libcudnn_cnn_infer.so.8. Error:
 			    libcuda.so: cannot open ..."), or NULL */
 	char *framework; /* mismatch: "tensorflow", "torch" */
-	char *built;	 /* mismatch: the cuDNN it was compiled with */
-	char *loaded;	 /* mismatch: the cuDNN it found */
+	char *built;	 /* mismatch: the cuDNN it was compiled with; too
+			    old: the library's version it asks at least */
+	char *loaded;	 /* mismatch, too old: the version it found */
 	char *line;	 /* the first line it was found on, trimmed */
 	struct explain_row *rows; /* explain_frameworks */
 	size_t nrows;
@@ -295,6 +298,15 @@ struct explain_fix {
 
 void explain_fix_init(struct explain_fix *fx);
 void explain_fix_release(struct explain_fix *fx);
+
+/*
+ * What a library older than a framework asks (EXPLAIN_TOO_OLD) means
+ * for the CUDA release, into fx->s after explain_scan: the oldest
+ * release of cat whose copy of the library (its component) is new
+ * enough is a minimum; where cat has none, fx->note says so.
+ */
+void explain_fix_minimums(struct explain_fix *fx, const struct explain *ex,
+			  const struct catalog *cat);
 
 /*
  * The fix, once fx->s holds explain_scan's wants (finished) and fx->in

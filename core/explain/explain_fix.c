@@ -9,6 +9,7 @@
 
 #include "explain/explain.h"
 #include "base/json_util.h"
+#include "base/version.h"
 #include "base/xalloc.h"
 
 void explain_fix_init(struct explain_fix *fx)
@@ -110,6 +111,65 @@ static void unknown_cuda(struct explain_fix *fx, const struct explain *ex)
 	}
 	strv_push(&fx->decide, "cuenv needs --python");
 	BUF_RELEASE_EACH(&b, &r);
+}
+
+/*
+ * The oldest CUDA release of cat whose copy of f's library (its
+ * component) is f->built or newer, of the same major, as "M.m" into
+ * out; false when the catalogue has none.
+ */
+static bool release_shipping(const struct catalog *cat,
+			     const struct explain_finding *f, struct buf *out)
+{
+	const struct release *best = NULL;
+
+	for (size_t i = 0; i < cat->n; i++) {
+		const struct release *r = cat->v[i];
+
+		if (r->kind != KIT_CUDA ||
+		    (best && version_cmp_str(r->version, best->version) >= 0))
+			continue;
+		for (size_t k = 0; k < r->nparts; k++) {
+			const struct part *p = &r->parts[k];
+
+			if (!strcmp(p->name, f->lib->component) &&
+			    version_major(p->version) ==
+				    version_major(f->built) &&
+			    version_cmp_str(p->version, f->built) >= 0) {
+				best = r;
+				break;
+			}
+		}
+	}
+	buf_reset(out);
+	if (best)
+		buf_printf(out, "%lu.%lu", version_major(best->version),
+			   strtoul(strchr(best->version, '.') + 1, NULL, 10));
+	return best != NULL;
+}
+
+void explain_fix_minimums(struct explain_fix *fx, const struct explain *ex,
+			  const struct catalog *cat)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct explain_finding *f = &ex->v[i];
+
+		if (f->kind != EXPLAIN_TOO_OLD)
+			continue;
+		if (release_shipping(cat, f, &b)) {
+			needs_scan_report(&fx->s, f->framework, "the message",
+					  b.data, NULL);
+		} else if (!fx->note) {
+			buf_printf(&b,
+				   "no CUDA release in the catalogue ships "
+				   "%s %s or newer",
+				   f->name, f->built);
+			fx->note = buf_detach(&b);
+		}
+	}
+	buf_release(&b);
 }
 
 void explain_fix_decide(struct explain_fix *fx, const struct explain *ex,
@@ -225,6 +285,7 @@ static const char *const kind_names[] = {
 	[EXPLAIN_DRIVER_OLD] = "driver-too-old",
 	[EXPLAIN_MIXED] = "mixed-copies",
 	[EXPLAIN_SYMBOL] = "symbol-version",
+	[EXPLAIN_TOO_OLD] = "library-too-old",
 };
 
 /* The loader model's reading (explain_loader.h), for a symbol version

@@ -319,6 +319,17 @@ static void render_finding(struct buf *out, const struct explain_finding *f)
 			BUF_RELEASE_EACH(&yes, &no);
 		}
 		break;
+	case EXPLAIN_TOO_OLD:
+		buf_printf(out,
+			   "%s loaded %s %s, older than the %s it asks for\n",
+			   !strcmp(f->framework, "jax") ? "JAX" : f->framework,
+			   f->name, f->loaded, f->built);
+		buf_printf(out,
+			   "  it needs %s %s or newer (%s): a CUDA release "
+			   "that ships one, before any older copy on the "
+			   "loader's path\n",
+			   f->name, f->built, f->lib->component);
+		break;
 	case EXPLAIN_CUPTI_PRIVILEGES:
 		buf_adds(out,
 			 "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded, "

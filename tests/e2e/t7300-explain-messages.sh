@@ -165,6 +165,27 @@ assert j["fix"] == [], j["fix"]
 assert "cuenv exec -- PROGRAM" in j["note"], j["note"]
 ' "$HOME/j" || exit 1
 
+# ---- JAX's check of a toolkit library (jax_plugins/cuda/__init__.py,
+# _make_msg's block): cuBLAS older than asked, never read as cuDNN; the
+# fix is the oldest release shipping one new enough (the fixture's 12.4.0
+# ships libcublas 12.4.5.8), run as printed.
+jax_cublas="RuntimeError: Unable to use CUDA because of the following issues with CUDA components:
+Outdated cuBLAS installation found.
+Version JAX was built against: 120304
+Minimum supported: 120100
+Installed version: 120002
+The local installation version must be no lower than 120100."
+printf '%s\n' "$jax_cublas" >"$HOME/jax.log" &&
+	mkdir -p "$HOME/jaxp" && cd "$HOME/jaxp" &&
+	expect_code 0 cuenv explain - <"$HOME/jax.log" &&
+	stdout_has "JAX loaded cuBLAS 12.0.2, older than the 12.1.0 it asks for" &&
+	stdout_lacks "cuDNN 12" &&
+	stdout_has "  fix: cuenv install 12.4" &&
+	run_fixes "jax cublas" &&
+	expect_code 0 cuenv explain - <"$HOME/jax.log" &&
+	stdout_has "the selection in force here, gives it" &&
+	cd "$HOME/p" || exit 1
+
 # ---- names no release gives, text that names nothing ---------------------
 expect_code 1 cuenv explain "libcudart.so.99: cannot open shared object file: No such file or directory" &&
 	stdout_has "libcudart.so.99: libcudart by its name, but no CUDA release ships it under that name" &&

@@ -43,6 +43,9 @@ static void test_fwmsg_says_nothing_without_both_versions(void **state)
 				      "open shared object file\n"));
 	/* the installed version alone, no minimum before it */
 	assert_null(fwmsg_cudnn_built("Installed version: 8907\n"));
+	/* a block whose library was not read: no library is guessed */
+	assert_null(fwmsg_cudnn_built("Minimum supported: 9100\n"
+				      "Installed version: 8907\n"));
 	assert_null(fwmsg_cudnn_built(""));
 	/* a number past any version (strtoul's ULONG_MAX) is none (CI's
 	 * fuzz run: "Minimum supported:99999999999999999999") */
@@ -52,12 +55,14 @@ static void test_fwmsg_says_nothing_without_both_versions(void **state)
 }
 
 static void found(void *arg, const char *line, const char *framework,
-		  char *built, char *loaded)
+		  const char *what, char *built, char *loaded)
 {
 	struct buf *b = arg;
 
 	(void)line;
-	buf_printf(b, "%s %s %s;", framework, built ? built : "-",
+	buf_printf(b, "%s%s%s %s %s;", framework,
+		   strcmp(what, "cuDNN") ? " " : "",
+		   strcmp(what, "cuDNN") ? what : "", built ? built : "-",
 		   loaded ? loaded : "-");
 	free(built);
 	free(loaded);
@@ -82,6 +87,57 @@ static void test_fwmsg_names_the_framework_of_each_line(void **state)
 	buf_release(&b);
 }
 
+/*
+ * JAX's version check names the library and prints its version as that
+ * library's API returns it (jax_plugins/cuda/__init__.py, the messages
+ * of _version_check and _make_msg): the runtime's 12030 is 12.3,
+ * cuBLAS' 120304 12.3.4, cuFFT's and cuSPARSE's 11012 11.0.12; the
+ * block says its library first, so a cuBLAS minimum is never cuDNN's.
+ */
+static void test_fwmsg_reads_each_library_of_jaxs_check(void **state)
+{
+	static const char *const block[] = {
+	    "Unable to use CUDA because of the following issues with CUDA "
+	    "components:",
+	    "Outdated cuBLAS installation found.",
+	    "Version JAX was built against: 120304",
+	    "Minimum supported: 120100",
+	    "Installed version: 120002",
+	    "The local installation version must be no lower than 120100.",
+	};
+	struct buf b = BUF_INIT;
+	char *pending = NULL;
+
+	(void)state;
+	fwmsg_cudnn_mismatches(
+	    "RuntimeError: Found CUDA version 12010, but JAX was built "
+	    "against version 12030, which is newer. The copy of CUDA that is "
+	    "installed must be at least as new as the version against which "
+	    "JAX was built.",
+	    &pending, found, &b);
+	fwmsg_cudnn_mismatches(
+	    "Found cuFFT version 11012, but JAX was built against version "
+	    "11200, which is newer.",
+	    &pending, found, &b);
+	for (size_t i = 0; i < sizeof(block) / sizeof(*block); i++)
+		fwmsg_cudnn_mismatches(block[i], &pending, found, &b);
+	assert_string_equal(b.data, "jax CUDA 12.3 12.1;jax cuFFT 11.2.0 "
+				    "11.0.12;jax cuBLAS 12.1.0 12.0.2;");
+	assert_null(pending);
+	/* a cuBLAS block gives no cuDNN version */
+	assert_null(fwmsg_cudnn_built("Outdated cuBLAS installation found.\n"
+				      "Minimum supported: 120100\n"
+				      "Installed version: 120002\n"));
+	/* a library the check names that cuenv does not read: nothing */
+	fwmsg_cudnn_mismatches("Found cuPTI version 16, but JAX was built "
+			       "against version 18",
+			       &pending, found, &b);
+	assert_string_equal(b.data, "jax CUDA 12.3 12.1;jax cuFFT 11.2.0 "
+				    "11.0.12;jax cuBLAS 12.1.0 12.0.2;");
+	free(pending);
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +145,7 @@ int main(void)
 	    cmocka_unit_test(test_fwmsg_reads_jaxs_minimum_over_two_lines),
 	    cmocka_unit_test(test_fwmsg_says_nothing_without_both_versions),
 	    cmocka_unit_test(test_fwmsg_names_the_framework_of_each_line),
+	    cmocka_unit_test(test_fwmsg_reads_each_library_of_jaxs_check),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 

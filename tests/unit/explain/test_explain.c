@@ -458,6 +458,74 @@ static void test_explain_nvlib_in_words(void **state)
 	buf_release(&b);
 }
 
+/*
+ * JAX's check of a toolkit library (the block of jax_plugins/cuda's
+ * _make_msg, for cuBLAS): the library older than asked is a finding of
+ * its own, never a cuDNN mismatch, and its fix the oldest CUDA release
+ * whose libcublas is new enough, from the catalogue's components.
+ */
+static void test_explain_jax_library_too_old(void **state)
+{
+	struct part p120[] = {{.name = "libcublas", .version = "12.0.2.224"}},
+		    p121[] = {{.name = "libcublas", .version = "12.1.3.1"}},
+		    p124[] = {{.name = "libcublas", .version = "12.4.5.8"}};
+	struct release r120 = {.kind = KIT_CUDA,
+			       .version = "12.0.1",
+			       .cuda_major = 12,
+			       .parts = p120,
+			       .nparts = 1},
+		       r121 = {.kind = KIT_CUDA,
+			       .version = "12.1.1",
+			       .cuda_major = 12,
+			       .parts = p121,
+			       .nparts = 1},
+		       r124 = {.kind = KIT_CUDA,
+			       .version = "12.4.1",
+			       .cuda_major = 12,
+			       .parts = p124,
+			       .nparts = 1};
+	struct release *v[] = {&r124, &r120, &r121};
+	struct catalog cat = {.v = v, .n = 3};
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	parse(&ex, "Outdated cuBLAS installation found.\n"
+		   "Version JAX was built against: 120304\n"
+		   "Minimum supported: 120100\n"
+		   "Installed version: 120002\n");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_TOO_OLD);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUBLAS);
+	assert_string_equal(ex.v[0].built, "12.1.0");
+	assert_string_equal(ex.v[0].loaded, "12.0.2");
+	explain_fix_init(&fx);
+	explain_scan(&ex, &fx.s);
+	explain_fix_minimums(&fx, &ex, &cat);
+	needs_scan_finish(&fx.s);
+	explain_fix_decide(&fx, &ex, &cat);
+	assert_int_equal(fx.s.nrep, 1);
+	assert_string_equal(fx.s.rep[0].cuda, "12.1");
+	assert_null(fx.note);
+	explain_fix_release(&fx);
+
+	/* no release ships it: said, not guessed */
+	cat.n = 1; /* 12.4.1 alone: cuBLAS 12.4.5 */
+	explain_release(&ex);
+	parse(&ex, "Found cuBLAS version 120405, but JAX was built against "
+		   "version 130100, which is newer.");
+	explain_fix_init(&fx);
+	explain_scan(&ex, &fx.s);
+	explain_fix_minimums(&fx, &ex, &cat);
+	needs_scan_finish(&fx.s);
+	explain_fix_decide(&fx, &ex, &cat);
+	assert_int_equal(fx.s.nrep, 0);
+	assert_string_equal(fx.note, "no CUDA release in the catalogue ships "
+				     "cuBLAS 13.1.0 or newer");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+}
+
 /* The fix: the selection in force, an installed version, the catalogue. */
 static void test_explain_fix_from_the_store_or_catalogue(void **state)
 {
@@ -1153,6 +1221,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_libraries_outside_the_toolkit),
 	    cmocka_unit_test(test_explain_no_release_gives_it),
 	    cmocka_unit_test(test_explain_cudnn_mismatches),
+	    cmocka_unit_test(test_explain_jax_library_too_old),
 	    cmocka_unit_test(test_explain_mismatch_without_a_path),
 	    cmocka_unit_test(test_explain_torch_tuple_must_be_a_version),
 	    cmocka_unit_test(test_explain_finding_set_keeps_names_once),
