@@ -196,10 +196,25 @@ static struct explain_finding *add_named(struct explain *ex,
 	return keep(ex, f, name, line);
 }
 
+/*
+ * Does the line give Windows' error 127 (ERROR_PROC_NOT_FOUND: "The
+ * specified procedure could not be found", LoadLibrary's "error 127")?
+ * The DLL was found; one it imports from lacks an entry point.
+ */
+static bool says_entry_missing(const char *line)
+{
+	return str_find_nocase(line, "procedure could not be found") ||
+	       str_find_nocase(line, "WinError 127") ||
+	       str_find_nocase(line, "with error 127");
+}
+
 /* Does the line say that a library could not be loaded? */
 static bool says_missing(const char *line)
 {
 	static const char *const words[] = {
+		/* Windows' 126, ERROR_MOD_NOT_FOUND: it or a DLL it needs */
+		"module could not be found",
+		"with error 126",
 		"cannot open shared object file",
 		"Could not load dynamic",
 		"not found",
@@ -326,6 +341,9 @@ static void read_driver(struct explain *ex, const char *line)
 		"cudaErrorInsufficientDriver",
 		"cuda runtime error (35)",
 		"NVIDIA driver on your system is too old",
+		/* the NVIDIA Container Toolkit's check of an image's
+		 * NVIDIA_REQUIRE_CUDA against the driver */
+		"requirement error: unsatisfied condition: cuda>",
 	};
 	struct explain_finding *f;
 	const char *p;
@@ -334,6 +352,9 @@ static void read_driver(struct explain *ex, const char *line)
 		if (!str_find_nocase(line, words[i]))
 			continue;
 		f = add_once(ex, EXPLAIN_DRIVER_OLD, line);
+		/* who says it: the container toolkit, before the program */
+		if (f && !f->name && strstr(words[i], "requirement"))
+			f->name = xstrdup("nvidia-container-cli");
 		p = strstr(line, "(found version ");
 		if (f && p && !f->driver_cuda) {
 			unsigned long v = strtoul(p + 15, NULL, 10);
@@ -820,6 +841,8 @@ static void read_name(struct explain *ex, const char *tok, bool dll,
 	}
 	if (f && missing)
 		f->missing = true;
+	if (f && says_entry_missing(line))
+		f->entry_missing = true;
 }
 
 /*
@@ -1374,7 +1397,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		/* a symbol missing: another copy installed does not help;
 		 * which copy to load is explain_model's fix */
 		if (ex->v[i].kind == EXPLAIN_MIXED ||
-		    ex->v[i].kind == EXPLAIN_SYMBOL)
+		    ex->v[i].kind == EXPLAIN_SYMBOL || ex->v[i].entry_missing)
 			mixed = true;
 		/* a log that says what failed: the names only mentioned
 		 * (paths listed, libraries found) ask for nothing */

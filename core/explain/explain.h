@@ -84,18 +84,20 @@ struct explain_finding {
 			     NULL for mismatch and CUPTI findings */
 	const struct nvlib *lib; /* or NULL */
 	bool dll;		 /* name is a Windows DLL */
-	char *soname;	 /* the Linux soname it stands for ("libcudart.so.11.0"
+	char *soname;	/* the Linux soname it stands for ("libcudart.so.11.0"
 			     for cudart64_110.dll), or NULL (no version) */
-	char *releases;	 /* "CUDA 11.2", "CUDA 11.x", "cuDNN 8.x", or NULL */
-	bool missing;	 /* the text says it could not be loaded */
-	char *wanted_by; /* a library the loader found whose loading failed
+	char *releases; /* "CUDA 11.2", "CUDA 11.x", "cuDNN 8.x", or NULL */
+	bool missing;	/* the text says it could not be loaded */
+	bool entry_missing; /* Windows' error 127: found, but a DLL it
+			       imports from lacks an entry point */
+	char *wanted_by;    /* a library the loader found whose loading failed
 			    on this one ("libcudnn_cnn_infer.so.8. Error:
 			    libcuda.so: cannot open ..."), or NULL */
-	char *framework; /* mismatch: "tensorflow", "torch" */
-	char *built;	 /* mismatch: the cuDNN it was compiled with; too
+	char *framework;    /* mismatch: "tensorflow", "torch" */
+	char *built;	    /* mismatch: the cuDNN it was compiled with; too
 			    old: the library's version it asks at least */
-	char *loaded;	 /* mismatch, too old: the version it found */
-	char *line;	 /* the first line it was found on, trimmed */
+	char *loaded;	    /* mismatch, too old: the version it found */
+	char *line;	    /* the first line it was found on, trimmed */
 	struct explain_row *rows; /* explain_frameworks */
 	size_t nrows;
 	struct strv store;  /* explain_machine: "cuda 11.8.0 (installed)

@@ -381,6 +381,8 @@ static const struct built_phrase built[] = {
 	{ "compiled against CUDA", false },
 	{ "CUDA used to build PyTorch:", false },
 	{ "Runtime API Version:", false }, /* Paddle's gpu_resources.cc */
+	/* nvidia-container-cli: the image's NVIDIA_REQUIRE_CUDA */
+	{ "unsatisfied condition: cuda>=", false },
 	{ "compiled with CUDNN", true },
 	{ "compiled with cuDNN", true },
 };
@@ -414,6 +416,23 @@ static void read_built(struct explain_context *c, const char *line)
 		q = quote(p, (size_t)(v + k - p));
 		explain_context_cuda(c, ver, q, built[i].cudnn);
 		FREE_EACH(ver, q);
+	}
+	/* a requirement by major: onnxruntime's "Require cuDNN 9.* and CUDA
+	 * 13.*" (onnxruntime_pybind_state.cc), "requires CUDA 12.x" */
+	p = str_find_nocase(line, "require");
+	for (const char *w = p; w && *w; w++) {
+		bool dnn = !strncasecmp(w, "cudnn ", 6);
+		const char *v = w + (dnn ? 6 : 5);
+		size_t k = strspn(v, "0123456789");
+
+		if ((dnn || !strncmp(w, "CUDA ", 5)) && k && k < 3 &&
+		    (!strncmp(v + k, ".*", 2) || !strncmp(v + k, ".x", 2))) {
+			char *ver = xstrndup(v, k),
+			     *q = quote(w, (size_t)(v + k + 2 - w));
+
+			explain_context_cuda(c, ver, q, dnn);
+			FREE_EACH(ver, q);
+		}
 	}
 	/* darknet: "CUDA-version: 11050 (11050), cuDNN: 8.3.0", the
 	 * CUDART_VERSION and CUDNN it was compiled with */

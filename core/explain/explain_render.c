@@ -73,7 +73,19 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 		buf_adds(out,
 			 "  CUPTI names its Windows DLL after its own year "
 			 "version, which does not name a CUDA release\n");
-	if (f->missing)
+	if (f->entry_missing)
+		buf_adds(out,
+			 "  Windows' error 127: it was found, but a DLL it "
+			 "imports from lacks an entry point: an older copy of "
+			 "one of its dependencies (a cuDNN or CUDA DLL) comes "
+			 "first on PATH; no install gives it, the older copy "
+			 "must go from PATH\n"
+			 "  see the copies PATH has: where.exe cudnn*.dll "
+			 "cublas*.dll cudart*.dll\n");
+	else if (f->missing && f->dll)
+		buf_adds(out, "  the program could not load it, or a DLL it "
+			      "needs (Windows' error 126)\n");
+	else if (f->missing)
 		buf_adds(out, "  the program could not load it\n");
 	if (f->wanted_by)
 		buf_printf(out, "  %s was found; it could not load this one\n",
@@ -82,8 +94,16 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 
 static void render_driver_old(struct buf *out, const struct explain_finding *f)
 {
-	buf_adds(out, "the NVIDIA driver is older than the CUDA runtime the "
-		      "program uses (cudaErrorInsufficientDriver, 35)\n");
+	if (f->name && !strcmp(f->name, "nvidia-container-cli"))
+		buf_adds(out, "the NVIDIA driver is older than the CUDA the "
+			      "container image asks for (nvidia-container-cli "
+			      "checks its NVIDIA_REQUIRE_CUDA before it "
+			      "starts)\n");
+	else
+		buf_adds(out,
+			 "the NVIDIA driver is older than the CUDA runtime "
+			 "the program uses (cudaErrorInsufficientDriver, "
+			 "35)\n");
 	if (f->driver_cuda)
 		buf_printf(out,
 			   "  the driver says it supports CUDA %s at most\n",

@@ -71,6 +71,10 @@ static const struct nvlib_rule r_nvrtc[] = {
 	{ 12, 0, NVLIB_MAJOR, NULL },
 	END,
 };
+static const struct nvlib_rule r_nvrtc_builtins[] = {
+	{ 0, 0, NVLIB_MINOR, NULL }, /* every release its own: 12.4 */
+	END,
+};
 static const struct nvlib_rule r_nvjitlink[] = {
 	{ 0, 0, NVLIB_NONE, NULL },
 	{ 12, 0, NVLIB_MAJOR, NULL },
@@ -194,6 +198,11 @@ static const struct nvlib table[NVLIB_COUNT] = {
 	[NVLIB_CUFILE] = { NVLIB_CUFILE, STEM("cufile"), 0, "libcufile",
 			   "nvidia-cufile", "cufile", NULL, NVLIB_DLL_NONE,
 			   "cufile.h", NULL, r_cufile },
+	[NVLIB_NVRTC_BUILTINS] = { NVLIB_NVRTC_BUILTINS, STEM("nvrtc-builtins"),
+				   0, "cuda_nvrtc", "nvidia-cuda-nvrtc",
+				   "cuda_nvrtc", "nvrtc-builtins64_",
+				   NVLIB_DLL_DOTLESS, NULL, NULL,
+				   r_nvrtc_builtins },
 };
 
 const char *nvlib_so_version(const struct nvlib *lib, const char *name)

@@ -64,6 +64,8 @@ enum nvlib_id {
 	NVLIB_NVPERF_TARGET,
 	NVLIB_CUSPARSELT, /* its own version: libcusparseLt.so.0 (0.6, 0.7) */
 	NVLIB_CUFILE,	  /* GPUDirect Storage: libcufile.so.0 since 11.4 */
+	NVLIB_NVRTC_BUILTINS, /* libnvrtc-builtins.so.11.1: NVRTC loads the
+				 one of its own release */
 	NVLIB_COUNT
 };
 

@@ -526,6 +526,81 @@ static void test_explain_jax_library_too_old(void **state)
 	explain_release(&ex);
 }
 
+/*
+ * A requirement by major names the build's CUDA and cuDNN: onnxruntime's
+ * "Require cuDNN 9.* and CUDA 13.*" (onnxruntime_pybind_state.cc), not
+ * the same words outside a requirement.
+ */
+static void test_explain_reads_a_requirement_by_major(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex,
+	      "Failed to create CUDAExecutionProvider. Require cuDNN 9.* "
+	      "and CUDA 13.*, and the latest MSVC runtime. Please install "
+	      "all dependencies as mentioned in the GPU requirements page");
+	assert_string_equal(ex.ctx.cuda, "13");
+	assert_string_equal(ex.ctx.cudnn, "9");
+	explain_release(&ex);
+	parse(&ex, "this build requires CUDA 12.x: libcudart.so.12 is missing");
+	assert_string_equal(ex.ctx.cuda, "12");
+	explain_release(&ex);
+	parse(&ex, "ls: CUDA 13.* cuDNN 9.*");
+	assert_null(ex.ctx.cuda);
+	assert_null(ex.ctx.cudnn);
+	explain_release(&ex);
+}
+
+/*
+ * nvidia-container-cli's check of an image's NVIDIA_REQUIRE_CUDA (the
+ * NVIDIA Container Toolkit's "requirement error: unsatisfied condition:
+ * cuda>=12.8"): the driver older than the CUDA the image asks for, that
+ * CUDA the text's; and NVRTC's own builtins library, one per release.
+ */
+static void test_explain_container_driver_and_nvrtc_builtins(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex,
+	      "stderr: Auto-detected mode as 'legacy' nvidia-container-cli: "
+	      "requirement error: unsatisfied condition: cuda>=12.8, please "
+	      "update your driver to a newer version, or use an earlier "
+	      "cuda container: unknown.");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_DRIVER_OLD);
+	assert_string_equal(ex.v[0].name, "nvidia-container-cli");
+	assert_string_equal(ex.ctx.cuda, "12.8");
+	explain_release(&ex);
+
+	/* Windows' 126: it or a DLL it needs is missing; 127: found, an
+	 * entry point missing (an older copy first on PATH), no install */
+	parse(&ex, "OSError: [WinError 126] The specified module could not be "
+		   "found. Error loading \"C:\\venv\\torch\\lib\\"
+		   "cudnn_cnn_infer64_8.dll\" or one of its dependencies.");
+	assert_int_equal(ex.n, 1);
+	assert_true(ex.v[0].missing);
+	assert_false(ex.v[0].entry_missing);
+	explain_release(&ex);
+	parse(&ex, "OSError: [WinError 127] The specified procedure could not "
+		   "be found. Error loading \"C:\\venv\\torch\\lib\\"
+		   "cudnn_cnn_infer64_8.dll\" or one of its dependencies.");
+	assert_int_equal(ex.n, 1);
+	assert_false(ex.v[0].missing);
+	assert_true(ex.v[0].entry_missing);
+	explain_release(&ex);
+
+	parse(&ex, "nvrtc: error: failed to open libnvrtc-builtins.so.11.1. "
+		   "Make sure that libnvrtc-builtins.so.11.1 is installed "
+		   "correctly.");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_LIBRARY);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_NVRTC_BUILTINS);
+	assert_string_equal(ex.v[0].releases, "CUDA 11.1");
+	explain_release(&ex);
+}
+
 /* The fix: the selection in force, an installed version, the catalogue. */
 static void test_explain_fix_from_the_store_or_catalogue(void **state)
 {
@@ -1222,6 +1297,8 @@ int main(void)
 	    cmocka_unit_test(test_explain_no_release_gives_it),
 	    cmocka_unit_test(test_explain_cudnn_mismatches),
 	    cmocka_unit_test(test_explain_jax_library_too_old),
+	    cmocka_unit_test(test_explain_reads_a_requirement_by_major),
+	    cmocka_unit_test(test_explain_container_driver_and_nvrtc_builtins),
 	    cmocka_unit_test(test_explain_mismatch_without_a_path),
 	    cmocka_unit_test(test_explain_torch_tuple_must_be_a_version),
 	    cmocka_unit_test(test_explain_finding_set_keeps_names_once),

@@ -52,6 +52,13 @@ static void test_nvlib_sonames_of_cuda_13_toolkit(void **state)
 	assert_soname(NVLIB_NVRTC, "13.0", "libnvrtc.so.13");
 	assert_soname(NVLIB_NVJITLINK, "13.0", "libnvJitLink.so.13");
 	assert_soname(NVLIB_NVBLAS, "13.0", "libnvblas.so.13");
+	/* NVRTC's builtins: every release its own major.minor */
+	assert_soname(NVLIB_NVRTC_BUILTINS, "13.0",
+		      "libnvrtc-builtins.so.13.0");
+	assert_soname(NVLIB_NVRTC_BUILTINS, "12.4.1",
+		      "libnvrtc-builtins.so.12.4");
+	assert_soname(NVLIB_NVRTC_BUILTINS, "11.1",
+		      "libnvrtc-builtins.so.11.1");
 }
 
 static void test_nvlib_sonames_of_cuda_11_and_12(void **state)
@@ -114,6 +121,8 @@ static void test_nvlib_matches_real_file_names(void **state)
 	assert_file("libcusparseLt.so.0", NVLIB_CUSPARSELT, "0");
 	assert_file("libcusparse.so.12", NVLIB_CUSPARSE, "12");
 	assert_file("libcufile.so.0", NVLIB_CUFILE, "0");
+	assert_file("libnvrtc-builtins.so.12.4", NVLIB_NVRTC_BUILTINS, "12.4");
+	assert_file("libnvrtc.so.12", NVLIB_NVRTC, "12");
 }
 
 static void test_nvlib_rejects_what_is_not_a_toolkit_library(void **state)
