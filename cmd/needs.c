@@ -127,8 +127,16 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	rc = cmd_fetch_env(ctx, &fo, err);
 	if (rc)
 		goto out;
-	/* NAME==VERSION: the wheel pip would pick for this interpreter */
-	if (needs_args_want_net(argc, argv) && !ctx->opt.arg[O_PLATFORM]) {
+	/* NAME==VERSION: the wheel pip would pick for the Python asked for,
+	 * else for this interpreter */
+	if (ctx->opt.arg[O_PYTHON_VERSION]) {
+		rc = needs_python_version_tag(ctx->opt.arg[O_PYTHON_VERSION],
+					      &pytag, err);
+		if (rc)
+			goto out;
+		args.py = pytag.data;
+	} else if (needs_args_want_net(argc, argv) &&
+		   !ctx->opt.arg[O_PLATFORM]) {
 		const char *exe = py.exe ? py.exe : "python3";
 
 		if (!needs_python_tag(exe, ctx->envp, &pytag))

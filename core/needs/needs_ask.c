@@ -98,3 +98,23 @@ int needs_python_tag(const char *exe, char *const *envp, struct buf *out)
 	err_release(&e);
 	return rc;
 }
+
+int needs_python_version_tag(const char *v, struct buf *out,
+			     struct cuenv_err *err)
+{
+	size_t n = strspn(v, "0123456789");
+
+	buf_reset(out);
+	if (n == 1 && v[1] == '.' &&
+	    strspn(v + 2, "0123456789") == strlen(v + 2) && v[2] &&
+	    strlen(v + 2) <= 2)
+		buf_printf(out, "cp%c%s", v[0], v + 2);
+	else if (n == strlen(v) && n >= 1 && n <= 3)
+		buf_printf(out, "cp%s", v);
+	if (!out->len || out->data[2] != '3')
+		return cuenv_fail(err, CUENV_E_USAGE,
+				  "'%s' is not a CPython 3 version (3.11, "
+				  "311)",
+				  v);
+	return CUENV_OK;
+}

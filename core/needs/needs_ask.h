@@ -39,4 +39,12 @@ int needs_ask_python(struct needs_python *py, char *const *envp,
  */
 int needs_python_tag(const char *exe, char *const *envp, struct buf *out);
 
+/*
+ * The wheel tag of CPython version v as pip's --python-version takes
+ * it ("3.11", "311", "3"): "cp311", into out. CUENV_OK, or CUENV_E_USAGE
+ * naming v when it is none.
+ */
+int needs_python_version_tag(const char *v, struct buf *out,
+			     struct cuenv_err *err);
+
 #endif

@@ -1210,6 +1210,58 @@ static bool spec_matches(const char *v, const char *spec)
 }
 
 /*
+ * No wheel of the release for py: the one for the nearest CPython
+ * instead (cp39 for cp311 when cp37 to cp39 are all there is), of the
+ * newest release spec names (NAME alone: final releases), for this
+ * platform; into *pick and r->version, nothing when none.
+ */
+static void nearest_python(const struct index_file *files, size_t nfiles,
+			   const char *spec, const char *platform,
+			   unsigned glibc, const char *py,
+			   struct wheel_requirement *r,
+			   const struct index_file **pick)
+{
+	struct buf pt = BUF_INIT;
+	unsigned long here =
+		strncmp(py, "cp3", 3) ? 0 : strtoul(py + 3, NULL, 10);
+	long best_d = -1;
+	struct pep440 pv, picked;
+
+	for (size_t i = 0; here && i < nfiles; i++) {
+		const struct index_file *f = &files[i];
+		char *v = wheel_version(f->name);
+		unsigned long x;
+		long d;
+		int c;
+
+		if (!v || pep440_parse(v, &pv) ||
+		    (spec && !spec_matches(v, spec)) ||
+		    (!spec && (pv.pre >= 0 || pv.dev >= 0)) ||
+		    !wheel_platform_rank(f->name, platform, glibc) ||
+		    !wheel_tag(f->name, 2, &pt) || strncmp(pt.data, "cp3", 3)) {
+			free(v);
+			continue;
+		}
+		x = strtoul(pt.data + 3, NULL, 10);
+		d = (long)(x > here ? x - here : here - x);
+		c = *pick ? pep440_cmp(&pv, &picked) : 1;
+		/* the newest release; of it, the nearest Python, the newer
+		 * of two as near */
+		if (c > 0 ||
+		    (!c && (d < best_d || (d == best_d && x > here)))) {
+			free(r->version);
+			r->version = v;
+			picked = pv;
+			best_d = d;
+			*pick = f;
+		} else {
+			free(v);
+		}
+	}
+	buf_release(&pt);
+}
+
+/*
  * The wheel of req (NAME==VERSION, or NAME alone: its newest release) on
  * index that pip would install here (see wheel_requirement_scan; py: the
  * interpreter's tag, "cp311", or NULL), into r (project, version, wheel,
@@ -1292,6 +1344,9 @@ static int choose_wheel(const char *req, const char *index,
 			free(v);
 		}
 	}
+	if (!*pick && py)
+		nearest_python(*files, *nfiles, spec, platform, glibc, py, r,
+			       pick);
 	if (!*pick) {
 		/* the index answered: not there is "not in the index" */
 		rc = cuenv_fail(err, CUENV_E_UNKNOWN,
@@ -1318,13 +1373,23 @@ static int choose_wheel(const char *req, const char *index,
 	r->url = xstrdup((*pick)->url);
 	r->st.size = (*pick)->size;
 	if (why) {
-		wheel_tag(r->wheel, 0, &t);
-		buf_printf(why, "%s for %s, %s", r->wheel,
-			   py ? py : "any Python", platform ? platform : "");
-		if (!platform && glibc)
+		wheel_tag(r->wheel, 2, &t);
+		if (py && !tag_has(t.data, py) &&
+		    wheel_python_rank(r->wheel, py) == 0)
+			buf_printf(why,
+				   "%s: the nearest Python's, with no %s wheel "
+				   "of the release (the CUDA it needs is the "
+				   "build's, not the Python's), ",
+				   r->wheel, py);
+		else
+			buf_printf(why, "%s for %s, ", r->wheel,
+				   py ? py : "any Python");
+		if (platform)
+			buf_adds(why, platform);
+		else if (glibc)
 			buf_printf(why, "glibc 2.%u here", glibc);
-		else if (!platform)
-			buf_adds(why, "Linux x86_64");
+		else
+			buf_printf(why, "Linux %s", &WHEEL_ARCH[1]);
 	}
 out:
 	BUF_RELEASE_EACH(&page, &had, &t);

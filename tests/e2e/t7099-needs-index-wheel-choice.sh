@@ -8,7 +8,10 @@
 #    so the manylinux_2_17 one is taken, however newer the other's tag;
 #  - versions are PEP 440's: ==1.0.post3 is that post-release, NAME
 #    alone the newest final release (1.0.post3, not 1.1rc1), ==1.1rc1
-#    the pre-release.
+#    the pre-release;
+#  - a release with no wheel for this Python (tensorflow 2.6.5 has cp36
+#    to cp39 only) is read in the nearest Python's wheel, and said so;
+#    --python-version asks for another Python's, as pip's does.
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
@@ -18,7 +21,8 @@ minor=$(python3 -c 'import sys; print(sys.version_info[1])') || exit 1
 glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')
 [ -n "$glibc" ] || skip "not glibc: no manylinux ranking to check"
 idx=$HOME/index
-mkdir -p "$idx/packages" "$idx/simple/abi" "$idx/simple/glib" "$idx/simple/pep" &&
+mkdir -p "$idx/packages" "$idx/simple/abi" "$idx/simple/glib" "$idx/simple/pep" \
+	"$idx/simple/near" &&
 	python3 - "$idx" "$minor" <<'EOF_PY' || exit 1
 import hashlib, json, os, sys, zipfile
 idx, minor = sys.argv[1], int(sys.argv[2])
@@ -50,6 +54,11 @@ peps = ["pep-%s-py3-none-manylinux2014_x86_64.whl" % v for v in ("1.0", "1.0.pos
 for n in peps:
     wheel(n, n)
 page("pep", peps)
+near = ["near-1.0-cp3%d-cp3%d-manylinux2014_x86_64.whl" % (m, m)
+        for m in (minor - 4, minor - 2)]
+for n in near:
+    wheel(n, n)
+page("near", near)
 EOF_PY
 serve_start "$idx" PYPI &&
 	expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" abi==1.0 &&
@@ -62,6 +71,15 @@ assert d["fetched"][0]["wheel"] == "abi-1.0-cp38-abi3-manylinux2014_x86_64.whl",
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["fetched"][0]["wheel"] == "glib-1.0-py3-none-manylinux_2_17_x86_64.whl", d["fetched"]' "$E2E_OUT" &&
+	expect_code 0 cuenv needs --index "$PYPI_URL/simple" near==1.0 &&
+	stdout_has "near-1.0-cp3$((minor - 2))-cp3$((minor - 2))-manylinux2014_x86_64.whl: the nearest Python's, with no cp3$minor wheel of the release" &&
+	expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" --python-version 3.$((minor - 4)) near==1.0 &&
+	check "--python-version: not the cp3$((minor - 4)) wheel: $(cat "$E2E_OUT")" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fetched"][0]["wheel"] == "near-1.0-cp3%s-cp3%s-manylinux2014_x86_64.whl" % (sys.argv[2], sys.argv[2]), d["fetched"]' "$E2E_OUT" "$((minor - 4))" &&
+	expect_code 2 cuenv needs --python-version 3.x near==1.0 &&
+	stderr_has "cuenv: error: '3.x' is not a CPython 3 version (3.11, 311)" &&
 	for want in "pep==1.0.post3 1.0.post3" "pep 1.0.post3" "pep==1.1rc1 1.1rc1" "pep==1.0 1.0"; do
 		set -- $want
 		expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" "$1" &&

@@ -138,6 +138,30 @@ static void test_needs_ask_unstartable_is_a_usage_error(void **state)
 	err_release(&err);
 }
 
+/* --python-version as pip takes it: 3.11 and 311 are cp311; else a
+ * usage error naming the value. */
+static void test_needs_python_version_tag(void **state)
+{
+	static const char *const bad[] = {"3.x", "2.7",	   "3.",
+					  "",	 "3.1234", "python3"};
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(needs_python_version_tag("3.11", &b, &err), CUENV_OK);
+	assert_string_equal(b.data, "cp311");
+	assert_int_equal(needs_python_version_tag("39", &b, &err), CUENV_OK);
+	assert_string_equal(b.data, "cp39");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_int_equal(needs_python_version_tag(bad[i], &b, &err),
+				 CUENV_E_USAGE);
+		assert_non_null(strstr(err.msg.data, bad[i]));
+		err_release(&err);
+		err_init(&err);
+	}
+	buf_release(&b);
+}
+
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -147,6 +171,7 @@ int main(void)
 	    T(test_needs_ask_finds_a_name_on_path),
 	    T(test_needs_ask_failures_are_warnings),
 	    T(test_needs_ask_unstartable_is_a_usage_error),
+	    cmocka_unit_test(test_needs_python_version_tag),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))
