@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "needs/wheel.h"
 #include "nvidia/manifests.h"
 #include "plat/plat_main.h"
 #include "plat/plat_proc.h"
@@ -286,6 +287,19 @@ int main(int argc, char **argv)
 	 * /dev/urandom for a seed.
 	 */
 	json_object_seed(1);
+#ifdef CUENV_NET
+	{
+		/* the wheels an install or needs reads are the platform's
+		 * it acts for (a bad value is install's to say) */
+		const char *platform;
+		struct cuenv_err perr = CUENV_ERR_INIT;
+
+		if (!manifests_platform(env_get(envp, "CUENV_PLATFORM"),
+					&platform, &perr))
+			wheel_for_platform(platform);
+		err_release(&perr);
+	}
+#endif
 	cmd = NULL;
 	rc = global_options(&argc, &argv, envp, &err);
 	if (rc)

@@ -1006,6 +1006,18 @@ out:
 #define WHEEL_ARCH "_x86_64"
 #endif
 
+/* The architecture NULL platforms mean, wheel_for_platform's. */
+static const char *wheel_arch = WHEEL_ARCH;
+
+void wheel_for_platform(const char *platform)
+{
+	const char *m = catalog_platform_machine(platform);
+
+	wheel_arch = !strcmp(m, "aarch64")   ? "_aarch64"
+		     : !strcmp(m, "ppc64le") ? "_ppc64le"
+					     : "_x86_64";
+}
+
 /*
  * How well the platform tags fit: with platform, a tag holding it; else
  * Linux on this machine's architecture as pip ranks it for glibc 2.glibc
@@ -1026,10 +1038,10 @@ int wheel_platform_rank(const char *name, const char *platform, unsigned glibc)
 	for (const char *p = pl.data; p && *p;) {
 		const char *e = strchr(p, '.');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
-		size_t an = sizeof(WHEEL_ARCH) - 1;
+		size_t an = strlen(wheel_arch);
 		int y = -1;
 
-		if (n > an && !strncmp(p + n - an, WHEEL_ARCH, an)) {
+		if (n > an && !strncmp(p + n - an, wheel_arch, an)) {
 			if (!strncmp(p, "manylinux1_", 11))
 				y = 5;
 			else if (!strncmp(p, "manylinux2010_", 14))
@@ -1389,7 +1401,7 @@ static int choose_wheel(const char *req, const char *index,
 		else if (glibc)
 			buf_printf(why, "glibc 2.%u here", glibc);
 		else
-			buf_printf(why, "Linux %s", &WHEEL_ARCH[1]);
+			buf_printf(why, "Linux %s", wheel_arch + 1);
 	}
 out:
 	BUF_RELEASE_EACH(&page, &had, &t);

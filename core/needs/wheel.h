@@ -201,6 +201,13 @@ int wheel_requirement_scan(struct needs_scan *s, const char *req,
  * architecture with glibc 2.glibc, 0: any glibc).
  */
 int wheel_python_rank(const char *name, const char *py);
+
+/*
+ * Rank Linux wheels of the machine of catalog platform platform
+ * ("linux-sbsa": aarch64) where none is given, as CUENV_PLATFORM asks
+ * an install to act for (default: this machine's).
+ */
+void wheel_for_platform(const char *platform);
 int wheel_platform_rank(const char *name, const char *platform, unsigned glibc);
 
 /*

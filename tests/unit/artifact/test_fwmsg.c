@@ -97,8 +97,8 @@ static void test_fwmsg_names_the_framework_of_each_line(void **state)
 static void test_fwmsg_reads_each_library_of_jaxs_check(void **state)
 {
 	static const char *const block[] = {
-	    "Unable to use CUDA because of the following issues with CUDA "
-	    "components:",
+	    ("Unable to use CUDA because of the following issues with CUDA "
+	     "components:"),
 	    "Outdated cuBLAS installation found.",
 	    "Version JAX was built against: 120304",
 	    "Minimum supported: 120100",
