@@ -101,12 +101,15 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	struct buf out = BUF_INIT;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct buf pytag = BUF_INIT;
-	size_t warned = 0;
+	struct strv paths = STRV_INIT;
+	const char *python = NULL;
+	size_t warned = 0, warned_py = 0; /* of s.warnings, of warnings */
 	int rc, asked, satisfied = 1;
 	struct needs_args args = {
 		.v = argv + optind,
 		.n = argc - optind,
-		.python = opt_given(&ctx->opt, O_PYTHON),
+		.python = opt_given(&ctx->opt, O_PYTHON) ||
+			  opt_given(&ctx->opt, O_IMPORT),
 		.index = ctx->opt.arg[O_INDEX],
 		.platform = ctx->opt.arg[O_PLATFORM],
 		.envp = ctx->envp,
@@ -121,8 +124,9 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	needs_installed_init(&in);
 	needs_offer_init(&o);
 	if (args.python)
-		py.exe = *ctx->opt.arg[O_PYTHON] ? ctx->opt.arg[O_PYTHON]
-						 : "python3";
+		python = ctx->opt.arg[O_PYTHON] && *ctx->opt.arg[O_PYTHON]
+				 ? ctx->opt.arg[O_PYTHON]
+				 : "python3";
 #ifdef CUENV_NET
 	rc = cmd_fetch_env(ctx, &fo, err);
 	if (rc)
@@ -137,20 +141,37 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		args.py = pytag.data;
 	} else if (needs_args_want_net(argc, argv) &&
 		   !ctx->opt.arg[O_PLATFORM]) {
-		const char *exe = py.exe ? py.exe : "python3";
+		const char *exe = python ? python : "python3";
 
 		if (!needs_python_tag(exe, ctx->envp, &pytag))
 			args.py = pytag.data;
 	}
 #endif
+	/* --python: its frameworks' folders are read as PATHs are */
+	for (int i = 0; i < args.n; i++)
+		strv_push(&paths, args.v[i]);
+	if (python) {
+		rc = needs_python_find(&py, python, ctx->envp, &warnings, err);
+		warn_new(&warnings, &warned_py);
+		if (rc)
+			goto out;
+		for (size_t i = 0; i < py.nfound; i++)
+			for (size_t k = 0; k < py.found[i].folders.n; k++)
+				if (strv_find(&paths,
+					      py.found[i].folders.v[k]) < 0)
+					strv_push(&paths,
+						  py.found[i].folders.v[k]);
+	}
+	args.v = paths.v;
+	args.n = (int)paths.n;
 	rc = needs_scan_args(&s, &args, &rms, err);
 	warn_new(&s.warnings, &warned);
-	if (!rc && py.exe) {
+	if (!rc && opt_given(&ctx->opt, O_IMPORT)) {
+		py.exe = python;
 		/* what went wrong short of not starting it is a warning */
 		rc = needs_ask_python(&py, ctx->envp, NEEDS_ASK_SECONDS,
 				      &warnings, err);
-		warned = 0;
-		warn_new(&warnings, &warned);
+		warn_new(&warnings, &warned_py);
 	}
 	if (rc)
 		goto out;
@@ -190,7 +211,10 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		     opt_given(&ctx->opt, O_JSON));
 	cmd_print_report(&out);
 	/* a load no file fixes the version of: not known, not satisfied */
-	rc = satisfied && !needs_unknown(&s, &py, NULL) ? CUENV_OK : CUENV_NO;
+	rc = satisfied && !needs_unknown(&s, &py, NULL) &&
+			     !needs_python_empty(&s, &py)
+		     ? CUENV_OK
+		     : CUENV_NO;
 	/* a framework whose import fails is a problem, not an answer */
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
 		if (py.fw[i].absent && py.fw[i].problem)
@@ -208,6 +232,7 @@ out:
 	strv_release(&warnings);
 	buf_release(&out);
 	buf_release(&pytag);
+	strv_release(&paths);
 	return rc;
 }
 

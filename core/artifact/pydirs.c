@@ -1,7 +1,9 @@
 /*
  * pydirs.c: the folders a Python searches (see pydirs.h).
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plat/file.h"
@@ -57,6 +59,107 @@ void pydirs_ask(const char *python, char *const *envp, struct strv *dirs)
 			strv_push(dirs, lines.v[i]);
 	strv_release(&lines);
 	buf_release(&out);
+}
+
+void pydirs_sites(const char *python, char *const *envp, struct strv *dirs)
+{
+	char *venv = pydirs_venv_of(python);
+
+	pydirs_ask(python, envp, dirs);
+	pydirs_venv(venv, dirs);
+	free(venv);
+}
+
+char *pydirs_venv_of(const char *python)
+{
+	const struct plat_path_rules *sep = plat_path_native();
+	char *bin = plat_path_parent(sep, python);
+	const char *last = bin ? plat_path_last(bin) : NULL;
+	char *top = NULL;
+	struct buf cfg = BUF_INIT;
+	struct plat_stat st;
+
+	if (last && (!strcmp(last, "bin") || !strcmp(last, "Scripts")))
+		top = plat_path_parent(sep, bin);
+	if (top) {
+		buf_path(&cfg, top, "pyvenv.cfg");
+		if (plat_stat(cfg.data, &st) || st.type != PLAT_F_REG) {
+			free(top);
+			top = NULL;
+		}
+	}
+	free(bin);
+	buf_release(&cfg);
+	return top;
+}
+
+/*
+ * Does text name top: a line "top" (top_level.txt), or with record a
+ * line starting "top/" (RECORD: "top/file.py,sha256=...,123")?
+ */
+static bool lists(const char *text, const char *top, bool record)
+{
+	size_t n = strlen(top);
+	const char *l = text;
+
+	while (*l) {
+		const char *end = l + strcspn(l, "\r\n");
+
+		if ((size_t)(end - l) >= n && !strncmp(l, top, n) &&
+		    (record ? l[n] == '/' : l + n == end))
+			return true;
+		l = end + strspn(end, "\r\n");
+	}
+	return false;
+}
+
+void pydirs_dists_of(const char *site, const char *top, struct strv *out)
+{
+	struct plat_dir *d = plat_opendir(site);
+	struct strv names = STRV_INIT;
+	struct buf p = BUF_INIT, text = BUF_INIT;
+	const char *ent;
+
+	while (d && (ent = plat_readdir(d))) {
+		size_t n = strlen(ent);
+
+		if (n > 10 && !strcmp(ent + n - 10, ".dist-info"))
+			strv_push(&names, ent);
+	}
+	if (d)
+		plat_closedir(d);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		static const char *const files[] = { "top_level.txt",
+						     "RECORD" };
+		bool owns = false;
+
+		for (int k = 0; k < 2 && !owns; k++) {
+			struct cuenv_err err = CUENV_ERR_INIT;
+
+			buf_reset(&p);
+			buf_path(&p, site, names.v[i]);
+			buf_path(&p, p.data, files[k]);
+			buf_reset(&text);
+			bool there =
+				!file_read(p.data, PYDIRS_RECORD_MAX,
+					   FILE_MAY_BE_MISSING, &text, &err);
+
+			err_release(&err);
+			if (there)
+				owns = lists(text.data ? text.data : "", top,
+					     k == 1);
+			if (there && k == 0)
+				break; /* top_level.txt decides */
+		}
+		buf_reset(&p);
+		buf_path(&p, site, names.v[i]);
+		buf_path(&p, p.data, "METADATA");
+		if (owns && strv_find(out, p.data) < 0)
+			strv_push(out, p.data);
+	}
+	strv_release(&names);
+	BUF_RELEASE_EACH(&p, &text);
 }
 
 char *pydirs_version(const char *python, char *const *envp)

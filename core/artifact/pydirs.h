@@ -25,6 +25,29 @@
  */
 void pydirs_ask(const char *python, char *const *envp, struct strv *dirs);
 
+/*
+ * pydirs_ask(python), then pydirs_venv of the virtualenv python is in
+ * (pydirs_venv_of): the folders whose packages python imports, with its
+ * venv's even when python does not answer.
+ */
+void pydirs_sites(const char *python, char *const *envp, struct strv *dirs);
+
+/*
+ * PREFIX (malloc'd) when python is PREFIX/bin/NAME or
+ * PREFIX\Scripts\NAME and PREFIX holds pyvenv.cfg: the virtualenv it
+ * runs in. NULL otherwise.
+ */
+char *pydirs_venv_of(const char *python);
+
+/*
+ * Push onto out each NAME.dist-info/METADATA of site whose distribution
+ * installed the folder site/top: its top_level.txt names top, or (wheels
+ * without one) its RECORD lists a file under top/. In name order; a
+ * top_level.txt or RECORD over PYDIRS_RECORD_MAX bytes is not read.
+ */
+#define PYDIRS_RECORD_MAX (16u << 20)
+void pydirs_dists_of(const char *site, const char *top, struct strv *out);
+
 /* python's "3.10" (malloc'd), or NULL when it does not answer so. */
 char *pydirs_version(const char *python, char *const *envp);
 

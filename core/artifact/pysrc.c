@@ -80,11 +80,13 @@ static const char *long_string_end(const char *p, const char *end)
 	return end;
 }
 
-/* Does a statement begin at p: nothing but blanks before it on its line? */
+/*
+ * Does a module's statement begin at p: at the start of its line, not
+ * indented (a name assigned in a function or a branch is no constant:
+ * cupyx/tools/install_library.py's "cuda = '11'")?
+ */
 static bool line_start(const char *text, const char *p)
 {
-	while (p > text && blank(p[-1]))
-		p--;
 	return p == text || p[-1] == '\n';
 }
 

@@ -21,8 +21,8 @@ typedef void pysrc_pair_fn(const char *key, size_t klen, const char *value,
 
 /*
  * Each constant of text, in order, in the forms generated files use:
- * key = v and key: Optional[str] = v as statements (at the start of a
- * line), ('key', v), 'key': v, d['key'] = v, "key": v in JSON; v a
+ * key = v and key: Optional[str] = v as a module's statements (at the
+ * start of a line, not indented), ('key', v), 'key': v, d['key'] = v, "key": v in JSON; v a
  * quoted string on one line or a number. A comment, a docstring, a
  * value of another kind (None, a list, an object) and a string that is
  * no key's value are passed over; the keys inside an object are met in

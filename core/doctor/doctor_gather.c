@@ -238,27 +238,6 @@ static void gather_loader(const struct doctor_where *w,
 	buf_release(&help);
 }
 
-/* The folder two above python (VENV/bin/python): its venv, when it
- * has a pyvenv.cfg; heap, or NULL. */
-static char *venv_of(const char *python)
-{
-	char *bin = plat_path_parent(plat_path_native(), python);
-	char *top = bin ? plat_path_parent(plat_path_native(), bin) : NULL;
-	struct buf cfg = BUF_INIT;
-	struct plat_stat st;
-
-	if (top) {
-		buf_path(&cfg, top, "pyvenv.cfg");
-		if (plat_stat(cfg.data, &st) || st.type != PLAT_F_REG) {
-			free(top);
-			top = NULL;
-		}
-	}
-	free(bin);
-	buf_release(&cfg);
-	return top;
-}
-
 int doctor_gather(const struct doctor_where *w, const struct doctor_settings *s,
 		  struct doctor_gathered *g, struct cuenv_err *err)
 {
@@ -296,12 +275,8 @@ int doctor_gather(const struct doctor_where *w, const struct doctor_settings *s,
 		g->python = env_which(&g->env, "python3");
 	}
 	if (g->python) {
-		char *venv = venv_of(g->python);
-
-		pydirs_ask(g->python, w->envp, &g->sites);
 		/* the layout answers where python does not */
-		pydirs_venv(venv, &g->sites);
-		free(venv);
+		pydirs_sites(g->python, w->envp, &g->sites);
 	}
 	if (!w->python) {
 		pydirs_venv(envmap_get(&g->env, "VIRTUAL_ENV"), &g->sites);

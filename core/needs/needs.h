@@ -319,6 +319,14 @@ struct needs_python;
 size_t needs_unknown(const struct needs_scan *s, const struct needs_python *py,
 		     struct strv *out);
 
+/*
+ * Did --python find no framework, with nothing else read (no PATH, no
+ * --import)?
+ * Then nothing here says what is needed: not satisfied, exit 1.
+ */
+bool needs_python_empty(const struct needs_scan *s,
+			const struct needs_python *py);
+
 /* Is w asked of cuenv: not provided under the scanned paths, not NCCL? */
 bool needs_want_managed(const struct needs_want *w);
 
@@ -431,8 +439,19 @@ struct needs_framework {
 			  but found runtime version (9, 19, 0)"), or NULL */
 };
 
+/* A framework needs_python_find found by its files (needs_ask.h). */
+struct needs_found {
+	char *name;	     /* "torch", "onnxruntime": what is imported */
+	struct strv folders; /* the folders of its site it has files in */
+};
+
 struct needs_python {
-	const char *exe; /* borrowed; NULL: Python was not asked */
+	const char *exe;   /* borrowed; NULL: no framework was imported */
+	char *finder;	   /* the interpreter whose sys.path was read, or
+			    NULL: not read */
+	struct strv sites; /* its sys.path's folders */
+	struct needs_found *found; /* the frameworks in them */
+	size_t nfound;
 	char *version;
 	struct needs_framework fw[NEEDS_FRAMEWORKS];
 };

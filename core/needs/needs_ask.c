@@ -2,10 +2,108 @@
  * needs_ask.c: asking a Python interpreter about its frameworks (see
  * needs_ask.h).
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "needs/needs_ask.h"
+#include "select/env.h"
+#include "plat/envmap.h"
+#include "artifact/pydirs.h"
+#include "artifact/pyload.h"
+#include "plat/plat_fs.h"
+#include "plat/plat_path.h"
 #include "plat/proc.h"
+#include "base/xalloc.h"
+
+/* The folder of site that path (a file under site) is in: site/NAME. */
+static char *top_folder(const char *site, const char *path)
+{
+	size_t n = strlen(site);
+	const char *rest, *end;
+	struct buf b = BUF_INIT;
+
+	if (strncmp(path, site, n) || (path[n] != '/' && path[n] != '\\'))
+		return NULL;
+	rest = path + n + 1;
+	end = rest + strcspn(rest, "/\\");
+	if (!*end) /* a file of site itself */
+		return NULL;
+	buf_add(&b, path, (size_t)(end - path));
+	return buf_detach(&b);
+}
+
+int needs_python_find(struct needs_python *py, const char *python,
+		      char *const *envp, struct strv *warnings,
+		      struct cuenv_err *err)
+{
+	struct pyload_fws fws = { 0 };
+	struct envmap env = ENVMAP_INIT;
+	struct plat_stat st;
+	char *exe;
+
+	envmap_from(&env, envp);
+	exe = strpbrk(python, "/\\") ? xstrdup(python)
+				     : env_which(&env, python);
+	envmap_release(&env);
+	if (!exe || plat_stat(exe, &st) || st.type != PLAT_F_REG) {
+		struct buf shown = BUF_INIT;
+		const char *why = !exe || plat_stat(exe, &st)
+					  ? strerror(exe ? errno : ENOENT)
+					  : "not a file";
+
+		buf_add_display(&shown, python, 200);
+		cuenv_fail(err, CUENV_E_USAGE, "cannot run '%s': %s",
+			   shown.data, why);
+		buf_release(&shown);
+		free(exe);
+		return cuenv_hint(err,
+				  "name the interpreter: --python=/path/to/"
+				  "python3");
+	}
+	py->finder = exe;
+	pydirs_sites(exe, envp, &py->sites);
+	if (!py->sites.n) {
+		struct buf w = BUF_INIT;
+
+		buf_printf(&w,
+			   "%s did not say its sys.path: no framework "
+			   "of it is read",
+			   exe);
+		strv_push_take(warnings, buf_detach(&w));
+	}
+	pyload_find(&py->sites, &fws);
+	py->found = xcalloc(fws.n ? fws.n : 1, sizeof(*py->found));
+	for (size_t i = 0; i < fws.n; i++) {
+		struct needs_found *f = &py->found[py->nfound++];
+
+		f->name = xstrdup(fws.v[i].name);
+		for (size_t k = 0; k < fws.v[i].entries.n; k++) {
+			char *top = top_folder(fws.v[i].site,
+					       fws.v[i].entries.v[k]);
+
+			if (top && strv_find(&f->folders, top) < 0)
+				strv_push(&f->folders, top);
+			free(top);
+		}
+		/* the libraries auditwheel moved beside it (ctranslate2.libs:
+		 * what its module links), and what its distributions say
+		 * (jax-cuda12-plugin's pins) */
+		for (size_t k = 0, n = f->folders.n; k < n; k++) {
+			struct buf libs = BUF_INIT;
+
+			buf_printf(&libs, "%s.libs", f->folders.v[k]);
+			if (!plat_stat(libs.data, &st) && st.type == PLAT_F_DIR)
+				strv_push(&f->folders, libs.data);
+			buf_release(&libs);
+			pydirs_dists_of(fws.v[i].site,
+					plat_path_last(f->folders.v[k]),
+					&f->folders);
+		}
+	}
+	pyload_fws_release(&fws);
+	return CUENV_OK;
+}
 
 int needs_ask_python(struct needs_python *py, char *const *envp,
 		     unsigned timeout_s, struct strv *warnings,

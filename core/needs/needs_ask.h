@@ -1,8 +1,16 @@
 /*
- * needs_ask.h: `cuenv needs --python`: ask an interpreter what the
- * frameworks it imports were built with.
+ * needs_ask.h: `cuenv needs --python`: the frameworks an interpreter
+ * would import, found by their files in its sys.path, and (--import)
+ * what the frameworks it imports say they were built with.
  *
- * The interpreter runs needs_python_script (core/needs/needs.h) with its
+ * needs_python_find asks the interpreter for its sys.path only (a
+ * start-up, no import), then finds the frameworks there as doctor does
+ * (pyload_find: torch, TensorFlow, JAX's CUDA plugin, Paddle by their
+ * files, and any package whose ELF files link a CUDA library): their
+ * folders are then read as PATHs are, so a framework whose import
+ * fails is read all the same.
+ *
+ * With --import, the interpreter runs needs_python_script (core/needs/needs.h) with its
  * stdin, stdout and stderr on /dev/null and answers on descriptor 3, so
  * that what an import prints cannot be taken for the answer. Importing
  * TensorFlow takes seconds; a hung import is killed, and an answer
@@ -16,6 +24,19 @@
 #include "needs/needs.h"
 
 #define NEEDS_ASK_OUT_MAX (1 << 20)
+
+/*
+ * Find the frameworks in the sys.path of python (a path, or a name
+ * looked up in envp's PATH) and its virtualenv's site-packages, into
+ * py->found: each with the folders of its site it has files in
+ * (site/torch; jax_plugins and jax_cuda12_plugin), in the order
+ * pyload_find gives them. An interpreter that is neither a file nor on
+ * PATH is an error (CUENV_E_USAGE, hinting --python); one that does not
+ * say its sys.path leaves sites empty, with a line in warnings.
+ */
+int needs_python_find(struct needs_python *py, const char *python,
+		      char *const *envp, struct strv *warnings,
+		      struct cuenv_err *err);
 #define NEEDS_ASK_SECONDS 300
 
 /*

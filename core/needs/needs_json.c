@@ -144,6 +144,21 @@ static json_t *json_frameworks(const struct needs_python *py)
 	return f;
 }
 
+/* What --python found by the files: the interpreter, its sys.path, the
+ * frameworks in it. */
+static json_t *json_found(const struct needs_python *py)
+{
+	json_t *found = json_array();
+
+	for (size_t i = 0; i < py->nfound; i++)
+		json_array_append_new(
+			found,
+			json_pack("{s:s, s:o}", "name", py->found[i].name,
+				  "folders", json_strv(&py->found[i].folders)));
+	return json_pack("{s:s, s:o, s:o}", "interpreter", py->finder, "sites",
+			 json_strv(&py->sites), "found", found);
+}
+
 /* The installed versions that provide everything. */
 static json_t *json_installed(const struct needs_installed *in)
 {
@@ -188,11 +203,14 @@ json_t *needs_json(const struct needs_scan *s, const struct needs_python *py,
 		strv_release(&u);
 	}
 	json_object_set_new(j, "provides", json_provides(s));
+	if (py->finder)
+		json_object_set_new(j, "python", json_found(py));
 	if (py->exe)
 		json_object_set_new(j, "frameworks", json_frameworks(py));
 	json_object_set_new(j, "satisfied",
 			    json_boolean(satisfied && !s->unread.n &&
-					 !needs_unknown(s, py, NULL)));
+					 !needs_unknown(s, py, NULL) &&
+					 !needs_python_empty(s, py)));
 	if (s->unread.n)
 		json_object_set_new(j, "unread", json_strv(&s->unread));
 	json_object_set_new(j, "installed",

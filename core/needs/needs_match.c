@@ -111,6 +111,13 @@ bool needs_asked(const struct needs_scan *s, const struct needs_python *py)
 	return false;
 }
 
+bool needs_python_empty(const struct needs_scan *s,
+			const struct needs_python *py)
+{
+	return py && py->finder && !py->exe && !py->nfound && !s->files &&
+	       !s->n && !s->nrep;
+}
+
 size_t needs_unknown(const struct needs_scan *s, const struct needs_python *py,
 		     struct strv *out)
 {

@@ -6,6 +6,7 @@
 #include "nvidia/catalog.h"
 #include "base/json_util.h"
 #include "needs/needs_render.h"
+#include "plat/shell.h"
 
 static void render_files(struct buf *out, const char *how,
 			 const struct strv *files)
@@ -145,6 +146,36 @@ static void render_frameworks(struct buf *out, const struct needs_scan *s,
 			buf_addc(out, '\n');
 		}
 	}
+}
+
+/* The frameworks --python found in its interpreter's sys.path. */
+static void render_found(struct buf *out, const struct needs_scan *s,
+			 const struct needs_python *py)
+{
+	if (needs_python_empty(s, py)) {
+		buf_printf(out,
+			   "no framework in the sys.path of %s: no package "
+			   "in its %zu folder%s links a CUDA library, so "
+			   "nothing here says what is needed\n"
+			   "name the build that failed instead: cuenv needs "
+			   "takes its NAME==VERSION on the package index "
+			   "(onnxruntime-gpu==1.18.0) or its folder\n",
+			   py->finder, py->sites.n,
+			   py->sites.n == 1 ? "" : "s");
+		return;
+	}
+	buf_printf(out, "frameworks in the sys.path of %s, by their files:\n",
+		   py->finder);
+	for (size_t i = 0; i < py->nfound; i++) {
+		const struct needs_found *f = &py->found[i];
+
+		for (size_t k = 0; k < f->folders.n; k++)
+			buf_printf(out, "  %-12s %s\n", k ? "" : f->name,
+				   f->folders.v[k]);
+	}
+	if (!py->nfound)
+		buf_adds(out, "  none\n");
+	buf_addc(out, '\n');
 }
 
 /* What is installed provides everything: say which, and how to pick it. */
@@ -299,9 +330,11 @@ static bool render_unknown(struct buf *out, const struct needs_scan *s,
 	for (size_t i = 0; i < libs.n; i++)
 		buf_printf(&alt, "%s%s", i ? "|" : "", libs.v[i]);
 	if (mods.n) {
-		buf_adds(out,
-			 "what an import maps decides it (with the package "
-			 "installed):\n  LD_DEBUG=libs python3 -c 'import ");
+		/* the interpreter --python read */
+		buf_adds(out, "what an import maps decides it (with the "
+			      "package installed):\n  LD_DEBUG=libs ");
+		shell_quote_word(out, py->finder ? py->finder : "python3");
+		buf_adds(out, " -c 'import ");
 		for (size_t i = 0; i < mods.n; i++)
 			buf_printf(out, "%s%s", i ? ", " : "", mods.v[i]);
 		buf_printf(out,
@@ -323,6 +356,11 @@ void needs_render_text(struct buf *out, const struct needs_scan *s,
 		       bool satisfied)
 {
 	render_fetches(out, fs);
+	if (py->finder) {
+		render_found(out, s, py);
+		if (needs_python_empty(s, py))
+			return;
+	}
 	render_reports(out, s);
 	render_wants(out, s);
 	if (py->exe)

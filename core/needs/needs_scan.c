@@ -753,7 +753,19 @@ static char *stated_version(const char *v, size_t n, bool cudnn)
 /* What one text member says: the first CUDA, cuDNN, +cuNNN label. */
 struct statement {
 	char *cuda, *cudnn, *label, *version;
+	bool cuda_many, cudnn_many; /* stated twice, differently: a table */
 };
+
+/* *have (the first stated), or on a second, different value, *many. */
+static void state_once(char **have, bool *many, char *v)
+{
+	if (!*have)
+		*have = v;
+	else if (v && strcmp(*have, v))
+		*many = true;
+	if (*have != v)
+		free(v);
+}
 
 static void take_statement(const char *k, size_t kl, const char *v, size_t vl,
 			   bool quoted, void *ctx)
@@ -761,10 +773,12 @@ static void take_statement(const char *k, size_t kl, const char *v, size_t vl,
 	struct statement *st = ctx;
 	const char *plus = quoted ? memchr(v, '+', vl) : NULL;
 
-	if (!st->cudnn && key_names(k, kl, "cudnn"))
-		st->cudnn = stated_version(v, vl, true);
-	else if (!st->cuda && key_names(k, kl, "cuda"))
-		st->cuda = stated_version(v, vl, false);
+	if (key_names(k, kl, "cudnn"))
+		state_once(&st->cudnn, &st->cudnn_many,
+			   stated_version(v, vl, true));
+	else if (key_names(k, kl, "cuda"))
+		state_once(&st->cuda, &st->cuda_many,
+			   stated_version(v, vl, false));
 	/* a version with a CUDA label: 2.5.1+cu124 (torchaudio's own,
 	 * or the torch xformers was built against) */
 	if (plus && isdigit((unsigned char)*v) && !st->label &&
@@ -787,9 +801,15 @@ static void member_package(const char *name, struct buf *out)
 
 	while (base > name && !is_sep(base[-1]))
 		base--;
-	dir = base > name ? base - 1 : base;
-	while (dir > name && !is_sep(dir[-1]))
-		dir--;
+	/* a data folder is its package's: cupy/.data/_wheel.json is cupy's */
+	do {
+		dir = base > name ? base - 1 : base;
+		while (dir > name && !is_sep(dir[-1]))
+			dir--;
+		if (*dir != '.' || dir == name)
+			break;
+		base = dir;
+	} while (1);
 	buf_reset(out);
 	buf_add(out, dir, base > dir ? (size_t)(base - dir - 1) : 0);
 	if (out->len > 4 && !strcmp(out->data + out->len - 4, ".whl"))
@@ -844,6 +864,15 @@ static void read_statements(struct needs_scan *s, const char *name,
 
 	read_ctypes(s, name, text, len);
 	pysrc_each(text, len, take_statement, &st);
+	/* a table of several releases states none of them */
+	if (st.cuda_many) {
+		FREE_EACH(st.cuda, st.label);
+		st.cuda = st.label = NULL;
+	}
+	if (st.cudnn_many) {
+		free(st.cudnn);
+		st.cudnn = NULL;
+	}
 	if (!st.cuda) {
 		st.cuda = st.label;
 		st.label = NULL;
@@ -1462,8 +1491,18 @@ void needs_parent_rows(struct needs_scan *s, const char *parent,
 
 	for (size_t i = 0; i < n; i++) {
 		const char *p = needs_plugin_parent(s->rep[i].framework);
+		bool again = false;
 
-		if (p && !strcmp(p, parent) && s->rep[i].version)
+		if (!p || strcmp(p, parent) || !s->rep[i].version)
+			continue;
+		/* jax-cuda12-plugin and jax-cuda12-pjrt 0.4.31: one jax */
+		for (size_t k = 0; k < i && !again; k++)
+			again = s->rep[k].version &&
+				!strcmp(s->rep[k].version, s->rep[i].version) &&
+				(p = needs_plugin_parent(
+					 s->rep[k].framework)) &&
+				!strcmp(p, parent);
+		if (!again)
 			parent_row(s, i, parent, rows);
 	}
 }
@@ -1684,6 +1723,13 @@ static void framework_clear(struct needs_framework *f)
 
 void needs_python_release(struct needs_python *py)
 {
+	for (size_t i = 0; i < py->nfound; i++) {
+		free(py->found[i].name);
+		strv_release(&py->found[i].folders);
+	}
+	free(py->found);
+	free(py->finder);
+	strv_release(&py->sites);
 	free(py->version);
 	for (int i = 0; i < NEEDS_FRAMEWORKS; i++)
 		framework_clear(&py->fw[i]);

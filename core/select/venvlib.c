@@ -50,35 +50,11 @@ static bool has_lib(const char *dir)
 	return found;
 }
 
-/* PREFIX when py is PREFIX/bin/NAME and PREFIX has pyvenv.cfg, or NULL. */
-static char *venv_of_python(const char *py)
-{
-	struct buf top = BUF_INIT, cfg = BUF_INIT;
-	struct plat_stat st;
-	const char *last;
-	char *found = NULL;
-
-	/* PREFIX/bin/python3: PREFIX is a venv when it has pyvenv.cfg */
-	last = plat_path_last(py);
-	buf_add(&top, py, (size_t)(last - py));
-	while (top.len > 1 && top.data[top.len - 1] == '/')
-		top.data[--top.len] = '\0';
-	if (top.len > 4 && !strcmp(top.data + top.len - 4, "/bin")) {
-		top.data[top.len -= 4] = '\0';
-		buf_path(&cfg, top.data, "pyvenv.cfg");
-		if (!plat_stat(cfg.data, &st) && st.type == PLAT_F_REG)
-			found = buf_detach(&top);
-	}
-	buf_release(&top);
-	buf_release(&cfg);
-	return found;
-}
-
 /* The venv whose bin/python3 is the first python3 on PATH, or NULL. */
 static char *path_venv(const struct envmap *env)
 {
 	char *py = env_which(env, "python3");
-	char *found = py ? venv_of_python(py) : NULL;
+	char *found = py ? pydirs_venv_of(py) : NULL;
 
 	free(py);
 	return found;
@@ -123,7 +99,7 @@ void venv_libs_find(const struct envmap *env, const char *program,
 
 	/* what runs is a venv's python, by its path: that venv */
 	if (program && plat_path_is_abs(r, program)) {
-		v->prefix = venv_of_python(program);
+		v->prefix = pydirs_venv_of(program);
 		v->from = v->prefix ? "the program" : NULL;
 	}
 	for (size_t i = 0; i < 2 && !v->prefix; i++) {

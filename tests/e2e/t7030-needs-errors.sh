@@ -25,7 +25,7 @@ stubs &&
 	expect_code 2 cuenv needs /dev/null &&
 	stderr_has "is not a file or a folder" &&
 	expect_code 0 cuenv needs --help &&
-	stdout_has "usage: cuenv needs [--python [PYTHON]] [--json] [--index URL]" &&
+	stdout_has "usage: cuenv needs [--python [PYTHON]] [--import] [--json] [--index URL]" &&
 	# Nothing CUDA in them: nothing asked.
 	expect_stdout "no CUDA library is named by these files (1 ELF file read)" \
 		cuenv needs "$HOME/lib" &&

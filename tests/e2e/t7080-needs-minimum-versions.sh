@@ -2,7 +2,7 @@
 # Requirements carry minimums, not only majors: a torch build whose
 # METADATA pins nvidia-cudnn-cu13==9.26.0.51 needs cuDNN 9.26.0 or later,
 # so CUDA 13 with cuDNN 9.19 does not satisfy it (torch then refuses to
-# start), and the install line asks for a newer cuDNN. With --python, the
+# start), and the install line asks for a newer cuDNN. With --import, the
 # error torch raises ("compiled against (9, 26, 0) but found runtime
 # version (9, 19, 0)", copied from torch/backends/cudnn/__init__.py) is
 # reported, never swallowed, and the install line has --cudnn. Old cuenv
@@ -46,14 +46,14 @@ EOF_PY
 	check "no install line for cuDNN 9.26 or later: $(cat "$E2E_OUT")" \
 		grep -q '^  cuenv install 13[0-9.]* --cudnn 9\.2[6-9]' "$E2E_OUT" &&
 	# the interpreter's own word: torch's error, reported
-	expect_code 1 env PYTHONPATH="$HOME/py" cuenv needs --python python3 &&
+	expect_code 1 env PYTHONPATH="$HOME/py" cuenv needs --import --python python3 &&
 	cat "$E2E_OUT" &&
 	stdout_has "  torch       2.15.0+cu130, built with CUDA 13.0, cuDNN 9.26.0" &&
 	stdout_has "              problem: RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 26, 0) but found runtime version (9, 19, 0)." &&
 	stdout_has "  cuda 13.0.2 + cudnn 9.19.0 (cuda13): lacks cuDNN 9.26.0+ (torch)" &&
 	check "no install line with --cudnn: $(cat "$E2E_OUT")" \
 		grep -q '^  cuenv install 13[0-9.]* --cudnn 9\.2[6-9]' "$E2E_OUT" &&
-	expect_code 1 env PYTHONPATH="$HOME/py" cuenv needs --json --python python3 &&
+	expect_code 1 env PYTHONPATH="$HOME/py" cuenv needs --json --import --python python3 &&
 	check "--json lacks the problem" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

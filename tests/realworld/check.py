@@ -229,7 +229,7 @@ def venv_python(cuenv, root, here, env):
     if p.returncode:
         answer = "venv: exit %d: %s" % (p.returncode, p.stderr.strip()[-200:])
     else:
-        p = subprocess.run([cuenv, "needs", "--json", "--python", py], env=env,
+        p = subprocess.run([cuenv, "needs", "--json", "--import", "--python", py], env=env,
                            capture_output=True, text=True)
         try:
             fw = json.loads(p.stdout)["frameworks"]

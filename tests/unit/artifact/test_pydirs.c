@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "artifact/pydirs.h"
+#include "base/xalloc.h"
 
 /* root/py: a script that runs body. */
 static char *python(const struct fixture *fx, const char *body)
@@ -97,6 +98,78 @@ static void test_pydirs_venv_site_packages(void **state)
 	free(venv);
 }
 
+static void test_pydirs_venv_of_needs_bin_and_pyvenv_cfg(void **state)
+{
+	struct fixture *fx = *state;
+	char *py = fx_path(fx, "venv/bin/python3");
+	char *win = fx_path(fx, "wvenv/Scripts/python.exe");
+	char *lib = fx_path(fx, "venv/lib/python3");
+	char *bare = fx_path(fx, "plain/bin/python3");
+	char *want = fx_path(fx, "venv"), *v;
+
+	fx_mkdir(fx, "venv/bin");
+	fx_mkdir(fx, "venv/lib");
+	fx_mkdir(fx, "wvenv/Scripts");
+	fx_mkdir(fx, "plain/bin");
+	fx_write(fx, "venv/pyvenv.cfg", "home = /usr/bin\n");
+	fx_write(fx, "wvenv/pyvenv.cfg", "home = C:\\Python311\n");
+	v = pydirs_venv_of(py);
+	assert_non_null(v);
+	assert_string_equal(v, want);
+	free(v);
+	v = pydirs_venv_of(win);
+	assert_non_null(v);
+	free(v);
+	/* not in bin/, or no pyvenv.cfg: no venv */
+	assert_null(pydirs_venv_of(lib));
+	assert_null(pydirs_venv_of(bare));
+	assert_null(pydirs_venv_of("python3"));
+	FREE_EACH(py, win, lib, bare, want);
+}
+
+static void test_pydirs_dists_of_top_level_then_record(void **state)
+{
+	struct fixture *fx = *state;
+	struct strv out = STRV_INIT;
+	char *site = fx_path(fx, "site");
+	struct buf want = BUF_INIT;
+
+	/* cupy's distribution names its packages in top_level.txt */
+	fx_write(fx, "site/cupy_cuda12x-13.6.0.dist-info/top_level.txt",
+		 "cupy\ncupy_backends\ncupyx\n");
+	fx_write(fx, "site/cupy_cuda12x-13.6.0.dist-info/METADATA", "x");
+	/* a wheel without one: its RECORD lists the files */
+	fx_write(fx, "site/jaxp-0.4.31.dist-info/RECORD",
+		 "jax_plugins/xla_cuda12/__init__.py,sha256=x,1\r\n"
+		 "jaxp-0.4.31.dist-info/METADATA,,\r\n");
+	fx_write(fx, "site/jaxp-0.4.31.dist-info/METADATA", "x");
+	/* top_level.txt decides: its RECORD naming cupy/ does not count */
+	fx_write(fx, "site/other-1.dist-info/top_level.txt", "other\n");
+	fx_write(fx, "site/other-1.dist-info/RECORD", "cupy/x.py,,\n");
+	/* a name that only begins like top is not top */
+	fx_write(fx, "site/cupyish-1.dist-info/top_level.txt", "cupyx2\n");
+	pydirs_dists_of(site, "cupyx", &out);
+	assert_int_equal(out.n, 1);
+	buf_printf(&want, "%s/cupy_cuda12x-13.6.0.dist-info/METADATA", site);
+	assert_string_equal(out.v[0], want.data);
+	strv_release(&out);
+	pydirs_dists_of(site, "cupy", &out);
+	assert_int_equal(out.n, 1);
+	strv_release(&out);
+	pydirs_dists_of(site, "jax_plugins", &out);
+	assert_int_equal(out.n, 1);
+	buf_reset(&want);
+	buf_printf(&want, "%s/jaxp-0.4.31.dist-info/METADATA", site);
+	assert_string_equal(out.v[0], want.data);
+	strv_release(&out);
+	pydirs_dists_of(site, "jax", &out); /* jax_plugins/ is not jax/ */
+	assert_int_equal(out.n, 0);
+	pydirs_dists_of("/nonexistent", "jax", &out);
+	assert_int_equal(out.n, 0);
+	buf_release(&want);
+	free(site);
+}
+
 #define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
@@ -106,6 +179,8 @@ int main(void)
 	    T(test_pydirs_ask_failure_adds_nothing),
 	    T(test_pydirs_version_is_major_dot_minor_or_null),
 	    T(test_pydirs_venv_site_packages),
+	    T(test_pydirs_venv_of_needs_bin_and_pyvenv_cfg),
+	    T(test_pydirs_dists_of_top_level_then_record),
 	};
 
 	if (getenv("CUENV_TEST_FILTER"))

@@ -93,6 +93,10 @@ static void note(const char *k, size_t kl, const char *v, size_t vl,
 		 quoted ? "'" : "", (int)vl, v);
 }
 
+static const char indented[] = "def f():\n    cuda = '11'\n"
+			       "if x:\n\tcudnn = '8'\n"
+			       "cuda = '12.1'\n";
+
 static void test_pysrc_each_walks_json_and_python(void **state)
 {
 	struct seen s = {""};
@@ -114,6 +118,10 @@ static void test_pysrc_each_walks_json_and_python(void **state)
 	s.text[0] = '\0';
 	pysrc_each(bnb_diagnostics, sizeof(bnb_diagnostics) - 1, note, &s);
 	assert_string_equal(s.text, "PATTERNS='libcudart.so*;");
+	/* a name assigned in a function or a branch is no constant */
+	s.text[0] = '\0';
+	pysrc_each(indented, sizeof(indented) - 1, note, &s);
+	assert_string_equal(s.text, "cuda='12.1;");
 	/* text that ends anywhere: nothing read past it */
 	for (size_t n = 0; n < sizeof(xformers_json) - 1; n++) {
 		s.text[0] = '\0';

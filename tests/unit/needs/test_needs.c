@@ -1778,6 +1778,41 @@ static void test_needs_metadata_reads_what_any_build_states(void **state)
 }
 
 /*
+ * What is not a statement of the build (cupy 13.6.0): a name assigned in
+ * a function (cupyx/tools/install_library.py's "cuda = '11'"), a table
+ * of several releases; a data folder's record is its package's
+ * (cupy/.data/_wheel.json is cupy's).
+ */
+static void test_needs_metadata_statement_is_stated_once(void **state)
+{
+	static const char code[] = "def pick(v):\n"
+				   "    if v:\n"
+				   "        cuda = '11'\n"
+				   "    else:\n"
+				   "\tcudnn = '8.9'\n";
+	static const char table[] = "[{\"cuda\": \"11.x\", \"cudnn\": "
+				    "\"8.9\"}, {\"cuda\": \"12.x\", "
+				    "\"cudnn\": \"8.9\"}]";
+	struct needs_scan s;
+
+	(void)state;
+	needs_scan_init(&s);
+	assert_false(needs_read_metadata(&s, "/sp/cupyx/install_library.py",
+					 code, sizeof(code) - 1));
+	/* the CUDA is a table's; the cuDNN, said twice alike, is stated */
+	assert_true(needs_read_metadata(&s, "/sp/pkg/records.json", table,
+					sizeof(table) - 1));
+	assert_null(s.rep[0].cuda);
+	assert_string_equal(s.rep[0].cudnn, "8.9");
+	read_meta(&s, "/sp/cupy/.data/_wheel.json",
+		  "{\"cuda\": \"12.x\", \"packaging\": \"pip\"}");
+	assert_int_equal(s.nrep, 2);
+	assert_string_equal(s.rep[1].framework, "cupy");
+	assert_string_equal(s.rep[1].cuda, "12");
+	needs_scan_release(&s);
+}
+
+/*
  * A soname named beside another of its library (libcudart.so.12 beside
  * the linked .13) is an alternative the file may load; one dlopen'd with
  * nothing beside it (libnvrtc.so.12) is required (issue 22).
@@ -2407,6 +2442,7 @@ int main(void)
 		test_needs_named_soname_is_required_without_alternative),
 	    cmocka_unit_test(test_needs_metadata_names_the_files_it_reads),
 	    cmocka_unit_test(test_needs_metadata_reads_what_any_build_states),
+	    cmocka_unit_test(test_needs_metadata_statement_is_stated_once),
 	    cmocka_unit_test(test_needs_metadata_reads_a_pep658_file),
 	    cmocka_unit_test(test_needs_metadata_extras_for_two_majors),
 	    cmocka_unit_test(test_needs_metadata_reads_tensorflow_build_info),
