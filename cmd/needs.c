@@ -207,12 +207,14 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		if (!satisfied)
 			needs_find_offer(&cat, &s, &py, &o);
 	}
+	/* what cuenv does not install, as ld.so would find it here */
+	needs_outside(&s, ctx->envp);
 	needs_render(&out, &s, &py, &in, &o, &rms, asked, satisfied,
 		     opt_given(&ctx->opt, O_JSON));
 	cmd_print_report(&out);
 	/* a load no file fixes the version of: not known, not satisfied */
 	rc = satisfied && !needs_unknown(&s, &py, NULL) &&
-			     !needs_python_empty(&s, &py)
+			     !needs_python_empty(&s, &py) && !s.outside.n
 		     ? CUENV_OK
 		     : CUENV_NO;
 	/* a framework whose import fails is a problem, not an answer */

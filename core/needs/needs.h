@@ -85,6 +85,9 @@ struct needs_want {
 				  they may load it */
 	char *provided_by;     /* a file scanned whose soname it is, or NULL */
 	char *found;	       /* the file in the installed pick, or NULL */
+	char *elsewhere;       /* one cuenv does not install: where ld.so
+				  finds it for the file that links it
+				  (needs_outside), or NULL */
 	char *range;	       /* "CUDA 11.x": set by needs_describe */
 	bool alternative;      /* only builds of a needs_alt require it */
 };
@@ -149,6 +152,9 @@ struct needs_scan {
 				 unreadable, too large, not a file): each
 				 has its warning, and the answer leaves it
 				 out, so it cannot be "satisfied" */
+	struct strv outside;  /* linked sonames cuenv does not install that
+				 ld.so does not find here (needs_outside):
+				 never "satisfied" */
 };
 
 void needs_scan_init(struct needs_scan *s);
@@ -326,6 +332,21 @@ size_t needs_unknown(const struct needs_scan *s, const struct needs_python *py,
  */
 bool needs_python_empty(const struct needs_scan *s,
 			const struct needs_python *py);
+
+/*
+ * The libraries a file links (DT_NEEDED) that cuenv does not install
+ * (NCCL, cuFile, cuSPARSELt) and the pick does not give (no w->found:
+ * call it after needs_installed_here):
+ * each looked for as ld.so finds it for the first file that links it
+ * (that file's DT_RPATH or DT_RUNPATH, envp's LD_LIBRARY_PATH, the ld.so
+ * cache (CUENV_LD_SO_CACHE, else /etc/ld.so.cache), the default folders:
+ * torch's RPATH into the venv's nvidia/cusparselt/lib).
+ * Found: w->elsewhere. Not: its soname onto s->outside, and the answer
+ * is not "satisfied" (torch does not import without it). Returns how
+ * many are not found. A file inside a wheel (NAME==VERSION) has no
+ * RPATH to follow here: the rest of the order still counts.
+ */
+size_t needs_outside(struct needs_scan *s, char *const *envp);
 
 /* Is w asked of cuenv: not provided under the scanned paths, not NCCL? */
 bool needs_want_managed(const struct needs_want *w);

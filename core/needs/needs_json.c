@@ -67,7 +67,7 @@ static json_t *json_sonames(const struct needs_scan *s)
 		/* releases: none before needs_describe */
 		json_array_append_new(
 			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:o, "
-				       "s:s?, s:s?, s:b, s:b}",
+				       "s:s?, s:s?, s:s?, s:b, s:b}",
 				       "soname", w->soname, "dll", w->dll,
 				       "library", elf_cuda_lib_name(w->lib),
 				       "releases", w->range, "needed_by",
@@ -75,6 +75,7 @@ static json_t *json_sonames(const struct needs_scan *s)
 				       json_strv(&w->loaded_by), "named_by",
 				       json_strv(&w->named_by), "provided_by",
 				       w->provided_by, "found", w->found,
+				       "found_elsewhere", w->elsewhere,
 				       "required", needs_want_required(w),
 				       "alternative", w->alternative));
 	}
@@ -210,7 +211,10 @@ json_t *needs_json(const struct needs_scan *s, const struct needs_python *py,
 	json_object_set_new(j, "satisfied",
 			    json_boolean(satisfied && !s->unread.n &&
 					 !needs_unknown(s, py, NULL) &&
-					 !needs_python_empty(s, py)));
+					 !needs_python_empty(s, py) &&
+					 !s->outside.n));
+	json_object_set_new(j, "not_found_outside_cuenv",
+			    json_strv(&s->outside));
 	if (s->unread.n)
 		json_object_set_new(j, "unread", json_strv(&s->unread));
 	json_object_set_new(j, "installed",

@@ -9,6 +9,11 @@
 #include <string.h>
 
 #include "select/activate.h"
+#include "artifact/ldcache.h"
+#include "artifact/loader.h"
+#include "nvidia/catalog.h"
+#include "plat/envmap.h"
+#include "plat/plat_sys.h"
 #include "plat/plat_fs.h"
 #include "base/version.h"
 #include "base/xalloc.h"
@@ -459,6 +464,70 @@ void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
 		in->pick = loose;
 	if (in->pick.cuda)
 		combo_check(&in->pick, s, py, NULL, 1, NULL);
+}
+
+/* ---- what cuenv does not install ------------------------------------------ */
+
+/* Is w linked, of a library cuenv does not install, given by nothing here? */
+static bool outside(const struct needs_want *w)
+{
+	return w->needed_by.n && !w->provided_by && !w->found &&
+	       !w->alternative && !nvlib_cuenv_installs(nvlib_get(w->lib));
+}
+
+size_t needs_outside(struct needs_scan *s, char *const *envp)
+{
+	const char *cache_path = env_get(envp, "CUENV_LD_SO_CACHE");
+	const char *machine = catalog_platform_machine(plat_sys_platform());
+	struct ldcache cache = { 0 };
+	struct cuenv_err err = CUENV_ERR_INIT;
+	struct strv defaults = STRV_INIT;
+	bool cached = false;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct needs_want *w = &s->v[i];
+		struct loader_env le = { 0 };
+		struct loader l;
+		size_t by = LOADER_NONE, idx;
+		struct plat_stat st;
+
+		if (!outside(w))
+			continue;
+		if (!cached) { /* once, for the first that needs them */
+			cached = true;
+			ldcache_read(cache_path ? cache_path
+						: "/etc/ld.so.cache",
+				     &cache, &err);
+			loader_defaults_guess(machine, &defaults);
+		}
+		le.cache = cache.n ? &cache : NULL;
+		le.library_path = env_get(envp, "LD_LIBRARY_PATH");
+		le.defaults = &defaults;
+		le.platform = machine;
+		loader_init(&l, &le);
+		/* the file that links it: its RPATH or RUNPATH applies */
+		if (!plat_stat(w->needed_by.v[0], &st) &&
+		    st.type == PLAT_F_REG &&
+		    loader_adopt(&l, w->needed_by.v[0], true))
+			by = 0;
+		if (loader_dlopen(&l, by, w->soname, &idx) == CUENV_OK) {
+			struct buf b = BUF_INIT;
+
+			buf_printf(&b, "%s (%s)", l.obj[idx].path,
+				   loader_source_name(l.obj[idx].source));
+			free(w->elsewhere);
+			w->elsewhere = buf_detach(&b);
+		} else {
+			strv_push(&s->outside, w->soname);
+			n++;
+		}
+		loader_release(&l);
+	}
+	ldcache_release(&cache);
+	strv_release(&defaults);
+	err_release(&err);
+	return n;
 }
 
 /* ---- the catalogue ------------------------------------------------------- */

@@ -5,6 +5,7 @@
 
 #include "nvidia/catalog.h"
 #include "base/json_util.h"
+#include "base/version.h"
 #include "needs/needs_render.h"
 #include "plat/shell.h"
 
@@ -96,6 +97,11 @@ static void render_wants(struct buf *out, const struct needs_scan *s)
 				   "provided by", w->provided_by);
 		else if (w->found)
 			buf_printf(out, "    %-11s %s\n", "found in", w->found);
+		else if (w->elsewhere)
+			buf_printf(out, "    %-11s %s\n", "found at",
+				   w->elsewhere);
+		else if (strv_find(&s->outside, w->soname) >= 0)
+			buf_printf(out, "    %-11s not found here\n", "ld.so");
 	}
 	for (size_t i = 0; i < s->nalt; i++) {
 		const struct needs_alt *a = &s->alt[i];
@@ -204,6 +210,10 @@ static void render_satisfied(struct buf *out, const struct needs_scan *s,
 			   " not %s, which they may load\n",
 			   b.data, in->active ? " (the active selection)" : "",
 			   maybe.data);
+	else if (s->outside.n)
+		buf_printf(out,
+			   "installed: %s provides what cuenv installs%s\n",
+			   b.data, in->active ? " (the active selection)" : "");
 	else
 		buf_printf(out, "installed: %s provides everything%s\n", b.data,
 			   in->active ? " (the active selection)" : "");
@@ -348,6 +358,53 @@ static bool render_unknown(struct buf *out, const struct needs_scan *s,
 	return true;
 }
 
+/*
+ * What the files link that cuenv does not install and ld.so does not
+ * find here: the wheels that have them, for the CUDA major of what is
+ * installed or offered (else said, not guessed).
+ */
+static void render_outside(struct buf *out, const struct needs_scan *s,
+			   const struct needs_installed *in,
+			   const struct needs_offer *o)
+{
+	struct buf names = BUF_INIT, wheels = BUF_INIT, one = BUF_INIT;
+	unsigned long major = in->pick.cuda
+				      ? version_major(in->pick.cuda->version)
+			      : o->cuda ? version_major(o->cuda->version)
+					: 0;
+
+	if (!s->outside.n)
+		return;
+	for (size_t i = 0; i < s->outside.n; i++) {
+		const struct nvlib *l = nvlib_match_file(s->outside.v[i], NULL);
+
+		buf_printf(&names, "%s%s", i ? ", " : "", s->outside.v[i]);
+		if (!l || !l->wheel)
+			continue;
+		buf_reset(&one);
+		buf_printf(&one, " %s-cu", l->wheel);
+		if (major)
+			buf_printf(&one, "%lu", major);
+		else
+			buf_adds(&one, "NN");
+		if (!wheels.len || !strstr(wheels.data, one.data))
+			buf_adds(&wheels, one.data);
+	}
+	buf_printf(out,
+		   "the files also link %s, which cuenv does not install and "
+		   "ld.so does not find here: not satisfied without %s\n",
+		   names.data, s->outside.n > 1 ? "them" : "it");
+	if (wheels.len && major)
+		buf_printf(out, "NVIDIA's wheels have them:\n  pip install%s\n",
+			   wheels.data);
+	else if (wheels.len)
+		buf_printf(out,
+			   "NVIDIA's wheels have them (NN: the build's CUDA "
+			   "major):%s\n",
+			   wheels.data);
+	BUF_RELEASE_EACH(&names, &wheels, &one);
+}
+
 void needs_render_text(struct buf *out, const struct needs_scan *s,
 		       const struct needs_python *py,
 		       const struct needs_installed *in,
@@ -375,6 +432,7 @@ void needs_render_text(struct buf *out, const struct needs_scan *s,
 		render_satisfied(out, s, in);
 	else
 		render_offer(out, in, o);
+	render_outside(out, s, in, o);
 }
 
 void needs_render(struct buf *out, const struct needs_scan *s,
