@@ -26,12 +26,14 @@ projects: every project's newest release first, then each one's second,
 
 The cache (CUENV_SWEEP_CACHE, default /var/cache/cuenv-ci/sweep; kept
 under 300 MB): index/ the listings (a day), results/CUENVSHA/WHEELSHA.json
-each artifact's record, so a rerun with the same binary is instant. Each
+each artifact's record, so a rerun with the same binary is instant (the
+findings are judged again from the record by today's rules; with
+--cached-only an artifact with no record is "not run (time)", not run). Each
 wheel is downloaded into a scratch folder of its own and removed when its
 artifact is done.
 
     builds.py CUENV [--limit N] [--max-wheel-mb M] [--out FILE]
-                    [--minutes T] [--jobs J] [--only REGEX]
+                    [--minutes T] [--jobs J] [--only REGEX] [--cached-only]
     builds.py list            the artifacts in order (no cuenv run)
 
 Exit status: 0 when no artifact fails, 1 when one does, 77 when the index
@@ -371,12 +373,12 @@ def download(f, path):
 # ---- comparing ----------------------------------------------------------------
 
 MAJOR_OF = {"libcudart": 0, "libcublas": 0, "libcublasLt": 0, "libnvrtc": 0,
-            "libnvJitLink": 0, "libcufft": 1}    # CUDA major = soname major + k
+            "libnvJitLink": 0, "libcupti": 0, "libcufft": 1}   # CUDA major = soname major + k
 
 
 def soname_cuda_major(n):
     m = re.match(r"^(lib[A-Za-z]+)(?:-[0-9a-f]{8})?\.so\.([0-9]+)", n)
-    if m and m.group(1) in MAJOR_OF:
+    if m and m.group(1) in MAJOR_OF and 9 <= int(m.group(2)) <= 20:
         return int(m.group(2)) + MAJOR_OF[m.group(1)]
     return None
 
@@ -429,7 +431,8 @@ def compare(o, d_name, d_wheel):
     dropped = []
     for n in o["needed"]:
         s = n["soname"]
-        if oracle.cuda_lib(s) and oracle.norm(s) not in have:
+        # one the wheel itself holds (a member of that name) is not asked
+        if oracle.cuda_lib(s) and oracle.norm(s) not in have and oracle.norm(s) not in prov:
             dropped.append("%s NEEDED by %s" % (s, n["by"]))
     # the driver's libraries (libcuda, NVML) are not cuenv's to install:
     # counted apart
@@ -439,27 +442,39 @@ def compare(o, d_name, d_wheel):
     named = []
     for n in o["named"]:
         s = oracle.norm(n["soname"])
+        # an unversioned name beside a versioned soname of the library
+        # that cuenv lists is the documented rule (the versioned one decides)
+        unversioned = s.endswith(".so") and any(h.startswith(s + ".") for h in have)
         if oracle.cuda_lib(n["soname"]) and s not in needed and s not in prov \
-                and s not in have:
+                and s not in have and not unversioned:
             named.append("%s named in %s" % (n["soname"], n["by"]))
     res["driver"] = sorted(set(res["driver"]) | {x for x in named if DRIVER_RE.match(x)})
     res["named_missing"] = sorted({x for x in named if not DRIVER_RE.match(x)})
     # majors
     problems = []
     rcuda, rdnn = cuenv_read(d)
-    scuda, sdnn = set(o["stated"]["cuda"]), set(o["stated"]["cudnn"])
+    scuda, sdnn, _ = oracle.stated_of(o["stated"]["from"])
     ncuda = {soname_cuda_major(n["soname"]) for n in o["needed"]} - {None}
     ndnn = {soname_cudnn_major(n["soname"]) for n in o["needed"]} - {None}
     if scuda and rcuda and not (scuda & rcuda):
         problems.append("stated CUDA %s, cuenv read cuda_min %s" % (sorted(scuda), sorted(rcuda)))
     if sdnn and rdnn and not (sdnn & rdnn):
         problems.append("stated cuDNN %s, cuenv read cudnn_min %s" % (sorted(sdnn), sorted(rdnn)))
+    # a minimum cuenv read that nothing in the wheel supports, when the
+    # wheel does say its CUDA (stated, NEEDED or bundled sonames)
+    pcuda = {soname_cuda_major(p) for p in o["provided"]} - {None}
+    evidence = scuda | ncuda | pcuda
+    if rcuda and evidence and not (rcuda & evidence) and not (scuda and not (scuda & rcuda)):
+        problems.append("cuenv read cuda_min %s; the wheel says CUDA %s (stated %s, NEEDED %s, "
+                        "bundled %s)" % (sorted(rcuda), sorted(evidence), sorted(scuda),
+                                         sorted(ncuda), sorted(pcuda)))
     cat = d.get("catalogue") or {}
     icuda, idnn = vmajor(cat.get("cuda")), vmajor(cat.get("cudnn"))
-    want = ncuda if len(ncuda) == 1 else (scuda if len(scuda) == 1 else set())
+    want = ncuda if len(ncuda) == 1 else (scuda if len(scuda) == 1 else
+                                          (pcuda if not ncuda and not scuda else set()))
     if icuda is not None and want and icuda not in want:
         problems.append("%s CUDA %s, cuenv would install CUDA %s (%s)" % (
-            "NEEDED" if len(ncuda) == 1 else "stated", sorted(want), cat.get("cuda"),
+            "NEEDED" if len(ncuda) == 1 else "stated" if len(scuda) == 1 else "bundled", sorted(want), cat.get("cuda"),
             cat.get("install")))
     wantd = ndnn if len(ndnn) == 1 else (sdnn if len(sdnn) == 1 else set())
     if idnn is not None and wantd and idnn not in wantd:
@@ -473,7 +488,6 @@ def compare(o, d_name, d_wheel):
         m = re.match(r"CUDA ([0-9]+)", s.get("releases") or "")
         if m:
             sreleases.add(int(m.group(1)))
-    pcuda = {soname_cuda_major(p) for p in o["provided"]} - {None}
     if scuda and not rcuda and not (scuda & (sreleases | ncuda | pcuda)):
         unread.append("stated CUDA %s (%s) not in cuenv's reports" % (
             sorted(scuda), "; ".join(x for x in o["stated"]["from"] if "cudnn" not in x.lower())[:160]))
@@ -497,7 +511,7 @@ def slim(d):
         return None
     return {"sonames": [{k: s.get(k) for k in ("soname", "releases", "required", "alternative")}
                         for s in d.get("sonames", [])],
-            "reports": [{k: r.get(k) for k in ("framework", "cuda_min", "cudnn_min")}
+            "reports": [{k: r.get(k) for k in ("framework", "source", "cuda_min", "cudnn_min", "notes")}
                         for r in d.get("reports", [])],
             "provides": [{"soname": p["soname"], "path": os.path.basename(p.get("path") or "")}
                          for p in d.get("provides", [])],
@@ -678,6 +692,8 @@ def main():
     args = sys.argv[1:]
     opts = {"--limit": None, "--max-wheel-mb": None, "--out": None, "--minutes": None,
             "--jobs": "1", "--only": None}
+    cached_only = "--cached-only" in args
+    args = [a for a in args if a != "--cached-only"]
     rest = []
     i = 0
     while i < len(args):
@@ -727,6 +743,12 @@ def main():
     def work(n):
         if stop.is_set() or (deadline and time.time() > deadline):
             stop.set()
+            a = arts[n]
+            return n, {"project": a[0], "version": a[1], "wheel": a[2]["filename"],
+                       "mb": a[2]["size"] / 1e6, "python": "cp3%d" % a[3],
+                       "status": "not run (time)"}
+        if cached_only and not os.path.exists(os.path.join(
+                CACHE, "results", csha[:16], "%s.json" % arts[n][2]["sha256"])):
             a = arts[n]
             return n, {"project": a[0], "version": a[1], "wheel": a[2]["filename"],
                        "mb": a[2]["size"] / 1e6, "python": "cp3%d" % a[3],

@@ -58,6 +58,14 @@ PLUSCU_RE = re.compile(r"""["'][0-9][0-9.]*[^"'\s]*\+cu(?P<v>[0-9]{2,4})\b""")
 NAME_TAG_RE = re.compile(r"(?:^|[-_])cu(?:da)?(?P<v>[0-9]{2,3})(?:x)?(?:$|[-_])")
 
 
+# names that are not the build's version (counts, arches, paths)
+SKIP_KEY = re.compile(r"arch|capab|count|device|min_|_min|max|major|minor|patch|"
+                      r"compute|sm_|id$|index|num|flag|enable|use_|home|path|ptx")
+# and only names of a version: cuda, CUDA_VERSION, tf_cuda_version,
+# cudnn_version, _cuda_ver (not PYTORCH_NO_CUDA_MEMORY_CACHING)
+VERSION_KEY = re.compile(r"^_*(?:[a-z]+_)?(cuda|cudnn)(?:_?(?:version|ver))?(?:_str|_string)?$")
+
+
 def norm(name):
     """the soname without auditwheel's hash (libcudart-9335f6a2.so.12)"""
     return HASH_RE.sub("", name)
@@ -155,8 +163,7 @@ def scan_text(z, info, out):
         key = (m.group("key") or m.group("key2")).lower()
         what = (m.group("what") or m.group("what2")).lower()
         # names that are not the build's version (counts, arches, paths)
-        if re.search(r"arch|capab|count|device|min_|_min|max|major|minor|patch|"
-                     r"compute|sm_|id$|index|num|flag|enable|use_|home|path|ptx", key):
+        if SKIP_KEY.search(key) or not VERSION_KEY.match(key):
             continue
         if what == "cuda" and "cudnn" in key:
             what = "cudnn"
@@ -171,6 +178,47 @@ def scan_text(z, info, out):
         line = text.count("\n", 0, m.start()) + 1
         out["stated"]["cuda"].append(tag_major(m.group("v")))
         out["stated"]["from"].append("%s:%d: %s" % (info.filename, line, m.group(0)[:80]))
+
+
+# +cuNNN is the build's own only in a version file or a build's JSON
+# (torchaudio's version.py, xformers' cpp_lib.json "torch": "2.5.1+cu121");
+# elsewhere it is prose (onnxruntime/__init__.py's "2.0.0+cu121" example)
+PLUSCU_FILES = re.compile(r"(^|/)(version|_version|build_info|_build_info|about|__about__)\.py$"
+                          r"|\.json$")
+
+
+def stated_of(froms):
+    """(cuda majors, cuDNN majors, the entries kept) of stated["from"]
+    entries: the rules applied again, so that a record is judged by
+    today's (builds.py's judge)"""
+    cuda, dnn, kept = set(), set(), []
+    for f in froms:
+        if f.startswith("project name "):
+            m = NAME_TAG_RE.search(f[len("project name "):])
+            if m:
+                cuda.add(tag_major(m.group("v")))
+                kept.append(f)
+            continue
+        path, _, text = f.partition(": ")
+        path = path.rsplit(":", 1)[0]
+        m = CONST_RE.search(text)
+        if m:
+            key = (m.group("key") or m.group("key2")).lower()
+            what = (m.group("what") or m.group("what2")).lower()
+            if SKIP_KEY.search(key) or not VERSION_KEY.match(key):
+                continue
+            if what == "cuda" and "cudnn" in key:
+                what = "cudnn"
+            maj = num_major(m.group("val"), what)
+            if maj is not None:
+                (cuda if what == "cuda" else dnn).add(maj)
+                kept.append(f)
+            continue
+        m = PLUSCU_RE.search(text) or re.search(r"\+cu(?P<v>[0-9]{2,4})\b", text)
+        if m and PLUSCU_FILES.search(path):
+            cuda.add(tag_major(m.group("v")))
+            kept.append(f)
+    return cuda, dnn, kept
 
 
 def oracle(whl, scratch):
@@ -209,8 +257,9 @@ def oracle(whl, scratch):
     out["cuda_needed"] = sorted({n["soname"] for n in out["needed"] if cuda_lib(n["soname"])})
     out["cuda_named"] = sorted({n["soname"] for n in out["named"]
                                 if cuda_lib(n["soname"]) and n["soname"] not in prov})
-    out["stated"]["cuda"] = sorted(set(out["stated"]["cuda"]))
-    out["stated"]["cudnn"] = sorted(set(out["stated"]["cudnn"]))
+    cuda, dnn, kept = stated_of(out["stated"]["from"])
+    out["stated"] = {"cuda": sorted(cuda), "cudnn": sorted(dnn), "from": kept,
+                     "dropped": [f for f in out["stated"]["from"] if f not in kept]}
     return out
 
 
