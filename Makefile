@@ -500,6 +500,21 @@ bench: $(BUILD)/cuenv $(BUILD)/cuenv-net
 realworld: $(BUILD)/cuenv $(BUILD)/cuenv-net
 	$(Q)CUENV_BIN=$(CURDIR)/$(BUILD)/cuenv sh tests/realworld/run.sh
 
+# The build sweep (tests/sweep/builds.py, README there): `cuenv needs` on
+# the recent releases of every project of tests/sweep/packages.txt on the
+# real index, NAME==VERSION and the wheel in place, against an oracle
+# (tests/sweep/oracle.py: readelf and the wheel's own bytes). Online,
+# long (about an hour), not part of `make test`; cached in
+# CUENV_SWEEP_CACHE (default /var/cache/cuenv-ci/sweep). SWEEP_ARGS
+# passes --limit N, --max-wheel-mb M, --minutes T, --jobs J, --only RE,
+# --out FILE. Skips when the index cannot be reached.
+SWEEP_ARGS ?= --max-wheel-mb 1500 --out $(BUILDROOT)/sweep.tsv
+.PHONY: sweep
+sweep: $(BUILD)/cuenv $(BUILD)/cuenv-net
+	$(Q)python3 tests/sweep/builds.py $(CURDIR)/$(BUILD)/cuenv $(SWEEP_ARGS); rc=$$?; \
+	if [ $$rc -eq 77 ]; then echo "sweep: skipped: the package index cannot be reached"; \
+	[ "$${CUENV_REALWORLD_REQUIRED:-0}" = 1 ] && exit 1; exit 0; fi; exit $$rc
+
 # The loader model against the real loader: torch 2.4.1 from the package
 # index in a venv, LD_LIBRARY_PATH cases, doctor's verdicts and fixes
 # (issue 21; online, cached, skips when the index is unreachable).
