@@ -90,6 +90,17 @@ static bool line_start(const char *text, const char *p)
 	return p == text || p[-1] == '\n';
 }
 
+/*
+ * Does a ('key', v) pair end at q: ')' next, so that it has two items (a
+ * call's arguments are not one: triton's GPUTarget("cuda", 100, 32))?
+ */
+static bool pair_ends(const char *q, const char *end)
+{
+	while (q < end && blank(*q))
+		q++;
+	return q < end && *q == ')';
+}
+
 void pysrc_each(const char *text, size_t len, pysrc_pair_fn *fn, void *ctx)
 {
 	const char *end = text + len, *p = text;
@@ -135,13 +146,17 @@ void pysrc_each(const char *text, size_t len, pysrc_pair_fn *fn, void *ctx)
 
 			if (!after)
 				continue;
-			fn(k, (size_t)(ke - k), v, (size_t)(ve - v), true, ctx);
+			if (!pair || pair_ends(after, end))
+				fn(k, (size_t)(ke - k), v, (size_t)(ve - v),
+				   true, ctx);
 			p = after;
 		} else if (q < end && isdigit((unsigned char)*q)) {
 			for (v = q; q < end && (ident_char(*q) || *q == '.');
 			     q++)
 				;
-			fn(k, (size_t)(ke - k), v, (size_t)(q - v), false, ctx);
+			if (!pair || pair_ends(q, end))
+				fn(k, (size_t)(ke - k), v, (size_t)(q - v),
+				   false, ctx);
 			p = q;
 		}
 	}

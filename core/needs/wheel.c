@@ -1,5 +1,6 @@
 #include "needs/wheel.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -963,6 +964,30 @@ static bool tag_has(const char *set, const char *tag)
 }
 
 /*
+ * Does set ("py39", "py38.py39") hold a pyXY tag that CPython py
+ * ("cp311") runs: the same major, a minor up to its own (pip takes
+ * xformers 0.0.35's py39-none-manylinux_2_28 wheel for cp311)?
+ */
+static bool py_minor_runs(const char *set, const char *py)
+{
+	unsigned long here, built;
+
+	if (strncmp(py, "cp3", 3) || !isdigit((unsigned char)py[3]))
+		return false;
+	here = strtoul(py + 3, NULL, 10);
+	for (const char *p = set; p; p = strchr(p, '.'), p = p ? p + 1 : p) {
+		char *end;
+
+		if (strncmp(p, "py3", 3) || !isdigit((unsigned char)p[3]))
+			continue;
+		built = strtoul(p + 3, &end, 10);
+		if ((!*end || *end == '.') && built <= here)
+			return true;
+	}
+	return false;
+}
+
+/*
  * pip's order for the interpreter tag py ("cp311"; NULL: any): its own
  * ABI; then abi3 of the newest CPython it runs (cp311, cp310, ... cp32);
  * then none; pure-Python wheels last. 0: not for it.
@@ -989,7 +1014,8 @@ int wheel_python_rank(const char *name, const char *py)
 		if (built <= here && here < 100)
 			sc = 100 + (int)built;
 	} else if (!strcmp(abi.data, "none") &&
-		   (tag_has(pt.data, "py3") || tag_has(pt.data, "py2.py3"))) {
+		   (tag_has(pt.data, "py3") || tag_has(pt.data, "py2.py3") ||
+		    py_minor_runs(pt.data, py))) {
 		sc = 2;
 	}
 out:
@@ -1162,14 +1188,14 @@ static bool read_core_metadata(struct needs_scan *s, const struct index_file *f,
 
 /* A release a page has, parsed once for sorting. */
 struct had {
-	struct version v;
+	struct pep440 v;
 	const char *s;
 };
 
 static int cmp_had(const void *a, const void *b)
 {
 	const struct had *x = a, *y = b;
-	int c = version_cmp(&x->v, &y->v);
+	int c = pep440_cmp(&x->v, &y->v);
 
 	return c ? c : strcmp(x->s, y->s);
 }
@@ -1178,9 +1204,10 @@ static int cmp_had(const void *a, const void *b)
 #define HAD_MAX 32
 
 /*
- * "it has 2.6.5, 2.9.1, 2.10.0" for the releases seen (valid versions,
- * in any order, repeated), each once and in version order (2.9 before
- * 2.10); past HAD_MAX, the count and the newest. Sorted once: n log n
+ * "it has 2.6.5, 2.9.1, 2.10.0" for the releases seen (in any order,
+ * repeated), each once and in PEP 440's order (2.9 before 2.10,
+ * 0.0.16rc424 before 0.0.16, 0.0.22 before 0.0.22.post7; one that is
+ * not a version is left out); past HAD_MAX, the count and the newest. Sorted once: n log n
  * for a page of n files (a list kept in order as it grew was n * n: 39 s
  * for 50k releases).
  */
@@ -1189,14 +1216,14 @@ static void had_list(const struct strv *seen, struct buf *out)
 	struct had *h = xcalloc(seen->n ? seen->n : 1, sizeof(*h));
 	size_t n = 0, from;
 
-	for (size_t i = 0; i < seen->n; i++) {
-		h[i].s = seen->v[i];
-		if (version_parse(h[i].s, &h[i].v))
-			BUG("release '%s' is not a version", h[i].s);
-	}
-	if (seen->n)
-		qsort(h, seen->n, sizeof(*h), cmp_had);
+	size_t m = 0;
+
 	for (size_t i = 0; i < seen->n; i++)
+		if (!pep440_parse(seen->v[i], &h[m].v))
+			h[m++].s = seen->v[i];
+	if (m)
+		qsort(h, m, sizeof(*h), cmp_had);
+	for (size_t i = 0; i < m; i++)
 		if (!n || strcmp(h[n - 1].s, h[i].s))
 			h[n++] = h[i];
 	from = n > HAD_MAX ? n - HAD_MAX : 0;

@@ -1012,6 +1012,14 @@ static void test_wheel_needs_scan_hint_names_the_newest(void **state)
 			   "\"url\": \"p/%u.whl\", \"hashes\": "
 			   "{\"sha256\": \"%064u\"}}",
 			   i ? ", " : "", (i * 7) % 40, i, 0);
+	/* PEP 440's versions, in its order (xformers' 0.0.22.post7 and
+	 * 0.0.16rc424 were a BUG abort) */
+	buf_printf(&page,
+		   ", {\"filename\": \"pkg-1.0.39.post1-py3-none-any.whl\", "
+		   "\"url\": \"p/a.whl\", \"hashes\": {\"sha256\": \"%064u\"}}"
+		   ", {\"filename\": \"pkg-1.0.39rc1-py3-none-any.whl\", "
+		   "\"url\": \"p/b.whl\", \"hashes\": {\"sha256\": \"%064u\"}}",
+		   0, 0);
 	buf_adds(&page, "]}");
 	fx_mkdir(fx, "simple");
 	fx_mkdir(fx, "simple/pkg");
@@ -1021,13 +1029,13 @@ static void test_wheel_needs_scan_hint_names_the_newest(void **state)
 	assert_int_equal(wheel_needs_scan(&s, "pkg==9.9", url.data, NULL, NULL,
 					  &fo, &fs, &err),
 			 CUENV_E_UNKNOWN);
-	assert_non_null(strstr(err.hint.data,
-			       "it has 40 releases, the newest 1.0.8, 1.0.9, "
-			       "1.0.10, "));
+	assert_non_null(strstr(
+	    err.hint.data, "it has 42 releases, the newest 1.0.10, 1.0.11, "));
 	/* the last release ends the hint: no platform has 9.9 */
-	assert_non_null(strstr(err.hint.data, ", 1.0.38, 1.0.39"));
+	assert_non_null(
+	    strstr(err.hint.data, ", 1.0.38, 1.0.39rc1, 1.0.39, 1.0.39.post1"));
 	assert_null(strstr(err.hint.data, "--platform"));
-	assert_null(strstr(err.hint.data, "1.0.7,"));
+	assert_null(strstr(err.hint.data, "1.0.9,"));
 	needs_scan_release(&s);
 	needs_fetches_release(&fs);
 	BUF_RELEASE_EACH(&page, &url);
@@ -1077,6 +1085,17 @@ static void test_wheel_ranks_tags_as_pip(void **state)
 	assert_true(wheel_python_rank("t-1-cp311-none-any.whl", "cp311") >
 		    wheel_python_rank("t-1-py3-none-any.whl", "cp311"));
 	assert_int_equal(wheel_python_rank("t-1-cp310-cp310-any.whl", "cp311"),
+			 0);
+	/* pyXY with no ABI: every later CPython of that major (xformers
+	 * 0.0.35's only Linux wheel is py39-none-manylinux_2_28_x86_64) */
+	assert_true(wheel_python_rank("t-1-py39-none-any.whl", "cp311") > 0);
+	assert_true(wheel_python_rank("t-1-py38.py39-none-any.whl", "cp39") >
+		    0);
+	assert_int_equal(wheel_python_rank("t-1-py312-none-any.whl", "cp311"),
+			 0);
+	assert_int_equal(wheel_python_rank("t-1-py39-cp39-any.whl", "cp311"),
+			 0);
+	assert_int_equal(wheel_python_rank("t-1-py3x-none-any.whl", "cp311"),
 			 0);
 }
 
