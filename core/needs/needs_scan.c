@@ -33,8 +33,8 @@ void needs_scan_release(struct needs_scan *s)
 	for (size_t i = 0; i < s->n; i++) {
 		struct needs_want *w = &s->v[i];
 
-		FREE_EACH(w->soname, w->dll, w->provided_by, w->found,
-			  w->range, w->elsewhere);
+		FREE_EACH(w->soname, w->dll, w->provided_by, w->found, w->range,
+			  w->elsewhere);
 		STRV_RELEASE_EACH(&w->needed_by, &w->loaded_by, &w->named_by);
 	}
 	free(s->v);
@@ -55,8 +55,7 @@ void needs_scan_release(struct needs_scan *s)
 	for (size_t i = 0; i < s->nunseen; i++)
 		FREE_EACH(s->unseen[i].who, s->unseen[i].name);
 	free(s->unseen);
-	STRV_RELEASE_EACH(&s->provides, &s->warnings, &s->unread,
-			  &s->outside);
+	STRV_RELEASE_EACH(&s->provides, &s->warnings, &s->unread, &s->outside);
 	needs_scan_init(s);
 }
 
