@@ -75,6 +75,23 @@ static char *torch_version_at(const char *p)
 }
 
 /*
+ * A cuDNN version as TensorFlow's cuda_dnn.cc prints it after "library:"
+ * or "compiled with": "8.1.0" (from ": "), or, in TensorFlow 1.x, the
+ * CUDNN_VERSION number, "7201 (compatibility version 7200)", read as
+ * PyTorch's number is (7.2.1; 90100 is 9.1.0).
+ */
+static char *tf_version_at(const char *p)
+{
+	size_t n;
+
+	p += strspn(p, " :");
+	n = strspn(p, "0123456789");
+	if (n && p[n] != '.')
+		return torch_version_at(p);
+	return version_at(p);
+}
+
+/*
  * JAX's names of the libraries its version check reads, and how each
  * version is a number there (jaxlib/cuda/versions_helpers.cc: what
  * cudaRuntimeGetVersion, cublasGetVersion, cufftGetVersion,
@@ -198,11 +215,11 @@ void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
 		else if (strstr(line, "tensorflow/") ||
 			 strstr(line, "local_xla/"))
 			fw = "tensorflow";
-		q = strstr(p, "compiled with:");
+		q = strstr(p, "compiled with");
 		found(arg, line, fw, "cuDNN",
-		      q ? version_at(q + strlen("compiled with:")) : NULL,
-		      version_at(p + strlen("Loaded runtime CuDNN "
-					    "library:")));
+		      q ? tf_version_at(q + strlen("compiled with")) : NULL,
+		      tf_version_at(p + strlen("Loaded runtime CuDNN "
+					       "library:")));
 	}
 	/* PyTorch's torch/backends/cudnn/__init__.py */
 	p = strstr(line, "PyTorch was compiled");

@@ -442,32 +442,78 @@ static char *symbol_release(const char *sym)
 }
 
 /*
- * "PATH: undefined symbol: SYM, version libY.so.N" (Python's ImportError,
- * ld.so's at binding): PATH asks for SYM at the version libY.so.N and
- * the copy of libY that was loaded does not define it. A CUDA library's
- * (by the version's name, else PATH's); the loader model on this
- * machine says which copy that is (explain_model). True when the line
- * was read as one.
+ * Where line says PATH asks for SYM at the version V (a soname:
+ * libY.so.N), in the wordings of the loader and the linker:
+ *
+ *  - ld.so at binding (Python's ImportError): "PATH: undefined symbol:
+ *    SYM, version V";
+ *  - ld.so at relocation: "PATH: symbol SYM, version V not defined in file
+ *    F with link time reference", also without the comma;
+ *  - ld at link time: "PATH: undefined reference to `SYM@V'" (without @V
+ *    it is a library not linked, no version asked: NULL).
+ *
+ * Returns V's start, with *at where PATH's text ends (for asker_path),
+ * *sym and *n the symbol; NULL for a line of none of them.
+ */
+static const char *symbol_asked(const char *line, const char **at,
+				const char **sym, size_t *n)
+{
+	const char *p, *e, *v;
+
+	if ((p = strstr(line, "undefined symbol: "))) {
+		*sym = p + strlen("undefined symbol: ");
+		e = *sym + strcspn(*sym, " ,\"'\t");
+		if (strncmp(e, ", version ", 10))
+			return NULL;
+		v = e + 10;
+	} else if ((p = strstr(line, ": symbol ")) &&
+		   strstr(p, " not defined in file ")) {
+		p += 2;
+		*sym = p + strlen("symbol ");
+		e = *sym + strcspn(*sym, " ,\t");
+		v = e + (*e == ',');
+		if (strncmp(v, " version ", 9))
+			return NULL;
+		v += 9;
+	} else if ((p = strstr(line, ": undefined reference to `"))) {
+		p += 2;
+		*sym = p + strlen("undefined reference to `");
+		e = *sym + strcspn(*sym, "@'` \t");
+		if (*e != '@')
+			return NULL;
+		v = e + 1 + (e[1] == '@'); /* SYM@@V: the default version */
+	} else {
+		return NULL;
+	}
+	if (e == *sym || !name_char(*v))
+		return NULL;
+	*at = p;
+	*n = (size_t)(e - *sym);
+	return v;
+}
+
+/*
+ * A symbol asked for at a version (symbol_asked's wordings): PATH asks
+ * for SYM at the version libY.so.N and the copy of libY that was loaded
+ * (or found by the linker) does not define it. A CUDA library's (by the
+ * version's name, else PATH's); the loader model on this machine says
+ * which copy that is (explain_model). True when the line was read as
+ * one.
  */
 static bool read_symbol(struct explain *ex, const char *line)
 {
-	const char *p = strstr(line, "undefined symbol: "), *sym, *e, *v;
+	const char *p, *sym, *v;
 	struct explain_finding *f, m = { .kind = EXPLAIN_SYMBOL };
 	const struct nvlib *lib;
 	struct buf key = BUF_INIT;
 	char *path, *base, *symbol, *version;
 	const char *ver;
+	size_t n;
 
-	if (!p)
+	v = symbol_asked(line, &p, &sym, &n);
+	if (!v)
 		return false;
-	sym = p + strlen("undefined symbol: ");
-	e = sym + strcspn(sym, " ,\"'\t");
-	if (e == sym || strncmp(e, ", version ", 10))
-		return false;
-	v = e + 10;
-	if (!name_char(*v))
-		return false;
-	version = xstrndup(v, strcspn(v, " ,\"'\t"));
+	version = xstrndup(v, strcspn(v, " ,\"'`\t"));
 	lib = nvlib_match_file(version, &ver);
 	path = asker_path(line, p);
 	if (!lib && path) {
@@ -478,7 +524,7 @@ static bool read_symbol(struct explain *ex, const char *line)
 		FREE_EACH(path, version);
 		return false;
 	}
-	symbol = xstrndup(sym, (size_t)(e - sym));
+	symbol = xstrndup(sym, n);
 	buf_printf(&key, "symbol %s %s", symbol, version);
 	if (!seen(ex, key.data, &f)) {
 		m.lib = lib;

@@ -14,7 +14,8 @@
  *    libcuda.so.1 / nvcuda.dll as the driver;
  *  - a cuDNN built-against / loaded pair: TensorFlow's (and XLA's)
  *    "Loaded runtime CuDNN library: 8.0.5 but source was compiled with:
- *    8.1.0" and PyTorch's "cuDNN version incompatibility: PyTorch was
+ *    8.1.0" (TensorFlow 1.x: "7201 (compatibility version 7200) but
+ *    source was compiled with 7004", cuDNN's number) and PyTorch's "cuDNN version incompatibility: PyTorch was
  *    compiled  against (9, 26, 0) but found runtime version (9, 19, 0)";
  *  - CUPTI's troubles: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (a driver
  *    setting, no library missing), "incompatible libcupti version" and

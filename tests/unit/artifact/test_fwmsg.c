@@ -138,6 +138,37 @@ static void test_fwmsg_reads_each_library_of_jaxs_check(void **state)
 	buf_release(&b);
 }
 
+/*
+ * TensorFlow 1.x's cuda_dnn.cc printed CUDNN_VERSION itself, a whole
+ * number, with no colon after "compiled with" (logs of TF 1.5 to 1.13):
+ * MAJOR*1000+MINOR*100+PATCH before cuDNN 9, MAJOR*10000+... from 9.
+ */
+static void test_fwmsg_reads_tensorflow_1s_whole_numbers(void **state)
+{
+	struct buf b = BUF_INIT;
+	char *pending = NULL;
+
+	(void)state;
+	fwmsg_cudnn_mismatches(
+	    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded "
+	    "runtime CuDNN library: 7201 (compatibility version 7200) but "
+	    "source was compiled with 7004 (compatibility version 7000).  If "
+	    "using a binary install, upgrade your CuDNN library to match.",
+	    &pending, found, &b);
+	fwmsg_cudnn_mismatches("Loaded runtime CuDNN library: 5005 "
+			       "(compatibility version 5000) but source was "
+			       "compiled with 5110 (compatibility version "
+			       "5100)",
+			       &pending, found, &b);
+	fwmsg_cudnn_mismatches("Loaded runtime CuDNN library: 90100 but source "
+			       "was compiled with: 90300",
+			       &pending, found, &b);
+	assert_string_equal(b.data, "tensorflow 7.0.4 7.2.1;xla 5.1.10 5.0.5;"
+				    "xla 9.3.0 9.1.0;");
+	assert_null(pending);
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +177,7 @@ int main(void)
 	    cmocka_unit_test(test_fwmsg_says_nothing_without_both_versions),
 	    cmocka_unit_test(test_fwmsg_names_the_framework_of_each_line),
 	    cmocka_unit_test(test_fwmsg_reads_each_library_of_jaxs_check),
+	    cmocka_unit_test(test_fwmsg_reads_tensorflow_1s_whole_numbers),
 	};
 	const char *filter = getenv("CUENV_TEST_FILTER");
 

@@ -1181,6 +1181,52 @@ static void test_explain_symbol_version_is_one_finding(void **state)
 	explain_release(&ex);
 }
 
+/*
+ * The same symbol version in the loader's relocation wording ("symbol S,
+ * version V not defined in file F with link time reference", with or
+ * without the comma) and the linker's ("undefined reference to
+ * `S@V'"): one symbol-version finding each, never two missing
+ * libraries; the linker's without @V asks no version and is no finding.
+ */
+static void test_explain_symbol_version_in_each_wording(void **state)
+{
+	static const char *const lines[] = {
+	    ("OSError: /e/site-packages/nvidia/cublas/lib/libcublas.so.11: "
+	     "symbol cublasLtHSHMatmulAlgoInit version libcublasLt.so.11 not "
+	     "defined in file libcublasLt.so.11 with link time reference"),
+	    ("(python: relocation error: /usr/local/cuda-11.1/lib64/"
+	     "libcublas.so: symbol cublasLtHSHMatmulAlgoInit, version "
+	     "libcublasLt.so.11 not defined in file libcublasLt.so.11 with "
+	     "link time reference)"),
+	    ("/usr/bin/ld: /usr/local/cuda-11.7/lib64/libcublas.so: undefined "
+	     "reference to `cublasLtHSHMatmulAlgoInit@libcublasLt.so.11'"),
+	};
+	static const char *const paths[] = {
+	    "/e/site-packages/nvidia/cublas/lib/libcublas.so.11",
+	    "/usr/local/cuda-11.1/lib64/libcublas.so",
+	    "/usr/local/cuda-11.7/lib64/libcublas.so",
+	};
+	struct explain ex;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++) {
+		parse(&ex, lines[i]);
+		assert_int_equal(ex.n, 1);
+		assert_int_equal(ex.v[0].kind, EXPLAIN_SYMBOL);
+		assert_int_equal(ex.v[0].lib->id, NVLIB_CUBLASLT);
+		assert_string_equal(ex.v[0].symbol,
+				    "cublasLtHSHMatmulAlgoInit");
+		assert_string_equal(ex.v[0].symver, "libcublasLt.so.11");
+		assert_string_equal(ex.v[0].soname, "libcublasLt.so.11");
+		assert_string_equal(ex.v[0].path, paths[i]);
+		explain_release(&ex);
+	}
+	parse(&ex, "/usr/bin/ld: ../lib/libGptJTritonBackend.so: undefined "
+		   "reference to `cublasLtMatmulDescCreate'");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+}
+
 /* JAX's logs carry TensorFlow's paths: the framework named is JAX. */
 static void test_explain_names_jax(void **state)
 {
@@ -1285,6 +1331,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_mixed_copies),
 	    cmocka_unit_test(test_explain_names_jax),
 	    cmocka_unit_test(test_explain_symbol_version_is_one_finding),
+	    cmocka_unit_test(test_explain_symbol_version_in_each_wording),
 	    cmocka_unit_test(test_explain_json_commands_and_error),
 	    cmocka_unit_test_setup_teardown(
 		test_explain_read_joins_words_or_reads_the_fd, fx_setup,
