@@ -213,8 +213,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 		     opt_given(&ctx->opt, O_JSON));
 	cmd_print_report(&out);
 	/* a load no file fixes the version of: not known, not satisfied */
-	rc = satisfied && !needs_unknown(&s, &py, NULL) &&
-			     !needs_python_empty(&s, &py) && !s.outside.n
+	rc = satisfied && !needs_unknown(&s, &py, NULL) && !s.outside.n
 		     ? CUENV_OK
 		     : CUENV_NO;
 	/* a framework whose import fails is a problem, not an answer */

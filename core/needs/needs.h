@@ -327,8 +327,8 @@ size_t needs_unknown(const struct needs_scan *s, const struct needs_python *py,
 
 /*
  * Did --python find no framework, with nothing else read (no PATH, no
- * --import)?
- * Then nothing here says what is needed: not satisfied, exit 1.
+ * --import)? Then nothing here says what is needed: nothing is asked
+ * (exit 0), and --json's "satisfied" is false.
  */
 bool needs_python_empty(const struct needs_scan *s,
 			const struct needs_python *py);
