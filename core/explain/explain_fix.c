@@ -384,9 +384,12 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 		json_object_set_new(x, "kind",
 				    json_string(kind_names[f->kind]));
 		json_object_set_new(x, "name", json_str_or_null(f->name));
+		/* the driver's library is none of the table's, by design */
 		json_object_set_new(x, "library",
 				    json_str_or_null(f->lib ? f->lib->stem
-							    : NULL));
+						     : f->kind == EXPLAIN_DRIVER
+							     ? NVLIB_DRIVER_STEM
+							     : NULL));
 		json_object_set_new(x, "dll", json_boolean(f->dll));
 		json_object_set_new(x, "soname", json_str_or_null(f->soname));
 		json_object_set_new(x, "releases",

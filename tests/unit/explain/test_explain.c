@@ -1088,6 +1088,17 @@ static void test_explain_failed_dependency_is_the_finding(void **state)
 	assert_false(needs_asked(&fx.s, NULL));
 	assert_int_equal(fx.lines.n, 0);
 	assert_int_equal(fx.decide.n, 0);
+	/* the report names the driver's library, libcuda, by its stem */
+	{
+		json_t *j = explain_json(&ex, &fx, NULL);
+
+		assert_string_equal(
+		    json_string_value(json_object_get(
+			json_array_get(json_object_get(j, "findings"), 0),
+			"library")),
+		    "cuda");
+		json_decref(j);
+	}
 	explain_fix_release(&fx);
 	explain_release(&ex);
 
