@@ -231,6 +231,41 @@ static bool says_missing(const char *line)
 	return false;
 }
 
+/*
+ * Does the line give Windows' loader error on a DLL: 126 (it or a DLL it
+ * imports not found: LoadLibrary's "failed with error 126", Python's
+ * "[WinError 126] The specified module could not be found") or 127?
+ */
+static bool says_windows_load_error(const char *line)
+{
+	return str_find_nocase(line, "with error 126") ||
+	       str_find_nocase(line, "WinError 126") ||
+	       str_find_nocase(line, "module could not be found") ||
+	       says_entry_missing(line);
+}
+
+/*
+ * A DLL that is none of NVIDIA's but is built on CUDA, by its name
+ * (onnxruntime_providers_cuda.dll, onnxruntime_providers_tensorrt.dll,
+ * torch_cuda.dll), that Windows could not load (line): its finding, into
+ * *f (not kept yet). What it imports is CUDA's and cuDNN's DLLs; which one
+ * is missing Windows' error does not say. False for anything else.
+ */
+static bool framework_dll(const char *tok, const char *line,
+			  const struct explain_context *c,
+			  struct explain_finding *f)
+{
+	if (!says_windows_load_error(line) ||
+	    (!str_find_nocase(tok, "cuda") &&
+	     !str_find_nocase(tok, "tensorrt")))
+		return false;
+	f->kind = EXPLAIN_LIBRARY;
+	f->dll = true;
+	f->imports = true;
+	f->framework = c->framework ? xstrdup(c->framework) : NULL;
+	return true;
+}
+
 static bool name_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-' ||
@@ -878,7 +913,8 @@ static void read_name(struct explain *ex, const char *tok, bool dll,
 	struct explain_finding *f, fresh = { .kind = EXPLAIN_LIBRARY };
 
 	if (!seen(ex, tok, &f)) {
-		if (!(dll ? classify_dll(tok, &fresh)
+		if (!(dll ? classify_dll(tok, &fresh) ||
+				      framework_dll(tok, line, &ex->ctx, &fresh)
 			  : classify_so(tok, &fresh))) {
 			finding_release(&fresh);
 			return;
@@ -1019,6 +1055,22 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 			continue;
 		free(f->framework);
 		f->framework = xstrdup(fw);
+	}
+	/* a framework's DLL: the CUDA and cuDNN its build uses, when the
+	 * text says (onnxruntime's "Require cuDNN 9.* and CUDA 12.*") */
+	for (size_t k = before; k < ex->n; k++) {
+		struct explain_finding *f = &ex->v[k];
+		const char *cuda = explain_context_cuda_known(&ex->ctx);
+		struct buf b = BUF_INIT;
+
+		if (!f->imports || !cuda || f->releases)
+			continue;
+		buf_printf(&b, "CUDA %s%s", cuda,
+			   strchr(cuda, '.') ? "" : ".x");
+		if (ex->ctx.cudnn)
+			buf_printf(&b, ", cuDNN %s%s", ex->ctx.cudnn,
+				   strchr(ex->ctx.cudnn, '.') ? "" : ".x");
+		f->releases = buf_detach(&b);
 	}
 	/* a library that is found missing: its own name said so */
 	for (size_t k = before; k < ex->n; k++)
@@ -1432,7 +1484,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 {
 	const char *known = explain_context_cuda_known(&ex->ctx);
 	bool loaded_cupti = false, pinned = false, dnn = false, mm = false;
-	bool mixed = false, missing = false;
+	bool mixed = false, missing = false, unversioned = false;
 	unsigned long majors = 0;
 	struct buf agreed = BUF_INIT;
 
@@ -1471,6 +1523,17 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 			}
 			continue;
 		}
+		/* a name without a version (libcudart.so, a framework's
+		 * DLL): the release the text says the build uses, if any */
+		if (f->kind == EXPLAIN_LIBRARY && !f->soname && f->missing &&
+		    known && !f->entry_missing &&
+		    (f->imports ||
+		     (!(f->lib->flags & NVLIB_OWN_VERSION) &&
+		      !(loaded_cupti && f->lib->id == NVLIB_CUPTI)))) {
+			unversioned = true;
+			dnn |= f->imports;
+			continue;
+		}
 		if (f->kind != EXPLAIN_CUDNN_MISMATCH)
 			continue;
 		mm = true;
@@ -1501,7 +1564,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 	}
 	/* the CUDA of the build, when the names asked for leave it open
 	 * (cuDNN's own sonames are built for several) */
-	if (!pinned && !mm && dnn && known)
+	if (!pinned && !mm && (dnn || unversioned) && known)
 		needs_scan_report(s,
 				  ex->ctx.framework ? ex->ctx.framework
 						    : "the text",

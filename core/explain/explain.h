@@ -91,6 +91,13 @@ struct explain_finding {
 	bool missing;	/* the text says it could not be loaded */
 	bool entry_missing; /* Windows' error 127: found, but a DLL it
 			       imports from lacks an entry point */
+	bool imports;	    /* name is a framework's own DLL that imports
+			       CUDA's (onnxruntime_providers_cuda.dll), kind
+			       EXPLAIN_LIBRARY, lib NULL: Windows' 126 says
+			       it or a DLL it imports is missing, never
+			       which; framework: the text's, or NULL;
+			       releases: the CUDA and cuDNN the text says
+			       the framework's build uses, or NULL */
 	char *wanted_by;    /* a library the loader found whose loading failed
 			    on this one ("libcudnn_cnn_infer.so.8. Error:
 			    libcuda.so: cannot open ..."), or NULL */

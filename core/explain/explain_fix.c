@@ -82,8 +82,38 @@ bool explain_fix_cuda_named(const struct needs_scan *s)
 	return false;
 }
 
-/* Why the CUDA cannot be known, and the commands that find it out. */
-static void unknown_cuda(struct explain_fix *fx, const struct explain *ex)
+/*
+ * The finding whose release the text cannot give, when it asks nothing
+ * else: a library missing under a name without a version (libcudart.so,
+ * the development link of every release) or a framework's DLL whose
+ * missing import Windows does not name. NULL when a finding says no
+ * install helps (copies mixed, a symbol version, Windows' 127) or is read
+ * otherwise (a mismatch, a library too old, CUPTI loaded).
+ */
+static const struct explain_finding *unversioned(const struct explain *ex)
+{
+	const struct explain_finding *u = NULL;
+
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct explain_finding *f = &ex->v[i];
+
+		if (f->kind == EXPLAIN_MIXED || f->kind == EXPLAIN_SYMBOL ||
+		    f->kind == EXPLAIN_CUDNN_MISMATCH ||
+		    f->kind == EXPLAIN_TOO_OLD ||
+		    f->kind == EXPLAIN_CUPTI_PRIVILEGES || f->entry_missing)
+			return NULL;
+		if (!u && f->kind == EXPLAIN_LIBRARY && f->missing &&
+		    !f->soname && !f->releases &&
+		    (f->imports || f->lib->id != NVLIB_NCCL))
+			u = f;
+	}
+	return u;
+}
+
+/* Why the CUDA cannot be known, and the commands that find it out; u:
+ * unversioned's finding, or NULL. */
+static void unknown_cuda(struct explain_fix *fx, const struct explain *ex,
+			 const struct explain_finding *u)
 {
 	const struct explain_context *c = &ex->ctx;
 	const struct needs_want *shared;
@@ -100,6 +130,16 @@ static void unknown_cuda(struct explain_fix *fx, const struct explain *ex)
 			   "the text names no CUDA release, and %s ships "
 			   "with CUDA %s",
 			   shared->soname, r.data);
+	else if (u && u->imports)
+		buf_printf(&b,
+			   "the text names no CUDA release, and Windows' "
+			   "error does not say which DLL %s imports is missing",
+			   u->name);
+	else if (u)
+		buf_printf(&b,
+			   "the text names no CUDA release, and %s has no "
+			   "version in its name: every release gives it",
+			   u->name);
 	else
 		buf_adds(&b, "the text names no CUDA release, and the cuDNN "
 			     "asked for is built for more than one");
@@ -177,10 +217,15 @@ void explain_fix_decide(struct explain_fix *fx, const struct explain *ex,
 {
 	struct buf b = BUF_INIT;
 
-	if (!needs_asked(&fx->s, NULL))
+	if (!needs_asked(&fx->s, NULL)) {
+		/* asked nothing, though a release is missing: which one the
+		 * text cannot say */
+		if (unversioned(ex))
+			unknown_cuda(fx, ex, unversioned(ex));
 		goto out;
+	}
 	if (!explain_fix_cuda_named(&fx->s) || ex->ctx.cuda_other) {
-		unknown_cuda(fx, ex);
+		unknown_cuda(fx, ex, NULL);
 		goto out;
 	}
 	if (fx->in.pick.cuda) {
@@ -339,14 +384,18 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 		json_object_set_new(x, "kind",
 				    json_string(kind_names[f->kind]));
 		json_object_set_new(x, "name", json_str_or_null(f->name));
+		/* the driver's library is none of the table's, by design */
 		json_object_set_new(x, "library",
 				    json_str_or_null(f->lib ? f->lib->stem
-							    : NULL));
+						     : f->kind == EXPLAIN_DRIVER
+							     ? NVLIB_DRIVER_STEM
+							     : NULL));
 		json_object_set_new(x, "dll", json_boolean(f->dll));
 		json_object_set_new(x, "soname", json_str_or_null(f->soname));
 		json_object_set_new(x, "releases",
 				    json_str_or_null(f->releases));
 		json_object_set_new(x, "missing", json_boolean(f->missing));
+		json_object_set_new(x, "imports", json_boolean(f->imports));
 		json_object_set_new(x, "wanted_by",
 				    json_str_or_null(f->wanted_by));
 		json_object_set_new(x, "framework",

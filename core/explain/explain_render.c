@@ -13,6 +13,33 @@ static const char *lib_word(const struct nvlib *lib)
 	return lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA";
 }
 
+/* A framework's own DLL that imports CUDA's (f->imports). */
+static void render_imports(struct buf *out, const struct explain_finding *f)
+{
+	buf_printf(out,
+		   "%s: %s's own DLL, not one of NVIDIA's; it imports "
+		   "CUDA's and cuDNN's DLLs (cudart64_*, cublas64_*, "
+		   "cudnn64_*)\n",
+		   f->name, f->framework ? f->framework : "the program");
+	if (f->releases)
+		buf_printf(out, "  its build uses %s (from the text)\n",
+			   f->releases);
+	if (f->entry_missing)
+		buf_adds(out,
+			 "  Windows' error 127: it was found, but a DLL it "
+			 "imports from lacks an entry point: an older copy of "
+			 "one of its dependencies comes first on PATH; no "
+			 "install gives it, the older copy must go from PATH\n");
+	else
+		buf_adds(out,
+			 "  Windows' error 126: it, or a DLL it imports, could "
+			 "not be found; the error does not say which (a CUDA or "
+			 "cuDNN DLL of the release it was built for, not on "
+			 "PATH)\n");
+	buf_adds(out, "  see the copies PATH has: where.exe cudnn*.dll "
+		      "cublas*.dll cudart*.dll\n");
+}
+
 static void render_library(struct buf *out, const struct explain_finding *f)
 {
 	const struct nvlib *lib = f->lib;
@@ -48,6 +75,10 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 	case EXPLAIN_LIBRARY:
 		break;
 	default:
+		return;
+	}
+	if (f->imports) {
+		render_imports(out, f);
 		return;
 	}
 	buf_printf(out, "%s: ", f->name);
@@ -458,7 +489,7 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 	if (ex->omitted)
 		buf_printf(out, "\n... and %zu more names not shown\n",
 			   ex->omitted);
-	if (!needs_asked(&fx->s, NULL)) {
+	if (!needs_asked(&fx->s, NULL) && !fx->unknown) {
 		/* the loader model's fixes (explain_loader.h) */
 		for (size_t i = 0; i < fx->lines.n; i++)
 			buf_printf(out, "%s  fix: %s\n", i ? "" : "\n",

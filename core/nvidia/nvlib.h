@@ -230,6 +230,9 @@ bool nvlib_cupti_api_release(long api, struct buf *out);
  */
 #define NVLIB_DRIVER_SO "libcuda.so"
 #define NVLIB_DRIVER_DLL "nvcuda.dll"
+/* Its stem as the table's are written (libcudart's "cudart"): reports
+ * name the driver's library by it. */
+#define NVLIB_DRIVER_STEM "cuda"
 
 /*
  * The components of a CUDA release `cuenv install` takes (NULL-ended

@@ -854,6 +854,136 @@ static void decide(struct explain *ex, struct explain_fix *fx, const char *text)
 	explain_fix_decide(fx, ex, &cat);
 }
 
+/*
+ * A library missing under a name without a version (cudf's libcudart.so,
+ * Paddle's libcudnn.so, cuDNN 8 asking libnvrtc.so) names no release:
+ * the CUDA cannot be known, and the commands that find it out are given;
+ * with the build's CUDA in the text, that CUDA is asked for. A name only
+ * mentioned is no such case, nor an unversioned cuDNN under a known CUDA
+ * (no cuDNN is named to install).
+ */
+static void test_explain_unversioned_name_is_unknown(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx,
+	       "OSError: libcudart.so: cannot open shared object file: No "
+	       "such file or directory");
+	assert_int_equal(ex.n, 1);
+	assert_null(ex.v[0].soname);
+	assert_non_null(fx.unknown);
+	assert_non_null(strstr(fx.unknown, "libcudart.so has no version"));
+	assert_int_equal(fx.lines.n, 0);
+	assert_int_equal(fx.decide.n, 1);
+	assert_string_equal(fx.decide.v[0], "cuenv needs --python");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	decide(&ex, &fx,
+	       "Could not load library libcudnn_cnn_infer.so.8. Error: "
+	       "libnvrtc.so: cannot open shared object file: No such file "
+	       "or directory");
+	assert_non_null(fx.unknown);
+	assert_int_equal(fx.decide.n, 1);
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* the build's CUDA in the text: that release is asked for */
+	decide(&ex, &fx,
+	       "torch 2.0.1+cu118\n"
+	       "OSError: libnvrtc.so: cannot open shared object file");
+	assert_null(fx.unknown);
+	assert_true(needs_asked(&fx.s, NULL));
+	assert_string_equal(fx.s.rep[0].cuda, "11.8");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* only named, not missing: nothing asked, nothing unknown */
+	decide(&ex, &fx, "ls /usr/local/cuda/lib64/libcudart.so");
+	assert_null(fx.unknown);
+	assert_int_equal(fx.decide.n, 0);
+	explain_fix_release(&fx);
+	explain_release(&ex);
+}
+
+/*
+ * Windows' error 126 on a framework's own DLL built on CUDA
+ * (onnxruntime's provider_bridge_ort.cc: "LoadLibrary failed with error
+ * 126 "" when trying to load ...onnxruntime_providers_cuda.dll"): it or
+ * a DLL it imports is missing, which one not said. A library finding of
+ * no table library; the CUDA unknown unless the text gives the build's
+ * (onnxruntime's "Require cuDNN 9.* and CUDA 12.*"), then asked for.
+ */
+static void test_explain_framework_dll_imports_cuda(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	decide(&ex, &fx,
+	       "onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : "
+	       "FAIL : LoadLibrary failed with error 126 \"\" when trying to "
+	       "load \"E:\\x\\Release\\onnxruntime_providers_cuda.dll\"");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_LIBRARY);
+	assert_true(ex.v[0].imports);
+	assert_true(ex.v[0].missing);
+	assert_null(ex.v[0].lib);
+	assert_null(ex.v[0].releases);
+	assert_string_equal(ex.v[0].name, "onnxruntime_providers_cuda.dll");
+	assert_string_equal(ex.v[0].framework, "onnxruntime");
+	assert_non_null(fx.unknown);
+	assert_int_equal(fx.decide.n, 1);
+	assert_string_equal(fx.decide.v[0], "cuenv needs --python");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* the framework's version in the text: needs reads that build */
+	decide(&ex, &fx,
+	       "onnxruntime-gpu==1.17.1\n"
+	       "LoadLibrary failed with error 126 when trying to load "
+	       "onnxruntime_providers_cuda.dll");
+	assert_int_equal(fx.decide.n, 2);
+	assert_string_equal(fx.decide.v[0],
+			    "cuenv needs onnxruntime-gpu==1.17.1");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* the build's CUDA and cuDNN in the text, on a later line */
+	decide(&ex, &fx,
+	       "LoadLibrary failed with error 126 when trying to load "
+	       "onnxruntime_providers_cuda.dll\n"
+	       "Failed to create CUDAExecutionProvider. Require cuDNN 9.* "
+	       "and CUDA 12.*, and the latest MSVC runtime.");
+	assert_string_equal(ex.v[0].releases, "CUDA 12.x, cuDNN 9.x");
+	assert_null(fx.unknown);
+	assert_string_equal(fx.s.rep[0].cuda, "12");
+	assert_string_equal(fx.s.rep[0].cudnn, "9");
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* 127: found, an import lacks an entry point: no install */
+	decide(&ex, &fx,
+	       "LoadLibrary failed with error 127 when trying to load "
+	       "onnxruntime_providers_cuda.dll");
+	assert_true(ex.v[0].entry_missing);
+	assert_null(fx.unknown);
+	assert_false(needs_asked(&fx.s, NULL));
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* a DLL not built on CUDA, or no Windows error: no finding */
+	parse(&ex, "LoadLibrary failed with error 126 when trying to load "
+		   "onnxruntime_providers_openvino.dll");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+	parse(&ex, "copied onnxruntime_providers_cuda.dll");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+}
+
 /* cuDNN 9's sonames are built for CUDA 11 and 12: nothing in the text
  * says which, so no install line, but the commands that find out. */
 static void test_explain_cudnn_only_names_no_cuda(void **state)
@@ -958,6 +1088,17 @@ static void test_explain_failed_dependency_is_the_finding(void **state)
 	assert_false(needs_asked(&fx.s, NULL));
 	assert_int_equal(fx.lines.n, 0);
 	assert_int_equal(fx.decide.n, 0);
+	/* the report names the driver's library, libcuda, by its stem */
+	{
+		json_t *j = explain_json(&ex, &fx, NULL);
+
+		assert_string_equal(
+		    json_string_value(json_object_get(
+			json_array_get(json_object_get(j, "findings"), 0),
+			"library")),
+		    "cuda");
+		json_decref(j);
+	}
 	explain_fix_release(&fx);
 	explain_release(&ex);
 
@@ -1322,6 +1463,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_explain_tensorflow_dso_loader_linux),
 	    cmocka_unit_test(test_explain_cudnn_only_names_no_cuda),
+	    cmocka_unit_test(test_explain_unversioned_name_is_unknown),
+	    cmocka_unit_test(test_explain_framework_dll_imports_cuda),
 	    cmocka_unit_test(test_explain_shared_soname_names_no_cuda),
 	    cmocka_unit_test(test_explain_failed_dependency_is_the_finding),
 	    cmocka_unit_test(test_explain_context_reads_the_build),
