@@ -66,15 +66,6 @@ enum nvlib_id {
 	NVLIB_CUFILE,	  /* GPUDirect Storage: libcufile.so.0 since 11.4 */
 	NVLIB_NVRTC_BUILTINS, /* libnvrtc-builtins.so.11.1: NVRTC loads the
 				 one of its own release */
-	/* outside the toolkit, each its own version, on the index as wheels
-	 * (the build sweep found them dropped): cupy links cuTENSOR,
-	 * onnxruntime's and torch-tensorrt's providers TensorRT, libcudf
-	 * nvCOMP, torch >= 2.13 NVSHMEM */
-	NVLIB_CUTENSOR,	    /* libcutensor.so.2, libcutensorMg.so.2 */
-	NVLIB_NVINFER,	    /* TensorRT: libnvinfer.so.10, _plugin, _lean */
-	NVLIB_NVONNXPARSER, /* TensorRT's ONNX parser: libnvonnxparser.so.10 */
-	NVLIB_NVCOMP,	    /* libnvcomp.so.5 */
-	NVLIB_NVSHMEM,	    /* libnvshmem_host.so.3 */
 	NVLIB_COUNT
 };
 

@@ -95,9 +95,9 @@ static void assert_file(const char *name, enum nvlib_id id, const char *ver)
 	const char *v = NULL;
 	const struct nvlib *e = nvlib_match_file(name, &v);
 
-	if (!e || e->id != id)
-		fail_msg("'%s' should be %s, not %s", name, nvlib_get(id)->stem,
-			 e ? e->stem : "none");
+	if (!e)
+		fail_msg("'%s' should be %s", name, nvlib_get(id)->stem);
+	assert_int_equal(e->id, id);
 	assert_string_equal(v, ver);
 }
 
@@ -123,15 +123,6 @@ static void test_nvlib_matches_real_file_names(void **state)
 	assert_file("libcufile.so.0", NVLIB_CUFILE, "0");
 	assert_file("libnvrtc-builtins.so.12.4", NVLIB_NVRTC_BUILTINS, "12.4");
 	assert_file("libnvrtc.so.12", NVLIB_NVRTC, "12");
-	/* outside the toolkit, linked by real wheels (the build sweep):
-	 * cupy, onnxruntime's TensorRT provider, libcudf, torch 2.13 */
-	assert_file("libcutensor.so.2", NVLIB_CUTENSOR, "2");
-	assert_file("libnvinfer.so.10", NVLIB_NVINFER, "10");
-	assert_file("libnvinfer_plugin.so.11", NVLIB_NVINFER, "11");
-	assert_file("libnvonnxparser.so.10", NVLIB_NVONNXPARSER, "10");
-	assert_file("libnvcomp.so.5", NVLIB_NVCOMP, "5");
-	assert_file("libnvshmem_host.so.3", NVLIB_NVSHMEM, "3");
-	assert_false(nvlib_cuenv_installs(nvlib_get(NVLIB_NVINFER)));
 }
 
 static void test_nvlib_rejects_what_is_not_a_toolkit_library(void **state)
