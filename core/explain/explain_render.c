@@ -18,8 +18,7 @@ static void render_imports(struct buf *out, const struct explain_finding *f)
 {
 	buf_printf(out,
 		   "%s: %s's own DLL, not one of NVIDIA's; it imports "
-		   "CUDA's and cuDNN's DLLs (cudart64_*, cublas64_*, "
-		   "cudnn64_*)\n",
+		   "CUDA's and cuDNN's DLLs\n",
 		   f->name, f->framework ? f->framework : "the program");
 	if (f->releases)
 		buf_printf(out, "  its build uses %s (from the text)\n",
