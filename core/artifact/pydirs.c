@@ -94,26 +94,31 @@ char *pydirs_venv_of(const char *python)
 }
 
 /*
- * Does text name top: a line "top" (top_level.txt), or with record a
- * line starting "top/" (RECORD: "top/file.py,sha256=...,123")?
+ * Does text name one of tops: a line "TOP" (top_level.txt), or with
+ * record a line starting "TOP/" (RECORD: "TOP/file.py,sha256=...,123")?
  */
-static bool lists(const char *text, const char *top, bool record)
+static bool lists(const char *text, const struct strv *tops, bool record)
 {
-	size_t n = strlen(top);
 	const char *l = text;
 
 	while (*l) {
 		const char *end = l + strcspn(l, "\r\n");
 
-		if ((size_t)(end - l) >= n && !strncmp(l, top, n) &&
-		    (record ? l[n] == '/' : l + n == end))
-			return true;
+		for (size_t i = 0; i < tops->n; i++) {
+			size_t n = strlen(tops->v[i]);
+
+			if ((size_t)(end - l) >= n &&
+			    !strncmp(l, tops->v[i], n) &&
+			    (record ? l[n] == '/' : l + n == end))
+				return true;
+		}
 		l = end + strspn(end, "\r\n");
 	}
 	return false;
 }
 
-void pydirs_dists_of(const char *site, const char *top, struct strv *out)
+void pydirs_dists_of(const char *site, const struct strv *tops,
+		     struct strv *out)
 {
 	struct plat_dir *d = plat_opendir(site);
 	struct strv names = STRV_INIT;
@@ -147,7 +152,7 @@ void pydirs_dists_of(const char *site, const char *top, struct strv *out)
 
 			err_release(&err);
 			if (there)
-				owns = lists(text.data ? text.data : "", top,
+				owns = lists(text.data ? text.data : "", tops,
 					     k == 1);
 			if (there && k == 0)
 				break; /* top_level.txt decides */

@@ -41,12 +41,15 @@ char *pydirs_venv_of(const char *python);
 
 /*
  * Push onto out each NAME.dist-info/METADATA of site whose distribution
- * installed the folder site/top: its top_level.txt names top, or (wheels
- * without one) its RECORD lists a file under top/. In name order; a
- * top_level.txt or RECORD over PYDIRS_RECORD_MAX bytes is not read.
+ * installed one of the folders site/TOP for TOP in tops: its
+ * top_level.txt names TOP, or (wheels without one) its RECORD lists a
+ * file under TOP/. In name order, each once; each dist-info is read
+ * once whatever the number of tops. A top_level.txt or RECORD over
+ * PYDIRS_RECORD_MAX bytes is not read.
  */
 #define PYDIRS_RECORD_MAX (16u << 20)
-void pydirs_dists_of(const char *site, const char *top, struct strv *out);
+void pydirs_dists_of(const char *site, const struct strv *tops,
+		     struct strv *out);
 
 /* python's "3.10" (malloc'd), or NULL when it does not answer so. */
 char *pydirs_version(const char *python, char *const *envp);

@@ -89,17 +89,19 @@ int needs_python_find(struct needs_python *py, const char *python,
 		/* the libraries auditwheel moved beside it (ctranslate2.libs:
 		 * what its module links), and what its distributions say
 		 * (jax-cuda12-plugin's pins) */
+		struct strv tops = STRV_INIT;
+
 		for (size_t k = 0, n = f->folders.n; k < n; k++) {
 			struct buf libs = BUF_INIT;
 
+			strv_push(&tops, plat_path_last(f->folders.v[k]));
 			buf_printf(&libs, "%s.libs", f->folders.v[k]);
 			if (!plat_stat(libs.data, &st) && st.type == PLAT_F_DIR)
 				strv_push(&f->folders, libs.data);
 			buf_release(&libs);
-			pydirs_dists_of(fws.v[i].site,
-					plat_path_last(f->folders.v[k]),
-					&f->folders);
 		}
+		pydirs_dists_of(fws.v[i].site, &tops, &f->folders);
+		strv_release(&tops);
 	}
 	pyload_fws_release(&fws);
 	return CUENV_OK;

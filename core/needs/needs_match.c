@@ -482,29 +482,28 @@ size_t needs_outside(struct needs_scan *s, char *const *envp)
 	struct ldcache cache = { 0 };
 	struct cuenv_err err = CUENV_ERR_INIT;
 	struct strv defaults = STRV_INIT;
-	bool cached = false;
-	size_t n = 0;
+	struct loader_env le = { 0 };
+	size_t i = 0, n = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
+	while (i < s->n && !outside(&s->v[i]))
+		i++;
+	if (i == s->n)
+		return 0; /* nothing to look for: the cache is not read */
+	ldcache_read(cache_path ? cache_path : "/etc/ld.so.cache", &cache,
+		     &err);
+	loader_defaults_guess(machine, &defaults);
+	le.cache = cache.n ? &cache : NULL;
+	le.library_path = env_get(envp, "LD_LIBRARY_PATH");
+	le.defaults = &defaults;
+	le.platform = machine;
+	for (; i < s->n; i++) {
 		struct needs_want *w = &s->v[i];
-		struct loader_env le = { 0 };
 		struct loader l;
 		size_t by = LOADER_NONE, idx;
 		struct plat_stat st;
 
 		if (!outside(w))
 			continue;
-		if (!cached) { /* once, for the first that needs them */
-			cached = true;
-			ldcache_read(cache_path ? cache_path
-						: "/etc/ld.so.cache",
-				     &cache, &err);
-			loader_defaults_guess(machine, &defaults);
-		}
-		le.cache = cache.n ? &cache : NULL;
-		le.library_path = env_get(envp, "LD_LIBRARY_PATH");
-		le.defaults = &defaults;
-		le.platform = machine;
 		loader_init(&l, &le);
 		/* the file that links it: its RPATH or RUNPATH applies */
 		if (!plat_stat(w->needed_by.v[0], &st) &&

@@ -1484,24 +1484,28 @@ out:
 	BUF_RELEASE_EACH(&ver, &src);
 }
 
+/* Is r a versioned report of a plugin of parent (jax-cuda12-plugin)? */
+static bool plugin_of(const struct needs_report *r, const char *parent)
+{
+	const char *p = needs_plugin_parent(r->framework);
+
+	return p && !strcmp(p, parent) && r->version;
+}
+
 void needs_parent_rows(struct needs_scan *s, const char *parent,
 		       const struct framework_builds *rows)
 {
 	size_t n = s->nrep;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *p = needs_plugin_parent(s->rep[i].framework);
 		bool again = false;
 
-		if (!p || strcmp(p, parent) || !s->rep[i].version)
+		if (!plugin_of(&s->rep[i], parent))
 			continue;
 		/* jax-cuda12-plugin and jax-cuda12-pjrt 0.4.31: one jax */
 		for (size_t k = 0; k < i && !again; k++)
-			again = s->rep[k].version &&
-				!strcmp(s->rep[k].version, s->rep[i].version) &&
-				(p = needs_plugin_parent(
-					 s->rep[k].framework)) &&
-				!strcmp(p, parent);
+			again = plugin_of(&s->rep[k], parent) &&
+				!strcmp(s->rep[k].version, s->rep[i].version);
 		if (!again)
 			parent_row(s, i, parent, rows);
 	}

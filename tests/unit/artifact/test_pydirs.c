@@ -127,6 +127,16 @@ static void test_pydirs_venv_of_needs_bin_and_pyvenv_cfg(void **state)
 	FREE_EACH(py, win, lib, bare, want);
 }
 
+/* pydirs_dists_of for the one folder top */
+static void dists_of(const char *site, const char *top, struct strv *out)
+{
+	struct strv tops = STRV_INIT;
+
+	strv_push(&tops, top);
+	pydirs_dists_of(site, &tops, out);
+	strv_release(&tops);
+}
+
 static void test_pydirs_dists_of_top_level_then_record(void **state)
 {
 	struct fixture *fx = *state;
@@ -148,24 +158,38 @@ static void test_pydirs_dists_of_top_level_then_record(void **state)
 	fx_write(fx, "site/other-1.dist-info/RECORD", "cupy/x.py,,\n");
 	/* a name that only begins like top is not top */
 	fx_write(fx, "site/cupyish-1.dist-info/top_level.txt", "cupyx2\n");
-	pydirs_dists_of(site, "cupyx", &out);
+	dists_of(site, "cupyx", &out);
 	assert_int_equal(out.n, 1);
 	buf_printf(&want, "%s/cupy_cuda12x-13.6.0.dist-info/METADATA", site);
 	assert_string_equal(out.v[0], want.data);
 	strv_release(&out);
-	pydirs_dists_of(site, "cupy", &out);
+	dists_of(site, "cupy", &out);
 	assert_int_equal(out.n, 1);
 	strv_release(&out);
-	pydirs_dists_of(site, "jax_plugins", &out);
+	dists_of(site, "jax_plugins", &out);
 	assert_int_equal(out.n, 1);
 	buf_reset(&want);
 	buf_printf(&want, "%s/jaxp-0.4.31.dist-info/METADATA", site);
 	assert_string_equal(out.v[0], want.data);
 	strv_release(&out);
-	pydirs_dists_of(site, "jax", &out); /* jax_plugins/ is not jax/ */
+	dists_of(site, "jax", &out); /* jax_plugins/ is not jax/ */
 	assert_int_equal(out.n, 0);
-	pydirs_dists_of("/nonexistent", "jax", &out);
+	dists_of("/nonexistent", "jax", &out);
 	assert_int_equal(out.n, 0);
+	/* several folders: each distribution once, in name order */
+	{
+		struct strv tops = STRV_INIT;
+
+		strv_push(&tops, "jax_plugins");
+		strv_push(&tops, "cupyx");
+		strv_push(&tops, "cupy");
+		pydirs_dists_of(site, &tops, &out);
+		assert_int_equal(out.n, 2);
+		assert_non_null(strstr(out.v[0], "/cupy_cuda12x-13.6.0."));
+		assert_string_equal(out.v[1], want.data);
+		strv_release(&tops);
+		strv_release(&out);
+	}
 	buf_release(&want);
 	free(site);
 }
