@@ -393,6 +393,27 @@ _show() {
 	echo "---" >&2
 }
 
+# kill9 PID: kill -9 a background command and reap it; its status is
+# kill9's. A process the signal caught as it exited may have been in
+# LeakSanitizer's exit check, which then leaves a torn report of its own
+# ("Unable to get registers from thread"); killed_report drops that, and
+# only that: a report that says ERROR (a leak, a bad access) stays, and so
+# does everything of a process that ended before the signal.
+kill9() {
+	kill -9 "$1" 2>/dev/null
+	wait "$1"
+	_k=$?
+	[ "$_k" -ne 137 ] || killed_report "$1"
+	return "$_k"
+}
+
+killed_report() {
+	for _f in "$E2E_SANDBOX"/san/*."$1"; do
+		[ -e "$_f" ] || continue
+		grep -q '^==[0-9]*==ERROR:' "$_f" || rm -f "$_f"
+	done
+}
+
 # A status that means the command crashed or did not run at all.
 _crashed() {
 	[ "$E2E_RC" -ge 126 ] || [ "$E2E_RC" -eq 86 ] || [ "$E2E_RC" -eq 87 ]

@@ -23,9 +23,8 @@ use_mirror &&
 	serve_faults "{\"$p\": {\"trickle\": 200000}}" &&
 	{ cuenv install 12.4.1 >"$HOME/out" 2>"$HOME/err" & pid=$!; } &&
 	wait_for "$CUENV_ROOT/cache/$sha.part" &&
-	sleep 0.3 &&
-	kill -9 "$pid"
-wait "$pid"
+	sleep 0.3
+kill9 "$pid"
 assert_eq "$?" 137 "the install's status after kill -9" &&
 	check "the version is there after kill -9" [ ! -e "$v" ] &&
 	check "the killed install left no staging folder to clean" \

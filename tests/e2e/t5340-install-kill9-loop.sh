@@ -49,8 +49,7 @@ while [ "$r" -lt 20 ]; do
 		wait_part "$size"
 	fi
 	sleep "$delay"
-	kill -9 "$pid"
-	wait "$pid"
+	kill9 "$pid"
 	got=$(stat -c %s "$part" 2>/dev/null || echo none)
 	serve_faults '{}'
 	: >"$SERVER_LOG"

@@ -55,8 +55,7 @@ while [ "$r" -lt 8 ]; do
 	3 | 4) wait_part "$size" && sleep "$delay" ;;
 	*) sleep "$delay" ;;
 	esac
-	kill -9 "$pid"
-	wait "$pid"
+	kill9 "$pid"
 	serve_faults '{}'
 	if grep -q '"libcublas"' "$v/.cuenv-receipt"; then
 		added=$((added + 1))

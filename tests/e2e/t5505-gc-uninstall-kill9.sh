@@ -11,7 +11,7 @@ e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 v=$CUENV_ROOT/versions/cuda/12.4.1
 st=$CUENV_ROOT/.staging
 # killed: run cuenv uninstall 12.4.1, kill -9 it once trash-X/v exists;
-# prints "killed" or "finished".
+# prints "killed PID" or "finished".
 killed() {
 	python3 - "$st" <<'EOF'
 import os, signal, subprocess, sys
@@ -23,7 +23,7 @@ while p.poll() is None:
         os.kill(p.pid, signal.SIGKILL)
         break
 p.wait()
-print("killed" if p.returncode == -signal.SIGKILL else "finished")
+print("killed %d" % p.pid if p.returncode == -signal.SIGKILL else "finished")
 EOF
 }
 many() {
@@ -40,7 +40,7 @@ while :; do
 	n=$((n + 1))
 	expect_code 0 cuenv install 12.4.1 && many "$v/many" || exit 1
 	r=$(killed)
-	[ "$r" = killed ] && break
+	case $r in killed\ *) killed_report "${r#killed }" && break ;; esac
 	[ "$n" -lt 3 ] || skip "the uninstall finished before kill -9, 3 times"
 done
 check "the version is still there after kill -9 of its uninstall" [ ! -e "$v" ] &&

@@ -22,8 +22,7 @@ while [ "$(stat -c %s "$part" 2>/dev/null || echo 0)" -lt 100000 ] &&
 	i=$((i + 1))
 	sleep 0.01
 done
-kill -9 "$pid"
-wait "$pid" 2>/dev/null
+kill9 "$pid" 2>/dev/null
 have=$(stat -c %s "$part" 2>/dev/null || echo 0)
 check "the download did not start" [ "$have" -ge 100000 ] &&
 	check "a half libcublas is under its final name" [ ! -e "$m$cublas" ] &&
