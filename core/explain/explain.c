@@ -838,9 +838,7 @@ static bool classify_dll(const char *tok, struct explain_finding *f)
 		if (nvlib_describe_releases(lib, sv.data, &b)) {
 			char *r = buf_detach(&b);
 
-			buf_printf(&b, "%s %s",
-				   lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA",
-				   r);
+			buf_printf(&b, "%s %s", nvlib_product(lib), r);
 			free(r);
 			f->releases = buf_detach(&b);
 		}
@@ -874,11 +872,7 @@ static bool classify_so(const char *tok, struct explain_finding *f)
 		char *r = buf_detach(&b);
 
 		f->soname = xstrdup(tok);
-		buf_printf(&b, "%s %s",
-			   lib->flags & NVLIB_OWN_VERSION
-				   ? (lib->id == NVLIB_CUDNN ? "cuDNN" : "NCCL")
-				   : "CUDA",
-			   r);
+		buf_printf(&b, "%s %s", nvlib_product(lib), r);
 		free(r);
 		f->releases = buf_detach(&b);
 	} else if (nvlib_majors(lib, ver) && (lib->flags & NVLIB_OWN_VERSION)) {
@@ -889,8 +883,7 @@ static bool classify_so(const char *tok, struct explain_finding *f)
 
 		buf_printf(&b, "%.*s%lu", (int)stem, tok, M);
 		f->soname = buf_detach(&b);
-		buf_printf(&b, "%s %lu.x",
-			   lib->id == NVLIB_CUDNN ? "cuDNN" : "NCCL", M);
+		buf_printf(&b, "%s %lu.x", nvlib_product(lib), M);
 		f->releases = buf_detach(&b);
 	} else if (nvlib_majors(lib, ver)) {
 		/* a file's full version (libcudart.so.11.8.89) */
@@ -1150,9 +1143,9 @@ static bool row_asks(const struct explain_finding *f,
 	if (f->dll ? !row_windows(b) : row_other_os(b))
 		return false;
 	sv = strstr(f->soname, ".so.") + 4;
-	if (f->lib->id == NVLIB_NCCL)
+	if (nvlib_kit(f->lib) == NVLIB_KIT_OTHER)
 		return false;
-	if (f->lib->flags & NVLIB_OWN_VERSION)
+	if (nvlib_kit(f->lib) == NVLIB_KIT_CUDNN)
 		return b->cudnn &&
 		       version_major(b->cudnn) == strtoul(sv, NULL, 10);
 	return b->cuda && cuda_gives(f, b->cuda, sv);
@@ -1326,10 +1319,12 @@ static void store_one(struct explain_finding *f, const struct store_version *in)
 	char *so;
 	const struct strv *dirs[2] = { &in->lib, &in->cupti };
 	struct plat_stat st;
-	bool own = !!(f->lib->flags & NVLIB_OWN_VERSION);
+	enum nvlib_kit kit = nvlib_kit(f->lib);
 
-	/* cuDNN's files are in cuDNN's installs, the toolkit's in CUDA's */
-	if (own != (in->kind == KIT_CUDNN))
+	/* cuDNN's files are in cuDNN's installs, the toolkit's in CUDA's,
+	 * NCCL's and TensorRT's in none */
+	if (kit == NVLIB_KIT_OTHER ||
+	    (kit == NVLIB_KIT_CUDNN) != (in->kind == KIT_CUDNN))
 		return;
 	so = nvlib_soname(f->lib, in->version);
 	if (!so)
@@ -1507,7 +1502,8 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		const char *cuda = NULL;
 
 		if (f->kind == EXPLAIN_LIBRARY && f->soname &&
-		    f->lib->id != NVLIB_NCCL && (f->missing || !missing) &&
+		    nvlib_kit(f->lib) != NVLIB_KIT_OTHER &&
+		    (f->missing || !missing) &&
 		    !(loaded_cupti && f->lib->id == NVLIB_CUPTI)) {
 			needs_scan_want(s, f->soname, "the message");
 			if (f->lib->flags & NVLIB_OWN_VERSION) {

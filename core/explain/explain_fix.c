@@ -104,7 +104,7 @@ static const struct explain_finding *unversioned(const struct explain *ex)
 			return NULL;
 		if (!u && f->kind == EXPLAIN_LIBRARY && f->missing &&
 		    !f->soname && !f->releases &&
-		    (f->imports || f->lib->id != NVLIB_NCCL))
+		    (f->imports || nvlib_kit(f->lib) != NVLIB_KIT_OTHER))
 			u = f;
 	}
 	return u;
@@ -390,6 +390,13 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 						     : f->kind == EXPLAIN_DRIVER
 							     ? NVLIB_DRIVER_STEM
 							     : NULL));
+		json_object_set_new(x, "product",
+				    json_str_or_null(f->lib ? nvlib_product(f->lib)
+							    : NULL));
+		json_object_set_new(
+			x, "cuenv_installs",
+			f->lib ? json_boolean(nvlib_cuenv_installs(f->lib))
+			       : json_null());
 		json_object_set_new(x, "dll", json_boolean(f->dll));
 		json_object_set_new(x, "soname", json_str_or_null(f->soname));
 		json_object_set_new(x, "releases",

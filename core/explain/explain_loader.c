@@ -351,9 +351,16 @@ static void find_copies(struct explain_finding *f,
 		if (*dirs.v[i])
 			add_copy(f, dirs.v[i], "LD_LIBRARY_PATH", NULL);
 	strv_release(&dirs);
-	list = !mi->in				   ? NULL
-	       : f->lib->flags & NVLIB_OWN_VERSION ? &mi->in->cudnns
-						   : &mi->in->cudas;
+	switch (mi->in ? nvlib_kit(f->lib) : NVLIB_KIT_OTHER) {
+	case NVLIB_KIT_CUDA:
+		list = &mi->in->cudas;
+		break;
+	case NVLIB_KIT_CUDNN:
+		list = &mi->in->cudnns;
+		break;
+	default:
+		list = NULL;
+	}
 	for (size_t i = list ? list->n : 0; i-- > 0;) {
 		const struct store_version *in = list->v[i];
 

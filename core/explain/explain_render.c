@@ -8,11 +8,6 @@
 #include "base/json_util.h"
 #include "base/xalloc.h"
 
-static const char *lib_word(const struct nvlib *lib)
-{
-	return lib->id == NVLIB_CUDNN ? "cuDNN" : "CUDA";
-}
-
 /* A framework's own DLL that imports CUDA's (f->imports). */
 static void render_imports(struct buf *out, const struct explain_finding *f)
 {
@@ -69,7 +64,7 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 		buf_printf(out,
 			   "%s: lib%s by its name, but no %s release ships it "
 			   "under that name\n",
-			   f->name, lib->stem, lib_word(lib));
+			   f->name, lib->stem, nvlib_product(lib));
 		return;
 	case EXPLAIN_LIBRARY:
 		break;
@@ -92,10 +87,17 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 		buf_printf(out, " of %s", f->releases);
 	else
 		buf_adds(out, ", of any release (no version in the name)");
-	buf_printf(out, " (NVIDIA's %s", lib->component);
+	buf_printf(out, " (NVIDIA's %s",
+		   lib->component ? lib->component : nvlib_product(lib));
 	if (lib->wheel)
 		buf_printf(out, ", pip's %s-cuNN", lib->wheel);
 	buf_adds(out, ")\n");
+	if (nvlib_kit(lib) == NVLIB_KIT_OTHER && lib->wheel)
+		buf_printf(out,
+			   "  cuenv does not install %s: NVIDIA's wheel "
+			   "%s-cuNN has it, NN the CUDA major the program "
+			   "was built with\n",
+			   nvlib_product(lib), lib->wheel);
 	if (f->dll && f->soname)
 		buf_printf(out, "  on Linux the same library is %s\n",
 			   f->soname);

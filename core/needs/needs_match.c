@@ -72,7 +72,7 @@ static int at_least(const char *v, const char *want)
 
 static int is_toolkit(enum nvlib_id lib)
 {
-	return lib != NVLIB_CUDNN && lib != NVLIB_NCCL;
+	return nvlib_kit(nvlib_get(lib)) == NVLIB_KIT_CUDA;
 }
 
 /* Do the files under PATH hold a library of the family: cuDNN, or a
@@ -654,6 +654,9 @@ void needs_describe(struct needs_scan *s, const struct catalog *cat)
 				   version_major(w->version));
 		else if (w->lib == NVLIB_NCCL)
 			buf_adds(&b, "NCCL (cuenv does not install it)");
+		else if (nvlib_kit(lib) == NVLIB_KIT_OTHER)
+			buf_printf(&b, "%s %lu.x", nvlib_product(lib),
+				   version_major(w->version));
 		else
 			describe_range(&all, w, &b);
 		if (w->lib != NVLIB_NCCL && !nvlib_cuenv_installs(lib))

@@ -153,10 +153,10 @@ static const struct nvlib table[NVLIB_COUNT] = {
 			  FW | NVLIB_FAMILY | NVLIB_OWN_VERSION, "cudnn",
 			  "nvidia-cudnn", "cudnn", "cudnn64_",
 			  NVLIB_DLL_DOTLESS, "cudnn_version.h", "CUDNN_MAJOR",
-			  NULL },
+			  NULL, "cuDNN" },
 	[NVLIB_NCCL] = { NVLIB_NCCL, STEM("nccl"), FW | NVLIB_OWN_VERSION,
 			 "nccl", "nvidia-nccl", "nccl", NULL, NVLIB_DLL_NONE,
-			 "nccl.h", "NCCL_MAJOR", NULL },
+			 "nccl.h", "NCCL_MAJOR", NULL, "NCCL" },
 	[NVLIB_CUFFTW] = { NVLIB_CUFFTW, STEM("cufftw"), 0, "libcufft",
 			   "nvidia-cufft", "cufft", "cufftw64_",
 			   NVLIB_DLL_DOTLESS, "cufft.h", "CUFFT_VER_MAJOR",
@@ -191,10 +191,11 @@ static const struct nvlib table[NVLIB_COUNT] = {
 				  NULL, r_unversioned },
 	/* torch 2.7 links both (cusparselt/lib, nvidia/cufile/lib) */
 	[NVLIB_CUSPARSELT] = { NVLIB_CUSPARSELT, STEM("cusparseLt"),
-			       NVLIB_OWN_VERSION, "libcusparse_lt",
+			       NVLIB_OWN_VERSION | NVLIB_ZERO_MAJOR,
+			       "libcusparse_lt",
 			       "nvidia-cusparselt", "cusparselt", NULL,
 			       NVLIB_DLL_NONE, "cusparseLt.h",
-			       "CUSPARSELT_VER_MAJOR", NULL },
+			       "CUSPARSELT_VER_MAJOR", NULL, "cuSPARSELt" },
 	[NVLIB_CUFILE] = { NVLIB_CUFILE, STEM("cufile"), 0, "libcufile",
 			   "nvidia-cufile", "cufile", NULL, NVLIB_DLL_NONE,
 			   "cufile.h", NULL, r_cufile },
@@ -203,7 +204,38 @@ static const struct nvlib table[NVLIB_COUNT] = {
 				   "cuda_nvrtc", "nvrtc-builtins64_",
 				   NVLIB_DLL_DOTLESS, NULL, NULL,
 				   r_nvrtc_builtins },
+	[NVLIB_CUTENSOR] = { NVLIB_CUTENSOR, STEM("cutensor"),
+			     NVLIB_FAMILY | NVLIB_OWN_VERSION, NULL, "cutensor",
+			     "cutensor", NULL, NVLIB_DLL_NONE, NULL, NULL,
+			     NULL, "cuTENSOR" },
+	[NVLIB_NVINFER] = { NVLIB_NVINFER, STEM("nvinfer"),
+			    NVLIB_FAMILY | NVLIB_OWN_VERSION, NULL, "tensorrt",
+			    "tensorrt_libs", NULL, NVLIB_DLL_NONE, NULL, NULL,
+			    NULL, "TensorRT" },
+	[NVLIB_NVONNXPARSER] = { NVLIB_NVONNXPARSER, STEM("nvonnxparser"),
+				 NVLIB_OWN_VERSION, NULL, "tensorrt",
+				 "tensorrt_libs", NULL, NVLIB_DLL_NONE, NULL,
+				 NULL, NULL, "TensorRT" },
+	[NVLIB_NVCOMP] = { NVLIB_NVCOMP, STEM("nvcomp"), NVLIB_OWN_VERSION,
+			   NULL, "nvidia-nvcomp", "nvcomp", NULL,
+			   NVLIB_DLL_NONE, NULL, NULL, NULL, "nvCOMP" },
+	[NVLIB_NVSHMEM] = { NVLIB_NVSHMEM, STEM("nvshmem"),
+			    NVLIB_FAMILY | NVLIB_OWN_VERSION, NULL,
+			    "nvidia-nvshmem", "nvshmem", NULL, NVLIB_DLL_NONE,
+			    NULL, NULL, NULL, "NVSHMEM" },
 };
+
+enum nvlib_kit nvlib_kit(const struct nvlib *lib)
+{
+	if (!(lib->flags & NVLIB_OWN_VERSION))
+		return NVLIB_KIT_CUDA;
+	return lib->id == NVLIB_CUDNN ? NVLIB_KIT_CUDNN : NVLIB_KIT_OTHER;
+}
+
+const char *nvlib_product(const struct nvlib *lib)
+{
+	return lib->product ? lib->product : "CUDA";
+}
 
 const char *nvlib_so_version(const struct nvlib *lib, const char *name)
 {
@@ -231,9 +263,9 @@ const struct nvlib *nvlib_by_stem(const char *stem)
 
 /* ---- names -------------------------------------------------------------- */
 
-static bool is_lower_or_us(char c)
+static bool is_letter_or_us(char c)
 {
-	return (c >= 'a' && c <= 'z') || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
 /* Does the token [s, s + n) ("cudart", "cudnn_ops", "nppif") name e? */
@@ -247,11 +279,13 @@ static bool token_is(const struct nvlib *e, const char *s, size_t n)
 		return true;
 	if (!(e->flags & NVLIB_FAMILY))
 		return false;
-	/* cuDNN's family is libcudnn_<name>; NPP's libnpp<letters> */
+	/* cuDNN's family is libcudnn_<lower case>; NPP's libnpp<letters>,
+	 * cuTENSOR's libcutensorMg */
 	if (e->id == NVLIB_CUDNN && s[sl] != '_')
 		return false;
 	for (size_t i = sl; i < n; i++)
-		if (!is_lower_or_us(s[i]))
+		if (!is_letter_or_us(s[i]) ||
+		    (e->id == NVLIB_CUDNN && s[i] >= 'A' && s[i] <= 'Z'))
 			return false;
 	return n > sl + 1 || e->id == NVLIB_NPP;
 }
@@ -378,7 +412,10 @@ unsigned long nvlib_majors(const struct nvlib *lib, const char *sover)
 	if (lib->flags & NVLIB_OWN_VERSION) {
 		unsigned long M = strtoul(sover, NULL, 10);
 
-		return M > 0 && M < 8 * sizeof(unsigned long) ? 1UL << M : 0;
+		return (M > 0 || lib->flags & NVLIB_ZERO_MAJOR) &&
+				       M < 8 * sizeof(unsigned long)
+			       ? 1UL << M
+			       : 0;
 	}
 	for (size_t i = 0; i < sizeof(releases) / sizeof(*releases); i++) {
 		for (unsigned m = 0; m <= releases[i].last_minor; m++) {

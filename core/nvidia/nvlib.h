@@ -66,6 +66,15 @@ enum nvlib_id {
 	NVLIB_CUFILE,	  /* GPUDirect Storage: libcufile.so.0 since 11.4 */
 	NVLIB_NVRTC_BUILTINS, /* libnvrtc-builtins.so.11.1: NVRTC loads the
 				 one of its own release */
+	/* outside the toolkit, each its own version, on the index as wheels
+	 * (the build sweep found them dropped): cupy links cuTENSOR,
+	 * onnxruntime's and torch-tensorrt's providers TensorRT, libcudf
+	 * nvCOMP, torch >= 2.9 NVSHMEM */
+	NVLIB_CUTENSOR,	    /* libcutensor.so.2, libcutensorMg.so.2 */
+	NVLIB_NVINFER,	    /* TensorRT: libnvinfer.so.10, _plugin, _lean */
+	NVLIB_NVONNXPARSER, /* TensorRT's ONNX parser: libnvonnxparser.so.10 */
+	NVLIB_NVCOMP,	    /* libnvcomp.so.5 */
+	NVLIB_NVSHMEM,	    /* libnvshmem_host.so.3 */
 	NVLIB_COUNT
 };
 
@@ -79,6 +88,7 @@ enum nvlib_id {
 #define NVLIB_MATH                                                             \
 	0x10 /* a math library frameworks load beside the                      \
 		runtime and cuBLAS (TensorFlow at start) */
+#define NVLIB_ZERO_MAJOR 0x20 /* its own versions start at 0 (cuSPARSELt) */
 
 /* How a soname's version turns into the DLL's suffix. */
 enum nvlib_dll_style {
@@ -116,7 +126,20 @@ struct nvlib {
 	const char *version_macro;
 	const struct nvlib_rule *rules; /* ends with since_major 0 after the
 					   first; NULL for NVLIB_OWN_VERSION */
+	const char *product; /* NVLIB_OWN_VERSION: whose versions its soname
+				follows ("cuDNN", "TensorRT"); NULL for the
+				toolkit's */
 };
+
+/* Whose releases a library's sonames follow: CUDA's (the toolkit's
+ * libraries), cuDNN's, or another product's (NCCL, cuSPARSELt, TensorRT:
+ * their own versions, which cuenv neither installs nor selects). */
+enum nvlib_kit { NVLIB_KIT_CUDA, NVLIB_KIT_CUDNN, NVLIB_KIT_OTHER };
+
+enum nvlib_kit nvlib_kit(const struct nvlib *lib);
+
+/* The name of that product, as users know it: "CUDA", "cuDNN", "NCCL". */
+const char *nvlib_product(const struct nvlib *lib);
 
 /* The entry for id; BUG() on an id out of range. */
 const struct nvlib *nvlib_get(enum nvlib_id id);

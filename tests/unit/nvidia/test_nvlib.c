@@ -95,9 +95,9 @@ static void assert_file(const char *name, enum nvlib_id id, const char *ver)
 	const char *v = NULL;
 	const struct nvlib *e = nvlib_match_file(name, &v);
 
-	if (!e)
-		fail_msg("'%s' should be %s", name, nvlib_get(id)->stem);
-	assert_int_equal(e->id, id);
+	if (!e || e->id != id)
+		fail_msg("'%s' should be %s, not %s", name, nvlib_get(id)->stem,
+			 e ? e->stem : "none");
 	assert_string_equal(v, ver);
 }
 
@@ -123,6 +123,15 @@ static void test_nvlib_matches_real_file_names(void **state)
 	assert_file("libcufile.so.0", NVLIB_CUFILE, "0");
 	assert_file("libnvrtc-builtins.so.12.4", NVLIB_NVRTC_BUILTINS, "12.4");
 	assert_file("libnvrtc.so.12", NVLIB_NVRTC, "12");
+	/* outside the toolkit, linked by real wheels (the build sweep):
+	 * cupy, onnxruntime's TensorRT provider, libcudf, torch 2.13 */
+	assert_file("libcutensor.so.2", NVLIB_CUTENSOR, "2");
+	assert_file("libnvinfer.so.10", NVLIB_NVINFER, "10");
+	assert_file("libnvinfer_plugin.so.11", NVLIB_NVINFER, "11");
+	assert_file("libnvonnxparser.so.10", NVLIB_NVONNXPARSER, "10");
+	assert_file("libnvcomp.so.5", NVLIB_NVCOMP, "5");
+	assert_file("libnvshmem_host.so.3", NVLIB_NVSHMEM, "3");
+	assert_false(nvlib_cuenv_installs(nvlib_get(NVLIB_NVINFER)));
 }
 
 static void test_nvlib_rejects_what_is_not_a_toolkit_library(void **state)
@@ -175,6 +184,38 @@ static void test_nvlib_majors_of_a_soname(void **state)
 	/* CUPTI's year-named files name no release */
 	assert_int_equal(nvlib_majors(cupti, "2024.3.2"), 0);
 	assert_int_equal(nvlib_major(nvlib_get(NVLIB_CUDNN), "9"), 9);
+}
+
+static void test_nvlib_kits_and_products(void **state)
+{
+	(void)state;
+	/* every library whose soname follows its own versions names the
+	 * product users know those versions by; the toolkit's say CUDA */
+	for (int id = 0; id < NVLIB_COUNT; id++) {
+		const struct nvlib *e = nvlib_get(id);
+
+		if (!(e->flags & NVLIB_OWN_VERSION)) {
+			assert_int_equal(nvlib_kit(e), NVLIB_KIT_CUDA);
+			assert_string_equal(nvlib_product(e), "CUDA");
+			continue;
+		}
+		if (!e->product)
+			fail_msg("%s: an own-version library names no product",
+				 e->stem);
+		assert_string_not_equal(nvlib_product(e), "CUDA");
+		/* cuenv installs cuDNN and no other product */
+		assert_int_equal(nvlib_cuenv_installs(e),
+				 nvlib_kit(e) == NVLIB_KIT_CUDNN);
+	}
+	assert_int_equal(nvlib_kit(nvlib_get(NVLIB_CUDNN)), NVLIB_KIT_CUDNN);
+	assert_int_equal(nvlib_kit(nvlib_get(NVLIB_NCCL)), NVLIB_KIT_OTHER);
+	assert_string_equal(nvlib_product(nvlib_get(NVLIB_NVONNXPARSER)),
+			    "TensorRT");
+	/* cuSPARSELt's versions are 0.x: major 0 is a version, not junk */
+	assert_int_equal(nvlib_majors(nvlib_get(NVLIB_CUSPARSELT), "0"), 1);
+	assert_int_equal(nvlib_majors(nvlib_get(NVLIB_NCCL), "0"), 0);
+	/* a family of its own with an upper-case member: cuTENSOR's Mg */
+	assert_file("libcutensorMg.so.2", NVLIB_CUTENSOR, "2");
 }
 
 static void assert_dll(enum nvlib_id id, const char *cuda, const char *want)
@@ -320,6 +361,7 @@ int main(void)
 	    cmocka_unit_test(test_nvlib_matches_real_file_names),
 	    cmocka_unit_test(test_nvlib_rejects_what_is_not_a_toolkit_library),
 	    cmocka_unit_test(test_nvlib_majors_of_a_soname),
+	    cmocka_unit_test(test_nvlib_kits_and_products),
 	    cmocka_unit_test(test_nvlib_windows_dll_names),
 	    cmocka_unit_test(test_nvlib_reads_windows_dll_names),
 	    cmocka_unit_test(test_nvlib_components_and_wheels),
