@@ -223,6 +223,11 @@ static bool says_missing(const char *line)
 		"Library not loaded",
 		"cannot load",
 		"Unable to load",
+		/* TensorFlow 1.x's "Couldn't open CUDA library libcupti.so",
+		 * XLA's "Failed to load libcupti" */
+		"couldn't open",
+		"could not open",
+		"failed to load",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
@@ -640,18 +645,22 @@ out:
  * "PATH: undefined symbol: SYM" where PATH is a CUDA library or SYM is
  * one's: two releases of one library mixed in one process (a newer
  * libcudnn_graph.so.9 beside an older libcudnn.so.9; an old CUDA's
- * libnvrtc.so found before the one shipped). The form with ", version
- * libY.so.N" after SYM is read_symbol's, for the loader model. True when
- * the line was read as one.
+ * libnvrtc.so found before the one shipped). The library is SYM's
+ * owner by its name when that is another than PATH's (PATH asked for
+ * it: libcublas.so.4 lacking cudaMemsetAsync is the runtime's copy), else
+ * PATH's (a lookup in it: dlsym's wording is the same). The form with
+ * ", version libY.so.N" after SYM is read_symbol's, for the loader model.
+ * True when the line was read as one.
  */
 static bool read_mixed(struct explain *ex, const char *line)
 {
 	const char *p = strstr(line, "undefined symbol: "), *sym, *e;
 	struct explain_finding *f, m = { .kind = EXPLAIN_MIXED };
-	const struct nvlib *lib = NULL;
+	const struct nvlib *lib = NULL, *owner;
 	struct buf key = BUF_INIT, b = BUF_INIT;
 	char *path = NULL, *base, *symbol;
 	const char *ver = "";
+	bool asker = false; /* path asks for the symbol, another's */
 
 	if (!p)
 		return false;
@@ -670,9 +679,12 @@ static bool read_mixed(struct explain *ex, const char *line)
 		lib = nvlib_match_file(base, &ver);
 	}
 	symbol = xstrndup(sym, strcspn(sym, " ,\"'"));
-	if (!lib) {
-		lib = symbol_lib(symbol);
-		ver = "";
+	owner = symbol_lib(symbol);
+	/* libcublas.so.4 lacking cudaMemsetAsync: the runtime's copy is
+	 * the wrong one, not the asker's */
+	if (owner && owner != lib) {
+		lib = owner;
+		asker = true;
 	}
 	if (!lib) {
 		FREE_EACH(path, symbol);
@@ -685,7 +697,7 @@ static bool read_mixed(struct explain *ex, const char *line)
 		symbol = NULL;
 		base = path ? strrchr(path, '/') : NULL;
 		base = base ? base + 1 : path;
-		if (base && nvlib_match_file(base, &ver)) {
+		if (base && !asker && nvlib_match_file(base, &ver)) {
 			m.name = xstrdup(base);
 			nvlib_match_file(m.name, &ver);
 			if (*ver && nvlib_majors(lib, ver)) {
@@ -712,6 +724,63 @@ static bool read_mixed(struct explain *ex, const char *line)
 	return true;
 }
 
+static bool classify_dll(const char *tok, struct explain_finding *f);
+static bool classify_so(const char *tok, struct explain_finding *f);
+
+/*
+ * "Could not load symbol SYM from FILE" (cuDNN's lookup of an entry point
+ * it can do without, with Windows' "Error code 127" or ld.so's "undefined
+ * symbol"): FILE was loaded and lacks SYM, a copy older than its caller
+ * knows. Copies mixed, as read_mixed's, never a library missing. True
+ * when the line was read as one.
+ */
+static bool read_dlsym(struct explain *ex, const char *line)
+{
+	static const char say[] = "Could not load symbol ";
+	const char *p = str_find_nocase(line, say), *sym, *e, *name;
+	struct explain_finding *f, m = { .kind = EXPLAIN_LIBRARY };
+	struct buf key = BUF_INIT;
+	char *file, *base;
+	size_t n;
+	bool ok;
+
+	if (!p)
+		return false;
+	sym = p + strlen(say);
+	e = sym + strcspn(sym, " \t\"'");
+	if (e == sym || strncmp(e, " from ", 6))
+		return false;
+	name = e + 6 + (e[6] == '"' || e[6] == '\'');
+	n = strcspn(name, " \t\"'");
+	while (n && (name[n - 1] == '.' || name[n - 1] == ','))
+		n--;
+	file = xstrndup(name, n);
+	base = file + strlen(file);
+	while (base > file && base[-1] != '/' && base[-1] != '\\')
+		base--;
+	ok = n > 4 && !strcasecmp(file + n - 4, ".dll") ? classify_dll(base, &m)
+							 : classify_so(base, &m);
+	if (!ok || !m.lib || m.kind != EXPLAIN_LIBRARY) {
+		finding_release(&m);
+		free(file);
+		return false;
+	}
+	m.kind = EXPLAIN_MIXED;
+	m.symbol = xstrndup(sym, (size_t)(e - sym));
+	m.name = xstrdup(base);
+	buf_printf(&key, "mixed %s", m.symbol);
+	if (!seen(ex, key.data, &f)) {
+		m.path = file;
+		file = NULL;
+		keep(ex, &m, key.data, line);
+	} else {
+		finding_release(&m);
+	}
+	free(file);
+	buf_release(&key);
+	return true;
+}
+
 /* The one finding of kind k (a CUPTI trouble), once. */
 static struct explain_finding *add_once(struct explain *ex, enum explain_kind k,
 					const char *line)
@@ -726,11 +795,31 @@ static struct explain_finding *add_once(struct explain *ex, enum explain_kind k,
 	return f;
 }
 
+/* "cuptiGetContextId with error 35", "failed with error 35.": CUPTI's
+ * result 35 is CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (cupti_result.h); the
+ * runtime's 35, cudaErrorInsufficientDriver, is read_driver's, on lines
+ * that name no CUPTI call. */
+static bool cupti_error_35(const char *line)
+{
+	for (const char *p = line; (p = str_find_nocase(p, "error ")); p++) {
+		const char *d = p + strlen("error ");
+
+		d += !strncasecmp(d, "code ", 5) ? 5 : 0;
+		if (!strncmp(d, "35", 2) && !isdigit((unsigned char)d[2]))
+			return true;
+	}
+	return false;
+}
+
 static void read_cupti(struct explain *ex, const char *line)
 {
 	struct explain_finding *f;
 
-	if (strstr(line, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"))
+	if (strstr(line, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") ||
+	    strstr(line, "ERR_NVGPUCTRPERM") ||
+	    (str_find_nocase(line, "cupti") &&
+	     (str_find_nocase(line, "insufficient privilege") ||
+	      cupti_error_35(line))))
 		add_once(ex, EXPLAIN_CUPTI_PRIVILEGES, line);
 	if (str_find_nocase(line, "incompatible libcupti") ||
 	    strstr(line, "CUPTI could not be loaded")) {
@@ -761,8 +850,6 @@ static const struct nvlib *dll_prefix(const char *name, bool *bare)
 	}
 	return NULL;
 }
-
-static bool classify_so(const char *tok, struct explain_finding *f);
 
 /*
  * cuDNN's sub-libraries on Windows: cudnn_ops_infer64_8.dll,
@@ -946,6 +1033,14 @@ static char *failed_dependency(const char *line, const char **at)
 	return name;
 }
 
+/* Is tok a library's name without ".so" ("Failed to load libcupti (is
+ * it installed and accessible?)") in a line that says it is missing? */
+static bool bare_name(const char *tok, const char *line)
+{
+	return (nvlib_by_stem(tok + 3) || !strcmp(tok, "libcuda")) &&
+	       says_missing(line);
+}
+
 static void read_names(struct explain *ex, const char *line)
 {
 	const char *p = line;
@@ -974,6 +1069,9 @@ static void read_names(struct explain *ex, const char *line)
 			buf_setlen(&tok, tok.len - 1);
 		dll = tok.len > 4 &&
 		      !strcasecmp(tok.data + tok.len - 4, ".dll");
+		if (!dll && !strncmp(tok.data, "lib", 3) &&
+		    !strstr(tok.data, ".so") && bare_name(tok.data, line))
+			buf_adds(&tok, ".so");
 		if (!dll &&
 		    (strncmp(tok.data, "lib", 3) || !strstr(tok.data, ".so")))
 			continue;
@@ -1027,7 +1125,7 @@ size_t explain_parse(struct explain *ex, const char *text, size_t len)
 		read_driver(ex, line.data);
 		if (!read_symbol(ex, line.data) &&
 		    !read_version_missing(ex, line.data) &&
-		    !read_mixed(ex, line.data))
+		    !read_mixed(ex, line.data) && !read_dlsym(ex, line.data))
 			read_names(ex, line.data);
 	}
 	explain_context_finish(&ex->ctx);

@@ -18,9 +18,15 @@
  *    source was compiled with 7004", cuDNN's number) and PyTorch's "cuDNN version incompatibility: PyTorch was
  *    compiled  against (9, 26, 0) but found runtime version (9, 19, 0)";
  *  - CUPTI's troubles: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (a driver
- *    setting, no library missing), "incompatible libcupti version" and
- *    TensorFlow's "CUPTI could not be loaded or symbol could not be
- *    found".
+ *    setting, no library missing; also by its number, a CUPTI call's
+ *    "error 35", and "Insufficient privilege to run libcupti"),
+ *    "incompatible libcupti version" and TensorFlow's "CUPTI could not be
+ *    loaded or symbol could not be found";
+ *  - a symbol missing: ld.so's "PATH: undefined symbol: S" (the library
+ *    at fault is S's owner by its name, cudaMemsetAsync the runtime's),
+ *    cuDNN's "Could not load symbol S from cublas64_11.dll" (that file
+ *    was loaded and lacks S: copies mixed, nothing missing), and the
+ *    versioned forms of ld.so and ld.
  *
  * Then, each a separate step so that the command chooses what to read:
  * the framework releases of manifests/compat/frameworks.tsv that ask for

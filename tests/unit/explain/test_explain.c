@@ -305,6 +305,61 @@ static void test_explain_cupti_privileges(void **state)
 	assert_int_equal(ex.n, 1);
 	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_LOAD);
 	explain_release(&ex);
+
+	/* CUPTI's result 35 by number, and its sentence (sweep s2-q11) */
+	parse(&ex, "RuntimeError: Failed to execute cuptiGetContextId with "
+		   "error 35");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_PRIVILEGES);
+	explain_release(&ex);
+	parse(&ex, "Error: function (*cuptiProfilerBeginSessionPtr)(&begin"
+		   "SessionParams) failed with error code 35.");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_PRIVILEGES);
+	explain_release(&ex);
+	parse(&ex, "Insufficient privilege to run libcupti (you need root "
+		   "permission).");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_PRIVILEGES);
+	explain_release(&ex);
+	/* another result, and the runtime's 35 (the driver's), are not */
+	parse(&ex, "cuptiActivityEnable failed with error 350");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+	parse(&ex, "cudaGetDeviceCount returned 35 -> CUDA driver version is "
+		   "insufficient for CUDA runtime version (error 35)");
+	for (size_t i = 0; i < ex.n; i++)
+		assert_int_not_equal(ex.v[i].kind, EXPLAIN_CUPTI_PRIVILEGES);
+	explain_release(&ex);
+}
+
+/* A library named without ".so" in a line that says it failed to load
+ * (XLA's "Failed to load libcupti", TF 1.x's "Couldn't open CUDA
+ * library"); not in a line that says nothing failed. */
+static void test_explain_bare_library_words(void **state)
+{
+	struct explain ex;
+
+	(void)state;
+	parse(&ex, "Failed to load libcupti (is it installed and "
+		   "accessible?)");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_LIBRARY);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUPTI);
+	assert_true(ex.v[0].missing);
+	assert_null(ex.v[0].soname);
+	explain_release(&ex);
+	parse(&ex, "dso_loader.cc:119] Couldn't open CUDA library libcupti.so. "
+		   "LD_LIBRARY_PATH: /usr/local/nvidia/lib");
+	assert_int_equal(ex.n, 1);
+	assert_true(ex.v[0].missing);
+	explain_release(&ex);
+	parse(&ex, "we link libcupti and libcudnn here");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+	parse(&ex, "Failed to load libcuptix: no");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
 }
 
 /* Rows as frameworks.tsv has them, a few of TensorFlow's tested builds
@@ -1260,6 +1315,40 @@ static void test_explain_mixed_copies(void **state)
 	assert_int_equal(ex.v[0].lib->id, NVLIB_CUDNN);
 	explain_release(&ex);
 
+	/* the asker is a library of another's: the copy at fault is the
+	 * symbol's owner's (sweep s2-q16-12) */
+	parse(&ex, "ImportError: /usr/local/cuda/lib64/libcublas.so.4: "
+		   "undefined symbol: cudaMemsetAsync");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_MIXED);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUDART);
+	assert_null(ex.v[0].soname);
+	explain_release(&ex);
+
+	/* a lookup in a DLL that was loaded: no library missing, nothing
+	 * to install (sweep s2-q16-01, Windows' 127 of GetProcAddress) */
+	decide(&ex, &fx,
+	       "Could not load symbol cublasGetSmCountTarget from "
+	       "cublas64_11.dll. Error code 127\n");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_MIXED);
+	assert_int_equal(ex.v[0].lib->id, NVLIB_CUBLAS);
+	assert_string_equal(ex.v[0].symbol, "cublasGetSmCountTarget");
+	assert_string_equal(ex.v[0].name, "cublas64_11.dll");
+	assert_false(needs_asked(&fx.s, NULL));
+	explain_fix_release(&fx);
+	explain_release(&ex);
+	/* with ld.so's own wording after it: one finding */
+	parse(&ex, "Could not load symbol cublasGetSmCountTarget from "
+		   "libcublas.so.11. Error: /usr/local/cuda/lib64/libcublas.so."
+		   "11: undefined symbol: cublasGetSmCountTarget");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_MIXED);
+	explain_release(&ex);
+	parse(&ex, "Could not load symbol foo from libssl.so.3");
+	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+
 	parse(&ex, "libcudnn_cnn_infer.so.8: undefined symbol: _ZN5cudnn3ops"
 		   "18GetInternalStreamsEP12cudnnContext, version "
 		   "libcudnn_ops_infer.so.8");
@@ -1494,6 +1583,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_finding_set_keeps_names_once),
 	    cmocka_unit_test(test_explain_finding_set_other_kinds_once),
 	    cmocka_unit_test(test_explain_cupti_privileges),
+	    cmocka_unit_test(test_explain_bare_library_words),
 	    cmocka_unit_test_setup_teardown(test_explain_frameworks_that_ask,
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_explain_scan_asks_needs,
