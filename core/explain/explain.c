@@ -759,7 +759,7 @@ static bool read_dlsym(struct explain *ex, const char *line)
 	while (base > file && base[-1] != '/' && base[-1] != '\\')
 		base--;
 	ok = n > 4 && !strcasecmp(file + n - 4, ".dll") ? classify_dll(base, &m)
-							 : classify_so(base, &m);
+							: classify_so(base, &m);
 	if (!ok || !m.lib || m.kind != EXPLAIN_LIBRARY) {
 		finding_release(&m);
 		free(file);

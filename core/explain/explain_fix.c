@@ -391,12 +391,13 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 							     ? NVLIB_DRIVER_STEM
 							     : NULL));
 		json_object_set_new(x, "product",
-				    json_str_or_null(f->lib ? nvlib_product(f->lib)
-							    : NULL));
-		json_object_set_new(
-			x, "cuenv_installs",
-			f->lib ? json_boolean(nvlib_cuenv_installs(f->lib))
-			       : json_null());
+				    json_str_or_null(
+					    f->lib ? nvlib_product(f->lib)
+						   : NULL));
+		json_object_set_new(x, "cuenv_installs",
+				    f->lib ? json_boolean(nvlib_cuenv_installs(
+						     f->lib))
+					   : json_null());
 		json_object_set_new(x, "dll", json_boolean(f->dll));
 		json_object_set_new(x, "soname", json_str_or_null(f->soname));
 		json_object_set_new(x, "releases",
