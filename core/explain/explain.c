@@ -1037,7 +1037,8 @@ static char *failed_dependency(const char *line, const char **at)
  * it installed and accessible?)") in a line that says it is missing? */
 static bool bare_name(const char *tok, const char *line)
 {
-	return (nvlib_by_stem(tok + 3) || !strcmp(tok, "libcuda")) &&
+	return (nvlib_by_stem(tok + 3) ||
+		!strcmp(tok + 3, NVLIB_DRIVER_STEM)) &&
 	       says_missing(line);
 }
 
