@@ -1238,14 +1238,33 @@ static void had_list(const struct strv *seen, struct buf *out)
 
 /*
  * Does a release v answer ==spec? Numbers alone as CUDA's versions do
- * (2.16 takes the newest 2.16.x); anything else as PEP 440 says
- * (0.0.28.post3, 2.1.2+cu121; a spec without a local label takes any).
+ * (2.16 takes the newest 2.16.x) unless exact (spec_is_release); anything
+ * else as PEP 440 says (0.0.28.post3, 2.1.2+cu121; a spec without a
+ * local label takes any).
  */
-static bool spec_matches(const char *v, const char *spec)
+static bool spec_matches(const char *v, const char *spec, bool exact)
 {
-	if (version_is_valid(spec) && version_is_valid(v))
+	if (!exact && version_is_valid(spec) && version_is_valid(v))
 		return version_matches_str(v, spec);
 	return pep440_equal_spec(v, spec);
+}
+
+/*
+ * Is spec a release of files itself (0.12.0 beside 0.12.0.1)? Then ==spec
+ * is that release, as pip's is, not the newest it is a prefix of.
+ */
+static bool spec_is_release(const struct index_file *files, size_t n,
+			    const char *spec)
+{
+	bool yes = false;
+
+	for (size_t i = 0; spec && !yes && i < n; i++) {
+		char *v = wheel_version(files[i].name);
+
+		yes = v && !strcmp(v, spec);
+		free(v);
+	}
+	return yes;
 }
 
 /*
@@ -1255,7 +1274,7 @@ static bool spec_matches(const char *v, const char *spec)
  * platform; into *pick and r->version, nothing when none.
  */
 static void nearest_python(const struct index_file *files, size_t nfiles,
-			   const char *spec, const char *platform,
+			   const char *spec, bool exact, const char *platform,
 			   unsigned glibc, const char *py,
 			   struct wheel_requirement *r,
 			   const struct index_file **pick)
@@ -1274,7 +1293,7 @@ static void nearest_python(const struct index_file *files, size_t nfiles,
 		int c;
 
 		if (!v || pep440_parse(v, &pv) ||
-		    (spec && !spec_matches(v, spec)) ||
+		    (spec && !spec_matches(v, spec, exact)) ||
 		    (!spec && (pv.pre >= 0 || pv.dev >= 0)) ||
 		    !wheel_platform_rank(f->name, platform, glibc) ||
 		    !wheel_tag(f->name, 2, &pt) || strncmp(pt.data, "cp3", 3)) {
@@ -1322,6 +1341,7 @@ static int choose_wheel(const char *req, const char *index,
 	unsigned glibc = platform ? 0 : glibc_minor();
 	int rc, best[3] = { 0, 0, 0 };
 	struct pep440 pv, picked; /* a candidate's version, the pick's */
+	bool exact;
 
 	memset(r, 0, sizeof(*r));
 	*pick = NULL;
@@ -1334,6 +1354,7 @@ static int choose_wheel(const char *req, const char *index,
 	r->st.bytes += page.len; /* the index's page counts too */
 	if (rc)
 		goto out;
+	exact = spec_is_release(*files, *nfiles, spec);
 	/*
 	 * The newest release that spec names, then of its files the one
 	 * pip ranks first: the interpreter's tags, the newest manylinux
@@ -1353,7 +1374,7 @@ static int choose_wheel(const char *req, const char *index,
 		if (sc && ps)
 			strv_push(&seen, v);
 		/* the release asked for, on another platform: the hint's */
-		if (!sc && ps && (!spec || spec_matches(v, spec)) &&
+		if (!sc && ps && (!spec || spec_matches(v, spec, exact)) &&
 		    wheel_tag(f->name, 0, &t)) {
 			t.len = strcspn(t.data, "."); /* its first tag */
 			t.data[t.len] = '\0';
@@ -1361,7 +1382,7 @@ static int choose_wheel(const char *req, const char *index,
 				strv_push(&elsewhere, t.data);
 		}
 		/* NAME alone: the newest final release, as pip takes */
-		if (!sc || !ps || (spec && !spec_matches(v, spec)) ||
+		if (!sc || !ps || (spec && !spec_matches(v, spec, exact)) ||
 		    (!spec && (pv.pre >= 0 || pv.dev >= 0))) {
 			free(v);
 			continue;
@@ -1384,8 +1405,8 @@ static int choose_wheel(const char *req, const char *index,
 		}
 	}
 	if (!*pick && py)
-		nearest_python(*files, *nfiles, spec, platform, glibc, py, r,
-			       pick);
+		nearest_python(*files, *nfiles, spec, exact, platform, glibc,
+			       py, r, pick);
 	if (!*pick) {
 		/* the index answered: not there is "not in the index" */
 		rc = cuenv_fail(err, CUENV_E_UNKNOWN,

@@ -170,7 +170,8 @@ void wheel_requirement_release(struct wheel_requirement *r);
 
 /*
  * Find the wheel of req ("tensorflow==2.6.5"; a version prefix such as
- * "torch==2.1" means its newest release, pre-releases left out) on the
+ * "torch==2.1" means its newest release, pre-releases left out, unless
+ * it is a release itself: "==0.12.0" beside 0.12.0.1) on the
  * package index at index (a simple API root), for platform (a tag
  * found in the file name, "win_amd64"; NULL: Linux on this machine's architecture, else a
  * pure-Python wheel), and read its metadata into s's reports. Where the

@@ -8,7 +8,9 @@
 #    so the manylinux_2_17 one is taken, however newer the other's tag;
 #  - versions are PEP 440's: ==1.0.post3 is that post-release, NAME
 #    alone the newest final release (1.0.post3, not 1.1rc1), ==1.1rc1
-#    the pre-release;
+#    the pre-release; numbers alone are a prefix (==0.13 the newest
+#    0.13.x) unless they are a release themselves: ==0.12.0 is 0.12.0,
+#    not 0.12.0.1 (jax-cuda12-pjrt's releases, the build sweep);
 #  - a release with no wheel for this Python (tensorflow 2.6.5 has cp36
 #    to cp39 only) is read in the nearest Python's wheel, and said so;
 #    --python-version asks for another Python's, as pip's does.
@@ -22,7 +24,7 @@ glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/
 [ -n "$glibc" ] || skip "not glibc: no manylinux ranking to check"
 idx=$HOME/index
 mkdir -p "$idx/packages" "$idx/simple/abi" "$idx/simple/glib" "$idx/simple/pep" \
-	"$idx/simple/near" &&
+	"$idx/simple/near" "$idx/simple/num" &&
 	python3 - "$idx" "$minor" <<'EOF_PY' || exit 1
 import hashlib, json, os, sys, zipfile
 idx, minor = sys.argv[1], int(sys.argv[2])
@@ -54,6 +56,11 @@ peps = ["pep-%s-py3-none-manylinux2014_x86_64.whl" % v for v in ("1.0", "1.0.pos
 for n in peps:
     wheel(n, n)
 page("pep", peps)
+nums = ["num-%s-py3-none-manylinux2014_x86_64.whl" % v
+        for v in ("0.12.0", "0.12.0.1", "0.13.1", "0.13.2")]
+for n in nums:
+    wheel(n, n)
+page("num", nums)
 near = ["near-1.0-cp3%d-cp3%d-manylinux2014_x86_64.whl" % (m, m)
         for m in (minor - 4, minor - 2)]
 for n in near:
@@ -87,5 +94,14 @@ assert d["fetched"][0]["wheel"] == "near-1.0-cp3%s-cp3%s-manylinux2014_x86_64.wh
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["fetched"][0]["wheel"] == "pep-%s-py3-none-manylinux2014_x86_64.whl" % sys.argv[2], d["fetched"]' "$E2E_OUT" "$2" ||
+			exit 1
+	done &&
+	for want in "num==0.12.0 0.12.0" "num==0.12 0.12.0.1" "num==0.13 0.13.2" "num==0.13.1 0.13.1"; do
+		set -- $want
+		expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" "$1" &&
+			check "$1: not num-$2: $(cat "$E2E_OUT")" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fetched"][0]["wheel"] == "num-%s-py3-none-manylinux2014_x86_64.whl" % sys.argv[2], d["fetched"]' "$E2E_OUT" "$2" ||
 			exit 1
 	done
