@@ -348,6 +348,17 @@ bool needs_python_empty(const struct needs_scan *s,
  */
 size_t needs_outside(struct needs_scan *s, char *const *envp);
 
+/*
+ * Is w another product's library (TensorRT, cuTENSOR, NCCL) that only
+ * that product's plugins need: each file that links it is a Python
+ * extension module or a provider or plugin library named for the product
+ * (onnxruntime's libonnxruntime_providers_tensorrt.so, cupy's
+ * cupy_backends/cuda/libs/cutensor.cpython-311-x86_64-linux-gnu.so)? The
+ * framework loads such a file only when the product is asked for: w is
+ * listed, not required.
+ */
+bool needs_want_plugin(const struct needs_want *w);
+
 /* Is w asked of cuenv: not provided under the scanned paths, not NCCL? */
 bool needs_want_managed(const struct needs_want *w);
 

@@ -67,7 +67,7 @@ static json_t *json_sonames(const struct needs_scan *s)
 		/* releases: none before needs_describe */
 		json_array_append_new(
 			arr, json_pack("{s:s, s:s?, s:s, s:s*, s:o, s:o, s:o, "
-				       "s:s?, s:s?, s:s?, s:b, s:b}",
+				       "s:s?, s:s?, s:s?, s:b, s:b, s:b}",
 				       "soname", w->soname, "dll", w->dll,
 				       "library", elf_cuda_lib_name(w->lib),
 				       "releases", w->range, "needed_by",
@@ -77,7 +77,8 @@ static json_t *json_sonames(const struct needs_scan *s)
 				       w->provided_by, "found", w->found,
 				       "found_elsewhere", w->elsewhere,
 				       "required", needs_want_required(w),
-				       "alternative", w->alternative));
+				       "alternative", w->alternative, "plugin",
+				       needs_want_plugin(w)));
 	}
 	return arr;
 }

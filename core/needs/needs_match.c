@@ -472,7 +472,8 @@ void needs_match_installed(struct needs_scan *s, const struct needs_python *py,
 static bool outside(const struct needs_want *w)
 {
 	return w->needed_by.n && !w->provided_by && !w->found &&
-	       !w->alternative && !nvlib_cuenv_installs(nvlib_get(w->lib));
+	       !w->alternative && !nvlib_cuenv_installs(nvlib_get(w->lib)) &&
+	       !needs_want_plugin(w);
 }
 
 size_t needs_outside(struct needs_scan *s, char *const *envp)

@@ -86,6 +86,9 @@ static void render_wants(struct buf *out, const struct needs_scan *s)
 		buf_printf(out, "%-22s %s%s\n", w->dll ? w->dll : w->soname,
 			   w->range,
 			   w->alternative ? " (of alternative builds)"
+			   : needs_want_plugin(w)
+				   ? " (linked only by a plugin for it, loaded "
+				     "when asked for)"
 			   : needs_want_managed(w) && !needs_want_required(w)
 				   ? " (may load: named, not linked)"
 				   : "");

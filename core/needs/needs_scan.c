@@ -64,6 +64,33 @@ bool needs_want_managed(const struct needs_want *w)
 	return nvlib_cuenv_installs(nvlib_get(w->lib)) && !w->provided_by;
 }
 
+/* Is base a plugin's file: a Python extension module, or a framework's
+ * provider or plugin library it loads by name when asked? */
+static bool plugin_file(const char *base)
+{
+	return strstr(base, ".cpython-") || strstr(base, ".abi3.") ||
+	       strstr(base, "_providers_") || strstr(base, "plugin");
+}
+
+bool needs_want_plugin(const struct needs_want *w)
+{
+	const struct nvlib *lib = nvlib_get(w->lib);
+	struct buf low = BUF_INIT;
+	bool yes = nvlib_kit(lib) == NVLIB_KIT_OTHER && w->needed_by.n &&
+		   !w->loaded_by.n;
+
+	for (const char *p = nvlib_product(lib); *p; p++)
+		buf_addc(&low, (char)tolower((unsigned char)*p));
+	for (size_t i = 0; yes && i < w->needed_by.n; i++) {
+		const char *base = strrchr(w->needed_by.v[i], '/');
+
+		base = base ? base + 1 : w->needed_by.v[i];
+		yes = plugin_file(base) && str_find_nocase(base, low.data);
+	}
+	buf_release(&low);
+	return yes;
+}
+
 /* Is w required by some file, alternative or not? */
 static bool asked_by_a_file(const struct needs_want *w)
 {

@@ -164,6 +164,40 @@ static void cudnn_at(const struct fixture *fx, struct store_version_list *l,
 
 /* ---- scanning files ------------------------------------------------------ */
 
+/* Another product's library linked only by its plugins is listed, not
+ * required (onnxruntime's TensorRT provider, cupy's cuTENSOR module);
+ * linked by anything else it is required (torch_tensorrt's torchtrtc). */
+static void test_needs_plugin_only_product(void **state)
+{
+	struct needs_want w = {.lib = NVLIB_NVINFER};
+
+	(void)state;
+	strv_push(&w.needed_by,
+		  "ort/capi/libonnxruntime_providers_tensorrt.so");
+	assert_true(needs_want_plugin(&w));
+	strv_push(&w.needed_by, "torch_tensorrt/bin/torchtrtc");
+	assert_false(needs_want_plugin(&w));
+	strv_release(&w.needed_by);
+
+	w.lib = NVLIB_CUTENSOR;
+	strv_push(&w.needed_by, "cupy_backends/cuda/libs/"
+				"cutensor.cpython-311-x86_64-linux-gnu.so");
+	assert_true(needs_want_plugin(&w));
+	strv_release(&w.needed_by);
+	/* a module named for another product does not make it optional */
+	strv_push(&w.needed_by,
+		  "cupy/_core/core.cpython-311-x86_64-linux-gnu.so");
+	assert_false(needs_want_plugin(&w));
+	strv_release(&w.needed_by);
+
+	/* the toolkit's libraries are never a plugin's alone */
+	w.lib = NVLIB_CUBLAS;
+	strv_push(&w.needed_by,
+		  "ort/capi/libonnxruntime_providers_cuda_cublas.so");
+	assert_false(needs_want_plugin(&w));
+	strv_release(&w.needed_by);
+}
+
 static void test_needs_records_needed_and_named_sonames(void **state)
 {
 	struct needs_scan s;
@@ -2428,6 +2462,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_needs_records_needed_and_named_sonames),
+	    cmocka_unit_test(test_needs_plugin_only_product),
 	    cmocka_unit_test(test_needs_optional_module_and_static_runtime),
 	    T(test_needs_arg_kind_by_name_and_disk),
 	    T(test_needs_scan_args_dispatch_and_index),
