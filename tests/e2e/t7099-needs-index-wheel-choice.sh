@@ -87,21 +87,14 @@ d = json.load(open(sys.argv[1]))
 assert d["fetched"][0]["wheel"] == "near-1.0-cp3%s-cp3%s-manylinux2014_x86_64.whl" % (sys.argv[2], sys.argv[2]), d["fetched"]' "$E2E_OUT" "$((minor - 4))" &&
 	expect_code 2 cuenv needs --python-version 3.x near==1.0 &&
 	stderr_has "cuenv: error: '3.x' is not a CPython 3 version (3.11, 311)" &&
-	for want in "pep==1.0.post3 1.0.post3" "pep 1.0.post3" "pep==1.1rc1 1.1rc1" "pep==1.0 1.0"; do
+	for want in "pep==1.0.post3 pep-1.0.post3" "pep pep-1.0.post3" \
+		"pep==1.1rc1 pep-1.1rc1" "pep==1.0 pep-1.0" "num==0.12.0 num-0.12.0" \
+		"num==0.12 num-0.12.0.1" "num==0.13 num-0.13.2" "num==0.13.1 num-0.13.1"; do
 		set -- $want
 		expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" "$1" &&
-			check "$1: not pep-$2: $(cat "$E2E_OUT")" python3 -c '
+			check "$1: not $2: $(cat "$E2E_OUT")" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["fetched"][0]["wheel"] == "pep-%s-py3-none-manylinux2014_x86_64.whl" % sys.argv[2], d["fetched"]' "$E2E_OUT" "$2" ||
-			exit 1
-	done &&
-	for want in "num==0.12.0 0.12.0" "num==0.12 0.12.0.1" "num==0.13 0.13.2" "num==0.13.1 0.13.1"; do
-		set -- $want
-		expect_code 0 cuenv needs --json --index "$PYPI_URL/simple" "$1" &&
-			check "$1: not num-$2: $(cat "$E2E_OUT")" python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["fetched"][0]["wheel"] == "num-%s-py3-none-manylinux2014_x86_64.whl" % sys.argv[2], d["fetched"]' "$E2E_OUT" "$2" ||
+assert d["fetched"][0]["wheel"] == "%s-py3-none-manylinux2014_x86_64.whl" % sys.argv[2], d["fetched"]' "$E2E_OUT" "$2" ||
 			exit 1
 	done
