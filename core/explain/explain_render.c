@@ -192,9 +192,17 @@ static void render_mixed(struct buf *out, const struct explain_finding *f)
 		for (size_t k = 0; k < f->loader.n; k++)
 			buf_printf(out, "    %s\n", f->loader.v[k]);
 	}
-	buf_adds(out, "  note: keep one release on the loader's path: remove "
-		      "the other from LD_LIBRARY_PATH, or let the framework's "
-		      "own copy (its pip wheels) load first\n");
+	if (f->dll)
+		buf_adds(out, "  note: keep one release where Windows looks: "
+			      "remove the other's folder from PATH, or let the "
+			      "framework's own copy (beside its DLLs, its pip "
+			      "wheels) load first\n");
+	else
+		buf_adds(
+			out,
+			"  note: keep one release on the loader's path: remove "
+			"the other from LD_LIBRARY_PATH, or let the framework's "
+			"own copy (its pip wheels) load first\n");
 }
 
 /* What the loader model found here (explain_loader.h). */

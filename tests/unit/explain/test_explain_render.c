@@ -100,6 +100,25 @@ static void test_explain_render_windows_dll_names_its_soname(void **state)
 			    "registered or on the loader's path\n");
 }
 
+/* A DLL lacking a symbol: Windows' search order, not ld.so's */
+static void test_explain_render_dll_lacking_a_symbol(void **state)
+{
+	struct model *m = *state;
+
+	assert_string_equal(
+	    render(m, "Could not load symbol cublasGetSmCountTarget from "
+		      "cublas64_11.dll. Error code 127"),
+	    "undefined symbol cublasGetSmCountTarget in cublas64_11.dll: two "
+	    "copies of libcublas from different releases are mixed in one "
+	    "process\n"
+	    "  no library is missing: installing another copy does not help\n"
+	    "  this machine: no other libcublas installed, registered or on "
+	    "the loader's path\n"
+	    "  note: keep one release where Windows looks: remove the other's "
+	    "folder from PATH, or let the framework's own copy (beside its "
+	    "DLLs, its pip wheels) load first\n");
+}
+
 static void test_explain_render_the_driver_is_not_cuenvs(void **state)
 {
 	struct model *m = *state;
@@ -321,6 +340,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    T(test_explain_render_library_nothing_on_this_machine),
 	    T(test_explain_render_windows_dll_names_its_soname),
+	    T(test_explain_render_dll_lacking_a_symbol),
 	    T(test_explain_render_the_driver_is_not_cuenvs),
 	    T(test_explain_render_no_release_gives_the_name),
 	    T(test_explain_render_cudnn_mismatch_names_the_framework),
