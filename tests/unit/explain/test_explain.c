@@ -289,6 +289,18 @@ static void test_explain_cudnn_mismatches(void **state)
 	explain_release(&ex);
 }
 
+/* text gives one finding, of kind k */
+static void assert_one(enum explain_kind k, const char *text)
+{
+	struct explain ex;
+
+	parse(&ex, text);
+	if (ex.n != 1 || ex.v[0].kind != k)
+		fail_msg("'%s': %zu findings, the first of kind %d, not %d",
+			 text, ex.n, ex.n ? (int)ex.v[0].kind : -1, (int)k);
+	explain_release(&ex);
+}
+
 static void test_explain_cupti_privileges(void **state)
 {
 	struct explain ex;
@@ -307,21 +319,15 @@ static void test_explain_cupti_privileges(void **state)
 	explain_release(&ex);
 
 	/* CUPTI's result 35 by number, and its sentence (sweep s2-q11) */
-	parse(&ex, "RuntimeError: Failed to execute cuptiGetContextId with "
+	assert_one(EXPLAIN_CUPTI_PRIVILEGES,
+		   "RuntimeError: Failed to execute cuptiGetContextId with "
 		   "error 35");
-	assert_int_equal(ex.n, 1);
-	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_PRIVILEGES);
-	explain_release(&ex);
-	parse(&ex, "Error: function (*cuptiProfilerBeginSessionPtr)(&begin"
+	assert_one(EXPLAIN_CUPTI_PRIVILEGES,
+		   "Error: function (*cuptiProfilerBeginSessionPtr)(&begin"
 		   "SessionParams) failed with error code 35.");
-	assert_int_equal(ex.n, 1);
-	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_PRIVILEGES);
-	explain_release(&ex);
-	parse(&ex, "Insufficient privilege to run libcupti (you need root "
+	assert_one(EXPLAIN_CUPTI_PRIVILEGES,
+		   "Insufficient privilege to run libcupti (you need root "
 		   "permission).");
-	assert_int_equal(ex.n, 1);
-	assert_int_equal(ex.v[0].kind, EXPLAIN_CUPTI_PRIVILEGES);
-	explain_release(&ex);
 	/* another result, and the runtime's 35 (the driver's), are not */
 	parse(&ex, "cuptiActivityEnable failed with error 350");
 	assert_int_equal(ex.n, 0);
