@@ -75,19 +75,16 @@ static bool plugin_file(const char *base)
 bool needs_want_plugin(const struct needs_want *w)
 {
 	const struct nvlib *lib = nvlib_get(w->lib);
-	struct buf low = BUF_INIT;
 	bool yes = nvlib_kit(lib) == NVLIB_KIT_OTHER && w->needed_by.n &&
 		   !w->loaded_by.n;
 
-	for (const char *p = nvlib_product(lib); *p; p++)
-		buf_addc(&low, (char)tolower((unsigned char)*p));
 	for (size_t i = 0; yes && i < w->needed_by.n; i++) {
 		const char *base = strrchr(w->needed_by.v[i], '/');
 
 		base = base ? base + 1 : w->needed_by.v[i];
-		yes = plugin_file(base) && str_find_nocase(base, low.data);
+		yes = plugin_file(base) &&
+		      str_find_nocase(base, nvlib_product(lib));
 	}
-	buf_release(&low);
 	return yes;
 }
 
