@@ -215,6 +215,10 @@ static bool says_missing(const char *line)
 		/* Windows' 126, ERROR_MOD_NOT_FOUND: it or a DLL it needs */
 		"module could not be found",
 		"with error 126",
+		"error code 126",   /* cuDNN 8's "could not load library X.
+				     error code 126" */
+		"could not locate", /* torch's and onnxruntime's "Could not
+				       locate cublasLt64_12.dll" */
 		"cannot open shared object file",
 		"Could not load dynamic",
 		"not found",

@@ -371,6 +371,18 @@ static void test_explain_bare_library_words(void **state)
 	assert_int_equal(ex.n, 1);
 	assert_true(ex.v[0].missing);
 	explain_release(&ex);
+	/* more wordings of "could not be loaded" (the issues index's
+	 * cublas64_11.dll threads) */
+	parse(&ex, "Could not locate cublasLt64_12.dll. Please make sure it "
+		   "is in your library path!");
+	assert_int_equal(ex.n, 1);
+	assert_true(ex.v[0].missing);
+	explain_release(&ex);
+	parse(&ex, "could not load librart cudnn_ops_infer64_8.dll .error "
+		   "code 126");
+	assert_int_equal(ex.n, 1);
+	assert_true(ex.v[0].missing);
+	explain_release(&ex);
 	parse(&ex, "we link libcupti and libcudnn here");
 	assert_int_equal(ex.n, 0);
 	explain_release(&ex);
