@@ -19,6 +19,7 @@
 #include "explain/explain.h"
 #include "explain/explain_loader.h"
 #include "explain/explain_render.h"
+#include "needs/needs_ask.h"
 #include "artifact/loader.h"
 #include "artifact/pyobs.h"
 #include "plat/plat_sys.h"
@@ -94,6 +95,24 @@ static void model(const struct cuenv_ctx *ctx, struct explain *ex,
 
 /* ---- the command --------------------------------------------------------- */
 
+/* Would `cuenv needs --python`, a command fx->decide may give, find a
+ * framework to read? (explain_fix_frameworks) */
+static void frameworks(const struct cuenv_ctx *ctx, struct explain_fix *fx)
+{
+	struct needs_python py;
+	struct strv warnings = STRV_INIT;
+	struct cuenv_err ignored = CUENV_ERR_INIT;
+
+	if (!fx->decide.n)
+		return;
+	needs_python_init(&py, NULL);
+	needs_python_find(&py, "python3", ctx->envp, &warnings, &ignored);
+	explain_fix_frameworks(fx, &py, "python3");
+	needs_python_release(&py);
+	strv_release(&warnings);
+	err_release(&ignored);
+}
+
 static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	       struct cuenv_err *err)
 {
@@ -142,6 +161,7 @@ static int run(struct cuenv_ctx *ctx, int argc, char **argv,
 	if (rc)
 		goto report;
 	explain_fix_decide(&fx, &ex, &cat);
+	frameworks(ctx, &fx);
 	explain_machine(&ex, &fx.in, have_cache ? &cache : NULL,
 			env_get(ctx->envp, "LD_LIBRARY_PATH"));
 	model(ctx, &ex, &fx, have_cache ? &cache : NULL, import_ms);

@@ -308,6 +308,9 @@ struct explain_fix {
 	struct strv decide;   /* when the CUDA cannot be known: the
 				 commands that find it out, runnable */
 	char *unknown;	      /* why the CUDA cannot be known, or NULL */
+	char *undecided;      /* why nothing installed here decides it
+				 either, and what the user can give, or
+				 NULL */
 	char *note;	      /* what to do that is no command, or NULL */
 	char *state;	      /* what the store gives, in words */
 };
@@ -342,6 +345,17 @@ void explain_fix_decide(struct explain_fix *fx, const struct explain *ex,
 /* Does s name the CUDA release: a library of the toolkit's, or a
  * framework's report of its CUDA? (cuDNN's and NCCL's sonames do not.) */
 bool explain_fix_cuda_named(const struct needs_scan *s);
+
+/*
+ * `cuenv needs --python` among fx->decide, once py holds what
+ * needs_python_find found for it (py->finder NULL: no interpreter to
+ * run): when it found no framework, the command would answer nothing, so
+ * it is taken out and fx->undecided says why, and, when no other
+ * command is left, what can be given instead (a build's NAME==VERSION
+ * on the package index, or its folder).
+ */
+void explain_fix_frameworks(struct explain_fix *fx,
+			    const struct needs_python *py, const char *python);
 
 struct json_t;
 

@@ -12,6 +12,9 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
+/* the command that reads the frameworks installed for python3 */
+#define DECIDE_PYTHON "cuenv needs --python"
+
 void explain_fix_init(struct explain_fix *fx)
 {
 	memset(fx, 0, sizeof(*fx));
@@ -26,7 +29,7 @@ void explain_fix_release(struct explain_fix *fx)
 	needs_installed_release(&fx->in);
 	needs_offer_release(&fx->o);
 	STRV_RELEASE_EACH(&fx->lines, &fx->decide);
-	FREE_EACH(fx->state, fx->unknown, fx->note);
+	FREE_EACH(fx->state, fx->unknown, fx->undecided, fx->note);
 	explain_fix_init(fx);
 }
 
@@ -149,8 +152,33 @@ static void unknown_cuda(struct explain_fix *fx, const struct explain *ex,
 		strv_push(&fx->decide, b.data);
 		buf_reset(&b);
 	}
-	strv_push(&fx->decide, "cuenv needs --python");
+	strv_push(&fx->decide, DECIDE_PYTHON);
 	BUF_RELEASE_EACH(&b, &r);
+}
+
+void explain_fix_frameworks(struct explain_fix *fx,
+			    const struct needs_python *py, const char *python)
+{
+	long at = strv_find(&fx->decide, DECIDE_PYTHON);
+	struct buf b = BUF_INIT;
+
+	if (at < 0 || (py->finder && py->nfound))
+		return;
+	strv_remove(&fx->decide, (size_t)at);
+	if (py->finder)
+		buf_printf(&b,
+			   "no package in the %zu folder%s of %s's sys.path "
+			   "links a CUDA library",
+			   py->sites.n, py->sites.n == 1 ? "" : "s",
+			   py->finder);
+	else
+		buf_printf(&b, "there is no %s to read", python);
+	if (!fx->decide.n)
+		buf_adds(&b, "; give the build that failed: its NAME==VERSION "
+			     "on the package index (cuenv needs "
+			     "onnxruntime-gpu==1.18.0) or the folder of its "
+			     "files (cuenv needs FOLDER)");
+	fx->undecided = buf_detach(&b);
 }
 
 /*
@@ -470,6 +498,7 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 			    json_str_or_null(fx->unknown));
 	json_object_set_new(j, "fix", commands_json(&fx->lines));
 	json_object_set_new(j, "decide", commands_json(&fx->decide));
+	json_object_set_new(j, "undecided", json_str_or_null(fx->undecided));
 	json_object_set_new(j, "note", json_str_or_null(fx->note));
 	if (err && err->rc && err->msg.len)
 		json_object_set_new(j, "error", json_string(err->msg.data));

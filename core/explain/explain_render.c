@@ -507,12 +507,18 @@ void explain_render_text(struct buf *out, const struct explain *ex,
 	}
 	buf_addc(out, '\n');
 	if (fx->unknown) {
-		buf_printf(out,
-			   "CUDA: cannot be known from this text (%s); these "
-			   "commands read what the program was built for:\n",
-			   fx->unknown);
+		buf_printf(out, "CUDA: cannot be known from this text (%s)%s\n",
+			   fx->unknown,
+			   fx->decide.n ? "; these commands read what the "
+					  "program was built for:"
+					: "");
 		for (size_t i = 0; i < fx->decide.n; i++)
 			buf_printf(out, "  decide: %s\n", fx->decide.v[i]);
+		if (fx->undecided)
+			buf_printf(out,
+				   "  nothing installed here decides it: "
+				   "%s\n",
+				   fx->undecided);
 		return;
 	}
 	if (fx->state)

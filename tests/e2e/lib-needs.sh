@@ -55,6 +55,15 @@ stubs() {
 	done
 }
 
+# cuda_site DIR: a package gpuish in the folder DIR whose module links
+# the CUDA runtime: a framework `cuenv needs --python` finds there
+cuda_site() {
+	stubs &&
+		mkso "$1/gpuish/_ext.so" _ext.so 'int ext(void) { return 0; }' \
+			libcudart.so.12 &&
+		: >"$1/gpuish/__init__.py"
+}
+
 fake_tensorflow() {
 	stubs &&
 		mkso "$1/libtensorflow_framework.so.2" libtensorflow_framework.so.2 '

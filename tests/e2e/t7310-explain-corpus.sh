@@ -5,11 +5,18 @@
 # reading says (the library, the CUDA or "cannot be known", the class,
 # the commands), --json prints one object on every exit, and every
 # command printed is run as printed in a scratch root of its own against
-# the test mirror (tests/explain-corpus/check.py).
+# the test mirror (tests/explain-corpus/check.py). python3's sys.path
+# holds a package that links CUDA, so `cuenv needs --python` decides
+# (t7340: without one, it is not offered).
 e2e=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$e2e/lib.sh"
 . "$e2e/lib-install.sh"
+. "$e2e/lib-needs.sh"
 need python3
+
+PYTHONPATH=$HOME/site
+export PYTHONPATH
+cuda_site "$PYTHONPATH" || exit 1
 
 # The machine's loader cache is not the test's.
 CUENV_LD_SO_CACHE=$HOME/no-such-cache

@@ -1109,6 +1109,70 @@ static void test_explain_cudnn_only_names_no_cuda(void **state)
 	explain_release(&ex);
 }
 
+/*
+ * `cuenv needs --python` decides only when python3's sys.path holds a
+ * framework (issue 32 item 7): with none found it is taken out and
+ * fx->undecided says why, and, when no other command is left, what the
+ * user can give; with one found, the commands stay as they were.
+ */
+static void test_explain_decide_needs_a_framework(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+	struct needs_python py;
+	const char *text = "libcudnn.so.8: cannot open shared object file";
+
+	(void)state;
+	needs_python_init(&py, NULL);
+	py.finder = xstrdup("/usr/bin/python3");
+	strv_push(&py.sites, "/usr/lib/python3/dist-packages");
+	decide(&ex, &fx, text);
+	assert_int_equal(fx.decide.n, 1);
+	explain_fix_frameworks(&fx, &py, "python3");
+	assert_int_equal(fx.decide.n, 0);
+	assert_non_null(fx.undecided);
+	assert_non_null(strstr(fx.undecided, "1 folder of /usr/bin/python3"));
+	assert_non_null(strstr(fx.undecided, "cuenv needs onnxruntime-gpu=="));
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* the text's framework is still asked; nothing else to give */
+	decide(&ex, &fx,
+	       "onnxruntime-gpu==1.17.1 libcudnn.so.8: cannot open "
+	       "shared object file");
+	assert_int_equal(fx.decide.n, 2);
+	explain_fix_frameworks(&fx, &py, "python3");
+	assert_int_equal(fx.decide.n, 1);
+	assert_string_equal(fx.decide.v[0],
+			    "cuenv needs onnxruntime-gpu==1.17.1");
+	assert_null(strstr(fx.undecided, "give"));
+	explain_fix_release(&fx);
+	explain_release(&ex);
+
+	/* a framework found: it decides */
+	py.found = xcalloc(1, sizeof(*py.found));
+	py.found[0].name = xstrdup("torch");
+	py.nfound = 1;
+	decide(&ex, &fx, text);
+	explain_fix_frameworks(&fx, &py, "python3");
+	assert_int_equal(fx.decide.n, 1);
+	assert_string_equal(fx.decide.v[0], "cuenv needs --python");
+	assert_null(fx.undecided);
+	explain_fix_release(&fx);
+	explain_release(&ex);
+	needs_python_release(&py);
+
+	/* no interpreter to run */
+	needs_python_init(&py, NULL);
+	decide(&ex, &fx, text);
+	explain_fix_frameworks(&fx, &py, "python3");
+	assert_int_equal(fx.decide.n, 0);
+	assert_non_null(strstr(fx.undecided, "there is no python3"));
+	explain_fix_release(&fx);
+	explain_release(&ex);
+	needs_python_release(&py);
+}
+
 /* A toolkit soname more than one CUDA major ships (nvlib's rules:
  * libcusolver.so.11 is 11.1-11.8 and 12.x) does not name the release:
  * no install line unless the text's context picks one of those majors. */
@@ -1618,6 +1682,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_explain_machine_loader_path,
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test(test_explain_nvlib_in_words),
+	    cmocka_unit_test(test_explain_decide_needs_a_framework),
 	    cmocka_unit_test(test_explain_fix_from_the_store_or_catalogue),
 	};
 
