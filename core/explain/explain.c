@@ -197,15 +197,50 @@ static struct explain_finding *add_named(struct explain *ex,
 }
 
 /*
- * Does the line give Windows' error 127 (ERROR_PROC_NOT_FOUND: "The
- * specified procedure could not be found", LoadLibrary's "error 127")?
- * The DLL was found; one it imports from lacks an entry point.
+ * Does the line say that the loader found a library and could not use
+ * it, and why? Windows' errors by their number (Python's "[WinError N]",
+ * LoadLibrary's "with error N", cuDNN's "error code N") or their text,
+ * glibc's dlerror() by its text.
  */
-static bool says_entry_missing(const char *line)
+static enum explain_found says_found(const char *line)
 {
-	return str_find_nocase(line, "procedure could not be found") ||
-	       str_find_nocase(line, "WinError 127") ||
-	       str_find_nocase(line, "with error 127");
+	static const struct {
+		const char *words;
+		enum explain_found why;
+	} says[] = {
+		/* ERROR_PROC_NOT_FOUND */
+		{ "procedure could not be found", EXPLAIN_FOUND_NO_ENTRY },
+		{ "WinError 127", EXPLAIN_FOUND_NO_ENTRY },
+		{ "with error 127", EXPLAIN_FOUND_NO_ENTRY },
+		{ "error code 127", EXPLAIN_FOUND_NO_ENTRY },
+		/* ERROR_DLL_INIT_FAILED */
+		{ "initialization routine failed", EXPLAIN_FOUND_INIT_FAILED },
+		{ "WinError 1114", EXPLAIN_FOUND_INIT_FAILED },
+		{ "with error 1114", EXPLAIN_FOUND_INIT_FAILED },
+		{ "error code 1114", EXPLAIN_FOUND_INIT_FAILED },
+		/* ERROR_COMMITMENT_LIMIT, ERROR_NOT_ENOUGH_MEMORY */
+		{ "paging file is too small", EXPLAIN_FOUND_NO_MEMORY },
+		{ "WinError 1455", EXPLAIN_FOUND_NO_MEMORY },
+		{ "with error 1455", EXPLAIN_FOUND_NO_MEMORY },
+		{ "WinError 8]", EXPLAIN_FOUND_NO_MEMORY },
+		{ "cannot allocate memory", EXPLAIN_FOUND_NO_MEMORY },
+		{ "failed to map segment", EXPLAIN_FOUND_NO_MEMORY },
+		/* ERROR_BAD_EXE_FORMAT; glibc's open_verify() */
+		{ "not a valid Win32 application", EXPLAIN_FOUND_BAD_FILE },
+		{ "WinError 193", EXPLAIN_FOUND_BAD_FILE },
+		{ "with error 193", EXPLAIN_FOUND_BAD_FILE },
+		{ "wrong ELF class", EXPLAIN_FOUND_BAD_FILE },
+		{ "invalid ELF header", EXPLAIN_FOUND_BAD_FILE },
+		{ "file too short", EXPLAIN_FOUND_BAD_FILE },
+		{ "ELF file OS ABI invalid", EXPLAIN_FOUND_BAD_FILE },
+		{ "ELF file version", EXPLAIN_FOUND_BAD_FILE },
+		{ "only ET_DYN and ET_EXEC", EXPLAIN_FOUND_BAD_FILE },
+	};
+
+	for (size_t i = 0; i < sizeof(says) / sizeof(*says); i++)
+		if (str_find_nocase(line, says[i].words))
+			return says[i].why;
+	return EXPLAIN_FOUND_NOT_SAID;
 }
 
 /* Does the line say that a library could not be loaded? */
@@ -250,7 +285,7 @@ static bool says_windows_load_error(const char *line)
 	return str_find_nocase(line, "with error 126") ||
 	       str_find_nocase(line, "WinError 126") ||
 	       str_find_nocase(line, "module could not be found") ||
-	       says_entry_missing(line);
+	       says_found(line);
 }
 
 /*
@@ -734,28 +769,46 @@ static bool classify_so(const char *tok, struct explain_finding *f);
 /*
  * "Could not load symbol SYM from FILE" (cuDNN's lookup of an entry point
  * it can do without, with Windows' "Error code 127" or ld.so's "undefined
- * symbol"): FILE was loaded and lacks SYM, a copy older than its caller
- * knows. Copies mixed, as read_mixed's, never a library missing. True
- * when the line was read as one.
+ * symbol"), "Symbol SYM not found in FILE" (a DLL's lookup): FILE was
+ * loaded and lacks SYM, a copy older than its caller knows (of a release
+ * the catalogue may not have: PhysX's cudart64_65.dll). Copies mixed, as
+ * read_mixed's, never a library missing. True when the line was read as
+ * one.
  */
 static bool read_dlsym(struct explain *ex, const char *line)
 {
-	static const char say[] = "Could not load symbol ";
-	const char *p = str_find_nocase(line, say), *sym, *e, *name;
+	static const struct {
+		const char *before, *after; /* SYM between, FILE after */
+	} says[] = {
+		{ "Could not load symbol ", " from " },
+		{ "Symbol ", " not found in " },
+	};
+	const char *p = NULL, *sym = NULL, *e = NULL, *name, *dll;
 	struct explain_finding *f, m = { .kind = EXPLAIN_LIBRARY };
 	struct buf key = BUF_INIT;
 	char *file, *base;
 	size_t n;
 	bool ok;
 
-	if (!p)
+	for (size_t i = 0; i < sizeof(says) / sizeof(*says) && !e; i++) {
+		size_t after = strlen(says[i].after);
+
+		p = str_find_nocase(line, says[i].before);
+		if (!p)
+			continue;
+		sym = p + strlen(says[i].before);
+		e = sym + strcspn(sym, " \t\"'");
+		if (e == sym || strncmp(e, says[i].after, after))
+			e = NULL;
+		else
+			name = e + after;
+	}
+	if (!e)
 		return false;
-	sym = p + strlen(say);
-	e = sym + strcspn(sym, " \t\"'");
-	if (e == sym || strncmp(e, " from ", 6))
-		return false;
-	name = e + 6 + (e[6] == '"' || e[6] == '\'');
-	n = strcspn(name, " \t\"'");
+	name += *name == '"' || *name == '\'';
+	/* a DLL's path may hold spaces (C:\Program Files (x86)\...) */
+	dll = str_find_nocase(name, ".dll");
+	n = dll ? (size_t)(dll + 4 - name) : strcspn(name, " \t\"'");
 	while (n && (name[n - 1] == '.' || name[n - 1] == ','))
 		n--;
 	file = xstrndup(name, n);
@@ -764,7 +817,8 @@ static bool read_dlsym(struct explain *ex, const char *line)
 		base--;
 	ok = n > 4 && !strcasecmp(file + n - 4, ".dll") ? classify_dll(base, &m)
 							: classify_so(base, &m);
-	if (!ok || !m.lib || m.kind != EXPLAIN_LIBRARY) {
+	if (!ok || !m.lib ||
+	    (m.kind != EXPLAIN_LIBRARY && m.kind != EXPLAIN_NO_RELEASE)) {
 		finding_release(&m);
 		free(file);
 		return false;
@@ -1007,8 +1061,10 @@ static void read_name(struct explain *ex, const char *tok, bool dll,
 	}
 	if (f && missing)
 		f->missing = true;
-	if (f && says_entry_missing(line))
-		f->entry_missing = true;
+	if (f && says_found(line)) {
+		f->found = says_found(line);
+		f->missing = false;
+	}
 }
 
 /*
@@ -1593,7 +1649,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		/* a symbol missing: another copy installed does not help;
 		 * which copy to load is explain_model's fix */
 		if (ex->v[i].kind == EXPLAIN_MIXED ||
-		    ex->v[i].kind == EXPLAIN_SYMBOL || ex->v[i].entry_missing)
+		    ex->v[i].kind == EXPLAIN_SYMBOL || ex->v[i].found)
 			mixed = true;
 		/* a log that says what failed: the names only mentioned
 		 * (paths listed, libraries found) ask for nothing */
@@ -1625,7 +1681,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		/* a name without a version (libcudart.so, a framework's
 		 * DLL): the release the text says the build uses, if any */
 		if (f->kind == EXPLAIN_LIBRARY && !f->soname && f->missing &&
-		    known && !f->entry_missing &&
+		    known && !f->found &&
 		    (f->imports ||
 		     (!(f->lib->flags & NVLIB_OWN_VERSION) &&
 		      !(loaded_cupti && f->lib->id == NVLIB_CUPTI)))) {

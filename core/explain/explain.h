@@ -65,6 +65,23 @@ enum explain_kind {
 			       asks (JAX's check: cuBLAS, the runtime) */
 };
 
+/*
+ * The loader found a library's file and could not use it, so no other
+ * copy installed elsewhere is the fix (the one found must change): why.
+ */
+enum explain_found {
+	EXPLAIN_FOUND_NOT_SAID,
+	EXPLAIN_FOUND_NO_ENTRY,	   /* Windows' 127: a DLL it imports from
+				      lacks an entry point */
+	EXPLAIN_FOUND_INIT_FAILED, /* Windows' 1114: its initialisation
+				      (DllMain) failed */
+	EXPLAIN_FOUND_NO_MEMORY,   /* Windows' 1455 (the paging file), 8;
+				      glibc's "cannot allocate memory" */
+	EXPLAIN_FOUND_BAD_FILE,	   /* Windows' 193; glibc's wrong ELF
+				      class, invalid ELF header, file too
+				      short: not a library for this machine */
+};
+
 /* A copy of a library on this machine, judged by the loader model
  * (explain_model): where it is, whether it gives what the text asks. */
 struct explain_copy {
@@ -95,23 +112,24 @@ struct explain_finding {
 			     for cudart64_110.dll), or NULL (no version) */
 	char *releases; /* "CUDA 11.2", "CUDA 11.x", "cuDNN 8.x", or NULL */
 	bool missing;	/* the text says it could not be loaded */
-	bool entry_missing; /* Windows' error 127: found, but a DLL it
-			       imports from lacks an entry point */
-	bool imports;	    /* name is a framework's own DLL that imports
+	enum explain_found found; /* the loader found it and could not
+				     use it: why (EXPLAIN_FOUND_NOT_SAID: the
+				     text does not say it was found) */
+	bool imports;		  /* name is a framework's own DLL that imports
 			       CUDA's (onnxruntime_providers_cuda.dll), kind
 			       EXPLAIN_LIBRARY, lib NULL: Windows' 126 says
 			       it or a DLL it imports is missing, never
 			       which; framework: the text's, or NULL;
 			       releases: the CUDA and cuDNN the text says
 			       the framework's build uses, or NULL */
-	char *wanted_by;    /* a library the loader found whose loading failed
+	char *wanted_by; /* a library the loader found whose loading failed
 			    on this one ("libcudnn_cnn_infer.so.8. Error:
 			    libcuda.so: cannot open ..."), or NULL */
-	char *framework;    /* mismatch: "tensorflow", "torch" */
-	char *built;	    /* mismatch: the cuDNN it was compiled with; too
+	char *framework; /* mismatch: "tensorflow", "torch" */
+	char *built;	 /* mismatch: the cuDNN it was compiled with; too
 			    old: the library's version it asks at least */
-	char *loaded;	    /* mismatch, too old: the version it found */
-	char *line;	    /* the first line it was found on, trimmed */
+	char *loaded;	 /* mismatch, too old: the version it found */
+	char *line;	 /* the first line it was found on, trimmed */
 	struct explain_row *rows; /* explain_frameworks */
 	size_t nrows;
 	struct strv store;  /* explain_machine: "cuda 11.8.0 (installed)

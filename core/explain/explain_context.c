@@ -380,6 +380,12 @@ static const struct built_phrase built[] = {
 	{ "built against CUDA", false },
 	{ "compiled against CUDA", false },
 	{ "CUDA used to build PyTorch:", false },
+	/* torch.utils.cpp_extension: "The detected CUDA version (12.1)
+	 * mismatches the version that was used to compile PyTorch (11.8)" */
+	{ "used to compile PyTorch (", false },
+	/* TensorFlow 1.x on Windows, missing cudart64_100.dll: "Download
+	 * and install CUDA 10.0 from this URL" */
+	{ "Download and install CUDA", false },
 	{ "Runtime API Version:", false }, /* Paddle's gpu_resources.cc */
 	/* nvidia-container-cli: the image's NVIDIA_REQUIRE_CUDA */
 	{ "unsatisfied condition: cuda>=", false },
@@ -401,7 +407,7 @@ static void read_built(struct explain_context *c, const char *line)
 		if (!p)
 			continue;
 		v = p + n;
-		while (*v == ' ' || *v == ':')
+		while (*v == ' ' || *v == ':' || *v == '(')
 			v++;
 		if (!strncasecmp(v, "version", 7))
 			for (v += 7; *v == ' ' || *v == ':'; v++)

@@ -12,6 +12,15 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
+/* explain_found's values in --json */
+static const char *const found_names[] = {
+	[EXPLAIN_FOUND_NOT_SAID] = NULL,
+	[EXPLAIN_FOUND_NO_ENTRY] = "entry-point-missing",
+	[EXPLAIN_FOUND_INIT_FAILED] = "initialisation-failed",
+	[EXPLAIN_FOUND_NO_MEMORY] = "no-memory",
+	[EXPLAIN_FOUND_BAD_FILE] = "not-a-library-for-this-machine",
+};
+
 /* the command that reads the frameworks installed for python3 */
 #define DECIDE_PYTHON "cuenv needs --python"
 
@@ -103,7 +112,7 @@ static const struct explain_finding *unversioned(const struct explain *ex)
 		if (f->kind == EXPLAIN_MIXED || f->kind == EXPLAIN_SYMBOL ||
 		    f->kind == EXPLAIN_CUDNN_MISMATCH ||
 		    f->kind == EXPLAIN_TOO_OLD ||
-		    f->kind == EXPLAIN_CUPTI_PRIVILEGES || f->entry_missing)
+		    f->kind == EXPLAIN_CUPTI_PRIVILEGES || f->found)
 			return NULL;
 		if (!u && f->kind == EXPLAIN_LIBRARY && f->missing &&
 		    !f->soname && !f->releases &&
@@ -431,6 +440,11 @@ json_t *explain_json(const struct explain *ex, const struct explain_fix *fx,
 		json_object_set_new(x, "releases",
 				    json_str_or_null(f->releases));
 		json_object_set_new(x, "missing", json_boolean(f->missing));
+		/* found and not usable, why (explain_found) */
+		json_object_set_new(x, "found_unusable",
+				    f->found
+					    ? json_string(found_names[f->found])
+					    : json_null());
 		json_object_set_new(x, "imports", json_boolean(f->imports));
 		json_object_set_new(x, "wanted_by",
 				    json_str_or_null(f->wanted_by));

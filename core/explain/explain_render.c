@@ -8,6 +8,89 @@
 #include "base/json_util.h"
 #include "base/xalloc.h"
 
+/* the DLLs of CUDA's whose copies on PATH where.exe lists */
+#define CUDA_DLLS "cudnn*.dll cublas*.dll cudart*.dll"
+
+/* The path f's line gives its file at ("/opt/v/libcublas.so.12: file
+ * too short"), into out; false when the line names it without one. */
+static bool found_path(const struct explain_finding *f, struct buf *out)
+{
+	const char *at = f->line && f->name ? strstr(f->line, f->name) : NULL;
+	const char *s = at;
+
+	if (!at)
+		return false;
+	while (s > f->line && !strchr(" \t'\"`(", s[-1]))
+		s--;
+	buf_reset(out);
+	if (*s != '/')
+		return false;
+	buf_add(out, s, (size_t)(at - s) + strlen(f->name));
+	return true;
+}
+
+/*
+ * The loader found f's file and could not use it (f->found): why, that no
+ * install is the fix, and the command that shows the copy found. False,
+ * writing nothing, when the text does not say it was found.
+ */
+static bool render_found(struct buf *out, const struct explain_finding *f)
+{
+	struct buf path = BUF_INIT;
+
+	switch (f->found) {
+	case EXPLAIN_FOUND_NOT_SAID:
+		return false;
+	case EXPLAIN_FOUND_NO_ENTRY:
+		buf_adds(out,
+			 "  Windows' error 127: it was found, but a DLL it "
+			 "imports from lacks an entry point: an older copy of "
+			 "one of its dependencies (a cuDNN or CUDA DLL) comes "
+			 "first on PATH; no install gives it, the older copy "
+			 "must go from PATH\n");
+		break;
+	case EXPLAIN_FOUND_INIT_FAILED:
+		buf_adds(out,
+			 "  Windows' error 1114: it was found and loaded, but "
+			 "its initialisation failed: no library is missing and "
+			 "no install gives it; a DLL loaded before it in the "
+			 "process makes it fail (another package's copy of a "
+			 "CUDA, cuDNN or OpenMP DLL first on PATH, a stand-in "
+			 "such as ZLUDA's), or a Visual C++ runtime older than "
+			 "it was built with\n");
+		break;
+	case EXPLAIN_FOUND_NO_MEMORY:
+		buf_adds(out,
+			 f->dll ? "  it was found, but the process could not "
+				  "get the memory to map it (Windows' 1455: "
+				  "the paging file is too small; let Windows "
+				  "size it, or run fewer such processes at "
+				  "once): no install gives it\n"
+				: "  it was found, but the loader could not map "
+				  "it: out of memory, or out of static TLS "
+				  "space (then loading it first, with "
+				  "LD_PRELOAD set to its path, does); no "
+				  "install gives it\n");
+		break;
+	case EXPLAIN_FOUND_BAD_FILE:
+		buf_adds(out,
+			 "  it was found, but that file is no library for this "
+			 "machine (built for another architecture, 32-bit, or "
+			 "cut short by a broken download): no install elsewhere "
+			 "mends the copy found; reinstall what put it there\n");
+		break;
+	}
+	if (f->dll)
+		buf_printf(out, "  see the copies PATH has: where.exe %s\n",
+			   f->imports || f->found == EXPLAIN_FOUND_NO_ENTRY
+				   ? CUDA_DLLS
+				   : f->name);
+	else if (found_path(f, &path))
+		buf_printf(out, "  see it: ls -lL '%s'\n", path.data);
+	buf_release(&path);
+	return true;
+}
+
 /* A framework's own DLL that imports CUDA's (f->imports). */
 static void render_imports(struct buf *out, const struct explain_finding *f)
 {
@@ -18,20 +101,14 @@ static void render_imports(struct buf *out, const struct explain_finding *f)
 	if (f->releases)
 		buf_printf(out, "  its build uses %s (from the text)\n",
 			   f->releases);
-	if (f->entry_missing)
-		buf_adds(out,
-			 "  Windows' error 127: it was found, but a DLL it "
-			 "imports from lacks an entry point: an older copy of "
-			 "one of its dependencies comes first on PATH; no "
-			 "install gives it, the older copy must go from PATH\n");
-	else
+	if (!render_found(out, f))
 		buf_adds(out,
 			 "  Windows' error 126: it, or a DLL it imports, could "
 			 "not be found; the error does not say which (a CUDA or "
 			 "cuDNN DLL of the release it was built for, not on "
-			 "PATH)\n");
-	buf_adds(out, "  see the copies PATH has: where.exe cudnn*.dll "
-		      "cublas*.dll cudart*.dll\n");
+			 "PATH)\n"
+			 "  see the copies PATH has: where.exe " CUDA_DLLS
+			 "\n");
 }
 
 static void render_library(struct buf *out, const struct explain_finding *f)
@@ -105,20 +182,10 @@ static void render_library(struct buf *out, const struct explain_finding *f)
 		buf_adds(out,
 			 "  CUPTI names its Windows DLL after its own year "
 			 "version, which does not name a CUDA release\n");
-	if (f->entry_missing)
-		buf_adds(out,
-			 "  Windows' error 127: it was found, but a DLL it "
-			 "imports from lacks an entry point: an older copy of "
-			 "one of its dependencies (a cuDNN or CUDA DLL) comes "
-			 "first on PATH; no install gives it, the older copy "
-			 "must go from PATH\n"
-			 "  see the copies PATH has: where.exe cudnn*.dll "
-			 "cublas*.dll cudart*.dll\n");
-	else if (f->missing && f->dll)
-		buf_adds(out, "  the program could not load it, or a DLL it "
-			      "needs (Windows' error 126)\n");
-	else if (f->missing)
-		buf_adds(out, "  the program could not load it\n");
+	if (!render_found(out, f) && f->missing)
+		buf_adds(out, f->dll ? "  the program could not load it, or a "
+				       "DLL it needs (Windows' error 126)\n"
+				     : "  the program could not load it\n");
 	if (f->wanted_by)
 		buf_printf(out, "  %s was found; it could not load this one\n",
 			   f->wanted_by);

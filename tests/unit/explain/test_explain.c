@@ -665,14 +665,14 @@ static void test_explain_container_driver_and_nvrtc_builtins(void **state)
 		   "cudnn_cnn_infer64_8.dll\" or one of its dependencies.");
 	assert_int_equal(ex.n, 1);
 	assert_true(ex.v[0].missing);
-	assert_false(ex.v[0].entry_missing);
+	assert_int_equal(ex.v[0].found, EXPLAIN_FOUND_NOT_SAID);
 	explain_release(&ex);
 	parse(&ex, "OSError: [WinError 127] The specified procedure could not "
 		   "be found. Error loading \"C:\\venv\\torch\\lib\\"
 		   "cudnn_cnn_infer64_8.dll\" or one of its dependencies.");
 	assert_int_equal(ex.n, 1);
 	assert_false(ex.v[0].missing);
-	assert_true(ex.v[0].entry_missing);
+	assert_int_equal(ex.v[0].found, EXPLAIN_FOUND_NO_ENTRY);
 	explain_release(&ex);
 
 	parse(&ex, "nvrtc: error: failed to open libnvrtc-builtins.so.11.1. "
@@ -1052,7 +1052,7 @@ static void test_explain_framework_dll_imports_cuda(void **state)
 	decide(&ex, &fx,
 	       "LoadLibrary failed with error 127 when trying to load "
 	       "onnxruntime_providers_cuda.dll");
-	assert_true(ex.v[0].entry_missing);
+	assert_int_equal(ex.v[0].found, EXPLAIN_FOUND_NO_ENTRY);
 	assert_null(fx.unknown);
 	assert_false(needs_asked(&fx.s, NULL));
 	explain_fix_release(&fx);
@@ -1065,6 +1065,69 @@ static void test_explain_framework_dll_imports_cuda(void **state)
 	explain_release(&ex);
 	parse(&ex, "copied onnxruntime_providers_cuda.dll");
 	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+}
+
+/*
+ * The loader found the file and could not use it (Windows' 127, 1114,
+ * 1455, 193 by number or text; glibc's wrong ELF class, file too short,
+ * no memory): the finding says why, is not "missing", and asks for no
+ * install, since no copy elsewhere mends the one found.
+ */
+static void test_explain_found_but_unusable(void **state)
+{
+	static const struct {
+		const char *text;
+		enum explain_found why;
+	} cases[] = {
+	    {"OSError: [WinError 1114] A dynamic link library (DLL) "
+	     "initialization routine failed. Error loading \"C:\\t\\"
+	     "torch\\lib\\cudnn_cnn_infer64_8.dll\" or one of its "
+	     "dependencies.",
+	     EXPLAIN_FOUND_INIT_FAILED},
+	    {"Could not load library cudnn_ops_infer64_8.dll. Error code "
+	     "1114",
+	     EXPLAIN_FOUND_INIT_FAILED},
+	    {"OSError: [WinError 1455] The paging file is too small for "
+	     "this operation to complete. Error loading \"C:\\t\\"
+	     "cudnn_adv_infer64_8.dll\"",
+	     EXPLAIN_FOUND_NO_MEMORY},
+	    {"OSError: [WinError 193] %1 is not a valid Win32 "
+	     "application. Error loading \"C:\\t\\cudart64_110.dll\"",
+	     EXPLAIN_FOUND_BAD_FILE},
+	    {"ImportError: /usr/lib/x86_64-linux-gnu/libcudnn.so.8: wrong "
+	     "ELF class: ELFCLASS32",
+	     EXPLAIN_FOUND_BAD_FILE},
+	    {"OSError: /v/nvidia/cublas/lib/libcublas.so.12: file too "
+	     "short",
+	     EXPLAIN_FOUND_BAD_FILE},
+	    {"OSError: /v/lib/libcudart.so.11.0: failed to map segment "
+	     "from shared object",
+	     EXPLAIN_FOUND_NO_MEMORY},
+	};
+	struct explain ex;
+	struct explain_fix fx;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		decide(&ex, &fx, cases[i].text);
+		assert_int_equal(ex.n, 1);
+		assert_int_equal(ex.v[0].found, cases[i].why);
+		assert_false(ex.v[0].missing);
+		assert_false(needs_asked(&fx.s, NULL));
+		assert_null(fx.unknown);
+		assert_int_equal(fx.lines.n, 0);
+		explain_fix_release(&fx);
+		explain_release(&ex);
+	}
+	/* not found: missing, and asked for */
+	decide(&ex, &fx,
+	       "OSError: libcublas.so.12: cannot open shared "
+	       "object file: No such file or directory");
+	assert_int_equal(ex.v[0].found, EXPLAIN_FOUND_NOT_SAID);
+	assert_true(ex.v[0].missing);
+	assert_true(needs_asked(&fx.s, NULL));
+	explain_fix_release(&fx);
 	explain_release(&ex);
 }
 
@@ -1272,6 +1335,10 @@ static void test_explain_context_reads_the_build(void **state)
 	    {"pip install cupy-cuda11x", "11", NULL},
 	    {"paddlepaddle-gpu: 2.4.1.post112", "11.2", NULL},
 	    {"CUDA used to build PyTorch: 11.7", "11.7", NULL},
+	    {"The detected CUDA version (12.1) mismatches the version that "
+	     "was used to compile PyTorch (11.8).",
+	     "11.8", NULL},
+	    {"Download and install CUDA 10.0 from this URL", "10.0", NULL},
 	    {"W0814 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute "
 	     "Capability: 8.6, Driver API Version: 11.6, Runtime API "
 	     "Version: 11.6",
@@ -1440,6 +1507,19 @@ static void test_explain_mixed_copies(void **state)
 	explain_release(&ex);
 	parse(&ex, "Could not load symbol foo from libssl.so.3");
 	assert_int_equal(ex.n, 0);
+	explain_release(&ex);
+	/* a DLL's own lookup, its path with spaces, of a release the
+	 * catalogue lacks (PhysX's CUDA 6.5 runtime; sweep s2-q10-08) */
+	decide(&ex, &fx,
+	       "Symbol cudaLaunchKernel not found in C:\\Program Files "
+	       "(x86)\\NVIDIA Corporation\\PhysX\\Common\\cudart64_65.dll");
+	assert_int_equal(ex.n, 1);
+	assert_int_equal(ex.v[0].kind, EXPLAIN_MIXED);
+	assert_string_equal(ex.v[0].name, "cudart64_65.dll");
+	assert_string_equal(ex.v[0].symbol, "cudaLaunchKernel");
+	assert_non_null(strstr(ex.v[0].path, "Program Files (x86)"));
+	assert_false(needs_asked(&fx.s, NULL));
+	explain_fix_release(&fx);
 	explain_release(&ex);
 
 	assert_none(EXPLAIN_MIXED,
@@ -1683,6 +1763,7 @@ int main(void)
 					    fx_setup, fx_teardown),
 	    cmocka_unit_test(test_explain_nvlib_in_words),
 	    cmocka_unit_test(test_explain_decide_needs_a_framework),
+	    cmocka_unit_test(test_explain_found_but_unusable),
 	    cmocka_unit_test(test_explain_fix_from_the_store_or_catalogue),
 	};
 
