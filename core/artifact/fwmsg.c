@@ -195,6 +195,49 @@ static void jax_check(const char *line, char **pending, fwmsg_found_fn *found,
 	}
 }
 
+/*
+ * torch.utils.cpp_extension, building an extension: "The detected CUDA
+ * version (12.1) mismatches the version that was used to compile\n
+ * PyTorch (11.8)", nvcc's CUDA against torch's, broken over two lines
+ * as torch prints it (its CUDA_MISMATCH_MESSAGE; from torch 2.6 on one
+ * line, "compilePyTorch" without a space): *pending carries "nvcc 12.1"
+ * to the second. Its CUDA_MISMATCH_WARN, "has a minor version mismatch",
+ * is a warning the build goes on after: nothing.
+ */
+static void torch_toolkit(const char *line, char **pending,
+			  fwmsg_found_fn *found, void *arg)
+{
+	static const char detected[] = "detected CUDA version (",
+			  compiled[] = "PyTorch (";
+	const char *d = strstr(line, detected), *c;
+	struct buf b = BUF_INIT;
+	char *nvcc;
+
+	if (d && strstr(d, "minor version mismatch"))
+		return;
+	if (d && strstr(d, "used to compile")) {
+		nvcc = version_at(d + strlen(detected));
+		c = strstr(d, compiled);
+		if (nvcc && c) {
+			found(arg, line, "torch", "nvcc",
+			      version_at(c + strlen(compiled)), nvcc);
+		} else if (nvcc) {
+			buf_printf(&b, "nvcc %s", nvcc);
+			free(*pending);
+			*pending = buf_detach(&b);
+			free(nvcc);
+		}
+		return;
+	}
+	if (*pending && !strncmp(*pending, "nvcc ", 5) &&
+	    (c = strstr(line, compiled))) {
+		found(arg, line, "torch", "nvcc",
+		      version_at(c + strlen(compiled)), xstrdup(*pending + 5));
+		free(*pending);
+		*pending = NULL;
+	}
+}
+
 void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
 			    fwmsg_found_fn *found, void *arg)
 {
@@ -235,6 +278,7 @@ void fwmsg_cudnn_mismatches(const char *line, char **pending_min,
 			      torch_version_at(a + strlen("against")),
 			      torch_version_at(rv));
 	}
+	torch_toolkit(line, pending_min, found, arg);
 	jax_check(line, pending_min, found, arg);
 	/* Paddle's gpu_resources.cc: "The installed Paddle is compiled with
 	 * CUDNN 8.4, but CUDNN version in your machine is 8.3" */

@@ -14,7 +14,8 @@
  * Called for each mismatch a line says: framework ("tensorflow", "jax",
  * "xla", "torch", "paddle"; static), the library as the message names
  * it (what: "cuDNN"; JAX's version check also "CUDA" for the runtime,
- * "cuBLAS", "cuFFT", "cuSOLVER", "cuSPARSE"; static) and the two
+ * "cuBLAS", "cuFFT", "cuSOLVER", "cuSPARSE"; torch's extension builder
+ * "nvcc", the toolkit that compiles against torch's CUDA) and the two
  * versions, what it was built with (or, in JAX's block, the minimum it
  * supports) and what was loaded, each a heap string ("12.1.0") or NULL
  * when it could not be read. found takes both.

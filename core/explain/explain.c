@@ -385,6 +385,28 @@ static void add_too_old(struct explain *ex, const char *line,
 	buf_release(&key);
 }
 
+/* The toolkit compiling a framework's extension is not its CUDA. */
+static void add_toolkit(struct explain *ex, const char *line,
+			const char *framework, char *built, char *loaded)
+{
+	struct explain_finding *f, m = { .kind = EXPLAIN_TOOLKIT_MISMATCH };
+	struct buf key = BUF_INIT, from = BUF_INIT;
+
+	buf_printf(&key, "toolkit %s %s", built, loaded);
+	if (seen(ex, key.data, &f)) {
+		FREE_EACH(built, loaded);
+	} else {
+		/* the framework's CUDA, in the words of the message */
+		buf_printf(&from, "\"PyTorch (%s)...\"", built);
+		explain_context_built(&ex->ctx, built, from.data);
+		m.framework = xstrdup(framework);
+		m.built = built;
+		m.loaded = loaded;
+		keep(ex, &m, key.data, line);
+	}
+	BUF_RELEASE_EACH(&key, &from);
+}
+
 static void found_mismatch(void *arg, const char *line, const char *framework,
 			   const char *what, char *built, char *loaded)
 {
@@ -392,6 +414,8 @@ static void found_mismatch(void *arg, const char *line, const char *framework,
 
 	if (!strcmp(what, "cuDNN"))
 		add_mismatch(arg, line, framework, built, loaded);
+	else if (!strcmp(what, "nvcc") && built && loaded)
+		add_toolkit(arg, line, framework, built, loaded);
 	else if (lib && built && loaded)
 		add_too_old(arg, line, framework, what, lib, built, loaded);
 	else
@@ -1687,6 +1711,13 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		      !(loaded_cupti && f->lib->id == NVLIB_CUPTI)))) {
 			unversioned = true;
 			dnn |= f->imports;
+			continue;
+		}
+		/* the toolkit of the framework's CUDA, nvcc with it */
+		if (f->kind == EXPLAIN_TOOLKIT_MISMATCH) {
+			needs_scan_report(s, f->framework, "the message",
+					  f->built, NULL);
+			mm = true;
 			continue;
 		}
 		if (f->kind != EXPLAIN_CUDNN_MISMATCH)

@@ -63,6 +63,9 @@ enum explain_kind {
 			       the copy of libY loaded lacks S@libY.so.N */
 	EXPLAIN_TOO_OLD,    /* a toolkit library older than the framework
 			       asks (JAX's check: cuBLAS, the runtime) */
+	EXPLAIN_TOOLKIT_MISMATCH, /* the toolkit (nvcc) that compiles a
+				     framework's extensions is another CUDA
+				     than the framework's: built, loaded */
 };
 
 /*
@@ -224,6 +227,11 @@ bool explain_context_line(struct explain_context *c, const char *line);
 struct framework_builds;
 void explain_context_table(struct explain_context *c,
 			   const struct framework_builds *fw);
+
+/* The CUDA the build uses is v, as a finding read it from the quote
+ * from (torch's extension builder: "PyTorch (11.8)" on its own line). */
+void explain_context_built(struct explain_context *c, const char *v,
+			   const char *from);
 
 void explain_context_release(struct explain_context *c);
 

@@ -124,6 +124,12 @@ static char *cuda_of_tag(const char *p)
 	return buf_detach(&b);
 }
 
+void explain_context_built(struct explain_context *c, const char *v,
+			   const char *from)
+{
+	explain_context_cuda(c, v, from, false);
+}
+
 static void from_token(struct explain_context *c, const char *line,
 		       const char *p, const char *v, bool cudnn)
 {

@@ -368,6 +368,7 @@ static const char *const kind_names[] = {
 	[EXPLAIN_MIXED] = "mixed-copies",
 	[EXPLAIN_SYMBOL] = "symbol-version",
 	[EXPLAIN_TOO_OLD] = "library-too-old",
+	[EXPLAIN_TOOLKIT_MISMATCH] = "toolkit-mismatch",
 };
 
 /* The loader model's reading (explain_loader.h), for a symbol version

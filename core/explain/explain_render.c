@@ -457,6 +457,19 @@ static void render_finding(struct buf *out, const struct explain_finding *f)
 			   "loader's path\n",
 			   f->name, f->built, f->lib->component);
 		break;
+	case EXPLAIN_TOOLKIT_MISMATCH:
+		buf_printf(out,
+			   "the CUDA toolkit compiling %s's extension (its "
+			   "nvcc, found from CUDA_HOME or PATH) is CUDA %s; "
+			   "%s was built with CUDA %s\n",
+			   f->framework, f->loaded, f->framework, f->built);
+		buf_printf(out,
+			   "  an extension must be compiled by the toolkit of "
+			   "its CUDA: select CUDA %s, then build it in that "
+			   "shell (a selection sets CUDA_HOME and puts its nvcc "
+			   "first on PATH)\n",
+			   f->built);
+		break;
 	case EXPLAIN_CUPTI_PRIVILEGES:
 		buf_adds(out,
 			 "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: CUPTI was loaded, "

@@ -56,7 +56,7 @@ LIBRARIES = {"cudart", "cudnn", "cublas", "cublaslt", "cufft", "curand",
              "nvinfer", "cuda", "-"}
 CLASSES = {"library", "driver-too-old", "mixed-copies", "cudnn-mismatch",
            "library-too-old", "cupti-privileges", "symbol-version",
-           "driver", "none"}
+           "driver", "toolkit-mismatch", "none"}
 NEAR_KINDS = {"mixed-copies": "symbol-version",
               "symbol-version": "mixed-copies"}
 NEAR_LIBS = {"cublas": "cublaslt", "cublaslt": "cublas"}

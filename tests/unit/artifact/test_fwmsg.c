@@ -82,7 +82,26 @@ static void test_fwmsg_names_the_framework_of_each_line(void **state)
 	fwmsg_cudnn_mismatches("The installed Paddle is compiled with CUDNN "
 			       "8.4, but CUDNN version in your machine is 8.3",
 			       &pending, found, &b);
-	assert_string_equal(b.data, "jax 8.9.4 8.6.0;paddle 8.4 8.3;");
+	/* torch's extension builder: nvcc's CUDA against torch's */
+	fwmsg_cudnn_mismatches(
+	    "RuntimeError: The detected CUDA version (12.1) mismatches the "
+	    "version that was used to compile PyTorch (11.8). Please make "
+	    "sure to use the same CUDA versions.",
+	    &pending, found, &b);
+	/* torch 2.6 on: one line, no space; a minor mismatch is a warning */
+	fwmsg_cudnn_mismatches(
+	    "The detected CUDA version (13.0) mismatches the version that was "
+	    "used to compilePyTorch (12.8). Please make sure to use the same "
+	    "CUDA versions.",
+	    &pending, found, &b);
+	fwmsg_cudnn_mismatches(
+	    "UserWarning: The detected CUDA version (11.8) has a minor version "
+	    "mismatch with the version that was used to compile PyTorch "
+	    "(11.7). Most likely this shouldn't be a problem.",
+	    &pending, found, &b);
+	assert_string_equal(b.data,
+			    "jax 8.9.4 8.6.0;paddle 8.4 8.3;"
+			    "torch nvcc 11.8 12.1;torch nvcc 12.8 13.0;");
 	assert_null(pending);
 	buf_release(&b);
 }

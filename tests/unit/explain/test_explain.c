@@ -1104,6 +1104,11 @@ static void test_explain_found_but_unusable(void **state)
 	    {"OSError: /v/lib/libcudart.so.11.0: failed to map segment "
 	     "from shared object",
 	     EXPLAIN_FOUND_NO_MEMORY},
+	    /* TensorFlow's "Could not load" (missing) with dlerror's reason
+	     * (found): found */
+	    {"Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+	     "/usr/lib/libcudart.so.11.0: wrong ELF class: ELFCLASS32",
+	     EXPLAIN_FOUND_BAD_FILE},
 	};
 	struct explain ex;
 	struct explain_fix fx;
@@ -1129,6 +1134,37 @@ static void test_explain_found_but_unusable(void **state)
 	assert_true(needs_asked(&fx.s, NULL));
 	explain_fix_release(&fx);
 	explain_release(&ex);
+}
+
+/* torch's extension builder found another toolkit than torch's CUDA:
+ * the toolkit of torch's CUDA is asked for (its nvcc compiles). */
+static void test_explain_toolkit_mismatch(void **state)
+{
+	struct explain ex;
+	struct explain_fix fx;
+	/* as torch prints it, over two lines, and on one */
+	static const char *const texts[] = {
+	    "RuntimeError:\nThe detected CUDA version (12.1) mismatches "
+	    "the version that was used to compile\nPyTorch (11.8). Please "
+	    "make sure to use the same CUDA versions.\n",
+	    "RuntimeError: The detected CUDA version (12.1) mismatches "
+	    "the version that was used to compile PyTorch (11.8). Please "
+	    "make sure to use the same CUDA versions.",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+		decide(&ex, &fx, texts[i]);
+		assert_int_equal(ex.n, 1);
+		assert_int_equal(ex.v[0].kind, EXPLAIN_TOOLKIT_MISMATCH);
+		assert_string_equal(ex.v[0].built, "11.8");
+		assert_string_equal(ex.v[0].loaded, "12.1");
+		assert_int_equal(fx.s.nrep, 1);
+		assert_string_equal(fx.s.rep[0].cuda, "11.8");
+		assert_null(fx.unknown);
+		explain_fix_release(&fx);
+		explain_release(&ex);
+	}
 }
 
 /* cuDNN 9's sonames are built for CUDA 11 and 12: nothing in the text
@@ -1764,6 +1800,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_nvlib_in_words),
 	    cmocka_unit_test(test_explain_decide_needs_a_framework),
 	    cmocka_unit_test(test_explain_found_but_unusable),
+	    cmocka_unit_test(test_explain_toolkit_mismatch),
 	    cmocka_unit_test(test_explain_fix_from_the_store_or_catalogue),
 	};
 
