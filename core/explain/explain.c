@@ -807,7 +807,7 @@ static bool read_dlsym(struct explain *ex, const char *line)
 		{ "Could not load symbol ", " from " },
 		{ "Symbol ", " not found in " },
 	};
-	const char *p = NULL, *sym = NULL, *e = NULL, *name, *dll;
+	const char *p = NULL, *sym = NULL, *e = NULL, *name = NULL, *dll;
 	struct explain_finding *f, m = { .kind = EXPLAIN_LIBRARY };
 	struct buf key = BUF_INIT;
 	char *file, *base;
@@ -827,7 +827,7 @@ static bool read_dlsym(struct explain *ex, const char *line)
 		else
 			name = e + after;
 	}
-	if (!e)
+	if (!e || !name)
 		return false;
 	name += *name == '"' || *name == '\'';
 	/* a DLL's path may hold spaces (C:\Program Files (x86)\...) */
