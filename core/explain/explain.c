@@ -1073,6 +1073,7 @@ static void read_name(struct explain *ex, const char *tok, bool dll,
 		      const char *line, bool missing)
 {
 	struct explain_finding *f, fresh = { .kind = EXPLAIN_LIBRARY };
+	enum explain_found found;
 
 	if (!seen(ex, tok, &f)) {
 		if (!(dll ? classify_dll(tok, &fresh) ||
@@ -1085,8 +1086,8 @@ static void read_name(struct explain *ex, const char *tok, bool dll,
 	}
 	if (f && missing)
 		f->missing = true;
-	if (f && says_found(line)) {
-		f->found = says_found(line);
+	if (f && (found = says_found(line))) {
+		f->found = found;
 		f->missing = false;
 	}
 }
@@ -1661,7 +1662,9 @@ const char *explain_context_cuda_known(const struct explain_context *c)
 void explain_scan(const struct explain *ex, struct needs_scan *s)
 {
 	const char *known = explain_context_cuda_known(&ex->ctx);
-	bool loaded_cupti = false, pinned = false, dnn = false, mm = false;
+	bool loaded_cupti = false, pinned = false, dnn = false;
+	bool reported = false; /* a finding reported the build's CUDA itself
+				  (a cuDNN or a toolkit mismatch) */
 	bool mixed = false, missing = false, unversioned = false;
 	unsigned long majors = 0;
 	struct buf agreed = BUF_INIT;
@@ -1717,12 +1720,12 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 		if (f->kind == EXPLAIN_TOOLKIT_MISMATCH) {
 			needs_scan_report(s, f->framework, "the message",
 					  f->built, NULL);
-			mm = true;
+			reported = true;
 			continue;
 		}
 		if (f->kind != EXPLAIN_CUDNN_MISMATCH)
 			continue;
-		mm = true;
+		reported = true;
 		/* the CUDA the text names, else the one all its builds in
 		 * the table agree on: the release, or else the major */
 		buf_reset(&agreed);
@@ -1750,7 +1753,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 	}
 	/* the CUDA of the build, when the names asked for leave it open
 	 * (cuDNN's own sonames are built for several) */
-	if (!pinned && !mm && (dnn || unversioned) && known)
+	if (!pinned && !reported && (dnn || unversioned) && known)
 		needs_scan_report(s,
 				  ex->ctx.framework ? ex->ctx.framework
 						    : "the text",
@@ -1758,7 +1761,7 @@ void explain_scan(const struct explain *ex, struct needs_scan *s)
 	/* the libraries of the toolkit name the majors that ship them; the
 	 * text's release, of one of those majors, is the build's
 	 * (TensorFlow 2.7: CUDA 11.2; libcusolver.so.11 is 11 and 12) */
-	if (pinned && !mm && known && strtoul(known, NULL, 10) < 64 &&
+	if (pinned && !reported && known && strtoul(known, NULL, 10) < 64 &&
 	    (majors >> strtoul(known, NULL, 10) & 1))
 		needs_scan_report(s,
 				  ex->ctx.framework ? ex->ctx.framework
